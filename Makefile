@@ -1,0 +1,128 @@
+# SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+#
+# make          build the tools into build/
+# make deps     install the Debian packages the build, tests and demo need
+# make test     deps, build, and run every test (Check suites)
+# make demo     deps, build, and run ldlat-hist on the bundled workload
+# make vmlinux  regenerate vmlinux/vmlinux.h from this kernel's BTF
+# make bench    benchmarks (see BENCHMARKS.md)
+
+CC	?= gcc
+CLANG	?= clang
+BPFTOOL	?= bpftool
+STRIP	?= llvm-strip
+PREFIX	?= /usr/local
+
+BUILD	:= build
+OBJ	:= $(BUILD)/obj
+ARCH	:= $(shell uname -m | sed -e 's/x86_64/x86/' -e 's/aarch64/arm64/')
+
+CFLAGS	?= -O2 -g
+CFLAGS	+= -std=gnu11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wno-missing-field-initializers \
+	-Wno-format-truncation
+CPPFLAGS += -I$(BUILD) -Ibpf -Ikernel -Iuser
+LDLIBS	:= -lbpf -lelf -lz -lm
+BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) -Wall -Werror \
+	-I$(BUILD) -Ivmlinux -Ibpf
+
+KERNEL_SRCS := $(wildcard kernel/*.c)
+USER_LIB_SRCS := $(filter-out user/ldlat-%.c,$(wildcard user/*.c))
+TOOLS := ldlat-hist
+TOOL_BINS := $(addprefix $(BUILD)/,$(TOOLS))
+WORKLOAD := $(BUILD)/ldlat-workload
+
+LIB_OBJS := $(patsubst %.c,$(OBJ)/%.o,$(KERNEL_SRCS) $(USER_LIB_SRCS))
+LIB := $(BUILD)/libldlat.a
+
+TEST_SUITES := check_unit check_bpf check_e2e
+TEST_BINS := $(addprefix $(BUILD)/tests/,$(TEST_SUITES))
+TEST_COMMON := $(OBJ)/tests/testutil.o
+
+.PHONY: all tests deps test demo vmlinux clean install bench check-format
+all: $(TOOL_BINS) $(WORKLOAD)
+tests: all $(TEST_BINS)
+
+# The PERF_MEM_* macros of the UAPI header, for the BPF build (vmlinux.h and
+# <linux/perf_event.h> cannot be included together).
+$(BUILD)/perf_mem_defs.h: | $(BUILD)
+	echo '#include <linux/perf_event.h>' | $(CC) -E -dM -x c - | \
+		grep -E '^#define PERF_MEM_' | LC_ALL=C sort > $@.tmp
+	test -s $@.tmp && mv $@.tmp $@
+
+$(BUILD)/ldlat.bpf.o: bpf/ldlat.bpf.c bpf/ldlat.h vmlinux/vmlinux.h $(BUILD)/perf_mem_defs.h
+	$(CLANG) $(BPF_CFLAGS) -c $< -o $@
+	$(STRIP) -g $@
+
+$(BUILD)/ldlat.skel.h: $(BUILD)/ldlat.bpf.o
+	$(BPFTOOL) gen skeleton $< name ldlat_bpf > $@.tmp && mv $@.tmp $@
+
+$(OBJ)/%.o: %.c | $(BUILD)/ldlat.skel.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c $< -o $@
+
+$(LIB): $(LIB_OBJS)
+	$(AR) rcs $@ $^
+
+$(BUILD)/ldlat-%: $(OBJ)/user/ldlat-%.o $(LIB)
+	$(CC) $(CFLAGS) $^ $(LDLIBS) -o $@
+
+$(WORKLOAD): tests/workload.c | $(BUILD)
+	$(CC) -O2 -g -Wall -Wextra -Werror $< -o $@
+
+$(OBJ)/tests/%.o: CPPFLAGS += $(shell pkg-config --cflags check 2>/dev/null)
+
+$(BUILD)/tests/%: $(OBJ)/tests/%.o $(TEST_COMMON) $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $^ $(LDLIBS) $$(pkg-config --libs check) -o $@
+
+$(BUILD):
+	mkdir -p $@
+
+vmlinux:
+	$(BPFTOOL) btf dump file /sys/kernel/btf/vmlinux format c > vmlinux/vmlinux.h
+
+# Debian packages: to build, to test, and to run the demo and benchmarks.
+BUILD_DEPS := make gcc clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev pkg-config check \
+	linux-libc-dev
+TEST_DEPS := jq python3 prometheus valgrind linux-perf bpftrace libclang-rt-14-dev libdw-dev \
+	libpfm4-dev util-linux
+deps:
+	@missing=""; for p in $(BUILD_DEPS) $(TEST_DEPS); do \
+		dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q 'install ok installed' || \
+			missing="$$missing $$p"; \
+	done; \
+	if [ -z "$$missing" ]; then echo "deps: all installed"; exit 0; fi; \
+	if [ "$$(id -u)" != 0 ] || ! command -v apt-get >/dev/null; then \
+		echo "deps: missing Debian packages:$$missing" >&2; \
+		echo "deps: install them as root: apt-get install$$missing" >&2; exit 1; \
+	fi; \
+	echo "deps: installing$$missing"; \
+	export DEBIAN_FRONTEND=noninteractive; \
+	apt-get install -y -q --no-install-recommends $$missing >/dev/null 2>&1 || \
+	{ apt-get update -q >/dev/null && apt-get install -y -q --no-install-recommends $$missing; } || \
+	{ echo "deps: apt-get failed; install by hand:$$missing" >&2; exit 1; }
+
+test: deps
+	$(MAKE) tests
+	tests/run.sh
+
+demo: deps
+	$(MAKE) all
+	tests/demo.sh
+
+bench: deps
+	$(MAKE) all
+	bench/run.sh
+
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin
+	install -m 0755 $(TOOL_BINS) $(DESTDIR)$(PREFIX)/bin
+
+check-format:
+	clang-format --dry-run --Werror bpf/*.[ch] kernel/*.[ch] user/*.[ch] tests/*.[ch]
+
+clean:
+	rm -rf $(BUILD)
+
+-include $(shell find $(OBJ) -name '*.d' 2>/dev/null)
+.SECONDARY:

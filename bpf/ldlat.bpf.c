@@ -1,0 +1,131 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/*
+ * ldlat.bpf.c - runs once per load-latency (or page-fault) sample, in NMI
+ * context, on every CPU: filter, classify, bucket into per-CPU maps, and
+ * return 0 so that nothing is written to the perf ring buffer.
+ */
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include "ldlat.h"
+
+#define PERF_SAMPLE_WEIGHT_TYPE (PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT)
+
+/* Linux >= 6.2.  Weak: on an older kernel the program using it is not loaded. */
+extern void *bpf_cast_to_kern_ctx(void *obj) __ksym __weak;
+
+const volatile struct ldlat_config cfg = {};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct ldlat_counters);
+} counters SEC(".maps");
+
+/* max_entries is set by user space to nranges * LDLAT_NCLASS before load. */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, LDLAT_NCLASS);
+	__type(key, __u32);
+	__type(value, struct ldlat_hist);
+} hists SEC(".maps");
+
+static __always_inline int ldlat_account(const struct ldlat_sample *s)
+{
+	__u32 zero = 0, range = 0, cls = 0, idx, b;
+	enum ldlat_verdict v;
+	struct ldlat_counters *c;
+	struct ldlat_hist *h;
+
+	c = bpf_map_lookup_elem(&counters, &zero);
+	if (!c)
+		return 0;
+	c->seen++;
+	v = ldlat_judge(&cfg, s, &range, &cls);
+	if (v >= LDLAT_NVERDICTS)
+		return 0;
+	(&c->kept)[v]++;
+	if (v != LDLAT_KEPT)
+		return 0;
+
+	idx = ldlat_hist_index(range, cls);
+	h = bpf_map_lookup_elem(&hists, &idx);
+	if (!h)
+		return 0;
+	b = ldlat_bucket(s->lat, cfg.linear_step);
+	if (b >= LDLAT_NBUCKETS)
+		return 0;
+	h->slot[b]++;
+	h->sum += s->lat;
+	return 0;
+}
+
+/*
+ * The sample's fields come from the kernel's perf_sample_data.  Since Linux
+ * 6.3 perf_prepare_sample() runs before the program, so every field the event
+ * asked for is filled; sample_flags says which are, and a field not flagged is
+ * not read.
+ */
+SEC("perf_event")
+int ldlat_sample(struct bpf_perf_event_data *ctx)
+{
+	struct bpf_perf_event_data_kern *kctx = bpf_cast_to_kern_ctx(ctx);
+	struct perf_sample_data *data = kctx->data;
+	struct ldlat_sample s = {};
+	__u64 flags = data->sample_flags;
+
+	if (flags & PERF_SAMPLE_ADDR) {
+		s.addr = data->addr;
+		s.flags |= LDLAT_HAS_ADDR;
+	}
+	if ((cfg.need & LDLAT_HAS_LAT) && (flags & PERF_SAMPLE_WEIGHT_TYPE)) {
+		s.lat = cfg.weight_struct ? data->weight.var1_dw : data->weight.full;
+		s.flags |= LDLAT_HAS_LAT;
+	}
+	if ((cfg.need & LDLAT_HAS_DSRC) && (flags & PERF_SAMPLE_DATA_SRC)) {
+		s.data_src = data->data_src.val;
+		s.flags |= LDLAT_HAS_DSRC;
+	}
+	if (cfg.ntgids)
+		s.tgid = bpf_get_current_pid_tgid() >> 32;
+	return ldlat_account(&s);
+}
+
+/*
+ * Kernels before 6.3 run the program before the sample is prepared, and
+ * before 6.2 have no bpf_cast_to_kern_ctx: only the address (ctx->addr) is
+ * reliable there.  User space loads this program instead of ldlat_sample.
+ */
+SEC("perf_event")
+int ldlat_sample_addr(struct bpf_perf_event_data *ctx)
+{
+	struct ldlat_sample s = {};
+
+	s.addr = ctx->addr;
+	s.flags = LDLAT_HAS_ADDR;
+	if (cfg.ntgids)
+		s.tgid = bpf_get_current_pid_tgid() >> 32;
+	return ldlat_account(&s);
+}
+
+/*
+ * The same logic on a synthetic sample, for BPF_PROG_TEST_RUN (perf_event
+ * programs have none).  No tracepoint name: libbpf never attaches it.  The
+ * ctx is struct ldlat_sample as u64 words.
+ */
+SEC("raw_tp")
+int ldlat_test(struct bpf_raw_tracepoint_args *ctx)
+{
+	struct ldlat_sample s = {
+		.addr = ctx->args[0],
+		.lat = ctx->args[1],
+		.data_src = ctx->args[2],
+		.ip = ctx->args[3],
+		.tgid = (__u32)ctx->args[4],
+		.flags = (__u32)(ctx->args[4] >> 32),
+	};
+
+	return ldlat_account(&s);
+}
+
+char LICENSE[] SEC("license") = "Dual BSD/GPL";

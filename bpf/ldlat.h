@@ -1,0 +1,487 @@
+/* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
+/*
+ * ldlat.h - what the BPF program and user space share: the layout of the maps
+ * and of the configuration, and the per-sample logic (filter, classify, bucket).
+ *
+ * The logic is LDLAT_INLINE so that it is compiled twice: into the BPF object,
+ * where the verifier checks it and it runs once per sample, and natively, where
+ * the tests and offline analysis run the very same code.  One fact, one place:
+ * the class of a data_src value is decided here and nowhere else.
+ */
+#ifndef LDLAT_H
+#define LDLAT_H
+
+#ifdef __bpf__
+/*
+ * vmlinux.h (already included by the BPF program) gives the kernel's types but
+ * not the UAPI's #defines, and cannot be combined with <linux/perf_event.h>.
+ * The Makefile extracts the PERF_MEM_* macros from that UAPI header into
+ * perf_mem_defs.h, so both builds use the same definitions.
+ */
+#include "perf_mem_defs.h"
+#else
+#include <linux/types.h>
+#include <linux/perf_event.h>
+#include <stdbool.h>
+#endif
+
+/* The logic runs once per sample in NMI context: no calls, in either build. */
+#ifndef __always_inline
+#define __always_inline inline __attribute__((always_inline))
+#endif
+#define LDLAT_INLINE static __always_inline
+
+/*
+ * Added to the UAPI after Linux 6.1, whose headers Debian 12 ships.  Kernels
+ * newer than the headers emit them, so the decoder must know them.
+ */
+#ifndef PERF_MEM_LVLNUM_L2_MHB
+#define PERF_MEM_LVLNUM_L2_MHB 0x05 /* L2 miss handling buffer (Linux 6.11) */
+#endif
+#ifndef PERF_MEM_LVLNUM_MSC
+#define PERF_MEM_LVLNUM_MSC 0x06 /* memory-side cache (Linux 6.11) */
+#endif
+#ifndef PERF_MEM_LVLNUM_L0
+#define PERF_MEM_LVLNUM_L0 0x07 /* L0 (after Linux 6.18) */
+#endif
+#ifndef PERF_MEM_LVLNUM_UNC
+#define PERF_MEM_LVLNUM_UNC 0x08 /* uncached (Linux 6.6) */
+#endif
+
+#define LDLAT_MAX_RANGES 16 /* address ranges a user can name (-a) */
+#define LDLAT_MAX_SPANS	 32 /* [lo, hi) intervals they resolve to (a file may map twice) */
+#define LDLAT_SPAN_STEPS 6  /* binary search steps over LDLAT_MAX_SPANS: ceil(log2(33)) */
+#define LDLAT_MAX_TGIDS	 16
+#define LDLAT_NBUCKETS	 65 /* log2: 0, then [2^(k-1), 2^k - 1] for k = 1..64 */
+
+/* Data-source classes: where a load's data came from, as a user asks about it. */
+enum ldlat_class {
+	LDLAT_CLASS_UNKNOWN,		/* no data source, or one the kernel left N/A */
+	LDLAT_CLASS_L1,			/* L1 (or L0) data cache hit */
+	LDLAT_CLASS_LFB,		/* hit an outstanding miss: fill buffer, L2 MHB */
+	LDLAT_CLASS_L2,			/* L2 hit */
+	LDLAT_CLASS_L3,			/* L3 (LLC) hit, clean or shared */
+	LDLAT_CLASS_L4,			/* L4 (eDRAM) hit */
+	LDLAT_CLASS_MSC,		/* memory-side cache hit */
+	LDLAT_CLASS_ANY_CACHE,		/* a local cache the hardware does not name */
+	LDLAT_CLASS_LOCAL_HITM,		/* modified in another core's cache, same node */
+	LDLAT_CLASS_PEER_CACHE,		/* another core complex's cache, same node */
+	LDLAT_CLASS_REMOTE_CACHE,	/* a remote cache, distance unknown */
+	LDLAT_CLASS_REMOTE_CACHE_1HOP,	/* remote cache, another node of this socket */
+	LDLAT_CLASS_REMOTE_CACHE_2HOP,	/* remote cache, another socket */
+	LDLAT_CLASS_REMOTE_CACHE_3HOP,	/* remote cache, another board */
+	LDLAT_CLASS_REMOTE_HITM,	/* modified in a remote cache */
+	LDLAT_CLASS_LOCAL_RAM,		/* local DRAM */
+	LDLAT_CLASS_REMOTE_RAM,		/* remote DRAM, distance unknown */
+	LDLAT_CLASS_REMOTE_RAM_1HOP,	/* remote DRAM, another node of this socket */
+	LDLAT_CLASS_REMOTE_RAM_2HOP,	/* remote DRAM, another socket */
+	LDLAT_CLASS_REMOTE_RAM_3HOP,	/* remote DRAM, another board */
+	LDLAT_CLASS_PMEM,		/* persistent memory */
+	LDLAT_CLASS_CXL,		/* CXL-attached memory */
+	LDLAT_CLASS_IO,			/* memory-mapped I/O */
+	LDLAT_CLASS_UNCACHED,		/* uncached memory */
+	LDLAT_CLASS_MISS,		/* missed a level, source not known ("L3 miss") */
+	LDLAT_NCLASS,
+};
+
+#define LDLAT_ALL_CLASSES ((1u << LDLAT_NCLASS) - 1)
+
+/*
+ * What became of a sample.  The order is the order of the checks; each value
+ * indexes a counter in struct ldlat_counters, starting at 'kept'.
+ */
+enum ldlat_verdict {
+	LDLAT_KEPT,
+	LDLAT_DROP_MISSING,   /* a field the filters need was not in the sample */
+	LDLAT_DROP_TGID,      /* from a process not in the TGID set */
+	LDLAT_DROP_OP,	      /* not a memory op asked for (loads, by default) */
+	LDLAT_DROP_NO_ADDR,   /* ranges were given and the sample had address 0 */
+	LDLAT_DROP_NO_RANGE,  /* the address is outside every range */
+	LDLAT_DROP_BELOW_MIN, /* latency under --min-lat */
+	LDLAT_DROP_ABOVE_MAX, /* latency over --max-lat */
+	LDLAT_DROP_CLASS,     /* data-source class not asked for */
+	LDLAT_NVERDICTS,
+};
+
+/* Per-CPU counters, one set per program; user space sums the CPUs. */
+struct ldlat_counters {
+	__u64 seen;
+	__u64 kept; /* indexed by enum ldlat_verdict from here on */
+	__u64 fields_missing;
+	__u64 tgid_filtered;
+	__u64 op_filtered;
+	__u64 no_address;
+	__u64 outside_ranges;
+	__u64 below_min;
+	__u64 above_max;
+	__u64 class_filtered;
+};
+
+/*
+ * One histogram: a (range, class) cell of the per-CPU 'hists' array, at index
+ * range * LDLAT_NCLASS + class.  range and class are written once by user space
+ * before sampling starts, so a dump of the map reads without a key to decode.
+ */
+struct ldlat_hist {
+	__u32 range;
+	enum ldlat_class class;
+	__u64 sum; /* sum of latencies of the samples counted here */
+	__u64 slot[LDLAT_NBUCKETS];
+};
+
+/* Which fields a sample carries (struct ldlat_sample.flags, ldlat_config.need). */
+#ifndef __bpf__
+#include <stddef.h>
+_Static_assert(offsetof(struct ldlat_counters, class_filtered) ==
+		       offsetof(struct ldlat_counters, kept) + LDLAT_DROP_CLASS * sizeof(__u64),
+	       "counters follow enum ldlat_verdict");
+_Static_assert(LDLAT_NCLASS <= 32, "class_mask is 32 bits");
+#endif
+
+#define LDLAT_HAS_ADDR (1u << 0)
+#define LDLAT_HAS_LAT  (1u << 1)
+#define LDLAT_HAS_DSRC (1u << 2)
+
+/*
+ * One sample, as the logic sees it.  The perf_event program fills it from the
+ * kernel's perf_sample_data; the test entry takes it as its ctx (u64 words, in
+ * this order), and offline analysis fills it from a perf.data record.
+ */
+struct ldlat_sample {
+	__u64 addr;
+	__u64 lat;
+	__u64 data_src;
+	__u64 ip;
+	__u32 tgid;
+	__u32 flags; /* LDLAT_HAS_* */
+};
+
+#ifndef __bpf__
+_Static_assert(sizeof(struct ldlat_sample) == 5 * sizeof(__u64) &&
+		       offsetof(struct ldlat_sample, tgid) == 4 * sizeof(__u64),
+	       "the test entry reads struct ldlat_sample as five u64 words");
+#endif
+
+/*
+ * Everything the program is told, set before load (read-only data: the
+ * verifier sees the values and drops the code of filters that are off).
+ * Spans are sorted by lo and do not overlap.
+ */
+struct ldlat_config {
+	__u64 span_lo[LDLAT_MAX_SPANS];
+	__u64 span_hi[LDLAT_MAX_SPANS]; /* exclusive */
+	__u32 span_range[LDLAT_MAX_SPANS];
+	__u32 nspans;			/* 0: no address filter, one range */
+	__u32 nranges;			/* rows of 'hists' (at least 1) */
+	__u32 ntgids;			/* 0: any process */
+	__u32 tgid[LDLAT_MAX_TGIDS];
+	__u64 min_lat;
+	__u64 max_lat; /* inclusive */
+	__u32 class_mask; /* bit (1 << class) set: kept */
+	__u32 op_mask;	  /* PERF_MEM_OP_* bits kept; 0: any op */
+	__u32 need;	  /* LDLAT_HAS_* every kept sample must carry */
+	__u32 linear_step; /* 0: log2 buckets, else width of linear ones */
+	__u32 weight_struct; /* latency is weight.var1_dw (WEIGHT_STRUCT), else weight.full */
+	__u32 pad;
+};
+
+/* data_src fields, by the UAPI's shifts (union perf_mem_data_src). */
+#define LDLAT_DS(ds, field, bits) ((__u32)(((ds) >> PERF_MEM_##field##_SHIFT) & ((1u << (bits)) - 1)))
+
+LDLAT_INLINE __u32 ldlat_ds_op(__u64 ds)
+{
+	return LDLAT_DS(ds, OP, 5);
+}
+
+/* A remote source at a known distance (mem_hops, or the legacy 1/2-hop bits). */
+LDLAT_INLINE enum ldlat_class ldlat_class_remote(__u32 hops, bool ram)
+{
+	switch (hops) {
+	case PERF_MEM_HOPS_0: /* another core of this node: not remote in NUMA terms */
+		return ram ? LDLAT_CLASS_LOCAL_RAM : LDLAT_CLASS_PEER_CACHE;
+	case PERF_MEM_HOPS_1:
+		return ram ? LDLAT_CLASS_REMOTE_RAM_1HOP : LDLAT_CLASS_REMOTE_CACHE_1HOP;
+	case PERF_MEM_HOPS_2:
+		return ram ? LDLAT_CLASS_REMOTE_RAM_2HOP : LDLAT_CLASS_REMOTE_CACHE_2HOP;
+	case PERF_MEM_HOPS_3:
+		return ram ? LDLAT_CLASS_REMOTE_RAM_3HOP : LDLAT_CLASS_REMOTE_CACHE_3HOP;
+	default:
+		return ram ? LDLAT_CLASS_REMOTE_RAM : LDLAT_CLASS_REMOTE_CACHE;
+	}
+}
+
+/*
+ * A remote source (mem_remote set).  Intel's tables are not consistent about
+ * which field carries what: generic entry 0x0b is remote DRAM with mem_lvl_num
+ * L3 and the legacy REM_RAM1 bit; Crestmont's 0x0c is a line forwarded from a
+ * remote cache with mem_lvl_num RAM.  Legacy bits and snoopx settle it, and
+ * give the distance when mem_hops is 0.
+ */
+LDLAT_INLINE enum ldlat_class ldlat_class_remote_src(__u32 lnum, __u32 lvl, __u32 hops,
+						     __u32 snoopx)
+{
+	bool ram = lnum == PERF_MEM_LVLNUM_RAM ||
+		   (lvl & (PERF_MEM_LVL_REM_RAM1 | PERF_MEM_LVL_REM_RAM2));
+
+	if (lnum == PERF_MEM_LVLNUM_RAM && (snoopx & PERF_MEM_SNOOPX_FWD))
+		ram = false;
+	if (!hops) {
+		if (lvl & (PERF_MEM_LVL_REM_RAM1 | PERF_MEM_LVL_REM_CCE1))
+			hops = PERF_MEM_HOPS_1;
+		else if (lvl & (PERF_MEM_LVL_REM_RAM2 | PERF_MEM_LVL_REM_CCE2))
+			hops = PERF_MEM_HOPS_2;
+	}
+	return ldlat_class_remote(hops, ram);
+}
+
+/* The class from mem_lvl_num (with mem_remote, mem_hops); UNKNOWN when not filled. */
+LDLAT_INLINE enum ldlat_class ldlat_class_lvlnum(__u64 ds, bool hitm)
+{
+	__u32 lnum = LDLAT_DS(ds, LVLNUM, 4);
+	__u32 lvl = LDLAT_DS(ds, LVL, 14);
+	__u32 remote = LDLAT_DS(ds, REMOTE, 1);
+	__u32 hops = LDLAT_DS(ds, HOPS, 3);
+
+	if (!lnum || lnum == PERF_MEM_LVLNUM_NA)
+		return LDLAT_CLASS_UNKNOWN;
+	/* these name the memory whatever the distance */
+	switch (lnum) {
+	case PERF_MEM_LVLNUM_PMEM:
+		return LDLAT_CLASS_PMEM;
+	case PERF_MEM_LVLNUM_CXL:
+		return LDLAT_CLASS_CXL;
+	case PERF_MEM_LVLNUM_IO:
+		return LDLAT_CLASS_IO;
+	case PERF_MEM_LVLNUM_UNC:
+		return LDLAT_CLASS_UNCACHED;
+	}
+	/* "L3 miss" (Intel's 0x00): the level it missed, not where the data came from */
+	if ((lvl & PERF_MEM_LVL_MISS) && !(lvl & PERF_MEM_LVL_HIT))
+		return hitm ? (remote ? LDLAT_CLASS_REMOTE_HITM : LDLAT_CLASS_LOCAL_HITM)
+			    : LDLAT_CLASS_MISS;
+	if (remote)
+		return hitm ? LDLAT_CLASS_REMOTE_HITM
+			    : ldlat_class_remote_src(lnum, lvl, hops, LDLAT_DS(ds, SNOOPX, 2));
+	if (hitm && lnum != PERF_MEM_LVLNUM_L1 && lnum != PERF_MEM_LVLNUM_L0)
+		return LDLAT_CLASS_LOCAL_HITM;
+	switch (lnum) {
+	case PERF_MEM_LVLNUM_L0:
+	case PERF_MEM_LVLNUM_L1:
+		return LDLAT_CLASS_L1;
+	case PERF_MEM_LVLNUM_LFB:
+	case PERF_MEM_LVLNUM_L2_MHB:
+		return LDLAT_CLASS_LFB;
+	case PERF_MEM_LVLNUM_L2:
+		return LDLAT_CLASS_L2;
+	case PERF_MEM_LVLNUM_L3:
+		return LDLAT_CLASS_L3;
+	case PERF_MEM_LVLNUM_L4:
+		return LDLAT_CLASS_L4;
+	case PERF_MEM_LVLNUM_MSC:
+		return LDLAT_CLASS_MSC;
+	case PERF_MEM_LVLNUM_RAM:
+		return LDLAT_CLASS_LOCAL_RAM;
+	case PERF_MEM_LVLNUM_ANY_CACHE:
+		/* pre-Zen 4 IBS: "local L3 or another CCX" carries the legacy L3 bit */
+		if (lvl & PERF_MEM_LVL_L3)
+			return LDLAT_CLASS_L3;
+		return hops == PERF_MEM_HOPS_0 ? LDLAT_CLASS_PEER_CACHE : LDLAT_CLASS_ANY_CACHE;
+	default: /* a level this build does not know */
+		return LDLAT_CLASS_UNKNOWN;
+	}
+}
+
+/* The class from the legacy mem_lvl bits alone; UNKNOWN when none names a source. */
+LDLAT_INLINE enum ldlat_class ldlat_class_legacy(__u64 ds, bool hitm)
+{
+	__u32 lvl = LDLAT_DS(ds, LVL, 14);
+
+	if ((lvl & PERF_MEM_LVL_MISS) && !(lvl & PERF_MEM_LVL_HIT)) {
+		if (hitm)
+			return LDLAT_CLASS_LOCAL_HITM;
+		return lvl & ~(PERF_MEM_LVL_MISS | PERF_MEM_LVL_NA) ? LDLAT_CLASS_MISS
+								    : LDLAT_CLASS_UNKNOWN;
+	}
+	if (lvl & PERF_MEM_LVL_L1)
+		return LDLAT_CLASS_L1;
+	if (lvl & PERF_MEM_LVL_LFB)
+		return LDLAT_CLASS_LFB;
+	if (lvl & (PERF_MEM_LVL_REM_CCE1 | PERF_MEM_LVL_REM_CCE2))
+		return hitm ? LDLAT_CLASS_REMOTE_HITM
+		       : (lvl & PERF_MEM_LVL_REM_CCE1) ? LDLAT_CLASS_REMOTE_CACHE_1HOP
+						       : LDLAT_CLASS_REMOTE_CACHE_2HOP;
+	if (hitm && (lvl & (PERF_MEM_LVL_L2 | PERF_MEM_LVL_L3 | PERF_MEM_LVL_LOC_RAM)))
+		return LDLAT_CLASS_LOCAL_HITM;
+	if (lvl & PERF_MEM_LVL_L2)
+		return LDLAT_CLASS_L2;
+	if (lvl & PERF_MEM_LVL_L3)
+		return LDLAT_CLASS_L3;
+	if (lvl & PERF_MEM_LVL_LOC_RAM)
+		return LDLAT_CLASS_LOCAL_RAM;
+	if (lvl & PERF_MEM_LVL_REM_RAM1)
+		return LDLAT_CLASS_REMOTE_RAM_1HOP;
+	if (lvl & PERF_MEM_LVL_REM_RAM2)
+		return LDLAT_CLASS_REMOTE_RAM_2HOP;
+	if (lvl & PERF_MEM_LVL_IO)
+		return LDLAT_CLASS_IO;
+	if (lvl & PERF_MEM_LVL_UNC)
+		return LDLAT_CLASS_UNCACHED;
+	return LDLAT_CLASS_UNKNOWN;
+}
+
+/*
+ * The class of a data_src value.  Kernels fill the legacy mem_lvl bits, or
+ * mem_lvl_num + mem_remote + mem_hops, or both (Intel's I/O and uncached
+ * entries leave mem_lvl_num N/A): the newer fields decide when they are set,
+ * the legacy bits otherwise.  HITM (a snoop found the line modified in
+ * another core's cache) is a class of its own, local or remote, as perf c2c
+ * counts it.
+ */
+LDLAT_INLINE enum ldlat_class ldlat_classify(__u64 ds)
+{
+	bool hitm = LDLAT_DS(ds, SNOOP, 5) & PERF_MEM_SNOOP_HITM;
+	enum ldlat_class c = ldlat_class_lvlnum(ds, hitm);
+
+	if (c != LDLAT_CLASS_UNKNOWN)
+		return c;
+	return ldlat_class_legacy(ds, hitm);
+}
+
+/*
+ * floor(log2(v)) + 1, and 0 for 0: bucket k holds [2^(k-1), 2^k - 1].
+ * Shifts, not __builtin_clzll: clang 14 crashes on the builtin for BPF.
+ */
+LDLAT_INLINE __u32 ldlat_log2_bucket(__u64 v)
+{
+	__u32 r = 0;
+
+	if (v >> 32) {
+		v >>= 32;
+		r += 32;
+	}
+	if (v >> 16) {
+		v >>= 16;
+		r += 16;
+	}
+	if (v >> 8) {
+		v >>= 8;
+		r += 8;
+	}
+	if (v >> 4) {
+		v >>= 4;
+		r += 4;
+	}
+	if (v >> 2) {
+		v >>= 2;
+		r += 2;
+	}
+	if (v >> 1) {
+		v >>= 1;
+		r += 1;
+	}
+	return r + (__u32)v; /* v is now 1, or 0 when it started at 0 */
+}
+
+LDLAT_INLINE __u32 ldlat_bucket(__u64 lat, __u32 linear_step)
+{
+	__u64 b;
+
+	if (!linear_step)
+		return ldlat_log2_bucket(lat);
+	b = lat / linear_step;
+	return b < LDLAT_NBUCKETS - 1 ? (__u32)b : LDLAT_NBUCKETS - 1; /* last: overflow */
+}
+
+/* Inclusive bounds of a bucket, for printing and percentiles. */
+LDLAT_INLINE __u64 ldlat_bucket_lo(__u32 b, __u32 linear_step)
+{
+	if (linear_step)
+		return (__u64)b * linear_step;
+	return b ? 1ull << (b - 1) : 0;
+}
+
+LDLAT_INLINE __u64 ldlat_bucket_hi(__u32 b, __u32 linear_step)
+{
+	if (linear_step)
+		return b == LDLAT_NBUCKETS - 1 ? ~0ull : (__u64)(b + 1) * linear_step - 1;
+	if (b == 0)
+		return 0;
+	return b == 64 ? ~0ull : (1ull << b) - 1;
+}
+
+/* The range a data address falls in, or -1: binary search of the sorted spans. */
+LDLAT_INLINE int ldlat_range_of(const volatile struct ldlat_config *c, __u64 addr)
+{
+	__u32 lo = 0, hi = c->nspans, i, mid;
+
+	for (i = 0; i < LDLAT_SPAN_STEPS; i++) {
+		if (lo >= hi)
+			break;
+		mid = (lo + hi) / 2;
+		if (c->span_lo[mid & (LDLAT_MAX_SPANS - 1)] <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	/* lo spans start at or below addr; the last of them is the only candidate */
+	if (lo == 0)
+		return -1;
+	i = (lo - 1) & (LDLAT_MAX_SPANS - 1);
+	return addr < c->span_hi[i] ? (int)c->span_range[i] : -1;
+}
+
+LDLAT_INLINE bool ldlat_tgid_wanted(const volatile struct ldlat_config *c, __u32 tgid)
+{
+	__u32 i;
+
+	for (i = 0; i < LDLAT_MAX_TGIDS; i++) {
+		if (i >= c->ntgids)
+			break;
+		if (c->tgid[i] == tgid)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * The whole per-sample decision.  On LDLAT_KEPT, *range and *cls say which
+ * histogram the sample belongs to.
+ */
+LDLAT_INLINE enum ldlat_verdict ldlat_judge(const volatile struct ldlat_config *c,
+					     const struct ldlat_sample *s, __u32 *range, __u32 *cls)
+{
+	int r = 0;
+	__u32 k = LDLAT_CLASS_UNKNOWN;
+
+	if ((s->flags & c->need) != c->need)
+		return LDLAT_DROP_MISSING;
+	if (c->ntgids && !ldlat_tgid_wanted(c, s->tgid))
+		return LDLAT_DROP_TGID;
+	if (c->op_mask && (c->need & LDLAT_HAS_DSRC) && !(ldlat_ds_op(s->data_src) & c->op_mask))
+		return LDLAT_DROP_OP;
+	if (c->nspans) {
+		if (!s->addr)
+			return LDLAT_DROP_NO_ADDR;
+		r = ldlat_range_of(c, s->addr);
+		if (r < 0)
+			return LDLAT_DROP_NO_RANGE;
+	}
+	if (s->lat < c->min_lat)
+		return LDLAT_DROP_BELOW_MIN;
+	if (s->lat > c->max_lat)
+		return LDLAT_DROP_ABOVE_MAX;
+	if (c->need & LDLAT_HAS_DSRC)
+		k = ldlat_classify(s->data_src);
+	if (!(c->class_mask & (1u << k)))
+		return LDLAT_DROP_CLASS;
+	*range = (__u32)r;
+	*cls = k;
+	return LDLAT_KEPT;
+}
+
+LDLAT_INLINE __u32 ldlat_hist_index(__u32 range, __u32 cls)
+{
+	return range * LDLAT_NCLASS + cls;
+}
+
+#endif /* LDLAT_H */

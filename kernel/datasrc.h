@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
+/*
+ * datasrc.h - names for data-source classes (the class itself is decided by
+ * ldlat_classify() in bpf/ldlat.h) and a perf-like text decode of a whole
+ * perf_mem_data_src value.
+ */
+#ifndef LDLAT_DATASRC_H
+#define LDLAT_DATASRC_H
+
+#include <stddef.h>
+#include <linux/types.h>
+
+/* "L3 hit", "remote cache (1 hop)": what the tools print. */
+const char *class__name(unsigned int cls);
+
+/* "l3", "remote-cache-1hop": what -s/--class takes, and metric labels. */
+const char *class__token(unsigned int cls);
+
+/*
+ * Parses a comma-separated class list into a mask.  Besides every token,
+ * groups are accepted: "hitm" (local and remote), "remote-cache" (all
+ * distances), "remote-ram", "ram" (local and remote), "cache" (every cache
+ * level and peer/remote cache).  Returns 0, or -EINVAL naming the bad item in
+ * err.
+ */
+int class__parse_list(const char *list, __u32 *mask, char *err, size_t errlen);
+
+/* The tokens and groups class__parse_list accepts, for --help and errors. */
+const char *class__list_help(void);
+
+/*
+ * Decodes every field of a data_src value the way perf does
+ * ("LOAD L3 hit SNOOP HitM TLB L1 hit"), for -v and offline reports.
+ */
+void datasrc__snprint(__u64 ds, char *buf, size_t len);
+
+#endif

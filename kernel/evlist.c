@@ -1,0 +1,249 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "evlist.h"
+#include "sysfs.h"
+
+int sys_perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu, int group_fd,
+			unsigned long flags)
+{
+	return (int)syscall(SYS_perf_event_open, attr, pid, cpu, group_fd, flags);
+}
+
+int evlist__add(struct evlist *evlist, struct evsel *ev)
+{
+	struct evsel *tmp = realloc(evlist->evsel, (evlist->nevsel + 1) * sizeof(*tmp));
+
+	if (!tmp)
+		return -ENOMEM;
+	evlist->evsel = tmp;
+	evlist->evsel[evlist->nevsel++] = *ev;
+	ev->cpus.cpu = NULL;
+	ev->cpus.nr = 0;
+	return 0;
+}
+
+static int read_paranoid(void)
+{
+	char buf[32];
+
+	if (file__read("/proc/sys/kernel/perf_event_paranoid", buf, sizeof(buf)) <= 0)
+		return 2;
+	return atoi(buf);
+}
+
+void evsel__strerror(const struct evsel *ev, int err, int cpu, pid_t tid, char *buf, size_t len)
+{
+	char where[64];
+
+	if (tid >= 0)
+		snprintf(where, sizeof(where), "task %d", (int)tid);
+	else
+		snprintf(where, sizeof(where), "CPU %d", cpu);
+
+	switch (err) {
+	case EACCES:
+	case EPERM:
+		snprintf(buf, len,
+			 "cannot open %s on %s: %s. Run as root, or give the tool CAP_PERFMON and "
+			 "CAP_BPF (kernel.perf_event_paranoid is %d; at 2 and above an "
+			 "unprivileged user may only watch its own tasks in user space)",
+			 ev->name, where, strerror(err), read_paranoid());
+		break;
+	case ENOENT:
+		snprintf(buf, len,
+			 "cannot open %s on %s: this kernel does not know the event (%s). "
+			 "Check the PMU and event encoding, or use --source page-faults",
+			 ev->name, where, strerror(err));
+		break;
+	case ENODEV:
+	case EOPNOTSUPP:
+		snprintf(buf, len,
+			 "cannot open %s on %s: %s. The PMU cannot sample this way on this CPU "
+			 "(a virtual machine often hides PEBS/IBS); use --source page-faults",
+			 ev->name, where, strerror(err));
+		break;
+	case ENODATA:
+		snprintf(buf, len,
+			 "cannot open %s on %s: %s. This CPU needs the load-latency event in a "
+			 "group led by mem-loads-aux (Sapphire Rapids, hybrid big cores)",
+			 ev->name, where, strerror(err));
+		break;
+	case EBUSY:
+		snprintf(buf, len,
+			 "cannot open %s on %s: the counter is busy (another tool, or the NMI "
+			 "watchdog: sysctl kernel.nmi_watchdog=0 frees one)",
+			 ev->name, where);
+		break;
+	case ESRCH:
+		snprintf(buf, len, "cannot open %s on %s: no such task (it exited?)", ev->name,
+			 where);
+		break;
+	case EMFILE:
+	case ENFILE:
+		snprintf(buf, len,
+			 "cannot open %s on %s: out of file descriptors (one per CPU or thread); "
+			 "raise 'ulimit -n'",
+			 ev->name, where);
+		break;
+	case EINVAL:
+		snprintf(buf, len,
+			 "cannot open %s on %s: the kernel rejected its settings (%s): check the "
+			 "threshold, precise level and sampling period, and that the CPU is online",
+			 ev->name, where, strerror(err));
+		break;
+	default:
+		snprintf(buf, len, "cannot open %s on %s: %s", ev->name, where, strerror(err));
+		break;
+	}
+}
+
+static int evlist__open_one(struct evlist *evlist, int idx, pid_t pid, int cpu, unsigned long flags,
+			    pid_t tid, char *err, size_t errlen)
+{
+	struct evsel *ev = &evlist->evsel[idx];
+	struct evfd *fds, *f;
+	struct perf_event_attr leader;
+	int lfd = -1, fd, e;
+
+	fds = realloc(evlist->fds, (evlist->nfds + 1) * sizeof(*fds));
+	if (!fds)
+		return -ENOMEM;
+	evlist->fds = fds;
+	if (ev->has_leader) {
+		leader = ev->leader;
+		leader.disabled = 1;
+		lfd = sys_perf_event_open(&leader, pid, cpu, -1, flags | PERF_FLAG_FD_CLOEXEC);
+		if (lfd < 0) {
+			e = errno;
+			evsel__strerror(ev, e, cpu, tid, err, errlen);
+			return -e;
+		}
+	}
+	/* a group member is enabled with its leader; the leader starts disabled */
+	ev->attr.disabled = ev->has_leader ? 0 : 1;
+	fd = sys_perf_event_open(&ev->attr, pid, cpu, lfd, flags | PERF_FLAG_FD_CLOEXEC);
+	if (fd < 0) {
+		e = errno;
+		evsel__strerror(ev, e, cpu, tid, err, errlen);
+		if (lfd >= 0)
+			close(lfd);
+		return -e;
+	}
+	f = &evlist->fds[evlist->nfds++];
+	f->fd = fd;
+	f->leader_fd = lfd;
+	f->evsel = idx;
+	f->cpu = cpu;
+	f->tid = tid;
+	f->owned_elsewhere = false;
+	return 0;
+}
+
+int evlist__open(struct evlist *evlist, const struct target *target, char *err, size_t errlen)
+{
+	int i, j, e = 0;
+	struct evsel *ev;
+
+	for (i = 0; i < evlist->nevsel && !e; i++) {
+		ev = &evlist->evsel[i];
+		ev->attr.inherit = target->kind == TARGET_TASKS && target->inherit;
+		switch (target->kind) {
+		case TARGET_TASKS:
+			for (j = 0; j < target->ntids && !e; j++)
+				e = evlist__open_one(evlist, i, target->tids[j], -1, 0, target->tids[j],
+						     err, errlen);
+			break;
+		case TARGET_CGROUP:
+		case TARGET_SYSTEM:
+		case TARGET_CPUS:
+			for (j = 0; j < target->cpus.nr && !e; j++) {
+				int cpu = target->cpus.cpu[j];
+
+				/* a hybrid PMU counts only on its own CPUs */
+				if (ev->cpus.nr && !cpumap__has(&ev->cpus, cpu))
+					continue;
+				if (target->kind == TARGET_CGROUP)
+					e = evlist__open_one(evlist, i, target->cgroup_fd, cpu,
+							     PERF_FLAG_PID_CGROUP, -1, err, errlen);
+				else
+					e = evlist__open_one(evlist, i, -1, cpu, 0, -1, err, errlen);
+			}
+			break;
+		}
+	}
+	if (!e && !evlist->nfds) {
+		snprintf(err, errlen, "no event to open: none of the target's CPUs is covered by %s",
+			 evlist->nevsel ? evlist->evsel[0].name : "any event");
+		e = -ENODEV;
+	}
+	if (e)
+		evlist__close(evlist);
+	return e;
+}
+
+static int evlist__ioctl(struct evlist *evlist, unsigned long req)
+{
+	int i, fd;
+
+	for (i = 0; i < evlist->nfds; i++) {
+		fd = evlist->fds[i].leader_fd >= 0 ? evlist->fds[i].leader_fd : evlist->fds[i].fd;
+		if (ioctl(fd, req, 0))
+			return -errno;
+	}
+	return 0;
+}
+
+int evlist__enable(struct evlist *evlist)
+{
+	return evlist__ioctl(evlist, PERF_EVENT_IOC_ENABLE);
+}
+
+int evlist__disable(struct evlist *evlist)
+{
+	return evlist__ioctl(evlist, PERF_EVENT_IOC_DISABLE);
+}
+
+void evlist__close(struct evlist *evlist)
+{
+	int i;
+
+	for (i = 0; i < evlist->nfds; i++) {
+		if (!evlist->fds[i].owned_elsewhere)
+			close(evlist->fds[i].fd);
+		if (evlist->fds[i].leader_fd >= 0)
+			close(evlist->fds[i].leader_fd);
+	}
+	free(evlist->fds);
+	evlist->fds = NULL;
+	evlist->nfds = 0;
+}
+
+void evlist__free(struct evlist *evlist)
+{
+	int i;
+
+	evlist__close(evlist);
+	for (i = 0; i < evlist->nevsel; i++)
+		cpumap__free(&evlist->evsel[i].cpus);
+	free(evlist->evsel);
+	evlist->evsel = NULL;
+	evlist->nevsel = 0;
+}
+
+void target__free(struct target *target)
+{
+	cpumap__free(&target->cpus);
+	free(target->tids);
+	target->tids = NULL;
+	target->ntids = 0;
+	if (target->kind == TARGET_CGROUP && target->cgroup_fd >= 0)
+		close(target->cgroup_fd);
+	target->cgroup_fd = -1;
+}

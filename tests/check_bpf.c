@@ -1,0 +1,320 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/*
+ * check_bpf - the verifier-checked BPF program against the native build of
+ * the same logic: synthetic samples go through the program's test entry
+ * (BPF_PROG_TEST_RUN on the raw_tp entry, the same code as the perf_event
+ * entry after it has read the sample), and the maps must equal what the
+ * native ldlat_judge()/ldlat_bucket() compute for the same samples.
+ * Needs root.
+ */
+#include <check.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "ldlat.h"
+#include "../user/session.h"
+#include "../user/snapshot.h"
+#include "datasrc_cases.h"
+#include "ldlat.skel.h"
+#include "testutil.h"
+
+#define NSAMPLES 12000
+
+static __u64 rng_state = 0x9e3779b97f4a7c15ull;
+
+static __u64 rnd(void)
+{
+	rng_state ^= rng_state << 13;
+	rng_state ^= rng_state >> 7;
+	rng_state ^= rng_state << 17;
+	return rng_state;
+}
+
+/* A sample that exercises every branch: in and out of ranges, every bucket,
+ * every class, every op, fields missing, other processes. */
+static void gen_sample(const struct ldlat_config *c, struct ldlat_sample *s)
+{
+	static const __u32 ops[] = { PERF_MEM_OP_LOAD, PERF_MEM_OP_LOAD, PERF_MEM_OP_LOAD,
+				     PERF_MEM_OP_STORE, PERF_MEM_OP_PFETCH, PERF_MEM_OP_EXEC,
+				     PERF_MEM_OP_NA };
+	__u64 r = rnd(), ds;
+	int i;
+
+	memset(s, 0, sizeof(*s));
+	/* address: inside a span, at its edges, just outside, zero, or anywhere */
+	switch (r % 6) {
+	case 0:
+	case 1:
+		if (c->nspans) {
+			i = rnd() % c->nspans;
+			s->addr = c->span_lo[i] + rnd() % (c->span_hi[i] - c->span_lo[i]);
+			break;
+		}
+		/* fall through */
+	case 2:
+		s->addr = rnd();
+		break;
+	case 3:
+		if (c->nspans) {
+			i = rnd() % c->nspans;
+			s->addr = (rnd() & 1) ? c->span_hi[i] : c->span_lo[i] - (rnd() & 1);
+		}
+		break;
+	case 4:
+		s->addr = 0;
+		break;
+	default:
+		s->addr = rnd() & 0xffffffffffull;
+		break;
+	}
+	/* latency across all 65 log2 buckets, and small values often */
+	i = rnd() % 66;
+	s->lat = i == 65 ? rnd() % 300 : (i == 0 ? 0 : rnd() >> (64 - i));
+	/* a data source the kernel emits, or random bits */
+	if (rnd() % 5)
+		ds = kernel_cases[rnd() % NKERNEL_CASES].ds & ~(__u64)0x1f;
+	else
+		ds = rnd() & ~(__u64)0x1f;
+	s->data_src = ds | ops[rnd() % (sizeof(ops) / sizeof(ops[0]))];
+	s->ip = rnd();
+	s->tgid = 40 + rnd() % 4;
+	s->flags = LDLAT_HAS_ADDR | LDLAT_HAS_LAT | LDLAT_HAS_DSRC;
+	if (rnd() % 20 == 0)
+		s->flags &= ~(1u << (rnd() % 3));
+}
+
+/* What the native build of the logic makes of the samples. */
+static void model_account(const struct ldlat_config *c, const struct ldlat_sample *s,
+			  struct snapshot *m)
+{
+	__u32 range = 0, cls = 0, b;
+	enum ldlat_verdict v = ldlat_judge(c, s, &range, &cls);
+	struct cell *cell;
+
+	m->counters.seen++;
+	(&m->counters.kept)[v]++;
+	if (v != LDLAT_KEPT)
+		return;
+	cell = &m->cells[ldlat_hist_index(range, cls)];
+	b = ldlat_bucket(s->lat, c->linear_step);
+	cell->slot[b]++;
+	cell->count++;
+	cell->sum += s->lat;
+}
+
+static void run_samples(const struct ldlat_config *cfg)
+{
+	struct session sess;
+	struct snapshot got, want;
+	struct ldlat_sample s;
+	char err[1024];
+	int i, k, fd;
+	__u32 idx, n;
+	LIBBPF_OPTS(bpf_test_run_opts, opts, .ctx_in = &s, .ctx_size_in = sizeof(s));
+
+	ck_assert_msg(session__open(&sess, cfg, SESSION_TEST_ENTRY, err, sizeof(err)) == 0, "%s",
+		      err);
+	ck_assert_int_eq(snapshot__init(&got, cfg->nranges), 0);
+	ck_assert_int_eq(snapshot__init(&want, cfg->nranges), 0);
+	fd = session__test_fd(&sess);
+	for (i = 0; i < NSAMPLES; i++) {
+		gen_sample(cfg, &s);
+		opts.retval = 1;
+		ck_assert_int_eq(bpf_prog_test_run_opts(fd, &opts), 0);
+		ck_assert_int_eq(opts.retval, 0); /* nothing for the ring buffer */
+		model_account(cfg, &s, &want);
+	}
+	ck_assert_int_eq(session__read(&sess, &got), 0);
+	ck_assert_uint_eq(got.counters.seen, NSAMPLES);
+	ck_assert_mem_eq(&got.counters, &want.counters, sizeof(got.counters));
+	n = cfg->nranges * LDLAT_NCLASS;
+	for (idx = 0; idx < n; idx++) {
+		for (k = 0; k < LDLAT_NBUCKETS; k++)
+			ck_assert_msg(got.cells[idx].slot[k] == want.cells[idx].slot[k],
+				      "range %u class %u bucket %d: BPF %llu, native %llu",
+				      idx / LDLAT_NCLASS, idx % LDLAT_NCLASS, k,
+				      (unsigned long long)got.cells[idx].slot[k],
+				      (unsigned long long)want.cells[idx].slot[k]);
+		ck_assert_uint_eq(got.cells[idx].sum, want.cells[idx].sum);
+	}
+	/* the samples reached every check the configuration turns on */
+	ck_assert_uint_gt(want.counters.kept, 0);
+	ck_assert_uint_gt(want.counters.fields_missing, 0);
+	ck_assert(!cfg->ntgids || want.counters.tgid_filtered);
+	ck_assert(!cfg->op_mask || want.counters.op_filtered);
+	ck_assert(!cfg->nspans || (want.counters.no_address && want.counters.outside_ranges));
+	ck_assert(!cfg->min_lat || want.counters.below_min);
+	ck_assert(cfg->max_lat == ~0ull || want.counters.above_max);
+	ck_assert(cfg->class_mask == LDLAT_ALL_CLASSES || want.counters.class_filtered);
+	snapshot__free(&got);
+	snapshot__free(&want);
+	session__close(&sess);
+}
+
+START_TEST(test_no_filters)
+{
+	struct ldlat_config c = { .nranges = 1,
+				  .max_lat = ~0ull,
+				  .class_mask = LDLAT_ALL_CLASSES,
+				  .need = LDLAT_HAS_ADDR | LDLAT_HAS_LAT | LDLAT_HAS_DSRC };
+
+	run_samples(&c);
+}
+END_TEST
+
+/* 16 ranges (20 spans), a latency window, a class set, loads only, two processes. */
+START_TEST(test_all_filters)
+{
+	struct ldlat_config c = { .min_lat = 20,
+				  .max_lat = 5000,
+				  .class_mask = (1u << LDLAT_CLASS_L1) | (1u << LDLAT_CLASS_L3) |
+						(1u << LDLAT_CLASS_LOCAL_HITM) |
+						(1u << LDLAT_CLASS_REMOTE_HITM) |
+						(1u << LDLAT_CLASS_LOCAL_RAM) |
+						(1u << LDLAT_CLASS_REMOTE_RAM_1HOP) |
+						(1u << LDLAT_CLASS_UNKNOWN),
+				  .op_mask = PERF_MEM_OP_LOAD,
+				  .need = LDLAT_HAS_ADDR | LDLAT_HAS_LAT | LDLAT_HAS_DSRC,
+				  .ntgids = 2,
+				  .tgid = { 41, 43 } };
+	int i;
+
+	for (i = 0; i < 20; i++) {
+		c.span_lo[i] = 0x7f0000000000ull + (__u64)i * 0x100000;
+		c.span_hi[i] = c.span_lo[i] + 0x10000 + i * 0x1000;
+		c.span_range[i] = i % 16;
+	}
+	c.nspans = 20;
+	c.nranges = 16;
+	run_samples(&c);
+}
+END_TEST
+
+/* Linear buckets, and a source that carries only addresses (page faults). */
+START_TEST(test_linear_and_address_only)
+{
+	struct ldlat_config c = { .nranges = 2,
+				  .nspans = 2,
+				  .span_lo = { 0x1000, 0x100000 },
+				  .span_hi = { 0x80000, 0x7fffffffffffull },
+				  .span_range = { 1, 0 },
+				  .max_lat = ~0ull,
+				  .class_mask = LDLAT_ALL_CLASSES,
+				  .linear_step = 13,
+				  .need = LDLAT_HAS_ADDR };
+
+	run_samples(&c);
+	c.need = LDLAT_HAS_ADDR | LDLAT_HAS_LAT | LDLAT_HAS_DSRC;
+	c.op_mask = PERF_MEM_OP_LOAD | PERF_MEM_OP_STORE;
+	c.linear_step = 0xffffffffu;
+	run_samples(&c);
+}
+END_TEST
+
+/* Every kernel data_src value lands in the same class in BPF as natively. */
+START_TEST(test_kernel_classes_in_bpf)
+{
+	struct ldlat_config c = { .nranges = 1,
+				  .max_lat = ~0ull,
+				  .class_mask = LDLAT_ALL_CLASSES,
+				  .need = LDLAT_HAS_LAT | LDLAT_HAS_DSRC };
+	struct ldlat_sample s = { .flags = LDLAT_HAS_LAT | LDLAT_HAS_DSRC };
+	struct session sess;
+	struct snapshot got;
+	char err[1024];
+	unsigned int i, cls;
+	LIBBPF_OPTS(bpf_test_run_opts, opts, .ctx_in = &s, .ctx_size_in = sizeof(s));
+
+	ck_assert_msg(session__open(&sess, &c, SESSION_TEST_ENTRY, err, sizeof(err)) == 0, "%s", err);
+	ck_assert_int_eq(snapshot__init(&got, 1), 0);
+	for (i = 0; i < NKERNEL_CASES; i++) {
+		s.data_src = kernel_cases[i].ds;
+		s.lat = i; /* the latency names the case: one sample per bucket sum */
+		ck_assert_int_eq(bpf_prog_test_run_opts(session__test_fd(&sess), &opts), 0);
+	}
+	ck_assert_int_eq(session__read(&sess, &got), 0);
+	for (cls = 0; cls < LDLAT_NCLASS; cls++) {
+		__u64 want = 0, sum = 0;
+
+		for (i = 0; i < NKERNEL_CASES; i++)
+			if (kernel_cases[i].cls == cls) {
+				want++;
+				sum += i;
+			}
+		ck_assert_msg(got.cells[cls].count == want, "class %u: BPF %llu, expected %llu", cls,
+			      (unsigned long long)got.cells[cls].count, (unsigned long long)want);
+		ck_assert_uint_eq(got.cells[cls].sum, sum);
+	}
+	snapshot__free(&got);
+	session__close(&sess);
+}
+END_TEST
+
+/* The map cells carry their labels, for bpftool and anyone reading them raw. */
+START_TEST(test_cell_labels)
+{
+	struct ldlat_config c = { .nranges = 3, .max_lat = ~0ull, .class_mask = LDLAT_ALL_CLASSES };
+	struct session sess;
+	struct ldlat_hist *vals;
+	char err[1024];
+	__u32 idx;
+	int cpu;
+
+	ck_assert_msg(session__open(&sess, &c, 0, err, sizeof(err)) == 0, "%s", err);
+	vals = calloc(sess.ncpus, sizeof(*vals));
+	for (idx = 0; idx < 3 * LDLAT_NCLASS; idx++) {
+		ck_assert_int_eq(bpf_map_lookup_elem(bpf_map__fd(sess.skel->maps.hists), &idx, vals), 0);
+		for (cpu = 0; cpu < sess.ncpus; cpu++) {
+			ck_assert_uint_eq(vals[cpu].range, idx / LDLAT_NCLASS);
+			ck_assert_uint_eq(vals[cpu].class, idx % LDLAT_NCLASS);
+		}
+	}
+	ck_assert_uint_eq(bpf_map__max_entries(sess.skel->maps.hists), 3 * LDLAT_NCLASS);
+	free(vals);
+	session__close(&sess);
+}
+END_TEST
+
+/* The program for kernels before 6.3 passes the verifier too. */
+START_TEST(test_address_only_program_loads)
+{
+	struct ldlat_config c = { .nranges = 1, .max_lat = ~0ull, .class_mask = LDLAT_ALL_CLASSES,
+				  .need = LDLAT_HAS_ADDR, .nspans = 1, .span_lo = { 1 },
+				  .span_hi = { 2 } };
+	struct session sess;
+	char err[1024];
+
+	ck_assert_msg(session__open(&sess, &c, SESSION_ADDR_ONLY, err, sizeof(err)) == 0, "%s", err);
+	ck_assert_int_ge(bpf_program__fd(sess.skel->progs.ldlat_sample_addr), 0);
+	ck_assert_int_lt(bpf_program__fd(sess.skel->progs.ldlat_sample), 0);
+	session__close(&sess);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("bpf");
+	TCase *tc = tcase_create("test_run");
+	SRunner *sr;
+	int failed;
+
+	if (!need_root("check_bpf (BPF_PROG_TEST_RUN)"))
+		return 0;
+	tcase_set_timeout(tc, 120);
+	tcase_add_test(tc, test_no_filters);
+	tcase_add_test(tc, test_all_filters);
+	tcase_add_test(tc, test_linear_and_address_only);
+	tcase_add_test(tc, test_kernel_classes_in_bpf);
+	tcase_add_test(tc, test_cell_labels);
+	tcase_add_test(tc, test_address_only_program_loads);
+	suite_add_tcase(s, tc);
+	sr = srunner_create(s);
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? 1 : 0;
+}

@@ -1,0 +1,196 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "testutil.h"
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+void child_spawn(struct child *c, char *const argv[])
+{
+	int in[2], out[2], err[2];
+
+	memset(c, 0, sizeof(*c));
+	if (pipe2(in, O_CLOEXEC) || pipe2(out, O_CLOEXEC) || pipe2(err, O_CLOEXEC)) {
+		perror("pipe");
+		abort();
+	}
+	c->pid = fork();
+	if (c->pid < 0) {
+		perror("fork");
+		abort();
+	}
+	if (c->pid == 0) {
+		dup2(in[0], 0);
+		dup2(out[1], 1);
+		dup2(err[1], 2);
+		execvp(argv[0], argv);
+		fprintf(stderr, "exec %s: %s\n", argv[0], strerror(errno));
+		_exit(127);
+	}
+	close(in[0]);
+	close(out[1]);
+	close(err[1]);
+	c->in = in[1];
+	c->out = out[0];
+	c->err = err[0];
+	c->outbuf = calloc(1, 1);
+	c->errbuf = calloc(1, 1);
+	fcntl(c->out, F_SETFL, O_NONBLOCK);
+	fcntl(c->err, F_SETFL, O_NONBLOCK);
+}
+
+static void drain(int *fd, char **buf, size_t *len)
+{
+	char tmp[65536];
+	ssize_t n;
+
+	while (*fd >= 0) {
+		n = read(*fd, tmp, sizeof(tmp));
+		if (n > 0) {
+			*buf = realloc(*buf, *len + n + 1);
+			memcpy(*buf + *len, tmp, n);
+			*len += n;
+			(*buf)[*len] = '\0';
+			continue;
+		}
+		if (n == 0) {
+			close(*fd);
+			*fd = -1;
+		}
+		break;
+	}
+}
+
+void child_pump(struct child *c, double seconds)
+{
+	struct pollfd p[2] = { { .fd = c->out, .events = POLLIN }, { .fd = c->err, .events = POLLIN } };
+	int ms = (int)(seconds * 1000);
+
+	if (c->out < 0 && c->err < 0) {
+		usleep(ms * 1000);
+		return;
+	}
+	poll(p, 2, ms);
+	drain(&c->out, &c->outbuf, &c->outlen);
+	drain(&c->err, &c->errbuf, &c->errlen);
+}
+
+bool child_wait_stderr(struct child *c, const char *needle, double seconds)
+{
+	double end = now() + seconds;
+
+	while (now() < end) {
+		if (strstr(c->errbuf, needle))
+			return true;
+		if (c->err < 0)
+			return false;
+		child_pump(c, 0.05);
+	}
+	return strstr(c->errbuf, needle) != NULL;
+}
+
+int child_finish(struct child *c, double seconds)
+{
+	double end = now() + seconds;
+	pid_t r;
+
+	if (c->in >= 0) {
+		close(c->in);
+		c->in = -1;
+	}
+	while (!c->reaped) {
+		child_pump(c, 0.02);
+		r = waitpid(c->pid, &c->status, WNOHANG);
+		if (r == c->pid) {
+			c->reaped = true;
+			break;
+		}
+		if (now() > end) {
+			fprintf(stderr, "test: pid %d still running after %.0fs: killed\n", c->pid,
+				seconds);
+			kill(c->pid, SIGKILL);
+			end = now() + 5;
+		}
+	}
+	while (c->out >= 0 || c->err >= 0)
+		child_pump(c, 0.02);
+	if (WIFEXITED(c->status))
+		return WEXITSTATUS(c->status);
+	return 128 + WTERMSIG(c->status);
+}
+
+void child_free(struct child *c)
+{
+	if (!c->reaped && c->pid > 0) {
+		kill(c->pid, SIGKILL);
+		child_finish(c, 5);
+	}
+	if (c->in >= 0)
+		close(c->in);
+	free(c->outbuf);
+	free(c->errbuf);
+	c->outbuf = c->errbuf = NULL;
+}
+
+int run(char *const argv[], double seconds, char **out, char **err)
+{
+	struct child c;
+	int rc;
+
+	child_spawn(&c, argv);
+	rc = child_finish(&c, seconds);
+	if (out)
+		*out = strdup(c.outbuf);
+	if (err)
+		*err = strdup(c.errbuf);
+	child_free(&c);
+	return rc;
+}
+
+const char *build_path(const char *name)
+{
+	static char buf[8][4096];
+	static int next;
+	const char *dir = getenv("LDLAT_BUILD");
+	char *p = buf[next++ % 8];
+	char cwd[2048];
+
+	if (!dir) {
+		if (!getcwd(cwd, sizeof(cwd)))
+			strcpy(cwd, ".");
+		snprintf(p, 4096, "%s/build/%s", cwd, name);
+	} else {
+		snprintf(p, 4096, "%s/%s", dir, name);
+	}
+	return p;
+}
+
+bool need_root(const char *what)
+{
+	const char *ci = getenv("CI");
+
+	if (geteuid() == 0)
+		return true;
+	if (ci && !strcmp(ci, "true")) {
+		fprintf(stderr, "FAIL: %s needs root, and CI=true: these tests must run in CI\n", what);
+		exit(1);
+	}
+	fprintf(stderr, "SKIPPED: %s needs root and BPF (run as root; CI=true makes this fatal)\n",
+		what);
+	return false;
+}

@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
+/* testutil.h - running the tools from tests: spawn, feed, wait, capture. */
+#ifndef LDLAT_TESTUTIL_H
+#define LDLAT_TESTUTIL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+struct child {
+	pid_t pid;
+	int in;	 /* write end of its stdin, -1 once closed */
+	int out; /* read ends of its stdout and stderr */
+	int err;
+	char *outbuf, *errbuf; /* what was read so far, NUL-terminated */
+	size_t outlen, errlen;
+	int status; /* wait status, once reaped */
+	bool reaped;
+};
+
+/* Starts argv (argv[0] looked up in PATH) with pipes on 0, 1 and 2. */
+void child_spawn(struct child *c, char *const argv[]);
+
+/* Reads what is available on stdout and stderr for up to 'seconds'. */
+void child_pump(struct child *c, double seconds);
+
+/* Reads stderr until it contains needle; false on timeout or exit. */
+bool child_wait_stderr(struct child *c, const char *needle, double seconds);
+
+/* Closes stdin, reads everything, waits (SIGKILL after 'seconds'). Returns the exit code, or 128+sig. */
+int child_finish(struct child *c, double seconds);
+
+void child_free(struct child *c);
+
+/* Runs argv to the end; out/err are malloc'd (free them). Returns the exit code. */
+int run(char *const argv[], double seconds, char **out, char **err);
+
+/* build/ path of a tool, from LDLAT_BUILD or ./build. */
+const char *build_path(const char *name);
+
+/* Root, or fails the test loudly when CI=true; otherwise prints why it skips. */
+bool need_root(const char *what);
+
+#endif

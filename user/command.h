@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
+/*
+ * command.h - the command after '--': started stopped at its exec, so that
+ * events open and address ranges resolve against the new program before it
+ * runs its first instruction; then let go.
+ */
+#ifndef LDLAT_COMMAND_H
+#define LDLAT_COMMAND_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+struct command {
+	pid_t pid;
+	int pidfd;  /* readable once it exits */
+	bool traced; /* stopped at exec, not yet let go */
+	bool reaped;
+	int status; /* wait status, once reaped */
+};
+
+/*
+ * Forks and execs argv with the caller's signal mask restored, stopping it
+ * right after exec.  Returns 0, or -errno with a sentence in err (e.g. the
+ * command does not exist), nothing left running.
+ */
+int command__start(struct command *cmd, char *const argv[], char *err, size_t errlen);
+
+/* Lets the stopped command run.  Returns 0 or -errno. */
+int command__resume(struct command *cmd);
+
+/* Waits for it if it has exited (or always, with block).  True once reaped. */
+bool command__reap(struct command *cmd, bool block);
+
+/* Kills it if still running (SIGKILL when it was never let go), reaps it. */
+void command__stop(struct command *cmd);
+
+/* Exit status to pass on: its exit code, or 128 + the signal that ended it. */
+int command__exit_code(const struct command *cmd);
+
+#endif

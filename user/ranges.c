@@ -1,0 +1,386 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+
+#include "ranges.h"
+#include "../kernel/sysfs.h"
+
+static int parse_u64(const char *s, const char **end, __u64 *v)
+{
+	char *e;
+
+	if (!isdigit((unsigned char)*s))
+		return -EINVAL;
+	errno = 0;
+	*v = strtoull(s, &e, 0);
+	if (errno)
+		return -ERANGE;
+	*end = e;
+	return 0;
+}
+
+static int parse_size(const char *s, __u64 *v)
+{
+	const char *end;
+	int shift = 0;
+
+	if (parse_u64(s, &end, v))
+		return -EINVAL;
+	switch (toupper((unsigned char)*end)) {
+	case 'K':
+		shift = 10;
+		break;
+	case 'M':
+		shift = 20;
+		break;
+	case 'G':
+		shift = 30;
+		break;
+	case 'T':
+		shift = 40;
+		break;
+	case '\0':
+		return 0;
+	default:
+		return -EINVAL;
+	}
+	if (end[1] && !(toupper((unsigned char)end[1]) == 'B' && !end[2]) &&
+	    !(toupper((unsigned char)end[1]) == 'I' && toupper((unsigned char)end[2]) == 'B' &&
+	      !end[3]))
+		return -EINVAL;
+	if (*v >> (64 - shift))
+		return -ERANGE;
+	*v <<= shift;
+	return 0;
+}
+
+int range__parse(struct range_spec *r, const char *text, char *err, size_t errlen)
+{
+	const char *p;
+	__u64 size;
+
+	memset(r, 0, sizeof(*r));
+	if (!*text) {
+		snprintf(err, errlen, "empty address range");
+		return -EINVAL;
+	}
+	if (strlen(text) >= sizeof(r->text)) {
+		snprintf(err, errlen, "address range '%.40s...' is too long", text);
+		return -EINVAL;
+	}
+	snprintf(r->text, sizeof(r->text), "%s", text);
+	if (!isdigit((unsigned char)text[0])) {
+		r->mapping = true;
+		return 0;
+	}
+	if (parse_u64(text, &p, &r->lo))
+		goto bad;
+	if (*p == '-') {
+		if (parse_u64(p + 1, &p, &r->hi) || *p)
+			goto bad;
+	} else if (*p == '+') {
+		if (parse_size(p + 1, &size))
+			goto bad;
+		if (r->lo + size < r->lo) {
+			snprintf(err, errlen, "address range '%s' wraps past the end of the address space",
+				 text);
+			return -EINVAL;
+		}
+		r->hi = r->lo + size;
+	} else {
+		goto bad;
+	}
+	if (r->hi <= r->lo) {
+		snprintf(err, errlen, "address range '%s' is empty (its end is not above its start)",
+			 text);
+		return -EINVAL;
+	}
+	return 0;
+bad:
+	snprintf(err, errlen,
+		 "cannot parse address range '%s' (expected 0xLO-0xHI, 0xLO+SIZE with K/M/G, or a "
+		 "mapping such as [heap], [stack] or a file path)",
+		 text);
+	return -EINVAL;
+}
+
+int range_set__add(struct range_set *set, const char *text, char *err, size_t errlen)
+{
+	if (set->nranges >= LDLAT_MAX_RANGES) {
+		snprintf(err, errlen, "too many address ranges: at most %d (-a %s is one too many)",
+			 LDLAT_MAX_RANGES, text);
+		return -EINVAL;
+	}
+	if (range__parse(&set->range[set->nranges], text, err, errlen))
+		return -EINVAL;
+	set->nranges++;
+	return 0;
+}
+
+bool range_set__has_mappings(const struct range_set *set)
+{
+	int i;
+
+	for (i = 0; i < set->nranges; i++)
+		if (set->range[i].mapping)
+			return true;
+	return false;
+}
+
+struct vma {
+	__u64 lo, hi;
+	char path[512];
+};
+
+static int maps__read(const char *path, struct vma **out)
+{
+	char line[1024];
+	struct vma *v = NULL, *tmp;
+	int n = 0, cap = 0, off;
+	unsigned long long lo, hi;
+	FILE *f = fopen(path, "re");
+
+	*out = NULL;
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f)) {
+		off = 0;
+		if (sscanf(line, "%llx-%llx %*s %*s %*s %*s %n", &lo, &hi, &off) < 2 || !off)
+			continue;
+		if (n == cap) {
+			cap = cap ? cap * 2 : 64;
+			tmp = realloc(v, cap * sizeof(*v));
+			if (!tmp) {
+				free(v);
+				fclose(f);
+				return -ENOMEM;
+			}
+			v = tmp;
+		}
+		v[n].lo = lo;
+		v[n].hi = hi;
+		snprintf(v[n].path, sizeof(v[n].path), "%s", line + off);
+		v[n].path[strcspn(v[n].path, "\n")] = '\0';
+		n++;
+	}
+	fclose(f);
+	*out = v;
+	return n;
+}
+
+static bool vma__matches(const struct vma *v, const char *name)
+{
+	const char *base;
+
+	if (!v->path[0])
+		return false;
+	if (!strcmp(v->path, name))
+		return true;
+	if (name[0] == '[' || strchr(name, '/'))
+		return false;
+	base = strrchr(v->path, '/');
+	return base && !strcmp(base + 1, name);
+}
+
+static int spans__add(struct range_set *set, __u64 lo, __u64 hi, int range, char *err,
+		      size_t errlen)
+{
+	struct span *last = set->nspans ? &set->span[set->nspans - 1] : NULL;
+
+	if (last && (int)last->range == range && last->hi == lo) {
+		last->hi = hi;
+		return 0;
+	}
+	if (set->nspans >= LDLAT_MAX_SPANS) {
+		snprintf(err, errlen,
+			 "'%s' and the other ranges map to more than %d separate address spans",
+			 set->range[range].text, LDLAT_MAX_SPANS);
+		return -EINVAL;
+	}
+	set->span[set->nspans++] = (struct span){ .lo = lo, .hi = hi, .range = (__u32)range };
+	return 0;
+}
+
+/* The mapping spans of range i, from the process's VMAs. */
+static int spans__add_mapping(struct range_set *set, int i, const struct vma *v, int nv,
+			      __u64 start_brk, __u64 stack_limit, char *err, size_t errlen)
+{
+	const char *name = set->range[i].text;
+	int j, e, found = 0;
+	__u64 lo, hi;
+
+	if (!strcmp(name, "[heap]")) {
+		/* from the heap's start (or start_brk, before it exists) to the next mapping */
+		lo = start_brk;
+		for (j = 0; j < nv; j++)
+			if (!strcmp(v[j].path, "[heap]"))
+				lo = v[j].lo;
+		if (!lo)
+			goto none;
+		hi = ~0ull;
+		for (j = 0; j < nv; j++)
+			if (v[j].lo >= lo && strcmp(v[j].path, "[heap]") && v[j].lo < hi)
+				hi = v[j].lo;
+		return spans__add(set, lo, hi, i, err, errlen);
+	}
+	if (!strcmp(name, "[stack]")) {
+		for (j = 0; j < nv; j++) {
+			if (strcmp(v[j].path, "[stack]"))
+				continue;
+			/* the stack grows down, up to RLIMIT_STACK, never into the mapping below */
+			hi = v[j].hi;
+			lo = stack_limit && stack_limit < hi ? hi - stack_limit : v[j].lo;
+			if (lo > v[j].lo)
+				lo = v[j].lo;
+			if (j > 0 && v[j - 1].hi > lo)
+				lo = v[j - 1].hi;
+			return spans__add(set, lo, hi, i, err, errlen);
+		}
+		goto none;
+	}
+	for (j = 0; j < nv; j++) {
+		if (!vma__matches(&v[j], name))
+			continue;
+		e = spans__add(set, v[j].lo, v[j].hi, i, err, errlen);
+		if (e)
+			return e;
+		/* the anonymous mapping right after a file's last one is its .bss */
+		if (j + 1 < nv && !v[j + 1].path[0] && v[j + 1].lo == v[j].hi &&
+		    (j + 2 >= nv || !vma__matches(&v[j + 2], name))) {
+			e = spans__add(set, v[j + 1].lo, v[j + 1].hi, i, err, errlen);
+			if (e)
+				return e;
+		}
+		found = 1;
+	}
+	if (found)
+		return 0;
+none:
+	snprintf(err, errlen, "no mapping '%s' in the target process", name);
+	return -EINVAL;
+}
+
+static int span__cmp(const void *a, const void *b)
+{
+	const struct span *x = a, *y = b;
+
+	return x->lo < y->lo ? -1 : x->lo > y->lo;
+}
+
+static int range_set__finish(struct range_set *set, char *err, size_t errlen)
+{
+	int i;
+
+	qsort(set->span, set->nspans, sizeof(set->span[0]), span__cmp);
+	for (i = 0; i + 1 < set->nspans; i++) {
+		if (set->span[i].hi <= set->span[i + 1].lo)
+			continue;
+		if (set->span[i].range == set->span[i + 1].range) {
+			snprintf(err, errlen, "address range '%s' overlaps itself",
+				 set->range[set->span[i].range].text);
+		} else {
+			snprintf(err, errlen,
+				 "address ranges '%s' and '%s' overlap (a sample must belong to one)",
+				 set->range[set->span[i].range].text,
+				 set->range[set->span[i + 1].range].text);
+		}
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int range_set__resolve_maps(struct range_set *set, const char *maps_path, __u64 start_brk,
+			    __u64 stack_limit, char *err, size_t errlen)
+{
+	struct vma *v = NULL;
+	int i, nv = 0, e = 0;
+
+	set->nspans = 0;
+	if (range_set__has_mappings(set)) {
+		nv = maps__read(maps_path, &v);
+		if (nv < 0) {
+			snprintf(err, errlen, "cannot read %s: %s", maps_path, strerror(-nv));
+			return nv == -ENOENT ? -ESRCH : nv;
+		}
+	}
+	for (i = 0; i < set->nranges && !e; i++) {
+		if (set->range[i].mapping)
+			e = spans__add_mapping(set, i, v, nv, start_brk, stack_limit, err, errlen);
+		else
+			e = spans__add(set, set->range[i].lo, set->range[i].hi, i, err, errlen);
+	}
+	free(v);
+	return e ? e : range_set__finish(set, err, errlen);
+}
+
+/* start_brk is field 47 of /proc/PID/stat (proc(5)); the comm field may hold spaces. */
+static __u64 proc__start_brk(pid_t pid)
+{
+	char path[64], buf[4096], *p;
+	unsigned long long v = 0;
+	int field;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	if (file__read(path, buf, sizeof(buf)) <= 0)
+		return 0;
+	p = strrchr(buf, ')');
+	if (!p)
+		return 0;
+	p++;
+	for (field = 3; field < 47 && p; field++) /* p is before field 3 */
+		p = strchr(p + 1, ' ');
+	if (p)
+		sscanf(p + 1, "%llu", &v);
+	return v;
+}
+
+static __u64 proc__stack_limit(pid_t pid)
+{
+	struct rlimit rl;
+
+	if (prlimit(pid, RLIMIT_STACK, NULL, &rl) || rl.rlim_cur == RLIM_INFINITY)
+		return 0;
+	return rl.rlim_cur;
+}
+
+int range_set__resolve(struct range_set *set, pid_t pid, char *err, size_t errlen)
+{
+	char path[64];
+	int i;
+
+	if (pid <= 0) {
+		for (i = 0; i < set->nranges; i++) {
+			if (!set->range[i].mapping)
+				continue;
+			snprintf(err, errlen,
+				 "address range '%s' names a mapping: it needs a process (-p PID or "
+				 "a command after --)",
+				 set->range[i].text);
+			return -EINVAL;
+		}
+		return range_set__resolve_maps(set, NULL, 0, 0, err, errlen);
+	}
+	snprintf(path, sizeof(path), "/proc/%d/maps", (int)pid);
+	return range_set__resolve_maps(set, path, proc__start_brk(pid), proc__stack_limit(pid), err,
+				       errlen);
+}
+
+void range_set__describe(const struct range_set *set, int i, char *buf, size_t len)
+{
+	size_t off = 0;
+	int j, n = 0;
+
+	if (len)
+		buf[0] = '\0';
+	for (j = 0; j < set->nspans && off < len; j++) {
+		if ((int)set->span[j].range != i)
+			continue;
+		off += snprintf(buf + off, len - off, "%s0x%llx-0x%llx", n++ ? "," : "",
+				(unsigned long long)set->span[j].lo,
+				(unsigned long long)set->span[j].hi);
+	}
+}

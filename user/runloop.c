@@ -1,0 +1,133 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/signalfd.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "runloop.h"
+
+#ifndef SYS_pidfd_open
+#define SYS_pidfd_open 434
+#endif
+
+int runloop__signals(void)
+{
+	sigset_t set;
+	int fd;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGHUP);
+	if (sigprocmask(SIG_BLOCK, &set, NULL))
+		return -errno;
+	fd = signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
+	return fd < 0 ? -errno : fd;
+}
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+enum run_end runloop__run(const struct runloop *rl, int sigfd, int (*on_interval)(void *ctx),
+			  void *ctx)
+{
+	struct pollfd *pfd;
+	struct signalfd_siginfo si;
+	double start = now(), next_tick = start + rl->interval, end = start + rl->duration, t,
+	       wait;
+	enum run_end res = RUN_ERROR;
+	int i, n, alive = rl->nprocs, ticks = 0, cmd_slot = -1, timeout;
+
+	/* 0: the signalfd; then the command's pidfd; then one pidfd per -p process */
+	pfd = calloc(2 + rl->nprocs, sizeof(*pfd));
+	if (!pfd)
+		return RUN_ERROR;
+	pfd[0].fd = sigfd;
+	pfd[0].events = POLLIN;
+	n = 1;
+	if (rl->cmd && rl->cmd->pidfd >= 0) {
+		cmd_slot = n;
+		pfd[n].fd = rl->cmd->pidfd;
+		pfd[n++].events = POLLIN;
+	}
+	for (i = 0; i < rl->nprocs; i++) {
+		pfd[n].fd = (int)syscall(SYS_pidfd_open, rl->procs[i], 0);
+		pfd[n].events = POLLIN;
+		if (pfd[n].fd < 0) /* already gone */
+			alive--;
+		n++;
+	}
+	if (rl->nprocs && alive <= 0) {
+		res = RUN_TARGETS;
+		goto out;
+	}
+	for (;;) {
+		t = now();
+		/* a tick due at the end is printed as a whole interval, before the end */
+		if (rl->interval && t >= next_tick) {
+			if (on_interval && on_interval(ctx))
+				break;
+			next_tick += rl->interval;
+			if (next_tick <= t) /* fell behind: skip, do not burst */
+				next_tick = t + rl->interval;
+			if (rl->count && ++ticks >= rl->count) {
+				res = RUN_COUNT;
+				break;
+			}
+			continue;
+		}
+		if (rl->duration && t >= end) {
+			res = RUN_DURATION;
+			break;
+		}
+		wait = 3600;
+		if (rl->duration && end - t < wait)
+			wait = end - t;
+		if (rl->interval && next_tick - t < wait)
+			wait = next_tick - t;
+		timeout = (int)(wait * 1000) + 1;
+		if (poll(pfd, n, timeout) < 0) {
+			if (errno == EINTR)
+				continue;
+			break;
+		}
+		if (pfd[0].revents & POLLIN) {
+			if (read(sigfd, &si, sizeof(si)) == sizeof(si)) {
+				res = RUN_SIGNAL;
+				break;
+			}
+		}
+		if (cmd_slot > 0 && (pfd[cmd_slot].revents & (POLLIN | POLLHUP))) {
+			command__reap(rl->cmd, true);
+			res = RUN_COMMAND;
+			break;
+		}
+		for (i = (cmd_slot > 0 ? 2 : 1); i < n; i++) {
+			if (pfd[i].fd < 0 || !(pfd[i].revents & (POLLIN | POLLHUP)))
+				continue;
+			close(pfd[i].fd);
+			pfd[i].fd = -1; /* poll ignores negative fds */
+			alive--;
+		}
+		if (rl->nprocs && alive <= 0) {
+			res = RUN_TARGETS;
+			break;
+		}
+	}
+out:
+	for (i = (cmd_slot > 0 ? 2 : 1); i < n; i++)
+		if (pfd[i].fd >= 0)
+			close(pfd[i].fd);
+	free(pfd);
+	return res;
+}

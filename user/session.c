@@ -1,0 +1,211 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <bpf/bpf.h>
+#include <bpf/btf.h>
+#include <bpf/libbpf.h>
+
+#include "session.h"
+#include "ldlat.skel.h"
+
+static bool kernel_at_least(int major, int minor)
+{
+	struct utsname u;
+	int ma = 0, mi = 0;
+
+	if (uname(&u) || sscanf(u.release, "%d.%d", &ma, &mi) != 2)
+		return false;
+	return ma > major || (ma == major && mi >= minor);
+}
+
+bool session__kernel_has_sample_fields(char *why, size_t len)
+{
+	const char *force = getenv("LDLAT_FORCE_ADDR_ONLY");
+	struct btf *vmlinux;
+	bool kfunc;
+
+	if (force && !strcmp(force, "1")) {
+		snprintf(why, len, "LDLAT_FORCE_ADDR_ONLY=1");
+		return false;
+	}
+	if (!kernel_at_least(6, 3)) {
+		snprintf(why, len, "this kernel runs BPF before the sample is prepared (Linux 6.3 "
+				   "fixed that)");
+		return false;
+	}
+	vmlinux = btf__load_vmlinux_btf();
+	kfunc = vmlinux && btf__find_by_name_kind(vmlinux, "bpf_cast_to_kern_ctx", BTF_KIND_FUNC) > 0;
+	btf__free(vmlinux);
+	if (!kfunc) {
+		snprintf(why, len, "this kernel has no bpf_cast_to_kern_ctx (Linux 6.2) in its BTF");
+		return false;
+	}
+	return true;
+}
+
+/* Writes the (range, class) labels into every CPU's copy of every cell. */
+static int session__label(struct session *s)
+{
+	size_t vsz = sizeof(struct ldlat_hist);
+	struct ldlat_hist *vals;
+	__u32 idx, n = s->nranges * LDLAT_NCLASS;
+	int cpu, fd = bpf_map__fd(s->skel->maps.hists), e = 0;
+
+	vals = calloc(s->ncpus, vsz);
+	if (!vals)
+		return -ENOMEM;
+	for (idx = 0; idx < n && !e; idx++) {
+		for (cpu = 0; cpu < s->ncpus; cpu++) {
+			vals[cpu].range = idx / LDLAT_NCLASS;
+			vals[cpu].class = idx % LDLAT_NCLASS;
+		}
+		if (bpf_map_update_elem(fd, &idx, vals, BPF_ANY))
+			e = -errno;
+	}
+	free(vals);
+	return e;
+}
+
+int session__open(struct session *s, const struct ldlat_config *cfg, unsigned int flags, char *err,
+		  size_t errlen)
+{
+	int e;
+
+	memset(s, 0, sizeof(*s));
+	s->ncpus = libbpf_num_possible_cpus();
+	if (s->ncpus <= 0) {
+		snprintf(err, errlen, "cannot count the possible CPUs: %s", strerror(-s->ncpus));
+		return s->ncpus ? s->ncpus : -EINVAL;
+	}
+	s->nranges = cfg->nranges ? cfg->nranges : 1;
+	s->addr_only = flags & SESSION_ADDR_ONLY;
+	s->skel = ldlat_bpf__open();
+	if (!s->skel) {
+		e = -errno;
+		snprintf(err, errlen, "cannot open the BPF object: %s", strerror(-e));
+		return e;
+	}
+	s->skel->rodata->cfg = *cfg;
+	s->skel->rodata->cfg.nranges = s->nranges;
+	bpf_map__set_max_entries(s->skel->maps.hists, s->nranges * LDLAT_NCLASS);
+	bpf_program__set_autoload(s->skel->progs.ldlat_sample, !s->addr_only);
+	bpf_program__set_autoload(s->skel->progs.ldlat_sample_addr, s->addr_only);
+	bpf_program__set_autoload(s->skel->progs.ldlat_test, !!(flags & SESSION_TEST_ENTRY));
+	e = ldlat_bpf__load(s->skel);
+	if (e) {
+		snprintf(err, errlen,
+			 "cannot load the BPF program: %s (run with -v for the verifier's log; the "
+			 "kernel needs BTF, CONFIG_BPF_EVENTS and Linux 5.15 or later)",
+			 strerror(-e));
+		session__close(s);
+		return e;
+	}
+	e = session__label(s);
+	if (e) {
+		snprintf(err, errlen, "cannot initialise the histogram map: %s", strerror(-e));
+		session__close(s);
+	}
+	return e;
+}
+
+int session__attach(struct session *s, struct evlist *evlist, char *err, size_t errlen)
+{
+	struct bpf_program *prog = s->addr_only ? s->skel->progs.ldlat_sample_addr
+						: s->skel->progs.ldlat_sample;
+	struct bpf_link *link;
+	int i, e;
+
+	s->links = calloc(evlist->nfds, sizeof(*s->links));
+	if (!s->links)
+		return -ENOMEM;
+	for (i = 0; i < evlist->nfds; i++) {
+		link = bpf_program__attach_perf_event(prog, evlist->fds[i].fd);
+		if (!link) {
+			e = -errno;
+			snprintf(err, errlen, "cannot attach the BPF program to %s: %s",
+				 evlist->evsel[evlist->fds[i].evsel].name, strerror(-e));
+			return e;
+		}
+		/* the link closes the perf fd when destroyed */
+		evlist->fds[i].owned_elsewhere = true;
+		s->links[s->nlinks++] = link;
+	}
+	return 0;
+}
+
+int session__read(const struct session *s, struct snapshot *snap)
+{
+	struct ldlat_counters *cnt;
+	struct ldlat_hist *vals;
+	struct bpf_prog_info info = {};
+	__u32 zero = 0, idx, n = s->nranges * LDLAT_NCLASS, info_len = sizeof(info);
+	int cpu, k, e = 0, prog_fd;
+	size_t csz = sizeof(struct ldlat_counters);
+	__u64 *dst;
+	const __u64 *src;
+
+	cnt = calloc(s->ncpus, csz);
+	vals = calloc(s->ncpus, sizeof(*vals));
+	if (!cnt || !vals) {
+		e = -ENOMEM;
+		goto out;
+	}
+	memset(&snap->counters, 0, sizeof(snap->counters));
+	if (bpf_map_lookup_elem(bpf_map__fd(s->skel->maps.counters), &zero, cnt)) {
+		e = -errno;
+		goto out;
+	}
+	for (cpu = 0; cpu < s->ncpus; cpu++) {
+		dst = (__u64 *)&snap->counters;
+		src = (const __u64 *)&cnt[cpu];
+		for (k = 0; k < (int)(csz / sizeof(__u64)); k++)
+			dst[k] += src[k];
+	}
+	for (idx = 0; idx < n; idx++) {
+		struct cell *c = &snap->cells[idx];
+
+		if (bpf_map_lookup_elem(bpf_map__fd(s->skel->maps.hists), &idx, vals)) {
+			e = -errno;
+			goto out;
+		}
+		memset(c, 0, sizeof(*c));
+		for (cpu = 0; cpu < s->ncpus; cpu++) {
+			for (k = 0; k < LDLAT_NBUCKETS; k++) {
+				c->slot[k] += vals[cpu].slot[k];
+				c->count += vals[cpu].slot[k];
+			}
+			c->sum += vals[cpu].sum;
+		}
+	}
+	snap->recursion_misses = 0;
+	prog_fd = bpf_program__fd(s->addr_only ? s->skel->progs.ldlat_sample_addr
+					       : s->skel->progs.ldlat_sample);
+	if (prog_fd >= 0 && !bpf_obj_get_info_by_fd(prog_fd, &info, &info_len))
+		snap->recursion_misses = info.recursion_misses;
+	clock_gettime(CLOCK_REALTIME, &snap->taken);
+out:
+	free(cnt);
+	free(vals);
+	return e;
+}
+
+int session__test_fd(const struct session *s)
+{
+	return bpf_program__fd(s->skel->progs.ldlat_test);
+}
+
+void session__close(struct session *s)
+{
+	int i;
+
+	for (i = 0; i < s->nlinks; i++)
+		bpf_link__destroy(s->links[i]);
+	free(s->links);
+	s->links = NULL;
+	s->nlinks = 0;
+	ldlat_bpf__destroy(s->skel);
+	s->skel = NULL;
+}

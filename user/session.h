@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
+/*
+ * session.h - the BPF side of a run: open the skeleton, give it its
+ * configuration, load it, attach it to every perf event fd, read its maps,
+ * and release all of it.
+ */
+#ifndef LDLAT_SESSION_H
+#define LDLAT_SESSION_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "../bpf/ldlat.h"
+#include "../kernel/evlist.h"
+#include "snapshot.h"
+
+struct ldlat_bpf;
+struct bpf_link;
+
+struct session {
+	struct ldlat_bpf *skel;
+	int nlinks;
+	struct bpf_link **links;
+	int ncpus; /* possible CPUs: the width of per-CPU values */
+	__u32 nranges;
+	bool addr_only;
+};
+
+enum {
+	SESSION_ADDR_ONLY = 1 << 0,  /* load the address-only program (old kernels) */
+	SESSION_TEST_ENTRY = 1 << 1, /* also load the test_run entry */
+};
+
+/*
+ * Whether this kernel runs perf_event programs after the sample is prepared
+ * (Linux >= 6.3) and has bpf_cast_to_kern_ctx: latency and data source can
+ * be read.  When not, why (for the one-line warning).  LDLAT_FORCE_ADDR_ONLY=1
+ * in the environment answers no, to exercise the fallback.
+ */
+bool session__kernel_has_sample_fields(char *why, size_t len);
+
+/* Opens, configures and loads.  Returns 0 or -errno with a sentence in err. */
+int session__open(struct session *s, const struct ldlat_config *cfg, unsigned int flags, char *err,
+		  size_t errlen);
+
+/* Attaches the program to every fd of the evlist (the links then own the fds). */
+int session__attach(struct session *s, struct evlist *evlist, char *err, size_t errlen);
+
+/* Sums every CPU's counters and histograms into snap (initialised for s->nranges). */
+int session__read(const struct session *s, struct snapshot *snap);
+
+/* fd of the test entry (SESSION_TEST_ENTRY), for bpf_prog_test_run_opts. */
+int session__test_fd(const struct session *s);
+
+/* Destroys links (closing their perf fds), then the skeleton. Safe to call twice. */
+void session__close(struct session *s);
+
+#endif

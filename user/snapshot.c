@@ -1,0 +1,91 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "snapshot.h"
+
+int snapshot__init(struct snapshot *s, __u32 nranges)
+{
+	memset(s, 0, sizeof(*s));
+	s->nranges = nranges ? nranges : 1;
+	s->cells = calloc((size_t)s->nranges * LDLAT_NCLASS, sizeof(*s->cells));
+	return s->cells ? 0 : -ENOMEM;
+}
+
+void snapshot__free(struct snapshot *s)
+{
+	free(s->cells);
+	s->cells = NULL;
+}
+
+void snapshot__copy(struct snapshot *dst, const struct snapshot *src)
+{
+	struct cell *cells = dst->cells;
+
+	memcpy(cells, src->cells, (size_t)src->nranges * LDLAT_NCLASS * sizeof(*cells));
+	*dst = *src;
+	dst->cells = cells;
+}
+
+void snapshot__delta(struct snapshot *out, const struct snapshot *cur, const struct snapshot *prev)
+{
+	size_t i, n = (size_t)cur->nranges * LDLAT_NCLASS, k;
+	const __u64 *a = (const __u64 *)&cur->counters, *b = (const __u64 *)&prev->counters;
+	__u64 *o = (__u64 *)&out->counters;
+
+	for (k = 0; k < sizeof(cur->counters) / sizeof(__u64); k++)
+		o[k] = a[k] - b[k];
+	out->recursion_misses = cur->recursion_misses - prev->recursion_misses;
+	for (i = 0; i < n; i++) {
+		for (k = 0; k < LDLAT_NBUCKETS; k++)
+			out->cells[i].slot[k] = cur->cells[i].slot[k] - prev->cells[i].slot[k];
+		out->cells[i].sum = cur->cells[i].sum - prev->cells[i].sum;
+		out->cells[i].count = cur->cells[i].count - prev->cells[i].count;
+	}
+	out->nranges = cur->nranges;
+	out->taken = cur->taken;
+}
+
+void cell__add(struct cell *acc, const struct cell *c)
+{
+	int k;
+
+	for (k = 0; k < LDLAT_NBUCKETS; k++)
+		acc->slot[k] += c->slot[k];
+	acc->sum += c->sum;
+	acc->count += c->count;
+}
+
+__u64 counters__dropped(const struct ldlat_counters *c)
+{
+	return c->fields_missing + c->tgid_filtered + c->op_filtered + c->no_address +
+	       c->outside_ranges + c->below_min + c->above_max + c->class_filtered;
+}
+
+double cell__percentile(const struct cell *c, double p, __u32 linear_step)
+{
+	double rank, lo, hi, below = 0;
+	int k;
+
+	if (!c->count)
+		return 0;
+	/* the rank of the wanted sample, 1-based: p50 of 2 samples is the 1st */
+	rank = ceil(p / 100.0 * (double)c->count);
+	if (rank < 1)
+		rank = 1;
+	for (k = 0; k < LDLAT_NBUCKETS; k++) {
+		if (!c->slot[k] || below + (double)c->slot[k] < rank) {
+			below += (double)c->slot[k];
+			continue;
+		}
+		lo = (double)ldlat_bucket_lo(k, linear_step);
+		hi = (double)ldlat_bucket_hi(k, linear_step);
+		if (ldlat_bucket_hi(k, linear_step) == ~0ull)
+			return lo; /* open-ended: the bound is all that is known */
+		/* spread the bucket's samples evenly over [lo, hi + 1) */
+		return lo + (hi + 1 - lo) * (rank - below - 0.5) / (double)c->slot[k];
+	}
+	return (double)ldlat_bucket_lo(LDLAT_NBUCKETS - 1, linear_step);
+}

@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
+/*
+ * snapshot.h - the maps at one moment, summed over CPUs: what every renderer
+ * prints, and what interval output subtracts.
+ */
+#ifndef LDLAT_SNAPSHOT_H
+#define LDLAT_SNAPSHOT_H
+
+#include <stdbool.h>
+#include <time.h>
+#include <linux/types.h>
+
+#include "../bpf/ldlat.h"
+
+struct cell {
+	__u64 slot[LDLAT_NBUCKETS];
+	__u64 sum;   /* of latencies */
+	__u64 count; /* of samples: the sum of slot[] */
+};
+
+struct snapshot {
+	__u32 nranges;
+	struct cell *cells; /* nranges * LDLAT_NCLASS, at ldlat_hist_index(range, class) */
+	struct ldlat_counters counters;
+	__u64 recursion_misses; /* samples the kernel skipped: another BPF program was running */
+	struct timespec taken;	/* CLOCK_REALTIME */
+};
+
+int snapshot__init(struct snapshot *s, __u32 nranges);
+void snapshot__free(struct snapshot *s);
+void snapshot__copy(struct snapshot *dst, const struct snapshot *src);
+
+/* out = cur - prev, field by field (out may be cur). */
+void snapshot__delta(struct snapshot *out, const struct snapshot *cur, const struct snapshot *prev);
+
+/* Adds the counts of one cell into acc. */
+void cell__add(struct cell *acc, const struct cell *c);
+
+/* Sum of the drop counters. */
+__u64 counters__dropped(const struct ldlat_counters *c);
+
+/*
+ * The p-th percentile (0 < p <= 100) estimated from the buckets: the bucket
+ * that holds the sample of that rank, interpolated linearly inside it.  0 for
+ * an empty cell.
+ */
+double cell__percentile(const struct cell *c, double p, __u32 linear_step);
+
+#endif

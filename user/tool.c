@@ -1,0 +1,213 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "tool.h"
+#include "privs.h"
+
+/* Latency, class and bucket options need samples that carry latency. */
+static int tool__check_fields(struct tool *t, __u32 linear_step, char *err, size_t errlen)
+{
+	const struct cli *c = t->cli;
+	const char *opt = c->min_lat_set ? "--min-lat"
+			  : c->max_lat_set ? "--max-lat"
+			  : c->class_set   ? "-s/--class"
+			  : linear_step	   ? "--linear"
+					   : NULL;
+
+	if (!opt || (t->src.fields & LDLAT_HAS_LAT))
+		return 0;
+	snprintf(err, errlen, "%s needs latency and data source, which %s", opt,
+		 t->addr_only ? "this kernel cannot give to BPF (address-only mode)"
+			      : "page-fault samples do not carry");
+	return -EINVAL;
+}
+
+static void tool__fill_config(struct tool *t, __u32 linear_step)
+{
+	const struct cli *c = t->cli;
+	struct ldlat_config *cfg = &t->cfg;
+	int i;
+
+	memset(cfg, 0, sizeof(*cfg));
+	for (i = 0; i < c->ranges.nspans; i++) {
+		cfg->span_lo[i] = c->ranges.span[i].lo;
+		cfg->span_hi[i] = c->ranges.span[i].hi;
+		cfg->span_range[i] = c->ranges.span[i].range;
+	}
+	cfg->nspans = c->ranges.nspans;
+	cfg->nranges = c->ranges.nranges ? c->ranges.nranges : 1;
+	cfg->min_lat = c->min_lat;
+	cfg->max_lat = c->max_lat;
+	cfg->class_mask = c->class_mask;
+	cfg->op_mask = (t->src.fields & LDLAT_HAS_DSRC) ? c->op_mask : 0;
+	cfg->need = t->src.fields;
+	cfg->linear_step = linear_step;
+	cfg->weight_struct = t->src.weight_struct;
+}
+
+/* Mapping names ([heap], a file) are looked up in one process. */
+static int tool__resolve_ranges(struct tool *t, char *err, size_t errlen)
+{
+	struct range_set *set = &t->cli->ranges;
+	pid_t pid = 0;
+
+	if (range_set__has_mappings(set)) {
+		if (t->has_cmd)
+			pid = t->cmd.pid;
+		else if (t->nprocs == 1)
+			pid = t->procs[0];
+		else if (t->nprocs > 1) {
+			snprintf(err, errlen, "address ranges that name mappings need a single -p process");
+			return -EINVAL;
+		}
+	}
+	return range_set__resolve(set, pid, err, errlen);
+}
+
+int tool__start(struct tool *t, struct cli *cli, const char *name, __u32 linear_step,
+		unsigned int session_flags, char *err, size_t errlen)
+{
+	char notice[256], why[256];
+	int e;
+
+	memset(t, 0, sizeof(*t));
+	t->name = name;
+	t->cli = cli;
+	t->sigfd = -1;
+	t->target.cgroup_fd = -1;
+	cli__libbpf_verbose(cli->verbose);
+
+	e = privs__check(err, errlen);
+	if (e)
+		return e;
+	t->sigfd = runloop__signals();
+	if (t->sigfd < 0) {
+		snprintf(err, errlen, "cannot set up signal handling: %s", strerror(-t->sigfd));
+		return t->sigfd;
+	}
+	e = source__resolve(&cli->source, &t->src, &t->evlist, notice, sizeof(notice), err, errlen);
+	if (e)
+		return e;
+	if (notice[0])
+		fprintf(stderr, "%s: %s\n", name, notice);
+	if ((t->src.fields & (LDLAT_HAS_LAT | LDLAT_HAS_DSRC)) &&
+	    !session__kernel_has_sample_fields(why, sizeof(why))) {
+		fprintf(stderr, "%s: warning: %s; running address-only (no latency, no data source)\n",
+			name, why);
+		t->addr_only = true;
+		t->src.fields = LDLAT_HAS_ADDR;
+	}
+	if (cli->source.ldlat && t->src.kind != SOURCE_LDLAT && cli->source.kind != SOURCE_AUTO) {
+		snprintf(err, errlen, "--ldlat applies to --source ldlat, not %s",
+			 source__name(t->src.kind));
+		return -EINVAL;
+	}
+	e = tool__check_fields(t, linear_step, err, errlen);
+	if (e)
+		return e;
+
+	if (cli->target.argv) {
+		e = command__start(&t->cmd, cli->target.argv, err, errlen);
+		if (e)
+			return e == -ENOENT || e == -EACCES || e == -ENOEXEC ? -EINVAL : e;
+		t->has_cmd = true;
+	}
+	e = target__build(&t->target, &cli->target, t->has_cmd ? t->cmd.pid : 0, &t->procs,
+			  &t->nprocs, err, errlen);
+	if (e)
+		return e;
+	t->target_built = true;
+	target__describe(&t->target, &cli->target, t->target_desc, sizeof(t->target_desc));
+	e = tool__resolve_ranges(t, err, errlen);
+	if (e)
+		return e;
+	if (cli->verbose) {
+		char spans[512];
+		int i;
+
+		for (i = 0; i < cli->ranges.nranges; i++) {
+			range_set__describe(&cli->ranges, i, spans, sizeof(spans));
+			fprintf(stderr, "%s: range %d: %s = %s\n", name, i, cli->ranges.range[i].text,
+				spans);
+		}
+		fprintf(stderr, "%s: source: %s\n", name, t->src.why);
+	}
+
+	tool__fill_config(t, linear_step);
+	e = session__open(&t->session, &t->cfg, session_flags | (t->addr_only ? SESSION_ADDR_ONLY : 0),
+			  err, errlen);
+	if (e)
+		return e;
+	t->session_open = true;
+	e = evlist__open(&t->evlist, &t->target, err, errlen);
+	if (e)
+		return e;
+	e = session__attach(&t->session, &t->evlist, err, errlen);
+	if (e)
+		return e;
+	e = evlist__enable(&t->evlist);
+	if (e) {
+		snprintf(err, errlen, "cannot enable the events: %s", strerror(-e));
+		return e;
+	}
+	if (t->has_cmd) {
+		e = command__resume(&t->cmd);
+		if (e) {
+			snprintf(err, errlen, "cannot let '%s' run: %s", cli->target.argv[0],
+				 strerror(-e));
+			return e;
+		}
+	}
+	return 0;
+}
+
+enum run_end tool__wait(struct tool *t, int (*on_interval)(void *ctx), void *ctx)
+{
+	struct runloop rl = {
+		.duration = t->cli->duration,
+		.interval = t->cli->interval,
+		.count = t->cli->count,
+		.cmd = t->has_cmd ? &t->cmd : NULL,
+		.nprocs = t->nprocs,
+		.procs = t->procs,
+	};
+
+	return runloop__run(&rl, t->sigfd, on_interval, ctx);
+}
+
+void tool__stop_sampling(struct tool *t)
+{
+	evlist__disable(&t->evlist);
+}
+
+int tool__exit_status(struct tool *t, enum run_end end)
+{
+	if (end == RUN_ERROR)
+		return EXIT_FAIL;
+	if (end == RUN_COMMAND && t->has_cmd)
+		return command__exit_code(&t->cmd);
+	return EXIT_OK;
+}
+
+void tool__teardown(struct tool *t)
+{
+	if (t->has_cmd)
+		command__stop(&t->cmd);
+	if (t->session_open)
+		session__close(&t->session);
+	t->session_open = false;
+	evlist__free(&t->evlist);
+	if (t->target_built)
+		target__free(&t->target);
+	t->target_built = false;
+	free(t->procs);
+	t->procs = NULL;
+	t->nprocs = 0;
+	if (t->sigfd >= 0)
+		close(t->sigfd);
+	t->sigfd = -1;
+}

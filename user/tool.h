@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
+/*
+ * tool.h - one run of a sampling tool, from parsed options to sampling and
+ * back: resolve the source, start the command, build the target, resolve the
+ * ranges, load and attach the BPF program, enable the events, wait, and tear
+ * it all down.  ldlat-hist and ldlat-top are this plus their own output.
+ */
+#ifndef LDLAT_TOOL_H
+#define LDLAT_TOOL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "cli.h"
+#include "command.h"
+#include "runloop.h"
+#include "session.h"
+
+struct tool {
+	const char *name; /* "ldlat-hist", for messages */
+	struct cli *cli;
+	struct source src;
+	struct evlist evlist;
+	struct target target;
+	bool target_built;
+	struct command cmd;
+	bool has_cmd;
+	pid_t *procs; /* the -p processes */
+	int nprocs;
+	struct ldlat_config cfg;
+	struct session session;
+	bool session_open;
+	bool addr_only; /* the kernel cannot give latency and data source */
+	int sigfd;
+	char target_desc[256];
+};
+
+/*
+ * Everything up to sampling: on return 0 the events are enabled and the
+ * command runs.  linear_step goes into the BPF configuration.  Returns
+ * -errno with a sentence in err (cli__exit_status tells the exit status);
+ * tool__teardown releases what was set up either way.
+ */
+int tool__start(struct tool *t, struct cli *cli, const char *name, __u32 linear_step,
+		unsigned int session_flags, char *err, size_t errlen);
+
+/* Waits as the options say (runloop__run). */
+enum run_end tool__wait(struct tool *t, int (*on_interval)(void *ctx), void *ctx);
+
+/* Stops the events (the maps hold still for the last read). */
+void tool__stop_sampling(struct tool *t);
+
+/* The exit status after a run that ended with end. */
+int tool__exit_status(struct tool *t, enum run_end end);
+
+/* Releases everything, kills the command if it still runs. Safe to call twice. */
+void tool__teardown(struct tool *t);
+
+#endif
