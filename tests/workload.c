@@ -7,7 +7,8 @@
  *                     faults, in [base, base + N * page size)
  *   --chase           pointer-chase four buffers sized for L1, L2, L3 and
  *                     DRAM (half of each cache level from sysfs; DRAM 4x L3,
- *                     at least 64 MiB), first-touching every page
+ *                     at least 64 MiB, at most 512 MiB),
+ *                     first-touching every page
  *   --base ADDR       put the buffers at fixed addresses: ADDR, ADDR + 1 GiB,
  *                     ADDR + 2 GiB, ADDR + 3 GiB (the fault pages at ADDR)
  *   --print-ranges    print each buffer's address range
@@ -26,7 +27,7 @@
 
 #define LINE	   64
 #define GIB	   (1ull << 30)
-#define MAX_BUFFER GIB
+#define MAX_BUFFER (512ull << 20)
 
 struct buffer {
 	const char *name;

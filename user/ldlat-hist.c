@@ -33,7 +33,7 @@ static const char doc[] =
 	"  ldlat-hist -d 10 -i 1               # 10 seconds, a histogram every second\n"
 	"  ldlat-hist -p 1234 -a '[heap]'      # loads of PID 1234 from its heap\n"
 	"  ldlat-hist -G system.slice/db.service -s hitm,remote-ram\n"
-	"  ldlat-hist --min-lat 100 -- ./app   # run ./app, keep loads of 100 cycles or more\n"
+	"  ldlat-hist --min-lat 100 -- ./app   # loads of 100 cycles and more\n"
 	"  ldlat-hist --source page-faults -a 0x7f0000000000+1G -- ./app\n"
 	"  ldlat-hist --source auto --by range -a 0x1000-0x2000 -a '[stack]' -- ./app\n"
 	"\n"

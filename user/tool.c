@@ -94,10 +94,12 @@ int tool__start(struct tool *t, struct cli *cli, const char *name, __u32 linear_
 		return e;
 	if (notice[0])
 		fprintf(stderr, "%s: %s\n", name, notice);
-	if ((t->src.fields & (LDLAT_HAS_LAT | LDLAT_HAS_DSRC)) &&
-	    !session__kernel_has_sample_fields(why, sizeof(why))) {
-		fprintf(stderr, "%s: warning: %s; running address-only (no latency, no data source)\n",
-			name, why);
+	/* the address-only program reads ctx->addr, which every kernel fills */
+	if (!session__kernel_has_sample_fields(why, sizeof(why))) {
+		if (t->src.fields & (LDLAT_HAS_LAT | LDLAT_HAS_DSRC))
+			fprintf(stderr,
+				"%s: warning: %s; running address-only (no latency, no data source)\n",
+				name, why);
 		t->addr_only = true;
 		t->src.fields = LDLAT_HAS_ADDR;
 	}

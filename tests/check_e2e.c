@@ -1,0 +1,534 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/*
+ * check_e2e - ldlat-hist end to end on this machine: real perf events (page
+ * faults, whose address travels the same perf -> BPF -> map path as a
+ * load-latency sample), real targets (a command, -p, -G, -C, the whole
+ * machine), and every bad input.  A workload that first-touches N pages at
+ * a fixed address must be counted exactly N times in that range.  Needs root.
+ */
+#include <check.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "testutil.h"
+
+#define BASE	   "0x200000000000"
+#define BASE_RANGE BASE "+16M"
+
+static const char *hist(void)
+{
+	return build_path("ldlat-hist");
+}
+
+static const char *workload(void)
+{
+	return build_path("ldlat-workload");
+}
+
+/* The count printed on the line that names label, or -1. */
+static long count_for(const char *out, const char *label)
+{
+	const char *line = out, *nl;
+	char buf[1024];
+	size_t n;
+
+	while (line && *line) {
+		nl = strchr(line, '\n');
+		n = nl ? (size_t)(nl - line) : strlen(line);
+		if (n < sizeof(buf)) {
+			memcpy(buf, line, n);
+			buf[n] = '\0';
+			if (strstr(buf, label))
+				return strtol(buf, NULL, 10);
+		}
+		line = nl ? nl + 1 : NULL;
+	}
+	return -1;
+}
+
+/* No program, link or pin of ours is left in the kernel. */
+static void assert_nothing_left(void)
+{
+	char *argv[] = { "bpftool", "prog", "show", NULL };
+	char *out, *err;
+
+	ck_assert_int_eq(run(argv, 20, &out, &err), 0);
+	ck_assert_msg(!strstr(out, "ldlat_sample") && !strstr(out, "ldlat_test"),
+		      "a BPF program is left behind:\n%s", out);
+	free(out);
+	free(err);
+}
+
+static void run_hist(char *const argv[], int want_rc, char **out, char **err)
+{
+	int rc = run(argv, 60, out, err);
+
+	ck_assert_msg(rc == want_rc, "exit %d (want %d)\nstdout:\n%s\nstderr:\n%s", rc, want_rc,
+		      *out, *err);
+}
+
+/* ---- a command ------------------------------------------------------------ */
+
+START_TEST(test_command_exact)
+{
+	static const char *const pages[] = { "1", "100", "2500" };
+	char *argv[] = { (char *)hist(), "--source", "page-faults", "-a", BASE_RANGE, "--",
+			 (char *)workload(), "--fault-pages", (char *)pages[_i], "--base", BASE,
+			 NULL };
+	char *out, *err;
+
+	run_hist(argv, 0, &out, &err);
+	ck_assert_msg(count_for(out, BASE_RANGE) == atol(pages[_i]), "want %s in:\n%s", pages[_i],
+		      out);
+	ck_assert_ptr_nonnull(strstr(out, "counts per range only"));
+	ck_assert_ptr_nonnull(strstr(err, "sampling page-faults (period 1) on command"));
+	free(out);
+	free(err);
+	assert_nothing_left();
+}
+END_TEST
+
+/* Two ranges split the pages; the faults of the loader and libc fall outside both. */
+START_TEST(test_command_two_ranges)
+{
+	char *argv[] = { (char *)hist(), "--source", "page-faults", "-a", BASE "+120K", "-a",
+			 "0x20000001e000-0x200000064000", "--", (char *)workload(), "--fault-pages",
+			 "100", "--base", BASE, NULL };
+	char *out, *err;
+	long outside;
+	const char *p;
+
+	run_hist(argv, 0, &out, &err);
+	ck_assert_int_eq(count_for(out, BASE "+120K"), 30);
+	ck_assert_int_eq(count_for(out, "0x20000001e000-0x200000064000"), 70);
+	ck_assert_int_eq(count_for(out, "total"), 100);
+	p = strstr(out, "kept; dropped: ");
+	ck_assert_ptr_nonnull(p);
+	outside = strtol(p + strlen("kept; dropped: "), NULL, 10);
+	ck_assert_int_gt(outside, 0);
+	ck_assert_ptr_nonnull(strstr(out, "outside every range"));
+	free(out);
+	free(err);
+}
+END_TEST
+
+/* The address-only program (for kernels before 6.3) on the same real path. */
+START_TEST(test_address_only_program)
+{
+	char *argv[] = { "env", "LDLAT_FORCE_ADDR_ONLY=1", (char *)hist(), "--source", "page-faults",
+			 "-a", BASE_RANGE, "--", (char *)workload(), "--fault-pages", "77", "--base",
+			 BASE, NULL };
+	char *out, *err;
+
+	run_hist(argv, 0, &out, &err);
+	ck_assert_int_eq(count_for(out, BASE_RANGE), 77);
+	free(out);
+	free(err);
+	assert_nothing_left();
+}
+END_TEST
+
+/* The command's children count (inherit), and its exit status becomes ours. */
+START_TEST(test_command_children_and_status)
+{
+	char script[512];
+	char *argv[] = { (char *)hist(), "--source", "page-faults", "-a", BASE_RANGE, "--", "sh", "-c",
+			 script, NULL };
+	char *out, *err;
+
+	snprintf(script, sizeof(script), "%s --fault-pages 30 --base %s; exit 7", workload(), BASE);
+	run_hist(argv, 7, &out, &err);
+	ck_assert_int_eq(count_for(out, BASE_RANGE), 30);
+	free(out);
+	free(err);
+}
+END_TEST
+
+/* Mapping names resolve against the command once it has exec'd. */
+START_TEST(test_command_mappings)
+{
+	char *argv[] = { (char *)hist(), "--source", "page-faults", "-a", "[stack]", "-a",
+			 "ldlat-workload", "-a", BASE_RANGE, "-v", "--", (char *)workload(),
+			 "--fault-pages", "20", "--base", BASE, NULL };
+	char *out, *err;
+
+	run_hist(argv, 0, &out, &err);
+	ck_assert_int_gt(count_for(out, "[stack] (0x"), 0);
+	ck_assert_int_gt(count_for(out, "ldlat-workload (0x"), 0);
+	ck_assert_int_eq(count_for(out, BASE_RANGE), 20);
+	ck_assert_ptr_nonnull(strstr(err, "range 0: [stack] = 0x"));
+	free(out);
+	free(err);
+}
+END_TEST
+
+/* ---- -p, -G, -C, system-wide ----------------------------------------------- */
+
+static void start_hist(struct child *h, char *const argv[])
+{
+	child_spawn(h, argv);
+	ck_assert_msg(child_wait_stderr(h, "Ctrl-C to end", 30), "ldlat-hist did not start: %s",
+		      h->errbuf);
+}
+
+static void go(struct child *w)
+{
+	ck_assert_int_eq(write(w->in, "g", 1), 1);
+}
+
+START_TEST(test_pid)
+{
+	struct child w, h;
+	char pid[32];
+	char *wargv[] = { (char *)workload(), "--wait", "--fault-pages", "50", "--base", BASE, NULL };
+	char *hargv[] = { (char *)hist(), "--source", "page-faults", "-p", pid, "-a", BASE_RANGE,
+			  NULL };
+
+	child_spawn(&w, wargv);
+	snprintf(pid, sizeof(pid), "%d", w.pid);
+	start_hist(&h, hargv);
+	go(&w);
+	ck_assert_int_eq(child_finish(&w, 30), 0);
+	/* the target's exit ends the run */
+	ck_assert_int_eq(child_finish(&h, 30), 0);
+	ck_assert_msg(count_for(h.outbuf, BASE_RANGE) == 50, "%s", h.outbuf);
+	child_free(&w);
+	child_free(&h);
+	assert_nothing_left();
+}
+END_TEST
+
+/* --inherit follows what the process starts after the attach. */
+START_TEST(test_pid_inherit)
+{
+	struct child w, h;
+	char pid[32], script[512];
+	char *wargv[] = { "sh", "-c", script, NULL };
+	char *hargv[] = { (char *)hist(), "--source", "page-faults", "-p", pid, "-a", BASE_RANGE,
+			  NULL, NULL };
+
+	snprintf(script, sizeof(script), "read x; %s --fault-pages 40 --base %s", workload(), BASE);
+	if (_i)
+		hargv[7] = "--inherit";
+	child_spawn(&w, wargv);
+	snprintf(pid, sizeof(pid), "%d", w.pid);
+	start_hist(&h, hargv);
+	ck_assert_int_eq(write(w.in, "g\n", 2), 2);
+	ck_assert_int_eq(child_finish(&w, 30), 0);
+	ck_assert_int_eq(child_finish(&h, 30), 0);
+	ck_assert_msg(count_for(h.outbuf, BASE_RANGE) == (_i ? 40 : 0), "inherit %d: %s", _i,
+		      h.outbuf);
+	child_free(&w);
+	child_free(&h);
+}
+END_TEST
+
+static char cgroup_path[256];
+
+static void cgroup_make(void)
+{
+	snprintf(cgroup_path, sizeof(cgroup_path), "/sys/fs/cgroup/unified/ldlat-test-%d", getpid());
+	ck_assert_msg(mkdir(cgroup_path, 0755) == 0, "mkdir %s: %s", cgroup_path, strerror(errno));
+}
+
+static void cgroup_enter(pid_t pid)
+{
+	char procs[300], buf[32];
+	int fd, n;
+
+	snprintf(procs, sizeof(procs), "%s/cgroup.procs", cgroup_path);
+	fd = open(procs, O_WRONLY);
+	ck_assert_int_ge(fd, 0);
+	n = snprintf(buf, sizeof(buf), "%d", pid);
+	ck_assert_int_eq(write(fd, buf, n), n);
+	close(fd);
+}
+
+static void cgroup_remove(void)
+{
+	int i;
+
+	/* the last member may still be leaving */
+	for (i = 0; i < 100 && rmdir(cgroup_path) && errno == EBUSY; i++)
+		usleep(10000);
+}
+
+/* A workload inside the cgroup counts; the same workload outside does not. */
+START_TEST(test_cgroup)
+{
+	struct child in, out, h;
+	char *inargv[] = { (char *)workload(), "--wait", "--fault-pages", "64", "--base", BASE, NULL };
+	char *outargv[] = { (char *)workload(), "--wait", "--fault-pages", "32", "--base", BASE,
+			    NULL };
+	char rel[300];
+	char *hargv[] = { (char *)hist(), "--source", "page-faults", "-G", rel, "-a", BASE_RANGE,
+			  NULL };
+
+	cgroup_make();
+	/* relative to the cgroup v2 mount */
+	snprintf(rel, sizeof(rel), "%s", cgroup_path + strlen("/sys/fs/cgroup/unified/"));
+	child_spawn(&in, inargv);
+	child_spawn(&out, outargv);
+	cgroup_enter(in.pid);
+	start_hist(&h, hargv);
+	go(&in);
+	go(&out);
+	ck_assert_int_eq(child_finish(&in, 30), 0);
+	ck_assert_int_eq(child_finish(&out, 30), 0);
+	kill(h.pid, SIGINT);
+	ck_assert_int_eq(child_finish(&h, 30), 0);
+	ck_assert_msg(count_for(h.outbuf, BASE_RANGE) == 64, "%s\n%s", h.outbuf, h.errbuf);
+	ck_assert_ptr_nonnull(strstr(h.errbuf, "on cgroup ldlat-test-"));
+	child_free(&in);
+	child_free(&out);
+	child_free(&h);
+	cgroup_remove();
+	assert_nothing_left();
+}
+END_TEST
+
+/* -C counts only what runs on those CPUs; no -C counts everything. */
+START_TEST(test_cpus_and_system_wide)
+{
+	static const char *const cpus[] = { "0", "1", NULL };
+	static const long want[] = { 25, 0, 25 };
+	struct child h;
+	char *wargv[] = { "taskset", "-c", "0", (char *)workload(), "--fault-pages", "25", "--base",
+			  BASE, NULL };
+	char *hargv[] = { (char *)hist(), "--source", "page-faults", "-a", BASE_RANGE, NULL, NULL,
+			  NULL };
+	char *out, *err;
+
+	if (cpus[_i]) {
+		hargv[5] = "-C";
+		hargv[6] = (char *)cpus[_i];
+	}
+	start_hist(&h, hargv);
+	ck_assert_int_eq(run(wargv, 30, &out, &err), 0);
+	kill(h.pid, SIGINT);
+	ck_assert_int_eq(child_finish(&h, 30), 0);
+	ck_assert_msg(count_for(h.outbuf, BASE_RANGE) == want[_i], "-C %s: %s", cpus[_i],
+		      h.outbuf);
+	if (cpus[_i])
+		ck_assert_ptr_nonnull(strstr(h.errbuf, "on CPUs "));
+	else
+		ck_assert_ptr_nonnull(strstr(h.errbuf, "system-wide"));
+	free(out);
+	free(err);
+	child_free(&h);
+}
+END_TEST
+
+/* ---- time: intervals, duration, Ctrl-C ------------------------------------ */
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static int timestamp_lines(const char *out)
+{
+	const char *p = out;
+	int n = 0, h, m, sec, len;
+
+	while (p && *p) {
+		len = 0;
+		if (sscanf(p, "%2d:%2d:%2d%n", &h, &m, &sec, &len) == 3 && len == 8 && p[8] == '\n')
+			n++;
+		p = strchr(p, '\n');
+		if (p)
+			p++;
+	}
+	return n;
+}
+
+START_TEST(test_intervals)
+{
+	char *argv[] = { (char *)hist(), "--source", "page-faults", "-i", "0.2,3", "--", "sleep",
+			 "30", NULL };
+	char *out, *err, *p;
+	double t0 = now();
+	int blocks = 0;
+
+	run_hist(argv, 0, &out, &err);
+	ck_assert(now() - t0 < 10);
+	for (p = out; (p = strstr(p, "filters: ")); p++)
+		blocks++;
+	ck_assert_int_eq(blocks, 3);
+	ck_assert_int_eq(timestamp_lines(out), 3); /* HH:MM:SS leads each block */
+	free(out);
+	free(err);
+	assert_nothing_left();
+}
+END_TEST
+
+START_TEST(test_duration)
+{
+	char *argv[] = { (char *)hist(), "--source", "page-faults", "-d", "0.5", "--", "sleep", "30",
+			 NULL };
+	char *out, *err;
+	double t0 = now();
+
+	run_hist(argv, 0, &out, &err);
+	ck_assert(now() - t0 < 10);
+	ck_assert_ptr_nonnull(strstr(out, "filters: "));
+	free(out);
+	free(err);
+	assert_nothing_left();
+}
+END_TEST
+
+START_TEST(test_ctrl_c)
+{
+	struct child h;
+	char *argv[] = { (char *)hist(), "--source", "page-faults", NULL };
+
+	start_hist(&h, argv);
+	kill(h.pid, SIGINT);
+	ck_assert_int_eq(child_finish(&h, 30), 0);
+	ck_assert_ptr_nonnull(strstr(h.outbuf, "all addresses"));
+	ck_assert_ptr_nonnull(strstr(h.outbuf, "filters: "));
+	child_free(&h);
+	assert_nothing_left();
+}
+END_TEST
+
+/* ---- bad input: exit 2, a message naming the input, nothing left ---------- */
+
+static const char *const bad_inputs[][8] = {
+	{ "-p", "999999999", "-p 999999999: no such process" },
+	{ "-G", "/tmp", "-G '/tmp' is not a cgroup v2 directory" },
+	{ "-G", "no/such/group", "-G 'no/such/group' is not a cgroup v2 directory" },
+	{ "-a", "[heap]", "'[heap]' names a mapping: it needs a process" },
+	{ "-C", "4000", "-C 4000: CPU 4000 is not online" },
+	{ "--min-lat", "10", "--min-lat needs latency and data source" },
+	{ "-s", "l3", "-s/--class needs latency" },
+	{ "--ldlat", "50", "--ldlat applies to --source ldlat" },
+	{ "--linear", "10", "--linear needs latency" },
+	{ "-a", "libnosuch.so", "no mapping 'libnosuch.so'", "--", "true" },
+	{ "--", "/nonexistent/cmd", "cannot run '/nonexistent/cmd': No such file or directory" },
+	{ "-a", "0x1000-0x3000", "overlap", "-a", "0x2000+4K" },
+};
+
+START_TEST(test_bad_input)
+{
+	char *argv[12] = { (char *)hist(), "--source", "page-faults" };
+	const char *const *c = bad_inputs[_i];
+	char *out, *err;
+	int n = 3, i;
+
+	for (i = 0; i < 8; i++) {
+		if (!c[i])
+			break;
+		if (i == 2)
+			continue; /* the expected message */
+		argv[n++] = (char *)c[i];
+	}
+	argv[n] = NULL;
+	run_hist(argv, 2, &out, &err);
+	ck_assert_msg(strstr(err, c[2]), "want '%s' in: %s", c[2], err);
+	ck_assert_msg(strncmp(err, "ldlat-hist: ", 12) == 0, "%s", err);
+	free(out);
+	free(err);
+	assert_nothing_left();
+}
+END_TEST
+
+START_TEST(test_no_privilege)
+{
+	char *argv[] = { "setpriv", "--reuid=65534", "--regid=65534", "--clear-groups",
+			 "--inh-caps=-all", (char *)hist(), "--source", "page-faults", "--", "true",
+			 NULL };
+	char *out, *err;
+
+	run_hist(argv, 2, &out, &err);
+	ck_assert_ptr_nonnull(strstr(err, "needs privilege: run as root, or grant CAP_PERFMON and "
+					  "CAP_BPF (this process lacks both)"));
+	ck_assert_ptr_nonnull(strstr(err, "kernel.perf_event_paranoid is"));
+	free(out);
+	free(err);
+}
+END_TEST
+
+/* --source ldlat on this machine: no load-latency PMU, a sentence that says so. */
+START_TEST(test_no_ldlat_pmu)
+{
+	char *argv[] = { (char *)hist(), "--", "true", NULL };
+	char *auto_argv[] = { (char *)hist(), "--source", "auto", "-a", BASE_RANGE, "--",
+			      (char *)workload(), "--fault-pages", "12", "--base", BASE, NULL };
+	char *out, *err;
+
+	if (access("/sys/bus/event_source/devices/cpu/events/mem-loads", F_OK) == 0 ||
+	    access("/sys/bus/event_source/devices/cpu_core/events/mem-loads", F_OK) == 0)
+		return; /* a machine with a load-latency PMU: covered by the hardware suite */
+	run_hist(argv, 1, &out, &err);
+	ck_assert_ptr_nonnull(strstr(err, "no load-latency event on this machine"));
+	ck_assert_ptr_nonnull(strstr(err, "PMUs here: "));
+	ck_assert_ptr_nonnull(strstr(err, "software"));
+	ck_assert_ptr_nonnull(strstr(err, "--source page-faults"));
+	free(out);
+	free(err);
+	run_hist(auto_argv, 0, &out, &err);
+	ck_assert_ptr_nonnull(strstr(err, "sampling page faults instead"));
+	ck_assert_int_eq(count_for(out, BASE_RANGE), 12);
+	free(out);
+	free(err);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("e2e");
+	TCase *tc;
+	SRunner *sr;
+	int failed;
+
+	if (!need_root("check_e2e (perf events and BPF)"))
+		return 0;
+	tc = tcase_create("command");
+	tcase_set_timeout(tc, 120);
+	tcase_add_loop_test(tc, test_command_exact, 0, 3);
+	tcase_add_test(tc, test_command_two_ranges);
+	tcase_add_test(tc, test_address_only_program);
+	tcase_add_test(tc, test_command_children_and_status);
+	tcase_add_test(tc, test_command_mappings);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("targets");
+	tcase_set_timeout(tc, 120);
+	tcase_add_test(tc, test_pid);
+	tcase_add_loop_test(tc, test_pid_inherit, 0, 2);
+	tcase_add_test(tc, test_cgroup);
+	tcase_add_loop_test(tc, test_cpus_and_system_wide, 0, 3);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("time");
+	tcase_set_timeout(tc, 120);
+	tcase_add_test(tc, test_intervals);
+	tcase_add_test(tc, test_duration);
+	tcase_add_test(tc, test_ctrl_c);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("errors");
+	tcase_set_timeout(tc, 120);
+	tcase_add_loop_test(tc, test_bad_input, 0, sizeof(bad_inputs) / sizeof(bad_inputs[0]));
+	tcase_add_test(tc, test_no_privilege);
+	tcase_add_test(tc, test_no_ldlat_pmu);
+	suite_add_tcase(s, tc);
+
+	sr = srunner_create(s);
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? 1 : 0;
+}
