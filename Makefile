@@ -34,13 +34,17 @@ WORKLOAD := $(BUILD)/ldlat-workload
 LIB_OBJS := $(patsubst %.c,$(OBJ)/%.o,$(KERNEL_SRCS) $(USER_LIB_SRCS))
 LIB := $(BUILD)/libldlat.a
 
-TEST_SUITES := check_unit check_bpf check_e2e
+BENCH_TOOLS := ldlat-floor ldlat-logic
+BENCH_BINS := $(addprefix $(BUILD)/bench/,$(BENCH_TOOLS))
+
+TEST_SUITES := check_unit check_bpf check_e2e check_bench
 TEST_BINS := $(addprefix $(BUILD)/tests/,$(TEST_SUITES))
 TEST_COMMON := $(OBJ)/tests/testutil.o
 
-.PHONY: all tests deps test demo vmlinux clean install bench check-format
+.PHONY: all tests deps test demo vmlinux clean install bench bench-tools check-format
 all: $(TOOL_BINS) $(WORKLOAD)
-tests: all $(TEST_BINS)
+tests: all $(TEST_BINS) $(BENCH_BINS)
+bench-tools: all $(BENCH_BINS)
 
 # The PERF_MEM_* macros of the UAPI header, for the BPF build (vmlinux.h and
 # <linux/perf_event.h> cannot be included together).
@@ -71,6 +75,10 @@ $(WORKLOAD): tests/workload.c | $(BUILD)
 
 $(OBJ)/tests/%.o: CPPFLAGS += $(shell pkg-config --cflags check 2>/dev/null)
 
+$(BUILD)/bench/%: $(OBJ)/bench/%.o $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $^ $(LDLIBS) -o $@
+
 $(BUILD)/tests/%: $(OBJ)/tests/%.o $(TEST_COMMON) $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $^ $(LDLIBS) $$(pkg-config --libs check) -o $@
@@ -84,7 +92,7 @@ vmlinux:
 # Debian packages: to build, to test, and to run the demo and benchmarks.
 BUILD_DEPS := make gcc clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev pkg-config check \
 	linux-libc-dev
-TEST_DEPS := jq python3 prometheus valgrind linux-perf bpftrace libclang-rt-14-dev libdw-dev \
+TEST_DEPS := jq python3 prometheus valgrind linux-perf bpftrace time libclang-rt-14-dev libdw-dev \
 	libpfm4-dev util-linux
 deps:
 	@missing=""; for p in $(BUILD_DEPS) $(TEST_DEPS); do \
@@ -111,7 +119,7 @@ demo: deps
 	tests/demo.sh
 
 bench: deps
-	$(MAKE) all
+	$(MAKE) bench-tools
 	bench/run.sh
 
 install: all
@@ -119,7 +127,7 @@ install: all
 	install -m 0755 $(TOOL_BINS) $(DESTDIR)$(PREFIX)/bin
 
 check-format:
-	clang-format --dry-run --Werror bpf/*.[ch] kernel/*.[ch] user/*.[ch] tests/*.[ch]
+	clang-format --dry-run --Werror bpf/*.[ch] kernel/*.[ch] user/*.[ch] tests/*.[ch] bench/*.c
 
 clean:
 	rm -rf $(BUILD)

@@ -128,4 +128,26 @@ int ldlat_test(struct bpf_raw_tracepoint_args *ctx)
 	return ldlat_account(&s);
 }
 
+/*
+ * The same logic again, to time it alone: BPF_PROG_TEST_RUN on a raw_tp
+ * program runs it once per call (no repeat), while on an XDP program the
+ * kernel runs it 'repeat' times and reports the mean.  The packet is one
+ * struct ldlat_sample; a shorter one returns at once (the cost of test_run
+ * itself, to subtract).  '?': libbpf loads it only when asked
+ * (SESSION_BENCH_ENTRY), so the tools never do.
+ */
+SEC("?xdp")
+int ldlat_bench(struct xdp_md *ctx)
+{
+	void *data = (void *)(long)ctx->data;
+	void *end = (void *)(long)ctx->data_end;
+	struct ldlat_sample s;
+
+	if (data + sizeof(s) > end)
+		return XDP_PASS;
+	__builtin_memcpy(&s, data, sizeof(s));
+	ldlat_account(&s);
+	return XDP_PASS;
+}
+
 char LICENSE[] SEC("license") = "Dual BSD/GPL";

@@ -106,19 +106,41 @@ static void model_account(const struct ldlat_config *c, const struct ldlat_sampl
 	cell->sum += s->lat;
 }
 
+/* The maps of the session hold what the native model counted. */
+static void assert_maps_equal(const struct session *sess, const struct ldlat_config *cfg,
+			      const struct snapshot *want)
+{
+	struct snapshot got;
+	int k;
+	__u32 idx, n;
+
+	ck_assert_int_eq(snapshot__init(&got, cfg->nranges), 0);
+	ck_assert_int_eq(session__read(sess, &got), 0);
+	ck_assert_mem_eq(&got.counters, &want->counters, sizeof(got.counters));
+	n = cfg->nranges * LDLAT_NCLASS;
+	for (idx = 0; idx < n; idx++) {
+		for (k = 0; k < LDLAT_NBUCKETS; k++)
+			ck_assert_msg(got.cells[idx].slot[k] == want->cells[idx].slot[k],
+				      "range %u class %u bucket %d: BPF %llu, native %llu",
+				      idx / LDLAT_NCLASS, idx % LDLAT_NCLASS, k,
+				      (unsigned long long)got.cells[idx].slot[k],
+				      (unsigned long long)want->cells[idx].slot[k]);
+		ck_assert_uint_eq(got.cells[idx].sum, want->cells[idx].sum);
+	}
+	snapshot__free(&got);
+}
+
 static void run_samples(const struct ldlat_config *cfg)
 {
 	struct session sess;
-	struct snapshot got, want;
+	struct snapshot want;
 	struct ldlat_sample s;
 	char err[1024];
-	int i, k, fd;
-	__u32 idx, n;
+	int i, fd;
 	LIBBPF_OPTS(bpf_test_run_opts, opts, .ctx_in = &s, .ctx_size_in = sizeof(s));
 
 	ck_assert_msg(session__open(&sess, cfg, SESSION_TEST_ENTRY, err, sizeof(err)) == 0, "%s",
 		      err);
-	ck_assert_int_eq(snapshot__init(&got, cfg->nranges), 0);
 	ck_assert_int_eq(snapshot__init(&want, cfg->nranges), 0);
 	fd = session__test_fd(&sess);
 	for (i = 0; i < NSAMPLES; i++) {
@@ -128,19 +150,8 @@ static void run_samples(const struct ldlat_config *cfg)
 		ck_assert_int_eq(opts.retval, 0); /* nothing for the ring buffer */
 		model_account(cfg, &s, &want);
 	}
-	ck_assert_int_eq(session__read(&sess, &got), 0);
-	ck_assert_uint_eq(got.counters.seen, NSAMPLES);
-	ck_assert_mem_eq(&got.counters, &want.counters, sizeof(got.counters));
-	n = cfg->nranges * LDLAT_NCLASS;
-	for (idx = 0; idx < n; idx++) {
-		for (k = 0; k < LDLAT_NBUCKETS; k++)
-			ck_assert_msg(got.cells[idx].slot[k] == want.cells[idx].slot[k],
-				      "range %u class %u bucket %d: BPF %llu, native %llu",
-				      idx / LDLAT_NCLASS, idx % LDLAT_NCLASS, k,
-				      (unsigned long long)got.cells[idx].slot[k],
-				      (unsigned long long)want.cells[idx].slot[k]);
-		ck_assert_uint_eq(got.cells[idx].sum, want.cells[idx].sum);
-	}
+	ck_assert_uint_eq(want.counters.seen, NSAMPLES);
+	assert_maps_equal(&sess, cfg, &want);
 	/* the samples reached every check the configuration turns on */
 	ck_assert_uint_gt(want.counters.kept, 0);
 	ck_assert_uint_gt(want.counters.fields_missing, 0);
@@ -150,7 +161,6 @@ static void run_samples(const struct ldlat_config *cfg)
 	ck_assert(!cfg->min_lat || want.counters.below_min);
 	ck_assert(cfg->max_lat == ~0ull || want.counters.above_max);
 	ck_assert(cfg->class_mask == LDLAT_ALL_CLASSES || want.counters.class_filtered);
-	snapshot__free(&got);
 	snapshot__free(&want);
 	session__close(&sess);
 }
@@ -167,7 +177,7 @@ START_TEST(test_no_filters)
 END_TEST
 
 /* 16 ranges (20 spans), a latency window, a class set, loads only, two processes. */
-START_TEST(test_all_filters)
+static void all_filters_config(struct ldlat_config *cfg)
 {
 	struct ldlat_config c = { .min_lat = 20,
 				  .max_lat = 5000,
@@ -190,6 +200,14 @@ START_TEST(test_all_filters)
 	}
 	c.nspans = 20;
 	c.nranges = 16;
+	*cfg = c;
+}
+
+START_TEST(test_all_filters)
+{
+	struct ldlat_config c;
+
+	all_filters_config(&c);
 	run_samples(&c);
 }
 END_TEST
@@ -279,6 +297,50 @@ START_TEST(test_cell_labels)
 }
 END_TEST
 
+/*
+ * The benchmark entry (XDP, for test_run with repeat) runs the same logic:
+ * 'repeat' runs on a sample count it that many times, as natively; a packet
+ * too short for a sample counts nothing.  The tools never load it.
+ */
+START_TEST(test_bench_entry)
+{
+	unsigned char tiny[14] = {};
+	struct ldlat_config c;
+	struct ldlat_sample s;
+	struct session sess;
+	struct snapshot want;
+	char err[1024];
+	int i, r, fd;
+	LIBBPF_OPTS(bpf_test_run_opts, opts, .data_in = &s, .data_size_in = sizeof(s), .repeat = 3);
+
+	all_filters_config(&c);
+	ck_assert_msg(session__open(&sess, &c, SESSION_BENCH_ENTRY, err, sizeof(err)) == 0, "%s",
+		      err);
+	ck_assert_int_lt(session__test_fd(&sess), 0);
+	fd = bpf_program__fd(sess.skel->progs.ldlat_bench);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(snapshot__init(&want, c.nranges), 0);
+	for (i = 0; i < NSAMPLES / 4; i++) {
+		gen_sample(&c, &s);
+		ck_assert_int_eq(bpf_prog_test_run_opts(fd, &opts), 0);
+		ck_assert_int_eq(opts.retval, XDP_PASS);
+		for (r = 0; r < 3; r++)
+			model_account(&c, &s, &want);
+	}
+	opts.data_in = tiny;
+	opts.data_size_in = sizeof(tiny);
+	ck_assert_int_eq(bpf_prog_test_run_opts(fd, &opts), 0);
+	ck_assert_uint_eq(want.counters.seen, 3 * (NSAMPLES / 4));
+	assert_maps_equal(&sess, &c, &want);
+	snapshot__free(&want);
+	session__close(&sess);
+
+	ck_assert_msg(session__open(&sess, &c, 0, err, sizeof(err)) == 0, "%s", err);
+	ck_assert_int_lt(bpf_program__fd(sess.skel->progs.ldlat_bench), 0);
+	session__close(&sess);
+}
+END_TEST
+
 /* The program for kernels before 6.3 passes the verifier too. */
 START_TEST(test_address_only_program_loads)
 {
@@ -311,6 +373,7 @@ int main(void)
 	tcase_add_test(tc, test_kernel_classes_in_bpf);
 	tcase_add_test(tc, test_cell_labels);
 	tcase_add_test(tc, test_address_only_program_loads);
+	tcase_add_test(tc, test_bench_entry);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

@@ -94,6 +94,7 @@ int session__open(struct session *s, const struct ldlat_config *cfg, unsigned in
 	bpf_program__set_autoload(s->skel->progs.ldlat_sample, !s->addr_only);
 	bpf_program__set_autoload(s->skel->progs.ldlat_sample_addr, s->addr_only);
 	bpf_program__set_autoload(s->skel->progs.ldlat_test, !!(flags & SESSION_TEST_ENTRY));
+	bpf_program__set_autoload(s->skel->progs.ldlat_bench, !!(flags & SESSION_BENCH_ENTRY));
 	e = ldlat_bpf__load(s->skel);
 	if (e) {
 		snprintf(err, errlen,

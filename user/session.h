@@ -29,6 +29,7 @@ struct session {
 enum {
 	SESSION_ADDR_ONLY = 1 << 0,  /* load the address-only program (old kernels) */
 	SESSION_TEST_ENTRY = 1 << 1, /* also load the test_run entry */
+	SESSION_BENCH_ENTRY = 1 << 2, /* also load the benchmark entry (test_run with repeat) */
 };
 
 /*

@@ -140,17 +140,21 @@ int tool__start(struct tool *t, struct cli *cli, const char *name, __u32 linear_
 	}
 
 	tool__fill_config(t, linear_step);
-	e = session__open(&t->session, &t->cfg, session_flags | (t->addr_only ? SESSION_ADDR_ONLY : 0),
-			  err, errlen);
-	if (e)
-		return e;
-	t->session_open = true;
+	if (!(session_flags & TOOL_NO_BPF)) {
+		e = session__open(&t->session, &t->cfg,
+				  session_flags | (t->addr_only ? SESSION_ADDR_ONLY : 0), err, errlen);
+		if (e)
+			return e;
+		t->session_open = true;
+	}
 	e = evlist__open(&t->evlist, &t->target, err, errlen);
 	if (e)
 		return e;
-	e = session__attach(&t->session, &t->evlist, err, errlen);
-	if (e)
-		return e;
+	if (t->session_open) {
+		e = session__attach(&t->session, &t->evlist, err, errlen);
+		if (e)
+			return e;
+	}
 	e = evlist__enable(&t->evlist);
 	if (e) {
 		snprintf(err, errlen, "cannot enable the events: %s", strerror(-e));

@@ -36,6 +36,12 @@ struct tool {
 };
 
 /*
+ * In tool__start's session_flags: open and enable the events, but load and
+ * attach no BPF program (the kernel's own sampling cost, for the benchmarks).
+ */
+#define TOOL_NO_BPF (1u << 31)
+
+/*
  * Everything up to sampling: on return 0 the events are enabled and the
  * command runs.  linear_step goes into the BPF configuration.  Returns
  * -errno with a sentence in err (cli__exit_status tells the exit status);

@@ -1,0 +1,97 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/*
+ * ldlat-floor - the benchmarks' floor: the very events ldlat-hist opens for
+ * the same options (same source, same target, same perf_event_attr), enabled
+ * with no BPF program attached and no ring buffer, so that what it costs is
+ * the kernel's own sampling.  Prints how many events were counted.
+ */
+#include <argp.h>
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "tool.h"
+
+static const char doc[] =
+	"Opens and enables the perf events ldlat-hist would open for the same options, attaches "
+	"no BPF program, and prints how many events they counted: the kernel's own cost of "
+	"sampling, the floor the benchmarks compare ldlat-hist with.";
+
+static error_t floor_parse(int key, char *arg, struct argp_state *state)
+{
+	(void)arg;
+	if (key == ARGP_KEY_INIT) {
+		state->child_inputs[0] = state->input;
+		return 0;
+	}
+	return ARGP_ERR_UNKNOWN;
+}
+
+static const struct argp_child children[] = {
+	{ &cli_argp, 0, NULL, 0 },
+	{},
+};
+
+static const struct argp argp = {
+	.parser = floor_parse,
+	.args_doc = "[-- COMMAND [ARGS...]]",
+	.doc = doc,
+	.children = children,
+};
+
+/* The events' counts (read_format 0: one u64 per fd), summed. */
+static int count_events(const struct evlist *evlist, unsigned long long *total)
+{
+	unsigned long long v;
+	ssize_t r;
+	int i;
+
+	*total = 0;
+	for (i = 0; i < evlist->nfds; i++) {
+		r = read(evlist->fds[i].fd, &v, sizeof(v));
+		if (r < 0)
+			return -errno;
+		if (r != sizeof(v))
+			return -EIO;
+		*total += v;
+	}
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	unsigned long long n;
+	struct cli cli;
+	struct tool tool;
+	enum run_end end;
+	char err[2048];
+	int e, status;
+
+	argp_err_exit_status = EXIT_USAGE;
+	cli__init(&cli);
+	if (argp_parse(&argp, argc, argv, ARGP_IN_ORDER, NULL, &cli))
+		return EXIT_USAGE;
+
+	e = tool__start(&tool, &cli, "ldlat-floor", 0, TOOL_NO_BPF, err, sizeof(err));
+	if (e) {
+		fprintf(stderr, "ldlat-floor: %s\n", err);
+		tool__teardown(&tool);
+		return cli__exit_status(e);
+	}
+	fprintf(stderr, "ldlat-floor: sampling %s on %s, no BPF program. Ctrl-C to end.\n",
+		tool.evlist.evsel[0].name, tool.target_desc);
+	end = tool__wait(&tool, NULL, NULL);
+	tool__stop_sampling(&tool);
+	status = tool__exit_status(&tool, end);
+	e = count_events(&tool.evlist, &n);
+	if (e) {
+		fprintf(stderr, "ldlat-floor: cannot read the event counts: %s\n", strerror(-e));
+		status = EXIT_FAIL;
+	} else {
+		printf("%llu events\n", n);
+	}
+	tool__teardown(&tool);
+	return status;
+}
