@@ -39,7 +39,7 @@ LOGIC = os.path.join(BUILD, "bench", "ldlat-logic")
 
 PAGES = int(os.environ.get("BENCH_PAGES", "500000"))  # page faults of the fault workload
 RUNS = int(os.environ.get("BENCH_RUNS", "7"))  # measured rounds (after one warm-up round)
-STATS_RUNS = int(os.environ.get("BENCH_STATS_RUNS", "5"))
+STATS_RUNS = int(os.environ.get("BENCH_STATS_RUNS", "7"))
 STARTUP_RUNS = int(os.environ.get("BENCH_STARTUP_RUNS", "11"))
 CHASE_SECONDS = 1
 PAGE = os.sysconf("SC_PAGESIZE")
@@ -518,11 +518,13 @@ def bpf_stats(tools):
         if old != "1":
             with open(path, "w") as f:
                 f.write("1")
-        for tool in tools:
-            runs = []
-            for i in range(STATS_RUNS):
+        runs_of = {tool.name: [] for tool in tools}
+        for i in range(STATS_RUNS):  # the tools take turns, as in the overhead rounds
+            for tool in tools:
                 log(f"bpf_stats {i + 1}/{STATS_RUNS}: {tool.name}")
-                runs.append(stats_run(tool))
+                runs_of[tool.name].append(stats_run(tool))
+        for tool in tools:
+            runs = runs_of[tool.name]
             res[tool.name] = {"ns": median([r["ns"] for r in runs]),
                               "min": min(r["ns"] for r in runs), "max": max(r["ns"] for r in runs),
                               "runs": median([r["runs"] for r in runs]),
@@ -577,11 +579,13 @@ def startups():
           'BEGIN { printf("ready\\n"); }'], r"^ready", "stdout", signal.SIGINT, 3),
     ]
     res = []
-    for name, argv, ready, stream, stop, n in cases:
-        runs = []
-        for i in range(n):
-            log(f"start-up {i + 1}/{n}: {name}")
-            runs.append(startup(argv, ready, stream, stop))
+    runs_of = [[] for _ in cases]
+    for i in range(max(c[-1] for c in cases)):  # the cases take turns
+        for k, (name, argv, ready, stream, stop, n) in enumerate(cases):
+            if i < n:
+                log(f"start-up {i + 1}/{n}: {name}")
+                runs_of[k].append(startup(argv, ready, stream, stop))
+    for (name, *_), runs in zip(cases, runs_of):
         ts = [r[0] for r in runs]
         res.append({"name": name, "ms": median(ts) * 1e3, "min": min(ts) * 1e3,
                     "max": max(ts) * 1e3, "cpu": median([r[1] for r in runs]) * 1e3,
@@ -746,7 +750,8 @@ def main():
     out.append(
         "`kernel.bpf_stats_enabled=1` (set for this part only), the page-fault workload under "
         "each tool; run_time_ns / run_cnt of the tool's perf_event program as `bpftool prog show` "
-        f"reports them, over the workload's run; median of {STATS_RUNS} runs. This is the "
+        f"reports them, over the workload's run; median of {STATS_RUNS} runs, the programs "
+        "taking turns. This is the "
         "program alone: the kernel's sampling before it (perf_prepare_sample) is the floor's "
         "cost.\n")
     empty = stats[EmptyProgram.name]["ns"]

@@ -8,7 +8,7 @@
 # not run, never on a figure.
 #
 # BENCH_RUNS (default 7) measured rounds; BENCH_PAGES (500000) page faults of
-# the fault workload; BENCH_STATS_RUNS (5), BENCH_STARTUP_RUNS (11).
+# the fault workload; BENCH_STATS_RUNS (7), BENCH_STARTUP_RUNS (11).
 set -eu
 cd "$(dirname "$0")/.."
 if [ "$(id -u)" != 0 ]; then
