@@ -5,6 +5,9 @@
  *
  *   --fault-pages N   map N pages and write one byte to each: exactly N page
  *                     faults, in [base, base + N * page size)
+ *   --read            with --fault-pages: read one byte of each page instead:
+ *                     each fault maps the shared zero page, the cheapest
+ *                     fault there is (no page allocated or cleared)
  *   --chase           pointer-chase four buffers sized for L1, L2, L3 and
  *                     DRAM (half of each cache level from sysfs; DRAM 4x L3,
  *                     at least 64 MiB, at most 512 MiB),
@@ -164,7 +167,7 @@ static double chase(struct buffer *b, double seconds)
 static void usage(void)
 {
 	fprintf(stderr,
-		"usage: ldlat-workload [--fault-pages N] [--chase] [--seconds S] [--base ADDR]\n"
+		"usage: ldlat-workload [--fault-pages N [--read]] [--chase] [--seconds S] [--base ADDR]\n"
 		"                      [--sizes L1,L2,L3,DRAM] [--print-ranges] [--wait]\n");
 	exit(2);
 }
@@ -179,6 +182,7 @@ int main(int argc, char **argv)
 		{ "sizes", required_argument, NULL, 'z' },
 		{ "print-ranges", no_argument, NULL, 'r' },
 		{ "wait", no_argument, NULL, 'w' },
+		{ "read", no_argument, NULL, 'R' },
 		{},
 	};
 	struct buffer bufs[4] = {
@@ -186,7 +190,7 @@ int main(int argc, char **argv)
 	};
 	unsigned long long base = 0, pages = 0;
 	double seconds = 1;
-	int c, i, do_chase = 0, print = 0, wait_stdin = 0;
+	int c, i, do_chase = 0, print = 0, wait_stdin = 0, read_only = 0;
 	char *sizes = NULL, *end, byte;
 
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
@@ -218,6 +222,9 @@ int main(int argc, char **argv)
 		case 'w':
 			wait_stdin = 1;
 			break;
+		case 'R':
+			read_only = 1;
+			break;
 		default:
 			usage();
 		}
@@ -231,9 +238,14 @@ int main(int argc, char **argv)
 	if (pages) {
 		size_t pg = (size_t)sysconf(_SC_PAGESIZE), i;
 		char *mem = map_at(base, pages * pg);
+		volatile char sum = 0; /* keeps the reads */
 
-		for (i = 0; i < pages; i++)
-			mem[i * pg] = 1;
+		for (i = 0; i < pages; i++) {
+			if (read_only)
+				sum += mem[i * pg];
+			else
+				mem[i * pg] = 1;
+		}
 		if (print)
 			printf("faults 0x%lx-0x%lx %llu pages\n", (unsigned long)mem,
 			       (unsigned long)(mem + pages * pg), pages);
