@@ -7,7 +7,7 @@
 # markdown section is appended.  Needs root.  Fails only when something did
 # not run, never on a figure.
 #
-# BENCH_RUNS (default 7) measured rounds; BENCH_PAGES (500000) page faults of
+# BENCH_RUNS (default 9) measured rounds; BENCH_PAGES (500000) page faults of
 # the fault workload; BENCH_STATS_RUNS (7), BENCH_STARTUP_RUNS (11).
 set -eu
 cd "$(dirname "$0")/.."
