@@ -2,7 +2,8 @@
 #
 # make          build the tools into build/
 # make deps     install the Debian packages the build, tests and demo need
-# make test     deps, build, and run every test (Check suites)
+# make test     deps, build, and run every test (Check suites, the perf.data fuzzer for
+#               FUZZ_SECONDS, 60 by default)
 # make demo     deps, build, and run ldlat-hist on the bundled workload
 # make vmlinux  regenerate vmlinux/vmlinux.h from this kernel's BTF
 # make bench    benchmarks (see BENCHMARKS.md)
@@ -34,13 +35,18 @@ WORKLOAD := $(BUILD)/ldlat-workload
 LIB_OBJS := $(patsubst %.c,$(OBJ)/%.o,$(KERNEL_SRCS) $(USER_LIB_SRCS))
 LIB := $(BUILD)/libldlat.a
 
-TEST_SUITES := check_unit check_bpf check_e2e
+TEST_SUITES := check_unit check_bpf check_e2e check_offline
 TEST_BINS := $(addprefix $(BUILD)/tests/,$(TEST_SUITES))
-TEST_COMMON := $(OBJ)/tests/testutil.o
+TEST_COMMON := $(OBJ)/tests/testutil.o $(OBJ)/tests/perfwrite.o
+# the perf.data reader under libFuzzer and AddressSanitizer (Debian: libclang-rt-14-dev)
+FUZZ_CC ?= clang
+FUZZ_CFLAGS := -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
+FUZZ_BIN := $(BUILD)/tests/fuzz-perfdata
+GEN_PERFDATA := $(BUILD)/tests/gen-perfdata
 
-.PHONY: all tests deps test demo vmlinux clean install bench check-format
+.PHONY: all tests deps test demo vmlinux clean install bench check-format fuzz
 all: $(TOOL_BINS) $(WORKLOAD)
-tests: all $(TEST_BINS)
+tests: all $(TEST_BINS) $(FUZZ_BIN) $(GEN_PERFDATA)
 
 # The PERF_MEM_* macros of the UAPI header, for the BPF build (vmlinux.h and
 # <linux/perf_event.h> cannot be included together).
@@ -75,6 +81,15 @@ $(BUILD)/tests/%: $(OBJ)/tests/%.o $(TEST_COMMON) $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $^ $(LDLIBS) $$(pkg-config --libs check) -o $@
 
+$(FUZZ_BIN): tests/fuzz_perfdata.c kernel/perfdata.c kernel/perfdata.h
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -std=gnu11 -D_GNU_SOURCE -Wall -Wextra -Werror -Ikernel \
+		tests/fuzz_perfdata.c kernel/perfdata.c -o $@
+
+$(GEN_PERFDATA): $(OBJ)/tests/gen_perfdata.o $(OBJ)/tests/perfwrite.o
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $^ -o $@
+
 $(BUILD):
 	mkdir -p $@
 
@@ -105,6 +120,11 @@ deps:
 test: deps
 	$(MAKE) tests
 	tests/run.sh
+
+# the fuzzer alone, longer: make fuzz FUZZ_SECONDS=600
+FUZZ_SECONDS ?= 60
+fuzz: $(FUZZ_BIN)
+	FUZZ_SECONDS=$(FUZZ_SECONDS) tests/fuzz.sh
 
 demo: deps
 	$(MAKE) all

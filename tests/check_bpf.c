@@ -87,25 +87,6 @@ static void gen_sample(const struct ldlat_config *c, struct ldlat_sample *s)
 		s->flags &= ~(1u << (rnd() % 3));
 }
 
-/* What the native build of the logic makes of the samples. */
-static void model_account(const struct ldlat_config *c, const struct ldlat_sample *s,
-			  struct snapshot *m)
-{
-	__u32 range = 0, cls = 0, b;
-	enum ldlat_verdict v = ldlat_judge(c, s, &range, &cls);
-	struct cell *cell;
-
-	m->counters.seen++;
-	(&m->counters.kept)[v]++;
-	if (v != LDLAT_KEPT)
-		return;
-	cell = &m->cells[ldlat_hist_index(range, cls)];
-	b = ldlat_bucket(s->lat, c->linear_step);
-	cell->slot[b]++;
-	cell->count++;
-	cell->sum += s->lat;
-}
-
 static void run_samples(const struct ldlat_config *cfg)
 {
 	struct session sess;
@@ -126,7 +107,7 @@ static void run_samples(const struct ldlat_config *cfg)
 		opts.retval = 1;
 		ck_assert_int_eq(bpf_prog_test_run_opts(fd, &opts), 0);
 		ck_assert_int_eq(opts.retval, 0); /* nothing for the ring buffer */
-		model_account(cfg, &s, &want);
+		snapshot__account(&want, cfg, &s);
 	}
 	ck_assert_int_eq(session__read(&sess, &got), 0);
 	ck_assert_uint_eq(got.counters.seen, NSAMPLES);

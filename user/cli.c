@@ -135,6 +135,7 @@ static error_t cli__parse(int key, char *arg, struct argp_state *state)
 
 	switch (key) {
 	case OPT_SOURCE:
+		cli->source_set = true;
 		if (!strcmp(arg, "ldlat"))
 			cli->source.kind = SOURCE_LDLAT;
 		else if (!strcmp(arg, "page-faults") || !strcmp(arg, "faults"))

@@ -18,6 +18,7 @@
 
 struct cli {
 	struct source_opts source;
+	bool source_set; /* --source given */
 	struct target_opts target;
 	struct range_set ranges;
 	__u64 min_lat, max_lat;

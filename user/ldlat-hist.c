@@ -9,11 +9,13 @@
 #include <string.h>
 
 #include "cli.h"
+#include "offline.h"
 #include "render.h"
 #include "tool.h"
 
 struct hist_args {
 	struct cli cli;
+	struct offline_opts offline;
 	enum report_by by;
 	bool by_set;
 	__u32 linear_step;
@@ -36,6 +38,7 @@ static const char doc[] =
 	"  ldlat-hist --min-lat 100 -- ./app   # loads of 100 cycles and more\n"
 	"  ldlat-hist --source page-faults -a 0x7f0000000000+1G -- ./app\n"
 	"  ldlat-hist --source auto --by range -a 0x1000-0x2000 -a '[stack]' -- ./app\n"
+	"  ldlat-hist --input perf.data -s ram   # samples perf mem record took, no root\n"
 	"\n"
 	"Latency is in core cycles, from dispatch to data available (use latency). "
 	"Exit status: 0, the command's own when it ends the run, 1 when the system fails, "
@@ -57,6 +60,7 @@ static error_t hist_parse(int key, char *arg, struct argp_state *state)
 	switch (key) {
 	case ARGP_KEY_INIT:
 		state->child_inputs[0] = &a->cli;
+		state->child_inputs[1] = &a->offline;
 		break;
 	case OPT_BY:
 		a->by_set = true;
@@ -85,6 +89,7 @@ static error_t hist_parse(int key, char *arg, struct argp_state *state)
 
 static const struct argp_child children[] = {
 	{ &cli_argp, 0, NULL, 0 },
+	{ &offline_argp, 0, NULL, 0 },
 	{},
 };
 
@@ -104,6 +109,25 @@ struct printer {
 	bool final;
 };
 
+/* The report for samples from src, as the options ask for it. */
+static struct report hist_report(const struct hist_args *a, const struct source *src)
+{
+	return (struct report){
+		.src = src,
+		.ranges = &a->cli.ranges,
+		.by = a->by_set ? a->by : (src->fields & LDLAT_HAS_LAT ? BY_CLASS : BY_RANGE),
+		.linear_step = a->linear_step,
+		.has_latency = src->fields & LDLAT_HAS_LAT,
+		.intervals = a->cli.interval > 0,
+	};
+}
+
+/* Live and offline print through here. */
+static void print_report(const struct report *r, const struct snapshot *s)
+{
+	render_text(stdout, r, s);
+}
+
 /* Prints what happened since the previous print. */
 static int print_interval(void *ctx)
 {
@@ -120,10 +144,47 @@ static int print_interval(void *ctx)
 		return 0;
 	if (p->printed)
 		fputc('\n', stdout);
-	render_text(stdout, &p->report, &p->out);
+	print_report(&p->report, &p->out);
 	snapshot__copy(&p->prev, &p->cur);
 	p->printed++;
 	return 0;
+}
+
+/* --input: the samples of a perf.data file through the same logic and report. */
+static int run_offline(struct hist_args *args)
+{
+	struct offline o = {};
+	struct snapshot snap = {};
+	struct report r;
+	char err[2048];
+	int e;
+
+	e = offline__check_cli(&args->cli, err, sizeof(err));
+	if (!e)
+		e = offline__open(&o, args->offline.input, &args->cli, args->linear_step, err,
+				  sizeof(err));
+	if (!e && snapshot__init(&snap, o.cfg.nranges)) {
+		snprintf(err, sizeof(err), "out of memory");
+		e = -ENOMEM;
+	}
+	if (!e) {
+		if (args->cli.verbose)
+			fprintf(stderr, "ldlat-hist: %s: %d events, analysing %s%s%s\n",
+				o.file.path, o.file.nevents, o.events,
+				o.file.hostname ? ", recorded on " : "",
+				o.file.hostname ? o.file.hostname : "");
+		e = offline__run(&o, &snap, err, sizeof(err));
+	}
+	if (e) {
+		fprintf(stderr, "ldlat-hist: %s\n", err);
+	} else {
+		r = hist_report(args, &o.src);
+		print_report(&r, &snap);
+		offline__report_skipped(&o, "ldlat-hist", stderr);
+	}
+	snapshot__free(&snap);
+	offline__close(&o);
+	return cli__exit_status(e);
 }
 
 int main(int argc, char **argv)
@@ -139,6 +200,8 @@ int main(int argc, char **argv)
 	cli__init(&args.cli);
 	if (argp_parse(&argp, argc, argv, ARGP_IN_ORDER, NULL, &args))
 		return EXIT_USAGE;
+	if (args.offline.input)
+		return run_offline(&args);
 
 	e = tool__start(&tool, &args.cli, "ldlat-hist", args.linear_step, 0, err, sizeof(err));
 	if (e) {
@@ -147,14 +210,7 @@ int main(int argc, char **argv)
 		return cli__exit_status(e);
 	}
 	p.tool = &tool;
-	p.report = (struct report){
-		.src = &tool.src,
-		.ranges = &args.cli.ranges,
-		.by = args.by_set ? args.by : (tool.src.fields & LDLAT_HAS_LAT ? BY_CLASS : BY_RANGE),
-		.linear_step = args.linear_step,
-		.has_latency = tool.src.fields & LDLAT_HAS_LAT,
-		.intervals = args.cli.interval > 0,
-	};
+	p.report = hist_report(&args, &tool.src);
 	if (snapshot__init(&p.cur, tool.cfg.nranges) || snapshot__init(&p.prev, tool.cfg.nranges) ||
 	    snapshot__init(&p.out, tool.cfg.nranges)) {
 		fprintf(stderr, "ldlat-hist: out of memory\n");

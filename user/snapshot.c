@@ -48,6 +48,23 @@ void snapshot__delta(struct snapshot *out, const struct snapshot *cur, const str
 	out->taken = cur->taken;
 }
 
+void snapshot__account(struct snapshot *s, const struct ldlat_config *cfg,
+		       const struct ldlat_sample *smp)
+{
+	__u32 range = 0, cls = 0;
+	enum ldlat_verdict v = ldlat_judge(cfg, smp, &range, &cls);
+	struct cell *c;
+
+	s->counters.seen++;
+	(&s->counters.kept)[v]++;
+	if (v != LDLAT_KEPT)
+		return;
+	c = &s->cells[ldlat_hist_index(range, cls)];
+	c->slot[ldlat_bucket(smp->lat, cfg->linear_step)]++;
+	c->count++;
+	c->sum += smp->lat;
+}
+
 void cell__add(struct cell *acc, const struct cell *c)
 {
 	int k;

@@ -33,6 +33,14 @@ void snapshot__copy(struct snapshot *dst, const struct snapshot *src);
 /* out = cur - prev, field by field (out may be cur). */
 void snapshot__delta(struct snapshot *out, const struct snapshot *cur, const struct snapshot *prev);
 
+/*
+ * One sample through the native build of the per-sample logic, counted the
+ * way the BPF program counts it (ldlat_account in bpf/ldlat.bpf.c): offline
+ * analysis, and the model the BPF tests compare against.
+ */
+void snapshot__account(struct snapshot *s, const struct ldlat_config *cfg,
+		       const struct ldlat_sample *smp);
+
 /* Adds the counts of one cell into acc. */
 void cell__add(struct cell *acc, const struct cell *c);
 

@@ -6,48 +6,8 @@
 #include <unistd.h>
 
 #include "tool.h"
+#include "config.h"
 #include "privs.h"
-
-/* Latency, class and bucket options need samples that carry latency. */
-static int tool__check_fields(struct tool *t, __u32 linear_step, char *err, size_t errlen)
-{
-	const struct cli *c = t->cli;
-	const char *opt = c->min_lat_set ? "--min-lat"
-			  : c->max_lat_set ? "--max-lat"
-			  : c->class_set   ? "-s/--class"
-			  : linear_step	   ? "--linear"
-					   : NULL;
-
-	if (!opt || (t->src.fields & LDLAT_HAS_LAT))
-		return 0;
-	snprintf(err, errlen, "%s needs latency and data source, which %s", opt,
-		 t->addr_only ? "this kernel cannot give to BPF (address-only mode)"
-			      : "page-fault samples do not carry");
-	return -EINVAL;
-}
-
-static void tool__fill_config(struct tool *t, __u32 linear_step)
-{
-	const struct cli *c = t->cli;
-	struct ldlat_config *cfg = &t->cfg;
-	int i;
-
-	memset(cfg, 0, sizeof(*cfg));
-	for (i = 0; i < c->ranges.nspans; i++) {
-		cfg->span_lo[i] = c->ranges.span[i].lo;
-		cfg->span_hi[i] = c->ranges.span[i].hi;
-		cfg->span_range[i] = c->ranges.span[i].range;
-	}
-	cfg->nspans = c->ranges.nspans;
-	cfg->nranges = c->ranges.nranges ? c->ranges.nranges : 1;
-	cfg->min_lat = c->min_lat;
-	cfg->max_lat = c->max_lat;
-	cfg->class_mask = c->class_mask;
-	cfg->op_mask = (t->src.fields & LDLAT_HAS_DSRC) ? c->op_mask : 0;
-	cfg->need = t->src.fields;
-	cfg->linear_step = linear_step;
-	cfg->weight_struct = t->src.weight_struct;
-}
 
 /* Mapping names ([heap], a file) are looked up in one process. */
 static int tool__resolve_ranges(struct tool *t, char *err, size_t errlen)
@@ -108,7 +68,10 @@ int tool__start(struct tool *t, struct cli *cli, const char *name, __u32 linear_
 			 source__name(t->src.kind));
 		return -EINVAL;
 	}
-	e = tool__check_fields(t, linear_step, err, errlen);
+	e = config__check_fields(cli, t->src.fields, linear_step,
+				 t->addr_only ? "this kernel cannot give to BPF (address-only mode)"
+					      : "page-fault samples do not carry",
+				 err, errlen);
 	if (e)
 		return e;
 
@@ -139,7 +102,7 @@ int tool__start(struct tool *t, struct cli *cli, const char *name, __u32 linear_
 		fprintf(stderr, "%s: source: %s\n", name, t->src.why);
 	}
 
-	tool__fill_config(t, linear_step);
+	config__fill(&t->cfg, cli, t->src.fields, t->src.weight_struct, linear_step);
 	e = session__open(&t->session, &t->cfg, session_flags | (t->addr_only ? SESSION_ADDR_ONLY : 0),
 			  err, errlen);
 	if (e)

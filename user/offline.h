@@ -1,0 +1,66 @@
+/* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
+/*
+ * offline.h - the same filters and histograms over samples perf recorded
+ * (perf mem record, perf record -d -W) instead of samples taken live: the
+ * file's events stand for the source, and every sample goes through the
+ * native build of the per-sample logic (ldlat_judge, ldlat_classify,
+ * ldlat_bucket in bpf/ldlat.h), counted as the BPF program counts it.  No
+ * root, no BPF, no PMU.
+ */
+#ifndef LDLAT_OFFLINE_H
+#define LDLAT_OFFLINE_H
+
+#include <argp.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "../kernel/perfdata.h"
+#include "../kernel/source.h"
+#include "cli.h"
+#include "snapshot.h"
+
+/* --input FILE, as an argp child whose input is a struct offline_opts. */
+struct offline_opts {
+	const char *input; /* NULL: sample live */
+};
+
+extern const struct argp offline_argp;
+
+struct offline {
+	struct perf_file file;
+	struct source src;     /* what the analysed events carry (render's view) */
+	bool *use;	       /* per event of the file: analysed */
+	int nused;
+	char events[512];      /* names of the analysed events, for messages */
+	struct ldlat_config cfg;
+	struct perf_file_stats stats;
+	__u64 other_events;    /* samples of events not analysed (dummy, no data fields) */
+	__u64 malformed;       /* samples whose fields do not fit their record: skipped */
+	__u64 unknown_id;      /* samples whose ID names no event: skipped */
+};
+
+/*
+ * Refuses, with a sentence in err (-EINVAL), the options that only mean
+ * something live: --source, -L, -c, -F, -C, -G, --inherit, -d, -i, a command.
+ */
+int offline__check_cli(const struct cli *cli, char *err, size_t errlen);
+
+/*
+ * Opens the file, chooses the events to analyse (those whose samples carry a
+ * data address, a latency or a data source), resolves the ranges and builds
+ * the configuration as a live run would (-p becomes a process filter).
+ * Returns 0 or -errno with a sentence in err (cli__exit_status tells the
+ * status: a bad file or an option the file cannot serve is -EINVAL).
+ */
+int offline__open(struct offline *o, const char *path, struct cli *cli, __u32 linear_step,
+		  char *err, size_t errlen);
+
+/* Every sample of the file into snap (initialised for cfg.nranges). 0 or -EINVAL and err. */
+int offline__run(struct offline *o, struct snapshot *snap, char *err, size_t errlen);
+
+/* What was skipped, one line each on out, prefixed with tool; nothing when nothing was. */
+void offline__report_skipped(const struct offline *o, const char *tool, FILE *out);
+
+void offline__close(struct offline *o);
+
+#endif
