@@ -25,21 +25,21 @@
 #define READ_KNOWN                                                                                 \
 	(PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING | PERF_FORMAT_ID |        \
 	 PERF_FORMAT_GROUP | PERF_FORMAT_LOST)
-#define BRANCH_KNOWN	 ((__u64)PERF_SAMPLE_BRANCH_COUNTERS * 2 - 1)
+#define BRANCH_KNOWN ((__u64)PERF_SAMPLE_BRANCH_COUNTERS * 2 - 1)
 #define ID_FIELDS                                                                                  \
-	(PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_ID | PERF_SAMPLE_STREAM_ID |              \
+	(PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_ID | PERF_SAMPLE_STREAM_ID |             \
 	 PERF_SAMPLE_CPU | PERF_SAMPLE_IDENTIFIER)
 
-#define FILE_HEADER_SIZE  104 /* struct perf_file_header */
-#define FILE_HEADER_V0	  72  /* the same without the feature bitmap (perf before 2.6.36) */
-#define PIPE_HEADER_SIZE  16
-#define MAX_EVENTS	  4096
-#define MAX_IDS		  (1 << 24)
-#define MAX_ATTR_SIZE	  4096
+#define FILE_HEADER_SIZE 104 /* struct perf_file_header */
+#define FILE_HEADER_V0	 72  /* the same without the feature bitmap (perf before 2.6.36) */
+#define PIPE_HEADER_SIZE 16
+#define MAX_EVENTS	 4096
+#define MAX_IDS		 (1 << 24)
+#define MAX_ATTR_SIZE	 4096
 
-static const char magic_le[8] = { 'P', 'E', 'R', 'F', 'I', 'L', 'E', '2' };
-static const char magic_be[8] = { '2', 'E', 'L', 'I', 'F', 'R', 'E', 'P' };
-static const char magic_v1[8] = { 'P', 'E', 'R', 'F', 'F', 'I', 'L', 'E' };
+static const char magic_le[8] = {'P', 'E', 'R', 'F', 'I', 'L', 'E', '2'};
+static const char magic_be[8] = {'2', 'E', 'L', 'I', 'F', 'R', 'E', 'P'};
+static const char magic_v1[8] = {'P', 'E', 'R', 'F', 'F', 'I', 'L', 'E'};
 
 static inline __u64 rd64(const unsigned char *p)
 {
@@ -149,10 +149,11 @@ static int perf_file__add_event(struct perf_file *f, const unsigned char *attr, 
 	if (!size)
 		size = PERF_ATTR_SIZE_VER0;
 	if (size < PERF_ATTR_SIZE_VER0 || size > avail) {
-		snprintf(err, errlen,
-			 "%s: event %d has an attribute of %u bytes where %llu are stored: the file "
-			 "is corrupted",
-			 f->path, f->nevents, size, (unsigned long long)avail);
+		snprintf(
+			err, errlen,
+			"%s: event %d has an attribute of %u bytes where %llu are stored: the file "
+			"is corrupted",
+			f->path, f->nevents, size, (unsigned long long)avail);
 		return -EINVAL;
 	}
 	tmp = realloc(f->events, (f->nevents + 1) * sizeof(*f->events));
@@ -270,10 +271,10 @@ static void event__layout(struct perf_file *f, struct perf_file_event *ev)
 
 static void event__default_name(struct perf_file_event *ev)
 {
-	static const char *const sw[] = { "cpu-clock",	     "task-clock",	 "page-faults",
-					  "context-switches", "cpu-migrations", "minor-faults",
-					  "major-faults",    "alignment-faults", "emulation-faults",
-					  "dummy" };
+	static const char *const sw[] = {
+		"cpu-clock",	    "task-clock",   "page-faults",  "context-switches",
+		"cpu-migrations",   "minor-faults", "major-faults", "alignment-faults",
+		"emulation-faults", "dummy"};
 
 	if (ev->attr.type == PERF_TYPE_SOFTWARE && ev->attr.config < sizeof(sw) / sizeof(sw[0]))
 		snprintf(ev->name, sizeof(ev->name), "%s", sw[ev->attr.config]);
@@ -356,8 +357,8 @@ static void feat_group_desc(struct perf_file *f, __u64 off, __u64 end)
 		leader = rd32(b + off);
 		members = rd32(b + off + 4);
 		off += 8;
-		for (m = 0; m < members && leader < (__u32)f->nevents &&
-			    m < (__u32)f->nevents - leader;
+		for (m = 0;
+		     m < members && leader < (__u32)f->nevents && m < (__u32)f->nevents - leader;
 		     m++)
 			f->events[leader + m].group_leader = (int)leader;
 	}
@@ -437,10 +438,11 @@ static int perf_file__file_header(struct perf_file *f, __u64 hsize, char *err, s
 		return -EINVAL;
 	}
 	if (perf_file__has_feature(f, PERF_FEAT_DIR_FORMAT)) {
-		snprintf(err, errlen,
-			 "%s is the header of a directory-format recording (perf record --threads); "
-			 "give the directory's data as one file: record without --threads",
-			 f->path);
+		snprintf(
+			err, errlen,
+			"%s is the header of a directory-format recording (perf record --threads); "
+			"give the directory's data as one file: record without --threads",
+			f->path);
 		return -EINVAL;
 	}
 	if (attr_size < PERF_ATTR_SIZE_VER0 + 16 || attr_size > MAX_ATTR_SIZE + 16 ||
@@ -471,11 +473,12 @@ static int perf_file__file_header(struct perf_file *f, __u64 hsize, char *err, s
 		ids_off = rd64(b + entry + attr_size - 16);
 		ids_size = rd64(b + entry + attr_size - 8);
 		if (!inside(ids_off, ids_size, f->size)) {
-			snprintf(err, errlen,
-				 "%s: the IDs of event %llu (%llu bytes at offset %llu) lie outside "
-				 "the file: it is truncated or corrupted",
-				 f->path, (unsigned long long)i, (unsigned long long)ids_size,
-				 (unsigned long long)ids_off);
+			snprintf(
+				err, errlen,
+				"%s: the IDs of event %llu (%llu bytes at offset %llu) lie outside "
+				"the file: it is truncated or corrupted",
+				f->path, (unsigned long long)i, (unsigned long long)ids_size,
+				(unsigned long long)ids_off);
 			return -EINVAL;
 		}
 		e = perf_file__add_ids(f, (int)i, b + ids_off, ids_size / 8, err, errlen);
@@ -496,7 +499,8 @@ static int perf_file__file_header(struct perf_file *f, __u64 hsize, char *err, s
 			 f->path);
 		return -EINVAL;
 	}
-	qsort(f->ids, f->nids, sizeof(*f->ids), id_cmp);
+	if (f->nids)
+		qsort(f->ids, f->nids, sizeof(*f->ids), id_cmp);
 	perf_file__features(f, f->data_offset + f->data_size, f->size);
 	return 0;
 }
@@ -543,7 +547,8 @@ static int perf_file__pipe_header(struct perf_file *f, char *err, size_t errlen)
 		snprintf(err, errlen, "%s (pipe format) has no event attribute records", f->path);
 		return -EINVAL;
 	}
-	qsort(f->ids, f->nids, sizeof(*f->ids), id_cmp);
+	if (f->nids)
+		qsort(f->ids, f->nids, sizeof(*f->ids), id_cmp);
 	/* names come in a HEADER_FEATURE record holding HEADER_EVENT_DESC */
 	perf_file__rewind(f, &c);
 	while (perf_file__next(f, &c, &r, NULL, err, errlen) > 0) {
@@ -610,8 +615,8 @@ static int perf_file__read_header(struct perf_file *f, char *err, size_t errlen)
 		return -EINVAL;
 	}
 	if (memcmp(f->base, magic_le, 8)) {
-		snprintf(err, errlen, "%s is not a perf.data file (it does not start with PERFILE2)",
-			 f->path);
+		snprintf(err, errlen,
+			 "%s is not a perf.data file (it does not start with PERFILE2)", f->path);
 		return -EINVAL;
 	}
 	hsize = rd64(f->base + 8);
@@ -620,10 +625,11 @@ static int perf_file__read_header(struct perf_file *f, char *err, size_t errlen)
 	else if (hsize == FILE_HEADER_SIZE || hsize == FILE_HEADER_V0)
 		e = perf_file__file_header(f, hsize, err, errlen);
 	else {
-		snprintf(err, errlen,
-			 "%s: header size %llu is neither a file's (%d) nor a pipe's (%d): the file "
-			 "is corrupted",
-			 f->path, (unsigned long long)hsize, FILE_HEADER_SIZE, PIPE_HEADER_SIZE);
+		snprintf(
+			err, errlen,
+			"%s: header size %llu is neither a file's (%d) nor a pipe's (%d): the file "
+			"is corrupted",
+			f->path, (unsigned long long)hsize, FILE_HEADER_SIZE, PIPE_HEADER_SIZE);
 		e = -EINVAL;
 	}
 	if (e)
@@ -680,8 +686,8 @@ int perf_file__open(struct perf_file *f, const char *path, char *err, size_t err
 		return -EINVAL;
 	}
 	if (!S_ISREG(st.st_mode)) {
-		snprintf(err, errlen, "%s is not a regular file: save the recording to a file first",
-			 path);
+		snprintf(err, errlen,
+			 "%s is not a regular file: save the recording to a file first", path);
 		close(fd);
 		return -EINVAL;
 	}
@@ -747,7 +753,8 @@ int perf_file__next(const struct perf_file *f, struct perf_cursor *c, struct per
 	if (c->end - c->pos < sizeof(struct perf_event_header)) {
 		snprintf(err, errlen,
 			 "%s is truncated: %llu bytes at offset %llu are too few for a record",
-			 f->path, (unsigned long long)(c->end - c->pos), (unsigned long long)c->pos);
+			 f->path, (unsigned long long)(c->end - c->pos),
+			 (unsigned long long)c->pos);
 		return -EINVAL;
 	}
 	h = f->base + c->pos;
@@ -774,7 +781,8 @@ int perf_file__next(const struct perf_file *f, struct perf_cursor *c, struct per
 	payload = record_payload(r);
 	if (payload > c->end - c->pos - r->size) {
 		snprintf(err, errlen,
-			 "%s is truncated or corrupted at offset %llu: the %s record's %llu bytes of "
+			 "%s is truncated or corrupted at offset %llu: the %s record's %llu bytes "
+			 "of "
 			 "data run past the end of the data section",
 			 f->path, (unsigned long long)c->pos, perf_record__type_name(r->type),
 			 (unsigned long long)payload);
@@ -1012,7 +1020,7 @@ int perf_file__parse_sample(const struct perf_file *f, const struct perf_record 
 	if (parse_branch(ev, ev->branch_hw_idx, &p, end, s) == 0 && parse_tail(ev, p, end, s) == 0)
 		return 0;
 	/* an empty stack written without hw_idx (see parse_branch) */
-	if (!ev->branch_hw_idx || rd64(branch) != 0)
+	if (!ev->branch_hw_idx || end - branch < 8 || rd64(branch) != 0)
 		return -EINVAL;
 	p = branch;
 	if (parse_branch(ev, false, &p, end, s))

@@ -73,8 +73,8 @@ enum perf_feature {
 /* One event of the file: its attribute, as perf record opened it. */
 struct perf_file_event {
 	struct perf_event_attr attr; /* zero-extended when the file's is shorter */
-	char name[128]; /* from HEADER_EVENT_DESC, else "type T config 0xC" */
-	bool named;	/* name came from the file */
+	char name[128];		     /* from HEADER_EVENT_DESC, else "type T config 0xC" */
+	bool named;		     /* name came from the file */
 	int group_leader; /* index of the leader from HEADER_GROUP_DESC; itself if none */
 	/*
 	 * Why samples of this event cannot be parsed (a sample_type, read_format
@@ -92,8 +92,8 @@ struct perf_file_event {
 struct perf_record {
 	__u32 type; /* PERF_RECORD_* */
 	__u16 misc;
-	__u16 size; /* header included */
-	__u64 offset; /* in the file, for messages */
+	__u16 size;		   /* header included */
+	__u64 offset;		   /* in the file, for messages */
 	const unsigned char *data; /* the record, header included: size bytes */
 };
 
@@ -123,7 +123,7 @@ struct perf_file {
 	struct perf_file_id {
 		__u64 id;
 		int event;
-	} *ids;
+	} * ids;
 	/*
 	 * How a record names its event, when there is more than one: the
 	 * u64 index of the ID in a sample (id_pos), and its index from the end
@@ -171,10 +171,10 @@ int perf_file__event_of_id(const struct perf_file *f, __u64 id);
  * point into the file and may be unaligned: read them with perf_u64().
  */
 struct perf_sample {
-	int event;	  /* index in f->events */
-	__u64 type;	  /* the event's sample_type: which fields below are set */
-	__u16 misc;	  /* the record's misc (cpumode, exact IP) */
-	__u64 id;	  /* IDENTIFIER or ID */
+	int event;  /* index in f->events */
+	__u64 type; /* the event's sample_type: which fields below are set */
+	__u16 misc; /* the record's misc (cpumode, exact IP) */
+	__u64 id;   /* IDENTIFIER or ID */
 	__u64 ip;
 	__u32 pid, tid;
 	__u64 time;
@@ -189,12 +189,12 @@ struct perf_sample {
 	__u32 raw_size;
 	const void *raw;
 	__u64 branch_nr;
-	__u64 branch_hw_idx;	      /* when the kernel wrote one */
+	__u64 branch_hw_idx; /* when the kernel wrote one */
 	bool branch_has_hw_idx;
-	const void *branch_entries;   /* branch_nr struct perf_branch_entry */
-	const void *branch_counters;  /* branch_nr u64, or NULL */
-	__u64 regs_user_abi;	      /* PERF_SAMPLE_REGS_ABI_*; NONE: no registers */
-	const void *regs_user;	      /* nregs_user u64 of the event */
+	const void *branch_entries;  /* branch_nr struct perf_branch_entry */
+	const void *branch_counters; /* branch_nr u64, or NULL */
+	__u64 regs_user_abi;	     /* PERF_SAMPLE_REGS_ABI_*; NONE: no registers */
+	const void *regs_user;	     /* nregs_user u64 of the event */
 	__u64 stack_user_size;
 	const void *stack_user;
 	__u64 stack_user_dyn_size;
@@ -240,7 +240,7 @@ static inline __u64 perf_u64(const void *array, __u64 i)
  * sample_id_all): which event wrote it, and when, where, by whom.
  */
 struct perf_sample_id {
-	int event; /* -1 when the record carries no trailer or names no event */
+	int event;  /* -1 when the record carries no trailer or names no event */
 	__u64 type; /* the fields set below (PERF_SAMPLE_TID, TIME, ID, STREAM_ID, CPU) */
 	__u32 pid, tid;
 	__u64 time;
@@ -254,14 +254,14 @@ struct perf_mmap_event {
 	__u32 pid, tid;
 	__u64 start, len, pgoff;
 	bool mmap2;
-	bool data;	  /* a data mapping (PERF_RECORD_MISC_MMAP_DATA) */
-	__u16 cpumode;	  /* PERF_RECORD_MISC_CPUMODE_MASK of misc */
+	bool data;	   /* a data mapping (PERF_RECORD_MISC_MMAP_DATA) */
+	__u16 cpumode;	   /* PERF_RECORD_MISC_CPUMODE_MASK of misc */
 	bool has_build_id; /* MMAP2 with PERF_RECORD_MISC_MMAP_BUILD_ID */
 	__u8 build_id_size;
 	const __u8 *build_id; /* build_id_size bytes (at most 20) */
 	__u32 maj, min;	      /* MMAP2 without build ID */
 	__u64 ino, ino_generation;
-	__u32 prot, flags; /* MMAP2 */
+	__u32 prot, flags;    /* MMAP2 */
 	const char *filename; /* NUL-terminated, in the file */
 	struct perf_sample_id sid;
 };

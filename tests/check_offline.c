@@ -23,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <bpf/bpf.h>
@@ -98,26 +99,9 @@ static void spit(const char *path, const void *buf, size_t len)
 	fclose(f);
 }
 
-/* A file of n samples of a layout (perfwrite.h), with COMM, MMAP2, FORK and EXIT records. */
 static void write_layout(const char *path, int layout, int n, bool pipe)
 {
-	struct pw_event ev[2];
-	struct pw_sample s;
-	struct pw w;
-	int i;
-
-	ck_assert(pw_layout_event(&ev[0], layout, 100));
-	pw_layout_event(&ev[1], PW_GROUP_MEMBER, 200);
-	ck_assert_int_eq(pw_open(&w, path, ev, layout == PW_GROUP_READ ? 2 : 1, pipe), 0);
-	pw_comm(&w, 100, 100, "layout-test", 500);
-	pw_mmap2(&w, 100, 0x400000, 0x10000, 0x1000, "/usr/bin/layout-test", 600);
-	pw_fork(&w, 101, 100, 700);
-	for (i = 0; i < n; i++) {
-		pw_layout_sample(&s, layout, i);
-		pw_sample(&w, 0, &s);
-	}
-	pw_exit(&w, 101, 100, 900);
-	ck_assert_int_eq(pw_close(&w), 0);
+	ck_assert_int_eq(pw_write_layout(path, layout, n, pipe), 0);
 }
 
 static void open_file(struct perf_file *f, const char *path)
@@ -151,8 +135,7 @@ static int last_words(const char *line, int n, unsigned long long *a, unsigned l
 
 /* ---- reader: every layout, field by field --------------------------------- */
 
-static void check_sample(const struct perf_file *f, const struct perf_sample *p, int layout,
-			 int i)
+static void check_sample(const struct perf_file *f, const struct perf_sample *p, int layout, int i)
 {
 	const struct perf_file_event *ev = &f->events[p->event];
 	const struct perf_event_attr *a = &ev->attr;
@@ -207,8 +190,7 @@ static void check_sample(const struct perf_file *f, const struct perf_sample *p,
 	}
 	if (t & PERF_SAMPLE_BRANCH_STACK) {
 		ck_assert_uint_eq(p->branch_nr, w.branch_nr);
-		ck_assert_int_eq(p->branch_has_hw_idx,
-				 ev->branch_hw_idx && !w.branch_no_hw_idx);
+		ck_assert_int_eq(p->branch_has_hw_idx, ev->branch_hw_idx && !w.branch_no_hw_idx);
 		if (p->branch_has_hw_idx)
 			ck_assert_uint_eq(p->branch_hw_idx, w.hw_idx);
 		for (k = 0; k < p->branch_nr; k++) {
@@ -221,7 +203,8 @@ static void check_sample(const struct perf_file *f, const struct perf_sample *p,
 	}
 	if (t & PERF_SAMPLE_REGS_USER) {
 		ck_assert_uint_eq(p->regs_user_abi, w.regs_user_abi);
-		ck_assert_int_eq(p->regs_user != NULL, w.regs_user_abi != PERF_SAMPLE_REGS_ABI_NONE);
+		ck_assert_int_eq(p->regs_user != NULL,
+				 w.regs_user_abi != PERF_SAMPLE_REGS_ABI_NONE);
 		for (k = 0; p->regs_user && k < ev->nregs_user; k++)
 			ck_assert_uint_eq(perf_u64(p->regs_user, k), w.regs_user[k]);
 	}
@@ -318,8 +301,8 @@ static void read_layout(const char *path, int layout, int n)
 	perf_file__rewind(&f, &c);
 	while ((e = perf_file__next(&f, &c, &r, &st, err, sizeof(err))) > 0) {
 		if (r.type == PERF_RECORD_SAMPLE) {
-			ck_assert_msg(perf_file__parse_sample(&f, &r, &p) == 0, "layout %d sample %d",
-				      layout, i);
+			ck_assert_msg(perf_file__parse_sample(&f, &r, &p) == 0,
+				      "layout %d sample %d", layout, i);
 			check_sample(&f, &p, layout, i++);
 		} else {
 			check_other_record(&f, &r, &others);
@@ -329,11 +312,11 @@ static void read_layout(const char *path, int layout, int n)
 	ck_assert_int_eq(i, n);
 	ck_assert_int_eq(others, 4);
 	ck_assert_uint_eq(st.unknown_types, 0);
-	ck_assert_str_eq(f.events[0].name, layout == PW_EVERY_FIELD	   ? "every-field"
+	ck_assert_str_eq(f.events[0].name, layout == PW_EVERY_FIELD	  ? "every-field"
 					   : layout == PW_BRANCH_COUNTERS ? "branch-counters"
-					   : layout == PW_GROUP_READ	   ? "group-read"
-					   : layout == PW_EMPTY_BRANCH	   ? "empty-branch"
-									   : "page-faults");
+					   : layout == PW_GROUP_READ	  ? "group-read"
+					   : layout == PW_EMPTY_BRANCH	  ? "empty-branch"
+									  : "page-faults");
 	if (!f.pipe)
 		ck_assert_str_eq(f.hostname, "ldlat-test");
 	perf_file__close(&f);
@@ -360,8 +343,9 @@ START_TEST(test_layout_vs_perf_script)
 {
 	int layout = _i;
 	const char *path = tmp("perf-script.data");
-	char *argv[] = { "perf", "script", "-i", (char *)path, "-F", "event,addr,weight,data_src,phys_addr",
-			 NULL };
+	char *argv[] = {"perf",	      "script", "-i",
+			(char *)path, "-F",	"event,addr,weight,data_src,phys_addr",
+			NULL};
 	char *out, *err, *line, *save = NULL, evname[64];
 	struct perf_file f;
 	struct perf_cursor c;
@@ -422,7 +406,7 @@ START_TEST(test_events_and_ids)
 	struct perf_sample p;
 	struct pw w;
 	char err[1024];
-	int count[2] = { 0 }, unknown = 0, e, i;
+	int count[2] = {0}, unknown = 0, e, i;
 
 	pw_mem_loads_event(&ev[0], 100);
 	pw_mem_loads_event(&ev[1], 200);
@@ -507,8 +491,8 @@ static int open_copy(struct perf_file *f, const void *buf, size_t len, char *err
 }
 
 /* Reads every record and sample; returns the iteration's end (0 or -EINVAL). */
-static int drain(struct perf_file *f, struct perf_file_stats *st, __u64 *samples,
-		 __u64 *malformed, char *err, size_t errlen)
+static int drain(struct perf_file *f, struct perf_file_stats *st, __u64 *samples, __u64 *malformed,
+		 char *err, size_t errlen)
 {
 	struct perf_cursor c;
 	struct perf_record r;
@@ -547,9 +531,10 @@ START_TEST(test_truncated_everywhere)
 		e = open_copy(&f, buf, cut, err, sizeof(err), &copy);
 		if (cut < data_end) {
 			ck_assert_msg(e == -EINVAL, "cut at %zu of %zu opened", cut, len);
-			ck_assert_msg(strstr(err, "bad.data") &&
-					      (strstr(err, "truncated") || strstr(err, "too short") ||
-					       strstr(err, "cut short") || strstr(err, "does not fit")),
+			ck_assert_msg(strstr(err, "bad.data") && (strstr(err, "truncated") ||
+								  strstr(err, "too short") ||
+								  strstr(err, "cut short") ||
+								  strstr(err, "does not fit")),
 				      "cut at %zu: %s", cut, err);
 		} else {
 			ck_assert_msg(e == 0, "cut at %zu in the features: %s", cut, err);
@@ -596,23 +581,23 @@ static const struct {
 	const char *what;
 	const char *want; /* in the error; NULL: opens */
 } header_cases[] = {
-	{ "big-endian", "big-endian machine" },
-	{ "version 1", "first file format" },
-	{ "not perf", "not a perf.data file" },
-	{ "header size", "header size 4096" },
-	{ "attr section past the end", "does not fit in the file" },
-	{ "attr entries too small", "does not fit in the file" },
-	{ "no events", "has no events" },
-	{ "attr size past its entry", "attribute of 4000 bytes" },
-	{ "ids past the end", "lie outside the file" },
-	{ "huge ids section", "lie outside the file" },
-	{ "data past the end", "is truncated" },
-	{ "unfinished", "not finished by perf record" },
-	{ "compressed", "perf record -z" },
-	{ "directory format", "perf record --threads" },
-	{ "feature table past the end", NULL },
-	{ "event desc count huge", NULL }, /* the first name is read, then the table ends */
-	{ "event desc string huge", NULL },
+	{"big-endian", "big-endian machine"},
+	{"version 1", "first file format"},
+	{"not perf", "not a perf.data file"},
+	{"header size", "header size 4096"},
+	{"attr section past the end", "does not fit in the file"},
+	{"attr entries too small", "does not fit in the file"},
+	{"no events", "has no events"},
+	{"attr size past its entry", "attribute of 4000 bytes"},
+	{"ids past the end", "lie outside the file"},
+	{"huge ids section", "lie outside the file"},
+	{"data past the end", "is truncated"},
+	{"unfinished", "not finished by perf record"},
+	{"compressed", "perf record -z"},
+	{"directory format", "perf record --threads"},
+	{"feature table past the end", NULL},
+	{"event desc count huge", NULL}, /* the first name is read, then the table ends */
+	{"event desc string huge", NULL},
 };
 
 START_TEST(test_bad_header)
@@ -699,7 +684,8 @@ START_TEST(test_bad_header)
 	} else {
 		ck_assert_msg(e == 0, "%s: %s", header_cases[_i].what, err);
 		/* names could not be read: the event is named from its attribute */
-		ck_assert_str_eq(f.events[0].name, _i == 15 ? "every-field" : "type 4 config 0x1cd");
+		ck_assert_str_eq(f.events[0].name,
+				 _i == 15 ? "every-field" : "type 4 config 0x1cd");
 		perf_file__close(&f);
 	}
 	free(copy);
@@ -837,7 +823,7 @@ START_TEST(test_auxtrace_payload)
 	struct pw w;
 	struct perf_file f;
 	struct perf_file_stats st = {};
-	unsigned char body[40] = { 0 }, junk[64];
+	unsigned char body[40] = {0}, junk[64];
 	__u64 size = sizeof(junk), n, bad;
 	char err[1024];
 
@@ -884,22 +870,22 @@ static int run_hist(char **argv, char **out, char **err)
 }
 
 static const char *const live_only[][3] = {
-	{ "--source", "page-faults", "--source applies to live sampling" },
-	{ "-L", "50", "--ldlat applies to live sampling" },
-	{ "-c", "10", "--period applies to live sampling" },
-	{ "-F", "100", "--freq applies to live sampling" },
-	{ "-C", "0", "-C/--cpu applies to live sampling" },
-	{ "-G", "/sys/fs/cgroup", "-G/--cgroup applies to live sampling" },
-	{ "-d", "1", "--duration applies to live sampling" },
-	{ "-i", "1", "--interval applies to live sampling" },
-	{ "--", "true", "a command to run applies to live sampling" },
+	{"--source", "page-faults", "--source applies to live sampling"},
+	{"-L", "50", "--ldlat applies to live sampling"},
+	{"-c", "10", "--period applies to live sampling"},
+	{"-F", "100", "--freq applies to live sampling"},
+	{"-C", "0", "-C/--cpu applies to live sampling"},
+	{"-G", "/sys/fs/cgroup", "-G/--cgroup applies to live sampling"},
+	{"-d", "1", "--duration applies to live sampling"},
+	{"-i", "1", "--interval applies to live sampling"},
+	{"--", "true", "a command to run applies to live sampling"},
 };
 
 START_TEST(test_cli_live_only)
 {
 	const char *path = tmp("cli.data");
-	char *argv[] = { (char *)hist(), "--input", (char *)path, (char *)live_only[_i][0],
-			 (char *)live_only[_i][1], NULL };
+	char *argv[] = {(char *)hist(),		  "--input", (char *)path, (char *)live_only[_i][0],
+			(char *)live_only[_i][1], NULL};
 	char *out, *err;
 
 	write_layout(path, PW_EVERY_FIELD, 3, false);
@@ -913,21 +899,21 @@ START_TEST(test_cli_live_only)
 END_TEST
 
 static const char *const bad_cli[][4] = {
-	{ "truncated", "is truncated" },
-	{ "big-endian", "big-endian" },
-	{ "missing", "No such file" },
-	{ "-s on page faults", "-s/--class needs latency and data source, which page-fault samples" },
-	{ "mapping without -p", "need a single -p process" },
-	{ "-p without TID", "-p needs the process of each sample" },
-	{ "unknown sample_type", "bits this build does not know" },
-	{ "no data event", "has no event whose samples carry" },
-	{ "too many -p", "at most 16 processes" },
+	{"truncated", "is truncated"},
+	{"big-endian", "big-endian"},
+	{"missing", "No such file"},
+	{"-s on page faults", "-s/--class needs latency and data source, which page-fault samples"},
+	{"mapping without -p", "need a single -p process"},
+	{"-p without TID", "-p needs the process of each sample"},
+	{"unknown sample_type", "bits this build does not know"},
+	{"no data event", "has no event whose samples carry"},
+	{"too many -p", "at most 16 processes"},
 };
 
 START_TEST(test_cli_bad_input)
 {
 	const char *path = tmp("bad-cli.data");
-	char *argv[8] = { (char *)hist(), "--input", (char *)path };
+	char *argv[8] = {(char *)hist(), "--input", (char *)path};
 	char *out, *err, *buf;
 	size_t len;
 	__u64 attrs;
@@ -990,9 +976,12 @@ END_TEST
 START_TEST(test_cli_unprivileged)
 {
 	const char *path = tmp("nobody.data");
-	char *argv[] = { "setpriv", "--reuid=65534", "--regid=65534", "--clear-groups",
-			 "--inh-caps=-all", "--bounding-set=-all", (char *)hist(), "--input",
-			 (char *)path, "-a", "0x7f0000000000+1M", NULL };
+	char *argv[] = {"setpriv",	     "--reuid=65534",
+			"--regid=65534",     "--clear-groups",
+			"--inh-caps=-all",   "--bounding-set=-all",
+			(char *)hist(),	     "--input",
+			(char *)path,	     "-a",
+			"0x7f0000000000+1M", NULL};
 	char *out, *err;
 
 	write_layout(path, PW_ADDR_ONLY, 50, false);
@@ -1017,12 +1006,12 @@ END_TEST
  * tables, not from ldlat_classify().
  */
 static const struct ds_case extra_cases[] = {
-	{ "any cache", P(OP, LOAD) | P(LVL, HIT) | LN(ANY_CACHE), LDLAT_CLASS_ANY_CACHE },
-	{ "remote cache 2 hops", OP_LH | LN(L3) | REM | HOPS(2), LDLAT_CLASS_REMOTE_CACHE_2HOP },
-	{ "remote cache 3 hops", OP_LH | LN(L3) | REM | HOPS(3), LDLAT_CLASS_REMOTE_CACHE_3HOP },
-	{ "remote RAM 2 hops", OP_LH | LN(RAM) | REM | HOPS(2), LDLAT_CLASS_REMOTE_RAM_2HOP },
-	{ "remote RAM 3 hops", OP_LH | LN(RAM) | REM | HOPS(3), LDLAT_CLASS_REMOTE_RAM_3HOP },
-	{ "a store", P(OP, STORE) | L(L1) | LN(L1), LDLAT_CLASS_L1 },
+	{"any cache", P(OP, LOAD) | P(LVL, HIT) | LN(ANY_CACHE), LDLAT_CLASS_ANY_CACHE},
+	{"remote cache 2 hops", OP_LH | LN(L3) | REM | HOPS(2), LDLAT_CLASS_REMOTE_CACHE_2HOP},
+	{"remote cache 3 hops", OP_LH | LN(L3) | REM | HOPS(3), LDLAT_CLASS_REMOTE_CACHE_3HOP},
+	{"remote RAM 2 hops", OP_LH | LN(RAM) | REM | HOPS(2), LDLAT_CLASS_REMOTE_RAM_2HOP},
+	{"remote RAM 3 hops", OP_LH | LN(RAM) | REM | HOPS(3), LDLAT_CLASS_REMOTE_RAM_3HOP},
+	{"a store", P(OP, STORE) | L(L1) | LN(L1), LDLAT_CLASS_L1},
 };
 
 #define NCASES (NKERNEL_CASES + sizeof(extra_cases) / sizeof(extra_cases[0]))
@@ -1035,7 +1024,7 @@ static const struct ds_case *ds_case(unsigned int i)
 /* The class file: NCASES data sources x 7 latencies x 3 processes, addresses in 2 ranges. */
 static void write_classes(const char *path)
 {
-	static const __u64 lats[] = { 0, 3, 30, 31, 250, 4096, 1u << 31 };
+	static const __u64 lats[] = {0, 3, 30, 31, 250, 4096, 1u << 31};
 	struct pw_event ev;
 	struct pw_sample s = {};
 	struct pw w;
@@ -1065,8 +1054,8 @@ struct perf_view {
 /* perf script's reading of the file: pid, addr, weight, data_src per sample. */
 static int perf_script_view(const char *path, struct perf_view **out)
 {
-	char *argv[] = { "perf", "script", "-i", (char *)path, "-F", "pid,addr,weight,data_src",
-			 NULL };
+	char *argv[] = {"perf", "script", "-i", (char *)path, "-F", "pid,addr,weight,data_src",
+			NULL};
 	char *text, *err, *line, *save = NULL;
 	struct perf_view *v = NULL;
 	int n = 0;
@@ -1080,7 +1069,7 @@ static int perf_script_view(const char *path, struct perf_view **out)
 		/* after data_src's decode, the weight: the last word */
 		ck_assert_int_eq(last_words(line, 1, &weight, &unused), 1);
 		v = realloc(v, (n + 1) * sizeof(*v));
-		v[n++] = (struct perf_view){ pid, addr, weight, ds };
+		v[n++] = (struct perf_view){pid, addr, weight, ds};
 	}
 	free(text);
 	free(err);
@@ -1090,7 +1079,7 @@ static int perf_script_view(const char *path, struct perf_view **out)
 
 static int cli_parse(struct cli *c, char **args)
 {
-	char *argv[16] = { "ldlat-hist" };
+	char *argv[16] = {"ldlat-hist"};
 	int n = 1;
 
 	while (args[n - 1])
@@ -1100,12 +1089,12 @@ static int cli_parse(struct cli *c, char **args)
 }
 
 static const char *const class_filters[][8] = {
-	{ NULL },
-	{ "-s", "l3,hitm,ram", NULL },
-	{ "--min-lat", "30", "--max-lat", "4096", NULL },
-	{ "-a", "0x7f0000000000+1G", "-a", "0x7f0040000000+16K", "--by", "both", NULL },
-	{ "-p", "1000,1002", "--linear", "100", "--by", "none", NULL },
-	{ "--op", "any", "-s", "remote-cache,remote-ram", "--by", "range", NULL },
+	{NULL},
+	{"-s", "l3,hitm,ram", NULL},
+	{"--min-lat", "30", "--max-lat", "4096", NULL},
+	{"-a", "0x7f0000000000+1G", "-a", "0x7f0040000000+16K", "--by", "both", NULL},
+	{"-p", "1000,1002", "--linear", "100", "--by", "none", NULL},
+	{"--op", "any", "-s", "remote-cache,remote-ram", "--by", "range", NULL},
 };
 
 /*
@@ -1119,7 +1108,7 @@ START_TEST(test_classes_vs_perf_script)
 {
 	const char *path = tmp("classes.data");
 	const char *const *filt = class_filters[_i];
-	char *argv[16] = { (char *)hist(), "--input", (char *)path }, *out, *err, *want;
+	char *argv[16] = {(char *)hist(), "--input", (char *)path}, *out, *err, *want;
 	struct perf_view *v;
 	struct offline o;
 	struct snapshot snap;
@@ -1139,7 +1128,7 @@ START_TEST(test_classes_vs_perf_script)
 		if (!strcmp(filt[i], "--linear"))
 			linear = atoi(filt[i + 1]);
 		if (!strcmp(filt[i], "--by"))
-			by = !strcmp(filt[i + 1], "both")    ? BY_BOTH
+			by = !strcmp(filt[i + 1], "both")   ? BY_BOTH
 			     : !strcmp(filt[i + 1], "none") ? BY_NONE
 							    : BY_RANGE;
 		argv[a++] = (char *)filt[i];
@@ -1164,16 +1153,19 @@ START_TEST(test_classes_vs_perf_script)
 	ck_assert_msg(offline__open(&o, path, &c, linear, oerr, sizeof(oerr)) == 0, "%s", oerr);
 	ck_assert_int_eq(snapshot__init(&snap, o.cfg.nranges), 0);
 	for (i = 0; i < n; i++) {
-		struct ldlat_sample s = { .addr = v[i].addr,
-					  .lat = v[i].weight,
-					  .data_src = v[i].data_src,
-					  .tgid = v[i].pid,
-					  .flags = LDLAT_HAS_ADDR | LDLAT_HAS_LAT | LDLAT_HAS_DSRC };
+		struct ldlat_sample s = {.addr = v[i].addr,
+					 .lat = v[i].weight,
+					 .data_src = v[i].data_src,
+					 .tgid = v[i].pid,
+					 .flags = LDLAT_HAS_ADDR | LDLAT_HAS_LAT | LDLAT_HAS_DSRC};
 
 		snapshot__account(&snap, &o.cfg, &s);
 	}
-	r = (struct report){ .src = &o.src, .ranges = &c.ranges, .by = by, .linear_step = linear,
-			     .has_latency = true };
+	r = (struct report){.src = &o.src,
+			    .ranges = &c.ranges,
+			    .by = by,
+			    .linear_step = linear,
+			    .has_latency = true};
 	mem = open_memstream(&want, &wlen);
 	render_text(mem, &r, &snap);
 	fclose(mem);
@@ -1227,18 +1219,18 @@ static const char *workload(void)
 static const struct {
 	const char *events; /* perf record -e */
 	const char *opts;
-	int per_fault;	    /* samples per page fault (two events both sample it) */
+	int per_fault; /* samples per page fault (two events both sample it) */
 } record_variants[] = {
-	{ "page-faults", "", 1 },
-	{ "page-faults", "-g", 1 },
-	{ "page-faults", "--call-graph=dwarf,1024", 1 },
-	{ "page-faults", "--user-regs=ip,sp --intr-regs=ip,sp", 1 },
-	{ "page-faults", "--phys-data --data-page-size --code-page-size", 1 },
-	{ "page-faults", "-W --transaction --sample-cpu -T", 1 },
-	{ "page-faults", "-R --all-cgroups", 1 },
-	{ "page-faults -e minor-faults", "", 2 },	    /* two events: sample IDs */
-	{ "'{page-faults,minor-faults}:S'", "", 1 }, /* a group read by its leader */
-	{ "page-faults", "pipe", 1 },		    /* perf record -o - > file */
+	{"page-faults", "", 1},
+	{"page-faults", "-g", 1},
+	{"page-faults", "--call-graph=dwarf,1024", 1},
+	{"page-faults", "--user-regs=ip,sp --intr-regs=ip,sp", 1},
+	{"page-faults", "--phys-data --data-page-size --code-page-size", 1},
+	{"page-faults", "-W --transaction --sample-cpu -T", 1},
+	{"page-faults", "-R --all-cgroups", 1},
+	{"page-faults -e minor-faults", "", 2},	   /* two events: sample IDs */
+	{"'{page-faults,minor-faults}:S'", "", 1}, /* a group read by its leader */
+	{"page-faults", "pipe", 1},		   /* perf record -o - > file */
 };
 
 static int cmp_u64(const void *a, const void *b)
@@ -1257,10 +1249,18 @@ START_TEST(test_perf_recorded)
 {
 	const char *path = tmp("recorded.data");
 	bool pipe = !strcmp(record_variants[_i].opts, "pipe");
-	char cmd[2048], *argv[] = { "sh", "-c", cmd, NULL };
-	char *hargv[] = { (char *)hist(), "--input", (char *)path, "-a", BASE_RANGE, "-a",
-			  "0x7f0000000000-0x800000000000", "--by", "range", NULL };
-	char *pargv[] = { "perf", "script", "-i", (char *)path, "-F", "event,addr", NULL };
+	char cmd[2048], *argv[] = {"sh", "-c", cmd, NULL};
+	char *hargv[] = {(char *)hist(),
+			 "--input",
+			 (char *)path,
+			 "-a",
+			 BASE_RANGE,
+			 "-a",
+			 "0x7f0000000000-0x800000000000",
+			 "--by",
+			 "range",
+			 NULL};
+	char *pargv[] = {"perf", "script", "-i", (char *)path, "-F", "event,addr", NULL};
 	char *out, *err, *line, *save = NULL, ev0[64], want[256];
 	__u64 *perf_addr = NULL, *our_addr = NULL;
 	struct perf_file f;
@@ -1273,8 +1273,7 @@ START_TEST(test_perf_recorded)
 	if (!need_root("check_offline (perf record)"))
 		return;
 	snprintf(cmd, sizeof(cmd),
-		 "perf record -q -e %s -c 1 -d %s -o %s -- %s --fault-pages 64 --base " BASE
-		 " %s",
+		 "perf record -q -e %s -c 1 -d %s -o %s -- %s --fault-pages 64 --base " BASE " %s",
 		 record_variants[_i].events, pipe ? "" : record_variants[_i].opts,
 		 pipe ? "-" : path, workload(), pipe ? "2>/dev/null >" : ">/dev/null");
 	if (pipe)
@@ -1326,8 +1325,7 @@ START_TEST(test_perf_recorded)
 	ck_assert_msg(in_base == 64, "perf script: %d samples in " BASE_RANGE, in_base);
 
 	ck_assert_msg(run_hist(hargv, &out, &err) == 0, "%s", err);
-	snprintf(want, sizeof(want), "%12d  " BASE_RANGE,
-		 record_variants[_i].per_fault * in_base);
+	snprintf(want, sizeof(want), "%12d  " BASE_RANGE, record_variants[_i].per_fault * in_base);
 	ck_assert_msg(strstr(out, want), "want '%s' in:\n%s", want, out);
 	snprintf(want, sizeof(want), "%12d  0x7f0000000000-0x800000000000",
 		 record_variants[_i].per_fault * in_high);
@@ -1350,15 +1348,21 @@ START_TEST(test_live_vs_recorded)
 	struct child w, live, rec;
 	char pid[32], ctl[600], ack[600], buf[16];
 	const char *path = tmp("live.data");
-	char *wargv[] = { (char *)workload(), "--wait", "--fault-pages", "300", "--base", BASE,
-			  NULL };
-	char *largv[] = { (char *)hist(), "--source", "page-faults", "-p", pid, "-a", BASE "+120K",
-			  "-a", "0x20000001e000-0x200000200000", "-a", "[stack]", NULL };
+	char *wargv[] = {
+		(char *)workload(), "--wait", "--fault-pages", "300", "--base", BASE, NULL};
+	char *largv[] = {(char *)hist(), "--source", "page-faults",
+			 "-p",		 pid,	     "-a",
+			 BASE "+120K",	 "-a",	     "0x20000001e000-0x200000200000",
+			 "-a",		 "[stack]",  NULL};
 	char ctlarg[1300];
-	char *pargv[] = { "perf", "record", "-q", "-D", "-1", "--control", ctlarg, "-e",
-			  "page-faults", "-c", "1", "-d", "-p", pid, "-o", (char *)path, NULL };
-	char *oargv[] = { (char *)hist(), "--input", (char *)path, "-p", pid, "-a", BASE "+120K",
-			  "-a", "0x20000001e000-0x200000200000", "-a", "[stack]", NULL };
+	char *pargv[] = {"perf", "record", "-q",	  "-D",		"-1", "--control",
+			 ctlarg, "-e",	   "page-faults", "-c",		"1",  "-d",
+			 "-p",	 pid,	   "-o",	  (char *)path, NULL};
+	char *oargv[] = {(char *)hist(), "--input", (char *)path,
+			 "-p",		 pid,	    "-a",
+			 BASE "+120K",	 "-a",	    "0x20000001e000-0x200000200000",
+			 "-a",		 "[stack]", NULL};
+	struct rlimit stack8m = {8 << 20, RLIM_INFINITY};
 	char *out, *err;
 	int cfd, afd;
 
@@ -1372,6 +1376,8 @@ START_TEST(test_live_vs_recorded)
 	ck_assert_int_eq(mkfifo(ack, 0600), 0);
 	snprintf(ctlarg, sizeof(ctlarg), "fifo:%s,%s", ctl, ack);
 
+	/* [stack] reaches RLIMIT_STACK below the stack live, Linux's default 8 MiB offline */
+	ck_assert_int_eq(setrlimit(RLIMIT_STACK, &stack8m), 0);
 	child_spawn(&w, wargv);
 	snprintf(pid, sizeof(pid), "%d", w.pid);
 	/* perf record starts disabled; "enable" answered by "ack" means it samples */
@@ -1411,10 +1417,10 @@ END_TEST
 START_TEST(test_bpf_vs_offline)
 {
 	static char *const configs[][12] = {
-		{ NULL },
-		{ "-a", "0x7f0000000000+1G", "-a", "0x7f0080000000+64M", "-p", "41,43", "--min-lat",
-		  "20", "--max-lat", "5000", NULL },
-		{ "-s", "l1,l3,hitm,local-ram,remote-ram-1hop,unknown", "--op", "load,store", NULL },
+		{NULL},
+		{"-a", "0x7f0000000000+1G", "-a", "0x7f0080000000+64M", "-p", "41,43", "--min-lat",
+		 "20", "--max-lat", "5000", NULL},
+		{"-s", "l1,l3,hitm,local-ram,remote-ram-1hop,unknown", "--op", "load,store", NULL},
 	};
 	enum { N = 6000 };
 	const char *path = tmp("bpf.data");
@@ -1466,11 +1472,11 @@ START_TEST(test_bpf_vs_offline)
 	ck_assert_int_eq(snapshot__init(&got, o.cfg.nranges), 0);
 	for (i = 0; i < N; i++) {
 		/* what the perf_event program reads: var1_dw with WEIGHT_STRUCT */
-		s = (struct ldlat_sample){ .addr = ps[i].addr,
-					   .lat = (__u32)ps[i].weight,
-					   .data_src = ps[i].data_src,
-					   .tgid = ps[i].pid,
-					   .flags = LDLAT_HAS_ADDR | LDLAT_HAS_LAT | LDLAT_HAS_DSRC };
+		s = (struct ldlat_sample){.addr = ps[i].addr,
+					  .lat = (__u32)ps[i].weight,
+					  .data_src = ps[i].data_src,
+					  .tgid = ps[i].pid,
+					  .flags = LDLAT_HAS_ADDR | LDLAT_HAS_LAT | LDLAT_HAS_DSRC};
 		ck_assert_int_eq(bpf_prog_test_run_opts(session__test_fd(&sess), &opts), 0);
 	}
 	ck_assert_int_eq(session__read(&sess, &got), 0);
@@ -1514,7 +1520,8 @@ int main(void)
 	tcase_add_test(tc, test_no_features);
 	tcase_add_test(tc, test_truncated_everywhere);
 	tcase_add_loop_test(tc, test_bad_header, 0, sizeof(header_cases) / sizeof(header_cases[0]));
-	tcase_add_loop_test(tc, test_bad_records, 0, sizeof(record_cases) / sizeof(record_cases[0]));
+	tcase_add_loop_test(tc, test_bad_records, 0,
+			    sizeof(record_cases) / sizeof(record_cases[0]));
 	tcase_add_test(tc, test_auxtrace_payload);
 	tcase_add_test(tc, test_not_files);
 	suite_add_tcase(s, tc);

@@ -17,42 +17,13 @@
  * read, the empty-branch quirk, address only) instead.  The output is the
  * same for the same arguments.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "datasrc_cases.h"
 #include "perfwrite.h"
-
-static int write_layout(const char *path, int layout, unsigned long long n, bool pipe)
-{
-	struct pw_event ev[2];
-	struct pw_sample s;
-	struct pw w;
-	unsigned long long i;
-	int e;
-
-	if (layout >= PW_NLAYOUTS || !pw_layout_event(&ev[0], layout, 100)) {
-		fprintf(stderr, "gen-perfdata: no layout %d (0 to %d)\n", layout, PW_NLAYOUTS - 1);
-		return 2;
-	}
-	pw_layout_event(&ev[1], PW_GROUP_MEMBER, 200);
-	e = pw_open(&w, path, ev, layout == PW_GROUP_READ ? 2 : 1, pipe);
-	if (e) {
-		fprintf(stderr, "gen-perfdata: cannot write %s: %s\n", path, strerror(-e));
-		return 1;
-	}
-	pw_comm(&w, 100, 100, "ldlat-gen", 1000);
-	pw_mmap2(&w, 100, 0x400000, 0x10000, 0, "/usr/bin/ldlat-gen", 1000);
-	for (i = 0; i < n; i++) {
-		pw_layout_sample(&s, layout, i);
-		pw_sample(&w, 0, &s);
-	}
-	e = pw_close(&w);
-	if (e)
-		fprintf(stderr, "gen-perfdata: cannot write %s: %s\n", path, strerror(-e));
-	return e ? 1 : 0;
-}
 
 int main(int argc, char **argv)
 {
@@ -79,16 +50,25 @@ int main(int argc, char **argv)
 		else if (argv[a][0] != '-' && !path)
 			path = argv[a];
 		else {
-			fprintf(stderr, "usage: gen-perfdata [--samples N] [--pipe] [--stores | --layout L] FILE\n");
+			fprintf(stderr, "usage: gen-perfdata [--samples N] [--pipe] [--stores | "
+					"--layout L] FILE\n");
 			return 2;
 		}
 	}
 	if (!path) {
-		fprintf(stderr, "usage: gen-perfdata [--samples N] [--pipe] [--stores | --layout L] FILE\n");
+		fprintf(stderr, "usage: gen-perfdata [--samples N] [--pipe] [--stores | --layout "
+				"L] FILE\n");
 		return 2;
 	}
-	if (layout >= 0)
-		return write_layout(path, layout, n, pipe);
+	if (layout >= 0) {
+		e = pw_write_layout(path, layout, n, pipe);
+		if (e == -EINVAL)
+			fprintf(stderr, "gen-perfdata: no layout %d (0 to %d)\n", layout,
+				PW_NLAYOUTS - 1);
+		else if (e)
+			fprintf(stderr, "gen-perfdata: cannot write %s: %s\n", path, strerror(-e));
+		return e == -EINVAL ? 2 : !!e;
+	}
 	pw_mem_loads_event(&ev[0], 100);
 	pw_mem_loads_event(&ev[1], 200);
 	ev[1].attr.config = 0x82d0; /* mem-stores */
@@ -111,7 +91,8 @@ int main(int argc, char **argv)
 		s.ip = 0x401000 + (rng >> 8 & 0xfff);
 		s.time = 1000000 + i * 100;
 		/* four ranges of 1 GiB, and a ninth of the samples below them */
-		s.addr = 0x7f0000000000ull + ((rng >> 12) & 3) * (1ull << 30) + (rng >> 20 & 0xfffffff);
+		s.addr = 0x7f0000000000ull + ((rng >> 12) & 3) * (1ull << 30) +
+			 (rng >> 20 & 0xfffffff);
 		if ((rng >> 40) % 9 == 0)
 			s.addr = 0x500000 + (rng >> 20 & 0xffff);
 		s.cpu = rng >> 30 & 3;

@@ -69,15 +69,14 @@ static void put_u64(unsigned char *b, size_t *n, __u64 v)
 
 void pw_record(struct pw *w, __u32 type, __u16 misc, const void *body, size_t len)
 {
-	struct perf_event_header h = { .type = type, .misc = misc, .size = (__u16)(8 + len) };
+	struct perf_event_header h = {.type = type, .misc = misc, .size = (__u16)(8 + len)};
 
 	fwrite(&h, sizeof(h), 1, w->f);
 	fwrite(body, len, 1, w->f);
 }
 
 /* The sample_id trailer of the first event: TID, TIME, ID, STREAM_ID, CPU, IDENTIFIER. */
-static void put_trailer(struct pw *w, unsigned char *b, size_t *n, __u32 pid, __u32 tid,
-			__u64 time)
+static void put_trailer(struct pw *w, unsigned char *b, size_t *n, __u32 pid, __u32 tid, __u64 time)
 {
 	const struct pw_event *ev = &w->events[0];
 	__u64 t = ev->attr.sample_type;
@@ -317,7 +316,7 @@ static void attr_with_size(const struct pw_event *ev, struct perf_event_attr *a)
 int pw_open(struct pw *w, const char *path, const struct pw_event *events, int nevents, bool pipe)
 {
 	struct perf_event_attr a;
-	unsigned char zero[HDR_SIZE] = { 0 };
+	unsigned char zero[HDR_SIZE] = {0};
 	__u64 v;
 	int i;
 
@@ -352,7 +351,7 @@ int pw_open(struct pw *w, const char *path, const struct pw_event *events, int n
 	w->attrs_offset = ftell(w->f);
 	v = HDR_SIZE;
 	for (i = 0; i < nevents; i++) {
-		__u64 sec[2] = { v, events[i].nids * 8ull };
+		__u64 sec[2] = {v, events[i].nids * 8ull};
 
 		attr_with_size(&events[i], &a);
 		fwrite(&a, sizeof(a), 1, w->f);
@@ -365,9 +364,9 @@ int pw_open(struct pw *w, const char *path, const struct pw_event *events, int n
 
 int pw_close(struct pw *w)
 {
-	static const int feats[] = { FEAT_HOSTNAME, FEAT_OSRELEASE, FEAT_ARCH, FEAT_NRCPUS,
-				     FEAT_EVENT_DESC };
-	__u64 data_end, bitmap[4] = { 0 }, hdr[9], sec[2];
+	static const int feats[] = {FEAT_HOSTNAME, FEAT_OSRELEASE, FEAT_ARCH, FEAT_NRCPUS,
+				    FEAT_EVENT_DESC};
+	__u64 data_end, bitmap[4] = {0}, hdr[9], sec[2];
 	struct out body[5] = {};
 	unsigned int i, nf = w->no_features ? 0 : sizeof(feats) / sizeof(feats[0]);
 	int e = 0;
@@ -492,10 +491,10 @@ bool pw_layout_event(struct pw_event *ev, int layout, __u64 first_id)
 		a->sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
 				 PERF_SAMPLE_ADDR | PERF_SAMPLE_ID | PERF_SAMPLE_READ |
 				 PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_BRANCH_STACK |
-				 PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER | PERF_SAMPLE_WEIGHT |
-				 PERF_SAMPLE_DATA_SRC | PERF_SAMPLE_PHYS_ADDR;
-		a->read_format = PERF_FORMAT_GROUP | PERF_FORMAT_ID | PERF_FORMAT_TOTAL_TIME_ENABLED |
-				 PERF_FORMAT_LOST;
+				 PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER |
+				 PERF_SAMPLE_WEIGHT | PERF_SAMPLE_DATA_SRC | PERF_SAMPLE_PHYS_ADDR;
+		a->read_format = PERF_FORMAT_GROUP | PERF_FORMAT_ID |
+				 PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_LOST;
 		a->branch_sample_type = PERF_SAMPLE_BRANCH_ANY | PERF_SAMPLE_BRANCH_USER;
 		a->sample_regs_user = 0xff;
 		a->sample_stack_user = 64;
@@ -578,4 +577,29 @@ void pw_layout_sample(struct pw_sample *s, int layout, __u64 i)
 	s->code_page_size = 4096;
 	s->aux_size = 16;
 	memset(s->aux, 0xef, s->aux_size);
+}
+
+int pw_write_layout(const char *path, int layout, __u64 n, bool pipe)
+{
+	struct pw_event ev[2];
+	struct pw_sample s;
+	struct pw w;
+	__u64 i;
+	int e;
+
+	if (!pw_layout_event(&ev[0], layout, 100) || layout >= PW_NLAYOUTS)
+		return -EINVAL;
+	pw_layout_event(&ev[1], PW_GROUP_MEMBER, 200);
+	e = pw_open(&w, path, ev, layout == PW_GROUP_READ ? 2 : 1, pipe);
+	if (e)
+		return e;
+	pw_comm(&w, 100, 100, "layout-test", 500);
+	pw_mmap2(&w, 100, 0x400000, 0x10000, 0x1000, "/usr/bin/layout-test", 600);
+	pw_fork(&w, 101, 100, 700);
+	for (i = 0; i < n; i++) {
+		pw_layout_sample(&s, layout, i);
+		pw_sample(&w, 0, &s);
+	}
+	pw_exit(&w, 101, 100, 900);
+	return pw_close(&w);
 }

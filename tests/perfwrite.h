@@ -34,8 +34,8 @@ struct pw_sample {
 	__u32 cpu;
 	__u64 period;
 	__u64 read_value, time_enabled, time_running, read_lost; /* not grouped */
-	int group_nr;					       /* PERF_FORMAT_GROUP members */
-	__u64 group_value[4], group_lost[4];		       /* their IDs are the events' first */
+	int group_nr;						 /* PERF_FORMAT_GROUP members */
+	__u64 group_value[4], group_lost[4]; /* their IDs are the events' first */
 	__u64 callchain[16];
 	int callchain_nr;
 	unsigned char raw[40];
@@ -99,13 +99,13 @@ void pw_mem_loads_event(struct pw_event *ev, __u64 first_id);
  * PW_GROUP_MEMBER).
  */
 enum pw_layout {
-	PW_EVERY_FIELD,	     /* every bit but WEIGHT; READ with every read_format flag; branch
+	PW_EVERY_FIELD,	    /* every bit but WEIGHT; READ with every read_format flag; branch
 				stack with hw_idx; registers; a user stack; RAW; AUX */
-	PW_BRANCH_COUNTERS,  /* the same with a counter per branch entry (Linux 6.8) */
-	PW_GROUP_READ,	     /* READ of a group; branch stack without hw_idx; register ABI NONE;
+	PW_BRANCH_COUNTERS, /* the same with a counter per branch entry (Linux 6.8) */
+	PW_GROUP_READ,	    /* READ of a group; branch stack without hw_idx; register ABI NONE;
 				empty user stack; WEIGHT; ID without IDENTIFIER */
-	PW_EMPTY_BRANCH,     /* hw_idx asked for, empty stacks written without it (a kernel quirk) */
-	PW_ADDR_ONLY,	     /* a page-fault event with ADDR only */
+	PW_EMPTY_BRANCH,    /* hw_idx asked for, empty stacks written without it (a kernel quirk) */
+	PW_ADDR_ONLY,	    /* a page-fault event with ADDR only */
 	PW_NLAYOUTS,
 	PW_GROUP_MEMBER = PW_NLAYOUTS,
 };
@@ -118,5 +118,12 @@ bool pw_layout_event(struct pw_event *ev, int layout, __u64 first_id);
 
 /* Sample i of a layout: every field set to a value derived from i. */
 void pw_layout_sample(struct pw_sample *s, int layout, __u64 i);
+
+/*
+ * A file of n samples of a layout, from process 100 (COMM at time 500, its
+ * MMAP2 of /usr/bin/layout-test at 600), with a FORK (700) and an EXIT (900)
+ * of process 101 around them.  Returns 0 or -errno.
+ */
+int pw_write_layout(const char *path, int layout, __u64 n, bool pipe);
 
 #endif

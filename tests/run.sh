@@ -1,6 +1,7 @@
 #!/bin/sh
-# Runs every Check suite; prints each suite's summary line.  Suites that need
-# root run when this is root; with CI=true they must (see tests/testutil.c).
+# Runs every Check suite, then the perf.data fuzzer; prints each one's summary
+# line.  Suites that need root run when this is root; with CI=true they must
+# (see tests/testutil.c).
 set -u
 cd "$(dirname "$0")/.." || exit 1
 export LDLAT_BUILD="$PWD/build" LDLAT_FIXTURES="$PWD/tests/fixtures"
@@ -9,9 +10,12 @@ if [ "$(id -u)" = 0 ] && ! mountpoint -q /sys/fs/bpf 2>/dev/null; then
 	mount -t bpf bpf /sys/fs/bpf 2>/dev/null || true
 fi
 status=0
-for suite in check_unit check_bpf check_e2e; do
+for suite in check_unit check_bpf check_e2e check_offline; do
 	echo "== $suite"
 	"build/tests/$suite" || status=1
 done
+# the perf.data reader under libFuzzer, bounded (FUZZ_SECONDS, default 60)
+echo "== fuzz-perfdata"
+tests/fuzz.sh || status=1
 if [ $status = 0 ]; then echo "all suites passed"; else echo "FAILED" >&2; fi
 exit $status

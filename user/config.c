@@ -5,10 +5,10 @@
 
 #include "config.h"
 
-int config__check_fields(const struct cli *c, __u32 fields, __u32 linear_step,
-			 const char *lacking, char *err, size_t errlen)
+int config__check_fields(const struct cli *c, __u32 fields, __u32 linear_step, const char *lacking,
+			 char *err, size_t errlen)
 {
-	const char *opt = c->min_lat_set ? "--min-lat"
+	const char *opt = c->min_lat_set   ? "--min-lat"
 			  : c->max_lat_set ? "--max-lat"
 			  : c->class_set   ? "-s/--class"
 			  : linear_step	   ? "--linear"

@@ -19,8 +19,8 @@
  * (LDLAT_HAS_LAT in fields).  When they do not, returns -EINVAL with a
  * sentence in err ending with 'lacking' ("page-fault samples do not carry").
  */
-int config__check_fields(const struct cli *c, __u32 fields, __u32 linear_step,
-			 const char *lacking, char *err, size_t errlen);
+int config__check_fields(const struct cli *c, __u32 fields, __u32 linear_step, const char *lacking,
+			 char *err, size_t errlen);
 
 /*
  * Fills cfg from the options and the resolved ranges, for samples carrying

@@ -169,8 +169,8 @@ static int run_offline(struct hist_args *args)
 	}
 	if (!e) {
 		if (args->cli.verbose)
-			fprintf(stderr, "ldlat-hist: %s: %d events, analysing %s%s%s\n",
-				o.file.path, o.file.nevents, o.events,
+			fprintf(stderr, "ldlat-hist: %s: %d event%s, analysing %s%s%s\n",
+				o.file.path, o.file.nevents, o.file.nevents == 1 ? "" : "s", o.events,
 				o.file.hostname ? ", recorded on " : "",
 				o.file.hostname ? o.file.hostname : "");
 		e = offline__run(&o, &snap, err, sizeof(err));

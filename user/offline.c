@@ -16,11 +16,11 @@ enum {
 };
 
 static const struct argp_option options[] = {
-	{ NULL, 0, NULL, 0, "Offline:", 6 },
-	{ "input", OPT_INPUT, "FILE", 0,
-	  "analyse the samples of a perf.data file (perf mem record, perf record -d -W) with "
-	  "the same filters and histograms, instead of sampling; needs no privilege",
-	  6 },
+	{NULL, 0, NULL, 0, "Offline:", 6},
+	{"input", OPT_INPUT, "FILE", 0,
+	 "analyse the samples of a perf.data file (perf mem record, perf record -d -W) with "
+	 "the same filters and histograms, instead of sampling; needs no privilege",
+	 6},
 	{},
 };
 
@@ -47,17 +47,17 @@ const struct argp offline_argp = {
 
 int offline__check_cli(const struct cli *cli, char *err, size_t errlen)
 {
-	const char *opt = cli->source_set		 ? "--source"
-			  : cli->source.ldlat		 ? "--ldlat"
-			  : cli->source.period		 ? "--period"
-			  : cli->source.freq		 ? "--freq"
-			  : cli->target.cpus		 ? "-C/--cpu"
-			  : cli->target.cgroup		 ? "-G/--cgroup"
-			  : cli->target.inherit		 ? "--inherit"
-			  : cli->duration > 0		 ? "--duration"
-			  : cli->interval > 0		 ? "--interval"
-			  : cli->target.argv		 ? "a command to run"
-							 : NULL;
+	const char *opt = cli->source_set	? "--source"
+			  : cli->source.ldlat	? "--ldlat"
+			  : cli->source.period	? "--period"
+			  : cli->source.freq	? "--freq"
+			  : cli->target.cpus	? "-C/--cpu"
+			  : cli->target.cgroup	? "-G/--cgroup"
+			  : cli->target.inherit ? "--inherit"
+			  : cli->duration > 0	? "--duration"
+			  : cli->interval > 0	? "--interval"
+			  : cli->target.argv	? "a command to run"
+						: NULL;
 
 	if (!opt)
 		return 0;
@@ -71,9 +71,9 @@ int offline__check_cli(const struct cli *cli, char *err, size_t errlen)
 
 static bool event__is_page_faults(const struct perf_event_attr *a)
 {
-	return a->type == PERF_TYPE_SOFTWARE &&
-	       (a->config == PERF_COUNT_SW_PAGE_FAULTS || a->config == PERF_COUNT_SW_PAGE_FAULTS_MIN ||
-		a->config == PERF_COUNT_SW_PAGE_FAULTS_MAJ);
+	return a->type == PERF_TYPE_SOFTWARE && (a->config == PERF_COUNT_SW_PAGE_FAULTS ||
+						 a->config == PERF_COUNT_SW_PAGE_FAULTS_MIN ||
+						 a->config == PERF_COUNT_SW_PAGE_FAULTS_MAJ);
 }
 
 /*
@@ -112,8 +112,8 @@ static int offline__choose_events(struct offline *o, char *err, size_t errlen)
 		const struct perf_file_event *ev = &f->events[i];
 		__u32 fi = event__fields(&ev->attr);
 
-		if (!fi || (ev->attr.type == PERF_TYPE_SOFTWARE &&
-			    ev->attr.config == PERF_COUNT_SW_DUMMY))
+		if (!fi ||
+		    (ev->attr.type == PERF_TYPE_SOFTWARE && ev->attr.config == PERF_COUNT_SW_DUMMY))
 			continue;
 		if (ev->unparseable[0]) {
 			snprintf(err, errlen, "%s: cannot read the samples of event '%s': %s",
@@ -165,10 +165,11 @@ static int offline__processes(struct offline *o, const struct cli *cli, char *er
 		return 0;
 	ev = offline__event_lacking(o, PERF_SAMPLE_TID);
 	if (ev >= 0) {
-		snprintf(err, errlen,
-			 "-p needs the process of each sample, which %s's event '%s' did not record "
-			 "(PERF_SAMPLE_TID)",
-			 o->file.path, o->file.events[ev].name);
+		snprintf(
+			err, errlen,
+			"-p needs the process of each sample, which %s's event '%s' did not record "
+			"(PERF_SAMPLE_TID)",
+			o->file.path, o->file.events[ev].name);
 		return -EINVAL;
 	}
 	e = target__parse_pids(cli->target.pids, &pids, &n, err, errlen);
@@ -418,13 +419,18 @@ void offline__report_skipped(const struct offline *o, const char *tool, FILE *ou
 			"could not keep up: a larger -m buffer or a lower rate helps)\n",
 			tool, path, (unsigned long long)o->stats.lost);
 	if (o->malformed)
-		fprintf(out, "%s: warning: %s: skipped %llu samples whose fields do not fit their record\n",
+		fprintf(out,
+			"%s: warning: %s: skipped %llu samples whose fields do not fit their "
+			"record\n",
 			tool, path, (unsigned long long)o->malformed);
 	if (o->unknown_id)
-		fprintf(out, "%s: warning: %s: skipped %llu samples of no event of the file (unknown ID)\n",
+		fprintf(out,
+			"%s: warning: %s: skipped %llu samples of no event of the file (unknown "
+			"ID)\n",
 			tool, path, (unsigned long long)o->unknown_id);
 	if (o->stats.unknown_types)
-		fprintf(out, "%s: note: %s: skipped %llu records of types this build does not know\n",
+		fprintf(out,
+			"%s: note: %s: skipped %llu records of types this build does not know\n",
 			tool, path, (unsigned long long)o->stats.unknown_types);
 }
 

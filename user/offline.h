@@ -28,15 +28,15 @@ extern const struct argp offline_argp;
 
 struct offline {
 	struct perf_file file;
-	struct source src;     /* what the analysed events carry (render's view) */
-	bool *use;	       /* per event of the file: analysed */
+	struct source src; /* what the analysed events carry (render's view) */
+	bool *use;	   /* per event of the file: analysed */
 	int nused;
-	char events[512];      /* names of the analysed events, for messages */
+	char events[512]; /* names of the analysed events, for messages */
 	struct ldlat_config cfg;
 	struct perf_file_stats stats;
-	__u64 other_events;    /* samples of events not analysed (dummy, no data fields) */
-	__u64 malformed;       /* samples whose fields do not fit their record: skipped */
-	__u64 unknown_id;      /* samples whose ID names no event: skipped */
+	__u64 other_events; /* samples of events not analysed (dummy, no data fields) */
+	__u64 malformed;    /* samples whose fields do not fit their record: skipped */
+	__u64 unknown_id;   /* samples whose ID names no event: skipped */
 };
 
 /*
