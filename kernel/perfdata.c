@@ -549,12 +549,15 @@ static int perf_file__pipe_header(struct perf_file *f, char *err, size_t errlen)
 	}
 	if (f->nids)
 		qsort(f->ids, f->nids, sizeof(*f->ids), id_cmp);
-	/* names come in a HEADER_FEATURE record holding HEADER_EVENT_DESC */
+	/* names and groups come in HEADER_FEATURE records (EVENT_DESC, GROUP_DESC) */
 	perf_file__rewind(f, &c);
 	while (perf_file__next(f, &c, &r, NULL, err, errlen) > 0) {
-		if (r.type == PERF_RECORD_HEADER_FEATURE && r.size >= 16 &&
-		    rd64(r.data + 8) == PERF_FEAT_EVENT_DESC)
+		if (r.type != PERF_RECORD_HEADER_FEATURE || r.size < 16)
+			continue;
+		if (rd64(r.data + 8) == PERF_FEAT_EVENT_DESC)
 			feat_event_desc(f, r.offset + 16, r.offset + r.size);
+		else if (rd64(r.data + 8) == PERF_FEAT_GROUP_DESC)
+			feat_group_desc(f, r.offset + 16, r.offset + r.size);
 	}
 	err[0] = '\0';
 	return 0;

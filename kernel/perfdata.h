@@ -16,6 +16,27 @@
  * and the pipe format (perf record -o -, saved to a file), whose events come
  * in PERF_RECORD_HEADER_ATTR records.  Little-endian files only: a file from
  * a big-endian machine is recognised and refused.
+ *
+ * Quirks of the format the parser follows (kernel/events/core.c,
+ * perf_output_sample, and tools/perf):
+ * - READ: the block's layout is the event's read_format; with
+ *   PERF_FORMAT_GROUP it holds every member (nr, the times once, then value,
+ *   id, lost per member), and perf script prints such a sample once per
+ *   member.  PERF_FORMAT_LOST (Linux 6.0) adds a word per value.
+ * - BRANCH_STACK: hw_idx follows nr only when branch_sample_type has
+ *   HW_INDEX, and the kernel writes nr alone (0, no hw_idx) when the PMU gave
+ *   no stack; a counter per entry follows the entries when the event's group
+ *   leader asks for PERF_SAMPLE_BRANCH_COUNTERS (Linux 6.8).
+ * - REGS_USER/REGS_INTR: the registers follow only when abi is not NONE;
+ *   STACK_USER: dyn_size follows only when size is not 0.
+ * - RAW: u32 size then the bytes, padded by the kernel so u64s stay aligned.
+ * - AUX: the PERF_SAMPLE_AUX field is a u64 size and the data; the
+ *   PERF_RECORD_AUXTRACE record (and pipe mode's HEADER_TRACING_DATA) carry
+ *   a payload after header.size that the walk skips.
+ * - Events: one event needs no sample ID; several need one at the same
+ *   position in every sample (IDENTIFIER, or ID after the same fields), as
+ *   perf requires.  Non-sample records carry a sample_id trailer when the
+ *   event has sample_id_all.
  */
 #ifndef LDLAT_PERFDATA_H
 #define LDLAT_PERFDATA_H
@@ -108,6 +129,11 @@ struct perf_file_stats {
 	__u64 lost;	     /* samples the kernel said it lost (PERF_RECORD_LOST, LOST_SAMPLES) */
 };
 
+struct perf_file_id {
+	__u64 id;
+	int event;
+};
+
 struct perf_file {
 	char path[256];
 	const unsigned char *base; /* the whole file */
@@ -118,12 +144,8 @@ struct perf_file {
 	__u64 features[PERF_FEAT_BITS / 64];
 	int nevents;
 	struct perf_file_event *events;
-	/* sample ID -> event, sorted by id */
 	int nids;
-	struct perf_file_id {
-		__u64 id;
-		int event;
-	} * ids;
+	struct perf_file_id *ids; /* sample ID -> event, sorted by id */
 	/*
 	 * How a record names its event, when there is more than one: the
 	 * u64 index of the ID in a sample (id_pos), and its index from the end

@@ -38,7 +38,7 @@ static const char doc[] =
 	"  ldlat-hist --min-lat 100 -- ./app   # loads of 100 cycles and more\n"
 	"  ldlat-hist --source page-faults -a 0x7f0000000000+1G -- ./app\n"
 	"  ldlat-hist --source auto --by range -a 0x1000-0x2000 -a '[stack]' -- ./app\n"
-	"  ldlat-hist --input perf.data -s ram   # samples perf mem record took, no root\n"
+	"  ldlat-hist --input perf.data -s ram # what perf mem record saw; no root\n"
 	"\n"
 	"Latency is in core cycles, from dispatch to data available (use latency). "
 	"Exit status: 0, the command's own when it ends the run, 1 when the system fails, "
