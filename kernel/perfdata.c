@@ -396,14 +396,6 @@ static void perf_file__features(struct perf_file *f, __u64 sections, __u64 end)
 		case PERF_FEAT_ARCH:
 			f->arch = feat_string(b, &off, off + len);
 			break;
-		case PERF_FEAT_CMDLINE: {
-			/* u32 argc, then the arguments: keep the first (the perf binary) */
-			__u64 p = off + 4;
-
-			if (inside(off, 4, off + len) && rd32(b + off))
-				f->cmdline = feat_string(b, &p, off + len);
-			break;
-		}
 		default:
 			break;
 		}

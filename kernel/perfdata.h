@@ -152,7 +152,7 @@ struct perf_file {
 	 * of other records' sample_id trailer (is_pos); -1 when it has none.
 	 */
 	int id_pos, is_pos;
-	const char *hostname, *osrelease, *arch, *cmdline; /* features; NULL when absent */
+	const char *hostname, *osrelease, *arch; /* features; NULL when absent */
 };
 
 /*

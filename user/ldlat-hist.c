@@ -173,7 +173,9 @@ static int run_offline(struct hist_args *args)
 				o.file.path, o.file.nevents, o.file.nevents == 1 ? "" : "s", o.events,
 				o.file.hostname ? ", recorded on " : "",
 				o.file.hostname ? o.file.hostname : "");
-		e = offline__run(&o, &snap, err, sizeof(err));
+		e = offline__read(&o, &snap);
+		if (e)
+			snprintf(err, sizeof(err), "%s", o.err);
 	}
 	if (e) {
 		fprintf(stderr, "ldlat-hist: %s\n", err);

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "offline.h"
 #include "config.h"
@@ -406,6 +407,24 @@ int offline__run(struct offline *o, struct snapshot *snap, char *err, size_t err
 		}
 		snapshot__account(snap, &o->cfg, &s);
 	}
+	return e;
+}
+
+int offline__read(void *ctx, struct snapshot *snap)
+{
+	struct offline *o = ctx;
+	__u32 nranges = snap->nranges;
+	struct cell *cells = snap->cells;
+	int e;
+
+	memset(cells, 0, (size_t)nranges * LDLAT_NCLASS * sizeof(*cells));
+	memset(snap, 0, sizeof(*snap));
+	snap->nranges = nranges;
+	snap->cells = cells;
+	memset(&o->stats, 0, sizeof(o->stats));
+	o->other_events = o->malformed = o->unknown_id = 0;
+	e = offline__run(o, snap, o->err, sizeof(o->err));
+	clock_gettime(CLOCK_REALTIME, &snap->taken);
 	return e;
 }
 

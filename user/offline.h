@@ -37,6 +37,7 @@ struct offline {
 	__u64 other_events; /* samples of events not analysed (dummy, no data fields) */
 	__u64 malformed;    /* samples whose fields do not fit their record: skipped */
 	__u64 unknown_id;   /* samples whose ID names no event: skipped */
+	char err[1024];	    /* why offline__read failed */
 };
 
 /*
@@ -57,6 +58,13 @@ int offline__open(struct offline *o, const char *path, struct cli *cli, __u32 li
 
 /* Every sample of the file into snap (initialised for cfg.nranges). 0 or -EINVAL and err. */
 int offline__run(struct offline *o, struct snapshot *snap, char *err, size_t errlen);
+
+/*
+ * The whole file's counts in snap, replacing what it held (a reader of the
+ * same shape as a live session's: int (*)(void *src, struct snapshot *)),
+ * stamped now.  0, or -errno with the sentence in o->err.
+ */
+int offline__read(void *o, struct snapshot *snap);
 
 /* What was skipped, one line each on out, prefixed with tool; nothing when nothing was. */
 void offline__report_skipped(const struct offline *o, const char *tool, FILE *out);
