@@ -34,7 +34,7 @@
 #define FILE_HEADER_V0	 72  /* the same without the feature bitmap (perf before 2.6.36) */
 #define PIPE_HEADER_SIZE 16
 #define MAX_EVENTS	 4096
-#define MAX_IDS		 (1 << 24)
+#define MAX_IDS		 (1 << 20) /* events x CPUs or threads: far more than perf opens */
 #define MAX_ATTR_SIZE	 4096
 
 static const char magic_le[8] = {'P', 'E', 'R', 'F', 'I', 'L', 'E', '2'};
@@ -792,6 +792,8 @@ int perf_file__next(const struct perf_file *f, struct perf_cursor *c, struct per
 			stats->lost += rd64(h + 16);
 		else if (r->type == 13 /* LOST_SAMPLES */ && r->size >= 16)
 			stats->lost += rd64(h + 8);
+		else if (r->type == PERF_RECORD_AUXTRACE)
+			stats->auxtrace++;
 	}
 	return 1;
 }

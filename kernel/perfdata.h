@@ -127,6 +127,7 @@ struct perf_file_stats {
 	__u64 records;
 	__u64 unknown_types; /* records of types this build does not know, skipped */
 	__u64 lost;	     /* samples the kernel said it lost (PERF_RECORD_LOST, LOST_SAMPLES) */
+	__u64 auxtrace;	     /* AUXTRACE records: an AUX area trace (ARM SPE, Intel PT) */
 };
 
 struct perf_file_id {

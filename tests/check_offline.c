@@ -839,6 +839,7 @@ START_TEST(test_auxtrace_payload)
 	open_file(&f, path);
 	ck_assert_int_eq(drain(&f, &st, &n, &bad, err, sizeof(err)), 0);
 	ck_assert_uint_eq(n, 2);
+	ck_assert_uint_eq(st.auxtrace, 1);
 	perf_file__close(&f);
 }
 END_TEST

@@ -447,6 +447,12 @@ void offline__report_skipped(const struct offline *o, const char *tool, FILE *ou
 			"%s: warning: %s: skipped %llu samples of no event of the file (unknown "
 			"ID)\n",
 			tool, path, (unsigned long long)o->unknown_id);
+	if (o->stats.auxtrace)
+		fprintf(out,
+			"%s: note: %s holds an AUX area trace (ARM SPE, Intel PT): perf decodes "
+			"samples from it itself; this tool reads the PERF_RECORD_SAMPLE records "
+			"only\n",
+			tool, path);
 	if (o->stats.unknown_types)
 		fprintf(out,
 			"%s: note: %s: skipped %llu records of types this build does not know\n",
