@@ -109,25 +109,6 @@ struct printer {
 	bool final;
 };
 
-/* The report for samples from src, as the options ask for it. */
-static struct report hist_report(const struct hist_args *a, const struct source *src)
-{
-	return (struct report){
-		.src = src,
-		.ranges = &a->cli.ranges,
-		.by = a->by_set ? a->by : (src->fields & LDLAT_HAS_LAT ? BY_CLASS : BY_RANGE),
-		.linear_step = a->linear_step,
-		.has_latency = src->fields & LDLAT_HAS_LAT,
-		.intervals = a->cli.interval > 0,
-	};
-}
-
-/* Live and offline print through here. */
-static void print_report(const struct report *r, const struct snapshot *s)
-{
-	render_text(stdout, r, s);
-}
-
 /* Prints what happened since the previous print. */
 static int print_interval(void *ctx)
 {
@@ -144,7 +125,7 @@ static int print_interval(void *ctx)
 		return 0;
 	if (p->printed)
 		fputc('\n', stdout);
-	print_report(&p->report, &p->out);
+	render_text(stdout, &p->report, &p->out);
 	snapshot__copy(&p->prev, &p->cur);
 	p->printed++;
 	return 0;
@@ -180,8 +161,16 @@ static int run_offline(struct hist_args *args)
 	if (e) {
 		fprintf(stderr, "ldlat-hist: %s\n", err);
 	} else {
-		r = hist_report(args, &o.src);
-		print_report(&r, &snap);
+		/* as a live run's report, for samples that carry what the file's carry */
+		r = (struct report){
+			.src = &o.src,
+			.ranges = &args->cli.ranges,
+			.by = args->by_set ? args->by
+					   : (o.src.fields & LDLAT_HAS_LAT ? BY_CLASS : BY_RANGE),
+			.linear_step = args->linear_step,
+			.has_latency = o.src.fields & LDLAT_HAS_LAT,
+		};
+		render_text(stdout, &r, &snap);
 		offline__report_skipped(&o, "ldlat-hist", stderr);
 	}
 	snapshot__free(&snap);
@@ -212,7 +201,14 @@ int main(int argc, char **argv)
 		return cli__exit_status(e);
 	}
 	p.tool = &tool;
-	p.report = hist_report(&args, &tool.src);
+	p.report = (struct report){
+		.src = &tool.src,
+		.ranges = &args.cli.ranges,
+		.by = args.by_set ? args.by : (tool.src.fields & LDLAT_HAS_LAT ? BY_CLASS : BY_RANGE),
+		.linear_step = args.linear_step,
+		.has_latency = tool.src.fields & LDLAT_HAS_LAT,
+		.intervals = args.cli.interval > 0,
+	};
 	if (snapshot__init(&p.cur, tool.cfg.nranges) || snapshot__init(&p.prev, tool.cfg.nranges) ||
 	    snapshot__init(&p.out, tool.cfg.nranges)) {
 		fprintf(stderr, "ldlat-hist: out of memory\n");
