@@ -35,23 +35,23 @@ enum ldlat_pin_target {
 
 /* Which program is pinned as DIR/prog. */
 enum ldlat_pin_program {
-	LDLAT_PIN_PROG_SAMPLE,	   /* ldlat_sample: address, latency, data source */
-	LDLAT_PIN_PROG_ADDR_ONLY,  /* ldlat_sample_addr: kernels before 6.3 */
+	LDLAT_PIN_PROG_SAMPLE,	  /* ldlat_sample: address, latency, data source */
+	LDLAT_PIN_PROG_ADDR_ONLY, /* ldlat_sample_addr: kernels before 6.3 */
 };
 
 /* The single value of the 'meta' map, written once by --pin, then frozen. */
 struct ldlat_pin_meta {
-	char magic[8]; /* LDLAT_PIN_MAGIC */
-	__u32 layout;  /* LDLAT_PIN_LAYOUT */
-	__u32 nlinks;  /* perf-event links pinned as DIR/link_* */
+	char magic[8];	  /* LDLAT_PIN_MAGIC */
+	__u32 layout;	  /* LDLAT_PIN_LAYOUT */
+	__u32 nlinks;	  /* perf-event links pinned as DIR/link_* */
 	__u64 started_ns; /* CLOCK_REALTIME when sampling started */
 	__u32 pid;	  /* the ldlat-hist that pinned it */
 	__u32 detached;	  /* 1: --detach, sampling outlives that process */
 	enum ldlat_pin_source source;
 	enum ldlat_pin_target target;
 	enum ldlat_pin_program program;
-	__u32 fields;	  /* LDLAT_HAS_* the samples carry */
-	__u64 cgroup_id;  /* -G: the cgroup's id (the inode of its directory) */
+	__u32 fields;			  /* LDLAT_HAS_* the samples carry */
+	__u64 cgroup_id;		  /* -G: the cgroup's id (the inode of its directory) */
 	char event[LDLAT_PIN_TEXT];	  /* "page-faults (period 1)", "cpu/mem-loads,ldlat=30/P" */
 	char target_desc[LDLAT_PIN_TEXT]; /* "cgroup system.slice/db.service" */
 	char cgroup_path[LDLAT_PIN_TEXT]; /* -G: the absolute path at --pin */

@@ -36,7 +36,7 @@ static const char *schema(void)
 static int sh(const char *fmt, ...)
 {
 	char cmd[8192], *o = NULL, *e = NULL;
-	char *argv[] = { "sh", "-c", cmd, NULL };
+	char *argv[] = {"sh", "-c", cmd, NULL};
 	va_list ap;
 	int rc;
 
@@ -61,7 +61,7 @@ struct fixture {
 	struct snapshot snap;
 };
 
-static const __u64 lats[] = { 0, 1, 3, 30, 31, 100, 1000, 1000, 70000 };
+static const __u64 lats[] = {0, 1, 3, 30, 31, 100, 1000, 1000, 70000};
 #define NLATS (sizeof(lats) / sizeof(lats[0]))
 
 static void fixture_init(struct fixture *f, const char *range0, __u32 linear_step, bool latency)
@@ -81,25 +81,25 @@ static void fixture_init(struct fixture *f, const char *range0, __u32 linear_ste
 	f->cfg.class_mask = LDLAT_ALL_CLASSES;
 	f->cfg.op_mask = PERF_MEM_OP_LOAD;
 	f->cfg.linear_step = linear_step;
-	f->run = (struct run_info){ .tool = "check_output",
-				    .event = "cpu/mem-loads,ldlat=30/P",
-				    .target = "cgroup \"quoted\\name\"",
-				    .cfg = &f->cfg,
-				    .started = { .tv_sec = 1700000000 } };
-	f->report = (struct report){ .run = &f->run,
-				     .src = &f->src,
-				     .ranges = &f->ranges,
-				     .by = BY_BOTH,
-				     .linear_step = linear_step,
-				     .has_latency = latency };
+	f->run = (struct run_info){.tool = "check_output",
+				   .event = "cpu/mem-loads,ldlat=30/P",
+				   .target = "cgroup \"quoted\\name\"",
+				   .cfg = &f->cfg,
+				   .started = {.tv_sec = 1700000000}};
+	f->report = (struct report){.run = &f->run,
+				    .src = &f->src,
+				    .ranges = &f->ranges,
+				    .by = BY_BOTH,
+				    .linear_step = linear_step,
+				    .has_latency = latency};
 	ck_assert_int_eq(snapshot__init(&f->snap, 2), 0);
 	for (i = 0; i < NLATS * 3; i++) {
 		bool ram = i >= NLATS;
 		__u64 lat = lats[i % NLATS];
 
-		c = &f->snap.cells[ldlat_hist_index(ram, latency ? (ram ? LDLAT_CLASS_LOCAL_RAM
-								       : LDLAT_CLASS_L1)
-								 : LDLAT_CLASS_UNKNOWN)];
+		c = &f->snap.cells[ldlat_hist_index(
+			ram, latency ? (ram ? LDLAT_CLASS_LOCAL_RAM : LDLAT_CLASS_L1)
+				     : LDLAT_CLASS_UNKNOWN)];
 		c->slot[ldlat_bucket(lat, linear_step)]++;
 		c->count++;
 		c->sum += lat;
@@ -109,11 +109,11 @@ static void fixture_init(struct fixture *f, const char *range0, __u32 linear_ste
 	f->snap.counters.seen += 5;
 	f->snap.counters.outside_ranges = 5;
 	f->snap.since = f->run.started;
-	f->snap.taken = (struct timespec){ .tv_sec = 1700000060, .tv_nsec = 500000000 };
+	f->snap.taken = (struct timespec){.tv_sec = 1700000060, .tv_nsec = 500000000};
 }
 
-static void render_to(const char *name, void (*fn)(FILE *, const struct report *,
-						   const struct snapshot *),
+static void render_to(const char *name,
+		      void (*fn)(FILE *, const struct report *, const struct snapshot *),
 		      const struct fixture *f)
 {
 	char path[512];
@@ -133,24 +133,26 @@ START_TEST(test_json_schema_and_values)
 	fixture_init(&f, "0x1000-0x2000", 0, true);
 	render_to("a.json", render_json, &f);
 	ck_assert_int_eq(sh("python3 %s < %s/a.json", schema(), tmpdir), 0);
-	ck_assert_int_eq(sh("jq -e '.source == \"ldlat\" and .event == \"cpu/mem-loads,ldlat=30/P\" "
-			    "and .target == \"cgroup \\\"quoted\\\\name\\\"\" and .interval.seconds "
-			    "== 60.5 and .counters.seen == 32 and .counters.dropped.outside_ranges == 5 "
-			    "and .filters.ops == [\"load\"] and .filters.max_latency == null and "
-			    "(.filters.classes | length) == %d' %s/a.json",
-			    LDLAT_NCLASS, tmpdir),
-			 0);
+	ck_assert_int_eq(
+		sh("jq -e '.source == \"ldlat\" and .event == \"cpu/mem-loads,ldlat=30/P\" "
+		   "and .target == \"cgroup \\\"quoted\\\\name\\\"\" and .interval.seconds "
+		   "== 60.5 and .counters.seen == 32 and .counters.dropped.outside_ranges == 5 "
+		   "and .filters.ops == [\"load\"] and .filters.max_latency == null and "
+		   "(.filters.classes | length) == %d' %s/a.json",
+		   LDLAT_NCLASS, tmpdir),
+		0);
 	/* 9 latencies in 8 buckets: 0, 1, [2,3], [16,31] x2, [64,127], [512,1023] x2, [65536,...] */
 	ck_assert_int_eq(sh("jq -e '[.histograms[] | [.range, .class, .class_name, .count, "
 			    "(.buckets | length)]] == [[0, \"l1\", \"L1 hit\", 9, 7], [1, "
 			    "\"local-ram\", \"local RAM\", 18, 7]]' %s/a.json",
 			    tmpdir),
 			 0);
-	ck_assert_int_eq(sh("jq -e '.histograms[0] | .sum == 72165 and .buckets[3] == {low: 16, "
-			    "high: 31, count: 2} and .percentiles.p50 >= 16 and .percentiles.p50 <= "
-			    "31' %s/a.json",
-			    tmpdir),
-			 0);
+	ck_assert_int_eq(
+		sh("jq -e '.histograms[0] | .sum == 72165 and .buckets[3] == {low: 16, "
+		   "high: 31, count: 2} and .percentiles.p50 >= 16 and .percentiles.p50 <= "
+		   "31' %s/a.json",
+		   tmpdir),
+		0);
 	f.report.by = BY_RANGE;
 	render_to("b.json", render_json, &f);
 	ck_assert_int_eq(sh("python3 %s < %s/b.json && jq -e '[.histograms[] | .class] == [null, "
@@ -168,9 +170,9 @@ START_TEST(test_json_schema_rejects)
 
 	fixture_init(&f, "0x1000-0x2000", 0, true);
 	render_to("c.json", render_json, &f);
-	ck_assert_int_ne(sh("jq -c '.histograms[0].count += 1' %s/c.json | python3 %s", tmpdir,
-			    schema()),
-			 0);
+	ck_assert_int_ne(
+		sh("jq -c '.histograms[0].count += 1' %s/c.json | python3 %s", tmpdir, schema()),
+		0);
 	ck_assert_int_ne(sh("jq -c 'del(.counters.dropped.below_min)' %s/c.json | python3 %s",
 			    tmpdir, schema()),
 			 0);
@@ -188,10 +190,11 @@ START_TEST(test_json_no_latency)
 	fixture_init(&f, "0x1000-0x2000", 0, false);
 	f.report.by = BY_RANGE;
 	render_to("d.json", render_json, &f);
-	ck_assert_int_eq(sh("python3 %s < %s/d.json && jq -e '.latency == false and "
-			    "[.histograms[] | [.count, .buckets]] == [[9, null], [18, null]]' %s/d.json",
-			    schema(), tmpdir, tmpdir),
-			 0);
+	ck_assert_int_eq(
+		sh("python3 %s < %s/d.json && jq -e '.latency == false and "
+		   "[.histograms[] | [.count, .buckets]] == [[9, null], [18, null]]' %s/d.json",
+		   schema(), tmpdir, tmpdir),
+		0);
 	snapshot__free(&f.snap);
 }
 END_TEST
@@ -208,22 +211,26 @@ START_TEST(test_openmetrics_promtool)
 	render_to(name, render_openmetrics, &f);
 	ck_assert_int_eq(sh("promtool check metrics < %s/%s", tmpdir, name), 0);
 	ck_assert_int_eq(sh("tail -n 1 %s/%s | grep -qx '# EOF'", tmpdir, name), 0);
-	ck_assert_int_eq(sh("grep '^ldlat_latency_cycles_bucket{.*class=\"l1\"' %s/%s | sed "
-			    "'s/.*le=\"\\([^\"]*\\)\"} \\(.*\\)/\\1 \\2/' | awk '{ if ($2 < prev) exit "
-			    "1; prev = $2; n++; last = $1 } END { if (n != 65 || prev != 9 || last != "
-			    "\"+Inf\") exit 1 }'",
-			    tmpdir, name),
-			 0);
-	ck_assert_int_eq(sh("grep -q '^ldlat_latency_cycles_count{.*class=\"local-ram\".*} 18$' %s/%s "
-			    "&& grep -q '^ldlat_latency_cycles_sum{.*class=\"l1\".*} 72165$' %s/%s",
-			    tmpdir, name, tmpdir, name),
-			 0);
+	ck_assert_int_eq(
+		sh("grep '^ldlat_latency_cycles_bucket{.*class=\"l1\"' %s/%s | sed "
+		   "'s/.*le=\"\\([^\"]*\\)\"} \\(.*\\)/\\1 \\2/' | awk '{ if ($2 < prev) exit "
+		   "1; prev = $2; n++; last = $1 } END { if (n != 65 || prev != 9 || last != "
+		   "\"+Inf\") exit 1 }'",
+		   tmpdir, name),
+		0);
+	ck_assert_int_eq(
+		sh("grep -q '^ldlat_latency_cycles_count{.*class=\"local-ram\".*} 18$' %s/%s "
+		   "&& grep -q '^ldlat_latency_cycles_sum{.*class=\"l1\".*} 72165$' %s/%s",
+		   tmpdir, name, tmpdir, name),
+		0);
 	if (_i) /* linear, 100 wide: 0-99 holds 0, 1, 3, 30, 31 */
-		ck_assert_int_eq(sh("grep -q 'class=\"l1\",.*le=\"99\"} 5$' %s/%s", tmpdir, name), 0);
+		ck_assert_int_eq(sh("grep -q 'class=\"l1\",.*le=\"99\"} 5$' %s/%s", tmpdir, name),
+				 0);
 	else /* log2: up to 31 holds 0, 1, 3, 30, 31 */
-		ck_assert_int_eq(sh("grep -q 'class=\"l1\",.*le=\"31\"} 5$' %s/%s", tmpdir, name), 0);
-	ck_assert_int_eq(sh("grep -q 'target=\"cgroup \\\\\"quoted\\\\\\\\name\\\\\"\"' %s/%s", tmpdir,
-			    name),
+		ck_assert_int_eq(sh("grep -q 'class=\"l1\",.*le=\"31\"} 5$' %s/%s", tmpdir, name),
+				 0);
+	ck_assert_int_eq(sh("grep -q 'target=\"cgroup \\\\\"quoted\\\\\\\\name\\\\\"\"' %s/%s",
+			    tmpdir, name),
 			 0);
 	snapshot__free(&f.snap);
 }
@@ -249,7 +256,7 @@ END_TEST
 /* A reader never sees a partial file while --output is replaced 300 times. */
 START_TEST(test_output_atomic)
 {
-	struct output_opts o = { .format = OUTPUT_OPENMETRICS };
+	struct output_opts o = {.format = OUTPUT_OPENMETRICS};
 	char path[512], err[512];
 	struct fixture f;
 	struct stat st;
@@ -289,7 +296,8 @@ START_TEST(test_output_atomic)
 	ck_assert_msg(WIFSIGNALED(status), "the reader saw a partial file (exit %d)",
 		      WEXITSTATUS(status));
 	ck_assert_int_eq(stat(path, &st), 0);
-	ck_assert_int_eq(st.st_mode & 0777, 0644); /* a collector running as another user reads it */
+	ck_assert_int_eq(st.st_mode & 0777,
+			 0644); /* a collector running as another user reads it */
 	/* nothing left beside it */
 	ck_assert_int_eq(sh("[ $(ls %s | grep -c '^ldlat.prom') = 1 ]", tmpdir), 0);
 	ck_assert_int_eq(sh("grep -q '^ldlat_samples_seen{.*} 332$' %s", path), 0);
@@ -299,7 +307,7 @@ END_TEST
 
 START_TEST(test_output_check)
 {
-	struct output_opts o = { .path = "/nonexistent-ldlat-dir/x.prom" };
+	struct output_opts o = {.path = "/nonexistent-ldlat-dir/x.prom"};
 	char err[512];
 
 	ck_assert_int_eq(output__check(&o, err, sizeof(err)), -EINVAL);

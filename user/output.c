@@ -16,15 +16,15 @@ enum {
 };
 
 static const struct argp_option options[] = {
-	{ NULL, 0, NULL, 0, "Output format:", 6 },
-	{ "format", OPT_FORMAT, "FMT", 0,
-	  "text (default), json (one object per report, one per line), or openmetrics (totals "
-	  "since the start, for Prometheus)",
-	  6 },
-	{ "output", OPT_OUTPUT, "FILE", 0,
-	  "write each report to FILE, replacing it atomically (for the node_exporter textfile "
-	  "collector: a FILE.prom in its directory)",
-	  6 },
+	{NULL, 0, NULL, 0, "Output format:", 6},
+	{"format", OPT_FORMAT, "FMT", 0,
+	 "text (default), json (one object per report, one per line), or openmetrics (totals "
+	 "since the start, for Prometheus)",
+	 6},
+	{"output", OPT_OUTPUT, "FILE", 0,
+	 "write each report to FILE, replacing it atomically (for the node_exporter textfile "
+	 "collector: a FILE.prom in its directory)",
+	 6},
 	{},
 };
 
@@ -139,7 +139,8 @@ int output__emit(const struct output_opts *o, const struct report *r,
 	}
 	fd = output__tmpfile(o->path, tmp, sizeof(tmp));
 	if (fd < 0) {
-		snprintf(err, errlen, "cannot write beside --output '%s': %s", o->path, strerror(-fd));
+		snprintf(err, errlen, "cannot write beside --output '%s': %s", o->path,
+			 strerror(-fd));
 		return fd;
 	}
 	f = fdopen(fd, "w");

@@ -18,18 +18,18 @@ enum {
 };
 
 static const struct argp_option options[] = {
-	{ NULL, 0, NULL, 0, "Pinning (watching for hours):", 7 },
-	{ "pin", OPT_PIN, "DIR", 0,
-	  "pin the program, its maps and its perf-event links in DIR on bpffs (created if "
-	  "needed; /sys/fs/bpf is mounted if it is not); without --detach they are removed at "
-	  "the end of the run",
-	  7 },
-	{ "detach", OPT_DETACH, NULL, 0, "with --pin: exit at once, leaving the set sampling", 7 },
-	{ "show", OPT_SHOW, "DIR", 0,
-	  "print the histograms of the set pinned in DIR (with -i: every interval)", 7 },
-	{ "delta", OPT_DELTA, NULL, 0, "with --show: the change since the last --show", 7 },
-	{ "unpin", OPT_UNPIN, "DIR", 0,
-	  "stop the set pinned in DIR and remove it: links first, then the rest", 7 },
+	{NULL, 0, NULL, 0, "Pinning (watching for hours):", 7},
+	{"pin", OPT_PIN, "DIR", 0,
+	 "pin the program, its maps and its perf-event links in DIR on bpffs (created if "
+	 "needed; /sys/fs/bpf is mounted if it is not); without --detach they are removed at "
+	 "the end of the run",
+	 7},
+	{"detach", OPT_DETACH, NULL, 0, "with --pin: exit at once, leaving the set sampling", 7},
+	{"show", OPT_SHOW, "DIR", 0,
+	 "print the histograms of the set pinned in DIR (with -i: every interval)", 7},
+	{"delta", OPT_DELTA, NULL, 0, "with --show: the change since the last --show", 7},
+	{"unpin", OPT_UNPIN, "DIR", 0,
+	 "stop the set pinned in DIR and remove it: links first, then the rest", 7},
 	{},
 };
 
@@ -58,7 +58,9 @@ static error_t pin_parse(int key, char *arg, struct argp_state *state)
 	}
 	if ((key == OPT_PIN || key == OPT_SHOW || key == OPT_UNPIN) && !*arg)
 		argp_error(state, "--%s: empty directory name",
-			   key == OPT_PIN ? "pin" : key == OPT_SHOW ? "show" : "unpin");
+			   key == OPT_PIN    ? "pin"
+			   : key == OPT_SHOW ? "show"
+					     : "unpin");
 	return 0;
 }
 
@@ -101,8 +103,8 @@ static const char *sampling_option(const struct cli *c)
 	return NULL;
 }
 
-int pin_opts__check(const struct pin_opts *po, const struct cli *cli,
-		    const struct output_opts *oo, __u32 linear_step, char *err, size_t errlen)
+int pin_opts__check(const struct pin_opts *po, const struct cli *cli, const struct output_opts *oo,
+		    __u32 linear_step, char *err, size_t errlen)
 {
 	const char *cmd = po->show ? "--show" : "--unpin", *opt;
 
@@ -146,14 +148,16 @@ int pin_opts__check(const struct pin_opts *po, const struct cli *cli,
 			return -EINVAL;
 		}
 	}
-	if (po->unpin && (cli->duration > 0 || cli->interval > 0 || oo->path ||
-			  oo->format != OUTPUT_TEXT)) {
-		snprintf(err, errlen, "--unpin prints no report: drop -d, -i, --format and --output");
+	if (po->unpin &&
+	    (cli->duration > 0 || cli->interval > 0 || oo->path || oo->format != OUTPUT_TEXT)) {
+		snprintf(err, errlen,
+			 "--unpin prints no report: drop -d, -i, --format and --output");
 		return -EINVAL;
 	}
 	if (po->delta && oo->format == OUTPUT_OPENMETRICS) {
 		snprintf(err, errlen,
-			 "--delta does not apply to --format openmetrics, which reports totals since "
+			 "--delta does not apply to --format openmetrics, which reports totals "
+			 "since "
 			 "the start (Prometheus computes the rates)");
 		return -EINVAL;
 	}
@@ -174,8 +178,8 @@ static enum ldlat_pin_target pin_target(enum target_kind k)
 	}
 }
 
-void pin_meta__fill(struct ldlat_pin_meta *m, const struct tool *t,
-		    const struct timespec *started, bool detached)
+void pin_meta__fill(struct ldlat_pin_meta *m, const struct tool *t, const struct timespec *started,
+		    bool detached)
 {
 	const struct range_set *set = &t->cli->ranges;
 	int i;
@@ -194,8 +198,8 @@ void pin_meta__fill(struct ldlat_pin_meta *m, const struct tool *t,
 	m->program = t->addr_only ? LDLAT_PIN_PROG_ADDR_ONLY : LDLAT_PIN_PROG_SAMPLE;
 	m->fields = t->src.fields;
 	if (t->target.kind == TARGET_CGROUP)
-		m->cgroup_id =
-			pinset__cgroup_id(t->target.cgroup_fd, m->cgroup_path, sizeof(m->cgroup_path));
+		m->cgroup_id = pinset__cgroup_id(t->target.cgroup_fd, m->cgroup_path,
+						 sizeof(m->cgroup_path));
 	snprintf(m->event, sizeof(m->event), "%s", t->evlist.evsel[0].name);
 	snprintf(m->target_desc, sizeof(m->target_desc), "%s", t->target_desc);
 	m->nranges = set->nranges;
@@ -284,8 +288,8 @@ int pincmd__show(const char *tool, const struct pin_opts *po, const struct cli *
 		.event = event,
 		.target = target,
 		.cfg = &ps.meta.cfg,
-		.started = { .tv_sec = ps.meta.started_ns / 1000000000ull,
-			     .tv_nsec = ps.meta.started_ns % 1000000000ull },
+		.started = {.tv_sec = ps.meta.started_ns / 1000000000ull,
+			    .tv_nsec = ps.meta.started_ns % 1000000000ull},
 		.pin_dir = ps.dir,
 		.pin_pid = (int)ps.meta.pid,
 		.pin_detached = ps.meta.detached,

@@ -34,12 +34,12 @@ extern const struct argp pin_argp;
  * no -d or -i).  linear_step: the tool's --linear.  Returns 0 or -EINVAL
  * with a sentence in err.
  */
-int pin_opts__check(const struct pin_opts *po, const struct cli *cli,
-		    const struct output_opts *oo, __u32 linear_step, char *err, size_t errlen);
+int pin_opts__check(const struct pin_opts *po, const struct cli *cli, const struct output_opts *oo,
+		    __u32 linear_step, char *err, size_t errlen);
 
 /* What a started tool samples, as the set records it. */
-void pin_meta__fill(struct ldlat_pin_meta *m, const struct tool *t,
-		    const struct timespec *started, bool detached);
+void pin_meta__fill(struct ldlat_pin_meta *m, const struct tool *t, const struct timespec *started,
+		    bool detached);
 
 /* --unpin DIR as a whole command: the exit status. */
 int pincmd__unpin(const char *tool, const char *dir);

@@ -25,7 +25,7 @@
 #define BPFFS_DEFAULT "/sys/fs/bpf"
 
 /* The maps of a set, meta first: it is pinned first and removed last. */
-static const char *const set_maps[] = { "meta", "counters", "hists", "shown", "shown_hists" };
+static const char *const set_maps[] = {"meta", "counters", "hists", "shown", "shown_hists"};
 #define SET_PROG "prog"
 #define SET_LINK "link_"
 
@@ -125,9 +125,9 @@ out:
 /* What a directory holds. */
 struct scan {
 	int entries;
-	bool foreign;	  /* something that is not part of a set */
-	char what[300];	  /* the first such thing, for messages */
-	bool meta_found;  /* a meta map of ours (any layout) */
+	bool foreign;	 /* something that is not part of a set */
+	char what[300];	 /* the first such thing, for messages */
+	bool meta_found; /* a meta map of ours (any layout) */
 	__u32 layout;
 	struct ldlat_pin_meta meta; /* when meta_found and the layout is ours */
 };
@@ -161,8 +161,9 @@ static int dir__scan(int dir_fd, const char *dir, struct scan *sc)
 		sc->entries++;
 		want = set_kind(de->d_name);
 		if (want == OBJ_NONE || de->d_type == DT_DIR) {
-			scan__foreign(sc, de->d_name, de->d_type == DT_DIR ? "a directory"
-									 : "not a name ldlat pins");
+			scan__foreign(sc, de->d_name,
+				      de->d_type == DT_DIR ? "a directory"
+							   : "not a name ldlat pins");
 			continue;
 		}
 		fd = obj_get(dir, de->d_name);
@@ -171,7 +172,8 @@ static int dir__scan(int dir_fd, const char *dir, struct scan *sc)
 			continue;
 		}
 		if (obj_kind_of(fd) != want) {
-			scan__foreign(sc, de->d_name, "not the kind of BPF object ldlat pins there");
+			scan__foreign(sc, de->d_name,
+				      "not the kind of BPF object ldlat pins there");
 		} else if (!strcmp(de->d_name, "meta")) {
 			e = meta_read(fd, &sc->meta, &sc->layout);
 			if (e == -ENOMSG)
@@ -254,8 +256,8 @@ static int existing_ancestor(const char *path, char *anc, size_t len)
 static void not_bpffs(const char *opt, const char *dir, const char *where, char *err, size_t errlen)
 {
 	snprintf(err, errlen,
-		 "%s '%s': %s is not on a BPF file system (bpffs); name a directory under "
-		 BPFFS_DEFAULT,
+		 "%s '%s': %s is not on a BPF file system (bpffs); name a directory "
+		 "under " BPFFS_DEFAULT,
 		 opt, dir, where);
 }
 
@@ -457,8 +459,8 @@ int pinset__pin(struct pinset *p, struct session *s, const struct evlist *evlist
 		struct ldlat_pin_meta *meta, char *err, size_t errlen)
 {
 	struct ldlat_bpf *skel = s->skel;
-	const struct bpf_map *maps[] = { skel->maps.meta, skel->maps.counters, skel->maps.hists,
-					 skel->maps.shown, skel->maps.shown_hists };
+	const struct bpf_map *maps[] = {skel->maps.meta, skel->maps.counters, skel->maps.hists,
+					skel->maps.shown, skel->maps.shown_hists};
 	__u32 zero = 0;
 	char name[64];
 	unsigned int i;
@@ -582,7 +584,7 @@ static int check_hists(struct pinset *p, char *err, size_t errlen)
 {
 	struct bpf_map_info info = {};
 	__u32 len = sizeof(info), n = p->meta.cfg.nranges * LDLAT_NCLASS;
-	int fds[] = { p->hists_fd, p->shown_hists_fd };
+	int fds[] = {p->hists_fd, p->shown_hists_fd};
 	unsigned int i;
 
 	if (!p->meta.cfg.nranges || p->meta.cfg.nranges > LDLAT_MAX_RANGES)
@@ -760,9 +762,10 @@ int pinset__unpin(const char *arg, int *removed, char *err, size_t errlen)
 		goto out;
 	}
 	if (sc.foreign) {
-		snprintf(err, errlen,
-			 "--unpin '%s' is not an ldlat pinned set: it holds %s; nothing was removed",
-			 dir, sc.what);
+		snprintf(
+			err, errlen,
+			"--unpin '%s' is not an ldlat pinned set: it holds %s; nothing was removed",
+			dir, sc.what);
 		e = -EINVAL;
 		goto out;
 	}
@@ -777,8 +780,8 @@ out:
 
 void pinset__close(struct pinset *p)
 {
-	int *fds[] = { &p->meta_fd, &p->counters_fd,	&p->hists_fd, &p->shown_fd,
-		       &p->shown_hists_fd, &p->prog_fd, &p->dir_fd };
+	int *fds[] = {&p->meta_fd,	  &p->counters_fd, &p->hists_fd, &p->shown_fd,
+		      &p->shown_hists_fd, &p->prog_fd,	   &p->dir_fd};
 	unsigned int i;
 
 	for (i = 0; i < sizeof(fds) / sizeof(fds[0]); i++) {

@@ -31,7 +31,7 @@
 
 struct pinset {
 	char dir[PATH_MAX];
-	int dir_fd; /* holds the flock; -1 when closed */
+	int dir_fd;	     /* holds the flock; -1 when closed */
 	char made[PATH_MAX]; /* the topmost directory --pin created ("" if none) */
 	bool pinned;	     /* objects of ours are in dir */
 	int meta_fd, counters_fd, hists_fd, shown_fd, shown_hists_fd, prog_fd;

@@ -46,7 +46,7 @@ static double ts_seconds(const struct timespec *ts)
 
 static const char *by_name(enum report_by by)
 {
-	static const char *const names[] = { "class", "range", "both", "none" };
+	static const char *const names[] = {"class", "range", "both", "none"};
 
 	return names[by];
 }
@@ -58,10 +58,10 @@ static void json_filters(FILE *out, const struct report *r)
 	static const struct {
 		const char *name;
 		__u32 bit;
-	} ops[] = { { "load", PERF_MEM_OP_LOAD },
-		    { "store", PERF_MEM_OP_STORE },
-		    { "pfetch", PERF_MEM_OP_PFETCH },
-		    { "exec", PERF_MEM_OP_EXEC } };
+	} ops[] = {{"load", PERF_MEM_OP_LOAD},
+		   {"store", PERF_MEM_OP_STORE},
+		   {"pfetch", PERF_MEM_OP_PFETCH},
+		   {"exec", PERF_MEM_OP_EXEC}};
 	char name[600];
 	unsigned int i;
 	int k, n;
@@ -121,8 +121,8 @@ static void json_counters(FILE *out, const struct snapshot *s)
 	fprintf(out, "\"counters\":{\"seen\":%llu,\"kept\":%llu,\"dropped\":{",
 		(unsigned long long)s->counters.seen, (unsigned long long)s->counters.kept);
 	for (v = LDLAT_DROP_MISSING; v < LDLAT_NVERDICTS; v++)
-		fprintf(out, "%s\"%s\":%llu", v == LDLAT_DROP_MISSING ? "" : ",",
-			counters__key(v), (unsigned long long)by_verdict[v]);
+		fprintf(out, "%s\"%s\":%llu", v == LDLAT_DROP_MISSING ? "" : ",", counters__key(v),
+			(unsigned long long)by_verdict[v]);
 	fprintf(out, "},\"skipped\":%llu}", (unsigned long long)s->recursion_misses);
 }
 
@@ -197,7 +197,7 @@ void render_json(FILE *out, const struct report *r, const struct snapshot *s)
 	/* without a data source, report__groups groups by range */
 	fprintf(out, ",\"by\":\"%s\",",
 		by_name(!r->has_latency && (r->by == BY_CLASS || r->by == BY_BOTH) ? BY_RANGE
-										    : r->by));
+										   : r->by));
 	json_filters(out, r);
 	fputc(',', out);
 	json_counters(out, s);

@@ -76,7 +76,8 @@ static void render_run_families(FILE *out, const struct report *r, const char *b
 	fprintf(out, "ldlat_start_time_seconds{%s} %.3f\n", base, started);
 	if (r->run && r->run->pin_dir) {
 		family(out, "ldlat_cgroup_removed", "gauge",
-		       "1 when the pinned set's cgroup has been removed: its events count nothing.");
+		       "1 when the pinned set's cgroup has been removed: its events count "
+		       "nothing.");
 		fprintf(out, "ldlat_cgroup_removed{%s} %d\n", base, r->run->cgroup_removed ? 1 : 0);
 	}
 }
@@ -136,7 +137,8 @@ void render_openmetrics(FILE *out, const struct report *r, const struct snapshot
 	n = report__groups(r, s, groups, LDLAT_MAX_RANGES * LDLAT_NCLASS);
 	if (r->has_latency) {
 		family(out, "ldlat_latency_cycles", "histogram",
-		       "Latency of the kept samples in core cycles, by data-source class and address "
+		       "Latency of the kept samples in core cycles, by data-source class and "
+		       "address "
 		       "range.");
 		fprintf(out, "# UNIT ldlat_latency_cycles cycles\n");
 	} else {
