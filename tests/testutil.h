@@ -38,6 +38,18 @@ int run(char *const argv[], double seconds, char **out, char **err);
 /* build/ path of a tool, from LDLAT_BUILD or ./build. */
 const char *build_path(const char *name);
 
+/*
+ * A cgroup v2 directory of this test process, under the cgroup v2 mount:
+ * ldlat-TAG-PID.  Returns 0 or -errno (path is filled either way).
+ */
+int cgroup_make(char *path, size_t len, const char *tag);
+
+/* Moves pid into the cgroup. Returns 0 or -errno. */
+int cgroup_enter(const char *path, pid_t pid);
+
+/* Removes it, waiting for its last member to leave. Returns 0 or -errno. */
+int cgroup_remove(const char *path);
+
 /* Root, or fails the test loudly when CI=true; otherwise prints why it skips. */
 bool need_root(const char *what);
 
