@@ -34,7 +34,7 @@ WORKLOAD := $(BUILD)/ldlat-workload
 LIB_OBJS := $(patsubst %.c,$(OBJ)/%.o,$(KERNEL_SRCS) $(USER_LIB_SRCS))
 LIB := $(BUILD)/libldlat.a
 
-TEST_SUITES := check_unit check_events check_bpf check_e2e
+TEST_SUITES := check_unit check_events check_pfm check_bpf check_e2e
 TEST_BINS := $(addprefix $(BUILD)/tests/,$(TEST_SUITES))
 TEST_COMMON := $(OBJ)/tests/testutil.o
 
@@ -70,6 +70,10 @@ $(WORKLOAD): tests/workload.c | $(BUILD)
 	$(CC) -O2 -g -Wall -Wextra -Werror $< -o $@
 
 $(OBJ)/tests/%.o: CPPFLAGS += $(shell pkg-config --cflags check 2>/dev/null)
+
+# libpfm4, the independent oracle for event encodings: linked into its test only
+$(BUILD)/tests/check_pfm: $(OBJ)/tests/pfm_oracle.o
+$(BUILD)/tests/check_pfm: LDLIBS += -lpfm
 
 $(BUILD)/tests/%: $(OBJ)/tests/%.o $(TEST_COMMON) $(LIB)
 	@mkdir -p $(dir $@)
