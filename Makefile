@@ -56,6 +56,9 @@ $(BUILD)/ldlat.bpf.o: bpf/ldlat.bpf.c bpf/ldlat.h vmlinux/vmlinux.h $(BUILD)/per
 $(BUILD)/ldlat.skel.h: $(BUILD)/ldlat.bpf.o
 	$(BPFTOOL) gen skeleton $< name ldlat_bpf > $@.tmp && mv $@.tmp $@
 
+# where 'make install' puts tools.conf, the last place the tools look (user/toolsconf.h)
+$(OBJ)/user/toolsconf.o: CPPFLAGS += -DLDLAT_DATADIR='"$(PREFIX)/share/ldlat"'
+
 $(OBJ)/%.o: %.c | $(BUILD)/ldlat.skel.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c $< -o $@
@@ -119,8 +122,9 @@ bench: deps
 	bench/run.sh
 
 install: all
-	install -d $(DESTDIR)$(PREFIX)/bin
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/ldlat
 	install -m 0755 $(TOOL_BINS) $(DESTDIR)$(PREFIX)/bin
+	install -m 0644 tools.conf $(DESTDIR)$(PREFIX)/share/ldlat/tools.conf
 
 check-format:
 	clang-format --dry-run --Werror bpf/*.[ch] kernel/*.[ch] user/*.[ch] tests/*.[ch]
