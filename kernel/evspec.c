@@ -494,25 +494,6 @@ static int encoder__pmu_terms(struct encoder *en)
 	return e;
 }
 
-/* The core PMU a raw or generic hardware event goes to (type PERF_TYPE_RAW). */
-static bool pmu__load_core(struct pmu *pmu)
-{
-	char **names;
-	int i, n = pmu__list(&names);
-	bool found = false;
-
-	for (i = 0; i < n && !found; i++) {
-		if (pmu__load(pmu, names[i]))
-			continue;
-		found = pmu->type == PERF_TYPE_RAW;
-		if (!found)
-			pmu__free(pmu);
-	}
-	if (n > 0)
-		pmu__list_free(names, n);
-	return found;
-}
-
 static void encoder__mods(struct encoder *en, char *notice, size_t noticelen)
 {
 	const struct evspec_mods *m = &en->e->mods;
@@ -576,8 +557,9 @@ int evspec__encode(const struct evspec_event *e, struct evspec_attr *out, char *
 	case EVSPEC_LEGACY:
 		out->attr.type = e->type;
 		out->attr.config = e->config;
+		/* the core PMU (type PERF_TYPE_RAW) takes raw and generic hardware events */
 		if (e->type != PERF_TYPE_SOFTWARE)
-			out->has_pmu = pmu__load_core(&out->pmu);
+			out->has_pmu = !pmu__load_by_type(&out->pmu, PERF_TYPE_RAW);
 		break;
 	}
 	encoder__mods(&en, notice, noticelen);

@@ -256,6 +256,24 @@ static int pmu__read_int(const struct pmu *pmu, const char *file, int dflt)
 	return atoi(buf);
 }
 
+int pmu__load_by_type(struct pmu *pmu, __u32 type)
+{
+	char **names;
+	int i, n = pmu__list(&names), e = -ENOENT;
+
+	for (i = 0; i < n && e; i++) {
+		if (pmu__load(pmu, names[i]))
+			continue;
+		if (pmu->type == type)
+			e = 0;
+		else
+			pmu__free(pmu);
+	}
+	if (n > 0)
+		pmu__list_free(names, n);
+	return n < 0 ? n : e;
+}
+
 bool pmu__exists(const char *name)
 {
 	char rel[512], buf[32];

@@ -47,6 +47,9 @@ void pmu__list_free(char **names, int n);
 /* "breakpoint, msr, software" into buf (for error messages). */
 void pmu__list_snprint(char *buf, size_t len);
 
+/* Reads the PMU whose type is type. Returns 0, -ENOENT when there is none, or -errno. */
+int pmu__load_by_type(struct pmu *pmu, __u32 type);
+
 /* Whether sysfs has a PMU of that name. */
 bool pmu__exists(const char *name);
 

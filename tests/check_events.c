@@ -25,17 +25,6 @@
 
 #define WEIGHT_X86 (PERF_SAMPLE_ADDR | PERF_SAMPLE_DATA_SRC | PERF_SAMPLE_WEIGHT_STRUCT)
 
-static const char *fixture(const char *rel)
-{
-	static char buf[4][4096];
-	static int next;
-	const char *dir = getenv("LDLAT_FIXTURES");
-	char *p = buf[next++ % 4];
-
-	snprintf(p, 4096, "%s/%s", dir ? dir : "tests/fixtures", rel);
-	return p;
-}
-
 static const char *tools_conf(void)
 {
 	const char *c = getenv("LDLAT_CONFIG");
@@ -49,7 +38,7 @@ static void machine(const char *sysfs, const char *cpu)
 	char rel[256];
 
 	snprintf(rel, sizeof(rel), "sysfs/%s", sysfs);
-	setenv("LDLAT_SYSFS", fixture(rel), 1);
+	setenv("LDLAT_SYSFS", fixture_path(rel), 1);
 	if (cpu)
 		setenv("LDLAT_CPU", cpu, 1);
 	else

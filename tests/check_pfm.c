@@ -29,15 +29,6 @@ static const char *pfm_encode(const char *models, const char *ev, struct pfm_enc
 	return model;
 }
 
-static const char *fixture(const char *rel)
-{
-	static char buf[4096];
-	const char *dir = getenv("LDLAT_FIXTURES");
-
-	snprintf(buf, sizeof(buf), "%s/%s", dir ? dir : "tests/fixtures", rel);
-	return buf;
-}
-
 struct pfm_case {
 	const char *sysfs, *cpu;
 	int event;	       /* which of the machine's load-latency events */
@@ -79,7 +70,7 @@ START_TEST(test_ldlat_events_against_libpfm)
 			 0);
 	o.table = &t;
 	snprintf(sysfs, sizeof(sysfs), "sysfs/%s", c->sysfs);
-	setenv("LDLAT_SYSFS", fixture(sysfs), 1);
+	setenv("LDLAT_SYSFS", fixture_path(sysfs), 1);
 	setenv("LDLAT_CPU", c->cpu, 1);
 	for (i = 0; i < sizeof(thresholds) / sizeof(thresholds[0]); i++) {
 		o.ldlat = thresholds[i];
@@ -146,7 +137,7 @@ START_TEST(test_amd_core_events_against_libpfm)
 	char notice[512], err[1024];
 	unsigned int i;
 
-	setenv("LDLAT_SYSFS", fixture("sysfs/zen4"), 1);
+	setenv("LDLAT_SYSFS", fixture_path("sysfs/zen4"), 1);
 	for (i = 0; i < sizeof(pairs) / sizeof(pairs[0]); i++) {
 		ck_assert_int_eq(evspec__parse(&spec, pairs[i][0], err, sizeof(err)), 0);
 		ck_assert_msg(evspec__encode(&spec.ev[0], &a, notice, sizeof(notice), err,
