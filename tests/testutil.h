@@ -35,6 +35,9 @@ void child_free(struct child *c);
 /* Runs argv to the end; out/err are malloc'd (free them). Returns the exit code. */
 int run(char *const argv[], double seconds, char **out, char **err);
 
+/* tests/fixtures/ path of a fixture, from LDLAT_FIXTURES or ./tests/fixtures. */
+const char *fixture_path(const char *rel);
+
 /* build/ path of a tool, from LDLAT_BUILD or ./build. */
 const char *build_path(const char *name);
 

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "listevents.h"
 #include "output.h"
 #include "pincmd.h"
 #include "printer.h"
@@ -159,6 +160,8 @@ int main(int argc, char **argv)
 	cli__init(&args.cli);
 	if (argp_parse(&argp, argc, argv, ARGP_IN_ORDER, NULL, &args))
 		return EXIT_USAGE;
+	if (args.cli.list_events)
+		return list_events(stdout, &args.cli, "ldlat-hist");
 	e = pin_opts__check(&args.pin, &args.cli, &args.out, args.linear_step, err, sizeof(err));
 	if (!e)
 		e = output__check(&args.out, err, sizeof(err));
