@@ -21,7 +21,7 @@ CFLAGS	?= -O2 -g
 CFLAGS	+= -std=gnu11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wno-missing-field-initializers \
 	-Wno-format-truncation
 CPPFLAGS += -I$(BUILD) -Ibpf -Ikernel -Iuser
-LDLIBS	:= -lbpf -lelf -lz -lm
+LDLIBS	:= -lbpf -lelf -lz -lm -lpfm
 BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) -Wall -Werror \
 	-I$(BUILD) -Ivmlinux -Ibpf
 
@@ -82,7 +82,7 @@ vmlinux:
 	$(BPFTOOL) btf dump file /sys/kernel/btf/vmlinux format c > vmlinux/vmlinux.h
 
 # Debian packages: to build, to test, and to run the demo and benchmarks.
-BUILD_DEPS := make gcc clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev pkg-config check \
+BUILD_DEPS := make gcc clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev pkg-config check libpfm4-dev \
 	linux-libc-dev
 TEST_DEPS := jq python3 prometheus valgrind linux-perf bpftrace libclang-rt-14-dev libdw-dev \
 	libpfm4-dev util-linux

@@ -394,3 +394,21 @@ int pmu__apply_terms(const struct pmu *pmu, const char *terms, struct perf_event
 {
 	return pmu__apply_terms_depth(pmu, terms, attr, err, errlen, 0);
 }
+
+int pmu__name_of_type(__u32 type, char *name, size_t len)
+{
+	char **names, rel[512], buf[32];
+	int i, n = pmu__list(&names), e = -ENOENT;
+
+	if (n < 0)
+		return n;
+	for (i = 0; i < n && e; i++) {
+		snprintf(rel, sizeof(rel), PMU_DIR "/%s/type", names[i]);
+		if (sysfs__read(rel, buf, sizeof(buf)) > 0 && strtoul(buf, NULL, 0) == type) {
+			snprintf(name, len, "%s", names[i]);
+			e = 0;
+		}
+	}
+	pmu__list_free(names, n);
+	return e;
+}

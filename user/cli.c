@@ -18,7 +18,8 @@ enum {
 	OPT_INHERIT,
 };
 
-static const struct argp_option options[] = {
+/* What to sample and which samples to keep: the sampling tools' own */
+static const struct argp_option sample_options[] = {
 	{ NULL, 0, NULL, 0, "What to sample:", 1 },
 	{ "source", OPT_SOURCE, "SRC", 0,
 	  "ldlat (the CPU's load-latency event, the default), page-faults (software "
@@ -27,15 +28,6 @@ static const struct argp_option options[] = {
 	{ "ldlat", 'L', "CYCLES", 0, "hardware latency threshold in core cycles (default 30)", 1 },
 	{ "period", 'c', "N", 0, "sample every Nth event (page-faults default: 1)", 1 },
 	{ "freq", 'F', "HZ", 0, "sample N times a second (ldlat default: 4000)", 1 },
-
-	{ NULL, 0, NULL, 0, "Where (default: the whole machine):", 2 },
-	{ "cpu", 'C', "LIST", 0, "only these CPUs (0-3,8)", 2 },
-	{ "pid", 'p', "PID[,PID]", 0, "only these processes (all their threads)", 2 },
-	{ "cgroup", 'G', "PATH", 0,
-	  "only this cgroup v2 directory (a container, a systemd unit); relative paths are "
-	  "under the cgroup v2 mount",
-	  2 },
-	{ "inherit", OPT_INHERIT, NULL, 0, "with -p, also children and threads created later", 2 },
 
 	{ NULL, 0, NULL, 0, "Which samples to keep (in the kernel):", 3 },
 	{ "addr", 'a', "RANGE", 0,
@@ -46,6 +38,19 @@ static const struct argp_option options[] = {
 	{ "max-lat", OPT_MAX_LAT, "CYCLES", 0, "latency at most CYCLES", 3 },
 	{ "class", 's', "LIST", 0, "data-source classes, comma-separated", 3 },
 	{ "op", OPT_OP, "LIST", 0, "memory ops: load (default), store, pfetch, exec, any", 3 },
+	{},
+};
+
+/* Where and for how long: every tool's, sampling or counting */
+static const struct argp_option target_options[] = {
+	{ NULL, 0, NULL, 0, "Where (default: the whole machine):", 2 },
+	{ "cpu", 'C', "LIST", 0, "only these CPUs (0-3,8)", 2 },
+	{ "pid", 'p', "PID[,PID]", 0, "only these processes (all their threads)", 2 },
+	{ "cgroup", 'G', "PATH", 0,
+	  "only this cgroup v2 directory (a container, a systemd unit); relative paths are "
+	  "under the cgroup v2 mount",
+	  2 },
+	{ "inherit", OPT_INHERIT, NULL, 0, "with -p, also children and threads created later", 2 },
 
 	{ NULL, 0, NULL, 0, "For how long:", 4 },
 	{ "duration", 'd', "SECONDS", 0, "stop after SECONDS", 4 },
@@ -239,9 +244,30 @@ static char *cli__help_filter(int key, const char *text, void *input)
 	return out;
 }
 
-const struct argp cli_argp = {
-	.options = options,
+const struct argp cli_target_argp = {
+	.options = target_options,
 	.parser = cli__parse,
+};
+
+static const struct argp_child cli_children[] = {
+	{ &cli_target_argp, 0, NULL, 0 },
+	{},
+};
+
+/* The sampling options, with the target options as a child sharing the struct cli. */
+static error_t cli__parse_sample(int key, char *arg, struct argp_state *state)
+{
+	if (key == ARGP_KEY_INIT) {
+		state->child_inputs[0] = state->input;
+		return 0;
+	}
+	return cli__parse(key, arg, state);
+}
+
+const struct argp cli_argp = {
+	.options = sample_options,
+	.parser = cli__parse_sample,
+	.children = cli_children,
 	.help_filter = cli__help_filter,
 };
 

@@ -42,6 +42,12 @@ void cli__init(struct cli *cli);
  */
 extern const struct argp cli_argp;
 
+/*
+ * Only where and for how long (-C, -p, -G, --inherit, a command, -d, -i,
+ * -v), for tools that count rather than sample; same struct cli as input.
+ */
+extern const struct argp cli_target_argp;
+
 /* Parses a non-negative decimal or 0x number; false when it is not one. */
 bool cli__parse_u64(const char *s, __u64 *v);
 
