@@ -162,7 +162,7 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	fprintf(stderr, "ldlat-hist: sampling %s on %s%s. Ctrl-C to end.\n",
-		tool.evlist.evsel[0].name, tool.target_desc,
+		tool.evlist.evsel[0].name, tool.run.target_desc,
 		tool.evlist.nevsel > 1 ? " (and the other core types' events)" : "");
 
 	end = tool__wait(&tool, args.cli.interval > 0 ? print_interval : NULL, &p);

@@ -12,8 +12,7 @@
 #include <stddef.h>
 
 #include "cli.h"
-#include "command.h"
-#include "runloop.h"
+#include "run.h"
 #include "session.h"
 
 struct tool {
@@ -21,18 +20,11 @@ struct tool {
 	struct cli *cli;
 	struct source src;
 	struct evlist evlist;
-	struct target target;
-	bool target_built;
-	struct command cmd;
-	bool has_cmd;
-	pid_t *procs; /* the -p processes */
-	int nprocs;
+	struct run run; /* signals, the command, the target */
 	struct ldlat_config cfg;
 	struct session session;
 	bool session_open;
 	bool addr_only; /* the kernel cannot give latency and data source */
-	int sigfd;
-	char target_desc[256];
 };
 
 /*
