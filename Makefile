@@ -27,7 +27,7 @@ BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) -Wall -Werror \
 
 KERNEL_SRCS := $(wildcard kernel/*.c)
 USER_LIB_SRCS := $(filter-out user/ldlat-%.c,$(wildcard user/*.c))
-TOOLS := ldlat-hist
+TOOLS := ldlat-hist ldlat-stat
 TOOL_BINS := $(addprefix $(BUILD)/,$(TOOLS))
 WORKLOAD := $(BUILD)/ldlat-workload
 

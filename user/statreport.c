@@ -1,0 +1,287 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "statreport.h"
+#include "../kernel/evnames.h"
+
+/* The other event of a ratio: its index, or -1. */
+static int ratio_partner(const struct counting *c, const struct perf_event_attr *a, int *kind)
+{
+	unsigned int cache, op, result;
+
+	*kind = 0;
+	if (a->type == PERF_TYPE_HW_CACHE && evname__cache_decode(a->config, &cache, &op, &result) &&
+	    result == PERF_COUNT_HW_CACHE_RESULT_MISS) {
+		*kind = 1;
+		return counting__find(c, PERF_TYPE_HW_CACHE,
+				      evname__cache_config(cache, op,
+							   PERF_COUNT_HW_CACHE_RESULT_ACCESS));
+	}
+	if (a->type != PERF_TYPE_HARDWARE)
+		return -1;
+	switch (a->config) {
+	case PERF_COUNT_HW_CACHE_MISSES:
+		*kind = 2;
+		return counting__find(c, PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_REFERENCES);
+	case PERF_COUNT_HW_BRANCH_MISSES:
+		*kind = 3;
+		return counting__find(c, PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_INSTRUCTIONS);
+	case PERF_COUNT_HW_INSTRUCTIONS:
+		*kind = 4;
+		return counting__find(c, PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES);
+	}
+	return -1;
+}
+
+static bool is_clock(const struct perf_event_attr *a)
+{
+	return a->type == PERF_TYPE_SOFTWARE &&
+	       (a->config == PERF_COUNT_SW_TASK_CLOCK || a->config == PERF_COUNT_SW_CPU_CLOCK);
+}
+
+static void row__fill(const struct stat_report *r, const struct counting_event *ev,
+		      struct stat_row *row)
+{
+	const struct counting *c = r->c;
+
+	memset(row, 0, sizeof(*row));
+	row->name = ev->spec.name;
+	row->pfm = ev->spec.pfm;
+	row->group = ev->group + 1;
+	row->error = 0;
+	if (ev->unsupported) {
+		row->state = ROW_UNSUPPORTED;
+		snprintf(row->reason, sizeof(row->reason), "%s", ev->reason);
+		return;
+	}
+	if (ev->group < 0 || !c->groups[ev->group].counted) {
+		row->state = ROW_NOT_COUNTED;
+		snprintf(row->reason, sizeof(row->reason),
+			 "its group's run did not happen: the runs were interrupted");
+		return;
+	}
+	if (!ev->total.run) {
+		row->state = ROW_NOT_COUNTED;
+		snprintf(row->reason, sizeof(row->reason),
+			 ev->total.ena ? "enabled, but never on a counter: its group did not fit "
+					 "beside the counters others held (the NMI watchdog, "
+					 "another tool)"
+				       : "the target never ran while it was enabled");
+		return;
+	}
+	row->state = ROW_COUNTED;
+	row->raw = ev->total.val;
+	row->running = count__running(&ev->total);
+	row->msec = is_clock(&ev->spec.attr);
+	if (r->mode == STAT_MULTIPLEX) {
+		row->value = count__scaled(&ev->total);
+		row->scaled = row->running < 1.0;
+		row->error = r->interval ? (row->scaled ? -1.0 : 0.0)
+					 : count_series__error(&ev->series, &ev->total);
+	} else {
+		row->value = (double)ev->total.val;
+	}
+}
+
+static double row__seconds(const struct stat_report *r, const struct counting_event *ev)
+{
+	if (r->mode == STAT_PER_GROUP && ev->group >= 0 && r->c->groups[ev->group].elapsed > 0)
+		return r->c->groups[ev->group].elapsed;
+	return r->elapsed;
+}
+
+void stat_report__rows(const struct stat_report *r, struct stat_row *rows)
+{
+	const struct counting *c = r->c;
+	const struct counting_event *ev, *other;
+	int i, j, kind;
+	double secs;
+
+	for (i = 0; i < c->nev; i++)
+		row__fill(r, &c->ev[i], &rows[i]);
+	for (i = 0; i < c->nev; i++) {
+		ev = &c->ev[i];
+		if (rows[i].state != ROW_COUNTED)
+			continue;
+		j = ratio_partner(c, &ev->spec.attr, &kind);
+		secs = row__seconds(r, ev);
+		if (j >= 0 && rows[j].state == ROW_COUNTED && rows[j].value > 0) {
+			other = &c->ev[j];
+			rows[i].ratio = rows[i].value / rows[j].value;
+			rows[i].ratio_apart = r->mode == STAT_PER_GROUP || other->group != ev->group;
+			if (kind == 4) {
+				snprintf(rows[i].ratio_unit, sizeof(rows[i].ratio_unit),
+					 "insn per cycle");
+			} else {
+				rows[i].ratio *= 100.0;
+				rows[i].ratio_pct = true;
+				snprintf(rows[i].ratio_unit, sizeof(rows[i].ratio_unit), "of %s",
+					 kind == 2 ? "all cache refs"
+					 : kind == 3 ? "all branches"
+						     : other->spec.name);
+			}
+		} else if (ev->spec.attr.type == PERF_TYPE_SOFTWARE && secs > 0) {
+			if (rows[i].msec) {
+				rows[i].ratio = rows[i].value / 1e9 / secs;
+				snprintf(rows[i].ratio_unit, sizeof(rows[i].ratio_unit),
+					 "CPUs utilized");
+			} else {
+				rows[i].ratio = rows[i].value / secs;
+				snprintf(rows[i].ratio_unit, sizeof(rows[i].ratio_unit), "/sec");
+			}
+		}
+	}
+}
+
+/* 1234567 -> "1,234,567" */
+static const char *thousands(double v, char *buf, size_t len)
+{
+	char digits[64];
+	size_t n, i, o = 0;
+
+	snprintf(digits, sizeof(digits), "%.0f", v < 0 ? 0 : v);
+	n = strlen(digits);
+	for (i = 0; i < n && o + 2 < len; i++) {
+		buf[o++] = digits[i];
+		if ((n - i - 1) % 3 == 0 && i + 1 < n)
+			buf[o++] = ',';
+	}
+	buf[o] = '\0';
+	return buf;
+}
+
+static const char *ratio_text(const struct stat_row *row, char *buf, size_t len)
+{
+	double v = row->ratio;
+	const char *prefix = "";
+
+	if (!row->ratio_unit[0]) {
+		buf[0] = '\0';
+		return buf;
+	}
+	if (!strcmp(row->ratio_unit, "/sec")) {
+		if (v >= 1e9) {
+			v /= 1e9;
+			prefix = "G";
+		} else if (v >= 1e6) {
+			v /= 1e6;
+			prefix = "M";
+		} else if (v >= 1e3) {
+			v /= 1e3;
+			prefix = "K";
+		}
+		snprintf(buf, len, "# %8.3f %s/sec", v, prefix);
+	} else if (row->ratio_pct) {
+		snprintf(buf, len, "# %7.2f%% %s%s", v, row->ratio_unit,
+			 row->ratio_apart ? " (other group)" : "");
+	} else {
+		snprintf(buf, len, "# %8.2f %s%s", v, row->ratio_unit,
+			 row->ratio_apart ? " (other group)" : "");
+	}
+	return buf;
+}
+
+static void render_row(FILE *out, const struct stat_row *row)
+{
+	char num[64], ratio[160], tail[96] = "";
+	int width = 0;
+
+	if (row->state == ROW_UNSUPPORTED) {
+		fprintf(out, "%20s  %-30s %s\n", "<not supported>", row->name, row->reason);
+		return;
+	}
+	if (row->state == ROW_NOT_COUNTED) {
+		fprintf(out, "%20s  %-30s %s\n", "<not counted>", row->name, row->reason);
+		return;
+	}
+	if (row->msec)
+		snprintf(num, sizeof(num), "%s.%02d msec", thousands(floor(row->value / 1e6), ratio,
+								   sizeof(ratio)),
+			 (int)fmod(row->value / 1e4, 100.0));
+	else
+		thousands(row->value, num, sizeof(num));
+	ratio_text(row, ratio, sizeof(ratio));
+	if (row->scaled) {
+		if (row->error < 0)
+			snprintf(tail, sizeof(tail), "(%.2f%%, error unknown)", row->running * 100);
+		else
+			snprintf(tail, sizeof(tail), "(%.2f%%, ±%.1f%%)", row->running * 100,
+				 row->value > 0 ? row->error / row->value * 100 : 0.0);
+	} else if (row->running < 1.0) {
+		snprintf(tail, sizeof(tail), "(ran %.2f%% of its run: not scaled)",
+			 row->running * 100);
+	}
+	width = fprintf(out, "%20s  %-30s %s", num, row->name, ratio);
+	if (tail[0])
+		fprintf(out, "%*s%s", width < 90 ? 90 - width : 1, "", tail);
+	fputc('\n', out);
+}
+
+void render_stat_text(FILE *out, const struct stat_report *r)
+{
+	const struct counting *c = r->c;
+	struct stat_row *rows = calloc(c->nev ? c->nev : 1, sizeof(*rows));
+	bool any_scaled = false;
+	int i;
+
+	if (!rows)
+		return;
+	stat_report__rows(r, rows);
+	if (r->interval) {
+		fprintf(out, "%.3f seconds:\n", r->t);
+	} else {
+		fprintf(out, "\n Counter stats for %s", r->target_desc);
+		if (r->mode == STAT_PER_GROUP)
+			fprintf(out, " (one run per group, %d run%s; counts are not scaled):\n\n",
+				c->plan.ngroups, c->plan.ngroups == 1 ? "" : "s");
+		else if (c->plan.ngroups > 1 && r->mux_ms > 0)
+			fprintf(out, " (%d groups, multiplexed: the kernel rotates them every %d ms):\n\n",
+				c->plan.ngroups, r->mux_ms);
+		else if (c->plan.ngroups > 1)
+			fprintf(out, " (%d groups, multiplexed):\n\n", c->plan.ngroups);
+		else
+			fprintf(out, ":\n\n");
+	}
+	for (i = 0; i < c->nev; i++) {
+		render_row(out, &rows[i]);
+		any_scaled |= rows[i].scaled;
+	}
+	if (!r->interval) {
+		fprintf(out, "\n%20.3f seconds time elapsed%s\n", r->elapsed,
+			r->mode == STAT_PER_GROUP ? " (all runs)" : "");
+		if (any_scaled)
+			fprintf(out,
+				"\n(xx%%): the share of the time the event was on a counter; its "
+				"count is scaled by time_enabled/time_running. ±: one standard "
+				"error of that estimate, from how much the event's rate varied "
+				"between readings.\n");
+	}
+	free(rows);
+}
+
+void render_stat_plan(FILE *out, const struct counting *c)
+{
+	char spec[4096];
+	int i;
+
+	fprintf(out, "# counter model: %s", c->model.label);
+	if (c->model.has_pmu)
+		fprintf(out, ", %d general-purpose counters per group, %d fixed, %d offcore-response",
+			c->model.gp, c->model.fixed, c->model.offcore);
+	fputc('\n', out);
+	for (i = 0; i < c->model.nwhy; i++)
+		fprintf(out, "#   %s\n", c->model.why[i]);
+	fprintf(out, "# %d events in %d groups; access and miss counts of a cache stay in one "
+		     "group, so their ratio is measured over the same time\n",
+		counting__nsupported(c), c->plan.ngroups);
+	for (i = 0; i < c->plan.ngroups; i++) {
+		plan__group_spec(&c->plan, i, c->pin, spec, sizeof(spec));
+		fprintf(out, "%s\t# %s\n", spec, c->plan.groups[i].why);
+	}
+	for (i = 0; i < c->nev; i++)
+		if (c->ev[i].unsupported)
+			fprintf(out, "# not supported: %s: %s\n", c->ev[i].spec.name, c->ev[i].reason);
+}
