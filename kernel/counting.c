@@ -50,12 +50,9 @@ static void counting__reason(const struct counting *c, const struct counting_eve
 	if (hw && !c->model.has_pmu && (err == ENOENT || err == EOPNOTSUPP || err == ENODEV)) {
 		pmu__list_snprint(pmus, sizeof(pmus));
 		snprintf(buf, len,
-			 "this machine has no hardware PMU (PMUs here: %s)%s, so hardware events "
-			 "cannot be counted; software events can",
-			 pmus,
-			 host__is_vm() ? "; it is a virtual machine whose hypervisor passes no PMU "
-					 "through"
-				       : "");
+			 "no hardware PMU on this %s (PMUs: %s): only software events can be "
+			 "counted here",
+			 host__is_vm() ? "virtual machine" : "machine", pmus);
 		return;
 	}
 	switch (err) {

@@ -16,6 +16,7 @@ enum {
 	OPT_MAX_LAT,
 	OPT_OP,
 	OPT_INHERIT,
+	OPT_LOADS,
 };
 
 /* What to sample and which samples to keep: the sampling tools' own */
@@ -28,6 +29,10 @@ static const struct argp_option sample_options[] = {
 	{ "ldlat", 'L', "CYCLES", 0, "hardware latency threshold in core cycles (default 30)", 1 },
 	{ "period", 'c', "N", 0, "sample every Nth event (page-faults default: 1)", 1 },
 	{ "freq", 'F', "HZ", 0, "sample N times a second (ldlat default: 4000)", 1 },
+	{ "loads", OPT_LOADS, "EVENT", OPTION_ARG_OPTIONAL,
+	  "also count every retired load (EVENT: this CPU's retired-loads event through "
+	  "libpfm4), to print what share of all loads the samples stand for",
+	  1 },
 
 	{ NULL, 0, NULL, 0, "Which samples to keep (in the kernel):", 3 },
 	{ "addr", 'a', "RANGE", 0,
@@ -160,6 +165,10 @@ static error_t cli__parse(int key, char *arg, struct argp_state *state)
 	case 'F':
 		if (!cli__parse_u64(arg, &cli->source.freq) || !cli->source.freq)
 			argp_error(state, "--freq '%s' is not a positive number of hertz", arg);
+		break;
+	case OPT_LOADS:
+		cli->loads = true;
+		cli->loads_event = arg;
 		break;
 	case 'C':
 		cli->target.cpus = arg;

@@ -26,6 +26,8 @@ struct cli {
 	bool class_set;
 	__u32 op_mask; /* PERF_MEM_OP_LOAD unless --op */
 	bool op_set;
+	bool loads;		 /* --loads: count every retired load next to the sampling */
+	const char *loads_event; /* --loads=EVENT; NULL: this CPU's retired-loads event */
 	double duration; /* seconds; 0: until Ctrl-C or the target ends */
 	double interval; /* seconds; 0: print once, at the end */
 	long count;	 /* intervals to print; 0: no limit */

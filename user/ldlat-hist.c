@@ -126,6 +126,41 @@ static int print_interval(void *ctx)
 	return 0;
 }
 
+/*
+ * --loads: the share of all loads the samples stand for.  With a fixed period
+ * each sample stands for period events; in frequency mode the period varies,
+ * and the sampling event's own count is the sum of the periods.
+ */
+static int print_loads(const struct tool *tool, const struct snapshot *s)
+{
+	const struct perf_event_attr *a = &tool->evlist.evsel[0].attr;
+	__u64 samples = s->counters.seen + s->recursion_misses, count;
+	char what[96], how[160];
+	double above;
+
+	if (tool__sampled_count(tool, &count)) {
+		fprintf(stderr, "ldlat-hist: cannot read the sampling events' count\n");
+		return -1;
+	}
+	if (tool->src.kind == SOURCE_LDLAT)
+		snprintf(what, sizeof(what), "at or above the threshold");
+	else
+		snprintf(what, sizeof(what), "sampled %s", source__name(tool->src.kind));
+	if (!a->freq) {
+		above = (double)samples * (double)a->sample_period;
+		snprintf(how, sizeof(how), "%llu samples x period %llu; the event counted %llu",
+			 (unsigned long long)samples, (unsigned long long)a->sample_period,
+			 (unsigned long long)count);
+	} else {
+		above = (double)count;
+		snprintf(how, sizeof(how),
+			 "the sampling event's count: %llu samples at %llu Hz, the period varies",
+			 (unsigned long long)samples, (unsigned long long)a->sample_freq);
+	}
+	loads__render(stdout, &tool->loads, what, above, how);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct hist_args args = {};
@@ -173,6 +208,8 @@ int main(int argc, char **argv)
 	/* the last (partial) interval, or the whole run */
 	p.final = true;
 	if (end != RUN_COUNT && print_interval(&p))
+		status = EXIT_FAIL;
+	if (tool.loads.active && print_loads(&tool, &p.cur))
 		status = EXIT_FAIL;
 out:
 	snapshot__free(&p.cur);

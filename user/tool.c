@@ -108,6 +108,11 @@ int tool__start(struct tool *t, struct cli *cli, const char *name, __u32 linear_
 	e = tool__check_fields(t, linear_step, err, errlen);
 	if (e)
 		return e;
+	if (cli->loads) {
+		e = loads__init(&t->loads, cli->loads_event, err, errlen);
+		if (e)
+			return e;
+	}
 
 	e = run__prepare(&t->run, err, errlen);
 	if (e)
@@ -144,6 +149,11 @@ int tool__start(struct tool *t, struct cli *cli, const char *name, __u32 linear_
 		snprintf(err, errlen, "cannot enable the events: %s", strerror(-e));
 		return e;
 	}
+	if (t->loads.active) {
+		e = loads__start(&t->loads, &t->run.target, err, errlen);
+		if (e)
+			return e;
+	}
 	return run__go(&t->run, err, errlen);
 }
 
@@ -155,6 +165,22 @@ enum run_end tool__wait(struct tool *t, int (*on_interval)(void *ctx), void *ctx
 void tool__stop_sampling(struct tool *t)
 {
 	evlist__disable(&t->evlist);
+	if (t->loads.active && loads__stop(&t->loads))
+		fprintf(stderr, "%s: cannot read the --loads counter\n", t->name);
+}
+
+int tool__sampled_count(const struct tool *t, __u64 *count)
+{
+	__u64 v;
+	int i;
+
+	*count = 0;
+	for (i = 0; i < t->evlist.nfds; i++) {
+		if (read(t->evlist.fds[i].fd, &v, sizeof(v)) != sizeof(v))
+			return -errno ? -errno : -EIO;
+		*count += v;
+	}
+	return 0;
 }
 
 int tool__exit_status(struct tool *t, enum run_end end)
@@ -170,5 +196,6 @@ void tool__teardown(struct tool *t)
 		session__close(&t->session);
 	t->session_open = false;
 	evlist__free(&t->evlist);
+	loads__free(&t->loads);
 	run__teardown(&t->run);
 }

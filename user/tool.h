@@ -12,6 +12,7 @@
 #include <stddef.h>
 
 #include "cli.h"
+#include "loads.h"
 #include "run.h"
 #include "session.h"
 
@@ -25,6 +26,7 @@ struct tool {
 	struct session session;
 	bool session_open;
 	bool addr_only; /* the kernel cannot give latency and data source */
+	struct loads loads; /* --loads */
 };
 
 /*
@@ -39,8 +41,11 @@ int tool__start(struct tool *t, struct cli *cli, const char *name, __u32 linear_
 /* Waits as the options say (runloop__run). */
 enum run_end tool__wait(struct tool *t, int (*on_interval)(void *ctx), void *ctx);
 
-/* Stops the events (the maps hold still for the last read). */
+/* Stops the events (the maps hold still for the last read), and --loads' counter. */
 void tool__stop_sampling(struct tool *t);
+
+/* The sampling events' own count (read() of every fd): the events the samples stand for. */
+int tool__sampled_count(const struct tool *t, __u64 *count);
 
 /* The exit status after a run that ended with end. */
 int tool__exit_status(struct tool *t, enum run_end end);
