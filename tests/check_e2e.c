@@ -228,14 +228,12 @@ END_TEST
 
 static void start_hist(struct child *h, char *const argv[])
 {
-	child_spawn(h, argv);
-	ck_assert_msg(child_wait_stderr(h, "Ctrl-C to end", 30), "ldlat-hist did not start: %s",
-		      h->errbuf);
+	ck_assert_msg(child_spawn_started(h, argv, 30), "ldlat-hist did not start: %s", h->errbuf);
 }
 
 static void go(struct child *w)
 {
-	ck_assert_int_eq(write(w->in, "g", 1), 1);
+	ck_assert(child_go(w));
 }
 
 START_TEST(test_pid)
@@ -289,30 +287,19 @@ static char cgroup_path[256];
 
 static void cgroup_make(void)
 {
-	snprintf(cgroup_path, sizeof(cgroup_path), "/sys/fs/cgroup/unified/ldlat-test-%d", getpid());
-	ck_assert_msg(mkdir(cgroup_path, 0755) == 0, "mkdir %s: %s", cgroup_path, strerror(errno));
+	int e = test_cgroup_make(cgroup_path, sizeof(cgroup_path));
+
+	ck_assert_msg(e == 0, "mkdir %s: %s", cgroup_path, strerror(-e));
 }
 
 static void cgroup_enter(pid_t pid)
 {
-	char procs[300], buf[32];
-	int fd, n;
-
-	snprintf(procs, sizeof(procs), "%s/cgroup.procs", cgroup_path);
-	fd = open(procs, O_WRONLY);
-	ck_assert_int_ge(fd, 0);
-	n = snprintf(buf, sizeof(buf), "%d", pid);
-	ck_assert_int_eq(write(fd, buf, n), n);
-	close(fd);
+	ck_assert_int_eq(test_cgroup_enter(cgroup_path, pid), 0);
 }
 
 static void cgroup_remove(void)
 {
-	int i;
-
-	/* the last member may still be leaving */
-	for (i = 0; i < 100 && rmdir(cgroup_path) && errno == EBUSY; i++)
-		usleep(10000);
+	test_cgroup_remove(cgroup_path);
 }
 
 /* A workload inside the cgroup counts; the same workload outside does not. */

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -160,6 +161,48 @@ int run(char *const argv[], double seconds, char **out, char **err)
 		*err = strdup(c.errbuf);
 	child_free(&c);
 	return rc;
+}
+
+bool child_spawn_started(struct child *c, char *const argv[], double seconds)
+{
+	child_spawn(c, argv);
+	return child_wait_stderr(c, "Ctrl-C to end", seconds);
+}
+
+bool child_go(struct child *c)
+{
+	return write(c->in, "g", 1) == 1;
+}
+
+int test_cgroup_make(char *path, size_t len)
+{
+	snprintf(path, len, "/sys/fs/cgroup/unified/ldlat-test-%d", getpid());
+	return mkdir(path, 0755) ? -errno : 0;
+}
+
+int test_cgroup_enter(const char *path, pid_t pid)
+{
+	char procs[512], buf[32];
+	int fd, n, e = 0;
+
+	snprintf(procs, sizeof(procs), "%s/cgroup.procs", path);
+	fd = open(procs, O_WRONLY);
+	if (fd < 0)
+		return -errno;
+	n = snprintf(buf, sizeof(buf), "%d", pid);
+	if (write(fd, buf, n) != n)
+		e = -errno;
+	close(fd);
+	return e;
+}
+
+void test_cgroup_remove(const char *path)
+{
+	int i;
+
+	/* the last member may still be leaving */
+	for (i = 0; i < 100 && rmdir(path) && errno == EBUSY; i++)
+		usleep(10000);
 }
 
 const char *build_path(const char *name)

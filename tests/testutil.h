@@ -35,6 +35,24 @@ void child_free(struct child *c);
 /* Runs argv to the end; out/err are malloc'd (free them). Returns the exit code. */
 int run(char *const argv[], double seconds, char **out, char **err);
 
+/* Spawns a tool and waits until it says it has started ("Ctrl-C to end"). */
+bool child_spawn_started(struct child *c, char *const argv[], double seconds);
+
+/* Writes one byte to its stdin: a workload started with --wait goes. */
+bool child_go(struct child *c);
+
+/*
+ * A cgroup v2 directory for this test process, /sys/fs/cgroup/unified/
+ * ldlat-test-PID, into path.  Returns 0 or -errno.
+ */
+int test_cgroup_make(char *path, size_t len);
+
+/* Moves pid into it. Returns 0 or -errno. */
+int test_cgroup_enter(const char *path, pid_t pid);
+
+/* Removes it, waiting for its last member to leave. */
+void test_cgroup_remove(const char *path);
+
 /* build/ path of a tool, from LDLAT_BUILD or ./build. */
 const char *build_path(const char *name);
 

@@ -12,7 +12,8 @@
  *   --base ADDR       put the buffers at fixed addresses: ADDR, ADDR + 1 GiB,
  *                     ADDR + 2 GiB, ADDR + 3 GiB (the fault pages at ADDR)
  *   --print-ranges    print each buffer's address range
- *   --wait            read one byte from stdin before starting
+ *   --wait            read one byte from stdin before starting (saying so on
+ *                     stderr first)
  *   --lock            mlockall(MCL_CURRENT) first: every page it has so far is
  *                     populated, so that the fault pages are the only page
  *                     faults it takes from then on (counting tests)
@@ -236,8 +237,11 @@ int main(int argc, char **argv)
 		perror("ldlat-workload: mlockall");
 		return 1;
 	}
-	if (wait_stdin && read(0, &byte, 1) != 1)
-		return 1;
+	if (wait_stdin) {
+		fputs("ldlat-workload: waiting for a byte on stdin\n", stderr);
+		if (read(0, &byte, 1) != 1)
+			return 1;
+	}
 
 	if (pages) {
 		size_t pg = (size_t)sysconf(_SC_PAGESIZE), i;

@@ -180,6 +180,17 @@ struct stat_run {
 	double prev_t;
 };
 
+/* Once counting: the events are enabled and the target runs. */
+static void say_started(const struct stat_run *s)
+{
+	const struct counting *c = &s->counting;
+	int n = counting__nsupported(c);
+
+	fprintf(stderr, NAME ": counting %d event%s in %d group%s on %s%s. Ctrl-C to end.\n", n,
+		n == 1 ? "" : "s", c->plan.ngroups, c->plan.ngroups == 1 ? "" : "s",
+		s->run.target_desc, s->args->mode == STAT_PER_GROUP ? ", one run per group" : "");
+}
+
 static int on_tick(void *ctx)
 {
 	struct stat_run *s = ctx;
@@ -269,6 +280,7 @@ static int run_multiplexed(struct stat_run *s, enum run_end *end, char *err, siz
 	e = run__go(&s->run, err, errlen);
 	if (e)
 		return e;
+	say_started(s);
 	*end = run__wait(&s->run, READ_TICK, on_tick, s->args->cli.interval > 0 ? on_interval : NULL,
 			 s);
 	counting__disable(&s->counting, -1);
@@ -306,6 +318,8 @@ static int run_per_group(struct stat_run *s, enum run_end *end, bool *interrupte
 		e = run__go(&s->run, err, errlen);
 		if (e)
 			return e;
+		if (!g)
+			say_started(s);
 		*end = run__wait(&s->run, 0, NULL, NULL, s);
 		counting__disable(c, g);
 		e = counting__read(c, g);
@@ -382,11 +396,6 @@ static int stat_main(struct stat_run *s)
 		fprintf(stderr, NAME ": %s\n", err);
 		return cli__exit_status(e);
 	}
-	fprintf(stderr, NAME ": counting %d event%s in %d group%s on %s%s. Ctrl-C to end.\n",
-		counting__nsupported(&s->counting), counting__nsupported(&s->counting) == 1 ? "" : "s",
-		s->counting.plan.ngroups, s->counting.plan.ngroups == 1 ? "" : "s",
-		s->run.target_desc, a->mode == STAT_PER_GROUP ? ", one run per group" : "");
-
 	t0 = now();
 	if (a->mode == STAT_PER_GROUP)
 		e = run_per_group(s, &end, &interrupted, err, sizeof(err));
