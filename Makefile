@@ -34,7 +34,7 @@ WORKLOAD := $(BUILD)/ldlat-workload
 LIB_OBJS := $(patsubst %.c,$(OBJ)/%.o,$(KERNEL_SRCS) $(USER_LIB_SRCS))
 LIB := $(BUILD)/libldlat.a
 
-TEST_SUITES := check_unit check_bpf check_e2e check_stat
+TEST_SUITES := check_unit check_events check_bpf check_e2e check_stat
 TEST_BINS := $(addprefix $(BUILD)/tests/,$(TEST_SUITES))
 TEST_COMMON := $(OBJ)/tests/testutil.o
 

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "listevents.h"
 #include "render.h"
 #include "tool.h"
 
@@ -174,6 +175,8 @@ int main(int argc, char **argv)
 	cli__init(&args.cli);
 	if (argp_parse(&argp, argc, argv, ARGP_IN_ORDER, NULL, &args))
 		return EXIT_USAGE;
+	if (args.cli.list_events)
+		return list_events(stdout, &args.cli, "ldlat-hist");
 
 	e = tool__start(&tool, &args.cli, "ldlat-hist", args.linear_step, 0, err, sizeof(err));
 	if (e) {

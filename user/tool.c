@@ -7,6 +7,7 @@
 
 #include "tool.h"
 #include "privs.h"
+#include "toolsconf.h"
 
 /* Latency, class and bucket options need samples that carry latency. */
 static int tool__check_fields(struct tool *t, __u32 linear_step, char *err, size_t errlen)
@@ -71,7 +72,7 @@ static int tool__resolve_ranges(struct tool *t, char *err, size_t errlen)
 int tool__start(struct tool *t, struct cli *cli, const char *name, __u32 linear_step,
 		unsigned int session_flags, char *err, size_t errlen)
 {
-	char notice[256], why[256];
+	char notice[2048], why[256], *line, *save = NULL;
 	int e;
 
 	memset(t, 0, sizeof(*t));
@@ -86,11 +87,16 @@ int tool__start(struct tool *t, struct cli *cli, const char *name, __u32 linear_
 	e = run__signals(&t->run, err, errlen);
 	if (e)
 		return e;
+	e = toolsconf__load(&t->table, cli->config, NULL, err, errlen);
+	if (e)
+		return e;
+	t->table_loaded = true;
+	cli->source.table = &t->table;
 	e = source__resolve(&cli->source, &t->src, &t->evlist, notice, sizeof(notice), err, errlen);
 	if (e)
 		return e;
-	if (notice[0])
-		fprintf(stderr, "%s: %s\n", name, notice);
+	for (line = strtok_r(notice, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
+		fprintf(stderr, "%s: %s\n", name, line);
 	/* the address-only program reads ctx->addr, which every kernel fills */
 	if (!session__kernel_has_sample_fields(why, sizeof(why))) {
 		if (t->src.fields & (LDLAT_HAS_LAT | LDLAT_HAS_DSRC))
@@ -103,6 +109,10 @@ int tool__start(struct tool *t, struct cli *cli, const char *name, __u32 linear_
 	if (cli->source.ldlat && t->src.kind != SOURCE_LDLAT && cli->source.kind != SOURCE_AUTO) {
 		snprintf(err, errlen, "--ldlat applies to --source ldlat, not %s",
 			 source__name(t->src.kind));
+		return -EINVAL;
+	}
+	if (cli->source.event && cli->source.kind == SOURCE_PAGE_FAULTS) {
+		snprintf(err, errlen, "--event applies to --source ldlat or auto, not page-faults");
 		return -EINVAL;
 	}
 	e = tool__check_fields(t, linear_step, err, errlen);
@@ -197,5 +207,9 @@ void tool__teardown(struct tool *t)
 	t->session_open = false;
 	evlist__free(&t->evlist);
 	loads__free(&t->loads);
+	source__free(&t->src);
+	if (t->table_loaded)
+		evtable__free(&t->table);
+	t->table_loaded = false;
 	run__teardown(&t->run);
 }

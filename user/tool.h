@@ -19,6 +19,8 @@
 struct tool {
 	const char *name; /* "ldlat-hist", for messages */
 	struct cli *cli;
+	struct evtable table; /* tools.conf */
+	bool table_loaded;
 	struct source src;
 	struct evlist evlist;
 	struct run run; /* signals, the command, the target */
