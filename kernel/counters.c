@@ -73,6 +73,7 @@ static int read_int(int (*reader)(const char *, char *, size_t), const char *rel
 static void probe_core_pmu(struct counter_facts *f)
 {
 	static const char *const names[] = { "cpu", "cpu_core" };
+	enum cpu_vendor pmu_vendor = CPU_VENDOR_UNKNOWN;
 	const struct pmu_format *ev;
 	struct pmu pmu, ibs;
 	size_t i;
@@ -96,17 +97,31 @@ static void probe_core_pmu(struct counter_facts *f)
 					  buf, sizeof(buf)) >= 0;
 		pmu__free(&ibs);
 	}
-	if (f->vendor == CPU_VENDOR_UNKNOWN) {
-		if (f->pmu_name[0]) {
-			f->vendor = CPU_VENDOR_INTEL;
-			snprintf(f->ident_src, sizeof(f->ident_src), "%s/caps/pmu_name",
-				 f->core_pmu);
-		} else if (f->amd_event_format) {
-			f->vendor = CPU_VENDOR_AMD;
-			snprintf(f->ident_src, sizeof(f->ident_src),
-				 "%s/format/event (AMD's 12-bit event select)", f->core_pmu);
-		}
-	}
+	/*
+	 * The kernel's PMU says what counters there are: where it names its
+	 * vendor, a CPU identity that disagrees (another machine's, through
+	 * LDLAT_CPU, beside a fixture tree) is left out.
+	 */
+	if (f->pmu_name[0])
+		pmu_vendor = CPU_VENDOR_INTEL;
+	else if (f->amd_event_format)
+		pmu_vendor = CPU_VENDOR_AMD;
+	if (pmu_vendor == CPU_VENDOR_UNKNOWN || pmu_vendor == f->vendor)
+		return;
+	if (f->vendor != CPU_VENDOR_UNKNOWN) {
+		char was[64];
+
+		snprintf(was, sizeof(was), "%s", f->ident_src);
+		snprintf(f->ident_src, sizeof(f->ident_src),
+			 "the PMU's, not the CPU identity %s: they disagree", was);
+	} else if (pmu_vendor == CPU_VENDOR_INTEL)
+		snprintf(f->ident_src, sizeof(f->ident_src), "%s/caps/pmu_name", f->core_pmu);
+	else
+		snprintf(f->ident_src, sizeof(f->ident_src),
+			 "%s/format/event: AMD's 12-bit event select", f->core_pmu);
+	f->vendor = pmu_vendor;
+	f->family = f->model = -1;
+	f->cpuid_gp = f->cpuid_fixed = -1;
 }
 
 void counter_facts__probe(struct counter_facts *f)
@@ -185,8 +200,8 @@ static void model_intel(struct counter_model *m, const struct counter_facts *f)
 	}
 	if (!doubled) {
 		m->gp_hw = fam->gp_smt;
-		why(m, "%d general-purpose counters per thread, %d fixed: %s (%s %s)", m->gp_hw,
-		    m->fixed, fam->label, f->ident_src, fam->pmu_name ? "in ldlat's table" : "");
+		why(m, "%d general-purpose counters per thread, %d fixed: %s (%s/caps/pmu_name '%s')",
+		    m->gp_hw, m->fixed, fam->label, f->core_pmu, f->pmu_name);
 	} else if (smt_off_in_firmware(f)) {
 		m->gp_hw = fam->gp_nosmt;
 		why(m,
@@ -278,8 +293,9 @@ void counter_model__build(struct counter_model *m, const struct counter_facts *f
 			m->fixed = f->fixed_override;
 		if (f->offcore_override >= 0)
 			m->offcore = f->offcore_override;
-		why(m, "overridden by tools.conf: %d general-purpose, %d fixed, %d offcore",
-		    m->gp_hw, m->fixed, m->offcore);
+		why(m, "set by %s: %d general-purpose, %d fixed, %d offcore-response",
+		    f->override_src[0] ? f->override_src : "tools.conf", m->gp_hw, m->fixed,
+		    m->offcore);
 	}
 	m->gp = m->gp_hw;
 	m->watchdog = f->watchdog > 0;

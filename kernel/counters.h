@@ -44,6 +44,7 @@ struct counter_facts {
 	char smt_control[32];	   /* devices/system/cpu/smt/control: "on", "off", "notsupported" */
 	int watchdog;		   /* /proc/sys/kernel/nmi_watchdog */
 	int gp_override, fixed_override, offcore_override; /* tools.conf */
+	char override_src[512]; /* "[skylake-client] in /etc/ldlat/tools.conf" */
 };
 
 #define COUNTER_MAX_OFFCORE_CODES 4

@@ -6,7 +6,7 @@
 
 #include "evnames.h"
 #include "evresolve.h"
-#include "pfm.h"
+#include "evspec.h"
 
 static int count_specs__grow(struct count_spec **specs, int n)
 {
@@ -21,71 +21,59 @@ static int count_specs__grow(struct count_spec **specs, int n)
 	return 0;
 }
 
-/* One event: perf's names first, then libpfm4. */
-static int count_spec__resolve(struct count_spec *s, const char *text, char *err, size_t errlen)
+/* The name a table shows: perf's canonical one for its own events, else as written. */
+static void count_spec__name(struct count_spec *s, const struct evspec_event *e,
+			     const struct evspec_attr *a)
 {
-	struct pfm_encoding enc;
-	char pfm_err[1024];
-	int e;
+	const char *mods = strchr(e->text, ':');
 
-	e = evname__lookup(text, &s->attr, s->name, sizeof(s->name), err, errlen);
-	if (e != -ENOENT)
-		return e;
-	e = pfm__encode(text, &enc, pfm_err, sizeof(pfm_err));
-	if (e == -ENOENT) {
-		snprintf(err, errlen,
-			 "unknown event '%s': not one of perf's generic, cache or software events, "
-			 "and %s",
-			 text, pfm_err);
-		return -EINVAL;
-	}
-	if (e) {
-		snprintf(err, errlen, "%s", pfm_err);
-		return -EINVAL;
-	}
-	s->attr.type = enc.type;
-	s->attr.config = enc.config;
-	s->attr.config1 = enc.config1;
-	s->attr.config2 = enc.config2;
-	s->attr.exclude_user = enc.exclude_user;
-	s->attr.exclude_kernel = enc.exclude_kernel;
-	s->attr.exclude_hv = enc.exclude_hv;
-	snprintf(s->name, sizeof(s->name), "%s", text);
-	snprintf(s->pfm, sizeof(s->pfm), "%s", enc.fqname);
-	return 0;
+	if (e->kind == EVSPEC_LEGACY &&
+	    evname__name(e->type, e->config, s->name, sizeof(s->name)) && mods)
+		snprintf(s->name + strlen(s->name), sizeof(s->name) - strlen(s->name), "%s", mods);
+	else if (e->kind != EVSPEC_LEGACY)
+		snprintf(s->name, sizeof(s->name), "%s", a->name);
 }
 
 int count_specs__parse(const char *list, struct count_spec **specs, int *n, char *err,
 		       size_t errlen)
 {
-	char *copy, *tok, *save = NULL;
-	int n0 = *n, e = 0;
+	struct evspec spec;
+	struct evspec_attr a;
+	char notice[256];
+	int n0 = *n, e, i, groups = 0;
 
 	if (!*list || strspn(list, ", ") == strlen(list)) {
 		snprintf(err, errlen, "-e: empty event list");
 		return -EINVAL;
 	}
-	if (strpbrk(list, "{}/")) {
-		snprintf(err, errlen,
-			 "-e '%s': groups ({a,b}) and PMU event specs (pmu/terms/) need the event-spec "
-			 "parser, which this build does not have yet",
-			 list);
-		return -EINVAL;
-	}
-	copy = strdup(list);
-	if (!copy)
-		return -ENOMEM;
-	for (tok = strtok_r(copy, ",", &save); tok && !e; tok = strtok_r(NULL, ",", &save)) {
+	e = evspec__parse(&spec, list, err, errlen);
+	if (e)
+		return e;
+	/* {group} numbers go on from the groups already in the list */
+	for (i = 0; i < *n; i++)
+		if ((*specs)[i].user_group >= groups)
+			groups = (*specs)[i].user_group + 1;
+	for (i = 0; i < spec.nevents && !e; i++) {
 		e = count_specs__grow(specs, *n);
-		if (!e)
-			e = count_spec__resolve(&(*specs)[*n], tok, err, errlen);
-		if (!e)
+		if (e)
+			break;
+		e = evspec__encode(&spec.ev[i], &a, notice, sizeof(notice), err, errlen);
+		if (!e) {
+			struct count_spec *s = &(*specs)[*n];
+
+			s->attr = a.attr;
+			count_spec__name(s, &spec.ev[i], &a);
+			snprintf(s->pfm, sizeof(s->pfm), "%s", a.pfm);
+			if (evspec__group_size(&spec, i) > 1)
+				s->user_group = groups + spec.ev[i].leader;
 			(*n)++;
+		}
+		evspec_attr__free(&a);
 	}
-	free(copy);
+	evspec__free(&spec);
 	if (e)
 		*n = n0;
-	return e;
+	return e == -ERANGE ? -EINVAL : e;
 }
 
 int count_specs__add_all_cache(struct count_spec **specs, int *n)

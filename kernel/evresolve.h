@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
 /*
- * evresolve.h - events to count, as a user writes them on the command line,
- * resolved into perf_event_attrs: perf's generic hardware, cache and
- * software names (evnames.h), and vendor names through libpfm4 (pfm.h).
+ * evresolve.h - events to count, as a user writes them on the command line
+ * in perf's syntax (evspec.h: perf's generic hardware, cache and software
+ * names, pmu/terms/, rNNN, {groups}, and vendor names through libpfm4),
+ * resolved into perf_event_attrs.
  */
 #ifndef LDLAT_EVRESOLVE_H
 #define LDLAT_EVRESOLVE_H
@@ -14,7 +15,7 @@ struct count_spec {
 	char name[256]; /* canonical: perf's name, or libpfm4's event as written */
 	char pfm[512];	/* libpfm4's fully qualified name, "" for other events */
 	struct perf_event_attr attr;
-	int user_group; /* the {group} it was written in, -1: none */
+	int user_group; /* the {group} it was written in (numbered across lists), -1: none */
 };
 
 /*

@@ -319,6 +319,86 @@ START_TEST(test_model_zen4)
 }
 END_TEST
 
+static char *run_plan(const char *cpu, const char *sysfs, const char *proc, char *const extra[],
+		      int want_rc, char **err)
+{
+	char *argv[16] = { (char *)stat_tool(), "--plan" }, *out;
+	int n = 2, rc;
+
+	while (extra && *extra)
+		argv[n++] = *extra++;
+	argv[n] = NULL;
+	use_fixture(sysfs, proc);
+	if (cpu)
+		setenv("LDLAT_CPU", cpu, 1);
+	else
+		unsetenv("LDLAT_CPU");
+	rc = run(argv, 30, &out, err);
+	ck_assert_msg(rc == want_rc, "exit %d (want %d): %s\n%s", rc, want_rc, out, *err);
+	return out;
+}
+
+/* The CPU's identity (LDLAT_CPU) names the family; the PMU wins when they disagree. */
+START_TEST(test_model_identity)
+{
+	char *extra[] = { "-e", "cycles", NULL }, *out, *err;
+
+	out = run_plan("AuthenticAMD-25-11", "counters/zen4", "proc-watchdog-off", extra, 0, &err);
+	ck_assert_msg(strstr(out, "AMD Zen 4 or later (family 19h)"), "%s", out);
+	ck_assert_ptr_nonnull(strstr(out, "AuthenticAMD-25-11, LDLAT_CPU"));
+	free(out);
+	free(err);
+	out = run_plan("GenuineIntel-6-55", "counters/zen4", "proc-watchdog-off", extra, 0, &err);
+	ck_assert_msg(strstr(out, "not the CPU identity GenuineIntel-6-55"), "%s", out);
+	ck_assert_ptr_nonnull(strstr(out, "6 general-purpose counters per group"));
+	free(out);
+	free(err);
+	out = run_plan("nonsense", "counters/zen4", "proc-watchdog-off", extra, 2, &err);
+	ck_assert_msg(strstr(err, "ldlat-stat: LDLAT_CPU: CPU identity 'nonsense'"), "%s", err);
+	free(out);
+	free(err);
+}
+END_TEST
+
+/* tools.conf's counters keys for this CPU's entry override the model. */
+START_TEST(test_model_toolsconf)
+{
+	char path[128], cmd[512], *out, *err;
+	char *extra[] = { "--config", path, "--all-cache", NULL };
+
+	snprintf(path, sizeof(path), "/tmp/ldlat-stat-conf-%d", getpid());
+	/* the repository's table, with counters for the Skylake client entry */
+	snprintf(cmd, sizeof(cmd),
+		 "sed '/^\\[skylake-client\\]/a counters = 2\\nfixed-counters = 0\\n"
+		 "offcore-registers = 1' %s/../../tools.conf > %s",
+		 fixtures(), path);
+	ck_assert_int_eq(system(cmd), 0);
+	out = run_plan("GenuineIntel-6-5E", "counters/skylake-smt-on", "proc-watchdog-off", extra, 0,
+		       &err);
+	ck_assert_msg(strstr(out, "2 general-purpose counters per group, 0 fixed, 1 "
+				  "offcore-response"),
+		      "%s", out);
+	ck_assert_ptr_nonnull(strstr(out, "set by [skylake-client] in "));
+	free(out);
+	free(err);
+	/* another CPU: its entry has no counters keys, the model stands */
+	out = run_plan("GenuineIntel-6-55", "counters/skylake-smt-on", "proc-watchdog-off", extra, 0,
+		       &err);
+	ck_assert_msg(strstr(out, "4 general-purpose counters per group"), "%s", out);
+	free(out);
+	free(err);
+	/* a malformed value: FILE:LINE, exit 2 */
+	snprintf(cmd, sizeof(cmd), "sed -i 's/^counters = 2$/counters = lots/' %s", path);
+	ck_assert_int_eq(system(cmd), 0);
+	out = run_plan("GenuineIntel-6-5E", "counters/skylake-smt-on", "proc-watchdog-off", extra, 2,
+		       &err);
+	ck_assert_msg(strstr(err, path) && strstr(err, "counters = 'lots'"), "%s", err);
+	free(out);
+	free(err);
+	unlink(path);
+}
+END_TEST
+
 START_TEST(test_model_facts)
 {
 	struct counter_facts f;
@@ -430,13 +510,22 @@ END_TEST
 
 struct plan_case {
 	const char *sysfs, *proc;
-	int gp, groups;
+	int gp, offcore, groups;
 };
 
+/*
+ * The seed's machine (Skylake, SMT and the watchdog on: 3 counters, 2
+ * offcore registers) needs 16 groups: access and miss counts stay together,
+ * and a pair does not fit the counter the offcore pairs leave.  With SMT off
+ * (8) and on Zen 4 (6) the offcore registers, or 32 / 6, set the count.
+ * Nehalem has a single offcore register: its LLC pairs are split.
+ */
 static const struct plan_case plan_cases[] = {
-	{ "counters/skylake-smt-on", "proc-watchdog-on", 3, 16 },
-	{ "counters/skylake-smt-off", "proc-watchdog-off", 8, 6 },
-	{ "counters/zen4", "proc-watchdog-off", 6, 6 },
+	{ "counters/skylake-smt-on", "proc-watchdog-on", 3, 2, 16 },
+	{ "counters/skylake-smt-off", "proc-watchdog-off", 8, 2, 6 },
+	{ "counters/zen4", "proc-watchdog-off", 6, 0, 6 },
+	{ "sysfs/nehalem", "proc-watchdog-off", 4, 1, 12 },
+	{ "sysfs/sapphire-rapids", "proc-watchdog-on", 7, 2, 6 },
 };
 
 /* Every HW_CACHE event (and a few more), planned on each fixture machine. */
@@ -454,6 +543,7 @@ START_TEST(test_plan_all_cache)
 
 	model_of(&m, pc->sysfs, pc->proc);
 	ck_assert_int_eq(m.gp, pc->gp);
+	ck_assert_int_eq(m.offcore, pc->offcore);
 	ck_assert_int_eq(count_specs__add_all_cache(&specs, &n), 0);
 	ck_assert_int_eq(n, 32);
 	for (i = 0; i < n; i++)
@@ -482,10 +572,15 @@ START_TEST(test_plan_all_cache)
 	}
 	for (i = 0; i < n; i++)
 		ck_assert_msg(seen[i] == 1, "%s is in %d groups", in[i].name, seen[i]);
-	/* an access and its miss count share a group */
-	for (i = 0; i < n; i += 2)
-		ck_assert_msg(p.group_of[i] == p.group_of[i + 1], "%s and %s apart", in[i].name,
-			      in[i + 1].name);
+	/* an access and its miss count share a group, where two offcore events fit one */
+	for (i = 0; i < n; i += 2) {
+		counter_model__needs(&m, &in[i].attr, &needs);
+		if (needs.offcore && m.offcore < 2)
+			ck_assert_int_ne(p.group_of[i], p.group_of[i + 1]);
+		else
+			ck_assert_msg(p.group_of[i] == p.group_of[i + 1], "%s and %s apart",
+				      in[i].name, in[i + 1].name);
+	}
 	plan__free(&p);
 	free(specs);
 }
@@ -745,6 +840,30 @@ START_TEST(test_usage_errors)
 }
 END_TEST
 
+/* A {group} that can never be scheduled: bad input, named, before anything is opened. */
+START_TEST(test_group_never_fits)
+{
+	char *argv[] = { (char *)stat_tool(), "-e", "{LLC-loads,LLC-load-misses,node-loads},cycles",
+			 "--", "true", NULL };
+	char *out, *err;
+
+	use_fixture("counters/skylake-smt-on", "proc-watchdog-on");
+	ck_assert_int_eq(run(argv, 30, &out, &err), 2);
+	ck_assert_msg(strstr(err, "ldlat-stat: group {LLC-loads,LLC-load-misses,node-loads} can "
+				  "never be scheduled"),
+		      "%s", err);
+	free(out);
+	free(err);
+	argv[2] = "{L1-dcache-loads,L1-dcache-load-misses,dTLB-loads,dTLB-load-misses}";
+	ck_assert_int_eq(run(argv, 30, &out, &err), 2);
+	ck_assert_msg(strstr(err, "need more than the 3 general-purpose counters Skylake gives a "
+				  "group beside the NMI watchdog"),
+		      "%s", err);
+	free(out);
+	free(err);
+}
+END_TEST
+
 /* --plan on each fixture machine: one group per line, none over the counters. */
 START_TEST(test_plan_cli)
 {
@@ -769,9 +888,9 @@ START_TEST(test_plan_cli)
 			gp++;
 			llc += !strncmp(name, "LLC-", 4) || !strncmp(name, "node-", 5);
 		}
-		/* Intel: at most 2 LLC and node events in a group; AMD has no such limit */
-		ck_assert_msg(strncmp(pc->sysfs, "counters/skylake", 16) || llc <= 2,
-			      "%d LLC events: %s", llc, line + 1);
+		/* Intel: at most 2 LLC and node events in a group (1 on Nehalem); AMD: no limit */
+		ck_assert_msg(!pc->offcore || llc <= pc->offcore, "%d LLC events: %s", llc,
+			      line + 1);
 		ck_assert_msg(gp <= pc->gp, "%d events over %d counters: %s", gp, pc->gp, line + 1);
 	}
 	ck_assert_int_eq(groups, pc->groups);
@@ -962,6 +1081,30 @@ START_TEST(test_mux_interval_restored)
 }
 END_TEST
 
+/* --per-group: the command once per group, nothing scaled, and it says so. */
+START_TEST(test_per_group)
+{
+	char *argv[] = { (char *)stat_tool(), "--per-group", "-e",
+			 "{page-faults,minor-faults},{major-faults,context-switches}", "--", "sh",
+			 "-c", "echo ran; exit 5", NULL };
+	char *out, *err, *p;
+	int runs = 0;
+
+	if (!need_root("ldlat-stat runs"))
+		return;
+	ck_assert_int_eq(run(argv, 60, &out, &err), 5);
+	for (p = out; (p = strstr(p, "ran\n")); p++)
+		runs++;
+	ck_assert_int_eq(runs, 2);
+	ck_assert_msg(strstr(out, "(one run per group, 2 runs; counts are not scaled)"), "%s", out);
+	ck_assert_msg(count_of(out, "page-faults") > 0, "%s", out);
+	ck_assert_msg(count_of(out, "page-faults") == count_of(out, "minor-faults"), "%s", out);
+	ck_assert_ptr_nonnull(strstr(err, "one run per group"));
+	free(out);
+	free(err);
+}
+END_TEST
+
 /* Intervals, a duration, the command's status. */
 START_TEST(test_intervals_and_status)
 {
@@ -1059,6 +1202,9 @@ int main(void)
 	tcase_add_test(tc, test_model_skylake_smt_watchdog);
 	tcase_add_test(tc, test_model_skylake_smt_off);
 	tcase_add_test(tc, test_model_zen4);
+	tcase_add_test(tc, test_model_identity);
+	tcase_add_test(tc, test_model_toolsconf);
+	tcase_add_test(tc, test_group_never_fits);
 	tcase_add_test(tc, test_model_facts);
 	tcase_add_test(tc, test_needs);
 	tcase_add_loop_test(tc, test_plan_all_cache, 0, sizeof(plan_cases) / sizeof(plan_cases[0]));
@@ -1081,6 +1227,7 @@ int main(void)
 	tcase_add_test(tc, test_cgroup_exact);
 	tcase_add_test(tc, test_no_pmu);
 	tcase_add_test(tc, test_mux_interval_restored);
+	tcase_add_test(tc, test_per_group);
 	tcase_add_test(tc, test_intervals_and_status);
 	tcase_add_test(tc, test_hist_loads);
 	suite_add_tcase(s, tc);

@@ -12,6 +12,7 @@
 #include <time.h>
 
 #include "cli.h"
+#include "countermodel.h"
 #include "run.h"
 #include "statreport.h"
 #include "../kernel/counting.h"
@@ -44,6 +45,7 @@ enum {
 	OPT_MULTIPLEX,
 	OPT_PER_GROUP,
 	OPT_MUX_INTERVAL,
+	OPT_CONFIG,
 };
 
 static const char doc[] =
@@ -74,6 +76,9 @@ static const struct argp_option options[] = {
 	  1 },
 	{ "all-cache", OPT_ALL_CACHE, NULL, 0,
 	  "every hardware-cache event the kernel defines (cache x op x result: 32)", 1 },
+	{ "config", OPT_CONFIG, "FILE", 0,
+	  "tools.conf to read this CPU's counters, fixed-counters and offcore-registers from",
+	  1 },
 
 	{ NULL, 0, NULL, 0, "How:", 5 },
 	{ "plan", OPT_PLAN, NULL, 0,
@@ -112,6 +117,9 @@ static error_t stat_parse(int key, char *arg, struct argp_state *state)
 		break;
 	case OPT_PLAN:
 		a->plan = true;
+		break;
+	case OPT_CONFIG:
+		a->cli.config = arg;
 		break;
 	case OPT_MULTIPLEX:
 	case OPT_PER_GROUP:
@@ -353,7 +361,6 @@ static int stat_main(struct stat_run *s)
 {
 	struct stat_args *a = s->args;
 	struct stat_report r = { .c = &s->counting, .mode = a->mode };
-	struct counter_facts facts;
 	struct counter_model model;
 	enum run_end end = RUN_ERROR;
 	bool interrupted = false;
@@ -361,21 +368,24 @@ static int stat_main(struct stat_run *s)
 	double t0;
 	int e, status;
 
-	counter_facts__init(&facts);
-	counter_facts__probe(&facts);
-	counter_model__build(&model, &facts);
+	e = countermodel__build(&model, a->cli.config, err, sizeof(err));
+	if (e) {
+		fprintf(stderr, NAME ": %s\n", err);
+		return cli__exit_status(e);
+	}
 	e = counting__init(&s->counting, a->specs, a->nspecs, &model);
 	if (e) {
 		fprintf(stderr, NAME ": out of memory\n");
 		return EXIT_FAIL;
 	}
 	s->counting_init = true;
+	/* a {group} that can never be scheduled is bad input, whatever this machine opens */
+	e = counting__plan(&s->counting, err, sizeof(err));
+	if (e) {
+		fprintf(stderr, NAME ": %s\n", err);
+		return cli__exit_status(e);
+	}
 	if (a->plan) {
-		e = counting__plan(&s->counting, err, sizeof(err));
-		if (e) {
-			fprintf(stderr, NAME ": %s\n", err);
-			return cli__exit_status(e);
-		}
 		render_stat_plan(stdout, &s->counting);
 		return EXIT_OK;
 	}

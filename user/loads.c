@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "countermodel.h"
 #include "loads.h"
 
 static const char *const retired_loads[] = {
@@ -13,9 +14,8 @@ static const char *const retired_loads[] = {
 	"LS_DISPATCH:LD_DISPATCH",
 };
 
-int loads__init(struct loads *l, const char *spec, char *err, size_t errlen)
+int loads__init(struct loads *l, const char *spec, const char *config, char *err, size_t errlen)
 {
-	struct counter_facts facts;
 	struct counter_model model;
 	struct count_spec *specs = NULL;
 	char e1[1024];
@@ -46,10 +46,9 @@ int loads__init(struct loads *l, const char *spec, char *err, size_t errlen)
 		/* no such event for this CPU is the machine's limit, not bad input */
 		return e == -ENOMEM ? e : spec ? -EINVAL : -ENOENT;
 	}
-	counter_facts__init(&facts);
-	counter_facts__probe(&facts);
-	counter_model__build(&model, &facts);
-	e = counting__init(&l->counting, specs, n, &model);
+	e = countermodel__build(&model, config, err, errlen);
+	if (!e)
+		e = counting__init(&l->counting, specs, n, &model);
 	free(specs);
 	if (!e)
 		l->active = true;

@@ -26,10 +26,12 @@ struct loads {
  * this CPU's retired-loads event, the first libpfm4 encodes of
  * MEM_INST_RETIRED:ALL_LOADS (Skylake and later), MEM_UOPS_RETIRED:ALL_LOADS
  * (Sandy Bridge to Broadwell), MEM_INST_RETIRED:LOADS (Nehalem, Westmere),
- * LS_DISPATCH:LD_DISPATCH (AMD Zen: dispatched, not retired).  Returns 0 or
- * -EINVAL with a sentence in err.
+ * LS_DISPATCH:LD_DISPATCH (AMD Zen: dispatched, not retired).  config is
+ * --config (tools.conf, for the counter model).  Returns 0, -EINVAL with a
+ * sentence in err for a bad spec, -ENOENT when this CPU has no such event.
  */
-int loads__init(struct loads *l, const char *spec, char *err, size_t errlen);
+int loads__init(struct loads *l, const char *spec, const char *config, char *err,
+		size_t errlen);
 
 /* Opens it on the target and enables it.  Returns 0 or -errno with a sentence. */
 int loads__start(struct loads *l, const struct target *target, char *err, size_t errlen);

@@ -274,9 +274,10 @@ void render_stat_plan(FILE *out, const struct counting *c)
 	fputc('\n', out);
 	for (i = 0; i < c->model.nwhy; i++)
 		fprintf(out, "#   %s\n", c->model.why[i]);
-	fprintf(out, "# %d events in %d groups; access and miss counts of a cache stay in one "
+	fprintf(out, "# %d event%s in %d group%s; access and miss counts of a cache stay in one "
 		     "group, so their ratio is measured over the same time\n",
-		counting__nsupported(c), c->plan.ngroups);
+		counting__nsupported(c), counting__nsupported(c) == 1 ? "" : "s", c->plan.ngroups,
+		c->plan.ngroups == 1 ? "" : "s");
 	for (i = 0; i < c->plan.ngroups; i++) {
 		plan__group_spec(&c->plan, i, c->pin, spec, sizeof(spec));
 		fprintf(out, "%s\t# %s\n", spec, c->plan.groups[i].why);

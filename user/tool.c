@@ -119,7 +119,7 @@ int tool__start(struct tool *t, struct cli *cli, const char *name, __u32 linear_
 	if (e)
 		return e;
 	if (cli->loads) {
-		e = loads__init(&t->loads, cli->loads_event, err, errlen);
+		e = loads__init(&t->loads, cli->loads_event, cli->config, err, errlen);
 		if (e)
 			return e;
 	}
