@@ -34,7 +34,7 @@ WORKLOAD := $(BUILD)/ldlat-workload
 LIB_OBJS := $(patsubst %.c,$(OBJ)/%.o,$(KERNEL_SRCS) $(USER_LIB_SRCS))
 LIB := $(BUILD)/libldlat.a
 
-TEST_SUITES := check_unit check_events check_bpf check_e2e check_stat
+TEST_SUITES := check_unit check_events check_bpf check_e2e check_pin check_output check_stat
 TEST_BINS := $(addprefix $(BUILD)/tests/,$(TEST_SUITES))
 TEST_COMMON := $(OBJ)/tests/testutil.o
 
@@ -49,7 +49,7 @@ $(BUILD)/perf_mem_defs.h: | $(BUILD)
 		grep -E '^#define PERF_MEM_' | LC_ALL=C sort > $@.tmp
 	test -s $@.tmp && mv $@.tmp $@
 
-$(BUILD)/ldlat.bpf.o: bpf/ldlat.bpf.c bpf/ldlat.h vmlinux/vmlinux.h $(BUILD)/perf_mem_defs.h
+$(BUILD)/ldlat.bpf.o: bpf/ldlat.bpf.c bpf/ldlat.h bpf/ldlat_pin.h vmlinux/vmlinux.h $(BUILD)/perf_mem_defs.h
 	$(CLANG) $(BPF_CFLAGS) -c $< -o $@
 	$(STRIP) -g $@
 

@@ -85,15 +85,16 @@ static bool prog_held(int id)
 
 /*
  * No program of ours is left in the kernel once the tool has exited: one
- * alive without a process holding it is pinned, or attached by a leaked
- * link.  (One held by a process belongs to another run on this machine.)
+ * alive without a process holding it is attached by a leaked link.  (One
+ * held by a process belongs to another run on this machine; one pinned in
+ * bpffs, to a pinned set of another run: bpftool -f lists its pin.)
  * Freeing is asynchronous: allow 2 s.
  */
 static void assert_nothing_left(void)
 {
 	char *argv[] = { "sh", "-c",
-			 "bpftool -j prog show | jq -r '.[] | select((.name // \"\") | "
-			 "startswith(\"ldlat_\")) | .id'",
+			 "bpftool -j -f prog show | jq -r '.[] | select(((.name // \"\") | "
+			 "startswith(\"ldlat_\")) and ((.pinned // []) | length == 0)) | .id'",
 			 NULL };
 	char *out = NULL, *err = NULL, *p, *end;
 	int i, leaked = 0;
@@ -285,21 +286,11 @@ END_TEST
 
 static char cgroup_path[256];
 
-static void cgroup_make(void)
+static void cgroup_make_e2e(void)
 {
-	int e = test_cgroup_make(cgroup_path, sizeof(cgroup_path));
+	int e = cgroup_make(cgroup_path, sizeof(cgroup_path), "test");
 
 	ck_assert_msg(e == 0, "mkdir %s: %s", cgroup_path, strerror(-e));
-}
-
-static void cgroup_enter(pid_t pid)
-{
-	ck_assert_int_eq(test_cgroup_enter(cgroup_path, pid), 0);
-}
-
-static void cgroup_remove(void)
-{
-	test_cgroup_remove(cgroup_path);
 }
 
 /* A workload inside the cgroup counts; the same workload outside does not. */
@@ -313,12 +304,12 @@ START_TEST(test_cgroup)
 	char *hargv[] = { (char *)hist(), "--source", "page-faults", "-G", rel, "-a", BASE_RANGE,
 			  NULL };
 
-	cgroup_make();
+	cgroup_make_e2e();
 	/* relative to the cgroup v2 mount */
 	snprintf(rel, sizeof(rel), "%s", cgroup_path + strlen("/sys/fs/cgroup/unified/"));
 	child_spawn(&in, inargv);
 	child_spawn(&out, outargv);
-	cgroup_enter(in.pid);
+	ck_assert_int_eq(cgroup_enter(cgroup_path, in.pid), 0);
 	start_hist(&h, hargv);
 	go(&in);
 	go(&out);
@@ -331,7 +322,7 @@ START_TEST(test_cgroup)
 	child_free(&in);
 	child_free(&out);
 	child_free(&h);
-	cgroup_remove();
+	cgroup_remove(cgroup_path);
 	assert_nothing_left();
 }
 END_TEST

@@ -975,13 +975,13 @@ START_TEST(test_cgroup_exact)
 
 	if (!need_root("ldlat-stat -G"))
 		return;
-	ck_assert_int_eq(test_cgroup_make(path, sizeof(path)), 0);
-	snprintf(rel, sizeof(rel), "%s", path + strlen("/sys/fs/cgroup/unified/"));
+	ck_assert_int_eq(cgroup_make(path, sizeof(path), "stat"), 0);
+	snprintf(rel, sizeof(rel), "%s", strrchr(path, '/') + 1);
 	child_spawn(&in, inargv);
 	child_spawn(&out, outargv);
 	ck_assert(child_wait_stderr(&in, "waiting", 30));
 	ck_assert(child_wait_stderr(&out, "waiting", 30));
-	ck_assert_int_eq(test_cgroup_enter(path, in.pid), 0);
+	ck_assert_int_eq(cgroup_enter(path, in.pid), 0);
 	start_stat(&s, sargv);
 	ck_assert(child_go(&in));
 	ck_assert(child_go(&out));
@@ -993,7 +993,7 @@ START_TEST(test_cgroup_exact)
 	child_free(&in);
 	child_free(&out);
 	child_free(&s);
-	test_cgroup_remove(path);
+	cgroup_remove(path);
 }
 END_TEST
 

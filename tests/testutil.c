@@ -174,37 +174,6 @@ bool child_go(struct child *c)
 	return write(c->in, "g", 1) == 1;
 }
 
-int test_cgroup_make(char *path, size_t len)
-{
-	snprintf(path, len, "/sys/fs/cgroup/unified/ldlat-test-%d", getpid());
-	return mkdir(path, 0755) ? -errno : 0;
-}
-
-int test_cgroup_enter(const char *path, pid_t pid)
-{
-	char procs[512], buf[32];
-	int fd, n, e = 0;
-
-	snprintf(procs, sizeof(procs), "%s/cgroup.procs", path);
-	fd = open(procs, O_WRONLY);
-	if (fd < 0)
-		return -errno;
-	n = snprintf(buf, sizeof(buf), "%d", pid);
-	if (write(fd, buf, n) != n)
-		e = -errno;
-	close(fd);
-	return e;
-}
-
-void test_cgroup_remove(const char *path)
-{
-	int i;
-
-	/* the last member may still be leaving */
-	for (i = 0; i < 100 && rmdir(path) && errno == EBUSY; i++)
-		usleep(10000);
-}
-
 const char *build_path(const char *name)
 {
 	static char buf[8][4096];
@@ -236,4 +205,43 @@ bool need_root(const char *what)
 	fprintf(stderr, "SKIPPED: %s needs root and BPF (run as root; CI=true makes this fatal)\n",
 		what);
 	return false;
+}
+
+#define CGROUP2_ROOT "/sys/fs/cgroup/unified"
+
+int cgroup_make(char *path, size_t len, const char *tag)
+{
+	snprintf(path, len, CGROUP2_ROOT "/ldlat-%s-%d", tag, (int)getpid());
+	return mkdir(path, 0755) ? -errno : 0;
+}
+
+int cgroup_enter(const char *path, pid_t pid)
+{
+	char procs[4200], buf[32];
+	int fd, n, e = 0;
+
+	snprintf(procs, sizeof(procs), "%s/cgroup.procs", path);
+	fd = open(procs, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	n = snprintf(buf, sizeof(buf), "%d", (int)pid);
+	if (write(fd, buf, n) != n)
+		e = -errno;
+	close(fd);
+	return e;
+}
+
+int cgroup_remove(const char *path)
+{
+	int i;
+
+	/* the last member may still be leaving */
+	for (i = 0; i < 100; i++) {
+		if (!rmdir(path) || errno == ENOENT)
+			return 0;
+		if (errno != EBUSY)
+			break;
+		usleep(10000);
+	}
+	return -errno;
 }

@@ -41,20 +41,20 @@ bool child_spawn_started(struct child *c, char *const argv[], double seconds);
 /* Writes one byte to its stdin: a workload started with --wait goes. */
 bool child_go(struct child *c);
 
-/*
- * A cgroup v2 directory for this test process, /sys/fs/cgroup/unified/
- * ldlat-test-PID, into path.  Returns 0 or -errno.
- */
-int test_cgroup_make(char *path, size_t len);
-
-/* Moves pid into it. Returns 0 or -errno. */
-int test_cgroup_enter(const char *path, pid_t pid);
-
-/* Removes it, waiting for its last member to leave. */
-void test_cgroup_remove(const char *path);
-
 /* build/ path of a tool, from LDLAT_BUILD or ./build. */
 const char *build_path(const char *name);
+
+/*
+ * A cgroup v2 directory of this test process, under the cgroup v2 mount:
+ * ldlat-TAG-PID.  Returns 0 or -errno (path is filled either way).
+ */
+int cgroup_make(char *path, size_t len, const char *tag);
+
+/* Moves pid into the cgroup. Returns 0 or -errno. */
+int cgroup_enter(const char *path, pid_t pid);
+
+/* Removes it, waiting for its last member to leave. Returns 0 or -errno. */
+int cgroup_remove(const char *path);
 
 /* Root, or fails the test loudly when CI=true; otherwise prints why it skips. */
 bool need_root(const char *what);
