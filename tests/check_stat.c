@@ -924,6 +924,14 @@ static long count_of(const char *out, const char *name)
 	return n ? strtol(digits, NULL, 10) : -1;
 }
 
+/* Runs sh -c cmd; its exit code. */
+static int sh(const char *cmd, char **out, char **err)
+{
+	char *argv[] = { "sh", "-c", (char *)cmd, NULL };
+
+	return run(argv, 60, out, err);
+}
+
 static void start_stat(struct child *s, char *const argv[])
 {
 	ck_assert_msg(child_spawn_started(s, argv, 30), "ldlat-stat did not start: %s",
@@ -1105,6 +1113,26 @@ START_TEST(test_per_group)
 }
 END_TEST
 
+/* Ctrl-C during --per-group: what ran is reported, the groups that did not run say so. */
+START_TEST(test_per_group_interrupted)
+{
+	char *argv[] = { (char *)stat_tool(), "--per-group", "-e",
+			 "{page-faults,minor-faults},{major-faults,context-switches}", "--", "sleep",
+			 "60", NULL };
+	struct child s;
+
+	if (!need_root("ldlat-stat runs"))
+		return;
+	start_stat(&s, argv);
+	kill(s.pid, SIGINT);
+	ck_assert_int_eq(child_finish(&s, 30), 0);
+	ck_assert_msg(strstr(s.outbuf, "page-faults"), "%s", s.outbuf);
+	ck_assert_msg(strstr(s.outbuf, "<not counted>  major-faults"), "%s", s.outbuf);
+	ck_assert_msg(strstr(s.outbuf, "the runs were interrupted"), "%s", s.outbuf);
+	child_free(&s);
+}
+END_TEST
+
 /* Intervals, a duration, the command's status. */
 START_TEST(test_intervals_and_status)
 {
@@ -1123,11 +1151,73 @@ START_TEST(test_intervals_and_status)
 	ck_assert_ptr_nonnull(strstr(out, "Counter stats for command 'sleep'"));
 	free(out);
 	free(err);
+	/* as JSON Lines: one object per interval, then the run's */
+	ck_assert_int_eq(sh("$LDLAT_BUILD/ldlat-stat -e page-faults -i 0.2 --format json -- sleep 1 "
+			    "2>/dev/null | jq -s -e 'length >= 4 and (.[0].interval.end > 0) and "
+			    "(.[-1].interval == null) and all(.[]; .events[0].name == "
+			    "\"page-faults\")' >/dev/null",
+			    &out, &err),
+			 0);
+	free(out);
+	free(err);
 	ck_assert_int_eq(run(dur, 30, &out, &err), 0);
 	ck_assert_msg(count_of(out, "context-switches") >= 0, "%s", out);
 	ck_assert_ptr_nonnull(strstr(out, "Counter stats for CPUs 0"));
 	free(out);
 	free(err);
+}
+END_TEST
+
+/*
+ * --format json and openmetrics, written with --output: exact counts in the
+ * documented JSON fields (checked with jq), an exposition promtool accepts.
+ */
+START_TEST(test_formats)
+{
+	char file[128], pid[32], cmd[1024], *out, *err;
+	char *fmt = _i ? "openmetrics" : "json";
+	struct child w, s;
+	char *wargv[] = { (char *)build_path("ldlat-workload"), "--wait", "--lock", "--fault-pages",
+			  "77", "--base", BASE, NULL };
+	char *sargv[] = { (char *)stat_tool(), "-e", "{page-faults,minor-faults},cs,cycles",
+			  "--format", fmt, "--output", file, "-p", pid, NULL };
+
+	if (!need_root("ldlat-stat runs"))
+		return;
+	snprintf(file, sizeof(file), "/tmp/ldlat-stat-%d.%s", getpid(), _i ? "prom" : "json");
+	child_spawn(&w, wargv);
+	ck_assert(child_wait_stderr(&w, "waiting", 30));
+	snprintf(pid, sizeof(pid), "%d", w.pid);
+	start_stat(&s, sargv);
+	ck_assert(child_go(&w));
+	ck_assert_int_eq(child_finish(&w, 60), 0);
+	ck_assert_int_eq(child_finish(&s, 60), 0);
+	ck_assert_str_eq(s.outbuf, ""); /* all of it went to the file */
+	if (!_i)
+		snprintf(cmd, sizeof(cmd),
+			 "jq -e '.tool == \"ldlat-stat\" and .mode == \"multiplex\" and "
+			 "(.groups | length) >= 2 and .groups[0].events == [\"page-faults\", "
+			 "\"minor-faults\"] and .groups[0].why == \"as written (2 events)\" and "
+			 ".events[0].name == \"page-faults\" and .events[0].count == 77 and "
+			 ".events[0].raw == 77 and .events[0].running == 1 and "
+			 ".events[0].scaled == false and .events[0].group == 1 and "
+			 ".events[1].count == 77 and .events[2].state == \"counted\" and "
+			 "(.events[3].state == \"counted\" or (.events[3].state == \"not supported\" "
+			 "and (.events[3].reason | length) > 0)) and "
+			 "(.counter_model.general_purpose | type) == \"number\"' %s",
+			 file);
+	else
+		snprintf(cmd, sizeof(cmd),
+			 "promtool check metrics < %s && grep -q "
+			 "'^ldlat_stat_events{target=\"PID %s (1 thread)\",event=\"page-faults\","
+			 "group=\"1\"} 77$' %s",
+			 file, pid, file);
+	ck_assert_msg(sh(cmd, &out, &err) == 0, "%s\n%s\nstat: %s", out, err, s.errbuf);
+	free(out);
+	free(err);
+	unlink(file);
+	child_free(&w);
+	child_free(&s);
 }
 END_TEST
 
@@ -1171,6 +1261,21 @@ START_TEST(test_hist_loads)
 	ck_assert_int_eq(above % 10, 0);
 	ck_assert_msg(above <= loads && loads - above < 10, "%ld of %ld", above, loads);
 	ck_assert_ptr_nonnull(strstr(p, "samples x period 10"));
+	free(out);
+	free(err);
+	/* the machine-readable formats carry it too */
+	ck_assert_int_eq(sh("set -e; H=$LDLAT_BUILD/ldlat-hist; W=$LDLAT_BUILD/ldlat-workload; "
+			    "$H --source page-faults --loads=page-faults --format json -- $W "
+			    "--fault-pages 50 --base " BASE " 2>/dev/null | jq -e '.loads.event == "
+			    "\"page-faults\" and .loads.fraction == 1 and .loads.count == .loads.above'"
+			    " >/dev/null; "
+			    "$H --source page-faults --loads=page-faults --format openmetrics -- $W "
+			    "--fault-pages 50 --base " BASE " 2>/dev/null > /tmp/ldlat-loads-$$.prom; "
+			    "promtool check metrics < /tmp/ldlat-loads-$$.prom; "
+			    "grep -q '^ldlat_loads_sampled_ratio{.*event=\"page-faults\"} 1.000000000$' "
+			    "/tmp/ldlat-loads-$$.prom; rm -f /tmp/ldlat-loads-$$.prom",
+			    &out, &err),
+			 0);
 	free(out);
 	free(err);
 	/* this CPU's retired-loads event: libpfm4 has none here, or no PMU counts it */
@@ -1228,8 +1333,10 @@ int main(void)
 	tcase_add_test(tc, test_no_pmu);
 	tcase_add_test(tc, test_mux_interval_restored);
 	tcase_add_test(tc, test_per_group);
+	tcase_add_test(tc, test_per_group_interrupted);
 	tcase_add_test(tc, test_intervals_and_status);
 	tcase_add_test(tc, test_hist_loads);
+	tcase_add_loop_test(tc, test_formats, 0, 2);
 	suite_add_tcase(s, tc);
 
 	sr = srunner_create(s);

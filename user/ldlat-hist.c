@@ -149,11 +149,16 @@ static int pin_run(struct tool *tool, struct pinset *ps, const struct hist_args 
  * each sample stands for period events; in frequency mode the period varies,
  * and the sampling event's own count is the sum of the periods.
  */
-static int print_loads(const struct tool *tool, const struct snapshot *s)
+struct loads_text {
+	char what[96], how[160];
+	struct loads_report report;
+};
+
+static int fill_loads(const struct tool *tool, const struct snapshot *s, struct loads_text *lt)
 {
 	const struct perf_event_attr *a = &tool->evlist.evsel[0].attr;
 	__u64 samples = s->counters.seen + s->recursion_misses, count;
-	char what[96], how[160];
+	char *what = lt->what, *how = lt->how;
 	double above;
 
 	if (tool__sampled_count(tool, &count)) {
@@ -161,21 +166,21 @@ static int print_loads(const struct tool *tool, const struct snapshot *s)
 		return -1;
 	}
 	if (tool->src.kind == SOURCE_LDLAT)
-		snprintf(what, sizeof(what), "at or above the threshold");
+		snprintf(what, sizeof(lt->what), "at or above the threshold");
 	else
-		snprintf(what, sizeof(what), "sampled %s", source__name(tool->src.kind));
+		snprintf(what, sizeof(lt->what), "sampled %s", source__name(tool->src.kind));
 	if (!a->freq) {
 		above = (double)samples * (double)a->sample_period;
-		snprintf(how, sizeof(how), "%llu samples x period %llu; the event counted %llu",
+		snprintf(how, sizeof(lt->how), "%llu samples x period %llu; the event counted %llu",
 			 (unsigned long long)samples, (unsigned long long)a->sample_period,
 			 (unsigned long long)count);
 	} else {
 		above = (double)count;
-		snprintf(how, sizeof(how),
+		snprintf(how, sizeof(lt->how),
 			 "the sampling event's count: %llu samples at %llu Hz, the period varies",
 			 (unsigned long long)samples, (unsigned long long)a->sample_freq);
 	}
-	loads__render(stdout, &tool->loads, what, above, how);
+	loads__report(&tool->loads, what, above, how, &lt->report);
 	return 0;
 }
 
@@ -183,6 +188,7 @@ int main(int argc, char **argv)
 {
 	struct hist_args args = {};
 	struct printer p = {};
+	struct loads_text loads;
 	struct pinset ps = { .dir_fd = -1 };
 	struct run_info run;
 	struct timespec started;
@@ -267,11 +273,16 @@ int main(int argc, char **argv)
 	status = tool__exit_status(&tool, end);
 	if (end == RUN_ERROR)
 		goto out;
-	/* the last (partial) interval, or the whole run */
+	/* the last (partial) interval, or the whole run; --loads' count goes with it */
 	p.final = true;
+	if (tool.loads.active && end != RUN_COUNT) {
+		if (p.read(p.src, &p.cur) || fill_loads(&tool, &p.cur, &loads)) {
+			status = EXIT_FAIL;
+			goto out;
+		}
+		p.report.loads = &loads.report;
+	}
 	if (end != RUN_COUNT && printer__print(&p))
-		status = EXIT_FAIL;
-	if (tool.loads.active && print_loads(&tool, &p.cur))
 		status = EXIT_FAIL;
 out:
 	printer__free(&p);

@@ -13,6 +13,7 @@
 
 #include "cli.h"
 #include "countermodel.h"
+#include "output.h"
 #include "run.h"
 #include "statreport.h"
 #include "../kernel/counting.h"
@@ -30,6 +31,7 @@
 
 struct stat_args {
 	struct cli cli;
+	struct output_opts out;
 	struct count_spec *specs;
 	int nspecs;
 	bool all_cache;
@@ -104,6 +106,7 @@ static error_t stat_parse(int key, char *arg, struct argp_state *state)
 	switch (key) {
 	case ARGP_KEY_INIT:
 		state->child_inputs[0] = &a->cli;
+		state->child_inputs[1] = &a->out;
 		break;
 	case 'e':
 		e = count_specs__parse(arg, &a->specs, &a->nspecs, err, sizeof(err));
@@ -156,6 +159,7 @@ static error_t stat_parse(int key, char *arg, struct argp_state *state)
 
 static const struct argp_child children[] = {
 	{ &cli_target_argp, 0, NULL, 0 },
+	{ &output_argp, 0, NULL, 0 },
 	{},
 };
 
@@ -186,6 +190,7 @@ struct stat_run {
 	/* -i: the totals at the previous interval */
 	struct counting_event *prev;
 	double prev_t;
+	int reports; /* printed so far */
 };
 
 /* Once counting: the events are enabled and the target runs. */
@@ -197,6 +202,36 @@ static void say_started(const struct stat_run *s)
 	fprintf(stderr, NAME ": counting %d event%s in %d group%s on %s%s. Ctrl-C to end.\n", n,
 		n == 1 ? "" : "s", c->plan.ngroups, c->plan.ngroups == 1 ? "" : "s",
 		s->run.target_desc, s->args->mode == STAT_PER_GROUP ? ", one run per group" : "");
+}
+
+static void render_stat(FILE *f, void *ctx)
+{
+	const struct stat_report *r = ctx;
+
+	switch (r->out->format) {
+	case OUTPUT_TEXT:
+		render_stat_text(f, r);
+		break;
+	case OUTPUT_JSON:
+		render_stat_json(f, r);
+		break;
+	case OUTPUT_OPENMETRICS:
+		render_stat_openmetrics(f, r);
+		break;
+	}
+}
+
+/* One report, to stdout or --output. */
+static int emit(struct stat_run *s, struct stat_report *r)
+{
+	char err[1024];
+	int e;
+
+	r->out = &s->args->out;
+	e = output__write(&s->args->out, render_stat, r, s->reports++ > 0, err, sizeof(err));
+	if (e)
+		fprintf(stderr, NAME ": %s\n", err);
+	return e;
 }
 
 static int on_tick(void *ctx)
@@ -236,10 +271,14 @@ static int on_interval(void *ctx)
 		s->prev[i] = s->counting.ev[i];
 	}
 	s->prev_t = r.t;
-	render_stat_text(stdout, &r);
-	fflush(stdout);
+	/* OpenMetrics wants totals since the start: Prometheus takes the rates itself */
+	if (s->args->out.format == OUTPUT_OPENMETRICS) {
+		r.c = &s->counting;
+		r.elapsed = r.t;
+	}
+	e = emit(s, &r);
 	free(view.ev);
-	return 0;
+	return e;
 }
 
 static int set_mux_interval(struct stat_run *s, char *err, size_t errlen)
@@ -389,6 +428,11 @@ static int stat_main(struct stat_run *s)
 		render_stat_plan(stdout, &s->counting);
 		return EXIT_OK;
 	}
+	e = output__check(&a->out, err, sizeof(err));
+	if (e) {
+		fprintf(stderr, NAME ": %s\n", err);
+		return cli__exit_status(e);
+	}
 
 	e = run__signals(&s->run, err, sizeof(err));
 	if (!e)
@@ -424,7 +468,8 @@ static int stat_main(struct stat_run *s)
 	r.interrupted = interrupted;
 	if (a->cli.interval > 0 && end == RUN_COUNT)
 		return status;
-	render_stat_text(stdout, &r);
+	if (emit(s, &r))
+		return EXIT_FAIL;
 	return status;
 }
 

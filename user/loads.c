@@ -90,19 +90,15 @@ int loads__stop(struct loads *l)
 	return e;
 }
 
-void loads__render(FILE *out, const struct loads *l, const char *what, double above,
-		   const char *how)
+void loads__report(const struct loads *l, const char *what, double above, const char *how,
+		   struct loads_report *out)
 {
-	double loads = count__scaled(&l->total), run = count__running(&l->total);
-
-	fprintf(out, "loads (%s): %.0f", loads__event(l), loads);
-	if (run < 1.0)
-		fprintf(out, " (on a counter %.1f%% of the time, scaled)", run * 100);
-	fprintf(out, "; %s: ", what);
-	if (loads > 0)
-		fprintf(out, "%.0f = %.4f%% of them (%s)\n", above, above / loads * 100, how);
-	else
-		fprintf(out, "%.0f, of no counted load (%s)\n", above, how);
+	out->event = loads__event(l);
+	out->loads = count__scaled(&l->total);
+	out->running = count__running(&l->total);
+	out->what = what;
+	out->above = above;
+	out->how = how;
 }
 
 void loads__free(struct loads *l)

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <linux/types.h>
 
+#include "render.h"
 #include "../kernel/counting.h"
 
 struct loads {
@@ -43,12 +44,12 @@ int loads__stop(struct loads *l);
 const char *loads__event(const struct loads *l);
 
 /*
- * One line: how many loads, and what share of them the sampling event
- * counted (above, the samples times the period, or the event's own count
- * in frequency mode).
+ * The report of it (render.h): how many loads, and what share of them the
+ * sampling event counted (above: the samples times the period, or the
+ * event's own count in frequency mode).
  */
-void loads__render(FILE *out, const struct loads *l, const char *what, double above,
-		   const char *how);
+void loads__report(const struct loads *l, const char *what, double above, const char *how,
+		   struct loads_report *out);
 
 void loads__free(struct loads *l);
 

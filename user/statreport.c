@@ -3,7 +3,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
+#include "escape.h"
 #include "statreport.h"
 #include "../kernel/evnames.h"
 
@@ -225,10 +227,13 @@ void render_stat_text(FILE *out, const struct stat_report *r)
 	const struct counting *c = r->c;
 	struct stat_row *rows = calloc(c->nev ? c->nev : 1, sizeof(*rows));
 	bool any_scaled = false;
-	int i;
+	int i, hw = 0;
 
 	if (!rows)
 		return;
+	/* software groups never wait for a counter: only hardware groups rotate */
+	for (i = 0; i < c->plan.ngroups; i++)
+		hw += c->plan.groups[i].kind != EV_SOFTWARE;
 	stat_report__rows(r, rows);
 	if (r->interval) {
 		fprintf(out, "%.3f seconds:\n", r->t);
@@ -237,11 +242,13 @@ void render_stat_text(FILE *out, const struct stat_report *r)
 		if (r->mode == STAT_PER_GROUP)
 			fprintf(out, " (one run per group, %d run%s; counts are not scaled):\n\n",
 				c->plan.ngroups, c->plan.ngroups == 1 ? "" : "s");
-		else if (c->plan.ngroups > 1 && r->mux_ms > 0)
+		else if (hw > 1 && r->mux_ms > 0)
 			fprintf(out, " (%d groups, multiplexed: the kernel rotates them every %d ms):\n\n",
 				c->plan.ngroups, r->mux_ms);
-		else if (c->plan.ngroups > 1)
+		else if (hw > 1)
 			fprintf(out, " (%d groups, multiplexed):\n\n", c->plan.ngroups);
+		else if (c->plan.ngroups > 1)
+			fprintf(out, " (%d groups):\n\n", c->plan.ngroups);
 		else
 			fprintf(out, ":\n\n");
 	}
@@ -285,4 +292,158 @@ void render_stat_plan(FILE *out, const struct counting *c)
 	for (i = 0; i < c->nev; i++)
 		if (c->ev[i].unsupported)
 			fprintf(out, "# not supported: %s: %s\n", c->ev[i].spec.name, c->ev[i].reason);
+}
+
+static const char *row_state(enum stat_row_state s)
+{
+	return s == ROW_COUNTED ? "counted" : s == ROW_UNSUPPORTED ? "not supported" : "not counted";
+}
+
+static void json_number_or_null(FILE *out, bool known, double v)
+{
+	if (known)
+		fprintf(out, "%.17g", v);
+	else
+		fputs("null", out);
+}
+
+void render_stat_json(FILE *out, const struct stat_report *r)
+{
+	const struct counting *c = r->c;
+	const struct counter_model *m = &c->model;
+	struct stat_row *rows = calloc(c->nev ? c->nev : 1, sizeof(*rows));
+	struct timespec now;
+	int i, j;
+
+	if (!rows)
+		return;
+	stat_report__rows(r, rows);
+	clock_gettime(CLOCK_REALTIME, &now);
+	fprintf(out, "{\"tool\":\"ldlat-stat\",\"time\":%.3f,\"target\":",
+		(double)now.tv_sec + (double)now.tv_nsec / 1e9);
+	json_string(out, r->target_desc ? r->target_desc : "");
+	fprintf(out, ",\"mode\":\"%s\",\"seconds\":%.6f,\"interval\":",
+		r->mode == STAT_MULTIPLEX ? "multiplex" : "per-group", r->elapsed);
+	if (r->interval)
+		fprintf(out, "{\"end\":%.6f}", r->t);
+	else
+		fputs("null", out);
+	fputs(",\"mux_interval_ms\":", out);
+	json_number_or_null(out, r->mux_ms > 0, r->mux_ms);
+	fputs(",\"counter_model\":{\"label\":", out);
+	json_string(out, m->label);
+	fprintf(out, ",\"pmu\":%s,\"general_purpose\":%d,\"fixed\":%d,\"offcore\":%d,"
+		     "\"nmi_watchdog\":%s,\"smt\":%s}",
+		m->has_pmu ? "true" : "false", m->gp, m->fixed, m->offcore,
+		m->watchdog ? "true" : "false", m->smt < 0 ? "null" : m->smt ? "true" : "false");
+	fputs(",\"groups\":[", out);
+	for (i = 0; i < c->plan.ngroups; i++) {
+		fputs(i ? ",{\"events\":[" : "{\"events\":[", out);
+		for (j = 0; j < c->plan.groups[i].n; j++) {
+			fputs(j ? "," : "", out);
+			json_string(out, c->pin[c->plan.groups[i].ev[j]].name);
+		}
+		fputs("],\"why\":", out);
+		json_string(out, c->plan.groups[i].why);
+		fputc('}', out);
+	}
+	fputs("],\"events\":[", out);
+	for (i = 0; i < c->nev; i++) {
+		const struct stat_row *row = &rows[i];
+		bool counted = row->state == ROW_COUNTED;
+
+		fputs(i ? ",{\"name\":" : "{\"name\":", out);
+		json_string(out, row->name);
+		fputs(",\"group\":", out);
+		json_number_or_null(out, row->group > 0, row->group);
+		fprintf(out, ",\"state\":\"%s\",\"reason\":", row_state(row->state));
+		if (counted)
+			fputs("null", out);
+		else
+			json_string(out, row->reason);
+		fputs(",\"count\":", out);
+		json_number_or_null(out, counted, row->value);
+		fputs(",\"raw\":", out);
+		if (counted)
+			fprintf(out, "%llu", (unsigned long long)row->raw);
+		else
+			fputs("null", out);
+		fputs(",\"unit\":", out);
+		fputs(row->msec ? "\"ns\"" : "null", out);
+		fputs(",\"running\":", out);
+		json_number_or_null(out, counted, row->running);
+		fprintf(out, ",\"scaled\":%s,\"error\":", row->scaled ? "true" : "false");
+		json_number_or_null(out, counted && row->error >= 0, row->error);
+		fputs(",\"ratio\":", out);
+		if (counted && row->ratio_unit[0]) {
+			fprintf(out, "{\"value\":%.17g,\"unit\":", row->ratio);
+			json_string(out, row->ratio_unit);
+			fprintf(out, ",\"percent\":%s,\"other_group\":%s}",
+				row->ratio_pct ? "true" : "false",
+				row->ratio_apart ? "true" : "false");
+		} else {
+			fputs("null", out);
+		}
+		fputs(",\"libpfm4\":", out);
+		if (row->pfm && row->pfm[0])
+			json_string(out, row->pfm);
+		else
+			fputs("null", out);
+		fputc('}', out);
+	}
+	fputs("]}\n", out);
+	fflush(out);
+	free(rows);
+}
+
+void render_stat_openmetrics(FILE *out, const struct stat_report *r)
+{
+	const struct counting *c = r->c;
+	struct stat_row *rows = calloc(c->nev ? c->nev : 1, sizeof(*rows));
+	char target[600], event[600], labels[1400];
+	int i;
+
+	if (!rows)
+		return;
+	stat_report__rows(r, rows);
+	label_value(target, sizeof(target), r->target_desc ? r->target_desc : "");
+	fprintf(out, "# HELP ldlat_stat_events Event counts since the start; scaled by "
+		     "time_enabled/time_running when the kernel multiplexed them (task-clock and "
+		     "cpu-clock in ns).\n# TYPE ldlat_stat_events gauge\n");
+	for (i = 0; i < c->nev; i++) {
+		if (rows[i].state != ROW_COUNTED)
+			continue;
+		label_value(event, sizeof(event), rows[i].name);
+		snprintf(labels, sizeof(labels), "target=\"%s\",event=\"%s\",group=\"%d\"", target,
+			 event, rows[i].group);
+		fprintf(out, "ldlat_stat_events{%s} %.17g\n", labels, rows[i].value);
+	}
+	fprintf(out, "# HELP ldlat_stat_running_ratio The share of the time the event was on a "
+		     "counter.\n# TYPE ldlat_stat_running_ratio gauge\n");
+	for (i = 0; i < c->nev; i++) {
+		if (rows[i].state != ROW_COUNTED)
+			continue;
+		label_value(event, sizeof(event), rows[i].name);
+		fprintf(out, "ldlat_stat_running_ratio{target=\"%s\",event=\"%s\",group=\"%d\"} %.9f\n",
+			target, event, rows[i].group, rows[i].running);
+	}
+	fprintf(out, "# HELP ldlat_stat_events_stderr One standard error of a scaled count, in "
+		     "events (absent when unknown).\n# TYPE ldlat_stat_events_stderr gauge\n");
+	for (i = 0; i < c->nev; i++) {
+		if (rows[i].state != ROW_COUNTED || rows[i].error < 0)
+			continue;
+		label_value(event, sizeof(event), rows[i].name);
+		fprintf(out, "ldlat_stat_events_stderr{target=\"%s\",event=\"%s\",group=\"%d\"} %.17g\n",
+			target, event, rows[i].group, rows[i].error);
+	}
+	fprintf(out, "# HELP ldlat_stat_counted Whether the event was counted (1), or could not be "
+		     "opened here or never got a counter (0).\n# TYPE ldlat_stat_counted gauge\n");
+	for (i = 0; i < c->nev; i++) {
+		label_value(event, sizeof(event), rows[i].name);
+		fprintf(out, "ldlat_stat_counted{target=\"%s\",event=\"%s\",state=\"%s\"} %d\n",
+			target, event, row_state(rows[i].state), rows[i].state == ROW_COUNTED);
+	}
+	fprintf(out, "# EOF\n");
+	fflush(out);
+	free(rows);
 }

@@ -20,8 +20,11 @@ enum stat_mode {
 	STAT_PER_GROUP, /* one run per group, nothing scaled */
 };
 
+struct output_opts;
+
 struct stat_report {
 	const struct counting *c;
+	const struct output_opts *out; /* the format, for the tool's writer */
 	enum stat_mode mode;
 	const char *target_desc;
 	double elapsed;	  /* seconds of the run (multiplex) or of all runs (per group) */
@@ -60,6 +63,12 @@ void stat_report__rows(const struct stat_report *r, struct stat_row *rows);
 
 /* perf stat's table. */
 void render_stat_text(FILE *out, const struct stat_report *r);
+
+/* One JSON object on one line (the schema is in README.md, "ldlat-stat"). */
+void render_stat_json(FILE *out, const struct stat_report *r);
+
+/* An OpenMetrics exposition of the counts (also Prometheus' text format). */
+void render_stat_openmetrics(FILE *out, const struct stat_report *r);
 
 /* The groups and the counter model behind them, one group per line with why. */
 void render_stat_plan(FILE *out, const struct counting *c);
