@@ -60,10 +60,11 @@ static const char doc[] =
 	"per group (--per-group) and nothing is scaled.\v"
 	"Examples:\n"
 	"  ldlat-stat -- ./app                          # perf stat's default events\n"
-	"  ldlat-stat --all-cache --plan                # how the 32 cache events are grouped here\n"
+	"  ldlat-stat --all-cache --plan                # the 32 cache events' groups here\n"
 	"  ldlat-stat --all-cache --per-group -- ./app  # each group in its own run\n"
 	"  ldlat-stat -e L1-dcache-loads,L1-dcache-load-misses -p 1234 -d 10\n"
-	"  ldlat-stat -e MEM_INST_RETIRED:ALL_LOADS,LONGEST_LAT_CACHE:MISS -a -d 5\n"
+	"  ldlat-stat -e MEM_INST_RETIRED:ALL_LOADS,LONGEST_LAT_CACHE:MISS -d 5\n"
+	"  ldlat-stat -e '{LLC-loads,LLC-load-misses},cpu/event=0xd0,umask=0x81/' -- ./app\n"
 	"  ldlat-stat --all-cache --mux-interval 10 -- ./app\n"
 	"\n"
 	"Exit status: 0, the command's own when it ends the run, 1 when the system fails (or "
@@ -72,9 +73,10 @@ static const char doc[] =
 static const struct argp_option options[] = {
 	{ NULL, 0, NULL, 0, "What to count:", 1 },
 	{ "event", 'e', "LIST", 0,
-	  "events, comma-separated: perf's names (cycles, L1-dcache-load-misses, LLC-loads, "
-	  "dTLB-load-misses, page-faults, ...) or libpfm4's (MEM_INST_RETIRED:ALL_LOADS); repeat "
-	  "as needed",
+	  "events in perf's syntax, comma-separated: perf's names (cycles, L1-dcache-load-misses, "
+	  "LLC-loads, dTLB-load-misses, page-faults, ...), libpfm4's vendor names "
+	  "(MEM_INST_RETIRED:ALL_LOADS), pmu/term=value/, rHEX, and {a,b} for a group that must "
+	  "count together; repeat as needed",
 	  1 },
 	{ "all-cache", OPT_ALL_CACHE, NULL, 0,
 	  "every hardware-cache event the kernel defines (cache x op x result: 32)", 1 },
@@ -450,6 +452,8 @@ static int stat_main(struct stat_run *s)
 		fprintf(stderr, NAME ": %s\n", err);
 		return cli__exit_status(e);
 	}
+	if (a->cli.verbose)
+		render_stat_plan(stderr, &s->counting);
 	t0 = now();
 	if (a->mode == STAT_PER_GROUP)
 		e = run_per_group(s, &end, &interrupted, err, sizeof(err));

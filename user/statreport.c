@@ -292,6 +292,12 @@ void render_stat_plan(FILE *out, const struct counting *c)
 	for (i = 0; i < c->nev; i++)
 		if (c->ev[i].unsupported)
 			fprintf(out, "# not supported: %s: %s\n", c->ev[i].spec.name, c->ev[i].reason);
+	for (i = 0; i < c->nev; i++)
+		if (c->ev[i].spec.pfm[0])
+			fprintf(out, "# libpfm4: %s is %s (type %u, config 0x%llx, config1 0x%llx)\n",
+				c->ev[i].spec.name, c->ev[i].spec.pfm, c->ev[i].spec.attr.type,
+				(unsigned long long)c->ev[i].spec.attr.config,
+				(unsigned long long)c->ev[i].spec.attr.config1);
 }
 
 static const char *row_state(enum stat_row_state s)
