@@ -34,7 +34,7 @@ WORKLOAD := $(BUILD)/ldlat-workload
 LIB_OBJS := $(patsubst %.c,$(OBJ)/%.o,$(KERNEL_SRCS) $(USER_LIB_SRCS))
 LIB := $(BUILD)/libldlat.a
 
-TEST_SUITES := check_unit check_events check_bpf check_e2e check_pin check_output check_stat
+TEST_SUITES := check_unit check_events check_pfm check_bpf check_e2e check_pin check_output check_stat
 TEST_BINS := $(addprefix $(BUILD)/tests/,$(TEST_SUITES))
 TEST_COMMON := $(OBJ)/tests/testutil.o
 
@@ -56,6 +56,9 @@ $(BUILD)/ldlat.bpf.o: bpf/ldlat.bpf.c bpf/ldlat.h bpf/ldlat_pin.h vmlinux/vmlinu
 $(BUILD)/ldlat.skel.h: $(BUILD)/ldlat.bpf.o
 	$(BPFTOOL) gen skeleton $< name ldlat_bpf > $@.tmp && mv $@.tmp $@
 
+# where 'make install' puts tools.conf, the last place the tools look (user/toolsconf.h)
+$(OBJ)/user/toolsconf.o: CPPFLAGS += -DLDLAT_DATADIR='"$(PREFIX)/share/ldlat"'
+
 $(OBJ)/%.o: %.c | $(BUILD)/ldlat.skel.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c $< -o $@
@@ -70,6 +73,10 @@ $(WORKLOAD): tests/workload.c | $(BUILD)
 	$(CC) -O2 -g -Wall -Wextra -Werror $< -o $@
 
 $(OBJ)/tests/%.o: CPPFLAGS += $(shell pkg-config --cflags check 2>/dev/null)
+
+# libpfm4, the independent oracle for the sysfs event encodings (libpfm4 itself is in
+# LDLIBS: ldlat-stat encodes vendor event names with it)
+$(BUILD)/tests/check_pfm: $(OBJ)/tests/pfm_oracle.o
 
 $(BUILD)/tests/%: $(OBJ)/tests/%.o $(TEST_COMMON) $(LIB)
 	@mkdir -p $(dir $@)
@@ -115,8 +122,9 @@ bench: deps
 	bench/run.sh
 
 install: all
-	install -d $(DESTDIR)$(PREFIX)/bin
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/ldlat
 	install -m 0755 $(TOOL_BINS) $(DESTDIR)$(PREFIX)/bin
+	install -m 0644 tools.conf $(DESTDIR)$(PREFIX)/share/ldlat/tools.conf
 
 check-format:
 	clang-format --dry-run --Werror bpf/*.[ch] kernel/*.[ch] user/*.[ch] tests/*.[ch]

@@ -264,6 +264,7 @@ void counter_model__build(struct counter_model *m, const struct counter_facts *f
 	m->core_type = f->core_type;
 	m->vendor = f->vendor;
 	m->smt = f->smt;
+	m->hypervisor = f->hypervisor;
 	if (!m->has_pmu) {
 		snprintf(m->label, sizeof(m->label), "no hardware PMU");
 		why(m, "no core PMU in %s/bus/event_source/devices (no 'cpu' or 'cpu_core'): "

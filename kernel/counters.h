@@ -45,6 +45,7 @@ struct counter_facts {
 	int watchdog;		   /* /proc/sys/kernel/nmi_watchdog */
 	int gp_override, fixed_override, offcore_override; /* tools.conf */
 	char override_src[512]; /* "[skylake-client] in /etc/ldlat/tools.conf" */
+	bool hypervisor;	/* the CPU identity's hypervisor bit: a virtual machine */
 };
 
 #define COUNTER_MAX_OFFCORE_CODES 4
@@ -64,7 +65,8 @@ struct counter_model {
 	__u8 offcore_codes[COUNTER_MAX_OFFCORE_CODES]; /* event selects that need one */
 	bool cache_offcore; /* the LLC and node cache events need one (Intel) */
 	bool watchdog;
-	int smt; /* 1, 0, -1 unknown */
+	int smt;	 /* 1, 0, -1 unknown */
+	bool hypervisor; /* a virtual machine (for the sentence when there is no PMU) */
 	int nwhy;
 	char why[COUNTER_WHY_LINES][320]; /* where each number came from, for --plan */
 };

@@ -6,7 +6,6 @@
 
 #include "counting.h"
 #include "pmu.h"
-#include "source.h"
 
 int counting__init(struct counting *c, const struct count_spec *specs, int n,
 		   const struct counter_model *model)
@@ -52,7 +51,7 @@ static void counting__reason(const struct counting *c, const struct counting_eve
 		snprintf(buf, len,
 			 "no hardware PMU on this %s (PMUs: %s): only software events can be "
 			 "counted here",
-			 host__is_vm() ? "virtual machine" : "machine", pmus);
+			 c->model.hypervisor ? "virtual machine" : "machine", pmus);
 		return;
 	}
 	switch (err) {
@@ -300,6 +299,7 @@ void counting__free(struct counting *c)
 
 int counting__pmus(const struct counting *c, char names[][64], int max)
 {
+	struct pmu pmu;
 	char name[64];
 	__u32 type;
 	int i, j, n = 0;
@@ -311,8 +311,12 @@ int counting__pmus(const struct counting *c, char names[][64], int max)
 		if (type == PERF_TYPE_HARDWARE || type == PERF_TYPE_HW_CACHE || type == PERF_TYPE_RAW)
 			snprintf(name, sizeof(name), "%s",
 				 c->model.core_pmu[0] ? c->model.core_pmu : "cpu");
-		else if (pmu__name_of_type(type, name, sizeof(name)))
+		else if (pmu__load_by_type(&pmu, type))
 			continue;
+		else {
+			snprintf(name, sizeof(name), "%s", pmu.name);
+			pmu__free(&pmu);
+		}
 		for (j = 0; j < n && strcmp(names[j], name); j++)
 			;
 		if (j == n && n < max)

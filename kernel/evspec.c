@@ -497,25 +497,6 @@ static int encoder__pmu_terms(struct encoder *en)
 	return e;
 }
 
-/* The core PMU a raw or generic hardware event goes to (type PERF_TYPE_RAW). */
-static bool pmu__load_core(struct pmu *pmu)
-{
-	char **names;
-	int i, n = pmu__list(&names);
-	bool found = false;
-
-	for (i = 0; i < n && !found; i++) {
-		if (pmu__load(pmu, names[i]))
-			continue;
-		found = pmu->type == PERF_TYPE_RAW;
-		if (!found)
-			pmu__free(pmu);
-	}
-	if (n > 0)
-		pmu__list_free(names, n);
-	return found;
-}
-
 static void encoder__mods(struct encoder *en, char *notice, size_t noticelen)
 {
 	const struct evspec_mods *m = &en->e->mods;
@@ -562,7 +543,7 @@ static int encoder__vendor(struct encoder *en)
 	a->exclude_hv = enc.exclude_hv;
 	snprintf(en->out->pfm, sizeof(en->out->pfm), "%s", enc.fqname);
 	if (enc.type == PERF_TYPE_RAW)
-		en->out->has_pmu = pmu__load_core(&en->out->pmu);
+		en->out->has_pmu = !pmu__load_by_type(&en->out->pmu, PERF_TYPE_RAW);
 	snprintf(en->out->name, sizeof(en->out->name), "%s", en->e->text);
 	return 0;
 }
@@ -602,8 +583,9 @@ int evspec__encode(const struct evspec_event *e, struct evspec_attr *out, char *
 	case EVSPEC_LEGACY:
 		out->attr.type = e->type;
 		out->attr.config = e->config;
+		/* the core PMU (type PERF_TYPE_RAW) takes raw and generic hardware events */
 		if (e->type != PERF_TYPE_SOFTWARE)
-			out->has_pmu = pmu__load_core(&out->pmu);
+			out->has_pmu = !pmu__load_by_type(&out->pmu, PERF_TYPE_RAW);
 		break;
 	case EVSPEC_PFM:
 		return encoder__vendor(&en);

@@ -343,15 +343,13 @@ static int build__option(struct build *b)
 }
 
 /* Parses an entry's spec (checked when the table was loaded). */
-static int entry__spec(struct build *b, const struct evtable_entry *en, const char *text,
-		       int line, struct evspec *spec)
+static int entry__spec(struct build *b, const char *text, int line, struct evspec *spec)
 {
 	char err[1024];
 	int e = evspec__parse(spec, text, err, sizeof(err));
 
 	if (e)
 		snprintf(b->err, b->errlen, "%s:%d: %s", b->t->path, line, err);
-	(void)en;
 	return e;
 }
 
@@ -365,11 +363,11 @@ static int build__entry(struct build *b, const struct evtable_entry *en, enum co
 		 en->name, en->event);
 	snprintf(org.why, sizeof(org.why), "%s:%d [%s] for %s%s%s", b->t->path, en->line, en->name,
 		 b->src->cpu.id, core ? ", core type " : "", core ? core_type__name(core) : "");
-	e = entry__spec(b, en, en->event, en->event_line, &spec);
+	e = entry__spec(b, en->event, en->event_line, &spec);
 	if (e)
 		return e;
 	if (en->leader[0])
-		e = entry__spec(b, en, en->leader, en->leader_line, &lspec);
+		e = entry__spec(b, en->leader, en->leader_line, &lspec);
 	if (!e)
 		e = build__event(b, &org, &spec.ev[0], en->leader[0] ? &lspec.ev[0] : NULL);
 	evspec__free(&spec);

@@ -16,6 +16,14 @@ static int pfm__init(void)
 	return pfm_status;
 }
 
+/* The next call starts libpfm4 again (it reads LIBPFM_FORCE_PMU when it starts). */
+static void pfm__reset(void)
+{
+	if (pfm_status == PFM_SUCCESS)
+		pfm_terminate();
+	pfm_status = -1;
+}
+
 void pfm__pmus(char *buf, size_t len)
 {
 	pfm_pmu_info_t info;
@@ -100,4 +108,24 @@ int pfm__encode(const char *name, struct pfm_encoding *enc, char *err, size_t er
 		enc->core = pinfo.type == PFM_PMU_TYPE_CORE;
 	}
 	return 0;
+}
+
+int pfm__encode_for(const char *model, const char *name, struct pfm_encoding *enc, char *err,
+		    size_t errlen)
+{
+	const char *was = getenv("LIBPFM_FORCE_PMU");
+	char saved[128] = "";
+	int e;
+
+	if (was)
+		snprintf(saved, sizeof(saved), "%s", was);
+	pfm__reset();
+	setenv("LIBPFM_FORCE_PMU", model, 1);
+	e = pfm__encode(name, enc, err, errlen);
+	pfm__reset();
+	if (was)
+		setenv("LIBPFM_FORCE_PMU", saved, 1);
+	else
+		unsetenv("LIBPFM_FORCE_PMU");
+	return e;
 }

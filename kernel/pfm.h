@@ -36,6 +36,14 @@ struct pfm_encoding {
  */
 int pfm__encode(const char *name, struct pfm_encoding *enc, char *err, size_t errlen);
 
+/*
+ * Encodes name for libpfm4's model (LIBPFM_FORCE_PMU=model for this call
+ * only: "skl", "amd64_fam19h_zen4"), whatever this machine is.  Returns as
+ * pfm__encode.
+ */
+int pfm__encode_for(const char *model, const char *name, struct pfm_encoding *enc, char *err,
+		    size_t errlen);
+
 /* The PMUs libpfm4 found on this machine (or was forced to), "skl, perf, perf_raw". */
 void pfm__pmus(char *buf, size_t len);
 

@@ -256,6 +256,24 @@ static int pmu__read_int(const struct pmu *pmu, const char *file, int dflt)
 	return atoi(buf);
 }
 
+int pmu__load_by_type(struct pmu *pmu, __u32 type)
+{
+	char **names;
+	int i, n = pmu__list(&names), e = -ENOENT;
+
+	for (i = 0; i < n && e; i++) {
+		if (pmu__load(pmu, names[i]))
+			continue;
+		if (pmu->type == type)
+			e = 0;
+		else
+			pmu__free(pmu);
+	}
+	if (n > 0)
+		pmu__list_free(names, n);
+	return n < 0 ? n : e;
+}
+
 bool pmu__exists(const char *name)
 {
 	char rel[512], buf[32];
@@ -364,22 +382,4 @@ void pmu__format_names(const struct pmu *pmu, char *buf, size_t len)
 	buf[0] = '\0';
 	for (i = 0; i < pmu->nformats && off < len; i++)
 		off += snprintf(buf + off, len - off, "%s%s", i ? ", " : "", pmu->formats[i].name);
-}
-
-int pmu__name_of_type(__u32 type, char *name, size_t len)
-{
-	char **names, rel[512], buf[32];
-	int i, n = pmu__list(&names), e = -ENOENT;
-
-	if (n < 0)
-		return n;
-	for (i = 0; i < n && e; i++) {
-		snprintf(rel, sizeof(rel), PMU_DIR "/%s/type", names[i]);
-		if (sysfs__read(rel, buf, sizeof(buf)) > 0 && strtoul(buf, NULL, 0) == type) {
-			snprintf(name, len, "%s", names[i]);
-			e = 0;
-		}
-	}
-	pmu__list_free(names, n);
-	return e;
 }

@@ -47,14 +47,12 @@ void pmu__list_free(char **names, int n);
 /* "breakpoint, msr, software" into buf (for error messages). */
 void pmu__list_snprint(char *buf, size_t len);
 
+/* Reads the PMU whose type is type. Returns 0, -ENOENT when there is none, or -errno. */
+int pmu__load_by_type(struct pmu *pmu, __u32 type);
+
 /* Whether sysfs has a PMU of that name. */
 bool pmu__exists(const char *name);
 
-/*
- * The sysfs name of the PMU whose type is type ("software" for
- * PERF_TYPE_SOFTWARE), into name.  Returns 0 or -ENOENT.
- */
-int pmu__name_of_type(__u32 type, char *name, size_t len);
 
 /* Reads a PMU from sysfs.  Returns 0, -ENOENT when there is none, or -errno. */
 int pmu__load(struct pmu *pmu, const char *name);

@@ -7,8 +7,6 @@
 
 #include "source.h"
 #include "ldlat_event.h"
-#include "pmu.h"
-#include "sysfs.h"
 #include "../bpf/ldlat.h"
 
 const char *source__name(enum source_kind kind)
@@ -21,21 +19,6 @@ const char *source__name(enum source_kind kind)
 	default:
 		return "auto";
 	}
-}
-
-bool host__is_vm(void)
-{
-	char line[8192];
-	bool vm = false;
-	FILE *f = fopen("/proc/cpuinfo", "re");
-
-	if (!f)
-		return false;
-	while (!vm && fgets(line, sizeof(line), f))
-		if (!strncmp(line, "flags", 5) && strstr(line, " hypervisor"))
-			vm = true;
-	fclose(f);
-	return vm;
 }
 
 __attribute__((format(printf, 3, 4))) void notice__add(char *buf, size_t len, const char *fmt,

@@ -72,7 +72,4 @@ __attribute__((format(printf, 3, 4))) void notice__add(char *buf, size_t len, co
 
 const char *source__name(enum source_kind kind);
 
-/* Whether /proc/cpuinfo has the hypervisor flag. */
-bool host__is_vm(void);
-
 #endif

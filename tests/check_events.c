@@ -25,17 +25,6 @@
 
 #define WEIGHT_X86 (PERF_SAMPLE_ADDR | PERF_SAMPLE_DATA_SRC | PERF_SAMPLE_WEIGHT_STRUCT)
 
-static const char *fixture(const char *rel)
-{
-	static char buf[4][4096];
-	static int next;
-	const char *dir = getenv("LDLAT_FIXTURES");
-	char *p = buf[next++ % 4];
-
-	snprintf(p, 4096, "%s/%s", dir ? dir : "tests/fixtures", rel);
-	return p;
-}
-
 static const char *tools_conf(void)
 {
 	const char *c = getenv("LDLAT_CONFIG");
@@ -49,7 +38,7 @@ static void machine(const char *sysfs, const char *cpu)
 	char rel[256];
 
 	snprintf(rel, sizeof(rel), "sysfs/%s", sysfs);
-	setenv("LDLAT_SYSFS", fixture(rel), 1);
+	setenv("LDLAT_SYSFS", fixture_path(rel), 1);
 	if (cpu)
 		setenv("LDLAT_CPU", cpu, 1);
 	else
@@ -61,6 +50,79 @@ static void machine_reset(void)
 	unsetenv("LDLAT_SYSFS");
 	unsetenv("LDLAT_CPU");
 }
+
+/* ---- PMU discovery ---------------------------------------------------------- */
+
+START_TEST(test_pmu_discovery)
+{
+	struct pmu pmu;
+	char buf[128];
+
+	machine("skylake-sp", NULL);
+	ck_assert_int_eq(pmu__load(&pmu, "cpu"), 0);
+	ck_assert(pmu.type == 4 && pmu.max_precise == 3 && pmu.cap_ldlat == -1 && !pmu.cpus.nr);
+	ck_assert_str_eq(pmu.cap_name, "skylake");
+	ck_assert_int_eq(pmu.nformats, 12);
+	pmu_format__snprint(pmu__format(&pmu, "in_tx"), buf, sizeof(buf));
+	ck_assert_str_eq(buf, "config:32");
+	pmu_format__snprint(pmu__format(&pmu, "frontend"), buf, sizeof(buf));
+	ck_assert_str_eq(buf, "config1:0-23");
+	ck_assert_str_eq(pmu__alias(&pmu, "mem-stores"), "event=0xd0,umask=0x82");
+	pmu__free(&pmu);
+	/* an uncore PMU: its cpumask; .unit and .scale are not aliases */
+	ck_assert_int_eq(pmu__load(&pmu, "uncore_imc_0"), 0);
+	cpumap__snprint(&pmu.cpus, buf, sizeof(buf));
+	ck_assert_str_eq(buf, "0,20");
+	ck_assert_int_eq(pmu.naliases, 1);
+	pmu__free(&pmu);
+	ck_assert_int_eq(pmu__load(&pmu, "nosuch"), -ENOENT);
+	ck_assert(!pmu__exists("nosuch") && pmu__exists("cpu") && !pmu__exists("../cpu"));
+	ck_assert_int_eq(pmu__load_by_type(&pmu, 13), 0);
+	ck_assert_str_eq(pmu.name, "uncore_imc_0");
+	pmu__free(&pmu);
+	ck_assert_int_eq(pmu__load_by_type(&pmu, 99), -ENOENT);
+
+	/* hybrid: each core PMU covers its own CPUs */
+	machine("alderlake", NULL);
+	ck_assert_int_eq(pmu__load(&pmu, "cpu_atom"), 0);
+	cpumap__snprint(&pmu.cpus, buf, sizeof(buf));
+	ck_assert_str_eq(buf, "16-23");
+	ck_assert_str_eq(pmu.cap_name, "alderlake_hybrid");
+	ck_assert_str_eq(pmu__alias(&pmu, "mem-loads"), "event=0xd0,umask=0x5,ldlat=3");
+	ck_assert_ptr_null(pmu__format(&pmu, "frontend"));
+	pmu__free(&pmu);
+
+	/* AMD: the split event field; IBS caps */
+	machine("zen5", NULL);
+	ck_assert_int_eq(pmu__load(&pmu, "cpu"), 0);
+	pmu_format__snprint(pmu__format(&pmu, "event"), buf, sizeof(buf));
+	ck_assert_str_eq(buf, "config:0-7,32-35");
+	ck_assert_int_eq(pmu.max_precise, 0);
+	pmu__free(&pmu);
+	ck_assert_int_eq(pmu__load(&pmu, "ibs_op"), 0);
+	ck_assert(pmu.cap_ldlat == 1 && pmu.max_precise == -1);
+	pmu_format__snprint(pmu__format(&pmu, "ldlat"), buf, sizeof(buf));
+	ck_assert_str_eq(buf, "config1:0-11");
+	pmu_format__snprint(pmu__format(&pmu, "swfilt"), buf, sizeof(buf));
+	ck_assert_str_eq(buf, "config2:0");
+	pmu__free(&pmu);
+	machine("zen4", NULL);
+	ck_assert_int_eq(pmu__load(&pmu, "ibs_op"), 0);
+	ck_assert(pmu.cap_ldlat == -1 && !pmu__format(&pmu, "ldlat"));
+	pmu__free(&pmu);
+
+	/* Arm SPE: formats in config, config1 and config2; a cpumask */
+	machine("arm-spe", NULL);
+	ck_assert_int_eq(pmu__load(&pmu, "arm_spe_0"), 0);
+	ck_assert_int_eq(pmu.nformats, 9);
+	pmu_format__snprint(pmu__format(&pmu, "min_latency"), buf, sizeof(buf));
+	ck_assert_str_eq(buf, "config2:0-11");
+	cpumap__snprint(&pmu.cpus, buf, sizeof(buf));
+	ck_assert_str_eq(buf, "0-79");
+	pmu__free(&pmu);
+	machine_reset();
+}
+END_TEST
 
 /* ---- event specs ---------------------------------------------------------- */
 
@@ -1039,6 +1101,7 @@ static Suite *events_suite(void)
 	TCase *tc;
 
 	tc = tcase_create("evspec");
+	tcase_add_test(tc, test_pmu_discovery);
 	tcase_add_test(tc, test_evspec_terms);
 	tcase_add_test(tc, test_evspec_split_field);
 	tcase_add_test(tc, test_evspec_raw_legacy_mods);

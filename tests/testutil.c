@@ -174,6 +174,17 @@ bool child_go(struct child *c)
 	return write(c->in, "g", 1) == 1;
 }
 
+const char *fixture_path(const char *rel)
+{
+	static char buf[8][4096];
+	static int next;
+	const char *dir = getenv("LDLAT_FIXTURES");
+	char *p = buf[next++ % 8];
+
+	snprintf(p, 4096, "%s/%s", dir ? dir : "tests/fixtures", rel);
+	return p;
+}
+
 const char *build_path(const char *name)
 {
 	static char buf[8][4096];

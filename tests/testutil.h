@@ -41,6 +41,9 @@ bool child_spawn_started(struct child *c, char *const argv[], double seconds);
 /* Writes one byte to its stdin: a workload started with --wait goes. */
 bool child_go(struct child *c);
 
+/* tests/fixtures/ path of a fixture, from LDLAT_FIXTURES or ./tests/fixtures. */
+const char *fixture_path(const char *rel);
+
 /* build/ path of a tool, from LDLAT_BUILD or ./build. */
 const char *build_path(const char *name);
 

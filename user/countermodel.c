@@ -12,6 +12,7 @@ static void facts__identity(struct counter_facts *f, const struct cpu_id *id)
 {
 	int gp, fixed;
 
+	f->hypervisor = id->hypervisor;
 	if (!id->x86)
 		return;
 	if (!strcmp(id->vendor, "GenuineIntel"))

@@ -11,24 +11,17 @@
 /* The PMU a perf_event_attr type belongs to. */
 static void type__name(__u32 type, char *buf, size_t len)
 {
-	char **names;
 	struct pmu pmu;
-	int i, n;
 
+	if (!pmu__load_by_type(&pmu, type)) {
+		snprintf(buf, len, "%s", pmu.name);
+		pmu__free(&pmu);
+		return;
+	}
 	snprintf(buf, len, "%s", type == PERF_TYPE_HARDWARE ? "hardware"
 				 : type == PERF_TYPE_SOFTWARE ? "software"
 				 : type == PERF_TYPE_RAW      ? "raw"
 							      : "?");
-	n = pmu__list(&names);
-	for (i = 0; i < n; i++) {
-		if (pmu__load(&pmu, names[i]))
-			continue;
-		if (pmu.type == type)
-			snprintf(buf, len, "%s", pmu.name);
-		pmu__free(&pmu);
-	}
-	if (n > 0)
-		pmu__list_free(names, n);
 }
 
 static void sample_type__snprint(__u64 st, char *buf, size_t len)
