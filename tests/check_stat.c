@@ -35,20 +35,13 @@ static const char *stat_tool(void)
 	return build_path("ldlat-stat");
 }
 
-static const char *fixtures(void)
-{
-	const char *f = getenv("LDLAT_FIXTURES");
-
-	return f ? f : "tests/fixtures";
-}
-
 /* Points sysfs and /proc at fixtures (tests run forked: the environment is the test's own). */
 static void use_fixture(const char *sysfs, const char *proc)
 {
 	static char s[4096], p[4096];
 
-	snprintf(s, sizeof(s), "%s/%s", fixtures(), sysfs);
-	snprintf(p, sizeof(p), "%s/counters/%s", fixtures(), proc);
+	snprintf(s, sizeof(s), "%s", fixture_path(sysfs));
+	snprintf(p, sizeof(p), "%s/counters/%s", fixture_path(""), proc);
 	setenv("LDLAT_SYSFS", s, 1);
 	setenv("LDLAT_PROCFS", p, 1);
 }
@@ -370,8 +363,8 @@ START_TEST(test_model_toolsconf)
 	/* the repository's table, with counters for the Skylake client entry */
 	snprintf(cmd, sizeof(cmd),
 		 "sed '/^\\[skylake-client\\]/a counters = 2\\nfixed-counters = 0\\n"
-		 "offcore-registers = 1' %s/../../tools.conf > %s",
-		 fixtures(), path);
+		 "offcore-registers = 1' %s > %s",
+		 fixture_path("../../tools.conf"), path);
 	ck_assert_int_eq(system(cmd), 0);
 	out = run_plan("GenuineIntel-6-5E", "counters/skylake-smt-on", "proc-watchdog-off", extra, 0,
 		       &err);
