@@ -97,6 +97,22 @@ static struct target target__first(const struct target *t)
 	return one;
 }
 
+/* Opens ev alone on the place one, and closes it. */
+static int counting__probe_one(const struct counting_event *ev, const struct target *one,
+			       char *buf, size_t len)
+{
+	struct evlist probe = {};
+	struct evsel es;
+	int e;
+
+	counting__evsel(ev, &es);
+	e = evlist__add(&probe, &es);
+	if (!e)
+		e = evlist__open(&probe, one, buf, len);
+	evlist__free(&probe);
+	return e;
+}
+
 int counting__probe(struct counting *c, const struct target *target, char *err, size_t errlen)
 {
 	struct target one = target__first(target);
@@ -104,15 +120,24 @@ int counting__probe(struct counting *c, const struct target *target, char *err, 
 	int i, e;
 
 	for (i = 0; i < c->nev; i++) {
-		struct evlist probe = {};
-		struct evsel ev;
+		e = counting__probe_one(&c->ev[i], &one, buf, sizeof(buf));
+		if ((e == -EACCES || e == -EPERM) && target->kind == TARGET_TASKS &&
+		    !c->ev[i].spec.attr.exclude_kernel) {
+			struct perf_event_attr was = c->ev[i].spec.attr;
 
-		counting__evsel(&c->ev[i], &ev);
-		e = evlist__add(&probe, &ev);
-		if (e)
-			return e;
-		e = evlist__open(&probe, &one, buf, sizeof(buf));
-		evlist__free(&probe);
+			c->ev[i].spec.attr.exclude_kernel = 1;
+			c->ev[i].spec.attr.exclude_hv = 1;
+			e = counting__probe_one(&c->ev[i], &one, buf, sizeof(buf));
+			if (e) {
+				c->ev[i].spec.attr = was;
+			} else {
+				c->ev[i].user_only = true;
+				if (!strchr(c->ev[i].spec.name, ':'))
+					strncat(c->ev[i].spec.name, ":u",
+						sizeof(c->ev[i].spec.name) -
+							strlen(c->ev[i].spec.name) - 1);
+			}
+		}
 		if (!e)
 			continue;
 		if (e == -EACCES || e == -EPERM) {

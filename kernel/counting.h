@@ -21,6 +21,7 @@
 
 struct counting_event {
 	struct count_spec spec;
+	bool user_only; /* opened with :u, as perf does, when the kernel refused to count kernel space */
 	bool unsupported;
 	char reason[512]; /* why it cannot be counted here */
 	int group;	  /* in the plan, -1 while unsupported */
@@ -51,9 +52,11 @@ int counting__init(struct counting *c, const struct count_spec *specs, int n,
 
 /*
  * Opens every event alone, disabled, on the first CPU or task of the target,
- * and marks those the kernel refuses as unsupported, with a sentence.
- * Returns 0, or -errno with a sentence in err when the refusal is not the
- * event's but the caller's (no privilege: -EPERM).
+ * and marks those the kernel refuses as unsupported, with a sentence.  An
+ * event on tasks that may not count kernel space (perf_event_paranoid 2,
+ * no CAP_PERFMON) is counted in user space only, like perf, and renamed
+ * NAME:u.  Returns 0, or -errno with a sentence in err when the refusal is
+ * not the event's but the caller's (no privilege: -EPERM).
  */
 int counting__probe(struct counting *c, const struct target *target, char *err, size_t errlen);
 

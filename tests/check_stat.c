@@ -1126,6 +1126,47 @@ START_TEST(test_per_group_interrupted)
 }
 END_TEST
 
+/*
+ * Without privilege: the command's own events count user space only (:u,
+ * as perf does), and the whole machine is refused with the sentence.
+ */
+START_TEST(test_unprivileged)
+{
+	char *own[] = { "setpriv", "--reuid=65534", "--regid=65534", "--clear-groups",
+			"--inh-caps=-all", (char *)stat_tool(), "-e", "page-faults", "--",
+			(char *)build_path("ldlat-workload"), "--fault-pages", "100", "--base", BASE,
+			NULL };
+	char *machine[] = { "setpriv", "--reuid=65534", "--regid=65534", "--clear-groups",
+			    "--inh-caps=-all", (char *)stat_tool(), "-e", "page-faults", "-d", "1",
+			    NULL };
+	char paranoid[16] = "";
+	char *out, *err;
+	FILE *f;
+
+	if (!need_root("ldlat-stat as another user"))
+		return;
+	f = fopen("/proc/sys/kernel/perf_event_paranoid", "r");
+	if (f) {
+		if (!fgets(paranoid, sizeof(paranoid), f))
+			paranoid[0] = '\0';
+		fclose(f);
+	}
+	if (atoi(paranoid) < 2)
+		return; /* this kernel lets anyone count the kernel: nothing to fall back from */
+	ck_assert_int_eq(run(own, 30, &out, &err), 0);
+	ck_assert_msg(count_of(out, "page-faults:u") >= 100, "%s\n%s", out, err);
+	ck_assert_ptr_nonnull(strstr(err, "page-faults:u counts user space only"));
+	free(out);
+	free(err);
+	ck_assert_int_eq(run(machine, 30, &out, &err), 2);
+	ck_assert_msg(strstr(err, "ldlat-stat: cannot open page-faults on CPU 0: Permission denied"),
+		      "%s", err);
+	ck_assert_ptr_nonnull(strstr(err, "perf_event_paranoid is"));
+	free(out);
+	free(err);
+}
+END_TEST
+
 /* Intervals, a duration, the command's status. */
 START_TEST(test_intervals_and_status)
 {
@@ -1156,6 +1197,15 @@ START_TEST(test_intervals_and_status)
 	ck_assert_int_eq(run(dur, 30, &out, &err), 0);
 	ck_assert_msg(count_of(out, "context-switches") >= 0, "%s", out);
 	ck_assert_ptr_nonnull(strstr(out, "Counter stats for CPUs 0"));
+	free(out);
+	free(err);
+	/* the whole machine: something switched somewhere in half a second */
+	dur[3] = "-d";
+	dur[4] = "0.5";
+	dur[5] = NULL;
+	ck_assert_int_eq(run(dur, 30, &out, &err), 0);
+	ck_assert_msg(count_of(out, "context-switches") > 0, "%s", out);
+	ck_assert_msg(strstr(out, "Counter stats for system-wide"), "%s", out);
 	free(out);
 	free(err);
 }
@@ -1327,6 +1377,7 @@ int main(void)
 	tcase_add_test(tc, test_mux_interval_restored);
 	tcase_add_test(tc, test_per_group);
 	tcase_add_test(tc, test_per_group_interrupted);
+	tcase_add_test(tc, test_unprivileged);
 	tcase_add_test(tc, test_intervals_and_status);
 	tcase_add_test(tc, test_hist_loads);
 	tcase_add_loop_test(tc, test_formats, 0, 2);

@@ -26,8 +26,13 @@
 	"task-clock,context-switches,cpu-migrations,page-faults,cycles,instructions,branches,"    \
 	"branch-misses"
 
-/* How often the counts are read in a multiplexed run, for the error estimate. */
-#define READ_TICK 0.1
+/*
+ * How often the counts are read in a multiplexed run, for the error
+ * estimate; less often when a reading is many read()s (many CPUs x events).
+ */
+#define READ_TICK	    0.1
+#define READ_TICK_SLOW	    1.0
+#define READ_TICK_SLOW_FDS 2000
 
 struct stat_args {
 	struct cli cli;
@@ -302,7 +307,7 @@ static int set_mux_interval(struct stat_run *s, char *err, size_t errlen)
 static int run_multiplexed(struct stat_run *s, enum run_end *end, char *err, size_t errlen)
 {
 	char pmus[1][64];
-	int e;
+	int e, g, nfds = 0;
 
 	s->mux_ms = -1;
 	e = counting__open(&s->counting, -1, &s->run.target, err, errlen);
@@ -330,7 +335,10 @@ static int run_multiplexed(struct stat_run *s, enum run_end *end, char *err, siz
 	if (e)
 		return e;
 	say_started(s);
-	*end = run__wait(&s->run, READ_TICK, on_tick, s->args->cli.interval > 0 ? on_interval : NULL,
+	for (g = 0; g < s->counting.plan.ngroups; g++)
+		nfds += s->counting.groups[g].evlist.nfds;
+	*end = run__wait(&s->run, nfds > READ_TICK_SLOW_FDS ? READ_TICK_SLOW : READ_TICK, on_tick,
+			 s->args->cli.interval > 0 ? on_interval : NULL,
 			 s);
 	counting__disable(&s->counting, -1);
 	e = counting__read(&s->counting, -1);
@@ -407,7 +415,7 @@ static int stat_main(struct stat_run *s)
 	bool interrupted = false;
 	char err[2048];
 	double t0;
-	int e, status;
+	int e, i, status;
 
 	e = countermodel__build(&model, a->cli.config, err, sizeof(err));
 	if (e) {
@@ -447,6 +455,12 @@ static int stat_main(struct stat_run *s)
 	}
 	if (!counting__nsupported(&s->counting))
 		return report_nothing_countable(&s->counting);
+	for (i = 0; i < s->counting.nev; i++)
+		if (s->counting.ev[i].user_only)
+			fprintf(stderr,
+				NAME ": %s counts user space only: this process may not count the "
+				     "kernel (kernel.perf_event_paranoid >= 2 without CAP_PERFMON)\n",
+				s->counting.ev[i].spec.name);
 	e = counting__plan(&s->counting, err, sizeof(err));
 	if (e) {
 		fprintf(stderr, NAME ": %s\n", err);
