@@ -27,6 +27,7 @@
 #include "../kernel/muxint.h"
 #include "../kernel/pfm.h"
 #include "../kernel/plan.h"
+#include "../user/statreport.h"
 
 #define BASE "0x200000000000"
 
@@ -721,6 +722,88 @@ START_TEST(test_scaling_error)
 }
 END_TEST
 
+/*
+ * What a multiplexed run on hardware prints, from known counts: this VM
+ * never multiplexes, so the rows are built from counts set by hand.
+ */
+START_TEST(test_render_scaled)
+{
+	struct counter_model m;
+	struct count_spec *specs = NULL;
+	struct counting c;
+	struct stat_report r = { .c = &c, .mode = STAT_MULTIPLEX, .target_desc = "test",
+				 .elapsed = 2.0, .mux_ms = 4 };
+	struct stat_row rows[8];
+	char err[512], *text = NULL;
+	size_t len = 0;
+	FILE *f;
+	int n = 0, i, g;
+
+	model_of(&m, "counters/skylake-smt-on", "proc-watchdog-on");
+	ck_assert_int_eq(count_specs__parse("{L1-dcache-loads,dTLB-loads},{L1-dcache-load-misses,"
+					    "dTLB-load-misses},{LLC-loads,LLC-load-misses},"
+					    "instructions",
+					    &specs, &n, err, sizeof(err)),
+			 0);
+	ck_assert_int_eq(counting__init(&c, specs, n, &m), 0);
+	ck_assert_int_eq(counting__plan(&c, err, sizeof(err)), 0);
+	ck_assert_int_eq(c.plan.ngroups, 4);
+	for (g = 0; g < c.plan.ngroups; g++)
+		c.groups[g].counted = true;
+	/* L1-dcache-loads: seen a third of the time in 3 readings, at rates that vary */
+	for (i = 0; i < 3; i++) {
+		c.ev[0].total.val += (i + 1) * 2 * 1000 / 6;
+		c.ev[0].total.ena += 1000000;
+		c.ev[0].total.run += 1000000 / 3;
+		count_series__tick(&c.ev[0].series, &c.ev[0].total);
+	}
+	/* L1-dcache-load-misses, in another group: 50 of them, running half the time */
+	c.ev[2].total = (struct count){ .val = 50, .ena = 3000000, .run = 1500000 };
+	/* dTLB-load-misses: enabled, never on a counter */
+	c.ev[3].total = (struct count){ .val = 0, .ena = 3000000, .run = 0 };
+	/* LLC-loads and misses together, always running */
+	c.ev[4].total = (struct count){ .val = 400, .ena = 3000000, .run = 3000000 };
+	c.ev[5].total = (struct count){ .val = 100, .ena = 3000000, .run = 3000000 };
+	c.ev[1].unsupported = true;
+	snprintf(c.ev[1].reason, sizeof(c.ev[1].reason), "a reason");
+	c.ev[6].total = (struct count){ .val = 7, .ena = 10, .run = 10 };
+	stat_report__rows(&r, rows);
+	ck_assert_int_eq(rows[0].state, ROW_COUNTED);
+	ck_assert(rows[0].scaled);
+	ck_assert_double_eq_tol(rows[0].running, 1.0 / 3.0, 1e-6);
+	ck_assert_double_eq_tol(rows[0].value,
+				(double)c.ev[0].total.val * (double)c.ev[0].total.ena /
+					(double)c.ev[0].total.run,
+				1e-6);
+	ck_assert(rows[0].error > 0);
+	ck_assert_double_eq_tol(rows[2].value, 100.0, 1e-9);
+	ck_assert(rows[2].error < 0); /* one reading: unknown */
+	ck_assert(rows[2].ratio_pct && rows[2].ratio_apart);
+	ck_assert_double_eq_tol(rows[2].ratio, 100.0 / rows[0].value * 100.0, 1e-9);
+	ck_assert_int_eq(rows[3].state, ROW_NOT_COUNTED);
+	ck_assert_int_eq(rows[1].state, ROW_UNSUPPORTED);
+	ck_assert(!rows[5].scaled && rows[5].error == 0);
+	ck_assert_double_eq_tol(rows[5].ratio, 25.0, 1e-9);
+	ck_assert(!rows[5].ratio_apart);
+	f = open_memstream(&text, &len);
+	render_stat_text(f, &r);
+	fclose(f);
+	ck_assert_msg(strstr(text, "(4 groups, multiplexed: the kernel rotates them every 4 ms)"),
+		      "%s", text);
+	ck_assert_msg(strstr(text, "(33.33%, ±"), "%s", text);
+	ck_assert_msg(strstr(text, "(50.00%, error unknown)"), "%s", text);
+	ck_assert_msg(strstr(text, "of L1-dcache-loads (other group)"), "%s", text);
+	ck_assert_msg(strstr(text, "#   25.00% of LLC-loads"), "%s", text);
+	ck_assert_msg(strstr(text, "<not counted>  dTLB-load-misses"), "%s", text);
+	ck_assert_msg(strstr(text, "never on a counter"), "%s", text);
+	ck_assert_msg(strstr(text, "<not supported>  dTLB-loads"), "%s", text);
+	ck_assert_msg(strstr(text, "is scaled by time_enabled/time_running"), "%s", text);
+	free(text);
+	counting__free(&c);
+	free(specs);
+}
+END_TEST
+
 /* ---- the multiplexing interval, on a copy of a fixture -------------------- */
 
 static void write_file(const char *path, const char *text)
@@ -1364,6 +1447,7 @@ int main(void)
 	tc = tcase_create("counts");
 	tcase_add_test(tc, test_scaling);
 	tcase_add_test(tc, test_scaling_error);
+	tcase_add_test(tc, test_render_scaled);
 	tcase_add_test(tc, test_muxint_fixture);
 	tcase_add_loop_test(tc, test_usage_errors, 0,
 			    sizeof(usage_errors) / sizeof(usage_errors[0]));
