@@ -216,6 +216,10 @@ static void render_row(FILE *out, const struct stat_row *row)
 		snprintf(tail, sizeof(tail), "(ran %.2f%% of its run: not scaled)",
 			 row->running * 100);
 	}
+	if (!ratio[0] && !tail[0]) {
+		fprintf(out, "%20s  %s\n", num, row->name);
+		return;
+	}
 	width = fprintf(out, "%20s  %-30s %s", num, row->name, ratio);
 	if (tail[0])
 		fprintf(out, "%*s%s", width < 90 ? 90 - width : 1, "", tail);
