@@ -229,14 +229,12 @@ END_TEST
 
 static void start_hist(struct child *h, char *const argv[])
 {
-	child_spawn(h, argv);
-	ck_assert_msg(child_wait_stderr(h, "Ctrl-C to end", 30), "ldlat-hist did not start: %s",
-		      h->errbuf);
+	ck_assert_msg(child_spawn_started(h, argv, 30), "ldlat-hist did not start: %s", h->errbuf);
 }
 
 static void go(struct child *w)
 {
-	ck_assert_int_eq(write(w->in, "g", 1), 1);
+	ck_assert(child_go(w));
 }
 
 START_TEST(test_pid)

@@ -163,6 +163,17 @@ int run(char *const argv[], double seconds, char **out, char **err)
 	return rc;
 }
 
+bool child_spawn_started(struct child *c, char *const argv[], double seconds)
+{
+	child_spawn(c, argv);
+	return child_wait_stderr(c, "Ctrl-C to end", seconds);
+}
+
+bool child_go(struct child *c)
+{
+	return write(c->in, "g", 1) == 1;
+}
+
 const char *fixture_path(const char *rel)
 {
 	static char buf[8][4096];

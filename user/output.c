@@ -123,18 +123,17 @@ static void output__render(FILE *f, const struct output_opts *o, const struct re
 	}
 }
 
-int output__emit(const struct output_opts *o, const struct report *r,
-		 const struct snapshot *interval, const struct snapshot *total, int seq, char *err,
-		 size_t errlen)
+int output__write(const struct output_opts *o, void (*render)(FILE *f, void *ctx), void *ctx,
+		  bool separate, char *err, size_t errlen)
 {
 	char tmp[4096];
 	FILE *f;
 	int fd, e = 0;
 
 	if (!o->path) {
-		if (seq && o->format == OUTPUT_TEXT)
+		if (separate && o->format == OUTPUT_TEXT)
 			fputc('\n', stdout);
-		output__render(stdout, o, r, interval, total, seq == 0);
+		render(stdout, ctx);
 		return ferror(stdout) ? -EIO : 0;
 	}
 	fd = output__tmpfile(o->path, tmp, sizeof(tmp));
@@ -149,7 +148,7 @@ int output__emit(const struct output_opts *o, const struct report *r,
 		close(fd);
 		goto fail;
 	}
-	output__render(f, o, r, interval, total, true);
+	render(f, ctx);
 	if (fflush(f) || ferror(f) || fsync(fd))
 		e = errno ? -errno : -EIO;
 	if (fclose(f) && !e)
@@ -162,4 +161,27 @@ fail:
 	unlink(tmp);
 	snprintf(err, errlen, "cannot write --output '%s': %s", o->path, strerror(-e));
 	return e;
+}
+
+struct emit {
+	const struct output_opts *o;
+	const struct report *r;
+	const struct snapshot *interval, *total;
+	bool with_run;
+};
+
+static void output__render_emit(FILE *f, void *ctx)
+{
+	const struct emit *em = ctx;
+
+	output__render(f, em->o, em->r, em->interval, em->total, em->with_run);
+}
+
+int output__emit(const struct output_opts *o, const struct report *r,
+		 const struct snapshot *interval, const struct snapshot *total, int seq, char *err,
+		 size_t errlen)
+{
+	struct emit em = { o, r, interval, total, o->path || seq == 0 };
+
+	return output__write(o, output__render_emit, &em, seq != 0, err, errlen);
 }

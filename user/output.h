@@ -50,4 +50,12 @@ int output__emit(const struct output_opts *o, const struct report *r,
 		 const struct snapshot *interval, const struct snapshot *total, int seq, char *err,
 		 size_t errlen);
 
+/*
+ * Any tool's report: render(f, ctx) on stdout (a blank line first when
+ * separate and the format is text), or into --output FILE, replaced
+ * atomically.  Returns 0 or -errno with a sentence in err.
+ */
+int output__write(const struct output_opts *o, void (*render)(FILE *f, void *ctx), void *ctx,
+		  bool separate, char *err, size_t errlen);
+
 #endif

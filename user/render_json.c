@@ -10,26 +10,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "escape.h"
 #include "render.h"
 #include "../kernel/datasrc.h"
-
-static void json_string(FILE *out, const char *s)
-{
-	const unsigned char *p = (const unsigned char *)s;
-
-	fputc('"', out);
-	for (; *p; p++) {
-		if (*p == '"' || *p == '\\')
-			fprintf(out, "\\%c", *p);
-		else if (*p == '\n')
-			fputs("\\n", out);
-		else if (*p < 0x20)
-			fprintf(out, "\\u%04x", *p);
-		else
-			fputc(*p, out);
-	}
-	fputc('"', out);
-}
 
 static void json_u64_or_null(FILE *out, __u64 v)
 {
@@ -208,6 +191,19 @@ void render_json(FILE *out, const struct report *r, const struct snapshot *s)
 		json_group(out, r, &groups[i]);
 	}
 	fputs("]", out);
+	if (r->loads) {
+		fputs(",\"loads\":{\"event\":", out);
+		json_string(out, r->loads->event);
+		fprintf(out, ",\"count\":%.0f,\"running\":%.6f,\"above\":%.0f,\"fraction\":", r->loads->loads,
+			r->loads->running, r->loads->above);
+		if (r->loads->loads > 0)
+			fprintf(out, "%.9f", r->loads->above / r->loads->loads);
+		else
+			fputs("null", out);
+		fputs(",\"how\":", out);
+		json_string(out, r->loads->how);
+		fputc('}', out);
+	}
 	if (run && run->pin_dir) {
 		fputs(",\"pinned\":{\"dir\":", out);
 		json_string(out, run->pin_dir);
