@@ -22,20 +22,20 @@ CFLAGS	?= -O2 -g
 CFLAGS	+= -std=gnu11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wno-missing-field-initializers \
 	-Wno-format-truncation
 CPPFLAGS += -I$(BUILD) -Ibpf -Ikernel -Iuser
-LDLIBS	:= -lbpf -lelf -lz -lm
+LDLIBS	:= -lbpf -lelf -lz -lm -lpfm
 BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) -Wall -Werror \
 	-I$(BUILD) -Ivmlinux -Ibpf
 
 KERNEL_SRCS := $(wildcard kernel/*.c)
 USER_LIB_SRCS := $(filter-out user/ldlat-%.c,$(wildcard user/*.c))
-TOOLS := ldlat-hist
+TOOLS := ldlat-hist ldlat-stat
 TOOL_BINS := $(addprefix $(BUILD)/,$(TOOLS))
 WORKLOAD := $(BUILD)/ldlat-workload
 
 LIB_OBJS := $(patsubst %.c,$(OBJ)/%.o,$(KERNEL_SRCS) $(USER_LIB_SRCS))
 LIB := $(BUILD)/libldlat.a
 
-TEST_SUITES := check_unit check_bpf check_e2e check_offline
+TEST_SUITES := check_unit check_events check_pfm check_bpf check_e2e check_pin check_output check_stat check_offline
 TEST_BINS := $(addprefix $(BUILD)/tests/,$(TEST_SUITES))
 TEST_COMMON := $(OBJ)/tests/testutil.o $(OBJ)/tests/perfwrite.o
 # the perf.data reader under libFuzzer and AddressSanitizer (Debian: libclang-rt-14-dev)
@@ -55,12 +55,15 @@ $(BUILD)/perf_mem_defs.h: | $(BUILD)
 		grep -E '^#define PERF_MEM_' | LC_ALL=C sort > $@.tmp
 	test -s $@.tmp && mv $@.tmp $@
 
-$(BUILD)/ldlat.bpf.o: bpf/ldlat.bpf.c bpf/ldlat.h vmlinux/vmlinux.h $(BUILD)/perf_mem_defs.h
+$(BUILD)/ldlat.bpf.o: bpf/ldlat.bpf.c bpf/ldlat.h bpf/ldlat_pin.h vmlinux/vmlinux.h $(BUILD)/perf_mem_defs.h
 	$(CLANG) $(BPF_CFLAGS) -c $< -o $@
 	$(STRIP) -g $@
 
 $(BUILD)/ldlat.skel.h: $(BUILD)/ldlat.bpf.o
 	$(BPFTOOL) gen skeleton $< name ldlat_bpf > $@.tmp && mv $@.tmp $@
+
+# where 'make install' puts tools.conf, the last place the tools look (user/toolsconf.h)
+$(OBJ)/user/toolsconf.o: CPPFLAGS += -DLDLAT_DATADIR='"$(PREFIX)/share/ldlat"'
 
 $(OBJ)/%.o: %.c | $(BUILD)/ldlat.skel.h
 	@mkdir -p $(dir $@)
@@ -76,6 +79,10 @@ $(WORKLOAD): tests/workload.c | $(BUILD)
 	$(CC) -O2 -g -Wall -Wextra -Werror $< -o $@
 
 $(OBJ)/tests/%.o: CPPFLAGS += $(shell pkg-config --cflags check 2>/dev/null)
+
+# libpfm4, the independent oracle for the sysfs event encodings (libpfm4 itself is in
+# LDLIBS: ldlat-stat encodes vendor event names with it)
+$(BUILD)/tests/check_pfm: $(OBJ)/tests/pfm_oracle.o
 
 $(BUILD)/tests/%: $(OBJ)/tests/%.o $(TEST_COMMON) $(LIB)
 	@mkdir -p $(dir $@)
@@ -97,7 +104,7 @@ vmlinux:
 	$(BPFTOOL) btf dump file /sys/kernel/btf/vmlinux format c > vmlinux/vmlinux.h
 
 # Debian packages: to build, to test, and to run the demo and benchmarks.
-BUILD_DEPS := make gcc clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev pkg-config check \
+BUILD_DEPS := make gcc clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev pkg-config check libpfm4-dev \
 	linux-libc-dev
 TEST_DEPS := jq python3 prometheus valgrind linux-perf bpftrace libclang-rt-14-dev libdw-dev \
 	libpfm4-dev util-linux
@@ -119,7 +126,7 @@ deps:
 
 test: deps
 	$(MAKE) tests
-	tests/run.sh
+	tests/run.sh $(TEST_SUITES) fuzz-perfdata
 
 # the fuzzer alone, longer: make fuzz FUZZ_SECONDS=600
 FUZZ_SECONDS ?= 60
@@ -135,8 +142,9 @@ bench: deps
 	bench/run.sh
 
 install: all
-	install -d $(DESTDIR)$(PREFIX)/bin
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/ldlat
 	install -m 0755 $(TOOL_BINS) $(DESTDIR)$(PREFIX)/bin
+	install -m 0644 tools.conf $(DESTDIR)$(PREFIX)/share/ldlat/tools.conf
 
 check-format:
 	clang-format --dry-run --Werror bpf/*.[ch] kernel/*.[ch] user/*.[ch] tests/*.[ch]

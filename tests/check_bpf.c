@@ -41,6 +41,7 @@ static void gen_sample(const struct ldlat_config *c, struct ldlat_sample *s)
 	static const __u32 ops[] = { PERF_MEM_OP_LOAD, PERF_MEM_OP_LOAD, PERF_MEM_OP_LOAD,
 				     PERF_MEM_OP_STORE, PERF_MEM_OP_PFETCH, PERF_MEM_OP_EXEC,
 				     PERF_MEM_OP_NA };
+	const struct ds_case *dc;
 	__u64 r = rnd(), ds;
 	int i;
 
@@ -76,7 +77,7 @@ static void gen_sample(const struct ldlat_config *c, struct ldlat_sample *s)
 	s->lat = i == 65 ? rnd() % 300 : (i == 0 ? 0 : rnd() >> (64 - i));
 	/* a data source the kernel emits, or random bits */
 	if (rnd() % 5)
-		ds = kernel_cases[rnd() % NKERNEL_CASES].ds & ~(__u64)0x1f;
+		ds = ds_value(rnd() % ds_nvalues(), &dc) & ~(__u64)0x1f;
 	else
 		ds = rnd() & ~(__u64)0x1f;
 	s->data_src = ds | ops[rnd() % (sizeof(ops) / sizeof(ops[0]))];
@@ -87,14 +88,32 @@ static void gen_sample(const struct ldlat_config *c, struct ldlat_sample *s)
 		s->flags &= ~(1u << (rnd() % 3));
 }
 
+/* The maps as BPF filled them equal the native model's counts (snapshot__account). */
+static void snapshots_equal(const struct snapshot *got, const struct snapshot *want, __u32 nranges)
+{
+	__u32 idx;
+	int k;
+
+	ck_assert_mem_eq(&got->counters, &want->counters, sizeof(got->counters));
+	for (idx = 0; idx < nranges * LDLAT_NCLASS; idx++) {
+		for (k = 0; k < LDLAT_NBUCKETS; k++)
+			ck_assert_msg(got->cells[idx].slot[k] == want->cells[idx].slot[k],
+				      "range %u class %u bucket %d: BPF %llu, native %llu",
+				      idx / LDLAT_NCLASS, idx % LDLAT_NCLASS, k,
+				      (unsigned long long)got->cells[idx].slot[k],
+				      (unsigned long long)want->cells[idx].slot[k]);
+		ck_assert_uint_eq(got->cells[idx].count, want->cells[idx].count);
+		ck_assert_uint_eq(got->cells[idx].sum, want->cells[idx].sum);
+	}
+}
+
 static void run_samples(const struct ldlat_config *cfg)
 {
 	struct session sess;
 	struct snapshot got, want;
 	struct ldlat_sample s;
 	char err[1024];
-	int i, k, fd;
-	__u32 idx, n;
+	int i, fd;
 	LIBBPF_OPTS(bpf_test_run_opts, opts, .ctx_in = &s, .ctx_size_in = sizeof(s));
 
 	ck_assert_msg(session__open(&sess, cfg, SESSION_TEST_ENTRY, err, sizeof(err)) == 0, "%s",
@@ -111,17 +130,7 @@ static void run_samples(const struct ldlat_config *cfg)
 	}
 	ck_assert_int_eq(session__read(&sess, &got), 0);
 	ck_assert_uint_eq(got.counters.seen, NSAMPLES);
-	ck_assert_mem_eq(&got.counters, &want.counters, sizeof(got.counters));
-	n = cfg->nranges * LDLAT_NCLASS;
-	for (idx = 0; idx < n; idx++) {
-		for (k = 0; k < LDLAT_NBUCKETS; k++)
-			ck_assert_msg(got.cells[idx].slot[k] == want.cells[idx].slot[k],
-				      "range %u class %u bucket %d: BPF %llu, native %llu",
-				      idx / LDLAT_NCLASS, idx % LDLAT_NCLASS, k,
-				      (unsigned long long)got.cells[idx].slot[k],
-				      (unsigned long long)want.cells[idx].slot[k]);
-		ck_assert_uint_eq(got.cells[idx].sum, want.cells[idx].sum);
-	}
+	snapshots_equal(&got, &want, cfg->nranges);
 	/* the samples reached every check the configuration turns on */
 	ck_assert_uint_gt(want.counters.kept, 0);
 	ck_assert_uint_gt(want.counters.fields_missing, 0);
@@ -196,41 +205,52 @@ START_TEST(test_linear_and_address_only)
 }
 END_TEST
 
-/* Every kernel data_src value lands in the same class in BPF as natively. */
-START_TEST(test_kernel_classes_in_bpf)
+/*
+ * Every data_src value a platform's kernel emits lands in its expected class
+ * in BPF (the test entry) and in the native build of the same header, and
+ * the maps equal the native model's counts.
+ */
+START_TEST(test_platform_classes_in_bpf)
 {
+	const struct ds_platform *p = &ds_platforms[_i];
 	struct ldlat_config c = { .nranges = 1,
 				  .max_lat = ~0ull,
 				  .class_mask = LDLAT_ALL_CLASSES,
 				  .need = LDLAT_HAS_LAT | LDLAT_HAS_DSRC };
 	struct ldlat_sample s = { .flags = LDLAT_HAS_LAT | LDLAT_HAS_DSRC };
+	__u64 want[LDLAT_NCLASS] = {}, sum[LDLAT_NCLASS] = {};
+	const struct ds_case *dc;
 	struct session sess;
-	struct snapshot got;
+	struct snapshot got, model;
 	char err[1024];
 	unsigned int i, cls;
+	__u32 range, ncls;
 	LIBBPF_OPTS(bpf_test_run_opts, opts, .ctx_in = &s, .ctx_size_in = sizeof(s));
 
 	ck_assert_msg(session__open(&sess, &c, SESSION_TEST_ENTRY, err, sizeof(err)) == 0, "%s", err);
 	ck_assert_int_eq(snapshot__init(&got, 1), 0);
-	for (i = 0; i < NKERNEL_CASES; i++) {
-		s.data_src = kernel_cases[i].ds;
-		s.lat = i; /* the latency names the case: one sample per bucket sum */
+	ck_assert_int_eq(snapshot__init(&model, 1), 0);
+	for (i = 0; i < ds_platform__nvalues(p); i++) {
+		s.data_src = ds_platform__value(p, i, &dc);
+		s.lat = i; /* the latency names the value: one sample per bucket sum */
 		ck_assert_int_eq(bpf_prog_test_run_opts(session__test_fd(&sess), &opts), 0);
+		want[dc->cls]++;
+		sum[dc->cls] += i;
+		ck_assert_msg(ldlat_judge(&c, &s, &range, &ncls) == LDLAT_KEPT && ncls == dc->cls,
+			      "%s %s natively: class %u", p->name, dc->what, ncls);
+		snapshot__account(&model, &c, &s);
 	}
 	ck_assert_int_eq(session__read(&sess, &got), 0);
+	ck_assert_uint_eq(got.counters.seen, ds_platform__nvalues(p));
 	for (cls = 0; cls < LDLAT_NCLASS; cls++) {
-		__u64 want = 0, sum = 0;
-
-		for (i = 0; i < NKERNEL_CASES; i++)
-			if (kernel_cases[i].cls == cls) {
-				want++;
-				sum += i;
-			}
-		ck_assert_msg(got.cells[cls].count == want, "class %u: BPF %llu, expected %llu", cls,
-			      (unsigned long long)got.cells[cls].count, (unsigned long long)want);
-		ck_assert_uint_eq(got.cells[cls].sum, sum);
+		ck_assert_msg(got.cells[cls].count == want[cls], "%s class %u: BPF %llu, expected %llu",
+			      p->name, cls, (unsigned long long)got.cells[cls].count,
+			      (unsigned long long)want[cls]);
+		ck_assert_uint_eq(got.cells[cls].sum, sum[cls]);
 	}
+	snapshots_equal(&got, &model, 1);
 	snapshot__free(&got);
+	snapshot__free(&model);
 	session__close(&sess);
 }
 END_TEST
@@ -289,7 +309,7 @@ int main(void)
 	tcase_add_test(tc, test_no_filters);
 	tcase_add_test(tc, test_all_filters);
 	tcase_add_test(tc, test_linear_and_address_only);
-	tcase_add_test(tc, test_kernel_classes_in_bpf);
+	tcase_add_loop_test(tc, test_platform_classes_in_bpf, 0, NDS_PLATFORMS);
 	tcase_add_test(tc, test_cell_labels);
 	tcase_add_test(tc, test_address_only_program_loads);
 	suite_add_tcase(s, tc);

@@ -85,6 +85,7 @@ static char *slurp(const char *path, size_t *len)
 	fseek(f, 0, SEEK_SET);
 	buf = malloc(n + 1);
 	ck_assert_int_eq(fread(buf, 1, n, f), n);
+	buf[n] = '\0'; /* for the callers that read it as text */
 	fclose(f);
 	*len = n;
 	return buf;
@@ -880,20 +881,34 @@ static const char *const live_only[][3] = {
 	{"-d", "1", "--duration applies to live sampling"},
 	{"-i", "1", "--interval applies to live sampling"},
 	{"--", "true", "a command to run applies to live sampling"},
+	{"--event", "cpu/mem-loads,ldlat=30/P", "--event applies to live sampling"},
+	{"--config", "tools.conf", "--config applies to live sampling"},
+	{"--loads", NULL, "--loads applies to live sampling"},
+	{"--loads=mem_inst_retired.all_loads", NULL, "--loads applies to live sampling"},
+	{"--list-events", NULL, "--list-events applies to live sampling"},
+	{"--pin", "pinned", "--pin works on a set pinned on bpffs, not on --input"},
+	{"--detach", NULL, "--detach works on a set pinned on bpffs, not on --input"},
+	{"--show", "pinned", "--show works on a set pinned on bpffs, not on --input"},
+	{"--delta", NULL, "--delta works on a set pinned on bpffs, not on --input"},
+	{"--unpin", "pinned", "--unpin works on a set pinned on bpffs, not on --input"},
 };
 
 START_TEST(test_cli_live_only)
 {
 	const char *path = tmp("cli.data");
+	const char *pinned = tmp("pinned");
 	char *argv[] = {(char *)hist(),		  "--input", (char *)path, (char *)live_only[_i][0],
 			(char *)live_only[_i][1], NULL};
 	char *out, *err;
 
+	if (argv[4] && !strcmp(argv[4], "pinned"))
+		argv[4] = (char *)pinned;
 	write_layout(path, PW_EVERY_FIELD, 3, false);
 	ck_assert_int_eq(run_hist(argv, &out, &err), 2);
+	ck_assert_msg(strncmp(err, "ldlat-hist: ", 12) == 0, "%s", err);
 	ck_assert_msg(strstr(err, live_only[_i][2]), "%s", err);
-	ck_assert_msg(strstr(err, "not to --input"), "%s", err);
 	ck_assert_str_eq(out, "");
+	ck_assert_int_ne(access(pinned, F_OK), 0); /* nothing pinned or created */
 	free(out);
 	free(err);
 }
@@ -1000,9 +1015,127 @@ START_TEST(test_cli_unprivileged)
 }
 END_TEST
 
+/* ---- output formats ------------------------------------------------------------- */
+
+enum { FMT_TEXT, FMT_JSON, FMT_OPENMETRICS, NFMTS };
+
+static const char *const fmt_names[NFMTS] = {"text", "json", "openmetrics"};
+
+/* Deletes what follows each needle in s up to the first character of stop. */
+static void blank(char *s, const char *needle, const char *stop)
+{
+	char *p = s;
+	size_t k;
+
+	while ((p = strstr(p, needle))) {
+		p += strlen(needle);
+		k = strcspn(p, stop);
+		memmove(p, p + k, strlen(p + k) + 1);
+	}
+}
+
 /*
- * Data sources of every class: every encoding the kernel emits
- * (datasrc_cases.h), and for the classes no kernel table emits today,
+ * What two reports of the same samples may differ in: the clock readings
+ * (JSON's time, interval and started, OpenMetrics' start time); with
+ * other_run, the event and target names too (a live run's and a file's).
+ */
+static void blank_run(char *s, bool other_run)
+{
+	static const char *const clock[][2] = {
+		{"\"time\":", ",}"},	{"\"start\":", ",}"},	{"\"end\":", ",}"},
+		{"\"seconds\":", ",}"}, {"\"started\":", ",}"}, {"ldlat_start_time_seconds{", "\n"},
+	};
+	static const char *const names[] = {"\"event\":\"", "\"target\":\"", "event=\"",
+					    "target=\""};
+	unsigned int i;
+
+	for (i = 0; i < sizeof(clock) / sizeof(clock[0]); i++)
+		blank(s, clock[i][0], clock[i][1]);
+	for (i = 0; other_run && i < sizeof(names) / sizeof(names[0]); i++)
+		blank(s, names[i], "\"");
+}
+
+/* JSON through the schema checker, OpenMetrics through promtool; text as it is. */
+static void check_format(int fmt, const char *path)
+{
+	char cmd[1024], *argv[] = {"sh", "-c", cmd, NULL}, *out, *err;
+
+	if (fmt == FMT_TEXT)
+		return;
+	if (fmt == FMT_JSON)
+		snprintf(cmd, sizeof(cmd), "python3 %s < %s", fixture_path("../json_schema.py"),
+			 path);
+	else
+		snprintf(cmd, sizeof(cmd), "promtool check metrics < %s", path);
+	ck_assert_msg(run(argv, 60, &out, &err) == 0, "%s: %s%s", cmd, out, err);
+	free(out);
+	free(err);
+}
+
+/* The report r of s as ldlat-hist prints it in fmt; malloc'd. */
+static char *render_fmt(int fmt, const struct report *r, const struct snapshot *s)
+{
+	char *text;
+	size_t len;
+	FILE *mem = open_memstream(&text, &len);
+
+	if (fmt == FMT_TEXT)
+		render_text(mem, r, s);
+	else if (fmt == FMT_JSON)
+		render_json(mem, r, s);
+	else
+		render_openmetrics(mem, r, s);
+	fclose(mem);
+	return text;
+}
+
+/*
+ * --output FILE offline: the file holds what stdout would (but for the clock
+ * readings), nothing is printed, and it passes its format's checker; here
+ * for samples without latency (JSON's nulls, OpenMetrics' per-range counts).
+ */
+START_TEST(test_cli_output)
+{
+	const char *path = tmp("output.data"), *saved = tmp("output.txt");
+	char *argv[] = {(char *)hist(),
+			"--input",
+			(char *)path,
+			"-a",
+			"0x7f0000000000+1M",
+			"--format",
+			(char *)fmt_names[_i],
+			NULL,
+			NULL,
+			NULL};
+	char *out, *err, *file;
+	size_t len;
+
+	write_layout(path, PW_ADDR_ONLY, 50, false);
+	ck_assert_msg(run_hist(argv, &out, &err) == 0, "%s", err);
+	ck_assert_ptr_nonnull(strstr(out, _i == FMT_TEXT   ? "          50  0x7f0000000000+1M"
+					  : _i == FMT_JSON ? "\"seen\":50,\"kept\":50,"
+							   : "ldlat_samples_kept{target=\"file "));
+	argv[7] = "--output";
+	argv[8] = (char *)saved;
+	free(err);
+	ck_assert_msg(run_hist(argv, &file, &err) == 0, "%s", err);
+	ck_assert_str_eq(file, "");
+	free(file);
+	file = slurp(saved, &len);
+	check_format(_i, saved);
+	blank_run(out, false);
+	blank_run(file, false);
+	ck_assert_msg(!strcmp(out, file), "stdout:\n%s\n--output:\n%s", out, file);
+	free(file);
+	free(out);
+	free(err);
+}
+END_TEST
+
+/*
+ * Data sources of every class: each entry of each platform's kernel table
+ * (datasrc_cases.h), with one of the per-sample bit combinations that kernel
+ * ORs onto it in turn, and for the classes no kernel table emits today,
  * encodings the UAPI allows.  The class each must count in comes from the
  * tables, not from ldlat_classify().
  */
@@ -1015,14 +1148,30 @@ static const struct ds_case extra_cases[] = {
 	{"a store", P(OP, STORE) | L(L1) | LN(L1), LDLAT_CLASS_L1},
 };
 
-#define NCASES (NKERNEL_CASES + sizeof(extra_cases) / sizeof(extra_cases[0]))
+static struct ds_case cases[1024];
+static unsigned int ncases;
 
-static const struct ds_case *ds_case(unsigned int i)
+/* Fills cases[] (before the tests fork). */
+static void cases_init(void)
 {
-	return i < NKERNEL_CASES ? &kernel_cases[i] : &extra_cases[i - NKERNEL_CASES];
+	const struct ds_case *dc;
+	unsigned int p, c;
+
+	for (p = 0; p < NDS_PLATFORMS; p++) {
+		const struct ds_platform *pf = &ds_platforms[p];
+
+		for (c = 0; c < pf->ncases && ncases < DS_N(cases); c++) {
+			cases[ncases].ds =
+				ds_platform__value(pf, c * pf->nbits + c % pf->nbits, &dc);
+			cases[ncases].what = dc->what;
+			cases[ncases++].cls = dc->cls;
+		}
+	}
+	for (c = 0; c < DS_N(extra_cases) && ncases < DS_N(cases); c++)
+		cases[ncases++] = extra_cases[c];
 }
 
-/* The class file: NCASES data sources x 7 latencies x 3 processes, addresses in 2 ranges. */
+/* The class file: ncases data sources x 7 latencies x 3 processes, addresses in 2 ranges. */
 static void write_classes(const char *path)
 {
 	static const __u64 lats[] = {0, 3, 30, 31, 250, 4096, 1u << 31};
@@ -1033,14 +1182,14 @@ static void write_classes(const char *path)
 
 	pw_mem_loads_event(&ev, 100);
 	ck_assert_int_eq(pw_open(&w, path, &ev, 1, false), 0);
-	for (i = 0; i < NCASES; i++) {
+	for (i = 0; i < ncases; i++) {
 		for (k = 0; k < 3 * sizeof(lats) / sizeof(lats[0]); k++) {
 			s.pid = s.tid = 1000 + k % 3;
 			s.addr = 0x7f0000000000ull + (k % 2) * (1ull << 30) + i * 64 + k;
 			s.time = 1000 + i * 100 + k;
 			/* var2_w (instruction latency) set too: only var1_dw counts */
 			s.weight = lats[k / 3] | (__u64)(k + 1) << 32;
-			s.data_src = ds_case(i)->ds;
+			s.data_src = cases[i].ds;
 			pw_sample(&w, 0, &s);
 		}
 	}
@@ -1100,31 +1249,37 @@ static const char *const class_filters[][8] = {
 
 /*
  * The class counts and histograms ldlat-hist --input prints equal those of
- * the data sources and weights perf script decodes from the same file: the
- * whole output is compared with the report built from perf's view through
- * the same logic; and each class's count with the tables' class of perf's
- * data_src values.
+ * the data sources and weights perf script decodes from the same file, in
+ * every format: the whole output is compared with the report built from
+ * perf's view through the same logic (but for the clock readings); JSON
+ * passes the schema checker, OpenMetrics promtool; and each class's count
+ * is the tables' class of perf's data_src values.
  */
+#define NCLASS_FILTERS (sizeof(class_filters) / sizeof(class_filters[0]))
+
 START_TEST(test_classes_vs_perf_script)
 {
-	const char *path = tmp("classes.data");
-	const char *const *filt = class_filters[_i];
-	char *argv[16] = {(char *)hist(), "--input", (char *)path}, *out, *err, *want;
+	const char *path = tmp("classes.data"), *saved = tmp("classes.out");
+	const char *const *filt = class_filters[_i % NCLASS_FILTERS];
+	const int fmt = _i / NCLASS_FILTERS;
+	char *argv[16] = {(char *)hist(), "--input", (char *)path, "--format",
+			  (char *)fmt_names[fmt]};
+	char *out, *err, *want;
 	struct perf_view *v;
 	struct offline o;
 	struct snapshot snap;
 	struct report r;
+	struct run_info run;
+	struct timespec never = {};
 	struct cli c;
-	size_t wlen;
 	char oerr[1024];
-	FILE *mem;
-	int n, i, k, a = 3;
+	int n, i, k, a = 5;
 	__u32 linear = 0;
 	enum report_by by = BY_CLASS;
 
 	write_classes(path);
 	n = perf_script_view(path, &v);
-	ck_assert_uint_eq(n, NCASES * 21);
+	ck_assert_uint_eq(n, ncases * 21);
 	for (i = 0; filt[i]; i++) {
 		if (!strcmp(filt[i], "--linear"))
 			linear = atoi(filt[i + 1]);
@@ -1134,7 +1289,9 @@ START_TEST(test_classes_vs_perf_script)
 							    : BY_RANGE;
 		argv[a++] = (char *)filt[i];
 	}
-	ck_assert_int_eq(run_hist(argv, &out, &err), 0);
+	ck_assert_msg(run_hist(argv, &out, &err) == 0, "%s", err);
+	spit(saved, out, strlen(out));
+	check_format(fmt, saved);
 
 	/* the shared options without --by and --linear, which are ldlat-hist's own */
 	{
@@ -1162,31 +1319,34 @@ START_TEST(test_classes_vs_perf_script)
 
 		snapshot__account(&snap, &o.cfg, &s);
 	}
-	r = (struct report){.src = &o.src,
+	offline__run_info(&o, "ldlat-hist", &never, &run);
+	r = (struct report){.run = &run,
+			    .src = &o.src,
 			    .ranges = &c.ranges,
 			    .by = by,
 			    .linear_step = linear,
 			    .has_latency = true};
-	mem = open_memstream(&want, &wlen);
-	render_text(mem, &r, &snap);
-	fclose(mem);
+	want = render_fmt(fmt, &r, &snap);
+	blank_run(out, false);
+	blank_run(want, false);
 	ck_assert_msg(!strcmp(out, want), "ldlat-hist --input:\n%s\nperf script's samples:\n%s",
 		      out, want);
 
 	/* without filters, every class is there, with as many samples as the tables say */
 	if (_i == 0) {
+		unsigned int j, per_class[LDLAT_NCLASS] = {0};
+
+		for (i = 0; i < n; i++)
+			for (j = 0; j < ncases; j++)
+				if (cases[j].ds == v[i].data_src) {
+					if ((cases[j].ds & 0x1f) == PERF_MEM_OP_LOAD)
+						per_class[cases[j].cls]++;
+					break;
+				}
 		for (k = 0; k < LDLAT_NCLASS; k++) {
 			char title[128], *p;
-			unsigned int j, count = 0;
+			unsigned int count = per_class[k];
 
-			for (i = 0; i < n; i++)
-				for (j = 0; j < NCASES; j++)
-					if (ds_case(j)->ds == v[i].data_src &&
-					    (ds_case(j)->ds & 0x1f) == PERF_MEM_OP_LOAD &&
-					    ds_case(j)->cls == (unsigned int)k) {
-						count++;
-						break;
-					}
 			snprintf(title, sizeof(title), "source %s\n", class__name(k));
 			p = strstr(out, title);
 			ck_assert_msg(p && count, "class %s: no samples (perf decoded %u)",
@@ -1342,33 +1502,45 @@ END_TEST
 /*
  * One workload, sampled live by ldlat-hist and recorded by perf record at
  * the same time (both attached before it runs): ldlat-hist --input on perf's
- * file prints exactly what the live run printed.
+ * file prints exactly what the live run printed, in each format (but for
+ * the clock readings, and the event and target names in JSON and
+ * OpenMetrics: a live run's and a file's).
  */
 START_TEST(test_live_vs_recorded)
 {
+	static const char *const counted[NFMTS][2] = {
+		{"          30  0x200000000000+120K",
+		 "         270  0x20000001e000-0x200000200000"},
+		{"\"count\":30,", "\"count\":270,"},
+		{"range=\"0x200000000000+120K (0x200000000000-0x20000001e000)\"} 30\n",
+		 "range=\"0x20000001e000-0x200000200000\"} 270\n"},
+	};
 	struct child w, live, rec;
 	char pid[32], ctl[600], ack[600], buf[16];
 	const char *path = tmp("live.data");
 	char *wargv[] = {
 		(char *)workload(), "--wait", "--fault-pages", "300", "--base", BASE, NULL};
-	char *largv[] = {(char *)hist(), "--source", "page-faults",
-			 "-p",		 pid,	     "-a",
-			 BASE "+120K",	 "-a",	     "0x20000001e000-0x200000200000",
-			 "-a",		 "[stack]",  NULL};
+	/* the same filters and format, live and on perf's file */
+	char *const common[] = {"-p",	    pid,
+				"-a",	    BASE "+120K",
+				"-a",	    "0x20000001e000-0x200000200000",
+				"-a",	    "[stack]",
+				"--format", (char *)fmt_names[_i]};
+	char *largv[16] = {(char *)hist(), "--source", "page-faults"};
+	char *oargv[16] = {(char *)hist(), "--input", (char *)path};
 	char ctlarg[1300];
 	char *pargv[] = {"perf", "record", "-q",	  "-D",		"-1", "--control",
 			 ctlarg, "-e",	   "page-faults", "-c",		"1",  "-d",
 			 "-p",	 pid,	   "-o",	  (char *)path, NULL};
-	char *oargv[] = {(char *)hist(), "--input", (char *)path,
-			 "-p",		 pid,	    "-a",
-			 BASE "+120K",	 "-a",	    "0x20000001e000-0x200000200000",
-			 "-a",		 "[stack]", NULL};
 	struct rlimit stack8m = {8 << 20, RLIM_INFINITY};
 	char *out, *err;
+	unsigned int i;
 	int cfd, afd;
 
 	if (!need_root("check_offline (live BPF sampling)"))
 		return;
+	for (i = 0; i < sizeof(common) / sizeof(common[0]); i++)
+		largv[3 + i] = oargv[3 + i] = common[i];
 	snprintf(ctl, sizeof(ctl), "%s", tmp("ctl.fifo"));
 	snprintf(ack, sizeof(ack), "%s", tmp("ack.fifo"));
 	unlink(ctl);
@@ -1401,9 +1573,10 @@ START_TEST(test_live_vs_recorded)
 	ck_assert_msg(child_finish(&rec, 60) == 0, "perf record: %s", rec.errbuf);
 
 	ck_assert_msg(run_hist(oargv, &out, &err) == 0, "%s", err);
-	ck_assert_msg(strstr(live.outbuf, "          30  0x200000000000+120K"), "%s", live.outbuf);
-	ck_assert_msg(strstr(live.outbuf, "         270  0x20000001e000-0x200000200000"), "%s",
-		      live.outbuf);
+	ck_assert_msg(strstr(live.outbuf, counted[_i][0]), "%s", live.outbuf);
+	ck_assert_msg(strstr(live.outbuf, counted[_i][1]), "%s", live.outbuf);
+	blank_run(live.outbuf, true);
+	blank_run(out, true);
 	ck_assert_msg(!strcmp(out, live.outbuf), "live:\n%s\noffline:\n%s", live.outbuf, out);
 	child_free(&w);
 	child_free(&live);
@@ -1451,7 +1624,7 @@ START_TEST(test_bpf_vs_offline)
 			ps[i].addr = 0;
 		ps[i].weight = (rng >> 20) % 7 ? (rng >> 24) % 8000 : rng >> (rng % 64);
 		ps[i].weight = (__u32)ps[i].weight | (rng & 0xffff) << 32;
-		ps[i].data_src = ds_case((rng >> 40) % NCASES)->ds;
+		ps[i].data_src = cases[(rng >> 40) % ncases].ds;
 		if (rng % 11 == 0)
 			ps[i].data_src = (ps[i].data_src & ~0x1full) | PERF_MEM_OP_STORE;
 	}
@@ -1507,6 +1680,7 @@ int main(void)
 	SRunner *sr;
 	int failed;
 
+	cases_init();
 	snprintf(tmpdir, sizeof(tmpdir), "/tmp/ldlat-offline-%d-XXXXXX", getpid());
 	if (!mkdtemp(tmpdir) || chmod(tmpdir, 0755)) {
 		perror("mkdtemp");
@@ -1532,15 +1706,15 @@ int main(void)
 	tcase_add_loop_test(tc, test_cli_live_only, 0, sizeof(live_only) / sizeof(live_only[0]));
 	tcase_add_loop_test(tc, test_cli_bad_input, 0, sizeof(bad_cli) / sizeof(bad_cli[0]));
 	tcase_add_test(tc, test_cli_unprivileged);
-	tcase_add_loop_test(tc, test_classes_vs_perf_script, 0,
-			    sizeof(class_filters) / sizeof(class_filters[0]));
+	tcase_add_loop_test(tc, test_cli_output, 0, NFMTS);
+	tcase_add_loop_test(tc, test_classes_vs_perf_script, 0, NCLASS_FILTERS * NFMTS);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("recorded");
 	tcase_set_timeout(tc, 120);
 	tcase_add_loop_test(tc, test_perf_recorded, 0,
 			    sizeof(record_variants) / sizeof(record_variants[0]));
-	tcase_add_test(tc, test_live_vs_recorded);
+	tcase_add_loop_test(tc, test_live_vs_recorded, 0, NFMTS);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("bpf");

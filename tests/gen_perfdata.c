@@ -7,7 +7,7 @@
  *   gen-perfdata [--samples N] [--pipe] [--stores] FILE
  *   gen-perfdata --layout L [--samples N] [--pipe] FILE
  *
- * Samples cycle through every load data source the kernel emits
+ * Samples cycle through every data source each platform's kernel emits
  * (tests/datasrc_cases.h), latencies spread over 1 to 2^20 cycles, data
  * addresses in four 1 GiB ranges from 0x7f0000000000 and below them, and
  * four processes (PIDs 1000-1003), each announced by COMM and MMAP2 records.
@@ -34,6 +34,8 @@ int main(int argc, char **argv)
 	const char *path = NULL;
 	bool pipe = false, stores = false;
 	int layout = -1;
+	const struct ds_case *dc;
+	const unsigned int nds = ds_nvalues();
 	__u64 rng = 0x9e3779b97f4a7c15ull;
 	__u32 pid;
 	int a, e;
@@ -99,7 +101,7 @@ int main(int argc, char **argv)
 		s.period = 1;
 		/* var1_dw the cache latency, var2_w an instruction latency (Sapphire Rapids) */
 		s.weight = 1ull << (rng >> 44) % 20 | (rng >> 50 & 0xff) | (rng & 0x3ff) << 32;
-		s.data_src = kernel_cases[i % NKERNEL_CASES].ds;
+		s.data_src = ds_value(i % nds, &dc);
 		pw_sample(&w, stores && i % 8 == 7 ? 1 : 0, &s);
 	}
 	for (pid = 1000; pid < 1004; pid++)

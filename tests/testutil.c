@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -162,6 +163,28 @@ int run(char *const argv[], double seconds, char **out, char **err)
 	return rc;
 }
 
+bool child_spawn_started(struct child *c, char *const argv[], double seconds)
+{
+	child_spawn(c, argv);
+	return child_wait_stderr(c, "Ctrl-C to end", seconds);
+}
+
+bool child_go(struct child *c)
+{
+	return write(c->in, "g", 1) == 1;
+}
+
+const char *fixture_path(const char *rel)
+{
+	static char buf[8][4096];
+	static int next;
+	const char *dir = getenv("LDLAT_FIXTURES");
+	char *p = buf[next++ % 8];
+
+	snprintf(p, 4096, "%s/%s", dir ? dir : "tests/fixtures", rel);
+	return p;
+}
+
 const char *build_path(const char *name)
 {
 	static char buf[8][4096];
@@ -193,4 +216,43 @@ bool need_root(const char *what)
 	fprintf(stderr, "SKIPPED: %s needs root and BPF (run as root; CI=true makes this fatal)\n",
 		what);
 	return false;
+}
+
+#define CGROUP2_ROOT "/sys/fs/cgroup/unified"
+
+int cgroup_make(char *path, size_t len, const char *tag)
+{
+	snprintf(path, len, CGROUP2_ROOT "/ldlat-%s-%d", tag, (int)getpid());
+	return mkdir(path, 0755) ? -errno : 0;
+}
+
+int cgroup_enter(const char *path, pid_t pid)
+{
+	char procs[4200], buf[32];
+	int fd, n, e = 0;
+
+	snprintf(procs, sizeof(procs), "%s/cgroup.procs", path);
+	fd = open(procs, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	n = snprintf(buf, sizeof(buf), "%d", (int)pid);
+	if (write(fd, buf, n) != n)
+		e = -errno;
+	close(fd);
+	return e;
+}
+
+int cgroup_remove(const char *path)
+{
+	int i;
+
+	/* the last member may still be leaving */
+	for (i = 0; i < 100; i++) {
+		if (!rmdir(path) || errno == ENOENT)
+			return 0;
+		if (errno != EBUSY)
+			break;
+		usleep(10000);
+	}
+	return -errno;
 }

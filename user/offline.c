@@ -13,15 +13,15 @@
 #define DEFAULT_STACK_LIMIT (8ull << 20)
 
 enum {
-	OPT_INPUT = 0x300,
+	OPT_INPUT = 0x500, /* after cli's, the tools', output's and pinning's keys */
 };
 
 static const struct argp_option options[] = {
-	{NULL, 0, NULL, 0, "Offline:", 6},
+	{NULL, 0, NULL, 0, "Offline:", 8},
 	{"input", OPT_INPUT, "FILE", 0,
 	 "analyse the samples of a perf.data file (perf mem record, perf record -d -W) with "
 	 "the same filters and histograms, instead of sampling; needs no privilege",
-	 6},
+	 8},
 	{},
 };
 
@@ -46,12 +46,28 @@ const struct argp offline_argp = {
 	.parser = offline__parse,
 };
 
-int offline__check_cli(const struct cli *cli, char *err, size_t errlen)
+/* The first option of pinned sets given, or NULL. */
+static const char *pin_option(const struct pin_opts *pin)
+{
+	return !pin	     ? NULL
+	       : pin->pin    ? "--pin"
+	       : pin->detach ? "--detach"
+	       : pin->show   ? "--show"
+	       : pin->delta  ? "--delta"
+	       : pin->unpin  ? "--unpin"
+			     : NULL;
+}
+
+int offline__check_cli(const struct cli *cli, const struct pin_opts *pin, char *err, size_t errlen)
 {
 	const char *opt = cli->source_set	? "--source"
 			  : cli->source.ldlat	? "--ldlat"
 			  : cli->source.period	? "--period"
 			  : cli->source.freq	? "--freq"
+			  : cli->source.event	? "--event"
+			  : cli->config		? "--config"
+			  : cli->loads		? "--loads"
+			  : cli->list_events	? "--list-events"
 			  : cli->target.cpus	? "-C/--cpu"
 			  : cli->target.cgroup	? "-G/--cgroup"
 			  : cli->target.inherit ? "--inherit"
@@ -60,6 +76,12 @@ int offline__check_cli(const struct cli *cli, char *err, size_t errlen)
 			  : cli->target.argv	? "a command to run"
 						: NULL;
 
+	if (!opt && pin_option(pin)) {
+		snprintf(err, errlen,
+			 "%s works on a set pinned on bpffs, not on --input: give one or the other",
+			 pin_option(pin));
+		return -EINVAL;
+	}
 	if (!opt)
 		return 0;
 	snprintf(err, errlen,
@@ -345,6 +367,10 @@ int offline__open(struct offline *o, const char *path, struct cli *cli, __u32 li
 	e = offline__choose_events(o, err, errlen);
 	if (e)
 		return e;
+	if (cli->target.pids)
+		snprintf(o->target, sizeof(o->target), "file %s, PID %s", path, cli->target.pids);
+	else
+		snprintf(o->target, sizeof(o->target), "file %s", path);
 	snprintf(lacking, sizeof(lacking), "the samples of %s (%s) do not carry", path, o->events);
 	if (o->src.kind == SOURCE_PAGE_FAULTS)
 		snprintf(lacking, sizeof(lacking), "page-fault samples do not carry");
@@ -426,6 +452,25 @@ int offline__read(void *ctx, struct snapshot *snap)
 	e = offline__run(o, snap, o->err, sizeof(o->err));
 	clock_gettime(CLOCK_REALTIME, &snap->taken);
 	return e;
+}
+
+const char *offline__error(void *ctx)
+{
+	const struct offline *o = ctx;
+
+	return o->err;
+}
+
+void offline__run_info(const struct offline *o, const char *tool, const struct timespec *started,
+		       struct run_info *run)
+{
+	*run = (struct run_info){
+		.tool = tool,
+		.event = o->events,
+		.target = o->target,
+		.cfg = &o->cfg,
+		.started = *started,
+	};
 }
 
 void offline__report_skipped(const struct offline *o, const char *tool, FILE *out)

@@ -17,6 +17,8 @@
 #include "../kernel/perfdata.h"
 #include "../kernel/source.h"
 #include "cli.h"
+#include "pincmd.h"
+#include "render.h"
 #include "snapshot.h"
 
 /* --input FILE, as an argp child whose input is a struct offline_opts. */
@@ -32,6 +34,7 @@ struct offline {
 	bool *use;	   /* per event of the file: analysed */
 	int nused;
 	char events[512]; /* names of the analysed events, for messages */
+	char target[600]; /* "file PATH", for the reports */
 	struct ldlat_config cfg;
 	struct perf_file_stats stats;
 	__u64 other_events; /* samples of events not analysed (dummy, no data fields) */
@@ -42,9 +45,11 @@ struct offline {
 
 /*
  * Refuses, with a sentence in err (-EINVAL), the options that only mean
- * something live: --source, -L, -c, -F, -C, -G, --inherit, -d, -i, a command.
+ * something live: --source, -L, -c, -F, --event, --config, --loads,
+ * --list-events, -C, -G, --inherit, -d, -i, a command; and those of pinned
+ * sets (pin: the tool's pinning options, NULL for a tool without them).
  */
-int offline__check_cli(const struct cli *cli, char *err, size_t errlen);
+int offline__check_cli(const struct cli *cli, const struct pin_opts *pin, char *err, size_t errlen);
 
 /*
  * Opens the file, chooses the events to analyse (those whose samples carry a
@@ -65,6 +70,18 @@ int offline__run(struct offline *o, struct snapshot *snap, char *err, size_t err
  * stamped now.  0, or -errno with the sentence in o->err.
  */
 int offline__read(void *o, struct snapshot *snap);
+
+/* Why offline__read failed (the printer's read_error). */
+const char *offline__error(void *o);
+
+/*
+ * What the reports say about the run: the tool, the analysed events, the
+ * file as the target, the filters; started: when the analysis started
+ * (perf.data holds a wall-clock time of its recording only when perf
+ * record ran with --clockid).
+ */
+void offline__run_info(const struct offline *o, const char *tool, const struct timespec *started,
+		       struct run_info *run);
 
 /* What was skipped, one line each on out, prefixed with tool; nothing when nothing was. */
 void offline__report_skipped(const struct offline *o, const char *tool, FILE *out);
