@@ -6,6 +6,7 @@
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
 #include "ldlat.h"
 
 #define PERF_SAMPLE_WEIGHT_TYPE (PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT)
@@ -29,6 +30,74 @@ struct {
 	__type(key, __u32);
 	__type(value, struct ldlat_hist);
 } hists SEC(".maps");
+
+/*
+ * ldlat-top's tables.  max_entries is cfg.top_entries when the table is on,
+ * else 1: ldlat-hist's program has no code that touches them (cfg.top is
+ * read-only data, so the verifier drops it).
+ */
+struct ldlat_top_map {
+	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
+	__uint(max_entries, 1);
+	__type(key, struct ldlat_top_key);
+	__type(value, struct ldlat_top_val);
+};
+
+struct ldlat_top_map top_ip SEC(".maps");
+struct ldlat_top_map top_data SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct ldlat_top_counters);
+} top_counters SEC(".maps");
+
+/*
+ * The generation new entries are keyed with.  User space moves it on, waits
+ * for an RCU grace period (every program that read the old value has
+ * returned), then moves the old generation's entries out of the tables.
+ */
+volatile __u32 top_gen;
+
+#define E2BIG  7
+#define EEXIST 17
+
+/* One kept sample into one table: update in place, or insert a new key. */
+static __always_inline void ldlat_top_add(void *map, __u32 table, const struct ldlat_sample *s,
+					  __u64 addr, __u32 cls)
+{
+	struct ldlat_top_key k = { .tgid = s->tgid, .gen = top_gen, .addr = addr };
+	struct ldlat_top_val *v, nv = {};
+	struct ldlat_top_counters *tc;
+	__u32 zero = 0;
+	long e;
+
+	v = bpf_map_lookup_elem(map, &k);
+	if (v) {
+		ldlat_top_account(v, s->lat, cls);
+		return;
+	}
+	ldlat_top_account(&nv, s->lat, cls);
+	e = bpf_map_update_elem(map, &k, &nv, BPF_NOEXIST);
+	if (!e)
+		return;
+	if (e == -EEXIST) { /* another CPU inserted it first */
+		v = bpf_map_lookup_elem(map, &k);
+		if (v) {
+			ldlat_top_account(v, s->lat, cls);
+			return;
+		}
+	}
+	tc = bpf_map_lookup_elem(&top_counters, &zero);
+	if (!tc)
+		return;
+	table &= LDLAT_TOP_TABLES - 1;
+	if (e == -E2BIG)
+		tc->full[table]++;
+	else
+		tc->failed[table]++;
+}
 
 static __always_inline int ldlat_account(const struct ldlat_sample *s)
 {
@@ -57,6 +126,10 @@ static __always_inline int ldlat_account(const struct ldlat_sample *s)
 		return 0;
 	h->slot[b]++;
 	h->sum += s->lat;
+	if (cfg.top & LDLAT_TOP_IP)
+		ldlat_top_add(&top_ip, 0, s, s->ip, cls);
+	if (cfg.top & LDLAT_TOP_DATA)
+		ldlat_top_add(&top_data, 1, s, ldlat_top_block(s->addr, cfg.top_shift), cls);
 	return 0;
 }
 
@@ -86,7 +159,10 @@ int ldlat_sample(struct bpf_perf_event_data *ctx)
 		s.data_src = data->data_src.val;
 		s.flags |= LDLAT_HAS_DSRC;
 	}
-	if (cfg.ntgids)
+	/* the precise IP of a PEBS sample is in data->ip; regs are the fallback */
+	if (cfg.top & LDLAT_TOP_IP)
+		s.ip = (flags & PERF_SAMPLE_IP) ? data->ip : PT_REGS_IP(&ctx->regs);
+	if (cfg.ntgids || cfg.top)
 		s.tgid = bpf_get_current_pid_tgid() >> 32;
 	return ldlat_account(&s);
 }
@@ -103,7 +179,9 @@ int ldlat_sample_addr(struct bpf_perf_event_data *ctx)
 
 	s.addr = ctx->addr;
 	s.flags = LDLAT_HAS_ADDR;
-	if (cfg.ntgids)
+	if (cfg.top & LDLAT_TOP_IP)
+		s.ip = PT_REGS_IP(&ctx->regs);
+	if (cfg.ntgids || cfg.top)
 		s.tgid = bpf_get_current_pid_tgid() >> 32;
 	return ldlat_account(&s);
 }

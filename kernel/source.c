@@ -55,7 +55,7 @@ static int source__page_faults(const struct source_opts *o, struct source *src,
 	ev.attr.size = sizeof(ev.attr);
 	ev.attr.type = PERF_TYPE_SOFTWARE;
 	ev.attr.config = PERF_COUNT_SW_PAGE_FAULTS;
-	ev.attr.sample_type = PERF_SAMPLE_ADDR;
+	ev.attr.sample_type = PERF_SAMPLE_ADDR | (o->sample_ip ? PERF_SAMPLE_IP : 0);
 	source__set_rate(&ev.attr, o, SOURCE_DEFAULT_PF_PERIOD, 0);
 	if (ev.attr.freq)
 		snprintf(ev.name, sizeof(ev.name), "page-faults (%llu Hz)",
@@ -120,7 +120,8 @@ static int source__ldlat_alias(const struct source_opts *o, struct source *src,
 		/* mem-loads is a PEBS event: it needs precise_ip >= 1 */
 		ev.attr.precise_ip = pmu.max_precise > 0 ? (pmu.max_precise > 3 ? 3 : pmu.max_precise) : 2;
 		ev.attr.exclude_guest = 1;
-		ev.attr.sample_type = PERF_SAMPLE_ADDR | PERF_SAMPLE_DATA_SRC | PERF_SAMPLE_WEIGHT_STRUCT;
+		ev.attr.sample_type = PERF_SAMPLE_ADDR | PERF_SAMPLE_DATA_SRC | PERF_SAMPLE_WEIGHT_STRUCT |
+				      (o->sample_ip ? PERF_SAMPLE_IP : 0);
 		source__set_rate(&ev.attr, o, 0, SOURCE_DEFAULT_LDLAT_HZ);
 		/*
 		 * Large PEBS: with a fixed period and no wakeup the kernel batches PEBS

@@ -23,6 +23,7 @@ struct source_opts {
 	__u64 ldlat;  /* hardware latency threshold in core cycles; 0: default */
 	__u64 period; /* sample every Nth event; 0 with freq 0: the source's default */
 	__u64 freq;   /* samples per second instead of a period */
+	bool sample_ip; /* also PERF_SAMPLE_IP: the precise IP in perf_sample_data (ldlat-top) */
 };
 
 #define SOURCE_DEFAULT_LDLAT	30   /* perf mem's default threshold */

@@ -44,7 +44,7 @@ enum run_end runloop__run(const struct runloop *rl, int sigfd, int (*on_interval
 	struct pollfd *pfd;
 	struct signalfd_siginfo si;
 	double start = now(), next_tick = start + rl->interval, end = start + rl->duration, t,
-	       wait;
+	       wait, next_upkeep = start + rl->tick;
 	enum run_end res = RUN_ERROR;
 	int i, n, alive = rl->nprocs, ticks = 0, cmd_slot = -1, timeout;
 
@@ -90,11 +90,18 @@ enum run_end runloop__run(const struct runloop *rl, int sigfd, int (*on_interval
 			res = RUN_DURATION;
 			break;
 		}
+		if (rl->tick && t >= next_upkeep) {
+			if (rl->on_tick && rl->on_tick(rl->tick_ctx))
+				break;
+			next_upkeep = t + rl->tick;
+		}
 		wait = 3600;
 		if (rl->duration && end - t < wait)
 			wait = end - t;
 		if (rl->interval && next_tick - t < wait)
 			wait = next_tick - t;
+		if (rl->tick && next_upkeep - t < wait)
+			wait = next_upkeep - t;
 		timeout = (int)(wait * 1000) + 1;
 		if (poll(pfd, n, timeout) < 0) {
 			if (errno == EINTR)

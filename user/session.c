@@ -91,6 +91,11 @@ int session__open(struct session *s, const struct ldlat_config *cfg, unsigned in
 	s->skel->rodata->cfg = *cfg;
 	s->skel->rodata->cfg.nranges = s->nranges;
 	bpf_map__set_max_entries(s->skel->maps.hists, s->nranges * LDLAT_NCLASS);
+	/* ldlat-top's tables; one unused entry each when off */
+	bpf_map__set_max_entries(s->skel->maps.top_ip,
+				 (cfg->top & LDLAT_TOP_IP) && cfg->top_entries ? cfg->top_entries : 1);
+	bpf_map__set_max_entries(s->skel->maps.top_data,
+				 (cfg->top & LDLAT_TOP_DATA) && cfg->top_entries ? cfg->top_entries : 1);
 	bpf_program__set_autoload(s->skel->progs.ldlat_sample, !s->addr_only);
 	bpf_program__set_autoload(s->skel->progs.ldlat_sample_addr, s->addr_only);
 	bpf_program__set_autoload(s->skel->progs.ldlat_test, !!(flags & SESSION_TEST_ENTRY));

@@ -71,11 +71,19 @@ static int tool__resolve_ranges(struct tool *t, char *err, size_t errlen)
 int tool__start(struct tool *t, struct cli *cli, const char *name, __u32 linear_step,
 		unsigned int session_flags, char *err, size_t errlen)
 {
+	return tool__start_hooks(t, cli, name, linear_step, session_flags, NULL, err, errlen);
+}
+
+int tool__start_hooks(struct tool *t, struct cli *cli, const char *name, __u32 linear_step,
+		      unsigned int session_flags, const struct tool_hooks *hooks, char *err,
+		      size_t errlen)
+{
 	char notice[256], why[256];
 	int e;
 
 	memset(t, 0, sizeof(*t));
 	t->name = name;
+	t->hooks = hooks;
 	t->cli = cli;
 	t->sigfd = -1;
 	t->target.cgroup_fd = -1;
@@ -140,6 +148,8 @@ int tool__start(struct tool *t, struct cli *cli, const char *name, __u32 linear_
 	}
 
 	tool__fill_config(t, linear_step);
+	if (hooks && hooks->configure)
+		hooks->configure(&t->cfg, hooks->ctx);
 	e = session__open(&t->session, &t->cfg, session_flags | (t->addr_only ? SESSION_ADDR_ONLY : 0),
 			  err, errlen);
 	if (e)
@@ -151,6 +161,11 @@ int tool__start(struct tool *t, struct cli *cli, const char *name, __u32 linear_
 	e = session__attach(&t->session, &t->evlist, err, errlen);
 	if (e)
 		return e;
+	if (hooks && hooks->before_enable) {
+		e = hooks->before_enable(t, hooks->ctx, err, errlen);
+		if (e)
+			return e;
+	}
 	e = evlist__enable(&t->evlist);
 	if (e) {
 		snprintf(err, errlen, "cannot enable the events: %s", strerror(-e));
@@ -176,6 +191,9 @@ enum run_end tool__wait(struct tool *t, int (*on_interval)(void *ctx), void *ctx
 		.cmd = t->has_cmd ? &t->cmd : NULL,
 		.nprocs = t->nprocs,
 		.procs = t->procs,
+		.tick = t->hooks ? t->hooks->tick : 0,
+		.on_tick = t->hooks ? t->hooks->on_tick : NULL,
+		.tick_ctx = t->hooks ? t->hooks->ctx : NULL,
 	};
 
 	return runloop__run(&rl, t->sigfd, on_interval, ctx);

@@ -16,8 +16,22 @@
 #include "runloop.h"
 #include "session.h"
 
+struct tool;
+
+/* What a tool adds to the shared run; every member is optional. */
+struct tool_hooks {
+	/* the tool's part of the BPF configuration, before the program is loaded */
+	void (*configure)(struct ldlat_config *cfg, void *ctx);
+	/* events open and attached, not yet enabled; a command still stopped at its exec */
+	int (*before_enable)(struct tool *t, void *ctx, char *err, size_t errlen);
+	double tick; /* seconds between on_tick calls while waiting */
+	int (*on_tick)(void *ctx);
+	void *ctx;
+};
+
 struct tool {
 	const char *name; /* "ldlat-hist", for messages */
+	const struct tool_hooks *hooks;
 	struct cli *cli;
 	struct source src;
 	struct evlist evlist;
@@ -43,6 +57,11 @@ struct tool {
  */
 int tool__start(struct tool *t, struct cli *cli, const char *name, __u32 linear_step,
 		unsigned int session_flags, char *err, size_t errlen);
+
+/* The same, with the tool's hooks (NULL: none); hooks must outlive the run. */
+int tool__start_hooks(struct tool *t, struct cli *cli, const char *name, __u32 linear_step,
+		      unsigned int session_flags, const struct tool_hooks *hooks, char *err,
+		      size_t errlen);
 
 /* Waits as the options say (runloop__run). */
 enum run_end tool__wait(struct tool *t, int (*on_interval)(void *ctx), void *ctx);
