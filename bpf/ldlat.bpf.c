@@ -134,6 +134,20 @@ static __always_inline int ldlat_account(const struct ldlat_sample *s)
 }
 
 /*
+ * The interrupted IP from the ctx's registers.  The barrier keeps it a load
+ * at a constant ctx offset: the verifier refuses a load through a ctx
+ * pointer the compiler has offset (as it does when it merges this with
+ * data->ip into one select).
+ */
+static __always_inline __u64 ldlat_regs_ip(struct bpf_perf_event_data *ctx)
+{
+	__u64 ip = PT_REGS_IP(&ctx->regs);
+
+	asm volatile("" : "+r"(ip));
+	return ip;
+}
+
+/*
  * The sample's fields come from the kernel's perf_sample_data.  Since Linux
  * 6.3 perf_prepare_sample() runs before the program, so every field the event
  * asked for is filled; sample_flags says which are, and a field not flagged is
@@ -160,8 +174,11 @@ int ldlat_sample(struct bpf_perf_event_data *ctx)
 		s.flags |= LDLAT_HAS_DSRC;
 	}
 	/* the precise IP of a PEBS sample is in data->ip; regs are the fallback */
-	if (cfg.top & LDLAT_TOP_IP)
-		s.ip = (flags & PERF_SAMPLE_IP) ? data->ip : PT_REGS_IP(&ctx->regs);
+	if (cfg.top & LDLAT_TOP_IP) {
+		s.ip = ldlat_regs_ip(ctx);
+		if (flags & PERF_SAMPLE_IP)
+			s.ip = data->ip;
+	}
 	if (cfg.ntgids || cfg.top)
 		s.tgid = bpf_get_current_pid_tgid() >> 32;
 	return ldlat_account(&s);
@@ -180,7 +197,7 @@ int ldlat_sample_addr(struct bpf_perf_event_data *ctx)
 	s.addr = ctx->addr;
 	s.flags = LDLAT_HAS_ADDR;
 	if (cfg.top & LDLAT_TOP_IP)
-		s.ip = PT_REGS_IP(&ctx->regs);
+		s.ip = ldlat_regs_ip(ctx);
 	if (cfg.ntgids || cfg.top)
 		s.tgid = bpf_get_current_pid_tgid() >> 32;
 	return ldlat_account(&s);

@@ -47,4 +47,7 @@ void report__range_name(const struct report *r, int range, char *buf, size_t len
 
 void render_text(FILE *out, const struct report *r, const struct snapshot *s);
 
+/* The filter counters' line ("filters: N seen, M kept; dropped: ..."), and a recursion warning. */
+void render_counters(FILE *out, const struct snapshot *s);
+
 #endif

@@ -148,8 +148,11 @@ int tool__start_hooks(struct tool *t, struct cli *cli, const char *name, __u32 l
 	}
 
 	tool__fill_config(t, linear_step);
-	if (hooks && hooks->configure)
-		hooks->configure(&t->cfg, hooks->ctx);
+	if (hooks && hooks->configure) {
+		e = hooks->configure(t, hooks->ctx, err, errlen);
+		if (e)
+			return e;
+	}
 	e = session__open(&t->session, &t->cfg, session_flags | (t->addr_only ? SESSION_ADDR_ONLY : 0),
 			  err, errlen);
 	if (e)

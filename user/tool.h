@@ -20,8 +20,8 @@ struct tool;
 
 /* What a tool adds to the shared run; every member is optional. */
 struct tool_hooks {
-	/* the tool's part of the BPF configuration, before the program is loaded */
-	void (*configure)(struct ldlat_config *cfg, void *ctx);
+	/* the tool's part of t->cfg (t->src is known), before the program is loaded */
+	int (*configure)(struct tool *t, void *ctx, char *err, size_t errlen);
 	/* events open and attached, not yet enabled; a command still stopped at its exec */
 	int (*before_enable)(struct tool *t, void *ctx, char *err, size_t errlen);
 	double tick; /* seconds between on_tick calls while waiting */

@@ -1,0 +1,373 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/*
+ * ldlat-top - which code and which data suffer the slow loads: the kept
+ * samples by (process, instruction) and by (process, cache line or page),
+ * counted in the kernel, symbolized in user space, printed like perf top.
+ */
+#include <argp.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "procwatch.h"
+#include "session_top.h"
+#include "symbolize.h"
+#include "tool.h"
+#include "topreport.h"
+
+#define TOP_DEFAULT_ENTRIES 4096
+#define TOP_MAX_ENTRIES	    (1u << 20)
+#define TOP_DEFAULT_ROWS    20
+#define TOP_DRAIN_SECONDS   0.5 /* tables and side band emptied this often */
+
+struct top_args {
+	struct cli cli;
+	unsigned int by;
+	enum top_sort sort;
+	bool sort_set;
+	enum top_data_by data_by;
+	int nrows;
+	__u32 shift;
+	__u32 entries;
+	bool json;
+	const char *debuginfo;
+};
+
+enum {
+	OPT_BY = 0x200,
+	OPT_SORT,
+	OPT_GRANULARITY,
+	OPT_ENTRIES,
+	OPT_FORMAT,
+	OPT_DATA_BY,
+	OPT_DEBUGINFO,
+};
+
+static const char doc[] =
+	"Which code and which data suffer the slow loads: samples of the CPU's load-latency "
+	"event (or page faults) counted in the kernel by instruction and by data cache line "
+	"or page, per process, then named: functions and their DSO, variables and mappings.\v"
+	"Examples:\n"
+	"  ldlat-top                                # whole machine until Ctrl-C\n"
+	"  ldlat-top -i 2                           # refresh every 2 seconds, like top\n"
+	"  ldlat-top -p 1234 --min-lat 100 -s ram   # PID 1234, loads of 100+ cycles from RAM\n"
+	"  ldlat-top --by data --granularity page --data-by block -- ./app\n"
+	"  ldlat-top --source page-faults -- ./app  # first touches, by function and variable\n"
+	"  ldlat-top --format json -d 10 -G system.slice/db.service\n"
+	"\n"
+	"Latency is in core cycles.  Each table entry costs 128 bytes per CPU; a key that "
+	"finds its table full is counted and reported, not lost silently.  Exit status: 0, "
+	"the command's own when it ends the run, 1 when the system fails, 2 for bad input.";
+
+static const struct argp_option options[] = {
+	{ NULL, 0, NULL, 0, "Output:", 5 },
+	{ "by", OPT_BY, "KEY", 0, "ip (code), data, or both tables (default)", 5 },
+	{ "sort", OPT_SORT, "KEY", 0,
+	  "samples (default), latency (mean), or total (latency sum: samples x mean)", 5 },
+	{ "rows", 'n', "N", 0, "rows per table (default 20; 0: all)", 5 },
+	{ "granularity", OPT_GRANULARITY, "UNIT", 0,
+	  "data addresses by cache line (line, 64 bytes, default) or page (4 KiB)", 5 },
+	{ "data-by", OPT_DATA_BY, "KEY", 0,
+	  "a data row per variable or mapping (object, default), or per line or page (block)", 5 },
+	{ "entries", OPT_ENTRIES, "N", 0,
+	  "keys each kernel table holds between drains (every 0.5 s; default 4096)", 5 },
+	{ "format", OPT_FORMAT, "FMT", 0, "text (default) or json (one object a report)", 5 },
+	{ "debuginfo-path", OPT_DEBUGINFO, "PATH", 0,
+	  "where separate debug info is looked up, by build ID and by name (default "
+	  "\":.debug:/usr/lib/debug\")",
+	  5 },
+	{},
+};
+
+static error_t top_parse(int key, char *arg, struct argp_state *state)
+{
+	struct top_args *a = state->input;
+	__u64 v;
+
+	switch (key) {
+	case ARGP_KEY_INIT:
+		state->child_inputs[0] = &a->cli;
+		break;
+	case OPT_BY:
+		if (!strcmp(arg, "ip") || !strcmp(arg, "code"))
+			a->by = TOP_BY_IP;
+		else if (!strcmp(arg, "data"))
+			a->by = TOP_BY_DATA;
+		else if (!strcmp(arg, "both"))
+			a->by = TOP_BY_BOTH;
+		else
+			argp_error(state, "--by '%s': expected ip, data or both", arg);
+		break;
+	case OPT_SORT:
+		a->sort_set = true;
+		if (!strcmp(arg, "samples"))
+			a->sort = TOP_SORT_SAMPLES;
+		else if (!strcmp(arg, "latency"))
+			a->sort = TOP_SORT_LATENCY;
+		else if (!strcmp(arg, "total"))
+			a->sort = TOP_SORT_TOTAL;
+		else
+			argp_error(state, "--sort '%s': expected samples, latency or total", arg);
+		break;
+	case 'n':
+		if (!cli__parse_u64(arg, &v) || v > 1000000)
+			argp_error(state, "--rows '%s' is not a number of rows (0 for all)", arg);
+		a->nrows = v ? (int)v : -1;
+		break;
+	case OPT_GRANULARITY:
+		if (!strcmp(arg, "line"))
+			a->shift = 6;
+		else if (!strcmp(arg, "page"))
+			a->shift = 12;
+		else
+			argp_error(state, "--granularity '%s': expected line or page", arg);
+		break;
+	case OPT_DATA_BY:
+		if (!strcmp(arg, "object"))
+			a->data_by = TOP_DATA_OBJECT;
+		else if (!strcmp(arg, "block"))
+			a->data_by = TOP_DATA_BLOCK;
+		else
+			argp_error(state, "--data-by '%s': expected object or block", arg);
+		break;
+	case OPT_ENTRIES:
+		if (!cli__parse_u64(arg, &v) || v < 1 || v > TOP_MAX_ENTRIES)
+			argp_error(state, "--entries '%s' is not a table size from 1 to %u", arg,
+				   TOP_MAX_ENTRIES);
+		a->entries = (__u32)v;
+		break;
+	case OPT_FORMAT:
+		if (!strcmp(arg, "text"))
+			a->json = false;
+		else if (!strcmp(arg, "json"))
+			a->json = true;
+		else
+			argp_error(state, "--format '%s': expected text or json", arg);
+		break;
+	case OPT_DEBUGINFO:
+		a->debuginfo = arg;
+		break;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+	return 0;
+}
+
+static const struct argp_child children[] = {
+	{ &cli_argp, 0, NULL, 0 },
+	{},
+};
+
+static const struct argp argp = {
+	.options = options,
+	.parser = top_parse,
+	.args_doc = "[-- COMMAND [ARGS...]]",
+	.doc = doc,
+	.children = children,
+};
+
+struct top {
+	struct top_args *args;
+	struct tool *tool;
+	struct procmaps pm;
+	struct symbolizer z;
+	struct procwatch watch;
+	bool watching;
+	struct top_table ip, data; /* what the kernel's tables held, since the last report */
+	struct snapshot cur, prev, out;
+	struct top_report report;
+	int printed;
+	bool final;
+};
+
+/* The tables to keep, before the program loads; latency sorting needs latency. */
+static int top_configure(struct tool *t, void *ctx, char *err, size_t errlen)
+{
+	struct top *top = ctx;
+	struct top_args *a = top->args;
+
+	if (a->sort != TOP_SORT_SAMPLES && !(t->src.fields & LDLAT_HAS_LAT)) {
+		snprintf(err, errlen, "--sort %s needs latency, which %s",
+			 a->sort == TOP_SORT_LATENCY ? "latency" : "total",
+			 t->addr_only ? "this kernel cannot give to BPF (address-only mode)"
+				      : "page-fault samples do not carry");
+		return -EINVAL;
+	}
+	t->cfg.top = ((a->by & TOP_BY_IP) ? LDLAT_TOP_IP : 0) |
+		     ((a->by & TOP_BY_DATA) ? LDLAT_TOP_DATA : 0);
+	t->cfg.top_shift = a->shift;
+	t->cfg.top_entries = a->entries;
+	return 0;
+}
+
+/* Events attached, not enabled; a command not yet running: learn the processes. */
+static int top_before_enable(struct tool *t, void *ctx, char *err, size_t errlen)
+{
+	struct top *top = ctx;
+	pid_t cmd = t->has_cmd ? t->cmd.pid : 0;
+	int e;
+
+	e = procwatch__start(&top->watch, &top->pm, &t->target, cmd ? &cmd : t->procs,
+			     cmd ? 1 : t->nprocs, err, errlen);
+	top->watching = !e;
+	if (e)
+		procwatch__stop(&top->watch);
+	return e;
+}
+
+/* Moves the kernel's tables and the side band into user space. */
+static int top_drain(struct top *top, bool all)
+{
+	int e = procwatch__drain(&top->watch);
+
+	if (e) {
+		fprintf(stderr, "ldlat-top: cannot read the side band: %s\n", strerror(-e));
+		return e;
+	}
+	e = session__top_drain(&top->tool->session, all,
+			       (top->args->by & TOP_BY_IP) ? &top->ip : NULL,
+			       (top->args->by & TOP_BY_DATA) ? &top->data : NULL);
+	if (e)
+		fprintf(stderr, "ldlat-top: cannot read the tables: %s\n", strerror(-e));
+	return e;
+}
+
+static int top_tick(void *ctx)
+{
+	return top_drain(ctx, false);
+}
+
+static int top_report(struct top *top)
+{
+	struct top_rows ip = {}, data = {};
+	int e = session__read(&top->tool->session, &top->cur);
+
+	if (e) {
+		fprintf(stderr, "ldlat-top: cannot read the maps: %s\n", strerror(-e));
+		return e;
+	}
+	snapshot__delta(&top->out, &top->cur, &top->prev);
+	snapshot__copy(&top->prev, &top->cur);
+	/* the tail of a run that ended right after a report has nothing to say */
+	if (top->printed && top->final && !top->out.counters.seen)
+		return 0;
+	if (top->args->by & TOP_BY_IP)
+		e = top_rows__ip(&ip, &top->ip, &top->z);
+	if (!e && (top->args->by & TOP_BY_DATA))
+		e = top_rows__data(&data, &top->data, &top->z, top->args->shift,
+				   top->args->data_by);
+	if (e) {
+		fprintf(stderr, "ldlat-top: out of memory\n");
+		goto out;
+	}
+	top_rows__sort(&ip, top->args->sort);
+	top_rows__sort(&data, top->args->sort);
+	if (top->printed && !top->args->json && !top->report.clear)
+		fputc('\n', stdout);
+	if (top->args->json)
+		top_render_json(stdout, &top->report, &ip, &data, &top->out);
+	else
+		top_render_text(stdout, &top->report, &ip, &data, &top->out);
+	top->printed++;
+out:
+	top_rows__free(&ip);
+	top_rows__free(&data);
+	top_table__reset(&top->ip);
+	top_table__reset(&top->data);
+	return e;
+}
+
+static int top_interval(void *ctx)
+{
+	struct top *top = ctx;
+	int e = top_drain(top, false);
+
+	return e ? e : top_report(top);
+}
+
+int main(int argc, char **argv)
+{
+	struct top_args args = { .by = TOP_BY_BOTH,
+				 .nrows = TOP_DEFAULT_ROWS,
+				 .shift = 6,
+				 .entries = TOP_DEFAULT_ENTRIES };
+	struct top top = { .args = &args };
+	struct tool_hooks hooks = { .configure = top_configure,
+				    .before_enable = top_before_enable,
+				    .tick = TOP_DRAIN_SECONDS,
+				    .on_tick = top_tick,
+				    .ctx = &top };
+	struct tool tool;
+	enum run_end end;
+	char err[2048];
+	int e, status;
+
+	argp_err_exit_status = EXIT_USAGE;
+	cli__init(&args.cli);
+	if (argp_parse(&argp, argc, argv, ARGP_IN_ORDER, NULL, &args))
+		return EXIT_USAGE;
+	args.cli.source.sample_ip = args.by & TOP_BY_IP;
+
+	procmaps__init(&top.pm);
+	top_table__init(&top.ip);
+	top_table__init(&top.data);
+	top.tool = &tool;
+	e = tool__start_hooks(&tool, &args.cli, "ldlat-top", 0, 0, &hooks, err, sizeof(err));
+	if (!e && symbolizer__init(&top.z, &top.pm, args.debuginfo))
+		e = -ENOMEM;
+	if (e) {
+		fprintf(stderr, "ldlat-top: %s\n", e == -ENOMEM ? "out of memory" : err);
+		status = cli__exit_status(e);
+		goto out;
+	}
+	top.report = (struct top_report){
+		.by = args.by,
+		.sort = args.sort,
+		.data_by = args.data_by,
+		.nrows = args.nrows,
+		.shift = args.shift,
+		.has_latency = tool.src.fields & LDLAT_HAS_LAT,
+		.intervals = args.cli.interval > 0,
+		.clear = args.cli.interval > 0 && !args.json && isatty(STDOUT_FILENO),
+		.source = tool.evlist.evsel[0].name,
+	};
+	if (snapshot__init(&top.cur, tool.cfg.nranges) ||
+	    snapshot__init(&top.prev, tool.cfg.nranges) ||
+	    snapshot__init(&top.out, tool.cfg.nranges)) {
+		fprintf(stderr, "ldlat-top: out of memory\n");
+		status = EXIT_FAIL;
+		goto out;
+	}
+	fprintf(stderr, "ldlat-top: sampling %s on %s. Ctrl-C to end.\n", tool.evlist.evsel[0].name,
+		tool.target_desc);
+
+	end = tool__wait(&tool, args.cli.interval > 0 ? top_interval : NULL, &top);
+	tool__stop_sampling(&tool);
+	status = tool__exit_status(&tool, end);
+	if (end == RUN_ERROR)
+		goto out;
+	/* the last (partial) interval, or the whole run: nothing writes the tables now */
+	top.final = true;
+	if (end != RUN_COUNT && (top_drain(&top, true) || top_report(&top)))
+		status = EXIT_FAIL;
+	if (procwatch__lost(&top.watch))
+		fprintf(stderr,
+			"ldlat-top: warning: the side band lost %llu mapping records (its ring was "
+			"full): some addresses of exited processes may stay unnamed\n",
+			(unsigned long long)procwatch__lost(&top.watch));
+out:
+	if (top.watching)
+		procwatch__stop(&top.watch);
+	snapshot__free(&top.cur);
+	snapshot__free(&top.prev);
+	snapshot__free(&top.out);
+	tool__teardown(&tool);
+	top_table__free(&top.ip);
+	top_table__free(&top.data);
+	symbolizer__free(&top.z);
+	procmaps__free(&top.pm);
+	return status;
+}
