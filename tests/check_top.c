@@ -265,6 +265,56 @@ START_TEST(test_symbolize_stripped_without_debuginfo)
 }
 END_TEST
 
+/*
+ * A snapshot taken at exec, before the dynamic loader made the RELRO page
+ * read-only: the data segment's mapping starts at a file page the
+ * read-only segment maps too, and .bss is the anonymous mapping after it.
+ * Each variable of ldlat-topprog, laid out the way the kernel's ELF loader
+ * maps it, names itself.
+ */
+START_TEST(test_symbolize_at_exec_layout)
+{
+	const __u64 base = 0x555555554000ull, page = 4096;
+	struct procmaps pm;
+	struct symbolizer z;
+	struct dso *d;
+	struct sym s;
+	int i, n = 0;
+
+	procmaps__init(&pm);
+	ck_assert_int_eq(symbolizer__init(&z, &pm, NULL), 0);
+	d = dso_cache__get(&z.dsos, build_path("tests/ldlat-topprog"));
+	ck_assert(d && d->elf && d->nsegs >= 2 && d->nobjs >= 3);
+	for (i = 0; i < d->nsegs; i++) {
+		const struct dso_seg *g = &d->segs[i];
+		__u64 lo = g->vaddr & ~(page - 1), file_end = (g->vaddr + g->filesz + page - 1) & ~(page - 1),
+		      mem_end = (g->vaddr + g->memsz + page - 1) & ~(page - 1);
+
+		ck_assert_int_eq(procmaps__add(&pm, 99999999, base + lo, base + file_end,
+					       g->offset & ~(page - 1), d->path, 1),
+				 0);
+		if (mem_end > file_end)
+			ck_assert_int_eq(procmaps__add(&pm, 99999999, base + file_end, base + mem_end,
+						       0, NULL, 1),
+					 0);
+	}
+	symbolizer__begin(&z);
+	for (i = 0; i < d->nobjs; i++) {
+		/* its first and its last byte */
+		symbolizer__data(&z, 99999999, base + d->objs[i].start, 1, &s);
+		ck_assert_msg(s.kind == SYM_RESOLVED && !strcmp(s.name, d->objs[i].name) && !s.offset,
+			      "%s: got %s%+lld", d->objs[i].name, s.name, (long long)s.offset);
+		symbolizer__data(&z, 99999999, base + d->objs[i].start + d->objs[i].size - 1, 1, &s);
+		ck_assert_msg(s.kind == SYM_RESOLVED && !strcmp(s.name, d->objs[i].name),
+			      "%s (end): got %s", d->objs[i].name, s.name);
+		n += !strncmp(s.name, "array_", 6);
+	}
+	ck_assert_int_eq(n, 3);
+	symbolizer__free(&z);
+	procmaps__free(&pm);
+}
+END_TEST
+
 /* A process never seen, and gone: [exited]; an address in no mapping: [unknown]. */
 START_TEST(test_symbolize_exited_and_unknown)
 {
@@ -292,6 +342,267 @@ START_TEST(test_symbolize_exited_and_unknown)
 }
 END_TEST
 
+/* ---- ldlat-top end to end (root): page faults of a program with known pages ---- */
+
+static const char *top(void)
+{
+	return build_path("ldlat-top");
+}
+
+static const char *topprog(void)
+{
+	return build_path("tests/ldlat-topprog");
+}
+
+static void run_top(char *const argv[], int want_rc, char **out, char **err)
+{
+	int rc = run(argv, 60, out, err);
+
+	ck_assert_msg(rc == want_rc, "exit %d (want %d)\nstdout:\n%.1500s\nstderr:\n%.1000s", rc,
+		      want_rc, *out, *err);
+}
+
+/* The first row under the header line that ends with 'header' (its newline included). */
+static bool first_row_names(const char *out, const char *header, const char *name)
+{
+	const char *h = strstr(out, header), *row, *end;
+
+	if (!h)
+		return false;
+	row = h + strlen(header);
+	end = strchr(row, '\n');
+	return end && memmem(row, end - row, name, strlen(name));
+}
+
+/* Whether jq finds expr true in the JSON document(s) of doc. */
+static bool jq_true(const char *doc, const char *expr)
+{
+	char path[] = "/tmp/ldlat-top-test-XXXXXX", script[4096];
+	char *argv[] = { "sh", "-c", script, NULL };
+	char *out, *err;
+	int fd = mkstemp(path), rc;
+
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(write(fd, doc, strlen(doc)), (ssize_t)strlen(doc));
+	close(fd);
+	snprintf(script, sizeof(script), "jq -e '%s' %s", expr, path);
+	rc = run(argv, 30, &out, &err);
+	unlink(path);
+	if (rc)
+		fprintf(stderr, "jq -e '%s': %d %s%s\n", expr, rc, out, err);
+	free(out);
+	free(err);
+	return rc == 0;
+}
+
+/*
+ * The two hot functions and the two arrays lead their tables with exactly
+ * one sample per first-touched page; the kernel's writes into array_c are
+ * kernel IPs.  _i: 0 cache lines, 1 pages.
+ */
+START_TEST(test_top_command_exact)
+{
+	char *argv[] = { (char *)top(), "--source", "page-faults", "-n", "0", "--granularity",
+			 _i ? "page" : "line", "--", (char *)topprog(), "200", "100", "40", NULL };
+	char *out, *err, *p, *line;
+	long kernel = 0;
+
+	run_top(argv, 0, &out, &err);
+	ck_assert_msg(count_for(out, "[.] touch_a ") == 200, "%.2000s", out);
+	ck_assert_int_eq(count_for(out, "[.] touch_b "), 100);
+	ck_assert_int_eq(count_for(out, " array_a "), 200);
+	ck_assert_int_eq(count_for(out, " array_b "), 100);
+	ck_assert_int_eq(count_for(out, " array_c "), 40);
+	ck_assert(first_row_names(out, " DSO\n", "[.] touch_a "));
+	ck_assert(first_row_names(out, " in\n", " array_a "));
+	ck_assert_ptr_nonnull(strstr(out, _i ? "(4096-byte pages)" : "(64-byte lines)"));
+	/* the kernel zeroed array_c's pages: as many samples at named kernel functions */
+	for (line = out; line; line = (p = strchr(line, '\n')) ? p + 1 : NULL) {
+		p = strstr(line, "[k] ");
+		if (p && (!strchr(line, '\n') || p < strchr(line, '\n')) && strncmp(p + 4, "0x", 2))
+			kernel += strtol(line, NULL, 10);
+	}
+	ck_assert_msg(kernel >= 40, "%ld kernel samples:\n%.2000s", kernel, out);
+	ck_assert_ptr_nonnull(strstr(err, "sampling page-faults (period 1) on command"));
+	free(out);
+	free(err);
+	assert_nothing_left();
+}
+END_TEST
+
+/* JSON: the same counts, and every kept sample is in a row or counted as not attributed. */
+START_TEST(test_top_json)
+{
+	char *argv[] = { (char *)top(), "--source", "page-faults", "--format", "json", "-n", "0",
+			 "--granularity", "page", "--", (char *)topprog(), "200", "100", NULL };
+	char *out, *err;
+
+	run_top(argv, 0, &out, &err);
+	ck_assert(jq_true(out, "[.code.rows[] | select(.function == \"touch_a\") | .samples] == [200]"));
+	ck_assert(jq_true(out, "[.data.rows[] | select(.object == \"array_b\") | "
+			       "[.samples, .blocks, .kind, .hottest_offset]] == [[100, 100, \"variable\", 0]]"));
+	ck_assert(jq_true(out, "(.code.rows | map(.samples) | add) + .code.not_attributed.table_full "
+			       "+ .code.not_attributed.update_failed == .filters.kept"));
+	ck_assert(jq_true(out, "(.data.rows | map(.samples) | add) + .data.not_attributed.table_full "
+			       "== .filters.kept and .data.samples == .filters.kept"));
+	ck_assert(jq_true(out, ".code.rows[0].mean_latency == null and .block_bytes == 4096"));
+	free(out);
+	free(err);
+}
+END_TEST
+
+/* A table too small: the samples of keys that found it full are counted and said. */
+START_TEST(test_top_table_full)
+{
+	char *argv[] = { (char *)top(), "--source", "page-faults", "--entries", "8", "--format", NULL,
+			 "--", (char *)topprog(), "200", "100", NULL };
+	char *out, *err;
+	long n;
+
+	argv[6] = "text";
+	run_top(argv, 0, &out, &err);
+	n = count_for(out, "samples not attributed: table full, raise --entries");
+	ck_assert_msg(n >= 292, "%.2000s", out); /* 300 keys, 8 entries */
+	free(out);
+	free(err);
+	argv[6] = "json";
+	run_top(argv, 0, &out, &err);
+	ck_assert(jq_true(out, ".code.not_attributed.table_full >= 292 and "
+			       ".data.not_attributed.table_full >= 292"));
+	ck_assert(jq_true(out, "(.code.rows | map(.samples) | add) + .code.not_attributed.table_full "
+			       "== .filters.kept and (.code.rows | length) <= 8"));
+	free(out);
+	free(err);
+	assert_nothing_left();
+}
+END_TEST
+
+/*
+ * A process that exits before the report is still named: _i 0, a child of
+ * the command, known from the side band only (it execs and exits between two
+ * drains); _i 1, a -p process read from /proc at the start.
+ */
+START_TEST(test_top_exited)
+{
+	char script[1024], pid[32];
+	char *cargv[] = { (char *)top(), "--source", "page-faults", "-n", "0", "--", "sh", "-c",
+			  script, NULL };
+	char *wargv[] = { (char *)topprog(), "--wait", "200", "100", NULL };
+	char *pargv[] = { (char *)top(), "--source", "page-faults", "-n", "0", "-p", pid, NULL };
+	struct child w, t;
+	char *out, *err;
+
+	if (!_i) {
+		snprintf(script, sizeof(script), "%s 200 100; sleep 1", topprog());
+		run_top(cargv, 0, &out, &err);
+	} else {
+		child_spawn(&w, wargv);
+		snprintf(pid, sizeof(pid), "%d", w.pid);
+		child_spawn(&t, pargv);
+		ck_assert_msg(child_wait_stderr(&t, "Ctrl-C to end", 30), "%s", t.errbuf);
+		ck_assert_int_eq(write(w.in, "g", 1), 1);
+		ck_assert_int_eq(child_finish(&w, 30), 0);
+		/* the target's exit ends the run: the report comes after it */
+		ck_assert_int_eq(child_finish(&t, 30), 0);
+		out = strdup(t.outbuf);
+		err = strdup(t.errbuf);
+		child_free(&w);
+		child_free(&t);
+	}
+	ck_assert_msg(count_for(out, "[.] touch_a ") == 200, "%.2000s", out);
+	ck_assert_int_eq(count_for(out, "[.] touch_b "), 100);
+	ck_assert_int_eq(count_for(out, " array_a "), 200);
+	ck_assert_int_eq(count_for(out, " array_b "), 100);
+	ck_assert_ptr_null(strstr(out, "[exited]"));
+	free(out);
+	free(err);
+	assert_nothing_left();
+}
+END_TEST
+
+static int blocks_of(const char *out, const char *what)
+{
+	int n = 0;
+
+	for (const char *p = out; (p = strstr(p, what)); p++)
+		n++;
+	return n;
+}
+
+/* -i: a block per interval, plain (not a terminal) and timestamped; JSON a line each. */
+START_TEST(test_top_intervals)
+{
+	char *argv[] = { (char *)top(), "--source", "page-faults", "-i", "0.3,3", "--format", NULL,
+			 "--", "sleep", "30", NULL };
+	char *out, *err;
+
+	argv[6] = "text";
+	run_top(argv, 0, &out, &err);
+	ck_assert_int_eq(blocks_of(out, "code: "), 3);
+	ck_assert_int_eq(blocks_of(out, "data: "), 3);
+	ck_assert_int_eq(blocks_of(out, "filters: "), 3);
+	ck_assert_ptr_null(strstr(out, "\033[")); /* no screen clearing into a pipe */
+	free(out);
+	free(err);
+	argv[6] = "json";
+	run_top(argv, 0, &out, &err);
+	ck_assert_int_eq(blocks_of(out, "\n"), 3);
+	ck_assert(jq_true(out, ".filters.seen >= 0"));
+	free(out);
+	free(err);
+	assert_nothing_left();
+}
+END_TEST
+
+/* --by picks the tables. */
+START_TEST(test_top_by)
+{
+	char *argv[] = { (char *)top(), "--source", "page-faults", "--by", _i ? "data" : "ip", "--",
+			 (char *)topprog(), "20", "10", NULL };
+	char *out, *err;
+
+	run_top(argv, 0, &out, &err);
+	ck_assert((strstr(out, "code: ") != NULL) == !_i);
+	ck_assert((strstr(out, "data: ") != NULL) == (_i == 1));
+	ck_assert_int_eq(count_for(out, _i ? " array_a " : "[.] touch_a "), 20);
+	free(out);
+	free(err);
+}
+END_TEST
+
+static const char *const top_bad_inputs[][4] = {
+	{ "--sort", "latency", "--sort latency needs latency, which page-fault samples do not carry" },
+	{ "--sort", "size", "--sort 'size': expected samples, latency or total" },
+	{ "--entries", "0", "--entries '0' is not a table size from 1 to" },
+	{ "--granularity", "word", "--granularity 'word': expected line or page" },
+	{ "--by", "stack", "--by 'stack': expected ip, data or both" },
+	{ "--format", "xml", "--format 'xml': expected text or json" },
+	{ "-n", "many", "--rows 'many' is not a number of rows" },
+	{ "--data-by", "file", "--data-by 'file': expected object or block" },
+	{ "-p", "999999999", "-p 999999999: no such process" },
+	{ "--", "/nonexistent/cmd", "cannot run '/nonexistent/cmd'" },
+};
+
+START_TEST(test_top_bad_input)
+{
+	char *argv[] = { (char *)top(), "--source", "page-faults", (char *)top_bad_inputs[_i][0],
+			 (char *)top_bad_inputs[_i][1], NULL, NULL };
+	char *out, *err;
+
+	if (!strcmp(top_bad_inputs[_i][0], "--sort") && !strcmp(top_bad_inputs[_i][1], "latency")) {
+		argv[5] = "--";
+		argv[6] = NULL; /* needs a target that starts: the command never runs */
+	}
+	run_top(argv, 2, &out, &err);
+	ck_assert_msg(strstr(err, top_bad_inputs[_i][2]), "want '%s' in: %s", top_bad_inputs[_i][2],
+		      err);
+	ck_assert_msg(strncmp(err, "ldlat-top: ", 11) == 0, "%s", err);
+	free(out);
+	free(err);
+	assert_nothing_left();
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("top");
@@ -306,7 +617,21 @@ int main(void)
 	tcase_add_loop_test(tc, test_symbolize_live_then_exited, 0, 2);
 	tcase_add_test(tc, test_symbolize_stripped_without_debuginfo);
 	tcase_add_test(tc, test_symbolize_exited_and_unknown);
+	tcase_add_test(tc, test_symbolize_at_exec_layout);
 	suite_add_tcase(s, tc);
+	if (need_root("check_top's end-to-end tests (perf events and BPF)")) {
+		tc = tcase_create("e2e");
+		tcase_set_timeout(tc, 120);
+		tcase_add_loop_test(tc, test_top_command_exact, 0, 2);
+		tcase_add_test(tc, test_top_json);
+		tcase_add_test(tc, test_top_table_full);
+		tcase_add_loop_test(tc, test_top_exited, 0, 2);
+		tcase_add_test(tc, test_top_intervals);
+		tcase_add_loop_test(tc, test_top_by, 0, 2);
+		tcase_add_loop_test(tc, test_top_bad_input, 0,
+				    sizeof(top_bad_inputs) / sizeof(top_bad_inputs[0]));
+		suite_add_tcase(s, tc);
+	}
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
 	failed = srunner_ntests_failed(sr);

@@ -9,7 +9,7 @@ if [ "$(id -u)" = 0 ] && ! mountpoint -q /sys/fs/bpf 2>/dev/null; then
 	mount -t bpf bpf /sys/fs/bpf 2>/dev/null || true
 fi
 status=0
-for suite in check_unit check_bpf check_e2e; do
+for suite in check_unit check_bpf check_e2e check_top; do
 	echo "== $suite"
 	"build/tests/$suite" || status=1
 done

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+#include <check.h>
 #include <errno.h>
+#include <glob.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
@@ -193,4 +195,91 @@ bool need_root(const char *what)
 	fprintf(stderr, "SKIPPED: %s needs root and BPF (run as root; CI=true makes this fatal)\n",
 		what);
 	return false;
+}
+
+/* Whether some process holds prog id through a program or link fd (fdinfo's prog_id). */
+static bool prog_held(int id)
+{
+	char want[32], buf[4096];
+	glob_t g;
+	size_t i;
+	bool held = false;
+	int fd;
+	ssize_t n;
+
+	snprintf(want, sizeof(want), "prog_id:\t%d\n", id);
+	if (glob("/proc/[0-9]*/fdinfo/*", 0, NULL, &g))
+		return false;
+	for (i = 0; i < g.gl_pathc && !held; i++) {
+		fd = open(g.gl_pathv[i], O_RDONLY);
+		if (fd < 0)
+			continue;
+		n = read(fd, buf, sizeof(buf) - 1);
+		close(fd);
+		if (n > 0) {
+			buf[n] = '\0';
+			held = strstr(buf, want) != NULL;
+		}
+	}
+	globfree(&g);
+	return held;
+}
+
+/*
+ * No program of ours is left in the kernel once the tool has exited: one
+ * alive without a process holding it is pinned, or attached by a leaked
+ * link.  (One held by a process belongs to another run on this machine.)
+ * Freeing is asynchronous: allow 2 s.
+ */
+void assert_nothing_left(void)
+{
+	char *argv[] = { "sh", "-c",
+			 "bpftool -j prog show | jq -r '.[] | select((.name // \"\") | "
+			 "startswith(\"ldlat_\")) | .id'",
+			 NULL };
+	char *out = NULL, *err = NULL, *p, *end;
+	int i, leaked = 0;
+
+	for (i = 0; i < 20; i++) {
+		free(out);
+		free(err);
+		ck_assert_int_eq(run(argv, 20, &out, &err), 0);
+		leaked = 0;
+		for (p = out; *p; p = end) {
+			long id = strtol(p, &end, 10);
+
+			if (end == p)
+				break;
+			if (!prog_held((int)id))
+				leaked = (int)id;
+		}
+		if (!leaked)
+			break;
+		usleep(100000);
+	}
+	ck_assert_msg(!leaked, "BPF program %d of ours is left behind, held by no process",
+		      leaked);
+	free(out);
+	free(err);
+}
+
+/* The count printed on the line that names label, or -1. */
+long count_for(const char *out, const char *label)
+{
+	const char *line = out, *nl;
+	char buf[1024];
+	size_t n;
+
+	while (line && *line) {
+		nl = strchr(line, '\n');
+		n = nl ? (size_t)(nl - line) : strlen(line);
+		if (n < sizeof(buf)) {
+			memcpy(buf, line, n);
+			buf[n] = '\0';
+			if (strstr(buf, label))
+				return strtol(buf, NULL, 10);
+		}
+		line = nl ? nl + 1 : NULL;
+	}
+	return -1;
 }

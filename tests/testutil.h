@@ -38,6 +38,15 @@ int run(char *const argv[], double seconds, char **out, char **err);
 /* build/ path of a tool, from LDLAT_BUILD or ./build. */
 const char *build_path(const char *name);
 
+/* The count printed at the start of the line that names label, or -1. */
+long count_for(const char *out, const char *label);
+
+/*
+ * No BPF program of ours (ldlat_*) is left in the kernel without a process
+ * holding it (pinned, or attached by a leaked link).  Check assertion.
+ */
+void assert_nothing_left(void);
+
 /* Root, or fails the test loudly when CI=true; otherwise prints why it skips. */
 bool need_root(const char *what);
 

@@ -100,6 +100,7 @@ static void sym__exited(struct sym *out, __u32 tgid)
 static struct dso *symbolizer__dso(struct symbolizer *z, const struct proc *p,
 				   const struct mapping *m, __u64 *bias)
 {
+	const struct mapping *base, *lowest = m;
 	struct dso *d;
 
 	if (!m->name && m > p->maps && m[-1].end == m->start && m[-1].name) {
@@ -109,7 +110,18 @@ static struct dso *symbolizer__dso(struct symbolizer *z, const struct proc *p,
 	if (!m->name || (m->name[0] != '/' && strcmp(m->name, "[vdso]")))
 		return NULL;
 	d = dso_cache__get(&z->dsos, m->name);
-	if (!d || !d->elf || !dso__bias(d, m->start, m->pgoff, bias))
+	if (!d || !d->elf)
+		return NULL;
+	/*
+	 * Two segments may share a file page (the RELRO part of the data and
+	 * the read-only data before it): the file's lowest mapping (the first
+	 * segment, at offset 0) gives the bias unambiguously.
+	 */
+	for (base = m; base > p->maps && m - base < 16; base--)
+		if (base[-1].name == m->name && base[-1].pgoff < lowest->pgoff &&
+		    base[-1].start < lowest->start)
+			lowest = &base[-1];
+	if (!dso__bias(d, lowest->start, lowest->pgoff, bias))
 		return NULL;
 	return d;
 }

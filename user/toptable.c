@@ -46,6 +46,16 @@ static size_t *top_table__find_slot(const struct top_table *t, __u32 tgid, __u64
 	}
 }
 
+const struct top_entry *top_table__find(const struct top_table *t, __u32 tgid, __u64 addr)
+{
+	size_t *slot;
+
+	if (!t->nslot)
+		return NULL;
+	slot = top_table__find_slot(t, tgid, addr);
+	return *slot == EMPTY ? NULL : &t->e[*slot];
+}
+
 /* Keeps the index at most half full. */
 static int top_table__grow(struct top_table *t)
 {

@@ -35,6 +35,9 @@ void top_table__free(struct top_table *t);
 /* Empties the table (keeps its memory). */
 void top_table__reset(struct top_table *t);
 
+/* The entry of (tgid, addr), or NULL. */
+const struct top_entry *top_table__find(const struct top_table *t, __u32 tgid, __u64 addr);
+
 /* Adds v into the entry of (tgid, addr), creating it. Returns 0 or -ENOMEM. */
 int top_table__merge(struct top_table *t, __u32 tgid, __u64 addr, const struct ldlat_top_val *v);
 
