@@ -99,7 +99,12 @@ static __always_inline void ldlat_top_add(void *map, __u32 table, const struct l
 		tc->failed[table]++;
 }
 
-static __always_inline int ldlat_account(const struct ldlat_sample *s)
+/*
+ * top is a compile-time constant: ldlat-hist's programs are built with it
+ * false and hold no instruction of ldlat-top's tables; in ldlat-top's,
+ * cfg.top (read-only data) picks the tables and the verifier drops the rest.
+ */
+static __always_inline int ldlat_account(const struct ldlat_sample *s, const bool top)
 {
 	__u32 zero = 0, range = 0, cls = 0, idx, b;
 	enum ldlat_verdict v;
@@ -126,9 +131,9 @@ static __always_inline int ldlat_account(const struct ldlat_sample *s)
 		return 0;
 	h->slot[b]++;
 	h->sum += s->lat;
-	if (cfg.top & LDLAT_TOP_IP)
+	if (top && (cfg.top & LDLAT_TOP_IP))
 		ldlat_top_add(&top_ip, 0, s, s->ip, cls);
-	if (cfg.top & LDLAT_TOP_DATA)
+	if (top && (cfg.top & LDLAT_TOP_DATA))
 		ldlat_top_add(&top_data, 1, s, ldlat_top_block(s->addr, cfg.top_shift), cls);
 	return 0;
 }
@@ -153,8 +158,7 @@ static __always_inline __u64 ldlat_regs_ip(struct bpf_perf_event_data *ctx)
  * asked for is filled; sample_flags says which are, and a field not flagged is
  * not read.
  */
-SEC("perf_event")
-int ldlat_sample(struct bpf_perf_event_data *ctx)
+static __always_inline int ldlat_from_data(struct bpf_perf_event_data *ctx, const bool top)
 {
 	struct bpf_perf_event_data_kern *kctx = bpf_cast_to_kern_ctx(ctx);
 	struct perf_sample_data *data = kctx->data;
@@ -174,14 +178,27 @@ int ldlat_sample(struct bpf_perf_event_data *ctx)
 		s.flags |= LDLAT_HAS_DSRC;
 	}
 	/* the precise IP of a PEBS sample is in data->ip; regs are the fallback */
-	if (cfg.top & LDLAT_TOP_IP) {
+	if (top && (cfg.top & LDLAT_TOP_IP)) {
 		s.ip = ldlat_regs_ip(ctx);
 		if (flags & PERF_SAMPLE_IP)
 			s.ip = data->ip;
 	}
-	if (cfg.ntgids || cfg.top)
+	if (cfg.ntgids || top)
 		s.tgid = bpf_get_current_pid_tgid() >> 32;
-	return ldlat_account(&s);
+	return ldlat_account(&s, top);
+}
+
+SEC("perf_event")
+int ldlat_sample(struct bpf_perf_event_data *ctx)
+{
+	return ldlat_from_data(ctx, false);
+}
+
+/* ldlat-top's: the same, and the tables. */
+SEC("perf_event")
+int ldlat_top(struct bpf_perf_event_data *ctx)
+{
+	return ldlat_from_data(ctx, true);
 }
 
 /*
@@ -189,24 +206,36 @@ int ldlat_sample(struct bpf_perf_event_data *ctx)
  * before 6.2 have no bpf_cast_to_kern_ctx: only the address (ctx->addr) is
  * reliable there.  User space loads this program instead of ldlat_sample.
  */
-SEC("perf_event")
-int ldlat_sample_addr(struct bpf_perf_event_data *ctx)
+static __always_inline int ldlat_from_ctx(struct bpf_perf_event_data *ctx, const bool top)
 {
 	struct ldlat_sample s = {};
 
 	s.addr = ctx->addr;
 	s.flags = LDLAT_HAS_ADDR;
-	if (cfg.top & LDLAT_TOP_IP)
+	if (top && (cfg.top & LDLAT_TOP_IP))
 		s.ip = ldlat_regs_ip(ctx);
-	if (cfg.ntgids || cfg.top)
+	if (cfg.ntgids || top)
 		s.tgid = bpf_get_current_pid_tgid() >> 32;
-	return ldlat_account(&s);
+	return ldlat_account(&s, top);
+}
+
+SEC("perf_event")
+int ldlat_sample_addr(struct bpf_perf_event_data *ctx)
+{
+	return ldlat_from_ctx(ctx, false);
+}
+
+SEC("perf_event")
+int ldlat_top_addr(struct bpf_perf_event_data *ctx)
+{
+	return ldlat_from_ctx(ctx, true);
 }
 
 /*
  * The same logic on a synthetic sample, for BPF_PROG_TEST_RUN (perf_event
- * programs have none).  No tracepoint name: libbpf never attaches it.  The
- * ctx is struct ldlat_sample as u64 words.
+ * programs have none), with ldlat-top's tables as cfg.top says.  No
+ * tracepoint name: libbpf never attaches it.  The ctx is struct
+ * ldlat_sample as u64 words.
  */
 SEC("raw_tp")
 int ldlat_test(struct bpf_raw_tracepoint_args *ctx)
@@ -220,7 +249,7 @@ int ldlat_test(struct bpf_raw_tracepoint_args *ctx)
 		.flags = (__u32)(ctx->args[4] >> 32),
 	};
 
-	return ldlat_account(&s);
+	return ldlat_account(&s, true);
 }
 
 char LICENSE[] SEC("license") = "Dual BSD/GPL";

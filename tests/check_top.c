@@ -430,6 +430,24 @@ START_TEST(test_top_command_exact)
 }
 END_TEST
 
+/* The program for kernels before 6.3 takes the IP from the registers: the same rows. */
+START_TEST(test_top_address_only)
+{
+	char *argv[] = { "env", "LDLAT_FORCE_ADDR_ONLY=1", (char *)top(), "--source", "page-faults",
+			 "--", (char *)topprog(), "120", "60", NULL };
+	char *out, *err;
+
+	run_top(argv, 0, &out, &err);
+	ck_assert_msg(count_for(out, "[.] touch_a ") == 120, "%.2000s", out);
+	ck_assert_int_eq(count_for(out, "[.] touch_b "), 60);
+	ck_assert_int_eq(count_for(out, " array_a "), 120);
+	ck_assert_int_eq(count_for(out, " array_b "), 60);
+	free(out);
+	free(err);
+	assert_nothing_left();
+}
+END_TEST
+
 /* JSON: the same counts, and every kept sample is in a row or counted as not attributed. */
 START_TEST(test_top_json)
 {
@@ -623,6 +641,7 @@ int main(void)
 		tc = tcase_create("e2e");
 		tcase_set_timeout(tc, 120);
 		tcase_add_loop_test(tc, test_top_command_exact, 0, 2);
+		tcase_add_test(tc, test_top_address_only);
 		tcase_add_test(tc, test_top_json);
 		tcase_add_test(tc, test_top_table_full);
 		tcase_add_loop_test(tc, test_top_exited, 0, 2);

@@ -96,8 +96,11 @@ int session__open(struct session *s, const struct ldlat_config *cfg, unsigned in
 				 (cfg->top & LDLAT_TOP_IP) && cfg->top_entries ? cfg->top_entries : 1);
 	bpf_map__set_max_entries(s->skel->maps.top_data,
 				 (cfg->top & LDLAT_TOP_DATA) && cfg->top_entries ? cfg->top_entries : 1);
-	bpf_program__set_autoload(s->skel->progs.ldlat_sample, !s->addr_only);
-	bpf_program__set_autoload(s->skel->progs.ldlat_sample_addr, s->addr_only);
+	s->top = cfg->top != 0;
+	bpf_program__set_autoload(s->skel->progs.ldlat_sample, !s->addr_only && !s->top);
+	bpf_program__set_autoload(s->skel->progs.ldlat_sample_addr, s->addr_only && !s->top);
+	bpf_program__set_autoload(s->skel->progs.ldlat_top, !s->addr_only && s->top);
+	bpf_program__set_autoload(s->skel->progs.ldlat_top_addr, s->addr_only && s->top);
 	bpf_program__set_autoload(s->skel->progs.ldlat_test, !!(flags & SESSION_TEST_ENTRY));
 	e = ldlat_bpf__load(s->skel);
 	if (e) {
@@ -116,10 +119,17 @@ int session__open(struct session *s, const struct ldlat_config *cfg, unsigned in
 	return e;
 }
 
+/* The program attached to the events: with ldlat-top's tables or not, address-only or not. */
+static struct bpf_program *session__prog(const struct session *s)
+{
+	if (s->top)
+		return s->addr_only ? s->skel->progs.ldlat_top_addr : s->skel->progs.ldlat_top;
+	return s->addr_only ? s->skel->progs.ldlat_sample_addr : s->skel->progs.ldlat_sample;
+}
+
 int session__attach(struct session *s, struct evlist *evlist, char *err, size_t errlen)
 {
-	struct bpf_program *prog = s->addr_only ? s->skel->progs.ldlat_sample_addr
-						: s->skel->progs.ldlat_sample;
+	struct bpf_program *prog = session__prog(s);
 	struct bpf_link *link;
 	int i, e;
 
@@ -186,8 +196,7 @@ int session__read(const struct session *s, struct snapshot *snap)
 		}
 	}
 	snap->recursion_misses = 0;
-	prog_fd = bpf_program__fd(s->addr_only ? s->skel->progs.ldlat_sample_addr
-					       : s->skel->progs.ldlat_sample);
+	prog_fd = bpf_program__fd(session__prog(s));
 	if (prog_fd >= 0 && !bpf_obj_get_info_by_fd(prog_fd, &info, &info_len))
 		snap->recursion_misses = info.recursion_misses;
 	clock_gettime(CLOCK_REALTIME, &snap->taken);
