@@ -15,8 +15,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "../user/json.h"
 #include "../user/procmaps.h"
 #include "../user/symbolize.h"
+#include "../user/topreport.h"
 #include "testutil.h"
 
 static const char *fixture(const char *name)
@@ -29,6 +31,8 @@ static const char *fixture(const char *name)
 	snprintf(p, 4096, "%s/%s", dir ? dir : "tests/fixtures", name);
 	return p;
 }
+
+static bool jq_true(const char *doc, const char *expr);
 
 /* ---- procmaps: newest wins, exec, fork -------------------------------------- */
 
@@ -70,6 +74,10 @@ START_TEST(test_procmaps_newest_wins)
 	ck_assert_int_eq(procmaps__fork(&pm, 8, 7, 40), 0);
 	ck_assert_str_eq(proc__find(procmaps__find(&pm, 8), 0x20010)->name, "[heap]");
 	ck_assert_str_eq(procmaps__find(&pm, 8)->comm, "b");
+	procmaps__exit(&pm, 7);
+	procmaps__prune_exited(&pm);
+	ck_assert_ptr_null(procmaps__find(&pm, 7));
+	ck_assert_ptr_nonnull(procmaps__find(&pm, 8));
 	procmaps__free(&pm);
 }
 END_TEST
@@ -265,6 +273,31 @@ START_TEST(test_symbolize_stripped_without_debuginfo)
 }
 END_TEST
 
+/* Maps the ELF build/<name> into process tgid at base the way the kernel's ELF loader does. */
+static struct dso *map_like_exec(struct symbolizer *z, pid_t tgid, __u64 base, const char *name)
+{
+	const __u64 page = 4096;
+	struct dso *d = dso_cache__get(&z->dsos, build_path(name));
+	int i;
+
+	ck_assert(d && d->elf && d->nsegs >= 2);
+	for (i = 0; i < d->nsegs; i++) {
+		const struct dso_seg *g = &d->segs[i];
+		__u64 lo = g->vaddr & ~(page - 1),
+		      file_end = (g->vaddr + g->filesz + page - 1) & ~(page - 1),
+		      mem_end = (g->vaddr + g->memsz + page - 1) & ~(page - 1);
+
+		ck_assert_int_eq(procmaps__add(z->pm, tgid, base + lo, base + file_end,
+					       g->offset & ~(page - 1), d->path, 1),
+				 0);
+		if (mem_end > file_end)
+			ck_assert_int_eq(procmaps__add(z->pm, tgid, base + file_end, base + mem_end,
+						       0, NULL, 1),
+					 0);
+	}
+	return d;
+}
+
 /*
  * A snapshot taken at exec, before the dynamic loader made the RELRO page
  * read-only: the data segment's mapping starts at a file page the
@@ -274,7 +307,7 @@ END_TEST
  */
 START_TEST(test_symbolize_at_exec_layout)
 {
-	const __u64 base = 0x555555554000ull, page = 4096;
+	const __u64 base = 0x555555554000ull;
 	struct procmaps pm;
 	struct symbolizer z;
 	struct dso *d;
@@ -283,21 +316,8 @@ START_TEST(test_symbolize_at_exec_layout)
 
 	procmaps__init(&pm);
 	ck_assert_int_eq(symbolizer__init(&z, &pm, NULL), 0);
-	d = dso_cache__get(&z.dsos, build_path("tests/ldlat-topprog"));
-	ck_assert(d && d->elf && d->nsegs >= 2 && d->nobjs >= 3);
-	for (i = 0; i < d->nsegs; i++) {
-		const struct dso_seg *g = &d->segs[i];
-		__u64 lo = g->vaddr & ~(page - 1), file_end = (g->vaddr + g->filesz + page - 1) & ~(page - 1),
-		      mem_end = (g->vaddr + g->memsz + page - 1) & ~(page - 1);
-
-		ck_assert_int_eq(procmaps__add(&pm, 99999999, base + lo, base + file_end,
-					       g->offset & ~(page - 1), d->path, 1),
-				 0);
-		if (mem_end > file_end)
-			ck_assert_int_eq(procmaps__add(&pm, 99999999, base + file_end, base + mem_end,
-						       0, NULL, 1),
-					 0);
-	}
+	d = map_like_exec(&z, 99999999, base, "tests/ldlat-topprog");
+	ck_assert(d->nobjs >= 3);
 	symbolizer__begin(&z);
 	for (i = 0; i < d->nobjs; i++) {
 		/* its first and its last byte */
@@ -339,6 +359,159 @@ START_TEST(test_symbolize_exited_and_unknown)
 	ck_assert_str_eq(s.name, "[unknown]");
 	symbolizer__free(&z);
 	procmaps__free(&pm);
+}
+END_TEST
+
+/* ---- tables filled natively (a perf.data reader's path), rows, sorting, output ---- */
+
+static __u64 sym_start(const struct dso_sym *syms, int n, const char *name)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(syms[i].name, name))
+			return syms[i].start;
+	ck_abort_msg("no symbol %s", name);
+	return 0;
+}
+
+static char *render(const struct top_report *r, const struct top_rows *ip,
+		    const struct top_rows *data, const struct snapshot *snap, bool json)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	ck_assert_ptr_nonnull(f);
+	if (json)
+		top_render_json(f, r, ip, data, snap);
+	else
+		top_render_text(f, r, ip, data, snap);
+	fclose(f);
+	return buf;
+}
+
+START_TEST(test_report_native_tables)
+{
+	const __u64 base = 0x555555554000ull;
+	struct top_report rep = { .by = TOP_BY_BOTH, .nrows = -1, .shift = 6, .has_latency = true,
+				  .source = "cpu/mem-loads,ldlat=30/P" };
+	struct top_table ip, data;
+	struct top_rows ipr, datar;
+	struct snapshot snap = {};
+	struct procmaps pm;
+	struct symbolizer z;
+	struct dso *d;
+	__u64 a, b, arr;
+	char *text;
+
+	procmaps__init(&pm);
+	ck_assert_int_eq(symbolizer__init(&z, &pm, NULL), 0);
+	z.kallsyms_path = fixture("kallsyms");
+	d = map_like_exec(&z, 4321, base, "tests/ldlat-topprog");
+	snprintf(procmaps__get(&pm, 4321)->comm, 16, "ldlat-topprog");
+	a = base + sym_start(d->funcs, d->nfuncs, "touch_a") + 2;
+	b = base + sym_start(d->funcs, d->nfuncs, "touch_b") + 2;
+	arr = base + sym_start(d->objs, d->nobjs, "array_a");
+	top_table__init(&ip);
+	top_table__init(&data);
+	/* touch_a: 3 L3 hits of 100 cycles; touch_b: 400 (L3) and 500 (RAM) cycles */
+	for (int i = 0; i < 3; i++)
+		ck_assert_int_eq(top_table__add_sample(&ip, 4321, a + i, 100, LDLAT_CLASS_L3), 0);
+	ck_assert_int_eq(top_table__add_sample(&ip, 4321, b, 400, LDLAT_CLASS_L3), 0);
+	ck_assert_int_eq(top_table__add_sample(&ip, 4321, b, 500, LDLAT_CLASS_LOCAL_RAM), 0);
+	ck_assert_int_eq(top_table__add_sample(&ip, 0, 0xffffffff81234567ull, 1000,
+					       LDLAT_CLASS_REMOTE_HITM),
+			 0);
+	ip.full = 4;
+	/* array_a: lines +0x0, +0x40 (twice), +0x1000; and a block in no mapping */
+	ck_assert_int_eq(top_table__add_sample(&data, 4321, arr, 10, LDLAT_CLASS_L1), 0);
+	ck_assert_int_eq(top_table__add_sample(&data, 4321, arr + 64, 300, LDLAT_CLASS_LOCAL_RAM), 0);
+	ck_assert_int_eq(top_table__add_sample(&data, 4321, arr + 64, 100, LDLAT_CLASS_LOCAL_RAM), 0);
+	ck_assert_int_eq(top_table__add_sample(&data, 4321, arr + 4096, 20, LDLAT_CLASS_L2), 0);
+	ck_assert_int_eq(top_table__add_sample(&data, 4321, 0x1000, 20, LDLAT_CLASS_L2), 0);
+
+	ck_assert_int_eq(top_rows__ip(&ipr, &ip, &z), 0);
+	ck_assert_uint_eq(ipr.n, 3);
+	ck_assert_uint_eq(ipr.total, 10);
+	top_rows__sort(&ipr, TOP_SORT_SAMPLES);
+	ck_assert_str_eq(ipr.r[0].name, "touch_a");
+	ck_assert_uint_eq(ipr.r[0].v.count, 3);
+	top_rows__sort(&ipr, TOP_SORT_LATENCY);
+	ck_assert_str_eq(ipr.r[0].name, "clear_page_erms");
+	ck_assert(ipr.r[0].kernel);
+	ck_assert_str_eq(ipr.r[1].name, "touch_b");
+	ck_assert_uint_eq(ipr.r[1].v.lat_max, 500);
+	top_rows__sort(&ipr, TOP_SORT_TOTAL);
+	ck_assert_str_eq(ipr.r[0].name, "clear_page_erms");
+	ck_assert_str_eq(ipr.r[1].name, "touch_b"); /* 900 cycles in all, touch_a 300 */
+
+	ck_assert_int_eq(top_rows__data(&datar, &data, &z, 6, TOP_DATA_OBJECT), 0);
+	top_rows__sort(&datar, TOP_SORT_SAMPLES);
+	ck_assert_uint_eq(datar.n, 2);
+	ck_assert_str_eq(datar.r[0].name, "array_a");
+	ck_assert_uint_eq(datar.r[0].v.count, 4);
+	ck_assert_uint_eq(datar.r[0].blocks, 3);
+	ck_assert_int_eq(datar.r[0].offset, 0x40); /* the hottest line */
+	ck_assert_uint_eq(top_val__dominant(&datar.r[0].v), LDLAT_CLASS_LOCAL_RAM);
+	ck_assert_str_eq(datar.r[1].name, "[unknown]");
+
+	rep.sort = TOP_SORT_SAMPLES;
+	text = render(&rep, &ipr, &datar, &snap, false);
+	ck_assert_ptr_nonnull(strstr(text, "[.] touch_a "));
+	ck_assert_ptr_nonnull(strstr(text, "[k] clear_page_erms "));
+	ck_assert_ptr_nonnull(strstr(text, "[kernel.kallsyms]"));
+	ck_assert_ptr_nonnull(strstr(text, "4 samples not attributed: table full, raise --entries"));
+	ck_assert_ptr_nonnull(strstr(text, "L3 hit 50%")); /* touch_b: shared with local RAM */
+	ck_assert_int_eq(count_for(text, " array_a "), 4);
+	ck_assert_ptr_nonnull(strstr(text, "+0x40 "));
+	free(text);
+	text = render(&rep, &ipr, &datar, &snap, true);
+	ck_assert(jq_true(text, "[.code.rows[] | select(.function == \"touch_b\") | "
+				"[.mean_latency, .max_latency, .source, .sources.l3]] == [[450, 500, \"l3\", 1]]"));
+	ck_assert(jq_true(text, ".code.not_attributed.table_full == 4 and .code.samples == 10"));
+	ck_assert(jq_true(text, ".data.rows[0] | .object == \"array_a\" and .hottest_offset == 64 "
+				"and .blocks == 3 and .kind == \"variable\""));
+	free(text);
+	top_rows__free(&datar);
+	ck_assert_int_eq(top_rows__data(&datar, &data, &z, 6, TOP_DATA_BLOCK), 0);
+	ck_assert_uint_eq(datar.n, 4);
+	top_rows__free(&datar);
+	top_rows__free(&ipr);
+	top_table__free(&ip);
+	top_table__free(&data);
+	symbolizer__free(&z);
+	procmaps__free(&pm);
+}
+END_TEST
+
+START_TEST(test_json_writer)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	struct json j;
+
+	json__init(&j, f);
+	json__object_begin(&j, NULL);
+	json__string(&j, "a\"b", "x\ny\\z\001");
+	json__array_begin(&j, "list");
+	json__u64(&j, NULL, 18446744073709551615ull);
+	json__i64(&j, NULL, -64);
+	json__double(&j, NULL, 0.0 / 0.0);
+	json__bool(&j, NULL, true);
+	json__null(&j, NULL);
+	json__object_begin(&j, NULL);
+	json__object_end(&j);
+	json__array_end(&j);
+	json__double(&j, "d", 2.5);
+	json__object_end(&j);
+	json__end_line(&j);
+	fclose(f);
+	ck_assert_str_eq(buf, "{\"a\\\"b\":\"x\\ny\\\\z\\u0001\",\"list\":[18446744073709551615,-64,null,"
+			      "true,null,{}],\"d\":2.5}\n");
+	ck_assert(jq_true(buf, ".list[0] > 0 and .d == 2.5"));
+	free(buf);
 }
 END_TEST
 
@@ -588,6 +761,61 @@ START_TEST(test_top_by)
 }
 END_TEST
 
+/* Rows of one DSO whose function is named (not a bare file address). */
+static int named_rows(const char *out, const char *dso)
+{
+	const char *line, *nl, *f;
+	int n = 0;
+
+	for (line = out; line && *line; line = nl ? nl + 1 : NULL) {
+		nl = strchr(line, '\n');
+		f = strstr(line, "[.] ");
+		if (f && (!nl || f < nl) && strncmp(f + 4, "0x", 2) &&
+		    memmem(line, nl ? (size_t)(nl - line) : strlen(line), dso, strlen(dso)))
+			n++;
+	}
+	return n;
+}
+
+/* --debuginfo-path: a stripped program is named from its debug info found by build ID. */
+START_TEST(test_top_debuginfo_path)
+{
+	char debug[4096];
+	char *argv[] = { (char *)top(), "--source", "page-faults", "-n", "0", "--by", "ip", "--",
+			 (char *)build_path("tests/ldlat-symprog-stripped"), NULL, NULL, NULL };
+	char *out, *err;
+
+	snprintf(debug, sizeof(debug), "%s", build_path("tests/debug"));
+	run_top(argv, 0, &out, &err);
+	ck_assert_msg(named_rows(out, " ldlat-symprog-stripped") == 0, "%.2000s", out);
+	free(out);
+	free(err);
+	argv[10] = argv[8];
+	argv[7] = "--debuginfo-path";
+	argv[8] = debug;
+	argv[9] = "--";
+	run_top(argv, 0, &out, &err);
+	ck_assert_msg(named_rows(out, " ldlat-symprog-stripped") > 0, "%.2000s", out);
+	free(out);
+	free(err);
+}
+END_TEST
+
+/* -i on a terminal clears the screen before each report, like top. */
+START_TEST(test_top_terminal_clears)
+{
+	char cmd[4096];
+	char *argv[] = { "script", "-qec", cmd, "/dev/null", NULL };
+	char *out, *err;
+
+	snprintf(cmd, sizeof(cmd), "%s --source page-faults -i 0.3,2 -- sleep 30", top());
+	run_top(argv, 0, &out, &err);
+	ck_assert_int_eq(blocks_of(out, "\033[H\033[2J"), 2);
+	free(out);
+	free(err);
+}
+END_TEST
+
 static const char *const top_bad_inputs[][4] = {
 	{ "--sort", "latency", "--sort latency needs latency, which page-fault samples do not carry" },
 	{ "--sort", "size", "--sort 'size': expected samples, latency or total" },
@@ -636,6 +864,8 @@ int main(void)
 	tcase_add_test(tc, test_symbolize_stripped_without_debuginfo);
 	tcase_add_test(tc, test_symbolize_exited_and_unknown);
 	tcase_add_test(tc, test_symbolize_at_exec_layout);
+	tcase_add_test(tc, test_report_native_tables);
+	tcase_add_test(tc, test_json_writer);
 	suite_add_tcase(s, tc);
 	if (need_root("check_top's end-to-end tests (perf events and BPF)")) {
 		tc = tcase_create("e2e");
@@ -647,6 +877,8 @@ int main(void)
 		tcase_add_loop_test(tc, test_top_exited, 0, 2);
 		tcase_add_test(tc, test_top_intervals);
 		tcase_add_loop_test(tc, test_top_by, 0, 2);
+		tcase_add_test(tc, test_top_debuginfo_path);
+		tcase_add_test(tc, test_top_terminal_clears);
 		tcase_add_loop_test(tc, test_top_bad_input, 0,
 				    sizeof(top_bad_inputs) / sizeof(top_bad_inputs[0]));
 		suite_add_tcase(s, tc);

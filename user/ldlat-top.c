@@ -76,7 +76,8 @@ static const struct argp_option options[] = {
 	  "keys each kernel table holds between drains (every 0.5 s; default 4096)", 5 },
 	{ "format", OPT_FORMAT, "FMT", 0, "text (default) or json (one object a report)", 5 },
 	{ "debuginfo-path", OPT_DEBUGINFO, "PATH", 0,
-	  "where separate debug info is looked up, by build ID and by name (default "
+	  "where separate debug info is looked up: absolute directories by build ID "
+	  "(DIR/.build-id/xx/rest.debug) and by path, relative ones next to the file (default "
 	  "\":.debug:/usr/lib/debug\")",
 	  5 },
 	{},
@@ -272,6 +273,8 @@ static int top_report(struct top *top)
 	else
 		top_render_text(stdout, &top->report, &ip, &data, &top->out);
 	top->printed++;
+	/* every sample of an exited process has been drained and reported */
+	procmaps__prune_exited(&top->pm);
 out:
 	top_rows__free(&ip);
 	top_rows__free(&data);

@@ -210,6 +210,38 @@ void procmaps__exit(struct procmaps *pm, pid_t tgid)
 		p->exited = true;
 }
 
+static void collect_exited(struct proc *p, void *ctx)
+{
+	struct proc ***list = ctx;
+
+	if (p->exited)
+		*(*list)++ = p;
+}
+
+static void count_procs(struct proc *p, void *ctx)
+{
+	(void)p;
+	(*(size_t *)ctx)++;
+}
+
+void procmaps__prune_exited(struct procmaps *pm)
+{
+	struct proc **gone, **end;
+	size_t n = 0;
+
+	procmaps__foreach(pm, count_procs, &n);
+	gone = calloc(n ? n : 1, sizeof(*gone));
+	if (!gone)
+		return; /* kept: more memory, same answers */
+	end = gone;
+	procmaps__foreach(pm, collect_exited, &end);
+	for (struct proc **p = gone; p < end; p++) {
+		tdelete(*p, &pm->procs, proc__cmp);
+		proc__free(*p);
+	}
+	free(gone);
+}
+
 int procmaps__read(struct procmaps *pm, pid_t tgid)
 {
 	char path[512], line[4096];

@@ -73,6 +73,9 @@ int procmaps__fork(struct procmaps *pm, pid_t child, pid_t parent, __u64 t);
 
 void procmaps__exit(struct procmaps *pm, pid_t tgid);
 
+/* Forgets the processes that have exited (once their samples are reported). */
+void procmaps__prune_exited(struct procmaps *pm);
+
 /*
  * Reads <proc_root>/PID/maps and comm, as of now.  Returns 0, -ESRCH when
  * the process is gone (marked exited), or another -errno.
