@@ -78,7 +78,8 @@ int dso_syms__finish(struct dso_sym *s, int n, bool size_to_next)
 	return k;
 }
 
-int dso_syms__find(const struct dso_sym *s, int n, __u64 addr)
+/* How many symbols start at or below addr (binary search). */
+static int dso_syms__upto(const struct dso_sym *s, int n, __u64 addr)
 {
 	int lo = 0, hi = n, mid;
 
@@ -89,6 +90,13 @@ int dso_syms__find(const struct dso_sym *s, int n, __u64 addr)
 		else
 			hi = mid;
 	}
+	return lo;
+}
+
+int dso_syms__find(const struct dso_sym *s, int n, __u64 addr)
+{
+	int lo = dso_syms__upto(s, n, addr);
+
 	if (lo == 0 || addr - s[lo - 1].start >= s[lo - 1].size)
 		return -1;
 	return lo - 1;
@@ -271,6 +279,13 @@ struct dso *dso_cache__get(struct dso_cache *c, const char *path)
 	return d;
 }
 
+const char *dso__short_name(const char *path)
+{
+	const char *b = strrchr(path, '/');
+
+	return path[0] == '/' && b && b[1] ? b + 1 : path;
+}
+
 bool dso__bias(const struct dso *d, __u64 start, __u64 pgoff, __u64 *bias)
 {
 	int i;
@@ -307,17 +322,11 @@ const struct dso_sym *dso__func(const struct dso *d, __u64 vaddr)
 
 const struct dso_sym *dso__object(const struct dso *d, __u64 vaddr, __u64 len)
 {
-	int lo = 0, hi = d->nobjs, mid;
+	int i = dso_syms__find(d->objs, d->nobjs, vaddr),
+	    lo = dso_syms__upto(d->objs, d->nobjs, vaddr);
 
-	while (lo < hi) {
-		mid = (lo + hi) / 2;
-		if (d->objs[mid].start <= vaddr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (lo > 0 && vaddr - d->objs[lo - 1].start < d->objs[lo - 1].size)
-		return &d->objs[lo - 1];
+	if (i >= 0)
+		return &d->objs[i];
 	/* objs[lo] is the first that starts after vaddr */
 	if (lo < d->nobjs && d->objs[lo].start - vaddr < len)
 		return &d->objs[lo];

@@ -73,6 +73,9 @@ const struct dso_sym *dso__func(const struct dso *d, __u64 vaddr);
  */
 const struct dso_sym *dso__object(const struct dso *d, __u64 vaddr, __u64 len);
 
+/* The last component of an absolute path; anything else ("[vdso]") as it is. */
+const char *dso__short_name(const char *path);
+
 /* Symbol tables: sorts, keeps one symbol per address, sizes 0-sized ones to the next. */
 int dso_syms__finish(struct dso_sym *s, int n, bool size_to_next);
 

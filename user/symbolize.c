@@ -59,13 +59,6 @@ static struct proc *symbolizer__proc(struct symbolizer *z, __u32 tgid, __u64 add
 	return p;
 }
 
-static const char *basename_of(const char *path)
-{
-	const char *b = strrchr(path, '/');
-
-	return b && b[1] ? b + 1 : path;
-}
-
 static bool symbolizer__kernel(struct symbolizer *z, __u64 addr, enum dso_sym_kind kind,
 			       struct sym *out)
 {
@@ -207,7 +200,7 @@ void symbolizer__data(struct symbolizer *z, __u32 tgid, __u64 addr, __u64 len, s
 	}
 	out->kind = SYM_MAPPING;
 	if (d) { /* the file's memory image, without a variable there: the file and its address */
-		snprintf(out->name, sizeof(out->name), "%s", basename_of(d->path));
+		snprintf(out->name, sizeof(out->name), "%s", dso__short_name(d->path));
 		out->offset = (__s64)(addr - bias);
 	} else {
 		snprintf(out->name, sizeof(out->name), "%s", m->name ? m->name : "[anon]");

@@ -154,21 +154,20 @@ int top_rows__data(struct top_rows *rows, const struct top_table *t, struct symb
 	return 0;
 }
 
-static enum top_sort sort_key;
-
 static double row__mean(const struct top_row *r)
 {
 	return r->v.count ? (double)r->v.lat_sum / (double)r->v.count : 0;
 }
 
-static int row__cmp_sort(const void *a, const void *b)
+static int row__cmp_sort(const void *a, const void *b, void *arg)
 {
 	const struct top_row *x = a, *y = b;
+	enum top_sort sort = *(const enum top_sort *)arg;
 	double mx = row__mean(x), my = row__mean(y);
 
-	if (sort_key == TOP_SORT_LATENCY && mx != my)
+	if (sort == TOP_SORT_LATENCY && mx != my)
 		return mx > my ? -1 : 1;
-	if (sort_key == TOP_SORT_TOTAL && x->v.lat_sum != y->v.lat_sum)
+	if (sort == TOP_SORT_TOTAL && x->v.lat_sum != y->v.lat_sum)
 		return x->v.lat_sum > y->v.lat_sum ? -1 : 1;
 	if (x->v.count != y->v.count)
 		return x->v.count > y->v.count ? -1 : 1;
@@ -177,18 +176,10 @@ static int row__cmp_sort(const void *a, const void *b)
 
 void top_rows__sort(struct top_rows *rows, enum top_sort sort)
 {
-	sort_key = sort;
-	qsort(rows->r, rows->n, sizeof(*rows->r), row__cmp_sort);
+	qsort_r(rows->r, rows->n, sizeof(*rows->r), row__cmp_sort, &sort);
 }
 
 /* ---- text ---------------------------------------------------------------- */
-
-static const char *basename_of(const char *path)
-{
-	const char *b = strrchr(path, '/');
-
-	return path[0] == '/' && b && b[1] ? b + 1 : path;
-}
 
 static double percent(__u64 n, __u64 total)
 {
@@ -272,7 +263,7 @@ static void render_ip_text(FILE *out, const struct top_report *r, const struct t
 		snprintf(func, sizeof(func), "[%c] %s", row->kernel ? 'k' : '.', row->name);
 		fprintf(out, "%10llu  %6.2f%%  %8s  %8s  %-22s %-40s %s\n",
 			(unsigned long long)row->v.count, percent(row->v.count, rows->total), mean, max,
-			src, func, basename_of(row->where));
+			src, func, dso__short_name(row->where));
 	}
 	rows__more(out, rows, n);
 	rows__not_attributed(out, rows);
@@ -302,7 +293,7 @@ static void render_data_text(FILE *out, const struct top_report *r, const struct
 		snprintf(blocks, sizeof(blocks), "%llu", (unsigned long long)row->blocks);
 		fprintf(out, "%10llu  %6.2f%%  %8s  %8s  %-22s %6s %-10s %-32s %s\n",
 			(unsigned long long)row->v.count, percent(row->v.count, rows->total), mean, max,
-			src, by_object ? blocks : "", off, row->name, basename_of(row->where));
+			src, by_object ? blocks : "", off, row->name, dso__short_name(row->where));
 	}
 	rows__more(out, rows, n);
 	rows__not_attributed(out, rows);
