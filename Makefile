@@ -34,7 +34,7 @@ WORKLOAD := $(BUILD)/ldlat-workload
 LIB_OBJS := $(patsubst %.c,$(OBJ)/%.o,$(KERNEL_SRCS) $(USER_LIB_SRCS))
 LIB := $(BUILD)/libldlat.a
 
-TEST_SUITES := check_unit check_bpf check_e2e check_top
+TEST_SUITES := check_unit check_events check_pfm check_bpf check_e2e check_pin check_output check_top
 TEST_BINS := $(addprefix $(BUILD)/tests/,$(TEST_SUITES))
 TEST_COMMON := $(OBJ)/tests/testutil.o
 # ELF files for ldlat-top's tests: see tests/topprog.c and tests/symprog.c
@@ -52,12 +52,15 @@ $(BUILD)/perf_mem_defs.h: | $(BUILD)
 		grep -E '^#define PERF_MEM_' | LC_ALL=C sort > $@.tmp
 	test -s $@.tmp && mv $@.tmp $@
 
-$(BUILD)/ldlat.bpf.o: bpf/ldlat.bpf.c bpf/ldlat.h vmlinux/vmlinux.h $(BUILD)/perf_mem_defs.h
+$(BUILD)/ldlat.bpf.o: bpf/ldlat.bpf.c bpf/ldlat.h bpf/ldlat_pin.h vmlinux/vmlinux.h $(BUILD)/perf_mem_defs.h
 	$(CLANG) $(BPF_CFLAGS) -c $< -o $@
 	$(STRIP) -g $@
 
 $(BUILD)/ldlat.skel.h: $(BUILD)/ldlat.bpf.o
 	$(BPFTOOL) gen skeleton $< name ldlat_bpf > $@.tmp && mv $@.tmp $@
+
+# where 'make install' puts tools.conf, the last place the tools look (user/toolsconf.h)
+$(OBJ)/user/toolsconf.o: CPPFLAGS += -DLDLAT_DATADIR='"$(PREFIX)/share/ldlat"'
 
 $(OBJ)/%.o: %.c | $(BUILD)/ldlat.skel.h
 	@mkdir -p $(dir $@)
@@ -95,6 +98,10 @@ $(BUILD)/tests/ldlat-symprog-stripped: $(BUILD)/tests/ldlat-symprog
 
 $(OBJ)/tests/%.o: CPPFLAGS += $(shell pkg-config --cflags check 2>/dev/null)
 
+# libpfm4, the independent oracle for event encodings: linked into its test only
+$(BUILD)/tests/check_pfm: $(OBJ)/tests/pfm_oracle.o
+$(BUILD)/tests/check_pfm: LDLIBS += -lpfm
+
 $(BUILD)/tests/%: $(OBJ)/tests/%.o $(TEST_COMMON) $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $^ $(LDLIBS) $$(pkg-config --libs check) -o $@
@@ -128,7 +135,7 @@ deps:
 
 test: deps
 	$(MAKE) tests
-	tests/run.sh
+	tests/run.sh $(TEST_SUITES)
 
 demo: deps
 	$(MAKE) all
@@ -139,8 +146,9 @@ bench: deps
 	bench/run.sh
 
 install: all
-	install -d $(DESTDIR)$(PREFIX)/bin
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/ldlat
 	install -m 0755 $(TOOL_BINS) $(DESTDIR)$(PREFIX)/bin
+	install -m 0644 tools.conf $(DESTDIR)$(PREFIX)/share/ldlat/tools.conf
 
 check-format:
 	clang-format --dry-run --Werror bpf/*.[ch] kernel/*.[ch] user/*.[ch] tests/*.[ch]

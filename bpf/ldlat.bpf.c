@@ -8,6 +8,7 @@
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
 #include "ldlat.h"
+#include "ldlat_pin.h"
 
 #define PERF_SAMPLE_WEIGHT_TYPE (PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT)
 
@@ -30,6 +31,34 @@ struct {
 	__type(key, __u32);
 	__type(value, struct ldlat_hist);
 } hists SEC(".maps");
+
+/*
+ * A pinned set's own state (ldlat_pin.h).  The program does not use these;
+ * user space creates them only when it pins, with shown_hists sized like hists.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__uint(map_flags, BPF_F_RDONLY_PROG);
+	__type(key, __u32);
+	__type(value, struct ldlat_pin_meta);
+} meta SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__uint(map_flags, BPF_F_RDONLY_PROG);
+	__type(key, __u32);
+	__type(value, struct ldlat_pin_shown);
+} shown SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, LDLAT_NCLASS);
+	__uint(map_flags, BPF_F_RDONLY_PROG);
+	__type(key, __u32);
+	__type(value, struct ldlat_hist); /* summed over CPUs */
+} shown_hists SEC(".maps");
 
 /*
  * ldlat-top's tables.  max_entries is cfg.top_entries when the table is on,

@@ -40,6 +40,8 @@ static int read_paranoid(void)
 
 void evsel__strerror(const struct evsel *ev, int err, int cpu, pid_t tid, char *buf, size_t len)
 {
+	const struct perf_event_attr *a = &ev->attr;
+	bool ibs = !strncmp(ev->name, "ibs_", 4);
 	char where[64];
 
 	if (tid >= 0)
@@ -58,21 +60,33 @@ void evsel__strerror(const struct evsel *ev, int err, int cpu, pid_t tid, char *
 		break;
 	case ENOENT:
 		snprintf(buf, len,
-			 "cannot open %s on %s: this kernel does not know the event (%s). "
-			 "Check the PMU and event encoding, or use --source page-faults",
-			 ev->name, where, strerror(err));
+			 "cannot open %s on %s: this kernel knows no PMU of type %u with config "
+			 "0x%llx (%s). The event is not for this CPU: check it with --list-events, "
+			 "fix the tools.conf entry or --event, or use --source page-faults",
+			 ev->name, where, a->type, (unsigned long long)a->config, strerror(err));
 		break;
 	case ENODEV:
 	case EOPNOTSUPP:
-		snprintf(buf, len,
-			 "cannot open %s on %s: %s. The PMU cannot sample this way on this CPU "
-			 "(a virtual machine often hides PEBS/IBS); use --source page-faults",
-			 ev->name, where, strerror(err));
+		if (a->precise_ip)
+			snprintf(buf, len,
+				 "cannot open %s on %s: %s. The PMU cannot sample this event at "
+				 "precise level %u (precise_ip): lower it (fewer p in --event, or "
+				 "'precise =' in tools.conf); a virtual machine often hides PEBS and "
+				 "IBS altogether (use --source page-faults there)",
+				 ev->name, where, strerror(err), a->precise_ip);
+		else
+			snprintf(buf, len,
+				 "cannot open %s on %s: %s. The PMU cannot sample this way on this "
+				 "CPU (a virtual machine often hides PEBS/IBS); use --source "
+				 "page-faults",
+				 ev->name, where, strerror(err));
 		break;
 	case ENODATA:
 		snprintf(buf, len,
-			 "cannot open %s on %s: %s. This CPU needs the load-latency event in a "
-			 "group led by mem-loads-aux (Sapphire Rapids, hybrid big cores)",
+			 "cannot open %s on %s: %s. This CPU wants the load-latency event in a "
+			 "group led by mem-loads-aux (Sapphire Rapids, Emerald Rapids, Alder and "
+			 "Raptor Lake P-cores): add 'leader = PMU/event=0x03,umask=0x82/' to the "
+			 "tools.conf entry, or write --event '{PMU/mem-loads-aux/,PMU/mem-loads/}'",
 			 ev->name, where, strerror(err));
 		break;
 	case EBUSY:
@@ -93,10 +107,27 @@ void evsel__strerror(const struct evsel *ev, int err, int cpu, pid_t tid, char *
 			 ev->name, where);
 		break;
 	case EINVAL:
-		snprintf(buf, len,
-			 "cannot open %s on %s: the kernel rejected its settings (%s): check the "
-			 "threshold, precise level and sampling period, and that the CPU is online",
-			 ev->name, where, strerror(err));
+		if (ibs && (a->exclude_user || a->exclude_kernel || a->exclude_hv ||
+			    a->exclude_guest || a->exclude_host || a->exclude_idle))
+			snprintf(buf, len,
+				 "cannot open %s on %s: %s. AMD IBS samples every privilege level, "
+				 "host and guest alike: remove the u, k, h, G, H and I modifiers (u "
+				 "and k work with the swfilt term on Linux 6.14 and later)",
+				 ev->name, where, strerror(err));
+		else if (a->precise_ip == 3)
+			snprintf(buf, len,
+				 "cannot open %s on %s: %s. Precise level 3 (ppp) keeps an event on "
+				 "counter 0 on Golden Cove and later cores, where the load-latency "
+				 "event cannot run: ask for pp",
+				 ev->name, where, strerror(err));
+		else
+			snprintf(buf, len,
+				 "cannot open %s on %s: the kernel rejected its settings (%s): check "
+				 "the threshold (config1 0x%llx), the precise level (%u) and the "
+				 "sampling period or frequency with --list-events, and that the CPU "
+				 "is online",
+				 ev->name, where, strerror(err), (unsigned long long)a->config1,
+				 a->precise_ip);
 		break;
 	default:
 		snprintf(buf, len, "cannot open %s on %s: %s", ev->name, where, strerror(err));
@@ -121,8 +152,12 @@ static int evlist__open_one(struct evlist *evlist, int idx, pid_t pid, int cpu, 
 		leader.disabled = 1;
 		lfd = sys_perf_event_open(&leader, pid, cpu, -1, flags | PERF_FLAG_FD_CLOEXEC);
 		if (lfd < 0) {
+			struct evsel lev = { .attr = leader };
+
 			e = errno;
-			evsel__strerror(ev, e, cpu, tid, err, errlen);
+			snprintf(lev.name, sizeof(lev.name), "%s (the group leader of %s)",
+				 ev->leader_name, ev->name);
+			evsel__strerror(&lev, e, cpu, tid, err, errlen);
 			return -e;
 		}
 	}

@@ -42,6 +42,7 @@ static void gen_sample(const struct ldlat_config *c, struct ldlat_sample *s)
 	static const __u32 ops[] = { PERF_MEM_OP_LOAD, PERF_MEM_OP_LOAD, PERF_MEM_OP_LOAD,
 				     PERF_MEM_OP_STORE, PERF_MEM_OP_PFETCH, PERF_MEM_OP_EXEC,
 				     PERF_MEM_OP_NA };
+	const struct ds_case *dc;
 	__u64 r = rnd(), ds;
 	int i;
 
@@ -77,7 +78,7 @@ static void gen_sample(const struct ldlat_config *c, struct ldlat_sample *s)
 	s->lat = i == 65 ? rnd() % 300 : (i == 0 ? 0 : rnd() >> (64 - i));
 	/* a data source the kernel emits, or random bits */
 	if (rnd() % 5)
-		ds = kernel_cases[rnd() % NKERNEL_CASES].ds & ~(__u64)0x1f;
+		ds = ds_value(rnd() % ds_nvalues(), &dc) & ~(__u64)0x1f;
 	else
 		ds = rnd() & ~(__u64)0x1f;
 	s->data_src = ds | ops[rnd() % (sizeof(ops) / sizeof(ops[0]))];
@@ -216,39 +217,45 @@ START_TEST(test_linear_and_address_only)
 }
 END_TEST
 
-/* Every kernel data_src value lands in the same class in BPF as natively. */
-START_TEST(test_kernel_classes_in_bpf)
+/*
+ * Every data_src value a platform's kernel emits lands in its expected class
+ * in BPF (the test entry) and in the native build of the same header.
+ */
+START_TEST(test_platform_classes_in_bpf)
 {
+	const struct ds_platform *p = &ds_platforms[_i];
 	struct ldlat_config c = { .nranges = 1,
 				  .max_lat = ~0ull,
 				  .class_mask = LDLAT_ALL_CLASSES,
 				  .need = LDLAT_HAS_LAT | LDLAT_HAS_DSRC };
 	struct ldlat_sample s = { .flags = LDLAT_HAS_LAT | LDLAT_HAS_DSRC };
+	__u64 want[LDLAT_NCLASS] = {}, sum[LDLAT_NCLASS] = {};
+	const struct ds_case *dc;
 	struct session sess;
 	struct snapshot got;
 	char err[1024];
 	unsigned int i, cls;
+	__u32 range, ncls;
 	LIBBPF_OPTS(bpf_test_run_opts, opts, .ctx_in = &s, .ctx_size_in = sizeof(s));
 
 	ck_assert_msg(session__open(&sess, &c, SESSION_TEST_ENTRY, err, sizeof(err)) == 0, "%s", err);
 	ck_assert_int_eq(snapshot__init(&got, 1), 0);
-	for (i = 0; i < NKERNEL_CASES; i++) {
-		s.data_src = kernel_cases[i].ds;
-		s.lat = i; /* the latency names the case: one sample per bucket sum */
+	for (i = 0; i < ds_platform__nvalues(p); i++) {
+		s.data_src = ds_platform__value(p, i, &dc);
+		s.lat = i; /* the latency names the value: one sample per bucket sum */
 		ck_assert_int_eq(bpf_prog_test_run_opts(session__test_fd(&sess), &opts), 0);
+		want[dc->cls]++;
+		sum[dc->cls] += i;
+		ck_assert_msg(ldlat_judge(&c, &s, &range, &ncls) == LDLAT_KEPT && ncls == dc->cls,
+			      "%s %s natively: class %u", p->name, dc->what, ncls);
 	}
 	ck_assert_int_eq(session__read(&sess, &got), 0);
+	ck_assert_uint_eq(got.counters.seen, ds_platform__nvalues(p));
 	for (cls = 0; cls < LDLAT_NCLASS; cls++) {
-		__u64 want = 0, sum = 0;
-
-		for (i = 0; i < NKERNEL_CASES; i++)
-			if (kernel_cases[i].cls == cls) {
-				want++;
-				sum += i;
-			}
-		ck_assert_msg(got.cells[cls].count == want, "class %u: BPF %llu, expected %llu", cls,
-			      (unsigned long long)got.cells[cls].count, (unsigned long long)want);
-		ck_assert_uint_eq(got.cells[cls].sum, sum);
+		ck_assert_msg(got.cells[cls].count == want[cls], "%s class %u: BPF %llu, expected %llu",
+			      p->name, cls, (unsigned long long)got.cells[cls].count,
+			      (unsigned long long)want[cls]);
+		ck_assert_uint_eq(got.cells[cls].sum, sum[cls]);
 	}
 	snapshot__free(&got);
 	session__close(&sess);
@@ -487,7 +494,7 @@ int main(void)
 	tcase_add_test(tc, test_no_filters);
 	tcase_add_test(tc, test_all_filters);
 	tcase_add_test(tc, test_linear_and_address_only);
-	tcase_add_test(tc, test_kernel_classes_in_bpf);
+	tcase_add_loop_test(tc, test_platform_classes_in_bpf, 0, NDS_PLATFORMS);
 	tcase_add_test(tc, test_cell_labels);
 	tcase_add_test(tc, test_address_only_program_loads);
 	tcase_add_loop_test(tc, test_top_tables, 0, 2);

@@ -200,32 +200,11 @@ END_TEST
 
 static char cgroup_path[256];
 
-static void cgroup_make(void)
+static void cgroup_make_e2e(void)
 {
-	snprintf(cgroup_path, sizeof(cgroup_path), "/sys/fs/cgroup/unified/ldlat-test-%d", getpid());
-	ck_assert_msg(mkdir(cgroup_path, 0755) == 0, "mkdir %s: %s", cgroup_path, strerror(errno));
-}
+	int e = cgroup_make(cgroup_path, sizeof(cgroup_path), "test");
 
-static void cgroup_enter(pid_t pid)
-{
-	char procs[300], buf[32];
-	int fd, n;
-
-	snprintf(procs, sizeof(procs), "%s/cgroup.procs", cgroup_path);
-	fd = open(procs, O_WRONLY);
-	ck_assert_int_ge(fd, 0);
-	n = snprintf(buf, sizeof(buf), "%d", pid);
-	ck_assert_int_eq(write(fd, buf, n), n);
-	close(fd);
-}
-
-static void cgroup_remove(void)
-{
-	int i;
-
-	/* the last member may still be leaving */
-	for (i = 0; i < 100 && rmdir(cgroup_path) && errno == EBUSY; i++)
-		usleep(10000);
+	ck_assert_msg(e == 0, "mkdir %s: %s", cgroup_path, strerror(-e));
 }
 
 /* A workload inside the cgroup counts; the same workload outside does not. */
@@ -239,12 +218,12 @@ START_TEST(test_cgroup)
 	char *hargv[] = { (char *)hist(), "--source", "page-faults", "-G", rel, "-a", BASE_RANGE,
 			  NULL };
 
-	cgroup_make();
+	cgroup_make_e2e();
 	/* relative to the cgroup v2 mount */
 	snprintf(rel, sizeof(rel), "%s", cgroup_path + strlen("/sys/fs/cgroup/unified/"));
 	child_spawn(&in, inargv);
 	child_spawn(&out, outargv);
-	cgroup_enter(in.pid);
+	ck_assert_int_eq(cgroup_enter(cgroup_path, in.pid), 0);
 	start_hist(&h, hargv);
 	go(&in);
 	go(&out);
@@ -257,7 +236,7 @@ START_TEST(test_cgroup)
 	child_free(&in);
 	child_free(&out);
 	child_free(&h);
-	cgroup_remove();
+	cgroup_remove(cgroup_path);
 	assert_nothing_left();
 }
 END_TEST
@@ -382,6 +361,7 @@ static const char *const bad_inputs[][8] = {
 	{ "--min-lat", "10", "--min-lat needs latency and data source" },
 	{ "-s", "l3", "-s/--class needs latency" },
 	{ "--ldlat", "50", "--ldlat applies to --source ldlat" },
+	{ "--event", "cpu/event=0xcd/", "--event applies to --source ldlat or auto" },
 	{ "--linear", "10", "--linear needs latency" },
 	{ "-a", "libnosuch.so", "no mapping 'libnosuch.so'", "--", "true" },
 	{ "--", "/nonexistent/cmd", "cannot run '/nonexistent/cmd': No such file or directory" },
@@ -454,6 +434,69 @@ START_TEST(test_no_ldlat_pmu)
 }
 END_TEST
 
+/* ---- --event: a spec in perf's syntax, opened for real ---------------------- */
+
+/*
+ * A software event through the load-latency path: the kernel fills data_src
+ * (N/A) and weight (0) for it, so every fault lands in 'unknown source' at
+ * 0 cycles, exactly once per page.
+ */
+START_TEST(test_event_spec_real)
+{
+	char *argv[] = { (char *)hist(), "--event", "page-faults:u", "-c", "1", "--op", "any",
+			 "--by", "range", "-a", BASE_RANGE, "--", (char *)workload(),
+			 "--fault-pages", "40", "--base", BASE, NULL };
+	char *out, *err;
+
+	run_hist(argv, 0, &out, &err);
+	ck_assert_ptr_nonnull(strstr(err, "sampling page-faults:u on command"));
+	ck_assert_ptr_nonnull(strstr(out, "0 -> 0 : 40 "));
+	ck_assert_ptr_nonnull(strstr(out, "  40 samples, mean 0.0 cycles"));
+	free(out);
+	free(err);
+	assert_nothing_left();
+}
+END_TEST
+
+/* An event the kernel does not know: the failed open in a sentence; nothing left. */
+START_TEST(test_event_open_error)
+{
+	char *argv[] = { (char *)hist(), "--event", "r1cd:pp", "--", "true", NULL };
+	char *out, *err;
+
+	if (access("/sys/bus/event_source/devices/cpu/type", F_OK) == 0)
+		return; /* a machine with a core PMU knows raw events */
+	run_hist(argv, 1, &out, &err);
+	ck_assert_ptr_nonnull(strstr(err, "ldlat-hist: cannot open r1cd:pp on task "));
+	ck_assert_ptr_nonnull(strstr(err, ": this kernel knows no PMU of type 4 with config 0x1cd"));
+	ck_assert_ptr_nonnull(strstr(err, "check it with --list-events"));
+	free(out);
+	free(err);
+	assert_nothing_left();
+}
+END_TEST
+
+/* --list-events on this machine: what the tools chose and why, or why nothing. */
+START_TEST(test_list_events_here)
+{
+	char *argv[] = { (char *)hist(), "--list-events", NULL };
+	char *out, *err;
+	int rc = run(argv, 30, &out, &err);
+
+	ck_assert_ptr_nonnull(strstr(out, "tools.conf     "));
+	ck_assert_ptr_nonnull(strstr(out, "cpu            "));
+	if (rc == 0) {
+		ck_assert_ptr_nonnull(strstr(out, "event 1        "));
+		ck_assert_ptr_nonnull(strstr(out, "  sample_type  "));
+	} else {
+		ck_assert_int_eq(rc, 1);
+		ck_assert_ptr_nonnull(strstr(err, "ldlat-hist: no load-latency event on this machine"));
+	}
+	free(out);
+	free(err);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("e2e");
@@ -492,6 +535,13 @@ int main(void)
 	tcase_add_loop_test(tc, test_bad_input, 0, sizeof(bad_inputs) / sizeof(bad_inputs[0]));
 	tcase_add_test(tc, test_no_privilege);
 	tcase_add_test(tc, test_no_ldlat_pmu);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("events");
+	tcase_set_timeout(tc, 120);
+	tcase_add_test(tc, test_event_spec_real);
+	tcase_add_test(tc, test_event_open_error);
+	tcase_add_test(tc, test_list_events_here);
 	suite_add_tcase(s, tc);
 
 	sr = srunner_create(s);

@@ -21,18 +21,8 @@
 #include "../user/topreport.h"
 #include "testutil.h"
 
-static const char *fixture(const char *name)
-{
-	static char buf[4][4096];
-	static int next;
-	const char *dir = getenv("LDLAT_FIXTURES");
-	char *p = buf[next++ % 4];
-
-	snprintf(p, 4096, "%s/%s", dir ? dir : "tests/fixtures", name);
-	return p;
-}
-
 static bool jq_true(const char *doc, const char *expr);
+static int blocks_of(const char *out, const char *what);
 
 /* ---- procmaps: newest wins, exec, fork -------------------------------------- */
 
@@ -89,7 +79,7 @@ START_TEST(test_procmaps_read_fixture)
 	struct proc *p;
 
 	procmaps__init(&pm);
-	pm.proc_root = fixture("proc");
+	pm.proc_root = fixture_path("proc");
 	ck_assert_int_eq(procmaps__read(&pm, 4242), 0);
 	p = procmaps__find(&pm, 4242);
 	ck_assert_str_eq(p->comm, "ldlat-workload");
@@ -111,7 +101,7 @@ START_TEST(test_kallsyms)
 	struct kallsyms k;
 	const struct dso_sym *s;
 
-	ck_assert_int_eq(kallsyms__load(&k, fixture("kallsyms")), 0);
+	ck_assert_int_eq(kallsyms__load(&k, fixture_path("kallsyms")), 0);
 	s = kallsyms__find(&k, 0xffffffff81234567ull, SYM_FUNC);
 	ck_assert_ptr_nonnull(s);
 	ck_assert_str_eq(s->name, "clear_page_erms");
@@ -129,7 +119,7 @@ START_TEST(test_kallsyms)
 	ck_assert_ptr_null(kallsyms__find(&k, 0xffff888000001000ull, SYM_OBJECT));
 	kallsyms__free(&k);
 	/* unprivileged readers see zeros: no symbol at all rather than wrong ones */
-	ck_assert_int_eq(kallsyms__load(&k, fixture("kallsyms.hidden")), 0);
+	ck_assert_int_eq(kallsyms__load(&k, fixture_path("kallsyms.hidden")), 0);
 	ck_assert(k.hidden);
 	ck_assert_ptr_null(kallsyms__find(&k, 0, SYM_FUNC));
 	kallsyms__free(&k);
@@ -394,8 +384,10 @@ static char *render(const struct top_report *r, const struct top_rows *ip,
 START_TEST(test_report_native_tables)
 {
 	const __u64 base = 0x555555554000ull;
+	struct source src = { .kind = SOURCE_LDLAT };
+	struct run_info run = { .tool = "ldlat-top", .event = "cpu/mem-loads,ldlat=30/P" };
 	struct top_report rep = { .by = TOP_BY_BOTH, .nrows = -1, .shift = 6, .has_latency = true,
-				  .source = "cpu/mem-loads,ldlat=30/P" };
+				  .run = &run, .src = &src };
 	struct top_table ip, data;
 	struct top_rows ipr, datar;
 	struct snapshot snap = {};
@@ -407,7 +399,7 @@ START_TEST(test_report_native_tables)
 
 	procmaps__init(&pm);
 	ck_assert_int_eq(symbolizer__init(&z, &pm, NULL), 0);
-	z.kallsyms_path = fixture("kallsyms");
+	z.kallsyms_path = fixture_path("kallsyms");
 	d = map_like_exec(&z, 4321, base, "tests/ldlat-topprog");
 	snprintf(procmaps__get(&pm, 4321)->comm, 16, "ldlat-topprog");
 	a = base + sym_start(d->funcs, d->nfuncs, "touch_a") + 2;
@@ -470,6 +462,8 @@ START_TEST(test_report_native_tables)
 	ck_assert(jq_true(text, "[.code.rows[] | select(.function == \"touch_b\") | "
 				"[.mean_latency, .max_latency, .source, .sources.l3]] == [[450, 500, \"l3\", 1]]"));
 	ck_assert(jq_true(text, ".code.not_attributed.table_full == 4 and .code.samples == 10"));
+	ck_assert(jq_true(text, ".tool == \"ldlat-top\" and .event == \"cpu/mem-loads,ldlat=30/P\" "
+				"and .source == \"ldlat\" and .latency and .counters.dropped.below_min == 0"));
 	ck_assert(jq_true(text, ".data.rows[0] | .object == \"array_a\" and .hottest_offset == 64 "
 				"and .blocks == 3 and .kind == \"variable\""));
 	free(text);
@@ -633,10 +627,51 @@ START_TEST(test_top_json)
 	ck_assert(jq_true(out, "[.data.rows[] | select(.object == \"array_b\") | "
 			       "[.samples, .blocks, .kind, .hottest_offset]] == [[100, 100, \"variable\", 0]]"));
 	ck_assert(jq_true(out, "(.code.rows | map(.samples) | add) + .code.not_attributed.table_full "
-			       "+ .code.not_attributed.update_failed == .filters.kept"));
+			       "+ .code.not_attributed.update_failed == .counters.kept"));
 	ck_assert(jq_true(out, "(.data.rows | map(.samples) | add) + .data.not_attributed.table_full "
-			       "== .filters.kept and .data.samples == .filters.kept"));
+			       "== .counters.kept and .data.samples == .counters.kept"));
 	ck_assert(jq_true(out, ".code.rows[0].mean_latency == null and .block_bytes == 4096"));
+	/* the header every tool's JSON starts with */
+	ck_assert(jq_true(out, ".tool == \"ldlat-top\" and .source == \"page-faults\" and "
+			       ".event == \"page-faults (period 1)\" and (.target | "
+			       "startswith(\"command\")) and .latency == false and "
+			       ".interval.start == .started and .interval.end >= .started"));
+	free(out);
+	free(err);
+}
+END_TEST
+
+/* --output: the report goes to the file (text or JSON), nothing to stdout. */
+START_TEST(test_top_output_file)
+{
+	char path[64];
+	char *argv[] = { (char *)top(), "--source", "page-faults", "--output", path, "--format",
+			 _i ? "json" : "text", "--", (char *)topprog(), "20", "10", NULL };
+	char *out, *err, *doc;
+	FILE *f;
+	long len;
+
+	snprintf(path, sizeof(path), "/tmp/ldlat-top-output-%d", (int)getpid());
+	run_top(argv, 0, &out, &err);
+	ck_assert_str_eq(out, "");
+	f = fopen(path, "r");
+	ck_assert_ptr_nonnull(f);
+	fseek(f, 0, SEEK_END);
+	len = ftell(f);
+	rewind(f);
+	doc = calloc(1, len + 1);
+	ck_assert_int_eq(fread(doc, 1, len, f), len);
+	fclose(f);
+	unlink(path);
+	if (_i) {
+		ck_assert_int_eq(blocks_of(doc, "\n"), 1);
+		ck_assert(jq_true(doc, "[.code.rows[] | select(.function == \"touch_a\") | .samples] == [20]"));
+	} else {
+		ck_assert_msg(count_for(doc, "[.] touch_a ") == 20, "%.2000s", doc);
+		ck_assert_int_eq(blocks_of(doc, "filters: "), 1);
+		ck_assert_ptr_null(strstr(doc, "\033["));
+	}
+	free(doc);
 	free(out);
 	free(err);
 }
@@ -661,7 +696,7 @@ START_TEST(test_top_table_full)
 	ck_assert(jq_true(out, ".code.not_attributed.table_full >= 292 and "
 			       ".data.not_attributed.table_full >= 292"));
 	ck_assert(jq_true(out, "(.code.rows | map(.samples) | add) + .code.not_attributed.table_full "
-			       "== .filters.kept and (.code.rows | length) <= 8"));
+			       "== .counters.kept and (.code.rows | length) <= 8"));
 	free(out);
 	free(err);
 	assert_nothing_left();
@@ -738,7 +773,7 @@ START_TEST(test_top_intervals)
 	argv[6] = "json";
 	run_top(argv, 0, &out, &err);
 	ck_assert_int_eq(blocks_of(out, "\n"), 3);
-	ck_assert(jq_true(out, ".filters.seen >= 0"));
+	ck_assert(jq_true(out, ".counters.seen >= 0"));
 	free(out);
 	free(err);
 	assert_nothing_left();
@@ -822,7 +857,9 @@ static const char *const top_bad_inputs[][4] = {
 	{ "--entries", "0", "--entries '0' is not a table size from 1 to" },
 	{ "--granularity", "word", "--granularity 'word': expected line or page" },
 	{ "--by", "stack", "--by 'stack': expected ip, data or both" },
-	{ "--format", "xml", "--format 'xml': expected text or json" },
+	{ "--format", "xml", "--format 'xml': expected text, json or openmetrics" },
+	{ "--format", "openmetrics", "--format openmetrics is not one of ldlat-top's" },
+	{ "--output", "/nonexistent-ldlat-top/x.json", "cannot create a file in /nonexistent-ldlat-top" },
 	{ "-n", "many", "--rows 'many' is not a number of rows" },
 	{ "--data-by", "file", "--data-by 'file': expected object or block" },
 	{ "-p", "999999999", "-p 999999999: no such process" },
@@ -873,6 +910,7 @@ int main(void)
 		tcase_add_loop_test(tc, test_top_command_exact, 0, 2);
 		tcase_add_test(tc, test_top_address_only);
 		tcase_add_test(tc, test_top_json);
+		tcase_add_loop_test(tc, test_top_output_file, 0, 2);
 		tcase_add_test(tc, test_top_table_full);
 		tcase_add_loop_test(tc, test_top_exited, 0, 2);
 		tcase_add_test(tc, test_top_intervals);

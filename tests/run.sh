@@ -1,15 +1,17 @@
 #!/bin/sh
-# Runs every Check suite; prints each suite's summary line.  Suites that need
-# root run when this is root; with CI=true they must (see tests/testutil.c).
+# Runs the Check suites named on the command line (make test passes
+# TEST_SUITES); prints each suite's summary line.  Suites that need root run
+# when this is root; with CI=true they must (see tests/testutil.c).
 set -u
 cd "$(dirname "$0")/.." || exit 1
-export LDLAT_BUILD="$PWD/build" LDLAT_FIXTURES="$PWD/tests/fixtures"
+export LDLAT_BUILD="$PWD/build" LDLAT_FIXTURES="$PWD/tests/fixtures" LDLAT_CONFIG="$PWD/tools.conf"
 # BPF objects pinned by the tools live on bpffs
 if [ "$(id -u)" = 0 ] && ! mountpoint -q /sys/fs/bpf 2>/dev/null; then
 	mount -t bpf bpf /sys/fs/bpf 2>/dev/null || true
 fi
+[ $# -gt 0 ] || set -- $(sed -n 's/^TEST_SUITES := //p' Makefile)
 status=0
-for suite in check_unit check_bpf check_e2e check_top; do
+for suite in "$@"; do
 	echo "== $suite"
 	"build/tests/$suite" || status=1
 done

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -164,6 +165,17 @@ int run(char *const argv[], double seconds, char **out, char **err)
 	return rc;
 }
 
+const char *fixture_path(const char *rel)
+{
+	static char buf[8][4096];
+	static int next;
+	const char *dir = getenv("LDLAT_FIXTURES");
+	char *p = buf[next++ % 8];
+
+	snprintf(p, 4096, "%s/%s", dir ? dir : "tests/fixtures", rel);
+	return p;
+}
+
 const char *build_path(const char *name)
 {
 	static char buf[8][4096];
@@ -227,15 +239,16 @@ static bool prog_held(int id)
 
 /*
  * No program of ours is left in the kernel once the tool has exited: one
- * alive without a process holding it is pinned, or attached by a leaked
- * link.  (One held by a process belongs to another run on this machine.)
+ * alive without a process holding it is attached by a leaked link.  (One
+ * held by a process belongs to another run on this machine; one pinned in
+ * bpffs, to a pinned set of another run: bpftool -f lists its pin.)
  * Freeing is asynchronous: allow 2 s.
  */
 void assert_nothing_left(void)
 {
 	char *argv[] = { "sh", "-c",
-			 "bpftool -j prog show | jq -r '.[] | select((.name // \"\") | "
-			 "startswith(\"ldlat_\")) | .id'",
+			 "bpftool -j -f prog show | jq -r '.[] | select(((.name // \"\") | "
+			 "startswith(\"ldlat_\")) and ((.pinned // []) | length == 0)) | .id'",
 			 NULL };
 	char *out = NULL, *err = NULL, *p, *end;
 	int i, leaked = 0;
@@ -282,4 +295,43 @@ long count_for(const char *out, const char *label)
 		line = nl ? nl + 1 : NULL;
 	}
 	return -1;
+}
+
+#define CGROUP2_ROOT "/sys/fs/cgroup/unified"
+
+int cgroup_make(char *path, size_t len, const char *tag)
+{
+	snprintf(path, len, CGROUP2_ROOT "/ldlat-%s-%d", tag, (int)getpid());
+	return mkdir(path, 0755) ? -errno : 0;
+}
+
+int cgroup_enter(const char *path, pid_t pid)
+{
+	char procs[4200], buf[32];
+	int fd, n, e = 0;
+
+	snprintf(procs, sizeof(procs), "%s/cgroup.procs", path);
+	fd = open(procs, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	n = snprintf(buf, sizeof(buf), "%d", (int)pid);
+	if (write(fd, buf, n) != n)
+		e = -errno;
+	close(fd);
+	return e;
+}
+
+int cgroup_remove(const char *path)
+{
+	int i;
+
+	/* the last member may still be leaving */
+	for (i = 0; i < 100; i++) {
+		if (!rmdir(path) || errno == ENOENT)
+			return 0;
+		if (errno != EBUSY)
+			break;
+		usleep(10000);
+	}
+	return -errno;
 }

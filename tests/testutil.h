@@ -35,6 +35,9 @@ void child_free(struct child *c);
 /* Runs argv to the end; out/err are malloc'd (free them). Returns the exit code. */
 int run(char *const argv[], double seconds, char **out, char **err);
 
+/* tests/fixtures/ path of a fixture, from LDLAT_FIXTURES or ./tests/fixtures. */
+const char *fixture_path(const char *rel);
+
 /* build/ path of a tool, from LDLAT_BUILD or ./build. */
 const char *build_path(const char *name);
 
@@ -46,6 +49,18 @@ long count_for(const char *out, const char *label);
  * holding it (pinned, or attached by a leaked link).  Check assertion.
  */
 void assert_nothing_left(void);
+
+/*
+ * A cgroup v2 directory of this test process, under the cgroup v2 mount:
+ * ldlat-TAG-PID.  Returns 0 or -errno (path is filled either way).
+ */
+int cgroup_make(char *path, size_t len, const char *tag);
+
+/* Moves pid into the cgroup. Returns 0 or -errno. */
+int cgroup_enter(const char *path, pid_t pid);
+
+/* Removes it, waiting for its last member to leave. Returns 0 or -errno. */
+int cgroup_remove(const char *path);
 
 /* Root, or fails the test loudly when CI=true; otherwise prints why it skips. */
 bool need_root(const char *what);

@@ -16,6 +16,9 @@ enum {
 	OPT_MAX_LAT,
 	OPT_OP,
 	OPT_INHERIT,
+	OPT_EVENT,
+	OPT_CONFIG,
+	OPT_LIST_EVENTS,
 };
 
 static const struct argp_option options[] = {
@@ -24,9 +27,20 @@ static const struct argp_option options[] = {
 	  "ldlat (the CPU's load-latency event, the default), page-faults (software "
 	  "event: addresses only), or auto (ldlat where the CPU has it, else page-faults)",
 	  1 },
-	{ "ldlat", 'L', "CYCLES", 0, "hardware latency threshold in core cycles (default 30)", 1 },
-	{ "period", 'c', "N", 0, "sample every Nth event (page-faults default: 1)", 1 },
-	{ "freq", 'F', "HZ", 0, "sample N times a second (ldlat default: 4000)", 1 },
+	{ "ldlat", 'L', "CYCLES", 0,
+	  "hardware latency threshold in core cycles (default: ldlat in tools.conf's [defaults])", 1 },
+	{ "period", 'c', "N", 0, "sample every Nth event (default: tools.conf's [defaults])", 1 },
+	{ "freq", 'F', "HZ", 0, "sample N times a second (default: tools.conf's [defaults])", 1 },
+	{ "event", OPT_EVENT, "SPEC", 0,
+	  "the load-latency event, in perf's syntax (cpu/event=0xcd,umask=0x1/pp, "
+	  "{cpu/mem-loads-aux/,cpu/mem-loads/}, r1cd), instead of tools.conf's entry for this CPU",
+	  1 },
+	{ "config", OPT_CONFIG, "FILE", 0, "read the event table and defaults from FILE, not tools.conf",
+	  1 },
+	{ "list-events", OPT_LIST_EVENTS, NULL, 0,
+	  "print the load-latency event chosen for this machine, why, and its perf_event_attr; "
+	  "then exit",
+	  1 },
 
 	{ NULL, 0, NULL, 0, "Where (default: the whole machine):", 2 },
 	{ "cpu", 'C', "LIST", 0, "only these CPUs (0-3,8)", 2 },
@@ -155,6 +169,17 @@ static error_t cli__parse(int key, char *arg, struct argp_state *state)
 	case 'F':
 		if (!cli__parse_u64(arg, &cli->source.freq) || !cli->source.freq)
 			argp_error(state, "--freq '%s' is not a positive number of hertz", arg);
+		break;
+	case OPT_EVENT:
+		if (!*arg)
+			argp_error(state, "--event '': expected an event spec (cpu/event=0xcd,umask=0x1/)");
+		cli->source.event = arg;
+		break;
+	case OPT_CONFIG:
+		cli->config = arg;
+		break;
+	case OPT_LIST_EVENTS:
+		cli->list_events = true;
 		break;
 	case 'C':
 		cli->target.cpus = arg;

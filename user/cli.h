@@ -30,6 +30,8 @@ struct cli {
 	double interval; /* seconds; 0: print once, at the end */
 	long count;	 /* intervals to print; 0: no limit */
 	int verbose;
+	const char *config; /* --config FILE: tools.conf to read */
+	bool list_events;   /* --list-events: print the resolved event and exit */
 };
 
 /* Sets the defaults; call before argp_parse. */

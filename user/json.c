@@ -118,6 +118,15 @@ void json__double(struct json *j, const char *key, double v)
 		fputs("null", j->out);
 }
 
+void json__fixed(struct json *j, const char *key, double v, int decimals)
+{
+	json__member(j, key);
+	if (isfinite(v))
+		fprintf(j->out, "%.*f", decimals, v);
+	else
+		fputs("null", j->out);
+}
+
 void json__bool(struct json *j, const char *key, bool v)
 {
 	json__member(j, key);

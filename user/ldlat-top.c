@@ -12,6 +12,9 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "listevents.h"
+#include "output.h"
+#include "printer.h"
 #include "procwatch.h"
 #include "session_top.h"
 #include "symbolize.h"
@@ -25,6 +28,7 @@
 
 struct top_args {
 	struct cli cli;
+	struct output_opts out;
 	unsigned int by;
 	enum top_sort sort;
 	bool sort_set;
@@ -32,7 +36,6 @@ struct top_args {
 	int nrows;
 	__u32 shift;
 	__u32 entries;
-	bool json;
 	const char *debuginfo;
 };
 
@@ -41,7 +44,6 @@ enum {
 	OPT_SORT,
 	OPT_GRANULARITY,
 	OPT_ENTRIES,
-	OPT_FORMAT,
 	OPT_DATA_BY,
 	OPT_DEBUGINFO,
 };
@@ -57,8 +59,11 @@ static const char doc[] =
 	"  ldlat-top --by data --granularity page --data-by block -- ./app\n"
 	"  ldlat-top --source page-faults -- ./app  # first touches, by function and variable\n"
 	"  ldlat-top --format json -d 10 -G system.slice/db.service\n"
+	"  ldlat-top --format json -i 10 --output /var/tmp/ldlat-top.json -p 1234\n"
+	"  ldlat-top --list-events                  # the event it would open, and why\n"
 	"\n"
-	"Latency is in core cycles.  Each table entry costs 128 bytes per CPU; a key that "
+	"Latency is in core cycles.  --format takes text or json (openmetrics is "
+	"ldlat-hist's).  Each table entry costs 128 bytes per CPU; a key that "
 	"finds its table full is counted and reported, not lost silently.  Exit status: 0, "
 	"the command's own when it ends the run, 1 when the system fails, 2 for bad input.";
 
@@ -74,7 +79,6 @@ static const struct argp_option options[] = {
 	  "a data row per variable or mapping (object, default), or per line or page (block)", 5 },
 	{ "entries", OPT_ENTRIES, "N", 0,
 	  "keys each kernel table holds between drains (every 0.5 s; default 4096)", 5 },
-	{ "format", OPT_FORMAT, "FMT", 0, "text (default) or json (one object a report)", 5 },
 	{ "debuginfo-path", OPT_DEBUGINFO, "PATH", 0,
 	  "where separate debug info is looked up: absolute directories by build ID "
 	  "(DIR/.build-id/xx/rest.debug) and by path, relative ones next to the file (default "
@@ -91,6 +95,7 @@ static error_t top_parse(int key, char *arg, struct argp_state *state)
 	switch (key) {
 	case ARGP_KEY_INIT:
 		state->child_inputs[0] = &a->cli;
+		state->child_inputs[1] = &a->out;
 		break;
 	case OPT_BY:
 		if (!strcmp(arg, "ip") || !strcmp(arg, "code"))
@@ -140,14 +145,6 @@ static error_t top_parse(int key, char *arg, struct argp_state *state)
 				   TOP_MAX_ENTRIES);
 		a->entries = (__u32)v;
 		break;
-	case OPT_FORMAT:
-		if (!strcmp(arg, "text"))
-			a->json = false;
-		else if (!strcmp(arg, "json"))
-			a->json = true;
-		else
-			argp_error(state, "--format '%s': expected text or json", arg);
-		break;
 	case OPT_DEBUGINFO:
 		a->debuginfo = arg;
 		break;
@@ -159,6 +156,7 @@ static error_t top_parse(int key, char *arg, struct argp_state *state)
 
 static const struct argp_child children[] = {
 	{ &cli_argp, 0, NULL, 0 },
+	{ &output_argp, 0, NULL, 0 },
 	{},
 };
 
@@ -178,10 +176,8 @@ struct top {
 	struct procwatch watch;
 	bool watching;
 	struct top_table ip, data; /* what the kernel's tables held, since the last report */
-	struct snapshot cur, prev, out;
+	struct printer printer;	   /* the filter counters; where and how reports go */
 	struct top_report report;
-	int printed;
-	bool final;
 };
 
 /* The tables to keep, before the program loads; latency sorting needs latency. */
@@ -241,38 +237,46 @@ static int top_tick(void *ctx)
 	return top_drain(ctx, false);
 }
 
-static int top_report(struct top *top)
-{
-	struct top_rows ip = {}, data = {};
-	int e = session__read(&top->tool->session, &top->cur);
+struct top_output {
+	const struct top *top;
+	const struct top_rows *ip, *data;
+	int seq;
+};
 
-	if (e) {
-		fprintf(stderr, "ldlat-top: cannot read the maps: %s\n", strerror(-e));
-		return e;
+static void top_render(FILE *f, bool to_file, void *ctx)
+{
+	const struct top_output *o = ctx;
+	const struct top *top = o->top;
+
+	if (top->args->out.format == OUTPUT_JSON) {
+		top_render_json(f, &top->report, o->ip, o->data, &top->printer.delta);
+		return;
 	}
-	snapshot__delta(&top->out, &top->cur, &top->prev);
-	snapshot__copy(&top->prev, &top->cur);
-	/* the tail of a run that ended right after a report has nothing to say */
-	if (top->printed && top->final && !top->out.counters.seen)
-		return 0;
+	if (!to_file && o->seq && !top->report.clear)
+		fputc('\n', f);
+	top_render_text(f, &top->report, o->ip, o->data, &top->printer.delta);
+}
+
+/* One report of the tables drained since the last one (printer.emit). */
+static int top_emit(struct printer *p, void *ctx, char *err, size_t errlen)
+{
+	struct top *top = ctx;
+	struct top_rows ip = {}, data = {};
+	struct top_output o = { .top = top, .ip = &ip, .data = &data, .seq = p->printed };
+	int e = 0;
+
 	if (top->args->by & TOP_BY_IP)
 		e = top_rows__ip(&ip, &top->ip, &top->z);
 	if (!e && (top->args->by & TOP_BY_DATA))
 		e = top_rows__data(&data, &top->data, &top->z, top->args->shift,
 				   top->args->data_by);
 	if (e) {
-		fprintf(stderr, "ldlat-top: out of memory\n");
+		snprintf(err, errlen, "out of memory");
 		goto out;
 	}
 	top_rows__sort(&ip, top->args->sort);
 	top_rows__sort(&data, top->args->sort);
-	if (top->printed && !top->args->json && !top->report.clear)
-		fputc('\n', stdout);
-	if (top->args->json)
-		top_render_json(stdout, &top->report, &ip, &data, &top->out);
-	else
-		top_render_text(stdout, &top->report, &ip, &data, &top->out);
-	top->printed++;
+	e = output__write(&top->args->out, top_render, &o, err, errlen);
 	/* every sample of an exited process has been drained and reported */
 	procmaps__prune_exited(&top->pm);
 out:
@@ -288,7 +292,7 @@ static int top_interval(void *ctx)
 	struct top *top = ctx;
 	int e = top_drain(top, false);
 
-	return e ? e : top_report(top);
+	return e ? e : printer__print(&top->printer);
 }
 
 int main(int argc, char **argv)
@@ -303,6 +307,8 @@ int main(int argc, char **argv)
 				    .tick = TOP_DRAIN_SECONDS,
 				    .on_tick = top_tick,
 				    .ctx = &top };
+	struct run_info run;
+	struct timespec started;
 	struct tool tool;
 	enum run_end end;
 	char err[2048];
@@ -313,12 +319,28 @@ int main(int argc, char **argv)
 	if (argp_parse(&argp, argc, argv, ARGP_IN_ORDER, NULL, &args))
 		return EXIT_USAGE;
 	args.cli.source.sample_ip = args.by & TOP_BY_IP;
+	if (args.cli.list_events)
+		return list_events(stdout, &args.cli, "ldlat-top");
+	if (args.out.format == OUTPUT_OPENMETRICS) {
+		fprintf(stderr,
+			"ldlat-top: --format openmetrics is not one of ldlat-top's: its tables rank "
+			"functions and data per report, they are not totals Prometheus can rate. Use "
+			"--format text or json, or ldlat-hist --format openmetrics for the "
+			"histograms\n");
+		return EXIT_USAGE;
+	}
+	e = output__check(&args.out, err, sizeof(err));
+	if (e) {
+		fprintf(stderr, "ldlat-top: %s\n", err);
+		return cli__exit_status(e);
+	}
 
 	procmaps__init(&top.pm);
 	top_table__init(&top.ip);
 	top_table__init(&top.data);
 	top.tool = &tool;
 	e = tool__start_hooks(&tool, &args.cli, "ldlat-top", 0, 0, &hooks, err, sizeof(err));
+	clock_gettime(CLOCK_REALTIME, &started);
 	if (!e && symbolizer__init(&top.z, &top.pm, args.debuginfo))
 		e = -ENOMEM;
 	if (e) {
@@ -326,6 +348,7 @@ int main(int argc, char **argv)
 		status = cli__exit_status(e);
 		goto out;
 	}
+	tool__run_info(&tool, &started, &run);
 	top.report = (struct top_report){
 		.by = args.by,
 		.sort = args.sort,
@@ -334,12 +357,21 @@ int main(int argc, char **argv)
 		.shift = args.shift,
 		.has_latency = tool.src.fields & LDLAT_HAS_LAT,
 		.intervals = args.cli.interval > 0,
-		.clear = args.cli.interval > 0 && !args.json && isatty(STDOUT_FILENO),
-		.source = tool.evlist.evsel[0].name,
+		/* like top on a terminal; a pipe or file gets plain blocks */
+		.clear = args.cli.interval > 0 && args.out.format == OUTPUT_TEXT && !args.out.path &&
+			 isatty(STDOUT_FILENO),
+		.run = &run,
+		.src = &tool.src,
 	};
-	if (snapshot__init(&top.cur, tool.cfg.nranges) ||
-	    snapshot__init(&top.prev, tool.cfg.nranges) ||
-	    snapshot__init(&top.out, tool.cfg.nranges)) {
+	top.printer = (struct printer){
+		.tool = "ldlat-top",
+		.out = &args.out,
+		.read = session__read_src,
+		.src = &tool.session,
+		.emit = top_emit,
+		.emit_ctx = &top,
+	};
+	if (printer__init(&top.printer, tool.cfg.nranges, &started)) {
 		fprintf(stderr, "ldlat-top: out of memory\n");
 		status = EXIT_FAIL;
 		goto out;
@@ -353,8 +385,8 @@ int main(int argc, char **argv)
 	if (end == RUN_ERROR)
 		goto out;
 	/* the last (partial) interval, or the whole run: nothing writes the tables now */
-	top.final = true;
-	if (end != RUN_COUNT && (top_drain(&top, true) || top_report(&top)))
+	top.printer.final = true;
+	if (end != RUN_COUNT && (top_drain(&top, true) || printer__print(&top.printer)))
 		status = EXIT_FAIL;
 	if (procwatch__lost(&top.watch))
 		fprintf(stderr,
@@ -364,9 +396,7 @@ int main(int argc, char **argv)
 out:
 	if (top.watching)
 		procwatch__stop(&top.watch);
-	snapshot__free(&top.cur);
-	snapshot__free(&top.prev);
-	snapshot__free(&top.out);
+	printer__free(&top.printer);
 	tool__teardown(&tool);
 	top_table__free(&top.ip);
 	top_table__free(&top.data);

@@ -102,6 +102,10 @@ int session__open(struct session *s, const struct ldlat_config *cfg, unsigned in
 	bpf_program__set_autoload(s->skel->progs.ldlat_top, !s->addr_only && s->top);
 	bpf_program__set_autoload(s->skel->progs.ldlat_top_addr, s->addr_only && s->top);
 	bpf_program__set_autoload(s->skel->progs.ldlat_test, !!(flags & SESSION_TEST_ENTRY));
+	bpf_map__set_autocreate(s->skel->maps.meta, flags & SESSION_PIN);
+	bpf_map__set_autocreate(s->skel->maps.shown, flags & SESSION_PIN);
+	bpf_map__set_autocreate(s->skel->maps.shown_hists, flags & SESSION_PIN);
+	bpf_map__set_max_entries(s->skel->maps.shown_hists, s->nranges * LDLAT_NCLASS);
 	e = ldlat_bpf__load(s->skel);
 	if (e) {
 		snprintf(err, errlen,
@@ -151,29 +155,30 @@ int session__attach(struct session *s, struct evlist *evlist, char *err, size_t 
 	return 0;
 }
 
-int session__read(const struct session *s, struct snapshot *snap)
+int session__read_fds(int counters_fd, int hists_fd, int prog_fd, int ncpus, __u32 nranges,
+		      struct snapshot *snap)
 {
 	struct ldlat_counters *cnt;
 	struct ldlat_hist *vals;
 	struct bpf_prog_info info = {};
-	__u32 zero = 0, idx, n = s->nranges * LDLAT_NCLASS, info_len = sizeof(info);
-	int cpu, k, e = 0, prog_fd;
+	__u32 zero = 0, idx, n = nranges * LDLAT_NCLASS, info_len = sizeof(info);
+	int cpu, k, e = 0;
 	size_t csz = sizeof(struct ldlat_counters);
 	__u64 *dst;
 	const __u64 *src;
 
-	cnt = calloc(s->ncpus, csz);
-	vals = calloc(s->ncpus, sizeof(*vals));
+	cnt = calloc(ncpus, csz);
+	vals = calloc(ncpus, sizeof(*vals));
 	if (!cnt || !vals) {
 		e = -ENOMEM;
 		goto out;
 	}
 	memset(&snap->counters, 0, sizeof(snap->counters));
-	if (bpf_map_lookup_elem(bpf_map__fd(s->skel->maps.counters), &zero, cnt)) {
+	if (bpf_map_lookup_elem(counters_fd, &zero, cnt)) {
 		e = -errno;
 		goto out;
 	}
-	for (cpu = 0; cpu < s->ncpus; cpu++) {
+	for (cpu = 0; cpu < ncpus; cpu++) {
 		dst = (__u64 *)&snap->counters;
 		src = (const __u64 *)&cnt[cpu];
 		for (k = 0; k < (int)(csz / sizeof(__u64)); k++)
@@ -182,12 +187,12 @@ int session__read(const struct session *s, struct snapshot *snap)
 	for (idx = 0; idx < n; idx++) {
 		struct cell *c = &snap->cells[idx];
 
-		if (bpf_map_lookup_elem(bpf_map__fd(s->skel->maps.hists), &idx, vals)) {
+		if (bpf_map_lookup_elem(hists_fd, &idx, vals)) {
 			e = -errno;
 			goto out;
 		}
 		memset(c, 0, sizeof(*c));
-		for (cpu = 0; cpu < s->ncpus; cpu++) {
+		for (cpu = 0; cpu < ncpus; cpu++) {
 			for (k = 0; k < LDLAT_NBUCKETS; k++) {
 				c->slot[k] += vals[cpu].slot[k];
 				c->count += vals[cpu].slot[k];
@@ -196,7 +201,6 @@ int session__read(const struct session *s, struct snapshot *snap)
 		}
 	}
 	snap->recursion_misses = 0;
-	prog_fd = bpf_program__fd(session__prog(s));
 	if (prog_fd >= 0 && !bpf_obj_get_info_by_fd(prog_fd, &info, &info_len))
 		snap->recursion_misses = info.recursion_misses;
 	clock_gettime(CLOCK_REALTIME, &snap->taken);
@@ -204,6 +208,23 @@ out:
 	free(cnt);
 	free(vals);
 	return e;
+}
+
+int session__prog_fd(const struct session *s)
+{
+	return bpf_program__fd(session__prog(s));
+}
+
+int session__read(const struct session *s, struct snapshot *snap)
+{
+	return session__read_fds(bpf_map__fd(s->skel->maps.counters),
+				 bpf_map__fd(s->skel->maps.hists), session__prog_fd(s), s->ncpus,
+				 s->nranges, snap);
+}
+
+int session__read_src(void *src, struct snapshot *snap)
+{
+	return session__read(src, snap);
 }
 
 int session__test_fd(const struct session *s)

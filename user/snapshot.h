@@ -24,6 +24,7 @@ struct snapshot {
 	struct ldlat_counters counters;
 	__u64 recursion_misses; /* samples the kernel skipped: another BPF program was running */
 	struct timespec taken;	/* CLOCK_REALTIME */
+	struct timespec since;	/* what it holds began then: the start, or the previous read */
 };
 
 int snapshot__init(struct snapshot *s, __u32 nranges);
@@ -35,6 +36,13 @@ void snapshot__delta(struct snapshot *out, const struct snapshot *cur, const str
 
 /* Adds the counts of one cell into acc. */
 void cell__add(struct cell *acc, const struct cell *c);
+
+/*
+ * The field name in struct ldlat_counters of the counter for verdict v
+ * ("kept", "outside_ranges"): the key machine-readable output uses, the same
+ * name bpftool prints for the map.
+ */
+const char *counters__key(enum ldlat_verdict v);
 
 /* Sum of the drop counters. */
 __u64 counters__dropped(const struct ldlat_counters *c);

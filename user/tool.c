@@ -7,6 +7,8 @@
 
 #include "tool.h"
 #include "privs.h"
+#include "render.h"
+#include "toolsconf.h"
 
 /* Latency, class and bucket options need samples that carry latency. */
 static int tool__check_fields(struct tool *t, __u32 linear_step, char *err, size_t errlen)
@@ -78,7 +80,7 @@ int tool__start_hooks(struct tool *t, struct cli *cli, const char *name, __u32 l
 		      unsigned int session_flags, const struct tool_hooks *hooks, char *err,
 		      size_t errlen)
 {
-	char notice[256], why[256];
+	char notice[2048], why[256], *line, *save = NULL;
 	int e;
 
 	memset(t, 0, sizeof(*t));
@@ -97,11 +99,16 @@ int tool__start_hooks(struct tool *t, struct cli *cli, const char *name, __u32 l
 		snprintf(err, errlen, "cannot set up signal handling: %s", strerror(-t->sigfd));
 		return t->sigfd;
 	}
+	e = toolsconf__load(&t->table, cli->config, NULL, err, errlen);
+	if (e)
+		return e;
+	t->table_loaded = true;
+	cli->source.table = &t->table;
 	e = source__resolve(&cli->source, &t->src, &t->evlist, notice, sizeof(notice), err, errlen);
 	if (e)
 		return e;
-	if (notice[0])
-		fprintf(stderr, "%s: %s\n", name, notice);
+	for (line = strtok_r(notice, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
+		fprintf(stderr, "%s: %s\n", name, line);
 	/* the address-only program reads ctx->addr, which every kernel fills */
 	if (!session__kernel_has_sample_fields(why, sizeof(why))) {
 		if (t->src.fields & (LDLAT_HAS_LAT | LDLAT_HAS_DSRC))
@@ -114,6 +121,10 @@ int tool__start_hooks(struct tool *t, struct cli *cli, const char *name, __u32 l
 	if (cli->source.ldlat && t->src.kind != SOURCE_LDLAT && cli->source.kind != SOURCE_AUTO) {
 		snprintf(err, errlen, "--ldlat applies to --source ldlat, not %s",
 			 source__name(t->src.kind));
+		return -EINVAL;
+	}
+	if (cli->source.event && cli->source.kind == SOURCE_PAGE_FAULTS) {
+		snprintf(err, errlen, "--event applies to --source ldlat or auto, not page-faults");
 		return -EINVAL;
 	}
 	e = tool__check_fields(t, linear_step, err, errlen);
@@ -185,6 +196,17 @@ int tool__start_hooks(struct tool *t, struct cli *cli, const char *name, __u32 l
 	return 0;
 }
 
+void tool__run_info(const struct tool *t, const struct timespec *started, struct run_info *run)
+{
+	*run = (struct run_info){
+		.tool = t->name,
+		.event = t->evlist.evsel[0].name,
+		.target = t->target_desc,
+		.cfg = &t->cfg,
+		.started = *started,
+	};
+}
+
 enum run_end tool__wait(struct tool *t, int (*on_interval)(void *ctx), void *ctx)
 {
 	struct runloop rl = {
@@ -230,6 +252,10 @@ void tool__teardown(struct tool *t)
 	free(t->procs);
 	t->procs = NULL;
 	t->nprocs = 0;
+	source__free(&t->src);
+	if (t->table_loaded)
+		evtable__free(&t->table);
+	t->table_loaded = false;
 	if (t->sigfd >= 0)
 		close(t->sigfd);
 	t->sigfd = -1;

@@ -17,6 +17,7 @@
 #include "session.h"
 
 struct tool;
+struct run_info;
 
 /* What a tool adds to the shared run; every member is optional. */
 struct tool_hooks {
@@ -33,6 +34,8 @@ struct tool {
 	const char *name; /* "ldlat-hist", for messages */
 	const struct tool_hooks *hooks;
 	struct cli *cli;
+	struct evtable table; /* tools.conf */
+	bool table_loaded;
 	struct source src;
 	struct evlist evlist;
 	struct target target;
@@ -62,6 +65,9 @@ int tool__start(struct tool *t, struct cli *cli, const char *name, __u32 linear_
 int tool__start_hooks(struct tool *t, struct cli *cli, const char *name, __u32 linear_step,
 		      unsigned int session_flags, const struct tool_hooks *hooks, char *err,
 		      size_t errlen);
+
+/* What the started run watches, for the reports (run_info): its tool, event, target, filters. */
+void tool__run_info(const struct tool *t, const struct timespec *started, struct run_info *run);
 
 /* Waits as the options say (runloop__run). */
 enum run_end tool__wait(struct tool *t, int (*on_interval)(void *ctx), void *ctx);

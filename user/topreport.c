@@ -320,7 +320,7 @@ void top_render_text(FILE *out, const struct top_report *r, const struct top_row
 		render_data_text(out, r, data);
 	if (!r->has_latency)
 		fprintf(out, "%s samples carry no latency or data source: counts only.\n",
-			r->source && !strncmp(r->source, "page-faults", 11) ? "page-fault" : "these");
+			r->src && r->src->kind == SOURCE_PAGE_FAULTS ? "page-fault" : "these");
 	render_counters(out, s);
 	fflush(out);
 }
@@ -404,31 +404,18 @@ static void rows__json(struct json *j, const char *key, const struct top_report 
 void top_render_json(FILE *out, const struct top_report *r, const struct top_rows *ip,
 		     const struct top_rows *data, const struct snapshot *s)
 {
-	const struct ldlat_counters *c = &s->counters;
 	struct json j;
 
 	json__init(&j, out);
 	json__object_begin(&j, NULL);
-	json__u64(&j, "time", (__u64)s->taken.tv_sec);
-	json__string(&j, "event", r->source);
+	render_json_run(&j, r->run, r->src, s);
+	json__bool(&j, "latency", r->has_latency);
 	json__u64(&j, "block_bytes", 1ull << r->shift);
 	if (r->by & TOP_BY_IP)
 		rows__json(&j, "code", r, ip, false);
 	if (r->by & TOP_BY_DATA)
 		rows__json(&j, "data", r, data, true);
-	json__object_begin(&j, "filters");
-	json__u64(&j, "seen", c->seen);
-	json__u64(&j, "kept", c->kept);
-	json__u64(&j, "fields_missing", c->fields_missing);
-	json__u64(&j, "other_process", c->tgid_filtered);
-	json__u64(&j, "not_a_load", c->op_filtered);
-	json__u64(&j, "no_address", c->no_address);
-	json__u64(&j, "outside_ranges", c->outside_ranges);
-	json__u64(&j, "below_min_lat", c->below_min);
-	json__u64(&j, "above_max_lat", c->above_max);
-	json__u64(&j, "class_not_asked", c->class_filtered);
-	json__u64(&j, "recursion_misses", s->recursion_misses);
-	json__object_end(&j);
+	render_json_counters(&j, s);
 	json__object_end(&j);
 	json__end_line(&j);
 }

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <linux/types.h>
 
+#include "render.h"
 #include "snapshot.h"
 #include "symbolize.h"
 #include "toptable.h"
@@ -70,7 +71,8 @@ struct top_report {
 	bool has_latency; /* the samples carry latency and data source */
 	bool intervals;	  /* each report is one interval: print its time */
 	bool clear;	  /* clear the screen before each report (a terminal) */
-	const char *source; /* the event, for JSON */
+	const struct run_info *run; /* tool, event, target, start: the JSON header */
+	const struct source *src;
 };
 
 void top_render_text(FILE *out, const struct top_report *r, const struct top_rows *ip,

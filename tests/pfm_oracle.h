@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
+/*
+ * pfm_oracle.h - libpfm4's encoding of an event, behind a plain interface:
+ * libpfm4 ships its own copy of perf_event.h, which cannot share a file with
+ * <linux/perf_event.h>.  Linked into check_pfm only.
+ */
+#ifndef LDLAT_PFM_ORACLE_H
+#define LDLAT_PFM_ORACLE_H
+
+#include <stdint.h>
+
+struct pfm_encoding {
+	uint32_t type;
+	uint64_t config, config1;
+};
+
+/*
+ * Encodes event for the first libpfm4 model in models (comma-separated) that
+ * knows it.  Returns the model used (static storage), or NULL when none
+ * knows it; err gets libpfm4's message when one knows the event but cannot
+ * encode it (then NULL too).
+ */
+const char *pfm_oracle__encode(const char *models, const char *event, struct pfm_encoding *out,
+			       char *err, int errlen);
+
+#endif
