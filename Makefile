@@ -21,20 +21,20 @@ CFLAGS	?= -O2 -g
 CFLAGS	+= -std=gnu11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wno-missing-field-initializers \
 	-Wno-format-truncation
 CPPFLAGS += -I$(BUILD) -Ibpf -Ikernel -Iuser
-LDLIBS	:= -lbpf -ldw -lelf -lz -lm
+LDLIBS	:= -lbpf -ldw -lelf -lz -lm -lpfm
 BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) -Wall -Werror \
 	-I$(BUILD) -Ivmlinux -Ibpf
 
 KERNEL_SRCS := $(wildcard kernel/*.c)
 USER_LIB_SRCS := $(filter-out user/ldlat-%.c,$(wildcard user/*.c))
-TOOLS := ldlat-hist ldlat-top
+TOOLS := ldlat-hist ldlat-top ldlat-stat
 TOOL_BINS := $(addprefix $(BUILD)/,$(TOOLS))
 WORKLOAD := $(BUILD)/ldlat-workload
 
 LIB_OBJS := $(patsubst %.c,$(OBJ)/%.o,$(KERNEL_SRCS) $(USER_LIB_SRCS))
 LIB := $(BUILD)/libldlat.a
 
-TEST_SUITES := check_unit check_events check_pfm check_bpf check_e2e check_pin check_output check_top
+TEST_SUITES := check_unit check_events check_pfm check_bpf check_e2e check_pin check_output check_stat check_top
 TEST_BINS := $(addprefix $(BUILD)/tests/,$(TEST_SUITES))
 TEST_COMMON := $(OBJ)/tests/testutil.o
 # ELF files for ldlat-top's tests: see tests/topprog.c and tests/symprog.c
@@ -98,9 +98,9 @@ $(BUILD)/tests/ldlat-symprog-stripped: $(BUILD)/tests/ldlat-symprog
 
 $(OBJ)/tests/%.o: CPPFLAGS += $(shell pkg-config --cflags check 2>/dev/null)
 
-# libpfm4, the independent oracle for event encodings: linked into its test only
+# libpfm4, the independent oracle for the sysfs event encodings (libpfm4 itself is in
+# LDLIBS: ldlat-stat encodes vendor event names with it)
 $(BUILD)/tests/check_pfm: $(OBJ)/tests/pfm_oracle.o
-$(BUILD)/tests/check_pfm: LDLIBS += -lpfm
 
 $(BUILD)/tests/%: $(OBJ)/tests/%.o $(TEST_COMMON) $(LIB)
 	@mkdir -p $(dir $@)
@@ -113,7 +113,7 @@ vmlinux:
 	$(BPFTOOL) btf dump file /sys/kernel/btf/vmlinux format c > vmlinux/vmlinux.h
 
 # Debian packages: to build, to test, and to run the demo and benchmarks.
-BUILD_DEPS := make gcc clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev pkg-config check \
+BUILD_DEPS := make gcc clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev pkg-config check libpfm4-dev \
 	linux-libc-dev libdw-dev binutils
 TEST_DEPS := jq python3 prometheus valgrind linux-perf bpftrace libclang-rt-14-dev \
 	libpfm4-dev util-linux

@@ -196,6 +196,21 @@ out:
 	}
 	return e;
 }
+
+int cpu_id__perfmon(const struct cpu_id *id, int *gp, int *fixed)
+{
+	unsigned int eax, ebx, ecx, edx;
+
+	if (id->overridden || strcmp(id->vendor, "GenuineIntel") || __get_cpuid_max(0, NULL) < 0xa)
+		return -EOPNOTSUPP;
+	__cpuid(0xa, eax, ebx, ecx, edx);
+	if (!(eax & 0xff) || !((eax >> 8) & 0xff))
+		return -EOPNOTSUPP;
+	*gp = (int)((eax >> 8) & 0xff);
+	/* fixed counters are reported from version 2 on */
+	*fixed = (eax & 0xff) >= 2 ? (int)(edx & 0x1f) : 0;
+	return 0;
+}
 #else
 static void cpu_id__from_cpuid(struct cpu_id *id)
 {
@@ -215,6 +230,14 @@ int cpu_id__core_types_by_cpuid(const struct cpumap *cpus, struct cpumap *core,
 {
 	(void)cpus;
 	core->nr = atom->nr = 0;
+	return -EOPNOTSUPP;
+}
+
+int cpu_id__perfmon(const struct cpu_id *id, int *gp, int *fixed)
+{
+	(void)id;
+	(void)gp;
+	(void)fixed;
 	return -EOPNOTSUPP;
 }
 #endif

@@ -52,6 +52,15 @@ int cpu_id__parse(struct cpu_id *id, const char *text, char *err, size_t errlen)
 
 void cpu_id__free(struct cpu_id *id);
 
+/*
+ * The counters of Intel's architectural performance monitoring, CPUID leaf
+ * 0xA: general-purpose counters per logical processor (EAX[15:8]) and fixed
+ * counters (EDX[4:0]).  Returns 0, or -EOPNOTSUPP when id is not this CPU
+ * (LDLAT_CPU), not Intel, or the leaf reports no architectural PMU (a
+ * virtual machine without one).
+ */
+int cpu_id__perfmon(const struct cpu_id *id, int *gp, int *fixed);
+
 /* The CPUs of a core type (NULL for CORE_TYPE_ANY or a part that is not hybrid). */
 const struct cpumap *cpu_id__cpus(const struct cpu_id *id, enum core_type type);
 

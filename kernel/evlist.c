@@ -135,18 +135,39 @@ void evsel__strerror(const struct evsel *ev, int err, int cpu, pid_t tid, char *
 	}
 }
 
+/* The group leader's fd on this CPU or task (evlist->group). */
+static int evlist__group_fd(const struct evlist *evlist, int cpu, pid_t tid)
+{
+	int i;
+
+	for (i = 0; i < evlist->nfds; i++)
+		if (evlist->fds[i].evsel == 0 && evlist->fds[i].cpu == cpu &&
+		    evlist->fds[i].tid == tid)
+			return evlist->fds[i].fd;
+	return -1;
+}
+
 static int evlist__open_one(struct evlist *evlist, int idx, pid_t pid, int cpu, unsigned long flags,
 			    pid_t tid, char *err, size_t errlen)
 {
 	struct evsel *ev = &evlist->evsel[idx];
 	struct evfd *fds, *f;
 	struct perf_event_attr leader;
-	int lfd = -1, fd, e;
+	int lfd = -1, gfd = -1, fd, e;
 
 	fds = realloc(evlist->fds, (evlist->nfds + 1) * sizeof(*fds));
 	if (!fds)
 		return -ENOMEM;
 	evlist->fds = fds;
+	if (evlist->group && idx > 0) {
+		gfd = evlist__group_fd(evlist, cpu, tid);
+		if (gfd < 0) {
+			snprintf(err, errlen, "cannot open %s: its group leader %s is not open on %s %d",
+				 ev->name, evlist->evsel[0].name, tid >= 0 ? "task" : "CPU",
+				 tid >= 0 ? (int)tid : cpu);
+			return -EINVAL;
+		}
+	}
 	if (ev->has_leader) {
 		leader = ev->leader;
 		leader.disabled = 1;
@@ -162,8 +183,9 @@ static int evlist__open_one(struct evlist *evlist, int idx, pid_t pid, int cpu, 
 		}
 	}
 	/* a group member is enabled with its leader; the leader starts disabled */
-	ev->attr.disabled = ev->has_leader ? 0 : 1;
-	fd = sys_perf_event_open(&ev->attr, pid, cpu, lfd, flags | PERF_FLAG_FD_CLOEXEC);
+	ev->attr.disabled = ev->has_leader || gfd >= 0 ? 0 : 1;
+	fd = sys_perf_event_open(&ev->attr, pid, cpu, lfd >= 0 ? lfd : gfd,
+				 flags | PERF_FLAG_FD_CLOEXEC);
 	if (fd < 0) {
 		e = errno;
 		evsel__strerror(ev, e, cpu, tid, err, errlen);
@@ -186,6 +208,8 @@ int evlist__open(struct evlist *evlist, const struct target *target, char *err, 
 	int i, j, k, e = 0;
 	struct evsel *ev;
 
+	evlist->failed_evsel = -1;
+	evlist->failed_errno = 0;
 	for (i = 0; i < evlist->nevsel && !e; i++) {
 		ev = &evlist->evsel[i];
 		ev->attr.inherit = target->kind == TARGET_TASKS && target->inherit;
@@ -219,6 +243,10 @@ int evlist__open(struct evlist *evlist, const struct target *target, char *err, 
 					e = evlist__open_one(evlist, i, -1, cpu, 0, -1, err, errlen);
 			}
 			break;
+		}
+		if (e) {
+			evlist->failed_evsel = i;
+			evlist->failed_errno = -e;
 		}
 	}
 	if (!e && !evlist->nfds) {

@@ -60,6 +60,9 @@ struct evlist {
 	struct evsel *evsel;
 	int nfds;
 	struct evfd *fds;
+	bool group;	  /* all evsels are one group on each CPU or task, led by evsel 0 */
+	int failed_evsel; /* after a failed evlist__open: the evsel that failed, and why */
+	int failed_errno;
 };
 
 /* Appends a copy of ev (its cpumap is moved). Returns 0 or -ENOMEM. */
@@ -68,7 +71,7 @@ int evlist__add(struct evlist *evlist, struct evsel *ev);
 /*
  * Opens every evsel on every place of the target, disabled.  On failure
  * closes what it opened and returns -errno with a sentence in err that says
- * what to change.
+ * what to change (failed_evsel and failed_errno say which event and why).
  */
 int evlist__open(struct evlist *evlist, const struct target *target, char *err, size_t errlen);
 

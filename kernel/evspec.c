@@ -5,42 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "evnames.h"
 #include "evspec.h"
+#include "pfm.h"
 
-/* perf's names for the generic hardware and software events. */
-static const struct {
-	const char *name;
-	__u32 type;
-	__u64 config;
-} legacy_events[] = {
-	{ "cpu-cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES },
-	{ "cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES },
-	{ "instructions", PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS },
-	{ "cache-references", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_REFERENCES },
-	{ "cache-misses", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_MISSES },
-	{ "branch-instructions", PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_INSTRUCTIONS },
-	{ "branches", PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_INSTRUCTIONS },
-	{ "branch-misses", PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_MISSES },
-	{ "bus-cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_BUS_CYCLES },
-	{ "stalled-cycles-frontend", PERF_TYPE_HARDWARE, PERF_COUNT_HW_STALLED_CYCLES_FRONTEND },
-	{ "stalled-cycles-backend", PERF_TYPE_HARDWARE, PERF_COUNT_HW_STALLED_CYCLES_BACKEND },
-	{ "ref-cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_REF_CPU_CYCLES },
-	{ "cpu-clock", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK },
-	{ "task-clock", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK },
-	{ "page-faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS },
-	{ "faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS },
-	{ "context-switches", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CONTEXT_SWITCHES },
-	{ "cs", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CONTEXT_SWITCHES },
-	{ "cpu-migrations", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_MIGRATIONS },
-	{ "migrations", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_MIGRATIONS },
-	{ "minor-faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS_MIN },
-	{ "major-faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS_MAJ },
-	{ "alignment-faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_ALIGNMENT_FAULTS },
-	{ "emulation-faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_EMULATION_FAULTS },
-	{ "dummy", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_DUMMY },
-};
-
-#define NLEGACY (sizeof(legacy_events) / sizeof(legacy_events[0]))
 
 /* ---- parsing ------------------------------------------------------------ */
 
@@ -170,11 +138,51 @@ static bool all_hex(const char *s)
 	return true;
 }
 
+/*
+ * Not one of perf's names: a vendor name for libpfm4 ("MEM_INST_RETIRED:
+ * ALL_LOADS"), the whole of it up to the next event, umasks and libpfm4's
+ * own modifiers included.
+ */
+static int parser__vendor_event(struct parser *ps, const char *start, const char *name,
+				struct evspec_event *e)
+{
+	size_t n = strcspn(start, ",}");
+	struct pfm_encoding enc;
+	char token[EVSPEC_TEXT_MAX], why[1024];
+	int err;
+
+	if (n >= sizeof(token)) {
+		ps->p = start;
+		return parser__fail(ps, "event name too long");
+	}
+	memcpy(token, start, n);
+	token[n] = '\0';
+	err = pfm__encode(token, &enc, why, sizeof(why));
+	if (err == -ENOENT) {
+		ps->p = start;
+		snprintf(ps->err, ps->errlen,
+			 "unknown event '%s' in '%s' (write a PMU's event as pmu/term=value,.../, "
+			 "e.g. cpu/event=0xcd,umask=0x1/, or a raw one as rHEX): not one of perf's "
+			 "names, and %s",
+			 strchr(token, ':') ? token : name, ps->text, why);
+		return -EINVAL;
+	}
+	if (err) {
+		ps->p = start;
+		snprintf(ps->err, ps->errlen, "%s", why);
+		return -EINVAL;
+	}
+	e->kind = EVSPEC_PFM;
+	snprintf(e->text, sizeof(e->text), "%s", token);
+	ps->p = start + n;
+	return 0;
+}
+
 static int parser__event(struct parser *ps, struct evspec_event *e)
 {
 	const char *start = ps->p;
-	char name[PMU_NAME_MAX];
-	unsigned int i;
+	struct perf_event_attr attr;
+	char name[PMU_NAME_MAX], canon[64];
 	int err;
 
 	memset(e, 0, sizeof(*e));
@@ -191,21 +199,16 @@ static int parser__event(struct parser *ps, struct evspec_event *e)
 		e->config = strtoull(name + 1, NULL, 16);
 		err = 0;
 	} else {
-		for (i = 0; i < NLEGACY && strcmp(legacy_events[i].name, name); i++)
-			;
-		if (i == NLEGACY) {
+		err = evname__lookup(name, &attr, canon, sizeof(canon), ps->err, ps->errlen);
+		if (err == -ENOENT)
+			return parser__vendor_event(ps, start, name, e);
+		if (err) {
 			ps->p = start;
-			snprintf(ps->err, ps->errlen,
-				 "unknown event '%s' in '%s' (write a PMU's event as "
-				 "pmu/term=value,.../, e.g. cpu/event=0xcd,umask=0x1/, or a raw one "
-				 "as rHEX)",
-				 name, ps->text);
-			return -EINVAL;
+			return err;
 		}
 		e->kind = EVSPEC_LEGACY;
-		e->type = legacy_events[i].type;
-		e->config = legacy_events[i].config;
-		err = 0;
+		e->type = attr.type;
+		e->config = attr.config;
 	}
 	if (err)
 		return err;
@@ -522,6 +525,29 @@ static void encoder__mods(struct encoder *en, char *notice, size_t noticelen)
 	}
 }
 
+/* libpfm4's encoding; its modifiers were part of the name. */
+static int encoder__vendor(struct encoder *en)
+{
+	struct perf_event_attr *a = &en->out->attr;
+	struct pfm_encoding enc;
+	int r = pfm__encode(en->e->text, &enc, en->err, en->errlen);
+
+	if (r)
+		return r == -ENOENT ? -EINVAL : r;
+	a->type = enc.type;
+	a->config = enc.config;
+	a->config1 = enc.config1;
+	a->config2 = enc.config2;
+	a->exclude_user = enc.exclude_user;
+	a->exclude_kernel = enc.exclude_kernel;
+	a->exclude_hv = enc.exclude_hv;
+	snprintf(en->out->pfm, sizeof(en->out->pfm), "%s", enc.fqname);
+	if (enc.type == PERF_TYPE_RAW)
+		en->out->has_pmu = !pmu__load_by_type(&en->out->pmu, PERF_TYPE_RAW);
+	snprintf(en->out->name, sizeof(en->out->name), "%s", en->e->text);
+	return 0;
+}
+
 int evspec__encode(const struct evspec_event *e, struct evspec_attr *out, char *notice,
 		   size_t noticelen, char *err, size_t errlen)
 {
@@ -561,6 +587,8 @@ int evspec__encode(const struct evspec_event *e, struct evspec_attr *out, char *
 		if (e->type != PERF_TYPE_SOFTWARE)
 			out->has_pmu = !pmu__load_by_type(&out->pmu, PERF_TYPE_RAW);
 		break;
+	case EVSPEC_PFM:
+		return encoder__vendor(&en);
 	}
 	encoder__mods(&en, notice, noticelen);
 	if (!out->name[0])
@@ -605,6 +633,10 @@ void evspec__format(const struct evspec_event *e, const char *extra_terms,
 	} while (0)
 	if (len)
 		buf[0] = '\0';
+	if (e->kind == EVSPEC_PFM) {
+		OUT("%s", e->text); /* libpfm4's modifiers are in the name */
+		return;
+	}
 	if (e->kind == EVSPEC_PMU) {
 		OUT("%s/", e->pmu);
 		for (i = 0; i < e->nterms; i++) {

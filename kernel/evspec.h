@@ -8,6 +8,9 @@
  *   ibs_op//                                 a PMU with no terms
  *   r1cd, r1cd:pp                            a raw event (PERF_TYPE_RAW)
  *   cycles:u, page-faults                    a generic hardware or software event
+ *   L1-dcache-load-misses, LLC-loads         a hardware-cache event (kernel/evnames.h)
+ *   MEM_INST_RETIRED:ALL_LOADS               a vendor event, through libpfm4 (its own
+ *                                            umasks and modifiers after the colons)
  *   {cpu/mem-loads-aux/,cpu/mem-loads/}:P    a group: the first event leads it
  *   a,b                                      several events
  *
@@ -41,7 +44,8 @@
 enum evspec_kind {
 	EVSPEC_PMU,    /* pmu/terms/modifiers */
 	EVSPEC_RAW,    /* rHEX: PERF_TYPE_RAW with that config */
-	EVSPEC_LEGACY, /* a generic hardware or software event by name */
+	EVSPEC_LEGACY, /* a generic hardware, cache or software event by perf's name */
+	EVSPEC_PFM,    /* a vendor event by name, encoded by libpfm4 (kernel/pfm.h) */
 };
 
 struct evspec_term {
@@ -93,6 +97,7 @@ struct evspec_attr {
 	struct pmu pmu;		    /* the PMU it was encoded through (has_pmu) */
 	bool has_pmu;
 	bool rate_set; /* a period= or freq= term */
+	char pfm[EVSPEC_TEXT_MAX * 2]; /* EVSPEC_PFM: libpfm4's full name, every umask spelled out */
 };
 
 /*

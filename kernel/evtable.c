@@ -172,9 +172,21 @@ static int loader__entry_key(struct loader *l, const char *key, char *val)
 		TEXT(unsupported);
 	} else if (!strcmp(key, "note")) {
 		TEXT(note);
+	} else if (!strcmp(key, "counters") || !strcmp(key, "fixed-counters") ||
+		   !strcmp(key, "offcore-registers")) {
+		if (!parse_num(val, &v) || v > 64)
+			return loader__fail(l, "%s = '%s': expected a number of counters (0 to 64)",
+					    key, val);
+		if (key[0] == 'c')
+			en->counters = (int)v;
+		else if (key[0] == 'f')
+			en->fixed_counters = (int)v;
+		else
+			en->offcore_registers = (int)v;
 	} else {
 		return loader__fail(l, "unknown key '%s' in [%s] (cpuid, core, requires, event, "
-				       "leader, ldlat, ldlat-default, precise, unsupported, note)",
+				       "leader, ldlat, ldlat-default, precise, unsupported, note, "
+				       "counters, fixed-counters, offcore-registers)",
 				    key, en->name);
 	}
 #undef TEXT
@@ -234,6 +246,7 @@ static int loader__section(struct loader *l, char *name)
 	snprintf(en->name, sizeof(en->name), "%s", name);
 	en->line = l->line;
 	en->precise = 0;
+	en->counters = en->fixed_counters = en->offcore_registers = -1;
 	l->cur = en;
 	return 0;
 }

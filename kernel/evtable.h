@@ -37,6 +37,8 @@ struct evtable_entry {
 	int precise; /* default precise level */
 	char unsupported[EVTABLE_TEXT_MAX];
 	char note[EVTABLE_TEXT_MAX];
+	/* the counter model's numbers for this CPU (ldlat-stat), -1: not given */
+	int counters, fixed_counters, offcore_registers;
 };
 
 struct evtable {

@@ -521,14 +521,6 @@ static const char *topprog(void)
 	return build_path("tests/ldlat-topprog");
 }
 
-static void run_top(char *const argv[], int want_rc, char **out, char **err)
-{
-	int rc = run(argv, 60, out, err);
-
-	ck_assert_msg(rc == want_rc, "exit %d (want %d)\nstdout:\n%.1500s\nstderr:\n%.1000s", rc,
-		      want_rc, *out, *err);
-}
-
 /* The first row under the header line that ends with 'header' (its newline included). */
 static bool first_row_names(const char *out, const char *header, const char *name)
 {
@@ -574,7 +566,7 @@ START_TEST(test_top_command_exact)
 	char *out, *err, *p, *line;
 	long kernel = 0;
 
-	run_top(argv, 0, &out, &err);
+	run_expect(argv, 0, &out, &err);
 	ck_assert_msg(count_for(out, "[.] touch_a ") == 200, "%.2000s", out);
 	ck_assert_int_eq(count_for(out, "[.] touch_b "), 100);
 	ck_assert_int_eq(count_for(out, " array_a "), 200);
@@ -604,7 +596,7 @@ START_TEST(test_top_address_only)
 			 "--", (char *)topprog(), "120", "60", NULL };
 	char *out, *err;
 
-	run_top(argv, 0, &out, &err);
+	run_expect(argv, 0, &out, &err);
 	ck_assert_msg(count_for(out, "[.] touch_a ") == 120, "%.2000s", out);
 	ck_assert_int_eq(count_for(out, "[.] touch_b "), 60);
 	ck_assert_int_eq(count_for(out, " array_a "), 120);
@@ -622,7 +614,7 @@ START_TEST(test_top_json)
 			 "--granularity", "page", "--", (char *)topprog(), "200", "100", NULL };
 	char *out, *err;
 
-	run_top(argv, 0, &out, &err);
+	run_expect(argv, 0, &out, &err);
 	ck_assert(jq_true(out, "[.code.rows[] | select(.function == \"touch_a\") | .samples] == [200]"));
 	ck_assert(jq_true(out, "[.data.rows[] | select(.object == \"array_b\") | "
 			       "[.samples, .blocks, .kind, .hottest_offset]] == [[100, 100, \"variable\", 0]]"));
@@ -652,7 +644,7 @@ START_TEST(test_top_output_file)
 	long len;
 
 	snprintf(path, sizeof(path), "/tmp/ldlat-top-output-%d", (int)getpid());
-	run_top(argv, 0, &out, &err);
+	run_expect(argv, 0, &out, &err);
 	ck_assert_str_eq(out, "");
 	f = fopen(path, "r");
 	ck_assert_ptr_nonnull(f);
@@ -686,13 +678,13 @@ START_TEST(test_top_table_full)
 	long n;
 
 	argv[6] = "text";
-	run_top(argv, 0, &out, &err);
+	run_expect(argv, 0, &out, &err);
 	n = count_for(out, "samples not attributed: table full, raise --entries");
 	ck_assert_msg(n >= 292, "%.2000s", out); /* 300 keys, 8 entries */
 	free(out);
 	free(err);
 	argv[6] = "json";
-	run_top(argv, 0, &out, &err);
+	run_expect(argv, 0, &out, &err);
 	ck_assert(jq_true(out, ".code.not_attributed.table_full >= 292 and "
 			       ".data.not_attributed.table_full >= 292"));
 	ck_assert(jq_true(out, "(.code.rows | map(.samples) | add) + .code.not_attributed.table_full "
@@ -720,7 +712,7 @@ START_TEST(test_top_exited)
 
 	if (!_i) {
 		snprintf(script, sizeof(script), "%s 200 100; sleep 1", topprog());
-		run_top(cargv, 0, &out, &err);
+		run_expect(cargv, 0, &out, &err);
 	} else {
 		child_spawn(&w, wargv);
 		snprintf(pid, sizeof(pid), "%d", w.pid);
@@ -763,7 +755,7 @@ START_TEST(test_top_intervals)
 	char *out, *err;
 
 	argv[6] = "text";
-	run_top(argv, 0, &out, &err);
+	run_expect(argv, 0, &out, &err);
 	ck_assert_int_eq(blocks_of(out, "code: "), 3);
 	ck_assert_int_eq(blocks_of(out, "data: "), 3);
 	ck_assert_int_eq(blocks_of(out, "filters: "), 3);
@@ -771,7 +763,7 @@ START_TEST(test_top_intervals)
 	free(out);
 	free(err);
 	argv[6] = "json";
-	run_top(argv, 0, &out, &err);
+	run_expect(argv, 0, &out, &err);
 	ck_assert_int_eq(blocks_of(out, "\n"), 3);
 	ck_assert(jq_true(out, ".counters.seen >= 0"));
 	free(out);
@@ -787,7 +779,7 @@ START_TEST(test_top_by)
 			 (char *)topprog(), "20", "10", NULL };
 	char *out, *err;
 
-	run_top(argv, 0, &out, &err);
+	run_expect(argv, 0, &out, &err);
 	ck_assert((strstr(out, "code: ") != NULL) == !_i);
 	ck_assert((strstr(out, "data: ") != NULL) == (_i == 1));
 	ck_assert_int_eq(count_for(out, _i ? " array_a " : "[.] touch_a "), 20);
@@ -821,7 +813,7 @@ START_TEST(test_top_debuginfo_path)
 	char *out, *err;
 
 	snprintf(debug, sizeof(debug), "%s", build_path("tests/debug"));
-	run_top(argv, 0, &out, &err);
+	run_expect(argv, 0, &out, &err);
 	ck_assert_msg(named_rows(out, " ldlat-symprog-stripped") == 0, "%.2000s", out);
 	free(out);
 	free(err);
@@ -829,7 +821,7 @@ START_TEST(test_top_debuginfo_path)
 	argv[7] = "--debuginfo-path";
 	argv[8] = debug;
 	argv[9] = "--";
-	run_top(argv, 0, &out, &err);
+	run_expect(argv, 0, &out, &err);
 	ck_assert_msg(named_rows(out, " ldlat-symprog-stripped") > 0, "%.2000s", out);
 	free(out);
 	free(err);
@@ -844,7 +836,7 @@ START_TEST(test_top_terminal_clears)
 	char *out, *err;
 
 	snprintf(cmd, sizeof(cmd), "%s --source page-faults -i 0.3,2 -- sleep 30", top());
-	run_top(argv, 0, &out, &err);
+	run_expect(argv, 0, &out, &err);
 	ck_assert_int_eq(blocks_of(out, "\033[H\033[2J"), 2);
 	free(out);
 	free(err);
@@ -859,6 +851,7 @@ static const char *const top_bad_inputs[][4] = {
 	{ "--by", "stack", "--by 'stack': expected ip, data or both" },
 	{ "--format", "xml", "--format 'xml': expected text, json or openmetrics" },
 	{ "--format", "openmetrics", "--format openmetrics is not one of ldlat-top's" },
+	{ "--loads", "-n5", "--loads is ldlat-hist's" },
 	{ "--output", "/nonexistent-ldlat-top/x.json", "cannot create a file in /nonexistent-ldlat-top" },
 	{ "-n", "many", "--rows 'many' is not a number of rows" },
 	{ "--data-by", "file", "--data-by 'file': expected object or block" },
@@ -876,7 +869,7 @@ START_TEST(test_top_bad_input)
 		argv[5] = "--";
 		argv[6] = NULL; /* needs a target that starts: the command never runs */
 	}
-	run_top(argv, 2, &out, &err);
+	run_expect(argv, 2, &out, &err);
 	ck_assert_msg(strstr(err, top_bad_inputs[_i][2]), "want '%s' in: %s", top_bad_inputs[_i][2],
 		      err);
 	ck_assert_msg(strncmp(err, "ldlat-top: ", 11) == 0, "%s", err);

@@ -1,18 +1,13 @@
 /* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
 /*
- * pfm_oracle.h - libpfm4's encoding of an event, behind a plain interface:
- * libpfm4 ships its own copy of perf_event.h, which cannot share a file with
- * <linux/perf_event.h>.  Linked into check_pfm only.
+ * pfm_oracle.h - libpfm4's encoding of an event for the first of several
+ * models that knows it, the independent oracle check_pfm compares the
+ * sysfs-based encodings with (through kernel/pfm.h).
  */
 #ifndef LDLAT_PFM_ORACLE_H
 #define LDLAT_PFM_ORACLE_H
 
-#include <stdint.h>
-
-struct pfm_encoding {
-	uint32_t type;
-	uint64_t config, config1;
-};
+#include "../kernel/pfm.h"
 
 /*
  * Encodes event for the first libpfm4 model in models (comma-separated) that

@@ -165,6 +165,25 @@ int run(char *const argv[], double seconds, char **out, char **err)
 	return rc;
 }
 
+bool child_spawn_started(struct child *c, char *const argv[], double seconds)
+{
+	child_spawn(c, argv);
+	return child_wait_stderr(c, "Ctrl-C to end", seconds);
+}
+
+bool child_go(struct child *c)
+{
+	return write(c->in, "g", 1) == 1;
+}
+
+void run_expect(char *const argv[], int want_rc, char **out, char **err)
+{
+	int rc = run(argv, 60, out, err);
+
+	ck_assert_msg(rc == want_rc, "exit %d (want %d)\nstdout:\n%.4000s\nstderr:\n%.2000s", rc,
+		      want_rc, *out, *err);
+}
+
 const char *fixture_path(const char *rel)
 {
 	static char buf[8][4096];

@@ -35,6 +35,15 @@ void child_free(struct child *c);
 /* Runs argv to the end; out/err are malloc'd (free them). Returns the exit code. */
 int run(char *const argv[], double seconds, char **out, char **err);
 
+/* run() for up to 60 s, asserting (Check) that it exits with want_rc. */
+void run_expect(char *const argv[], int want_rc, char **out, char **err);
+
+/* Spawns a tool and waits until it says it has started ("Ctrl-C to end"). */
+bool child_spawn_started(struct child *c, char *const argv[], double seconds);
+
+/* Writes one byte to its stdin: a workload started with --wait goes. */
+bool child_go(struct child *c);
+
 /* tests/fixtures/ path of a fixture, from LDLAT_FIXTURES or ./tests/fixtures. */
 const char *fixture_path(const char *rel);
 

@@ -2,6 +2,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "escape.h"
 #include "json.h"
 
 void json__init(struct json *j, FILE *out)
@@ -11,38 +12,6 @@ void json__init(struct json *j, FILE *out)
 	j->first[0] = true;
 }
 
-static void json__put_string(FILE *out, const char *s)
-{
-	const unsigned char *p = (const unsigned char *)s;
-
-	fputc('"', out);
-	for (; *p; p++) {
-		switch (*p) {
-		case '"':
-			fputs("\\\"", out);
-			break;
-		case '\\':
-			fputs("\\\\", out);
-			break;
-		case '\n':
-			fputs("\\n", out);
-			break;
-		case '\t':
-			fputs("\\t", out);
-			break;
-		case '\r':
-			fputs("\\r", out);
-			break;
-		default:
-			if (*p < 0x20)
-				fprintf(out, "\\u%04x", *p);
-			else
-				fputc(*p, out);
-		}
-	}
-	fputc('"', out);
-}
-
 /* The comma and the key before a value. */
 static void json__member(struct json *j, const char *key)
 {
@@ -50,7 +19,7 @@ static void json__member(struct json *j, const char *key)
 		fputc(',', j->out);
 	j->first[j->depth] = false;
 	if (key) {
-		json__put_string(j->out, key);
+		json_string(j->out, key);
 		fputc(':', j->out);
 	}
 }
@@ -94,7 +63,7 @@ void json__array_end(struct json *j)
 void json__string(struct json *j, const char *key, const char *v)
 {
 	json__member(j, key);
-	json__put_string(j->out, v ? v : "");
+	json_string(j->out, v ? v : "");
 }
 
 void json__u64(struct json *j, const char *key, __u64 v)

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
 /*
- * json.h - a small JSON writer: objects, arrays, strings (escaped), numbers,
- * booleans and null, with the commas placed for the caller.  One document a
+ * json.h - a small JSON writer: objects, arrays, strings (escaped by
+ * escape.h's json_string), numbers, booleans and null, with the commas
+ * placed for the caller.  One document a
  * line when the caller ends it with json__end_line (JSON Lines for
  * interval output).
  */

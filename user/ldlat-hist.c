@@ -135,7 +135,47 @@ static int pin_run(struct tool *tool, struct pinset *ps, const struct hist_args 
 	fprintf(stderr,
 		"ldlat-hist: pinned in %s: sampling %s on %s goes on. Read it with ldlat-hist "
 		"--show %s; stop it with ldlat-hist --unpin %s\n",
-		ps->dir, tool->evlist.evsel[0].name, tool->target_desc, ps->dir, ps->dir);
+		ps->dir, tool->evlist.evsel[0].name, tool->run.target_desc, ps->dir, ps->dir);
+	return 0;
+}
+
+/*
+ * --loads: the share of all loads the samples stand for.  With a fixed period
+ * each sample stands for period events; in frequency mode the period varies,
+ * and the sampling event's own count is the sum of the periods.
+ */
+struct loads_text {
+	char what[96], how[160];
+	struct loads_report report;
+};
+
+static int fill_loads(const struct tool *tool, const struct snapshot *s, struct loads_text *lt)
+{
+	const struct perf_event_attr *a = &tool->evlist.evsel[0].attr;
+	__u64 samples = s->counters.seen + s->recursion_misses, count;
+	char *what = lt->what, *how = lt->how;
+	double above;
+
+	if (tool__sampled_count(tool, &count)) {
+		fprintf(stderr, "ldlat-hist: cannot read the sampling events' count\n");
+		return -1;
+	}
+	if (tool->src.kind == SOURCE_LDLAT)
+		snprintf(what, sizeof(lt->what), "at or above the threshold");
+	else
+		snprintf(what, sizeof(lt->what), "sampled %s", source__name(tool->src.kind));
+	if (!a->freq) {
+		above = (double)samples * (double)a->sample_period;
+		snprintf(how, sizeof(lt->how), "%llu samples x period %llu; the event counted %llu",
+			 (unsigned long long)samples, (unsigned long long)a->sample_period,
+			 (unsigned long long)count);
+	} else {
+		above = (double)count;
+		snprintf(how, sizeof(lt->how),
+			 "the sampling event's count: %llu samples at %llu Hz, the period varies",
+			 (unsigned long long)samples, (unsigned long long)a->sample_freq);
+	}
+	loads__report(&tool->loads, what, above, how, &lt->report);
 	return 0;
 }
 
@@ -143,6 +183,7 @@ int main(int argc, char **argv)
 {
 	struct hist_args args = {};
 	struct printer p = {};
+	struct loads_text loads;
 	struct pinset ps = { .dir_fd = -1 };
 	struct run_info run;
 	struct timespec started;
@@ -211,7 +252,7 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	fprintf(stderr, "ldlat-hist: sampling %s on %s%s%s%s. Ctrl-C to end.\n",
-		tool.evlist.evsel[0].name, tool.target_desc,
+		tool.evlist.evsel[0].name, tool.run.target_desc,
 		tool.evlist.nevsel > 1 ? " (and the other core types' events)" : "",
 		args.pin.pin ? ", pinned in " : "", args.pin.pin ? ps.dir : "");
 
@@ -220,8 +261,15 @@ int main(int argc, char **argv)
 	status = tool__exit_status(&tool, end);
 	if (end == RUN_ERROR)
 		goto out;
-	/* the last (partial) interval, or the whole run */
+	/* the last (partial) interval, or the whole run; --loads' count goes with it */
 	p.final = true;
+	if (tool.loads.active && end != RUN_COUNT) {
+		if (p.read(p.src, &p.cur) || fill_loads(&tool, &p.cur, &loads)) {
+			status = EXIT_FAIL;
+			goto out;
+		}
+		p.report.loads = &loads.report;
+	}
 	if (end != RUN_COUNT && printer__print(&p))
 		status = EXIT_FAIL;
 out:

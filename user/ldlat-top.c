@@ -204,11 +204,11 @@ static int top_configure(struct tool *t, void *ctx, char *err, size_t errlen)
 static int top_before_enable(struct tool *t, void *ctx, char *err, size_t errlen)
 {
 	struct top *top = ctx;
-	pid_t cmd = t->has_cmd ? t->cmd.pid : 0;
+	pid_t cmd = t->run.has_cmd ? t->run.cmd.pid : 0;
 	int e;
 
-	e = procwatch__start(&top->watch, &top->pm, &t->target, cmd ? &cmd : t->procs,
-			     cmd ? 1 : t->nprocs, err, errlen);
+	e = procwatch__start(&top->watch, &top->pm, &t->run.target, cmd ? &cmd : t->run.procs,
+			     cmd ? 1 : t->run.nprocs, err, errlen);
 	top->watching = !e;
 	if (e)
 		procwatch__stop(&top->watch);
@@ -240,21 +240,17 @@ static int top_tick(void *ctx)
 struct top_output {
 	const struct top *top;
 	const struct top_rows *ip, *data;
-	int seq;
 };
 
-static void top_render(FILE *f, bool to_file, void *ctx)
+static void top_render(FILE *f, void *ctx)
 {
 	const struct top_output *o = ctx;
 	const struct top *top = o->top;
 
-	if (top->args->out.format == OUTPUT_JSON) {
+	if (top->args->out.format == OUTPUT_JSON)
 		top_render_json(f, &top->report, o->ip, o->data, &top->printer.delta);
-		return;
-	}
-	if (!to_file && o->seq && !top->report.clear)
-		fputc('\n', f);
-	top_render_text(f, &top->report, o->ip, o->data, &top->printer.delta);
+	else
+		top_render_text(f, &top->report, o->ip, o->data, &top->printer.delta);
 }
 
 /* One report of the tables drained since the last one (printer.emit). */
@@ -262,7 +258,7 @@ static int top_emit(struct printer *p, void *ctx, char *err, size_t errlen)
 {
 	struct top *top = ctx;
 	struct top_rows ip = {}, data = {};
-	struct top_output o = { .top = top, .ip = &ip, .data = &data, .seq = p->printed };
+	struct top_output o = { .top = top, .ip = &ip, .data = &data };
 	int e = 0;
 
 	if (top->args->by & TOP_BY_IP)
@@ -276,7 +272,9 @@ static int top_emit(struct printer *p, void *ctx, char *err, size_t errlen)
 	}
 	top_rows__sort(&ip, top->args->sort);
 	top_rows__sort(&data, top->args->sort);
-	e = output__write(&top->args->out, top_render, &o, err, errlen);
+	/* a blank line between plain reports; on a terminal each one clears the screen */
+	e = output__write(&top->args->out, top_render, &o, p->printed && !top->report.clear, err,
+			  errlen);
 	/* every sample of an exited process has been drained and reported */
 	procmaps__prune_exited(&top->pm);
 out:
@@ -304,8 +302,6 @@ int main(int argc, char **argv)
 	struct top top = { .args = &args };
 	struct tool_hooks hooks = { .configure = top_configure,
 				    .before_enable = top_before_enable,
-				    .tick = TOP_DRAIN_SECONDS,
-				    .on_tick = top_tick,
 				    .ctx = &top };
 	struct run_info run;
 	struct timespec started;
@@ -321,6 +317,12 @@ int main(int argc, char **argv)
 	args.cli.source.sample_ip = args.by & TOP_BY_IP;
 	if (args.cli.list_events)
 		return list_events(stdout, &args.cli, "ldlat-top");
+	if (args.cli.loads) {
+		fprintf(stderr, "ldlat-top: --loads is ldlat-hist's: ldlat-top ranks code and data by "
+				"samples and does not count every load; run ldlat-hist --loads for the "
+				"share of all loads the samples stand for\n");
+		return EXIT_USAGE;
+	}
 	if (args.out.format == OUTPUT_OPENMETRICS) {
 		fprintf(stderr,
 			"ldlat-top: --format openmetrics is not one of ldlat-top's: its tables rank "
@@ -377,9 +379,11 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	fprintf(stderr, "ldlat-top: sampling %s on %s. Ctrl-C to end.\n", tool.evlist.evsel[0].name,
-		tool.target_desc);
+		tool.run.target_desc);
 
-	end = tool__wait(&tool, args.cli.interval > 0 ? top_interval : NULL, &top);
+	/* the tables and the side band are emptied between reports */
+	end = run__wait(&tool.run, TOP_DRAIN_SECONDS, top_tick,
+			args.cli.interval > 0 ? top_interval : NULL, &top);
 	tool__stop_sampling(&tool);
 	status = tool__exit_status(&tool, end);
 	if (end == RUN_ERROR)

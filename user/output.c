@@ -123,15 +123,17 @@ static void output__render(FILE *f, const struct output_opts *o, const struct re
 	}
 }
 
-int output__write(const struct output_opts *o, output_render_fn render, void *ctx, char *err,
-		  size_t errlen)
+int output__write(const struct output_opts *o, void (*render)(FILE *f, void *ctx), void *ctx,
+		  bool separate, char *err, size_t errlen)
 {
 	char tmp[4096];
 	FILE *f;
 	int fd, e = 0;
 
 	if (!o->path) {
-		render(stdout, false, ctx);
+		if (separate && o->format == OUTPUT_TEXT)
+			fputc('\n', stdout);
+		render(stdout, ctx);
 		return ferror(stdout) ? -EIO : 0;
 	}
 	fd = output__tmpfile(o->path, tmp, sizeof(tmp));
@@ -146,7 +148,7 @@ int output__write(const struct output_opts *o, output_render_fn render, void *ct
 		close(fd);
 		goto fail;
 	}
-	render(f, true, ctx);
+	render(f, ctx);
 	if (fflush(f) || ferror(f) || fsync(fd))
 		e = errno ? -errno : -EIO;
 	if (fclose(f) && !e)
@@ -165,23 +167,21 @@ struct emit {
 	const struct output_opts *o;
 	const struct report *r;
 	const struct snapshot *interval, *total;
-	int seq;
+	bool with_run;
 };
 
-static void output__render_emit(FILE *f, bool to_file, void *ctx)
+static void output__render_emit(FILE *f, void *ctx)
 {
-	const struct emit *x = ctx;
+	const struct emit *em = ctx;
 
-	if (!to_file && x->seq && x->o->format == OUTPUT_TEXT)
-		fputc('\n', f);
-	output__render(f, x->o, x->r, x->interval, x->total, to_file || x->seq == 0);
+	output__render(f, em->o, em->r, em->interval, em->total, em->with_run);
 }
 
 int output__emit(const struct output_opts *o, const struct report *r,
 		 const struct snapshot *interval, const struct snapshot *total, int seq, char *err,
 		 size_t errlen)
 {
-	struct emit x = {.o = o, .r = r, .interval = interval, .total = total, .seq = seq};
+	struct emit em = { o, r, interval, total, o->path || seq == 0 };
 
-	return output__write(o, output__render_emit, &x, err, errlen);
+	return output__write(o, output__render_emit, &em, seq != 0, err, errlen);
 }

@@ -50,16 +50,12 @@ int output__emit(const struct output_opts *o, const struct report *r,
 		 const struct snapshot *interval, const struct snapshot *total, int seq, char *err,
 		 size_t errlen);
 
-/* Prints one report into f: the file --output replaces (to_file), or stdout. */
-typedef void (*output_render_fn)(FILE *f, bool to_file, void *ctx);
-
 /*
- * Where any report goes: render writes it to stdout, or to a file beside
- * --output that then replaces it.  output__emit is this with the
- * histograms' renderers; a tool with its own report calls it directly.
- * Returns 0 or -errno with a sentence in err.
+ * Any tool's report: render(f, ctx) on stdout (a blank line first when
+ * separate and the format is text), or into --output FILE, replaced
+ * atomically.  Returns 0 or -errno with a sentence in err.
  */
-int output__write(const struct output_opts *o, output_render_fn render, void *ctx, char *err,
-		  size_t errlen);
+int output__write(const struct output_opts *o, void (*render)(FILE *f, void *ctx), void *ctx,
+		  bool separate, char *err, size_t errlen);
 
 #endif

@@ -194,14 +194,14 @@ void pin_meta__fill(struct ldlat_pin_meta *m, const struct tool *t, const struct
 	m->pid = (__u32)getpid();
 	m->detached = detached;
 	m->source = (enum ldlat_pin_source)t->src.kind;
-	m->target = pin_target(t->target.kind);
+	m->target = pin_target(t->run.target.kind);
 	m->program = t->addr_only ? LDLAT_PIN_PROG_ADDR_ONLY : LDLAT_PIN_PROG_SAMPLE;
 	m->fields = t->src.fields;
-	if (t->target.kind == TARGET_CGROUP)
-		m->cgroup_id = pinset__cgroup_id(t->target.cgroup_fd, m->cgroup_path,
+	if (t->run.target.kind == TARGET_CGROUP)
+		m->cgroup_id = pinset__cgroup_id(t->run.target.cgroup_fd, m->cgroup_path,
 						 sizeof(m->cgroup_path));
 	snprintf(m->event, sizeof(m->event), "%s", t->evlist.evsel[0].name);
-	snprintf(m->target_desc, sizeof(m->target_desc), "%s", t->target_desc);
+	snprintf(m->target_desc, sizeof(m->target_desc), "%s", t->run.target_desc);
 	m->nranges = set->nranges;
 	for (i = 0; i < set->nranges; i++) {
 		snprintf(m->range_text[i], sizeof(m->range_text[i]), "%s", set->range[i].text);

@@ -36,8 +36,22 @@ struct run_info {
 	const char *cgroup_removed;	/* the set's -G cgroup, when it has been removed */
 };
 
+/*
+ * --loads (user/loads.h): every load counted beside the sampling, and the
+ * share of them the samples stand for; in the report at the end of a run.
+ */
+struct loads_report {
+	const char *event; /* the counting event */
+	double loads;	   /* its count, scaled when it was multiplexed */
+	double running;	   /* the share of the time it was on a counter */
+	const char *what;  /* what the samples are: "at or above the threshold" */
+	double above;	   /* the events the samples stand for */
+	const char *how;   /* how 'above' was found: "4000 samples x period 37" */
+};
+
 struct report {
 	const struct run_info *run; /* NULL: text output only */
+	const struct loads_report *loads; /* NULL: no --loads, or not the last report */
 	const struct source *src;
 	const struct range_set *ranges; /* nranges 0: one range, every address */
 	enum report_by by;
@@ -66,6 +80,9 @@ void render_text(FILE *out, const struct report *r, const struct snapshot *s);
 
 /* The filter counters' line ("filters: N seen, M kept; dropped: ..."), and a recursion warning. */
 void render_counters(FILE *out, const struct snapshot *s);
+
+/* The --loads line of render_text. */
+void render_loads_text(FILE *out, const struct loads_report *l);
 
 /*
  * What a pinned set was started with and the span of time s covers, as text

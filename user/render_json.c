@@ -215,6 +215,19 @@ void render_json(FILE *out, const struct report *r, const struct snapshot *s)
 	for (i = 0; i < n; i++)
 		json_group(&j, r, &groups[i]);
 	json__array_end(&j);
+	if (r->loads) {
+		json__object_begin(&j, "loads");
+		json__string(&j, "event", r->loads->event);
+		json__fixed(&j, "count", r->loads->loads, 0);
+		json__fixed(&j, "running", r->loads->running, 6);
+		json__fixed(&j, "above", r->loads->above, 0);
+		if (r->loads->loads > 0)
+			json__fixed(&j, "fraction", r->loads->above / r->loads->loads, 9);
+		else
+			json__null(&j, "fraction");
+		json__string(&j, "how", r->loads->how);
+		json__object_end(&j);
+	}
 	if (run && run->pin_dir) {
 		json__object_begin(&j, "pinned");
 		json__string(&j, "dir", run->pin_dir);

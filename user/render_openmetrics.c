@@ -14,29 +14,11 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "escape.h"
 #include "render.h"
 #include "../kernel/datasrc.h"
 
 #define LABELS_MAX 2048
-
-/* A label value, escaped as both formats want: backslash, quote, newline. */
-static void label_value(char *buf, size_t len, const char *v)
-{
-	size_t o = 0;
-
-	for (; *v && o + 3 < len; v++) {
-		if (*v == '\\' || *v == '"') {
-			buf[o++] = '\\';
-			buf[o++] = *v;
-		} else if (*v == '\n') {
-			buf[o++] = '\\';
-			buf[o++] = 'n';
-		} else {
-			buf[o++] = *v;
-		}
-	}
-	buf[o] = '\0';
-}
 
 /* target="...",pin="...": what tells two runs' series apart in one textfile directory. */
 static void base_labels(const struct report *r, char *buf, size_t len)
@@ -125,6 +107,21 @@ static void render_histogram(FILE *out, const struct report *r, const struct gro
 	fprintf(out, "ldlat_latency_cycles_count{%s} %llu\n", labels, (unsigned long long)c->count);
 }
 
+static void render_loads_families(FILE *out, const struct loads_report *l, const char *base)
+{
+	char event[600];
+
+	label_value(event, sizeof(event), l->event);
+	family(out, "ldlat_loads", "gauge",
+	       "Every load counted beside the sampling (--loads), scaled when multiplexed.");
+	fprintf(out, "ldlat_loads{%s,event=\"%s\"} %.0f\n", base, event, l->loads);
+	family(out, "ldlat_loads_sampled_ratio", "gauge",
+	       "The share of the counted loads the samples stand for (samples x period / loads).");
+	if (l->loads > 0)
+		fprintf(out, "ldlat_loads_sampled_ratio{%s,event=\"%s\"} %.9f\n", base, event,
+			l->above / l->loads);
+}
+
 void render_openmetrics(FILE *out, const struct report *r, const struct snapshot *s)
 {
 	struct group groups[LDLAT_MAX_RANGES * LDLAT_NCLASS];
@@ -157,6 +154,8 @@ void render_openmetrics(FILE *out, const struct report *r, const struct snapshot
 			fprintf(out, "ldlat_range_samples{%s} %llu\n", labels,
 				(unsigned long long)groups[i].sum.count);
 	}
+	if (r->loads)
+		render_loads_families(out, r->loads, base);
 	fprintf(out, "# EOF\n");
 	fflush(out);
 }

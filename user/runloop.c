@@ -44,7 +44,7 @@ enum run_end runloop__run(const struct runloop *rl, int sigfd, int (*on_interval
 	struct pollfd *pfd;
 	struct signalfd_siginfo si;
 	double start = now(), next_tick = start + rl->interval, end = start + rl->duration, t,
-	       wait, next_upkeep = start + rl->tick;
+	       wait, next_read = start + rl->tick;
 	enum run_end res = RUN_ERROR;
 	int i, n, alive = rl->nprocs, ticks = 0, cmd_slot = -1, timeout;
 
@@ -86,22 +86,24 @@ enum run_end runloop__run(const struct runloop *rl, int sigfd, int (*on_interval
 			}
 			continue;
 		}
+		if (rl->tick && t >= next_read) {
+			if (rl->on_tick(ctx))
+				break;
+			next_read += rl->tick;
+			if (next_read <= t)
+				next_read = t + rl->tick;
+		}
 		if (rl->duration && t >= end) {
 			res = RUN_DURATION;
 			break;
-		}
-		if (rl->tick && t >= next_upkeep) {
-			if (rl->on_tick && rl->on_tick(rl->tick_ctx))
-				break;
-			next_upkeep = t + rl->tick;
 		}
 		wait = 3600;
 		if (rl->duration && end - t < wait)
 			wait = end - t;
 		if (rl->interval && next_tick - t < wait)
 			wait = next_tick - t;
-		if (rl->tick && next_upkeep - t < wait)
-			wait = next_upkeep - t;
+		if (rl->tick && next_read - t < wait)
+			wait = next_read - t;
 		timeout = (int)(wait * 1000) + 1;
 		if (poll(pfd, n, timeout) < 0) {
 			if (errno == EINTR)

@@ -58,11 +58,11 @@ static int tool__resolve_ranges(struct tool *t, char *err, size_t errlen)
 	pid_t pid = 0;
 
 	if (range_set__has_mappings(set)) {
-		if (t->has_cmd)
-			pid = t->cmd.pid;
-		else if (t->nprocs == 1)
-			pid = t->procs[0];
-		else if (t->nprocs > 1) {
+		if (t->run.has_cmd)
+			pid = t->run.cmd.pid;
+		else if (t->run.nprocs == 1)
+			pid = t->run.procs[0];
+		else if (t->run.nprocs > 1) {
 			snprintf(err, errlen, "address ranges that name mappings need a single -p process");
 			return -EINVAL;
 		}
@@ -85,20 +85,16 @@ int tool__start_hooks(struct tool *t, struct cli *cli, const char *name, __u32 l
 
 	memset(t, 0, sizeof(*t));
 	t->name = name;
-	t->hooks = hooks;
 	t->cli = cli;
-	t->sigfd = -1;
-	t->target.cgroup_fd = -1;
+	run__init(&t->run, cli, name);
 	cli__libbpf_verbose(cli->verbose);
 
 	e = privs__check(err, errlen);
 	if (e)
 		return e;
-	t->sigfd = runloop__signals();
-	if (t->sigfd < 0) {
-		snprintf(err, errlen, "cannot set up signal handling: %s", strerror(-t->sigfd));
-		return t->sigfd;
-	}
+	e = run__signals(&t->run, err, errlen);
+	if (e)
+		return e;
 	e = toolsconf__load(&t->table, cli->config, NULL, err, errlen);
 	if (e)
 		return e;
@@ -130,19 +126,15 @@ int tool__start_hooks(struct tool *t, struct cli *cli, const char *name, __u32 l
 	e = tool__check_fields(t, linear_step, err, errlen);
 	if (e)
 		return e;
-
-	if (cli->target.argv) {
-		e = command__start(&t->cmd, cli->target.argv, err, errlen);
+	if (cli->loads) {
+		e = loads__init(&t->loads, cli->loads_event, cli->config, err, errlen);
 		if (e)
-			return e == -ENOENT || e == -EACCES || e == -ENOEXEC ? -EINVAL : e;
-		t->has_cmd = true;
+			return e;
 	}
-	e = target__build(&t->target, &cli->target, t->has_cmd ? t->cmd.pid : 0, &t->procs,
-			  &t->nprocs, err, errlen);
+
+	e = run__prepare(&t->run, err, errlen);
 	if (e)
 		return e;
-	t->target_built = true;
-	target__describe(&t->target, &cli->target, t->target_desc, sizeof(t->target_desc));
 	e = tool__resolve_ranges(t, err, errlen);
 	if (e)
 		return e;
@@ -169,7 +161,7 @@ int tool__start_hooks(struct tool *t, struct cli *cli, const char *name, __u32 l
 	if (e)
 		return e;
 	t->session_open = true;
-	e = evlist__open(&t->evlist, &t->target, err, errlen);
+	e = evlist__open(&t->evlist, &t->run.target, err, errlen);
 	if (e)
 		return e;
 	e = session__attach(&t->session, &t->evlist, err, errlen);
@@ -185,15 +177,12 @@ int tool__start_hooks(struct tool *t, struct cli *cli, const char *name, __u32 l
 		snprintf(err, errlen, "cannot enable the events: %s", strerror(-e));
 		return e;
 	}
-	if (t->has_cmd) {
-		e = command__resume(&t->cmd);
-		if (e) {
-			snprintf(err, errlen, "cannot let '%s' run: %s", cli->target.argv[0],
-				 strerror(-e));
+	if (t->loads.active) {
+		e = loads__start(&t->loads, &t->run.target, err, errlen);
+		if (e)
 			return e;
-		}
 	}
-	return 0;
+	return run__go(&t->run, err, errlen);
 }
 
 void tool__run_info(const struct tool *t, const struct timespec *started, struct run_info *run)
@@ -201,7 +190,7 @@ void tool__run_info(const struct tool *t, const struct timespec *started, struct
 	*run = (struct run_info){
 		.tool = t->name,
 		.event = t->evlist.evsel[0].name,
-		.target = t->target_desc,
+		.target = t->run.target_desc,
 		.cfg = &t->cfg,
 		.started = *started,
 	};
@@ -209,54 +198,47 @@ void tool__run_info(const struct tool *t, const struct timespec *started, struct
 
 enum run_end tool__wait(struct tool *t, int (*on_interval)(void *ctx), void *ctx)
 {
-	struct runloop rl = {
-		.duration = t->cli->duration,
-		.interval = t->cli->interval,
-		.count = t->cli->count,
-		.cmd = t->has_cmd ? &t->cmd : NULL,
-		.nprocs = t->nprocs,
-		.procs = t->procs,
-		.tick = t->hooks ? t->hooks->tick : 0,
-		.on_tick = t->hooks ? t->hooks->on_tick : NULL,
-		.tick_ctx = t->hooks ? t->hooks->ctx : NULL,
-	};
-
-	return runloop__run(&rl, t->sigfd, on_interval, ctx);
+	return run__wait(&t->run, 0, NULL, on_interval, ctx);
 }
 
 void tool__stop_sampling(struct tool *t)
 {
 	evlist__disable(&t->evlist);
+	if (t->loads.active && loads__stop(&t->loads))
+		fprintf(stderr, "%s: cannot read the --loads counter\n", t->name);
+}
+
+int tool__sampled_count(const struct tool *t, __u64 *count)
+{
+	__u64 v;
+	int i;
+
+	*count = 0;
+	for (i = 0; i < t->evlist.nfds; i++) {
+		if (read(t->evlist.fds[i].fd, &v, sizeof(v)) != sizeof(v))
+			return -errno ? -errno : -EIO;
+		*count += v;
+	}
+	return 0;
 }
 
 int tool__exit_status(struct tool *t, enum run_end end)
 {
-	if (end == RUN_ERROR)
-		return EXIT_FAIL;
-	if (end == RUN_COMMAND && t->has_cmd)
-		return command__exit_code(&t->cmd);
-	return EXIT_OK;
+	return run__exit_status(&t->run, end);
 }
 
 void tool__teardown(struct tool *t)
 {
-	if (t->has_cmd)
-		command__stop(&t->cmd);
+	if (t->run.has_cmd)
+		command__stop(&t->run.cmd);
 	if (t->session_open)
 		session__close(&t->session);
 	t->session_open = false;
 	evlist__free(&t->evlist);
-	if (t->target_built)
-		target__free(&t->target);
-	t->target_built = false;
-	free(t->procs);
-	t->procs = NULL;
-	t->nprocs = 0;
+	loads__free(&t->loads);
 	source__free(&t->src);
 	if (t->table_loaded)
 		evtable__free(&t->table);
 	t->table_loaded = false;
-	if (t->sigfd >= 0)
-		close(t->sigfd);
-	t->sigfd = -1;
+	run__teardown(&t->run);
 }

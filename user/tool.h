@@ -12,8 +12,8 @@
 #include <stddef.h>
 
 #include "cli.h"
-#include "command.h"
-#include "runloop.h"
+#include "loads.h"
+#include "run.h"
 #include "session.h"
 
 struct tool;
@@ -25,31 +25,22 @@ struct tool_hooks {
 	int (*configure)(struct tool *t, void *ctx, char *err, size_t errlen);
 	/* events open and attached, not yet enabled; a command still stopped at its exec */
 	int (*before_enable)(struct tool *t, void *ctx, char *err, size_t errlen);
-	double tick; /* seconds between on_tick calls while waiting */
-	int (*on_tick)(void *ctx);
 	void *ctx;
 };
 
 struct tool {
 	const char *name; /* "ldlat-hist", for messages */
-	const struct tool_hooks *hooks;
 	struct cli *cli;
 	struct evtable table; /* tools.conf */
 	bool table_loaded;
 	struct source src;
 	struct evlist evlist;
-	struct target target;
-	bool target_built;
-	struct command cmd;
-	bool has_cmd;
-	pid_t *procs; /* the -p processes */
-	int nprocs;
+	struct run run; /* signals, the command, the target */
 	struct ldlat_config cfg;
 	struct session session;
 	bool session_open;
 	bool addr_only; /* the kernel cannot give latency and data source */
-	int sigfd;
-	char target_desc[256];
+	struct loads loads; /* --loads */
 };
 
 /*
@@ -72,8 +63,11 @@ void tool__run_info(const struct tool *t, const struct timespec *started, struct
 /* Waits as the options say (runloop__run). */
 enum run_end tool__wait(struct tool *t, int (*on_interval)(void *ctx), void *ctx);
 
-/* Stops the events (the maps hold still for the last read). */
+/* Stops the events (the maps hold still for the last read), and --loads' counter. */
 void tool__stop_sampling(struct tool *t);
+
+/* The sampling events' own count (read() of every fd): the events the samples stand for. */
+int tool__sampled_count(const struct tool *t, __u64 *count);
 
 /* The exit status after a run that ended with end. */
 int tool__exit_status(struct tool *t, enum run_end end);
