@@ -22,22 +22,25 @@ CFLAGS	?= -O2 -g
 CFLAGS	+= -std=gnu11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wno-missing-field-initializers \
 	-Wno-format-truncation
 CPPFLAGS += -I$(BUILD) -Ibpf -Ikernel -Iuser
-LDLIBS	:= -lbpf -lelf -lz -lm -lpfm
+LDLIBS	:= -lbpf -ldw -lelf -lz -lm -lpfm
 BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) -Wall -Werror \
 	-I$(BUILD) -Ivmlinux -Ibpf
 
 KERNEL_SRCS := $(wildcard kernel/*.c)
 USER_LIB_SRCS := $(filter-out user/ldlat-%.c,$(wildcard user/*.c))
-TOOLS := ldlat-hist ldlat-stat
+TOOLS := ldlat-hist ldlat-top ldlat-stat
 TOOL_BINS := $(addprefix $(BUILD)/,$(TOOLS))
 WORKLOAD := $(BUILD)/ldlat-workload
 
 LIB_OBJS := $(patsubst %.c,$(OBJ)/%.o,$(KERNEL_SRCS) $(USER_LIB_SRCS))
 LIB := $(BUILD)/libldlat.a
 
-TEST_SUITES := check_unit check_events check_pfm check_bpf check_e2e check_pin check_output check_stat check_offline
+TEST_SUITES := check_unit check_events check_pfm check_bpf check_e2e check_pin check_output check_stat check_top check_offline
 TEST_BINS := $(addprefix $(BUILD)/tests/,$(TEST_SUITES))
 TEST_COMMON := $(OBJ)/tests/testutil.o $(OBJ)/tests/perfwrite.o
+# ELF files for ldlat-top's tests: see tests/topprog.c and tests/symprog.c
+TEST_ELFS := $(BUILD)/tests/ldlat-topprog $(BUILD)/tests/ldlat-symprog \
+	$(BUILD)/tests/libldlatsym.so $(BUILD)/tests/ldlat-symprog-stripped
 # the perf.data reader under libFuzzer and AddressSanitizer (Debian: libclang-rt-14-dev)
 FUZZ_CC ?= clang
 FUZZ_CFLAGS := -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
@@ -46,7 +49,7 @@ GEN_PERFDATA := $(BUILD)/tests/gen-perfdata
 
 .PHONY: all tests deps test demo vmlinux clean install bench check-format fuzz
 all: $(TOOL_BINS) $(WORKLOAD)
-tests: all $(TEST_BINS) $(FUZZ_BIN) $(GEN_PERFDATA)
+tests: all $(TEST_BINS) $(TEST_ELFS) $(FUZZ_BIN) $(GEN_PERFDATA)
 
 # The PERF_MEM_* macros of the UAPI header, for the BPF build (vmlinux.h and
 # <linux/perf_event.h> cannot be included together).
@@ -78,6 +81,27 @@ $(BUILD)/ldlat-%: $(OBJ)/user/ldlat-%.o $(LIB)
 $(WORKLOAD): tests/workload.c | $(BUILD)
 	$(CC) -O2 -g -Wall -Wextra -Werror $< -o $@
 
+# built with symbols, without optimisations that would merge or inline what the tests name
+TEST_ELF_CFLAGS := -O1 -g -Wall -Wextra -Werror -Wl,--build-id
+
+$(BUILD)/tests/ldlat-topprog: tests/topprog.c
+	@mkdir -p $(dir $@)
+	$(CC) $(TEST_ELF_CFLAGS) -fPIE -pie $< -o $@
+
+$(BUILD)/tests/libldlatsym.so: tests/symlib.c
+	@mkdir -p $(dir $@)
+	$(CC) $(TEST_ELF_CFLAGS) -fPIC -shared $< -o $@
+
+$(BUILD)/tests/ldlat-symprog: tests/symprog.c $(BUILD)/tests/libldlatsym.so
+	$(CC) $(TEST_ELF_CFLAGS) -fPIE -pie $< -L$(BUILD)/tests -lldlatsym -Wl,-rpath,'$$ORIGIN' -o $@
+
+# stripped, its debug info under tests/debug/.build-id/xx/rest.debug (no debuglink)
+$(BUILD)/tests/ldlat-symprog-stripped: $(BUILD)/tests/ldlat-symprog
+	id=$$(readelf -n $< | sed -n 's/.*Build ID: *//p'); test -n "$$id" && \
+	mkdir -p $(BUILD)/tests/debug/.build-id/$${id%$${id#??}} && \
+	objcopy --only-keep-debug $< $(BUILD)/tests/debug/.build-id/$${id%$${id#??}}/$${id#??}.debug && \
+	objcopy --strip-all $< $@
+
 $(OBJ)/tests/%.o: CPPFLAGS += $(shell pkg-config --cflags check 2>/dev/null)
 
 # libpfm4, the independent oracle for the sysfs event encodings (libpfm4 itself is in
@@ -105,8 +129,8 @@ vmlinux:
 
 # Debian packages: to build, to test, and to run the demo and benchmarks.
 BUILD_DEPS := make gcc clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev pkg-config check libpfm4-dev \
-	linux-libc-dev
-TEST_DEPS := jq python3 prometheus valgrind linux-perf bpftrace libclang-rt-14-dev libdw-dev \
+	linux-libc-dev libdw-dev binutils
+TEST_DEPS := jq python3 prometheus valgrind linux-perf bpftrace libclang-rt-14-dev \
 	libpfm4-dev util-linux
 deps:
 	@missing=""; for p in $(BUILD_DEPS) $(TEST_DEPS); do \

@@ -205,7 +205,7 @@ static int evlist__open_one(struct evlist *evlist, int idx, pid_t pid, int cpu, 
 
 int evlist__open(struct evlist *evlist, const struct target *target, char *err, size_t errlen)
 {
-	int i, j, e = 0;
+	int i, j, k, e = 0;
 	struct evsel *ev;
 
 	evlist->failed_evsel = -1;
@@ -215,9 +215,17 @@ int evlist__open(struct evlist *evlist, const struct target *target, char *err, 
 		ev->attr.inherit = target->kind == TARGET_TASKS && target->inherit;
 		switch (target->kind) {
 		case TARGET_TASKS:
-			for (j = 0; j < target->ntids && !e; j++)
-				e = evlist__open_one(evlist, i, target->tids[j], -1, 0, target->tids[j],
-						     err, errlen);
+			for (j = 0; j < target->ntids && !e; j++) {
+				if (!target->cpus.nr) {
+					e = evlist__open_one(evlist, i, target->tids[j], -1, 0,
+							     target->tids[j], err, errlen);
+					continue;
+				}
+				for (k = 0; k < target->cpus.nr && !e; k++)
+					e = evlist__open_one(evlist, i, target->tids[j],
+							     target->cpus.cpu[k], 0, target->tids[j],
+							     err, errlen);
+			}
 			break;
 		case TARGET_CGROUP:
 		case TARGET_SYSTEM:

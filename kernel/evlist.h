@@ -34,7 +34,12 @@ enum target_kind {
 
 struct target {
 	enum target_kind kind;
-	struct cpumap cpus; /* SYSTEM, CGROUP: online CPUs; CPUS: the list */
+	/*
+	 * SYSTEM, CGROUP: online CPUs; CPUS: the list; TASKS: empty (any CPU),
+	 * or an event per task and CPU (inherited task events can only be
+	 * mmap'd per CPU)
+	 */
+	struct cpumap cpus;
 	int ntids;
 	pid_t *tids;
 	int cgroup_fd;

@@ -172,6 +172,8 @@ static void build__sampling(struct build *b, struct evspec_attr *enc)
 
 	a->sample_type = PERF_SAMPLE_ADDR | PERF_SAMPLE_DATA_SRC |
 			 (b->src->weight_struct ? PERF_SAMPLE_WEIGHT_STRUCT : PERF_SAMPLE_WEIGHT);
+	if (o->sample_ip)
+		a->sample_type |= PERF_SAMPLE_IP;
 	if (o->freq || o->period) {
 		a->freq = o->freq != 0;
 		a->sample_period = o->freq ? o->freq : o->period;

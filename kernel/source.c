@@ -44,7 +44,7 @@ static int source__page_faults(const struct source_opts *o, struct source *src,
 	ev.attr.size = sizeof(ev.attr);
 	ev.attr.type = PERF_TYPE_SOFTWARE;
 	ev.attr.config = PERF_COUNT_SW_PAGE_FAULTS;
-	ev.attr.sample_type = PERF_SAMPLE_ADDR;
+	ev.attr.sample_type = PERF_SAMPLE_ADDR | (o->sample_ip ? PERF_SAMPLE_IP : 0);
 	if (o->freq) {
 		ev.attr.freq = 1;
 		ev.attr.sample_freq = o->freq;

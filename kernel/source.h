@@ -27,6 +27,7 @@ struct source_opts {
 	__u64 freq;   /* samples per second instead of a period */
 	const char *event;	    /* --event SPEC: the load-latency event as written */
 	const struct evtable *table; /* tools.conf: events per CPU and the defaults */
+	bool sample_ip; /* also PERF_SAMPLE_IP: the precise IP in perf_sample_data (ldlat-top) */
 };
 
 #define SOURCE_MAX_EVENTS 4

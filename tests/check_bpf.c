@@ -17,6 +17,7 @@
 
 #include "ldlat.h"
 #include "../user/session.h"
+#include "../user/session_top.h"
 #include "../user/snapshot.h"
 #include "datasrc_cases.h"
 #include "ldlat.skel.h"
@@ -296,6 +297,184 @@ START_TEST(test_address_only_program_loads)
 }
 END_TEST
 
+/* ---- ldlat-top's tables ---------------------------------------------------- */
+
+/* Samples with few distinct keys: 4 processes, 24 IPs, addresses over 16 KiB. */
+static void gen_top_sample(struct ldlat_sample *s)
+{
+	gen_sample(&(struct ldlat_config){ 0 }, s);
+	s->ip = 0x401000 + (rnd() % 24) * 0x10;
+	if (rnd() % 8 == 0)
+		s->ip |= 0xffffffff81000000ull; /* kernel IPs count too */
+	s->addr = 0x7f0000000000ull + rnd() % 16384;
+}
+
+/* The native build's tables for the same samples, with a kernel table of 'entries' keys. */
+static void model_top(const struct ldlat_config *c, const struct ldlat_sample *s,
+		      struct top_table *ip, struct top_table *data)
+{
+	__u32 range = 0, cls = 0;
+	__u64 block = ldlat_top_block(s->addr, c->top_shift);
+
+	if (ldlat_judge(c, s, &range, &cls) != LDLAT_KEPT)
+		return;
+	/* a new key that finds no room is not attributed, but counted */
+	if (!top_table__find(ip, s->tgid, s->ip) && ip->n >= c->top_entries)
+		ip->full++;
+	else
+		ck_assert_int_eq(top_table__add_sample(ip, s->tgid, s->ip, s->lat, cls), 0);
+	if (!top_table__find(data, s->tgid, block) && data->n >= c->top_entries)
+		data->full++;
+	else
+		ck_assert_int_eq(top_table__add_sample(data, s->tgid, block, s->lat, cls), 0);
+}
+
+static void tables_equal(const struct top_table *got, const struct top_table *want)
+{
+	const struct top_entry *g;
+	size_t i;
+
+	ck_assert_uint_eq(got->n, want->n);
+	ck_assert_uint_eq(got->full, want->full);
+	ck_assert_uint_eq(got->failed, 0);
+	for (i = 0; i < want->n; i++) {
+		g = top_table__find(got, want->e[i].tgid, want->e[i].addr);
+		ck_assert_msg(g, "key (%u, 0x%llx) missing from the BPF table", want->e[i].tgid,
+			      (unsigned long long)want->e[i].addr);
+		ck_assert_mem_eq(&g->v, &want->e[i].v, sizeof(g->v));
+	}
+}
+
+/* Runs n samples through the test entry and the model. */
+static void top_batch(struct session *sess, const struct ldlat_config *c, int n,
+		      struct top_table *ip, struct top_table *data)
+{
+	struct ldlat_sample s;
+	int i;
+	LIBBPF_OPTS(bpf_test_run_opts, opts, .ctx_in = &s, .ctx_size_in = sizeof(s));
+
+	for (i = 0; i < n; i++) {
+		gen_top_sample(&s);
+		ck_assert_int_eq(bpf_prog_test_run_opts(session__test_fd(sess), &opts), 0);
+		model_top(c, &s, ip, data);
+	}
+}
+
+/*
+ * Both tables against the native model, over two drain generations (each
+ * drain moves exactly its generation's samples), with filters on, lines of
+ * 64 bytes; then with pages and a table too small (_i = 1): the samples of
+ * keys that found it full are counted, and every kept sample is accounted.
+ */
+START_TEST(test_top_tables)
+{
+	struct ldlat_config c = { .nranges = 1,
+				  .max_lat = 1ull << 40,
+				  .min_lat = 3,
+				  .class_mask = LDLAT_ALL_CLASSES & ~(1u << LDLAT_CLASS_L2),
+				  .op_mask = PERF_MEM_OP_LOAD,
+				  .need = LDLAT_HAS_ADDR | LDLAT_HAS_LAT | LDLAT_HAS_DSRC,
+				  .top = LDLAT_TOP_IP | LDLAT_TOP_DATA,
+				  .top_shift = _i ? 12 : 6,
+				  .top_entries = _i ? 9 : 4096 };
+	struct top_table got_ip, got_data, want_ip, want_data;
+	struct snapshot snap;
+	struct session sess;
+	char err[1024];
+	int gen;
+
+	ck_assert_msg(session__open(&sess, &c, SESSION_TEST_ENTRY, err, sizeof(err)) == 0, "%s",
+		      err);
+	ck_assert_uint_eq(bpf_map__max_entries(sess.skel->maps.top_ip), c.top_entries);
+	ck_assert_int_eq(snapshot__init(&snap, 1), 0);
+	for (gen = 0; gen < 2; gen++) {
+		top_table__init(&got_ip);
+		top_table__init(&got_data);
+		top_table__init(&want_ip);
+		top_table__init(&want_data);
+		top_batch(&sess, &c, NSAMPLES / 2, &want_ip, &want_data);
+		ck_assert_int_eq(session__top_drain(&sess, false, &got_ip, &got_data), 0);
+		tables_equal(&got_ip, &want_ip);
+		tables_equal(&got_data, &want_data);
+		ck_assert_uint_eq(sess.skel->bss->top_gen, gen + 1);
+		ck_assert(!_i || (want_ip.full && want_data.full));
+		/* every kept sample is in a table or counted as not attributed */
+		ck_assert_int_eq(session__read(&sess, &snap), 0);
+		ck_assert_uint_eq(top_table__samples(&got_ip) + got_ip.full,
+				  top_table__samples(&want_ip) + want_ip.full);
+		top_table__free(&got_ip);
+		top_table__free(&got_data);
+		top_table__free(&want_ip);
+		top_table__free(&want_data);
+	}
+	ck_assert_uint_gt(snap.counters.kept, 0);
+	ck_assert_uint_lt(snap.counters.kept, NSAMPLES);
+	snapshot__free(&snap);
+	session__close(&sess);
+}
+END_TEST
+
+/* The maps a loaded program uses. */
+static int prog_maps(int prog_fd, __u32 *ids, __u32 max)
+{
+	struct bpf_prog_info info = { .nr_map_ids = max, .map_ids = (__u64)(unsigned long)ids };
+	__u32 len = sizeof(info);
+
+	ck_assert_int_eq(bpf_obj_get_info_by_fd(prog_fd, &info, &len), 0);
+	return (int)info.nr_map_ids;
+}
+
+static bool uses_map(const __u32 *ids, int n, const struct bpf_map *map)
+{
+	struct bpf_map_info info = {};
+	__u32 len = sizeof(info);
+	int i;
+
+	ck_assert_int_eq(bpf_obj_get_info_by_fd(bpf_map__fd(map), &info, &len), 0);
+	for (i = 0; i < n; i++)
+		if (ids[i] == info.id)
+			return true;
+	return false;
+}
+
+/*
+ * ldlat-hist's programs have no instruction of the tables: they use none of
+ * their maps, and the tables hold one entry.  ldlat-top's use them.
+ */
+START_TEST(test_top_off_costs_nothing)
+{
+	struct ldlat_config c = { .nranges = 1, .max_lat = ~0ull, .class_mask = LDLAT_ALL_CLASSES,
+				  .need = LDLAT_HAS_ADDR, .top_entries = 4096 };
+	struct session sess;
+	char err[1024];
+	__u32 ids[16];
+	int n, fd;
+
+	ck_assert_msg(session__open(&sess, &c, _i ? SESSION_ADDR_ONLY : 0, err, sizeof(err)) == 0,
+		      "%s", err);
+	fd = bpf_program__fd(_i ? sess.skel->progs.ldlat_sample_addr : sess.skel->progs.ldlat_sample);
+	n = prog_maps(fd, ids, 16);
+	ck_assert(uses_map(ids, n, sess.skel->maps.counters));
+	ck_assert(!uses_map(ids, n, sess.skel->maps.top_ip));
+	ck_assert(!uses_map(ids, n, sess.skel->maps.top_data));
+	ck_assert(!uses_map(ids, n, sess.skel->maps.top_counters));
+	ck_assert(!uses_map(ids, n, sess.skel->maps.bss)); /* the generation */
+	ck_assert_uint_eq(bpf_map__max_entries(sess.skel->maps.top_ip), 1);
+	ck_assert_uint_eq(bpf_map__max_entries(sess.skel->maps.top_data), 1);
+	ck_assert_int_lt(bpf_program__fd(sess.skel->progs.ldlat_top), 0);
+	session__close(&sess);
+	c.top = LDLAT_TOP_IP | LDLAT_TOP_DATA;
+	ck_assert_msg(session__open(&sess, &c, _i ? SESSION_ADDR_ONLY : 0, err, sizeof(err)) == 0,
+		      "%s", err);
+	fd = bpf_program__fd(_i ? sess.skel->progs.ldlat_top_addr : sess.skel->progs.ldlat_top);
+	n = prog_maps(fd, ids, 16);
+	ck_assert(uses_map(ids, n, sess.skel->maps.top_ip));
+	ck_assert(uses_map(ids, n, sess.skel->maps.top_data));
+	ck_assert_int_lt(bpf_program__fd(sess.skel->progs.ldlat_sample), 0);
+	session__close(&sess);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("bpf");
@@ -312,6 +491,8 @@ int main(void)
 	tcase_add_loop_test(tc, test_platform_classes_in_bpf, 0, NDS_PLATFORMS);
 	tcase_add_test(tc, test_cell_labels);
 	tcase_add_test(tc, test_address_only_program_loads);
+	tcase_add_loop_test(tc, test_top_tables, 0, 2);
+	tcase_add_loop_test(tc, test_top_off_costs_nothing, 0, 2);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

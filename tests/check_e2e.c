@@ -34,102 +34,6 @@ static const char *workload(void)
 	return build_path("ldlat-workload");
 }
 
-/* The count printed on the line that names label, or -1. */
-static long count_for(const char *out, const char *label)
-{
-	const char *line = out, *nl;
-	char buf[1024];
-	size_t n;
-
-	while (line && *line) {
-		nl = strchr(line, '\n');
-		n = nl ? (size_t)(nl - line) : strlen(line);
-		if (n < sizeof(buf)) {
-			memcpy(buf, line, n);
-			buf[n] = '\0';
-			if (strstr(buf, label))
-				return strtol(buf, NULL, 10);
-		}
-		line = nl ? nl + 1 : NULL;
-	}
-	return -1;
-}
-
-/* Whether some process holds prog id through a program or link fd (fdinfo's prog_id). */
-static bool prog_held(int id)
-{
-	char want[32], buf[4096];
-	glob_t g;
-	size_t i;
-	bool held = false;
-	int fd;
-	ssize_t n;
-
-	snprintf(want, sizeof(want), "prog_id:\t%d\n", id);
-	if (glob("/proc/[0-9]*/fdinfo/*", 0, NULL, &g))
-		return false;
-	for (i = 0; i < g.gl_pathc && !held; i++) {
-		fd = open(g.gl_pathv[i], O_RDONLY);
-		if (fd < 0)
-			continue;
-		n = read(fd, buf, sizeof(buf) - 1);
-		close(fd);
-		if (n > 0) {
-			buf[n] = '\0';
-			held = strstr(buf, want) != NULL;
-		}
-	}
-	globfree(&g);
-	return held;
-}
-
-/*
- * No program of ours is left in the kernel once the tool has exited: one
- * alive without a process holding it is attached by a leaked link.  (One
- * held by a process belongs to another run on this machine; one pinned in
- * bpffs, to a pinned set of another run: bpftool -f lists its pin.)
- * Freeing is asynchronous: allow 2 s.
- */
-static void assert_nothing_left(void)
-{
-	char *argv[] = { "sh", "-c",
-			 "bpftool -j -f prog show | jq -r '.[] | select(((.name // \"\") | "
-			 "startswith(\"ldlat_\")) and ((.pinned // []) | length == 0)) | .id'",
-			 NULL };
-	char *out = NULL, *err = NULL, *p, *end;
-	int i, leaked = 0;
-
-	for (i = 0; i < 20; i++) {
-		free(out);
-		free(err);
-		ck_assert_int_eq(run(argv, 20, &out, &err), 0);
-		leaked = 0;
-		for (p = out; *p; p = end) {
-			long id = strtol(p, &end, 10);
-
-			if (end == p)
-				break;
-			if (!prog_held((int)id))
-				leaked = (int)id;
-		}
-		if (!leaked)
-			break;
-		usleep(100000);
-	}
-	ck_assert_msg(!leaked, "BPF program %d of ours is left behind, held by no process",
-		      leaked);
-	free(out);
-	free(err);
-}
-
-static void run_hist(char *const argv[], int want_rc, char **out, char **err)
-{
-	int rc = run(argv, 60, out, err);
-
-	ck_assert_msg(rc == want_rc, "exit %d (want %d)\nstdout:\n%s\nstderr:\n%s", rc, want_rc,
-		      *out, *err);
-}
-
 /* ---- a command ------------------------------------------------------------ */
 
 START_TEST(test_command_exact)
@@ -140,7 +44,7 @@ START_TEST(test_command_exact)
 			 NULL };
 	char *out, *err;
 
-	run_hist(argv, 0, &out, &err);
+	run_expect(argv, 0, &out, &err);
 	ck_assert_msg(count_for(out, BASE_RANGE) == atol(pages[_i]), "want %s in:\n%s", pages[_i],
 		      out);
 	ck_assert_ptr_nonnull(strstr(out, "counts per range only"));
@@ -161,7 +65,7 @@ START_TEST(test_command_two_ranges)
 	long outside;
 	const char *p;
 
-	run_hist(argv, 0, &out, &err);
+	run_expect(argv, 0, &out, &err);
 	ck_assert_int_eq(count_for(out, BASE "+120K"), 30);
 	ck_assert_int_eq(count_for(out, "0x20000001e000-0x200000064000"), 70);
 	ck_assert_int_eq(count_for(out, "total"), 100);
@@ -183,7 +87,7 @@ START_TEST(test_address_only_program)
 			 BASE, NULL };
 	char *out, *err;
 
-	run_hist(argv, 0, &out, &err);
+	run_expect(argv, 0, &out, &err);
 	ck_assert_int_eq(count_for(out, BASE_RANGE), 77);
 	free(out);
 	free(err);
@@ -200,7 +104,7 @@ START_TEST(test_command_children_and_status)
 	char *out, *err;
 
 	snprintf(script, sizeof(script), "%s --fault-pages 30 --base %s; exit 7", workload(), BASE);
-	run_hist(argv, 7, &out, &err);
+	run_expect(argv, 7, &out, &err);
 	ck_assert_int_eq(count_for(out, BASE_RANGE), 30);
 	free(out);
 	free(err);
@@ -215,7 +119,7 @@ START_TEST(test_command_mappings)
 			 "--fault-pages", "20", "--base", BASE, NULL };
 	char *out, *err;
 
-	run_hist(argv, 0, &out, &err);
+	run_expect(argv, 0, &out, &err);
 	ck_assert_int_gt(count_for(out, "[stack] (0x"), 0);
 	ck_assert_int_gt(count_for(out, "ldlat-workload (0x"), 0);
 	ck_assert_int_eq(count_for(out, BASE_RANGE), 20);
@@ -393,7 +297,7 @@ START_TEST(test_intervals)
 	double t0 = now();
 	int blocks = 0;
 
-	run_hist(argv, 0, &out, &err);
+	run_expect(argv, 0, &out, &err);
 	ck_assert(now() - t0 < 10);
 	for (p = out; (p = strstr(p, "filters: ")); p++)
 		blocks++;
@@ -412,7 +316,7 @@ START_TEST(test_duration)
 	char *out, *err;
 	double t0 = now();
 
-	run_hist(argv, 0, &out, &err);
+	run_expect(argv, 0, &out, &err);
 	ck_assert(now() - t0 < 10);
 	ck_assert_ptr_nonnull(strstr(out, "filters: "));
 	free(out);
@@ -469,7 +373,7 @@ START_TEST(test_bad_input)
 		argv[n++] = (char *)c[i];
 	}
 	argv[n] = NULL;
-	run_hist(argv, 2, &out, &err);
+	run_expect(argv, 2, &out, &err);
 	ck_assert_msg(strstr(err, c[2]), "want '%s' in: %s", c[2], err);
 	ck_assert_msg(strncmp(err, "ldlat-hist: ", 12) == 0, "%s", err);
 	free(out);
@@ -485,7 +389,7 @@ START_TEST(test_no_privilege)
 			 NULL };
 	char *out, *err;
 
-	run_hist(argv, 2, &out, &err);
+	run_expect(argv, 2, &out, &err);
 	ck_assert_ptr_nonnull(strstr(err, "needs privilege: run as root, or grant CAP_PERFMON and "
 					  "CAP_BPF (this process lacks both)"));
 	ck_assert_ptr_nonnull(strstr(err, "kernel.perf_event_paranoid is"));
@@ -505,14 +409,14 @@ START_TEST(test_no_ldlat_pmu)
 	if (access("/sys/bus/event_source/devices/cpu/events/mem-loads", F_OK) == 0 ||
 	    access("/sys/bus/event_source/devices/cpu_core/events/mem-loads", F_OK) == 0)
 		return; /* a machine with a load-latency PMU: covered by the hardware suite */
-	run_hist(argv, 1, &out, &err);
+	run_expect(argv, 1, &out, &err);
 	ck_assert_ptr_nonnull(strstr(err, "no load-latency event on this machine"));
 	ck_assert_ptr_nonnull(strstr(err, "PMUs here: "));
 	ck_assert_ptr_nonnull(strstr(err, "software"));
 	ck_assert_ptr_nonnull(strstr(err, "--source page-faults"));
 	free(out);
 	free(err);
-	run_hist(auto_argv, 0, &out, &err);
+	run_expect(auto_argv, 0, &out, &err);
 	ck_assert_ptr_nonnull(strstr(err, "sampling page faults instead"));
 	ck_assert_int_eq(count_for(out, BASE_RANGE), 12);
 	free(out);
@@ -534,7 +438,7 @@ START_TEST(test_event_spec_real)
 			 "--fault-pages", "40", "--base", BASE, NULL };
 	char *out, *err;
 
-	run_hist(argv, 0, &out, &err);
+	run_expect(argv, 0, &out, &err);
 	ck_assert_ptr_nonnull(strstr(err, "sampling page-faults:u on command"));
 	ck_assert_ptr_nonnull(strstr(out, "0 -> 0 : 40 "));
 	ck_assert_ptr_nonnull(strstr(out, "  40 samples, mean 0.0 cycles"));
@@ -552,7 +456,7 @@ START_TEST(test_event_open_error)
 
 	if (access("/sys/bus/event_source/devices/cpu/type", F_OK) == 0)
 		return; /* a machine with a core PMU knows raw events */
-	run_hist(argv, 1, &out, &err);
+	run_expect(argv, 1, &out, &err);
 	ck_assert_ptr_nonnull(strstr(err, "ldlat-hist: cannot open r1cd:pp on task "));
 	ck_assert_ptr_nonnull(strstr(err, ": this kernel knows no PMU of type 4 with config 0x1cd"));
 	ck_assert_ptr_nonnull(strstr(err, "check it with --list-events"));

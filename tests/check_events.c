@@ -871,6 +871,55 @@ START_TEST(test_alias_path)
 }
 END_TEST
 
+/*
+ * ldlat-top's sample_ip: every sampling event of every path asks for
+ * PERF_SAMPLE_IP besides its own fields, a counting group leader does not.
+ */
+static const struct {
+	const char *sysfs, *cpu, *event;
+	enum source_kind kind;
+	__u64 fields; /* the sample_type without sample_ip */
+} ip_cases[] = {
+	{ "skylake-sp", "GenuineIntel-6-55-4", NULL, SOURCE_LDLAT, WEIGHT_X86 }, /* tools.conf */
+	{ "alderlake", "GenuineIntel-6-97", NULL, SOURCE_LDLAT, WEIGHT_X86 },	/* both cores */
+	{ "skylake", "GenuineIntel-6-01", NULL, SOURCE_LDLAT, WEIGHT_X86 },	/* the alias */
+	{ "sapphire-rapids", "GenuineIntel-6-8F", "{cpu/mem-loads-aux/,cpu/mem-loads,ldlat=64/}:pp",
+	  SOURCE_LDLAT, WEIGHT_X86 }, /* --event, a group */
+	{ "skylake", "0x00000000410fd0c0", NULL, SOURCE_LDLAT,
+	  PERF_SAMPLE_ADDR | PERF_SAMPLE_DATA_SRC | PERF_SAMPLE_WEIGHT },
+	{ "vm", "GenuineIntel-6-CF,hypervisor", NULL, SOURCE_AUTO, PERF_SAMPLE_ADDR }, /* fallback */
+	{ "skylake-sp", "GenuineIntel-6-55-4", NULL, SOURCE_PAGE_FAULTS, PERF_SAMPLE_ADDR },
+};
+
+START_TEST(test_sample_ip)
+{
+	struct evtable t;
+	struct source_opts o = { .kind = ip_cases[_i].kind, .event = ip_cases[_i].event };
+	struct evlist ev = {};
+	struct source src;
+	char notice[2048], err[2048];
+	int i, on;
+
+	ck_assert_int_eq(evtable__load(&t, tools_conf(), err, sizeof(err)), 0);
+	o.table = &t;
+	machine(ip_cases[_i].sysfs, ip_cases[_i].cpu);
+	for (on = 0; on < 2; on++) {
+		o.sample_ip = on;
+		ck_assert_msg(resolve(&o, &src, &ev, notice, err) == 0, "%s", err);
+		ck_assert_int_ge(ev.nevsel, 1);
+		for (i = 0; i < ev.nevsel; i++) {
+			ck_assert_uint_eq(ev.evsel[i].attr.sample_type,
+					  ip_cases[_i].fields | (on ? PERF_SAMPLE_IP : 0));
+			ck_assert(!ev.evsel[i].has_leader || !ev.evsel[i].leader.sample_type);
+		}
+		evlist__free(&ev);
+		source__free(&src);
+	}
+	machine_reset();
+	evtable__free(&t);
+}
+END_TEST
+
 /* Thresholds and precise levels checked before perf_event_open. */
 START_TEST(test_validation)
 {
@@ -1125,6 +1174,7 @@ static Suite *events_suite(void)
 	tcase_add_loop_test(tc, test_machine_golden, 0, sizeof(machines) / sizeof(machines[0]));
 	tcase_add_test(tc, test_machine_no_event);
 	tcase_add_test(tc, test_alias_path);
+	tcase_add_loop_test(tc, test_sample_ip, 0, sizeof(ip_cases) / sizeof(ip_cases[0]));
 	tcase_add_test(tc, test_validation);
 	tcase_add_test(tc, test_open_errors);
 	tcase_add_test(tc, test_list_events_cli);

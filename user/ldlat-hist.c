@@ -116,11 +116,6 @@ static const struct argp argp = {
 	.children = children,
 };
 
-static int live_read(void *src, struct snapshot *snap)
-{
-	return session__read(src, snap);
-}
-
 /* --pin: the set is ready before the events are; on --detach, leave it sampling. */
 static int pin_run(struct tool *tool, struct pinset *ps, const struct hist_args *args,
 		   const struct timespec *started, char *err, size_t errlen)
@@ -310,16 +305,10 @@ int main(int argc, char **argv)
 		pinset__close(&ps);
 		return e ? cli__exit_status(e) : EXIT_OK;
 	}
-	run = (struct run_info){
-		.tool = "ldlat-hist",
-		.event = tool.evlist.evsel[0].name,
-		.target = tool.run.target_desc,
-		.cfg = &tool.cfg,
-		.started = started,
-	};
+	tool__run_info(&tool, &started, &run);
 	p.tool = "ldlat-hist";
 	p.out = &args.out;
-	p.read = live_read;
+	p.read = session__read_src;
 	p.src = &tool.session;
 	p.report = hist_report(&args, &run, &tool.src);
 	if (printer__init(&p, tool.cfg.nranges, &started)) {

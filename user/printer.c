@@ -45,7 +45,11 @@ int printer__print(void *ctx)
 	/* the tail of a run that ended right after a tick has nothing to say */
 	if (p->printed && p->final && !p->delta.counters.seen)
 		return 0;
-	e = output__emit(p->out, &p->report, &p->delta, &p->cur, p->printed, err, sizeof(err));
+	if (p->emit)
+		e = p->emit(p, p->emit_ctx, err, sizeof(err));
+	else
+		e = output__emit(p->out, &p->report, &p->delta, &p->cur, p->printed, err,
+				 sizeof(err));
 	if (e) {
 		fprintf(stderr, "%s: %s\n", p->tool, err);
 		return e;

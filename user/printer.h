@@ -23,6 +23,12 @@ struct printer {
 	const char *(*read_error)(void *src);
 	/* called after each report with what was read (may be NULL); 0 or -errno */
 	int (*printed_hook)(void *src, const struct snapshot *cur);
+	/*
+	 * prints one report from delta and cur instead of output__emit with
+	 * report (a tool with its own report); 0 or -errno with a sentence in err
+	 */
+	int (*emit)(struct printer *p, void *ctx, char *err, size_t errlen);
+	void *emit_ctx;
 	struct snapshot cur;   /* the last read: totals since the start */
 	struct snapshot prev;  /* what the next report subtracts */
 	struct snapshot delta; /* cur - prev */

@@ -7,6 +7,7 @@
 #include <sys/resource.h>
 
 #include "ranges.h"
+#include "mapsline.h"
 #include "../kernel/sysfs.h"
 
 static int parse_u64(const char *s, const char **end, __u64 *v)
@@ -135,16 +136,15 @@ static int maps__read(const char *path, struct vma **out)
 {
 	char line[1024];
 	struct vma *v = NULL, *tmp;
-	int n = 0, cap = 0, off;
-	unsigned long long lo, hi;
+	struct mapsline m;
+	int n = 0, cap = 0;
 	FILE *f = fopen(path, "re");
 
 	*out = NULL;
 	if (!f)
 		return -errno;
 	while (fgets(line, sizeof(line), f)) {
-		off = 0;
-		if (sscanf(line, "%llx-%llx %*s %*s %*s %*s %n", &lo, &hi, &off) < 2 || !off)
+		if (!mapsline__parse(line, &m))
 			continue;
 		if (n == cap) {
 			cap = cap ? cap * 2 : 64;
@@ -156,10 +156,9 @@ static int maps__read(const char *path, struct vma **out)
 			}
 			v = tmp;
 		}
-		v[n].lo = lo;
-		v[n].hi = hi;
-		snprintf(v[n].path, sizeof(v[n].path), "%s", line + off);
-		v[n].path[strcspn(v[n].path, "\n")] = '\0';
+		v[n].lo = m.lo;
+		v[n].hi = m.hi;
+		snprintf(v[n].path, sizeof(v[n].path), "%s", m.name);
 		n++;
 	}
 	fclose(f);

@@ -130,7 +130,7 @@ static void render_summary(FILE *out, const struct report *r, const struct cell 
 		cell__percentile(c, 99, r->linear_step));
 }
 
-static void render_counters(FILE *out, const struct snapshot *s)
+void render_counters(FILE *out, const struct snapshot *s)
 {
 	const struct ldlat_counters *c = &s->counters;
 	const struct {

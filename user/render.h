@@ -78,6 +78,9 @@ void report__range_name(const struct report *r, int range, char *buf, size_t len
 
 void render_text(FILE *out, const struct report *r, const struct snapshot *s);
 
+/* The filter counters' line ("filters: N seen, M kept; dropped: ..."), and a recursion warning. */
+void render_counters(FILE *out, const struct snapshot *s);
+
 /* The --loads line of render_text. */
 void render_loads_text(FILE *out, const struct loads_report *l);
 
@@ -89,6 +92,18 @@ void render_text_run(FILE *out, const struct report *r, const struct snapshot *s
 
 /* One JSON object on one line (JSON Lines): the schema is in README.md. */
 void render_json(FILE *out, const struct report *r, const struct snapshot *s);
+
+struct json;
+
+/*
+ * The members every JSON report of the tools starts with: tool, time,
+ * interval, source, event, target, started (user/json.h writes them).
+ */
+void render_json_run(struct json *j, const struct run_info *run, const struct source *src,
+		     const struct snapshot *s);
+
+/* The "counters" member: seen, kept, dropped by reason, skipped. */
+void render_json_counters(struct json *j, const struct snapshot *s);
 
 /*
  * An OpenMetrics exposition (also valid Prometheus text format) of totals:

@@ -91,8 +91,16 @@ int session__open(struct session *s, const struct ldlat_config *cfg, unsigned in
 	s->skel->rodata->cfg = *cfg;
 	s->skel->rodata->cfg.nranges = s->nranges;
 	bpf_map__set_max_entries(s->skel->maps.hists, s->nranges * LDLAT_NCLASS);
-	bpf_program__set_autoload(s->skel->progs.ldlat_sample, !s->addr_only);
-	bpf_program__set_autoload(s->skel->progs.ldlat_sample_addr, s->addr_only);
+	/* ldlat-top's tables; one unused entry each when off */
+	bpf_map__set_max_entries(s->skel->maps.top_ip,
+				 (cfg->top & LDLAT_TOP_IP) && cfg->top_entries ? cfg->top_entries : 1);
+	bpf_map__set_max_entries(s->skel->maps.top_data,
+				 (cfg->top & LDLAT_TOP_DATA) && cfg->top_entries ? cfg->top_entries : 1);
+	s->top = cfg->top != 0;
+	bpf_program__set_autoload(s->skel->progs.ldlat_sample, !s->addr_only && !s->top);
+	bpf_program__set_autoload(s->skel->progs.ldlat_sample_addr, s->addr_only && !s->top);
+	bpf_program__set_autoload(s->skel->progs.ldlat_top, !s->addr_only && s->top);
+	bpf_program__set_autoload(s->skel->progs.ldlat_top_addr, s->addr_only && s->top);
 	bpf_program__set_autoload(s->skel->progs.ldlat_test, !!(flags & SESSION_TEST_ENTRY));
 	bpf_map__set_autocreate(s->skel->maps.meta, flags & SESSION_PIN);
 	bpf_map__set_autocreate(s->skel->maps.shown, flags & SESSION_PIN);
@@ -115,10 +123,17 @@ int session__open(struct session *s, const struct ldlat_config *cfg, unsigned in
 	return e;
 }
 
+/* The program attached to the events: with ldlat-top's tables or not, address-only or not. */
+static struct bpf_program *session__prog(const struct session *s)
+{
+	if (s->top)
+		return s->addr_only ? s->skel->progs.ldlat_top_addr : s->skel->progs.ldlat_top;
+	return s->addr_only ? s->skel->progs.ldlat_sample_addr : s->skel->progs.ldlat_sample;
+}
+
 int session__attach(struct session *s, struct evlist *evlist, char *err, size_t errlen)
 {
-	struct bpf_program *prog = s->addr_only ? s->skel->progs.ldlat_sample_addr
-						: s->skel->progs.ldlat_sample;
+	struct bpf_program *prog = session__prog(s);
 	struct bpf_link *link;
 	int i, e;
 
@@ -197,8 +212,7 @@ out:
 
 int session__prog_fd(const struct session *s)
 {
-	return bpf_program__fd(s->addr_only ? s->skel->progs.ldlat_sample_addr
-					    : s->skel->progs.ldlat_sample);
+	return bpf_program__fd(session__prog(s));
 }
 
 int session__read(const struct session *s, struct snapshot *snap)
@@ -206,6 +220,11 @@ int session__read(const struct session *s, struct snapshot *snap)
 	return session__read_fds(bpf_map__fd(s->skel->maps.counters),
 				 bpf_map__fd(s->skel->maps.hists), session__prog_fd(s), s->ncpus,
 				 s->nranges, snap);
+}
+
+int session__read_src(void *src, struct snapshot *snap)
+{
+	return session__read(src, snap);
 }
 
 int session__test_fd(const struct session *s)

@@ -24,6 +24,8 @@ struct session {
 	int ncpus; /* possible CPUs: the width of per-CPU values */
 	__u32 nranges;
 	bool addr_only;
+	bool top; /* ldlat-top's program: the tables of cfg.top */
+	struct ldlat_top_counters top_seen; /* ldlat-top: the counters at the last drain */
 };
 
 enum {
@@ -49,6 +51,9 @@ int session__attach(struct session *s, struct evlist *evlist, char *err, size_t 
 
 /* Sums every CPU's counters and histograms into snap (initialised for s->nranges). */
 int session__read(const struct session *s, struct snapshot *snap);
+
+/* The same, as struct printer's read (src: the session). */
+int session__read_src(void *src, struct snapshot *snap);
 
 /*
  * The same from the maps' fds (a pinned set has no skeleton): counters,

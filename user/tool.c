@@ -8,6 +8,7 @@
 #include "tool.h"
 #include "config.h"
 #include "privs.h"
+#include "render.h"
 #include "toolsconf.h"
 
 /* Mapping names ([heap], a file) are looked up in one process. */
@@ -31,6 +32,13 @@ static int tool__resolve_ranges(struct tool *t, char *err, size_t errlen)
 
 int tool__start(struct tool *t, struct cli *cli, const char *name, __u32 linear_step,
 		unsigned int session_flags, char *err, size_t errlen)
+{
+	return tool__start_hooks(t, cli, name, linear_step, session_flags, NULL, err, errlen);
+}
+
+int tool__start_hooks(struct tool *t, struct cli *cli, const char *name, __u32 linear_step,
+		      unsigned int session_flags, const struct tool_hooks *hooks, char *err,
+		      size_t errlen)
 {
 	char notice[2048], why[256], *line, *save = NULL;
 	int e;
@@ -106,6 +114,11 @@ int tool__start(struct tool *t, struct cli *cli, const char *name, __u32 linear_
 	}
 
 	config__fill(&t->cfg, cli, t->src.fields, t->src.weight_struct, linear_step);
+	if (hooks && hooks->configure) {
+		e = hooks->configure(t, hooks->ctx, err, errlen);
+		if (e)
+			return e;
+	}
 	e = session__open(&t->session, &t->cfg, session_flags | (t->addr_only ? SESSION_ADDR_ONLY : 0),
 			  err, errlen);
 	if (e)
@@ -117,6 +130,11 @@ int tool__start(struct tool *t, struct cli *cli, const char *name, __u32 linear_
 	e = session__attach(&t->session, &t->evlist, err, errlen);
 	if (e)
 		return e;
+	if (hooks && hooks->before_enable) {
+		e = hooks->before_enable(t, hooks->ctx, err, errlen);
+		if (e)
+			return e;
+	}
 	e = evlist__enable(&t->evlist);
 	if (e) {
 		snprintf(err, errlen, "cannot enable the events: %s", strerror(-e));
@@ -128,6 +146,17 @@ int tool__start(struct tool *t, struct cli *cli, const char *name, __u32 linear_
 			return e;
 	}
 	return run__go(&t->run, err, errlen);
+}
+
+void tool__run_info(const struct tool *t, const struct timespec *started, struct run_info *run)
+{
+	*run = (struct run_info){
+		.tool = t->name,
+		.event = t->evlist.evsel[0].name,
+		.target = t->run.target_desc,
+		.cfg = &t->cfg,
+		.started = *started,
+	};
 }
 
 enum run_end tool__wait(struct tool *t, int (*on_interval)(void *ctx), void *ctx)

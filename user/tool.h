@@ -16,6 +16,18 @@
 #include "run.h"
 #include "session.h"
 
+struct tool;
+struct run_info;
+
+/* What a tool adds to the shared run; every member is optional. */
+struct tool_hooks {
+	/* the tool's part of t->cfg (t->src is known), before the program is loaded */
+	int (*configure)(struct tool *t, void *ctx, char *err, size_t errlen);
+	/* events open and attached, not yet enabled; a command still stopped at its exec */
+	int (*before_enable)(struct tool *t, void *ctx, char *err, size_t errlen);
+	void *ctx;
+};
+
 struct tool {
 	const char *name; /* "ldlat-hist", for messages */
 	struct cli *cli;
@@ -39,6 +51,14 @@ struct tool {
  */
 int tool__start(struct tool *t, struct cli *cli, const char *name, __u32 linear_step,
 		unsigned int session_flags, char *err, size_t errlen);
+
+/* The same, with the tool's hooks (NULL: none); hooks must outlive the run. */
+int tool__start_hooks(struct tool *t, struct cli *cli, const char *name, __u32 linear_step,
+		      unsigned int session_flags, const struct tool_hooks *hooks, char *err,
+		      size_t errlen);
+
+/* What the started run watches, for the reports (run_info): its tool, event, target, filters. */
+void tool__run_info(const struct tool *t, const struct timespec *started, struct run_info *run);
 
 /* Waits as the options say (runloop__run). */
 enum run_end tool__wait(struct tool *t, int (*on_interval)(void *ctx), void *ctx);
