@@ -396,6 +396,10 @@ static void perf_file__features(struct perf_file *f, __u64 sections, __u64 end)
 		case PERF_FEAT_ARCH:
 			f->arch = feat_string(b, &off, off + len);
 			break;
+		case PERF_FEAT_BUILD_ID:
+			f->build_id_off = off;
+			f->build_id_len = len;
+			break;
 		default:
 			break;
 		}
@@ -1185,4 +1189,32 @@ int perf_file__parse_task(const struct perf_file *f, const struct perf_record *r
 	t->ptid = rd32(p + 12);
 	t->time = rd64(p + 16);
 	return 0;
+}
+
+void perf_file__build_id_section(const struct perf_file *f, struct perf_cursor *c)
+{
+	c->pos = f->build_id_off;
+	c->end = f->build_id_off + f->build_id_len;
+}
+
+#ifndef PERF_RECORD_MISC_BUILD_ID_SIZE
+#define PERF_RECORD_MISC_BUILD_ID_SIZE (1 << 15)
+#endif
+
+int perf_file__parse_build_id(const struct perf_record *r, struct perf_build_id *b)
+{
+	/* header, pid, 20 bytes of ID, its size, 3 reserved */
+	const unsigned char *p = r->data + 8, *end = r->data + r->size;
+
+	memset(b, 0, sizeof(*b));
+	if (r->size < 8 + 4 + 24)
+		return -EINVAL;
+	b->cpumode = r->misc & PERF_RECORD_MISC_CPUMODE_MASK;
+	b->pid = (__s32)rd32(p);
+	b->id = p + 4;
+	b->size = (r->misc & PERF_RECORD_MISC_BUILD_ID_SIZE) ? p[24] : 20;
+	if (b->size > 20)
+		b->size = 20;
+	b->filename = record_string(p + 28, end);
+	return b->filename ? 0 : -EINVAL;
 }

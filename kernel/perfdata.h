@@ -154,6 +154,7 @@ struct perf_file {
 	 */
 	int id_pos, is_pos;
 	const char *hostname, *osrelease, *arch; /* features; NULL when absent */
+	__u64 build_id_off, build_id_len; /* the HEADER_BUILD_ID section; 0, 0 when absent */
 };
 
 /*
@@ -319,6 +320,33 @@ int perf_file__parse_task(const struct perf_file *f, const struct perf_record *r
 /* The sample_id trailer of any record but a sample; sid->event -1 when there is none. */
 void perf_file__parse_sample_id(const struct perf_file *f, const struct perf_record *r,
 				struct perf_sample_id *sid);
+
+/*
+ * A build ID perf recorded for a file it saw samples in: the entries of the
+ * HEADER_BUILD_ID feature section (perf record writes them at its end, for
+ * the DSOs with samples, or every DSO with --buildid-all), or, in the pipe
+ * format, HEADER_BUILD_ID records.  Both have the same layout: a record
+ * header whose misc holds the cpumode (and PERF_RECORD_MISC_BUILD_ID_SIZE
+ * when the size byte is valid; older perf wrote 20 bytes), the process ID,
+ * 24 bytes of ID and size, and the file's name.
+ */
+struct perf_build_id {
+	__u16 cpumode; /* PERF_RECORD_MISC_KERNEL, _USER, guest modes */
+	__s32 pid;     /* -1: the host */
+	__u8 size;     /* bytes of id, at most 20 */
+	const __u8 *id;
+	const char *filename; /* "[kernel.kallsyms]", a path, "[vdso]", a module */
+};
+
+/* A cursor over the HEADER_BUILD_ID section, for perf_file__next (at its end when absent). */
+void perf_file__build_id_section(const struct perf_file *f, struct perf_cursor *c);
+
+/*
+ * An entry of that section, or a HEADER_BUILD_ID record of a pipe-format
+ * file.  Returns 0, or -EINVAL for one too short or whose name is not
+ * terminated inside it.
+ */
+int perf_file__parse_build_id(const struct perf_record *r, struct perf_build_id *b);
 
 /* "MMAP2", "SAMPLE", "FINISHED_ROUND", or NULL for a type this build does not know. */
 const char *perf_record__type_name(__u32 type);

@@ -55,6 +55,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct perf_task_event t;
 	struct perf_sample_id sid;
 	struct perf_file_stats st = {};
+	struct perf_build_id b;
 	char err[512];
 	int i;
 
@@ -89,10 +90,25 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			if (!perf_file__parse_task(&f, &r, &t))
 				sink += t.time;
 			break;
+		case PERF_RECORD_HEADER_BUILD_ID:
+			if (!perf_file__parse_build_id(&r, &b)) {
+				touch(b.id, b.size);
+				sink += strlen(b.filename);
+			}
+			break;
 		default:
 			perf_file__parse_sample_id(&f, &r, &sid);
 			sink += sid.time;
 			break;
+		}
+	}
+	/* the build IDs of the feature section */
+	perf_file__build_id_section(&f, &c);
+	while (perf_file__next(&f, &c, &r, NULL, err, sizeof(err)) > 0) {
+		touch(r.data, r.size);
+		if (!perf_file__parse_build_id(&r, &b)) {
+			touch(b.id, b.size);
+			sink += strlen(b.filename);
 		}
 	}
 	perf_file__close(&f);
