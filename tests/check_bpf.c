@@ -314,19 +314,11 @@ static void model_top(const struct ldlat_config *c, const struct ldlat_sample *s
 		      struct top_table *ip, struct top_table *data)
 {
 	__u32 range = 0, cls = 0;
-	__u64 block = ldlat_top_block(s->addr, c->top_shift);
 
 	if (ldlat_judge(c, s, &range, &cls) != LDLAT_KEPT)
 		return;
 	/* a new key that finds no room is not attributed, but counted */
-	if (!top_table__find(ip, s->tgid, s->ip) && ip->n >= c->top_entries)
-		ip->full++;
-	else
-		ck_assert_int_eq(top_table__add_sample(ip, s->tgid, s->ip, s->lat, cls), 0);
-	if (!top_table__find(data, s->tgid, block) && data->n >= c->top_entries)
-		data->full++;
-	else
-		ck_assert_int_eq(top_table__add_sample(data, s->tgid, block, s->lat, cls), 0);
+	ck_assert_int_eq(top_tables__add(ip, data, c, s, cls), 0);
 }
 
 static void tables_equal(const struct top_table *got, const struct top_table *want)

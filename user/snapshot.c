@@ -49,21 +49,32 @@ void snapshot__delta(struct snapshot *out, const struct snapshot *cur, const str
 	out->since = prev->taken;
 }
 
-void snapshot__account(struct snapshot *s, const struct ldlat_config *cfg,
-		       const struct ldlat_sample *smp)
+enum ldlat_verdict snapshot__account_class(struct snapshot *s, const struct ldlat_config *cfg,
+					   const struct ldlat_sample *smp, __u32 *cls)
 {
-	__u32 range = 0, cls = 0;
-	enum ldlat_verdict v = ldlat_judge(cfg, smp, &range, &cls);
+	__u32 range = 0;
+	enum ldlat_verdict v;
 	struct cell *c;
 
+	*cls = 0;
+	v = ldlat_judge(cfg, smp, &range, cls);
 	s->counters.seen++;
 	(&s->counters.kept)[v]++;
 	if (v != LDLAT_KEPT)
-		return;
-	c = &s->cells[ldlat_hist_index(range, cls)];
+		return v;
+	c = &s->cells[ldlat_hist_index(range, *cls)];
 	c->slot[ldlat_bucket(smp->lat, cfg->linear_step)]++;
 	c->count++;
 	c->sum += smp->lat;
+	return v;
+}
+
+void snapshot__account(struct snapshot *s, const struct ldlat_config *cfg,
+		       const struct ldlat_sample *smp)
+{
+	__u32 cls;
+
+	snapshot__account_class(s, cfg, smp, &cls);
 }
 
 void cell__add(struct cell *acc, const struct cell *c)

@@ -42,6 +42,10 @@ void snapshot__delta(struct snapshot *out, const struct snapshot *cur, const str
 void snapshot__account(struct snapshot *s, const struct ldlat_config *cfg,
 		       const struct ldlat_sample *smp);
 
+/* The same, returning the verdict, and the class of a kept sample in *cls. */
+enum ldlat_verdict snapshot__account_class(struct snapshot *s, const struct ldlat_config *cfg,
+					   const struct ldlat_sample *smp, __u32 *cls);
+
 /* Adds the counts of one cell into acc. */
 void cell__add(struct cell *acc, const struct cell *c);
 

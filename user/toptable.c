@@ -135,6 +135,30 @@ int top_table__add_sample(struct top_table *t, __u32 tgid, __u64 addr, __u64 lat
 	return 0;
 }
 
+/* One table: the entry, or 'full' when the key is new and the bound is reached. */
+static int top_table__add_bounded(struct top_table *t, __u32 bound, __u32 tgid, __u64 addr,
+				  __u64 lat, __u32 cls)
+{
+	if (bound && t->n >= bound && !top_table__find(t, tgid, addr)) {
+		t->full++;
+		return 0;
+	}
+	return top_table__add_sample(t, tgid, addr, lat, cls);
+}
+
+int top_tables__add(struct top_table *ip, struct top_table *data, const struct ldlat_config *cfg,
+		    const struct ldlat_sample *s, __u32 cls)
+{
+	int e = 0;
+
+	if (ip && (cfg->top & LDLAT_TOP_IP))
+		e = top_table__add_bounded(ip, cfg->top_entries, s->tgid, s->ip, s->lat, cls);
+	if (!e && data && (cfg->top & LDLAT_TOP_DATA))
+		e = top_table__add_bounded(data, cfg->top_entries, s->tgid,
+					   ldlat_top_block(s->addr, cfg->top_shift), s->lat, cls);
+	return e;
+}
+
 int top_table__merge_table(struct top_table *dst, const struct top_table *src)
 {
 	size_t i;

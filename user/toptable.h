@@ -44,6 +44,18 @@ int top_table__merge(struct top_table *t, __u32 tgid, __u64 addr, const struct l
 /* Adds one sample, as the BPF program does. Returns 0 or -ENOMEM. */
 int top_table__add_sample(struct top_table *t, __u32 tgid, __u64 addr, __u64 lat, __u32 cls);
 
+/*
+ * A kept sample of class cls into ldlat-top's tables as the BPF program adds
+ * it (ldlat_account in bpf/ldlat.bpf.c): (s->tgid, s->ip) into ip and
+ * (s->tgid, the block of s->addr, 1 << cfg->top_shift bytes) into data, each
+ * when cfg->top asks for it and the table is not NULL.  A key that is new to
+ * a table that already holds cfg->top_entries keys is counted in its 'full',
+ * as the kernel's map counts it (top_entries 0: no bound, the tables grow).
+ * Returns 0 or -ENOMEM.
+ */
+int top_tables__add(struct top_table *ip, struct top_table *data, const struct ldlat_config *cfg,
+		    const struct ldlat_sample *s, __u32 cls);
+
 /* Adds every entry and counter of src into dst. */
 int top_table__merge_table(struct top_table *dst, const struct top_table *src);
 
