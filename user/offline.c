@@ -384,25 +384,17 @@ int offline__open(struct offline *o, const char *path, struct cli *cli, __u32 li
 	return offline__processes(o, cli, err, errlen);
 }
 
-/*
- * The hot loop: one pass over the mapped file, each sample parsed in place
- * and judged, bucketed and counted by the same code the BPF program runs.
- */
-int offline__run(struct offline *o, struct snapshot *snap, char *err, size_t errlen)
+/* The next sample of an analysed event (offline__next_sample), inlined into the hot loop. */
+static inline int next_sample(struct offline *o, struct perf_cursor *c, struct perf_record *r,
+			      struct perf_sample *ps, char *err, size_t errlen)
 {
 	const struct perf_file *f = &o->file;
-	const __u32 need = o->cfg.need;
-	struct perf_cursor c;
-	struct perf_record r;
-	struct perf_sample ps;
-	struct ldlat_sample s;
 	int e;
 
-	perf_file__rewind(f, &c);
-	while ((e = perf_file__next(f, &c, &r, &o->stats, err, errlen)) > 0) {
-		if (r.type != PERF_RECORD_SAMPLE)
+	while ((e = perf_file__next(f, c, r, &o->stats, err, errlen)) > 0) {
+		if (r->type != PERF_RECORD_SAMPLE)
 			continue;
-		e = perf_file__parse_sample(f, &r, &ps);
+		e = perf_file__parse_sample(f, r, ps);
 		if (e) {
 			if (e == -ENOENT)
 				o->unknown_id++;
@@ -412,28 +404,45 @@ int offline__run(struct offline *o, struct snapshot *snap, char *err, size_t err
 				o->malformed++;
 			continue;
 		}
-		if (!o->use[ps.event]) {
+		if (!o->use[ps->event]) {
 			o->other_events++;
 			continue;
 		}
-		/* as ldlat_sample() in the BPF program fills it from perf_sample_data */
-		s.addr = ps.addr;
-		s.ip = ps.ip;
-		s.tgid = ps.pid;
-		s.flags = (ps.type & PERF_SAMPLE_ADDR) ? LDLAT_HAS_ADDR : 0;
-		s.lat = 0;
-		s.data_src = 0;
-		if ((need & LDLAT_HAS_LAT) && (ps.type & PERF_SAMPLE_WEIGHT_TYPE)) {
-			s.lat = perf_sample__latency(&ps);
-			s.flags |= LDLAT_HAS_LAT;
-		}
-		if ((need & LDLAT_HAS_DSRC) && (ps.type & PERF_SAMPLE_DATA_SRC)) {
-			s.data_src = ps.data_src;
-			s.flags |= LDLAT_HAS_DSRC;
-		}
+		return 1;
+	}
+	return e;
+}
+
+int offline__next_sample(struct offline *o, struct perf_cursor *c, struct perf_record *r,
+			 struct perf_sample *ps, char *err, size_t errlen)
+{
+	return next_sample(o, c, r, ps, err, errlen);
+}
+
+/*
+ * The hot loop: one pass over the mapped file, each sample parsed in place
+ * and judged, bucketed and counted by the same code the BPF program runs.
+ */
+int offline__run(struct offline *o, struct snapshot *snap, char *err, size_t errlen)
+{
+	struct perf_cursor c;
+	struct perf_record r;
+	struct perf_sample ps;
+	struct ldlat_sample s;
+	int e;
+
+	perf_file__rewind(&o->file, &c);
+	while ((e = next_sample(o, &c, &r, &ps, err, errlen)) > 0) {
+		offline__ldlat_sample(&o->cfg, &ps, &s);
 		snapshot__account(snap, &o->cfg, &s);
 	}
 	return e;
+}
+
+void offline__reset_counts(struct offline *o)
+{
+	memset(&o->stats, 0, sizeof(o->stats));
+	o->other_events = o->malformed = o->unknown_id = 0;
 }
 
 int offline__read(void *ctx, struct snapshot *snap)
@@ -447,8 +456,7 @@ int offline__read(void *ctx, struct snapshot *snap)
 	memset(snap, 0, sizeof(*snap));
 	snap->nranges = nranges;
 	snap->cells = cells;
-	memset(&o->stats, 0, sizeof(o->stats));
-	o->other_events = o->malformed = o->unknown_id = 0;
+	offline__reset_counts(o);
 	e = offline__run(o, snap, o->err, sizeof(o->err));
 	clock_gettime(CLOCK_REALTIME, &snap->taken);
 	return e;

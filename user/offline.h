@@ -61,6 +61,43 @@ int offline__check_cli(const struct cli *cli, const struct pin_opts *pin, char *
 int offline__open(struct offline *o, const char *path, struct cli *cli, __u32 linear_step,
 		  char *err, size_t errlen);
 
+/*
+ * The next sample of an analysed event from cursor c: 1 with its record and
+ * fields, 0 at the end of the data section, or -EINVAL with a sentence in
+ * err when it is corrupted.  Records of other types are passed over and
+ * counted in o->stats (stats.records counts every record); samples that do
+ * not parse, or of events not analysed, are counted and skipped.
+ */
+int offline__next_sample(struct offline *o, struct perf_cursor *c, struct perf_record *r,
+			 struct perf_sample *ps, char *err, size_t errlen);
+
+/* Zeroes what the walks count (o->stats and the skipped samples) before a new pass. */
+void offline__reset_counts(struct offline *o);
+
+/*
+ * A sample as the BPF program's ldlat_sample() fills it from
+ * perf_sample_data: the address, IP and process, and the latency and data
+ * source where cfg needs them.
+ */
+static inline void offline__ldlat_sample(const struct ldlat_config *cfg, const struct perf_sample *ps,
+					 struct ldlat_sample *s)
+{
+	s->addr = ps->addr;
+	s->ip = ps->ip;
+	s->tgid = ps->pid;
+	s->flags = (ps->type & PERF_SAMPLE_ADDR) ? LDLAT_HAS_ADDR : 0;
+	s->lat = 0;
+	s->data_src = 0;
+	if ((cfg->need & LDLAT_HAS_LAT) && (ps->type & PERF_SAMPLE_WEIGHT_TYPE)) {
+		s->lat = perf_sample__latency(ps);
+		s->flags |= LDLAT_HAS_LAT;
+	}
+	if ((cfg->need & LDLAT_HAS_DSRC) && (ps->type & PERF_SAMPLE_DATA_SRC)) {
+		s->data_src = ps->data_src;
+		s->flags |= LDLAT_HAS_DSRC;
+	}
+}
+
 /* Every sample of the file into snap (initialised for cfg.nranges). 0 or -EINVAL and err. */
 int offline__run(struct offline *o, struct snapshot *snap, char *err, size_t errlen);
 
