@@ -220,6 +220,18 @@ static int dso__read_syms(struct dso *d, Dwfl_Module *mod)
 	return 0;
 }
 
+static void dso__read_build_id(struct dso *d, Dwfl_Module *mod)
+{
+	const unsigned char *bits;
+	GElf_Addr vaddr;
+	int len = dwfl_module_build_id(mod, &bits, &vaddr);
+
+	if (len <= 0)
+		return;
+	d->build_id_len = len > (int)sizeof(d->build_id) ? (int)sizeof(d->build_id) : len;
+	memcpy(d->build_id, bits, d->build_id_len);
+}
+
 static void dso__load(struct dso *d, const char *debuginfo)
 {
 	char *path = (char *)debuginfo;
@@ -255,6 +267,7 @@ static void dso__load(struct dso *d, const char *debuginfo)
 		close(fd); /* consumed only on success */
 	if (mod && (elf = dwfl_module_getelf(mod, &bias)) && !dso__read_segs(d, elf)) {
 		d->elf = true;
+		dso__read_build_id(d, mod);
 		dso__read_syms(d, mod);
 	}
 	dwfl_end(dwfl); /* closes the module's fd */
@@ -311,6 +324,11 @@ bool dso__has_vaddr(const struct dso *d, __u64 vaddr)
 		    vaddr < d->segs[i].vaddr + d->segs[i].memsz)
 			return true;
 	return false;
+}
+
+bool dso__has_build_id(const struct dso *d, const unsigned char *id, int len)
+{
+	return d->elf && len > 0 && d->build_id_len == len && !memcmp(d->build_id, id, len);
 }
 
 const struct dso_sym *dso__func(const struct dso *d, __u64 vaddr)

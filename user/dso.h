@@ -35,6 +35,8 @@ struct dso {
 	bool elf;   /* an ELF file whose headers could be read */
 	bool pie;   /* ET_DYN */
 	char *symfile; /* where the symbols came from, when not the file itself */
+	unsigned char build_id[20]; /* NT_GNU_BUILD_ID, build_id_len bytes (0: none) */
+	int build_id_len;
 	int nsegs, nfuncs, nobjs;
 	struct dso_seg *segs;
 	struct dso_sym *funcs; /* STT_FUNC and STT_GNU_IFUNC, sorted by start */
@@ -63,6 +65,9 @@ bool dso__bias(const struct dso *d, __u64 start, __u64 pgoff, __u64 *bias);
 
 /* Whether a file address lies inside one of d's PT_LOAD segments (incl. .bss). */
 bool dso__has_vaddr(const struct dso *d, __u64 vaddr);
+
+/* Whether d is an ELF file whose build ID is id (len bytes). */
+bool dso__has_build_id(const struct dso *d, const unsigned char *id, int len);
 
 /* The function that holds vaddr, or NULL. */
 const struct dso_sym *dso__func(const struct dso *d, __u64 vaddr);

@@ -107,6 +107,25 @@ nomem:
 	return -ENOMEM;
 }
 
+int kallsyms__lookup(const char *path, const char *name, __u64 *addr)
+{
+	char line[1024], type, sym[512], rest[8];
+	unsigned long long a;
+	FILE *f = fopen(path ? path : "/proc/kallsyms", "re");
+	int e = -ENOENT;
+
+	if (!f)
+		return -errno;
+	while (e && fgets(line, sizeof(line), f))
+		if (sscanf(line, "%llx %c %511s %7s", &a, &type, sym, rest) == 3 &&
+		    !strcmp(sym, name)) {
+			*addr = a;
+			e = 0;
+		}
+	fclose(f);
+	return e;
+}
+
 void kallsyms__free(struct kallsyms *k)
 {
 	int i;

@@ -29,6 +29,13 @@ void kallsyms__free(struct kallsyms *k);
 /* The symbol that holds addr, if it is of that kind; NULL otherwise. */
 const struct dso_sym *kallsyms__find(const struct kallsyms *k, __u64 addr, enum dso_sym_kind kind);
 
+/*
+ * The address of the kernel's (not a module's) symbol name in the kallsyms
+ * file path (NULL: /proc/kallsyms): 0 and *addr, or -ENOENT (or another
+ * -errno).  Read from the file: a loaded table keeps one name per address.
+ */
+int kallsyms__lookup(const char *path, const char *name, __u64 *addr);
+
 /* Whether addr is in the kernel's half of the address space. */
 bool kallsyms__is_kernel(__u64 addr);
 

@@ -108,6 +108,12 @@ static int mapping__cmp(const void *a, const void *b)
 int procmaps__add(struct procmaps *pm, pid_t tgid, __u64 start, __u64 end, __u64 pgoff,
 		  const char *name, __u64 t)
 {
+	return procmaps__add_elf(pm, tgid, start, end, pgoff, name, NULL, t);
+}
+
+int procmaps__add_elf(struct procmaps *pm, pid_t tgid, __u64 start, __u64 end, __u64 pgoff,
+		      const char *name, const char *elf, __u64 t)
+{
 	struct proc *p = procmaps__get(pm, tgid);
 	struct mapping *out, *m, piece;
 	__u64 cur = start;
@@ -118,7 +124,8 @@ int procmaps__add(struct procmaps *pm, pid_t tgid, __u64 start, __u64 end, __u64
 	if (start >= end)
 		return 0;
 	name = procmaps__intern(pm, name && *name ? name : NULL);
-	piece = (struct mapping){ .pgoff = pgoff, .time = t, .name = name };
+	elf = procmaps__intern(pm, elf);
+	piece = (struct mapping){ .pgoff = pgoff, .time = t, .name = name, .elf = elf };
 	/* each old mapping may leave a head and a tail; the new one fills the gaps */
 	out = malloc((3 * (size_t)p->nmaps + 2) * sizeof(*out));
 	if (!out)
@@ -196,8 +203,8 @@ int procmaps__fork(struct procmaps *pm, pid_t child, pid_t parent, __u64 t)
 		return -ENOMEM;
 	memcpy(copy, pp->maps, pp->nmaps * sizeof(*copy));
 	for (i = 0; i < pp->nmaps && !e; i++)
-		e = procmaps__add(pm, child, copy[i].start, copy[i].end, copy[i].pgoff, copy[i].name,
-				  copy[i].time);
+		e = procmaps__add_elf(pm, child, copy[i].start, copy[i].end, copy[i].pgoff,
+				      copy[i].name, copy[i].elf, copy[i].time);
 	free(copy);
 	return e;
 }
@@ -208,6 +215,44 @@ void procmaps__exit(struct procmaps *pm, pid_t tgid)
 
 	if (p)
 		p->exited = true;
+}
+
+void procmaps__forget(struct procmaps *pm, pid_t tgid)
+{
+	struct proc *p = procmaps__find(pm, tgid);
+
+	if (!p)
+		return;
+	tdelete(p, &pm->procs, proc__cmp);
+	proc__free(p);
+}
+
+struct proc *procmaps__copy(struct procmaps *pm, pid_t dst, struct procmaps *pm_src, pid_t src)
+{
+	struct proc *sp = procmaps__find(pm_src, src), *p;
+	int i;
+
+	if (procmaps__find(pm, dst))
+		return NULL; /* a copy is new */
+	p = procmaps__get(pm, dst);
+	if (!p || !sp)
+		return p;
+	p->maps = malloc((sp->nmaps ? sp->nmaps : 1) * sizeof(*p->maps));
+	if (!p->maps)
+		return NULL;
+	for (i = 0; i < sp->nmaps; i++) {
+		p->maps[i] = sp->maps[i];
+		p->maps[i].name = procmaps__intern(pm, sp->maps[i].name);
+		p->maps[i].elf = procmaps__intern(pm, sp->maps[i].elf);
+		if ((sp->maps[i].name && !p->maps[i].name) || (sp->maps[i].elf && !p->maps[i].elf))
+			return NULL;
+	}
+	p->nmaps = p->cap = sp->nmaps;
+	p->known = sp->known;
+	p->exited = sp->exited;
+	p->exec_time = sp->exec_time;
+	memcpy(p->comm, sp->comm, sizeof(p->comm));
+	return p;
 }
 
 static void collect_exited(struct proc *p, void *ctx)
@@ -251,6 +296,10 @@ int procmaps__read(struct procmaps *pm, pid_t tgid)
 	int e = 0;
 	FILE *f;
 
+	if (!pm->proc_root) { /* the processes of a file: gone, as far as we can know */
+		procmaps__exit(pm, tgid);
+		return -ESRCH;
+	}
 	snprintf(path, sizeof(path), "%s/%d/maps", pm->proc_root, (int)tgid);
 	f = fopen(path, "re");
 	if (!f) {
@@ -285,8 +334,10 @@ int procmaps__read_all(struct procmaps *pm)
 {
 	struct dirent *de;
 	int n = 0;
-	DIR *d = opendir(pm->proc_root);
+	DIR *d = pm->proc_root ? opendir(pm->proc_root) : NULL;
 
+	if (!pm->proc_root)
+		return 0;
 	if (!d)
 		return -errno;
 	while ((de = readdir(d)))

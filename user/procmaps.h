@@ -22,6 +22,12 @@ struct mapping {
 	__u64 pgoff;	  /* file offset of start */
 	__u64 time;	  /* when learned, CLOCK_MONOTONIC ns */
 	const char *name; /* interned: a path, "[heap]", "[stack]", "[vdso]"...; NULL: anonymous */
+	/*
+	 * interned: the ELF file to read for name's symbols when it is not name
+	 * itself (a copy found by build ID); "": no file here has the build ID
+	 * recorded for it; NULL: name.  Set offline (perf.data), never live.
+	 */
+	const char *elf;
 };
 
 struct proc {
@@ -37,7 +43,7 @@ struct proc {
 struct procmaps {
 	void *procs;   /* tsearch tree of struct proc, by tgid */
 	void *strings; /* tsearch tree of interned names */
-	const char *proc_root; /* "/proc" (tests point it at fixtures) */
+	const char *proc_root; /* "/proc" (tests point it at fixtures); NULL: none to read */
 };
 
 void procmaps__init(struct procmaps *pm);
@@ -60,6 +66,10 @@ const char *procmaps__intern(struct procmaps *pm, const char *name);
 int procmaps__add(struct procmaps *pm, pid_t tgid, __u64 start, __u64 end, __u64 pgoff,
 		  const char *name, __u64 t);
 
+/* The same, with the ELF file to read for name (struct mapping.elf). */
+int procmaps__add_elf(struct procmaps *pm, pid_t tgid, __u64 start, __u64 end, __u64 pgoff,
+		      const char *name, const char *elf, __u64 t);
+
 /*
  * The process exec'd at time t.  Its older mappings stay: the tables' samples
  * carry no time, and those taken before the exec (a forked child touching
@@ -72,6 +82,16 @@ void procmaps__exec(struct procmaps *pm, pid_t tgid, const char *comm, __u64 t);
 int procmaps__fork(struct procmaps *pm, pid_t child, pid_t parent, __u64 t);
 
 void procmaps__exit(struct procmaps *pm, pid_t tgid);
+
+/* Forgets a process and its mappings (a PID that starts over). */
+void procmaps__forget(struct procmaps *pm, pid_t tgid);
+
+/*
+ * A copy of process src of pm_src, as process dst of pm (new), with its
+ * name and mappings as they are now.  Returns the copy, or NULL when out of
+ * memory.
+ */
+struct proc *procmaps__copy(struct procmaps *pm, pid_t dst, struct procmaps *pm_src, pid_t src);
 
 /* Forgets the processes that have exited (once their samples are reported). */
 void procmaps__prune_exited(struct procmaps *pm);

@@ -5,8 +5,30 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "symbolize.h"
+#include "buildid.h"
+
+/* One answer of symbolizer__elf_for: name and hex ID as the key. */
+struct elf_for {
+	char *key; /* "hex name" */
+	char *elf; /* NULL: name itself; "": none */
+};
+
+static int elf_for__cmp(const void *a, const void *b)
+{
+	return strcmp(((const struct elf_for *)a)->key, ((const struct elf_for *)b)->key);
+}
+
+static void elf_for__free(void *p)
+{
+	struct elf_for *e = p;
+
+	free(e->key);
+	free(e->elf);
+	free(e);
+}
 
 int symbolizer__init(struct symbolizer *z, struct procmaps *pm, const char *debuginfo)
 {
@@ -26,6 +48,67 @@ void symbolizer__free(struct symbolizer *z)
 	kallsyms__free(&z->ksyms);
 	tdestroy(z->refreshed, nofree);
 	z->refreshed = NULL;
+	tdestroy(z->elves, elf_for__free);
+	z->elves = NULL;
+}
+
+/* Where a file of build ID id is, or NULL: name itself, else a copy in perf's cache. */
+static char *elf_for__find(struct symbolizer *z, const char *name, const char *hex,
+			   const unsigned char *id, int len, bool *differs)
+{
+	char path[4096];
+	struct dso *d = dso_cache__get(&z->dsos, name);
+	int i;
+
+	*differs = d && d->elf;
+	if (d && dso__has_build_id(d, id, len))
+		return strdup(name);
+	for (i = 0; !buildid__cache_path(i, name, hex, path, sizeof(path)); i++) {
+		if (access(path, R_OK))
+			continue;
+		d = dso_cache__get(&z->dsos, path);
+		if (d && dso__has_build_id(d, id, len))
+			return strdup(path);
+	}
+	return NULL;
+}
+
+const char *symbolizer__elf_for(struct symbolizer *z, const char *name, const unsigned char *id,
+				int len)
+{
+	char hex[2 * BUILDID_MAX + 1], *found;
+	struct elf_for key, *e;
+	bool differs;
+	void *node;
+
+	if (len <= 0 || (name[0] != '/' && strcmp(name, "[vdso]")))
+		return NULL;
+	buildid__hex(id, len, hex, sizeof(hex));
+	if (asprintf(&key.key, "%s %s", hex, name) < 0)
+		return NULL;
+	node = tfind(&key, &z->elves, elf_for__cmp);
+	if (node) {
+		free(key.key);
+		return (*(struct elf_for **)node)->elf;
+	}
+	e = calloc(1, sizeof(*e));
+	if (!e) {
+		free(key.key);
+		return NULL;
+	}
+	e->key = key.key;
+	found = elf_for__find(z, name, hex, id, len, &differs);
+	if (found && !strcmp(found, name))
+		free(found); /* the file itself: NULL */
+	else if (found)
+		e->elf = found;
+	else if (differs)
+		e->elf = strdup("");
+	if (!tsearch(e, &z->elves, elf_for__cmp)) {
+		elf_for__free(e);
+		return NULL;
+	}
+	return e->elf;
 }
 
 static int tgid__cmp(const void *a, const void *b)
@@ -65,6 +148,8 @@ static bool symbolizer__kernel(struct symbolizer *z, __u64 addr, enum dso_sym_ki
 	const struct dso_sym *s;
 
 	out->kernel = true;
+	if (z->kernel_raw)
+		return false;
 	if (!z->ksyms_tried) {
 		z->ksyms_tried = true;
 		kallsyms__load(&z->ksyms, z->kallsyms_path);
@@ -89,20 +174,30 @@ static void sym__exited(struct sym *out, __u32 tgid)
 	snprintf(out->where, sizeof(out->where), "[pid %u]", tgid);
 }
 
-/* The ELF file behind mapping m (or behind the file mapping right before an anonymous m: its .bss). */
+/* Whether m is a file no file here has the recorded build ID of. */
+static bool mapping__mismatch(const struct mapping *m)
+{
+	return m->elf && !*m->elf;
+}
+
+/*
+ * The ELF file behind mapping m (or behind the file mapping right before an
+ * anonymous m: its .bss); *file: the mapping of that file.
+ */
 static struct dso *symbolizer__dso(struct symbolizer *z, const struct proc *p,
-				   const struct mapping *m, __u64 *bias)
+				   const struct mapping *m, __u64 *bias, const struct mapping **file)
 {
 	const struct mapping *base, *lowest = m;
 	struct dso *d;
 
+	*file = m;
 	if (!m->name && m > p->maps && m[-1].end == m->start && m[-1].name) {
-		d = symbolizer__dso(z, p, m - 1, bias);
+		d = symbolizer__dso(z, p, m - 1, bias, file);
 		return d && dso__has_vaddr(d, m->start - *bias) ? d : NULL;
 	}
-	if (!m->name || (m->name[0] != '/' && strcmp(m->name, "[vdso]")))
+	if (!m->name || (m->name[0] != '/' && strcmp(m->name, "[vdso]")) || mapping__mismatch(m))
 		return NULL;
-	d = dso_cache__get(&z->dsos, m->name);
+	d = dso_cache__get(&z->dsos, m->elf ? m->elf : m->name);
 	if (!d || !d->elf)
 		return NULL;
 	/*
@@ -121,7 +216,7 @@ static struct dso *symbolizer__dso(struct symbolizer *z, const struct proc *p,
 
 void symbolizer__ip(struct symbolizer *z, __u32 tgid, __u64 ip, struct sym *out)
 {
-	const struct mapping *m;
+	const struct mapping *m, *file;
 	const struct dso_sym *s;
 	struct proc *p;
 	struct dso *d;
@@ -148,8 +243,9 @@ void symbolizer__ip(struct symbolizer *z, __u32 tgid, __u64 ip, struct sym *out)
 		snprintf(out->where, sizeof(out->where), "[unknown]");
 		return;
 	}
-	d = symbolizer__dso(z, p, m, &bias);
-	snprintf(out->where, sizeof(out->where), "%s", m->name ? m->name : "[anon]");
+	d = symbolizer__dso(z, p, m, &bias, &file);
+	snprintf(out->where, sizeof(out->where), "%s%s", m->name ? m->name : "[anon]",
+		 mapping__mismatch(m) ? SYM_BUILD_ID_MISMATCH : "");
 	if (d && (s = dso__func(d, ip - bias))) {
 		out->kind = SYM_RESOLVED;
 		snprintf(out->name, sizeof(out->name), "%s", s->name);
@@ -164,7 +260,7 @@ void symbolizer__ip(struct symbolizer *z, __u32 tgid, __u64 ip, struct sym *out)
 
 void symbolizer__data(struct symbolizer *z, __u32 tgid, __u64 addr, __u64 len, struct sym *out)
 {
-	const struct mapping *m;
+	const struct mapping *m, *file;
 	const struct dso_sym *s;
 	struct proc *p;
 	struct dso *d;
@@ -190,20 +286,21 @@ void symbolizer__data(struct symbolizer *z, __u32 tgid, __u64 addr, __u64 len, s
 		snprintf(out->where, sizeof(out->where), "%s", p->comm);
 		return;
 	}
-	d = symbolizer__dso(z, p, m, &bias);
+	d = symbolizer__dso(z, p, m, &bias, &file);
 	if (d && (s = dso__object(d, addr - bias, len))) {
 		out->kind = SYM_RESOLVED;
 		snprintf(out->name, sizeof(out->name), "%s", s->name);
 		out->offset = (__s64)(addr - bias - s->start);
-		snprintf(out->where, sizeof(out->where), "%s", d->path);
+		snprintf(out->where, sizeof(out->where), "%s", file->name);
 		return;
 	}
 	out->kind = SYM_MAPPING;
 	if (d) { /* the file's memory image, without a variable there: the file and its address */
-		snprintf(out->name, sizeof(out->name), "%s", dso__short_name(d->path));
+		snprintf(out->name, sizeof(out->name), "%s", dso__short_name(file->name));
 		out->offset = (__s64)(addr - bias);
 	} else {
-		snprintf(out->name, sizeof(out->name), "%s", m->name ? m->name : "[anon]");
+		snprintf(out->name, sizeof(out->name), "%s%s", m->name ? m->name : "[anon]",
+			 mapping__mismatch(m) ? SYM_BUILD_ID_MISMATCH : "");
 		out->offset = (__s64)(m->name && m->name[0] == '/' ? addr - m->start + m->pgoff
 								   : addr - m->start);
 	}
