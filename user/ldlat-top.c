@@ -13,6 +13,8 @@
 
 #include "cli.h"
 #include "listevents.h"
+#include "offline.h"
+#include "offtop.h"
 #include "output.h"
 #include "printer.h"
 #include "procwatch.h"
@@ -29,6 +31,7 @@
 struct top_args {
 	struct cli cli;
 	struct output_opts out;
+	struct offline_opts offline;
 	unsigned int by;
 	enum top_sort sort;
 	bool sort_set;
@@ -36,6 +39,7 @@ struct top_args {
 	int nrows;
 	__u32 shift;
 	__u32 entries;
+	bool entries_set;
 	const char *debuginfo;
 };
 
@@ -61,6 +65,7 @@ static const char doc[] =
 	"  ldlat-top --format json -d 10 -G system.slice/db.service\n"
 	"  ldlat-top --format json -i 10 --output /var/tmp/ldlat-top.json -p 1234\n"
 	"  ldlat-top --list-events                  # the event it would open, and why\n"
+	"  ldlat-top --input perf.data -s ram       # what perf mem record saw; no root\n"
 	"\n"
 	"Latency is in core cycles.  --format takes text or json (openmetrics is "
 	"ldlat-hist's).  Each table entry costs 128 bytes per CPU; a key that "
@@ -96,6 +101,7 @@ static error_t top_parse(int key, char *arg, struct argp_state *state)
 	case ARGP_KEY_INIT:
 		state->child_inputs[0] = &a->cli;
 		state->child_inputs[1] = &a->out;
+		state->child_inputs[2] = &a->offline;
 		break;
 	case OPT_BY:
 		if (!strcmp(arg, "ip") || !strcmp(arg, "code"))
@@ -144,6 +150,7 @@ static error_t top_parse(int key, char *arg, struct argp_state *state)
 			argp_error(state, "--entries '%s' is not a table size from 1 to %u", arg,
 				   TOP_MAX_ENTRIES);
 		a->entries = (__u32)v;
+		a->entries_set = true;
 		break;
 	case OPT_DEBUGINFO:
 		a->debuginfo = arg;
@@ -157,6 +164,7 @@ static error_t top_parse(int key, char *arg, struct argp_state *state)
 static const struct argp_child children[] = {
 	{ &cli_argp, 0, NULL, 0 },
 	{ &output_argp, 0, NULL, 0 },
+	{ &offline_argp, 0, NULL, 0 },
 	{},
 };
 
@@ -180,19 +188,29 @@ struct top {
 	struct top_report report;
 };
 
+/* --sort latency and total need latency, which 'lacking' (a sentence's end) says is missing. */
+static int top_check_sort(const struct top_args *a, __u32 fields, const char *lacking, char *err,
+			  size_t errlen)
+{
+	if (a->sort == TOP_SORT_SAMPLES || (fields & LDLAT_HAS_LAT))
+		return 0;
+	snprintf(err, errlen, "--sort %s needs latency, which %s",
+		 a->sort == TOP_SORT_LATENCY ? "latency" : "total", lacking);
+	return -EINVAL;
+}
+
 /* The tables to keep, before the program loads; latency sorting needs latency. */
 static int top_configure(struct tool *t, void *ctx, char *err, size_t errlen)
 {
 	struct top *top = ctx;
 	struct top_args *a = top->args;
+	int e = top_check_sort(a, t->src.fields,
+			       t->addr_only ? "this kernel cannot give to BPF (address-only mode)"
+					    : "page-fault samples do not carry",
+			       err, errlen);
 
-	if (a->sort != TOP_SORT_SAMPLES && !(t->src.fields & LDLAT_HAS_LAT)) {
-		snprintf(err, errlen, "--sort %s needs latency, which %s",
-			 a->sort == TOP_SORT_LATENCY ? "latency" : "total",
-			 t->addr_only ? "this kernel cannot give to BPF (address-only mode)"
-				      : "page-fault samples do not carry");
-		return -EINVAL;
-	}
+	if (e)
+		return e;
 	t->cfg.top = ((a->by & TOP_BY_IP) ? LDLAT_TOP_IP : 0) |
 		     ((a->by & TOP_BY_DATA) ? LDLAT_TOP_DATA : 0);
 	t->cfg.top_shift = a->shift;
@@ -293,6 +311,130 @@ static int top_interval(void *ctx)
 	return e ? e : printer__print(&top->printer);
 }
 
+/* What the report says it is: the tables, their order, and the run's header. */
+static struct top_report top_report_of(const struct top_args *a, bool has_latency,
+				       const struct run_info *run, const struct source *src)
+{
+	return (struct top_report){
+		.by = a->by,
+		.sort = a->sort,
+		.data_by = a->data_by,
+		.nrows = a->nrows,
+		.shift = a->shift,
+		.has_latency = has_latency,
+		.intervals = a->cli.interval > 0,
+		/* like top on a terminal; a pipe or file gets plain blocks */
+		.clear = a->cli.interval > 0 && a->out.format == OUTPUT_TEXT && !a->out.path &&
+			 isatty(STDOUT_FILENO),
+		.run = run,
+		.src = src,
+	};
+}
+
+/*
+ * --input: the samples of a perf.data file into the same tables by the same
+ * native logic, named with the file's mappings, printed once as a live
+ * run's last report.
+ */
+static int top_input(struct top_args *a)
+{
+	struct top top = { .args = a };
+	struct offtop ot = {};
+	struct run_info run;
+	struct timespec started;
+	__u32 tables = ((a->by & TOP_BY_IP) ? LDLAT_TOP_IP : 0) |
+		       ((a->by & TOP_BY_DATA) ? LDLAT_TOP_DATA : 0);
+	char err[2048], lacking[1024];
+	int e, status;
+
+	clock_gettime(CLOCK_REALTIME, &started);
+	procmaps__init(&top.pm);
+	top.pm.proc_root = NULL; /* the file's processes are not this machine's */
+	top_table__init(&top.ip);
+	top_table__init(&top.data);
+	e = offline__check_cli(&a->cli, NULL, err, sizeof(err));
+	if (!e && a->entries_set) {
+		snprintf(err, sizeof(err),
+			 "--entries sizes the kernel's tables between two drains of a live run; "
+			 "with --input the tables grow as the file needs and no sample goes "
+			 "unattributed: leave it out");
+		e = -EINVAL;
+	}
+	if (!e)
+		e = output__check(&a->out, err, sizeof(err));
+	if (!e && symbolizer__init(&top.z, &top.pm, a->debuginfo)) {
+		snprintf(err, sizeof(err), "out of memory");
+		e = -ENOMEM;
+	}
+	if (!e)
+		e = offtop__open(&ot, a->offline.input, &a->cli, tables, a->shift, &top.pm, &top.z,
+				 err, sizeof(err));
+	if (!e) {
+		snprintf(lacking, sizeof(lacking), "%s (%s) do not carry",
+			 ot.o.src.kind == SOURCE_PAGE_FAULTS ? "page-fault samples" : "the samples",
+			 ot.o.events);
+		e = top_check_sort(a, ot.o.src.fields, lacking, err, sizeof(err));
+	}
+	if (e) {
+		fprintf(stderr, "ldlat-top: %s\n", err);
+		status = cli__exit_status(e);
+		goto out;
+	}
+	ot.ip = (a->by & TOP_BY_IP) ? &top.ip : NULL;
+	ot.data = (a->by & TOP_BY_DATA) ? &top.data : NULL;
+	offline__run_info(&ot.o, "ldlat-top", &started, &run);
+	top.report = top_report_of(a, ot.o.src.fields & LDLAT_HAS_LAT, &run, &ot.o.src);
+	top.printer = (struct printer){
+		.tool = "ldlat-top",
+		.out = &a->out,
+		.read = offtop__read,
+		.read_error = offtop__error,
+		.src = &ot,
+		.emit = top_emit,
+		.emit_ctx = &top,
+		.final = true,
+	};
+	if (printer__init(&top.printer, ot.o.cfg.nranges, &started)) {
+		fprintf(stderr, "ldlat-top: out of memory\n");
+		status = EXIT_FAIL;
+		goto out;
+	}
+	e = printer__print(&top.printer);
+	if (!e && a->cli.verbose)
+		offtop__describe(&ot, "ldlat-top", stderr);
+	if (!e)
+		offtop__report_notes(&ot, "ldlat-top", stderr);
+	status = cli__exit_status(e);
+out:
+	printer__free(&top.printer);
+	offtop__close(&ot);
+	top_table__free(&top.ip);
+	top_table__free(&top.data);
+	symbolizer__free(&top.z);
+	procmaps__free(&top.pm);
+	return status;
+}
+
+/* Options of ldlat-hist's that ldlat-top refuses, live or not: 0, or the exit status. */
+static int top_refuse(const struct top_args *a)
+{
+	if (a->cli.loads) {
+		fprintf(stderr, "ldlat-top: --loads is ldlat-hist's: ldlat-top ranks code and data by "
+				"samples and does not count every load; run ldlat-hist --loads for the "
+				"share of all loads the samples stand for\n");
+		return EXIT_USAGE;
+	}
+	if (a->out.format == OUTPUT_OPENMETRICS) {
+		fprintf(stderr,
+			"ldlat-top: --format openmetrics is not one of ldlat-top's: its tables rank "
+			"functions and data per report, they are not totals Prometheus can rate. Use "
+			"--format text or json, or ldlat-hist --format openmetrics for the "
+			"histograms\n");
+		return EXIT_USAGE;
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct top_args args = { .by = TOP_BY_BOTH,
@@ -314,23 +456,14 @@ int main(int argc, char **argv)
 	cli__init(&args.cli);
 	if (argp_parse(&argp, argc, argv, ARGP_IN_ORDER, NULL, &args))
 		return EXIT_USAGE;
+	status = top_refuse(&args);
+	if (status)
+		return status;
+	if (args.offline.input)
+		return top_input(&args);
 	args.cli.source.sample_ip = args.by & TOP_BY_IP;
 	if (args.cli.list_events)
 		return list_events(stdout, &args.cli, "ldlat-top");
-	if (args.cli.loads) {
-		fprintf(stderr, "ldlat-top: --loads is ldlat-hist's: ldlat-top ranks code and data by "
-				"samples and does not count every load; run ldlat-hist --loads for the "
-				"share of all loads the samples stand for\n");
-		return EXIT_USAGE;
-	}
-	if (args.out.format == OUTPUT_OPENMETRICS) {
-		fprintf(stderr,
-			"ldlat-top: --format openmetrics is not one of ldlat-top's: its tables rank "
-			"functions and data per report, they are not totals Prometheus can rate. Use "
-			"--format text or json, or ldlat-hist --format openmetrics for the "
-			"histograms\n");
-		return EXIT_USAGE;
-	}
 	e = output__check(&args.out, err, sizeof(err));
 	if (e) {
 		fprintf(stderr, "ldlat-top: %s\n", err);
@@ -351,20 +484,7 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	tool__run_info(&tool, &started, &run);
-	top.report = (struct top_report){
-		.by = args.by,
-		.sort = args.sort,
-		.data_by = args.data_by,
-		.nrows = args.nrows,
-		.shift = args.shift,
-		.has_latency = tool.src.fields & LDLAT_HAS_LAT,
-		.intervals = args.cli.interval > 0,
-		/* like top on a terminal; a pipe or file gets plain blocks */
-		.clear = args.cli.interval > 0 && args.out.format == OUTPUT_TEXT && !args.out.path &&
-			 isatty(STDOUT_FILENO),
-		.run = &run,
-		.src = &tool.src,
-	};
+	top.report = top_report_of(&args, tool.src.fields & LDLAT_HAS_LAT, &run, &tool.src);
 	top.printer = (struct printer){
 		.tool = "ldlat-top",
 		.out = &args.out,
