@@ -108,9 +108,12 @@ $(OBJ)/tests/%.o: CPPFLAGS += $(shell pkg-config --cflags check 2>/dev/null)
 # LDLIBS: ldlat-stat encodes vendor event names with it)
 $(BUILD)/tests/check_pfm: $(OBJ)/tests/pfm_oracle.o
 
+# ldlat-top --input's cases, in check_top
+$(BUILD)/tests/check_top: $(OBJ)/tests/top_input.o
+
 $(BUILD)/tests/%: $(OBJ)/tests/%.o $(TEST_COMMON) $(LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $^ $(LDLIBS) $$(pkg-config --libs check) -o $@
+	$(CC) $(CFLAGS) $(filter-out $(LIB),$^) $(LIB) $(LDLIBS) $$(pkg-config --libs check) -o $@
 
 $(FUZZ_BIN): tests/fuzz_perfdata.c kernel/perfdata.c kernel/perfdata.h
 	@mkdir -p $(dir $@)

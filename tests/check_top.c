@@ -20,8 +20,8 @@
 #include "../user/symbolize.h"
 #include "../user/topreport.h"
 #include "testutil.h"
+#include "top_input.h"
 
-static bool jq_true(const char *doc, const char *expr);
 static int blocks_of(const char *out, const char *what);
 
 /* ---- procmaps: newest wins, exec, fork -------------------------------------- */
@@ -533,27 +533,6 @@ static bool first_row_names(const char *out, const char *header, const char *nam
 	return end && memmem(row, end - row, name, strlen(name));
 }
 
-/* Whether jq finds expr true in the JSON document(s) of doc. */
-static bool jq_true(const char *doc, const char *expr)
-{
-	char path[] = "/tmp/ldlat-top-test-XXXXXX", script[4096];
-	char *argv[] = { "sh", "-c", script, NULL };
-	char *out, *err;
-	int fd = mkstemp(path), rc;
-
-	ck_assert_int_ge(fd, 0);
-	ck_assert_int_eq(write(fd, doc, strlen(doc)), (ssize_t)strlen(doc));
-	close(fd);
-	snprintf(script, sizeof(script), "jq -e '%s' %s", expr, path);
-	rc = run(argv, 30, &out, &err);
-	unlink(path);
-	if (rc)
-		fprintf(stderr, "jq -e '%s': %d %s%s\n", expr, rc, out, err);
-	free(out);
-	free(err);
-	return rc == 0;
-}
-
 /*
  * The two hot functions and the two arrays lead their tables with exactly
  * one sample per first-touched page; the kernel's writes into array_c are
@@ -884,6 +863,7 @@ int main(void)
 	Suite *s = suite_create("top");
 	TCase *tc = tcase_create("symbols");
 	SRunner *sr;
+	bool root;
 	int failed;
 
 	tcase_set_timeout(tc, 60);
@@ -897,7 +877,9 @@ int main(void)
 	tcase_add_test(tc, test_report_native_tables);
 	tcase_add_test(tc, test_json_writer);
 	suite_add_tcase(s, tc);
-	if (need_root("check_top's end-to-end tests (perf events and BPF)")) {
+	root = need_root("check_top's end-to-end tests (perf events and BPF)");
+	top_input_tcases(s, root);
+	if (root) {
 		tc = tcase_create("e2e");
 		tcase_set_timeout(tc, 120);
 		tcase_add_loop_test(tc, test_top_command_exact, 0, 2);
@@ -918,5 +900,6 @@ int main(void)
 	srunner_run_all(sr, CK_NORMAL);
 	failed = srunner_ntests_failed(sr);
 	srunner_free(sr);
+	top_input_cleanup();
 	return failed ? 1 : 0;
 }

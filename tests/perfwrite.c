@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -14,13 +15,16 @@
 
 /* perf.data-file-format.txt */
 #define HDR_SIZE	104
+#define FEAT_BUILD_ID	2
 #define FEAT_HOSTNAME	3
 #define FEAT_OSRELEASE	4
 #define FEAT_ARCH	6
 #define FEAT_NRCPUS	7
 #define FEAT_EVENT_DESC 12
 #define REC_HEADER_ATTR 64
+#define REC_BUILD_ID	67
 #define REC_FEATURE	80
+#define MISC_BUILD_ID_SIZE (1 << 15) /* tools/perf: the size byte is valid */
 #define NAME_ALIGN	64
 
 struct out {
@@ -138,6 +142,76 @@ void pw_mmap2(struct pw *w, __u32 pid, __u64 start, __u64 len, __u64 pgoff, cons
 	put_string(w->buf, &n, file);
 	put_trailer(w, w->buf, &n, pid, pid, time);
 	pw_record(w, PERF_RECORD_MMAP2, PERF_RECORD_MISC_USER, w->buf, n);
+}
+
+void pw_mmap2_build_id(struct pw *w, __u32 pid, __u64 start, __u64 len, __u64 pgoff,
+		       const unsigned char *id, int idlen, const char *file, __u64 time)
+{
+	size_t n = 0;
+	__u32 prot = 5, flags = 2;
+
+	put_u64(w->buf, &n, pid | (__u64)pid << 32);
+	put_u64(w->buf, &n, start);
+	put_u64(w->buf, &n, len);
+	put_u64(w->buf, &n, pgoff);
+	/* u8 size, 3 reserved bytes, 20 bytes of ID */
+	memset(w->buf + n, 0, 24);
+	w->buf[n] = (unsigned char)idlen;
+	memcpy(w->buf + n + 4, id, idlen);
+	n += 24;
+	memcpy(w->buf + n, &prot, 4);
+	memcpy(w->buf + n + 4, &flags, 4);
+	n += 8;
+	put_string(w->buf, &n, file);
+	put_trailer(w, w->buf, &n, pid, pid, time);
+	pw_record(w, PERF_RECORD_MMAP2, PERF_RECORD_MISC_USER | PERF_RECORD_MISC_MMAP_BUILD_ID,
+		  w->buf, n);
+}
+
+void pw_kernel_mmap(struct pw *w, __u64 start, __u64 len, __u64 text, __u64 time)
+{
+	size_t n = 0;
+
+	put_u64(w->buf, &n, (__u32)-1 | (__u64)0 << 32); /* pid -1, tid 0 */
+	put_u64(w->buf, &n, start);
+	put_u64(w->buf, &n, len);
+	put_u64(w->buf, &n, text);
+	put_string(w->buf, &n, "[kernel.kallsyms]_text");
+	put_trailer(w, w->buf, &n, (__u32)-1, 0, time);
+	pw_record(w, PERF_RECORD_MMAP, PERF_RECORD_MISC_KERNEL, w->buf, n);
+}
+
+void pw_build_id(struct pw *w, __u16 cpumode, const unsigned char *id, int len, const char *file)
+{
+	struct pw_build_id *b;
+
+	if (w->nbuild_ids == PW_MAX_BUILD_IDS)
+		abort();
+	b = &w->build_ids[w->nbuild_ids++];
+	b->cpumode = cpumode;
+	memcpy(b->id, id, len);
+	b->len = len;
+	snprintf(b->file, sizeof(b->file), "%s", file);
+}
+
+/* perf's build_id event: header, pid, 20 bytes of ID, size, 3 reserved, the name padded to 64. */
+static void out_build_id(struct out *o, const struct pw_build_id *b, __u32 type)
+{
+	size_t name = (strlen(b->file) + 1 + NAME_ALIGN - 1) / NAME_ALIGN * NAME_ALIGN;
+	struct perf_event_header h = { .type = type,
+				       .misc = b->cpumode | MISC_BUILD_ID_SIZE,
+				       .size = (__u16)(8 + 4 + 24 + name) };
+	unsigned char id[24] = { 0 };
+	char pad[NAME_ALIGN * 5] = { 0 };
+	__s32 pid = -1;
+
+	memcpy(id, b->id, b->len);
+	id[20] = (unsigned char)b->len;
+	snprintf(pad, sizeof(pad), "%s", b->file);
+	out_put(o, &h, sizeof(h));
+	out_put(o, &pid, 4);
+	out_put(o, id, sizeof(id));
+	out_put(o, pad, name);
 }
 
 static void pw_task(struct pw *w, __u32 type, __u32 pid, __u32 ppid, __u64 time)
@@ -364,20 +438,34 @@ int pw_open(struct pw *w, const char *path, const struct pw_event *events, int n
 
 int pw_close(struct pw *w)
 {
-	static const int feats[] = {FEAT_HOSTNAME, FEAT_OSRELEASE, FEAT_ARCH, FEAT_NRCPUS,
-				    FEAT_EVENT_DESC};
+	/* in the order of their bits; the build IDs only when there are some */
+	static const int all[] = {FEAT_BUILD_ID, FEAT_HOSTNAME,	  FEAT_OSRELEASE,
+				  FEAT_ARCH,	 FEAT_NRCPUS, FEAT_EVENT_DESC};
+	const int *feats = w->nbuild_ids && !w->pipe ? all : all + 1;
 	__u64 data_end, bitmap[4] = {0}, hdr[9], sec[2];
-	struct out body[5] = {};
-	unsigned int i, nf = w->no_features ? 0 : sizeof(feats) / sizeof(feats[0]);
-	int e = 0;
+	struct out body[6] = {};
+	unsigned int i, nf = w->no_features ? 0 : sizeof(all) / sizeof(all[0]) - (feats != all);
+	int e = 0, k;
 
+	if (w->pipe) /* build IDs come as records, at the end as perf writes them */
+		for (k = 0; k < w->nbuild_ids; k++) {
+			struct out o = {};
+
+			out_build_id(&o, &w->build_ids[k], REC_BUILD_ID);
+			fwrite(o.p, o.len, 1, w->f);
+			free(o.p);
+		}
 	for (i = 0; i < nf; i++) {
 		switch (feats[i]) {
+		case FEAT_BUILD_ID:
+			for (k = 0; k < w->nbuild_ids; k++)
+				out_build_id(&body[i], &w->build_ids[k], 0);
+			break;
 		case FEAT_HOSTNAME:
-			out_string(&body[i], "ldlat-test");
+			out_string(&body[i], w->hostname ? w->hostname : "ldlat-test");
 			break;
 		case FEAT_OSRELEASE:
-			out_string(&body[i], "6.1.0-test");
+			out_string(&body[i], w->osrelease ? w->osrelease : "6.1.0-test");
 			break;
 		case FEAT_ARCH:
 			out_string(&body[i], "x86_64");

@@ -59,12 +59,25 @@ struct pw_sample {
 	unsigned char aux[32];
 };
 
+#define PW_MAX_BUILD_IDS 8
+
+/* An entry of the HEADER_BUILD_ID section. */
+struct pw_build_id {
+	__u16 cpumode; /* PERF_RECORD_MISC_KERNEL or _USER */
+	unsigned char id[20];
+	int len;
+	char file[256];
+};
+
 struct pw {
 	FILE *f;
 	const struct pw_event *events;
 	int nevents;
 	bool pipe;
 	bool no_features; /* leave out the feature sections */
+	const char *hostname, *osrelease; /* the features (NULL: "ldlat-test", "6.1.0-test") */
+	struct pw_build_id build_ids[PW_MAX_BUILD_IDS];
+	int nbuild_ids;
 	__u64 attrs_offset, data_offset;
 	__u64 nsamples;
 	unsigned char buf[4096];
@@ -84,6 +97,19 @@ void pw_comm(struct pw *w, __u32 pid, __u32 tid, const char *comm, __u64 time);
 void pw_mmap2(struct pw *w, __u32 pid, __u64 start, __u64 len, __u64 pgoff, const char *file,
 	      __u64 time);
 void pw_fork(struct pw *w, __u32 pid, __u32 ppid, __u64 time);
+
+/* An MMAP2 that carries the file's build ID (perf record --buildid-mmap). */
+void pw_mmap2_build_id(struct pw *w, __u32 pid, __u64 start, __u64 len, __u64 pgoff,
+		       const unsigned char *id, int idlen, const char *file, __u64 time);
+
+/* The kernel's MMAP as perf record writes it: [kernel.kallsyms]_text, pgoff the address of _text. */
+void pw_kernel_mmap(struct pw *w, __u64 start, __u64 len, __u64 text, __u64 time);
+
+/*
+ * A build ID for the HEADER_BUILD_ID section (pipe format: a record), written
+ * by pw_close; at most PW_MAX_BUILD_IDS.
+ */
+void pw_build_id(struct pw *w, __u16 cpumode, const unsigned char *id, int len, const char *file);
 void pw_exit(struct pw *w, __u32 pid, __u32 ppid, __u64 time);
 
 /* Writes the features and the final header, closes. Returns 0 or -errno. */

@@ -354,3 +354,29 @@ int cgroup_remove(const char *path)
 	}
 	return -errno;
 }
+
+/* Whether jq finds expr true in the JSON document(s) of doc. */
+bool jq_true(const char *doc, const char *expr)
+{
+	char path[] = "/tmp/ldlat-top-test-XXXXXX", script[4096];
+	char *argv[] = { "sh", "-c", script, NULL };
+	char *out, *err;
+	int fd = mkstemp(path), rc;
+
+	if (fd < 0)
+		return false;
+	if (write(fd, doc, strlen(doc)) != (ssize_t)strlen(doc)) {
+		close(fd);
+		unlink(path);
+		return false;
+	}
+	close(fd);
+	snprintf(script, sizeof(script), "jq -e '%s' %s", expr, path);
+	rc = run(argv, 30, &out, &err);
+	unlink(path);
+	if (rc)
+		fprintf(stderr, "jq -e '%s': %d %s%s\n", expr, rc, out, err);
+	free(out);
+	free(err);
+	return rc == 0;
+}

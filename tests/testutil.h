@@ -71,6 +71,9 @@ int cgroup_enter(const char *path, pid_t pid);
 /* Removes it, waiting for its last member to leave. Returns 0 or -errno. */
 int cgroup_remove(const char *path);
 
+/* Whether jq -e finds expr true in the JSON document(s) of doc (jq's error on stderr if not). */
+bool jq_true(const char *doc, const char *expr);
+
 /* Root, or fails the test loudly when CI=true; otherwise prints why it skips. */
 bool need_root(const char *what);
 

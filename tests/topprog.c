@@ -8,9 +8,11 @@
  * kernel fills the first C pages of array_c from /dev/zero: C samples at
  * kernel IPs, with data addresses in array_c.
  *
- *   ldlat-topprog [--wait] [A [B [C]]]     (defaults 200, 100, 0; at most 512)
+ *   ldlat-topprog [--wait] [A [B [C]]] [--exec PROGRAM [ARGS...]]
  *
- * --wait reads one byte from stdin before touching anything.
+ * A, B, C default to 200, 100, 0, at most 512.  --wait reads one byte from
+ * stdin before touching anything; --exec runs PROGRAM in the same process
+ * afterwards (a sample before and after an exec, of one PID).
  */
 #include <fcntl.h>
 #include <stdio.h>
@@ -55,14 +57,16 @@ int main(int argc, char **argv)
 			return 1;
 		i++;
 	}
-	if (i < argc)
+	if (i < argc && strcmp(argv[i], "--exec"))
 		a = atoi(argv[i++]);
-	if (i < argc)
+	if (i < argc && strcmp(argv[i], "--exec"))
 		b = atoi(argv[i++]);
-	if (i < argc)
+	if (i < argc && strcmp(argv[i], "--exec"))
 		c = atoi(argv[i++]);
 	if (a < 0 || a > MAX_PAGES || b < 0 || b > MAX_PAGES || c < 0 || c > MAX_PAGES) {
-		fprintf(stderr, "usage: ldlat-topprog [--wait] [A [B [C]]] (0 to %d pages)\n",
+		fprintf(stderr,
+			"usage: ldlat-topprog [--wait] [A [B [C]]] [--exec PROGRAM [ARGS...]] (0 to "
+			"%d pages)\n",
 			MAX_PAGES);
 		return 2;
 	}
@@ -77,6 +81,10 @@ int main(int argc, char **argv)
 		if (fd < 0 || read(fd, array_c, (size_t)c * PAGE) != (ssize_t)c * PAGE)
 			return 1;
 		close(fd);
+	}
+	if (i + 1 < argc && !strcmp(argv[i], "--exec")) {
+		execv(argv[i + 1], argv + i + 1);
+		return 127;
 	}
 	return 0;
 }
