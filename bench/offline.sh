@@ -24,6 +24,7 @@ dir=$(mktemp -d "${TMPDIR:-/tmp}/ldlat-bench-offline.XXXXXX") || exit 1
 trap 'rm -rf "$dir"' EXIT
 file=$dir/perf.data
 hist=build/ldlat-hist
+top=build/ldlat-top
 gen=build/tests/gen-perfdata
 
 for need in perf taskset; do
@@ -45,7 +46,7 @@ measure() {
 	for ((i = 0; i < n; i++)); do
 		cat "$file" >/dev/null # warm
 		t=$( { TIMEFORMAT='%R %U %S'; time taskset -c "$cpu" "$@" >/dev/null 2>"$dir/err"; } 2>&1 )
-		if grep -qv '^ldlat-hist: note' "$dir/err"; then
+		if grep -qv '^ldlat-\(hist\|top\): note' "$dir/err"; then
 			echo "bench/offline.sh: $* failed:" >&2
 			cat "$dir/err" >&2
 			return 1
@@ -66,13 +67,18 @@ out=$(measure "$runs" "$hist" --input "$file") || exit 1
 read -r hist_wall hist_cpu <<<"$out"
 out=$(measure "$runs" "$hist" --input "$file" "${filters[@]}") || exit 1
 read -r filt_wall filt_cpu <<<"$out"
+echo "bench/offline.sh: ldlat-top --input ($runs runs)" >&2
+out=$(measure "$runs" "$top" --input "$file" --by ip) || exit 1
+read -r topip_wall topip_cpu <<<"$out"
+out=$(measure "$runs" "$top" --input "$file") || exit 1
+read -r top_wall top_cpu <<<"$out"
 
 rate() { awk -v n="$samples" -v s="$1" 'BEGIN { if (s <= 0) { printf "-"; exit } r = n / s;
 	if (r >= 1e6) printf "%.1f M", r / 1e6; else printf "%.0f k", r / 1e3 }'; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b <= 0) printf "-"; else printf "%.0f×", a / b }'; }
 
 cat <<MD
-## Offline analysis: ldlat-hist --input against perf script
+## Offline analysis: ldlat-hist and ldlat-top --input against perf script
 
 One file of $(printf "%'d" "$samples") samples ($(awk -v s="$size" 'BEGIN { printf "%.0f MB", s / 1e6 }')) laid out as \`perf mem record\` writes them on
 Intel (\`cpu/mem-loads,ldlat=30/P\`, sample_type IP|TID|TIME|ADDR|ID|CPU|PERIOD|IDENTIFIER|DATA_SRC|WEIGHT_STRUCT),
@@ -87,6 +93,12 @@ its text into histograms would cost more on top. \`bench/offline.sh\` reproduces
 | \`perf script -F pid,addr,weight,data_src\` | parse, print the fields | $perf_wall | $perf_cpu | $(rate "$perf_wall") | $(rate "$perf_cpu") | 1× |
 | \`ldlat-hist --input\` | parse, classify, histogram by class | $hist_wall | $hist_cpu | $(rate "$hist_wall") | $(rate "$hist_cpu") | $(ratio "$perf_wall" "$hist_wall") |
 | \`ldlat-hist --input\` with filters¹ | the same through 3 ranges, 3 processes, a latency window, 4 classes | $filt_wall | $filt_cpu | $(rate "$filt_wall") | $(rate "$filt_cpu") | $(ratio "$perf_wall" "$filt_wall") |
+| \`ldlat-top --input --by ip\` | parse, classify, the (process, IP) table, name and print its rows | $topip_wall | $topip_cpu | $(rate "$topip_wall") | $(rate "$topip_cpu") | $(ratio "$perf_wall" "$topip_wall") |
+| \`ldlat-top --input\` | the same and the (process, line) table: an entry per line touched² | $top_wall | $top_cpu | $(rate "$top_wall") | $(rate "$top_cpu") | $(ratio "$perf_wall" "$top_wall") |
 
 ¹ \`${filters[*]}\`
+
+² The generated addresses are spread over 4 GiB: nearly every sample touches a line of its own, so the
+data table holds about one entry per sample, each named and folded into rows (ldlat-top's tables keep
+one entry per distinct key, live or offline); a real program's loads fall on far fewer lines.
 MD

@@ -13,6 +13,8 @@
 #include "kallsyms.h"
 
 #define KERNEL_MMAP "[kernel.kallsyms]"
+/* Mappings the frozen images may hold in all (about 200 MiB): a file that asks for more is cut no more. */
+#define MAX_IMAGE_MAPPINGS (1ull << 22)
 
 /* ---- build IDs the file recorded (HEADER_BUILD_ID) ---------------------------- */
 
@@ -159,14 +161,26 @@ static int timeline__freeze(struct offtop *t, struct offtop_timeline *tl)
 	if (img->proc)
 		return 0;
 	img->proc = procmaps__copy(t->images, img->id, &t->model, tl->tgid);
+	if (img->proc)
+		t->image_mappings += (__u64)img->proc->nmaps;
 	return img->proc ? 0 : -ENOMEM;
 }
 
-/* A record at time 'at' changes names: the current image ends, a new one starts. */
+/*
+ * A record at time 'at' changes names: the current image ends, a new one
+ * starts.  Past MAX_IMAGE_MAPPINGS the process goes on in its current image,
+ * named as a live run names it (the newest mapping wins).
+ */
 static int timeline__cut(struct offtop *t, struct offtop_timeline *tl, __u64 at, bool new_epoch)
 {
-	int e = timeline__freeze(t, tl);
+	const struct proc *p = procmaps__find(&t->model, tl->tgid);
+	int e;
 
+	if (t->image_mappings + (p ? (__u64)p->nmaps : 0) > MAX_IMAGE_MAPPINGS) {
+		t->images_capped = true;
+		return 0;
+	}
+	e = timeline__freeze(t, tl);
 	return e ? e : timeline__open_image(t, tl, at, new_epoch);
 }
 
@@ -820,6 +834,12 @@ void offtop__report_notes(const struct offtop *t, const char *tool, FILE *out)
 	struct notes_ctx n = {tool, t->o.file.path, out};
 
 	offline__report_skipped(&t->o, tool, out);
+	if (t->images_capped)
+		fprintf(out,
+			"%s: note: %s: its mappings change too often to keep each state apart: "
+			"past %llu mappings, addresses were named as a live run names them (the "
+			"newest mapping wins)\n",
+			tool, t->o.file.path, (unsigned long long)MAX_IMAGE_MAPPINGS);
 	if (!t->timed && t->sideband)
 		fprintf(out,
 			"%s: note: %s: its records carry no timestamps: mappings were applied in "
