@@ -344,15 +344,12 @@ static int offtop__apply_comm(struct offtop *t, const struct perf_record *r, __u
 {
 	struct offtop_timeline *tl;
 	struct perf_comm_event c;
-	struct proc *p;
 	int e;
 
 	if (perf_file__parse_comm(&t->o.file, r, &c) || c.pid >= OFFTOP_IMAGE_BASE)
 		return 0;
 	if (!c.exec) {
-		/* a thread's name is not its process's */
-		if (c.pid == c.tid && (p = procmaps__get(&t->model, (pid_t)c.pid)))
-			snprintf(p->comm, sizeof(p->comm), "%s", c.comm);
+		procmaps__comm(&t->model, (pid_t)c.pid, (pid_t)c.tid, c.comm);
 		return 0;
 	}
 	/* a new program: the old one's mappings are gone */

@@ -184,6 +184,15 @@ void procmaps__exec(struct procmaps *pm, pid_t tgid, const char *comm, __u64 t)
 		snprintf(p->comm, sizeof(p->comm), "%s", comm);
 }
 
+void procmaps__comm(struct procmaps *pm, pid_t pid, pid_t tid, const char *comm)
+{
+	struct proc *p;
+
+	/* a thread's name is not its process's */
+	if (pid == tid && (p = procmaps__get(pm, pid)))
+		snprintf(p->comm, sizeof(p->comm), "%s", comm);
+}
+
 int procmaps__fork(struct procmaps *pm, pid_t child, pid_t parent, __u64 t)
 {
 	struct proc *pp = procmaps__find(pm, parent), *c = procmaps__get(pm, child);

@@ -78,6 +78,9 @@ int procmaps__add_elf(struct procmaps *pm, pid_t tgid, __u64 start, __u64 end, _
  */
 void procmaps__exec(struct procmaps *pm, pid_t tgid, const char *comm, __u64 t);
 
+/* A thread renamed itself (a COMM without exec): the process's name when it is the main thread. */
+void procmaps__comm(struct procmaps *pm, pid_t pid, pid_t tid, const char *comm);
+
 /* A new process forked from parent: it starts with the parent's mappings. */
 int procmaps__fork(struct procmaps *pm, pid_t child, pid_t parent, __u64 t);
 

@@ -25,7 +25,6 @@ static void procwatch__fresh(struct procwatch *w, pid_t pid)
 static void procwatch__apply(const struct sideband_rec *r, void *ctx)
 {
 	struct procwatch *w = ctx;
-	struct proc *p;
 
 	switch (r->type) {
 	case PERF_RECORD_MMAP2:
@@ -36,8 +35,8 @@ static void procwatch__apply(const struct sideband_rec *r, void *ctx)
 		if (r->exec) {
 			procmaps__exec(w->pm, (pid_t)r->pid, r->str, r->time);
 			procwatch__fresh(w, (pid_t)r->pid);
-		} else if (r->pid == r->tid && (p = procmaps__get(w->pm, (pid_t)r->pid))) {
-			snprintf(p->comm, sizeof(p->comm), "%s", r->str);
+		} else {
+			procmaps__comm(w->pm, (pid_t)r->pid, (pid_t)r->tid, r->str);
 		}
 		break;
 	case PERF_RECORD_FORK:
