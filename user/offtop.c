@@ -293,6 +293,11 @@ static void offtop__kernel_mmap(struct offtop *t, const struct perf_mmap_event *
 
 	if (strncmp(m->filename, KERNEL_MMAP, strlen(KERNEL_MMAP)) || !*sym || t->kernel_ref)
 		return;
+	/* perf record --buildid-mmap: the kernel's build ID, where HEADER_BUILD_ID has none */
+	if (m->has_build_id && m->build_id_size && !t->kernel_id_len) {
+		memcpy(t->kernel_id, m->build_id, m->build_id_size);
+		t->kernel_id_len = m->build_id_size;
+	}
 	snprintf(t->kernel_ref_sym, sizeof(t->kernel_ref_sym), "%s", sym);
 	t->kernel_ref = m->pgoff;
 }
