@@ -11,6 +11,11 @@ if [ "$(id -u)" = 0 ] && ! mountpoint -q /sys/fs/bpf 2>/dev/null; then
 	mount -t bpf bpf /sys/fs/bpf 2>/dev/null || true
 fi
 [ $# -gt 0 ] || set -- $(sed -n 's/^TEST_SUITES := //p' Makefile) fuzz-perfdata
+# perf record keeps a build-ID cache in $HOME/.debug: give the tests a home of their own
+test_home=$(mktemp -d /tmp/ldlat-test-home.XXXXXX) || exit 1
+trap 'rm -rf "$test_home"' EXIT
+chmod 755 "$test_home"
+export HOME="$test_home"
 status=0
 for suite in "$@"; do
 	echo "== $suite"
