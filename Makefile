@@ -2,7 +2,8 @@
 #
 # make          build the tools into build/
 # make deps     install the Debian packages the build, tests and demo need
-# make test     deps, build, and run every test (Check suites)
+# make test     deps, build, and run every test (Check suites, the perf.data fuzzer for
+#               FUZZ_SECONDS, 60 by default)
 # make demo     deps, build, and run ldlat-hist on the bundled workload
 # make vmlinux  regenerate vmlinux/vmlinux.h from this kernel's BTF
 # make bench    benchmarks (see BENCHMARKS.md)
@@ -21,13 +22,13 @@ CFLAGS	?= -O2 -g
 CFLAGS	+= -std=gnu11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wno-missing-field-initializers \
 	-Wno-format-truncation
 CPPFLAGS += -I$(BUILD) -Ibpf -Ikernel -Iuser
-LDLIBS	:= -lbpf -lelf -lz -lm
+LDLIBS	:= -lbpf -ldw -lelf -lz -lm -lpfm
 BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) -Wall -Werror \
 	-I$(BUILD) -Ivmlinux -Ibpf
 
 KERNEL_SRCS := $(wildcard kernel/*.c)
 USER_LIB_SRCS := $(filter-out user/ldlat-%.c,$(wildcard user/*.c))
-TOOLS := ldlat-hist
+TOOLS := ldlat-hist ldlat-top ldlat-stat
 TOOL_BINS := $(addprefix $(BUILD)/,$(TOOLS))
 WORKLOAD := $(BUILD)/ldlat-workload
 
@@ -37,13 +38,21 @@ LIB := $(BUILD)/libldlat.a
 BENCH_TOOLS := ldlat-floor ldlat-logic
 BENCH_BINS := $(addprefix $(BUILD)/bench/,$(BENCH_TOOLS))
 
-TEST_SUITES := check_unit check_bpf check_e2e check_bench
+TEST_SUITES := check_unit check_events check_pfm check_bpf check_e2e check_pin check_output check_stat check_top check_offline check_bench
 TEST_BINS := $(addprefix $(BUILD)/tests/,$(TEST_SUITES))
-TEST_COMMON := $(OBJ)/tests/testutil.o
+TEST_COMMON := $(OBJ)/tests/testutil.o $(OBJ)/tests/perfwrite.o
+# ELF files for ldlat-top's tests: see tests/topprog.c and tests/symprog.c
+TEST_ELFS := $(BUILD)/tests/ldlat-topprog $(BUILD)/tests/ldlat-symprog \
+	$(BUILD)/tests/libldlatsym.so $(BUILD)/tests/ldlat-symprog-stripped
+# the perf.data reader under libFuzzer and AddressSanitizer (Debian: libclang-rt-14-dev)
+FUZZ_CC ?= clang
+FUZZ_CFLAGS := -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
+FUZZ_BIN := $(BUILD)/tests/fuzz-perfdata
+GEN_PERFDATA := $(BUILD)/tests/gen-perfdata
 
-.PHONY: all tests deps test demo vmlinux clean install bench bench-tools check-format
+.PHONY: all tests deps test demo vmlinux clean install bench bench-tools check-format fuzz
 all: $(TOOL_BINS) $(WORKLOAD)
-tests: all $(TEST_BINS) $(BENCH_BINS)
+tests: all $(TEST_BINS) $(TEST_ELFS) $(FUZZ_BIN) $(GEN_PERFDATA) $(BENCH_BINS)
 bench-tools: all $(BENCH_BINS)
 
 # The PERF_MEM_* macros of the UAPI header, for the BPF build (vmlinux.h and
@@ -53,12 +62,15 @@ $(BUILD)/perf_mem_defs.h: | $(BUILD)
 		grep -E '^#define PERF_MEM_' | LC_ALL=C sort > $@.tmp
 	test -s $@.tmp && mv $@.tmp $@
 
-$(BUILD)/ldlat.bpf.o: bpf/ldlat.bpf.c bpf/ldlat.h vmlinux/vmlinux.h $(BUILD)/perf_mem_defs.h
+$(BUILD)/ldlat.bpf.o: bpf/ldlat.bpf.c bpf/ldlat.h bpf/ldlat_pin.h vmlinux/vmlinux.h $(BUILD)/perf_mem_defs.h
 	$(CLANG) $(BPF_CFLAGS) -c $< -o $@
 	$(STRIP) -g $@
 
 $(BUILD)/ldlat.skel.h: $(BUILD)/ldlat.bpf.o
 	$(BPFTOOL) gen skeleton $< name ldlat_bpf > $@.tmp && mv $@.tmp $@
+
+# where 'make install' puts tools.conf, the last place the tools look (user/toolsconf.h)
+$(OBJ)/user/toolsconf.o: CPPFLAGS += -DLDLAT_DATADIR='"$(PREFIX)/share/ldlat"'
 
 $(OBJ)/%.o: %.c | $(BUILD)/ldlat.skel.h
 	@mkdir -p $(dir $@)
@@ -73,15 +85,52 @@ $(BUILD)/ldlat-%: $(OBJ)/user/ldlat-%.o $(LIB)
 $(WORKLOAD): tests/workload.c | $(BUILD)
 	$(CC) -O2 -g -Wall -Wextra -Werror $< -o $@
 
+# built with symbols, without optimisations that would merge or inline what the tests name
+TEST_ELF_CFLAGS := -O1 -g -Wall -Wextra -Werror -Wl,--build-id
+
+$(BUILD)/tests/ldlat-topprog: tests/topprog.c
+	@mkdir -p $(dir $@)
+	$(CC) $(TEST_ELF_CFLAGS) -fPIE -pie $< -o $@
+
+$(BUILD)/tests/libldlatsym.so: tests/symlib.c
+	@mkdir -p $(dir $@)
+	$(CC) $(TEST_ELF_CFLAGS) -fPIC -shared $< -o $@
+
+$(BUILD)/tests/ldlat-symprog: tests/symprog.c $(BUILD)/tests/libldlatsym.so
+	$(CC) $(TEST_ELF_CFLAGS) -fPIE -pie $< -L$(BUILD)/tests -lldlatsym -Wl,-rpath,'$$ORIGIN' -o $@
+
+# stripped, its debug info under tests/debug/.build-id/xx/rest.debug (no debuglink)
+$(BUILD)/tests/ldlat-symprog-stripped: $(BUILD)/tests/ldlat-symprog
+	id=$$(readelf -n $< | sed -n 's/.*Build ID: *//p'); test -n "$$id" && \
+	mkdir -p $(BUILD)/tests/debug/.build-id/$${id%$${id#??}} && \
+	objcopy --only-keep-debug $< $(BUILD)/tests/debug/.build-id/$${id%$${id#??}}/$${id#??}.debug && \
+	objcopy --strip-all $< $@
+
 $(OBJ)/tests/%.o: CPPFLAGS += $(shell pkg-config --cflags check 2>/dev/null)
 
 $(BUILD)/bench/%: $(OBJ)/bench/%.o $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $^ $(LDLIBS) -o $@
 
+# libpfm4, the independent oracle for the sysfs event encodings (libpfm4 itself is in
+# LDLIBS: ldlat-stat encodes vendor event names with it)
+$(BUILD)/tests/check_pfm: $(OBJ)/tests/pfm_oracle.o
+
+# ldlat-top --input's cases, in check_top
+$(BUILD)/tests/check_top: $(OBJ)/tests/top_input.o
+
 $(BUILD)/tests/%: $(OBJ)/tests/%.o $(TEST_COMMON) $(LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $^ $(LDLIBS) $$(pkg-config --libs check) -o $@
+	$(CC) $(CFLAGS) $(filter-out $(LIB),$^) $(LIB) $(LDLIBS) $$(pkg-config --libs check) -o $@
+
+$(FUZZ_BIN): tests/fuzz_perfdata.c kernel/perfdata.c kernel/perfdata.h
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -std=gnu11 -D_GNU_SOURCE -Wall -Wextra -Werror -Ikernel \
+		tests/fuzz_perfdata.c kernel/perfdata.c -o $@
+
+$(GEN_PERFDATA): $(OBJ)/tests/gen_perfdata.o $(OBJ)/tests/perfwrite.o
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $^ -o $@
 
 $(BUILD):
 	mkdir -p $@
@@ -90,9 +139,9 @@ vmlinux:
 	$(BPFTOOL) btf dump file /sys/kernel/btf/vmlinux format c > vmlinux/vmlinux.h
 
 # Debian packages: to build, to test, and to run the demo and benchmarks.
-BUILD_DEPS := make gcc clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev pkg-config check \
-	linux-libc-dev
-TEST_DEPS := jq python3 prometheus valgrind linux-perf bpftrace time libclang-rt-14-dev libdw-dev \
+BUILD_DEPS := make gcc clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev pkg-config check libpfm4-dev \
+	linux-libc-dev libdw-dev binutils
+TEST_DEPS := jq python3 prometheus valgrind linux-perf bpftrace time libclang-rt-14-dev \
 	libpfm4-dev util-linux
 deps:
 	@missing=""; for p in $(BUILD_DEPS) $(TEST_DEPS); do \
@@ -112,7 +161,12 @@ deps:
 
 test: deps
 	$(MAKE) tests
-	tests/run.sh
+	tests/run.sh $(TEST_SUITES) fuzz-perfdata
+
+# the fuzzer alone, longer: make fuzz FUZZ_SECONDS=600
+FUZZ_SECONDS ?= 60
+fuzz: $(FUZZ_BIN)
+	FUZZ_SECONDS=$(FUZZ_SECONDS) tests/fuzz.sh
 
 demo: deps
 	$(MAKE) all
@@ -123,8 +177,9 @@ bench: deps
 	bench/run.sh
 
 install: all
-	install -d $(DESTDIR)$(PREFIX)/bin
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/ldlat
 	install -m 0755 $(TOOL_BINS) $(DESTDIR)$(PREFIX)/bin
+	install -m 0644 tools.conf $(DESTDIR)$(PREFIX)/share/ldlat/tools.conf
 
 check-format:
 	clang-format --dry-run --Werror bpf/*.[ch] kernel/*.[ch] user/*.[ch] tests/*.[ch] bench/*.c

@@ -6,10 +6,8 @@
  * the kernel's own sampling.  Prints how many events were counted.
  */
 #include <argp.h>
-#include <errno.h>
 #include <stdio.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "cli.h"
 #include "tool.h"
@@ -41,32 +39,13 @@ static const struct argp argp = {
 	.children = children,
 };
 
-/* The events' counts (read_format 0: one u64 per fd), summed. */
-static int count_events(const struct evlist *evlist, unsigned long long *total)
-{
-	unsigned long long v;
-	ssize_t r;
-	int i;
-
-	*total = 0;
-	for (i = 0; i < evlist->nfds; i++) {
-		r = read(evlist->fds[i].fd, &v, sizeof(v));
-		if (r < 0)
-			return -errno;
-		if (r != sizeof(v))
-			return -EIO;
-		*total += v;
-	}
-	return 0;
-}
-
 int main(int argc, char **argv)
 {
-	unsigned long long n;
 	struct cli cli;
 	struct tool tool;
 	enum run_end end;
 	char err[2048];
+	__u64 n;
 	int e, status;
 
 	argp_err_exit_status = EXIT_USAGE;
@@ -81,16 +60,16 @@ int main(int argc, char **argv)
 		return cli__exit_status(e);
 	}
 	fprintf(stderr, "ldlat-floor: sampling %s on %s, no BPF program. Ctrl-C to end.\n",
-		tool.evlist.evsel[0].name, tool.target_desc);
+		tool.evlist.evsel[0].name, tool.run.target_desc);
 	end = tool__wait(&tool, NULL, NULL);
 	tool__stop_sampling(&tool);
 	status = tool__exit_status(&tool, end);
-	e = count_events(&tool.evlist, &n);
+	e = tool__sampled_count(&tool, &n);
 	if (e) {
 		fprintf(stderr, "ldlat-floor: cannot read the event counts: %s\n", strerror(-e));
 		status = EXIT_FAIL;
 	} else {
-		printf("%llu events\n", n);
+		printf("%llu events\n", (unsigned long long)n);
 	}
 	tool__teardown(&tool);
 	return status;

@@ -19,6 +19,8 @@ for cmd in perf bpftrace bpftool python3 /usr/bin/time; do
 	command -v "$cmd" >/dev/null 2>&1 || { make deps; break; }
 done
 make -s bench-tools
+# the tree's event table, for the tools and build/bench/ldlat-floor alike
+export LDLAT_CONFIG="$PWD/tools.conf"
 if ! mountpoint -q /sys/fs/bpf 2>/dev/null; then
 	mount -t bpf bpf /sys/fs/bpf 2>/dev/null || true
 fi

@@ -6,7 +6,9 @@
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
 #include "ldlat.h"
+#include "ldlat_pin.h"
 
 #define PERF_SAMPLE_WEIGHT_TYPE (PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT)
 
@@ -30,7 +32,108 @@ struct {
 	__type(value, struct ldlat_hist);
 } hists SEC(".maps");
 
-static __always_inline int ldlat_account(const struct ldlat_sample *s)
+/*
+ * A pinned set's own state (ldlat_pin.h).  The program does not use these;
+ * user space creates them only when it pins, with shown_hists sized like hists.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__uint(map_flags, BPF_F_RDONLY_PROG);
+	__type(key, __u32);
+	__type(value, struct ldlat_pin_meta);
+} meta SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__uint(map_flags, BPF_F_RDONLY_PROG);
+	__type(key, __u32);
+	__type(value, struct ldlat_pin_shown);
+} shown SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, LDLAT_NCLASS);
+	__uint(map_flags, BPF_F_RDONLY_PROG);
+	__type(key, __u32);
+	__type(value, struct ldlat_hist); /* summed over CPUs */
+} shown_hists SEC(".maps");
+
+/*
+ * ldlat-top's tables.  max_entries is cfg.top_entries when the table is on,
+ * else 1: ldlat-hist's program has no code that touches them (cfg.top is
+ * read-only data, so the verifier drops it).
+ */
+struct ldlat_top_map {
+	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
+	__uint(max_entries, 1);
+	__type(key, struct ldlat_top_key);
+	__type(value, struct ldlat_top_val);
+};
+
+struct ldlat_top_map top_ip SEC(".maps");
+struct ldlat_top_map top_data SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct ldlat_top_counters);
+} top_counters SEC(".maps");
+
+/*
+ * The generation new entries are keyed with.  User space moves it on, waits
+ * for an RCU grace period (every program that read the old value has
+ * returned), then moves the old generation's entries out of the tables.
+ */
+volatile __u32 top_gen;
+
+#define E2BIG  7
+#define EEXIST 17
+
+/* One kept sample into one table: update in place, or insert a new key. */
+static __always_inline void ldlat_top_add(void *map, __u32 table, const struct ldlat_sample *s,
+					  __u64 addr, __u32 cls)
+{
+	struct ldlat_top_key k = { .tgid = s->tgid, .gen = top_gen, .addr = addr };
+	struct ldlat_top_val *v, nv = {};
+	struct ldlat_top_counters *tc;
+	__u32 zero = 0;
+	long e;
+
+	v = bpf_map_lookup_elem(map, &k);
+	if (v) {
+		ldlat_top_account(v, s->lat, cls);
+		return;
+	}
+	ldlat_top_account(&nv, s->lat, cls);
+	e = bpf_map_update_elem(map, &k, &nv, BPF_NOEXIST);
+	if (!e)
+		return;
+	if (e == -EEXIST) { /* another CPU inserted it first */
+		v = bpf_map_lookup_elem(map, &k);
+		if (v) {
+			ldlat_top_account(v, s->lat, cls);
+			return;
+		}
+	}
+	tc = bpf_map_lookup_elem(&top_counters, &zero);
+	if (!tc)
+		return;
+	table &= LDLAT_TOP_TABLES - 1;
+	if (e == -E2BIG)
+		tc->full[table]++;
+	else
+		tc->failed[table]++;
+}
+
+/*
+ * top is a compile-time constant: ldlat-hist's programs are built with it
+ * false and hold no instruction of ldlat-top's tables; in ldlat-top's,
+ * cfg.top (read-only data) picks the tables and the verifier drops the rest.
+ */
+static __always_inline int ldlat_account(const struct ldlat_sample *s, const bool top)
 {
 	__u32 zero = 0, range = 0, cls = 0, idx, b;
 	enum ldlat_verdict v;
@@ -57,7 +160,25 @@ static __always_inline int ldlat_account(const struct ldlat_sample *s)
 		return 0;
 	h->slot[b]++;
 	h->sum += s->lat;
+	if (top && (cfg.top & LDLAT_TOP_IP))
+		ldlat_top_add(&top_ip, 0, s, s->ip, cls);
+	if (top && (cfg.top & LDLAT_TOP_DATA))
+		ldlat_top_add(&top_data, 1, s, ldlat_top_block(s->addr, cfg.top_shift), cls);
 	return 0;
+}
+
+/*
+ * The interrupted IP from the ctx's registers.  The barrier keeps it a load
+ * at a constant ctx offset: the verifier refuses a load through a ctx
+ * pointer the compiler has offset (as it does when it merges this with
+ * data->ip into one select).
+ */
+static __always_inline __u64 ldlat_regs_ip(struct bpf_perf_event_data *ctx)
+{
+	__u64 ip = PT_REGS_IP(&ctx->regs);
+
+	asm volatile("" : "+r"(ip));
+	return ip;
 }
 
 /*
@@ -66,8 +187,7 @@ static __always_inline int ldlat_account(const struct ldlat_sample *s)
  * asked for is filled; sample_flags says which are, and a field not flagged is
  * not read.
  */
-SEC("perf_event")
-int ldlat_sample(struct bpf_perf_event_data *ctx)
+static __always_inline int ldlat_from_data(struct bpf_perf_event_data *ctx, const bool top)
 {
 	struct bpf_perf_event_data_kern *kctx = bpf_cast_to_kern_ctx(ctx);
 	struct perf_sample_data *data = kctx->data;
@@ -86,9 +206,28 @@ int ldlat_sample(struct bpf_perf_event_data *ctx)
 		s.data_src = data->data_src.val;
 		s.flags |= LDLAT_HAS_DSRC;
 	}
-	if (cfg.ntgids)
+	/* the precise IP of a PEBS sample is in data->ip; regs are the fallback */
+	if (top && (cfg.top & LDLAT_TOP_IP)) {
+		s.ip = ldlat_regs_ip(ctx);
+		if (flags & PERF_SAMPLE_IP)
+			s.ip = data->ip;
+	}
+	if (cfg.ntgids || top)
 		s.tgid = bpf_get_current_pid_tgid() >> 32;
-	return ldlat_account(&s);
+	return ldlat_account(&s, top);
+}
+
+SEC("perf_event")
+int ldlat_sample(struct bpf_perf_event_data *ctx)
+{
+	return ldlat_from_data(ctx, false);
+}
+
+/* ldlat-top's: the same, and the tables. */
+SEC("perf_event")
+int ldlat_top(struct bpf_perf_event_data *ctx)
+{
+	return ldlat_from_data(ctx, true);
 }
 
 /*
@@ -96,22 +235,36 @@ int ldlat_sample(struct bpf_perf_event_data *ctx)
  * before 6.2 have no bpf_cast_to_kern_ctx: only the address (ctx->addr) is
  * reliable there.  User space loads this program instead of ldlat_sample.
  */
-SEC("perf_event")
-int ldlat_sample_addr(struct bpf_perf_event_data *ctx)
+static __always_inline int ldlat_from_ctx(struct bpf_perf_event_data *ctx, const bool top)
 {
 	struct ldlat_sample s = {};
 
 	s.addr = ctx->addr;
 	s.flags = LDLAT_HAS_ADDR;
-	if (cfg.ntgids)
+	if (top && (cfg.top & LDLAT_TOP_IP))
+		s.ip = ldlat_regs_ip(ctx);
+	if (cfg.ntgids || top)
 		s.tgid = bpf_get_current_pid_tgid() >> 32;
-	return ldlat_account(&s);
+	return ldlat_account(&s, top);
+}
+
+SEC("perf_event")
+int ldlat_sample_addr(struct bpf_perf_event_data *ctx)
+{
+	return ldlat_from_ctx(ctx, false);
+}
+
+SEC("perf_event")
+int ldlat_top_addr(struct bpf_perf_event_data *ctx)
+{
+	return ldlat_from_ctx(ctx, true);
 }
 
 /*
  * The same logic on a synthetic sample, for BPF_PROG_TEST_RUN (perf_event
- * programs have none).  No tracepoint name: libbpf never attaches it.  The
- * ctx is struct ldlat_sample as u64 words.
+ * programs have none), with ldlat-top's tables as cfg.top says.  No
+ * tracepoint name: libbpf never attaches it.  The ctx is struct
+ * ldlat_sample as u64 words.
  */
 SEC("raw_tp")
 int ldlat_test(struct bpf_raw_tracepoint_args *ctx)
@@ -125,7 +278,7 @@ int ldlat_test(struct bpf_raw_tracepoint_args *ctx)
 		.flags = (__u32)(ctx->args[4] >> 32),
 	};
 
-	return ldlat_account(&s);
+	return ldlat_account(&s, true);
 }
 
 /*
@@ -133,8 +286,9 @@ int ldlat_test(struct bpf_raw_tracepoint_args *ctx)
  * program runs it once per call (no repeat), while on an XDP program the
  * kernel runs it 'repeat' times and reports the mean.  The packet is one
  * struct ldlat_sample; a shorter one returns at once (the cost of test_run
- * itself, to subtract).  '?': libbpf loads it only when asked
- * (SESSION_BENCH_ENTRY), so the tools never do.
+ * itself, to subtract).  ldlat-hist's logic: no ldlat-top tables.  '?':
+ * libbpf loads it only when asked (SESSION_BENCH_ENTRY), so the tools never
+ * do.
  */
 SEC("?xdp")
 int ldlat_bench(struct xdp_md *ctx)
@@ -146,7 +300,7 @@ int ldlat_bench(struct xdp_md *ctx)
 	if (data + sizeof(s) > end)
 		return XDP_PASS;
 	__builtin_memcpy(&s, data, sizeof(s));
-	ldlat_account(&s);
+	ldlat_account(&s, false);
 	return XDP_PASS;
 }
 

@@ -182,7 +182,9 @@ struct ldlat_config {
 	__u32 need;	  /* LDLAT_HAS_* every kept sample must carry */
 	__u32 linear_step; /* 0: log2 buckets, else width of linear ones */
 	__u32 weight_struct; /* latency is weight.var1_dw (WEIGHT_STRUCT), else weight.full */
-	__u32 pad;
+	__u32 top;	     /* LDLAT_TOP_*: ldlat-top's tables; 0 (ldlat-hist): no code for them */
+	__u32 top_shift;     /* data addresses are rounded down to 1 << top_shift bytes */
+	__u32 top_entries;   /* entries of each table (user space sizes the maps from it) */
 };
 
 /* data_src fields, by the UAPI's shifts (union perf_mem_data_src). */
@@ -482,6 +484,57 @@ LDLAT_INLINE enum ldlat_verdict ldlat_judge(const volatile struct ldlat_config *
 LDLAT_INLINE __u32 ldlat_hist_index(__u32 range, __u32 cls)
 {
 	return range * LDLAT_NCLASS + cls;
+}
+
+/*
+ * ldlat-top's tables: the kept samples by (process, instruction pointer) and
+ * by (process, data block: a cache line or a page).  Per-CPU hash maps,
+ * preallocated, one entry per key; a sample whose key is new when the table
+ * is full is counted in struct ldlat_top_counters, never dropped silently.
+ */
+#define LDLAT_TOP_IP	 (1u << 0)
+#define LDLAT_TOP_DATA	 (1u << 1)
+#define LDLAT_TOP_TABLES 2 /* index 0: the IP table, 1: the data table */
+
+struct ldlat_top_key {
+	__u32 tgid;
+	__u32 gen;  /* drain generation: user space moves on to the next to empty the tables */
+	__u64 addr; /* the instruction pointer, or the data address rounded down to its block */
+};
+
+struct ldlat_top_val {
+	__u64 count;
+	__u64 lat_sum;
+	__u64 lat_max;
+	__u32 cls[LDLAT_NCLASS]; /* samples per data-source class */
+	__u32 pad;
+};
+
+struct ldlat_top_counters {
+	__u64 full[LDLAT_TOP_TABLES];	/* a new key found no free entry (raise --entries) */
+	__u64 failed[LDLAT_TOP_TABLES]; /* the update failed otherwise (bucket busy in NMI) */
+};
+
+#ifndef __bpf__
+_Static_assert(sizeof(struct ldlat_top_val) % 8 == 0 && sizeof(struct ldlat_top_key) == 16,
+	       "per-CPU values are 8-byte multiples; the key has no hole");
+#endif
+
+/* Adds one kept sample to a table entry (the BPF program and native tables alike). */
+LDLAT_INLINE void ldlat_top_account(struct ldlat_top_val *v, __u64 lat, __u32 cls)
+{
+	v->count++;
+	v->lat_sum += lat;
+	if (lat > v->lat_max)
+		v->lat_max = lat;
+	if (cls < LDLAT_NCLASS)
+		v->cls[cls]++;
+}
+
+/* The block a data address belongs to: the address rounded down to 1 << shift. */
+LDLAT_INLINE __u64 ldlat_top_block(__u64 addr, __u32 shift)
+{
+	return shift < 64 ? (addr >> shift) << shift : 0;
 }
 
 #endif /* LDLAT_H */

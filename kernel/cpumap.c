@@ -103,6 +103,31 @@ bool cpumap__has(const struct cpumap *map, int cpu)
 	return false;
 }
 
+int cpumap__intersect(struct cpumap *out, const struct cpumap *a, const struct cpumap *b)
+{
+	int i;
+
+	out->nr = 0;
+	out->cpu = malloc((a->nr ? a->nr : 1) * sizeof(*out->cpu));
+	if (!out->cpu)
+		return -ENOMEM;
+	for (i = 0; i < a->nr; i++)
+		if (cpumap__has(b, a->cpu[i]))
+			out->cpu[out->nr++] = a->cpu[i];
+	return 0;
+}
+
+int cpumap__copy(struct cpumap *out, const struct cpumap *a)
+{
+	out->nr = 0;
+	out->cpu = malloc((a->nr ? a->nr : 1) * sizeof(*out->cpu));
+	if (!out->cpu)
+		return -ENOMEM;
+	memcpy(out->cpu, a->cpu, a->nr * sizeof(*out->cpu));
+	out->nr = a->nr;
+	return 0;
+}
+
 void cpumap__snprint(const struct cpumap *map, char *buf, size_t len)
 {
 	size_t off = 0;

@@ -23,6 +23,12 @@ int cpumap__online(struct cpumap *map);
 
 bool cpumap__has(const struct cpumap *map, int cpu);
 
+/* out = the CPUs in both a and b (out may be empty). Returns 0 or -ENOMEM. */
+int cpumap__intersect(struct cpumap *out, const struct cpumap *a, const struct cpumap *b);
+
+/* out = a copy of a. Returns 0 or -ENOMEM. */
+int cpumap__copy(struct cpumap *out, const struct cpumap *a);
+
 /* "0-3,8" into buf. */
 void cpumap__snprint(const struct cpumap *map, char *buf, size_t len);
 

@@ -40,6 +40,8 @@ static int read_paranoid(void)
 
 void evsel__strerror(const struct evsel *ev, int err, int cpu, pid_t tid, char *buf, size_t len)
 {
+	const struct perf_event_attr *a = &ev->attr;
+	bool ibs = !strncmp(ev->name, "ibs_", 4);
 	char where[64];
 
 	if (tid >= 0)
@@ -58,21 +60,33 @@ void evsel__strerror(const struct evsel *ev, int err, int cpu, pid_t tid, char *
 		break;
 	case ENOENT:
 		snprintf(buf, len,
-			 "cannot open %s on %s: this kernel does not know the event (%s). "
-			 "Check the PMU and event encoding, or use --source page-faults",
-			 ev->name, where, strerror(err));
+			 "cannot open %s on %s: this kernel knows no PMU of type %u with config "
+			 "0x%llx (%s). The event is not for this CPU: check it with --list-events, "
+			 "fix the tools.conf entry or --event, or use --source page-faults",
+			 ev->name, where, a->type, (unsigned long long)a->config, strerror(err));
 		break;
 	case ENODEV:
 	case EOPNOTSUPP:
-		snprintf(buf, len,
-			 "cannot open %s on %s: %s. The PMU cannot sample this way on this CPU "
-			 "(a virtual machine often hides PEBS/IBS); use --source page-faults",
-			 ev->name, where, strerror(err));
+		if (a->precise_ip)
+			snprintf(buf, len,
+				 "cannot open %s on %s: %s. The PMU cannot sample this event at "
+				 "precise level %u (precise_ip): lower it (fewer p in --event, or "
+				 "'precise =' in tools.conf); a virtual machine often hides PEBS and "
+				 "IBS altogether (use --source page-faults there)",
+				 ev->name, where, strerror(err), a->precise_ip);
+		else
+			snprintf(buf, len,
+				 "cannot open %s on %s: %s. The PMU cannot sample this way on this "
+				 "CPU (a virtual machine often hides PEBS/IBS); use --source "
+				 "page-faults",
+				 ev->name, where, strerror(err));
 		break;
 	case ENODATA:
 		snprintf(buf, len,
-			 "cannot open %s on %s: %s. This CPU needs the load-latency event in a "
-			 "group led by mem-loads-aux (Sapphire Rapids, hybrid big cores)",
+			 "cannot open %s on %s: %s. This CPU wants the load-latency event in a "
+			 "group led by mem-loads-aux (Sapphire Rapids, Emerald Rapids, Alder and "
+			 "Raptor Lake P-cores): add 'leader = PMU/event=0x03,umask=0x82/' to the "
+			 "tools.conf entry, or write --event '{PMU/mem-loads-aux/,PMU/mem-loads/}'",
 			 ev->name, where, strerror(err));
 		break;
 	case EBUSY:
@@ -93,15 +107,44 @@ void evsel__strerror(const struct evsel *ev, int err, int cpu, pid_t tid, char *
 			 ev->name, where);
 		break;
 	case EINVAL:
-		snprintf(buf, len,
-			 "cannot open %s on %s: the kernel rejected its settings (%s): check the "
-			 "threshold, precise level and sampling period, and that the CPU is online",
-			 ev->name, where, strerror(err));
+		if (ibs && (a->exclude_user || a->exclude_kernel || a->exclude_hv ||
+			    a->exclude_guest || a->exclude_host || a->exclude_idle))
+			snprintf(buf, len,
+				 "cannot open %s on %s: %s. AMD IBS samples every privilege level, "
+				 "host and guest alike: remove the u, k, h, G, H and I modifiers (u "
+				 "and k work with the swfilt term on Linux 6.14 and later)",
+				 ev->name, where, strerror(err));
+		else if (a->precise_ip == 3)
+			snprintf(buf, len,
+				 "cannot open %s on %s: %s. Precise level 3 (ppp) keeps an event on "
+				 "counter 0 on Golden Cove and later cores, where the load-latency "
+				 "event cannot run: ask for pp",
+				 ev->name, where, strerror(err));
+		else
+			snprintf(buf, len,
+				 "cannot open %s on %s: the kernel rejected its settings (%s): check "
+				 "the threshold (config1 0x%llx), the precise level (%u) and the "
+				 "sampling period or frequency with --list-events, and that the CPU "
+				 "is online",
+				 ev->name, where, strerror(err), (unsigned long long)a->config1,
+				 a->precise_ip);
 		break;
 	default:
 		snprintf(buf, len, "cannot open %s on %s: %s", ev->name, where, strerror(err));
 		break;
 	}
+}
+
+/* The group leader's fd on this CPU or task (evlist->group). */
+static int evlist__group_fd(const struct evlist *evlist, int cpu, pid_t tid)
+{
+	int i;
+
+	for (i = 0; i < evlist->nfds; i++)
+		if (evlist->fds[i].evsel == 0 && evlist->fds[i].cpu == cpu &&
+		    evlist->fds[i].tid == tid)
+			return evlist->fds[i].fd;
+	return -1;
 }
 
 static int evlist__open_one(struct evlist *evlist, int idx, pid_t pid, int cpu, unsigned long flags,
@@ -110,25 +153,39 @@ static int evlist__open_one(struct evlist *evlist, int idx, pid_t pid, int cpu, 
 	struct evsel *ev = &evlist->evsel[idx];
 	struct evfd *fds, *f;
 	struct perf_event_attr leader;
-	int lfd = -1, fd, e;
+	int lfd = -1, gfd = -1, fd, e;
 
 	fds = realloc(evlist->fds, (evlist->nfds + 1) * sizeof(*fds));
 	if (!fds)
 		return -ENOMEM;
 	evlist->fds = fds;
+	if (evlist->group && idx > 0) {
+		gfd = evlist__group_fd(evlist, cpu, tid);
+		if (gfd < 0) {
+			snprintf(err, errlen, "cannot open %s: its group leader %s is not open on %s %d",
+				 ev->name, evlist->evsel[0].name, tid >= 0 ? "task" : "CPU",
+				 tid >= 0 ? (int)tid : cpu);
+			return -EINVAL;
+		}
+	}
 	if (ev->has_leader) {
 		leader = ev->leader;
 		leader.disabled = 1;
 		lfd = sys_perf_event_open(&leader, pid, cpu, -1, flags | PERF_FLAG_FD_CLOEXEC);
 		if (lfd < 0) {
+			struct evsel lev = { .attr = leader };
+
 			e = errno;
-			evsel__strerror(ev, e, cpu, tid, err, errlen);
+			snprintf(lev.name, sizeof(lev.name), "%s (the group leader of %s)",
+				 ev->leader_name, ev->name);
+			evsel__strerror(&lev, e, cpu, tid, err, errlen);
 			return -e;
 		}
 	}
 	/* a group member is enabled with its leader; the leader starts disabled */
-	ev->attr.disabled = ev->has_leader ? 0 : 1;
-	fd = sys_perf_event_open(&ev->attr, pid, cpu, lfd, flags | PERF_FLAG_FD_CLOEXEC);
+	ev->attr.disabled = ev->has_leader || gfd >= 0 ? 0 : 1;
+	fd = sys_perf_event_open(&ev->attr, pid, cpu, lfd >= 0 ? lfd : gfd,
+				 flags | PERF_FLAG_FD_CLOEXEC);
 	if (fd < 0) {
 		e = errno;
 		evsel__strerror(ev, e, cpu, tid, err, errlen);
@@ -148,17 +205,27 @@ static int evlist__open_one(struct evlist *evlist, int idx, pid_t pid, int cpu, 
 
 int evlist__open(struct evlist *evlist, const struct target *target, char *err, size_t errlen)
 {
-	int i, j, e = 0;
+	int i, j, k, e = 0;
 	struct evsel *ev;
 
+	evlist->failed_evsel = -1;
+	evlist->failed_errno = 0;
 	for (i = 0; i < evlist->nevsel && !e; i++) {
 		ev = &evlist->evsel[i];
 		ev->attr.inherit = target->kind == TARGET_TASKS && target->inherit;
 		switch (target->kind) {
 		case TARGET_TASKS:
-			for (j = 0; j < target->ntids && !e; j++)
-				e = evlist__open_one(evlist, i, target->tids[j], -1, 0, target->tids[j],
-						     err, errlen);
+			for (j = 0; j < target->ntids && !e; j++) {
+				if (!target->cpus.nr) {
+					e = evlist__open_one(evlist, i, target->tids[j], -1, 0,
+							     target->tids[j], err, errlen);
+					continue;
+				}
+				for (k = 0; k < target->cpus.nr && !e; k++)
+					e = evlist__open_one(evlist, i, target->tids[j],
+							     target->cpus.cpu[k], 0, target->tids[j],
+							     err, errlen);
+			}
 			break;
 		case TARGET_CGROUP:
 		case TARGET_SYSTEM:
@@ -176,6 +243,10 @@ int evlist__open(struct evlist *evlist, const struct target *target, char *err, 
 					e = evlist__open_one(evlist, i, -1, cpu, 0, -1, err, errlen);
 			}
 			break;
+		}
+		if (e) {
+			evlist->failed_evsel = i;
+			evlist->failed_errno = -e;
 		}
 	}
 	if (!e && !evlist->nfds) {

@@ -34,7 +34,12 @@ enum target_kind {
 
 struct target {
 	enum target_kind kind;
-	struct cpumap cpus; /* SYSTEM, CGROUP: online CPUs; CPUS: the list */
+	/*
+	 * SYSTEM, CGROUP: online CPUs; CPUS: the list; TASKS: empty (any CPU),
+	 * or an event per task and CPU (inherited task events can only be
+	 * mmap'd per CPU)
+	 */
+	struct cpumap cpus;
 	int ntids;
 	pid_t *tids;
 	int cgroup_fd;
@@ -55,6 +60,9 @@ struct evlist {
 	struct evsel *evsel;
 	int nfds;
 	struct evfd *fds;
+	bool group;	  /* all evsels are one group on each CPU or task, led by evsel 0 */
+	int failed_evsel; /* after a failed evlist__open: the evsel that failed, and why */
+	int failed_errno;
 };
 
 /* Appends a copy of ev (its cpumap is moved). Returns 0 or -ENOMEM. */
@@ -63,7 +71,7 @@ int evlist__add(struct evlist *evlist, struct evsel *ev);
 /*
  * Opens every evsel on every place of the target, disabled.  On failure
  * closes what it opened and returns -errno with a sentence in err that says
- * what to change.
+ * what to change (failed_evsel and failed_errno say which event and why).
  */
 int evlist__open(struct evlist *evlist, const struct target *target, char *err, size_t errlen);
 

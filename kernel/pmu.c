@@ -166,7 +166,8 @@ int pmu_format__encode(const struct pmu_format *f, __u64 value, struct perf_even
 
 __u64 pmu_format__decode(const struct pmu_format *f, const struct perf_event_attr *attr)
 {
-	__u64 w = *attr__word((struct perf_event_attr *)attr, f->word), out = 0;
+	const __u64 *word = attr__word((struct perf_event_attr *)attr, f->word);
+	__u64 w = word ? *word : 0, out = 0;
 	int b, i = 0;
 
 	for (b = 0; b < 64; b++) {
@@ -255,6 +256,34 @@ static int pmu__read_int(const struct pmu *pmu, const char *file, int dflt)
 	return atoi(buf);
 }
 
+int pmu__load_by_type(struct pmu *pmu, __u32 type)
+{
+	char **names;
+	int i, n = pmu__list(&names), e = -ENOENT;
+
+	for (i = 0; i < n && e; i++) {
+		if (pmu__load(pmu, names[i]))
+			continue;
+		if (pmu->type == type)
+			e = 0;
+		else
+			pmu__free(pmu);
+	}
+	if (n > 0)
+		pmu__list_free(names, n);
+	return n < 0 ? n : e;
+}
+
+bool pmu__exists(const char *name)
+{
+	char rel[512], buf[32];
+
+	if (strchr(name, '/') || strlen(name) >= PMU_NAME_MAX)
+		return false;
+	snprintf(rel, sizeof(rel), PMU_DIR "/%s/type", name);
+	return sysfs__read(rel, buf, sizeof(buf)) > 0;
+}
+
 int pmu__load(struct pmu *pmu, const char *name)
 {
 	char rel[512], buf[4096], err[128];
@@ -325,7 +354,27 @@ const char *pmu__alias(const struct pmu *pmu, const char *name)
 	return NULL;
 }
 
-static void pmu__format_names(const struct pmu *pmu, char *buf, size_t len)
+void pmu_format__snprint(const struct pmu_format *f, char *buf, size_t len)
+{
+	static const char *const words[] = { "config", "config1", "config2", "config3" };
+	size_t off;
+	int lo, hi;
+
+	off = snprintf(buf, len, "%s:", words[f->word & 3]);
+	for (lo = 0; lo < 64 && off < len; lo = hi + 1) {
+		if (!(f->mask & (1ull << lo))) {
+			hi = lo;
+			continue;
+		}
+		for (hi = lo; hi < 63 && (f->mask & (1ull << (hi + 1))); hi++)
+			;
+		off += snprintf(buf + off, len - off, "%s%d", buf[off - 1] == ':' ? "" : ",", lo);
+		if (hi > lo && off < len)
+			off += snprintf(buf + off, len - off, "-%d", hi);
+	}
+}
+
+void pmu__format_names(const struct pmu *pmu, char *buf, size_t len)
 {
 	size_t off = 0;
 	int i;
@@ -333,64 +382,4 @@ static void pmu__format_names(const struct pmu *pmu, char *buf, size_t len)
 	buf[0] = '\0';
 	for (i = 0; i < pmu->nformats && off < len; i++)
 		off += snprintf(buf + off, len - off, "%s%s", i ? ", " : "", pmu->formats[i].name);
-}
-
-static int pmu__apply_terms_depth(const struct pmu *pmu, const char *terms,
-				  struct perf_event_attr *attr, char *err, size_t errlen, int depth)
-{
-	char *copy, *tok, *save = NULL, *eq, *end, names[1024];
-	const struct pmu_format *f;
-	const char *alias;
-	__u64 value;
-	int ret = 0;
-
-	copy = strdup(terms);
-	if (!copy)
-		return -ENOMEM;
-	for (tok = strtok_r(copy, ",", &save); tok && !ret; tok = strtok_r(NULL, ",", &save)) {
-		while (isspace((unsigned char)*tok))
-			tok++;
-		eq = strchr(tok, '=');
-		value = 1;
-		if (eq) {
-			*eq = '\0';
-			errno = 0;
-			value = strtoull(eq + 1, &end, 0);
-			if (errno || end == eq + 1 || *end) {
-				snprintf(err, errlen, "%s: value '%s' of term '%s' is not a number",
-					 pmu->name, eq + 1, tok);
-				ret = -EINVAL;
-				break;
-			}
-		}
-		f = pmu__format(pmu, tok);
-		if (f) {
-			ret = pmu_format__encode(f, value, attr);
-			if (ret == -ERANGE)
-				snprintf(err, errlen,
-					 "%s: value 0x%llx of term '%s' is wider than its field",
-					 pmu->name, (unsigned long long)value, tok);
-			else if (ret)
-				snprintf(err, errlen, "%s: term '%s' sets config3, which this build cannot",
-					 pmu->name, tok);
-			continue;
-		}
-		alias = eq ? NULL : pmu__alias(pmu, tok);
-		if (alias && depth < 2) {
-			ret = pmu__apply_terms_depth(pmu, alias, attr, err, errlen, depth + 1);
-			continue;
-		}
-		pmu__format_names(pmu, names, sizeof(names));
-		snprintf(err, errlen, "%s: unknown term '%s' (this PMU's terms: %s)", pmu->name, tok,
-			 names[0] ? names : "none");
-		ret = -EINVAL;
-	}
-	free(copy);
-	return ret;
-}
-
-int pmu__apply_terms(const struct pmu *pmu, const char *terms, struct perf_event_attr *attr,
-		     char *err, size_t errlen)
-{
-	return pmu__apply_terms_depth(pmu, terms, attr, err, errlen, 0);
 }

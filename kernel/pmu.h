@@ -47,6 +47,13 @@ void pmu__list_free(char **names, int n);
 /* "breakpoint, msr, software" into buf (for error messages). */
 void pmu__list_snprint(char *buf, size_t len);
 
+/* Reads the PMU whose type is type. Returns 0, -ENOENT when there is none, or -errno. */
+int pmu__load_by_type(struct pmu *pmu, __u32 type);
+
+/* Whether sysfs has a PMU of that name. */
+bool pmu__exists(const char *name);
+
+
 /* Reads a PMU from sysfs.  Returns 0, -ENOENT when there is none, or -errno. */
 int pmu__load(struct pmu *pmu, const char *name);
 void pmu__free(struct pmu *pmu);
@@ -66,12 +73,10 @@ int pmu_format__encode(const struct pmu_format *f, __u64 value, struct perf_even
 /* The value the format's bits hold in attr (the inverse of encode). */
 __u64 pmu_format__decode(const struct pmu_format *f, const struct perf_event_attr *attr);
 
-/*
- * Applies comma-separated terms ("event=0xcd,umask=0x1,ldlat=30", a bare
- * term means 1, an alias name expands to its terms) to attr.  On error,
- * returns -EINVAL or -ERANGE with a sentence in err naming the term.
- */
-int pmu__apply_terms(const struct pmu *pmu, const char *terms, struct perf_event_attr *attr,
-		     char *err, size_t errlen);
+/* The format as sysfs writes it ("config:0-7,32-35") into buf. */
+void pmu_format__snprint(const struct pmu_format *f, char *buf, size_t len);
+
+/* The format's terms, comma-separated ("cmask, edge, event"), into buf. */
+void pmu__format_names(const struct pmu *pmu, char *buf, size_t len);
 
 #endif

@@ -60,3 +60,14 @@ int sysfs__read(const char *rel, char *buf, size_t len)
 
 	return err ? err : file__read(path, buf, len);
 }
+
+int procfs__read(const char *rel, char *buf, size_t len)
+{
+	const char *root = getenv("LDLAT_PROCFS");
+	char path[4096];
+	int n = snprintf(path, sizeof(path), "%s/%s", root && *root ? root : "/proc", rel);
+
+	if (n < 0 || (size_t)n >= sizeof(path))
+		return -ENAMETOOLONG;
+	return file__read(path, buf, len);
+}

@@ -21,6 +21,12 @@ int sysfs__path(char *buf, size_t len, const char *rel);
  */
 int sysfs__read(const char *rel, char *buf, size_t len);
 
+/*
+ * Reads /proc/rel the same way; LDLAT_PROCFS=DIR moves /proc like
+ * LDLAT_SYSFS moves /sys (sys/kernel/nmi_watchdog in fixtures).
+ */
+int procfs__read(const char *rel, char *buf, size_t len);
+
 /* Reads a file at an absolute path the same way. */
 int file__read(const char *path, char *buf, size_t len);
 

@@ -34,101 +34,6 @@ static const char *workload(void)
 	return build_path("ldlat-workload");
 }
 
-/* The count printed on the line that names label, or -1. */
-static long count_for(const char *out, const char *label)
-{
-	const char *line = out, *nl;
-	char buf[1024];
-	size_t n;
-
-	while (line && *line) {
-		nl = strchr(line, '\n');
-		n = nl ? (size_t)(nl - line) : strlen(line);
-		if (n < sizeof(buf)) {
-			memcpy(buf, line, n);
-			buf[n] = '\0';
-			if (strstr(buf, label))
-				return strtol(buf, NULL, 10);
-		}
-		line = nl ? nl + 1 : NULL;
-	}
-	return -1;
-}
-
-/* Whether some process holds prog id through a program or link fd (fdinfo's prog_id). */
-static bool prog_held(int id)
-{
-	char want[32], buf[4096];
-	glob_t g;
-	size_t i;
-	bool held = false;
-	int fd;
-	ssize_t n;
-
-	snprintf(want, sizeof(want), "prog_id:\t%d\n", id);
-	if (glob("/proc/[0-9]*/fdinfo/*", 0, NULL, &g))
-		return false;
-	for (i = 0; i < g.gl_pathc && !held; i++) {
-		fd = open(g.gl_pathv[i], O_RDONLY);
-		if (fd < 0)
-			continue;
-		n = read(fd, buf, sizeof(buf) - 1);
-		close(fd);
-		if (n > 0) {
-			buf[n] = '\0';
-			held = strstr(buf, want) != NULL;
-		}
-	}
-	globfree(&g);
-	return held;
-}
-
-/*
- * No program of ours is left in the kernel once the tool has exited: one
- * alive without a process holding it is pinned, or attached by a leaked
- * link.  (One held by a process belongs to another run on this machine.)
- * Freeing is asynchronous: allow 2 s.
- */
-static void assert_nothing_left(void)
-{
-	char *argv[] = { "sh", "-c",
-			 "bpftool -j prog show | jq -r '.[] | select((.name // \"\") | "
-			 "startswith(\"ldlat_\")) | .id'",
-			 NULL };
-	char *out = NULL, *err = NULL, *p, *end;
-	int i, leaked = 0;
-
-	for (i = 0; i < 20; i++) {
-		free(out);
-		free(err);
-		ck_assert_int_eq(run(argv, 20, &out, &err), 0);
-		leaked = 0;
-		for (p = out; *p; p = end) {
-			long id = strtol(p, &end, 10);
-
-			if (end == p)
-				break;
-			if (!prog_held((int)id))
-				leaked = (int)id;
-		}
-		if (!leaked)
-			break;
-		usleep(100000);
-	}
-	ck_assert_msg(!leaked, "BPF program %d of ours is left behind, held by no process",
-		      leaked);
-	free(out);
-	free(err);
-}
-
-static void run_hist(char *const argv[], int want_rc, char **out, char **err)
-{
-	int rc = run(argv, 60, out, err);
-
-	ck_assert_msg(rc == want_rc, "exit %d (want %d)\nstdout:\n%s\nstderr:\n%s", rc, want_rc,
-		      *out, *err);
-}
-
 /* ---- a command ------------------------------------------------------------ */
 
 START_TEST(test_command_exact)
@@ -139,7 +44,7 @@ START_TEST(test_command_exact)
 			 NULL };
 	char *out, *err;
 
-	run_hist(argv, 0, &out, &err);
+	run_expect(argv, 0, &out, &err);
 	ck_assert_msg(count_for(out, BASE_RANGE) == atol(pages[_i]), "want %s in:\n%s", pages[_i],
 		      out);
 	ck_assert_ptr_nonnull(strstr(out, "counts per range only"));
@@ -160,7 +65,7 @@ START_TEST(test_command_two_ranges)
 	long outside;
 	const char *p;
 
-	run_hist(argv, 0, &out, &err);
+	run_expect(argv, 0, &out, &err);
 	ck_assert_int_eq(count_for(out, BASE "+120K"), 30);
 	ck_assert_int_eq(count_for(out, "0x20000001e000-0x200000064000"), 70);
 	ck_assert_int_eq(count_for(out, "total"), 100);
@@ -182,7 +87,7 @@ START_TEST(test_address_only_program)
 			 BASE, NULL };
 	char *out, *err;
 
-	run_hist(argv, 0, &out, &err);
+	run_expect(argv, 0, &out, &err);
 	ck_assert_int_eq(count_for(out, BASE_RANGE), 77);
 	free(out);
 	free(err);
@@ -199,7 +104,7 @@ START_TEST(test_command_children_and_status)
 	char *out, *err;
 
 	snprintf(script, sizeof(script), "%s --fault-pages 30 --base %s; exit 7", workload(), BASE);
-	run_hist(argv, 7, &out, &err);
+	run_expect(argv, 7, &out, &err);
 	ck_assert_int_eq(count_for(out, BASE_RANGE), 30);
 	free(out);
 	free(err);
@@ -214,7 +119,7 @@ START_TEST(test_command_mappings)
 			 "--fault-pages", "20", "--base", BASE, NULL };
 	char *out, *err;
 
-	run_hist(argv, 0, &out, &err);
+	run_expect(argv, 0, &out, &err);
 	ck_assert_int_gt(count_for(out, "[stack] (0x"), 0);
 	ck_assert_int_gt(count_for(out, "ldlat-workload (0x"), 0);
 	ck_assert_int_eq(count_for(out, BASE_RANGE), 20);
@@ -228,14 +133,12 @@ END_TEST
 
 static void start_hist(struct child *h, char *const argv[])
 {
-	child_spawn(h, argv);
-	ck_assert_msg(child_wait_stderr(h, "Ctrl-C to end", 30), "ldlat-hist did not start: %s",
-		      h->errbuf);
+	ck_assert_msg(child_spawn_started(h, argv, 30), "ldlat-hist did not start: %s", h->errbuf);
 }
 
 static void go(struct child *w)
 {
-	ck_assert_int_eq(write(w->in, "g", 1), 1);
+	ck_assert(child_go(w));
 }
 
 START_TEST(test_pid)
@@ -287,32 +190,11 @@ END_TEST
 
 static char cgroup_path[256];
 
-static void cgroup_make(void)
+static void cgroup_make_e2e(void)
 {
-	snprintf(cgroup_path, sizeof(cgroup_path), "/sys/fs/cgroup/unified/ldlat-test-%d", getpid());
-	ck_assert_msg(mkdir(cgroup_path, 0755) == 0, "mkdir %s: %s", cgroup_path, strerror(errno));
-}
+	int e = cgroup_make(cgroup_path, sizeof(cgroup_path), "test");
 
-static void cgroup_enter(pid_t pid)
-{
-	char procs[300], buf[32];
-	int fd, n;
-
-	snprintf(procs, sizeof(procs), "%s/cgroup.procs", cgroup_path);
-	fd = open(procs, O_WRONLY);
-	ck_assert_int_ge(fd, 0);
-	n = snprintf(buf, sizeof(buf), "%d", pid);
-	ck_assert_int_eq(write(fd, buf, n), n);
-	close(fd);
-}
-
-static void cgroup_remove(void)
-{
-	int i;
-
-	/* the last member may still be leaving */
-	for (i = 0; i < 100 && rmdir(cgroup_path) && errno == EBUSY; i++)
-		usleep(10000);
+	ck_assert_msg(e == 0, "mkdir %s: %s", cgroup_path, strerror(-e));
 }
 
 /* A workload inside the cgroup counts; the same workload outside does not. */
@@ -326,12 +208,12 @@ START_TEST(test_cgroup)
 	char *hargv[] = { (char *)hist(), "--source", "page-faults", "-G", rel, "-a", BASE_RANGE,
 			  NULL };
 
-	cgroup_make();
+	cgroup_make_e2e();
 	/* relative to the cgroup v2 mount */
 	snprintf(rel, sizeof(rel), "%s", cgroup_path + strlen("/sys/fs/cgroup/unified/"));
 	child_spawn(&in, inargv);
 	child_spawn(&out, outargv);
-	cgroup_enter(in.pid);
+	ck_assert_int_eq(cgroup_enter(cgroup_path, in.pid), 0);
 	start_hist(&h, hargv);
 	go(&in);
 	go(&out);
@@ -344,7 +226,7 @@ START_TEST(test_cgroup)
 	child_free(&in);
 	child_free(&out);
 	child_free(&h);
-	cgroup_remove();
+	cgroup_remove(cgroup_path);
 	assert_nothing_left();
 }
 END_TEST
@@ -415,7 +297,7 @@ START_TEST(test_intervals)
 	double t0 = now();
 	int blocks = 0;
 
-	run_hist(argv, 0, &out, &err);
+	run_expect(argv, 0, &out, &err);
 	ck_assert(now() - t0 < 10);
 	for (p = out; (p = strstr(p, "filters: ")); p++)
 		blocks++;
@@ -434,7 +316,7 @@ START_TEST(test_duration)
 	char *out, *err;
 	double t0 = now();
 
-	run_hist(argv, 0, &out, &err);
+	run_expect(argv, 0, &out, &err);
 	ck_assert(now() - t0 < 10);
 	ck_assert_ptr_nonnull(strstr(out, "filters: "));
 	free(out);
@@ -469,6 +351,7 @@ static const char *const bad_inputs[][8] = {
 	{ "--min-lat", "10", "--min-lat needs latency and data source" },
 	{ "-s", "l3", "-s/--class needs latency" },
 	{ "--ldlat", "50", "--ldlat applies to --source ldlat" },
+	{ "--event", "cpu/event=0xcd/", "--event applies to --source ldlat or auto" },
 	{ "--linear", "10", "--linear needs latency" },
 	{ "-a", "libnosuch.so", "no mapping 'libnosuch.so'", "--", "true" },
 	{ "--", "/nonexistent/cmd", "cannot run '/nonexistent/cmd': No such file or directory" },
@@ -490,7 +373,7 @@ START_TEST(test_bad_input)
 		argv[n++] = (char *)c[i];
 	}
 	argv[n] = NULL;
-	run_hist(argv, 2, &out, &err);
+	run_expect(argv, 2, &out, &err);
 	ck_assert_msg(strstr(err, c[2]), "want '%s' in: %s", c[2], err);
 	ck_assert_msg(strncmp(err, "ldlat-hist: ", 12) == 0, "%s", err);
 	free(out);
@@ -506,7 +389,7 @@ START_TEST(test_no_privilege)
 			 NULL };
 	char *out, *err;
 
-	run_hist(argv, 2, &out, &err);
+	run_expect(argv, 2, &out, &err);
 	ck_assert_ptr_nonnull(strstr(err, "needs privilege: run as root, or grant CAP_PERFMON and "
 					  "CAP_BPF (this process lacks both)"));
 	ck_assert_ptr_nonnull(strstr(err, "kernel.perf_event_paranoid is"));
@@ -526,16 +409,79 @@ START_TEST(test_no_ldlat_pmu)
 	if (access("/sys/bus/event_source/devices/cpu/events/mem-loads", F_OK) == 0 ||
 	    access("/sys/bus/event_source/devices/cpu_core/events/mem-loads", F_OK) == 0)
 		return; /* a machine with a load-latency PMU: covered by the hardware suite */
-	run_hist(argv, 1, &out, &err);
+	run_expect(argv, 1, &out, &err);
 	ck_assert_ptr_nonnull(strstr(err, "no load-latency event on this machine"));
 	ck_assert_ptr_nonnull(strstr(err, "PMUs here: "));
 	ck_assert_ptr_nonnull(strstr(err, "software"));
 	ck_assert_ptr_nonnull(strstr(err, "--source page-faults"));
 	free(out);
 	free(err);
-	run_hist(auto_argv, 0, &out, &err);
+	run_expect(auto_argv, 0, &out, &err);
 	ck_assert_ptr_nonnull(strstr(err, "sampling page faults instead"));
 	ck_assert_int_eq(count_for(out, BASE_RANGE), 12);
+	free(out);
+	free(err);
+}
+END_TEST
+
+/* ---- --event: a spec in perf's syntax, opened for real ---------------------- */
+
+/*
+ * A software event through the load-latency path: the kernel fills data_src
+ * (N/A) and weight (0) for it, so every fault lands in 'unknown source' at
+ * 0 cycles, exactly once per page.
+ */
+START_TEST(test_event_spec_real)
+{
+	char *argv[] = { (char *)hist(), "--event", "page-faults:u", "-c", "1", "--op", "any",
+			 "--by", "range", "-a", BASE_RANGE, "--", (char *)workload(),
+			 "--fault-pages", "40", "--base", BASE, NULL };
+	char *out, *err;
+
+	run_expect(argv, 0, &out, &err);
+	ck_assert_ptr_nonnull(strstr(err, "sampling page-faults:u on command"));
+	ck_assert_ptr_nonnull(strstr(out, "0 -> 0 : 40 "));
+	ck_assert_ptr_nonnull(strstr(out, "  40 samples, mean 0.0 cycles"));
+	free(out);
+	free(err);
+	assert_nothing_left();
+}
+END_TEST
+
+/* An event the kernel does not know: the failed open in a sentence; nothing left. */
+START_TEST(test_event_open_error)
+{
+	char *argv[] = { (char *)hist(), "--event", "r1cd:pp", "--", "true", NULL };
+	char *out, *err;
+
+	if (access("/sys/bus/event_source/devices/cpu/type", F_OK) == 0)
+		return; /* a machine with a core PMU knows raw events */
+	run_expect(argv, 1, &out, &err);
+	ck_assert_ptr_nonnull(strstr(err, "ldlat-hist: cannot open r1cd:pp on task "));
+	ck_assert_ptr_nonnull(strstr(err, ": this kernel knows no PMU of type 4 with config 0x1cd"));
+	ck_assert_ptr_nonnull(strstr(err, "check it with --list-events"));
+	free(out);
+	free(err);
+	assert_nothing_left();
+}
+END_TEST
+
+/* --list-events on this machine: what the tools chose and why, or why nothing. */
+START_TEST(test_list_events_here)
+{
+	char *argv[] = { (char *)hist(), "--list-events", NULL };
+	char *out, *err;
+	int rc = run(argv, 30, &out, &err);
+
+	ck_assert_ptr_nonnull(strstr(out, "tools.conf     "));
+	ck_assert_ptr_nonnull(strstr(out, "cpu            "));
+	if (rc == 0) {
+		ck_assert_ptr_nonnull(strstr(out, "event 1        "));
+		ck_assert_ptr_nonnull(strstr(out, "  sample_type  "));
+	} else {
+		ck_assert_int_eq(rc, 1);
+		ck_assert_ptr_nonnull(strstr(err, "ldlat-hist: no load-latency event on this machine"));
+	}
 	free(out);
 	free(err);
 }
@@ -579,6 +525,13 @@ int main(void)
 	tcase_add_loop_test(tc, test_bad_input, 0, sizeof(bad_inputs) / sizeof(bad_inputs[0]));
 	tcase_add_test(tc, test_no_privilege);
 	tcase_add_test(tc, test_no_ldlat_pmu);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("events");
+	tcase_set_timeout(tc, 120);
+	tcase_add_test(tc, test_event_spec_real);
+	tcase_add_test(tc, test_event_open_error);
+	tcase_add_test(tc, test_list_events_here);
 	suite_add_tcase(s, tc);
 
 	sr = srunner_create(s);

@@ -1,17 +1,28 @@
 #!/bin/sh
-# Runs every Check suite; prints each suite's summary line.  Suites that need
-# root run when this is root; with CI=true they must (see tests/testutil.c).
+# Runs the Check suites named on the command line (make test passes
+# TEST_SUITES and fuzz-perfdata, the perf.data reader under libFuzzer for
+# FUZZ_SECONDS); prints each one's summary line.  Suites that need root run
+# when this is root; with CI=true they must (see tests/testutil.c).
 set -u
 cd "$(dirname "$0")/.." || exit 1
-export LDLAT_BUILD="$PWD/build" LDLAT_FIXTURES="$PWD/tests/fixtures"
+export LDLAT_BUILD="$PWD/build" LDLAT_FIXTURES="$PWD/tests/fixtures" LDLAT_CONFIG="$PWD/tools.conf"
 # BPF objects pinned by the tools live on bpffs
 if [ "$(id -u)" = 0 ] && ! mountpoint -q /sys/fs/bpf 2>/dev/null; then
 	mount -t bpf bpf /sys/fs/bpf 2>/dev/null || true
 fi
+[ $# -gt 0 ] || set -- $(sed -n 's/^TEST_SUITES := //p' Makefile) fuzz-perfdata
+# perf record keeps a build-ID cache in $HOME/.debug: give the tests a home of their own
+test_home=$(mktemp -d /tmp/ldlat-test-home.XXXXXX) || exit 1
+trap 'rm -rf "$test_home"' EXIT
+chmod 755 "$test_home"
+export HOME="$test_home"
 status=0
-for suite in check_unit check_bpf check_e2e check_bench; do
+for suite in "$@"; do
 	echo "== $suite"
-	"build/tests/$suite" || status=1
+	case $suite in
+	fuzz-perfdata) tests/fuzz.sh || status=1 ;;
+	*) "build/tests/$suite" || status=1 ;;
+	esac
 done
 if [ $status = 0 ]; then echo "all suites passed"; else echo "FAILED" >&2; fi
 exit $status

@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+#include <check.h>
 #include <errno.h>
+#include <glob.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -162,6 +165,36 @@ int run(char *const argv[], double seconds, char **out, char **err)
 	return rc;
 }
 
+bool child_spawn_started(struct child *c, char *const argv[], double seconds)
+{
+	child_spawn(c, argv);
+	return child_wait_stderr(c, "Ctrl-C to end", seconds);
+}
+
+bool child_go(struct child *c)
+{
+	return write(c->in, "g", 1) == 1;
+}
+
+void run_expect(char *const argv[], int want_rc, char **out, char **err)
+{
+	int rc = run(argv, 60, out, err);
+
+	ck_assert_msg(rc == want_rc, "exit %d (want %d)\nstdout:\n%.4000s\nstderr:\n%.2000s", rc,
+		      want_rc, *out, *err);
+}
+
+const char *fixture_path(const char *rel)
+{
+	static char buf[8][4096];
+	static int next;
+	const char *dir = getenv("LDLAT_FIXTURES");
+	char *p = buf[next++ % 8];
+
+	snprintf(p, 4096, "%s/%s", dir ? dir : "tests/fixtures", rel);
+	return p;
+}
+
 const char *build_path(const char *name)
 {
 	static char buf[8][4096];
@@ -193,4 +226,157 @@ bool need_root(const char *what)
 	fprintf(stderr, "SKIPPED: %s needs root and BPF (run as root; CI=true makes this fatal)\n",
 		what);
 	return false;
+}
+
+/* Whether some process holds prog id through a program or link fd (fdinfo's prog_id). */
+static bool prog_held(int id)
+{
+	char want[32], buf[4096];
+	glob_t g;
+	size_t i;
+	bool held = false;
+	int fd;
+	ssize_t n;
+
+	snprintf(want, sizeof(want), "prog_id:\t%d\n", id);
+	if (glob("/proc/[0-9]*/fdinfo/*", 0, NULL, &g))
+		return false;
+	for (i = 0; i < g.gl_pathc && !held; i++) {
+		fd = open(g.gl_pathv[i], O_RDONLY);
+		if (fd < 0)
+			continue;
+		n = read(fd, buf, sizeof(buf) - 1);
+		close(fd);
+		if (n > 0) {
+			buf[n] = '\0';
+			held = strstr(buf, want) != NULL;
+		}
+	}
+	globfree(&g);
+	return held;
+}
+
+/*
+ * No program of ours is left in the kernel once the tool has exited: one
+ * alive without a process holding it is attached by a leaked link.  (One
+ * held by a process belongs to another run on this machine; one pinned in
+ * bpffs, to a pinned set of another run: bpftool -f lists its pin.)
+ * Freeing is asynchronous: allow 2 s.
+ */
+void assert_nothing_left(void)
+{
+	char *argv[] = { "sh", "-c",
+			 "bpftool -j -f prog show | jq -r '.[] | select(((.name // \"\") | "
+			 "startswith(\"ldlat_\")) and ((.pinned // []) | length == 0)) | .id'",
+			 NULL };
+	char *out = NULL, *err = NULL, *p, *end;
+	int i, leaked = 0;
+
+	for (i = 0; i < 20; i++) {
+		free(out);
+		free(err);
+		ck_assert_int_eq(run(argv, 20, &out, &err), 0);
+		leaked = 0;
+		for (p = out; *p; p = end) {
+			long id = strtol(p, &end, 10);
+
+			if (end == p)
+				break;
+			if (!prog_held((int)id))
+				leaked = (int)id;
+		}
+		if (!leaked)
+			break;
+		usleep(100000);
+	}
+	ck_assert_msg(!leaked, "BPF program %d of ours is left behind, held by no process",
+		      leaked);
+	free(out);
+	free(err);
+}
+
+/* The count printed on the line that names label, or -1. */
+long count_for(const char *out, const char *label)
+{
+	const char *line = out, *nl;
+	char buf[1024];
+	size_t n;
+
+	while (line && *line) {
+		nl = strchr(line, '\n');
+		n = nl ? (size_t)(nl - line) : strlen(line);
+		if (n < sizeof(buf)) {
+			memcpy(buf, line, n);
+			buf[n] = '\0';
+			if (strstr(buf, label))
+				return strtol(buf, NULL, 10);
+		}
+		line = nl ? nl + 1 : NULL;
+	}
+	return -1;
+}
+
+#define CGROUP2_ROOT "/sys/fs/cgroup/unified"
+
+int cgroup_make(char *path, size_t len, const char *tag)
+{
+	snprintf(path, len, CGROUP2_ROOT "/ldlat-%s-%d", tag, (int)getpid());
+	return mkdir(path, 0755) ? -errno : 0;
+}
+
+int cgroup_enter(const char *path, pid_t pid)
+{
+	char procs[4200], buf[32];
+	int fd, n, e = 0;
+
+	snprintf(procs, sizeof(procs), "%s/cgroup.procs", path);
+	fd = open(procs, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	n = snprintf(buf, sizeof(buf), "%d", (int)pid);
+	if (write(fd, buf, n) != n)
+		e = -errno;
+	close(fd);
+	return e;
+}
+
+int cgroup_remove(const char *path)
+{
+	int i;
+
+	/* the last member may still be leaving */
+	for (i = 0; i < 100; i++) {
+		if (!rmdir(path) || errno == ENOENT)
+			return 0;
+		if (errno != EBUSY)
+			break;
+		usleep(10000);
+	}
+	return -errno;
+}
+
+/* Whether jq finds expr true in the JSON document(s) of doc. */
+bool jq_true(const char *doc, const char *expr)
+{
+	char path[] = "/tmp/ldlat-top-test-XXXXXX", script[4096];
+	char *argv[] = { "sh", "-c", script, NULL };
+	char *out, *err;
+	int fd = mkstemp(path), rc;
+
+	if (fd < 0)
+		return false;
+	if (write(fd, doc, strlen(doc)) != (ssize_t)strlen(doc)) {
+		close(fd);
+		unlink(path);
+		return false;
+	}
+	close(fd);
+	snprintf(script, sizeof(script), "jq -e '%s' %s", expr, path);
+	rc = run(argv, 30, &out, &err);
+	unlink(path);
+	if (rc)
+		fprintf(stderr, "jq -e '%s': %d %s%s\n", expr, rc, out, err);
+	free(out);
+	free(err);
+	return rc == 0;
 }

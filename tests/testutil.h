@@ -35,8 +35,44 @@ void child_free(struct child *c);
 /* Runs argv to the end; out/err are malloc'd (free them). Returns the exit code. */
 int run(char *const argv[], double seconds, char **out, char **err);
 
+/* run() for up to 60 s, asserting (Check) that it exits with want_rc. */
+void run_expect(char *const argv[], int want_rc, char **out, char **err);
+
+/* Spawns a tool and waits until it says it has started ("Ctrl-C to end"). */
+bool child_spawn_started(struct child *c, char *const argv[], double seconds);
+
+/* Writes one byte to its stdin: a workload started with --wait goes. */
+bool child_go(struct child *c);
+
+/* tests/fixtures/ path of a fixture, from LDLAT_FIXTURES or ./tests/fixtures. */
+const char *fixture_path(const char *rel);
+
 /* build/ path of a tool, from LDLAT_BUILD or ./build. */
 const char *build_path(const char *name);
+
+/* The count printed at the start of the line that names label, or -1. */
+long count_for(const char *out, const char *label);
+
+/*
+ * No BPF program of ours (ldlat_*) is left in the kernel without a process
+ * holding it (pinned, or attached by a leaked link).  Check assertion.
+ */
+void assert_nothing_left(void);
+
+/*
+ * A cgroup v2 directory of this test process, under the cgroup v2 mount:
+ * ldlat-TAG-PID.  Returns 0 or -errno (path is filled either way).
+ */
+int cgroup_make(char *path, size_t len, const char *tag);
+
+/* Moves pid into the cgroup. Returns 0 or -errno. */
+int cgroup_enter(const char *path, pid_t pid);
+
+/* Removes it, waiting for its last member to leave. Returns 0 or -errno. */
+int cgroup_remove(const char *path);
+
+/* Whether jq -e finds expr true in the JSON document(s) of doc (jq's error on stderr if not). */
+bool jq_true(const char *doc, const char *expr);
 
 /* Root, or fails the test loudly when CI=true; otherwise prints why it skips. */
 bool need_root(const char *what);

@@ -15,7 +15,11 @@
  *   --base ADDR       put the buffers at fixed addresses: ADDR, ADDR + 1 GiB,
  *                     ADDR + 2 GiB, ADDR + 3 GiB (the fault pages at ADDR)
  *   --print-ranges    print each buffer's address range
- *   --wait            read one byte from stdin before starting
+ *   --wait            read one byte from stdin before starting (saying so on
+ *                     stderr first)
+ *   --lock            mlockall(MCL_CURRENT) first: every page it has so far is
+ *                     populated, so that the fault pages are the only page
+ *                     faults it takes from then on (counting tests)
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -168,7 +172,7 @@ static void usage(void)
 {
 	fprintf(stderr,
 		"usage: ldlat-workload [--fault-pages N [--read]] [--chase] [--seconds S] [--base ADDR]\n"
-		"                      [--sizes L1,L2,L3,DRAM] [--print-ranges] [--wait]\n");
+		"                      [--sizes L1,L2,L3,DRAM] [--print-ranges] [--wait] [--lock]\n");
 	exit(2);
 }
 
@@ -183,6 +187,7 @@ int main(int argc, char **argv)
 		{ "print-ranges", no_argument, NULL, 'r' },
 		{ "wait", no_argument, NULL, 'w' },
 		{ "read", no_argument, NULL, 'R' },
+		{ "lock", no_argument, NULL, 'l' },
 		{},
 	};
 	struct buffer bufs[4] = {
@@ -190,7 +195,7 @@ int main(int argc, char **argv)
 	};
 	unsigned long long base = 0, pages = 0;
 	double seconds = 1;
-	int c, i, do_chase = 0, print = 0, wait_stdin = 0, read_only = 0;
+	int c, i, do_chase = 0, print = 0, wait_stdin = 0, read_only = 0, lock = 0;
 	char *sizes = NULL, *end, byte;
 
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
@@ -225,6 +230,9 @@ int main(int argc, char **argv)
 		case 'R':
 			read_only = 1;
 			break;
+		case 'l':
+			lock = 1;
+			break;
 		default:
 			usage();
 		}
@@ -232,8 +240,15 @@ int main(int argc, char **argv)
 	if (optind != argc || (!pages && !do_chase))
 		usage();
 
-	if (wait_stdin && read(0, &byte, 1) != 1)
+	if (lock && mlockall(MCL_CURRENT)) {
+		perror("ldlat-workload: mlockall");
 		return 1;
+	}
+	if (wait_stdin) {
+		fputs("ldlat-workload: waiting for a byte on stdin\n", stderr);
+		if (read(0, &byte, 1) != 1)
+			return 1;
+	}
 
 	if (pages) {
 		size_t pg = (size_t)sysconf(_SC_PAGESIZE), i;

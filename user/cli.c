@@ -16,26 +16,37 @@ enum {
 	OPT_MAX_LAT,
 	OPT_OP,
 	OPT_INHERIT,
+	OPT_LOADS,
+	OPT_EVENT,
+	OPT_CONFIG,
+	OPT_LIST_EVENTS,
 };
 
-static const struct argp_option options[] = {
+/* What to sample and which samples to keep: the sampling tools' own */
+static const struct argp_option sample_options[] = {
 	{ NULL, 0, NULL, 0, "What to sample:", 1 },
 	{ "source", OPT_SOURCE, "SRC", 0,
 	  "ldlat (the CPU's load-latency event, the default), page-faults (software "
 	  "event: addresses only), or auto (ldlat where the CPU has it, else page-faults)",
 	  1 },
-	{ "ldlat", 'L', "CYCLES", 0, "hardware latency threshold in core cycles (default 30)", 1 },
-	{ "period", 'c', "N", 0, "sample every Nth event (page-faults default: 1)", 1 },
-	{ "freq", 'F', "HZ", 0, "sample N times a second (ldlat default: 4000)", 1 },
-
-	{ NULL, 0, NULL, 0, "Where (default: the whole machine):", 2 },
-	{ "cpu", 'C', "LIST", 0, "only these CPUs (0-3,8)", 2 },
-	{ "pid", 'p', "PID[,PID]", 0, "only these processes (all their threads)", 2 },
-	{ "cgroup", 'G', "PATH", 0,
-	  "only this cgroup v2 directory (a container, a systemd unit); relative paths are "
-	  "under the cgroup v2 mount",
-	  2 },
-	{ "inherit", OPT_INHERIT, NULL, 0, "with -p, also children and threads created later", 2 },
+	{ "ldlat", 'L', "CYCLES", 0,
+	  "hardware latency threshold in core cycles (default: ldlat in tools.conf's [defaults])", 1 },
+	{ "period", 'c', "N", 0, "sample every Nth event (default: tools.conf's [defaults])", 1 },
+	{ "freq", 'F', "HZ", 0, "sample N times a second (default: tools.conf's [defaults])", 1 },
+	{ "event", OPT_EVENT, "SPEC", 0,
+	  "the load-latency event, in perf's syntax (cpu/event=0xcd,umask=0x1/pp, "
+	  "{cpu/mem-loads-aux/,cpu/mem-loads/}, r1cd), instead of tools.conf's entry for this CPU",
+	  1 },
+	{ "config", OPT_CONFIG, "FILE", 0, "read the event table and defaults from FILE, not tools.conf",
+	  1 },
+	{ "list-events", OPT_LIST_EVENTS, NULL, 0,
+	  "print the load-latency event chosen for this machine, why, and its perf_event_attr; "
+	  "then exit",
+	  1 },
+	{ "loads", OPT_LOADS, "EVENT", OPTION_ARG_OPTIONAL,
+	  "also count every retired load (EVENT: this CPU's retired-loads event through "
+	  "libpfm4), to print what share of all loads the samples stand for",
+	  1 },
 
 	{ NULL, 0, NULL, 0, "Which samples to keep (in the kernel):", 3 },
 	{ "addr", 'a', "RANGE", 0,
@@ -46,6 +57,19 @@ static const struct argp_option options[] = {
 	{ "max-lat", OPT_MAX_LAT, "CYCLES", 0, "latency at most CYCLES", 3 },
 	{ "class", 's', "LIST", 0, "data-source classes, comma-separated", 3 },
 	{ "op", OPT_OP, "LIST", 0, "memory ops: load (default), store, pfetch, exec, any", 3 },
+	{},
+};
+
+/* Where and for how long: every tool's, sampling or counting */
+static const struct argp_option target_options[] = {
+	{ NULL, 0, NULL, 0, "Where (default: the whole machine):", 2 },
+	{ "cpu", 'C', "LIST", 0, "only these CPUs (0-3,8)", 2 },
+	{ "pid", 'p', "PID[,PID]", 0, "only these processes (all their threads)", 2 },
+	{ "cgroup", 'G', "PATH", 0,
+	  "only this cgroup v2 directory (a container, a systemd unit); relative paths are "
+	  "under the cgroup v2 mount",
+	  2 },
+	{ "inherit", OPT_INHERIT, NULL, 0, "with -p, also children and threads created later", 2 },
 
 	{ NULL, 0, NULL, 0, "For how long:", 4 },
 	{ "duration", 'd', "SECONDS", 0, "stop after SECONDS", 4 },
@@ -135,6 +159,7 @@ static error_t cli__parse(int key, char *arg, struct argp_state *state)
 
 	switch (key) {
 	case OPT_SOURCE:
+		cli->source_set = true;
 		if (!strcmp(arg, "ldlat"))
 			cli->source.kind = SOURCE_LDLAT;
 		else if (!strcmp(arg, "page-faults") || !strcmp(arg, "faults"))
@@ -155,6 +180,21 @@ static error_t cli__parse(int key, char *arg, struct argp_state *state)
 	case 'F':
 		if (!cli__parse_u64(arg, &cli->source.freq) || !cli->source.freq)
 			argp_error(state, "--freq '%s' is not a positive number of hertz", arg);
+		break;
+	case OPT_LOADS:
+		cli->loads = true;
+		cli->loads_event = arg;
+		break;
+	case OPT_EVENT:
+		if (!*arg)
+			argp_error(state, "--event '': expected an event spec (cpu/event=0xcd,umask=0x1/)");
+		cli->source.event = arg;
+		break;
+	case OPT_CONFIG:
+		cli->config = arg;
+		break;
+	case OPT_LIST_EVENTS:
+		cli->list_events = true;
 		break;
 	case 'C':
 		cli->target.cpus = arg;
@@ -239,9 +279,30 @@ static char *cli__help_filter(int key, const char *text, void *input)
 	return out;
 }
 
-const struct argp cli_argp = {
-	.options = options,
+const struct argp cli_target_argp = {
+	.options = target_options,
 	.parser = cli__parse,
+};
+
+static const struct argp_child cli_children[] = {
+	{ &cli_target_argp, 0, NULL, 0 },
+	{},
+};
+
+/* The sampling options, with the target options as a child sharing the struct cli. */
+static error_t cli__parse_sample(int key, char *arg, struct argp_state *state)
+{
+	if (key == ARGP_KEY_INIT) {
+		state->child_inputs[0] = state->input;
+		return 0;
+	}
+	return cli__parse(key, arg, state);
+}
+
+const struct argp cli_argp = {
+	.options = sample_options,
+	.parser = cli__parse_sample,
+	.children = cli_children,
 	.help_filter = cli__help_filter,
 };
 

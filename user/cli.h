@@ -18,6 +18,7 @@
 
 struct cli {
 	struct source_opts source;
+	bool source_set; /* --source given */
 	struct target_opts target;
 	struct range_set ranges;
 	__u64 min_lat, max_lat;
@@ -26,10 +27,14 @@ struct cli {
 	bool class_set;
 	__u32 op_mask; /* PERF_MEM_OP_LOAD unless --op */
 	bool op_set;
+	bool loads;		 /* --loads: count every retired load next to the sampling */
+	const char *loads_event; /* --loads=EVENT; NULL: this CPU's retired-loads event */
 	double duration; /* seconds; 0: until Ctrl-C or the target ends */
 	double interval; /* seconds; 0: print once, at the end */
 	long count;	 /* intervals to print; 0: no limit */
 	int verbose;
+	const char *config; /* --config FILE: tools.conf to read */
+	bool list_events;   /* --list-events: print the resolved event and exit */
 };
 
 /* Sets the defaults; call before argp_parse. */
@@ -41,6 +46,12 @@ void cli__init(struct cli *cli);
  * tool's ARGP_KEY_INIT).  Errors exit with status 2 through argp_error.
  */
 extern const struct argp cli_argp;
+
+/*
+ * Only where and for how long (-C, -p, -G, --inherit, a command, -d, -i,
+ * -v), for tools that count rather than sample; same struct cli as input.
+ */
+extern const struct argp cli_target_argp;
 
 /* Parses a non-negative decimal or 0x number; false when it is not one. */
 bool cli__parse_u64(const char *s, __u64 *v);

@@ -9,11 +9,19 @@
 #include <string.h>
 
 #include "cli.h"
+#include "listevents.h"
+#include "offline.h"
+#include "output.h"
+#include "pincmd.h"
+#include "printer.h"
 #include "render.h"
 #include "tool.h"
 
 struct hist_args {
 	struct cli cli;
+	struct output_opts out;
+	struct pin_opts pin;
+	struct offline_opts offline;
 	enum report_by by;
 	bool by_set;
 	__u32 linear_step;
@@ -36,6 +44,12 @@ static const char doc[] =
 	"  ldlat-hist --min-lat 100 -- ./app   # loads of 100 cycles and more\n"
 	"  ldlat-hist --source page-faults -a 0x7f0000000000+1G -- ./app\n"
 	"  ldlat-hist --source auto --by range -a 0x1000-0x2000 -a '[stack]' -- ./app\n"
+	"  ldlat-hist -G system.slice/db.service --pin /sys/fs/bpf/ldlat/db --detach\n"
+	"  ldlat-hist --show /sys/fs/bpf/ldlat/db --delta   # the change since the last --show\n"
+	"  ldlat-hist --show /sys/fs/bpf/ldlat/db --format openmetrics -i 15 \\\n"
+	"      --output /var/lib/prometheus/node-exporter/ldlat-db.prom\n"
+	"  ldlat-hist --unpin /sys/fs/bpf/ldlat/db\n"
+	"  ldlat-hist --input perf.data -s ram # what perf mem record saw; no root\n"
 	"\n"
 	"Latency is in core cycles, from dispatch to data available (use latency). "
 	"Exit status: 0, the command's own when it ends the run, 1 when the system fails, "
@@ -57,6 +71,9 @@ static error_t hist_parse(int key, char *arg, struct argp_state *state)
 	switch (key) {
 	case ARGP_KEY_INIT:
 		state->child_inputs[0] = &a->cli;
+		state->child_inputs[1] = &a->out;
+		state->child_inputs[2] = &a->pin;
+		state->child_inputs[3] = &a->offline;
 		break;
 	case OPT_BY:
 		a->by_set = true;
@@ -85,6 +102,9 @@ static error_t hist_parse(int key, char *arg, struct argp_state *state)
 
 static const struct argp_child children[] = {
 	{ &cli_argp, 0, NULL, 0 },
+	{ &output_argp, 0, NULL, 0 },
+	{ &pin_argp, 0, NULL, 0 },
+	{ &offline_argp, 0, NULL, 0 },
 	{},
 };
 
@@ -96,40 +116,148 @@ static const struct argp argp = {
 	.children = children,
 };
 
-struct printer {
-	struct tool *tool;
-	struct report report;
-	struct snapshot cur, prev, out;
-	int printed;
-	bool final;
+/* --pin: the set is ready before the events are; on --detach, leave it sampling. */
+static int pin_run(struct tool *tool, struct pinset *ps, const struct hist_args *args,
+		   const struct timespec *started, char *err, size_t errlen)
+{
+	struct ldlat_pin_meta meta;
+	int i, e;
+
+	for (i = 0; args->pin.detach && i < tool->evlist.nevsel; i++) {
+		if (!tool->evlist.evsel[i].has_leader)
+			continue;
+		snprintf(err, errlen,
+			 "--detach: %s needs its group leader %s, which a pinned link does not keep "
+			 "open; run with --pin but without --detach",
+			 tool->evlist.evsel[i].name, tool->evlist.evsel[i].leader_name);
+		return -ENOTSUP;
+	}
+	pin_meta__fill(&meta, tool, started, args->pin.detach);
+	e = pinset__pin(ps, &tool->session, &tool->evlist, &meta, err, errlen);
+	if (e || !args->pin.detach)
+		return e;
+	pinset__detach(ps, &tool->session, &tool->evlist);
+	fprintf(stderr,
+		"ldlat-hist: pinned in %s: sampling %s on %s goes on. Read it with ldlat-hist "
+		"--show %s; stop it with ldlat-hist --unpin %s\n",
+		ps->dir, tool->evlist.evsel[0].name, tool->run.target_desc, ps->dir, ps->dir);
+	return 0;
+}
+
+/*
+ * --loads: the share of all loads the samples stand for.  With a fixed period
+ * each sample stands for period events; in frequency mode the period varies,
+ * and the sampling event's own count is the sum of the periods.
+ */
+struct loads_text {
+	char what[96], how[160];
+	struct loads_report report;
 };
 
-/* Prints what happened since the previous print. */
-static int print_interval(void *ctx)
+static int fill_loads(const struct tool *tool, const struct snapshot *s, struct loads_text *lt)
 {
-	struct printer *p = ctx;
-	int e = session__read(&p->tool->session, &p->cur);
+	const struct perf_event_attr *a = &tool->evlist.evsel[0].attr;
+	__u64 samples = s->counters.seen + s->recursion_misses, count;
+	char *what = lt->what, *how = lt->how;
+	double above;
 
-	if (e) {
-		fprintf(stderr, "ldlat-hist: cannot read the maps: %s\n", strerror(-e));
-		return e;
+	if (tool__sampled_count(tool, &count)) {
+		fprintf(stderr, "ldlat-hist: cannot read the sampling events' count\n");
+		return -1;
 	}
-	snapshot__delta(&p->out, &p->cur, &p->prev);
-	/* the tail of a run that ended right after a tick has nothing to say */
-	if (p->printed && p->final && !p->out.counters.seen)
-		return 0;
-	if (p->printed)
-		fputc('\n', stdout);
-	render_text(stdout, &p->report, &p->out);
-	snapshot__copy(&p->prev, &p->cur);
-	p->printed++;
+	if (tool->src.kind == SOURCE_LDLAT)
+		snprintf(what, sizeof(lt->what), "at or above the threshold");
+	else
+		snprintf(what, sizeof(lt->what), "sampled %s", source__name(tool->src.kind));
+	if (!a->freq) {
+		above = (double)samples * (double)a->sample_period;
+		snprintf(how, sizeof(lt->how), "%llu samples x period %llu; the event counted %llu",
+			 (unsigned long long)samples, (unsigned long long)a->sample_period,
+			 (unsigned long long)count);
+	} else {
+		above = (double)count;
+		snprintf(how, sizeof(lt->how),
+			 "the sampling event's count: %llu samples at %llu Hz, the period varies",
+			 (unsigned long long)samples, (unsigned long long)a->sample_freq);
+	}
+	loads__report(&tool->loads, what, above, how, &lt->report);
 	return 0;
+}
+
+/* The histograms' report of a run whose samples carry src's fields. */
+static struct report hist_report(const struct hist_args *args, const struct run_info *run,
+				 const struct source *src)
+{
+	return (struct report){
+		.run = run,
+		.src = src,
+		.ranges = &args->cli.ranges,
+		.by = args->by_set ? args->by : (src->fields & LDLAT_HAS_LAT ? BY_CLASS : BY_RANGE),
+		.linear_step = args->linear_step,
+		.has_latency = src->fields & LDLAT_HAS_LAT,
+		.intervals = args->cli.interval > 0,
+	};
+}
+
+/*
+ * --input: the samples of a perf.data file through the same logic, printed
+ * once through the same printer and formats as a live run's report.
+ */
+static int run_offline(struct hist_args *args)
+{
+	struct offline o = {};
+	struct printer p = {};
+	struct run_info run;
+	struct timespec started;
+	char err[2048];
+	int e;
+
+	clock_gettime(CLOCK_REALTIME, &started);
+	e = offline__check_cli(&args->cli, &args->pin, err, sizeof(err));
+	if (!e)
+		e = output__check(&args->out, err, sizeof(err));
+	if (!e)
+		e = offline__open(&o, args->offline.input, &args->cli, args->linear_step, err,
+				  sizeof(err));
+	if (e) {
+		fprintf(stderr, "ldlat-hist: %s\n", err);
+		offline__close(&o);
+		return cli__exit_status(e);
+	}
+	if (args->cli.verbose)
+		fprintf(stderr, "ldlat-hist: %s: %d event%s, analysing %s%s%s\n", o.file.path,
+			o.file.nevents, o.file.nevents == 1 ? "" : "s", o.events,
+			o.file.hostname ? ", recorded on " : "",
+			o.file.hostname ? o.file.hostname : "");
+	offline__run_info(&o, "ldlat-hist", &started, &run);
+	p.tool = "ldlat-hist";
+	p.out = &args->out;
+	p.read = offline__read;
+	p.read_error = offline__error;
+	p.src = &o;
+	p.report = hist_report(args, &run, &o.src);
+	p.final = true;
+	if (printer__init(&p, o.cfg.nranges, &started)) {
+		fprintf(stderr, "ldlat-hist: out of memory\n");
+		e = -ENOMEM;
+	} else {
+		e = printer__print(&p);
+	}
+	if (!e)
+		offline__report_skipped(&o, "ldlat-hist", stderr);
+	printer__free(&p);
+	offline__close(&o);
+	return cli__exit_status(e);
 }
 
 int main(int argc, char **argv)
 {
 	struct hist_args args = {};
 	struct printer p = {};
+	struct loads_text loads;
+	struct pinset ps = { .dir_fd = -1 };
+	struct run_info run;
+	struct timespec started;
 	struct tool tool;
 	enum run_end end;
 	char err[2048];
@@ -139,45 +267,81 @@ int main(int argc, char **argv)
 	cli__init(&args.cli);
 	if (argp_parse(&argp, argc, argv, ARGP_IN_ORDER, NULL, &args))
 		return EXIT_USAGE;
-
-	e = tool__start(&tool, &args.cli, "ldlat-hist", args.linear_step, 0, err, sizeof(err));
+	if (args.offline.input)
+		return run_offline(&args);
+	if (args.cli.list_events)
+		return list_events(stdout, &args.cli, "ldlat-hist");
+	e = pin_opts__check(&args.pin, &args.cli, &args.out, args.linear_step, err, sizeof(err));
+	if (!e)
+		e = output__check(&args.out, err, sizeof(err));
 	if (e) {
 		fprintf(stderr, "ldlat-hist: %s\n", err);
-		tool__teardown(&tool);
 		return cli__exit_status(e);
 	}
-	p.tool = &tool;
-	p.report = (struct report){
-		.src = &tool.src,
-		.ranges = &args.cli.ranges,
-		.by = args.by_set ? args.by : (tool.src.fields & LDLAT_HAS_LAT ? BY_CLASS : BY_RANGE),
-		.linear_step = args.linear_step,
-		.has_latency = tool.src.fields & LDLAT_HAS_LAT,
-		.intervals = args.cli.interval > 0,
-	};
-	if (snapshot__init(&p.cur, tool.cfg.nranges) || snapshot__init(&p.prev, tool.cfg.nranges) ||
-	    snapshot__init(&p.out, tool.cfg.nranges)) {
+	if (args.pin.unpin)
+		return pincmd__unpin("ldlat-hist", args.pin.unpin);
+	if (args.pin.show)
+		return pincmd__show("ldlat-hist", &args.pin, &args.cli, &args.out, args.by,
+				    args.by_set);
+	if (args.pin.pin) {
+		e = pinset__prepare(&ps, args.pin.pin, err, sizeof(err));
+		if (e) {
+			fprintf(stderr, "ldlat-hist: %s\n", err);
+			return cli__exit_status(e);
+		}
+	}
+
+	e = tool__start(&tool, &args.cli, "ldlat-hist", args.linear_step,
+			args.pin.pin ? SESSION_PIN : 0, err, sizeof(err));
+	clock_gettime(CLOCK_REALTIME, &started);
+	if (!e && args.pin.pin)
+		e = pin_run(&tool, &ps, &args, &started, err, sizeof(err));
+	if (e || args.pin.detach) {
+		if (e)
+			fprintf(stderr, "ldlat-hist: %s\n", err);
+		tool__teardown(&tool);
+		if (e)
+			pinset__remove(&ps);
+		pinset__close(&ps);
+		return e ? cli__exit_status(e) : EXIT_OK;
+	}
+	tool__run_info(&tool, &started, &run);
+	p.tool = "ldlat-hist";
+	p.out = &args.out;
+	p.read = session__read_src;
+	p.src = &tool.session;
+	p.report = hist_report(&args, &run, &tool.src);
+	if (printer__init(&p, tool.cfg.nranges, &started)) {
 		fprintf(stderr, "ldlat-hist: out of memory\n");
 		status = EXIT_FAIL;
 		goto out;
 	}
-	fprintf(stderr, "ldlat-hist: sampling %s on %s%s. Ctrl-C to end.\n",
-		tool.evlist.evsel[0].name, tool.target_desc,
-		tool.evlist.nevsel > 1 ? " (and the other core types' events)" : "");
+	fprintf(stderr, "ldlat-hist: sampling %s on %s%s%s%s. Ctrl-C to end.\n",
+		tool.evlist.evsel[0].name, tool.run.target_desc,
+		tool.evlist.nevsel > 1 ? " (and the other core types' events)" : "",
+		args.pin.pin ? ", pinned in " : "", args.pin.pin ? ps.dir : "");
 
-	end = tool__wait(&tool, args.cli.interval > 0 ? print_interval : NULL, &p);
+	end = tool__wait(&tool, args.cli.interval > 0 ? printer__print : NULL, &p);
 	tool__stop_sampling(&tool);
 	status = tool__exit_status(&tool, end);
 	if (end == RUN_ERROR)
 		goto out;
-	/* the last (partial) interval, or the whole run */
+	/* the last (partial) interval, or the whole run; --loads' count goes with it */
 	p.final = true;
-	if (end != RUN_COUNT && print_interval(&p))
+	if (tool.loads.active && end != RUN_COUNT) {
+		if (p.read(p.src, &p.cur) || fill_loads(&tool, &p.cur, &loads)) {
+			status = EXIT_FAIL;
+			goto out;
+		}
+		p.report.loads = &loads.report;
+	}
+	if (end != RUN_COUNT && printer__print(&p))
 		status = EXIT_FAIL;
 out:
-	snapshot__free(&p.cur);
-	snapshot__free(&p.prev);
-	snapshot__free(&p.out);
+	printer__free(&p);
 	tool__teardown(&tool);
+	/* a set pinned in the foreground ends with its run */
+	pinset__remove(&ps);
+	pinset__close(&ps);
 	return status;
 }

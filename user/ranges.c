@@ -7,6 +7,7 @@
 #include <sys/resource.h>
 
 #include "ranges.h"
+#include "mapsline.h"
 #include "../kernel/sysfs.h"
 
 static int parse_u64(const char *s, const char **end, __u64 *v)
@@ -131,25 +132,19 @@ bool range_set__has_mappings(const struct range_set *set)
 	return false;
 }
 
-struct vma {
-	__u64 lo, hi;
-	char path[512];
-};
-
 static int maps__read(const char *path, struct vma **out)
 {
 	char line[1024];
 	struct vma *v = NULL, *tmp;
-	int n = 0, cap = 0, off;
-	unsigned long long lo, hi;
+	struct mapsline m;
+	int n = 0, cap = 0;
 	FILE *f = fopen(path, "re");
 
 	*out = NULL;
 	if (!f)
 		return -errno;
 	while (fgets(line, sizeof(line), f)) {
-		off = 0;
-		if (sscanf(line, "%llx-%llx %*s %*s %*s %*s %n", &lo, &hi, &off) < 2 || !off)
+		if (!mapsline__parse(line, &m))
 			continue;
 		if (n == cap) {
 			cap = cap ? cap * 2 : 64;
@@ -161,10 +156,9 @@ static int maps__read(const char *path, struct vma **out)
 			}
 			v = tmp;
 		}
-		v[n].lo = lo;
-		v[n].hi = hi;
-		snprintf(v[n].path, sizeof(v[n].path), "%s", line + off);
-		v[n].path[strcspn(v[n].path, "\n")] = '\0';
+		v[n].lo = m.lo;
+		v[n].hi = m.hi;
+		snprintf(v[n].path, sizeof(v[n].path), "%s", m.name);
 		n++;
 	}
 	fclose(f);
@@ -293,13 +287,27 @@ static int range_set__finish(struct range_set *set, char *err, size_t errlen)
 	return 0;
 }
 
+int range_set__resolve_vmas(struct range_set *set, const struct vma *v, int nv, __u64 start_brk,
+			    __u64 stack_limit, char *err, size_t errlen)
+{
+	int i, e = 0;
+
+	set->nspans = 0;
+	for (i = 0; i < set->nranges && !e; i++) {
+		if (set->range[i].mapping)
+			e = spans__add_mapping(set, i, v, nv, start_brk, stack_limit, err, errlen);
+		else
+			e = spans__add(set, set->range[i].lo, set->range[i].hi, i, err, errlen);
+	}
+	return e ? e : range_set__finish(set, err, errlen);
+}
+
 int range_set__resolve_maps(struct range_set *set, const char *maps_path, __u64 start_brk,
 			    __u64 stack_limit, char *err, size_t errlen)
 {
 	struct vma *v = NULL;
-	int i, nv = 0, e = 0;
+	int nv = 0, e;
 
-	set->nspans = 0;
 	if (range_set__has_mappings(set)) {
 		nv = maps__read(maps_path, &v);
 		if (nv < 0) {
@@ -307,14 +315,9 @@ int range_set__resolve_maps(struct range_set *set, const char *maps_path, __u64 
 			return nv == -ENOENT ? -ESRCH : nv;
 		}
 	}
-	for (i = 0; i < set->nranges && !e; i++) {
-		if (set->range[i].mapping)
-			e = spans__add_mapping(set, i, v, nv, start_brk, stack_limit, err, errlen);
-		else
-			e = spans__add(set, set->range[i].lo, set->range[i].hi, i, err, errlen);
-	}
+	e = range_set__resolve_vmas(set, v, nv, start_brk, stack_limit, err, errlen);
 	free(v);
-	return e ? e : range_set__finish(set, err, errlen);
+	return e;
 }
 
 /* start_brk is field 47 of /proc/PID/stat (proc(5)); the comm field may hold spaces. */

@@ -25,6 +25,12 @@ struct span {
 	__u32 range;
 };
 
+/* A mapping of a process: [lo, hi) and its path ("[heap]", a file; "" when anonymous). */
+struct vma {
+	__u64 lo, hi;
+	char path[512];
+};
+
 struct range_set {
 	int nranges;
 	struct range_spec range[LDLAT_MAX_RANGES];
@@ -58,6 +64,10 @@ int range_set__resolve(struct range_set *set, pid_t pid, char *err, size_t errle
 
 /* The same, reading maps from a file (tests use fixtures). */
 int range_set__resolve_maps(struct range_set *set, const char *maps_path, __u64 start_brk,
+			    __u64 stack_limit, char *err, size_t errlen);
+
+/* The same, from a process's mappings sorted by address (offline: from perf.data's MMAP records). */
+int range_set__resolve_vmas(struct range_set *set, const struct vma *v, int nv, __u64 start_brk,
 			    __u64 stack_limit, char *err, size_t errlen);
 
 /* "0x7f00-0x7f80" etc. for range i: the resolved spans, for headers. */

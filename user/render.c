@@ -130,7 +130,7 @@ static void render_summary(FILE *out, const struct report *r, const struct cell 
 		cell__percentile(c, 99, r->linear_step));
 }
 
-static void render_counters(FILE *out, const struct snapshot *s)
+void render_counters(FILE *out, const struct snapshot *s)
 {
 	const struct ldlat_counters *c = &s->counters;
 	const struct {
@@ -206,5 +206,20 @@ void render_text(FILE *out, const struct report *r, const struct snapshot *s)
 		}
 	}
 	render_counters(out, s);
+	if (r->loads)
+		render_loads_text(out, r->loads);
 	fflush(out);
+}
+
+void render_loads_text(FILE *out, const struct loads_report *l)
+{
+	fprintf(out, "loads (%s): %.0f", l->event, l->loads);
+	if (l->running < 1.0)
+		fprintf(out, " (on a counter %.1f%% of the time, scaled)", l->running * 100);
+	fprintf(out, "; %s: ", l->what);
+	if (l->loads > 0)
+		fprintf(out, "%.0f = %.4f%% of them (%s)\n", l->above, l->above / l->loads * 100,
+			l->how);
+	else
+		fprintf(out, "%.0f, of no counted load (%s)\n", l->above, l->how);
 }

@@ -20,7 +20,38 @@ enum report_by {
 	BY_NONE,  /* one for everything kept */
 };
 
+/*
+ * What a run watches and since when: the machine-readable formats carry it in
+ * every report, and --show prints it for a pinned set.
+ */
+struct run_info {
+	const char *tool;		/* "ldlat-hist" */
+	const char *event;		/* "page-faults (period 1)", "cpu/mem-loads,ldlat=30/P" */
+	const char *target;		/* "cgroup web.slice", "system-wide (2 CPUs)" */
+	const struct ldlat_config *cfg; /* the filters the program applies */
+	struct timespec started;	/* CLOCK_REALTIME when sampling started */
+	const char *pin_dir;		/* a pinned set's --show: its directory, else NULL */
+	int pin_pid;			/* the ldlat-hist that pinned it */
+	bool pin_detached;		/* pinned with --detach */
+	const char *cgroup_removed;	/* the set's -G cgroup, when it has been removed */
+};
+
+/*
+ * --loads (user/loads.h): every load counted beside the sampling, and the
+ * share of them the samples stand for; in the report at the end of a run.
+ */
+struct loads_report {
+	const char *event; /* the counting event */
+	double loads;	   /* its count, scaled when it was multiplexed */
+	double running;	   /* the share of the time it was on a counter */
+	const char *what;  /* what the samples are: "at or above the threshold" */
+	double above;	   /* the events the samples stand for */
+	const char *how;   /* how 'above' was found: "4000 samples x period 37" */
+};
+
 struct report {
+	const struct run_info *run; /* NULL: text output only */
+	const struct loads_report *loads; /* NULL: no --loads, or not the last report */
 	const struct source *src;
 	const struct range_set *ranges; /* nranges 0: one range, every address */
 	enum report_by by;
@@ -46,5 +77,42 @@ int report__groups(const struct report *r, const struct snapshot *s, struct grou
 void report__range_name(const struct report *r, int range, char *buf, size_t len);
 
 void render_text(FILE *out, const struct report *r, const struct snapshot *s);
+
+/* The filter counters' line ("filters: N seen, M kept; dropped: ..."), and a recursion warning. */
+void render_counters(FILE *out, const struct snapshot *s);
+
+/* The --loads line of render_text. */
+void render_loads_text(FILE *out, const struct loads_report *l);
+
+/*
+ * What a pinned set was started with and the span of time s covers, as text
+ * (the header of --show).
+ */
+void render_text_run(FILE *out, const struct report *r, const struct snapshot *s);
+
+/* One JSON object on one line (JSON Lines): the schema is in README.md. */
+void render_json(FILE *out, const struct report *r, const struct snapshot *s);
+
+struct json;
+
+/*
+ * The members every JSON report of the tools starts with: tool, time,
+ * interval, source, event, target, started (user/json.h writes them).
+ */
+void render_json_run(struct json *j, const struct run_info *run, const struct source *src,
+		     const struct snapshot *s);
+
+/* The "counters" member: seen, kept, dropped by reason, skipped. */
+void render_json_counters(struct json *j, const struct snapshot *s);
+
+/*
+ * An OpenMetrics exposition (also valid Prometheus text format) of totals:
+ * s must hold everything since the start, as Prometheus computes the rates.
+ */
+void render_openmetrics(FILE *out, const struct report *r, const struct snapshot *s);
+
+/* "all", "0x1000-0x2000"...: a group's range as a label; class likewise ("all", "l3"). */
+void report__group_range(const struct report *r, const struct group *g, char *buf, size_t len);
+const char *report__group_class(const struct group *g);
 
 #endif

@@ -44,7 +44,7 @@ enum run_end runloop__run(const struct runloop *rl, int sigfd, int (*on_interval
 	struct pollfd *pfd;
 	struct signalfd_siginfo si;
 	double start = now(), next_tick = start + rl->interval, end = start + rl->duration, t,
-	       wait;
+	       wait, next_read = start + rl->tick;
 	enum run_end res = RUN_ERROR;
 	int i, n, alive = rl->nprocs, ticks = 0, cmd_slot = -1, timeout;
 
@@ -86,6 +86,13 @@ enum run_end runloop__run(const struct runloop *rl, int sigfd, int (*on_interval
 			}
 			continue;
 		}
+		if (rl->tick && t >= next_read) {
+			if (rl->on_tick(ctx))
+				break;
+			next_read += rl->tick;
+			if (next_read <= t)
+				next_read = t + rl->tick;
+		}
 		if (rl->duration && t >= end) {
 			res = RUN_DURATION;
 			break;
@@ -95,6 +102,8 @@ enum run_end runloop__run(const struct runloop *rl, int sigfd, int (*on_interval
 			wait = end - t;
 		if (rl->interval && next_tick - t < wait)
 			wait = next_tick - t;
+		if (rl->tick && next_read - t < wait)
+			wait = next_read - t;
 		timeout = (int)(wait * 1000) + 1;
 		if (poll(pfd, n, timeout) < 0) {
 			if (errno == EINTR)

@@ -27,6 +27,8 @@ struct runloop {
 	struct command *cmd;
 	int nprocs;
 	pid_t *procs;
+	double tick; /* seconds between calls of on_tick, 0: none */
+	int (*on_tick)(void *ctx); /* like on_interval, but prints nothing: a reading */
 };
 
 /*

@@ -91,10 +91,22 @@ int session__open(struct session *s, const struct ldlat_config *cfg, unsigned in
 	s->skel->rodata->cfg = *cfg;
 	s->skel->rodata->cfg.nranges = s->nranges;
 	bpf_map__set_max_entries(s->skel->maps.hists, s->nranges * LDLAT_NCLASS);
-	bpf_program__set_autoload(s->skel->progs.ldlat_sample, !s->addr_only);
-	bpf_program__set_autoload(s->skel->progs.ldlat_sample_addr, s->addr_only);
+	/* ldlat-top's tables; one unused entry each when off */
+	bpf_map__set_max_entries(s->skel->maps.top_ip,
+				 (cfg->top & LDLAT_TOP_IP) && cfg->top_entries ? cfg->top_entries : 1);
+	bpf_map__set_max_entries(s->skel->maps.top_data,
+				 (cfg->top & LDLAT_TOP_DATA) && cfg->top_entries ? cfg->top_entries : 1);
+	s->top = cfg->top != 0;
+	bpf_program__set_autoload(s->skel->progs.ldlat_sample, !s->addr_only && !s->top);
+	bpf_program__set_autoload(s->skel->progs.ldlat_sample_addr, s->addr_only && !s->top);
+	bpf_program__set_autoload(s->skel->progs.ldlat_top, !s->addr_only && s->top);
+	bpf_program__set_autoload(s->skel->progs.ldlat_top_addr, s->addr_only && s->top);
 	bpf_program__set_autoload(s->skel->progs.ldlat_test, !!(flags & SESSION_TEST_ENTRY));
 	bpf_program__set_autoload(s->skel->progs.ldlat_bench, !!(flags & SESSION_BENCH_ENTRY));
+	bpf_map__set_autocreate(s->skel->maps.meta, flags & SESSION_PIN);
+	bpf_map__set_autocreate(s->skel->maps.shown, flags & SESSION_PIN);
+	bpf_map__set_autocreate(s->skel->maps.shown_hists, flags & SESSION_PIN);
+	bpf_map__set_max_entries(s->skel->maps.shown_hists, s->nranges * LDLAT_NCLASS);
 	e = ldlat_bpf__load(s->skel);
 	if (e) {
 		snprintf(err, errlen,
@@ -112,10 +124,17 @@ int session__open(struct session *s, const struct ldlat_config *cfg, unsigned in
 	return e;
 }
 
+/* The program attached to the events: with ldlat-top's tables or not, address-only or not. */
+static struct bpf_program *session__prog(const struct session *s)
+{
+	if (s->top)
+		return s->addr_only ? s->skel->progs.ldlat_top_addr : s->skel->progs.ldlat_top;
+	return s->addr_only ? s->skel->progs.ldlat_sample_addr : s->skel->progs.ldlat_sample;
+}
+
 int session__attach(struct session *s, struct evlist *evlist, char *err, size_t errlen)
 {
-	struct bpf_program *prog = s->addr_only ? s->skel->progs.ldlat_sample_addr
-						: s->skel->progs.ldlat_sample;
+	struct bpf_program *prog = session__prog(s);
 	struct bpf_link *link;
 	int i, e;
 
@@ -137,29 +156,30 @@ int session__attach(struct session *s, struct evlist *evlist, char *err, size_t 
 	return 0;
 }
 
-int session__read(const struct session *s, struct snapshot *snap)
+int session__read_fds(int counters_fd, int hists_fd, int prog_fd, int ncpus, __u32 nranges,
+		      struct snapshot *snap)
 {
 	struct ldlat_counters *cnt;
 	struct ldlat_hist *vals;
 	struct bpf_prog_info info = {};
-	__u32 zero = 0, idx, n = s->nranges * LDLAT_NCLASS, info_len = sizeof(info);
-	int cpu, k, e = 0, prog_fd;
+	__u32 zero = 0, idx, n = nranges * LDLAT_NCLASS, info_len = sizeof(info);
+	int cpu, k, e = 0;
 	size_t csz = sizeof(struct ldlat_counters);
 	__u64 *dst;
 	const __u64 *src;
 
-	cnt = calloc(s->ncpus, csz);
-	vals = calloc(s->ncpus, sizeof(*vals));
+	cnt = calloc(ncpus, csz);
+	vals = calloc(ncpus, sizeof(*vals));
 	if (!cnt || !vals) {
 		e = -ENOMEM;
 		goto out;
 	}
 	memset(&snap->counters, 0, sizeof(snap->counters));
-	if (bpf_map_lookup_elem(bpf_map__fd(s->skel->maps.counters), &zero, cnt)) {
+	if (bpf_map_lookup_elem(counters_fd, &zero, cnt)) {
 		e = -errno;
 		goto out;
 	}
-	for (cpu = 0; cpu < s->ncpus; cpu++) {
+	for (cpu = 0; cpu < ncpus; cpu++) {
 		dst = (__u64 *)&snap->counters;
 		src = (const __u64 *)&cnt[cpu];
 		for (k = 0; k < (int)(csz / sizeof(__u64)); k++)
@@ -168,12 +188,12 @@ int session__read(const struct session *s, struct snapshot *snap)
 	for (idx = 0; idx < n; idx++) {
 		struct cell *c = &snap->cells[idx];
 
-		if (bpf_map_lookup_elem(bpf_map__fd(s->skel->maps.hists), &idx, vals)) {
+		if (bpf_map_lookup_elem(hists_fd, &idx, vals)) {
 			e = -errno;
 			goto out;
 		}
 		memset(c, 0, sizeof(*c));
-		for (cpu = 0; cpu < s->ncpus; cpu++) {
+		for (cpu = 0; cpu < ncpus; cpu++) {
 			for (k = 0; k < LDLAT_NBUCKETS; k++) {
 				c->slot[k] += vals[cpu].slot[k];
 				c->count += vals[cpu].slot[k];
@@ -182,8 +202,6 @@ int session__read(const struct session *s, struct snapshot *snap)
 		}
 	}
 	snap->recursion_misses = 0;
-	prog_fd = bpf_program__fd(s->addr_only ? s->skel->progs.ldlat_sample_addr
-					       : s->skel->progs.ldlat_sample);
 	if (prog_fd >= 0 && !bpf_obj_get_info_by_fd(prog_fd, &info, &info_len))
 		snap->recursion_misses = info.recursion_misses;
 	clock_gettime(CLOCK_REALTIME, &snap->taken);
@@ -191,6 +209,23 @@ out:
 	free(cnt);
 	free(vals);
 	return e;
+}
+
+int session__prog_fd(const struct session *s)
+{
+	return bpf_program__fd(session__prog(s));
+}
+
+int session__read(const struct session *s, struct snapshot *snap)
+{
+	return session__read_fds(bpf_map__fd(s->skel->maps.counters),
+				 bpf_map__fd(s->skel->maps.hists), session__prog_fd(s), s->ncpus,
+				 s->nranges, snap);
+}
+
+int session__read_src(void *src, struct snapshot *snap)
+{
+	return session__read(src, snap);
 }
 
 int session__test_fd(const struct session *s)

@@ -24,12 +24,15 @@ struct session {
 	int ncpus; /* possible CPUs: the width of per-CPU values */
 	__u32 nranges;
 	bool addr_only;
+	bool top; /* ldlat-top's program: the tables of cfg.top */
+	struct ldlat_top_counters top_seen; /* ldlat-top: the counters at the last drain */
 };
 
 enum {
 	SESSION_ADDR_ONLY = 1 << 0,  /* load the address-only program (old kernels) */
 	SESSION_TEST_ENTRY = 1 << 1, /* also load the test_run entry */
-	SESSION_BENCH_ENTRY = 1 << 2, /* also load the benchmark entry (test_run with repeat) */
+	SESSION_PIN = 1 << 2,	     /* also create a pinned set's own maps (ldlat_pin.h) */
+	SESSION_BENCH_ENTRY = 1 << 3, /* also load the benchmark entry (test_run with repeat) */
 };
 
 /*
@@ -49,6 +52,20 @@ int session__attach(struct session *s, struct evlist *evlist, char *err, size_t 
 
 /* Sums every CPU's counters and histograms into snap (initialised for s->nranges). */
 int session__read(const struct session *s, struct snapshot *snap);
+
+/* The same, as struct printer's read (src: the session). */
+int session__read_src(void *src, struct snapshot *snap);
+
+/*
+ * The same from the maps' fds (a pinned set has no skeleton): counters,
+ * hists of nranges * LDLAT_NCLASS cells, and the program (prog_fd < 0: no
+ * recursion_misses).  Returns 0 or -errno.
+ */
+int session__read_fds(int counters_fd, int hists_fd, int prog_fd, int ncpus, __u32 nranges,
+		      struct snapshot *snap);
+
+/* fd of the program attached to the events. */
+int session__prog_fd(const struct session *s);
 
 /* fd of the test entry (SESSION_TEST_ENTRY), for bpf_prog_test_run_opts. */
 int session__test_fd(const struct session *s);

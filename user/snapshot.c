@@ -46,6 +46,35 @@ void snapshot__delta(struct snapshot *out, const struct snapshot *cur, const str
 	}
 	out->nranges = cur->nranges;
 	out->taken = cur->taken;
+	out->since = prev->taken;
+}
+
+enum ldlat_verdict snapshot__account_class(struct snapshot *s, const struct ldlat_config *cfg,
+					   const struct ldlat_sample *smp, __u32 *cls)
+{
+	__u32 range = 0;
+	enum ldlat_verdict v;
+	struct cell *c;
+
+	*cls = 0;
+	v = ldlat_judge(cfg, smp, &range, cls);
+	s->counters.seen++;
+	(&s->counters.kept)[v]++;
+	if (v != LDLAT_KEPT)
+		return v;
+	c = &s->cells[ldlat_hist_index(range, *cls)];
+	c->slot[ldlat_bucket(smp->lat, cfg->linear_step)]++;
+	c->count++;
+	c->sum += smp->lat;
+	return v;
+}
+
+void snapshot__account(struct snapshot *s, const struct ldlat_config *cfg,
+		       const struct ldlat_sample *smp)
+{
+	__u32 cls;
+
+	snapshot__account_class(s, cfg, smp, &cls);
 }
 
 void cell__add(struct cell *acc, const struct cell *c)
@@ -56,6 +85,23 @@ void cell__add(struct cell *acc, const struct cell *c)
 		acc->slot[k] += c->slot[k];
 	acc->sum += c->sum;
 	acc->count += c->count;
+}
+
+const char *counters__key(enum ldlat_verdict v)
+{
+	static const char *const keys[LDLAT_NVERDICTS] = {
+		[LDLAT_KEPT] = "kept",
+		[LDLAT_DROP_MISSING] = "fields_missing",
+		[LDLAT_DROP_TGID] = "tgid_filtered",
+		[LDLAT_DROP_OP] = "op_filtered",
+		[LDLAT_DROP_NO_ADDR] = "no_address",
+		[LDLAT_DROP_NO_RANGE] = "outside_ranges",
+		[LDLAT_DROP_BELOW_MIN] = "below_min",
+		[LDLAT_DROP_ABOVE_MAX] = "above_max",
+		[LDLAT_DROP_CLASS] = "class_filtered",
+	};
+
+	return (unsigned int)v < LDLAT_NVERDICTS ? keys[v] : "?";
 }
 
 __u64 counters__dropped(const struct ldlat_counters *c)

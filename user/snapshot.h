@@ -24,6 +24,7 @@ struct snapshot {
 	struct ldlat_counters counters;
 	__u64 recursion_misses; /* samples the kernel skipped: another BPF program was running */
 	struct timespec taken;	/* CLOCK_REALTIME */
+	struct timespec since;	/* what it holds began then: the start, or the previous read */
 };
 
 int snapshot__init(struct snapshot *s, __u32 nranges);
@@ -33,8 +34,27 @@ void snapshot__copy(struct snapshot *dst, const struct snapshot *src);
 /* out = cur - prev, field by field (out may be cur). */
 void snapshot__delta(struct snapshot *out, const struct snapshot *cur, const struct snapshot *prev);
 
+/*
+ * One sample through the native build of the per-sample logic, counted the
+ * way the BPF program counts it (ldlat_account in bpf/ldlat.bpf.c): offline
+ * analysis, and the model the BPF tests compare against.
+ */
+void snapshot__account(struct snapshot *s, const struct ldlat_config *cfg,
+		       const struct ldlat_sample *smp);
+
+/* The same, returning the verdict, and the class of a kept sample in *cls. */
+enum ldlat_verdict snapshot__account_class(struct snapshot *s, const struct ldlat_config *cfg,
+					   const struct ldlat_sample *smp, __u32 *cls);
+
 /* Adds the counts of one cell into acc. */
 void cell__add(struct cell *acc, const struct cell *c);
+
+/*
+ * The field name in struct ldlat_counters of the counter for verdict v
+ * ("kept", "outside_ranges"): the key machine-readable output uses, the same
+ * name bpftool prints for the map.
+ */
+const char *counters__key(enum ldlat_verdict v);
 
 /* Sum of the drop counters. */
 __u64 counters__dropped(const struct ldlat_counters *c);

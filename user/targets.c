@@ -20,7 +20,7 @@
 #define CGROUP2_SUPER_MAGIC 0x63677270
 #endif
 
-static int parse_pids(const char *list, pid_t **out, int *n, char *err, size_t errlen)
+int target__parse_pids(const char *list, pid_t **out, int *n, char *err, size_t errlen)
 {
 	const char *p = list;
 	pid_t *pids = NULL, *tmp;
@@ -83,7 +83,7 @@ int target_opts__check(const struct target_opts *o, char *err, size_t errlen)
 		cpumap__free(&map);
 	}
 	if (o->pids) {
-		e = parse_pids(o->pids, &pids, &n, err, errlen);
+		e = target__parse_pids(o->pids, &pids, &n, err, errlen);
 		if (e)
 			return e;
 		free(pids);
@@ -197,7 +197,7 @@ int target__build(struct target *t, const struct target_opts *o, pid_t cmd_pid, 
 	}
 	if (o->pids) {
 		t->kind = TARGET_TASKS;
-		e = parse_pids(o->pids, &pids, &n, err, errlen);
+		e = target__parse_pids(o->pids, &pids, &n, err, errlen);
 		for (i = 0; i < n && !e; i++) {
 			if (kill(pids[i], 0) && errno == ESRCH) {
 				snprintf(err, errlen, "-p %d: no such process", (int)pids[i]);

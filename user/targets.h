@@ -26,6 +26,9 @@ struct target_opts {
  */
 int target_opts__check(const struct target_opts *o, char *err, size_t errlen);
 
+/* Parses -p's list (PID[,PID...]) into a malloc'd array; -EINVAL with a sentence in err. */
+int target__parse_pids(const char *list, pid_t **out, int *n, char *err, size_t errlen);
+
 /*
  * Builds the target.  cmd_pid is the started command's PID (0: none).  The
  * processes whose exit ends the run (the -p PIDs) are returned in *procs.

@@ -6,48 +6,10 @@
 #include <unistd.h>
 
 #include "tool.h"
+#include "config.h"
 #include "privs.h"
-
-/* Latency, class and bucket options need samples that carry latency. */
-static int tool__check_fields(struct tool *t, __u32 linear_step, char *err, size_t errlen)
-{
-	const struct cli *c = t->cli;
-	const char *opt = c->min_lat_set ? "--min-lat"
-			  : c->max_lat_set ? "--max-lat"
-			  : c->class_set   ? "-s/--class"
-			  : linear_step	   ? "--linear"
-					   : NULL;
-
-	if (!opt || (t->src.fields & LDLAT_HAS_LAT))
-		return 0;
-	snprintf(err, errlen, "%s needs latency and data source, which %s", opt,
-		 t->addr_only ? "this kernel cannot give to BPF (address-only mode)"
-			      : "page-fault samples do not carry");
-	return -EINVAL;
-}
-
-static void tool__fill_config(struct tool *t, __u32 linear_step)
-{
-	const struct cli *c = t->cli;
-	struct ldlat_config *cfg = &t->cfg;
-	int i;
-
-	memset(cfg, 0, sizeof(*cfg));
-	for (i = 0; i < c->ranges.nspans; i++) {
-		cfg->span_lo[i] = c->ranges.span[i].lo;
-		cfg->span_hi[i] = c->ranges.span[i].hi;
-		cfg->span_range[i] = c->ranges.span[i].range;
-	}
-	cfg->nspans = c->ranges.nspans;
-	cfg->nranges = c->ranges.nranges ? c->ranges.nranges : 1;
-	cfg->min_lat = c->min_lat;
-	cfg->max_lat = c->max_lat;
-	cfg->class_mask = c->class_mask;
-	cfg->op_mask = (t->src.fields & LDLAT_HAS_DSRC) ? c->op_mask : 0;
-	cfg->need = t->src.fields;
-	cfg->linear_step = linear_step;
-	cfg->weight_struct = t->src.weight_struct;
-}
+#include "render.h"
+#include "toolsconf.h"
 
 /* Mapping names ([heap], a file) are looked up in one process. */
 static int tool__resolve_ranges(struct tool *t, char *err, size_t errlen)
@@ -56,11 +18,11 @@ static int tool__resolve_ranges(struct tool *t, char *err, size_t errlen)
 	pid_t pid = 0;
 
 	if (range_set__has_mappings(set)) {
-		if (t->has_cmd)
-			pid = t->cmd.pid;
-		else if (t->nprocs == 1)
-			pid = t->procs[0];
-		else if (t->nprocs > 1) {
+		if (t->run.has_cmd)
+			pid = t->run.cmd.pid;
+		else if (t->run.nprocs == 1)
+			pid = t->run.procs[0];
+		else if (t->run.nprocs > 1) {
 			snprintf(err, errlen, "address ranges that name mappings need a single -p process");
 			return -EINVAL;
 		}
@@ -71,29 +33,38 @@ static int tool__resolve_ranges(struct tool *t, char *err, size_t errlen)
 int tool__start(struct tool *t, struct cli *cli, const char *name, __u32 linear_step,
 		unsigned int session_flags, char *err, size_t errlen)
 {
-	char notice[256], why[256];
+	return tool__start_hooks(t, cli, name, linear_step, session_flags, NULL, err, errlen);
+}
+
+int tool__start_hooks(struct tool *t, struct cli *cli, const char *name, __u32 linear_step,
+		      unsigned int session_flags, const struct tool_hooks *hooks, char *err,
+		      size_t errlen)
+{
+	char notice[2048], why[256], *line, *save = NULL;
 	int e;
 
 	memset(t, 0, sizeof(*t));
 	t->name = name;
 	t->cli = cli;
-	t->sigfd = -1;
-	t->target.cgroup_fd = -1;
+	run__init(&t->run, cli, name);
 	cli__libbpf_verbose(cli->verbose);
 
 	e = privs__check(err, errlen);
 	if (e)
 		return e;
-	t->sigfd = runloop__signals();
-	if (t->sigfd < 0) {
-		snprintf(err, errlen, "cannot set up signal handling: %s", strerror(-t->sigfd));
-		return t->sigfd;
-	}
+	e = run__signals(&t->run, err, errlen);
+	if (e)
+		return e;
+	e = toolsconf__load(&t->table, cli->config, NULL, err, errlen);
+	if (e)
+		return e;
+	t->table_loaded = true;
+	cli->source.table = &t->table;
 	e = source__resolve(&cli->source, &t->src, &t->evlist, notice, sizeof(notice), err, errlen);
 	if (e)
 		return e;
-	if (notice[0])
-		fprintf(stderr, "%s: %s\n", name, notice);
+	for (line = strtok_r(notice, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
+		fprintf(stderr, "%s: %s\n", name, line);
 	/* the address-only program reads ctx->addr, which every kernel fills */
 	if (!session__kernel_has_sample_fields(why, sizeof(why))) {
 		if (t->src.fields & (LDLAT_HAS_LAT | LDLAT_HAS_DSRC))
@@ -108,22 +79,25 @@ int tool__start(struct tool *t, struct cli *cli, const char *name, __u32 linear_
 			 source__name(t->src.kind));
 		return -EINVAL;
 	}
-	e = tool__check_fields(t, linear_step, err, errlen);
-	if (e)
-		return e;
-
-	if (cli->target.argv) {
-		e = command__start(&t->cmd, cli->target.argv, err, errlen);
-		if (e)
-			return e == -ENOENT || e == -EACCES || e == -ENOEXEC ? -EINVAL : e;
-		t->has_cmd = true;
+	if (cli->source.event && cli->source.kind == SOURCE_PAGE_FAULTS) {
+		snprintf(err, errlen, "--event applies to --source ldlat or auto, not page-faults");
+		return -EINVAL;
 	}
-	e = target__build(&t->target, &cli->target, t->has_cmd ? t->cmd.pid : 0, &t->procs,
-			  &t->nprocs, err, errlen);
+	e = config__check_fields(cli, t->src.fields, linear_step,
+				 t->addr_only ? "this kernel cannot give to BPF (address-only mode)"
+					      : "page-fault samples do not carry",
+				 err, errlen);
 	if (e)
 		return e;
-	t->target_built = true;
-	target__describe(&t->target, &cli->target, t->target_desc, sizeof(t->target_desc));
+	if (cli->loads) {
+		e = loads__init(&t->loads, cli->loads_event, cli->config, err, errlen);
+		if (e)
+			return e;
+	}
+
+	e = run__prepare(&t->run, err, errlen);
+	if (e)
+		return e;
 	e = tool__resolve_ranges(t, err, errlen);
 	if (e)
 		return e;
@@ -139,7 +113,12 @@ int tool__start(struct tool *t, struct cli *cli, const char *name, __u32 linear_
 		fprintf(stderr, "%s: source: %s\n", name, t->src.why);
 	}
 
-	tool__fill_config(t, linear_step);
+	config__fill(&t->cfg, cli, t->src.fields, t->src.weight_struct, linear_step);
+	if (hooks && hooks->configure) {
+		e = hooks->configure(t, hooks->ctx, err, errlen);
+		if (e)
+			return e;
+	}
 	if (!(session_flags & TOOL_NO_BPF)) {
 		e = session__open(&t->session, &t->cfg,
 				  session_flags | (t->addr_only ? SESSION_ADDR_ONLY : 0), err, errlen);
@@ -147,11 +126,16 @@ int tool__start(struct tool *t, struct cli *cli, const char *name, __u32 linear_
 			return e;
 		t->session_open = true;
 	}
-	e = evlist__open(&t->evlist, &t->target, err, errlen);
+	e = evlist__open(&t->evlist, &t->run.target, err, errlen);
 	if (e)
 		return e;
 	if (t->session_open) {
 		e = session__attach(&t->session, &t->evlist, err, errlen);
+		if (e)
+			return e;
+	}
+	if (hooks && hooks->before_enable) {
+		e = hooks->before_enable(t, hooks->ctx, err, errlen);
 		if (e)
 			return e;
 	}
@@ -160,60 +144,68 @@ int tool__start(struct tool *t, struct cli *cli, const char *name, __u32 linear_
 		snprintf(err, errlen, "cannot enable the events: %s", strerror(-e));
 		return e;
 	}
-	if (t->has_cmd) {
-		e = command__resume(&t->cmd);
-		if (e) {
-			snprintf(err, errlen, "cannot let '%s' run: %s", cli->target.argv[0],
-				 strerror(-e));
+	if (t->loads.active) {
+		e = loads__start(&t->loads, &t->run.target, err, errlen);
+		if (e)
 			return e;
-		}
 	}
-	return 0;
+	return run__go(&t->run, err, errlen);
+}
+
+void tool__run_info(const struct tool *t, const struct timespec *started, struct run_info *run)
+{
+	*run = (struct run_info){
+		.tool = t->name,
+		.event = t->evlist.evsel[0].name,
+		.target = t->run.target_desc,
+		.cfg = &t->cfg,
+		.started = *started,
+	};
 }
 
 enum run_end tool__wait(struct tool *t, int (*on_interval)(void *ctx), void *ctx)
 {
-	struct runloop rl = {
-		.duration = t->cli->duration,
-		.interval = t->cli->interval,
-		.count = t->cli->count,
-		.cmd = t->has_cmd ? &t->cmd : NULL,
-		.nprocs = t->nprocs,
-		.procs = t->procs,
-	};
-
-	return runloop__run(&rl, t->sigfd, on_interval, ctx);
+	return run__wait(&t->run, 0, NULL, on_interval, ctx);
 }
 
 void tool__stop_sampling(struct tool *t)
 {
 	evlist__disable(&t->evlist);
+	if (t->loads.active && loads__stop(&t->loads))
+		fprintf(stderr, "%s: cannot read the --loads counter\n", t->name);
+}
+
+int tool__sampled_count(const struct tool *t, __u64 *count)
+{
+	__u64 v;
+	int i;
+
+	*count = 0;
+	for (i = 0; i < t->evlist.nfds; i++) {
+		if (read(t->evlist.fds[i].fd, &v, sizeof(v)) != sizeof(v))
+			return -errno ? -errno : -EIO;
+		*count += v;
+	}
+	return 0;
 }
 
 int tool__exit_status(struct tool *t, enum run_end end)
 {
-	if (end == RUN_ERROR)
-		return EXIT_FAIL;
-	if (end == RUN_COMMAND && t->has_cmd)
-		return command__exit_code(&t->cmd);
-	return EXIT_OK;
+	return run__exit_status(&t->run, end);
 }
 
 void tool__teardown(struct tool *t)
 {
-	if (t->has_cmd)
-		command__stop(&t->cmd);
+	if (t->run.has_cmd)
+		command__stop(&t->run.cmd);
 	if (t->session_open)
 		session__close(&t->session);
 	t->session_open = false;
 	evlist__free(&t->evlist);
-	if (t->target_built)
-		target__free(&t->target);
-	t->target_built = false;
-	free(t->procs);
-	t->procs = NULL;
-	t->nprocs = 0;
-	if (t->sigfd >= 0)
-		close(t->sigfd);
-	t->sigfd = -1;
+	loads__free(&t->loads);
+	source__free(&t->src);
+	if (t->table_loaded)
+		evtable__free(&t->table);
+	t->table_loaded = false;
+	run__teardown(&t->run);
 }

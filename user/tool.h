@@ -12,27 +12,35 @@
 #include <stddef.h>
 
 #include "cli.h"
-#include "command.h"
-#include "runloop.h"
+#include "loads.h"
+#include "run.h"
 #include "session.h"
+
+struct tool;
+struct run_info;
+
+/* What a tool adds to the shared run; every member is optional. */
+struct tool_hooks {
+	/* the tool's part of t->cfg (t->src is known), before the program is loaded */
+	int (*configure)(struct tool *t, void *ctx, char *err, size_t errlen);
+	/* events open and attached, not yet enabled; a command still stopped at its exec */
+	int (*before_enable)(struct tool *t, void *ctx, char *err, size_t errlen);
+	void *ctx;
+};
 
 struct tool {
 	const char *name; /* "ldlat-hist", for messages */
 	struct cli *cli;
+	struct evtable table; /* tools.conf */
+	bool table_loaded;
 	struct source src;
 	struct evlist evlist;
-	struct target target;
-	bool target_built;
-	struct command cmd;
-	bool has_cmd;
-	pid_t *procs; /* the -p processes */
-	int nprocs;
+	struct run run; /* signals, the command, the target */
 	struct ldlat_config cfg;
 	struct session session;
 	bool session_open;
 	bool addr_only; /* the kernel cannot give latency and data source */
-	int sigfd;
-	char target_desc[256];
+	struct loads loads; /* --loads */
 };
 
 /*
@@ -50,11 +58,22 @@ struct tool {
 int tool__start(struct tool *t, struct cli *cli, const char *name, __u32 linear_step,
 		unsigned int session_flags, char *err, size_t errlen);
 
+/* The same, with the tool's hooks (NULL: none); hooks must outlive the run. */
+int tool__start_hooks(struct tool *t, struct cli *cli, const char *name, __u32 linear_step,
+		      unsigned int session_flags, const struct tool_hooks *hooks, char *err,
+		      size_t errlen);
+
+/* What the started run watches, for the reports (run_info): its tool, event, target, filters. */
+void tool__run_info(const struct tool *t, const struct timespec *started, struct run_info *run);
+
 /* Waits as the options say (runloop__run). */
 enum run_end tool__wait(struct tool *t, int (*on_interval)(void *ctx), void *ctx);
 
-/* Stops the events (the maps hold still for the last read). */
+/* Stops the events (the maps hold still for the last read), and --loads' counter. */
 void tool__stop_sampling(struct tool *t);
+
+/* The sampling events' own count (read() of every fd): the events the samples stand for. */
+int tool__sampled_count(const struct tool *t, __u64 *count);
 
 /* The exit status after a run that ended with end. */
 int tool__exit_status(struct tool *t, enum run_end end);

@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
+/*
+ * ldlat_pin.h - the maps a pinned set adds to the program's own: what the set
+ * was started with (meta) and what the last --show saw (shown, shown_hists).
+ *
+ * A bpffs directory holds BPF objects only, no regular files, so this state
+ * lives in BPF maps.  The BPF object declares them (the program never touches
+ * them, and cannot write them: BPF_F_RDONLY_PROG) so that they carry its BTF:
+ * bpftool prints every field by name, enums as names and strings as strings.
+ * User space creates them only when it pins.
+ */
+#ifndef LDLAT_PIN_H
+#define LDLAT_PIN_H
+
+#include "ldlat.h"
+
+/* Bumped when a struct below changes: --show refuses a layout it cannot read. */
+#define LDLAT_PIN_LAYOUT 1
+#define LDLAT_PIN_MAGIC	 "ldlat"
+#define LDLAT_PIN_TEXT	 256
+
+/* The sample source (kernel/source.h's enum source_kind, as BTF names). */
+enum ldlat_pin_source {
+	LDLAT_PIN_SOURCE_LDLAT,
+	LDLAT_PIN_SOURCE_PAGE_FAULTS,
+};
+
+/* What the events watch (kernel/evlist.h's enum target_kind, as BTF names). */
+enum ldlat_pin_target {
+	LDLAT_PIN_TARGET_SYSTEM,
+	LDLAT_PIN_TARGET_CPUS,
+	LDLAT_PIN_TARGET_TASKS,
+	LDLAT_PIN_TARGET_CGROUP,
+};
+
+/* Which program is pinned as DIR/prog. */
+enum ldlat_pin_program {
+	LDLAT_PIN_PROG_SAMPLE,	  /* ldlat_sample: address, latency, data source */
+	LDLAT_PIN_PROG_ADDR_ONLY, /* ldlat_sample_addr: kernels before 6.3 */
+};
+
+/* The single value of the 'meta' map, written once by --pin, then frozen. */
+struct ldlat_pin_meta {
+	char magic[8];	  /* LDLAT_PIN_MAGIC */
+	__u32 layout;	  /* LDLAT_PIN_LAYOUT */
+	__u32 nlinks;	  /* perf-event links pinned as DIR/link_* */
+	__u64 started_ns; /* CLOCK_REALTIME when sampling started */
+	__u32 pid;	  /* the ldlat-hist that pinned it */
+	__u32 detached;	  /* 1: --detach, sampling outlives that process */
+	enum ldlat_pin_source source;
+	enum ldlat_pin_target target;
+	enum ldlat_pin_program program;
+	__u32 fields;			  /* LDLAT_HAS_* the samples carry */
+	__u64 cgroup_id;		  /* -G: the cgroup's id (the inode of its directory) */
+	char event[LDLAT_PIN_TEXT];	  /* "page-faults (period 1)", "cpu/mem-loads,ldlat=30/P" */
+	char target_desc[LDLAT_PIN_TEXT]; /* "cgroup system.slice/db.service" */
+	char cgroup_path[LDLAT_PIN_TEXT]; /* -G: the absolute path at --pin */
+	__u32 nranges;			  /* ranges given with -a (0: every address) */
+	__u32 range_mapping;		  /* bit i: range i named a mapping */
+	char range_text[LDLAT_MAX_RANGES][LDLAT_PIN_TEXT]; /* each -a as written */
+	struct ldlat_config cfg; /* the program's configuration: spans, latency, classes, ops */
+};
+
+/* The single value of the 'shown' map: the totals the last --show printed. */
+struct ldlat_pin_shown {
+	__u64 taken_ns; /* CLOCK_REALTIME of that --show; 0: never shown */
+	__u64 recursion_misses;
+	struct ldlat_counters counters;
+};
+
+#endif /* LDLAT_PIN_H */

@@ -1,0 +1,160 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+"""Checks ldlat --format json output (JSON Lines on stdin) against the schema
+documented in README.md ("JSON output").  Prints one line per problem and
+exits 1 if there is any; prints "ok N objects" and exits 0 otherwise.
+Also checks the arithmetic the schema promises: bucket counts add up to
+count, buckets are in order and disjoint, kept = the sum of the histograms'
+counts when every range and class is listed."""
+import json
+import sys
+
+NUM = (int, float)
+DROPS = ["fields_missing", "tgid_filtered", "op_filtered", "no_address", "outside_ranges",
+         "below_min", "above_max", "class_filtered"]
+problems = []
+
+
+def need(obj, key, types, where, nullable=False):
+    if key not in obj:
+        problems.append(f"{where}: no '{key}'")
+        return None
+    v = obj[key]
+    if v is None and nullable:
+        return None
+    if isinstance(v, bool) and bool not in (types if isinstance(types, tuple) else (types,)):
+        problems.append(f"{where}.{key}: {v!r} is a boolean")
+        return None
+    if not isinstance(v, types):
+        problems.append(f"{where}.{key}: {v!r} is not {types}")
+        return None
+    return v
+
+
+def check_hist(h, where, latency):
+    need(h, "range", int, where, nullable=True)
+    need(h, "range_name", str, where)
+    cls = need(h, "class", str, where, nullable=True)
+    name = need(h, "class_name", str, where, nullable=True)
+    if (cls is None) != (name is None):
+        problems.append(f"{where}: class and class_name must be null together")
+    count = need(h, "count", int, where)
+    if not latency:
+        for k in ("sum", "mean", "percentiles", "buckets"):
+            if h.get(k, 0) is not None:
+                problems.append(f"{where}.{k}: must be null without latency")
+        return
+    need(h, "sum", int, where)
+    need(h, "mean", NUM, where)
+    pct = need(h, "percentiles", dict, where)
+    if pct is not None:
+        for p in ("p50", "p90", "p99"):
+            need(pct, p, NUM, where + ".percentiles")
+        if all(isinstance(pct.get(p), NUM) for p in ("p50", "p90", "p99")) and \
+                not pct["p50"] <= pct["p90"] <= pct["p99"]:
+            problems.append(f"{where}.percentiles: not in order: {pct}")
+    buckets = need(h, "buckets", list, where)
+    if buckets is None:
+        return
+    total, prev_high = 0, -1
+    for i, b in enumerate(buckets):
+        bw = f"{where}.buckets[{i}]"
+        low = need(b, "low", int, bw)
+        high = need(b, "high", int, bw, nullable=True)
+        n = need(b, "count", int, bw)
+        if low is None or n is None:
+            continue
+        if low <= prev_high:
+            problems.append(f"{bw}: low {low} not above the previous high {prev_high}")
+        if high is not None and high < low:
+            problems.append(f"{bw}: high {high} below low {low}")
+        if n <= 0:
+            problems.append(f"{bw}: empty buckets are not listed")
+        prev_high = high if high is not None else float("inf")
+        total += n
+    if count is not None and total != count:
+        problems.append(f"{where}: buckets add up to {total}, count is {count}")
+
+
+def check(o, where):
+    for k, t in (("tool", str), ("time", NUM), ("source", str), ("event", str),
+                 ("target", str), ("started", NUM), ("latency", bool), ("unit", str),
+                 ("buckets", str), ("by", str), ("filters", dict), ("counters", dict),
+                 ("histograms", list), ("interval", dict)):
+        need(o, k, t, where)
+    iv = o.get("interval", {})
+    for k in ("start", "end", "seconds"):
+        need(iv, k, NUM, where + ".interval")
+    if o.get("buckets") not in ("log2", "linear"):
+        problems.append(f"{where}.buckets: {o.get('buckets')!r}")
+    need(o, "bucket_width", int, where, nullable=o.get("buckets") == "log2")
+    if o.get("by") not in ("class", "range", "both", "none"):
+        problems.append(f"{where}.by: {o.get('by')!r}")
+    latency = o.get("latency") is True
+    f = o.get("filters", {})
+    for i, r in enumerate(need(f, "ranges", list, where + ".filters") or []):
+        rw = f"{where}.filters.ranges[{i}]"
+        need(r, "index", int, rw)
+        need(r, "name", str, rw)
+        need(r, "spec", str, rw)
+        for j, s in enumerate(need(r, "spans", list, rw) or []):
+            lo = need(s, "low", str, f"{rw}.spans[{j}]")
+            hi = need(s, "high", str, f"{rw}.spans[{j}]")
+            if lo and hi and int(lo, 16) >= int(hi, 16):
+                problems.append(f"{rw}.spans[{j}]: empty span {lo}-{hi}")
+    need(f, "min_latency", int, where + ".filters")
+    need(f, "max_latency", int, where + ".filters", nullable=True)
+    need(f, "classes", list, where + ".filters", nullable=not latency)
+    need(f, "ops", list, where + ".filters", nullable=True)
+    c = o.get("counters", {})
+    seen = need(c, "seen", int, where + ".counters")
+    kept = need(c, "kept", int, where + ".counters")
+    need(c, "skipped", int, where + ".counters")
+    dropped = need(c, "dropped", dict, where + ".counters") or {}
+    for k in DROPS:
+        need(dropped, k, int, where + ".counters.dropped")
+    if seen is not None and kept is not None and \
+            all(isinstance(dropped.get(k), int) for k in DROPS) and \
+            seen != kept + sum(dropped[k] for k in DROPS):
+        problems.append(f"{where}.counters: seen {seen} != kept {kept} + dropped")
+    hists = o.get("histograms", [])
+    for i, h in enumerate(hists):
+        check_hist(h, f"{where}.histograms[{i}]", latency)
+    if o.get("by") in ("range", "none") and kept is not None and \
+            sum(h.get("count", 0) for h in hists) != kept:
+        problems.append(f"{where}: the histograms' counts do not add up to kept {kept}")
+    if "pinned" in o:
+        p = o["pinned"]
+        need(p, "dir", str, where + ".pinned")
+        need(p, "pid", int, where + ".pinned")
+        need(p, "detached", bool, where + ".pinned")
+        need(p, "cgroup_removed", str, where + ".pinned", nullable=True)
+
+
+def main():
+    n = 0
+    for lineno, line in enumerate(sys.stdin, 1):
+        if not line.strip():
+            continue
+        try:
+            o = json.loads(line)
+        except json.JSONDecodeError as e:
+            problems.append(f"line {lineno}: not JSON: {e}")
+            continue
+        if not isinstance(o, dict):
+            problems.append(f"line {lineno}: not an object")
+            continue
+        check(o, f"line {lineno}")
+        n += 1
+    if not n:
+        problems.append("no object")
+    for p in problems:
+        print(p)
+    if problems:
+        return 1
+    print(f"ok {n} objects")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,120 @@
+/* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
+/*
+ * procmaps.h - the address spaces of the processes a run has seen, kept
+ * after they exit so that their samples can still be symbolized.
+ *
+ * Mappings come from /proc/PID/maps (at start, and for a process first
+ * seen later) and from the perf side band (PERF_RECORD_MMAP2, COMM with
+ * exec, FORK, EXIT).  Each mapping carries the time it was learned
+ * (CLOCK_MONOTONIC): where two overlap, the newer wins, so records and
+ * /proc reads may arrive in any order.
+ */
+#ifndef LDLAT_PROCMAPS_H
+#define LDLAT_PROCMAPS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+#include <linux/types.h>
+
+struct mapping {
+	__u64 start, end; /* [start, end) */
+	__u64 pgoff;	  /* file offset of start */
+	__u64 time;	  /* when learned, CLOCK_MONOTONIC ns */
+	const char *name; /* interned: a path, "[heap]", "[stack]", "[vdso]"...; NULL: anonymous */
+	/*
+	 * interned: the ELF file to read for name's symbols when it is not name
+	 * itself (a copy found by build ID); "": no file here has the build ID
+	 * recorded for it; NULL: name.  Set offline (perf.data), never live.
+	 */
+	const char *elf;
+};
+
+struct proc {
+	pid_t tgid;
+	char comm[16];
+	bool known;  /* some mappings were learned */
+	bool exited; /* an EXIT record, or /proc no longer has it */
+	__u64 exec_time;
+	int nmaps, cap;
+	struct mapping *maps; /* sorted by start, disjoint */
+};
+
+struct procmaps {
+	void *procs;   /* tsearch tree of struct proc, by tgid */
+	void *strings; /* tsearch tree of interned names */
+	const char *proc_root; /* "/proc" (tests point it at fixtures); NULL: none to read */
+};
+
+void procmaps__init(struct procmaps *pm);
+void procmaps__free(struct procmaps *pm);
+
+/* The process, or NULL. */
+struct proc *procmaps__find(struct procmaps *pm, pid_t tgid);
+
+/* The process, created empty when new; NULL when out of memory. */
+struct proc *procmaps__get(struct procmaps *pm, pid_t tgid);
+
+/* A stable copy of name (NULL stays NULL). */
+const char *procmaps__intern(struct procmaps *pm, const char *name);
+
+/*
+ * Learns a mapping at time t: it replaces the parts of older mappings it
+ * overlaps, and only fills the gaps between newer ones.  name as in /proc
+ * (NULL or "" for anonymous).  Returns 0 or -ENOMEM.
+ */
+int procmaps__add(struct procmaps *pm, pid_t tgid, __u64 start, __u64 end, __u64 pgoff,
+		  const char *name, __u64 t);
+
+/* The same, with the ELF file to read for name (struct mapping.elf). */
+int procmaps__add_elf(struct procmaps *pm, pid_t tgid, __u64 start, __u64 end, __u64 pgoff,
+		      const char *name, const char *elf, __u64 t);
+
+/*
+ * The process exec'd at time t.  Its older mappings stay: the tables' samples
+ * carry no time, and those taken before the exec (a forked child touching
+ * its copy of the parent's memory) fall where the new image maps nothing.
+ * Where the new image maps, it is newer, and wins.
+ */
+void procmaps__exec(struct procmaps *pm, pid_t tgid, const char *comm, __u64 t);
+
+/* A thread renamed itself (a COMM without exec): the process's name when it is the main thread. */
+void procmaps__comm(struct procmaps *pm, pid_t pid, pid_t tid, const char *comm);
+
+/* A new process forked from parent: it starts with the parent's mappings. */
+int procmaps__fork(struct procmaps *pm, pid_t child, pid_t parent, __u64 t);
+
+void procmaps__exit(struct procmaps *pm, pid_t tgid);
+
+/* Forgets a process and its mappings (a PID that starts over). */
+void procmaps__forget(struct procmaps *pm, pid_t tgid);
+
+/*
+ * A copy of process src of pm_src, as process dst of pm (new), with its
+ * name and mappings as they are now.  Returns the copy, or NULL when out of
+ * memory.
+ */
+struct proc *procmaps__copy(struct procmaps *pm, pid_t dst, struct procmaps *pm_src, pid_t src);
+
+/* Forgets the processes that have exited (once their samples are reported). */
+void procmaps__prune_exited(struct procmaps *pm);
+
+/*
+ * Reads <proc_root>/PID/maps and comm, as of now.  Returns 0, -ESRCH when
+ * the process is gone (marked exited), or another -errno.
+ */
+int procmaps__read(struct procmaps *pm, pid_t tgid);
+
+/* Reads every process under proc_root (a system-wide start). Returns how many. */
+int procmaps__read_all(struct procmaps *pm);
+
+/* The mapping that holds addr, or NULL. */
+const struct mapping *proc__find(const struct proc *p, __u64 addr);
+
+/* Calls fn for every process. */
+void procmaps__foreach(struct procmaps *pm, void (*fn)(struct proc *p, void *ctx), void *ctx);
+
+/* CLOCK_MONOTONIC in ns: the clock the side band's records carry. */
+__u64 procmaps__now(void);
+
+#endif

@@ -1,0 +1,308 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+#include <errno.h>
+#include <search.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "symbolize.h"
+#include "buildid.h"
+
+/* One answer of symbolizer__elf_for: name and hex ID as the key. */
+struct elf_for {
+	char *key; /* "hex name" */
+	char *elf; /* NULL: name itself; "": none */
+};
+
+static int elf_for__cmp(const void *a, const void *b)
+{
+	return strcmp(((const struct elf_for *)a)->key, ((const struct elf_for *)b)->key);
+}
+
+static void elf_for__free(void *p)
+{
+	struct elf_for *e = p;
+
+	free(e->key);
+	free(e->elf);
+	free(e);
+}
+
+int symbolizer__init(struct symbolizer *z, struct procmaps *pm, const char *debuginfo)
+{
+	memset(z, 0, sizeof(*z));
+	z->pm = pm;
+	return dso_cache__init(&z->dsos, debuginfo);
+}
+
+static void nofree(void *p)
+{
+	(void)p;
+}
+
+void symbolizer__free(struct symbolizer *z)
+{
+	dso_cache__free(&z->dsos);
+	kallsyms__free(&z->ksyms);
+	tdestroy(z->refreshed, nofree);
+	z->refreshed = NULL;
+	tdestroy(z->elves, elf_for__free);
+	z->elves = NULL;
+}
+
+/* Where a file of build ID id is, or NULL: name itself, else a copy in perf's cache. */
+static char *elf_for__find(struct symbolizer *z, const char *name, const char *hex,
+			   const unsigned char *id, int len, bool *differs)
+{
+	char path[4096];
+	struct dso *d = dso_cache__get(&z->dsos, name);
+	int i;
+
+	*differs = d && d->elf;
+	if (d && dso__has_build_id(d, id, len))
+		return strdup(name);
+	for (i = 0; !buildid__cache_path(i, name, hex, path, sizeof(path)); i++) {
+		if (access(path, R_OK))
+			continue;
+		d = dso_cache__get(&z->dsos, path);
+		if (d && dso__has_build_id(d, id, len))
+			return strdup(path);
+	}
+	return NULL;
+}
+
+const char *symbolizer__elf_for(struct symbolizer *z, const char *name, const unsigned char *id,
+				int len)
+{
+	char hex[2 * BUILDID_MAX + 1], *found;
+	struct elf_for key, *e;
+	bool differs;
+	void *node;
+
+	if (len <= 0 || (name[0] != '/' && strcmp(name, "[vdso]")))
+		return NULL;
+	buildid__hex(id, len, hex, sizeof(hex));
+	if (asprintf(&key.key, "%s %s", hex, name) < 0)
+		return NULL;
+	node = tfind(&key, &z->elves, elf_for__cmp);
+	if (node) {
+		free(key.key);
+		return (*(struct elf_for **)node)->elf;
+	}
+	e = calloc(1, sizeof(*e));
+	if (!e) {
+		free(key.key);
+		return NULL;
+	}
+	e->key = key.key;
+	found = elf_for__find(z, name, hex, id, len, &differs);
+	if (found && !strcmp(found, name))
+		free(found); /* the file itself: NULL */
+	else if (found)
+		e->elf = found;
+	else if (differs)
+		e->elf = strdup("");
+	if (!tsearch(e, &z->elves, elf_for__cmp)) {
+		elf_for__free(e);
+		return NULL;
+	}
+	return e->elf;
+}
+
+static int tgid__cmp(const void *a, const void *b)
+{
+	uintptr_t x = (uintptr_t)a, y = (uintptr_t)b;
+
+	return x < y ? -1 : x > y;
+}
+
+void symbolizer__begin(struct symbolizer *z)
+{
+	tdestroy(z->refreshed, nofree);
+	z->refreshed = NULL;
+}
+
+/* The process, read from /proc when never learned or when addr is missing (once a report). */
+static struct proc *symbolizer__proc(struct symbolizer *z, __u32 tgid, __u64 addr)
+{
+	struct proc *p = procmaps__find(z->pm, (pid_t)tgid);
+	void *key = (void *)(uintptr_t)tgid;
+
+	if (p && p->known && proc__find(p, addr))
+		return p;
+	if (p && p->exited)
+		return p;
+	if (!tfind(key, &z->refreshed, tgid__cmp)) {
+		tsearch(key, &z->refreshed, tgid__cmp);
+		procmaps__read(z->pm, (pid_t)tgid);
+		p = procmaps__find(z->pm, (pid_t)tgid);
+	}
+	return p;
+}
+
+static bool symbolizer__kernel(struct symbolizer *z, __u64 addr, enum dso_sym_kind kind,
+			       struct sym *out)
+{
+	const struct dso_sym *s;
+
+	out->kernel = true;
+	if (z->kernel_raw)
+		return false;
+	if (!z->ksyms_tried) {
+		z->ksyms_tried = true;
+		kallsyms__load(&z->ksyms, z->kallsyms_path);
+	}
+	s = kallsyms__find(&z->ksyms, addr, kind);
+	if (!s)
+		return false;
+	out->kind = SYM_RESOLVED;
+	snprintf(out->name, sizeof(out->name), "%s", s->name);
+	out->offset = (__s64)(addr - s->start);
+	if (s->module)
+		snprintf(out->where, sizeof(out->where), "[%s]", s->module);
+	else
+		snprintf(out->where, sizeof(out->where), "[kernel.kallsyms]");
+	return true;
+}
+
+static void sym__exited(struct sym *out, __u32 tgid)
+{
+	out->kind = SYM_EXITED;
+	snprintf(out->name, sizeof(out->name), "[exited]");
+	snprintf(out->where, sizeof(out->where), "[pid %u]", tgid);
+}
+
+/* Whether m is a file no file here has the recorded build ID of. */
+static bool mapping__mismatch(const struct mapping *m)
+{
+	return m->elf && !*m->elf;
+}
+
+/*
+ * The ELF file behind mapping m (or behind the file mapping right before an
+ * anonymous m: its .bss); *file: the mapping of that file.
+ */
+static struct dso *symbolizer__dso(struct symbolizer *z, const struct proc *p,
+				   const struct mapping *m, __u64 *bias, const struct mapping **file)
+{
+	const struct mapping *base, *lowest = m;
+	struct dso *d;
+
+	*file = m;
+	if (!m->name && m > p->maps && m[-1].end == m->start && m[-1].name) {
+		d = symbolizer__dso(z, p, m - 1, bias, file);
+		return d && dso__has_vaddr(d, m->start - *bias) ? d : NULL;
+	}
+	if (!m->name || (m->name[0] != '/' && strcmp(m->name, "[vdso]")) || mapping__mismatch(m))
+		return NULL;
+	d = dso_cache__get(&z->dsos, m->elf ? m->elf : m->name);
+	if (!d || !d->elf)
+		return NULL;
+	/*
+	 * Two segments may share a file page (the RELRO part of the data and
+	 * the read-only data before it): the file's lowest mapping (the first
+	 * segment, at offset 0) gives the bias unambiguously.
+	 */
+	for (base = m; base > p->maps && m - base < 16; base--)
+		if (base[-1].name == m->name && base[-1].pgoff < lowest->pgoff &&
+		    base[-1].start < lowest->start)
+			lowest = &base[-1];
+	if (!dso__bias(d, lowest->start, lowest->pgoff, bias))
+		return NULL;
+	return d;
+}
+
+void symbolizer__ip(struct symbolizer *z, __u32 tgid, __u64 ip, struct sym *out)
+{
+	const struct mapping *m, *file;
+	const struct dso_sym *s;
+	struct proc *p;
+	struct dso *d;
+	__u64 bias;
+
+	memset(out, 0, sizeof(*out));
+	if (kallsyms__is_kernel(ip)) {
+		if (symbolizer__kernel(z, ip, SYM_FUNC, out))
+			return;
+		out->kind = SYM_UNKNOWN;
+		snprintf(out->name, sizeof(out->name), "0x%llx", (unsigned long long)ip);
+		snprintf(out->where, sizeof(out->where), "[kernel.kallsyms]");
+		return;
+	}
+	p = symbolizer__proc(z, tgid, ip);
+	if (!p || !p->known) {
+		sym__exited(out, tgid);
+		return;
+	}
+	m = proc__find(p, ip);
+	if (!m) {
+		out->kind = SYM_UNKNOWN;
+		snprintf(out->name, sizeof(out->name), "0x%llx", (unsigned long long)ip);
+		snprintf(out->where, sizeof(out->where), "[unknown]");
+		return;
+	}
+	d = symbolizer__dso(z, p, m, &bias, &file);
+	snprintf(out->where, sizeof(out->where), "%s%s", m->name ? m->name : "[anon]",
+		 mapping__mismatch(m) ? SYM_BUILD_ID_MISMATCH : "");
+	if (d && (s = dso__func(d, ip - bias))) {
+		out->kind = SYM_RESOLVED;
+		snprintf(out->name, sizeof(out->name), "%s", s->name);
+		out->offset = (__s64)(ip - bias - s->start);
+		return;
+	}
+	/* no symbol: the file address, which objdump and addr2line take */
+	out->kind = SYM_MAPPING;
+	snprintf(out->name, sizeof(out->name), "0x%llx",
+		 (unsigned long long)(d ? ip - bias : ip));
+}
+
+void symbolizer__data(struct symbolizer *z, __u32 tgid, __u64 addr, __u64 len, struct sym *out)
+{
+	const struct mapping *m, *file;
+	const struct dso_sym *s;
+	struct proc *p;
+	struct dso *d;
+	__u64 bias;
+
+	memset(out, 0, sizeof(*out));
+	if (kallsyms__is_kernel(addr)) {
+		if (symbolizer__kernel(z, addr, SYM_OBJECT, out))
+			return;
+		out->kind = SYM_MAPPING;
+		snprintf(out->name, sizeof(out->name), "[kernel]");
+		return;
+	}
+	p = symbolizer__proc(z, tgid, addr);
+	if (!p || !p->known) {
+		sym__exited(out, tgid);
+		return;
+	}
+	m = proc__find(p, addr);
+	if (!m) {
+		out->kind = SYM_UNKNOWN;
+		snprintf(out->name, sizeof(out->name), "[unknown]");
+		snprintf(out->where, sizeof(out->where), "%s", p->comm);
+		return;
+	}
+	d = symbolizer__dso(z, p, m, &bias, &file);
+	if (d && (s = dso__object(d, addr - bias, len))) {
+		out->kind = SYM_RESOLVED;
+		snprintf(out->name, sizeof(out->name), "%s", s->name);
+		out->offset = (__s64)(addr - bias - s->start);
+		snprintf(out->where, sizeof(out->where), "%s", file->name);
+		return;
+	}
+	out->kind = SYM_MAPPING;
+	if (d) { /* the file's memory image, without a variable there: the file and its address */
+		snprintf(out->name, sizeof(out->name), "%s", dso__short_name(file->name));
+		out->offset = (__s64)(addr - bias);
+	} else {
+		snprintf(out->name, sizeof(out->name), "%s%s", m->name ? m->name : "[anon]",
+			 mapping__mismatch(m) ? SYM_BUILD_ID_MISMATCH : "");
+		out->offset = (__s64)(m->name && m->name[0] == '/' ? addr - m->start + m->pgoff
+								   : addr - m->start);
+	}
+	snprintf(out->where, sizeof(out->where), "%s", p->comm);
+}

@@ -1,0 +1,83 @@
+/* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
+/*
+ * symbolize.h - names for the addresses of ldlat-top's tables.
+ *
+ * Instruction pointers: a user IP goes through the process's mappings
+ * (procmaps.h) to an ELF file and its function (dso.h); a kernel IP to
+ * /proc/kallsyms.  Data addresses: a global or static variable (STT_OBJECT,
+ * with its size) and the offset into it; else the mapping ([heap], [stack],
+ * [anon], a file) and the offset into it; else [unknown].  A process whose
+ * mappings were never learned and that is gone gives [exited].
+ */
+#ifndef LDLAT_SYMBOLIZE_H
+#define LDLAT_SYMBOLIZE_H
+
+#include <stdbool.h>
+#include <linux/types.h>
+
+#include "dso.h"
+#include "kallsyms.h"
+#include "procmaps.h"
+
+enum sym_kind {
+	SYM_RESOLVED, /* a function, or a variable */
+	SYM_MAPPING,  /* no symbol: the mapping (and the file address, for code) */
+	SYM_UNKNOWN,  /* no mapping holds the address */
+	SYM_EXITED,   /* the process is gone and its mappings were never learned */
+};
+
+struct sym {
+	enum sym_kind kind;
+	bool kernel;
+	char name[256];	 /* function, variable, or mapping name; "0x..." for code without one */
+	__s64 offset;	 /* from the function, variable or mapping start (a block may start before a variable) */
+	char where[512]; /* the ELF file, [kernel.kallsyms], [module]; for data mappings, the process */
+};
+
+struct symbolizer {
+	struct procmaps *pm; /* the caller's */
+	struct dso_cache dsos;
+	struct kallsyms ksyms;
+	const char *kallsyms_path; /* NULL: /proc/kallsyms */
+	bool ksyms_tried;
+	bool kernel_raw; /* kernel addresses stay unnamed (a file from another kernel) */
+	void *elves;	 /* tsearch set of symbolizer__elf_for's answers */
+	void *refreshed; /* tsearch set of the TGIDs re-read from /proc in this report */
+};
+
+/* debuginfo: libdwfl's debuginfo path (NULL: ":.debug:/usr/lib/debug"). */
+int symbolizer__init(struct symbolizer *z, struct procmaps *pm, const char *debuginfo);
+void symbolizer__free(struct symbolizer *z);
+
+/*
+ * Starts a report: a live process whose mappings lack an address is read
+ * again from /proc, once per report.
+ */
+void symbolizer__begin(struct symbolizer *z);
+
+/* The function of an instruction pointer of process tgid. */
+void symbolizer__ip(struct symbolizer *z, __u32 tgid, __u64 ip, struct sym *out);
+
+/*
+ * Which ELF file to read for a file that was mapped as name and whose build
+ * ID perf recorded as id (len bytes): NULL when name itself has that build ID,
+ * or is no ELF file here (named as live, by path); a copy in perf's build-ID
+ * cache (buildid.h) when name differs; "" when name differs and no copy has
+ * it: its addresses are then not named, and their DSO says "(build ID
+ * mismatch)".  For "[vdso]", this process's vDSO stands for name.  NULL
+ * also when out of memory.  Valid until symbolizer__free.
+ */
+const char *symbolizer__elf_for(struct symbolizer *z, const char *name, const unsigned char *id,
+				int len);
+
+/* What a DSO that symbolizer__elf_for found no file for says after its name. */
+#define SYM_BUILD_ID_MISMATCH " (build ID mismatch)"
+
+/*
+ * What a data block [addr, addr + len) of process tgid belongs to: the
+ * variable that holds addr, else one that starts inside the block, else the
+ * mapping.
+ */
+void symbolizer__data(struct symbolizer *z, __u32 tgid, __u64 addr, __u64 len, struct sym *out);
+
+#endif
