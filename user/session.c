@@ -5,7 +5,6 @@
 #include <string.h>
 #include <sys/utsname.h>
 #include <bpf/bpf.h>
-#include <bpf/btf.h>
 #include <bpf/libbpf.h>
 
 #include "session.h"
@@ -24,8 +23,6 @@ static bool kernel_at_least(int major, int minor)
 bool session__kernel_has_sample_fields(char *why, size_t len)
 {
 	const char *force = getenv("LDLAT_FORCE_ADDR_ONLY");
-	struct btf *vmlinux;
-	bool kfunc;
 
 	if (force && !strcmp(force, "1")) {
 		snprintf(why, len, "LDLAT_FORCE_ADDR_ONLY=1");
@@ -34,13 +31,6 @@ bool session__kernel_has_sample_fields(char *why, size_t len)
 	if (!kernel_at_least(6, 3)) {
 		snprintf(why, len, "this kernel runs BPF before the sample is prepared (Linux 6.3 "
 				   "fixed that)");
-		return false;
-	}
-	vmlinux = btf__load_vmlinux_btf();
-	kfunc = vmlinux && btf__find_by_name_kind(vmlinux, "bpf_cast_to_kern_ctx", BTF_KIND_FUNC) > 0;
-	btf__free(vmlinux);
-	if (!kfunc) {
-		snprintf(why, len, "this kernel has no bpf_cast_to_kern_ctx (Linux 6.2) in its BTF");
 		return false;
 	}
 	return true;
@@ -108,6 +98,15 @@ int session__open(struct session *s, const struct ldlat_config *cfg, unsigned in
 	bpf_map__set_autocreate(s->skel->maps.shown_hists, flags & SESSION_PIN);
 	bpf_map__set_max_entries(s->skel->maps.shown_hists, s->nranges * LDLAT_NCLASS);
 	e = ldlat_bpf__load(s->skel);
+	if (e == -ESRCH && !s->addr_only) {
+		/* libbpf's answer for a kfunc that the kernel's BTF lacks */
+		snprintf(err, errlen,
+			 "cannot load the BPF program: this kernel's BTF has no bpf_cast_to_kern_ctx "
+			 "(Linux 6.2), which reads latency and data source; run with "
+			 "LDLAT_FORCE_ADDR_ONLY=1 in the environment to sample addresses only");
+		session__close(s);
+		return e;
+	}
 	if (e) {
 		snprintf(err, errlen,
 			 "cannot load the BPF program: %s (run with -v for the verifier's log; the "

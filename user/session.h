@@ -37,9 +37,12 @@ enum {
 
 /*
  * Whether this kernel runs perf_event programs after the sample is prepared
- * (Linux >= 6.3) and has bpf_cast_to_kern_ctx: latency and data source can
- * be read.  When not, why (for the one-line warning).  LDLAT_FORCE_ADDR_ONLY=1
- * in the environment answers no, to exercise the fallback.
+ * (Linux >= 6.3): latency and data source can be read.  When not, why (for
+ * the one-line warning).  LDLAT_FORCE_ADDR_ONLY=1 in the environment answers
+ * no, to exercise the fallback.  bpf_cast_to_kern_ctx, which the program
+ * reads them through, came in 6.2; libbpf resolves it in the kernel's BTF
+ * when it loads the program (its one parse of that BTF), and session__open
+ * says so if it is missing.
  */
 bool session__kernel_has_sample_fields(char *why, size_t len);
 
