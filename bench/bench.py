@@ -847,14 +847,14 @@ def main():
         "bpf_stats times a run with two sched_clock() reads around it; on this VM that alone "
         f"is {empty:.0f} ns, the figure for an empty program (last row). The last column "
         "takes it off.\n")
-    out.append("| program | ns per sample (min-max) | runs | JITed bytes | recursion misses | "
-               "ns, less an empty program |")
-    out.append("|---|--:|--:|--:|--:|--:|")
+    out.append("| program | ns per sample (min-max) | runs | xlated bytes | JITed bytes | "
+               "recursion misses | ns, less an empty program |")
+    out.append("|---|--:|--:|--:|--:|--:|--:|")
     for name, r in stats.items():
         note = (" (system-wide: runs on every page fault of the machine)"
                 if "bpftrace" in name else "")
         out.append(f"| {name}{note} | {r['ns']:.0f} ({r['min']:.0f}-{r['max']:.0f}) | "
-                   f"{r['runs']:.0f} | {r['jited']} | {r['recursion_misses']} | "
+                   f"{r['runs']:.0f} | {r['xlated']} | {r['jited']} | {r['recursion_misses']} | "
                    f"{r['ns'] - empty:.0f} |")
     out.append("")
     out.append("### The logic alone: BPF_PROG_TEST_RUN with repeat\n")
