@@ -22,7 +22,7 @@ CFLAGS	?= -O2 -g
 CFLAGS	+= -std=gnu11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wno-missing-field-initializers \
 	-Wno-format-truncation
 CPPFLAGS += -I$(BUILD) -Ibpf -Ikernel -Iuser
-LDLIBS	:= -lbpf -ldw -lelf -lz -lm -lpfm
+LDLIBS	:= -lbpf -ldw -lelf -lz -lm
 BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) -Wall -Werror \
 	-I$(BUILD) -Ivmlinux -Ibpf
 
@@ -112,8 +112,8 @@ $(BUILD)/bench/%: $(OBJ)/bench/%.o $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $^ $(LDLIBS) -o $@
 
-# libpfm4, the independent oracle for the sysfs event encodings (libpfm4 itself is in
-# LDLIBS: ldlat-stat encodes vendor event names with it)
+# libpfm4, the independent oracle for the sysfs event encodings (kernel/pfm.c opens
+# libpfm4 when a vendor event name is first encoded, as ldlat-stat does)
 $(BUILD)/tests/check_pfm: $(OBJ)/tests/pfm_oracle.o
 
 # ldlat-top --input's cases, in check_top

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+#include <dlfcn.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -7,20 +8,69 @@
 
 #include "pfm.h"
 
+/*
+ * libpfm4 is opened on first use rather than linked: the loader applies its
+ * tables' 40,000 relocations at start-up, some 2 MiB of resident pages in
+ * every tool, while only vendor event names need it.
+ */
+static struct {
+	void *handle;
+	__typeof__(pfm_initialize) *initialize;
+	__typeof__(pfm_terminate) *terminate;
+	__typeof__(pfm_strerror) *strerror;
+	__typeof__(pfm_get_pmu_info) *get_pmu_info;
+	__typeof__(pfm_get_event_info) *get_event_info;
+	__typeof__(pfm_get_os_event_encoding) *get_os_event_encoding;
+	char why[256]; /* why it could not be opened */
+} lib;
+
 static int pfm_status = -1; /* PFM_SUCCESS once initialised */
+
+static bool pfm__open(void)
+{
+	void *h;
+
+	if (lib.handle)
+		return true;
+	h = dlopen("libpfm.so.4", RTLD_NOW | RTLD_LOCAL);
+	if (!h) {
+		snprintf(lib.why, sizeof(lib.why), "%s (Debian: install libpfm4)", dlerror());
+		return false;
+	}
+	lib.initialize = dlsym(h, "pfm_initialize");
+	lib.terminate = dlsym(h, "pfm_terminate");
+	lib.strerror = dlsym(h, "pfm_strerror");
+	lib.get_pmu_info = dlsym(h, "pfm_get_pmu_info");
+	lib.get_event_info = dlsym(h, "pfm_get_event_info");
+	lib.get_os_event_encoding = dlsym(h, "pfm_get_os_event_encoding");
+	if (!lib.initialize || !lib.terminate || !lib.strerror || !lib.get_pmu_info ||
+	    !lib.get_event_info || !lib.get_os_event_encoding) {
+		snprintf(lib.why, sizeof(lib.why), "libpfm.so.4 lacks a function: %s", dlerror());
+		dlclose(h);
+		return false;
+	}
+	lib.handle = h;
+	return true;
+}
 
 static int pfm__init(void)
 {
 	if (pfm_status != PFM_SUCCESS)
-		pfm_status = pfm_initialize();
+		pfm_status = pfm__open() ? lib.initialize() : PFM_ERR_NOINIT;
 	return pfm_status;
+}
+
+/* Why pfm__init failed, or libpfm4's words for another status. */
+static const char *pfm__strerror(int r)
+{
+	return lib.handle ? lib.strerror(r) : lib.why;
 }
 
 /* The next call starts libpfm4 again (it reads LIBPFM_FORCE_PMU when it starts). */
 static void pfm__reset(void)
 {
 	if (pfm_status == PFM_SUCCESS)
-		pfm_terminate();
+		lib.terminate();
 	pfm_status = -1;
 }
 
@@ -39,7 +89,7 @@ void pfm__pmus(char *buf, size_t len)
 	for (p = PFM_PMU_NONE; p < PFM_PMU_MAX && off < len; p++) {
 		memset(&info, 0, sizeof(info));
 		info.size = sizeof(info);
-		if (pfm_get_pmu_info(p, &info) != PFM_SUCCESS || !info.is_present)
+		if (lib.get_pmu_info(p, &info) != PFM_SUCCESS || !info.is_present)
 			continue;
 		off += snprintf(buf + off, len - off, "%s%s", off ? ", " : "", info.name);
 	}
@@ -60,7 +110,7 @@ int pfm__encode(const char *name, struct pfm_encoding *enc, char *err, size_t er
 	r = pfm__init();
 	if (r != PFM_SUCCESS) {
 		snprintf(err, errlen, "libpfm4 cannot start (%s): vendor event names are unavailable",
-			 pfm_strerror(r));
+			 pfm__strerror(r));
 		return -EIO;
 	}
 	memset(&attr, 0, sizeof(attr));
@@ -70,7 +120,7 @@ int pfm__encode(const char *name, struct pfm_encoding *enc, char *err, size_t er
 	arg.fstr = &fstr;
 	arg.size = sizeof(arg);
 	/* user and kernel, as perf counts by default */
-	r = pfm_get_os_event_encoding(name, PFM_PLM0 | PFM_PLM3, PFM_OS_PERF_EVENT_EXT, &arg);
+	r = lib.get_os_event_encoding(name, PFM_PLM0 | PFM_PLM3, PFM_OS_PERF_EVENT_EXT, &arg);
 	if (r != PFM_SUCCESS) {
 		free(fstr);
 		pfm__pmus(pmus, sizeof(pmus));
@@ -83,7 +133,7 @@ int pfm__encode(const char *name, struct pfm_encoding *enc, char *err, size_t er
 			return -ENOENT;
 		}
 		snprintf(err, errlen, "event '%s': libpfm4 cannot encode it: %s", name,
-			 pfm_strerror(r));
+			 pfm__strerror(r));
 		return -EINVAL;
 	}
 	enc->type = attr.type;
@@ -100,8 +150,8 @@ int pfm__encode(const char *name, struct pfm_encoding *enc, char *err, size_t er
 	einfo.size = sizeof(einfo);
 	memset(&pinfo, 0, sizeof(pinfo));
 	pinfo.size = sizeof(pinfo);
-	if (pfm_get_event_info(arg.idx, PFM_OS_PERF_EVENT_EXT, &einfo) == PFM_SUCCESS &&
-	    pfm_get_pmu_info(einfo.pmu, &pinfo) == PFM_SUCCESS) {
+	if (lib.get_event_info(arg.idx, PFM_OS_PERF_EVENT_EXT, &einfo) == PFM_SUCCESS &&
+	    lib.get_pmu_info(einfo.pmu, &pinfo) == PFM_SUCCESS) {
 		snprintf(enc->pmu, sizeof(enc->pmu), "%s", pinfo.name);
 		enc->pmu_counters = pinfo.num_cntrs;
 		enc->pmu_fixed = pinfo.num_fixed_cntrs;
