@@ -342,11 +342,31 @@ START_TEST(test_range_parse)
 	ck_assert_uint_eq(r.hi, 0x2000);
 	ck_assert_int_eq(range__parse(&r, "0x7f0000000000+1G", err, sizeof(err)), 0);
 	ck_assert_uint_eq(r.hi - r.lo, 1ull << 30);
+	/* addresses are hex with or without 0x, as /proc/PID/maps prints them: never octal */
 	ck_assert_int_eq(range__parse(&r, "4096+4K", err, sizeof(err)), 0);
-	ck_assert_uint_eq(r.lo, 4096);
-	ck_assert_uint_eq(r.hi, 8192);
+	ck_assert_uint_eq(r.lo, 0x4096);
+	ck_assert_uint_eq(r.hi, 0x4096 + 4096);
+	ck_assert_int_eq(range__parse(&r, "010-020", err, sizeof(err)), 0);
+	ck_assert_uint_eq(r.lo, 0x10);
+	ck_assert_uint_eq(r.hi, 0x20);
+	ck_assert_int_eq(range__parse(&r, "00400000-00452000", err, sizeof(err)), 0);
+	ck_assert_uint_eq(r.lo, 0x400000);
+	ck_assert_uint_eq(r.hi, 0x452000);
+	ck_assert_int_eq(range__parse(&r, "ffffffff81000000-ffffffff82000000", err, sizeof(err)),
+			 0);
+	ck_assert(!r.mapping);
+	ck_assert_uint_eq(r.lo, 0xffffffff81000000ull);
+	ck_assert_int_eq(range__parse(&r, "7f00+0x10", err, sizeof(err)), 0);
+	ck_assert_uint_eq(r.lo, 0x7f00);
+	ck_assert_uint_eq(r.hi, 0x7f10);
+	/* a size is decimal unless it says 0x: 010 is ten bytes */
+	ck_assert_int_eq(range__parse(&r, "0x1000+010", err, sizeof(err)), 0);
+	ck_assert_uint_eq(r.hi, 0x1000 + 10);
 	ck_assert_int_eq(range__parse(&r, "0x1000+0x10", err, sizeof(err)), 0);
 	ck_assert_uint_eq(r.hi, 0x1010);
+	/* a name that is not a range is a mapping, even one made of hex letters */
+	ck_assert_int_eq(range__parse(&r, "cafe", err, sizeof(err)), 0);
+	ck_assert(r.mapping);
 	ck_assert_int_eq(range__parse(&r, "0x1000+2MiB", err, sizeof(err)), 0);
 	ck_assert_uint_eq(r.hi, 0x1000 + (2u << 20));
 	ck_assert_int_eq(range__parse(&r, "[heap]", err, sizeof(err)), 0);
@@ -369,6 +389,11 @@ static const char *const bad_ranges[][2] = {
 	{ "1-2-3", "cannot parse" },
 	{ "0xffffffffffffff00+1K", "wraps" },
 	{ "0x10+99999999999999999999", "cannot parse" },
+	{ "0x1000+0x10K", "cannot parse" },
+	{ "0x1000+0x", "cannot parse" },
+	{ "0xg000-0x1000", "cannot parse" },
+	{ "1000-2000x", "cannot parse" },
+	{ "10000000000000000-10000000000000001", "cannot parse" },
 };
 
 START_TEST(test_range_parse_errors)

@@ -10,27 +10,36 @@
 #include "mapsline.h"
 #include "../kernel/sysfs.h"
 
-static int parse_u64(const char *s, const char **end, __u64 *v)
+/* An address: hexadecimal always, 0x optional, as /proc/PID/maps and perf print them. */
+static int parse_addr(const char *s, const char **end, __u64 *v)
 {
 	char *e;
 
-	if (!isdigit((unsigned char)*s))
+	if (!isxdigit((unsigned char)*s))
 		return -EINVAL;
 	errno = 0;
-	*v = strtoull(s, &e, 0);
+	*v = strtoull(s, &e, 16);
 	if (errno)
 		return -ERANGE;
 	*end = e;
 	return 0;
 }
 
+/* A size after '+': decimal with an optional K, M, G or T (powers of 1024), or 0x hex. */
 static int parse_size(const char *s, __u64 *v)
 {
-	const char *end;
+	bool hex = s[0] == '0' && (s[1] == 'x' || s[1] == 'X');
 	int shift = 0;
+	char *end;
 
-	if (parse_u64(s, &end, v))
+	if (!isdigit((unsigned char)*s) || (hex && !isxdigit((unsigned char)s[2])))
 		return -EINVAL;
+	errno = 0;
+	*v = strtoull(s, &end, hex ? 16 : 10);
+	if (errno)
+		return -ERANGE;
+	if (hex)
+		return *end ? -EINVAL : 0;
 	switch (toupper((unsigned char)*end)) {
 	case 'K':
 		shift = 10;
@@ -59,6 +68,23 @@ static int parse_size(const char *s, __u64 *v)
 	return 0;
 }
 
+/*
+ * Whether text is written as an address range (LO-HI or LO+SIZE, LO and HI
+ * hexadecimal) rather than the name of a mapping: it starts with a decimal
+ * digit, or it is hex digits up to its '-' or '+' (a kernel address such as
+ * ffffffff81000000-...).  A file of such a name is named by its path.
+ */
+static bool range__looks_numeric(const char *text)
+{
+	const char *p = text;
+
+	if (isdigit((unsigned char)*p))
+		return true;
+	while (isxdigit((unsigned char)*p))
+		p++;
+	return p > text && (*p == '-' || *p == '+');
+}
+
 int range__parse(struct range_spec *r, const char *text, char *err, size_t errlen)
 {
 	const char *p;
@@ -74,14 +100,14 @@ int range__parse(struct range_spec *r, const char *text, char *err, size_t errle
 		return -EINVAL;
 	}
 	snprintf(r->text, sizeof(r->text), "%s", text);
-	if (!isdigit((unsigned char)text[0])) {
+	if (!range__looks_numeric(text)) {
 		r->mapping = true;
 		return 0;
 	}
-	if (parse_u64(text, &p, &r->lo))
+	if (parse_addr(text, &p, &r->lo))
 		goto bad;
 	if (*p == '-') {
-		if (parse_u64(p + 1, &p, &r->hi) || *p)
+		if (parse_addr(p + 1, &p, &r->hi) || *p)
 			goto bad;
 	} else if (*p == '+') {
 		if (parse_size(p + 1, &size))
@@ -103,8 +129,9 @@ int range__parse(struct range_spec *r, const char *text, char *err, size_t errle
 	return 0;
 bad:
 	snprintf(err, errlen,
-		 "cannot parse address range '%s' (expected 0xLO-0xHI, 0xLO+SIZE with K/M/G, or a "
-		 "mapping such as [heap], [stack] or a file path)",
+		 "cannot parse address range '%s' (expected LO-HI or LO+SIZE, LO and HI in hex "
+		 "with or without 0x, SIZE in bytes with K/M/G/T or in hex after 0x; or a mapping "
+		 "such as [heap], [stack] or a file path)",
 		 text);
 	return -EINVAL;
 }
