@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -124,6 +125,79 @@ START_TEST(test_command_mappings)
 	ck_assert_int_gt(count_for(out, "ldlat-workload (0x"), 0);
 	ck_assert_int_eq(count_for(out, BASE_RANGE), 20);
 	ck_assert_ptr_nonnull(strstr(err, "range 0: [stack] = 0x"));
+	free(out);
+	free(err);
+}
+END_TEST
+
+/* The spans -v printed for range NAME ("range 0: NAME = 0xA-0xB,0xC-0xD"); how many. */
+static int spans_of(const char *err, const char *name, unsigned long long lo[],
+		    unsigned long long hi[], int max)
+{
+	char needle[256];
+	const char *p;
+	int n = 0, used;
+
+	snprintf(needle, sizeof(needle), ": %s = ", name);
+	p = strstr(err, needle);
+	if (!p)
+		return 0;
+	p += strlen(needle);
+	while (n < max && sscanf(p, "0x%llx-0x%llx%n", &lo[n], &hi[n], &used) == 2) {
+		n++;
+		p += used;
+		if (*p != ',')
+			break;
+		p++;
+	}
+	return n;
+}
+
+/* The number before "what" in the filter line ("dropped: 155 outside every range"), or -1. */
+static long dropped(const char *out, const char *what)
+{
+	const char *p = strstr(out, what);
+
+	while (p && p > out && p[-1] == ' ')
+		p--;
+	while (p && p > out && p[-1] >= '0' && p[-1] <= '9')
+		p--;
+	return p ? strtol(p, NULL, 10) : -1;
+}
+
+/*
+ * [heap] is the brk heap and room to grow: pages the command adds with sbrk
+ * after the ranges were resolved count, the pages it maps with mmap (below
+ * the libraries, in the gap above the heap) do not.  With RLIMIT_DATA the
+ * room is that limit; without, the machine's memory.  _i: 0 unlimited, 1 with
+ * a 1 GiB RLIMIT_DATA.
+ */
+START_TEST(test_command_heap)
+{
+	char *argv[] = { (char *)hist(), "--source", "page-faults", "-a", "[heap]", "-v", "--",
+			 (char *)workload(), "--heap-pages", "50", "--fault-pages", "100",
+			 "--print-ranges", NULL };
+	struct rlimit data = { 1ull << 30, 1ull << 30 };
+	unsigned long long lo[4], hi[4], flo, fhi;
+	char *out, *err;
+	const char *f;
+	long heap;
+
+	if (_i)
+		ck_assert_int_eq(setrlimit(RLIMIT_DATA, &data), 0);
+	run_expect(argv, 0, &out, &err);
+	ck_assert_int_eq(spans_of(err, "[heap]", lo, hi, 4), 1);
+	f = strstr(out, "faults 0x");
+	ck_assert_msg(f && sscanf(f, "faults 0x%llx-0x%llx", &flo, &fhi) == 2, "%s", out);
+	ck_assert_msg(fhi <= lo[0] || flo >= hi[0], "mapped pages 0x%llx-0x%llx inside [heap] 0x%llx-0x%llx",
+		      flo, fhi, lo[0], hi[0]);
+	if (_i) /* stopped at exec the heap is empty: start_brk plus RLIMIT_DATA */
+		ck_assert_uint_eq(hi[0] - lo[0], 1ull << 30);
+	else
+		ck_assert_uint_gt(hi[0] - lo[0], 1ull << 20);
+	heap = count_for(out, "[heap] (0x");
+	ck_assert_msg(heap >= 50 && heap < 100, "%s", out);
+	ck_assert_msg(dropped(out, "outside every range") >= 100, "%s", out);
 	free(out);
 	free(err);
 }
@@ -503,6 +577,7 @@ int main(void)
 	tcase_add_test(tc, test_address_only_program);
 	tcase_add_test(tc, test_command_children_and_status);
 	tcase_add_test(tc, test_command_mappings);
+	tcase_add_loop_test(tc, test_command_heap, 0, 2);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("targets");

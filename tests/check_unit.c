@@ -456,6 +456,8 @@ static const char *fixture(const char *rel)
 
 START_TEST(test_range_mappings)
 {
+	struct vm_bounds b = { .start_brk = 0x55555555a000, .heap_room = 1ull << 30,
+			       .stack_limit = 8 << 20 };
 	struct range_set set = {};
 	char err[512], desc[512];
 
@@ -464,11 +466,12 @@ START_TEST(test_range_mappings)
 	range_set__add(&set, "ldlat-workload", err, sizeof(err));
 	range_set__add(&set, "/usr/lib/x86_64-linux-gnu/libc.so.6", err, sizeof(err));
 	range_set__add(&set, "ld-linux-x86-64.so.2", err, sizeof(err));
-	ck_assert_int_eq(range_set__resolve_maps(&set, fixture("maps/workload.maps"), 0x55555555a000,
-						 8 << 20, err, sizeof(err)),
+	ck_assert_int_eq(range_set__resolve_maps(&set, fixture("maps/workload.maps"), &b, err,
+						 sizeof(err)),
 			 0);
 	range_set__describe(&set, 0, desc, sizeof(desc));
-	ck_assert_str_eq(desc, "0x55555555a000-0x7ffff7d80000"); /* heap: up to the next mapping */
+	/* heap: its end (0x55555557b000) plus the room, 1 GiB */
+	ck_assert_str_eq(desc, "0x55555555a000-0x55559557b000");
 	range_set__describe(&set, 1, desc, sizeof(desc));
 	ck_assert_str_eq(desc, "0x7fffff7ff000-0x7ffffffff000"); /* stack: room for 8 MiB */
 	range_set__describe(&set, 2, desc, sizeof(desc));
@@ -478,24 +481,39 @@ START_TEST(test_range_mappings)
 	range_set__describe(&set, 4, desc, sizeof(desc)); /* a hole: two spans */
 	ck_assert_str_eq(desc, "0x7ffff7fc9000-0x7ffff7ffa000,0x7ffff7ffb000-0x7ffff7fff000");
 
-	/* before the heap exists (a command stopped at exec): from start_brk */
+	/* more room than the gap above the heap: it stops at the next mapping */
 	memset(&set, 0, sizeof(set));
 	range_set__add(&set, "[heap]", err, sizeof(err));
-	ck_assert_int_eq(range_set__resolve_maps(&set, fixture("maps/workload.maps"), 0x55555555a000,
-						 0, err, sizeof(err)),
+	b.heap_room = 1ull << 46;
+	ck_assert_int_eq(range_set__resolve_maps(&set, fixture("maps/workload.maps"), &b, err,
+						 sizeof(err)),
 			 0);
+	range_set__describe(&set, 0, desc, sizeof(desc));
+	ck_assert_str_eq(desc, "0x55555555a000-0x7ffff7d80000");
+	/* before the heap exists (a command stopped at exec): from start_brk, plus the room */
+	memset(&set, 0, sizeof(set));
+	range_set__add(&set, "[heap]", err, sizeof(err));
+	b.start_brk = 0x55555555a000;
+	b.heap_room = 64 << 20;
+	ck_assert_int_eq(range_set__resolve_maps(&set, fixture("maps/nolibs.maps"), &b, err,
+						 sizeof(err)),
+			 0);
+	range_set__describe(&set, 0, desc, sizeof(desc));
+	ck_assert_str_eq(desc, "0x55555555a000-0x55555955a000");
 	/* a stack limit larger than the gap below the stack stops at the mapping below */
 	memset(&set, 0, sizeof(set));
 	range_set__add(&set, "[stack]", err, sizeof(err));
-	ck_assert_int_eq(range_set__resolve_maps(&set, fixture("maps/workload.maps"), 0, 1ull << 40,
-						 err, sizeof(err)),
+	b = (struct vm_bounds){ .stack_limit = 1ull << 40 };
+	ck_assert_int_eq(range_set__resolve_maps(&set, fixture("maps/workload.maps"), &b, err,
+						 sizeof(err)),
 			 0);
 	range_set__describe(&set, 0, desc, sizeof(desc));
 	ck_assert_str_eq(desc, "0x7ffff7fff000-0x7ffffffff000");
 
+	b = (struct vm_bounds){};
 	memset(&set, 0, sizeof(set));
 	range_set__add(&set, "libnosuch.so", err, sizeof(err));
-	ck_assert_int_eq(range_set__resolve_maps(&set, fixture("maps/workload.maps"), 0, 0, err,
+	ck_assert_int_eq(range_set__resolve_maps(&set, fixture("maps/workload.maps"), &b, err,
 						 sizeof(err)),
 			 -EINVAL);
 	ck_assert_ptr_nonnull(strstr(err, "no mapping 'libnosuch.so'"));
@@ -503,7 +521,7 @@ START_TEST(test_range_mappings)
 	memset(&set, 0, sizeof(set));
 	range_set__add(&set, "[heap]", err, sizeof(err));
 	range_set__add(&set, "0x555555560000+4K", err, sizeof(err));
-	ck_assert_int_eq(range_set__resolve_maps(&set, fixture("maps/workload.maps"), 0, 0, err,
+	ck_assert_int_eq(range_set__resolve_maps(&set, fixture("maps/workload.maps"), &b, err,
 						 sizeof(err)),
 			 -EINVAL);
 	ck_assert_ptr_nonnull(strstr(err, "overlap"));

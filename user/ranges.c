@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/sysinfo.h>
 
 #include "ranges.h"
 #include "mapsline.h"
@@ -228,21 +229,25 @@ static int spans__add(struct range_set *set, __u64 lo, __u64 hi, int range, char
 
 /* The mapping spans of range i, from the process's VMAs. */
 static int spans__add_mapping(struct range_set *set, int i, const struct vma *v, int nv,
-			      __u64 start_brk, __u64 stack_limit, char *err, size_t errlen)
+			      const struct vm_bounds *b, char *err, size_t errlen)
 {
 	const char *name = set->range[i].text;
 	int j, e, found = 0;
-	__u64 lo, hi;
+	__u64 lo, hi, end;
 
 	if (!strcmp(name, "[heap]")) {
-		/* from the heap's start (or start_brk, before it exists) to the next mapping */
-		lo = start_brk;
+		/* from the heap's start (or start_brk, before it exists) to room above its end */
+		lo = end = b->start_brk;
 		for (j = 0; j < nv; j++)
-			if (!strcmp(v[j].path, "[heap]"))
+			if (!strcmp(v[j].path, "[heap]")) {
 				lo = v[j].lo;
+				end = v[j].hi;
+			}
 		if (!lo)
 			goto none;
-		hi = ~0ull;
+		hi = end < lo ? lo : end;
+		hi = b->heap_room && hi + b->heap_room > hi ? hi + b->heap_room : ~0ull;
+		/* never into the next mapping: what mmap places below the libraries is not heap */
 		for (j = 0; j < nv; j++)
 			if (v[j].lo >= lo && strcmp(v[j].path, "[heap]") && v[j].lo < hi)
 				hi = v[j].lo;
@@ -254,7 +259,7 @@ static int spans__add_mapping(struct range_set *set, int i, const struct vma *v,
 				continue;
 			/* the stack grows down, up to RLIMIT_STACK, never into the mapping below */
 			hi = v[j].hi;
-			lo = stack_limit && stack_limit < hi ? hi - stack_limit : v[j].lo;
+			lo = b->stack_limit && b->stack_limit < hi ? hi - b->stack_limit : v[j].lo;
 			if (lo > v[j].lo)
 				lo = v[j].lo;
 			if (j > 0 && v[j - 1].hi > lo)
@@ -314,23 +319,23 @@ static int range_set__finish(struct range_set *set, char *err, size_t errlen)
 	return 0;
 }
 
-int range_set__resolve_vmas(struct range_set *set, const struct vma *v, int nv, __u64 start_brk,
-			    __u64 stack_limit, char *err, size_t errlen)
+int range_set__resolve_vmas(struct range_set *set, const struct vma *v, int nv,
+			    const struct vm_bounds *b, char *err, size_t errlen)
 {
 	int i, e = 0;
 
 	set->nspans = 0;
 	for (i = 0; i < set->nranges && !e; i++) {
 		if (set->range[i].mapping)
-			e = spans__add_mapping(set, i, v, nv, start_brk, stack_limit, err, errlen);
+			e = spans__add_mapping(set, i, v, nv, b, err, errlen);
 		else
 			e = spans__add(set, set->range[i].lo, set->range[i].hi, i, err, errlen);
 	}
 	return e ? e : range_set__finish(set, err, errlen);
 }
 
-int range_set__resolve_maps(struct range_set *set, const char *maps_path, __u64 start_brk,
-			    __u64 stack_limit, char *err, size_t errlen)
+int range_set__resolve_maps(struct range_set *set, const char *maps_path,
+			    const struct vm_bounds *b, char *err, size_t errlen)
 {
 	struct vma *v = NULL;
 	int nv = 0, e;
@@ -342,7 +347,7 @@ int range_set__resolve_maps(struct range_set *set, const char *maps_path, __u64 
 			return nv == -ENOENT ? -ESRCH : nv;
 		}
 	}
-	e = range_set__resolve_vmas(set, v, nv, start_brk, stack_limit, err, errlen);
+	e = range_set__resolve_vmas(set, v, nv, b, err, errlen);
 	free(v);
 	return e;
 }
@@ -368,17 +373,28 @@ static __u64 proc__start_brk(pid_t pid)
 	return v;
 }
 
-static __u64 proc__stack_limit(pid_t pid)
+/* A resource limit of the process; 0 when unlimited or unknown. */
+static __u64 proc__rlimit(pid_t pid, int resource)
 {
 	struct rlimit rl;
 
-	if (prlimit(pid, RLIMIT_STACK, NULL, &rl) || rl.rlim_cur == RLIM_INFINITY)
+	if (prlimit(pid, resource, NULL, &rl) || rl.rlim_cur == RLIM_INFINITY)
 		return 0;
 	return rl.rlim_cur;
 }
 
+__u64 range__default_heap_room(void)
+{
+	struct sysinfo si;
+
+	if (sysinfo(&si))
+		return 0;
+	return ((__u64)si.totalram + si.totalswap) * (si.mem_unit ? si.mem_unit : 1);
+}
+
 int range_set__resolve(struct range_set *set, pid_t pid, char *err, size_t errlen)
 {
+	struct vm_bounds b = {};
 	char path[64];
 	int i;
 
@@ -392,11 +408,15 @@ int range_set__resolve(struct range_set *set, pid_t pid, char *err, size_t errle
 				 set->range[i].text);
 			return -EINVAL;
 		}
-		return range_set__resolve_maps(set, NULL, 0, 0, err, errlen);
+		return range_set__resolve_maps(set, NULL, &b, err, errlen);
 	}
 	snprintf(path, sizeof(path), "/proc/%d/maps", (int)pid);
-	return range_set__resolve_maps(set, path, proc__start_brk(pid), proc__stack_limit(pid), err,
-				       errlen);
+	b.start_brk = proc__start_brk(pid);
+	b.heap_room = proc__rlimit(pid, RLIMIT_DATA);
+	if (!b.heap_room)
+		b.heap_room = range__default_heap_room();
+	b.stack_limit = proc__rlimit(pid, RLIMIT_STACK);
+	return range_set__resolve_maps(set, path, &b, err, errlen);
 }
 
 void range_set__describe(const struct range_set *set, int i, char *buf, size_t len)
