@@ -203,6 +203,68 @@ START_TEST(test_command_heap)
 }
 END_TEST
 
+/* The PID of the first child of pid (the tool's command), or 0. */
+static pid_t child_of(pid_t pid)
+{
+	char path[64], buf[256];
+	FILE *f;
+	int c = 0;
+
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/children", (int)pid, (int)pid);
+	f = fopen(path, "r");
+	if (!f)
+		return 0;
+	if (!fgets(buf, sizeof(buf), f) || sscanf(buf, "%d", &c) != 1)
+		c = 0;
+	fclose(f);
+	return c;
+}
+
+/*
+ * A library of a command (stopped at its exec, before the loader mapped it):
+ * the command runs to its entry point first, the range covers every mapping
+ * of libc in the command's /proc/PID/maps, and the faults the program takes
+ * in libc after its entry point count.
+ */
+START_TEST(test_command_library)
+{
+	char *argv[] = { (char *)hist(), "--source", "page-faults", "-a", "libc.so.6", "-v", "--",
+			 (char *)workload(), "--wait", "--fault-pages", "10", NULL };
+	unsigned long long lo[16], hi[16], mlo, mhi;
+	char path[64], line[1024];
+	int n, i, nmaps = 0;
+	struct child h;
+	pid_t w;
+	FILE *f;
+
+	ck_assert_msg(child_spawn_started(&h, argv, 30), "%s", h.errbuf);
+	n = spans_of(h.errbuf, "libc.so.6", lo, hi, 16);
+	ck_assert_msg(n > 0, "%s", h.errbuf);
+	w = child_of(h.pid);
+	ck_assert_int_gt(w, 0);
+	snprintf(path, sizeof(path), "/proc/%d/maps", (int)w);
+	f = fopen(path, "r");
+	ck_assert_ptr_nonnull(f);
+	while (fgets(line, sizeof(line), f)) {
+		if (!strstr(line, "/libc.so.6\n"))
+			continue;
+		ck_assert_int_eq(sscanf(line, "%llx-%llx", &mlo, &mhi), 2);
+		for (i = 0; i < n && !(lo[i] <= mlo && mhi <= hi[i]); i++)
+			;
+		ck_assert_msg(i < n, "libc mapping %s is outside the range's spans", line);
+		if (!nmaps++)
+			ck_assert_uint_eq(mlo, lo[0]); /* the lowest mapping starts the range */
+	}
+	fclose(f);
+	ck_assert_int_gt(nmaps, 0);
+	ck_assert(child_go(&h)); /* its stdin is the workload's */
+	ck_assert_int_eq(child_finish(&h, 30), 0);
+	ck_assert_msg(count_for(h.outbuf, "libc.so.6 (0x") > 0, "%s", h.outbuf);
+	child_free(&h);
+	assert_nothing_left();
+}
+END_TEST
+
 /* ---- -p, -G, -C, system-wide ----------------------------------------------- */
 
 static void start_hist(struct child *h, char *const argv[])
@@ -578,6 +640,7 @@ int main(void)
 	tcase_add_test(tc, test_command_children_and_status);
 	tcase_add_test(tc, test_command_mappings);
 	tcase_add_loop_test(tc, test_command_heap, 0, 2);
+	tcase_add_test(tc, test_command_library);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("targets");

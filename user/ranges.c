@@ -208,6 +208,28 @@ static bool vma__matches(const struct vma *v, const char *name)
 	return base && !strcmp(base + 1, name);
 }
 
+int range_set__first_unmapped(const struct range_set *set, pid_t pid)
+{
+	struct vma *v;
+	char path[64];
+	int i, j, nv, first = -1;
+
+	snprintf(path, sizeof(path), "/proc/%d/maps", (int)pid);
+	nv = maps__read(path, &v);
+	if (nv < 0)
+		return -1;
+	for (i = 0; i < set->nranges && first < 0; i++) {
+		if (!set->range[i].mapping || set->range[i].text[0] == '[')
+			continue;
+		for (j = 0; j < nv && !vma__matches(&v[j], set->range[i].text); j++)
+			;
+		if (j == nv)
+			first = i;
+	}
+	free(v);
+	return first;
+}
+
 static int spans__add(struct range_set *set, __u64 lo, __u64 hi, int range, char *err,
 		      size_t errlen)
 {

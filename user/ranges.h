@@ -51,6 +51,13 @@ int range_set__add(struct range_set *set, const char *text, char *err, size_t er
 bool range_set__has_mappings(const struct range_set *set);
 
 /*
+ * The first range that names a file none of pid's mappings is yet (a
+ * library that the dynamic loader of a command stopped at its exec has not
+ * mapped), or -1: none, or /proc/PID/maps cannot be read (resolving says why).
+ */
+int range_set__first_unmapped(const struct range_set *set, pid_t pid);
+
+/*
  * What bounds a process's [heap] and [stack] (0: unknown).  heap_room is how
  * far the heap may grow above its current end: RLIMIT_DATA when the process
  * has one, else range__default_heap_room().
