@@ -526,8 +526,6 @@ int main(void)
 {
 	Suite *s = suite_create("bpf");
 	TCase *tc = tcase_create("test_run");
-	SRunner *sr;
-	int failed;
 
 	if (!need_root("check_bpf (BPF_PROG_TEST_RUN)"))
 		return 0;
@@ -542,9 +540,5 @@ int main(void)
 	tcase_add_loop_test(tc, test_top_off_costs_nothing, 0, 2);
 	tcase_add_test(tc, test_bench_entry);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? 1 : 0;
+	return run_suite(s);
 }

@@ -627,8 +627,6 @@ int main(void)
 {
 	Suite *s = suite_create("e2e");
 	TCase *tc;
-	SRunner *sr;
-	int failed;
 
 	if (!need_root("check_e2e (perf events and BPF)"))
 		return 0;
@@ -672,9 +670,5 @@ int main(void)
 	tcase_add_test(tc, test_list_events_here);
 	suite_add_tcase(s, tc);
 
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? 1 : 0;
+	return run_suite(s);
 }

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "testutil.h"
@@ -1001,13 +1002,6 @@ static long count_of(const char *out, const char *name)
 }
 
 /* Runs sh -c cmd; its exit code. */
-static int sh(const char *cmd, char **out, char **err)
-{
-	char *argv[] = { "sh", "-c", (char *)cmd, NULL };
-
-	return run(argv, 60, out, err);
-}
-
 static void start_stat(struct child *s, char *const argv[])
 {
 	ck_assert_msg(child_spawn_started(s, argv, 30), "ldlat-stat did not start: %s",
@@ -1165,6 +1159,57 @@ START_TEST(test_mux_interval_restored)
 }
 END_TEST
 
+/*
+ * -i into a pipe: each report arrives as it is printed, in every format: the
+ * reader has the first one alone, not in a 4 KiB block of stdio's buffer,
+ * and more while the run goes on.  _i: text, json, openmetrics.
+ */
+START_TEST(test_intervals_stream)
+{
+	static const char *const fmts[] = { "text", "json", "openmetrics" };
+	static const char *const marks[] = { " seconds:\n", "\"tool\":\"ldlat-stat\"", "# EOF\n" };
+	char *argv[] = { (char *)stat_tool(), "-e", "page-faults", "-i", "0.5", "--format",
+			 (char *)fmts[_i], "--", "sleep", "60", NULL };
+	struct child s;
+
+	if (!need_root("ldlat-stat runs"))
+		return;
+	start_stat(&s, argv);
+	ck_assert_msg(child_wait_stdout(&s, marks[_i], 1, 30), "%s", s.outbuf);
+	ck_assert_msg(s.outlen < 4096, "%zu bytes at once: %s", s.outlen, s.outbuf);
+	ck_assert_msg(child_wait_stdout(&s, marks[_i], 3, 30), "%s", s.outbuf);
+	ck_assert_int_eq(waitpid(s.pid, NULL, WNOHANG), 0); /* still running */
+	kill(s.pid, SIGINT);
+	ck_assert_int_eq(child_finish(&s, 30), 0);
+	child_free(&s);
+}
+END_TEST
+
+/* A report that cannot be written (stdout on /dev/full) is an error, exit 1, for every tool. */
+START_TEST(test_stdout_full)
+{
+	static const char *const cmds[] = {
+		"$LDLAT_BUILD/ldlat-stat -e page-faults -i 0.2 -- sleep 10 >/dev/full",
+		"$LDLAT_BUILD/ldlat-stat -e page-faults -- true >/dev/full",
+		"$LDLAT_BUILD/ldlat-hist --source page-faults -- true >/dev/full",
+		"$LDLAT_BUILD/ldlat-top --source page-faults -- true >/dev/full",
+	};
+	char *out, *err;
+	unsigned int i;
+
+	if (!need_root("ldlat-stat, ldlat-hist and ldlat-top runs"))
+		return;
+	for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
+		ck_assert_msg(sh(&out, &err, "%s", cmds[i]) == 1, "%s: %s", cmds[i], err);
+		ck_assert_msg(strstr(err, "cannot write the report to standard output: No space "
+					  "left on device"),
+			      "%s: %s", cmds[i], err);
+		free(out);
+		free(err);
+	}
+}
+END_TEST
+
 /* --per-group: the command once per group, nothing scaled, and it says so. */
 START_TEST(test_per_group)
 {
@@ -1269,11 +1314,11 @@ START_TEST(test_intervals_and_status)
 	free(out);
 	free(err);
 	/* as JSON Lines: one object per interval, then the run's */
-	ck_assert_int_eq(sh("$LDLAT_BUILD/ldlat-stat -e page-faults -i 0.2 --format json -- sleep 1 "
+	ck_assert_int_eq(sh(&out, &err, "%s",
+			    "$LDLAT_BUILD/ldlat-stat -e page-faults -i 0.2 --format json -- sleep 1 "
 			    "2>/dev/null | jq -s -e 'length >= 4 and (.[0].interval.end > 0) and "
 			    "(.[-1].interval == null) and all(.[]; .events[0].name == "
-			    "\"page-faults\")' >/dev/null",
-			    &out, &err),
+			    "\"page-faults\")' >/dev/null"),
 			 0);
 	free(out);
 	free(err);
@@ -1338,7 +1383,7 @@ START_TEST(test_formats)
 			 "'^ldlat_stat_events{target=\"PID %s (1 thread)\",event=\"page-faults\","
 			 "group=\"1\"} 77$' %s",
 			 file, pid, file);
-	ck_assert_msg(sh(cmd, &out, &err) == 0, "%s\n%s\nstat: %s", out, err, s.errbuf);
+	ck_assert_msg(sh(&out, &err, "%s", cmd) == 0, "%s\n%s\nstat: %s", out, err, s.errbuf);
 	free(out);
 	free(err);
 	unlink(file);
@@ -1390,7 +1435,8 @@ START_TEST(test_hist_loads)
 	free(out);
 	free(err);
 	/* the machine-readable formats carry it too */
-	ck_assert_int_eq(sh("set -e; H=$LDLAT_BUILD/ldlat-hist; W=$LDLAT_BUILD/ldlat-workload; "
+	ck_assert_int_eq(sh(&out, &err, "%s",
+			    "set -e; H=$LDLAT_BUILD/ldlat-hist; W=$LDLAT_BUILD/ldlat-workload; "
 			    "$H --source page-faults --loads=page-faults --format json -- $W "
 			    "--fault-pages 50 --base " BASE " 2>/dev/null | jq -e '.loads.event == "
 			    "\"page-faults\" and .loads.fraction == 1 and .loads.count == .loads.above'"
@@ -1399,8 +1445,7 @@ START_TEST(test_hist_loads)
 			    "--fault-pages 50 --base " BASE " 2>/dev/null > /tmp/ldlat-loads-$$.prom; "
 			    "promtool check metrics < /tmp/ldlat-loads-$$.prom; "
 			    "grep -q '^ldlat_loads_sampled_ratio{.*event=\"page-faults\"} 1.000000000$' "
-			    "/tmp/ldlat-loads-$$.prom; rm -f /tmp/ldlat-loads-$$.prom",
-			    &out, &err),
+			    "/tmp/ldlat-loads-$$.prom; rm -f /tmp/ldlat-loads-$$.prom"),
 			 0);
 	free(out);
 	free(err);
@@ -1416,8 +1461,6 @@ int main(void)
 {
 	Suite *s = suite_create("stat");
 	TCase *tc;
-	SRunner *sr;
-	int failed;
 
 	tc = tcase_create("names");
 	tcase_add_test(tc, test_cache_names);
@@ -1463,13 +1506,11 @@ int main(void)
 	tcase_add_test(tc, test_per_group_interrupted);
 	tcase_add_test(tc, test_unprivileged);
 	tcase_add_test(tc, test_intervals_and_status);
+	tcase_add_loop_test(tc, test_intervals_stream, 0, 3);
+	tcase_add_test(tc, test_stdout_full);
 	tcase_add_test(tc, test_hist_loads);
 	tcase_add_loop_test(tc, test_formats, 0, 2);
 	suite_add_tcase(s, tc);
 
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? 1 : 0;
+	return run_suite(s);
 }

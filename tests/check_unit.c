@@ -719,11 +719,5 @@ static Suite *unit_suite(void)
 
 int main(void)
 {
-	SRunner *sr = srunner_create(unit_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? 1 : 0;
+	return run_suite(unit_suite());
 }
