@@ -224,10 +224,33 @@ START_TEST(test_detach_show_unpin)
 	free(out);
 	free(err);
 
-	/* --delta: the change since the last --show */
+	/* a --show without --delta leaves the baseline alone: shown is as --pin made it */
+	ck_assert_int_eq(sh(NULL, NULL,
+			    "bpftool -j map dump pinned %s/shown | jq -e '.[0].formatted.value | "
+			    ".taken_ns == 0 and .counters.kept == 0 and .counters.seen == 0'",
+			    dir),
+			 0);
+	ck_assert_int_eq(
+		sh(NULL, NULL,
+		   "bpftool -j map dump pinned %s/shown_hists | jq -e '[.[].formatted.value "
+		   "| .slot[], .sum] | all(. == 0)'",
+		   dir),
+		0);
+	/* --delta: the change since the last --delta (the first: since the start) */
+	ck_assert_int_eq(shown_count(dir, "--delta"), 64);
 	fault_pages(cg, "10", BASE);
+	ck_assert_int_eq(shown_count(dir, ""), 74);
 	ck_assert_int_eq(shown_count(dir, "--delta"), 10);
 	ck_assert_int_eq(shown_count(dir, "--delta"), 0);
+	/* it records under an exclusive flock on DIR/shown: it waits while another holds it */
+	ck_assert_int_eq(sh(NULL, NULL,
+			    "flock %s/shown timeout 3 %s --show %s --delta >/dev/null; "
+			    "[ $? = 124 ]",
+			    dir, hist(), dir),
+			 0);
+	ck_assert_int_eq(sh(NULL, NULL, "flock %s/shown timeout 60 %s --show %s >/dev/null", dir,
+			    hist(), dir),
+			 0);
 	ck_assert_int_eq(shown_count(dir, ""), 74);
 
 	/* OpenMetrics: promtool accepts it, and it counts the same */

@@ -343,7 +343,7 @@ static void pinset__init(struct pinset *p)
 {
 	memset(p, 0, sizeof(*p));
 	p->dir_fd = p->meta_fd = p->counters_fd = p->hists_fd = -1;
-	p->shown_fd = p->shown_hists_fd = p->prog_fd = -1;
+	p->shown_fd = p->shown_hists_fd = p->prog_fd = p->shown_lock_fd = -1;
 }
 
 int pinset__prepare(struct pinset *p, const char *dir, char *err, size_t errlen)
@@ -726,6 +726,32 @@ int pinset__record_shown(const struct pinset *p, const struct snapshot *snap)
 	return bpf_map_update_elem(p->shown_fd, &zero, &shown, BPF_ANY) ? -errno : 0;
 }
 
+int pinset__lock_shown(struct pinset *p, char *err, size_t errlen)
+{
+	char path[PATH_MAX + 8];
+	int e;
+
+	if (p->shown_lock_fd >= 0)
+		return 0;
+	/* a map with BTF (bpf/ldlat_pin.h) opens as a file on bpffs */
+	snprintf(path, sizeof(path), "%s/shown", p->dir);
+	p->shown_lock_fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (p->shown_lock_fd >= 0 && !flock(p->shown_lock_fd, LOCK_EX))
+		return 0;
+	e = -errno;
+	snprintf(err, errlen, "--show '%s' --delta: cannot lock %s: %s", p->dir, path,
+		 strerror(-e));
+	pinset__unlock_shown(p);
+	return e;
+}
+
+void pinset__unlock_shown(struct pinset *p)
+{
+	if (p->shown_lock_fd >= 0)
+		close(p->shown_lock_fd);
+	p->shown_lock_fd = -1;
+}
+
 int pinset__unpin(const char *arg, int *removed, char *err, size_t errlen)
 {
 	char anc[PATH_MAX], dir[PATH_MAX];
@@ -780,8 +806,8 @@ out:
 
 void pinset__close(struct pinset *p)
 {
-	int *fds[] = {&p->meta_fd,	  &p->counters_fd, &p->hists_fd, &p->shown_fd,
-		      &p->shown_hists_fd, &p->prog_fd,	   &p->dir_fd};
+	int *fds[] = {&p->meta_fd,	  &p->counters_fd, &p->hists_fd,      &p->shown_fd,
+		      &p->shown_hists_fd, &p->prog_fd,	   &p->shown_lock_fd, &p->dir_fd};
 	unsigned int i;
 
 	for (i = 0; i < sizeof(fds) / sizeof(fds[0]); i++) {
