@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -26,6 +27,7 @@
 #include "../kernel/evnames.h"
 #include "../kernel/evresolve.h"
 #include "../kernel/muxint.h"
+#include "../kernel/muxlock.h"
 #include "../kernel/pfm.h"
 #include "../kernel/plan.h"
 #include "../user/statreport.h"
@@ -1115,8 +1117,25 @@ END_TEST
 #define SW_MUX "/sys/bus/event_source/devices/software/perf_event_mux_interval_ms"
 
 /*
+ * The lock ldlat-stat --mux-interval takes, for this test: other test runs
+ * on the machine (and their ldlat-stats) wait their turn, and the ldlat-stats
+ * this test starts, its descendants, go ahead under it.
+ */
+static int mux_lock_wait(void)
+{
+	int fd = open(MUXLOCK_PATH, O_RDWR | O_CREAT | O_CLOEXEC, 0600), i;
+
+	ck_assert_msg(fd >= 0, "cannot open " MUXLOCK_PATH ": %s", strerror(errno));
+	for (i = 0; i < 600 && flock(fd, LOCK_EX | LOCK_NB); i++)
+		usleep(100000);
+	ck_assert_msg(i < 600, "another run held " MUXLOCK_PATH " for a minute");
+	return fd;
+}
+
+/*
  * --mux-interval on this machine's software PMU (the only one here with
- * counting events): set during the run, put back after it and after Ctrl-C.
+ * counting events): set during the run, put back after it and after Ctrl-C;
+ * refused while a run that is not an ancestor holds the lock.
  */
 START_TEST(test_mux_interval_restored)
 {
@@ -1126,13 +1145,27 @@ START_TEST(test_mux_interval_restored)
 	char *sleeper[] = { (char *)stat_tool(), "--mux-interval", ms, "-e", "page-faults", "--",
 			    "sleep", "60", NULL };
 	struct child s;
-	int orig;
+	int orig, lock;
 
 	if (!need_root("ldlat-stat --mux-interval"))
 		return;
 	if (access(SW_MUX, W_OK))
 		return; /* no such file on this kernel: the fixture test covers the logic */
+	lock = mux_lock_wait();
 	orig = read_int_file(SW_MUX);
+	/* a run that is not this test's descendant (setsid -f: reparented) is refused */
+	ck_assert_int_eq(sh(&out, NULL,
+			    "d=$(mktemp -d /tmp/ldlat-muxlock-%d.XXXXXX) && setsid -f sh -c "
+			    "'%s --mux-interval %d -e page-faults -- true </dev/null >'$d'/out "
+			    "2>&1; echo $? >'$d'/rc' && i=0 && while [ ! -s $d/rc ] && [ $i -lt "
+			    "600 ]; do sleep 0.1; i=$((i + 1)); done; cat $d/rc $d/out; rm -rf $d",
+			    (int)getpid(), stat_tool(), orig + 7),
+			 0);
+	snprintf(script, sizeof(script), "another run (PID %d) is changing", (int)getpid());
+	ck_assert_msg(!strncmp(out, "1\n", 2) && strstr(out, script) && strstr(out, MUXLOCK_PATH),
+		      "%s", out);
+	ck_assert_int_eq(read_int_file(SW_MUX), orig);
+	free(out);
 	snprintf(ms, sizeof(ms), "%d", orig + 3);
 	snprintf(script, sizeof(script), "echo during=$(cat %s)", SW_MUX);
 	ck_assert_int_eq(run(argv, 30, &out, &err), 0);
@@ -1156,6 +1189,7 @@ START_TEST(test_mux_interval_restored)
 	ck_assert_int_eq(child_finish(&s, 30), 0);
 	ck_assert_int_eq(read_int_file(SW_MUX), orig);
 	child_free(&s);
+	close(lock);
 }
 END_TEST
 

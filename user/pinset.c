@@ -8,7 +8,6 @@
 #include <sys/file.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
-#include <sys/sysmacros.h>
 #include <sys/vfs.h>
 #include <time.h>
 #include <unistd.h>
@@ -16,6 +15,7 @@
 #include <bpf/libbpf.h>
 
 #include "pinset.h"
+#include "../kernel/flockholder.h"
 #include "ldlat.skel.h"
 
 #ifndef BPF_FS_MAGIC
@@ -191,37 +191,9 @@ static int dir__scan(int dir_fd, const char *dir, struct scan *sc)
 	return 0;
 }
 
-/* The PID holding a flock on the directory, from /proc/locks; 0 if not found. */
-static int lock_holder(int dir_fd)
-{
-	char line[256];
-	unsigned int maj, min;
-	unsigned long ino;
-	struct stat st;
-	int pid, found = 0;
-	FILE *f;
-
-	if (fstat(dir_fd, &st))
-		return 0;
-	f = fopen("/proc/locks", "re");
-	if (!f)
-		return 0;
-	while (!found && fgets(line, sizeof(line), f)) {
-		/* "1: FLOCK  ADVISORY  READ  1234 00:28:24820 0 EOF"; waiters have "->" */
-		if (strstr(line, "->") || !strstr(line, "FLOCK"))
-			continue;
-		if (sscanf(line, "%*d: FLOCK %*s %*s %d %x:%x:%lu", &pid, &maj, &min, &ino) == 4 &&
-		    ino == st.st_ino && maj == major(st.st_dev) && min == minor(st.st_dev) &&
-		    pid != getpid())
-			found = pid;
-	}
-	fclose(f);
-	return found;
-}
-
 static void in_use(int dir_fd, const char *opt, const char *dir, char *err, size_t errlen)
 {
-	int pid = lock_holder(dir_fd);
+	int pid = flock__holder(dir_fd);
 	char who[64] = "";
 
 	if (pid)
