@@ -438,6 +438,36 @@ END_TEST
 
 /* ---- bad DIRs: exit 2, a message, nothing touched ------------------------- */
 
+/*
+ * No bpffs on /sys/fs/bpf (a mount namespace of the test's own, with it
+ * unmounted): bad input leaves it unmounted; a foreground run mounts it and
+ * unmounts it at its end; a detached set keeps it mounted.
+ */
+START_TEST(test_bpffs_mount)
+{
+	char dir[256], *out = NULL, *err = NULL;
+	int rc;
+
+	pin_path(dir, sizeof(dir), "mount");
+	rc = sh(&out, &err,
+		"unshare -m --propagation private sh -c '"
+		"H=%s; D=%s; "
+		"while mountpoint -q /sys/fs/bpf; do umount /sys/fs/bpf || exit 3; done; "
+		"$H --source page-faults --pin $D -G ldlat-test-nosuch-%d; [ $? = 2 ] || exit 4; "
+		"mountpoint -q /sys/fs/bpf && exit 5; "
+		"$H --source page-faults --pin $D -C 0 -d 0.1 >/dev/null || exit 6; "
+		"mountpoint -q /sys/fs/bpf && exit 7; "
+		"$H --source page-faults --pin $D -C 0 --detach || exit 8; "
+		"mountpoint -q /sys/fs/bpf || exit 9; "
+		"$H --unpin $D || exit 10; rmdir $D'",
+		hist(), dir, (int)suite_pid);
+	ck_assert_msg(rc == 0, "step %d failed\n%s\n%s", rc, out, err);
+	ck_assert_msg(strstr(err, "ldlat-test-nosuch-"), "%s", err);
+	free(out);
+	free(err);
+}
+END_TEST
+
 /* A BPF map of someone else's, pinned at path. */
 static void pin_foreign_map(const char *path)
 {
@@ -732,6 +762,7 @@ int main(void)
 	tcase_set_timeout(tc, 120);
 	tcase_add_unchecked_fixture(tc, NULL, leftovers_remove);
 	tcase_add_test(tc, test_bad_dirs);
+	tcase_add_test(tc, test_bpffs_mount);
 	tcase_add_loop_test(tc, test_bad_options, 0, sizeof(bad_options) / sizeof(bad_options[0]));
 	suite_add_tcase(s, tc);
 

@@ -233,13 +233,17 @@ static void not_bpffs(const char *opt, const char *dir, const char *where, char 
 		 opt, dir, where);
 }
 
-/* bpffs on /sys/fs/bpf when dir is under it and nothing is mounted there. */
-static int bpffs_mount(const char *dir, char *err, size_t errlen)
+/* Whether dir is under /sys/fs/bpf and nothing is mounted there. */
+static bool bpffs_missing(const char *dir)
 {
 	size_t n = strlen(BPFFS_DEFAULT);
 
-	if (strncmp(dir, BPFFS_DEFAULT, n) || (dir[n] && dir[n] != '/') || on_bpffs(BPFFS_DEFAULT))
-		return 0;
+	return !strncmp(dir, BPFFS_DEFAULT, n) && (!dir[n] || dir[n] == '/') &&
+	       !on_bpffs(BPFFS_DEFAULT);
+}
+
+static int bpffs_mount(char *err, size_t errlen)
+{
 	if (mount("bpf", BPFFS_DEFAULT, "bpf", 0, "mode=0700")) {
 		int e = -errno;
 
@@ -318,17 +322,37 @@ static void pinset__init(struct pinset *p)
 	p->shown_fd = p->shown_hists_fd = p->prog_fd = p->shown_lock_fd = -1;
 }
 
-int pinset__prepare(struct pinset *p, const char *dir, char *err, size_t errlen)
+/* The bpffs this process mounted goes, once nothing is pinned in it. */
+static void bpffs_unmount(struct pinset *p)
 {
+	DIR *d;
+	struct dirent *de;
+	bool empty = true;
+
+	if (!p->mounted)
+		return;
+	pinset__close(p); /* DIR's fd would keep the mount busy */
+	d = opendir(BPFFS_DEFAULT);
+	/* every mount has bpf_preload's maps.debug and progs.debug, when it is loaded */
+	while (d && (de = readdir(d)))
+		if (strcmp(de->d_name, ".") && strcmp(de->d_name, "..") &&
+		    strcmp(de->d_name, "maps.debug") && strcmp(de->d_name, "progs.debug"))
+			empty = false;
+	if (d)
+		closedir(d);
+	if (empty)
+		umount2(BPFFS_DEFAULT, UMOUNT_NOFOLLOW);
+	p->mounted = false;
+}
+
+/* DIR on a mounted bpffs: created, locked, and empty. */
+static int pinset__ready(struct pinset *p, char *err, size_t errlen)
+{
+	const char *dir = p->arg;
 	char anc[PATH_MAX];
 	struct scan sc;
 	int e;
 
-	pinset__init(p);
-	absolute(dir, p->dir, sizeof(p->dir));
-	e = bpffs_mount(p->dir, err, errlen);
-	if (e)
-		return e;
 	e = existing_ancestor(p->dir, anc, sizeof(anc));
 	if (e == -ENOTDIR) {
 		snprintf(err, errlen, "--pin '%s': %s is not a directory", dir, anc);
@@ -384,6 +408,38 @@ int pinset__prepare(struct pinset *p, const char *dir, char *err, size_t errlen)
 fail:
 	pinset__close(p);
 	pinset__unmake(p);
+	return e;
+}
+
+int pinset__prepare(struct pinset *p, const char *dir, char *err, size_t errlen)
+{
+	pinset__init(p);
+	p->arg = dir;
+	absolute(dir, p->dir, sizeof(p->dir));
+	/* a fresh bpffs holds nothing: DIR will do, and the mount waits for pinset__mount */
+	if (bpffs_missing(p->dir)) {
+		p->mount_pending = true;
+		return 0;
+	}
+	return pinset__ready(p, err, errlen);
+}
+
+int pinset__mount(struct pinset *p, char *err, size_t errlen)
+{
+	int e;
+
+	if (!p->mount_pending)
+		return 0;
+	p->mount_pending = false;
+	if (!bpffs_missing(p->dir)) /* mounted meanwhile */
+		return pinset__ready(p, err, errlen);
+	e = bpffs_mount(err, errlen);
+	if (e)
+		return e;
+	p->mounted = true;
+	e = pinset__ready(p, err, errlen);
+	if (e)
+		bpffs_unmount(p);
 	return e;
 }
 
@@ -537,6 +593,7 @@ void pinset__remove(struct pinset *p)
 		dir__remove_set(p->dir_fd, &removed);
 	p->pinned = false;
 	pinset__unmake(p);
+	bpffs_unmount(p);
 }
 
 static int open_obj(struct pinset *p, const char *name, int *fd, char *err, size_t errlen)

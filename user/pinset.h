@@ -36,6 +36,9 @@ struct pinset {
 	int dir_fd;	     /* holds the flock; -1 when closed */
 	char made[PATH_MAX]; /* the topmost directory --pin created ("" if none) */
 	bool pinned;	     /* objects of ours are in dir */
+	const char *arg;     /* DIR as given, for messages */
+	bool mount_pending;  /* bpffs to mount on /sys/fs/bpf before DIR is made */
+	bool mounted;	     /* this process mounted it */
 	int meta_fd, counters_fd, hists_fd, shown_fd, shown_hists_fd, prog_fd;
 	int shown_lock_fd; /* DIR/shown opened as a file, for its flock; -1 when not held */
 	int ncpus;
@@ -43,13 +46,21 @@ struct pinset {
 };
 
 /*
- * --pin, before anything is loaded: mounts bpffs on /sys/fs/bpf when DIR is
- * under it and it is not mounted, creates DIR (and its parents) when needed,
- * locks it, and checks that it is empty.  Returns 0, -EINVAL (DIR not on
- * bpffs, not empty, in use) or another -errno, with a sentence in err;
- * nothing is left created on failure.
+ * --pin, before anything is loaded: creates DIR (and its parents) when
+ * needed, locks it, and checks that it is empty.  Returns 0, -EINVAL (DIR
+ * not on bpffs, not empty, in use) or another -errno, with a sentence in
+ * err; nothing is left created on failure.  When DIR is under /sys/fs/bpf
+ * and no bpffs is mounted there, all of that waits for pinset__mount.
  */
 int pinset__prepare(struct pinset *p, const char *dir, char *err, size_t errlen);
+
+/*
+ * Once every input is checked: mounts bpffs on /sys/fs/bpf when prepare
+ * found none, and does what prepare left.  pinset__remove unmounts it again
+ * when it is empty (a failure, the end of a foreground run).  Returns 0 or
+ * -errno with a sentence in err.
+ */
+int pinset__mount(struct pinset *p, char *err, size_t errlen);
 
 /*
  * Pins the session's program and maps, writes and freezes meta (nlinks is
