@@ -155,7 +155,7 @@ static __always_inline int ldlat_account(const struct ldlat_sample *s, const boo
 	h = bpf_map_lookup_elem(&hists, &idx);
 	if (!h)
 		return 0;
-	b = ldlat_bucket(s->lat, cfg.linear_step);
+	b = ldlat_bucket_shift(s->lat, cfg.linear_step, cfg.linear_shift);
 	if (b >= LDLAT_NBUCKETS)
 		return 0;
 	h->slot[b]++;

@@ -211,6 +211,23 @@ START_TEST(test_linear_bucket_edges)
 		ck_assert_uint_eq(ldlat_bucket(ldlat_bucket_hi(k, 7), 7), (unsigned)k);
 	}
 	ck_assert_uint_eq(ldlat_bucket_hi(LDLAT_NBUCKETS - 1, 7), ~0ull);
+	/* a power of two shifts; the shift and the division agree at every edge */
+	ck_assert_uint_eq(ldlat_linear_shift(0), 0);
+	ck_assert_uint_eq(ldlat_linear_shift(7), 0);
+	ck_assert_uint_eq(ldlat_linear_shift(0xffffffffu), 0);
+	for (k = 0; k < 32; k++) {
+		__u32 step = 1u << k, sh = ldlat_linear_shift(step);
+		int b;
+
+		ck_assert_uint_eq(sh, (unsigned)k + 1);
+		for (b = 0; b < LDLAT_NBUCKETS; b++) {
+			ck_assert_uint_eq(ldlat_bucket_shift(ldlat_bucket_lo(b, step), step, sh),
+					  (unsigned)b);
+			ck_assert_uint_eq(ldlat_bucket_shift(ldlat_bucket_hi(b, step), step, sh),
+					  (unsigned)b);
+		}
+		ck_assert_uint_eq(ldlat_bucket_shift(~0ull, step, sh), LDLAT_NBUCKETS - 1);
+	}
 }
 END_TEST
 
