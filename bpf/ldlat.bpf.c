@@ -206,11 +206,12 @@ static __always_inline int ldlat_from_data(struct bpf_perf_event_data *ctx, cons
 		s.data_src = data->data_src.val;
 		s.flags |= LDLAT_HAS_DSRC;
 	}
-	/* the precise IP of a PEBS sample is in data->ip; regs are the fallback */
+	/* the precise IP of a PEBS sample is in data->ip; regs only when it is not there */
 	if (top && (cfg.top & LDLAT_TOP_IP)) {
-		s.ip = ldlat_regs_ip(ctx);
 		if (flags & PERF_SAMPLE_IP)
 			s.ip = data->ip;
+		else
+			s.ip = ldlat_regs_ip(ctx);
 	}
 	if (cfg.ntgids || top)
 		s.tgid = bpf_get_current_pid_tgid() >> 32;
