@@ -452,14 +452,9 @@ void offline__reset_counts(struct offline *o)
 int offline__read(void *ctx, struct snapshot *snap)
 {
 	struct offline *o = ctx;
-	__u32 nranges = snap->nranges;
-	struct cell *cells = snap->cells;
 	int e;
 
-	memset(cells, 0, (size_t)nranges * LDLAT_NCLASS * sizeof(*cells));
-	memset(snap, 0, sizeof(*snap));
-	snap->nranges = nranges;
-	snap->cells = cells;
+	snapshot__clear(snap);
 	offline__reset_counts(o);
 	e = offline__run(o, snap, o->err, sizeof(o->err));
 	clock_gettime(CLOCK_REALTIME, &snap->taken);

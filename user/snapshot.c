@@ -29,6 +29,17 @@ void snapshot__copy(struct snapshot *dst, const struct snapshot *src)
 	dst->cells = cells;
 }
 
+void snapshot__clear(struct snapshot *s)
+{
+	__u32 nranges = s->nranges;
+	struct cell *cells = s->cells;
+
+	memset(cells, 0, (size_t)nranges * LDLAT_NCLASS * sizeof(*cells));
+	memset(s, 0, sizeof(*s));
+	s->nranges = nranges;
+	s->cells = cells;
+}
+
 void snapshot__delta(struct snapshot *out, const struct snapshot *cur, const struct snapshot *prev)
 {
 	size_t i, n = (size_t)cur->nranges * LDLAT_NCLASS, k;
