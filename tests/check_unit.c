@@ -154,19 +154,6 @@ START_TEST(test_class_names)
 }
 END_TEST
 
-START_TEST(test_datasrc_text)
-{
-	char buf[256];
-
-	datasrc__snprint(OP_LH | P(LVL, L3) | LEVEL(L3) | P(SNOOP, HITM) | TLB_HIT, buf, sizeof(buf));
-	ck_assert_str_eq(buf, "LOAD L3 hit SNOOP HitM TLB HIT|L1|L2");
-	datasrc__snprint(P(OP, LOAD) | L(REM_CCE2) | LN(ANY_CACHE) | REM | HOPS(1), buf, sizeof(buf));
-	ck_assert_str_eq(buf, "LOAD Remote Any cache (node, same socket) hit SNOOP TLB");
-	datasrc__snprint(OP_LH | P(LVL, IO) | LEVEL(NA) | P(SNOOP, NONE), buf, sizeof(buf));
-	ck_assert_str_eq(buf, "LOAD N/A hit SNOOP None TLB");
-}
-END_TEST
-
 /* ---- buckets and percentiles -------------------------------------------- */
 
 START_TEST(test_log2_bucket_edges)
@@ -699,7 +686,6 @@ static Suite *unit_suite(void)
 	tcase_add_test(tc, test_classify_hops);
 	tcase_add_test(tc, test_classify_legacy);
 	tcase_add_test(tc, test_class_names);
-	tcase_add_test(tc, test_datasrc_text);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("buckets");

@@ -115,12 +115,6 @@ const char *counters__key(enum ldlat_verdict v)
 	return (unsigned int)v < LDLAT_NVERDICTS ? keys[v] : "?";
 }
 
-__u64 counters__dropped(const struct ldlat_counters *c)
-{
-	return c->fields_missing + c->tgid_filtered + c->op_filtered + c->no_address +
-	       c->outside_ranges + c->below_min + c->above_max + c->class_filtered;
-}
-
 double cell__percentile(const struct cell *c, double p, __u32 linear_step)
 {
 	double rank, lo, hi, below = 0;

@@ -59,9 +59,6 @@ void cell__add(struct cell *acc, const struct cell *c);
  */
 const char *counters__key(enum ldlat_verdict v);
 
-/* Sum of the drop counters. */
-__u64 counters__dropped(const struct ldlat_counters *c);
-
 /*
  * The p-th percentile (0 < p <= 100) estimated from the buckets: the bucket
  * that holds the sample of that rank, interpolated linearly inside it.  0 for
