@@ -155,7 +155,7 @@ static __always_inline int ldlat_account(const struct ldlat_sample *s, const boo
 	h = bpf_map_lookup_elem(&hists, &idx);
 	if (!h)
 		return 0;
-	b = ldlat_bucket(s->lat, cfg.linear_step);
+	b = ldlat_bucket_shift(s->lat, cfg.linear_step, cfg.linear_shift);
 	if (b >= LDLAT_NBUCKETS)
 		return 0;
 	h->slot[b]++;
@@ -206,11 +206,12 @@ static __always_inline int ldlat_from_data(struct bpf_perf_event_data *ctx, cons
 		s.data_src = data->data_src.val;
 		s.flags |= LDLAT_HAS_DSRC;
 	}
-	/* the precise IP of a PEBS sample is in data->ip; regs are the fallback */
+	/* the precise IP of a PEBS sample is in data->ip; regs only when it is not there */
 	if (top && (cfg.top & LDLAT_TOP_IP)) {
-		s.ip = ldlat_regs_ip(ctx);
 		if (flags & PERF_SAMPLE_IP)
 			s.ip = data->ip;
+		else
+			s.ip = ldlat_regs_ip(ctx);
 	}
 	if (cfg.ntgids || top)
 		s.tgid = bpf_get_current_pid_tgid() >> 32;

@@ -175,6 +175,12 @@ struct ldlat_config {
 	__u32 nranges;			/* rows of 'hists' (at least 1) */
 	__u32 ntgids;			/* 0: any process */
 	__u32 tgid[LDLAT_MAX_TGIDS];
+	/*
+	 * linear_step is 1 << (linear_shift - 1): buckets by a shift; 0: by a
+	 * division (ldlat_linear_shift; here, where the struct had a hole: the
+	 * pinned layout is unchanged)
+	 */
+	__u32 linear_shift;
 	__u64 min_lat;
 	__u64 max_lat; /* inclusive */
 	__u32 class_mask; /* bit (1 << class) set: kept */
@@ -384,14 +390,33 @@ LDLAT_INLINE __u32 ldlat_log2_bucket(__u64 v)
 	return r + (__u32)v; /* v is now 1, or 0 when it started at 0 */
 }
 
-LDLAT_INLINE __u32 ldlat_bucket(__u64 lat, __u32 linear_step)
+/* linear_shift for a bucket width: log2 + 1 for a power of two, else 0 (divide). */
+LDLAT_INLINE __u32 ldlat_linear_shift(__u32 linear_step)
+{
+	return linear_step && !(linear_step & (linear_step - 1)) ? ldlat_log2_bucket(linear_step)
+								 : 0;
+}
+
+/*
+ * The sample's bucket.  With linear_shift (rodata: the verifier keeps one of
+ * the two) a shift, else a 64-bit division.
+ */
+LDLAT_INLINE __u32 ldlat_bucket_shift(__u64 lat, __u32 linear_step, __u32 linear_shift)
 {
 	__u64 b;
 
 	if (!linear_step)
 		return ldlat_log2_bucket(lat);
-	b = lat / linear_step;
+	if (linear_shift)
+		b = lat >> ((linear_shift - 1) & 63);
+	else
+		b = lat / linear_step;
 	return b < LDLAT_NBUCKETS - 1 ? (__u32)b : LDLAT_NBUCKETS - 1; /* last: overflow */
+}
+
+LDLAT_INLINE __u32 ldlat_bucket(__u64 lat, __u32 linear_step)
+{
+	return ldlat_bucket_shift(lat, linear_step, 0);
 }
 
 /* Inclusive bounds of a bucket, for printing and percentiles. */

@@ -28,10 +28,4 @@ int class__parse_list(const char *list, __u32 *mask, char *err, size_t errlen);
 /* The tokens and groups class__parse_list accepts, for --help and errors. */
 const char *class__list_help(void);
 
-/*
- * Decodes every field of a data_src value the way perf does
- * ("LOAD L3 hit SNOOP HitM TLB L1 hit"), for -v and offline reports.
- */
-void datasrc__snprint(__u64 ds, char *buf, size_t len);
-
 #endif

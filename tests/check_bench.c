@@ -115,8 +115,6 @@ int main(void)
 {
 	Suite *s = suite_create("bench");
 	TCase *tc = tcase_create("tools");
-	SRunner *sr;
-	int failed;
 
 	if (!need_root("check_bench (perf events and BPF)"))
 		return 0;
@@ -126,9 +124,5 @@ int main(void)
 	tcase_add_test(tc, test_floor_bad_input);
 	tcase_add_test(tc, test_logic_runs);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? 1 : 0;
+	return run_suite(s);
 }

@@ -211,6 +211,54 @@ START_TEST(test_linear_and_address_only)
 	c.op_mask = PERF_MEM_OP_LOAD | PERF_MEM_OP_STORE;
 	c.linear_step = 0xffffffffu;
 	run_samples(&c);
+	/* powers of two: the program shifts (linear_shift, as config__fill sets it) */
+	c.linear_step = 16;
+	c.linear_shift = ldlat_linear_shift(16);
+	ck_assert_uint_eq(c.linear_shift, 5);
+	run_samples(&c);
+	c.linear_step = 1;
+	c.linear_shift = ldlat_linear_shift(1);
+	run_samples(&c);
+	c.linear_step = 0x80000000u;
+	c.linear_shift = ldlat_linear_shift(0x80000000u);
+	run_samples(&c);
+}
+END_TEST
+
+/*
+ * With linear_shift the program's buckets come from the shift, not the
+ * division: a shift that disagrees with the step (8 for a step of 16) moves
+ * a latency of 100 to bucket 12, where 100 / 16 would give 6.
+ */
+START_TEST(test_linear_shift_used)
+{
+	struct ldlat_config c = { .nranges = 1,
+				  .max_lat = ~0ull,
+				  .class_mask = LDLAT_ALL_CLASSES,
+				  .linear_step = 16,
+				  .linear_shift = ldlat_linear_shift(8),
+				  .need = LDLAT_HAS_LAT };
+	struct ldlat_sample s = { .lat = 100, .flags = LDLAT_HAS_LAT };
+	struct session sess;
+	struct snapshot got;
+	char err[1024];
+	__u64 at12 = 0, total = 0;
+	__u32 idx;
+	LIBBPF_OPTS(bpf_test_run_opts, opts, .ctx_in = &s, .ctx_size_in = sizeof(s));
+
+	ck_assert_msg(session__open(&sess, &c, SESSION_TEST_ENTRY, err, sizeof(err)) == 0, "%s",
+		      err);
+	ck_assert_int_eq(snapshot__init(&got, 1), 0);
+	ck_assert_int_eq(bpf_prog_test_run_opts(session__test_fd(&sess), &opts), 0);
+	ck_assert_int_eq(session__read(&sess, &got), 0);
+	for (idx = 0; idx < LDLAT_NCLASS; idx++) {
+		at12 += got.cells[idx].slot[12];
+		total += got.cells[idx].count;
+	}
+	ck_assert_uint_eq(total, 1);
+	ck_assert_uint_eq(at12, 1);
+	snapshot__free(&got);
+	session__close(&sess);
 }
 END_TEST
 
@@ -526,8 +574,6 @@ int main(void)
 {
 	Suite *s = suite_create("bpf");
 	TCase *tc = tcase_create("test_run");
-	SRunner *sr;
-	int failed;
 
 	if (!need_root("check_bpf (BPF_PROG_TEST_RUN)"))
 		return 0;
@@ -535,6 +581,7 @@ int main(void)
 	tcase_add_test(tc, test_no_filters);
 	tcase_add_test(tc, test_all_filters);
 	tcase_add_test(tc, test_linear_and_address_only);
+	tcase_add_test(tc, test_linear_shift_used);
 	tcase_add_loop_test(tc, test_platform_classes_in_bpf, 0, NDS_PLATFORMS);
 	tcase_add_test(tc, test_cell_labels);
 	tcase_add_test(tc, test_address_only_program_loads);
@@ -542,9 +589,5 @@ int main(void)
 	tcase_add_loop_test(tc, test_top_off_costs_nothing, 0, 2);
 	tcase_add_test(tc, test_bench_entry);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? 1 : 0;
+	return run_suite(s);
 }

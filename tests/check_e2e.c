@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -126,6 +127,141 @@ START_TEST(test_command_mappings)
 	ck_assert_ptr_nonnull(strstr(err, "range 0: [stack] = 0x"));
 	free(out);
 	free(err);
+}
+END_TEST
+
+/* The spans -v printed for range NAME ("range 0: NAME = 0xA-0xB,0xC-0xD"); how many. */
+static int spans_of(const char *err, const char *name, unsigned long long lo[],
+		    unsigned long long hi[], int max)
+{
+	char needle[256];
+	const char *p;
+	int n = 0, used;
+
+	snprintf(needle, sizeof(needle), ": %s = ", name);
+	p = strstr(err, needle);
+	if (!p)
+		return 0;
+	p += strlen(needle);
+	while (n < max && sscanf(p, "0x%llx-0x%llx%n", &lo[n], &hi[n], &used) == 2) {
+		n++;
+		p += used;
+		if (*p != ',')
+			break;
+		p++;
+	}
+	return n;
+}
+
+/* The number before "what" in the filter line ("dropped: 155 outside every range"), or -1. */
+static long dropped(const char *out, const char *what)
+{
+	const char *p = strstr(out, what);
+
+	while (p && p > out && p[-1] == ' ')
+		p--;
+	while (p && p > out && p[-1] >= '0' && p[-1] <= '9')
+		p--;
+	return p ? strtol(p, NULL, 10) : -1;
+}
+
+/*
+ * [heap] is the brk heap and room to grow: pages the command adds with sbrk
+ * after the ranges were resolved count, the pages it maps with mmap (below
+ * the libraries, in the gap above the heap) do not.  With RLIMIT_DATA the
+ * room is that limit; without, the machine's memory.  _i: 0 unlimited, 1 with
+ * a 1 GiB RLIMIT_DATA.
+ */
+START_TEST(test_command_heap)
+{
+	char *argv[] = { (char *)hist(), "--source", "page-faults", "-a", "[heap]", "-v", "--",
+			 (char *)workload(), "--heap-pages", "50", "--fault-pages", "100",
+			 "--print-ranges", NULL };
+	struct rlimit data = { 1ull << 30, 1ull << 30 };
+	unsigned long long lo[4], hi[4], flo, fhi;
+	char *out, *err;
+	const char *f;
+	long heap;
+
+	if (_i)
+		ck_assert_int_eq(setrlimit(RLIMIT_DATA, &data), 0);
+	run_expect(argv, 0, &out, &err);
+	ck_assert_int_eq(spans_of(err, "[heap]", lo, hi, 4), 1);
+	f = strstr(out, "faults 0x");
+	ck_assert_msg(f && sscanf(f, "faults 0x%llx-0x%llx", &flo, &fhi) == 2, "%s", out);
+	ck_assert_msg(fhi <= lo[0] || flo >= hi[0], "mapped pages 0x%llx-0x%llx inside [heap] 0x%llx-0x%llx",
+		      flo, fhi, lo[0], hi[0]);
+	if (_i) /* stopped at exec the heap is empty: start_brk plus RLIMIT_DATA */
+		ck_assert_uint_eq(hi[0] - lo[0], 1ull << 30);
+	else
+		ck_assert_uint_gt(hi[0] - lo[0], 1ull << 20);
+	heap = count_for(out, "[heap] (0x");
+	ck_assert_msg(heap >= 50 && heap < 100, "%s", out);
+	ck_assert_msg(dropped(out, "outside every range") >= 100, "%s", out);
+	free(out);
+	free(err);
+}
+END_TEST
+
+/* The PID of the first child of pid (the tool's command), or 0. */
+static pid_t child_of(pid_t pid)
+{
+	char path[64], buf[256];
+	FILE *f;
+	int c = 0;
+
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/children", (int)pid, (int)pid);
+	f = fopen(path, "r");
+	if (!f)
+		return 0;
+	if (!fgets(buf, sizeof(buf), f) || sscanf(buf, "%d", &c) != 1)
+		c = 0;
+	fclose(f);
+	return c;
+}
+
+/*
+ * A library of a command (stopped at its exec, before the loader mapped it):
+ * the command runs to its entry point first, the range covers every mapping
+ * of libc in the command's /proc/PID/maps, and the faults the program takes
+ * in libc after its entry point count.
+ */
+START_TEST(test_command_library)
+{
+	char *argv[] = { (char *)hist(), "--source", "page-faults", "-a", "libc.so.6", "-v", "--",
+			 (char *)workload(), "--wait", "--fault-pages", "10", NULL };
+	unsigned long long lo[16], hi[16], mlo, mhi;
+	char path[64], line[1024];
+	int n, i, nmaps = 0;
+	struct child h;
+	pid_t w;
+	FILE *f;
+
+	ck_assert_msg(child_spawn_started(&h, argv, 30), "%s", h.errbuf);
+	n = spans_of(h.errbuf, "libc.so.6", lo, hi, 16);
+	ck_assert_msg(n > 0, "%s", h.errbuf);
+	w = child_of(h.pid);
+	ck_assert_int_gt(w, 0);
+	snprintf(path, sizeof(path), "/proc/%d/maps", (int)w);
+	f = fopen(path, "r");
+	ck_assert_ptr_nonnull(f);
+	while (fgets(line, sizeof(line), f)) {
+		if (!strstr(line, "/libc.so.6\n"))
+			continue;
+		ck_assert_int_eq(sscanf(line, "%llx-%llx", &mlo, &mhi), 2);
+		for (i = 0; i < n && !(lo[i] <= mlo && mhi <= hi[i]); i++)
+			;
+		ck_assert_msg(i < n, "libc mapping %s is outside the range's spans", line);
+		if (!nmaps++)
+			ck_assert_uint_eq(mlo, lo[0]); /* the lowest mapping starts the range */
+	}
+	fclose(f);
+	ck_assert_int_gt(nmaps, 0);
+	ck_assert(child_go(&h)); /* its stdin is the workload's */
+	ck_assert_int_eq(child_finish(&h, 30), 0);
+	ck_assert_msg(count_for(h.outbuf, "libc.so.6 (0x") > 0, "%s", h.outbuf);
+	child_free(&h);
+	assert_nothing_left();
 }
 END_TEST
 
@@ -491,8 +627,6 @@ int main(void)
 {
 	Suite *s = suite_create("e2e");
 	TCase *tc;
-	SRunner *sr;
-	int failed;
 
 	if (!need_root("check_e2e (perf events and BPF)"))
 		return 0;
@@ -503,6 +637,8 @@ int main(void)
 	tcase_add_test(tc, test_address_only_program);
 	tcase_add_test(tc, test_command_children_and_status);
 	tcase_add_test(tc, test_command_mappings);
+	tcase_add_loop_test(tc, test_command_heap, 0, 2);
+	tcase_add_test(tc, test_command_library);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("targets");
@@ -534,9 +670,5 @@ int main(void)
 	tcase_add_test(tc, test_list_events_here);
 	suite_add_tcase(s, tc);
 
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? 1 : 0;
+	return run_suite(s);
 }

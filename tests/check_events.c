@@ -1184,11 +1184,5 @@ static Suite *events_suite(void)
 
 int main(void)
 {
-	SRunner *sr = srunner_create(events_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? 1 : 0;
+	return run_suite(events_suite());
 }

@@ -1515,8 +1515,9 @@ START_TEST(test_live_vs_recorded)
 		{"range=\"0x200000000000+120K (0x200000000000-0x20000001e000)\"} 30\n",
 		 "range=\"0x20000001e000-0x200000200000\"} 270\n"},
 	};
-	struct child w, live, rec;
-	char pid[32], ctl[600], ack[600], buf[16];
+	struct perf_recorder rec;
+	struct child w, live;
+	char pid[32];
 	const char *path = tmp("live.data");
 	char *wargv[] = {
 		(char *)workload(), "--wait", "--fault-pages", "300", "--base", BASE, NULL};
@@ -1528,49 +1529,32 @@ START_TEST(test_live_vs_recorded)
 				"--format", (char *)fmt_names[_i]};
 	char *largv[16] = {(char *)hist(), "--source", "page-faults"};
 	char *oargv[16] = {(char *)hist(), "--input", (char *)path};
-	char ctlarg[1300];
-	char *pargv[] = {"perf", "record", "-q",	  "-D",		"-1", "--control",
-			 ctlarg, "-e",	   "page-faults", "-c",		"1",  "-d",
-			 "-p",	 pid,	   "-o",	  (char *)path, NULL};
+	char *pargv[] = {"perf", "record",	"-q", "-D",	     "-1", "--control",
+			 rec.ctlarg, "-e",	"page-faults", "-c", "1",
+			 "-d",	     "-p",	pid,	       "-o", (char *)path,
+			 NULL};
 	struct rlimit stack8m = {8 << 20, RLIM_INFINITY};
 	char *out, *err;
 	unsigned int i;
-	int cfd, afd;
 
 	if (!need_root("check_offline (live BPF sampling)"))
 		return;
 	for (i = 0; i < sizeof(common) / sizeof(common[0]); i++)
 		largv[3 + i] = oargv[3 + i] = common[i];
-	snprintf(ctl, sizeof(ctl), "%s", tmp("ctl.fifo"));
-	snprintf(ack, sizeof(ack), "%s", tmp("ack.fifo"));
-	unlink(ctl);
-	unlink(ack);
-	ck_assert_int_eq(mkfifo(ctl, 0600), 0);
-	ck_assert_int_eq(mkfifo(ack, 0600), 0);
-	snprintf(ctlarg, sizeof(ctlarg), "fifo:%s,%s", ctl, ack);
+	perf_record_fifos(&rec, tmpdir);
 
 	/* [stack] reaches RLIMIT_STACK below the stack live, Linux's default 8 MiB offline */
 	ck_assert_int_eq(setrlimit(RLIMIT_STACK, &stack8m), 0);
 	child_spawn(&w, wargv);
 	snprintf(pid, sizeof(pid), "%d", w.pid);
-	/* perf record starts disabled; "enable" answered by "ack" means it samples */
-	child_spawn(&rec, pargv);
-	cfd = open(ctl, O_WRONLY | O_CLOEXEC);
-	afd = open(ack, O_RDONLY | O_CLOEXEC);
-	ck_assert_int_ge(cfd, 0);
-	ck_assert_int_ge(afd, 0);
-	ck_assert_int_eq(write(cfd, "enable\n", 7), 7);
-	ck_assert_int_gt(read(afd, buf, sizeof(buf)), 0);
-	ck_assert_msg(!strncmp(buf, "ack", 3), "perf record answered '%.16s'", buf);
+	perf_record_start(&rec, pargv);
 	child_spawn(&live, largv);
 	ck_assert_msg(child_wait_stderr(&live, "Ctrl-C to end", 30), "%s", live.errbuf);
 	/* go */
 	ck_assert_int_eq(write(w.in, "g", 1), 1);
 	ck_assert_int_eq(child_finish(&w, 60), 0);
 	ck_assert_int_eq(child_finish(&live, 60), 0);
-	close(cfd);
-	close(afd);
-	ck_assert_msg(child_finish(&rec, 60) == 0, "perf record: %s", rec.errbuf);
+	perf_record_stop(&rec);
 
 	ck_assert_msg(run_hist(oargv, &out, &err) == 0, "%s", err);
 	ck_assert_msg(strstr(live.outbuf, counted[_i][0]), "%s", live.outbuf);
@@ -1580,7 +1564,6 @@ START_TEST(test_live_vs_recorded)
 	ck_assert_msg(!strcmp(out, live.outbuf), "live:\n%s\noffline:\n%s", live.outbuf, out);
 	child_free(&w);
 	child_free(&live);
-	child_free(&rec);
 	free(out);
 	free(err);
 }
@@ -1677,7 +1660,6 @@ int main(void)
 {
 	Suite *s = suite_create("offline");
 	TCase *tc;
-	SRunner *sr;
 	int failed;
 
 	cases_init();
@@ -1722,10 +1704,7 @@ int main(void)
 	tcase_add_loop_test(tc, test_bpf_vs_offline, 0, 3);
 	suite_add_tcase(s, tc);
 
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
+	failed = run_suite(s);
 	cleanup_tmp();
 	return failed ? 1 : 0;
 }

@@ -8,6 +8,7 @@
  */
 #include <check.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -31,24 +32,6 @@ static const char *schema(void)
 
 	snprintf(path, sizeof(path), "%s/../json_schema.py", fx ? fx : "tests/fixtures");
 	return path;
-}
-
-static int sh(const char *fmt, ...)
-{
-	char cmd[8192], *o = NULL, *e = NULL;
-	char *argv[] = {"sh", "-c", cmd, NULL};
-	va_list ap;
-	int rc;
-
-	va_start(ap, fmt);
-	vsnprintf(cmd, sizeof(cmd), fmt, ap);
-	va_end(ap);
-	rc = run(argv, 60, &o, &e);
-	if (rc)
-		fprintf(stderr, "check_output: '%s' exited %d: %s%s\n", cmd, rc, o, e);
-	free(o);
-	free(e);
-	return rc;
 }
 
 /* A run with two ranges; a snapshot with L1 hits in range 0 and RAM loads in range 1. */
@@ -132,9 +115,9 @@ START_TEST(test_json_schema_and_values)
 
 	fixture_init(&f, "0x1000-0x2000", 0, true);
 	render_to("a.json", render_json, &f);
-	ck_assert_int_eq(sh("python3 %s < %s/a.json", schema(), tmpdir), 0);
+	ck_assert_int_eq(sh(NULL, NULL, "python3 %s < %s/a.json", schema(), tmpdir), 0);
 	ck_assert_int_eq(
-		sh("jq -e '.source == \"ldlat\" and .event == \"cpu/mem-loads,ldlat=30/P\" "
+		sh(NULL, NULL, "jq -e '.source == \"ldlat\" and .event == \"cpu/mem-loads,ldlat=30/P\" "
 		   "and .target == \"cgroup \\\"quoted\\\\name\\\"\" and .interval.seconds "
 		   "== 60.5 and .counters.seen == 32 and .counters.dropped.outside_ranges == 5 "
 		   "and .filters.ops == [\"load\"] and .filters.max_latency == null and "
@@ -142,20 +125,20 @@ START_TEST(test_json_schema_and_values)
 		   LDLAT_NCLASS, tmpdir),
 		0);
 	/* 9 latencies in 8 buckets: 0, 1, [2,3], [16,31] x2, [64,127], [512,1023] x2, [65536,...] */
-	ck_assert_int_eq(sh("jq -e '[.histograms[] | [.range, .class, .class_name, .count, "
+	ck_assert_int_eq(sh(NULL, NULL, "jq -e '[.histograms[] | [.range, .class, .class_name, .count, "
 			    "(.buckets | length)]] == [[0, \"l1\", \"L1 hit\", 9, 7], [1, "
 			    "\"local-ram\", \"local RAM\", 18, 7]]' %s/a.json",
 			    tmpdir),
 			 0);
 	ck_assert_int_eq(
-		sh("jq -e '.histograms[0] | .sum == 72165 and .buckets[3] == {low: 16, "
+		sh(NULL, NULL, "jq -e '.histograms[0] | .sum == 72165 and .buckets[3] == {low: 16, "
 		   "high: 31, count: 2} and .percentiles.p50 >= 16 and .percentiles.p50 <= "
 		   "31' %s/a.json",
 		   tmpdir),
 		0);
 	f.report.by = BY_RANGE;
 	render_to("b.json", render_json, &f);
-	ck_assert_int_eq(sh("python3 %s < %s/b.json && jq -e '[.histograms[] | .class] == [null, "
+	ck_assert_int_eq(sh(NULL, NULL, "python3 %s < %s/b.json && jq -e '[.histograms[] | .class] == [null, "
 			    "null] and .by == \"range\"' %s/b.json",
 			    schema(), tmpdir, tmpdir),
 			 0);
@@ -171,12 +154,12 @@ START_TEST(test_json_schema_rejects)
 	fixture_init(&f, "0x1000-0x2000", 0, true);
 	render_to("c.json", render_json, &f);
 	ck_assert_int_ne(
-		sh("jq -c '.histograms[0].count += 1' %s/c.json | python3 %s", tmpdir, schema()),
+		sh(NULL, NULL, "jq -c '.histograms[0].count += 1' %s/c.json | python3 %s", tmpdir, schema()),
 		0);
-	ck_assert_int_ne(sh("jq -c 'del(.counters.dropped.below_min)' %s/c.json | python3 %s",
+	ck_assert_int_ne(sh(NULL, NULL, "jq -c 'del(.counters.dropped.below_min)' %s/c.json | python3 %s",
 			    tmpdir, schema()),
 			 0);
-	ck_assert_int_ne(sh("jq -c '.histograms[0].buckets |= reverse' %s/c.json | python3 %s",
+	ck_assert_int_ne(sh(NULL, NULL, "jq -c '.histograms[0].buckets |= reverse' %s/c.json | python3 %s",
 			    tmpdir, schema()),
 			 0);
 	snapshot__free(&f.snap);
@@ -191,7 +174,7 @@ START_TEST(test_json_no_latency)
 	f.report.by = BY_RANGE;
 	render_to("d.json", render_json, &f);
 	ck_assert_int_eq(
-		sh("python3 %s < %s/d.json && jq -e '.latency == false and "
+		sh(NULL, NULL, "python3 %s < %s/d.json && jq -e '.latency == false and "
 		   "[.histograms[] | [.count, .buckets]] == [[9, null], [18, null]]' %s/d.json",
 		   schema(), tmpdir, tmpdir),
 		0);
@@ -209,27 +192,27 @@ START_TEST(test_openmetrics_promtool)
 	fixture_init(&f, _i ? "0x1000+4K" : "0x1000-0x2000", _i ? 100 : 0, true);
 	snprintf(name, sizeof(name), "m%d.prom", _i);
 	render_to(name, render_openmetrics, &f);
-	ck_assert_int_eq(sh("promtool check metrics < %s/%s", tmpdir, name), 0);
-	ck_assert_int_eq(sh("tail -n 1 %s/%s | grep -qx '# EOF'", tmpdir, name), 0);
+	ck_assert_int_eq(sh(NULL, NULL, "promtool check metrics < %s/%s", tmpdir, name), 0);
+	ck_assert_int_eq(sh(NULL, NULL, "tail -n 1 %s/%s | grep -qx '# EOF'", tmpdir, name), 0);
 	ck_assert_int_eq(
-		sh("grep '^ldlat_latency_cycles_bucket{.*class=\"l1\"' %s/%s | sed "
+		sh(NULL, NULL, "grep '^ldlat_latency_cycles_bucket{.*class=\"l1\"' %s/%s | sed "
 		   "'s/.*le=\"\\([^\"]*\\)\"} \\(.*\\)/\\1 \\2/' | awk '{ if ($2 < prev) exit "
 		   "1; prev = $2; n++; last = $1 } END { if (n != 65 || prev != 9 || last != "
 		   "\"+Inf\") exit 1 }'",
 		   tmpdir, name),
 		0);
 	ck_assert_int_eq(
-		sh("grep -q '^ldlat_latency_cycles_count{.*class=\"local-ram\".*} 18$' %s/%s "
+		sh(NULL, NULL, "grep -q '^ldlat_latency_cycles_count{.*class=\"local-ram\".*} 18$' %s/%s "
 		   "&& grep -q '^ldlat_latency_cycles_sum{.*class=\"l1\".*} 72165$' %s/%s",
 		   tmpdir, name, tmpdir, name),
 		0);
 	if (_i) /* linear, 100 wide: 0-99 holds 0, 1, 3, 30, 31 */
-		ck_assert_int_eq(sh("grep -q 'class=\"l1\",.*le=\"99\"} 5$' %s/%s", tmpdir, name),
+		ck_assert_int_eq(sh(NULL, NULL, "grep -q 'class=\"l1\",.*le=\"99\"} 5$' %s/%s", tmpdir, name),
 				 0);
 	else /* log2: up to 31 holds 0, 1, 3, 30, 31 */
-		ck_assert_int_eq(sh("grep -q 'class=\"l1\",.*le=\"31\"} 5$' %s/%s", tmpdir, name),
+		ck_assert_int_eq(sh(NULL, NULL, "grep -q 'class=\"l1\",.*le=\"31\"} 5$' %s/%s", tmpdir, name),
 				 0);
-	ck_assert_int_eq(sh("grep -q 'target=\"cgroup \\\\\"quoted\\\\\\\\name\\\\\"\"' %s/%s",
+	ck_assert_int_eq(sh(NULL, NULL, "grep -q 'target=\"cgroup \\\\\"quoted\\\\\\\\name\\\\\"\"' %s/%s",
 			    tmpdir, name),
 			 0);
 	snapshot__free(&f.snap);
@@ -243,8 +226,8 @@ START_TEST(test_openmetrics_no_latency)
 	fixture_init(&f, "0x1000-0x2000", 0, false);
 	f.report.by = BY_RANGE;
 	render_to("n.prom", render_openmetrics, &f);
-	ck_assert_int_eq(sh("promtool check metrics < %s/n.prom", tmpdir), 0);
-	ck_assert_int_eq(sh("! grep -q ldlat_latency_cycles %s/n.prom && grep -q "
+	ck_assert_int_eq(sh(NULL, NULL, "promtool check metrics < %s/n.prom", tmpdir), 0);
+	ck_assert_int_eq(sh(NULL, NULL, "! grep -q ldlat_latency_cycles %s/n.prom && grep -q "
 			    "'^ldlat_range_samples{.*range=\"0x10000+64K (0x10000-0x20000)\"} 18$' "
 			    "%s/n.prom",
 			    tmpdir, tmpdir),
@@ -299,8 +282,8 @@ START_TEST(test_output_atomic)
 	ck_assert_int_eq(st.st_mode & 0777,
 			 0644); /* a collector running as another user reads it */
 	/* nothing left beside it */
-	ck_assert_int_eq(sh("[ $(ls %s | grep -c '^ldlat.prom') = 1 ]", tmpdir), 0);
-	ck_assert_int_eq(sh("grep -q '^ldlat_samples_seen{.*} 332$' %s", path), 0);
+	ck_assert_int_eq(sh(NULL, NULL, "[ $(ls %s | grep -c '^ldlat.prom') = 1 ]", tmpdir), 0);
+	ck_assert_int_eq(sh(NULL, NULL, "grep -q '^ldlat_samples_seen{.*} 332$' %s", path), 0);
 	snapshot__free(&f.snap);
 }
 END_TEST
@@ -317,6 +300,55 @@ START_TEST(test_output_check)
 	o.path = tmpdir;
 	ck_assert_int_eq(output__check(&o, err, sizeof(err)), -EINVAL);
 	ck_assert_ptr_nonnull(strstr(err, "is a directory"));
+	/* a device would be replaced by a file: refused, and left alone */
+	o.path = "/dev/null";
+	ck_assert_int_eq(output__check(&o, err, sizeof(err)), -EINVAL);
+	ck_assert_msg(strstr(err, "--output '/dev/null' is not a regular file"), "%s", err);
+}
+END_TEST
+
+static void render_lines(FILE *f, void *ctx)
+{
+	int i;
+
+	(void)ctx;
+	for (i = 0; i < 10; i++)
+		fprintf(f, "line %d of a report\n", i);
+}
+
+/*
+ * A report on stdout is written out before output__write returns (a reader
+ * of a pipe sees it at once), and a write that fails is an error with a
+ * sentence, not lost: stdout on /dev/full.
+ */
+START_TEST(test_output_stdout_flushed)
+{
+	struct output_opts o = {.format = OUTPUT_TEXT};
+	int saved = dup(1), fds[2], full;
+	char err[512] = "", buf[4096];
+	ssize_t n;
+
+	ck_assert_int_ge(saved, 0);
+	ck_assert_int_eq(pipe(fds), 0);
+	fflush(stdout);
+	ck_assert_int_ge(dup2(fds[1], 1), 0);
+	ck_assert_int_eq(output__write(&o, render_lines, NULL, false, err, sizeof(err)), 0);
+	n = read(fds[0], buf, sizeof(buf) - 1); /* blocks if the report were still buffered */
+	ck_assert_int_gt(n, 0);
+	buf[n] = '\0';
+	ck_assert_msg(strstr(buf, "line 0 of") && strstr(buf, "line 9 of"), "%s", buf);
+
+	full = open("/dev/full", O_WRONLY | O_CLOEXEC);
+	ck_assert_int_ge(full, 0);
+	ck_assert_int_ge(dup2(full, 1), 0);
+	ck_assert_int_eq(output__write(&o, render_lines, NULL, true, err, sizeof(err)), -ENOSPC);
+	ck_assert_msg(strstr(err, "cannot write the report to standard output: No space left"),
+		      "%s", err);
+	ck_assert_int_ge(dup2(saved, 1), 0);
+	close(full);
+	close(saved);
+	close(fds[0]);
+	close(fds[1]);
 }
 END_TEST
 
@@ -324,7 +356,6 @@ int main(void)
 {
 	Suite *s = suite_create("output");
 	TCase *tc;
-	SRunner *sr;
 	int failed;
 
 	snprintf(tmpdir, sizeof(tmpdir), "/tmp/ldlat-check-output-%d", (int)getpid());
@@ -341,13 +372,10 @@ int main(void)
 	tcase_add_test(tc, test_openmetrics_no_latency);
 	tcase_add_test(tc, test_output_atomic);
 	tcase_add_test(tc, test_output_check);
+	tcase_add_test(tc, test_output_stdout_flushed);
 	suite_add_tcase(s, tc);
 
-	sr = srunner_create(s);
-	srunner_set_fork_status(sr, CK_NOFORK);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	sh("rm -rf %s", tmpdir);
+	failed = run_suite(s);
+	sh(NULL, NULL, "rm -rf %s", tmpdir);
 	return failed ? 1 : 0;
 }

@@ -159,16 +159,10 @@ int main(void)
 {
 	Suite *s = suite_create("pfm");
 	TCase *tc = tcase_create("libpfm4");
-	SRunner *sr;
-	int failed;
 
 	tcase_add_loop_test(tc, test_ldlat_events_against_libpfm, 0,
 			    sizeof(cases) / sizeof(cases[0]));
 	tcase_add_test(tc, test_amd_core_events_against_libpfm);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? 1 : 0;
+	return run_suite(s);
 }

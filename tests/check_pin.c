@@ -71,28 +71,6 @@ static int cg_make(char *path, size_t len, const char *name)
 	return cgroup_make(path, len, tag);
 }
 
-/* Runs a shell command line; its stdout in *out (may be NULL). Returns the exit status. */
-static int sh(char **out, const char *fmt, ...)
-{
-	char cmd[8192], *o = NULL, *e = NULL;
-	char *argv[] = {"sh", "-c", cmd, NULL};
-	va_list ap;
-	int rc;
-
-	va_start(ap, fmt);
-	vsnprintf(cmd, sizeof(cmd), fmt, ap);
-	va_end(ap);
-	rc = run(argv, 60, &o, &e);
-	if (rc)
-		fprintf(stderr, "check_pin: '%s' exited %d: %s%s\n", cmd, rc, o, e);
-	if (out)
-		*out = o;
-	else
-		free(o);
-	free(e);
-	return rc;
-}
-
 /* Runs ldlat-hist with args; want its exit status; stdout and stderr in *out, *err. */
 static void hist_run(int want, char **out, char **err, char *const args[])
 {
@@ -116,7 +94,7 @@ static long shown_count(const char *dir, const char *extra)
 	long n = -1;
 
 	/* one --show: with --delta, each one moves the baseline */
-	if (!sh(&out,
+	if (!sh(&out, NULL,
 		"j=$(%s --show %s --format json --by range %s) && printf '%%s\\n' \"$j\" | "
 		"python3 %s >&2 && printf '%%s\\n' \"$j\" | jq -e '.histograms[] | "
 		"select(.range == 0) | .count'",
@@ -161,7 +139,7 @@ static char *set_ids(const char *dir)
 {
 	char *out = NULL;
 
-	ck_assert_int_eq(sh(&out,
+	ck_assert_int_eq(sh(&out, NULL,
 			    "for l in %s/link_*; do bpftool -j link show pinned $l | jq -r .id; "
 			    "done | tr '\\n' ' '; bpftool -j prog show pinned %s/prog | jq -r "
 			    "'\"prog \\(.id)\"'",
@@ -183,7 +161,7 @@ static void assert_ids_gone(const char *ids)
 		free(out);
 		out = NULL;
 		/* bpftool lists every link and program; ours must not be among them */
-		rc = sh(&out,
+		rc = sh(&out, NULL,
 			"links=$(bpftool -j link show | jq -r '.[].id'); "
 			"progs=$(bpftool -j prog show | jq -r '.[].id'); left=; p=; "
 			"for w in %s; do "
@@ -246,17 +224,40 @@ START_TEST(test_detach_show_unpin)
 	free(out);
 	free(err);
 
-	/* --delta: the change since the last --show */
+	/* a --show without --delta leaves the baseline alone: shown is as --pin made it */
+	ck_assert_int_eq(sh(NULL, NULL,
+			    "bpftool -j map dump pinned %s/shown | jq -e '.[0].formatted.value | "
+			    ".taken_ns == 0 and .counters.kept == 0 and .counters.seen == 0'",
+			    dir),
+			 0);
+	ck_assert_int_eq(
+		sh(NULL, NULL,
+		   "bpftool -j map dump pinned %s/shown_hists | jq -e '[.[].formatted.value "
+		   "| .slot[], .sum] | all(. == 0)'",
+		   dir),
+		0);
+	/* --delta: the change since the last --delta (the first: since the start) */
+	ck_assert_int_eq(shown_count(dir, "--delta"), 64);
 	fault_pages(cg, "10", BASE);
+	ck_assert_int_eq(shown_count(dir, ""), 74);
 	ck_assert_int_eq(shown_count(dir, "--delta"), 10);
 	ck_assert_int_eq(shown_count(dir, "--delta"), 0);
+	/* it records under an exclusive flock on DIR/shown: it waits while another holds it */
+	ck_assert_int_eq(sh(NULL, NULL,
+			    "flock %s/shown timeout 3 %s --show %s --delta >/dev/null; "
+			    "[ $? = 124 ]",
+			    dir, hist(), dir),
+			 0);
+	ck_assert_int_eq(sh(NULL, NULL, "flock %s/shown timeout 60 %s --show %s >/dev/null", dir,
+			    hist(), dir),
+			 0);
 	ck_assert_int_eq(shown_count(dir, ""), 74);
 
 	/* OpenMetrics: promtool accepts it, and it counts the same */
 	ck_assert_int_eq(
-		sh(NULL, "%s --show %s --format openmetrics | promtool check metrics", hist(), dir),
+		sh(NULL, NULL, "%s --show %s --format openmetrics | promtool check metrics", hist(), dir),
 		0);
-	ck_assert_int_eq(sh(NULL,
+	ck_assert_int_eq(sh(NULL, NULL,
 			    "%s --show %s --format openmetrics | grep -q "
 			    "'^ldlat_range_samples{.*range=\"%s (.*\"} 74$'",
 			    hist(), dir, RANGE),
@@ -264,33 +265,33 @@ START_TEST(test_detach_show_unpin)
 
 	/* bpftool reads every map by name: structs, enums as names, strings as strings */
 	ck_assert_int_eq(
-		sh(NULL,
+		sh(NULL, NULL,
 		   "bpftool -j map dump pinned %s/hists | jq -e '[.[] | .formatted.values[] | "
 		   ".value | select(.class == \"LDLAT_CLASS_UNKNOWN\" and .range == 0) | "
 		   ".slot[0]] | add == 74'",
 		   dir),
 		0);
-	ck_assert_int_eq(sh(NULL,
+	ck_assert_int_eq(sh(NULL, NULL,
 			    "bpftool -j map dump pinned %s/counters | jq -e "
 			    "'[.[0].formatted.values[].value | "
 			    ".kept] | add == 74'",
 			    dir),
 			 0);
 	ck_assert_int_eq(
-		sh(NULL,
+		sh(NULL, NULL,
 		   "bpftool -j map dump pinned %s/meta | jq -e '.[0].formatted.value | .magic == "
 		   "\"ldlat\" and .target == \"LDLAT_PIN_TARGET_CGROUP\" and .source == "
 		   "\"LDLAT_PIN_SOURCE_PAGE_FAULTS\" and .event == \"page-faults (period 1)\" "
 		   "and .range_text[0] == \"%s\" and .cfg.nspans == 1 and .detached == 1'",
 		   dir, RANGE),
 		0);
-	ck_assert_int_eq(sh(NULL,
+	ck_assert_int_eq(sh(NULL, NULL,
 			    "bpftool -j map dump pinned %s/shown | jq -e "
 			    "'.[0].formatted.value.counters.kept "
 			    "== 74'",
 			    dir),
 			 0);
-	ck_assert_int_eq(sh(NULL,
+	ck_assert_int_eq(sh(NULL, NULL,
 			    "bpftool -j prog show pinned %s/prog | jq -e '.name == "
 			    "\"ldlat_sample\" and .type == \"perf_event\"'",
 			    dir),
@@ -385,7 +386,7 @@ START_TEST(test_cgroup_removed)
 	ck_assert_ptr_nonnull(strstr(err, "has been removed"));
 	free(out);
 	free(err);
-	ck_assert_int_eq(sh(NULL,
+	ck_assert_int_eq(sh(NULL, NULL,
 			    "%s --show %s --format openmetrics | grep -q "
 			    "'^ldlat_cgroup_removed{.*} 1$'",
 			    hist(), dir),
@@ -436,6 +437,36 @@ START_TEST(test_foreground_pin)
 END_TEST
 
 /* ---- bad DIRs: exit 2, a message, nothing touched ------------------------- */
+
+/*
+ * No bpffs on /sys/fs/bpf (a mount namespace of the test's own, with it
+ * unmounted): bad input leaves it unmounted; a foreground run mounts it and
+ * unmounts it at its end; a detached set keeps it mounted.
+ */
+START_TEST(test_bpffs_mount)
+{
+	char dir[256], *out = NULL, *err = NULL;
+	int rc;
+
+	pin_path(dir, sizeof(dir), "mount");
+	rc = sh(&out, &err,
+		"unshare -m --propagation private sh -c '"
+		"H=%s; D=%s; "
+		"while mountpoint -q /sys/fs/bpf; do umount /sys/fs/bpf || exit 3; done; "
+		"$H --source page-faults --pin $D -G ldlat-test-nosuch-%d; [ $? = 2 ] || exit 4; "
+		"mountpoint -q /sys/fs/bpf && exit 5; "
+		"$H --source page-faults --pin $D -C 0 -d 0.1 >/dev/null || exit 6; "
+		"mountpoint -q /sys/fs/bpf && exit 7; "
+		"$H --source page-faults --pin $D -C 0 --detach || exit 8; "
+		"mountpoint -q /sys/fs/bpf || exit 9; "
+		"$H --unpin $D || exit 10; rmdir $D'",
+		hist(), dir, (int)suite_pid);
+	ck_assert_msg(rc == 0, "step %d failed\n%s\n%s", rc, out, err);
+	ck_assert_msg(strstr(err, "ldlat-test-nosuch-"), "%s", err);
+	free(out);
+	free(err);
+}
+END_TEST
 
 /* A BPF map of someone else's, pinned at path. */
 static void pin_foreign_map(const char *path)
@@ -614,11 +645,11 @@ START_TEST(test_latency_set)
 	ck_assert_msg(pinset__pin(&ps, &sess, &evlist, &meta, err, sizeof(err)) == 0, "%s", err);
 
 	/* JSON: the schema, and each (range, class) with its count, sum and buckets */
-	ck_assert_int_eq(sh(NULL, "%s --show %s --format json --by both | python3 %s", hist(), dir,
+	ck_assert_int_eq(sh(NULL, NULL, "%s --show %s --format json --by both | python3 %s", hist(), dir,
 			    schema()),
 			 0);
 	ck_assert_int_eq(
-		sh(NULL,
+		sh(NULL, NULL,
 		   "%s --show %s --format json --by both | jq -e '[.histograms[] | "
 		   "\"\\(.range) \\(.class) \\(.count) \\(.sum) \\(.buckets | length)\"] == "
 		   "[\"0 l1 13 %llu 11\", \"1 local-ram 26 %llu 11\"]'",
@@ -626,24 +657,24 @@ START_TEST(test_latency_set)
 		0);
 	/* the bucket of 30 and 31 cycles: [16, 31] */
 	ck_assert_int_eq(
-		sh(NULL,
+		sh(NULL, NULL,
 		   "%s --show %s --format json | jq -e '.histograms[] | select(.class == "
 		   "\"l1\") | .buckets[] | select(.low == 16) | .high == 31 and .count == 2'",
 		   hist(), dir),
 		0);
 	/* OpenMetrics: promtool accepts it; buckets cumulative, +Inf = _count */
-	ck_assert_int_eq(sh(NULL,
+	ck_assert_int_eq(sh(NULL, NULL,
 			    "%s --show %s --format openmetrics --by both | promtool check metrics",
 			    hist(), dir),
 			 0);
 	ck_assert_int_eq(
-		sh(NULL,
+		sh(NULL, NULL,
 		   "%s --show %s --format openmetrics --by both | grep "
 		   "'^ldlat_latency_cycles_bucket{.*class=\"local-ram\"' | awk '{ if ($NF < "
 		   "prev) exit 1; prev = $NF } END { if (NR != 65 || prev != 26) exit 1 }'",
 		   hist(), dir),
 		0);
-	ck_assert_int_eq(sh(NULL,
+	ck_assert_int_eq(sh(NULL, NULL,
 			    "%s --show %s --format openmetrics --by both | grep -qx "
 			    "'ldlat_latency_cycles_bucket{target=\"synthetic samples\",pin=\"%s\","
 			    "class=\"l1\",range=\"0x1000-0x2000\",le=\"31\"} 6'",
@@ -658,7 +689,7 @@ START_TEST(test_latency_set)
 	free(errs);
 	/* bpftool: the class by name in every cell */
 	ck_assert_int_eq(
-		sh(NULL,
+		sh(NULL, NULL,
 		   "bpftool -j map dump pinned %s/hists | jq -e '[.[] | .formatted.values | "
 		   "map(.value) "
 		   "| {range: .[0].range, class: .[0].class, n: (map(.slot | add) | add)} | "
@@ -666,7 +697,7 @@ START_TEST(test_latency_set)
 		   "{range: 1, class: \"LDLAT_CLASS_LOCAL_RAM\", n: 26}]'",
 		   dir),
 		0);
-	ck_assert_int_eq(sh(NULL,
+	ck_assert_int_eq(sh(NULL, NULL,
 			    "bpftool map dump pinned %s/hists | grep -q "
 			    "'\"class\": \"LDLAT_CLASS_REMOTE_HITM\"'",
 			    dir),
@@ -713,8 +744,6 @@ int main(void)
 {
 	Suite *s = suite_create("pin");
 	TCase *tc;
-	SRunner *sr;
-	int failed;
 
 	if (!need_root("check_pin (bpffs, perf events and BPF)"))
 		return 0;
@@ -733,12 +762,9 @@ int main(void)
 	tcase_set_timeout(tc, 120);
 	tcase_add_unchecked_fixture(tc, NULL, leftovers_remove);
 	tcase_add_test(tc, test_bad_dirs);
+	tcase_add_test(tc, test_bpffs_mount);
 	tcase_add_loop_test(tc, test_bad_options, 0, sizeof(bad_options) / sizeof(bad_options[0]));
 	suite_add_tcase(s, tc);
 
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? 1 : 0;
+	return run_suite(s);
 }

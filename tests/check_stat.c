@@ -16,7 +16,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "testutil.h"
@@ -25,6 +27,7 @@
 #include "../kernel/evnames.h"
 #include "../kernel/evresolve.h"
 #include "../kernel/muxint.h"
+#include "../kernel/muxlock.h"
 #include "../kernel/pfm.h"
 #include "../kernel/plan.h"
 #include "../user/statreport.h"
@@ -1001,13 +1004,6 @@ static long count_of(const char *out, const char *name)
 }
 
 /* Runs sh -c cmd; its exit code. */
-static int sh(const char *cmd, char **out, char **err)
-{
-	char *argv[] = { "sh", "-c", (char *)cmd, NULL };
-
-	return run(argv, 60, out, err);
-}
-
 static void start_stat(struct child *s, char *const argv[])
 {
 	ck_assert_msg(child_spawn_started(s, argv, 30), "ldlat-stat did not start: %s",
@@ -1121,8 +1117,25 @@ END_TEST
 #define SW_MUX "/sys/bus/event_source/devices/software/perf_event_mux_interval_ms"
 
 /*
+ * The lock ldlat-stat --mux-interval takes, for this test: other test runs
+ * on the machine (and their ldlat-stats) wait their turn, and the ldlat-stats
+ * this test starts, its descendants, go ahead under it.
+ */
+static int mux_lock_wait(void)
+{
+	int fd = open(MUXLOCK_PATH, O_RDWR | O_CREAT | O_CLOEXEC, 0600), i;
+
+	ck_assert_msg(fd >= 0, "cannot open " MUXLOCK_PATH ": %s", strerror(errno));
+	for (i = 0; i < 600 && flock(fd, LOCK_EX | LOCK_NB); i++)
+		usleep(100000);
+	ck_assert_msg(i < 600, "another run held " MUXLOCK_PATH " for a minute");
+	return fd;
+}
+
+/*
  * --mux-interval on this machine's software PMU (the only one here with
- * counting events): set during the run, put back after it and after Ctrl-C.
+ * counting events): set during the run, put back after it and after Ctrl-C;
+ * refused while a run that is not an ancestor holds the lock.
  */
 START_TEST(test_mux_interval_restored)
 {
@@ -1132,13 +1145,27 @@ START_TEST(test_mux_interval_restored)
 	char *sleeper[] = { (char *)stat_tool(), "--mux-interval", ms, "-e", "page-faults", "--",
 			    "sleep", "60", NULL };
 	struct child s;
-	int orig;
+	int orig, lock;
 
 	if (!need_root("ldlat-stat --mux-interval"))
 		return;
 	if (access(SW_MUX, W_OK))
 		return; /* no such file on this kernel: the fixture test covers the logic */
+	lock = mux_lock_wait();
 	orig = read_int_file(SW_MUX);
+	/* a run that is not this test's descendant (setsid -f: reparented) is refused */
+	ck_assert_int_eq(sh(&out, NULL,
+			    "d=$(mktemp -d /tmp/ldlat-muxlock-%d.XXXXXX) && setsid -f sh -c "
+			    "'%s --mux-interval %d -e page-faults -- true </dev/null >'$d'/out "
+			    "2>&1; echo $? >'$d'/rc' && i=0 && while [ ! -s $d/rc ] && [ $i -lt "
+			    "600 ]; do sleep 0.1; i=$((i + 1)); done; cat $d/rc $d/out; rm -rf $d",
+			    (int)getpid(), stat_tool(), orig + 7),
+			 0);
+	snprintf(script, sizeof(script), "another run (PID %d) is changing", (int)getpid());
+	ck_assert_msg(!strncmp(out, "1\n", 2) && strstr(out, script) && strstr(out, MUXLOCK_PATH),
+		      "%s", out);
+	ck_assert_int_eq(read_int_file(SW_MUX), orig);
+	free(out);
 	snprintf(ms, sizeof(ms), "%d", orig + 3);
 	snprintf(script, sizeof(script), "echo during=$(cat %s)", SW_MUX);
 	ck_assert_int_eq(run(argv, 30, &out, &err), 0);
@@ -1162,6 +1189,58 @@ START_TEST(test_mux_interval_restored)
 	ck_assert_int_eq(child_finish(&s, 30), 0);
 	ck_assert_int_eq(read_int_file(SW_MUX), orig);
 	child_free(&s);
+	close(lock);
+}
+END_TEST
+
+/*
+ * -i into a pipe: each report arrives as it is printed, in every format: the
+ * reader has the first one alone, not in a 4 KiB block of stdio's buffer,
+ * and more while the run goes on.  _i: text, json, openmetrics.
+ */
+START_TEST(test_intervals_stream)
+{
+	static const char *const fmts[] = { "text", "json", "openmetrics" };
+	static const char *const marks[] = { " seconds:\n", "\"tool\":\"ldlat-stat\"", "# EOF\n" };
+	char *argv[] = { (char *)stat_tool(), "-e", "page-faults", "-i", "0.5", "--format",
+			 (char *)fmts[_i], "--", "sleep", "60", NULL };
+	struct child s;
+
+	if (!need_root("ldlat-stat runs"))
+		return;
+	start_stat(&s, argv);
+	ck_assert_msg(child_wait_stdout(&s, marks[_i], 1, 30), "%s", s.outbuf);
+	ck_assert_msg(s.outlen < 4096, "%zu bytes at once: %s", s.outlen, s.outbuf);
+	ck_assert_msg(child_wait_stdout(&s, marks[_i], 3, 30), "%s", s.outbuf);
+	ck_assert_int_eq(waitpid(s.pid, NULL, WNOHANG), 0); /* still running */
+	kill(s.pid, SIGINT);
+	ck_assert_int_eq(child_finish(&s, 30), 0);
+	child_free(&s);
+}
+END_TEST
+
+/* A report that cannot be written (stdout on /dev/full) is an error, exit 1, for every tool. */
+START_TEST(test_stdout_full)
+{
+	static const char *const cmds[] = {
+		"$LDLAT_BUILD/ldlat-stat -e page-faults -i 0.2 -- sleep 10 >/dev/full",
+		"$LDLAT_BUILD/ldlat-stat -e page-faults -- true >/dev/full",
+		"$LDLAT_BUILD/ldlat-hist --source page-faults -- true >/dev/full",
+		"$LDLAT_BUILD/ldlat-top --source page-faults -- true >/dev/full",
+	};
+	char *out, *err;
+	unsigned int i;
+
+	if (!need_root("ldlat-stat, ldlat-hist and ldlat-top runs"))
+		return;
+	for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
+		ck_assert_msg(sh(&out, &err, "%s", cmds[i]) == 1, "%s: %s", cmds[i], err);
+		ck_assert_msg(strstr(err, "cannot write the report to standard output: No space "
+					  "left on device"),
+			      "%s: %s", cmds[i], err);
+		free(out);
+		free(err);
+	}
 }
 END_TEST
 
@@ -1269,11 +1348,11 @@ START_TEST(test_intervals_and_status)
 	free(out);
 	free(err);
 	/* as JSON Lines: one object per interval, then the run's */
-	ck_assert_int_eq(sh("$LDLAT_BUILD/ldlat-stat -e page-faults -i 0.2 --format json -- sleep 1 "
+	ck_assert_int_eq(sh(&out, &err, "%s",
+			    "$LDLAT_BUILD/ldlat-stat -e page-faults -i 0.2 --format json -- sleep 1 "
 			    "2>/dev/null | jq -s -e 'length >= 4 and (.[0].interval.end > 0) and "
 			    "(.[-1].interval == null) and all(.[]; .events[0].name == "
-			    "\"page-faults\")' >/dev/null",
-			    &out, &err),
+			    "\"page-faults\")' >/dev/null"),
 			 0);
 	free(out);
 	free(err);
@@ -1338,7 +1417,7 @@ START_TEST(test_formats)
 			 "'^ldlat_stat_events{target=\"PID %s (1 thread)\",event=\"page-faults\","
 			 "group=\"1\"} 77$' %s",
 			 file, pid, file);
-	ck_assert_msg(sh(cmd, &out, &err) == 0, "%s\n%s\nstat: %s", out, err, s.errbuf);
+	ck_assert_msg(sh(&out, &err, "%s", cmd) == 0, "%s\n%s\nstat: %s", out, err, s.errbuf);
 	free(out);
 	free(err);
 	unlink(file);
@@ -1390,7 +1469,8 @@ START_TEST(test_hist_loads)
 	free(out);
 	free(err);
 	/* the machine-readable formats carry it too */
-	ck_assert_int_eq(sh("set -e; H=$LDLAT_BUILD/ldlat-hist; W=$LDLAT_BUILD/ldlat-workload; "
+	ck_assert_int_eq(sh(&out, &err, "%s",
+			    "set -e; H=$LDLAT_BUILD/ldlat-hist; W=$LDLAT_BUILD/ldlat-workload; "
 			    "$H --source page-faults --loads=page-faults --format json -- $W "
 			    "--fault-pages 50 --base " BASE " 2>/dev/null | jq -e '.loads.event == "
 			    "\"page-faults\" and .loads.fraction == 1 and .loads.count == .loads.above'"
@@ -1399,8 +1479,7 @@ START_TEST(test_hist_loads)
 			    "--fault-pages 50 --base " BASE " 2>/dev/null > /tmp/ldlat-loads-$$.prom; "
 			    "promtool check metrics < /tmp/ldlat-loads-$$.prom; "
 			    "grep -q '^ldlat_loads_sampled_ratio{.*event=\"page-faults\"} 1.000000000$' "
-			    "/tmp/ldlat-loads-$$.prom; rm -f /tmp/ldlat-loads-$$.prom",
-			    &out, &err),
+			    "/tmp/ldlat-loads-$$.prom; rm -f /tmp/ldlat-loads-$$.prom"),
 			 0);
 	free(out);
 	free(err);
@@ -1416,8 +1495,6 @@ int main(void)
 {
 	Suite *s = suite_create("stat");
 	TCase *tc;
-	SRunner *sr;
-	int failed;
 
 	tc = tcase_create("names");
 	tcase_add_test(tc, test_cache_names);
@@ -1463,13 +1540,11 @@ int main(void)
 	tcase_add_test(tc, test_per_group_interrupted);
 	tcase_add_test(tc, test_unprivileged);
 	tcase_add_test(tc, test_intervals_and_status);
+	tcase_add_loop_test(tc, test_intervals_stream, 0, 3);
+	tcase_add_test(tc, test_stdout_full);
 	tcase_add_test(tc, test_hist_loads);
 	tcase_add_loop_test(tc, test_formats, 0, 2);
 	suite_add_tcase(s, tc);
 
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? 1 : 0;
+	return run_suite(s);
 }

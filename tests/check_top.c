@@ -862,7 +862,6 @@ int main(void)
 {
 	Suite *s = suite_create("top");
 	TCase *tc = tcase_create("symbols");
-	SRunner *sr;
 	bool root;
 	int failed;
 
@@ -896,10 +895,7 @@ int main(void)
 				    sizeof(top_bad_inputs) / sizeof(top_bad_inputs[0]));
 		suite_add_tcase(s, tc);
 	}
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
+	failed = run_suite(s);
 	top_input_cleanup();
 	return failed ? 1 : 0;
 }

@@ -154,19 +154,6 @@ START_TEST(test_class_names)
 }
 END_TEST
 
-START_TEST(test_datasrc_text)
-{
-	char buf[256];
-
-	datasrc__snprint(OP_LH | P(LVL, L3) | LEVEL(L3) | P(SNOOP, HITM) | TLB_HIT, buf, sizeof(buf));
-	ck_assert_str_eq(buf, "LOAD L3 hit SNOOP HitM TLB HIT|L1|L2");
-	datasrc__snprint(P(OP, LOAD) | L(REM_CCE2) | LN(ANY_CACHE) | REM | HOPS(1), buf, sizeof(buf));
-	ck_assert_str_eq(buf, "LOAD Remote Any cache (node, same socket) hit SNOOP TLB");
-	datasrc__snprint(OP_LH | P(LVL, IO) | LEVEL(NA) | P(SNOOP, NONE), buf, sizeof(buf));
-	ck_assert_str_eq(buf, "LOAD N/A hit SNOOP None TLB");
-}
-END_TEST
-
 /* ---- buckets and percentiles -------------------------------------------- */
 
 START_TEST(test_log2_bucket_edges)
@@ -211,6 +198,23 @@ START_TEST(test_linear_bucket_edges)
 		ck_assert_uint_eq(ldlat_bucket(ldlat_bucket_hi(k, 7), 7), (unsigned)k);
 	}
 	ck_assert_uint_eq(ldlat_bucket_hi(LDLAT_NBUCKETS - 1, 7), ~0ull);
+	/* a power of two shifts; the shift and the division agree at every edge */
+	ck_assert_uint_eq(ldlat_linear_shift(0), 0);
+	ck_assert_uint_eq(ldlat_linear_shift(7), 0);
+	ck_assert_uint_eq(ldlat_linear_shift(0xffffffffu), 0);
+	for (k = 0; k < 32; k++) {
+		__u32 step = 1u << k, sh = ldlat_linear_shift(step);
+		int b;
+
+		ck_assert_uint_eq(sh, (unsigned)k + 1);
+		for (b = 0; b < LDLAT_NBUCKETS; b++) {
+			ck_assert_uint_eq(ldlat_bucket_shift(ldlat_bucket_lo(b, step), step, sh),
+					  (unsigned)b);
+			ck_assert_uint_eq(ldlat_bucket_shift(ldlat_bucket_hi(b, step), step, sh),
+					  (unsigned)b);
+		}
+		ck_assert_uint_eq(ldlat_bucket_shift(~0ull, step, sh), LDLAT_NBUCKETS - 1);
+	}
 }
 END_TEST
 
@@ -342,11 +346,31 @@ START_TEST(test_range_parse)
 	ck_assert_uint_eq(r.hi, 0x2000);
 	ck_assert_int_eq(range__parse(&r, "0x7f0000000000+1G", err, sizeof(err)), 0);
 	ck_assert_uint_eq(r.hi - r.lo, 1ull << 30);
+	/* addresses are hex with or without 0x, as /proc/PID/maps prints them: never octal */
 	ck_assert_int_eq(range__parse(&r, "4096+4K", err, sizeof(err)), 0);
-	ck_assert_uint_eq(r.lo, 4096);
-	ck_assert_uint_eq(r.hi, 8192);
+	ck_assert_uint_eq(r.lo, 0x4096);
+	ck_assert_uint_eq(r.hi, 0x4096 + 4096);
+	ck_assert_int_eq(range__parse(&r, "010-020", err, sizeof(err)), 0);
+	ck_assert_uint_eq(r.lo, 0x10);
+	ck_assert_uint_eq(r.hi, 0x20);
+	ck_assert_int_eq(range__parse(&r, "00400000-00452000", err, sizeof(err)), 0);
+	ck_assert_uint_eq(r.lo, 0x400000);
+	ck_assert_uint_eq(r.hi, 0x452000);
+	ck_assert_int_eq(range__parse(&r, "ffffffff81000000-ffffffff82000000", err, sizeof(err)),
+			 0);
+	ck_assert(!r.mapping);
+	ck_assert_uint_eq(r.lo, 0xffffffff81000000ull);
+	ck_assert_int_eq(range__parse(&r, "7f00+0x10", err, sizeof(err)), 0);
+	ck_assert_uint_eq(r.lo, 0x7f00);
+	ck_assert_uint_eq(r.hi, 0x7f10);
+	/* a size is decimal unless it says 0x: 010 is ten bytes */
+	ck_assert_int_eq(range__parse(&r, "0x1000+010", err, sizeof(err)), 0);
+	ck_assert_uint_eq(r.hi, 0x1000 + 10);
 	ck_assert_int_eq(range__parse(&r, "0x1000+0x10", err, sizeof(err)), 0);
 	ck_assert_uint_eq(r.hi, 0x1010);
+	/* a name that is not a range is a mapping, even one made of hex letters */
+	ck_assert_int_eq(range__parse(&r, "cafe", err, sizeof(err)), 0);
+	ck_assert(r.mapping);
 	ck_assert_int_eq(range__parse(&r, "0x1000+2MiB", err, sizeof(err)), 0);
 	ck_assert_uint_eq(r.hi, 0x1000 + (2u << 20));
 	ck_assert_int_eq(range__parse(&r, "[heap]", err, sizeof(err)), 0);
@@ -369,6 +393,11 @@ static const char *const bad_ranges[][2] = {
 	{ "1-2-3", "cannot parse" },
 	{ "0xffffffffffffff00+1K", "wraps" },
 	{ "0x10+99999999999999999999", "cannot parse" },
+	{ "0x1000+0x10K", "cannot parse" },
+	{ "0x1000+0x", "cannot parse" },
+	{ "0xg000-0x1000", "cannot parse" },
+	{ "1000-2000x", "cannot parse" },
+	{ "10000000000000000-10000000000000001", "cannot parse" },
 };
 
 START_TEST(test_range_parse_errors)
@@ -431,6 +460,8 @@ static const char *fixture(const char *rel)
 
 START_TEST(test_range_mappings)
 {
+	struct vm_bounds b = { .start_brk = 0x55555555a000, .heap_room = 1ull << 30,
+			       .stack_limit = 8 << 20 };
 	struct range_set set = {};
 	char err[512], desc[512];
 
@@ -439,11 +470,12 @@ START_TEST(test_range_mappings)
 	range_set__add(&set, "ldlat-workload", err, sizeof(err));
 	range_set__add(&set, "/usr/lib/x86_64-linux-gnu/libc.so.6", err, sizeof(err));
 	range_set__add(&set, "ld-linux-x86-64.so.2", err, sizeof(err));
-	ck_assert_int_eq(range_set__resolve_maps(&set, fixture("maps/workload.maps"), 0x55555555a000,
-						 8 << 20, err, sizeof(err)),
+	ck_assert_int_eq(range_set__resolve_maps(&set, fixture("maps/workload.maps"), &b, err,
+						 sizeof(err)),
 			 0);
 	range_set__describe(&set, 0, desc, sizeof(desc));
-	ck_assert_str_eq(desc, "0x55555555a000-0x7ffff7d80000"); /* heap: up to the next mapping */
+	/* heap: its end (0x55555557b000) plus the room, 1 GiB */
+	ck_assert_str_eq(desc, "0x55555555a000-0x55559557b000");
 	range_set__describe(&set, 1, desc, sizeof(desc));
 	ck_assert_str_eq(desc, "0x7fffff7ff000-0x7ffffffff000"); /* stack: room for 8 MiB */
 	range_set__describe(&set, 2, desc, sizeof(desc));
@@ -453,24 +485,39 @@ START_TEST(test_range_mappings)
 	range_set__describe(&set, 4, desc, sizeof(desc)); /* a hole: two spans */
 	ck_assert_str_eq(desc, "0x7ffff7fc9000-0x7ffff7ffa000,0x7ffff7ffb000-0x7ffff7fff000");
 
-	/* before the heap exists (a command stopped at exec): from start_brk */
+	/* more room than the gap above the heap: it stops at the next mapping */
 	memset(&set, 0, sizeof(set));
 	range_set__add(&set, "[heap]", err, sizeof(err));
-	ck_assert_int_eq(range_set__resolve_maps(&set, fixture("maps/workload.maps"), 0x55555555a000,
-						 0, err, sizeof(err)),
+	b.heap_room = 1ull << 46;
+	ck_assert_int_eq(range_set__resolve_maps(&set, fixture("maps/workload.maps"), &b, err,
+						 sizeof(err)),
 			 0);
+	range_set__describe(&set, 0, desc, sizeof(desc));
+	ck_assert_str_eq(desc, "0x55555555a000-0x7ffff7d80000");
+	/* before the heap exists (a command stopped at exec): from start_brk, plus the room */
+	memset(&set, 0, sizeof(set));
+	range_set__add(&set, "[heap]", err, sizeof(err));
+	b.start_brk = 0x55555555a000;
+	b.heap_room = 64 << 20;
+	ck_assert_int_eq(range_set__resolve_maps(&set, fixture("maps/nolibs.maps"), &b, err,
+						 sizeof(err)),
+			 0);
+	range_set__describe(&set, 0, desc, sizeof(desc));
+	ck_assert_str_eq(desc, "0x55555555a000-0x55555955a000");
 	/* a stack limit larger than the gap below the stack stops at the mapping below */
 	memset(&set, 0, sizeof(set));
 	range_set__add(&set, "[stack]", err, sizeof(err));
-	ck_assert_int_eq(range_set__resolve_maps(&set, fixture("maps/workload.maps"), 0, 1ull << 40,
-						 err, sizeof(err)),
+	b = (struct vm_bounds){ .stack_limit = 1ull << 40 };
+	ck_assert_int_eq(range_set__resolve_maps(&set, fixture("maps/workload.maps"), &b, err,
+						 sizeof(err)),
 			 0);
 	range_set__describe(&set, 0, desc, sizeof(desc));
 	ck_assert_str_eq(desc, "0x7ffff7fff000-0x7ffffffff000");
 
+	b = (struct vm_bounds){};
 	memset(&set, 0, sizeof(set));
 	range_set__add(&set, "libnosuch.so", err, sizeof(err));
-	ck_assert_int_eq(range_set__resolve_maps(&set, fixture("maps/workload.maps"), 0, 0, err,
+	ck_assert_int_eq(range_set__resolve_maps(&set, fixture("maps/workload.maps"), &b, err,
 						 sizeof(err)),
 			 -EINVAL);
 	ck_assert_ptr_nonnull(strstr(err, "no mapping 'libnosuch.so'"));
@@ -478,7 +525,7 @@ START_TEST(test_range_mappings)
 	memset(&set, 0, sizeof(set));
 	range_set__add(&set, "[heap]", err, sizeof(err));
 	range_set__add(&set, "0x555555560000+4K", err, sizeof(err));
-	ck_assert_int_eq(range_set__resolve_maps(&set, fixture("maps/workload.maps"), 0, 0, err,
+	ck_assert_int_eq(range_set__resolve_maps(&set, fixture("maps/workload.maps"), &b, err,
 						 sizeof(err)),
 			 -EINVAL);
 	ck_assert_ptr_nonnull(strstr(err, "overlap"));
@@ -639,7 +686,6 @@ static Suite *unit_suite(void)
 	tcase_add_test(tc, test_classify_hops);
 	tcase_add_test(tc, test_classify_legacy);
 	tcase_add_test(tc, test_class_names);
-	tcase_add_test(tc, test_datasrc_text);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("buckets");
@@ -676,11 +722,5 @@ static Suite *unit_suite(void)
 
 int main(void)
 {
-	SRunner *sr = srunner_create(unit_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? 1 : 0;
+	return run_suite(unit_suite());
 }

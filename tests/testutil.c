@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -93,18 +94,33 @@ void child_pump(struct child *c, double seconds)
 	drain(&c->err, &c->errbuf, &c->errlen);
 }
 
-bool child_wait_stderr(struct child *c, const char *needle, double seconds)
+/* Pumps until *buf (c's outbuf or errbuf, which pumping moves) holds needle n times. */
+static bool child_wait_for(struct child *c, char *const *buf, const int *fd, const char *needle,
+			   int n, double seconds)
 {
 	double end = now() + seconds;
+	const char *p;
+	int found;
 
-	while (now() < end) {
-		if (strstr(c->errbuf, needle))
+	for (;;) {
+		for (found = 0, p = *buf; (p = strstr(p, needle)); p++)
+			found++;
+		if (found >= n)
 			return true;
-		if (c->err < 0)
+		if (*fd < 0 || now() >= end)
 			return false;
 		child_pump(c, 0.05);
 	}
-	return strstr(c->errbuf, needle) != NULL;
+}
+
+bool child_wait_stderr(struct child *c, const char *needle, double seconds)
+{
+	return child_wait_for(c, &c->errbuf, &c->err, needle, 1, seconds);
+}
+
+bool child_wait_stdout(struct child *c, const char *needle, int n, double seconds)
+{
+	return child_wait_for(c, &c->outbuf, &c->out, needle, n, seconds);
 }
 
 int child_finish(struct child *c, double seconds)
@@ -379,4 +395,78 @@ bool jq_true(const char *doc, const char *expr)
 	free(out);
 	free(err);
 	return rc == 0;
+}
+
+int sh(char **out, char **err, const char *fmt, ...)
+{
+	char cmd[8192], *o = NULL, *e = NULL;
+	char *argv[] = { "sh", "-c", cmd, NULL };
+	va_list ap;
+	int rc;
+
+	va_start(ap, fmt);
+	vsnprintf(cmd, sizeof(cmd), fmt, ap);
+	va_end(ap);
+	rc = run(argv, 60, &o, &e);
+	if (rc && !err)
+		fprintf(stderr, "test: '%s' exited %d: %s%s\n", cmd, rc, o, e);
+	if (out)
+		*out = o;
+	else
+		free(o);
+	if (err)
+		*err = e;
+	else
+		free(e);
+	return rc;
+}
+
+int run_suite(Suite *s)
+{
+	SRunner *sr = srunner_create(s);
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? 1 : 0;
+}
+
+void perf_record_fifos(struct perf_recorder *r, const char *dir)
+{
+	memset(r, 0, sizeof(*r));
+	r->ctl = r->ack = -1;
+	snprintf(r->ctl_path, sizeof(r->ctl_path), "%s/ctl.fifo", dir);
+	snprintf(r->ack_path, sizeof(r->ack_path), "%s/ack.fifo", dir);
+	unlink(r->ctl_path);
+	unlink(r->ack_path);
+	ck_assert_int_eq(mkfifo(r->ctl_path, 0600), 0);
+	ck_assert_int_eq(mkfifo(r->ack_path, 0600), 0);
+	snprintf(r->ctlarg, sizeof(r->ctlarg), "fifo:%s,%s", r->ctl_path, r->ack_path);
+}
+
+void perf_record_start(struct perf_recorder *r, char *const argv[])
+{
+	char buf[16] = "";
+
+	child_spawn(&r->c, argv);
+	/* perf record starts disabled; "enable" answered by "ack" means it samples */
+	r->ctl = open(r->ctl_path, O_WRONLY | O_CLOEXEC);
+	r->ack = open(r->ack_path, O_RDONLY | O_CLOEXEC);
+	ck_assert_int_ge(r->ctl, 0);
+	ck_assert_int_ge(r->ack, 0);
+	ck_assert_int_eq(write(r->ctl, "enable\n", 7), 7);
+	ck_assert_int_gt(read(r->ack, buf, sizeof(buf) - 1), 0);
+	ck_assert_msg(!strncmp(buf, "ack", 3), "perf record answered '%.16s'", buf);
+}
+
+void perf_record_stop(struct perf_recorder *r)
+{
+	close(r->ctl);
+	close(r->ack);
+	r->ctl = r->ack = -1;
+	ck_assert_msg(child_finish(&r->c, 60) == 0, "perf record: %s", r->c.errbuf);
+	child_free(&r->c);
+	unlink(r->ctl_path);
+	unlink(r->ack_path);
 }

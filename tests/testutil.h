@@ -3,6 +3,7 @@
 #ifndef LDLAT_TESTUTIL_H
 #define LDLAT_TESTUTIL_H
 
+#include <check.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
@@ -26,6 +27,9 @@ void child_pump(struct child *c, double seconds);
 
 /* Reads stderr until it contains needle; false on timeout or exit. */
 bool child_wait_stderr(struct child *c, const char *needle, double seconds);
+
+/* Reads stdout until it contains needle n times; false on timeout or exit. */
+bool child_wait_stdout(struct child *c, const char *needle, int n, double seconds);
 
 /* Closes stdin, reads everything, waits (SIGKILL after 'seconds'). Returns the exit code, or 128+sig. */
 int child_finish(struct child *c, double seconds);
@@ -76,5 +80,36 @@ bool jq_true(const char *doc, const char *expr);
 
 /* Root, or fails the test loudly when CI=true; otherwise prints why it skips. */
 bool need_root(const char *what);
+
+/*
+ * Runs a shell command line (printf-style) for up to 60 s; its stdout and
+ * stderr in *out and *err when not NULL (free them).  Without err, a failure
+ * is printed with both.  Returns the exit status.
+ */
+int sh(char **out, char **err, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* Runs every test of the suite (forked) and frees it; main's exit status. */
+int run_suite(Suite *s);
+
+/*
+ * perf record with a control FIFO pair (--control fifo:CTL,ACK), started
+ * disabled (-D -1) and enabled once the test is ready, so that it samples
+ * from a known point.
+ */
+struct perf_recorder {
+	struct child c;
+	int ctl, ack;
+	char ctl_path[512], ack_path[512];
+	char ctlarg[1100]; /* the argument of perf record --control */
+};
+
+/* Makes ctl.fifo and ack.fifo in dir and fills r->ctlarg. */
+void perf_record_fifos(struct perf_recorder *r, const char *dir);
+
+/* Starts perf record argv (which holds -D -1 --control r->ctlarg) and enables it. */
+void perf_record_start(struct perf_recorder *r, char *const argv[]);
+
+/* Ends it (the FIFOs closed), asserting it exits 0, and removes the FIFOs. */
+void perf_record_stop(struct perf_recorder *r);
 
 #endif

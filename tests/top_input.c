@@ -937,8 +937,9 @@ END_TEST
  */
 START_TEST(test_input_live_equal)
 {
-	struct child w, live, rec;
-	char pid[32], ctl[600], ack[600], ctlarg[1300], buf[16];
+	struct perf_recorder rec;
+	struct child w, live;
+	char pid[32];
 	const char *path = tmp("equal.data");
 	char *wargv[] = {(char *)topprog(), "--wait", "150", "80", "20", NULL};
 	char *largv[] = {(char *)top(), "--source", "page-faults",	  "-p", pid, "-n",
@@ -951,7 +952,7 @@ START_TEST(test_input_live_equal)
 			 "-D",
 			 "-1",
 			 "--control",
-			 ctlarg,
+			 rec.ctlarg,
 			 "-e",
 			 "page-faults",
 			 "-c",
@@ -966,36 +967,19 @@ START_TEST(test_input_live_equal)
 			      "sort_by(.function, "
 			      ".dso) | .data.rows |= sort_by(.object, .in)";
 	char *out, *err;
-	int cfd, afd;
 
 	if (!need_root("check_top (perf record and live sampling)"))
 		return;
-	snprintf(ctl, sizeof(ctl), "%s", tmp("ctl.fifo"));
-	snprintf(ack, sizeof(ack), "%s", tmp("ack.fifo"));
-	unlink(ctl);
-	unlink(ack);
-	ck_assert_int_eq(mkfifo(ctl, 0600), 0);
-	ck_assert_int_eq(mkfifo(ack, 0600), 0);
-	snprintf(ctlarg, sizeof(ctlarg), "fifo:%s,%s", ctl, ack);
+	perf_record_fifos(&rec, tmpdir);
 	child_spawn(&w, wargv);
 	snprintf(pid, sizeof(pid), "%d", w.pid);
-	/* perf record starts disabled; "enable" answered by "ack" means it samples */
-	child_spawn(&rec, pargv);
-	cfd = open(ctl, O_WRONLY | O_CLOEXEC);
-	afd = open(ack, O_RDONLY | O_CLOEXEC);
-	ck_assert_int_ge(cfd, 0);
-	ck_assert_int_ge(afd, 0);
-	ck_assert_int_eq(write(cfd, "enable\n", 7), 7);
-	ck_assert_int_gt(read(afd, buf, sizeof(buf)), 0);
-	ck_assert_msg(!strncmp(buf, "ack", 3), "perf record answered '%.16s'", buf);
+	perf_record_start(&rec, pargv);
 	child_spawn(&live, largv);
 	ck_assert_msg(child_wait_stderr(&live, "Ctrl-C to end", 30), "%s", live.errbuf);
 	ck_assert_int_eq(write(w.in, "g", 1), 1);
 	ck_assert_int_eq(child_finish(&w, 60), 0);
 	ck_assert_int_eq(child_finish(&live, 60), 0);
-	close(cfd);
-	close(afd);
-	ck_assert_msg(child_finish(&rec, 60) == 0, "perf record: %s", rec.errbuf);
+	perf_record_stop(&rec);
 
 	ck_assert_int_eq(top_input(path, &out, &err, "-p", pid, "-n", "0", "--format",
 				   _i ? "json" : "text", NULL),
@@ -1031,7 +1015,6 @@ START_TEST(test_input_live_equal)
 	}
 	child_free(&w);
 	child_free(&live);
-	child_free(&rec);
 	free(out);
 	free(err);
 }

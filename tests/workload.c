@@ -12,6 +12,8 @@
  *                     DRAM (half of each cache level from sysfs; DRAM 4x L3,
  *                     at least 64 MiB, at most 512 MiB),
  *                     first-touching every page
+ *   --heap-pages N    grow the brk heap by N pages (sbrk) and write one byte
+ *                     to each, before the fault pages: N page faults in [heap]
  *   --base ADDR       put the buffers at fixed addresses: ADDR, ADDR + 1 GiB,
  *                     ADDR + 2 GiB, ADDR + 3 GiB (the fault pages at ADDR)
  *   --print-ranges    print each buffer's address range
@@ -171,7 +173,8 @@ static double chase(struct buffer *b, double seconds)
 static void usage(void)
 {
 	fprintf(stderr,
-		"usage: ldlat-workload [--fault-pages N [--read]] [--chase] [--seconds S] [--base ADDR]\n"
+		"usage: ldlat-workload [--heap-pages N] [--fault-pages N [--read]] [--chase] [--seconds S]\n"
+		"                      [--base ADDR]\n"
 		"                      [--sizes L1,L2,L3,DRAM] [--print-ranges] [--wait] [--lock]\n");
 	exit(2);
 }
@@ -188,12 +191,13 @@ int main(int argc, char **argv)
 		{ "wait", no_argument, NULL, 'w' },
 		{ "read", no_argument, NULL, 'R' },
 		{ "lock", no_argument, NULL, 'l' },
+		{ "heap-pages", required_argument, NULL, 'h' },
 		{},
 	};
 	struct buffer bufs[4] = {
 		{ "L1", 0, NULL }, { "L2", 0, NULL }, { "L3", 0, NULL }, { "DRAM", 0, NULL }
 	};
-	unsigned long long base = 0, pages = 0;
+	unsigned long long base = 0, pages = 0, heap_pages = 0;
 	double seconds = 1;
 	int c, i, do_chase = 0, print = 0, wait_stdin = 0, read_only = 0, lock = 0;
 	char *sizes = NULL, *end, byte;
@@ -233,11 +237,16 @@ int main(int argc, char **argv)
 		case 'l':
 			lock = 1;
 			break;
+		case 'h':
+			heap_pages = strtoull(optarg, &end, 0);
+			if (*end || !heap_pages)
+				usage();
+			break;
 		default:
 			usage();
 		}
 	}
-	if (optind != argc || (!pages && !do_chase))
+	if (optind != argc || (!pages && !do_chase && !heap_pages))
 		usage();
 
 	if (lock && mlockall(MCL_CURRENT)) {
@@ -250,6 +259,23 @@ int main(int argc, char **argv)
 			return 1;
 	}
 
+	if (heap_pages) {
+		size_t pg = (size_t)sysconf(_SC_PAGESIZE), i;
+		char *top = sbrk(0), *heap;
+
+		/* from a page boundary, so that N pages take exactly N faults */
+		if (sbrk((char *)round_pages((size_t)top) - top) == (void *)-1 ||
+		    (heap = sbrk(heap_pages * pg)) == (void *)-1) {
+			perror("ldlat-workload: sbrk");
+			return 1;
+		}
+		madvise(heap, heap_pages * pg, MADV_NOHUGEPAGE);
+		for (i = 0; i < heap_pages; i++)
+			heap[i * pg] = 1;
+		if (print)
+			printf("heap 0x%lx-0x%lx %llu pages\n", (unsigned long)heap,
+			       (unsigned long)(heap + heap_pages * pg), heap_pages);
+	}
 	if (pages) {
 		size_t pg = (size_t)sysconf(_SC_PAGESIZE), i;
 		char *mem = map_at(base, pages * pg);

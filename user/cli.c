@@ -50,8 +50,9 @@ static const struct argp_option sample_options[] = {
 
 	{ NULL, 0, NULL, 0, "Which samples to keep (in the kernel):", 3 },
 	{ "addr", 'a', "RANGE", 0,
-	  "data addresses in RANGE: 0xLO-0xHI, 0xLO+SIZE (K/M/G), or a mapping of the target "
-	  "process ([heap], [stack], a file path or name); repeat for up to 16 ranges",
+	  "data addresses in RANGE: LO-HI or LO+SIZE (addresses in hex, 0x optional; SIZE in "
+	  "bytes with K/M/G/T, or 0x hex), or a mapping of the target process ([heap], "
+	  "[stack], a file path or name); repeat for up to 16 ranges",
 	  3 },
 	{ "min-lat", OPT_MIN_LAT, "CYCLES", 0, "latency at least CYCLES", 3 },
 	{ "max-lat", OPT_MAX_LAT, "CYCLES", 0, "latency at most CYCLES", 3 },

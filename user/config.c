@@ -39,5 +39,6 @@ void config__fill(struct ldlat_config *cfg, const struct cli *c, __u32 fields, b
 	cfg->op_mask = (fields & LDLAT_HAS_DSRC) ? c->op_mask : 0;
 	cfg->need = fields;
 	cfg->linear_step = linear_step;
+	cfg->linear_shift = ldlat_linear_shift(linear_step);
 	cfg->weight_struct = weight_struct;
 }

@@ -111,7 +111,6 @@ void json__null(struct json *j, const char *key)
 void json__end_line(struct json *j)
 {
 	fputc('\n', j->out);
-	fflush(j->out);
 	j->depth = 0;
 	j->first[0] = true;
 }

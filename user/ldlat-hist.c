@@ -132,6 +132,9 @@ static int pin_run(struct tool *tool, struct pinset *ps, const struct hist_args 
 			 tool->evlist.evsel[i].name, tool->evlist.evsel[i].leader_name);
 		return -ENOTSUP;
 	}
+	e = pinset__mount(ps, err, errlen);
+	if (e)
+		return e;
 	pin_meta__fill(&meta, tool, started, args->pin.detach);
 	e = pinset__pin(ps, &tool->session, &tool->evlist, &meta, err, errlen);
 	if (e || !args->pin.detach)

@@ -18,6 +18,7 @@
 #include "statreport.h"
 #include "../kernel/counting.h"
 #include "../kernel/muxint.h"
+#include "../kernel/muxlock.h"
 
 #define NAME "ldlat-stat"
 
@@ -98,7 +99,8 @@ static const struct argp_option options[] = {
 	  "run the command once per group (or -d seconds per group), nothing scaled", 5 },
 	{ "mux-interval", OPT_MUX_INTERVAL, "MS", 0,
 	  "rotate groups every MS milliseconds during the run "
-	  "(perf_event_mux_interval_ms of the events' PMUs, put back afterwards)",
+	  "(perf_event_mux_interval_ms of the events' PMUs, put back afterwards; one run at a "
+	  "time: it locks " MUXLOCK_PATH ")",
 	  5 },
 	{},
 };
@@ -192,6 +194,7 @@ struct stat_run {
 	bool counting_init;
 	struct run run;
 	struct muxint_saved mux;
+	int mux_lock; /* muxlock__take's fd while the intervals are ours to change; -1 */
 	int mux_ms;
 	double start;
 	/* -i: the totals at the previous interval */
@@ -293,6 +296,9 @@ static int set_mux_interval(struct stat_run *s, char *err, size_t errlen)
 	char pmus[MUXINT_MAX_PMUS][64];
 	int i, n, e;
 
+	s->mux_lock = muxlock__take(err, errlen);
+	if (s->mux_lock < 0)
+		return s->mux_lock;
 	n = counting__pmus(&s->counting, pmus, MUXINT_MAX_PMUS);
 	for (i = 0; i < n; i++) {
 		e = muxint__set(&s->mux, pmus[i], s->args->mux_ms, err, errlen);
@@ -494,7 +500,7 @@ static int stat_main(struct stat_run *s)
 int main(int argc, char **argv)
 {
 	struct stat_args args = { .mode = STAT_MULTIPLEX };
-	struct stat_run s = { .args = &args };
+	struct stat_run s = { .args = &args, .mux_lock = -1 };
 	char err[2048];
 	int status, e;
 
@@ -518,6 +524,7 @@ int main(int argc, char **argv)
 	/* the PMUs' intervals go back on every path, Ctrl-C included (a signalfd ended the wait) */
 	if (muxint__restore(&s.mux))
 		fprintf(stderr, NAME ": warning: could not put perf_event_mux_interval_ms back\n");
+	muxlock__release(s.mux_lock);
 	if (s.counting_init)
 		counting__free(&s.counting);
 	run__teardown(&s.run);

@@ -310,6 +310,7 @@ static int offline__vmas(const struct offline *o, pid_t pid, struct vmas *vs, ch
 static int offline__ranges(struct offline *o, struct cli *cli, char *err, size_t errlen)
 {
 	struct range_set *set = &cli->ranges;
+	struct vm_bounds bounds = {};
 	struct vmas vs = {};
 	char why[1024];
 	pid_t *pids;
@@ -326,7 +327,7 @@ static int offline__ranges(struct offline *o, struct cli *cli, char *err, size_t
 		}
 	}
 	if (!range_set__has_mappings(set))
-		return range_set__resolve_vmas(set, NULL, 0, 0, 0, err, errlen);
+		return range_set__resolve_vmas(set, NULL, 0, &bounds, err, errlen);
 	if (cli->target.pids) {
 		e = target__parse_pids(cli->target.pids, &pids, &n, err, errlen);
 		if (e)
@@ -345,7 +346,10 @@ static int offline__ranges(struct offline *o, struct cli *cli, char *err, size_t
 		e = -EINVAL;
 		goto out;
 	}
-	e = range_set__resolve_vmas(set, vs.v, vs.n, 0, DEFAULT_STACK_LIMIT, why, sizeof(why));
+	/* the recording holds no limits: Linux's default stack, this machine's memory */
+	bounds.heap_room = range__default_heap_room();
+	bounds.stack_limit = DEFAULT_STACK_LIMIT;
+	e = range_set__resolve_vmas(set, vs.v, vs.n, &bounds, why, sizeof(why));
 	if (e)
 		snprintf(err, errlen, "%s (as %s recorded process %s)", why, o->file.path,
 			 cli->target.pids);
@@ -448,14 +452,9 @@ void offline__reset_counts(struct offline *o)
 int offline__read(void *ctx, struct snapshot *snap)
 {
 	struct offline *o = ctx;
-	__u32 nranges = snap->nranges;
-	struct cell *cells = snap->cells;
 	int e;
 
-	memset(cells, 0, (size_t)nranges * LDLAT_NCLASS * sizeof(*cells));
-	memset(snap, 0, sizeof(*snap));
-	snap->nranges = nranges;
-	snap->cells = cells;
+	snapshot__clear(snap);
 	offline__reset_counts(o);
 	e = offline__run(o, snap, o->err, sizeof(o->err));
 	clock_gettime(CLOCK_REALTIME, &snap->taken);

@@ -756,14 +756,9 @@ nomem:
 int offtop__read(void *ctx, struct snapshot *snap)
 {
 	struct offtop *t = ctx;
-	__u32 nranges = snap->nranges;
-	struct cell *cells = snap->cells;
 	int e;
 
-	memset(cells, 0, (size_t)nranges * LDLAT_NCLASS * sizeof(*cells));
-	memset(snap, 0, sizeof(*snap));
-	snap->nranges = nranges;
-	snap->cells = cells;
+	snapshot__clear(snap);
 	offline__reset_counts(&t->o);
 	t->samples_behind = t->kernel_samples = 0;
 	if (t->ip)

@@ -92,6 +92,14 @@ int output__check(const struct output_opts *o, char *err, size_t errlen)
 		snprintf(err, errlen, "--output '%s' is a directory: name a file in it", o->path);
 		return -EINVAL;
 	}
+	/* each report replaces FILE by a new file: never a device, a FIFO or a socket */
+	if (!stat(o->path, &st) && !S_ISREG(st.st_mode)) {
+		snprintf(err, errlen,
+			 "--output '%s' is not a regular file (each report replaces the file): name "
+			 "a regular file, or leave out --output and redirect standard output",
+			 o->path);
+		return -EINVAL;
+	}
 	fd = output__tmpfile(o->path, tmp, sizeof(tmp));
 	if (fd < 0) {
 		snprintf(dir, sizeof(dir), "%s", o->path);
@@ -134,7 +142,16 @@ int output__write(const struct output_opts *o, void (*render)(FILE *f, void *ctx
 		if (separate && o->format == OUTPUT_TEXT)
 			fputc('\n', stdout);
 		render(stdout, ctx);
-		return ferror(stdout) ? -EIO : 0;
+		/* each report whole as soon as it is printed, into a pipe or a file too */
+		errno = 0;
+		if (fflush(stdout) || ferror(stdout)) {
+			e = errno ? -errno : -EIO;
+			clearerr(stdout);
+			snprintf(err, errlen, "cannot write the report to standard output: %s",
+				 strerror(-e));
+			return e;
+		}
+		return 0;
 	}
 	fd = output__tmpfile(o->path, tmp, sizeof(tmp));
 	if (fd < 0) {

@@ -33,7 +33,7 @@ extern const struct argp output_argp;
 
 /*
  * Checks that --output can be written (its directory exists and takes a new
- * file), before sampling starts.  Returns 0 or -EINVAL with a sentence in err.
+ * file, and FILE, if it exists, is a regular file), before sampling starts.  Returns 0 or -EINVAL with a sentence in err.
  */
 int output__check(const struct output_opts *o, char *err, size_t errlen);
 
@@ -52,8 +52,10 @@ int output__emit(const struct output_opts *o, const struct report *r,
 
 /*
  * Any tool's report: render(f, ctx) on stdout (a blank line first when
- * separate and the format is text), or into --output FILE, replaced
- * atomically.  Returns 0 or -errno with a sentence in err.
+ * separate and the format is text), flushed so that a pipe or a file gets
+ * each report whole as it is printed, or into --output FILE, replaced
+ * atomically.  Renderers do not flush.  Returns 0 or -errno (a write that
+ * failed: a full disk, a closed pipe) with a sentence in err.
  */
 int output__write(const struct output_opts *o, void (*render)(FILE *f, void *ctx), void *ctx,
 		  bool separate, char *err, size_t errlen);

@@ -27,7 +27,9 @@ static const struct argp_option options[] = {
 	{"detach", OPT_DETACH, NULL, 0, "with --pin: exit at once, leaving the set sampling", 7},
 	{"show", OPT_SHOW, "DIR", 0,
 	 "print the histograms of the set pinned in DIR (with -i: every interval)", 7},
-	{"delta", OPT_DELTA, NULL, 0, "with --show: the change since the last --show", 7},
+	{"delta", OPT_DELTA, NULL, 0,
+	 "with --show: the change since the last --show --delta (which records what it printed)",
+	 7},
 	{"unpin", OPT_UNPIN, "DIR", 0,
 	 "stop the set pinned in DIR and remove it: links first, then the rest", 7},
 	{},
@@ -249,20 +251,43 @@ static void ranges_from_meta(struct range_set *set, const struct ldlat_pin_meta 
 	}
 }
 
+/* What --show's printer reads from: the set, and the tool's name for messages. */
+struct show_src {
+	struct pinset *ps;
+	const char *tool;
+};
+
 static int show_read(void *src, struct snapshot *snap)
 {
-	return pinset__read(src, snap);
+	return pinset__read(((struct show_src *)src)->ps, snap);
 }
 
+/* --delta: what was printed is the next --delta's baseline (under the lock on shown). */
 static int show_record(void *src, const struct snapshot *cur)
 {
-	return pinset__record_shown(src, cur);
+	struct show_src *s = src;
+	bool held = s->ps->shown_lock_fd >= 0;
+	char err[PATH_MAX + 256];
+	int e = pinset__lock_shown(s->ps, err, sizeof(err));
+
+	if (!e) {
+		e = pinset__record_shown(s->ps, cur);
+		if (e)
+			snprintf(err, sizeof(err), "cannot record what --delta showed in %s: %s",
+				 s->ps->dir, strerror(-e));
+	}
+	if (!held)
+		pinset__unlock_shown(s->ps);
+	if (e)
+		fprintf(stderr, "%s: %s\n", s->tool, err);
+	return e;
 }
 
 int pincmd__show(const char *tool, const struct pin_opts *po, const struct cli *cli,
 		 const struct output_opts *oo, enum report_by by, bool by_set)
 {
 	struct pinset ps;
+	struct show_src show = {.ps = &ps, .tool = tool};
 	struct range_set ranges;
 	struct source src = {};
 	struct run_info run = {};
@@ -303,8 +328,10 @@ int pincmd__show(const char *tool, const struct pin_opts *po, const struct cli *
 	p.tool = tool;
 	p.out = oo;
 	p.read = show_read;
-	p.src = &ps;
-	p.printed_hook = show_record;
+	p.src = &show;
+	/* only --delta moves the baseline: exporters and other readers leave it alone */
+	if (po->delta)
+		p.printed_hook = show_record;
 	p.report = (struct report){
 		.run = &run,
 		.src = &src,
@@ -318,11 +345,18 @@ int pincmd__show(const char *tool, const struct pin_opts *po, const struct cli *
 		fprintf(stderr, "%s: out of memory\n", tool);
 		goto out;
 	}
-	/* the baseline: the last --show, now (for -i and -d), or the start */
+	/* the baseline: the last --delta, now (for -i and -d), or the start */
 	if (po->delta) {
+		if (pinset__lock_shown(&ps, err, sizeof(err))) {
+			fprintf(stderr, "%s: %s\n", tool, err);
+			goto out;
+		}
 		e = pinset__read_shown(&ps, &p.prev);
 		if (!e && !p.prev.taken.tv_sec && !p.prev.taken.tv_nsec)
 			p.prev.taken = run.started; /* never shown: everything since the start */
+		/* one report: read, print and record under one lock; -i: each record locks */
+		if (timed)
+			pinset__unlock_shown(&ps);
 	} else if (timed) {
 		e = printer__mark(&p);
 	}

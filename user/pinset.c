@@ -8,7 +8,6 @@
 #include <sys/file.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
-#include <sys/sysmacros.h>
 #include <sys/vfs.h>
 #include <time.h>
 #include <unistd.h>
@@ -16,6 +15,7 @@
 #include <bpf/libbpf.h>
 
 #include "pinset.h"
+#include "../kernel/flockholder.h"
 #include "ldlat.skel.h"
 
 #ifndef BPF_FS_MAGIC
@@ -191,37 +191,9 @@ static int dir__scan(int dir_fd, const char *dir, struct scan *sc)
 	return 0;
 }
 
-/* The PID holding a flock on the directory, from /proc/locks; 0 if not found. */
-static int lock_holder(int dir_fd)
-{
-	char line[256];
-	unsigned int maj, min;
-	unsigned long ino;
-	struct stat st;
-	int pid, found = 0;
-	FILE *f;
-
-	if (fstat(dir_fd, &st))
-		return 0;
-	f = fopen("/proc/locks", "re");
-	if (!f)
-		return 0;
-	while (!found && fgets(line, sizeof(line), f)) {
-		/* "1: FLOCK  ADVISORY  READ  1234 00:28:24820 0 EOF"; waiters have "->" */
-		if (strstr(line, "->") || !strstr(line, "FLOCK"))
-			continue;
-		if (sscanf(line, "%*d: FLOCK %*s %*s %d %x:%x:%lu", &pid, &maj, &min, &ino) == 4 &&
-		    ino == st.st_ino && maj == major(st.st_dev) && min == minor(st.st_dev) &&
-		    pid != getpid())
-			found = pid;
-	}
-	fclose(f);
-	return found;
-}
-
 static void in_use(int dir_fd, const char *opt, const char *dir, char *err, size_t errlen)
 {
-	int pid = lock_holder(dir_fd);
+	int pid = flock__holder(dir_fd);
 	char who[64] = "";
 
 	if (pid)
@@ -261,13 +233,17 @@ static void not_bpffs(const char *opt, const char *dir, const char *where, char 
 		 opt, dir, where);
 }
 
-/* bpffs on /sys/fs/bpf when dir is under it and nothing is mounted there. */
-static int bpffs_mount(const char *dir, char *err, size_t errlen)
+/* Whether dir is under /sys/fs/bpf and nothing is mounted there. */
+static bool bpffs_missing(const char *dir)
 {
 	size_t n = strlen(BPFFS_DEFAULT);
 
-	if (strncmp(dir, BPFFS_DEFAULT, n) || (dir[n] && dir[n] != '/') || on_bpffs(BPFFS_DEFAULT))
-		return 0;
+	return !strncmp(dir, BPFFS_DEFAULT, n) && (!dir[n] || dir[n] == '/') &&
+	       !on_bpffs(BPFFS_DEFAULT);
+}
+
+static int bpffs_mount(char *err, size_t errlen)
+{
 	if (mount("bpf", BPFFS_DEFAULT, "bpf", 0, "mode=0700")) {
 		int e = -errno;
 
@@ -343,20 +319,40 @@ static void pinset__init(struct pinset *p)
 {
 	memset(p, 0, sizeof(*p));
 	p->dir_fd = p->meta_fd = p->counters_fd = p->hists_fd = -1;
-	p->shown_fd = p->shown_hists_fd = p->prog_fd = -1;
+	p->shown_fd = p->shown_hists_fd = p->prog_fd = p->shown_lock_fd = -1;
 }
 
-int pinset__prepare(struct pinset *p, const char *dir, char *err, size_t errlen)
+/* The bpffs this process mounted goes, once nothing is pinned in it. */
+static void bpffs_unmount(struct pinset *p)
 {
+	DIR *d;
+	struct dirent *de;
+	bool empty = true;
+
+	if (!p->mounted)
+		return;
+	pinset__close(p); /* DIR's fd would keep the mount busy */
+	d = opendir(BPFFS_DEFAULT);
+	/* every mount has bpf_preload's maps.debug and progs.debug, when it is loaded */
+	while (d && (de = readdir(d)))
+		if (strcmp(de->d_name, ".") && strcmp(de->d_name, "..") &&
+		    strcmp(de->d_name, "maps.debug") && strcmp(de->d_name, "progs.debug"))
+			empty = false;
+	if (d)
+		closedir(d);
+	if (empty)
+		umount2(BPFFS_DEFAULT, UMOUNT_NOFOLLOW);
+	p->mounted = false;
+}
+
+/* DIR on a mounted bpffs: created, locked, and empty. */
+static int pinset__ready(struct pinset *p, char *err, size_t errlen)
+{
+	const char *dir = p->arg;
 	char anc[PATH_MAX];
 	struct scan sc;
 	int e;
 
-	pinset__init(p);
-	absolute(dir, p->dir, sizeof(p->dir));
-	e = bpffs_mount(p->dir, err, errlen);
-	if (e)
-		return e;
 	e = existing_ancestor(p->dir, anc, sizeof(anc));
 	if (e == -ENOTDIR) {
 		snprintf(err, errlen, "--pin '%s': %s is not a directory", dir, anc);
@@ -412,6 +408,38 @@ int pinset__prepare(struct pinset *p, const char *dir, char *err, size_t errlen)
 fail:
 	pinset__close(p);
 	pinset__unmake(p);
+	return e;
+}
+
+int pinset__prepare(struct pinset *p, const char *dir, char *err, size_t errlen)
+{
+	pinset__init(p);
+	p->arg = dir;
+	absolute(dir, p->dir, sizeof(p->dir));
+	/* a fresh bpffs holds nothing: DIR will do, and the mount waits for pinset__mount */
+	if (bpffs_missing(p->dir)) {
+		p->mount_pending = true;
+		return 0;
+	}
+	return pinset__ready(p, err, errlen);
+}
+
+int pinset__mount(struct pinset *p, char *err, size_t errlen)
+{
+	int e;
+
+	if (!p->mount_pending)
+		return 0;
+	p->mount_pending = false;
+	if (!bpffs_missing(p->dir)) /* mounted meanwhile */
+		return pinset__ready(p, err, errlen);
+	e = bpffs_mount(err, errlen);
+	if (e)
+		return e;
+	p->mounted = true;
+	e = pinset__ready(p, err, errlen);
+	if (e)
+		bpffs_unmount(p);
 	return e;
 }
 
@@ -565,6 +593,7 @@ void pinset__remove(struct pinset *p)
 		dir__remove_set(p->dir_fd, &removed);
 	p->pinned = false;
 	pinset__unmake(p);
+	bpffs_unmount(p);
 }
 
 static int open_obj(struct pinset *p, const char *name, int *fd, char *err, size_t errlen)
@@ -726,6 +755,32 @@ int pinset__record_shown(const struct pinset *p, const struct snapshot *snap)
 	return bpf_map_update_elem(p->shown_fd, &zero, &shown, BPF_ANY) ? -errno : 0;
 }
 
+int pinset__lock_shown(struct pinset *p, char *err, size_t errlen)
+{
+	char path[PATH_MAX + 8];
+	int e;
+
+	if (p->shown_lock_fd >= 0)
+		return 0;
+	/* a map with BTF (bpf/ldlat_pin.h) opens as a file on bpffs */
+	snprintf(path, sizeof(path), "%s/shown", p->dir);
+	p->shown_lock_fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (p->shown_lock_fd >= 0 && !flock(p->shown_lock_fd, LOCK_EX))
+		return 0;
+	e = -errno;
+	snprintf(err, errlen, "--show '%s' --delta: cannot lock %s: %s", p->dir, path,
+		 strerror(-e));
+	pinset__unlock_shown(p);
+	return e;
+}
+
+void pinset__unlock_shown(struct pinset *p)
+{
+	if (p->shown_lock_fd >= 0)
+		close(p->shown_lock_fd);
+	p->shown_lock_fd = -1;
+}
+
 int pinset__unpin(const char *arg, int *removed, char *err, size_t errlen)
 {
 	char anc[PATH_MAX], dir[PATH_MAX];
@@ -780,8 +835,8 @@ out:
 
 void pinset__close(struct pinset *p)
 {
-	int *fds[] = {&p->meta_fd,	  &p->counters_fd, &p->hists_fd, &p->shown_fd,
-		      &p->shown_hists_fd, &p->prog_fd,	   &p->dir_fd};
+	int *fds[] = {&p->meta_fd,	  &p->counters_fd, &p->hists_fd,      &p->shown_fd,
+		      &p->shown_hists_fd, &p->prog_fd,	   &p->shown_lock_fd, &p->dir_fd};
 	unsigned int i;
 
 	for (i = 0; i < sizeof(fds) / sizeof(fds[0]); i++) {

@@ -15,7 +15,9 @@
  *
  * A process that uses a set holds a flock on DIR: shared while it samples in
  * the foreground or shows, exclusive while it pins or unpins; --unpin does
- * not wait for it, it refuses.
+ * not wait for it, it refuses.  Only --show --delta writes the shown maps,
+ * holding an exclusive flock on DIR/shown (not on DIR, which a foreground
+ * run or an exporter's --show -i holds shared for hours).
  */
 #ifndef LDLAT_PINSET_H
 #define LDLAT_PINSET_H
@@ -34,19 +36,31 @@ struct pinset {
 	int dir_fd;	     /* holds the flock; -1 when closed */
 	char made[PATH_MAX]; /* the topmost directory --pin created ("" if none) */
 	bool pinned;	     /* objects of ours are in dir */
+	const char *arg;     /* DIR as given, for messages */
+	bool mount_pending;  /* bpffs to mount on /sys/fs/bpf before DIR is made */
+	bool mounted;	     /* this process mounted it */
 	int meta_fd, counters_fd, hists_fd, shown_fd, shown_hists_fd, prog_fd;
+	int shown_lock_fd; /* DIR/shown opened as a file, for its flock; -1 when not held */
 	int ncpus;
 	struct ldlat_pin_meta meta;
 };
 
 /*
- * --pin, before anything is loaded: mounts bpffs on /sys/fs/bpf when DIR is
- * under it and it is not mounted, creates DIR (and its parents) when needed,
- * locks it, and checks that it is empty.  Returns 0, -EINVAL (DIR not on
- * bpffs, not empty, in use) or another -errno, with a sentence in err;
- * nothing is left created on failure.
+ * --pin, before anything is loaded: creates DIR (and its parents) when
+ * needed, locks it, and checks that it is empty.  Returns 0, -EINVAL (DIR
+ * not on bpffs, not empty, in use) or another -errno, with a sentence in
+ * err; nothing is left created on failure.  When DIR is under /sys/fs/bpf
+ * and no bpffs is mounted there, all of that waits for pinset__mount.
  */
 int pinset__prepare(struct pinset *p, const char *dir, char *err, size_t errlen);
+
+/*
+ * Once every input is checked: mounts bpffs on /sys/fs/bpf when prepare
+ * found none, and does what prepare left.  pinset__remove unmounts it again
+ * when it is empty (a failure, the end of a foreground run).  Returns 0 or
+ * -errno with a sentence in err.
+ */
+int pinset__mount(struct pinset *p, char *err, size_t errlen);
 
 /*
  * Pins the session's program and maps, writes and freezes meta (nlinks is
@@ -76,8 +90,16 @@ int pinset__read(const struct pinset *p, struct snapshot *snap);
 /* What the last --show saw; taken is 0 when none did. */
 int pinset__read_shown(const struct pinset *p, struct snapshot *snap);
 
-/* Records snap as what this --show saw. */
+/* Records snap as what this --show saw (with the lock on shown held). */
 int pinset__record_shown(const struct pinset *p, const struct snapshot *snap);
+
+/*
+ * --show --delta: waits for the exclusive flock on DIR/shown, which orders
+ * the readers and writers of the baseline.  Returns 0 or -errno with a
+ * sentence in err.  The unlock is a no-op when it is not held.
+ */
+int pinset__lock_shown(struct pinset *p, char *err, size_t errlen);
+void pinset__unlock_shown(struct pinset *p);
 
 /*
  * --unpin: removes the links first, then the program and the maps, meta

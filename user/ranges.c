@@ -5,32 +5,42 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/sysinfo.h>
 
 #include "ranges.h"
 #include "mapsline.h"
 #include "../kernel/sysfs.h"
 
-static int parse_u64(const char *s, const char **end, __u64 *v)
+/* An address: hexadecimal always, 0x optional, as /proc/PID/maps and perf print them. */
+static int parse_addr(const char *s, const char **end, __u64 *v)
 {
 	char *e;
 
-	if (!isdigit((unsigned char)*s))
+	if (!isxdigit((unsigned char)*s))
 		return -EINVAL;
 	errno = 0;
-	*v = strtoull(s, &e, 0);
+	*v = strtoull(s, &e, 16);
 	if (errno)
 		return -ERANGE;
 	*end = e;
 	return 0;
 }
 
+/* A size after '+': decimal with an optional K, M, G or T (powers of 1024), or 0x hex. */
 static int parse_size(const char *s, __u64 *v)
 {
-	const char *end;
+	bool hex = s[0] == '0' && (s[1] == 'x' || s[1] == 'X');
 	int shift = 0;
+	char *end;
 
-	if (parse_u64(s, &end, v))
+	if (!isdigit((unsigned char)*s) || (hex && !isxdigit((unsigned char)s[2])))
 		return -EINVAL;
+	errno = 0;
+	*v = strtoull(s, &end, hex ? 16 : 10);
+	if (errno)
+		return -ERANGE;
+	if (hex)
+		return *end ? -EINVAL : 0;
 	switch (toupper((unsigned char)*end)) {
 	case 'K':
 		shift = 10;
@@ -59,6 +69,23 @@ static int parse_size(const char *s, __u64 *v)
 	return 0;
 }
 
+/*
+ * Whether text is written as an address range (LO-HI or LO+SIZE, LO and HI
+ * hexadecimal) rather than the name of a mapping: it starts with a decimal
+ * digit, or it is hex digits up to its '-' or '+' (a kernel address such as
+ * ffffffff81000000-...).  A file of such a name is named by its path.
+ */
+static bool range__looks_numeric(const char *text)
+{
+	const char *p = text;
+
+	if (isdigit((unsigned char)*p))
+		return true;
+	while (isxdigit((unsigned char)*p))
+		p++;
+	return p > text && (*p == '-' || *p == '+');
+}
+
 int range__parse(struct range_spec *r, const char *text, char *err, size_t errlen)
 {
 	const char *p;
@@ -74,14 +101,14 @@ int range__parse(struct range_spec *r, const char *text, char *err, size_t errle
 		return -EINVAL;
 	}
 	snprintf(r->text, sizeof(r->text), "%s", text);
-	if (!isdigit((unsigned char)text[0])) {
+	if (!range__looks_numeric(text)) {
 		r->mapping = true;
 		return 0;
 	}
-	if (parse_u64(text, &p, &r->lo))
+	if (parse_addr(text, &p, &r->lo))
 		goto bad;
 	if (*p == '-') {
-		if (parse_u64(p + 1, &p, &r->hi) || *p)
+		if (parse_addr(p + 1, &p, &r->hi) || *p)
 			goto bad;
 	} else if (*p == '+') {
 		if (parse_size(p + 1, &size))
@@ -103,8 +130,9 @@ int range__parse(struct range_spec *r, const char *text, char *err, size_t errle
 	return 0;
 bad:
 	snprintf(err, errlen,
-		 "cannot parse address range '%s' (expected 0xLO-0xHI, 0xLO+SIZE with K/M/G, or a "
-		 "mapping such as [heap], [stack] or a file path)",
+		 "cannot parse address range '%s' (expected LO-HI or LO+SIZE, LO and HI in hex "
+		 "with or without 0x, SIZE in bytes with K/M/G/T or in hex after 0x; or a mapping "
+		 "such as [heap], [stack] or a file path)",
 		 text);
 	return -EINVAL;
 }
@@ -180,6 +208,28 @@ static bool vma__matches(const struct vma *v, const char *name)
 	return base && !strcmp(base + 1, name);
 }
 
+int range_set__first_unmapped(const struct range_set *set, pid_t pid)
+{
+	struct vma *v;
+	char path[64];
+	int i, j, nv, first = -1;
+
+	snprintf(path, sizeof(path), "/proc/%d/maps", (int)pid);
+	nv = maps__read(path, &v);
+	if (nv < 0)
+		return -1;
+	for (i = 0; i < set->nranges && first < 0; i++) {
+		if (!set->range[i].mapping || set->range[i].text[0] == '[')
+			continue;
+		for (j = 0; j < nv && !vma__matches(&v[j], set->range[i].text); j++)
+			;
+		if (j == nv)
+			first = i;
+	}
+	free(v);
+	return first;
+}
+
 static int spans__add(struct range_set *set, __u64 lo, __u64 hi, int range, char *err,
 		      size_t errlen)
 {
@@ -201,21 +251,25 @@ static int spans__add(struct range_set *set, __u64 lo, __u64 hi, int range, char
 
 /* The mapping spans of range i, from the process's VMAs. */
 static int spans__add_mapping(struct range_set *set, int i, const struct vma *v, int nv,
-			      __u64 start_brk, __u64 stack_limit, char *err, size_t errlen)
+			      const struct vm_bounds *b, char *err, size_t errlen)
 {
 	const char *name = set->range[i].text;
 	int j, e, found = 0;
-	__u64 lo, hi;
+	__u64 lo, hi, end;
 
 	if (!strcmp(name, "[heap]")) {
-		/* from the heap's start (or start_brk, before it exists) to the next mapping */
-		lo = start_brk;
+		/* from the heap's start (or start_brk, before it exists) to room above its end */
+		lo = end = b->start_brk;
 		for (j = 0; j < nv; j++)
-			if (!strcmp(v[j].path, "[heap]"))
+			if (!strcmp(v[j].path, "[heap]")) {
 				lo = v[j].lo;
+				end = v[j].hi;
+			}
 		if (!lo)
 			goto none;
-		hi = ~0ull;
+		hi = end < lo ? lo : end;
+		hi = b->heap_room && hi + b->heap_room > hi ? hi + b->heap_room : ~0ull;
+		/* never into the next mapping: what mmap places below the libraries is not heap */
 		for (j = 0; j < nv; j++)
 			if (v[j].lo >= lo && strcmp(v[j].path, "[heap]") && v[j].lo < hi)
 				hi = v[j].lo;
@@ -227,7 +281,7 @@ static int spans__add_mapping(struct range_set *set, int i, const struct vma *v,
 				continue;
 			/* the stack grows down, up to RLIMIT_STACK, never into the mapping below */
 			hi = v[j].hi;
-			lo = stack_limit && stack_limit < hi ? hi - stack_limit : v[j].lo;
+			lo = b->stack_limit && b->stack_limit < hi ? hi - b->stack_limit : v[j].lo;
 			if (lo > v[j].lo)
 				lo = v[j].lo;
 			if (j > 0 && v[j - 1].hi > lo)
@@ -287,23 +341,23 @@ static int range_set__finish(struct range_set *set, char *err, size_t errlen)
 	return 0;
 }
 
-int range_set__resolve_vmas(struct range_set *set, const struct vma *v, int nv, __u64 start_brk,
-			    __u64 stack_limit, char *err, size_t errlen)
+int range_set__resolve_vmas(struct range_set *set, const struct vma *v, int nv,
+			    const struct vm_bounds *b, char *err, size_t errlen)
 {
 	int i, e = 0;
 
 	set->nspans = 0;
 	for (i = 0; i < set->nranges && !e; i++) {
 		if (set->range[i].mapping)
-			e = spans__add_mapping(set, i, v, nv, start_brk, stack_limit, err, errlen);
+			e = spans__add_mapping(set, i, v, nv, b, err, errlen);
 		else
 			e = spans__add(set, set->range[i].lo, set->range[i].hi, i, err, errlen);
 	}
 	return e ? e : range_set__finish(set, err, errlen);
 }
 
-int range_set__resolve_maps(struct range_set *set, const char *maps_path, __u64 start_brk,
-			    __u64 stack_limit, char *err, size_t errlen)
+int range_set__resolve_maps(struct range_set *set, const char *maps_path,
+			    const struct vm_bounds *b, char *err, size_t errlen)
 {
 	struct vma *v = NULL;
 	int nv = 0, e;
@@ -315,7 +369,7 @@ int range_set__resolve_maps(struct range_set *set, const char *maps_path, __u64 
 			return nv == -ENOENT ? -ESRCH : nv;
 		}
 	}
-	e = range_set__resolve_vmas(set, v, nv, start_brk, stack_limit, err, errlen);
+	e = range_set__resolve_vmas(set, v, nv, b, err, errlen);
 	free(v);
 	return e;
 }
@@ -341,17 +395,28 @@ static __u64 proc__start_brk(pid_t pid)
 	return v;
 }
 
-static __u64 proc__stack_limit(pid_t pid)
+/* A resource limit of the process; 0 when unlimited or unknown. */
+static __u64 proc__rlimit(pid_t pid, int resource)
 {
 	struct rlimit rl;
 
-	if (prlimit(pid, RLIMIT_STACK, NULL, &rl) || rl.rlim_cur == RLIM_INFINITY)
+	if (prlimit(pid, resource, NULL, &rl) || rl.rlim_cur == RLIM_INFINITY)
 		return 0;
 	return rl.rlim_cur;
 }
 
+__u64 range__default_heap_room(void)
+{
+	struct sysinfo si;
+
+	if (sysinfo(&si))
+		return 0;
+	return ((__u64)si.totalram + si.totalswap) * (si.mem_unit ? si.mem_unit : 1);
+}
+
 int range_set__resolve(struct range_set *set, pid_t pid, char *err, size_t errlen)
 {
+	struct vm_bounds b = {};
 	char path[64];
 	int i;
 
@@ -365,11 +430,15 @@ int range_set__resolve(struct range_set *set, pid_t pid, char *err, size_t errle
 				 set->range[i].text);
 			return -EINVAL;
 		}
-		return range_set__resolve_maps(set, NULL, 0, 0, err, errlen);
+		return range_set__resolve_maps(set, NULL, &b, err, errlen);
 	}
 	snprintf(path, sizeof(path), "/proc/%d/maps", (int)pid);
-	return range_set__resolve_maps(set, path, proc__start_brk(pid), proc__stack_limit(pid), err,
-				       errlen);
+	b.start_brk = proc__start_brk(pid);
+	b.heap_room = proc__rlimit(pid, RLIMIT_DATA);
+	if (!b.heap_room)
+		b.heap_room = range__default_heap_room();
+	b.stack_limit = proc__rlimit(pid, RLIMIT_STACK);
+	return range_set__resolve_maps(set, path, &b, err, errlen);
 }
 
 void range_set__describe(const struct range_set *set, int i, char *buf, size_t len)

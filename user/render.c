@@ -208,7 +208,6 @@ void render_text(FILE *out, const struct report *r, const struct snapshot *s)
 	render_counters(out, s);
 	if (r->loads)
 		render_loads_text(out, r->loads);
-	fflush(out);
 }
 
 void render_loads_text(FILE *out, const struct loads_report *l)

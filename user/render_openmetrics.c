@@ -157,5 +157,4 @@ void render_openmetrics(FILE *out, const struct report *r, const struct snapshot
 	if (r->loads)
 		render_loads_families(out, r->loads, base);
 	fprintf(out, "# EOF\n");
-	fflush(out);
 }

@@ -29,6 +29,17 @@ void snapshot__copy(struct snapshot *dst, const struct snapshot *src)
 	dst->cells = cells;
 }
 
+void snapshot__clear(struct snapshot *s)
+{
+	__u32 nranges = s->nranges;
+	struct cell *cells = s->cells;
+
+	memset(cells, 0, (size_t)nranges * LDLAT_NCLASS * sizeof(*cells));
+	memset(s, 0, sizeof(*s));
+	s->nranges = nranges;
+	s->cells = cells;
+}
+
 void snapshot__delta(struct snapshot *out, const struct snapshot *cur, const struct snapshot *prev)
 {
 	size_t i, n = (size_t)cur->nranges * LDLAT_NCLASS, k;
@@ -102,12 +113,6 @@ const char *counters__key(enum ldlat_verdict v)
 	};
 
 	return (unsigned int)v < LDLAT_NVERDICTS ? keys[v] : "?";
-}
-
-__u64 counters__dropped(const struct ldlat_counters *c)
-{
-	return c->fields_missing + c->tgid_filtered + c->op_filtered + c->no_address +
-	       c->outside_ranges + c->below_min + c->above_max + c->class_filtered;
 }
 
 double cell__percentile(const struct cell *c, double p, __u32 linear_step)

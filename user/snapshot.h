@@ -31,6 +31,9 @@ int snapshot__init(struct snapshot *s, __u32 nranges);
 void snapshot__free(struct snapshot *s);
 void snapshot__copy(struct snapshot *dst, const struct snapshot *src);
 
+/* Zeroes every count and time, keeping its cells (and nranges). */
+void snapshot__clear(struct snapshot *s);
+
 /* out = cur - prev, field by field (out may be cur). */
 void snapshot__delta(struct snapshot *out, const struct snapshot *cur, const struct snapshot *prev);
 
@@ -55,9 +58,6 @@ void cell__add(struct cell *acc, const struct cell *c);
  * name bpftool prints for the map.
  */
 const char *counters__key(enum ldlat_verdict v);
-
-/* Sum of the drop counters. */
-__u64 counters__dropped(const struct ldlat_counters *c);
 
 /*
  * The p-th percentile (0 < p <= 100) estimated from the buckets: the bucket

@@ -402,7 +402,6 @@ void render_stat_json(FILE *out, const struct stat_report *r)
 		fputc('}', out);
 	}
 	fputs("]}\n", out);
-	fflush(out);
 	free(rows);
 }
 
@@ -454,6 +453,5 @@ void render_stat_openmetrics(FILE *out, const struct stat_report *r)
 			target, event, row_state(rows[i].state), rows[i].state == ROW_COUNTED);
 	}
 	fprintf(out, "# EOF\n");
-	fflush(out);
 	free(rows);
 }

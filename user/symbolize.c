@@ -214,33 +214,51 @@ static struct dso *symbolizer__dso(struct symbolizer *z, const struct proc *p,
 	return d;
 }
 
+/* Where symbolizer__locate found an address. */
+enum located {
+	LOCATED_DONE,	  /* out is filled: a kernel symbol, or a process that has exited */
+	LOCATED_KERNEL,	  /* a kernel address without a symbol */
+	LOCATED_UNMAPPED, /* in no mapping of the process (out->kind SYM_UNKNOWN) */
+	LOCATED_MAPPING,  /* in *m of *p */
+};
+
+/* What symbolizer__ip and symbolizer__data share: the kernel, the process, the mapping. */
+static enum located symbolizer__locate(struct symbolizer *z, __u32 tgid, __u64 addr,
+				       enum dso_sym_kind kind, struct sym *out, struct proc **p,
+				       const struct mapping **m)
+{
+	memset(out, 0, sizeof(*out));
+	if (kallsyms__is_kernel(addr))
+		return symbolizer__kernel(z, addr, kind, out) ? LOCATED_DONE : LOCATED_KERNEL;
+	*p = symbolizer__proc(z, tgid, addr);
+	if (!*p || !(*p)->known) {
+		sym__exited(out, tgid);
+		return LOCATED_DONE;
+	}
+	*m = proc__find(*p, addr);
+	if (!*m) {
+		out->kind = SYM_UNKNOWN;
+		return LOCATED_UNMAPPED;
+	}
+	return LOCATED_MAPPING;
+}
+
 void symbolizer__ip(struct symbolizer *z, __u32 tgid, __u64 ip, struct sym *out)
 {
-	const struct mapping *m, *file;
+	const struct mapping *m = NULL, *file;
 	const struct dso_sym *s;
-	struct proc *p;
+	struct proc *p = NULL;
 	struct dso *d;
 	__u64 bias;
+	enum located at = symbolizer__locate(z, tgid, ip, SYM_FUNC, out, &p, &m);
 
-	memset(out, 0, sizeof(*out));
-	if (kallsyms__is_kernel(ip)) {
-		if (symbolizer__kernel(z, ip, SYM_FUNC, out))
-			return;
+	if (at == LOCATED_DONE)
+		return;
+	if (at != LOCATED_MAPPING) {
 		out->kind = SYM_UNKNOWN;
 		snprintf(out->name, sizeof(out->name), "0x%llx", (unsigned long long)ip);
-		snprintf(out->where, sizeof(out->where), "[kernel.kallsyms]");
-		return;
-	}
-	p = symbolizer__proc(z, tgid, ip);
-	if (!p || !p->known) {
-		sym__exited(out, tgid);
-		return;
-	}
-	m = proc__find(p, ip);
-	if (!m) {
-		out->kind = SYM_UNKNOWN;
-		snprintf(out->name, sizeof(out->name), "0x%llx", (unsigned long long)ip);
-		snprintf(out->where, sizeof(out->where), "[unknown]");
+		snprintf(out->where, sizeof(out->where), "%s",
+			 at == LOCATED_KERNEL ? "[kernel.kallsyms]" : "[unknown]");
 		return;
 	}
 	d = symbolizer__dso(z, p, m, &bias, &file);
@@ -260,31 +278,25 @@ void symbolizer__ip(struct symbolizer *z, __u32 tgid, __u64 ip, struct sym *out)
 
 void symbolizer__data(struct symbolizer *z, __u32 tgid, __u64 addr, __u64 len, struct sym *out)
 {
-	const struct mapping *m, *file;
+	const struct mapping *m = NULL, *file;
 	const struct dso_sym *s;
-	struct proc *p;
+	struct proc *p = NULL;
 	struct dso *d;
 	__u64 bias;
 
-	memset(out, 0, sizeof(*out));
-	if (kallsyms__is_kernel(addr)) {
-		if (symbolizer__kernel(z, addr, SYM_OBJECT, out))
-			return;
+	switch (symbolizer__locate(z, tgid, addr, SYM_OBJECT, out, &p, &m)) {
+	case LOCATED_DONE:
+		return;
+	case LOCATED_KERNEL:
 		out->kind = SYM_MAPPING;
 		snprintf(out->name, sizeof(out->name), "[kernel]");
 		return;
-	}
-	p = symbolizer__proc(z, tgid, addr);
-	if (!p || !p->known) {
-		sym__exited(out, tgid);
-		return;
-	}
-	m = proc__find(p, addr);
-	if (!m) {
-		out->kind = SYM_UNKNOWN;
+	case LOCATED_UNMAPPED:
 		snprintf(out->name, sizeof(out->name), "[unknown]");
 		snprintf(out->where, sizeof(out->where), "%s", p->comm);
 		return;
+	case LOCATED_MAPPING:
+		break;
 	}
 	d = symbolizer__dso(z, p, m, &bias, &file);
 	if (d && (s = dso__object(d, addr - bias, len))) {

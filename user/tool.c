@@ -7,20 +7,61 @@
 
 #include "tool.h"
 #include "config.h"
+#include "entry.h"
 #include "privs.h"
 #include "render.h"
 #include "toolsconf.h"
+
+/*
+ * A command stopped at its exec has mapped only the program and the loader:
+ * a range naming a library is resolved at its entry point, once the loader
+ * has mapped every library the program links.
+ */
+static int tool__run_to_libraries(struct tool *t, char *err, size_t errlen)
+{
+	const struct range_set *set = &t->cli->ranges;
+	const char *name = t->cli->target.argv[0];
+	char why[1024];
+	int i, e;
+
+	i = range_set__first_unmapped(set, t->run.cmd.pid);
+	if (i < 0)
+		return 0;
+	e = command__run_to_entry(&t->run.cmd, name, t->run.sigfd, why, sizeof(why));
+	if (e == -EOPNOTSUPP) {
+		snprintf(err, errlen, "-a '%s' names a library that '%s' maps only once it runs: %s",
+			 set->range[i].text, name, why);
+		return -EINVAL;
+	}
+	if (e) {
+		snprintf(err, errlen, "%s", why);
+		return e;
+	}
+	i = range_set__first_unmapped(set, t->run.cmd.pid);
+	if (i >= 0) {
+		snprintf(err, errlen,
+			 "no mapping '%s' in '%s' at its entry point, where every library it links "
+			 "is mapped (a library it loads later with dlopen cannot be named)",
+			 set->range[i].text, name);
+		return -EINVAL;
+	}
+	return 0;
+}
 
 /* Mapping names ([heap], a file) are looked up in one process. */
 static int tool__resolve_ranges(struct tool *t, char *err, size_t errlen)
 {
 	struct range_set *set = &t->cli->ranges;
 	pid_t pid = 0;
+	int e;
 
 	if (range_set__has_mappings(set)) {
-		if (t->run.has_cmd)
+		if (t->run.has_cmd) {
 			pid = t->run.cmd.pid;
-		else if (t->run.nprocs == 1)
+			e = tool__run_to_libraries(t, err, errlen);
+			if (e)
+				return e;
+		} else if (t->run.nprocs == 1)
 			pid = t->run.procs[0];
 		else if (t->run.nprocs > 1) {
 			snprintf(err, errlen, "address ranges that name mappings need a single -p process");

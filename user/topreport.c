@@ -322,7 +322,6 @@ void top_render_text(FILE *out, const struct top_report *r, const struct top_row
 		fprintf(out, "%s samples carry no latency or data source: counts only.\n",
 			r->src && r->src->kind == SOURCE_PAGE_FAULTS ? "page-fault" : "these");
 	render_counters(out, s);
-	fflush(out);
 }
 
 /* ---- JSON ---------------------------------------------------------------- */

@@ -159,21 +159,6 @@ int top_tables__add(struct top_table *ip, struct top_table *data, const struct l
 	return e;
 }
 
-int top_table__merge_table(struct top_table *dst, const struct top_table *src)
-{
-	size_t i;
-	int e;
-
-	for (i = 0; i < src->n; i++) {
-		e = top_table__merge(dst, src->e[i].tgid, src->e[i].addr, &src->e[i].v);
-		if (e)
-			return e;
-	}
-	dst->full += src->full;
-	dst->failed += src->failed;
-	return 0;
-}
-
 __u64 top_table__samples(const struct top_table *t)
 {
 	__u64 n = 0;

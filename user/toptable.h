@@ -56,9 +56,6 @@ int top_table__add_sample(struct top_table *t, __u32 tgid, __u64 addr, __u64 lat
 int top_tables__add(struct top_table *ip, struct top_table *data, const struct ldlat_config *cfg,
 		    const struct ldlat_sample *s, __u32 cls);
 
-/* Adds every entry and counter of src into dst. */
-int top_table__merge_table(struct top_table *dst, const struct top_table *src);
-
 /* Sum of the entries' counts: the samples attributed. */
 __u64 top_table__samples(const struct top_table *t);
 
