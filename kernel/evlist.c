@@ -7,6 +7,8 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "caps.h"
+#include "err.h"
 #include "evlist.h"
 #include "sysfs.h"
 
@@ -52,6 +54,15 @@ void evsel__strerror(const struct evsel *ev, int err, int cpu, pid_t tid, char *
 	switch (err) {
 	case EACCES:
 	case EPERM:
+		if (caps__perfmon()) {
+			snprintf(buf, len,
+				 "cannot open %s on %s: %s, though this process holds CAP_PERFMON "
+				 "or CAP_SYS_ADMIN: a security policy refused it (an LSM such as "
+				 "SELinux or AppArmor, a seccomp filter, or kernel lockdown); its "
+				 "log says why",
+				 ev->name, where, strerror(err));
+			break;
+		}
 		snprintf(buf, len,
 			 "cannot open %s on %s: %s. Run as root, or give the tool CAP_PERFMON and "
 			 "CAP_BPF (kernel.perf_event_paranoid is %d; at 2 and above an "
@@ -147,6 +158,18 @@ static int evlist__group_fd(const struct evlist *evlist, int cpu, pid_t tid)
 	return -1;
 }
 
+/*
+ * Whose fault a failed perf_event_open is: a missing privilege is the
+ * user's to grant; whatever else the kernel refuses, the system's (the
+ * caller knows better when the user wrote the event).
+ */
+static int evsel__fault(int err)
+{
+	if ((err == EACCES || err == EPERM) && !caps__perfmon())
+		return err__input(-err);
+	return err__system(-err);
+}
+
 static int evlist__open_one(struct evlist *evlist, int idx, pid_t pid, int cpu, unsigned long flags,
 			    pid_t tid, char *err, size_t errlen)
 {
@@ -165,7 +188,7 @@ static int evlist__open_one(struct evlist *evlist, int idx, pid_t pid, int cpu, 
 			snprintf(err, errlen, "cannot open %s: its group leader %s is not open on %s %d",
 				 ev->name, evlist->evsel[0].name, tid >= 0 ? "task" : "CPU",
 				 tid >= 0 ? (int)tid : cpu);
-			return -EINVAL;
+			return err__system(-EINVAL);
 		}
 	}
 	if (ev->has_leader) {
@@ -179,7 +202,7 @@ static int evlist__open_one(struct evlist *evlist, int idx, pid_t pid, int cpu, 
 			snprintf(lev.name, sizeof(lev.name), "%s (the group leader of %s)",
 				 ev->leader_name, ev->name);
 			evsel__strerror(&lev, e, cpu, tid, err, errlen);
-			return -e;
+			return evsel__fault(e);
 		}
 	}
 	/* a group member is enabled with its leader; the leader starts disabled */
@@ -191,7 +214,7 @@ static int evlist__open_one(struct evlist *evlist, int idx, pid_t pid, int cpu, 
 		evsel__strerror(ev, e, cpu, tid, err, errlen);
 		if (lfd >= 0)
 			close(lfd);
-		return -e;
+		return evsel__fault(e);
 	}
 	f = &evlist->fds[evlist->nfds++];
 	f->fd = fd;
@@ -246,7 +269,7 @@ int evlist__open(struct evlist *evlist, const struct target *target, char *err, 
 		}
 		if (e) {
 			evlist->failed_evsel = i;
-			evlist->failed_errno = -e;
+			evlist->failed_errno = -err__errno(e);
 		}
 	}
 	if (!e && !evlist->nfds) {

@@ -8,7 +8,9 @@
 #include <bpf/libbpf.h>
 
 #include "cli.h"
+#include "runloop.h"
 #include "../kernel/datasrc.h"
+#include "../kernel/err.h"
 
 enum {
 	OPT_SOURCE = 0x100,
@@ -328,15 +330,7 @@ void cli__libbpf_verbose(int verbose)
 
 int cli__exit_status(int err)
 {
-	switch (err) {
-	case 0:
+	if (!err)
 		return EXIT_OK;
-	case -EINVAL:
-	case -ERANGE:
-	case -ESRCH:
-	case -EPERM:
-		return EXIT_USAGE;
-	default:
-		return EXIT_FAIL;
-	}
+	return err__is_input(err) ? EXIT_USAGE : EXIT_FAIL;
 }

@@ -15,6 +15,7 @@
 #include <linux/magic.h>
 
 #include "targets.h"
+#include "../kernel/err.h"
 
 #ifndef CGROUP2_SUPER_MAGIC
 #define CGROUP2_SUPER_MAGIC 0x63677270
@@ -201,13 +202,14 @@ int target__build(struct target *t, const struct target_opts *o, pid_t cmd_pid, 
 		for (i = 0; i < n && !e; i++) {
 			if (kill(pids[i], 0) && errno == ESRCH) {
 				snprintf(err, errlen, "-p %d: no such process", (int)pids[i]);
-				e = -ESRCH;
+				e = -EINVAL;
 				break;
 			}
 			e = tids__add_threads(t, pids[i]);
 			if (e == -ENOENT) {
-				snprintf(err, errlen, "-p %d: no such process", (int)pids[i]);
-				e = -ESRCH;
+				snprintf(err, errlen, "process %d exited before sampling started",
+					 (int)pids[i]);
+				e = err__system(-ESRCH);
 			} else if (e) {
 				snprintf(err, errlen, "-p %d: cannot list its threads: %s",
 					 (int)pids[i], strerror(-e));

@@ -10,6 +10,7 @@
 #include "privs.h"
 #include "render.h"
 #include "toolsconf.h"
+#include "../kernel/err.h"
 
 /* Mapping names ([heap], a file) are looked up in one process. */
 static int tool__resolve_ranges(struct tool *t, char *err, size_t errlen)
@@ -28,6 +29,20 @@ static int tool__resolve_ranges(struct tool *t, char *err, size_t errlen)
 		}
 	}
 	return range_set__resolve(set, pid, err, errlen);
+}
+
+/*
+ * Whether the kernel refused an event the user wrote (--event, or -L, -c,
+ * -F on top of the table's): bad input, where tools.conf's own choice
+ * failing is the system's.
+ */
+static bool tool__user_event(const struct cli *cli, int open_errno)
+{
+	bool refused = open_errno == EINVAL || open_errno == ENOENT || open_errno == EOPNOTSUPP ||
+		       open_errno == ENODEV || open_errno == ENODATA || open_errno == E2BIG;
+
+	return refused && (cli->source.event || cli->source.ldlat || cli->source.period ||
+			   cli->source.freq);
 }
 
 int tool__start(struct tool *t, struct cli *cli, const char *name, __u32 linear_step,
@@ -127,6 +142,8 @@ int tool__start_hooks(struct tool *t, struct cli *cli, const char *name, __u32 l
 		t->session_open = true;
 	}
 	e = evlist__open(&t->evlist, &t->run.target, err, errlen);
+	if (e && tool__user_event(cli, t->evlist.failed_errno))
+		e = err__input(e);
 	if (e)
 		return e;
 	if (t->session_open) {
