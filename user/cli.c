@@ -242,6 +242,11 @@ static error_t cli__parse(int key, char *arg, struct argp_state *state)
 		if (!parse_seconds(arg, &cli->interval, &end) ||
 		    (*end && (*end != ',' || !cli__parse_u64(end + 1, &v) || !v || v > 1000000000)))
 			argp_error(state, "--interval '%s': expected SECONDS or SECONDS,COUNT", arg);
+		if (cli->interval < RUNLOOP_MIN_INTERVAL)
+			argp_error(state,
+				   "--interval '%s': shorter than %g seconds, the shortest interval "
+				   "(a report takes milliseconds)",
+				   arg, RUNLOOP_MIN_INTERVAL);
 		if (*end)
 			cli->count = (long)v;
 		break;
