@@ -16,17 +16,30 @@
 #define SYS_pidfd_open 434
 #endif
 
-int runloop__signals(void)
+int runloop__block_signals(void)
 {
 	sigset_t set;
-	int fd;
 
+	if (signal(SIGPIPE, SIG_IGN) == SIG_ERR)
+		return -errno;
 	sigemptyset(&set);
 	sigaddset(&set, SIGINT);
 	sigaddset(&set, SIGTERM);
 	sigaddset(&set, SIGHUP);
-	if (sigprocmask(SIG_BLOCK, &set, NULL))
-		return -errno;
+	return sigprocmask(SIG_BLOCK, &set, NULL) ? -errno : 0;
+}
+
+int runloop__signals(void)
+{
+	sigset_t set;
+	int fd, e = runloop__block_signals();
+
+	if (e)
+		return e;
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGHUP);
 	fd = signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
 	return fd < 0 ? -errno : fd;
 }

@@ -44,9 +44,17 @@ struct runloop {
 #define RUNLOOP_CGROUP_CHECK 0.25
 
 /*
- * Blocks SIGINT, SIGTERM and SIGHUP so that they are read from a signalfd
- * (call before starting a command: it restores the mask for the child).
- * Returns the signalfd, or -errno.
+ * Blocks SIGINT, SIGTERM and SIGHUP (so that one that arrives while a tool
+ * starts waits for the signalfd), and ignores SIGPIPE (so that a write to a
+ * pipe whose reader has gone fails with EPIPE and the run ends through its
+ * teardown).  Returns 0 or -errno.
+ */
+int runloop__block_signals(void);
+
+/*
+ * runloop__block_signals, and a signalfd to read SIGINT, SIGTERM and SIGHUP
+ * from (call before starting a command: it restores the mask and SIGPIPE's
+ * default for the child).  Returns the signalfd, or -errno.
  */
 int runloop__signals(void);
 
