@@ -89,9 +89,13 @@ int tool__start_hooks(struct tool *t, struct cli *cli, const char *name, __u32 l
 		t->addr_only = true;
 		t->src.fields = LDLAT_HAS_ADDR;
 	}
-	if (cli->source.ldlat && t->src.kind != SOURCE_LDLAT && cli->source.kind != SOURCE_AUTO) {
-		snprintf(err, errlen, "--ldlat applies to --source ldlat, not %s",
-			 source__name(t->src.kind));
+	/* as the latency filters are: auto's fallback cannot keep them either */
+	if (cli->source.ldlat && t->src.kind != SOURCE_LDLAT) {
+		snprintf(err, errlen, "--ldlat applies to --source ldlat, not %s%s",
+			 source__name(t->src.kind),
+			 cli->source.kind == SOURCE_AUTO
+				 ? " (--source auto fell back to page faults here): drop --ldlat"
+				 : "");
 		return -EINVAL;
 	}
 	if (cli->source.event && cli->source.kind == SOURCE_PAGE_FAULTS) {
