@@ -38,7 +38,7 @@ LIB := $(BUILD)/libldlat.a
 BENCH_TOOLS := ldlat-floor ldlat-logic
 BENCH_BINS := $(addprefix $(BUILD)/bench/,$(BENCH_TOOLS))
 
-TEST_SUITES := check_unit check_events check_pfm check_bpf check_e2e check_pin check_output check_stat check_top check_offline check_bench
+TEST_SUITES := check_unit check_events check_pfm check_bpf check_e2e check_pin check_output check_stat check_top check_offline check_bench check_run
 TEST_BINS := $(addprefix $(BUILD)/tests/,$(TEST_SUITES))
 TEST_COMMON := $(OBJ)/tests/testutil.o $(OBJ)/tests/perfwrite.o
 # ELF files for ldlat-top's tests: see tests/topprog.c and tests/symprog.c
@@ -52,7 +52,9 @@ GEN_PERFDATA := $(BUILD)/tests/gen-perfdata
 
 .PHONY: all tests deps test demo vmlinux clean install bench bench-tools check-format fuzz
 all: $(TOOL_BINS) $(WORKLOAD)
-tests: all $(TEST_BINS) $(TEST_ELFS) $(FUZZ_BIN) $(GEN_PERFDATA) $(BENCH_BINS)
+# programs check_run runs: threads that come and go (-p), a seccomp veto of perf_event_open
+TEST_PROGS := $(BUILD)/tests/ldlat-churn $(BUILD)/tests/ldlat-deny
+tests: all $(TEST_BINS) $(TEST_ELFS) $(TEST_PROGS) $(FUZZ_BIN) $(GEN_PERFDATA) $(BENCH_BINS)
 bench-tools: all $(BENCH_BINS)
 
 # The PERF_MEM_* macros of the UAPI header, for the BPF build (vmlinux.h and
@@ -105,6 +107,14 @@ $(BUILD)/tests/ldlat-symprog-stripped: $(BUILD)/tests/ldlat-symprog
 	mkdir -p $(BUILD)/tests/debug/.build-id/$${id%$${id#??}} && \
 	objcopy --only-keep-debug $< $(BUILD)/tests/debug/.build-id/$${id%$${id#??}}/$${id#??}.debug && \
 	objcopy --strip-all $< $@
+
+$(BUILD)/tests/ldlat-churn: tests/churn.c
+	@mkdir -p $(dir $@)
+	$(CC) -O2 -g -Wall -Wextra -Werror -pthread $< -o $@
+
+$(BUILD)/tests/ldlat-deny: tests/deny.c
+	@mkdir -p $(dir $@)
+	$(CC) -O2 -g -Wall -Wextra -Werror $< -o $@
 
 $(OBJ)/tests/%.o: CPPFLAGS += $(shell pkg-config --cflags check 2>/dev/null)
 

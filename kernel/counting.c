@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "counting.h"
+#include "err.h"
 #include "pmu.h"
 
 int counting__init(struct counting *c, const struct count_spec *specs, int n,
@@ -117,17 +118,19 @@ int counting__probe(struct counting *c, const struct target *target, char *err, 
 {
 	struct target one = target__first(target);
 	char buf[1024];
-	int i, e;
+	int i, e, en;
 
 	for (i = 0; i < c->nev; i++) {
 		e = counting__probe_one(&c->ev[i], &one, buf, sizeof(buf));
-		if ((e == -EACCES || e == -EPERM) && target->kind == TARGET_TASKS &&
+		en = err__errno(e);
+		if ((en == -EACCES || en == -EPERM) && target->kind == TARGET_TASKS &&
 		    !c->ev[i].spec.attr.exclude_kernel) {
 			struct perf_event_attr was = c->ev[i].spec.attr;
 
 			c->ev[i].spec.attr.exclude_kernel = 1;
 			c->ev[i].spec.attr.exclude_hv = 1;
 			e = counting__probe_one(&c->ev[i], &one, buf, sizeof(buf));
+			en = err__errno(e);
 			if (e) {
 				c->ev[i].spec.attr = was;
 			} else {
@@ -140,16 +143,14 @@ int counting__probe(struct counting *c, const struct target *target, char *err, 
 		}
 		if (!e)
 			continue;
-		if (e == -EACCES || e == -EPERM) {
-			snprintf(err, errlen, "%s", buf);
-			return -EPERM;
-		}
-		if (e == -ESRCH || e == -EMFILE || e == -ENFILE || e == -ENOMEM) {
+		/* evlist__open said whose fault (a missing privilege, or the system) */
+		if (en == -EACCES || en == -EPERM || en == -ESRCH || en == -EMFILE ||
+		    en == -ENFILE || en == -ENOMEM) {
 			snprintf(err, errlen, "%s", buf);
 			return e;
 		}
 		c->ev[i].unsupported = true;
-		counting__reason(c, &c->ev[i], -e, c->ev[i].reason, sizeof(c->ev[i].reason));
+		counting__reason(c, &c->ev[i], -en, c->ev[i].reason, sizeof(c->ev[i].reason));
 	}
 	return 0;
 }
@@ -216,12 +217,12 @@ static int counting__open_one(struct counting *c, int g, const struct target *ta
 		char spec[1024];
 
 		plan__group_spec(&c->plan, g, c->pin, spec, sizeof(spec));
-		if (e == -EINVAL && pg->n > 1)
+		if (err__errno(e) == -EINVAL && pg->n > 1)
 			snprintf(err, errlen,
 				 "the kernel refused group %s (%s): it does not fit this CPU's "
 				 "counters, so the counter model (%s) is wrong here; give "
 				 "smaller groups with -e '{a,b},{c,d}'",
-				 spec, strerror(-e), c->model.label);
+				 spec, strerror(EINVAL), c->model.label);
 		evlist__free(&grp->evlist);
 		return e;
 	}

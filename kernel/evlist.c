@@ -7,6 +7,8 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "caps.h"
+#include "err.h"
 #include "evlist.h"
 #include "sysfs.h"
 
@@ -52,6 +54,15 @@ void evsel__strerror(const struct evsel *ev, int err, int cpu, pid_t tid, char *
 	switch (err) {
 	case EACCES:
 	case EPERM:
+		if (caps__perfmon()) {
+			snprintf(buf, len,
+				 "cannot open %s on %s: %s, though this process holds CAP_PERFMON "
+				 "or CAP_SYS_ADMIN: a security policy refused it (an LSM such as "
+				 "SELinux or AppArmor, a seccomp filter, or kernel lockdown); its "
+				 "log says why",
+				 ev->name, where, strerror(err));
+			break;
+		}
 		snprintf(buf, len,
 			 "cannot open %s on %s: %s. Run as root, or give the tool CAP_PERFMON and "
 			 "CAP_BPF (kernel.perf_event_paranoid is %d; at 2 and above an "
@@ -147,6 +158,18 @@ static int evlist__group_fd(const struct evlist *evlist, int cpu, pid_t tid)
 	return -1;
 }
 
+/*
+ * Whose fault a failed perf_event_open is: a missing privilege is the
+ * user's to grant; whatever else the kernel refuses, the system's (the
+ * caller knows better when the user wrote the event).
+ */
+static int evsel__fault(int err)
+{
+	if ((err == EACCES || err == EPERM) && !caps__perfmon())
+		return err__input(-err);
+	return err__system(-err);
+}
+
 static int evlist__open_one(struct evlist *evlist, int idx, pid_t pid, int cpu, unsigned long flags,
 			    pid_t tid, char *err, size_t errlen)
 {
@@ -165,7 +188,7 @@ static int evlist__open_one(struct evlist *evlist, int idx, pid_t pid, int cpu, 
 			snprintf(err, errlen, "cannot open %s: its group leader %s is not open on %s %d",
 				 ev->name, evlist->evsel[0].name, tid >= 0 ? "task" : "CPU",
 				 tid >= 0 ? (int)tid : cpu);
-			return -EINVAL;
+			return err__system(-EINVAL);
 		}
 	}
 	if (ev->has_leader) {
@@ -179,7 +202,7 @@ static int evlist__open_one(struct evlist *evlist, int idx, pid_t pid, int cpu, 
 			snprintf(lev.name, sizeof(lev.name), "%s (the group leader of %s)",
 				 ev->leader_name, ev->name);
 			evsel__strerror(&lev, e, cpu, tid, err, errlen);
-			return -e;
+			return evsel__fault(e);
 		}
 	}
 	/* a group member is enabled with its leader; the leader starts disabled */
@@ -191,7 +214,7 @@ static int evlist__open_one(struct evlist *evlist, int idx, pid_t pid, int cpu, 
 		evsel__strerror(ev, e, cpu, tid, err, errlen);
 		if (lfd >= 0)
 			close(lfd);
-		return -e;
+		return evsel__fault(e);
 	}
 	f = &evlist->fds[evlist->nfds++];
 	f->fd = fd;
@@ -203,29 +226,105 @@ static int evlist__open_one(struct evlist *evlist, int idx, pid_t pid, int cpu, 
 	return 0;
 }
 
+/* Opens evsel idx on thread j of a TASKS target: on any CPU, or on each of target->cpus. */
+static int evlist__open_task(struct evlist *evlist, int idx, const struct target *target, int j,
+			     char *err, size_t errlen)
+{
+	pid_t tid = target->tids[j];
+	int k, e = 0;
+
+	if (!target->cpus.nr)
+		return evlist__open_one(evlist, idx, tid, -1, 0, tid, err, errlen);
+	for (k = 0; k < target->cpus.nr && !e; k++)
+		e = evlist__open_one(evlist, idx, tid, target->cpus.cpu[k], 0, tid, err, errlen);
+	return e;
+}
+
+/*
+ * Whether thread tid has exited or is exiting (PF_EXITING in the flags of
+ * /proc/TID/stat): the kernel refuses an event on an exiting thread with
+ * ESRCH, or, for a group member whose leader it had opened a moment
+ * before, ENODEV.
+ */
+static bool task__exiting(pid_t tid)
+{
+	char path[64], buf[512], *p;
+	unsigned int flags;
+	ssize_t n;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)tid);
+	f = fopen(path, "re");
+	if (!f)
+		return true;
+	n = (ssize_t)fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n > 0 ? n : 0] = '\0';
+	/* "TID (COMM) S PPID PGRP SID TTY TPGID FLAGS": COMM may hold ')' */
+	p = strrchr(buf, ')');
+	if (!p || sscanf(p + 1, " %*c %*d %*d %*d %*d %*d %u", &flags) != 1)
+		return true;
+	return flags & 0x4; /* PF_EXITING */
+}
+
+/*
+ * Threads come and go between the listing of /proc/PID/task and the opens
+ * (perf skips them too); a process none of whose threads could be opened
+ * has exited.
+ */
+static int evlist__tasks_gone(const struct target *target, const bool *gone, char *err,
+			      size_t errlen)
+{
+	int i, j;
+	pid_t tgid;
+	bool open;
+
+	for (i = 0; i < target->ntids; i = j) {
+		tgid = target->tgids ? target->tgids[i] : target->tids[i];
+		open = false;
+		for (j = i; j < target->ntids &&
+			    (target->tgids ? target->tgids[j] : target->tids[j]) == tgid;
+		     j++)
+			open |= !gone[j];
+		if (!open) {
+			snprintf(err, errlen, "process %d exited before sampling started",
+				 (int)tgid);
+			return err__system(-ESRCH);
+		}
+	}
+	return 0;
+}
+
 int evlist__open(struct evlist *evlist, const struct target *target, char *err, size_t errlen)
 {
-	int i, j, k, e = 0;
+	bool *gone = NULL;
+	int i, j, e = 0;
 	struct evsel *ev;
 
 	evlist->failed_evsel = -1;
 	evlist->failed_errno = 0;
+	if (target->kind == TARGET_TASKS) {
+		gone = calloc(target->ntids ? target->ntids : 1, sizeof(*gone));
+		if (!gone)
+			return -ENOMEM;
+	}
 	for (i = 0; i < evlist->nevsel && !e; i++) {
 		ev = &evlist->evsel[i];
 		ev->attr.inherit = target->kind == TARGET_TASKS && target->inherit;
 		switch (target->kind) {
 		case TARGET_TASKS:
 			for (j = 0; j < target->ntids && !e; j++) {
-				if (!target->cpus.nr) {
-					e = evlist__open_one(evlist, i, target->tids[j], -1, 0,
-							     target->tids[j], err, errlen);
+				if (gone[j])
 					continue;
+				e = evlist__open_task(evlist, i, target, j, err, errlen);
+				if (e &&
+				    (err__errno(e) == -ESRCH || task__exiting(target->tids[j]))) {
+					gone[j] = true;
+					e = 0;
 				}
-				for (k = 0; k < target->cpus.nr && !e; k++)
-					e = evlist__open_one(evlist, i, target->tids[j],
-							     target->cpus.cpu[k], 0, target->tids[j],
-							     err, errlen);
 			}
+			if (!e && i == 0)
+				e = evlist__tasks_gone(target, gone, err, errlen);
 			break;
 		case TARGET_CGROUP:
 		case TARGET_SYSTEM:
@@ -246,9 +345,10 @@ int evlist__open(struct evlist *evlist, const struct target *target, char *err, 
 		}
 		if (e) {
 			evlist->failed_evsel = i;
-			evlist->failed_errno = -e;
+			evlist->failed_errno = -err__errno(e);
 		}
 	}
+	free(gone);
 	if (!e && !evlist->nfds) {
 		snprintf(err, errlen, "no event to open: none of the target's CPUs is covered by %s",
 			 evlist->nevsel ? evlist->evsel[0].name : "any event");
@@ -313,6 +413,8 @@ void target__free(struct target *target)
 	cpumap__free(&target->cpus);
 	free(target->tids);
 	target->tids = NULL;
+	free(target->tgids);
+	target->tgids = NULL;
 	target->ntids = 0;
 	if (target->kind == TARGET_CGROUP && target->cgroup_fd >= 0)
 		close(target->cgroup_fd);

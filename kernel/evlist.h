@@ -42,6 +42,7 @@ struct target {
 	struct cpumap cpus;
 	int ntids;
 	pid_t *tids;
+	pid_t *tgids; /* TASKS: each thread's process, its threads adjacent (NULL: each its own) */
 	int cgroup_fd;
 	bool inherit; /* TASKS: children and threads created later count too */
 };
@@ -69,9 +70,13 @@ struct evlist {
 int evlist__add(struct evlist *evlist, struct evsel *ev);
 
 /*
- * Opens every evsel on every place of the target, disabled.  On failure
- * closes what it opened and returns -errno with a sentence in err that says
- * what to change (failed_evsel and failed_errno say which event and why).
+ * Opens every evsel on every place of the target, disabled.  A thread that
+ * has exited since the target listed it is skipped (ESRCH), as long as each
+ * process keeps one thread open.  On failure closes what it opened and
+ * returns -errno with a sentence in err that says what to change
+ * (failed_evsel and failed_errno say which event and why); whose fault it is
+ * (kernel/err.h): the user's for a missing privilege, the system's for
+ * everything else the kernel refused.
  */
 int evlist__open(struct evlist *evlist, const struct target *target, char *err, size_t errlen);
 

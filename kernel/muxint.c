@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "err.h"
 #include "muxint.h"
 #include "sysfs.h"
 
@@ -75,7 +76,7 @@ int muxint__set(struct muxint_saved *saved, const char *pmu, int ms, char *err, 
 			 "--mux-interval: cannot write %d to %s's perf_event_mux_interval_ms: %s%s",
 			 ms, pmu, strerror(-e), e == -EACCES || e == -EPERM ? " (it needs root)" : "");
 		saved->n--; /* nothing changed: nothing to put back */
-		return e == -EACCES ? -EPERM : e;
+		return e == -EACCES || e == -EPERM ? err__input(-EPERM) : e;
 	}
 	return 0;
 }

@@ -85,6 +85,7 @@ int sideband__open(struct sideband *sb, const struct target *target, char *err, 
 			/* the kernel maps an inherited task event's ring only per CPU */
 			all.kind = TARGET_TASKS;
 			all.tids = target->tids;
+			all.tgids = target->tgids;
 			all.ntids = target->ntids;
 			all.inherit = true;
 		}

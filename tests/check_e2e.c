@@ -584,7 +584,10 @@ START_TEST(test_event_spec_real)
 }
 END_TEST
 
-/* An event the kernel does not know: the failed open in a sentence; nothing left. */
+/*
+ * An event the kernel does not know: the failed open in a sentence, bad
+ * input (the user wrote it); nothing left.
+ */
 START_TEST(test_event_open_error)
 {
 	char *argv[] = { (char *)hist(), "--event", "r1cd:pp", "--", "true", NULL };
@@ -592,7 +595,7 @@ START_TEST(test_event_open_error)
 
 	if (access("/sys/bus/event_source/devices/cpu/type", F_OK) == 0)
 		return; /* a machine with a core PMU knows raw events */
-	run_expect(argv, 1, &out, &err);
+	run_expect(argv, 2, &out, &err);
 	ck_assert_ptr_nonnull(strstr(err, "ldlat-hist: cannot open r1cd:pp on task "));
 	ck_assert_ptr_nonnull(strstr(err, ": this kernel knows no PMU of type 4 with config 0x1cd"));
 	ck_assert_ptr_nonnull(strstr(err, "check it with --list-events"));

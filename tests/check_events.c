@@ -12,9 +12,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "ldlat.h"
+#include "../kernel/caps.h"
 #include "../kernel/cpu_id.h"
 #include "../kernel/evlist.h"
 #include "../kernel/evspec.h"
@@ -1028,6 +1030,27 @@ START_TEST(test_validation)
 }
 END_TEST
 
+/*
+ * Raises or lowers CAP_SYS_ADMIN and CAP_PERFMON in this process's effective
+ * set, as far as its permitted set allows; returns whether caps__perfmon()
+ * now answers on.
+ */
+static bool perfmon_effective(bool on)
+{
+	struct __user_cap_header_struct hdr = { .version = _LINUX_CAPABILITY_VERSION_3 };
+	struct __user_cap_data_struct data[_LINUX_CAPABILITY_U32S_3] = {};
+	__u32 admin = 1u << CAP_SYS_ADMIN, perfmon = 1u << (CAP_PERFMON - 32);
+
+	if (!syscall(SYS_capget, &hdr, data)) {
+		data[0].effective = on ? data[0].effective | (data[0].permitted & admin)
+				       : data[0].effective & ~admin;
+		data[1].effective = on ? data[1].effective | (data[1].permitted & perfmon)
+				       : data[1].effective & ~perfmon;
+		syscall(SYS_capset, &hdr, data);
+	}
+	return caps__perfmon() == on;
+}
+
 /* A failed perf_event_open, in a sentence that says what to change. */
 START_TEST(test_open_errors)
 {
@@ -1049,7 +1072,10 @@ START_TEST(test_open_errors)
 	struct evsel ev = {};
 	char buf[1024];
 	unsigned int i;
+	bool had = caps__perfmon();
 
+	/* without the capabilities, EACCES is a privilege to grant */
+	ck_assert(perfmon_effective(false));
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		memset(&ev, 0, sizeof(ev));
 		ev.attr.type = 4;
@@ -1062,6 +1088,14 @@ START_TEST(test_open_errors)
 		ck_assert_msg(strstr(buf, cases[i].want), "%d: %s", cases[i].err, buf);
 		ck_assert_msg(strstr(buf, "on CPU 3"), "%s", buf);
 	}
+	/* with them (as root), a security policy's veto */
+	if (perfmon_effective(true)) {
+		evsel__strerror(&ev, EACCES, 3, -1, buf, sizeof(buf));
+		ck_assert_msg(strstr(buf, "though this process holds CAP_PERFMON or CAP_SYS_ADMIN: "
+					  "a security policy refused it"),
+			      "%s", buf);
+	}
+	perfmon_effective(had);
 }
 END_TEST
 

@@ -9,12 +9,17 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "testutil.h"
+
+/* The processes child_spawn started in this process: the test's own children. */
+static pid_t spawned[4096];
+static int nspawned;
 
 static double now(void)
 {
@@ -33,6 +38,8 @@ void child_spawn(struct child *c, char *const argv[])
 		perror("pipe");
 		abort();
 	}
+	/* what the tools leave running is adopted here, for assert_nothing_left */
+	prctl(PR_SET_CHILD_SUBREAPER, 1);
 	c->pid = fork();
 	if (c->pid < 0) {
 		perror("fork");
@@ -46,6 +53,8 @@ void child_spawn(struct child *c, char *const argv[])
 		fprintf(stderr, "exec %s: %s\n", argv[0], strerror(errno));
 		_exit(127);
 	}
+	if (nspawned < (int)(sizeof(spawned) / sizeof(spawned[0])))
+		spawned[nspawned++] = c->pid;
 	close(in[0]);
 	close(out[1]);
 	close(err[1]);
@@ -244,71 +253,92 @@ bool need_root(const char *what)
 	return false;
 }
 
-/* Whether some process holds prog id through a program or link fd (fdinfo's prog_id). */
-static bool prog_held(int id)
+static bool spawned_here(pid_t pid)
 {
-	char want[32], buf[4096];
-	glob_t g;
-	size_t i;
-	bool held = false;
-	int fd;
-	ssize_t n;
+	int i;
 
-	snprintf(want, sizeof(want), "prog_id:\t%d\n", id);
-	if (glob("/proc/[0-9]*/fdinfo/*", 0, NULL, &g))
-		return false;
-	for (i = 0; i < g.gl_pathc && !held; i++) {
-		fd = open(g.gl_pathv[i], O_RDONLY);
-		if (fd < 0)
-			continue;
-		n = read(fd, buf, sizeof(buf) - 1);
-		close(fd);
-		if (n > 0) {
-			buf[n] = '\0';
-			held = strstr(buf, want) != NULL;
-		}
-	}
-	globfree(&g);
-	return held;
+	for (i = 0; i < nspawned; i++)
+		if (spawned[i] == pid)
+			return true;
+	return false;
 }
 
 /*
- * No program of ours is left in the kernel once the tool has exited: one
- * alive without a process holding it is attached by a leaked link.  (One
- * held by a process belongs to another run on this machine; one pinned in
- * bpffs, to a pinned set of another run: bpftool -f lists its pin.)
- * Freeing is asynchronous: allow 2 s.
+ * Children of this process that it did not spawn: processes the tools
+ * started (their commands) and left behind, adopted by this subreaper.  A
+ * zombie is reaped, a live one killed on the last try; each is described
+ * in buf ("1234 (sleep) S").  Returns how many.
  */
+static int orphans(char *buf, size_t len, bool kill_them)
+{
+	char path[64], stat[512], *p;
+	glob_t g;
+	size_t i, off = 0;
+	pid_t pid, ppid;
+	char state;
+	int fd, n = 0;
+	ssize_t r;
+
+	buf[0] = '\0';
+	if (glob("/proc/[0-9]*/stat", 0, NULL, &g))
+		return 0;
+	for (i = 0; i < g.gl_pathc; i++) {
+		fd = open(g.gl_pathv[i], O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			continue;
+		r = read(fd, stat, sizeof(stat) - 1);
+		close(fd);
+		if (r <= 0)
+			continue;
+		stat[r] = '\0';
+		/* "PID (COMM) S PPID": the command name may hold spaces and parentheses */
+		p = strrchr(stat, ')');
+		if (!p || sscanf(stat, "%d", &pid) != 1 ||
+		    sscanf(p + 1, " %c %d", &state, &ppid) != 2)
+			continue;
+		if (ppid != getpid() || spawned_here(pid))
+			continue;
+		n++;
+		snprintf(path, sizeof(path), "%.*s", (int)(p + 1 - stat), stat);
+		if (off < len)
+			off += snprintf(buf + off, len - off, "%s%s %c", off ? ", " : "", path,
+					state);
+		if (state != 'Z' && kill_them)
+			kill(pid, SIGKILL);
+		if (state == 'Z' || kill_them)
+			waitpid(pid, NULL, state == 'Z' ? WNOHANG : 0);
+	}
+	globfree(&g);
+	return n;
+}
+
 void assert_nothing_left(void)
 {
-	char *argv[] = { "sh", "-c",
-			 "bpftool -j -f prog show | jq -r '.[] | select(((.name // \"\") | "
-			 "startswith(\"ldlat_\")) and ((.pinned // []) | length == 0)) | .id'",
-			 NULL };
-	char *out = NULL, *err = NULL, *p, *end;
-	int i, leaked = 0;
+	char left[2048];
+	int i, n = 0;
 
+	/* a command being killed may take a moment to go */
 	for (i = 0; i < 20; i++) {
-		free(out);
-		free(err);
-		ck_assert_int_eq(run(argv, 20, &out, &err), 0);
-		leaked = 0;
-		for (p = out; *p; p = end) {
-			long id = strtol(p, &end, 10);
-
-			if (end == p)
-				break;
-			if (!prog_held((int)id))
-				leaked = (int)id;
-		}
-		if (!leaked)
+		n = orphans(left, sizeof(left), i == 19);
+		if (!n)
 			break;
 		usleep(100000);
 	}
-	ck_assert_msg(!leaked, "BPF program %d of ours is left behind, held by no process",
-		      leaked);
-	free(out);
-	free(err);
+	ck_assert_msg(!n, "left behind by the tool (now killed): %s", left);
+}
+
+void assert_no_pins(const char *dir)
+{
+	char pattern[4200];
+	glob_t g = {};
+	int r;
+
+	snprintf(pattern, sizeof(pattern), "%s/*", dir);
+	r = glob(pattern, 0, NULL, &g);
+	ck_assert_msg(r == GLOB_NOMATCH, "%s still holds %s", dir,
+		      r == 0 && g.gl_pathc ? g.gl_pathv[0] : "?");
+	if (r == 0)
+		globfree(&g);
 }
 
 /* The count printed on the line that names label, or -1. */

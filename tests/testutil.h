@@ -58,10 +58,18 @@ const char *build_path(const char *name);
 long count_for(const char *out, const char *label);
 
 /*
- * No BPF program of ours (ldlat_*) is left in the kernel without a process
- * holding it (pinned, or attached by a leaked link).  Check assertion.
+ * Nothing the tools started outlives them: child_spawn makes this process a
+ * subreaper, so a command a tool left running (or exited without reaping)
+ * is adopted here; any child this process did not spawn fails the test
+ * (and is killed).  Call once the tools of the test have been reaped.
+ * (What a tool holds in the kernel, its fds, links and programs, goes with
+ * its exit; check_run counts the fds of tool__start and tool__teardown in
+ * process.)
  */
 void assert_nothing_left(void);
+
+/* Nothing is pinned in dir: it is empty or gone. Check assertion. */
+void assert_no_pins(const char *dir);
 
 /*
  * A cgroup v2 directory of this test process, under the cgroup v2 mount:

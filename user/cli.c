@@ -8,7 +8,9 @@
 #include <bpf/libbpf.h>
 
 #include "cli.h"
+#include "runloop.h"
 #include "../kernel/datasrc.h"
+#include "../kernel/err.h"
 
 enum {
 	OPT_SOURCE = 0x100,
@@ -241,6 +243,11 @@ static error_t cli__parse(int key, char *arg, struct argp_state *state)
 		if (!parse_seconds(arg, &cli->interval, &end) ||
 		    (*end && (*end != ',' || !cli__parse_u64(end + 1, &v) || !v || v > 1000000000)))
 			argp_error(state, "--interval '%s': expected SECONDS or SECONDS,COUNT", arg);
+		if (cli->interval < RUNLOOP_MIN_INTERVAL)
+			argp_error(state,
+				   "--interval '%s': shorter than %g seconds, the shortest interval "
+				   "(a report takes milliseconds)",
+				   arg, RUNLOOP_MIN_INTERVAL);
 		if (*end)
 			cli->count = (long)v;
 		break;
@@ -329,15 +336,7 @@ void cli__libbpf_verbose(int verbose)
 
 int cli__exit_status(int err)
 {
-	switch (err) {
-	case 0:
+	if (!err)
 		return EXIT_OK;
-	case -EINVAL:
-	case -ERANGE:
-	case -ESRCH:
-	case -EPERM:
-		return EXIT_USAGE;
-	default:
-		return EXIT_FAIL;
-	}
+	return err__is_input(err) ? EXIT_USAGE : EXIT_FAIL;
 }

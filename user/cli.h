@@ -66,7 +66,7 @@ enum {
 	EXIT_USAGE = 2, /* bad input: the message names it */
 };
 
-/* The exit status for an error code from the tools' modules. */
+/* The exit status for an error code from the tools' modules (kernel/err.h says whose fault). */
 int cli__exit_status(int err);
 
 #endif

@@ -38,6 +38,8 @@ int command__start(struct command *cmd, char *const argv[], char *err, size_t er
 		close(pipefd[0]);
 		sigemptyset(&empty);
 		sigprocmask(SIG_SETMASK, &empty, NULL);
+		/* an ignored signal stays ignored across exec: the tools ignore SIGPIPE */
+		signal(SIGPIPE, SIG_DFL);
 		/* the parent sees the exec as a SIGTRAP stop, before the first instruction */
 		if (ptrace(PTRACE_TRACEME, 0, NULL, NULL) == 0)
 			execvp(argv[0], argv);

@@ -20,8 +20,8 @@ struct command {
 };
 
 /*
- * Forks and execs argv with the caller's signal mask restored, stopping it
- * right after exec.  Returns 0, or -errno with a sentence in err (e.g. the
+ * Forks and execs argv with an empty signal mask and SIGPIPE's default action,
+ * stopping it right after exec.  Returns 0, or -errno with a sentence in err (e.g. the
  * command does not exist), nothing left running.
  */
 int command__start(struct command *cmd, char *const argv[], char *err, size_t errlen);

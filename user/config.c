@@ -12,6 +12,7 @@ int config__check_fields(const struct cli *c, __u32 fields, __u32 linear_step, c
 			  : c->max_lat_set ? "--max-lat"
 			  : c->class_set   ? "-s/--class"
 			  : linear_step	   ? "--linear"
+			  : c->op_set	   ? "--op"
 					   : NULL;
 
 	if (!opt || (fields & LDLAT_HAS_LAT))

@@ -15,7 +15,7 @@
 #include "cli.h"
 
 /*
- * Latency, class and bucket options need samples that carry latency
+ * Latency, class, op and bucket options need samples that carry latency
  * (LDLAT_HAS_LAT in fields).  When they do not, returns -EINVAL with a
  * sentence in err ending with 'lacking' ("page-fault samples do not carry").
  */

@@ -287,7 +287,12 @@ int main(int argc, char **argv)
 		return pincmd__show("ldlat-hist", &args.pin, &args.cli, &args.out, args.by,
 				    args.by_set);
 	if (args.pin.pin) {
-		e = pinset__prepare(&ps, args.pin.pin, err, sizeof(err));
+		/* a Ctrl-C from here on waits for the run's signalfd: the set made now goes */
+		e = runloop__block_signals();
+		if (e)
+			snprintf(err, sizeof(err), "cannot block signals: %s", strerror(-e));
+		else
+			e = pinset__prepare(&ps, args.pin.pin, err, sizeof(err));
 		if (e) {
 			fprintf(stderr, "ldlat-hist: %s\n", err);
 			return cli__exit_status(e);

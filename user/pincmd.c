@@ -128,6 +128,12 @@ int pin_opts__check(const struct pin_opts *po, const struct cli *cli, const stru
 			 "use -p PID or -G CGROUP");
 		return -EINVAL;
 	}
+	if (po->detach && cli->loads) {
+		snprintf(err, errlen,
+			 "--loads is reported when the run ends, and a --detach'ed set has no end "
+			 "to report at: drop --loads, or run --pin in the foreground");
+		return -EINVAL;
+	}
 	if (po->detach && (cli->duration > 0 || cli->interval > 0)) {
 		snprintf(err, errlen,
 			 "--detach exits at once: %s applies to a run in the foreground, or to "

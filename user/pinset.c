@@ -17,6 +17,7 @@
 #include "pinset.h"
 #include "../kernel/flockholder.h"
 #include "ldlat.skel.h"
+#include "../kernel/err.h"
 
 #ifndef BPF_FS_MAGIC
 #define BPF_FS_MAGIC 0xcafe4a11
@@ -371,7 +372,7 @@ static int pinset__ready(struct pinset *p, char *err, size_t errlen)
 		snprintf(err, errlen, "--pin '%s': cannot create the directory: %s", dir,
 			 strerror(-e));
 		pinset__unmake(p);
-		return e == -EACCES || e == -EPERM ? -EPERM : e;
+		return e == -EACCES || e == -EPERM ? err__input(-EPERM) : e;
 	}
 	p->dir_fd = open(p->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (p->dir_fd < 0) {
@@ -804,7 +805,7 @@ int pinset__unpin(const char *arg, int *removed, char *err, size_t errlen)
 	if (fd < 0) {
 		e = -errno;
 		snprintf(err, errlen, "--unpin '%s': %s", dir, strerror(-e));
-		return e == -EACCES ? -EPERM : e;
+		return e == -EACCES ? err__input(-EPERM) : e;
 	}
 	if (flock(fd, LOCK_EX | LOCK_NB)) {
 		in_use(fd, "--unpin", dir, err, errlen);

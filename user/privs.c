@@ -4,30 +4,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/syscall.h>
 #include <unistd.h>
-#include <linux/capability.h>
 
 #include "privs.h"
+#include "../kernel/caps.h"
+#include "../kernel/err.h"
 #include "../kernel/sysfs.h"
-
-#ifndef CAP_PERFMON
-#define CAP_PERFMON 38 /* Linux 5.8 */
-#endif
-#ifndef CAP_BPF
-#define CAP_BPF 39 /* Linux 5.8 */
-#endif
-
-static int caps__effective(__u64 *eff)
-{
-	struct __user_cap_header_struct hdr = { .version = _LINUX_CAPABILITY_VERSION_3 };
-	struct __user_cap_data_struct data[_LINUX_CAPABILITY_U32S_3] = {};
-
-	if (syscall(SYS_capget, &hdr, data))
-		return -errno;
-	*eff = (__u64)data[0].effective | ((__u64)data[1].effective << 32);
-	return 0;
-}
 
 int privs__check(char *err, size_t errlen)
 {
@@ -54,5 +36,6 @@ int privs__check(char *err, size_t errlen)
 		 : paranoid >= 1 ? "unprivileged users may not watch whole CPUs, and never load "
 				   "BPF programs"
 				 : "unprivileged users may not load BPF programs");
-	return -EPERM;
+	/* a capability the user can grant: bad input, not a failure of the system */
+	return err__input(-EPERM);
 }

@@ -71,9 +71,15 @@ enum run_end run__wait(struct run *r, double tick, int (*on_tick)(void *ctx),
 		.procs = r->procs,
 		.tick = on_tick ? tick : 0,
 		.on_tick = on_tick,
+		.has_cgroup = r->target.kind == TARGET_CGROUP && r->target.cgroup_fd >= 0,
+		.cgroup_fd = r->target.cgroup_fd,
 	};
+	enum run_end end = runloop__run(&rl, r->sigfd, on_interval, ctx);
 
-	return runloop__run(&rl, r->sigfd, on_interval, ctx);
+	if (end == RUN_TARGETS && rl.has_cgroup)
+		fprintf(stderr, "%s: warning: the cgroup %s has been removed: the run ends\n",
+			r->name, r->cli->target.cgroup);
+	return end;
 }
 
 int run__exit_status(const struct run *r, enum run_end end)

@@ -47,7 +47,8 @@ int run__go(struct run *r, char *err, size_t errlen);
 
 /*
  * Waits as the options say; on_tick (tick seconds apart, 0: none) and
- * on_interval (-i) may be NULL.
+ * on_interval (-i) may be NULL.  The removal of the -G cgroup ends the run
+ * like the exit of the -p processes (RUN_TARGETS), with a warning.
  */
 enum run_end run__wait(struct run *r, double tick, int (*on_tick)(void *ctx),
 		       int (*on_interval)(void *ctx), void *ctx);

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -15,17 +16,30 @@
 #define SYS_pidfd_open 434
 #endif
 
-int runloop__signals(void)
+int runloop__block_signals(void)
 {
 	sigset_t set;
-	int fd;
 
+	if (signal(SIGPIPE, SIG_IGN) == SIG_ERR)
+		return -errno;
 	sigemptyset(&set);
 	sigaddset(&set, SIGINT);
 	sigaddset(&set, SIGTERM);
 	sigaddset(&set, SIGHUP);
-	if (sigprocmask(SIG_BLOCK, &set, NULL))
-		return -errno;
+	return sigprocmask(SIG_BLOCK, &set, NULL) ? -errno : 0;
+}
+
+int runloop__signals(void)
+{
+	sigset_t set;
+	int fd, e = runloop__block_signals();
+
+	if (e)
+		return e;
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGHUP);
 	fd = signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
 	return fd < 0 ? -errno : fd;
 }
@@ -38,6 +52,33 @@ static double now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+/*
+ * The next time a tick of period seconds is due after one due at *next:
+ * one period later, or, when the report ran past that, one period after
+ * now (the ticks in between are skipped, never printed in a burst).
+ */
+static void tick__advance(double *next, double period)
+{
+	double t = now();
+
+	*next += period;
+	if (*next <= t)
+		*next = t + period;
+}
+
+/*
+ * Whether the -G cgroup has gone: once it is removed, reading its
+ * cgroup.events fails (ENODEV).  Nothing wakes a poll() at the removal
+ * (POLLPRI comes with a change of 'populated', and a cgroup is empty before
+ * it can be removed), so the loop asks every RUNLOOP_CGROUP_CHECK seconds.
+ */
+static bool cgroup__removed(int events_fd)
+{
+	char buf[256];
+
+	return pread(events_fd, buf, sizeof(buf), 0) < 0;
+}
+
 enum run_end runloop__run(const struct runloop *rl, int sigfd, int (*on_interval)(void *ctx),
 			  void *ctx)
 {
@@ -46,7 +87,7 @@ enum run_end runloop__run(const struct runloop *rl, int sigfd, int (*on_interval
 	double start = now(), next_tick = start + rl->interval, end = start + rl->duration, t,
 	       wait, next_read = start + rl->tick;
 	enum run_end res = RUN_ERROR;
-	int i, n, alive = rl->nprocs, ticks = 0, cmd_slot = -1, timeout;
+	int i, n, alive = rl->nprocs, ticks = 0, cmd_slot = -1, cg_fd = -1, timeout;
 
 	/* 0: the signalfd; then the command's pidfd; then one pidfd per -p process */
 	pfd = calloc(2 + rl->nprocs, sizeof(*pfd));
@@ -60,6 +101,14 @@ enum run_end runloop__run(const struct runloop *rl, int sigfd, int (*on_interval
 		pfd[n].fd = rl->cmd->pidfd;
 		pfd[n++].events = POLLIN;
 	}
+	/* without cgroup.events (but for its removal), the run ends as the other ends say */
+	if (rl->has_cgroup) {
+		cg_fd = openat(rl->cgroup_fd, "cgroup.events", O_RDONLY | O_CLOEXEC);
+		if ((cg_fd < 0 && errno == ENOENT) || (cg_fd >= 0 && cgroup__removed(cg_fd))) {
+			res = RUN_TARGETS;
+			goto out;
+		}
+	}
 	for (i = 0; i < rl->nprocs; i++) {
 		pfd[n].fd = (int)syscall(SYS_pidfd_open, rl->procs[i], 0);
 		pfd[n].events = POLLIN;
@@ -72,31 +121,8 @@ enum run_end runloop__run(const struct runloop *rl, int sigfd, int (*on_interval
 		goto out;
 	}
 	for (;;) {
+		/* how long until something is due: nothing at all when a tick is */
 		t = now();
-		/* a tick due at the end is printed as a whole interval, before the end */
-		if (rl->interval && t >= next_tick) {
-			if (on_interval && on_interval(ctx))
-				break;
-			next_tick += rl->interval;
-			if (next_tick <= t) /* fell behind: skip, do not burst */
-				next_tick = t + rl->interval;
-			if (rl->count && ++ticks >= rl->count) {
-				res = RUN_COUNT;
-				break;
-			}
-			continue;
-		}
-		if (rl->tick && t >= next_read) {
-			if (rl->on_tick(ctx))
-				break;
-			next_read += rl->tick;
-			if (next_read <= t)
-				next_read = t + rl->tick;
-		}
-		if (rl->duration && t >= end) {
-			res = RUN_DURATION;
-			break;
-		}
 		wait = 3600;
 		if (rl->duration && end - t < wait)
 			wait = end - t;
@@ -104,7 +130,9 @@ enum run_end runloop__run(const struct runloop *rl, int sigfd, int (*on_interval
 			wait = next_tick - t;
 		if (rl->tick && next_read - t < wait)
 			wait = next_read - t;
-		timeout = (int)(wait * 1000) + 1;
+		if (cg_fd >= 0 && RUNLOOP_CGROUP_CHECK < wait)
+			wait = RUNLOOP_CGROUP_CHECK;
+		timeout = wait > 0 ? (int)(wait * 1000) + 1 : 0;
 		if (poll(pfd, n, timeout) < 0) {
 			if (errno == EINTR)
 				continue;
@@ -121,6 +149,10 @@ enum run_end runloop__run(const struct runloop *rl, int sigfd, int (*on_interval
 			res = RUN_COMMAND;
 			break;
 		}
+		if (cg_fd >= 0 && cgroup__removed(cg_fd)) {
+			res = RUN_TARGETS;
+			break;
+		}
 		for (i = (cmd_slot > 0 ? 2 : 1); i < n; i++) {
 			if (pfd[i].fd < 0 || !(pfd[i].revents & (POLLIN | POLLHUP)))
 				continue;
@@ -132,11 +164,33 @@ enum run_end runloop__run(const struct runloop *rl, int sigfd, int (*on_interval
 			res = RUN_TARGETS;
 			break;
 		}
+		/* a tick due at the end is printed as a whole interval, before the end */
+		t = now();
+		if (rl->interval && t >= next_tick) {
+			if (on_interval && on_interval(ctx))
+				break;
+			tick__advance(&next_tick, rl->interval);
+			if (rl->count && ++ticks >= rl->count) {
+				res = RUN_COUNT;
+				break;
+			}
+		}
+		if (rl->tick && t >= next_read) {
+			if (rl->on_tick(ctx))
+				break;
+			tick__advance(&next_read, rl->tick);
+		}
+		if (rl->duration && t >= end) {
+			res = RUN_DURATION;
+			break;
+		}
 	}
 out:
 	for (i = (cmd_slot > 0 ? 2 : 1); i < n; i++)
 		if (pfd[i].fd >= 0)
 			close(pfd[i].fd);
+	if (cg_fd >= 0)
+		close(cg_fd);
 	free(pfd);
 	return res;
 }

@@ -1,12 +1,16 @@
 /* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
 /*
  * runloop.h - waiting while the kernel samples: until the duration is over,
- * Ctrl-C (SIGINT) or SIGTERM, the command exits, every -p process exits, or
- * the interval count is reached; calling back at every interval.
+ * Ctrl-C (SIGINT) or SIGTERM, the command exits, every -p process exits, the
+ * -G cgroup is removed, or the interval count is reached; calling back at
+ * every interval.  However slow a report, every round polls the signalfd and
+ * the processes and checks the duration: at most one interval report and one
+ * reading per round, and ticks that fell behind are skipped, not caught up.
  */
 #ifndef LDLAT_RUNLOOP_H
 #define LDLAT_RUNLOOP_H
 
+#include <stdbool.h>
 #include <sys/types.h>
 
 #include "command.h"
@@ -15,7 +19,7 @@ enum run_end {
 	RUN_SIGNAL,   /* SIGINT, SIGTERM or SIGHUP */
 	RUN_DURATION, /* -d elapsed */
 	RUN_COMMAND,  /* the command exited (and was reaped) */
-	RUN_TARGETS,  /* every -p process exited */
+	RUN_TARGETS,  /* every -p process exited, or the -G cgroup was removed */
 	RUN_COUNT,    /* -i N intervals printed */
 	RUN_ERROR,
 };
@@ -29,12 +33,28 @@ struct runloop {
 	pid_t *procs;
 	double tick; /* seconds between calls of on_tick, 0: none */
 	int (*on_tick)(void *ctx); /* like on_interval, but prints nothing: a reading */
+	bool has_cgroup; /* cgroup_fd: the -G directory, whose removal ends the run */
+	int cgroup_fd;
 };
 
+/* The shortest -i: a report takes milliseconds, and a tick is a report. */
+#define RUNLOOP_MIN_INTERVAL 0.01
+
+/* How often a -G run looks whether its cgroup is still there, in seconds. */
+#define RUNLOOP_CGROUP_CHECK 0.25
+
 /*
- * Blocks SIGINT, SIGTERM and SIGHUP so that they are read from a signalfd
- * (call before starting a command: it restores the mask for the child).
- * Returns the signalfd, or -errno.
+ * Blocks SIGINT, SIGTERM and SIGHUP (so that one that arrives while a tool
+ * starts waits for the signalfd), and ignores SIGPIPE (so that a write to a
+ * pipe whose reader has gone fails with EPIPE and the run ends through its
+ * teardown).  Returns 0 or -errno.
+ */
+int runloop__block_signals(void);
+
+/*
+ * runloop__block_signals, and a signalfd to read SIGINT, SIGTERM and SIGHUP
+ * from (call before starting a command: it restores the mask and SIGPIPE's
+ * default for the child).  Returns the signalfd, or -errno.
  */
 int runloop__signals(void);
 

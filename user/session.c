@@ -8,6 +8,7 @@
 #include <bpf/libbpf.h>
 
 #include "session.h"
+#include "../kernel/err.h"
 #include "ldlat.skel.h"
 
 static bool kernel_at_least(int major, int minor)
@@ -105,7 +106,7 @@ int session__open(struct session *s, const struct ldlat_config *cfg, unsigned in
 			 "(Linux 6.2), which reads latency and data source; run with "
 			 "LDLAT_FORCE_ADDR_ONLY=1 in the environment to sample addresses only");
 		session__close(s);
-		return e;
+		return err__system(e);
 	}
 	if (e) {
 		snprintf(err, errlen,
@@ -113,7 +114,8 @@ int session__open(struct session *s, const struct ldlat_config *cfg, unsigned in
 			 "kernel needs BTF, CONFIG_BPF_EVENTS and Linux 5.15 or later)",
 			 strerror(-e));
 		session__close(s);
-		return e;
+		/* the verifier's EINVAL or EPERM is no fault of the user's input */
+		return err__system(e);
 	}
 	e = session__label(s);
 	if (e) {
@@ -146,7 +148,7 @@ int session__attach(struct session *s, struct evlist *evlist, char *err, size_t 
 			e = -errno;
 			snprintf(err, errlen, "cannot attach the BPF program to %s: %s",
 				 evlist->evsel[evlist->fds[i].evsel].name, strerror(-e));
-			return e;
+			return err__system(e);
 		}
 		/* the link closes the perf fd when destroyed */
 		evlist->fds[i].owned_elsewhere = true;

@@ -15,10 +15,30 @@
 #include <linux/magic.h>
 
 #include "targets.h"
+#include "../kernel/err.h"
 
 #ifndef CGROUP2_SUPER_MAGIC
 #define CGROUP2_SUPER_MAGIC 0x63677270
 #endif
+
+static int pid__cmp(const void *a, const void *b)
+{
+	pid_t x = *(const pid_t *)a, y = *(const pid_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Sorts v and drops repeats; returns the new count. */
+static int pids__sort_unique(pid_t *v, int n)
+{
+	int i, m = 0;
+
+	qsort(v, n, sizeof(*v), pid__cmp);
+	for (i = 0; i < n; i++)
+		if (!m || v[m - 1] != v[i])
+			v[m++] = v[i];
+	return m;
+}
 
 int target__parse_pids(const char *list, pid_t **out, int *n, char *err, size_t errlen)
 {
@@ -50,6 +70,7 @@ int target__parse_pids(const char *list, pid_t **out, int *n, char *err, size_t 
 		snprintf(err, errlen, "-p: empty process list");
 		return -EINVAL;
 	}
+	*n = pids__sort_unique(pids, *n);
 	*out = pids;
 	return 0;
 }
@@ -135,30 +156,136 @@ static int cgroup__open(const char *arg, char *err, size_t errlen)
 	return fd;
 }
 
-/* Appends the threads of pid (from /proc/PID/task) to t->tids. */
-static int tids__add_threads(struct target *t, pid_t pid)
+/* The process (thread group) of a PID or TID, from /proc/ID/status; -errno if none. */
+static pid_t pid__tgid(pid_t id)
+{
+	char path[64], line[256];
+	pid_t tgid = -ENOENT;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)id);
+	f = fopen(path, "re");
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "Tgid: %d", &tgid) == 1)
+			break;
+	fclose(f);
+	return tgid;
+}
+
+/* Appends the threads of process tgid (from /proc/TGID/task) to t->tids, and tgid to t->tgids. */
+static int tids__add_threads(struct target *t, pid_t tgid)
 {
 	char path[64];
 	struct dirent *de;
-	pid_t *tmp;
+	pid_t *tids, *tgids;
 	DIR *d;
 
-	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
+	snprintf(path, sizeof(path), "/proc/%d/task", (int)tgid);
 	d = opendir(path);
 	if (!d)
 		return -errno;
 	while ((de = readdir(d))) {
 		if (!isdigit((unsigned char)de->d_name[0]))
 			continue;
-		tmp = realloc(t->tids, (t->ntids + 1) * sizeof(*tmp));
-		if (!tmp) {
+		tids = realloc(t->tids, (t->ntids + 1) * sizeof(*tids));
+		if (tids)
+			t->tids = tids;
+		tgids = tids ? realloc(t->tgids, (t->ntids + 1) * sizeof(*tgids)) : NULL;
+		if (!tgids) {
 			closedir(d);
 			return -ENOMEM;
 		}
-		t->tids = tmp;
-		t->tids[t->ntids++] = (pid_t)atoi(de->d_name);
+		t->tgids = tgids;
+		t->tids[t->ntids] = (pid_t)atoi(de->d_name);
+		t->tgids[t->ntids++] = tgid;
 	}
 	closedir(d);
+	return 0;
+}
+
+/*
+ * Orders the threads by process, each process's leader first (the one
+ * thread that lasts as long as the process), and drops a thread listed
+ * twice: one event per thread, or its samples count twice.
+ */
+static void tids__sort_unique(struct target *t)
+{
+	int i, j, m = 0;
+	pid_t tid, tgid;
+
+	/* insertion sort on (tgid, not leader, tid): /proc lists them nearly sorted */
+	for (i = 1; i < t->ntids; i++) {
+		tid = t->tids[i];
+		tgid = t->tgids[i];
+		for (j = i; j > 0; j--) {
+			pid_t pt = t->tids[j - 1], pg = t->tgids[j - 1];
+
+			if (pg < tgid || (pg == tgid && (pt == pg || (tid != tgid && pt < tid))))
+				break;
+			t->tids[j] = pt;
+			t->tgids[j] = pg;
+		}
+		t->tids[j] = tid;
+		t->tgids[j] = tgid;
+	}
+	for (i = 0; i < t->ntids; i++) {
+		if (m && t->tids[m - 1] == t->tids[i])
+			continue;
+		t->tids[m] = t->tids[i];
+		t->tgids[m++] = t->tgids[i];
+	}
+	t->ntids = m;
+}
+
+/*
+ * The -p list as processes: a TID stands for its process, as in perf, and
+ * each process once.  A PID that is not there is bad input; one that
+ * vanishes while this runs, a race (the system's).
+ */
+static int target__add_pids(struct target *t, const struct target_opts *o, pid_t **procs,
+			    int *nprocs, char *err, size_t errlen)
+{
+	pid_t *pids = NULL, tgid;
+	int i, n = 0, e;
+
+	e = target__parse_pids(o->pids, &pids, &n, err, errlen);
+	for (i = 0; i < n && !e; i++) {
+		if (kill(pids[i], 0) && errno == ESRCH) {
+			snprintf(err, errlen, "-p %d: no such process", (int)pids[i]);
+			e = -EINVAL;
+			break;
+		}
+		tgid = pid__tgid(pids[i]);
+		if (tgid < 0) {
+			snprintf(err, errlen, "process %d exited before sampling started",
+				 (int)pids[i]);
+			e = err__system(-ESRCH);
+			break;
+		}
+		pids[i] = tgid;
+	}
+	if (!e)
+		n = pids__sort_unique(pids, n);
+	for (i = 0; i < n && !e; i++) {
+		e = tids__add_threads(t, pids[i]);
+		if (e == -ENOENT) {
+			snprintf(err, errlen, "process %d exited before sampling started",
+				 (int)pids[i]);
+			e = err__system(-ESRCH);
+		} else if (e) {
+			snprintf(err, errlen, "-p %d: cannot list its threads: %s", (int)pids[i],
+				 strerror(-e));
+		}
+	}
+	if (e) {
+		free(pids);
+		return e;
+	}
+	tids__sort_unique(t);
+	*procs = pids;
+	*nprocs = n;
 	return 0;
 }
 
@@ -175,8 +302,7 @@ int target__build(struct target *t, const struct target_opts *o, pid_t cmd_pid, 
 		  int *nprocs, char *err, size_t errlen)
 {
 	struct cpumap online = {};
-	pid_t *pids = NULL;
-	int i, n = 0, e;
+	int i, e;
 
 	memset(t, 0, sizeof(*t));
 	t->cgroup_fd = -1;
@@ -190,37 +316,21 @@ int target__build(struct target *t, const struct target_opts *o, pid_t cmd_pid, 
 		t->kind = TARGET_TASKS;
 		t->inherit = true; /* like perf: the command's children count */
 		t->tids = malloc(sizeof(*t->tids));
-		if (!t->tids)
+		t->tgids = malloc(sizeof(*t->tgids));
+		if (!t->tids || !t->tgids) {
+			target__free(t);
 			return -ENOMEM;
-		t->tids[t->ntids++] = cmd_pid;
+		}
+		t->tids[t->ntids] = cmd_pid;
+		t->tgids[t->ntids++] = cmd_pid;
 		return 0;
 	}
 	if (o->pids) {
 		t->kind = TARGET_TASKS;
-		e = target__parse_pids(o->pids, &pids, &n, err, errlen);
-		for (i = 0; i < n && !e; i++) {
-			if (kill(pids[i], 0) && errno == ESRCH) {
-				snprintf(err, errlen, "-p %d: no such process", (int)pids[i]);
-				e = -ESRCH;
-				break;
-			}
-			e = tids__add_threads(t, pids[i]);
-			if (e == -ENOENT) {
-				snprintf(err, errlen, "-p %d: no such process", (int)pids[i]);
-				e = -ESRCH;
-			} else if (e) {
-				snprintf(err, errlen, "-p %d: cannot list its threads: %s",
-					 (int)pids[i], strerror(-e));
-			}
-		}
-		if (e) {
-			free(pids);
+		e = target__add_pids(t, o, procs, nprocs, err, errlen);
+		if (e)
 			target__free(t);
-			return e;
-		}
-		*procs = pids;
-		*nprocs = n;
-		return 0;
+		return e;
 	}
 	if (o->cgroup) {
 		t->kind = TARGET_CGROUP;
@@ -256,9 +366,26 @@ int target__build(struct target *t, const struct target_opts *o, pid_t cmd_pid, 
 	return target__online(t, err, errlen);
 }
 
+/* "42,97": the processes of a TASKS target, each once. */
+static const char *target__pids(const struct target *t, char *buf, size_t len)
+{
+	size_t off = 0;
+	int i;
+
+	buf[0] = '\0';
+	for (i = 0; i < t->ntids && off < len; i++) {
+		pid_t tgid = t->tgids ? t->tgids[i] : t->tids[i];
+
+		if (i && tgid == (t->tgids ? t->tgids[i - 1] : t->tids[i - 1]))
+			continue;
+		off += snprintf(buf + off, len - off, "%s%d", off ? "," : "", (int)tgid);
+	}
+	return buf;
+}
+
 void target__describe(const struct target *t, const struct target_opts *o, char *buf, size_t len)
 {
-	char cpus[256];
+	char cpus[256], pids[200];
 
 	switch (t->kind) {
 	case TARGET_SYSTEM:
@@ -275,7 +402,8 @@ void target__describe(const struct target *t, const struct target_opts *o, char 
 		if (o->argv)
 			snprintf(buf, len, "command '%s' (PID %d)", o->argv[0], (int)t->tids[0]);
 		else
-			snprintf(buf, len, "PID %s (%d thread%s%s)", o->pids, t->ntids,
+			snprintf(buf, len, "PID %s (%d thread%s%s)",
+				 target__pids(t, pids, sizeof(pids)), t->ntids,
 				 t->ntids == 1 ? "" : "s", t->inherit ? ", and its children" : "");
 		break;
 	}

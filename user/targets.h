@@ -32,8 +32,9 @@ int target__parse_pids(const char *list, pid_t **out, int *n, char *err, size_t 
 /*
  * Builds the target.  cmd_pid is the started command's PID (0: none).  The
  * processes whose exit ends the run (the -p PIDs) are returned in *procs.
- * Returns 0, -ESRCH (no such PID), -EINVAL (not a cgroup v2 directory, CPU
- * not online) with a sentence in err, or another -errno.
+ * Returns 0, -EINVAL (no such PID, not a cgroup v2 directory, CPU not
+ * online) with a sentence in err, the system's -ESRCH (kernel/err.h) for a
+ * process that exited while this ran, or another -errno.
  */
 int target__build(struct target *t, const struct target_opts *o, pid_t cmd_pid, pid_t **procs,
 		  int *nprocs, char *err, size_t errlen);

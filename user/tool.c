@@ -11,6 +11,7 @@
 #include "privs.h"
 #include "render.h"
 #include "toolsconf.h"
+#include "../kernel/err.h"
 
 /*
  * A command stopped at its exec has mapped only the program and the loader:
@@ -71,6 +72,20 @@ static int tool__resolve_ranges(struct tool *t, char *err, size_t errlen)
 	return range_set__resolve(set, pid, err, errlen);
 }
 
+/*
+ * Whether the kernel refused an event the user wrote (--event, or -L, -c,
+ * -F on top of the table's): bad input, where tools.conf's own choice
+ * failing is the system's.
+ */
+static bool tool__user_event(const struct cli *cli, int open_errno)
+{
+	bool refused = open_errno == EINVAL || open_errno == ENOENT || open_errno == EOPNOTSUPP ||
+		       open_errno == ENODEV || open_errno == ENODATA || open_errno == E2BIG;
+
+	return refused && (cli->source.event || cli->source.ldlat || cli->source.period ||
+			   cli->source.freq);
+}
+
 int tool__start(struct tool *t, struct cli *cli, const char *name, __u32 linear_step,
 		unsigned int session_flags, char *err, size_t errlen)
 {
@@ -115,9 +130,13 @@ int tool__start_hooks(struct tool *t, struct cli *cli, const char *name, __u32 l
 		t->addr_only = true;
 		t->src.fields = LDLAT_HAS_ADDR;
 	}
-	if (cli->source.ldlat && t->src.kind != SOURCE_LDLAT && cli->source.kind != SOURCE_AUTO) {
-		snprintf(err, errlen, "--ldlat applies to --source ldlat, not %s",
-			 source__name(t->src.kind));
+	/* as the latency filters are: auto's fallback cannot keep them either */
+	if (cli->source.ldlat && t->src.kind != SOURCE_LDLAT) {
+		snprintf(err, errlen, "--ldlat applies to --source ldlat, not %s%s",
+			 source__name(t->src.kind),
+			 cli->source.kind == SOURCE_AUTO
+				 ? " (--source auto fell back to page faults here): drop --ldlat"
+				 : "");
 		return -EINVAL;
 	}
 	if (cli->source.event && cli->source.kind == SOURCE_PAGE_FAULTS) {
@@ -168,6 +187,8 @@ int tool__start_hooks(struct tool *t, struct cli *cli, const char *name, __u32 l
 		t->session_open = true;
 	}
 	e = evlist__open(&t->evlist, &t->run.target, err, errlen);
+	if (e && tool__user_event(cli, t->evlist.failed_errno))
+		e = err__input(e);
 	if (e)
 		return e;
 	if (t->session_open) {
