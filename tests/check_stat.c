@@ -1153,7 +1153,11 @@ START_TEST(test_mux_interval_restored)
 		return; /* no such file on this kernel: the fixture test covers the logic */
 	lock = mux_lock_wait();
 	orig = read_int_file(SW_MUX);
-	/* a run that is not this test's descendant (setsid -f: reparented) is refused */
+	/*
+	 * a run that is not this test's descendant (setsid -f: reparented to
+	 * init, so this process must not be a subreaper) is refused
+	 */
+	child_adopt = false;
 	ck_assert_int_eq(sh(&out, NULL,
 			    "d=$(mktemp -d /tmp/ldlat-muxlock-%d.XXXXXX) && setsid -f sh -c "
 			    "'%s --mux-interval %d -e page-faults -- true </dev/null >'$d'/out "
@@ -1161,6 +1165,7 @@ START_TEST(test_mux_interval_restored)
 			    "600 ]; do sleep 0.1; i=$((i + 1)); done; cat $d/rc $d/out; rm -rf $d",
 			    (int)getpid(), stat_tool(), orig + 7),
 			 0);
+	child_adopt = true;
 	snprintf(script, sizeof(script), "another run (PID %d) is changing", (int)getpid());
 	ck_assert_msg(!strncmp(out, "1\n", 2) && strstr(out, script) && strstr(out, MUXLOCK_PATH),
 		      "%s", out);

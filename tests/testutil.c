@@ -29,6 +29,8 @@ static double now(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+bool child_adopt = true;
+
 void child_spawn(struct child *c, char *const argv[])
 {
 	int in[2], out[2], err[2];
@@ -39,7 +41,7 @@ void child_spawn(struct child *c, char *const argv[])
 		abort();
 	}
 	/* what the tools leave running is adopted here, for assert_nothing_left */
-	prctl(PR_SET_CHILD_SUBREAPER, 1);
+	prctl(PR_SET_CHILD_SUBREAPER, child_adopt ? 1 : 0);
 	c->pid = fork();
 	if (c->pid < 0) {
 		perror("fork");

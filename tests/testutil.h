@@ -22,6 +22,13 @@ struct child {
 /* Starts argv (argv[0] looked up in PATH) with pipes on 0, 1 and 2. */
 void child_spawn(struct child *c, char *const argv[]);
 
+/*
+ * true (the default): child_spawn makes this process the subreaper of what
+ * its children leave running (see assert_nothing_left). A test that needs a
+ * process outside its own tree (setsid -f reparented to init) sets it false.
+ */
+extern bool child_adopt;
+
 /* Reads what is available on stdout and stderr for up to 'seconds'. */
 void child_pump(struct child *c, double seconds);
 
