@@ -96,6 +96,35 @@ START_TEST(test_address_only_program)
 }
 END_TEST
 
+/*
+ * An event whose samples carry a latency field: LDLAT_FORCE_ADDR_ONLY=1 says
+ * it drops it and counts by address; =0 keeps the full program whatever the
+ * kernel's version says (a kernel with the 6.3 ordering backported).
+ */
+START_TEST(test_address_only_override)
+{
+	char *addr_only[] = { "env", "LDLAT_FORCE_ADDR_ONLY=1", (char *)hist(), "--event",
+			      "page-faults:u", "-c", "1", "--by", "range", "-a", BASE_RANGE, "--",
+			      (char *)workload(), "--fault-pages", "30", "--base", BASE, NULL };
+	/* --op any: a software event's data_src names no op (address-only refuses --op) */
+	char *full[] = { "env", "LDLAT_FORCE_ADDR_ONLY=0", (char *)hist(), "--event",
+			 "page-faults:u", "-c", "1", "--by", "range", "-a", BASE_RANGE, "--op", "any",
+			 "--", (char *)workload(), "--fault-pages", "30", "--base", BASE, NULL };
+	char *out, *err;
+
+	run_expect(addr_only, 0, &out, &err);
+	ck_assert_msg(strstr(err, "LDLAT_FORCE_ADDR_ONLY=1; running address-only"), "%s", err);
+	ck_assert_int_eq(count_for(out, BASE_RANGE), 30);
+	free(out);
+	free(err);
+	run_expect(full, 0, &out, &err);
+	ck_assert_msg(!strstr(err, "address-only"), "%s", err);
+	ck_assert_msg(strstr(out, "  30 samples, mean 0.0 cycles"), "%s", out);
+	free(out);
+	free(err);
+}
+END_TEST
+
 /* The command's children count (inherit), and its exit status becomes ours. */
 START_TEST(test_command_children_and_status)
 {
@@ -672,6 +701,7 @@ int main(void)
 	tcase_add_loop_test(tc, test_command_exact, 0, 3);
 	tcase_add_test(tc, test_command_two_ranges);
 	tcase_add_test(tc, test_address_only_program);
+	tcase_add_test(tc, test_address_only_override);
 	tcase_add_test(tc, test_command_children_and_status);
 	tcase_add_test(tc, test_command_mappings);
 	tcase_add_loop_test(tc, test_command_heap, 0, 2);

@@ -29,9 +29,12 @@ bool session__kernel_has_sample_fields(char *why, size_t len)
 		snprintf(why, len, "LDLAT_FORCE_ADDR_ONLY=1");
 		return false;
 	}
+	/* a kernel whose version predates 6.3 but that has the change backported */
+	if (force && !strcmp(force, "0"))
+		return true;
 	if (!kernel_at_least(6, 3)) {
 		snprintf(why, len, "this kernel runs BPF before the sample is prepared (Linux 6.3 "
-				   "fixed that)");
+				   "fixed that; LDLAT_FORCE_ADDR_ONLY=0 if yours has the fix backported)");
 		return false;
 	}
 	return true;
