@@ -890,7 +890,7 @@ def main():
                    f"{r['cpu']:.1f} | {r['rss'] / 1024:.1f} |")
     out.append("")
 
-    # the targets, as measured: on the workload (write faults), the
+    # the targets, as measured: on the write-fault workload (the main one), the
     # zero-page reads beside it as the worst case
     wf, wr = WORKLOADS[0].name, WORKLOADS[1].name
     by = {c.name if c else "alone": summaries[wf][i] for i, c in enumerate(configs)}
