@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
 /*
  * ldlat_pin.h - the maps a pinned set adds to the program's own: what the set
- * was started with (meta) and what the last --show saw (shown, shown_hists).
+ * was started with (meta) and what the last --show --delta saw (shown, shown_hists).
  *
  * A bpffs directory holds BPF objects only, no regular files, so this state
  * lives in BPF maps.  The BPF object declares them (the program never touches
@@ -61,7 +61,7 @@ struct ldlat_pin_meta {
 	struct ldlat_config cfg; /* the program's configuration: spans, latency, classes, ops */
 };
 
-/* The single value of the 'shown' map: the totals the last --show printed. */
+/* The single value of the 'shown' map: the totals the last --show --delta printed. */
 struct ldlat_pin_shown {
 	__u64 taken_ns; /* CLOCK_REALTIME of that --show; 0: never shown */
 	__u64 recursion_misses;

@@ -45,7 +45,7 @@ static const char doc[] =
 	"  ldlat-hist --source page-faults -a 0x7f0000000000+1G -- ./app\n"
 	"  ldlat-hist --source auto --by range -a 0x1000-0x2000 -a '[stack]' -- ./app\n"
 	"  ldlat-hist -G system.slice/db.service --pin /sys/fs/bpf/ldlat/db --detach\n"
-	"  ldlat-hist --show /sys/fs/bpf/ldlat/db --delta   # the change since the last --show\n"
+	"  ldlat-hist --show /sys/fs/bpf/ldlat/db --delta   # the change since the last --delta\n"
 	"  ldlat-hist --show /sys/fs/bpf/ldlat/db --format openmetrics -i 15 \\\n"
 	"      --output /var/lib/prometheus/node-exporter/ldlat-db.prom\n"
 	"  ldlat-hist --unpin /sys/fs/bpf/ldlat/db\n"

@@ -22,7 +22,7 @@ struct pin_opts {
 	bool detach;	   /* --detach: leave it sampling and exit */
 	const char *show;  /* --show DIR */
 	const char *unpin; /* --unpin DIR */
-	bool delta;	   /* --delta: --show the change since the last --show */
+	bool delta;	   /* --delta: --show the change since the last --show --delta */
 };
 
 /* The options, as an argp child with a zeroed struct pin_opts as input. */

@@ -7,8 +7,8 @@
  * DIR/meta         what the set was started with (struct ldlat_pin_meta), frozen
  * DIR/counters     the filter counters, per CPU
  * DIR/hists        the histograms, per CPU, at range * LDLAT_NCLASS + class
- * DIR/shown        the counters the last --show printed (struct ldlat_pin_shown)
- * DIR/shown_hists  the histograms the last --show printed, summed over CPUs
+ * DIR/shown        the counters the last --show --delta printed (struct ldlat_pin_shown)
+ * DIR/shown_hists  the histograms the last --show --delta printed, summed over CPUs
  * DIR/prog         the perf_event program
  * DIR/link_cpuN    one perf-event link per CPU (link_tidN per thread; _E for
  *                  the E-th event on hybrid CPUs)
@@ -87,7 +87,7 @@ int pinset__open(struct pinset *p, const char *dir, char *err, size_t errlen);
 /* The totals now (snapshot initialised for meta.cfg.nranges). */
 int pinset__read(const struct pinset *p, struct snapshot *snap);
 
-/* What the last --show saw; taken is 0 when none did. */
+/* What the last --show --delta saw; taken is 0 when none did. */
 int pinset__read_shown(const struct pinset *p, struct snapshot *snap);
 
 /* Records snap as what this --show saw (with the lock on shown held). */
