@@ -487,7 +487,7 @@ static void copy_file(const char *from, const char *to)
 /*
  * _i: 0 HEADER_BUILD_ID, 1 the same in the pipe format, 2 MMAP2 build IDs.
  * The file at the path matches: named.  It is another program: not named,
- * "(build ID mismatch)", and a note with the ID.  A copy of the right one in
+ * "(recorded file not found)", and a note with the ID.  A copy of the right one in
  * perf's build-ID cache: named from it, under the mapped name.
  */
 START_TEST(test_input_build_ids)
@@ -515,8 +515,8 @@ START_TEST(test_input_build_ids)
 	copy_file(symprog(), prog);
 	ck_assert_int_eq(top_input(path, &out, &err, NULL), 0);
 	ck_assert_msg(count_for(out, "[.] touch_a ") == -1, "%s", out);
-	ck_assert_msg(strstr(out, "prog (build ID mismatch)\n"), "%s", out);
-	ck_assert_msg(strstr(err, "no file on this machine has the build ID perf recorded for") &&
+	ck_assert_msg(strstr(out, "prog (recorded file not found)\n"), "%s", out);
+	ck_assert_msg(strstr(err, "no file this user can read has the build ID perf recorded for") &&
 			      strstr(err, hex),
 		      "%s", err);
 	free(out);
@@ -1053,7 +1053,8 @@ END_TEST
  * Build IDs in a recording: perf record's HEADER_BUILD_ID and cache (its
  * own, in the test's directory), and MMAP2 build IDs (--buildid-mmap, no
  * cache).  The program replaced after the recording: named from the cache,
- * or "(build ID mismatch)" without one.
+ * or "(recorded file not found)" without one; the same when it was removed
+ * (_i 2).
  */
 START_TEST(test_input_recorded_build_ids)
 {
@@ -1064,18 +1065,21 @@ START_TEST(test_input_recorded_build_ids)
 	copy_file(topprog(), prog);
 	snprintf(cmd, sizeof(cmd), "%s 20 10", prog);
 	perf_record(path, _i ? "-N --buildid-mmap" : "", cmd);
-	copy_file(symprog(), prog);
+	if (_i == 2)
+		ck_assert_int_eq(unlink(prog), 0);
+	else
+		copy_file(symprog(), prog);
 	snprintf(env, sizeof(env), "PERF_BUILDID_DIR=%s", _i ? tmp("no-cache") : tmp("perf-cache"));
 	putenv(env);
 	ck_assert_int_eq(top_input(path, &out, &err, "--by", "ip", "-n", "0", NULL), 0);
 	if (!_i) {
 		ck_assert_msg(count_for(out, "[.] touch_a ") == 20, "%s", out);
 		ck_assert_int_eq(count_for(out, "[.] touch_b "), 10);
-		ck_assert_ptr_null(strstr(out, "mismatch"));
+		ck_assert_ptr_null(strstr(out, "not found"));
 	} else {
 		ck_assert_msg(count_for(out, "[.] touch_a ") == -1, "%s", out);
-		ck_assert_msg(strstr(out, "prog (build ID mismatch)\n"), "%s", out);
-		ck_assert_msg(strstr(err, "no file on this machine has the build ID"), "%s", err);
+		ck_assert_msg(strstr(out, "prog (recorded file not found)\n"), "%s", out);
+		ck_assert_msg(strstr(err, "no file this user can read has the build ID"), "%s", err);
 	}
 	free(out);
 	free(err);
@@ -1148,7 +1152,7 @@ void top_input_tcases(Suite *s, bool root)
 	tcase_add_loop_test(tc, test_input_recorded_vs_live, 0, 2);
 	tcase_add_loop_test(tc, test_input_live_equal, 0, 2);
 	tcase_add_test(tc, test_input_recorded_exec);
-	tcase_add_loop_test(tc, test_input_recorded_build_ids, 0, 2);
+	tcase_add_loop_test(tc, test_input_recorded_build_ids, 0, 3);
 	tcase_add_test(tc, test_input_recorded_unprivileged);
 	suite_add_tcase(s, tc);
 }

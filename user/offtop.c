@@ -819,7 +819,7 @@ static void note_mismatch(const void *node, VISIT which, void *ctx)
 	if ((which != postorder && which != leaf) || !name)
 		return;
 	fprintf(n->out,
-		"%s: note: %s: no file on this machine has the build ID perf recorded for %s "
+		"%s: note: %s: no file this user can read has the build ID perf recorded for %s "
 		"(%.*s): its addresses are not named. Put the recorded file there, or in perf's "
 		"build-ID cache (~/.debug, or $PERF_BUILDID_DIR: perf archive packs it on the "
 		"recording machine)\n",

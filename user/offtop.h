@@ -32,7 +32,7 @@
  * HEADER_BUILD_ID section, which perf record writes for the files with
  * samples) and the file at that path has another one: then a copy from
  * perf's build-ID cache, and when there is none the file's addresses stay
- * unnamed and its DSO says "(build ID mismatch)" (symbolizer__elf_for).
+ * unnamed and its DSO says "(recorded file not found)" (symbolizer__elf_for).
  *
  * Kernel.  Kernel addresses are named from /proc/kallsyms only when the file
  * was recorded on this kernel in this boot: the kernel's build ID (else its

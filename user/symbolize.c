@@ -54,13 +54,12 @@ void symbolizer__free(struct symbolizer *z)
 
 /* Where a file of build ID id is, or NULL: name itself, else a copy in perf's cache. */
 static char *elf_for__find(struct symbolizer *z, const char *name, const char *hex,
-			   const unsigned char *id, int len, bool *differs)
+			   const unsigned char *id, int len)
 {
 	char path[4096];
 	struct dso *d = dso_cache__get(&z->dsos, name);
 	int i;
 
-	*differs = d && d->elf;
 	if (d && dso__has_build_id(d, id, len))
 		return strdup(name);
 	for (i = 0; !buildid__cache_path(i, name, hex, path, sizeof(path)); i++) {
@@ -78,7 +77,6 @@ const char *symbolizer__elf_for(struct symbolizer *z, const char *name, const un
 {
 	char hex[2 * BUILDID_MAX + 1], *found;
 	struct elf_for key, *e;
-	bool differs;
 	void *node;
 
 	if (len <= 0 || (name[0] != '/' && strcmp(name, "[vdso]")))
@@ -97,13 +95,13 @@ const char *symbolizer__elf_for(struct symbolizer *z, const char *name, const un
 		return NULL;
 	}
 	e->key = key.key;
-	found = elf_for__find(z, name, hex, id, len, &differs);
+	found = elf_for__find(z, name, hex, id, len);
 	if (found && !strcmp(found, name))
 		free(found); /* the file itself: NULL */
 	else if (found)
 		e->elf = found;
-	else if (differs)
-		e->elf = strdup("");
+	else
+		e->elf = strdup(""); /* a different file, or none this user can read */
 	if (!tsearch(e, &z->elves, elf_for__cmp)) {
 		elf_for__free(e);
 		return NULL;

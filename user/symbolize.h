@@ -60,18 +60,18 @@ void symbolizer__ip(struct symbolizer *z, __u32 tgid, __u64 ip, struct sym *out)
 
 /*
  * Which ELF file to read for a file that was mapped as name and whose build
- * ID perf recorded as id (len bytes): NULL when name itself has that build ID,
- * or is no ELF file here (named as live, by path); a copy in perf's build-ID
- * cache (buildid.h) when name differs; "" when name differs and no copy has
- * it: its addresses are then not named, and their DSO says "(build ID
- * mismatch)".  For "[vdso]", this process's vDSO stands for name.  NULL
- * also when out of memory.  Valid until symbolizer__free.
+ * ID perf recorded as id (len bytes): NULL when name itself has that build
+ * ID; else a copy in perf's build-ID cache (buildid.h) that has it; else ""
+ * (name differs, is missing or cannot be read, and no copy has it): its
+ * addresses are then not named, and their DSO says "(recorded file not
+ * found)".  For "[vdso]", this process's vDSO stands for name.  NULL also
+ * when out of memory.  Valid until symbolizer__free.
  */
 const char *symbolizer__elf_for(struct symbolizer *z, const char *name, const unsigned char *id,
 				int len);
 
 /* What a DSO that symbolizer__elf_for found no file for says after its name. */
-#define SYM_BUILD_ID_MISMATCH " (build ID mismatch)"
+#define SYM_BUILD_ID_MISMATCH " (recorded file not found)"
 
 /*
  * What a data block [addr, addr + len) of process tgid belongs to: the
