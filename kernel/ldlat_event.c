@@ -269,6 +269,40 @@ static void build__sampling(struct build *b, struct evspec_attr *enc)
 	}
 }
 
+/*
+ * AMD IBS takes a fixed period in its MaxCnt field, in units of 16: the
+ * kernel's perf_ibs_init() refuses a period whose low 4 bits are set (kernels
+ * since 6.15 drop them silently) and, since then too, one below the op
+ * sampler's minimum of 0x90.  A period above the field's width is fine (the
+ * kernel counts it down in steps).  Checked here, before perf_event_open,
+ * for every kernel alike.
+ */
+#define IBS_OP_MIN_PERIOD 0x90
+
+static int build__ibs_period(struct build *b, const struct origin *org,
+			     const struct evspec_attr *enc)
+{
+	const struct perf_event_attr *a = &enc->attr;
+	__u64 p = a->sample_period;
+	char what[700];
+
+	if (!enc->has_pmu || strcmp(enc->pmu.name, "ibs_op") || a->freq || !p)
+		return 0;
+	if (p % 16 == 0 && p >= IBS_OP_MIN_PERIOD)
+		return 0;
+	if (b->o->period)
+		snprintf(what, sizeof(what), "-c %llu", (unsigned long long)p);
+	else
+		snprintf(what, sizeof(what), "the period %llu of %s", (unsigned long long)p,
+			 org->where);
+	snprintf(b->err, b->errlen,
+		 "%s: AMD IBS op sampling takes a period that is a multiple of 16 and at least "
+		 "%d (0x%x): use %llu",
+		 what, IBS_OP_MIN_PERIOD, IBS_OP_MIN_PERIOD,
+		 (unsigned long long)(p < IBS_OP_MIN_PERIOD ? IBS_OP_MIN_PERIOD : p & ~15ull));
+	return -EINVAL;
+}
+
 /* The leader counts (it only has to be in the group); the member samples. */
 static int build__leader(struct build *b, const struct origin *org,
 			 const struct evspec_event *leader, struct evsel *ev)
@@ -350,6 +384,9 @@ static int build__event(struct build *b, const struct origin *org, const struct 
 		goto out;
 	build__precise(b, org, ev, &enc, is_ldlat);
 	build__sampling(b, &enc);
+	e = build__ibs_period(b, org, &enc);
+	if (e)
+		goto out;
 	evsel.attr = enc.attr;
 	if (leader) {
 		e = build__leader(b, org, leader, &evsel);

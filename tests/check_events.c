@@ -1075,6 +1075,66 @@ START_TEST(test_option_defaults)
 }
 END_TEST
 
+/*
+ * AMD IBS op periods (Zen 4): a multiple of 16 and at least 0x90, checked
+ * before perf_event_open; -c or the event's period= term named.  Frequency
+ * mode is the kernel's to calibrate.
+ */
+START_TEST(test_ibs_period)
+{
+	static const struct {
+		__u64 period;
+		const char *event, *err; /* err NULL: accepted */
+	} cases[] = {
+		{ 1000, NULL, "-c 1000: AMD IBS op sampling takes a period that is a multiple of 16 "
+			      "and at least 144 (0x90): use 992" },
+		{ 16, NULL, "-c 16: AMD IBS op sampling takes a period that is a multiple of 16 and "
+			    "at least 144 (0x90): use 144" },
+		{ 136, NULL, "-c 136: " },
+		{ 144, NULL, NULL },
+		{ 1008, NULL, NULL },
+		{ 1ull << 30, NULL, NULL }, /* wider than MaxCnt: the kernel counts it down */
+		{ 0, "ibs_op/period=100/", "the period 100 of --event 'ibs_op/period=100/': AMD IBS" },
+		{ 0, "ibs_op/period=160/", NULL },
+		{ 0, "ibs_op/freq=999/", NULL },
+	};
+	struct evtable t;
+	struct source_opts o = { .kind = SOURCE_LDLAT };
+	struct evlist ev = {};
+	struct source src;
+	char notice[2048], err[2048];
+	unsigned int i;
+
+	ck_assert_int_eq(evtable__load(&t, tools_conf(), err, sizeof(err)), 0);
+	o.table = &t;
+	machine("zen4", "AuthenticAMD-25-11");
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		o.period = cases[i].period;
+		o.event = cases[i].event;
+		if (!cases[i].err) {
+			ck_assert_msg(resolve(&o, &src, &ev, notice, err) == 0, "%u: %s", i, err);
+			ck_assert(ev.evsel[0].attr.freq ||
+				  ev.evsel[0].attr.sample_period == cases[i].period ||
+				  (!cases[i].period && ev.evsel[0].attr.sample_period == 160));
+		} else {
+			ck_assert_int_eq(resolve(&o, &src, &ev, notice, err), -EINVAL);
+			ck_assert_msg(strstr(err, cases[i].err), "%u: %s", i, err);
+		}
+		evlist__free(&ev);
+		source__free(&src);
+	}
+	/* not IBS: any period */
+	machine("skylake-sp", "GenuineIntel-6-55");
+	o.event = NULL;
+	o.period = 1001;
+	ck_assert_int_eq(resolve(&o, &src, &ev, notice, err), 0);
+	evlist__free(&ev);
+	source__free(&src);
+	machine_reset();
+	evtable__free(&t);
+}
+END_TEST
+
 /* --event precise levels above what the PMU offers. */
 START_TEST(test_option_precise_cap)
 {
@@ -1288,6 +1348,7 @@ static Suite *events_suite(void)
 	tcase_add_loop_test(tc, test_sample_ip, 0, sizeof(ip_cases) / sizeof(ip_cases[0]));
 	tcase_add_test(tc, test_validation);
 	tcase_add_test(tc, test_option_precise_cap);
+	tcase_add_test(tc, test_ibs_period);
 	tcase_add_loop_test(tc, test_option_defaults, 0,
 			    sizeof(option_cases) / sizeof(option_cases[0]));
 	tcase_add_test(tc, test_open_errors);
