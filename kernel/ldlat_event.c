@@ -69,7 +69,8 @@ static bool enc__selects(const struct evspec_attr *enc, const char *text)
 		same = true;
 		for (i = 0; i < sizeof(fields) / sizeof(fields[0]); i++) {
 			f = pmu__format(&enc->pmu, fields[i]);
-			if (f && pmu_format__decode(f, &enc->attr) != pmu_format__decode(f, &o.attr))
+			if (f &&
+			    pmu_format__decode(f, &enc->attr) != pmu_format__decode(f, &o.attr))
 				same = false;
 		}
 	}
@@ -132,7 +133,8 @@ static int build__threshold(struct build *b, const struct origin *org,
 		/* no ldlat term of its own: the default, as the table's event gets it */
 		v = pmu_format__decode(f, &enc->attr); /* what its alias sets */
 		if (v != b->t->ldlat) {
-			snprintf(spec, sizeof(spec), "its alias sets ldlat=%llu", (unsigned long long)v);
+			snprintf(spec, sizeof(spec), "its alias sets ldlat=%llu",
+				 (unsigned long long)v);
 			notice__add(b->notice, b->noticelen,
 				    "%s: %s; the default threshold %llu (%s [defaults]) applies: "
 				    "write ldlat=N in the event, or -L N, to choose",

@@ -338,8 +338,8 @@ START_TEST(test_pid_bss_bound)
 {
 	struct child w, h;
 	char pid[32];
-	char *wargv[] = { (char *)build_path("tests/ldlat-topprog"), "--after", "64", "--wait", "30", "20",
-			  NULL };
+	char *wargv[] = { (char *)build_path("tests/ldlat-topprog"), "--after", "64", "--wait",
+			  "30", "20", NULL };
 	char *hargv[] = { (char *)hist(), "--source", "page-faults", "-p", pid, "-a",
 			  "ldlat-topprog", NULL };
 	long n;

@@ -1094,7 +1094,8 @@ START_TEST(test_ibs_period)
 		{ 144, NULL, NULL },
 		{ 1008, NULL, NULL },
 		{ 1ull << 30, NULL, NULL }, /* wider than MaxCnt: the kernel counts it down */
-		{ 0, "ibs_op/period=100/", "the period 100 of --event 'ibs_op/period=100/': AMD IBS" },
+		{ 0, "ibs_op/period=100/",
+		  "the period 100 of --event 'ibs_op/period=100/': AMD IBS" },
 		{ 0, "ibs_op/period=160/", NULL },
 		{ 0, "ibs_op/freq=999/", NULL },
 	};

@@ -99,7 +99,8 @@ void loads__report(const struct loads *l, const struct count *c, const char *wha
 {
 	out->event = loads__event(l);
 	out->loads = count__scaled(c);
-	out->running = c->ena ? count__running(c) : 1.0; /* a span it never ran in: nothing to scale */
+	/* a span it never ran in has nothing to scale */
+	out->running = c->ena ? count__running(c) : 1.0;
 	out->what = what;
 	out->above = above;
 	out->how = how;
