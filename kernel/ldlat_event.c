@@ -50,9 +50,56 @@ static void spec__pmu(const char *text, char *pmu, size_t len)
 	evspec__free(&spec);
 }
 
+/* Whether enc selects the event text names: the same PMU, event and umask fields. */
+static bool enc__selects(const struct evspec_attr *enc, const char *text)
+{
+	static const char *const fields[] = { "event", "umask" };
+	const struct pmu_format *f;
+	struct evspec spec;
+	struct evspec_attr o;
+	char notice[256], err[256];
+	bool same = false;
+	unsigned int i;
+
+	if (!enc->has_pmu || !text[0] || evspec__parse(&spec, text, err, sizeof(err)))
+		return false;
+	if (!evspec__encode(&spec.ev[spec.nevents - 1], &o, notice, sizeof(notice), err,
+			    sizeof(err)) &&
+	    o.has_pmu && !strcmp(o.pmu.name, enc->pmu.name) && o.attr.type == enc->attr.type) {
+		same = true;
+		for (i = 0; i < sizeof(fields) / sizeof(fields[0]); i++) {
+			f = pmu__format(&enc->pmu, fields[i]);
+			if (f &&
+			    pmu_format__decode(f, &enc->attr) != pmu_format__decode(f, &o.attr))
+				same = false;
+		}
+	}
+	evspec_attr__free(&o);
+	evspec__free(&spec);
+	return same;
+}
+
+/*
+ * Whether an --event is a load-latency event: the table's event for its PMU,
+ * or its PMU's mem-loads alias (a raw r1cd as much as cpu/mem-loads/).
+ */
+static bool option__is_ldlat(const struct origin *org, const struct evspec_attr *enc)
+{
+	char text[PMU_NAME_MAX + 16];
+
+	if (org->kind != FROM_OPTION)
+		return true;
+	if (org->entry && enc__selects(enc, org->entry->event))
+		return true;
+	if (!enc->has_pmu || !pmu__alias(&enc->pmu, "mem-loads"))
+		return false;
+	snprintf(text, sizeof(text), "%s/mem-loads/", enc->pmu.name);
+	return enc__selects(enc, text);
+}
+
 static int build__threshold(struct build *b, const struct origin *org,
 			    const struct evspec_event *ev, struct evspec_attr *enc,
-			    struct source_event *se)
+			    struct source_event *se, bool is_ldlat)
 {
 	const struct pmu_format *f = enc->has_pmu ? pmu__format(&enc->pmu, "ldlat") : NULL;
 	const struct evtable_entry *en = org->entry;
@@ -81,12 +128,28 @@ static int build__threshold(struct build *b, const struct origin *org,
 		}
 		v = asked;
 		snprintf(what, sizeof(what), "--ldlat %llu", (unsigned long long)asked);
+	} else if (org->kind == FROM_OPTION && f && !term && is_ldlat &&
+		   !(range && range->ldlat_default_off)) {
+		/* no ldlat term of its own: the default, as the table's event gets it */
+		v = pmu_format__decode(f, &enc->attr); /* what its alias sets */
+		if (v != b->t->ldlat) {
+			snprintf(spec, sizeof(spec), "its alias sets ldlat=%llu",
+				 (unsigned long long)v);
+			notice__add(b->notice, b->noticelen,
+				    "%s: %s; the default threshold %llu (%s [defaults]) applies: "
+				    "write ldlat=N in the event, or -L N, to choose",
+				    org->where, v ? spec : "no ldlat term",
+				    (unsigned long long)b->t->ldlat, b->t->path);
+		}
+		v = b->t->ldlat;
+		snprintf(what, sizeof(what), "the default threshold %llu (%s [defaults])",
+			 (unsigned long long)v, b->t->path);
 	} else if (org->kind == FROM_OPTION) {
-		/* as written: the spec's own term, or what its alias sets */
+		/* as written: the spec's own term (0 is below any minimum), or its alias's */
 		v = f ? pmu_format__decode(f, &enc->attr) : 0;
 		snprintf(what, sizeof(what), "the threshold %llu of %s", (unsigned long long)v,
 			 org->where);
-		if (!v)
+		if (!v && !(term && range))
 			return 0;
 	} else if ((org->kind == FROM_TABLE && en->has_ldlat && !en->ldlat_default_off) ||
 		   (org->kind == FROM_ALIAS && f)) {
@@ -142,12 +205,27 @@ static int build__threshold(struct build *b, const struct origin *org,
 	return 0;
 }
 
-static void build__precise(struct build *b, const struct origin *org, struct evspec_attr *enc)
+static void build__precise(struct build *b, const struct origin *org,
+			   const struct evspec_event *ev, struct evspec_attr *enc, bool is_ldlat)
 {
 	int max = enc->has_pmu ? enc->pmu.max_precise : -1, want;
 
-	if (org->kind == FROM_OPTION)
-		return; /* as written; evspec__encode capped it */
+	if (org->kind == FROM_OPTION) {
+		/* as written (evspec__encode capped it), unless it asks for no precise level */
+		want = org->entry ? org->entry->precise : 2;
+		if (!is_ldlat || ev->mods.precise || ev->mods.precise_max || !want)
+			return;
+		if (max >= 0 && want > max)
+			want = max;
+		if (!want)
+			return;
+		enc->attr.precise_ip = want;
+		notice__add(b->notice, b->noticelen,
+			    "%s: precise level %d (%.*s) applied: a load-latency event sampled "
+			    "without it carries no data address, latency or data source",
+			    org->where, want, want, "ppp");
+		return;
+	}
 	/*
 	 * A PEBS event needs precise_ip >= 1.  Not 3: on Golden Cove and later
 	 * cores ppp means counter 0 only (Precise Distribution), where
@@ -191,6 +269,40 @@ static void build__sampling(struct build *b, struct evspec_attr *enc)
 		a->wakeup_events = 1;
 		a->watermark = 0;
 	}
+}
+
+/*
+ * AMD IBS takes a fixed period in its MaxCnt field, in units of 16: the
+ * kernel's perf_ibs_init() refuses a period whose low 4 bits are set (kernels
+ * since 6.15 drop them silently) and, since then too, one below the op
+ * sampler's minimum of 0x90.  A period above the field's width is fine (the
+ * kernel counts it down in steps).  Checked here, before perf_event_open,
+ * for every kernel alike.
+ */
+#define IBS_OP_MIN_PERIOD 0x90
+
+static int build__ibs_period(struct build *b, const struct origin *org,
+			     const struct evspec_attr *enc)
+{
+	const struct perf_event_attr *a = &enc->attr;
+	__u64 p = a->sample_period;
+	char what[700];
+
+	if (!enc->has_pmu || strcmp(enc->pmu.name, "ibs_op") || a->freq || !p)
+		return 0;
+	if (p % 16 == 0 && p >= IBS_OP_MIN_PERIOD)
+		return 0;
+	if (b->o->period)
+		snprintf(what, sizeof(what), "-c %llu", (unsigned long long)p);
+	else
+		snprintf(what, sizeof(what), "the period %llu of %s", (unsigned long long)p,
+			 org->where);
+	snprintf(b->err, b->errlen,
+		 "%s: AMD IBS op sampling takes a period that is a multiple of 16 and at least "
+		 "%d (0x%x): use %llu",
+		 what, IBS_OP_MIN_PERIOD, IBS_OP_MIN_PERIOD,
+		 (unsigned long long)(p < IBS_OP_MIN_PERIOD ? IBS_OP_MIN_PERIOD : p & ~15ull));
+	return -EINVAL;
 }
 
 /* The leader counts (it only has to be in the group); the member samples. */
@@ -252,6 +364,7 @@ static int build__event(struct build *b, const struct origin *org, const struct 
 	struct evspec_attr enc;
 	struct evsel evsel = {};
 	char notice[512], err[1024], extra[64];
+	bool is_ldlat;
 	int e;
 
 	if (b->src->nevents == SOURCE_MAX_EVENTS) {
@@ -267,11 +380,15 @@ static int build__event(struct build *b, const struct origin *org, const struct 
 	}
 	if (notice[0])
 		notice__add(b->notice, b->noticelen, "%s", notice);
-	e = build__threshold(b, org, ev, &enc, se);
+	is_ldlat = option__is_ldlat(org, &enc);
+	e = build__threshold(b, org, ev, &enc, se, is_ldlat);
 	if (e)
 		goto out;
-	build__precise(b, org, &enc);
+	build__precise(b, org, ev, &enc, is_ldlat);
 	build__sampling(b, &enc);
+	e = build__ibs_period(b, org, &enc);
+	if (e)
+		goto out;
 	evsel.attr = enc.attr;
 	if (leader) {
 		e = build__leader(b, org, leader, &evsel);
@@ -306,7 +423,8 @@ static int build__option(struct build *b)
 	static const enum core_type types[] = { CORE_TYPE_ANY, CORE_TYPE_CORE, CORE_TYPE_ATOM };
 	struct origin org = { .kind = FROM_OPTION };
 	struct evspec spec;
-	char err[1024], pmu[PMU_NAME_MAX];
+	struct pmu raw;
+	char err[1024], pmu[PMU_NAME_MAX], mpmu[PMU_NAME_MAX];
 	unsigned int i;
 	int e;
 
@@ -329,12 +447,19 @@ static int build__option(struct build *b)
 	snprintf(org.where, sizeof(org.where), "--event '%s'", b->o->event);
 	snprintf(org.why, sizeof(org.why), "--event %s", b->o->event);
 	/* this CPU's table entry on the same PMU gives the threshold's range */
+	mpmu[0] = '\0';
+	if (member->kind == EVSPEC_PMU)
+		snprintf(mpmu, sizeof(mpmu), "%s", member->pmu);
+	else if (member->kind == EVSPEC_RAW && !pmu__load_by_type(&raw, PERF_TYPE_RAW)) {
+		snprintf(mpmu, sizeof(mpmu), "%s", raw.name); /* rHEX goes to the core PMU */
+		pmu__free(&raw);
+	}
 	for (i = 0; i < sizeof(types) / sizeof(types[0]) && !org.entry; i++) {
 		en = evtable__lookup(b->t, &b->src->cpu, types[i]);
-		if (!en || !en->event[0] || member->kind != EVSPEC_PMU)
+		if (!en || !en->event[0] || !mpmu[0])
 			continue;
 		spec__pmu(en->event, pmu, sizeof(pmu));
-		if (!strcmp(pmu, member->pmu)) {
+		if (!strcmp(pmu, mpmu)) {
 			org.entry = en;
 			org.core = types[i];
 		}

@@ -328,6 +328,37 @@ START_TEST(test_pid)
 }
 END_TEST
 
+/*
+ * -a PROGRAM takes the anonymous mapping after the program's file as its
+ * .bss only up to the end of its last PT_LOAD segment: 64 pages mapped right
+ * after ldlat-topprog's .bss (merged into its mapping by the kernel) are not
+ * the program's; the 30 + 20 pages of its arrays are.
+ */
+START_TEST(test_pid_bss_bound)
+{
+	struct child w, h;
+	char pid[32];
+	char *wargv[] = { (char *)build_path("tests/ldlat-topprog"), "--after", "64", "--wait",
+			  "30", "20", NULL };
+	char *hargv[] = { (char *)hist(), "--source", "page-faults", "-p", pid, "-a",
+			  "ldlat-topprog", NULL };
+	long n;
+
+	child_spawn(&w, wargv);
+	snprintf(pid, sizeof(pid), "%d", w.pid);
+	start_hist(&h, hargv);
+	go(&w);
+	ck_assert_int_eq(child_finish(&w, 30), 0);
+	ck_assert_int_eq(child_finish(&h, 30), 0);
+	n = count_for(h.outbuf, "ldlat-topprog (0x");
+	/* its arrays, and at most a few pages of its code and data touched the first time */
+	ck_assert_msg(n >= 50 && n < 64, "%s", h.outbuf);
+	child_free(&w);
+	child_free(&h);
+	assert_nothing_left();
+}
+END_TEST
+
 /* --inherit follows what the process starts after the attach. */
 START_TEST(test_pid_inherit)
 {
@@ -711,6 +742,7 @@ int main(void)
 	tc = tcase_create("targets");
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, test_pid);
+	tcase_add_test(tc, test_pid_bss_bound);
 	tcase_add_loop_test(tc, test_pid_inherit, 0, 2);
 	tcase_add_test(tc, test_cgroup);
 	tcase_add_loop_test(tc, test_cpus_and_system_wide, 0, 3);

@@ -1009,6 +1009,144 @@ START_TEST(test_validation)
 	ck_assert_ptr_nonnull(strstr(err, "give one event, or a group of two"));
 	evlist__free(&ev);
 	source__free(&src);
+	machine_reset();
+	evtable__free(&t);
+}
+END_TEST
+
+/*
+ * --event without an ldlat term or a precise modifier, on a load-latency
+ * event (the table's, or the PMU's mem-loads alias; a raw r1cd as well): the
+ * [defaults] threshold and the table's precise level, each with a notice.
+ * What the spec writes stays; an ldlat=0 it writes is raised to the minimum;
+ * another event of the same PMU gets neither.
+ */
+static const struct {
+	const char *sysfs, *cpu, *event;
+	__u64 ldlat; /* -L */
+	__u64 config1;
+	int precise;
+	const char *notice; /* "": none */
+} option_cases[] = {
+	{ "skylake-sp", "GenuineIntel-6-55", "cpu/event=0xcd,umask=0x1/", 0, 30, 2,
+	  "--event 'cpu/event=0xcd,umask=0x1/': no ldlat term; the default threshold 30 (" },
+	{ "skylake-sp", "GenuineIntel-6-55", "cpu/event=0xcd,umask=0x1/", 0, 30, 2,
+	  "--event 'cpu/event=0xcd,umask=0x1/': precise level 2 (pp) applied: a load-latency "
+	  "event sampled without it carries no data address, latency or data source" },
+	{ "skylake-sp", "GenuineIntel-6-55", "cpu/event=0xcd,umask=0x1/pp", 0, 30, 2,
+	  "no ldlat term; the default threshold 30" },
+	{ "skylake-sp", "GenuineIntel-6-55", "cpu/mem-loads/", 0, 30, 2,
+	  "--event 'cpu/mem-loads/': its alias sets ldlat=3; the default threshold 30 (" },
+	{ "skylake-sp", "GenuineIntel-6-55", "r1cd", 0, 30, 2, "--event 'r1cd': no ldlat term" },
+	{ "skylake-sp", "GenuineIntel-6-55", "cpu/event=0xcd,umask=0x1/p", 64, 64, 1, "" },
+	{ "skylake-sp", "GenuineIntel-6-55", "cpu/event=0xcd,umask=0x1,ldlat=40/pp", 0, 40, 2, "" },
+	{ "skylake-sp", "GenuineIntel-6-55", "cpu/event=0xcd,umask=0x1,ldlat=0/P", 0, 3, 3,
+	  "the threshold 0 of --event 'cpu/event=0xcd,umask=0x1,ldlat=0/P' raised to 3 cycles, "
+	  "the hardware's minimum (" },
+	{ "skylake-sp", "GenuineIntel-6-55", "cpu/event=0xc0/", 0, 0, 0, "" },
+	{ "alderlake", "GenuineIntel-6-97", "cpu_atom/mem-loads/", 0, 30, 2,
+	  "its alias sets ldlat=3; the default threshold 30" },
+	{ "zen4", "AuthenticAMD-25-11", "ibs_op//", 0, 0, 0, "" },
+};
+
+START_TEST(test_option_defaults)
+{
+	struct evtable t;
+	struct source_opts o = { .kind = SOURCE_LDLAT, .event = option_cases[_i].event,
+				 .ldlat = option_cases[_i].ldlat };
+	struct evlist ev = {};
+	struct source src;
+	char notice[2048], err[2048];
+
+	ck_assert_int_eq(evtable__load(&t, tools_conf(), err, sizeof(err)), 0);
+	o.table = &t;
+	machine(option_cases[_i].sysfs, option_cases[_i].cpu);
+	ck_assert_msg(resolve(&o, &src, &ev, notice, err) == 0, "%s", err);
+	ck_assert_uint_eq(ev.evsel[0].attr.config1, option_cases[_i].config1);
+	ck_assert_int_eq(ev.evsel[0].attr.precise_ip, option_cases[_i].precise);
+	if (option_cases[_i].notice[0])
+		ck_assert_msg(strstr(notice, option_cases[_i].notice), "%s", notice);
+	else
+		ck_assert_msg(!notice[0], "%s", notice);
+	evlist__free(&ev);
+	source__free(&src);
+	machine_reset();
+	evtable__free(&t);
+}
+END_TEST
+
+/*
+ * AMD IBS op periods (Zen 4): a multiple of 16 and at least 0x90, checked
+ * before perf_event_open; -c or the event's period= term named.  Frequency
+ * mode is the kernel's to calibrate.
+ */
+START_TEST(test_ibs_period)
+{
+	static const struct {
+		__u64 period;
+		const char *event, *err; /* err NULL: accepted */
+	} cases[] = {
+		{ 1000, NULL, "-c 1000: AMD IBS op sampling takes a period that is a multiple of 16 "
+			      "and at least 144 (0x90): use 992" },
+		{ 16, NULL, "-c 16: AMD IBS op sampling takes a period that is a multiple of 16 and "
+			    "at least 144 (0x90): use 144" },
+		{ 136, NULL, "-c 136: " },
+		{ 144, NULL, NULL },
+		{ 1008, NULL, NULL },
+		{ 1ull << 30, NULL, NULL }, /* wider than MaxCnt: the kernel counts it down */
+		{ 0, "ibs_op/period=100/",
+		  "the period 100 of --event 'ibs_op/period=100/': AMD IBS" },
+		{ 0, "ibs_op/period=160/", NULL },
+		{ 0, "ibs_op/freq=999/", NULL },
+	};
+	struct evtable t;
+	struct source_opts o = { .kind = SOURCE_LDLAT };
+	struct evlist ev = {};
+	struct source src;
+	char notice[2048], err[2048];
+	unsigned int i;
+
+	ck_assert_int_eq(evtable__load(&t, tools_conf(), err, sizeof(err)), 0);
+	o.table = &t;
+	machine("zen4", "AuthenticAMD-25-11");
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		o.period = cases[i].period;
+		o.event = cases[i].event;
+		if (!cases[i].err) {
+			ck_assert_msg(resolve(&o, &src, &ev, notice, err) == 0, "%u: %s", i, err);
+			ck_assert(ev.evsel[0].attr.freq ||
+				  ev.evsel[0].attr.sample_period == cases[i].period ||
+				  (!cases[i].period && ev.evsel[0].attr.sample_period == 160));
+		} else {
+			ck_assert_int_eq(resolve(&o, &src, &ev, notice, err), -EINVAL);
+			ck_assert_msg(strstr(err, cases[i].err), "%u: %s", i, err);
+		}
+		evlist__free(&ev);
+		source__free(&src);
+	}
+	/* not IBS: any period */
+	machine("skylake-sp", "GenuineIntel-6-55");
+	o.event = NULL;
+	o.period = 1001;
+	ck_assert_int_eq(resolve(&o, &src, &ev, notice, err), 0);
+	evlist__free(&ev);
+	source__free(&src);
+	machine_reset();
+	evtable__free(&t);
+}
+END_TEST
+
+/* --event precise levels above what the PMU offers. */
+START_TEST(test_option_precise_cap)
+{
+	struct evtable t;
+	struct source_opts o = { .kind = SOURCE_LDLAT };
+	struct evlist ev = {};
+	struct source src;
+	char notice[2048], err[2048];
+
+	ck_assert_int_eq(evtable__load(&t, tools_conf(), err, sizeof(err)), 0);
+	o.table = &t;
 	o.event = "cpu/event=0xc0/ppp";
 	machine("nehalem", "GenuineIntel-6-1A");
 	ck_assert_int_eq(resolve(&o, &src, &ev, notice, err), 0);
@@ -1210,6 +1348,10 @@ static Suite *events_suite(void)
 	tcase_add_test(tc, test_alias_path);
 	tcase_add_loop_test(tc, test_sample_ip, 0, sizeof(ip_cases) / sizeof(ip_cases[0]));
 	tcase_add_test(tc, test_validation);
+	tcase_add_test(tc, test_option_precise_cap);
+	tcase_add_test(tc, test_ibs_period);
+	tcase_add_loop_test(tc, test_option_defaults, 0,
+			    sizeof(option_cases) / sizeof(option_cases[0]));
 	tcase_add_test(tc, test_open_errors);
 	tcase_add_test(tc, test_list_events_cli);
 	suite_add_tcase(s, tc);

@@ -1496,6 +1496,64 @@ START_TEST(test_hist_loads)
 }
 END_TEST
 
+/* The number of times what occurs in s, and the sum of the numbers right after it. */
+static int sum_after(const char *s, const char *what, long *sum)
+{
+	int n = 0;
+
+	*sum = 0;
+	for (const char *p = s; (p = strstr(p, what)); p++, n++)
+		*sum += strtol(p + strlen(what), NULL, 10);
+	return n;
+}
+
+/*
+ * ldlat-hist --loads with -i: every report (each interval, and the last
+ * partial one, new samples or not) carries the loads of its own span, so the
+ * reports add up to the run; -i S,COUNT too; in JSON each line.
+ */
+START_TEST(test_hist_loads_intervals)
+{
+	char script[4200];
+	char *tail[] = { (char *)build_path("ldlat-hist"), "--source", "page-faults",
+			 "--loads=page-faults", "-i", "0.3", "--", "sh", "-c", script, NULL };
+	char *count[] = { (char *)build_path("ldlat-hist"), "--source", "page-faults",
+			  "--loads=page-faults", "-i", "0.2,2", "--format", "text", "--", "sleep",
+			  "30", NULL };
+	char *out, *err;
+	long loads, sampled, seen;
+	int reports;
+
+	if (!need_root("ldlat-hist --loads -i"))
+		return;
+	snprintf(script, sizeof(script), "%s --fault-pages 300 --base %s; sleep 0.7",
+		 build_path("ldlat-workload"), BASE);
+	ck_assert_int_eq(run(tail, 60, &out, &err), 0);
+	reports = sum_after(out, "filters: ", &seen);
+	ck_assert_msg(reports >= 3, "%s\n%s", out, err);
+	ck_assert_int_eq(sum_after(out, "loads (page-faults): ", &loads), reports);
+	ck_assert_int_eq(sum_after(out, "sampled page-faults: ", &sampled), reports);
+	/* each report its own span: they add up to the run's faults, counted once */
+	ck_assert_msg(loads == sampled && loads == seen && loads >= 300, "%s", out);
+	ck_assert_ptr_null(strstr(out, "scaled")); /* no share of a span it never ran in */
+	free(out);
+	free(err);
+
+	ck_assert_int_eq(run(count, 60, &out, &err), 0);
+	ck_assert_int_eq(sum_after(out, "filters: ", &seen), 2);
+	ck_assert_msg(sum_after(out, "loads (page-faults): ", &loads) == 2, "%s", out);
+	free(out);
+	free(err);
+	count[7] = "json";
+	ck_assert_int_eq(run(count, 60, &out, &err), 0);
+	ck_assert_msg(jq_true(out, ".loads.event == \"page-faults\" and .loads.count >= 0"), "%s",
+		      out);
+	ck_assert_int_eq(sum_after(out, "\"loads\":{", &loads), 2);
+	free(out);
+	free(err);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("stat");
@@ -1548,6 +1606,7 @@ int main(void)
 	tcase_add_loop_test(tc, test_intervals_stream, 0, 3);
 	tcase_add_test(tc, test_stdout_full);
 	tcase_add_test(tc, test_hist_loads);
+	tcase_add_test(tc, test_hist_loads_intervals);
 	tcase_add_loop_test(tc, test_formats, 0, 2);
 	suite_add_tcase(s, tc);
 

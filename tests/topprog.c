@@ -8,11 +8,14 @@
  * kernel fills the first C pages of array_c from /dev/zero: C samples at
  * kernel IPs, with data addresses in array_c.
  *
- *   ldlat-topprog [--wait] [A [B [C]]] [--exec PROGRAM [ARGS...]]
+ *   ldlat-topprog [--after N] [--wait] [A [B [C]]] [--exec PROGRAM [ARGS...]]
  *
  * A, B, C default to 200, 100, 0, at most 512.  --wait reads one byte from
  * stdin before touching anything; --exec runs PROGRAM in the same process
- * afterwards (a sample before and after an exec, of one PID).
+ * afterwards (a sample before and after an exec, of one PID).  --after N
+ * maps N anonymous pages right after the program's .bss (the kernel merges
+ * them into its mapping) and, after the wait, touches each: N samples that
+ * are not the program's.
  */
 #include <fcntl.h>
 #include <stdio.h>
@@ -47,10 +50,44 @@ __attribute__((noinline)) void touch_b(int pages)
 		p[(size_t)i * PAGE] = 2;
 }
 
+/* n pages mapped right after the mapping that holds the .bss; NULL on failure. */
+static char *map_after_bss(int n)
+{
+	unsigned long lo, hi, start = 0, end = 0, bss = (unsigned long)array_a;
+	char line[512];
+	FILE *f = fopen("/proc/self/maps", "r");
+	void *p;
+
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "%lx-%lx", &lo, &hi) == 2 && bss >= lo && bss < hi) {
+			start = lo;
+			end = hi;
+		}
+	if (f)
+		fclose(f);
+	if (!end)
+		return NULL;
+	p = mmap((void *)end, (size_t)n * PAGE, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
+	if (p != (void *)end)
+		return NULL;
+	/* the same flags as the .bss mapping: one mapping, as after a brk-less malloc arena */
+	madvise((void *)start, end - start + (size_t)n * PAGE, MADV_NOHUGEPAGE);
+	return p;
+}
+
 int main(int argc, char **argv)
 {
-	int a = 200, b = 100, c = 0, i = 1, fd;
-	char byte;
+	int a = 200, b = 100, c = 0, i = 1, fd, after = 0;
+	char byte, *extra = NULL;
+
+	if (i + 1 < argc && !strcmp(argv[i], "--after")) {
+		after = atoi(argv[i + 1]);
+		i += 2;
+		extra = after > 0 ? map_after_bss(after) : NULL;
+		if (!extra)
+			return 1;
+	}
 
 	if (i < argc && !strcmp(argv[i], "--wait")) {
 		if (read(0, &byte, 1) != 1)
@@ -76,6 +113,8 @@ int main(int argc, char **argv)
 	madvise(array_c, sizeof(array_c), MADV_NOHUGEPAGE);
 	touch_a(a);
 	touch_b(b);
+	for (fd = 0; fd < after; fd++)
+		extra[(size_t)fd * PAGE] = 3;
 	if (c) {
 		fd = open("/dev/zero", O_RDONLY);
 		if (fd < 0 || read(fd, array_c, (size_t)c * PAGE) != (ssize_t)c * PAGE)

@@ -315,6 +315,29 @@ bool dso__bias(const struct dso *d, __u64 start, __u64 pgoff, __u64 *bias)
 	return false;
 }
 
+__u64 dso__file_end(const char *path, __u64 start, __u64 pgoff)
+{
+	struct dso d = { .path = (char *)path };
+	__u64 bias, end = 0;
+	Elf *elf = NULL;
+	int i, fd;
+
+	if (path[0] != '/' || elf_version(EV_CURRENT) == EV_NONE)
+		return 0;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	if (elf && !dso__read_segs(&d, elf) && dso__bias(&d, start, pgoff, &bias))
+		for (i = 0; i < d.nsegs; i++)
+			if (bias + d.segs[i].vaddr + d.segs[i].memsz > end)
+				end = bias + d.segs[i].vaddr + d.segs[i].memsz;
+	free(d.segs);
+	elf_end(elf);
+	close(fd);
+	return end ? PAGE_MASK_OF(end + 4095) : 0;
+}
+
 bool dso__has_vaddr(const struct dso *d, __u64 vaddr)
 {
 	int i;

@@ -63,6 +63,14 @@ struct dso *dso_cache__get(struct dso_cache *c, const char *path);
  */
 bool dso__bias(const struct dso *d, __u64 start, __u64 pgoff, __u64 *bias);
 
+/*
+ * Where the ELF file at path ends in a process that maps it with a mapping
+ * at start of file offset pgoff: its last PT_LOAD segment's end (its .bss
+ * included), rounded up to a page.  Reads the program headers only; 0 when
+ * the file cannot be read or no segment holds pgoff.
+ */
+__u64 dso__file_end(const char *path, __u64 start, __u64 pgoff);
+
 /* Whether a file address lies inside one of d's PT_LOAD segments (incl. .bss). */
 bool dso__has_vaddr(const struct dso *d, __u64 vaddr);
 

@@ -150,41 +150,81 @@ static int pin_run(struct tool *tool, struct pinset *ps, const struct hist_args 
 /*
  * --loads: the share of all loads the samples stand for.  With a fixed period
  * each sample stands for period events; in frequency mode the period varies,
- * and the sampling event's own count is the sum of the periods.
+ * and the sampling event's own count is the sum of the periods.  Each report
+ * covers the same span for both: the loads counter and the sampling events'
+ * count are read right after the maps, and an interval's report takes the
+ * difference from the previous one.
  */
-struct loads_text {
+struct hist_loads {
+	struct tool *tool;
 	char what[96], how[160];
 	struct loads_report report;
+	struct count loads, loads_prev; /* the counter at the last read, at the last report */
+	__u64 count, count_prev;	/* the sampling events' count, the same */
+	char why[128];			/* a failed read */
 };
 
-static int fill_loads(const struct tool *tool, const struct snapshot *s, struct loads_text *lt)
+/* printer.read: the maps, then the two counts. */
+static int hist_loads_read(void *src, struct snapshot *snap)
 {
-	const struct perf_event_attr *a = &tool->evlist.evsel[0].attr;
-	__u64 samples = s->counters.seen + s->recursion_misses, count;
-	char *what = lt->what, *how = lt->how;
-	double above;
+	struct hist_loads *h = src;
+	int e = session__read_src(&h->tool->session, snap);
 
-	if (tool__sampled_count(tool, &count)) {
-		fprintf(stderr, "ldlat-hist: cannot read the sampling events' count\n");
-		return -1;
+	if (e) {
+		snprintf(h->why, sizeof(h->why), "cannot read the maps: %s", strerror(-e));
+		return e;
 	}
-	if (tool->src.kind == SOURCE_LDLAT)
-		snprintf(what, sizeof(lt->what), "at or above the threshold");
+	e = loads__read(&h->tool->loads);
+	if (!e)
+		e = tool__sampled_count(h->tool, &h->count);
+	if (e) {
+		snprintf(h->why, sizeof(h->why), "cannot read the --loads counter: %s",
+			 strerror(-e));
+		return e;
+	}
+	h->loads = h->tool->loads.total;
+	return 0;
+}
+
+static const char *hist_loads_error(void *src)
+{
+	return ((struct hist_loads *)src)->why;
+}
+
+/* printer.emit: the report of delta, with the loads of the same span. */
+static int hist_loads_emit(struct printer *p, void *ctx, char *err, size_t errlen)
+{
+	struct hist_loads *h = ctx;
+	const struct perf_event_attr *a = &h->tool->evlist.evsel[0].attr;
+	const struct snapshot *d = &p->delta;
+	__u64 samples = d->counters.seen + d->recursion_misses, count = h->count - h->count_prev;
+	struct count loads = count__sub(&h->loads, &h->loads_prev);
+	double above;
+	int e;
+
+	if (h->tool->src.kind == SOURCE_LDLAT)
+		snprintf(h->what, sizeof(h->what), "at or above the threshold");
 	else
-		snprintf(what, sizeof(lt->what), "sampled %s", source__name(tool->src.kind));
+		snprintf(h->what, sizeof(h->what), "sampled %s", source__name(h->tool->src.kind));
 	if (!a->freq) {
 		above = (double)samples * (double)a->sample_period;
-		snprintf(how, sizeof(lt->how), "%llu samples x period %llu; the event counted %llu",
+		snprintf(h->how, sizeof(h->how),
+			 "%llu samples x period %llu; the event counted %llu",
 			 (unsigned long long)samples, (unsigned long long)a->sample_period,
 			 (unsigned long long)count);
 	} else {
 		above = (double)count;
-		snprintf(how, sizeof(lt->how),
+		snprintf(h->how, sizeof(h->how),
 			 "the sampling event's count: %llu samples at %llu Hz, the period varies",
 			 (unsigned long long)samples, (unsigned long long)a->sample_freq);
 	}
-	loads__report(&tool->loads, what, above, how, &lt->report);
-	return 0;
+	loads__report(&h->tool->loads, &loads, h->what, above, h->how, &h->report);
+	e = output__emit(p->out, &p->report, d, &p->cur, p->printed, err, errlen);
+	if (!e) {
+		h->loads_prev = h->loads;
+		h->count_prev = h->count;
+	}
+	return e;
 }
 
 /* The histograms' report of a run whose samples carry src's fields. */
@@ -257,7 +297,7 @@ int main(int argc, char **argv)
 {
 	struct hist_args args = {};
 	struct printer p = {};
-	struct loads_text loads;
+	struct hist_loads loads = {};
 	struct pinset ps = { .dir_fd = -1 };
 	struct run_info run;
 	struct timespec started;
@@ -319,6 +359,15 @@ int main(int argc, char **argv)
 	p.read = session__read_src;
 	p.src = &tool.session;
 	p.report = hist_report(&args, &run, &tool.src);
+	if (tool.loads.active) {
+		loads.tool = &tool;
+		p.read = hist_loads_read;
+		p.read_error = hist_loads_error;
+		p.src = &loads;
+		p.emit = hist_loads_emit;
+		p.emit_ctx = &loads;
+		p.report.loads = &loads.report;
+	}
 	if (printer__init(&p, tool.cfg.nranges, &started)) {
 		fprintf(stderr, "ldlat-hist: out of memory\n");
 		status = EXIT_FAIL;
@@ -334,15 +383,8 @@ int main(int argc, char **argv)
 	status = tool__exit_status(&tool, end);
 	if (end == RUN_ERROR)
 		goto out;
-	/* the last (partial) interval, or the whole run; --loads' count goes with it */
+	/* the last (partial) interval, or the whole run */
 	p.final = true;
-	if (tool.loads.active && end != RUN_COUNT) {
-		if (p.read(p.src, &p.cur) || fill_loads(&tool, &p.cur, &loads)) {
-			status = EXIT_FAIL;
-			goto out;
-		}
-		p.report.loads = &loads.report;
-	}
 	if (end != RUN_COUNT && printer__print(&p))
 		status = EXIT_FAIL;
 out:

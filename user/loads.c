@@ -79,23 +79,28 @@ int loads__start(struct loads *l, const struct target *target, char *err, size_t
 	return e;
 }
 
-int loads__stop(struct loads *l)
+int loads__read(struct loads *l)
 {
-	int e;
+	int e = counting__read(&l->counting, -1);
 
-	counting__disable(&l->counting, -1);
-	e = counting__read(&l->counting, -1);
 	if (!e)
 		l->total = l->counting.ev[0].total;
 	return e;
 }
 
-void loads__report(const struct loads *l, const char *what, double above, const char *how,
-		   struct loads_report *out)
+int loads__stop(struct loads *l)
+{
+	counting__disable(&l->counting, -1);
+	return loads__read(l);
+}
+
+void loads__report(const struct loads *l, const struct count *c, const char *what, double above,
+		   const char *how, struct loads_report *out)
 {
 	out->event = loads__event(l);
-	out->loads = count__scaled(&l->total);
-	out->running = count__running(&l->total);
+	out->loads = count__scaled(c);
+	/* a span it never ran in has nothing to scale */
+	out->running = c->ena ? count__running(c) : 1.0;
 	out->what = what;
 	out->above = above;
 	out->how = how;

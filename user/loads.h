@@ -19,7 +19,7 @@
 struct loads {
 	struct counting counting;
 	bool active;
-	struct count total; /* read when sampling stopped */
+	struct count total; /* at the last read */
 };
 
 /*
@@ -37,6 +37,9 @@ int loads__init(struct loads *l, const char *spec, const char *config, char *err
 /* Opens it on the target and enables it.  Returns 0 or -errno with a sentence. */
 int loads__start(struct loads *l, const struct target *target, char *err, size_t errlen);
 
+/* Reads it into total (it goes on counting).  Returns 0 or -errno. */
+int loads__read(struct loads *l);
+
 /* Disables and reads it. */
 int loads__stop(struct loads *l);
 
@@ -44,12 +47,12 @@ int loads__stop(struct loads *l);
 const char *loads__event(const struct loads *l);
 
 /*
- * The report of it (render.h): how many loads, and what share of them the
- * sampling event counted (above: the samples times the period, or the
- * event's own count in frequency mode).
+ * The report of it (render.h): how many loads (c: its count over the span of
+ * the report), and what share of them the sampling event counted (above: the
+ * samples times the period, or the event's own count in frequency mode).
  */
-void loads__report(const struct loads *l, const char *what, double above, const char *how,
-		   struct loads_report *out);
+void loads__report(const struct loads *l, const struct count *c, const char *what, double above,
+		   const char *how, struct loads_report *out);
 
 void loads__free(struct loads *l);
 

@@ -218,7 +218,7 @@ struct vmas {
 	int n, cap;
 };
 
-static int vmas__push(struct vmas *vs, __u64 lo, __u64 hi, const char *path)
+static int vmas__push(struct vmas *vs, __u64 lo, __u64 hi, __u64 pgoff, const char *path)
 {
 	struct vma *tmp;
 
@@ -231,13 +231,14 @@ static int vmas__push(struct vmas *vs, __u64 lo, __u64 hi, const char *path)
 	}
 	vs->v[vs->n].lo = lo;
 	vs->v[vs->n].hi = hi;
+	vs->v[vs->n].pgoff = pgoff;
 	snprintf(vs->v[vs->n].path, sizeof(vs->v[vs->n].path), "%s", path);
 	vs->n++;
 	return 0;
 }
 
 /* A new mapping replaces whatever it overlaps (mprotect and mmap MAP_FIXED split mappings). */
-static int vmas__map(struct vmas *vs, __u64 lo, __u64 hi, const char *path)
+static int vmas__map(struct vmas *vs, __u64 lo, __u64 hi, __u64 pgoff, const char *path)
 {
 	int i, n = vs->n;
 
@@ -250,18 +251,19 @@ static int vmas__map(struct vmas *vs, __u64 lo, __u64 hi, const char *path)
 			struct vma tail = *v;
 
 			v->hi = lo;
-			if (vmas__push(vs, hi, tail.hi, tail.path))
+			if (vmas__push(vs, hi, tail.hi, tail.pgoff + (hi - tail.lo), tail.path))
 				return -ENOMEM;
 		} else if (v->lo < lo) {
 			v->hi = lo;
 		} else if (v->hi > hi) {
+			v->pgoff += hi - v->lo;
 			v->lo = hi;
 		} else {
 			v->lo = v->hi = 0; /* covered: dropped below */
 		}
 	}
 	/* perf names anonymous memory //anon; the maps file leaves it empty */
-	return vmas__push(vs, lo, hi, strcmp(path, "//anon") ? path : "");
+	return vmas__push(vs, lo, hi, pgoff, strcmp(path, "//anon") ? path : "");
 }
 
 static int vma_cmp(const void *a, const void *b)
@@ -290,7 +292,7 @@ static int offline__vmas(const struct offline *o, pid_t pid, struct vmas *vs, ch
 		    perf_file__parse_mmap(&o->file, &r, &m) || m.pid != (__u32)pid || !m.len ||
 		    m.start + m.len < m.start)
 			continue;
-		if (vmas__map(vs, m.start, m.start + m.len, m.filename))
+		if (vmas__map(vs, m.start, m.start + m.len, m.pgoff, m.filename))
 			return -ENOMEM;
 	}
 	if (e < 0)

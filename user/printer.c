@@ -42,8 +42,8 @@ int printer__print(void *ctx)
 		return e;
 	}
 	snapshot__delta(&p->delta, &p->cur, &p->prev);
-	/* the tail of a run that ended right after a tick has nothing to say */
-	if (p->printed && p->final && !p->delta.counters.seen)
+	/* the tail of a run that ended right after a tick has nothing to say (but its loads) */
+	if (p->printed && p->final && !p->delta.counters.seen && !p->report.loads)
 		return 0;
 	if (p->emit)
 		e = p->emit(p, p->emit_ctx, err, sizeof(err));

@@ -8,6 +8,7 @@
 #include <sys/sysinfo.h>
 
 #include "ranges.h"
+#include "dso.h"
 #include "mapsline.h"
 #include "../kernel/sysfs.h"
 
@@ -186,6 +187,7 @@ static int maps__read(const char *path, struct vma **out)
 		}
 		v[n].lo = m.lo;
 		v[n].hi = m.hi;
+		v[n].pgoff = m.pgoff;
 		snprintf(v[n].path, sizeof(v[n].path), "%s", m.name);
 		n++;
 	}
@@ -254,6 +256,7 @@ static int spans__add_mapping(struct range_set *set, int i, const struct vma *v,
 			      const struct vm_bounds *b, char *err, size_t errlen)
 {
 	const char *name = set->range[i].text;
+	const struct vma *first = NULL;
 	int j, e, found = 0;
 	__u64 lo, hi, end;
 
@@ -296,14 +299,25 @@ static int spans__add_mapping(struct range_set *set, int i, const struct vma *v,
 		e = spans__add(set, v[j].lo, v[j].hi, i, err, errlen);
 		if (e)
 			return e;
-		/* the anonymous mapping right after a file's last one is its .bss */
+		if (!found)
+			first = &v[j];
+		found = 1;
+		/*
+		 * The anonymous mapping right after a file's last one holds its
+		 * .bss, up to the end of its last PT_LOAD segment: the rest of
+		 * it is whatever mmap placed there (the kernel merges them).
+		 */
 		if (j + 1 < nv && !v[j + 1].path[0] && v[j + 1].lo == v[j].hi &&
 		    (j + 2 >= nv || !vma__matches(&v[j + 2], name))) {
-			e = spans__add(set, v[j + 1].lo, v[j + 1].hi, i, err, errlen);
-			if (e)
-				return e;
+			end = dso__file_end(v[j].path, first->lo, first->pgoff);
+			if (end > v[j + 1].hi)
+				end = v[j + 1].hi;
+			if (end > v[j + 1].lo) {
+				e = spans__add(set, v[j + 1].lo, end, i, err, errlen);
+				if (e)
+					return e;
+			}
 		}
-		found = 1;
 	}
 	if (found)
 		return 0;

@@ -28,6 +28,7 @@ struct span {
 /* A mapping of a process: [lo, hi) and its path ("[heap]", a file; "" when anonymous). */
 struct vma {
 	__u64 lo, hi;
+	__u64 pgoff; /* file offset of lo */
 	char path[512];
 };
 

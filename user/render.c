@@ -216,7 +216,10 @@ void render_loads_text(FILE *out, const struct loads_report *l)
 	if (l->running < 1.0)
 		fprintf(out, " (on a counter %.1f%% of the time, scaled)", l->running * 100);
 	fprintf(out, "; %s: ", l->what);
-	if (l->loads > 0)
+	if (l->above > l->loads && l->loads > 0)
+		fprintf(out, "%.0f, more than the loads counted (%s): %s\n", l->above, l->how,
+			LOADS_SKEW);
+	else if (l->loads > 0)
 		fprintf(out, "%.0f = %.4f%% of them (%s)\n", l->above, l->above / l->loads * 100,
 			l->how);
 	else

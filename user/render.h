@@ -40,6 +40,11 @@ struct run_info {
  * --loads (user/loads.h): every load counted beside the sampling, and the
  * share of them the samples stand for; in the report at the end of a run.
  */
+/* Why the samples can stand for more loads than the counter counted. */
+#define LOADS_SKEW                                                                          \
+	"the counter and the sampling events start and are read at slightly different "    \
+	"moments, so a share near 100% cannot be told apart; count over a longer span"
+
 struct loads_report {
 	const char *event; /* the counting event */
 	double loads;	   /* its count, scaled when it was multiplexed */
@@ -51,7 +56,7 @@ struct loads_report {
 
 struct report {
 	const struct run_info *run; /* NULL: text output only */
-	const struct loads_report *loads; /* NULL: no --loads, or not the last report */
+	const struct loads_report *loads; /* NULL: no --loads; else over this report's span */
 	const struct source *src;
 	const struct range_set *ranges; /* nranges 0: one range, every address */
 	enum report_by by;

@@ -221,10 +221,12 @@ void render_json(FILE *out, const struct report *r, const struct snapshot *s)
 		json__fixed(&j, "count", r->loads->loads, 0);
 		json__fixed(&j, "running", r->loads->running, 6);
 		json__fixed(&j, "above", r->loads->above, 0);
-		if (r->loads->loads > 0)
+		if (r->loads->loads > 0 && r->loads->above <= r->loads->loads)
 			json__fixed(&j, "fraction", r->loads->above / r->loads->loads, 9);
 		else
 			json__null(&j, "fraction");
+		if (r->loads->loads > 0 && r->loads->above > r->loads->loads)
+			json__string(&j, "note", "more than the loads counted: " LOADS_SKEW);
 		json__string(&j, "how", r->loads->how);
 		json__object_end(&j);
 	}

@@ -117,7 +117,7 @@ static void render_loads_families(FILE *out, const struct loads_report *l, const
 	fprintf(out, "ldlat_loads{%s,event=\"%s\"} %.0f\n", base, event, l->loads);
 	family(out, "ldlat_loads_sampled_ratio", "gauge",
 	       "The share of the counted loads the samples stand for (samples x period / loads).");
-	if (l->loads > 0)
+	if (l->loads > 0 && l->above <= l->loads) /* above: LOADS_SKEW */
 		fprintf(out, "ldlat_loads_sampled_ratio{%s,event=\"%s\"} %.9f\n", base, event,
 			l->above / l->loads);
 }
