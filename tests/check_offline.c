@@ -1584,7 +1584,8 @@ static long json_counter(const char *doc, const char *key)
 /*
  * gen-perfdata --stores: every eighth sample is the mem-stores event's, with
  * a store's data source, so --op store keeps exactly those, --op any all,
- * and the default (loads) none of them.
+ * and the default (loads) none of them.  The text names what the op filter
+ * dropped by the ops asked for.
  */
 static const char *const gen_ops[] = {"store", "any", "load"};
 
@@ -1606,6 +1607,11 @@ START_TEST(test_gen_stores)
 	op = json_counter(out, "op_filtered");
 	if (_i == 0) {
 		ck_assert_msg(kept == 1000 && op == 7000, "--op store: %s", out);
+		free(out);
+		free(err);
+		argv[8] = "text";
+		ck_assert_msg(run_hist(argv, &out, &err) == 0, "%s", err);
+		ck_assert_msg(strstr(out, "; dropped: 7000 not a store\n"), "%s", out);
 	} else if (_i == 1) {
 		ck_assert_msg(kept == 8000 && op == 0, "--op any: %s", out);
 	} else {

@@ -46,15 +46,10 @@ static void json_filters(struct json *j, const struct report *r)
 {
 	const struct ldlat_config *cfg = r->run ? r->run->cfg : NULL;
 	const struct range_set *set = r->ranges;
-	static const struct {
-		const char *name;
-		__u32 bit;
-	} ops[] = {{"load", PERF_MEM_OP_LOAD},
-		   {"store", PERF_MEM_OP_STORE},
-		   {"pfetch", PERF_MEM_OP_PFETCH},
-		   {"exec", PERF_MEM_OP_EXEC}};
 	char name[600];
+	const char *op;
 	unsigned int i;
+	__u32 bit;
 	int k;
 
 	json__object_begin(j, "filters");
@@ -97,9 +92,11 @@ static void json_filters(struct json *j, const struct report *r)
 		goto out;
 	}
 	json__array_begin(j, "ops");
-	for (i = 0; i < sizeof(ops) / sizeof(ops[0]); i++)
-		if (cfg->op_mask & ops[i].bit)
-			json__string(j, NULL, ops[i].name);
+	for (i = 0; i < REPORT_NOPS; i++) {
+		op = report__op_name(i, &bit);
+		if (cfg->op_mask & bit)
+			json__string(j, NULL, op);
+	}
 	json__array_end(j);
 out:
 	json__object_end(j);
