@@ -120,14 +120,28 @@ static void render_hist(FILE *out, const struct report *r, const struct cell *c)
 	}
 }
 
+/* "1234", or ">=64000" for a percentile in the open last bucket. */
+static const char *percentile_text(const struct cell *c, double p, __u32 linear_step, char *buf,
+				   size_t len)
+{
+	bool at_least;
+	double v = cell__percentile_floor(c, p, linear_step, &at_least);
+
+	snprintf(buf, len, "%s%.0f", at_least ? ">=" : "", v);
+	return buf;
+}
+
 static void render_summary(FILE *out, const struct report *r, const struct cell *c)
 {
+	char p50[32], p90[32], p99[32];
+
 	fprintf(out,
-		"  %llu samples, mean %.1f cycles, p50 %.0f, p90 %.0f, p99 %.0f (percentiles "
+		"  %llu samples, mean %.1f cycles, p50 %s, p90 %s, p99 %s (percentiles "
 		"estimated from the buckets)\n",
 		(unsigned long long)c->count, c->count ? (double)c->sum / (double)c->count : 0.0,
-		cell__percentile(c, 50, r->linear_step), cell__percentile(c, 90, r->linear_step),
-		cell__percentile(c, 99, r->linear_step));
+		percentile_text(c, 50, r->linear_step, p50, sizeof(p50)),
+		percentile_text(c, 90, r->linear_step, p90, sizeof(p90)),
+		percentile_text(c, 99, r->linear_step, p99, sizeof(p99)));
 }
 
 const char *report__op_name(unsigned int i, __u32 *bit)

@@ -120,7 +120,11 @@ void render_json_counters(struct json *j, const struct snapshot *s)
 
 static void json_group(struct json *j, const struct report *r, const struct group *g)
 {
+	static const char *const pnames[3] = { "p50", "p90", "p99" };
+	static const double pcts[3] = { 50, 90, 99 };
 	const struct cell *c = &g->sum;
+	bool at_least[3];
+	double pv[3];
 	char name[600];
 	int k;
 
@@ -149,9 +153,16 @@ static void json_group(struct json *j, const struct report *r, const struct grou
 	json__u64(j, "sum", c->sum);
 	json__fixed(j, "mean", c->count ? (double)c->sum / (double)c->count : 0.0, 3);
 	json__object_begin(j, "percentiles");
-	json__fixed(j, "p50", cell__percentile(c, 50, r->linear_step), 1);
-	json__fixed(j, "p90", cell__percentile(c, 90, r->linear_step), 1);
-	json__fixed(j, "p99", cell__percentile(c, 99, r->linear_step), 1);
+	for (k = 0; k < 3; k++) {
+		pv[k] = cell__percentile_floor(c, pcts[k], r->linear_step, &at_least[k]);
+		json__fixed(j, pnames[k], pv[k], 1);
+	}
+	/* those in the open last bucket: their value is its lower bound, a floor */
+	json__array_begin(j, "at_least");
+	for (k = 0; k < 3; k++)
+		if (at_least[k])
+			json__string(j, NULL, pnames[k]);
+	json__array_end(j);
 	json__object_end(j);
 	json__array_begin(j, "buckets");
 	for (k = 0; k < LDLAT_NBUCKETS; k++) {
