@@ -822,13 +822,39 @@ START_TEST(test_top_terminal_clears)
 }
 END_TEST
 
+/*
+ * --help lists only what ldlat-top takes: --format's text or json, no --loads
+ * (both ldlat-hist's, refused below); ldlat-hist's own --help keeps them.
+ */
+START_TEST(test_top_help)
+{
+	char *argv[] = { (char *)top(), "--help", NULL };
+	char *out, *err, *fmt;
+
+	run_expect(argv, 0, &out, &err);
+	ck_assert_msg(!strstr(out, "--loads"), "%s", out);
+	fmt = strstr(out, "--format=FMT");
+	ck_assert_ptr_nonnull(fmt);
+	fmt = strstr(fmt, "text");
+	ck_assert_msg(fmt && !strncmp(fmt, "text (default) or json (one object", 34), "%s", out);
+	free(out);
+	free(err);
+	argv[0] = (char *)build_path("ldlat-hist");
+	run_expect(argv, 0, &out, &err);
+	ck_assert_msg(strstr(out, "--loads[=EVENT]"), "%s", out);
+	ck_assert_msg(strstr(out, "or openmetrics (totals"), "%s", out);
+	free(out);
+	free(err);
+}
+END_TEST
+
 static const char *const top_bad_inputs[][4] = {
 	{ "--sort", "latency", "--sort latency needs latency, which page-fault samples do not carry" },
 	{ "--sort", "size", "--sort 'size': expected samples, latency or total" },
 	{ "--entries", "0", "--entries '0' is not a table size from 1 to" },
 	{ "--granularity", "word", "--granularity 'word': expected line or page" },
 	{ "--by", "stack", "--by 'stack': expected ip, data or both" },
-	{ "--format", "xml", "--format 'xml': expected text, json or openmetrics" },
+	{ "--format", "xml", "--format 'xml': expected text or json" },
 	{ "--format", "openmetrics", "--format openmetrics is not one of ldlat-top's" },
 	{ "--loads", "-n5", "--loads is ldlat-hist's" },
 	{ "--output", "/nonexistent-ldlat-top/x.json", "cannot create a file in /nonexistent-ldlat-top" },
@@ -875,6 +901,7 @@ int main(void)
 	tcase_add_test(tc, test_symbolize_at_exec_layout);
 	tcase_add_test(tc, test_report_native_tables);
 	tcase_add_test(tc, test_json_writer);
+	tcase_add_test(tc, test_top_help);
 	suite_add_tcase(s, tc);
 	root = need_root("check_top's end-to-end tests (perf events and BPF)");
 	top_input_tcases(s, root);
