@@ -485,6 +485,7 @@ int main(int argc, char **argv)
 	clock_gettime(CLOCK_REALTIME, &started);
 	if (!e && symbolizer__init(&top.z, &top.pm, args.debuginfo))
 		e = -ENOMEM;
+	top.z.note_tool = "ldlat-top";
 	if (e) {
 		fprintf(stderr, "ldlat-top: %s\n", e == -ENOMEM ? "out of memory" : err);
 		status = cli__exit_status(e);
