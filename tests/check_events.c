@@ -1310,6 +1310,8 @@ START_TEST(test_list_events_cli)
 	argv[2] = NULL;
 	ck_assert_int_eq(run(argv, 10, &out, &err), 2);
 	ck_assert_ptr_nonnull(strstr(err, "LDLAT_CPU: CPU identity 'bogus'"));
+	/* the error alone: no half report (an empty cpu line) on stdout */
+	ck_assert_msg(!*out, "stdout: %s", out);
 	free(out);
 	free(err);
 	machine_reset();

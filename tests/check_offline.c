@@ -1569,6 +1569,59 @@ START_TEST(test_live_vs_recorded)
 }
 END_TEST
 
+
+/* A JSON report's counter "key" (the first one), or -1. */
+static long json_counter(const char *doc, const char *key)
+{
+	char pat[64];
+	const char *p;
+
+	snprintf(pat, sizeof(pat), "\"%s\":", key);
+	p = strstr(doc, pat);
+	return p ? strtol(p + strlen(pat), NULL, 10) : -1;
+}
+
+/*
+ * gen-perfdata --stores: every eighth sample is the mem-stores event's, with
+ * a store's data source, so --op store keeps exactly those, --op any all,
+ * and the default (loads) none of them.  The text names what the op filter
+ * dropped by the ops asked for.
+ */
+static const char *const gen_ops[] = {"store", "any", "load"};
+
+START_TEST(test_gen_stores)
+{
+	const char *path = tmp("stores.data");
+	char *gen[] = {(char *)build_path("tests/gen-perfdata"), "--stores", "--samples", "8000",
+		       (char *)path, NULL};
+	char *argv[] = {(char *)hist(), "--input", (char *)path, "--op", (char *)gen_ops[_i],
+			"--by", "none", "--format", "json", NULL};
+	char *out, *err;
+	long kept, op;
+
+	run_expect(gen, 0, &out, &err);
+	free(out);
+	free(err);
+	ck_assert_msg(run_hist(argv, &out, &err) == 0, "%s", err);
+	kept = json_counter(out, "kept");
+	op = json_counter(out, "op_filtered");
+	if (_i == 0) {
+		ck_assert_msg(kept == 1000 && op == 7000, "--op store: %s", out);
+		free(out);
+		free(err);
+		argv[8] = "text";
+		ck_assert_msg(run_hist(argv, &out, &err) == 0, "%s", err);
+		ck_assert_msg(strstr(out, "; dropped: 7000 not a store\n"), "%s", out);
+	} else if (_i == 1) {
+		ck_assert_msg(kept == 8000 && op == 0, "--op any: %s", out);
+	} else {
+		/* the stores, and the few loads whose data source has no op */
+		ck_assert_msg(op >= 1000 && op < 1100 && kept + op == 8000, "--op load: %s", out);
+	}
+	free(out);
+	free(err);
+}
+END_TEST
 /* ---- the BPF program's test entry and --input, on the same samples ---------------- */
 
 START_TEST(test_bpf_vs_offline)
@@ -1690,6 +1743,7 @@ int main(void)
 	tcase_add_test(tc, test_cli_unprivileged);
 	tcase_add_loop_test(tc, test_cli_output, 0, NFMTS);
 	tcase_add_loop_test(tc, test_classes_vs_perf_script, 0, NCLASS_FILTERS * NFMTS);
+	tcase_add_loop_test(tc, test_gen_stores, 0, sizeof(gen_ops) / sizeof(gen_ops[0]));
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("recorded");

@@ -162,6 +162,12 @@ START_TEST(test_json_schema_rejects)
 	ck_assert_int_ne(sh(NULL, NULL, "jq -c '.histograms[0].buckets |= reverse' %s/c.json | python3 %s",
 			    tmpdir, schema()),
 			 0);
+	/* a percentile marked a floor that is no open bucket's low */
+	ck_assert_int_ne(sh(NULL, NULL,
+			    "jq -c '.histograms[0].percentiles.at_least = [\"p50\"]' %s/c.json | "
+			    "python3 %s",
+			    tmpdir, schema()),
+			 0);
 	snapshot__free(&f.snap);
 }
 END_TEST
@@ -178,6 +184,39 @@ START_TEST(test_json_no_latency)
 		   "[.histograms[] | [.count, .buckets]] == [[9, null], [18, null]]' %s/d.json",
 		   schema(), tmpdir, tmpdir),
 		0);
+	snapshot__free(&f.snap);
+}
+END_TEST
+
+/*
+ * A percentile whose sample is in the open last bucket is only known to be at
+ * least its lower bound: text prints ">=", JSON lists it in at_least.  With
+ * linear buckets of 100, the 70000 of range 0's nine L1 hits is in the open
+ * bucket from 6400: p90 and p99 are its; with log2 buckets no bucket is open.
+ */
+START_TEST(test_percentile_open_bucket)
+{
+	struct fixture f;
+
+	fixture_init(&f, "0x1000-0x2000", 100, true);
+	render_to("open.txt", render_text, &f);
+	ck_assert_int_eq(sh(NULL, NULL, "grep -q '^  9 samples, mean .* cycles, p50 90, p90 >=6400, "
+			    "p99 >=6400 ' %s/open.txt",
+			    tmpdir),
+			 0);
+	render_to("open.json", render_json, &f);
+	ck_assert_int_eq(sh(NULL, NULL, "python3 %s < %s/open.json && jq -e '.histograms[0].percentiles "
+			    "== {p50: 90, p90: 6400, p99: 6400, at_least: [\"p90\", \"p99\"]}' "
+			    "%s/open.json",
+			    schema(), tmpdir, tmpdir),
+			 0);
+	snapshot__free(&f.snap);
+	fixture_init(&f, "0x1000-0x2000", 0, true);
+	render_to("closed.json", render_json, &f);
+	ck_assert_int_eq(sh(NULL, NULL, "jq -e '[.histograms[].percentiles.at_least] == [[], []]' "
+			    "%s/closed.json",
+			    tmpdir),
+			 0);
 	snapshot__free(&f.snap);
 }
 END_TEST
@@ -368,6 +407,7 @@ int main(void)
 	tcase_add_test(tc, test_json_schema_and_values);
 	tcase_add_test(tc, test_json_schema_rejects);
 	tcase_add_test(tc, test_json_no_latency);
+	tcase_add_test(tc, test_percentile_open_bucket);
 	tcase_add_loop_test(tc, test_openmetrics_promtool, 0, 2);
 	tcase_add_test(tc, test_openmetrics_no_latency);
 	tcase_add_test(tc, test_output_atomic);

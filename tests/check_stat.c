@@ -1334,7 +1334,11 @@ START_TEST(test_unprivileged)
 }
 END_TEST
 
-/* Intervals, a duration, the command's status. */
+/*
+ * Intervals, a duration, the command's status.  An interval in which the
+ * command slept (its events enabled for no time) counted 0, not '<not
+ * counted>' as a failure would.
+ */
 START_TEST(test_intervals_and_status)
 {
 	char *iv[] = { (char *)stat_tool(), "-e", "page-faults,task-clock", "-i", "0.2", "--",
@@ -1350,6 +1354,8 @@ START_TEST(test_intervals_and_status)
 		blocks++;
 	ck_assert_msg(blocks >= 3, "%d intervals: %s", blocks, out);
 	ck_assert_ptr_nonnull(strstr(out, "Counter stats for command 'sleep'"));
+	ck_assert_msg(!strstr(out, "<not counted>"), "%s", out);
+	ck_assert_msg(strstr(out, "(the target did not run in this interval)"), "%s", out);
 	free(out);
 	free(err);
 	/* as JSON Lines: one object per interval, then the run's */
@@ -1357,7 +1363,8 @@ START_TEST(test_intervals_and_status)
 			    "$LDLAT_BUILD/ldlat-stat -e page-faults -i 0.2 --format json -- sleep 1 "
 			    "2>/dev/null | jq -s -e 'length >= 4 and (.[0].interval.end > 0) and "
 			    "(.[-1].interval == null) and all(.[]; .events[0].name == "
-			    "\"page-faults\")' >/dev/null"),
+			    "\"page-faults\" and .events[0].state == \"counted\") and any(.[]; "
+			    ".events[0].count == 0)' >/dev/null"),
 			 0);
 	free(out);
 	free(err);

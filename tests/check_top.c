@@ -8,6 +8,7 @@
  */
 #include <check.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -135,15 +136,16 @@ struct symprog {
 	int n;
 };
 
-static void symprog_start(struct symprog *sp, const char *binary)
+/* Starts the program at path and reads the addresses it prints. */
+static void symprog_start_path(struct symprog *sp, const char *path)
 {
-	char *argv[] = { (char *)build_path(binary), NULL };
+	char *argv[] = { (char *)path, NULL };
 	char *line, *save = NULL;
 
 	memset(sp, 0, sizeof(*sp));
 	child_spawn(&sp->c, argv);
 	while (!strstr(sp->c.outbuf, "ready\n")) {
-		ck_assert_msg(sp->c.out >= 0, "%s ended early: %s", binary, sp->c.errbuf);
+		ck_assert_msg(sp->c.out >= 0, "%s ended early: %s", path, sp->c.errbuf);
 		child_pump(&sp->c, 0.1);
 	}
 	for (line = strtok_r(sp->c.outbuf, "\n", &save); line && sp->n < 16;
@@ -151,6 +153,11 @@ static void symprog_start(struct symprog *sp, const char *binary)
 		if (sscanf(line, "%63s %llx", sp->name[sp->n], &sp->addr[sp->n]) == 2)
 			sp->n++;
 	ck_assert_int_eq(sp->n, 9);
+}
+
+static void symprog_start(struct symprog *sp, const char *binary)
+{
+	symprog_start_path(sp, build_path(binary));
 }
 
 static unsigned long long symprog_addr(const struct symprog *sp, const char *name)
@@ -232,6 +239,76 @@ START_TEST(test_symbolize_live_then_exited)
 					     "/.build-id/"));
 	symbolizer__free(&z);
 	procmaps__free(&pm);
+}
+END_TEST
+
+/*
+ * Live, a program whose file was deleted after its mappings were read: named
+ * through /proc/PID/map_files/ while it lives (root: the kernel lets only
+ * CAP_SYS_ADMIN read those links), its DSO marked "(deleted)"; once it has
+ * exited, its addresses stay unnamed, still marked, with one note on stderr
+ * for the file however many addresses are asked for.
+ */
+START_TEST(test_symbolize_deleted)
+{
+	char dir[128], prog[192], notes[192], *text, *err, *p;
+	struct procmaps pm;
+	struct symbolizer z;
+	struct symprog sp;
+	struct sym s;
+	int fd, saved, n = 0;
+	bool root = need_root("reading /proc/PID/map_files/");
+
+	snprintf(dir, sizeof(dir), "/tmp/ldlat-top-deleted-%d", getpid());
+	snprintf(prog, sizeof(prog), "%s/ldlat-symprog", dir);
+	snprintf(notes, sizeof(notes), "%s/notes", dir);
+	ck_assert_int_eq(sh(NULL, NULL, "rm -rf %s && mkdir %s && cp %s %s %s/", dir, dir,
+			    build_path("tests/ldlat-symprog"), build_path("tests/libldlatsym.so"),
+			    dir),
+			 0);
+	procmaps__init(&pm);
+	ck_assert_int_eq(symbolizer__init(&z, &pm, "/nonexistent"), 0);
+	z.note_tool = "check_top";
+	symprog_start_path(&sp, prog);
+	ck_assert_int_eq(procmaps__read(&pm, sp.c.pid), 0);
+	ck_assert_int_eq(unlink(prog), 0);
+	symbolizer__begin(&z);
+	if (root) {
+		expect_ip(&z, &sp, "prog_hot", "/ldlat-symprog (deleted)");
+		expect_data(&z, &sp, "prog_global", 5000, "/ldlat-symprog");
+	}
+	expect_ip(&z, &sp, "symlib_sum", "/libldlatsym.so");
+	ck_assert_int_eq(child_finish(&sp.c, 10), 0);
+	child_free(&sp.c);
+	procmaps__exit(&pm, sp.c.pid);
+	symbolizer__free(&z);
+	ck_assert_int_eq(symbolizer__init(&z, &pm, "/nonexistent"), 0);
+	z.note_tool = "check_top";
+	symbolizer__begin(&z);
+	fflush(stderr);
+	saved = dup(2);
+	fd = open(notes, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	ck_assert(saved >= 0 && fd >= 0);
+	dup2(fd, 2);
+	close(fd);
+	symbolizer__ip(&z, sp.c.pid, symprog_addr(&sp, "prog_hot"), &s);
+	symbolizer__ip(&z, sp.c.pid, symprog_addr(&sp, "prog_static_hot"), &s);
+	fflush(stderr);
+	dup2(saved, 2);
+	close(saved);
+	ck_assert_int_eq(s.kind, SYM_MAPPING);
+	ck_assert_msg(strstr(s.where, "/ldlat-symprog (deleted)"), "%s", s.where);
+	ck_assert_int_eq(sh(&text, &err, "cat %s", notes), 0);
+	free(err);
+	for (p = text; (p = strstr(p, "check_top: note: ")); p++)
+		n++;
+	ck_assert_msg(n == 1 && strstr(text, "/ldlat-symprog (deleted): ") &&
+			      strstr(text, "its addresses are not named"),
+		      "%s", text);
+	free(text);
+	symbolizer__free(&z);
+	procmaps__free(&pm);
+	ck_assert_int_eq(sh(NULL, NULL, "rm -rf %s", dir), 0);
 }
 END_TEST
 
@@ -822,13 +899,39 @@ START_TEST(test_top_terminal_clears)
 }
 END_TEST
 
+/*
+ * --help lists only what ldlat-top takes: --format's text or json, no --loads
+ * (both ldlat-hist's, refused below); ldlat-hist's own --help keeps them.
+ */
+START_TEST(test_top_help)
+{
+	char *argv[] = { (char *)top(), "--help", NULL };
+	char *out, *err, *fmt;
+
+	run_expect(argv, 0, &out, &err);
+	ck_assert_msg(!strstr(out, "--loads"), "%s", out);
+	fmt = strstr(out, "--format=FMT");
+	ck_assert_ptr_nonnull(fmt);
+	fmt = strstr(fmt, "text");
+	ck_assert_msg(fmt && !strncmp(fmt, "text (default) or json (one object", 34), "%s", out);
+	free(out);
+	free(err);
+	argv[0] = (char *)build_path("ldlat-hist");
+	run_expect(argv, 0, &out, &err);
+	ck_assert_msg(strstr(out, "--loads[=EVENT]"), "%s", out);
+	ck_assert_msg(strstr(out, "or openmetrics (totals"), "%s", out);
+	free(out);
+	free(err);
+}
+END_TEST
+
 static const char *const top_bad_inputs[][4] = {
 	{ "--sort", "latency", "--sort latency needs latency, which page-fault samples do not carry" },
 	{ "--sort", "size", "--sort 'size': expected samples, latency or total" },
 	{ "--entries", "0", "--entries '0' is not a table size from 1 to" },
 	{ "--granularity", "word", "--granularity 'word': expected line or page" },
 	{ "--by", "stack", "--by 'stack': expected ip, data or both" },
-	{ "--format", "xml", "--format 'xml': expected text, json or openmetrics" },
+	{ "--format", "xml", "--format 'xml': expected text or json" },
 	{ "--format", "openmetrics", "--format openmetrics is not one of ldlat-top's" },
 	{ "--loads", "-n5", "--loads is ldlat-hist's" },
 	{ "--output", "/nonexistent-ldlat-top/x.json", "cannot create a file in /nonexistent-ldlat-top" },
@@ -871,10 +974,12 @@ int main(void)
 	tcase_add_test(tc, test_kallsyms);
 	tcase_add_loop_test(tc, test_symbolize_live_then_exited, 0, 2);
 	tcase_add_test(tc, test_symbolize_stripped_without_debuginfo);
+	tcase_add_test(tc, test_symbolize_deleted);
 	tcase_add_test(tc, test_symbolize_exited_and_unknown);
 	tcase_add_test(tc, test_symbolize_at_exec_layout);
 	tcase_add_test(tc, test_report_native_tables);
 	tcase_add_test(tc, test_json_writer);
+	tcase_add_test(tc, test_top_help);
 	suite_add_tcase(s, tc);
 	root = need_root("check_top's end-to-end tests (perf events and BPF)");
 	top_input_tcases(s, root);

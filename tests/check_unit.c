@@ -247,6 +247,13 @@ START_TEST(test_percentiles)
 	c.slot[LDLAT_NBUCKETS - 1] = 1;
 	c.count = 1;
 	ck_assert_double_eq(cell__percentile(&c, 99, 10), 640);
+	/* ... and says that it is only a floor; a closed bucket's estimate is not */
+	bool at_least = false;
+	ck_assert_double_eq(cell__percentile_floor(&c, 99, 10, &at_least), 640);
+	ck_assert(at_least);
+	c.slot[3] = 99;
+	c.count = 100;
+	ck_assert(cell__percentile_floor(&c, 50, 10, &at_least) < 40 && !at_least);
 }
 END_TEST
 

@@ -12,7 +12,8 @@
  * addresses in four 1 GiB ranges from 0x7f0000000000 and below them, and
  * four processes (PIDs 1000-1003), each announced by COMM and MMAP2 records.
  * --stores adds a second event (mem-stores) and gives it every eighth
- * sample.  --layout writes samples of one of the layouts of perfwrite.h
+ * sample, its data source's op a store (PERF_MEM_OP_STORE) as the kernel
+ * reports for that event.  --layout writes samples of one of the layouts of perfwrite.h
  * (0 to PW_NLAYOUTS - 1: every sample_type field, branch counters, a group
  * read, the empty-branch quirk, address only) instead.  The output is the
  * same for the same arguments.
@@ -102,6 +103,9 @@ int main(int argc, char **argv)
 		/* var1_dw the cache latency, var2_w an instruction latency (Sapphire Rapids) */
 		s.weight = 1ull << (rng >> 44) % 20 | (rng >> 50 & 0xff) | (rng & 0x3ff) << 32;
 		s.data_src = ds_value(i % nds, &dc);
+		if (stores && i % 8 == 7)
+			s.data_src = (s.data_src & ~(0x1full << PERF_MEM_OP_SHIFT)) |
+				     (__u64)PERF_MEM_OP_STORE << PERF_MEM_OP_SHIFT;
 		pw_sample(&w, stores && i % 8 == 7 ? 1 : 0, &s);
 	}
 	for (pid = 1000; pid < 1004; pid++)

@@ -50,6 +50,15 @@ def check_hist(h, where, latency):
     if pct is not None:
         for p in ("p50", "p90", "p99"):
             need(pct, p, NUM, where + ".percentiles")
+        # at_least: those in the open last bucket, whose value is its lower bound
+        at_least = need(pct, "at_least", list, where + ".percentiles") or []
+        for p in at_least:
+            if p not in ("p50", "p90", "p99"):
+                problems.append(f"{where}.percentiles.at_least: {p!r}")
+            elif not any(b.get("high", 0) is None and b.get("low") == pct.get(p)
+                         for b in h.get("buckets") or []):
+                problems.append(f"{where}.percentiles.{p}: in at_least, but not the low of "
+                                "an open last bucket")
         if all(isinstance(pct.get(p), NUM) for p in ("p50", "p90", "p99")) and \
                 not pct["p50"] <= pct["p90"] <= pct["p99"]:
             problems.append(f"{where}.percentiles: not in order: {pct}")

@@ -45,10 +45,6 @@ static const struct argp_option sample_options[] = {
 	  "print the load-latency event chosen for this machine, why, and its perf_event_attr; "
 	  "then exit",
 	  1 },
-	{ "loads", OPT_LOADS, "EVENT", OPTION_ARG_OPTIONAL,
-	  "also count every retired load (EVENT: this CPU's retired-loads event through "
-	  "libpfm4), to print what share of all loads the samples stand for",
-	  1 },
 
 	{ NULL, 0, NULL, 0, "Which samples to keep (in the kernel):", 3 },
 	{ "addr", 'a', "RANGE", 0,
@@ -286,6 +282,20 @@ static char *cli__help_filter(int key, const char *text, void *input)
 		return (char *)text;
 	return out;
 }
+
+/* --loads: ldlat-hist's only, so an argp of its own */
+static const struct argp_option loads_options[] = {
+	{ "loads", OPT_LOADS, "EVENT", OPTION_ARG_OPTIONAL,
+	  "also count every retired load (EVENT: this CPU's retired-loads event through "
+	  "libpfm4), to print what share of all loads the samples stand for",
+	  1 },
+	{},
+};
+
+const struct argp cli_loads_argp = {
+	.options = loads_options,
+	.parser = cli__parse,
+};
 
 const struct argp cli_target_argp = {
 	.options = target_options,

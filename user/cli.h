@@ -53,6 +53,9 @@ extern const struct argp cli_argp;
  */
 extern const struct argp cli_target_argp;
 
+/* --loads (ldlat-hist's): a child whose input is the same struct cli. */
+extern const struct argp cli_loads_argp;
+
 /* Parses a non-negative decimal or 0x number; false when it is not one. */
 bool cli__parse_u64(const char *s, __u64 *v);
 

@@ -74,6 +74,7 @@ static error_t hist_parse(int key, char *arg, struct argp_state *state)
 		state->child_inputs[1] = &a->out;
 		state->child_inputs[2] = &a->pin;
 		state->child_inputs[3] = &a->offline;
+		state->child_inputs[4] = &a->cli;
 		break;
 	case OPT_BY:
 		a->by_set = true;
@@ -105,6 +106,7 @@ static const struct argp_child children[] = {
 	{ &output_argp, 0, NULL, 0 },
 	{ &pin_argp, 0, NULL, 0 },
 	{ &offline_argp, 0, NULL, 0 },
+	{ &cli_loads_argp, 0, NULL, 0 },
 	{},
 };
 

@@ -112,6 +112,11 @@ int list_events(FILE *out, struct cli *cli, const char *tool)
 	}
 	cli->source.table = &table;
 	e = source__resolve(&cli->source, &src, &evlist, notice, sizeof(notice), err, sizeof(err));
+	if (e && !src.cpu.id[0]) {
+		/* no CPU to report on (a bad LDLAT_CPU): the error alone, no half report */
+		fprintf(stderr, "%s: %s\n", tool, err);
+		goto out;
+	}
 	fprintf(out, "tools.conf     %s\n", table.path);
 	fprintf(out, "sysfs          %s%s\n", sysfs__root(),
 		getenv("LDLAT_SYSFS") && *getenv("LDLAT_SYSFS") ? " (LDLAT_SYSFS)" : "");

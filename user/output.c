@@ -41,7 +41,8 @@ static error_t output_parse(int key, char *arg, struct argp_state *state)
 		else if (!strcmp(arg, "openmetrics") || !strcmp(arg, "prometheus"))
 			o->format = OUTPUT_OPENMETRICS;
 		else
-			argp_error(state, "--format '%s': expected text, json or openmetrics", arg);
+			argp_error(state, "--format '%s': expected %s", arg,
+				   o->no_openmetrics ? "text or json" : "text, json or openmetrics");
 		break;
 	case OPT_OUTPUT:
 		if (!*arg)
@@ -54,9 +55,20 @@ static error_t output_parse(int key, char *arg, struct argp_state *state)
 	return 0;
 }
 
+/* --help of a tool without OpenMetrics lists only what its --format takes. */
+static char *output_help_filter(int key, const char *text, void *input)
+{
+	const struct output_opts *o = input;
+
+	if (key == OPT_FORMAT && o && o->no_openmetrics)
+		return strdup("text (default) or json (one object per report, one per line)");
+	return (char *)text;
+}
+
 const struct argp output_argp = {
 	.options = options,
 	.parser = output_parse,
+	.help_filter = output_help_filter,
 };
 
 /* FILE.XXXXXX beside FILE: same file system, so rename() replaces it atomically. */

@@ -120,31 +120,79 @@ static void render_hist(FILE *out, const struct report *r, const struct cell *c)
 	}
 }
 
-static void render_summary(FILE *out, const struct report *r, const struct cell *c)
+/* "1234", or ">=64000" for a percentile in the open last bucket. */
+static const char *percentile_text(const struct cell *c, double p, __u32 linear_step, char *buf,
+				   size_t len)
 {
-	fprintf(out,
-		"  %llu samples, mean %.1f cycles, p50 %.0f, p90 %.0f, p99 %.0f (percentiles "
-		"estimated from the buckets)\n",
-		(unsigned long long)c->count, c->count ? (double)c->sum / (double)c->count : 0.0,
-		cell__percentile(c, 50, r->linear_step), cell__percentile(c, 90, r->linear_step),
-		cell__percentile(c, 99, r->linear_step));
+	bool at_least;
+	double v = cell__percentile_floor(c, p, linear_step, &at_least);
+
+	snprintf(buf, len, "%s%.0f", at_least ? ">=" : "", v);
+	return buf;
 }
 
-void render_counters(FILE *out, const struct snapshot *s)
+static void render_summary(FILE *out, const struct report *r, const struct cell *c)
+{
+	char p50[32], p90[32], p99[32];
+
+	fprintf(out,
+		"  %llu samples, mean %.1f cycles, p50 %s, p90 %s, p99 %s (percentiles "
+		"estimated from the buckets)\n",
+		(unsigned long long)c->count, c->count ? (double)c->sum / (double)c->count : 0.0,
+		percentile_text(c, 50, r->linear_step, p50, sizeof(p50)),
+		percentile_text(c, 90, r->linear_step, p90, sizeof(p90)),
+		percentile_text(c, 99, r->linear_step, p99, sizeof(p99)));
+}
+
+const char *report__op_name(unsigned int i, __u32 *bit)
+{
+	static const struct {
+		const char *name;
+		__u32 bit;
+	} ops[REPORT_NOPS] = { { "load", PERF_MEM_OP_LOAD },
+			       { "store", PERF_MEM_OP_STORE },
+			       { "pfetch", PERF_MEM_OP_PFETCH },
+			       { "exec", PERF_MEM_OP_EXEC } };
+
+	*bit = i < REPORT_NOPS ? ops[i].bit : 0;
+	return i < REPORT_NOPS ? ops[i].name : NULL;
+}
+
+/* What the op filter dropped: "not a load", "not a load or store" (the ops of op_mask). */
+static void op_dropped_label(__u32 op_mask, char *buf, size_t len)
+{
+	size_t at = (size_t)snprintf(buf, len, "not a");
+	unsigned int i, n = 0;
+	const char *name;
+	__u32 bit;
+
+	for (i = 0; i < REPORT_NOPS && at < len; i++) {
+		name = report__op_name(i, &bit);
+		if (op_mask & bit)
+			at += (size_t)snprintf(buf + at, len - at, "%s%s", n++ ? " or " : " ",
+					       name);
+	}
+	if (!n)
+		snprintf(buf, len, "not an op asked for");
+}
+
+void render_counters(FILE *out, const struct snapshot *s, const struct ldlat_config *cfg)
 {
 	const struct ldlat_counters *c = &s->counters;
+	char op[64];
 	const struct {
 		const char *what;
 		__u64 n;
 	} drops[] = {
 		{ "outside every range", c->outside_ranges }, { "below --min-lat", c->below_min },
 		{ "above --max-lat", c->above_max },	       { "class not asked for", c->class_filtered },
-		{ "not a load", c->op_filtered },	       { "no data address", c->no_address },
+		{ op, c->op_filtered },			       { "no data address", c->no_address },
 		{ "fields missing", c->fields_missing },      { "other process", c->tgid_filtered },
 	};
 	unsigned int i;
 	int any = 0;
 
+	op_dropped_label(cfg ? cfg->op_mask : 0, op, sizeof(op));
 	fprintf(out, "filters: %llu seen, %llu kept", (unsigned long long)c->seen,
 		(unsigned long long)c->kept);
 	for (i = 0; i < sizeof(drops) / sizeof(drops[0]); i++) {
@@ -205,7 +253,7 @@ void render_text(FILE *out, const struct report *r, const struct snapshot *s)
 			render_summary(out, r, &groups[i].sum);
 		}
 	}
-	render_counters(out, s);
+	render_counters(out, s, r->run ? r->run->cfg : NULL);
 	if (r->loads)
 		render_loads_text(out, r->loads);
 }

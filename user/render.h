@@ -83,8 +83,15 @@ void report__range_name(const struct report *r, int range, char *buf, size_t len
 
 void render_text(FILE *out, const struct report *r, const struct snapshot *s);
 
-/* The filter counters' line ("filters: N seen, M kept; dropped: ..."), and a recursion warning. */
-void render_counters(FILE *out, const struct snapshot *s);
+/* The memory ops of --op by index (0 to REPORT_NOPS - 1): "load", "store", "pfetch", "exec". */
+#define REPORT_NOPS 4
+const char *report__op_name(unsigned int i, __u32 *bit);
+
+/*
+ * The filter counters' line ("filters: N seen, M kept; dropped: ..."), and a
+ * recursion warning.  cfg (may be NULL) names the ops the op filter kept.
+ */
+void render_counters(FILE *out, const struct snapshot *s, const struct ldlat_config *cfg);
 
 /* The --loads line of render_text. */
 void render_loads_text(FILE *out, const struct loads_report *l);

@@ -46,15 +46,10 @@ static void json_filters(struct json *j, const struct report *r)
 {
 	const struct ldlat_config *cfg = r->run ? r->run->cfg : NULL;
 	const struct range_set *set = r->ranges;
-	static const struct {
-		const char *name;
-		__u32 bit;
-	} ops[] = {{"load", PERF_MEM_OP_LOAD},
-		   {"store", PERF_MEM_OP_STORE},
-		   {"pfetch", PERF_MEM_OP_PFETCH},
-		   {"exec", PERF_MEM_OP_EXEC}};
 	char name[600];
+	const char *op;
 	unsigned int i;
+	__u32 bit;
 	int k;
 
 	json__object_begin(j, "filters");
@@ -97,9 +92,11 @@ static void json_filters(struct json *j, const struct report *r)
 		goto out;
 	}
 	json__array_begin(j, "ops");
-	for (i = 0; i < sizeof(ops) / sizeof(ops[0]); i++)
-		if (cfg->op_mask & ops[i].bit)
-			json__string(j, NULL, ops[i].name);
+	for (i = 0; i < REPORT_NOPS; i++) {
+		op = report__op_name(i, &bit);
+		if (cfg->op_mask & bit)
+			json__string(j, NULL, op);
+	}
 	json__array_end(j);
 out:
 	json__object_end(j);
@@ -123,7 +120,11 @@ void render_json_counters(struct json *j, const struct snapshot *s)
 
 static void json_group(struct json *j, const struct report *r, const struct group *g)
 {
+	static const char *const pnames[3] = { "p50", "p90", "p99" };
+	static const double pcts[3] = { 50, 90, 99 };
 	const struct cell *c = &g->sum;
+	bool at_least[3];
+	double pv[3];
 	char name[600];
 	int k;
 
@@ -152,9 +153,16 @@ static void json_group(struct json *j, const struct report *r, const struct grou
 	json__u64(j, "sum", c->sum);
 	json__fixed(j, "mean", c->count ? (double)c->sum / (double)c->count : 0.0, 3);
 	json__object_begin(j, "percentiles");
-	json__fixed(j, "p50", cell__percentile(c, 50, r->linear_step), 1);
-	json__fixed(j, "p90", cell__percentile(c, 90, r->linear_step), 1);
-	json__fixed(j, "p99", cell__percentile(c, 99, r->linear_step), 1);
+	for (k = 0; k < 3; k++) {
+		pv[k] = cell__percentile_floor(c, pcts[k], r->linear_step, &at_least[k]);
+		json__fixed(j, pnames[k], pv[k], 1);
+	}
+	/* those in the open last bucket: their value is its lower bound, a floor */
+	json__array_begin(j, "at_least");
+	for (k = 0; k < 3; k++)
+		if (at_least[k])
+			json__string(j, NULL, pnames[k]);
+	json__array_end(j);
 	json__object_end(j);
 	json__array_begin(j, "buckets");
 	for (k = 0; k < LDLAT_NBUCKETS; k++) {

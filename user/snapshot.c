@@ -117,9 +117,16 @@ const char *counters__key(enum ldlat_verdict v)
 
 double cell__percentile(const struct cell *c, double p, __u32 linear_step)
 {
+	return cell__percentile_floor(c, p, linear_step, NULL);
+}
+
+double cell__percentile_floor(const struct cell *c, double p, __u32 linear_step, bool *at_least)
+{
 	double rank, lo, hi, below = 0;
 	int k;
 
+	if (at_least)
+		*at_least = false;
 	if (!c->count)
 		return 0;
 	/* the rank of the wanted sample, 1-based: p50 of 2 samples is the 1st */
@@ -133,8 +140,11 @@ double cell__percentile(const struct cell *c, double p, __u32 linear_step)
 		}
 		lo = (double)ldlat_bucket_lo(k, linear_step);
 		hi = (double)ldlat_bucket_hi(k, linear_step);
-		if (ldlat_bucket_hi(k, linear_step) == ~0ull)
+		if (ldlat_bucket_hi(k, linear_step) == ~0ull) {
+			if (at_least)
+				*at_least = true;
 			return lo; /* open-ended: the bound is all that is known */
+		}
 		/* spread the bucket's samples evenly over [lo, hi + 1) */
 		return lo + (hi + 1 - lo) * (rank - below - 0.5) / (double)c->slot[k];
 	}

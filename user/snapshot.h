@@ -66,4 +66,11 @@ const char *counters__key(enum ldlat_verdict v);
  */
 double cell__percentile(const struct cell *c, double p, __u32 linear_step);
 
+/*
+ * The same, with *at_least (may be NULL) true when that sample is in the open
+ * last bucket: the value is then the bucket's lower bound, and the
+ * percentile at least that.
+ */
+double cell__percentile_floor(const struct cell *c, double p, __u32 linear_step, bool *at_least);
+
 #endif

@@ -65,6 +65,17 @@ static void row__fill(const struct stat_report *r, const struct counting_event *
 			 "its group's run did not happen: the runs were interrupted");
 		return;
 	}
+	if (!ev->total.run && !ev->total.ena && r->interval) {
+		/*
+		 * A task's events are enabled only while it runs: an interval in
+		 * which it slept or after it exited counted nothing, which is 0
+		 */
+		row->state = ROW_COUNTED;
+		row->running = 1.0;
+		row->msec = is_clock(&ev->spec.attr);
+		row->idle = true;
+		return;
+	}
 	if (!ev->total.run) {
 		row->state = ROW_NOT_COUNTED;
 		snprintf(row->reason, sizeof(row->reason),
@@ -215,6 +226,8 @@ static void render_row(FILE *out, const struct stat_row *row)
 	} else if (row->running < 1.0) {
 		snprintf(tail, sizeof(tail), "(ran %.2f%% of its run: not scaled)",
 			 row->running * 100);
+	} else if (row->idle) {
+		snprintf(tail, sizeof(tail), "(the target did not run in this interval)");
 	}
 	if (!ratio[0] && !tail[0]) {
 		fprintf(out, "%20s  %s\n", num, row->name);

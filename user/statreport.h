@@ -52,6 +52,7 @@ struct stat_row {
 	bool scaled;	/* value = raw * enabled / running */
 	double error;	/* standard error of value in events; < 0: unknown */
 	bool msec;	/* a clock: value in ns, shown as msec */
+	bool idle;	/* -i: the target did not run in this interval: a count of 0 */
 	double ratio;	/* derived; valid when ratio_unit[0] */
 	char ratio_unit[96]; /* "of L1-dcache-loads", "insn per cycle", "/sec", "CPUs utilized" */
 	bool ratio_pct;	     /* ratio is a percentage */

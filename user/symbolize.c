@@ -42,8 +42,31 @@ static void nofree(void *p)
 	(void)p;
 }
 
+/* A mapped file met live: its path (without " (deleted)"), and where it is. */
+struct sym_file {
+	char *path;
+	bool away;  /* not at its path here: deleted, or in another mount namespace */
+	bool gone;  /* deleted: at its path neither here nor in its process's namespace */
+	bool noted; /* its note was printed */
+};
+
+static int sym_file__cmp(const void *a, const void *b)
+{
+	return strcmp(((const struct sym_file *)a)->path, ((const struct sym_file *)b)->path);
+}
+
+static void sym_file__free(void *p)
+{
+	struct sym_file *d = p;
+
+	free(d->path);
+	free(d);
+}
+
 void symbolizer__free(struct symbolizer *z)
 {
+	tdestroy(z->files, sym_file__free);
+	z->files = NULL;
 	dso_cache__free(&z->dsos);
 	kallsyms__free(&z->ksyms);
 	tdestroy(z->refreshed, nofree);
@@ -178,6 +201,98 @@ static bool mapping__mismatch(const struct mapping *m)
 	return m->elf && !*m->elf;
 }
 
+/* The length of name without a " (deleted)" that /proc/PID/maps put after it. */
+static size_t deleted__len(const char *name)
+{
+	size_t n = strlen(name), k = strlen(SYM_DELETED);
+
+	return n > k && !strcmp(name + n - k, SYM_DELETED) ? n - k : n;
+}
+
+/* Whether path is there in the mount namespace of live process p (a container's). */
+static bool symbolizer__in_root(struct symbolizer *z, const struct proc *p, const char *path)
+{
+	char in[4096];
+
+	if (!z->pm->proc_root || p->exited)
+		return false;
+	snprintf(in, sizeof(in), "%s/%d/root%s", z->pm->proc_root, (int)p->tgid, path);
+	return !access(in, F_OK);
+}
+
+/*
+ * Where the file that mapping name (of process p) maps is, judged once per
+ * file (one deleted after it was read is named from the cache); NULL
+ * offline, where build IDs say which file to read.
+ */
+static struct sym_file *symbolizer__file(struct symbolizer *z, const struct proc *p,
+					 const char *name)
+{
+	struct sym_file key, *d;
+	size_t n = deleted__len(name);
+	void *node;
+
+	if (!z->note_tool || name[0] != '/')
+		return NULL;
+	key.path = strndup(name, n);
+	if (!key.path)
+		return NULL;
+	node = tfind(&key, &z->files, sym_file__cmp);
+	if (node) {
+		free(key.path);
+		return *(struct sym_file **)node;
+	}
+	d = calloc(1, sizeof(*d));
+	if (!d) {
+		free(key.path);
+		return NULL;
+	}
+	d->path = key.path;
+	d->away = n != strlen(name) || access(key.path, F_OK);
+	d->gone = n != strlen(name) || (d->away && !symbolizer__in_root(z, p, key.path));
+	if (!tsearch(d, &z->files, sym_file__cmp)) {
+		sym_file__free(d);
+		return NULL;
+	}
+	return d;
+}
+
+/*
+ * A file that m maps and that is not at its path here (deleted, or in the
+ * process's mount namespace only), read through the process's map_files
+ * link while it lives (the kernel keeps the file for the mapping); NULL when
+ * it cannot be.
+ */
+static struct dso *symbolizer__map_file(struct symbolizer *z, const struct proc *p,
+					const struct mapping *m)
+{
+	char path[512];
+	struct dso *d;
+
+	if (!z->pm->proc_root || p->exited)
+		return NULL;
+	snprintf(path, sizeof(path), "%s/%d/map_files/%llx-%llx", z->pm->proc_root, (int)p->tgid,
+		 (unsigned long long)m->start, (unsigned long long)m->end);
+	if (access(path, R_OK))
+		return NULL;
+	d = dso_cache__get(&z->dsos, path);
+	return d && d->elf ? d : NULL;
+}
+
+/* After a mapping's name: the file found by build ID is missing, or the file was deleted. */
+static const char *symbolizer__suffix(struct symbolizer *z, const struct proc *p,
+				      const struct mapping *m)
+{
+	const struct sym_file *f;
+
+	if (mapping__mismatch(m))
+		return SYM_BUILD_ID_MISMATCH;
+	if (!m->name || m->elf || deleted__len(m->name) != strlen(m->name))
+		return "";
+	f = symbolizer__file(z, p, m->name);
+	return f && f->gone ? SYM_DELETED : "";
+}
+
 /*
  * The ELF file behind mapping m (or behind the file mapping right before an
  * anonymous m: its .bss); *file: the mapping of that file.
@@ -186,6 +301,7 @@ static struct dso *symbolizer__dso(struct symbolizer *z, const struct proc *p,
 				   const struct mapping *m, __u64 *bias, const struct mapping **file)
 {
 	const struct mapping *base, *lowest = m;
+	struct sym_file *f = NULL;
 	struct dso *d;
 
 	*file = m;
@@ -195,7 +311,23 @@ static struct dso *symbolizer__dso(struct symbolizer *z, const struct proc *p,
 	}
 	if (!m->name || (m->name[0] != '/' && strcmp(m->name, "[vdso]")) || mapping__mismatch(m))
 		return NULL;
-	d = dso_cache__get(&z->dsos, m->elf ? m->elf : m->name);
+	if (m->elf) {
+		d = dso_cache__get(&z->dsos, m->elf);
+	} else {
+		f = symbolizer__file(z, p, m->name);
+		d = f && f->away ? NULL : dso_cache__get(&z->dsos, m->name);
+		/* live: deleted, or at its path only in the process's mount namespace */
+		if (f && f->away)
+			d = symbolizer__map_file(z, p, m);
+	}
+	if (f && f->gone && !d && !f->noted) {
+		f->noted = true;
+		fprintf(stderr,
+			"%s: note: %s%s: the file is no longer there, and %s/%d/map_files/ cannot "
+			"give it (the process has exited): its addresses are not named\n",
+			z->note_tool, f->path, SYM_DELETED,
+			z->pm->proc_root ? z->pm->proc_root : "/proc", (int)p->tgid);
+	}
 	if (!d || !d->elf)
 		return NULL;
 	/*
@@ -261,7 +393,7 @@ void symbolizer__ip(struct symbolizer *z, __u32 tgid, __u64 ip, struct sym *out)
 	}
 	d = symbolizer__dso(z, p, m, &bias, &file);
 	snprintf(out->where, sizeof(out->where), "%s%s", m->name ? m->name : "[anon]",
-		 mapping__mismatch(m) ? SYM_BUILD_ID_MISMATCH : "");
+		 symbolizer__suffix(z, p, m));
 	if (d && (s = dso__func(d, ip - bias))) {
 		out->kind = SYM_RESOLVED;
 		snprintf(out->name, sizeof(out->name), "%s", s->name);
@@ -310,7 +442,7 @@ void symbolizer__data(struct symbolizer *z, __u32 tgid, __u64 addr, __u64 len, s
 		out->offset = (__s64)(addr - bias);
 	} else {
 		snprintf(out->name, sizeof(out->name), "%s%s", m->name ? m->name : "[anon]",
-			 mapping__mismatch(m) ? SYM_BUILD_ID_MISMATCH : "");
+			 symbolizer__suffix(z, p, m));
 		out->offset = (__s64)(m->name && m->name[0] == '/' ? addr - m->start + m->pgoff
 								   : addr - m->start);
 	}

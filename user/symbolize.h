@@ -43,6 +43,13 @@ struct symbolizer {
 	bool kernel_raw; /* kernel addresses stay unnamed (a file from another kernel) */
 	void *elves;	 /* tsearch set of symbolizer__elf_for's answers */
 	void *refreshed; /* tsearch set of the TGIDs re-read from /proc in this report */
+	void *files;	 /* live: the mapped files met, and whether each is still at its path */
+	/*
+	 * Live: the tool's name; deleted files are looked for (SYM_DELETED),
+	 * and "TOOL: note: ..." goes to stderr once per one not named.  NULL:
+	 * offline, where build IDs say which file to read.
+	 */
+	const char *note_tool;
 };
 
 /* debuginfo: libdwfl's debuginfo path (NULL: ":.debug:/usr/lib/debug"). */
@@ -72,6 +79,17 @@ const char *symbolizer__elf_for(struct symbolizer *z, const char *name, const un
 
 /* What a DSO that symbolizer__elf_for found no file for says after its name. */
 #define SYM_BUILD_ID_MISMATCH " (recorded file not found)"
+
+/*
+ * Live, a mapped file that is no longer at its path (deleted, or replaced by
+ * a new file there: /proc/PID/maps says "(deleted)") is read through
+ * <proc_root>/PID/map_files/ while its process lives; either way its DSO
+ * says this after its name.  Where that cannot be read (the process has
+ * exited), its addresses are not named, with a note once per file.  A file
+ * at its path only in the process's mount namespace (a container's) is read
+ * through map_files too, without the mark.
+ */
+#define SYM_DELETED " (deleted)"
 
 /*
  * What a data block [addr, addr + len) of process tgid belongs to: the

@@ -321,7 +321,7 @@ void top_render_text(FILE *out, const struct top_report *r, const struct top_row
 	if (!r->has_latency)
 		fprintf(out, "%s samples carry no latency or data source: counts only.\n",
 			r->src && r->src->kind == SOURCE_PAGE_FAULTS ? "page-fault" : "these");
-	render_counters(out, s);
+	render_counters(out, s, r->run ? r->run->cfg : NULL);
 }
 
 /* ---- JSON ---------------------------------------------------------------- */
