@@ -5,11 +5,11 @@
  * at -d, on SIGINT, on the command's or the -p processes' exit, and skips
  * ticks rather than bursting); -i's floor; a reader that goes away (SIGPIPE
  * ignored: the teardown runs); -p of a process whose threads come and go or
- * that has exited; a PID given twice; the -G cgroup removed; whose fault an
- * error is (exit 2 or 1); options refused rather than ignored; SIGINT while
- * a tool starts; and what tool__start and tool__teardown leave (no fd, no
- * command) on success and at each failure point.  Needs root (perf events,
- * BPF, cgroups, bpffs).
+ * that has exited; a PID given twice; the -G cgroup removed (and the root,
+ * which cannot be); whose fault an error is (exit 2 or 1); options refused
+ * rather than ignored; SIGINT while a tool starts; and what tool__start and
+ * tool__teardown leave (no fd, no command) on success and at each failure
+ * point.  Needs root (perf events, BPF, cgroups, bpffs).
  */
 #include <check.h>
 #include <dirent.h>
@@ -246,6 +246,20 @@ START_TEST(test_loop_cgroup_removed)
 	ck_assert_int_eq(s.calls, 2);
 	close(rl.cgroup_fd);
 	cgroup_remove(path);
+	/* removed before the loop starts: it ends at once */
+	ck_assert_int_eq(cgroup_make(path, sizeof(path), "run-loop"), 0);
+	rl.cgroup_fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	ck_assert_int_eq(cgroup_remove(path), 0);
+	rl.interval = 0;
+	ck_assert_int_eq(runloop__run(&rl, fd, NULL, NULL), RUN_TARGETS);
+	close(rl.cgroup_fd);
+	/* the root has no cgroup.events, and cannot be removed: the run goes on to -d */
+	ck_assert_ptr_nonnull(cgroup2__mount());
+	rl.cgroup_fd = open(cgroup2__mount(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	ck_assert_int_ge(rl.cgroup_fd, 0);
+	rl.duration = 0.3;
+	ck_assert_int_eq(runloop__run(&rl, fd, NULL, NULL), RUN_DURATION);
+	close(rl.cgroup_fd);
 	close(fd);
 }
 END_TEST
@@ -888,6 +902,31 @@ START_TEST(test_cgroup_removed)
 }
 END_TEST
 
+/*
+ * -G on the cgroup v2 root (which has no cgroup.events): the run lasts until
+ * -d, with its interval reports, and says nothing of a removal.
+ */
+START_TEST(test_cgroup_root)
+{
+	char *hist[] = { (char *)build_path("ldlat-hist"), "--source", "page-faults", "-G",
+			 (char *)cgroup2__mount(), "-d", "0.5", "-i", "0.1", NULL };
+	char *out, *err;
+	const char *p;
+	int blocks = 0;
+
+	ck_assert_ptr_nonnull(hist[4]);
+	run_expect(hist, 0, &out, &err);
+	for (p = out; (p = strstr(p, "filters: ")); p++)
+		blocks++;
+	ck_assert_msg(blocks >= 2, "%d interval reports in 0.5 s of -i 0.1:\n%s\n%s", blocks,
+		      out, err);
+	ck_assert_msg(!strstr(err, "removed"), "%s", err);
+	free(out);
+	free(err);
+	assert_nothing_left();
+}
+END_TEST
+
 /* Whose fault: the status says, and the command is stopped either way. */
 struct fault_case {
 	const char *args[6];
@@ -1067,6 +1106,7 @@ int main(void)
 	tcase_add_test(tc, test_pid_exited);
 	tcase_add_test(tc, test_pid_twice);
 	tcase_add_loop_test(tc, test_cgroup_removed, 0, 2);
+	tcase_add_test(tc, test_cgroup_root);
 	tcase_add_loop_test(tc, test_whose_fault, 0, sizeof(fault_cases) / sizeof(fault_cases[0]));
 	tcase_add_test(tc, test_refused_options);
 	tcase_add_test(tc, test_sigint_while_starting);

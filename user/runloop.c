@@ -101,10 +101,16 @@ enum run_end runloop__run(const struct runloop *rl, int sigfd, int (*on_interval
 		pfd[n].fd = rl->cmd->pidfd;
 		pfd[n++].events = POLLIN;
 	}
-	/* without cgroup.events (but for its removal), the run ends as the other ends say */
+	/*
+	 * Without cgroup.events the run ends as the other ends say: the root
+	 * has none, and cannot be removed.  A cgroup removed already has no
+	 * files at all, not even cgroup.procs, which the root has.
+	 */
 	if (rl->has_cgroup) {
 		cg_fd = openat(rl->cgroup_fd, "cgroup.events", O_RDONLY | O_CLOEXEC);
-		if ((cg_fd < 0 && errno == ENOENT) || (cg_fd >= 0 && cgroup__removed(cg_fd))) {
+		if ((cg_fd < 0 && errno == ENOENT &&
+		     faccessat(rl->cgroup_fd, "cgroup.procs", F_OK, 0) && errno == ENOENT) ||
+		    (cg_fd >= 0 && cgroup__removed(cg_fd))) {
 			res = RUN_TARGETS;
 			goto out;
 		}
