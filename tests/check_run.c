@@ -1063,6 +1063,73 @@ START_TEST(test_sigint_while_starting)
 }
 END_TEST
 
+/*
+ * Every signal whose default action would end the tool (SIGINT, SIGTERM and
+ * SIGHUP are tested elsewhere) ends it through its teardown, as SIGTERM
+ * does: exit 0, the foreground set unpinned, the command stopped, the
+ * multiplexing interval back.
+ */
+static const int teardown_signals[] = {
+	SIGUSR1, SIGUSR2, SIGALRM, SIGQUIT, SIGVTALRM, SIGPROF, SIGXCPU, SIGXFSZ, SIGIO, SIGPWR,
+	SIGSTKFLT, 0 /* SIGRTMIN */, -1 /* SIGRTMAX */,
+};
+
+START_TEST(test_other_signals)
+{
+	int sig = teardown_signals[_i / 2];
+	char env[300], sh[128];
+	/* the command holds no pipe of the test's: a tool killed outright is seen at once */
+	char *hist[] = { (char *)build_path("ldlat-hist"), "--source", "page-faults", "--pin",
+			 pin_dir, "--", "sh", "-c", sh, NULL };
+	char *stat[] = { "env", env, (char *)build_path("ldlat-stat"), "--mux-interval", "9", "-e",
+			 "page-faults", "--", "sh", "-c", sh, NULL };
+	struct child c;
+	int rc;
+
+	sig = sig == 0 ? SIGRTMIN : sig < 0 ? SIGRTMAX : sig;
+	snprintf(sh, sizeof(sh), "exec sleep %s >/dev/null 2>&1", sleeper());
+	pin_dirs();
+	mux_fixture();
+	snprintf(env, sizeof(env), "LDLAT_SYSFS=%s", sysfs_root);
+	ck_assert_msg(child_spawn_started(&c, _i % 2 ? stat : hist, 30), "%s", c.errbuf);
+	if (_i % 2)
+		ck_assert_int_eq(mux_value(), 9);
+	else
+		ck_assert_int_eq(access(pin_dir, F_OK), 0);
+	kill(c.pid, sig);
+	rc = child_finish(&c, 60);
+	ck_assert_msg(rc == 0, "%s, signal %d: exit %d: %s", _i % 2 ? "ldlat-stat" : "ldlat-hist",
+		      sig, rc, c.errbuf);
+	ck_assert_msg(strstr(c.outbuf, _i % 2 ? "page-faults" : "filters: "), "%s", c.outbuf);
+	child_free(&c);
+	pin_dirs_gone();
+	ck_assert_int_eq(mux_value(), 4);
+	mux_fixture_remove();
+	assert_sleeper_gone();
+	assert_nothing_left();
+}
+END_TEST
+
+/* The command gets the signals as the tool got them: none blocked, SIGPIPE not ignored. */
+START_TEST(test_command_signals)
+{
+	char *argv[] = { (char *)build_path("ldlat-hist"), "--source", "page-faults", "--",
+			 "grep", "-E", "^Sig(Blk|Ign):", "/proc/self/status", NULL };
+	char *out, *err, *p;
+	unsigned long long blk = ~0ull, ign = ~0ull;
+
+	run_expect(argv, 0, &out, &err);
+	p = strstr(out, "SigBlk:");
+	ck_assert_msg(p && sscanf(p, "SigBlk: %llx", &blk) == 1, "%s", out);
+	p = strstr(out, "SigIgn:");
+	ck_assert_msg(p && sscanf(p, "SigIgn: %llx", &ign) == 1, "%s", out);
+	ck_assert_msg(blk == 0, "the command has signals blocked: %s", out);
+	ck_assert_msg(!(ign & (1ull << (SIGPIPE - 1))), "the command ignores SIGPIPE: %s", out);
+	free(out);
+	free(err);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("run");
@@ -1110,6 +1177,9 @@ int main(void)
 	tcase_add_loop_test(tc, test_whose_fault, 0, sizeof(fault_cases) / sizeof(fault_cases[0]));
 	tcase_add_test(tc, test_refused_options);
 	tcase_add_test(tc, test_sigint_while_starting);
+	tcase_add_test(tc, test_command_signals);
+	tcase_add_loop_test(tc, test_other_signals, 0,
+			    2 * sizeof(teardown_signals) / sizeof(teardown_signals[0]));
 	suite_add_tcase(s, tc);
 
 	sr = srunner_create(s);
