@@ -427,6 +427,49 @@ START_TEST(test_cgroup)
 }
 END_TEST
 
+/*
+ * -G with -C: the cgroup's workload, held on one CPU, counts on that CPU
+ * (loop 0) and not on another (loop 1; with a single CPU online there is
+ * no other, and only loop 0 can be checked).
+ */
+START_TEST(test_cgroup_cpus)
+{
+	struct child w, h;
+	int cpu[2], ncpu = cpus_allowed(cpu, 2);
+	char on[16], at[16], rel[300], want_desc[340];
+	char *wargv[] = { "taskset", "-c", at, (char *)workload(), "--wait", "--fault-pages", "40",
+			  "--base", BASE, NULL };
+	char *hargv[] = { (char *)hist(), "--source", "page-faults", "-G", rel, "-C", on, "-a",
+			  BASE_RANGE, NULL };
+
+	ck_assert_int_ge(ncpu, 1);
+	if (_i >= ncpu) {
+		fprintf(stderr, "check_e2e: one CPU online: -G -C of another CPU not checked\n");
+		return;
+	}
+	snprintf(at, sizeof(at), "%d", cpu[0]);
+	snprintf(on, sizeof(on), "%d", cpu[_i]);
+	cgroup_make_e2e();
+	snprintf(rel, sizeof(rel), "%s", cgroup_path + strlen("/sys/fs/cgroup/unified/"));
+	child_spawn(&w, wargv);
+	ck_assert(child_wait_stderr(&w, "waiting", 30));
+	ck_assert_int_eq(cgroup_enter(cgroup_path, w.pid), 0);
+	start_hist(&h, hargv);
+	go(&w);
+	ck_assert_int_eq(child_finish(&w, 30), 0);
+	kill(h.pid, SIGINT);
+	ck_assert_int_eq(child_finish(&h, 30), 0);
+	ck_assert_msg(count_for(h.outbuf, BASE_RANGE) == (_i ? 0 : 40), "-C %s: %s\n%s", on,
+		      h.outbuf, h.errbuf);
+	snprintf(want_desc, sizeof(want_desc), "on cgroup %s on CPUs %s.", rel, on);
+	ck_assert_msg(strstr(h.errbuf, want_desc), "want '%s' in: %s", want_desc, h.errbuf);
+	child_free(&w);
+	child_free(&h);
+	cgroup_remove(cgroup_path);
+	assert_nothing_left();
+}
+END_TEST
+
 /* -C counts only what runs on those CPUs; no -C counts everything. */
 START_TEST(test_cpus_and_system_wide)
 {
@@ -544,6 +587,7 @@ static const char *const bad_inputs[][8] = {
 	{ "-G", "no/such/group", "-G 'no/such/group' is not a cgroup v2 directory" },
 	{ "-a", "[heap]", "'[heap]' names a mapping: it needs a process" },
 	{ "-C", "4000", "-C 4000: CPU 4000 is not online" },
+	{ "-G", ".", "-C 4000: CPU 4000 is not online", "-C", "4000" },
 	{ "--min-lat", "10", "--min-lat needs latency and data source" },
 	{ "-s", "l3", "-s/--class needs latency" },
 	{ "--ldlat", "50", "--ldlat applies to --source ldlat" },
@@ -745,6 +789,7 @@ int main(void)
 	tcase_add_test(tc, test_pid_bss_bound);
 	tcase_add_loop_test(tc, test_pid_inherit, 0, 2);
 	tcase_add_test(tc, test_cgroup);
+	tcase_add_loop_test(tc, test_cgroup_cpus, 0, 2);
 	tcase_add_loop_test(tc, test_cpus_and_system_wide, 0, 3);
 	suite_add_tcase(s, tc);
 

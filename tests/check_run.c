@@ -5,11 +5,11 @@
  * at -d, on SIGINT, on the command's or the -p processes' exit, and skips
  * ticks rather than bursting); -i's floor; a reader that goes away (SIGPIPE
  * ignored: the teardown runs); -p of a process whose threads come and go or
- * that has exited; a PID given twice; the -G cgroup removed; whose fault an
- * error is (exit 2 or 1); options refused rather than ignored; SIGINT while
- * a tool starts; and what tool__start and tool__teardown leave (no fd, no
- * command) on success and at each failure point.  Needs root (perf events,
- * BPF, cgroups, bpffs).
+ * that has exited; a PID given twice; the -G cgroup removed (and the root,
+ * which cannot be); whose fault an error is (exit 2 or 1); options refused
+ * rather than ignored; SIGINT while a tool starts; and what tool__start and
+ * tool__teardown leave (no fd, no command) on success and at each failure
+ * point.  Needs root (perf events, BPF, cgroups, bpffs).
  */
 #include <check.h>
 #include <dirent.h>
@@ -246,6 +246,20 @@ START_TEST(test_loop_cgroup_removed)
 	ck_assert_int_eq(s.calls, 2);
 	close(rl.cgroup_fd);
 	cgroup_remove(path);
+	/* removed before the loop starts: it ends at once */
+	ck_assert_int_eq(cgroup_make(path, sizeof(path), "run-loop"), 0);
+	rl.cgroup_fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	ck_assert_int_eq(cgroup_remove(path), 0);
+	rl.interval = 0;
+	ck_assert_int_eq(runloop__run(&rl, fd, NULL, NULL), RUN_TARGETS);
+	close(rl.cgroup_fd);
+	/* the root has no cgroup.events, and cannot be removed: the run goes on to -d */
+	ck_assert_ptr_nonnull(cgroup2__mount());
+	rl.cgroup_fd = open(cgroup2__mount(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	ck_assert_int_ge(rl.cgroup_fd, 0);
+	rl.duration = 0.3;
+	ck_assert_int_eq(runloop__run(&rl, fd, NULL, NULL), RUN_DURATION);
+	close(rl.cgroup_fd);
 	close(fd);
 }
 END_TEST
@@ -888,6 +902,31 @@ START_TEST(test_cgroup_removed)
 }
 END_TEST
 
+/*
+ * -G on the cgroup v2 root (which has no cgroup.events): the run lasts until
+ * -d, with its interval reports, and says nothing of a removal.
+ */
+START_TEST(test_cgroup_root)
+{
+	char *hist[] = { (char *)build_path("ldlat-hist"), "--source", "page-faults", "-G",
+			 (char *)cgroup2__mount(), "-d", "0.5", "-i", "0.1", NULL };
+	char *out, *err;
+	const char *p;
+	int blocks = 0;
+
+	ck_assert_ptr_nonnull(hist[4]);
+	run_expect(hist, 0, &out, &err);
+	for (p = out; (p = strstr(p, "filters: ")); p++)
+		blocks++;
+	ck_assert_msg(blocks >= 2, "%d interval reports in 0.5 s of -i 0.1:\n%s\n%s", blocks,
+		      out, err);
+	ck_assert_msg(!strstr(err, "removed"), "%s", err);
+	free(out);
+	free(err);
+	assert_nothing_left();
+}
+END_TEST
+
 /* Whose fault: the status says, and the command is stopped either way. */
 struct fault_case {
 	const char *args[6];
@@ -1024,6 +1063,73 @@ START_TEST(test_sigint_while_starting)
 }
 END_TEST
 
+/*
+ * Every signal whose default action would end the tool (SIGINT, SIGTERM and
+ * SIGHUP are tested elsewhere) ends it through its teardown, as SIGTERM
+ * does: exit 0, the foreground set unpinned, the command stopped, the
+ * multiplexing interval back.
+ */
+static const int teardown_signals[] = {
+	SIGUSR1, SIGUSR2, SIGALRM, SIGQUIT, SIGVTALRM, SIGPROF, SIGXCPU, SIGXFSZ, SIGIO, SIGPWR,
+	SIGSTKFLT, 0 /* SIGRTMIN */, -1 /* SIGRTMAX */,
+};
+
+START_TEST(test_other_signals)
+{
+	int sig = teardown_signals[_i / 2];
+	char env[300], sh[128];
+	/* the command holds no pipe of the test's: a tool killed outright is seen at once */
+	char *hist[] = { (char *)build_path("ldlat-hist"), "--source", "page-faults", "--pin",
+			 pin_dir, "--", "sh", "-c", sh, NULL };
+	char *stat[] = { "env", env, (char *)build_path("ldlat-stat"), "--mux-interval", "9", "-e",
+			 "page-faults", "--", "sh", "-c", sh, NULL };
+	struct child c;
+	int rc;
+
+	sig = sig == 0 ? SIGRTMIN : sig < 0 ? SIGRTMAX : sig;
+	snprintf(sh, sizeof(sh), "exec sleep %s >/dev/null 2>&1", sleeper());
+	pin_dirs();
+	mux_fixture();
+	snprintf(env, sizeof(env), "LDLAT_SYSFS=%s", sysfs_root);
+	ck_assert_msg(child_spawn_started(&c, _i % 2 ? stat : hist, 30), "%s", c.errbuf);
+	if (_i % 2)
+		ck_assert_int_eq(mux_value(), 9);
+	else
+		ck_assert_int_eq(access(pin_dir, F_OK), 0);
+	kill(c.pid, sig);
+	rc = child_finish(&c, 60);
+	ck_assert_msg(rc == 0, "%s, signal %d: exit %d: %s", _i % 2 ? "ldlat-stat" : "ldlat-hist",
+		      sig, rc, c.errbuf);
+	ck_assert_msg(strstr(c.outbuf, _i % 2 ? "page-faults" : "filters: "), "%s", c.outbuf);
+	child_free(&c);
+	pin_dirs_gone();
+	ck_assert_int_eq(mux_value(), 4);
+	mux_fixture_remove();
+	assert_sleeper_gone();
+	assert_nothing_left();
+}
+END_TEST
+
+/* The command gets the signals as the tool got them: none blocked, SIGPIPE not ignored. */
+START_TEST(test_command_signals)
+{
+	char *argv[] = { (char *)build_path("ldlat-hist"), "--source", "page-faults", "--",
+			 "grep", "-E", "^Sig(Blk|Ign):", "/proc/self/status", NULL };
+	char *out, *err, *p;
+	unsigned long long blk = ~0ull, ign = ~0ull;
+
+	run_expect(argv, 0, &out, &err);
+	p = strstr(out, "SigBlk:");
+	ck_assert_msg(p && sscanf(p, "SigBlk: %llx", &blk) == 1, "%s", out);
+	p = strstr(out, "SigIgn:");
+	ck_assert_msg(p && sscanf(p, "SigIgn: %llx", &ign) == 1, "%s", out);
+	ck_assert_msg(blk == 0, "the command has signals blocked: %s", out);
+	ck_assert_msg(!(ign & (1ull << (SIGPIPE - 1))), "the command ignores SIGPIPE: %s", out);
+	free(out);
+	free(err);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("run");
@@ -1067,9 +1173,13 @@ int main(void)
 	tcase_add_test(tc, test_pid_exited);
 	tcase_add_test(tc, test_pid_twice);
 	tcase_add_loop_test(tc, test_cgroup_removed, 0, 2);
+	tcase_add_test(tc, test_cgroup_root);
 	tcase_add_loop_test(tc, test_whose_fault, 0, sizeof(fault_cases) / sizeof(fault_cases[0]));
 	tcase_add_test(tc, test_refused_options);
 	tcase_add_test(tc, test_sigint_while_starting);
+	tcase_add_test(tc, test_command_signals);
+	tcase_add_loop_test(tc, test_other_signals, 0,
+			    2 * sizeof(teardown_signals) / sizeof(teardown_signals[0]));
 	suite_add_tcase(s, tc);
 
 	sr = srunner_create(s);

@@ -1077,6 +1077,54 @@ START_TEST(test_cgroup_exact)
 }
 END_TEST
 
+/*
+ * -G with -C: the cgroup's workload, held on one CPU, is counted exactly on
+ * that CPU (loop 0) and not at all on another (loop 1; with a single CPU
+ * online there is no other, and only loop 0 can be checked).
+ */
+START_TEST(test_cgroup_cpus)
+{
+	struct child w, s;
+	int cpu[2], ncpu = cpus_allowed(cpu, 2);
+	char path[256], rel[256], on[16], at[16];
+	char *wargv[] = { "taskset", "-c", at, (char *)build_path("ldlat-workload"), "--wait",
+			  "--lock", "--fault-pages", "64", "--base", BASE, NULL };
+	char *sargv[] = { (char *)stat_tool(), "-e", "page-faults", "-G", rel, "-C", on, NULL };
+
+	if (!need_root("ldlat-stat -G -C"))
+		return;
+	ck_assert_int_ge(ncpu, 1);
+	if (_i >= ncpu) {
+		fprintf(stderr, "check_stat: one CPU online: -G -C of another CPU not checked\n");
+		return;
+	}
+	snprintf(at, sizeof(at), "%d", cpu[0]);
+	snprintf(on, sizeof(on), "%d", cpu[_i]);
+	ck_assert_int_eq(cgroup_make(path, sizeof(path), "statcpu"), 0);
+	snprintf(rel, sizeof(rel), "%s", strrchr(path, '/') + 1);
+	child_spawn(&w, wargv);
+	ck_assert(child_wait_stderr(&w, "waiting", 30));
+	ck_assert_int_eq(cgroup_enter(path, w.pid), 0);
+	start_stat(&s, sargv);
+	ck_assert(child_go(&w));
+	ck_assert_int_eq(child_finish(&w, 60), 0);
+	kill(s.pid, SIGINT);
+	ck_assert_int_eq(child_finish(&s, 60), 0);
+	/* on the other CPU, the cgroup never ran while the event was enabled */
+	if (_i)
+		ck_assert_msg(strstr(s.outbuf, "<not counted>  page-faults") ||
+				      count_of(s.outbuf, "page-faults") == 0,
+			      "-C %s: %s\n%s", on, s.outbuf, s.errbuf);
+	else
+		ck_assert_msg(count_of(s.outbuf, "page-faults") == 64, "-C %s: %s\n%s", on,
+			      s.outbuf, s.errbuf);
+	ck_assert_ptr_nonnull(strstr(s.outbuf, " on CPUs "));
+	child_free(&w);
+	child_free(&s);
+	cgroup_remove(path);
+}
+END_TEST
+
 /* Hardware events on a machine without a PMU: said in a sentence, not dropped. */
 START_TEST(test_no_pmu)
 {
@@ -1604,6 +1652,7 @@ int main(void)
 	tcase_set_timeout(tc, 120);
 	tcase_add_loop_test(tc, test_page_faults_exact, 0, 3);
 	tcase_add_test(tc, test_cgroup_exact);
+	tcase_add_loop_test(tc, test_cgroup_cpus, 0, 2);
 	tcase_add_test(tc, test_no_pmu);
 	tcase_add_test(tc, test_mux_interval_restored);
 	tcase_add_test(tc, test_per_group);

@@ -4,6 +4,7 @@
 #include <glob.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -401,6 +402,19 @@ int cgroup_remove(const char *path)
 		usleep(10000);
 	}
 	return -errno;
+}
+
+int cpus_allowed(int *cpu, int max)
+{
+	cpu_set_t set;
+	int c, n = 0;
+
+	if (sched_getaffinity(0, sizeof(set), &set))
+		return 0;
+	for (c = 0; c < CPU_SETSIZE && n < max; c++)
+		if (CPU_ISSET(c, &set))
+			cpu[n++] = c;
+	return n;
 }
 
 /* Whether jq finds expr true in the JSON document(s) of doc. */

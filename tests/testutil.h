@@ -90,6 +90,9 @@ int cgroup_enter(const char *path, pid_t pid);
 /* Removes it, waiting for its last member to leave. Returns 0 or -errno. */
 int cgroup_remove(const char *path);
 
+/* Up to max CPUs this process may run on (online ones), lowest first; how many. */
+int cpus_allowed(int *cpu, int max);
+
 /* Whether jq -e finds expr true in the JSON document(s) of doc (jq's error on stderr if not). */
 bool jq_true(const char *doc, const char *expr);
 

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "command.h"
+#include "runloop.h"
 
 #ifndef SYS_pidfd_open
 #define SYS_pidfd_open 434
@@ -18,7 +19,6 @@
 int command__start(struct command *cmd, char *const argv[], char *err, size_t errlen)
 {
 	int pipefd[2], child_errno = 0, st;
-	sigset_t empty;
 	ssize_t n;
 
 	memset(cmd, 0, sizeof(*cmd));
@@ -36,10 +36,7 @@ int command__start(struct command *cmd, char *const argv[], char *err, size_t er
 	}
 	if (cmd->pid == 0) {
 		close(pipefd[0]);
-		sigemptyset(&empty);
-		sigprocmask(SIG_SETMASK, &empty, NULL);
-		/* an ignored signal stays ignored across exec: the tools ignore SIGPIPE */
-		signal(SIGPIPE, SIG_DFL);
+		runloop__child_signals();
 		/* the parent sees the exec as a SIGTRAP stop, before the first instruction */
 		if (ptrace(PTRACE_TRACEME, 0, NULL, NULL) == 0)
 			execvp(argv[0], argv);

@@ -18,7 +18,8 @@
  * to it, and puts the instruction and the instruction pointer back: cmd is
  * stopped again, before its first instruction of its own.  Signals it gets
  * on the way are delivered to it.  A signal on sigfd (the tool's SIGINT,
- * SIGTERM, SIGHUP; -1: none) gives up.  name is the command, for messages.
+ * SIGTERM, ...: see runloop.h; -1: none) gives up.  name is the command,
+ * for messages.
  * Returns 0, or -errno with a sentence in err: -EOPNOTSUPP off x86_64,
  * -ECHILD when the command ended on the way (cmd is then reaped), -EINTR
  * for a signal on sigfd.

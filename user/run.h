@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
 /*
  * run.h - what every tool's run shares, sampling or counting: SIGINT,
- * SIGTERM and SIGHUP read from a signalfd (so that every exit path cleans
- * up), the command after '--' started stopped at its exec, the target built
- * from -C, -p, -G or the command, waiting as -d and -i say, and the exit
- * status.
+ * SIGTERM and every other signal that would end the process read from a
+ * signalfd (so that every exit path cleans up), the command after '--'
+ * started stopped at its exec, the target built from -C, -p, -G or the
+ * command, waiting as -d and -i say, and the exit status.
  */
 #ifndef LDLAT_RUN_H
 #define LDLAT_RUN_H

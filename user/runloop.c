@@ -16,17 +16,53 @@
 #define SYS_pidfd_open 434
 #endif
 
+/*
+ * The signals that end a run through its teardown: every one whose default
+ * action ends the process and that someone may send (Ctrl-C, kill, timeout
+ * -s, a supervisor, a CPU or file size limit), the real-time ones too.  Not
+ * the faults a program raises on itself (SIGSEGV, SIGBUS, SIGILL, SIGFPE,
+ * SIGTRAP, SIGSYS, SIGABRT), and not SIGPIPE, which is ignored.
+ */
+static const int teardown_signals[] = {
+	SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM, SIGVTALRM, SIGPROF, SIGXCPU,
+	SIGXFSZ, SIGIO,
+#ifdef SIGPWR
+	SIGPWR,
+#endif
+#ifdef SIGSTKFLT
+	SIGSTKFLT,
+#endif
+};
+
+static void teardown_set(sigset_t *set)
+{
+	size_t i;
+	int sig;
+
+	sigemptyset(set);
+	for (i = 0; i < sizeof(teardown_signals) / sizeof(teardown_signals[0]); i++)
+		sigaddset(set, teardown_signals[i]);
+	for (sig = SIGRTMIN; sig <= SIGRTMAX; sig++)
+		sigaddset(set, sig);
+}
+
 int runloop__block_signals(void)
 {
 	sigset_t set;
 
 	if (signal(SIGPIPE, SIG_IGN) == SIG_ERR)
 		return -errno;
-	sigemptyset(&set);
-	sigaddset(&set, SIGINT);
-	sigaddset(&set, SIGTERM);
-	sigaddset(&set, SIGHUP);
+	teardown_set(&set);
 	return sigprocmask(SIG_BLOCK, &set, NULL) ? -errno : 0;
+}
+
+void runloop__child_signals(void)
+{
+	sigset_t empty;
+
+	sigemptyset(&empty);
+	sigprocmask(SIG_SETMASK, &empty, NULL);
+	signal(SIGPIPE, SIG_DFL);
 }
 
 int runloop__signals(void)
@@ -36,10 +72,7 @@ int runloop__signals(void)
 
 	if (e)
 		return e;
-	sigemptyset(&set);
-	sigaddset(&set, SIGINT);
-	sigaddset(&set, SIGTERM);
-	sigaddset(&set, SIGHUP);
+	teardown_set(&set);
 	fd = signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
 	return fd < 0 ? -errno : fd;
 }
@@ -101,10 +134,16 @@ enum run_end runloop__run(const struct runloop *rl, int sigfd, int (*on_interval
 		pfd[n].fd = rl->cmd->pidfd;
 		pfd[n++].events = POLLIN;
 	}
-	/* without cgroup.events (but for its removal), the run ends as the other ends say */
+	/*
+	 * Without cgroup.events the run ends as the other ends say: the root
+	 * has none, and cannot be removed.  A cgroup removed already has no
+	 * files at all, not even cgroup.procs, which the root has.
+	 */
 	if (rl->has_cgroup) {
 		cg_fd = openat(rl->cgroup_fd, "cgroup.events", O_RDONLY | O_CLOEXEC);
-		if ((cg_fd < 0 && errno == ENOENT) || (cg_fd >= 0 && cgroup__removed(cg_fd))) {
+		if ((cg_fd < 0 && errno == ENOENT &&
+		     faccessat(rl->cgroup_fd, "cgroup.procs", F_OK, 0) && errno == ENOENT) ||
+		    (cg_fd >= 0 && cgroup__removed(cg_fd))) {
 			res = RUN_TARGETS;
 			goto out;
 		}

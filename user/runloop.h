@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
 /*
  * runloop.h - waiting while the kernel samples: until the duration is over,
- * Ctrl-C (SIGINT) or SIGTERM, the command exits, every -p process exits, the
- * -G cgroup is removed, or the interval count is reached; calling back at
- * every interval.  However slow a report, every round polls the signalfd and
- * the processes and checks the duration: at most one interval report and one
- * reading per round, and ticks that fell behind are skipped, not caught up.
+ * Ctrl-C (SIGINT), SIGTERM or another signal that would end the process
+ * (SIGHUP, SIGQUIT, SIGUSR1, SIGALRM, ...: see runloop.c), the command
+ * exits, every -p process exits, the -G cgroup is removed, or the interval
+ * count is reached; calling back at every interval.  However slow a report,
+ * every round polls the signalfd and the processes and checks the duration:
+ * at most one interval report and one reading per round, and ticks that fell
+ * behind are skipped, not caught up.
  */
 #ifndef LDLAT_RUNLOOP_H
 #define LDLAT_RUNLOOP_H
@@ -16,7 +18,7 @@
 #include "command.h"
 
 enum run_end {
-	RUN_SIGNAL,   /* SIGINT, SIGTERM or SIGHUP */
+	RUN_SIGNAL,   /* SIGINT, SIGTERM, or another that would end the process */
 	RUN_DURATION, /* -d elapsed */
 	RUN_COMMAND,  /* the command exited (and was reaped) */
 	RUN_TARGETS,  /* every -p process exited, or the -G cgroup was removed */
@@ -44,17 +46,24 @@ struct runloop {
 #define RUNLOOP_CGROUP_CHECK 0.25
 
 /*
- * Blocks SIGINT, SIGTERM and SIGHUP (so that one that arrives while a tool
- * starts waits for the signalfd), and ignores SIGPIPE (so that a write to a
- * pipe whose reader has gone fails with EPIPE and the run ends through its
- * teardown).  Returns 0 or -errno.
+ * Blocks SIGINT, SIGTERM and every other signal whose default action would
+ * end the process without its teardown (so that one that arrives while a
+ * tool starts waits for the signalfd), and ignores SIGPIPE (so that a write
+ * to a pipe whose reader has gone fails with EPIPE and the run ends through
+ * its teardown).  Returns 0 or -errno.
  */
 int runloop__block_signals(void);
 
 /*
- * runloop__block_signals, and a signalfd to read SIGINT, SIGTERM and SIGHUP
- * from (call before starting a command: it restores the mask and SIGPIPE's
- * default for the child).  Returns the signalfd, or -errno.
+ * In a child about to exec a command: no signal blocked, SIGPIPE's default
+ * (what runloop__block_signals changed would last across exec).
+ */
+void runloop__child_signals(void);
+
+/*
+ * runloop__block_signals, and a signalfd to read those signals from (call
+ * before starting a command: the child gets runloop__child_signals).
+ * Returns the signalfd, or -errno.
  */
 int runloop__signals(void);
 

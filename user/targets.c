@@ -298,11 +298,28 @@ static int target__online(struct target *t, char *err, size_t errlen)
 	return e;
 }
 
+/* -C's CPUs into t->cpus, each of them online: an offline CPU cannot be opened. */
+static int target__cpus(struct target *t, const struct target_opts *o, char *err, size_t errlen)
+{
+	struct cpumap online = {};
+	int i, e = cpumap__parse(&t->cpus, o->cpus, err, errlen);
+
+	if (!e)
+		e = cpumap__online(&online);
+	for (i = 0; !e && i < t->cpus.nr; i++) {
+		if (cpumap__has(&online, t->cpus.cpu[i]))
+			continue;
+		snprintf(err, errlen, "-C %s: CPU %d is not online", o->cpus, t->cpus.cpu[i]);
+		e = -EINVAL;
+	}
+	cpumap__free(&online);
+	return e;
+}
+
 int target__build(struct target *t, const struct target_opts *o, pid_t cmd_pid, pid_t **procs,
 		  int *nprocs, char *err, size_t errlen)
 {
-	struct cpumap online = {};
-	int i, e;
+	int e;
 
 	memset(t, 0, sizeof(*t));
 	t->cgroup_fd = -1;
@@ -340,23 +357,15 @@ int target__build(struct target *t, const struct target_opts *o, pid_t cmd_pid, 
 			t->cgroup_fd = -1;
 			return e;
 		}
-		e = target__online(t, err, errlen);
+		/* with -C, as perf: the cgroup's tasks only while they run on those CPUs */
+		e = o->cpus ? target__cpus(t, o, err, errlen) : target__online(t, err, errlen);
 		if (e)
 			target__free(t);
 		return e;
 	}
 	if (o->cpus) {
 		t->kind = TARGET_CPUS;
-		e = cpumap__parse(&t->cpus, o->cpus, err, errlen);
-		if (!e)
-			e = cpumap__online(&online);
-		for (i = 0; !e && i < t->cpus.nr; i++) {
-			if (cpumap__has(&online, t->cpus.cpu[i]))
-				continue;
-			snprintf(err, errlen, "-C %s: CPU %d is not online", o->cpus, t->cpus.cpu[i]);
-			e = -EINVAL;
-		}
-		cpumap__free(&online);
+		e = target__cpus(t, o, err, errlen);
 		if (e)
 			target__free(t);
 		return e;
@@ -396,7 +405,9 @@ void target__describe(const struct target *t, const struct target_opts *o, char 
 		snprintf(buf, len, "CPUs %s", cpus);
 		break;
 	case TARGET_CGROUP:
-		snprintf(buf, len, "cgroup %s", o->cgroup);
+		cpumap__snprint(&t->cpus, cpus, sizeof(cpus));
+		snprintf(buf, len, "cgroup %s%s%s", o->cgroup, o->cpus ? " on CPUs " : "",
+			 o->cpus ? cpus : "");
 		break;
 	case TARGET_TASKS:
 		if (o->argv)

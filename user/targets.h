@@ -39,7 +39,10 @@ int target__parse_pids(const char *list, pid_t **out, int *n, char *err, size_t 
 int target__build(struct target *t, const struct target_opts *o, pid_t cmd_pid, pid_t **procs,
 		  int *nprocs, char *err, size_t errlen);
 
-/* "system-wide", "CPUs 0-3", "PID 42 (3 threads)", "cgroup /sys/fs/...": for headers. */
+/*
+ * "system-wide", "CPUs 0-3", "PID 42 (3 threads)", "cgroup /sys/fs/...",
+ * "cgroup /sys/fs/... on CPUs 1": for headers.
+ */
 void target__describe(const struct target *t, const struct target_opts *o, char *buf, size_t len);
 
 /* Where cgroup v2 is mounted ("/sys/fs/cgroup/unified"), or NULL. */
