@@ -909,16 +909,16 @@ def main():
     def verdict(point, hi, limit):
         if point > limit:
             return "**missed**"
-        return "met" if hi <= limit else "met by the median; the interval reaches past it"
+        return "met" if hi <= limit else "met by the median, the interval reaches past it"
 
     def verdicts(limit, *by_workload):
         """One verdict per workload; a ratio that could not be measured says so."""
         parts = []
         for name, r in by_workload:
             if not all(v == v and abs(v) != float("inf") for v in r):
-                parts.append(f"not measurable on {name}")
+                parts.append(f"{name}: not measurable")
             else:
-                parts.append(f"{verdict(r[0], r[2], limit)} on {name}")
+                parts.append(f"{name}: {verdict(r[0], r[2], limit)}")
         return "; ".join(parts)
 
     targets = [
