@@ -16,6 +16,7 @@
 #include "../kernel/pmu.h"
 #include "../kernel/source.h"
 #include "../user/ranges.h"
+#include "../user/session.h"
 #include "../user/snapshot.h"
 #include "testutil.h"
 
@@ -24,6 +25,37 @@
 #include "datasrc_cases.h"
 
 /* Every value each platform's kernel emits lands in its class, whatever the per-sample bits. */
+/* Whether the program can read latency and data source, by release and override. */
+START_TEST(test_sample_fields_by_release)
+{
+	static const struct {
+		const char *release, *force;
+		bool yes;
+	} cases[] = {
+		{ "6.18.44-fc-v669", NULL, true },   { "6.3.0", NULL, true },
+		{ "6.2.16", NULL, false },	     { "5.15.0-91-generic", NULL, false },
+		{ "7.0", NULL, true },		     { "", NULL, false },
+		{ "5.14.0-427.el9.x86_64", "0", true }, { "6.18.0", "1", false },
+		{ "6.2.0", "2", false },
+	};
+	char why[256];
+	unsigned int i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		why[0] = 0;
+		ck_assert_msg(session__sample_fields_for(cases[i].release, cases[i].force, why,
+							 sizeof(why)) == cases[i].yes,
+			      "%s (LDLAT_FORCE_ADDR_ONLY=%s)", cases[i].release,
+			      cases[i].force ? cases[i].force : "unset");
+		if (!cases[i].yes)
+			ck_assert_msg(strstr(why, cases[i].force && !strcmp(cases[i].force, "1")
+							  ? "LDLAT_FORCE_ADDR_ONLY=1"
+							  : "Linux 6.3"),
+				      "%s: %s", cases[i].release, why);
+	}
+}
+END_TEST
+
 START_TEST(test_classify_kernel_tables)
 {
 	const struct ds_platform *p = &ds_platforms[_i];
@@ -728,6 +760,7 @@ static Suite *unit_suite(void)
 	tcase_add_loop_test(tc, test_usage_errors, 0, sizeof(usage_errors) / sizeof(usage_errors[0]));
 	tcase_add_test(tc, test_usage_conflicts);
 	tcase_add_test(tc, test_help);
+	tcase_add_test(tc, test_sample_fields_by_release);
 	suite_add_tcase(s, tc);
 	return s;
 }

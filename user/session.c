@@ -11,19 +11,9 @@
 #include "../kernel/err.h"
 #include "ldlat.skel.h"
 
-static bool kernel_at_least(int major, int minor)
+bool session__sample_fields_for(const char *release, const char *force, char *why, size_t len)
 {
-	struct utsname u;
 	int ma = 0, mi = 0;
-
-	if (uname(&u) || sscanf(u.release, "%d.%d", &ma, &mi) != 2)
-		return false;
-	return ma > major || (ma == major && mi >= minor);
-}
-
-bool session__kernel_has_sample_fields(char *why, size_t len)
-{
-	const char *force = getenv("LDLAT_FORCE_ADDR_ONLY");
 
 	if (force && !strcmp(force, "1")) {
 		snprintf(why, len, "LDLAT_FORCE_ADDR_ONLY=1");
@@ -32,12 +22,20 @@ bool session__kernel_has_sample_fields(char *why, size_t len)
 	/* a kernel whose version predates 6.3 but that has the change backported */
 	if (force && !strcmp(force, "0"))
 		return true;
-	if (!kernel_at_least(6, 3)) {
+	if (sscanf(release, "%d.%d", &ma, &mi) != 2 || ma < 6 || (ma == 6 && mi < 3)) {
 		snprintf(why, len, "this kernel runs BPF before the sample is prepared (Linux 6.3 "
 				   "fixed that; LDLAT_FORCE_ADDR_ONLY=0 if yours has the fix backported)");
 		return false;
 	}
 	return true;
+}
+
+bool session__kernel_has_sample_fields(char *why, size_t len)
+{
+	struct utsname u;
+
+	return session__sample_fields_for(uname(&u) ? "" : u.release,
+					  getenv("LDLAT_FORCE_ADDR_ONLY"), why, len);
 }
 
 /* Writes the (range, class) labels into every CPU's copy of every cell. */

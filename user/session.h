@@ -39,12 +39,16 @@ enum {
  * Whether this kernel runs perf_event programs after the sample is prepared
  * (Linux >= 6.3): latency and data source can be read.  When not, why (for
  * the one-line warning).  LDLAT_FORCE_ADDR_ONLY=1 in the environment answers
- * no, to exercise the fallback.  bpf_cast_to_kern_ctx, which the program
+ * no, to exercise the fallback; =0 answers yes, for a kernel with an older
+ * version number and the 6.3 change backported.  bpf_cast_to_kern_ctx, which the program
  * reads them through, came in 6.2; libbpf resolves it in the kernel's BTF
  * when it loads the program (its one parse of that BTF), and session__open
  * says so if it is missing.
  */
 bool session__kernel_has_sample_fields(char *why, size_t len);
+
+/* The same answer for a kernel release string and an override (NULL: none). */
+bool session__sample_fields_for(const char *release, const char *force, char *why, size_t len);
 
 /* Opens, configures and loads.  Returns 0 or -errno with a sentence in err. */
 int session__open(struct session *s, const struct ldlat_config *cfg, unsigned int flags, char *err,
