@@ -21,13 +21,17 @@ ARCH	:= $(shell uname -m | sed -e 's/x86_64/x86/' -e 's/aarch64/arm64/')
 CFLAGS	?= -O2 -g
 CFLAGS	+= -std=gnu11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wno-missing-field-initializers \
 	-Wno-format-truncation
-CPPFLAGS += -I$(BUILD) -Ibpf -Ikernel -Iuser
+# One include style: every project header by its path from the top of the
+# source tree ("kernel/abi/pmu.h"), or of build/ for what the build generates
+# ("bpf/ldlat.skel.h").
+CPPFLAGS += -iquote . -iquote $(BUILD)
 LDLIBS	:= -lbpf -ldw -lelf -lz -lm
 BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) -Wall -Werror \
-	-I$(BUILD) -Ivmlinux -Ibpf
+	-iquote . -iquote $(BUILD)
 
-KERNEL_SRCS := $(wildcard kernel/*.c)
-USER_LIB_SRCS := $(filter-out user/ldlat-%.c,$(wildcard user/*.c))
+# kernel/lib, kernel/abi, kernel/policy; user/<role>/ (see each folder's README)
+KERNEL_SRCS := $(wildcard kernel/*/*.c)
+USER_LIB_SRCS := $(filter-out %/ldlat-hist.c %/ldlat-top.c %/ldlat-stat.c,$(wildcard user/*/*.c))
 TOOLS := ldlat-hist ldlat-top ldlat-stat
 TOOL_BINS := $(addprefix $(BUILD)/,$(TOOLS))
 WORKLOAD := $(BUILD)/ldlat-workload
@@ -38,10 +42,12 @@ LIB := $(BUILD)/libldlat.a
 BENCH_TOOLS := ldlat-floor ldlat-logic
 BENCH_BINS := $(addprefix $(BUILD)/bench/,$(BENCH_TOOLS))
 
-TEST_SUITES := check_unit check_events check_pfm check_bpf check_e2e check_pin check_output check_stat check_top check_offline check_bench check_run
+# The suites are the files tests/suites/check_*.c: that folder is their one list
+# (tests/run.sh runs the same files).
+TEST_SUITES := $(sort $(basename $(notdir $(wildcard tests/suites/check_*.c))))
 TEST_BINS := $(addprefix $(BUILD)/tests/,$(TEST_SUITES))
-TEST_COMMON := $(OBJ)/tests/testutil.o $(OBJ)/tests/perfwrite.o
-# ELF files for ldlat-top's tests: see tests/topprog.c and tests/symprog.c
+TEST_COMMON := $(OBJ)/tests/lib/testutil.o $(OBJ)/tests/lib/perfwrite.o
+# ELF files for ldlat-top's tests: see tests/progs/topprog.c and tests/progs/symprog.c
 TEST_ELFS := $(BUILD)/tests/ldlat-topprog $(BUILD)/tests/ldlat-symprog \
 	$(BUILD)/tests/libldlatsym.so $(BUILD)/tests/ldlat-symprog-stripped
 # the perf.data reader under libFuzzer and AddressSanitizer (Debian: libclang-rt-14-dev)
@@ -50,55 +56,62 @@ FUZZ_CFLAGS := -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=
 FUZZ_BIN := $(BUILD)/tests/fuzz-perfdata
 GEN_PERFDATA := $(BUILD)/tests/gen-perfdata
 
-.PHONY: all tests deps test demo vmlinux clean install bench bench-tools check-format fuzz
-all: $(TOOL_BINS) $(WORKLOAD)
+.PHONY: all workload tests deps test demo vmlinux clean install bench bench-tools check-format \
+	check-deps fuzz
+all: $(TOOL_BINS)
+workload: $(WORKLOAD)
 # programs check_run runs: threads that come and go (-p), a seccomp veto of perf_event_open
 TEST_PROGS := $(BUILD)/tests/ldlat-churn $(BUILD)/tests/ldlat-deny
-tests: all $(TEST_BINS) $(TEST_ELFS) $(TEST_PROGS) $(FUZZ_BIN) $(GEN_PERFDATA) $(BENCH_BINS)
-bench-tools: all $(BENCH_BINS)
+tests: all $(WORKLOAD) $(TEST_BINS) $(TEST_ELFS) $(TEST_PROGS) $(FUZZ_BIN) $(GEN_PERFDATA) $(BENCH_BINS)
+bench-tools: all $(WORKLOAD) $(BENCH_BINS)
 
 # The PERF_MEM_* macros of the UAPI header, for the BPF build (vmlinux.h and
 # <linux/perf_event.h> cannot be included together).
-$(BUILD)/perf_mem_defs.h: | $(BUILD)
+$(BUILD)/bpf/perf_mem_defs.h:
+	@mkdir -p $(dir $@)
 	echo '#include <linux/perf_event.h>' | $(CC) -E -dM -x c - | \
 		grep -E '^#define PERF_MEM_' | LC_ALL=C sort > $@.tmp
 	test -s $@.tmp && mv $@.tmp $@
 
-$(BUILD)/ldlat.bpf.o: bpf/ldlat.bpf.c bpf/ldlat.h bpf/ldlat_pin.h vmlinux/vmlinux.h $(BUILD)/perf_mem_defs.h
+$(BUILD)/bpf/ldlat.bpf.o: bpf/ldlat.bpf.c bpf/ldlat.h bpf/ldlat_pin.h vmlinux/vmlinux.h \
+		$(BUILD)/bpf/perf_mem_defs.h
 	$(CLANG) $(BPF_CFLAGS) -c $< -o $@
 	$(STRIP) -g $@
 
-$(BUILD)/ldlat.skel.h: $(BUILD)/ldlat.bpf.o
+$(BUILD)/bpf/ldlat.skel.h: $(BUILD)/bpf/ldlat.bpf.o
 	$(BPFTOOL) gen skeleton $< name ldlat_bpf > $@.tmp && mv $@.tmp $@
 
-# where 'make install' puts tools.conf, the last place the tools look (user/toolsconf.h)
-$(OBJ)/user/toolsconf.o: CPPFLAGS += -DLDLAT_DATADIR='"$(PREFIX)/share/ldlat"'
+# where 'make install' puts tools.conf, the last place the tools look (user/run/toolsconf.h)
+$(OBJ)/user/run/toolsconf.o: CPPFLAGS += -DLDLAT_DATADIR='"$(PREFIX)/share/ldlat"'
 
-$(OBJ)/%.o: %.c | $(BUILD)/ldlat.skel.h
+$(OBJ)/%.o: %.c | $(BUILD)/bpf/ldlat.skel.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c $< -o $@
 
 $(LIB): $(LIB_OBJS)
 	$(AR) rcs $@ $^
 
-$(BUILD)/ldlat-%: $(OBJ)/user/ldlat-%.o $(LIB)
+$(BUILD)/ldlat-hist: $(OBJ)/user/hist/ldlat-hist.o $(LIB)
+$(BUILD)/ldlat-top: $(OBJ)/user/top/ldlat-top.o $(LIB)
+$(BUILD)/ldlat-stat: $(OBJ)/user/stat/ldlat-stat.o $(LIB)
+$(TOOL_BINS):
 	$(CC) $(CFLAGS) $^ $(LDLIBS) -o $@
 
-$(WORKLOAD): tests/workload.c | $(BUILD)
+$(WORKLOAD): tests/progs/workload.c | $(BUILD)
 	$(CC) -O2 -g -Wall -Wextra -Werror $< -o $@
 
 # built with symbols, without optimisations that would merge or inline what the tests name
 TEST_ELF_CFLAGS := -O1 -g -Wall -Wextra -Werror -Wl,--build-id
 
-$(BUILD)/tests/ldlat-topprog: tests/topprog.c
+$(BUILD)/tests/ldlat-topprog: tests/progs/topprog.c
 	@mkdir -p $(dir $@)
 	$(CC) $(TEST_ELF_CFLAGS) -fPIE -pie $< -o $@
 
-$(BUILD)/tests/libldlatsym.so: tests/symlib.c
+$(BUILD)/tests/libldlatsym.so: tests/progs/symlib.c
 	@mkdir -p $(dir $@)
 	$(CC) $(TEST_ELF_CFLAGS) -fPIC -shared $< -o $@
 
-$(BUILD)/tests/ldlat-symprog: tests/symprog.c $(BUILD)/tests/libldlatsym.so
+$(BUILD)/tests/ldlat-symprog: tests/progs/symprog.c $(BUILD)/tests/libldlatsym.so
 	$(CC) $(TEST_ELF_CFLAGS) -fPIE -pie $< -L$(BUILD)/tests -lldlatsym -Wl,-rpath,'$$ORIGIN' -o $@
 
 # stripped, its debug info under tests/debug/.build-id/xx/rest.debug (no debuglink)
@@ -108,11 +121,11 @@ $(BUILD)/tests/ldlat-symprog-stripped: $(BUILD)/tests/ldlat-symprog
 	objcopy --only-keep-debug $< $(BUILD)/tests/debug/.build-id/$${id%$${id#??}}/$${id#??}.debug && \
 	objcopy --strip-all $< $@
 
-$(BUILD)/tests/ldlat-churn: tests/churn.c
+$(BUILD)/tests/ldlat-churn: tests/progs/churn.c
 	@mkdir -p $(dir $@)
 	$(CC) -O2 -g -Wall -Wextra -Werror -pthread $< -o $@
 
-$(BUILD)/tests/ldlat-deny: tests/deny.c
+$(BUILD)/tests/ldlat-deny: tests/progs/deny.c
 	@mkdir -p $(dir $@)
 	$(CC) -O2 -g -Wall -Wextra -Werror $< -o $@
 
@@ -122,23 +135,23 @@ $(BUILD)/bench/%: $(OBJ)/bench/%.o $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $^ $(LDLIBS) -o $@
 
-# libpfm4, the independent oracle for the sysfs event encodings (kernel/pfm.c opens
+# libpfm4, the independent oracle for the sysfs event encodings (kernel/abi/pfm.c opens
 # libpfm4 when a vendor event name is first encoded, as ldlat-stat does)
-$(BUILD)/tests/check_pfm: $(OBJ)/tests/pfm_oracle.o
+$(BUILD)/tests/check_pfm: $(OBJ)/tests/lib/pfm_oracle.o
 
 # ldlat-top --input's cases, in check_top
-$(BUILD)/tests/check_top: $(OBJ)/tests/top_input.o
+$(BUILD)/tests/check_top: $(OBJ)/tests/suites/top_input.o
 
-$(BUILD)/tests/%: $(OBJ)/tests/%.o $(TEST_COMMON) $(LIB)
+$(BUILD)/tests/check_%: $(OBJ)/tests/suites/check_%.o $(TEST_COMMON) $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(filter-out $(LIB),$^) $(LIB) $(LDLIBS) $$(pkg-config --libs check) -o $@
 
-$(FUZZ_BIN): tests/fuzz_perfdata.c kernel/perfdata.c kernel/perfdata.h
+$(FUZZ_BIN): tests/fuzz/fuzz_perfdata.c kernel/abi/perfdata.c kernel/abi/perfdata.h
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(FUZZ_CFLAGS) -std=gnu11 -D_GNU_SOURCE -Wall -Wextra -Werror -Ikernel \
-		tests/fuzz_perfdata.c kernel/perfdata.c -o $@
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -std=gnu11 -D_GNU_SOURCE -Wall -Wextra -Werror -iquote . \
+		tests/fuzz/fuzz_perfdata.c kernel/abi/perfdata.c -o $@
 
-$(GEN_PERFDATA): $(OBJ)/tests/gen_perfdata.o $(OBJ)/tests/perfwrite.o
+$(GEN_PERFDATA): $(OBJ)/tests/progs/gen_perfdata.o $(OBJ)/tests/lib/perfwrite.o
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $^ -o $@
 
@@ -171,15 +184,15 @@ deps:
 
 test: deps
 	$(MAKE) tests
-	tests/run.sh $(TEST_SUITES) fuzz-perfdata
+	tests/run.sh
 
 # the fuzzer alone, longer: make fuzz FUZZ_SECONDS=600
 FUZZ_SECONDS ?= 60
 fuzz: $(FUZZ_BIN)
-	FUZZ_SECONDS=$(FUZZ_SECONDS) tests/fuzz.sh
+	FUZZ_SECONDS=$(FUZZ_SECONDS) tests/fuzz/fuzz.sh
 
 demo: deps
-	$(MAKE) all
+	$(MAKE) all workload
 	tests/demo.sh
 
 bench: deps
@@ -191,8 +204,16 @@ install: all
 	install -m 0755 $(TOOL_BINS) $(DESTDIR)$(PREFIX)/bin
 	install -m 0644 tools.conf $(DESTDIR)$(PREFIX)/share/ldlat/tools.conf
 
+# Debian 12's clang-format (14) with the committed .clang-format; make test runs it
+FORMAT_SRCS = $(filter-out vmlinux/%,$(shell git ls-files '*.[ch]' 2>/dev/null || \
+	find bpf kernel user tests bench -name '*.[ch]'))
 check-format:
-	clang-format --dry-run --Werror bpf/*.[ch] kernel/*.[ch] user/*.[ch] tests/*.[ch] bench/*.c
+	clang-format --dry-run --Werror $(FORMAT_SRCS)
+	@echo "check-format: $(words $(FORMAT_SRCS)) files as .clang-format wants them"
+
+# The dependency rule of the layout (tests/deps.py; each folder's README.md)
+check-deps:
+	python3 tests/deps.py
 
 clean:
 	rm -rf $(BUILD)

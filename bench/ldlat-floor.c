@@ -9,8 +9,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cli.h"
-#include "tool.h"
+#include "user/run/cli.h"
+#include "user/run/tool.h"
 
 static const char doc[] =
 	"Opens and enables the perf events ldlat-hist would open for the same options, attaches "

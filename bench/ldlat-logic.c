@@ -19,10 +19,11 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
-#include "ldlat.h"
-#include "session.h"
-#include "snapshot.h"
-#include "ldlat.skel.h"
+#include "bpf/ldlat.h"
+#include "user/run/session.h"
+#include "user/report/snapshot.h"
+#include "bpf/ldlat.skel.h"
+#include "kernel/lib/util.h"
 
 #define SPAN_BASE 0x7f0000000000ull
 #define SPAN_STEP 0x100000ull
@@ -214,7 +215,7 @@ static double median_u32(__u32 *v, int n)
 	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2.0;
 }
 
-#define NCASES (sizeof(cases) / sizeof(cases[0]))
+#define NCASES (ARRAY_SIZE(cases))
 
 int main(int argc, char **argv)
 {

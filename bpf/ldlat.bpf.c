@@ -4,11 +4,11 @@
  * context, on every CPU: filter, classify, bucket into per-CPU maps, and
  * return 0 so that nothing is written to the perf ring buffer.
  */
-#include "vmlinux.h"
+#include "vmlinux/vmlinux.h"
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
-#include "ldlat.h"
-#include "ldlat_pin.h"
+#include "bpf/ldlat.h"
+#include "bpf/ldlat_pin.h"
 
 #define PERF_SAMPLE_WEIGHT_TYPE (PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT)
 

@@ -18,7 +18,7 @@
  * The Makefile extracts the PERF_MEM_* macros from that UAPI header into
  * perf_mem_defs.h, so both builds use the same definitions.
  */
-#include "perf_mem_defs.h"
+#include "bpf/perf_mem_defs.h"
 #else
 #include <linux/types.h>
 #include <linux/perf_event.h>

@@ -12,20 +12,20 @@
 #ifndef LDLAT_PIN_H
 #define LDLAT_PIN_H
 
-#include "ldlat.h"
+#include "bpf/ldlat.h"
 
 /* Bumped when a struct below changes: --show refuses a layout it cannot read. */
 #define LDLAT_PIN_LAYOUT 1
 #define LDLAT_PIN_MAGIC	 "ldlat"
 #define LDLAT_PIN_TEXT	 256
 
-/* The sample source (kernel/source.h's enum source_kind, as BTF names). */
+/* The sample source (kernel/policy/source.h's enum source_kind, as BTF names). */
 enum ldlat_pin_source {
 	LDLAT_PIN_SOURCE_LDLAT,
 	LDLAT_PIN_SOURCE_PAGE_FAULTS,
 };
 
-/* What the events watch (kernel/evlist.h's enum target_kind, as BTF names). */
+/* What the events watch (kernel/abi/evlist.h's enum target_kind, as BTF names). */
 enum ldlat_pin_target {
 	LDLAT_PIN_TARGET_SYSTEM,
 	LDLAT_PIN_TARGET_CPUS,

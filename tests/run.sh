@@ -1,8 +1,10 @@
 #!/bin/sh
-# Runs the Check suites named on the command line (make test passes
-# TEST_SUITES and fuzz-perfdata, the perf.data reader under libFuzzer for
-# FUZZ_SECONDS); prints each one's summary line.  Suites that need root run
-# when this is root; with CI=true they must (see tests/testutil.c).
+# Runs the Check suites named on the command line, or with none: the layout's
+# dependency rule (check-deps), the format (check-format), every suite (the
+# files tests/suites/check_*.c: the one list of suites) and the perf.data
+# reader under libFuzzer for FUZZ_SECONDS (fuzz-perfdata); prints each one's
+# summary line.  Suites that need root run when this is root; with
+# CI=true they must (see tests/lib/testutil.c).
 set -u
 cd "$(dirname "$0")/.." || exit 1
 export LDLAT_BUILD="$PWD/build" LDLAT_FIXTURES="$PWD/tests/fixtures" LDLAT_CONFIG="$PWD/tools.conf"
@@ -10,7 +12,12 @@ export LDLAT_BUILD="$PWD/build" LDLAT_FIXTURES="$PWD/tests/fixtures" LDLAT_CONFI
 if [ "$(id -u)" = 0 ] && ! mountpoint -q /sys/fs/bpf 2>/dev/null; then
 	mount -t bpf bpf /sys/fs/bpf 2>/dev/null || true
 fi
-[ $# -gt 0 ] || set -- $(sed -n 's/^TEST_SUITES := //p' Makefile) fuzz-perfdata
+if [ $# = 0 ]; then
+	for f in tests/suites/check_*.c; do
+		set -- "$@" "$(basename "$f" .c)"
+	done
+	set -- check-deps check-format "$@" fuzz-perfdata
+fi
 # perf record keeps a build-ID cache in $HOME/.debug: give the tests a home of their own
 test_home=$(mktemp -d /tmp/ldlat-test-home.XXXXXX) || exit 1
 trap 'rm -rf "$test_home"' EXIT
@@ -20,7 +27,9 @@ status=0
 for suite in "$@"; do
 	echo "== $suite"
 	case $suite in
-	fuzz-perfdata) tests/fuzz.sh || status=1 ;;
+	fuzz-perfdata) tests/fuzz/fuzz.sh || status=1 ;;
+	check-deps) python3 tests/deps.py || status=1 ;;
+	check-format) make -s check-format || status=1 ;;
 	*) "build/tests/$suite" || status=1 ;;
 	esac
 done

@@ -1,0 +1,95 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "kernel/lib/err.h"
+#include "kernel/abi/muxint.h"
+#include "kernel/abi/sysfs.h"
+
+static void muxint__rel(char *buf, size_t len, const char *pmu)
+{
+	snprintf(buf, len, "bus/event_source/devices/%s/perf_event_mux_interval_ms", pmu);
+}
+
+int muxint__get(const char *pmu, int *ms)
+{
+	char rel[256], buf[32];
+	int n;
+
+	muxint__rel(rel, sizeof(rel), pmu);
+	n = sysfs__read(rel, buf, sizeof(buf));
+	if (n < 0)
+		return n;
+	*ms = atoi(buf);
+	return 0;
+}
+
+static int muxint__write(const char *pmu, int ms)
+{
+	char rel[256], path[4096], buf[32];
+	int fd, n, e = 0;
+
+	muxint__rel(rel, sizeof(rel), pmu);
+	if (sysfs__path(path, sizeof(path), rel))
+		return -ENAMETOOLONG;
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	n = snprintf(buf, sizeof(buf), "%d\n", ms);
+	if (write(fd, buf, n) != n)
+		e = -errno ? -errno : -EIO;
+	close(fd);
+	return e;
+}
+
+int muxint__set(struct muxint_saved *saved, const char *pmu, int ms, char *err, size_t errlen)
+{
+	int i, old, e;
+
+	for (i = 0; i < saved->n; i++)
+		if (!strcmp(saved->pmu[i].pmu, pmu))
+			break;
+	if (i == saved->n) {
+		if (saved->n == MUXINT_MAX_PMUS) {
+			snprintf(err, errlen, "--mux-interval: more than %d PMUs", MUXINT_MAX_PMUS);
+			return -E2BIG;
+		}
+		e = muxint__get(pmu, &old);
+		if (e) {
+			snprintf(err, errlen,
+				 "--mux-interval: PMU '%s' has no perf_event_mux_interval_ms in "
+				 "%s/bus/event_source/devices/%s (%s)",
+				 pmu, sysfs__root(), pmu, strerror(-e));
+			return e;
+		}
+		snprintf(saved->pmu[i].pmu, sizeof(saved->pmu[i].pmu), "%s", pmu);
+		saved->pmu[i].ms = old;
+		saved->n++;
+	}
+	e = muxint__write(pmu, ms);
+	if (e) {
+		snprintf(err, errlen,
+			 "--mux-interval: cannot write %d to %s's perf_event_mux_interval_ms: %s%s",
+			 ms, pmu, strerror(-e), e == -EACCES || e == -EPERM ? " (it needs root)" : "");
+		saved->n--; /* nothing changed: nothing to put back */
+		return e == -EACCES || e == -EPERM ? err__input(-EPERM) : e;
+	}
+	return 0;
+}
+
+int muxint__restore(struct muxint_saved *saved)
+{
+	int i, e, first = 0;
+
+	for (i = 0; i < saved->n; i++) {
+		e = muxint__write(saved->pmu[i].pmu, saved->pmu[i].ms);
+		if (e && !first)
+			first = e;
+	}
+	saved->n = 0;
+	return first;
+}

@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
+/*
+ * sideband.h - the perf side band: a dummy software event on the target
+ * that records, in a ring buffer, every mmap (MMAP2, code and data), exec
+ * (COMM with COMM_EXEC), fork and exit, timestamped with CLOCK_MONOTONIC.
+ * What perf record keeps beside the samples so that a process that has
+ * exited can still be symbolized; here it is read while sampling runs.
+ */
+#ifndef LDLAT_SIDEBAND_H
+#define LDLAT_SIDEBAND_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <linux/types.h>
+
+#include "kernel/abi/evlist.h"
+
+struct sideband_rec {
+	__u32 type; /* PERF_RECORD_MMAP2, _COMM, _FORK, _EXIT */
+	__u32 pid, tid, ppid;
+	__u64 time; /* CLOCK_MONOTONIC ns */
+	__u64 addr, len, pgoff; /* MMAP2: the mapping, pgoff in bytes */
+	bool exec;		/* COMM: the name changed by an exec */
+	const char *str;	/* MMAP2: the file ("//anon" becomes NULL); COMM: the name */
+};
+
+struct sideband_ring {
+	void *base; /* the mmap'd control page, then the data */
+	size_t len;
+};
+
+struct sideband {
+	struct evlist evlist;
+	int nrings;
+	struct sideband_ring *rings;
+	size_t data_size; /* bytes of data in each ring */
+	char *buf;	  /* records copied out of the rings */
+	size_t buflen, bufcap;
+	__u64 lost; /* records the kernel could not write: rings full */
+};
+
+/*
+ * Opens the dummy event on the target (a CPU list watches every CPU:
+ * mappings belong to processes, not CPUs), maps its rings and enables it.
+ * Returns 0 or -errno with a sentence in err.
+ */
+int sideband__open(struct sideband *sb, const struct target *target, char *err, size_t errlen);
+
+/*
+ * Reads every ring, and calls fn for each record in time order.  Returns
+ * how many records there were, or -errno.
+ */
+int sideband__drain(struct sideband *sb, void (*fn)(const struct sideband_rec *r, void *ctx),
+		    void *ctx);
+
+/* Unmaps and closes. Safe on a zeroed or half-opened struct. */
+void sideband__close(struct sideband *sb);
+
+#endif

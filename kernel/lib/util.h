@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
+/* util.h - the few helpers every layer writes otherwise: array sizes, time. */
+#ifndef LDLAT_UTIL_H
+#define LDLAT_UTIL_H
+
+#include <time.h>
+#include <linux/types.h>
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+#define NSEC_PER_SEC 1000000000ull
+
+/* A timespec in seconds. */
+static inline double ts__seconds(const struct timespec *ts)
+{
+	return (double)ts->tv_sec + (double)ts->tv_nsec / 1e9;
+}
+
+/* A timespec in nanoseconds. */
+static inline __u64 ts__ns(const struct timespec *ts)
+{
+	return (__u64)ts->tv_sec * NSEC_PER_SEC + (__u64)ts->tv_nsec;
+}
+
+/* Nanoseconds as a timespec. */
+static inline struct timespec ts__from_ns(__u64 ns)
+{
+	return (struct timespec){ .tv_sec = (time_t)(ns / NSEC_PER_SEC),
+				  .tv_nsec = (long)(ns % NSEC_PER_SEC) };
+}
+
+/* Seconds on a clock (CLOCK_MONOTONIC, CLOCK_REALTIME), now. */
+static inline double clock__seconds(clockid_t clock)
+{
+	struct timespec ts;
+
+	clock_gettime(clock, &ts);
+	return ts__seconds(&ts);
+}
+
+#endif

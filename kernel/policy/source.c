@@ -1,0 +1,87 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kernel/policy/source.h"
+#include "kernel/policy/ldlat_event.h"
+#include "bpf/ldlat.h"
+
+const char *source__name(enum source_kind kind)
+{
+	switch (kind) {
+	case SOURCE_LDLAT:
+		return "ldlat";
+	case SOURCE_PAGE_FAULTS:
+		return "page-faults";
+	default:
+		return "auto";
+	}
+}
+
+static int source__page_faults(const struct source_opts *o, struct source *src,
+			       struct evlist *evlist)
+{
+	struct evsel ev = {};
+
+	ev.attr.size = sizeof(ev.attr);
+	ev.attr.type = PERF_TYPE_SOFTWARE;
+	ev.attr.config = PERF_COUNT_SW_PAGE_FAULTS;
+	ev.attr.sample_type = PERF_SAMPLE_ADDR | (o->sample_ip ? PERF_SAMPLE_IP : 0);
+	if (o->freq) {
+		ev.attr.freq = 1;
+		ev.attr.sample_freq = o->freq;
+		snprintf(ev.name, sizeof(ev.name), "page-faults (%llu Hz)",
+			 (unsigned long long)ev.attr.sample_freq);
+	} else {
+		ev.attr.sample_period = o->period ? o->period : o->table->page_faults_period;
+		snprintf(ev.name, sizeof(ev.name), "page-faults (period %llu)",
+			 (unsigned long long)ev.attr.sample_period);
+	}
+	src->kind = SOURCE_PAGE_FAULTS;
+	src->fields = LDLAT_HAS_ADDR;
+	src->weight_struct = false;
+	src->nevents = 0;
+	snprintf(src->why, sizeof(src->why), "software event page-faults, address only");
+	return evlist__add(evlist, &ev);
+}
+
+int source__resolve(const struct source_opts *opts, struct source *src, struct evlist *evlist,
+		    char *notice, size_t noticelen, char *err, size_t errlen)
+{
+	char why[1024];
+	int e;
+
+	memset(src, 0, sizeof(*src));
+	if (noticelen)
+		notice[0] = '\0';
+	if (!opts->table) {
+		snprintf(err, errlen, "no tools.conf: the event table and defaults are missing");
+		return -EINVAL;
+	}
+	e = cpu_id__read(&src->cpu, err, errlen);
+	if (e)
+		return e;
+	if (opts->kind == SOURCE_PAGE_FAULTS)
+		return source__page_faults(opts, src, evlist);
+	e = ldlat_event__resolve(opts, src, evlist, notice, noticelen, err, errlen);
+	if (e == -ENOENT && opts->kind == SOURCE_AUTO) {
+		/* the reason, shortened to its first sentence */
+		snprintf(why, sizeof(why), "%s", err);
+		if (strstr(why, ". "))
+			*strstr(why, ". ") = '\0';
+		notice__add(notice, noticelen,
+			    "%s; sampling page faults instead (addresses only, no latency or data "
+			    "source)",
+			    why);
+		src->nevents = 0;
+		return source__page_faults(opts, src, evlist);
+	}
+	return e;
+}
+
+void source__free(struct source *src)
+{
+	cpu_id__free(&src->cpu);
+}

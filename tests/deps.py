@@ -1,0 +1,126 @@
+#!/usr/bin/env python3
+"""
+deps.py - checks the dependency rule of the layout (make check-deps, run by
+make test).
+
+Every project include is written as its path from the top of the tree
+("kernel/abi/pmu.h"; "bpf/ldlat.skel.h" for what the build generates), and
+points down the layers below, never up or sideways:
+
+  vmlinux/       the kernel's types from BTF
+  bpf/           the program, and the contract: ldlat.h, ldlat_pin.h
+  kernel/lib      the error value, util.h: what every layer uses
+  kernel/abi      the perf ABI, sysfs, /proc, perf.data
+  kernel/policy   which events to open on this machine, and how to group them
+  user/symbols    ELF symbols, /proc/PID/maps, address ranges
+  user/report     snapshots and the report formats
+  user/run        a run's life cycle: options, target, command, BPF session
+  user/offline    perf.data samples through the same logic
+  user/hist, user/top, user/stat   each tool's main and the modules only it uses
+
+A folder may include its own files and those of any layer below it; the three
+tools' folders never include each other.  bench/ and tests/ may include
+anything in the tree, and nothing outside tests/ includes tests/.  Modules (a .c
+and its .h) never include each other in a circle, inside a folder either.
+Prints each violation; exits 1 if there is one.
+"""
+import os
+import re
+import subprocess
+import sys
+
+LAYERS = [
+    ['vmlinux'],
+    ['bpf'],
+    ['kernel/lib'],
+    ['kernel/abi'],
+    ['kernel/policy'],
+    ['user/symbols'],
+    ['user/report'],
+    ['user/run'],
+    ['user/offline'],
+    ['user/hist', 'user/top', 'user/stat'],
+]
+RANK = {d: i for i, ds in enumerate(LAYERS) for d in ds}
+GENERATED = {'bpf/ldlat.skel.h', 'bpf/perf_mem_defs.h'}
+INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
+
+
+def folder(path):
+    d = os.path.dirname(path)
+    while d and d not in RANK and not d.startswith(('tests', 'bench')):
+        d = os.path.dirname(d)
+    return d
+
+
+def module(path):
+    return os.path.splitext(path)[0]
+
+
+def main():
+    top = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..')
+    os.chdir(top)
+    try:
+        files = subprocess.check_output(['git', 'ls-files', '*.c', '*.h'],
+                                        stderr=subprocess.DEVNULL).decode().split()
+    except (OSError, subprocess.CalledProcessError):
+        files = [os.path.join(r, f)[2:] for r, _, fs in os.walk('.') for f in fs
+                 if f.endswith(('.c', '.h')) and not r.startswith('./build')]
+    files = [f for f in files if not f.startswith('vmlinux/')]
+    errors = []
+    graph = {}
+    for f in files:
+        src = folder(f)
+        with open(f, encoding='utf-8') as fh:
+            text = fh.read()
+        for inc in INCLUDE.findall(text):
+            if inc in GENERATED:
+                target = inc
+            elif not os.path.exists(inc):
+                errors.append(f'{f}: #include "{inc}" is not a path from the top of the tree')
+                continue
+            else:
+                target = inc
+            dst = folder(target)
+            if module(target) != module(f):
+                graph.setdefault(module(f), set()).add(module(target))
+            if src.startswith('tests') or src.startswith('bench'):
+                continue
+            if dst.startswith('tests') or dst.startswith('bench'):
+                errors.append(f'{f}: includes {inc}: only tests/ and bench/ include them')
+            elif src not in RANK or dst not in RANK:
+                errors.append(f'{f}: includes {inc}: a folder the rule does not place')
+            elif dst != src and RANK[dst] >= RANK[src]:
+                way = 'sideways' if RANK[dst] == RANK[src] else 'up'
+                errors.append(f'{f}: includes {inc}: {src}/ may not include {dst}/ ({way})')
+    # circles between modules
+    state = {}
+    stack = []
+
+    def visit(m):
+        state[m] = 1
+        stack.append(m)
+        for n in sorted(graph.get(m, ())):
+            if state.get(n) == 1:
+                cyc = stack[stack.index(n):] + [n]
+                errors.append('a circle of includes: ' + ' -> '.join(cyc))
+            elif n not in state:
+                visit(n)
+        stack.pop()
+        state[m] = 2
+
+    for m in sorted(graph):
+        if m not in state:
+            visit(m)
+    for e in errors:
+        print('check-deps: ' + e)
+    if errors:
+        print(f'check-deps: {len(errors)} violation(s) of the layout rule (tests/deps.py)')
+        return 1
+    print(f'check-deps: {len(files)} files, {sum(len(v) for v in graph.values())} includes '
+          'between modules, all pointing down the layers, no circle')
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())

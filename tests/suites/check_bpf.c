@@ -1,0 +1,594 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/*
+ * check_bpf - the verifier-checked BPF program against the native build of
+ * the same logic: synthetic samples go through the program's test entry
+ * (BPF_PROG_TEST_RUN on the raw_tp entry, the same code as the perf_event
+ * entry after it has read the sample), and the maps must equal what the
+ * native ldlat_judge()/ldlat_bucket() compute for the same samples.
+ * Needs root.
+ */
+#include <check.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "bpf/ldlat.h"
+#include "user/run/session.h"
+#include "user/top/session_top.h"
+#include "user/report/snapshot.h"
+#include "tests/lib/datasrc_cases.h"
+#include "bpf/ldlat.skel.h"
+#include "tests/lib/testutil.h"
+#include "kernel/lib/util.h"
+
+#define NSAMPLES 12000
+
+static __u64 rng_state = 0x9e3779b97f4a7c15ull;
+
+static __u64 rnd(void)
+{
+	rng_state ^= rng_state << 13;
+	rng_state ^= rng_state >> 7;
+	rng_state ^= rng_state << 17;
+	return rng_state;
+}
+
+/* A sample that exercises every branch: in and out of ranges, every bucket,
+ * every class, every op, fields missing, other processes. */
+static void gen_sample(const struct ldlat_config *c, struct ldlat_sample *s)
+{
+	static const __u32 ops[] = { PERF_MEM_OP_LOAD, PERF_MEM_OP_LOAD, PERF_MEM_OP_LOAD,
+				     PERF_MEM_OP_STORE, PERF_MEM_OP_PFETCH, PERF_MEM_OP_EXEC,
+				     PERF_MEM_OP_NA };
+	const struct ds_case *dc;
+	__u64 r = rnd(), ds;
+	int i;
+
+	memset(s, 0, sizeof(*s));
+	/* address: inside a span, at its edges, just outside, zero, or anywhere */
+	switch (r % 6) {
+	case 0:
+	case 1:
+		if (c->nspans) {
+			i = rnd() % c->nspans;
+			s->addr = c->span_lo[i] + rnd() % (c->span_hi[i] - c->span_lo[i]);
+			break;
+		}
+		/* fall through */
+	case 2:
+		s->addr = rnd();
+		break;
+	case 3:
+		if (c->nspans) {
+			i = rnd() % c->nspans;
+			s->addr = (rnd() & 1) ? c->span_hi[i] : c->span_lo[i] - (rnd() & 1);
+		}
+		break;
+	case 4:
+		s->addr = 0;
+		break;
+	default:
+		s->addr = rnd() & 0xffffffffffull;
+		break;
+	}
+	/* latency across all 65 log2 buckets, and small values often */
+	i = rnd() % 66;
+	s->lat = i == 65 ? rnd() % 300 : (i == 0 ? 0 : rnd() >> (64 - i));
+	/* a data source the kernel emits, or random bits */
+	if (rnd() % 5)
+		ds = ds_value(rnd() % ds_nvalues(), &dc) & ~(__u64)0x1f;
+	else
+		ds = rnd() & ~(__u64)0x1f;
+	s->data_src = ds | ops[rnd() % (ARRAY_SIZE(ops))];
+	s->ip = rnd();
+	s->tgid = 40 + rnd() % 4;
+	s->flags = LDLAT_HAS_ADDR | LDLAT_HAS_LAT | LDLAT_HAS_DSRC;
+	if (rnd() % 20 == 0)
+		s->flags &= ~(1u << (rnd() % 3));
+}
+
+/* The maps as BPF filled them equal the native model's counts (snapshot__account). */
+static void snapshots_equal(const struct snapshot *got, const struct snapshot *want, __u32 nranges)
+{
+	__u32 idx;
+	int k;
+
+	ck_assert_mem_eq(&got->counters, &want->counters, sizeof(got->counters));
+	for (idx = 0; idx < nranges * LDLAT_NCLASS; idx++) {
+		for (k = 0; k < LDLAT_NBUCKETS; k++)
+			ck_assert_msg(got->cells[idx].slot[k] == want->cells[idx].slot[k],
+				      "range %u class %u bucket %d: BPF %llu, native %llu",
+				      idx / LDLAT_NCLASS, idx % LDLAT_NCLASS, k,
+				      (unsigned long long)got->cells[idx].slot[k],
+				      (unsigned long long)want->cells[idx].slot[k]);
+		ck_assert_uint_eq(got->cells[idx].count, want->cells[idx].count);
+		ck_assert_uint_eq(got->cells[idx].sum, want->cells[idx].sum);
+	}
+}
+
+static void run_samples(const struct ldlat_config *cfg)
+{
+	struct session sess;
+	struct snapshot got, want;
+	struct ldlat_sample s;
+	char err[1024];
+	int i, fd;
+	LIBBPF_OPTS(bpf_test_run_opts, opts, .ctx_in = &s, .ctx_size_in = sizeof(s));
+
+	ck_assert_msg(session__open(&sess, cfg, SESSION_TEST_ENTRY, err, sizeof(err)) == 0, "%s",
+		      err);
+	ck_assert_int_eq(snapshot__init(&got, cfg->nranges), 0);
+	ck_assert_int_eq(snapshot__init(&want, cfg->nranges), 0);
+	fd = session__test_fd(&sess);
+	for (i = 0; i < NSAMPLES; i++) {
+		gen_sample(cfg, &s);
+		opts.retval = 1;
+		ck_assert_int_eq(bpf_prog_test_run_opts(fd, &opts), 0);
+		ck_assert_int_eq(opts.retval, 0); /* nothing for the ring buffer */
+		snapshot__account(&want, cfg, &s);
+	}
+	ck_assert_int_eq(session__read(&sess, &got), 0);
+	ck_assert_uint_eq(got.counters.seen, NSAMPLES);
+	snapshots_equal(&got, &want, cfg->nranges);
+	/* the samples reached every check the configuration turns on */
+	ck_assert_uint_gt(want.counters.kept, 0);
+	ck_assert_uint_gt(want.counters.fields_missing, 0);
+	ck_assert(!cfg->ntgids || want.counters.tgid_filtered);
+	ck_assert(!cfg->op_mask || want.counters.op_filtered);
+	ck_assert(!cfg->nspans || (want.counters.no_address && want.counters.outside_ranges));
+	ck_assert(!cfg->min_lat || want.counters.below_min);
+	ck_assert(cfg->max_lat == ~0ull || want.counters.above_max);
+	ck_assert(cfg->class_mask == LDLAT_ALL_CLASSES || want.counters.class_filtered);
+	snapshot__free(&got);
+	snapshot__free(&want);
+	session__close(&sess);
+}
+
+START_TEST(test_no_filters)
+{
+	struct ldlat_config c = { .nranges = 1,
+				  .max_lat = ~0ull,
+				  .class_mask = LDLAT_ALL_CLASSES,
+				  .need = LDLAT_HAS_ADDR | LDLAT_HAS_LAT | LDLAT_HAS_DSRC };
+
+	run_samples(&c);
+}
+END_TEST
+
+/* 16 ranges (20 spans), a latency window, a class set, loads only, two processes. */
+static void all_filters_config(struct ldlat_config *cfg)
+{
+	struct ldlat_config c = { .min_lat = 20,
+				  .max_lat = 5000,
+				  .class_mask = (1u << LDLAT_CLASS_L1) | (1u << LDLAT_CLASS_L3) |
+						(1u << LDLAT_CLASS_LOCAL_HITM) |
+						(1u << LDLAT_CLASS_REMOTE_HITM) |
+						(1u << LDLAT_CLASS_LOCAL_RAM) |
+						(1u << LDLAT_CLASS_REMOTE_RAM_1HOP) |
+						(1u << LDLAT_CLASS_UNKNOWN),
+				  .op_mask = PERF_MEM_OP_LOAD,
+				  .need = LDLAT_HAS_ADDR | LDLAT_HAS_LAT | LDLAT_HAS_DSRC,
+				  .ntgids = 2,
+				  .tgid = { 41, 43 } };
+	int i;
+
+	for (i = 0; i < 20; i++) {
+		c.span_lo[i] = 0x7f0000000000ull + (__u64)i * 0x100000;
+		c.span_hi[i] = c.span_lo[i] + 0x10000 + i * 0x1000;
+		c.span_range[i] = i % 16;
+	}
+	c.nspans = 20;
+	c.nranges = 16;
+	*cfg = c;
+}
+
+START_TEST(test_all_filters)
+{
+	struct ldlat_config c;
+
+	all_filters_config(&c);
+	run_samples(&c);
+}
+END_TEST
+
+/* Linear buckets, and a source that carries only addresses (page faults). */
+START_TEST(test_linear_and_address_only)
+{
+	struct ldlat_config c = { .nranges = 2,
+				  .nspans = 2,
+				  .span_lo = { 0x1000, 0x100000 },
+				  .span_hi = { 0x80000, 0x7fffffffffffull },
+				  .span_range = { 1, 0 },
+				  .max_lat = ~0ull,
+				  .class_mask = LDLAT_ALL_CLASSES,
+				  .linear_step = 13,
+				  .need = LDLAT_HAS_ADDR };
+
+	run_samples(&c);
+	c.need = LDLAT_HAS_ADDR | LDLAT_HAS_LAT | LDLAT_HAS_DSRC;
+	c.op_mask = PERF_MEM_OP_LOAD | PERF_MEM_OP_STORE;
+	c.linear_step = 0xffffffffu;
+	run_samples(&c);
+	/* powers of two: the program shifts (linear_shift, as config__fill sets it) */
+	c.linear_step = 16;
+	c.linear_shift = ldlat_linear_shift(16);
+	ck_assert_uint_eq(c.linear_shift, 5);
+	run_samples(&c);
+	c.linear_step = 1;
+	c.linear_shift = ldlat_linear_shift(1);
+	run_samples(&c);
+	c.linear_step = 0x80000000u;
+	c.linear_shift = ldlat_linear_shift(0x80000000u);
+	run_samples(&c);
+}
+END_TEST
+
+/*
+ * With linear_shift the program's buckets come from the shift, not the
+ * division: a shift that disagrees with the step (8 for a step of 16) moves
+ * a latency of 100 to bucket 12, where 100 / 16 would give 6.
+ */
+START_TEST(test_linear_shift_used)
+{
+	struct ldlat_config c = { .nranges = 1,
+				  .max_lat = ~0ull,
+				  .class_mask = LDLAT_ALL_CLASSES,
+				  .linear_step = 16,
+				  .linear_shift = ldlat_linear_shift(8),
+				  .need = LDLAT_HAS_LAT };
+	struct ldlat_sample s = { .lat = 100, .flags = LDLAT_HAS_LAT };
+	struct session sess;
+	struct snapshot got;
+	char err[1024];
+	__u64 at12 = 0, total = 0;
+	__u32 idx;
+	LIBBPF_OPTS(bpf_test_run_opts, opts, .ctx_in = &s, .ctx_size_in = sizeof(s));
+
+	ck_assert_msg(session__open(&sess, &c, SESSION_TEST_ENTRY, err, sizeof(err)) == 0, "%s",
+		      err);
+	ck_assert_int_eq(snapshot__init(&got, 1), 0);
+	ck_assert_int_eq(bpf_prog_test_run_opts(session__test_fd(&sess), &opts), 0);
+	ck_assert_int_eq(session__read(&sess, &got), 0);
+	for (idx = 0; idx < LDLAT_NCLASS; idx++) {
+		at12 += got.cells[idx].slot[12];
+		total += got.cells[idx].count;
+	}
+	ck_assert_uint_eq(total, 1);
+	ck_assert_uint_eq(at12, 1);
+	snapshot__free(&got);
+	session__close(&sess);
+}
+END_TEST
+
+/*
+ * Every data_src value a platform's kernel emits lands in its expected class
+ * in BPF (the test entry) and in the native build of the same header, and
+ * the maps equal the native model's counts.
+ */
+START_TEST(test_platform_classes_in_bpf)
+{
+	const struct ds_platform *p = &ds_platforms[_i];
+	struct ldlat_config c = { .nranges = 1,
+				  .max_lat = ~0ull,
+				  .class_mask = LDLAT_ALL_CLASSES,
+				  .need = LDLAT_HAS_LAT | LDLAT_HAS_DSRC };
+	struct ldlat_sample s = { .flags = LDLAT_HAS_LAT | LDLAT_HAS_DSRC };
+	__u64 want[LDLAT_NCLASS] = {}, sum[LDLAT_NCLASS] = {};
+	const struct ds_case *dc;
+	struct session sess;
+	struct snapshot got, model;
+	char err[1024];
+	unsigned int i, cls;
+	__u32 range, ncls;
+	LIBBPF_OPTS(bpf_test_run_opts, opts, .ctx_in = &s, .ctx_size_in = sizeof(s));
+
+	ck_assert_msg(session__open(&sess, &c, SESSION_TEST_ENTRY, err, sizeof(err)) == 0, "%s", err);
+	ck_assert_int_eq(snapshot__init(&got, 1), 0);
+	ck_assert_int_eq(snapshot__init(&model, 1), 0);
+	for (i = 0; i < ds_platform__nvalues(p); i++) {
+		s.data_src = ds_platform__value(p, i, &dc);
+		s.lat = i; /* the latency names the value: one sample per bucket sum */
+		ck_assert_int_eq(bpf_prog_test_run_opts(session__test_fd(&sess), &opts), 0);
+		want[dc->cls]++;
+		sum[dc->cls] += i;
+		ck_assert_msg(ldlat_judge(&c, &s, &range, &ncls) == LDLAT_KEPT && ncls == dc->cls,
+			      "%s %s natively: class %u", p->name, dc->what, ncls);
+		snapshot__account(&model, &c, &s);
+	}
+	ck_assert_int_eq(session__read(&sess, &got), 0);
+	ck_assert_uint_eq(got.counters.seen, ds_platform__nvalues(p));
+	for (cls = 0; cls < LDLAT_NCLASS; cls++) {
+		ck_assert_msg(got.cells[cls].count == want[cls], "%s class %u: BPF %llu, expected %llu",
+			      p->name, cls, (unsigned long long)got.cells[cls].count,
+			      (unsigned long long)want[cls]);
+		ck_assert_uint_eq(got.cells[cls].sum, sum[cls]);
+	}
+	snapshots_equal(&got, &model, 1);
+	snapshot__free(&got);
+	snapshot__free(&model);
+	session__close(&sess);
+}
+END_TEST
+
+/* The map cells carry their labels, for bpftool and anyone reading them raw. */
+START_TEST(test_cell_labels)
+{
+	struct ldlat_config c = { .nranges = 3, .max_lat = ~0ull, .class_mask = LDLAT_ALL_CLASSES };
+	struct session sess;
+	struct ldlat_hist *vals;
+	char err[1024];
+	__u32 idx;
+	int cpu;
+
+	ck_assert_msg(session__open(&sess, &c, 0, err, sizeof(err)) == 0, "%s", err);
+	vals = calloc(sess.ncpus, sizeof(*vals));
+	for (idx = 0; idx < 3 * LDLAT_NCLASS; idx++) {
+		ck_assert_int_eq(bpf_map_lookup_elem(bpf_map__fd(sess.skel->maps.hists), &idx, vals), 0);
+		for (cpu = 0; cpu < sess.ncpus; cpu++) {
+			ck_assert_uint_eq(vals[cpu].range, idx / LDLAT_NCLASS);
+			ck_assert_uint_eq(vals[cpu].class, idx % LDLAT_NCLASS);
+		}
+	}
+	ck_assert_uint_eq(bpf_map__max_entries(sess.skel->maps.hists), 3 * LDLAT_NCLASS);
+	free(vals);
+	session__close(&sess);
+}
+END_TEST
+
+/*
+ * The benchmark entry (XDP, for test_run with repeat) runs the same logic:
+ * 'repeat' runs on a sample count it that many times, as natively; a packet
+ * too short for a sample counts nothing.  The tools never load it.
+ */
+START_TEST(test_bench_entry)
+{
+	unsigned char tiny[14] = {};
+	struct ldlat_config c;
+	struct ldlat_sample s;
+	struct session sess;
+	struct snapshot got, want;
+	char err[1024];
+	int i, r, fd;
+	LIBBPF_OPTS(bpf_test_run_opts, opts, .data_in = &s, .data_size_in = sizeof(s), .repeat = 3);
+
+	all_filters_config(&c);
+	ck_assert_msg(session__open(&sess, &c, SESSION_BENCH_ENTRY, err, sizeof(err)) == 0, "%s",
+		      err);
+	ck_assert_int_lt(session__test_fd(&sess), 0);
+	fd = bpf_program__fd(sess.skel->progs.ldlat_bench);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(snapshot__init(&got, c.nranges), 0);
+	ck_assert_int_eq(snapshot__init(&want, c.nranges), 0);
+	for (i = 0; i < NSAMPLES / 4; i++) {
+		gen_sample(&c, &s);
+		ck_assert_int_eq(bpf_prog_test_run_opts(fd, &opts), 0);
+		ck_assert_int_eq(opts.retval, XDP_PASS);
+		for (r = 0; r < 3; r++)
+			snapshot__account(&want, &c, &s);
+	}
+	opts.data_in = tiny;
+	opts.data_size_in = sizeof(tiny);
+	ck_assert_int_eq(bpf_prog_test_run_opts(fd, &opts), 0);
+	ck_assert_int_eq(session__read(&sess, &got), 0);
+	ck_assert_uint_eq(got.counters.seen, 3 * (NSAMPLES / 4));
+	snapshots_equal(&got, &want, c.nranges);
+	snapshot__free(&got);
+	snapshot__free(&want);
+	session__close(&sess);
+
+	ck_assert_msg(session__open(&sess, &c, 0, err, sizeof(err)) == 0, "%s", err);
+	ck_assert_int_lt(bpf_program__fd(sess.skel->progs.ldlat_bench), 0);
+	session__close(&sess);
+}
+END_TEST
+
+/* The program for kernels before 6.3 passes the verifier too. */
+START_TEST(test_address_only_program_loads)
+{
+	struct ldlat_config c = { .nranges = 1, .max_lat = ~0ull, .class_mask = LDLAT_ALL_CLASSES,
+				  .need = LDLAT_HAS_ADDR, .nspans = 1, .span_lo = { 1 },
+				  .span_hi = { 2 } };
+	struct session sess;
+	char err[1024];
+
+	ck_assert_msg(session__open(&sess, &c, SESSION_ADDR_ONLY, err, sizeof(err)) == 0, "%s", err);
+	ck_assert_int_ge(bpf_program__fd(sess.skel->progs.ldlat_sample_addr), 0);
+	ck_assert_int_lt(bpf_program__fd(sess.skel->progs.ldlat_sample), 0);
+	session__close(&sess);
+}
+END_TEST
+
+/* ---- ldlat-top's tables ---------------------------------------------------- */
+
+/* Samples with few distinct keys: 4 processes, 24 IPs, addresses over 16 KiB. */
+static void gen_top_sample(struct ldlat_sample *s)
+{
+	gen_sample(&(struct ldlat_config){ 0 }, s);
+	s->ip = 0x401000 + (rnd() % 24) * 0x10;
+	if (rnd() % 8 == 0)
+		s->ip |= 0xffffffff81000000ull; /* kernel IPs count too */
+	s->addr = 0x7f0000000000ull + rnd() % 16384;
+}
+
+/* The native build's tables for the same samples, with a kernel table of 'entries' keys. */
+static void model_top(const struct ldlat_config *c, const struct ldlat_sample *s,
+		      struct top_table *ip, struct top_table *data)
+{
+	__u32 range = 0, cls = 0;
+
+	if (ldlat_judge(c, s, &range, &cls) != LDLAT_KEPT)
+		return;
+	/* a new key that finds no room is not attributed, but counted */
+	ck_assert_int_eq(top_tables__add(ip, data, c, s, cls), 0);
+}
+
+static void tables_equal(const struct top_table *got, const struct top_table *want)
+{
+	const struct top_entry *g;
+	size_t i;
+
+	ck_assert_uint_eq(got->n, want->n);
+	ck_assert_uint_eq(got->full, want->full);
+	ck_assert_uint_eq(got->failed, 0);
+	for (i = 0; i < want->n; i++) {
+		g = top_table__find(got, want->e[i].tgid, want->e[i].addr);
+		ck_assert_msg(g, "key (%u, 0x%llx) missing from the BPF table", want->e[i].tgid,
+			      (unsigned long long)want->e[i].addr);
+		ck_assert_mem_eq(&g->v, &want->e[i].v, sizeof(g->v));
+	}
+}
+
+/* Runs n samples through the test entry and the model. */
+static void top_batch(struct session *sess, const struct ldlat_config *c, int n,
+		      struct top_table *ip, struct top_table *data)
+{
+	struct ldlat_sample s;
+	int i;
+	LIBBPF_OPTS(bpf_test_run_opts, opts, .ctx_in = &s, .ctx_size_in = sizeof(s));
+
+	for (i = 0; i < n; i++) {
+		gen_top_sample(&s);
+		ck_assert_int_eq(bpf_prog_test_run_opts(session__test_fd(sess), &opts), 0);
+		model_top(c, &s, ip, data);
+	}
+}
+
+/*
+ * Both tables against the native model, over two drain generations (each
+ * drain moves exactly its generation's samples), with filters on, lines of
+ * 64 bytes; then with pages and a table too small (_i = 1): the samples of
+ * keys that found it full are counted, and every kept sample is accounted.
+ */
+START_TEST(test_top_tables)
+{
+	struct ldlat_config c = { .nranges = 1,
+				  .max_lat = 1ull << 40,
+				  .min_lat = 3,
+				  .class_mask = LDLAT_ALL_CLASSES & ~(1u << LDLAT_CLASS_L2),
+				  .op_mask = PERF_MEM_OP_LOAD,
+				  .need = LDLAT_HAS_ADDR | LDLAT_HAS_LAT | LDLAT_HAS_DSRC,
+				  .top = LDLAT_TOP_IP | LDLAT_TOP_DATA,
+				  .top_shift = _i ? 12 : 6,
+				  .top_entries = _i ? 9 : 4096 };
+	struct top_table got_ip, got_data, want_ip, want_data;
+	struct snapshot snap;
+	struct session sess;
+	char err[1024];
+	int gen;
+
+	ck_assert_msg(session__open(&sess, &c, SESSION_TEST_ENTRY, err, sizeof(err)) == 0, "%s",
+		      err);
+	ck_assert_uint_eq(bpf_map__max_entries(sess.skel->maps.top_ip), c.top_entries);
+	ck_assert_int_eq(snapshot__init(&snap, 1), 0);
+	for (gen = 0; gen < 2; gen++) {
+		top_table__init(&got_ip);
+		top_table__init(&got_data);
+		top_table__init(&want_ip);
+		top_table__init(&want_data);
+		top_batch(&sess, &c, NSAMPLES / 2, &want_ip, &want_data);
+		ck_assert_int_eq(session__top_drain(&sess, false, &got_ip, &got_data), 0);
+		tables_equal(&got_ip, &want_ip);
+		tables_equal(&got_data, &want_data);
+		ck_assert_uint_eq(sess.skel->bss->top_gen, gen + 1);
+		ck_assert(!_i || (want_ip.full && want_data.full));
+		/* every kept sample is in a table or counted as not attributed */
+		ck_assert_int_eq(session__read(&sess, &snap), 0);
+		ck_assert_uint_eq(top_table__samples(&got_ip) + got_ip.full,
+				  top_table__samples(&want_ip) + want_ip.full);
+		top_table__free(&got_ip);
+		top_table__free(&got_data);
+		top_table__free(&want_ip);
+		top_table__free(&want_data);
+	}
+	ck_assert_uint_gt(snap.counters.kept, 0);
+	ck_assert_uint_lt(snap.counters.kept, NSAMPLES);
+	snapshot__free(&snap);
+	session__close(&sess);
+}
+END_TEST
+
+/* The maps a loaded program uses. */
+static int prog_maps(int prog_fd, __u32 *ids, __u32 max)
+{
+	struct bpf_prog_info info = { .nr_map_ids = max, .map_ids = (__u64)(unsigned long)ids };
+	__u32 len = sizeof(info);
+
+	ck_assert_int_eq(bpf_obj_get_info_by_fd(prog_fd, &info, &len), 0);
+	return (int)info.nr_map_ids;
+}
+
+static bool uses_map(const __u32 *ids, int n, const struct bpf_map *map)
+{
+	struct bpf_map_info info = {};
+	__u32 len = sizeof(info);
+	int i;
+
+	ck_assert_int_eq(bpf_obj_get_info_by_fd(bpf_map__fd(map), &info, &len), 0);
+	for (i = 0; i < n; i++)
+		if (ids[i] == info.id)
+			return true;
+	return false;
+}
+
+/*
+ * ldlat-hist's programs have no instruction of the tables: they use none of
+ * their maps, and the tables hold one entry.  ldlat-top's use them.
+ */
+START_TEST(test_top_off_costs_nothing)
+{
+	struct ldlat_config c = { .nranges = 1, .max_lat = ~0ull, .class_mask = LDLAT_ALL_CLASSES,
+				  .need = LDLAT_HAS_ADDR, .top_entries = 4096 };
+	struct session sess;
+	char err[1024];
+	__u32 ids[16];
+	int n, fd;
+
+	ck_assert_msg(session__open(&sess, &c, _i ? SESSION_ADDR_ONLY : 0, err, sizeof(err)) == 0,
+		      "%s", err);
+	fd = bpf_program__fd(_i ? sess.skel->progs.ldlat_sample_addr : sess.skel->progs.ldlat_sample);
+	n = prog_maps(fd, ids, 16);
+	ck_assert(uses_map(ids, n, sess.skel->maps.counters));
+	ck_assert(!uses_map(ids, n, sess.skel->maps.top_ip));
+	ck_assert(!uses_map(ids, n, sess.skel->maps.top_data));
+	ck_assert(!uses_map(ids, n, sess.skel->maps.top_counters));
+	ck_assert(!uses_map(ids, n, sess.skel->maps.bss)); /* the generation */
+	ck_assert_uint_eq(bpf_map__max_entries(sess.skel->maps.top_ip), 1);
+	ck_assert_uint_eq(bpf_map__max_entries(sess.skel->maps.top_data), 1);
+	ck_assert_int_lt(bpf_program__fd(sess.skel->progs.ldlat_top), 0);
+	session__close(&sess);
+	c.top = LDLAT_TOP_IP | LDLAT_TOP_DATA;
+	ck_assert_msg(session__open(&sess, &c, _i ? SESSION_ADDR_ONLY : 0, err, sizeof(err)) == 0,
+		      "%s", err);
+	fd = bpf_program__fd(_i ? sess.skel->progs.ldlat_top_addr : sess.skel->progs.ldlat_top);
+	n = prog_maps(fd, ids, 16);
+	ck_assert(uses_map(ids, n, sess.skel->maps.top_ip));
+	ck_assert(uses_map(ids, n, sess.skel->maps.top_data));
+	ck_assert_int_lt(bpf_program__fd(sess.skel->progs.ldlat_sample), 0);
+	session__close(&sess);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("bpf");
+	TCase *tc = tcase_create("test_run");
+
+	if (!need_root("check_bpf (BPF_PROG_TEST_RUN)"))
+		return 0;
+	tcase_set_timeout(tc, 120);
+	tcase_add_test(tc, test_no_filters);
+	tcase_add_test(tc, test_all_filters);
+	tcase_add_test(tc, test_linear_and_address_only);
+	tcase_add_test(tc, test_linear_shift_used);
+	tcase_add_loop_test(tc, test_platform_classes_in_bpf, 0, NDS_PLATFORMS);
+	tcase_add_test(tc, test_cell_labels);
+	tcase_add_test(tc, test_address_only_program_loads);
+	tcase_add_loop_test(tc, test_top_tables, 0, 2);
+	tcase_add_loop_test(tc, test_top_off_costs_nothing, 0, 2);
+	tcase_add_test(tc, test_bench_entry);
+	suite_add_tcase(s, tc);
+	return run_suite(s);
+}

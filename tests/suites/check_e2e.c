@@ -1,0 +1,816 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/*
+ * check_e2e - ldlat-hist end to end on this machine: real perf events (page
+ * faults, whose address travels the same perf -> BPF -> map path as a
+ * load-latency sample), real targets (a command, -p, -G, -C, the whole
+ * machine), and every bad input.  A workload that first-touches N pages at
+ * a fixed address must be counted exactly N times in that range.  Needs root.
+ */
+#include <check.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <glob.h>
+#include <stdbool.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "tests/lib/testutil.h"
+#include "kernel/lib/util.h"
+
+#define BASE	   "0x200000000000"
+#define BASE_RANGE BASE "+16M"
+
+static const char *hist(void)
+{
+	return build_path("ldlat-hist");
+}
+
+static const char *workload(void)
+{
+	return build_path("ldlat-workload");
+}
+
+/* ---- a command ------------------------------------------------------------ */
+
+START_TEST(test_command_exact)
+{
+	static const char *const pages[] = { "1", "100", "2500" };
+	char *argv[] = { (char *)hist(), "--source", "page-faults", "-a", BASE_RANGE, "--",
+			 (char *)workload(), "--fault-pages", (char *)pages[_i], "--base", BASE,
+			 NULL };
+	char *out, *err;
+
+	run_expect(argv, 0, &out, &err);
+	ck_assert_msg(count_for(out, BASE_RANGE) == atol(pages[_i]), "want %s in:\n%s", pages[_i],
+		      out);
+	ck_assert_ptr_nonnull(strstr(out, "counts per range only"));
+	ck_assert_ptr_nonnull(strstr(err, "sampling page-faults (period 1) on command"));
+	free(out);
+	free(err);
+	assert_nothing_left();
+}
+END_TEST
+
+/* Two ranges split the pages; the faults of the loader and libc fall outside both. */
+START_TEST(test_command_two_ranges)
+{
+	char *argv[] = { (char *)hist(), "--source", "page-faults", "-a", BASE "+120K", "-a",
+			 "0x20000001e000-0x200000064000", "--", (char *)workload(), "--fault-pages",
+			 "100", "--base", BASE, NULL };
+	char *out, *err;
+	long outside;
+	const char *p;
+
+	run_expect(argv, 0, &out, &err);
+	ck_assert_int_eq(count_for(out, BASE "+120K"), 30);
+	ck_assert_int_eq(count_for(out, "0x20000001e000-0x200000064000"), 70);
+	ck_assert_int_eq(count_for(out, "total"), 100);
+	p = strstr(out, "kept; dropped: ");
+	ck_assert_ptr_nonnull(p);
+	outside = strtol(p + strlen("kept; dropped: "), NULL, 10);
+	ck_assert_int_gt(outside, 0);
+	ck_assert_ptr_nonnull(strstr(out, "outside every range"));
+	free(out);
+	free(err);
+}
+END_TEST
+
+/* The address-only program (for kernels before 6.3) on the same real path. */
+START_TEST(test_address_only_program)
+{
+	char *argv[] = { "env", "LDLAT_FORCE_ADDR_ONLY=1", (char *)hist(), "--source", "page-faults",
+			 "-a", BASE_RANGE, "--", (char *)workload(), "--fault-pages", "77", "--base",
+			 BASE, NULL };
+	char *out, *err;
+
+	run_expect(argv, 0, &out, &err);
+	ck_assert_int_eq(count_for(out, BASE_RANGE), 77);
+	free(out);
+	free(err);
+	assert_nothing_left();
+}
+END_TEST
+
+/*
+ * An event whose samples carry a latency field: LDLAT_FORCE_ADDR_ONLY=1 says
+ * it drops it and counts by address; =0 keeps the full program whatever the
+ * kernel's version says (a kernel with the 6.3 ordering backported).
+ */
+START_TEST(test_address_only_override)
+{
+	char *addr_only[] = { "env", "LDLAT_FORCE_ADDR_ONLY=1", (char *)hist(), "--event",
+			      "page-faults:u", "-c", "1", "--by", "range", "-a", BASE_RANGE, "--",
+			      (char *)workload(), "--fault-pages", "30", "--base", BASE, NULL };
+	/* --op any: a software event's data_src names no op (address-only refuses --op) */
+	char *full[] = { "env", "LDLAT_FORCE_ADDR_ONLY=0", (char *)hist(), "--event",
+			 "page-faults:u", "-c", "1", "--by", "range", "-a", BASE_RANGE, "--op", "any",
+			 "--", (char *)workload(), "--fault-pages", "30", "--base", BASE, NULL };
+	char *out, *err;
+
+	run_expect(addr_only, 0, &out, &err);
+	ck_assert_msg(strstr(err, "LDLAT_FORCE_ADDR_ONLY=1; running address-only"), "%s", err);
+	ck_assert_int_eq(count_for(out, BASE_RANGE), 30);
+	free(out);
+	free(err);
+	run_expect(full, 0, &out, &err);
+	ck_assert_msg(!strstr(err, "address-only"), "%s", err);
+	ck_assert_msg(strstr(out, "  30 samples, mean 0.0 cycles"), "%s", out);
+	free(out);
+	free(err);
+}
+END_TEST
+
+/* The command's children count (inherit), and its exit status becomes ours. */
+START_TEST(test_command_children_and_status)
+{
+	char script[512];
+	char *argv[] = { (char *)hist(), "--source", "page-faults", "-a", BASE_RANGE, "--", "sh", "-c",
+			 script, NULL };
+	char *out, *err;
+
+	snprintf(script, sizeof(script), "%s --fault-pages 30 --base %s; exit 7", workload(), BASE);
+	run_expect(argv, 7, &out, &err);
+	ck_assert_int_eq(count_for(out, BASE_RANGE), 30);
+	free(out);
+	free(err);
+}
+END_TEST
+
+/* Mapping names resolve against the command once it has exec'd. */
+START_TEST(test_command_mappings)
+{
+	char *argv[] = { (char *)hist(), "--source", "page-faults", "-a", "[stack]", "-a",
+			 "ldlat-workload", "-a", BASE_RANGE, "-v", "--", (char *)workload(),
+			 "--fault-pages", "20", "--base", BASE, NULL };
+	char *out, *err;
+
+	run_expect(argv, 0, &out, &err);
+	ck_assert_int_gt(count_for(out, "[stack] (0x"), 0);
+	ck_assert_int_gt(count_for(out, "ldlat-workload (0x"), 0);
+	ck_assert_int_eq(count_for(out, BASE_RANGE), 20);
+	ck_assert_ptr_nonnull(strstr(err, "range 0: [stack] = 0x"));
+	free(out);
+	free(err);
+}
+END_TEST
+
+/* The spans -v printed for range NAME ("range 0: NAME = 0xA-0xB,0xC-0xD"); how many. */
+static int spans_of(const char *err, const char *name, unsigned long long lo[],
+		    unsigned long long hi[], int max)
+{
+	char needle[256];
+	const char *p;
+	int n = 0, used;
+
+	snprintf(needle, sizeof(needle), ": %s = ", name);
+	p = strstr(err, needle);
+	if (!p)
+		return 0;
+	p += strlen(needle);
+	while (n < max && sscanf(p, "0x%llx-0x%llx%n", &lo[n], &hi[n], &used) == 2) {
+		n++;
+		p += used;
+		if (*p != ',')
+			break;
+		p++;
+	}
+	return n;
+}
+
+/* The number before "what" in the filter line ("dropped: 155 outside every range"), or -1. */
+static long dropped(const char *out, const char *what)
+{
+	const char *p = strstr(out, what);
+
+	while (p && p > out && p[-1] == ' ')
+		p--;
+	while (p && p > out && p[-1] >= '0' && p[-1] <= '9')
+		p--;
+	return p ? strtol(p, NULL, 10) : -1;
+}
+
+/*
+ * [heap] is the brk heap and room to grow: pages the command adds with sbrk
+ * after the ranges were resolved count, the pages it maps with mmap (below
+ * the libraries, in the gap above the heap) do not.  With RLIMIT_DATA the
+ * room is that limit; without, the machine's memory.  _i: 0 unlimited, 1 with
+ * a 1 GiB RLIMIT_DATA.
+ */
+START_TEST(test_command_heap)
+{
+	char *argv[] = { (char *)hist(), "--source", "page-faults", "-a", "[heap]", "-v", "--",
+			 (char *)workload(), "--heap-pages", "50", "--fault-pages", "100",
+			 "--print-ranges", NULL };
+	struct rlimit data = { 1ull << 30, 1ull << 30 };
+	unsigned long long lo[4], hi[4], flo, fhi;
+	char *out, *err;
+	const char *f;
+	long heap;
+
+	if (_i)
+		ck_assert_int_eq(setrlimit(RLIMIT_DATA, &data), 0);
+	run_expect(argv, 0, &out, &err);
+	ck_assert_int_eq(spans_of(err, "[heap]", lo, hi, 4), 1);
+	f = strstr(out, "faults 0x");
+	ck_assert_msg(f && sscanf(f, "faults 0x%llx-0x%llx", &flo, &fhi) == 2, "%s", out);
+	ck_assert_msg(fhi <= lo[0] || flo >= hi[0], "mapped pages 0x%llx-0x%llx inside [heap] 0x%llx-0x%llx",
+		      flo, fhi, lo[0], hi[0]);
+	if (_i) /* stopped at exec the heap is empty: start_brk plus RLIMIT_DATA */
+		ck_assert_uint_eq(hi[0] - lo[0], 1ull << 30);
+	else
+		ck_assert_uint_gt(hi[0] - lo[0], 1ull << 20);
+	heap = count_for(out, "[heap] (0x");
+	ck_assert_msg(heap >= 50 && heap < 100, "%s", out);
+	ck_assert_msg(dropped(out, "outside every range") >= 100, "%s", out);
+	free(out);
+	free(err);
+}
+END_TEST
+
+/* The PID of the first child of pid (the tool's command), or 0. */
+static pid_t child_of(pid_t pid)
+{
+	char path[64], buf[256];
+	FILE *f;
+	int c = 0;
+
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/children", (int)pid, (int)pid);
+	f = fopen(path, "r");
+	if (!f)
+		return 0;
+	if (!fgets(buf, sizeof(buf), f) || sscanf(buf, "%d", &c) != 1)
+		c = 0;
+	fclose(f);
+	return c;
+}
+
+/*
+ * A library of a command (stopped at its exec, before the loader mapped it):
+ * the command runs to its entry point first, the range covers every mapping
+ * of libc in the command's /proc/PID/maps, and the faults the program takes
+ * in libc after its entry point count.
+ */
+START_TEST(test_command_library)
+{
+	char *argv[] = { (char *)hist(), "--source", "page-faults", "-a", "libc.so.6", "-v", "--",
+			 (char *)workload(), "--wait", "--fault-pages", "10", NULL };
+	unsigned long long lo[16], hi[16], mlo, mhi;
+	char path[64], line[1024];
+	int n, i, nmaps = 0;
+	struct child h;
+	pid_t w;
+	FILE *f;
+
+	ck_assert_msg(child_spawn_started(&h, argv, 30), "%s", h.errbuf);
+	n = spans_of(h.errbuf, "libc.so.6", lo, hi, 16);
+	ck_assert_msg(n > 0, "%s", h.errbuf);
+	w = child_of(h.pid);
+	ck_assert_int_gt(w, 0);
+	snprintf(path, sizeof(path), "/proc/%d/maps", (int)w);
+	f = fopen(path, "r");
+	ck_assert_ptr_nonnull(f);
+	while (fgets(line, sizeof(line), f)) {
+		if (!strstr(line, "/libc.so.6\n"))
+			continue;
+		ck_assert_int_eq(sscanf(line, "%llx-%llx", &mlo, &mhi), 2);
+		for (i = 0; i < n && !(lo[i] <= mlo && mhi <= hi[i]); i++)
+			;
+		ck_assert_msg(i < n, "libc mapping %s is outside the range's spans", line);
+		if (!nmaps++)
+			ck_assert_uint_eq(mlo, lo[0]); /* the lowest mapping starts the range */
+	}
+	fclose(f);
+	ck_assert_int_gt(nmaps, 0);
+	ck_assert(child_go(&h)); /* its stdin is the workload's */
+	ck_assert_int_eq(child_finish(&h, 30), 0);
+	ck_assert_msg(count_for(h.outbuf, "libc.so.6 (0x") > 0, "%s", h.outbuf);
+	child_free(&h);
+	assert_nothing_left();
+}
+END_TEST
+
+/* ---- -p, -G, -C, system-wide ----------------------------------------------- */
+
+static void start_hist(struct child *h, char *const argv[])
+{
+	ck_assert_msg(child_spawn_started(h, argv, 30), "ldlat-hist did not start: %s", h->errbuf);
+}
+
+static void go(struct child *w)
+{
+	ck_assert(child_go(w));
+}
+
+START_TEST(test_pid)
+{
+	struct child w, h;
+	char pid[32];
+	char *wargv[] = { (char *)workload(), "--wait", "--fault-pages", "50", "--base", BASE, NULL };
+	char *hargv[] = { (char *)hist(), "--source", "page-faults", "-p", pid, "-a", BASE_RANGE,
+			  NULL };
+
+	child_spawn(&w, wargv);
+	snprintf(pid, sizeof(pid), "%d", w.pid);
+	start_hist(&h, hargv);
+	go(&w);
+	ck_assert_int_eq(child_finish(&w, 30), 0);
+	/* the target's exit ends the run */
+	ck_assert_int_eq(child_finish(&h, 30), 0);
+	ck_assert_msg(count_for(h.outbuf, BASE_RANGE) == 50, "%s", h.outbuf);
+	child_free(&w);
+	child_free(&h);
+	assert_nothing_left();
+}
+END_TEST
+
+/*
+ * -a PROGRAM takes the anonymous mapping after the program's file as its
+ * .bss only up to the end of its last PT_LOAD segment: 64 pages mapped right
+ * after ldlat-topprog's .bss (merged into its mapping by the kernel) are not
+ * the program's; the 30 + 20 pages of its arrays are.
+ */
+START_TEST(test_pid_bss_bound)
+{
+	struct child w, h;
+	char pid[32];
+	char *wargv[] = { (char *)build_path("tests/ldlat-topprog"), "--after", "64", "--wait",
+			  "30", "20", NULL };
+	char *hargv[] = { (char *)hist(), "--source", "page-faults", "-p", pid, "-a",
+			  "ldlat-topprog", NULL };
+	long n;
+
+	child_spawn(&w, wargv);
+	snprintf(pid, sizeof(pid), "%d", w.pid);
+	start_hist(&h, hargv);
+	go(&w);
+	ck_assert_int_eq(child_finish(&w, 30), 0);
+	ck_assert_int_eq(child_finish(&h, 30), 0);
+	n = count_for(h.outbuf, "ldlat-topprog (0x");
+	/* its arrays, and at most a few pages of its code and data touched the first time */
+	ck_assert_msg(n >= 50 && n < 64, "%s", h.outbuf);
+	child_free(&w);
+	child_free(&h);
+	assert_nothing_left();
+}
+END_TEST
+
+/* --inherit follows what the process starts after the attach. */
+START_TEST(test_pid_inherit)
+{
+	struct child w, h;
+	char pid[32], script[512];
+	char *wargv[] = { "sh", "-c", script, NULL };
+	char *hargv[] = { (char *)hist(), "--source", "page-faults", "-p", pid, "-a", BASE_RANGE,
+			  NULL, NULL };
+
+	snprintf(script, sizeof(script), "read x; %s --fault-pages 40 --base %s", workload(), BASE);
+	if (_i)
+		hargv[7] = "--inherit";
+	child_spawn(&w, wargv);
+	snprintf(pid, sizeof(pid), "%d", w.pid);
+	start_hist(&h, hargv);
+	ck_assert_int_eq(write(w.in, "g\n", 2), 2);
+	ck_assert_int_eq(child_finish(&w, 30), 0);
+	ck_assert_int_eq(child_finish(&h, 30), 0);
+	ck_assert_msg(count_for(h.outbuf, BASE_RANGE) == (_i ? 40 : 0), "inherit %d: %s", _i,
+		      h.outbuf);
+	child_free(&w);
+	child_free(&h);
+}
+END_TEST
+
+static char cgroup_path[256];
+
+static void cgroup_make_e2e(void)
+{
+	int e = cgroup_make(cgroup_path, sizeof(cgroup_path), "test");
+
+	ck_assert_msg(e == 0, "mkdir %s: %s", cgroup_path, strerror(-e));
+}
+
+/* A workload inside the cgroup counts; the same workload outside does not. */
+START_TEST(test_cgroup)
+{
+	struct child in, out, h;
+	char *inargv[] = { (char *)workload(), "--wait", "--fault-pages", "64", "--base", BASE, NULL };
+	char *outargv[] = { (char *)workload(), "--wait", "--fault-pages", "32", "--base", BASE,
+			    NULL };
+	char rel[300];
+	char *hargv[] = { (char *)hist(), "--source", "page-faults", "-G", rel, "-a", BASE_RANGE,
+			  NULL };
+
+	cgroup_make_e2e();
+	/* relative to the cgroup v2 mount */
+	snprintf(rel, sizeof(rel), "%s", cgroup_path + strlen("/sys/fs/cgroup/unified/"));
+	child_spawn(&in, inargv);
+	child_spawn(&out, outargv);
+	ck_assert_int_eq(cgroup_enter(cgroup_path, in.pid), 0);
+	start_hist(&h, hargv);
+	go(&in);
+	go(&out);
+	ck_assert_int_eq(child_finish(&in, 30), 0);
+	ck_assert_int_eq(child_finish(&out, 30), 0);
+	kill(h.pid, SIGINT);
+	ck_assert_int_eq(child_finish(&h, 30), 0);
+	ck_assert_msg(count_for(h.outbuf, BASE_RANGE) == 64, "%s\n%s", h.outbuf, h.errbuf);
+	ck_assert_ptr_nonnull(strstr(h.errbuf, "on cgroup ldlat-test-"));
+	child_free(&in);
+	child_free(&out);
+	child_free(&h);
+	cgroup_remove(cgroup_path);
+	assert_nothing_left();
+}
+END_TEST
+
+/*
+ * -G with -C: the cgroup's workload, held on one CPU, counts on that CPU
+ * (loop 0) and not on another (loop 1; with a single CPU online there is
+ * no other, and only loop 0 can be checked).
+ */
+START_TEST(test_cgroup_cpus)
+{
+	struct child w, h;
+	int cpu[2], ncpu = cpus_allowed(cpu, 2);
+	char on[16], at[16], rel[300], want_desc[340];
+	char *wargv[] = { "taskset", "-c", at, (char *)workload(), "--wait", "--fault-pages", "40",
+			  "--base", BASE, NULL };
+	char *hargv[] = { (char *)hist(), "--source", "page-faults", "-G", rel, "-C", on, "-a",
+			  BASE_RANGE, NULL };
+
+	ck_assert_int_ge(ncpu, 1);
+	if (_i >= ncpu) {
+		fprintf(stderr, "check_e2e: one CPU online: -G -C of another CPU not checked\n");
+		return;
+	}
+	snprintf(at, sizeof(at), "%d", cpu[0]);
+	snprintf(on, sizeof(on), "%d", cpu[_i]);
+	cgroup_make_e2e();
+	snprintf(rel, sizeof(rel), "%s", cgroup_path + strlen("/sys/fs/cgroup/unified/"));
+	child_spawn(&w, wargv);
+	ck_assert(child_wait_stderr(&w, "waiting", 30));
+	ck_assert_int_eq(cgroup_enter(cgroup_path, w.pid), 0);
+	start_hist(&h, hargv);
+	go(&w);
+	ck_assert_int_eq(child_finish(&w, 30), 0);
+	kill(h.pid, SIGINT);
+	ck_assert_int_eq(child_finish(&h, 30), 0);
+	ck_assert_msg(count_for(h.outbuf, BASE_RANGE) == (_i ? 0 : 40), "-C %s: %s\n%s", on,
+		      h.outbuf, h.errbuf);
+	snprintf(want_desc, sizeof(want_desc), "on cgroup %s on CPUs %s.", rel, on);
+	ck_assert_msg(strstr(h.errbuf, want_desc), "want '%s' in: %s", want_desc, h.errbuf);
+	child_free(&w);
+	child_free(&h);
+	cgroup_remove(cgroup_path);
+	assert_nothing_left();
+}
+END_TEST
+
+/* -C counts only what runs on those CPUs; no -C counts everything. */
+START_TEST(test_cpus_and_system_wide)
+{
+	static const char *const cpus[] = { "0", "1", NULL };
+	static const long want[] = { 25, 0, 25 };
+	struct child h;
+	char *wargv[] = { "taskset", "-c", "0", (char *)workload(), "--fault-pages", "25", "--base",
+			  BASE, NULL };
+	char *hargv[] = { (char *)hist(), "--source", "page-faults", "-a", BASE_RANGE, NULL, NULL,
+			  NULL };
+	char *out, *err;
+
+	if (cpus[_i]) {
+		hargv[5] = "-C";
+		hargv[6] = (char *)cpus[_i];
+	}
+	start_hist(&h, hargv);
+	ck_assert_int_eq(run(wargv, 30, &out, &err), 0);
+	kill(h.pid, SIGINT);
+	ck_assert_int_eq(child_finish(&h, 30), 0);
+	ck_assert_msg(count_for(h.outbuf, BASE_RANGE) == want[_i], "-C %s: %s", cpus[_i],
+		      h.outbuf);
+	if (cpus[_i])
+		ck_assert_ptr_nonnull(strstr(h.errbuf, "on CPUs "));
+	else
+		ck_assert_ptr_nonnull(strstr(h.errbuf, "system-wide"));
+	free(out);
+	free(err);
+	child_free(&h);
+}
+END_TEST
+
+/* ---- time: intervals, duration, Ctrl-C ------------------------------------ */
+
+static double now(void)
+{
+	return clock__seconds(CLOCK_MONOTONIC);
+}
+
+static int timestamp_lines(const char *out)
+{
+	const char *p = out;
+	int n = 0, h, m, sec, len;
+
+	while (p && *p) {
+		len = 0;
+		if (sscanf(p, "%2d:%2d:%2d%n", &h, &m, &sec, &len) == 3 && len == 8 && p[8] == '\n')
+			n++;
+		p = strchr(p, '\n');
+		if (p)
+			p++;
+	}
+	return n;
+}
+
+START_TEST(test_intervals)
+{
+	char *argv[] = { (char *)hist(), "--source", "page-faults", "-i", "0.2,3", "--", "sleep",
+			 "30", NULL };
+	char *out, *err, *p;
+	double t0 = now();
+	int blocks = 0;
+
+	run_expect(argv, 0, &out, &err);
+	ck_assert(now() - t0 < 10);
+	for (p = out; (p = strstr(p, "filters: ")); p++)
+		blocks++;
+	ck_assert_int_eq(blocks, 3);
+	ck_assert_int_eq(timestamp_lines(out), 3); /* HH:MM:SS leads each block */
+	free(out);
+	free(err);
+	assert_nothing_left();
+}
+END_TEST
+
+START_TEST(test_duration)
+{
+	char *argv[] = { (char *)hist(), "--source", "page-faults", "-d", "0.5", "--", "sleep", "30",
+			 NULL };
+	char *out, *err;
+	double t0 = now();
+
+	run_expect(argv, 0, &out, &err);
+	ck_assert(now() - t0 < 10);
+	ck_assert_ptr_nonnull(strstr(out, "filters: "));
+	free(out);
+	free(err);
+	assert_nothing_left();
+}
+END_TEST
+
+START_TEST(test_ctrl_c)
+{
+	struct child h;
+	char *argv[] = { (char *)hist(), "--source", "page-faults", NULL };
+
+	start_hist(&h, argv);
+	kill(h.pid, SIGINT);
+	ck_assert_int_eq(child_finish(&h, 30), 0);
+	ck_assert_ptr_nonnull(strstr(h.outbuf, "all addresses"));
+	ck_assert_ptr_nonnull(strstr(h.outbuf, "filters: "));
+	child_free(&h);
+	assert_nothing_left();
+}
+END_TEST
+
+/* ---- bad input: exit 2, a message naming the input, nothing left ---------- */
+
+static const char *const bad_inputs[][8] = {
+	{ "-p", "999999999", "-p 999999999: no such process" },
+	{ "-G", "/tmp", "-G '/tmp' is not a cgroup v2 directory" },
+	{ "-G", "no/such/group", "-G 'no/such/group' is not a cgroup v2 directory" },
+	{ "-a", "[heap]", "'[heap]' names a mapping: it needs a process" },
+	{ "-C", "4000", "-C 4000: CPU 4000 is not online" },
+	{ "-G", ".", "-C 4000: CPU 4000 is not online", "-C", "4000" },
+	{ "--min-lat", "10", "--min-lat needs latency and data source" },
+	{ "-s", "l3", "-s/--class needs latency" },
+	{ "--ldlat", "50", "--ldlat applies to --source ldlat" },
+	{ "--event", "cpu/event=0xcd/", "--event applies to --source ldlat or auto" },
+	{ "--linear", "10", "--linear needs latency" },
+	{ "-a", "libnosuch.so", "no mapping 'libnosuch.so'", "--", "true" },
+	{ "--", "/nonexistent/cmd", "cannot run '/nonexistent/cmd': No such file or directory" },
+	{ "-a", "0x1000-0x3000", "overlap", "-a", "0x2000+4K" },
+};
+
+START_TEST(test_bad_input)
+{
+	char *argv[12] = { (char *)hist(), "--source", "page-faults" };
+	const char *const *c = bad_inputs[_i];
+	char *out, *err;
+	int n = 3, i;
+
+	for (i = 0; i < 8; i++) {
+		if (!c[i])
+			break;
+		if (i == 2)
+			continue; /* the expected message */
+		argv[n++] = (char *)c[i];
+	}
+	argv[n] = NULL;
+	run_expect(argv, 2, &out, &err);
+	ck_assert_msg(strstr(err, c[2]), "want '%s' in: %s", c[2], err);
+	ck_assert_msg(strncmp(err, "ldlat-hist: ", 12) == 0, "%s", err);
+	free(out);
+	free(err);
+	assert_nothing_left();
+}
+END_TEST
+
+START_TEST(test_no_privilege)
+{
+	char *argv[] = { "setpriv", "--reuid=65534", "--regid=65534", "--clear-groups",
+			 "--inh-caps=-all", (char *)hist(), "--source", "page-faults", "--", "true",
+			 NULL };
+	char *out, *err;
+
+	run_expect(argv, 2, &out, &err);
+	ck_assert_ptr_nonnull(strstr(err, "needs privilege: run as root, or grant CAP_PERFMON and "
+					  "CAP_BPF (this process lacks both)"));
+	ck_assert_ptr_nonnull(strstr(err, "kernel.perf_event_paranoid is"));
+	free(out);
+	free(err);
+}
+END_TEST
+
+/*
+ * A machine with a load-latency event: --source ldlat samples the chase's
+ * DRAM buffer with latencies (loads from DRAM take hundreds of cycles on
+ * every CPU that has the event; Intel samples none under the 30-cycle
+ * threshold), and --source auto picks the event, not page faults.
+ */
+static void ldlat_pmu_here(void)
+{
+	char *auto_argv[] = { (char *)hist(), "--source", "auto", "--", "true", NULL };
+	char *out, *err;
+
+	ck_assert_msg(sh(NULL, NULL,
+			 "f=$(mktemp /tmp/ldlat-e2e-hw-XXXXXX) && %s --source ldlat --by range "
+			 "-a 0x2000c0000000+1G --format json --output $f -- %s --chase --base %s "
+			 "--seconds 1 >/dev/null && jq -e '.latency == true and .counters.kept > 0 "
+			 "and .histograms[0].count > 0 and .histograms[0].sum / "
+			 ".histograms[0].count > 30' $f; rc=$?; cat $f; rm -f $f; exit $rc",
+			 hist(), workload(), BASE) == 0,
+		      "--source ldlat on the chase's DRAM buffer (see the output above)");
+	run_expect(auto_argv, 0, &out, &err);
+	ck_assert_msg(!strstr(err, "page faults instead"), "%s", err);
+	free(out);
+	free(err);
+}
+
+/*
+ * --source ldlat: on a machine with no load-latency event, a sentence that
+ * says so, and --source auto falls back to page faults; on one with the
+ * event, the run above.
+ */
+START_TEST(test_ldlat_source)
+{
+	char *argv[] = { (char *)hist(), "--", "true", NULL };
+	char *auto_argv[] = { (char *)hist(), "--source", "auto", "-a", BASE_RANGE, "--",
+			      (char *)workload(), "--fault-pages", "12", "--base", BASE, NULL };
+	char *out, *err;
+	int rc;
+
+	rc = run(argv, 60, &out, &err);
+	if (!strstr(err, "no load-latency event on this machine")) {
+		ck_assert_msg(rc == 0, "--source ldlat here (exit %d): %s", rc, err);
+		free(out);
+		free(err);
+		ldlat_pmu_here();
+		return;
+	}
+	ck_assert_int_eq(rc, 1);
+	ck_assert_ptr_nonnull(strstr(err, "PMUs here: "));
+	ck_assert_ptr_nonnull(strstr(err, "software"));
+	ck_assert_ptr_nonnull(strstr(err, "--source page-faults"));
+	free(out);
+	free(err);
+	run_expect(auto_argv, 0, &out, &err);
+	ck_assert_ptr_nonnull(strstr(err, "sampling page faults instead"));
+	ck_assert_int_eq(count_for(out, BASE_RANGE), 12);
+	free(out);
+	free(err);
+}
+END_TEST
+
+/* ---- --event: a spec in perf's syntax, opened for real ---------------------- */
+
+/*
+ * A software event through the load-latency path: the kernel fills data_src
+ * (N/A) and weight (0) for it, so every fault lands in 'unknown source' at
+ * 0 cycles, exactly once per page.
+ */
+START_TEST(test_event_spec_real)
+{
+	char *argv[] = { (char *)hist(), "--event", "page-faults:u", "-c", "1", "--op", "any",
+			 "--by", "range", "-a", BASE_RANGE, "--", (char *)workload(),
+			 "--fault-pages", "40", "--base", BASE, NULL };
+	char *out, *err;
+
+	run_expect(argv, 0, &out, &err);
+	ck_assert_ptr_nonnull(strstr(err, "sampling page-faults:u on command"));
+	ck_assert_ptr_nonnull(strstr(out, "0 -> 0 : 40 "));
+	ck_assert_ptr_nonnull(strstr(out, "  40 samples, mean 0.0 cycles"));
+	free(out);
+	free(err);
+	assert_nothing_left();
+}
+END_TEST
+
+/*
+ * An event the kernel does not know: the failed open in a sentence, bad
+ * input (the user wrote it); nothing left.
+ */
+START_TEST(test_event_open_error)
+{
+	char *argv[] = { (char *)hist(), "--event", "r1cd:pp", "--", "true", NULL };
+	char *out, *err;
+
+	if (access("/sys/bus/event_source/devices/cpu/type", F_OK) == 0)
+		return; /* a machine with a core PMU knows raw events */
+	run_expect(argv, 2, &out, &err);
+	ck_assert_ptr_nonnull(strstr(err, "ldlat-hist: cannot open r1cd:pp on task "));
+	ck_assert_ptr_nonnull(strstr(err, ": this kernel knows no PMU of type 4 with config 0x1cd"));
+	ck_assert_ptr_nonnull(strstr(err, "check it with --list-events"));
+	free(out);
+	free(err);
+	assert_nothing_left();
+}
+END_TEST
+
+/* --list-events on this machine: what the tools chose and why, or why nothing. */
+START_TEST(test_list_events_here)
+{
+	char *argv[] = { (char *)hist(), "--list-events", NULL };
+	char *out, *err;
+	int rc = run(argv, 30, &out, &err);
+
+	ck_assert_ptr_nonnull(strstr(out, "tools.conf     "));
+	ck_assert_ptr_nonnull(strstr(out, "cpu            "));
+	if (rc == 0) {
+		ck_assert_ptr_nonnull(strstr(out, "event 1        "));
+		ck_assert_ptr_nonnull(strstr(out, "  sample_type  "));
+	} else {
+		ck_assert_int_eq(rc, 1);
+		ck_assert_ptr_nonnull(strstr(err, "ldlat-hist: no load-latency event on this machine"));
+	}
+	free(out);
+	free(err);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("e2e");
+	TCase *tc;
+
+	if (!need_root("check_e2e (perf events and BPF)"))
+		return 0;
+	tc = tcase_create("command");
+	tcase_set_timeout(tc, 120);
+	tcase_add_loop_test(tc, test_command_exact, 0, 3);
+	tcase_add_test(tc, test_command_two_ranges);
+	tcase_add_test(tc, test_address_only_program);
+	tcase_add_test(tc, test_address_only_override);
+	tcase_add_test(tc, test_command_children_and_status);
+	tcase_add_test(tc, test_command_mappings);
+	tcase_add_loop_test(tc, test_command_heap, 0, 2);
+	tcase_add_test(tc, test_command_library);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("targets");
+	tcase_set_timeout(tc, 120);
+	tcase_add_test(tc, test_pid);
+	tcase_add_test(tc, test_pid_bss_bound);
+	tcase_add_loop_test(tc, test_pid_inherit, 0, 2);
+	tcase_add_test(tc, test_cgroup);
+	tcase_add_loop_test(tc, test_cgroup_cpus, 0, 2);
+	tcase_add_loop_test(tc, test_cpus_and_system_wide, 0, 3);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("time");
+	tcase_set_timeout(tc, 120);
+	tcase_add_test(tc, test_intervals);
+	tcase_add_test(tc, test_duration);
+	tcase_add_test(tc, test_ctrl_c);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("errors");
+	tcase_set_timeout(tc, 120);
+	tcase_add_loop_test(tc, test_bad_input, 0, ARRAY_SIZE(bad_inputs));
+	tcase_add_test(tc, test_no_privilege);
+	tcase_add_test(tc, test_ldlat_source);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("events");
+	tcase_set_timeout(tc, 120);
+	tcase_add_test(tc, test_event_spec_real);
+	tcase_add_test(tc, test_event_open_error);
+	tcase_add_test(tc, test_list_events_here);
+	suite_add_tcase(s, tc);
+
+	return run_suite(s);
+}

@@ -1,0 +1,422 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/*
+ * check_output - the machine-readable renderers on snapshots with known
+ * content: JSON against the documented schema (tests/lib/json_schema.py) and its
+ * values (jq), OpenMetrics through promtool with cumulative buckets, label
+ * escaping, log2 and linear buckets; and --output's atomic replacement,
+ * watched by a reader that must never see a partial file.  No root needed.
+ */
+#include <check.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "bpf/ldlat.h"
+#include "user/report/output.h"
+#include "user/report/render.h"
+#include "tests/lib/testutil.h"
+#include "kernel/lib/util.h"
+
+static char tmpdir[256];
+
+static const char *schema(void)
+{
+	static char path[4096];
+	const char *fx = getenv("LDLAT_FIXTURES");
+
+	snprintf(path, sizeof(path), "%s/../lib/json_schema.py", fx ? fx : "tests/fixtures");
+	return path;
+}
+
+/* A run with two ranges; a snapshot with L1 hits in range 0 and RAM loads in range 1. */
+struct fixture {
+	struct source src;
+	struct range_set ranges;
+	struct ldlat_config cfg;
+	struct run_info run;
+	struct report report;
+	struct snapshot snap;
+};
+
+static const __u64 lats[] = {0, 1, 3, 30, 31, 100, 1000, 1000, 70000};
+#define NLATS (ARRAY_SIZE(lats))
+
+static void fixture_init(struct fixture *f, const char *range0, __u32 linear_step, bool latency)
+{
+	char err[512];
+	unsigned int i;
+	struct cell *c;
+
+	memset(f, 0, sizeof(*f));
+	f->src.kind = latency ? SOURCE_LDLAT : SOURCE_PAGE_FAULTS;
+	f->src.fields = latency ? LDLAT_HAS_ADDR | LDLAT_HAS_LAT | LDLAT_HAS_DSRC : LDLAT_HAS_ADDR;
+	ck_assert_int_eq(range_set__add(&f->ranges, range0, err, sizeof(err)), 0);
+	ck_assert_int_eq(range_set__add(&f->ranges, "0x10000+64K", err, sizeof(err)), 0);
+	ck_assert_int_eq(range_set__resolve(&f->ranges, 0, err, sizeof(err)), 0);
+	f->cfg.nranges = 2;
+	f->cfg.max_lat = ~0ull;
+	f->cfg.class_mask = LDLAT_ALL_CLASSES;
+	f->cfg.op_mask = PERF_MEM_OP_LOAD;
+	f->cfg.linear_step = linear_step;
+	f->run = (struct run_info){.tool = "check_output",
+				   .event = "cpu/mem-loads,ldlat=30/P",
+				   .target = "cgroup \"quoted\\name\"",
+				   .cfg = &f->cfg,
+				   .started = {.tv_sec = 1700000000}};
+	f->report = (struct report){.run = &f->run,
+				    .src = &f->src,
+				    .ranges = &f->ranges,
+				    .by = BY_BOTH,
+				    .linear_step = linear_step,
+				    .has_latency = latency};
+	ck_assert_int_eq(snapshot__init(&f->snap, 2), 0);
+	for (i = 0; i < NLATS * 3; i++) {
+		bool ram = i >= NLATS;
+		__u64 lat = lats[i % NLATS];
+
+		c = &f->snap.cells[ldlat_hist_index(
+			ram, latency ? (ram ? LDLAT_CLASS_LOCAL_RAM : LDLAT_CLASS_L1)
+				     : LDLAT_CLASS_UNKNOWN)];
+		c->slot[ldlat_bucket(lat, linear_step)]++;
+		c->count++;
+		c->sum += lat;
+		f->snap.counters.seen++;
+		f->snap.counters.kept++;
+	}
+	f->snap.counters.seen += 5;
+	f->snap.counters.outside_ranges = 5;
+	f->snap.since = f->run.started;
+	f->snap.taken = (struct timespec){.tv_sec = 1700000060, .tv_nsec = 500000000};
+}
+
+static void render_to(const char *name,
+		      void (*fn)(FILE *, const struct report *, const struct snapshot *),
+		      const struct fixture *f)
+{
+	char path[512];
+	FILE *out;
+
+	snprintf(path, sizeof(path), "%s/%s", tmpdir, name);
+	out = fopen(path, "w");
+	ck_assert_ptr_nonnull(out);
+	fn(out, &f->report, &f->snap);
+	ck_assert_int_eq(fclose(out), 0);
+}
+
+START_TEST(test_json_schema_and_values)
+{
+	struct fixture f;
+
+	fixture_init(&f, "0x1000-0x2000", 0, true);
+	render_to("a.json", render_json, &f);
+	ck_assert_int_eq(sh(NULL, NULL, "python3 %s < %s/a.json", schema(), tmpdir), 0);
+	ck_assert_int_eq(
+		sh(NULL, NULL, "jq -e '.source == \"ldlat\" and .event == \"cpu/mem-loads,ldlat=30/P\" "
+		   "and .target == \"cgroup \\\"quoted\\\\name\\\"\" and .interval.seconds "
+		   "== 60.5 and .counters.seen == 32 and .counters.dropped.outside_ranges == 5 "
+		   "and .filters.ops == [\"load\"] and .filters.max_latency == null and "
+		   "(.filters.classes | length) == %d' %s/a.json",
+		   LDLAT_NCLASS, tmpdir),
+		0);
+	/* 9 latencies in 8 buckets: 0, 1, [2,3], [16,31] x2, [64,127], [512,1023] x2, [65536,...] */
+	ck_assert_int_eq(sh(NULL, NULL, "jq -e '[.histograms[] | [.range, .class, .class_name, .count, "
+			    "(.buckets | length)]] == [[0, \"l1\", \"L1 hit\", 9, 7], [1, "
+			    "\"local-ram\", \"local RAM\", 18, 7]]' %s/a.json",
+			    tmpdir),
+			 0);
+	ck_assert_int_eq(
+		sh(NULL, NULL, "jq -e '.histograms[0] | .sum == 72165 and .buckets[3] == {low: 16, "
+		   "high: 31, count: 2} and .percentiles.p50 >= 16 and .percentiles.p50 <= "
+		   "31' %s/a.json",
+		   tmpdir),
+		0);
+	f.report.by = BY_RANGE;
+	render_to("b.json", render_json, &f);
+	ck_assert_int_eq(sh(NULL, NULL, "python3 %s < %s/b.json && jq -e '[.histograms[] | .class] == [null, "
+			    "null] and .by == \"range\"' %s/b.json",
+			    schema(), tmpdir, tmpdir),
+			 0);
+	snapshot__free(&f.snap);
+}
+END_TEST
+
+/* The schema checker itself rejects what breaks the schema (it must be able to fail). */
+START_TEST(test_json_schema_rejects)
+{
+	struct fixture f;
+
+	fixture_init(&f, "0x1000-0x2000", 0, true);
+	render_to("c.json", render_json, &f);
+	ck_assert_int_ne(
+		sh(NULL, NULL, "jq -c '.histograms[0].count += 1' %s/c.json | python3 %s", tmpdir, schema()),
+		0);
+	ck_assert_int_ne(sh(NULL, NULL, "jq -c 'del(.counters.dropped.below_min)' %s/c.json | python3 %s",
+			    tmpdir, schema()),
+			 0);
+	ck_assert_int_ne(sh(NULL, NULL, "jq -c '.histograms[0].buckets |= reverse' %s/c.json | python3 %s",
+			    tmpdir, schema()),
+			 0);
+	/* a percentile marked a floor that is no open bucket's low */
+	ck_assert_int_ne(sh(NULL, NULL,
+			    "jq -c '.histograms[0].percentiles.at_least = [\"p50\"]' %s/c.json | "
+			    "python3 %s",
+			    tmpdir, schema()),
+			 0);
+	snapshot__free(&f.snap);
+}
+END_TEST
+
+START_TEST(test_json_no_latency)
+{
+	struct fixture f;
+
+	fixture_init(&f, "0x1000-0x2000", 0, false);
+	f.report.by = BY_RANGE;
+	render_to("d.json", render_json, &f);
+	ck_assert_int_eq(
+		sh(NULL, NULL, "python3 %s < %s/d.json && jq -e '.latency == false and "
+		   "[.histograms[] | [.count, .buckets]] == [[9, null], [18, null]]' %s/d.json",
+		   schema(), tmpdir, tmpdir),
+		0);
+	snapshot__free(&f.snap);
+}
+END_TEST
+
+/*
+ * A percentile whose sample is in the open last bucket is only known to be at
+ * least its lower bound: text prints ">=", JSON lists it in at_least.  With
+ * linear buckets of 100, the 70000 of range 0's nine L1 hits is in the open
+ * bucket from 6400: p90 and p99 are its; with log2 buckets no bucket is open.
+ */
+START_TEST(test_percentile_open_bucket)
+{
+	struct fixture f;
+
+	fixture_init(&f, "0x1000-0x2000", 100, true);
+	render_to("open.txt", render_text, &f);
+	ck_assert_int_eq(sh(NULL, NULL, "grep -q '^  9 samples, mean .* cycles, p50 90, p90 >=6400, "
+			    "p99 >=6400 ' %s/open.txt",
+			    tmpdir),
+			 0);
+	render_to("open.json", render_json, &f);
+	ck_assert_int_eq(sh(NULL, NULL, "python3 %s < %s/open.json && jq -e '.histograms[0].percentiles "
+			    "== {p50: 90, p90: 6400, p99: 6400, at_least: [\"p90\", \"p99\"]}' "
+			    "%s/open.json",
+			    schema(), tmpdir, tmpdir),
+			 0);
+	snapshot__free(&f.snap);
+	fixture_init(&f, "0x1000-0x2000", 0, true);
+	render_to("closed.json", render_json, &f);
+	ck_assert_int_eq(sh(NULL, NULL, "jq -e '[.histograms[].percentiles.at_least] == [[], []]' "
+			    "%s/closed.json",
+			    tmpdir),
+			 0);
+	snapshot__free(&f.snap);
+}
+END_TEST
+
+/* le, cumulative counts, +Inf = _count, for log2 (_i 0) and linear (_i 1) buckets. */
+START_TEST(test_openmetrics_promtool)
+{
+	struct fixture f;
+	char name[32];
+
+	/* a range whose text needs escaping in a label: a path with a quote */
+	fixture_init(&f, _i ? "0x1000+4K" : "0x1000-0x2000", _i ? 100 : 0, true);
+	snprintf(name, sizeof(name), "m%d.prom", _i);
+	render_to(name, render_openmetrics, &f);
+	ck_assert_int_eq(sh(NULL, NULL, "promtool check metrics < %s/%s", tmpdir, name), 0);
+	ck_assert_int_eq(sh(NULL, NULL, "tail -n 1 %s/%s | grep -qx '# EOF'", tmpdir, name), 0);
+	ck_assert_int_eq(
+		sh(NULL, NULL, "grep '^ldlat_latency_cycles_bucket{.*class=\"l1\"' %s/%s | sed "
+		   "'s/.*le=\"\\([^\"]*\\)\"} \\(.*\\)/\\1 \\2/' | awk '{ if ($2 < prev) exit "
+		   "1; prev = $2; n++; last = $1 } END { if (n != 65 || prev != 9 || last != "
+		   "\"+Inf\") exit 1 }'",
+		   tmpdir, name),
+		0);
+	ck_assert_int_eq(
+		sh(NULL, NULL, "grep -q '^ldlat_latency_cycles_count{.*class=\"local-ram\".*} 18$' %s/%s "
+		   "&& grep -q '^ldlat_latency_cycles_sum{.*class=\"l1\".*} 72165$' %s/%s",
+		   tmpdir, name, tmpdir, name),
+		0);
+	if (_i) /* linear, 100 wide: 0-99 holds 0, 1, 3, 30, 31 */
+		ck_assert_int_eq(sh(NULL, NULL, "grep -q 'class=\"l1\",.*le=\"99\"} 5$' %s/%s", tmpdir, name),
+				 0);
+	else /* log2: up to 31 holds 0, 1, 3, 30, 31 */
+		ck_assert_int_eq(sh(NULL, NULL, "grep -q 'class=\"l1\",.*le=\"31\"} 5$' %s/%s", tmpdir, name),
+				 0);
+	ck_assert_int_eq(sh(NULL, NULL, "grep -q 'target=\"cgroup \\\\\"quoted\\\\\\\\name\\\\\"\"' %s/%s",
+			    tmpdir, name),
+			 0);
+	snapshot__free(&f.snap);
+}
+END_TEST
+
+START_TEST(test_openmetrics_no_latency)
+{
+	struct fixture f;
+
+	fixture_init(&f, "0x1000-0x2000", 0, false);
+	f.report.by = BY_RANGE;
+	render_to("n.prom", render_openmetrics, &f);
+	ck_assert_int_eq(sh(NULL, NULL, "promtool check metrics < %s/n.prom", tmpdir), 0);
+	ck_assert_int_eq(sh(NULL, NULL, "! grep -q ldlat_latency_cycles %s/n.prom && grep -q "
+			    "'^ldlat_range_samples{.*range=\"0x10000+64K (0x10000-0x20000)\"} 18$' "
+			    "%s/n.prom",
+			    tmpdir, tmpdir),
+			 0);
+	snapshot__free(&f.snap);
+}
+END_TEST
+
+/* A reader never sees a partial file while --output is replaced 300 times. */
+START_TEST(test_output_atomic)
+{
+	struct output_opts o = {.format = OUTPUT_OPENMETRICS};
+	char path[512], err[512];
+	struct fixture f;
+	struct stat st;
+	pid_t reader;
+	int i, status;
+
+	fixture_init(&f, "0x1000-0x2000", 0, true);
+	snprintf(path, sizeof(path), "%s/ldlat.prom", tmpdir);
+	o.path = path;
+	ck_assert_int_eq(output__check(&o, err, sizeof(err)), 0);
+	ck_assert_int_eq(output__emit(&o, &f.report, &f.snap, &f.snap, 0, err, sizeof(err)), 0);
+	reader = fork();
+	ck_assert_int_ge(reader, 0);
+	if (reader == 0) {
+		char buf[1 << 16];
+		size_t n;
+		FILE *in;
+
+		for (;;) {
+			in = fopen(path, "r");
+			if (!in)
+				_exit(2);
+			n = fread(buf, 1, sizeof(buf) - 1, in);
+			fclose(in);
+			buf[n] = '\0';
+			if (n < 6 || strcmp(buf + n - 6, "# EOF\n") || strncmp(buf, "# HELP", 6))
+				_exit(1);
+		}
+	}
+	for (i = 0; i < 300; i++) {
+		f.snap.counters.seen++;
+		ck_assert_int_eq(output__emit(&o, &f.report, &f.snap, &f.snap, i, err, sizeof(err)),
+				 0);
+	}
+	kill(reader, SIGKILL);
+	ck_assert_int_eq(waitpid(reader, &status, 0), reader);
+	ck_assert_msg(WIFSIGNALED(status), "the reader saw a partial file (exit %d)",
+		      WEXITSTATUS(status));
+	ck_assert_int_eq(stat(path, &st), 0);
+	ck_assert_int_eq(st.st_mode & 0777,
+			 0644); /* a collector running as another user reads it */
+	/* nothing left beside it */
+	ck_assert_int_eq(sh(NULL, NULL, "[ $(ls %s | grep -c '^ldlat.prom') = 1 ]", tmpdir), 0);
+	ck_assert_int_eq(sh(NULL, NULL, "grep -q '^ldlat_samples_seen{.*} 332$' %s", path), 0);
+	snapshot__free(&f.snap);
+}
+END_TEST
+
+START_TEST(test_output_check)
+{
+	struct output_opts o = {.path = "/nonexistent-ldlat-dir/x.prom"};
+	char err[512];
+
+	ck_assert_int_eq(output__check(&o, err, sizeof(err)), -EINVAL);
+	ck_assert_msg(strstr(err, "--output '/nonexistent-ldlat-dir/x.prom': cannot create a file "
+				  "in /nonexistent-ldlat-dir"),
+		      "%s", err);
+	o.path = tmpdir;
+	ck_assert_int_eq(output__check(&o, err, sizeof(err)), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(err, "is a directory"));
+	/* a device would be replaced by a file: refused, and left alone */
+	o.path = "/dev/null";
+	ck_assert_int_eq(output__check(&o, err, sizeof(err)), -EINVAL);
+	ck_assert_msg(strstr(err, "--output '/dev/null' is not a regular file"), "%s", err);
+}
+END_TEST
+
+static void render_lines(FILE *f, void *ctx)
+{
+	int i;
+
+	(void)ctx;
+	for (i = 0; i < 10; i++)
+		fprintf(f, "line %d of a report\n", i);
+}
+
+/*
+ * A report on stdout is written out before output__write returns (a reader
+ * of a pipe sees it at once), and a write that fails is an error with a
+ * sentence, not lost: stdout on /dev/full.
+ */
+START_TEST(test_output_stdout_flushed)
+{
+	struct output_opts o = {.format = OUTPUT_TEXT};
+	int saved = dup(1), fds[2], full;
+	char err[512] = "", buf[4096];
+	ssize_t n;
+
+	ck_assert_int_ge(saved, 0);
+	ck_assert_int_eq(pipe(fds), 0);
+	fflush(stdout);
+	ck_assert_int_ge(dup2(fds[1], 1), 0);
+	ck_assert_int_eq(output__write(&o, render_lines, NULL, false, err, sizeof(err)), 0);
+	n = read(fds[0], buf, sizeof(buf) - 1); /* blocks if the report were still buffered */
+	ck_assert_int_gt(n, 0);
+	buf[n] = '\0';
+	ck_assert_msg(strstr(buf, "line 0 of") && strstr(buf, "line 9 of"), "%s", buf);
+
+	full = open("/dev/full", O_WRONLY | O_CLOEXEC);
+	ck_assert_int_ge(full, 0);
+	ck_assert_int_ge(dup2(full, 1), 0);
+	ck_assert_int_eq(output__write(&o, render_lines, NULL, true, err, sizeof(err)), -ENOSPC);
+	ck_assert_msg(strstr(err, "cannot write the report to standard output: No space left"),
+		      "%s", err);
+	ck_assert_int_ge(dup2(saved, 1), 0);
+	close(full);
+	close(saved);
+	close(fds[0]);
+	close(fds[1]);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("output");
+	TCase *tc;
+	int failed;
+
+	snprintf(tmpdir, sizeof(tmpdir), "/tmp/ldlat-check-output-%d", (int)getpid());
+	if (mkdir(tmpdir, 0700)) {
+		perror(tmpdir);
+		return 1;
+	}
+	tc = tcase_create("formats");
+	tcase_set_timeout(tc, 120);
+	tcase_add_test(tc, test_json_schema_and_values);
+	tcase_add_test(tc, test_json_schema_rejects);
+	tcase_add_test(tc, test_json_no_latency);
+	tcase_add_test(tc, test_percentile_open_bucket);
+	tcase_add_loop_test(tc, test_openmetrics_promtool, 0, 2);
+	tcase_add_test(tc, test_openmetrics_no_latency);
+	tcase_add_test(tc, test_output_atomic);
+	tcase_add_test(tc, test_output_check);
+	tcase_add_test(tc, test_output_stdout_flushed);
+	suite_add_tcase(s, tc);
+
+	failed = run_suite(s);
+	sh(NULL, NULL, "rm -rf %s", tmpdir);
+	return failed ? 1 : 0;
+}

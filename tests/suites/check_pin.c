@@ -1,0 +1,771 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/*
+ * check_pin - pinned sets end to end: ldlat-hist --pin DIR --detach leaves
+ * the program, its maps and its perf-event links sampling after it exits;
+ * --show reads them (text, JSON, OpenMetrics, --delta); bpftool prints them
+ * by name; --unpin removes them, links first, and the links and the program
+ * are gone from the kernel.  Two sets at once, a cgroup removed under a set,
+ * and every bad DIR.  The workload faults N pages at a fixed address inside
+ * a cgroup of this test, so a set on that cgroup counts exactly N whatever
+ * else runs on the machine.  Also: a set whose maps hold latency histograms
+ * (filled through the BPF test entry), read back by --show and bpftool.
+ * Needs root; pins under /sys/fs/bpf/ldlat-test-PID-*, removed by each test.
+ */
+#include <check.h>
+#include <dirent.h>
+#include <errno.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "bpf/ldlat.h"
+#include "user/hist/pinset.h"
+#include "user/run/session.h"
+#include "bpf/ldlat.skel.h"
+#include "tests/lib/testutil.h"
+#include "kernel/lib/util.h"
+
+#define BASE   "0x200000000000"
+#define BASE2  "0x200040000000"
+#define RANGE  BASE "+16M"
+#define RANGE2 BASE2 "+16M"
+
+static const char *hist(void)
+{
+	return build_path("ldlat-hist");
+}
+
+static const char *workload(void)
+{
+	return build_path("ldlat-workload");
+}
+
+static const char *schema(void)
+{
+	static char path[4096];
+	const char *fx = getenv("LDLAT_FIXTURES");
+
+	/* tests/fixtures -> tests/lib/json_schema.py */
+	snprintf(path, sizeof(path), "%s/../lib/json_schema.py", fx ? fx : "tests/fixtures");
+	return path;
+}
+
+/* This suite's PID (the parent of each forked test): what its pins and cgroups are named by. */
+static pid_t suite_pid;
+
+static void pin_path(char *buf, size_t len, const char *name)
+{
+	snprintf(buf, len, "/sys/fs/bpf/ldlat-test-%d-%s", (int)suite_pid, name);
+}
+
+static int cg_make(char *path, size_t len, const char *name)
+{
+	char tag[64];
+
+	snprintf(tag, sizeof(tag), "%s-%d", name, (int)suite_pid);
+	return cgroup_make(path, len, tag);
+}
+
+/* Runs ldlat-hist with args; want its exit status; stdout and stderr in *out, *err. */
+static void hist_run(int want, char **out, char **err, char *const args[])
+{
+	char *argv[32] = {(char *)hist()};
+	int i, rc;
+
+	for (i = 0; args[i] && i < 30; i++)
+		argv[i + 1] = args[i];
+	argv[i + 1] = NULL;
+	rc = run(argv, 60, out, err);
+	ck_assert_msg(rc == want, "ldlat-hist %s ...: exit %d (want %d)\nstdout:\n%s\nstderr:\n%s",
+		      args[0], rc, want, *out, *err);
+}
+
+#define HIST(want, out, err, ...) hist_run(want, out, err, (char *[]){__VA_ARGS__, NULL})
+
+/* The count --show reports for range 0 (JSON, by range), or -1. */
+static long shown_count(const char *dir, const char *extra)
+{
+	char *out = NULL;
+	long n = -1;
+
+	/* one --show: with --delta, each one moves the baseline */
+	if (!sh(&out, NULL,
+		"j=$(%s --show %s --format json --by range %s) && printf '%%s\\n' \"$j\" | "
+		"python3 %s >&2 && printf '%%s\\n' \"$j\" | jq -e '.histograms[] | "
+		"select(.range == 0) | .count'",
+		hist(), dir, extra, schema()))
+		n = strtol(out, NULL, 10);
+	free(out);
+	return n;
+}
+
+/* Faults n pages at base inside the cgroup (or outside it: cg NULL). */
+static void fault_pages(const char *cg, const char *n, const char *base)
+{
+	char *argv[] = {(char *)workload(), "--wait", "--fault-pages", (char *)n, "--base",
+			(char *)base,	    NULL};
+	struct child w;
+
+	child_spawn(&w, argv);
+	if (cg)
+		ck_assert_int_eq(cgroup_enter(cg, w.pid), 0);
+	ck_assert_int_eq(write(w.in, "g", 1), 1);
+	ck_assert_int_eq(child_finish(&w, 30), 0);
+	child_free(&w);
+}
+
+static int dir_entries(const char *dir)
+{
+	struct dirent *de;
+	DIR *d = opendir(dir);
+	int n = 0;
+
+	if (!d)
+		return -1;
+	while ((de = readdir(d)))
+		if (strcmp(de->d_name, ".") && strcmp(de->d_name, ".."))
+			n++;
+	closedir(d);
+	return n;
+}
+
+/* The IDs of the set's links and program, as bpftool sees them: "12 13 ... prog 99". */
+static char *set_ids(const char *dir)
+{
+	char *out = NULL;
+
+	ck_assert_int_eq(sh(&out, NULL,
+			    "for l in %s/link_*; do bpftool -j link show pinned $l | jq -r .id; "
+			    "done | tr '\\n' ' '; bpftool -j prog show pinned %s/prog | jq -r "
+			    "'\"prog \\(.id)\"'",
+			    dir, dir),
+			 0);
+	for (char *p = out; *p; p++)
+		if (*p == '\n')
+			*p = ' ';
+	return out;
+}
+
+/* None of those links and that program is left in the kernel (freeing is asynchronous). */
+static void assert_ids_gone(const char *ids)
+{
+	char *out = NULL;
+	int i, rc = 1;
+
+	for (i = 0; i < 50 && rc; i++) {
+		free(out);
+		out = NULL;
+		/* bpftool lists every link and program; ours must not be among them */
+		rc = sh(&out, NULL,
+			"links=$(bpftool -j link show | jq -r '.[].id'); "
+			"progs=$(bpftool -j prog show | jq -r '.[].id'); left=; p=; "
+			"for w in %s; do "
+			"if [ \"$w\" = prog ]; then p=1; continue; fi; "
+			"if [ -n \"$p\" ]; then echo \"$progs\" | grep -qx \"$w\" && left=\"$left "
+			"prog $w\"; "
+			"else echo \"$links\" | grep -qx \"$w\" && left=\"$left link $w\"; fi; "
+			"done; echo \"$left\"; [ -z \"$left\" ]",
+			ids);
+		if (rc)
+			usleep(100000);
+	}
+	ck_assert_msg(rc == 0, "left in the kernel: %s (ids %s)", out, ids);
+	free(out);
+}
+
+/* What a set holds: five maps, the program, a link per online CPU (page faults, -G). */
+static int set_objects(void)
+{
+	return 6 + (int)sysconf(_SC_NPROCESSORS_ONLN);
+}
+
+static void pin_cleanup(const char *dir)
+{
+	char *out = NULL, *err = NULL;
+	char *argv[] = {(char *)hist(), "--unpin", (char *)dir, NULL};
+
+	run(argv, 60, &out, &err);
+	free(out);
+	free(err);
+	rmdir(dir);
+}
+
+/* ---- a detached set on a cgroup --------------------------------------- */
+
+START_TEST(test_detach_show_unpin)
+{
+	char dir[256], cg[256], rel[256], *out, *err, *ids;
+
+	pin_path(dir, sizeof(dir), "detach");
+	ck_assert_int_eq(cg_make(cg, sizeof(cg), "pin"), 0);
+	snprintf(rel, sizeof(rel), "%s", strrchr(cg, '/') + 1);
+	HIST(0, &out, &err, "--source", "page-faults", "-G", rel, "-a", RANGE, "--pin", dir,
+	     "--detach");
+	ck_assert_ptr_nonnull(strstr(err, "goes on"));
+	free(out);
+	free(err);
+	/* ldlat-hist has exited: the set samples on its own */
+	fault_pages(cg, "64", BASE);
+	fault_pages(NULL, "32", BASE); /* outside the cgroup: not counted */
+	ck_assert_int_eq(shown_count(dir, ""), 64);
+
+	/* text: what the set was started with, and the count */
+	HIST(0, &out, &err, "--show", dir);
+	ck_assert_msg(strstr(out, "pinned set ") &&
+			      strstr(out, "page-faults (period 1) on cgroup ") &&
+			      strstr(out, ", detached") && strstr(out, "ranges: " RANGE),
+		      "%s", out);
+	ck_assert_msg(strstr(out, "          64  " RANGE), "%s", out);
+	free(out);
+	free(err);
+
+	/* a --show without --delta leaves the baseline alone: shown is as --pin made it */
+	ck_assert_int_eq(sh(NULL, NULL,
+			    "bpftool -j map dump pinned %s/shown | jq -e '.[0].formatted.value | "
+			    ".taken_ns == 0 and .counters.kept == 0 and .counters.seen == 0'",
+			    dir),
+			 0);
+	ck_assert_int_eq(
+		sh(NULL, NULL,
+		   "bpftool -j map dump pinned %s/shown_hists | jq -e '[.[].formatted.value "
+		   "| .slot[], .sum] | all(. == 0)'",
+		   dir),
+		0);
+	/* --delta: the change since the last --delta (the first: since the start) */
+	ck_assert_int_eq(shown_count(dir, "--delta"), 64);
+	fault_pages(cg, "10", BASE);
+	ck_assert_int_eq(shown_count(dir, ""), 74);
+	ck_assert_int_eq(shown_count(dir, "--delta"), 10);
+	ck_assert_int_eq(shown_count(dir, "--delta"), 0);
+	/* it records under an exclusive flock on DIR/shown: it waits while another holds it */
+	ck_assert_int_eq(sh(NULL, NULL,
+			    "flock %s/shown timeout 3 %s --show %s --delta >/dev/null; "
+			    "[ $? = 124 ]",
+			    dir, hist(), dir),
+			 0);
+	ck_assert_int_eq(sh(NULL, NULL, "flock %s/shown timeout 60 %s --show %s >/dev/null", dir,
+			    hist(), dir),
+			 0);
+	ck_assert_int_eq(shown_count(dir, ""), 74);
+
+	/* OpenMetrics: promtool accepts it, and it counts the same */
+	ck_assert_int_eq(
+		sh(NULL, NULL, "%s --show %s --format openmetrics | promtool check metrics", hist(), dir),
+		0);
+	ck_assert_int_eq(sh(NULL, NULL,
+			    "%s --show %s --format openmetrics | grep -q "
+			    "'^ldlat_range_samples{.*range=\"%s (.*\"} 74$'",
+			    hist(), dir, RANGE),
+			 0);
+
+	/* bpftool reads every map by name: structs, enums as names, strings as strings */
+	ck_assert_int_eq(
+		sh(NULL, NULL,
+		   "bpftool -j map dump pinned %s/hists | jq -e '[.[] | .formatted.values[] | "
+		   ".value | select(.class == \"LDLAT_CLASS_UNKNOWN\" and .range == 0) | "
+		   ".slot[0]] | add == 74'",
+		   dir),
+		0);
+	ck_assert_int_eq(sh(NULL, NULL,
+			    "bpftool -j map dump pinned %s/counters | jq -e "
+			    "'[.[0].formatted.values[].value | "
+			    ".kept] | add == 74'",
+			    dir),
+			 0);
+	ck_assert_int_eq(
+		sh(NULL, NULL,
+		   "bpftool -j map dump pinned %s/meta | jq -e '.[0].formatted.value | .magic == "
+		   "\"ldlat\" and .target == \"LDLAT_PIN_TARGET_CGROUP\" and .source == "
+		   "\"LDLAT_PIN_SOURCE_PAGE_FAULTS\" and .event == \"page-faults (period 1)\" "
+		   "and .range_text[0] == \"%s\" and .cfg.nspans == 1 and .detached == 1'",
+		   dir, RANGE),
+		0);
+	ck_assert_int_eq(sh(NULL, NULL,
+			    "bpftool -j map dump pinned %s/shown | jq -e "
+			    "'.[0].formatted.value.counters.kept "
+			    "== 74'",
+			    dir),
+			 0);
+	ck_assert_int_eq(sh(NULL, NULL,
+			    "bpftool -j prog show pinned %s/prog | jq -e '.name == "
+			    "\"ldlat_sample\" and .type == \"perf_event\"'",
+			    dir),
+			 0);
+
+	/* --unpin: DIR empty, our links and program gone; a second --unpin is nothing to do */
+	ids = set_ids(dir);
+	HIST(0, &out, &err, "--unpin", dir);
+	ck_assert_ptr_nonnull(strstr(err, "unpinned "));
+	free(out);
+	free(err);
+	ck_assert_int_eq(dir_entries(dir), 0);
+	assert_ids_gone(ids);
+	HIST(0, &out, &err, "--unpin", dir);
+	ck_assert_ptr_nonnull(strstr(err, "nothing is pinned"));
+	free(out);
+	free(err);
+	free(ids);
+	ck_assert_int_eq(rmdir(dir), 0);
+	cgroup_remove(cg);
+}
+END_TEST
+
+/* Two sets at once: two cgroups, two address ranges; each counts only its own. */
+START_TEST(test_two_sets)
+{
+	char dir1[256], dir2[256], cg1[256], cg2[256], *out, *err, *ids1, *ids2;
+
+	pin_path(dir1, sizeof(dir1), "two-a");
+	pin_path(dir2, sizeof(dir2), "two-b");
+	ck_assert_int_eq(cg_make(cg1, sizeof(cg1), "pin-a"), 0);
+	ck_assert_int_eq(cg_make(cg2, sizeof(cg2), "pin-b"), 0);
+	HIST(0, &out, &err, "--source", "page-faults", "-G", cg1, "-a", RANGE, "--pin", dir1,
+	     "--detach");
+	free(out);
+	free(err);
+	HIST(0, &out, &err, "--source", "page-faults", "-G", cg2, "-a", RANGE2, "--pin", dir2,
+	     "--detach");
+	free(out);
+	free(err);
+	fault_pages(cg1, "30", BASE);
+	fault_pages(cg1, "5", BASE2); /* cgroup 1, but outside set 1's range */
+	fault_pages(cg2, "40", BASE2);
+	fault_pages(cg2, "7", BASE); /* cgroup 2, but outside set 2's range */
+	ck_assert_int_eq(shown_count(dir1, ""), 30);
+	ck_assert_int_eq(shown_count(dir2, ""), 40);
+	ids1 = set_ids(dir1);
+	ids2 = set_ids(dir2);
+	HIST(0, &out, &err, "--unpin", dir1);
+	free(out);
+	free(err);
+	assert_ids_gone(ids1);
+	/* the other set is untouched and still samples */
+	fault_pages(cg2, "3", BASE2);
+	ck_assert_int_eq(shown_count(dir2, ""), 43);
+	HIST(0, &out, &err, "--unpin", dir2);
+	free(out);
+	free(err);
+	assert_ids_gone(ids2);
+	ck_assert_int_eq(dir_entries(dir1), 0);
+	ck_assert_int_eq(dir_entries(dir2), 0);
+	free(ids1);
+	free(ids2);
+	rmdir(dir1);
+	rmdir(dir2);
+	cgroup_remove(cg1);
+	cgroup_remove(cg2);
+}
+END_TEST
+
+/* The cgroup goes away while pinned: --show says so, --unpin still cleans up. */
+START_TEST(test_cgroup_removed)
+{
+	char dir[256], cg[256], *out, *err, *ids;
+
+	pin_path(dir, sizeof(dir), "rmcg");
+	ck_assert_int_eq(cg_make(cg, sizeof(cg), "pin-rm"), 0);
+	HIST(0, &out, &err, "--source", "page-faults", "-G", cg, "-a", RANGE, "--pin", dir,
+	     "--detach");
+	free(out);
+	free(err);
+	fault_pages(cg, "12", BASE);
+	ck_assert_int_eq(cgroup_remove(cg), 0);
+	HIST(0, &out, &err, "--show", dir);
+	ck_assert_msg(strstr(out, "warning: the cgroup ") && strstr(out, "has been removed"), "%s",
+		      out);
+	ck_assert_msg(strstr(out, "          12  " RANGE), "%s", out);
+	free(out);
+	free(err);
+	HIST(0, &out, &err, "--show", dir, "--format", "json");
+	ck_assert_msg(strstr(out, "\"cgroup_removed\":\"/sys/fs/cgroup/"), "%s", out);
+	ck_assert_ptr_nonnull(strstr(err, "has been removed"));
+	free(out);
+	free(err);
+	ck_assert_int_eq(sh(NULL, NULL,
+			    "%s --show %s --format openmetrics | grep -q "
+			    "'^ldlat_cgroup_removed{.*} 1$'",
+			    hist(), dir),
+			 0);
+	ids = set_ids(dir);
+	HIST(0, &out, &err, "--unpin", dir);
+	free(out);
+	free(err);
+	ck_assert_int_eq(dir_entries(dir), 0);
+	assert_ids_gone(ids);
+	free(ids);
+	rmdir(dir);
+}
+END_TEST
+
+/* ---- in the foreground: the set lives as long as the run ------------------ */
+
+START_TEST(test_foreground_pin)
+{
+	char dir[256], parent[256], cg[256], *out, *err;
+	char *argv[] = {(char *)hist(), "--source", "page-faults", "-G", cg,
+			"-a",		RANGE,	    "--pin",	   dir,	 NULL};
+	struct child h;
+
+	pin_path(parent, sizeof(parent), "fg");
+	snprintf(dir, sizeof(dir), "%s/sub", parent);
+	ck_assert_int_eq(cg_make(cg, sizeof(cg), "pin-fg"), 0);
+	child_spawn(&h, argv);
+	ck_assert_msg(child_wait_stderr(&h, "Ctrl-C to end", 30), "%s", h.errbuf);
+	ck_assert_ptr_nonnull(strstr(h.errbuf, "pinned in "));
+	fault_pages(cg, "21", BASE);
+	/* another ldlat-hist reads it while it runs... */
+	ck_assert_int_eq(shown_count(dir, ""), 21);
+	/* ...but cannot unpin it */
+	HIST(2, &out, &err, "--unpin", dir);
+	ck_assert_msg(strstr(err, "in use by a running ldlat-hist (PID "), "%s", err);
+	free(out);
+	free(err);
+	ck_assert_int_eq(dir_entries(dir), set_objects());
+	kill(h.pid, SIGINT);
+	ck_assert_int_eq(child_finish(&h, 30), 0);
+	ck_assert_msg(strstr(h.outbuf, "          21  " RANGE), "%s", h.outbuf);
+	/* it created DIR and its parent: it removes both */
+	ck_assert_int_eq(access(parent, F_OK), -1);
+	child_free(&h);
+	cgroup_remove(cg);
+}
+END_TEST
+
+/* ---- bad DIRs: exit 2, a message, nothing touched ------------------------- */
+
+/*
+ * No bpffs on /sys/fs/bpf (a mount namespace of the test's own, with it
+ * unmounted): bad input leaves it unmounted; a foreground run mounts it and
+ * unmounts it at its end; a detached set keeps it mounted.
+ */
+START_TEST(test_bpffs_mount)
+{
+	char dir[256], *out = NULL, *err = NULL;
+	int rc;
+
+	pin_path(dir, sizeof(dir), "mount");
+	rc = sh(&out, &err,
+		"unshare -m --propagation private sh -c '"
+		"H=%s; D=%s; "
+		"while mountpoint -q /sys/fs/bpf; do umount /sys/fs/bpf || exit 3; done; "
+		"$H --source page-faults --pin $D -G ldlat-test-nosuch-%d; [ $? = 2 ] || exit 4; "
+		"mountpoint -q /sys/fs/bpf && exit 5; "
+		"$H --source page-faults --pin $D -C 0 -d 0.1 >/dev/null || exit 6; "
+		"mountpoint -q /sys/fs/bpf && exit 7; "
+		"$H --source page-faults --pin $D -C 0 --detach || exit 8; "
+		"mountpoint -q /sys/fs/bpf || exit 9; "
+		"$H --unpin $D || exit 10; rmdir $D'",
+		hist(), dir, (int)suite_pid);
+	ck_assert_msg(rc == 0, "step %d failed\n%s\n%s", rc, out, err);
+	ck_assert_msg(strstr(err, "ldlat-test-nosuch-"), "%s", err);
+	free(out);
+	free(err);
+}
+END_TEST
+
+/* A BPF map of someone else's, pinned at path. */
+static void pin_foreign_map(const char *path)
+{
+	int fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, "foreign", 4, 8, 1, NULL);
+
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(bpf_obj_pin(fd, path), 0);
+	close(fd);
+}
+
+START_TEST(test_bad_dirs)
+{
+	char dir[256], foreign[300], tmp[256], *out, *err;
+
+	/* not on bpffs: refused, not created */
+	snprintf(tmp, sizeof(tmp), "/tmp/ldlat-test-%d-pin", (int)getpid());
+	HIST(2, &out, &err, "--source", "page-faults", "--pin", tmp, "--detach");
+	ck_assert_msg(strstr(err, "is not on a BPF file system"), "%s", err);
+	ck_assert_int_eq(access(tmp, F_OK), -1);
+	free(out);
+	free(err);
+	HIST(2, &out, &err, "--show", "/tmp");
+	ck_assert_msg(strstr(err, "--show '/tmp'") && strstr(err, "not on a BPF file system"), "%s",
+		      err);
+	free(out);
+	free(err);
+	HIST(2, &out, &err, "--unpin", "/tmp");
+	ck_assert_msg(strstr(err, "not on a BPF file system"), "%s", err);
+	free(out);
+	free(err);
+
+	/* an empty DIR: nothing to show, nothing to unpin */
+	pin_path(dir, sizeof(dir), "bad");
+	ck_assert_int_eq(mkdir(dir, 0700), 0);
+	HIST(2, &out, &err, "--show", dir);
+	ck_assert_msg(strstr(err, "holds no pinned set"), "%s", err);
+	free(out);
+	free(err);
+	HIST(0, &out, &err, "--unpin", dir);
+	free(out);
+	free(err);
+
+	/* a DIR that holds something else: --pin, --show and --unpin leave it be */
+	snprintf(foreign, sizeof(foreign), "%s/foreign", dir);
+	pin_foreign_map(foreign);
+	HIST(2, &out, &err, "--source", "page-faults", "--pin", dir, "--detach");
+	ck_assert_msg(strstr(err, "holds something else, 'foreign'"), "%s", err);
+	free(out);
+	free(err);
+	HIST(2, &out, &err, "--show", dir);
+	ck_assert_msg(strstr(err, "is not an ldlat pinned set"), "%s", err);
+	free(out);
+	free(err);
+	HIST(2, &out, &err, "--unpin", dir);
+	ck_assert_msg(strstr(err, "is not an ldlat pinned set") &&
+			      strstr(err, "nothing was removed"),
+		      "%s", err);
+	free(out);
+	free(err);
+	ck_assert_int_eq(dir_entries(dir), 1);
+	ck_assert_int_eq(access(foreign, F_OK), 0);
+	/* a map named like ours but not ours ("meta") is foreign too */
+	ck_assert_int_eq(unlink(foreign), 0);
+	snprintf(foreign, sizeof(foreign), "%s/meta", dir);
+	pin_foreign_map(foreign);
+	HIST(2, &out, &err, "--unpin", dir);
+	ck_assert_msg(strstr(err, "'meta' (not an ldlat set's meta map)"), "%s", err);
+	free(out);
+	free(err);
+	ck_assert_int_eq(access(foreign, F_OK), 0);
+	ck_assert_int_eq(unlink(foreign), 0);
+
+	/* a set already there: a second --pin into it is refused */
+	HIST(0, &out, &err, "--source", "page-faults", "-a", RANGE, "--pin", dir, "--detach");
+	free(out);
+	free(err);
+	HIST(2, &out, &err, "--source", "page-faults", "--pin", dir, "--detach");
+	ck_assert_msg(strstr(err, "already holds a pinned set"), "%s", err);
+	free(out);
+	free(err);
+	ck_assert_int_eq(dir_entries(dir), set_objects());
+	pin_cleanup(dir);
+	ck_assert_int_eq(access(dir, F_OK), -1);
+}
+END_TEST
+
+static const char *const bad_options[][8] = {
+	{"--detach", "--detach needs --pin DIR"},
+	{"--delta", "--delta applies to --show DIR"},
+	{"--pin", "/sys/fs/bpf/x", "--show", "/sys/fs/bpf/x", "separate commands"},
+	{"--pin", "/sys/fs/bpf/x", "--detach", "--", "true", "--detach cannot watch a command"},
+	{"--pin", "/sys/fs/bpf/x", "--detach", "-i", "1", "--detach exits at once"},
+	{"--show", "/sys/fs/bpf/x", "-G", "/", "drop -G"},
+	{"--show", "/sys/fs/bpf/x", "--linear", "10", "drop --linear"},
+	{"--show", "/sys/fs/bpf/x", "--delta", "--format", "openmetrics",
+	 "--delta does not apply to --format openmetrics"},
+	{"--unpin", "/sys/fs/bpf/x", "-i", "1", "--unpin prints no report"},
+	{"--format", "yaml", "--format 'yaml': expected text, json or openmetrics"},
+	{"--output", "/nonexistent-dir/x.prom", "cannot create a file in /nonexistent-dir"},
+};
+
+START_TEST(test_bad_options)
+{
+	const char *const *c = bad_options[_i];
+	char *argv[12] = {(char *)hist()}, *out, *err;
+	int n = 1, i;
+
+	for (i = 0; c[i + 1]; i++)
+		argv[n++] = (char *)c[i];
+	argv[n] = NULL;
+	ck_assert_int_eq(run(argv, 30, &out, &err), 2);
+	ck_assert_msg(strstr(err, c[i]), "want '%s' in: %s", c[i], err);
+	ck_assert_int_eq(access("/sys/fs/bpf/x", F_OK), -1);
+	free(out);
+	free(err);
+}
+END_TEST
+
+/* ---- a set with latency histograms, read by --show and bpftool ----------- */
+
+static const __u64 lats[] = {0, 1, 3, 7, 30, 31, 32, 100, 250, 1000, 1000, 5000, 123456};
+
+START_TEST(test_latency_set)
+{
+	struct ldlat_config cfg = {
+		.span_lo = {0x1000, 0x10000},
+		.span_hi = {0x2000, 0x20000},
+		.span_range = {0, 1},
+		.nspans = 2,
+		.nranges = 2,
+		.max_lat = ~0ull,
+		.class_mask = LDLAT_ALL_CLASSES,
+		.need = LDLAT_HAS_ADDR | LDLAT_HAS_LAT | LDLAT_HAS_DSRC,
+	};
+	/* L1 hit and local RAM (the kernel's Intel encodings), both loads */
+	const __u64 l1 = PERF_MEM_OP_LOAD | ((__u64)PERF_MEM_LVL_HIT | PERF_MEM_LVL_L1)
+						    << PERF_MEM_LVL_SHIFT;
+	const __u64 ram = PERF_MEM_OP_LOAD | ((__u64)PERF_MEM_LVL_HIT | PERF_MEM_LVL_LOC_RAM)
+						     << PERF_MEM_LVL_SHIFT;
+	struct ldlat_pin_meta meta = {.magic = LDLAT_PIN_MAGIC, .layout = LDLAT_PIN_LAYOUT};
+	struct ldlat_sample s;
+	struct evlist evlist = {};
+	struct session sess;
+	struct pinset ps;
+	char dir[256], err[1024], *out, *errs;
+	unsigned int i;
+	__u64 sum_l1 = 0, sum_ram = 0;
+	LIBBPF_OPTS(bpf_test_run_opts, opts, .ctx_in = &s, .ctx_size_in = sizeof(s));
+
+	pin_path(dir, sizeof(dir), "lat");
+	ck_assert_msg(
+		session__open(&sess, &cfg, SESSION_TEST_ENTRY | SESSION_PIN, err, sizeof(err)) == 0,
+		"%s", err);
+	/* range 0 gets every latency from an L1 hit, range 1 the same from RAM, twice */
+	for (i = 0; i < ARRAY_SIZE(lats) * 3; i++) {
+		bool in_ram = i >= ARRAY_SIZE(lats);
+
+		memset(&s, 0, sizeof(s));
+		s.addr = in_ram ? 0x10000 + i : 0x1000 + i;
+		s.lat = lats[i % (ARRAY_SIZE(lats))];
+		s.data_src = in_ram ? ram : l1;
+		s.flags = LDLAT_HAS_ADDR | LDLAT_HAS_LAT | LDLAT_HAS_DSRC;
+		*(in_ram ? &sum_ram : &sum_l1) += s.lat;
+		ck_assert_int_eq(bpf_prog_test_run_opts(session__test_fd(&sess), &opts), 0);
+	}
+	ck_assert_int_eq(pinset__prepare(&ps, dir, err, sizeof(err)), 0);
+	snprintf(meta.event, sizeof(meta.event), "test entry");
+	snprintf(meta.target_desc, sizeof(meta.target_desc), "synthetic samples");
+	meta.fields = cfg.need;
+	meta.pid = (__u32)getpid();
+	meta.nranges = 2;
+	snprintf(meta.range_text[0], sizeof(meta.range_text[0]), "0x1000-0x2000");
+	snprintf(meta.range_text[1], sizeof(meta.range_text[1]), "0x10000-0x20000");
+	meta.cfg = cfg;
+	ck_assert_msg(pinset__pin(&ps, &sess, &evlist, &meta, err, sizeof(err)) == 0, "%s", err);
+
+	/* JSON: the schema, and each (range, class) with its count, sum and buckets */
+	ck_assert_int_eq(sh(NULL, NULL, "%s --show %s --format json --by both | python3 %s", hist(), dir,
+			    schema()),
+			 0);
+	ck_assert_int_eq(
+		sh(NULL, NULL,
+		   "%s --show %s --format json --by both | jq -e '[.histograms[] | "
+		   "\"\\(.range) \\(.class) \\(.count) \\(.sum) \\(.buckets | length)\"] == "
+		   "[\"0 l1 13 %llu 11\", \"1 local-ram 26 %llu 11\"]'",
+		   hist(), dir, (unsigned long long)sum_l1, (unsigned long long)sum_ram),
+		0);
+	/* the bucket of 30 and 31 cycles: [16, 31] */
+	ck_assert_int_eq(
+		sh(NULL, NULL,
+		   "%s --show %s --format json | jq -e '.histograms[] | select(.class == "
+		   "\"l1\") | .buckets[] | select(.low == 16) | .high == 31 and .count == 2'",
+		   hist(), dir),
+		0);
+	/* OpenMetrics: promtool accepts it; buckets cumulative, +Inf = _count */
+	ck_assert_int_eq(sh(NULL, NULL,
+			    "%s --show %s --format openmetrics --by both | promtool check metrics",
+			    hist(), dir),
+			 0);
+	ck_assert_int_eq(
+		sh(NULL, NULL,
+		   "%s --show %s --format openmetrics --by both | grep "
+		   "'^ldlat_latency_cycles_bucket{.*class=\"local-ram\"' | awk '{ if ($NF < "
+		   "prev) exit 1; prev = $NF } END { if (NR != 65 || prev != 26) exit 1 }'",
+		   hist(), dir),
+		0);
+	ck_assert_int_eq(sh(NULL, NULL,
+			    "%s --show %s --format openmetrics --by both | grep -qx "
+			    "'ldlat_latency_cycles_bucket{target=\"synthetic samples\",pin=\"%s\","
+			    "class=\"l1\",range=\"0x1000-0x2000\",le=\"31\"} 6'",
+			    hist(), dir, dir),
+			 0);
+	/* text: the class names and the summary */
+	HIST(0, &out, &errs, "--show", dir);
+	ck_assert_msg(strstr(out, "source L1 hit") && strstr(out, "source local RAM") &&
+			      strstr(out, "13 samples, mean"),
+		      "%s", out);
+	free(out);
+	free(errs);
+	/* bpftool: the class by name in every cell */
+	ck_assert_int_eq(
+		sh(NULL, NULL,
+		   "bpftool -j map dump pinned %s/hists | jq -e '[.[] | .formatted.values | "
+		   "map(.value) "
+		   "| {range: .[0].range, class: .[0].class, n: (map(.slot | add) | add)} | "
+		   "select(.n > 0)] == [{range: 0, class: \"LDLAT_CLASS_L1\", n: 13}, "
+		   "{range: 1, class: \"LDLAT_CLASS_LOCAL_RAM\", n: 26}]'",
+		   dir),
+		0);
+	ck_assert_int_eq(sh(NULL, NULL,
+			    "bpftool map dump pinned %s/hists | grep -q "
+			    "'\"class\": \"LDLAT_CLASS_REMOTE_HITM\"'",
+			    dir),
+			 0);
+
+	/* this process holds the set: --unpin refuses; once it lets go, --unpin removes it */
+	HIST(2, &out, &errs, "--unpin", dir);
+	ck_assert_ptr_nonnull(strstr(errs, "in use by a running ldlat-hist"));
+	free(out);
+	free(errs);
+	pinset__close(&ps);
+	session__close(&sess);
+	HIST(0, &out, &errs, "--unpin", dir);
+	free(out);
+	free(errs);
+	ck_assert_int_eq(dir_entries(dir), 0);
+	rmdir(dir);
+}
+END_TEST
+
+/*
+ * After each test case, in the suite's process: whatever a failed test left
+ * pinned or created is removed (a passing test removes its own).
+ */
+static void leftovers_remove(void)
+{
+	char *argv[] = {"sh", "-c", NULL, NULL}, cmd[1024], *out = NULL, *err = NULL;
+
+	snprintf(cmd, sizeof(cmd),
+		 "for d in /sys/fs/bpf/ldlat-test-%d-*; do [ -d \"$d\" ] || continue; "
+		 "for s in \"$d\" \"$d\"/*; do [ -d \"$s\" ] && %s --unpin \"$s\"; rmdir \"$s\"; "
+		 "done; "
+		 "rmdir \"$d\"; done 2>/dev/null; for c in /sys/fs/cgroup/unified/ldlat-pin*-%d-*; "
+		 "do "
+		 "[ -d \"$c\" ] && rmdir \"$c\"; done 2>/dev/null; true",
+		 (int)suite_pid, hist(), (int)suite_pid);
+	argv[2] = cmd;
+	run(argv, 60, &out, &err);
+	free(out);
+	free(err);
+}
+
+int main(void)
+{
+	Suite *s = suite_create("pin");
+	TCase *tc;
+
+	if (!need_root("check_pin (bpffs, perf events and BPF)"))
+		return 0;
+	suite_pid = getpid();
+	tc = tcase_create("sets");
+	tcase_set_timeout(tc, 180);
+	tcase_add_unchecked_fixture(tc, NULL, leftovers_remove);
+	tcase_add_test(tc, test_detach_show_unpin);
+	tcase_add_test(tc, test_two_sets);
+	tcase_add_test(tc, test_cgroup_removed);
+	tcase_add_test(tc, test_foreground_pin);
+	tcase_add_test(tc, test_latency_set);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("errors");
+	tcase_set_timeout(tc, 120);
+	tcase_add_unchecked_fixture(tc, NULL, leftovers_remove);
+	tcase_add_test(tc, test_bad_dirs);
+	tcase_add_test(tc, test_bpffs_mount);
+	tcase_add_loop_test(tc, test_bad_options, 0, ARRAY_SIZE(bad_options));
+	suite_add_tcase(s, tc);
+
+	return run_suite(s);
+}

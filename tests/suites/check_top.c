@@ -1,0 +1,1007 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/*
+ * check_top - ldlat-top's user space without the kernel: the process
+ * address-space model, kernel symbols from a kallsyms fixture, ELF
+ * symbolization of live and exited processes (a PIE with a shared library,
+ * the same program stripped with its debug info found by build ID), the
+ * table model, rows, sorting and both output formats.
+ */
+#include <check.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "user/report/json.h"
+#include "user/symbols/procmaps.h"
+#include "user/symbols/symbolize.h"
+#include "user/top/topreport.h"
+#include "tests/lib/testutil.h"
+#include "tests/suites/top_input.h"
+#include "kernel/lib/util.h"
+
+static int blocks_of(const char *out, const char *what);
+
+/* ---- procmaps: newest wins, exec, fork -------------------------------------- */
+
+START_TEST(test_procmaps_newest_wins)
+{
+	struct procmaps pm;
+	struct proc *p;
+	const struct mapping *m;
+
+	procmaps__init(&pm);
+	ck_assert_int_eq(procmaps__add(&pm, 7, 0x1000, 0x9000, 0, "/bin/a", 10), 0);
+	/* newer, in the middle: splits the old one in three */
+	ck_assert_int_eq(procmaps__add(&pm, 7, 0x3000, 0x4000, 0x100000, "/lib/b", 20), 0);
+	p = procmaps__find(&pm, 7);
+	ck_assert_int_eq(p->nmaps, 3);
+	m = proc__find(p, 0x3800);
+	ck_assert_str_eq(m->name, "/lib/b");
+	ck_assert_uint_eq(m->pgoff, 0x100000);
+	m = proc__find(p, 0x4000);
+	ck_assert_str_eq(m->name, "/bin/a");
+	ck_assert_uint_eq(m->start, 0x4000);
+	ck_assert_uint_eq(m->pgoff, 0x3000); /* the tail keeps its file offset */
+	/* older, over everything: fills only the gaps */
+	ck_assert_int_eq(procmaps__add(&pm, 7, 0x0, 0xa000, 0, NULL, 5), 0);
+	ck_assert_ptr_null(proc__find(p = procmaps__find(&pm, 7), 0x500)->name);
+	ck_assert_str_eq(proc__find(p, 0x1000)->name, "/bin/a");
+	ck_assert_str_eq(proc__find(p, 0x3fff)->name, "/lib/b");
+	ck_assert_ptr_null(proc__find(p, 0x9000)->name);
+	ck_assert_ptr_null(proc__find(p, 0xa000));
+	ck_assert_int_eq(p->nmaps, 5);
+	/* after an exec the new image wins where it maps, the old one stays elsewhere */
+	procmaps__exec(&pm, 7, "b", 25);
+	ck_assert_int_eq(procmaps__add(&pm, 7, 0x20000, 0x21000, 0, "[heap]", 30), 0);
+	ck_assert_int_eq(procmaps__add(&pm, 7, 0x1000, 0x2000, 0, "/bin/b", 30), 0);
+	p = procmaps__find(&pm, 7);
+	ck_assert_str_eq(proc__find(p, 0x1800)->name, "/bin/b");
+	ck_assert_str_eq(proc__find(p, 0x2800)->name, "/bin/a");
+	ck_assert_str_eq(p->comm, "b");
+	ck_assert_int_eq(procmaps__fork(&pm, 8, 7, 40), 0);
+	ck_assert_str_eq(proc__find(procmaps__find(&pm, 8), 0x20010)->name, "[heap]");
+	ck_assert_str_eq(procmaps__find(&pm, 8)->comm, "b");
+	procmaps__exit(&pm, 7);
+	procmaps__prune_exited(&pm);
+	ck_assert_ptr_null(procmaps__find(&pm, 7));
+	ck_assert_ptr_nonnull(procmaps__find(&pm, 8));
+	procmaps__free(&pm);
+}
+END_TEST
+
+/* /proc/PID/maps fixtures: a proc root with one process */
+START_TEST(test_procmaps_read_fixture)
+{
+	struct procmaps pm;
+	struct proc *p;
+
+	procmaps__init(&pm);
+	pm.proc_root = fixture_path("proc");
+	ck_assert_int_eq(procmaps__read(&pm, 4242), 0);
+	p = procmaps__find(&pm, 4242);
+	ck_assert_str_eq(p->comm, "ldlat-workload");
+	ck_assert_str_eq(proc__find(p, 0x555555555100)->name, "/usr/bin/ldlat-workload");
+	ck_assert_uint_eq(proc__find(p, 0x555555555100)->pgoff, 0x1000);
+	ck_assert_str_eq(proc__find(p, 0x55555555a100)->name, "[heap]");
+	ck_assert_ptr_null(proc__find(p, 0x555555558100)->name);
+	ck_assert_int_eq(procmaps__read(&pm, 4243), -ESRCH);
+	ck_assert(procmaps__find(&pm, 4243) == NULL || procmaps__find(&pm, 4243)->exited);
+	ck_assert_int_eq(procmaps__read_all(&pm), 1);
+	procmaps__free(&pm);
+}
+END_TEST
+
+/* ---- kallsyms ------------------------------------------------------------ */
+
+START_TEST(test_kallsyms)
+{
+	struct kallsyms k;
+	const struct dso_sym *s;
+
+	ck_assert_int_eq(kallsyms__load(&k, fixture_path("kallsyms")), 0);
+	s = kallsyms__find(&k, 0xffffffff81234567ull, SYM_FUNC);
+	ck_assert_ptr_nonnull(s);
+	ck_assert_str_eq(s->name, "clear_page_erms");
+	ck_assert_ptr_null(s->module);
+	/* a local and a global at one address: the global is kept */
+	s = kallsyms__find(&k, 0xffffffff81300010ull, SYM_FUNC);
+	ck_assert_str_eq(s->name, "copy_user_generic");
+	s = kallsyms__find(&k, 0xffffffffc0001010ull, SYM_FUNC);
+	ck_assert_str_eq(s->name, "ext4_file_read_iter");
+	ck_assert_str_eq(s->module, "ext4");
+	s = kallsyms__find(&k, 0xffffffff82000008ull, SYM_OBJECT);
+	ck_assert_str_eq(s->name, "jiffies_64");
+	ck_assert_ptr_null(kallsyms__find(&k, 0xffffffff82000008ull, SYM_FUNC));
+	/* below every symbol (the direct map) */
+	ck_assert_ptr_null(kallsyms__find(&k, 0xffff888000001000ull, SYM_OBJECT));
+	kallsyms__free(&k);
+	/* unprivileged readers see zeros: no symbol at all rather than wrong ones */
+	ck_assert_int_eq(kallsyms__load(&k, fixture_path("kallsyms.hidden")), 0);
+	ck_assert(k.hidden);
+	ck_assert_ptr_null(kallsyms__find(&k, 0, SYM_FUNC));
+	kallsyms__free(&k);
+}
+END_TEST
+
+/* ---- ELF symbolization: a live PIE with a shared library, then exited ----- */
+
+struct symprog {
+	struct child c;
+	char name[16][64];
+	unsigned long long addr[16];
+	int n;
+};
+
+/* Starts the program at path and reads the addresses it prints. */
+static void symprog_start_path(struct symprog *sp, const char *path)
+{
+	char *argv[] = { (char *)path, NULL };
+	char *line, *save = NULL;
+
+	memset(sp, 0, sizeof(*sp));
+	child_spawn(&sp->c, argv);
+	while (!strstr(sp->c.outbuf, "ready\n")) {
+		ck_assert_msg(sp->c.out >= 0, "%s ended early: %s", path, sp->c.errbuf);
+		child_pump(&sp->c, 0.1);
+	}
+	for (line = strtok_r(sp->c.outbuf, "\n", &save); line && sp->n < 16;
+	     line = strtok_r(NULL, "\n", &save))
+		if (sscanf(line, "%63s %llx", sp->name[sp->n], &sp->addr[sp->n]) == 2)
+			sp->n++;
+	ck_assert_int_eq(sp->n, 9);
+}
+
+static void symprog_start(struct symprog *sp, const char *binary)
+{
+	symprog_start_path(sp, build_path(binary));
+}
+
+static unsigned long long symprog_addr(const struct symprog *sp, const char *name)
+{
+	int i;
+
+	for (i = 0; i < sp->n; i++)
+		if (!strcmp(sp->name[i], name))
+			return sp->addr[i];
+	ck_abort_msg("no address for %s", name);
+	return 0;
+}
+
+static void expect_ip(struct symbolizer *z, const struct symprog *sp, const char *func,
+		      const char *dso_suffix)
+{
+	struct sym s;
+
+	symbolizer__ip(z, sp->c.pid, symprog_addr(sp, func), &s);
+	ck_assert_msg(s.kind == SYM_RESOLVED && !strcmp(s.name, func), "%s: got %s (%d) in %s",
+		      func, s.name, s.kind, s.where);
+	ck_assert_int_eq(s.offset, 4);
+	ck_assert_msg(strlen(s.where) >= strlen(dso_suffix) &&
+			      !strcmp(s.where + strlen(s.where) - strlen(dso_suffix), dso_suffix),
+		      "%s in %s", func, s.where);
+}
+
+static void expect_data(struct symbolizer *z, const struct symprog *sp, const char *var,
+			int offset, const char *where_suffix)
+{
+	struct sym s;
+
+	symbolizer__data(z, sp->c.pid, symprog_addr(sp, var), 64, &s);
+	ck_assert_msg(!strcmp(s.name, var), "%s: got %s (%d) in %s", var, s.name, s.kind, s.where);
+	if (offset >= 0)
+		ck_assert_int_eq(s.offset, offset);
+	ck_assert_msg(strstr(s.where, where_suffix), "%s in %s", var, s.where);
+}
+
+static void expect_all(struct symbolizer *z, const struct symprog *sp, const char *prog)
+{
+	expect_ip(z, sp, "prog_hot", prog);
+	expect_ip(z, sp, "prog_static_hot", prog);
+	expect_ip(z, sp, "symlib_sum", "/libldlatsym.so");
+	expect_data(z, sp, "prog_global", 5000, prog);
+	expect_data(z, sp, "prog_static", 100, prog);
+	expect_data(z, sp, "prog_data", 24, prog);
+	expect_data(z, sp, "symlib_table", 8000, "/libldlatsym.so");
+	expect_data(z, sp, "[heap]", -1, "ldlat-symprog");
+	expect_data(z, sp, "[stack]", -1, "ldlat-symprog");
+}
+
+/* _i: 0 the program with its symbols, 1 stripped with debug info by build ID */
+START_TEST(test_symbolize_live_then_exited)
+{
+	static const char *const progs[] = { "tests/ldlat-symprog", "tests/ldlat-symprog-stripped" };
+	struct procmaps pm;
+	struct symbolizer z;
+	struct symprog sp;
+	char debug[4096];
+
+	snprintf(debug, sizeof(debug), "%s", build_path("tests/debug"));
+	procmaps__init(&pm);
+	ck_assert_int_eq(symbolizer__init(&z, &pm, debug), 0);
+	symprog_start(&sp, progs[_i]);
+	/* the snapshot is taken while it lives ... */
+	ck_assert_int_eq(procmaps__read(&pm, sp.c.pid), 0);
+	symbolizer__begin(&z);
+	expect_all(&z, &sp, progs[_i] + strlen("tests"));
+	/* ... and still names everything once it has exited */
+	ck_assert_int_eq(child_finish(&sp.c, 10), 0);
+	child_free(&sp.c);
+	symbolizer__free(&z);
+	ck_assert_int_eq(symbolizer__init(&z, &pm, debug), 0);
+	symbolizer__begin(&z);
+	expect_all(&z, &sp, progs[_i] + strlen("tests"));
+	if (_i)
+		ck_assert_ptr_nonnull(strstr(dso_cache__get(&z.dsos, build_path(progs[_i]))->symfile,
+					     "/.build-id/"));
+	symbolizer__free(&z);
+	procmaps__free(&pm);
+}
+END_TEST
+
+/*
+ * Live, a program whose file was deleted after its mappings were read: named
+ * through /proc/PID/map_files/ while it lives (root: the kernel lets only
+ * CAP_SYS_ADMIN read those links), its DSO marked "(deleted)"; once it has
+ * exited, its addresses stay unnamed, still marked, with one note on stderr
+ * for the file however many addresses are asked for.
+ */
+START_TEST(test_symbolize_deleted)
+{
+	char dir[128], prog[192], notes[192], *text, *err, *p;
+	struct procmaps pm;
+	struct symbolizer z;
+	struct symprog sp;
+	struct sym s;
+	int fd, saved, n = 0;
+	bool root = need_root("reading /proc/PID/map_files/");
+
+	snprintf(dir, sizeof(dir), "/tmp/ldlat-top-deleted-%d", getpid());
+	snprintf(prog, sizeof(prog), "%s/ldlat-symprog", dir);
+	snprintf(notes, sizeof(notes), "%s/notes", dir);
+	ck_assert_int_eq(sh(NULL, NULL, "rm -rf %s && mkdir %s && cp %s %s %s/", dir, dir,
+			    build_path("tests/ldlat-symprog"), build_path("tests/libldlatsym.so"),
+			    dir),
+			 0);
+	procmaps__init(&pm);
+	ck_assert_int_eq(symbolizer__init(&z, &pm, "/nonexistent"), 0);
+	z.note_tool = "check_top";
+	symprog_start_path(&sp, prog);
+	ck_assert_int_eq(procmaps__read(&pm, sp.c.pid), 0);
+	ck_assert_int_eq(unlink(prog), 0);
+	symbolizer__begin(&z);
+	if (root) {
+		expect_ip(&z, &sp, "prog_hot", "/ldlat-symprog (deleted)");
+		expect_data(&z, &sp, "prog_global", 5000, "/ldlat-symprog");
+	}
+	expect_ip(&z, &sp, "symlib_sum", "/libldlatsym.so");
+	ck_assert_int_eq(child_finish(&sp.c, 10), 0);
+	child_free(&sp.c);
+	procmaps__exit(&pm, sp.c.pid);
+	symbolizer__free(&z);
+	ck_assert_int_eq(symbolizer__init(&z, &pm, "/nonexistent"), 0);
+	z.note_tool = "check_top";
+	symbolizer__begin(&z);
+	fflush(stderr);
+	saved = dup(2);
+	fd = open(notes, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	ck_assert(saved >= 0 && fd >= 0);
+	dup2(fd, 2);
+	close(fd);
+	symbolizer__ip(&z, sp.c.pid, symprog_addr(&sp, "prog_hot"), &s);
+	symbolizer__ip(&z, sp.c.pid, symprog_addr(&sp, "prog_static_hot"), &s);
+	fflush(stderr);
+	dup2(saved, 2);
+	close(saved);
+	ck_assert_int_eq(s.kind, SYM_MAPPING);
+	ck_assert_msg(strstr(s.where, "/ldlat-symprog (deleted)"), "%s", s.where);
+	ck_assert_int_eq(sh(&text, &err, "cat %s", notes), 0);
+	free(err);
+	for (p = text; (p = strstr(p, "check_top: note: ")); p++)
+		n++;
+	ck_assert_msg(n == 1 && strstr(text, "/ldlat-symprog (deleted): ") &&
+			      strstr(text, "its addresses are not named"),
+		      "%s", text);
+	free(text);
+	symbolizer__free(&z);
+	procmaps__free(&pm);
+	ck_assert_int_eq(sh(NULL, NULL, "rm -rf %s", dir), 0);
+}
+END_TEST
+
+/* The stripped program without its debug info: no static function, no variables. */
+START_TEST(test_symbolize_stripped_without_debuginfo)
+{
+	struct procmaps pm;
+	struct symbolizer z;
+	struct symprog sp;
+	struct sym s;
+
+	procmaps__init(&pm);
+	ck_assert_int_eq(symbolizer__init(&z, &pm, "/nonexistent"), 0);
+	symprog_start(&sp, "tests/ldlat-symprog-stripped");
+	symbolizer__begin(&z);
+	symbolizer__ip(&z, sp.c.pid, symprog_addr(&sp, "prog_static_hot"), &s);
+	ck_assert_int_eq(s.kind, SYM_MAPPING);
+	ck_assert_str_eq(s.name + strspn(s.name, "0x123456789abcdef"), "");
+	ck_assert_ptr_nonnull(strstr(s.where, "ldlat-symprog-stripped"));
+	symbolizer__data(&z, sp.c.pid, symprog_addr(&sp, "prog_static"), 64, &s);
+	ck_assert_int_eq(s.kind, SYM_MAPPING);
+	ck_assert_str_eq(s.name, "ldlat-symprog-stripped");
+	/* the shared library keeps its symbols */
+	expect_ip(&z, &sp, "symlib_sum", "/libldlatsym.so");
+	ck_assert_int_eq(child_finish(&sp.c, 10), 0);
+	child_free(&sp.c);
+	symbolizer__free(&z);
+	procmaps__free(&pm);
+}
+END_TEST
+
+/* Maps the ELF build/<name> into process tgid at base the way the kernel's ELF loader does. */
+static struct dso *map_like_exec(struct symbolizer *z, pid_t tgid, __u64 base, const char *name)
+{
+	const __u64 page = 4096;
+	struct dso *d = dso_cache__get(&z->dsos, build_path(name));
+	int i;
+
+	ck_assert(d && d->elf && d->nsegs >= 2);
+	for (i = 0; i < d->nsegs; i++) {
+		const struct dso_seg *g = &d->segs[i];
+		__u64 lo = g->vaddr & ~(page - 1),
+		      file_end = (g->vaddr + g->filesz + page - 1) & ~(page - 1),
+		      mem_end = (g->vaddr + g->memsz + page - 1) & ~(page - 1);
+
+		ck_assert_int_eq(procmaps__add(z->pm, tgid, base + lo, base + file_end,
+					       g->offset & ~(page - 1), d->path, 1),
+				 0);
+		if (mem_end > file_end)
+			ck_assert_int_eq(procmaps__add(z->pm, tgid, base + file_end, base + mem_end,
+						       0, NULL, 1),
+					 0);
+	}
+	return d;
+}
+
+/*
+ * A snapshot taken at exec, before the dynamic loader made the RELRO page
+ * read-only: the data segment's mapping starts at a file page the
+ * read-only segment maps too, and .bss is the anonymous mapping after it.
+ * Each variable of ldlat-topprog, laid out the way the kernel's ELF loader
+ * maps it, names itself.
+ */
+START_TEST(test_symbolize_at_exec_layout)
+{
+	const __u64 base = 0x555555554000ull;
+	struct procmaps pm;
+	struct symbolizer z;
+	struct dso *d;
+	struct sym s;
+	int i, n = 0;
+
+	procmaps__init(&pm);
+	ck_assert_int_eq(symbolizer__init(&z, &pm, NULL), 0);
+	d = map_like_exec(&z, 99999999, base, "tests/ldlat-topprog");
+	ck_assert(d->nobjs >= 3);
+	symbolizer__begin(&z);
+	for (i = 0; i < d->nobjs; i++) {
+		/* its first and its last byte */
+		symbolizer__data(&z, 99999999, base + d->objs[i].start, 1, &s);
+		ck_assert_msg(s.kind == SYM_RESOLVED && !strcmp(s.name, d->objs[i].name) && !s.offset,
+			      "%s: got %s%+lld", d->objs[i].name, s.name, (long long)s.offset);
+		symbolizer__data(&z, 99999999, base + d->objs[i].start + d->objs[i].size - 1, 1, &s);
+		ck_assert_msg(s.kind == SYM_RESOLVED && !strcmp(s.name, d->objs[i].name),
+			      "%s (end): got %s", d->objs[i].name, s.name);
+		n += !strncmp(s.name, "array_", 6);
+	}
+	ck_assert_int_eq(n, 3);
+	symbolizer__free(&z);
+	procmaps__free(&pm);
+}
+END_TEST
+
+/* A process never seen, and gone: [exited]; an address in no mapping: [unknown]. */
+START_TEST(test_symbolize_exited_and_unknown)
+{
+	struct procmaps pm;
+	struct symbolizer z;
+	struct sym s;
+	pid_t pid = fork();
+
+	if (pid == 0)
+		_exit(0);
+	ck_assert_int_eq(waitpid(pid, NULL, 0), pid);
+	procmaps__init(&pm);
+	ck_assert_int_eq(symbolizer__init(&z, &pm, NULL), 0);
+	symbolizer__begin(&z);
+	symbolizer__ip(&z, pid, 0x401000, &s);
+	ck_assert_int_eq(s.kind, SYM_EXITED);
+	ck_assert_str_eq(s.name, "[exited]");
+	symbolizer__data(&z, pid, 0x601000, 4096, &s);
+	ck_assert_int_eq(s.kind, SYM_EXITED);
+	symbolizer__data(&z, getpid(), 0x10, 64, &s);
+	ck_assert_int_eq(s.kind, SYM_UNKNOWN);
+	ck_assert_str_eq(s.name, "[unknown]");
+	symbolizer__free(&z);
+	procmaps__free(&pm);
+}
+END_TEST
+
+/* ---- tables filled natively (a perf.data reader's path), rows, sorting, output ---- */
+
+static __u64 sym_start(const struct dso_sym *syms, int n, const char *name)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(syms[i].name, name))
+			return syms[i].start;
+	ck_abort_msg("no symbol %s", name);
+	return 0;
+}
+
+static char *render(const struct top_report *r, const struct top_rows *ip,
+		    const struct top_rows *data, const struct snapshot *snap, bool json)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	ck_assert_ptr_nonnull(f);
+	if (json)
+		top_render_json(f, r, ip, data, snap);
+	else
+		top_render_text(f, r, ip, data, snap);
+	fclose(f);
+	return buf;
+}
+
+START_TEST(test_report_native_tables)
+{
+	const __u64 base = 0x555555554000ull;
+	struct source src = { .kind = SOURCE_LDLAT };
+	struct run_info run = { .tool = "ldlat-top", .event = "cpu/mem-loads,ldlat=30/P" };
+	struct top_report rep = { .by = TOP_BY_BOTH, .nrows = -1, .shift = 6, .has_latency = true,
+				  .run = &run, .src = &src };
+	struct top_table ip, data;
+	struct top_rows ipr, datar;
+	struct snapshot snap = {};
+	struct procmaps pm;
+	struct symbolizer z;
+	struct dso *d;
+	__u64 a, b, arr;
+	char *text;
+
+	procmaps__init(&pm);
+	ck_assert_int_eq(symbolizer__init(&z, &pm, NULL), 0);
+	z.kallsyms_path = fixture_path("kallsyms");
+	d = map_like_exec(&z, 4321, base, "tests/ldlat-topprog");
+	snprintf(procmaps__get(&pm, 4321)->comm, 16, "ldlat-topprog");
+	a = base + sym_start(d->funcs, d->nfuncs, "touch_a") + 2;
+	b = base + sym_start(d->funcs, d->nfuncs, "touch_b") + 2;
+	arr = base + sym_start(d->objs, d->nobjs, "array_a");
+	top_table__init(&ip);
+	top_table__init(&data);
+	/* touch_a: 3 L3 hits of 100 cycles; touch_b: 400 (L3) and 500 (RAM) cycles */
+	for (int i = 0; i < 3; i++)
+		ck_assert_int_eq(top_table__add_sample(&ip, 4321, a + i, 100, LDLAT_CLASS_L3), 0);
+	ck_assert_int_eq(top_table__add_sample(&ip, 4321, b, 400, LDLAT_CLASS_L3), 0);
+	ck_assert_int_eq(top_table__add_sample(&ip, 4321, b, 500, LDLAT_CLASS_LOCAL_RAM), 0);
+	ck_assert_int_eq(top_table__add_sample(&ip, 0, 0xffffffff81234567ull, 1000,
+					       LDLAT_CLASS_REMOTE_HITM),
+			 0);
+	ip.full = 4;
+	/* array_a: lines +0x0, +0x40 (twice), +0x1000; and a block in no mapping */
+	ck_assert_int_eq(top_table__add_sample(&data, 4321, arr, 10, LDLAT_CLASS_L1), 0);
+	ck_assert_int_eq(top_table__add_sample(&data, 4321, arr + 64, 300, LDLAT_CLASS_LOCAL_RAM), 0);
+	ck_assert_int_eq(top_table__add_sample(&data, 4321, arr + 64, 100, LDLAT_CLASS_LOCAL_RAM), 0);
+	ck_assert_int_eq(top_table__add_sample(&data, 4321, arr + 4096, 20, LDLAT_CLASS_L2), 0);
+	ck_assert_int_eq(top_table__add_sample(&data, 4321, 0x1000, 20, LDLAT_CLASS_L2), 0);
+
+	ck_assert_int_eq(top_rows__ip(&ipr, &ip, &z), 0);
+	ck_assert_uint_eq(ipr.n, 3);
+	ck_assert_uint_eq(ipr.total, 10);
+	top_rows__sort(&ipr, TOP_SORT_SAMPLES);
+	ck_assert_str_eq(ipr.r[0].name, "touch_a");
+	ck_assert_uint_eq(ipr.r[0].v.count, 3);
+	top_rows__sort(&ipr, TOP_SORT_LATENCY);
+	ck_assert_str_eq(ipr.r[0].name, "clear_page_erms");
+	ck_assert(ipr.r[0].kernel);
+	ck_assert_str_eq(ipr.r[1].name, "touch_b");
+	ck_assert_uint_eq(ipr.r[1].v.lat_max, 500);
+	top_rows__sort(&ipr, TOP_SORT_TOTAL);
+	ck_assert_str_eq(ipr.r[0].name, "clear_page_erms");
+	ck_assert_str_eq(ipr.r[1].name, "touch_b"); /* 900 cycles in all, touch_a 300 */
+
+	ck_assert_int_eq(top_rows__data(&datar, &data, &z, 6, TOP_DATA_OBJECT), 0);
+	top_rows__sort(&datar, TOP_SORT_SAMPLES);
+	ck_assert_uint_eq(datar.n, 2);
+	ck_assert_str_eq(datar.r[0].name, "array_a");
+	ck_assert_uint_eq(datar.r[0].v.count, 4);
+	ck_assert_uint_eq(datar.r[0].blocks, 3);
+	ck_assert_int_eq(datar.r[0].offset, 0x40); /* the hottest line */
+	ck_assert_uint_eq(top_val__dominant(&datar.r[0].v), LDLAT_CLASS_LOCAL_RAM);
+	ck_assert_str_eq(datar.r[1].name, "[unknown]");
+
+	rep.sort = TOP_SORT_SAMPLES;
+	text = render(&rep, &ipr, &datar, &snap, false);
+	ck_assert_ptr_nonnull(strstr(text, "[.] touch_a "));
+	ck_assert_ptr_nonnull(strstr(text, "[k] clear_page_erms "));
+	ck_assert_ptr_nonnull(strstr(text, "[kernel.kallsyms]"));
+	ck_assert_ptr_nonnull(strstr(text, "4 samples not attributed: table full, raise --entries"));
+	ck_assert_ptr_nonnull(strstr(text, "L3 hit 50%")); /* touch_b: shared with local RAM */
+	ck_assert_int_eq(count_for(text, " array_a "), 4);
+	ck_assert_ptr_nonnull(strstr(text, "+0x40 "));
+	free(text);
+	text = render(&rep, &ipr, &datar, &snap, true);
+	ck_assert(jq_true(text, "[.code.rows[] | select(.function == \"touch_b\") | "
+				"[.mean_latency, .max_latency, .source, .sources.l3]] == [[450, 500, \"l3\", 1]]"));
+	ck_assert(jq_true(text, ".code.not_attributed.table_full == 4 and .code.samples == 10"));
+	ck_assert(jq_true(text, ".tool == \"ldlat-top\" and .event == \"cpu/mem-loads,ldlat=30/P\" "
+				"and .source == \"ldlat\" and .latency and .counters.dropped.below_min == 0"));
+	ck_assert(jq_true(text, ".data.rows[0] | .object == \"array_a\" and .hottest_offset == 64 "
+				"and .blocks == 3 and .kind == \"variable\""));
+	free(text);
+	top_rows__free(&datar);
+	ck_assert_int_eq(top_rows__data(&datar, &data, &z, 6, TOP_DATA_BLOCK), 0);
+	ck_assert_uint_eq(datar.n, 4);
+	top_rows__free(&datar);
+	top_rows__free(&ipr);
+	top_table__free(&ip);
+	top_table__free(&data);
+	symbolizer__free(&z);
+	procmaps__free(&pm);
+}
+END_TEST
+
+START_TEST(test_json_writer)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	struct json j;
+
+	json__init(&j, f);
+	json__object_begin(&j, NULL);
+	json__string(&j, "a\"b", "x\ny\\z\001");
+	json__array_begin(&j, "list");
+	json__u64(&j, NULL, 18446744073709551615ull);
+	json__i64(&j, NULL, -64);
+	json__double(&j, NULL, 0.0 / 0.0);
+	json__bool(&j, NULL, true);
+	json__null(&j, NULL);
+	json__object_begin(&j, NULL);
+	json__object_end(&j);
+	json__array_end(&j);
+	json__double(&j, "d", 2.5);
+	json__object_end(&j);
+	json__end_line(&j);
+	fclose(f);
+	ck_assert_str_eq(buf, "{\"a\\\"b\":\"x\\ny\\\\z\\u0001\",\"list\":[18446744073709551615,-64,null,"
+			      "true,null,{}],\"d\":2.5}\n");
+	ck_assert(jq_true(buf, ".list[0] > 0 and .d == 2.5"));
+	free(buf);
+}
+END_TEST
+
+/* ---- ldlat-top end to end (root): page faults of a program with known pages ---- */
+
+static const char *top(void)
+{
+	return build_path("ldlat-top");
+}
+
+static const char *topprog(void)
+{
+	return build_path("tests/ldlat-topprog");
+}
+
+/* The first row under the header line that ends with 'header' (its newline included). */
+static bool first_row_names(const char *out, const char *header, const char *name)
+{
+	const char *h = strstr(out, header), *row, *end;
+
+	if (!h)
+		return false;
+	row = h + strlen(header);
+	end = strchr(row, '\n');
+	return end && memmem(row, end - row, name, strlen(name));
+}
+
+/*
+ * The two hot functions and the two arrays lead their tables with exactly
+ * one sample per first-touched page; the kernel's writes into array_c are
+ * kernel IPs.  _i: 0 cache lines, 1 pages.
+ */
+START_TEST(test_top_command_exact)
+{
+	char *argv[] = { (char *)top(), "--source", "page-faults", "-n", "0", "--granularity",
+			 _i ? "page" : "line", "--", (char *)topprog(), "200", "100", "40", NULL };
+	char *out, *err, *p, *line;
+	long kernel = 0;
+
+	run_expect(argv, 0, &out, &err);
+	ck_assert_msg(count_for(out, "[.] touch_a ") == 200, "%.2000s", out);
+	ck_assert_int_eq(count_for(out, "[.] touch_b "), 100);
+	ck_assert_int_eq(count_for(out, " array_a "), 200);
+	ck_assert_int_eq(count_for(out, " array_b "), 100);
+	ck_assert_int_eq(count_for(out, " array_c "), 40);
+	ck_assert(first_row_names(out, " DSO\n", "[.] touch_a "));
+	ck_assert(first_row_names(out, " in\n", " array_a "));
+	ck_assert_ptr_nonnull(strstr(out, _i ? "(4096-byte pages)" : "(64-byte lines)"));
+	/* the kernel zeroed array_c's pages: as many samples at named kernel functions */
+	for (line = out; line; line = (p = strchr(line, '\n')) ? p + 1 : NULL) {
+		p = strstr(line, "[k] ");
+		if (p && (!strchr(line, '\n') || p < strchr(line, '\n')) && strncmp(p + 4, "0x", 2))
+			kernel += strtol(line, NULL, 10);
+	}
+	ck_assert_msg(kernel >= 40, "%ld kernel samples:\n%.2000s", kernel, out);
+	ck_assert_ptr_nonnull(strstr(err, "sampling page-faults (period 1) on command"));
+	free(out);
+	free(err);
+	assert_nothing_left();
+}
+END_TEST
+
+/* The program for kernels before 6.3 takes the IP from the registers: the same rows. */
+START_TEST(test_top_address_only)
+{
+	char *argv[] = { "env", "LDLAT_FORCE_ADDR_ONLY=1", (char *)top(), "--source", "page-faults",
+			 "--", (char *)topprog(), "120", "60", NULL };
+	char *out, *err;
+
+	run_expect(argv, 0, &out, &err);
+	ck_assert_msg(count_for(out, "[.] touch_a ") == 120, "%.2000s", out);
+	ck_assert_int_eq(count_for(out, "[.] touch_b "), 60);
+	ck_assert_int_eq(count_for(out, " array_a "), 120);
+	ck_assert_int_eq(count_for(out, " array_b "), 60);
+	free(out);
+	free(err);
+	assert_nothing_left();
+}
+END_TEST
+
+/* JSON: the same counts, and every kept sample is in a row or counted as not attributed. */
+START_TEST(test_top_json)
+{
+	char *argv[] = { (char *)top(), "--source", "page-faults", "--format", "json", "-n", "0",
+			 "--granularity", "page", "--", (char *)topprog(), "200", "100", NULL };
+	char *out, *err;
+
+	run_expect(argv, 0, &out, &err);
+	ck_assert(jq_true(out, "[.code.rows[] | select(.function == \"touch_a\") | .samples] == [200]"));
+	ck_assert(jq_true(out, "[.data.rows[] | select(.object == \"array_b\") | "
+			       "[.samples, .blocks, .kind, .hottest_offset]] == [[100, 100, \"variable\", 0]]"));
+	ck_assert(jq_true(out, "(.code.rows | map(.samples) | add) + .code.not_attributed.table_full "
+			       "+ .code.not_attributed.update_failed == .counters.kept"));
+	ck_assert(jq_true(out, "(.data.rows | map(.samples) | add) + .data.not_attributed.table_full "
+			       "== .counters.kept and .data.samples == .counters.kept"));
+	ck_assert(jq_true(out, ".code.rows[0].mean_latency == null and .block_bytes == 4096"));
+	/* the header every tool's JSON starts with */
+	ck_assert(jq_true(out, ".tool == \"ldlat-top\" and .source == \"page-faults\" and "
+			       ".event == \"page-faults (period 1)\" and (.target | "
+			       "startswith(\"command\")) and .latency == false and "
+			       ".interval.start == .started and .interval.end >= .started"));
+	free(out);
+	free(err);
+}
+END_TEST
+
+/* --output: the report goes to the file (text or JSON), nothing to stdout. */
+START_TEST(test_top_output_file)
+{
+	char path[64];
+	char *argv[] = { (char *)top(), "--source", "page-faults", "--output", path, "--format",
+			 _i ? "json" : "text", "--", (char *)topprog(), "20", "10", NULL };
+	char *out, *err, *doc;
+	FILE *f;
+	long len;
+
+	snprintf(path, sizeof(path), "/tmp/ldlat-top-output-%d", (int)getpid());
+	run_expect(argv, 0, &out, &err);
+	ck_assert_str_eq(out, "");
+	f = fopen(path, "r");
+	ck_assert_ptr_nonnull(f);
+	fseek(f, 0, SEEK_END);
+	len = ftell(f);
+	rewind(f);
+	doc = calloc(1, len + 1);
+	ck_assert_int_eq(fread(doc, 1, len, f), len);
+	fclose(f);
+	unlink(path);
+	if (_i) {
+		ck_assert_int_eq(blocks_of(doc, "\n"), 1);
+		ck_assert(jq_true(doc, "[.code.rows[] | select(.function == \"touch_a\") | .samples] == [20]"));
+	} else {
+		ck_assert_msg(count_for(doc, "[.] touch_a ") == 20, "%.2000s", doc);
+		ck_assert_int_eq(blocks_of(doc, "filters: "), 1);
+		ck_assert_ptr_null(strstr(doc, "\033["));
+	}
+	free(doc);
+	free(out);
+	free(err);
+}
+END_TEST
+
+/* A table too small: the samples of keys that found it full are counted and said. */
+START_TEST(test_top_table_full)
+{
+	char *argv[] = { (char *)top(), "--source", "page-faults", "--entries", "8", "--format", NULL,
+			 "--", (char *)topprog(), "200", "100", NULL };
+	char *out, *err;
+	long n;
+
+	argv[6] = "text";
+	run_expect(argv, 0, &out, &err);
+	n = count_for(out, "samples not attributed: table full, raise --entries");
+	ck_assert_msg(n >= 292, "%.2000s", out); /* 300 keys, 8 entries */
+	free(out);
+	free(err);
+	argv[6] = "json";
+	run_expect(argv, 0, &out, &err);
+	ck_assert(jq_true(out, ".code.not_attributed.table_full >= 292 and "
+			       ".data.not_attributed.table_full >= 292"));
+	ck_assert(jq_true(out, "(.code.rows | map(.samples) | add) + .code.not_attributed.table_full "
+			       "== .counters.kept and (.code.rows | length) <= 8"));
+	free(out);
+	free(err);
+	assert_nothing_left();
+}
+END_TEST
+
+/*
+ * A process that exits before the report is still named: _i 0, a child of
+ * the command, known from the side band only (it execs and exits between two
+ * drains); _i 1, a -p process read from /proc at the start.
+ */
+START_TEST(test_top_exited)
+{
+	char script[1024], pid[32];
+	char *cargv[] = { (char *)top(), "--source", "page-faults", "-n", "0", "--", "sh", "-c",
+			  script, NULL };
+	char *wargv[] = { (char *)topprog(), "--wait", "200", "100", NULL };
+	char *pargv[] = { (char *)top(), "--source", "page-faults", "-n", "0", "-p", pid, NULL };
+	struct child w, t;
+	char *out, *err;
+
+	if (!_i) {
+		snprintf(script, sizeof(script), "%s 200 100; sleep 1", topprog());
+		run_expect(cargv, 0, &out, &err);
+	} else {
+		child_spawn(&w, wargv);
+		snprintf(pid, sizeof(pid), "%d", w.pid);
+		child_spawn(&t, pargv);
+		ck_assert_msg(child_wait_stderr(&t, "Ctrl-C to end", 30), "%s", t.errbuf);
+		ck_assert_int_eq(write(w.in, "g", 1), 1);
+		ck_assert_int_eq(child_finish(&w, 30), 0);
+		/* the target's exit ends the run: the report comes after it */
+		ck_assert_int_eq(child_finish(&t, 30), 0);
+		out = strdup(t.outbuf);
+		err = strdup(t.errbuf);
+		child_free(&w);
+		child_free(&t);
+	}
+	ck_assert_msg(count_for(out, "[.] touch_a ") == 200, "%.2000s", out);
+	ck_assert_int_eq(count_for(out, "[.] touch_b "), 100);
+	ck_assert_int_eq(count_for(out, " array_a "), 200);
+	ck_assert_int_eq(count_for(out, " array_b "), 100);
+	ck_assert_ptr_null(strstr(out, "[exited]"));
+	free(out);
+	free(err);
+	assert_nothing_left();
+}
+END_TEST
+
+static int blocks_of(const char *out, const char *what)
+{
+	int n = 0;
+
+	for (const char *p = out; (p = strstr(p, what)); p++)
+		n++;
+	return n;
+}
+
+/* -i: a block per interval, plain (not a terminal) and timestamped; JSON a line each. */
+START_TEST(test_top_intervals)
+{
+	char *argv[] = { (char *)top(), "--source", "page-faults", "-i", "0.3,3", "--format", NULL,
+			 "--", "sleep", "30", NULL };
+	char *out, *err;
+
+	argv[6] = "text";
+	run_expect(argv, 0, &out, &err);
+	ck_assert_int_eq(blocks_of(out, "code: "), 3);
+	ck_assert_int_eq(blocks_of(out, "data: "), 3);
+	ck_assert_int_eq(blocks_of(out, "filters: "), 3);
+	ck_assert_ptr_null(strstr(out, "\033[")); /* no screen clearing into a pipe */
+	free(out);
+	free(err);
+	argv[6] = "json";
+	run_expect(argv, 0, &out, &err);
+	ck_assert_int_eq(blocks_of(out, "\n"), 3);
+	ck_assert(jq_true(out, ".counters.seen >= 0"));
+	free(out);
+	free(err);
+	assert_nothing_left();
+}
+END_TEST
+
+/* --by picks the tables. */
+START_TEST(test_top_by)
+{
+	char *argv[] = { (char *)top(), "--source", "page-faults", "--by", _i ? "data" : "ip", "--",
+			 (char *)topprog(), "20", "10", NULL };
+	char *out, *err;
+
+	run_expect(argv, 0, &out, &err);
+	ck_assert((strstr(out, "code: ") != NULL) == !_i);
+	ck_assert((strstr(out, "data: ") != NULL) == (_i == 1));
+	ck_assert_int_eq(count_for(out, _i ? " array_a " : "[.] touch_a "), 20);
+	free(out);
+	free(err);
+}
+END_TEST
+
+/* Rows of one DSO whose function is named (not a bare file address). */
+static int named_rows(const char *out, const char *dso)
+{
+	const char *line, *nl, *f;
+	int n = 0;
+
+	for (line = out; line && *line; line = nl ? nl + 1 : NULL) {
+		nl = strchr(line, '\n');
+		f = strstr(line, "[.] ");
+		if (f && (!nl || f < nl) && strncmp(f + 4, "0x", 2) &&
+		    memmem(line, nl ? (size_t)(nl - line) : strlen(line), dso, strlen(dso)))
+			n++;
+	}
+	return n;
+}
+
+/* --debuginfo-path: a stripped program is named from its debug info found by build ID. */
+START_TEST(test_top_debuginfo_path)
+{
+	char debug[4096];
+	char *argv[] = { (char *)top(), "--source", "page-faults", "-n", "0", "--by", "ip", "--",
+			 (char *)build_path("tests/ldlat-symprog-stripped"), NULL, NULL, NULL };
+	char *out, *err;
+
+	snprintf(debug, sizeof(debug), "%s", build_path("tests/debug"));
+	run_expect(argv, 0, &out, &err);
+	ck_assert_msg(named_rows(out, " ldlat-symprog-stripped") == 0, "%.2000s", out);
+	free(out);
+	free(err);
+	argv[10] = argv[8];
+	argv[7] = "--debuginfo-path";
+	argv[8] = debug;
+	argv[9] = "--";
+	run_expect(argv, 0, &out, &err);
+	ck_assert_msg(named_rows(out, " ldlat-symprog-stripped") > 0, "%.2000s", out);
+	free(out);
+	free(err);
+}
+END_TEST
+
+/* -i on a terminal clears the screen before each report, like top. */
+START_TEST(test_top_terminal_clears)
+{
+	char cmd[4096];
+	char *argv[] = { "script", "-qec", cmd, "/dev/null", NULL };
+	char *out, *err;
+
+	snprintf(cmd, sizeof(cmd), "%s --source page-faults -i 0.3,2 -- sleep 30", top());
+	run_expect(argv, 0, &out, &err);
+	ck_assert_int_eq(blocks_of(out, "\033[H\033[2J"), 2);
+	free(out);
+	free(err);
+}
+END_TEST
+
+/*
+ * --help lists only what ldlat-top takes: --format's text or json, no --loads
+ * (both ldlat-hist's, refused below); ldlat-hist's own --help keeps them.
+ */
+START_TEST(test_top_help)
+{
+	char *argv[] = { (char *)top(), "--help", NULL };
+	char *out, *err, *fmt;
+
+	run_expect(argv, 0, &out, &err);
+	ck_assert_msg(!strstr(out, "--loads"), "%s", out);
+	fmt = strstr(out, "--format=FMT");
+	ck_assert_ptr_nonnull(fmt);
+	fmt = strstr(fmt, "text");
+	ck_assert_msg(fmt && !strncmp(fmt, "text (default) or json (one object", 34), "%s", out);
+	free(out);
+	free(err);
+	argv[0] = (char *)build_path("ldlat-hist");
+	run_expect(argv, 0, &out, &err);
+	ck_assert_msg(strstr(out, "--loads[=EVENT]"), "%s", out);
+	ck_assert_msg(strstr(out, "or openmetrics (totals"), "%s", out);
+	free(out);
+	free(err);
+}
+END_TEST
+
+static const char *const top_bad_inputs[][4] = {
+	{ "--sort", "latency", "--sort latency needs latency, which page-fault samples do not carry" },
+	{ "--sort", "size", "--sort 'size': expected samples, latency or total" },
+	{ "--entries", "0", "--entries '0' is not a table size from 1 to" },
+	{ "--granularity", "word", "--granularity 'word': expected line or page" },
+	{ "--by", "stack", "--by 'stack': expected ip, data or both" },
+	{ "--format", "xml", "--format 'xml': expected text or json" },
+	{ "--format", "openmetrics", "--format openmetrics is not one of ldlat-top's" },
+	{ "--loads", "-n5", "--loads is ldlat-hist's" },
+	{ "--output", "/nonexistent-ldlat-top/x.json", "cannot create a file in /nonexistent-ldlat-top" },
+	{ "-n", "many", "--rows 'many' is not a number of rows" },
+	{ "--data-by", "file", "--data-by 'file': expected object or block" },
+	{ "-p", "999999999", "-p 999999999: no such process" },
+	{ "--", "/nonexistent/cmd", "cannot run '/nonexistent/cmd'" },
+};
+
+START_TEST(test_top_bad_input)
+{
+	char *argv[] = { (char *)top(), "--source", "page-faults", (char *)top_bad_inputs[_i][0],
+			 (char *)top_bad_inputs[_i][1], NULL, NULL };
+	char *out, *err;
+
+	if (!strcmp(top_bad_inputs[_i][0], "--sort") && !strcmp(top_bad_inputs[_i][1], "latency")) {
+		argv[5] = "--";
+		argv[6] = NULL; /* needs a target that starts: the command never runs */
+	}
+	run_expect(argv, 2, &out, &err);
+	ck_assert_msg(strstr(err, top_bad_inputs[_i][2]), "want '%s' in: %s", top_bad_inputs[_i][2],
+		      err);
+	ck_assert_msg(strncmp(err, "ldlat-top: ", 11) == 0, "%s", err);
+	free(out);
+	free(err);
+	assert_nothing_left();
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("top");
+	TCase *tc = tcase_create("symbols");
+	bool root;
+	int failed;
+
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, test_procmaps_newest_wins);
+	tcase_add_test(tc, test_procmaps_read_fixture);
+	tcase_add_test(tc, test_kallsyms);
+	tcase_add_loop_test(tc, test_symbolize_live_then_exited, 0, 2);
+	tcase_add_test(tc, test_symbolize_stripped_without_debuginfo);
+	tcase_add_test(tc, test_symbolize_deleted);
+	tcase_add_test(tc, test_symbolize_exited_and_unknown);
+	tcase_add_test(tc, test_symbolize_at_exec_layout);
+	tcase_add_test(tc, test_report_native_tables);
+	tcase_add_test(tc, test_json_writer);
+	tcase_add_test(tc, test_top_help);
+	suite_add_tcase(s, tc);
+	root = need_root("check_top's end-to-end tests (perf events and BPF)");
+	top_input_tcases(s, root);
+	if (root) {
+		tc = tcase_create("e2e");
+		tcase_set_timeout(tc, 120);
+		tcase_add_loop_test(tc, test_top_command_exact, 0, 2);
+		tcase_add_test(tc, test_top_address_only);
+		tcase_add_test(tc, test_top_json);
+		tcase_add_loop_test(tc, test_top_output_file, 0, 2);
+		tcase_add_test(tc, test_top_table_full);
+		tcase_add_loop_test(tc, test_top_exited, 0, 2);
+		tcase_add_test(tc, test_top_intervals);
+		tcase_add_loop_test(tc, test_top_by, 0, 2);
+		tcase_add_test(tc, test_top_debuginfo_path);
+		tcase_add_test(tc, test_top_terminal_clears);
+		tcase_add_loop_test(tc, test_top_bad_input, 0,
+				    ARRAY_SIZE(top_bad_inputs));
+		suite_add_tcase(s, tc);
+	}
+	failed = run_suite(s);
+	top_input_cleanup();
+	return failed ? 1 : 0;
+}

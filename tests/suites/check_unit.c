@@ -1,0 +1,772 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/*
+ * check_unit - native tests of the shared logic and the user-space modules:
+ * no root, no BPF.
+ */
+#include <check.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bpf/ldlat.h"
+#include "kernel/abi/cpumap.h"
+#include "kernel/abi/datasrc.h"
+#include "kernel/abi/pmu.h"
+#include "kernel/policy/source.h"
+#include "user/symbols/ranges.h"
+#include "user/run/session.h"
+#include "user/report/snapshot.h"
+#include "tests/lib/testutil.h"
+
+/* ---- data-source classes ------------------------------------------------ */
+
+#include "tests/lib/datasrc_cases.h"
+#include "kernel/lib/util.h"
+
+/* Every value each platform's kernel emits lands in its class, whatever the per-sample bits. */
+/* Whether the program can read latency and data source, by release and override. */
+START_TEST(test_sample_fields_by_release)
+{
+	static const struct {
+		const char *release, *force;
+		bool yes;
+	} cases[] = {
+		{ "6.18.44-fc-v669", NULL, true },   { "6.3.0", NULL, true },
+		{ "6.2.16", NULL, false },	     { "5.15.0-91-generic", NULL, false },
+		{ "7.0", NULL, true },		     { "", NULL, false },
+		{ "5.14.0-427.el9.x86_64", "0", true }, { "6.18.0", "1", false },
+		{ "6.2.0", "2", false },
+	};
+	char why[256];
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		why[0] = 0;
+		ck_assert_msg(session__sample_fields_for(cases[i].release, cases[i].force, why,
+							 sizeof(why)) == cases[i].yes,
+			      "%s (LDLAT_FORCE_ADDR_ONLY=%s)", cases[i].release,
+			      cases[i].force ? cases[i].force : "unset");
+		if (!cases[i].yes)
+			ck_assert_msg(strstr(why, cases[i].force && !strcmp(cases[i].force, "1")
+							  ? "LDLAT_FORCE_ADDR_ONLY=1"
+							  : "Linux 6.3"),
+				      "%s: %s", cases[i].release, why);
+	}
+}
+END_TEST
+
+START_TEST(test_classify_kernel_tables)
+{
+	const struct ds_platform *p = &ds_platforms[_i];
+	const struct ds_case *c;
+	unsigned int i;
+	__u64 ds;
+
+	for (i = 0; i < ds_platform__nvalues(p); i++) {
+		ds = ds_platform__value(p, i, &c);
+		ck_assert_msg(ldlat_classify(ds) == c->cls, "%s %s (0x%llx): got %s, want %s",
+			      p->name, c->what, (unsigned long long)ds,
+			      class__name(ldlat_classify(ds)), class__name(c->cls));
+	}
+}
+END_TEST
+
+/* Every mem_lvl_num value, local, with only the HIT bit of the legacy field. */
+START_TEST(test_classify_every_lvlnum)
+{
+	static const enum ldlat_class want[16] = {
+		[0] = LDLAT_CLASS_UNKNOWN,
+		[PERF_MEM_LVLNUM_L1] = LDLAT_CLASS_L1,
+		[PERF_MEM_LVLNUM_L2] = LDLAT_CLASS_L2,
+		[PERF_MEM_LVLNUM_L3] = LDLAT_CLASS_L3,
+		[PERF_MEM_LVLNUM_L4] = LDLAT_CLASS_L4,
+		[PERF_MEM_LVLNUM_L2_MHB] = LDLAT_CLASS_LFB,
+		[PERF_MEM_LVLNUM_MSC] = LDLAT_CLASS_MSC,
+		[PERF_MEM_LVLNUM_L0] = LDLAT_CLASS_L1,
+		[PERF_MEM_LVLNUM_UNC] = LDLAT_CLASS_UNCACHED,
+		[PERF_MEM_LVLNUM_CXL] = LDLAT_CLASS_CXL,
+		[PERF_MEM_LVLNUM_IO] = LDLAT_CLASS_IO,
+		[PERF_MEM_LVLNUM_ANY_CACHE] = LDLAT_CLASS_ANY_CACHE,
+		[PERF_MEM_LVLNUM_LFB] = LDLAT_CLASS_LFB,
+		[PERF_MEM_LVLNUM_RAM] = LDLAT_CLASS_LOCAL_RAM,
+		[PERF_MEM_LVLNUM_PMEM] = LDLAT_CLASS_PMEM,
+		[PERF_MEM_LVLNUM_NA] = LDLAT_CLASS_UNKNOWN,
+	};
+	__u64 ds = P(OP, LOAD) | P(LVL, HIT) | ((__u64)_i << PERF_MEM_LVLNUM_SHIFT);
+
+	ck_assert_msg(ldlat_classify(ds) == want[_i], "lvl_num %d: got %s, want %s", _i,
+		      class__name(ldlat_classify(ds)), class__name(want[_i]));
+}
+END_TEST
+
+/* Remote caches and RAM at every mem_hops distance. */
+START_TEST(test_classify_hops)
+{
+	static const struct {
+		__u64 hops;
+		enum ldlat_class cache, ram;
+	} want[] = {
+		{ 0, LDLAT_CLASS_REMOTE_CACHE, LDLAT_CLASS_REMOTE_RAM },
+		{ PERF_MEM_HOPS_0, LDLAT_CLASS_PEER_CACHE, LDLAT_CLASS_LOCAL_RAM },
+		{ PERF_MEM_HOPS_1, LDLAT_CLASS_REMOTE_CACHE_1HOP, LDLAT_CLASS_REMOTE_RAM_1HOP },
+		{ PERF_MEM_HOPS_2, LDLAT_CLASS_REMOTE_CACHE_2HOP, LDLAT_CLASS_REMOTE_RAM_2HOP },
+		{ PERF_MEM_HOPS_3, LDLAT_CLASS_REMOTE_CACHE_3HOP, LDLAT_CLASS_REMOTE_RAM_3HOP },
+	};
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(want); i++) {
+		__u64 h = want[i].hops << PERF_MEM_HOPS_SHIFT;
+
+		ck_assert_int_eq(ldlat_classify(OP_LH | LEVEL(L3) | REM | h), want[i].cache);
+		ck_assert_int_eq(ldlat_classify(OP_LH | LEVEL(ANY_CACHE) | REM | h), want[i].cache);
+		ck_assert_int_eq(ldlat_classify(OP_LH | LEVEL(RAM) | REM | h), want[i].ram);
+		ck_assert_int_eq(ldlat_classify(OP_LH | LEVEL(L3) | REM | h | P(SNOOP, HITM)),
+				 LDLAT_CLASS_REMOTE_HITM);
+	}
+}
+END_TEST
+
+/* Each legacy mem_lvl bit alone (kernels that fill no mem_lvl_num). */
+START_TEST(test_classify_legacy)
+{
+	static const struct {
+		__u64 lvl;
+		enum ldlat_class hit, hitm;
+	} want[] = {
+		{ PERF_MEM_LVL_L1, LDLAT_CLASS_L1, LDLAT_CLASS_L1 },
+		{ PERF_MEM_LVL_LFB, LDLAT_CLASS_LFB, LDLAT_CLASS_LFB },
+		{ PERF_MEM_LVL_L2, LDLAT_CLASS_L2, LDLAT_CLASS_LOCAL_HITM },
+		{ PERF_MEM_LVL_L3, LDLAT_CLASS_L3, LDLAT_CLASS_LOCAL_HITM },
+		{ PERF_MEM_LVL_LOC_RAM, LDLAT_CLASS_LOCAL_RAM, LDLAT_CLASS_LOCAL_HITM },
+		{ PERF_MEM_LVL_REM_RAM1, LDLAT_CLASS_REMOTE_RAM_1HOP, LDLAT_CLASS_REMOTE_RAM_1HOP },
+		{ PERF_MEM_LVL_REM_RAM2, LDLAT_CLASS_REMOTE_RAM_2HOP, LDLAT_CLASS_REMOTE_RAM_2HOP },
+		{ PERF_MEM_LVL_REM_CCE1, LDLAT_CLASS_REMOTE_CACHE_1HOP, LDLAT_CLASS_REMOTE_HITM },
+		{ PERF_MEM_LVL_REM_CCE2, LDLAT_CLASS_REMOTE_CACHE_2HOP, LDLAT_CLASS_REMOTE_HITM },
+		{ PERF_MEM_LVL_IO, LDLAT_CLASS_IO, LDLAT_CLASS_IO },
+		{ PERF_MEM_LVL_UNC, LDLAT_CLASS_UNCACHED, LDLAT_CLASS_UNCACHED },
+	};
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(want); i++) {
+		__u64 ds = P(OP, LOAD) | ((want[i].lvl | PERF_MEM_LVL_HIT) << PERF_MEM_LVL_SHIFT);
+
+		ck_assert_msg(ldlat_classify(ds) == want[i].hit, "legacy 0x%llx",
+			      (unsigned long long)want[i].lvl);
+		ck_assert_msg(ldlat_classify(ds | P(SNOOP, HITM)) == want[i].hitm,
+			      "legacy 0x%llx HITM: got %s", (unsigned long long)want[i].lvl,
+			      class__name(ldlat_classify(ds | P(SNOOP, HITM))));
+	}
+	ck_assert_int_eq(ldlat_classify(P(OP, LOAD) | P(LVL, MISS) | P(LVL, L2)), LDLAT_CLASS_MISS);
+	ck_assert_int_eq(ldlat_classify(P(OP, LOAD) | P(LVL, MISS)), LDLAT_CLASS_UNKNOWN);
+	ck_assert_int_eq(ldlat_classify(P(OP, LOAD) | P(LVL, NA)), LDLAT_CLASS_UNKNOWN);
+}
+END_TEST
+
+START_TEST(test_class_names)
+{
+	unsigned int c, d;
+	__u32 mask;
+	char err[1024];
+
+	for (c = 0; c < LDLAT_NCLASS; c++) {
+		ck_assert_str_ne(class__name(c), "?");
+		ck_assert_int_eq(class__parse_list(class__token(c), &mask, err, sizeof(err)), 0);
+		ck_assert_uint_eq(mask, 1u << c);
+		for (d = 0; d < c; d++)
+			ck_assert_str_ne(class__token(c), class__token(d));
+	}
+	ck_assert_int_eq(class__parse_list("l3,hitm", &mask, err, sizeof(err)), 0);
+	ck_assert_uint_eq(mask, (1u << LDLAT_CLASS_L3) | (1u << LDLAT_CLASS_LOCAL_HITM) |
+					(1u << LDLAT_CLASS_REMOTE_HITM));
+	ck_assert_int_eq(class__parse_list("L3,nosuch", &mask, err, sizeof(err)), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(err, "unknown class 'nosuch'"));
+	ck_assert_int_eq(class__parse_list(",", &mask, err, sizeof(err)), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(err, "empty class list"));
+}
+END_TEST
+
+/* ---- buckets and percentiles -------------------------------------------- */
+
+START_TEST(test_log2_bucket_edges)
+{
+	int k;
+
+	ck_assert_uint_eq(ldlat_log2_bucket(0), 0);
+	ck_assert_uint_eq(ldlat_log2_bucket(1), 1);
+	ck_assert_uint_eq(ldlat_log2_bucket(2), 2);
+	ck_assert_uint_eq(ldlat_log2_bucket(3), 2);
+	ck_assert_uint_eq(ldlat_log2_bucket(~0ull), 64);
+	for (k = 1; k < 64; k++) {
+		__u64 p = 1ull << k;
+
+		ck_assert_uint_eq(ldlat_log2_bucket(p - 1), (unsigned)k);
+		ck_assert_uint_eq(ldlat_log2_bucket(p), (unsigned)k + 1);
+	}
+	/* every bucket's bounds land in it, and the buckets tile 0..UINT64_MAX */
+	for (k = 0; k < LDLAT_NBUCKETS; k++) {
+		ck_assert_uint_eq(ldlat_bucket(ldlat_bucket_lo(k, 0), 0), (unsigned)k);
+		ck_assert_uint_eq(ldlat_bucket(ldlat_bucket_hi(k, 0), 0), (unsigned)k);
+		if (k)
+			ck_assert_uint_eq(ldlat_bucket_lo(k, 0), ldlat_bucket_hi(k - 1, 0) + 1);
+	}
+	ck_assert_uint_eq(ldlat_bucket_hi(LDLAT_NBUCKETS - 1, 0), ~0ull);
+}
+END_TEST
+
+START_TEST(test_linear_bucket_edges)
+{
+	int k;
+
+	ck_assert_uint_eq(ldlat_bucket(0, 10), 0);
+	ck_assert_uint_eq(ldlat_bucket(9, 10), 0);
+	ck_assert_uint_eq(ldlat_bucket(10, 10), 1);
+	ck_assert_uint_eq(ldlat_bucket(639, 10), 63);
+	ck_assert_uint_eq(ldlat_bucket(640, 10), 64);
+	ck_assert_uint_eq(ldlat_bucket(~0ull, 10), 64);
+	ck_assert_uint_eq(ldlat_bucket(~0ull, 0xffffffffu), 64);
+	for (k = 0; k < LDLAT_NBUCKETS; k++) {
+		ck_assert_uint_eq(ldlat_bucket(ldlat_bucket_lo(k, 7), 7), (unsigned)k);
+		ck_assert_uint_eq(ldlat_bucket(ldlat_bucket_hi(k, 7), 7), (unsigned)k);
+	}
+	ck_assert_uint_eq(ldlat_bucket_hi(LDLAT_NBUCKETS - 1, 7), ~0ull);
+	/* a power of two shifts; the shift and the division agree at every edge */
+	ck_assert_uint_eq(ldlat_linear_shift(0), 0);
+	ck_assert_uint_eq(ldlat_linear_shift(7), 0);
+	ck_assert_uint_eq(ldlat_linear_shift(0xffffffffu), 0);
+	for (k = 0; k < 32; k++) {
+		__u32 step = 1u << k, sh = ldlat_linear_shift(step);
+		int b;
+
+		ck_assert_uint_eq(sh, (unsigned)k + 1);
+		for (b = 0; b < LDLAT_NBUCKETS; b++) {
+			ck_assert_uint_eq(ldlat_bucket_shift(ldlat_bucket_lo(b, step), step, sh),
+					  (unsigned)b);
+			ck_assert_uint_eq(ldlat_bucket_shift(ldlat_bucket_hi(b, step), step, sh),
+					  (unsigned)b);
+		}
+		ck_assert_uint_eq(ldlat_bucket_shift(~0ull, step, sh), LDLAT_NBUCKETS - 1);
+	}
+}
+END_TEST
+
+START_TEST(test_percentiles)
+{
+	struct cell c = {};
+
+	ck_assert_double_eq(cell__percentile(&c, 50, 0), 0);
+	/* 100 samples of exactly 40: all in [32, 63]; the estimate stays in the bucket */
+	c.slot[ldlat_log2_bucket(40)] = 100;
+	c.count = 100;
+	ck_assert(cell__percentile(&c, 50, 0) >= 32 && cell__percentile(&c, 50, 0) <= 64);
+	ck_assert(cell__percentile(&c, 99, 0) >= cell__percentile(&c, 50, 0));
+	/* 90 fast and 10 slow: p50 is fast, p99 is slow */
+	memset(&c, 0, sizeof(c));
+	c.slot[ldlat_log2_bucket(5)] = 90;
+	c.slot[ldlat_log2_bucket(300)] = 10;
+	c.count = 100;
+	ck_assert(cell__percentile(&c, 50, 0) >= 4 && cell__percentile(&c, 50, 0) < 8);
+	ck_assert(cell__percentile(&c, 90, 0) < 8);
+	ck_assert(cell__percentile(&c, 99, 0) >= 256 && cell__percentile(&c, 99, 0) < 512);
+	/* linear buckets of 10: uniform 0..99 gives p50 near 50 */
+	memset(&c, 0, sizeof(c));
+	for (int k = 0; k < 10; k++)
+		c.slot[k] = 10;
+	c.count = 100;
+	ck_assert(fabs(cell__percentile(&c, 50, 10) - 50) < 1.0);
+	/* the open-ended last bucket reports its lower bound */
+	memset(&c, 0, sizeof(c));
+	c.slot[LDLAT_NBUCKETS - 1] = 1;
+	c.count = 1;
+	ck_assert_double_eq(cell__percentile(&c, 99, 10), 640);
+	/* ... and says that it is only a floor; a closed bucket's estimate is not */
+	bool at_least = false;
+	ck_assert_double_eq(cell__percentile_floor(&c, 99, 10, &at_least), 640);
+	ck_assert(at_least);
+	c.slot[3] = 99;
+	c.count = 100;
+	ck_assert(cell__percentile_floor(&c, 50, 10, &at_least) < 40 && !at_least);
+}
+END_TEST
+
+/* ---- the filter ---------------------------------------------------------- */
+
+START_TEST(test_judge_order)
+{
+	struct ldlat_config c = { .nspans = 2,
+				  .span_lo = { 0x1000, 0x3000 },
+				  .span_hi = { 0x2000, 0x4000 },
+				  .span_range = { 0, 1 },
+				  .nranges = 2,
+				  .min_lat = 10,
+				  .max_lat = 100,
+				  .class_mask = 1u << LDLAT_CLASS_L3,
+				  .op_mask = PERF_MEM_OP_LOAD,
+				  .need = LDLAT_HAS_ADDR | LDLAT_HAS_LAT | LDLAT_HAS_DSRC,
+				  .ntgids = 1,
+				  .tgid = { 42 } };
+	__u64 l3 = OP_LH | P(LVL, L3) | LEVEL(L3);
+	struct ldlat_sample s = { .addr = 0x3800, .lat = 50, .data_src = l3, .tgid = 42,
+				  .flags = c.need };
+	__u32 r = 99, k = 99;
+
+	ck_assert_int_eq(ldlat_judge(&c, &s, &r, &k), LDLAT_KEPT);
+	ck_assert_uint_eq(r, 1);
+	ck_assert_uint_eq(k, LDLAT_CLASS_L3);
+	s.flags = LDLAT_HAS_ADDR;
+	ck_assert_int_eq(ldlat_judge(&c, &s, &r, &k), LDLAT_DROP_MISSING);
+	s.flags = c.need;
+	s.tgid = 7;
+	ck_assert_int_eq(ldlat_judge(&c, &s, &r, &k), LDLAT_DROP_TGID);
+	s.tgid = 42;
+	s.data_src = (l3 & ~P(OP, LOAD)) | P(OP, STORE);
+	ck_assert_int_eq(ldlat_judge(&c, &s, &r, &k), LDLAT_DROP_OP);
+	s.data_src = l3;
+	s.addr = 0;
+	ck_assert_int_eq(ldlat_judge(&c, &s, &r, &k), LDLAT_DROP_NO_ADDR);
+	s.addr = 0x2000; /* ranges are half-open */
+	ck_assert_int_eq(ldlat_judge(&c, &s, &r, &k), LDLAT_DROP_NO_RANGE);
+	s.addr = 0xfff;
+	ck_assert_int_eq(ldlat_judge(&c, &s, &r, &k), LDLAT_DROP_NO_RANGE);
+	s.addr = 0x1000;
+	s.lat = 9;
+	ck_assert_int_eq(ldlat_judge(&c, &s, &r, &k), LDLAT_DROP_BELOW_MIN);
+	s.lat = 101;
+	ck_assert_int_eq(ldlat_judge(&c, &s, &r, &k), LDLAT_DROP_ABOVE_MAX);
+	s.lat = 100;
+	s.data_src = OP_LH | P(LVL, L1) | LEVEL(L1);
+	ck_assert_int_eq(ldlat_judge(&c, &s, &r, &k), LDLAT_DROP_CLASS);
+	s.data_src = l3;
+	ck_assert_int_eq(ldlat_judge(&c, &s, &r, &k), LDLAT_KEPT);
+	ck_assert_uint_eq(r, 0);
+}
+END_TEST
+
+/* The binary search against a linear scan, on every boundary of 32 spans. */
+START_TEST(test_range_search)
+{
+	struct ldlat_config c = {};
+	int i, want, n;
+	__u64 a;
+
+	for (n = 0; n <= LDLAT_MAX_SPANS; n++) {
+		c.nspans = n;
+		for (i = 0; i < n; i++) {
+			c.span_lo[i] = 0x10000 + i * 0x1000;
+			c.span_hi[i] = c.span_lo[i] + 0x800;
+			c.span_range[i] = i % LDLAT_MAX_RANGES;
+		}
+		for (a = 0xf000; a < 0x10000 + (__u64)(n + 1) * 0x1000; a += 0x200) {
+			/* each address, and the one before it: every edge of every span */
+			want = -1;
+			for (i = 0; i < n; i++)
+				if (a >= c.span_lo[i] && a < c.span_hi[i])
+					want = c.span_range[i];
+			ck_assert_int_eq(ldlat_range_of(&c, a), want);
+			want = -1;
+			for (i = 0; i < n; i++)
+				if (a - 1 >= c.span_lo[i] && a - 1 < c.span_hi[i])
+					want = c.span_range[i];
+			ck_assert_int_eq(ldlat_range_of(&c, a - 1), want);
+		}
+	}
+}
+END_TEST
+
+/* ---- ranges -------------------------------------------------------------- */
+
+START_TEST(test_range_parse)
+{
+	struct range_spec r;
+	char err[512];
+
+	ck_assert_int_eq(range__parse(&r, "0x1000-0x2000", err, sizeof(err)), 0);
+	ck_assert_uint_eq(r.lo, 0x1000);
+	ck_assert_uint_eq(r.hi, 0x2000);
+	ck_assert_int_eq(range__parse(&r, "0x7f0000000000+1G", err, sizeof(err)), 0);
+	ck_assert_uint_eq(r.hi - r.lo, 1ull << 30);
+	/* addresses are hex with or without 0x, as /proc/PID/maps prints them: never octal */
+	ck_assert_int_eq(range__parse(&r, "4096+4K", err, sizeof(err)), 0);
+	ck_assert_uint_eq(r.lo, 0x4096);
+	ck_assert_uint_eq(r.hi, 0x4096 + 4096);
+	ck_assert_int_eq(range__parse(&r, "010-020", err, sizeof(err)), 0);
+	ck_assert_uint_eq(r.lo, 0x10);
+	ck_assert_uint_eq(r.hi, 0x20);
+	ck_assert_int_eq(range__parse(&r, "00400000-00452000", err, sizeof(err)), 0);
+	ck_assert_uint_eq(r.lo, 0x400000);
+	ck_assert_uint_eq(r.hi, 0x452000);
+	ck_assert_int_eq(range__parse(&r, "ffffffff81000000-ffffffff82000000", err, sizeof(err)),
+			 0);
+	ck_assert(!r.mapping);
+	ck_assert_uint_eq(r.lo, 0xffffffff81000000ull);
+	ck_assert_int_eq(range__parse(&r, "7f00+0x10", err, sizeof(err)), 0);
+	ck_assert_uint_eq(r.lo, 0x7f00);
+	ck_assert_uint_eq(r.hi, 0x7f10);
+	/* a size is decimal unless it says 0x: 010 is ten bytes */
+	ck_assert_int_eq(range__parse(&r, "0x1000+010", err, sizeof(err)), 0);
+	ck_assert_uint_eq(r.hi, 0x1000 + 10);
+	ck_assert_int_eq(range__parse(&r, "0x1000+0x10", err, sizeof(err)), 0);
+	ck_assert_uint_eq(r.hi, 0x1010);
+	/* a name that is not a range is a mapping, even one made of hex letters */
+	ck_assert_int_eq(range__parse(&r, "cafe", err, sizeof(err)), 0);
+	ck_assert(r.mapping);
+	ck_assert_int_eq(range__parse(&r, "0x1000+2MiB", err, sizeof(err)), 0);
+	ck_assert_uint_eq(r.hi, 0x1000 + (2u << 20));
+	ck_assert_int_eq(range__parse(&r, "[heap]", err, sizeof(err)), 0);
+	ck_assert(r.mapping);
+	ck_assert_int_eq(range__parse(&r, "/usr/lib/libc.so.6", err, sizeof(err)), 0);
+	ck_assert(r.mapping);
+}
+END_TEST
+
+static const char *const bad_ranges[][2] = {
+	{ "", "empty address range" },
+	{ "0x2000-0x1000", "is empty" },
+	{ "0x1000-0x1000", "is empty" },
+	{ "0x1000+0", "is empty" },
+	{ "0x1000", "cannot parse" },
+	{ "0x1000-", "cannot parse" },
+	{ "0x1000-0xzz", "cannot parse" },
+	{ "0x1000+4Q", "cannot parse" },
+	{ "0x1000+-4", "cannot parse" },
+	{ "1-2-3", "cannot parse" },
+	{ "0xffffffffffffff00+1K", "wraps" },
+	{ "0x10+99999999999999999999", "cannot parse" },
+	{ "0x1000+0x10K", "cannot parse" },
+	{ "0x1000+0x", "cannot parse" },
+	{ "0xg000-0x1000", "cannot parse" },
+	{ "1000-2000x", "cannot parse" },
+	{ "10000000000000000-10000000000000001", "cannot parse" },
+};
+
+START_TEST(test_range_parse_errors)
+{
+	struct range_spec r;
+	char err[512] = "";
+
+	ck_assert_int_eq(range__parse(&r, bad_ranges[_i][0], err, sizeof(err)), -EINVAL);
+	ck_assert_msg(strstr(err, bad_ranges[_i][1]), "'%s': got '%s'", bad_ranges[_i][0], err);
+	if (bad_ranges[_i][0][0])
+		ck_assert_ptr_nonnull(strstr(err, bad_ranges[_i][0]));
+}
+END_TEST
+
+START_TEST(test_range_limits_and_overlap)
+{
+	struct range_set set = {};
+	char err[512], spec[64];
+	int i;
+
+	for (i = 0; i < LDLAT_MAX_RANGES; i++) {
+		snprintf(spec, sizeof(spec), "0x%x+4K", 0x10000 * (i + 1));
+		ck_assert_int_eq(range_set__add(&set, spec, err, sizeof(err)), 0);
+	}
+	ck_assert_int_eq(range_set__add(&set, "0x1+1", err, sizeof(err)), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(err, "too many address ranges"));
+	ck_assert_int_eq(range_set__resolve(&set, 0, err, sizeof(err)), 0);
+	ck_assert_int_eq(set.nspans, LDLAT_MAX_RANGES);
+
+	memset(&set, 0, sizeof(set));
+	range_set__add(&set, "0x3000-0x5000", err, sizeof(err));
+	range_set__add(&set, "0x1000-0x3001", err, sizeof(err));
+	ck_assert_int_eq(range_set__resolve(&set, 0, err, sizeof(err)), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(err, "'0x1000-0x3001' and '0x3000-0x5000' overlap"));
+
+	/* touching is not overlapping; spans come out sorted */
+	memset(&set, 0, sizeof(set));
+	range_set__add(&set, "0x3000-0x5000", err, sizeof(err));
+	range_set__add(&set, "0x1000-0x3000", err, sizeof(err));
+	ck_assert_int_eq(range_set__resolve(&set, 0, err, sizeof(err)), 0);
+	ck_assert_uint_eq(set.span[0].lo, 0x1000);
+	ck_assert_uint_eq(set.span[0].range, 1);
+
+	/* a mapping name needs a process */
+	memset(&set, 0, sizeof(set));
+	range_set__add(&set, "[heap]", err, sizeof(err));
+	ck_assert_int_eq(range_set__resolve(&set, 0, err, sizeof(err)), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(err, "needs a process"));
+}
+END_TEST
+
+static const char *fixture(const char *rel)
+{
+	static char buf[4096];
+	const char *dir = getenv("LDLAT_FIXTURES");
+
+	snprintf(buf, sizeof(buf), "%s/%s", dir ? dir : "tests/fixtures", rel);
+	return buf;
+}
+
+START_TEST(test_range_mappings)
+{
+	struct vm_bounds b = { .start_brk = 0x55555555a000, .heap_room = 1ull << 30,
+			       .stack_limit = 8 << 20 };
+	struct range_set set = {};
+	char err[512], desc[512], c;
+	unsigned long long lo, hi;
+
+	range_set__add(&set, "[heap]", err, sizeof(err));
+	range_set__add(&set, "[stack]", err, sizeof(err));
+	range_set__add(&set, "ldlat-workload", err, sizeof(err));
+	range_set__add(&set, "/usr/lib/x86_64-linux-gnu/libc.so.6", err, sizeof(err));
+	range_set__add(&set, "ld-linux-x86-64.so.2", err, sizeof(err));
+	ck_assert_int_eq(range_set__resolve_maps(&set, fixture("maps/workload.maps"), &b, err,
+						 sizeof(err)),
+			 0);
+	range_set__describe(&set, 0, desc, sizeof(desc));
+	/* heap: its end (0x55555557b000) plus the room, 1 GiB */
+	ck_assert_str_eq(desc, "0x55555555a000-0x55559557b000");
+	range_set__describe(&set, 1, desc, sizeof(desc));
+	ck_assert_str_eq(desc, "0x7fffff7ff000-0x7ffffffff000"); /* stack: room for 8 MiB */
+	range_set__describe(&set, 2, desc, sizeof(desc));
+	/* by base name; no .bss: the file is not here to say where its segments end */
+	ck_assert_str_eq(desc, "0x555555554000-0x555555558000");
+	range_set__describe(&set, 3, desc, sizeof(desc));
+	/* this machine's libc.so.6 says how much of the anonymous mapping is its .bss */
+	ck_assert_int_eq(sscanf(desc, "0x%llx-0x%llx%c", &lo, &hi, &c), 2);
+	ck_assert_uint_eq(lo, 0x7ffff7d80000);
+	ck_assert_msg(hi >= 0x7ffff7f9b000 && hi <= 0x7ffff7fa8000, "%s", desc);
+	range_set__describe(&set, 4, desc, sizeof(desc)); /* a hole: two spans */
+	ck_assert_str_eq(desc, "0x7ffff7fc9000-0x7ffff7ffa000,0x7ffff7ffb000-0x7ffff7fff000");
+
+	/* more room than the gap above the heap: it stops at the next mapping */
+	memset(&set, 0, sizeof(set));
+	range_set__add(&set, "[heap]", err, sizeof(err));
+	b.heap_room = 1ull << 46;
+	ck_assert_int_eq(range_set__resolve_maps(&set, fixture("maps/workload.maps"), &b, err,
+						 sizeof(err)),
+			 0);
+	range_set__describe(&set, 0, desc, sizeof(desc));
+	ck_assert_str_eq(desc, "0x55555555a000-0x7ffff7d80000");
+	/* before the heap exists (a command stopped at exec): from start_brk, plus the room */
+	memset(&set, 0, sizeof(set));
+	range_set__add(&set, "[heap]", err, sizeof(err));
+	b.start_brk = 0x55555555a000;
+	b.heap_room = 64 << 20;
+	ck_assert_int_eq(range_set__resolve_maps(&set, fixture("maps/nolibs.maps"), &b, err,
+						 sizeof(err)),
+			 0);
+	range_set__describe(&set, 0, desc, sizeof(desc));
+	ck_assert_str_eq(desc, "0x55555555a000-0x55555955a000");
+	/* a stack limit larger than the gap below the stack stops at the mapping below */
+	memset(&set, 0, sizeof(set));
+	range_set__add(&set, "[stack]", err, sizeof(err));
+	b = (struct vm_bounds){ .stack_limit = 1ull << 40 };
+	ck_assert_int_eq(range_set__resolve_maps(&set, fixture("maps/workload.maps"), &b, err,
+						 sizeof(err)),
+			 0);
+	range_set__describe(&set, 0, desc, sizeof(desc));
+	ck_assert_str_eq(desc, "0x7ffff7fff000-0x7ffffffff000");
+
+	b = (struct vm_bounds){};
+	memset(&set, 0, sizeof(set));
+	range_set__add(&set, "libnosuch.so", err, sizeof(err));
+	ck_assert_int_eq(range_set__resolve_maps(&set, fixture("maps/workload.maps"), &b, err,
+						 sizeof(err)),
+			 -EINVAL);
+	ck_assert_ptr_nonnull(strstr(err, "no mapping 'libnosuch.so'"));
+
+	memset(&set, 0, sizeof(set));
+	range_set__add(&set, "[heap]", err, sizeof(err));
+	range_set__add(&set, "0x555555560000+4K", err, sizeof(err));
+	ck_assert_int_eq(range_set__resolve_maps(&set, fixture("maps/workload.maps"), &b, err,
+						 sizeof(err)),
+			 -EINVAL);
+	ck_assert_ptr_nonnull(strstr(err, "overlap"));
+}
+END_TEST
+
+/* ---- CPU lists, PMUs, sources -------------------------------------------- */
+
+START_TEST(test_cpumap)
+{
+	struct cpumap m;
+	char err[256], buf[256];
+
+	ck_assert_int_eq(cpumap__parse(&m, "0-3,8,10-11,2", err, sizeof(err)), 0);
+	ck_assert_int_eq(m.nr, 7);
+	ck_assert(cpumap__has(&m, 8) && !cpumap__has(&m, 9) && cpumap__has(&m, 11));
+	cpumap__snprint(&m, buf, sizeof(buf));
+	ck_assert_str_eq(buf, "0-3,8,10-11");
+	cpumap__free(&m);
+	ck_assert_int_eq(cpumap__parse(&m, "3-1", err, sizeof(err)), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(err, "'3-1'"));
+	ck_assert_int_eq(cpumap__parse(&m, "0,,1", err, sizeof(err)), -EINVAL);
+	ck_assert_int_eq(cpumap__parse(&m, "a", err, sizeof(err)), -EINVAL);
+	ck_assert_int_eq(cpumap__parse(&m, "1,", err, sizeof(err)), -EINVAL);
+	ck_assert_int_eq(cpumap__parse(&m, "", err, sizeof(err)), -EINVAL);
+	ck_assert_int_eq(cpumap__parse(&m, "99999", err, sizeof(err)), -EINVAL);
+}
+END_TEST
+
+START_TEST(test_pmu_format)
+{
+	struct pmu_format f;
+	struct perf_event_attr a = {};
+
+	ck_assert_int_eq(pmu_format__parse(&f, "config:0-7,32-35"), 0);
+	ck_assert_int_eq(f.word, 0);
+	ck_assert_uint_eq(f.mask, 0xf000000ffull);
+	ck_assert_int_eq(pmu_format__encode(&f, 0xabc, &a), 0);
+	ck_assert_uint_eq(a.config, 0xa000000bcull);
+	ck_assert_uint_eq(pmu_format__decode(&f, &a), 0xabc);
+	ck_assert_int_eq(pmu_format__encode(&f, 0x1000, &a), -ERANGE);
+	ck_assert_int_eq(pmu_format__parse(&f, "config1:0-15"), 0);
+	ck_assert_int_eq(f.word, 1);
+	ck_assert_int_eq(pmu_format__parse(&f, "config:21"), 0);
+	ck_assert_uint_eq(f.mask, 1ull << 21);
+	ck_assert_int_eq(pmu_format__parse(&f, "config2:0-63"), 0);
+	ck_assert_uint_eq(f.mask, ~0ull);
+	ck_assert_int_eq(pmu_format__parse(&f, "config4:0"), -EINVAL);
+	ck_assert_int_eq(pmu_format__parse(&f, "config:7-3"), -EINVAL);
+	ck_assert_int_eq(pmu_format__parse(&f, "config:0-64"), -EINVAL);
+	ck_assert_int_eq(pmu_format__parse(&f, "config:"), -EINVAL);
+	ck_assert_int_eq(pmu_format__parse(&f, "config:1,"), -EINVAL);
+}
+END_TEST
+
+/* ---- option errors (no privilege needed: argp checks them first) ---------- */
+
+static const char *const usage_errors[][3] = {
+	{ "-a", "0x2000-0x1000", "is empty" },
+	{ "-a", "0x1000-0xzz", "cannot parse address range '0x1000-0xzz'" },
+	{ "--min-lat", "x", "--min-lat 'x' is not a number" },
+	{ "-s", "l3,bogus", "unknown class 'bogus'" },
+	{ "--op", "jump", "unknown memory op 'jump'" },
+	{ "--source", "magic", "expected ldlat, page-faults or auto" },
+	{ "-C", "3-1", "'3-1' in CPU list" },
+	{ "-p", "12x", "is not a process ID" },
+	{ "-i", "0", "--interval '0'" },
+	{ "-d", "-1", "--duration '-1'" },
+	{ "--by", "color", "--by 'color'" },
+	{ "--linear", "0", "--linear '0'" },
+	{ "-L", "0", "--ldlat '0'" },
+};
+
+START_TEST(test_usage_errors)
+{
+	char *argv[] = { (char *)build_path("ldlat-hist"), (char *)usage_errors[_i][0],
+			 (char *)usage_errors[_i][1], NULL };
+	char *out, *err;
+	int rc = run(argv, 10, &out, &err);
+
+	ck_assert_msg(rc == 2, "%s %s: exit %d, stderr: %s", argv[1], argv[2], rc, err);
+	ck_assert_msg(strstr(err, usage_errors[_i][2]), "%s %s: stderr: %s", argv[1], argv[2], err);
+	ck_assert_msg(strlen(usage_errors[_i][1]) < 3 || strstr(err, usage_errors[_i][1]),
+		      "the message names the input: %s", err);
+	free(out);
+	free(err);
+}
+END_TEST
+
+START_TEST(test_usage_conflicts)
+{
+	static const char *const cases[][6] = {
+		{ "-p", "1", "-G", "/sys/fs/cgroup", "conflicting targets" },
+		{ "-C", "0", "-p", "1", "-C cannot be combined with -p" },
+		{ "--min-lat", "20", "--max-lat", "10", "--min-lat 20 is above --max-lat 10" },
+		{ "-c", "10", "-F", "10", "--period and --freq" },
+	};
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		char *argv[] = { (char *)build_path("ldlat-hist"), (char *)cases[i][0],
+				 (char *)cases[i][1], (char *)cases[i][2], (char *)cases[i][3],
+				 NULL };
+		char *out, *err;
+
+		ck_assert_int_eq(run(argv, 10, &out, &err), 2);
+		ck_assert_msg(strstr(err, cases[i][4]), "stderr: %s", err);
+		free(out);
+		free(err);
+	}
+	{
+		char *argv[] = { (char *)build_path("ldlat-hist"), "-a", "0x1", "-a", "0x2", "-a",
+				 "0x3", NULL };
+		char *spec[20], *out, *err, *av[40];
+		int i2, n = 0;
+
+		av[n++] = (char *)build_path("ldlat-hist");
+		for (i2 = 0; i2 < 17; i2++) {
+			spec[i2] = malloc(32);
+			snprintf(spec[i2], 32, "0x%x+4K", (i2 + 1) << 16);
+			av[n++] = "-a";
+			av[n++] = spec[i2];
+		}
+		av[n] = NULL;
+		ck_assert_int_eq(run(av, 10, &out, &err), 2);
+		ck_assert_ptr_nonnull(strstr(err, "too many address ranges: at most 16"));
+		free(out);
+		free(err);
+		for (i2 = 0; i2 < 17; i2++)
+			free(spec[i2]);
+		(void)argv;
+	}
+}
+END_TEST
+
+START_TEST(test_help)
+{
+	char *argv[] = { (char *)build_path("ldlat-hist"), "--help", NULL };
+	char *out, *err;
+
+	ck_assert_int_eq(run(argv, 10, &out, &err), 0);
+	ck_assert_ptr_nonnull(strstr(out, "Examples:"));
+	ck_assert_ptr_nonnull(strstr(out, "remote-hitm")); /* classes listed from their table */
+	ck_assert_ptr_nonnull(strstr(out, "--source"));
+	free(out);
+	free(err);
+}
+END_TEST
+
+static Suite *unit_suite(void)
+{
+	Suite *s = suite_create("unit");
+	TCase *tc;
+
+	tc = tcase_create("classes");
+	tcase_add_loop_test(tc, test_classify_kernel_tables, 0, NDS_PLATFORMS);
+	tcase_add_loop_test(tc, test_classify_every_lvlnum, 0, 16);
+	tcase_add_test(tc, test_classify_hops);
+	tcase_add_test(tc, test_classify_legacy);
+	tcase_add_test(tc, test_class_names);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("buckets");
+	tcase_add_test(tc, test_log2_bucket_edges);
+	tcase_add_test(tc, test_linear_bucket_edges);
+	tcase_add_test(tc, test_percentiles);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("filter");
+	tcase_add_test(tc, test_judge_order);
+	tcase_add_test(tc, test_range_search);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("ranges");
+	tcase_add_test(tc, test_range_parse);
+	tcase_add_loop_test(tc, test_range_parse_errors, 0, ARRAY_SIZE(bad_ranges));
+	tcase_add_test(tc, test_range_limits_and_overlap);
+	tcase_add_test(tc, test_range_mappings);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("kernel");
+	tcase_add_test(tc, test_cpumap);
+	tcase_add_test(tc, test_pmu_format);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("options");
+	tcase_set_timeout(tc, 60);
+	tcase_add_loop_test(tc, test_usage_errors, 0, ARRAY_SIZE(usage_errors));
+	tcase_add_test(tc, test_usage_conflicts);
+	tcase_add_test(tc, test_help);
+	tcase_add_test(tc, test_sample_fields_by_release);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	return run_suite(unit_suite());
+}

@@ -1,0 +1,400 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/*
+ * ldlat-hist - load-latency histograms per data source, built in the kernel.
+ */
+#include <argp.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "user/run/cli.h"
+#include "user/run/listevents.h"
+#include "user/offline/offline.h"
+#include "user/report/output.h"
+#include "user/hist/pincmd.h"
+#include "user/report/printer.h"
+#include "user/report/render.h"
+#include "user/run/signals.h"
+#include "user/run/tool.h"
+
+struct hist_args {
+	struct cli cli;
+	struct output_opts out;
+	struct pin_opts pin;
+	struct offline_opts offline;
+	enum report_by by;
+	bool by_set;
+	__u32 linear_step;
+};
+
+enum {
+	OPT_BY = 0x200,
+	OPT_LINEAR,
+};
+
+static const char doc[] =
+	"Histograms of memory load latency per data source (L1, L2, L3, local or remote RAM, "
+	"another core's modified line), built in the kernel by a BPF program on the CPU's "
+	"load-latency event; no sample is copied to user space.\v"
+	"Examples:\n"
+	"  ldlat-hist                          # whole machine until Ctrl-C\n"
+	"  ldlat-hist -d 10 -i 1               # 10 seconds, a histogram every second\n"
+	"  ldlat-hist -p 1234 -a '[heap]'      # loads of PID 1234 from its heap\n"
+	"  ldlat-hist -G system.slice/db.service -s hitm,remote-ram\n"
+	"  ldlat-hist --min-lat 100 -- ./app   # loads of 100 cycles and more\n"
+	"  ldlat-hist --source page-faults -a 0x7f0000000000+1G -- ./app\n"
+	"  ldlat-hist --source auto --by range -a 0x1000-0x2000 -a '[stack]' -- ./app\n"
+	"  ldlat-hist -G system.slice/db.service --pin /sys/fs/bpf/ldlat/db --detach\n"
+	"  ldlat-hist --show /sys/fs/bpf/ldlat/db --delta   # the change since the last --delta\n"
+	"  ldlat-hist --show /sys/fs/bpf/ldlat/db --format openmetrics -i 15 \\\n"
+	"      --output /var/lib/prometheus/node-exporter/ldlat-db.prom\n"
+	"  ldlat-hist --unpin /sys/fs/bpf/ldlat/db\n"
+	"  ldlat-hist --input perf.data -s ram # what perf mem record saw; no root\n"
+	"\n"
+	"Latency is in core cycles, from dispatch to data available (use latency). "
+	"Exit status: 0, the command's own when it ends the run, 1 when the system fails, "
+	"2 for bad input.";
+
+static const struct argp_option options[] = {
+	{ NULL, 0, NULL, 0, "Output:", 5 },
+	{ "by", OPT_BY, "KEY", 0,
+	  "one histogram per class (default), range, both (each range and class), or none", 5 },
+	{ "linear", OPT_LINEAR, "STEP", 0, "linear buckets STEP cycles wide (the last one open)", 5 },
+	{},
+};
+
+static error_t hist_parse(int key, char *arg, struct argp_state *state)
+{
+	struct hist_args *a = state->input;
+	__u64 v;
+
+	switch (key) {
+	case ARGP_KEY_INIT:
+		state->child_inputs[0] = &a->cli;
+		state->child_inputs[1] = &a->out;
+		state->child_inputs[2] = &a->pin;
+		state->child_inputs[3] = &a->offline;
+		state->child_inputs[4] = &a->cli;
+		break;
+	case OPT_BY:
+		a->by_set = true;
+		if (!strcmp(arg, "class"))
+			a->by = BY_CLASS;
+		else if (!strcmp(arg, "range"))
+			a->by = BY_RANGE;
+		else if (!strcmp(arg, "both"))
+			a->by = BY_BOTH;
+		else if (!strcmp(arg, "none"))
+			a->by = BY_NONE;
+		else
+			argp_error(state, "--by '%s': expected class, range, both or none", arg);
+		break;
+	case OPT_LINEAR:
+		if (!cli__parse_u64(arg, &v) || !v || v > 0xffffffffu)
+			argp_error(state, "--linear '%s' is not a bucket width in cycles (1 to 2^32-1)",
+				   arg);
+		a->linear_step = (__u32)v;
+		break;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+	return 0;
+}
+
+static const struct argp_child children[] = {
+	{ &cli_argp, 0, NULL, 0 },
+	{ &output_argp, 0, NULL, 0 },
+	{ &pin_argp, 0, NULL, 0 },
+	{ &offline_argp, 0, NULL, 0 },
+	{ &cli_loads_argp, 0, NULL, 0 },
+	{},
+};
+
+static const struct argp argp = {
+	.options = options,
+	.parser = hist_parse,
+	.args_doc = "[-- COMMAND [ARGS...]]",
+	.doc = doc,
+	.children = children,
+};
+
+/* --pin: the set is ready before the events are; on --detach, leave it sampling. */
+static int pin_run(struct tool *tool, struct pinset *ps, const struct hist_args *args,
+		   const struct timespec *started, char *err, size_t errlen)
+{
+	struct ldlat_pin_meta meta;
+	int i, e;
+
+	for (i = 0; args->pin.detach && i < tool->evlist.nevsel; i++) {
+		if (!tool->evlist.evsel[i].has_leader)
+			continue;
+		snprintf(err, errlen,
+			 "--detach: %s needs its group leader %s, which a pinned link does not keep "
+			 "open; run with --pin but without --detach",
+			 tool->evlist.evsel[i].name, tool->evlist.evsel[i].leader_name);
+		return -ENOTSUP;
+	}
+	e = pinset__mount(ps, err, errlen);
+	if (e)
+		return e;
+	pin_meta__fill(&meta, tool, started, args->pin.detach);
+	e = pinset__pin(ps, &tool->session, &tool->evlist, &meta, err, errlen);
+	if (e || !args->pin.detach)
+		return e;
+	pinset__detach(ps, &tool->session, &tool->evlist);
+	fprintf(stderr,
+		"ldlat-hist: pinned in %s: sampling %s on %s goes on. Read it with ldlat-hist "
+		"--show %s; stop it with ldlat-hist --unpin %s\n",
+		ps->dir, tool->evlist.evsel[0].name, tool->run.target_desc, ps->dir, ps->dir);
+	return 0;
+}
+
+/*
+ * --loads: the share of all loads the samples stand for.  With a fixed period
+ * each sample stands for period events; in frequency mode the period varies,
+ * and the sampling event's own count is the sum of the periods.  Each report
+ * covers the same span for both: the loads counter and the sampling events'
+ * count are read right after the maps, and an interval's report takes the
+ * difference from the previous one.
+ */
+struct hist_loads {
+	struct tool *tool;
+	char what[96], how[160];
+	struct loads_report report;
+	struct count loads, loads_prev; /* the counter at the last read, at the last report */
+	__u64 count, count_prev;	/* the sampling events' count, the same */
+	char why[128];			/* a failed read */
+};
+
+/* printer.read: the maps, then the two counts. */
+static int hist_loads_read(void *src, struct snapshot *snap)
+{
+	struct hist_loads *h = src;
+	int e = session__read_src(&h->tool->session, snap);
+
+	if (e) {
+		snprintf(h->why, sizeof(h->why), "cannot read the maps: %s", strerror(-e));
+		return e;
+	}
+	e = loads__read(&h->tool->loads);
+	if (!e)
+		e = tool__sampled_count(h->tool, &h->count);
+	if (e) {
+		snprintf(h->why, sizeof(h->why), "cannot read the --loads counter: %s",
+			 strerror(-e));
+		return e;
+	}
+	h->loads = h->tool->loads.total;
+	return 0;
+}
+
+static const char *hist_loads_error(void *src)
+{
+	return ((struct hist_loads *)src)->why;
+}
+
+/* printer.emit: the report of delta, with the loads of the same span. */
+static int hist_loads_emit(struct printer *p, void *ctx, char *err, size_t errlen)
+{
+	struct hist_loads *h = ctx;
+	const struct perf_event_attr *a = &h->tool->evlist.evsel[0].attr;
+	const struct snapshot *d = &p->delta;
+	__u64 samples = d->counters.seen + d->recursion_misses, count = h->count - h->count_prev;
+	struct count loads = count__sub(&h->loads, &h->loads_prev);
+	double above;
+	int e;
+
+	if (h->tool->src.kind == SOURCE_LDLAT)
+		snprintf(h->what, sizeof(h->what), "at or above the threshold");
+	else
+		snprintf(h->what, sizeof(h->what), "sampled %s", source__name(h->tool->src.kind));
+	if (!a->freq) {
+		above = (double)samples * (double)a->sample_period;
+		snprintf(h->how, sizeof(h->how),
+			 "%llu samples x period %llu; the event counted %llu",
+			 (unsigned long long)samples, (unsigned long long)a->sample_period,
+			 (unsigned long long)count);
+	} else {
+		above = (double)count;
+		snprintf(h->how, sizeof(h->how),
+			 "the sampling event's count: %llu samples at %llu Hz, the period varies",
+			 (unsigned long long)samples, (unsigned long long)a->sample_freq);
+	}
+	loads__report(&h->tool->loads, &loads, h->what, above, h->how, &h->report);
+	e = output__emit(p->out, &p->report, d, &p->cur, p->printed, err, errlen);
+	if (!e) {
+		h->loads_prev = h->loads;
+		h->count_prev = h->count;
+	}
+	return e;
+}
+
+/* The histograms' report of a run whose samples carry src's fields. */
+static struct report hist_report(const struct hist_args *args, const struct run_info *run,
+				 const struct source *src)
+{
+	return (struct report){
+		.run = run,
+		.src = src,
+		.ranges = &args->cli.ranges,
+		.by = args->by_set ? args->by : (src->fields & LDLAT_HAS_LAT ? BY_CLASS : BY_RANGE),
+		.linear_step = args->linear_step,
+		.has_latency = src->fields & LDLAT_HAS_LAT,
+		.intervals = args->cli.interval > 0,
+	};
+}
+
+/*
+ * --input: the samples of a perf.data file through the same logic, printed
+ * once through the same printer and formats as a live run's report.
+ */
+static int run_offline(struct hist_args *args)
+{
+	struct offline o = {};
+	struct printer p = {};
+	struct run_info run;
+	struct timespec started;
+	char err[2048];
+	int e;
+
+	clock_gettime(CLOCK_REALTIME, &started);
+	e = offline__check_cli(&args->cli, pin_opts__first(&args->pin), err, sizeof(err));
+	if (!e)
+		e = output__check(&args->out, err, sizeof(err));
+	if (!e)
+		e = offline__open(&o, args->offline.input, &args->cli, args->linear_step, err,
+				  sizeof(err));
+	if (e) {
+		fprintf(stderr, "ldlat-hist: %s\n", err);
+		offline__close(&o);
+		return cli__exit_status(e);
+	}
+	if (args->cli.verbose)
+		fprintf(stderr, "ldlat-hist: %s: %d event%s, analysing %s%s%s\n", o.file.path,
+			o.file.nevents, o.file.nevents == 1 ? "" : "s", o.events,
+			o.file.hostname ? ", recorded on " : "",
+			o.file.hostname ? o.file.hostname : "");
+	offline__run_info(&o, "ldlat-hist", &started, &run);
+	p.tool = "ldlat-hist";
+	p.out = &args->out;
+	p.read = offline__read;
+	p.read_error = offline__error;
+	p.src = &o;
+	p.report = hist_report(args, &run, &o.src);
+	p.final = true;
+	if (printer__init(&p, o.cfg.nranges, &started)) {
+		fprintf(stderr, "ldlat-hist: out of memory\n");
+		e = -ENOMEM;
+	} else {
+		e = printer__print(&p);
+	}
+	if (!e)
+		offline__report_skipped(&o, "ldlat-hist", stderr);
+	printer__free(&p);
+	offline__close(&o);
+	return cli__exit_status(e);
+}
+
+int main(int argc, char **argv)
+{
+	struct hist_args args = {};
+	struct printer p = {};
+	struct hist_loads loads = {};
+	struct pinset ps = { .dir_fd = -1 };
+	struct run_info run;
+	struct timespec started;
+	struct tool tool;
+	enum run_end end;
+	char err[2048];
+	int e, status;
+
+	argp_err_exit_status = EXIT_USAGE;
+	cli__init(&args.cli);
+	if (argp_parse(&argp, argc, argv, ARGP_IN_ORDER, NULL, &args))
+		return EXIT_USAGE;
+	if (args.offline.input)
+		return run_offline(&args);
+	if (args.cli.list_events)
+		return list_events(stdout, &args.cli, "ldlat-hist");
+	e = pin_opts__check(&args.pin, &args.cli, &args.out, args.linear_step, err, sizeof(err));
+	if (!e)
+		e = output__check(&args.out, err, sizeof(err));
+	if (e) {
+		fprintf(stderr, "ldlat-hist: %s\n", err);
+		return cli__exit_status(e);
+	}
+	if (args.pin.unpin)
+		return pincmd__unpin("ldlat-hist", args.pin.unpin);
+	if (args.pin.show)
+		return pincmd__show("ldlat-hist", &args.pin, &args.cli, &args.out, args.by,
+				    args.by_set);
+	if (args.pin.pin) {
+		/* a Ctrl-C from here on waits for the run's signalfd: the set made now goes */
+		e = signals__block();
+		if (e)
+			snprintf(err, sizeof(err), "cannot block signals: %s", strerror(-e));
+		else
+			e = pinset__prepare(&ps, args.pin.pin, err, sizeof(err));
+		if (e) {
+			fprintf(stderr, "ldlat-hist: %s\n", err);
+			return cli__exit_status(e);
+		}
+	}
+
+	e = tool__start(&tool, &args.cli, "ldlat-hist", args.linear_step,
+			args.pin.pin ? SESSION_PIN : 0, err, sizeof(err));
+	clock_gettime(CLOCK_REALTIME, &started);
+	if (!e && args.pin.pin)
+		e = pin_run(&tool, &ps, &args, &started, err, sizeof(err));
+	if (e || args.pin.detach) {
+		if (e)
+			fprintf(stderr, "ldlat-hist: %s\n", err);
+		tool__teardown(&tool);
+		if (e)
+			pinset__remove(&ps);
+		pinset__close(&ps);
+		return e ? cli__exit_status(e) : EXIT_OK;
+	}
+	tool__run_info(&tool, &started, &run);
+	p.tool = "ldlat-hist";
+	p.out = &args.out;
+	p.read = session__read_src;
+	p.src = &tool.session;
+	p.report = hist_report(&args, &run, &tool.src);
+	if (tool.loads.active) {
+		loads.tool = &tool;
+		p.read = hist_loads_read;
+		p.read_error = hist_loads_error;
+		p.src = &loads;
+		p.emit = hist_loads_emit;
+		p.emit_ctx = &loads;
+		p.report.loads = &loads.report;
+	}
+	if (printer__init(&p, tool.cfg.nranges, &started)) {
+		fprintf(stderr, "ldlat-hist: out of memory\n");
+		status = EXIT_FAIL;
+		goto out;
+	}
+	fprintf(stderr, "ldlat-hist: sampling %s on %s%s%s%s. Ctrl-C to end.\n",
+		tool.evlist.evsel[0].name, tool.run.target_desc,
+		tool.evlist.nevsel > 1 ? " (and the other core types' events)" : "",
+		args.pin.pin ? ", pinned in " : "", args.pin.pin ? ps.dir : "");
+
+	end = tool__wait(&tool, args.cli.interval > 0 ? printer__print : NULL, &p);
+	tool__stop_sampling(&tool);
+	status = tool__exit_status(&tool, end);
+	if (end == RUN_ERROR)
+		goto out;
+	/* the last (partial) interval, or the whole run */
+	p.final = true;
+	if (end != RUN_COUNT && printer__print(&p))
+		status = EXIT_FAIL;
+out:
+	printer__free(&p);
+	tool__teardown(&tool);
+	/* a set pinned in the foreground ends with its run */
+	pinset__remove(&ps);
+	pinset__close(&ps);
+	return status;
+}

@@ -1,0 +1,414 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "user/hist/pincmd.h"
+#include "user/report/printer.h"
+#include "user/run/runloop.h"
+#include "user/run/signals.h"
+#include "kernel/lib/util.h"
+
+enum {
+	OPT_PIN = 0x400,
+	OPT_DETACH,
+	OPT_SHOW,
+	OPT_UNPIN,
+	OPT_DELTA,
+};
+
+static const struct argp_option options[] = {
+	{NULL, 0, NULL, 0, "Pinning (watching for hours):", 7},
+	{"pin", OPT_PIN, "DIR", 0,
+	 "pin the program, its maps and its perf-event links in DIR on bpffs (created if "
+	 "needed; /sys/fs/bpf is mounted if it is not); without --detach they are removed at "
+	 "the end of the run",
+	 7},
+	{"detach", OPT_DETACH, NULL, 0, "with --pin: exit at once, leaving the set sampling", 7},
+	{"show", OPT_SHOW, "DIR", 0,
+	 "print the histograms of the set pinned in DIR (with -i: every interval)", 7},
+	{"delta", OPT_DELTA, NULL, 0,
+	 "with --show: the change since the last --show --delta (which records what it printed)",
+	 7},
+	{"unpin", OPT_UNPIN, "DIR", 0,
+	 "stop the set pinned in DIR and remove it: links first, then the rest", 7},
+	{},
+};
+
+static error_t pin_parse(int key, char *arg, struct argp_state *state)
+{
+	struct pin_opts *po = state->input;
+
+	switch (key) {
+	case OPT_PIN:
+		po->pin = arg;
+		break;
+	case OPT_DETACH:
+		po->detach = true;
+		break;
+	case OPT_SHOW:
+		po->show = arg;
+		break;
+	case OPT_UNPIN:
+		po->unpin = arg;
+		break;
+	case OPT_DELTA:
+		po->delta = true;
+		break;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+	if ((key == OPT_PIN || key == OPT_SHOW || key == OPT_UNPIN) && !*arg)
+		argp_error(state, "--%s: empty directory name",
+			   key == OPT_PIN    ? "pin"
+			   : key == OPT_SHOW ? "show"
+					     : "unpin");
+	return 0;
+}
+
+const struct argp pin_argp = {
+	.options = options,
+	.parser = pin_parse,
+};
+
+/* The first sampling option given, or NULL: a --show or --unpin takes none. */
+static const char *sampling_option(const struct cli *c)
+{
+	if (c->target.argv)
+		return "a command";
+	if (c->target.pids)
+		return "-p";
+	if (c->target.cgroup)
+		return "-G";
+	if (c->target.cpus)
+		return "-C";
+	if (c->target.inherit)
+		return "--inherit";
+	if (c->ranges.nranges)
+		return "-a";
+	if (c->min_lat_set)
+		return "--min-lat";
+	if (c->max_lat_set)
+		return "--max-lat";
+	if (c->class_set)
+		return "-s";
+	if (c->op_set)
+		return "--op";
+	if (c->source.kind != SOURCE_LDLAT)
+		return "--source";
+	if (c->source.ldlat)
+		return "--ldlat";
+	if (c->source.period)
+		return "--period";
+	if (c->source.freq)
+		return "--freq";
+	return NULL;
+}
+
+const char *pin_opts__first(const struct pin_opts *po)
+{
+	return po->pin	    ? "--pin"
+	       : po->detach ? "--detach"
+	       : po->show   ? "--show"
+	       : po->delta  ? "--delta"
+	       : po->unpin  ? "--unpin"
+			    : NULL;
+}
+
+int pin_opts__check(const struct pin_opts *po, const struct cli *cli, const struct output_opts *oo,
+		    __u32 linear_step, char *err, size_t errlen)
+{
+	const char *cmd = po->show ? "--show" : "--unpin", *opt;
+
+	if (!!po->pin + !!po->show + !!po->unpin > 1) {
+		snprintf(err, errlen, "--pin, --show and --unpin are separate commands: give one");
+		return -EINVAL;
+	}
+	if (po->detach && !po->pin) {
+		snprintf(err, errlen, "--detach needs --pin DIR: only a pinned set samples on");
+		return -EINVAL;
+	}
+	if (po->delta && !po->show) {
+		snprintf(err, errlen, "--delta applies to --show DIR");
+		return -EINVAL;
+	}
+	if (po->detach && cli->target.argv) {
+		snprintf(err, errlen,
+			 "--detach cannot watch a command: ldlat-hist would have to wait for it; "
+			 "use -p PID or -G CGROUP");
+		return -EINVAL;
+	}
+	if (po->detach && cli->loads) {
+		snprintf(err, errlen,
+			 "--loads is reported when the run ends, and a --detach'ed set has no end "
+			 "to report at: drop --loads, or run --pin in the foreground");
+		return -EINVAL;
+	}
+	if (po->detach && (cli->duration > 0 || cli->interval > 0)) {
+		snprintf(err, errlen,
+			 "--detach exits at once: %s applies to a run in the foreground, or to "
+			 "--show",
+			 cli->duration > 0 ? "-d" : "-i");
+		return -EINVAL;
+	}
+	if (po->show || po->unpin) {
+		opt = sampling_option(cli);
+		if (opt) {
+			snprintf(err, errlen,
+				 "%s reads a pinned set, whose source, target and filters --pin "
+				 "fixed: drop %s",
+				 cmd, opt);
+			return -EINVAL;
+		}
+		if (linear_step) {
+			snprintf(err, errlen, "%s: the buckets were fixed by --pin: drop --linear",
+				 cmd);
+			return -EINVAL;
+		}
+	}
+	if (po->unpin &&
+	    (cli->duration > 0 || cli->interval > 0 || oo->path || oo->format != OUTPUT_TEXT)) {
+		snprintf(err, errlen,
+			 "--unpin prints no report: drop -d, -i, --format and --output");
+		return -EINVAL;
+	}
+	if (po->delta && oo->format == OUTPUT_OPENMETRICS) {
+		snprintf(err, errlen,
+			 "--delta does not apply to --format openmetrics, which reports totals "
+			 "since "
+			 "the start (Prometheus computes the rates)");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static enum ldlat_pin_target pin_target(enum target_kind k)
+{
+	switch (k) {
+	case TARGET_CPUS:
+		return LDLAT_PIN_TARGET_CPUS;
+	case TARGET_TASKS:
+		return LDLAT_PIN_TARGET_TASKS;
+	case TARGET_CGROUP:
+		return LDLAT_PIN_TARGET_CGROUP;
+	default:
+		return LDLAT_PIN_TARGET_SYSTEM;
+	}
+}
+
+void pin_meta__fill(struct ldlat_pin_meta *m, const struct tool *t, const struct timespec *started,
+		    bool detached)
+{
+	const struct range_set *set = &t->cli->ranges;
+	int i;
+
+	_Static_assert((int)LDLAT_PIN_SOURCE_LDLAT == (int)SOURCE_LDLAT &&
+			       (int)LDLAT_PIN_SOURCE_PAGE_FAULTS == (int)SOURCE_PAGE_FAULTS,
+		       "the pinned source is enum source_kind");
+	memset(m, 0, sizeof(*m));
+	memcpy(m->magic, LDLAT_PIN_MAGIC, sizeof(LDLAT_PIN_MAGIC));
+	m->layout = LDLAT_PIN_LAYOUT;
+	m->started_ns = ts__ns(started);
+	m->pid = (__u32)getpid();
+	m->detached = detached;
+	m->source = (enum ldlat_pin_source)t->src.kind;
+	m->target = pin_target(t->run.target.kind);
+	m->program = t->addr_only ? LDLAT_PIN_PROG_ADDR_ONLY : LDLAT_PIN_PROG_SAMPLE;
+	m->fields = t->src.fields;
+	if (t->run.target.kind == TARGET_CGROUP)
+		m->cgroup_id = pinset__cgroup_id(t->run.target.cgroup_fd, m->cgroup_path,
+						 sizeof(m->cgroup_path));
+	snprintf(m->event, sizeof(m->event), "%s", t->evlist.evsel[0].name);
+	snprintf(m->target_desc, sizeof(m->target_desc), "%s", t->run.target_desc);
+	m->nranges = set->nranges;
+	for (i = 0; i < set->nranges; i++) {
+		snprintf(m->range_text[i], sizeof(m->range_text[i]), "%s", set->range[i].text);
+		if (set->range[i].mapping)
+			m->range_mapping |= 1u << i;
+	}
+	m->cfg = t->cfg;
+}
+
+int pincmd__unpin(const char *tool, const char *dir)
+{
+	char err[1024];
+	int removed, e = pinset__unpin(dir, &removed, err, sizeof(err));
+
+	if (e) {
+		fprintf(stderr, "%s: %s\n", tool, err);
+		return cli__exit_status(e);
+	}
+	if (removed)
+		fprintf(stderr, "%s: unpinned %d objects from %s: its sampling has stopped\n", tool,
+			removed, dir);
+	else
+		fprintf(stderr, "%s: nothing is pinned in %s: nothing to do\n", tool, dir);
+	return EXIT_OK;
+}
+
+/* The ranges as --pin resolved them: texts from meta, spans from the configuration. */
+static void ranges_from_meta(struct range_set *set, const struct ldlat_pin_meta *m)
+{
+	const struct ldlat_config *cfg = &m->cfg;
+	int i;
+
+	memset(set, 0, sizeof(*set));
+	set->nranges = m->nranges <= LDLAT_MAX_RANGES ? (int)m->nranges : LDLAT_MAX_RANGES;
+	for (i = 0; i < set->nranges; i++) {
+		snprintf(set->range[i].text, sizeof(set->range[i].text), "%.*s",
+			 (int)sizeof(m->range_text[i]), m->range_text[i]);
+		set->range[i].mapping = m->range_mapping & (1u << i);
+	}
+	set->nspans = cfg->nspans <= LDLAT_MAX_SPANS ? (int)cfg->nspans : LDLAT_MAX_SPANS;
+	for (i = 0; i < set->nspans; i++) {
+		set->span[i].lo = cfg->span_lo[i];
+		set->span[i].hi = cfg->span_hi[i];
+		set->span[i].range = cfg->span_range[i];
+	}
+}
+
+/* What --show's printer reads from: the set, and the tool's name for messages. */
+struct show_src {
+	struct pinset *ps;
+	const char *tool;
+};
+
+static int show_read(void *src, struct snapshot *snap)
+{
+	return pinset__read(((struct show_src *)src)->ps, snap);
+}
+
+/* --delta: what was printed is the next --delta's baseline (under the lock on shown). */
+static int show_record(void *src, const struct snapshot *cur)
+{
+	struct show_src *s = src;
+	bool held = s->ps->shown_lock_fd >= 0;
+	char err[PATH_MAX + 256];
+	int e = pinset__lock_shown(s->ps, err, sizeof(err));
+
+	if (!e) {
+		e = pinset__record_shown(s->ps, cur);
+		if (e)
+			snprintf(err, sizeof(err), "cannot record what --delta showed in %s: %s",
+				 s->ps->dir, strerror(-e));
+	}
+	if (!held)
+		pinset__unlock_shown(s->ps);
+	if (e)
+		fprintf(stderr, "%s: %s\n", s->tool, err);
+	return e;
+}
+
+int pincmd__show(const char *tool, const struct pin_opts *po, const struct cli *cli,
+		 const struct output_opts *oo, enum report_by by, bool by_set)
+{
+	struct pinset ps;
+	struct show_src show = {.ps = &ps, .tool = tool};
+	struct range_set ranges;
+	struct source src = {};
+	struct run_info run = {};
+	struct printer p = {};
+	char err[2048], event[LDLAT_PIN_TEXT + 1], target[LDLAT_PIN_TEXT + 1];
+	bool removed, timed = cli->interval > 0 || cli->duration > 0;
+	int e, sigfd = -1, status = EXIT_FAIL;
+	enum run_end end;
+
+	e = pinset__open(&ps, po->show, err, sizeof(err));
+	if (e) {
+		fprintf(stderr, "%s: %s\n", tool, err);
+		return cli__exit_status(e);
+	}
+	ranges_from_meta(&ranges, &ps.meta);
+	src.kind = (enum source_kind)ps.meta.source;
+	src.fields = ps.meta.fields;
+	snprintf(event, sizeof(event), "%.*s", LDLAT_PIN_TEXT, ps.meta.event);
+	snprintf(target, sizeof(target), "%.*s", LDLAT_PIN_TEXT, ps.meta.target_desc);
+	removed = pinset__cgroup_removed(&ps.meta);
+	run = (struct run_info){
+		.tool = tool,
+		.event = event,
+		.target = target,
+		.cfg = &ps.meta.cfg,
+		.started = ts__from_ns(ps.meta.started_ns),
+		.pin_dir = ps.dir,
+		.pin_pid = (int)ps.meta.pid,
+		.pin_detached = ps.meta.detached,
+		.cgroup_removed = removed ? ps.meta.cgroup_path : NULL,
+	};
+	if (removed && oo->format != OUTPUT_TEXT)
+		fprintf(stderr,
+			"%s: warning: the cgroup %s has been removed since it was pinned: the set "
+			"counts nothing any more\n",
+			tool, ps.meta.cgroup_path);
+	p.tool = tool;
+	p.out = oo;
+	p.read = show_read;
+	p.src = &show;
+	/* only --delta moves the baseline: exporters and other readers leave it alone */
+	if (po->delta)
+		p.printed_hook = show_record;
+	p.report = (struct report){
+		.run = &run,
+		.src = &src,
+		.ranges = &ranges,
+		.by = by_set ? by : (src.fields & LDLAT_HAS_LAT ? BY_CLASS : BY_RANGE),
+		.linear_step = ps.meta.cfg.linear_step,
+		.has_latency = src.fields & LDLAT_HAS_LAT,
+		.intervals = cli->interval > 0,
+	};
+	if (printer__init(&p, ps.meta.cfg.nranges, &run.started)) {
+		fprintf(stderr, "%s: out of memory\n", tool);
+		goto out;
+	}
+	/* the baseline: the last --delta, now (for -i and -d), or the start */
+	if (po->delta) {
+		if (pinset__lock_shown(&ps, err, sizeof(err))) {
+			fprintf(stderr, "%s: %s\n", tool, err);
+			goto out;
+		}
+		e = pinset__read_shown(&ps, &p.prev);
+		if (!e && !p.prev.taken.tv_sec && !p.prev.taken.tv_nsec)
+			p.prev.taken = run.started; /* never shown: everything since the start */
+		/* one report: read, print and record under one lock; -i: each record locks */
+		if (timed)
+			pinset__unlock_shown(&ps);
+	} else if (timed) {
+		e = printer__mark(&p);
+	}
+	if (e) {
+		fprintf(stderr, "%s: cannot read the set in %s: %s\n", tool, ps.dir, strerror(-e));
+		goto out;
+	}
+	if (!timed) {
+		status = printer__print(&p) ? EXIT_FAIL : EXIT_OK;
+		goto out;
+	}
+	sigfd = signals__fd();
+	if (sigfd < 0) {
+		fprintf(stderr, "%s: cannot set up signal handling: %s\n", tool, strerror(-sigfd));
+		goto out;
+	}
+	{
+		struct runloop rl = {
+			.duration = cli->duration,
+			.interval = cli->interval,
+			.count = cli->count,
+		};
+
+		end = runloop__run(&rl, sigfd, cli->interval > 0 ? printer__print : NULL, &p);
+	}
+	if (end == RUN_ERROR)
+		goto out;
+	status = EXIT_OK;
+	p.final = true;
+	if (end != RUN_COUNT && printer__print(&p))
+		status = EXIT_FAIL;
+out:
+	if (sigfd >= 0)
+		close(sigfd);
+	printer__free(&p);
+	pinset__close(&ps);
+	return status;
+}

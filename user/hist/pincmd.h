@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
+/*
+ * pincmd.h - the pinning commands of a sampling tool: --pin DIR (with
+ * --detach), --show DIR (with --delta), --unpin DIR; their options as an
+ * argp child, their checks, and --show and --unpin as whole commands.
+ */
+#ifndef LDLAT_PINCMD_H
+#define LDLAT_PINCMD_H
+
+#include <argp.h>
+#include <stdbool.h>
+#include <time.h>
+
+#include "user/run/cli.h"
+#include "user/report/output.h"
+#include "user/hist/pinset.h"
+#include "user/report/render.h"
+#include "user/run/tool.h"
+
+struct pin_opts {
+	const char *pin;   /* --pin DIR */
+	bool detach;	   /* --detach: leave it sampling and exit */
+	const char *show;  /* --show DIR */
+	const char *unpin; /* --unpin DIR */
+	bool delta;	   /* --delta: --show the change since the last --show --delta */
+};
+
+/* The options, as an argp child with a zeroed struct pin_opts as input. */
+extern const struct argp pin_argp;
+
+/*
+ * Checks the pinning options against each other and the shared ones (a
+ * --show or --unpin takes no source, target or filter; --detach no command,
+ * no -d or -i).  linear_step: the tool's --linear.  Returns 0 or -EINVAL
+ * with a sentence in err.
+ */
+/* The first pinning option given (--pin, --detach, --show, --delta, --unpin), or NULL. */
+const char *pin_opts__first(const struct pin_opts *po);
+
+int pin_opts__check(const struct pin_opts *po, const struct cli *cli, const struct output_opts *oo,
+		    __u32 linear_step, char *err, size_t errlen);
+
+/* What a started tool samples, as the set records it. */
+void pin_meta__fill(struct ldlat_pin_meta *m, const struct tool *t, const struct timespec *started,
+		    bool detached);
+
+/* --unpin DIR as a whole command: the exit status. */
+int pincmd__unpin(const char *tool, const char *dir);
+
+/*
+ * --show DIR as a whole command, printing as the output options say, once,
+ * or at every -i interval for -d or COUNT intervals or until Ctrl-C.  by:
+ * the tool's --by (by_set false: the default for the set's source).
+ * Returns the exit status.
+ */
+int pincmd__show(const char *tool, const struct pin_opts *po, const struct cli *cli,
+		 const struct output_opts *oo, enum report_by by, bool by_set);
+
+#endif

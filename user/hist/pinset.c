@@ -1,0 +1,869 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/vfs.h>
+#include <time.h>
+#include <unistd.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "user/hist/pinset.h"
+#include "kernel/abi/flockholder.h"
+#include "bpf/ldlat.skel.h"
+#include "kernel/lib/err.h"
+#include "kernel/lib/util.h"
+
+#ifndef BPF_FS_MAGIC
+#define BPF_FS_MAGIC 0xcafe4a11
+#endif
+
+#define BPFFS_DEFAULT "/sys/fs/bpf"
+
+/* The maps of a set, meta first: it is pinned first and removed last. */
+static const char *const set_maps[] = {"meta", "counters", "hists", "shown", "shown_hists"};
+#define SET_PROG "prog"
+#define SET_LINK "link_"
+
+enum obj_kind {
+	OBJ_NONE,
+	OBJ_MAP,
+	OBJ_PROG,
+	OBJ_LINK,
+};
+
+static bool on_bpffs(const char *path)
+{
+	struct statfs sfs;
+
+	return !statfs(path, &sfs) && sfs.f_type == BPF_FS_MAGIC;
+}
+
+/* The kind of object a name of ours must be, OBJ_NONE for a name not of a set. */
+static enum obj_kind set_kind(const char *name)
+{
+	unsigned int i;
+
+	if (!strcmp(name, SET_PROG))
+		return OBJ_PROG;
+	if (!strncmp(name, SET_LINK, strlen(SET_LINK)))
+		return OBJ_LINK;
+	for (i = 0; i < ARRAY_SIZE(set_maps); i++)
+		if (!strcmp(name, set_maps[i]))
+			return OBJ_MAP;
+	return OBJ_NONE;
+}
+
+/* What a BPF fd is, from its anonymous inode's name. */
+static enum obj_kind obj_kind_of(int fd)
+{
+	char link[64], target[64];
+	ssize_t n;
+
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+	n = readlink(link, target, sizeof(target) - 1);
+	if (n < 0)
+		return OBJ_NONE;
+	target[n] = '\0';
+	if (!strcmp(target, "anon_inode:bpf-map"))
+		return OBJ_MAP;
+	if (!strcmp(target, "anon_inode:bpf-prog"))
+		return OBJ_PROG;
+	if (!strcmp(target, "anon_inode:bpf-link"))
+		return OBJ_LINK;
+	return OBJ_NONE;
+}
+
+static int obj_get(const char *dir, const char *name)
+{
+	char path[PATH_MAX + 64];
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	return bpf_obj_get(path);
+}
+
+/*
+ * Reads the meta value of a map that may come from another layout: the
+ * header (magic, layout) is the same in every layout.  0, -ENOMSG (not
+ * ours), -EPROTO (another layout, in *layout) or -errno.
+ */
+static int meta_read(int fd, struct ldlat_pin_meta *meta, __u32 *layout)
+{
+	struct bpf_map_info info = {};
+	__u32 len = sizeof(info), zero = 0;
+	void *buf;
+	int e = 0;
+
+	if (bpf_obj_get_info_by_fd(fd, &info, &len))
+		return -errno;
+	if (info.type != BPF_MAP_TYPE_ARRAY || info.key_size != 4 ||
+	    info.value_size < offsetof(struct ldlat_pin_meta, nlinks))
+		return -ENOMSG;
+	buf = calloc(1, info.value_size);
+	if (!buf)
+		return -ENOMEM;
+	if (bpf_map_lookup_elem(fd, &zero, buf)) {
+		e = -errno;
+		goto out;
+	}
+	memcpy(layout, (char *)buf + offsetof(struct ldlat_pin_meta, layout), sizeof(*layout));
+	if (memcmp(buf, LDLAT_PIN_MAGIC, sizeof(LDLAT_PIN_MAGIC)))
+		e = -ENOMSG;
+	else if (*layout != LDLAT_PIN_LAYOUT || info.value_size != sizeof(*meta))
+		e = -EPROTO;
+	else
+		memcpy(meta, buf, sizeof(*meta));
+out:
+	free(buf);
+	return e;
+}
+
+/* What a directory holds. */
+struct scan {
+	int entries;
+	bool foreign;	 /* something that is not part of a set */
+	char what[300];	 /* the first such thing, for messages */
+	bool meta_found; /* a meta map of ours (any layout) */
+	__u32 layout;
+	struct ldlat_pin_meta meta; /* when meta_found and the layout is ours */
+};
+
+static void scan__foreign(struct scan *sc, const char *name, const char *why)
+{
+	if (!sc->foreign)
+		snprintf(sc->what, sizeof(sc->what), "'%s' (%s)", name, why);
+	sc->foreign = true;
+}
+
+static int dir__scan(int dir_fd, const char *dir, struct scan *sc)
+{
+	struct dirent *de;
+	enum obj_kind want;
+	DIR *d;
+	int fd, e, dup_fd = dup(dir_fd);
+
+	memset(sc, 0, sizeof(*sc));
+	if (dup_fd < 0)
+		return -errno;
+	d = fdopendir(dup_fd);
+	if (!d) {
+		close(dup_fd);
+		return -errno;
+	}
+	rewinddir(d);
+	while ((de = readdir(d))) {
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		sc->entries++;
+		want = set_kind(de->d_name);
+		if (want == OBJ_NONE || de->d_type == DT_DIR) {
+			scan__foreign(sc, de->d_name,
+				      de->d_type == DT_DIR ? "a directory"
+							   : "not a name ldlat pins");
+			continue;
+		}
+		fd = obj_get(dir, de->d_name);
+		if (fd < 0) {
+			scan__foreign(sc, de->d_name, strerror(errno));
+			continue;
+		}
+		if (obj_kind_of(fd) != want) {
+			scan__foreign(sc, de->d_name,
+				      "not the kind of BPF object ldlat pins there");
+		} else if (!strcmp(de->d_name, "meta")) {
+			e = meta_read(fd, &sc->meta, &sc->layout);
+			if (e == -ENOMSG)
+				scan__foreign(sc, de->d_name, "not an ldlat set's meta map");
+			else if (e && e != -EPROTO)
+				scan__foreign(sc, de->d_name, strerror(-e));
+			else
+				sc->meta_found = true;
+		}
+		close(fd);
+	}
+	closedir(d);
+	if (sc->entries && !sc->foreign && !sc->meta_found)
+		scan__foreign(sc, "meta", "missing");
+	return 0;
+}
+
+static void in_use(int dir_fd, const char *opt, const char *dir, char *err, size_t errlen)
+{
+	int pid = flock__holder(dir_fd);
+	char who[64] = "";
+
+	if (pid)
+		snprintf(who, sizeof(who), " (PID %d)", pid);
+	snprintf(err, errlen,
+		 "%s '%s': the set is in use by a running ldlat-hist%s; stop it, or wait for its "
+		 "--show to end, and try again",
+		 opt, dir, who);
+}
+
+/* The deepest existing directory at or above path (path itself when it exists). */
+static int existing_ancestor(const char *path, char *anc, size_t len)
+{
+	struct stat st;
+	char *slash;
+
+	snprintf(anc, len, "%s", path);
+	while (stat(anc, &st)) {
+		if (errno != ENOENT)
+			return -errno;
+		slash = strrchr(anc, '/');
+		if (!slash)
+			snprintf(anc, len, ".");
+		else if (slash == anc)
+			anc[1] = '\0';
+		else
+			*slash = '\0';
+	}
+	return S_ISDIR(st.st_mode) ? 0 : -ENOTDIR;
+}
+
+static void not_bpffs(const char *opt, const char *dir, const char *where, char *err, size_t errlen)
+{
+	snprintf(err, errlen,
+		 "%s '%s': %s is not on a BPF file system (bpffs); name a directory "
+		 "under " BPFFS_DEFAULT,
+		 opt, dir, where);
+}
+
+/* Whether dir is under /sys/fs/bpf and nothing is mounted there. */
+static bool bpffs_missing(const char *dir)
+{
+	size_t n = strlen(BPFFS_DEFAULT);
+
+	return !strncmp(dir, BPFFS_DEFAULT, n) && (!dir[n] || dir[n] == '/') &&
+	       !on_bpffs(BPFFS_DEFAULT);
+}
+
+static int bpffs_mount(char *err, size_t errlen)
+{
+	if (mount("bpf", BPFFS_DEFAULT, "bpf", 0, "mode=0700")) {
+		int e = -errno;
+
+		snprintf(err, errlen,
+			 "cannot mount a BPF file system on " BPFFS_DEFAULT ": %s (mount it: mount "
+			 "-t bpf bpf " BPFFS_DEFAULT ")",
+			 strerror(-e));
+		return e;
+	}
+	return 0;
+}
+
+/* Removes the directories --pin created, deepest first, up to p->made. */
+static void pinset__unmake(struct pinset *p)
+{
+	char path[PATH_MAX], *slash;
+	size_t n = strlen(p->made);
+
+	if (!p->made[0])
+		return;
+	snprintf(path, sizeof(path), "%s", p->dir);
+	while (strlen(path) >= n && !rmdir(path)) {
+		if (strlen(path) == n)
+			break;
+		slash = strrchr(path, '/');
+		if (!slash)
+			break;
+		*slash = '\0';
+	}
+	p->made[0] = '\0';
+}
+
+/* mkdir -p below the existing ancestor, remembering the topmost one made. */
+static int pinset__make(struct pinset *p, const char *dir, const char *anc)
+{
+	char path[PATH_MAX];
+	size_t i, n = strlen(dir);
+
+	if (!strcmp(anc, dir))
+		return 0;
+	snprintf(path, sizeof(path), "%s", dir);
+	for (i = strlen(anc) + 1; i <= n; i++) {
+		if (i < n && dir[i] != '/')
+			continue;
+		path[i] = '\0';
+		if (!mkdir(path, 0700)) {
+			if (!p->made[0])
+				snprintf(p->made, sizeof(p->made), "%s", path);
+		} else if (errno != EEXIST) {
+			return -errno;
+		}
+		path[i] = dir[i];
+	}
+	return 0;
+}
+
+/* An absolute path without trailing slashes: what the set is known by. */
+static void absolute(const char *dir, char *buf, size_t len)
+{
+	char cwd[PATH_MAX];
+	size_t n;
+
+	if (dir[0] != '/' && getcwd(cwd, sizeof(cwd)))
+		snprintf(buf, len, "%s/%s", strcmp(cwd, "/") ? cwd : "", dir);
+	else
+		snprintf(buf, len, "%s", dir);
+	n = strlen(buf);
+	while (n > 1 && buf[n - 1] == '/')
+		buf[--n] = '\0';
+}
+
+static void pinset__init(struct pinset *p)
+{
+	memset(p, 0, sizeof(*p));
+	p->dir_fd = p->meta_fd = p->counters_fd = p->hists_fd = -1;
+	p->shown_fd = p->shown_hists_fd = p->prog_fd = p->shown_lock_fd = -1;
+}
+
+/* The bpffs this process mounted goes, once nothing is pinned in it. */
+static void bpffs_unmount(struct pinset *p)
+{
+	DIR *d;
+	struct dirent *de;
+	bool empty = true;
+
+	if (!p->mounted)
+		return;
+	pinset__close(p); /* DIR's fd would keep the mount busy */
+	d = opendir(BPFFS_DEFAULT);
+	/* every mount has bpf_preload's maps.debug and progs.debug, when it is loaded */
+	while (d && (de = readdir(d)))
+		if (strcmp(de->d_name, ".") && strcmp(de->d_name, "..") &&
+		    strcmp(de->d_name, "maps.debug") && strcmp(de->d_name, "progs.debug"))
+			empty = false;
+	if (d)
+		closedir(d);
+	if (empty)
+		umount2(BPFFS_DEFAULT, UMOUNT_NOFOLLOW);
+	p->mounted = false;
+}
+
+/* DIR on a mounted bpffs: created, locked, and empty. */
+static int pinset__ready(struct pinset *p, char *err, size_t errlen)
+{
+	const char *dir = p->arg;
+	char anc[PATH_MAX];
+	struct scan sc;
+	int e;
+
+	e = existing_ancestor(p->dir, anc, sizeof(anc));
+	if (e == -ENOTDIR) {
+		snprintf(err, errlen, "--pin '%s': %s is not a directory", dir, anc);
+		return -EINVAL;
+	}
+	if (e) {
+		snprintf(err, errlen, "--pin '%s': %s", dir, strerror(-e));
+		return -EINVAL;
+	}
+	if (!on_bpffs(anc)) {
+		not_bpffs("--pin", dir, anc, err, errlen);
+		return -EINVAL;
+	}
+	e = pinset__make(p, p->dir, anc);
+	if (e) {
+		snprintf(err, errlen, "--pin '%s': cannot create the directory: %s", dir,
+			 strerror(-e));
+		pinset__unmake(p);
+		return e == -EACCES || e == -EPERM ? err__input(-EPERM) : e;
+	}
+	p->dir_fd = open(p->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (p->dir_fd < 0) {
+		e = -errno;
+		snprintf(err, errlen, "--pin '%s': %s", dir, strerror(-e));
+		goto fail;
+	}
+	if (flock(p->dir_fd, LOCK_EX | LOCK_NB)) {
+		in_use(p->dir_fd, "--pin", dir, err, errlen);
+		e = -EINVAL;
+		goto fail;
+	}
+	e = dir__scan(p->dir_fd, p->dir, &sc);
+	if (e) {
+		snprintf(err, errlen, "--pin '%s': cannot list it: %s", dir, strerror(-e));
+		goto fail;
+	}
+	if (sc.entries) {
+		if (!sc.foreign)
+			snprintf(err, errlen,
+				 "--pin '%s' already holds a pinned set (ldlat-hist --show %s says "
+				 "what it samples): unpin it with ldlat-hist --unpin %s, or pin "
+				 "into another directory",
+				 dir, dir, dir);
+		else
+			snprintf(err, errlen,
+				 "--pin '%s' holds something else, %s: pin into an empty or new "
+				 "directory",
+				 dir, sc.what);
+		e = -EINVAL;
+		goto fail;
+	}
+	return 0;
+fail:
+	pinset__close(p);
+	pinset__unmake(p);
+	return e;
+}
+
+int pinset__prepare(struct pinset *p, const char *dir, char *err, size_t errlen)
+{
+	pinset__init(p);
+	p->arg = dir;
+	absolute(dir, p->dir, sizeof(p->dir));
+	/* a fresh bpffs holds nothing: DIR will do, and the mount waits for pinset__mount */
+	if (bpffs_missing(p->dir)) {
+		p->mount_pending = true;
+		return 0;
+	}
+	return pinset__ready(p, err, errlen);
+}
+
+int pinset__mount(struct pinset *p, char *err, size_t errlen)
+{
+	int e;
+
+	if (!p->mount_pending)
+		return 0;
+	p->mount_pending = false;
+	if (!bpffs_missing(p->dir)) /* mounted meanwhile */
+		return pinset__ready(p, err, errlen);
+	e = bpffs_mount(err, errlen);
+	if (e)
+		return e;
+	p->mounted = true;
+	e = pinset__ready(p, err, errlen);
+	if (e)
+		bpffs_unmount(p);
+	return e;
+}
+
+static int pin_one(struct pinset *p, int fd, const char *name, char *err, size_t errlen)
+{
+	char path[PATH_MAX + 64];
+
+	snprintf(path, sizeof(path), "%s/%s", p->dir, name);
+	if (bpf_obj_pin(fd, path)) {
+		int e = -errno;
+
+		snprintf(err, errlen, "cannot pin %s: %s", path, strerror(-e));
+		return e;
+	}
+	p->pinned = true;
+	return 0;
+}
+
+/* shown_hists carries the (range, class) labels too, so that bpftool's dump reads alone. */
+static int pinset__label_shown(int fd, __u32 nranges)
+{
+	struct ldlat_hist h = {};
+	__u32 idx;
+
+	for (idx = 0; idx < nranges * LDLAT_NCLASS; idx++) {
+		h.range = idx / LDLAT_NCLASS;
+		h.class = idx % LDLAT_NCLASS;
+		if (bpf_map_update_elem(fd, &idx, &h, BPF_ANY))
+			return -errno;
+	}
+	return 0;
+}
+
+static void link_name(const struct evfd *f, char *buf, size_t len)
+{
+	if (f->cpu >= 0)
+		snprintf(buf, len, SET_LINK "cpu%d", f->cpu);
+	else
+		snprintf(buf, len, SET_LINK "tid%d", (int)f->tid);
+	if (f->evsel > 0)
+		snprintf(buf + strlen(buf), len - strlen(buf), "_%d", f->evsel);
+}
+
+int pinset__pin(struct pinset *p, struct session *s, const struct evlist *evlist,
+		struct ldlat_pin_meta *meta, char *err, size_t errlen)
+{
+	struct ldlat_bpf *skel = s->skel;
+	const struct bpf_map *maps[] = {skel->maps.meta, skel->maps.counters, skel->maps.hists,
+					skel->maps.shown, skel->maps.shown_hists};
+	__u32 zero = 0;
+	char name[64];
+	unsigned int i;
+	int e;
+
+	_Static_assert(ARRAY_SIZE(maps) == ARRAY_SIZE(set_maps),
+		       "one pin name per map");
+	meta->nlinks = s->nlinks;
+	if (bpf_map_update_elem(bpf_map__fd(skel->maps.meta), &zero, meta, BPF_ANY) ||
+	    bpf_map_freeze(bpf_map__fd(skel->maps.meta))) {
+		e = -errno;
+		snprintf(err, errlen, "cannot write the set's meta map: %s", strerror(-e));
+		return e;
+	}
+	e = pinset__label_shown(bpf_map__fd(skel->maps.shown_hists), s->nranges);
+	if (e) {
+		snprintf(err, errlen, "cannot initialise the shown_hists map: %s", strerror(-e));
+		return e;
+	}
+	for (i = 0; i < ARRAY_SIZE(maps); i++) {
+		e = pin_one(p, bpf_map__fd(maps[i]), set_maps[i], err, errlen);
+		if (e)
+			goto fail;
+	}
+	e = pin_one(p, session__prog_fd(s), SET_PROG, err, errlen);
+	for (i = 0; !e && i < (unsigned int)s->nlinks; i++) {
+		link_name(&evlist->fds[i], name, sizeof(name));
+		e = pin_one(p, bpf_link__fd(s->links[i]), name, err, errlen);
+	}
+	if (e)
+		goto fail;
+	p->meta = *meta;
+	/* from here on, readers may share the set while this process samples */
+	flock(p->dir_fd, LOCK_SH);
+	return 0;
+fail:
+	pinset__remove(p);
+	return e;
+}
+
+void pinset__detach(struct pinset *p, struct session *s, struct evlist *evlist)
+{
+	int i, fd;
+
+	(void)p;
+	for (i = 0; i < s->nlinks; i++) {
+		fd = bpf_link__fd(s->links[i]);
+		bpf_link__disconnect(s->links[i]);
+		bpf_link__destroy(s->links[i]);
+		close(fd);
+		evlist->fds[i].owned_elsewhere = false;
+	}
+	free(s->links);
+	s->links = NULL;
+	s->nlinks = 0;
+}
+
+/* Links first (they hold the perf events and the program), then the rest, meta last. */
+static int dir__remove_set(int dir_fd, int *removed)
+{
+	struct dirent *de;
+	int pass, e = 0, dup_fd;
+	unsigned int i;
+	DIR *d;
+
+	*removed = 0;
+	for (pass = 0; pass < 2; pass++) {
+		dup_fd = dup(dir_fd);
+		d = dup_fd >= 0 ? fdopendir(dup_fd) : NULL;
+		if (!d) {
+			if (dup_fd >= 0)
+				close(dup_fd);
+			return -errno;
+		}
+		rewinddir(d);
+		while ((de = readdir(d))) {
+			if (set_kind(de->d_name) != (pass ? OBJ_PROG : OBJ_LINK))
+				continue;
+			if (unlinkat(dir_fd, de->d_name, 0))
+				e = e ? e : -errno;
+			else
+				(*removed)++;
+		}
+		closedir(d);
+	}
+	for (i = ARRAY_SIZE(set_maps); i-- > 0;) {
+		if (unlinkat(dir_fd, set_maps[i], 0)) {
+			if (errno != ENOENT)
+				e = e ? e : -errno;
+		} else {
+			(*removed)++;
+		}
+	}
+	return e;
+}
+
+void pinset__remove(struct pinset *p)
+{
+	int removed;
+
+	if (p->pinned && p->dir_fd >= 0)
+		dir__remove_set(p->dir_fd, &removed);
+	p->pinned = false;
+	pinset__unmake(p);
+	bpffs_unmount(p);
+}
+
+static int open_obj(struct pinset *p, const char *name, int *fd, char *err, size_t errlen)
+{
+	*fd = obj_get(p->dir, name);
+	if (*fd >= 0)
+		return 0;
+	snprintf(err, errlen,
+		 "--show '%s': the set has no '%s' (%s): it is incomplete; ldlat-hist --unpin %s "
+		 "removes it",
+		 p->dir, name, strerror(errno), p->dir);
+	return -EINVAL;
+}
+
+/* The hists map must be what meta says, or a read would overrun. */
+static int check_hists(struct pinset *p, char *err, size_t errlen)
+{
+	struct bpf_map_info info = {};
+	__u32 len = sizeof(info), n = p->meta.cfg.nranges * LDLAT_NCLASS;
+	int fds[] = {p->hists_fd, p->shown_hists_fd};
+	unsigned int i;
+
+	if (!p->meta.cfg.nranges || p->meta.cfg.nranges > LDLAT_MAX_RANGES)
+		goto bad;
+	for (i = 0; i < 2; i++) {
+		len = sizeof(info);
+		memset(&info, 0, sizeof(info));
+		if (bpf_obj_get_info_by_fd(fds[i], &info, &len) ||
+		    info.value_size != sizeof(struct ldlat_hist) || info.max_entries != n)
+			goto bad;
+	}
+	return 0;
+bad:
+	snprintf(err, errlen, "--show '%s': the histogram maps do not match the set's meta map",
+		 p->dir);
+	return -EINVAL;
+}
+
+int pinset__open(struct pinset *p, const char *dir, char *err, size_t errlen)
+{
+	struct stat st;
+	struct scan sc;
+	int e;
+
+	pinset__init(p);
+	absolute(dir, p->dir, sizeof(p->dir));
+	if (stat(p->dir, &st) || !S_ISDIR(st.st_mode)) {
+		snprintf(err, errlen, "--show '%s': %s", dir,
+			 errno == ENOENT || S_ISDIR(st.st_mode) ? "no such directory"
+								: "not a directory");
+		return -EINVAL;
+	}
+	if (!on_bpffs(p->dir)) {
+		not_bpffs("--show", dir, "it", err, errlen);
+		return -EINVAL;
+	}
+	p->dir_fd = open(p->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (p->dir_fd < 0 || flock(p->dir_fd, LOCK_SH)) {
+		e = -errno;
+		snprintf(err, errlen, "--show '%s': %s", dir, strerror(-e));
+		goto fail;
+	}
+	e = dir__scan(p->dir_fd, p->dir, &sc);
+	if (e) {
+		snprintf(err, errlen, "--show '%s': cannot list it: %s", dir, strerror(-e));
+		goto fail;
+	}
+	e = -EINVAL;
+	if (!sc.entries) {
+		snprintf(err, errlen, "--show '%s' holds no pinned set (it is empty)", dir);
+		goto fail;
+	}
+	if (sc.foreign) {
+		snprintf(err, errlen, "--show '%s' is not an ldlat pinned set: it holds %s", dir,
+			 sc.what);
+		goto fail;
+	}
+	if (sc.layout != LDLAT_PIN_LAYOUT) {
+		snprintf(err, errlen,
+			 "--show '%s': the set was pinned by another version of ldlat-hist (layout "
+			 "%u; this one reads layout %u)",
+			 dir, sc.layout, LDLAT_PIN_LAYOUT);
+		goto fail;
+	}
+	p->meta = sc.meta;
+	if ((e = open_obj(p, "meta", &p->meta_fd, err, errlen)) ||
+	    (e = open_obj(p, "counters", &p->counters_fd, err, errlen)) ||
+	    (e = open_obj(p, "hists", &p->hists_fd, err, errlen)) ||
+	    (e = open_obj(p, "shown", &p->shown_fd, err, errlen)) ||
+	    (e = open_obj(p, "shown_hists", &p->shown_hists_fd, err, errlen)) ||
+	    (e = open_obj(p, SET_PROG, &p->prog_fd, err, errlen)) ||
+	    (e = check_hists(p, err, errlen)))
+		goto fail;
+	p->ncpus = libbpf_num_possible_cpus();
+	if (p->ncpus <= 0) {
+		e = p->ncpus ? p->ncpus : -EINVAL;
+		snprintf(err, errlen, "cannot count the possible CPUs: %s", strerror(-e));
+		goto fail;
+	}
+	return 0;
+fail:
+	pinset__close(p);
+	return e;
+}
+
+int pinset__read(const struct pinset *p, struct snapshot *snap)
+{
+	return session__read_fds(p->counters_fd, p->hists_fd, p->prog_fd, p->ncpus,
+				 p->meta.cfg.nranges, snap);
+}
+
+int pinset__read_shown(const struct pinset *p, struct snapshot *snap)
+{
+	struct ldlat_pin_shown shown;
+	struct ldlat_hist h;
+	__u32 zero = 0, idx;
+	int k;
+
+	if (bpf_map_lookup_elem(p->shown_fd, &zero, &shown))
+		return -errno;
+	snap->counters = shown.counters;
+	snap->recursion_misses = shown.recursion_misses;
+	snap->taken = ts__from_ns(shown.taken_ns);
+	for (idx = 0; idx < p->meta.cfg.nranges * LDLAT_NCLASS; idx++) {
+		struct cell *c = &snap->cells[idx];
+
+		if (bpf_map_lookup_elem(p->shown_hists_fd, &idx, &h))
+			return -errno;
+		memset(c, 0, sizeof(*c));
+		for (k = 0; k < LDLAT_NBUCKETS; k++) {
+			c->slot[k] = h.slot[k];
+			c->count += h.slot[k];
+		}
+		c->sum = h.sum;
+	}
+	return 0;
+}
+
+int pinset__record_shown(const struct pinset *p, const struct snapshot *snap)
+{
+	struct ldlat_pin_shown shown = {
+		.taken_ns = ts__ns(&snap->taken),
+		.recursion_misses = snap->recursion_misses,
+		.counters = snap->counters,
+	};
+	struct ldlat_hist h;
+	__u32 zero = 0, idx;
+
+	for (idx = 0; idx < p->meta.cfg.nranges * LDLAT_NCLASS; idx++) {
+		memset(&h, 0, sizeof(h));
+		h.range = idx / LDLAT_NCLASS;
+		h.class = idx % LDLAT_NCLASS;
+		memcpy(h.slot, snap->cells[idx].slot, sizeof(h.slot));
+		h.sum = snap->cells[idx].sum;
+		if (bpf_map_update_elem(p->shown_hists_fd, &idx, &h, BPF_ANY))
+			return -errno;
+	}
+	return bpf_map_update_elem(p->shown_fd, &zero, &shown, BPF_ANY) ? -errno : 0;
+}
+
+int pinset__lock_shown(struct pinset *p, char *err, size_t errlen)
+{
+	char path[PATH_MAX + 8];
+	int e;
+
+	if (p->shown_lock_fd >= 0)
+		return 0;
+	/* a map with BTF (bpf/ldlat_pin.h) opens as a file on bpffs */
+	snprintf(path, sizeof(path), "%s/shown", p->dir);
+	p->shown_lock_fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (p->shown_lock_fd >= 0 && !flock(p->shown_lock_fd, LOCK_EX))
+		return 0;
+	e = -errno;
+	snprintf(err, errlen, "--show '%s' --delta: cannot lock %s: %s", p->dir, path,
+		 strerror(-e));
+	pinset__unlock_shown(p);
+	return e;
+}
+
+void pinset__unlock_shown(struct pinset *p)
+{
+	if (p->shown_lock_fd >= 0)
+		close(p->shown_lock_fd);
+	p->shown_lock_fd = -1;
+}
+
+int pinset__unpin(const char *arg, int *removed, char *err, size_t errlen)
+{
+	char anc[PATH_MAX], dir[PATH_MAX];
+	struct scan sc;
+	int fd = -1, e;
+
+	*removed = 0;
+	absolute(arg, dir, sizeof(dir));
+	e = existing_ancestor(dir, anc, sizeof(anc));
+	if (e == -ENOTDIR) {
+		snprintf(err, errlen, "--unpin '%s': %s is not a directory", dir, anc);
+		return -EINVAL;
+	}
+	if (e || !on_bpffs(anc)) {
+		not_bpffs("--unpin", dir, anc, err, errlen);
+		return -EINVAL;
+	}
+	if (strcmp(anc, dir))
+		return 0; /* no such directory: nothing pinned there */
+	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0) {
+		e = -errno;
+		snprintf(err, errlen, "--unpin '%s': %s", dir, strerror(-e));
+		return e == -EACCES ? err__input(-EPERM) : e;
+	}
+	if (flock(fd, LOCK_EX | LOCK_NB)) {
+		in_use(fd, "--unpin", dir, err, errlen);
+		e = -EINVAL;
+		goto out;
+	}
+	e = dir__scan(fd, dir, &sc);
+	if (e) {
+		snprintf(err, errlen, "--unpin '%s': cannot list it: %s", dir, strerror(-e));
+		goto out;
+	}
+	if (sc.foreign) {
+		snprintf(
+			err, errlen,
+			"--unpin '%s' is not an ldlat pinned set: it holds %s; nothing was removed",
+			dir, sc.what);
+		e = -EINVAL;
+		goto out;
+	}
+	e = dir__remove_set(fd, removed);
+	if (e)
+		snprintf(err, errlen, "--unpin '%s': cannot remove every object: %s", dir,
+			 strerror(-e));
+out:
+	close(fd);
+	return e;
+}
+
+void pinset__close(struct pinset *p)
+{
+	int *fds[] = {&p->meta_fd,	  &p->counters_fd, &p->hists_fd,      &p->shown_fd,
+		      &p->shown_hists_fd, &p->prog_fd,	   &p->shown_lock_fd, &p->dir_fd};
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(fds); i++) {
+		if (*fds[i] >= 0)
+			close(*fds[i]);
+		*fds[i] = -1;
+	}
+}
+
+__u64 pinset__cgroup_id(int cgroup_fd, char *path, size_t len)
+{
+	char link[64];
+	struct stat st;
+	ssize_t n;
+
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", cgroup_fd);
+	n = readlink(link, path, len - 1);
+	path[n > 0 ? n : 0] = '\0';
+	return fstat(cgroup_fd, &st) ? 0 : st.st_ino;
+}
+
+bool pinset__cgroup_removed(const struct ldlat_pin_meta *meta)
+{
+	struct stat st;
+
+	if (meta->target != LDLAT_PIN_TARGET_CGROUP)
+		return false;
+	return stat(meta->cgroup_path, &st) || (__u64)st.st_ino != meta->cgroup_id;
+}

@@ -1,0 +1,509 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "user/offline/offline.h"
+#include "user/run/config.h"
+#include "user/run/targets.h"
+
+/* Linux's default RLIMIT_STACK: how far [stack] may grow below its recorded mapping. */
+#define DEFAULT_STACK_LIMIT (8ull << 20)
+
+enum {
+	OPT_INPUT = 0x500, /* after cli's, the tools', output's and pinning's keys */
+};
+
+static const struct argp_option options[] = {
+	{NULL, 0, NULL, 0, "Offline:", 8},
+	{"input", OPT_INPUT, "FILE", 0,
+	 "analyse the samples of a perf.data file (perf mem record, perf record -d -W) with "
+	 "the same filters and reports, instead of sampling; needs no privilege",
+	 8},
+	{},
+};
+
+static error_t offline__parse(int key, char *arg, struct argp_state *state)
+{
+	struct offline_opts *o = state->input;
+
+	switch (key) {
+	case OPT_INPUT:
+		if (!*arg)
+			argp_error(state, "--input: empty file name");
+		o->input = arg;
+		break;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+	return 0;
+}
+
+const struct argp offline_argp = {
+	.options = options,
+	.parser = offline__parse,
+};
+
+int offline__check_cli(const struct cli *cli, const char *pin_option, char *err, size_t errlen)
+{
+	const char *opt = cli->source_set	? "--source"
+			  : cli->source.ldlat	? "--ldlat"
+			  : cli->source.period	? "--period"
+			  : cli->source.freq	? "--freq"
+			  : cli->source.event	? "--event"
+			  : cli->config		? "--config"
+			  : cli->loads		? "--loads"
+			  : cli->list_events	? "--list-events"
+			  : cli->target.cpus	? "-C/--cpu"
+			  : cli->target.cgroup	? "-G/--cgroup"
+			  : cli->target.inherit ? "--inherit"
+			  : cli->duration > 0	? "--duration"
+			  : cli->interval > 0	? "--interval"
+			  : cli->target.argv	? "a command to run"
+						: NULL;
+
+	if (!opt && pin_option) {
+		snprintf(err, errlen,
+			 "%s works on a set pinned on bpffs, not on --input: give one or the other",
+			 pin_option);
+		return -EINVAL;
+	}
+	if (!opt)
+		return 0;
+	snprintf(err, errlen,
+		 "%s applies to live sampling, not to --input: the file's samples were taken "
+		 "already (offline, -p selects processes, -a, --min-lat, --max-lat, -s and --op "
+		 "filter)",
+		 opt);
+	return -EINVAL;
+}
+
+static bool event__is_page_faults(const struct perf_event_attr *a)
+{
+	return a->type == PERF_TYPE_SOFTWARE && (a->config == PERF_COUNT_SW_PAGE_FAULTS ||
+						 a->config == PERF_COUNT_SW_PAGE_FAULTS_MIN ||
+						 a->config == PERF_COUNT_SW_PAGE_FAULTS_MAJ);
+}
+
+/*
+ * The fields an event's samples give the logic, as the live sources decide
+ * them: page faults give the address only (as --source page-faults does,
+ * whatever else perf recorded), other events what their sample_type holds.
+ */
+static __u32 event__fields(const struct perf_event_attr *a)
+{
+	__u32 fields = 0;
+
+	if (a->sample_type & PERF_SAMPLE_ADDR)
+		fields |= LDLAT_HAS_ADDR;
+	if (event__is_page_faults(a))
+		return fields;
+	if (a->sample_type & PERF_SAMPLE_WEIGHT_TYPE)
+		fields |= LDLAT_HAS_LAT;
+	if (a->sample_type & PERF_SAMPLE_DATA_SRC)
+		fields |= LDLAT_HAS_DSRC;
+	return fields;
+}
+
+/* Chooses the events to analyse and what their samples carry, as a resolved source. */
+static int offline__choose_events(struct offline *o, char *err, size_t errlen)
+{
+	const struct perf_file *f = &o->file;
+	__u32 fields = ~0u;
+	bool all_pf = true, all_ws = true;
+	size_t len = 0;
+	int i;
+
+	o->use = calloc(f->nevents, sizeof(*o->use));
+	if (!o->use)
+		return -ENOMEM;
+	for (i = 0; i < f->nevents; i++) {
+		const struct perf_file_event *ev = &f->events[i];
+		__u32 fi = event__fields(&ev->attr);
+
+		if (!fi ||
+		    (ev->attr.type == PERF_TYPE_SOFTWARE && ev->attr.config == PERF_COUNT_SW_DUMMY))
+			continue;
+		if (ev->unparseable[0]) {
+			snprintf(err, errlen, "%s: cannot read the samples of event '%s': %s",
+				 f->path, ev->name, ev->unparseable);
+			return -EINVAL;
+		}
+		o->use[i] = true;
+		o->nused++;
+		fields &= fi;
+		all_pf &= event__is_page_faults(&ev->attr);
+		all_ws &= !!(ev->attr.sample_type & PERF_SAMPLE_WEIGHT_STRUCT);
+		if (len < sizeof(o->events))
+			len += snprintf(o->events + len, sizeof(o->events) - len, "%s%s",
+					o->nused > 1 ? ", " : "", ev->name);
+	}
+	if (!o->nused) {
+		snprintf(err, errlen,
+			 "%s has no event whose samples carry a data address, a latency or a data "
+			 "source: record with perf mem record, or perf record -d (addresses) -W "
+			 "(latency)",
+			 f->path);
+		return -EINVAL;
+	}
+	o->src.kind = all_pf ? SOURCE_PAGE_FAULTS : SOURCE_LDLAT;
+	o->src.fields = fields;
+	o->src.weight_struct = all_ws;
+	snprintf(o->src.why, sizeof(o->src.why), "%s: %s", f->path, o->events);
+	return 0;
+}
+
+/* Events whose samples lack a field an option needs: the first, or -1. */
+static int offline__event_lacking(const struct offline *o, __u64 sample_bit)
+{
+	int i;
+
+	for (i = 0; i < o->file.nevents; i++)
+		if (o->use[i] && !(o->file.events[i].attr.sample_type & sample_bit))
+			return i;
+	return -1;
+}
+
+/* -p: a filter on the samples' process ID (the BPF program's TGID set). */
+static int offline__processes(struct offline *o, const struct cli *cli, char *err, size_t errlen)
+{
+	pid_t *pids;
+	int n, i, e, ev;
+
+	if (!cli->target.pids)
+		return 0;
+	ev = offline__event_lacking(o, PERF_SAMPLE_TID);
+	if (ev >= 0) {
+		snprintf(
+			err, errlen,
+			"-p needs the process of each sample, which %s's event '%s' did not record "
+			"(PERF_SAMPLE_TID)",
+			o->file.path, o->file.events[ev].name);
+		return -EINVAL;
+	}
+	e = target__parse_pids(cli->target.pids, &pids, &n, err, errlen);
+	if (e)
+		return e;
+	if (n > LDLAT_MAX_TGIDS) {
+		snprintf(err, errlen, "-p '%s': at most %d processes", cli->target.pids,
+			 LDLAT_MAX_TGIDS);
+		free(pids);
+		return -EINVAL;
+	}
+	for (i = 0; i < n; i++)
+		o->cfg.tgid[i] = (__u32)pids[i];
+	o->cfg.ntgids = n;
+	free(pids);
+	return 0;
+}
+
+/* ---- the mappings of one process, from its MMAP records ---------------------- */
+
+struct vmas {
+	struct vma *v;
+	int n, cap;
+};
+
+static int vmas__push(struct vmas *vs, __u64 lo, __u64 hi, __u64 pgoff, const char *path)
+{
+	struct vma *tmp;
+
+	if (vs->n == vs->cap) {
+		vs->cap = vs->cap ? vs->cap * 2 : 64;
+		tmp = realloc(vs->v, vs->cap * sizeof(*vs->v));
+		if (!tmp)
+			return -ENOMEM;
+		vs->v = tmp;
+	}
+	vs->v[vs->n].lo = lo;
+	vs->v[vs->n].hi = hi;
+	vs->v[vs->n].pgoff = pgoff;
+	snprintf(vs->v[vs->n].path, sizeof(vs->v[vs->n].path), "%s", path);
+	vs->n++;
+	return 0;
+}
+
+/* A new mapping replaces whatever it overlaps (mprotect and mmap MAP_FIXED split mappings). */
+static int vmas__map(struct vmas *vs, __u64 lo, __u64 hi, __u64 pgoff, const char *path)
+{
+	int i, n = vs->n;
+
+	for (i = 0; i < n; i++) {
+		struct vma *v = &vs->v[i];
+
+		if (v->hi <= lo || v->lo >= hi)
+			continue;
+		if (v->lo < lo && v->hi > hi) {
+			struct vma tail = *v;
+
+			v->hi = lo;
+			if (vmas__push(vs, hi, tail.hi, tail.pgoff + (hi - tail.lo), tail.path))
+				return -ENOMEM;
+		} else if (v->lo < lo) {
+			v->hi = lo;
+		} else if (v->hi > hi) {
+			v->pgoff += hi - v->lo;
+			v->lo = hi;
+		} else {
+			v->lo = v->hi = 0; /* covered: dropped below */
+		}
+	}
+	/* perf names anonymous memory //anon; the maps file leaves it empty */
+	return vmas__push(vs, lo, hi, pgoff, strcmp(path, "//anon") ? path : "");
+}
+
+static int vma_cmp(const void *a, const void *b)
+{
+	const struct vma *x = a, *y = b;
+
+	return x->lo < y->lo ? -1 : x->lo > y->lo;
+}
+
+/* The mappings of pid as the file's MMAP/MMAP2 records leave them (since its last exec). */
+static int offline__vmas(const struct offline *o, pid_t pid, struct vmas *vs, char *err,
+			 size_t errlen)
+{
+	struct perf_cursor c;
+	struct perf_record r;
+	struct perf_mmap_event m;
+	struct perf_comm_event cm;
+	int e, i, k;
+
+	perf_file__rewind(&o->file, &c);
+	while ((e = perf_file__next(&o->file, &c, &r, NULL, err, errlen)) > 0) {
+		if (r.type == PERF_RECORD_COMM && !perf_file__parse_comm(&o->file, &r, &cm) &&
+		    cm.exec && cm.pid == (__u32)pid && cm.pid == cm.tid)
+			vs->n = 0; /* a new program: its mappings start over */
+		if ((r.type != PERF_RECORD_MMAP && r.type != PERF_RECORD_MMAP2) ||
+		    perf_file__parse_mmap(&o->file, &r, &m) || m.pid != (__u32)pid || !m.len ||
+		    m.start + m.len < m.start)
+			continue;
+		if (vmas__map(vs, m.start, m.start + m.len, m.pgoff, m.filename))
+			return -ENOMEM;
+	}
+	if (e < 0)
+		return -EINVAL;
+	for (i = k = 0; i < vs->n; i++)
+		if (vs->v[i].hi > vs->v[i].lo)
+			vs->v[k++] = vs->v[i];
+	vs->n = k;
+	qsort(vs->v, vs->n, sizeof(*vs->v), vma_cmp);
+	return 0;
+}
+
+/*
+ * -a: address ranges as given; mapping names ([heap], [stack], a file)
+ * against the one -p process's mappings as the file recorded them.
+ */
+static int offline__ranges(struct offline *o, struct cli *cli, char *err, size_t errlen)
+{
+	struct range_set *set = &cli->ranges;
+	struct vm_bounds bounds = {};
+	struct vmas vs = {};
+	char why[1024];
+	pid_t *pids;
+	int n = 0, e, ev;
+
+	if (set->nranges) {
+		ev = offline__event_lacking(o, PERF_SAMPLE_ADDR);
+		if (ev >= 0) {
+			snprintf(err, errlen,
+				 "-a needs data addresses, which %s's event '%s' did not record "
+				 "(record with perf mem record, or perf record -d)",
+				 o->file.path, o->file.events[ev].name);
+			return -EINVAL;
+		}
+	}
+	if (!range_set__has_mappings(set))
+		return range_set__resolve_vmas(set, NULL, 0, &bounds, err, errlen);
+	if (cli->target.pids) {
+		e = target__parse_pids(cli->target.pids, &pids, &n, err, errlen);
+		if (e)
+			return e;
+		if (n == 1)
+			e = offline__vmas(o, pids[0], &vs, err, errlen);
+		free(pids);
+		if (e)
+			goto out;
+	}
+	if (n != 1) {
+		snprintf(err, errlen,
+			 "address ranges that name mappings need a single -p process: its mappings "
+			 "come from %s's MMAP records",
+			 o->file.path);
+		e = -EINVAL;
+		goto out;
+	}
+	/* the recording holds no limits: Linux's default stack, this machine's memory */
+	bounds.heap_room = range__default_heap_room();
+	bounds.stack_limit = DEFAULT_STACK_LIMIT;
+	e = range_set__resolve_vmas(set, vs.v, vs.n, &bounds, why, sizeof(why));
+	if (e)
+		snprintf(err, errlen, "%s (as %s recorded process %s)", why, o->file.path,
+			 cli->target.pids);
+out:
+	free(vs.v);
+	return e;
+}
+
+int offline__open(struct offline *o, const char *path, struct cli *cli, __u32 linear_step,
+		  char *err, size_t errlen)
+{
+	char lacking[512];
+	int e;
+
+	memset(o, 0, sizeof(*o));
+	e = perf_file__open(&o->file, path, err, errlen);
+	if (e)
+		return e;
+	e = offline__choose_events(o, err, errlen);
+	if (e)
+		return e;
+	if (cli->target.pids)
+		snprintf(o->target, sizeof(o->target), "file %s, PID %s", path, cli->target.pids);
+	else
+		snprintf(o->target, sizeof(o->target), "file %s", path);
+	snprintf(lacking, sizeof(lacking), "the samples of %s (%s) do not carry", path, o->events);
+	if (o->src.kind == SOURCE_PAGE_FAULTS)
+		snprintf(lacking, sizeof(lacking), "page-fault samples do not carry");
+	e = config__check_fields(cli, o->src.fields, linear_step, lacking, err, errlen);
+	if (e)
+		return e;
+	e = offline__ranges(o, cli, err, errlen);
+	if (e)
+		return e;
+	config__fill(&o->cfg, cli, o->src.fields, o->src.weight_struct, linear_step);
+	return offline__processes(o, cli, err, errlen);
+}
+
+/* The next sample of an analysed event (offline__next_sample), inlined into the hot loop. */
+static inline int next_sample(struct offline *o, struct perf_cursor *c, struct perf_record *r,
+			      struct perf_sample *ps, char *err, size_t errlen)
+{
+	const struct perf_file *f = &o->file;
+	int e;
+
+	while ((e = perf_file__next(f, c, r, &o->stats, err, errlen)) > 0) {
+		if (r->type != PERF_RECORD_SAMPLE)
+			continue;
+		e = perf_file__parse_sample(f, r, ps);
+		if (e) {
+			if (e == -ENOENT)
+				o->unknown_id++;
+			else if (e == -EOPNOTSUPP)
+				o->other_events++;
+			else
+				o->malformed++;
+			continue;
+		}
+		if (!o->use[ps->event]) {
+			o->other_events++;
+			continue;
+		}
+		return 1;
+	}
+	return e;
+}
+
+int offline__next_sample(struct offline *o, struct perf_cursor *c, struct perf_record *r,
+			 struct perf_sample *ps, char *err, size_t errlen)
+{
+	return next_sample(o, c, r, ps, err, errlen);
+}
+
+/*
+ * The hot loop: one pass over the mapped file, each sample parsed in place
+ * and judged, bucketed and counted by the same code the BPF program runs.
+ */
+int offline__run(struct offline *o, struct snapshot *snap, char *err, size_t errlen)
+{
+	struct perf_cursor c;
+	struct perf_record r;
+	struct perf_sample ps;
+	struct ldlat_sample s;
+	int e;
+
+	perf_file__rewind(&o->file, &c);
+	while ((e = next_sample(o, &c, &r, &ps, err, errlen)) > 0) {
+		offline__ldlat_sample(&o->cfg, &ps, &s);
+		snapshot__account(snap, &o->cfg, &s);
+	}
+	return e;
+}
+
+void offline__reset_counts(struct offline *o)
+{
+	memset(&o->stats, 0, sizeof(o->stats));
+	o->other_events = o->malformed = o->unknown_id = 0;
+}
+
+int offline__read(void *ctx, struct snapshot *snap)
+{
+	struct offline *o = ctx;
+	int e;
+
+	snapshot__clear(snap);
+	offline__reset_counts(o);
+	e = offline__run(o, snap, o->err, sizeof(o->err));
+	clock_gettime(CLOCK_REALTIME, &snap->taken);
+	return e;
+}
+
+const char *offline__error(void *ctx)
+{
+	const struct offline *o = ctx;
+
+	return o->err;
+}
+
+void offline__run_info(const struct offline *o, const char *tool, const struct timespec *started,
+		       struct run_info *run)
+{
+	*run = (struct run_info){
+		.tool = tool,
+		.event = o->events,
+		.target = o->target,
+		.cfg = &o->cfg,
+		.started = *started,
+	};
+}
+
+void offline__report_skipped(const struct offline *o, const char *tool, FILE *out)
+{
+	const char *path = o->file.path;
+
+	if (o->stats.lost)
+		fprintf(out,
+			"%s: warning: %s: the kernel lost %llu samples while perf recorded (perf "
+			"could not keep up: a larger -m buffer or a lower rate helps)\n",
+			tool, path, (unsigned long long)o->stats.lost);
+	if (o->malformed)
+		fprintf(out,
+			"%s: warning: %s: skipped %llu samples whose fields do not fit their "
+			"record\n",
+			tool, path, (unsigned long long)o->malformed);
+	if (o->unknown_id)
+		fprintf(out,
+			"%s: warning: %s: skipped %llu samples of no event of the file (unknown "
+			"ID)\n",
+			tool, path, (unsigned long long)o->unknown_id);
+	if (o->stats.auxtrace)
+		fprintf(out,
+			"%s: note: %s holds an AUX area trace (ARM SPE, Intel PT): perf decodes "
+			"samples from it itself; this tool reads the PERF_RECORD_SAMPLE records "
+			"only\n",
+			tool, path);
+	if (o->stats.unknown_types)
+		fprintf(out,
+			"%s: note: %s: skipped %llu records of types this build does not know\n",
+			tool, path, (unsigned long long)o->stats.unknown_types);
+}
+
+void offline__close(struct offline *o)
+{
+	perf_file__close(&o->file);
+	free(o->use);
+	o->use = NULL;
+}

@@ -1,0 +1,128 @@
+/* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
+/*
+ * offline.h - the same filters and histograms over samples perf recorded
+ * (perf mem record, perf record -d -W) instead of samples taken live: the
+ * file's events stand for the source, and every sample goes through the
+ * native build of the per-sample logic (ldlat_judge, ldlat_classify,
+ * ldlat_bucket in bpf/ldlat.h), counted as the BPF program counts it.  No
+ * root, no BPF, no PMU.
+ */
+#ifndef LDLAT_OFFLINE_H
+#define LDLAT_OFFLINE_H
+
+#include <argp.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "kernel/abi/perfdata.h"
+#include "kernel/policy/source.h"
+#include "user/run/cli.h"
+#include "user/report/render.h"
+#include "user/report/snapshot.h"
+
+/* --input FILE, as an argp child whose input is a struct offline_opts. */
+struct offline_opts {
+	const char *input; /* NULL: sample live */
+};
+
+extern const struct argp offline_argp;
+
+struct offline {
+	struct perf_file file;
+	struct source src; /* what the analysed events carry (render's view) */
+	bool *use;	   /* per event of the file: analysed */
+	int nused;
+	char events[512]; /* names of the analysed events, for messages */
+	char target[600]; /* "file PATH", for the reports */
+	struct ldlat_config cfg;
+	struct perf_file_stats stats;
+	__u64 other_events; /* samples of events not analysed (dummy, no data fields) */
+	__u64 malformed;    /* samples whose fields do not fit their record: skipped */
+	__u64 unknown_id;   /* samples whose ID names no event: skipped */
+	char err[1024];	    /* why offline__read failed */
+};
+
+/*
+ * Refuses, with a sentence in err (-EINVAL), the options that only mean
+ * something live: --source, -L, -c, -F, --event, --config, --loads,
+ * --list-events, -C, -G, --inherit, -d, -i, a command; and those of pinned
+ * sets (pin_option: the first pinning option given, as pin_opts__first says;
+ * NULL for none or a tool without them).
+ */
+int offline__check_cli(const struct cli *cli, const char *pin_option, char *err, size_t errlen);
+
+/*
+ * Opens the file, chooses the events to analyse (those whose samples carry a
+ * data address, a latency or a data source), resolves the ranges and builds
+ * the configuration as a live run would (-p becomes a process filter).
+ * Returns 0 or -errno with a sentence in err (cli__exit_status tells the
+ * status: a bad file or an option the file cannot serve is -EINVAL).
+ */
+int offline__open(struct offline *o, const char *path, struct cli *cli, __u32 linear_step,
+		  char *err, size_t errlen);
+
+/*
+ * The next sample of an analysed event from cursor c: 1 with its record and
+ * fields, 0 at the end of the data section, or -EINVAL with a sentence in
+ * err when it is corrupted.  Records of other types are passed over and
+ * counted in o->stats (stats.records counts every record); samples that do
+ * not parse, or of events not analysed, are counted and skipped.
+ */
+int offline__next_sample(struct offline *o, struct perf_cursor *c, struct perf_record *r,
+			 struct perf_sample *ps, char *err, size_t errlen);
+
+/* Zeroes what the walks count (o->stats and the skipped samples) before a new pass. */
+void offline__reset_counts(struct offline *o);
+
+/*
+ * A sample as the BPF program's ldlat_sample() fills it from
+ * perf_sample_data: the address, IP and process, and the latency and data
+ * source where cfg needs them.
+ */
+static inline void offline__ldlat_sample(const struct ldlat_config *cfg, const struct perf_sample *ps,
+					 struct ldlat_sample *s)
+{
+	s->addr = ps->addr;
+	s->ip = ps->ip;
+	s->tgid = ps->pid;
+	s->flags = (ps->type & PERF_SAMPLE_ADDR) ? LDLAT_HAS_ADDR : 0;
+	s->lat = 0;
+	s->data_src = 0;
+	if ((cfg->need & LDLAT_HAS_LAT) && (ps->type & PERF_SAMPLE_WEIGHT_TYPE)) {
+		s->lat = perf_sample__latency(ps);
+		s->flags |= LDLAT_HAS_LAT;
+	}
+	if ((cfg->need & LDLAT_HAS_DSRC) && (ps->type & PERF_SAMPLE_DATA_SRC)) {
+		s->data_src = ps->data_src;
+		s->flags |= LDLAT_HAS_DSRC;
+	}
+}
+
+/* Every sample of the file into snap (initialised for cfg.nranges). 0 or -EINVAL and err. */
+int offline__run(struct offline *o, struct snapshot *snap, char *err, size_t errlen);
+
+/*
+ * The whole file's counts in snap, replacing what it held (a reader of the
+ * same shape as a live session's: int (*)(void *src, struct snapshot *)),
+ * stamped now.  0, or -errno with the sentence in o->err.
+ */
+int offline__read(void *o, struct snapshot *snap);
+
+/* Why offline__read failed (the printer's read_error). */
+const char *offline__error(void *o);
+
+/*
+ * What the reports say about the run: the tool, the analysed events, the
+ * file as the target, the filters; started: when the analysis started
+ * (perf.data holds a wall-clock time of its recording only when perf
+ * record ran with --clockid).
+ */
+void offline__run_info(const struct offline *o, const char *tool, const struct timespec *started,
+		       struct run_info *run);
+
+/* What was skipped, one line each on out, prefixed with tool; nothing when nothing was. */
+void offline__report_skipped(const struct offline *o, const char *tool, FILE *out);
+
+void offline__close(struct offline *o);
+
+#endif

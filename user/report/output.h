@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
+/*
+ * output.h - where and how a tool prints its reports: --format text, json or
+ * openmetrics, to stdout or, with --output FILE, replacing FILE atomically
+ * (written beside it, then renamed over it) so that a reader such as the
+ * node_exporter textfile collector never sees half a report.
+ */
+#ifndef LDLAT_OUTPUT_H
+#define LDLAT_OUTPUT_H
+
+#include <argp.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "user/report/render.h"
+
+enum output_format {
+	OUTPUT_TEXT,
+	OUTPUT_JSON,	    /* one object per report, one per line */
+	OUTPUT_OPENMETRICS, /* totals since the start, for Prometheus */
+};
+
+struct output_opts {
+	enum output_format format;
+	const char *path; /* --output FILE; NULL: stdout */
+	bool no_openmetrics; /* set before parsing: the tool has none (its --help leaves it out) */
+};
+
+/*
+ * --format and --output, as an argp child: put it in the tool's children
+ * with its input set to a zeroed struct output_opts.  Errors exit 2.
+ */
+extern const struct argp output_argp;
+
+/*
+ * Checks that --output can be written (its directory exists and takes a new
+ * file, and FILE, if it exists, is a regular file), before sampling starts.  Returns 0 or -EINVAL with a sentence in err.
+ */
+int output__check(const struct output_opts *o, char *err, size_t errlen);
+
+/*
+ * Prints one report.  Text and JSON print 'interval' (what it saw since the
+ * previous report); OpenMetrics prints 'total' (everything since the start:
+ * Prometheus computes rates itself).  seq counts the reports before this one:
+ * text reports on stdout are separated by a blank line, and a run's
+ * description (render_text_run) leads the first text report when
+ * r->run->pin_dir is set, and every one written to a file.  Returns 0 or
+ * -errno with a sentence in err.
+ */
+int output__emit(const struct output_opts *o, const struct report *r,
+		 const struct snapshot *interval, const struct snapshot *total, int seq, char *err,
+		 size_t errlen);
+
+/*
+ * Any tool's report: render(f, ctx) on stdout (a blank line first when
+ * separate and the format is text), flushed so that a pipe or a file gets
+ * each report whole as it is printed, or into --output FILE, replaced
+ * atomically.  Renderers do not flush.  Returns 0 or -errno (a write that
+ * failed: a full disk, a closed pipe) with a sentence in err.
+ */
+int output__write(const struct output_opts *o, void (*render)(FILE *f, void *ctx), void *ctx,
+		  bool separate, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,67 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "user/report/printer.h"
+
+int printer__init(struct printer *p, __u32 nranges, const struct timespec *started)
+{
+	if (snapshot__init(&p->cur, nranges) || snapshot__init(&p->prev, nranges) ||
+	    snapshot__init(&p->delta, nranges)) {
+		printer__free(p);
+		return -ENOMEM;
+	}
+	p->prev.taken = *started;
+	p->cur.since = *started;
+	return 0;
+}
+
+int printer__mark(struct printer *p)
+{
+	int e = p->read(p->src, &p->cur);
+
+	if (!e)
+		snapshot__copy(&p->prev, &p->cur);
+	return e;
+}
+
+int printer__print(void *ctx)
+{
+	struct printer *p = ctx;
+	struct timespec started = p->cur.since;
+	char err[1024];
+	int e = p->read(p->src, &p->cur);
+
+	p->cur.since = started;
+	if (e) {
+		if (p->read_error)
+			fprintf(stderr, "%s: %s\n", p->tool, p->read_error(p->src));
+		else
+			fprintf(stderr, "%s: cannot read the maps: %s\n", p->tool, strerror(-e));
+		return e;
+	}
+	snapshot__delta(&p->delta, &p->cur, &p->prev);
+	/* the tail of a run that ended right after a tick has nothing to say (but its loads) */
+	if (p->printed && p->final && !p->delta.counters.seen && !p->report.loads)
+		return 0;
+	if (p->emit)
+		e = p->emit(p, p->emit_ctx, err, sizeof(err));
+	else
+		e = output__emit(p->out, &p->report, &p->delta, &p->cur, p->printed, err,
+				 sizeof(err));
+	if (e) {
+		fprintf(stderr, "%s: %s\n", p->tool, err);
+		return e;
+	}
+	snapshot__copy(&p->prev, &p->cur);
+	p->printed++;
+	return p->printed_hook ? p->printed_hook(p->src, &p->cur) : 0;
+}
+
+void printer__free(struct printer *p)
+{
+	snapshot__free(&p->cur);
+	snapshot__free(&p->prev);
+	snapshot__free(&p->delta);
+}

@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
+/*
+ * printer.h - reports at each interval and at the end: read the maps (of a
+ * live session, or of a pinned set), subtract the previous read, print in
+ * the chosen format.
+ */
+#ifndef LDLAT_PRINTER_H
+#define LDLAT_PRINTER_H
+
+#include <stdbool.h>
+
+#include "user/report/output.h"
+#include "user/report/render.h"
+#include "user/report/snapshot.h"
+
+struct printer {
+	const char *tool; /* for messages */
+	const struct output_opts *out;
+	struct report report;
+	int (*read)(void *src, struct snapshot *snap); /* the maps now; 0 or -errno */
+	void *src;
+	/* the sentence for a failed read (may be NULL: "cannot read the maps" and errno's) */
+	const char *(*read_error)(void *src);
+	/* called after each report with what was read (may be NULL); 0 or -errno */
+	int (*printed_hook)(void *src, const struct snapshot *cur);
+	/*
+	 * prints one report from delta and cur instead of output__emit with
+	 * report (a tool with its own report); 0 or -errno with a sentence in err
+	 */
+	int (*emit)(struct printer *p, void *ctx, char *err, size_t errlen);
+	void *emit_ctx;
+	struct snapshot cur;   /* the last read: totals since the start */
+	struct snapshot prev;  /* what the next report subtracts */
+	struct snapshot delta; /* cur - prev */
+	int printed;
+	bool final; /* the report at the end of the run */
+};
+
+/*
+ * Allocates the snapshots.  prev starts at zero, taken at 'started': the
+ * first report covers everything since the start.  Returns 0 or -ENOMEM.
+ */
+int printer__init(struct printer *p, __u32 nranges, const struct timespec *started);
+
+/* Reads now into prev: the next report covers what happens from here on. */
+int printer__mark(struct printer *p);
+
+/* Reads, prints, moves prev on.  Has the on_interval signature (ctx: the printer). */
+int printer__print(void *ctx);
+
+void printer__free(struct printer *p);
+
+#endif

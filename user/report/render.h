@@ -1,0 +1,130 @@
+/* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
+/*
+ * render.h - printing a snapshot: histograms grouped by class, range, both or
+ * neither, with a summary line each and the filter counters.
+ */
+#ifndef LDLAT_RENDER_H
+#define LDLAT_RENDER_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "kernel/policy/source.h"
+#include "user/symbols/ranges.h"
+#include "user/report/snapshot.h"
+
+enum report_by {
+	BY_CLASS, /* one histogram per data-source class (the default) */
+	BY_RANGE, /* one per address range */
+	BY_BOTH,  /* one per (range, class) */
+	BY_NONE,  /* one for everything kept */
+};
+
+/*
+ * What a run watches and since when: the machine-readable formats carry it in
+ * every report, and --show prints it for a pinned set.
+ */
+struct run_info {
+	const char *tool;		/* "ldlat-hist" */
+	const char *event;		/* "page-faults (period 1)", "cpu/mem-loads,ldlat=30/P" */
+	const char *target;		/* "cgroup web.slice", "system-wide (2 CPUs)" */
+	const struct ldlat_config *cfg; /* the filters the program applies */
+	struct timespec started;	/* CLOCK_REALTIME when sampling started */
+	const char *pin_dir;		/* a pinned set's --show: its directory, else NULL */
+	int pin_pid;			/* the ldlat-hist that pinned it */
+	bool pin_detached;		/* pinned with --detach */
+	const char *cgroup_removed;	/* the set's -G cgroup, when it has been removed */
+};
+
+/*
+ * --loads (user/run/loads.h): every load counted beside the sampling, and the
+ * share of them the samples stand for; in the report at the end of a run.
+ */
+/* Why the samples can stand for more loads than the counter counted. */
+#define LOADS_SKEW                                                                          \
+	"the counter and the sampling events start and are read at slightly different "    \
+	"moments, so a share near 100% cannot be told apart; count over a longer span"
+
+struct loads_report {
+	const char *event; /* the counting event */
+	double loads;	   /* its count, scaled when it was multiplexed */
+	double running;	   /* the share of the time it was on a counter */
+	const char *what;  /* what the samples are: "at or above the threshold" */
+	double above;	   /* the events the samples stand for */
+	const char *how;   /* how 'above' was found: "4000 samples x period 37" */
+};
+
+struct report {
+	const struct run_info *run; /* NULL: text output only */
+	const struct loads_report *loads; /* NULL: no --loads; else over this report's span */
+	const struct source *src;
+	const struct range_set *ranges; /* nranges 0: one range, every address */
+	enum report_by by;
+	__u32 linear_step;
+	bool has_latency; /* the samples carry latency and data source */
+	bool intervals;	  /* each snapshot is one interval: print its time */
+};
+
+/* A group of cells to print as one histogram. */
+struct group {
+	int range; /* -1: every range */
+	int cls;   /* -1: every class */
+	struct cell sum;
+};
+
+/*
+ * The groups to print for r->by, non-empty ones only, in class and range
+ * order.  Returns how many were written to groups (at most max).
+ */
+int report__groups(const struct report *r, const struct snapshot *s, struct group *groups, int max);
+
+/* "[heap] 0x55d0...-0x7f12..." or "all addresses", for range i. */
+void report__range_name(const struct report *r, int range, char *buf, size_t len);
+
+void render_text(FILE *out, const struct report *r, const struct snapshot *s);
+
+/* The memory ops of --op by index (0 to REPORT_NOPS - 1): "load", "store", "pfetch", "exec". */
+#define REPORT_NOPS 4
+const char *report__op_name(unsigned int i, __u32 *bit);
+
+/*
+ * The filter counters' line ("filters: N seen, M kept; dropped: ..."), and a
+ * recursion warning.  cfg (may be NULL) names the ops the op filter kept.
+ */
+void render_counters(FILE *out, const struct snapshot *s, const struct ldlat_config *cfg);
+
+/* The --loads line of render_text. */
+void render_loads_text(FILE *out, const struct loads_report *l);
+
+/*
+ * What a pinned set was started with and the span of time s covers, as text
+ * (the header of --show).
+ */
+void render_text_run(FILE *out, const struct report *r, const struct snapshot *s);
+
+/* One JSON object on one line (JSON Lines): the schema is in README.md. */
+void render_json(FILE *out, const struct report *r, const struct snapshot *s);
+
+struct json;
+
+/*
+ * The members every JSON report of the tools starts with: tool, time,
+ * interval, source, event, target, started (user/report/json.h writes them).
+ */
+void render_json_run(struct json *j, const struct run_info *run, const struct source *src,
+		     const struct snapshot *s);
+
+/* The "counters" member: seen, kept, dropped by reason, skipped. */
+void render_json_counters(struct json *j, const struct snapshot *s);
+
+/*
+ * An OpenMetrics exposition (also valid Prometheus text format) of totals:
+ * s must hold everything since the start, as Prometheus computes the rates.
+ */
+void render_openmetrics(FILE *out, const struct report *r, const struct snapshot *s);
+
+/* "all", "0x1000-0x2000"...: a group's range as a label; class likewise ("all", "l3"). */
+void report__group_range(const struct report *r, const struct group *g, char *buf, size_t len);
+const char *report__group_class(const struct group *g);
+
+#endif

@@ -1,0 +1,125 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/*
+ * render_run.c - what every format says about a run besides its histograms:
+ * group labels, the filters, the span of time, a pinned set's header.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "user/report/render.h"
+#include "kernel/abi/datasrc.h"
+
+void report__group_range(const struct report *r, const struct group *g, char *buf, size_t len)
+{
+	if (g->range < 0)
+		snprintf(buf, len, "all");
+	else
+		report__range_name(r, g->range, buf, len);
+}
+
+const char *report__group_class(const struct group *g)
+{
+	return g->cls < 0 ? "all" : class__token(g->cls);
+}
+
+static void put_time(char *buf, size_t len, const struct timespec *ts, const char *fmt)
+{
+	struct tm tm;
+
+	localtime_r(&ts->tv_sec, &tm);
+	strftime(buf, len, fmt, &tm);
+}
+
+static double seconds_between(const struct timespec *a, const struct timespec *b)
+{
+	return (double)(b->tv_sec - a->tv_sec) + (double)(b->tv_nsec - a->tv_nsec) / 1e9;
+}
+
+static void put_duration(char *buf, size_t len, double s)
+{
+	long t = (long)(s + 0.5);
+
+	if (t >= 86400)
+		snprintf(buf, len, "%ldd%02ldh%02ldm", t / 86400, t / 3600 % 24, t / 60 % 60);
+	else if (t >= 3600)
+		snprintf(buf, len, "%ldh%02ldm%02lds", t / 3600, t / 60 % 60, t % 60);
+	else if (t >= 60)
+		snprintf(buf, len, "%ldm%02lds", t / 60, t % 60);
+	else
+		snprintf(buf, len, "%.1fs", s);
+}
+
+static void render_filters(FILE *out, const struct report *r)
+{
+	const struct ldlat_config *cfg = r->run->cfg;
+	char name[600];
+	int i, cls, n = 0;
+
+	fprintf(out, "  ranges: ");
+	if (!r->ranges->nranges)
+		fprintf(out, "every address");
+	for (i = 0; i < r->ranges->nranges; i++) {
+		report__range_name(r, i, name, sizeof(name));
+		fprintf(out, "%s%s", i ? ", " : "", name);
+	}
+	fputc('\n', out);
+	if (!r->has_latency)
+		return;
+	if (cfg->min_lat && cfg->max_lat != ~0ull)
+		fprintf(out, "  latency: %llu to %llu cycles", (unsigned long long)cfg->min_lat,
+			(unsigned long long)cfg->max_lat);
+	else if (cfg->min_lat)
+		fprintf(out, "  latency: at least %llu cycles", (unsigned long long)cfg->min_lat);
+	else if (cfg->max_lat != ~0ull)
+		fprintf(out, "  latency: at most %llu cycles", (unsigned long long)cfg->max_lat);
+	else
+		fprintf(out, "  latency: any");
+	fprintf(out, "; classes: ");
+	if ((cfg->class_mask & LDLAT_ALL_CLASSES) == LDLAT_ALL_CLASSES)
+		fprintf(out, "all");
+	else
+		for (cls = 0; cls < LDLAT_NCLASS; cls++)
+			if (cfg->class_mask & (1u << cls))
+				fprintf(out, "%s%s", n++ ? "," : "", class__token(cls));
+	fprintf(out, "; ops: %s%s%s%s%s\n", cfg->op_mask ? "" : "any",
+		cfg->op_mask & PERF_MEM_OP_LOAD ? "load " : "",
+		cfg->op_mask & PERF_MEM_OP_STORE ? "store " : "",
+		cfg->op_mask & PERF_MEM_OP_PFETCH ? "pfetch " : "",
+		cfg->op_mask & PERF_MEM_OP_EXEC ? "exec " : "");
+}
+
+void render_text_run(FILE *out, const struct report *r, const struct snapshot *s)
+{
+	const struct run_info *run = r->run;
+	char started[64], since[64], taken[64], ago[32], span[32];
+
+	if (!run)
+		return;
+	put_time(started, sizeof(started), &run->started, "%Y-%m-%d %H:%M:%S %Z");
+	put_duration(ago, sizeof(ago), seconds_between(&run->started, &s->taken));
+	if (run->pin_dir)
+		fprintf(out, "pinned set %s: %s on %s\n", run->pin_dir, run->event, run->target);
+	else
+		fprintf(out, "%s: %s on %s\n", run->tool, run->event, run->target);
+	fprintf(out, "  started %s (%s ago)", started, ago);
+	if (run->pin_dir)
+		fprintf(out, " by ldlat-hist PID %d, %s", run->pin_pid,
+			run->pin_detached ? "detached" : "in the foreground");
+	fputc('\n', out);
+	render_filters(out, r);
+	if (run->cgroup_removed)
+		fprintf(out,
+			"  warning: the cgroup %s has been removed since it was pinned: its events "
+			"count nothing any more (ldlat-hist --unpin %s removes the set)\n",
+			run->cgroup_removed, run->pin_dir ? run->pin_dir : "DIR");
+	put_time(since, sizeof(since), &s->since, "%H:%M:%S");
+	put_time(taken, sizeof(taken), &s->taken, "%H:%M:%S");
+	put_duration(span, sizeof(span), seconds_between(&s->since, &s->taken));
+	fprintf(out, "%s from %s to %s (%s)\n",
+		s->since.tv_sec == run->started.tv_sec && s->since.tv_nsec == run->started.tv_nsec
+			? "totals"
+			: "change",
+		since, taken, span);
+}

@@ -1,0 +1,143 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/ptrace.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "user/run/command.h"
+#include "user/run/signals.h"
+
+#ifndef SYS_pidfd_open
+#define SYS_pidfd_open 434
+#endif
+
+int command__start(struct command *cmd, char *const argv[], char *err, size_t errlen)
+{
+	int pipefd[2], child_errno = 0, st;
+	ssize_t n;
+
+	memset(cmd, 0, sizeof(*cmd));
+	cmd->pidfd = -1;
+	if (pipe2(pipefd, O_CLOEXEC)) {
+		snprintf(err, errlen, "pipe: %s", strerror(errno));
+		return -errno;
+	}
+	cmd->pid = fork();
+	if (cmd->pid < 0) {
+		snprintf(err, errlen, "cannot fork to run '%s': %s", argv[0], strerror(errno));
+		close(pipefd[0]);
+		close(pipefd[1]);
+		return -errno;
+	}
+	if (cmd->pid == 0) {
+		close(pipefd[0]);
+		signals__child();
+		/* the parent sees the exec as a SIGTRAP stop, before the first instruction */
+		if (ptrace(PTRACE_TRACEME, 0, NULL, NULL) == 0)
+			execvp(argv[0], argv);
+		child_errno = errno;
+		if (write(pipefd[1], &child_errno, sizeof(child_errno)) < 0)
+			_exit(127);
+		_exit(127);
+	}
+	close(pipefd[1]);
+	while ((n = read(pipefd[0], &child_errno, sizeof(child_errno))) < 0 && errno == EINTR)
+		;
+	close(pipefd[0]);
+	if (n == sizeof(child_errno)) {
+		waitpid(cmd->pid, &st, 0);
+		cmd->reaped = true;
+		snprintf(err, errlen, "cannot run '%s': %s", argv[0], strerror(child_errno));
+		return -child_errno;
+	}
+	/* exec succeeded (the pipe closed on exec): wait for the stop it caused */
+	while (waitpid(cmd->pid, &st, 0) < 0 && errno == EINTR)
+		;
+	if (!WIFSTOPPED(st)) {
+		cmd->reaped = true;
+		cmd->status = st;
+		snprintf(err, errlen, "'%s' ended before it could be watched", argv[0]);
+		return -ECHILD;
+	}
+	cmd->traced = true;
+	cmd->pidfd = (int)syscall(SYS_pidfd_open, cmd->pid, 0);
+	if (cmd->pidfd < 0) {
+		int e = errno;
+
+		snprintf(err, errlen, "pidfd_open: %s (Linux 5.3 or later is needed)", strerror(e));
+		command__stop(cmd);
+		return -e;
+	}
+	return 0;
+}
+
+int command__resume(struct command *cmd)
+{
+	if (!cmd->traced)
+		return 0;
+	if (ptrace(PTRACE_DETACH, cmd->pid, NULL, NULL))
+		return -errno;
+	cmd->traced = false;
+	return 0;
+}
+
+bool command__reap(struct command *cmd, bool block)
+{
+	pid_t r;
+	int st;
+
+	if (cmd->reaped || cmd->pid <= 0)
+		return true;
+	do
+		r = waitpid(cmd->pid, &st, block ? 0 : WNOHANG);
+	while (r < 0 && errno == EINTR);
+	if (r == cmd->pid && (WIFEXITED(st) || WIFSIGNALED(st))) {
+		cmd->reaped = true;
+		cmd->status = st;
+	} else if (r < 0) {
+		cmd->reaped = true; /* not our child any more: nothing to wait for */
+	}
+	if (cmd->reaped && cmd->pidfd >= 0) {
+		close(cmd->pidfd);
+		cmd->pidfd = -1;
+	}
+	return cmd->reaped;
+}
+
+void command__stop(struct command *cmd)
+{
+	int i;
+
+	if (cmd->pid <= 0 || cmd->reaped)
+		goto out;
+	/* a traced, stopped child would not act on SIGTERM until let go */
+	kill(cmd->pid, cmd->traced ? SIGKILL : SIGTERM);
+	for (i = 0; i < 200 && !command__reap(cmd, false); i++)
+		usleep(10000);
+	if (!cmd->reaped) {
+		kill(cmd->pid, SIGKILL);
+		while (!command__reap(cmd, true))
+			;
+	}
+out:
+	if (cmd->pidfd >= 0) {
+		close(cmd->pidfd);
+		cmd->pidfd = -1;
+	}
+}
+
+int command__exit_code(const struct command *cmd)
+{
+	if (!cmd->reaped)
+		return 0;
+	if (WIFEXITED(cmd->status))
+		return WEXITSTATUS(cmd->status);
+	if (WIFSIGNALED(cmd->status))
+		return 128 + WTERMSIG(cmd->status);
+	return 1;
+}

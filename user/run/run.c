@@ -1,0 +1,115 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "user/run/run.h"
+#include "user/run/signals.h"
+
+void run__init(struct run *r, const struct cli *cli, const char *name)
+{
+	memset(r, 0, sizeof(*r));
+	r->name = name;
+	r->cli = cli;
+	r->sigfd = -1;
+	r->target.cgroup_fd = -1;
+}
+
+int run__signals(struct run *r, char *err, size_t errlen)
+{
+	r->sigfd = signals__fd();
+	if (r->sigfd < 0) {
+		snprintf(err, errlen, "cannot set up signal handling: %s", strerror(-r->sigfd));
+		return r->sigfd;
+	}
+	return 0;
+}
+
+int run__prepare(struct run *r, char *err, size_t errlen)
+{
+	const struct cli *cli = r->cli;
+	int e;
+
+	if (cli->target.argv) {
+		e = command__start(&r->cmd, cli->target.argv, err, errlen);
+		if (e)
+			return e == -ENOENT || e == -EACCES || e == -ENOEXEC ? -EINVAL : e;
+		r->has_cmd = true;
+	}
+	e = target__build(&r->target, &cli->target, r->has_cmd ? r->cmd.pid : 0, &r->procs,
+			  &r->nprocs, err, errlen);
+	if (e)
+		return e;
+	r->target_built = true;
+	target__describe(&r->target, &cli->target, r->target_desc, sizeof(r->target_desc));
+	return 0;
+}
+
+int run__go(struct run *r, char *err, size_t errlen)
+{
+	int e;
+
+	if (!r->has_cmd)
+		return 0;
+	e = command__resume(&r->cmd);
+	if (e)
+		snprintf(err, errlen, "cannot let '%s' run: %s", r->cli->target.argv[0],
+			 strerror(-e));
+	return e;
+}
+
+enum run_end run__wait(struct run *r, double tick, int (*on_tick)(void *ctx),
+		       int (*on_interval)(void *ctx), void *ctx)
+{
+	struct runloop rl = {
+		.duration = r->cli->duration,
+		.interval = r->cli->interval,
+		.count = r->cli->count,
+		.cmd = r->has_cmd ? &r->cmd : NULL,
+		.nprocs = r->nprocs,
+		.procs = r->procs,
+		.tick = on_tick ? tick : 0,
+		.on_tick = on_tick,
+		.has_cgroup = r->target.kind == TARGET_CGROUP && r->target.cgroup_fd >= 0,
+		.cgroup_fd = r->target.cgroup_fd,
+	};
+	enum run_end end = runloop__run(&rl, r->sigfd, on_interval, ctx);
+
+	if (end == RUN_TARGETS && rl.has_cgroup)
+		fprintf(stderr, "%s: warning: the cgroup %s has been removed: the run ends\n",
+			r->name, r->cli->target.cgroup);
+	return end;
+}
+
+int run__exit_status(const struct run *r, enum run_end end)
+{
+	if (end == RUN_ERROR)
+		return EXIT_FAIL;
+	if (end == RUN_COMMAND && r->has_cmd)
+		return command__exit_code(&r->cmd);
+	return EXIT_OK;
+}
+
+void run__release(struct run *r)
+{
+	if (r->has_cmd)
+		command__stop(&r->cmd);
+	r->has_cmd = false;
+	if (r->target_built)
+		target__free(&r->target);
+	r->target_built = false;
+	r->target.cgroup_fd = -1;
+	free(r->procs);
+	r->procs = NULL;
+	r->nprocs = 0;
+}
+
+void run__teardown(struct run *r)
+{
+	run__release(r);
+	if (r->sigfd >= 0)
+		close(r->sigfd);
+	r->sigfd = -1;
+}

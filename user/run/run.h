@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
+/*
+ * run.h - what every tool's run shares, sampling or counting: the signals
+ * that end it read from a signalfd (signals.h: every exit path cleans up),
+ * the command after '--'
+ * started stopped at its exec, the target built from -C, -p, -G or the
+ * command, waiting as -d and -i say, and the exit status.
+ */
+#ifndef LDLAT_RUN_H
+#define LDLAT_RUN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "user/run/cli.h"
+#include "user/run/command.h"
+#include "user/run/runloop.h"
+
+struct run {
+	const char *name; /* the tool, for messages */
+	const struct cli *cli;
+	int sigfd;
+	struct command cmd;
+	bool has_cmd;
+	struct target target;
+	bool target_built;
+	pid_t *procs; /* the -p processes */
+	int nprocs;
+	char target_desc[256];
+};
+
+/* Sets r up empty; run__teardown is safe after it. */
+void run__init(struct run *r, const struct cli *cli, const char *name);
+
+/* Blocks the signals into a signalfd (before any command starts). */
+int run__signals(struct run *r, char *err, size_t errlen);
+
+/*
+ * Starts the command, stopped at its exec, and builds the target.  Returns
+ * 0 or -errno with a sentence in err (-EINVAL for a command that cannot be
+ * run, a PID or cgroup that is not there).
+ */
+int run__prepare(struct run *r, char *err, size_t errlen);
+
+/* Lets the command run (nothing to do without one). */
+int run__go(struct run *r, char *err, size_t errlen);
+
+/*
+ * Waits as the options say; on_tick (tick seconds apart, 0: none) and
+ * on_interval (-i) may be NULL.  The removal of the -G cgroup ends the run
+ * like the exit of the -p processes (RUN_TARGETS), with a warning.
+ */
+enum run_end run__wait(struct run *r, double tick, int (*on_tick)(void *ctx),
+		       int (*on_interval)(void *ctx), void *ctx);
+
+/* The exit status after a run that ended with end. */
+int run__exit_status(const struct run *r, enum run_end end);
+
+/* Kills the command if it still runs and frees the target; run__prepare may follow. */
+void run__release(struct run *r);
+
+/* run__release, and closes the signalfd. Safe to call twice. */
+void run__teardown(struct run *r);
+
+#endif

@@ -1,0 +1,273 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "user/run/tool.h"
+#include "user/run/config.h"
+#include "user/run/entry.h"
+#include "user/run/privs.h"
+#include "user/report/render.h"
+#include "user/run/toolsconf.h"
+#include "kernel/lib/err.h"
+
+/*
+ * A command stopped at its exec has mapped only the program and the loader:
+ * a range naming a library is resolved at its entry point, once the loader
+ * has mapped every library the program links.
+ */
+static int tool__run_to_libraries(struct tool *t, char *err, size_t errlen)
+{
+	const struct range_set *set = &t->cli->ranges;
+	const char *name = t->cli->target.argv[0];
+	char why[1024];
+	int i, e;
+
+	i = range_set__first_unmapped(set, t->run.cmd.pid);
+	if (i < 0)
+		return 0;
+	e = command__run_to_entry(&t->run.cmd, name, t->run.sigfd, why, sizeof(why));
+	if (e == -EOPNOTSUPP) {
+		snprintf(err, errlen, "-a '%s' names a library that '%s' maps only once it runs: %s",
+			 set->range[i].text, name, why);
+		return -EINVAL;
+	}
+	if (e) {
+		snprintf(err, errlen, "%s", why);
+		return e;
+	}
+	i = range_set__first_unmapped(set, t->run.cmd.pid);
+	if (i >= 0) {
+		snprintf(err, errlen,
+			 "no mapping '%s' in '%s' at its entry point, where every library it links "
+			 "is mapped (a library it loads later with dlopen cannot be named)",
+			 set->range[i].text, name);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* Mapping names ([heap], a file) are looked up in one process. */
+static int tool__resolve_ranges(struct tool *t, char *err, size_t errlen)
+{
+	struct range_set *set = &t->cli->ranges;
+	pid_t pid = 0;
+	int e;
+
+	if (range_set__has_mappings(set)) {
+		if (t->run.has_cmd) {
+			pid = t->run.cmd.pid;
+			e = tool__run_to_libraries(t, err, errlen);
+			if (e)
+				return e;
+		} else if (t->run.nprocs == 1)
+			pid = t->run.procs[0];
+		else if (t->run.nprocs > 1) {
+			snprintf(err, errlen, "address ranges that name mappings need a single -p process");
+			return -EINVAL;
+		}
+	}
+	return range_set__resolve(set, pid, err, errlen);
+}
+
+/*
+ * Whether the kernel refused an event the user wrote (--event, or -L, -c,
+ * -F on top of the table's): bad input, where tools.conf's own choice
+ * failing is the system's.
+ */
+static bool tool__user_event(const struct cli *cli, int open_errno)
+{
+	bool refused = open_errno == EINVAL || open_errno == ENOENT || open_errno == EOPNOTSUPP ||
+		       open_errno == ENODEV || open_errno == ENODATA || open_errno == E2BIG;
+
+	return refused && (cli->source.event || cli->source.ldlat || cli->source.period ||
+			   cli->source.freq);
+}
+
+int tool__start(struct tool *t, struct cli *cli, const char *name, __u32 linear_step,
+		unsigned int session_flags, char *err, size_t errlen)
+{
+	return tool__start_hooks(t, cli, name, linear_step, session_flags, NULL, err, errlen);
+}
+
+int tool__start_hooks(struct tool *t, struct cli *cli, const char *name, __u32 linear_step,
+		      unsigned int session_flags, const struct tool_hooks *hooks, char *err,
+		      size_t errlen)
+{
+	char notice[2048], why[256], *line, *save = NULL;
+	int e;
+
+	memset(t, 0, sizeof(*t));
+	t->name = name;
+	t->cli = cli;
+	run__init(&t->run, cli, name);
+	cli__libbpf_verbose(cli->verbose);
+
+	e = privs__check(err, errlen);
+	if (e)
+		return e;
+	e = run__signals(&t->run, err, errlen);
+	if (e)
+		return e;
+	e = toolsconf__load(&t->table, cli->config, NULL, err, errlen);
+	if (e)
+		return e;
+	t->table_loaded = true;
+	cli->source.table = &t->table;
+	e = source__resolve(&cli->source, &t->src, &t->evlist, notice, sizeof(notice), err, errlen);
+	if (e)
+		return e;
+	for (line = strtok_r(notice, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
+		fprintf(stderr, "%s: %s\n", name, line);
+	/* the address-only program reads ctx->addr, which every kernel fills */
+	if (!session__kernel_has_sample_fields(why, sizeof(why))) {
+		if (t->src.fields & (LDLAT_HAS_LAT | LDLAT_HAS_DSRC))
+			fprintf(stderr,
+				"%s: warning: %s; running address-only (no latency, no data source)\n",
+				name, why);
+		t->addr_only = true;
+		t->src.fields = LDLAT_HAS_ADDR;
+	}
+	/* as the latency filters are: auto's fallback cannot keep them either */
+	if (cli->source.ldlat && t->src.kind != SOURCE_LDLAT) {
+		snprintf(err, errlen, "--ldlat applies to --source ldlat, not %s%s",
+			 source__name(t->src.kind),
+			 cli->source.kind == SOURCE_AUTO
+				 ? " (--source auto fell back to page faults here): drop --ldlat"
+				 : "");
+		return -EINVAL;
+	}
+	if (cli->source.event && cli->source.kind == SOURCE_PAGE_FAULTS) {
+		snprintf(err, errlen, "--event applies to --source ldlat or auto, not page-faults");
+		return -EINVAL;
+	}
+	e = config__check_fields(cli, t->src.fields, linear_step,
+				 t->addr_only ? "this kernel cannot give to BPF (address-only mode)"
+					      : "page-fault samples do not carry",
+				 err, errlen);
+	if (e)
+		return e;
+	if (cli->loads) {
+		e = loads__init(&t->loads, cli->loads_event, cli->config, err, errlen);
+		if (e)
+			return e;
+	}
+
+	e = run__prepare(&t->run, err, errlen);
+	if (e)
+		return e;
+	e = tool__resolve_ranges(t, err, errlen);
+	if (e)
+		return e;
+	if (cli->verbose) {
+		char spans[512];
+		int i;
+
+		for (i = 0; i < cli->ranges.nranges; i++) {
+			range_set__describe(&cli->ranges, i, spans, sizeof(spans));
+			fprintf(stderr, "%s: range %d: %s = %s\n", name, i, cli->ranges.range[i].text,
+				spans);
+		}
+		fprintf(stderr, "%s: source: %s\n", name, t->src.why);
+	}
+
+	config__fill(&t->cfg, cli, t->src.fields, t->src.weight_struct, linear_step);
+	if (hooks && hooks->configure) {
+		e = hooks->configure(t, hooks->ctx, err, errlen);
+		if (e)
+			return e;
+	}
+	if (!(session_flags & TOOL_NO_BPF)) {
+		e = session__open(&t->session, &t->cfg,
+				  session_flags | (t->addr_only ? SESSION_ADDR_ONLY : 0), err, errlen);
+		if (e)
+			return e;
+		t->session_open = true;
+	}
+	e = evlist__open(&t->evlist, &t->run.target, err, errlen);
+	if (e && tool__user_event(cli, t->evlist.failed_errno))
+		e = err__input(e);
+	if (e)
+		return e;
+	if (t->session_open) {
+		e = session__attach(&t->session, &t->evlist, err, errlen);
+		if (e)
+			return e;
+	}
+	if (hooks && hooks->before_enable) {
+		e = hooks->before_enable(t, hooks->ctx, err, errlen);
+		if (e)
+			return e;
+	}
+	e = evlist__enable(&t->evlist);
+	if (e) {
+		snprintf(err, errlen, "cannot enable the events: %s", strerror(-e));
+		return e;
+	}
+	if (t->loads.active) {
+		e = loads__start(&t->loads, &t->run.target, err, errlen);
+		if (e)
+			return e;
+	}
+	return run__go(&t->run, err, errlen);
+}
+
+void tool__run_info(const struct tool *t, const struct timespec *started, struct run_info *run)
+{
+	*run = (struct run_info){
+		.tool = t->name,
+		.event = t->evlist.evsel[0].name,
+		.target = t->run.target_desc,
+		.cfg = &t->cfg,
+		.started = *started,
+	};
+}
+
+enum run_end tool__wait(struct tool *t, int (*on_interval)(void *ctx), void *ctx)
+{
+	return run__wait(&t->run, 0, NULL, on_interval, ctx);
+}
+
+void tool__stop_sampling(struct tool *t)
+{
+	evlist__disable(&t->evlist);
+	if (t->loads.active && loads__stop(&t->loads))
+		fprintf(stderr, "%s: cannot read the --loads counter\n", t->name);
+}
+
+int tool__sampled_count(const struct tool *t, __u64 *count)
+{
+	__u64 v;
+	int i;
+
+	*count = 0;
+	for (i = 0; i < t->evlist.nfds; i++) {
+		if (read(t->evlist.fds[i].fd, &v, sizeof(v)) != sizeof(v))
+			return -errno ? -errno : -EIO;
+		*count += v;
+	}
+	return 0;
+}
+
+int tool__exit_status(struct tool *t, enum run_end end)
+{
+	return run__exit_status(&t->run, end);
+}
+
+void tool__teardown(struct tool *t)
+{
+	if (t->run.has_cmd)
+		command__stop(&t->run.cmd);
+	if (t->session_open)
+		session__close(&t->session);
+	t->session_open = false;
+	evlist__free(&t->evlist);
+	loads__free(&t->loads);
+	source__free(&t->src);
+	if (t->table_loaded)
+		evtable__free(&t->table);
+	t->table_loaded = false;
+	run__teardown(&t->run);
+}

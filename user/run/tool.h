@@ -1,0 +1,84 @@
+/* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
+/*
+ * tool.h - one run of a sampling tool, from parsed options to sampling and
+ * back: resolve the source, start the command, build the target, resolve the
+ * ranges, load and attach the BPF program, enable the events, wait, and tear
+ * it all down.  ldlat-hist and ldlat-top are this plus their own output.
+ */
+#ifndef LDLAT_TOOL_H
+#define LDLAT_TOOL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "user/run/cli.h"
+#include "user/run/loads.h"
+#include "user/run/run.h"
+#include "user/run/session.h"
+
+struct tool;
+struct run_info;
+
+/* What a tool adds to the shared run; every member is optional. */
+struct tool_hooks {
+	/* the tool's part of t->cfg (t->src is known), before the program is loaded */
+	int (*configure)(struct tool *t, void *ctx, char *err, size_t errlen);
+	/* events open and attached, not yet enabled; a command still stopped at its exec */
+	int (*before_enable)(struct tool *t, void *ctx, char *err, size_t errlen);
+	void *ctx;
+};
+
+struct tool {
+	const char *name; /* "ldlat-hist", for messages */
+	struct cli *cli;
+	struct evtable table; /* tools.conf */
+	bool table_loaded;
+	struct source src;
+	struct evlist evlist;
+	struct run run; /* signals, the command, the target */
+	struct ldlat_config cfg;
+	struct session session;
+	bool session_open;
+	bool addr_only; /* the kernel cannot give latency and data source */
+	struct loads loads; /* --loads */
+};
+
+/*
+ * In tool__start's session_flags: open and enable the events, but load and
+ * attach no BPF program (the kernel's own sampling cost, for the benchmarks).
+ */
+#define TOOL_NO_BPF (1u << 31)
+
+/*
+ * Everything up to sampling: on return 0 the events are enabled and the
+ * command runs.  linear_step goes into the BPF configuration.  Returns
+ * -errno with a sentence in err (cli__exit_status tells the exit status);
+ * tool__teardown releases what was set up either way.
+ */
+int tool__start(struct tool *t, struct cli *cli, const char *name, __u32 linear_step,
+		unsigned int session_flags, char *err, size_t errlen);
+
+/* The same, with the tool's hooks (NULL: none); hooks must outlive the run. */
+int tool__start_hooks(struct tool *t, struct cli *cli, const char *name, __u32 linear_step,
+		      unsigned int session_flags, const struct tool_hooks *hooks, char *err,
+		      size_t errlen);
+
+/* What the started run watches, for the reports (run_info): its tool, event, target, filters. */
+void tool__run_info(const struct tool *t, const struct timespec *started, struct run_info *run);
+
+/* Waits as the options say (runloop__run). */
+enum run_end tool__wait(struct tool *t, int (*on_interval)(void *ctx), void *ctx);
+
+/* Stops the events (the maps hold still for the last read), and --loads' counter. */
+void tool__stop_sampling(struct tool *t);
+
+/* The sampling events' own count (read() of every fd): the events the samples stand for. */
+int tool__sampled_count(const struct tool *t, __u64 *count);
+
+/* The exit status after a run that ended with end. */
+int tool__exit_status(struct tool *t, enum run_end end);
+
+/* Releases everything, kills the command if it still runs. Safe to call twice. */
+void tool__teardown(struct tool *t);
+
+#endif

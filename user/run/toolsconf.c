@@ -1,0 +1,82 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+#include <errno.h>
+#include <libgen.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "user/run/toolsconf.h"
+
+#ifndef LDLAT_DATADIR
+#define LDLAT_DATADIR "/usr/local/share/ldlat"
+#endif
+
+int toolsconf__candidates(const char *exe, char paths[][4096], int max)
+{
+	char self[4096], dir[4096];
+	ssize_t n;
+	int i = 0;
+
+	if (!exe) {
+		n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+		self[n > 0 ? n : 0] = '\0';
+		exe = self;
+	}
+	snprintf(dir, sizeof(dir), "%s", exe);
+	if (i < max)
+		snprintf(paths[i++], 4096, "%s", TOOLSCONF_ETC);
+	if (exe[0] == '/') {
+		char *bindir = dirname(dir);
+
+		if (i < max)
+			snprintf(paths[i++], 4096, "%s/../share/ldlat/tools.conf", bindir);
+		if (i < max)
+			snprintf(paths[i++], 4096, "%s/../tools.conf", bindir);
+	}
+	if (i < max)
+		snprintf(paths[i++], 4096, "%s/tools.conf", LDLAT_DATADIR);
+	return i;
+}
+
+static int toolsconf__load_named(struct evtable *t, const char *path, const char *what,
+				 char *err, size_t errlen)
+{
+	int e = evtable__load(t, path, err, errlen);
+
+	if (e && e != -EINVAL && e != -ENOMEM) {
+		snprintf(err, errlen, "%s '%s': cannot read it: %s", what, path, strerror(-e));
+		return -EINVAL;
+	}
+	return e;
+}
+
+int toolsconf__load(struct evtable *t, const char *explicit, const char *exe, char *err,
+		    size_t errlen)
+{
+	char paths[8][4096], list[2048];
+	const char *env = getenv("LDLAT_CONFIG");
+	size_t off = 0;
+	int i, n;
+
+	if (explicit)
+		return toolsconf__load_named(t, explicit, "--config", err, errlen);
+	if (env && *env)
+		return toolsconf__load_named(t, env, "LDLAT_CONFIG", err, errlen);
+	n = toolsconf__candidates(exe, paths, 8);
+	for (i = 0; i < n; i++) {
+		char real[4096];
+
+		if (access(paths[i], F_OK))
+			continue;
+		return toolsconf__load_named(t, realpath(paths[i], real) ? real : paths[i],
+					     "tools.conf", err, errlen);
+	}
+	for (i = 0; i < n && off < sizeof(list); i++)
+		off += snprintf(list + off, sizeof(list) - off, "%s%s", i ? ", " : "", paths[i]);
+	snprintf(err, errlen,
+		 "cannot find tools.conf, the event table (looked in %s): run 'make install', or "
+		 "give one with --config FILE or LDLAT_CONFIG=FILE",
+		 list);
+	return -ENOENT;
+}

@@ -1,0 +1,532 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/*
+ * ldlat-stat - counting many events at once without lying: groups planned
+ * from the CPU's counters, multiplexed and scaled with the error said, or
+ * one run per group; events the CPU cannot count listed with the reason.
+ */
+#include <argp.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "user/run/cli.h"
+#include "user/run/countermodel.h"
+#include "user/report/output.h"
+#include "user/run/run.h"
+#include "user/stat/statreport.h"
+#include "kernel/policy/counting.h"
+#include "kernel/abi/muxint.h"
+#include "kernel/policy/muxlock.h"
+#include "kernel/lib/util.h"
+
+#define NAME "ldlat-stat"
+
+/* perf stat's default events */
+#define DEFAULT_EVENTS                                                                            \
+	"task-clock,context-switches,cpu-migrations,page-faults,cycles,instructions,branches,"    \
+	"branch-misses"
+
+/*
+ * How often the counts are read in a multiplexed run, for the error
+ * estimate; less often when a reading is many read()s (many CPUs x events).
+ */
+#define READ_TICK	    0.1
+#define READ_TICK_SLOW	    1.0
+#define READ_TICK_SLOW_FDS 2000
+
+struct stat_args {
+	struct cli cli;
+	struct output_opts out;
+	struct count_spec *specs;
+	int nspecs;
+	bool all_cache;
+	bool plan;
+	enum stat_mode mode;
+	bool mode_set;
+	int mux_ms; /* 0: leave the PMU's interval alone */
+};
+
+enum {
+	OPT_ALL_CACHE = 0x300,
+	OPT_PLAN,
+	OPT_MULTIPLEX,
+	OPT_PER_GROUP,
+	OPT_MUX_INTERVAL,
+	OPT_CONFIG,
+};
+
+static const char doc[] =
+	"Counts events (read(), not sampling): perf's generic hardware, cache and software "
+	"events, and the CPU's own events by their vendor names (libpfm4). The events are "
+	"planned into groups that fit the CPU's counters (general-purpose and fixed counters, "
+	"offcore-response registers, the NMI watchdog's counter); then either the kernel "
+	"rotates the groups in one run and every count is scaled and given with the share of "
+	"time it ran and an error estimate (--multiplex, the default), or the command runs once "
+	"per group (--per-group) and nothing is scaled.\v"
+	"Examples:\n"
+	"  ldlat-stat -- ./app                          # perf stat's default events\n"
+	"  ldlat-stat --all-cache --plan                # the 32 cache events' groups here\n"
+	"  ldlat-stat --all-cache --per-group -- ./app  # each group in its own run\n"
+	"  ldlat-stat -e L1-dcache-loads,L1-dcache-load-misses -p 1234 -d 10\n"
+	"  ldlat-stat -e MEM_INST_RETIRED:ALL_LOADS,LONGEST_LAT_CACHE:MISS -d 5\n"
+	"  ldlat-stat -e '{LLC-loads,LLC-load-misses},cpu/event=0xd0,umask=0x81/' -- ./app\n"
+	"  ldlat-stat --all-cache --mux-interval 10 -- ./app\n"
+	"\n"
+	"Exit status: 0, the command's own when it ends the run, 1 when the system fails (or "
+	"no event can be counted here), 2 for bad input.";
+
+static const struct argp_option options[] = {
+	{ NULL, 0, NULL, 0, "What to count:", 1 },
+	{ "event", 'e', "LIST", 0,
+	  "events in perf's syntax, comma-separated: perf's names (cycles, L1-dcache-load-misses, "
+	  "LLC-loads, dTLB-load-misses, page-faults, ...), libpfm4's vendor names "
+	  "(MEM_INST_RETIRED:ALL_LOADS), pmu/term=value/, rHEX, and {a,b} for a group that must "
+	  "count together; repeat as needed",
+	  1 },
+	{ "all-cache", OPT_ALL_CACHE, NULL, 0,
+	  "every hardware-cache event the kernel defines (cache x op x result: 32)", 1 },
+	{ "config", OPT_CONFIG, "FILE", 0,
+	  "tools.conf to read this CPU's counters, fixed-counters and offcore-registers from",
+	  1 },
+
+	{ NULL, 0, NULL, 0, "How:", 5 },
+	{ "plan", OPT_PLAN, NULL, 0,
+	  "print the groups, one per line, and why each split was made; count nothing", 5 },
+	{ "multiplex", OPT_MULTIPLEX, NULL, 0,
+	  "all groups in one run, rotated by the kernel, counts scaled (the default)", 5 },
+	{ "per-group", OPT_PER_GROUP, NULL, 0,
+	  "run the command once per group (or -d seconds per group), nothing scaled", 5 },
+	{ "mux-interval", OPT_MUX_INTERVAL, "MS", 0,
+	  "rotate groups every MS milliseconds during the run "
+	  "(perf_event_mux_interval_ms of the events' PMUs, put back afterwards; one run at a "
+	  "time: it locks " MUXLOCK_PATH ")",
+	  5 },
+	{},
+};
+
+static error_t stat_parse(int key, char *arg, struct argp_state *state)
+{
+	struct stat_args *a = state->input;
+	char err[2048];
+	__u64 v;
+	int e;
+
+	switch (key) {
+	case ARGP_KEY_INIT:
+		state->child_inputs[0] = &a->cli;
+		state->child_inputs[1] = &a->out;
+		break;
+	case 'e':
+		e = count_specs__parse(arg, &a->specs, &a->nspecs, err, sizeof(err));
+		if (e == -ENOMEM)
+			argp_failure(state, EXIT_FAIL, 0, "out of memory");
+		if (e)
+			argp_error(state, "%s", err);
+		break;
+	case OPT_ALL_CACHE:
+		a->all_cache = true;
+		break;
+	case OPT_PLAN:
+		a->plan = true;
+		break;
+	case OPT_CONFIG:
+		a->cli.config = arg;
+		break;
+	case OPT_MULTIPLEX:
+	case OPT_PER_GROUP:
+		if (a->mode_set && a->mode != (key == OPT_MULTIPLEX ? STAT_MULTIPLEX : STAT_PER_GROUP))
+			argp_error(state, "--multiplex and --per-group both given: choose one");
+		a->mode = key == OPT_MULTIPLEX ? STAT_MULTIPLEX : STAT_PER_GROUP;
+		a->mode_set = true;
+		break;
+	case OPT_MUX_INTERVAL:
+		if (!cli__parse_u64(arg, &v) || !v || v > 60000)
+			argp_error(state,
+				   "--mux-interval '%s' is not a number of milliseconds (1 to 60000)",
+				   arg);
+		a->mux_ms = (int)v;
+		break;
+	case ARGP_KEY_END:
+		if (a->mode == STAT_PER_GROUP) {
+			if (a->mux_ms)
+				argp_error(state, "--mux-interval applies to --multiplex: with "
+						  "--per-group nothing is rotated");
+			if (a->cli.interval > 0)
+				argp_error(state, "-i applies to --multiplex: --per-group counts each "
+						  "group in a run of its own");
+			if (!a->plan && !a->cli.target.argv && !(a->cli.duration > 0))
+				argp_error(state, "--per-group counts each group in turn: give a "
+						  "command after -- or -d SECONDS per group");
+		}
+		break;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+	return 0;
+}
+
+static const struct argp_child children[] = {
+	{ &cli_target_argp, 0, NULL, 0 },
+	{ &output_argp, 0, NULL, 0 },
+	{},
+};
+
+static const struct argp argp = {
+	.options = options,
+	.parser = stat_parse,
+	.args_doc = "[-- COMMAND [ARGS...]]",
+	.doc = doc,
+	.children = children,
+};
+
+static double now(void)
+{
+	return clock__seconds(CLOCK_MONOTONIC);
+}
+
+struct stat_run {
+	struct stat_args *args;
+	struct counting counting;
+	bool counting_init;
+	struct run run;
+	struct muxint_saved mux;
+	int mux_lock; /* muxlock__take's fd while the intervals are ours to change; -1 */
+	int mux_ms;
+	double start;
+	/* -i: the totals at the previous interval */
+	struct counting_event *prev;
+	double prev_t;
+	int reports; /* printed so far */
+};
+
+/* Once counting: the events are enabled and the target runs. */
+static void say_started(const struct stat_run *s)
+{
+	const struct counting *c = &s->counting;
+	int n = counting__nsupported(c);
+
+	fprintf(stderr, NAME ": counting %d event%s in %d group%s on %s%s. Ctrl-C to end.\n", n,
+		n == 1 ? "" : "s", c->plan.ngroups, c->plan.ngroups == 1 ? "" : "s",
+		s->run.target_desc, s->args->mode == STAT_PER_GROUP ? ", one run per group" : "");
+}
+
+static void render_stat(FILE *f, void *ctx)
+{
+	const struct stat_report *r = ctx;
+
+	switch (r->out->format) {
+	case OUTPUT_TEXT:
+		render_stat_text(f, r);
+		break;
+	case OUTPUT_JSON:
+		render_stat_json(f, r);
+		break;
+	case OUTPUT_OPENMETRICS:
+		render_stat_openmetrics(f, r);
+		break;
+	}
+}
+
+/* One report, to stdout or --output. */
+static int emit(struct stat_run *s, struct stat_report *r)
+{
+	char err[1024];
+	int e;
+
+	r->out = &s->args->out;
+	e = output__write(&s->args->out, render_stat, r, s->reports++ > 0, err, sizeof(err));
+	if (e)
+		fprintf(stderr, NAME ": %s\n", err);
+	return e;
+}
+
+static int on_tick(void *ctx)
+{
+	struct stat_run *s = ctx;
+	int e = counting__read(&s->counting, -1);
+
+	if (e)
+		fprintf(stderr, NAME ": cannot read the counters: %s\n", strerror(-e));
+	return e;
+}
+
+/* -i: what the last interval counted. */
+static int on_interval(void *ctx)
+{
+	struct stat_run *s = ctx;
+	struct counting view = s->counting;
+	struct stat_report r = {
+		.c = &view,
+		.mode = STAT_MULTIPLEX,
+		.target_desc = s->run.target_desc,
+		.mux_ms = s->mux_ms,
+		.interval = true,
+	};
+	int i, e = on_tick(s);
+
+	if (e)
+		return e;
+	view.ev = malloc(view.nev * sizeof(*view.ev));
+	if (!view.ev)
+		return -ENOMEM;
+	r.t = now() - s->start;
+	r.elapsed = r.t - s->prev_t;
+	for (i = 0; i < view.nev; i++) {
+		view.ev[i] = s->counting.ev[i];
+		view.ev[i].total = count__sub(&s->counting.ev[i].total, &s->prev[i].total);
+		s->prev[i] = s->counting.ev[i];
+	}
+	s->prev_t = r.t;
+	/* OpenMetrics wants totals since the start: Prometheus takes the rates itself */
+	if (s->args->out.format == OUTPUT_OPENMETRICS) {
+		r.c = &s->counting;
+		r.elapsed = r.t;
+	}
+	e = emit(s, &r);
+	free(view.ev);
+	return e;
+}
+
+static int set_mux_interval(struct stat_run *s, char *err, size_t errlen)
+{
+	char pmus[MUXINT_MAX_PMUS][64];
+	int i, n, e;
+
+	s->mux_lock = muxlock__take(err, errlen);
+	if (s->mux_lock < 0)
+		return s->mux_lock;
+	n = counting__pmus(&s->counting, pmus, MUXINT_MAX_PMUS);
+	for (i = 0; i < n; i++) {
+		e = muxint__set(&s->mux, pmus[i], s->args->mux_ms, err, errlen);
+		if (e)
+			return e;
+	}
+	if (n && muxint__get(pmus[0], &s->mux_ms))
+		s->mux_ms = -1;
+	return 0;
+}
+
+static int run_multiplexed(struct stat_run *s, enum run_end *end, char *err, size_t errlen)
+{
+	char pmus[1][64];
+	int e, g, nfds = 0;
+
+	s->mux_ms = -1;
+	e = counting__open(&s->counting, -1, &s->run.target, err, errlen);
+	if (e)
+		return e;
+	if (s->args->mux_ms) {
+		e = set_mux_interval(s, err, errlen);
+		if (e)
+			return e;
+	} else if (counting__pmus(&s->counting, pmus, 1) == 1 && muxint__get(pmus[0], &s->mux_ms)) {
+		s->mux_ms = -1;
+	}
+	if (s->args->cli.interval > 0) {
+		s->prev = calloc(s->counting.nev, sizeof(*s->prev));
+		if (!s->prev)
+			return -ENOMEM;
+	}
+	e = counting__enable(&s->counting, -1);
+	if (e) {
+		snprintf(err, errlen, "cannot enable the counters: %s", strerror(-e));
+		return e;
+	}
+	s->start = now();
+	e = run__go(&s->run, err, errlen);
+	if (e)
+		return e;
+	say_started(s);
+	for (g = 0; g < s->counting.plan.ngroups; g++)
+		nfds += s->counting.groups[g].evlist.nfds;
+	*end = run__wait(&s->run, nfds > READ_TICK_SLOW_FDS ? READ_TICK_SLOW : READ_TICK, on_tick,
+			 s->args->cli.interval > 0 ? on_interval : NULL,
+			 s);
+	counting__disable(&s->counting, -1);
+	e = counting__read(&s->counting, -1);
+	if (e) {
+		snprintf(err, errlen, "cannot read the counters: %s", strerror(-e));
+		return e;
+	}
+	return 0;
+}
+
+static int run_per_group(struct stat_run *s, enum run_end *end, bool *interrupted, char *err,
+			 size_t errlen)
+{
+	struct counting *c = &s->counting;
+	double t0;
+	int g, e;
+
+	for (g = 0; g < c->plan.ngroups; g++) {
+		if (g) {
+			run__release(&s->run);
+			e = run__prepare(&s->run, err, errlen);
+			if (e)
+				return e;
+		}
+		e = counting__open(c, g, &s->run.target, err, errlen);
+		if (e)
+			return e;
+		e = counting__enable(c, g);
+		if (e) {
+			snprintf(err, errlen, "cannot enable the counters: %s", strerror(-e));
+			return e;
+		}
+		t0 = now();
+		e = run__go(&s->run, err, errlen);
+		if (e)
+			return e;
+		if (!g)
+			say_started(s);
+		*end = run__wait(&s->run, 0, NULL, NULL, s);
+		counting__disable(c, g);
+		e = counting__read(c, g);
+		c->groups[g].elapsed = now() - t0;
+		counting__close(c, g);
+		if (e) {
+			snprintf(err, errlen, "cannot read the counters: %s", strerror(-e));
+			return e;
+		}
+		if (*end == RUN_SIGNAL || *end == RUN_ERROR || *end == RUN_TARGETS) {
+			*interrupted = g + 1 < c->plan.ngroups;
+			break;
+		}
+	}
+	return 0;
+}
+
+/* Every event refused: one sentence per event, and exit 1. */
+static int report_nothing_countable(const struct counting *c)
+{
+	int i;
+
+	fprintf(stderr, NAME ": none of the %d event%s can be counted here:\n", c->nev,
+		c->nev == 1 ? "" : "s");
+	for (i = 0; i < c->nev; i++)
+		fprintf(stderr, NAME ": %s: %s\n", c->ev[i].spec.name, c->ev[i].reason);
+	return EXIT_FAIL;
+}
+
+static int stat_main(struct stat_run *s)
+{
+	struct stat_args *a = s->args;
+	struct stat_report r = { .c = &s->counting, .mode = a->mode };
+	struct counter_model model;
+	enum run_end end = RUN_ERROR;
+	bool interrupted = false;
+	char err[2048];
+	double t0;
+	int e, i, status;
+
+	e = countermodel__build(&model, a->cli.config, err, sizeof(err));
+	if (e) {
+		fprintf(stderr, NAME ": %s\n", err);
+		return cli__exit_status(e);
+	}
+	e = counting__init(&s->counting, a->specs, a->nspecs, &model);
+	if (e) {
+		fprintf(stderr, NAME ": out of memory\n");
+		return EXIT_FAIL;
+	}
+	s->counting_init = true;
+	/* a {group} that can never be scheduled is bad input, whatever this machine opens */
+	e = counting__plan(&s->counting, err, sizeof(err));
+	if (e) {
+		fprintf(stderr, NAME ": %s\n", err);
+		return cli__exit_status(e);
+	}
+	if (a->plan) {
+		render_stat_plan(stdout, &s->counting);
+		return EXIT_OK;
+	}
+	e = output__check(&a->out, err, sizeof(err));
+	if (e) {
+		fprintf(stderr, NAME ": %s\n", err);
+		return cli__exit_status(e);
+	}
+
+	e = run__signals(&s->run, err, sizeof(err));
+	if (!e)
+		e = run__prepare(&s->run, err, sizeof(err));
+	if (!e)
+		e = counting__probe(&s->counting, &s->run.target, err, sizeof(err));
+	if (e) {
+		fprintf(stderr, NAME ": %s\n", err);
+		return cli__exit_status(e);
+	}
+	if (!counting__nsupported(&s->counting))
+		return report_nothing_countable(&s->counting);
+	for (i = 0; i < s->counting.nev; i++)
+		if (s->counting.ev[i].user_only)
+			fprintf(stderr,
+				NAME ": %s counts user space only: this process may not count the "
+				     "kernel (kernel.perf_event_paranoid >= 2 without CAP_PERFMON)\n",
+				s->counting.ev[i].spec.name);
+	e = counting__plan(&s->counting, err, sizeof(err));
+	if (e) {
+		fprintf(stderr, NAME ": %s\n", err);
+		return cli__exit_status(e);
+	}
+	if (a->cli.verbose)
+		render_stat_plan(stderr, &s->counting);
+	t0 = now();
+	if (a->mode == STAT_PER_GROUP)
+		e = run_per_group(s, &end, &interrupted, err, sizeof(err));
+	else
+		e = run_multiplexed(s, &end, err, sizeof(err));
+	r.elapsed = now() - t0;
+	if (e) {
+		fprintf(stderr, NAME ": %s\n", err);
+		return cli__exit_status(e);
+	}
+	status = run__exit_status(&s->run, end);
+	if (end == RUN_ERROR)
+		return status;
+	r.target_desc = s->run.target_desc;
+	r.mux_ms = s->mux_ms;
+	r.interrupted = interrupted;
+	if (a->cli.interval > 0 && end == RUN_COUNT)
+		return status;
+	if (emit(s, &r))
+		return EXIT_FAIL;
+	return status;
+}
+
+int main(int argc, char **argv)
+{
+	struct stat_args args = { .mode = STAT_MULTIPLEX };
+	struct stat_run s = { .args = &args, .mux_lock = -1 };
+	char err[2048];
+	int status, e;
+
+	argp_err_exit_status = EXIT_USAGE;
+	cli__init(&args.cli);
+	if (argp_parse(&argp, argc, argv, ARGP_IN_ORDER, NULL, &args))
+		return EXIT_USAGE;
+	if (args.all_cache && count_specs__add_all_cache(&args.specs, &args.nspecs)) {
+		fprintf(stderr, NAME ": out of memory\n");
+		return EXIT_FAIL;
+	}
+	if (!args.nspecs) {
+		e = count_specs__parse(DEFAULT_EVENTS, &args.specs, &args.nspecs, err, sizeof(err));
+		if (e) {
+			fprintf(stderr, NAME ": %s\n", err);
+			return EXIT_FAIL;
+		}
+	}
+	run__init(&s.run, &args.cli, NAME);
+	status = stat_main(&s);
+	/* the PMUs' intervals go back on every path, Ctrl-C included (a signalfd ended the wait) */
+	if (muxint__restore(&s.mux))
+		fprintf(stderr, NAME ": warning: could not put perf_event_mux_interval_ms back\n");
+	muxlock__release(s.mux_lock);
+	if (s.counting_init)
+		counting__free(&s.counting);
+	run__teardown(&s.run);
+	free(s.prev);
+	free(args.specs);
+	return status;
+}

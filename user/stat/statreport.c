@@ -1,0 +1,471 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "user/report/escape.h"
+#include "user/stat/statreport.h"
+#include "kernel/abi/evnames.h"
+#include "kernel/lib/util.h"
+
+/* The other event of a ratio: its index, or -1. */
+static int ratio_partner(const struct counting *c, const struct perf_event_attr *a, int *kind)
+{
+	unsigned int cache, op, result;
+
+	*kind = 0;
+	if (a->type == PERF_TYPE_HW_CACHE && evname__cache_decode(a->config, &cache, &op, &result) &&
+	    result == PERF_COUNT_HW_CACHE_RESULT_MISS) {
+		*kind = 1;
+		return counting__find(c, PERF_TYPE_HW_CACHE,
+				      evname__cache_config(cache, op,
+							   PERF_COUNT_HW_CACHE_RESULT_ACCESS));
+	}
+	if (a->type != PERF_TYPE_HARDWARE)
+		return -1;
+	switch (a->config) {
+	case PERF_COUNT_HW_CACHE_MISSES:
+		*kind = 2;
+		return counting__find(c, PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_REFERENCES);
+	case PERF_COUNT_HW_BRANCH_MISSES:
+		*kind = 3;
+		return counting__find(c, PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_INSTRUCTIONS);
+	case PERF_COUNT_HW_INSTRUCTIONS:
+		*kind = 4;
+		return counting__find(c, PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES);
+	}
+	return -1;
+}
+
+static bool is_clock(const struct perf_event_attr *a)
+{
+	return a->type == PERF_TYPE_SOFTWARE &&
+	       (a->config == PERF_COUNT_SW_TASK_CLOCK || a->config == PERF_COUNT_SW_CPU_CLOCK);
+}
+
+static void row__fill(const struct stat_report *r, const struct counting_event *ev,
+		      struct stat_row *row)
+{
+	const struct counting *c = r->c;
+
+	memset(row, 0, sizeof(*row));
+	row->name = ev->spec.name;
+	row->pfm = ev->spec.pfm;
+	row->group = ev->group + 1;
+	row->error = 0;
+	if (ev->unsupported) {
+		row->state = ROW_UNSUPPORTED;
+		snprintf(row->reason, sizeof(row->reason), "%s", ev->reason);
+		return;
+	}
+	if (ev->group < 0 || !c->groups[ev->group].counted) {
+		row->state = ROW_NOT_COUNTED;
+		snprintf(row->reason, sizeof(row->reason),
+			 "its group's run did not happen: the runs were interrupted");
+		return;
+	}
+	if (!ev->total.run && !ev->total.ena && r->interval) {
+		/*
+		 * A task's events are enabled only while it runs: an interval in
+		 * which it slept or after it exited counted nothing, which is 0
+		 */
+		row->state = ROW_COUNTED;
+		row->running = 1.0;
+		row->msec = is_clock(&ev->spec.attr);
+		row->idle = true;
+		return;
+	}
+	if (!ev->total.run) {
+		row->state = ROW_NOT_COUNTED;
+		snprintf(row->reason, sizeof(row->reason),
+			 ev->total.ena ? "enabled, but never on a counter: its group did not fit "
+					 "beside the counters others held (the NMI watchdog, "
+					 "another tool)"
+				       : "the target never ran while it was enabled");
+		return;
+	}
+	row->state = ROW_COUNTED;
+	row->raw = ev->total.val;
+	row->running = count__running(&ev->total);
+	row->msec = is_clock(&ev->spec.attr);
+	if (r->mode == STAT_MULTIPLEX) {
+		row->value = count__scaled(&ev->total);
+		row->scaled = row->running < 1.0;
+		row->error = r->interval ? (row->scaled ? -1.0 : 0.0)
+					 : count_series__error(&ev->series, &ev->total);
+	} else {
+		row->value = (double)ev->total.val;
+	}
+}
+
+static double row__seconds(const struct stat_report *r, const struct counting_event *ev)
+{
+	if (r->mode == STAT_PER_GROUP && ev->group >= 0 && r->c->groups[ev->group].elapsed > 0)
+		return r->c->groups[ev->group].elapsed;
+	return r->elapsed;
+}
+
+void stat_report__rows(const struct stat_report *r, struct stat_row *rows)
+{
+	const struct counting *c = r->c;
+	const struct counting_event *ev, *other;
+	int i, j, kind;
+	double secs;
+
+	for (i = 0; i < c->nev; i++)
+		row__fill(r, &c->ev[i], &rows[i]);
+	for (i = 0; i < c->nev; i++) {
+		ev = &c->ev[i];
+		if (rows[i].state != ROW_COUNTED)
+			continue;
+		j = ratio_partner(c, &ev->spec.attr, &kind);
+		secs = row__seconds(r, ev);
+		if (j >= 0 && rows[j].state == ROW_COUNTED && rows[j].value > 0) {
+			other = &c->ev[j];
+			rows[i].ratio = rows[i].value / rows[j].value;
+			rows[i].ratio_apart = r->mode == STAT_PER_GROUP || other->group != ev->group;
+			if (kind == 4) {
+				snprintf(rows[i].ratio_unit, sizeof(rows[i].ratio_unit),
+					 "insn per cycle");
+			} else {
+				rows[i].ratio *= 100.0;
+				rows[i].ratio_pct = true;
+				snprintf(rows[i].ratio_unit, sizeof(rows[i].ratio_unit), "of %s",
+					 kind == 2 ? "all cache refs"
+					 : kind == 3 ? "all branches"
+						     : other->spec.name);
+			}
+		} else if (ev->spec.attr.type == PERF_TYPE_SOFTWARE && secs > 0) {
+			if (rows[i].msec) {
+				rows[i].ratio = rows[i].value / 1e9 / secs;
+				snprintf(rows[i].ratio_unit, sizeof(rows[i].ratio_unit),
+					 "CPUs utilized");
+			} else {
+				rows[i].ratio = rows[i].value / secs;
+				snprintf(rows[i].ratio_unit, sizeof(rows[i].ratio_unit), "/sec");
+			}
+		}
+	}
+}
+
+/* 1234567 -> "1,234,567" */
+static const char *thousands(double v, char *buf, size_t len)
+{
+	char digits[64];
+	size_t n, i, o = 0;
+
+	snprintf(digits, sizeof(digits), "%.0f", v < 0 ? 0 : v);
+	n = strlen(digits);
+	for (i = 0; i < n && o + 2 < len; i++) {
+		buf[o++] = digits[i];
+		if ((n - i - 1) % 3 == 0 && i + 1 < n)
+			buf[o++] = ',';
+	}
+	buf[o] = '\0';
+	return buf;
+}
+
+static const char *ratio_text(const struct stat_row *row, char *buf, size_t len)
+{
+	double v = row->ratio;
+	const char *prefix = "";
+
+	if (!row->ratio_unit[0]) {
+		buf[0] = '\0';
+		return buf;
+	}
+	if (!strcmp(row->ratio_unit, "/sec")) {
+		if (v >= 1e9) {
+			v /= 1e9;
+			prefix = "G";
+		} else if (v >= 1e6) {
+			v /= 1e6;
+			prefix = "M";
+		} else if (v >= 1e3) {
+			v /= 1e3;
+			prefix = "K";
+		}
+		snprintf(buf, len, "# %8.3f %s/sec", v, prefix);
+	} else if (row->ratio_pct) {
+		snprintf(buf, len, "# %7.2f%% %s%s", v, row->ratio_unit,
+			 row->ratio_apart ? " (other group)" : "");
+	} else {
+		snprintf(buf, len, "# %8.2f %s%s", v, row->ratio_unit,
+			 row->ratio_apart ? " (other group)" : "");
+	}
+	return buf;
+}
+
+static void render_row(FILE *out, const struct stat_row *row)
+{
+	char num[64], ratio[160], tail[96] = "";
+	int width = 0;
+
+	if (row->state == ROW_UNSUPPORTED) {
+		fprintf(out, "%20s  %-30s %s\n", "<not supported>", row->name, row->reason);
+		return;
+	}
+	if (row->state == ROW_NOT_COUNTED) {
+		fprintf(out, "%20s  %-30s %s\n", "<not counted>", row->name, row->reason);
+		return;
+	}
+	if (row->msec)
+		snprintf(num, sizeof(num), "%s.%02d msec", thousands(floor(row->value / 1e6), ratio,
+								   sizeof(ratio)),
+			 (int)fmod(row->value / 1e4, 100.0));
+	else
+		thousands(row->value, num, sizeof(num));
+	ratio_text(row, ratio, sizeof(ratio));
+	if (row->scaled) {
+		if (row->error < 0)
+			snprintf(tail, sizeof(tail), "(%.2f%%, error unknown)", row->running * 100);
+		else
+			snprintf(tail, sizeof(tail), "(%.2f%%, ±%.1f%%)", row->running * 100,
+				 row->value > 0 ? row->error / row->value * 100 : 0.0);
+	} else if (row->running < 1.0) {
+		snprintf(tail, sizeof(tail), "(ran %.2f%% of its run: not scaled)",
+			 row->running * 100);
+	} else if (row->idle) {
+		snprintf(tail, sizeof(tail), "(the target did not run in this interval)");
+	}
+	if (!ratio[0] && !tail[0]) {
+		fprintf(out, "%20s  %s\n", num, row->name);
+		return;
+	}
+	width = fprintf(out, "%20s  %-30s %s", num, row->name, ratio);
+	if (tail[0])
+		fprintf(out, "%*s%s", width < 90 ? 90 - width : 1, "", tail);
+	fputc('\n', out);
+}
+
+void render_stat_text(FILE *out, const struct stat_report *r)
+{
+	const struct counting *c = r->c;
+	struct stat_row *rows = calloc(c->nev ? c->nev : 1, sizeof(*rows));
+	bool any_scaled = false;
+	int i, hw = 0;
+
+	if (!rows)
+		return;
+	/* software groups never wait for a counter: only hardware groups rotate */
+	for (i = 0; i < c->plan.ngroups; i++)
+		hw += c->plan.groups[i].kind != EV_SOFTWARE;
+	stat_report__rows(r, rows);
+	if (r->interval) {
+		fprintf(out, "%.3f seconds:\n", r->t);
+	} else {
+		fprintf(out, "\n Counter stats for %s", r->target_desc);
+		if (r->mode == STAT_PER_GROUP)
+			fprintf(out, " (one run per group, %d run%s; counts are not scaled):\n\n",
+				c->plan.ngroups, c->plan.ngroups == 1 ? "" : "s");
+		else if (hw > 1 && r->mux_ms > 0)
+			fprintf(out, " (%d groups, multiplexed: the kernel rotates them every %d ms):\n\n",
+				c->plan.ngroups, r->mux_ms);
+		else if (hw > 1)
+			fprintf(out, " (%d groups, multiplexed):\n\n", c->plan.ngroups);
+		else if (c->plan.ngroups > 1)
+			fprintf(out, " (%d groups):\n\n", c->plan.ngroups);
+		else
+			fprintf(out, ":\n\n");
+	}
+	for (i = 0; i < c->nev; i++) {
+		render_row(out, &rows[i]);
+		any_scaled |= rows[i].scaled;
+	}
+	if (!r->interval) {
+		fprintf(out, "\n%20.3f seconds time elapsed%s\n", r->elapsed,
+			r->mode == STAT_PER_GROUP ? " (all runs)" : "");
+		if (any_scaled)
+			fprintf(out,
+				"\n(xx%%): the share of the time the event was on a counter; its "
+				"count is scaled by time_enabled/time_running. ±: one standard "
+				"error of that estimate, from how much the event's rate varied "
+				"between readings.\n");
+	}
+	free(rows);
+}
+
+void render_stat_plan(FILE *out, const struct counting *c)
+{
+	char spec[4096];
+	int i;
+
+	fprintf(out, "# counter model: %s", c->model.label);
+	if (c->model.has_pmu)
+		fprintf(out, ", %d general-purpose counters per group, %d fixed, %d offcore-response",
+			c->model.gp, c->model.fixed, c->model.offcore);
+	fputc('\n', out);
+	for (i = 0; i < c->model.nwhy; i++)
+		fprintf(out, "#   %s\n", c->model.why[i]);
+	fprintf(out, "# %d event%s in %d group%s; access and miss counts of a cache stay in one "
+		     "group, so their ratio is measured over the same time\n",
+		counting__nsupported(c), counting__nsupported(c) == 1 ? "" : "s", c->plan.ngroups,
+		c->plan.ngroups == 1 ? "" : "s");
+	for (i = 0; i < c->plan.ngroups; i++) {
+		plan__group_spec(&c->plan, i, c->pin, spec, sizeof(spec));
+		fprintf(out, "%s\t# %s\n", spec, c->plan.groups[i].why);
+	}
+	for (i = 0; i < c->nev; i++)
+		if (c->ev[i].unsupported)
+			fprintf(out, "# not supported: %s: %s\n", c->ev[i].spec.name, c->ev[i].reason);
+	for (i = 0; i < c->nev; i++)
+		if (c->ev[i].spec.pfm[0])
+			fprintf(out, "# libpfm4: %s is %s (type %u, config 0x%llx, config1 0x%llx)\n",
+				c->ev[i].spec.name, c->ev[i].spec.pfm, c->ev[i].spec.attr.type,
+				(unsigned long long)c->ev[i].spec.attr.config,
+				(unsigned long long)c->ev[i].spec.attr.config1);
+}
+
+static const char *row_state(enum stat_row_state s)
+{
+	return s == ROW_COUNTED ? "counted" : s == ROW_UNSUPPORTED ? "not supported" : "not counted";
+}
+
+static void json_number_or_null(FILE *out, bool known, double v)
+{
+	if (known)
+		fprintf(out, "%.17g", v);
+	else
+		fputs("null", out);
+}
+
+void render_stat_json(FILE *out, const struct stat_report *r)
+{
+	const struct counting *c = r->c;
+	const struct counter_model *m = &c->model;
+	struct stat_row *rows = calloc(c->nev ? c->nev : 1, sizeof(*rows));
+	struct timespec now;
+	int i, j;
+
+	if (!rows)
+		return;
+	stat_report__rows(r, rows);
+	clock_gettime(CLOCK_REALTIME, &now);
+	fprintf(out, "{\"tool\":\"ldlat-stat\",\"time\":%.3f,\"target\":",
+		ts__seconds(&now));
+	json_string(out, r->target_desc ? r->target_desc : "");
+	fprintf(out, ",\"mode\":\"%s\",\"seconds\":%.6f,\"interval\":",
+		r->mode == STAT_MULTIPLEX ? "multiplex" : "per-group", r->elapsed);
+	if (r->interval)
+		fprintf(out, "{\"end\":%.6f}", r->t);
+	else
+		fputs("null", out);
+	fputs(",\"mux_interval_ms\":", out);
+	json_number_or_null(out, r->mux_ms > 0, r->mux_ms);
+	fputs(",\"counter_model\":{\"label\":", out);
+	json_string(out, m->label);
+	fprintf(out, ",\"pmu\":%s,\"general_purpose\":%d,\"fixed\":%d,\"offcore\":%d,"
+		     "\"nmi_watchdog\":%s,\"smt\":%s}",
+		m->has_pmu ? "true" : "false", m->gp, m->fixed, m->offcore,
+		m->watchdog ? "true" : "false", m->smt < 0 ? "null" : m->smt ? "true" : "false");
+	fputs(",\"groups\":[", out);
+	for (i = 0; i < c->plan.ngroups; i++) {
+		fputs(i ? ",{\"events\":[" : "{\"events\":[", out);
+		for (j = 0; j < c->plan.groups[i].n; j++) {
+			fputs(j ? "," : "", out);
+			json_string(out, c->pin[c->plan.groups[i].ev[j]].name);
+		}
+		fputs("],\"why\":", out);
+		json_string(out, c->plan.groups[i].why);
+		fputc('}', out);
+	}
+	fputs("],\"events\":[", out);
+	for (i = 0; i < c->nev; i++) {
+		const struct stat_row *row = &rows[i];
+		bool counted = row->state == ROW_COUNTED;
+
+		fputs(i ? ",{\"name\":" : "{\"name\":", out);
+		json_string(out, row->name);
+		fputs(",\"group\":", out);
+		json_number_or_null(out, row->group > 0, row->group);
+		fprintf(out, ",\"state\":\"%s\",\"reason\":", row_state(row->state));
+		if (counted)
+			fputs("null", out);
+		else
+			json_string(out, row->reason);
+		fputs(",\"count\":", out);
+		json_number_or_null(out, counted, row->value);
+		fputs(",\"raw\":", out);
+		if (counted)
+			fprintf(out, "%llu", (unsigned long long)row->raw);
+		else
+			fputs("null", out);
+		fputs(",\"unit\":", out);
+		fputs(row->msec ? "\"ns\"" : "null", out);
+		fputs(",\"running\":", out);
+		json_number_or_null(out, counted, row->running);
+		fprintf(out, ",\"scaled\":%s,\"error\":", row->scaled ? "true" : "false");
+		json_number_or_null(out, counted && row->error >= 0, row->error);
+		fputs(",\"ratio\":", out);
+		if (counted && row->ratio_unit[0]) {
+			fprintf(out, "{\"value\":%.17g,\"unit\":", row->ratio);
+			json_string(out, row->ratio_unit);
+			fprintf(out, ",\"percent\":%s,\"other_group\":%s}",
+				row->ratio_pct ? "true" : "false",
+				row->ratio_apart ? "true" : "false");
+		} else {
+			fputs("null", out);
+		}
+		fputs(",\"libpfm4\":", out);
+		if (row->pfm && row->pfm[0])
+			json_string(out, row->pfm);
+		else
+			fputs("null", out);
+		fputc('}', out);
+	}
+	fputs("]}\n", out);
+	free(rows);
+}
+
+void render_stat_openmetrics(FILE *out, const struct stat_report *r)
+{
+	const struct counting *c = r->c;
+	struct stat_row *rows = calloc(c->nev ? c->nev : 1, sizeof(*rows));
+	char target[600], event[600], labels[1400];
+	int i;
+
+	if (!rows)
+		return;
+	stat_report__rows(r, rows);
+	label_value(target, sizeof(target), r->target_desc ? r->target_desc : "");
+	fprintf(out, "# HELP ldlat_stat_events Event counts since the start; scaled by "
+		     "time_enabled/time_running when the kernel multiplexed them (task-clock and "
+		     "cpu-clock in ns).\n# TYPE ldlat_stat_events gauge\n");
+	for (i = 0; i < c->nev; i++) {
+		if (rows[i].state != ROW_COUNTED)
+			continue;
+		label_value(event, sizeof(event), rows[i].name);
+		snprintf(labels, sizeof(labels), "target=\"%s\",event=\"%s\",group=\"%d\"", target,
+			 event, rows[i].group);
+		fprintf(out, "ldlat_stat_events{%s} %.17g\n", labels, rows[i].value);
+	}
+	fprintf(out, "# HELP ldlat_stat_running_ratio The share of the time the event was on a "
+		     "counter.\n# TYPE ldlat_stat_running_ratio gauge\n");
+	for (i = 0; i < c->nev; i++) {
+		if (rows[i].state != ROW_COUNTED)
+			continue;
+		label_value(event, sizeof(event), rows[i].name);
+		fprintf(out, "ldlat_stat_running_ratio{target=\"%s\",event=\"%s\",group=\"%d\"} %.9f\n",
+			target, event, rows[i].group, rows[i].running);
+	}
+	fprintf(out, "# HELP ldlat_stat_events_stderr One standard error of a scaled count, in "
+		     "events (absent when unknown).\n# TYPE ldlat_stat_events_stderr gauge\n");
+	for (i = 0; i < c->nev; i++) {
+		if (rows[i].state != ROW_COUNTED || rows[i].error < 0)
+			continue;
+		label_value(event, sizeof(event), rows[i].name);
+		fprintf(out, "ldlat_stat_events_stderr{target=\"%s\",event=\"%s\",group=\"%d\"} %.17g\n",
+			target, event, rows[i].group, rows[i].error);
+	}
+	fprintf(out, "# HELP ldlat_stat_counted Whether the event was counted (1), or could not be "
+		     "opened here or never got a counter (0).\n# TYPE ldlat_stat_counted gauge\n");
+	for (i = 0; i < c->nev; i++) {
+		label_value(event, sizeof(event), rows[i].name);
+		fprintf(out, "ldlat_stat_counted{target=\"%s\",event=\"%s\",state=\"%s\"} %d\n",
+			target, event, row_state(rows[i].state), rows[i].state == ROW_COUNTED);
+	}
+	fprintf(out, "# EOF\n");
+	free(rows);
+}

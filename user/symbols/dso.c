@@ -1,0 +1,375 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <search.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/auxv.h>
+#include <sys/mman.h>
+#include <unistd.h>
+#include <elfutils/libdwfl.h>
+
+#include "user/symbols/dso.h"
+#include "user/symbols/mapsline.h"
+
+#define PAGE_MASK_OF(x) ((x) & ~(__u64)4095)
+
+static int dso__cmp(const void *a, const void *b)
+{
+	return strcmp(((const struct dso *)a)->path, ((const struct dso *)b)->path);
+}
+
+int dso_cache__init(struct dso_cache *c, const char *debuginfo)
+{
+	memset(c, 0, sizeof(*c));
+	if (debuginfo) {
+		c->debuginfo = strdup(debuginfo);
+		if (!c->debuginfo)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+static void dso__free(void *p)
+{
+	struct dso *d = p;
+
+	free(d->path);
+	free(d->symfile);
+	free(d->segs);
+	free(d->funcs);
+	free(d->objs);
+	free(d->names);
+	free(d);
+}
+
+void dso_cache__free(struct dso_cache *c)
+{
+	tdestroy(c->tree, dso__free);
+	free(c->debuginfo);
+	memset(c, 0, sizeof(*c));
+}
+
+static int sym__cmp(const void *a, const void *b)
+{
+	const struct dso_sym *x = a, *y = b;
+
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	if (x->rank != y->rank)
+		return x->rank < y->rank ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
+int dso_syms__finish(struct dso_sym *s, int n, bool size_to_next)
+{
+	int i, k = 0;
+
+	qsort(s, n, sizeof(*s), sym__cmp);
+	for (i = 0; i < n; i++)
+		if (!k || s[k - 1].start != s[i].start)
+			s[k++] = s[i];
+	if (size_to_next)
+		for (i = 0; i < k; i++)
+			if (!s[i].size)
+				s[i].size = i + 1 < k ? s[i + 1].start - s[i].start : 1;
+	return k;
+}
+
+/* How many symbols start at or below addr (binary search). */
+static int dso_syms__upto(const struct dso_sym *s, int n, __u64 addr)
+{
+	int lo = 0, hi = n, mid;
+
+	while (lo < hi) {
+		mid = (lo + hi) / 2;
+		if (s[mid].start <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+int dso_syms__find(const struct dso_sym *s, int n, __u64 addr)
+{
+	int lo = dso_syms__upto(s, n, addr);
+
+	if (lo == 0 || addr - s[lo - 1].start >= s[lo - 1].size)
+		return -1;
+	return lo - 1;
+}
+
+/* The vDSO is the same in every process: this one's image, as a file libdwfl can read. */
+static int vdso__fd(void)
+{
+	unsigned long base = getauxval(AT_SYSINFO_EHDR);
+	char line[1024];
+	struct mapsline m;
+	__u64 size = 0;
+	FILE *f;
+	int fd;
+
+	if (!base)
+		return -1;
+	f = fopen("/proc/self/maps", "re");
+	if (!f)
+		return -1;
+	while (!size && fgets(line, sizeof(line), f))
+		if (mapsline__parse(line, &m) && m.lo == base)
+			size = m.hi - m.lo;
+	fclose(f);
+	if (!size)
+		return -1;
+	fd = memfd_create("ldlat-vdso", MFD_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	if (write(fd, (const void *)base, size) != (ssize_t)size) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+static int dso__read_segs(struct dso *d, Elf *elf)
+{
+	GElf_Ehdr eh;
+	GElf_Phdr ph;
+	size_t i, n;
+
+	if (!gelf_getehdr(elf, &eh) || elf_getphdrnum(elf, &n))
+		return -EINVAL;
+	d->pie = eh.e_type == ET_DYN;
+	d->segs = calloc(n ? n : 1, sizeof(*d->segs));
+	if (!d->segs)
+		return -ENOMEM;
+	for (i = 0; i < n; i++) {
+		if (!gelf_getphdr(elf, (int)i, &ph) || ph.p_type != PT_LOAD)
+			continue;
+		d->segs[d->nsegs++] = (struct dso_seg){ ph.p_vaddr, ph.p_memsz, ph.p_offset,
+							ph.p_filesz };
+	}
+	return 0;
+}
+
+static unsigned int sym__rank(const GElf_Sym *sym)
+{
+	switch (GELF_ST_BIND(sym->st_info)) {
+	case STB_GLOBAL:
+		return 0;
+	case STB_WEAK:
+		return 1;
+	default:
+		return 2;
+	}
+}
+
+/* Copies the module's functions and variables into d (names into one pool). */
+static int dso__read_syms(struct dso *d, Dwfl_Module *mod)
+{
+	int i, n = dwfl_module_getsymtab(mod), type;
+	size_t pool = 0, used = 0, len;
+	const char *name, *debugfile = NULL;
+	GElf_Sym sym;
+	GElf_Addr addr;
+	GElf_Word shndx;
+	struct dso_sym *s;
+
+	if (n <= 0)
+		return 0;
+	for (i = 0; i < n; i++) {
+		name = dwfl_module_getsym_info(mod, i, &sym, &addr, &shndx, NULL, NULL);
+		if (name)
+			pool += strlen(name) + 1;
+	}
+	d->names = malloc(pool ? pool : 1);
+	d->funcs = calloc(n, sizeof(*d->funcs));
+	d->objs = calloc(n, sizeof(*d->objs));
+	if (!d->names || !d->funcs || !d->objs)
+		return -ENOMEM;
+	for (i = 0; i < n; i++) {
+		name = dwfl_module_getsym_info(mod, i, &sym, &addr, &shndx, NULL, NULL);
+		if (!name || !*name || sym.st_shndx == SHN_UNDEF || shndx == (GElf_Word)-1)
+			continue;
+		type = GELF_ST_TYPE(sym.st_info);
+		if (type == STT_FUNC || type == STT_GNU_IFUNC)
+			s = &d->funcs[d->nfuncs++];
+		else if (type == STT_OBJECT && sym.st_size)
+			s = &d->objs[d->nobjs++];
+		else
+			continue;
+		len = strlen(name) + 1;
+		memcpy(d->names + used, name, len);
+		*s = (struct dso_sym){ .start = addr,
+				       .size = sym.st_size,
+				       .name = d->names + used,
+				       .rank = sym__rank(&sym),
+				       .kind = type == STT_OBJECT ? SYM_OBJECT : SYM_FUNC };
+		used += len;
+	}
+	d->nfuncs = dso_syms__finish(d->funcs, d->nfuncs, true);
+	d->nobjs = dso_syms__finish(d->objs, d->nobjs, false);
+	dwfl_module_info(mod, NULL, NULL, NULL, NULL, NULL, NULL, &debugfile);
+	if (debugfile && strcmp(debugfile, d->path)) {
+		d->symfile = strdup(debugfile);
+		if (!d->symfile)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+static void dso__read_build_id(struct dso *d, Dwfl_Module *mod)
+{
+	const unsigned char *bits;
+	GElf_Addr vaddr;
+	int len = dwfl_module_build_id(mod, &bits, &vaddr);
+
+	if (len <= 0)
+		return;
+	d->build_id_len = len > (int)sizeof(d->build_id) ? (int)sizeof(d->build_id) : len;
+	memcpy(d->build_id, bits, d->build_id_len);
+}
+
+static void dso__load(struct dso *d, const char *debuginfo)
+{
+	char *path = (char *)debuginfo;
+	const Dwfl_Callbacks cb = {
+		.find_elf = dwfl_build_id_find_elf,
+		.find_debuginfo = dwfl_standard_find_debuginfo,
+		.debuginfo_path = &path,
+	};
+	Dwfl_Module *mod;
+	GElf_Addr bias;
+	Elf *elf;
+	Dwfl *dwfl;
+	int fd = -1;
+
+	if (!strcmp(d->path, "[vdso]")) {
+		fd = vdso__fd();
+		if (fd < 0)
+			return;
+	} else if (d->path[0] != '/') {
+		return; /* [heap], [stack], anon: not files */
+	}
+	dwfl = dwfl_begin(&cb);
+	if (!dwfl) {
+		if (fd >= 0)
+			close(fd);
+		return;
+	}
+	dwfl_report_begin(dwfl);
+	/* at base 0 relative to p_vaddr: module addresses are the file's own */
+	mod = dwfl_report_elf(dwfl, d->path, d->path, fd, 0, true);
+	dwfl_report_end(dwfl, NULL, NULL);
+	if (!mod && fd >= 0)
+		close(fd); /* consumed only on success */
+	if (mod && (elf = dwfl_module_getelf(mod, &bias)) && !dso__read_segs(d, elf)) {
+		d->elf = true;
+		dso__read_build_id(d, mod);
+		dso__read_syms(d, mod);
+	}
+	dwfl_end(dwfl); /* closes the module's fd */
+}
+
+struct dso *dso_cache__get(struct dso_cache *c, const char *path)
+{
+	struct dso key = { .path = (char *)path }, *d;
+	void *node = tfind(&key, &c->tree, dso__cmp);
+
+	if (node)
+		return *(struct dso **)node;
+	d = calloc(1, sizeof(*d));
+	if (!d)
+		return NULL;
+	d->path = strdup(path);
+	if (!d->path || !tsearch(d, &c->tree, dso__cmp)) {
+		dso__free(d);
+		return NULL;
+	}
+	dso__load(d, c->debuginfo);
+	return d;
+}
+
+const char *dso__short_name(const char *path)
+{
+	const char *b = strrchr(path, '/');
+
+	return path[0] == '/' && b && b[1] ? b + 1 : path;
+}
+
+bool dso__bias(const struct dso *d, __u64 start, __u64 pgoff, __u64 *bias)
+{
+	int i;
+
+	for (i = 0; i < d->nsegs; i++) {
+		const struct dso_seg *s = &d->segs[i];
+
+		if (pgoff < PAGE_MASK_OF(s->offset) || pgoff >= s->offset + s->filesz)
+			continue;
+		/* the mapping's first byte is the file's byte pgoff, at vaddr ... */
+		*bias = start - (s->vaddr - s->offset + pgoff);
+		return true;
+	}
+	return false;
+}
+
+__u64 dso__file_end(const char *path, __u64 start, __u64 pgoff)
+{
+	struct dso d = { .path = (char *)path };
+	__u64 bias, end = 0;
+	Elf *elf = NULL;
+	int i, fd;
+
+	if (path[0] != '/' || elf_version(EV_CURRENT) == EV_NONE)
+		return 0;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	if (elf && !dso__read_segs(&d, elf) && dso__bias(&d, start, pgoff, &bias))
+		for (i = 0; i < d.nsegs; i++)
+			if (bias + d.segs[i].vaddr + d.segs[i].memsz > end)
+				end = bias + d.segs[i].vaddr + d.segs[i].memsz;
+	free(d.segs);
+	elf_end(elf);
+	close(fd);
+	return end ? PAGE_MASK_OF(end + 4095) : 0;
+}
+
+bool dso__has_vaddr(const struct dso *d, __u64 vaddr)
+{
+	int i;
+
+	for (i = 0; i < d->nsegs; i++)
+		if (vaddr >= PAGE_MASK_OF(d->segs[i].vaddr) &&
+		    vaddr < d->segs[i].vaddr + d->segs[i].memsz)
+			return true;
+	return false;
+}
+
+bool dso__has_build_id(const struct dso *d, const unsigned char *id, int len)
+{
+	return d->elf && len > 0 && d->build_id_len == len && !memcmp(d->build_id, id, len);
+}
+
+const struct dso_sym *dso__func(const struct dso *d, __u64 vaddr)
+{
+	int i = dso_syms__find(d->funcs, d->nfuncs, vaddr);
+
+	return i < 0 ? NULL : &d->funcs[i];
+}
+
+const struct dso_sym *dso__object(const struct dso *d, __u64 vaddr, __u64 len)
+{
+	int i = dso_syms__find(d->objs, d->nobjs, vaddr),
+	    lo = dso_syms__upto(d->objs, d->nobjs, vaddr);
+
+	if (i >= 0)
+		return &d->objs[i];
+	/* objs[lo] is the first that starts after vaddr */
+	if (lo < d->nobjs && d->objs[lo].start - vaddr < len)
+		return &d->objs[lo];
+	return NULL;
+}

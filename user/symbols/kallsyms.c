@@ -1,0 +1,149 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "user/symbols/kallsyms.h"
+
+bool kallsyms__is_kernel(__u64 addr)
+{
+	return addr >> 63; /* x86-64 and arm64 put the kernel in the upper half */
+}
+
+/* The symbol's kind from its kallsyms type letter; -1 for the ones that hold neither. */
+static int kallsyms__kind(char type)
+{
+	switch (tolower((unsigned char)type)) {
+	case 't':
+	case 'w':
+		return SYM_FUNC;
+	case 'd':
+	case 'b':
+	case 'r':
+	case 'v':
+		return SYM_OBJECT;
+	default:
+		return -1;
+	}
+}
+
+/* A module's name, kept once (there are few modules, and their symbols come together). */
+static const char *kallsyms__module(struct kallsyms *k, const char *name)
+{
+	char **tmp;
+	int i;
+
+	for (i = k->nmodules - 1; i >= 0; i--)
+		if (!strcmp(k->modules[i], name))
+			return k->modules[i];
+	tmp = realloc(k->modules, (k->nmodules + 1) * sizeof(*tmp));
+	if (!tmp)
+		return NULL;
+	k->modules = tmp;
+	k->modules[k->nmodules] = strdup(name);
+	return k->modules[k->nmodules] ? k->modules[k->nmodules++] : NULL;
+}
+
+int kallsyms__load(struct kallsyms *k, const char *path)
+{
+	char line[1024], type, name[512], module[256];
+	unsigned long long addr;
+	size_t cap = 0, pool_cap = 0, used = 0, len;
+	struct dso_sym *tmp;
+	char *ptmp;
+	bool any_nonzero = false;
+	int kind, n;
+	FILE *f = fopen(path ? path : "/proc/kallsyms", "re");
+
+	memset(k, 0, sizeof(*k));
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f)) {
+		module[0] = '\0';
+		n = sscanf(line, "%llx %c %511s [%255[^]]]", &addr, &type, name, module);
+		if (n < 3 || (kind = kallsyms__kind(type)) < 0)
+			continue;
+		any_nonzero |= addr != 0;
+		len = strlen(name) + 1;
+		if (used + len > pool_cap) {
+			pool_cap = pool_cap ? pool_cap * 2 : 1 << 20;
+			ptmp = realloc(k->pool, pool_cap);
+			if (!ptmp)
+				goto nomem;
+			k->pool = ptmp;
+		}
+		if ((size_t)k->n == cap) {
+			cap = cap ? cap * 2 : 1 << 14;
+			tmp = realloc(k->syms, cap * sizeof(*tmp));
+			if (!tmp)
+				goto nomem;
+			k->syms = tmp;
+		}
+		memcpy(k->pool + used, name, len);
+		/* the pool still moves: the name is its offset until the end */
+		k->syms[k->n] = (struct dso_sym){ .start = addr,
+						  .size = used,
+						  .rank = isupper((unsigned char)type) ? 0 : 1,
+						  .kind = (unsigned char)kind };
+		if (module[0] && !(k->syms[k->n].module = kallsyms__module(k, module)))
+			goto nomem;
+		used += len;
+		k->n++;
+	}
+	fclose(f);
+	for (n = 0; n < k->n; n++) {
+		k->syms[n].name = k->pool + k->syms[n].size;
+		k->syms[n].size = 0;
+	}
+	k->n = dso_syms__finish(k->syms, k->n, true);
+	k->hidden = k->n > 0 && !any_nonzero;
+	k->loaded = true;
+	return 0;
+nomem:
+	fclose(f);
+	kallsyms__free(k);
+	return -ENOMEM;
+}
+
+int kallsyms__lookup(const char *path, const char *name, __u64 *addr)
+{
+	char line[1024], type, sym[512], rest[8];
+	unsigned long long a;
+	FILE *f = fopen(path ? path : "/proc/kallsyms", "re");
+	int e = -ENOENT;
+
+	if (!f)
+		return -errno;
+	while (e && fgets(line, sizeof(line), f))
+		if (sscanf(line, "%llx %c %511s %7s", &a, &type, sym, rest) == 3 &&
+		    !strcmp(sym, name)) {
+			*addr = a;
+			e = 0;
+		}
+	fclose(f);
+	return e;
+}
+
+void kallsyms__free(struct kallsyms *k)
+{
+	int i;
+
+	for (i = 0; i < k->nmodules; i++)
+		free(k->modules[i]);
+	free(k->modules);
+	free(k->syms);
+	free(k->pool);
+	memset(k, 0, sizeof(*k));
+}
+
+const struct dso_sym *kallsyms__find(const struct kallsyms *k, __u64 addr, enum dso_sym_kind kind)
+{
+	int i;
+
+	if (k->hidden)
+		return NULL;
+	i = dso_syms__find(k->syms, k->n, addr);
+	return i >= 0 && k->syms[i].kind == kind ? &k->syms[i] : NULL;
+}

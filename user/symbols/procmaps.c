@@ -1,0 +1,394 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <search.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "user/symbols/procmaps.h"
+#include "user/symbols/mapsline.h"
+#include "kernel/lib/util.h"
+
+__u64 procmaps__now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts__ns(&ts);
+}
+
+static int proc__cmp(const void *a, const void *b)
+{
+	const struct proc *x = a, *y = b;
+
+	return x->tgid < y->tgid ? -1 : x->tgid > y->tgid;
+}
+
+static int str__cmp(const void *a, const void *b)
+{
+	return strcmp(a, b);
+}
+
+void procmaps__init(struct procmaps *pm)
+{
+	memset(pm, 0, sizeof(*pm));
+	pm->proc_root = "/proc";
+}
+
+static void proc__free(void *p)
+{
+	free(((struct proc *)p)->maps);
+	free(p);
+}
+
+void procmaps__free(struct procmaps *pm)
+{
+	tdestroy(pm->procs, proc__free);
+	tdestroy(pm->strings, free);
+	pm->procs = pm->strings = NULL;
+}
+
+struct proc *procmaps__find(struct procmaps *pm, pid_t tgid)
+{
+	struct proc key = { .tgid = tgid };
+	void *node = tfind(&key, &pm->procs, proc__cmp);
+
+	return node ? *(struct proc **)node : NULL;
+}
+
+struct proc *procmaps__get(struct procmaps *pm, pid_t tgid)
+{
+	struct proc *p = procmaps__find(pm, tgid);
+	void *node;
+
+	if (p)
+		return p;
+	p = calloc(1, sizeof(*p));
+	if (!p)
+		return NULL;
+	p->tgid = tgid;
+	node = tsearch(p, &pm->procs, proc__cmp);
+	if (!node) {
+		free(p);
+		return NULL;
+	}
+	return p;
+}
+
+const char *procmaps__intern(struct procmaps *pm, const char *name)
+{
+	void *node;
+	char *copy;
+
+	if (!name)
+		return NULL;
+	node = tfind(name, &pm->strings, str__cmp);
+	if (node)
+		return *(const char **)node;
+	copy = strdup(name);
+	if (!copy)
+		return NULL;
+	node = tsearch(copy, &pm->strings, str__cmp);
+	if (!node) {
+		free(copy);
+		return NULL;
+	}
+	return copy;
+}
+
+static int mapping__cmp(const void *a, const void *b)
+{
+	const struct mapping *x = a, *y = b;
+
+	return x->start < y->start ? -1 : x->start > y->start;
+}
+
+int procmaps__add(struct procmaps *pm, pid_t tgid, __u64 start, __u64 end, __u64 pgoff,
+		  const char *name, __u64 t)
+{
+	return procmaps__add_elf(pm, tgid, start, end, pgoff, name, NULL, t);
+}
+
+int procmaps__add_elf(struct procmaps *pm, pid_t tgid, __u64 start, __u64 end, __u64 pgoff,
+		      const char *name, const char *elf, __u64 t)
+{
+	struct proc *p = procmaps__get(pm, tgid);
+	struct mapping *out, *m, piece;
+	__u64 cur = start;
+	int i, n = 0;
+
+	if (!p)
+		return -ENOMEM;
+	if (start >= end)
+		return 0;
+	name = procmaps__intern(pm, name && *name ? name : NULL);
+	elf = procmaps__intern(pm, elf);
+	piece = (struct mapping){ .pgoff = pgoff, .time = t, .name = name, .elf = elf };
+	/* each old mapping may leave a head and a tail; the new one fills the gaps */
+	out = malloc((3 * (size_t)p->nmaps + 2) * sizeof(*out));
+	if (!out)
+		return -ENOMEM;
+	for (i = 0; i < p->nmaps; i++) {
+		m = &p->maps[i];
+		if (m->end <= start || m->start >= end) {
+			out[n++] = *m;
+			continue;
+		}
+		if (m->time > t) { /* newer: it stays, the new mapping goes around it */
+			if (cur < m->start) {
+				piece.start = cur;
+				piece.end = m->start;
+				piece.pgoff = pgoff + (cur - start);
+				out[n++] = piece;
+			}
+			out[n++] = *m;
+			if (m->end > cur)
+				cur = m->end;
+			continue;
+		}
+		if (m->start < start) {
+			out[n] = *m;
+			out[n++].end = start;
+		}
+		if (m->end > end) {
+			out[n] = *m;
+			out[n].start = end;
+			out[n++].pgoff = m->pgoff + (end - m->start);
+		}
+	}
+	if (cur < end) {
+		piece.start = cur;
+		piece.end = end;
+		piece.pgoff = pgoff + (cur - start);
+		out[n++] = piece;
+	}
+	qsort(out, n, sizeof(*out), mapping__cmp);
+	free(p->maps);
+	p->maps = out;
+	p->nmaps = p->cap = n;
+	p->known = true;
+	return 0;
+}
+
+void procmaps__exec(struct procmaps *pm, pid_t tgid, const char *comm, __u64 t)
+{
+	struct proc *p = procmaps__get(pm, tgid);
+
+	if (!p)
+		return;
+	p->exec_time = t;
+	p->exited = false;
+	if (comm)
+		snprintf(p->comm, sizeof(p->comm), "%s", comm);
+}
+
+void procmaps__comm(struct procmaps *pm, pid_t pid, pid_t tid, const char *comm)
+{
+	struct proc *p;
+
+	/* a thread's name is not its process's */
+	if (pid == tid && (p = procmaps__get(pm, pid)))
+		snprintf(p->comm, sizeof(p->comm), "%s", comm);
+}
+
+int procmaps__fork(struct procmaps *pm, pid_t child, pid_t parent, __u64 t)
+{
+	struct proc *pp = procmaps__find(pm, parent), *c = procmaps__get(pm, child);
+	struct mapping *copy;
+	int i, e = 0;
+
+	(void)t;
+	if (!c)
+		return -ENOMEM;
+	c->exited = false;
+	if (!pp || !pp->nmaps)
+		return 0;
+	if (!c->comm[0])
+		memcpy(c->comm, pp->comm, sizeof(c->comm));
+	copy = malloc(pp->nmaps * sizeof(*copy)); /* adding to c may move pp's array */
+	if (!copy)
+		return -ENOMEM;
+	memcpy(copy, pp->maps, pp->nmaps * sizeof(*copy));
+	for (i = 0; i < pp->nmaps && !e; i++)
+		e = procmaps__add_elf(pm, child, copy[i].start, copy[i].end, copy[i].pgoff,
+				      copy[i].name, copy[i].elf, copy[i].time);
+	free(copy);
+	return e;
+}
+
+void procmaps__exit(struct procmaps *pm, pid_t tgid)
+{
+	struct proc *p = procmaps__find(pm, tgid);
+
+	if (p)
+		p->exited = true;
+}
+
+void procmaps__forget(struct procmaps *pm, pid_t tgid)
+{
+	struct proc *p = procmaps__find(pm, tgid);
+
+	if (!p)
+		return;
+	tdelete(p, &pm->procs, proc__cmp);
+	proc__free(p);
+}
+
+struct proc *procmaps__copy(struct procmaps *pm, pid_t dst, struct procmaps *pm_src, pid_t src)
+{
+	struct proc *sp = procmaps__find(pm_src, src), *p;
+	int i;
+
+	if (procmaps__find(pm, dst))
+		return NULL; /* a copy is new */
+	p = procmaps__get(pm, dst);
+	if (!p || !sp)
+		return p;
+	p->maps = malloc((sp->nmaps ? sp->nmaps : 1) * sizeof(*p->maps));
+	if (!p->maps)
+		return NULL;
+	for (i = 0; i < sp->nmaps; i++) {
+		p->maps[i] = sp->maps[i];
+		p->maps[i].name = procmaps__intern(pm, sp->maps[i].name);
+		p->maps[i].elf = procmaps__intern(pm, sp->maps[i].elf);
+		if ((sp->maps[i].name && !p->maps[i].name) || (sp->maps[i].elf && !p->maps[i].elf))
+			return NULL;
+	}
+	p->nmaps = p->cap = sp->nmaps;
+	p->known = sp->known;
+	p->exited = sp->exited;
+	p->exec_time = sp->exec_time;
+	memcpy(p->comm, sp->comm, sizeof(p->comm));
+	return p;
+}
+
+static void collect_exited(struct proc *p, void *ctx)
+{
+	struct proc ***list = ctx;
+
+	if (p->exited)
+		*(*list)++ = p;
+}
+
+static void count_procs(struct proc *p, void *ctx)
+{
+	(void)p;
+	(*(size_t *)ctx)++;
+}
+
+void procmaps__prune_exited(struct procmaps *pm)
+{
+	struct proc **gone, **end;
+	size_t n = 0;
+
+	procmaps__foreach(pm, count_procs, &n);
+	gone = calloc(n ? n : 1, sizeof(*gone));
+	if (!gone)
+		return; /* kept: more memory, same answers */
+	end = gone;
+	procmaps__foreach(pm, collect_exited, &end);
+	for (struct proc **p = gone; p < end; p++) {
+		tdelete(*p, &pm->procs, proc__cmp);
+		proc__free(*p);
+	}
+	free(gone);
+}
+
+int procmaps__read(struct procmaps *pm, pid_t tgid)
+{
+	char path[512], line[4096];
+	struct mapsline m;
+	struct proc *p;
+	__u64 t = procmaps__now();
+	int e = 0;
+	FILE *f;
+
+	if (!pm->proc_root) { /* the processes of a file: gone, as far as we can know */
+		procmaps__exit(pm, tgid);
+		return -ESRCH;
+	}
+	snprintf(path, sizeof(path), "%s/%d/maps", pm->proc_root, (int)tgid);
+	f = fopen(path, "re");
+	if (!f) {
+		e = errno == ENOENT ? -ESRCH : -errno;
+		if (e == -ESRCH)
+			procmaps__exit(pm, tgid);
+		return e;
+	}
+	p = procmaps__get(pm, tgid);
+	if (!p) {
+		fclose(f);
+		return -ENOMEM;
+	}
+	p->known = true;
+	while (!e && fgets(line, sizeof(line), f))
+		if (mapsline__parse(line, &m))
+			e = procmaps__add(pm, tgid, m.lo, m.hi, m.pgoff, m.name, t);
+	fclose(f);
+	snprintf(path, sizeof(path), "%s/%d/comm", pm->proc_root, (int)tgid);
+	f = fopen(path, "re");
+	if (f) {
+		if (fgets(line, sizeof(line), f)) {
+			line[strcspn(line, "\n")] = '\0';
+			snprintf(p->comm, sizeof(p->comm), "%s", line);
+		}
+		fclose(f);
+	}
+	return e;
+}
+
+int procmaps__read_all(struct procmaps *pm)
+{
+	struct dirent *de;
+	int n = 0;
+	DIR *d = pm->proc_root ? opendir(pm->proc_root) : NULL;
+
+	if (!pm->proc_root)
+		return 0;
+	if (!d)
+		return -errno;
+	while ((de = readdir(d)))
+		if (isdigit((unsigned char)de->d_name[0]) && !procmaps__read(pm, atoi(de->d_name)))
+			n++;
+	closedir(d);
+	return n;
+}
+
+const struct mapping *proc__find(const struct proc *p, __u64 addr)
+{
+	int lo = 0, hi = p->nmaps, mid;
+
+	while (lo < hi) {
+		mid = (lo + hi) / 2;
+		if (p->maps[mid].start <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == 0 || addr >= p->maps[lo - 1].end)
+		return NULL;
+	return &p->maps[lo - 1];
+}
+
+struct foreach_ctx {
+	void (*fn)(struct proc *p, void *ctx);
+	void *ctx;
+};
+
+static void foreach__visit(const void *node, VISIT which, void *closure)
+{
+	struct foreach_ctx *c = closure;
+
+	if (which == postorder || which == leaf)
+		c->fn(*(struct proc **)node, c->ctx);
+}
+
+void procmaps__foreach(struct procmaps *pm, void (*fn)(struct proc *p, void *ctx), void *ctx)
+{
+	struct foreach_ctx c = { fn, ctx };
+
+	twalk_r(pm->procs, foreach__visit, &c);
+}

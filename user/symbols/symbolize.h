@@ -1,0 +1,101 @@
+/* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
+/*
+ * symbolize.h - names for the addresses of ldlat-top's tables.
+ *
+ * Instruction pointers: a user IP goes through the process's mappings
+ * (procmaps.h) to an ELF file and its function (dso.h); a kernel IP to
+ * /proc/kallsyms.  Data addresses: a global or static variable (STT_OBJECT,
+ * with its size) and the offset into it; else the mapping ([heap], [stack],
+ * [anon], a file) and the offset into it; else [unknown].  A process whose
+ * mappings were never learned and that is gone gives [exited].
+ */
+#ifndef LDLAT_SYMBOLIZE_H
+#define LDLAT_SYMBOLIZE_H
+
+#include <stdbool.h>
+#include <linux/types.h>
+
+#include "user/symbols/dso.h"
+#include "user/symbols/kallsyms.h"
+#include "user/symbols/procmaps.h"
+
+enum sym_kind {
+	SYM_RESOLVED, /* a function, or a variable */
+	SYM_MAPPING,  /* no symbol: the mapping (and the file address, for code) */
+	SYM_UNKNOWN,  /* no mapping holds the address */
+	SYM_EXITED,   /* the process is gone and its mappings were never learned */
+};
+
+struct sym {
+	enum sym_kind kind;
+	bool kernel;
+	char name[256];	 /* function, variable, or mapping name; "0x..." for code without one */
+	__s64 offset;	 /* from the function, variable or mapping start (a block may start before a variable) */
+	char where[512]; /* the ELF file, [kernel.kallsyms], [module]; for data mappings, the process */
+};
+
+struct symbolizer {
+	struct procmaps *pm; /* the caller's */
+	struct dso_cache dsos;
+	struct kallsyms ksyms;
+	const char *kallsyms_path; /* NULL: /proc/kallsyms */
+	bool ksyms_tried;
+	bool kernel_raw; /* kernel addresses stay unnamed (a file from another kernel) */
+	void *elves;	 /* tsearch set of symbolizer__elf_for's answers */
+	void *refreshed; /* tsearch set of the TGIDs re-read from /proc in this report */
+	void *files;	 /* live: the mapped files met, and whether each is still at its path */
+	/*
+	 * Live: the tool's name; deleted files are looked for (SYM_DELETED),
+	 * and "TOOL: note: ..." goes to stderr once per one not named.  NULL:
+	 * offline, where build IDs say which file to read.
+	 */
+	const char *note_tool;
+};
+
+/* debuginfo: libdwfl's debuginfo path (NULL: ":.debug:/usr/lib/debug"). */
+int symbolizer__init(struct symbolizer *z, struct procmaps *pm, const char *debuginfo);
+void symbolizer__free(struct symbolizer *z);
+
+/*
+ * Starts a report: a live process whose mappings lack an address is read
+ * again from /proc, once per report.
+ */
+void symbolizer__begin(struct symbolizer *z);
+
+/* The function of an instruction pointer of process tgid. */
+void symbolizer__ip(struct symbolizer *z, __u32 tgid, __u64 ip, struct sym *out);
+
+/*
+ * Which ELF file to read for a file that was mapped as name and whose build
+ * ID perf recorded as id (len bytes): NULL when name itself has that build
+ * ID; else a copy in perf's build-ID cache (buildid.h) that has it; else ""
+ * (name differs, is missing or cannot be read, and no copy has it): its
+ * addresses are then not named, and their DSO says "(recorded file not
+ * found)".  For "[vdso]", this process's vDSO stands for name.  NULL also
+ * when out of memory.  Valid until symbolizer__free.
+ */
+const char *symbolizer__elf_for(struct symbolizer *z, const char *name, const unsigned char *id,
+				int len);
+
+/* What a DSO that symbolizer__elf_for found no file for says after its name. */
+#define SYM_BUILD_ID_MISMATCH " (recorded file not found)"
+
+/*
+ * Live, a mapped file that is no longer at its path (deleted, or replaced by
+ * a new file there: /proc/PID/maps says "(deleted)") is read through
+ * <proc_root>/PID/map_files/ while its process lives; either way its DSO
+ * says this after its name.  Where that cannot be read (the process has
+ * exited), its addresses are not named, with a note once per file.  A file
+ * at its path only in the process's mount namespace (a container's) is read
+ * through map_files too, without the mark.
+ */
+#define SYM_DELETED " (deleted)"
+
+/*
+ * What a data block [addr, addr + len) of process tgid belongs to: the
+ * variable that holds addr, else one that starts inside the block, else the
+ * mapping.
+ */
+void symbolizer__data(struct symbolizer *z, __u32 tgid, __u64 addr, __u64 len, struct sym *out);
+
+#endif

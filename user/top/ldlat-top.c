@@ -1,0 +1,538 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/*
+ * ldlat-top - which code and which data suffer the slow loads: the kept
+ * samples by (process, instruction) and by (process, cache line or page),
+ * counted in the kernel, symbolized in user space, printed like perf top.
+ */
+#include <argp.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "user/run/cli.h"
+#include "user/run/listevents.h"
+#include "user/offline/offline.h"
+#include "user/top/offtop.h"
+#include "user/report/output.h"
+#include "user/report/printer.h"
+#include "user/symbols/procwatch.h"
+#include "user/top/session_top.h"
+#include "user/symbols/symbolize.h"
+#include "user/run/tool.h"
+#include "user/top/topreport.h"
+
+#define TOP_DEFAULT_ENTRIES 4096
+#define TOP_MAX_ENTRIES	    (1u << 20)
+#define TOP_DEFAULT_ROWS    20
+#define TOP_DRAIN_SECONDS   0.5 /* tables and side band emptied this often */
+
+struct top_args {
+	struct cli cli;
+	struct output_opts out;
+	struct offline_opts offline;
+	unsigned int by;
+	enum top_sort sort;
+	bool sort_set;
+	enum top_data_by data_by;
+	int nrows;
+	__u32 shift;
+	__u32 entries;
+	bool entries_set;
+	const char *debuginfo;
+};
+
+enum {
+	OPT_BY = 0x200,
+	OPT_SORT,
+	OPT_GRANULARITY,
+	OPT_ENTRIES,
+	OPT_DATA_BY,
+	OPT_DEBUGINFO,
+	OPT_LOADS,
+};
+
+static const char doc[] =
+	"Which code and which data suffer the slow loads: samples of the CPU's load-latency "
+	"event (or page faults) counted in the kernel by instruction and by data cache line "
+	"or page, per process, then named: functions and their DSO, variables and mappings.\v"
+	"Examples:\n"
+	"  ldlat-top                                # whole machine until Ctrl-C\n"
+	"  ldlat-top -i 2                           # refresh every 2 seconds, like top\n"
+	"  ldlat-top -p 1234 --min-lat 100 -s ram   # PID 1234, loads of 100+ cycles from RAM\n"
+	"  ldlat-top --by data --granularity page --data-by block -- ./app\n"
+	"  ldlat-top --source page-faults -- ./app  # first touches, by function and variable\n"
+	"  ldlat-top --format json -d 10 -G system.slice/db.service\n"
+	"  ldlat-top --format json -i 10 --output /var/tmp/ldlat-top.json -p 1234\n"
+	"  ldlat-top --list-events                  # the event it would open, and why\n"
+	"  ldlat-top --input perf.data -s ram       # what perf mem record saw; no root\n"
+	"\n"
+	"Latency is in core cycles.  --format takes text or json (openmetrics is "
+	"ldlat-hist's).  Each table entry costs 128 bytes per CPU; a key that "
+	"finds its table full is counted and reported, not lost silently.  Exit status: 0, "
+	"the command's own when it ends the run, 1 when the system fails, 2 for bad input.";
+
+static const struct argp_option options[] = {
+	{ NULL, 0, NULL, 0, "Output:", 5 },
+	{ "by", OPT_BY, "KEY", 0, "ip (code), data, or both tables (default)", 5 },
+	{ "sort", OPT_SORT, "KEY", 0,
+	  "samples (default), latency (mean), or total (latency sum: samples x mean)", 5 },
+	{ "rows", 'n', "N", 0, "rows per table (default 20; 0: all)", 5 },
+	{ "granularity", OPT_GRANULARITY, "UNIT", 0,
+	  "data addresses by cache line (line, 64 bytes, default) or page (4 KiB)", 5 },
+	{ "data-by", OPT_DATA_BY, "KEY", 0,
+	  "a data row per variable or mapping (object, default), or per line or page (block)", 5 },
+	{ "entries", OPT_ENTRIES, "N", 0,
+	  "keys each kernel table holds between drains (every 0.5 s; default 4096)", 5 },
+	{ "debuginfo-path", OPT_DEBUGINFO, "PATH", 0,
+	  "where separate debug info is looked up: absolute directories by build ID "
+	  "(DIR/.build-id/xx/rest.debug) and by path, relative ones next to the file (default "
+	  "\":.debug:/usr/lib/debug\")",
+	  5 },
+	/* ldlat-hist's: not in --help, refused with a word on what to run instead */
+	{ "loads", OPT_LOADS, "EVENT", OPTION_ARG_OPTIONAL | OPTION_HIDDEN, NULL, 0 },
+	{},
+};
+
+static error_t top_parse(int key, char *arg, struct argp_state *state)
+{
+	struct top_args *a = state->input;
+	__u64 v;
+
+	switch (key) {
+	case ARGP_KEY_INIT:
+		state->child_inputs[0] = &a->cli;
+		state->child_inputs[1] = &a->out;
+		state->child_inputs[2] = &a->offline;
+		break;
+	case OPT_BY:
+		if (!strcmp(arg, "ip") || !strcmp(arg, "code"))
+			a->by = TOP_BY_IP;
+		else if (!strcmp(arg, "data"))
+			a->by = TOP_BY_DATA;
+		else if (!strcmp(arg, "both"))
+			a->by = TOP_BY_BOTH;
+		else
+			argp_error(state, "--by '%s': expected ip, data or both", arg);
+		break;
+	case OPT_SORT:
+		a->sort_set = true;
+		if (!strcmp(arg, "samples"))
+			a->sort = TOP_SORT_SAMPLES;
+		else if (!strcmp(arg, "latency"))
+			a->sort = TOP_SORT_LATENCY;
+		else if (!strcmp(arg, "total"))
+			a->sort = TOP_SORT_TOTAL;
+		else
+			argp_error(state, "--sort '%s': expected samples, latency or total", arg);
+		break;
+	case 'n':
+		if (!cli__parse_u64(arg, &v) || v > 1000000)
+			argp_error(state, "--rows '%s' is not a number of rows (0 for all)", arg);
+		a->nrows = v ? (int)v : -1;
+		break;
+	case OPT_GRANULARITY:
+		if (!strcmp(arg, "line"))
+			a->shift = 6;
+		else if (!strcmp(arg, "page"))
+			a->shift = 12;
+		else
+			argp_error(state, "--granularity '%s': expected line or page", arg);
+		break;
+	case OPT_DATA_BY:
+		if (!strcmp(arg, "object"))
+			a->data_by = TOP_DATA_OBJECT;
+		else if (!strcmp(arg, "block"))
+			a->data_by = TOP_DATA_BLOCK;
+		else
+			argp_error(state, "--data-by '%s': expected object or block", arg);
+		break;
+	case OPT_ENTRIES:
+		if (!cli__parse_u64(arg, &v) || v < 1 || v > TOP_MAX_ENTRIES)
+			argp_error(state, "--entries '%s' is not a table size from 1 to %u", arg,
+				   TOP_MAX_ENTRIES);
+		a->entries = (__u32)v;
+		a->entries_set = true;
+		break;
+	case OPT_DEBUGINFO:
+		a->debuginfo = arg;
+		break;
+	case OPT_LOADS:
+		a->cli.loads = true;
+		break;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+	return 0;
+}
+
+static const struct argp_child children[] = {
+	{ &cli_argp, 0, NULL, 0 },
+	{ &output_argp, 0, NULL, 0 },
+	{ &offline_argp, 0, NULL, 0 },
+	{},
+};
+
+static const struct argp argp = {
+	.options = options,
+	.parser = top_parse,
+	.args_doc = "[-- COMMAND [ARGS...]]",
+	.doc = doc,
+	.children = children,
+};
+
+struct top {
+	struct top_args *args;
+	struct tool *tool;
+	struct procmaps pm;
+	struct symbolizer z;
+	struct procwatch watch;
+	bool watching;
+	struct top_table ip, data; /* what the kernel's tables held, since the last report */
+	struct printer printer;	   /* the filter counters; where and how reports go */
+	struct top_report report;
+};
+
+/* --sort latency and total need latency, which 'lacking' (a sentence's end) says is missing. */
+static int top_check_sort(const struct top_args *a, __u32 fields, const char *lacking, char *err,
+			  size_t errlen)
+{
+	if (a->sort == TOP_SORT_SAMPLES || (fields & LDLAT_HAS_LAT))
+		return 0;
+	snprintf(err, errlen, "--sort %s needs latency, which %s",
+		 a->sort == TOP_SORT_LATENCY ? "latency" : "total", lacking);
+	return -EINVAL;
+}
+
+/* The tables to keep, before the program loads; latency sorting needs latency. */
+static int top_configure(struct tool *t, void *ctx, char *err, size_t errlen)
+{
+	struct top *top = ctx;
+	struct top_args *a = top->args;
+	int e = top_check_sort(a, t->src.fields,
+			       t->addr_only ? "this kernel cannot give to BPF (address-only mode)"
+					    : "page-fault samples do not carry",
+			       err, errlen);
+
+	if (e)
+		return e;
+	t->cfg.top = ((a->by & TOP_BY_IP) ? LDLAT_TOP_IP : 0) |
+		     ((a->by & TOP_BY_DATA) ? LDLAT_TOP_DATA : 0);
+	t->cfg.top_shift = a->shift;
+	t->cfg.top_entries = a->entries;
+	return 0;
+}
+
+/* Events attached, not enabled; a command not yet running: learn the processes. */
+static int top_before_enable(struct tool *t, void *ctx, char *err, size_t errlen)
+{
+	struct top *top = ctx;
+	pid_t cmd = t->run.has_cmd ? t->run.cmd.pid : 0;
+	int e;
+
+	e = procwatch__start(&top->watch, &top->pm, &t->run.target, cmd ? &cmd : t->run.procs,
+			     cmd ? 1 : t->run.nprocs, err, errlen);
+	top->watching = !e;
+	if (e)
+		procwatch__stop(&top->watch);
+	return e;
+}
+
+/* Moves the kernel's tables and the side band into user space. */
+static int top_drain(struct top *top, bool all)
+{
+	int e = procwatch__drain(&top->watch);
+
+	if (e) {
+		fprintf(stderr, "ldlat-top: cannot read the side band: %s\n", strerror(-e));
+		return e;
+	}
+	e = session__top_drain(&top->tool->session, all,
+			       (top->args->by & TOP_BY_IP) ? &top->ip : NULL,
+			       (top->args->by & TOP_BY_DATA) ? &top->data : NULL);
+	if (e)
+		fprintf(stderr, "ldlat-top: cannot read the tables: %s\n", strerror(-e));
+	return e;
+}
+
+static int top_tick(void *ctx)
+{
+	return top_drain(ctx, false);
+}
+
+struct top_output {
+	const struct top *top;
+	const struct top_rows *ip, *data;
+};
+
+static void top_render(FILE *f, void *ctx)
+{
+	const struct top_output *o = ctx;
+	const struct top *top = o->top;
+
+	if (top->args->out.format == OUTPUT_JSON)
+		top_render_json(f, &top->report, o->ip, o->data, &top->printer.delta);
+	else
+		top_render_text(f, &top->report, o->ip, o->data, &top->printer.delta);
+}
+
+/* One report of the tables drained since the last one (printer.emit). */
+static int top_emit(struct printer *p, void *ctx, char *err, size_t errlen)
+{
+	struct top *top = ctx;
+	struct top_rows ip = {}, data = {};
+	struct top_output o = { .top = top, .ip = &ip, .data = &data };
+	int e = 0;
+
+	if (top->args->by & TOP_BY_IP)
+		e = top_rows__ip(&ip, &top->ip, &top->z);
+	if (!e && (top->args->by & TOP_BY_DATA))
+		e = top_rows__data(&data, &top->data, &top->z, top->args->shift,
+				   top->args->data_by);
+	if (e) {
+		snprintf(err, errlen, "out of memory");
+		goto out;
+	}
+	top_rows__sort(&ip, top->args->sort);
+	top_rows__sort(&data, top->args->sort);
+	/* a blank line between plain reports; on a terminal each one clears the screen */
+	e = output__write(&top->args->out, top_render, &o, p->printed && !top->report.clear, err,
+			  errlen);
+	/* every sample of an exited process has been drained and reported */
+	procmaps__prune_exited(&top->pm);
+out:
+	top_rows__free(&ip);
+	top_rows__free(&data);
+	top_table__reset(&top->ip);
+	top_table__reset(&top->data);
+	return e;
+}
+
+static int top_interval(void *ctx)
+{
+	struct top *top = ctx;
+	int e = top_drain(top, false);
+
+	return e ? e : printer__print(&top->printer);
+}
+
+/* What the report says it is: the tables, their order, and the run's header. */
+static struct top_report top_report_of(const struct top_args *a, bool has_latency,
+				       const struct run_info *run, const struct source *src)
+{
+	return (struct top_report){
+		.by = a->by,
+		.sort = a->sort,
+		.data_by = a->data_by,
+		.nrows = a->nrows,
+		.shift = a->shift,
+		.has_latency = has_latency,
+		.intervals = a->cli.interval > 0,
+		/* like top on a terminal; a pipe or file gets plain blocks */
+		.clear = a->cli.interval > 0 && a->out.format == OUTPUT_TEXT && !a->out.path &&
+			 isatty(STDOUT_FILENO),
+		.run = run,
+		.src = src,
+	};
+}
+
+/*
+ * --input: the samples of a perf.data file into the same tables by the same
+ * native logic, named with the file's mappings, printed once as a live
+ * run's last report.
+ */
+static int top_input(struct top_args *a)
+{
+	struct top top = { .args = a };
+	struct offtop ot = {};
+	struct run_info run;
+	struct timespec started;
+	__u32 tables = ((a->by & TOP_BY_IP) ? LDLAT_TOP_IP : 0) |
+		       ((a->by & TOP_BY_DATA) ? LDLAT_TOP_DATA : 0);
+	char err[2048], lacking[1024];
+	int e, status;
+
+	clock_gettime(CLOCK_REALTIME, &started);
+	procmaps__init(&top.pm);
+	top.pm.proc_root = NULL; /* the file's processes are not this machine's */
+	top_table__init(&top.ip);
+	top_table__init(&top.data);
+	e = offline__check_cli(&a->cli, NULL, err, sizeof(err));
+	if (!e && a->entries_set) {
+		snprintf(err, sizeof(err),
+			 "--entries sizes the kernel's tables between two drains of a live run; "
+			 "with --input the tables grow as the file needs and no sample goes "
+			 "unattributed: leave it out");
+		e = -EINVAL;
+	}
+	if (!e)
+		e = output__check(&a->out, err, sizeof(err));
+	if (!e && symbolizer__init(&top.z, &top.pm, a->debuginfo)) {
+		snprintf(err, sizeof(err), "out of memory");
+		e = -ENOMEM;
+	}
+	if (!e)
+		e = offtop__open(&ot, a->offline.input, &a->cli, tables, a->shift, &top.pm, &top.z,
+				 err, sizeof(err));
+	if (!e) {
+		snprintf(lacking, sizeof(lacking), "%s (%s) do not carry",
+			 ot.o.src.kind == SOURCE_PAGE_FAULTS ? "page-fault samples" : "the samples",
+			 ot.o.events);
+		e = top_check_sort(a, ot.o.src.fields, lacking, err, sizeof(err));
+	}
+	if (e) {
+		fprintf(stderr, "ldlat-top: %s\n", err);
+		status = cli__exit_status(e);
+		goto out;
+	}
+	ot.ip = (a->by & TOP_BY_IP) ? &top.ip : NULL;
+	ot.data = (a->by & TOP_BY_DATA) ? &top.data : NULL;
+	offline__run_info(&ot.o, "ldlat-top", &started, &run);
+	top.report = top_report_of(a, ot.o.src.fields & LDLAT_HAS_LAT, &run, &ot.o.src);
+	top.printer = (struct printer){
+		.tool = "ldlat-top",
+		.out = &a->out,
+		.read = offtop__read,
+		.read_error = offtop__error,
+		.src = &ot,
+		.emit = top_emit,
+		.emit_ctx = &top,
+		.final = true,
+	};
+	if (printer__init(&top.printer, ot.o.cfg.nranges, &started)) {
+		fprintf(stderr, "ldlat-top: out of memory\n");
+		status = EXIT_FAIL;
+		goto out;
+	}
+	e = printer__print(&top.printer);
+	if (!e && a->cli.verbose)
+		offtop__describe(&ot, "ldlat-top", stderr);
+	if (!e)
+		offtop__report_notes(&ot, "ldlat-top", stderr);
+	status = cli__exit_status(e);
+out:
+	printer__free(&top.printer);
+	offtop__close(&ot);
+	top_table__free(&top.ip);
+	top_table__free(&top.data);
+	symbolizer__free(&top.z);
+	procmaps__free(&top.pm);
+	return status;
+}
+
+/* Options of ldlat-hist's that ldlat-top refuses, live or not: 0, or the exit status. */
+static int top_refuse(const struct top_args *a)
+{
+	if (a->cli.loads) {
+		fprintf(stderr, "ldlat-top: --loads is ldlat-hist's: ldlat-top ranks code and data by "
+				"samples and does not count every load; run ldlat-hist --loads for the "
+				"share of all loads the samples stand for\n");
+		return EXIT_USAGE;
+	}
+	if (a->out.format == OUTPUT_OPENMETRICS) {
+		fprintf(stderr,
+			"ldlat-top: --format openmetrics is not one of ldlat-top's: its tables rank "
+			"functions and data per report, they are not totals Prometheus can rate. Use "
+			"--format text or json, or ldlat-hist --format openmetrics for the "
+			"histograms\n");
+		return EXIT_USAGE;
+	}
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct top_args args = { .by = TOP_BY_BOTH,
+				 .nrows = TOP_DEFAULT_ROWS,
+				 .shift = 6,
+				 .entries = TOP_DEFAULT_ENTRIES };
+	struct top top = { .args = &args };
+	struct tool_hooks hooks = { .configure = top_configure,
+				    .before_enable = top_before_enable,
+				    .ctx = &top };
+	struct run_info run;
+	struct timespec started;
+	struct tool tool;
+	enum run_end end;
+	char err[2048];
+	int e, status;
+
+	argp_err_exit_status = EXIT_USAGE;
+	cli__init(&args.cli);
+	args.out.no_openmetrics = true;
+	if (argp_parse(&argp, argc, argv, ARGP_IN_ORDER, NULL, &args))
+		return EXIT_USAGE;
+	status = top_refuse(&args);
+	if (status)
+		return status;
+	if (args.offline.input)
+		return top_input(&args);
+	args.cli.source.sample_ip = args.by & TOP_BY_IP;
+	if (args.cli.list_events)
+		return list_events(stdout, &args.cli, "ldlat-top");
+	e = output__check(&args.out, err, sizeof(err));
+	if (e) {
+		fprintf(stderr, "ldlat-top: %s\n", err);
+		return cli__exit_status(e);
+	}
+
+	procmaps__init(&top.pm);
+	top_table__init(&top.ip);
+	top_table__init(&top.data);
+	top.tool = &tool;
+	e = tool__start_hooks(&tool, &args.cli, "ldlat-top", 0, 0, &hooks, err, sizeof(err));
+	clock_gettime(CLOCK_REALTIME, &started);
+	if (!e && symbolizer__init(&top.z, &top.pm, args.debuginfo))
+		e = -ENOMEM;
+	top.z.note_tool = "ldlat-top";
+	if (e) {
+		fprintf(stderr, "ldlat-top: %s\n", e == -ENOMEM ? "out of memory" : err);
+		status = cli__exit_status(e);
+		goto out;
+	}
+	tool__run_info(&tool, &started, &run);
+	top.report = top_report_of(&args, tool.src.fields & LDLAT_HAS_LAT, &run, &tool.src);
+	top.printer = (struct printer){
+		.tool = "ldlat-top",
+		.out = &args.out,
+		.read = session__read_src,
+		.src = &tool.session,
+		.emit = top_emit,
+		.emit_ctx = &top,
+	};
+	if (printer__init(&top.printer, tool.cfg.nranges, &started)) {
+		fprintf(stderr, "ldlat-top: out of memory\n");
+		status = EXIT_FAIL;
+		goto out;
+	}
+	fprintf(stderr, "ldlat-top: sampling %s on %s. Ctrl-C to end.\n", tool.evlist.evsel[0].name,
+		tool.run.target_desc);
+
+	/* the tables and the side band are emptied between reports */
+	end = run__wait(&tool.run, TOP_DRAIN_SECONDS, top_tick,
+			args.cli.interval > 0 ? top_interval : NULL, &top);
+	tool__stop_sampling(&tool);
+	status = tool__exit_status(&tool, end);
+	if (end == RUN_ERROR)
+		goto out;
+	/* the last (partial) interval, or the whole run: nothing writes the tables now */
+	top.printer.final = true;
+	if (end != RUN_COUNT && (top_drain(&top, true) || printer__print(&top.printer)))
+		status = EXIT_FAIL;
+	if (procwatch__lost(&top.watch))
+		fprintf(stderr,
+			"ldlat-top: warning: the side band lost %llu mapping records (its ring was "
+			"full): some addresses of exited processes may stay unnamed\n",
+			(unsigned long long)procwatch__lost(&top.watch));
+out:
+	if (top.watching)
+		procwatch__stop(&top.watch);
+	printer__free(&top.printer);
+	tool__teardown(&tool);
+	top_table__free(&top.ip);
+	top_table__free(&top.data);
+	symbolizer__free(&top.z);
+	procmaps__free(&top.pm);
+	return status;
+}

@@ -1,0 +1,871 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+#include <errno.h>
+#include <search.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "user/top/offtop.h"
+#include "user/symbols/buildid.h"
+#include "user/symbols/kallsyms.h"
+#include "kernel/lib/util.h"
+
+#define KERNEL_MMAP "[kernel.kallsyms]"
+/* Mappings the frozen images may hold in all (about 200 MiB): a file that asks for more is cut no more. */
+#define MAX_IMAGE_MAPPINGS (1ull << 22)
+
+/* ---- build IDs the file recorded (HEADER_BUILD_ID) ---------------------------- */
+
+struct file_build_id {
+	const char *filename; /* in the file's mapping */
+	unsigned char id[BUILDID_MAX];
+	int len;
+};
+
+static int file_build_id__cmp(const void *a, const void *b)
+{
+	return strcmp(((const struct file_build_id *)a)->filename,
+		      ((const struct file_build_id *)b)->filename);
+}
+
+/* The first entry of a file name is kept: perf writes one per file. */
+static int offtop__add_build_id(struct offtop *t, const struct perf_build_id *b)
+{
+	struct file_build_id *e;
+	void *node;
+
+	if (!b->size)
+		return 0;
+	if (b->cpumode == PERF_RECORD_MISC_KERNEL && !strcmp(b->filename, KERNEL_MMAP)) {
+		memcpy(t->kernel_id, b->id, b->size);
+		t->kernel_id_len = b->size;
+		return 0;
+	}
+	e = calloc(1, sizeof(*e));
+	if (!e)
+		return -ENOMEM;
+	e->filename = b->filename;
+	memcpy(e->id, b->id, b->size);
+	e->len = b->size;
+	node = tsearch(e, &t->build_ids, file_build_id__cmp);
+	if (!node) {
+		free(e);
+		return -ENOMEM;
+	}
+	if (*(struct file_build_id **)node != e)
+		free(e);
+	return 0;
+}
+
+static int offtop__read_build_ids(struct offtop *t)
+{
+	const struct perf_file *f = &t->o.file;
+	struct perf_build_id b;
+	struct perf_cursor c;
+	struct perf_record r;
+	char err[256];
+	int e = 0;
+
+	perf_file__build_id_section(f, &c);
+	while (!e && perf_file__next(f, &c, &r, NULL, err, sizeof(err)) > 0)
+		if (!perf_file__parse_build_id(&r, &b))
+			e = offtop__add_build_id(t, &b);
+	return e; /* a damaged section names fewer files: not an error */
+}
+
+static const struct file_build_id *offtop__build_id(const struct offtop *t, const char *name)
+{
+	struct file_build_id key = {.filename = name};
+	void *node = tfind(&key, &t->build_ids, file_build_id__cmp);
+
+	return node ? *(struct file_build_id **)node : NULL;
+}
+
+/* ---- timelines: the images of each process ------------------------------------ */
+
+static int timeline__cmp(const void *a, const void *b)
+{
+	const struct offtop_timeline *x = a, *y = b;
+
+	return x->tgid < y->tgid ? -1 : x->tgid > y->tgid;
+}
+
+static struct offtop_timeline *offtop__timeline(struct offtop *t, pid_t tgid)
+{
+	struct offtop_timeline key = {.tgid = tgid};
+	void *node;
+
+	if (t->last && t->last->tgid == tgid)
+		return t->last;
+	node = tfind(&key, &t->timelines, timeline__cmp);
+	if (node)
+		t->last = *(struct offtop_timeline **)node;
+	return node ? t->last : NULL;
+}
+
+/* Opens an image from time 'start' (0: the process's first). Returns 0 or -ENOMEM. */
+static int timeline__open_image(struct offtop *t, struct offtop_timeline *tl, __u64 start,
+				bool new_epoch)
+{
+	struct offtop_image *img;
+
+	if (t->next_id < OFFTOP_IMAGE_BASE || t->next_id == 0x7fffffff)
+		return -ENOMEM; /* 2^30 images: out of keys */
+	if (tl->n == tl->cap) {
+		int cap = tl->cap ? tl->cap * 2 : 4;
+
+		img = realloc(tl->img, cap * sizeof(*img));
+		if (!img)
+			return -ENOMEM;
+		tl->img = img;
+		tl->cap = cap;
+	}
+	img = &tl->img[tl->n];
+	*img = (struct offtop_image){
+		.start = start,
+		.id = t->next_id++,
+		.epoch = new_epoch || !tl->n ? tl->n : tl->img[tl->n - 1].epoch,
+	};
+	tl->n++;
+	return 0;
+}
+
+/* The process's timeline, created with its first image when new; NULL when out of memory. */
+static struct offtop_timeline *offtop__timeline_get(struct offtop *t, pid_t tgid)
+{
+	struct offtop_timeline *tl = offtop__timeline(t, tgid);
+	void *node;
+
+	if (tl)
+		return tl;
+	tl = calloc(1, sizeof(*tl));
+	if (!tl)
+		return NULL;
+	tl->tgid = tgid;
+	if (timeline__open_image(t, tl, 0, true) ||
+	    !(node = tsearch(tl, &t->timelines, timeline__cmp))) {
+		free(tl->img);
+		free(tl);
+		return NULL;
+	}
+	return t->last = tl;
+}
+
+/* Freezes the current image: the process as the records have left it. */
+static int timeline__freeze(struct offtop *t, struct offtop_timeline *tl)
+{
+	struct offtop_image *img = &tl->img[tl->n - 1];
+
+	if (img->proc)
+		return 0;
+	img->proc = procmaps__copy(t->images, img->id, &t->model, tl->tgid);
+	if (img->proc)
+		t->image_mappings += (__u64)img->proc->nmaps;
+	return img->proc ? 0 : -ENOMEM;
+}
+
+/*
+ * A record at time 'at' changes names: the current image ends, a new one
+ * starts.  Past MAX_IMAGE_MAPPINGS the process goes on in its current image,
+ * named as a live run names it (the newest mapping wins).
+ */
+static int timeline__cut(struct offtop *t, struct offtop_timeline *tl, __u64 at, bool new_epoch)
+{
+	const struct proc *p = procmaps__find(&t->model, tl->tgid);
+	int e;
+
+	if (t->image_mappings + (p ? (__u64)p->nmaps : 0) > MAX_IMAGE_MAPPINGS) {
+		t->images_capped = true;
+		return 0;
+	}
+	e = timeline__freeze(t, tl);
+	return e ? e : timeline__open_image(t, tl, at, new_epoch);
+}
+
+/* The last image that starts at or before 'at' (the first when none does). */
+static int timeline__at(const struct offtop_timeline *tl, __u64 at)
+{
+	int lo = 0, hi = tl->n, mid;
+
+	while (lo < hi) {
+		mid = (lo + hi) / 2;
+		if (tl->img[mid].start <= at)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo ? lo - 1 : 0;
+}
+
+/*
+ * The tables' key for address a of process tgid at time 'at': the image in
+ * which the mapping that holds a appeared (see offtop.h); the image of 'at'
+ * when no mapping holds it; the first image for a kernel address, whose name
+ * does not depend on the process.
+ */
+static __u32 offtop__key(struct offtop *t, __u32 tgid, __u64 at, __u64 a)
+{
+	const struct offtop_timeline *tl = offtop__timeline(t, (pid_t)tgid);
+	const struct offtop_image *img;
+	const struct mapping *m;
+	int k, j;
+
+	if (!tl)
+		return tgid;
+	if (kallsyms__is_kernel(a))
+		return (__u32)tl->img[0].id;
+	k = timeline__at(tl, at);
+	img = &tl->img[k];
+	m = img->proc ? proc__find(img->proc, a) : NULL;
+	if (!m)
+		return (__u32)img->id;
+	j = timeline__at(tl, m->time);
+	if (j < img->epoch)
+		j = img->epoch;
+	if (j > k)
+		j = k; /* learned at the instant this image began */
+	return (__u32)tl->img[j].id;
+}
+
+/* ---- applying the side band ------------------------------------------------------ */
+
+/*
+ * Whether mapping [lo, hi) of a file (name, elf, its first byte at file
+ * offset pgoff) names an address that an older mapping of the process holds
+ * differently: another file or copy, or the same file at another load bias.
+ */
+static bool offtop__renames(struct offtop *t, pid_t tgid, __u64 lo, __u64 hi, __u64 pgoff,
+			    const char *name, const char *elf)
+{
+	const struct proc *p = procmaps__find(&t->model, tgid);
+	const struct mapping *m;
+	int a = 0, b, mid;
+
+	if (!p || !p->nmaps)
+		return false;
+	name = procmaps__intern(&t->model, name);
+	elf = procmaps__intern(&t->model, elf);
+	for (b = p->nmaps; a < b;) { /* the first mapping that ends after lo */
+		mid = (a + b) / 2;
+		if (p->maps[mid].end <= lo)
+			a = mid + 1;
+		else
+			b = mid;
+	}
+	for (m = &p->maps[a]; m < p->maps + p->nmaps && m->start < hi; m++) {
+		if (m->name != name || m->elf != elf)
+			return true;
+		if (name && name[0] == '/' && m->start - m->pgoff != lo - pgoff)
+			return true;
+	}
+	return false;
+}
+
+static int str__cmp(const void *a, const void *b)
+{
+	return strcmp(a, b);
+}
+
+static int offtop__mismatched(struct offtop *t, const char *name, const unsigned char *id, int len)
+{
+	char hex[2 * BUILDID_MAX + 1], *key;
+	void *node;
+
+	buildid__hex(id, len, hex, sizeof(hex));
+	if (asprintf(&key, "%s %s", hex, name) < 0)
+		return -ENOMEM;
+	node = tsearch(key, &t->mismatched, str__cmp);
+	if (!node) {
+		free(key);
+		return -ENOMEM;
+	}
+	if (*(char **)node != key)
+		free(key);
+	return 0;
+}
+
+/* The kernel's MMAP: the address of the symbol it names ("[kernel.kallsyms]_text") when recorded. */
+static void offtop__kernel_mmap(struct offtop *t, const struct perf_mmap_event *m)
+{
+	const char *sym = m->filename + strlen(KERNEL_MMAP);
+
+	if (strncmp(m->filename, KERNEL_MMAP, strlen(KERNEL_MMAP)) || !*sym || t->kernel_ref)
+		return;
+	/* perf record --buildid-mmap: the kernel's build ID, where HEADER_BUILD_ID has none */
+	if (m->has_build_id && m->build_id_size && !t->kernel_id_len) {
+		memcpy(t->kernel_id, m->build_id, m->build_id_size);
+		t->kernel_id_len = m->build_id_size;
+	}
+	snprintf(t->kernel_ref_sym, sizeof(t->kernel_ref_sym), "%s", sym);
+	t->kernel_ref = m->pgoff;
+}
+
+static int offtop__apply_mmap(struct offtop *t, const struct perf_record *r, __u64 at)
+{
+	const struct file_build_id *fb;
+	struct offtop_timeline *tl;
+	struct perf_mmap_event m;
+	const char *name, *elf = NULL;
+	const unsigned char *id = NULL;
+	int len = 0, e;
+
+	if (perf_file__parse_mmap(&t->o.file, r, &m))
+		return 0;
+	if (m.pid == (__u32)-1 || m.cpumode == PERF_RECORD_MISC_KERNEL) {
+		offtop__kernel_mmap(t, &m);
+		return 0;
+	}
+	if (m.pid >= OFFTOP_IMAGE_BASE || !m.len || m.start + m.len < m.start)
+		return 0;
+	/* perf names anonymous memory //anon; the model, as /proc, leaves it nameless */
+	name = strcmp(m.filename, "//anon") ? m.filename : NULL;
+	if (m.has_build_id) {
+		id = m.build_id;
+		len = m.build_id_size;
+	} else if (name && (fb = offtop__build_id(t, name))) {
+		id = fb->id;
+		len = fb->len;
+	}
+	if (name && len) {
+		elf = symbolizer__elf_for(t->z, name, id, len);
+		if (elf && !*elf && offtop__mismatched(t, name, id, len))
+			return -ENOMEM;
+	}
+	tl = offtop__timeline_get(t, (pid_t)m.pid);
+	if (!tl)
+		return -ENOMEM;
+	if (offtop__renames(t, (pid_t)m.pid, m.start, m.start + m.len, m.pgoff, name, elf)) {
+		e = timeline__cut(t, tl, at, false);
+		if (e)
+			return e;
+	}
+	return procmaps__add_elf(&t->model, (pid_t)m.pid, m.start, m.start + m.len, m.pgoff, name,
+				 elf, at);
+}
+
+static int offtop__apply_comm(struct offtop *t, const struct perf_record *r, __u64 at)
+{
+	struct offtop_timeline *tl;
+	struct perf_comm_event c;
+	int e;
+
+	if (perf_file__parse_comm(&t->o.file, r, &c) || c.pid >= OFFTOP_IMAGE_BASE)
+		return 0;
+	if (!c.exec) {
+		procmaps__comm(&t->model, (pid_t)c.pid, (pid_t)c.tid, c.comm);
+		return 0;
+	}
+	/* a new program: the old one's mappings are gone */
+	tl = offtop__timeline_get(t, (pid_t)c.pid);
+	if (!tl)
+		return -ENOMEM;
+	e = timeline__cut(t, tl, at, true);
+	if (e)
+		return e;
+	procmaps__forget(&t->model, (pid_t)c.pid);
+	procmaps__exec(&t->model, (pid_t)c.pid, c.comm, at);
+	return procmaps__find(&t->model, (pid_t)c.pid) ? 0 : -ENOMEM;
+}
+
+static int offtop__apply_task(struct offtop *t, const struct perf_record *r, __u64 at)
+{
+	struct offtop_timeline *tl;
+	struct perf_task_event k;
+	int e;
+
+	if (perf_file__parse_task(&t->o.file, r, &k) || k.pid >= OFFTOP_IMAGE_BASE ||
+	    k.pid != k.tid)
+		return 0;
+	if (k.exit) {
+		procmaps__exit(&t->model, (pid_t)k.pid);
+		return 0;
+	}
+	if (k.pid == k.ppid)
+		return 0; /* a new thread of a process */
+	/* a new process; a PID seen before starts over */
+	tl = offtop__timeline(t, (pid_t)k.pid);
+	if (tl) {
+		e = timeline__cut(t, tl, at, true);
+		if (e)
+			return e;
+		procmaps__forget(&t->model, (pid_t)k.pid);
+	} else if (!offtop__timeline_get(t, (pid_t)k.pid)) {
+		return -ENOMEM;
+	}
+	return procmaps__fork(&t->model, (pid_t)k.pid, (pid_t)k.ppid, at);
+}
+
+/* A side-band record, where it comes in time order. */
+struct sb_rec {
+	__u64 at;
+	__u64 seq; /* its index in the file */
+	struct perf_record r;
+};
+
+static int sb_rec__cmp(const void *a, const void *b)
+{
+	const struct sb_rec *x = a, *y = b;
+
+	if (x->at != y->at)
+		return x->at < y->at ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+static bool is_sideband(__u32 type)
+{
+	return type == PERF_RECORD_MMAP || type == PERF_RECORD_MMAP2 || type == PERF_RECORD_COMM ||
+	       type == PERF_RECORD_FORK || type == PERF_RECORD_EXIT;
+}
+
+/* Every event carries a timestamp in its samples and in its other records. */
+static bool offtop__timed(const struct perf_file *f)
+{
+	int i;
+
+	for (i = 0; i < f->nevents; i++)
+		if (!(f->events[i].attr.sample_type & PERF_SAMPLE_TIME) ||
+		    !f->events[i].attr.sample_id_all)
+			return false;
+	return true;
+}
+
+struct freeze_ctx {
+	struct offtop *t;
+	int e;
+};
+
+static void freeze_all(const void *node, VISIT which, void *ctx)
+{
+	struct freeze_ctx *c = ctx;
+
+	if ((which == postorder || which == leaf) && !c->e)
+		c->e = timeline__freeze(c->t, *(struct offtop_timeline *const *)node);
+}
+
+/* Collects the side-band records, sorts them by time, applies them; freezes every image. */
+static int offtop__sideband(struct offtop *t, char *err, size_t errlen)
+{
+	const struct perf_file *f = &t->o.file;
+	struct sb_rec *recs = NULL, *tmp;
+	struct perf_build_id b;
+	struct perf_sample_id sid;
+	struct freeze_ctx fc = {t, 0};
+	struct perf_cursor c;
+	struct perf_record r;
+	size_t n = 0, cap = 0, i;
+	__u64 seq = 0, max_at = 0;
+	int e = 0;
+
+	t->timed = offtop__timed(f);
+	perf_file__rewind(f, &c);
+	while ((e = perf_file__next(f, &c, &r, NULL, err, errlen)) > 0) {
+		seq++;
+		if (r.type == PERF_RECORD_HEADER_BUILD_ID && !perf_file__parse_build_id(&r, &b)) {
+			if (offtop__add_build_id(t, &b))
+				goto nomem;
+			continue;
+		}
+		if (!is_sideband(r.type))
+			continue;
+		if (n == cap) {
+			cap = cap ? cap * 2 : 1024;
+			tmp = realloc(recs, cap * sizeof(*recs));
+			if (!tmp)
+				goto nomem;
+			recs = tmp;
+		}
+		recs[n].seq = seq;
+		recs[n].r = r;
+		recs[n].at = seq;
+		if (t->timed) {
+			perf_file__parse_sample_id(f, &r, &sid);
+			recs[n].at = (sid.type & PERF_SAMPLE_TIME) ? sid.time : max_at;
+		}
+		if (recs[n].at > max_at)
+			max_at = recs[n].at;
+		n++;
+	}
+	if (e < 0)
+		goto out;
+	/* where each one is in the file, for offtop__run's count of samples behind them */
+	t->sb_seq = malloc((n ? n : 1) * sizeof(*t->sb_seq));
+	t->sb_latest = malloc((n ? n : 1) * sizeof(*t->sb_latest));
+	if (!t->sb_seq || !t->sb_latest)
+		goto nomem;
+	for (i = 0, max_at = 0; i < n; i++) {
+		if (recs[i].at > max_at)
+			max_at = recs[i].at;
+		t->sb_seq[i] = recs[i].seq;
+		t->sb_latest[i] = max_at;
+	}
+	qsort(recs, n, sizeof(*recs), sb_rec__cmp);
+	for (i = 0; i < n && !e; i++) {
+		switch (recs[i].r.type) {
+		case PERF_RECORD_MMAP:
+		case PERF_RECORD_MMAP2:
+			e = offtop__apply_mmap(t, &recs[i].r, recs[i].at);
+			break;
+		case PERF_RECORD_COMM:
+			e = offtop__apply_comm(t, &recs[i].r, recs[i].at);
+			break;
+		default:
+			e = offtop__apply_task(t, &recs[i].r, recs[i].at);
+			break;
+		}
+	}
+	t->sideband = n;
+	if (!e)
+		twalk_r(t->timelines, freeze_all, &fc);
+	if (e || fc.e)
+		goto nomem;
+out:
+	free(recs);
+	return e;
+nomem:
+	snprintf(err, errlen, "out of memory reading the mappings of %s", f->path);
+	free(recs);
+	return -ENOMEM;
+}
+
+/* ---- opening ------------------------------------------------------------------- */
+
+/* Every analysed event records the fields the tables need. */
+static int offtop__check_fields(struct offtop *t, __u32 tables, char *err, size_t errlen)
+{
+	const struct perf_file *f = &t->o.file;
+	static const struct {
+		__u64 bit;
+		__u32 tables;
+		const char *what;
+	} need[] = {
+		{PERF_SAMPLE_TID, LDLAT_TOP_IP | LDLAT_TOP_DATA,
+		 "the process of each sample (PERF_SAMPLE_TID), which the tables are keyed by"},
+		{PERF_SAMPLE_IP, LDLAT_TOP_IP,
+		 "the instruction pointer of each sample (PERF_SAMPLE_IP) for the code table; "
+		 "--by data leaves that table out"},
+		{PERF_SAMPLE_ADDR, LDLAT_TOP_DATA,
+		 "the data address of each sample (PERF_SAMPLE_ADDR: perf record -d, perf mem "
+		 "record) for the data table; --by ip leaves that table out"},
+	};
+	unsigned int k;
+	int i;
+
+	for (k = 0; k < ARRAY_SIZE(need); k++) {
+		if (!(need[k].tables & tables))
+			continue;
+		for (i = 0; i < f->nevents; i++)
+			if (t->o.use[i] && !(f->events[i].attr.sample_type & need[k].bit))
+				break;
+		if (i < f->nevents) {
+			snprintf(err, errlen,
+				 "ldlat-top --input needs %s; %s's event '%s' did not "
+				 "record it",
+				 need[k].what, f->path, f->events[i].name);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+int offtop__open(struct offtop *t, const char *path, struct cli *cli, __u32 tables, __u32 shift,
+		 struct procmaps *images, struct symbolizer *z, char *err, size_t errlen)
+{
+	int e;
+
+	memset(t, 0, sizeof(*t));
+	procmaps__init(&t->model);
+	t->model.proc_root = NULL;
+	t->images = images;
+	t->z = z;
+	t->next_id = OFFTOP_IMAGE_BASE;
+	e = offline__open(&t->o, path, cli, 0, err, errlen);
+	if (!e)
+		e = offtop__check_fields(t, tables, err, errlen);
+	if (e)
+		return e;
+	t->o.cfg.top = tables;
+	t->o.cfg.top_shift = shift;
+	t->o.cfg.top_entries = 0; /* native tables grow: nothing goes unattributed */
+	if (offtop__read_build_ids(t)) {
+		snprintf(err, errlen, "out of memory reading %s", path);
+		return -ENOMEM;
+	}
+	return offtop__sideband(t, err, errlen);
+}
+
+/* ---- the kernel ------------------------------------------------------------------ */
+
+/*
+ * Whether a kallsyms file (NULL: /proc/kallsyms) is the recording's: its
+ * kernel text where perf saw it (the address of the symbol perf's kernel
+ * MMAP record names); *now: that symbol's address in it (0 when hidden).
+ */
+static bool offtop__kallsyms_fits(const struct offtop *t, const char *path, __u64 *now)
+{
+	*now = 0;
+	if (!t->kernel_ref)
+		return true; /* no kernel MMAP record: nothing to compare */
+	return !kallsyms__lookup(path, t->kernel_ref_sym, now) && *now == t->kernel_ref;
+}
+
+/*
+ * Whether the file was recorded on the running kernel: 1 yes, 0 no, -1
+ * cannot tell; why in buf when not yes.
+ */
+static int offtop__same_kernel(const struct offtop *t, char *buf, size_t len)
+{
+	const struct perf_file *f = &t->o.file;
+	unsigned char here[BUILDID_MAX];
+	char a[2 * BUILDID_MAX + 1], b[2 * BUILDID_MAX + 1];
+	struct utsname u;
+	int n = buildid__kernel(here, sizeof(here));
+
+	if (t->kernel_id_len && n > 0) {
+		if (n == t->kernel_id_len && !memcmp(here, t->kernel_id, n))
+			return 1;
+		buildid__hex(t->kernel_id, t->kernel_id_len, a, sizeof(a));
+		buildid__hex(here, n, b, sizeof(b));
+		snprintf(buf, len,
+			 "it was recorded on another kernel (build ID %s; this one's is %s)", a, b);
+		return 0;
+	}
+	if (uname(&u) || !f->osrelease || !f->hostname) {
+		snprintf(
+			buf, len,
+			"the file names neither its kernel's build ID nor its release and host, so "
+			"it cannot tell whether it was recorded on this kernel");
+		return -1;
+	}
+	if (!strcmp(f->osrelease, u.release) && !strcmp(f->hostname, u.nodename))
+		return 1;
+	snprintf(buf, len, "it was recorded on kernel %s on host %s (this is %s on %s)",
+		 f->osrelease, f->hostname, u.release, u.nodename);
+	return 0;
+}
+
+/* perf's build-ID cache copy of the recorded kernel's kallsyms, if it fits; 0 or -ENOENT. */
+static int offtop__cached_kallsyms(struct offtop *t, struct kallsyms *k, char *path, size_t len)
+{
+	char hex[2 * BUILDID_MAX + 1];
+	int i;
+
+	if (!t->kernel_id_len)
+		return -ENOENT;
+	buildid__hex(t->kernel_id, t->kernel_id_len, hex, sizeof(hex));
+	__u64 now;
+
+	for (i = 0; !buildid__cache_path(i, KERNEL_MMAP, hex, path, len); i++) {
+		if (access(path, R_OK) || !offtop__kallsyms_fits(t, path, &now) ||
+		    kallsyms__load(k, path))
+			continue;
+		if (k->n && !k->hidden)
+			return 0;
+		kallsyms__free(k);
+	}
+	return -ENOENT;
+}
+
+/* Decides where kernel addresses are named from, once, when some sample has one. */
+static void offtop__kernel(struct offtop *t)
+{
+	struct symbolizer *z = t->z;
+	struct kallsyms k = {};
+	char why[512], path[4096];
+	__u64 now;
+	int same;
+
+	if (t->kernel_checked || !t->kernel_samples)
+		return;
+	t->kernel_checked = true;
+	same = offtop__same_kernel(t, why, sizeof(why));
+	if (same == 1) {
+		if (offtop__kallsyms_fits(t, z->kallsyms_path, &now) &&
+		    !kallsyms__load(&k, z->kallsyms_path) && k.n && !k.hidden) {
+			z->ksyms = k; /* the symbolizer's, loaded */
+			z->ksyms_tried = true;
+			return;
+		}
+		if (!now || k.hidden)
+			snprintf(why, sizeof(why),
+				 "/proc/kallsyms shows this user no addresses (root or CAP_SYSLOG "
+				 "sees them, as kernel.kptr_restrict allows)");
+		else
+			snprintf(
+				why, sizeof(why),
+				"it was recorded in another boot of this kernel (%s was at 0x%llx, "
+				"now at 0x%llx)",
+				t->kernel_ref_sym, (unsigned long long)t->kernel_ref,
+				(unsigned long long)now);
+		kallsyms__free(&k);
+	}
+	if (!offtop__cached_kallsyms(t, &k, path, sizeof(path))) {
+		z->ksyms = k;
+		z->ksyms_tried = true;
+		snprintf(t->kernel_note, sizeof(t->kernel_note),
+			 "kernel addresses named from perf's build-ID cache copy %s: %s", path,
+			 why);
+		return;
+	}
+	z->kernel_raw = true;
+	snprintf(t->kernel_note, sizeof(t->kernel_note),
+		 "kernel addresses are shown raw, not named from /proc/kallsyms: %s", why);
+}
+
+/* ---- the samples ----------------------------------------------------------------- */
+
+static int offtop__run(struct offtop *t, struct snapshot *snap, char *err, size_t errlen)
+{
+	const struct ldlat_config *cfg = &t->o.cfg;
+	struct perf_cursor c;
+	struct perf_record r;
+	struct perf_sample ps;
+	struct ldlat_sample s;
+	__u64 at, latest = 0;
+	__u32 cls, tgid;
+	size_t j = 0;
+	int e;
+
+	perf_file__rewind(&t->o.file, &c);
+	while ((e = offline__next_sample(&t->o, &c, &r, &ps, err, errlen)) > 0) {
+		at = t->timed ? ps.time : t->o.stats.records;
+		for (; j < t->sideband && t->sb_seq[j] < t->o.stats.records; j++)
+			latest = t->sb_latest[j];
+		if (at < latest)
+			t->samples_behind++;
+		offline__ldlat_sample(cfg, &ps, &s);
+		if (snapshot__account_class(snap, cfg, &s, &cls) != LDLAT_KEPT)
+			continue;
+		if (kallsyms__is_kernel(s.ip) || kallsyms__is_kernel(s.addr))
+			t->kernel_samples++;
+		tgid = s.tgid;
+		s.tgid = offtop__key(t, tgid, at, s.ip);
+		if (top_tables__add(t->ip, NULL, cfg, &s, cls))
+			goto nomem;
+		s.tgid = offtop__key(t, tgid, at, s.addr);
+		if (top_tables__add(NULL, t->data, cfg, &s, cls))
+			goto nomem;
+	}
+	return e;
+nomem:
+	snprintf(err, errlen, "out of memory");
+	return -ENOMEM;
+}
+
+int offtop__read(void *ctx, struct snapshot *snap)
+{
+	struct offtop *t = ctx;
+	int e;
+
+	snapshot__clear(snap);
+	offline__reset_counts(&t->o);
+	t->samples_behind = t->kernel_samples = 0;
+	if (t->ip)
+		top_table__reset(t->ip);
+	if (t->data)
+		top_table__reset(t->data);
+	e = offtop__run(t, snap, t->err, sizeof(t->err));
+	if (!e)
+		offtop__kernel(t);
+	clock_gettime(CLOCK_REALTIME, &snap->taken);
+	return e;
+}
+
+const char *offtop__error(void *ctx)
+{
+	const struct offtop *t = ctx;
+
+	return t->err;
+}
+
+static void count_timelines(const void *node, VISIT which, void *ctx)
+{
+	const struct offtop_timeline *tl = *(struct offtop_timeline *const *)node;
+	size_t *n = ctx;
+
+	if (which == postorder || which == leaf) {
+		n[0]++;
+		n[1] += (size_t)tl->n;
+	}
+}
+
+void offtop__describe(const struct offtop *t, const char *tool, FILE *out)
+{
+	const struct perf_file *f = &t->o.file;
+	size_t n[2] = {0, 0};
+
+	twalk_r(t->timelines, count_timelines, n);
+	fprintf(out, "%s: %s: %d event%s, analysing %s%s%s\n", tool, f->path, f->nevents,
+		f->nevents == 1 ? "" : "s", t->o.events, f->hostname ? ", recorded on " : "",
+		f->hostname ? f->hostname : "");
+	fprintf(out,
+		"%s: %s: %llu mmap, comm, fork and exit records of %zu processes (%zu images), "
+		"applied in %s order; %llu samples come after a newer one of them in the file\n",
+		tool, f->path, (unsigned long long)t->sideband, n[0], n[1],
+		t->timed ? "time" : "file", (unsigned long long)t->samples_behind);
+}
+
+struct notes_ctx {
+	const char *tool, *path;
+	FILE *out;
+};
+
+static void note_mismatch(const void *node, VISIT which, void *ctx)
+{
+	const char *key = *(const char *const *)node, *name = strchr(key, ' ');
+	const struct notes_ctx *n = ctx;
+
+	if ((which != postorder && which != leaf) || !name)
+		return;
+	fprintf(n->out,
+		"%s: note: %s: no file this user can read has the build ID perf recorded for %s "
+		"(%.*s): its addresses are not named. Put the recorded file there, or in perf's "
+		"build-ID cache (~/.debug, or $PERF_BUILDID_DIR: perf archive packs it on the "
+		"recording machine)\n",
+		n->tool, n->path, name + 1, (int)(name - key), key);
+}
+
+void offtop__report_notes(const struct offtop *t, const char *tool, FILE *out)
+{
+	struct notes_ctx n = {tool, t->o.file.path, out};
+
+	offline__report_skipped(&t->o, tool, out);
+	if (t->images_capped)
+		fprintf(out,
+			"%s: note: %s: its mappings change too often to keep each state apart: "
+			"past %llu mappings, addresses were named as a live run names them (the "
+			"newest mapping wins)\n",
+			tool, t->o.file.path, (unsigned long long)MAX_IMAGE_MAPPINGS);
+	if (!t->timed && t->sideband)
+		fprintf(out,
+			"%s: note: %s: its records carry no timestamps: mappings were applied in "
+			"file order, which perf record keeps per CPU only\n",
+			tool, t->o.file.path);
+	twalk_r(t->mismatched, note_mismatch, &n);
+	if (t->kernel_note[0])
+		fprintf(out, "%s: note: %s: %s\n", tool, t->o.file.path, t->kernel_note);
+}
+
+static void timeline__free(void *p)
+{
+	struct offtop_timeline *tl = p;
+
+	free(tl->img);
+	free(tl);
+}
+
+void offtop__close(struct offtop *t)
+{
+	tdestroy(t->timelines, timeline__free);
+	tdestroy(t->build_ids, free);
+	tdestroy(t->mismatched, free);
+	t->timelines = t->build_ids = t->mismatched = NULL;
+	free(t->sb_seq);
+	free(t->sb_latest);
+	t->sb_seq = t->sb_latest = NULL;
+	t->last = NULL;
+	procmaps__free(&t->model);
+	offline__close(&t->o);
+}

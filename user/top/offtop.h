@@ -1,0 +1,132 @@
+/* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
+/*
+ * offtop.h - ldlat-top --input: the samples of a perf.data file into
+ * ldlat-top's tables, each one judged and counted by the native build of the
+ * BPF program's logic (offline.h, top_tables__add), and the file's MMAP,
+ * MMAP2, COMM, FORK and EXIT records into the process model the live side
+ * band feeds (procmaps.h), so that every sample is named with the mappings
+ * that were in place when it was taken.
+ *
+ * Order.  perf record empties each CPU's ring buffer in turn, so a file is
+ * in time order per CPU but not across CPUs: a sample may come before the
+ * mmap of another CPU that preceded it.  The side-band records are therefore
+ * applied in timestamp order (file order among equal times), and each
+ * sample is placed by its own timestamp.  A file without timestamps (an
+ * event without PERF_SAMPLE_TIME or sample_id_all) is taken in file order.
+ *
+ * Images.  A process's history is cut where a record changes what an
+ * address it already mapped would be named: an exec, a mapping over a
+ * different file (or the same file at another load bias) or over a build-ID
+ * copy, a PID that starts over with a new FORK.  Each piece (an image) is
+ * frozen as a process of its own in the images' procmaps, and the tables are
+ * keyed by (image, IP) and (image, block) instead of (TGID, ...).  A sample
+ * goes to the image in which the mapping that holds its address first
+ * appeared, so that samples of one address under one mapping share one entry
+ * whatever images came between, as they share one (TGID, address) entry
+ * live: rows, counts and the lines or pages touched are the same as a live
+ * run's.  A process of which the file holds no records keeps its TGID as the
+ * key, and reads [exited] (its mappings are unknown).
+ *
+ * Files.  A mapped file is read by path, unless perf recorded its build ID
+ * (MMAP2 with a build ID, perf record --buildid-mmap; else the
+ * HEADER_BUILD_ID section, which perf record writes for the files with
+ * samples) and the file at that path has another one: then a copy from
+ * perf's build-ID cache, and when there is none the file's addresses stay
+ * unnamed and its DSO says "(recorded file not found)" (symbolizer__elf_for).
+ *
+ * Kernel.  Kernel addresses are named from /proc/kallsyms only when the file
+ * was recorded on this kernel in this boot: the kernel's build ID (else its
+ * release and the host name) and the address perf recorded for the kernel's
+ * text agree with this machine's.  Otherwise perf's build-ID cache copy of
+ * that kernel's kallsyms, when there is one; else they stay raw, and a note
+ * says why.
+ */
+#ifndef LDLAT_OFFTOP_H
+#define LDLAT_OFFTOP_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "user/offline/offline.h"
+#include "user/symbols/procmaps.h"
+#include "user/symbols/symbolize.h"
+#include "user/top/toptable.h"
+
+/* Image keys start here: above every PID Linux gives (PID_MAX_LIMIT is 2^22). */
+#define OFFTOP_IMAGE_BASE 0x40000000
+
+struct offtop_image {
+	__u64 start;	   /* the time from which it holds */
+	pid_t id;	   /* its process in the images' procmaps, the tables' key */
+	int epoch;	   /* index of the image at which its exec or fork began */
+	struct proc *proc; /* frozen at its end */
+};
+
+struct offtop_timeline {
+	pid_t tgid;
+	int n, cap;
+	struct offtop_image *img;
+};
+
+struct offtop {
+	struct offline o;	      /* the file, its events, the configuration */
+	struct procmaps model;	      /* the processes as the records leave them */
+	struct procmaps *images;      /* the caller's, which the symbolizer reads */
+	struct symbolizer *z;	      /* the caller's */
+	struct top_table *ip, *data;  /* the caller's; either NULL when not asked for */
+	void *timelines;	      /* tsearch of struct offtop_timeline, by TGID */
+	struct offtop_timeline *last; /* the last one looked up */
+	void *build_ids;	      /* tsearch of HEADER_BUILD_ID entries, by file name */
+	void *mismatched;	      /* tsearch of "hex name": files no file here matches */
+	pid_t next_id;
+	__u64 image_mappings; /* mappings the frozen images hold */
+	bool images_capped;   /* too many: later changes no longer cut (see offtop.c) */
+	bool timed;	      /* timestamps order the records */
+	__u64 sideband;	      /* mmap, comm, fork and exit records applied */
+	/* in file order: each side-band record's index, and the latest time up to it */
+	__u64 *sb_seq, *sb_latest;
+	__u64 samples_behind; /* samples written after a side-band record newer than they are */
+	__u64 kernel_samples; /* kept samples with a kernel IP or data address */
+	bool kernel_checked;
+	char kernel_ref_sym[64];     /* the symbol perf's kernel MMAP record names ("_text") */
+	__u64 kernel_ref;	     /* and its address when recorded */
+	unsigned char kernel_id[20]; /* the file's kernel build ID (HEADER_BUILD_ID) */
+	int kernel_id_len;
+	char kernel_note[1024]; /* how kernel addresses are named, when not from /proc/kallsyms */
+	char err[1024];
+};
+
+/*
+ * Opens the file as ldlat-hist --input does (events, -a, -p, filters: see
+ * offline__open), checks that its samples carry what the tables need (the
+ * process, the IP for the code table, the data address for the data table),
+ * sets cfg's tables (LDLAT_TOP_* in tables, blocks of 1 << shift bytes, no
+ * bound on their size), and reads every side-band record into the images.
+ * Returns 0 or -errno with a sentence in err (-EINVAL: a bad file, or an
+ * option the file cannot serve).
+ */
+int offtop__open(struct offtop *t, const char *path, struct cli *cli, __u32 tables, __u32 shift,
+		 struct procmaps *images, struct symbolizer *z, char *err, size_t errlen);
+
+/*
+ * Every sample of the file into snap (replacing what it held) and into
+ * t->ip and t->data (emptied first), stamped now: a reader shaped like a live
+ * session's (printer.read).  0, or -errno with the sentence in t->err.
+ */
+int offtop__read(void *t, struct snapshot *snap);
+
+/* Why offtop__read failed (printer.read_error). */
+const char *offtop__error(void *t);
+
+/* A line on how the file was read (-v). */
+void offtop__describe(const struct offtop *t, const char *tool, FILE *out);
+
+/*
+ * What the report cannot say in its rows, one line each: samples skipped,
+ * files whose build ID no file here has, how kernel addresses were named.
+ */
+void offtop__report_notes(const struct offtop *t, const char *tool, FILE *out);
+
+void offtop__close(struct offtop *t);
+
+#endif

@@ -1,0 +1,83 @@
+/* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
+/*
+ * topreport.h - ldlat-top's report: table entries symbolized and gathered
+ * into rows (a function and its DSO; a variable or mapping and where it
+ * lives), sorted, and printed in perf top's shape (samples, percent,
+ * function, DSO) with latency and data source, as text or JSON.
+ */
+#ifndef LDLAT_TOPREPORT_H
+#define LDLAT_TOPREPORT_H
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <linux/types.h>
+
+#include "user/report/render.h"
+#include "user/report/snapshot.h"
+#include "user/symbols/symbolize.h"
+#include "user/top/toptable.h"
+
+enum top_by {
+	TOP_BY_IP = 1 << 0,
+	TOP_BY_DATA = 1 << 1,
+	TOP_BY_BOTH = TOP_BY_IP | TOP_BY_DATA,
+};
+
+enum top_sort {
+	TOP_SORT_SAMPLES, /* most samples first */
+	TOP_SORT_LATENCY, /* highest mean latency first */
+	TOP_SORT_TOTAL,	  /* highest latency sum (samples x mean) first */
+};
+
+enum top_data_by {
+	TOP_DATA_OBJECT, /* a row per variable or mapping */
+	TOP_DATA_BLOCK,	 /* a row per cache line or page of it */
+};
+
+struct top_row {
+	char *name;  /* function, variable, mapping */
+	char *where; /* DSO; for a mapping, the process name */
+	enum sym_kind kind;
+	bool kernel;
+	__s64 offset; /* data: of the block (block rows) or of the hottest block (object rows) */
+	__u64 blocks; /* data: lines or pages touched */
+	__u64 hot;    /* data: samples of the hottest block */
+	struct ldlat_top_val v;
+};
+
+struct top_rows {
+	struct top_row *r;
+	size_t n;
+	__u64 total;	    /* attributed and not: what percentages are of */
+	__u64 full, failed; /* not attributed (struct top_table) */
+};
+
+/* Rows of the IP table: one per function (and DSO). Returns 0 or -ENOMEM. */
+int top_rows__ip(struct top_rows *rows, const struct top_table *t, struct symbolizer *z);
+
+/* Rows of the data table, whose blocks are 1 << shift bytes. Returns 0 or -ENOMEM. */
+int top_rows__data(struct top_rows *rows, const struct top_table *t, struct symbolizer *z,
+		   __u32 shift, enum top_data_by by);
+
+void top_rows__sort(struct top_rows *rows, enum top_sort sort);
+void top_rows__free(struct top_rows *rows);
+
+struct top_report {
+	unsigned int by; /* enum top_by */
+	enum top_sort sort;
+	enum top_data_by data_by;
+	int nrows;	  /* rows printed per table */
+	__u32 shift;	  /* data block: 6 (cache line) or 12 (page) */
+	bool has_latency; /* the samples carry latency and data source */
+	bool intervals;	  /* each report is one interval: print its time */
+	bool clear;	  /* clear the screen before each report (a terminal) */
+	const struct run_info *run; /* tool, event, target, start: the JSON header */
+	const struct source *src;
+};
+
+void top_render_text(FILE *out, const struct top_report *r, const struct top_rows *ip,
+		     const struct top_rows *data, const struct snapshot *s);
+void top_render_json(FILE *out, const struct top_report *r, const struct top_rows *ip,
+		     const struct top_rows *data, const struct snapshot *s);
+
+#endif

@@ -1,0 +1,180 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "user/top/toptable.h"
+
+#define EMPTY ((size_t)-1)
+
+void top_table__init(struct top_table *t)
+{
+	memset(t, 0, sizeof(*t));
+}
+
+void top_table__free(struct top_table *t)
+{
+	free(t->e);
+	free(t->slot);
+	memset(t, 0, sizeof(*t));
+}
+
+void top_table__reset(struct top_table *t)
+{
+	t->n = 0;
+	t->full = t->failed = 0;
+	if (t->slot)
+		memset(t->slot, 0xff, t->nslot * sizeof(*t->slot));
+}
+
+static size_t top_hash(__u32 tgid, __u64 addr)
+{
+	__u64 h = (addr ^ ((__u64)tgid << 32 | tgid)) * 0x9e3779b97f4a7c15ull;
+
+	return (size_t)(h ^ (h >> 29));
+}
+
+static size_t *top_table__find_slot(const struct top_table *t, __u32 tgid, __u64 addr)
+{
+	size_t i = top_hash(tgid, addr) & (t->nslot - 1);
+
+	for (;; i = (i + 1) & (t->nslot - 1)) {
+		size_t k = t->slot[i];
+
+		if (k == EMPTY || (t->e[k].tgid == tgid && t->e[k].addr == addr))
+			return &t->slot[i];
+	}
+}
+
+const struct top_entry *top_table__find(const struct top_table *t, __u32 tgid, __u64 addr)
+{
+	size_t *slot;
+
+	if (!t->nslot)
+		return NULL;
+	slot = top_table__find_slot(t, tgid, addr);
+	return *slot == EMPTY ? NULL : &t->e[*slot];
+}
+
+/* Keeps the index at most half full. */
+static int top_table__grow(struct top_table *t)
+{
+	size_t nslot = t->nslot ? t->nslot * 2 : 256, i, *old = t->slot;
+
+	if ((t->n + 1) * 2 <= t->nslot)
+		return 0;
+	t->slot = malloc(nslot * sizeof(*t->slot));
+	if (!t->slot) {
+		t->slot = old;
+		return -ENOMEM;
+	}
+	memset(t->slot, 0xff, nslot * sizeof(*t->slot));
+	t->nslot = nslot;
+	for (i = 0; i < t->n; i++)
+		*top_table__find_slot(t, t->e[i].tgid, t->e[i].addr) = i;
+	free(old);
+	return 0;
+}
+
+static struct top_entry *top_table__get(struct top_table *t, __u32 tgid, __u64 addr)
+{
+	struct top_entry *e;
+	size_t *slot;
+
+	if (top_table__grow(t))
+		return NULL;
+	slot = top_table__find_slot(t, tgid, addr);
+	if (*slot != EMPTY)
+		return &t->e[*slot];
+	if (t->n == t->cap) {
+		size_t cap = t->cap ? t->cap * 2 : 128;
+
+		e = realloc(t->e, cap * sizeof(*e));
+		if (!e)
+			return NULL;
+		t->e = e;
+		t->cap = cap;
+	}
+	e = &t->e[t->n];
+	memset(e, 0, sizeof(*e));
+	e->tgid = tgid;
+	e->addr = addr;
+	*slot = t->n++;
+	return e;
+}
+
+void top_val__add(struct ldlat_top_val *acc, const struct ldlat_top_val *v)
+{
+	int c;
+
+	acc->count += v->count;
+	acc->lat_sum += v->lat_sum;
+	if (v->lat_max > acc->lat_max)
+		acc->lat_max = v->lat_max;
+	for (c = 0; c < LDLAT_NCLASS; c++)
+		acc->cls[c] += v->cls[c];
+}
+
+int top_table__merge(struct top_table *t, __u32 tgid, __u64 addr, const struct ldlat_top_val *v)
+{
+	struct top_entry *e = top_table__get(t, tgid, addr);
+
+	if (!e)
+		return -ENOMEM;
+	top_val__add(&e->v, v);
+	return 0;
+}
+
+int top_table__add_sample(struct top_table *t, __u32 tgid, __u64 addr, __u64 lat, __u32 cls)
+{
+	struct top_entry *e = top_table__get(t, tgid, addr);
+
+	if (!e)
+		return -ENOMEM;
+	ldlat_top_account(&e->v, lat, cls);
+	return 0;
+}
+
+/* One table: the entry, or 'full' when the key is new and the bound is reached. */
+static int top_table__add_bounded(struct top_table *t, __u32 bound, __u32 tgid, __u64 addr,
+				  __u64 lat, __u32 cls)
+{
+	if (bound && t->n >= bound && !top_table__find(t, tgid, addr)) {
+		t->full++;
+		return 0;
+	}
+	return top_table__add_sample(t, tgid, addr, lat, cls);
+}
+
+int top_tables__add(struct top_table *ip, struct top_table *data, const struct ldlat_config *cfg,
+		    const struct ldlat_sample *s, __u32 cls)
+{
+	int e = 0;
+
+	if (ip && (cfg->top & LDLAT_TOP_IP))
+		e = top_table__add_bounded(ip, cfg->top_entries, s->tgid, s->ip, s->lat, cls);
+	if (!e && data && (cfg->top & LDLAT_TOP_DATA))
+		e = top_table__add_bounded(data, cfg->top_entries, s->tgid,
+					   ldlat_top_block(s->addr, cfg->top_shift), s->lat, cls);
+	return e;
+}
+
+__u64 top_table__samples(const struct top_table *t)
+{
+	__u64 n = 0;
+	size_t i;
+
+	for (i = 0; i < t->n; i++)
+		n += t->e[i].v.count;
+	return n;
+}
+
+unsigned int top_val__dominant(const struct ldlat_top_val *v)
+{
+	unsigned int c, best = LDLAT_CLASS_UNKNOWN;
+
+	for (c = 0; c < LDLAT_NCLASS; c++)
+		if (v->cls[c] > v->cls[best])
+			best = c;
+	return best;
+}

@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
+/*
+ * toptable.h - ldlat-top's tables in user space: kept samples by (process,
+ * address), where the address is an instruction pointer or a data block.
+ * Filled from the BPF maps (session_top.c) or sample by sample by native
+ * code (a perf.data reader), with the same ldlat_top_account() the BPF
+ * program runs; symbolized and printed by topreport.c.
+ */
+#ifndef LDLAT_TOPTABLE_H
+#define LDLAT_TOPTABLE_H
+
+#include <stddef.h>
+#include <linux/types.h>
+
+#include "bpf/ldlat.h"
+
+struct top_entry {
+	__u32 tgid;
+	__u64 addr;
+	struct ldlat_top_val v;
+};
+
+struct top_table {
+	struct top_entry *e;
+	size_t n, cap;
+	size_t *slot; /* open-addressing index into e; nslot is a power of two */
+	size_t nslot;
+	__u64 full;   /* samples not attributed: no free entry in the kernel's table */
+	__u64 failed; /* samples not attributed: the kernel's update failed otherwise */
+};
+
+void top_table__init(struct top_table *t);
+void top_table__free(struct top_table *t);
+
+/* Empties the table (keeps its memory). */
+void top_table__reset(struct top_table *t);
+
+/* The entry of (tgid, addr), or NULL. */
+const struct top_entry *top_table__find(const struct top_table *t, __u32 tgid, __u64 addr);
+
+/* Adds v into the entry of (tgid, addr), creating it. Returns 0 or -ENOMEM. */
+int top_table__merge(struct top_table *t, __u32 tgid, __u64 addr, const struct ldlat_top_val *v);
+
+/* Adds one sample, as the BPF program does. Returns 0 or -ENOMEM. */
+int top_table__add_sample(struct top_table *t, __u32 tgid, __u64 addr, __u64 lat, __u32 cls);
+
+/*
+ * A kept sample of class cls into ldlat-top's tables as the BPF program adds
+ * it (ldlat_account in bpf/ldlat.bpf.c): (s->tgid, s->ip) into ip and
+ * (s->tgid, the block of s->addr, 1 << cfg->top_shift bytes) into data, each
+ * when cfg->top asks for it and the table is not NULL.  A key that is new to
+ * a table that already holds cfg->top_entries keys is counted in its 'full',
+ * as the kernel's map counts it (top_entries 0: no bound, the tables grow).
+ * Returns 0 or -ENOMEM.
+ */
+int top_tables__add(struct top_table *ip, struct top_table *data, const struct ldlat_config *cfg,
+		    const struct ldlat_sample *s, __u32 cls);
+
+/* Sum of the entries' counts: the samples attributed. */
+__u64 top_table__samples(const struct top_table *t);
+
+/* Adds one entry value into another (counts, sums, max, classes). */
+void top_val__add(struct ldlat_top_val *acc, const struct ldlat_top_val *v);
+
+/* The class with the most samples (LDLAT_CLASS_UNKNOWN when none). */
+unsigned int top_val__dominant(const struct ldlat_top_val *v);
+
+#endif
