@@ -30,10 +30,10 @@
 #define SPAN_SIZE 0x10000ull
 
 /* A load that hit local DRAM, 150 cycles. */
-#define DS_LOCAL_RAM                                                                  \
-	(((__u64)PERF_MEM_OP_LOAD << PERF_MEM_OP_SHIFT) |                             \
-	 ((__u64)(PERF_MEM_LVL_HIT | PERF_MEM_LVL_LOC_RAM) << PERF_MEM_LVL_SHIFT) |   \
-	 ((__u64)PERF_MEM_SNOOP_HIT << PERF_MEM_SNOOP_SHIFT) |                        \
+#define DS_LOCAL_RAM                                                                               \
+	(((__u64)PERF_MEM_OP_LOAD << PERF_MEM_OP_SHIFT) |                                          \
+	 ((__u64)(PERF_MEM_LVL_HIT | PERF_MEM_LVL_LOC_RAM) << PERF_MEM_LVL_SHIFT) |                \
+	 ((__u64)PERF_MEM_SNOOP_HIT << PERF_MEM_SNOOP_SHIFT) |                                     \
 	 ((__u64)PERF_MEM_LVLNUM_RAM << PERF_MEM_LVLNUM_SHIFT))
 #define SAMPLE_LAT 150
 
@@ -81,7 +81,8 @@ static void case_config(const struct bench_case *bc, struct ldlat_config *c, str
 		c->max_lat = 5000;
 		c->op_mask = PERF_MEM_OP_LOAD;
 		c->class_mask = (1u << LDLAT_CLASS_L1) | (1u << LDLAT_CLASS_L3) |
-				(1u << LDLAT_CLASS_LOCAL_HITM) | (1u << LDLAT_CLASS_REMOTE_RAM_1HOP);
+				(1u << LDLAT_CLASS_LOCAL_HITM) |
+				(1u << LDLAT_CLASS_REMOTE_RAM_1HOP);
 		if (bc->expect != EXPECT_CLASS)
 			c->class_mask |= 1u << LDLAT_CLASS_LOCAL_RAM;
 	}

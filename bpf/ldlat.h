@@ -56,31 +56,31 @@
 
 /* Data-source classes: where a load's data came from, as a user asks about it. */
 enum ldlat_class {
-	LDLAT_CLASS_UNKNOWN,		/* no data source, or one the kernel left N/A */
-	LDLAT_CLASS_L1,			/* L1 (or L0) data cache hit */
-	LDLAT_CLASS_LFB,		/* hit an outstanding miss: fill buffer, L2 MHB */
-	LDLAT_CLASS_L2,			/* L2 hit */
-	LDLAT_CLASS_L3,			/* L3 (LLC) hit, clean or shared */
-	LDLAT_CLASS_L4,			/* L4 (eDRAM) hit */
-	LDLAT_CLASS_MSC,		/* memory-side cache hit */
-	LDLAT_CLASS_ANY_CACHE,		/* a local cache the hardware does not name */
-	LDLAT_CLASS_LOCAL_HITM,		/* modified in another core's cache, same node */
-	LDLAT_CLASS_PEER_CACHE,		/* another core complex's cache, same node */
-	LDLAT_CLASS_REMOTE_CACHE,	/* a remote cache, distance unknown */
-	LDLAT_CLASS_REMOTE_CACHE_1HOP,	/* remote cache, another node of this socket */
-	LDLAT_CLASS_REMOTE_CACHE_2HOP,	/* remote cache, another socket */
-	LDLAT_CLASS_REMOTE_CACHE_3HOP,	/* remote cache, another board */
-	LDLAT_CLASS_REMOTE_HITM,	/* modified in a remote cache */
-	LDLAT_CLASS_LOCAL_RAM,		/* local DRAM */
-	LDLAT_CLASS_REMOTE_RAM,		/* remote DRAM, distance unknown */
-	LDLAT_CLASS_REMOTE_RAM_1HOP,	/* remote DRAM, another node of this socket */
-	LDLAT_CLASS_REMOTE_RAM_2HOP,	/* remote DRAM, another socket */
-	LDLAT_CLASS_REMOTE_RAM_3HOP,	/* remote DRAM, another board */
-	LDLAT_CLASS_PMEM,		/* persistent memory */
-	LDLAT_CLASS_CXL,		/* CXL-attached memory */
-	LDLAT_CLASS_IO,			/* memory-mapped I/O */
-	LDLAT_CLASS_UNCACHED,		/* uncached memory */
-	LDLAT_CLASS_MISS,		/* missed a level, source not known ("L3 miss") */
+	LDLAT_CLASS_UNKNOWN,	       /* no data source, or one the kernel left N/A */
+	LDLAT_CLASS_L1,		       /* L1 (or L0) data cache hit */
+	LDLAT_CLASS_LFB,	       /* hit an outstanding miss: fill buffer, L2 MHB */
+	LDLAT_CLASS_L2,		       /* L2 hit */
+	LDLAT_CLASS_L3,		       /* L3 (LLC) hit, clean or shared */
+	LDLAT_CLASS_L4,		       /* L4 (eDRAM) hit */
+	LDLAT_CLASS_MSC,	       /* memory-side cache hit */
+	LDLAT_CLASS_ANY_CACHE,	       /* a local cache the hardware does not name */
+	LDLAT_CLASS_LOCAL_HITM,	       /* modified in another core's cache, same node */
+	LDLAT_CLASS_PEER_CACHE,	       /* another core complex's cache, same node */
+	LDLAT_CLASS_REMOTE_CACHE,      /* a remote cache, distance unknown */
+	LDLAT_CLASS_REMOTE_CACHE_1HOP, /* remote cache, another node of this socket */
+	LDLAT_CLASS_REMOTE_CACHE_2HOP, /* remote cache, another socket */
+	LDLAT_CLASS_REMOTE_CACHE_3HOP, /* remote cache, another board */
+	LDLAT_CLASS_REMOTE_HITM,       /* modified in a remote cache */
+	LDLAT_CLASS_LOCAL_RAM,	       /* local DRAM */
+	LDLAT_CLASS_REMOTE_RAM,	       /* remote DRAM, distance unknown */
+	LDLAT_CLASS_REMOTE_RAM_1HOP,   /* remote DRAM, another node of this socket */
+	LDLAT_CLASS_REMOTE_RAM_2HOP,   /* remote DRAM, another socket */
+	LDLAT_CLASS_REMOTE_RAM_3HOP,   /* remote DRAM, another board */
+	LDLAT_CLASS_PMEM,	       /* persistent memory */
+	LDLAT_CLASS_CXL,	       /* CXL-attached memory */
+	LDLAT_CLASS_IO,		       /* memory-mapped I/O */
+	LDLAT_CLASS_UNCACHED,	       /* uncached memory */
+	LDLAT_CLASS_MISS,	       /* missed a level, source not known ("L3 miss") */
 	LDLAT_NCLASS,
 };
 
@@ -171,9 +171,9 @@ struct ldlat_config {
 	__u64 span_lo[LDLAT_MAX_SPANS];
 	__u64 span_hi[LDLAT_MAX_SPANS]; /* exclusive */
 	__u32 span_range[LDLAT_MAX_SPANS];
-	__u32 nspans;			/* 0: no address filter, one range */
-	__u32 nranges;			/* rows of 'hists' (at least 1) */
-	__u32 ntgids;			/* 0: any process */
+	__u32 nspans;  /* 0: no address filter, one range */
+	__u32 nranges; /* rows of 'hists' (at least 1) */
+	__u32 ntgids;  /* 0: any process */
 	__u32 tgid[LDLAT_MAX_TGIDS];
 	/*
 	 * linear_step is 1 << (linear_shift - 1): buckets by a shift; 0: by a
@@ -182,11 +182,11 @@ struct ldlat_config {
 	 */
 	__u32 linear_shift;
 	__u64 min_lat;
-	__u64 max_lat; /* inclusive */
-	__u32 class_mask; /* bit (1 << class) set: kept */
-	__u32 op_mask;	  /* PERF_MEM_OP_* bits kept; 0: any op */
-	__u32 need;	  /* LDLAT_HAS_* every kept sample must carry */
-	__u32 linear_step; /* 0: log2 buckets, else width of linear ones */
+	__u64 max_lat;	     /* inclusive */
+	__u32 class_mask;    /* bit (1 << class) set: kept */
+	__u32 op_mask;	     /* PERF_MEM_OP_* bits kept; 0: any op */
+	__u32 need;	     /* LDLAT_HAS_* every kept sample must carry */
+	__u32 linear_step;   /* 0: log2 buckets, else width of linear ones */
 	__u32 weight_struct; /* latency is weight.var1_dw (WEIGHT_STRUCT), else weight.full */
 	__u32 top;	     /* LDLAT_TOP_*: ldlat-top's tables; 0 (ldlat-hist): no code for them */
 	__u32 top_shift;     /* data addresses are rounded down to 1 << top_shift bytes */
@@ -194,7 +194,8 @@ struct ldlat_config {
 };
 
 /* data_src fields, by the UAPI's shifts (union perf_mem_data_src). */
-#define LDLAT_DS(ds, field, bits) ((__u32)(((ds) >> PERF_MEM_##field##_SHIFT) & ((1u << (bits)) - 1)))
+#define LDLAT_DS(ds, field, bits)                                                                  \
+	((__u32)(((ds) >> PERF_MEM_##field##_SHIFT) & ((1u << (bits)) - 1)))
 
 LDLAT_INLINE __u32 ldlat_ds_op(__u64 ds)
 {
@@ -315,7 +316,7 @@ LDLAT_INLINE enum ldlat_class ldlat_class_legacy(__u64 ds, bool hitm)
 	if (lvl & PERF_MEM_LVL_LFB)
 		return LDLAT_CLASS_LFB;
 	if (lvl & (PERF_MEM_LVL_REM_CCE1 | PERF_MEM_LVL_REM_CCE2))
-		return hitm ? LDLAT_CLASS_REMOTE_HITM
+		return hitm			       ? LDLAT_CLASS_REMOTE_HITM
 		       : (lvl & PERF_MEM_LVL_REM_CCE1) ? LDLAT_CLASS_REMOTE_CACHE_1HOP
 						       : LDLAT_CLASS_REMOTE_CACHE_2HOP;
 	if (hitm && (lvl & (PERF_MEM_LVL_L2 | PERF_MEM_LVL_L3 | PERF_MEM_LVL_LOC_RAM)))
@@ -475,7 +476,7 @@ LDLAT_INLINE bool ldlat_tgid_wanted(const volatile struct ldlat_config *c, __u32
  * histogram the sample belongs to.
  */
 LDLAT_INLINE enum ldlat_verdict ldlat_judge(const volatile struct ldlat_config *c,
-					     const struct ldlat_sample *s, __u32 *range, __u32 *cls)
+					    const struct ldlat_sample *s, __u32 *range, __u32 *cls)
 {
 	int r = 0;
 	__u32 k = LDLAT_CLASS_UNKNOWN;

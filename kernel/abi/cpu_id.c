@@ -152,8 +152,7 @@ static void cpu_id__from_cpuid(struct cpu_id *id)
 	cpu_id__format(id);
 }
 
-int cpu_id__core_types_by_cpuid(const struct cpumap *cpus, struct cpumap *core,
-				struct cpumap *atom)
+int cpu_id__core_types_by_cpuid(const struct cpumap *cpus, struct cpumap *core, struct cpumap *atom)
 {
 	cpu_set_t saved, one;
 	unsigned int eax, ebx, ecx, edx;
@@ -218,15 +217,14 @@ static void cpu_id__from_cpuid(struct cpu_id *id)
 
 	memset(id, 0, sizeof(*id));
 	id->stepping = -1;
-	if (sysfs__read("devices/system/cpu/cpu0/regs/identification/midr_el1", buf,
-			sizeof(buf)) > 0)
+	if (sysfs__read("devices/system/cpu/cpu0/regs/identification/midr_el1", buf, sizeof(buf)) >
+	    0)
 		snprintf(id->id, sizeof(id->id), "%s", buf);
 	else
 		snprintf(id->id, sizeof(id->id), "unknown");
 }
 
-int cpu_id__core_types_by_cpuid(const struct cpumap *cpus, struct cpumap *core,
-				struct cpumap *atom)
+int cpu_id__core_types_by_cpuid(const struct cpumap *cpus, struct cpumap *core, struct cpumap *atom)
 {
 	(void)cpus;
 	core->nr = atom->nr = 0;

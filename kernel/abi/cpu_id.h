@@ -27,16 +27,16 @@ enum core_type {
 };
 
 struct cpu_id {
-	char vendor[16];    /* GenuineIntel, AuthenticAMD, HygonGenuine, or "" (arm64) */
+	char vendor[16];     /* GenuineIntel, AuthenticAMD, HygonGenuine, or "" (arm64) */
 	unsigned int family; /* display family, as /proc/cpuinfo prints it */
 	unsigned int model;  /* display model */
 	int stepping;	     /* -1: not known */
 	char id[64];	     /* "GenuineIntel-6-8F-8", or the MIDR on arm64 */
 	bool x86;
-	bool hypervisor;      /* CPUID.1:ECX[31]: running in a virtual machine */
-	bool overridden;      /* from LDLAT_CPU */
-	bool hybrid;	      /* performance and efficiency cores */
-	struct cpumap core;   /* hybrid: the CPUs of each type */
+	bool hypervisor;    /* CPUID.1:ECX[31]: running in a virtual machine */
+	bool overridden;    /* from LDLAT_CPU */
+	bool hybrid;	    /* performance and efficiency cores */
+	struct cpumap core; /* hybrid: the CPUs of each type */
 	struct cpumap atom;
 	char types_from[64]; /* where the core types came from (for --list-events) */
 };

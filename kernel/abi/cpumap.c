@@ -52,8 +52,9 @@ int cpumap__parse(struct cpumap *map, const char *list, char *err, size_t errlen
 		for (c = lo; c <= hi; c++)
 			seen[c] = 1;
 		continue;
-bad:
-		snprintf(err, errlen, "'%.*s' in CPU list '%s' is not a CPU number or range (e.g. 0-3,8)",
+	bad:
+		snprintf(err, errlen,
+			 "'%.*s' in CPU list '%s' is not a CPU number or range (e.g. 0-3,8)",
 			 (int)strcspn(item, ","), item, list);
 		free(seen);
 		return -EINVAL;

@@ -82,7 +82,8 @@ void evsel__strerror(const struct evsel *ev, int err, int cpu, pid_t tid, char *
 			snprintf(buf, len,
 				 "cannot open %s on %s: %s. The PMU cannot sample this event at "
 				 "precise level %u (precise_ip): lower it (fewer p in --event, or "
-				 "'precise =' in tools.conf); a virtual machine often hides PEBS and "
+				 "'precise =' in tools.conf); a virtual machine often hides PEBS "
+				 "and "
 				 "IBS altogether (use --source page-faults there)",
 				 ev->name, where, strerror(err), a->precise_ip);
 		else
@@ -120,25 +121,29 @@ void evsel__strerror(const struct evsel *ev, int err, int cpu, pid_t tid, char *
 	case EINVAL:
 		if (ibs && (a->exclude_user || a->exclude_kernel || a->exclude_hv ||
 			    a->exclude_guest || a->exclude_host || a->exclude_idle))
-			snprintf(buf, len,
-				 "cannot open %s on %s: %s. AMD IBS samples every privilege level, "
-				 "host and guest alike: remove the u, k, h, G, H and I modifiers (u "
-				 "and k work with the swfilt term on Linux 6.14 and later)",
-				 ev->name, where, strerror(err));
+			snprintf(
+				buf, len,
+				"cannot open %s on %s: %s. AMD IBS samples every privilege level, "
+				"host and guest alike: remove the u, k, h, G, H and I modifiers (u "
+				"and k work with the swfilt term on Linux 6.14 and later)",
+				ev->name, where, strerror(err));
 		else if (a->precise_ip == 3)
-			snprintf(buf, len,
-				 "cannot open %s on %s: %s. Precise level 3 (ppp) keeps an event on "
-				 "counter 0 on Golden Cove and later cores, where the load-latency "
-				 "event cannot run: ask for pp",
-				 ev->name, where, strerror(err));
+			snprintf(
+				buf, len,
+				"cannot open %s on %s: %s. Precise level 3 (ppp) keeps an event on "
+				"counter 0 on Golden Cove and later cores, where the load-latency "
+				"event cannot run: ask for pp",
+				ev->name, where, strerror(err));
 		else
-			snprintf(buf, len,
-				 "cannot open %s on %s: the kernel rejected its settings (%s): check "
-				 "the threshold (config1 0x%llx), the precise level (%u) and the "
-				 "sampling period or frequency with --list-events, and that the CPU "
-				 "is online",
-				 ev->name, where, strerror(err), (unsigned long long)a->config1,
-				 a->precise_ip);
+			snprintf(
+				buf, len,
+				"cannot open %s on %s: the kernel rejected its settings (%s): "
+				"check "
+				"the threshold (config1 0x%llx), the precise level (%u) and the "
+				"sampling period or frequency with --list-events, and that the CPU "
+				"is online",
+				ev->name, where, strerror(err), (unsigned long long)a->config1,
+				a->precise_ip);
 		break;
 	default:
 		snprintf(buf, len, "cannot open %s on %s: %s", ev->name, where, strerror(err));
@@ -185,7 +190,8 @@ static int evlist__open_one(struct evlist *evlist, int idx, pid_t pid, int cpu, 
 	if (evlist->group && idx > 0) {
 		gfd = evlist__group_fd(evlist, cpu, tid);
 		if (gfd < 0) {
-			snprintf(err, errlen, "cannot open %s: its group leader %s is not open on %s %d",
+			snprintf(err, errlen,
+				 "cannot open %s: its group leader %s is not open on %s %d",
 				 ev->name, evlist->evsel[0].name, tid >= 0 ? "task" : "CPU",
 				 tid >= 0 ? (int)tid : cpu);
 			return err__system(-EINVAL);
@@ -339,7 +345,8 @@ int evlist__open(struct evlist *evlist, const struct target *target, char *err, 
 					e = evlist__open_one(evlist, i, target->cgroup_fd, cpu,
 							     PERF_FLAG_PID_CGROUP, -1, err, errlen);
 				else
-					e = evlist__open_one(evlist, i, -1, cpu, 0, -1, err, errlen);
+					e = evlist__open_one(evlist, i, -1, cpu, 0, -1, err,
+							     errlen);
 			}
 			break;
 		}
@@ -350,7 +357,8 @@ int evlist__open(struct evlist *evlist, const struct target *target, char *err, 
 	}
 	free(gone);
 	if (!e && !evlist->nfds) {
-		snprintf(err, errlen, "no event to open: none of the target's CPUs is covered by %s",
+		snprintf(err, errlen,
+			 "no event to open: none of the target's CPUs is covered by %s",
 			 evlist->nevsel ? evlist->evsel[0].name : "any event");
 		e = -ENODEV;
 	}

@@ -18,9 +18,9 @@
 
 struct evsel {
 	struct perf_event_attr attr;
-	char name[256];	 /* as a user would write it: "cpu/mem-loads,ldlat=30/P" */
+	char name[256];	    /* as a user would write it: "cpu/mem-loads,ldlat=30/P" */
 	struct cpumap cpus; /* the PMU's CPUs (hybrid parts); nr 0: any */
-	bool has_leader;	 /* open 'leader' first and this event in its group */
+	bool has_leader;    /* open 'leader' first and this event in its group */
 	struct perf_event_attr leader;
 	char leader_name[128];
 };
@@ -51,8 +51,8 @@ struct evfd {
 	int fd;
 	int leader_fd; /* -1 when the event has no group leader */
 	int evsel;
-	int cpu;   /* -1 for a task event */
-	pid_t tid; /* -1 for a CPU or cgroup event */
+	int cpu;	      /* -1 for a task event */
+	pid_t tid;	      /* -1 for a CPU or cgroup event */
 	bool owned_elsewhere; /* a BPF link closes fd, not the evlist */
 };
 

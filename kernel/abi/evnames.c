@@ -7,7 +7,7 @@
 #include "kernel/abi/evnames.h"
 #include "kernel/lib/util.h"
 
-#define MAX_ALIASES   6
+#define MAX_ALIASES 6
 
 struct symbol {
 	__u64 config;
@@ -24,7 +24,8 @@ static const struct symbol hw_symbols[] = {
 	{ PERF_COUNT_HW_BUS_CYCLES, { "bus-cycles" } },
 	{ PERF_COUNT_HW_STALLED_CYCLES_FRONTEND,
 	  { "stalled-cycles-frontend", "idle-cycles-frontend" } },
-	{ PERF_COUNT_HW_STALLED_CYCLES_BACKEND, { "stalled-cycles-backend", "idle-cycles-backend" } },
+	{ PERF_COUNT_HW_STALLED_CYCLES_BACKEND,
+	  { "stalled-cycles-backend", "idle-cycles-backend" } },
 	{ PERF_COUNT_HW_REF_CPU_CYCLES, { "ref-cycles" } },
 };
 
@@ -215,8 +216,7 @@ int evname__cache_all(__u64 *configs, int max)
 	return n;
 }
 
-bool evname__cache_decode(__u64 config, unsigned int *cache, unsigned int *op,
-			  unsigned int *result)
+bool evname__cache_decode(__u64 config, unsigned int *cache, unsigned int *op, unsigned int *result)
 {
 	*cache = config & 0xff;
 	*op = (config >> 8) & 0xff;

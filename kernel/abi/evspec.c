@@ -9,7 +9,6 @@
 #include "kernel/abi/evspec.h"
 #include "kernel/abi/pfm.h"
 
-
 /* ---- parsing ------------------------------------------------------------ */
 
 struct parser {
@@ -79,10 +78,12 @@ static int parser__mods(struct parser *ps, struct evspec_mods *m)
 			break;
 		case 'p':
 			if (++m->precise > 3)
-				return parser__fail(ps, "more than three 'p' (precise levels are 0 to 3)");
+				return parser__fail(
+					ps, "more than three 'p' (precise levels are 0 to 3)");
 			break;
 		default:
-			return parser__fail(ps, "unknown modifier (u, k, h, G, H, I, D, p, pp, ppp, P)");
+			return parser__fail(
+				ps, "unknown modifier (u, k, h, G, H, I, D, p, pp, ppp, P)");
 		}
 	}
 	return 0;
@@ -386,8 +387,8 @@ static int encoder__builtin(struct encoder *en, const char *term, const char *va
 		a->config2 = v;
 	} else if (!strcmp(term, "config3")) {
 		/* config3 (Linux 6.3) is past the end of this build's perf_event_attr */
-		snprintf(en->err, en->errlen, "term 'config3' in '%s' is not supported by this build",
-			 en->e->text);
+		snprintf(en->err, en->errlen,
+			 "term 'config3' in '%s' is not supported by this build", en->e->text);
 		return -EINVAL;
 	} else if (!strcmp(term, "period")) {
 		a->freq = 0;
@@ -422,8 +423,9 @@ static int encoder__format(struct encoder *en, const struct pmu_format *f, const
 		return -ERANGE;
 	}
 	if (e) {
-		snprintf(en->err, en->errlen, "term '%s' in '%s' sets config3, which this build cannot",
-			 term, en->e->text);
+		snprintf(en->err, en->errlen,
+			 "term '%s' in '%s' sets config3, which this build cannot", term,
+			 en->e->text);
 		return -EINVAL;
 	}
 	return 0;
@@ -447,8 +449,8 @@ static int encoder__term(struct encoder *en, const char *term, const char *value
 	pmu__format_names(pmu, names, sizeof(names));
 	if (in_alias)
 		snprintf(en->err, en->errlen,
-			 "%s/events/%s sets the term '%s', which %s/format does not have", pmu->name,
-			 term, term, pmu->name);
+			 "%s/events/%s sets the term '%s', which %s/format does not have",
+			 pmu->name, term, term, pmu->name);
 	else
 		snprintf(en->err, en->errlen,
 			 "unknown term '%s' in '%s' (%s's terms: %s; its events are in "
@@ -519,9 +521,10 @@ static void encoder__mods(struct encoder *en, char *notice, size_t noticelen)
 	a->precise_ip = m->precise;
 	if (max >= 0 && m->precise > max) {
 		a->precise_ip = max;
-		snprintf(notice, noticelen,
-			 "%s: precise level %d lowered to %d, the most %s offers (caps/max_precise)",
-			 en->e->text, m->precise, max, en->out->pmu.name);
+		snprintf(
+			notice, noticelen,
+			"%s: precise level %d lowered to %d, the most %s offers (caps/max_precise)",
+			en->e->text, m->precise, max, en->out->pmu.name);
 	}
 }
 

@@ -97,7 +97,8 @@ struct evspec_attr {
 	struct pmu pmu;		    /* the PMU it was encoded through (has_pmu) */
 	bool has_pmu;
 	bool rate_set; /* a period= or freq= term */
-	char pfm[EVSPEC_TEXT_MAX * 2]; /* EVSPEC_PFM: libpfm4's full name, every umask spelled out */
+	char pfm[EVSPEC_TEXT_MAX *
+		 2]; /* EVSPEC_PFM: libpfm4's full name, every umask spelled out */
 };
 
 /*

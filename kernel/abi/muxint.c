@@ -74,7 +74,8 @@ int muxint__set(struct muxint_saved *saved, const char *pmu, int ms, char *err, 
 	if (e) {
 		snprintf(err, errlen,
 			 "--mux-interval: cannot write %d to %s's perf_event_mux_interval_ms: %s%s",
-			 ms, pmu, strerror(-e), e == -EACCES || e == -EPERM ? " (it needs root)" : "");
+			 ms, pmu, strerror(-e),
+			 e == -EACCES || e == -EPERM ? " (it needs root)" : "");
 		saved->n--; /* nothing changed: nothing to put back */
 		return e == -EACCES || e == -EPERM ? err__input(-EPERM) : e;
 	}

@@ -38,9 +38,9 @@
 #define MAX_IDS		 (1 << 20) /* events x CPUs or threads: far more than perf opens */
 #define MAX_ATTR_SIZE	 4096
 
-static const char magic_le[8] = {'P', 'E', 'R', 'F', 'I', 'L', 'E', '2'};
-static const char magic_be[8] = {'2', 'E', 'L', 'I', 'F', 'R', 'E', 'P'};
-static const char magic_v1[8] = {'P', 'E', 'R', 'F', 'F', 'I', 'L', 'E'};
+static const char magic_le[8] = { 'P', 'E', 'R', 'F', 'I', 'L', 'E', '2' };
+static const char magic_be[8] = { '2', 'E', 'L', 'I', 'F', 'R', 'E', 'P' };
+static const char magic_v1[8] = { 'P', 'E', 'R', 'F', 'F', 'I', 'L', 'E' };
 
 static inline __u64 rd64(const unsigned char *p)
 {
@@ -272,10 +272,11 @@ static void event__layout(struct perf_file *f, struct perf_file_event *ev)
 
 static void event__default_name(struct perf_file_event *ev)
 {
-	static const char *const sw[] = {
-		"cpu-clock",	    "task-clock",   "page-faults",  "context-switches",
-		"cpu-migrations",   "minor-faults", "major-faults", "alignment-faults",
-		"emulation-faults", "dummy"};
+	static const char *const sw[] = { "cpu-clock",	      "task-clock",
+					  "page-faults",      "context-switches",
+					  "cpu-migrations",   "minor-faults",
+					  "major-faults",     "alignment-faults",
+					  "emulation-faults", "dummy" };
 
 	if (ev->attr.type == PERF_TYPE_SOFTWARE && ev->attr.config < ARRAY_SIZE(sw))
 		snprintf(ev->name, sizeof(ev->name), "%s", sw[ev->attr.config]);

@@ -154,7 +154,7 @@ struct perf_file {
 	 */
 	int id_pos, is_pos;
 	const char *hostname, *osrelease, *arch; /* features; NULL when absent */
-	__u64 build_id_off, build_id_len; /* the HEADER_BUILD_ID section; 0, 0 when absent */
+	__u64 build_id_off, build_id_len;	 /* the HEADER_BUILD_ID section; 0, 0 when absent */
 };
 
 /*

@@ -109,7 +109,8 @@ int pfm__encode(const char *name, struct pfm_encoding *enc, char *err, size_t er
 	memset(enc, 0, sizeof(*enc));
 	r = pfm__init();
 	if (r != PFM_SUCCESS) {
-		snprintf(err, errlen, "libpfm4 cannot start (%s): vendor event names are unavailable",
+		snprintf(err, errlen,
+			 "libpfm4 cannot start (%s): vendor event names are unavailable",
 			 pfm__strerror(r));
 		return -EIO;
 	}
@@ -127,7 +128,8 @@ int pfm__encode(const char *name, struct pfm_encoding *enc, char *err, size_t er
 		if (r == PFM_ERR_NOTFOUND) {
 			snprintf(err, errlen,
 				 "libpfm4 knows no event '%s' for this CPU (its tables here: %s). "
-				 "Check the name with libpfm4's showevtinfo, or set LIBPFM_FORCE_PMU "
+				 "Check the name with libpfm4's showevtinfo, or set "
+				 "LIBPFM_FORCE_PMU "
 				 "to encode for another model",
 				 name, pmus);
 			return -ENOENT;

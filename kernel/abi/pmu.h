@@ -53,7 +53,6 @@ int pmu__load_by_type(struct pmu *pmu, __u32 type);
 /* Whether sysfs has a PMU of that name. */
 bool pmu__exists(const char *name);
 
-
 /* Reads a PMU from sysfs.  Returns 0, -ENOENT when there is none, or -errno. */
 int pmu__load(struct pmu *pmu, const char *name);
 void pmu__free(struct pmu *pmu);

@@ -37,11 +37,12 @@ static int sideband__map(struct sideband *sb, char *err, size_t errlen)
 
 			r->base = NULL;
 			snprintf(err, errlen,
-				 "cannot map the side band's ring buffer (%zu KiB): %s%s", r->len >> 10,
-				 strerror(e),
-				 e == EPERM ? " (raise /proc/sys/kernel/perf_event_mlock_kb, or run "
-					      "as root)"
-					    : "");
+				 "cannot map the side band's ring buffer (%zu KiB): %s%s",
+				 r->len >> 10, strerror(e),
+				 e == EPERM
+					 ? " (raise /proc/sys/kernel/perf_event_mlock_kb, or run "
+					   "as root)"
+					 : "");
 			return -e;
 		}
 		sb->nrings++;
@@ -241,7 +242,8 @@ int sideband__drain(struct sideband *sb, void (*fn)(const struct sideband_rec *r
 
 		memcpy(&h, sb->buf + off, sizeof(h));
 		id = (const void *)(sb->buf + off + h.size - sizeof(*id));
-		refs[i] = (struct rec_ref){ h.size >= sizeof(h) + sizeof(*id) ? id->time : 0, off, i };
+		refs[i] = (struct rec_ref){ h.size >= sizeof(h) + sizeof(*id) ? id->time : 0, off,
+					    i };
 	}
 	qsort(refs, n, sizeof(*refs), rec_ref__cmp);
 	for (i = 0; i < n; i++)

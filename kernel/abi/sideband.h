@@ -18,7 +18,7 @@
 struct sideband_rec {
 	__u32 type; /* PERF_RECORD_MMAP2, _COMM, _FORK, _EXIT */
 	__u32 pid, tid, ppid;
-	__u64 time; /* CLOCK_MONOTONIC ns */
+	__u64 time;		/* CLOCK_MONOTONIC ns */
 	__u64 addr, len, pgoff; /* MMAP2: the mapping, pgoff in bytes */
 	bool exec;		/* COMM: the name changed by an exec */
 	const char *str;	/* MMAP2: the file ("//anon" becomes NULL); COMM: the name */

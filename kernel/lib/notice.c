@@ -5,8 +5,7 @@
 
 #include "kernel/lib/notice.h"
 
-__attribute__((format(printf, 3, 4))) void notice__add(char *buf, size_t len, const char *fmt,
-							...)
+__attribute__((format(printf, 3, 4))) void notice__add(char *buf, size_t len, const char *fmt, ...)
 {
 	size_t off = strnlen(buf, len);
 	va_list ap;

@@ -11,7 +11,6 @@
 #include <stddef.h>
 
 /* Appends a line to a notice buffer of len bytes (cut to fit). */
-__attribute__((format(printf, 3, 4))) void notice__add(char *buf, size_t len, const char *fmt,
-							...);
+__attribute__((format(printf, 3, 4))) void notice__add(char *buf, size_t len, const char *fmt, ...);
 
 #endif

@@ -10,7 +10,6 @@
 #include "kernel/abi/sysfs.h"
 #include "kernel/lib/util.h"
 
-
 /*
  * Intel core PMUs by the name the kernel gives them (caps/pmu_name, from
  * arch/x86/events/intel/core.c).  Counts per hardware thread, from the SDM's
@@ -93,8 +92,9 @@ static void probe_core_pmu(struct counter_facts *f)
 	if (!pmu__load(&ibs, "ibs_op")) {
 		char buf[16];
 
-		f->zen4_ibs = sysfs__read("bus/event_source/devices/ibs_op/caps/zen4_ibs_extensions",
-					  buf, sizeof(buf)) >= 0;
+		f->zen4_ibs =
+			sysfs__read("bus/event_source/devices/ibs_op/caps/zen4_ibs_extensions", buf,
+				    sizeof(buf)) >= 0;
 		pmu__free(&ibs);
 	}
 	/*
@@ -128,8 +128,8 @@ void counter_facts__probe(struct counter_facts *f)
 {
 	probe_core_pmu(f);
 	f->smt = read_int(sysfs__read, "devices/system/cpu/smt/active");
-	if (sysfs__read("devices/system/cpu/smt/control", f->smt_control,
-			sizeof(f->smt_control)) < 0)
+	if (sysfs__read("devices/system/cpu/smt/control", f->smt_control, sizeof(f->smt_control)) <
+	    0)
 		f->smt_control[0] = '\0';
 	f->watchdog = read_int(procfs__read, "sys/kernel/nmi_watchdog");
 }
@@ -200,7 +200,8 @@ static void model_intel(struct counter_model *m, const struct counter_facts *f)
 	}
 	if (!doubled) {
 		m->gp_hw = fam->gp_smt;
-		why(m, "%d general-purpose counters per thread, %d fixed: %s (%s/caps/pmu_name '%s')",
+		why(m,
+		    "%d general-purpose counters per thread, %d fixed: %s (%s/caps/pmu_name '%s')",
 		    m->gp_hw, m->fixed, fam->label, f->core_pmu, f->pmu_name);
 	} else if (smt_off_in_firmware(f)) {
 		m->gp_hw = fam->gp_nosmt;
@@ -211,16 +212,19 @@ static void model_intel(struct counter_model *m, const struct counter_facts *f)
 	} else {
 		m->gp_hw = fam->gp_smt;
 		if (f->smt < 0)
-			snprintf(smt, sizeof(smt), "SMT state unknown (no devices/system/cpu/smt), "
-						   "taken as on");
+			snprintf(smt, sizeof(smt),
+				 "SMT state unknown (no devices/system/cpu/smt), "
+				 "taken as on");
 		else if (f->smt == 0)
-			snprintf(smt, sizeof(smt), "SMT off at run time (smt/control=%s): the "
-						   "firmware still splits the counters",
+			snprintf(smt, sizeof(smt),
+				 "SMT off at run time (smt/control=%s): the "
+				 "firmware still splits the counters",
 				 f->smt_control);
 		else
 			snprintf(smt, sizeof(smt), "SMT on (smt/active=1)");
 		why(m,
-		    "%d general-purpose counters per thread, %d fixed: %s with %s; the core's %d are "
+		    "%d general-purpose counters per thread, %d fixed: %s with %s; the core's %d "
+		    "are "
 		    "split between its threads",
 		    m->gp_hw, m->fixed, fam->label, smt, fam->gp_nosmt);
 	}
@@ -246,7 +250,8 @@ static void model_amd(struct counter_model *m, const struct counter_facts *f)
 		snprintf(m->label, sizeof(m->label), "AMD core");
 	if (f->family >= 0 && f->family < 0x15) {
 		m->gp_hw = 4;
-		why(m, "4 general-purpose counters: AMD family %xh predates PERFCTR_CORE", f->family);
+		why(m, "4 general-purpose counters: AMD family %xh predates PERFCTR_CORE",
+		    f->family);
 		return;
 	}
 	why(m,
@@ -267,8 +272,9 @@ void counter_model__build(struct counter_model *m, const struct counter_facts *f
 	m->hypervisor = f->hypervisor;
 	if (!m->has_pmu) {
 		snprintf(m->label, sizeof(m->label), "no hardware PMU");
-		why(m, "no core PMU in %s/bus/event_source/devices (no 'cpu' or 'cpu_core'): "
-		       "hardware events cannot be counted here; software events can",
+		why(m,
+		    "no core PMU in %s/bus/event_source/devices (no 'cpu' or 'cpu_core'): "
+		    "hardware events cannot be counted here; software events can",
 		    sysfs__root());
 		return;
 	}
@@ -282,8 +288,9 @@ void counter_model__build(struct counter_model *m, const struct counter_facts *f
 	default:
 		snprintf(m->label, sizeof(m->label), "unknown core PMU '%s'", f->core_pmu);
 		m->gp_hw = 4;
-		why(m, "4 general-purpose counters assumed: the core PMU '%s' is neither Intel's "
-		       "nor AMD's as ldlat knows them",
+		why(m,
+		    "4 general-purpose counters assumed: the core PMU '%s' is neither Intel's "
+		    "nor AMD's as ldlat knows them",
 		    f->core_pmu);
 		break;
 	}
@@ -304,8 +311,10 @@ void counter_model__build(struct counter_model *m, const struct counter_facts *f
 		m->gp--;
 		why(m,
 		    "NMI watchdog on (kernel.nmi_watchdog=%d): a perf-based hard-lockup detector "
-		    "holds a counter on every CPU, and the kernel does not count it when it checks a "
-		    "group; planned with %d general-purpose counter%s (sysctl kernel.nmi_watchdog=0 "
+		    "holds a counter on every CPU, and the kernel does not count it when it checks "
+		    "a "
+		    "group; planned with %d general-purpose counter%s (sysctl "
+		    "kernel.nmi_watchdog=0 "
 		    "gives the counter back)",
 		    f->watchdog, m->gp, m->gp == 1 ? "" : "s");
 	}
@@ -369,7 +378,8 @@ void counter_model__needs(const struct counter_model *m, const struct perf_event
 		}
 	}
 	if (attr->type == PERF_TYPE_HW_CACHE)
-		n->offcore = m->cache_offcore && evname__cache_decode(attr->config, &cache, &op, &result) &&
+		n->offcore = m->cache_offcore &&
+			     evname__cache_decode(attr->config, &cache, &op, &result) &&
 			     (cache == PERF_COUNT_HW_CACHE_LL || cache == PERF_COUNT_HW_CACHE_NODE);
 	else if (raw)
 		for (i = 0; i < m->noffcore_codes; i++)

@@ -32,13 +32,13 @@ enum cpu_vendor {
 /* What the model is built from; -1 (or "") where unknown. */
 struct counter_facts {
 	enum cpu_vendor vendor;
-	int family, model;	   /* from the CPU's identity */
-	char ident_src[128];	   /* where vendor, family and model came from */
-	char core_pmu[64];	   /* sysfs name of the core PMU: "cpu", "cpu_core"; "" none */
-	__u32 core_type;	   /* its perf_event_attr.type */
-	char pmu_name[64];	   /* its caps/pmu_name ("skylake"): Intel's kernels name the model */
-	bool amd_event_format;	   /* its format/event is config:0-7,32-35, AMD's event select */
-	bool zen4_ibs;		   /* ibs_op/caps/zen4_ibs_extensions: Zen 4 or later */
+	int family, model;     /* from the CPU's identity */
+	char ident_src[128];   /* where vendor, family and model came from */
+	char core_pmu[64];     /* sysfs name of the core PMU: "cpu", "cpu_core"; "" none */
+	__u32 core_type;       /* its perf_event_attr.type */
+	char pmu_name[64];     /* its caps/pmu_name ("skylake"): Intel's kernels name the model */
+	bool amd_event_format; /* its format/event is config:0-7,32-35, AMD's event select */
+	bool zen4_ibs;	       /* ibs_op/caps/zen4_ibs_extensions: Zen 4 or later */
 	int cpuid_gp, cpuid_fixed; /* CPUID leaf 0xA (Intel architectural perfmon) */
 	int smt;		   /* devices/system/cpu/smt/active */
 	char smt_control[32];	   /* devices/system/cpu/smt/control: "on", "off", "notsupported" */

@@ -57,10 +57,11 @@ static void counting__reason(const struct counting *c, const struct counting_eve
 	}
 	switch (err) {
 	case ENOENT:
-		snprintf(buf, len,
-			 "the kernel has no encoding for it on this CPU (%s): its event table marks "
-			 "it absent",
-			 strerror(err));
+		snprintf(
+			buf, len,
+			"the kernel has no encoding for it on this CPU (%s): its event table marks "
+			"it absent",
+			strerror(err));
 		break;
 	case EINVAL:
 		snprintf(buf, len,
@@ -99,8 +100,8 @@ static struct target target__first(const struct target *t)
 }
 
 /* Opens ev alone on the place one, and closes it. */
-static int counting__probe_one(const struct counting_event *ev, const struct target *one,
-			       char *buf, size_t len)
+static int counting__probe_one(const struct counting_event *ev, const struct target *one, char *buf,
+			       size_t len)
 {
 	struct evlist probe = {};
 	struct evsel es;
@@ -230,8 +231,7 @@ static int counting__open_one(struct counting *c, int g, const struct target *ta
 	return 0;
 }
 
-int counting__open(struct counting *c, int g, const struct target *target, char *err,
-		   size_t errlen)
+int counting__open(struct counting *c, int g, const struct target *target, char *err, size_t errlen)
 {
 	int i, e;
 
@@ -334,7 +334,8 @@ int counting__pmus(const struct counting *c, char names[][64], int max)
 		if (c->ev[i].unsupported)
 			continue;
 		type = c->ev[i].spec.attr.type;
-		if (type == PERF_TYPE_HARDWARE || type == PERF_TYPE_HW_CACHE || type == PERF_TYPE_RAW)
+		if (type == PERF_TYPE_HARDWARE || type == PERF_TYPE_HW_CACHE ||
+		    type == PERF_TYPE_RAW)
 			snprintf(name, sizeof(name), "%s",
 				 c->model.core_pmu[0] ? c->model.core_pmu : "cpu");
 		else if (pmu__load_by_type(&pmu, type))

@@ -42,7 +42,7 @@ struct counting {
 	struct counter_model model;
 	struct plan plan;
 	struct plan_input *pin;
-	int *pin_ev; /* plan input -> event */
+	int *pin_ev;		       /* plan input -> event */
 	struct counting_group *groups; /* plan.ngroups of them */
 };
 

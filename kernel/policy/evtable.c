@@ -22,7 +22,7 @@ struct loader {
 };
 
 __attribute__((format(printf, 2, 3))) static int loader__fail(struct loader *l, const char *fmt,
-							       ...)
+							      ...)
 {
 	char msg[768];
 	va_list ap;
@@ -81,8 +81,9 @@ static int loader__defaults_key(struct loader *l, const char *key, const char *v
 
 	if (strcmp(key, "ldlat") && strcmp(key, "freq") && strcmp(key, "period") &&
 	    strcmp(key, "page-faults-period"))
-		return loader__fail(l, "unknown key '%s' in [defaults] (ldlat, freq, period, "
-				       "page-faults-period)",
+		return loader__fail(l,
+				    "unknown key '%s' in [defaults] (ldlat, freq, period, "
+				    "page-faults-period)",
 				    key);
 	if (!parse_num(val, &v) || !v)
 		return loader__fail(l, "%s = '%s': expected a positive number", key, val);
@@ -155,8 +156,9 @@ static int loader__entry_key(struct loader *l, const char *key, char *val)
 	} else if (!strcmp(key, "ldlat")) {
 		snprintf(pattern, sizeof(pattern), "%s", val);
 		if (!parse_range(pattern, &en->ldlat_min, &en->ldlat_max, &en->ldlat_step))
-			return loader__fail(l, "ldlat = '%s': expected MIN-MAX or MIN-MAX/STEP "
-					       "cycles (e.g. 3-65535)",
+			return loader__fail(l,
+					    "ldlat = '%s': expected MIN-MAX or MIN-MAX/STEP "
+					    "cycles (e.g. 3-65535)",
 					    val);
 		en->has_ldlat = true;
 		en->ldlat_line = l->line;
@@ -184,9 +186,10 @@ static int loader__entry_key(struct loader *l, const char *key, char *val)
 		else
 			en->offcore_registers = (int)v;
 	} else {
-		return loader__fail(l, "unknown key '%s' in [%s] (cpuid, core, requires, event, "
-				       "leader, ldlat, ldlat-default, precise, unsupported, note, "
-				       "counters, fixed-counters, offcore-registers)",
+		return loader__fail(l,
+				    "unknown key '%s' in [%s] (cpuid, core, requires, event, "
+				    "leader, ldlat, ldlat-default, precise, unsupported, note, "
+				    "counters, fixed-counters, offcore-registers)",
 				    key, en->name);
 	}
 #undef TEXT

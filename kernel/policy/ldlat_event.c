@@ -115,15 +115,18 @@ static int build__threshold(struct build *b, const struct origin *org,
 	if (asked) {
 		if (!f || (org->kind == FROM_TABLE && !en->has_ldlat)) {
 			snprintf(b->err, b->errlen,
-				 "--ldlat %llu: %s has no hardware latency threshold; keep the loads "
-				 "of %llu cycles and more with --min-lat %llu instead (filtered in BPF)",
+				 "--ldlat %llu: %s has no hardware latency threshold; keep the "
+				 "loads "
+				 "of %llu cycles and more with --min-lat %llu instead (filtered in "
+				 "BPF)",
 				 (unsigned long long)asked, org->where, (unsigned long long)asked,
 				 (unsigned long long)asked);
 			return -EINVAL;
 		}
 		if (org->kind == FROM_OPTION && term) {
 			snprintf(b->err, b->errlen,
-				 "--ldlat %llu and the ldlat term of %s both set the threshold: give "
+				 "--ldlat %llu and the ldlat term of %s both set the threshold: "
+				 "give "
 				 "one of them",
 				 (unsigned long long)asked, org->where);
 			return -EINVAL;
@@ -207,8 +210,8 @@ static int build__threshold(struct build *b, const struct origin *org,
 	return 0;
 }
 
-static void build__precise(struct build *b, const struct origin *org,
-			   const struct evspec_event *ev, struct evspec_attr *enc, bool is_ldlat)
+static void build__precise(struct build *b, const struct origin *org, const struct evspec_event *ev,
+			   struct evspec_attr *enc, bool is_ldlat)
 {
 	int max = enc->has_pmu ? enc->pmu.max_precise : -1, want;
 
@@ -605,10 +608,10 @@ static int build__alias(struct build *b, const struct table_miss *miss)
 		if (alias) {
 			snprintf(text, sizeof(text), "%s/mem-loads/H", pmu.name);
 			snprintf(ltext, sizeof(ltext), "%s/mem-loads-aux/H", pmu.name);
-			snprintf(org.where, sizeof(org.where), "the kernel's alias %s/events/mem-loads",
-				 pmu.name);
-			snprintf(org.why, sizeof(org.why), "sysfs alias %s/events/mem-loads (%s): %s",
-				 pmu.name, alias, why);
+			snprintf(org.where, sizeof(org.where),
+				 "the kernel's alias %s/events/mem-loads", pmu.name);
+			snprintf(org.why, sizeof(org.why),
+				 "sysfs alias %s/events/mem-loads (%s): %s", pmu.name, alias, why);
 			e = evspec__parse(&spec, text, err, sizeof(err));
 			if (!e) {
 				/* Sapphire Rapids, hybrid big cores: the kernel wants the aux event */

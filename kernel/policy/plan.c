@@ -197,25 +197,29 @@ static int planner__user_group(struct planner *pl, int first, bool *done, char *
 			snprintf(err, errlen,
 				 "group {%s} can never be scheduled: %d of its events need an "
 				 "offcore-response register (LLC and node cache events, "
-				 "OFFCORE_RESPONSE/OCR events) and %s has %d. Split it into groups of "
+				 "OFFCORE_RESPONSE/OCR events) and %s has %d. Split it into groups "
+				 "of "
 				 "at most %d such events",
 				 names, noff, m->label, m->offcore, m->offcore);
 		else if (f == NO_GP)
 			snprintf(err, errlen,
-				 "group {%s} can never be scheduled: its %d hardware events need more "
-				 "than the %d general-purpose counters %s gives a group%s. Split it, "
+				 "group {%s} can never be scheduled: its %d hardware events need "
+				 "more "
+				 "than the %d general-purpose counters %s gives a group%s. Split "
+				 "it, "
 				 "or leave the braces out and let ldlat-stat plan the groups",
 				 names, ngp, m->gp, m->label,
 				 m->watchdog ? " beside the NMI watchdog" : "");
 		else
 			snprintf(err, errlen,
-				 "group {%s} can never be scheduled: two of its events can only use the "
+				 "group {%s} can never be scheduled: two of its events can only "
+				 "use the "
 				 "same fixed counter. Put them in different groups",
 				 names);
 		return -EINVAL;
 	}
-	snprintf(pl->p->groups[gi].why, sizeof(pl->p->groups[gi].why),
-		 "as written (%d event%s)", members, members == 1 ? "" : "s");
+	snprintf(pl->p->groups[gi].why, sizeof(pl->p->groups[gi].why), "as written (%d event%s)",
+		 members, members == 1 ? "" : "s");
 	return 0;
 }
 
@@ -228,7 +232,8 @@ static int planner__partner(const struct planner *pl, int i, const bool *done)
 		return -1;
 	for (j = i + 1; j < pl->p->n; j++)
 		if (!done[j] && pl->in[j].user_group < 0 && pl->needs[j].kind == EV_CORE &&
-		    pair_key(&pl->in[j].attr) == k && pl->in[j].attr.config != pl->in[i].attr.config)
+		    pair_key(&pl->in[j].attr) == k &&
+		    pl->in[j].attr.config != pl->in[i].attr.config)
 			return j;
 	return -1;
 }
@@ -281,7 +286,8 @@ static int planner__core_unit(struct planner *pl, const int *unit, int nunit)
 			snprintf(a, sizeof(a), "%d with all %d general-purpose counters taken",
 				 counts[NO_GP], m->gp);
 		else if (counts[NO_GP])
-			snprintf(a, sizeof(a), "%d with fewer than %d of %d general-purpose counters free",
+			snprintf(a, sizeof(a),
+				 "%d with fewer than %d of %d general-purpose counters free",
 				 counts[NO_GP], alone.gp, m->gp);
 		if (counts[NO_OFFCORE])
 			snprintf(b, sizeof(b), "%s%d with all %d offcore-response registers taken",
@@ -363,8 +369,9 @@ int plan__build(struct plan *p, const struct counter_model *m, const struct plan
 		done[i] = true;
 		switch (pl.needs[i].kind) {
 		case EV_SOFTWARE:
-			e = planner__join(&pl, &sw, EV_SOFTWARE, i,
-					  "software events take no counter: they count all the time");
+			e = planner__join(
+				&pl, &sw, EV_SOFTWARE, i,
+				"software events take no counter: they count all the time");
 			break;
 		case EV_OTHER:
 			snprintf(why, sizeof(why),
@@ -378,9 +385,10 @@ int plan__build(struct plan *p, const struct counter_model *m, const struct plan
 			if (m->has_pmu)
 				core[ncore++] = i;
 			else
-				e = planner__join(&pl, &nopmu, EV_CORE, i,
-						  "not planned: there is no hardware PMU here, so no "
-						  "hardware event will open");
+				e = planner__join(
+					&pl, &nopmu, EV_CORE, i,
+					"not planned: there is no hardware PMU here, so no "
+					"hardware event will open");
 			break;
 		}
 	}

@@ -30,7 +30,7 @@ struct plan_group {
 	int n;
 	int *ev; /* indexes into the input */
 	enum ev_kind kind;
-	bool user; /* written by the user as {a,b} */
+	bool user;	 /* written by the user as {a,b} */
 	int gp, offcore; /* counters it takes */
 	unsigned int fixed_mask;
 	char why[512]; /* why this group exists (why the events before did not take it in) */

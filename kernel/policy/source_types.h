@@ -22,10 +22,10 @@ enum source_kind {
 
 struct source_opts {
 	enum source_kind kind;
-	__u64 ldlat;  /* hardware latency threshold in core cycles; 0: default */
-	__u64 period; /* sample every Nth event; 0 with freq 0: the source's default */
-	__u64 freq;   /* samples per second instead of a period */
-	const char *event;	    /* --event SPEC: the load-latency event as written */
+	__u64 ldlat;	   /* hardware latency threshold in core cycles; 0: default */
+	__u64 period;	   /* sample every Nth event; 0 with freq 0: the source's default */
+	__u64 freq;	   /* samples per second instead of a period */
+	const char *event; /* --event SPEC: the load-latency event as written */
 	const struct evtable *table; /* tools.conf: events per CPU and the defaults */
 	bool sample_ip; /* also PERF_SAMPLE_IP: the precise IP in perf_sample_data (ldlat-top) */
 };
@@ -34,10 +34,10 @@ struct source_opts {
 
 /* One load-latency event of a resolved source, and why it was chosen. */
 struct source_event {
-	char why[512];	    /* "tools.conf:88 [sapphire-rapids] for GenuineIntel-6-8F" */
+	char why[512];		     /* "tools.conf:88 [sapphire-rapids] for GenuineIntel-6-8F" */
 	char note[EVTABLE_TEXT_MAX]; /* the table entry's note */
-	enum core_type core;	    /* the core type it samples (hybrid parts) */
-	bool has_ldlat;		    /* a hardware threshold is set */
+	enum core_type core;	     /* the core type it samples (hybrid parts) */
+	bool has_ldlat;		     /* a hardware threshold is set */
 	__u64 ldlat;
 	bool has_range; /* the table knows the threshold's range */
 	__u64 ldlat_min, ldlat_max, ldlat_step;

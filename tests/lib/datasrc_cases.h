@@ -24,8 +24,7 @@
 #define L(x)		(P(LVL, x) | P(LVL, HIT))
 #define LN(x)		P(LVLNUM, x)
 /* include/linux/perf_event.h */
-#define MEM_NA                                                                                     \
-	(P(OP, NA) | P(LVL, NA) | P(SNOOP, NA) | P(LOCK, NA) | P(TLB, NA) | P(LVLNUM, NA))
+#define MEM_NA (P(OP, NA) | P(LVL, NA) | P(SNOOP, NA) | P(LOCK, NA) | P(TLB, NA) | P(LVLNUM, NA))
 
 struct ds_case {
 	const char *what;
@@ -51,39 +50,106 @@ struct ds_case {
 #define GEN_0E (OP_LH | P(LVL, IO) | LEVEL(NA) | P(SNOOP, NONE))
 #define GEN_0F (OP_LH | P(LVL, UNC) | LEVEL(NA) | P(SNOOP, NONE))
 
-#define C_GEN_00 { "0x00 unknown L3 miss", GEN_00, LDLAT_CLASS_MISS }
-#define C_GEN_01 { "0x01 L1", GEN_01, LDLAT_CLASS_L1 }
-#define C_GEN_02 { "0x02 LFB", GEN_02, LDLAT_CLASS_LFB }
-#define C_GEN_03 { "0x03 L2", GEN_03, LDLAT_CLASS_L2 }
-#define C_GEN_04 { "0x04 L3", GEN_04, LDLAT_CLASS_L3 }
-#define C_GEN_05 { "0x05 L3 snoop miss", GEN_05, LDLAT_CLASS_L3 }
-#define C_GEN_06 { "0x06 L3 snoop hit", GEN_06, LDLAT_CLASS_L3 }
-#define C_GEN_07 { "0x07 L3 HITM", GEN_07, LDLAT_CLASS_LOCAL_HITM }
-#define C_GEN_08 { "0x08 remote cache", GEN_08, LDLAT_CLASS_REMOTE_CACHE_1HOP }
-#define C_GEN_09 { "0x09 remote HITM", GEN_09, LDLAT_CLASS_REMOTE_HITM }
-#define C_GEN_0A { "0x0a local DRAM shared", GEN_0A, LDLAT_CLASS_LOCAL_RAM }
-#define C_GEN_0B { "0x0b remote DRAM shared (lvl_num L3)", GEN_0B, LDLAT_CLASS_REMOTE_RAM_1HOP }
-#define C_GEN_0C { "0x0c local DRAM exclusive", GEN_0C, LDLAT_CLASS_LOCAL_RAM }
-#define C_GEN_0D { "0x0d remote DRAM exclusive", GEN_0D, LDLAT_CLASS_REMOTE_RAM_1HOP }
-#define C_GEN_0E { "0x0e I/O", GEN_0E, LDLAT_CLASS_IO }
-#define C_GEN_0F { "0x0f uncached", GEN_0F, LDLAT_CLASS_UNCACHED }
+#define C_GEN_00                                                                                   \
+	{                                                                                          \
+		"0x00 unknown L3 miss", GEN_00, LDLAT_CLASS_MISS                                   \
+	}
+#define C_GEN_01                                                                                   \
+	{                                                                                          \
+		"0x01 L1", GEN_01, LDLAT_CLASS_L1                                                  \
+	}
+#define C_GEN_02                                                                                   \
+	{                                                                                          \
+		"0x02 LFB", GEN_02, LDLAT_CLASS_LFB                                                \
+	}
+#define C_GEN_03                                                                                   \
+	{                                                                                          \
+		"0x03 L2", GEN_03, LDLAT_CLASS_L2                                                  \
+	}
+#define C_GEN_04                                                                                   \
+	{                                                                                          \
+		"0x04 L3", GEN_04, LDLAT_CLASS_L3                                                  \
+	}
+#define C_GEN_05                                                                                   \
+	{                                                                                          \
+		"0x05 L3 snoop miss", GEN_05, LDLAT_CLASS_L3                                       \
+	}
+#define C_GEN_06                                                                                   \
+	{                                                                                          \
+		"0x06 L3 snoop hit", GEN_06, LDLAT_CLASS_L3                                        \
+	}
+#define C_GEN_07                                                                                   \
+	{                                                                                          \
+		"0x07 L3 HITM", GEN_07, LDLAT_CLASS_LOCAL_HITM                                     \
+	}
+#define C_GEN_08                                                                                   \
+	{                                                                                          \
+		"0x08 remote cache", GEN_08, LDLAT_CLASS_REMOTE_CACHE_1HOP                         \
+	}
+#define C_GEN_09                                                                                   \
+	{                                                                                          \
+		"0x09 remote HITM", GEN_09, LDLAT_CLASS_REMOTE_HITM                                \
+	}
+#define C_GEN_0A                                                                                   \
+	{                                                                                          \
+		"0x0a local DRAM shared", GEN_0A, LDLAT_CLASS_LOCAL_RAM                            \
+	}
+#define C_GEN_0B                                                                                   \
+	{                                                                                          \
+		"0x0b remote DRAM shared (lvl_num L3)", GEN_0B, LDLAT_CLASS_REMOTE_RAM_1HOP        \
+	}
+#define C_GEN_0C                                                                                   \
+	{                                                                                          \
+		"0x0c local DRAM exclusive", GEN_0C, LDLAT_CLASS_LOCAL_RAM                         \
+	}
+#define C_GEN_0D                                                                                   \
+	{                                                                                          \
+		"0x0d remote DRAM exclusive", GEN_0D, LDLAT_CLASS_REMOTE_RAM_1HOP                  \
+	}
+#define C_GEN_0E                                                                                   \
+	{                                                                                          \
+		"0x0e I/O", GEN_0E, LDLAT_CLASS_IO                                                 \
+	}
+#define C_GEN_0F                                                                                   \
+	{                                                                                          \
+		"0x0f uncached", GEN_0F, LDLAT_CLASS_UNCACHED                                      \
+	}
 
 /* __intel_pmu_pebs_data_source_skl(pmem): Skylake and later big cores */
-#define C_SKL_0B { "0x0b remote DRAM", OP_LH | LEVEL(RAM) | REM | P(SNOOP, NONE), LDLAT_CLASS_REMOTE_RAM }
+#define C_SKL_0B                                                                                   \
+	{                                                                                          \
+		"0x0b remote DRAM", OP_LH | LEVEL(RAM) | REM | P(SNOOP, NONE),                     \
+			LDLAT_CLASS_REMOTE_RAM                                                     \
+	}
 #define C_SKL_0C                                                                                   \
-	{ "0x0c remote cache forward", OP_LH | LEVEL(ANY_CACHE) | REM | P(SNOOPX, FWD),            \
-	  LDLAT_CLASS_REMOTE_CACHE }
+	{                                                                                          \
+		"0x0c remote cache forward", OP_LH | LEVEL(ANY_CACHE) | REM | P(SNOOPX, FWD),      \
+			LDLAT_CLASS_REMOTE_CACHE                                                   \
+	}
 #define C_SKL_0D                                                                                   \
-	{ "0x0d remote HITM", OP_LH | LEVEL(ANY_CACHE) | REM | P(SNOOP, HITM),                     \
-	  LDLAT_CLASS_REMOTE_HITM }
+	{                                                                                          \
+		"0x0d remote HITM", OP_LH | LEVEL(ANY_CACHE) | REM | P(SNOOP, HITM),               \
+			LDLAT_CLASS_REMOTE_HITM                                                    \
+	}
 
 /* intel_pmu_pebs_data_source_nhm(): Nehalem, Westmere */
 static const struct ds_case nhm_cases[] = {
-	C_GEN_00, C_GEN_01, C_GEN_02, C_GEN_03, C_GEN_04,
+	C_GEN_00,
+	C_GEN_01,
+	C_GEN_02,
+	C_GEN_03,
+	C_GEN_04,
 	{ "0x05 L3 snoop hit", OP_LH | P(LVL, L3) | LEVEL(L3) | P(SNOOP, HIT), LDLAT_CLASS_L3 },
 	{ "0x06 L3 HITM", OP_LH | P(LVL, L3) | LEVEL(L3) | P(SNOOP, HITM), LDLAT_CLASS_LOCAL_HITM },
 	{ "0x07 L3 HITM", OP_LH | P(LVL, L3) | LEVEL(L3) | P(SNOOP, HITM), LDLAT_CLASS_LOCAL_HITM },
-	C_GEN_08, C_GEN_09, C_GEN_0A, C_GEN_0B, C_GEN_0C, C_GEN_0D, C_GEN_0E, C_GEN_0F,
+	C_GEN_08,
+	C_GEN_09,
+	C_GEN_0A,
+	C_GEN_0B,
+	C_GEN_0C,
+	C_GEN_0D,
+	C_GEN_0E,
+	C_GEN_0F,
 };
 
 /* Sandy Bridge to Broadwell: the generic table as it is */
@@ -94,33 +160,73 @@ static const struct ds_case snb_cases[] = {
 
 /* _skl(false): Skylake to Comet Lake clients, Ice/Tiger Lake, Alder/Raptor Lake P-cores */
 static const struct ds_case skl_client_cases[] = {
-	C_GEN_00, C_GEN_01, C_GEN_02, C_GEN_03, C_GEN_04, C_GEN_05, C_GEN_06, C_GEN_07,
+	C_GEN_00,
+	C_GEN_01,
+	C_GEN_02,
+	C_GEN_03,
+	C_GEN_04,
+	C_GEN_05,
+	C_GEN_06,
+	C_GEN_07,
 	{ "0x08 L4", OP_LH | LEVEL(L4) | P(SNOOP, HIT), LDLAT_CLASS_L4 },
 	{ "0x09 remote L4", OP_LH | LEVEL(L4) | REM | P(SNOOP, HIT), LDLAT_CLASS_REMOTE_CACHE },
-	C_GEN_0A, C_SKL_0B, C_SKL_0C, C_SKL_0D, C_GEN_0E, C_GEN_0F,
+	C_GEN_0A,
+	C_SKL_0B,
+	C_SKL_0C,
+	C_SKL_0D,
+	C_GEN_0E,
+	C_GEN_0F,
 };
 
 /* _skl(true): Skylake-SP/Cascade Lake, Ice Lake-SP, Sapphire/Emerald/Granite Rapids */
 static const struct ds_case skl_server_cases[] = {
-	C_GEN_00, C_GEN_01, C_GEN_02, C_GEN_03, C_GEN_04, C_GEN_05, C_GEN_06, C_GEN_07,
+	C_GEN_00,
+	C_GEN_01,
+	C_GEN_02,
+	C_GEN_03,
+	C_GEN_04,
+	C_GEN_05,
+	C_GEN_06,
+	C_GEN_07,
 	{ "0x08 PMEM", OP_LH | LEVEL(PMEM) | P(SNOOP, HIT), LDLAT_CLASS_PMEM },
 	{ "0x09 remote PMEM", OP_LH | LEVEL(PMEM) | REM | P(SNOOP, HIT), LDLAT_CLASS_PMEM },
-	C_GEN_0A, C_SKL_0B, C_SKL_0C, C_SKL_0D, C_GEN_0E, C_GEN_0F,
+	C_GEN_0A,
+	C_SKL_0B,
+	C_SKL_0C,
+	C_SKL_0D,
+	C_GEN_0E,
+	C_GEN_0F,
 };
 
 /* __intel_pmu_pebs_data_source_grt(): Gracemont (Alder/Raptor Lake E-cores, Alder Lake-N) */
 static const struct ds_case grt_cases[] = {
-	C_GEN_00, C_GEN_01, C_GEN_02, C_GEN_03, C_GEN_04,
+	C_GEN_00,
+	C_GEN_01,
+	C_GEN_02,
+	C_GEN_03,
+	C_GEN_04,
 	{ "0x05 L3 snoop hit", OP_LH | P(LVL, L3) | LEVEL(L3) | P(SNOOP, HIT), LDLAT_CLASS_L3 },
 	{ "0x06 L3 HITM", OP_LH | P(LVL, L3) | LEVEL(L3) | P(SNOOP, HITM), LDLAT_CLASS_LOCAL_HITM },
 	C_GEN_07,
 	{ "0x08 L3 forward", OP_LH | P(LVL, L3) | LEVEL(L3) | P(SNOOPX, FWD), LDLAT_CLASS_L3 },
-	C_GEN_09, C_GEN_0A, C_GEN_0B, C_GEN_0C, C_GEN_0D, C_GEN_0E, C_GEN_0F,
+	C_GEN_09,
+	C_GEN_0A,
+	C_GEN_0B,
+	C_GEN_0C,
+	C_GEN_0D,
+	C_GEN_0E,
+	C_GEN_0F,
 };
 
 /* __intel_pmu_pebs_data_source_cmt(): Crestmont (Meteor Lake E-cores, Sierra Forest) */
 static const struct ds_case cmt_cases[] = {
-	C_GEN_00, C_GEN_01, C_GEN_02, C_GEN_03, C_GEN_04, C_GEN_05, C_GEN_06,
+	C_GEN_00,
+	C_GEN_01,
+	C_GEN_02,
+	C_GEN_03,
+	C_GEN_04,
+	C_GEN_05,
+	C_GEN_06,
 	{ "0x07 L3 forward", OP_LH | P(LVL, L3) | LEVEL(L3) | P(SNOOPX, FWD), LDLAT_CLASS_L3 },
 	{ "0x08 L3 HITM", OP_LH | P(LVL, L3) | LEVEL(L3) | P(SNOOP, HITM), LDLAT_CLASS_LOCAL_HITM },
 	C_GEN_09,
@@ -130,7 +236,8 @@ static const struct ds_case cmt_cases[] = {
 	{ "0x0c remote forward", OP_LH | LEVEL(RAM) | REM | P(SNOOPX, FWD),
 	  LDLAT_CLASS_REMOTE_CACHE },
 	{ "0x0d remote HITM", OP_LH | LEVEL(RAM) | REM | P(SNOOP, HITM), LDLAT_CLASS_REMOTE_HITM },
-	C_GEN_0E, C_GEN_0F,
+	C_GEN_0E,
+	C_GEN_0F,
 };
 
 /* lnc_pebs_data_source[]: Lion Cove (Lunar Lake, Arrow Lake P-cores); empty entries fall back */
@@ -149,7 +256,8 @@ static const struct ds_case lnc_cases[] = {
 	{ "0x10 memory-side cache", OP_LH | LEVEL(MSC) | P(SNOOP, NONE), LDLAT_CLASS_MSC },
 	{ "0x11 local memory", OP_LH | P(LVL, LOC_RAM) | LEVEL(RAM) | P(SNOOP, NONE),
 	  LDLAT_CLASS_LOCAL_RAM },
-	{ "fallback (an empty entry)", P(OP, LOAD) | LEVEL(NA) | P(SNOOP, NA), LDLAT_CLASS_UNKNOWN },
+	{ "fallback (an empty entry)", P(OP, LOAD) | LEVEL(NA) | P(SNOOP, NA),
+	  LDLAT_CLASS_UNKNOWN },
 };
 
 /* AMD IBS, perf_ibs_get_mem_lvl() before the table: every family */
@@ -166,7 +274,8 @@ static const struct ds_case lnc_cases[] = {
 /* g_data_src[]: Zen 1 to 3 (Zen 1/2 report HITM; Zen 3's CacheHitSt is not valid) */
 static const struct ds_case zen3_cases[] = {
 	C_IBS_COMMON,
-	{ "2 local cache", P(OP, LOAD) | L(L3) | L(REM_CCE1) | LN(ANY_CACHE) | HOPS(0) | P(SNOOP, NA),
+	{ "2 local cache",
+	  P(OP, LOAD) | L(L3) | L(REM_CCE1) | LN(ANY_CACHE) | HOPS(0) | P(SNOOP, NA),
 	  LDLAT_CLASS_L3 },
 	{ "2 local cache HITM",
 	  P(OP, LOAD) | L(L3) | L(REM_CCE1) | LN(ANY_CACHE) | HOPS(0) | P(SNOOP, HITM),
@@ -174,7 +283,8 @@ static const struct ds_case zen3_cases[] = {
 	{ "3 DRAM", P(OP, LOAD) | L(LOC_RAM) | LN(RAM) | P(SNOOP, NA), LDLAT_CLASS_LOCAL_RAM },
 	{ "3 remote DRAM", P(OP, LOAD) | L(REM_RAM1) | LN(RAM) | REM | HOPS(1) | P(SNOOP, NA),
 	  LDLAT_CLASS_REMOTE_RAM_1HOP },
-	{ "4 remote cache", P(OP, LOAD) | L(REM_CCE2) | LN(ANY_CACHE) | REM | HOPS(1) | P(SNOOP, NA),
+	{ "4 remote cache",
+	  P(OP, LOAD) | L(REM_CCE2) | LN(ANY_CACHE) | REM | HOPS(1) | P(SNOOP, NA),
 	  LDLAT_CLASS_REMOTE_CACHE_1HOP },
 	{ "7 I/O", P(OP, LOAD) | L(IO) | LN(IO) | P(SNOOP, NA), LDLAT_CLASS_IO },
 };
@@ -199,7 +309,8 @@ static const struct ds_case zen4_cases[] = {
 	  P(OP, LOAD) | L(REM_CCE2) | LN(ANY_CACHE) | REM | HOPS(1) | P(SNOOP, HITM),
 	  LDLAT_CLASS_REMOTE_HITM },
 	{ "6 PMEM", P(OP, LOAD) | LN(PMEM) | P(SNOOP, NA), LDLAT_CLASS_PMEM },
-	{ "6 remote PMEM", P(OP, LOAD) | LN(PMEM) | REM | HOPS(1) | P(SNOOP, NA), LDLAT_CLASS_PMEM },
+	{ "6 remote PMEM", P(OP, LOAD) | LN(PMEM) | REM | HOPS(1) | P(SNOOP, NA),
+	  LDLAT_CLASS_PMEM },
 	{ "7 I/O", P(OP, LOAD) | L(IO) | LN(IO) | P(SNOOP, NA), LDLAT_CLASS_IO },
 	{ "8 extension memory", P(OP, LOAD) | LN(CXL) | P(SNOOP, NA), LDLAT_CLASS_CXL },
 	{ "8 remote extension memory", P(OP, LOAD) | LN(CXL) | REM | HOPS(1) | P(SNOOP, NA),
@@ -215,8 +326,8 @@ static const struct ds_case no_source_cases[] = {
 
 /* ---- the per-sample bits each platform ORs onto its table entries ---------- */
 
-#define TLB_HIT	 (P(TLB, HIT) | P(TLB, L1) | P(TLB, L2)) /* pebs_set_tlb_lock(): STLB hit */
-#define TLB_MISS (P(TLB, MISS) | P(TLB, L2))
+#define TLB_HIT	  (P(TLB, HIT) | P(TLB, L1) | P(TLB, L2)) /* pebs_set_tlb_lock(): STLB hit */
+#define TLB_MISS  (P(TLB, MISS) | P(TLB, L2))
 #define IS_LOCKED P(LOCK, LOCKED)
 
 /* x86_pmu.pebs_no_tlb (Nehalem): TLB and lock not known, no blocked bits */
@@ -231,7 +342,8 @@ static const __u64 tlb_lock_bits[] = {
 };
 
 /* pebs_block (Golden Cove and later big cores, Lion Cove): data and address blocked */
-#define TLB_LOCK_X(blk) TLB_HIT | (blk), TLB_MISS | (blk), TLB_HIT | IS_LOCKED | (blk), TLB_MISS | IS_LOCKED | (blk)
+#define TLB_LOCK_X(blk)                                                                            \
+	TLB_HIT | (blk), TLB_MISS | (blk), TLB_HIT | IS_LOCKED | (blk), TLB_MISS | IS_LOCKED | (blk)
 static const __u64 blk_bits[] = {
 	TLB_LOCK_X(P(BLK, NA)),
 	TLB_LOCK_X(P(BLK, DATA)),
@@ -247,7 +359,7 @@ static const __u64 atom_bits[] = {
 
 /* IBS: DTLB N/A, L1 hit, L2 hit, L2 miss; lock N/A or locked; no blocked bits */
 #define IBS_TLB_X(lock)                                                                            \
-	P(TLB, NA) | (lock), P(TLB, L1) | P(TLB, HIT) | (lock), P(TLB, L2) | P(TLB, HIT) | (lock),  \
+	P(TLB, NA) | (lock), P(TLB, L1) | P(TLB, HIT) | (lock), P(TLB, L2) | P(TLB, HIT) | (lock), \
 		P(TLB, L2) | P(TLB, MISS) | (lock)
 static const __u64 ibs_bits[] = {
 	IBS_TLB_X(P(LOCK, NA)),
@@ -264,8 +376,11 @@ struct ds_platform {
 	unsigned int nbits;
 };
 
-#define DS_N(a)			  (sizeof(a) / sizeof((a)[0]))
-#define DS_PLATFORM(name, c, b) { name, c, DS_N(c), b, DS_N(b) }
+#define DS_N(a) (sizeof(a) / sizeof((a)[0]))
+#define DS_PLATFORM(name, c, b)                                                                    \
+	{                                                                                          \
+		name, c, DS_N(c), b, DS_N(b)                                                       \
+	}
 
 static const struct ds_platform ds_platforms[] __attribute__((unused)) = {
 	DS_PLATFORM("nehalem", nhm_cases, nhm_bits),

@@ -15,18 +15,18 @@
 #endif
 
 /* perf.data-file-format.txt */
-#define HDR_SIZE	104
-#define FEAT_BUILD_ID	2
-#define FEAT_HOSTNAME	3
-#define FEAT_OSRELEASE	4
-#define FEAT_ARCH	6
-#define FEAT_NRCPUS	7
-#define FEAT_EVENT_DESC 12
-#define REC_HEADER_ATTR 64
-#define REC_BUILD_ID	67
-#define REC_FEATURE	80
+#define HDR_SIZE	   104
+#define FEAT_BUILD_ID	   2
+#define FEAT_HOSTNAME	   3
+#define FEAT_OSRELEASE	   4
+#define FEAT_ARCH	   6
+#define FEAT_NRCPUS	   7
+#define FEAT_EVENT_DESC	   12
+#define REC_HEADER_ATTR	   64
+#define REC_BUILD_ID	   67
+#define REC_FEATURE	   80
 #define MISC_BUILD_ID_SIZE (1 << 15) /* tools/perf: the size byte is valid */
-#define NAME_ALIGN	64
+#define NAME_ALIGN	   64
 
 struct out {
 	unsigned char *p;
@@ -74,7 +74,7 @@ static void put_u64(unsigned char *b, size_t *n, __u64 v)
 
 void pw_record(struct pw *w, __u32 type, __u16 misc, const void *body, size_t len)
 {
-	struct perf_event_header h = {.type = type, .misc = misc, .size = (__u16)(8 + len)};
+	struct perf_event_header h = { .type = type, .misc = misc, .size = (__u16)(8 + len) };
 
 	fwrite(&h, sizeof(h), 1, w->f);
 	fwrite(body, len, 1, w->f);
@@ -391,7 +391,7 @@ static void attr_with_size(const struct pw_event *ev, struct perf_event_attr *a)
 int pw_open(struct pw *w, const char *path, const struct pw_event *events, int nevents, bool pipe)
 {
 	struct perf_event_attr a;
-	unsigned char zero[HDR_SIZE] = {0};
+	unsigned char zero[HDR_SIZE] = { 0 };
 	__u64 v;
 	int i;
 
@@ -426,7 +426,7 @@ int pw_open(struct pw *w, const char *path, const struct pw_event *events, int n
 	w->attrs_offset = ftell(w->f);
 	v = HDR_SIZE;
 	for (i = 0; i < nevents; i++) {
-		__u64 sec[2] = {v, events[i].nids * 8ull};
+		__u64 sec[2] = { v, events[i].nids * 8ull };
 
 		attr_with_size(&events[i], &a);
 		fwrite(&a, sizeof(a), 1, w->f);
@@ -440,10 +440,10 @@ int pw_open(struct pw *w, const char *path, const struct pw_event *events, int n
 int pw_close(struct pw *w)
 {
 	/* in the order of their bits; the build IDs only when there are some */
-	static const int all[] = {FEAT_BUILD_ID, FEAT_HOSTNAME,	  FEAT_OSRELEASE,
-				  FEAT_ARCH,	 FEAT_NRCPUS, FEAT_EVENT_DESC};
+	static const int all[] = { FEAT_BUILD_ID, FEAT_HOSTNAME, FEAT_OSRELEASE,
+				   FEAT_ARCH,	  FEAT_NRCPUS,	 FEAT_EVENT_DESC };
 	const int *feats = w->nbuild_ids && !w->pipe ? all : all + 1;
-	__u64 data_end, bitmap[4] = {0}, hdr[9], sec[2];
+	__u64 data_end, bitmap[4] = { 0 }, hdr[9], sec[2];
 	struct out body[6] = {};
 	unsigned int i, nf = w->no_features ? 0 : ARRAY_SIZE(all) - (feats != all);
 	int e = 0, k;

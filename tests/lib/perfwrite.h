@@ -74,7 +74,7 @@ struct pw {
 	const struct pw_event *events;
 	int nevents;
 	bool pipe;
-	bool no_features; /* leave out the feature sections */
+	bool no_features;		  /* leave out the feature sections */
 	const char *hostname, *osrelease; /* the features (NULL: "ldlat-test", "6.1.0-test") */
 	struct pw_build_id build_ids[PW_MAX_BUILD_IDS];
 	int nbuild_ids;

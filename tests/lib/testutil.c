@@ -92,7 +92,8 @@ static void drain(int *fd, char **buf, size_t *len)
 
 void child_pump(struct child *c, double seconds)
 {
-	struct pollfd p[2] = { { .fd = c->out, .events = POLLIN }, { .fd = c->err, .events = POLLIN } };
+	struct pollfd p[2] = { { .fd = c->out, .events = POLLIN },
+			       { .fd = c->err, .events = POLLIN } };
 	int ms = (int)(seconds * 1000);
 
 	if (c->out < 0 && c->err < 0) {
@@ -246,7 +247,8 @@ bool need_root(const char *what)
 	if (geteuid() == 0)
 		return true;
 	if (ci && !strcmp(ci, "true")) {
-		fprintf(stderr, "FAIL: %s needs root, and CI=true: these tests must run in CI\n", what);
+		fprintf(stderr, "FAIL: %s needs root, and CI=true: these tests must run in CI\n",
+			what);
 		exit(1);
 	}
 	fprintf(stderr, "SKIPPED: %s needs root and BPF (run as root; CI=true makes this fatal)\n",

@@ -102,7 +102,8 @@ int main(int argc, char **argv)
 		c = atoi(argv[i++]);
 	if (a < 0 || a > MAX_PAGES || b < 0 || b > MAX_PAGES || c < 0 || c > MAX_PAGES) {
 		fprintf(stderr,
-			"usage: ldlat-topprog [--wait] [A [B [C]]] [--exec PROGRAM [ARGS...]] (0 to "
+			"usage: ldlat-topprog [--wait] [A [B [C]]] [--exec PROGRAM [ARGS...]] (0 "
+			"to "
 			"%d pages)\n",
 			MAX_PAGES);
 		return 2;

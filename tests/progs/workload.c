@@ -60,7 +60,8 @@ static size_t cache_size(int want_level)
 		fclose(f);
 		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu0/cache/index%d/type", i);
 		f = fopen(path, "r");
-		if (!f || !fgets(buf, sizeof(buf), f) || level != want_level || !strncmp(buf, "Instruction", 11)) {
+		if (!f || !fgets(buf, sizeof(buf), f) || level != want_level ||
+		    !strncmp(buf, "Instruction", 11)) {
 			if (f)
 				fclose(f);
 			continue;
@@ -172,10 +173,11 @@ static double chase(struct buffer *b, double seconds)
 
 static void usage(void)
 {
-	fprintf(stderr,
-		"usage: ldlat-workload [--heap-pages N] [--fault-pages N [--read]] [--chase] [--seconds S]\n"
-		"                      [--base ADDR]\n"
-		"                      [--sizes L1,L2,L3,DRAM] [--print-ranges] [--wait] [--lock]\n");
+	fprintf(stderr, "usage: ldlat-workload [--heap-pages N] [--fault-pages N [--read]] "
+			"[--chase] [--seconds S]\n"
+			"                      [--base ADDR]\n"
+			"                      [--sizes L1,L2,L3,DRAM] [--print-ranges] [--wait] "
+			"[--lock]\n");
 	exit(2);
 }
 
@@ -324,7 +326,8 @@ int main(int argc, char **argv)
 		bufs[i].mem = map_at(base ? base + i * GIB : 0, bufs[i].size);
 		chase_init(&bufs[i]);
 		if (print)
-			printf("%-4s 0x%lx-0x%lx %zu KiB\n", bufs[i].name, (unsigned long)bufs[i].mem,
+			printf("%-4s 0x%lx-0x%lx %zu KiB\n", bufs[i].name,
+			       (unsigned long)bufs[i].mem,
 			       (unsigned long)(bufs[i].mem + bufs[i].size), bufs[i].size >> 10);
 	}
 	fflush(stdout);

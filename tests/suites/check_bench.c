@@ -34,7 +34,7 @@ static int run_tool(char *const argv[], char **out, char **err)
 START_TEST(test_floor_counts)
 {
 	char *argv[] = { (char *)floor_tool(), "--source", "page-faults", "--", (char *)workload(),
-			 "--fault-pages", "2500", "--base", BASE, NULL };
+			 "--fault-pages",      "2500",	   "--base",	  BASE, NULL };
 	char *out, *err;
 	long n;
 	int rc;
@@ -60,19 +60,28 @@ END_TEST
 START_TEST(test_floor_attaches_nothing)
 {
 	char *probe = "grep -q '^prog_id' /proc/$PPID/fdinfo/*";
-	char *floor_argv[] = { (char *)floor_tool(), "--source", "page-faults", "--", "sh", "-c",
-			       probe, NULL };
-	char *hist_argv[] = { (char *)build_path("ldlat-hist"), "--source", "page-faults", "--", "sh",
-			      "-c", probe, NULL };
+	char *floor_argv[] = {
+		(char *)floor_tool(), "--source", "page-faults", "--", "sh", "-c", probe, NULL
+	};
+	char *hist_argv[] = { (char *)build_path("ldlat-hist"),
+			      "--source",
+			      "page-faults",
+			      "--",
+			      "sh",
+			      "-c",
+			      probe,
+			      NULL };
 	char *out, *err;
 	int rc;
 
 	rc = run_tool(floor_argv, &out, &err);
-	ck_assert_msg(rc == 1, "ldlat-floor: exit %d (want 1: no program found)\n%s%s", rc, out, err);
+	ck_assert_msg(rc == 1, "ldlat-floor: exit %d (want 1: no program found)\n%s%s", rc, out,
+		      err);
 	free(out);
 	free(err);
 	rc = run_tool(hist_argv, &out, &err);
-	ck_assert_msg(rc == 0, "ldlat-hist: exit %d (want 0: its program found)\n%s%s", rc, out, err);
+	ck_assert_msg(rc == 0, "ldlat-hist: exit %d (want 0: its program found)\n%s%s", rc, out,
+		      err);
 	free(out);
 	free(err);
 }
@@ -105,7 +114,8 @@ START_TEST(test_logic_runs)
 	for (p = out; (p = strchr(p, '\n')); p++)
 		lines++;
 	ck_assert_msg(lines == 9, "want a header and 8 cases:\n%s", out);
-	ck_assert_ptr_nonnull(strstr(out, "16 ranges, latency window, class set, loads only: kept\t"));
+	ck_assert_ptr_nonnull(
+		strstr(out, "16 ranges, latency window, class set, loads only: kept\t"));
 	free(out);
 	free(err);
 }

@@ -40,7 +40,7 @@ static __u64 rnd(void)
  * every class, every op, fields missing, other processes. */
 static void gen_sample(const struct ldlat_config *c, struct ldlat_sample *s)
 {
-	static const __u32 ops[] = { PERF_MEM_OP_LOAD, PERF_MEM_OP_LOAD, PERF_MEM_OP_LOAD,
+	static const __u32 ops[] = { PERF_MEM_OP_LOAD,	PERF_MEM_OP_LOAD,   PERF_MEM_OP_LOAD,
 				     PERF_MEM_OP_STORE, PERF_MEM_OP_PFETCH, PERF_MEM_OP_EXEC,
 				     PERF_MEM_OP_NA };
 	const struct ds_case *dc;
@@ -285,7 +285,8 @@ START_TEST(test_platform_classes_in_bpf)
 	__u32 range, ncls;
 	LIBBPF_OPTS(bpf_test_run_opts, opts, .ctx_in = &s, .ctx_size_in = sizeof(s));
 
-	ck_assert_msg(session__open(&sess, &c, SESSION_TEST_ENTRY, err, sizeof(err)) == 0, "%s", err);
+	ck_assert_msg(session__open(&sess, &c, SESSION_TEST_ENTRY, err, sizeof(err)) == 0, "%s",
+		      err);
 	ck_assert_int_eq(snapshot__init(&got, 1), 0);
 	ck_assert_int_eq(snapshot__init(&model, 1), 0);
 	for (i = 0; i < ds_platform__nvalues(p); i++) {
@@ -301,8 +302,9 @@ START_TEST(test_platform_classes_in_bpf)
 	ck_assert_int_eq(session__read(&sess, &got), 0);
 	ck_assert_uint_eq(got.counters.seen, ds_platform__nvalues(p));
 	for (cls = 0; cls < LDLAT_NCLASS; cls++) {
-		ck_assert_msg(got.cells[cls].count == want[cls], "%s class %u: BPF %llu, expected %llu",
-			      p->name, cls, (unsigned long long)got.cells[cls].count,
+		ck_assert_msg(got.cells[cls].count == want[cls],
+			      "%s class %u: BPF %llu, expected %llu", p->name, cls,
+			      (unsigned long long)got.cells[cls].count,
 			      (unsigned long long)want[cls]);
 		ck_assert_uint_eq(got.cells[cls].sum, sum[cls]);
 	}
@@ -326,7 +328,8 @@ START_TEST(test_cell_labels)
 	ck_assert_msg(session__open(&sess, &c, 0, err, sizeof(err)) == 0, "%s", err);
 	vals = calloc(sess.ncpus, sizeof(*vals));
 	for (idx = 0; idx < 3 * LDLAT_NCLASS; idx++) {
-		ck_assert_int_eq(bpf_map_lookup_elem(bpf_map__fd(sess.skel->maps.hists), &idx, vals), 0);
+		ck_assert_int_eq(
+			bpf_map_lookup_elem(bpf_map__fd(sess.skel->maps.hists), &idx, vals), 0);
 		for (cpu = 0; cpu < sess.ncpus; cpu++) {
 			ck_assert_uint_eq(vals[cpu].range, idx / LDLAT_NCLASS);
 			ck_assert_uint_eq(vals[cpu].class, idx % LDLAT_NCLASS);
@@ -388,13 +391,18 @@ END_TEST
 /* The program for kernels before 6.3 passes the verifier too. */
 START_TEST(test_address_only_program_loads)
 {
-	struct ldlat_config c = { .nranges = 1, .max_lat = ~0ull, .class_mask = LDLAT_ALL_CLASSES,
-				  .need = LDLAT_HAS_ADDR, .nspans = 1, .span_lo = { 1 },
+	struct ldlat_config c = { .nranges = 1,
+				  .max_lat = ~0ull,
+				  .class_mask = LDLAT_ALL_CLASSES,
+				  .need = LDLAT_HAS_ADDR,
+				  .nspans = 1,
+				  .span_lo = { 1 },
 				  .span_hi = { 2 } };
 	struct session sess;
 	char err[1024];
 
-	ck_assert_msg(session__open(&sess, &c, SESSION_ADDR_ONLY, err, sizeof(err)) == 0, "%s", err);
+	ck_assert_msg(session__open(&sess, &c, SESSION_ADDR_ONLY, err, sizeof(err)) == 0, "%s",
+		      err);
 	ck_assert_int_ge(bpf_program__fd(sess.skel->progs.ldlat_sample_addr), 0);
 	ck_assert_int_lt(bpf_program__fd(sess.skel->progs.ldlat_sample), 0);
 	session__close(&sess);
@@ -539,8 +547,11 @@ static bool uses_map(const __u32 *ids, int n, const struct bpf_map *map)
  */
 START_TEST(test_top_off_costs_nothing)
 {
-	struct ldlat_config c = { .nranges = 1, .max_lat = ~0ull, .class_mask = LDLAT_ALL_CLASSES,
-				  .need = LDLAT_HAS_ADDR, .top_entries = 4096 };
+	struct ldlat_config c = { .nranges = 1,
+				  .max_lat = ~0ull,
+				  .class_mask = LDLAT_ALL_CLASSES,
+				  .need = LDLAT_HAS_ADDR,
+				  .top_entries = 4096 };
 	struct session sess;
 	char err[1024];
 	__u32 ids[16];
@@ -548,7 +559,8 @@ START_TEST(test_top_off_costs_nothing)
 
 	ck_assert_msg(session__open(&sess, &c, _i ? SESSION_ADDR_ONLY : 0, err, sizeof(err)) == 0,
 		      "%s", err);
-	fd = bpf_program__fd(_i ? sess.skel->progs.ldlat_sample_addr : sess.skel->progs.ldlat_sample);
+	fd = bpf_program__fd(_i ? sess.skel->progs.ldlat_sample_addr
+				: sess.skel->progs.ldlat_sample);
 	n = prog_maps(fd, ids, 16);
 	ck_assert(uses_map(ids, n, sess.skel->maps.counters));
 	ck_assert(!uses_map(ids, n, sess.skel->maps.top_ip));

@@ -41,9 +41,10 @@ static const char *workload(void)
 START_TEST(test_command_exact)
 {
 	static const char *const pages[] = { "1", "100", "2500" };
-	char *argv[] = { (char *)hist(), "--source", "page-faults", "-a", BASE_RANGE, "--",
-			 (char *)workload(), "--fault-pages", (char *)pages[_i], "--base", BASE,
-			 NULL };
+	char *argv[] = {
+		(char *)hist(),	    "--source",	     "page-faults",	"-a",	  BASE_RANGE, "--",
+		(char *)workload(), "--fault-pages", (char *)pages[_i], "--base", BASE,	      NULL
+	};
 	char *out, *err;
 
 	run_expect(argv, 0, &out, &err);
@@ -60,9 +61,20 @@ END_TEST
 /* Two ranges split the pages; the faults of the loader and libc fall outside both. */
 START_TEST(test_command_two_ranges)
 {
-	char *argv[] = { (char *)hist(), "--source", "page-faults", "-a", BASE "+120K", "-a",
-			 "0x20000001e000-0x200000064000", "--", (char *)workload(), "--fault-pages",
-			 "100", "--base", BASE, NULL };
+	char *argv[] = { (char *)hist(),
+			 "--source",
+			 "page-faults",
+			 "-a",
+			 BASE "+120K",
+			 "-a",
+			 "0x20000001e000-0x200000064000",
+			 "--",
+			 (char *)workload(),
+			 "--fault-pages",
+			 "100",
+			 "--base",
+			 BASE,
+			 NULL };
 	char *out, *err;
 	long outside;
 	const char *p;
@@ -84,9 +96,20 @@ END_TEST
 /* The address-only program (for kernels before 6.3) on the same real path. */
 START_TEST(test_address_only_program)
 {
-	char *argv[] = { "env", "LDLAT_FORCE_ADDR_ONLY=1", (char *)hist(), "--source", "page-faults",
-			 "-a", BASE_RANGE, "--", (char *)workload(), "--fault-pages", "77", "--base",
-			 BASE, NULL };
+	char *argv[] = { "env",
+			 "LDLAT_FORCE_ADDR_ONLY=1",
+			 (char *)hist(),
+			 "--source",
+			 "page-faults",
+			 "-a",
+			 BASE_RANGE,
+			 "--",
+			 (char *)workload(),
+			 "--fault-pages",
+			 "77",
+			 "--base",
+			 BASE,
+			 NULL };
 	char *out, *err;
 
 	run_expect(argv, 0, &out, &err);
@@ -104,13 +127,45 @@ END_TEST
  */
 START_TEST(test_address_only_override)
 {
-	char *addr_only[] = { "env", "LDLAT_FORCE_ADDR_ONLY=1", (char *)hist(), "--event",
-			      "page-faults:u", "-c", "1", "--by", "range", "-a", BASE_RANGE, "--",
-			      (char *)workload(), "--fault-pages", "30", "--base", BASE, NULL };
+	char *addr_only[] = { "env",
+			      "LDLAT_FORCE_ADDR_ONLY=1",
+			      (char *)hist(),
+			      "--event",
+			      "page-faults:u",
+			      "-c",
+			      "1",
+			      "--by",
+			      "range",
+			      "-a",
+			      BASE_RANGE,
+			      "--",
+			      (char *)workload(),
+			      "--fault-pages",
+			      "30",
+			      "--base",
+			      BASE,
+			      NULL };
 	/* --op any: a software event's data_src names no op (address-only refuses --op) */
-	char *full[] = { "env", "LDLAT_FORCE_ADDR_ONLY=0", (char *)hist(), "--event",
-			 "page-faults:u", "-c", "1", "--by", "range", "-a", BASE_RANGE, "--op", "any",
-			 "--", (char *)workload(), "--fault-pages", "30", "--base", BASE, NULL };
+	char *full[] = { "env",
+			 "LDLAT_FORCE_ADDR_ONLY=0",
+			 (char *)hist(),
+			 "--event",
+			 "page-faults:u",
+			 "-c",
+			 "1",
+			 "--by",
+			 "range",
+			 "-a",
+			 BASE_RANGE,
+			 "--op",
+			 "any",
+			 "--",
+			 (char *)workload(),
+			 "--fault-pages",
+			 "30",
+			 "--base",
+			 BASE,
+			 NULL };
 	char *out, *err;
 
 	run_expect(addr_only, 0, &out, &err);
@@ -130,8 +185,8 @@ END_TEST
 START_TEST(test_command_children_and_status)
 {
 	char script[512];
-	char *argv[] = { (char *)hist(), "--source", "page-faults", "-a", BASE_RANGE, "--", "sh", "-c",
-			 script, NULL };
+	char *argv[] = { (char *)hist(), "--source", "page-faults", "-a",   BASE_RANGE,
+			 "--",		 "sh",	     "-c",	    script, NULL };
 	char *out, *err;
 
 	snprintf(script, sizeof(script), "%s --fault-pages 30 --base %s; exit 7", workload(), BASE);
@@ -145,9 +200,11 @@ END_TEST
 /* Mapping names resolve against the command once it has exec'd. */
 START_TEST(test_command_mappings)
 {
-	char *argv[] = { (char *)hist(), "--source", "page-faults", "-a", "[stack]", "-a",
-			 "ldlat-workload", "-a", BASE_RANGE, "-v", "--", (char *)workload(),
-			 "--fault-pages", "20", "--base", BASE, NULL };
+	char *argv[] = {
+		(char *)hist(),	  "--source", "page-faults", "-a", "[stack]", "-a",
+		"ldlat-workload", "-a",	      BASE_RANGE,    "-v", "--",      (char *)workload(),
+		"--fault-pages",  "20",	      "--base",	     BASE, NULL
+	};
 	char *out, *err;
 
 	run_expect(argv, 0, &out, &err);
@@ -204,9 +261,20 @@ static long dropped(const char *out, const char *what)
  */
 START_TEST(test_command_heap)
 {
-	char *argv[] = { (char *)hist(), "--source", "page-faults", "-a", "[heap]", "-v", "--",
-			 (char *)workload(), "--heap-pages", "50", "--fault-pages", "100",
-			 "--print-ranges", NULL };
+	char *argv[] = { (char *)hist(),
+			 "--source",
+			 "page-faults",
+			 "-a",
+			 "[heap]",
+			 "-v",
+			 "--",
+			 (char *)workload(),
+			 "--heap-pages",
+			 "50",
+			 "--fault-pages",
+			 "100",
+			 "--print-ranges",
+			 NULL };
 	struct rlimit data = { 1ull << 30, 1ull << 30 };
 	unsigned long long lo[4], hi[4], flo, fhi;
 	char *out, *err;
@@ -219,8 +287,9 @@ START_TEST(test_command_heap)
 	ck_assert_int_eq(spans_of(err, "[heap]", lo, hi, 4), 1);
 	f = strstr(out, "faults 0x");
 	ck_assert_msg(f && sscanf(f, "faults 0x%llx-0x%llx", &flo, &fhi) == 2, "%s", out);
-	ck_assert_msg(fhi <= lo[0] || flo >= hi[0], "mapped pages 0x%llx-0x%llx inside [heap] 0x%llx-0x%llx",
-		      flo, fhi, lo[0], hi[0]);
+	ck_assert_msg(fhi <= lo[0] || flo >= hi[0],
+		      "mapped pages 0x%llx-0x%llx inside [heap] 0x%llx-0x%llx", flo, fhi, lo[0],
+		      hi[0]);
 	if (_i) /* stopped at exec the heap is empty: start_brk plus RLIMIT_DATA */
 		ck_assert_uint_eq(hi[0] - lo[0], 1ull << 30);
 	else
@@ -258,8 +327,9 @@ static pid_t child_of(pid_t pid)
  */
 START_TEST(test_command_library)
 {
-	char *argv[] = { (char *)hist(), "--source", "page-faults", "-a", "libc.so.6", "-v", "--",
-			 (char *)workload(), "--wait", "--fault-pages", "10", NULL };
+	char *argv[] = { (char *)hist(), "--source", "page-faults",	 "-a",	   "libc.so.6",
+			 "-v",		 "--",	     (char *)workload(), "--wait", "--fault-pages",
+			 "10",		 NULL };
 	unsigned long long lo[16], hi[16], mlo, mhi;
 	char path[64], line[1024];
 	int n, i, nmaps = 0;
@@ -311,9 +381,11 @@ START_TEST(test_pid)
 {
 	struct child w, h;
 	char pid[32];
-	char *wargv[] = { (char *)workload(), "--wait", "--fault-pages", "50", "--base", BASE, NULL };
-	char *hargv[] = { (char *)hist(), "--source", "page-faults", "-p", pid, "-a", BASE_RANGE,
-			  NULL };
+	char *wargv[] = {
+		(char *)workload(), "--wait", "--fault-pages", "50", "--base", BASE, NULL
+	};
+	char *hargv[] = { (char *)hist(), "--source", "page-faults", "-p", pid,
+			  "-a",		  BASE_RANGE, NULL };
 
 	child_spawn(&w, wargv);
 	snprintf(pid, sizeof(pid), "%d", w.pid);
@@ -339,10 +411,15 @@ START_TEST(test_pid_bss_bound)
 {
 	struct child w, h;
 	char pid[32];
-	char *wargv[] = { (char *)build_path("tests/ldlat-topprog"), "--after", "64", "--wait",
-			  "30", "20", NULL };
-	char *hargv[] = { (char *)hist(), "--source", "page-faults", "-p", pid, "-a",
-			  "ldlat-topprog", NULL };
+	char *wargv[] = { (char *)build_path("tests/ldlat-topprog"),
+			  "--after",
+			  "64",
+			  "--wait",
+			  "30",
+			  "20",
+			  NULL };
+	char *hargv[] = { (char *)hist(), "--source",	   "page-faults", "-p", pid,
+			  "-a",		  "ldlat-topprog", NULL };
 	long n;
 
 	child_spawn(&w, wargv);
@@ -366,8 +443,8 @@ START_TEST(test_pid_inherit)
 	struct child w, h;
 	char pid[32], script[512];
 	char *wargv[] = { "sh", "-c", script, NULL };
-	char *hargv[] = { (char *)hist(), "--source", "page-faults", "-p", pid, "-a", BASE_RANGE,
-			  NULL, NULL };
+	char *hargv[] = { (char *)hist(), "--source", "page-faults", "-p", pid,
+			  "-a",		  BASE_RANGE, NULL,	     NULL };
 
 	snprintf(script, sizeof(script), "read x; %s --fault-pages 40 --base %s", workload(), BASE);
 	if (_i)
@@ -398,12 +475,15 @@ static void cgroup_make_e2e(void)
 START_TEST(test_cgroup)
 {
 	struct child in, out, h;
-	char *inargv[] = { (char *)workload(), "--wait", "--fault-pages", "64", "--base", BASE, NULL };
-	char *outargv[] = { (char *)workload(), "--wait", "--fault-pages", "32", "--base", BASE,
-			    NULL };
+	char *inargv[] = {
+		(char *)workload(), "--wait", "--fault-pages", "64", "--base", BASE, NULL
+	};
+	char *outargv[] = {
+		(char *)workload(), "--wait", "--fault-pages", "32", "--base", BASE, NULL
+	};
 	char rel[300];
-	char *hargv[] = { (char *)hist(), "--source", "page-faults", "-G", rel, "-a", BASE_RANGE,
-			  NULL };
+	char *hargv[] = { (char *)hist(), "--source", "page-faults", "-G", rel,
+			  "-a",		  BASE_RANGE, NULL };
 
 	cgroup_make_e2e();
 	/* relative to the cgroup v2 mount */
@@ -438,10 +518,10 @@ START_TEST(test_cgroup_cpus)
 	struct child w, h;
 	int cpu[2], ncpu = cpus_allowed(cpu, 2);
 	char on[16], at[16], rel[300], want_desc[340];
-	char *wargv[] = { "taskset", "-c", at, (char *)workload(), "--wait", "--fault-pages", "40",
-			  "--base", BASE, NULL };
-	char *hargv[] = { (char *)hist(), "--source", "page-faults", "-G", rel, "-C", on, "-a",
-			  BASE_RANGE, NULL };
+	char *wargv[] = { "taskset", "-c", at,	(char *)workload(), "--wait", "--fault-pages", "40",
+			  "--base",  BASE, NULL };
+	char *hargv[] = { (char *)hist(), "--source", "page-faults", "-G",	 rel,
+			  "-C",		  on,	      "-a",	     BASE_RANGE, NULL };
 
 	ck_assert_int_ge(ncpu, 1);
 	if (_i >= ncpu) {
@@ -477,10 +557,10 @@ START_TEST(test_cpus_and_system_wide)
 	static const char *const cpus[] = { "0", "1", NULL };
 	static const long want[] = { 25, 0, 25 };
 	struct child h;
-	char *wargv[] = { "taskset", "-c", "0", (char *)workload(), "--fault-pages", "25", "--base",
-			  BASE, NULL };
-	char *hargv[] = { (char *)hist(), "--source", "page-faults", "-a", BASE_RANGE, NULL, NULL,
-			  NULL };
+	char *wargv[] = { "taskset", "-c", "0", (char *)workload(), "--fault-pages", "25",
+			  "--base",  BASE, NULL };
+	char *hargv[] = { (char *)hist(), "--source", "page-faults", "-a",
+			  BASE_RANGE,	  NULL,	      NULL,	     NULL };
 	char *out, *err;
 
 	if (cpus[_i]) {
@@ -491,8 +571,7 @@ START_TEST(test_cpus_and_system_wide)
 	ck_assert_int_eq(run(wargv, 30, &out, &err), 0);
 	kill(h.pid, SIGINT);
 	ck_assert_int_eq(child_finish(&h, 30), 0);
-	ck_assert_msg(count_for(h.outbuf, BASE_RANGE) == want[_i], "-C %s: %s", cpus[_i],
-		      h.outbuf);
+	ck_assert_msg(count_for(h.outbuf, BASE_RANGE) == want[_i], "-C %s: %s", cpus[_i], h.outbuf);
 	if (cpus[_i])
 		ck_assert_ptr_nonnull(strstr(h.errbuf, "on CPUs "));
 	else
@@ -528,8 +607,8 @@ static int timestamp_lines(const char *out)
 
 START_TEST(test_intervals)
 {
-	char *argv[] = { (char *)hist(), "--source", "page-faults", "-i", "0.2,3", "--", "sleep",
-			 "30", NULL };
+	char *argv[] = { (char *)hist(), "--source", "page-faults", "-i", "0.2,3",
+			 "--",		 "sleep",    "30",	    NULL };
 	char *out, *err, *p;
 	double t0 = now();
 	int blocks = 0;
@@ -548,8 +627,8 @@ END_TEST
 
 START_TEST(test_duration)
 {
-	char *argv[] = { (char *)hist(), "--source", "page-faults", "-d", "0.5", "--", "sleep", "30",
-			 NULL };
+	char *argv[] = { (char *)hist(), "--source", "page-faults", "-d", "0.5",
+			 "--",		 "sleep",    "30",	    NULL };
 	char *out, *err;
 	double t0 = now();
 
@@ -622,8 +701,16 @@ END_TEST
 
 START_TEST(test_no_privilege)
 {
-	char *argv[] = { "setpriv", "--reuid=65534", "--regid=65534", "--clear-groups",
-			 "--inh-caps=-all", (char *)hist(), "--source", "page-faults", "--", "true",
+	char *argv[] = { "setpriv",
+			 "--reuid=65534",
+			 "--regid=65534",
+			 "--clear-groups",
+			 "--inh-caps=-all",
+			 (char *)hist(),
+			 "--source",
+			 "page-faults",
+			 "--",
+			 "true",
 			 NULL };
 	char *out, *err;
 
@@ -669,8 +756,10 @@ static void ldlat_pmu_here(void)
 START_TEST(test_ldlat_source)
 {
 	char *argv[] = { (char *)hist(), "--", "true", NULL };
-	char *auto_argv[] = { (char *)hist(), "--source", "auto", "-a", BASE_RANGE, "--",
-			      (char *)workload(), "--fault-pages", "12", "--base", BASE, NULL };
+	char *auto_argv[] = {
+		(char *)hist(),	    "--source",	     "auto", "-a",     BASE_RANGE, "--",
+		(char *)workload(), "--fault-pages", "12",   "--base", BASE,	   NULL
+	};
 	char *out, *err;
 	int rc;
 
@@ -705,9 +794,24 @@ END_TEST
  */
 START_TEST(test_event_spec_real)
 {
-	char *argv[] = { (char *)hist(), "--event", "page-faults:u", "-c", "1", "--op", "any",
-			 "--by", "range", "-a", BASE_RANGE, "--", (char *)workload(),
-			 "--fault-pages", "40", "--base", BASE, NULL };
+	char *argv[] = { (char *)hist(),
+			 "--event",
+			 "page-faults:u",
+			 "-c",
+			 "1",
+			 "--op",
+			 "any",
+			 "--by",
+			 "range",
+			 "-a",
+			 BASE_RANGE,
+			 "--",
+			 (char *)workload(),
+			 "--fault-pages",
+			 "40",
+			 "--base",
+			 BASE,
+			 NULL };
 	char *out, *err;
 
 	run_expect(argv, 0, &out, &err);
@@ -733,7 +837,8 @@ START_TEST(test_event_open_error)
 		return; /* a machine with a core PMU knows raw events */
 	run_expect(argv, 2, &out, &err);
 	ck_assert_ptr_nonnull(strstr(err, "ldlat-hist: cannot open r1cd:pp on task "));
-	ck_assert_ptr_nonnull(strstr(err, ": this kernel knows no PMU of type 4 with config 0x1cd"));
+	ck_assert_ptr_nonnull(
+		strstr(err, ": this kernel knows no PMU of type 4 with config 0x1cd"));
 	ck_assert_ptr_nonnull(strstr(err, "check it with --list-events"));
 	free(out);
 	free(err);
@@ -755,7 +860,8 @@ START_TEST(test_list_events_here)
 		ck_assert_ptr_nonnull(strstr(out, "  sample_type  "));
 	} else {
 		ck_assert_int_eq(rc, 1);
-		ck_assert_ptr_nonnull(strstr(err, "ldlat-hist: no load-latency event on this machine"));
+		ck_assert_ptr_nonnull(
+			strstr(err, "ldlat-hist: no load-latency event on this machine"));
 	}
 	free(out);
 	free(err);

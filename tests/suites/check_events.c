@@ -182,8 +182,8 @@ START_TEST(test_evspec_terms)
 	evspec_attr__free(&a);
 
 	/* perf's own terms */
-	ck_assert_int_eq(encode("cpu/config=0x1cd,config1=7,period=1000,name=x/", 0, &a, notice, err),
-			 0);
+	ck_assert_int_eq(
+		encode("cpu/config=0x1cd,config1=7,period=1000,name=x/", 0, &a, notice, err), 0);
 	ck_assert(a.attr.config == 0x1cd && a.attr.config1 == 7 && a.attr.sample_period == 1000 &&
 		  !a.attr.freq && a.rate_set);
 	ck_assert_str_eq(a.name, "x");
@@ -272,7 +272,8 @@ START_TEST(test_evspec_raw_legacy_mods)
 
 	/* groups: the first event leads; group modifiers reach every member */
 	machine("sapphire-rapids", NULL);
-	ck_assert_int_eq(evspec__parse(&spec, "{cpu/mem-loads-aux/,cpu/mem-loads,ldlat=40/}:pH,cycles",
+	ck_assert_int_eq(evspec__parse(&spec,
+				       "{cpu/mem-loads-aux/,cpu/mem-loads,ldlat=40/}:pH,cycles",
 				       err, sizeof(err)),
 			 0);
 	ck_assert_int_eq(spec.nevents, 3);
@@ -499,8 +500,9 @@ END_TEST
 
 /* Every mistake in a table: -EINVAL and FILE:LINE. */
 static const char *const bad_tables[][3] = {
-	{ "[defaults]\nldlat = 30\n", "2", "[defaults] must set ldlat, page-faults-period, and one "
-					   "of freq and period" },
+	{ "[defaults]\nldlat = 30\n", "2",
+	  "[defaults] must set ldlat, page-faults-period, and one "
+	  "of freq and period" },
 	{ "[x]\ncpuid = A\nevent = cycles\n", "3", "no [defaults] section" },
 	{ DEFAULTS "colour = red\n", "5", "unknown key 'colour' in [defaults]" },
 	{ DEFAULTS "[x]\ncpuid = A\nevent = cycles\nflavour = 1\n", "8",
@@ -523,7 +525,8 @@ static const char *const bad_tables[][3] = {
 	  "precise = '4': expected 0 to 3" },
 	{ DEFAULTS "[x]\ncpuid = A\nevent = cycles\ncore = big\n", "8",
 	  "core = 'big': expected core or atom" },
-	{ DEFAULTS "[x]\ncpuid = A\nevent = cycles\n[x]\n", "8", "[x] given twice (first at line 5)" },
+	{ DEFAULTS "[x]\ncpuid = A\nevent = cycles\n[x]\n", "8",
+	  "[x] given twice (first at line 5)" },
 	{ DEFAULTS "[defaults]\n", "5", "[defaults] given twice" },
 	{ DEFAULTS "[a b]\n", "5", "section name 'a b': use letters, digits, - and _" },
 	{ "event = cycles\n", "1", "'event' outside a section" },
@@ -589,7 +592,8 @@ START_TEST(test_toolsconf_search)
 
 	unsetenv("LDLAT_CONFIG");
 	ck_assert_int_eq(toolsconf__load(&t, "/nonexistent.conf", NULL, err, sizeof(err)), -EINVAL);
-	ck_assert_str_eq(err, "--config '/nonexistent.conf': cannot read it: No such file or directory");
+	ck_assert_str_eq(err,
+			 "--config '/nonexistent.conf': cannot read it: No such file or directory");
 	setenv("LDLAT_CONFIG", "/nonexistent.conf", 1);
 	ck_assert_int_eq(toolsconf__load(&t, NULL, NULL, err, sizeof(err)), -EINVAL);
 	ck_assert_ptr_nonnull(strstr(err, "LDLAT_CONFIG '/nonexistent.conf': cannot read it"));
@@ -654,33 +658,57 @@ struct machine_case {
 };
 
 static const struct machine_case machines[] = {
-	{ "nehalem", "GenuineIntel-6-1A", 0, 1,
+	{ "nehalem",
+	  "GenuineIntel-6-1A",
+	  0,
+	  1,
 	  { { 4, 0x100b, 30, 2, true, false, 0, 0, "", "cpu/event=0x0b,umask=0x10,ldlat=30/ppH",
 	      "nehalem-westmere" } } },
-	{ "skylake-sp", "GenuineIntel-6-55-4", 0, 1,
+	{ "skylake-sp",
+	  "GenuineIntel-6-55-4",
+	  0,
+	  1,
 	  { { 4, 0x1cd, 30, 2, true, false, 0, 0, "", "cpu/event=0xcd,umask=0x1,ldlat=30/ppH",
 	      "skylake-server" } } },
-	{ "skylake-sp", "GenuineIntel-6-55-7", 90, 1,
+	{ "skylake-sp",
+	  "GenuineIntel-6-55-7",
+	  90,
+	  1,
 	  { { 4, 0x1cd, 90, 2, true, false, 0, 0, "", "cpu/event=0xcd,umask=0x1,ldlat=90/ppH",
 	      "skylake-server" } } },
-	{ "sapphire-rapids", "GenuineIntel-6-8F", 0, 1,
+	{ "sapphire-rapids",
+	  "GenuineIntel-6-8F",
+	  0,
+	  1,
 	  { { 4, 0x1cd, 30, 2, true, true, 4, 0x8203, "", "cpu/event=0xcd,umask=0x1,ldlat=30/ppH",
 	      "sapphire-rapids" } } },
-	{ "alderlake", "GenuineIntel-6-97", 0, 2,
+	{ "alderlake",
+	  "GenuineIntel-6-97",
+	  0,
+	  2,
 	  { { 4, 0x1cd, 30, 2, true, true, 4, 0x8203, "0-15",
 	      "cpu_core/event=0xcd,umask=0x1,ldlat=30/ppH", "alderlake-core" },
 	    { 10, 0x5d0, 30, 2, true, false, 0, 0, "16-23",
 	      "cpu_atom/event=0xd0,umask=0x5,ldlat=30/ppH", "alderlake-atom" } } },
-	{ "zen4", "AuthenticAMD-25-11", 0, 1,
+	{ "zen4",
+	  "AuthenticAMD-25-11",
+	  0,
+	  1,
 	  { { 11, 0, 0, 0, false, false, 0, 0, "", "ibs_op//", "amd-zen" } } },
-	{ "zen5", "AuthenticAMD-26-11", 0, 1,
+	{ "zen5",
+	  "AuthenticAMD-26-11",
+	  0,
+	  1,
 	  { { 11, 0, 0, 0, false, false, 0, 0, "", "ibs_op//", "amd-zen5-ldlat" } } },
-	{ "zen5", "AuthenticAMD-26-11", 256, 1,
+	{ "zen5",
+	  "AuthenticAMD-26-11",
+	  256,
+	  1,
 	  { { 11, 0, 256, 0, false, false, 0, 0, "", "ibs_op/ldlat=256/", "amd-zen5-ldlat" } } },
 };
 
-static int resolve(const struct source_opts *o, struct source *src, struct evlist *ev,
-		   char *notice, char *err)
+static int resolve(const struct source_opts *o, struct source *src, struct evlist *ev, char *notice,
+		   char *err)
 {
 	return source__resolve(o, src, ev, notice, 2048, err, 2048);
 }
@@ -715,7 +743,8 @@ START_TEST(test_machine_golden)
 		ck_assert_uint_eq(e->attr.precise_ip, g->precise);
 		ck_assert_uint_eq(e->attr.sample_type, WEIGHT_X86);
 		ck_assert_uint_eq(e->attr.exclude_guest, g->exclude_guest);
-		ck_assert(!e->attr.exclude_user && !e->attr.exclude_kernel && !e->attr.exclude_host);
+		ck_assert(!e->attr.exclude_user && !e->attr.exclude_kernel &&
+			  !e->attr.exclude_host);
 		ck_assert(e->attr.freq && e->attr.sample_freq == 4000);
 		ck_assert_int_eq(e->has_leader, g->has_leader);
 		if (g->has_leader) {
@@ -759,14 +788,15 @@ START_TEST(test_machine_no_event)
 	o.table = &t;
 	machine("vm", "GenuineIntel-6-CF,hypervisor");
 	ck_assert_int_eq(resolve(&o, &src, &ev, notice, err), -ENOENT);
-	snprintf(want, sizeof(want),
-		 "no load-latency event on this machine: %s entry [sapphire-rapids] (line %d) for "
-		 "this CPU (GenuineIntel-6-CF) uses the 'cpu' PMU, which this kernel does not "
-		 "export, and no PMU has a mem-loads event (PMUs here: breakpoint, msr, software, "
-		 "tracepoint, uprobe). This is a virtual machine (hypervisor CPU flag): hypervisors "
-		 "rarely pass PEBS or IBS through. Use --source page-faults to sample page faults "
-		 "by address instead, or --source auto",
-		 t.path, entry_line(&t, "sapphire-rapids"));
+	snprintf(
+		want, sizeof(want),
+		"no load-latency event on this machine: %s entry [sapphire-rapids] (line %d) for "
+		"this CPU (GenuineIntel-6-CF) uses the 'cpu' PMU, which this kernel does not "
+		"export, and no PMU has a mem-loads event (PMUs here: breakpoint, msr, software, "
+		"tracepoint, uprobe). This is a virtual machine (hypervisor CPU flag): hypervisors "
+		"rarely pass PEBS or IBS through. Use --source page-faults to sample page faults "
+		"by address instead, or --source auto",
+		t.path, entry_line(&t, "sapphire-rapids"));
 	ck_assert_str_eq(err, want);
 	ck_assert_int_eq(ev.nevsel, 0);
 	source__free(&src);
@@ -829,8 +859,9 @@ START_TEST(test_alias_path)
 	ck_assert(a->freq && a->sample_freq == 4000 && a->exclude_guest);
 	ck_assert(!ev.evsel[0].has_leader);
 	ck_assert_str_eq(ev.evsel[0].name, "cpu/mem-loads,ldlat=50/ppH");
-	ck_assert_ptr_nonnull(strstr(src.ev[0].why, "sysfs alias cpu/events/mem-loads "
-						    "(event=0xcd,umask=0x1,ldlat=3): no entry of "));
+	ck_assert_ptr_nonnull(strstr(src.ev[0].why,
+				     "sysfs alias cpu/events/mem-loads "
+				     "(event=0xcd,umask=0x1,ldlat=3): no entry of "));
 	ck_assert_ptr_nonnull(strstr(src.ev[0].why, "matches this CPU (GenuineIntel-6-1)"));
 	evlist__free(&ev);
 	source__free(&src);
@@ -848,7 +879,8 @@ START_TEST(test_alias_path)
 	o.ldlat = 0x10000;
 	o.period = 0;
 	ck_assert_int_eq(resolve(&o, &src, &ev, notice, err), -ERANGE);
-	ck_assert_str_eq(err, "--ldlat 65536 does not fit cpu's ldlat field (16 bits: config1:0-15)");
+	ck_assert_str_eq(err,
+			 "--ldlat 65536 does not fit cpu's ldlat field (16 bits: config1:0-15)");
 	evlist__free(&ev);
 	source__free(&src);
 
@@ -884,13 +916,14 @@ static const struct {
 	__u64 fields; /* the sample_type without sample_ip */
 } ip_cases[] = {
 	{ "skylake-sp", "GenuineIntel-6-55-4", NULL, SOURCE_LDLAT, WEIGHT_X86 }, /* tools.conf */
-	{ "alderlake", "GenuineIntel-6-97", NULL, SOURCE_LDLAT, WEIGHT_X86 },	/* both cores */
-	{ "skylake", "GenuineIntel-6-01", NULL, SOURCE_LDLAT, WEIGHT_X86 },	/* the alias */
+	{ "alderlake", "GenuineIntel-6-97", NULL, SOURCE_LDLAT, WEIGHT_X86 },	 /* both cores */
+	{ "skylake", "GenuineIntel-6-01", NULL, SOURCE_LDLAT, WEIGHT_X86 },	 /* the alias */
 	{ "sapphire-rapids", "GenuineIntel-6-8F", "{cpu/mem-loads-aux/,cpu/mem-loads,ldlat=64/}:pp",
 	  SOURCE_LDLAT, WEIGHT_X86 }, /* --event, a group */
 	{ "skylake", "0x00000000410fd0c0", NULL, SOURCE_LDLAT,
 	  PERF_SAMPLE_ADDR | PERF_SAMPLE_DATA_SRC | PERF_SAMPLE_WEIGHT },
-	{ "vm", "GenuineIntel-6-CF,hypervisor", NULL, SOURCE_AUTO, PERF_SAMPLE_ADDR }, /* fallback */
+	{ "vm", "GenuineIntel-6-CF,hypervisor", NULL, SOURCE_AUTO,
+	  PERF_SAMPLE_ADDR }, /* fallback */
 	{ "skylake-sp", "GenuineIntel-6-55-4", NULL, SOURCE_PAGE_FAULTS, PERF_SAMPLE_ADDR },
 };
 
@@ -938,8 +971,8 @@ START_TEST(test_validation)
 	o.ldlat = 1; /* below Intel's minimum: raised, with a notice */
 	ck_assert_int_eq(resolve(&o, &src, &ev, notice, err), 0);
 	ck_assert_uint_eq(ev.evsel[0].attr.config1, 3);
-	snprintf(want, sizeof(want), "--ldlat 1 raised to 3 cycles, the hardware's minimum (%s:",
-		 t.path);
+	snprintf(want, sizeof(want),
+		 "--ldlat 1 raised to 3 cycles, the hardware's minimum (%s:", t.path);
 	ck_assert_msg(strstr(notice, want), "%s", notice);
 	evlist__free(&ev);
 	source__free(&src);
@@ -1053,7 +1086,8 @@ static const struct {
 START_TEST(test_option_defaults)
 {
 	struct evtable t;
-	struct source_opts o = { .kind = SOURCE_LDLAT, .event = option_cases[_i].event,
+	struct source_opts o = { .kind = SOURCE_LDLAT,
+				 .event = option_cases[_i].event,
 				 .ldlat = option_cases[_i].ldlat };
 	struct evlist ev = {};
 	struct source src;
@@ -1087,10 +1121,12 @@ START_TEST(test_ibs_period)
 		__u64 period;
 		const char *event, *err; /* err NULL: accepted */
 	} cases[] = {
-		{ 1000, NULL, "-c 1000: AMD IBS op sampling takes a period that is a multiple of 16 "
-			      "and at least 144 (0x90): use 992" },
-		{ 16, NULL, "-c 16: AMD IBS op sampling takes a period that is a multiple of 16 and "
-			    "at least 144 (0x90): use 144" },
+		{ 1000, NULL,
+		  "-c 1000: AMD IBS op sampling takes a period that is a multiple of 16 "
+		  "and at least 144 (0x90): use 992" },
+		{ 16, NULL,
+		  "-c 16: AMD IBS op sampling takes a period that is a multiple of 16 and "
+		  "at least 144 (0x90): use 144" },
 		{ 136, NULL, "-c 136: " },
 		{ 144, NULL, NULL },
 		{ 1008, NULL, NULL },
@@ -1202,11 +1238,13 @@ START_TEST(test_open_errors)
 		{ ENOENT, 0, "cpu/x/", "this kernel knows no PMU of type 4 with config 0x1cd" },
 		{ EOPNOTSUPP, 3, "cpu/x/", "cannot sample this event at precise level 3" },
 		{ EOPNOTSUPP, 0, "cpu/x/", "The PMU cannot sample this way on this CPU" },
-		{ ENODATA, 2, "cpu/x/", "add 'leader = PMU/event=0x03,umask=0x82/' to the tools.conf" },
+		{ ENODATA, 2, "cpu/x/",
+		  "add 'leader = PMU/event=0x03,umask=0x82/' to the tools.conf" },
 		{ EBUSY, 2, "cpu/x/", "the counter is busy" },
 		{ EINVAL, 3, "cpu/x/", "Precise level 3 (ppp) keeps an event on counter 0" },
 		{ EINVAL, 0, "ibs_op//H", "AMD IBS samples every privilege level" },
-		{ EINVAL, 2, "cpu/x/", "check the threshold (config1 0x1e), the precise level (2)" },
+		{ EINVAL, 2, "cpu/x/",
+		  "check the threshold (config1 0x1e), the precise level (2)" },
 	};
 	struct evsel ev = {};
 	char buf[1024];
@@ -1248,11 +1286,13 @@ START_TEST(test_list_events_cli)
 	machine("alderlake", "GenuineIntel-6-97");
 	ck_assert_int_eq(run(argv, 10, &out, &err), 0);
 	ck_assert_ptr_nonnull(strstr(out, "core types     core 0-15, atom 16-23"));
-	ck_assert_ptr_nonnull(strstr(out, "event 1        cpu_core/event=0xcd,umask=0x1,ldlat=30/ppH"));
+	ck_assert_ptr_nonnull(
+		strstr(out, "event 1        cpu_core/event=0xcd,umask=0x1,ldlat=30/ppH"));
 	ck_assert_ptr_nonnull(strstr(out, "  leader       cpu_core/event=0x03,umask=0x82/H\n"
 					  "    type         4 (cpu_core)\n"
 					  "    config       0x8203\n"));
-	ck_assert_ptr_nonnull(strstr(out, "event 2        cpu_atom/event=0xd0,umask=0x5,ldlat=30/ppH\n"));
+	ck_assert_ptr_nonnull(
+		strstr(out, "event 2        cpu_atom/event=0xd0,umask=0x5,ldlat=30/ppH\n"));
 	ck_assert_ptr_nonnull(strstr(out, "  type         10 (cpu_atom)\n"
 					  "  config       0x5d0\n"
 					  "  config1      0x1e\n"
@@ -1353,8 +1393,7 @@ static Suite *events_suite(void)
 	tcase_add_test(tc, test_validation);
 	tcase_add_test(tc, test_option_precise_cap);
 	tcase_add_test(tc, test_ibs_period);
-	tcase_add_loop_test(tc, test_option_defaults, 0,
-			    ARRAY_SIZE(option_cases));
+	tcase_add_loop_test(tc, test_option_defaults, 0, ARRAY_SIZE(option_cases));
 	tcase_add_test(tc, test_open_errors);
 	tcase_add_test(tc, test_list_events_cli);
 	suite_add_tcase(s, tc);

@@ -345,9 +345,9 @@ START_TEST(test_layout_vs_perf_script)
 {
 	int layout = _i;
 	const char *path = tmp("perf-script.data");
-	char *argv[] = {"perf",	      "script", "-i",
-			(char *)path, "-F",	"event,addr,weight,data_src,phys_addr",
-			NULL};
+	char *argv[] = { "perf",       "script", "-i",
+			 (char *)path, "-F",	 "event,addr,weight,data_src,phys_addr",
+			 NULL };
 	char *out, *err, *line, *save = NULL, evname[64];
 	struct perf_file f;
 	struct perf_cursor c;
@@ -408,7 +408,7 @@ START_TEST(test_events_and_ids)
 	struct perf_sample p;
 	struct pw w;
 	char err[1024];
-	int count[2] = {0}, unknown = 0, e, i;
+	int count[2] = { 0 }, unknown = 0, e, i;
 
 	pw_mem_loads_event(&ev[0], 100);
 	pw_mem_loads_event(&ev[1], 200);
@@ -583,23 +583,23 @@ static const struct {
 	const char *what;
 	const char *want; /* in the error; NULL: opens */
 } header_cases[] = {
-	{"big-endian", "big-endian machine"},
-	{"version 1", "first file format"},
-	{"not perf", "not a perf.data file"},
-	{"header size", "header size 4096"},
-	{"attr section past the end", "does not fit in the file"},
-	{"attr entries too small", "does not fit in the file"},
-	{"no events", "has no events"},
-	{"attr size past its entry", "attribute of 4000 bytes"},
-	{"ids past the end", "lie outside the file"},
-	{"huge ids section", "lie outside the file"},
-	{"data past the end", "is truncated"},
-	{"unfinished", "not finished by perf record"},
-	{"compressed", "perf record -z"},
-	{"directory format", "perf record --threads"},
-	{"feature table past the end", NULL},
-	{"event desc count huge", NULL}, /* the first name is read, then the table ends */
-	{"event desc string huge", NULL},
+	{ "big-endian", "big-endian machine" },
+	{ "version 1", "first file format" },
+	{ "not perf", "not a perf.data file" },
+	{ "header size", "header size 4096" },
+	{ "attr section past the end", "does not fit in the file" },
+	{ "attr entries too small", "does not fit in the file" },
+	{ "no events", "has no events" },
+	{ "attr size past its entry", "attribute of 4000 bytes" },
+	{ "ids past the end", "lie outside the file" },
+	{ "huge ids section", "lie outside the file" },
+	{ "data past the end", "is truncated" },
+	{ "unfinished", "not finished by perf record" },
+	{ "compressed", "perf record -z" },
+	{ "directory format", "perf record --threads" },
+	{ "feature table past the end", NULL },
+	{ "event desc count huge", NULL }, /* the first name is read, then the table ends */
+	{ "event desc string huge", NULL },
 };
 
 START_TEST(test_bad_header)
@@ -825,7 +825,7 @@ START_TEST(test_auxtrace_payload)
 	struct pw w;
 	struct perf_file f;
 	struct perf_file_stats st = {};
-	unsigned char body[40] = {0}, junk[64];
+	unsigned char body[40] = { 0 }, junk[64];
 	__u64 size = sizeof(junk), n, bad;
 	char err[1024];
 
@@ -873,33 +873,35 @@ static int run_hist(char **argv, char **out, char **err)
 }
 
 static const char *const live_only[][3] = {
-	{"--source", "page-faults", "--source applies to live sampling"},
-	{"-L", "50", "--ldlat applies to live sampling"},
-	{"-c", "10", "--period applies to live sampling"},
-	{"-F", "100", "--freq applies to live sampling"},
-	{"-C", "0", "-C/--cpu applies to live sampling"},
-	{"-G", "/sys/fs/cgroup", "-G/--cgroup applies to live sampling"},
-	{"-d", "1", "--duration applies to live sampling"},
-	{"-i", "1", "--interval applies to live sampling"},
-	{"--", "true", "a command to run applies to live sampling"},
-	{"--event", "cpu/mem-loads,ldlat=30/P", "--event applies to live sampling"},
-	{"--config", "tools.conf", "--config applies to live sampling"},
-	{"--loads", NULL, "--loads applies to live sampling"},
-	{"--loads=mem_inst_retired.all_loads", NULL, "--loads applies to live sampling"},
-	{"--list-events", NULL, "--list-events applies to live sampling"},
-	{"--pin", "pinned", "--pin works on a set pinned on bpffs, not on --input"},
-	{"--detach", NULL, "--detach works on a set pinned on bpffs, not on --input"},
-	{"--show", "pinned", "--show works on a set pinned on bpffs, not on --input"},
-	{"--delta", NULL, "--delta works on a set pinned on bpffs, not on --input"},
-	{"--unpin", "pinned", "--unpin works on a set pinned on bpffs, not on --input"},
+	{ "--source", "page-faults", "--source applies to live sampling" },
+	{ "-L", "50", "--ldlat applies to live sampling" },
+	{ "-c", "10", "--period applies to live sampling" },
+	{ "-F", "100", "--freq applies to live sampling" },
+	{ "-C", "0", "-C/--cpu applies to live sampling" },
+	{ "-G", "/sys/fs/cgroup", "-G/--cgroup applies to live sampling" },
+	{ "-d", "1", "--duration applies to live sampling" },
+	{ "-i", "1", "--interval applies to live sampling" },
+	{ "--", "true", "a command to run applies to live sampling" },
+	{ "--event", "cpu/mem-loads,ldlat=30/P", "--event applies to live sampling" },
+	{ "--config", "tools.conf", "--config applies to live sampling" },
+	{ "--loads", NULL, "--loads applies to live sampling" },
+	{ "--loads=mem_inst_retired.all_loads", NULL, "--loads applies to live sampling" },
+	{ "--list-events", NULL, "--list-events applies to live sampling" },
+	{ "--pin", "pinned", "--pin works on a set pinned on bpffs, not on --input" },
+	{ "--detach", NULL, "--detach works on a set pinned on bpffs, not on --input" },
+	{ "--show", "pinned", "--show works on a set pinned on bpffs, not on --input" },
+	{ "--delta", NULL, "--delta works on a set pinned on bpffs, not on --input" },
+	{ "--unpin", "pinned", "--unpin works on a set pinned on bpffs, not on --input" },
 };
 
 START_TEST(test_cli_live_only)
 {
 	const char *path = tmp("cli.data");
 	const char *pinned = tmp("pinned");
-	char *argv[] = {(char *)hist(),		  "--input", (char *)path, (char *)live_only[_i][0],
-			(char *)live_only[_i][1], NULL};
+	char *argv[] = {
+		(char *)hist(),		  "--input", (char *)path, (char *)live_only[_i][0],
+		(char *)live_only[_i][1], NULL
+	};
 	char *out, *err;
 
 	if (argv[4] && !strcmp(argv[4], "pinned"))
@@ -916,21 +918,22 @@ START_TEST(test_cli_live_only)
 END_TEST
 
 static const char *const bad_cli[][4] = {
-	{"truncated", "is truncated"},
-	{"big-endian", "big-endian"},
-	{"missing", "No such file"},
-	{"-s on page faults", "-s/--class needs latency and data source, which page-fault samples"},
-	{"mapping without -p", "need a single -p process"},
-	{"-p without TID", "-p needs the process of each sample"},
-	{"unknown sample_type", "bits this build does not know"},
-	{"no data event", "has no event whose samples carry"},
-	{"too many -p", "at most 16 processes"},
+	{ "truncated", "is truncated" },
+	{ "big-endian", "big-endian" },
+	{ "missing", "No such file" },
+	{ "-s on page faults",
+	  "-s/--class needs latency and data source, which page-fault samples" },
+	{ "mapping without -p", "need a single -p process" },
+	{ "-p without TID", "-p needs the process of each sample" },
+	{ "unknown sample_type", "bits this build does not know" },
+	{ "no data event", "has no event whose samples carry" },
+	{ "too many -p", "at most 16 processes" },
 };
 
 START_TEST(test_cli_bad_input)
 {
 	const char *path = tmp("bad-cli.data");
-	char *argv[8] = {(char *)hist(), "--input", (char *)path};
+	char *argv[8] = { (char *)hist(), "--input", (char *)path };
 	char *out, *err, *buf;
 	size_t len;
 	__u64 attrs;
@@ -993,12 +996,12 @@ END_TEST
 START_TEST(test_cli_unprivileged)
 {
 	const char *path = tmp("nobody.data");
-	char *argv[] = {"setpriv",	     "--reuid=65534",
-			"--regid=65534",     "--clear-groups",
-			"--inh-caps=-all",   "--bounding-set=-all",
-			(char *)hist(),	     "--input",
-			(char *)path,	     "-a",
-			"0x7f0000000000+1M", NULL};
+	char *argv[] = { "setpriv",	      "--reuid=65534",
+			 "--regid=65534",     "--clear-groups",
+			 "--inh-caps=-all",   "--bounding-set=-all",
+			 (char *)hist(),      "--input",
+			 (char *)path,	      "-a",
+			 "0x7f0000000000+1M", NULL };
 	char *out, *err;
 
 	write_layout(path, PW_ADDR_ONLY, 50, false);
@@ -1020,7 +1023,7 @@ END_TEST
 
 enum { FMT_TEXT, FMT_JSON, FMT_OPENMETRICS, NFMTS };
 
-static const char *const fmt_names[NFMTS] = {"text", "json", "openmetrics"};
+static const char *const fmt_names[NFMTS] = { "text", "json", "openmetrics" };
 
 /* Deletes what follows each needle in s up to the first character of stop. */
 static void blank(char *s, const char *needle, const char *stop)
@@ -1043,11 +1046,12 @@ static void blank(char *s, const char *needle, const char *stop)
 static void blank_run(char *s, bool other_run)
 {
 	static const char *const clock[][2] = {
-		{"\"time\":", ",}"},	{"\"start\":", ",}"},	{"\"end\":", ",}"},
-		{"\"seconds\":", ",}"}, {"\"started\":", ",}"}, {"ldlat_start_time_seconds{", "\n"},
+		{ "\"time\":", ",}" },	  { "\"start\":", ",}" },
+		{ "\"end\":", ",}" },	  { "\"seconds\":", ",}" },
+		{ "\"started\":", ",}" }, { "ldlat_start_time_seconds{", "\n" },
 	};
-	static const char *const names[] = {"\"event\":\"", "\"target\":\"", "event=\"",
-					    "target=\""};
+	static const char *const names[] = { "\"event\":\"", "\"target\":\"", "event=\"",
+					     "target=\"" };
 	unsigned int i;
 
 	for (i = 0; i < ARRAY_SIZE(clock); i++)
@@ -1059,7 +1063,7 @@ static void blank_run(char *s, bool other_run)
 /* JSON through the schema checker, OpenMetrics through promtool; text as it is. */
 static void check_format(int fmt, const char *path)
 {
-	char cmd[1024], *argv[] = {"sh", "-c", cmd, NULL}, *out, *err;
+	char cmd[1024], *argv[] = { "sh", "-c", cmd, NULL }, *out, *err;
 
 	if (fmt == FMT_TEXT)
 		return;
@@ -1098,16 +1102,16 @@ static char *render_fmt(int fmt, const struct report *r, const struct snapshot *
 START_TEST(test_cli_output)
 {
 	const char *path = tmp("output.data"), *saved = tmp("output.txt");
-	char *argv[] = {(char *)hist(),
-			"--input",
-			(char *)path,
-			"-a",
-			"0x7f0000000000+1M",
-			"--format",
-			(char *)fmt_names[_i],
-			NULL,
-			NULL,
-			NULL};
+	char *argv[] = { (char *)hist(),
+			 "--input",
+			 (char *)path,
+			 "-a",
+			 "0x7f0000000000+1M",
+			 "--format",
+			 (char *)fmt_names[_i],
+			 NULL,
+			 NULL,
+			 NULL };
 	char *out, *err, *file;
 	size_t len;
 
@@ -1141,12 +1145,12 @@ END_TEST
  * tables, not from ldlat_classify().
  */
 static const struct ds_case extra_cases[] = {
-	{"any cache", P(OP, LOAD) | P(LVL, HIT) | LN(ANY_CACHE), LDLAT_CLASS_ANY_CACHE},
-	{"remote cache 2 hops", OP_LH | LN(L3) | REM | HOPS(2), LDLAT_CLASS_REMOTE_CACHE_2HOP},
-	{"remote cache 3 hops", OP_LH | LN(L3) | REM | HOPS(3), LDLAT_CLASS_REMOTE_CACHE_3HOP},
-	{"remote RAM 2 hops", OP_LH | LN(RAM) | REM | HOPS(2), LDLAT_CLASS_REMOTE_RAM_2HOP},
-	{"remote RAM 3 hops", OP_LH | LN(RAM) | REM | HOPS(3), LDLAT_CLASS_REMOTE_RAM_3HOP},
-	{"a store", P(OP, STORE) | L(L1) | LN(L1), LDLAT_CLASS_L1},
+	{ "any cache", P(OP, LOAD) | P(LVL, HIT) | LN(ANY_CACHE), LDLAT_CLASS_ANY_CACHE },
+	{ "remote cache 2 hops", OP_LH | LN(L3) | REM | HOPS(2), LDLAT_CLASS_REMOTE_CACHE_2HOP },
+	{ "remote cache 3 hops", OP_LH | LN(L3) | REM | HOPS(3), LDLAT_CLASS_REMOTE_CACHE_3HOP },
+	{ "remote RAM 2 hops", OP_LH | LN(RAM) | REM | HOPS(2), LDLAT_CLASS_REMOTE_RAM_2HOP },
+	{ "remote RAM 3 hops", OP_LH | LN(RAM) | REM | HOPS(3), LDLAT_CLASS_REMOTE_RAM_3HOP },
+	{ "a store", P(OP, STORE) | L(L1) | LN(L1), LDLAT_CLASS_L1 },
 };
 
 static struct ds_case cases[1024];
@@ -1175,7 +1179,7 @@ static void cases_init(void)
 /* The class file: ncases data sources x 7 latencies x 3 processes, addresses in 2 ranges. */
 static void write_classes(const char *path)
 {
-	static const __u64 lats[] = {0, 3, 30, 31, 250, 4096, 1u << 31};
+	static const __u64 lats[] = { 0, 3, 30, 31, 250, 4096, 1u << 31 };
 	struct pw_event ev;
 	struct pw_sample s = {};
 	struct pw w;
@@ -1205,8 +1209,8 @@ struct perf_view {
 /* perf script's reading of the file: pid, addr, weight, data_src per sample. */
 static int perf_script_view(const char *path, struct perf_view **out)
 {
-	char *argv[] = {"perf", "script", "-i", (char *)path, "-F", "pid,addr,weight,data_src",
-			NULL};
+	char *argv[] = { "perf", "script", "-i", (char *)path, "-F", "pid,addr,weight,data_src",
+			 NULL };
 	char *text, *err, *line, *save = NULL;
 	struct perf_view *v = NULL;
 	int n = 0;
@@ -1220,7 +1224,7 @@ static int perf_script_view(const char *path, struct perf_view **out)
 		/* after data_src's decode, the weight: the last word */
 		ck_assert_int_eq(last_words(line, 1, &weight, &unused), 1);
 		v = realloc(v, (n + 1) * sizeof(*v));
-		v[n++] = (struct perf_view){pid, addr, weight, ds};
+		v[n++] = (struct perf_view){ pid, addr, weight, ds };
 	}
 	free(text);
 	free(err);
@@ -1230,7 +1234,7 @@ static int perf_script_view(const char *path, struct perf_view **out)
 
 static int cli_parse(struct cli *c, char **args)
 {
-	char *argv[16] = {"ldlat-hist"};
+	char *argv[16] = { "ldlat-hist" };
 	int n = 1;
 
 	while (args[n - 1])
@@ -1240,12 +1244,12 @@ static int cli_parse(struct cli *c, char **args)
 }
 
 static const char *const class_filters[][8] = {
-	{NULL},
-	{"-s", "l3,hitm,ram", NULL},
-	{"--min-lat", "30", "--max-lat", "4096", NULL},
-	{"-a", "0x7f0000000000+1G", "-a", "0x7f0040000000+16K", "--by", "both", NULL},
-	{"-p", "1000,1002", "--linear", "100", "--by", "none", NULL},
-	{"--op", "any", "-s", "remote-cache,remote-ram", "--by", "range", NULL},
+	{ NULL },
+	{ "-s", "l3,hitm,ram", NULL },
+	{ "--min-lat", "30", "--max-lat", "4096", NULL },
+	{ "-a", "0x7f0000000000+1G", "-a", "0x7f0040000000+16K", "--by", "both", NULL },
+	{ "-p", "1000,1002", "--linear", "100", "--by", "none", NULL },
+	{ "--op", "any", "-s", "remote-cache,remote-ram", "--by", "range", NULL },
 };
 
 /*
@@ -1263,8 +1267,8 @@ START_TEST(test_classes_vs_perf_script)
 	const char *path = tmp("classes.data"), *saved = tmp("classes.out");
 	const char *const *filt = class_filters[_i % NCLASS_FILTERS];
 	const int fmt = _i / NCLASS_FILTERS;
-	char *argv[16] = {(char *)hist(), "--input", (char *)path, "--format",
-			  (char *)fmt_names[fmt]};
+	char *argv[16] = { (char *)hist(), "--input", (char *)path, "--format",
+			   (char *)fmt_names[fmt] };
 	char *out, *err, *want;
 	struct perf_view *v;
 	struct offline o;
@@ -1312,21 +1316,22 @@ START_TEST(test_classes_vs_perf_script)
 	ck_assert_msg(offline__open(&o, path, &c, linear, oerr, sizeof(oerr)) == 0, "%s", oerr);
 	ck_assert_int_eq(snapshot__init(&snap, o.cfg.nranges), 0);
 	for (i = 0; i < n; i++) {
-		struct ldlat_sample s = {.addr = v[i].addr,
-					 .lat = v[i].weight,
-					 .data_src = v[i].data_src,
-					 .tgid = v[i].pid,
-					 .flags = LDLAT_HAS_ADDR | LDLAT_HAS_LAT | LDLAT_HAS_DSRC};
+		struct ldlat_sample s = { .addr = v[i].addr,
+					  .lat = v[i].weight,
+					  .data_src = v[i].data_src,
+					  .tgid = v[i].pid,
+					  .flags =
+						  LDLAT_HAS_ADDR | LDLAT_HAS_LAT | LDLAT_HAS_DSRC };
 
 		snapshot__account(&snap, &o.cfg, &s);
 	}
 	offline__run_info(&o, "ldlat-hist", &never, &run);
-	r = (struct report){.run = &run,
-			    .src = &o.src,
-			    .ranges = &c.ranges,
-			    .by = by,
-			    .linear_step = linear,
-			    .has_latency = true};
+	r = (struct report){ .run = &run,
+			     .src = &o.src,
+			     .ranges = &c.ranges,
+			     .by = by,
+			     .linear_step = linear,
+			     .has_latency = true };
 	want = render_fmt(fmt, &r, &snap);
 	blank_run(out, false);
 	blank_run(want, false);
@@ -1335,7 +1340,7 @@ START_TEST(test_classes_vs_perf_script)
 
 	/* without filters, every class is there, with as many samples as the tables say */
 	if (_i == 0) {
-		unsigned int j, per_class[LDLAT_NCLASS] = {0};
+		unsigned int j, per_class[LDLAT_NCLASS] = { 0 };
 
 		for (i = 0; i < n; i++)
 			for (j = 0; j < ncases; j++)
@@ -1383,16 +1388,16 @@ static const struct {
 	const char *opts;
 	int per_fault; /* samples per page fault (two events both sample it) */
 } record_variants[] = {
-	{"page-faults", "", 1},
-	{"page-faults", "-g", 1},
-	{"page-faults", "--call-graph=dwarf,1024", 1},
-	{"page-faults", "--user-regs=ip,sp --intr-regs=ip,sp", 1},
-	{"page-faults", "--phys-data --data-page-size --code-page-size", 1},
-	{"page-faults", "-W --transaction --sample-cpu -T", 1},
-	{"page-faults", "-R --all-cgroups", 1},
-	{"page-faults -e minor-faults", "", 2},	   /* two events: sample IDs */
-	{"'{page-faults,minor-faults}:S'", "", 1}, /* a group read by its leader */
-	{"page-faults", "pipe", 1},		   /* perf record -o - > file */
+	{ "page-faults", "", 1 },
+	{ "page-faults", "-g", 1 },
+	{ "page-faults", "--call-graph=dwarf,1024", 1 },
+	{ "page-faults", "--user-regs=ip,sp --intr-regs=ip,sp", 1 },
+	{ "page-faults", "--phys-data --data-page-size --code-page-size", 1 },
+	{ "page-faults", "-W --transaction --sample-cpu -T", 1 },
+	{ "page-faults", "-R --all-cgroups", 1 },
+	{ "page-faults -e minor-faults", "", 2 },    /* two events: sample IDs */
+	{ "'{page-faults,minor-faults}:S'", "", 1 }, /* a group read by its leader */
+	{ "page-faults", "pipe", 1 },		     /* perf record -o - > file */
 };
 
 static int cmp_u64(const void *a, const void *b)
@@ -1411,18 +1416,18 @@ START_TEST(test_perf_recorded)
 {
 	const char *path = tmp("recorded.data");
 	bool pipe = !strcmp(record_variants[_i].opts, "pipe");
-	char cmd[2048], *argv[] = {"sh", "-c", cmd, NULL};
-	char *hargv[] = {(char *)hist(),
-			 "--input",
-			 (char *)path,
-			 "-a",
-			 BASE_RANGE,
-			 "-a",
-			 "0x7f0000000000-0x800000000000",
-			 "--by",
-			 "range",
-			 NULL};
-	char *pargv[] = {"perf", "script", "-i", (char *)path, "-F", "event,addr", NULL};
+	char cmd[2048], *argv[] = { "sh", "-c", cmd, NULL };
+	char *hargv[] = { (char *)hist(),
+			  "--input",
+			  (char *)path,
+			  "-a",
+			  BASE_RANGE,
+			  "-a",
+			  "0x7f0000000000-0x800000000000",
+			  "--by",
+			  "range",
+			  NULL };
+	char *pargv[] = { "perf", "script", "-i", (char *)path, "-F", "event,addr", NULL };
 	char *out, *err, *line, *save = NULL, ev0[64], want[256];
 	__u64 *perf_addr = NULL, *our_addr = NULL;
 	struct perf_file f;
@@ -1510,31 +1515,31 @@ END_TEST
 START_TEST(test_live_vs_recorded)
 {
 	static const char *const counted[NFMTS][2] = {
-		{"          30  0x200000000000+120K",
-		 "         270  0x20000001e000-0x200000200000"},
-		{"\"count\":30,", "\"count\":270,"},
-		{"range=\"0x200000000000+120K (0x200000000000-0x20000001e000)\"} 30\n",
-		 "range=\"0x20000001e000-0x200000200000\"} 270\n"},
+		{ "          30  0x200000000000+120K",
+		  "         270  0x20000001e000-0x200000200000" },
+		{ "\"count\":30,", "\"count\":270," },
+		{ "range=\"0x200000000000+120K (0x200000000000-0x20000001e000)\"} 30\n",
+		  "range=\"0x20000001e000-0x200000200000\"} 270\n" },
 	};
 	struct perf_recorder rec;
 	struct child w, live;
 	char pid[32];
 	const char *path = tmp("live.data");
 	char *wargv[] = {
-		(char *)workload(), "--wait", "--fault-pages", "300", "--base", BASE, NULL};
+		(char *)workload(), "--wait", "--fault-pages", "300", "--base", BASE, NULL
+	};
 	/* the same filters and format, live and on perf's file */
-	char *const common[] = {"-p",	    pid,
-				"-a",	    BASE "+120K",
-				"-a",	    "0x20000001e000-0x200000200000",
-				"-a",	    "[stack]",
-				"--format", (char *)fmt_names[_i]};
-	char *largv[16] = {(char *)hist(), "--source", "page-faults"};
-	char *oargv[16] = {(char *)hist(), "--input", (char *)path};
-	char *pargv[] = {"perf", "record",	"-q", "-D",	     "-1", "--control",
-			 rec.ctlarg, "-e",	"page-faults", "-c", "1",
-			 "-d",	     "-p",	pid,	       "-o", (char *)path,
-			 NULL};
-	struct rlimit stack8m = {8 << 20, RLIM_INFINITY};
+	char *const common[] = { "-p",	     pid,
+				 "-a",	     BASE "+120K",
+				 "-a",	     "0x20000001e000-0x200000200000",
+				 "-a",	     "[stack]",
+				 "--format", (char *)fmt_names[_i] };
+	char *largv[16] = { (char *)hist(), "--source", "page-faults" };
+	char *oargv[16] = { (char *)hist(), "--input", (char *)path };
+	char *pargv[] = { "perf",     "record", "-q",	       "-D",	     "-1", "--control",
+			  rec.ctlarg, "-e",	"page-faults", "-c",	     "1",  "-d",
+			  "-p",	      pid,	"-o",	       (char *)path, NULL };
+	struct rlimit stack8m = { 8 << 20, RLIM_INFINITY };
 	char *out, *err;
 	unsigned int i;
 
@@ -1570,7 +1575,6 @@ START_TEST(test_live_vs_recorded)
 }
 END_TEST
 
-
 /* A JSON report's counter "key" (the first one), or -1. */
 static long json_counter(const char *doc, const char *key)
 {
@@ -1588,15 +1592,19 @@ static long json_counter(const char *doc, const char *key)
  * and the default (loads) none of them.  The text names what the op filter
  * dropped by the ops asked for.
  */
-static const char *const gen_ops[] = {"store", "any", "load"};
+static const char *const gen_ops[] = { "store", "any", "load" };
 
 START_TEST(test_gen_stores)
 {
 	const char *path = tmp("stores.data");
-	char *gen[] = {(char *)build_path("tests/gen-perfdata"), "--stores", "--samples", "8000",
-		       (char *)path, NULL};
-	char *argv[] = {(char *)hist(), "--input", (char *)path, "--op", (char *)gen_ops[_i],
-			"--by", "none", "--format", "json", NULL};
+	char *gen[] = { (char *)build_path("tests/gen-perfdata"),
+			"--stores",
+			"--samples",
+			"8000",
+			(char *)path,
+			NULL };
+	char *argv[] = { (char *)hist(), "--input", (char *)path, "--op", (char *)gen_ops[_i],
+			 "--by",	 "none",    "--format",	  "json", NULL };
 	char *out, *err;
 	long kept, op;
 
@@ -1628,10 +1636,11 @@ END_TEST
 START_TEST(test_bpf_vs_offline)
 {
 	static char *const configs[][12] = {
-		{NULL},
-		{"-a", "0x7f0000000000+1G", "-a", "0x7f0080000000+64M", "-p", "41,43", "--min-lat",
-		 "20", "--max-lat", "5000", NULL},
-		{"-s", "l1,l3,hitm,local-ram,remote-ram-1hop,unknown", "--op", "load,store", NULL},
+		{ NULL },
+		{ "-a", "0x7f0000000000+1G", "-a", "0x7f0080000000+64M", "-p", "41,43", "--min-lat",
+		  "20", "--max-lat", "5000", NULL },
+		{ "-s", "l1,l3,hitm,local-ram,remote-ram-1hop,unknown", "--op", "load,store",
+		  NULL },
 	};
 	enum { N = 6000 };
 	const char *path = tmp("bpf.data");
@@ -1683,11 +1692,12 @@ START_TEST(test_bpf_vs_offline)
 	ck_assert_int_eq(snapshot__init(&got, o.cfg.nranges), 0);
 	for (i = 0; i < N; i++) {
 		/* what the perf_event program reads: var1_dw with WEIGHT_STRUCT */
-		s = (struct ldlat_sample){.addr = ps[i].addr,
-					  .lat = (__u32)ps[i].weight,
-					  .data_src = ps[i].data_src,
-					  .tgid = ps[i].pid,
-					  .flags = LDLAT_HAS_ADDR | LDLAT_HAS_LAT | LDLAT_HAS_DSRC};
+		s = (struct ldlat_sample){ .addr = ps[i].addr,
+					   .lat = (__u32)ps[i].weight,
+					   .data_src = ps[i].data_src,
+					   .tgid = ps[i].pid,
+					   .flags = LDLAT_HAS_ADDR | LDLAT_HAS_LAT |
+						    LDLAT_HAS_DSRC };
 		ck_assert_int_eq(bpf_prog_test_run_opts(session__test_fd(&sess), &opts), 0);
 	}
 	ck_assert_int_eq(session__read(&sess, &got), 0);
@@ -1731,8 +1741,7 @@ int main(void)
 	tcase_add_test(tc, test_no_features);
 	tcase_add_test(tc, test_truncated_everywhere);
 	tcase_add_loop_test(tc, test_bad_header, 0, ARRAY_SIZE(header_cases));
-	tcase_add_loop_test(tc, test_bad_records, 0,
-			    ARRAY_SIZE(record_cases));
+	tcase_add_loop_test(tc, test_bad_records, 0, ARRAY_SIZE(record_cases));
 	tcase_add_test(tc, test_auxtrace_payload);
 	tcase_add_test(tc, test_not_files);
 	suite_add_tcase(s, tc);
@@ -1749,8 +1758,7 @@ int main(void)
 
 	tc = tcase_create("recorded");
 	tcase_set_timeout(tc, 120);
-	tcase_add_loop_test(tc, test_perf_recorded, 0,
-			    ARRAY_SIZE(record_variants));
+	tcase_add_loop_test(tc, test_perf_recorded, 0, ARRAY_SIZE(record_variants));
 	tcase_add_loop_test(tc, test_live_vs_recorded, 0, NFMTS);
 	suite_add_tcase(s, tc);
 

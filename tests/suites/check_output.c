@@ -45,7 +45,7 @@ struct fixture {
 	struct snapshot snap;
 };
 
-static const __u64 lats[] = {0, 1, 3, 30, 31, 100, 1000, 1000, 70000};
+static const __u64 lats[] = { 0, 1, 3, 30, 31, 100, 1000, 1000, 70000 };
 #define NLATS (ARRAY_SIZE(lats))
 
 static void fixture_init(struct fixture *f, const char *range0, __u32 linear_step, bool latency)
@@ -65,17 +65,17 @@ static void fixture_init(struct fixture *f, const char *range0, __u32 linear_ste
 	f->cfg.class_mask = LDLAT_ALL_CLASSES;
 	f->cfg.op_mask = PERF_MEM_OP_LOAD;
 	f->cfg.linear_step = linear_step;
-	f->run = (struct run_info){.tool = "check_output",
-				   .event = "cpu/mem-loads,ldlat=30/P",
-				   .target = "cgroup \"quoted\\name\"",
-				   .cfg = &f->cfg,
-				   .started = {.tv_sec = 1700000000}};
-	f->report = (struct report){.run = &f->run,
-				    .src = &f->src,
-				    .ranges = &f->ranges,
-				    .by = BY_BOTH,
-				    .linear_step = linear_step,
-				    .has_latency = latency};
+	f->run = (struct run_info){ .tool = "check_output",
+				    .event = "cpu/mem-loads,ldlat=30/P",
+				    .target = "cgroup \"quoted\\name\"",
+				    .cfg = &f->cfg,
+				    .started = { .tv_sec = 1700000000 } };
+	f->report = (struct report){ .run = &f->run,
+				     .src = &f->src,
+				     .ranges = &f->ranges,
+				     .by = BY_BOTH,
+				     .linear_step = linear_step,
+				     .has_latency = latency };
 	ck_assert_int_eq(snapshot__init(&f->snap, 2), 0);
 	for (i = 0; i < NLATS * 3; i++) {
 		bool ram = i >= NLATS;
@@ -93,7 +93,7 @@ static void fixture_init(struct fixture *f, const char *range0, __u32 linear_ste
 	f->snap.counters.seen += 5;
 	f->snap.counters.outside_ranges = 5;
 	f->snap.since = f->run.started;
-	f->snap.taken = (struct timespec){.tv_sec = 1700000060, .tv_nsec = 500000000};
+	f->snap.taken = (struct timespec){ .tv_sec = 1700000060, .tv_nsec = 500000000 };
 }
 
 static void render_to(const char *name,
@@ -118,7 +118,8 @@ START_TEST(test_json_schema_and_values)
 	render_to("a.json", render_json, &f);
 	ck_assert_int_eq(sh(NULL, NULL, "python3 %s < %s/a.json", schema(), tmpdir), 0);
 	ck_assert_int_eq(
-		sh(NULL, NULL, "jq -e '.source == \"ldlat\" and .event == \"cpu/mem-loads,ldlat=30/P\" "
+		sh(NULL, NULL,
+		   "jq -e '.source == \"ldlat\" and .event == \"cpu/mem-loads,ldlat=30/P\" "
 		   "and .target == \"cgroup \\\"quoted\\\\name\\\"\" and .interval.seconds "
 		   "== 60.5 and .counters.seen == 32 and .counters.dropped.outside_ranges == 5 "
 		   "and .filters.ops == [\"load\"] and .filters.max_latency == null and "
@@ -126,20 +127,23 @@ START_TEST(test_json_schema_and_values)
 		   LDLAT_NCLASS, tmpdir),
 		0);
 	/* 9 latencies in 8 buckets: 0, 1, [2,3], [16,31] x2, [64,127], [512,1023] x2, [65536,...] */
-	ck_assert_int_eq(sh(NULL, NULL, "jq -e '[.histograms[] | [.range, .class, .class_name, .count, "
+	ck_assert_int_eq(sh(NULL, NULL,
+			    "jq -e '[.histograms[] | [.range, .class, .class_name, .count, "
 			    "(.buckets | length)]] == [[0, \"l1\", \"L1 hit\", 9, 7], [1, "
 			    "\"local-ram\", \"local RAM\", 18, 7]]' %s/a.json",
 			    tmpdir),
 			 0);
 	ck_assert_int_eq(
-		sh(NULL, NULL, "jq -e '.histograms[0] | .sum == 72165 and .buckets[3] == {low: 16, "
+		sh(NULL, NULL,
+		   "jq -e '.histograms[0] | .sum == 72165 and .buckets[3] == {low: 16, "
 		   "high: 31, count: 2} and .percentiles.p50 >= 16 and .percentiles.p50 <= "
 		   "31' %s/a.json",
 		   tmpdir),
 		0);
 	f.report.by = BY_RANGE;
 	render_to("b.json", render_json, &f);
-	ck_assert_int_eq(sh(NULL, NULL, "python3 %s < %s/b.json && jq -e '[.histograms[] | .class] == [null, "
+	ck_assert_int_eq(sh(NULL, NULL,
+			    "python3 %s < %s/b.json && jq -e '[.histograms[] | .class] == [null, "
 			    "null] and .by == \"range\"' %s/b.json",
 			    schema(), tmpdir, tmpdir),
 			 0);
@@ -154,13 +158,15 @@ START_TEST(test_json_schema_rejects)
 
 	fixture_init(&f, "0x1000-0x2000", 0, true);
 	render_to("c.json", render_json, &f);
-	ck_assert_int_ne(
-		sh(NULL, NULL, "jq -c '.histograms[0].count += 1' %s/c.json | python3 %s", tmpdir, schema()),
-		0);
-	ck_assert_int_ne(sh(NULL, NULL, "jq -c 'del(.counters.dropped.below_min)' %s/c.json | python3 %s",
+	ck_assert_int_ne(sh(NULL, NULL, "jq -c '.histograms[0].count += 1' %s/c.json | python3 %s",
 			    tmpdir, schema()),
 			 0);
-	ck_assert_int_ne(sh(NULL, NULL, "jq -c '.histograms[0].buckets |= reverse' %s/c.json | python3 %s",
+	ck_assert_int_ne(sh(NULL, NULL,
+			    "jq -c 'del(.counters.dropped.below_min)' %s/c.json | python3 %s",
+			    tmpdir, schema()),
+			 0);
+	ck_assert_int_ne(sh(NULL, NULL,
+			    "jq -c '.histograms[0].buckets |= reverse' %s/c.json | python3 %s",
 			    tmpdir, schema()),
 			 0);
 	/* a percentile marked a floor that is no open bucket's low */
@@ -181,7 +187,8 @@ START_TEST(test_json_no_latency)
 	f.report.by = BY_RANGE;
 	render_to("d.json", render_json, &f);
 	ck_assert_int_eq(
-		sh(NULL, NULL, "python3 %s < %s/d.json && jq -e '.latency == false and "
+		sh(NULL, NULL,
+		   "python3 %s < %s/d.json && jq -e '.latency == false and "
 		   "[.histograms[] | [.count, .buckets]] == [[9, null], [18, null]]' %s/d.json",
 		   schema(), tmpdir, tmpdir),
 		0);
@@ -201,12 +208,14 @@ START_TEST(test_percentile_open_bucket)
 
 	fixture_init(&f, "0x1000-0x2000", 100, true);
 	render_to("open.txt", render_text, &f);
-	ck_assert_int_eq(sh(NULL, NULL, "grep -q '^  9 samples, mean .* cycles, p50 90, p90 >=6400, "
+	ck_assert_int_eq(sh(NULL, NULL,
+			    "grep -q '^  9 samples, mean .* cycles, p50 90, p90 >=6400, "
 			    "p99 >=6400 ' %s/open.txt",
 			    tmpdir),
 			 0);
 	render_to("open.json", render_json, &f);
-	ck_assert_int_eq(sh(NULL, NULL, "python3 %s < %s/open.json && jq -e '.histograms[0].percentiles "
+	ck_assert_int_eq(sh(NULL, NULL,
+			    "python3 %s < %s/open.json && jq -e '.histograms[0].percentiles "
 			    "== {p50: 90, p90: 6400, p99: 6400, at_least: [\"p90\", \"p99\"]}' "
 			    "%s/open.json",
 			    schema(), tmpdir, tmpdir),
@@ -214,7 +223,8 @@ START_TEST(test_percentile_open_bucket)
 	snapshot__free(&f.snap);
 	fixture_init(&f, "0x1000-0x2000", 0, true);
 	render_to("closed.json", render_json, &f);
-	ck_assert_int_eq(sh(NULL, NULL, "jq -e '[.histograms[].percentiles.at_least] == [[], []]' "
+	ck_assert_int_eq(sh(NULL, NULL,
+			    "jq -e '[.histograms[].percentiles.at_least] == [[], []]' "
 			    "%s/closed.json",
 			    tmpdir),
 			 0);
@@ -235,24 +245,29 @@ START_TEST(test_openmetrics_promtool)
 	ck_assert_int_eq(sh(NULL, NULL, "promtool check metrics < %s/%s", tmpdir, name), 0);
 	ck_assert_int_eq(sh(NULL, NULL, "tail -n 1 %s/%s | grep -qx '# EOF'", tmpdir, name), 0);
 	ck_assert_int_eq(
-		sh(NULL, NULL, "grep '^ldlat_latency_cycles_bucket{.*class=\"l1\"' %s/%s | sed "
+		sh(NULL, NULL,
+		   "grep '^ldlat_latency_cycles_bucket{.*class=\"l1\"' %s/%s | sed "
 		   "'s/.*le=\"\\([^\"]*\\)\"} \\(.*\\)/\\1 \\2/' | awk '{ if ($2 < prev) exit "
 		   "1; prev = $2; n++; last = $1 } END { if (n != 65 || prev != 9 || last != "
 		   "\"+Inf\") exit 1 }'",
 		   tmpdir, name),
 		0);
 	ck_assert_int_eq(
-		sh(NULL, NULL, "grep -q '^ldlat_latency_cycles_count{.*class=\"local-ram\".*} 18$' %s/%s "
+		sh(NULL, NULL,
+		   "grep -q '^ldlat_latency_cycles_count{.*class=\"local-ram\".*} 18$' %s/%s "
 		   "&& grep -q '^ldlat_latency_cycles_sum{.*class=\"l1\".*} 72165$' %s/%s",
 		   tmpdir, name, tmpdir, name),
 		0);
 	if (_i) /* linear, 100 wide: 0-99 holds 0, 1, 3, 30, 31 */
-		ck_assert_int_eq(sh(NULL, NULL, "grep -q 'class=\"l1\",.*le=\"99\"} 5$' %s/%s", tmpdir, name),
+		ck_assert_int_eq(sh(NULL, NULL, "grep -q 'class=\"l1\",.*le=\"99\"} 5$' %s/%s",
+				    tmpdir, name),
 				 0);
 	else /* log2: up to 31 holds 0, 1, 3, 30, 31 */
-		ck_assert_int_eq(sh(NULL, NULL, "grep -q 'class=\"l1\",.*le=\"31\"} 5$' %s/%s", tmpdir, name),
+		ck_assert_int_eq(sh(NULL, NULL, "grep -q 'class=\"l1\",.*le=\"31\"} 5$' %s/%s",
+				    tmpdir, name),
 				 0);
-	ck_assert_int_eq(sh(NULL, NULL, "grep -q 'target=\"cgroup \\\\\"quoted\\\\\\\\name\\\\\"\"' %s/%s",
+	ck_assert_int_eq(sh(NULL, NULL,
+			    "grep -q 'target=\"cgroup \\\\\"quoted\\\\\\\\name\\\\\"\"' %s/%s",
 			    tmpdir, name),
 			 0);
 	snapshot__free(&f.snap);
@@ -267,7 +282,8 @@ START_TEST(test_openmetrics_no_latency)
 	f.report.by = BY_RANGE;
 	render_to("n.prom", render_openmetrics, &f);
 	ck_assert_int_eq(sh(NULL, NULL, "promtool check metrics < %s/n.prom", tmpdir), 0);
-	ck_assert_int_eq(sh(NULL, NULL, "! grep -q ldlat_latency_cycles %s/n.prom && grep -q "
+	ck_assert_int_eq(sh(NULL, NULL,
+			    "! grep -q ldlat_latency_cycles %s/n.prom && grep -q "
 			    "'^ldlat_range_samples{.*range=\"0x10000+64K (0x10000-0x20000)\"} 18$' "
 			    "%s/n.prom",
 			    tmpdir, tmpdir),
@@ -279,7 +295,7 @@ END_TEST
 /* A reader never sees a partial file while --output is replaced 300 times. */
 START_TEST(test_output_atomic)
 {
-	struct output_opts o = {.format = OUTPUT_OPENMETRICS};
+	struct output_opts o = { .format = OUTPUT_OPENMETRICS };
 	char path[512], err[512];
 	struct fixture f;
 	struct stat st;
@@ -330,7 +346,7 @@ END_TEST
 
 START_TEST(test_output_check)
 {
-	struct output_opts o = {.path = "/nonexistent-ldlat-dir/x.prom"};
+	struct output_opts o = { .path = "/nonexistent-ldlat-dir/x.prom" };
 	char err[512];
 
 	ck_assert_int_eq(output__check(&o, err, sizeof(err)), -EINVAL);
@@ -363,7 +379,7 @@ static void render_lines(FILE *f, void *ctx)
  */
 START_TEST(test_output_stdout_flushed)
 {
-	struct output_opts o = {.format = OUTPUT_TEXT};
+	struct output_opts o = { .format = OUTPUT_TEXT };
 	int saved = dup(1), fds[2], full;
 	char err[512] = "", buf[4096];
 	ssize_t n;

@@ -32,24 +32,24 @@ static const char *pfm_encode(const char *models, const char *ev, struct pfm_enc
 
 struct pfm_case {
 	const char *sysfs, *cpu;
-	int event;	       /* which of the machine's load-latency events */
-	const char *models;    /* libpfm4 models, the first it knows is used */
-	const char *pfm_event; /* libpfm4's name for the same event, %llu: the threshold */
+	int event;		/* which of the machine's load-latency events */
+	const char *models;	/* libpfm4 models, the first it knows is used */
+	const char *pfm_event;	/* libpfm4's name for the same event, %llu: the threshold */
 	const char *pfm_leader; /* the group leader, or NULL */
 };
 
 static const struct pfm_case cases[] = {
 	{ "nehalem", "GenuineIntel-6-1A", 0, "nhm",
 	  "MEM_INST_RETIRED:LATENCY_ABOVE_THRESHOLD:ldlat=%llu", NULL },
-	{ "skylake-sp", "GenuineIntel-6-55-4", 0, "skx", "MEM_TRANS_RETIRED:LOAD_LATENCY:ldlat=%llu",
-	  NULL },
+	{ "skylake-sp", "GenuineIntel-6-55-4", 0, "skx",
+	  "MEM_TRANS_RETIRED:LOAD_LATENCY:ldlat=%llu", NULL },
 	{ "sapphire-rapids", "GenuineIntel-6-8F", 0, "spr",
 	  "MEM_TRANS_RETIRED:LOAD_LATENCY:ldlat=%llu", "LD_BLOCKS:STORE_FORWARD" },
 	/* Alder Lake's P-core is Golden Cove, Sapphire Rapids' core: spr where adl_glc is unknown */
 	{ "alderlake", "GenuineIntel-6-97", 0, "adl_glc,spr",
 	  "MEM_TRANS_RETIRED:LOAD_LATENCY:ldlat=%llu", "LD_BLOCKS:STORE_FORWARD" },
-	{ "alderlake", "GenuineIntel-6-97", 1, "adl_grt", "MEM_UOPS_RETIRED:LOAD_LATENCY:ldlat=%llu",
-	  NULL },
+	{ "alderlake", "GenuineIntel-6-97", 1, "adl_grt",
+	  "MEM_UOPS_RETIRED:LOAD_LATENCY:ldlat=%llu", NULL },
 };
 
 static const unsigned long long thresholds[] = { 3, 30, 128, 1000, 65535 };
@@ -84,8 +84,9 @@ START_TEST(test_ldlat_events_against_libpfm)
 		model = pfm_encode(c->models, name, &want);
 		if (!model) {
 			/* Debian 12's libpfm4 4.13 has no Alder Lake tables */
-			fprintf(stderr, "check_pfm: not cross-checked: %s event %d, libpfm4 knows "
-					"none of %s\n",
+			fprintf(stderr,
+				"check_pfm: not cross-checked: %s event %d, libpfm4 knows "
+				"none of %s\n",
 				c->sysfs, c->event, c->models);
 			evlist__free(&evl);
 			source__free(&src);
@@ -94,7 +95,8 @@ START_TEST(test_ldlat_events_against_libpfm)
 		ck_assert_msg(ev->attr.config == want.config && ev->attr.config1 == want.config1,
 			      "%s (%s) -L %llu: ours config 0x%llx config1 0x%llx, libpfm4 %s::%s "
 			      "config 0x%llx config1 0x%llx",
-			      c->sysfs, ev->name, thresholds[i], (unsigned long long)ev->attr.config,
+			      c->sysfs, ev->name, thresholds[i],
+			      (unsigned long long)ev->attr.config,
 			      (unsigned long long)ev->attr.config1, model, name,
 			      (unsigned long long)want.config, (unsigned long long)want.config1);
 		/* libpfm4 encodes core events as PERF_TYPE_RAW, the type of the core PMU */
@@ -126,10 +128,12 @@ START_TEST(test_amd_core_events_against_libpfm)
 {
 	static const char *const pairs[][2] = {
 		{ "cpu/event=0x29,umask=0x1/", "LS_DISPATCH:LD_DISPATCH" },
-		{ "cpu/event=0x29,umask=0x7/", "LS_DISPATCH:LD_DISPATCH:STORE_DISPATCH:LD_ST_DISPATCH" },
+		{ "cpu/event=0x29,umask=0x7/",
+		  "LS_DISPATCH:LD_DISPATCH:STORE_DISPATCH:LD_ST_DISPATCH" },
 		{ "cpu/event=0x1a0,umask=0x1/", "DISPATCH_STALLS_1:FE_NO_OPS" },
 		{ "cpu/event=0x1a0,umask=0x1e/", "DISPATCH_STALLS_1:BE_STALLS" },
-		{ "cpu/event=0x120,umask=0x1/", "P0_FREQ_CYCLES_NOT_IN_HALT" }, /* the kernel's ref-cycles */
+		{ "cpu/event=0x120,umask=0x1/",
+		  "P0_FREQ_CYCLES_NOT_IN_HALT" }, /* the kernel's ref-cycles */
 		{ "cpu/event=0x76/", "CYCLES_NOT_IN_HALT" },
 	};
 	struct evspec spec;
@@ -161,8 +165,7 @@ int main(void)
 	Suite *s = suite_create("pfm");
 	TCase *tc = tcase_create("libpfm4");
 
-	tcase_add_loop_test(tc, test_ldlat_events_against_libpfm, 0,
-			    ARRAY_SIZE(cases));
+	tcase_add_loop_test(tc, test_ldlat_events_against_libpfm, 0, ARRAY_SIZE(cases));
 	tcase_add_test(tc, test_amd_core_events_against_libpfm);
 	suite_add_tcase(s, tc);
 	return run_suite(s);

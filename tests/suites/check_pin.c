@@ -75,7 +75,7 @@ static int cg_make(char *path, size_t len, const char *name)
 /* Runs ldlat-hist with args; want its exit status; stdout and stderr in *out, *err. */
 static void hist_run(int want, char **out, char **err, char *const args[])
 {
-	char *argv[32] = {(char *)hist()};
+	char *argv[32] = { (char *)hist() };
 	int i, rc;
 
 	for (i = 0; args[i] && i < 30; i++)
@@ -86,7 +86,7 @@ static void hist_run(int want, char **out, char **err, char *const args[])
 		      args[0], rc, want, *out, *err);
 }
 
-#define HIST(want, out, err, ...) hist_run(want, out, err, (char *[]){__VA_ARGS__, NULL})
+#define HIST(want, out, err, ...) hist_run(want, out, err, (char *[]){ __VA_ARGS__, NULL })
 
 /* The count --show reports for range 0 (JSON, by range), or -1. */
 static long shown_count(const char *dir, const char *extra)
@@ -108,8 +108,8 @@ static long shown_count(const char *dir, const char *extra)
 /* Faults n pages at base inside the cgroup (or outside it: cg NULL). */
 static void fault_pages(const char *cg, const char *n, const char *base)
 {
-	char *argv[] = {(char *)workload(), "--wait", "--fault-pages", (char *)n, "--base",
-			(char *)base,	    NULL};
+	char *argv[] = { (char *)workload(), "--wait", "--fault-pages", (char *)n, "--base",
+			 (char *)base,	     NULL };
 	struct child w;
 
 	child_spawn(&w, argv);
@@ -188,7 +188,7 @@ static int set_objects(void)
 static void pin_cleanup(const char *dir)
 {
 	char *out = NULL, *err = NULL;
-	char *argv[] = {(char *)hist(), "--unpin", (char *)dir, NULL};
+	char *argv[] = { (char *)hist(), "--unpin", (char *)dir, NULL };
 
 	run(argv, 60, &out, &err);
 	free(out);
@@ -255,9 +255,10 @@ START_TEST(test_detach_show_unpin)
 	ck_assert_int_eq(shown_count(dir, ""), 74);
 
 	/* OpenMetrics: promtool accepts it, and it counts the same */
-	ck_assert_int_eq(
-		sh(NULL, NULL, "%s --show %s --format openmetrics | promtool check metrics", hist(), dir),
-		0);
+	ck_assert_int_eq(sh(NULL, NULL,
+			    "%s --show %s --format openmetrics | promtool check metrics", hist(),
+			    dir),
+			 0);
 	ck_assert_int_eq(sh(NULL, NULL,
 			    "%s --show %s --format openmetrics | grep -q "
 			    "'^ldlat_range_samples{.*range=\"%s (.*\"} 74$'",
@@ -408,8 +409,8 @@ END_TEST
 START_TEST(test_foreground_pin)
 {
 	char dir[256], parent[256], cg[256], *out, *err;
-	char *argv[] = {(char *)hist(), "--source", "page-faults", "-G", cg,
-			"-a",		RANGE,	    "--pin",	   dir,	 NULL};
+	char *argv[] = { (char *)hist(), "--source", "page-faults", "-G", cg,
+			 "-a",		 RANGE,	     "--pin",	    dir,  NULL };
 	struct child h;
 
 	pin_path(parent, sizeof(parent), "fg");
@@ -556,24 +557,24 @@ START_TEST(test_bad_dirs)
 END_TEST
 
 static const char *const bad_options[][8] = {
-	{"--detach", "--detach needs --pin DIR"},
-	{"--delta", "--delta applies to --show DIR"},
-	{"--pin", "/sys/fs/bpf/x", "--show", "/sys/fs/bpf/x", "separate commands"},
-	{"--pin", "/sys/fs/bpf/x", "--detach", "--", "true", "--detach cannot watch a command"},
-	{"--pin", "/sys/fs/bpf/x", "--detach", "-i", "1", "--detach exits at once"},
-	{"--show", "/sys/fs/bpf/x", "-G", "/", "drop -G"},
-	{"--show", "/sys/fs/bpf/x", "--linear", "10", "drop --linear"},
-	{"--show", "/sys/fs/bpf/x", "--delta", "--format", "openmetrics",
-	 "--delta does not apply to --format openmetrics"},
-	{"--unpin", "/sys/fs/bpf/x", "-i", "1", "--unpin prints no report"},
-	{"--format", "yaml", "--format 'yaml': expected text, json or openmetrics"},
-	{"--output", "/nonexistent-dir/x.prom", "cannot create a file in /nonexistent-dir"},
+	{ "--detach", "--detach needs --pin DIR" },
+	{ "--delta", "--delta applies to --show DIR" },
+	{ "--pin", "/sys/fs/bpf/x", "--show", "/sys/fs/bpf/x", "separate commands" },
+	{ "--pin", "/sys/fs/bpf/x", "--detach", "--", "true", "--detach cannot watch a command" },
+	{ "--pin", "/sys/fs/bpf/x", "--detach", "-i", "1", "--detach exits at once" },
+	{ "--show", "/sys/fs/bpf/x", "-G", "/", "drop -G" },
+	{ "--show", "/sys/fs/bpf/x", "--linear", "10", "drop --linear" },
+	{ "--show", "/sys/fs/bpf/x", "--delta", "--format", "openmetrics",
+	  "--delta does not apply to --format openmetrics" },
+	{ "--unpin", "/sys/fs/bpf/x", "-i", "1", "--unpin prints no report" },
+	{ "--format", "yaml", "--format 'yaml': expected text, json or openmetrics" },
+	{ "--output", "/nonexistent-dir/x.prom", "cannot create a file in /nonexistent-dir" },
 };
 
 START_TEST(test_bad_options)
 {
 	const char *const *c = bad_options[_i];
-	char *argv[12] = {(char *)hist()}, *out, *err;
+	char *argv[12] = { (char *)hist() }, *out, *err;
 	int n = 1, i;
 
 	for (i = 0; c[i + 1]; i++)
@@ -589,14 +590,14 @@ END_TEST
 
 /* ---- a set with latency histograms, read by --show and bpftool ----------- */
 
-static const __u64 lats[] = {0, 1, 3, 7, 30, 31, 32, 100, 250, 1000, 1000, 5000, 123456};
+static const __u64 lats[] = { 0, 1, 3, 7, 30, 31, 32, 100, 250, 1000, 1000, 5000, 123456 };
 
 START_TEST(test_latency_set)
 {
 	struct ldlat_config cfg = {
-		.span_lo = {0x1000, 0x10000},
-		.span_hi = {0x2000, 0x20000},
-		.span_range = {0, 1},
+		.span_lo = { 0x1000, 0x10000 },
+		.span_hi = { 0x2000, 0x20000 },
+		.span_range = { 0, 1 },
 		.nspans = 2,
 		.nranges = 2,
 		.max_lat = ~0ull,
@@ -608,7 +609,7 @@ START_TEST(test_latency_set)
 						    << PERF_MEM_LVL_SHIFT;
 	const __u64 ram = PERF_MEM_OP_LOAD | ((__u64)PERF_MEM_LVL_HIT | PERF_MEM_LVL_LOC_RAM)
 						     << PERF_MEM_LVL_SHIFT;
-	struct ldlat_pin_meta meta = {.magic = LDLAT_PIN_MAGIC, .layout = LDLAT_PIN_LAYOUT};
+	struct ldlat_pin_meta meta = { .magic = LDLAT_PIN_MAGIC, .layout = LDLAT_PIN_LAYOUT };
 	struct ldlat_sample s;
 	struct evlist evlist = {};
 	struct session sess;
@@ -646,8 +647,8 @@ START_TEST(test_latency_set)
 	ck_assert_msg(pinset__pin(&ps, &sess, &evlist, &meta, err, sizeof(err)) == 0, "%s", err);
 
 	/* JSON: the schema, and each (range, class) with its count, sum and buckets */
-	ck_assert_int_eq(sh(NULL, NULL, "%s --show %s --format json --by both | python3 %s", hist(), dir,
-			    schema()),
+	ck_assert_int_eq(sh(NULL, NULL, "%s --show %s --format json --by both | python3 %s", hist(),
+			    dir, schema()),
 			 0);
 	ck_assert_int_eq(
 		sh(NULL, NULL,
@@ -725,7 +726,7 @@ END_TEST
  */
 static void leftovers_remove(void)
 {
-	char *argv[] = {"sh", "-c", NULL, NULL}, cmd[1024], *out = NULL, *err = NULL;
+	char *argv[] = { "sh", "-c", NULL, NULL }, cmd[1024], *out = NULL, *err = NULL;
 
 	snprintf(cmd, sizeof(cmd),
 		 "for d in /sys/fs/bpf/ldlat-test-%d-*; do [ -d \"$d\" ] || continue; "

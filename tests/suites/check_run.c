@@ -57,11 +57,11 @@ static void sleep_s(double s)
 #define MAX_CALLS 64
 
 struct slow {
-	double report_s;  /* each call takes this long */
-	int signal_at;	  /* on this call, SIGINT to this process (0: never) */
-	int kill_at;	  /* on this call, SIGKILL to kill_pid and wait for its exit */
+	double report_s; /* each call takes this long */
+	int signal_at;	 /* on this call, SIGINT to this process (0: never) */
+	int kill_at;	 /* on this call, SIGKILL to kill_pid and wait for its exit */
 	pid_t kill_pid;
-	int rmdir_at;	  /* on this call, remove the cgroup rmdir_path */
+	int rmdir_at; /* on this call, remove the cgroup rmdir_path */
 	const char *rmdir_path;
 	int calls;
 	double start[MAX_CALLS], end[MAX_CALLS];
@@ -398,8 +398,9 @@ START_TEST(test_evlist_skips_exited_threads)
 {
 	struct evlist el = {};
 	pid_t dead_tid = 0, gone = zombie(), tids[2], tgids[2];
-	struct target t = { .kind = TARGET_TASKS, .ntids = 2, .tids = tids, .tgids = tgids,
-			    .cgroup_fd = -1 };
+	struct target t = {
+		.kind = TARGET_TASKS, .ntids = 2, .tids = tids, .tgids = tgids, .cgroup_fd = -1
+	};
 	pthread_t th;
 	char err[1024], want[128];
 	int e;
@@ -496,8 +497,8 @@ static int hook_configure(struct tool *t, void *ctx, char *err, size_t errlen)
 {
 	(void)t;
 	snprintf(err, errlen, "configure failed (test)");
-	return hook(*(enum fail_at *)ctx, FAIL_CONFIGURE) ?:
-	       hook(*(enum fail_at *)ctx, SIGINT_IN_START);
+	return hook(*(enum fail_at *)ctx, FAIL_CONFIGURE)
+		       ?: hook(*(enum fail_at *)ctx, SIGINT_IN_START);
 }
 
 static int hook_before_enable(struct tool *t, void *ctx, char *err, size_t errlen)
@@ -514,25 +515,62 @@ struct start_case {
 	bool zombie;	   /* -p of a zombie instead of the command */
 	enum fail_at fail;
 	const char *cmd[8];
-	int want_status;    /* of tool__start's error; 0: it starts */
+	int want_status;       /* of tool__start's error; 0: it starts */
 	enum run_end want_end; /* once started */
 };
 
 static const struct start_case start_cases[] = {
-	{ "a run to the command's end", BASE_RANGE, NULL, false, FAIL_NONE,
-	  { "@workload", "--fault-pages", "10", "--base", BASE }, 0, RUN_COMMAND },
-	{ "a command that cannot run", NULL, NULL, false, FAIL_NONE, { "/nonexistent/ldlat-cmd" },
+	{ "a run to the command's end",
+	  BASE_RANGE,
+	  NULL,
+	  false,
+	  FAIL_NONE,
+	  { "@workload", "--fault-pages", "10", "--base", BASE },
+	  0,
+	  RUN_COMMAND },
+	{ "a command that cannot run",
+	  NULL,
+	  NULL,
+	  false,
+	  FAIL_NONE,
+	  { "/nonexistent/ldlat-cmd" },
 	  EXIT_USAGE },
-	{ "a range that names no mapping, the command started", "libnosuch.so", NULL, false,
-	  FAIL_NONE, { "sleep", "1000" }, EXIT_USAGE },
-	{ "the tool's configure hook failing", NULL, NULL, false, FAIL_CONFIGURE,
-	  { "sleep", "1000" }, EXIT_FAIL },
-	{ "the events open and attached, then a failure", NULL, NULL, false, FAIL_BEFORE_ENABLE,
-	  { "sleep", "1000" }, EXIT_FAIL },
-	{ "an event the kernel refuses, the program loaded", NULL, "r1cd:pp", false, FAIL_NONE,
-	  { "sleep", "1000" }, EXIT_USAGE },
+	{ "a range that names no mapping, the command started",
+	  "libnosuch.so",
+	  NULL,
+	  false,
+	  FAIL_NONE,
+	  { "sleep", "1000" },
+	  EXIT_USAGE },
+	{ "the tool's configure hook failing",
+	  NULL,
+	  NULL,
+	  false,
+	  FAIL_CONFIGURE,
+	  { "sleep", "1000" },
+	  EXIT_FAIL },
+	{ "the events open and attached, then a failure",
+	  NULL,
+	  NULL,
+	  false,
+	  FAIL_BEFORE_ENABLE,
+	  { "sleep", "1000" },
+	  EXIT_FAIL },
+	{ "an event the kernel refuses, the program loaded",
+	  NULL,
+	  "r1cd:pp",
+	  false,
+	  FAIL_NONE,
+	  { "sleep", "1000" },
+	  EXIT_USAGE },
 	{ "-p of a process that has exited", NULL, NULL, true, FAIL_NONE, {}, EXIT_FAIL },
-	{ "SIGINT while starting", NULL, NULL, false, SIGINT_IN_START, { "sleep", "1000" }, 0,
+	{ "SIGINT while starting",
+	  NULL,
+	  NULL,
+	  false,
+	  SIGINT_IN_START,
+	  { "sleep", "1000" },
+	  0,
 	  RUN_SIGNAL },
 };
 
@@ -632,12 +670,26 @@ static void pin_dirs_gone(void)
 START_TEST(test_interval_floor)
 {
 	static const char *const tools[] = { "ldlat-hist", "ldlat-top", "ldlat-stat" };
-	char *argv[] = { (char *)build_path(tools[_i % 3]), "-i", _i < 3 ? "0.000001" : "0.009",
-			 "-d", "0.2", NULL };
-	char *ok[] = { (char *)build_path(tools[_i % 3]), "-i", "0.01", "-d", "0.3", "--source",
-		       "page-faults", NULL };
-	char *show[] = { (char *)build_path("ldlat-hist"), "--show", "/sys/fs/bpf/no-such-set",
-			 "-i", "0.001", NULL };
+	char *argv[] = { (char *)build_path(tools[_i % 3]),
+			 "-i",
+			 _i < 3 ? "0.000001" : "0.009",
+			 "-d",
+			 "0.2",
+			 NULL };
+	char *ok[] = { (char *)build_path(tools[_i % 3]),
+		       "-i",
+		       "0.01",
+		       "-d",
+		       "0.3",
+		       "--source",
+		       "page-faults",
+		       NULL };
+	char *show[] = { (char *)build_path("ldlat-hist"),
+			 "--show",
+			 "/sys/fs/bpf/no-such-set",
+			 "-i",
+			 "0.001",
+			 NULL };
 	char *out, *err, want[64];
 
 	snprintf(want, sizeof(want), "--interval '%s': shorter than 0.01 seconds", argv[2]);
@@ -660,9 +712,22 @@ END_TEST
 /* A run with a short interval ends at -d and on SIGINT. */
 START_TEST(test_short_interval_ends)
 {
-	char *argv[] = { (char *)build_path(_i ? "ldlat-top" : "ldlat-hist"), "--source",
-			 "page-faults", "-i", "0.01", "-a", "0x1000+4K", "-a", "0x3000+4K", "-a",
-			 "0x5000+4K", "-a", "0x7000+4K", NULL, NULL, NULL };
+	char *argv[] = { (char *)build_path(_i ? "ldlat-top" : "ldlat-hist"),
+			 "--source",
+			 "page-faults",
+			 "-i",
+			 "0.01",
+			 "-a",
+			 "0x1000+4K",
+			 "-a",
+			 "0x3000+4K",
+			 "-a",
+			 "0x5000+4K",
+			 "-a",
+			 "0x7000+4K",
+			 NULL,
+			 NULL,
+			 NULL };
 	struct child c;
 	char *out, *err;
 
@@ -701,8 +766,17 @@ static int read_then_close(struct child *c, double seconds)
  */
 START_TEST(test_reader_goes_hist)
 {
-	char *argv[] = { (char *)build_path("ldlat-hist"), "--source", "page-faults", "-i", "0.1",
-			 NULL, NULL, "--", "sleep", sleeper(), NULL };
+	char *argv[] = { (char *)build_path("ldlat-hist"),
+			 "--source",
+			 "page-faults",
+			 "-i",
+			 "0.1",
+			 NULL,
+			 NULL,
+			 "--",
+			 "sleep",
+			 sleeper(),
+			 NULL };
 	struct child c;
 
 	pin_dirs();
@@ -724,8 +798,15 @@ END_TEST
 
 START_TEST(test_reader_goes_top)
 {
-	char *argv[] = { (char *)build_path("ldlat-top"), "--source", "page-faults", "-i", "0.1",
-			 "--", "sleep", sleeper(), NULL };
+	char *argv[] = { (char *)build_path("ldlat-top"),
+			 "--source",
+			 "page-faults",
+			 "-i",
+			 "0.1",
+			 "--",
+			 "sleep",
+			 sleeper(),
+			 NULL };
 	struct child c;
 
 	child_spawn(&c, argv);
@@ -745,7 +826,8 @@ static void mux_fixture(void)
 	FILE *f;
 
 	snprintf(sysfs_root, sizeof(sysfs_root), "/tmp/ldlat-run-sysfs-%d", (int)getpid());
-	snprintf(cmd, sizeof(cmd), "mkdir -p %s/bus/event_source/devices/software && echo 1 > "
+	snprintf(cmd, sizeof(cmd),
+		 "mkdir -p %s/bus/event_source/devices/software && echo 1 > "
 		 "%s/bus/event_source/devices/software/type",
 		 sysfs_root, sysfs_root);
 	ck_assert_int_eq(system(cmd), 0);
@@ -780,8 +862,20 @@ static void mux_fixture_remove(void)
 START_TEST(test_reader_goes_stat)
 {
 	char env[300];
-	char *argv[] = { "env", env, (char *)build_path("ldlat-stat"), "--mux-interval", "9", "-e",
-			 "page-faults", "--format", "json", "-i", "0.1", "--", "sleep", sleeper(),
+	char *argv[] = { "env",
+			 env,
+			 (char *)build_path("ldlat-stat"),
+			 "--mux-interval",
+			 "9",
+			 "-e",
+			 "page-faults",
+			 "--format",
+			 "json",
+			 "-i",
+			 "0.1",
+			 "--",
+			 "sleep",
+			 sleeper(),
 			 NULL };
 	struct child c;
 
@@ -816,8 +910,14 @@ START_TEST(test_pid_threads_churn)
 	snprintf(pid, sizeof(pid), "%d", w.pid);
 	for (t = 0; t < 3; t++) {
 		for (i = 0; i < (t ? 3 : 8); i++) {
-			char *argv[] = { (char *)build_path(tools[t]), "-p", pid, "-d", "0.2",
-					 "--source", "page-faults", NULL };
+			char *argv[] = { (char *)build_path(tools[t]),
+					 "-p",
+					 pid,
+					 "-d",
+					 "0.2",
+					 "--source",
+					 "page-faults",
+					 NULL };
 
 			if (t == 2)
 				argv[5] = NULL;
@@ -838,8 +938,9 @@ START_TEST(test_pid_exited)
 {
 	pid_t z = zombie();
 	char pid[32], want[96], *out, *err;
-	char *argv[] = { (char *)build_path("ldlat-hist"), "--source", "page-faults", "-p", pid,
-			 NULL };
+	char *argv[] = {
+		(char *)build_path("ldlat-hist"), "--source", "page-faults", "-p", pid, NULL
+	};
 
 	snprintf(pid, sizeof(pid), "%d", (int)z);
 	snprintf(want, sizeof(want), "ldlat-hist: process %d exited before sampling started",
@@ -855,11 +956,22 @@ END_TEST
 /* A PID given twice counts each sample once. */
 START_TEST(test_pid_twice)
 {
-	char *wargv[] = { (char *)build_path("ldlat-workload"), "--wait", "--fault-pages", "50",
-			  "--base", BASE, NULL };
+	char *wargv[] = { (char *)build_path("ldlat-workload"),
+			  "--wait",
+			  "--fault-pages",
+			  "50",
+			  "--base",
+			  BASE,
+			  NULL };
 	char pids[64], want[64];
-	char *hargv[] = { (char *)build_path("ldlat-hist"), "--source", "page-faults", "-p", pids,
-			  "-a", BASE_RANGE, NULL };
+	char *hargv[] = { (char *)build_path("ldlat-hist"),
+			  "--source",
+			  "page-faults",
+			  "-p",
+			  pids,
+			  "-a",
+			  BASE_RANGE,
+			  NULL };
 	struct child w, h;
 
 	child_spawn(&w, wargv);
@@ -881,8 +993,14 @@ END_TEST
 START_TEST(test_cgroup_removed)
 {
 	char path[256];
-	char *hist[] = { (char *)build_path("ldlat-hist"), "--source", "page-faults", "-G", path,
-			 "-i", "0.3", NULL };
+	char *hist[] = { (char *)build_path("ldlat-hist"),
+			 "--source",
+			 "page-faults",
+			 "-G",
+			 path,
+			 "-i",
+			 "0.3",
+			 NULL };
 	char *stat[] = { (char *)build_path("ldlat-stat"), "-e", "page-faults", "-G", path, NULL };
 	struct child c;
 	const char *p;
@@ -907,8 +1025,16 @@ END_TEST
  */
 START_TEST(test_cgroup_root)
 {
-	char *hist[] = { (char *)build_path("ldlat-hist"), "--source", "page-faults", "-G",
-			 (char *)cgroup2__mount(), "-d", "0.5", "-i", "0.1", NULL };
+	char *hist[] = { (char *)build_path("ldlat-hist"),
+			 "--source",
+			 "page-faults",
+			 "-G",
+			 (char *)cgroup2__mount(),
+			 "-d",
+			 "0.5",
+			 "-i",
+			 "0.1",
+			 NULL };
 	char *out, *err;
 	const char *p;
 	int blocks = 0;
@@ -917,8 +1043,8 @@ START_TEST(test_cgroup_root)
 	run_expect(hist, 0, &out, &err);
 	for (p = out; (p = strstr(p, "filters: ")); p++)
 		blocks++;
-	ck_assert_msg(blocks >= 2, "%d interval reports in 0.5 s of -i 0.1:\n%s\n%s", blocks,
-		      out, err);
+	ck_assert_msg(blocks >= 2, "%d interval reports in 0.5 s of -i 0.1:\n%s\n%s", blocks, out,
+		      err);
 	ck_assert_msg(!strstr(err, "removed"), "%s", err);
 	free(out);
 	free(err);
@@ -929,8 +1055,8 @@ END_TEST
 /* Whose fault: the status says, and the command is stopped either way. */
 struct fault_case {
 	const char *args[6];
-	bool deny;	  /* under a seccomp filter that refuses perf_event_open */
-	bool bad_config;  /* tools.conf's page-fault period out of the kernel's range */
+	bool deny;	 /* under a seccomp filter that refuses perf_event_open */
+	bool bad_config; /* tools.conf's page-fault period out of the kernel's range */
 	int want_rc;
 	const char *want;
 };
@@ -938,15 +1064,24 @@ struct fault_case {
 static const struct fault_case fault_cases[] = {
 	/* the user wrote the event or the period: bad input */
 	{ { "--event", "r1cd:pp" }, false, false, 2, "cannot open r1cd:pp on task " },
-	{ { "--source", "page-faults", "-c", "9223372036854775808" }, false, false, 2,
+	{ { "--source", "page-faults", "-c", "9223372036854775808" },
+	  false,
+	  false,
+	  2,
 	  "the kernel rejected its settings (Invalid argument)" },
 	/* tools.conf chose it: the system's */
-	{ { "--source", "page-faults" }, false, true, 1,
+	{ { "--source", "page-faults" },
+	  false,
+	  true,
+	  1,
 	  "the kernel rejected its settings (Invalid argument)" },
 	/* a security policy's veto, with every capability: the system's */
 	{ { "--source", "page-faults" }, true, false, 1, "a security policy refused it" },
 	/* options that would be ignored: refused */
-	{ { "--source", "page-faults", "--op", "store" }, false, false, 2,
+	{ { "--source", "page-faults", "--op", "store" },
+	  false,
+	  false,
+	  2,
 	  "--op needs latency and data source" },
 };
 
@@ -967,7 +1102,8 @@ START_TEST(test_whose_fault)
 	if (c->bad_config) {
 		snprintf(conf, sizeof(conf), "/tmp/ldlat-run-conf-%d", (int)getpid());
 		snprintf(cmd, sizeof(cmd),
-			 "sed 's/^page-faults-period = .*/page-faults-period = 9223372036854775808/' "
+			 "sed 's/^page-faults-period = .*/page-faults-period = "
+			 "9223372036854775808/' "
 			 "%s > %s",
 			 getenv("LDLAT_CONFIG") ? getenv("LDLAT_CONFIG") : "tools.conf", conf);
 		ck_assert_int_eq(system(cmd), 0);
@@ -992,10 +1128,25 @@ END_TEST
 /* Options that would be silently dropped are refused, nothing created. */
 START_TEST(test_refused_options)
 {
-	char *detach[] = { (char *)build_path("ldlat-hist"), "--source", "page-faults", "--pin",
-			   pin_dir, "--detach", "--loads", "-p", "1", NULL };
-	char *auto_l[] = { (char *)build_path("ldlat-hist"), "--source", "auto", "-L", "50", "--",
-			   "sleep", sleeper(), NULL };
+	char *detach[] = { (char *)build_path("ldlat-hist"),
+			   "--source",
+			   "page-faults",
+			   "--pin",
+			   pin_dir,
+			   "--detach",
+			   "--loads",
+			   "-p",
+			   "1",
+			   NULL };
+	char *auto_l[] = { (char *)build_path("ldlat-hist"),
+			   "--source",
+			   "auto",
+			   "-L",
+			   "50",
+			   "--",
+			   "sleep",
+			   sleeper(),
+			   NULL };
 	char *out, *err;
 
 	pin_dirs();
@@ -1027,10 +1178,26 @@ START_TEST(test_sigint_while_starting)
 {
 	static const int delay_us[] = { 0, 1000, 3000, 10000, 30000, 100000, 300000 };
 	char env[300];
-	char *hist[] = { (char *)build_path("ldlat-hist"), "--source", "page-faults", "--pin",
-			 pin_dir, "--", "sleep", sleeper(), NULL };
-	char *stat[] = { "env", env, (char *)build_path("ldlat-stat"), "--mux-interval", "9", "-e",
-			 "page-faults", "--", "sleep", sleeper(), NULL };
+	char *hist[] = { (char *)build_path("ldlat-hist"),
+			 "--source",
+			 "page-faults",
+			 "--pin",
+			 pin_dir,
+			 "--",
+			 "sleep",
+			 sleeper(),
+			 NULL };
+	char *stat[] = { "env",
+			 env,
+			 (char *)build_path("ldlat-stat"),
+			 "--mux-interval",
+			 "9",
+			 "-e",
+			 "page-faults",
+			 "--",
+			 "sleep",
+			 sleeper(),
+			 NULL };
 	struct child c;
 	unsigned int i;
 	int rc;
@@ -1069,8 +1236,8 @@ END_TEST
  * multiplexing interval back.
  */
 static const int teardown_signals[] = {
-	SIGUSR1, SIGUSR2, SIGALRM, SIGQUIT, SIGVTALRM, SIGPROF, SIGXCPU, SIGXFSZ, SIGIO, SIGPWR,
-	SIGSTKFLT, 0 /* SIGRTMIN */, -1 /* SIGRTMAX */,
+	SIGUSR1, SIGUSR2, SIGALRM, SIGQUIT,   SIGVTALRM,	SIGPROF,	   SIGXCPU,
+	SIGXFSZ, SIGIO,	  SIGPWR,  SIGSTKFLT, 0 /* SIGRTMIN */, -1 /* SIGRTMAX */,
 };
 
 START_TEST(test_other_signals)
@@ -1078,10 +1245,28 @@ START_TEST(test_other_signals)
 	int sig = teardown_signals[_i / 2];
 	char env[300], sh[128];
 	/* the command holds no pipe of the test's: a tool killed outright is seen at once */
-	char *hist[] = { (char *)build_path("ldlat-hist"), "--source", "page-faults", "--pin",
-			 pin_dir, "--", "sh", "-c", sh, NULL };
-	char *stat[] = { "env", env, (char *)build_path("ldlat-stat"), "--mux-interval", "9", "-e",
-			 "page-faults", "--", "sh", "-c", sh, NULL };
+	char *hist[] = { (char *)build_path("ldlat-hist"),
+			 "--source",
+			 "page-faults",
+			 "--pin",
+			 pin_dir,
+			 "--",
+			 "sh",
+			 "-c",
+			 sh,
+			 NULL };
+	char *stat[] = { "env",
+			 env,
+			 (char *)build_path("ldlat-stat"),
+			 "--mux-interval",
+			 "9",
+			 "-e",
+			 "page-faults",
+			 "--",
+			 "sh",
+			 "-c",
+			 sh,
+			 NULL };
 	struct child c;
 	int rc;
 
@@ -1112,8 +1297,15 @@ END_TEST
 /* The command gets the signals as the tool got them: none blocked, SIGPIPE not ignored. */
 START_TEST(test_command_signals)
 {
-	char *argv[] = { (char *)build_path("ldlat-hist"), "--source", "page-faults", "--",
-			 "grep", "-E", "^Sig(Blk|Ign):", "/proc/self/status", NULL };
+	char *argv[] = { (char *)build_path("ldlat-hist"),
+			 "--source",
+			 "page-faults",
+			 "--",
+			 "grep",
+			 "-E",
+			 "^Sig(Blk|Ign):",
+			 "/proc/self/status",
+			 NULL };
 	char *out, *err, *p;
 	unsigned long long blk = ~0ull, ign = ~0ull;
 
@@ -1157,8 +1349,7 @@ int main(void)
 	tcase_add_test(tc, test_pids_deduplicated);
 	tcase_add_test(tc, test_pid_and_its_thread_once);
 	tcase_add_test(tc, test_evlist_skips_exited_threads);
-	tcase_add_loop_test(tc, test_start_teardown_leaves_nothing, 0,
-			    ARRAY_SIZE(start_cases));
+	tcase_add_loop_test(tc, test_start_teardown_leaves_nothing, 0, ARRAY_SIZE(start_cases));
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("tools");
@@ -1177,8 +1368,7 @@ int main(void)
 	tcase_add_test(tc, test_refused_options);
 	tcase_add_test(tc, test_sigint_while_starting);
 	tcase_add_test(tc, test_command_signals);
-	tcase_add_loop_test(tc, test_other_signals, 0,
-			    2 * ARRAY_SIZE(teardown_signals));
+	tcase_add_loop_test(tc, test_other_signals, 0, 2 * ARRAY_SIZE(teardown_signals));
 	suite_add_tcase(s, tc);
 
 	sr = srunner_create(s);

@@ -67,17 +67,38 @@ START_TEST(test_cache_names)
 {
 	/* perf list's names, in perf's order */
 	static const char *const want[] = {
-		"L1-dcache-loads",	"L1-dcache-load-misses",     "L1-dcache-stores",
-		"L1-dcache-store-misses", "L1-dcache-prefetches",    "L1-dcache-prefetch-misses",
-		"L1-icache-loads",	"L1-icache-load-misses",     "L1-icache-prefetches",
-		"L1-icache-prefetch-misses", "LLC-loads",	     "LLC-load-misses",
-		"LLC-stores",		"LLC-store-misses",	     "LLC-prefetches",
-		"LLC-prefetch-misses",	"dTLB-loads",		     "dTLB-load-misses",
-		"dTLB-stores",		"dTLB-store-misses",	     "dTLB-prefetches",
-		"dTLB-prefetch-misses", "iTLB-loads",		     "iTLB-load-misses",
-		"branch-loads",		"branch-load-misses",	     "node-loads",
-		"node-load-misses",	"node-stores",		     "node-store-misses",
-		"node-prefetches",	"node-prefetch-misses",
+		"L1-dcache-loads",
+		"L1-dcache-load-misses",
+		"L1-dcache-stores",
+		"L1-dcache-store-misses",
+		"L1-dcache-prefetches",
+		"L1-dcache-prefetch-misses",
+		"L1-icache-loads",
+		"L1-icache-load-misses",
+		"L1-icache-prefetches",
+		"L1-icache-prefetch-misses",
+		"LLC-loads",
+		"LLC-load-misses",
+		"LLC-stores",
+		"LLC-store-misses",
+		"LLC-prefetches",
+		"LLC-prefetch-misses",
+		"dTLB-loads",
+		"dTLB-load-misses",
+		"dTLB-stores",
+		"dTLB-store-misses",
+		"dTLB-prefetches",
+		"dTLB-prefetch-misses",
+		"iTLB-loads",
+		"iTLB-load-misses",
+		"branch-loads",
+		"branch-load-misses",
+		"node-loads",
+		"node-load-misses",
+		"node-stores",
+		"node-store-misses",
+		"node-prefetches",
+		"node-prefetch-misses",
 	};
 	struct perf_event_attr a;
 	char name[64], canon[64], err[256];
@@ -89,8 +110,8 @@ START_TEST(test_cache_names)
 		ck_assert(evname__name(PERF_TYPE_HW_CACHE, configs[i], name, sizeof(name)));
 		ck_assert_str_eq(name, want[i]);
 		memset(&a, 0, sizeof(a));
-		ck_assert_int_eq(evname__lookup(want[i], &a, canon, sizeof(canon), err, sizeof(err)),
-				 0);
+		ck_assert_int_eq(
+			evname__lookup(want[i], &a, canon, sizeof(canon), err, sizeof(err)), 0);
 		ck_assert_int_eq(a.type, PERF_TYPE_HW_CACHE);
 		ck_assert_uint_eq(a.config, configs[i]);
 		ck_assert_str_eq(canon, want[i]);
@@ -106,7 +127,8 @@ static const struct {
 } aliases[] = {
 	{ "cpu-cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES, "cycles" },
 	{ "branches", PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_INSTRUCTIONS, "branches" },
-	{ "branch-instructions", PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_INSTRUCTIONS, "branches" },
+	{ "branch-instructions", PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_INSTRUCTIONS,
+	  "branches" },
 	{ "idle-cycles-backend", PERF_TYPE_HARDWARE, PERF_COUNT_HW_STALLED_CYCLES_BACKEND,
 	  "stalled-cycles-backend" },
 	{ "ref-cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_REF_CPU_CYCLES, "ref-cycles" },
@@ -131,9 +153,9 @@ START_TEST(test_name_aliases)
 	struct perf_event_attr a = {};
 	char canon[64], err[256];
 
-	ck_assert_msg(evname__lookup(aliases[_i].name, &a, canon, sizeof(canon), err,
-				     sizeof(err)) == 0,
-		      "%s: %s", aliases[_i].name, err);
+	ck_assert_msg(
+		evname__lookup(aliases[_i].name, &a, canon, sizeof(canon), err, sizeof(err)) == 0,
+		"%s: %s", aliases[_i].name, err);
 	ck_assert_int_eq(a.type, aliases[_i].type);
 	ck_assert_uint_eq(a.config, aliases[_i].config);
 	ck_assert_str_eq(canon, aliases[_i].canon);
@@ -146,23 +168,23 @@ START_TEST(test_name_errors)
 	char canon[64], err[256] = "";
 
 	/* ops the kernel does not define for that cache */
-	ck_assert_int_eq(evname__lookup("L1-icache-stores", &a, canon, sizeof(canon), err,
-					sizeof(err)),
-			 -EINVAL);
+	ck_assert_int_eq(
+		evname__lookup("L1-icache-stores", &a, canon, sizeof(canon), err, sizeof(err)),
+		-EINVAL);
 	ck_assert_ptr_nonnull(strstr(err, "'L1-icache-stores'"));
 	ck_assert_ptr_nonnull(strstr(err, "no store operation for the L1-icache cache"));
-	ck_assert_int_eq(evname__lookup("iTLB-prefetches", &a, canon, sizeof(canon), err,
-					sizeof(err)),
-			 -EINVAL);
-	ck_assert_int_eq(evname__lookup("branch-store-misses", &a, canon, sizeof(canon), err,
-					sizeof(err)),
-			 -EINVAL);
+	ck_assert_int_eq(
+		evname__lookup("iTLB-prefetches", &a, canon, sizeof(canon), err, sizeof(err)),
+		-EINVAL);
+	ck_assert_int_eq(
+		evname__lookup("branch-store-misses", &a, canon, sizeof(canon), err, sizeof(err)),
+		-EINVAL);
 	/* not names of this kind at all */
-	ck_assert_int_eq(evname__lookup("LLC-loads-loads", &a, canon, sizeof(canon), err,
+	ck_assert_int_eq(
+		evname__lookup("LLC-loads-loads", &a, canon, sizeof(canon), err, sizeof(err)),
+		-ENOENT);
+	ck_assert_int_eq(evname__lookup("MEM_INST_RETIRED:ALL_LOADS", &a, canon, sizeof(canon), err,
 					sizeof(err)),
-			 -ENOENT);
-	ck_assert_int_eq(evname__lookup("MEM_INST_RETIRED:ALL_LOADS", &a, canon, sizeof(canon),
-					err, sizeof(err)),
 			 -ENOENT);
 	ck_assert_int_eq(evname__lookup("L1-dcachex", &a, canon, sizeof(canon), err, sizeof(err)),
 			 -ENOENT);
@@ -192,7 +214,8 @@ START_TEST(test_pfm_skylake)
 	ck_assert_str_eq(enc.pmu, "skl");
 	ck_assert(enc.core);
 	ck_assert_int_eq(enc.pmu_fixed, 3);
-	ck_assert_msg(pfm__encode("LONGEST_LAT_CACHE:MISS", &enc, err, sizeof(err)) == 0, "%s", err);
+	ck_assert_msg(pfm__encode("LONGEST_LAT_CACHE:MISS", &enc, err, sizeof(err)) == 0, "%s",
+		      err);
 	ck_assert_uint_eq(enc.config & 0xffff, 0x412e);
 	ck_assert_msg(pfm__encode("OFFCORE_RESPONSE_0:DMND_DATA_RD:L3_MISS_LOCAL", &enc, err,
 				  sizeof(err)) == 0,
@@ -241,9 +264,9 @@ START_TEST(test_count_specs)
 	int n = 0;
 
 	setenv("LIBPFM_FORCE_PMU", "skl", 1);
-	ck_assert_int_eq(count_specs__parse("cycles,LLC-load-misses,page-faults", &s, &n, err,
-					    sizeof(err)),
-			 0);
+	ck_assert_int_eq(
+		count_specs__parse("cycles,LLC-load-misses,page-faults", &s, &n, err, sizeof(err)),
+		0);
 	ck_assert_int_eq(count_specs__parse("MEM_INST_RETIRED:ALL_LOADS", &s, &n, err, sizeof(err)),
 			 0);
 	ck_assert_int_eq(n, 4);
@@ -371,8 +394,8 @@ START_TEST(test_model_toolsconf)
 		 "offcore-registers = 1' %s > %s",
 		 fixture_path("../../tools.conf"), path);
 	ck_assert_int_eq(system(cmd), 0);
-	out = run_plan("GenuineIntel-6-5E", "counters/skylake-smt-on", "proc-watchdog-off", extra, 0,
-		       &err);
+	out = run_plan("GenuineIntel-6-5E", "counters/skylake-smt-on", "proc-watchdog-off", extra,
+		       0, &err);
 	ck_assert_msg(strstr(out, "2 general-purpose counters per group, 0 fixed, 1 "
 				  "offcore-response"),
 		      "%s", out);
@@ -380,16 +403,16 @@ START_TEST(test_model_toolsconf)
 	free(out);
 	free(err);
 	/* another CPU: its entry has no counters keys, the model stands */
-	out = run_plan("GenuineIntel-6-55", "counters/skylake-smt-on", "proc-watchdog-off", extra, 0,
-		       &err);
+	out = run_plan("GenuineIntel-6-55", "counters/skylake-smt-on", "proc-watchdog-off", extra,
+		       0, &err);
 	ck_assert_msg(strstr(out, "4 general-purpose counters per group"), "%s", out);
 	free(out);
 	free(err);
 	/* a malformed value: FILE:LINE, exit 2 */
 	snprintf(cmd, sizeof(cmd), "sed -i 's/^counters = 2$/counters = lots/' %s", path);
 	ck_assert_int_eq(system(cmd), 0);
-	out = run_plan("GenuineIntel-6-5E", "counters/skylake-smt-on", "proc-watchdog-off", extra, 2,
-		       &err);
+	out = run_plan("GenuineIntel-6-5E", "counters/skylake-smt-on", "proc-watchdog-off", extra,
+		       2, &err);
 	ck_assert_msg(strstr(err, path) && strstr(err, "counters = 'lots'"), "%s", err);
 	free(out);
 	free(err);
@@ -454,12 +477,12 @@ START_TEST(test_needs)
 
 	model_of(&intel, "counters/skylake-smt-on", "proc-watchdog-off");
 	model_of(&amd, "counters/zen4", "proc-watchdog-off");
-#define NEEDS(m, name)                                                                            \
-	do {                                                                                      \
-		memset(&a, 0, sizeof(a));                                                         \
-		ck_assert_int_eq(evname__lookup(name, &a, canon, sizeof(canon), err, sizeof(err)),  \
-				 0);                                                              \
-		counter_model__needs(&(m), &a, &n);                                               \
+#define NEEDS(m, name)                                                                             \
+	do {                                                                                       \
+		memset(&a, 0, sizeof(a));                                                          \
+		ck_assert_int_eq(evname__lookup(name, &a, canon, sizeof(canon), err, sizeof(err)), \
+				 0);                                                               \
+		counter_model__needs(&(m), &a, &n);                                                \
 	} while (0)
 	NEEDS(intel, "instructions");
 	ck_assert_int_eq(n.kind, EV_CORE);
@@ -735,8 +758,9 @@ START_TEST(test_render_scaled)
 	struct counter_model m;
 	struct count_spec *specs = NULL;
 	struct counting c;
-	struct stat_report r = { .c = &c, .mode = STAT_MULTIPLEX, .target_desc = "test",
-				 .elapsed = 2.0, .mux_ms = 4 };
+	struct stat_report r = {
+		.c = &c, .mode = STAT_MULTIPLEX, .target_desc = "test", .elapsed = 2.0, .mux_ms = 4
+	};
 	struct stat_row rows[8];
 	char err[512], *text = NULL;
 	size_t len = 0;
@@ -839,9 +863,8 @@ static void mux_fixture(void)
 
 	snprintf(mux_root, sizeof(mux_root), "/tmp/ldlat-stat-mux-%d", getpid());
 	snprintf(dir, sizeof(dir), "%s/bus/event_source/devices/cpu", mux_root);
-	ck_assert_int_eq(system((snprintf(mux_file, sizeof(mux_file), "mkdir -p %s", dir),
-				 mux_file)),
-			 0);
+	ck_assert_int_eq(
+		system((snprintf(mux_file, sizeof(mux_file), "mkdir -p %s", dir), mux_file)), 0);
 	snprintf(mux_file, sizeof(mux_file), "%s/perf_event_mux_interval_ms", dir);
 	write_file(mux_file, "4\n");
 	setenv("LDLAT_SYSFS", mux_root, 1);
@@ -923,8 +946,12 @@ END_TEST
 /* A {group} that can never be scheduled: bad input, named, before anything is opened. */
 START_TEST(test_group_never_fits)
 {
-	char *argv[] = { (char *)stat_tool(), "-e", "{LLC-loads,LLC-load-misses,node-loads},cycles",
-			 "--", "true", NULL };
+	char *argv[] = { (char *)stat_tool(),
+			 "-e",
+			 "{LLC-loads,LLC-load-misses,node-loads},cycles",
+			 "--",
+			 "true",
+			 NULL };
 	char *out, *err;
 
 	use_fixture("counters/skylake-smt-on", "proc-watchdog-on");
@@ -1007,8 +1034,7 @@ static long count_of(const char *out, const char *name)
 /* Runs sh -c cmd; its exit code. */
 static void start_stat(struct child *s, char *const argv[])
 {
-	ck_assert_msg(child_spawn_started(s, argv, 30), "ldlat-stat did not start: %s",
-		      s->errbuf);
+	ck_assert_msg(child_spawn_started(s, argv, 30), "ldlat-stat did not start: %s", s->errbuf);
 }
 
 /* A workload that faults N pages, counted through -p: exactly N page faults. */
@@ -1017,10 +1043,17 @@ START_TEST(test_page_faults_exact)
 	static const char *const pages[] = { "1", "100", "2500" };
 	struct child w, s;
 	char pid[32];
-	char *wargv[] = { (char *)build_path("ldlat-workload"), "--wait", "--lock", "--fault-pages",
-			  (char *)pages[_i], "--base", BASE, NULL };
-	char *sargv[] = { (char *)stat_tool(), "-e", "page-faults,minor-faults,major-faults", "-p",
-			  pid, NULL };
+	char *wargv[] = { (char *)build_path("ldlat-workload"),
+			  "--wait",
+			  "--lock",
+			  "--fault-pages",
+			  (char *)pages[_i],
+			  "--base",
+			  BASE,
+			  NULL };
+	char *sargv[] = {
+		(char *)stat_tool(), "-e", "page-faults,minor-faults,major-faults", "-p", pid, NULL
+	};
 
 	if (!need_root("ldlat-stat runs"))
 		return;
@@ -1048,10 +1081,22 @@ START_TEST(test_cgroup_exact)
 {
 	struct child in, out, s;
 	char path[256], rel[256];
-	char *inargv[] = { (char *)build_path("ldlat-workload"), "--wait", "--lock", "--fault-pages",
-			   "64", "--base", BASE, NULL };
-	char *outargv[] = { (char *)build_path("ldlat-workload"), "--wait", "--lock",
-			    "--fault-pages", "32", "--base", BASE, NULL };
+	char *inargv[] = { (char *)build_path("ldlat-workload"),
+			   "--wait",
+			   "--lock",
+			   "--fault-pages",
+			   "64",
+			   "--base",
+			   BASE,
+			   NULL };
+	char *outargv[] = { (char *)build_path("ldlat-workload"),
+			    "--wait",
+			    "--lock",
+			    "--fault-pages",
+			    "32",
+			    "--base",
+			    BASE,
+			    NULL };
 	char *sargv[] = { (char *)stat_tool(), "-e", "page-faults", "-G", rel, NULL };
 
 	if (!need_root("ldlat-stat -G"))
@@ -1088,8 +1133,17 @@ START_TEST(test_cgroup_cpus)
 	struct child w, s;
 	int cpu[2], ncpu = cpus_allowed(cpu, 2);
 	char path[256], rel[256], on[16], at[16];
-	char *wargv[] = { "taskset", "-c", at, (char *)build_path("ldlat-workload"), "--wait",
-			  "--lock", "--fault-pages", "64", "--base", BASE, NULL };
+	char *wargv[] = { "taskset",
+			  "-c",
+			  at,
+			  (char *)build_path("ldlat-workload"),
+			  "--wait",
+			  "--lock",
+			  "--fault-pages",
+			  "64",
+			  "--base",
+			  BASE,
+			  NULL };
 	char *sargv[] = { (char *)stat_tool(), "-e", "page-faults", "-G", rel, "-C", on, NULL };
 
 	if (!need_root("ldlat-stat -G -C"))
@@ -1129,9 +1183,12 @@ END_TEST
 /* Hardware events on a machine without a PMU: said in a sentence, not dropped. */
 START_TEST(test_no_pmu)
 {
-	char *only_hw[] = { (char *)stat_tool(), "-e", "cycles,LLC-load-misses", "--", "true", NULL };
-	char *mixed[] = { (char *)stat_tool(), "-e", "cycles,page-faults", "--", "sh", "-c", "exit 3",
-			  NULL };
+	char *only_hw[] = {
+		(char *)stat_tool(), "-e", "cycles,LLC-load-misses", "--", "true", NULL
+	};
+	char *mixed[] = {
+		(char *)stat_tool(), "-e", "cycles,page-faults", "--", "sh", "-c", "exit 3", NULL
+	};
 	char *out, *err;
 
 	if (!need_root("ldlat-stat runs"))
@@ -1189,10 +1246,25 @@ static int mux_lock_wait(void)
 START_TEST(test_mux_interval_restored)
 {
 	char ms[16], script[256], *out, *err;
-	char *argv[] = { (char *)stat_tool(), "--mux-interval", ms, "-e", "page-faults", "--", "sh",
-			 "-c", script, NULL };
-	char *sleeper[] = { (char *)stat_tool(), "--mux-interval", ms, "-e", "page-faults", "--",
-			    "sleep", "60", NULL };
+	char *argv[] = { (char *)stat_tool(),
+			 "--mux-interval",
+			 ms,
+			 "-e",
+			 "page-faults",
+			 "--",
+			 "sh",
+			 "-c",
+			 script,
+			 NULL };
+	char *sleeper[] = { (char *)stat_tool(),
+			    "--mux-interval",
+			    ms,
+			    "-e",
+			    "page-faults",
+			    "--",
+			    "sleep",
+			    "60",
+			    NULL };
 	struct child s;
 	int orig, lock;
 
@@ -1257,7 +1329,7 @@ START_TEST(test_intervals_stream)
 	static const char *const fmts[] = { "text", "json", "openmetrics" };
 	static const char *const marks[] = { " seconds:\n", "\"tool\":\"ldlat-stat\"", "# EOF\n" };
 	char *argv[] = { (char *)stat_tool(), "-e", "page-faults", "-i", "0.5", "--format",
-			 (char *)fmts[_i], "--", "sleep", "60", NULL };
+			 (char *)fmts[_i],    "--", "sleep",	   "60", NULL };
 	struct child s;
 
 	if (!need_root("ldlat-stat runs"))
@@ -1301,9 +1373,15 @@ END_TEST
 /* --per-group: the command once per group, nothing scaled, and it says so. */
 START_TEST(test_per_group)
 {
-	char *argv[] = { (char *)stat_tool(), "--per-group", "-e",
-			 "{page-faults,minor-faults},{major-faults,context-switches}", "--", "sh",
-			 "-c", "echo ran; exit 5", NULL };
+	char *argv[] = { (char *)stat_tool(),
+			 "--per-group",
+			 "-e",
+			 "{page-faults,minor-faults},{major-faults,context-switches}",
+			 "--",
+			 "sh",
+			 "-c",
+			 "echo ran; exit 5",
+			 NULL };
 	char *out, *err, *p;
 	int runs = 0;
 
@@ -1325,9 +1403,14 @@ END_TEST
 /* Ctrl-C during --per-group: what ran is reported, the groups that did not run say so. */
 START_TEST(test_per_group_interrupted)
 {
-	char *argv[] = { (char *)stat_tool(), "--per-group", "-e",
-			 "{page-faults,minor-faults},{major-faults,context-switches}", "--", "sleep",
-			 "60", NULL };
+	char *argv[] = { (char *)stat_tool(),
+			 "--per-group",
+			 "-e",
+			 "{page-faults,minor-faults},{major-faults,context-switches}",
+			 "--",
+			 "sleep",
+			 "60",
+			 NULL };
 	struct child s;
 
 	if (!need_root("ldlat-stat runs"))
@@ -1348,12 +1431,31 @@ END_TEST
  */
 START_TEST(test_unprivileged)
 {
-	char *own[] = { "setpriv", "--reuid=65534", "--regid=65534", "--clear-groups",
-			"--inh-caps=-all", (char *)stat_tool(), "-e", "page-faults", "--",
-			(char *)build_path("ldlat-workload"), "--fault-pages", "100", "--base", BASE,
+	char *own[] = { "setpriv",
+			"--reuid=65534",
+			"--regid=65534",
+			"--clear-groups",
+			"--inh-caps=-all",
+			(char *)stat_tool(),
+			"-e",
+			"page-faults",
+			"--",
+			(char *)build_path("ldlat-workload"),
+			"--fault-pages",
+			"100",
+			"--base",
+			BASE,
 			NULL };
-	char *machine[] = { "setpriv", "--reuid=65534", "--regid=65534", "--clear-groups",
-			    "--inh-caps=-all", (char *)stat_tool(), "-e", "page-faults", "-d", "1",
+	char *machine[] = { "setpriv",
+			    "--reuid=65534",
+			    "--regid=65534",
+			    "--clear-groups",
+			    "--inh-caps=-all",
+			    (char *)stat_tool(),
+			    "-e",
+			    "page-faults",
+			    "-d",
+			    "1",
 			    NULL };
 	char paranoid[16] = "";
 	char *out, *err;
@@ -1375,8 +1477,9 @@ START_TEST(test_unprivileged)
 	free(out);
 	free(err);
 	ck_assert_int_eq(run(machine, 30, &out, &err), 2);
-	ck_assert_msg(strstr(err, "ldlat-stat: cannot open page-faults on CPU 0: Permission denied"),
-		      "%s", err);
+	ck_assert_msg(
+		strstr(err, "ldlat-stat: cannot open page-faults on CPU 0: Permission denied"),
+		"%s", err);
 	ck_assert_ptr_nonnull(strstr(err, "perf_event_paranoid is"));
 	free(out);
 	free(err);
@@ -1390,9 +1493,18 @@ END_TEST
  */
 START_TEST(test_intervals_and_status)
 {
-	char *iv[] = { (char *)stat_tool(), "-e", "page-faults,task-clock", "-i", "0.2", "--",
-		       "sleep", "1", NULL };
-	char *dur[] = { (char *)stat_tool(), "-e", "context-switches", "-C", "0", "-d", "0.3", NULL };
+	char *iv[] = { (char *)stat_tool(),
+		       "-e",
+		       "page-faults,task-clock",
+		       "-i",
+		       "0.2",
+		       "--",
+		       "sleep",
+		       "1",
+		       NULL };
+	char *dur[] = {
+		(char *)stat_tool(), "-e", "context-switches", "-C", "0", "-d", "0.3", NULL
+	};
 	char *out, *err, *p;
 	int blocks = 0;
 
@@ -1408,13 +1520,14 @@ START_TEST(test_intervals_and_status)
 	free(out);
 	free(err);
 	/* as JSON Lines: one object per interval, then the run's */
-	ck_assert_int_eq(sh(&out, &err, "%s",
-			    "$LDLAT_BUILD/ldlat-stat -e page-faults -i 0.2 --format json -- sleep 1 "
-			    "2>/dev/null | jq -s -e 'length >= 4 and (.[0].interval.end > 0) and "
-			    "(.[-1].interval == null) and all(.[]; .events[0].name == "
-			    "\"page-faults\" and .events[0].state == \"counted\") and any(.[]; "
-			    ".events[0].count == 0)' >/dev/null"),
-			 0);
+	ck_assert_int_eq(
+		sh(&out, &err, "%s",
+		   "$LDLAT_BUILD/ldlat-stat -e page-faults -i 0.2 --format json -- sleep 1 "
+		   "2>/dev/null | jq -s -e 'length >= 4 and (.[0].interval.end > 0) and "
+		   "(.[-1].interval == null) and all(.[]; .events[0].name == "
+		   "\"page-faults\" and .events[0].state == \"counted\") and any(.[]; "
+		   ".events[0].count == 0)' >/dev/null"),
+		0);
 	free(out);
 	free(err);
 	ck_assert_int_eq(run(dur, 30, &out, &err), 0);
@@ -1443,10 +1556,24 @@ START_TEST(test_formats)
 	char file[128], pid[32], cmd[1024], *out, *err;
 	char *fmt = _i ? "openmetrics" : "json";
 	struct child w, s;
-	char *wargv[] = { (char *)build_path("ldlat-workload"), "--wait", "--lock", "--fault-pages",
-			  "77", "--base", BASE, NULL };
-	char *sargv[] = { (char *)stat_tool(), "-e", "{page-faults,minor-faults},cs,cycles",
-			  "--format", fmt, "--output", file, "-p", pid, NULL };
+	char *wargv[] = { (char *)build_path("ldlat-workload"),
+			  "--wait",
+			  "--lock",
+			  "--fault-pages",
+			  "77",
+			  "--base",
+			  BASE,
+			  NULL };
+	char *sargv[] = { (char *)stat_tool(),
+			  "-e",
+			  "{page-faults,minor-faults},cs,cycles",
+			  "--format",
+			  fmt,
+			  "--output",
+			  file,
+			  "-p",
+			  pid,
+			  NULL };
 
 	if (!need_root("ldlat-stat runs"))
 		return;
@@ -1468,7 +1595,8 @@ START_TEST(test_formats)
 			 ".events[0].raw == 77 and .events[0].running == 1 and "
 			 ".events[0].scaled == false and .events[0].group == 1 and "
 			 ".events[1].count == 77 and .events[2].state == \"counted\" and "
-			 "(.events[3].state == \"counted\" or (.events[3].state == \"not supported\" "
+			 "(.events[3].state == \"counted\" or (.events[3].state == \"not "
+			 "supported\" "
 			 "and (.events[3].reason | length) > 0)) and "
 			 "(.counter_model.general_purpose | type) == \"number\"' %s",
 			 file);
@@ -1490,14 +1618,39 @@ END_TEST
 /* ldlat-hist --loads: the counting event beside the sampling one. */
 START_TEST(test_hist_loads)
 {
-	char *exact[] = { (char *)build_path("ldlat-hist"), "--source", "page-faults",
-			  "--loads=page-faults", "-a", BASE "+16M", "--", (char *)build_path("ldlat-workload"),
-			  "--fault-pages", "300", "--base", BASE, NULL };
-	char *period[] = { (char *)build_path("ldlat-hist"), "--source", "page-faults", "-c", "10",
-			   "--loads=minor-faults", "--", (char *)build_path("ldlat-workload"),
-			   "--fault-pages", "1000", "--base", BASE, NULL };
-	char *dflt[] = { (char *)build_path("ldlat-hist"), "--source", "page-faults", "--loads", "--",
-			 "true", NULL };
+	char *exact[] = { (char *)build_path("ldlat-hist"),
+			  "--source",
+			  "page-faults",
+			  "--loads=page-faults",
+			  "-a",
+			  BASE "+16M",
+			  "--",
+			  (char *)build_path("ldlat-workload"),
+			  "--fault-pages",
+			  "300",
+			  "--base",
+			  BASE,
+			  NULL };
+	char *period[] = { (char *)build_path("ldlat-hist"),
+			   "--source",
+			   "page-faults",
+			   "-c",
+			   "10",
+			   "--loads=minor-faults",
+			   "--",
+			   (char *)build_path("ldlat-workload"),
+			   "--fault-pages",
+			   "1000",
+			   "--base",
+			   BASE,
+			   NULL };
+	char *dflt[] = { (char *)build_path("ldlat-hist"),
+			 "--source",
+			 "page-faults",
+			 "--loads",
+			 "--",
+			 "true",
+			 NULL };
 	char *out, *err, *p;
 	long loads, above;
 
@@ -1530,18 +1683,19 @@ START_TEST(test_hist_loads)
 	free(out);
 	free(err);
 	/* the machine-readable formats carry it too */
-	ck_assert_int_eq(sh(&out, &err, "%s",
-			    "set -e; H=$LDLAT_BUILD/ldlat-hist; W=$LDLAT_BUILD/ldlat-workload; "
-			    "$H --source page-faults --loads=page-faults --format json -- $W "
-			    "--fault-pages 50 --base " BASE " 2>/dev/null | jq -e '.loads.event == "
-			    "\"page-faults\" and .loads.fraction == 1 and .loads.count == .loads.above'"
-			    " >/dev/null; "
-			    "$H --source page-faults --loads=page-faults --format openmetrics -- $W "
-			    "--fault-pages 50 --base " BASE " 2>/dev/null > /tmp/ldlat-loads-$$.prom; "
-			    "promtool check metrics < /tmp/ldlat-loads-$$.prom; "
-			    "grep -q '^ldlat_loads_sampled_ratio{.*event=\"page-faults\"} 1.000000000$' "
-			    "/tmp/ldlat-loads-$$.prom; rm -f /tmp/ldlat-loads-$$.prom"),
-			 0);
+	ck_assert_int_eq(
+		sh(&out, &err, "%s",
+		   "set -e; H=$LDLAT_BUILD/ldlat-hist; W=$LDLAT_BUILD/ldlat-workload; "
+		   "$H --source page-faults --loads=page-faults --format json -- $W "
+		   "--fault-pages 50 --base " BASE " 2>/dev/null | jq -e '.loads.event == "
+		   "\"page-faults\" and .loads.fraction == 1 and .loads.count == .loads.above'"
+		   " >/dev/null; "
+		   "$H --source page-faults --loads=page-faults --format openmetrics -- $W "
+		   "--fault-pages 50 --base " BASE " 2>/dev/null > /tmp/ldlat-loads-$$.prom; "
+		   "promtool check metrics < /tmp/ldlat-loads-$$.prom; "
+		   "grep -q '^ldlat_loads_sampled_ratio{.*event=\"page-faults\"} 1.000000000$' "
+		   "/tmp/ldlat-loads-$$.prom; rm -f /tmp/ldlat-loads-$$.prom"),
+		0);
 	free(out);
 	free(err);
 	/* this CPU's retired-loads event: libpfm4 has none here, or no PMU counts it */
@@ -1571,11 +1725,29 @@ static int sum_after(const char *s, const char *what, long *sum)
 START_TEST(test_hist_loads_intervals)
 {
 	char script[4200];
-	char *tail[] = { (char *)build_path("ldlat-hist"), "--source", "page-faults",
-			 "--loads=page-faults", "-i", "0.3", "--", "sh", "-c", script, NULL };
-	char *count[] = { (char *)build_path("ldlat-hist"), "--source", "page-faults",
-			  "--loads=page-faults", "-i", "0.2,2", "--format", "text", "--", "sleep",
-			  "30", NULL };
+	char *tail[] = { (char *)build_path("ldlat-hist"),
+			 "--source",
+			 "page-faults",
+			 "--loads=page-faults",
+			 "-i",
+			 "0.3",
+			 "--",
+			 "sh",
+			 "-c",
+			 script,
+			 NULL };
+	char *count[] = { (char *)build_path("ldlat-hist"),
+			  "--source",
+			  "page-faults",
+			  "--loads=page-faults",
+			  "-i",
+			  "0.2,2",
+			  "--format",
+			  "text",
+			  "--",
+			  "sleep",
+			  "30",
+			  NULL };
 	char *out, *err;
 	long loads, sampled, seen;
 	int reports;
@@ -1645,8 +1817,7 @@ int main(void)
 	tcase_add_test(tc, test_scaling_error);
 	tcase_add_test(tc, test_render_scaled);
 	tcase_add_test(tc, test_muxint_fixture);
-	tcase_add_loop_test(tc, test_usage_errors, 0,
-			    ARRAY_SIZE(usage_errors));
+	tcase_add_loop_test(tc, test_usage_errors, 0, ARRAY_SIZE(usage_errors));
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("runs");

@@ -186,8 +186,8 @@ static void expect_ip(struct symbolizer *z, const struct symprog *sp, const char
 		      "%s in %s", func, s.where);
 }
 
-static void expect_data(struct symbolizer *z, const struct symprog *sp, const char *var,
-			int offset, const char *where_suffix)
+static void expect_data(struct symbolizer *z, const struct symprog *sp, const char *var, int offset,
+			const char *where_suffix)
 {
 	struct sym s;
 
@@ -214,7 +214,8 @@ static void expect_all(struct symbolizer *z, const struct symprog *sp, const cha
 /* _i: 0 the program with its symbols, 1 stripped with debug info by build ID */
 START_TEST(test_symbolize_live_then_exited)
 {
-	static const char *const progs[] = { "tests/ldlat-symprog", "tests/ldlat-symprog-stripped" };
+	static const char *const progs[] = { "tests/ldlat-symprog",
+					     "tests/ldlat-symprog-stripped" };
 	struct procmaps pm;
 	struct symbolizer z;
 	struct symprog sp;
@@ -236,8 +237,8 @@ START_TEST(test_symbolize_live_then_exited)
 	symbolizer__begin(&z);
 	expect_all(&z, &sp, progs[_i] + strlen("tests"));
 	if (_i)
-		ck_assert_ptr_nonnull(strstr(dso_cache__get(&z.dsos, build_path(progs[_i]))->symfile,
-					     "/.build-id/"));
+		ck_assert_ptr_nonnull(strstr(
+			dso_cache__get(&z.dsos, build_path(progs[_i]))->symfile, "/.build-id/"));
 	symbolizer__free(&z);
 	procmaps__free(&pm);
 }
@@ -390,9 +391,11 @@ START_TEST(test_symbolize_at_exec_layout)
 	for (i = 0; i < d->nobjs; i++) {
 		/* its first and its last byte */
 		symbolizer__data(&z, 99999999, base + d->objs[i].start, 1, &s);
-		ck_assert_msg(s.kind == SYM_RESOLVED && !strcmp(s.name, d->objs[i].name) && !s.offset,
+		ck_assert_msg(s.kind == SYM_RESOLVED && !strcmp(s.name, d->objs[i].name) &&
+				      !s.offset,
 			      "%s: got %s%+lld", d->objs[i].name, s.name, (long long)s.offset);
-		symbolizer__data(&z, 99999999, base + d->objs[i].start + d->objs[i].size - 1, 1, &s);
+		symbolizer__data(&z, 99999999, base + d->objs[i].start + d->objs[i].size - 1, 1,
+				 &s);
 		ck_assert_msg(s.kind == SYM_RESOLVED && !strcmp(s.name, d->objs[i].name),
 			      "%s (end): got %s", d->objs[i].name, s.name);
 		n += !strncmp(s.name, "array_", 6);
@@ -464,8 +467,12 @@ START_TEST(test_report_native_tables)
 	const __u64 base = 0x555555554000ull;
 	struct source src = { .kind = SOURCE_LDLAT };
 	struct run_info run = { .tool = "ldlat-top", .event = "cpu/mem-loads,ldlat=30/P" };
-	struct top_report rep = { .by = TOP_BY_BOTH, .nrows = -1, .shift = 6, .has_latency = true,
-				  .run = &run, .src = &src };
+	struct top_report rep = { .by = TOP_BY_BOTH,
+				  .nrows = -1,
+				  .shift = 6,
+				  .has_latency = true,
+				  .run = &run,
+				  .src = &src };
 	struct top_table ip, data;
 	struct top_rows ipr, datar;
 	struct snapshot snap = {};
@@ -490,14 +497,16 @@ START_TEST(test_report_native_tables)
 		ck_assert_int_eq(top_table__add_sample(&ip, 4321, a + i, 100, LDLAT_CLASS_L3), 0);
 	ck_assert_int_eq(top_table__add_sample(&ip, 4321, b, 400, LDLAT_CLASS_L3), 0);
 	ck_assert_int_eq(top_table__add_sample(&ip, 4321, b, 500, LDLAT_CLASS_LOCAL_RAM), 0);
-	ck_assert_int_eq(top_table__add_sample(&ip, 0, 0xffffffff81234567ull, 1000,
-					       LDLAT_CLASS_REMOTE_HITM),
-			 0);
+	ck_assert_int_eq(
+		top_table__add_sample(&ip, 0, 0xffffffff81234567ull, 1000, LDLAT_CLASS_REMOTE_HITM),
+		0);
 	ip.full = 4;
 	/* array_a: lines +0x0, +0x40 (twice), +0x1000; and a block in no mapping */
 	ck_assert_int_eq(top_table__add_sample(&data, 4321, arr, 10, LDLAT_CLASS_L1), 0);
-	ck_assert_int_eq(top_table__add_sample(&data, 4321, arr + 64, 300, LDLAT_CLASS_LOCAL_RAM), 0);
-	ck_assert_int_eq(top_table__add_sample(&data, 4321, arr + 64, 100, LDLAT_CLASS_LOCAL_RAM), 0);
+	ck_assert_int_eq(top_table__add_sample(&data, 4321, arr + 64, 300, LDLAT_CLASS_LOCAL_RAM),
+			 0);
+	ck_assert_int_eq(top_table__add_sample(&data, 4321, arr + 64, 100, LDLAT_CLASS_LOCAL_RAM),
+			 0);
 	ck_assert_int_eq(top_table__add_sample(&data, 4321, arr + 4096, 20, LDLAT_CLASS_L2), 0);
 	ck_assert_int_eq(top_table__add_sample(&data, 4321, 0x1000, 20, LDLAT_CLASS_L2), 0);
 
@@ -531,17 +540,22 @@ START_TEST(test_report_native_tables)
 	ck_assert_ptr_nonnull(strstr(text, "[.] touch_a "));
 	ck_assert_ptr_nonnull(strstr(text, "[k] clear_page_erms "));
 	ck_assert_ptr_nonnull(strstr(text, "[kernel.kallsyms]"));
-	ck_assert_ptr_nonnull(strstr(text, "4 samples not attributed: table full, raise --entries"));
+	ck_assert_ptr_nonnull(
+		strstr(text, "4 samples not attributed: table full, raise --entries"));
 	ck_assert_ptr_nonnull(strstr(text, "L3 hit 50%")); /* touch_b: shared with local RAM */
 	ck_assert_int_eq(count_for(text, " array_a "), 4);
 	ck_assert_ptr_nonnull(strstr(text, "+0x40 "));
 	free(text);
 	text = render(&rep, &ipr, &datar, &snap, true);
-	ck_assert(jq_true(text, "[.code.rows[] | select(.function == \"touch_b\") | "
-				"[.mean_latency, .max_latency, .source, .sources.l3]] == [[450, 500, \"l3\", 1]]"));
+	ck_assert(jq_true(
+		text,
+		"[.code.rows[] | select(.function == \"touch_b\") | "
+		"[.mean_latency, .max_latency, .source, .sources.l3]] == [[450, 500, \"l3\", 1]]"));
 	ck_assert(jq_true(text, ".code.not_attributed.table_full == 4 and .code.samples == 10"));
-	ck_assert(jq_true(text, ".tool == \"ldlat-top\" and .event == \"cpu/mem-loads,ldlat=30/P\" "
-				"and .source == \"ldlat\" and .latency and .counters.dropped.below_min == 0"));
+	ck_assert(jq_true(
+		text,
+		".tool == \"ldlat-top\" and .event == \"cpu/mem-loads,ldlat=30/P\" "
+		"and .source == \"ldlat\" and .latency and .counters.dropped.below_min == 0"));
 	ck_assert(jq_true(text, ".data.rows[0] | .object == \"array_a\" and .hottest_offset == 64 "
 				"and .blocks == 3 and .kind == \"variable\""));
 	free(text);
@@ -580,8 +594,9 @@ START_TEST(test_json_writer)
 	json__object_end(&j);
 	json__end_line(&j);
 	fclose(f);
-	ck_assert_str_eq(buf, "{\"a\\\"b\":\"x\\ny\\\\z\\u0001\",\"list\":[18446744073709551615,-64,null,"
-			      "true,null,{}],\"d\":2.5}\n");
+	ck_assert_str_eq(
+		buf, "{\"a\\\"b\":\"x\\ny\\\\z\\u0001\",\"list\":[18446744073709551615,-64,null,"
+		     "true,null,{}],\"d\":2.5}\n");
 	ck_assert(jq_true(buf, ".list[0] > 0 and .d == 2.5"));
 	free(buf);
 }
@@ -618,8 +633,19 @@ static bool first_row_names(const char *out, const char *header, const char *nam
  */
 START_TEST(test_top_command_exact)
 {
-	char *argv[] = { (char *)top(), "--source", "page-faults", "-n", "0", "--granularity",
-			 _i ? "page" : "line", "--", (char *)topprog(), "200", "100", "40", NULL };
+	char *argv[] = { (char *)top(),
+			 "--source",
+			 "page-faults",
+			 "-n",
+			 "0",
+			 "--granularity",
+			 _i ? "page" : "line",
+			 "--",
+			 (char *)topprog(),
+			 "200",
+			 "100",
+			 "40",
+			 NULL };
 	char *out, *err, *p, *line;
 	long kernel = 0;
 
@@ -650,7 +676,7 @@ END_TEST
 START_TEST(test_top_address_only)
 {
 	char *argv[] = { "env", "LDLAT_FORCE_ADDR_ONLY=1", (char *)top(), "--source", "page-faults",
-			 "--", (char *)topprog(), "120", "60", NULL };
+			 "--",	(char *)topprog(),	   "120",	  "60",	      NULL };
 	char *out, *err;
 
 	run_expect(argv, 0, &out, &err);
@@ -667,18 +693,25 @@ END_TEST
 /* JSON: the same counts, and every kept sample is in a row or counted as not attributed. */
 START_TEST(test_top_json)
 {
-	char *argv[] = { (char *)top(), "--source", "page-faults", "--format", "json", "-n", "0",
-			 "--granularity", "page", "--", (char *)topprog(), "200", "100", NULL };
+	char *argv[] = {
+		(char *)top(),	 "--source", "page-faults", "--format",	       "json", "-n",  "0",
+		"--granularity", "page",     "--",	    (char *)topprog(), "200",  "100", NULL
+	};
 	char *out, *err;
 
 	run_expect(argv, 0, &out, &err);
-	ck_assert(jq_true(out, "[.code.rows[] | select(.function == \"touch_a\") | .samples] == [200]"));
-	ck_assert(jq_true(out, "[.data.rows[] | select(.object == \"array_b\") | "
-			       "[.samples, .blocks, .kind, .hottest_offset]] == [[100, 100, \"variable\", 0]]"));
-	ck_assert(jq_true(out, "(.code.rows | map(.samples) | add) + .code.not_attributed.table_full "
-			       "+ .code.not_attributed.update_failed == .counters.kept"));
-	ck_assert(jq_true(out, "(.data.rows | map(.samples) | add) + .data.not_attributed.table_full "
-			       "== .counters.kept and .data.samples == .counters.kept"));
+	ck_assert(jq_true(out,
+			  "[.code.rows[] | select(.function == \"touch_a\") | .samples] == [200]"));
+	ck_assert(jq_true(
+		out,
+		"[.data.rows[] | select(.object == \"array_b\") | "
+		"[.samples, .blocks, .kind, .hottest_offset]] == [[100, 100, \"variable\", 0]]"));
+	ck_assert(jq_true(out,
+			  "(.code.rows | map(.samples) | add) + .code.not_attributed.table_full "
+			  "+ .code.not_attributed.update_failed == .counters.kept"));
+	ck_assert(jq_true(out,
+			  "(.data.rows | map(.samples) | add) + .data.not_attributed.table_full "
+			  "== .counters.kept and .data.samples == .counters.kept"));
 	ck_assert(jq_true(out, ".code.rows[0].mean_latency == null and .block_bytes == 4096"));
 	/* the header every tool's JSON starts with */
 	ck_assert(jq_true(out, ".tool == \"ldlat-top\" and .source == \"page-faults\" and "
@@ -694,8 +727,10 @@ END_TEST
 START_TEST(test_top_output_file)
 {
 	char path[64];
-	char *argv[] = { (char *)top(), "--source", "page-faults", "--output", path, "--format",
-			 _i ? "json" : "text", "--", (char *)topprog(), "20", "10", NULL };
+	char *argv[] = {
+		(char *)top(),	      "--source", "page-faults",     "--output", path, "--format",
+		_i ? "json" : "text", "--",	  (char *)topprog(), "20",	 "10", NULL
+	};
 	char *out, *err, *doc;
 	FILE *f;
 	long len;
@@ -714,7 +749,9 @@ START_TEST(test_top_output_file)
 	unlink(path);
 	if (_i) {
 		ck_assert_int_eq(blocks_of(doc, "\n"), 1);
-		ck_assert(jq_true(doc, "[.code.rows[] | select(.function == \"touch_a\") | .samples] == [20]"));
+		ck_assert(jq_true(
+			doc,
+			"[.code.rows[] | select(.function == \"touch_a\") | .samples] == [20]"));
 	} else {
 		ck_assert_msg(count_for(doc, "[.] touch_a ") == 20, "%.2000s", doc);
 		ck_assert_int_eq(blocks_of(doc, "filters: "), 1);
@@ -729,8 +766,9 @@ END_TEST
 /* A table too small: the samples of keys that found it full are counted and said. */
 START_TEST(test_top_table_full)
 {
-	char *argv[] = { (char *)top(), "--source", "page-faults", "--entries", "8", "--format", NULL,
-			 "--", (char *)topprog(), "200", "100", NULL };
+	char *argv[] = { (char *)top(), "--source", "page-faults", "--entries",	      "8",
+			 "--format",	NULL,	    "--",	   (char *)topprog(), "200",
+			 "100",		NULL };
 	char *out, *err;
 	long n;
 
@@ -744,8 +782,9 @@ START_TEST(test_top_table_full)
 	run_expect(argv, 0, &out, &err);
 	ck_assert(jq_true(out, ".code.not_attributed.table_full >= 292 and "
 			       ".data.not_attributed.table_full >= 292"));
-	ck_assert(jq_true(out, "(.code.rows | map(.samples) | add) + .code.not_attributed.table_full "
-			       "== .counters.kept and (.code.rows | length) <= 8"));
+	ck_assert(jq_true(out,
+			  "(.code.rows | map(.samples) | add) + .code.not_attributed.table_full "
+			  "== .counters.kept and (.code.rows | length) <= 8"));
 	free(out);
 	free(err);
 	assert_nothing_left();
@@ -760,8 +799,8 @@ END_TEST
 START_TEST(test_top_exited)
 {
 	char script[1024], pid[32];
-	char *cargv[] = { (char *)top(), "--source", "page-faults", "-n", "0", "--", "sh", "-c",
-			  script, NULL };
+	char *cargv[] = { (char *)top(), "--source", "page-faults", "-n",   "0",
+			  "--",		 "sh",	     "-c",	    script, NULL };
 	char *wargv[] = { (char *)topprog(), "--wait", "200", "100", NULL };
 	char *pargv[] = { (char *)top(), "--source", "page-faults", "-n", "0", "-p", pid, NULL };
 	struct child w, t;
@@ -807,8 +846,8 @@ static int blocks_of(const char *out, const char *what)
 /* -i: a block per interval, plain (not a terminal) and timestamped; JSON a line each. */
 START_TEST(test_top_intervals)
 {
-	char *argv[] = { (char *)top(), "--source", "page-faults", "-i", "0.3,3", "--format", NULL,
-			 "--", "sleep", "30", NULL };
+	char *argv[] = { (char *)top(), "--source", "page-faults", "-i", "0.3,3", "--format",
+			 NULL,		"--",	    "sleep",	   "30", NULL };
 	char *out, *err;
 
 	argv[6] = "text";
@@ -832,8 +871,10 @@ END_TEST
 /* --by picks the tables. */
 START_TEST(test_top_by)
 {
-	char *argv[] = { (char *)top(), "--source", "page-faults", "--by", _i ? "data" : "ip", "--",
-			 (char *)topprog(), "20", "10", NULL };
+	char *argv[] = {
+		(char *)top(), "--source",	  "page-faults", "--by", _i ? "data" : "ip",
+		"--",	       (char *)topprog(), "20",		 "10",	 NULL
+	};
 	char *out, *err;
 
 	run_expect(argv, 0, &out, &err);
@@ -865,8 +906,12 @@ static int named_rows(const char *out, const char *dso)
 START_TEST(test_top_debuginfo_path)
 {
 	char debug[4096];
-	char *argv[] = { (char *)top(), "--source", "page-faults", "-n", "0", "--by", "ip", "--",
-			 (char *)build_path("tests/ldlat-symprog-stripped"), NULL, NULL, NULL };
+	char *argv[] = {
+		(char *)top(), "--source", "page-faults",
+		"-n",	       "0",	   "--by",
+		"ip",	       "--",	   (char *)build_path("tests/ldlat-symprog-stripped"),
+		NULL,	       NULL,	   NULL
+	};
 	char *out, *err;
 
 	snprintf(debug, sizeof(debug), "%s", build_path("tests/debug"));
@@ -927,7 +972,8 @@ START_TEST(test_top_help)
 END_TEST
 
 static const char *const top_bad_inputs[][4] = {
-	{ "--sort", "latency", "--sort latency needs latency, which page-fault samples do not carry" },
+	{ "--sort", "latency",
+	  "--sort latency needs latency, which page-fault samples do not carry" },
 	{ "--sort", "size", "--sort 'size': expected samples, latency or total" },
 	{ "--entries", "0", "--entries '0' is not a table size from 1 to" },
 	{ "--granularity", "word", "--granularity 'word': expected line or page" },
@@ -935,7 +981,8 @@ static const char *const top_bad_inputs[][4] = {
 	{ "--format", "xml", "--format 'xml': expected text or json" },
 	{ "--format", "openmetrics", "--format openmetrics is not one of ldlat-top's" },
 	{ "--loads", "-n5", "--loads is ldlat-hist's" },
-	{ "--output", "/nonexistent-ldlat-top/x.json", "cannot create a file in /nonexistent-ldlat-top" },
+	{ "--output", "/nonexistent-ldlat-top/x.json",
+	  "cannot create a file in /nonexistent-ldlat-top" },
 	{ "-n", "many", "--rows 'many' is not a number of rows" },
 	{ "--data-by", "file", "--data-by 'file': expected object or block" },
 	{ "-p", "999999999", "-p 999999999: no such process" },
@@ -944,8 +991,13 @@ static const char *const top_bad_inputs[][4] = {
 
 START_TEST(test_top_bad_input)
 {
-	char *argv[] = { (char *)top(), "--source", "page-faults", (char *)top_bad_inputs[_i][0],
-			 (char *)top_bad_inputs[_i][1], NULL, NULL };
+	char *argv[] = { (char *)top(),
+			 "--source",
+			 "page-faults",
+			 (char *)top_bad_inputs[_i][0],
+			 (char *)top_bad_inputs[_i][1],
+			 NULL,
+			 NULL };
 	char *out, *err;
 
 	if (!strcmp(top_bad_inputs[_i][0], "--sort") && !strcmp(top_bad_inputs[_i][1], "latency")) {
@@ -997,8 +1049,7 @@ int main(void)
 		tcase_add_loop_test(tc, test_top_by, 0, 2);
 		tcase_add_test(tc, test_top_debuginfo_path);
 		tcase_add_test(tc, test_top_terminal_clears);
-		tcase_add_loop_test(tc, test_top_bad_input, 0,
-				    ARRAY_SIZE(top_bad_inputs));
+		tcase_add_loop_test(tc, test_top_bad_input, 0, ARRAY_SIZE(top_bad_inputs));
 		suite_add_tcase(s, tc);
 	}
 	failed = run_suite(s);

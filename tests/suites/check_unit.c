@@ -33,10 +33,14 @@ START_TEST(test_sample_fields_by_release)
 		const char *release, *force;
 		bool yes;
 	} cases[] = {
-		{ "6.18.44-fc-v669", NULL, true },   { "6.3.0", NULL, true },
-		{ "6.2.16", NULL, false },	     { "5.15.0-91-generic", NULL, false },
-		{ "7.0", NULL, true },		     { "", NULL, false },
-		{ "5.14.0-427.el9.x86_64", "0", true }, { "6.18.0", "1", false },
+		{ "6.18.44-fc-v669", NULL, true },
+		{ "6.3.0", NULL, true },
+		{ "6.2.16", NULL, false },
+		{ "5.15.0-91-generic", NULL, false },
+		{ "7.0", NULL, true },
+		{ "", NULL, false },
+		{ "5.14.0-427.el9.x86_64", "0", true },
+		{ "6.18.0", "1", false },
 		{ "6.2.0", "2", false },
 	};
 	char why[256];
@@ -307,8 +311,9 @@ START_TEST(test_judge_order)
 				  .ntgids = 1,
 				  .tgid = { 42 } };
 	__u64 l3 = OP_LH | P(LVL, L3) | LEVEL(L3);
-	struct ldlat_sample s = { .addr = 0x3800, .lat = 50, .data_src = l3, .tgid = 42,
-				  .flags = c.need };
+	struct ldlat_sample s = {
+		.addr = 0x3800, .lat = 50, .data_src = l3, .tgid = 42, .flags = c.need
+	};
 	__u32 r = 99, k = 99;
 
 	ck_assert_int_eq(ldlat_judge(&c, &s, &r, &k), LDLAT_KEPT);
@@ -500,7 +505,8 @@ static const char *fixture(const char *rel)
 
 START_TEST(test_range_mappings)
 {
-	struct vm_bounds b = { .start_brk = 0x55555555a000, .heap_room = 1ull << 30,
+	struct vm_bounds b = { .start_brk = 0x55555555a000,
+			       .heap_room = 1ull << 30,
 			       .stack_limit = 8 << 20 };
 	struct range_set set = {};
 	char err[512], desc[512], c;
@@ -511,9 +517,9 @@ START_TEST(test_range_mappings)
 	range_set__add(&set, "ldlat-workload", err, sizeof(err));
 	range_set__add(&set, "/usr/lib/x86_64-linux-gnu/libc.so.6", err, sizeof(err));
 	range_set__add(&set, "ld-linux-x86-64.so.2", err, sizeof(err));
-	ck_assert_int_eq(range_set__resolve_maps(&set, fixture("maps/workload.maps"), &b, err,
-						 sizeof(err)),
-			 0);
+	ck_assert_int_eq(
+		range_set__resolve_maps(&set, fixture("maps/workload.maps"), &b, err, sizeof(err)),
+		0);
 	range_set__describe(&set, 0, desc, sizeof(desc));
 	/* heap: its end (0x55555557b000) plus the room, 1 GiB */
 	ck_assert_str_eq(desc, "0x55555555a000-0x55559557b000");
@@ -534,9 +540,9 @@ START_TEST(test_range_mappings)
 	memset(&set, 0, sizeof(set));
 	range_set__add(&set, "[heap]", err, sizeof(err));
 	b.heap_room = 1ull << 46;
-	ck_assert_int_eq(range_set__resolve_maps(&set, fixture("maps/workload.maps"), &b, err,
-						 sizeof(err)),
-			 0);
+	ck_assert_int_eq(
+		range_set__resolve_maps(&set, fixture("maps/workload.maps"), &b, err, sizeof(err)),
+		0);
 	range_set__describe(&set, 0, desc, sizeof(desc));
 	ck_assert_str_eq(desc, "0x55555555a000-0x7ffff7d80000");
 	/* before the heap exists (a command stopped at exec): from start_brk, plus the room */
@@ -544,35 +550,35 @@ START_TEST(test_range_mappings)
 	range_set__add(&set, "[heap]", err, sizeof(err));
 	b.start_brk = 0x55555555a000;
 	b.heap_room = 64 << 20;
-	ck_assert_int_eq(range_set__resolve_maps(&set, fixture("maps/nolibs.maps"), &b, err,
-						 sizeof(err)),
-			 0);
+	ck_assert_int_eq(
+		range_set__resolve_maps(&set, fixture("maps/nolibs.maps"), &b, err, sizeof(err)),
+		0);
 	range_set__describe(&set, 0, desc, sizeof(desc));
 	ck_assert_str_eq(desc, "0x55555555a000-0x55555955a000");
 	/* a stack limit larger than the gap below the stack stops at the mapping below */
 	memset(&set, 0, sizeof(set));
 	range_set__add(&set, "[stack]", err, sizeof(err));
 	b = (struct vm_bounds){ .stack_limit = 1ull << 40 };
-	ck_assert_int_eq(range_set__resolve_maps(&set, fixture("maps/workload.maps"), &b, err,
-						 sizeof(err)),
-			 0);
+	ck_assert_int_eq(
+		range_set__resolve_maps(&set, fixture("maps/workload.maps"), &b, err, sizeof(err)),
+		0);
 	range_set__describe(&set, 0, desc, sizeof(desc));
 	ck_assert_str_eq(desc, "0x7ffff7fff000-0x7ffffffff000");
 
 	b = (struct vm_bounds){};
 	memset(&set, 0, sizeof(set));
 	range_set__add(&set, "libnosuch.so", err, sizeof(err));
-	ck_assert_int_eq(range_set__resolve_maps(&set, fixture("maps/workload.maps"), &b, err,
-						 sizeof(err)),
-			 -EINVAL);
+	ck_assert_int_eq(
+		range_set__resolve_maps(&set, fixture("maps/workload.maps"), &b, err, sizeof(err)),
+		-EINVAL);
 	ck_assert_ptr_nonnull(strstr(err, "no mapping 'libnosuch.so'"));
 
 	memset(&set, 0, sizeof(set));
 	range_set__add(&set, "[heap]", err, sizeof(err));
 	range_set__add(&set, "0x555555560000+4K", err, sizeof(err));
-	ck_assert_int_eq(range_set__resolve_maps(&set, fixture("maps/workload.maps"), &b, err,
-						 sizeof(err)),
-			 -EINVAL);
+	ck_assert_int_eq(
+		range_set__resolve_maps(&set, fixture("maps/workload.maps"), &b, err, sizeof(err)),
+		-EINVAL);
 	ck_assert_ptr_nonnull(strstr(err, "overlap"));
 }
 END_TEST
@@ -671,8 +677,11 @@ START_TEST(test_usage_conflicts)
 	unsigned int i;
 
 	for (i = 0; i < ARRAY_SIZE(cases); i++) {
-		char *argv[] = { (char *)build_path("ldlat-hist"), (char *)cases[i][0],
-				 (char *)cases[i][1], (char *)cases[i][2], (char *)cases[i][3],
+		char *argv[] = { (char *)build_path("ldlat-hist"),
+				 (char *)cases[i][0],
+				 (char *)cases[i][1],
+				 (char *)cases[i][2],
+				 (char *)cases[i][3],
 				 NULL };
 		char *out, *err;
 
@@ -682,8 +691,14 @@ START_TEST(test_usage_conflicts)
 		free(err);
 	}
 	{
-		char *argv[] = { (char *)build_path("ldlat-hist"), "-a", "0x1", "-a", "0x2", "-a",
-				 "0x3", NULL };
+		char *argv[] = { (char *)build_path("ldlat-hist"),
+				 "-a",
+				 "0x1",
+				 "-a",
+				 "0x2",
+				 "-a",
+				 "0x3",
+				 NULL };
 		char *spec[20], *out, *err, *av[40];
 		int i2, n = 0;
 

@@ -65,7 +65,7 @@ static const char *symprog(void)
 /* A symbol's address in an ELF file, as nm reads it. */
 static __u64 nm_addr(const char *file, const char *sym)
 {
-	char cmd[1024], *argv[] = {"sh", "-c", cmd, NULL}, *out, *err;
+	char cmd[1024], *argv[] = { "sh", "-c", cmd, NULL }, *out, *err;
 	unsigned long long a = 0;
 
 	snprintf(cmd, sizeof(cmd), "nm '%s' | awk '$3 == \"%s\" { print $1 }'", file, sym);
@@ -79,7 +79,7 @@ static __u64 nm_addr(const char *file, const char *sym)
 /* An ELF file's build ID, as readelf reads it; its length. */
 static int readelf_build_id(const char *file, unsigned char *id)
 {
-	char cmd[1024], *argv[] = {"sh", "-c", cmd, NULL}, *out, *err, *p;
+	char cmd[1024], *argv[] = { "sh", "-c", cmd, NULL }, *out, *err, *p;
 	int n = 0;
 	unsigned int b;
 
@@ -101,7 +101,7 @@ static int run_top(char **argv, char **out, char **err)
 /* The tool on a file, with extra arguments (NULL-terminated). */
 static int top_input(const char *path, char **out, char **err, ...)
 {
-	char *argv[32] = {(char *)top(), "--input", (char *)path};
+	char *argv[32] = { (char *)top(), "--input", (char *)path };
 	int n = 3;
 	va_list ap;
 
@@ -115,14 +115,14 @@ static int top_input(const char *path, char **out, char **err, ...)
 
 static void sample(struct pw *w, __u32 pid, __u64 time, __u64 ip, __u64 addr, __u64 lat, __u64 ds)
 {
-	struct pw_sample s = {.ip = ip,
-			      .pid = pid,
-			      .tid = pid,
-			      .time = time,
-			      .addr = addr,
-			      .period = 1,
-			      .weight = lat, /* var1_dw: the low 32 bits */
-			      .data_src = ds};
+	struct pw_sample s = { .ip = ip,
+			       .pid = pid,
+			       .tid = pid,
+			       .time = time,
+			       .addr = addr,
+			       .period = 1,
+			       .weight = lat, /* var1_dw: the low 32 bits */
+			       .data_src = ds };
 
 	pw_sample(w, 0, &s);
 }
@@ -140,7 +140,7 @@ static void write_latency(const char *path, bool pipe)
 	__u64 ta = BASE + nm_addr(topprog(), "touch_a") + 4,
 	      tb = BASE + nm_addr(topprog(), "touch_b") + 4,
 	      aa = BASE + nm_addr(topprog(), "array_a"), ab = BASE + nm_addr(topprog(), "array_b");
-	static const __u64 lat_a[] = {40, 60, 80, 100, 400}, lat_b[] = {300, 500, 700};
+	static const __u64 lat_a[] = { 40, 60, 80, 100, 400 }, lat_b[] = { 300, 500, 700 };
 	struct pw_event ev;
 	struct pw w;
 	int i;
@@ -284,7 +284,7 @@ START_TEST(test_input_filters_and_sort)
 	free(out);
 	out = NULL;
 	{
-		char *argv[] = {"cat", (char *)tmp("report.txt"), NULL}, *e2;
+		char *argv[] = { "cat", (char *)tmp("report.txt"), NULL }, *e2;
 
 		ck_assert_int_eq(run(argv, 10, &out, &e2), 0);
 		ck_assert_int_eq(count_for(out, "[.] touch_a "), 7);
@@ -477,7 +477,7 @@ static void write_build_id(const char *path, const char *prog, bool in_mmap, boo
 
 static void copy_file(const char *from, const char *to)
 {
-	char *argv[] = {"cp", (char *)from, (char *)to, NULL}, *out, *err;
+	char *argv[] = { "cp", (char *)from, (char *)to, NULL }, *out, *err;
 
 	unlink(to); /* a new file, not the old one rewritten */
 	ck_assert_int_eq(run(argv, 30, &out, &err), 0);
@@ -517,16 +517,17 @@ START_TEST(test_input_build_ids)
 	ck_assert_int_eq(top_input(path, &out, &err, NULL), 0);
 	ck_assert_msg(count_for(out, "[.] touch_a ") == -1, "%s", out);
 	ck_assert_msg(strstr(out, "prog (recorded file not found)\n"), "%s", out);
-	ck_assert_msg(strstr(err, "no file this user can read has the build ID perf recorded for") &&
-			      strstr(err, hex),
-		      "%s", err);
+	ck_assert_msg(
+		strstr(err, "no file this user can read has the build ID perf recorded for") &&
+			strstr(err, hex),
+		"%s", err);
 	free(out);
 	free(err);
 
 	/* perf's cache: .build-id/xx/rest/elf */
 	snprintf(link, sizeof(link), "%s/.build-id/%.2s/%s", cache, hex, hex + 2);
 	{
-		char cmd[2000], *argv[] = {"sh", "-c", cmd, NULL}, *o, *e;
+		char cmd[2000], *argv[] = { "sh", "-c", cmd, NULL }, *o, *e;
 
 		snprintf(cmd, sizeof(cmd), "mkdir -p '%s' && cp '%s' '%s/elf'", link, topprog(),
 			 link);
@@ -578,7 +579,7 @@ static void write_kernel(const char *path, const char *osrelease, const char *ho
 START_TEST(test_input_other_kernel)
 {
 	const char *path = tmp("kernel.data");
-	const unsigned char other[20] = {0xde, 0xad, 0xbe, 0xef, 1, 2, 3};
+	const unsigned char other[20] = { 0xde, 0xad, 0xbe, 0xef, 1, 2, 3 };
 	char hex[41], dir[700], env[700], ksyms[900];
 	char *out, *err;
 	FILE *f;
@@ -602,7 +603,7 @@ START_TEST(test_input_other_kernel)
 	buildid__hex(other, 20, hex, sizeof(hex));
 	snprintf(dir, sizeof(dir), "%s/[kernel.kallsyms]/%s", tmp("kcache"), hex);
 	{
-		char cmd[1000], *argv[] = {"mkdir", "-p", cmd, NULL}, *o, *e;
+		char cmd[1000], *argv[] = { "mkdir", "-p", cmd, NULL }, *o, *e;
 
 		snprintf(cmd, sizeof(cmd), "%s", dir);
 		ck_assert_int_eq(run(argv, 10, &o, &e), 0);
@@ -682,31 +683,31 @@ END_TEST
 /* ---- bad input ----------------------------------------------------------------------- */
 
 static const char *const top_live_only[][3] = {
-	{"--source", "page-faults", "--source applies to live sampling"},
-	{"-L", "50", "--ldlat applies to live sampling"},
-	{"-c", "10", "--period applies to live sampling"},
-	{"-C", "0", "-C/--cpu applies to live sampling"},
-	{"-G", "/sys/fs/cgroup", "-G/--cgroup applies to live sampling"},
-	{"-d", "1", "--duration applies to live sampling"},
-	{"-i", "1", "--interval applies to live sampling"},
-	{"--", "true", "a command to run applies to live sampling"},
-	{"--event", "cpu/mem-loads/P", "--event applies to live sampling"},
-	{"--list-events", NULL, "--list-events applies to live sampling"},
-	{"--entries", "100", "--entries sizes the kernel's tables"},
-	{"--loads", NULL, "--loads is ldlat-hist's"},
-	{"--format", "openmetrics", "--format openmetrics is not one of ldlat-top's"},
-	{"--inherit", "-p1", "--inherit applies to live sampling"},
+	{ "--source", "page-faults", "--source applies to live sampling" },
+	{ "-L", "50", "--ldlat applies to live sampling" },
+	{ "-c", "10", "--period applies to live sampling" },
+	{ "-C", "0", "-C/--cpu applies to live sampling" },
+	{ "-G", "/sys/fs/cgroup", "-G/--cgroup applies to live sampling" },
+	{ "-d", "1", "--duration applies to live sampling" },
+	{ "-i", "1", "--interval applies to live sampling" },
+	{ "--", "true", "a command to run applies to live sampling" },
+	{ "--event", "cpu/mem-loads/P", "--event applies to live sampling" },
+	{ "--list-events", NULL, "--list-events applies to live sampling" },
+	{ "--entries", "100", "--entries sizes the kernel's tables" },
+	{ "--loads", NULL, "--loads is ldlat-hist's" },
+	{ "--format", "openmetrics", "--format openmetrics is not one of ldlat-top's" },
+	{ "--inherit", "-p1", "--inherit applies to live sampling" },
 };
 
 START_TEST(test_input_live_only)
 {
 	const char *path = tmp("live-only.data");
-	char *argv[] = {(char *)top(),
-			"--input",
-			(char *)path,
-			(char *)top_live_only[_i][0],
-			(char *)top_live_only[_i][1],
-			NULL};
+	char *argv[] = { (char *)top(),
+			 "--input",
+			 (char *)path,
+			 (char *)top_live_only[_i][0],
+			 (char *)top_live_only[_i][1],
+			 NULL };
 	char *out, *err;
 
 	write_latency(path, false);
@@ -740,22 +741,22 @@ static void write_lacking(const char *path, __u64 drop)
 }
 
 static const char *const top_bad_files[][3] = {
-	{"truncated", NULL, "is truncated"},
-	{"big-endian", NULL, "big-endian"},
-	{"missing", NULL, "No such file"},
-	{"record of size 0", NULL, "a record of 0 bytes"},
-	{"no TID", NULL, "needs the process of each sample (PERF_SAMPLE_TID)"},
-	{"no IP", NULL, "needs the instruction pointer of each sample (PERF_SAMPLE_IP)"},
-	{"no IP, --by data", "data", NULL},
-	{"no ADDR", NULL, "needs the data address of each sample (PERF_SAMPLE_ADDR"},
-	{"page faults, --sort latency", NULL, "--sort latency needs latency, which page-fault"},
-	{"mapping without -p", NULL, "need a single -p process"},
+	{ "truncated", NULL, "is truncated" },
+	{ "big-endian", NULL, "big-endian" },
+	{ "missing", NULL, "No such file" },
+	{ "record of size 0", NULL, "a record of 0 bytes" },
+	{ "no TID", NULL, "needs the process of each sample (PERF_SAMPLE_TID)" },
+	{ "no IP", NULL, "needs the instruction pointer of each sample (PERF_SAMPLE_IP)" },
+	{ "no IP, --by data", "data", NULL },
+	{ "no ADDR", NULL, "needs the data address of each sample (PERF_SAMPLE_ADDR" },
+	{ "page faults, --sort latency", NULL, "--sort latency needs latency, which page-fault" },
+	{ "mapping without -p", NULL, "need a single -p process" },
 };
 
 START_TEST(test_input_bad_files)
 {
 	const char *path = tmp("bad.data");
-	char *argv[8] = {(char *)top(), "--input", (char *)path};
+	char *argv[8] = { (char *)top(), "--input", (char *)path };
 	char *out, *err, *buf = NULL;
 	struct stat st;
 	__u64 data;
@@ -830,11 +831,11 @@ END_TEST
 START_TEST(test_input_unprivileged)
 {
 	const char *path = tmp("nobody.data");
-	char *argv[] = {"setpriv",	   "--reuid=65534",
-			"--regid=65534",   "--clear-groups",
-			"--inh-caps=-all", "--bounding-set=-all",
-			(char *)top(),	   "--input",
-			(char *)path,	   NULL};
+	char *argv[] = { "setpriv",	    "--reuid=65534",
+			 "--regid=65534",   "--clear-groups",
+			 "--inh-caps=-all", "--bounding-set=-all",
+			 (char *)top(),	    "--input",
+			 (char *)path,	    NULL };
 	char *out, *err;
 
 	write_latency(path, false);
@@ -854,7 +855,7 @@ END_TEST
 /* perf record of argv into path, its build IDs in a cache of the test's own. */
 static void perf_record(const char *path, const char *opts, const char *cmd)
 {
-	char line[4096], *argv[] = {"sh", "-c", line, NULL}, *out, *err;
+	char line[4096], *argv[] = { "sh", "-c", line, NULL }, *out, *err;
 
 	snprintf(line, sizeof(line),
 		 "perf --buildid-dir '%s' record -q -e page-faults -c 1 -d %s -o '%s' -- %s "
@@ -890,22 +891,22 @@ START_TEST(test_input_recorded_vs_live)
 {
 	const char *path = tmp("topprog.data");
 	char cmd[1024];
-	char *largv[] = {(char *)top(),
-			 "--source",
-			 "page-faults",
-			 "-n",
-			 "0",
-			 "--granularity",
-			 _i ? "page" : "line",
-			 "--",
-			 (char *)topprog(),
-			 "200",
-			 "100",
-			 "40",
-			 NULL};
-	static const char *const rows[] = {"[.] touch_a ", "[.] touch_b ", " array_a ", " array_b ",
-					   " array_c "};
-	static const long want[] = {200, 100, 200, 100, 40};
+	char *largv[] = { (char *)top(),
+			  "--source",
+			  "page-faults",
+			  "-n",
+			  "0",
+			  "--granularity",
+			  _i ? "page" : "line",
+			  "--",
+			  (char *)topprog(),
+			  "200",
+			  "100",
+			  "40",
+			  NULL };
+	static const char *const rows[] = { "[.] touch_a ", "[.] touch_b ", " array_a ",
+					    " array_b ", " array_c " };
+	static const long want[] = { 200, 100, 200, 100, 40 };
 	char *out, *err, *lout, *lerr;
 	unsigned int k;
 
@@ -942,28 +943,28 @@ START_TEST(test_input_live_equal)
 	struct child w, live;
 	char pid[32];
 	const char *path = tmp("equal.data");
-	char *wargv[] = {(char *)topprog(), "--wait", "150", "80", "20", NULL};
-	char *largv[] = {(char *)top(), "--source", "page-faults",	  "-p", pid, "-n",
-			 "0",		"--format", _i ? "json" : "text", NULL};
-	char *pargv[] = {"perf",
-			 "--buildid-dir",
-			 (char *)tmp("perf-cache"),
-			 "record",
-			 "-q",
-			 "-D",
-			 "-1",
-			 "--control",
-			 rec.ctlarg,
-			 "-e",
-			 "page-faults",
-			 "-c",
-			 "1",
-			 "-d",
-			 "-p",
-			 pid,
-			 "-o",
-			 (char *)path,
-			 NULL};
+	char *wargv[] = { (char *)topprog(), "--wait", "150", "80", "20", NULL };
+	char *largv[] = { (char *)top(), "--source", "page-faults",	   "-p", pid, "-n",
+			  "0",		 "--format", _i ? "json" : "text", NULL };
+	char *pargv[] = { "perf",
+			  "--buildid-dir",
+			  (char *)tmp("perf-cache"),
+			  "record",
+			  "-q",
+			  "-D",
+			  "-1",
+			  "--control",
+			  rec.ctlarg,
+			  "-e",
+			  "page-faults",
+			  "-c",
+			  "1",
+			  "-d",
+			  "-p",
+			  pid,
+			  "-o",
+			  (char *)path,
+			  NULL };
 	const char *jq_same = "del(.time, .interval, .started, .event, .target) | .code.rows |= "
 			      "sort_by(.function, "
 			      ".dso) | .data.rows |= sort_by(.object, .in)";
@@ -997,7 +998,7 @@ START_TEST(test_input_live_equal)
 		/* the same document, but for what names the run */
 		snprintf(expr, sizeof(expr), "(%s) == ($off[0] | %s)", jq_same, jq_same);
 		{
-			char script[8192], *argv[] = {"sh", "-c", script, NULL}, *o, *e;
+			char script[8192], *argv[] = { "sh", "-c", script, NULL }, *o, *e;
 			FILE *f = fopen(tmp("live.json"), "w");
 
 			ck_assert_ptr_nonnull(f);
@@ -1080,7 +1081,8 @@ START_TEST(test_input_recorded_build_ids)
 	} else {
 		ck_assert_msg(count_for(out, "[.] touch_a ") == -1, "%s", out);
 		ck_assert_msg(strstr(out, "prog (recorded file not found)\n"), "%s", out);
-		ck_assert_msg(strstr(err, "no file this user can read has the build ID"), "%s", err);
+		ck_assert_msg(strstr(err, "no file this user can read has the build ID"), "%s",
+			      err);
 	}
 	free(out);
 	free(err);
@@ -1093,18 +1095,18 @@ START_TEST(test_input_recorded_unprivileged)
 {
 	const char *path = tmp("nobody-rec.data");
 	char cmd[1024];
-	char *argv[] = {"setpriv",
-			"--reuid=65534",
-			"--regid=65534",
-			"--clear-groups",
-			"--inh-caps=-all",
-			"--bounding-set=-all",
-			(char *)top(),
-			"--input",
-			(char *)path,
-			"-n",
-			"0",
-			NULL};
+	char *argv[] = { "setpriv",
+			 "--reuid=65534",
+			 "--regid=65534",
+			 "--clear-groups",
+			 "--inh-caps=-all",
+			 "--bounding-set=-all",
+			 (char *)top(),
+			 "--input",
+			 (char *)path,
+			 "-n",
+			 "0",
+			 NULL };
 	char *out, *err;
 
 	snprintf(cmd, sizeof(cmd), "%s 50 25 10", topprog());
@@ -1140,10 +1142,8 @@ void top_input_tcases(Suite *s, bool root)
 	tcase_add_loop_test(tc, test_input_build_ids, 0, 3);
 	tcase_add_test(tc, test_input_other_kernel);
 	tcase_add_test(tc, test_input_this_kernel);
-	tcase_add_loop_test(tc, test_input_live_only, 0,
-			    ARRAY_SIZE(top_live_only));
-	tcase_add_loop_test(tc, test_input_bad_files, 0,
-			    ARRAY_SIZE(top_bad_files));
+	tcase_add_loop_test(tc, test_input_live_only, 0, ARRAY_SIZE(top_live_only));
+	tcase_add_loop_test(tc, test_input_bad_files, 0, ARRAY_SIZE(top_bad_files));
 	tcase_add_test(tc, test_input_unprivileged);
 	suite_add_tcase(s, tc);
 	if (!root)

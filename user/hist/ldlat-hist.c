@@ -60,7 +60,8 @@ static const struct argp_option options[] = {
 	{ NULL, 0, NULL, 0, "Output:", 5 },
 	{ "by", OPT_BY, "KEY", 0,
 	  "one histogram per class (default), range, both (each range and class), or none", 5 },
-	{ "linear", OPT_LINEAR, "STEP", 0, "linear buckets STEP cycles wide (the last one open)", 5 },
+	{ "linear", OPT_LINEAR, "STEP", 0, "linear buckets STEP cycles wide (the last one open)",
+	  5 },
 	{},
 };
 
@@ -92,7 +93,8 @@ static error_t hist_parse(int key, char *arg, struct argp_state *state)
 		break;
 	case OPT_LINEAR:
 		if (!cli__parse_u64(arg, &v) || !v || v > 0xffffffffu)
-			argp_error(state, "--linear '%s' is not a bucket width in cycles (1 to 2^32-1)",
+			argp_error(state,
+				   "--linear '%s' is not a bucket width in cycles (1 to 2^32-1)",
 				   arg);
 		a->linear_step = (__u32)v;
 		break;
@@ -103,12 +105,8 @@ static error_t hist_parse(int key, char *arg, struct argp_state *state)
 }
 
 static const struct argp_child children[] = {
-	{ &cli_argp, 0, NULL, 0 },
-	{ &output_argp, 0, NULL, 0 },
-	{ &pin_argp, 0, NULL, 0 },
-	{ &offline_argp, 0, NULL, 0 },
-	{ &cli_loads_argp, 0, NULL, 0 },
-	{},
+	{ &cli_argp, 0, NULL, 0 },     { &output_argp, 0, NULL, 0 },	{ &pin_argp, 0, NULL, 0 },
+	{ &offline_argp, 0, NULL, 0 }, { &cli_loads_argp, 0, NULL, 0 }, {},
 };
 
 static const struct argp argp = {
@@ -129,10 +127,11 @@ static int pin_run(struct tool *tool, struct pinset *ps, const struct hist_args 
 	for (i = 0; args->pin.detach && i < tool->evlist.nevsel; i++) {
 		if (!tool->evlist.evsel[i].has_leader)
 			continue;
-		snprintf(err, errlen,
-			 "--detach: %s needs its group leader %s, which a pinned link does not keep "
-			 "open; run with --pin but without --detach",
-			 tool->evlist.evsel[i].name, tool->evlist.evsel[i].leader_name);
+		snprintf(
+			err, errlen,
+			"--detach: %s needs its group leader %s, which a pinned link does not keep "
+			"open; run with --pin but without --detach",
+			tool->evlist.evsel[i].name, tool->evlist.evsel[i].leader_name);
 		return -ENOTSUP;
 	}
 	e = pinset__mount(ps, err, errlen);

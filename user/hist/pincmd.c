@@ -20,20 +20,20 @@ enum {
 };
 
 static const struct argp_option options[] = {
-	{NULL, 0, NULL, 0, "Pinning (watching for hours):", 7},
-	{"pin", OPT_PIN, "DIR", 0,
-	 "pin the program, its maps and its perf-event links in DIR on bpffs (created if "
-	 "needed; /sys/fs/bpf is mounted if it is not); without --detach they are removed at "
-	 "the end of the run",
-	 7},
-	{"detach", OPT_DETACH, NULL, 0, "with --pin: exit at once, leaving the set sampling", 7},
-	{"show", OPT_SHOW, "DIR", 0,
-	 "print the histograms of the set pinned in DIR (with -i: every interval)", 7},
-	{"delta", OPT_DELTA, NULL, 0,
-	 "with --show: the change since the last --show --delta (which records what it printed)",
-	 7},
-	{"unpin", OPT_UNPIN, "DIR", 0,
-	 "stop the set pinned in DIR and remove it: links first, then the rest", 7},
+	{ NULL, 0, NULL, 0, "Pinning (watching for hours):", 7 },
+	{ "pin", OPT_PIN, "DIR", 0,
+	  "pin the program, its maps and its perf-event links in DIR on bpffs (created if "
+	  "needed; /sys/fs/bpf is mounted if it is not); without --detach they are removed at "
+	  "the end of the run",
+	  7 },
+	{ "detach", OPT_DETACH, NULL, 0, "with --pin: exit at once, leaving the set sampling", 7 },
+	{ "show", OPT_SHOW, "DIR", 0,
+	  "print the histograms of the set pinned in DIR (with -i: every interval)", 7 },
+	{ "delta", OPT_DELTA, NULL, 0,
+	  "with --show: the change since the last --show --delta (which records what it printed)",
+	  7 },
+	{ "unpin", OPT_UNPIN, "DIR", 0,
+	  "stop the set pinned in DIR and remove it: links first, then the rest", 7 },
 	{},
 };
 
@@ -305,7 +305,7 @@ int pincmd__show(const char *tool, const struct pin_opts *po, const struct cli *
 		 const struct output_opts *oo, enum report_by by, bool by_set)
 {
 	struct pinset ps;
-	struct show_src show = {.ps = &ps, .tool = tool};
+	struct show_src show = { .ps = &ps, .tool = tool };
 	struct range_set ranges;
 	struct source src = {};
 	struct run_info run = {};

@@ -27,7 +27,7 @@
 #define BPFFS_DEFAULT "/sys/fs/bpf"
 
 /* The maps of a set, meta first: it is pinned first and removed last. */
-static const char *const set_maps[] = {"meta", "counters", "hists", "shown", "shown_hists"};
+static const char *const set_maps[] = { "meta", "counters", "hists", "shown", "shown_hists" };
 #define SET_PROG "prog"
 #define SET_LINK "link_"
 
@@ -489,15 +489,14 @@ int pinset__pin(struct pinset *p, struct session *s, const struct evlist *evlist
 		struct ldlat_pin_meta *meta, char *err, size_t errlen)
 {
 	struct ldlat_bpf *skel = s->skel;
-	const struct bpf_map *maps[] = {skel->maps.meta, skel->maps.counters, skel->maps.hists,
-					skel->maps.shown, skel->maps.shown_hists};
+	const struct bpf_map *maps[] = { skel->maps.meta, skel->maps.counters, skel->maps.hists,
+					 skel->maps.shown, skel->maps.shown_hists };
 	__u32 zero = 0;
 	char name[64];
 	unsigned int i;
 	int e;
 
-	_Static_assert(ARRAY_SIZE(maps) == ARRAY_SIZE(set_maps),
-		       "one pin name per map");
+	_Static_assert(ARRAY_SIZE(maps) == ARRAY_SIZE(set_maps), "one pin name per map");
 	meta->nlinks = s->nlinks;
 	if (bpf_map_update_elem(bpf_map__fd(skel->maps.meta), &zero, meta, BPF_ANY) ||
 	    bpf_map_freeze(bpf_map__fd(skel->maps.meta))) {
@@ -615,7 +614,7 @@ static int check_hists(struct pinset *p, char *err, size_t errlen)
 {
 	struct bpf_map_info info = {};
 	__u32 len = sizeof(info), n = p->meta.cfg.nranges * LDLAT_NCLASS;
-	int fds[] = {p->hists_fd, p->shown_hists_fd};
+	int fds[] = { p->hists_fd, p->shown_hists_fd };
 	unsigned int i;
 
 	if (!p->meta.cfg.nranges || p->meta.cfg.nranges > LDLAT_MAX_RANGES)
@@ -836,8 +835,8 @@ out:
 
 void pinset__close(struct pinset *p)
 {
-	int *fds[] = {&p->meta_fd,	  &p->counters_fd, &p->hists_fd,      &p->shown_fd,
-		      &p->shown_hists_fd, &p->prog_fd,	   &p->shown_lock_fd, &p->dir_fd};
+	int *fds[] = { &p->meta_fd,	   &p->counters_fd, &p->hists_fd,      &p->shown_fd,
+		       &p->shown_hists_fd, &p->prog_fd,	    &p->shown_lock_fd, &p->dir_fd };
 	unsigned int i;
 
 	for (i = 0; i < ARRAY_SIZE(fds); i++) {

@@ -17,11 +17,11 @@ enum {
 };
 
 static const struct argp_option options[] = {
-	{NULL, 0, NULL, 0, "Offline:", 8},
-	{"input", OPT_INPUT, "FILE", 0,
-	 "analyse the samples of a perf.data file (perf mem record, perf record -d -W) with "
-	 "the same filters and reports, instead of sampling; needs no privilege",
-	 8},
+	{ NULL, 0, NULL, 0, "Offline:", 8 },
+	{ "input", OPT_INPUT, "FILE", 0,
+	  "analyse the samples of a perf.data file (perf mem record, perf record -d -W) with "
+	  "the same filters and reports, instead of sampling; needs no privilege",
+	  8 },
 	{},
 };
 

@@ -79,8 +79,8 @@ void offline__reset_counts(struct offline *o);
  * perf_sample_data: the address, IP and process, and the latency and data
  * source where cfg needs them.
  */
-static inline void offline__ldlat_sample(const struct ldlat_config *cfg, const struct perf_sample *ps,
-					 struct ldlat_sample *s)
+static inline void offline__ldlat_sample(const struct ldlat_config *cfg,
+					 const struct perf_sample *ps, struct ldlat_sample *s)
 {
 	s->addr = ps->addr;
 	s->ip = ps->ip;

@@ -16,15 +16,15 @@ enum {
 };
 
 static const struct argp_option options[] = {
-	{NULL, 0, NULL, 0, "Output format:", 6},
-	{"format", OPT_FORMAT, "FMT", 0,
-	 "text (default), json (one object per report, one per line), or openmetrics (totals "
-	 "since the start, for Prometheus)",
-	 6},
-	{"output", OPT_OUTPUT, "FILE", 0,
-	 "write each report to FILE, replacing it atomically (for the node_exporter textfile "
-	 "collector: a FILE.prom in its directory)",
-	 6},
+	{ NULL, 0, NULL, 0, "Output format:", 6 },
+	{ "format", OPT_FORMAT, "FMT", 0,
+	  "text (default), json (one object per report, one per line), or openmetrics (totals "
+	  "since the start, for Prometheus)",
+	  6 },
+	{ "output", OPT_OUTPUT, "FILE", 0,
+	  "write each report to FILE, replacing it atomically (for the node_exporter textfile "
+	  "collector: a FILE.prom in its directory)",
+	  6 },
 	{},
 };
 
@@ -42,7 +42,8 @@ static error_t output_parse(int key, char *arg, struct argp_state *state)
 			o->format = OUTPUT_OPENMETRICS;
 		else
 			argp_error(state, "--format '%s': expected %s", arg,
-				   o->no_openmetrics ? "text or json" : "text, json or openmetrics");
+				   o->no_openmetrics ? "text or json"
+						     : "text, json or openmetrics");
 		break;
 	case OPT_OUTPUT:
 		if (!*arg)
@@ -106,10 +107,11 @@ int output__check(const struct output_opts *o, char *err, size_t errlen)
 	}
 	/* each report replaces FILE by a new file: never a device, a FIFO or a socket */
 	if (!stat(o->path, &st) && !S_ISREG(st.st_mode)) {
-		snprintf(err, errlen,
-			 "--output '%s' is not a regular file (each report replaces the file): name "
-			 "a regular file, or leave out --output and redirect standard output",
-			 o->path);
+		snprintf(
+			err, errlen,
+			"--output '%s' is not a regular file (each report replaces the file): name "
+			"a regular file, or leave out --output and redirect standard output",
+			o->path);
 		return -EINVAL;
 	}
 	fd = output__tmpfile(o->path, tmp, sizeof(tmp));

@@ -22,7 +22,7 @@ enum output_format {
 
 struct output_opts {
 	enum output_format format;
-	const char *path; /* --output FILE; NULL: stdout */
+	const char *path;    /* --output FILE; NULL: stdout */
 	bool no_openmetrics; /* set before parsing: the tool has none (its --help leaves it out) */
 };
 

@@ -44,8 +44,10 @@ int report__groups(const struct report *r, const struct snapshot *s, struct grou
 
 			for (rr = 0; rr < nr; rr++)
 				for (cc = 0; cc < LDLAT_NCLASS; cc++)
-					if ((g.range < 0 || g.range == rr) && (g.cls < 0 || g.cls == cc))
-						cell__add(&g.sum, &s->cells[ldlat_hist_index(rr, cc)]);
+					if ((g.range < 0 || g.range == rr) &&
+					    (g.cls < 0 || g.cls == cc))
+						cell__add(&g.sum,
+							  &s->cells[ldlat_hist_index(rr, cc)]);
 			/* ranges are listed even when empty: a zero is an answer */
 			if (!g.sum.count && !(by == BY_RANGE && !r->has_latency))
 				continue;
@@ -111,8 +113,8 @@ static void render_hist(FILE *out, const struct report *r, const struct cell *c)
 			snprintf(label, sizeof(label), "%*llu -> ...%*s", w, (unsigned long long)lo,
 				 w - 3 > 0 ? w - 3 : 0, "");
 		else
-			snprintf(label, sizeof(label), "%*llu -> %-*llu", w, (unsigned long long)lo, w,
-				 (unsigned long long)hi);
+			snprintf(label, sizeof(label), "%*llu -> %-*llu", w, (unsigned long long)lo,
+				 w, (unsigned long long)hi);
 		stars = (int)((unsigned __int128)c->slot[k] * BAR_WIDTH / max);
 		memset(bar, '*', stars);
 		memset(bar + stars, ' ', BAR_WIDTH - stars);
@@ -185,10 +187,14 @@ void render_counters(FILE *out, const struct snapshot *s, const struct ldlat_con
 		const char *what;
 		__u64 n;
 	} drops[] = {
-		{ "outside every range", c->outside_ranges }, { "below --min-lat", c->below_min },
-		{ "above --max-lat", c->above_max },	       { "class not asked for", c->class_filtered },
-		{ op, c->op_filtered },			       { "no data address", c->no_address },
-		{ "fields missing", c->fields_missing },      { "other process", c->tgid_filtered },
+		{ "outside every range", c->outside_ranges },
+		{ "below --min-lat", c->below_min },
+		{ "above --max-lat", c->above_max },
+		{ "class not asked for", c->class_filtered },
+		{ op, c->op_filtered },
+		{ "no data address", c->no_address },
+		{ "fields missing", c->fields_missing },
+		{ "other process", c->tgid_filtered },
 	};
 	unsigned int i;
 	int any = 0;
@@ -199,7 +205,8 @@ void render_counters(FILE *out, const struct snapshot *s, const struct ldlat_con
 	for (i = 0; i < ARRAY_SIZE(drops); i++) {
 		if (!drops[i].n)
 			continue;
-		fprintf(out, "%s%llu %s", any++ ? ", " : "; dropped: ", (unsigned long long)drops[i].n,
+		fprintf(out, "%s%llu %s",
+			any++ ? ", " : "; dropped: ", (unsigned long long)drops[i].n,
 			drops[i].what);
 	}
 	fputc('\n', out);

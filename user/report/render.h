@@ -41,8 +41,8 @@ struct run_info {
  * share of them the samples stand for; in the report at the end of a run.
  */
 /* Why the samples can stand for more loads than the counter counted. */
-#define LOADS_SKEW                                                                          \
-	"the counter and the sampling events start and are read at slightly different "    \
+#define LOADS_SKEW                                                                                 \
+	"the counter and the sampling events start and are read at slightly different "            \
 	"moments, so a share near 100% cannot be told apart; count over a longer span"
 
 struct loads_report {
@@ -55,7 +55,7 @@ struct loads_report {
 };
 
 struct report {
-	const struct run_info *run; /* NULL: text output only */
+	const struct run_info *run;	  /* NULL: text output only */
 	const struct loads_report *loads; /* NULL: no --loads; else over this report's span */
 	const struct source *src;
 	const struct range_set *ranges; /* nranges 0: one range, every address */

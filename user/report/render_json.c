@@ -33,7 +33,7 @@ static void json_hex(struct json *j, const char *key, __u64 v)
 
 static const char *by_name(enum report_by by)
 {
-	static const char *const names[] = {"class", "range", "both", "none"};
+	static const char *const names[] = { "class", "range", "both", "none" };
 
 	return names[by];
 }
@@ -211,7 +211,7 @@ void render_json(FILE *out, const struct report *r, const struct snapshot *s)
 	/* without a data source, report__groups groups by range */
 	json__string(&j, "by",
 		     by_name(!r->has_latency && (r->by == BY_CLASS || r->by == BY_BOTH) ? BY_RANGE
-											 : r->by));
+											: r->by));
 	json_filters(&j, r);
 	render_json_counters(&j, s);
 	json__array_begin(&j, "histograms");

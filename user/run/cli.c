@@ -33,15 +33,16 @@ static const struct argp_option sample_options[] = {
 	  "event: addresses only), or auto (ldlat where the CPU has it, else page-faults)",
 	  1 },
 	{ "ldlat", 'L', "CYCLES", 0,
-	  "hardware latency threshold in core cycles (default: ldlat in tools.conf's [defaults])", 1 },
+	  "hardware latency threshold in core cycles (default: ldlat in tools.conf's [defaults])",
+	  1 },
 	{ "period", 'c', "N", 0, "sample every Nth event (default: tools.conf's [defaults])", 1 },
 	{ "freq", 'F', "HZ", 0, "sample N times a second (default: tools.conf's [defaults])", 1 },
 	{ "event", OPT_EVENT, "SPEC", 0,
 	  "the load-latency event, in perf's syntax (cpu/event=0xcd,umask=0x1/pp, "
 	  "{cpu/mem-loads-aux/,cpu/mem-loads/}, r1cd), instead of tools.conf's entry for this CPU",
 	  1 },
-	{ "config", OPT_CONFIG, "FILE", 0, "read the event table and defaults from FILE, not tools.conf",
-	  1 },
+	{ "config", OPT_CONFIG, "FILE", 0,
+	  "read the event table and defaults from FILE, not tools.conf", 1 },
 	{ "list-events", OPT_LIST_EVENTS, NULL, 0,
 	  "print the load-latency event chosen for this machine, why, and its perf_event_attr; "
 	  "then exit",
@@ -135,7 +136,8 @@ static int parse_ops(const char *list, __u32 *mask, char *err, size_t errlen)
 			any |= !ops[i].bits;
 		}
 		if (!found) {
-			snprintf(err, errlen, "--op: unknown memory op '%s' (load, store, pfetch, exec, any)",
+			snprintf(err, errlen,
+				 "--op: unknown memory op '%s' (load, store, pfetch, exec, any)",
 				 tok);
 			free(copy);
 			return -EINVAL;
@@ -167,7 +169,8 @@ static error_t cli__parse(int key, char *arg, struct argp_state *state)
 		else if (!strcmp(arg, "auto"))
 			cli->source.kind = SOURCE_AUTO;
 		else
-			argp_error(state, "--source '%s': expected ldlat, page-faults or auto", arg);
+			argp_error(state, "--source '%s': expected ldlat, page-faults or auto",
+				   arg);
 		break;
 	case 'L':
 		if (!cli__parse_u64(arg, &cli->source.ldlat) || !cli->source.ldlat)
@@ -187,7 +190,9 @@ static error_t cli__parse(int key, char *arg, struct argp_state *state)
 		break;
 	case OPT_EVENT:
 		if (!*arg)
-			argp_error(state, "--event '': expected an event spec (cpu/event=0xcd,umask=0x1/)");
+			argp_error(
+				state,
+				"--event '': expected an event spec (cpu/event=0xcd,umask=0x1/)");
 		cli->source.event = arg;
 		break;
 	case OPT_CONFIG:
@@ -234,17 +239,20 @@ static error_t cli__parse(int key, char *arg, struct argp_state *state)
 		break;
 	case 'd':
 		if (!parse_seconds(arg, &cli->duration, &end) || *end)
-			argp_error(state, "--duration '%s' is not a positive number of seconds", arg);
+			argp_error(state, "--duration '%s' is not a positive number of seconds",
+				   arg);
 		break;
 	case 'i':
 		if (!parse_seconds(arg, &cli->interval, &end) ||
 		    (*end && (*end != ',' || !cli__parse_u64(end + 1, &v) || !v || v > 1000000000)))
-			argp_error(state, "--interval '%s': expected SECONDS or SECONDS,COUNT", arg);
+			argp_error(state, "--interval '%s': expected SECONDS or SECONDS,COUNT",
+				   arg);
 		if (cli->interval < RUNLOOP_MIN_INTERVAL)
-			argp_error(state,
-				   "--interval '%s': shorter than %g seconds, the shortest interval "
-				   "(a report takes milliseconds)",
-				   arg, RUNLOOP_MIN_INTERVAL);
+			argp_error(
+				state,
+				"--interval '%s': shorter than %g seconds, the shortest interval "
+				"(a report takes milliseconds)",
+				arg, RUNLOOP_MIN_INTERVAL);
 		if (*end)
 			cli->count = (long)v;
 		break;
@@ -259,7 +267,8 @@ static error_t cli__parse(int key, char *arg, struct argp_state *state)
 	case ARGP_KEY_END:
 		if (cli->min_lat > cli->max_lat)
 			argp_error(state, "--min-lat %llu is above --max-lat %llu",
-				   (unsigned long long)cli->min_lat, (unsigned long long)cli->max_lat);
+				   (unsigned long long)cli->min_lat,
+				   (unsigned long long)cli->max_lat);
 		if (cli->source.period && cli->source.freq)
 			argp_error(state, "--period and --freq both given: choose one");
 		if (target_opts__check(&cli->target, err, sizeof(err)))

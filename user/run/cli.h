@@ -29,9 +29,9 @@ struct cli {
 	bool op_set;
 	bool loads;		 /* --loads: count every retired load next to the sampling */
 	const char *loads_event; /* --loads=EVENT; NULL: this CPU's retired-loads event */
-	double duration; /* seconds; 0: until Ctrl-C or the target ends */
-	double interval; /* seconds; 0: print once, at the end */
-	long count;	 /* intervals to print; 0: no limit */
+	double duration;	 /* seconds; 0: until Ctrl-C or the target ends */
+	double interval;	 /* seconds; 0: print once, at the end */
+	long count;		 /* intervals to print; 0: no limit */
 	int verbose;
 	const char *config; /* --config FILE: tools.conf to read */
 	bool list_events;   /* --list-events: print the resolved event and exit */
@@ -65,7 +65,7 @@ void cli__libbpf_verbose(int verbose);
 /* Exit statuses. */
 enum {
 	EXIT_OK = 0,
-	EXIT_FAIL = 1, /* the system failed: what to do is in the message */
+	EXIT_FAIL = 1,	/* the system failed: what to do is in the message */
 	EXIT_USAGE = 2, /* bad input: the message names it */
 };
 

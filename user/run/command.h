@@ -13,7 +13,7 @@
 
 struct command {
 	pid_t pid;
-	int pidfd;  /* readable once it exits */
+	int pidfd;   /* readable once it exits */
 	bool traced; /* stopped at exec, not yet let go */
 	bool reaped;
 	int status; /* wait status, once reaped */

@@ -19,10 +19,11 @@ static void type__name(__u32 type, char *buf, size_t len)
 		pmu__free(&pmu);
 		return;
 	}
-	snprintf(buf, len, "%s", type == PERF_TYPE_HARDWARE ? "hardware"
-				 : type == PERF_TYPE_SOFTWARE ? "software"
-				 : type == PERF_TYPE_RAW      ? "raw"
-							      : "?");
+	snprintf(buf, len, "%s",
+		 type == PERF_TYPE_HARDWARE   ? "hardware"
+		 : type == PERF_TYPE_SOFTWARE ? "software"
+		 : type == PERF_TYPE_RAW      ? "raw"
+					      : "?");
 }
 
 static void sample_type__snprint(__u64 st, char *buf, size_t len)
@@ -48,7 +49,8 @@ static void sample_type__snprint(__u64 st, char *buf, size_t len)
 
 	for (i = 0; i < ARRAY_SIZE(bits) && off < len; i++)
 		if (st & bits[i].bit)
-			off += snprintf(buf + off, len - off, "%s%s", n++ ? "|" : " (", bits[i].name);
+			off += snprintf(buf + off, len - off, "%s%s", n++ ? "|" : " (",
+					bits[i].name);
 	if (n && off < len)
 		snprintf(buf + off, len - off, ")");
 }
@@ -141,14 +143,16 @@ int list_events(FILE *out, struct cli *cli, const char *tool)
 				fprintf(out, "  note         %s\n", se->note);
 			if (se->has_ldlat && se->has_range && se->ldlat_step > 1)
 				fprintf(out,
-					"  threshold    %llu cycles (hardware range %llu-%llu, in steps "
+					"  threshold    %llu cycles (hardware range %llu-%llu, in "
+					"steps "
 					"of %llu)\n",
 					(unsigned long long)se->ldlat,
 					(unsigned long long)se->ldlat_min,
 					(unsigned long long)se->ldlat_max,
 					(unsigned long long)se->ldlat_step);
 			else if (se->has_ldlat && se->has_range)
-				fprintf(out, "  threshold    %llu cycles (hardware range %llu-%llu)\n",
+				fprintf(out,
+					"  threshold    %llu cycles (hardware range %llu-%llu)\n",
 					(unsigned long long)se->ldlat,
 					(unsigned long long)se->ldlat_min,
 					(unsigned long long)se->ldlat_max);

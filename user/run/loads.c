@@ -36,11 +36,12 @@ int loads__init(struct loads *l, const char *spec, const char *config, char *err
 		for (i = 0; i < ARRAY_SIZE(retired_loads) && e; i++)
 			e = count_specs__parse(retired_loads[i], &specs, &n, e1, sizeof(e1));
 		if (e)
-			snprintf(err, errlen,
-				 "--loads: libpfm4 knows no retired-loads event for this CPU (tried "
-				 "MEM_INST_RETIRED:ALL_LOADS, MEM_UOPS_RETIRED:ALL_LOADS, "
-				 "MEM_INST_RETIRED:LOADS, LS_DISPATCH:LD_DISPATCH). Name one with "
-				 "--loads=EVENT");
+			snprintf(
+				err, errlen,
+				"--loads: libpfm4 knows no retired-loads event for this CPU (tried "
+				"MEM_INST_RETIRED:ALL_LOADS, MEM_UOPS_RETIRED:ALL_LOADS, "
+				"MEM_INST_RETIRED:LOADS, LS_DISPATCH:LD_DISPATCH). Name one with "
+				"--loads=EVENT");
 	}
 	if (e) {
 		free(specs);

@@ -31,8 +31,7 @@ struct loads {
  * --config (tools.conf, for the counter model).  Returns 0, -EINVAL with a
  * sentence in err for a bad spec, -ENOENT when this CPU has no such event.
  */
-int loads__init(struct loads *l, const char *spec, const char *config, char *err,
-		size_t errlen);
+int loads__init(struct loads *l, const char *spec, const char *config, char *err, size_t errlen);
 
 /* Opens it on the target and enables it.  Returns 0 or -errno with a sentence. */
 int loads__start(struct loads *l, const struct target *target, char *err, size_t errlen);

@@ -30,9 +30,12 @@ int privs__check(char *err, size_t errlen)
 	snprintf(err, errlen,
 		 "needs privilege: run as root, or grant CAP_PERFMON and CAP_BPF (this process "
 		 "lacks %s). kernel.perf_event_paranoid is %d: %s",
-		 !perfmon && !bpf ? "both" : !perfmon ? "CAP_PERFMON" : "CAP_BPF", paranoid,
-		 paranoid >= 2  ? "unprivileged users may only count their own tasks in user space, "
-				  "and never load BPF programs"
+		 !perfmon && !bpf ? "both"
+		 : !perfmon	  ? "CAP_PERFMON"
+				  : "CAP_BPF",
+		 paranoid,
+		 paranoid >= 2 ? "unprivileged users may only count their own tasks in user space, "
+				 "and never load BPF programs"
 		 : paranoid >= 1 ? "unprivileged users may not watch whole CPUs, and never load "
 				   "BPF programs"
 				 : "unprivileged users may not load BPF programs");

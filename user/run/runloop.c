@@ -54,8 +54,8 @@ enum run_end runloop__run(const struct runloop *rl, int sigfd, int (*on_interval
 {
 	struct pollfd *pfd;
 	struct signalfd_siginfo si;
-	double start = now(), next_tick = start + rl->interval, end = start + rl->duration, t,
-	       wait, next_read = start + rl->tick;
+	double start = now(), next_tick = start + rl->interval, end = start + rl->duration, t, wait,
+	       next_read = start + rl->tick;
 	enum run_end res = RUN_ERROR;
 	int i, n, alive = rl->nprocs, ticks = 0, cmd_slot = -1, cg_fd = -1, timeout;
 

@@ -33,9 +33,9 @@ struct runloop {
 	struct command *cmd;
 	int nprocs;
 	pid_t *procs;
-	double tick; /* seconds between calls of on_tick, 0: none */
+	double tick;		   /* seconds between calls of on_tick, 0: none */
 	int (*on_tick)(void *ctx); /* like on_interval, but prints nothing: a reading */
-	bool has_cgroup; /* cgroup_fd: the -G directory, whose removal ends the run */
+	bool has_cgroup;	   /* cgroup_fd: the -G directory, whose removal ends the run */
 	int cgroup_fd;
 };
 

@@ -23,8 +23,9 @@ bool session__sample_fields_for(const char *release, const char *force, char *wh
 	if (force && !strcmp(force, "0"))
 		return true;
 	if (sscanf(release, "%d.%d", &ma, &mi) != 2 || ma < 6 || (ma == 6 && mi < 3)) {
-		snprintf(why, len, "this kernel runs BPF before the sample is prepared (Linux 6.3 "
-				   "fixed that; LDLAT_FORCE_ADDR_ONLY=0 if yours has the fix backported)");
+		snprintf(why, len,
+			 "this kernel runs BPF before the sample is prepared (Linux 6.3 "
+			 "fixed that; LDLAT_FORCE_ADDR_ONLY=0 if yours has the fix backported)");
 		return false;
 	}
 	return true;
@@ -84,10 +85,12 @@ int session__open(struct session *s, const struct ldlat_config *cfg, unsigned in
 	s->skel->rodata->cfg.nranges = s->nranges;
 	bpf_map__set_max_entries(s->skel->maps.hists, s->nranges * LDLAT_NCLASS);
 	/* ldlat-top's tables; one unused entry each when off */
-	bpf_map__set_max_entries(s->skel->maps.top_ip,
-				 (cfg->top & LDLAT_TOP_IP) && cfg->top_entries ? cfg->top_entries : 1);
+	bpf_map__set_max_entries(s->skel->maps.top_ip, (cfg->top & LDLAT_TOP_IP) && cfg->top_entries
+							       ? cfg->top_entries
+							       : 1);
 	bpf_map__set_max_entries(s->skel->maps.top_data,
-				 (cfg->top & LDLAT_TOP_DATA) && cfg->top_entries ? cfg->top_entries : 1);
+				 (cfg->top & LDLAT_TOP_DATA) && cfg->top_entries ? cfg->top_entries
+										 : 1);
 	s->top = cfg->top != 0;
 	bpf_program__set_autoload(s->skel->progs.ldlat_sample, !s->addr_only && !s->top);
 	bpf_program__set_autoload(s->skel->progs.ldlat_sample_addr, s->addr_only && !s->top);
@@ -103,7 +106,8 @@ int session__open(struct session *s, const struct ldlat_config *cfg, unsigned in
 	if (e == -ESRCH && !s->addr_only) {
 		/* libbpf's answer for a kfunc that the kernel's BTF lacks */
 		snprintf(err, errlen,
-			 "cannot load the BPF program: this kernel's BTF has no bpf_cast_to_kern_ctx "
+			 "cannot load the BPF program: this kernel's BTF has no "
+			 "bpf_cast_to_kern_ctx "
 			 "(Linux 6.2), which reads latency and data source; run with "
 			 "LDLAT_FORCE_ADDR_ONLY=1 in the environment to sample addresses only");
 		session__close(s);

@@ -24,14 +24,14 @@ struct session {
 	int ncpus; /* possible CPUs: the width of per-CPU values */
 	__u32 nranges;
 	bool addr_only;
-	bool top; /* ldlat-top's program: the tables of cfg.top */
+	bool top;			    /* ldlat-top's program: the tables of cfg.top */
 	struct ldlat_top_counters top_seen; /* ldlat-top: the counters at the last drain */
 };
 
 enum {
-	SESSION_ADDR_ONLY = 1 << 0,  /* load the address-only program (old kernels) */
-	SESSION_TEST_ENTRY = 1 << 1, /* also load the test_run entry */
-	SESSION_PIN = 1 << 2,	     /* also create a pinned set's own maps (ldlat_pin.h) */
+	SESSION_ADDR_ONLY = 1 << 0,   /* load the address-only program (old kernels) */
+	SESSION_TEST_ENTRY = 1 << 1,  /* also load the test_run entry */
+	SESSION_PIN = 1 << 2,	      /* also create a pinned set's own maps (ldlat_pin.h) */
 	SESSION_BENCH_ENTRY = 1 << 3, /* also load the benchmark entry (test_run with repeat) */
 };
 

@@ -51,7 +51,8 @@ int target__parse_pids(const char *list, pid_t **out, int *n, char *err, size_t 
 	while (*p) {
 		errno = 0;
 		v = isdigit((unsigned char)*p) ? strtoul(p, &end, 10) : 0;
-		if (errno || !v || v > INT_MAX || (*end && *end != ',') || (*end == ',' && !end[1])) {
+		if (errno || !v || v > INT_MAX || (*end && *end != ',') ||
+		    (*end == ',' && !end[1])) {
 			snprintf(err, errlen, "-p '%s': '%.*s' is not a process ID", list,
 				 (int)strcspn(p, ","), p);
 			free(pids);
@@ -82,7 +83,8 @@ int target_opts__check(const struct target_opts *o, char *err, size_t errlen)
 	int n, e, given = !!o->pids + !!o->cgroup + !!o->argv;
 
 	if (given > 1) {
-		snprintf(err, errlen, "conflicting targets: %s%s%s name different things to watch; "
+		snprintf(err, errlen,
+			 "conflicting targets: %s%s%s name different things to watch; "
 			 "give one",
 			 o->pids ? "-p " : "", o->cgroup ? "-G " : "", o->argv ? "a command" : "");
 		return -EINVAL;

@@ -30,7 +30,8 @@ static int tool__run_to_libraries(struct tool *t, char *err, size_t errlen)
 		return 0;
 	e = command__run_to_entry(&t->run.cmd, name, t->run.sigfd, why, sizeof(why));
 	if (e == -EOPNOTSUPP) {
-		snprintf(err, errlen, "-a '%s' names a library that '%s' maps only once it runs: %s",
+		snprintf(err, errlen,
+			 "-a '%s' names a library that '%s' maps only once it runs: %s",
 			 set->range[i].text, name, why);
 		return -EINVAL;
 	}
@@ -65,7 +66,8 @@ static int tool__resolve_ranges(struct tool *t, char *err, size_t errlen)
 		} else if (t->run.nprocs == 1)
 			pid = t->run.procs[0];
 		else if (t->run.nprocs > 1) {
-			snprintf(err, errlen, "address ranges that name mappings need a single -p process");
+			snprintf(err, errlen,
+				 "address ranges that name mappings need a single -p process");
 			return -EINVAL;
 		}
 	}
@@ -82,8 +84,8 @@ static bool tool__user_event(const struct cli *cli, int open_errno)
 	bool refused = open_errno == EINVAL || open_errno == ENOENT || open_errno == EOPNOTSUPP ||
 		       open_errno == ENODEV || open_errno == ENODATA || open_errno == E2BIG;
 
-	return refused && (cli->source.event || cli->source.ldlat || cli->source.period ||
-			   cli->source.freq);
+	return refused &&
+	       (cli->source.event || cli->source.ldlat || cli->source.period || cli->source.freq);
 }
 
 int tool__start(struct tool *t, struct cli *cli, const char *name, __u32 linear_step,
@@ -125,7 +127,8 @@ int tool__start_hooks(struct tool *t, struct cli *cli, const char *name, __u32 l
 	if (!session__kernel_has_sample_fields(why, sizeof(why))) {
 		if (t->src.fields & (LDLAT_HAS_LAT | LDLAT_HAS_DSRC))
 			fprintf(stderr,
-				"%s: warning: %s; running address-only (no latency, no data source)\n",
+				"%s: warning: %s; running address-only (no latency, no data "
+				"source)\n",
 				name, why);
 		t->addr_only = true;
 		t->src.fields = LDLAT_HAS_ADDR;
@@ -167,8 +170,8 @@ int tool__start_hooks(struct tool *t, struct cli *cli, const char *name, __u32 l
 
 		for (i = 0; i < cli->ranges.nranges; i++) {
 			range_set__describe(&cli->ranges, i, spans, sizeof(spans));
-			fprintf(stderr, "%s: range %d: %s = %s\n", name, i, cli->ranges.range[i].text,
-				spans);
+			fprintf(stderr, "%s: range %d: %s = %s\n", name, i,
+				cli->ranges.range[i].text, spans);
 		}
 		fprintf(stderr, "%s: source: %s\n", name, t->src.why);
 	}
@@ -181,7 +184,8 @@ int tool__start_hooks(struct tool *t, struct cli *cli, const char *name, __u32 l
 	}
 	if (!(session_flags & TOOL_NO_BPF)) {
 		e = session__open(&t->session, &t->cfg,
-				  session_flags | (t->addr_only ? SESSION_ADDR_ONLY : 0), err, errlen);
+				  session_flags | (t->addr_only ? SESSION_ADDR_ONLY : 0), err,
+				  errlen);
 		if (e)
 			return e;
 		t->session_open = true;

@@ -39,7 +39,7 @@ struct tool {
 	struct ldlat_config cfg;
 	struct session session;
 	bool session_open;
-	bool addr_only; /* the kernel cannot give latency and data source */
+	bool addr_only;	    /* the kernel cannot give latency and data source */
 	struct loads loads; /* --loads */
 };
 

@@ -39,8 +39,8 @@ int toolsconf__candidates(const char *exe, char paths[][4096], int max)
 	return i;
 }
 
-static int toolsconf__load_named(struct evtable *t, const char *path, const char *what,
-				 char *err, size_t errlen)
+static int toolsconf__load_named(struct evtable *t, const char *path, const char *what, char *err,
+				 size_t errlen)
 {
 	int e = evtable__load(t, path, err, errlen);
 

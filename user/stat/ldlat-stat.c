@@ -24,16 +24,16 @@
 #define NAME "ldlat-stat"
 
 /* perf stat's default events */
-#define DEFAULT_EVENTS                                                                            \
-	"task-clock,context-switches,cpu-migrations,page-faults,cycles,instructions,branches,"    \
+#define DEFAULT_EVENTS                                                                             \
+	"task-clock,context-switches,cpu-migrations,page-faults,cycles,instructions,branches,"     \
 	"branch-misses"
 
 /*
  * How often the counts are read in a multiplexed run, for the error
  * estimate; less often when a reading is many read()s (many CPUs x events).
  */
-#define READ_TICK	    0.1
-#define READ_TICK_SLOW	    1.0
+#define READ_TICK	   0.1
+#define READ_TICK_SLOW	   1.0
 #define READ_TICK_SLOW_FDS 2000
 
 struct stat_args {
@@ -88,8 +88,7 @@ static const struct argp_option options[] = {
 	{ "all-cache", OPT_ALL_CACHE, NULL, 0,
 	  "every hardware-cache event the kernel defines (cache x op x result: 32)", 1 },
 	{ "config", OPT_CONFIG, "FILE", 0,
-	  "tools.conf to read this CPU's counters, fixed-counters and offcore-registers from",
-	  1 },
+	  "tools.conf to read this CPU's counters, fixed-counters and offcore-registers from", 1 },
 
 	{ NULL, 0, NULL, 0, "How:", 5 },
 	{ "plan", OPT_PLAN, NULL, 0,
@@ -136,16 +135,18 @@ static error_t stat_parse(int key, char *arg, struct argp_state *state)
 		break;
 	case OPT_MULTIPLEX:
 	case OPT_PER_GROUP:
-		if (a->mode_set && a->mode != (key == OPT_MULTIPLEX ? STAT_MULTIPLEX : STAT_PER_GROUP))
+		if (a->mode_set &&
+		    a->mode != (key == OPT_MULTIPLEX ? STAT_MULTIPLEX : STAT_PER_GROUP))
 			argp_error(state, "--multiplex and --per-group both given: choose one");
 		a->mode = key == OPT_MULTIPLEX ? STAT_MULTIPLEX : STAT_PER_GROUP;
 		a->mode_set = true;
 		break;
 	case OPT_MUX_INTERVAL:
 		if (!cli__parse_u64(arg, &v) || !v || v > 60000)
-			argp_error(state,
-				   "--mux-interval '%s' is not a number of milliseconds (1 to 60000)",
-				   arg);
+			argp_error(
+				state,
+				"--mux-interval '%s' is not a number of milliseconds (1 to 60000)",
+				arg);
 		a->mux_ms = (int)v;
 		break;
 	case ARGP_KEY_END:
@@ -154,8 +155,9 @@ static error_t stat_parse(int key, char *arg, struct argp_state *state)
 				argp_error(state, "--mux-interval applies to --multiplex: with "
 						  "--per-group nothing is rotated");
 			if (a->cli.interval > 0)
-				argp_error(state, "-i applies to --multiplex: --per-group counts each "
-						  "group in a run of its own");
+				argp_error(state,
+					   "-i applies to --multiplex: --per-group counts each "
+					   "group in a run of its own");
 			if (!a->plan && !a->cli.target.argv && !(a->cli.duration > 0))
 				argp_error(state, "--per-group counts each group in turn: give a "
 						  "command after -- or -d SECONDS per group");
@@ -342,8 +344,7 @@ static int run_multiplexed(struct stat_run *s, enum run_end *end, char *err, siz
 	for (g = 0; g < s->counting.plan.ngroups; g++)
 		nfds += s->counting.groups[g].evlist.nfds;
 	*end = run__wait(&s->run, nfds > READ_TICK_SLOW_FDS ? READ_TICK_SLOW : READ_TICK, on_tick,
-			 s->args->cli.interval > 0 ? on_interval : NULL,
-			 s);
+			 s->args->cli.interval > 0 ? on_interval : NULL, s);
 	counting__disable(&s->counting, -1);
 	e = counting__read(&s->counting, -1);
 	if (e) {
@@ -462,8 +463,9 @@ static int stat_main(struct stat_run *s)
 	for (i = 0; i < s->counting.nev; i++)
 		if (s->counting.ev[i].user_only)
 			fprintf(stderr,
-				NAME ": %s counts user space only: this process may not count the "
-				     "kernel (kernel.perf_event_paranoid >= 2 without CAP_PERFMON)\n",
+				NAME
+				": %s counts user space only: this process may not count the "
+				"kernel (kernel.perf_event_paranoid >= 2 without CAP_PERFMON)\n",
 				s->counting.ev[i].spec.name);
 	e = counting__plan(&s->counting, err, sizeof(err));
 	if (e) {

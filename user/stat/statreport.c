@@ -16,12 +16,13 @@ static int ratio_partner(const struct counting *c, const struct perf_event_attr 
 	unsigned int cache, op, result;
 
 	*kind = 0;
-	if (a->type == PERF_TYPE_HW_CACHE && evname__cache_decode(a->config, &cache, &op, &result) &&
+	if (a->type == PERF_TYPE_HW_CACHE &&
+	    evname__cache_decode(a->config, &cache, &op, &result) &&
 	    result == PERF_COUNT_HW_CACHE_RESULT_MISS) {
 		*kind = 1;
-		return counting__find(c, PERF_TYPE_HW_CACHE,
-				      evname__cache_config(cache, op,
-							   PERF_COUNT_HW_CACHE_RESULT_ACCESS));
+		return counting__find(
+			c, PERF_TYPE_HW_CACHE,
+			evname__cache_config(cache, op, PERF_COUNT_HW_CACHE_RESULT_ACCESS));
 	}
 	if (a->type != PERF_TYPE_HARDWARE)
 		return -1;
@@ -125,7 +126,8 @@ void stat_report__rows(const struct stat_report *r, struct stat_row *rows)
 		if (j >= 0 && rows[j].state == ROW_COUNTED && rows[j].value > 0) {
 			other = &c->ev[j];
 			rows[i].ratio = rows[i].value / rows[j].value;
-			rows[i].ratio_apart = r->mode == STAT_PER_GROUP || other->group != ev->group;
+			rows[i].ratio_apart =
+				r->mode == STAT_PER_GROUP || other->group != ev->group;
 			if (kind == 4) {
 				snprintf(rows[i].ratio_unit, sizeof(rows[i].ratio_unit),
 					 "insn per cycle");
@@ -133,7 +135,7 @@ void stat_report__rows(const struct stat_report *r, struct stat_row *rows)
 				rows[i].ratio *= 100.0;
 				rows[i].ratio_pct = true;
 				snprintf(rows[i].ratio_unit, sizeof(rows[i].ratio_unit), "of %s",
-					 kind == 2 ? "all cache refs"
+					 kind == 2   ? "all cache refs"
 					 : kind == 3 ? "all branches"
 						     : other->spec.name);
 			}
@@ -212,8 +214,8 @@ static void render_row(FILE *out, const struct stat_row *row)
 		return;
 	}
 	if (row->msec)
-		snprintf(num, sizeof(num), "%s.%02d msec", thousands(floor(row->value / 1e6), ratio,
-								   sizeof(ratio)),
+		snprintf(num, sizeof(num), "%s.%02d msec",
+			 thousands(floor(row->value / 1e6), ratio, sizeof(ratio)),
 			 (int)fmod(row->value / 1e4, 100.0));
 	else
 		thousands(row->value, num, sizeof(num));
@@ -261,7 +263,9 @@ void render_stat_text(FILE *out, const struct stat_report *r)
 			fprintf(out, " (one run per group, %d run%s; counts are not scaled):\n\n",
 				c->plan.ngroups, c->plan.ngroups == 1 ? "" : "s");
 		else if (hw > 1 && r->mux_ms > 0)
-			fprintf(out, " (%d groups, multiplexed: the kernel rotates them every %d ms):\n\n",
+			fprintf(out,
+				" (%d groups, multiplexed: the kernel rotates them every %d "
+				"ms):\n\n",
 				c->plan.ngroups, r->mux_ms);
 		else if (hw > 1)
 			fprintf(out, " (%d groups, multiplexed):\n\n", c->plan.ngroups);
@@ -294,13 +298,15 @@ void render_stat_plan(FILE *out, const struct counting *c)
 
 	fprintf(out, "# counter model: %s", c->model.label);
 	if (c->model.has_pmu)
-		fprintf(out, ", %d general-purpose counters per group, %d fixed, %d offcore-response",
+		fprintf(out,
+			", %d general-purpose counters per group, %d fixed, %d offcore-response",
 			c->model.gp, c->model.fixed, c->model.offcore);
 	fputc('\n', out);
 	for (i = 0; i < c->model.nwhy; i++)
 		fprintf(out, "#   %s\n", c->model.why[i]);
-	fprintf(out, "# %d event%s in %d group%s; access and miss counts of a cache stay in one "
-		     "group, so their ratio is measured over the same time\n",
+	fprintf(out,
+		"# %d event%s in %d group%s; access and miss counts of a cache stay in one "
+		"group, so their ratio is measured over the same time\n",
 		counting__nsupported(c), counting__nsupported(c) == 1 ? "" : "s", c->plan.ngroups,
 		c->plan.ngroups == 1 ? "" : "s");
 	for (i = 0; i < c->plan.ngroups; i++) {
@@ -309,10 +315,12 @@ void render_stat_plan(FILE *out, const struct counting *c)
 	}
 	for (i = 0; i < c->nev; i++)
 		if (c->ev[i].unsupported)
-			fprintf(out, "# not supported: %s: %s\n", c->ev[i].spec.name, c->ev[i].reason);
+			fprintf(out, "# not supported: %s: %s\n", c->ev[i].spec.name,
+				c->ev[i].reason);
 	for (i = 0; i < c->nev; i++)
 		if (c->ev[i].spec.pfm[0])
-			fprintf(out, "# libpfm4: %s is %s (type %u, config 0x%llx, config1 0x%llx)\n",
+			fprintf(out,
+				"# libpfm4: %s is %s (type %u, config 0x%llx, config1 0x%llx)\n",
 				c->ev[i].spec.name, c->ev[i].spec.pfm, c->ev[i].spec.attr.type,
 				(unsigned long long)c->ev[i].spec.attr.config,
 				(unsigned long long)c->ev[i].spec.attr.config1);
@@ -320,7 +328,9 @@ void render_stat_plan(FILE *out, const struct counting *c)
 
 static const char *row_state(enum stat_row_state s)
 {
-	return s == ROW_COUNTED ? "counted" : s == ROW_UNSUPPORTED ? "not supported" : "not counted";
+	return s == ROW_COUNTED	      ? "counted"
+	       : s == ROW_UNSUPPORTED ? "not supported"
+				      : "not counted";
 }
 
 static void json_number_or_null(FILE *out, bool known, double v)
@@ -343,8 +353,7 @@ void render_stat_json(FILE *out, const struct stat_report *r)
 		return;
 	stat_report__rows(r, rows);
 	clock_gettime(CLOCK_REALTIME, &now);
-	fprintf(out, "{\"tool\":\"ldlat-stat\",\"time\":%.3f,\"target\":",
-		ts__seconds(&now));
+	fprintf(out, "{\"tool\":\"ldlat-stat\",\"time\":%.3f,\"target\":", ts__seconds(&now));
 	json_string(out, r->target_desc ? r->target_desc : "");
 	fprintf(out, ",\"mode\":\"%s\",\"seconds\":%.6f,\"interval\":",
 		r->mode == STAT_MULTIPLEX ? "multiplex" : "per-group", r->elapsed);
@@ -356,10 +365,14 @@ void render_stat_json(FILE *out, const struct stat_report *r)
 	json_number_or_null(out, r->mux_ms > 0, r->mux_ms);
 	fputs(",\"counter_model\":{\"label\":", out);
 	json_string(out, m->label);
-	fprintf(out, ",\"pmu\":%s,\"general_purpose\":%d,\"fixed\":%d,\"offcore\":%d,"
-		     "\"nmi_watchdog\":%s,\"smt\":%s}",
+	fprintf(out,
+		",\"pmu\":%s,\"general_purpose\":%d,\"fixed\":%d,\"offcore\":%d,"
+		"\"nmi_watchdog\":%s,\"smt\":%s}",
 		m->has_pmu ? "true" : "false", m->gp, m->fixed, m->offcore,
-		m->watchdog ? "true" : "false", m->smt < 0 ? "null" : m->smt ? "true" : "false");
+		m->watchdog ? "true" : "false",
+		m->smt < 0 ? "null"
+		: m->smt   ? "true"
+			   : "false");
 	fputs(",\"groups\":[", out);
 	for (i = 0; i < c->plan.ngroups; i++) {
 		fputs(i ? ",{\"events\":[" : "{\"events\":[", out);
@@ -447,7 +460,8 @@ void render_stat_openmetrics(FILE *out, const struct stat_report *r)
 		if (rows[i].state != ROW_COUNTED)
 			continue;
 		label_value(event, sizeof(event), rows[i].name);
-		fprintf(out, "ldlat_stat_running_ratio{target=\"%s\",event=\"%s\",group=\"%d\"} %.9f\n",
+		fprintf(out,
+			"ldlat_stat_running_ratio{target=\"%s\",event=\"%s\",group=\"%d\"} %.9f\n",
 			target, event, rows[i].group, rows[i].running);
 	}
 	fprintf(out, "# HELP ldlat_stat_events_stderr One standard error of a scaled count, in "
@@ -456,7 +470,8 @@ void render_stat_openmetrics(FILE *out, const struct stat_report *r)
 		if (rows[i].state != ROW_COUNTED || rows[i].error < 0)
 			continue;
 		label_value(event, sizeof(event), rows[i].name);
-		fprintf(out, "ldlat_stat_events_stderr{target=\"%s\",event=\"%s\",group=\"%d\"} %.17g\n",
+		fprintf(out,
+			"ldlat_stat_events_stderr{target=\"%s\",event=\"%s\",group=\"%d\"} %.17g\n",
 			target, event, rows[i].group, rows[i].error);
 	}
 	fprintf(out, "# HELP ldlat_stat_counted Whether the event was counted (1), or could not be "

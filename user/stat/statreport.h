@@ -45,15 +45,15 @@ struct stat_row {
 	const char *pfm; /* libpfm4's full name, or "" */
 	enum stat_row_state state;
 	char reason[512];
-	int group; /* 1-based, 0 when not in a group */
+	int group;    /* 1-based, 0 when not in a group */
 	double value; /* scaled (multiplex), raw (per group) */
 	__u64 raw;
-	double running; /* fraction of the enabled time it was on a counter */
-	bool scaled;	/* value = raw * enabled / running */
-	double error;	/* standard error of value in events; < 0: unknown */
-	bool msec;	/* a clock: value in ns, shown as msec */
-	bool idle;	/* -i: the target did not run in this interval: a count of 0 */
-	double ratio;	/* derived; valid when ratio_unit[0] */
+	double running;	     /* fraction of the enabled time it was on a counter */
+	bool scaled;	     /* value = raw * enabled / running */
+	double error;	     /* standard error of value in events; < 0: unknown */
+	bool msec;	     /* a clock: value in ns, shown as msec */
+	bool idle;	     /* -i: the target did not run in this interval: a count of 0 */
+	double ratio;	     /* derived; valid when ratio_unit[0] */
 	char ratio_unit[96]; /* "of L1-dcache-loads", "insn per cycle", "/sec", "CPUs utilized" */
 	bool ratio_pct;	     /* ratio is a percentage */
 	bool ratio_apart;    /* its two events were counted in different groups */

@@ -148,8 +148,8 @@ static int dso__read_segs(struct dso *d, Elf *elf)
 	for (i = 0; i < n; i++) {
 		if (!gelf_getphdr(elf, (int)i, &ph) || ph.p_type != PT_LOAD)
 			continue;
-		d->segs[d->nsegs++] = (struct dso_seg){ ph.p_vaddr, ph.p_memsz, ph.p_offset,
-							ph.p_filesz };
+		d->segs[d->nsegs++] =
+			(struct dso_seg){ ph.p_vaddr, ph.p_memsz, ph.p_offset, ph.p_filesz };
 	}
 	return 0;
 }

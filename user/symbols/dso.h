@@ -31,10 +31,10 @@ struct dso_seg {
 };
 
 struct dso {
-	char *path; /* as mapped: a path, or "[vdso]" */
-	bool elf;   /* an ELF file whose headers could be read */
-	bool pie;   /* ET_DYN */
-	char *symfile; /* where the symbols came from, when not the file itself */
+	char *path;		    /* as mapped: a path, or "[vdso]" */
+	bool elf;		    /* an ELF file whose headers could be read */
+	bool pie;		    /* ET_DYN */
+	char *symfile;		    /* where the symbols came from, when not the file itself */
 	unsigned char build_id[20]; /* NT_GNU_BUILD_ID, build_id_len bytes (0: none) */
 	int build_id_len;
 	int nsegs, nfuncs, nobjs;

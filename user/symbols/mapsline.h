@@ -7,9 +7,9 @@
 #include <linux/types.h>
 
 struct mapsline {
-	__u64 lo, hi; /* [lo, hi) */
-	__u64 pgoff;  /* file offset of lo */
-	bool exec;    /* 'x' in the permissions */
+	__u64 lo, hi;	  /* [lo, hi) */
+	__u64 pgoff;	  /* file offset of lo */
+	bool exec;	  /* 'x' in the permissions */
 	const char *name; /* into the line, newline removed: a path, "[heap]", or "" */
 };
 

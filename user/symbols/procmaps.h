@@ -41,8 +41,8 @@ struct proc {
 };
 
 struct procmaps {
-	void *procs;   /* tsearch tree of struct proc, by tgid */
-	void *strings; /* tsearch tree of interned names */
+	void *procs;	       /* tsearch tree of struct proc, by tgid */
+	void *strings;	       /* tsearch tree of interned names */
 	const char *proc_root; /* "/proc" (tests point it at fixtures); NULL: none to read */
 };
 

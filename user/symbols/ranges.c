@@ -115,7 +115,8 @@ int range__parse(struct range_spec *r, const char *text, char *err, size_t errle
 		if (parse_size(p + 1, &size))
 			goto bad;
 		if (r->lo + size < r->lo) {
-			snprintf(err, errlen, "address range '%s' wraps past the end of the address space",
+			snprintf(err, errlen,
+				 "address range '%s' wraps past the end of the address space",
 				 text);
 			return -EINVAL;
 		}
@@ -124,8 +125,8 @@ int range__parse(struct range_spec *r, const char *text, char *err, size_t errle
 		goto bad;
 	}
 	if (r->hi <= r->lo) {
-		snprintf(err, errlen, "address range '%s' is empty (its end is not above its start)",
-			 text);
+		snprintf(err, errlen,
+			 "address range '%s' is empty (its end is not above its start)", text);
 		return -EINVAL;
 	}
 	return 0;
@@ -346,7 +347,8 @@ static int range_set__finish(struct range_set *set, char *err, size_t errlen)
 				 set->range[set->span[i].range].text);
 		} else {
 			snprintf(err, errlen,
-				 "address ranges '%s' and '%s' overlap (a sample must belong to one)",
+				 "address ranges '%s' and '%s' overlap (a sample must belong to "
+				 "one)",
 				 set->range[set->span[i].range].text,
 				 set->range[set->span[i + 1].range].text);
 		}
@@ -370,8 +372,8 @@ int range_set__resolve_vmas(struct range_set *set, const struct vma *v, int nv,
 	return e ? e : range_set__finish(set, err, errlen);
 }
 
-int range_set__resolve_maps(struct range_set *set, const char *maps_path,
-			    const struct vm_bounds *b, char *err, size_t errlen)
+int range_set__resolve_maps(struct range_set *set, const char *maps_path, const struct vm_bounds *b,
+			    char *err, size_t errlen)
 {
 	struct vma *v = NULL;
 	int nv = 0, e;
@@ -438,10 +440,11 @@ int range_set__resolve(struct range_set *set, pid_t pid, char *err, size_t errle
 		for (i = 0; i < set->nranges; i++) {
 			if (!set->range[i].mapping)
 				continue;
-			snprintf(err, errlen,
-				 "address range '%s' names a mapping: it needs a process (-p PID or "
-				 "a command after --)",
-				 set->range[i].text);
+			snprintf(
+				err, errlen,
+				"address range '%s' names a mapping: it needs a process (-p PID or "
+				"a command after --)",
+				set->range[i].text);
 			return -EINVAL;
 		}
 		return range_set__resolve_maps(set, NULL, &b, err, errlen);

@@ -90,8 +90,8 @@ __u64 range__default_heap_room(void);
 int range_set__resolve(struct range_set *set, pid_t pid, char *err, size_t errlen);
 
 /* The same, reading maps from a file (tests use fixtures). */
-int range_set__resolve_maps(struct range_set *set, const char *maps_path,
-			    const struct vm_bounds *b, char *err, size_t errlen);
+int range_set__resolve_maps(struct range_set *set, const char *maps_path, const struct vm_bounds *b,
+			    char *err, size_t errlen);
 
 /* The same, from a process's mappings sorted by address (offline: from perf.data's MMAP records). */
 int range_set__resolve_vmas(struct range_set *set, const struct vma *v, int nv,

@@ -298,7 +298,8 @@ static const char *symbolizer__suffix(struct symbolizer *z, const struct proc *p
  * anonymous m: its .bss); *file: the mapping of that file.
  */
 static struct dso *symbolizer__dso(struct symbolizer *z, const struct proc *p,
-				   const struct mapping *m, __u64 *bias, const struct mapping **file)
+				   const struct mapping *m, __u64 *bias,
+				   const struct mapping **file)
 {
 	const struct mapping *base, *lowest = m;
 	struct sym_file *f = NULL;
@@ -402,8 +403,7 @@ void symbolizer__ip(struct symbolizer *z, __u32 tgid, __u64 ip, struct sym *out)
 	}
 	/* no symbol: the file address, which objdump and addr2line take */
 	out->kind = SYM_MAPPING;
-	snprintf(out->name, sizeof(out->name), "0x%llx",
-		 (unsigned long long)(d ? ip - bias : ip));
+	snprintf(out->name, sizeof(out->name), "0x%llx", (unsigned long long)(d ? ip - bias : ip));
 }
 
 void symbolizer__data(struct symbolizer *z, __u32 tgid, __u64 addr, __u64 len, struct sym *out)

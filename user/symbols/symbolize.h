@@ -29,9 +29,10 @@ enum sym_kind {
 struct sym {
 	enum sym_kind kind;
 	bool kernel;
-	char name[256];	 /* function, variable, or mapping name; "0x..." for code without one */
-	__s64 offset;	 /* from the function, variable or mapping start (a block may start before a variable) */
-	char where[512]; /* the ELF file, [kernel.kallsyms], [module]; for data mappings, the process */
+	char name[256]; /* function, variable, or mapping name; "0x..." for code without one */
+	__s64 offset; /* from the function, variable or mapping start (a block may start before a variable) */
+	char where
+		[512]; /* the ELF file, [kernel.kallsyms], [module]; for data mappings, the process */
 };
 
 struct symbolizer {

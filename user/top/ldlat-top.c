@@ -425,17 +425,19 @@ out:
 static int top_refuse(const struct top_args *a)
 {
 	if (a->cli.loads) {
-		fprintf(stderr, "ldlat-top: --loads is ldlat-hist's: ldlat-top ranks code and data by "
-				"samples and does not count every load; run ldlat-hist --loads for the "
-				"share of all loads the samples stand for\n");
+		fprintf(stderr,
+			"ldlat-top: --loads is ldlat-hist's: ldlat-top ranks code and data by "
+			"samples and does not count every load; run ldlat-hist --loads for the "
+			"share of all loads the samples stand for\n");
 		return EXIT_USAGE;
 	}
 	if (a->out.format == OUTPUT_OPENMETRICS) {
-		fprintf(stderr,
-			"ldlat-top: --format openmetrics is not one of ldlat-top's: its tables rank "
-			"functions and data per report, they are not totals Prometheus can rate. Use "
-			"--format text or json, or ldlat-hist --format openmetrics for the "
-			"histograms\n");
+		fprintf(stderr, "ldlat-top: --format openmetrics is not one of ldlat-top's: its "
+				"tables rank "
+				"functions and data per report, they are not totals Prometheus can "
+				"rate. Use "
+				"--format text or json, or ldlat-hist --format openmetrics for the "
+				"histograms\n");
 		return EXIT_USAGE;
 	}
 	return 0;

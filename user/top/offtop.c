@@ -78,7 +78,7 @@ static int offtop__read_build_ids(struct offtop *t)
 
 static const struct file_build_id *offtop__build_id(const struct offtop *t, const char *name)
 {
-	struct file_build_id key = {.filename = name};
+	struct file_build_id key = { .filename = name };
 	void *node = tfind(&key, &t->build_ids, file_build_id__cmp);
 
 	return node ? *(struct file_build_id **)node : NULL;
@@ -95,7 +95,7 @@ static int timeline__cmp(const void *a, const void *b)
 
 static struct offtop_timeline *offtop__timeline(struct offtop *t, pid_t tgid)
 {
-	struct offtop_timeline key = {.tgid = tgid};
+	struct offtop_timeline key = { .tgid = tgid };
 	void *node;
 
 	if (t->last && t->last->tgid == tgid)
@@ -452,7 +452,7 @@ static int offtop__sideband(struct offtop *t, char *err, size_t errlen)
 	struct sb_rec *recs = NULL, *tmp;
 	struct perf_build_id b;
 	struct perf_sample_id sid;
-	struct freeze_ctx fc = {t, 0};
+	struct freeze_ctx fc = { t, 0 };
 	struct perf_cursor c;
 	struct perf_record r;
 	size_t n = 0, cap = 0, i;
@@ -541,14 +541,14 @@ static int offtop__check_fields(struct offtop *t, __u32 tables, char *err, size_
 		__u32 tables;
 		const char *what;
 	} need[] = {
-		{PERF_SAMPLE_TID, LDLAT_TOP_IP | LDLAT_TOP_DATA,
-		 "the process of each sample (PERF_SAMPLE_TID), which the tables are keyed by"},
-		{PERF_SAMPLE_IP, LDLAT_TOP_IP,
-		 "the instruction pointer of each sample (PERF_SAMPLE_IP) for the code table; "
-		 "--by data leaves that table out"},
-		{PERF_SAMPLE_ADDR, LDLAT_TOP_DATA,
-		 "the data address of each sample (PERF_SAMPLE_ADDR: perf record -d, perf mem "
-		 "record) for the data table; --by ip leaves that table out"},
+		{ PERF_SAMPLE_TID, LDLAT_TOP_IP | LDLAT_TOP_DATA,
+		  "the process of each sample (PERF_SAMPLE_TID), which the tables are keyed by" },
+		{ PERF_SAMPLE_IP, LDLAT_TOP_IP,
+		  "the instruction pointer of each sample (PERF_SAMPLE_IP) for the code table; "
+		  "--by data leaves that table out" },
+		{ PERF_SAMPLE_ADDR, LDLAT_TOP_DATA,
+		  "the data address of each sample (PERF_SAMPLE_ADDR: perf record -d, perf mem "
+		  "record) for the data table; --by ip leaves that table out" },
 	};
 	unsigned int k;
 	int i;
@@ -794,7 +794,7 @@ static void count_timelines(const void *node, VISIT which, void *ctx)
 void offtop__describe(const struct offtop *t, const char *tool, FILE *out)
 {
 	const struct perf_file *f = &t->o.file;
-	size_t n[2] = {0, 0};
+	size_t n[2] = { 0, 0 };
 
 	twalk_r(t->timelines, count_timelines, n);
 	fprintf(out, "%s: %s: %d event%s, analysing %s%s%s\n", tool, f->path, f->nevents,
@@ -829,7 +829,7 @@ static void note_mismatch(const void *node, VISIT which, void *ctx)
 
 void offtop__report_notes(const struct offtop *t, const char *tool, FILE *out)
 {
-	struct notes_ctx n = {tool, t->o.file.path, out};
+	struct notes_ctx n = { tool, t->o.file.path, out };
 
 	offline__report_skipped(&t->o, tool, out);
 	if (t->images_capped)

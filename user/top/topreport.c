@@ -93,8 +93,8 @@ static void resolve_ip(struct symbolizer *z, __u32 tgid, __u64 addr, __u64 len, 
 }
 
 /* One row per table entry, named. */
-static int top_rows__resolve(struct top_rows *rows, const struct top_table *t,
-			     struct symbolizer *z, resolve_fn resolve, __u64 len)
+static int top_rows__resolve(struct top_rows *rows, const struct top_table *t, struct symbolizer *z,
+			     resolve_fn resolve, __u64 len)
 {
 	struct sym s;
 	size_t i;
@@ -199,7 +199,8 @@ static void row__source(const struct top_report *r, const struct top_row *row, c
 	if (row->v.cls[c] == row->v.count)
 		snprintf(buf, len, "%s", class__name(c));
 	else
-		snprintf(buf, len, "%s %.0f%%", class__name(c), percent(row->v.cls[c], row->v.count));
+		snprintf(buf, len, "%s %.0f%%", class__name(c),
+			 percent(row->v.cls[c], row->v.count));
 }
 
 static void row__latency(const struct top_report *r, const struct top_row *row, char *mean,
@@ -262,8 +263,8 @@ static void render_ip_text(FILE *out, const struct top_report *r, const struct t
 		row__source(r, row, src, sizeof(src));
 		snprintf(func, sizeof(func), "[%c] %s", row->kernel ? 'k' : '.', row->name);
 		fprintf(out, "%10llu  %6.2f%%  %8s  %8s  %-22s %-40s %s\n",
-			(unsigned long long)row->v.count, percent(row->v.count, rows->total), mean, max,
-			src, func, dso__short_name(row->where));
+			(unsigned long long)row->v.count, percent(row->v.count, rows->total), mean,
+			max, src, func, dso__short_name(row->where));
 	}
 	rows__more(out, rows, n);
 	rows__not_attributed(out, rows);
@@ -279,8 +280,8 @@ static void render_data_text(FILE *out, const struct top_report *r, const struct
 	fprintf(out, "data: %llu samples, by %s (%llu-byte %s)\n", (unsigned long long)rows->total,
 		by_object ? "variable or mapping" : "block", 1ull << r->shift, unit);
 	fprintf(out, "%10s  %7s  %8s  %8s  %-22s %6s %-10s %-32s %s\n", "samples", "percent",
-		"mean lat", "max lat", "source", by_object ? unit : "", by_object ? "hottest" : "offset",
-		"variable or mapping", "in");
+		"mean lat", "max lat", "source", by_object ? unit : "",
+		by_object ? "hottest" : "offset", "variable or mapping", "in");
 	for (i = 0; i < n; i++) {
 		const struct top_row *row = &rows->r[i];
 
@@ -292,8 +293,9 @@ static void render_data_text(FILE *out, const struct top_report *r, const struct
 			offset__text(row->offset, off, sizeof(off));
 		snprintf(blocks, sizeof(blocks), "%llu", (unsigned long long)row->blocks);
 		fprintf(out, "%10llu  %6.2f%%  %8s  %8s  %-22s %6s %-10s %-32s %s\n",
-			(unsigned long long)row->v.count, percent(row->v.count, rows->total), mean, max,
-			src, by_object ? blocks : "", off, row->name, dso__short_name(row->where));
+			(unsigned long long)row->v.count, percent(row->v.count, rows->total), mean,
+			max, src, by_object ? blocks : "", off, row->name,
+			dso__short_name(row->where));
 	}
 	rows__more(out, rows, n);
 	rows__not_attributed(out, rows);
@@ -387,7 +389,9 @@ static void rows__json(struct json *j, const char *key, const struct top_report 
 		json__bool(j, "kernel", row->kernel);
 		if (data) {
 			if (row->kind == SYM_RESOLVED || row->kind == SYM_MAPPING)
-				json__i64(j, r->data_by == TOP_DATA_OBJECT ? "hottest_offset" : "offset",
+				json__i64(j,
+					  r->data_by == TOP_DATA_OBJECT ? "hottest_offset"
+									: "offset",
 					  row->offset);
 			json__u64(j, "blocks", row->blocks);
 			json__string(j, "in", row->where);

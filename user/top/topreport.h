@@ -66,11 +66,11 @@ struct top_report {
 	unsigned int by; /* enum top_by */
 	enum top_sort sort;
 	enum top_data_by data_by;
-	int nrows;	  /* rows printed per table */
-	__u32 shift;	  /* data block: 6 (cache line) or 12 (page) */
-	bool has_latency; /* the samples carry latency and data source */
-	bool intervals;	  /* each report is one interval: print its time */
-	bool clear;	  /* clear the screen before each report (a terminal) */
+	int nrows;		    /* rows printed per table */
+	__u32 shift;		    /* data block: 6 (cache line) or 12 (page) */
+	bool has_latency;	    /* the samples carry latency and data source */
+	bool intervals;		    /* each report is one interval: print its time */
+	bool clear;		    /* clear the screen before each report (a terminal) */
 	const struct run_info *run; /* tool, event, target, start: the JSON header */
 	const struct source *src;
 };
