@@ -6,6 +6,7 @@
 #include <time.h>
 
 #include "user/report/escape.h"
+#include "user/report/json.h"
 #include "user/stat/statreport.h"
 #include "kernel/abi/evnames.h"
 #include "kernel/lib/util.h"
@@ -333,102 +334,134 @@ static const char *row_state(enum stat_row_state s)
 				      : "not counted";
 }
 
-static void json_number_or_null(FILE *out, bool known, double v)
+static void json_exact_or_null(struct json *j, const char *key, bool known, double v)
 {
 	if (known)
-		fprintf(out, "%.17g", v);
+		json__double_exact(j, key, v);
 	else
-		fputs("null", out);
+		json__null(j, key);
+}
+
+static void json_string_or_null(struct json *j, const char *key, const char *v)
+{
+	if (v && v[0])
+		json__string(j, key, v);
+	else
+		json__null(j, key);
+}
+
+static void json_counter_model(struct json *j, const struct counter_model *m)
+{
+	json__object_begin(j, "counter_model");
+	json__string(j, "label", m->label);
+	json__bool(j, "pmu", m->has_pmu);
+	json__i64(j, "general_purpose", m->gp);
+	json__i64(j, "fixed", m->fixed);
+	json__i64(j, "offcore", m->offcore);
+	json__bool(j, "nmi_watchdog", m->watchdog);
+	if (m->smt < 0)
+		json__null(j, "smt");
+	else
+		json__bool(j, "smt", m->smt);
+	json__object_end(j);
+}
+
+static void json_groups(struct json *j, const struct counting *c)
+{
+	int i, k;
+
+	json__array_begin(j, "groups");
+	for (i = 0; i < c->plan.ngroups; i++) {
+		json__object_begin(j, NULL);
+		json__array_begin(j, "events");
+		for (k = 0; k < c->plan.groups[i].n; k++)
+			json__string(j, NULL, c->pin[c->plan.groups[i].ev[k]].name);
+		json__array_end(j);
+		json__string(j, "why", c->plan.groups[i].why);
+		json__object_end(j);
+	}
+	json__array_end(j);
+}
+
+static void json_row(struct json *j, const struct stat_row *row)
+{
+	bool counted = row->state == ROW_COUNTED;
+
+	json__object_begin(j, NULL);
+	json__string(j, "name", row->name);
+	if (row->group > 0)
+		json__i64(j, "group", row->group);
+	else
+		json__null(j, "group");
+	json__string(j, "state", row_state(row->state));
+	if (counted)
+		json__null(j, "reason");
+	else
+		json__string(j, "reason", row->reason);
+	json_exact_or_null(j, "count", counted, row->value);
+	if (counted)
+		json__u64(j, "raw", row->raw);
+	else
+		json__null(j, "raw");
+	if (row->msec)
+		json__string(j, "unit", "ns");
+	else
+		json__null(j, "unit");
+	json_exact_or_null(j, "running", counted, row->running);
+	json__bool(j, "scaled", row->scaled);
+	json_exact_or_null(j, "error", counted && row->error >= 0, row->error);
+	if (counted && row->ratio_unit[0]) {
+		json__object_begin(j, "ratio");
+		json__double_exact(j, "value", row->ratio);
+		json__string(j, "unit", row->ratio_unit);
+		json__bool(j, "percent", row->ratio_pct);
+		json__bool(j, "other_group", row->ratio_apart);
+		json__object_end(j);
+	} else {
+		json__null(j, "ratio");
+	}
+	json_string_or_null(j, "libpfm4", row->pfm);
+	json__object_end(j);
 }
 
 void render_stat_json(FILE *out, const struct stat_report *r)
 {
 	const struct counting *c = r->c;
-	const struct counter_model *m = &c->model;
 	struct stat_row *rows = calloc(c->nev ? c->nev : 1, sizeof(*rows));
 	struct timespec now;
-	int i, j;
+	struct json j;
+	int i;
 
 	if (!rows)
 		return;
 	stat_report__rows(r, rows);
 	clock_gettime(CLOCK_REALTIME, &now);
-	fprintf(out, "{\"tool\":\"ldlat-stat\",\"time\":%.3f,\"target\":", ts__seconds(&now));
-	json_string(out, r->target_desc ? r->target_desc : "");
-	fprintf(out, ",\"mode\":\"%s\",\"seconds\":%.6f,\"interval\":",
-		r->mode == STAT_MULTIPLEX ? "multiplex" : "per-group", r->elapsed);
-	if (r->interval)
-		fprintf(out, "{\"end\":%.6f}", r->t);
+	json__init(&j, out);
+	json__object_begin(&j, NULL);
+	json__string(&j, "tool", "ldlat-stat");
+	json__fixed(&j, "time", ts__seconds(&now), 3);
+	json__string(&j, "target", r->target_desc);
+	json__string(&j, "mode", r->mode == STAT_MULTIPLEX ? "multiplex" : "per-group");
+	json__fixed(&j, "seconds", r->elapsed, 6);
+	if (r->interval) {
+		json__object_begin(&j, "interval");
+		json__fixed(&j, "end", r->t, 6);
+		json__object_end(&j);
+	} else {
+		json__null(&j, "interval");
+	}
+	if (r->mux_ms > 0)
+		json__i64(&j, "mux_interval_ms", r->mux_ms);
 	else
-		fputs("null", out);
-	fputs(",\"mux_interval_ms\":", out);
-	json_number_or_null(out, r->mux_ms > 0, r->mux_ms);
-	fputs(",\"counter_model\":{\"label\":", out);
-	json_string(out, m->label);
-	fprintf(out,
-		",\"pmu\":%s,\"general_purpose\":%d,\"fixed\":%d,\"offcore\":%d,"
-		"\"nmi_watchdog\":%s,\"smt\":%s}",
-		m->has_pmu ? "true" : "false", m->gp, m->fixed, m->offcore,
-		m->watchdog ? "true" : "false",
-		m->smt < 0 ? "null"
-		: m->smt   ? "true"
-			   : "false");
-	fputs(",\"groups\":[", out);
-	for (i = 0; i < c->plan.ngroups; i++) {
-		fputs(i ? ",{\"events\":[" : "{\"events\":[", out);
-		for (j = 0; j < c->plan.groups[i].n; j++) {
-			fputs(j ? "," : "", out);
-			json_string(out, c->pin[c->plan.groups[i].ev[j]].name);
-		}
-		fputs("],\"why\":", out);
-		json_string(out, c->plan.groups[i].why);
-		fputc('}', out);
-	}
-	fputs("],\"events\":[", out);
-	for (i = 0; i < c->nev; i++) {
-		const struct stat_row *row = &rows[i];
-		bool counted = row->state == ROW_COUNTED;
-
-		fputs(i ? ",{\"name\":" : "{\"name\":", out);
-		json_string(out, row->name);
-		fputs(",\"group\":", out);
-		json_number_or_null(out, row->group > 0, row->group);
-		fprintf(out, ",\"state\":\"%s\",\"reason\":", row_state(row->state));
-		if (counted)
-			fputs("null", out);
-		else
-			json_string(out, row->reason);
-		fputs(",\"count\":", out);
-		json_number_or_null(out, counted, row->value);
-		fputs(",\"raw\":", out);
-		if (counted)
-			fprintf(out, "%llu", (unsigned long long)row->raw);
-		else
-			fputs("null", out);
-		fputs(",\"unit\":", out);
-		fputs(row->msec ? "\"ns\"" : "null", out);
-		fputs(",\"running\":", out);
-		json_number_or_null(out, counted, row->running);
-		fprintf(out, ",\"scaled\":%s,\"error\":", row->scaled ? "true" : "false");
-		json_number_or_null(out, counted && row->error >= 0, row->error);
-		fputs(",\"ratio\":", out);
-		if (counted && row->ratio_unit[0]) {
-			fprintf(out, "{\"value\":%.17g,\"unit\":", row->ratio);
-			json_string(out, row->ratio_unit);
-			fprintf(out, ",\"percent\":%s,\"other_group\":%s}",
-				row->ratio_pct ? "true" : "false",
-				row->ratio_apart ? "true" : "false");
-		} else {
-			fputs("null", out);
-		}
-		fputs(",\"libpfm4\":", out);
-		if (row->pfm && row->pfm[0])
-			json_string(out, row->pfm);
-		else
-			fputs("null", out);
-		fputc('}', out);
-	}
-	fputs("]}\n", out);
+		json__null(&j, "mux_interval_ms");
+	json_counter_model(&j, &c->model);
+	json_groups(&j, c);
+	json__array_begin(&j, "events");
+	for (i = 0; i < c->nev; i++)
+		json_row(&j, &rows[i]);
+	json__array_end(&j);
+	json__object_end(&j);
+	json__end_line(&j);
 	free(rows);
 }
 
