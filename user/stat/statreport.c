@@ -5,8 +5,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "user/report/escape.h"
 #include "user/report/json.h"
+#include "user/report/openmetrics.h"
 #include "user/stat/statreport.h"
 #include "kernel/abi/evnames.h"
 #include "kernel/lib/util.h"
@@ -465,55 +465,61 @@ void render_stat_json(FILE *out, const struct stat_report *r)
 	free(rows);
 }
 
+/* target="...",event="...",group="N": a counted event's series */
+static void event_labels(const struct om_labels *base, const struct stat_row *row,
+			 struct om_labels *l)
+{
+	*l = *base;
+	om_labels__add(l, "event", row->name, OM_VALUE_MAX);
+	om_labels__add_int(l, "group", row->group);
+}
+
 void render_stat_openmetrics(FILE *out, const struct stat_report *r)
 {
 	const struct counting *c = r->c;
 	struct stat_row *rows = calloc(c->nev ? c->nev : 1, sizeof(*rows));
-	char target[600], event[600], labels[1400];
+	struct om_labels base, l;
 	int i;
 
 	if (!rows)
 		return;
 	stat_report__rows(r, rows);
-	label_value(target, sizeof(target), r->target_desc ? r->target_desc : "");
-	fprintf(out, "# HELP ldlat_stat_events Event counts since the start; scaled by "
-		     "time_enabled/time_running when the kernel multiplexed them (task-clock and "
-		     "cpu-clock in ns).\n# TYPE ldlat_stat_events gauge\n");
+	om_labels__init(&base);
+	om_labels__add(&base, "target", r->target_desc, OM_VALUE_MAX);
+	om__family(out, "ldlat_stat_events", "gauge",
+		   "Event counts since the start; scaled by time_enabled/time_running when the "
+		   "kernel multiplexed them (task-clock and cpu-clock in ns).");
 	for (i = 0; i < c->nev; i++) {
 		if (rows[i].state != ROW_COUNTED)
 			continue;
-		label_value(event, sizeof(event), rows[i].name);
-		snprintf(labels, sizeof(labels), "target=\"%s\",event=\"%s\",group=\"%d\"", target,
-			 event, rows[i].group);
-		fprintf(out, "ldlat_stat_events{%s} %.17g\n", labels, rows[i].value);
+		event_labels(&base, &rows[i], &l);
+		om__sample_exact(out, "ldlat_stat_events", &l, rows[i].value);
 	}
-	fprintf(out, "# HELP ldlat_stat_running_ratio The share of the time the event was on a "
-		     "counter.\n# TYPE ldlat_stat_running_ratio gauge\n");
+	om__family(out, "ldlat_stat_running_ratio", "gauge",
+		   "The share of the time the event was on a counter.");
 	for (i = 0; i < c->nev; i++) {
 		if (rows[i].state != ROW_COUNTED)
 			continue;
-		label_value(event, sizeof(event), rows[i].name);
-		fprintf(out,
-			"ldlat_stat_running_ratio{target=\"%s\",event=\"%s\",group=\"%d\"} %.9f\n",
-			target, event, rows[i].group, rows[i].running);
+		event_labels(&base, &rows[i], &l);
+		om__sample_fixed(out, "ldlat_stat_running_ratio", &l, rows[i].running, 9);
 	}
-	fprintf(out, "# HELP ldlat_stat_events_stderr One standard error of a scaled count, in "
-		     "events (absent when unknown).\n# TYPE ldlat_stat_events_stderr gauge\n");
+	om__family(out, "ldlat_stat_events_stderr", "gauge",
+		   "One standard error of a scaled count, in events (absent when unknown).");
 	for (i = 0; i < c->nev; i++) {
 		if (rows[i].state != ROW_COUNTED || rows[i].error < 0)
 			continue;
-		label_value(event, sizeof(event), rows[i].name);
-		fprintf(out,
-			"ldlat_stat_events_stderr{target=\"%s\",event=\"%s\",group=\"%d\"} %.17g\n",
-			target, event, rows[i].group, rows[i].error);
+		event_labels(&base, &rows[i], &l);
+		om__sample_exact(out, "ldlat_stat_events_stderr", &l, rows[i].error);
 	}
-	fprintf(out, "# HELP ldlat_stat_counted Whether the event was counted (1), or could not be "
-		     "opened here or never got a counter (0).\n# TYPE ldlat_stat_counted gauge\n");
+	om__family(out, "ldlat_stat_counted", "gauge",
+		   "Whether the event was counted (1), or could not be opened here or never got a "
+		   "counter (0).");
 	for (i = 0; i < c->nev; i++) {
-		label_value(event, sizeof(event), rows[i].name);
-		fprintf(out, "ldlat_stat_counted{target=\"%s\",event=\"%s\",state=\"%s\"} %d\n",
-			target, event, row_state(rows[i].state), rows[i].state == ROW_COUNTED);
+		l = base;
+		om_labels__add(&l, "event", rows[i].name, OM_VALUE_MAX);
+		om_labels__add(&l, "state", row_state(rows[i].state), OM_VALUE_MAX);
+		om__sample_u64(out, "ldlat_stat_counted", &l, rows[i].state == ROW_COUNTED);
 	}
-	fprintf(out, "# EOF\n");
+	om__eof(out);
 	free(rows);
 }
