@@ -12,9 +12,9 @@
 #include <stdio.h>
 #include <linux/types.h>
 
-/* Room for every label of a sample, however long each value (see om_labels__add). */
+/* Room for a sample's labels: the most the tools write (target, pin, class, range, le) fits. */
 #define OM_LABELS_MAX 4096
-/* The cut of a label value that comes from outside (a target, an event): 597 bytes escaped. */
+/* The cut of a label value from outside (a target, an event): 597 bytes once escaped. */
 #define OM_VALUE_MAX 600
 
 /* The labels of a sample: name="value" pairs, comma-separated, escaped. */
