@@ -57,7 +57,7 @@ FUZZ_BIN := $(BUILD)/tests/fuzz-perfdata
 GEN_PERFDATA := $(BUILD)/tests/gen-perfdata
 
 .PHONY: all workload tests deps test demo vmlinux clean install bench bench-tools check-format \
-	check-deps fuzz
+	check-deps check-writers fuzz
 all: $(TOOL_BINS)
 workload: $(WORKLOAD)
 # programs check_run runs: threads that come and go (-p), a seccomp veto of perf_event_open
@@ -214,6 +214,10 @@ check-format:
 # The dependency rule of the layout (tests/deps.py; each folder's README.md)
 check-deps:
 	python3 tests/deps.py
+
+# One writer per format: JSON in user/report/json.c, OpenMetrics in user/report/openmetrics.c
+check-writers:
+	python3 tests/writers.py
 
 clean:
 	rm -rf $(BUILD)

@@ -3,7 +3,8 @@
  * check_output - the machine-readable renderers on snapshots with known
  * content: JSON against the documented schema (tests/lib/json_schema.py) and its
  * values (jq), OpenMetrics through promtool with cumulative buckets, label
- * escaping, log2 and linear buckets; and --output's atomic replacement,
+ * escaping, log2 and linear buckets; the exposition writer's lines and the
+ * JSON writer's exact doubles byte for byte; and --output's atomic replacement,
  * watched by a reader that must never see a partial file.  No root needed.
  */
 #include <check.h>
@@ -19,6 +20,8 @@
 #include <unistd.h>
 
 #include "bpf/ldlat.h"
+#include "user/report/json.h"
+#include "user/report/openmetrics.h"
 #include "user/report/output.h"
 #include "user/report/render.h"
 #include "tests/lib/testutil.h"
@@ -292,6 +295,74 @@ START_TEST(test_openmetrics_no_latency)
 }
 END_TEST
 
+/* The exposition writer: lines as OpenMetrics and Prometheus both read them, values escaped. */
+START_TEST(test_openmetrics_writer)
+{
+	char *buf = NULL, long_value[1000], long_line[1200], want[2048];
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	struct om_labels base, l;
+
+	memset(long_value, 'x', sizeof(long_value) - 1);
+	long_value[sizeof(long_value) - 1] = '\0';
+	om_labels__init(&base);
+	om_labels__add(&base, "target", "a\"b\\c\nd", OM_VALUE_MAX);
+	om__family(f, "m_info", "gauge", "What it is.");
+	l = base;
+	om_labels__add_int(&l, "group", -3);
+	om_labels__add_u64(&l, "le", 18446744073709551615ull);
+	om__sample_u64(f, "m_info", &l, 1);
+	om__family(f, "m_total", NULL, "No type: unknown, or untyped.");
+	om__unit(f, "m_total", "cycles");
+	om__sample_fixed(f, "m_total", &base, 2.0 / 3.0, 3);
+	om__sample_exact(f, "m_total", NULL, 0.1);
+	l = base;
+	om_labels__add(&l, "long", long_value, OM_VALUE_MAX); /* cut, as it always was */
+	om__sample_u64(f, "m_long", &l, 0);
+	om__eof(f);
+	fclose(f);
+	/* cut at 597 bytes: what a 600-byte value buffer held */
+	snprintf(long_line, sizeof(long_line),
+		 "m_long{target=\"a\\\"b\\\\c\\nd\",long=\"%.597s\"} 0\n", long_value);
+	snprintf(want, sizeof(want),
+		 "# HELP m_info What it is.\n"
+		 "# TYPE m_info gauge\n"
+		 "m_info{target=\"a\\\"b\\\\c\\nd\",group=\"-3\",le=\"18446744073709551615\"} 1\n"
+		 "# HELP m_total No type: unknown, or untyped.\n"
+		 "# UNIT m_total cycles\n"
+		 "m_total{target=\"a\\\"b\\\\c\\nd\"} 0.667\n"
+		 "m_total 0.10000000000000001\n"
+		 "%s"
+		 "# EOF\n",
+		 long_line);
+	ck_assert_str_eq(buf, want);
+	free(buf);
+}
+END_TEST
+
+/* json__double_exact: every bit of a double, and null where JSON has no number. */
+START_TEST(test_json_double_exact)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	struct json j;
+
+	json__init(&j, f);
+	json__array_begin(&j, NULL);
+	json__double_exact(&j, NULL, 0.1);
+	json__double_exact(&j, NULL, 4);
+	json__double_exact(&j, NULL, 1.3835058055282164e+19);
+	json__double_exact(&j, NULL, 1.0 / 0.0);
+	json__double_exact(&j, NULL, 0.0 / 0.0);
+	json__array_end(&j);
+	json__end_line(&j);
+	fclose(f);
+	ck_assert_str_eq(buf, "[0.10000000000000001,4,1.3835058055282164e+19,null,null]\n");
+	free(buf);
+}
+END_TEST
+
 /* A reader never sees a partial file while --output is replaced 300 times. */
 START_TEST(test_output_atomic)
 {
@@ -427,6 +498,8 @@ int main(void)
 	tcase_add_test(tc, test_percentile_open_bucket);
 	tcase_add_loop_test(tc, test_openmetrics_promtool, 0, 2);
 	tcase_add_test(tc, test_openmetrics_no_latency);
+	tcase_add_test(tc, test_openmetrics_writer);
+	tcase_add_test(tc, test_json_double_exact);
 	tcase_add_test(tc, test_output_atomic);
 	tcase_add_test(tc, test_output_check);
 	tcase_add_test(tc, test_output_stdout_flushed);

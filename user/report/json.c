@@ -87,6 +87,15 @@ void json__double(struct json *j, const char *key, double v)
 		fputs("null", j->out);
 }
 
+void json__double_exact(struct json *j, const char *key, double v)
+{
+	json__member(j, key);
+	if (isfinite(v))
+		fprintf(j->out, "%.17g", v);
+	else
+		fputs("null", j->out);
+}
+
 void json__fixed(struct json *j, const char *key, double v, int decimals)
 {
 	json__member(j, key);

@@ -32,6 +32,8 @@ void json__string(struct json *j, const char *key, const char *v);
 void json__u64(struct json *j, const char *key, __u64 v);
 void json__i64(struct json *j, const char *key, __s64 v);
 void json__double(struct json *j, const char *key, double v); /* not finite: null */
+/* v to the last bit ("%.17g": a reader gets back the same double); not finite: null */
+void json__double_exact(struct json *j, const char *key, double v);
 /* v with a fixed number of decimals ("%.3f": times, means); not finite: null */
 void json__fixed(struct json *j, const char *key, double v, int decimals);
 void json__bool(struct json *j, const char *key, bool v);

@@ -12,150 +12,141 @@
  * ever grow, so rate() applies.
  */
 #include <stdio.h>
-#include <string.h>
 
-#include "user/report/escape.h"
+#include "user/report/openmetrics.h"
 #include "user/report/render.h"
 #include "kernel/abi/datasrc.h"
 #include "kernel/lib/util.h"
 
-#define LABELS_MAX 2048
-
 /* target="...",pin="...": what tells two runs' series apart in one textfile directory. */
-static void base_labels(const struct report *r, char *buf, size_t len)
+static void base_labels(const struct report *r, struct om_labels *l)
 {
-	char target[600], pin[600];
-
-	label_value(target, sizeof(target), r->run && r->run->target ? r->run->target : "");
-	if (r->run && r->run->pin_dir) {
-		label_value(pin, sizeof(pin), r->run->pin_dir);
-		snprintf(buf, len, "target=\"%s\",pin=\"%s\"", target, pin);
-	} else {
-		snprintf(buf, len, "target=\"%s\"", target);
-	}
+	om_labels__init(l);
+	om_labels__add(l, "target", r->run && r->run->target ? r->run->target : "", OM_VALUE_MAX);
+	if (r->run && r->run->pin_dir)
+		om_labels__add(l, "pin", r->run->pin_dir, OM_VALUE_MAX);
 }
 
-static void family(FILE *out, const char *name, const char *type, const char *help)
+static void render_run_families(FILE *out, const struct report *r, const struct om_labels *base)
 {
-	fprintf(out, "# HELP %s %s\n", name, help);
-	if (type)
-		fprintf(out, "# TYPE %s %s\n", name, type);
-}
-
-static void render_run_families(FILE *out, const struct report *r, const char *base)
-{
-	char event[600], source[64];
+	struct om_labels l = *base;
 	double started = 0;
 
-	label_value(event, sizeof(event), r->run && r->run->event ? r->run->event : "");
-	label_value(source, sizeof(source), source__name(r->src->kind));
-	family(out, "ldlat_run_info", "gauge",
-	       "What the run samples: the event and source (always 1).");
-	fprintf(out, "ldlat_run_info{%s,event=\"%s\",source=\"%s\"} 1\n", base, event, source);
+	om_labels__add(&l, "event", r->run && r->run->event ? r->run->event : "", OM_VALUE_MAX);
+	om_labels__add(&l, "source", source__name(r->src->kind), 64);
+	om__family(out, "ldlat_run_info", "gauge",
+		   "What the run samples: the event and source (always 1).");
+	om__sample_u64(out, "ldlat_run_info", &l, 1);
 	if (r->run)
 		started = ts__seconds(&r->run->started);
-	family(out, "ldlat_start_time_seconds", "gauge",
-	       "When sampling started, in seconds since the Unix epoch.");
-	fprintf(out, "ldlat_start_time_seconds{%s} %.3f\n", base, started);
+	om__family(out, "ldlat_start_time_seconds", "gauge",
+		   "When sampling started, in seconds since the Unix epoch.");
+	om__sample_fixed(out, "ldlat_start_time_seconds", base, started, 3);
 	if (r->run && r->run->pin_dir) {
-		family(out, "ldlat_cgroup_removed", "gauge",
-		       "1 when the pinned set's cgroup has been removed: its events count "
-		       "nothing.");
-		fprintf(out, "ldlat_cgroup_removed{%s} %d\n", base, r->run->cgroup_removed ? 1 : 0);
+		om__family(out, "ldlat_cgroup_removed", "gauge",
+			   "1 when the pinned set's cgroup has been removed: its events count "
+			   "nothing.");
+		om__sample_u64(out, "ldlat_cgroup_removed", base, r->run->cgroup_removed ? 1 : 0);
 	}
 }
 
-static void render_counter_families(FILE *out, const struct snapshot *s, const char *base)
+static void render_counter_families(FILE *out, const struct snapshot *s,
+				    const struct om_labels *base)
 {
 	const __u64 *by_verdict = &s->counters.kept;
+	struct om_labels l;
 	int v;
 
-	family(out, "ldlat_samples_seen", NULL,
-	       "Samples the BPF program saw (a counter since the start).");
-	fprintf(out, "ldlat_samples_seen{%s} %llu\n", base, (unsigned long long)s->counters.seen);
-	family(out, "ldlat_samples_kept", NULL,
-	       "Samples that passed every filter (a counter since the start).");
-	fprintf(out, "ldlat_samples_kept{%s} %llu\n", base, (unsigned long long)s->counters.kept);
-	family(out, "ldlat_samples_dropped", NULL,
-	       "Samples dropped in the kernel, by reason (a counter since the start).");
-	for (v = LDLAT_DROP_MISSING; v < LDLAT_NVERDICTS; v++)
-		fprintf(out, "ldlat_samples_dropped{%s,reason=\"%s\"} %llu\n", base,
-			counters__key(v), (unsigned long long)by_verdict[v]);
-	family(out, "ldlat_samples_skipped", NULL,
-	       "Samples the kernel did not give the program because another BPF program was "
-	       "running on that CPU (a counter since the start).");
-	fprintf(out, "ldlat_samples_skipped{%s} %llu\n", base,
-		(unsigned long long)s->recursion_misses);
+	om__family(out, "ldlat_samples_seen", NULL,
+		   "Samples the BPF program saw (a counter since the start).");
+	om__sample_u64(out, "ldlat_samples_seen", base, s->counters.seen);
+	om__family(out, "ldlat_samples_kept", NULL,
+		   "Samples that passed every filter (a counter since the start).");
+	om__sample_u64(out, "ldlat_samples_kept", base, s->counters.kept);
+	om__family(out, "ldlat_samples_dropped", NULL,
+		   "Samples dropped in the kernel, by reason (a counter since the start).");
+	for (v = LDLAT_DROP_MISSING; v < LDLAT_NVERDICTS; v++) {
+		l = *base;
+		om_labels__add(&l, "reason", counters__key(v), OM_VALUE_MAX);
+		om__sample_u64(out, "ldlat_samples_dropped", &l, by_verdict[v]);
+	}
+	om__family(out, "ldlat_samples_skipped", NULL,
+		   "Samples the kernel did not give the program because another BPF program was "
+		   "running on that CPU (a counter since the start).");
+	om__sample_u64(out, "ldlat_samples_skipped", base, s->recursion_misses);
 }
 
 /* Every bucket bound, always: a series keeps the same buckets from scrape to scrape. */
 static void render_histogram(FILE *out, const struct report *r, const struct group *g,
-			     const char *labels)
+			     const struct om_labels *labels)
 {
 	const struct cell *c = &g->sum;
+	struct om_labels l;
 	__u64 cumulative = 0;
 	int k;
 
 	for (k = 0; k < LDLAT_NBUCKETS - 1; k++) {
 		cumulative += c->slot[k];
-		fprintf(out, "ldlat_latency_cycles_bucket{%s,le=\"%llu\"} %llu\n", labels,
-			(unsigned long long)ldlat_bucket_hi(k, r->linear_step),
-			(unsigned long long)cumulative);
+		l = *labels;
+		om_labels__add_u64(&l, "le", ldlat_bucket_hi(k, r->linear_step));
+		om__sample_u64(out, "ldlat_latency_cycles_bucket", &l, cumulative);
 	}
-	fprintf(out, "ldlat_latency_cycles_bucket{%s,le=\"+Inf\"} %llu\n", labels,
-		(unsigned long long)c->count);
-	fprintf(out, "ldlat_latency_cycles_sum{%s} %llu\n", labels, (unsigned long long)c->sum);
-	fprintf(out, "ldlat_latency_cycles_count{%s} %llu\n", labels, (unsigned long long)c->count);
+	l = *labels;
+	om_labels__add(&l, "le", "+Inf", OM_VALUE_MAX);
+	om__sample_u64(out, "ldlat_latency_cycles_bucket", &l, c->count);
+	om__sample_u64(out, "ldlat_latency_cycles_sum", labels, c->sum);
+	om__sample_u64(out, "ldlat_latency_cycles_count", labels, c->count);
 }
 
-static void render_loads_families(FILE *out, const struct loads_report *l, const char *base)
+static void render_loads_families(FILE *out, const struct loads_report *lr,
+				  const struct om_labels *base)
 {
-	char event[600];
+	struct om_labels l = *base;
 
-	label_value(event, sizeof(event), l->event);
-	family(out, "ldlat_loads", "gauge",
-	       "Every load counted beside the sampling (--loads), scaled when multiplexed.");
-	fprintf(out, "ldlat_loads{%s,event=\"%s\"} %.0f\n", base, event, l->loads);
-	family(out, "ldlat_loads_sampled_ratio", "gauge",
-	       "The share of the counted loads the samples stand for (samples x period / loads).");
-	if (l->loads > 0 && l->above <= l->loads) /* above: LOADS_SKEW */
-		fprintf(out, "ldlat_loads_sampled_ratio{%s,event=\"%s\"} %.9f\n", base, event,
-			l->above / l->loads);
+	om_labels__add(&l, "event", lr->event, OM_VALUE_MAX);
+	om__family(out, "ldlat_loads", "gauge",
+		   "Every load counted beside the sampling (--loads), scaled when multiplexed.");
+	om__sample_fixed(out, "ldlat_loads", &l, lr->loads, 0);
+	om__family(out, "ldlat_loads_sampled_ratio", "gauge",
+		   "The share of the counted loads the samples stand for (samples x period / "
+		   "loads).");
+	if (lr->loads > 0 && lr->above <= lr->loads) /* above: LOADS_SKEW */
+		om__sample_fixed(out, "ldlat_loads_sampled_ratio", &l, lr->above / lr->loads, 9);
 }
 
 void render_openmetrics(FILE *out, const struct report *r, const struct snapshot *s)
 {
 	struct group groups[LDLAT_MAX_RANGES * LDLAT_NCLASS];
-	char base[LABELS_MAX], labels[LABELS_MAX + 1024], range[600], range_label[1200];
+	struct om_labels base, labels;
+	char range[600];
 	int i, n;
 
-	base_labels(r, base, sizeof(base));
-	render_run_families(out, r, base);
-	render_counter_families(out, s, base);
+	base_labels(r, &base);
+	render_run_families(out, r, &base);
+	render_counter_families(out, s, &base);
 	n = report__groups(r, s, groups, LDLAT_MAX_RANGES * LDLAT_NCLASS);
 	if (r->has_latency) {
-		family(out, "ldlat_latency_cycles", "histogram",
-		       "Latency of the kept samples in core cycles, by data-source class and "
-		       "address "
-		       "range.");
-		fprintf(out, "# UNIT ldlat_latency_cycles cycles\n");
+		om__family(out, "ldlat_latency_cycles", "histogram",
+			   "Latency of the kept samples in core cycles, by data-source class and "
+			   "address range.");
+		om__unit(out, "ldlat_latency_cycles", "cycles");
 	} else {
-		family(out, "ldlat_range_samples", NULL,
-		       "Kept samples per address range; this source carries no latency (a counter "
-		       "since the start).");
+		om__family(out, "ldlat_range_samples", NULL,
+			   "Kept samples per address range; this source carries no latency (a "
+			   "counter since the start).");
 	}
 	for (i = 0; i < n; i++) {
 		report__group_range(r, &groups[i], range, sizeof(range));
-		label_value(range_label, sizeof(range_label), range);
-		snprintf(labels, sizeof(labels), "%s,class=\"%s\",range=\"%s\"", base,
-			 report__group_class(&groups[i]), range_label);
+		labels = base;
+		om_labels__add(&labels, "class", report__group_class(&groups[i]), OM_VALUE_MAX);
+		/* built here, at most sizeof(range) bytes: never cut once escaped */
+		om_labels__add(&labels, "range", range, 2 * sizeof(range));
 		if (r->has_latency)
-			render_histogram(out, r, &groups[i], labels);
+			render_histogram(out, r, &groups[i], &labels);
 		else
-			fprintf(out, "ldlat_range_samples{%s} %llu\n", labels,
-				(unsigned long long)groups[i].sum.count);
+			om__sample_u64(out, "ldlat_range_samples", &labels, groups[i].sum.count);
 	}
 	if (r->loads)
-		render_loads_families(out, r->loads, base);
-	fprintf(out, "# EOF\n");
+		render_loads_families(out, r->loads, &base);
+	om__eof(out);
 }

@@ -5,7 +5,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "user/report/escape.h"
+#include "user/report/json.h"
+#include "user/report/openmetrics.h"
 #include "user/stat/statreport.h"
 #include "kernel/abi/evnames.h"
 #include "kernel/lib/util.h"
@@ -333,154 +334,192 @@ static const char *row_state(enum stat_row_state s)
 				      : "not counted";
 }
 
-static void json_number_or_null(FILE *out, bool known, double v)
+static void json_exact_or_null(struct json *j, const char *key, bool known, double v)
 {
 	if (known)
-		fprintf(out, "%.17g", v);
+		json__double_exact(j, key, v);
 	else
-		fputs("null", out);
+		json__null(j, key);
+}
+
+static void json_string_or_null(struct json *j, const char *key, const char *v)
+{
+	if (v && v[0])
+		json__string(j, key, v);
+	else
+		json__null(j, key);
+}
+
+static void json_counter_model(struct json *j, const struct counter_model *m)
+{
+	json__object_begin(j, "counter_model");
+	json__string(j, "label", m->label);
+	json__bool(j, "pmu", m->has_pmu);
+	json__i64(j, "general_purpose", m->gp);
+	json__i64(j, "fixed", m->fixed);
+	json__i64(j, "offcore", m->offcore);
+	json__bool(j, "nmi_watchdog", m->watchdog);
+	if (m->smt < 0)
+		json__null(j, "smt");
+	else
+		json__bool(j, "smt", m->smt);
+	json__object_end(j);
+}
+
+static void json_groups(struct json *j, const struct counting *c)
+{
+	int i, k;
+
+	json__array_begin(j, "groups");
+	for (i = 0; i < c->plan.ngroups; i++) {
+		json__object_begin(j, NULL);
+		json__array_begin(j, "events");
+		for (k = 0; k < c->plan.groups[i].n; k++)
+			json__string(j, NULL, c->pin[c->plan.groups[i].ev[k]].name);
+		json__array_end(j);
+		json__string(j, "why", c->plan.groups[i].why);
+		json__object_end(j);
+	}
+	json__array_end(j);
+}
+
+static void json_row(struct json *j, const struct stat_row *row)
+{
+	bool counted = row->state == ROW_COUNTED;
+
+	json__object_begin(j, NULL);
+	json__string(j, "name", row->name);
+	if (row->group > 0)
+		json__i64(j, "group", row->group);
+	else
+		json__null(j, "group");
+	json__string(j, "state", row_state(row->state));
+	if (counted)
+		json__null(j, "reason");
+	else
+		json__string(j, "reason", row->reason);
+	json_exact_or_null(j, "count", counted, row->value);
+	if (counted)
+		json__u64(j, "raw", row->raw);
+	else
+		json__null(j, "raw");
+	if (row->msec)
+		json__string(j, "unit", "ns");
+	else
+		json__null(j, "unit");
+	json_exact_or_null(j, "running", counted, row->running);
+	json__bool(j, "scaled", row->scaled);
+	json_exact_or_null(j, "error", counted && row->error >= 0, row->error);
+	if (counted && row->ratio_unit[0]) {
+		json__object_begin(j, "ratio");
+		json__double_exact(j, "value", row->ratio);
+		json__string(j, "unit", row->ratio_unit);
+		json__bool(j, "percent", row->ratio_pct);
+		json__bool(j, "other_group", row->ratio_apart);
+		json__object_end(j);
+	} else {
+		json__null(j, "ratio");
+	}
+	json_string_or_null(j, "libpfm4", row->pfm);
+	json__object_end(j);
 }
 
 void render_stat_json(FILE *out, const struct stat_report *r)
 {
 	const struct counting *c = r->c;
-	const struct counter_model *m = &c->model;
 	struct stat_row *rows = calloc(c->nev ? c->nev : 1, sizeof(*rows));
 	struct timespec now;
-	int i, j;
+	struct json j;
+	int i;
 
 	if (!rows)
 		return;
 	stat_report__rows(r, rows);
 	clock_gettime(CLOCK_REALTIME, &now);
-	fprintf(out, "{\"tool\":\"ldlat-stat\",\"time\":%.3f,\"target\":", ts__seconds(&now));
-	json_string(out, r->target_desc ? r->target_desc : "");
-	fprintf(out, ",\"mode\":\"%s\",\"seconds\":%.6f,\"interval\":",
-		r->mode == STAT_MULTIPLEX ? "multiplex" : "per-group", r->elapsed);
-	if (r->interval)
-		fprintf(out, "{\"end\":%.6f}", r->t);
+	json__init(&j, out);
+	json__object_begin(&j, NULL);
+	json__string(&j, "tool", "ldlat-stat");
+	json__fixed(&j, "time", ts__seconds(&now), 3);
+	json__string(&j, "target", r->target_desc);
+	json__string(&j, "mode", r->mode == STAT_MULTIPLEX ? "multiplex" : "per-group");
+	json__fixed(&j, "seconds", r->elapsed, 6);
+	if (r->interval) {
+		json__object_begin(&j, "interval");
+		json__fixed(&j, "end", r->t, 6);
+		json__object_end(&j);
+	} else {
+		json__null(&j, "interval");
+	}
+	if (r->mux_ms > 0)
+		json__i64(&j, "mux_interval_ms", r->mux_ms);
 	else
-		fputs("null", out);
-	fputs(",\"mux_interval_ms\":", out);
-	json_number_or_null(out, r->mux_ms > 0, r->mux_ms);
-	fputs(",\"counter_model\":{\"label\":", out);
-	json_string(out, m->label);
-	fprintf(out,
-		",\"pmu\":%s,\"general_purpose\":%d,\"fixed\":%d,\"offcore\":%d,"
-		"\"nmi_watchdog\":%s,\"smt\":%s}",
-		m->has_pmu ? "true" : "false", m->gp, m->fixed, m->offcore,
-		m->watchdog ? "true" : "false",
-		m->smt < 0 ? "null"
-		: m->smt   ? "true"
-			   : "false");
-	fputs(",\"groups\":[", out);
-	for (i = 0; i < c->plan.ngroups; i++) {
-		fputs(i ? ",{\"events\":[" : "{\"events\":[", out);
-		for (j = 0; j < c->plan.groups[i].n; j++) {
-			fputs(j ? "," : "", out);
-			json_string(out, c->pin[c->plan.groups[i].ev[j]].name);
-		}
-		fputs("],\"why\":", out);
-		json_string(out, c->plan.groups[i].why);
-		fputc('}', out);
-	}
-	fputs("],\"events\":[", out);
-	for (i = 0; i < c->nev; i++) {
-		const struct stat_row *row = &rows[i];
-		bool counted = row->state == ROW_COUNTED;
-
-		fputs(i ? ",{\"name\":" : "{\"name\":", out);
-		json_string(out, row->name);
-		fputs(",\"group\":", out);
-		json_number_or_null(out, row->group > 0, row->group);
-		fprintf(out, ",\"state\":\"%s\",\"reason\":", row_state(row->state));
-		if (counted)
-			fputs("null", out);
-		else
-			json_string(out, row->reason);
-		fputs(",\"count\":", out);
-		json_number_or_null(out, counted, row->value);
-		fputs(",\"raw\":", out);
-		if (counted)
-			fprintf(out, "%llu", (unsigned long long)row->raw);
-		else
-			fputs("null", out);
-		fputs(",\"unit\":", out);
-		fputs(row->msec ? "\"ns\"" : "null", out);
-		fputs(",\"running\":", out);
-		json_number_or_null(out, counted, row->running);
-		fprintf(out, ",\"scaled\":%s,\"error\":", row->scaled ? "true" : "false");
-		json_number_or_null(out, counted && row->error >= 0, row->error);
-		fputs(",\"ratio\":", out);
-		if (counted && row->ratio_unit[0]) {
-			fprintf(out, "{\"value\":%.17g,\"unit\":", row->ratio);
-			json_string(out, row->ratio_unit);
-			fprintf(out, ",\"percent\":%s,\"other_group\":%s}",
-				row->ratio_pct ? "true" : "false",
-				row->ratio_apart ? "true" : "false");
-		} else {
-			fputs("null", out);
-		}
-		fputs(",\"libpfm4\":", out);
-		if (row->pfm && row->pfm[0])
-			json_string(out, row->pfm);
-		else
-			fputs("null", out);
-		fputc('}', out);
-	}
-	fputs("]}\n", out);
+		json__null(&j, "mux_interval_ms");
+	json_counter_model(&j, &c->model);
+	json_groups(&j, c);
+	json__array_begin(&j, "events");
+	for (i = 0; i < c->nev; i++)
+		json_row(&j, &rows[i]);
+	json__array_end(&j);
+	json__object_end(&j);
+	json__end_line(&j);
 	free(rows);
+}
+
+/* target="...",event="...",group="N": a counted event's series */
+static void event_labels(const struct om_labels *base, const struct stat_row *row,
+			 struct om_labels *l)
+{
+	*l = *base;
+	om_labels__add(l, "event", row->name, OM_VALUE_MAX);
+	om_labels__add_int(l, "group", row->group);
 }
 
 void render_stat_openmetrics(FILE *out, const struct stat_report *r)
 {
 	const struct counting *c = r->c;
 	struct stat_row *rows = calloc(c->nev ? c->nev : 1, sizeof(*rows));
-	char target[600], event[600], labels[1400];
+	struct om_labels base, l;
 	int i;
 
 	if (!rows)
 		return;
 	stat_report__rows(r, rows);
-	label_value(target, sizeof(target), r->target_desc ? r->target_desc : "");
-	fprintf(out, "# HELP ldlat_stat_events Event counts since the start; scaled by "
-		     "time_enabled/time_running when the kernel multiplexed them (task-clock and "
-		     "cpu-clock in ns).\n# TYPE ldlat_stat_events gauge\n");
+	om_labels__init(&base);
+	om_labels__add(&base, "target", r->target_desc, OM_VALUE_MAX);
+	om__family(out, "ldlat_stat_events", "gauge",
+		   "Event counts since the start; scaled by time_enabled/time_running when the "
+		   "kernel multiplexed them (task-clock and cpu-clock in ns).");
 	for (i = 0; i < c->nev; i++) {
 		if (rows[i].state != ROW_COUNTED)
 			continue;
-		label_value(event, sizeof(event), rows[i].name);
-		snprintf(labels, sizeof(labels), "target=\"%s\",event=\"%s\",group=\"%d\"", target,
-			 event, rows[i].group);
-		fprintf(out, "ldlat_stat_events{%s} %.17g\n", labels, rows[i].value);
+		event_labels(&base, &rows[i], &l);
+		om__sample_exact(out, "ldlat_stat_events", &l, rows[i].value);
 	}
-	fprintf(out, "# HELP ldlat_stat_running_ratio The share of the time the event was on a "
-		     "counter.\n# TYPE ldlat_stat_running_ratio gauge\n");
+	om__family(out, "ldlat_stat_running_ratio", "gauge",
+		   "The share of the time the event was on a counter.");
 	for (i = 0; i < c->nev; i++) {
 		if (rows[i].state != ROW_COUNTED)
 			continue;
-		label_value(event, sizeof(event), rows[i].name);
-		fprintf(out,
-			"ldlat_stat_running_ratio{target=\"%s\",event=\"%s\",group=\"%d\"} %.9f\n",
-			target, event, rows[i].group, rows[i].running);
+		event_labels(&base, &rows[i], &l);
+		om__sample_fixed(out, "ldlat_stat_running_ratio", &l, rows[i].running, 9);
 	}
-	fprintf(out, "# HELP ldlat_stat_events_stderr One standard error of a scaled count, in "
-		     "events (absent when unknown).\n# TYPE ldlat_stat_events_stderr gauge\n");
+	om__family(out, "ldlat_stat_events_stderr", "gauge",
+		   "One standard error of a scaled count, in events (absent when unknown).");
 	for (i = 0; i < c->nev; i++) {
 		if (rows[i].state != ROW_COUNTED || rows[i].error < 0)
 			continue;
-		label_value(event, sizeof(event), rows[i].name);
-		fprintf(out,
-			"ldlat_stat_events_stderr{target=\"%s\",event=\"%s\",group=\"%d\"} %.17g\n",
-			target, event, rows[i].group, rows[i].error);
+		event_labels(&base, &rows[i], &l);
+		om__sample_exact(out, "ldlat_stat_events_stderr", &l, rows[i].error);
 	}
-	fprintf(out, "# HELP ldlat_stat_counted Whether the event was counted (1), or could not be "
-		     "opened here or never got a counter (0).\n# TYPE ldlat_stat_counted gauge\n");
+	om__family(out, "ldlat_stat_counted", "gauge",
+		   "Whether the event was counted (1), or could not be opened here or never got a "
+		   "counter (0).");
 	for (i = 0; i < c->nev; i++) {
-		label_value(event, sizeof(event), rows[i].name);
-		fprintf(out, "ldlat_stat_counted{target=\"%s\",event=\"%s\",state=\"%s\"} %d\n",
-			target, event, row_state(rows[i].state), rows[i].state == ROW_COUNTED);
+		l = base;
+		om_labels__add(&l, "event", rows[i].name, OM_VALUE_MAX);
+		om_labels__add(&l, "state", row_state(rows[i].state), OM_VALUE_MAX);
+		om__sample_u64(out, "ldlat_stat_counted", &l, rows[i].state == ROW_COUNTED);
 	}
-	fprintf(out, "# EOF\n");
+	om__eof(out);
 	free(rows);
 }

@@ -1,0 +1,61 @@
+#!/usr/bin/env python3
+"""
+writers.py - checks that each machine-readable format has one writer (make
+check-writers, run by make test).
+
+JSON is written by user/report/json.c, OpenMetrics by
+user/report/openmetrics.c, and both escape through user/report/escape.c.
+Anywhere else in the tools, a JSON member name in a string ("\\"key\\":"), a
+label ("name=\\""), a # HELP, # TYPE, # UNIT or # EOF line, or a call to the
+escaping functions is a document built by hand: this prints each one and
+exits 1.
+"""
+import os
+import re
+import subprocess
+import sys
+
+WRITERS = {
+    'user/report/json.c', 'user/report/json.h',
+    'user/report/openmetrics.c', 'user/report/openmetrics.h',
+    'user/report/escape.c', 'user/report/escape.h',
+}
+FOLDERS = ('user/', 'kernel/', 'bench/')
+BY_HAND = [
+    (re.compile(r'\\"[A-Za-z_][A-Za-z0-9_]*\\":'), 'a JSON member written by hand'),
+    (re.compile(r'[A-Za-z_][A-Za-z0-9_]*=\\"'), 'an OpenMetrics label written by hand'),
+    (re.compile(r'"[^"\n]*# (HELP|TYPE|UNIT|EOF)\b'), 'an OpenMetrics line written by hand'),
+    (re.compile(r'\b(json_string|label_value)\s*\('), 'escaping outside the writers'),
+]
+
+
+def main():
+    top = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..')
+    os.chdir(top)
+    try:
+        files = subprocess.check_output(['git', 'ls-files', '*.c', '*.h'],
+                                        stderr=subprocess.DEVNULL).decode().split()
+    except (OSError, subprocess.CalledProcessError):
+        files = [os.path.join(r, f)[2:] for r, _, fs in os.walk('.') for f in fs
+                 if f.endswith(('.c', '.h'))]
+    files = [f for f in files if f.startswith(FOLDERS) and f not in WRITERS]
+    errors = []
+    for f in files:
+        with open(f, encoding='utf-8') as fh:
+            for n, line in enumerate(fh, 1):
+                for pattern, what in BY_HAND:
+                    if pattern.search(line):
+                        errors.append(f'{f}:{n}: {what}: {line.strip()}')
+    for e in errors:
+        print(e)
+    if errors:
+        print('check-writers: JSON goes through user/report/json.h, OpenMetrics through '
+              'user/report/openmetrics.h')
+        return 1
+    print(f'check-writers: {len(files)} files, no JSON or OpenMetrics written outside '
+          'the writers')
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
