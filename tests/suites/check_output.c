@@ -24,6 +24,7 @@
 #include "user/report/openmetrics.h"
 #include "user/report/output.h"
 #include "user/report/render.h"
+#include "user/report/table.h"
 #include "tests/lib/testutil.h"
 #include "kernel/lib/util.h"
 
@@ -363,6 +364,88 @@ START_TEST(test_json_double_exact)
 }
 END_TEST
 
+/*
+ * The text-table writer: right and left alignment, a cell wider than its
+ * column pushing the row on, a row that stops early without trailing
+ * spaces, a stop column, and an unbounded last column printed whole.
+ */
+START_TEST(test_table_writer)
+{
+	static const struct table_column cols[] = {
+		{ .header = "count", .width = 6, .align = TABLE_RIGHT },
+		{ .header = "name", .width = 8, .align = TABLE_LEFT, .sep = "  " },
+		{ .header = "what", .align = TABLE_LEFT, .sep = " " },
+		{ .header = "note", .align = TABLE_LEFT, .sep = " ", .stop = 30 },
+	};
+	const struct table t = { cols, ARRAY_SIZE(cols) };
+	char *buf = NULL, long_cell[1000], want[2048];
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	struct table_row r;
+
+	memset(long_cell, 'w', sizeof(long_cell) - 1);
+	long_cell[sizeof(long_cell) - 1] = '\0';
+	table__header(f, &t);
+	table__row_begin(&r, f, &t);
+	table__cell(&r, "%d", 42);
+	table__cell(&r, "%s", "ab");
+	table__cell(&r, "%s", "x");
+	table__row_end(&r);
+	/* wider than their columns: printed whole, the note still at its stop */
+	table__row_begin(&r, f, &t);
+	table__cell(&r, "%d", 1234567);
+	table__cell(&r, "%s", "a-name-too-long");
+	table__cell(&r, "%s", "y");
+	table__cell(&r, "%s", "z");
+	table__row_end(&r);
+	/* past the stop: the note after its separator */
+	table__row_begin(&r, f, &t);
+	table__cell(&r, "%d", 1);
+	table__cell(&r, "%s", "n");
+	table__cell(&r, "%s", "a long text that passes the stop");
+	table__cell(&r, "(%s)", "note");
+	table__row_end(&r);
+	/* empty cells in the middle keep their widths; a row that stops early has no padding */
+	table__row_begin(&r, f, &t);
+	table__cell(&r, "%d", 5);
+	table__cell(&r, "%s", "");
+	table__cell(&r, "%s", "");
+	table__cell(&r, "%s", "t");
+	table__row_end(&r);
+	table__row_begin(&r, f, &t);
+	table__cell(&r, "%d", 7);
+	table__cell(&r, "%s", "short");
+	table__row_end(&r);
+	/* the unbounded column: longer than the buffers callers format their cells in */
+	table__row_begin(&r, f, &t);
+	table__cell(&r, "%d", 0);
+	table__cell(&r, "%s", "n");
+	table__cell(&r, "%s", long_cell);
+	table__row_end(&r);
+	/* a cell past the last column is not printed */
+	table__row_begin(&r, f, &t);
+	table__cell(&r, "%s", "a");
+	table__cell(&r, "%s", "b");
+	table__cell(&r, "%s", "c");
+	table__cell(&r, "%s", "d");
+	table__cell(&r, "%s", "e");
+	table__row_end(&r);
+	fclose(f);
+	snprintf(want, sizeof(want),
+		 " count  name     what         note\n"
+		 "    42  ab       x\n"
+		 "1234567  a-name-too-long y    z\n"
+		 "     1  n        a long text that passes the stop (note)\n"
+		 "     5                        t\n"
+		 "     7  short\n"
+		 "     0  n        %s\n"
+		 "     a  b        c            d\n",
+		 long_cell);
+	ck_assert_str_eq(buf, want);
+	free(buf);
+}
+END_TEST
+
 /* A reader never sees a partial file while --output is replaced 300 times. */
 START_TEST(test_output_atomic)
 {
@@ -500,6 +583,7 @@ int main(void)
 	tcase_add_test(tc, test_openmetrics_no_latency);
 	tcase_add_test(tc, test_openmetrics_writer);
 	tcase_add_test(tc, test_json_double_exact);
+	tcase_add_test(tc, test_table_writer);
 	tcase_add_test(tc, test_output_atomic);
 	tcase_add_test(tc, test_output_check);
 	tcase_add_test(tc, test_output_stdout_flushed);
