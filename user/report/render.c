@@ -5,6 +5,7 @@
 #include <time.h>
 
 #include "user/report/render.h"
+#include "user/report/table.h"
 #include "kernel/abi/datasrc.h"
 #include "kernel/lib/util.h"
 
@@ -88,6 +89,13 @@ static void render_hist(FILE *out, const struct report *r, const struct cell *c)
 	int first = -1, last = -1, k, w = 1, stars;
 	__u64 max = 0, lo, hi;
 	char bar[BAR_WIDTH + 1], label[64];
+	struct table_column cols[] = {
+		{ .header = "cycles", .align = TABLE_RIGHT }, /* as wide as the labels, below */
+		{ .header = "count", .width = 9, .align = TABLE_LEFT, .sep = " : " },
+		{ .header = "distribution", .align = TABLE_LEFT, .sep = " " },
+	};
+	const struct table t = { cols, ARRAY_SIZE(cols) };
+	struct table_row row;
 
 	for (k = 0; k < LDLAT_NBUCKETS; k++) {
 		if (!c->slot[k])
@@ -105,7 +113,8 @@ static void render_hist(FILE *out, const struct report *r, const struct cell *c)
 		if (u64_width(hi) > w)
 			w = u64_width(hi);
 	}
-	fprintf(out, "%*s : %-9s distribution\n", 2 * w + 4, "cycles", "count");
+	cols[0].width = 2 * w + 4; /* "lo -> hi", each as wide as the widest */
+	table__header(out, &t);
 	for (k = first; k <= last; k++) {
 		lo = ldlat_bucket_lo(k, r->linear_step);
 		hi = ldlat_bucket_hi(k, r->linear_step);
@@ -119,7 +128,11 @@ static void render_hist(FILE *out, const struct report *r, const struct cell *c)
 		memset(bar, '*', stars);
 		memset(bar + stars, ' ', BAR_WIDTH - stars);
 		bar[BAR_WIDTH] = '\0';
-		fprintf(out, "%s : %-9llu |%s|\n", label, (unsigned long long)c->slot[k], bar);
+		table__row_begin(&row, out, &t);
+		table__cell(&row, "%s", label);
+		table__cell(&row, "%llu", (unsigned long long)c->slot[k]);
+		table__cell(&row, "|%s|", bar);
+		table__row_end(&row);
 	}
 }
 
@@ -217,21 +230,35 @@ void render_counters(FILE *out, const struct snapshot *s, const struct ldlat_con
 			(unsigned long long)s->recursion_misses);
 }
 
+/* Samples per range, for samples without latency. */
+static const struct table_column counts_columns[] = {
+	{ .header = "samples", .width = 12, .align = TABLE_RIGHT },
+	{ .header = "range", .align = TABLE_LEFT, .sep = "  " },
+};
+static const struct table counts_table = { counts_columns, ARRAY_SIZE(counts_columns) };
+
 static void render_counts(FILE *out, const struct report *r, const struct group *g, int n)
 {
+	struct table_row row;
 	char name[600];
 	__u64 total = 0;
 	int i;
 
-	fprintf(out, "%12s  %s\n", "samples", "range");
+	table__header(out, &counts_table);
 	for (i = 0; i < n; i++) {
 		report__range_name(r, g[i].range < 0 ? 0 : g[i].range, name, sizeof(name));
-		fprintf(out, "%12llu  %s\n", (unsigned long long)g[i].sum.count,
-			g[i].range < 0 ? "all ranges" : name);
+		table__row_begin(&row, out, &counts_table);
+		table__cell(&row, "%llu", (unsigned long long)g[i].sum.count);
+		table__cell(&row, "%s", g[i].range < 0 ? "all ranges" : name);
+		table__row_end(&row);
 		total += g[i].sum.count;
 	}
-	if (n > 1)
-		fprintf(out, "%12llu  total\n", (unsigned long long)total);
+	if (n > 1) {
+		table__row_begin(&row, out, &counts_table);
+		table__cell(&row, "%llu", (unsigned long long)total);
+		table__cell(&row, "total");
+		table__row_end(&row);
+	}
 	fprintf(out, "%s samples carry no latency or data source: counts per range only.\n",
 		r->src->kind == SOURCE_PAGE_FAULTS ? "page-fault" : "these");
 }
