@@ -7,7 +7,9 @@
 #include "user/top/topreport.h"
 #include "user/report/json.h"
 #include "user/report/render.h"
+#include "user/report/table.h"
 #include "kernel/abi/datasrc.h"
+#include "kernel/lib/util.h"
 
 static void top_row__free(struct top_row *r)
 {
@@ -235,8 +237,42 @@ static void rows__not_attributed(FILE *out, const struct top_rows *rows)
 			(unsigned long long)rows->failed);
 }
 
-static void rows__more(FILE *out, const struct top_rows *rows, size_t shown)
+/* The columns both tables begin with; row__cells writes their cells. */
+// clang-format off
+#define TOP_COMMON_COLUMNS \
+	{ .header = "samples", .width = 10, .align = TABLE_RIGHT }, \
+	{ .header = "percent", .width = 7, .align = TABLE_RIGHT, .sep = "  " }, \
+	{ .header = "mean lat", .width = 8, .align = TABLE_RIGHT, .sep = "  " }, \
+	{ .header = "max lat", .width = 8, .align = TABLE_RIGHT, .sep = "  " }, \
+	{ .header = "source", .width = 22, .align = TABLE_LEFT, .sep = "  " }
+// clang-format on
+
+static const struct table_column ip_columns[] = {
+	TOP_COMMON_COLUMNS,
+	{ .header = "function", .width = 40, .align = TABLE_LEFT, .sep = " " },
+	{ .header = "DSO", .align = TABLE_LEFT, .sep = " " },
+};
+static const struct table ip_table = { ip_columns, ARRAY_SIZE(ip_columns) };
+
+/* samples, percent, mean and max latency, source */
+static void row__cells(struct table_row *tr, const struct top_report *r, const struct top_row *row,
+		       const struct top_rows *rows)
 {
+	char mean[32], max[32], src[64];
+
+	row__latency(r, row, mean, max, sizeof(mean));
+	row__source(r, row, src, sizeof(src));
+	table__cell(tr, "%llu", (unsigned long long)row->v.count);
+	table__cell(tr, "%.2f%%", percent(row->v.count, rows->total));
+	table__cell(tr, "%s", mean);
+	table__cell(tr, "%s", max);
+	table__cell(tr, "%s", src);
+}
+
+/* The rows past --rows, summed: their samples and share, then how many (from the third column). */
+static void rows__more(FILE *out, const struct table *t, const struct top_rows *rows, size_t shown)
+{
+	struct table_row tr;
 	__u64 rest = 0;
 	size_t i;
 
@@ -244,60 +280,77 @@ static void rows__more(FILE *out, const struct top_rows *rows, size_t shown)
 		return;
 	for (i = shown; i < rows->n; i++)
 		rest += rows->r[i].v.count;
-	fprintf(out, "%10llu  %6.2f%%  ... %zu more rows\n", (unsigned long long)rest,
-		percent(rest, rows->total), rows->n - shown);
+	table__row_begin(&tr, out, t);
+	table__cell(&tr, "%llu", (unsigned long long)rest);
+	table__cell(&tr, "%.2f%%", percent(rest, rows->total));
+	table__cell(&tr, "... %zu more rows", rows->n - shown);
+	table__row_end(&tr);
 }
 
 static void render_ip_text(FILE *out, const struct top_report *r, const struct top_rows *rows)
 {
-	char mean[32], max[32], src[64], func[300];
+	char func[300];
 	size_t i, n = r->nrows < 0 || (size_t)r->nrows > rows->n ? rows->n : (size_t)r->nrows;
+	struct table_row tr;
 
 	fprintf(out, "code: %llu samples, by function\n", (unsigned long long)rows->total);
-	fprintf(out, "%10s  %7s  %8s  %8s  %-22s %-40s %s\n", "samples", "percent", "mean lat",
-		"max lat", "source", "function", "DSO");
+	table__header(out, &ip_table);
 	for (i = 0; i < n; i++) {
 		const struct top_row *row = &rows->r[i];
 
-		row__latency(r, row, mean, max, sizeof(mean));
-		row__source(r, row, src, sizeof(src));
 		snprintf(func, sizeof(func), "[%c] %s", row->kernel ? 'k' : '.', row->name);
-		fprintf(out, "%10llu  %6.2f%%  %8s  %8s  %-22s %-40s %s\n",
-			(unsigned long long)row->v.count, percent(row->v.count, rows->total), mean,
-			max, src, func, dso__short_name(row->where));
+		table__row_begin(&tr, out, &ip_table);
+		row__cells(&tr, r, row, rows);
+		table__cell(&tr, "%s", func);
+		table__cell(&tr, "%s", dso__short_name(row->where));
+		table__row_end(&tr);
 	}
-	rows__more(out, rows, n);
+	rows__more(out, &ip_table, rows, n);
 	rows__not_attributed(out, rows);
 }
 
 static void render_data_text(FILE *out, const struct top_report *r, const struct top_rows *rows)
 {
 	const char *unit = r->shift == 12 ? "pages" : r->shift == 6 ? "lines" : "blocks";
-	char mean[32], max[32], src[64], off[32], blocks[32];
+	char off[32];
 	size_t i, n = r->nrows < 0 || (size_t)r->nrows > rows->n ? rows->n : (size_t)r->nrows;
 	bool by_object = r->data_by == TOP_DATA_OBJECT;
+	const struct table_column cols[] = {
+		TOP_COMMON_COLUMNS,
+		/* by object: how many blocks the object's samples touched, and the hottest */
+		{ .header = by_object ? unit : "", .width = 6, .align = TABLE_RIGHT, .sep = " " },
+		{ .header = by_object ? "hottest" : "offset",
+		  .width = 10,
+		  .align = TABLE_LEFT,
+		  .sep = " " },
+		{ .header = "variable or mapping", .width = 32, .align = TABLE_LEFT, .sep = " " },
+		{ .header = "in", .align = TABLE_LEFT, .sep = " " },
+	};
+	const struct table t = { cols, ARRAY_SIZE(cols) };
+	struct table_row tr;
 
 	fprintf(out, "data: %llu samples, by %s (%llu-byte %s)\n", (unsigned long long)rows->total,
 		by_object ? "variable or mapping" : "block", 1ull << r->shift, unit);
-	fprintf(out, "%10s  %7s  %8s  %8s  %-22s %6s %-10s %-32s %s\n", "samples", "percent",
-		"mean lat", "max lat", "source", by_object ? unit : "",
-		by_object ? "hottest" : "offset", "variable or mapping", "in");
+	table__header(out, &t);
 	for (i = 0; i < n; i++) {
 		const struct top_row *row = &rows->r[i];
 
-		row__latency(r, row, mean, max, sizeof(mean));
-		row__source(r, row, src, sizeof(src));
 		if (row->kind == SYM_UNKNOWN || row->kind == SYM_EXITED)
 			snprintf(off, sizeof(off), "-");
 		else
 			offset__text(row->offset, off, sizeof(off));
-		snprintf(blocks, sizeof(blocks), "%llu", (unsigned long long)row->blocks);
-		fprintf(out, "%10llu  %6.2f%%  %8s  %8s  %-22s %6s %-10s %-32s %s\n",
-			(unsigned long long)row->v.count, percent(row->v.count, rows->total), mean,
-			max, src, by_object ? blocks : "", off, row->name,
-			dso__short_name(row->where));
+		table__row_begin(&tr, out, &t);
+		row__cells(&tr, r, row, rows);
+		if (by_object)
+			table__cell(&tr, "%llu", (unsigned long long)row->blocks);
+		else
+			table__cell(&tr, "%s", "");
+		table__cell(&tr, "%s", off);
+		table__cell(&tr, "%s", row->name);
+		table__cell(&tr, "%s", dso__short_name(row->where));
+		table__row_end(&tr);
 	}
-	rows__more(out, rows, n);
+	rows__more(out, &t, rows, n);
 	rows__not_attributed(out, rows);
 }
 
