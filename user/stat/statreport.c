@@ -7,6 +7,7 @@
 
 #include "user/report/json.h"
 #include "user/report/openmetrics.h"
+#include "user/report/table.h"
 #include "user/stat/statreport.h"
 #include "kernel/abi/evnames.h"
 #include "kernel/lib/util.h"
@@ -201,17 +202,28 @@ static const char *ratio_text(const struct stat_row *row, char *buf, size_t len)
 	return buf;
 }
 
+/* perf stat's columns: the count, the event, a ratio (or why there is no count), a note. */
+static const struct table_column stat_columns[] = {
+	{ .width = 20, .align = TABLE_RIGHT },
+	{ .width = 30, .align = TABLE_LEFT, .sep = "  " },
+	{ .align = TABLE_LEFT, .sep = " " },
+	/* the share of the time on a counter, set apart at the 90th byte */
+	{ .align = TABLE_LEFT, .sep = " ", .stop = 90 },
+};
+static const struct table stat_table = { stat_columns, ARRAY_SIZE(stat_columns) };
+
 static void render_row(FILE *out, const struct stat_row *row)
 {
 	char num[64], ratio[160], tail[96] = "";
-	int width = 0;
+	struct table_row tr;
 
-	if (row->state == ROW_UNSUPPORTED) {
-		fprintf(out, "%20s  %-30s %s\n", "<not supported>", row->name, row->reason);
-		return;
-	}
-	if (row->state == ROW_NOT_COUNTED) {
-		fprintf(out, "%20s  %-30s %s\n", "<not counted>", row->name, row->reason);
+	table__row_begin(&tr, out, &stat_table);
+	if (row->state != ROW_COUNTED) {
+		table__cell(&tr, "%s",
+			    row->state == ROW_UNSUPPORTED ? "<not supported>" : "<not counted>");
+		table__cell(&tr, "%s", row->name);
+		table__cell(&tr, "%s", row->reason);
+		table__row_end(&tr);
 		return;
 	}
 	if (row->msec)
@@ -233,14 +245,13 @@ static void render_row(FILE *out, const struct stat_row *row)
 	} else if (row->idle) {
 		snprintf(tail, sizeof(tail), "(the target did not run in this interval)");
 	}
-	if (!ratio[0] && !tail[0]) {
-		fprintf(out, "%20s  %s\n", num, row->name);
-		return;
-	}
-	width = fprintf(out, "%20s  %-30s %s", num, row->name, ratio);
+	table__cell(&tr, "%s", num);
+	table__cell(&tr, "%s", row->name);
+	if (ratio[0] || tail[0])
+		table__cell(&tr, "%s", ratio);
 	if (tail[0])
-		fprintf(out, "%*s%s", width < 90 ? 90 - width : 1, "", tail);
-	fputc('\n', out);
+		table__cell(&tr, "%s", tail);
+	table__row_end(&tr);
 }
 
 void render_stat_text(FILE *out, const struct stat_report *r)
