@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """
-writers.py - checks that each machine-readable format has one writer (make
-check-writers, run by make test).
+writers.py - checks that each format has one writer (make check-writers, run
+by make test).
 
 JSON is written by user/report/json.c, OpenMetrics by
 user/report/openmetrics.c, and both escape through user/report/escape.c.
@@ -9,6 +9,13 @@ Anywhere else in the tools, a JSON member name in a string ("\\"key\\":"), a
 label ("name=\\""), a # HELP, # TYPE, # UNIT or # EOF line, or a call to the
 escaping functions is a document built by hand: this prints each one and
 exits 1.
+
+Text tables are laid out by user/report/table.c.  Elsewhere, a string
+literal (outside a scanf) with two conversions of a fixed width ("%10s ...
+%-22s") or one followed by a gap of two spaces ("%12llu  %s") is a table row
+laid out by hand.  A single padded number inside a cell ("# %8.3f %s/sec")
+is not a row, and a row with single-space gaps and one padded field escapes
+the check.
 """
 import os
 import re
@@ -19,6 +26,7 @@ WRITERS = {
     'user/report/json.c', 'user/report/json.h',
     'user/report/openmetrics.c', 'user/report/openmetrics.h',
     'user/report/escape.c', 'user/report/escape.h',
+    'user/report/table.c', 'user/report/table.h',
 }
 FOLDERS = ('user/', 'kernel/', 'bench/')
 BY_HAND = [
@@ -27,6 +35,18 @@ BY_HAND = [
     (re.compile(r'"[^"\n]*# (HELP|TYPE|UNIT|EOF)\b'), 'an OpenMetrics line written by hand'),
     (re.compile(r'\b(json_string|label_value)\s*\('), 'escaping outside the writers'),
 ]
+
+
+# a conversion of a fixed width: %10s, %-22s, %6.2f, %12llu (not %*s, not %02x)
+PADDED = r'%-?[1-9][0-9]*(?:\.[0-9]+)?(?:hh|h|ll|l|z|j)?[diouxXfeEgGs]'
+TABLE_ROW = re.compile(PADDED + r'.*' + PADDED + r'|' + PADDED + r'(?:%%)?  +\S')
+STRING = re.compile(r'"((?:[^"\\\n]|\\.)*)"')
+
+
+def table_row_by_hand(line):
+    if 'scanf' in line:
+        return False
+    return any(TABLE_ROW.search(m.group(1)) for m in STRING.finditer(line))
 
 
 def main():
@@ -46,14 +66,16 @@ def main():
                 for pattern, what in BY_HAND:
                     if pattern.search(line):
                         errors.append(f'{f}:{n}: {what}: {line.strip()}')
+                if table_row_by_hand(line):
+                    errors.append(f'{f}:{n}: a text-table row laid out by hand: {line.strip()}')
     for e in errors:
         print(e)
     if errors:
         print('check-writers: JSON goes through user/report/json.h, OpenMetrics through '
-              'user/report/openmetrics.h')
+              'user/report/openmetrics.h, text tables through user/report/table.h')
         return 1
-    print(f'check-writers: {len(files)} files, no JSON or OpenMetrics written outside '
-          'the writers')
+    print(f'check-writers: {len(files)} files, no JSON, OpenMetrics or text table written '
+          'outside the writers')
     return 0
 
 
