@@ -17,12 +17,24 @@
  *     that is not.
  *
  * err__errno(e) gives the errno back, for strerror() and comparisons.
+ *
+ * The sentence travels in the caller's struct err (err__msg()).
  */
 #ifndef LDLAT_ERR_H
 #define LDLAT_ERR_H
 
 #include <errno.h>
 #include <stdbool.h>
+
+#define ERR_MSG_MAX 2048
+
+/* An error's sentence, for the user, without the tool's name. */
+struct err {
+	char msg[ERR_MSG_MAX];
+};
+
+/* Sets the sentence (cut to fit), as snprintf would; the arguments may quote it. */
+__attribute__((format(printf, 2, 3))) void err__msg(struct err *err, const char *fmt, ...);
 
 #define ERR_ERRNO_MASK 0xffff
 #define ERR_INPUT      0x10000
