@@ -57,7 +57,7 @@ int main(int argc, char **argv)
 	if (e) {
 		fprintf(stderr, "ldlat-floor: %s\n", err.msg);
 		tool__teardown(&tool);
-		return cli__exit_status(e);
+		return err__status(&err, e);
 	}
 	fprintf(stderr, "ldlat-floor: sampling %s on %s, no BPF program. Ctrl-C to end.\n",
 		tool.evlist.evsel[0].name, tool.run.target_desc);

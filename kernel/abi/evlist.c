@@ -167,11 +167,11 @@ static int evlist__group_fd(const struct evlist *evlist, int cpu, pid_t tid)
  * user's to grant; whatever else the kernel refuses, the system's (the
  * caller knows better when the user wrote the event).
  */
-static int evsel__fault(int e)
+static int evsel__fault(int e, struct err *err)
 {
 	if ((e == EACCES || e == EPERM) && !caps__perfmon())
-		return err__input(-e);
-	return err__system(-e);
+		return err__input(err, -e);
+	return err__system(err, -e);
 }
 
 static int evlist__open_one(struct evlist *evlist, int idx, pid_t pid, int cpu, unsigned long flags,
@@ -192,7 +192,7 @@ static int evlist__open_one(struct evlist *evlist, int idx, pid_t pid, int cpu, 
 			err__msg(err, "cannot open %s: its group leader %s is not open on %s %d",
 				 ev->name, evlist->evsel[0].name, tid >= 0 ? "task" : "CPU",
 				 tid >= 0 ? (int)tid : cpu);
-			return err__system(-EINVAL);
+			return err__system(err, -EINVAL);
 		}
 	}
 	if (ev->has_leader) {
@@ -206,7 +206,7 @@ static int evlist__open_one(struct evlist *evlist, int idx, pid_t pid, int cpu, 
 			snprintf(lev.name, sizeof(lev.name), "%s (the group leader of %s)",
 				 ev->leader_name, ev->name);
 			evsel__strerror(&lev, e, cpu, tid, err);
-			return evsel__fault(e);
+			return evsel__fault(e, err);
 		}
 	}
 	/* a group member is enabled with its leader; the leader starts disabled */
@@ -218,7 +218,7 @@ static int evlist__open_one(struct evlist *evlist, int idx, pid_t pid, int cpu, 
 		evsel__strerror(ev, e, cpu, tid, err);
 		if (lfd >= 0)
 			close(lfd);
-		return evsel__fault(e);
+		return evsel__fault(e, err);
 	}
 	f = &evlist->fds[evlist->nfds++];
 	f->fd = fd;
@@ -291,7 +291,7 @@ static int evlist__tasks_gone(const struct target *target, const bool *gone, str
 			open |= !gone[j];
 		if (!open) {
 			err__msg(err, "process %d exited before sampling started", (int)tgid);
-			return err__system(-ESRCH);
+			return err__system(err, -ESRCH);
 		}
 	}
 	return 0;
@@ -319,8 +319,7 @@ int evlist__open(struct evlist *evlist, const struct target *target, struct err 
 				if (gone[j])
 					continue;
 				e = evlist__open_task(evlist, i, target, j, err);
-				if (e &&
-				    (err__errno(e) == -ESRCH || task__exiting(target->tids[j]))) {
+				if (e && (e == -ESRCH || task__exiting(target->tids[j]))) {
 					gone[j] = true;
 					e = 0;
 				}
@@ -347,7 +346,7 @@ int evlist__open(struct evlist *evlist, const struct target *target, struct err 
 		}
 		if (e) {
 			evlist->failed_evsel = i;
-			evlist->failed_errno = -err__errno(e);
+			evlist->failed_errno = -e;
 		}
 	}
 	free(gone);

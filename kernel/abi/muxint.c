@@ -77,7 +77,7 @@ int muxint__set(struct muxint_saved *saved, const char *pmu, int ms, struct err 
 			 ms, pmu, strerror(-e),
 			 e == -EACCES || e == -EPERM ? " (it needs root)" : "");
 		saved->n--; /* nothing changed: nothing to put back */
-		return e == -EACCES || e == -EPERM ? err__input(-EPERM) : e;
+		return e == -EACCES || e == -EPERM ? err__input(err, -EPERM) : e;
 	}
 	return 0;
 }

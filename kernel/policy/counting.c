@@ -119,19 +119,17 @@ int counting__probe(struct counting *c, const struct target *target, struct err 
 {
 	struct target one = target__first(target);
 	struct err why = {};
-	int i, e, en;
+	int i, e;
 
 	for (i = 0; i < c->nev; i++) {
 		e = counting__probe_one(&c->ev[i], &one, &why);
-		en = err__errno(e);
-		if ((en == -EACCES || en == -EPERM) && target->kind == TARGET_TASKS &&
+		if ((e == -EACCES || e == -EPERM) && target->kind == TARGET_TASKS &&
 		    !c->ev[i].spec.attr.exclude_kernel) {
 			struct perf_event_attr was = c->ev[i].spec.attr;
 
 			c->ev[i].spec.attr.exclude_kernel = 1;
 			c->ev[i].spec.attr.exclude_hv = 1;
 			e = counting__probe_one(&c->ev[i], &one, &why);
-			en = err__errno(e);
 			if (e) {
 				c->ev[i].spec.attr = was;
 			} else {
@@ -145,13 +143,13 @@ int counting__probe(struct counting *c, const struct target *target, struct err 
 		if (!e)
 			continue;
 		/* evlist__open said whose fault (a missing privilege, or the system) */
-		if (en == -EACCES || en == -EPERM || en == -ESRCH || en == -EMFILE ||
-		    en == -ENFILE || en == -ENOMEM) {
+		if (e == -EACCES || e == -EPERM || e == -ESRCH || e == -EMFILE || e == -ENFILE ||
+		    e == -ENOMEM) {
 			*err = why;
 			return e;
 		}
 		c->ev[i].unsupported = true;
-		counting__reason(c, &c->ev[i], -en, c->ev[i].reason, sizeof(c->ev[i].reason));
+		counting__reason(c, &c->ev[i], -e, c->ev[i].reason, sizeof(c->ev[i].reason));
 	}
 	return 0;
 }
@@ -218,7 +216,7 @@ static int counting__open_one(struct counting *c, int g, const struct target *ta
 		char spec[1024];
 
 		plan__group_spec(&c->plan, g, c->pin, spec, sizeof(spec));
-		if (err__errno(e) == -EINVAL && pg->n > 1)
+		if (e == -EINVAL && pg->n > 1)
 			err__msg(err,
 				 "the kernel refused group %s (%s): it does not fit this CPU's "
 				 "counters, so the counter model (%s) is wrong here; give "

@@ -15,7 +15,7 @@ const char *pfm_oracle__encode(const char *models, const char *event, struct pfm
 	const char *used = NULL;
 	int e;
 
-	err->msg[0] = '\0';
+	err__clear(err);
 	for (tok = strtok_r(copy, ",", &save); tok && !used && !err->msg[0];
 	     tok = strtok_r(NULL, ",", &save)) {
 		snprintf(full, sizeof(full), "%s::%s", tok, event);

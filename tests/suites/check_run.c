@@ -267,21 +267,47 @@ END_TEST
 
 START_TEST(test_exit_status_of_errors)
 {
-	ck_assert_int_eq(cli__exit_status(0), EXIT_OK);
-	ck_assert_int_eq(cli__exit_status(-EINVAL), EXIT_USAGE);
-	ck_assert_int_eq(cli__exit_status(-ERANGE), EXIT_USAGE);
+	struct err err = {};
+	char *line = NULL;
+	size_t len = 0;
+	FILE *out;
+
+	ck_assert_int_eq(err__status(&err, 0), EXIT_OK);
+	ck_assert_int_eq(err__status(&err, -EINVAL), EXIT_USAGE);
+	ck_assert_int_eq(err__status(&err, -ERANGE), EXIT_USAGE);
 	/* a racing exit, an LSM's veto: the system's */
-	ck_assert_int_eq(cli__exit_status(-ESRCH), EXIT_FAIL);
-	ck_assert_int_eq(cli__exit_status(-EPERM), EXIT_FAIL);
-	ck_assert_int_eq(cli__exit_status(-ENOMEM), EXIT_FAIL);
+	ck_assert_int_eq(err__status(&err, -ESRCH), EXIT_FAIL);
+	ck_assert_int_eq(err__status(&err, -EPERM), EXIT_FAIL);
+	ck_assert_int_eq(err__status(&err, -ENOMEM), EXIT_FAIL);
 	/* said where detected */
-	ck_assert_int_eq(cli__exit_status(err__system(-EINVAL)), EXIT_FAIL);
-	ck_assert_int_eq(cli__exit_status(err__input(-EPERM)), EXIT_USAGE);
-	ck_assert_int_eq(cli__exit_status(err__input(err__system(-ENOENT))), EXIT_USAGE);
-	ck_assert_int_eq(err__errno(err__system(-EINVAL)), -EINVAL);
-	ck_assert_int_eq(err__errno(err__input(-ENODEV)), -ENODEV);
-	ck_assert_int_eq(err__errno(-EBUSY), -EBUSY);
-	ck_assert_int_eq(err__system(0), 0);
+	ck_assert_int_eq(err__status(&err, err__system(&err, -EINVAL)), EXIT_FAIL);
+	ck_assert_int_eq(err__status(&err, err__input(&err, -EPERM)), EXIT_USAGE);
+	ck_assert_int_eq(err__status(&err, err__input(&err, err__system(&err, -ENOENT))),
+			 EXIT_USAGE);
+	/* the errno stays plain, for strerror and comparisons */
+	ck_assert_int_eq(err__system(&err, -EINVAL), -EINVAL);
+	ck_assert_int_eq(err__input(&err, -ENODEV), -ENODEV);
+	ck_assert_int_eq(err__set(&err, -EBUSY, "busy"), -EBUSY);
+	ck_assert_int_eq(err__system(&err, 0), 0);
+	ck_assert_int_eq(err__status(&err, -ENODEV), EXIT_USAGE);
+	/* the mark is of that errno: another error is judged by its own */
+	ck_assert_int_eq(err__status(&err, -ENOMEM), EXIT_FAIL);
+	ck_assert_int_eq(err__status(&err, -EINVAL), EXIT_USAGE);
+	err__clear(&err);
+	ck_assert_int_eq(err__status(&err, -ENODEV), EXIT_FAIL);
+	/* the one place an error becomes the tool's line and its status */
+	out = open_memstream(&line, &len);
+	ck_assert_ptr_nonnull(out);
+	err__msg(&err, "--pin '%s': %s", "/x", "it needs root");
+	ck_assert_int_eq(err__report(&err, err__input(&err, -EPERM), "ldlat-hist", out),
+			 EXIT_USAGE);
+	ck_assert_int_eq(err__report(&err, 0, "ldlat-hist", out), EXIT_OK);
+	fclose(out);
+	ck_assert_str_eq(line, "ldlat-hist: --pin '/x': it needs root\n");
+	free(line);
+	/* a sentence may quote the one it replaces */
+	err__msg(&err, "LDLAT_CPU: %s", err.msg);
+	ck_assert_str_eq(err.msg, "LDLAT_CPU: --pin '/x': it needs root");
 }
 END_TEST
 
@@ -422,8 +448,8 @@ START_TEST(test_evlist_skips_exited_threads)
 	tids[0] = tgids[0] = gone;
 	t.ntids = 1;
 	e = evlist__open(&el, &t, &err);
-	ck_assert_int_eq(err__errno(e), -ESRCH);
-	ck_assert_int_eq(cli__exit_status(e), EXIT_FAIL);
+	ck_assert_int_eq(e, -ESRCH);
+	ck_assert_int_eq(err__status(&err, e), EXIT_FAIL);
 	snprintf(want, sizeof(want), "process %d exited before sampling started", (int)gone);
 	ck_assert_str_eq(err.msg, want);
 	ck_assert_int_eq(el.nfds, 0);
@@ -604,8 +630,8 @@ static void start_once(const struct start_case *c)
 	e = tool__start_hooks(&t, &cli, "check_run", 0, 0, &hooks, &err);
 	if (c->want_status) {
 		ck_assert_msg(e != 0, "%s: started", c->what);
-		ck_assert_msg(cli__exit_status(e) == c->want_status, "%s: status %d (want %d): %s",
-			      c->what, cli__exit_status(e), c->want_status, err.msg);
+		ck_assert_msg(err__status(&err, e) == c->want_status, "%s: status %d (want %d): %s",
+			      c->what, err__status(&err, e), c->want_status, err.msg);
 	} else {
 		ck_assert_msg(e == 0, "%s: %s", c->what, err.msg);
 		ck_assert_int_eq(tool__wait(&t, NULL, NULL), c->want_end);

@@ -266,7 +266,7 @@ static int run_offline(struct hist_args *args)
 	if (e) {
 		fprintf(stderr, "ldlat-hist: %s\n", err.msg);
 		offline__close(&o);
-		return cli__exit_status(e);
+		return err__status(&err, e);
 	}
 	if (args->cli.verbose)
 		fprintf(stderr, "ldlat-hist: %s: %d event%s, analysing %s%s%s\n", o.file.path,
@@ -291,7 +291,7 @@ static int run_offline(struct hist_args *args)
 		offline__report_skipped(&o, "ldlat-hist", stderr);
 	printer__free(&p);
 	offline__close(&o);
-	return cli__exit_status(e);
+	return err__status(&err, e);
 }
 
 int main(int argc, char **argv)
@@ -318,10 +318,8 @@ int main(int argc, char **argv)
 	e = pin_opts__check(&args.pin, &args.cli, &args.out, args.linear_step, &err);
 	if (!e)
 		e = output__check(&args.out, &err);
-	if (e) {
-		fprintf(stderr, "ldlat-hist: %s\n", err.msg);
-		return cli__exit_status(e);
-	}
+	if (e)
+		return err__report(&err, e, "ldlat-hist", stderr);
 	if (args.pin.unpin)
 		return pincmd__unpin("ldlat-hist", args.pin.unpin);
 	if (args.pin.show)
@@ -334,10 +332,8 @@ int main(int argc, char **argv)
 			err__msg(&err, "cannot block signals: %s", strerror(-e));
 		else
 			e = pinset__prepare(&ps, args.pin.pin, &err);
-		if (e) {
-			fprintf(stderr, "ldlat-hist: %s\n", err.msg);
-			return cli__exit_status(e);
-		}
+		if (e)
+			return err__report(&err, e, "ldlat-hist", stderr);
 	}
 
 	e = tool__start(&tool, &args.cli, "ldlat-hist", args.linear_step,
@@ -352,7 +348,7 @@ int main(int argc, char **argv)
 		if (e)
 			pinset__remove(&ps);
 		pinset__close(&ps);
-		return e ? cli__exit_status(e) : EXIT_OK;
+		return e ? err__status(&err, e) : EXIT_OK;
 	}
 	tool__run_info(&tool, &started, &run);
 	p.tool = "ldlat-hist";

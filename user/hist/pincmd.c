@@ -234,10 +234,8 @@ int pincmd__unpin(const char *tool, const char *dir)
 	struct err err = {};
 	int removed, e = pinset__unpin(dir, &removed, &err);
 
-	if (e) {
-		fprintf(stderr, "%s: %s\n", tool, err.msg);
-		return cli__exit_status(e);
-	}
+	if (e)
+		return err__report(&err, e, tool, stderr);
 	if (removed)
 		fprintf(stderr, "%s: unpinned %d objects from %s: its sampling has stopped\n", tool,
 			removed, dir);
@@ -315,10 +313,8 @@ int pincmd__show(const char *tool, const struct pin_opts *po, const struct cli *
 	enum run_end end;
 
 	e = pinset__open(&ps, po->show, &err);
-	if (e) {
-		fprintf(stderr, "%s: %s\n", tool, err.msg);
-		return cli__exit_status(e);
-	}
+	if (e)
+		return err__report(&err, e, tool, stderr);
 	ranges_from_meta(&ranges, &ps.meta);
 	src.kind = (enum source_kind)ps.meta.source;
 	src.fields = ps.meta.fields;

@@ -372,7 +372,7 @@ static int pinset__ready(struct pinset *p, struct err *err)
 	if (e) {
 		err__msg(err, "--pin '%s': cannot create the directory: %s", dir, strerror(-e));
 		pinset__unmake(p);
-		return e == -EACCES || e == -EPERM ? err__input(-EPERM) : e;
+		return e == -EACCES || e == -EPERM ? err__input(err, -EPERM) : e;
 	}
 	p->dir_fd = open(p->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (p->dir_fd < 0) {
@@ -799,7 +799,7 @@ int pinset__unpin(const char *arg, int *removed, struct err *err)
 	if (fd < 0) {
 		e = -errno;
 		err__msg(err, "--unpin '%s': %s", dir, strerror(-e));
-		return e == -EACCES ? err__input(-EPERM) : e;
+		return e == -EACCES ? err__input(err, -EPERM) : e;
 	}
 	if (flock(fd, LOCK_EX | LOCK_NB)) {
 		in_use(fd, "--unpin", dir, err);

@@ -56,7 +56,7 @@ int offline__check_cli(const struct cli *cli, const char *pin_option, struct err
  * Opens the file, chooses the events to analyse (those whose samples carry a
  * data address, a latency or a data source), resolves the ranges and builds
  * the configuration as a live run would (-p becomes a process filter).
- * Returns 0 or -errno with a sentence in err (cli__exit_status tells the
+ * Returns 0 or -errno with a sentence in err (err__status tells the
  * status: a bad file or an option the file cannot serve is -EINVAL).
  */
 int offline__open(struct offline *o, const char *path, struct cli *cli, __u32 linear_step,

@@ -355,9 +355,6 @@ void cli__libbpf_verbose(int verbose)
 	libbpf_set_print(verbose ? libbpf_print : libbpf_quiet);
 }
 
-int cli__exit_status(int err)
-{
-	if (!err)
-		return EXIT_OK;
-	return err__is_input(err) ? EXIT_USAGE : EXIT_FAIL;
-}
+/* err__status() gives the tools' exit statuses */
+_Static_assert(ERR_EXIT_INPUT == EXIT_USAGE && ERR_EXIT_SYSTEM == EXIT_FAIL,
+	       "kernel/lib/err.h and cli.h agree on the exit statuses");

@@ -110,10 +110,8 @@ int list_events(FILE *out, struct cli *cli, const char *tool)
 	int e, i;
 
 	e = toolsconf__load(&table, cli->config, NULL, &err);
-	if (e) {
-		fprintf(stderr, "%s: %s\n", tool, err.msg);
-		return cli__exit_status(e);
-	}
+	if (e)
+		return err__report(&err, e, tool, stderr);
 	cli->source.table = &table;
 	e = source__resolve(&cli->source, &src, &evlist, notice, sizeof(notice), &err);
 	if (e && !src.cpu.id[0]) {
@@ -183,5 +181,5 @@ out:
 	evlist__free(&evlist);
 	source__free(&src);
 	evtable__free(&table);
-	return cli__exit_status(e);
+	return err__status(&err, e);
 }

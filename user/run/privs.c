@@ -40,5 +40,5 @@ int privs__check(struct err *err)
 				   "BPF programs"
 				 : "unprivileged users may not load BPF programs");
 	/* a capability the user can grant: bad input, not a failure of the system */
-	return err__input(-EPERM);
+	return err__input(err, -EPERM);
 }

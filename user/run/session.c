@@ -111,7 +111,7 @@ int session__open(struct session *s, const struct ldlat_config *cfg, unsigned in
 			 "(Linux 6.2), which reads latency and data source; run with "
 			 "LDLAT_FORCE_ADDR_ONLY=1 in the environment to sample addresses only");
 		session__close(s);
-		return err__system(e);
+		return err__system(err, e);
 	}
 	if (e) {
 		err__msg(err,
@@ -120,7 +120,7 @@ int session__open(struct session *s, const struct ldlat_config *cfg, unsigned in
 			 strerror(-e));
 		session__close(s);
 		/* the verifier's EINVAL or EPERM is no fault of the user's input */
-		return err__system(e);
+		return err__system(err, e);
 	}
 	e = session__label(s);
 	if (e) {
@@ -153,7 +153,7 @@ int session__attach(struct session *s, struct evlist *evlist, struct err *err)
 			e = -errno;
 			err__msg(err, "cannot attach the BPF program to %s: %s",
 				 evlist->evsel[evlist->fds[i].evsel].name, strerror(-e));
-			return err__system(e);
+			return err__system(err, e);
 		}
 		/* the link closes the perf fd when destroyed */
 		evlist->fds[i].owned_elsewhere = true;

@@ -262,7 +262,7 @@ static int target__add_pids(struct target *t, const struct target_opts *o, pid_t
 		tgid = pid__tgid(pids[i]);
 		if (tgid < 0) {
 			err__msg(err, "process %d exited before sampling started", (int)pids[i]);
-			e = err__system(-ESRCH);
+			e = err__system(err, -ESRCH);
 			break;
 		}
 		pids[i] = tgid;
@@ -273,7 +273,7 @@ static int target__add_pids(struct target *t, const struct target_opts *o, pid_t
 		e = tids__add_threads(t, pids[i]);
 		if (e == -ENOENT) {
 			err__msg(err, "process %d exited before sampling started", (int)pids[i]);
-			e = err__system(-ESRCH);
+			e = err__system(err, -ESRCH);
 		} else if (e) {
 			err__msg(err, "-p %d: cannot list its threads: %s", (int)pids[i],
 				 strerror(-e));

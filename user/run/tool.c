@@ -188,7 +188,7 @@ int tool__start_hooks(struct tool *t, struct cli *cli, const char *name, __u32 l
 	}
 	e = evlist__open(&t->evlist, &t->run.target, err);
 	if (e && tool__user_event(cli, t->evlist.failed_errno))
-		e = err__input(e);
+		e = err__input(err, e);
 	if (e)
 		return e;
 	if (t->session_open) {

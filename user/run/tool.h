@@ -53,7 +53,7 @@ struct tool {
 /*
  * Everything up to sampling: on return 0 the events are enabled and the
  * command runs.  linear_step goes into the BPF configuration.  Returns
- * -errno with a sentence in err (cli__exit_status tells the exit status);
+ * -errno with a sentence in err (err__status tells the exit status);
  * tool__teardown releases what was set up either way.
  */
 int tool__start(struct tool *t, struct cli *cli, const char *name, __u32 linear_step,

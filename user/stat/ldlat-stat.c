@@ -422,10 +422,8 @@ static int stat_main(struct stat_run *s)
 	int e, i, status;
 
 	e = countermodel__build(&model, a->cli.config, &err);
-	if (e) {
-		fprintf(stderr, NAME ": %s\n", err.msg);
-		return cli__exit_status(e);
-	}
+	if (e)
+		return err__report(&err, e, NAME, stderr);
 	e = counting__init(&s->counting, a->specs, a->nspecs, &model);
 	if (e) {
 		fprintf(stderr, NAME ": out of memory\n");
@@ -434,29 +432,23 @@ static int stat_main(struct stat_run *s)
 	s->counting_init = true;
 	/* a {group} that can never be scheduled is bad input, whatever this machine opens */
 	e = counting__plan(&s->counting, &err);
-	if (e) {
-		fprintf(stderr, NAME ": %s\n", err.msg);
-		return cli__exit_status(e);
-	}
+	if (e)
+		return err__report(&err, e, NAME, stderr);
 	if (a->plan) {
 		render_stat_plan(stdout, &s->counting);
 		return EXIT_OK;
 	}
 	e = output__check(&a->out, &err);
-	if (e) {
-		fprintf(stderr, NAME ": %s\n", err.msg);
-		return cli__exit_status(e);
-	}
+	if (e)
+		return err__report(&err, e, NAME, stderr);
 
 	e = run__signals(&s->run, &err);
 	if (!e)
 		e = run__prepare(&s->run, &err);
 	if (!e)
 		e = counting__probe(&s->counting, &s->run.target, &err);
-	if (e) {
-		fprintf(stderr, NAME ": %s\n", err.msg);
-		return cli__exit_status(e);
-	}
+	if (e)
+		return err__report(&err, e, NAME, stderr);
 	if (!counting__nsupported(&s->counting))
 		return report_nothing_countable(&s->counting);
 	for (i = 0; i < s->counting.nev; i++)
@@ -467,10 +459,8 @@ static int stat_main(struct stat_run *s)
 				"kernel (kernel.perf_event_paranoid >= 2 without CAP_PERFMON)\n",
 				s->counting.ev[i].spec.name);
 	e = counting__plan(&s->counting, &err);
-	if (e) {
-		fprintf(stderr, NAME ": %s\n", err.msg);
-		return cli__exit_status(e);
-	}
+	if (e)
+		return err__report(&err, e, NAME, stderr);
 	if (a->cli.verbose)
 		render_stat_plan(stderr, &s->counting);
 	t0 = now();
@@ -479,10 +469,8 @@ static int stat_main(struct stat_run *s)
 	else
 		e = run_multiplexed(s, &end, &err);
 	r.elapsed = now() - t0;
-	if (e) {
-		fprintf(stderr, NAME ": %s\n", err.msg);
-		return cli__exit_status(e);
-	}
+	if (e)
+		return err__report(&err, e, NAME, stderr);
 	status = run__exit_status(&s->run, end);
 	if (end == RUN_ERROR)
 		return status;

@@ -382,8 +382,7 @@ static int top_input(struct top_args *a)
 		e = top_check_sort(a, ot.o.src.fields, lacking, &err);
 	}
 	if (e) {
-		fprintf(stderr, "ldlat-top: %s\n", err.msg);
-		status = cli__exit_status(e);
+		status = err__report(&err, e, "ldlat-top", stderr);
 		goto out;
 	}
 	ot.ip = (a->by & TOP_BY_IP) ? &top.ip : NULL;
@@ -410,7 +409,7 @@ static int top_input(struct top_args *a)
 		offtop__describe(&ot, "ldlat-top", stderr);
 	if (!e)
 		offtop__report_notes(&ot, "ldlat-top", stderr);
-	status = cli__exit_status(e);
+	status = err__status(&err, e);
 out:
 	printer__free(&top.printer);
 	offtop__close(&ot);
@@ -474,10 +473,8 @@ int main(int argc, char **argv)
 	if (args.cli.list_events)
 		return list_events(stdout, &args.cli, "ldlat-top");
 	e = output__check(&args.out, &err);
-	if (e) {
-		fprintf(stderr, "ldlat-top: %s\n", err.msg);
-		return cli__exit_status(e);
-	}
+	if (e)
+		return err__report(&err, e, "ldlat-top", stderr);
 
 	procmaps__init(&top.pm);
 	top_table__init(&top.ip);
@@ -489,8 +486,10 @@ int main(int argc, char **argv)
 		e = -ENOMEM;
 	top.z.note_tool = "ldlat-top";
 	if (e) {
-		fprintf(stderr, "ldlat-top: %s\n", e == -ENOMEM ? "out of memory" : err.msg);
-		status = cli__exit_status(e);
+		/* an unmarked -ENOMEM is an allocation's; a refused perf_event_open's has its sentence */
+		fprintf(stderr, "ldlat-top: %s\n",
+			e == -ENOMEM && !err__has_fault(&err, e) ? "out of memory" : err.msg);
+		status = err__status(&err, e);
 		goto out;
 	}
 	tool__run_info(&tool, &started, &run);
