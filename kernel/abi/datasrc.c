@@ -121,9 +121,7 @@ int class__parse_list(const char *list, __u32 *mask, struct err *err)
 		n++;
 	}
 	free(copy);
-	if (!n) {
-		err__msg(err, "empty class list (%s)", class__list_help());
-		return -EINVAL;
-	}
+	if (!n)
+		return err__set(err, -EINVAL, "empty class list (%s)", class__list_help());
 	return 0;
 }

@@ -350,11 +350,10 @@ int evlist__open(struct evlist *evlist, const struct target *target, struct err 
 		}
 	}
 	free(gone);
-	if (!e && !evlist->nfds) {
-		err__msg(err, "no event to open: none of the target's CPUs is covered by %s",
-			 evlist->nevsel ? evlist->evsel[0].name : "any event");
-		e = -ENODEV;
-	}
+	if (!e && !evlist->nfds)
+		e = err__set(err, -ENODEV,
+			     "no event to open: none of the target's CPUs is covered by %s",
+			     evlist->nevsel ? evlist->evsel[0].name : "any event");
 	if (e)
 		evlist__close(evlist);
 	return e;

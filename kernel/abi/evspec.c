@@ -170,8 +170,7 @@ static int parser__vendor_event(struct parser *ps, const char *start, const char
 	}
 	if (err) {
 		ps->p = start;
-		err__msg(ps->err, "%s", why.msg);
-		return -EINVAL;
+		return err__set(ps->err, -EINVAL, "%s", why.msg);
 	}
 	e->kind = EVSPEC_PFM;
 	snprintf(e->text, sizeof(e->text), "%s", token);
@@ -253,10 +252,8 @@ int evspec__parse(struct evspec *spec, const char *text, struct err *err)
 	int e = 0, first, i;
 
 	memset(spec, 0, sizeof(*spec));
-	if (!*text) {
-		err__msg(err, "empty event spec");
-		return -EINVAL;
-	}
+	if (!*text)
+		return err__set(err, -EINVAL, "empty event spec");
 	while (!e) {
 		if (*ps.p == '{') {
 			ps.p++;
@@ -348,11 +345,9 @@ static int encoder__number(struct encoder *en, const char *term, const char *val
 
 	errno = 0;
 	*v = strtoull(value, &end, 0);
-	if (errno || end == value || *end || *value == '-') {
-		err__msg(en->err, "value '%s' of term '%s' in '%s' is not a number", value, term,
-			 en->e->text);
-		return -EINVAL;
-	}
+	if (errno || end == value || *end || *value == '-')
+		return err__set(en->err, -EINVAL, "value '%s' of term '%s' in '%s' is not a number",
+				value, term, en->e->text);
 	return 0;
 }
 
@@ -370,11 +365,9 @@ static int encoder__builtin(struct encoder *en, const char *term, const char *va
 	if (strcmp(term, "config") && strcmp(term, "config1") && strcmp(term, "config2") &&
 	    strcmp(term, "config3") && strcmp(term, "period") && strcmp(term, "freq"))
 		return 1;
-	if (!value) {
-		err__msg(en->err, "term '%s' in '%s' needs a value (%s=N)", term, en->e->text,
-			 term);
-		return -EINVAL;
-	}
+	if (!value)
+		return err__set(en->err, -EINVAL, "term '%s' in '%s' needs a value (%s=N)", term,
+				en->e->text, term);
 	e = encoder__number(en, term, value, &v);
 	if (e)
 		return e;
@@ -386,9 +379,10 @@ static int encoder__builtin(struct encoder *en, const char *term, const char *va
 		a->config2 = v;
 	} else if (!strcmp(term, "config3")) {
 		/* config3 (Linux 6.3) is past the end of this build's perf_event_attr */
-		err__msg(en->err, "term 'config3' in '%s' is not supported by this build",
-			 en->e->text);
-		return -EINVAL;
+		return err__set(en->err, -EINVAL,
+				"term 'config3' in '%s' is not supported by this build",
+				en->e->text);
+
 	} else if (!strcmp(term, "period")) {
 		a->freq = 0;
 		a->sample_period = v;
@@ -421,11 +415,10 @@ static int encoder__format(struct encoder *en, const struct pmu_format *f, const
 			 bits == 64 ? ~0ull : (1ull << bits) - 1);
 		return -ERANGE;
 	}
-	if (e) {
-		err__msg(en->err, "term '%s' in '%s' sets config3, which this build cannot", term,
-			 en->e->text);
-		return -EINVAL;
-	}
+	if (e)
+		return err__set(en->err, -EINVAL,
+				"term '%s' in '%s' sets config3, which this build cannot", term,
+				en->e->text);
 	return 0;
 }
 
@@ -564,9 +557,8 @@ int evspec__encode(const struct evspec_event *e, struct evspec_attr *out, char *
 		r = pmu__load(&out->pmu, e->pmu);
 		if (r == -ENOENT) {
 			pmu__list_snprint(pmus, sizeof(pmus));
-			err__msg(err, "unknown PMU '%s' in '%s' (PMUs here: %s)", e->pmu, e->text,
-				 pmus);
-			return -EINVAL;
+			return err__set(err, -EINVAL, "unknown PMU '%s' in '%s' (PMUs here: %s)",
+					e->pmu, e->text, pmus);
 		}
 		if (r) {
 			err__msg(err, "cannot read PMU '%s' from sysfs: %s", e->pmu, strerror(-r));

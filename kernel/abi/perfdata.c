@@ -135,16 +135,12 @@ static int perf_file__add_event(struct perf_file *f, const unsigned char *attr, 
 	struct perf_file_event *ev, *tmp;
 	__u32 size;
 
-	if (f->nevents >= MAX_EVENTS) {
-		err__msg(err, "%s: more than %d events: the file is corrupted", f->path,
-			 MAX_EVENTS);
-		return -EINVAL;
-	}
-	if (avail < PERF_ATTR_SIZE_VER0) {
-		err__msg(err, "%s: an event attribute is cut short (%llu bytes)", f->path,
-			 (unsigned long long)avail);
-		return -EINVAL;
-	}
+	if (f->nevents >= MAX_EVENTS)
+		return err__set(err, -EINVAL, "%s: more than %d events: the file is corrupted",
+				f->path, MAX_EVENTS);
+	if (avail < PERF_ATTR_SIZE_VER0)
+		return err__set(err, -EINVAL, "%s: an event attribute is cut short (%llu bytes)",
+				f->path, (unsigned long long)avail);
 	/* attr.size 0 means the first ABI version */
 	size = rd32(attr + offsetof(struct perf_event_attr, size));
 	if (!size)
@@ -178,11 +174,9 @@ static int perf_file__add_ids(struct perf_file *f, int event, const unsigned cha
 
 	if (!n)
 		return 0;
-	if (n > MAX_IDS || (__u64)f->nids + n > MAX_IDS) {
-		err__msg(err, "%s: more than %d sample IDs: the file is corrupted", f->path,
-			 MAX_IDS);
-		return -EINVAL;
-	}
+	if (n > MAX_IDS || (__u64)f->nids + n > MAX_IDS)
+		return err__set(err, -EINVAL, "%s: more than %d sample IDs: the file is corrupted",
+				f->path, MAX_IDS);
 	tmp = realloc(f->ids, (f->nids + n) * sizeof(*f->ids));
 	if (!tmp)
 		return -ENOMEM;
@@ -416,10 +410,9 @@ static int perf_file__file_header(struct perf_file *f, __u64 hsize, struct err *
 	__u64 attr_size, attrs_off, attrs_size, n, i, entry, ids_off, ids_size;
 	int e;
 
-	if (f->size < hsize) {
-		err__msg(err, "%s: the file header is cut short (%zu bytes)", f->path, f->size);
-		return -EINVAL;
-	}
+	if (f->size < hsize)
+		return err__set(err, -EINVAL, "%s: the file header is cut short (%zu bytes)",
+				f->path, f->size);
 	attr_size = rd64(b + 16);
 	attrs_off = rd64(b + 24);
 	attrs_size = rd64(b + 32);
@@ -452,15 +445,11 @@ static int perf_file__file_header(struct perf_file *f, __u64 hsize, struct err *
 		return -EINVAL;
 	}
 	n = attrs_size / attr_size;
-	if (!n) {
-		err__msg(err, "%s has no events in its attribute section", f->path);
-		return -EINVAL;
-	}
-	if (n > MAX_EVENTS) {
-		err__msg(err, "%s: %llu events: the file is corrupted", f->path,
-			 (unsigned long long)n);
-		return -EINVAL;
-	}
+	if (!n)
+		return err__set(err, -EINVAL, "%s has no events in its attribute section", f->path);
+	if (n > MAX_EVENTS)
+		return err__set(err, -EINVAL, "%s: %llu events: the file is corrupted", f->path,
+				(unsigned long long)n);
 	for (i = 0; i < n; i++) {
 		/* each entry: the attribute, then the file section of its IDs */
 		entry = attrs_off + i * attr_size;
@@ -540,10 +529,9 @@ static int perf_file__pipe_header(struct perf_file *f, struct err *err)
 			return e;
 	}
 	err->msg[0] = '\0';
-	if (!f->nevents) {
-		err__msg(err, "%s (pipe format) has no event attribute records", f->path);
-		return -EINVAL;
-	}
+	if (!f->nevents)
+		return err__set(err, -EINVAL, "%s (pipe format) has no event attribute records",
+				f->path);
 	if (f->nids)
 		qsort(f->ids, f->nids, sizeof(*f->ids), id_cmp);
 	/* names and groups come in HEADER_FEATURE records (EVENT_DESC, GROUP_DESC) */
@@ -595,11 +583,9 @@ static int perf_file__read_header(struct perf_file *f, struct err *err)
 	__u64 hsize;
 	int i, e;
 
-	if (f->size < PIPE_HEADER_SIZE) {
-		err__msg(err, "%s is not a perf.data file (%zu bytes: too short)", f->path,
-			 f->size);
-		return -EINVAL;
-	}
+	if (f->size < PIPE_HEADER_SIZE)
+		return err__set(err, -EINVAL, "%s is not a perf.data file (%zu bytes: too short)",
+				f->path, f->size);
 	if (!memcmp(f->base, magic_be, 8)) {
 		err__msg(err,
 			 "%s was written on a big-endian machine; this tool reads little-endian "
@@ -614,11 +600,10 @@ static int perf_file__read_header(struct perf_file *f, struct err *err)
 			 f->path);
 		return -EINVAL;
 	}
-	if (memcmp(f->base, magic_le, 8)) {
-		err__msg(err, "%s is not a perf.data file (it does not start with PERFILE2)",
-			 f->path);
-		return -EINVAL;
-	}
+	if (memcmp(f->base, magic_le, 8))
+		return err__set(err, -EINVAL,
+				"%s is not a perf.data file (it does not start with PERFILE2)",
+				f->path);
 	hsize = rd64(f->base + 8);
 	if (hsize == PIPE_HEADER_SIZE)
 		e = perf_file__pipe_header(f, err);
@@ -668,8 +653,7 @@ int perf_file__open(struct perf_file *f, const char *path, struct err *err)
 	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (fd < 0) {
 		e = errno;
-		err__msg(err, "cannot open %s: %s", path, strerror(e));
-		return -EINVAL;
+		return err__set(err, -EINVAL, "cannot open %s: %s", path, strerror(e));
 	}
 	if (fstat(fd, &st)) {
 		e = -errno;
@@ -749,12 +733,11 @@ int perf_file__next(const struct perf_file *f, struct perf_cursor *c, struct per
 
 	if (c->pos >= c->end)
 		return 0;
-	if (c->end - c->pos < sizeof(struct perf_event_header)) {
-		err__msg(err, "%s is truncated: %llu bytes at offset %llu are too few for a record",
-			 f->path, (unsigned long long)(c->end - c->pos),
-			 (unsigned long long)c->pos);
-		return -EINVAL;
-	}
+	if (c->end - c->pos < sizeof(struct perf_event_header))
+		return err__set(
+			err, -EINVAL,
+			"%s is truncated: %llu bytes at offset %llu are too few for a record",
+			f->path, (unsigned long long)(c->end - c->pos), (unsigned long long)c->pos);
 	h = f->base + c->pos;
 	r->type = rd32(h);
 	r->misc = rd16(h + 4);

@@ -108,11 +108,10 @@ int pfm__encode(const char *name, struct pfm_encoding *enc, struct err *err)
 
 	memset(enc, 0, sizeof(*enc));
 	r = pfm__init();
-	if (r != PFM_SUCCESS) {
-		err__msg(err, "libpfm4 cannot start (%s): vendor event names are unavailable",
-			 pfm__strerror(r));
-		return -EIO;
-	}
+	if (r != PFM_SUCCESS)
+		return err__set(err, -EIO,
+				"libpfm4 cannot start (%s): vendor event names are unavailable",
+				pfm__strerror(r));
 	memset(&attr, 0, sizeof(attr));
 	memset(&arg, 0, sizeof(arg));
 	attr.size = sizeof(attr);
@@ -133,8 +132,8 @@ int pfm__encode(const char *name, struct pfm_encoding *enc, struct err *err)
 				 name, pmus);
 			return -ENOENT;
 		}
-		err__msg(err, "event '%s': libpfm4 cannot encode it: %s", name, pfm__strerror(r));
-		return -EINVAL;
+		return err__set(err, -EINVAL, "event '%s': libpfm4 cannot encode it: %s", name,
+				pfm__strerror(r));
 	}
 	enc->type = attr.type;
 	enc->config = attr.config;

@@ -41,10 +41,8 @@ int count_specs__parse(const char *list, struct count_spec **specs, int *n, stru
 	char notice[256];
 	int n0 = *n, e, i, groups = 0;
 
-	if (!*list || strspn(list, ", ") == strlen(list)) {
-		err__msg(err, "-e: empty event list");
-		return -EINVAL;
-	}
+	if (!*list || strspn(list, ", ") == strlen(list))
+		return err__set(err, -EINVAL, "-e: empty event list");
 	e = evspec__parse(&spec, list, err);
 	if (e)
 		return e;

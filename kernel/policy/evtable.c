@@ -29,8 +29,7 @@ __attribute__((format(printf, 2, 3))) static int loader__fail(struct loader *l, 
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	err__msg(l->err, "%s:%d: %s", l->t->path, l->line, msg);
-	return -EINVAL;
+	return err__set(l->err, -EINVAL, "%s:%d: %s", l->t->path, l->line, msg);
 }
 
 static char *trim(char *s)

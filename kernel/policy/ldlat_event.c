@@ -176,10 +176,10 @@ static int build__threshold(struct build *b, const struct origin *org,
 			    (unsigned long long)range->ldlat_min, b->t->path, range->ldlat_line);
 		v = range->ldlat_min;
 	} else if (range && v > range->ldlat_max) {
-		err__msg(b->err, "%s is above the hardware's maximum of %llu cycles (%s:%d [%s])",
-			 what, (unsigned long long)range->ldlat_max, b->t->path, range->ldlat_line,
-			 range->name);
-		return -ERANGE;
+		return err__set(b->err, -ERANGE,
+				"%s is above the hardware's maximum of %llu cycles (%s:%d [%s])",
+				what, (unsigned long long)range->ldlat_max, b->t->path,
+				range->ldlat_line, range->name);
 	}
 	if (range && range->ldlat_step > 1 && v % range->ldlat_step)
 		notice__add(b->notice, b->noticelen,
@@ -191,9 +191,8 @@ static int build__threshold(struct build *b, const struct origin *org,
 	e = pmu_format__encode(f, v, &enc->attr);
 	if (e == -ERANGE) {
 		pmu_format__snprint(f, spec, sizeof(spec));
-		err__msg(b->err, "%s does not fit %s's ldlat field (%d bits: %s)", what,
-			 enc->pmu.name, __builtin_popcountll(f->mask), spec);
-		return -ERANGE;
+		return err__set(b->err, -ERANGE, "%s does not fit %s's ldlat field (%d bits: %s)",
+				what, enc->pmu.name, __builtin_popcountll(f->mask), spec);
 	}
 	if (e)
 		return e;

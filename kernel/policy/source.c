@@ -56,10 +56,9 @@ int source__resolve(const struct source_opts *opts, struct source *src, struct e
 	memset(src, 0, sizeof(*src));
 	if (noticelen)
 		notice[0] = '\0';
-	if (!opts->table) {
-		err__msg(err, "no tools.conf: the event table and defaults are missing");
-		return -EINVAL;
-	}
+	if (!opts->table)
+		return err__set(err, -EINVAL,
+				"no tools.conf: the event table and defaults are missing");
 	e = cpu_id__read(&src->cpu, err);
 	if (e)
 		return e;

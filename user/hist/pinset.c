@@ -356,14 +356,10 @@ static int pinset__ready(struct pinset *p, struct err *err)
 	int e;
 
 	e = existing_ancestor(p->dir, anc, sizeof(anc));
-	if (e == -ENOTDIR) {
-		err__msg(err, "--pin '%s': %s is not a directory", dir, anc);
-		return -EINVAL;
-	}
-	if (e) {
-		err__msg(err, "--pin '%s': %s", dir, strerror(-e));
-		return -EINVAL;
-	}
+	if (e == -ENOTDIR)
+		return err__set(err, -EINVAL, "--pin '%s': %s is not a directory", dir, anc);
+	if (e)
+		return err__set(err, -EINVAL, "--pin '%s': %s", dir, strerror(-e));
 	if (!on_bpffs(anc)) {
 		not_bpffs("--pin", dir, anc, err);
 		return -EINVAL;
@@ -627,8 +623,8 @@ static int check_hists(struct pinset *p, struct err *err)
 	}
 	return 0;
 bad:
-	err__msg(err, "--show '%s': the histogram maps do not match the set's meta map", p->dir);
-	return -EINVAL;
+	return err__set(err, -EINVAL,
+			"--show '%s': the histogram maps do not match the set's meta map", p->dir);
 }
 
 int pinset__open(struct pinset *p, const char *dir, struct err *err)
@@ -639,12 +635,10 @@ int pinset__open(struct pinset *p, const char *dir, struct err *err)
 
 	pinset__init(p);
 	absolute(dir, p->dir, sizeof(p->dir));
-	if (stat(p->dir, &st) || !S_ISDIR(st.st_mode)) {
-		err__msg(err, "--show '%s': %s", dir,
-			 errno == ENOENT || S_ISDIR(st.st_mode) ? "no such directory"
-								: "not a directory");
-		return -EINVAL;
-	}
+	if (stat(p->dir, &st) || !S_ISDIR(st.st_mode))
+		return err__set(err, -EINVAL, "--show '%s': %s", dir,
+				errno == ENOENT || S_ISDIR(st.st_mode) ? "no such directory"
+								       : "not a directory");
 	if (!on_bpffs(p->dir)) {
 		not_bpffs("--show", dir, "it", err);
 		return -EINVAL;
@@ -785,10 +779,8 @@ int pinset__unpin(const char *arg, int *removed, struct err *err)
 	*removed = 0;
 	absolute(arg, dir, sizeof(dir));
 	e = existing_ancestor(dir, anc, sizeof(anc));
-	if (e == -ENOTDIR) {
-		err__msg(err, "--unpin '%s': %s is not a directory", dir, anc);
-		return -EINVAL;
-	}
+	if (e == -ENOTDIR)
+		return err__set(err, -EINVAL, "--unpin '%s': %s is not a directory", dir, anc);
 	if (e || !on_bpffs(anc)) {
 		not_bpffs("--unpin", dir, anc, err);
 		return -EINVAL;

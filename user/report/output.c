@@ -101,10 +101,9 @@ int output__check(const struct output_opts *o, struct err *err)
 
 	if (!o->path)
 		return 0;
-	if (!stat(o->path, &st) && S_ISDIR(st.st_mode)) {
-		err__msg(err, "--output '%s' is a directory: name a file in it", o->path);
-		return -EINVAL;
-	}
+	if (!stat(o->path, &st) && S_ISDIR(st.st_mode))
+		return err__set(err, -EINVAL, "--output '%s' is a directory: name a file in it",
+				o->path);
 	/* each report replaces FILE by a new file: never a device, a FIFO or a socket */
 	if (!stat(o->path, &st) && !S_ISREG(st.st_mode)) {
 		err__msg(
@@ -117,9 +116,8 @@ int output__check(const struct output_opts *o, struct err *err)
 	fd = output__tmpfile(o->path, tmp, sizeof(tmp));
 	if (fd < 0) {
 		snprintf(dir, sizeof(dir), "%s", o->path);
-		err__msg(err, "--output '%s': cannot create a file in %s: %s", o->path,
-			 dirname(dir), strerror(-fd));
-		return -EINVAL;
+		return err__set(err, -EINVAL, "--output '%s': cannot create a file in %s: %s",
+				o->path, dirname(dir), strerror(-fd));
 	}
 	close(fd);
 	unlink(tmp);

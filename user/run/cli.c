@@ -147,8 +147,7 @@ static int parse_ops(const char *list, __u32 *mask, struct err *err)
 	if (any)
 		*mask = 0;
 	else if (!*mask) {
-		err__msg(err, "--op: empty list (load, store, pfetch, exec, any)");
-		return -EINVAL;
+		return err__set(err, -EINVAL, "--op: empty list (load, store, pfetch, exec, any)");
 	}
 	return 0;
 }

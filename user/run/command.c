@@ -61,8 +61,7 @@ int command__start(struct command *cmd, char *const argv[], struct err *err)
 	if (!WIFSTOPPED(st)) {
 		cmd->reaped = true;
 		cmd->status = st;
-		err__msg(err, "'%s' ended before it could be watched", argv[0]);
-		return -ECHILD;
+		return err__set(err, -ECHILD, "'%s' ended before it could be watched", argv[0]);
 	}
 	cmd->traced = true;
 	cmd->pidfd = (int)syscall(SYS_pidfd_open, cmd->pid, 0);

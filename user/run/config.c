@@ -17,8 +17,7 @@ int config__check_fields(const struct cli *c, __u32 fields, __u32 linear_step, c
 
 	if (!opt || (fields & LDLAT_HAS_LAT))
 		return 0;
-	err__msg(err, "%s needs latency and data source, which %s", opt, lacking);
-	return -EINVAL;
+	return err__set(err, -EINVAL, "%s needs latency and data source, which %s", opt, lacking);
 }
 
 void config__fill(struct ldlat_config *cfg, const struct cli *c, __u32 fields, bool weight_struct,

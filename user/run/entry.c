@@ -109,10 +109,8 @@ int command__run_to_entry(struct command *cmd, const char *name, int sigfd, stru
 	__u64 entry;
 	int e, st, sig = 0;
 
-	if (!cmd->traced || cmd->reaped) {
-		err__msg(err, "'%s' is not stopped at its exec", name);
-		return -EINVAL;
-	}
+	if (!cmd->traced || cmd->reaped)
+		return err__set(err, -EINVAL, "'%s' is not stopped at its exec", name);
 	e = auxv__entry(cmd->pid, &entry);
 	if (e) {
 		err__msg(err, "cannot read the entry point of '%s' from /proc/%d/auxv: %s", name,

@@ -28,10 +28,8 @@ int loads__init(struct loads *l, const char *spec, const char *config, struct er
 		e = count_specs__parse(spec, &specs, &n, &e1);
 		if (e)
 			err__msg(err, "--loads: %s", e1.msg);
-		if (!e && n != 1) {
-			err__msg(err, "--loads=%s: name one event", spec);
-			e = -EINVAL;
-		}
+		if (!e && n != 1)
+			e = err__set(err, -EINVAL, "--loads=%s: name one event", spec);
 	} else {
 		for (i = 0; i < ARRAY_SIZE(retired_loads) && e; i++)
 			e = count_specs__parse(retired_loads[i], &specs, &n, &e1);
@@ -68,11 +66,9 @@ int loads__start(struct loads *l, const struct target *target, struct err *err)
 
 	if (e)
 		return e;
-	if (l->counting.ev[0].unsupported) {
-		err__msg(err, "--loads: %s cannot be counted here: %s", loads__event(l),
-			 l->counting.ev[0].reason);
-		return -EOPNOTSUPP;
-	}
+	if (l->counting.ev[0].unsupported)
+		return err__set(err, -EOPNOTSUPP, "--loads: %s cannot be counted here: %s",
+				loads__event(l), l->counting.ev[0].reason);
 	e = counting__plan(&l->counting, err);
 	if (!e)
 		e = counting__open(&l->counting, -1, target, err);

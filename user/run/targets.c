@@ -67,10 +67,8 @@ int target__parse_pids(const char *list, pid_t **out, int *n, struct err *err)
 		pids[(*n)++] = (pid_t)v;
 		p = *end ? end + 1 : end;
 	}
-	if (!*n) {
-		err__msg(err, "-p: empty process list");
-		return -EINVAL;
-	}
+	if (!*n)
+		return err__set(err, -EINVAL, "-p: empty process list");
 	*n = pids__sort_unique(pids, *n);
 	*out = pids;
 	return 0;
@@ -95,10 +93,8 @@ int target_opts__check(const struct target_opts *o, struct err *err)
 			 o->pids ? "-p" : "a command");
 		return -EINVAL;
 	}
-	if (o->inherit && !o->pids && !o->argv) {
-		err__msg(err, "--inherit needs -p or a command");
-		return -EINVAL;
-	}
+	if (o->inherit && !o->pids && !o->argv)
+		return err__set(err, -EINVAL, "--inherit needs -p or a command");
 	if (o->cpus) {
 		e = cpumap__parse(&map, o->cpus, err);
 		if (e)
@@ -255,8 +251,8 @@ static int target__add_pids(struct target *t, const struct target_opts *o, pid_t
 	e = target__parse_pids(o->pids, &pids, &n, err);
 	for (i = 0; i < n && !e; i++) {
 		if (kill(pids[i], 0) && errno == ESRCH) {
-			err__msg(err, "-p %d: no such process", (int)pids[i]);
-			e = -EINVAL;
+			e = err__set(err, -EINVAL, "-p %d: no such process", (int)pids[i]);
+
 			break;
 		}
 		tgid = pid__tgid(pids[i]);
@@ -309,8 +305,7 @@ static int target__cpus(struct target *t, const struct target_opts *o, struct er
 	for (i = 0; !e && i < t->cpus.nr; i++) {
 		if (cpumap__has(&online, t->cpus.cpu[i]))
 			continue;
-		err__msg(err, "-C %s: CPU %d is not online", o->cpus, t->cpus.cpu[i]);
-		e = -EINVAL;
+		e = err__set(err, -EINVAL, "-C %s: CPU %d is not online", o->cpus, t->cpus.cpu[i]);
 	}
 	cpumap__free(&online);
 	return e;

@@ -29,11 +29,10 @@ static int tool__run_to_libraries(struct tool *t, struct err *err)
 	if (i < 0)
 		return 0;
 	e = command__run_to_entry(&t->run.cmd, name, t->run.sigfd, &why);
-	if (e == -EOPNOTSUPP) {
-		err__msg(err, "-a '%s' names a library that '%s' maps only once it runs: %s",
-			 set->range[i].text, name, why.msg);
-		return -EINVAL;
-	}
+	if (e == -EOPNOTSUPP)
+		return err__set(err, -EINVAL,
+				"-a '%s' names a library that '%s' maps only once it runs: %s",
+				set->range[i].text, name, why.msg);
 	if (e) {
 		*err = why;
 		return e;
@@ -65,8 +64,9 @@ static int tool__resolve_ranges(struct tool *t, struct err *err)
 		} else if (t->run.nprocs == 1)
 			pid = t->run.procs[0];
 		else if (t->run.nprocs > 1) {
-			err__msg(err, "address ranges that name mappings need a single -p process");
-			return -EINVAL;
+			return err__set(
+				err, -EINVAL,
+				"address ranges that name mappings need a single -p process");
 		}
 	}
 	return range_set__resolve(set, pid, err);
@@ -131,18 +131,16 @@ int tool__start_hooks(struct tool *t, struct cli *cli, const char *name, __u32 l
 		t->src.fields = LDLAT_HAS_ADDR;
 	}
 	/* as the latency filters are: auto's fallback cannot keep them either */
-	if (cli->source.ldlat && t->src.kind != SOURCE_LDLAT) {
-		err__msg(err, "--ldlat applies to --source ldlat, not %s%s",
-			 source__name(t->src.kind),
-			 cli->source.kind == SOURCE_AUTO
-				 ? " (--source auto fell back to page faults here): drop --ldlat"
-				 : "");
-		return -EINVAL;
-	}
-	if (cli->source.event && cli->source.kind == SOURCE_PAGE_FAULTS) {
-		err__msg(err, "--event applies to --source ldlat or auto, not page-faults");
-		return -EINVAL;
-	}
+	if (cli->source.ldlat && t->src.kind != SOURCE_LDLAT)
+		return err__set(
+			err, -EINVAL, "--ldlat applies to --source ldlat, not %s%s",
+			source__name(t->src.kind),
+			cli->source.kind == SOURCE_AUTO
+				? " (--source auto fell back to page faults here): drop --ldlat"
+				: "");
+	if (cli->source.event && cli->source.kind == SOURCE_PAGE_FAULTS)
+		return err__set(err, -EINVAL,
+				"--event applies to --source ldlat or auto, not page-faults");
 	e = config__check_fields(cli, t->src.fields, linear_step,
 				 t->addr_only ? "this kernel cannot give to BPF (address-only mode)"
 					      : "page-fault samples do not carry",

@@ -44,10 +44,9 @@ static int toolsconf__load_named(struct evtable *t, const char *path, const char
 {
 	int e = evtable__load(t, path, err);
 
-	if (e && e != -EINVAL && e != -ENOMEM) {
-		err__msg(err, "%s '%s': cannot read it: %s", what, path, strerror(-e));
-		return -EINVAL;
-	}
+	if (e && e != -EINVAL && e != -ENOMEM)
+		return err__set(err, -EINVAL, "%s '%s': cannot read it: %s", what, path,
+				strerror(-e));
 	return e;
 }
 

@@ -93,14 +93,10 @@ int range__parse(struct range_spec *r, const char *text, struct err *err)
 	__u64 size;
 
 	memset(r, 0, sizeof(*r));
-	if (!*text) {
-		err__msg(err, "empty address range");
-		return -EINVAL;
-	}
-	if (strlen(text) >= sizeof(r->text)) {
-		err__msg(err, "address range '%.40s...' is too long", text);
-		return -EINVAL;
-	}
+	if (!*text)
+		return err__set(err, -EINVAL, "empty address range");
+	if (strlen(text) >= sizeof(r->text))
+		return err__set(err, -EINVAL, "address range '%.40s...' is too long", text);
 	snprintf(r->text, sizeof(r->text), "%s", text);
 	if (!range__looks_numeric(text)) {
 		r->mapping = true;
@@ -114,19 +110,18 @@ int range__parse(struct range_spec *r, const char *text, struct err *err)
 	} else if (*p == '+') {
 		if (parse_size(p + 1, &size))
 			goto bad;
-		if (r->lo + size < r->lo) {
-			err__msg(err, "address range '%s' wraps past the end of the address space",
-				 text);
-			return -EINVAL;
-		}
+		if (r->lo + size < r->lo)
+			return err__set(
+				err, -EINVAL,
+				"address range '%s' wraps past the end of the address space", text);
 		r->hi = r->lo + size;
 	} else {
 		goto bad;
 	}
-	if (r->hi <= r->lo) {
-		err__msg(err, "address range '%s' is empty (its end is not above its start)", text);
-		return -EINVAL;
-	}
+	if (r->hi <= r->lo)
+		return err__set(err, -EINVAL,
+				"address range '%s' is empty (its end is not above its start)",
+				text);
 	return 0;
 bad:
 	err__msg(err,
@@ -139,11 +134,10 @@ bad:
 
 int range_set__add(struct range_set *set, const char *text, struct err *err)
 {
-	if (set->nranges >= LDLAT_MAX_RANGES) {
-		err__msg(err, "too many address ranges: at most %d (-a %s is one too many)",
-			 LDLAT_MAX_RANGES, text);
-		return -EINVAL;
-	}
+	if (set->nranges >= LDLAT_MAX_RANGES)
+		return err__set(err, -EINVAL,
+				"too many address ranges: at most %d (-a %s is one too many)",
+				LDLAT_MAX_RANGES, text);
 	if (range__parse(&set->range[set->nranges], text, err))
 		return -EINVAL;
 	set->nranges++;
@@ -320,8 +314,7 @@ static int spans__add_mapping(struct range_set *set, int i, const struct vma *v,
 	if (found)
 		return 0;
 none:
-	err__msg(err, "no mapping '%s' in the target process", name);
-	return -EINVAL;
+	return err__set(err, -EINVAL, "no mapping '%s' in the target process", name);
 }
 
 static int span__cmp(const void *a, const void *b)

@@ -589,10 +589,8 @@ int offtop__open(struct offtop *t, const char *path, struct cli *cli, __u32 tabl
 	t->o.cfg.top = tables;
 	t->o.cfg.top_shift = shift;
 	t->o.cfg.top_entries = 0; /* native tables grow: nothing goes unattributed */
-	if (offtop__read_build_ids(t)) {
-		err__msg(err, "out of memory reading %s", path);
-		return -ENOMEM;
-	}
+	if (offtop__read_build_ids(t))
+		return err__set(err, -ENOMEM, "out of memory reading %s", path);
 	return offtop__sideband(t, err);
 }
 
@@ -750,8 +748,7 @@ static int offtop__run(struct offtop *t, struct snapshot *snap, struct err *err)
 	}
 	return e;
 nomem:
-	err__msg(err, "out of memory");
-	return -ENOMEM;
+	return err__set(err, -ENOMEM, "out of memory");
 }
 
 int offtop__read(void *ctx, struct snapshot *snap)
