@@ -44,7 +44,7 @@ int main(int argc, char **argv)
 	struct cli cli;
 	struct tool tool;
 	enum run_end end;
-	char err[2048];
+	struct err err = {};
 	__u64 n;
 	int e, status;
 
@@ -53,11 +53,11 @@ int main(int argc, char **argv)
 	if (argp_parse(&argp, argc, argv, ARGP_IN_ORDER, NULL, &cli))
 		return EXIT_USAGE;
 
-	e = tool__start(&tool, &cli, "ldlat-floor", 0, TOOL_NO_BPF, err, sizeof(err));
+	e = tool__start(&tool, &cli, "ldlat-floor", 0, TOOL_NO_BPF, &err);
 	if (e) {
-		fprintf(stderr, "ldlat-floor: %s\n", err);
+		fprintf(stderr, "ldlat-floor: %s\n", err.msg);
 		tool__teardown(&tool);
-		return cli__exit_status(e);
+		return err__status(&err, e);
 	}
 	fprintf(stderr, "ldlat-floor: sampling %s on %s, no BPF program. Ctrl-C to end.\n",
 		tool.evlist.evsel[0].name, tool.run.target_desc);

@@ -133,7 +133,7 @@ struct bench_run {
 static int bench_run__open(struct bench_run *r, const struct bench_case *bc, int calls)
 {
 	struct ldlat_config cfg;
-	char err[1024];
+	struct err err = {};
 	int e;
 
 	r->bc = bc;
@@ -141,9 +141,9 @@ static int bench_run__open(struct bench_run *r, const struct bench_case *bc, int
 	r->dur = calloc(calls, sizeof(*r->dur));
 	if (!r->dur)
 		return -ENOMEM;
-	e = session__open(&r->sess, &cfg, SESSION_BENCH_ENTRY, err, sizeof(err));
+	e = session__open(&r->sess, &cfg, SESSION_BENCH_ENTRY, &err);
 	if (e) {
-		fprintf(stderr, "ldlat-logic: %s\n", err);
+		fprintf(stderr, "ldlat-logic: %s\n", err.msg);
 		return e;
 	}
 	r->open = true;

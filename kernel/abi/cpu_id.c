@@ -70,7 +70,7 @@ static bool parse_uint(const char *s, size_t len, int base, unsigned int *v)
 	return true;
 }
 
-int cpu_id__parse(struct cpu_id *id, const char *text, char *err, size_t errlen)
+int cpu_id__parse(struct cpu_id *id, const char *text, struct err *err)
 {
 	const char *p = text, *dash, *comma;
 	unsigned int step;
@@ -113,7 +113,7 @@ int cpu_id__parse(struct cpu_id *id, const char *text, char *err, size_t errlen)
 	cpu_id__format(id);
 	return 0;
 bad:
-	snprintf(err, errlen,
+	err__msg(err,
 		 "CPU identity '%s' is not VENDOR-FAMILY-MODEL[-STEPPING][,hypervisor] with the "
 		 "family in decimal and the model in hex (e.g. GenuineIntel-6-8F, "
 		 "AuthenticAMD-26-11), nor an arm64 MIDR (0x00000000410fd0c0)",
@@ -243,16 +243,17 @@ int cpu_id__perfmon(const struct cpu_id *id, int *gp, int *fixed)
 /* The CPUs the kernel's cpu_core and cpu_atom PMUs cover. */
 static int cpu_id__core_types_by_sysfs(struct cpu_id *id)
 {
-	char buf[4096], err[256];
+	struct err err = {};
+	char buf[4096];
 	int e;
 
 	if (sysfs__read("bus/event_source/devices/cpu_core/cpus", buf, sizeof(buf)) <= 0)
 		return -ENOENT;
-	e = cpumap__parse(&id->core, buf, err, sizeof(err));
+	e = cpumap__parse(&id->core, buf, &err);
 	if (e)
 		return e;
 	if (sysfs__read("bus/event_source/devices/cpu_atom/cpus", buf, sizeof(buf)) <= 0 ||
-	    cpumap__parse(&id->atom, buf, err, sizeof(err))) {
+	    cpumap__parse(&id->atom, buf, &err)) {
 		cpumap__free(&id->core);
 		return -ENOENT;
 	}
@@ -260,20 +261,20 @@ static int cpu_id__core_types_by_sysfs(struct cpu_id *id)
 	return 0;
 }
 
-int cpu_id__read(struct cpu_id *id, char *err, size_t errlen)
+int cpu_id__read(struct cpu_id *id, struct err *err)
 {
 	const char *env = getenv("LDLAT_CPU");
 	struct cpumap online;
 	int e;
 
 	if (env && *env) {
-		e = cpu_id__parse(id, env, err, errlen);
+		e = cpu_id__parse(id, env, err);
 		if (e) {
 			/* name the variable, not only its value */
 			char msg[512];
 
-			snprintf(msg, sizeof(msg), "LDLAT_CPU: %s", err);
-			snprintf(err, errlen, "%s", msg);
+			snprintf(msg, sizeof(msg), "LDLAT_CPU: %s", err->msg);
+			err__msg(err, "%s", msg);
 			return e;
 		}
 		id->overridden = true;

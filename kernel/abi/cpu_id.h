@@ -18,6 +18,7 @@
 #include <stddef.h>
 
 #include "kernel/abi/cpumap.h"
+#include "kernel/lib/err.h"
 
 /* CPUID leaf 0x1A EAX[31:24]. */
 enum core_type {
@@ -45,10 +46,10 @@ struct cpu_id {
  * Identifies this CPU, or the one LDLAT_CPU names.  Returns 0, or -EINVAL
  * with a sentence in err when LDLAT_CPU is malformed, or -errno.
  */
-int cpu_id__read(struct cpu_id *id, char *err, size_t errlen);
+int cpu_id__read(struct cpu_id *id, struct err *err);
 
 /* Parses an ID in LDLAT_CPU's form into id (no core types). */
-int cpu_id__parse(struct cpu_id *id, const char *text, char *err, size_t errlen);
+int cpu_id__parse(struct cpu_id *id, const char *text, struct err *err);
 
 void cpu_id__free(struct cpu_id *id);
 

@@ -24,7 +24,7 @@ static int parse_cpu(const char **p, int *cpu)
 	return 0;
 }
 
-int cpumap__parse(struct cpumap *map, const char *list, char *err, size_t errlen)
+int cpumap__parse(struct cpumap *map, const char *list, struct err *err)
 {
 	char *seen;
 	const char *p = list, *item;
@@ -53,8 +53,7 @@ int cpumap__parse(struct cpumap *map, const char *list, char *err, size_t errlen
 			seen[c] = 1;
 		continue;
 	bad:
-		snprintf(err, errlen,
-			 "'%.*s' in CPU list '%s' is not a CPU number or range (e.g. 0-3,8)",
+		err__msg(err, "'%.*s' in CPU list '%s' is not a CPU number or range (e.g. 0-3,8)",
 			 (int)strcspn(item, ","), item, list);
 		free(seen);
 		return -EINVAL;
@@ -62,7 +61,7 @@ int cpumap__parse(struct cpumap *map, const char *list, char *err, size_t errlen
 	for (c = 0; c < CPUMAP_MAX; c++)
 		n += seen[c];
 	if (!n) {
-		snprintf(err, errlen, "empty CPU list");
+		err__msg(err, "empty CPU list");
 		free(seen);
 		return -EINVAL;
 	}
@@ -80,12 +79,13 @@ int cpumap__parse(struct cpumap *map, const char *list, char *err, size_t errlen
 
 int cpumap__online(struct cpumap *map)
 {
-	char buf[4096], err[256];
+	struct err err = {};
+	char buf[4096];
 	int n = sysfs__read("devices/system/cpu/online", buf, sizeof(buf));
 
 	if (n < 0)
 		return n;
-	return cpumap__parse(map, buf, err, sizeof(err));
+	return cpumap__parse(map, buf, &err);
 }
 
 bool cpumap__has(const struct cpumap *map, int cpu)

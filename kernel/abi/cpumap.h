@@ -5,6 +5,8 @@
 
 #include <stdbool.h>
 
+#include "kernel/lib/err.h"
+
 #define CPUMAP_MAX 8192 /* CPU numbers at or above are refused */
 
 struct cpumap {
@@ -16,7 +18,7 @@ struct cpumap {
  * Parses a CPU list ("0-3,8,10-11").  Returns 0, or -EINVAL for a malformed or
  * empty list (err names the part that is wrong), -ENOMEM.
  */
-int cpumap__parse(struct cpumap *map, const char *list, char *err, size_t errlen);
+int cpumap__parse(struct cpumap *map, const char *list, struct err *err);
 
 /* The online CPUs (sysfs devices/system/cpu/online). Returns 0 or -errno. */
 int cpumap__online(struct cpumap *map);

@@ -91,7 +91,7 @@ const char *class__list_help(void)
 	return buf;
 }
 
-int class__parse_list(const char *list, __u32 *mask, char *err, size_t errlen)
+int class__parse_list(const char *list, __u32 *mask, struct err *err)
 {
 	char *copy = strdup(list), *tok, *save = NULL;
 	unsigned int i;
@@ -113,7 +113,7 @@ int class__parse_list(const char *list, __u32 *mask, char *err, size_t errlen)
 				found = 1;
 			}
 		if (!found) {
-			snprintf(err, errlen, "unknown class '%s' in '%s' (%s)", tok, list,
+			err__msg(err, "unknown class '%s' in '%s' (%s)", tok, list,
 				 class__list_help());
 			free(copy);
 			return -EINVAL;
@@ -121,9 +121,7 @@ int class__parse_list(const char *list, __u32 *mask, char *err, size_t errlen)
 		n++;
 	}
 	free(copy);
-	if (!n) {
-		snprintf(err, errlen, "empty class list (%s)", class__list_help());
-		return -EINVAL;
-	}
+	if (!n)
+		return err__set(err, -EINVAL, "empty class list (%s)", class__list_help());
 	return 0;
 }

@@ -10,6 +10,8 @@
 #include <stddef.h>
 #include <linux/types.h>
 
+#include "kernel/lib/err.h"
+
 /* "L3 hit", "remote cache (1 hop)": what the tools print. */
 const char *class__name(unsigned int cls);
 
@@ -23,7 +25,7 @@ const char *class__token(unsigned int cls);
  * level and peer/remote cache).  Returns 0, or -EINVAL naming the bad item in
  * err.
  */
-int class__parse_list(const char *list, __u32 *mask, char *err, size_t errlen);
+int class__parse_list(const char *list, __u32 *mask, struct err *err);
 
 /* The tokens and groups class__parse_list accepts, for --help and errors. */
 const char *class__list_help(void);

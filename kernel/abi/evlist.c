@@ -40,7 +40,7 @@ static int read_paranoid(void)
 	return atoi(buf);
 }
 
-void evsel__strerror(const struct evsel *ev, int err, int cpu, pid_t tid, char *buf, size_t len)
+void evsel__strerror(const struct evsel *ev, int errnum, int cpu, pid_t tid, struct err *err)
 {
 	const struct perf_event_attr *a = &ev->attr;
 	bool ibs = !strncmp(ev->name, "ibs_", 4);
@@ -51,69 +51,68 @@ void evsel__strerror(const struct evsel *ev, int err, int cpu, pid_t tid, char *
 	else
 		snprintf(where, sizeof(where), "CPU %d", cpu);
 
-	switch (err) {
+	switch (errnum) {
 	case EACCES:
 	case EPERM:
 		if (caps__perfmon()) {
-			snprintf(buf, len,
+			err__msg(err,
 				 "cannot open %s on %s: %s, though this process holds CAP_PERFMON "
 				 "or CAP_SYS_ADMIN: a security policy refused it (an LSM such as "
 				 "SELinux or AppArmor, a seccomp filter, or kernel lockdown); its "
 				 "log says why",
-				 ev->name, where, strerror(err));
+				 ev->name, where, strerror(errnum));
 			break;
 		}
-		snprintf(buf, len,
+		err__msg(err,
 			 "cannot open %s on %s: %s. Run as root, or give the tool CAP_PERFMON and "
 			 "CAP_BPF (kernel.perf_event_paranoid is %d; at 2 and above an "
 			 "unprivileged user may only watch its own tasks in user space)",
-			 ev->name, where, strerror(err), read_paranoid());
+			 ev->name, where, strerror(errnum), read_paranoid());
 		break;
 	case ENOENT:
-		snprintf(buf, len,
+		err__msg(err,
 			 "cannot open %s on %s: this kernel knows no PMU of type %u with config "
 			 "0x%llx (%s). The event is not for this CPU: check it with --list-events, "
 			 "fix the tools.conf entry or --event, or use --source page-faults",
-			 ev->name, where, a->type, (unsigned long long)a->config, strerror(err));
+			 ev->name, where, a->type, (unsigned long long)a->config, strerror(errnum));
 		break;
 	case ENODEV:
 	case EOPNOTSUPP:
 		if (a->precise_ip)
-			snprintf(buf, len,
+			err__msg(err,
 				 "cannot open %s on %s: %s. The PMU cannot sample this event at "
 				 "precise level %u (precise_ip): lower it (fewer p in --event, or "
 				 "'precise =' in tools.conf); a virtual machine often hides PEBS "
 				 "and "
 				 "IBS altogether (use --source page-faults there)",
-				 ev->name, where, strerror(err), a->precise_ip);
+				 ev->name, where, strerror(errnum), a->precise_ip);
 		else
-			snprintf(buf, len,
+			err__msg(err,
 				 "cannot open %s on %s: %s. The PMU cannot sample this way on this "
 				 "CPU (a virtual machine often hides PEBS/IBS); use --source "
 				 "page-faults",
-				 ev->name, where, strerror(err));
+				 ev->name, where, strerror(errnum));
 		break;
 	case ENODATA:
-		snprintf(buf, len,
+		err__msg(err,
 			 "cannot open %s on %s: %s. This CPU wants the load-latency event in a "
 			 "group led by mem-loads-aux (Sapphire Rapids, Emerald Rapids, Alder and "
 			 "Raptor Lake P-cores): add 'leader = PMU/event=0x03,umask=0x82/' to the "
 			 "tools.conf entry, or write --event '{PMU/mem-loads-aux/,PMU/mem-loads/}'",
-			 ev->name, where, strerror(err));
+			 ev->name, where, strerror(errnum));
 		break;
 	case EBUSY:
-		snprintf(buf, len,
+		err__msg(err,
 			 "cannot open %s on %s: the counter is busy (another tool, or the NMI "
 			 "watchdog: sysctl kernel.nmi_watchdog=0 frees one)",
 			 ev->name, where);
 		break;
 	case ESRCH:
-		snprintf(buf, len, "cannot open %s on %s: no such task (it exited?)", ev->name,
-			 where);
+		err__msg(err, "cannot open %s on %s: no such task (it exited?)", ev->name, where);
 		break;
 	case EMFILE:
 	case ENFILE:
-		snprintf(buf, len,
+		err__msg(err,
 			 "cannot open %s on %s: out of file descriptors (one per CPU or thread); "
 			 "raise 'ulimit -n'",
 			 ev->name, where);
@@ -121,32 +120,32 @@ void evsel__strerror(const struct evsel *ev, int err, int cpu, pid_t tid, char *
 	case EINVAL:
 		if (ibs && (a->exclude_user || a->exclude_kernel || a->exclude_hv ||
 			    a->exclude_guest || a->exclude_host || a->exclude_idle))
-			snprintf(
-				buf, len,
+			err__msg(
+				err,
 				"cannot open %s on %s: %s. AMD IBS samples every privilege level, "
 				"host and guest alike: remove the u, k, h, G, H and I modifiers (u "
 				"and k work with the swfilt term on Linux 6.14 and later)",
-				ev->name, where, strerror(err));
+				ev->name, where, strerror(errnum));
 		else if (a->precise_ip == 3)
-			snprintf(
-				buf, len,
+			err__msg(
+				err,
 				"cannot open %s on %s: %s. Precise level 3 (ppp) keeps an event on "
 				"counter 0 on Golden Cove and later cores, where the load-latency "
 				"event cannot run: ask for pp",
-				ev->name, where, strerror(err));
+				ev->name, where, strerror(errnum));
 		else
-			snprintf(
-				buf, len,
+			err__msg(
+				err,
 				"cannot open %s on %s: the kernel rejected its settings (%s): "
 				"check "
 				"the threshold (config1 0x%llx), the precise level (%u) and the "
 				"sampling period or frequency with --list-events, and that the CPU "
 				"is online",
-				ev->name, where, strerror(err), (unsigned long long)a->config1,
+				ev->name, where, strerror(errnum), (unsigned long long)a->config1,
 				a->precise_ip);
 		break;
 	default:
-		snprintf(buf, len, "cannot open %s on %s: %s", ev->name, where, strerror(err));
+		err__msg(err, "cannot open %s on %s: %s", ev->name, where, strerror(errnum));
 		break;
 	}
 }
@@ -168,15 +167,15 @@ static int evlist__group_fd(const struct evlist *evlist, int cpu, pid_t tid)
  * user's to grant; whatever else the kernel refuses, the system's (the
  * caller knows better when the user wrote the event).
  */
-static int evsel__fault(int err)
+static int evsel__fault(int e, struct err *err)
 {
-	if ((err == EACCES || err == EPERM) && !caps__perfmon())
-		return err__input(-err);
-	return err__system(-err);
+	if ((e == EACCES || e == EPERM) && !caps__perfmon())
+		return err__input(err, -e);
+	return err__system(err, -e);
 }
 
 static int evlist__open_one(struct evlist *evlist, int idx, pid_t pid, int cpu, unsigned long flags,
-			    pid_t tid, char *err, size_t errlen)
+			    pid_t tid, struct err *err)
 {
 	struct evsel *ev = &evlist->evsel[idx];
 	struct evfd *fds, *f;
@@ -190,11 +189,10 @@ static int evlist__open_one(struct evlist *evlist, int idx, pid_t pid, int cpu, 
 	if (evlist->group && idx > 0) {
 		gfd = evlist__group_fd(evlist, cpu, tid);
 		if (gfd < 0) {
-			snprintf(err, errlen,
-				 "cannot open %s: its group leader %s is not open on %s %d",
+			err__msg(err, "cannot open %s: its group leader %s is not open on %s %d",
 				 ev->name, evlist->evsel[0].name, tid >= 0 ? "task" : "CPU",
 				 tid >= 0 ? (int)tid : cpu);
-			return err__system(-EINVAL);
+			return err__system(err, -EINVAL);
 		}
 	}
 	if (ev->has_leader) {
@@ -207,8 +205,8 @@ static int evlist__open_one(struct evlist *evlist, int idx, pid_t pid, int cpu, 
 			e = errno;
 			snprintf(lev.name, sizeof(lev.name), "%s (the group leader of %s)",
 				 ev->leader_name, ev->name);
-			evsel__strerror(&lev, e, cpu, tid, err, errlen);
-			return evsel__fault(e);
+			evsel__strerror(&lev, e, cpu, tid, err);
+			return evsel__fault(e, err);
 		}
 	}
 	/* a group member is enabled with its leader; the leader starts disabled */
@@ -217,10 +215,10 @@ static int evlist__open_one(struct evlist *evlist, int idx, pid_t pid, int cpu, 
 				 flags | PERF_FLAG_FD_CLOEXEC);
 	if (fd < 0) {
 		e = errno;
-		evsel__strerror(ev, e, cpu, tid, err, errlen);
+		evsel__strerror(ev, e, cpu, tid, err);
 		if (lfd >= 0)
 			close(lfd);
-		return evsel__fault(e);
+		return evsel__fault(e, err);
 	}
 	f = &evlist->fds[evlist->nfds++];
 	f->fd = fd;
@@ -234,15 +232,15 @@ static int evlist__open_one(struct evlist *evlist, int idx, pid_t pid, int cpu, 
 
 /* Opens evsel idx on thread j of a TASKS target: on any CPU, or on each of target->cpus. */
 static int evlist__open_task(struct evlist *evlist, int idx, const struct target *target, int j,
-			     char *err, size_t errlen)
+			     struct err *err)
 {
 	pid_t tid = target->tids[j];
 	int k, e = 0;
 
 	if (!target->cpus.nr)
-		return evlist__open_one(evlist, idx, tid, -1, 0, tid, err, errlen);
+		return evlist__open_one(evlist, idx, tid, -1, 0, tid, err);
 	for (k = 0; k < target->cpus.nr && !e; k++)
-		e = evlist__open_one(evlist, idx, tid, target->cpus.cpu[k], 0, tid, err, errlen);
+		e = evlist__open_one(evlist, idx, tid, target->cpus.cpu[k], 0, tid, err);
 	return e;
 }
 
@@ -278,8 +276,7 @@ static bool task__exiting(pid_t tid)
  * (perf skips them too); a process none of whose threads could be opened
  * has exited.
  */
-static int evlist__tasks_gone(const struct target *target, const bool *gone, char *err,
-			      size_t errlen)
+static int evlist__tasks_gone(const struct target *target, const bool *gone, struct err *err)
 {
 	int i, j;
 	pid_t tgid;
@@ -293,15 +290,14 @@ static int evlist__tasks_gone(const struct target *target, const bool *gone, cha
 		     j++)
 			open |= !gone[j];
 		if (!open) {
-			snprintf(err, errlen, "process %d exited before sampling started",
-				 (int)tgid);
-			return err__system(-ESRCH);
+			err__msg(err, "process %d exited before sampling started", (int)tgid);
+			return err__system(err, -ESRCH);
 		}
 	}
 	return 0;
 }
 
-int evlist__open(struct evlist *evlist, const struct target *target, char *err, size_t errlen)
+int evlist__open(struct evlist *evlist, const struct target *target, struct err *err)
 {
 	bool *gone = NULL;
 	int i, j, e = 0;
@@ -322,15 +318,14 @@ int evlist__open(struct evlist *evlist, const struct target *target, char *err, 
 			for (j = 0; j < target->ntids && !e; j++) {
 				if (gone[j])
 					continue;
-				e = evlist__open_task(evlist, i, target, j, err, errlen);
-				if (e &&
-				    (err__errno(e) == -ESRCH || task__exiting(target->tids[j]))) {
+				e = evlist__open_task(evlist, i, target, j, err);
+				if (e && (e == -ESRCH || task__exiting(target->tids[j]))) {
 					gone[j] = true;
 					e = 0;
 				}
 			}
 			if (!e && i == 0)
-				e = evlist__tasks_gone(target, gone, err, errlen);
+				e = evlist__tasks_gone(target, gone, err);
 			break;
 		case TARGET_CGROUP:
 		case TARGET_SYSTEM:
@@ -343,25 +338,22 @@ int evlist__open(struct evlist *evlist, const struct target *target, char *err, 
 					continue;
 				if (target->kind == TARGET_CGROUP)
 					e = evlist__open_one(evlist, i, target->cgroup_fd, cpu,
-							     PERF_FLAG_PID_CGROUP, -1, err, errlen);
+							     PERF_FLAG_PID_CGROUP, -1, err);
 				else
-					e = evlist__open_one(evlist, i, -1, cpu, 0, -1, err,
-							     errlen);
+					e = evlist__open_one(evlist, i, -1, cpu, 0, -1, err);
 			}
 			break;
 		}
 		if (e) {
 			evlist->failed_evsel = i;
-			evlist->failed_errno = -err__errno(e);
+			evlist->failed_errno = -e;
 		}
 	}
 	free(gone);
-	if (!e && !evlist->nfds) {
-		snprintf(err, errlen,
-			 "no event to open: none of the target's CPUs is covered by %s",
-			 evlist->nevsel ? evlist->evsel[0].name : "any event");
-		e = -ENODEV;
-	}
+	if (!e && !evlist->nfds)
+		e = err__set(err, -ENODEV,
+			     "no event to open: none of the target's CPUs is covered by %s",
+			     evlist->nevsel ? evlist->evsel[0].name : "any event");
 	if (e)
 		evlist__close(evlist);
 	return e;

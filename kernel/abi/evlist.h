@@ -15,6 +15,7 @@
 #include <linux/perf_event.h>
 
 #include "kernel/abi/cpumap.h"
+#include "kernel/lib/err.h"
 
 struct evsel {
 	struct perf_event_attr attr;
@@ -78,7 +79,7 @@ int evlist__add(struct evlist *evlist, struct evsel *ev);
  * (kernel/lib/err.h): the user's for a missing privilege, the system's for
  * everything else the kernel refused.
  */
-int evlist__open(struct evlist *evlist, const struct target *target, char *err, size_t errlen);
+int evlist__open(struct evlist *evlist, const struct target *target, struct err *err);
 
 /* PERF_EVENT_IOC_ENABLE / DISABLE on every fd. Returns 0 or -errno. */
 int evlist__enable(struct evlist *evlist);
@@ -94,7 +95,7 @@ void evlist__free(struct evlist *evlist);
  * Explains a failed perf_event_open: which event, where, and what to change
  * (privilege, perf_event_paranoid, an event this CPU lacks, a busy counter).
  */
-void evsel__strerror(const struct evsel *ev, int err, int cpu, pid_t tid, char *buf, size_t len);
+void evsel__strerror(const struct evsel *ev, int errnum, int cpu, pid_t tid, struct err *err);
 
 void target__free(struct target *target);
 

@@ -141,7 +141,7 @@ static void cache_name(unsigned int cache, unsigned int op, unsigned int result,
 
 /* perf's legacy cache syntax: the cache first, then an op and a result in either order. */
 static int cache_lookup(const char *name, struct perf_event_attr *attr, char *canon, size_t len,
-			char *err, size_t errlen)
+			struct err *err)
 {
 	const char *p = name;
 	int cache, op = -1, result = -1, w;
@@ -163,7 +163,7 @@ static int cache_lookup(const char *name, struct perf_event_attr *attr, char *ca
 	if (result < 0)
 		result = PERF_COUNT_HW_CACHE_RESULT_ACCESS;
 	if (!evname__cache_op_valid(cache, op)) {
-		snprintf(err, errlen,
+		err__msg(err,
 			 "event '%s': the kernel defines no %s operation for the %s cache "
 			 "(%s counts %s)",
 			 name, op_names[op][0], cache_names[cache][0], cache_names[cache][0],
@@ -177,7 +177,7 @@ static int cache_lookup(const char *name, struct perf_event_attr *attr, char *ca
 }
 
 int evname__lookup(const char *name, struct perf_event_attr *attr, char *canon, size_t len,
-		   char *err, size_t errlen)
+		   struct err *err)
 {
 	const struct symbol *s;
 
@@ -196,7 +196,7 @@ int evname__lookup(const char *name, struct perf_event_attr *attr, char *canon, 
 		snprintf(canon, len, "%s", s->name[0]);
 		return 0;
 	}
-	return cache_lookup(name, attr, canon, len, err, errlen);
+	return cache_lookup(name, attr, canon, len, err);
 }
 
 int evname__cache_all(__u64 *configs, int max)

@@ -15,6 +15,8 @@
 #include <stddef.h>
 #include <linux/perf_event.h>
 
+#include "kernel/lib/err.h"
+
 /*
  * Looks name up (case-insensitive, perf's aliases accepted) and sets
  * attr->type and attr->config; the canonical name goes to canon.
@@ -23,7 +25,7 @@
  * cache ("L1-icache-stores"), with a sentence in err.
  */
 int evname__lookup(const char *name, struct perf_event_attr *attr, char *canon, size_t len,
-		   char *err, size_t errlen);
+		   struct err *err);
 
 /* Whether the kernel defines op (PERF_COUNT_HW_CACHE_OP_*) for cache. */
 bool evname__cache_op_valid(unsigned int cache, unsigned int op);

@@ -14,17 +14,16 @@
 struct parser {
 	const char *text;
 	const char *p;
-	char *err;
-	size_t errlen;
+	struct err *err;
 };
 
 static int parser__fail(struct parser *ps, const char *what)
 {
 	if (*ps->p)
-		snprintf(ps->err, ps->errlen, "%s at '%s' (column %d of '%s')", what, ps->p,
+		err__msg(ps->err, "%s at '%s' (column %d of '%s')", what, ps->p,
 			 (int)(ps->p - ps->text) + 1, ps->text);
 	else
-		snprintf(ps->err, ps->errlen, "%s at the end of '%s'", what, ps->text);
+		err__msg(ps->err, "%s at the end of '%s'", what, ps->text);
 	return -EINVAL;
 }
 
@@ -149,7 +148,8 @@ static int parser__vendor_event(struct parser *ps, const char *start, const char
 {
 	size_t n = strcspn(start, ",}");
 	struct pfm_encoding enc;
-	char token[EVSPEC_TEXT_MAX], why[1024];
+	char token[EVSPEC_TEXT_MAX];
+	struct err why = {};
 	int err;
 
 	if (n >= sizeof(token)) {
@@ -158,20 +158,19 @@ static int parser__vendor_event(struct parser *ps, const char *start, const char
 	}
 	memcpy(token, start, n);
 	token[n] = '\0';
-	err = pfm__encode(token, &enc, why, sizeof(why));
+	err = pfm__encode(token, &enc, &why);
 	if (err == -ENOENT) {
 		ps->p = start;
-		snprintf(ps->err, ps->errlen,
+		err__msg(ps->err,
 			 "unknown event '%s' in '%s' (write a PMU's event as pmu/term=value,.../, "
 			 "e.g. cpu/event=0xcd,umask=0x1/, or a raw one as rHEX): not one of perf's "
 			 "names, and %s",
-			 strchr(token, ':') ? token : name, ps->text, why);
+			 strchr(token, ':') ? token : name, ps->text, why.msg);
 		return -EINVAL;
 	}
 	if (err) {
 		ps->p = start;
-		snprintf(ps->err, ps->errlen, "%s", why);
-		return -EINVAL;
+		return err__set(ps->err, -EINVAL, "%s", why.msg);
 	}
 	e->kind = EVSPEC_PFM;
 	snprintf(e->text, sizeof(e->text), "%s", token);
@@ -200,7 +199,7 @@ static int parser__event(struct parser *ps, struct evspec_event *e)
 		e->config = strtoull(name + 1, NULL, 16);
 		err = 0;
 	} else {
-		err = evname__lookup(name, &attr, canon, sizeof(canon), ps->err, ps->errlen);
+		err = evname__lookup(name, &attr, canon, sizeof(canon), ps->err);
 		if (err == -ENOENT)
 			return parser__vendor_event(ps, start, name, e);
 		if (err) {
@@ -246,17 +245,15 @@ static int evspec__append(struct evspec *spec, struct parser *ps)
 	return parser__event(ps, &spec->ev[spec->nevents]);
 }
 
-int evspec__parse(struct evspec *spec, const char *text, char *err, size_t errlen)
+int evspec__parse(struct evspec *spec, const char *text, struct err *err)
 {
-	struct parser ps = { .text = text, .p = text, .err = err, .errlen = errlen };
+	struct parser ps = { .text = text, .p = text, .err = err };
 	struct evspec_mods gmods;
 	int e = 0, first, i;
 
 	memset(spec, 0, sizeof(*spec));
-	if (!*text) {
-		snprintf(err, errlen, "empty event spec");
-		return -EINVAL;
-	}
+	if (!*text)
+		return err__set(err, -EINVAL, "empty event spec");
 	while (!e) {
 		if (*ps.p == '{') {
 			ps.p++;
@@ -339,8 +336,7 @@ const struct evspec_term *evspec_event__term(const struct evspec_event *e, const
 struct encoder {
 	const struct evspec_event *e;
 	struct evspec_attr *out;
-	char *err;
-	size_t errlen;
+	struct err *err;
 };
 
 static int encoder__number(struct encoder *en, const char *term, const char *value, __u64 *v)
@@ -349,11 +345,9 @@ static int encoder__number(struct encoder *en, const char *term, const char *val
 
 	errno = 0;
 	*v = strtoull(value, &end, 0);
-	if (errno || end == value || *end || *value == '-') {
-		snprintf(en->err, en->errlen, "value '%s' of term '%s' in '%s' is not a number",
-			 value, term, en->e->text);
-		return -EINVAL;
-	}
+	if (errno || end == value || *end || *value == '-')
+		return err__set(en->err, -EINVAL, "value '%s' of term '%s' in '%s' is not a number",
+				value, term, en->e->text);
 	return 0;
 }
 
@@ -371,11 +365,9 @@ static int encoder__builtin(struct encoder *en, const char *term, const char *va
 	if (strcmp(term, "config") && strcmp(term, "config1") && strcmp(term, "config2") &&
 	    strcmp(term, "config3") && strcmp(term, "period") && strcmp(term, "freq"))
 		return 1;
-	if (!value) {
-		snprintf(en->err, en->errlen, "term '%s' in '%s' needs a value (%s=N)", term,
-			 en->e->text, term);
-		return -EINVAL;
-	}
+	if (!value)
+		return err__set(en->err, -EINVAL, "term '%s' in '%s' needs a value (%s=N)", term,
+				en->e->text, term);
 	e = encoder__number(en, term, value, &v);
 	if (e)
 		return e;
@@ -387,9 +379,10 @@ static int encoder__builtin(struct encoder *en, const char *term, const char *va
 		a->config2 = v;
 	} else if (!strcmp(term, "config3")) {
 		/* config3 (Linux 6.3) is past the end of this build's perf_event_attr */
-		snprintf(en->err, en->errlen,
-			 "term 'config3' in '%s' is not supported by this build", en->e->text);
-		return -EINVAL;
+		return err__set(en->err, -EINVAL,
+				"term 'config3' in '%s' is not supported by this build",
+				en->e->text);
+
 	} else if (!strcmp(term, "period")) {
 		a->freq = 0;
 		a->sample_period = v;
@@ -415,19 +408,17 @@ static int encoder__format(struct encoder *en, const struct pmu_format *f, const
 	e = pmu_format__encode(f, v, &en->out->attr);
 	if (e == -ERANGE) {
 		pmu_format__snprint(f, spec, sizeof(spec));
-		snprintf(en->err, en->errlen,
+		err__msg(en->err,
 			 "value 0x%llx of term '%s' in '%s' is wider than its field (%s/format/%s "
 			 "is %s: at most 0x%llx)",
 			 (unsigned long long)v, term, en->e->text, en->out->pmu.name, term, spec,
 			 bits == 64 ? ~0ull : (1ull << bits) - 1);
 		return -ERANGE;
 	}
-	if (e) {
-		snprintf(en->err, en->errlen,
-			 "term '%s' in '%s' sets config3, which this build cannot", term,
-			 en->e->text);
-		return -EINVAL;
-	}
+	if (e)
+		return err__set(en->err, -EINVAL,
+				"term '%s' in '%s' sets config3, which this build cannot", term,
+				en->e->text);
 	return 0;
 }
 
@@ -448,11 +439,10 @@ static int encoder__term(struct encoder *en, const char *term, const char *value
 		return 0; /* expanded before the terms */
 	pmu__format_names(pmu, names, sizeof(names));
 	if (in_alias)
-		snprintf(en->err, en->errlen,
-			 "%s/events/%s sets the term '%s', which %s/format does not have",
+		err__msg(en->err, "%s/events/%s sets the term '%s', which %s/format does not have",
 			 pmu->name, term, term, pmu->name);
 	else
-		snprintf(en->err, en->errlen,
+		err__msg(en->err,
 			 "unknown term '%s' in '%s' (%s's terms: %s; its events are in "
 			 "bus/event_source/devices/%s/events)",
 			 term, en->e->text, pmu->name, names[0] ? names : "none", pmu->name);
@@ -533,7 +523,7 @@ static int encoder__vendor(struct encoder *en)
 {
 	struct perf_event_attr *a = &en->out->attr;
 	struct pfm_encoding enc;
-	int r = pfm__encode(en->e->text, &enc, en->err, en->errlen);
+	int r = pfm__encode(en->e->text, &enc, en->err);
 
 	if (r)
 		return r == -ENOENT ? -EINVAL : r;
@@ -552,9 +542,9 @@ static int encoder__vendor(struct encoder *en)
 }
 
 int evspec__encode(const struct evspec_event *e, struct evspec_attr *out, char *notice,
-		   size_t noticelen, char *err, size_t errlen)
+		   size_t noticelen, struct err *err)
 {
-	struct encoder en = { .e = e, .out = out, .err = err, .errlen = errlen };
+	struct encoder en = { .e = e, .out = out, .err = err };
 	char pmus[1024];
 	int r;
 
@@ -567,13 +557,11 @@ int evspec__encode(const struct evspec_event *e, struct evspec_attr *out, char *
 		r = pmu__load(&out->pmu, e->pmu);
 		if (r == -ENOENT) {
 			pmu__list_snprint(pmus, sizeof(pmus));
-			snprintf(err, errlen, "unknown PMU '%s' in '%s' (PMUs here: %s)", e->pmu,
-				 e->text, pmus);
-			return -EINVAL;
+			return err__set(err, -EINVAL, "unknown PMU '%s' in '%s' (PMUs here: %s)",
+					e->pmu, e->text, pmus);
 		}
 		if (r) {
-			snprintf(err, errlen, "cannot read PMU '%s' from sysfs: %s", e->pmu,
-				 strerror(-r));
+			err__msg(err, "cannot read PMU '%s' from sysfs: %s", e->pmu, strerror(-r));
 			return r;
 		}
 		out->has_pmu = true;

@@ -37,6 +37,7 @@
 #include <linux/perf_event.h>
 
 #include "kernel/abi/pmu.h"
+#include "kernel/lib/err.h"
 
 #define EVSPEC_MAX_TERMS 32
 #define EVSPEC_TEXT_MAX	 256
@@ -81,7 +82,7 @@ struct evspec {
 };
 
 /* Parses text.  Returns 0, or -EINVAL with a sentence in err naming the spot. */
-int evspec__parse(struct evspec *spec, const char *text, char *err, size_t errlen);
+int evspec__parse(struct evspec *spec, const char *text, struct err *err);
 void evspec__free(struct evspec *spec);
 
 /* The number of events in event i's group (1 when it is alone). */
@@ -108,7 +109,7 @@ struct evspec_attr {
  * either way.
  */
 int evspec__encode(const struct evspec_event *e, struct evspec_attr *out, char *notice,
-		   size_t noticelen, char *err, size_t errlen);
+		   size_t noticelen, struct err *err);
 void evspec_attr__free(struct evspec_attr *a);
 
 /*

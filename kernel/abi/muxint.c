@@ -46,7 +46,7 @@ static int muxint__write(const char *pmu, int ms)
 	return e;
 }
 
-int muxint__set(struct muxint_saved *saved, const char *pmu, int ms, char *err, size_t errlen)
+int muxint__set(struct muxint_saved *saved, const char *pmu, int ms, struct err *err)
 {
 	int i, old, e;
 
@@ -55,12 +55,12 @@ int muxint__set(struct muxint_saved *saved, const char *pmu, int ms, char *err, 
 			break;
 	if (i == saved->n) {
 		if (saved->n == MUXINT_MAX_PMUS) {
-			snprintf(err, errlen, "--mux-interval: more than %d PMUs", MUXINT_MAX_PMUS);
+			err__msg(err, "--mux-interval: more than %d PMUs", MUXINT_MAX_PMUS);
 			return -E2BIG;
 		}
 		e = muxint__get(pmu, &old);
 		if (e) {
-			snprintf(err, errlen,
+			err__msg(err,
 				 "--mux-interval: PMU '%s' has no perf_event_mux_interval_ms in "
 				 "%s/bus/event_source/devices/%s (%s)",
 				 pmu, sysfs__root(), pmu, strerror(-e));
@@ -72,12 +72,12 @@ int muxint__set(struct muxint_saved *saved, const char *pmu, int ms, char *err, 
 	}
 	e = muxint__write(pmu, ms);
 	if (e) {
-		snprintf(err, errlen,
+		err__msg(err,
 			 "--mux-interval: cannot write %d to %s's perf_event_mux_interval_ms: %s%s",
 			 ms, pmu, strerror(-e),
 			 e == -EACCES || e == -EPERM ? " (it needs root)" : "");
 		saved->n--; /* nothing changed: nothing to put back */
-		return e == -EACCES || e == -EPERM ? err__input(-EPERM) : e;
+		return e == -EACCES || e == -EPERM ? err__input(err, -EPERM) : e;
 	}
 	return 0;
 }

@@ -11,6 +11,8 @@
 
 #include <stddef.h>
 
+#include "kernel/lib/err.h"
+
 #define MUXINT_MAX_PMUS 8
 
 struct muxint_saved {
@@ -28,7 +30,7 @@ int muxint__get(const char *pmu, int *ms);
  * Remembers the PMU's interval in saved (once per PMU) and sets it to ms.
  * Returns 0 or -errno with a sentence in err (no such file, not root).
  */
-int muxint__set(struct muxint_saved *saved, const char *pmu, int ms, char *err, size_t errlen);
+int muxint__set(struct muxint_saved *saved, const char *pmu, int ms, struct err *err);
 
 /* Puts every remembered interval back; safe to call twice. Returns 0 or the first -errno. */
 int muxint__restore(struct muxint_saved *saved);

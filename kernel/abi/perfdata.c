@@ -130,28 +130,24 @@ bool perf_file__has_feature(const struct perf_file *f, int feat)
 /* ---- events ---------------------------------------------------------------- */
 
 static int perf_file__add_event(struct perf_file *f, const unsigned char *attr, __u64 avail,
-				char *err, size_t errlen)
+				struct err *err)
 {
 	struct perf_file_event *ev, *tmp;
 	__u32 size;
 
-	if (f->nevents >= MAX_EVENTS) {
-		snprintf(err, errlen, "%s: more than %d events: the file is corrupted", f->path,
-			 MAX_EVENTS);
-		return -EINVAL;
-	}
-	if (avail < PERF_ATTR_SIZE_VER0) {
-		snprintf(err, errlen, "%s: an event attribute is cut short (%llu bytes)", f->path,
-			 (unsigned long long)avail);
-		return -EINVAL;
-	}
+	if (f->nevents >= MAX_EVENTS)
+		return err__set(err, -EINVAL, "%s: more than %d events: the file is corrupted",
+				f->path, MAX_EVENTS);
+	if (avail < PERF_ATTR_SIZE_VER0)
+		return err__set(err, -EINVAL, "%s: an event attribute is cut short (%llu bytes)",
+				f->path, (unsigned long long)avail);
 	/* attr.size 0 means the first ABI version */
 	size = rd32(attr + offsetof(struct perf_event_attr, size));
 	if (!size)
 		size = PERF_ATTR_SIZE_VER0;
 	if (size < PERF_ATTR_SIZE_VER0 || size > avail) {
-		snprintf(
-			err, errlen,
+		err__msg(
+			err,
 			"%s: event %d has an attribute of %u bytes where %llu are stored: the file "
 			"is corrupted",
 			f->path, f->nevents, size, (unsigned long long)avail);
@@ -171,18 +167,16 @@ static int perf_file__add_event(struct perf_file *f, const unsigned char *attr, 
 }
 
 static int perf_file__add_ids(struct perf_file *f, int event, const unsigned char *ids, __u64 n,
-			      char *err, size_t errlen)
+			      struct err *err)
 {
 	struct perf_file_id *tmp;
 	__u64 i;
 
 	if (!n)
 		return 0;
-	if (n > MAX_IDS || (__u64)f->nids + n > MAX_IDS) {
-		snprintf(err, errlen, "%s: more than %d sample IDs: the file is corrupted", f->path,
-			 MAX_IDS);
-		return -EINVAL;
-	}
+	if (n > MAX_IDS || (__u64)f->nids + n > MAX_IDS)
+		return err__set(err, -EINVAL, "%s: more than %d sample IDs: the file is corrupted",
+				f->path, MAX_IDS);
 	tmp = realloc(f->ids, (f->nids + n) * sizeof(*f->ids));
 	if (!tmp)
 		return -ENOMEM;
@@ -410,17 +404,15 @@ static void perf_file__features(struct perf_file *f, __u64 sections, __u64 end)
 
 /* ---- header ------------------------------------------------------------------ */
 
-static int perf_file__file_header(struct perf_file *f, __u64 hsize, char *err, size_t errlen)
+static int perf_file__file_header(struct perf_file *f, __u64 hsize, struct err *err)
 {
 	const unsigned char *b = f->base;
 	__u64 attr_size, attrs_off, attrs_size, n, i, entry, ids_off, ids_size;
 	int e;
 
-	if (f->size < hsize) {
-		snprintf(err, errlen, "%s: the file header is cut short (%zu bytes)", f->path,
-			 f->size);
-		return -EINVAL;
-	}
+	if (f->size < hsize)
+		return err__set(err, -EINVAL, "%s: the file header is cut short (%zu bytes)",
+				f->path, f->size);
 	attr_size = rd64(b + 16);
 	attrs_off = rd64(b + 24);
 	attrs_size = rd64(b + 32);
@@ -429,15 +421,15 @@ static int perf_file__file_header(struct perf_file *f, __u64 hsize, char *err, s
 	if (hsize == FILE_HEADER_SIZE)
 		memcpy(f->features, b + 72, sizeof(f->features));
 	if (perf_file__has_feature(f, PERF_FEAT_COMPRESSED)) {
-		snprintf(err, errlen,
+		err__msg(err,
 			 "%s was recorded with perf record -z (compressed records), which this "
 			 "tool does not read: record again without -z",
 			 f->path);
 		return -EINVAL;
 	}
 	if (perf_file__has_feature(f, PERF_FEAT_DIR_FORMAT)) {
-		snprintf(
-			err, errlen,
+		err__msg(
+			err,
 			"%s is the header of a directory-format recording (perf record --threads); "
 			"give the directory's data as one file: record without --threads",
 			f->path);
@@ -445,7 +437,7 @@ static int perf_file__file_header(struct perf_file *f, __u64 hsize, char *err, s
 	}
 	if (attr_size < PERF_ATTR_SIZE_VER0 + 16 || attr_size > MAX_ATTR_SIZE + 16 ||
 	    !inside(attrs_off, attrs_size, f->size)) {
-		snprintf(err, errlen,
+		err__msg(err,
 			 "%s: the event attribute section (%llu bytes at offset %llu, entries of "
 			 "%llu bytes) does not fit in the file: it is truncated or corrupted",
 			 f->path, (unsigned long long)attrs_size, (unsigned long long)attrs_off,
@@ -453,45 +445,41 @@ static int perf_file__file_header(struct perf_file *f, __u64 hsize, char *err, s
 		return -EINVAL;
 	}
 	n = attrs_size / attr_size;
-	if (!n) {
-		snprintf(err, errlen, "%s has no events in its attribute section", f->path);
-		return -EINVAL;
-	}
-	if (n > MAX_EVENTS) {
-		snprintf(err, errlen, "%s: %llu events: the file is corrupted", f->path,
-			 (unsigned long long)n);
-		return -EINVAL;
-	}
+	if (!n)
+		return err__set(err, -EINVAL, "%s has no events in its attribute section", f->path);
+	if (n > MAX_EVENTS)
+		return err__set(err, -EINVAL, "%s: %llu events: the file is corrupted", f->path,
+				(unsigned long long)n);
 	for (i = 0; i < n; i++) {
 		/* each entry: the attribute, then the file section of its IDs */
 		entry = attrs_off + i * attr_size;
-		e = perf_file__add_event(f, b + entry, attr_size - 16, err, errlen);
+		e = perf_file__add_event(f, b + entry, attr_size - 16, err);
 		if (e)
 			return e;
 		ids_off = rd64(b + entry + attr_size - 16);
 		ids_size = rd64(b + entry + attr_size - 8);
 		if (!inside(ids_off, ids_size, f->size)) {
-			snprintf(
-				err, errlen,
+			err__msg(
+				err,
 				"%s: the IDs of event %llu (%llu bytes at offset %llu) lie outside "
 				"the file: it is truncated or corrupted",
 				f->path, (unsigned long long)i, (unsigned long long)ids_size,
 				(unsigned long long)ids_off);
 			return -EINVAL;
 		}
-		e = perf_file__add_ids(f, (int)i, b + ids_off, ids_size / 8, err, errlen);
+		e = perf_file__add_ids(f, (int)i, b + ids_off, ids_size / 8, err);
 		if (e)
 			return e;
 	}
 	if (!inside(f->data_offset, f->data_size, f->size)) {
-		snprintf(err, errlen,
+		err__msg(err,
 			 "%s is truncated: its data section ends at byte %llu, the file has %zu "
 			 "bytes",
 			 f->path, (unsigned long long)(f->data_offset + f->data_size), f->size);
 		return -EINVAL;
 	}
 	if (!f->data_size && f->size > f->data_offset) {
-		snprintf(err, errlen,
+		err__msg(err,
 			 "%s was not finished by perf record (its header says the data section is "
 			 "empty): perf was killed or still runs; record again and let it end",
 			 f->path);
@@ -509,7 +497,7 @@ static int perf_file__file_header(struct perf_file *f, __u64 hsize, char *err, s
  * and features in HEADER_FEATURE records.  They precede the samples; one
  * pass over the record headers finds them.
  */
-static int perf_file__pipe_header(struct perf_file *f, char *err, size_t errlen)
+static int perf_file__pipe_header(struct perf_file *f, struct err *err)
 {
 	struct perf_cursor c;
 	struct perf_record r;
@@ -521,9 +509,9 @@ static int perf_file__pipe_header(struct perf_file *f, char *err, size_t errlen)
 	f->data_size = f->size - PIPE_HEADER_SIZE;
 	perf_file__rewind(f, &c);
 	/* a corrupted record ends the scan; reading the data reports it */
-	while (perf_file__next(f, &c, &r, NULL, err, errlen) > 0) {
+	while (perf_file__next(f, &c, &r, NULL, err) > 0) {
 		if (r.type == PERF_RECORD_COMPRESSED || r.type == PERF_RECORD_COMPRESSED2) {
-			snprintf(err, errlen,
+			err__msg(err,
 				 "%s was recorded with perf record -z (compressed records), which "
 				 "this tool does not read: record again without -z",
 				 f->path);
@@ -531,25 +519,24 @@ static int perf_file__pipe_header(struct perf_file *f, char *err, size_t errlen)
 		}
 		if (r.type != PERF_RECORD_HEADER_ATTR)
 			continue;
-		e = perf_file__add_event(f, r.data + 8, r.size - 8u, err, errlen);
+		e = perf_file__add_event(f, r.data + 8, r.size - 8u, err);
 		if (e)
 			return e;
 		asz = f->events[f->nevents - 1].attr.size;
 		e = perf_file__add_ids(f, f->nevents - 1, r.data + 8 + asz, (r.size - 8u - asz) / 8,
-				       err, errlen);
+				       err);
 		if (e)
 			return e;
 	}
-	err[0] = '\0';
-	if (!f->nevents) {
-		snprintf(err, errlen, "%s (pipe format) has no event attribute records", f->path);
-		return -EINVAL;
-	}
+	err->msg[0] = '\0';
+	if (!f->nevents)
+		return err__set(err, -EINVAL, "%s (pipe format) has no event attribute records",
+				f->path);
 	if (f->nids)
 		qsort(f->ids, f->nids, sizeof(*f->ids), id_cmp);
 	/* names and groups come in HEADER_FEATURE records (EVENT_DESC, GROUP_DESC) */
 	perf_file__rewind(f, &c);
-	while (perf_file__next(f, &c, &r, NULL, err, errlen) > 0) {
+	while (perf_file__next(f, &c, &r, NULL, err) > 0) {
 		if (r.type != PERF_RECORD_HEADER_FEATURE || r.size < 16)
 			continue;
 		if (rd64(r.data + 8) == PERF_FEAT_EVENT_DESC)
@@ -557,12 +544,12 @@ static int perf_file__pipe_header(struct perf_file *f, char *err, size_t errlen)
 		else if (rd64(r.data + 8) == PERF_FEAT_GROUP_DESC)
 			feat_group_desc(f, r.offset + 16, r.offset + r.size);
 	}
-	err[0] = '\0';
+	err->msg[0] = '\0';
 	return 0;
 }
 
 /* How samples and other records name their event; one rule for the whole file. */
-static int perf_file__id_rules(struct perf_file *f, char *err, size_t errlen)
+static int perf_file__id_rules(struct perf_file *f, struct err *err)
 {
 	int i, pos, is;
 
@@ -582,7 +569,7 @@ static int perf_file__id_rules(struct perf_file *f, char *err, size_t errlen)
 			f->is_pos = -1;
 	}
 	if (f->id_pos < 0) {
-		snprintf(err, errlen,
+		err__msg(err,
 			 "%s has %d events whose samples do not say which event they belong to "
 			 "(no sample ID at one position): perf cannot read it either",
 			 f->path, f->nevents);
@@ -591,43 +578,40 @@ static int perf_file__id_rules(struct perf_file *f, char *err, size_t errlen)
 	return 0;
 }
 
-static int perf_file__read_header(struct perf_file *f, char *err, size_t errlen)
+static int perf_file__read_header(struct perf_file *f, struct err *err)
 {
 	__u64 hsize;
 	int i, e;
 
-	if (f->size < PIPE_HEADER_SIZE) {
-		snprintf(err, errlen, "%s is not a perf.data file (%zu bytes: too short)", f->path,
-			 f->size);
-		return -EINVAL;
-	}
+	if (f->size < PIPE_HEADER_SIZE)
+		return err__set(err, -EINVAL, "%s is not a perf.data file (%zu bytes: too short)",
+				f->path, f->size);
 	if (!memcmp(f->base, magic_be, 8)) {
-		snprintf(err, errlen,
+		err__msg(err,
 			 "%s was written on a big-endian machine; this tool reads little-endian "
 			 "perf.data only: analyse it there, or with perf script",
 			 f->path);
 		return -EINVAL;
 	}
 	if (!memcmp(f->base, magic_v1, 8)) {
-		snprintf(err, errlen,
+		err__msg(err,
 			 "%s is in perf's first file format (before Linux 2.6.35), which this tool "
 			 "does not read",
 			 f->path);
 		return -EINVAL;
 	}
-	if (memcmp(f->base, magic_le, 8)) {
-		snprintf(err, errlen,
-			 "%s is not a perf.data file (it does not start with PERFILE2)", f->path);
-		return -EINVAL;
-	}
+	if (memcmp(f->base, magic_le, 8))
+		return err__set(err, -EINVAL,
+				"%s is not a perf.data file (it does not start with PERFILE2)",
+				f->path);
 	hsize = rd64(f->base + 8);
 	if (hsize == PIPE_HEADER_SIZE)
-		e = perf_file__pipe_header(f, err, errlen);
+		e = perf_file__pipe_header(f, err);
 	else if (hsize == FILE_HEADER_SIZE || hsize == FILE_HEADER_V0)
-		e = perf_file__file_header(f, hsize, err, errlen);
+		e = perf_file__file_header(f, hsize, err);
 	else {
-		snprintf(
-			err, errlen,
+		err__msg(
+			err,
 			"%s: header size %llu is neither a file's (%d) nor a pipe's (%d): the file "
 			"is corrupted",
 			f->path, (unsigned long long)hsize, FILE_HEADER_SIZE, PIPE_HEADER_SIZE);
@@ -640,11 +624,11 @@ static int perf_file__read_header(struct perf_file *f, char *err, size_t errlen)
 			event__default_name(&f->events[i]);
 		event__layout(f, &f->events[i]);
 	}
-	return perf_file__id_rules(f, err, errlen);
+	return perf_file__id_rules(f, err);
 }
 
 int perf_file__open_mem(struct perf_file *f, const void *buf, size_t len, const char *name,
-			char *err, size_t errlen)
+			struct err *err)
 {
 	int e;
 
@@ -652,13 +636,13 @@ int perf_file__open_mem(struct perf_file *f, const void *buf, size_t len, const 
 	snprintf(f->path, sizeof(f->path), "%s", name);
 	f->base = buf;
 	f->size = len;
-	e = perf_file__read_header(f, err, errlen);
+	e = perf_file__read_header(f, err);
 	if (e)
 		perf_file__close(f);
 	return e;
 }
 
-int perf_file__open(struct perf_file *f, const char *path, char *err, size_t errlen)
+int perf_file__open(struct perf_file *f, const char *path, struct err *err)
 {
 	struct stat st;
 	void *map;
@@ -669,17 +653,16 @@ int perf_file__open(struct perf_file *f, const char *path, char *err, size_t err
 	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (fd < 0) {
 		e = errno;
-		snprintf(err, errlen, "cannot open %s: %s", path, strerror(e));
-		return -EINVAL;
+		return err__set(err, -EINVAL, "cannot open %s: %s", path, strerror(e));
 	}
 	if (fstat(fd, &st)) {
 		e = -errno;
-		snprintf(err, errlen, "cannot stat %s: %s", path, strerror(-e));
+		err__msg(err, "cannot stat %s: %s", path, strerror(-e));
 		close(fd);
 		return e;
 	}
 	if (S_ISDIR(st.st_mode)) {
-		snprintf(err, errlen,
+		err__msg(err,
 			 "%s is a directory (perf record --threads writes one): this tool reads a "
 			 "single perf.data file",
 			 path);
@@ -687,13 +670,12 @@ int perf_file__open(struct perf_file *f, const char *path, char *err, size_t err
 		return -EINVAL;
 	}
 	if (!S_ISREG(st.st_mode)) {
-		snprintf(err, errlen,
-			 "%s is not a regular file: save the recording to a file first", path);
+		err__msg(err, "%s is not a regular file: save the recording to a file first", path);
 		close(fd);
 		return -EINVAL;
 	}
 	if (st.st_size < PIPE_HEADER_SIZE) {
-		snprintf(err, errlen, "%s is not a perf.data file (%lld bytes: too short)", path,
+		err__msg(err, "%s is not a perf.data file (%lld bytes: too short)", path,
 			 (long long)st.st_size);
 		close(fd);
 		return -EINVAL;
@@ -702,12 +684,12 @@ int perf_file__open(struct perf_file *f, const char *path, char *err, size_t err
 	e = map == MAP_FAILED ? -errno : 0;
 	close(fd);
 	if (e) {
-		snprintf(err, errlen, "cannot map %s: %s", path, strerror(-e));
+		err__msg(err, "cannot map %s: %s", path, strerror(-e));
 		return e;
 	}
 	/* read front to back, once */
 	madvise(map, st.st_size, MADV_SEQUENTIAL);
-	e = perf_file__open_mem(f, map, st.st_size, path, err, errlen);
+	e = perf_file__open_mem(f, map, st.st_size, path, err);
 	if (e) {
 		munmap(map, st.st_size);
 		return e;
@@ -744,20 +726,18 @@ static __u64 record_payload(const struct perf_record *r)
 }
 
 int perf_file__next(const struct perf_file *f, struct perf_cursor *c, struct perf_record *r,
-		    struct perf_file_stats *stats, char *err, size_t errlen)
+		    struct perf_file_stats *stats, struct err *err)
 {
 	const unsigned char *h;
 	__u64 payload;
 
 	if (c->pos >= c->end)
 		return 0;
-	if (c->end - c->pos < sizeof(struct perf_event_header)) {
-		snprintf(err, errlen,
-			 "%s is truncated: %llu bytes at offset %llu are too few for a record",
-			 f->path, (unsigned long long)(c->end - c->pos),
-			 (unsigned long long)c->pos);
-		return -EINVAL;
-	}
+	if (c->end - c->pos < sizeof(struct perf_event_header))
+		return err__set(
+			err, -EINVAL,
+			"%s is truncated: %llu bytes at offset %llu are too few for a record",
+			f->path, (unsigned long long)(c->end - c->pos), (unsigned long long)c->pos);
 	h = f->base + c->pos;
 	r->type = rd32(h);
 	r->misc = rd16(h + 4);
@@ -765,14 +745,14 @@ int perf_file__next(const struct perf_file *f, struct perf_cursor *c, struct per
 	r->offset = c->pos;
 	r->data = h;
 	if (r->size < sizeof(struct perf_event_header)) {
-		snprintf(err, errlen,
+		err__msg(err,
 			 "%s is corrupted at offset %llu: a record of %u bytes (type %u); nothing "
 			 "after it can be read",
 			 f->path, (unsigned long long)c->pos, r->size, r->type);
 		return -EINVAL;
 	}
 	if (r->size > c->end - c->pos) {
-		snprintf(err, errlen,
+		err__msg(err,
 			 "%s is truncated or corrupted at offset %llu: a record of %u bytes (type "
 			 "%u) runs past the end of the data section at %llu",
 			 f->path, (unsigned long long)c->pos, r->size, r->type,
@@ -781,7 +761,7 @@ int perf_file__next(const struct perf_file *f, struct perf_cursor *c, struct per
 	}
 	payload = record_payload(r);
 	if (payload > c->end - c->pos - r->size) {
-		snprintf(err, errlen,
+		err__msg(err,
 			 "%s is truncated or corrupted at offset %llu: the %s record's %llu bytes "
 			 "of "
 			 "data run past the end of the data section",

@@ -46,6 +46,8 @@
 #include <linux/types.h>
 #include <linux/perf_event.h>
 
+#include "kernel/lib/err.h"
+
 /* perf's own record types (tools/perf/util/event.h), after the kernel's. */
 enum perf_user_record {
 	PERF_RECORD_HEADER_ATTR = 64,
@@ -163,11 +165,11 @@ struct perf_file {
  * that cannot be read as perf.data (missing, truncated, corrupted, big-endian,
  * compressed, a directory), or another -errno when the system fails.
  */
-int perf_file__open(struct perf_file *f, const char *path, char *err, size_t errlen);
+int perf_file__open(struct perf_file *f, const char *path, struct err *err);
 
 /* The same on a buffer the caller owns (and keeps until close); name is for messages. */
 int perf_file__open_mem(struct perf_file *f, const void *buf, size_t len, const char *name,
-			char *err, size_t errlen);
+			struct err *err);
 
 void perf_file__close(struct perf_file *f);
 
@@ -182,7 +184,7 @@ void perf_file__rewind(const struct perf_file *f, struct perf_cursor *c);
  * Counts records, unknown types and lost samples into stats (may be NULL).
  */
 int perf_file__next(const struct perf_file *f, struct perf_cursor *c, struct perf_record *r,
-		    struct perf_file_stats *stats, char *err, size_t errlen);
+		    struct perf_file_stats *stats, struct err *err);
 
 /* Whether the file has feature section 'feat'. */
 bool perf_file__has_feature(const struct perf_file *f, int feat);

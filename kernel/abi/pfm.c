@@ -97,7 +97,7 @@ void pfm__pmus(char *buf, size_t len)
 		snprintf(buf, len, "none");
 }
 
-int pfm__encode(const char *name, struct pfm_encoding *enc, char *err, size_t errlen)
+int pfm__encode(const char *name, struct pfm_encoding *enc, struct err *err)
 {
 	struct perf_event_attr attr;
 	pfm_perf_encode_arg_t arg;
@@ -108,12 +108,10 @@ int pfm__encode(const char *name, struct pfm_encoding *enc, char *err, size_t er
 
 	memset(enc, 0, sizeof(*enc));
 	r = pfm__init();
-	if (r != PFM_SUCCESS) {
-		snprintf(err, errlen,
-			 "libpfm4 cannot start (%s): vendor event names are unavailable",
-			 pfm__strerror(r));
-		return -EIO;
-	}
+	if (r != PFM_SUCCESS)
+		return err__set(err, -EIO,
+				"libpfm4 cannot start (%s): vendor event names are unavailable",
+				pfm__strerror(r));
 	memset(&attr, 0, sizeof(attr));
 	memset(&arg, 0, sizeof(arg));
 	attr.size = sizeof(attr);
@@ -126,7 +124,7 @@ int pfm__encode(const char *name, struct pfm_encoding *enc, char *err, size_t er
 		free(fstr);
 		pfm__pmus(pmus, sizeof(pmus));
 		if (r == PFM_ERR_NOTFOUND) {
-			snprintf(err, errlen,
+			err__msg(err,
 				 "libpfm4 knows no event '%s' for this CPU (its tables here: %s). "
 				 "Check the name with libpfm4's showevtinfo, or set "
 				 "LIBPFM_FORCE_PMU "
@@ -134,9 +132,8 @@ int pfm__encode(const char *name, struct pfm_encoding *enc, char *err, size_t er
 				 name, pmus);
 			return -ENOENT;
 		}
-		snprintf(err, errlen, "event '%s': libpfm4 cannot encode it: %s", name,
-			 pfm__strerror(r));
-		return -EINVAL;
+		return err__set(err, -EINVAL, "event '%s': libpfm4 cannot encode it: %s", name,
+				pfm__strerror(r));
 	}
 	enc->type = attr.type;
 	enc->config = attr.config;
@@ -162,8 +159,7 @@ int pfm__encode(const char *name, struct pfm_encoding *enc, char *err, size_t er
 	return 0;
 }
 
-int pfm__encode_for(const char *model, const char *name, struct pfm_encoding *enc, char *err,
-		    size_t errlen)
+int pfm__encode_for(const char *model, const char *name, struct pfm_encoding *enc, struct err *err)
 {
 	const char *was = getenv("LIBPFM_FORCE_PMU");
 	char saved[128] = "";
@@ -173,7 +169,7 @@ int pfm__encode_for(const char *model, const char *name, struct pfm_encoding *en
 		snprintf(saved, sizeof(saved), "%s", was);
 	pfm__reset();
 	setenv("LIBPFM_FORCE_PMU", model, 1);
-	e = pfm__encode(name, enc, err, errlen);
+	e = pfm__encode(name, enc, err);
 	pfm__reset();
 	if (was)
 		setenv("LIBPFM_FORCE_PMU", saved, 1);

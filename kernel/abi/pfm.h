@@ -17,6 +17,8 @@
 #include <stddef.h>
 #include <linux/types.h>
 
+#include "kernel/lib/err.h"
+
 struct pfm_encoding {
 	__u32 type; /* perf_event_attr.type: PERF_TYPE_RAW, or a PMU's type */
 	__u64 config, config1, config2;
@@ -34,15 +36,14 @@ struct pfm_encoding {
  * -EINVAL when the event is known but a umask or modifier is not (err says
  * which, in libpfm4's words); -EIO when libpfm4 cannot start.
  */
-int pfm__encode(const char *name, struct pfm_encoding *enc, char *err, size_t errlen);
+int pfm__encode(const char *name, struct pfm_encoding *enc, struct err *err);
 
 /*
  * Encodes name for libpfm4's model (LIBPFM_FORCE_PMU=model for this call
  * only: "skl", "amd64_fam19h_zen4"), whatever this machine is.  Returns as
  * pfm__encode.
  */
-int pfm__encode_for(const char *model, const char *name, struct pfm_encoding *enc, char *err,
-		    size_t errlen);
+int pfm__encode_for(const char *model, const char *name, struct pfm_encoding *enc, struct err *err);
 
 /* The PMUs libpfm4 found on this machine (or was forced to), "skl, perf, perf_raw". */
 void pfm__pmus(char *buf, size_t len);

@@ -286,7 +286,8 @@ bool pmu__exists(const char *name)
 
 int pmu__load(struct pmu *pmu, const char *name)
 {
-	char rel[512], buf[4096], err[128];
+	struct err err = {};
+	char rel[512], buf[4096];
 	int e;
 
 	memset(pmu, 0, sizeof(*pmu));
@@ -310,7 +311,7 @@ int pmu__load(struct pmu *pmu, const char *name)
 		if (sysfs__read(rel, buf, sizeof(buf)) <= 0)
 			buf[0] = '\0';
 	}
-	if (buf[0] && cpumap__parse(&pmu->cpus, buf, err, sizeof(err)))
+	if (buf[0] && cpumap__parse(&pmu->cpus, buf, &err))
 		pmu->cpus.nr = 0;
 	e = pmu__load_formats(pmu);
 	if (!e)

@@ -18,7 +18,7 @@ struct sample_id {
 	__u64 time;
 };
 
-static int sideband__map(struct sideband *sb, char *err, size_t errlen)
+static int sideband__map(struct sideband *sb, struct err *err)
 {
 	long page = sysconf(_SC_PAGESIZE);
 	int i;
@@ -36,8 +36,7 @@ static int sideband__map(struct sideband *sb, char *err, size_t errlen)
 			int e = errno;
 
 			r->base = NULL;
-			snprintf(err, errlen,
-				 "cannot map the side band's ring buffer (%zu KiB): %s%s",
+			err__msg(err, "cannot map the side band's ring buffer (%zu KiB): %s%s",
 				 r->len >> 10, strerror(e),
 				 e == EPERM
 					 ? " (raise /proc/sys/kernel/perf_event_mlock_kb, or run "
@@ -50,7 +49,7 @@ static int sideband__map(struct sideband *sb, char *err, size_t errlen)
 	return 0;
 }
 
-int sideband__open(struct sideband *sb, const struct target *target, char *err, size_t errlen)
+int sideband__open(struct sideband *sb, const struct target *target, struct err *err)
 {
 	struct target all = { .kind = TARGET_SYSTEM, .cgroup_fd = -1 };
 	const struct target *t = target;
@@ -79,7 +78,7 @@ int sideband__open(struct sideband *sb, const struct target *target, char *err, 
 	if (target->kind == TARGET_CPUS || (target->kind == TARGET_TASKS && target->inherit)) {
 		e = cpumap__online(&all.cpus);
 		if (e) {
-			snprintf(err, errlen, "cannot read the online CPUs: %s", strerror(-e));
+			err__msg(err, "cannot read the online CPUs: %s", strerror(-e));
 			return e;
 		}
 		if (target->kind == TARGET_TASKS) {
@@ -95,12 +94,12 @@ int sideband__open(struct sideband *sb, const struct target *target, char *err, 
 	sb->data_size = (size_t)sysconf(_SC_PAGESIZE) *
 			(t->kind == TARGET_TASKS ? TASK_RING_PAGES : CPU_RING_PAGES);
 	/* a ring per (task, CPU): a handful of mmaps each between drains */
-	e = evlist__open(&sb->evlist, t, err, errlen);
+	e = evlist__open(&sb->evlist, t, err);
 	cpumap__free(&all.cpus);
 	if (!e)
-		e = sideband__map(sb, err, errlen);
+		e = sideband__map(sb, err);
 	if (!e && (e = evlist__enable(&sb->evlist)))
-		snprintf(err, errlen, "cannot enable the side band: %s", strerror(-e));
+		err__msg(err, "cannot enable the side band: %s", strerror(-e));
 	return e;
 }
 

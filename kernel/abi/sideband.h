@@ -14,6 +14,7 @@
 #include <linux/types.h>
 
 #include "kernel/abi/evlist.h"
+#include "kernel/lib/err.h"
 
 struct sideband_rec {
 	__u32 type; /* PERF_RECORD_MMAP2, _COMM, _FORK, _EXIT */
@@ -44,7 +45,7 @@ struct sideband {
  * mappings belong to processes, not CPUs), maps its rings and enables it.
  * Returns 0 or -errno with a sentence in err.
  */
-int sideband__open(struct sideband *sb, const struct target *target, char *err, size_t errlen);
+int sideband__open(struct sideband *sb, const struct target *target, struct err *err);
 
 /*
  * Reads every ring, and calls fn for each record in time order.  Returns

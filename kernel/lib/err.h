@@ -1,56 +1,74 @@
 /* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
 /*
- * err.h - whose fault an error is, decided where it is detected.
+ * err.h - an error value: the sentence a user reads, and whose fault it was,
+ * decided where it is detected.
  *
- * Errors travel as a negative errno with a sentence.  The errno alone says
- * badly whose fault it was: perf_event_open answers EINVAL for a term the
- * user mistyped and for an event tools.conf chose, ESRCH for a PID that
- * never existed and for a thread that exited a moment ago, EPERM for a
- * missing capability and for a security module's veto.  So:
+ * Functions return 0 or a plain -errno and, on failure, leave the sentence
+ * in the caller's struct err.  The errno alone says badly whose fault it
+ * was: perf_event_open answers EINVAL for a term the user mistyped and for
+ * an event tools.conf chose, ESRCH for a PID that never existed and for a
+ * thread that exited a moment ago, EPERM for a missing capability and for a
+ * security module's veto.  So:
  *
  *   - a check of the user's input returns -EINVAL (or -ERANGE): bad input,
  *     exit status 2;
- *   - any other plain -errno is a failure of the system: exit status 1;
- *   - code that knows better says so: err__input(e) for an errno that is the
- *     user's doing (a missing privilege, an event the user wrote that the
- *     kernel refuses), err__system(e) for a system call's EINVAL or ERANGE
- *     that is not.
+ *   - any other -errno is a failure of the system: exit status 1;
+ *   - code that knows better says so: err__input(err, e) for an errno that
+ *     is the user's doing (a missing privilege, an event the user wrote that
+ *     the kernel refuses), err__system(err, e) for a system call's EINVAL or
+ *     ERANGE that is not.  The mark holds for that errno as it travels up.
  *
- * err__errno(e) gives the errno back, for strerror() and comparisons.
+ * err__status() turns an error into the exit status, err__report() into the
+ * tool's line on stderr and the exit status: the one place for each.
  */
 #ifndef LDLAT_ERR_H
 #define LDLAT_ERR_H
 
 #include <errno.h>
 #include <stdbool.h>
+#include <stdio.h>
 
-#define ERR_ERRNO_MASK 0xffff
-#define ERR_INPUT      0x10000
-#define ERR_SYSTEM     0x20000
+#define ERR_MSG_MAX 2048
 
-static inline int err__errno(int e)
-{
-	return e < 0 ? -(-e & ERR_ERRNO_MASK) : e;
-}
+/* The exit statuses (user/run/cli.h's EXIT_USAGE and EXIT_FAIL). */
+#define ERR_EXIT_INPUT	2
+#define ERR_EXIT_SYSTEM 1
 
-static inline int err__input(int e)
-{
-	return e < 0 ? -(-err__errno(e) | ERR_INPUT) : e;
-}
+enum err_fault {
+	ERR_FAULT_UNSET,  /* decided by the errno: EINVAL, ERANGE input, else system */
+	ERR_FAULT_INPUT,  /* bad input: exit status 2 */
+	ERR_FAULT_SYSTEM, /* the system failed: exit status 1 */
+};
 
-static inline int err__system(int e)
-{
-	return e < 0 ? -(-err__errno(e) | ERR_SYSTEM) : e;
-}
+/* Starts zeroed (struct err err = {}): no sentence, no fault said. */
+struct err {
+	enum err_fault fault;
+	int errnum;	       /* the errno (positive) that fault was said of */
+	char msg[ERR_MSG_MAX]; /* the sentence, without the tool's name */
+};
 
-/* Whether the error e is bad input (exit status 2) rather than the system's failure (1). */
-static inline bool err__is_input(int e)
-{
-	if (e >= 0)
-		return false;
-	if (-e & (ERR_INPUT | ERR_SYSTEM))
-		return -e & ERR_INPUT;
-	return e == -EINVAL || e == -ERANGE;
-}
+/* Sets the sentence (cut to fit), as snprintf would; whose fault is left as it is. */
+__attribute__((format(printf, 2, 3))) void err__msg(struct err *err, const char *fmt, ...);
+
+/* Sets the sentence and returns e (a negative errno), for `return err__set(...)`. */
+__attribute__((format(printf, 3, 4))) int err__set(struct err *err, int e, const char *fmt, ...);
+
+/* Says that the error e (a negative errno) is the user's doing; returns e. */
+int err__input(struct err *err, int e);
+
+/* Says that the error e (a negative errno) is the system's failure; returns e. */
+int err__system(struct err *err, int e);
+
+/* Whether err__input or err__system said whose fault the error e is. */
+bool err__has_fault(const struct err *err, int e);
+
+/* Forgets the sentence and whose fault. */
+void err__clear(struct err *err);
+
+/* The exit status of e, as returned with err: 0 when e is 0, 2 bad input, 1 the system. */
+int err__status(const struct err *err, int e);
+
+/* Prints "tool: sentence" to out when e is an error; returns err__status(err, e). */
+int err__report(const struct err *err, int e, const char *tool, FILE *out);
 
 #endif

@@ -100,8 +100,8 @@ static struct target target__first(const struct target *t)
 }
 
 /* Opens ev alone on the place one, and closes it. */
-static int counting__probe_one(const struct counting_event *ev, const struct target *one, char *buf,
-			       size_t len)
+static int counting__probe_one(const struct counting_event *ev, const struct target *one,
+			       struct err *err)
 {
 	struct evlist probe = {};
 	struct evsel es;
@@ -110,28 +110,26 @@ static int counting__probe_one(const struct counting_event *ev, const struct tar
 	counting__evsel(ev, &es);
 	e = evlist__add(&probe, &es);
 	if (!e)
-		e = evlist__open(&probe, one, buf, len);
+		e = evlist__open(&probe, one, err);
 	evlist__free(&probe);
 	return e;
 }
 
-int counting__probe(struct counting *c, const struct target *target, char *err, size_t errlen)
+int counting__probe(struct counting *c, const struct target *target, struct err *err)
 {
 	struct target one = target__first(target);
-	char buf[1024];
-	int i, e, en;
+	struct err why = {};
+	int i, e;
 
 	for (i = 0; i < c->nev; i++) {
-		e = counting__probe_one(&c->ev[i], &one, buf, sizeof(buf));
-		en = err__errno(e);
-		if ((en == -EACCES || en == -EPERM) && target->kind == TARGET_TASKS &&
+		e = counting__probe_one(&c->ev[i], &one, &why);
+		if ((e == -EACCES || e == -EPERM) && target->kind == TARGET_TASKS &&
 		    !c->ev[i].spec.attr.exclude_kernel) {
 			struct perf_event_attr was = c->ev[i].spec.attr;
 
 			c->ev[i].spec.attr.exclude_kernel = 1;
 			c->ev[i].spec.attr.exclude_hv = 1;
-			e = counting__probe_one(&c->ev[i], &one, buf, sizeof(buf));
-			en = err__errno(e);
+			e = counting__probe_one(&c->ev[i], &one, &why);
 			if (e) {
 				c->ev[i].spec.attr = was;
 			} else {
@@ -145,13 +143,13 @@ int counting__probe(struct counting *c, const struct target *target, char *err, 
 		if (!e)
 			continue;
 		/* evlist__open said whose fault (a missing privilege, or the system) */
-		if (en == -EACCES || en == -EPERM || en == -ESRCH || en == -EMFILE ||
-		    en == -ENFILE || en == -ENOMEM) {
-			snprintf(err, errlen, "%s", buf);
+		if (e == -EACCES || e == -EPERM || e == -ESRCH || e == -EMFILE || e == -ENFILE ||
+		    e == -ENOMEM) {
+			*err = why;
 			return e;
 		}
 		c->ev[i].unsupported = true;
-		counting__reason(c, &c->ev[i], -en, c->ev[i].reason, sizeof(c->ev[i].reason));
+		counting__reason(c, &c->ev[i], -e, c->ev[i].reason, sizeof(c->ev[i].reason));
 	}
 	return 0;
 }
@@ -165,7 +163,7 @@ int counting__nsupported(const struct counting *c)
 	return n;
 }
 
-int counting__plan(struct counting *c, char *err, size_t errlen)
+int counting__plan(struct counting *c, struct err *err)
 {
 	int i, n = 0, e;
 
@@ -185,7 +183,7 @@ int counting__plan(struct counting *c, char *err, size_t errlen)
 		c->pin[n].user_group = c->ev[i].spec.user_group;
 		c->pin_ev[n++] = i;
 	}
-	e = plan__build(&c->plan, &c->model, c->pin, n, err, errlen);
+	e = plan__build(&c->plan, &c->model, c->pin, n, err);
 	if (e)
 		return e;
 	for (i = 0; i < n; i++)
@@ -195,8 +193,8 @@ int counting__plan(struct counting *c, char *err, size_t errlen)
 	return c->groups ? 0 : -ENOMEM;
 }
 
-static int counting__open_one(struct counting *c, int g, const struct target *target, char *err,
-			      size_t errlen)
+static int counting__open_one(struct counting *c, int g, const struct target *target,
+			      struct err *err)
 {
 	struct counting_group *grp = &c->groups[g];
 	const struct plan_group *pg = &c->plan.groups[g];
@@ -213,13 +211,13 @@ static int counting__open_one(struct counting *c, int g, const struct target *ta
 			return e;
 		}
 	}
-	e = evlist__open(&grp->evlist, target, err, errlen);
+	e = evlist__open(&grp->evlist, target, err);
 	if (e) {
 		char spec[1024];
 
 		plan__group_spec(&c->plan, g, c->pin, spec, sizeof(spec));
-		if (err__errno(e) == -EINVAL && pg->n > 1)
-			snprintf(err, errlen,
+		if (e == -EINVAL && pg->n > 1)
+			err__msg(err,
 				 "the kernel refused group %s (%s): it does not fit this CPU's "
 				 "counters, so the counter model (%s) is wrong here; give "
 				 "smaller groups with -e '{a,b},{c,d}'",
@@ -231,14 +229,14 @@ static int counting__open_one(struct counting *c, int g, const struct target *ta
 	return 0;
 }
 
-int counting__open(struct counting *c, int g, const struct target *target, char *err, size_t errlen)
+int counting__open(struct counting *c, int g, const struct target *target, struct err *err)
 {
 	int i, e;
 
 	if (g >= 0)
-		return counting__open_one(c, g, target, err, errlen);
+		return counting__open_one(c, g, target, err);
 	for (i = 0; i < c->plan.ngroups; i++) {
-		e = counting__open_one(c, i, target, err, errlen);
+		e = counting__open_one(c, i, target, err);
 		if (e) {
 			counting__close(c, -1);
 			return e;

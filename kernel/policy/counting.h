@@ -13,6 +13,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "kernel/lib/err.h"
 #include "kernel/policy/counters.h"
 #include "kernel/abi/counts.h"
 #include "kernel/abi/evlist.h"
@@ -58,13 +59,13 @@ int counting__init(struct counting *c, const struct count_spec *specs, int n,
  * NAME:u.  Returns 0, or -errno with a sentence in err when the refusal is
  * not the event's but the caller's (no privilege: -EPERM).
  */
-int counting__probe(struct counting *c, const struct target *target, char *err, size_t errlen);
+int counting__probe(struct counting *c, const struct target *target, struct err *err);
 
 /*
  * Plans the supported events into groups.  Returns 0, -EINVAL when a group
  * the user wrote can never be scheduled (err says which), -ENOMEM.
  */
-int counting__plan(struct counting *c, char *err, size_t errlen);
+int counting__plan(struct counting *c, struct err *err);
 
 /* The number of supported events. */
 int counting__nsupported(const struct counting *c);
@@ -73,8 +74,7 @@ int counting__nsupported(const struct counting *c);
  * Opens group g (-1: every group) on the target, disabled.  Returns 0 or
  * -errno with a sentence in err; nothing is left open on failure.
  */
-int counting__open(struct counting *c, int g, const struct target *target, char *err,
-		   size_t errlen);
+int counting__open(struct counting *c, int g, const struct target *target, struct err *err);
 
 /* Enables, disables group g (-1: every open group). Returns 0 or -errno. */
 int counting__enable(struct counting *c, int g);

@@ -34,19 +34,16 @@ static void count_spec__name(struct count_spec *s, const struct evspec_event *e,
 		snprintf(s->name, sizeof(s->name), "%s", a->name);
 }
 
-int count_specs__parse(const char *list, struct count_spec **specs, int *n, char *err,
-		       size_t errlen)
+int count_specs__parse(const char *list, struct count_spec **specs, int *n, struct err *err)
 {
 	struct evspec spec;
 	struct evspec_attr a;
 	char notice[256];
 	int n0 = *n, e, i, groups = 0;
 
-	if (!*list || strspn(list, ", ") == strlen(list)) {
-		snprintf(err, errlen, "-e: empty event list");
-		return -EINVAL;
-	}
-	e = evspec__parse(&spec, list, err, errlen);
+	if (!*list || strspn(list, ", ") == strlen(list))
+		return err__set(err, -EINVAL, "-e: empty event list");
+	e = evspec__parse(&spec, list, err);
 	if (e)
 		return e;
 	/* {group} numbers go on from the groups already in the list */
@@ -57,7 +54,7 @@ int count_specs__parse(const char *list, struct count_spec **specs, int *n, char
 		e = count_specs__grow(specs, *n);
 		if (e)
 			break;
-		e = evspec__encode(&spec.ev[i], &a, notice, sizeof(notice), err, errlen);
+		e = evspec__encode(&spec.ev[i], &a, notice, sizeof(notice), err);
 		if (!e) {
 			struct count_spec *s = &(*specs)[*n];
 

@@ -11,6 +11,8 @@
 #include <stddef.h>
 #include <linux/perf_event.h>
 
+#include "kernel/lib/err.h"
+
 struct count_spec {
 	char name[256]; /* canonical: perf's name, or libpfm4's event as written */
 	char pfm[512];	/* libpfm4's fully qualified name, "" for other events */
@@ -23,8 +25,7 @@ struct count_spec {
  * -EINVAL with a sentence in err naming the event that is unknown or
  * malformed (the list is left as it was), -ENOMEM.
  */
-int count_specs__parse(const char *list, struct count_spec **specs, int *n, char *err,
-		       size_t errlen);
+int count_specs__parse(const char *list, struct count_spec **specs, int *n, struct err *err);
 
 /* Appends every hardware-cache event the kernel defines (32). */
 int count_specs__add_all_cache(struct count_spec **specs, int *n);

@@ -15,8 +15,7 @@
 struct loader {
 	struct evtable *t;
 	int line;
-	char *err;
-	size_t errlen;
+	struct err *err;
 	bool in_defaults, seen_defaults;
 	struct evtable_entry *cur;
 };
@@ -30,8 +29,7 @@ __attribute__((format(printf, 2, 3))) static int loader__fail(struct loader *l, 
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	snprintf(l->err, l->errlen, "%s:%d: %s", l->t->path, l->line, msg);
-	return -EINVAL;
+	return err__set(l->err, -EINVAL, "%s:%d: %s", l->t->path, l->line, msg);
 }
 
 static char *trim(char *s)
@@ -102,11 +100,11 @@ static int loader__defaults_key(struct loader *l, const char *key, const char *v
 static int loader__spec(struct loader *l, const char *key, const char *val)
 {
 	struct evspec spec;
-	char err[512];
-	int e = evspec__parse(&spec, val, err, sizeof(err));
+	struct err err = {};
+	int e = evspec__parse(&spec, val, &err);
 
 	if (e)
-		return loader__fail(l, "%s: %s", key, err);
+		return loader__fail(l, "%s: %s", key, err.msg);
 	if (spec.nevents != 1)
 		e = loader__fail(l, "%s = '%s': one event here (a group leader goes in 'leader =')",
 				 key, val);
@@ -284,9 +282,9 @@ static int loader__line(struct loader *l, char *s)
 	return loader__entry_key(l, key, val);
 }
 
-int evtable__load(struct evtable *t, const char *path, char *err, size_t errlen)
+int evtable__load(struct evtable *t, const char *path, struct err *err)
 {
-	struct loader l = { .t = t, .err = err, .errlen = errlen };
+	struct loader l = { .t = t, .err = err };
 	char buf[2048];
 	size_t n;
 	FILE *f;
@@ -297,7 +295,7 @@ int evtable__load(struct evtable *t, const char *path, char *err, size_t errlen)
 	f = fopen(path, "re");
 	if (!f) {
 		e = -errno;
-		snprintf(err, errlen, "cannot read %s: %s", path, strerror(-e));
+		err__msg(err, "cannot read %s: %s", path, strerror(-e));
 		return e;
 	}
 	while (!e && fgets(buf, sizeof(buf), f)) {

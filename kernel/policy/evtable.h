@@ -15,6 +15,7 @@
 #include <linux/types.h>
 
 #include "kernel/abi/cpu_id.h"
+#include "kernel/lib/err.h"
 
 #define EVTABLE_TEXT_MAX 512
 
@@ -55,7 +56,7 @@ struct evtable {
  * -errno) when it cannot be read; -EINVAL with "FILE:LINE: what is wrong"
  * in err.
  */
-int evtable__load(struct evtable *t, const char *path, char *err, size_t errlen);
+int evtable__load(struct evtable *t, const char *path, struct err *err);
 void evtable__free(struct evtable *t);
 
 /*

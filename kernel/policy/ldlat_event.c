@@ -34,18 +34,17 @@ struct build {
 	struct evlist *evlist;
 	char *notice;
 	size_t noticelen;
-	char *err;
-	size_t errlen;
+	struct err *err;
 };
 
 /* The PMU an entry's event or leader uses ("" for a raw or generic event). */
 static void spec__pmu(const char *text, char *pmu, size_t len)
 {
 	struct evspec spec;
-	char err[256];
+	struct err err = {};
 
 	pmu[0] = '\0';
-	if (!text[0] || evspec__parse(&spec, text, err, sizeof(err)))
+	if (!text[0] || evspec__parse(&spec, text, &err))
 		return;
 	if (spec.ev[spec.nevents - 1].kind == EVSPEC_PMU)
 		snprintf(pmu, len, "%s", spec.ev[spec.nevents - 1].pmu);
@@ -59,14 +58,14 @@ static bool enc__selects(const struct evspec_attr *enc, const char *text)
 	const struct pmu_format *f;
 	struct evspec spec;
 	struct evspec_attr o;
-	char notice[256], err[256];
+	struct err err = {};
+	char notice[256];
 	bool same = false;
 	unsigned int i;
 
-	if (!enc->has_pmu || !text[0] || evspec__parse(&spec, text, err, sizeof(err)))
+	if (!enc->has_pmu || !text[0] || evspec__parse(&spec, text, &err))
 		return false;
-	if (!evspec__encode(&spec.ev[spec.nevents - 1], &o, notice, sizeof(notice), err,
-			    sizeof(err)) &&
+	if (!evspec__encode(&spec.ev[spec.nevents - 1], &o, notice, sizeof(notice), &err) &&
 	    o.has_pmu && !strcmp(o.pmu.name, enc->pmu.name) && o.attr.type == enc->attr.type) {
 		same = true;
 		for (i = 0; i < ARRAY_SIZE(fields); i++) {
@@ -114,7 +113,7 @@ static int build__threshold(struct build *b, const struct origin *org,
 
 	if (asked) {
 		if (!f || (org->kind == FROM_TABLE && !en->has_ldlat)) {
-			snprintf(b->err, b->errlen,
+			err__msg(b->err,
 				 "--ldlat %llu: %s has no hardware latency threshold; keep the "
 				 "loads "
 				 "of %llu cycles and more with --min-lat %llu instead (filtered in "
@@ -124,7 +123,7 @@ static int build__threshold(struct build *b, const struct origin *org,
 			return -EINVAL;
 		}
 		if (org->kind == FROM_OPTION && term) {
-			snprintf(b->err, b->errlen,
+			err__msg(b->err,
 				 "--ldlat %llu and the ldlat term of %s both set the threshold: "
 				 "give "
 				 "one of them",
@@ -165,7 +164,7 @@ static int build__threshold(struct build *b, const struct origin *org,
 		return 0;
 	}
 	if (!f) {
-		snprintf(b->err, b->errlen,
+		err__msg(b->err,
 			 "%s sets a latency threshold, but PMU '%s' has no ldlat term (its format "
 			 "in sysfs): remove 'ldlat =' from the entry",
 			 org->where, enc->pmu.name);
@@ -177,11 +176,10 @@ static int build__threshold(struct build *b, const struct origin *org,
 			    (unsigned long long)range->ldlat_min, b->t->path, range->ldlat_line);
 		v = range->ldlat_min;
 	} else if (range && v > range->ldlat_max) {
-		snprintf(b->err, b->errlen,
-			 "%s is above the hardware's maximum of %llu cycles (%s:%d [%s])", what,
-			 (unsigned long long)range->ldlat_max, b->t->path, range->ldlat_line,
-			 range->name);
-		return -ERANGE;
+		return err__set(b->err, -ERANGE,
+				"%s is above the hardware's maximum of %llu cycles (%s:%d [%s])",
+				what, (unsigned long long)range->ldlat_max, b->t->path,
+				range->ldlat_line, range->name);
 	}
 	if (range && range->ldlat_step > 1 && v % range->ldlat_step)
 		notice__add(b->notice, b->noticelen,
@@ -193,9 +191,8 @@ static int build__threshold(struct build *b, const struct origin *org,
 	e = pmu_format__encode(f, v, &enc->attr);
 	if (e == -ERANGE) {
 		pmu_format__snprint(f, spec, sizeof(spec));
-		snprintf(b->err, b->errlen, "%s does not fit %s's ldlat field (%d bits: %s)", what,
-			 enc->pmu.name, __builtin_popcountll(f->mask), spec);
-		return -ERANGE;
+		return err__set(b->err, -ERANGE, "%s does not fit %s's ldlat field (%d bits: %s)",
+				what, enc->pmu.name, __builtin_popcountll(f->mask), spec);
 	}
 	if (e)
 		return e;
@@ -302,7 +299,7 @@ static int build__ibs_period(struct build *b, const struct origin *org,
 	else
 		snprintf(what, sizeof(what), "the period %llu of %s", (unsigned long long)p,
 			 org->where);
-	snprintf(b->err, b->errlen,
+	err__msg(b->err,
 		 "%s: AMD IBS op sampling takes a period that is a multiple of 16 and at least "
 		 "%d (0x%x): use %llu",
 		 what, IBS_OP_MIN_PERIOD, IBS_OP_MIN_PERIOD,
@@ -315,11 +312,12 @@ static int build__leader(struct build *b, const struct origin *org,
 			 const struct evspec_event *leader, struct evsel *ev)
 {
 	struct evspec_attr enc;
-	char notice[256], err[1024];
-	int e = evspec__encode(leader, &enc, notice, sizeof(notice), err, sizeof(err));
+	struct err err = {};
+	char notice[256];
+	int e = evspec__encode(leader, &enc, notice, sizeof(notice), &err);
 
 	if (e) {
-		snprintf(b->err, b->errlen, "%s, its group leader: %s", org->where, err);
+		err__msg(b->err, "%s, its group leader: %s", org->where, err.msg);
 		evspec_attr__free(&enc);
 		return e;
 	}
@@ -353,7 +351,7 @@ static int build__cpus(struct build *b, const struct origin *org, const struct e
 	if (!e && !ev->cpus.nr) {
 		cpumap__snprint(type, a, sizeof(a));
 		cpumap__snprint(&enc->pmu.cpus, c, sizeof(c));
-		snprintf(b->err, b->errlen,
+		err__msg(b->err,
 			 "%s: the %s CPUs (%s) and the CPUs of PMU '%s' (%s) do not overlap",
 			 org->where, core_type__name(org->core), a, enc->pmu.name, c);
 		e = -EINVAL;
@@ -368,19 +366,20 @@ static int build__event(struct build *b, const struct origin *org, const struct 
 	struct source_event *se;
 	struct evspec_attr enc;
 	struct evsel evsel = {};
-	char notice[512], err[1024], extra[64];
+	struct err err = {};
+	char notice[512], extra[64];
 	bool is_ldlat;
 	int e;
 
 	if (b->src->nevents == SOURCE_MAX_EVENTS) {
-		snprintf(b->err, b->errlen, "more than %d load-latency events", SOURCE_MAX_EVENTS);
+		err__msg(b->err, "more than %d load-latency events", SOURCE_MAX_EVENTS);
 		return -E2BIG;
 	}
 	se = &b->src->ev[b->src->nevents];
 	memset(se, 0, sizeof(*se));
-	e = evspec__encode(ev, &enc, notice, sizeof(notice), err, sizeof(err));
+	e = evspec__encode(ev, &enc, notice, sizeof(notice), &err);
 	if (e) {
-		snprintf(b->err, b->errlen, "%s: %s", org->where, err);
+		err__msg(b->err, "%s: %s", org->where, err.msg);
 		goto out;
 	}
 	if (notice[0])
@@ -429,17 +428,18 @@ static int build__option(struct build *b)
 	struct origin org = { .kind = FROM_OPTION };
 	struct evspec spec;
 	struct pmu raw;
-	char err[1024], pmu[PMU_NAME_MAX], mpmu[PMU_NAME_MAX];
+	struct err err = {};
+	char pmu[PMU_NAME_MAX], mpmu[PMU_NAME_MAX];
 	unsigned int i;
 	int e;
 
-	e = evspec__parse(&spec, b->o->event, err, sizeof(err));
+	e = evspec__parse(&spec, b->o->event, &err);
 	if (e) {
-		snprintf(b->err, b->errlen, "--event: %s", err);
+		err__msg(b->err, "--event: %s", err.msg);
 		return e;
 	}
 	if (spec.nevents > 2 || (spec.nevents == 2 && spec.ev[1].leader != 0)) {
-		snprintf(b->err, b->errlen,
+		err__msg(b->err,
 			 "--event '%s': give one event, or a group of two whose first event leads "
 			 "({leader,event})",
 			 b->o->event);
@@ -477,11 +477,11 @@ static int build__option(struct build *b)
 /* Parses an entry's spec (checked when the table was loaded). */
 static int entry__spec(struct build *b, const char *text, int line, struct evspec *spec)
 {
-	char err[1024];
-	int e = evspec__parse(spec, text, err, sizeof(err));
+	struct err err = {};
+	int e = evspec__parse(spec, text, &err);
 
 	if (e)
-		snprintf(b->err, b->errlen, "%s:%d: %s", b->t->path, line, err);
+		err__msg(b->err, "%s:%d: %s", b->t->path, line, err.msg);
 	return e;
 }
 
@@ -535,7 +535,7 @@ static int build__table(struct build *b, struct table_miss *miss)
 			continue;
 		miss->entry = en[i];
 		miss->final = true;
-		snprintf(b->err, b->errlen,
+		err__msg(b->err,
 			 "no load-latency event on this machine: %s (%s:%d [%s], for %s). Use "
 			 "--source page-faults to sample page faults by address instead, or "
 			 "--source auto",
@@ -589,14 +589,15 @@ static int build__alias(struct build *b, const struct table_miss *miss)
 {
 	struct origin org = { .kind = FROM_ALIAS };
 	struct evspec spec, lspec;
-	char **names, text[PMU_NAME_MAX + 32], ltext[PMU_NAME_MAX + 32], err[256], why[512];
+	struct err err = {};
+	char **names, text[PMU_NAME_MAX + 32], ltext[PMU_NAME_MAX + 32], why[512];
 	const char *alias;
 	struct pmu pmu;
 	int i, n, found = 0, e = 0;
 
 	n = pmu__list(&names);
 	if (n < 0) {
-		snprintf(b->err, b->errlen, "cannot list PMUs in %s/bus/event_source/devices: %s",
+		err__msg(b->err, "cannot list PMUs in %s/bus/event_source/devices: %s",
 			 sysfs__root(), strerror(-n));
 		return n;
 	}
@@ -612,11 +613,11 @@ static int build__alias(struct build *b, const struct table_miss *miss)
 				 "the kernel's alias %s/events/mem-loads", pmu.name);
 			snprintf(org.why, sizeof(org.why),
 				 "sysfs alias %s/events/mem-loads (%s): %s", pmu.name, alias, why);
-			e = evspec__parse(&spec, text, err, sizeof(err));
+			e = evspec__parse(&spec, text, &err);
 			if (!e) {
 				/* Sapphire Rapids, hybrid big cores: the kernel wants the aux event */
 				bool aux = pmu__alias(&pmu, "mem-loads-aux") &&
-					   !evspec__parse(&lspec, ltext, err, sizeof(err));
+					   !evspec__parse(&lspec, ltext, &err);
 
 				e = build__event(b, &org, &spec.ev[0], aux ? &lspec.ev[0] : NULL);
 				if (aux)
@@ -637,7 +638,7 @@ static void build__none(struct build *b, const struct table_miss *miss)
 
 	pmu__list_snprint(pmus, sizeof(pmus));
 	miss__describe(b, miss, why, sizeof(why));
-	snprintf(b->err, b->errlen,
+	err__msg(b->err,
 		 "no load-latency event on this machine: %s, and no PMU has a mem-loads event "
 		 "(PMUs here: %s).%s Use --source page-faults to sample page faults by address "
 		 "instead, or --source auto",
@@ -648,7 +649,7 @@ static void build__none(struct build *b, const struct table_miss *miss)
 }
 
 int ldlat_event__resolve(const struct source_opts *o, struct source *src, struct evlist *evlist,
-			 char *notice, size_t noticelen, char *err, size_t errlen)
+			 char *notice, size_t noticelen, struct err *err)
 {
 	struct build b = { .o = o,
 			   .t = o->table,
@@ -656,8 +657,7 @@ int ldlat_event__resolve(const struct source_opts *o, struct source *src, struct
 			   .evlist = evlist,
 			   .notice = notice,
 			   .noticelen = noticelen,
-			   .err = err,
-			   .errlen = errlen };
+			   .err = err };
 	struct table_miss miss = {};
 	int e;
 

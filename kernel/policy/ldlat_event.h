@@ -19,9 +19,10 @@
 #include <stddef.h>
 
 #include "kernel/abi/evlist.h"
+#include "kernel/lib/err.h"
 #include "kernel/policy/source_types.h"
 
 int ldlat_event__resolve(const struct source_opts *o, struct source *src, struct evlist *evlist,
-			 char *notice, size_t noticelen, char *err, size_t errlen);
+			 char *notice, size_t noticelen, struct err *err);
 
 #endif

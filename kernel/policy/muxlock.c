@@ -9,7 +9,7 @@
 #include "kernel/abi/flockholder.h"
 #include "kernel/policy/muxlock.h"
 
-int muxlock__take(char *err, size_t errlen)
+int muxlock__take(struct err *err)
 {
 	char who[32] = "";
 	int fd, e, pid;
@@ -17,8 +17,7 @@ int muxlock__take(char *err, size_t errlen)
 	fd = open(MUXLOCK_PATH, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
 	if (fd < 0) {
 		e = -errno;
-		snprintf(err, errlen,
-			 "--mux-interval: cannot open the lock file " MUXLOCK_PATH ": %s%s",
+		err__msg(err, "--mux-interval: cannot open the lock file " MUXLOCK_PATH ": %s%s",
 			 strerror(-e), e == -EACCES ? " (it needs root)" : "");
 		return e;
 	}
@@ -30,13 +29,12 @@ int muxlock__take(char *err, size_t errlen)
 		return fd; /* taken around this run by the process that started it */
 	close(fd);
 	if (e != -EWOULDBLOCK) {
-		snprintf(err, errlen, "--mux-interval: cannot lock " MUXLOCK_PATH ": %s",
-			 strerror(-e));
+		err__msg(err, "--mux-interval: cannot lock " MUXLOCK_PATH ": %s", strerror(-e));
 		return e;
 	}
 	if (pid > 0)
 		snprintf(who, sizeof(who), " (PID %d)", pid);
-	snprintf(err, errlen,
+	err__msg(err,
 		 "--mux-interval: another run%s is changing the multiplexing interval (it "
 		 "holds " MUXLOCK_PATH
 		 ") and puts its own value back at its end; wait for it to end and "

@@ -11,13 +11,15 @@
 
 #include <stddef.h>
 
+#include "kernel/lib/err.h"
+
 #define MUXLOCK_PATH "/run/ldlat-muxint.lock"
 
 /*
  * Takes the lock without waiting.  Returns an fd to pass to muxlock__release,
  * -EBUSY when another run holds it, or another -errno, with a sentence in err.
  */
-int muxlock__take(char *err, size_t errlen);
+int muxlock__take(struct err *err);
 
 /* Lets it go (fd < 0: nothing held). */
 void muxlock__release(int fd);

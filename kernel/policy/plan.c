@@ -160,7 +160,7 @@ static void unit_names(const struct planner *pl, const int *unit, int nunit, cha
 }
 
 /* A {group} the user wrote: kept as written, or refused when it can never be scheduled. */
-static int planner__user_group(struct planner *pl, int first, bool *done, char *err, size_t errlen)
+static int planner__user_group(struct planner *pl, int first, bool *done, struct err *err)
 {
 	const struct counter_model *m = pl->m;
 	int gi, i, e, noff = 0, ngp = 0, members = 0;
@@ -194,7 +194,7 @@ static int planner__user_group(struct planner *pl, int first, bool *done, char *
 	pl->p->groups[gi].fixed_mask = u.fixed_mask;
 	if (f != FITS && m->has_pmu) {
 		if (f == NO_OFFCORE)
-			snprintf(err, errlen,
+			err__msg(err,
 				 "group {%s} can never be scheduled: %d of its events need an "
 				 "offcore-response register (LLC and node cache events, "
 				 "OFFCORE_RESPONSE/OCR events) and %s has %d. Split it into groups "
@@ -202,7 +202,7 @@ static int planner__user_group(struct planner *pl, int first, bool *done, char *
 				 "at most %d such events",
 				 names, noff, m->label, m->offcore, m->offcore);
 		else if (f == NO_GP)
-			snprintf(err, errlen,
+			err__msg(err,
 				 "group {%s} can never be scheduled: its %d hardware events need "
 				 "more "
 				 "than the %d general-purpose counters %s gives a group%s. Split "
@@ -211,7 +211,7 @@ static int planner__user_group(struct planner *pl, int first, bool *done, char *
 				 names, ngp, m->gp, m->label,
 				 m->watchdog ? " beside the NMI watchdog" : "");
 		else
-			snprintf(err, errlen,
+			err__msg(err,
 				 "group {%s} can never be scheduled: two of its events can only "
 				 "use the "
 				 "same fixed counter. Put them in different groups",
@@ -337,7 +337,7 @@ static int planner__place(struct planner *pl, int i, bool *placed)
 }
 
 int plan__build(struct plan *p, const struct counter_model *m, const struct plan_input *in, int n,
-		char *err, size_t errlen)
+		struct err *err)
 {
 	struct planner pl = { .p = p, .m = m, .in = in };
 	int i, k, e = 0, sw = -1, nopmu = -1, gi, ncore = 0, pass;
@@ -363,7 +363,7 @@ int plan__build(struct plan *p, const struct counter_model *m, const struct plan
 		if (done[i])
 			continue;
 		if (in[i].user_group >= 0) {
-			e = planner__user_group(&pl, i, done, err, errlen);
+			e = planner__user_group(&pl, i, done, err);
 			continue;
 		}
 		done[i] = true;

@@ -18,6 +18,7 @@
 #include <stddef.h>
 #include <linux/perf_event.h>
 
+#include "kernel/lib/err.h"
 #include "kernel/policy/counters.h"
 
 struct plan_input {
@@ -48,7 +49,7 @@ struct plan {
  * wrote can never be scheduled on m (err names it and says why), or -ENOMEM.
  */
 int plan__build(struct plan *p, const struct counter_model *m, const struct plan_input *in, int n,
-		char *err, size_t errlen);
+		struct err *err);
 
 void plan__free(struct plan *p);
 

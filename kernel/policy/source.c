@@ -48,7 +48,7 @@ static int source__page_faults(const struct source_opts *o, struct source *src,
 }
 
 int source__resolve(const struct source_opts *opts, struct source *src, struct evlist *evlist,
-		    char *notice, size_t noticelen, char *err, size_t errlen)
+		    char *notice, size_t noticelen, struct err *err)
 {
 	char why[1024];
 	int e;
@@ -56,19 +56,18 @@ int source__resolve(const struct source_opts *opts, struct source *src, struct e
 	memset(src, 0, sizeof(*src));
 	if (noticelen)
 		notice[0] = '\0';
-	if (!opts->table) {
-		snprintf(err, errlen, "no tools.conf: the event table and defaults are missing");
-		return -EINVAL;
-	}
-	e = cpu_id__read(&src->cpu, err, errlen);
+	if (!opts->table)
+		return err__set(err, -EINVAL,
+				"no tools.conf: the event table and defaults are missing");
+	e = cpu_id__read(&src->cpu, err);
 	if (e)
 		return e;
 	if (opts->kind == SOURCE_PAGE_FAULTS)
 		return source__page_faults(opts, src, evlist);
-	e = ldlat_event__resolve(opts, src, evlist, notice, noticelen, err, errlen);
+	e = ldlat_event__resolve(opts, src, evlist, notice, noticelen, err);
 	if (e == -ENOENT && opts->kind == SOURCE_AUTO) {
 		/* the reason, shortened to its first sentence */
-		snprintf(why, sizeof(why), "%s", err);
+		snprintf(why, sizeof(why), "%s", err->msg);
 		if (strstr(why, ". "))
 			*strstr(why, ". ") = '\0';
 		notice__add(notice, noticelen,

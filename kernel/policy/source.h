@@ -11,6 +11,7 @@
 #include <linux/types.h>
 
 #include "kernel/abi/evlist.h"
+#include "kernel/lib/err.h"
 #include "kernel/lib/notice.h"
 #include "kernel/policy/source_types.h"
 
@@ -24,7 +25,7 @@
  * source__free releases src either way.
  */
 int source__resolve(const struct source_opts *opts, struct source *src, struct evlist *evlist,
-		    char *notice, size_t noticelen, char *err, size_t errlen);
+		    char *notice, size_t noticelen, struct err *err);
 void source__free(struct source *src);
 
 const char *source__name(enum source_kind kind);

@@ -56,17 +56,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct perf_sample_id sid;
 	struct perf_file_stats st = {};
 	struct perf_build_id b;
-	char err[512];
+	struct err err = {};
 	int i;
 
-	if (perf_file__open_mem(&f, data, size, "fuzz", err, sizeof(err)))
+	if (perf_file__open_mem(&f, data, size, "fuzz", &err))
 		return 0;
 	for (i = 0; i < f.nevents; i++)
 		sink += strlen(f.events[i].name);
 	if (f.hostname)
 		sink += strlen(f.hostname);
 	perf_file__rewind(&f, &c);
-	while (perf_file__next(&f, &c, &r, &st, err, sizeof(err)) > 0) {
+	while (perf_file__next(&f, &c, &r, &st, &err) > 0) {
 		touch(r.data, r.size);
 		switch (r.type) {
 		case PERF_RECORD_SAMPLE:
@@ -104,7 +104,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	/* the build IDs of the feature section */
 	perf_file__build_id_section(&f, &c);
-	while (perf_file__next(&f, &c, &r, NULL, err, sizeof(err)) > 0) {
+	while (perf_file__next(&f, &c, &r, NULL, &err) > 0) {
 		touch(r.data, r.size);
 		if (!perf_file__parse_build_id(&r, &b)) {
 			touch(b.id, b.size);

@@ -7,22 +7,23 @@
 #include "tests/lib/pfm_oracle.h"
 
 const char *pfm_oracle__encode(const char *models, const char *event, struct pfm_encoding *out,
-			       char *err, int errlen)
+			       struct err *err)
 {
 	static char model[64];
-	char full[256], why[1024], *copy = strdup(models), *tok, *save = NULL;
+	struct err why = {};
+	char full[256], *copy = strdup(models), *tok, *save = NULL;
 	const char *used = NULL;
 	int e;
 
-	err[0] = '\0';
-	for (tok = strtok_r(copy, ",", &save); tok && !used && !err[0];
+	err__clear(err);
+	for (tok = strtok_r(copy, ",", &save); tok && !used && !err->msg[0];
 	     tok = strtok_r(NULL, ",", &save)) {
 		snprintf(full, sizeof(full), "%s::%s", tok, event);
-		e = pfm__encode_for(tok, full, out, why, sizeof(why));
+		e = pfm__encode_for(tok, full, out, &why);
 		if (e == -ENOENT)
 			continue;
 		if (e) {
-			snprintf(err, errlen, "%s", why);
+			*err = why;
 			break;
 		}
 		snprintf(model, sizeof(model), "%s", tok);

@@ -16,6 +16,6 @@
  * encode it (then NULL too).
  */
 const char *pfm_oracle__encode(const char *models, const char *event, struct pfm_encoding *out,
-			       char *err, int errlen);
+			       struct err *err);
 
 #endif

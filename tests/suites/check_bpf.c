@@ -114,12 +114,11 @@ static void run_samples(const struct ldlat_config *cfg)
 	struct session sess;
 	struct snapshot got, want;
 	struct ldlat_sample s;
-	char err[1024];
+	struct err err = {};
 	int i, fd;
 	LIBBPF_OPTS(bpf_test_run_opts, opts, .ctx_in = &s, .ctx_size_in = sizeof(s));
 
-	ck_assert_msg(session__open(&sess, cfg, SESSION_TEST_ENTRY, err, sizeof(err)) == 0, "%s",
-		      err);
+	ck_assert_msg(session__open(&sess, cfg, SESSION_TEST_ENTRY, &err) == 0, "%s", err.msg);
 	ck_assert_int_eq(snapshot__init(&got, cfg->nranges), 0);
 	ck_assert_int_eq(snapshot__init(&want, cfg->nranges), 0);
 	fd = session__test_fd(&sess);
@@ -242,13 +241,12 @@ START_TEST(test_linear_shift_used)
 	struct ldlat_sample s = { .lat = 100, .flags = LDLAT_HAS_LAT };
 	struct session sess;
 	struct snapshot got;
-	char err[1024];
+	struct err err = {};
 	__u64 at12 = 0, total = 0;
 	__u32 idx;
 	LIBBPF_OPTS(bpf_test_run_opts, opts, .ctx_in = &s, .ctx_size_in = sizeof(s));
 
-	ck_assert_msg(session__open(&sess, &c, SESSION_TEST_ENTRY, err, sizeof(err)) == 0, "%s",
-		      err);
+	ck_assert_msg(session__open(&sess, &c, SESSION_TEST_ENTRY, &err) == 0, "%s", err.msg);
 	ck_assert_int_eq(snapshot__init(&got, 1), 0);
 	ck_assert_int_eq(bpf_prog_test_run_opts(session__test_fd(&sess), &opts), 0);
 	ck_assert_int_eq(session__read(&sess, &got), 0);
@@ -280,13 +278,12 @@ START_TEST(test_platform_classes_in_bpf)
 	const struct ds_case *dc;
 	struct session sess;
 	struct snapshot got, model;
-	char err[1024];
+	struct err err = {};
 	unsigned int i, cls;
 	__u32 range, ncls;
 	LIBBPF_OPTS(bpf_test_run_opts, opts, .ctx_in = &s, .ctx_size_in = sizeof(s));
 
-	ck_assert_msg(session__open(&sess, &c, SESSION_TEST_ENTRY, err, sizeof(err)) == 0, "%s",
-		      err);
+	ck_assert_msg(session__open(&sess, &c, SESSION_TEST_ENTRY, &err) == 0, "%s", err.msg);
 	ck_assert_int_eq(snapshot__init(&got, 1), 0);
 	ck_assert_int_eq(snapshot__init(&model, 1), 0);
 	for (i = 0; i < ds_platform__nvalues(p); i++) {
@@ -321,11 +318,11 @@ START_TEST(test_cell_labels)
 	struct ldlat_config c = { .nranges = 3, .max_lat = ~0ull, .class_mask = LDLAT_ALL_CLASSES };
 	struct session sess;
 	struct ldlat_hist *vals;
-	char err[1024];
+	struct err err = {};
 	__u32 idx;
 	int cpu;
 
-	ck_assert_msg(session__open(&sess, &c, 0, err, sizeof(err)) == 0, "%s", err);
+	ck_assert_msg(session__open(&sess, &c, 0, &err) == 0, "%s", err.msg);
 	vals = calloc(sess.ncpus, sizeof(*vals));
 	for (idx = 0; idx < 3 * LDLAT_NCLASS; idx++) {
 		ck_assert_int_eq(
@@ -353,13 +350,12 @@ START_TEST(test_bench_entry)
 	struct ldlat_sample s;
 	struct session sess;
 	struct snapshot got, want;
-	char err[1024];
+	struct err err = {};
 	int i, r, fd;
 	LIBBPF_OPTS(bpf_test_run_opts, opts, .data_in = &s, .data_size_in = sizeof(s), .repeat = 3);
 
 	all_filters_config(&c);
-	ck_assert_msg(session__open(&sess, &c, SESSION_BENCH_ENTRY, err, sizeof(err)) == 0, "%s",
-		      err);
+	ck_assert_msg(session__open(&sess, &c, SESSION_BENCH_ENTRY, &err) == 0, "%s", err.msg);
 	ck_assert_int_lt(session__test_fd(&sess), 0);
 	fd = bpf_program__fd(sess.skel->progs.ldlat_bench);
 	ck_assert_int_ge(fd, 0);
@@ -382,7 +378,7 @@ START_TEST(test_bench_entry)
 	snapshot__free(&want);
 	session__close(&sess);
 
-	ck_assert_msg(session__open(&sess, &c, 0, err, sizeof(err)) == 0, "%s", err);
+	ck_assert_msg(session__open(&sess, &c, 0, &err) == 0, "%s", err.msg);
 	ck_assert_int_lt(bpf_program__fd(sess.skel->progs.ldlat_bench), 0);
 	session__close(&sess);
 }
@@ -399,10 +395,9 @@ START_TEST(test_address_only_program_loads)
 				  .span_lo = { 1 },
 				  .span_hi = { 2 } };
 	struct session sess;
-	char err[1024];
+	struct err err = {};
 
-	ck_assert_msg(session__open(&sess, &c, SESSION_ADDR_ONLY, err, sizeof(err)) == 0, "%s",
-		      err);
+	ck_assert_msg(session__open(&sess, &c, SESSION_ADDR_ONLY, &err) == 0, "%s", err.msg);
 	ck_assert_int_ge(bpf_program__fd(sess.skel->progs.ldlat_sample_addr), 0);
 	ck_assert_int_lt(bpf_program__fd(sess.skel->progs.ldlat_sample), 0);
 	session__close(&sess);
@@ -484,11 +479,10 @@ START_TEST(test_top_tables)
 	struct top_table got_ip, got_data, want_ip, want_data;
 	struct snapshot snap;
 	struct session sess;
-	char err[1024];
+	struct err err = {};
 	int gen;
 
-	ck_assert_msg(session__open(&sess, &c, SESSION_TEST_ENTRY, err, sizeof(err)) == 0, "%s",
-		      err);
+	ck_assert_msg(session__open(&sess, &c, SESSION_TEST_ENTRY, &err) == 0, "%s", err.msg);
 	ck_assert_uint_eq(bpf_map__max_entries(sess.skel->maps.top_ip), c.top_entries);
 	ck_assert_int_eq(snapshot__init(&snap, 1), 0);
 	for (gen = 0; gen < 2; gen++) {
@@ -553,12 +547,12 @@ START_TEST(test_top_off_costs_nothing)
 				  .need = LDLAT_HAS_ADDR,
 				  .top_entries = 4096 };
 	struct session sess;
-	char err[1024];
+	struct err err = {};
 	__u32 ids[16];
 	int n, fd;
 
-	ck_assert_msg(session__open(&sess, &c, _i ? SESSION_ADDR_ONLY : 0, err, sizeof(err)) == 0,
-		      "%s", err);
+	ck_assert_msg(session__open(&sess, &c, _i ? SESSION_ADDR_ONLY : 0, &err) == 0, "%s",
+		      err.msg);
 	fd = bpf_program__fd(_i ? sess.skel->progs.ldlat_sample_addr
 				: sess.skel->progs.ldlat_sample);
 	n = prog_maps(fd, ids, 16);
@@ -572,8 +566,8 @@ START_TEST(test_top_off_costs_nothing)
 	ck_assert_int_lt(bpf_program__fd(sess.skel->progs.ldlat_top), 0);
 	session__close(&sess);
 	c.top = LDLAT_TOP_IP | LDLAT_TOP_DATA;
-	ck_assert_msg(session__open(&sess, &c, _i ? SESSION_ADDR_ONLY : 0, err, sizeof(err)) == 0,
-		      "%s", err);
+	ck_assert_msg(session__open(&sess, &c, _i ? SESSION_ADDR_ONLY : 0, &err) == 0, "%s",
+		      err.msg);
 	fd = bpf_program__fd(_i ? sess.skel->progs.ldlat_top_addr : sess.skel->progs.ldlat_top);
 	n = prog_maps(fd, ids, 16);
 	ck_assert(uses_map(ids, n, sess.skel->maps.top_ip));

@@ -129,16 +129,16 @@ END_TEST
 
 /* ---- event specs ---------------------------------------------------------- */
 
-static int encode(const char *text, int idx, struct evspec_attr *out, char *notice, char *err)
+static int encode(const char *text, int idx, struct evspec_attr *out, char *notice, struct err *err)
 {
 	struct evspec spec;
-	int e = evspec__parse(&spec, text, err, 1024);
+	int e = evspec__parse(&spec, text, err);
 
 	memset(out, 0, sizeof(*out));
 	if (e)
 		return e;
 	ck_assert_int_lt(idx, spec.nevents);
-	e = evspec__encode(&spec.ev[idx], out, notice, 512, err, 1024);
+	e = evspec__encode(&spec.ev[idx], out, notice, 512, err);
 	evspec__free(&spec);
 	return e;
 }
@@ -146,11 +146,12 @@ static int encode(const char *text, int idx, struct evspec_attr *out, char *noti
 START_TEST(test_evspec_terms)
 {
 	struct evspec_attr a;
-	char notice[512], err[1024];
+	struct err err = {};
+	char notice[512];
 
 	machine("skylake-sp", NULL);
-	ck_assert_msg(encode("cpu/event=0xcd,umask=0x1,ldlat=30/pp", 0, &a, notice, err) == 0, "%s",
-		      err);
+	ck_assert_msg(encode("cpu/event=0xcd,umask=0x1,ldlat=30/pp", 0, &a, notice, &err) == 0,
+		      "%s", err.msg);
 	ck_assert_uint_eq(a.attr.type, 4);
 	ck_assert_uint_eq(a.attr.config, 0x1cd);
 	ck_assert_uint_eq(a.attr.config1, 30);
@@ -160,35 +161,35 @@ START_TEST(test_evspec_terms)
 	evspec_attr__free(&a);
 
 	/* an alias, and a term next to it that overrides the alias's own, in either order */
-	ck_assert_int_eq(encode("cpu/mem-loads,ldlat=50/P", 0, &a, notice, err), 0);
+	ck_assert_int_eq(encode("cpu/mem-loads,ldlat=50/P", 0, &a, notice, &err), 0);
 	ck_assert_uint_eq(a.attr.config, 0x1cd);
 	ck_assert_uint_eq(a.attr.config1, 50);
 	ck_assert_uint_eq(a.attr.precise_ip, 3); /* P: caps/max_precise */
 	evspec_attr__free(&a);
-	ck_assert_int_eq(encode("cpu/ldlat=50,mem-loads/", 0, &a, notice, err), 0);
+	ck_assert_int_eq(encode("cpu/ldlat=50,mem-loads/", 0, &a, notice, &err), 0);
 	ck_assert_uint_eq(a.attr.config1, 50);
 	evspec_attr__free(&a);
-	ck_assert_int_eq(encode("cpu/mem-loads/", 0, &a, notice, err), 0);
+	ck_assert_int_eq(encode("cpu/mem-loads/", 0, &a, notice, &err), 0);
 	ck_assert_uint_eq(a.attr.config1, 3);
 	evspec_attr__free(&a);
 
 	/* single-bit terms: a bare term is 1 */
-	ck_assert_int_eq(encode("cpu/event=0x3c,in_tx,in_tx_cp,edge/", 0, &a, notice, err), 0);
+	ck_assert_int_eq(encode("cpu/event=0x3c,in_tx,in_tx_cp,edge/", 0, &a, notice, &err), 0);
 	ck_assert_uint_eq(a.attr.config, 0x3c | (1ull << 32) | (1ull << 33) | (1ull << 18));
 	evspec_attr__free(&a);
 	/* an alias that uses single bits */
-	ck_assert_int_eq(encode("cpu/cycles-ct/", 0, &a, notice, err), 0);
+	ck_assert_int_eq(encode("cpu/cycles-ct/", 0, &a, notice, &err), 0);
 	ck_assert_uint_eq(a.attr.config, 0x3c | (1ull << 32) | (1ull << 33));
 	evspec_attr__free(&a);
 
 	/* perf's own terms */
 	ck_assert_int_eq(
-		encode("cpu/config=0x1cd,config1=7,period=1000,name=x/", 0, &a, notice, err), 0);
+		encode("cpu/config=0x1cd,config1=7,period=1000,name=x/", 0, &a, notice, &err), 0);
 	ck_assert(a.attr.config == 0x1cd && a.attr.config1 == 7 && a.attr.sample_period == 1000 &&
 		  !a.attr.freq && a.rate_set);
 	ck_assert_str_eq(a.name, "x");
 	evspec_attr__free(&a);
-	ck_assert_int_eq(encode("cpu/event=0xc0,freq=99/", 0, &a, notice, err), 0);
+	ck_assert_int_eq(encode("cpu/event=0xc0,freq=99/", 0, &a, notice, &err), 0);
 	ck_assert(a.attr.freq && a.attr.sample_freq == 99);
 	evspec_attr__free(&a);
 	machine_reset();
@@ -199,31 +200,33 @@ END_TEST
 START_TEST(test_evspec_split_field)
 {
 	struct evspec_attr a;
-	char notice[512], err[1024];
+	struct err err = {};
+	char notice[512];
 
 	machine("zen4", NULL);
-	ck_assert_int_eq(encode("cpu/event=0x1a0,umask=0x1/", 0, &a, notice, err), 0);
+	ck_assert_int_eq(encode("cpu/event=0x1a0,umask=0x1/", 0, &a, notice, &err), 0);
 	ck_assert_uint_eq(a.attr.config, 0x1000001a0ull);
 	evspec_attr__free(&a);
-	ck_assert_int_eq(encode("cpu/event=0xfff/", 0, &a, notice, err), 0);
+	ck_assert_int_eq(encode("cpu/event=0xfff/", 0, &a, notice, &err), 0);
 	ck_assert_uint_eq(a.attr.config, 0xf000000ffull);
 	evspec_attr__free(&a);
-	ck_assert_int_eq(encode("cpu/event=0x1000/", 0, &a, notice, err), -ERANGE);
-	ck_assert_ptr_nonnull(strstr(err, "value 0x1000 of term 'event' in 'cpu/event=0x1000/' is "
-					  "wider than its field (cpu/format/event is "
-					  "config:0-7,32-35: at most 0xfff)"));
+	ck_assert_int_eq(encode("cpu/event=0x1000/", 0, &a, notice, &err), -ERANGE);
+	ck_assert_ptr_nonnull(strstr(err.msg,
+				     "value 0x1000 of term 'event' in 'cpu/event=0x1000/' is "
+				     "wider than its field (cpu/format/event is "
+				     "config:0-7,32-35: at most 0xfff)"));
 	evspec_attr__free(&a);
 	/* IBS: no terms; ldlat in config1:0-11 on Zen 5 */
-	ck_assert_int_eq(encode("ibs_op//", 0, &a, notice, err), 0);
+	ck_assert_int_eq(encode("ibs_op//", 0, &a, notice, &err), 0);
 	ck_assert_uint_eq(a.attr.type, 11);
 	ck_assert_uint_eq(a.attr.config, 0);
 	evspec_attr__free(&a);
 	machine("zen5", NULL);
-	ck_assert_int_eq(encode("ibs_op/ldlat=2048,l3missonly/", 0, &a, notice, err), 0);
+	ck_assert_int_eq(encode("ibs_op/ldlat=2048,l3missonly/", 0, &a, notice, &err), 0);
 	ck_assert_uint_eq(a.attr.config1, 2048);
 	ck_assert_uint_eq(a.attr.config, 1ull << 16);
 	evspec_attr__free(&a);
-	ck_assert_int_eq(encode("ibs_op/ldlat=4096/", 0, &a, notice, err), -ERANGE);
+	ck_assert_int_eq(encode("ibs_op/ldlat=4096/", 0, &a, notice, &err), -ERANGE);
 	evspec_attr__free(&a);
 	machine_reset();
 }
@@ -232,39 +235,40 @@ END_TEST
 START_TEST(test_evspec_raw_legacy_mods)
 {
 	struct evspec_attr a;
-	char notice[512], err[1024], buf[256];
+	struct err err = {};
+	char notice[512], buf[256];
 	struct evspec spec;
 
 	machine("skylake-sp", NULL);
-	ck_assert_int_eq(encode("r1cd", 0, &a, notice, err), 0);
+	ck_assert_int_eq(encode("r1cd", 0, &a, notice, &err), 0);
 	ck_assert(a.attr.type == PERF_TYPE_RAW && a.attr.config == 0x1cd && a.has_pmu);
 	ck_assert_str_eq(a.pmu.name, "cpu"); /* the PMU of type 4 gives the caps */
 	evspec_attr__free(&a);
-	ck_assert_int_eq(encode("r1cd:upp", 0, &a, notice, err), 0);
+	ck_assert_int_eq(encode("r1cd:upp", 0, &a, notice, &err), 0);
 	ck_assert(!a.attr.exclude_user && a.attr.exclude_kernel && a.attr.exclude_hv);
 	ck_assert_uint_eq(a.attr.precise_ip, 2);
 	evspec_attr__free(&a);
-	ck_assert_int_eq(encode("cycles:uk", 0, &a, notice, err), 0);
+	ck_assert_int_eq(encode("cycles:uk", 0, &a, notice, &err), 0);
 	ck_assert(a.attr.type == PERF_TYPE_HARDWARE && a.attr.config == PERF_COUNT_HW_CPU_CYCLES);
 	ck_assert(!a.attr.exclude_user && !a.attr.exclude_kernel && a.attr.exclude_hv);
 	evspec_attr__free(&a);
-	ck_assert_int_eq(encode("page-faults:k", 0, &a, notice, err), 0);
+	ck_assert_int_eq(encode("page-faults:k", 0, &a, notice, &err), 0);
 	ck_assert(a.attr.type == PERF_TYPE_SOFTWARE && a.attr.config == PERF_COUNT_SW_PAGE_FAULTS);
 	ck_assert(a.attr.exclude_user && !a.attr.exclude_kernel);
 	evspec_attr__free(&a);
-	ck_assert_int_eq(encode("cpu/event=0xc0/H", 0, &a, notice, err), 0);
+	ck_assert_int_eq(encode("cpu/event=0xc0/H", 0, &a, notice, &err), 0);
 	ck_assert(a.attr.exclude_guest && !a.attr.exclude_host);
 	evspec_attr__free(&a);
-	ck_assert_int_eq(encode("cpu/event=0xc0/GI", 0, &a, notice, err), 0);
+	ck_assert_int_eq(encode("cpu/event=0xc0/GI", 0, &a, notice, &err), 0);
 	ck_assert(a.attr.exclude_host && !a.attr.exclude_guest && a.attr.exclude_idle);
 	evspec_attr__free(&a);
-	ck_assert_int_eq(encode("cpu/event=0xc0/GH", 0, &a, notice, err), 0);
+	ck_assert_int_eq(encode("cpu/event=0xc0/GH", 0, &a, notice, &err), 0);
 	ck_assert(!a.attr.exclude_host && !a.attr.exclude_guest);
 	evspec_attr__free(&a);
 
 	/* a precise level above caps/max_precise is lowered, with a notice */
 	machine("nehalem", NULL);
-	ck_assert_int_eq(encode("cpu/mem-loads/ppp", 0, &a, notice, err), 0);
+	ck_assert_int_eq(encode("cpu/mem-loads/ppp", 0, &a, notice, &err), 0);
 	ck_assert_uint_eq(a.attr.precise_ip, 2);
 	ck_assert_str_eq(notice, "cpu/mem-loads/ppp: precise level 3 lowered to 2, the most cpu "
 				 "offers (caps/max_precise)");
@@ -274,7 +278,7 @@ START_TEST(test_evspec_raw_legacy_mods)
 	machine("sapphire-rapids", NULL);
 	ck_assert_int_eq(evspec__parse(&spec,
 				       "{cpu/mem-loads-aux/,cpu/mem-loads,ldlat=40/}:pH,cycles",
-				       err, sizeof(err)),
+				       &err),
 			 0);
 	ck_assert_int_eq(spec.nevents, 3);
 	ck_assert(spec.ev[0].leader == 0 && spec.ev[1].leader == 0 && spec.ev[2].leader == 2);
@@ -284,7 +288,7 @@ START_TEST(test_evspec_raw_legacy_mods)
 	ck_assert_str_eq(spec.ev[1].text, "cpu/mem-loads,ldlat=40/");
 	ck_assert_ptr_nonnull(evspec_event__term(&spec.ev[1], "ldlat"));
 	ck_assert_ptr_null(evspec_event__term(&spec.ev[0], "ldlat"));
-	ck_assert_int_eq(evspec__encode(&spec.ev[0], &a, notice, 512, err, 1024), 0);
+	ck_assert_int_eq(evspec__encode(&spec.ev[0], &a, notice, 512, &err), 0);
 	ck_assert_uint_eq(a.attr.config, 0x8203);
 	evspec__format(&spec.ev[1], "ldlat=60", &a.attr, buf, sizeof(buf));
 	ck_assert_str_eq(buf, "cpu/mem-loads,ldlat=60/pH");
@@ -324,14 +328,15 @@ static const char *const bad_specs[][2] = {
 START_TEST(test_evspec_errors)
 {
 	struct evspec_attr a;
-	char notice[512], err[1024];
+	struct err err = {};
+	char notice[512];
 	int e;
 
 	machine("skylake-sp", NULL);
-	e = encode(bad_specs[_i][0], 0, &a, notice, err);
+	e = encode(bad_specs[_i][0], 0, &a, notice, &err);
 	ck_assert_msg(e == -EINVAL || e == -ERANGE, "'%s': %d", bad_specs[_i][0], e);
-	ck_assert_msg(strstr(err, bad_specs[_i][1]), "'%s': want '%s' in: %s", bad_specs[_i][0],
-		      bad_specs[_i][1], err);
+	ck_assert_msg(strstr(err.msg, bad_specs[_i][1]), "'%s': want '%s' in: %s", bad_specs[_i][0],
+		      bad_specs[_i][1], err.msg);
 	evspec_attr__free(&a);
 	machine_reset();
 }
@@ -342,30 +347,30 @@ END_TEST
 START_TEST(test_cpu_id_parse)
 {
 	struct cpu_id id;
-	char err[512];
+	struct err err = {};
 
-	ck_assert_int_eq(cpu_id__parse(&id, "GenuineIntel-6-8F", err, sizeof(err)), 0);
+	ck_assert_int_eq(cpu_id__parse(&id, "GenuineIntel-6-8F", &err), 0);
 	ck_assert(id.x86 && id.family == 6 && id.model == 0x8f && id.stepping == -1 &&
 		  !id.hypervisor);
 	ck_assert_str_eq(id.id, "GenuineIntel-6-8F");
-	ck_assert_int_eq(cpu_id__parse(&id, "GenuineIntel-6-55-4", err, sizeof(err)), 0);
+	ck_assert_int_eq(cpu_id__parse(&id, "GenuineIntel-6-55-4", &err), 0);
 	ck_assert_str_eq(id.id, "GenuineIntel-6-55-4");
-	ck_assert_int_eq(cpu_id__parse(&id, "AuthenticAMD-26-11,hypervisor", err, sizeof(err)), 0);
+	ck_assert_int_eq(cpu_id__parse(&id, "AuthenticAMD-26-11,hypervisor", &err), 0);
 	ck_assert(id.x86 && id.family == 26 && id.model == 0x11 && id.hypervisor);
 	ck_assert_str_eq(id.id, "AuthenticAMD-26-11");
-	ck_assert_int_eq(cpu_id__parse(&id, "0x00000000410fd0c0", err, sizeof(err)), 0);
+	ck_assert_int_eq(cpu_id__parse(&id, "0x00000000410fd0c0", &err), 0);
 	ck_assert(!id.x86);
 	ck_assert_str_eq(id.id, "0x00000000410fd0c0");
-	ck_assert_int_eq(cpu_id__parse(&id, "GenuineIntel-6", err, sizeof(err)), -EINVAL);
-	ck_assert_ptr_nonnull(strstr(err, "CPU identity 'GenuineIntel-6' is not "
-					  "VENDOR-FAMILY-MODEL[-STEPPING][,hypervisor]"));
-	ck_assert_int_eq(cpu_id__parse(&id, "GenuineIntel-x-8F", err, sizeof(err)), -EINVAL);
-	ck_assert_int_eq(cpu_id__parse(&id, "GenuineIntel-6-8F,vm", err, sizeof(err)), -EINVAL);
-	ck_assert_int_eq(cpu_id__parse(&id, "-6-8F", err, sizeof(err)), -EINVAL);
+	ck_assert_int_eq(cpu_id__parse(&id, "GenuineIntel-6", &err), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(err.msg, "CPU identity 'GenuineIntel-6' is not "
+					      "VENDOR-FAMILY-MODEL[-STEPPING][,hypervisor]"));
+	ck_assert_int_eq(cpu_id__parse(&id, "GenuineIntel-x-8F", &err), -EINVAL);
+	ck_assert_int_eq(cpu_id__parse(&id, "GenuineIntel-6-8F,vm", &err), -EINVAL);
+	ck_assert_int_eq(cpu_id__parse(&id, "-6-8F", &err), -EINVAL);
 
 	setenv("LDLAT_CPU", "Intel-six", 1);
-	ck_assert_int_eq(cpu_id__read(&id, err, sizeof(err)), -EINVAL);
-	ck_assert_ptr_nonnull(strstr(err, "LDLAT_CPU: CPU identity 'Intel-six'"));
+	ck_assert_int_eq(cpu_id__read(&id, &err), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(err.msg, "LDLAT_CPU: CPU identity 'Intel-six'"));
 	unsetenv("LDLAT_CPU");
 }
 END_TEST
@@ -376,10 +381,11 @@ START_TEST(test_cpu_id_core_types)
 	struct cpu_id id;
 	struct cpumap online, core, atom;
 	cpu_set_t before, after;
-	char err[512], buf[64];
+	struct err err = {};
+	char buf[64];
 
 	machine("alderlake", "GenuineIntel-6-97");
-	ck_assert_int_eq(cpu_id__read(&id, err, sizeof(err)), 0);
+	ck_assert_int_eq(cpu_id__read(&id, &err), 0);
 	ck_assert(id.hybrid && id.overridden);
 	cpumap__snprint(cpu_id__cpus(&id, CORE_TYPE_CORE), buf, sizeof(buf));
 	ck_assert_str_eq(buf, "0-15");
@@ -388,14 +394,14 @@ START_TEST(test_cpu_id_core_types)
 	ck_assert_ptr_null(cpu_id__cpus(&id, CORE_TYPE_ANY));
 	cpu_id__free(&id);
 	machine("skylake-sp", "GenuineIntel-6-55");
-	ck_assert_int_eq(cpu_id__read(&id, err, sizeof(err)), 0);
+	ck_assert_int_eq(cpu_id__read(&id, &err), 0);
 	ck_assert(!id.hybrid);
 	ck_assert_ptr_null(cpu_id__cpus(&id, CORE_TYPE_CORE));
 	cpu_id__free(&id);
 	machine_reset();
 
 	/* this machine, through CPUID: leaf 0x1A read on every online CPU, affinity restored */
-	ck_assert_int_eq(cpu_id__read(&id, err, sizeof(err)), 0);
+	ck_assert_int_eq(cpu_id__read(&id, &err), 0);
 	ck_assert(id.x86 && !id.overridden && id.stepping >= 0);
 	ck_assert_ptr_nonnull(strstr(id.id, id.vendor));
 	ck_assert_int_eq(cpumap__online(&online), 0);
@@ -416,7 +422,7 @@ END_TEST
 
 /* ---- tools.conf ------------------------------------------------------------ */
 
-static int load_text(struct evtable *t, const char *text, char *err, size_t errlen, char *path)
+static int load_text(struct evtable *t, const char *text, struct err *err, char *path)
 {
 	FILE *f;
 	int e;
@@ -426,7 +432,7 @@ static int load_text(struct evtable *t, const char *text, char *err, size_t errl
 	ck_assert_ptr_nonnull(f);
 	fputs(text, f);
 	fclose(f);
-	e = evtable__load(t, path, err, errlen);
+	e = evtable__load(t, path, err);
 	unlink(path);
 	return e;
 }
@@ -438,9 +444,9 @@ START_TEST(test_evtable_shipped)
 	struct evtable t;
 	struct cpu_id id;
 	const struct evtable_entry *e;
-	char err[1024];
+	struct err err = {};
 
-	ck_assert_msg(evtable__load(&t, tools_conf(), err, sizeof(err)) == 0, "%s", err);
+	ck_assert_msg(evtable__load(&t, tools_conf(), &err) == 0, "%s", err.msg);
 	ck_assert(t.ldlat == 30 && t.freq == 4000 && !t.period && t.page_faults_period == 1);
 	ck_assert_int_ge(t.nentries, 15);
 	/* models of each family land in their entry */
@@ -470,7 +476,7 @@ START_TEST(test_evtable_shipped)
 
 	machine("vm", NULL);
 	for (i = 0; i < ARRAY_SIZE(want); i++) {
-		ck_assert_int_eq(cpu_id__parse(&id, want[i][0], err, sizeof(err)), 0);
+		ck_assert_int_eq(cpu_id__parse(&id, want[i][0], &err), 0);
 		core = CORE_TYPE_ANY;
 		if (strcmp(want[i][1], "any"))
 			ck_assert_int_eq(core_type__parse(want[i][1], &core), 0);
@@ -479,18 +485,18 @@ START_TEST(test_evtable_shipped)
 			      e ? e->name : "none", want[i][2]);
 	}
 	/* no entry: an unknown model; a hybrid model asked without a core type */
-	ck_assert_int_eq(cpu_id__parse(&id, "GenuineIntel-6-01", err, sizeof(err)), 0);
+	ck_assert_int_eq(cpu_id__parse(&id, "GenuineIntel-6-01", &err), 0);
 	ck_assert_ptr_null(evtable__lookup(&t, &id, CORE_TYPE_ANY));
-	ck_assert_int_eq(cpu_id__parse(&id, "GenuineIntel-6-97", err, sizeof(err)), 0);
+	ck_assert_int_eq(cpu_id__parse(&id, "GenuineIntel-6-97", &err), 0);
 	ck_assert_ptr_null(evtable__lookup(&t, &id, CORE_TYPE_ANY));
 	/* 'requires': the Zen 5 threshold only where ibs_op/caps/ldlat reads 1 */
-	ck_assert_int_eq(cpu_id__parse(&id, "AuthenticAMD-26-11", err, sizeof(err)), 0);
+	ck_assert_int_eq(cpu_id__parse(&id, "AuthenticAMD-26-11", &err), 0);
 	machine("zen4", NULL);
 	ck_assert_str_eq(evtable__lookup(&t, &id, CORE_TYPE_ANY)->name, "amd-zen");
 	machine("zen5", NULL);
 	ck_assert_str_eq(evtable__lookup(&t, &id, CORE_TYPE_ANY)->name, "amd-zen5-ldlat");
 	machine("arm-spe", NULL);
-	ck_assert_int_eq(cpu_id__parse(&id, "0x00000000410fd0c0", err, sizeof(err)), 0);
+	ck_assert_int_eq(cpu_id__parse(&id, "0x00000000410fd0c0", &err), 0);
 	e = evtable__lookup(&t, &id, CORE_TYPE_ANY);
 	ck_assert(e && !strcmp(e->name, "arm-spe") && e->unsupported[0]);
 	machine_reset();
@@ -540,11 +546,12 @@ static const char *const bad_tables[][3] = {
 START_TEST(test_evtable_errors)
 {
 	struct evtable t;
-	char err[1024], path[256], want[512];
+	struct err err = {};
+	char path[256], want[512];
 
-	ck_assert_int_eq(load_text(&t, bad_tables[_i][0], err, sizeof(err), path), -EINVAL);
+	ck_assert_int_eq(load_text(&t, bad_tables[_i][0], &err, path), -EINVAL);
 	snprintf(want, sizeof(want), "%s:%s: %s", path, bad_tables[_i][1], bad_tables[_i][2]);
-	ck_assert_msg(strstr(err, want), "want '%s' in: %s", want, err);
+	ck_assert_msg(strstr(err.msg, want), "want '%s' in: %s", want, err.msg);
 }
 END_TEST
 
@@ -552,34 +559,36 @@ START_TEST(test_evtable_minimal)
 {
 	struct evtable t;
 	struct cpu_id id;
-	char err[1024], path[256];
+	struct err err = {};
+	char path[256];
 
 	ck_assert_int_eq(load_text(&t,
 				   "# comment\n\n[defaults]\nldlat=5\nperiod = 0x100\n"
 				   "page-faults-period = 3\n[mine]\n  cpuid = Foo-1-(2|3)  \n"
 				   "event = cpu/event=1/\nldlat = 4-100/2\nprecise = 1\n"
 				   "note = hello = world\n",
-				   err, sizeof(err), path),
+				   &err, path),
 			 0);
 	ck_assert(t.ldlat == 5 && t.period == 256 && !t.freq && t.page_faults_period == 3);
 	ck_assert_int_eq(t.nentries, 1);
 	ck_assert(t.entries[0].ldlat_min == 4 && t.entries[0].ldlat_max == 100 &&
 		  t.entries[0].ldlat_step == 2 && t.entries[0].precise == 1);
 	ck_assert_str_eq(t.entries[0].note, "hello = world");
-	ck_assert_int_eq(cpu_id__parse(&id, "Foo-1-3-7", err, sizeof(err)), 0);
+	ck_assert_int_eq(cpu_id__parse(&id, "Foo-1-3-7", &err), 0);
 	ck_assert(evtable_entry__matches_id(&t.entries[0], id.id));
 	ck_assert(!evtable_entry__matches_id(&t.entries[0], "Foo-1-33"));
 	ck_assert(!evtable_entry__matches_id(&t.entries[0], "xFoo-1-3"));
 	evtable__free(&t);
-	ck_assert_int_eq(evtable__load(&t, "/nonexistent/tools.conf", err, sizeof(err)), -ENOENT);
-	ck_assert_ptr_nonnull(strstr(err, "cannot read /nonexistent/tools.conf"));
+	ck_assert_int_eq(evtable__load(&t, "/nonexistent/tools.conf", &err), -ENOENT);
+	ck_assert_ptr_nonnull(strstr(err.msg, "cannot read /nonexistent/tools.conf"));
 }
 END_TEST
 
 /* Where the tools look for tools.conf. */
 START_TEST(test_toolsconf_search)
 {
-	char paths[8][4096], dir[256], file[512], err[1024];
+	struct err err = {};
+	char paths[8][4096], dir[256], file[512], sub[512];
 	struct evtable t;
 	int n;
 
@@ -591,22 +600,22 @@ START_TEST(test_toolsconf_search)
 	ck_assert_ptr_nonnull(strstr(paths[3], "/share/ldlat/tools.conf"));
 
 	unsetenv("LDLAT_CONFIG");
-	ck_assert_int_eq(toolsconf__load(&t, "/nonexistent.conf", NULL, err, sizeof(err)), -EINVAL);
-	ck_assert_str_eq(err,
+	ck_assert_int_eq(toolsconf__load(&t, "/nonexistent.conf", NULL, &err), -EINVAL);
+	ck_assert_str_eq(err.msg,
 			 "--config '/nonexistent.conf': cannot read it: No such file or directory");
 	setenv("LDLAT_CONFIG", "/nonexistent.conf", 1);
-	ck_assert_int_eq(toolsconf__load(&t, NULL, NULL, err, sizeof(err)), -EINVAL);
-	ck_assert_ptr_nonnull(strstr(err, "LDLAT_CONFIG '/nonexistent.conf': cannot read it"));
+	ck_assert_int_eq(toolsconf__load(&t, NULL, NULL, &err), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(err.msg, "LDLAT_CONFIG '/nonexistent.conf': cannot read it"));
 	unsetenv("LDLAT_CONFIG");
 
 	/* an installed tree: BINDIR/../share/ldlat/tools.conf */
 	snprintf(dir, sizeof(dir), "/tmp/ldlat-check-events-%d", (int)getpid());
 	snprintf(file, sizeof(file), "%s/share/ldlat", dir);
 	ck_assert_int_eq(mkdir(dir, 0755), 0);
-	ck_assert_int_eq(mkdir(strcat(strcpy(err, dir), "/share"), 0755), 0);
+	ck_assert_int_eq(mkdir(strcat(strcpy(sub, dir), "/share"), 0755), 0);
 	ck_assert_int_eq(mkdir(file, 0755), 0);
 	strcat(file, "/tools.conf");
-	ck_assert_int_eq(mkdir(strcat(strcpy(err, dir), "/bin"), 0755), 0);
+	ck_assert_int_eq(mkdir(strcat(strcpy(sub, dir), "/bin"), 0755), 0);
 	{
 		FILE *f = fopen(file, "w");
 
@@ -615,22 +624,23 @@ START_TEST(test_toolsconf_search)
 		fclose(f);
 	}
 	snprintf(paths[0], sizeof(paths[0]), "%s/bin/ldlat-hist", dir);
-	ck_assert_int_eq(toolsconf__load(&t, NULL, paths[0], err, sizeof(err)), 0);
+	ck_assert_int_eq(toolsconf__load(&t, NULL, paths[0], &err), 0);
 	if (access(TOOLSCONF_ETC, F_OK))
 		ck_assert_str_eq(t.path, file);
 	evtable__free(&t);
 	unlink(file);
-	snprintf(err, sizeof(err), "%s/share/ldlat", dir);
-	rmdir(err);
-	snprintf(err, sizeof(err), "%s/share", dir);
-	rmdir(err);
-	snprintf(err, sizeof(err), "%s/bin", dir);
-	rmdir(err);
+	snprintf(sub, sizeof(sub), "%s/share/ldlat", dir);
+	rmdir(sub);
+	snprintf(sub, sizeof(sub), "%s/share", dir);
+	rmdir(sub);
+	snprintf(sub, sizeof(sub), "%s/bin", dir);
+	rmdir(sub);
 	rmdir(dir);
 	if (access(TOOLSCONF_ETC, F_OK)) {
-		ck_assert_int_eq(toolsconf__load(&t, NULL, paths[0], err, sizeof(err)), -ENOENT);
-		ck_assert_ptr_nonnull(strstr(err, "cannot find tools.conf, the event table (looked "
-						  "in /etc/ldlat/tools.conf, "));
+		ck_assert_int_eq(toolsconf__load(&t, NULL, paths[0], &err), -ENOENT);
+		ck_assert_ptr_nonnull(strstr(err.msg,
+					     "cannot find tools.conf, the event table (looked "
+					     "in /etc/ldlat/tools.conf, "));
 	}
 }
 END_TEST
@@ -708,9 +718,9 @@ static const struct machine_case machines[] = {
 };
 
 static int resolve(const struct source_opts *o, struct source *src, struct evlist *ev, char *notice,
-		   char *err)
+		   struct err *err)
 {
-	return source__resolve(o, src, ev, notice, 2048, err, 2048);
+	return source__resolve(o, src, ev, notice, 2048, err);
 }
 
 START_TEST(test_machine_golden)
@@ -720,13 +730,14 @@ START_TEST(test_machine_golden)
 	struct source_opts o = { .kind = SOURCE_LDLAT, .ldlat = m->ldlat };
 	struct evlist ev = {};
 	struct source src;
-	char notice[2048], err[2048], cpus[64];
+	struct err err = {};
+	char notice[2048], cpus[64];
 	int i;
 
-	ck_assert_int_eq(evtable__load(&t, tools_conf(), err, sizeof(err)), 0);
+	ck_assert_int_eq(evtable__load(&t, tools_conf(), &err), 0);
 	o.table = &t;
 	machine(m->sysfs, m->cpu);
-	ck_assert_msg(resolve(&o, &src, &ev, notice, err) == 0, "%s: %s", m->sysfs, err);
+	ck_assert_msg(resolve(&o, &src, &ev, notice, &err) == 0, "%s: %s", m->sysfs, err.msg);
 	ck_assert_int_eq(ev.nevsel, m->nevents);
 	ck_assert_int_eq(src.nevents, m->nevents);
 	ck_assert(src.kind == SOURCE_LDLAT && src.weight_struct);
@@ -782,12 +793,13 @@ START_TEST(test_machine_no_event)
 	struct source_opts o = { .kind = SOURCE_LDLAT };
 	struct evlist ev = {};
 	struct source src;
-	char notice[2048], err[2048], want[2048];
+	struct err err = {};
+	char notice[2048], want[2048];
 
-	ck_assert_int_eq(evtable__load(&t, tools_conf(), err, sizeof(err)), 0);
+	ck_assert_int_eq(evtable__load(&t, tools_conf(), &err), 0);
 	o.table = &t;
 	machine("vm", "GenuineIntel-6-CF,hypervisor");
-	ck_assert_int_eq(resolve(&o, &src, &ev, notice, err), -ENOENT);
+	ck_assert_int_eq(resolve(&o, &src, &ev, notice, &err), -ENOENT);
 	snprintf(
 		want, sizeof(want),
 		"no load-latency event on this machine: %s entry [sapphire-rapids] (line %d) for "
@@ -797,12 +809,12 @@ START_TEST(test_machine_no_event)
 		"rarely pass PEBS or IBS through. Use --source page-faults to sample page faults "
 		"by address instead, or --source auto",
 		t.path, entry_line(&t, "sapphire-rapids"));
-	ck_assert_str_eq(err, want);
+	ck_assert_str_eq(err.msg, want);
 	ck_assert_int_eq(ev.nevsel, 0);
 	source__free(&src);
 
 	machine("arm-spe", "0x00000000410fd0c0");
-	ck_assert_int_eq(resolve(&o, &src, &ev, notice, err), -ENOENT);
+	ck_assert_int_eq(resolve(&o, &src, &ev, notice, &err), -ENOENT);
 	snprintf(want, sizeof(want),
 		 "no load-latency event on this machine: ARM SPE (arm_spe) is not supported: it "
 		 "writes its records to an AUX buffer and raises no per-sample overflow, so a BPF "
@@ -810,13 +822,13 @@ START_TEST(test_machine_no_event)
 		 "0x00000000410fd0c0). Use --source page-faults to sample page faults by address "
 		 "instead, or --source auto",
 		 t.path, entry_line(&t, "arm-spe"));
-	ck_assert_str_eq(err, want);
+	ck_assert_str_eq(err.msg, want);
 	ck_assert_int_eq(ev.nevsel, 0);
 	source__free(&src);
 
 	/* auto: page faults, every one (tools.conf's page-faults-period), and why */
 	o.kind = SOURCE_AUTO;
-	ck_assert_int_eq(resolve(&o, &src, &ev, notice, err), 0);
+	ck_assert_int_eq(resolve(&o, &src, &ev, notice, &err), 0);
 	ck_assert_int_eq(src.kind, SOURCE_PAGE_FAULTS);
 	snprintf(want, sizeof(want),
 		 "no load-latency event on this machine: ARM SPE (arm_spe) is not supported: it "
@@ -845,13 +857,14 @@ START_TEST(test_alias_path)
 	struct source_opts o = { .kind = SOURCE_LDLAT, .ldlat = 50 };
 	struct evlist ev = {};
 	struct source src;
-	char notice[2048], err[2048];
+	struct err err = {};
+	char notice[2048];
 	const struct perf_event_attr *a;
 
-	ck_assert_int_eq(evtable__load(&t, tools_conf(), err, sizeof(err)), 0);
+	ck_assert_int_eq(evtable__load(&t, tools_conf(), &err), 0);
 	o.table = &t;
 	machine("skylake", "GenuineIntel-6-01");
-	ck_assert_msg(resolve(&o, &src, &ev, notice, err) == 0, "%s", err);
+	ck_assert_msg(resolve(&o, &src, &ev, notice, &err) == 0, "%s", err.msg);
 	ck_assert_int_eq(ev.nevsel, 1);
 	a = &ev.evsel[0].attr;
 	ck_assert(a->type == 4 && a->config == 0x1cd && a->config1 == 50 && a->precise_ip == 2);
@@ -869,7 +882,7 @@ START_TEST(test_alias_path)
 	/* a fixed period keeps large PEBS off with a wakeup per sample */
 	o.ldlat = 0;
 	o.period = 1000;
-	ck_assert_int_eq(resolve(&o, &src, &ev, notice, err), 0);
+	ck_assert_int_eq(resolve(&o, &src, &ev, notice, &err), 0);
 	a = &ev.evsel[0].attr;
 	ck_assert_uint_eq(a->config1, t.ldlat);
 	ck_assert(!a->freq && a->sample_period == 1000 && a->wakeup_events == 1 && !a->watermark);
@@ -878,8 +891,8 @@ START_TEST(test_alias_path)
 
 	o.ldlat = 0x10000;
 	o.period = 0;
-	ck_assert_int_eq(resolve(&o, &src, &ev, notice, err), -ERANGE);
-	ck_assert_str_eq(err,
+	ck_assert_int_eq(resolve(&o, &src, &ev, notice, &err), -ERANGE);
+	ck_assert_str_eq(err.msg,
 			 "--ldlat 65536 does not fit cpu's ldlat field (16 bits: config1:0-15)");
 	evlist__free(&ev);
 	source__free(&src);
@@ -887,7 +900,7 @@ START_TEST(test_alias_path)
 	/* Sapphire Rapids without an entry: the kernel's mem-loads-aux leads */
 	o.ldlat = 0;
 	machine("sapphire-rapids", "GenuineIntel-6-01");
-	ck_assert_int_eq(resolve(&o, &src, &ev, notice, err), 0);
+	ck_assert_int_eq(resolve(&o, &src, &ev, notice, &err), 0);
 	ck_assert(ev.evsel[0].has_leader && ev.evsel[0].leader.config == 0x8203);
 	ck_assert_str_eq(ev.evsel[0].leader_name, "cpu/mem-loads-aux/H");
 	evlist__free(&ev);
@@ -895,7 +908,7 @@ START_TEST(test_alias_path)
 
 	/* not x86: latency in weight.full (PERF_SAMPLE_WEIGHT) */
 	machine("skylake", "0x00000000410fd0c0");
-	ck_assert_int_eq(resolve(&o, &src, &ev, notice, err), 0);
+	ck_assert_int_eq(resolve(&o, &src, &ev, notice, &err), 0);
 	ck_assert(!src.weight_struct);
 	ck_assert_uint_eq(ev.evsel[0].attr.sample_type,
 			  PERF_SAMPLE_ADDR | PERF_SAMPLE_DATA_SRC | PERF_SAMPLE_WEIGHT);
@@ -933,15 +946,16 @@ START_TEST(test_sample_ip)
 	struct source_opts o = { .kind = ip_cases[_i].kind, .event = ip_cases[_i].event };
 	struct evlist ev = {};
 	struct source src;
-	char notice[2048], err[2048];
+	struct err err = {};
+	char notice[2048];
 	int i, on;
 
-	ck_assert_int_eq(evtable__load(&t, tools_conf(), err, sizeof(err)), 0);
+	ck_assert_int_eq(evtable__load(&t, tools_conf(), &err), 0);
 	o.table = &t;
 	machine(ip_cases[_i].sysfs, ip_cases[_i].cpu);
 	for (on = 0; on < 2; on++) {
 		o.sample_ip = on;
-		ck_assert_msg(resolve(&o, &src, &ev, notice, err) == 0, "%s", err);
+		ck_assert_msg(resolve(&o, &src, &ev, notice, &err) == 0, "%s", err.msg);
 		ck_assert_int_ge(ev.nevsel, 1);
 		for (i = 0; i < ev.nevsel; i++) {
 			ck_assert_uint_eq(ev.evsel[i].attr.sample_type,
@@ -963,13 +977,14 @@ START_TEST(test_validation)
 	struct source_opts o = { .kind = SOURCE_LDLAT };
 	struct evlist ev = {};
 	struct source src;
-	char notice[2048], err[2048], want[1024];
+	struct err err = {};
+	char notice[2048], want[1024];
 
-	ck_assert_int_eq(evtable__load(&t, tools_conf(), err, sizeof(err)), 0);
+	ck_assert_int_eq(evtable__load(&t, tools_conf(), &err), 0);
 	o.table = &t;
 	machine("skylake-sp", "GenuineIntel-6-55");
 	o.ldlat = 1; /* below Intel's minimum: raised, with a notice */
-	ck_assert_int_eq(resolve(&o, &src, &ev, notice, err), 0);
+	ck_assert_int_eq(resolve(&o, &src, &ev, notice, &err), 0);
 	ck_assert_uint_eq(ev.evsel[0].attr.config1, 3);
 	snprintf(want, sizeof(want),
 		 "--ldlat 1 raised to 3 cycles, the hardware's minimum (%s:", t.path);
@@ -977,17 +992,18 @@ START_TEST(test_validation)
 	evlist__free(&ev);
 	source__free(&src);
 	o.ldlat = 65536; /* above the table's range */
-	ck_assert_int_eq(resolve(&o, &src, &ev, notice, err), -ERANGE);
-	ck_assert_ptr_nonnull(strstr(err, "--ldlat 65536 is above the hardware's maximum of 65535 "
-					  "cycles ("));
-	ck_assert_ptr_nonnull(strstr(err, " [skylake-server])"));
+	ck_assert_int_eq(resolve(&o, &src, &ev, notice, &err), -ERANGE);
+	ck_assert_ptr_nonnull(strstr(err.msg,
+				     "--ldlat 65536 is above the hardware's maximum of 65535 "
+				     "cycles ("));
+	ck_assert_ptr_nonnull(strstr(err.msg, " [skylake-server])"));
 	evlist__free(&ev);
 	source__free(&src);
 
 	/* Zen 5: 128-2048, compared in steps of 128 */
 	machine("zen5", "AuthenticAMD-26-11");
 	o.ldlat = 200;
-	ck_assert_int_eq(resolve(&o, &src, &ev, notice, err), 0);
+	ck_assert_int_eq(resolve(&o, &src, &ev, notice, &err), 0);
 	ck_assert_uint_eq(ev.evsel[0].attr.config1, 200);
 	ck_assert_str_eq(notice, "--ldlat 200: the hardware compares the threshold in steps of 128 "
 				 "cycles (it interrupts from 128); the kernel drops the samples up "
@@ -995,24 +1011,26 @@ START_TEST(test_validation)
 	evlist__free(&ev);
 	source__free(&src);
 	o.ldlat = 100;
-	ck_assert_int_eq(resolve(&o, &src, &ev, notice, err), 0);
+	ck_assert_int_eq(resolve(&o, &src, &ev, notice, &err), 0);
 	ck_assert_uint_eq(ev.evsel[0].attr.config1, 128);
 	evlist__free(&ev);
 	source__free(&src);
 	o.ldlat = 2049;
-	ck_assert_int_eq(resolve(&o, &src, &ev, notice, err), -ERANGE);
-	ck_assert_ptr_nonnull(strstr(err, "--ldlat 2049 is above the hardware's maximum of 2048"));
+	ck_assert_int_eq(resolve(&o, &src, &ev, notice, &err), -ERANGE);
+	ck_assert_ptr_nonnull(
+		strstr(err.msg, "--ldlat 2049 is above the hardware's maximum of 2048"));
 	evlist__free(&ev);
 	source__free(&src);
 
 	/* Zen 4: no threshold at all */
 	machine("zen4", "AuthenticAMD-25-11");
 	o.ldlat = 200;
-	ck_assert_int_eq(resolve(&o, &src, &ev, notice, err), -EINVAL);
-	ck_assert_ptr_nonnull(strstr(err, "--ldlat 200: "));
-	ck_assert_ptr_nonnull(strstr(err, "[amd-zen] event 'ibs_op//' has no hardware latency "
-					  "threshold; keep the loads of 200 cycles and more with "
-					  "--min-lat 200 instead (filtered in BPF)"));
+	ck_assert_int_eq(resolve(&o, &src, &ev, notice, &err), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(err.msg, "--ldlat 200: "));
+	ck_assert_ptr_nonnull(strstr(err.msg,
+				     "[amd-zen] event 'ibs_op//' has no hardware latency "
+				     "threshold; keep the loads of 200 cycles and more with "
+				     "--min-lat 200 instead (filtered in BPF)"));
 	evlist__free(&ev);
 	source__free(&src);
 
@@ -1020,27 +1038,28 @@ START_TEST(test_validation)
 	machine("skylake-sp", "GenuineIntel-6-55");
 	o.ldlat = 2;
 	o.event = "cpu/mem-loads/P";
-	ck_assert_int_eq(resolve(&o, &src, &ev, notice, err), 0);
+	ck_assert_int_eq(resolve(&o, &src, &ev, notice, &err), 0);
 	ck_assert_uint_eq(ev.evsel[0].attr.config1, 3);
 	ck_assert_uint_eq(ev.evsel[0].attr.precise_ip, 3);
 	ck_assert_ptr_nonnull(strstr(src.ev[0].why, "--event cpu/mem-loads/P"));
 	evlist__free(&ev);
 	source__free(&src);
 	o.event = "cpu/mem-loads,ldlat=9/";
-	ck_assert_int_eq(resolve(&o, &src, &ev, notice, err), -EINVAL);
-	ck_assert_str_eq(err, "--ldlat 2 and the ldlat term of --event 'cpu/mem-loads,ldlat=9/' "
-			      "both set the threshold: give one of them");
+	ck_assert_int_eq(resolve(&o, &src, &ev, notice, &err), -EINVAL);
+	ck_assert_str_eq(err.msg,
+			 "--ldlat 2 and the ldlat term of --event 'cpu/mem-loads,ldlat=9/' "
+			 "both set the threshold: give one of them");
 	evlist__free(&ev);
 	source__free(&src);
 	o.ldlat = 0;
 	o.event = "cpu/evnt=1/";
-	ck_assert_int_eq(resolve(&o, &src, &ev, notice, err), -EINVAL);
-	ck_assert_ptr_nonnull(strstr(err, "--event 'cpu/evnt=1/': unknown term 'evnt'"));
+	ck_assert_int_eq(resolve(&o, &src, &ev, notice, &err), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(err.msg, "--event 'cpu/evnt=1/': unknown term 'evnt'"));
 	evlist__free(&ev);
 	source__free(&src);
 	o.event = "{a/b/,c/d/,e/f/}";
-	ck_assert_int_eq(resolve(&o, &src, &ev, notice, err), -EINVAL);
-	ck_assert_ptr_nonnull(strstr(err, "give one event, or a group of two"));
+	ck_assert_int_eq(resolve(&o, &src, &ev, notice, &err), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(err.msg, "give one event, or a group of two"));
 	evlist__free(&ev);
 	source__free(&src);
 	machine_reset();
@@ -1091,12 +1110,13 @@ START_TEST(test_option_defaults)
 				 .ldlat = option_cases[_i].ldlat };
 	struct evlist ev = {};
 	struct source src;
-	char notice[2048], err[2048];
+	struct err err = {};
+	char notice[2048];
 
-	ck_assert_int_eq(evtable__load(&t, tools_conf(), err, sizeof(err)), 0);
+	ck_assert_int_eq(evtable__load(&t, tools_conf(), &err), 0);
 	o.table = &t;
 	machine(option_cases[_i].sysfs, option_cases[_i].cpu);
-	ck_assert_msg(resolve(&o, &src, &ev, notice, err) == 0, "%s", err);
+	ck_assert_msg(resolve(&o, &src, &ev, notice, &err) == 0, "%s", err.msg);
 	ck_assert_uint_eq(ev.evsel[0].attr.config1, option_cases[_i].config1);
 	ck_assert_int_eq(ev.evsel[0].attr.precise_ip, option_cases[_i].precise);
 	if (option_cases[_i].notice[0])
@@ -1140,23 +1160,25 @@ START_TEST(test_ibs_period)
 	struct source_opts o = { .kind = SOURCE_LDLAT };
 	struct evlist ev = {};
 	struct source src;
-	char notice[2048], err[2048];
+	struct err err = {};
+	char notice[2048];
 	unsigned int i;
 
-	ck_assert_int_eq(evtable__load(&t, tools_conf(), err, sizeof(err)), 0);
+	ck_assert_int_eq(evtable__load(&t, tools_conf(), &err), 0);
 	o.table = &t;
 	machine("zen4", "AuthenticAMD-25-11");
 	for (i = 0; i < ARRAY_SIZE(cases); i++) {
 		o.period = cases[i].period;
 		o.event = cases[i].event;
 		if (!cases[i].err) {
-			ck_assert_msg(resolve(&o, &src, &ev, notice, err) == 0, "%u: %s", i, err);
+			ck_assert_msg(resolve(&o, &src, &ev, notice, &err) == 0, "%u: %s", i,
+				      err.msg);
 			ck_assert(ev.evsel[0].attr.freq ||
 				  ev.evsel[0].attr.sample_period == cases[i].period ||
 				  (!cases[i].period && ev.evsel[0].attr.sample_period == 160));
 		} else {
-			ck_assert_int_eq(resolve(&o, &src, &ev, notice, err), -EINVAL);
-			ck_assert_msg(strstr(err, cases[i].err), "%u: %s", i, err);
+			ck_assert_int_eq(resolve(&o, &src, &ev, notice, &err), -EINVAL);
+			ck_assert_msg(strstr(err.msg, cases[i].err), "%u: %s", i, err.msg);
 		}
 		evlist__free(&ev);
 		source__free(&src);
@@ -1165,7 +1187,7 @@ START_TEST(test_ibs_period)
 	machine("skylake-sp", "GenuineIntel-6-55");
 	o.event = NULL;
 	o.period = 1001;
-	ck_assert_int_eq(resolve(&o, &src, &ev, notice, err), 0);
+	ck_assert_int_eq(resolve(&o, &src, &ev, notice, &err), 0);
 	evlist__free(&ev);
 	source__free(&src);
 	machine_reset();
@@ -1180,13 +1202,14 @@ START_TEST(test_option_precise_cap)
 	struct source_opts o = { .kind = SOURCE_LDLAT };
 	struct evlist ev = {};
 	struct source src;
-	char notice[2048], err[2048];
+	struct err err = {};
+	char notice[2048];
 
-	ck_assert_int_eq(evtable__load(&t, tools_conf(), err, sizeof(err)), 0);
+	ck_assert_int_eq(evtable__load(&t, tools_conf(), &err), 0);
 	o.table = &t;
 	o.event = "cpu/event=0xc0/ppp";
 	machine("nehalem", "GenuineIntel-6-1A");
-	ck_assert_int_eq(resolve(&o, &src, &ev, notice, err), 0);
+	ck_assert_int_eq(resolve(&o, &src, &ev, notice, &err), 0);
 	ck_assert_uint_eq(ev.evsel[0].attr.precise_ip, 2);
 	ck_assert_ptr_nonnull(strstr(notice, "precise level 3 lowered to 2"));
 	evlist__free(&ev);
@@ -1194,7 +1217,7 @@ START_TEST(test_option_precise_cap)
 	/* a group of two: the first leads (counting), the second samples */
 	machine("sapphire-rapids", "GenuineIntel-6-8F");
 	o.event = "{cpu/mem-loads-aux/,cpu/mem-loads,ldlat=64/}:pp";
-	ck_assert_int_eq(resolve(&o, &src, &ev, notice, err), 0);
+	ck_assert_int_eq(resolve(&o, &src, &ev, notice, &err), 0);
 	ck_assert(ev.evsel[0].has_leader && ev.evsel[0].leader.config == 0x8203 &&
 		  !ev.evsel[0].leader.precise_ip);
 	ck_assert(ev.evsel[0].attr.config1 == 64 && ev.evsel[0].attr.precise_ip == 2);
@@ -1247,7 +1270,7 @@ START_TEST(test_open_errors)
 		  "check the threshold (config1 0x1e), the precise level (2)" },
 	};
 	struct evsel ev = {};
-	char buf[1024];
+	struct err err = {};
 	unsigned int i;
 	bool had = caps__perfmon();
 
@@ -1261,16 +1284,17 @@ START_TEST(test_open_errors)
 		ev.attr.precise_ip = cases[i].precise;
 		ev.attr.exclude_guest = 1;
 		snprintf(ev.name, sizeof(ev.name), "%s", cases[i].name);
-		evsel__strerror(&ev, cases[i].err, 3, -1, buf, sizeof(buf));
-		ck_assert_msg(strstr(buf, cases[i].want), "%d: %s", cases[i].err, buf);
-		ck_assert_msg(strstr(buf, "on CPU 3"), "%s", buf);
+		evsel__strerror(&ev, cases[i].err, 3, -1, &err);
+		ck_assert_msg(strstr(err.msg, cases[i].want), "%d: %s", cases[i].err, err.msg);
+		ck_assert_msg(strstr(err.msg, "on CPU 3"), "%s", err.msg);
 	}
 	/* with them (as root), a security policy's veto */
 	if (perfmon_effective(true)) {
-		evsel__strerror(&ev, EACCES, 3, -1, buf, sizeof(buf));
-		ck_assert_msg(strstr(buf, "though this process holds CAP_PERFMON or CAP_SYS_ADMIN: "
-					  "a security policy refused it"),
-			      "%s", buf);
+		evsel__strerror(&ev, EACCES, 3, -1, &err);
+		ck_assert_msg(strstr(err.msg,
+				     "though this process holds CAP_PERFMON or CAP_SYS_ADMIN: "
+				     "a security policy refused it"),
+			      "%s", err.msg);
 	}
 	perfmon_effective(had);
 }

@@ -108,9 +108,9 @@ static void write_layout(const char *path, int layout, int n, bool pipe)
 
 static void open_file(struct perf_file *f, const char *path)
 {
-	char err[1024];
+	struct err err = {};
 
-	ck_assert_msg(perf_file__open(f, path, err, sizeof(err)) == 0, "%s", err);
+	ck_assert_msg(perf_file__open(f, path, &err) == 0, "%s", err.msg);
 }
 
 /*
@@ -296,12 +296,12 @@ static void read_layout(const char *path, int layout, int n)
 	struct perf_record r;
 	struct perf_sample p;
 	struct perf_file_stats st = {};
-	char err[1024];
+	struct err err = {};
 	int i = 0, others = 0, e;
 
 	open_file(&f, path);
 	perf_file__rewind(&f, &c);
-	while ((e = perf_file__next(&f, &c, &r, &st, err, sizeof(err))) > 0) {
+	while ((e = perf_file__next(&f, &c, &r, &st, &err)) > 0) {
 		if (r.type == PERF_RECORD_SAMPLE) {
 			ck_assert_msg(perf_file__parse_sample(&f, &r, &p) == 0,
 				      "layout %d sample %d", layout, i);
@@ -310,7 +310,7 @@ static void read_layout(const char *path, int layout, int n)
 			check_other_record(&f, &r, &others);
 		}
 	}
-	ck_assert_msg(e == 0, "%s", err);
+	ck_assert_msg(e == 0, "%s", err.msg);
 	ck_assert_int_eq(i, n);
 	ck_assert_int_eq(others, 4);
 	ck_assert_uint_eq(st.unknown_types, 0);
@@ -354,7 +354,7 @@ START_TEST(test_layout_vs_perf_script)
 	struct perf_record r;
 	struct perf_sample p;
 	unsigned long long addr, weight, ds, phys;
-	char errbuf[1024];
+	struct err errbuf = {};
 	int n = 0;
 
 	if (!PW_PERF_READS(layout))
@@ -366,7 +366,7 @@ START_TEST(test_layout_vs_perf_script)
 	open_file(&f, path);
 	perf_file__rewind(&f, &c);
 	line = strtok_r(out, "\n", &save);
-	while (perf_file__next(&f, &c, &r, NULL, errbuf, sizeof(errbuf)) > 0) {
+	while (perf_file__next(&f, &c, &r, NULL, &errbuf) > 0) {
 		if (r.type != PERF_RECORD_SAMPLE)
 			continue;
 		ck_assert_int_eq(perf_file__parse_sample(&f, &r, &p), 0);
@@ -407,7 +407,7 @@ START_TEST(test_events_and_ids)
 	struct perf_record r;
 	struct perf_sample p;
 	struct pw w;
-	char err[1024];
+	struct err err = {};
 	int count[2] = { 0 }, unknown = 0, e, i;
 
 	pw_mem_loads_event(&ev[0], 100);
@@ -434,7 +434,7 @@ START_TEST(test_events_and_ids)
 	ck_assert_int_eq(perf_file__event_of_id(&f, 201), 1);
 	ck_assert_int_eq(perf_file__event_of_id(&f, 5), -1);
 	perf_file__rewind(&f, &c);
-	while ((e = perf_file__next(&f, &c, &r, NULL, err, sizeof(err))) > 0) {
+	while ((e = perf_file__next(&f, &c, &r, NULL, &err)) > 0) {
 		if (r.type != PERF_RECORD_SAMPLE)
 			continue;
 		e = perf_file__parse_sample(&f, &r, &p);
@@ -484,17 +484,16 @@ static char *good_file(size_t *len)
 }
 
 /* Opens buf (a copy of exactly len bytes, so a read past it is a read past the file). */
-static int open_copy(struct perf_file *f, const void *buf, size_t len, char *err, size_t errlen,
-		     void **copy)
+static int open_copy(struct perf_file *f, const void *buf, size_t len, struct err *err, void **copy)
 {
 	*copy = malloc(len ? len : 1);
 	memcpy(*copy, buf, len);
-	return perf_file__open_mem(f, *copy, len, "bad.data", err, errlen);
+	return perf_file__open_mem(f, *copy, len, "bad.data", err);
 }
 
 /* Reads every record and sample; returns the iteration's end (0 or -EINVAL). */
 static int drain(struct perf_file *f, struct perf_file_stats *st, __u64 *samples, __u64 *malformed,
-		 char *err, size_t errlen)
+		 struct err *err)
 {
 	struct perf_cursor c;
 	struct perf_record r;
@@ -503,7 +502,7 @@ static int drain(struct perf_file *f, struct perf_file_stats *st, __u64 *samples
 
 	*samples = *malformed = 0;
 	perf_file__rewind(f, &c);
-	while ((e = perf_file__next(f, &c, &r, st, err, errlen)) > 0) {
+	while ((e = perf_file__next(f, &c, &r, st, err)) > 0) {
 		if (r.type != PERF_RECORD_SAMPLE)
 			continue;
 		if (perf_file__parse_sample(f, &r, &p))
@@ -520,7 +519,8 @@ START_TEST(test_truncated_everywhere)
 	struct perf_file f;
 	struct perf_file_stats st;
 	size_t len, cut;
-	char *buf = good_file(&len), err[1024];
+	struct err err = {};
+	char *buf = good_file(&len);
 	__u64 data_end, n, bad;
 	void *copy;
 	int e;
@@ -530,17 +530,18 @@ START_TEST(test_truncated_everywhere)
 	data_end += n;
 	for (cut = 0; cut < len; cut++) {
 		memset(&st, 0, sizeof(st));
-		e = open_copy(&f, buf, cut, err, sizeof(err), &copy);
+		e = open_copy(&f, buf, cut, &err, &copy);
 		if (cut < data_end) {
 			ck_assert_msg(e == -EINVAL, "cut at %zu of %zu opened", cut, len);
-			ck_assert_msg(strstr(err, "bad.data") && (strstr(err, "truncated") ||
-								  strstr(err, "too short") ||
-								  strstr(err, "cut short") ||
-								  strstr(err, "does not fit")),
-				      "cut at %zu: %s", cut, err);
+			ck_assert_msg(strstr(err.msg, "bad.data") &&
+					      (strstr(err.msg, "truncated") ||
+					       strstr(err.msg, "too short") ||
+					       strstr(err.msg, "cut short") ||
+					       strstr(err.msg, "does not fit")),
+				      "cut at %zu: %s", cut, err.msg);
 		} else {
-			ck_assert_msg(e == 0, "cut at %zu in the features: %s", cut, err);
-			ck_assert_int_eq(drain(&f, &st, &n, &bad, err, sizeof(err)), 0);
+			ck_assert_msg(e == 0, "cut at %zu in the features: %s", cut, err.msg);
+			ck_assert_int_eq(drain(&f, &st, &n, &bad, &err), 0);
 			ck_assert_uint_eq(n, 6);
 			perf_file__close(&f);
 		}
@@ -606,7 +607,8 @@ START_TEST(test_bad_header)
 {
 	struct perf_file f;
 	size_t len;
-	char *buf = good_file(&len), err[1024];
+	struct err err = {};
+	char *buf = good_file(&len);
 	__u64 attrs, data_off, data_size;
 	void *copy;
 	int e;
@@ -678,13 +680,13 @@ START_TEST(test_bad_header)
 		break;
 	}
 	}
-	e = open_copy(&f, buf, len, err, sizeof(err), &copy);
+	e = open_copy(&f, buf, len, &err, &copy);
 	if (header_cases[_i].want) {
 		ck_assert_msg(e == -EINVAL, "%s: opened", header_cases[_i].what);
-		ck_assert_msg(strstr(err, header_cases[_i].want) && strstr(err, "bad.data"),
-			      "%s: %s", header_cases[_i].what, err);
+		ck_assert_msg(strstr(err.msg, header_cases[_i].want) && strstr(err.msg, "bad.data"),
+			      "%s: %s", header_cases[_i].what, err.msg);
 	} else {
-		ck_assert_msg(e == 0, "%s: %s", header_cases[_i].what, err);
+		ck_assert_msg(e == 0, "%s: %s", header_cases[_i].what, err.msg);
 		/* names could not be read: the event is named from its attribute */
 		ck_assert_str_eq(f.events[0].name,
 				 _i == 15 ? "every-field" : "type 4 config 0x1cd");
@@ -713,7 +715,8 @@ START_TEST(test_bad_records)
 	struct perf_file f;
 	struct perf_file_stats st = {};
 	size_t len, s1 = 0;
-	char *buf = good_file(&len), err[1024];
+	struct err err = {};
+	char *buf = good_file(&len);
 	__u64 n, bad;
 	void *copy;
 	int e;
@@ -768,20 +771,21 @@ START_TEST(test_bad_records)
 		break;
 	}
 	}
-	e = open_copy(&f, buf, len, err, sizeof(err), &copy);
-	ck_assert_msg(e == 0, "%s: %s", record_cases[_i], err);
-	e = drain(&f, &st, &n, &bad, err, sizeof(err));
+	e = open_copy(&f, buf, len, &err, &copy);
+	ck_assert_msg(e == 0, "%s: %s", record_cases[_i], err.msg);
+	e = drain(&f, &st, &n, &bad, &err);
 	switch (_i) {
 	case 0:
 		ck_assert_int_eq(e, -EINVAL);
-		ck_assert_msg(strstr(err, "a record of 0 bytes"), "%s", err);
+		ck_assert_msg(strstr(err.msg, "a record of 0 bytes"), "%s", err.msg);
 		ck_assert_uint_eq(n, 1); /* the sample before it */
 		break;
 	case 1:
 	case 7:
 		ck_assert_int_eq(e, -EINVAL);
-		ck_assert_msg(strstr(err, "run") && strstr(err, "past the end of the data section"),
-			      "%s", err);
+		ck_assert_msg(strstr(err.msg, "run") &&
+				      strstr(err.msg, "past the end of the data section"),
+			      "%s", err.msg);
 		break;
 	case 2:
 		ck_assert_int_eq(e, 0);
@@ -827,7 +831,7 @@ START_TEST(test_auxtrace_payload)
 	struct perf_file_stats st = {};
 	unsigned char body[40] = { 0 }, junk[64];
 	__u64 size = sizeof(junk), n, bad;
-	char err[1024];
+	struct err err = {};
 
 	pw_mem_loads_event(&ev, 100);
 	ck_assert_int_eq(pw_open(&w, path, &ev, 1, false), 0);
@@ -839,7 +843,7 @@ START_TEST(test_auxtrace_payload)
 	pw_sample(&w, 0, &s);
 	ck_assert_int_eq(pw_close(&w), 0);
 	open_file(&f, path);
-	ck_assert_int_eq(drain(&f, &st, &n, &bad, err, sizeof(err)), 0);
+	ck_assert_int_eq(drain(&f, &st, &n, &bad, &err), 0);
 	ck_assert_uint_eq(n, 2);
 	ck_assert_uint_eq(st.auxtrace, 1);
 	perf_file__close(&f);
@@ -850,18 +854,18 @@ END_TEST
 START_TEST(test_not_files)
 {
 	struct perf_file f;
-	char err[1024];
+	struct err err = {};
 
-	ck_assert_int_eq(perf_file__open(&f, tmpdir, err, sizeof(err)), -EINVAL);
-	ck_assert_ptr_nonnull(strstr(err, "is a directory"));
+	ck_assert_int_eq(perf_file__open(&f, tmpdir, &err), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(err.msg, "is a directory"));
 	spit(tmp("empty.data"), "", 0);
-	ck_assert_int_eq(perf_file__open(&f, tmp("empty.data"), err, sizeof(err)), -EINVAL);
-	ck_assert_ptr_nonnull(strstr(err, "too short"));
-	ck_assert_int_eq(perf_file__open(&f, tmp("no-such.data"), err, sizeof(err)), -EINVAL);
-	ck_assert_ptr_nonnull(strstr(err, "No such file"));
+	ck_assert_int_eq(perf_file__open(&f, tmp("empty.data"), &err), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(err.msg, "too short"));
+	ck_assert_int_eq(perf_file__open(&f, tmp("no-such.data"), &err), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(err.msg, "No such file"));
 	mkfifo(tmp("fifo.data"), 0600);
-	ck_assert_int_eq(perf_file__open(&f, tmp("fifo.data"), err, sizeof(err)), -EINVAL);
-	ck_assert_ptr_nonnull(strstr(err, "not a regular file"));
+	ck_assert_int_eq(perf_file__open(&f, tmp("fifo.data"), &err), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(err.msg, "not a regular file"));
 }
 END_TEST
 
@@ -1277,7 +1281,7 @@ START_TEST(test_classes_vs_perf_script)
 	struct run_info run;
 	struct timespec never = {};
 	struct cli c;
-	char oerr[1024];
+	struct err oerr = {};
 	int n, i, k, a = 5;
 	__u32 linear = 0;
 	enum report_by by = BY_CLASS;
@@ -1313,7 +1317,7 @@ START_TEST(test_classes_vs_perf_script)
 		shared[m] = NULL;
 		ck_assert_int_eq(cli_parse(&c, shared), 0);
 	}
-	ck_assert_msg(offline__open(&o, path, &c, linear, oerr, sizeof(oerr)) == 0, "%s", oerr);
+	ck_assert_msg(offline__open(&o, path, &c, linear, &oerr) == 0, "%s", oerr.msg);
 	ck_assert_int_eq(snapshot__init(&snap, o.cfg.nranges), 0);
 	for (i = 0; i < n; i++) {
 		struct ldlat_sample s = { .addr = v[i].addr,
@@ -1434,7 +1438,7 @@ START_TEST(test_perf_recorded)
 	struct perf_cursor c;
 	struct perf_record r;
 	struct perf_sample p;
-	char errbuf[1024];
+	struct err errbuf = {};
 	int np = 0, no = 0, i, in_base = 0, in_high = 0;
 
 	if (!need_root("check_offline (perf record)"))
@@ -1454,7 +1458,7 @@ START_TEST(test_perf_recorded)
 	ck_assert_int_eq(f.pipe, pipe);
 	snprintf(ev0, sizeof(ev0), "%s", f.events[0].name);
 	perf_file__rewind(&f, &c);
-	while (perf_file__next(&f, &c, &r, NULL, errbuf, sizeof(errbuf)) > 0) {
+	while (perf_file__next(&f, &c, &r, NULL, &errbuf) > 0) {
 		if (r.type != PERF_RECORD_SAMPLE)
 			continue;
 		ck_assert_int_eq(perf_file__parse_sample(&f, &r, &p), 0);
@@ -1653,7 +1657,7 @@ START_TEST(test_bpf_vs_offline)
 	struct ldlat_sample s;
 	struct offline o;
 	struct cli c;
-	char err[1024];
+	struct err err = {};
 	unsigned int i, idx;
 	LIBBPF_OPTS(bpf_test_run_opts, opts, .ctx_in = &s, .ctx_size_in = sizeof(s));
 
@@ -1681,14 +1685,13 @@ START_TEST(test_bpf_vs_offline)
 		pw_sample(&w, 0, &ps[i]);
 	ck_assert_int_eq(pw_close(&w), 0);
 	ck_assert_int_eq(cli_parse(&c, (char **)configs[_i]), 0);
-	ck_assert_msg(offline__open(&o, path, &c, 0, err, sizeof(err)) == 0, "%s", err);
+	ck_assert_msg(offline__open(&o, path, &c, 0, &err) == 0, "%s", err.msg);
 	ck_assert_int_eq(snapshot__init(&want, o.cfg.nranges), 0);
-	ck_assert_int_eq(offline__run(&o, &want, err, sizeof(err)), 0);
+	ck_assert_int_eq(offline__run(&o, &want, &err), 0);
 	ck_assert_uint_eq(want.counters.seen, N);
 
 	/* the program, configured as --input configured the logic, on its test entry */
-	ck_assert_msg(session__open(&sess, &o.cfg, SESSION_TEST_ENTRY, err, sizeof(err)) == 0, "%s",
-		      err);
+	ck_assert_msg(session__open(&sess, &o.cfg, SESSION_TEST_ENTRY, &err) == 0, "%s", err.msg);
 	ck_assert_int_eq(snapshot__init(&got, o.cfg.nranges), 0);
 	for (i = 0; i < N; i++) {
 		/* what the perf_event program reads: var1_dw with WEIGHT_STRUCT */

@@ -54,16 +54,16 @@ static const __u64 lats[] = { 0, 1, 3, 30, 31, 100, 1000, 1000, 70000 };
 
 static void fixture_init(struct fixture *f, const char *range0, __u32 linear_step, bool latency)
 {
-	char err[512];
+	struct err err = {};
 	unsigned int i;
 	struct cell *c;
 
 	memset(f, 0, sizeof(*f));
 	f->src.kind = latency ? SOURCE_LDLAT : SOURCE_PAGE_FAULTS;
 	f->src.fields = latency ? LDLAT_HAS_ADDR | LDLAT_HAS_LAT | LDLAT_HAS_DSRC : LDLAT_HAS_ADDR;
-	ck_assert_int_eq(range_set__add(&f->ranges, range0, err, sizeof(err)), 0);
-	ck_assert_int_eq(range_set__add(&f->ranges, "0x10000+64K", err, sizeof(err)), 0);
-	ck_assert_int_eq(range_set__resolve(&f->ranges, 0, err, sizeof(err)), 0);
+	ck_assert_int_eq(range_set__add(&f->ranges, range0, &err), 0);
+	ck_assert_int_eq(range_set__add(&f->ranges, "0x10000+64K", &err), 0);
+	ck_assert_int_eq(range_set__resolve(&f->ranges, 0, &err), 0);
 	f->cfg.nranges = 2;
 	f->cfg.max_lat = ~0ull;
 	f->cfg.class_mask = LDLAT_ALL_CLASSES;
@@ -450,7 +450,8 @@ END_TEST
 START_TEST(test_output_atomic)
 {
 	struct output_opts o = { .format = OUTPUT_OPENMETRICS };
-	char path[512], err[512];
+	struct err err = {};
+	char path[512];
 	struct fixture f;
 	struct stat st;
 	pid_t reader;
@@ -459,8 +460,8 @@ START_TEST(test_output_atomic)
 	fixture_init(&f, "0x1000-0x2000", 0, true);
 	snprintf(path, sizeof(path), "%s/ldlat.prom", tmpdir);
 	o.path = path;
-	ck_assert_int_eq(output__check(&o, err, sizeof(err)), 0);
-	ck_assert_int_eq(output__emit(&o, &f.report, &f.snap, &f.snap, 0, err, sizeof(err)), 0);
+	ck_assert_int_eq(output__check(&o, &err), 0);
+	ck_assert_int_eq(output__emit(&o, &f.report, &f.snap, &f.snap, 0, &err), 0);
 	reader = fork();
 	ck_assert_int_ge(reader, 0);
 	if (reader == 0) {
@@ -481,8 +482,7 @@ START_TEST(test_output_atomic)
 	}
 	for (i = 0; i < 300; i++) {
 		f.snap.counters.seen++;
-		ck_assert_int_eq(output__emit(&o, &f.report, &f.snap, &f.snap, i, err, sizeof(err)),
-				 0);
+		ck_assert_int_eq(output__emit(&o, &f.report, &f.snap, &f.snap, i, &err), 0);
 	}
 	kill(reader, SIGKILL);
 	ck_assert_int_eq(waitpid(reader, &status, 0), reader);
@@ -501,19 +501,20 @@ END_TEST
 START_TEST(test_output_check)
 {
 	struct output_opts o = { .path = "/nonexistent-ldlat-dir/x.prom" };
-	char err[512];
+	struct err err = {};
 
-	ck_assert_int_eq(output__check(&o, err, sizeof(err)), -EINVAL);
-	ck_assert_msg(strstr(err, "--output '/nonexistent-ldlat-dir/x.prom': cannot create a file "
-				  "in /nonexistent-ldlat-dir"),
-		      "%s", err);
+	ck_assert_int_eq(output__check(&o, &err), -EINVAL);
+	ck_assert_msg(strstr(err.msg,
+			     "--output '/nonexistent-ldlat-dir/x.prom': cannot create a file "
+			     "in /nonexistent-ldlat-dir"),
+		      "%s", err.msg);
 	o.path = tmpdir;
-	ck_assert_int_eq(output__check(&o, err, sizeof(err)), -EINVAL);
-	ck_assert_ptr_nonnull(strstr(err, "is a directory"));
+	ck_assert_int_eq(output__check(&o, &err), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(err.msg, "is a directory"));
 	/* a device would be replaced by a file: refused, and left alone */
 	o.path = "/dev/null";
-	ck_assert_int_eq(output__check(&o, err, sizeof(err)), -EINVAL);
-	ck_assert_msg(strstr(err, "--output '/dev/null' is not a regular file"), "%s", err);
+	ck_assert_int_eq(output__check(&o, &err), -EINVAL);
+	ck_assert_msg(strstr(err.msg, "--output '/dev/null' is not a regular file"), "%s", err.msg);
 }
 END_TEST
 
@@ -535,14 +536,15 @@ START_TEST(test_output_stdout_flushed)
 {
 	struct output_opts o = { .format = OUTPUT_TEXT };
 	int saved = dup(1), fds[2], full;
-	char err[512] = "", buf[4096];
+	struct err err = {};
+	char buf[4096];
 	ssize_t n;
 
 	ck_assert_int_ge(saved, 0);
 	ck_assert_int_eq(pipe(fds), 0);
 	fflush(stdout);
 	ck_assert_int_ge(dup2(fds[1], 1), 0);
-	ck_assert_int_eq(output__write(&o, render_lines, NULL, false, err, sizeof(err)), 0);
+	ck_assert_int_eq(output__write(&o, render_lines, NULL, false, &err), 0);
 	n = read(fds[0], buf, sizeof(buf) - 1); /* blocks if the report were still buffered */
 	ck_assert_int_gt(n, 0);
 	buf[n] = '\0';
@@ -551,9 +553,9 @@ START_TEST(test_output_stdout_flushed)
 	full = open("/dev/full", O_WRONLY | O_CLOEXEC);
 	ck_assert_int_ge(full, 0);
 	ck_assert_int_ge(dup2(full, 1), 0);
-	ck_assert_int_eq(output__write(&o, render_lines, NULL, true, err, sizeof(err)), -ENOSPC);
-	ck_assert_msg(strstr(err, "cannot write the report to standard output: No space left"),
-		      "%s", err);
+	ck_assert_int_eq(output__write(&o, render_lines, NULL, true, &err), -ENOSPC);
+	ck_assert_msg(strstr(err.msg, "cannot write the report to standard output: No space left"),
+		      "%s", err.msg);
 	ck_assert_int_ge(dup2(saved, 1), 0);
 	close(full);
 	close(saved);

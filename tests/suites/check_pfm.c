@@ -23,10 +23,10 @@
 /* libpfm4's encoding of ev for the first model it knows; NULL when it knows none. */
 static const char *pfm_encode(const char *models, const char *ev, struct pfm_encoding *o)
 {
-	char err[512];
-	const char *model = pfm_oracle__encode(models, ev, o, err, sizeof(err));
+	struct err err = {};
+	const char *model = pfm_oracle__encode(models, ev, o, &err);
 
-	ck_assert_msg(!err[0], "libpfm4: %s", err);
+	ck_assert_msg(!err.msg[0], "libpfm4: %s", err.msg);
 	return model;
 }
 
@@ -63,21 +63,20 @@ START_TEST(test_ldlat_events_against_libpfm)
 	struct evlist evl = {};
 	struct source src;
 	struct pfm_encoding want;
-	char notice[2048], err[2048], name[256], sysfs[128];
+	struct err err = {};
+	char notice[2048], name[256], sysfs[128];
 	const char *model = NULL, *conf = getenv("LDLAT_CONFIG");
 	unsigned int i;
 
-	ck_assert_int_eq(evtable__load(&t, conf && *conf ? conf : "tools.conf", err, sizeof(err)),
-			 0);
+	ck_assert_int_eq(evtable__load(&t, conf && *conf ? conf : "tools.conf", &err), 0);
 	o.table = &t;
 	snprintf(sysfs, sizeof(sysfs), "sysfs/%s", c->sysfs);
 	setenv("LDLAT_SYSFS", fixture_path(sysfs), 1);
 	setenv("LDLAT_CPU", c->cpu, 1);
 	for (i = 0; i < ARRAY_SIZE(thresholds); i++) {
 		o.ldlat = thresholds[i];
-		ck_assert_msg(source__resolve(&o, &src, &evl, notice, sizeof(notice), err,
-					      sizeof(err)) == 0,
-			      "%s: %s", c->sysfs, err);
+		ck_assert_msg(source__resolve(&o, &src, &evl, notice, sizeof(notice), &err) == 0,
+			      "%s: %s", c->sysfs, err.msg);
 		ck_assert_int_gt(evl.nevsel, c->event);
 		ev = &evl.evsel[c->event];
 		snprintf(name, sizeof(name), c->pfm_event, thresholds[i]);
@@ -139,15 +138,15 @@ START_TEST(test_amd_core_events_against_libpfm)
 	struct evspec spec;
 	struct evspec_attr a;
 	struct pfm_encoding want;
-	char notice[512], err[1024];
+	struct err err = {};
+	char notice[512];
 	unsigned int i;
 
 	setenv("LDLAT_SYSFS", fixture_path("sysfs/zen4"), 1);
 	for (i = 0; i < ARRAY_SIZE(pairs); i++) {
-		ck_assert_int_eq(evspec__parse(&spec, pairs[i][0], err, sizeof(err)), 0);
-		ck_assert_msg(evspec__encode(&spec.ev[0], &a, notice, sizeof(notice), err,
-					     sizeof(err)) == 0,
-			      "%s", err);
+		ck_assert_int_eq(evspec__parse(&spec, pairs[i][0], &err), 0);
+		ck_assert_msg(evspec__encode(&spec.ev[0], &a, notice, sizeof(notice), &err) == 0,
+			      "%s", err.msg);
 		ck_assert(pfm_encode("amd64_fam19h_zen4", pairs[i][1], &want));
 		ck_assert_msg(a.attr.config == want.config && a.attr.type == want.type,
 			      "%s: ours 0x%llx, libpfm4 %s 0x%llx", pairs[i][0],

@@ -614,15 +614,15 @@ START_TEST(test_latency_set)
 	struct evlist evlist = {};
 	struct session sess;
 	struct pinset ps;
-	char dir[256], err[1024], *out, *errs;
+	struct err err = {};
+	char dir[256], *out, *errs;
 	unsigned int i;
 	__u64 sum_l1 = 0, sum_ram = 0;
 	LIBBPF_OPTS(bpf_test_run_opts, opts, .ctx_in = &s, .ctx_size_in = sizeof(s));
 
 	pin_path(dir, sizeof(dir), "lat");
-	ck_assert_msg(
-		session__open(&sess, &cfg, SESSION_TEST_ENTRY | SESSION_PIN, err, sizeof(err)) == 0,
-		"%s", err);
+	ck_assert_msg(session__open(&sess, &cfg, SESSION_TEST_ENTRY | SESSION_PIN, &err) == 0, "%s",
+		      err.msg);
 	/* range 0 gets every latency from an L1 hit, range 1 the same from RAM, twice */
 	for (i = 0; i < ARRAY_SIZE(lats) * 3; i++) {
 		bool in_ram = i >= ARRAY_SIZE(lats);
@@ -635,7 +635,7 @@ START_TEST(test_latency_set)
 		*(in_ram ? &sum_ram : &sum_l1) += s.lat;
 		ck_assert_int_eq(bpf_prog_test_run_opts(session__test_fd(&sess), &opts), 0);
 	}
-	ck_assert_int_eq(pinset__prepare(&ps, dir, err, sizeof(err)), 0);
+	ck_assert_int_eq(pinset__prepare(&ps, dir, &err), 0);
 	snprintf(meta.event, sizeof(meta.event), "test entry");
 	snprintf(meta.target_desc, sizeof(meta.target_desc), "synthetic samples");
 	meta.fields = cfg.need;
@@ -644,7 +644,7 @@ START_TEST(test_latency_set)
 	snprintf(meta.range_text[0], sizeof(meta.range_text[0]), "0x1000-0x2000");
 	snprintf(meta.range_text[1], sizeof(meta.range_text[1]), "0x10000-0x20000");
 	meta.cfg = cfg;
-	ck_assert_msg(pinset__pin(&ps, &sess, &evlist, &meta, err, sizeof(err)) == 0, "%s", err);
+	ck_assert_msg(pinset__pin(&ps, &sess, &evlist, &meta, &err) == 0, "%s", err.msg);
 
 	/* JSON: the schema, and each (range, class) with its count, sum and buckets */
 	ck_assert_int_eq(sh(NULL, NULL, "%s --show %s --format json --by both | python3 %s", hist(),

@@ -130,10 +130,10 @@ START_TEST(test_loop_slow_report_command)
 	struct command cmd;
 	struct slow s = { .report_s = 0.03, .kill_at = 2 };
 	struct runloop rl = { .interval = 0.01, .cmd = &cmd };
-	char err[512];
+	struct err err = {};
 	int fd = loop_sigfd();
 
-	ck_assert_msg(command__start(&cmd, argv, err, sizeof(err)) == 0, "%s", err);
+	ck_assert_msg(command__start(&cmd, argv, &err) == 0, "%s", err.msg);
 	ck_assert_int_eq(command__resume(&cmd), 0);
 	s.kill_pid = cmd.pid;
 	ck_assert_int_eq(runloop__run(&rl, fd, slow_report, &s), RUN_COMMAND);
@@ -267,21 +267,47 @@ END_TEST
 
 START_TEST(test_exit_status_of_errors)
 {
-	ck_assert_int_eq(cli__exit_status(0), EXIT_OK);
-	ck_assert_int_eq(cli__exit_status(-EINVAL), EXIT_USAGE);
-	ck_assert_int_eq(cli__exit_status(-ERANGE), EXIT_USAGE);
+	struct err err = {};
+	char *line = NULL;
+	size_t len = 0;
+	FILE *out;
+
+	ck_assert_int_eq(err__status(&err, 0), EXIT_OK);
+	ck_assert_int_eq(err__status(&err, -EINVAL), EXIT_USAGE);
+	ck_assert_int_eq(err__status(&err, -ERANGE), EXIT_USAGE);
 	/* a racing exit, an LSM's veto: the system's */
-	ck_assert_int_eq(cli__exit_status(-ESRCH), EXIT_FAIL);
-	ck_assert_int_eq(cli__exit_status(-EPERM), EXIT_FAIL);
-	ck_assert_int_eq(cli__exit_status(-ENOMEM), EXIT_FAIL);
+	ck_assert_int_eq(err__status(&err, -ESRCH), EXIT_FAIL);
+	ck_assert_int_eq(err__status(&err, -EPERM), EXIT_FAIL);
+	ck_assert_int_eq(err__status(&err, -ENOMEM), EXIT_FAIL);
 	/* said where detected */
-	ck_assert_int_eq(cli__exit_status(err__system(-EINVAL)), EXIT_FAIL);
-	ck_assert_int_eq(cli__exit_status(err__input(-EPERM)), EXIT_USAGE);
-	ck_assert_int_eq(cli__exit_status(err__input(err__system(-ENOENT))), EXIT_USAGE);
-	ck_assert_int_eq(err__errno(err__system(-EINVAL)), -EINVAL);
-	ck_assert_int_eq(err__errno(err__input(-ENODEV)), -ENODEV);
-	ck_assert_int_eq(err__errno(-EBUSY), -EBUSY);
-	ck_assert_int_eq(err__system(0), 0);
+	ck_assert_int_eq(err__status(&err, err__system(&err, -EINVAL)), EXIT_FAIL);
+	ck_assert_int_eq(err__status(&err, err__input(&err, -EPERM)), EXIT_USAGE);
+	ck_assert_int_eq(err__status(&err, err__input(&err, err__system(&err, -ENOENT))),
+			 EXIT_USAGE);
+	/* the errno stays plain, for strerror and comparisons */
+	ck_assert_int_eq(err__system(&err, -EINVAL), -EINVAL);
+	ck_assert_int_eq(err__input(&err, -ENODEV), -ENODEV);
+	ck_assert_int_eq(err__set(&err, -EBUSY, "busy"), -EBUSY);
+	ck_assert_int_eq(err__system(&err, 0), 0);
+	ck_assert_int_eq(err__status(&err, -ENODEV), EXIT_USAGE);
+	/* the mark is of that errno: another error is judged by its own */
+	ck_assert_int_eq(err__status(&err, -ENOMEM), EXIT_FAIL);
+	ck_assert_int_eq(err__status(&err, -EINVAL), EXIT_USAGE);
+	err__clear(&err);
+	ck_assert_int_eq(err__status(&err, -ENODEV), EXIT_FAIL);
+	/* the one place an error becomes the tool's line and its status */
+	out = open_memstream(&line, &len);
+	ck_assert_ptr_nonnull(out);
+	err__msg(&err, "--pin '%s': %s", "/x", "it needs root");
+	ck_assert_int_eq(err__report(&err, err__input(&err, -EPERM), "ldlat-hist", out),
+			 EXIT_USAGE);
+	ck_assert_int_eq(err__report(&err, 0, "ldlat-hist", out), EXIT_OK);
+	fclose(out);
+	ck_assert_str_eq(line, "ldlat-hist: --pin '/x': it needs root\n");
+	free(line);
+	/* a sentence may quote the one it replaces */
+	err__msg(&err, "LDLAT_CPU: %s", err.msg);
+	ck_assert_str_eq(err.msg, "LDLAT_CPU: --pin '/x': it needs root");
 }
 END_TEST
 
@@ -290,10 +316,10 @@ END_TEST
 START_TEST(test_pids_deduplicated)
 {
 	pid_t *pids;
-	char err[256];
+	struct err err = {};
 	int n;
 
-	ck_assert_int_eq(target__parse_pids("7,3,7,3,5,7", &pids, &n, err, sizeof(err)), 0);
+	ck_assert_int_eq(target__parse_pids("7,3,7,3,5,7", &pids, &n, &err), 0);
 	ck_assert_int_eq(n, 3);
 	ck_assert_int_eq(pids[0], 3);
 	ck_assert_int_eq(pids[1], 5);
@@ -327,7 +353,8 @@ START_TEST(test_pid_and_its_thread_once)
 	struct target t;
 	pthread_t th[2];
 	volatile pid_t tids[2] = {};
-	char list[128], err[512], desc[256], want[128];
+	struct err err = {};
+	char list[128], desc[256], want[128];
 	pid_t *procs;
 	int nprocs, i, j;
 
@@ -338,7 +365,7 @@ START_TEST(test_pid_and_its_thread_once)
 	}
 	snprintf(list, sizeof(list), "%d,%d,%d", (int)getpid(), (int)tids[1], (int)getpid());
 	o.pids = list;
-	ck_assert_msg(target__build(&t, &o, 0, &procs, &nprocs, err, sizeof(err)) == 0, "%s", err);
+	ck_assert_msg(target__build(&t, &o, 0, &procs, &nprocs, &err) == 0, "%s", err.msg);
 	ck_assert_int_eq(nprocs, 1);
 	ck_assert_int_eq(procs[0], getpid());
 	ck_assert_int_eq(t.ntids, 3);
@@ -402,7 +429,8 @@ START_TEST(test_evlist_skips_exited_threads)
 		.kind = TARGET_TASKS, .ntids = 2, .tids = tids, .tgids = tgids, .cgroup_fd = -1
 	};
 	pthread_t th;
-	char err[1024], want[128];
+	struct err err = {};
+	char want[128];
 	int e;
 
 	ck_assert_int_eq(pthread_create(&th, NULL, brief, &dead_tid), 0);
@@ -411,19 +439,19 @@ START_TEST(test_evlist_skips_exited_threads)
 	tids[1] = dead_tid;
 	tgids[0] = tgids[1] = getpid();
 	page_faults_evsel(&el);
-	e = evlist__open(&el, &t, err, sizeof(err));
-	ck_assert_msg(e == 0, "%s", err);
+	e = evlist__open(&el, &t, &err);
+	ck_assert_msg(e == 0, "%s", err.msg);
 	ck_assert_int_eq(el.nfds, 1);
 	ck_assert_int_eq(el.fds[0].tid, getpid());
 	evlist__close(&el);
 	/* the process itself gone */
 	tids[0] = tgids[0] = gone;
 	t.ntids = 1;
-	e = evlist__open(&el, &t, err, sizeof(err));
-	ck_assert_int_eq(err__errno(e), -ESRCH);
-	ck_assert_int_eq(cli__exit_status(e), EXIT_FAIL);
+	e = evlist__open(&el, &t, &err);
+	ck_assert_int_eq(e, -ESRCH);
+	ck_assert_int_eq(err__status(&err, e), EXIT_FAIL);
 	snprintf(want, sizeof(want), "process %d exited before sampling started", (int)gone);
-	ck_assert_str_eq(err, want);
+	ck_assert_str_eq(err.msg, want);
 	ck_assert_int_eq(el.nfds, 0);
 	evlist__free(&el);
 	waitpid(gone, NULL, 0);
@@ -493,18 +521,18 @@ static int hook(enum fail_at at, enum fail_at want)
 	return -EIO;
 }
 
-static int hook_configure(struct tool *t, void *ctx, char *err, size_t errlen)
+static int hook_configure(struct tool *t, void *ctx, struct err *err)
 {
 	(void)t;
-	snprintf(err, errlen, "configure failed (test)");
+	err__msg(err, "configure failed (test)");
 	return hook(*(enum fail_at *)ctx, FAIL_CONFIGURE)
 		       ?: hook(*(enum fail_at *)ctx, SIGINT_IN_START);
 }
 
-static int hook_before_enable(struct tool *t, void *ctx, char *err, size_t errlen)
+static int hook_before_enable(struct tool *t, void *ctx, struct err *err)
 {
 	(void)t;
-	snprintf(err, errlen, "before_enable failed (test)");
+	err__msg(err, "before_enable failed (test)");
 	return hook(*(enum fail_at *)ctx, FAIL_BEFORE_ENABLE);
 }
 
@@ -580,7 +608,8 @@ static void start_once(const struct start_case *c)
 	struct tool_hooks hooks = { hook_configure, hook_before_enable, &fail };
 	struct cli cli;
 	struct tool t;
-	char *argv[8] = {}, pid[32], err[2048];
+	struct err err = {};
+	char *argv[8] = {}, pid[32];
 	pid_t z = 0;
 	int i, e;
 
@@ -597,14 +626,14 @@ static void start_once(const struct start_case *c)
 		cli.target.pids = pid;
 	}
 	if (c->addr)
-		ck_assert_int_eq(range_set__add(&cli.ranges, c->addr, err, sizeof(err)), 0);
-	e = tool__start_hooks(&t, &cli, "check_run", 0, 0, &hooks, err, sizeof(err));
+		ck_assert_int_eq(range_set__add(&cli.ranges, c->addr, &err), 0);
+	e = tool__start_hooks(&t, &cli, "check_run", 0, 0, &hooks, &err);
 	if (c->want_status) {
 		ck_assert_msg(e != 0, "%s: started", c->what);
-		ck_assert_msg(cli__exit_status(e) == c->want_status, "%s: status %d (want %d): %s",
-			      c->what, cli__exit_status(e), c->want_status, err);
+		ck_assert_msg(err__status(&err, e) == c->want_status, "%s: status %d (want %d): %s",
+			      c->what, err__status(&err, e), c->want_status, err.msg);
 	} else {
-		ck_assert_msg(e == 0, "%s: %s", c->what, err);
+		ck_assert_msg(e == 0, "%s: %s", c->what, err.msg);
 		ck_assert_int_eq(tool__wait(&t, NULL, NULL), c->want_end);
 		tool__stop_sampling(&t);
 	}

@@ -101,7 +101,8 @@ START_TEST(test_cache_names)
 		"node-prefetch-misses",
 	};
 	struct perf_event_attr a;
-	char name[64], canon[64], err[256];
+	struct err err = {};
+	char name[64], canon[64];
 	__u64 configs[64];
 	int n = evname__cache_all(configs, 64), i;
 
@@ -110,8 +111,7 @@ START_TEST(test_cache_names)
 		ck_assert(evname__name(PERF_TYPE_HW_CACHE, configs[i], name, sizeof(name)));
 		ck_assert_str_eq(name, want[i]);
 		memset(&a, 0, sizeof(a));
-		ck_assert_int_eq(
-			evname__lookup(want[i], &a, canon, sizeof(canon), err, sizeof(err)), 0);
+		ck_assert_int_eq(evname__lookup(want[i], &a, canon, sizeof(canon), &err), 0);
 		ck_assert_int_eq(a.type, PERF_TYPE_HW_CACHE);
 		ck_assert_uint_eq(a.config, configs[i]);
 		ck_assert_str_eq(canon, want[i]);
@@ -151,11 +151,11 @@ static const struct {
 START_TEST(test_name_aliases)
 {
 	struct perf_event_attr a = {};
-	char canon[64], err[256];
+	struct err err = {};
+	char canon[64];
 
-	ck_assert_msg(
-		evname__lookup(aliases[_i].name, &a, canon, sizeof(canon), err, sizeof(err)) == 0,
-		"%s: %s", aliases[_i].name, err);
+	ck_assert_msg(evname__lookup(aliases[_i].name, &a, canon, sizeof(canon), &err) == 0,
+		      "%s: %s", aliases[_i].name, err.msg);
 	ck_assert_int_eq(a.type, aliases[_i].type);
 	ck_assert_uint_eq(a.config, aliases[_i].config);
 	ck_assert_str_eq(canon, aliases[_i].canon);
@@ -165,29 +165,25 @@ END_TEST
 START_TEST(test_name_errors)
 {
 	struct perf_event_attr a = {};
-	char canon[64], err[256] = "";
+	struct err err = {};
+	char canon[64];
 
 	/* ops the kernel does not define for that cache */
-	ck_assert_int_eq(
-		evname__lookup("L1-icache-stores", &a, canon, sizeof(canon), err, sizeof(err)),
-		-EINVAL);
-	ck_assert_ptr_nonnull(strstr(err, "'L1-icache-stores'"));
-	ck_assert_ptr_nonnull(strstr(err, "no store operation for the L1-icache cache"));
-	ck_assert_int_eq(
-		evname__lookup("iTLB-prefetches", &a, canon, sizeof(canon), err, sizeof(err)),
-		-EINVAL);
-	ck_assert_int_eq(
-		evname__lookup("branch-store-misses", &a, canon, sizeof(canon), err, sizeof(err)),
-		-EINVAL);
+	ck_assert_int_eq(evname__lookup("L1-icache-stores", &a, canon, sizeof(canon), &err),
+			 -EINVAL);
+	ck_assert_ptr_nonnull(strstr(err.msg, "'L1-icache-stores'"));
+	ck_assert_ptr_nonnull(strstr(err.msg, "no store operation for the L1-icache cache"));
+	ck_assert_int_eq(evname__lookup("iTLB-prefetches", &a, canon, sizeof(canon), &err),
+			 -EINVAL);
+	ck_assert_int_eq(evname__lookup("branch-store-misses", &a, canon, sizeof(canon), &err),
+			 -EINVAL);
 	/* not names of this kind at all */
+	ck_assert_int_eq(evname__lookup("LLC-loads-loads", &a, canon, sizeof(canon), &err),
+			 -ENOENT);
 	ck_assert_int_eq(
-		evname__lookup("LLC-loads-loads", &a, canon, sizeof(canon), err, sizeof(err)),
+		evname__lookup("MEM_INST_RETIRED:ALL_LOADS", &a, canon, sizeof(canon), &err),
 		-ENOENT);
-	ck_assert_int_eq(evname__lookup("MEM_INST_RETIRED:ALL_LOADS", &a, canon, sizeof(canon), err,
-					sizeof(err)),
-			 -ENOENT);
-	ck_assert_int_eq(evname__lookup("L1-dcachex", &a, canon, sizeof(canon), err, sizeof(err)),
-			 -ENOENT);
+	ck_assert_int_eq(evname__lookup("L1-dcachex", &a, canon, sizeof(canon), &err), -ENOENT);
 }
 END_TEST
 
@@ -204,22 +200,19 @@ END_TEST
 START_TEST(test_pfm_skylake)
 {
 	struct pfm_encoding enc;
-	char err[1024];
+	struct err err = {};
 
 	setenv("LIBPFM_FORCE_PMU", "skl", 1);
-	ck_assert_msg(pfm__encode("MEM_INST_RETIRED:ALL_LOADS", &enc, err, sizeof(err)) == 0, "%s",
-		      err);
+	ck_assert_msg(pfm__encode("MEM_INST_RETIRED:ALL_LOADS", &enc, &err) == 0, "%s", err.msg);
 	ck_assert_int_eq(enc.type, PERF_TYPE_RAW);
 	ck_assert_uint_eq(enc.config & 0xffff, 0x81d0);
 	ck_assert_str_eq(enc.pmu, "skl");
 	ck_assert(enc.core);
 	ck_assert_int_eq(enc.pmu_fixed, 3);
-	ck_assert_msg(pfm__encode("LONGEST_LAT_CACHE:MISS", &enc, err, sizeof(err)) == 0, "%s",
-		      err);
+	ck_assert_msg(pfm__encode("LONGEST_LAT_CACHE:MISS", &enc, &err) == 0, "%s", err.msg);
 	ck_assert_uint_eq(enc.config & 0xffff, 0x412e);
-	ck_assert_msg(pfm__encode("OFFCORE_RESPONSE_0:DMND_DATA_RD:L3_MISS_LOCAL", &enc, err,
-				  sizeof(err)) == 0,
-		      "%s", err);
+	ck_assert_msg(pfm__encode("OFFCORE_RESPONSE_0:DMND_DATA_RD:L3_MISS_LOCAL", &enc, &err) == 0,
+		      "%s", err.msg);
 	ck_assert_uint_eq(enc.config & 0xffff, 0x01b7);
 	ck_assert_uint_eq(enc.config1, 0x3f84000001ull);
 	ck_assert_ptr_nonnull(strstr(enc.fqname, "skl::OFFCORE_RESPONSE_0:DMND_DATA_RD"));
@@ -229,11 +222,10 @@ END_TEST
 START_TEST(test_pfm_zen4)
 {
 	struct pfm_encoding enc;
-	char err[1024];
+	struct err err = {};
 
 	setenv("LIBPFM_FORCE_PMU", "amd64_fam19h_zen4", 1);
-	ck_assert_msg(pfm__encode("LS_DISPATCH:LD_DISPATCH", &enc, err, sizeof(err)) == 0, "%s",
-		      err);
+	ck_assert_msg(pfm__encode("LS_DISPATCH:LD_DISPATCH", &enc, &err) == 0, "%s", err.msg);
 	ck_assert_int_eq(enc.type, PERF_TYPE_RAW);
 	ck_assert_uint_eq(enc.config & 0xffff, 0x0129);
 	ck_assert_int_eq(enc.pmu_counters, 6);
@@ -244,31 +236,27 @@ END_TEST
 START_TEST(test_pfm_errors)
 {
 	struct pfm_encoding enc;
-	char err[1024];
+	struct err err = {};
 
 	setenv("LIBPFM_FORCE_PMU", "skl", 1);
-	ck_assert_int_eq(pfm__encode("NO_SUCH_EVENT:ANY", &enc, err, sizeof(err)), -ENOENT);
-	ck_assert_ptr_nonnull(strstr(err, "'NO_SUCH_EVENT:ANY'"));
-	ck_assert_ptr_nonnull(strstr(err, "skl"));
-	ck_assert_ptr_nonnull(strstr(err, "LIBPFM_FORCE_PMU"));
-	ck_assert_int_eq(pfm__encode("MEM_INST_RETIRED:NO_SUCH_UMASK", &enc, err, sizeof(err)),
-			 -EINVAL);
-	ck_assert_ptr_nonnull(strstr(err, "'MEM_INST_RETIRED:NO_SUCH_UMASK'"));
+	ck_assert_int_eq(pfm__encode("NO_SUCH_EVENT:ANY", &enc, &err), -ENOENT);
+	ck_assert_ptr_nonnull(strstr(err.msg, "'NO_SUCH_EVENT:ANY'"));
+	ck_assert_ptr_nonnull(strstr(err.msg, "skl"));
+	ck_assert_ptr_nonnull(strstr(err.msg, "LIBPFM_FORCE_PMU"));
+	ck_assert_int_eq(pfm__encode("MEM_INST_RETIRED:NO_SUCH_UMASK", &enc, &err), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(err.msg, "'MEM_INST_RETIRED:NO_SUCH_UMASK'"));
 }
 END_TEST
 
 START_TEST(test_count_specs)
 {
 	struct count_spec *s = NULL;
-	char err[2048];
+	struct err err = {};
 	int n = 0;
 
 	setenv("LIBPFM_FORCE_PMU", "skl", 1);
-	ck_assert_int_eq(
-		count_specs__parse("cycles,LLC-load-misses,page-faults", &s, &n, err, sizeof(err)),
-		0);
-	ck_assert_int_eq(count_specs__parse("MEM_INST_RETIRED:ALL_LOADS", &s, &n, err, sizeof(err)),
-			 0);
+	ck_assert_int_eq(count_specs__parse("cycles,LLC-load-misses,page-faults", &s, &n, &err), 0);
+	ck_assert_int_eq(count_specs__parse("MEM_INST_RETIRED:ALL_LOADS", &s, &n, &err), 0);
 	ck_assert_int_eq(n, 4);
 	ck_assert_int_eq(s[0].attr.type, PERF_TYPE_HARDWARE);
 	ck_assert_int_eq(s[1].attr.type, PERF_TYPE_HW_CACHE);
@@ -277,13 +265,12 @@ START_TEST(test_count_specs)
 	ck_assert_str_eq(s[3].name, "MEM_INST_RETIRED:ALL_LOADS");
 	ck_assert_ptr_nonnull(strstr(s[3].pfm, "skl::MEM_INST_RETIRED:ALL_LOADS"));
 	/* a bad list adds nothing */
-	ck_assert_int_eq(count_specs__parse("cycles,bogus-event", &s, &n, err, sizeof(err)),
-			 -EINVAL);
+	ck_assert_int_eq(count_specs__parse("cycles,bogus-event", &s, &n, &err), -EINVAL);
 	ck_assert_int_eq(n, 4);
-	ck_assert_ptr_nonnull(strstr(err, "unknown event 'bogus-event'"));
-	ck_assert_int_eq(count_specs__parse("", &s, &n, err, sizeof(err)), -EINVAL);
-	ck_assert_ptr_nonnull(strstr(err, "empty event list"));
-	ck_assert_int_eq(count_specs__parse(",", &s, &n, err, sizeof(err)), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(err.msg, "unknown event 'bogus-event'"));
+	ck_assert_int_eq(count_specs__parse("", &s, &n, &err), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(err.msg, "empty event list"));
+	ck_assert_int_eq(count_specs__parse(",", &s, &n, &err), -EINVAL);
 	ck_assert_int_eq(count_specs__add_all_cache(&s, &n), 0);
 	ck_assert_int_eq(n, 36);
 	free(s);
@@ -473,15 +460,15 @@ START_TEST(test_needs)
 	struct counter_model intel, amd;
 	struct perf_event_attr a = {};
 	struct ev_needs n;
-	char canon[64], err[256];
+	struct err err = {};
+	char canon[64];
 
 	model_of(&intel, "counters/skylake-smt-on", "proc-watchdog-off");
 	model_of(&amd, "counters/zen4", "proc-watchdog-off");
 #define NEEDS(m, name)                                                                             \
 	do {                                                                                       \
 		memset(&a, 0, sizeof(a));                                                          \
-		ck_assert_int_eq(evname__lookup(name, &a, canon, sizeof(canon), err, sizeof(err)), \
-				 0);                                                               \
+		ck_assert_int_eq(evname__lookup(name, &a, canon, sizeof(canon), &err), 0);         \
 		counter_model__needs(&(m), &a, &n);                                                \
 	} while (0)
 	NEEDS(intel, "instructions");
@@ -558,7 +545,7 @@ START_TEST(test_plan_all_cache)
 	struct plan_input in[64];
 	struct ev_needs needs;
 	struct plan p;
-	char err[1024];
+	struct err err = {};
 	int n = 0, i, j, g, seen[64] = { 0 }, ngp, noff, nfixed;
 	unsigned int fixed_used;
 
@@ -569,7 +556,7 @@ START_TEST(test_plan_all_cache)
 	ck_assert_int_eq(n, 32);
 	for (i = 0; i < n; i++)
 		in[i] = (struct plan_input){ specs[i].name, specs[i].attr, -1 };
-	ck_assert_int_eq(plan__build(&p, &m, in, n, err, sizeof(err)), 0);
+	ck_assert_int_eq(plan__build(&p, &m, in, n, &err), 0);
 	ck_assert_int_eq(p.ngroups, pc->groups);
 	for (g = 0; g < p.ngroups; g++) {
 		ngp = noff = nfixed = 0;
@@ -614,17 +601,17 @@ START_TEST(test_plan_fixed_and_software)
 	struct count_spec *specs = NULL;
 	struct plan_input in[16];
 	struct plan p;
-	char err[1024];
+	struct err err = {};
 	int n = 0, i;
 
 	model_of(&m, "counters/skylake-smt-on", "proc-watchdog-on");
 	ck_assert_int_eq(count_specs__parse("L1-dcache-loads,L1-dcache-load-misses,dTLB-loads,"
 					    "instructions,cycles,ref-cycles,page-faults,task-clock",
-					    &specs, &n, err, sizeof(err)),
+					    &specs, &n, &err),
 			 0);
 	for (i = 0; i < n; i++)
 		in[i] = (struct plan_input){ specs[i].name, specs[i].attr, -1 };
-	ck_assert_int_eq(plan__build(&p, &m, in, n, err, sizeof(err)), 0);
+	ck_assert_int_eq(plan__build(&p, &m, in, n, &err), 0);
 	/* one group for the software events, one for the 6 hardware ones: 3 gp + 3 fixed */
 	ck_assert_int_eq(p.ngroups, 2);
 	ck_assert_int_eq(p.groups[0].kind, EV_SOFTWARE);
@@ -644,34 +631,35 @@ START_TEST(test_plan_user_groups)
 	struct count_spec *specs = NULL;
 	struct plan_input in[16];
 	struct plan p;
-	char err[1024] = "";
+	struct err err = {};
 	int n = 0, i;
 
 	model_of(&m, "counters/skylake-smt-on", "proc-watchdog-on");
 	ck_assert_int_eq(count_specs__parse("LLC-loads,LLC-load-misses,node-loads,L1-dcache-loads,"
 					    "L1-dcache-load-misses,dTLB-loads,dTLB-load-misses",
-					    &specs, &n, err, sizeof(err)),
+					    &specs, &n, &err),
 			 0);
 	for (i = 0; i < n; i++)
 		in[i] = (struct plan_input){ specs[i].name, specs[i].attr, -1 };
 	/* {LLC-loads,LLC-load-misses,node-loads}: three offcore events, two registers */
 	in[0].user_group = in[1].user_group = in[2].user_group = 0;
-	ck_assert_int_eq(plan__build(&p, &m, in, n, err, sizeof(err)), -EINVAL);
-	ck_assert_ptr_nonnull(strstr(err, "group {LLC-loads,LLC-load-misses,node-loads} can never "
-					  "be scheduled"));
-	ck_assert_ptr_nonnull(strstr(err, "3 of its events need an offcore-response register"));
-	ck_assert_ptr_nonnull(strstr(err, "Skylake has 2"));
+	ck_assert_int_eq(plan__build(&p, &m, in, n, &err), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(err.msg,
+				     "group {LLC-loads,LLC-load-misses,node-loads} can never "
+				     "be scheduled"));
+	ck_assert_ptr_nonnull(strstr(err.msg, "3 of its events need an offcore-response register"));
+	ck_assert_ptr_nonnull(strstr(err.msg, "Skylake has 2"));
 	/* four general-purpose events beside the watchdog: 3 counters */
 	in[0].user_group = in[1].user_group = in[2].user_group = -1;
 	for (i = 3; i < 7; i++)
 		in[i].user_group = 1;
-	ck_assert_int_eq(plan__build(&p, &m, in, n, err, sizeof(err)), -EINVAL);
-	ck_assert_ptr_nonnull(strstr(err, "its 4 hardware events need more than the 3 "
-					  "general-purpose counters"));
-	ck_assert_ptr_nonnull(strstr(err, "beside the NMI watchdog"));
+	ck_assert_int_eq(plan__build(&p, &m, in, n, &err), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(err.msg, "its 4 hardware events need more than the 3 "
+					      "general-purpose counters"));
+	ck_assert_ptr_nonnull(strstr(err.msg, "beside the NMI watchdog"));
 	/* one that fits is kept as written, and the planner leaves it alone */
 	in[6].user_group = -1;
-	ck_assert_int_eq(plan__build(&p, &m, in, n, err, sizeof(err)), 0);
+	ck_assert_int_eq(plan__build(&p, &m, in, n, &err), 0);
 	ck_assert(p.groups[p.group_of[3]].user);
 	ck_assert_int_eq(p.groups[p.group_of[3]].n, 3);
 	ck_assert_int_ne(p.group_of[6], p.group_of[3]);
@@ -762,7 +750,8 @@ START_TEST(test_render_scaled)
 		.c = &c, .mode = STAT_MULTIPLEX, .target_desc = "test", .elapsed = 2.0, .mux_ms = 4
 	};
 	struct stat_row rows[8];
-	char err[512], *text = NULL;
+	struct err err = {};
+	char *text = NULL;
 	size_t len = 0;
 	FILE *f;
 	int n = 0, i, g;
@@ -771,10 +760,10 @@ START_TEST(test_render_scaled)
 	ck_assert_int_eq(count_specs__parse("{L1-dcache-loads,dTLB-loads},{L1-dcache-load-misses,"
 					    "dTLB-load-misses},{LLC-loads,LLC-load-misses},"
 					    "instructions",
-					    &specs, &n, err, sizeof(err)),
+					    &specs, &n, &err),
 			 0);
 	ck_assert_int_eq(counting__init(&c, specs, n, &m), 0);
-	ck_assert_int_eq(counting__plan(&c, err, sizeof(err)), 0);
+	ck_assert_int_eq(counting__plan(&c, &err), 0);
 	ck_assert_int_eq(c.plan.ngroups, 4);
 	for (g = 0; g < c.plan.ngroups; g++)
 		c.groups[g].counted = true;
@@ -881,16 +870,16 @@ static void mux_fixture_remove(void)
 START_TEST(test_muxint_fixture)
 {
 	struct muxint_saved saved = {};
-	char err[512] = "";
+	struct err err = {};
 	int ms;
 
 	mux_fixture();
 	ck_assert_int_eq(muxint__get("cpu", &ms), 0);
 	ck_assert_int_eq(ms, 4);
-	ck_assert_int_eq(muxint__set(&saved, "cpu", 10, err, sizeof(err)), 0);
+	ck_assert_int_eq(muxint__set(&saved, "cpu", 10, &err), 0);
 	ck_assert_int_eq(read_int_file(mux_file), 10);
 	/* a second setting keeps the value from before the run */
-	ck_assert_int_eq(muxint__set(&saved, "cpu", 20, err, sizeof(err)), 0);
+	ck_assert_int_eq(muxint__set(&saved, "cpu", 20, &err), 0);
 	ck_assert_int_eq(read_int_file(mux_file), 20);
 	ck_assert_int_eq(saved.n, 1);
 	ck_assert_int_eq(muxint__restore(&saved), 0);
@@ -898,8 +887,8 @@ START_TEST(test_muxint_fixture)
 	ck_assert_int_eq(muxint__restore(&saved), 0);
 	ck_assert_int_eq(read_int_file(mux_file), 4);
 	/* a PMU without the file: named, and nothing to put back */
-	ck_assert_int_eq(muxint__set(&saved, "nopmu", 10, err, sizeof(err)), -ENOENT);
-	ck_assert_ptr_nonnull(strstr(err, "PMU 'nopmu' has no perf_event_mux_interval_ms"));
+	ck_assert_int_eq(muxint__set(&saved, "nopmu", 10, &err), -ENOENT);
+	ck_assert_ptr_nonnull(strstr(err.msg, "PMU 'nopmu' has no perf_event_mux_interval_ms"));
 	ck_assert_int_eq(saved.n, 0);
 	mux_fixture_remove();
 }

@@ -172,22 +172,22 @@ START_TEST(test_class_names)
 {
 	unsigned int c, d;
 	__u32 mask;
-	char err[1024];
+	struct err err = {};
 
 	for (c = 0; c < LDLAT_NCLASS; c++) {
 		ck_assert_str_ne(class__name(c), "?");
-		ck_assert_int_eq(class__parse_list(class__token(c), &mask, err, sizeof(err)), 0);
+		ck_assert_int_eq(class__parse_list(class__token(c), &mask, &err), 0);
 		ck_assert_uint_eq(mask, 1u << c);
 		for (d = 0; d < c; d++)
 			ck_assert_str_ne(class__token(c), class__token(d));
 	}
-	ck_assert_int_eq(class__parse_list("l3,hitm", &mask, err, sizeof(err)), 0);
+	ck_assert_int_eq(class__parse_list("l3,hitm", &mask, &err), 0);
 	ck_assert_uint_eq(mask, (1u << LDLAT_CLASS_L3) | (1u << LDLAT_CLASS_LOCAL_HITM) |
 					(1u << LDLAT_CLASS_REMOTE_HITM));
-	ck_assert_int_eq(class__parse_list("L3,nosuch", &mask, err, sizeof(err)), -EINVAL);
-	ck_assert_ptr_nonnull(strstr(err, "unknown class 'nosuch'"));
-	ck_assert_int_eq(class__parse_list(",", &mask, err, sizeof(err)), -EINVAL);
-	ck_assert_ptr_nonnull(strstr(err, "empty class list"));
+	ck_assert_int_eq(class__parse_list("L3,nosuch", &mask, &err), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(err.msg, "unknown class 'nosuch'"));
+	ck_assert_int_eq(class__parse_list(",", &mask, &err), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(err.msg, "empty class list"));
 }
 END_TEST
 
@@ -384,43 +384,42 @@ END_TEST
 START_TEST(test_range_parse)
 {
 	struct range_spec r;
-	char err[512];
+	struct err err = {};
 
-	ck_assert_int_eq(range__parse(&r, "0x1000-0x2000", err, sizeof(err)), 0);
+	ck_assert_int_eq(range__parse(&r, "0x1000-0x2000", &err), 0);
 	ck_assert_uint_eq(r.lo, 0x1000);
 	ck_assert_uint_eq(r.hi, 0x2000);
-	ck_assert_int_eq(range__parse(&r, "0x7f0000000000+1G", err, sizeof(err)), 0);
+	ck_assert_int_eq(range__parse(&r, "0x7f0000000000+1G", &err), 0);
 	ck_assert_uint_eq(r.hi - r.lo, 1ull << 30);
 	/* addresses are hex with or without 0x, as /proc/PID/maps prints them: never octal */
-	ck_assert_int_eq(range__parse(&r, "4096+4K", err, sizeof(err)), 0);
+	ck_assert_int_eq(range__parse(&r, "4096+4K", &err), 0);
 	ck_assert_uint_eq(r.lo, 0x4096);
 	ck_assert_uint_eq(r.hi, 0x4096 + 4096);
-	ck_assert_int_eq(range__parse(&r, "010-020", err, sizeof(err)), 0);
+	ck_assert_int_eq(range__parse(&r, "010-020", &err), 0);
 	ck_assert_uint_eq(r.lo, 0x10);
 	ck_assert_uint_eq(r.hi, 0x20);
-	ck_assert_int_eq(range__parse(&r, "00400000-00452000", err, sizeof(err)), 0);
+	ck_assert_int_eq(range__parse(&r, "00400000-00452000", &err), 0);
 	ck_assert_uint_eq(r.lo, 0x400000);
 	ck_assert_uint_eq(r.hi, 0x452000);
-	ck_assert_int_eq(range__parse(&r, "ffffffff81000000-ffffffff82000000", err, sizeof(err)),
-			 0);
+	ck_assert_int_eq(range__parse(&r, "ffffffff81000000-ffffffff82000000", &err), 0);
 	ck_assert(!r.mapping);
 	ck_assert_uint_eq(r.lo, 0xffffffff81000000ull);
-	ck_assert_int_eq(range__parse(&r, "7f00+0x10", err, sizeof(err)), 0);
+	ck_assert_int_eq(range__parse(&r, "7f00+0x10", &err), 0);
 	ck_assert_uint_eq(r.lo, 0x7f00);
 	ck_assert_uint_eq(r.hi, 0x7f10);
 	/* a size is decimal unless it says 0x: 010 is ten bytes */
-	ck_assert_int_eq(range__parse(&r, "0x1000+010", err, sizeof(err)), 0);
+	ck_assert_int_eq(range__parse(&r, "0x1000+010", &err), 0);
 	ck_assert_uint_eq(r.hi, 0x1000 + 10);
-	ck_assert_int_eq(range__parse(&r, "0x1000+0x10", err, sizeof(err)), 0);
+	ck_assert_int_eq(range__parse(&r, "0x1000+0x10", &err), 0);
 	ck_assert_uint_eq(r.hi, 0x1010);
 	/* a name that is not a range is a mapping, even one made of hex letters */
-	ck_assert_int_eq(range__parse(&r, "cafe", err, sizeof(err)), 0);
+	ck_assert_int_eq(range__parse(&r, "cafe", &err), 0);
 	ck_assert(r.mapping);
-	ck_assert_int_eq(range__parse(&r, "0x1000+2MiB", err, sizeof(err)), 0);
+	ck_assert_int_eq(range__parse(&r, "0x1000+2MiB", &err), 0);
 	ck_assert_uint_eq(r.hi, 0x1000 + (2u << 20));
-	ck_assert_int_eq(range__parse(&r, "[heap]", err, sizeof(err)), 0);
+	ck_assert_int_eq(range__parse(&r, "[heap]", &err), 0);
 	ck_assert(r.mapping);
-	ck_assert_int_eq(range__parse(&r, "/usr/lib/libc.so.6", err, sizeof(err)), 0);
+	ck_assert_int_eq(range__parse(&r, "/usr/lib/libc.so.6", &err), 0);
 	ck_assert(r.mapping);
 }
 END_TEST
@@ -448,49 +447,51 @@ static const char *const bad_ranges[][2] = {
 START_TEST(test_range_parse_errors)
 {
 	struct range_spec r;
-	char err[512] = "";
+	struct err err = {};
 
-	ck_assert_int_eq(range__parse(&r, bad_ranges[_i][0], err, sizeof(err)), -EINVAL);
-	ck_assert_msg(strstr(err, bad_ranges[_i][1]), "'%s': got '%s'", bad_ranges[_i][0], err);
+	ck_assert_int_eq(range__parse(&r, bad_ranges[_i][0], &err), -EINVAL);
+	ck_assert_msg(strstr(err.msg, bad_ranges[_i][1]), "'%s': got '%s'", bad_ranges[_i][0],
+		      err.msg);
 	if (bad_ranges[_i][0][0])
-		ck_assert_ptr_nonnull(strstr(err, bad_ranges[_i][0]));
+		ck_assert_ptr_nonnull(strstr(err.msg, bad_ranges[_i][0]));
 }
 END_TEST
 
 START_TEST(test_range_limits_and_overlap)
 {
 	struct range_set set = {};
-	char err[512], spec[64];
+	struct err err = {};
+	char spec[64];
 	int i;
 
 	for (i = 0; i < LDLAT_MAX_RANGES; i++) {
 		snprintf(spec, sizeof(spec), "0x%x+4K", 0x10000 * (i + 1));
-		ck_assert_int_eq(range_set__add(&set, spec, err, sizeof(err)), 0);
+		ck_assert_int_eq(range_set__add(&set, spec, &err), 0);
 	}
-	ck_assert_int_eq(range_set__add(&set, "0x1+1", err, sizeof(err)), -EINVAL);
-	ck_assert_ptr_nonnull(strstr(err, "too many address ranges"));
-	ck_assert_int_eq(range_set__resolve(&set, 0, err, sizeof(err)), 0);
+	ck_assert_int_eq(range_set__add(&set, "0x1+1", &err), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(err.msg, "too many address ranges"));
+	ck_assert_int_eq(range_set__resolve(&set, 0, &err), 0);
 	ck_assert_int_eq(set.nspans, LDLAT_MAX_RANGES);
 
 	memset(&set, 0, sizeof(set));
-	range_set__add(&set, "0x3000-0x5000", err, sizeof(err));
-	range_set__add(&set, "0x1000-0x3001", err, sizeof(err));
-	ck_assert_int_eq(range_set__resolve(&set, 0, err, sizeof(err)), -EINVAL);
-	ck_assert_ptr_nonnull(strstr(err, "'0x1000-0x3001' and '0x3000-0x5000' overlap"));
+	range_set__add(&set, "0x3000-0x5000", &err);
+	range_set__add(&set, "0x1000-0x3001", &err);
+	ck_assert_int_eq(range_set__resolve(&set, 0, &err), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(err.msg, "'0x1000-0x3001' and '0x3000-0x5000' overlap"));
 
 	/* touching is not overlapping; spans come out sorted */
 	memset(&set, 0, sizeof(set));
-	range_set__add(&set, "0x3000-0x5000", err, sizeof(err));
-	range_set__add(&set, "0x1000-0x3000", err, sizeof(err));
-	ck_assert_int_eq(range_set__resolve(&set, 0, err, sizeof(err)), 0);
+	range_set__add(&set, "0x3000-0x5000", &err);
+	range_set__add(&set, "0x1000-0x3000", &err);
+	ck_assert_int_eq(range_set__resolve(&set, 0, &err), 0);
 	ck_assert_uint_eq(set.span[0].lo, 0x1000);
 	ck_assert_uint_eq(set.span[0].range, 1);
 
 	/* a mapping name needs a process */
 	memset(&set, 0, sizeof(set));
-	range_set__add(&set, "[heap]", err, sizeof(err));
-	ck_assert_int_eq(range_set__resolve(&set, 0, err, sizeof(err)), -EINVAL);
-	ck_assert_ptr_nonnull(strstr(err, "needs a process"));
+	range_set__add(&set, "[heap]", &err);
+	ck_assert_int_eq(range_set__resolve(&set, 0, &err), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(err.msg, "needs a process"));
 }
 END_TEST
 
@@ -509,17 +510,16 @@ START_TEST(test_range_mappings)
 			       .heap_room = 1ull << 30,
 			       .stack_limit = 8 << 20 };
 	struct range_set set = {};
-	char err[512], desc[512], c;
+	struct err err = {};
+	char desc[512], c;
 	unsigned long long lo, hi;
 
-	range_set__add(&set, "[heap]", err, sizeof(err));
-	range_set__add(&set, "[stack]", err, sizeof(err));
-	range_set__add(&set, "ldlat-workload", err, sizeof(err));
-	range_set__add(&set, "/usr/lib/x86_64-linux-gnu/libc.so.6", err, sizeof(err));
-	range_set__add(&set, "ld-linux-x86-64.so.2", err, sizeof(err));
-	ck_assert_int_eq(
-		range_set__resolve_maps(&set, fixture("maps/workload.maps"), &b, err, sizeof(err)),
-		0);
+	range_set__add(&set, "[heap]", &err);
+	range_set__add(&set, "[stack]", &err);
+	range_set__add(&set, "ldlat-workload", &err);
+	range_set__add(&set, "/usr/lib/x86_64-linux-gnu/libc.so.6", &err);
+	range_set__add(&set, "ld-linux-x86-64.so.2", &err);
+	ck_assert_int_eq(range_set__resolve_maps(&set, fixture("maps/workload.maps"), &b, &err), 0);
 	range_set__describe(&set, 0, desc, sizeof(desc));
 	/* heap: its end (0x55555557b000) plus the room, 1 GiB */
 	ck_assert_str_eq(desc, "0x55555555a000-0x55559557b000");
@@ -538,48 +538,40 @@ START_TEST(test_range_mappings)
 
 	/* more room than the gap above the heap: it stops at the next mapping */
 	memset(&set, 0, sizeof(set));
-	range_set__add(&set, "[heap]", err, sizeof(err));
+	range_set__add(&set, "[heap]", &err);
 	b.heap_room = 1ull << 46;
-	ck_assert_int_eq(
-		range_set__resolve_maps(&set, fixture("maps/workload.maps"), &b, err, sizeof(err)),
-		0);
+	ck_assert_int_eq(range_set__resolve_maps(&set, fixture("maps/workload.maps"), &b, &err), 0);
 	range_set__describe(&set, 0, desc, sizeof(desc));
 	ck_assert_str_eq(desc, "0x55555555a000-0x7ffff7d80000");
 	/* before the heap exists (a command stopped at exec): from start_brk, plus the room */
 	memset(&set, 0, sizeof(set));
-	range_set__add(&set, "[heap]", err, sizeof(err));
+	range_set__add(&set, "[heap]", &err);
 	b.start_brk = 0x55555555a000;
 	b.heap_room = 64 << 20;
-	ck_assert_int_eq(
-		range_set__resolve_maps(&set, fixture("maps/nolibs.maps"), &b, err, sizeof(err)),
-		0);
+	ck_assert_int_eq(range_set__resolve_maps(&set, fixture("maps/nolibs.maps"), &b, &err), 0);
 	range_set__describe(&set, 0, desc, sizeof(desc));
 	ck_assert_str_eq(desc, "0x55555555a000-0x55555955a000");
 	/* a stack limit larger than the gap below the stack stops at the mapping below */
 	memset(&set, 0, sizeof(set));
-	range_set__add(&set, "[stack]", err, sizeof(err));
+	range_set__add(&set, "[stack]", &err);
 	b = (struct vm_bounds){ .stack_limit = 1ull << 40 };
-	ck_assert_int_eq(
-		range_set__resolve_maps(&set, fixture("maps/workload.maps"), &b, err, sizeof(err)),
-		0);
+	ck_assert_int_eq(range_set__resolve_maps(&set, fixture("maps/workload.maps"), &b, &err), 0);
 	range_set__describe(&set, 0, desc, sizeof(desc));
 	ck_assert_str_eq(desc, "0x7ffff7fff000-0x7ffffffff000");
 
 	b = (struct vm_bounds){};
 	memset(&set, 0, sizeof(set));
-	range_set__add(&set, "libnosuch.so", err, sizeof(err));
-	ck_assert_int_eq(
-		range_set__resolve_maps(&set, fixture("maps/workload.maps"), &b, err, sizeof(err)),
-		-EINVAL);
-	ck_assert_ptr_nonnull(strstr(err, "no mapping 'libnosuch.so'"));
+	range_set__add(&set, "libnosuch.so", &err);
+	ck_assert_int_eq(range_set__resolve_maps(&set, fixture("maps/workload.maps"), &b, &err),
+			 -EINVAL);
+	ck_assert_ptr_nonnull(strstr(err.msg, "no mapping 'libnosuch.so'"));
 
 	memset(&set, 0, sizeof(set));
-	range_set__add(&set, "[heap]", err, sizeof(err));
-	range_set__add(&set, "0x555555560000+4K", err, sizeof(err));
-	ck_assert_int_eq(
-		range_set__resolve_maps(&set, fixture("maps/workload.maps"), &b, err, sizeof(err)),
-		-EINVAL);
-	ck_assert_ptr_nonnull(strstr(err, "overlap"));
+	range_set__add(&set, "[heap]", &err);
+	range_set__add(&set, "0x555555560000+4K", &err);
+	ck_assert_int_eq(range_set__resolve_maps(&set, fixture("maps/workload.maps"), &b, &err),
+			 -EINVAL);
+	ck_assert_ptr_nonnull(strstr(err.msg, "overlap"));
 }
 END_TEST
 
@@ -588,21 +580,22 @@ END_TEST
 START_TEST(test_cpumap)
 {
 	struct cpumap m;
-	char err[256], buf[256];
+	struct err err = {};
+	char buf[256];
 
-	ck_assert_int_eq(cpumap__parse(&m, "0-3,8,10-11,2", err, sizeof(err)), 0);
+	ck_assert_int_eq(cpumap__parse(&m, "0-3,8,10-11,2", &err), 0);
 	ck_assert_int_eq(m.nr, 7);
 	ck_assert(cpumap__has(&m, 8) && !cpumap__has(&m, 9) && cpumap__has(&m, 11));
 	cpumap__snprint(&m, buf, sizeof(buf));
 	ck_assert_str_eq(buf, "0-3,8,10-11");
 	cpumap__free(&m);
-	ck_assert_int_eq(cpumap__parse(&m, "3-1", err, sizeof(err)), -EINVAL);
-	ck_assert_ptr_nonnull(strstr(err, "'3-1'"));
-	ck_assert_int_eq(cpumap__parse(&m, "0,,1", err, sizeof(err)), -EINVAL);
-	ck_assert_int_eq(cpumap__parse(&m, "a", err, sizeof(err)), -EINVAL);
-	ck_assert_int_eq(cpumap__parse(&m, "1,", err, sizeof(err)), -EINVAL);
-	ck_assert_int_eq(cpumap__parse(&m, "", err, sizeof(err)), -EINVAL);
-	ck_assert_int_eq(cpumap__parse(&m, "99999", err, sizeof(err)), -EINVAL);
+	ck_assert_int_eq(cpumap__parse(&m, "3-1", &err), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(err.msg, "'3-1'"));
+	ck_assert_int_eq(cpumap__parse(&m, "0,,1", &err), -EINVAL);
+	ck_assert_int_eq(cpumap__parse(&m, "a", &err), -EINVAL);
+	ck_assert_int_eq(cpumap__parse(&m, "1,", &err), -EINVAL);
+	ck_assert_int_eq(cpumap__parse(&m, "", &err), -EINVAL);
+	ck_assert_int_eq(cpumap__parse(&m, "99999", &err), -EINVAL);
 }
 END_TEST
 

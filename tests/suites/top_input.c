@@ -404,7 +404,7 @@ START_TEST(test_input_one_entry_across_images)
 	struct pw_event ev;
 	struct pw w;
 	struct cli cli;
-	char err[1024];
+	struct err err = {};
 
 	pw_mem_loads_event(&ev, 100);
 	ck_assert_int_eq(pw_open(&w, path, &ev, 1, false), 0);
@@ -423,8 +423,8 @@ START_TEST(test_input_one_entry_across_images)
 	top_table__init(&ip);
 	top_table__init(&data);
 	ck_assert_msg(offtop__open(&t, path, &cli, LDLAT_TOP_IP | LDLAT_TOP_DATA, 6, &images, &z,
-				   err, sizeof(err)) == 0,
-		      "%s", err);
+				   &err) == 0,
+		      "%s", err.msg);
 	t.ip = &ip;
 	t.data = &data;
 	ck_assert_int_eq(snapshot__init(&snap, t.o.cfg.nranges), 0);

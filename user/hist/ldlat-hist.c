@@ -119,7 +119,7 @@ static const struct argp argp = {
 
 /* --pin: the set is ready before the events are; on --detach, leave it sampling. */
 static int pin_run(struct tool *tool, struct pinset *ps, const struct hist_args *args,
-		   const struct timespec *started, char *err, size_t errlen)
+		   const struct timespec *started, struct err *err)
 {
 	struct ldlat_pin_meta meta;
 	int i, e;
@@ -127,18 +127,18 @@ static int pin_run(struct tool *tool, struct pinset *ps, const struct hist_args 
 	for (i = 0; args->pin.detach && i < tool->evlist.nevsel; i++) {
 		if (!tool->evlist.evsel[i].has_leader)
 			continue;
-		snprintf(
-			err, errlen,
+		err__msg(
+			err,
 			"--detach: %s needs its group leader %s, which a pinned link does not keep "
 			"open; run with --pin but without --detach",
 			tool->evlist.evsel[i].name, tool->evlist.evsel[i].leader_name);
 		return -ENOTSUP;
 	}
-	e = pinset__mount(ps, err, errlen);
+	e = pinset__mount(ps, err);
 	if (e)
 		return e;
 	pin_meta__fill(&meta, tool, started, args->pin.detach);
-	e = pinset__pin(ps, &tool->session, &tool->evlist, &meta, err, errlen);
+	e = pinset__pin(ps, &tool->session, &tool->evlist, &meta, err);
 	if (e || !args->pin.detach)
 		return e;
 	pinset__detach(ps, &tool->session, &tool->evlist);
@@ -194,7 +194,7 @@ static const char *hist_loads_error(void *src)
 }
 
 /* printer.emit: the report of delta, with the loads of the same span. */
-static int hist_loads_emit(struct printer *p, void *ctx, char *err, size_t errlen)
+static int hist_loads_emit(struct printer *p, void *ctx, struct err *err)
 {
 	struct hist_loads *h = ctx;
 	const struct perf_event_attr *a = &h->tool->evlist.evsel[0].attr;
@@ -221,7 +221,7 @@ static int hist_loads_emit(struct printer *p, void *ctx, char *err, size_t errle
 			 (unsigned long long)samples, (unsigned long long)a->sample_freq);
 	}
 	loads__report(&h->tool->loads, &loads, h->what, above, h->how, &h->report);
-	e = output__emit(p->out, &p->report, d, &p->cur, p->printed, err, errlen);
+	e = output__emit(p->out, &p->report, d, &p->cur, p->printed, err);
 	if (!e) {
 		h->loads_prev = h->loads;
 		h->count_prev = h->count;
@@ -254,20 +254,19 @@ static int run_offline(struct hist_args *args)
 	struct printer p = {};
 	struct run_info run;
 	struct timespec started;
-	char err[2048];
+	struct err err = {};
 	int e;
 
 	clock_gettime(CLOCK_REALTIME, &started);
-	e = offline__check_cli(&args->cli, pin_opts__first(&args->pin), err, sizeof(err));
+	e = offline__check_cli(&args->cli, pin_opts__first(&args->pin), &err);
 	if (!e)
-		e = output__check(&args->out, err, sizeof(err));
+		e = output__check(&args->out, &err);
 	if (!e)
-		e = offline__open(&o, args->offline.input, &args->cli, args->linear_step, err,
-				  sizeof(err));
+		e = offline__open(&o, args->offline.input, &args->cli, args->linear_step, &err);
 	if (e) {
-		fprintf(stderr, "ldlat-hist: %s\n", err);
+		fprintf(stderr, "ldlat-hist: %s\n", err.msg);
 		offline__close(&o);
-		return cli__exit_status(e);
+		return err__status(&err, e);
 	}
 	if (args->cli.verbose)
 		fprintf(stderr, "ldlat-hist: %s: %d event%s, analysing %s%s%s\n", o.file.path,
@@ -292,7 +291,7 @@ static int run_offline(struct hist_args *args)
 		offline__report_skipped(&o, "ldlat-hist", stderr);
 	printer__free(&p);
 	offline__close(&o);
-	return cli__exit_status(e);
+	return err__status(&err, e);
 }
 
 int main(int argc, char **argv)
@@ -305,7 +304,7 @@ int main(int argc, char **argv)
 	struct timespec started;
 	struct tool tool;
 	enum run_end end;
-	char err[2048];
+	struct err err = {};
 	int e, status;
 
 	argp_err_exit_status = EXIT_USAGE;
@@ -316,13 +315,11 @@ int main(int argc, char **argv)
 		return run_offline(&args);
 	if (args.cli.list_events)
 		return list_events(stdout, &args.cli, "ldlat-hist");
-	e = pin_opts__check(&args.pin, &args.cli, &args.out, args.linear_step, err, sizeof(err));
+	e = pin_opts__check(&args.pin, &args.cli, &args.out, args.linear_step, &err);
 	if (!e)
-		e = output__check(&args.out, err, sizeof(err));
-	if (e) {
-		fprintf(stderr, "ldlat-hist: %s\n", err);
-		return cli__exit_status(e);
-	}
+		e = output__check(&args.out, &err);
+	if (e)
+		return err__report(&err, e, "ldlat-hist", stderr);
 	if (args.pin.unpin)
 		return pincmd__unpin("ldlat-hist", args.pin.unpin);
 	if (args.pin.show)
@@ -332,28 +329,26 @@ int main(int argc, char **argv)
 		/* a Ctrl-C from here on waits for the run's signalfd: the set made now goes */
 		e = signals__block();
 		if (e)
-			snprintf(err, sizeof(err), "cannot block signals: %s", strerror(-e));
+			err__msg(&err, "cannot block signals: %s", strerror(-e));
 		else
-			e = pinset__prepare(&ps, args.pin.pin, err, sizeof(err));
-		if (e) {
-			fprintf(stderr, "ldlat-hist: %s\n", err);
-			return cli__exit_status(e);
-		}
+			e = pinset__prepare(&ps, args.pin.pin, &err);
+		if (e)
+			return err__report(&err, e, "ldlat-hist", stderr);
 	}
 
 	e = tool__start(&tool, &args.cli, "ldlat-hist", args.linear_step,
-			args.pin.pin ? SESSION_PIN : 0, err, sizeof(err));
+			args.pin.pin ? SESSION_PIN : 0, &err);
 	clock_gettime(CLOCK_REALTIME, &started);
 	if (!e && args.pin.pin)
-		e = pin_run(&tool, &ps, &args, &started, err, sizeof(err));
+		e = pin_run(&tool, &ps, &args, &started, &err);
 	if (e || args.pin.detach) {
 		if (e)
-			fprintf(stderr, "ldlat-hist: %s\n", err);
+			fprintf(stderr, "ldlat-hist: %s\n", err.msg);
 		tool__teardown(&tool);
 		if (e)
 			pinset__remove(&ps);
 		pinset__close(&ps);
-		return e ? cli__exit_status(e) : EXIT_OK;
+		return e ? err__status(&err, e) : EXIT_OK;
 	}
 	tool__run_info(&tool, &started, &run);
 	p.tool = "ldlat-hist";

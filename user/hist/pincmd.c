@@ -118,36 +118,36 @@ const char *pin_opts__first(const struct pin_opts *po)
 }
 
 int pin_opts__check(const struct pin_opts *po, const struct cli *cli, const struct output_opts *oo,
-		    __u32 linear_step, char *err, size_t errlen)
+		    __u32 linear_step, struct err *err)
 {
 	const char *cmd = po->show ? "--show" : "--unpin", *opt;
 
 	if (!!po->pin + !!po->show + !!po->unpin > 1) {
-		snprintf(err, errlen, "--pin, --show and --unpin are separate commands: give one");
+		err__msg(err, "--pin, --show and --unpin are separate commands: give one");
 		return -EINVAL;
 	}
 	if (po->detach && !po->pin) {
-		snprintf(err, errlen, "--detach needs --pin DIR: only a pinned set samples on");
+		err__msg(err, "--detach needs --pin DIR: only a pinned set samples on");
 		return -EINVAL;
 	}
 	if (po->delta && !po->show) {
-		snprintf(err, errlen, "--delta applies to --show DIR");
+		err__msg(err, "--delta applies to --show DIR");
 		return -EINVAL;
 	}
 	if (po->detach && cli->target.argv) {
-		snprintf(err, errlen,
+		err__msg(err,
 			 "--detach cannot watch a command: ldlat-hist would have to wait for it; "
 			 "use -p PID or -G CGROUP");
 		return -EINVAL;
 	}
 	if (po->detach && cli->loads) {
-		snprintf(err, errlen,
+		err__msg(err,
 			 "--loads is reported when the run ends, and a --detach'ed set has no end "
 			 "to report at: drop --loads, or run --pin in the foreground");
 		return -EINVAL;
 	}
 	if (po->detach && (cli->duration > 0 || cli->interval > 0)) {
-		snprintf(err, errlen,
+		err__msg(err,
 			 "--detach exits at once: %s applies to a run in the foreground, or to "
 			 "--show",
 			 cli->duration > 0 ? "-d" : "-i");
@@ -156,26 +156,24 @@ int pin_opts__check(const struct pin_opts *po, const struct cli *cli, const stru
 	if (po->show || po->unpin) {
 		opt = sampling_option(cli);
 		if (opt) {
-			snprintf(err, errlen,
+			err__msg(err,
 				 "%s reads a pinned set, whose source, target and filters --pin "
 				 "fixed: drop %s",
 				 cmd, opt);
 			return -EINVAL;
 		}
 		if (linear_step) {
-			snprintf(err, errlen, "%s: the buckets were fixed by --pin: drop --linear",
-				 cmd);
+			err__msg(err, "%s: the buckets were fixed by --pin: drop --linear", cmd);
 			return -EINVAL;
 		}
 	}
 	if (po->unpin &&
 	    (cli->duration > 0 || cli->interval > 0 || oo->path || oo->format != OUTPUT_TEXT)) {
-		snprintf(err, errlen,
-			 "--unpin prints no report: drop -d, -i, --format and --output");
+		err__msg(err, "--unpin prints no report: drop -d, -i, --format and --output");
 		return -EINVAL;
 	}
 	if (po->delta && oo->format == OUTPUT_OPENMETRICS) {
-		snprintf(err, errlen,
+		err__msg(err,
 			 "--delta does not apply to --format openmetrics, which reports totals "
 			 "since "
 			 "the start (Prometheus computes the rates)");
@@ -233,13 +231,11 @@ void pin_meta__fill(struct ldlat_pin_meta *m, const struct tool *t, const struct
 
 int pincmd__unpin(const char *tool, const char *dir)
 {
-	char err[1024];
-	int removed, e = pinset__unpin(dir, &removed, err, sizeof(err));
+	struct err err = {};
+	int removed, e = pinset__unpin(dir, &removed, &err);
 
-	if (e) {
-		fprintf(stderr, "%s: %s\n", tool, err);
-		return cli__exit_status(e);
-	}
+	if (e)
+		return err__report(&err, e, tool, stderr);
 	if (removed)
 		fprintf(stderr, "%s: unpinned %d objects from %s: its sampling has stopped\n", tool,
 			removed, dir);
@@ -285,19 +281,19 @@ static int show_record(void *src, const struct snapshot *cur)
 {
 	struct show_src *s = src;
 	bool held = s->ps->shown_lock_fd >= 0;
-	char err[PATH_MAX + 256];
-	int e = pinset__lock_shown(s->ps, err, sizeof(err));
+	struct err err = {};
+	int e = pinset__lock_shown(s->ps, &err);
 
 	if (!e) {
 		e = pinset__record_shown(s->ps, cur);
 		if (e)
-			snprintf(err, sizeof(err), "cannot record what --delta showed in %s: %s",
-				 s->ps->dir, strerror(-e));
+			err__msg(&err, "cannot record what --delta showed in %s: %s", s->ps->dir,
+				 strerror(-e));
 	}
 	if (!held)
 		pinset__unlock_shown(s->ps);
 	if (e)
-		fprintf(stderr, "%s: %s\n", s->tool, err);
+		fprintf(stderr, "%s: %s\n", s->tool, err.msg);
 	return e;
 }
 
@@ -310,16 +306,15 @@ int pincmd__show(const char *tool, const struct pin_opts *po, const struct cli *
 	struct source src = {};
 	struct run_info run = {};
 	struct printer p = {};
-	char err[2048], event[LDLAT_PIN_TEXT + 1], target[LDLAT_PIN_TEXT + 1];
+	struct err err = {};
+	char event[LDLAT_PIN_TEXT + 1], target[LDLAT_PIN_TEXT + 1];
 	bool removed, timed = cli->interval > 0 || cli->duration > 0;
 	int e, sigfd = -1, status = EXIT_FAIL;
 	enum run_end end;
 
-	e = pinset__open(&ps, po->show, err, sizeof(err));
-	if (e) {
-		fprintf(stderr, "%s: %s\n", tool, err);
-		return cli__exit_status(e);
-	}
+	e = pinset__open(&ps, po->show, &err);
+	if (e)
+		return err__report(&err, e, tool, stderr);
 	ranges_from_meta(&ranges, &ps.meta);
 	src.kind = (enum source_kind)ps.meta.source;
 	src.fields = ps.meta.fields;
@@ -364,8 +359,8 @@ int pincmd__show(const char *tool, const struct pin_opts *po, const struct cli *
 	}
 	/* the baseline: the last --delta, now (for -i and -d), or the start */
 	if (po->delta) {
-		if (pinset__lock_shown(&ps, err, sizeof(err))) {
-			fprintf(stderr, "%s: %s\n", tool, err);
+		if (pinset__lock_shown(&ps, &err)) {
+			fprintf(stderr, "%s: %s\n", tool, err.msg);
 			goto out;
 		}
 		e = pinset__read_shown(&ps, &p.prev);

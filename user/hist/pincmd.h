@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <time.h>
 
+#include "kernel/lib/err.h"
 #include "user/run/cli.h"
 #include "user/report/output.h"
 #include "user/hist/pinset.h"
@@ -38,7 +39,7 @@ extern const struct argp pin_argp;
 const char *pin_opts__first(const struct pin_opts *po);
 
 int pin_opts__check(const struct pin_opts *po, const struct cli *cli, const struct output_opts *oo,
-		    __u32 linear_step, char *err, size_t errlen);
+		    __u32 linear_step, struct err *err);
 
 /* What a started tool samples, as the set records it. */
 void pin_meta__fill(struct ldlat_pin_meta *m, const struct tool *t, const struct timespec *started,

@@ -193,14 +193,14 @@ static int dir__scan(int dir_fd, const char *dir, struct scan *sc)
 	return 0;
 }
 
-static void in_use(int dir_fd, const char *opt, const char *dir, char *err, size_t errlen)
+static void in_use(int dir_fd, const char *opt, const char *dir, struct err *err)
 {
 	int pid = flock__holder(dir_fd);
 	char who[64] = "";
 
 	if (pid)
 		snprintf(who, sizeof(who), " (PID %d)", pid);
-	snprintf(err, errlen,
+	err__msg(err,
 		 "%s '%s': the set is in use by a running ldlat-hist%s; stop it, or wait for its "
 		 "--show to end, and try again",
 		 opt, dir, who);
@@ -227,9 +227,9 @@ static int existing_ancestor(const char *path, char *anc, size_t len)
 	return S_ISDIR(st.st_mode) ? 0 : -ENOTDIR;
 }
 
-static void not_bpffs(const char *opt, const char *dir, const char *where, char *err, size_t errlen)
+static void not_bpffs(const char *opt, const char *dir, const char *where, struct err *err)
 {
-	snprintf(err, errlen,
+	err__msg(err,
 		 "%s '%s': %s is not on a BPF file system (bpffs); name a directory "
 		 "under " BPFFS_DEFAULT,
 		 opt, dir, where);
@@ -244,12 +244,12 @@ static bool bpffs_missing(const char *dir)
 	       !on_bpffs(BPFFS_DEFAULT);
 }
 
-static int bpffs_mount(char *err, size_t errlen)
+static int bpffs_mount(struct err *err)
 {
 	if (mount("bpf", BPFFS_DEFAULT, "bpf", 0, "mode=0700")) {
 		int e = -errno;
 
-		snprintf(err, errlen,
+		err__msg(err,
 			 "cannot mount a BPF file system on " BPFFS_DEFAULT ": %s (mount it: mount "
 			 "-t bpf bpf " BPFFS_DEFAULT ")",
 			 strerror(-e));
@@ -348,7 +348,7 @@ static void bpffs_unmount(struct pinset *p)
 }
 
 /* DIR on a mounted bpffs: created, locked, and empty. */
-static int pinset__ready(struct pinset *p, char *err, size_t errlen)
+static int pinset__ready(struct pinset *p, struct err *err)
 {
 	const char *dir = p->arg;
 	char anc[PATH_MAX];
@@ -356,50 +356,45 @@ static int pinset__ready(struct pinset *p, char *err, size_t errlen)
 	int e;
 
 	e = existing_ancestor(p->dir, anc, sizeof(anc));
-	if (e == -ENOTDIR) {
-		snprintf(err, errlen, "--pin '%s': %s is not a directory", dir, anc);
-		return -EINVAL;
-	}
-	if (e) {
-		snprintf(err, errlen, "--pin '%s': %s", dir, strerror(-e));
-		return -EINVAL;
-	}
+	if (e == -ENOTDIR)
+		return err__set(err, -EINVAL, "--pin '%s': %s is not a directory", dir, anc);
+	if (e)
+		return err__set(err, -EINVAL, "--pin '%s': %s", dir, strerror(-e));
 	if (!on_bpffs(anc)) {
-		not_bpffs("--pin", dir, anc, err, errlen);
+		not_bpffs("--pin", dir, anc, err);
 		return -EINVAL;
 	}
 	e = pinset__make(p, p->dir, anc);
 	if (e) {
-		snprintf(err, errlen, "--pin '%s': cannot create the directory: %s", dir,
-			 strerror(-e));
+		err__msg(err, "--pin '%s': cannot create the directory: %s", dir, strerror(-e));
 		pinset__unmake(p);
-		return e == -EACCES || e == -EPERM ? err__input(-EPERM) : e;
+		return e == -EACCES || e == -EPERM ? err__input(err, -EPERM) : e;
 	}
 	p->dir_fd = open(p->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (p->dir_fd < 0) {
 		e = -errno;
-		snprintf(err, errlen, "--pin '%s': %s", dir, strerror(-e));
+		err__msg(err, "--pin '%s': %s", dir, strerror(-e));
 		goto fail;
 	}
 	if (flock(p->dir_fd, LOCK_EX | LOCK_NB)) {
-		in_use(p->dir_fd, "--pin", dir, err, errlen);
+		in_use(p->dir_fd, "--pin", dir, err);
 		e = -EINVAL;
 		goto fail;
 	}
 	e = dir__scan(p->dir_fd, p->dir, &sc);
 	if (e) {
-		snprintf(err, errlen, "--pin '%s': cannot list it: %s", dir, strerror(-e));
+		err__msg(err, "--pin '%s': cannot list it: %s", dir, strerror(-e));
 		goto fail;
 	}
 	if (sc.entries) {
 		if (!sc.foreign)
-			snprintf(err, errlen,
+			err__msg(err,
 				 "--pin '%s' already holds a pinned set (ldlat-hist --show %s says "
 				 "what it samples): unpin it with ldlat-hist --unpin %s, or pin "
 				 "into another directory",
 				 dir, dir, dir);
 		else
-			snprintf(err, errlen,
+			err__msg(err,
 				 "--pin '%s' holds something else, %s: pin into an empty or new "
 				 "directory",
 				 dir, sc.what);
@@ -413,7 +408,7 @@ fail:
 	return e;
 }
 
-int pinset__prepare(struct pinset *p, const char *dir, char *err, size_t errlen)
+int pinset__prepare(struct pinset *p, const char *dir, struct err *err)
 {
 	pinset__init(p);
 	p->arg = dir;
@@ -423,10 +418,10 @@ int pinset__prepare(struct pinset *p, const char *dir, char *err, size_t errlen)
 		p->mount_pending = true;
 		return 0;
 	}
-	return pinset__ready(p, err, errlen);
+	return pinset__ready(p, err);
 }
 
-int pinset__mount(struct pinset *p, char *err, size_t errlen)
+int pinset__mount(struct pinset *p, struct err *err)
 {
 	int e;
 
@@ -434,18 +429,18 @@ int pinset__mount(struct pinset *p, char *err, size_t errlen)
 		return 0;
 	p->mount_pending = false;
 	if (!bpffs_missing(p->dir)) /* mounted meanwhile */
-		return pinset__ready(p, err, errlen);
-	e = bpffs_mount(err, errlen);
+		return pinset__ready(p, err);
+	e = bpffs_mount(err);
 	if (e)
 		return e;
 	p->mounted = true;
-	e = pinset__ready(p, err, errlen);
+	e = pinset__ready(p, err);
 	if (e)
 		bpffs_unmount(p);
 	return e;
 }
 
-static int pin_one(struct pinset *p, int fd, const char *name, char *err, size_t errlen)
+static int pin_one(struct pinset *p, int fd, const char *name, struct err *err)
 {
 	char path[PATH_MAX + 64];
 
@@ -453,7 +448,7 @@ static int pin_one(struct pinset *p, int fd, const char *name, char *err, size_t
 	if (bpf_obj_pin(fd, path)) {
 		int e = -errno;
 
-		snprintf(err, errlen, "cannot pin %s: %s", path, strerror(-e));
+		err__msg(err, "cannot pin %s: %s", path, strerror(-e));
 		return e;
 	}
 	p->pinned = true;
@@ -486,7 +481,7 @@ static void link_name(const struct evfd *f, char *buf, size_t len)
 }
 
 int pinset__pin(struct pinset *p, struct session *s, const struct evlist *evlist,
-		struct ldlat_pin_meta *meta, char *err, size_t errlen)
+		struct ldlat_pin_meta *meta, struct err *err)
 {
 	struct ldlat_bpf *skel = s->skel;
 	const struct bpf_map *maps[] = { skel->maps.meta, skel->maps.counters, skel->maps.hists,
@@ -501,23 +496,23 @@ int pinset__pin(struct pinset *p, struct session *s, const struct evlist *evlist
 	if (bpf_map_update_elem(bpf_map__fd(skel->maps.meta), &zero, meta, BPF_ANY) ||
 	    bpf_map_freeze(bpf_map__fd(skel->maps.meta))) {
 		e = -errno;
-		snprintf(err, errlen, "cannot write the set's meta map: %s", strerror(-e));
+		err__msg(err, "cannot write the set's meta map: %s", strerror(-e));
 		return e;
 	}
 	e = pinset__label_shown(bpf_map__fd(skel->maps.shown_hists), s->nranges);
 	if (e) {
-		snprintf(err, errlen, "cannot initialise the shown_hists map: %s", strerror(-e));
+		err__msg(err, "cannot initialise the shown_hists map: %s", strerror(-e));
 		return e;
 	}
 	for (i = 0; i < ARRAY_SIZE(maps); i++) {
-		e = pin_one(p, bpf_map__fd(maps[i]), set_maps[i], err, errlen);
+		e = pin_one(p, bpf_map__fd(maps[i]), set_maps[i], err);
 		if (e)
 			goto fail;
 	}
-	e = pin_one(p, session__prog_fd(s), SET_PROG, err, errlen);
+	e = pin_one(p, session__prog_fd(s), SET_PROG, err);
 	for (i = 0; !e && i < (unsigned int)s->nlinks; i++) {
 		link_name(&evlist->fds[i], name, sizeof(name));
-		e = pin_one(p, bpf_link__fd(s->links[i]), name, err, errlen);
+		e = pin_one(p, bpf_link__fd(s->links[i]), name, err);
 	}
 	if (e)
 		goto fail;
@@ -597,12 +592,12 @@ void pinset__remove(struct pinset *p)
 	bpffs_unmount(p);
 }
 
-static int open_obj(struct pinset *p, const char *name, int *fd, char *err, size_t errlen)
+static int open_obj(struct pinset *p, const char *name, int *fd, struct err *err)
 {
 	*fd = obj_get(p->dir, name);
 	if (*fd >= 0)
 		return 0;
-	snprintf(err, errlen,
+	err__msg(err,
 		 "--show '%s': the set has no '%s' (%s): it is incomplete; ldlat-hist --unpin %s "
 		 "removes it",
 		 p->dir, name, strerror(errno), p->dir);
@@ -610,7 +605,7 @@ static int open_obj(struct pinset *p, const char *name, int *fd, char *err, size
 }
 
 /* The hists map must be what meta says, or a read would overrun. */
-static int check_hists(struct pinset *p, char *err, size_t errlen)
+static int check_hists(struct pinset *p, struct err *err)
 {
 	struct bpf_map_info info = {};
 	__u32 len = sizeof(info), n = p->meta.cfg.nranges * LDLAT_NCLASS;
@@ -628,12 +623,11 @@ static int check_hists(struct pinset *p, char *err, size_t errlen)
 	}
 	return 0;
 bad:
-	snprintf(err, errlen, "--show '%s': the histogram maps do not match the set's meta map",
-		 p->dir);
-	return -EINVAL;
+	return err__set(err, -EINVAL,
+			"--show '%s': the histogram maps do not match the set's meta map", p->dir);
 }
 
-int pinset__open(struct pinset *p, const char *dir, char *err, size_t errlen)
+int pinset__open(struct pinset *p, const char *dir, struct err *err)
 {
 	struct stat st;
 	struct scan sc;
@@ -641,57 +635,53 @@ int pinset__open(struct pinset *p, const char *dir, char *err, size_t errlen)
 
 	pinset__init(p);
 	absolute(dir, p->dir, sizeof(p->dir));
-	if (stat(p->dir, &st) || !S_ISDIR(st.st_mode)) {
-		snprintf(err, errlen, "--show '%s': %s", dir,
-			 errno == ENOENT || S_ISDIR(st.st_mode) ? "no such directory"
-								: "not a directory");
-		return -EINVAL;
-	}
+	if (stat(p->dir, &st) || !S_ISDIR(st.st_mode))
+		return err__set(err, -EINVAL, "--show '%s': %s", dir,
+				errno == ENOENT || S_ISDIR(st.st_mode) ? "no such directory"
+								       : "not a directory");
 	if (!on_bpffs(p->dir)) {
-		not_bpffs("--show", dir, "it", err, errlen);
+		not_bpffs("--show", dir, "it", err);
 		return -EINVAL;
 	}
 	p->dir_fd = open(p->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (p->dir_fd < 0 || flock(p->dir_fd, LOCK_SH)) {
 		e = -errno;
-		snprintf(err, errlen, "--show '%s': %s", dir, strerror(-e));
+		err__msg(err, "--show '%s': %s", dir, strerror(-e));
 		goto fail;
 	}
 	e = dir__scan(p->dir_fd, p->dir, &sc);
 	if (e) {
-		snprintf(err, errlen, "--show '%s': cannot list it: %s", dir, strerror(-e));
+		err__msg(err, "--show '%s': cannot list it: %s", dir, strerror(-e));
 		goto fail;
 	}
 	e = -EINVAL;
 	if (!sc.entries) {
-		snprintf(err, errlen, "--show '%s' holds no pinned set (it is empty)", dir);
+		err__msg(err, "--show '%s' holds no pinned set (it is empty)", dir);
 		goto fail;
 	}
 	if (sc.foreign) {
-		snprintf(err, errlen, "--show '%s' is not an ldlat pinned set: it holds %s", dir,
-			 sc.what);
+		err__msg(err, "--show '%s' is not an ldlat pinned set: it holds %s", dir, sc.what);
 		goto fail;
 	}
 	if (sc.layout != LDLAT_PIN_LAYOUT) {
-		snprintf(err, errlen,
+		err__msg(err,
 			 "--show '%s': the set was pinned by another version of ldlat-hist (layout "
 			 "%u; this one reads layout %u)",
 			 dir, sc.layout, LDLAT_PIN_LAYOUT);
 		goto fail;
 	}
 	p->meta = sc.meta;
-	if ((e = open_obj(p, "meta", &p->meta_fd, err, errlen)) ||
-	    (e = open_obj(p, "counters", &p->counters_fd, err, errlen)) ||
-	    (e = open_obj(p, "hists", &p->hists_fd, err, errlen)) ||
-	    (e = open_obj(p, "shown", &p->shown_fd, err, errlen)) ||
-	    (e = open_obj(p, "shown_hists", &p->shown_hists_fd, err, errlen)) ||
-	    (e = open_obj(p, SET_PROG, &p->prog_fd, err, errlen)) ||
-	    (e = check_hists(p, err, errlen)))
+	if ((e = open_obj(p, "meta", &p->meta_fd, err)) ||
+	    (e = open_obj(p, "counters", &p->counters_fd, err)) ||
+	    (e = open_obj(p, "hists", &p->hists_fd, err)) ||
+	    (e = open_obj(p, "shown", &p->shown_fd, err)) ||
+	    (e = open_obj(p, "shown_hists", &p->shown_hists_fd, err)) ||
+	    (e = open_obj(p, SET_PROG, &p->prog_fd, err)) || (e = check_hists(p, err)))
 		goto fail;
 	p->ncpus = libbpf_num_possible_cpus();
 	if (p->ncpus <= 0) {
 		e = p->ncpus ? p->ncpus : -EINVAL;
-		snprintf(err, errlen, "cannot count the possible CPUs: %s", strerror(-e));
+		err__msg(err, "cannot count the possible CPUs: %s", strerror(-e));
 		goto fail;
 	}
 	return 0;
@@ -755,7 +745,7 @@ int pinset__record_shown(const struct pinset *p, const struct snapshot *snap)
 	return bpf_map_update_elem(p->shown_fd, &zero, &shown, BPF_ANY) ? -errno : 0;
 }
 
-int pinset__lock_shown(struct pinset *p, char *err, size_t errlen)
+int pinset__lock_shown(struct pinset *p, struct err *err)
 {
 	char path[PATH_MAX + 8];
 	int e;
@@ -768,8 +758,7 @@ int pinset__lock_shown(struct pinset *p, char *err, size_t errlen)
 	if (p->shown_lock_fd >= 0 && !flock(p->shown_lock_fd, LOCK_EX))
 		return 0;
 	e = -errno;
-	snprintf(err, errlen, "--show '%s' --delta: cannot lock %s: %s", p->dir, path,
-		 strerror(-e));
+	err__msg(err, "--show '%s' --delta: cannot lock %s: %s", p->dir, path, strerror(-e));
 	pinset__unlock_shown(p);
 	return e;
 }
@@ -781,7 +770,7 @@ void pinset__unlock_shown(struct pinset *p)
 	p->shown_lock_fd = -1;
 }
 
-int pinset__unpin(const char *arg, int *removed, char *err, size_t errlen)
+int pinset__unpin(const char *arg, int *removed, struct err *err)
 {
 	char anc[PATH_MAX], dir[PATH_MAX];
 	struct scan sc;
@@ -790,12 +779,10 @@ int pinset__unpin(const char *arg, int *removed, char *err, size_t errlen)
 	*removed = 0;
 	absolute(arg, dir, sizeof(dir));
 	e = existing_ancestor(dir, anc, sizeof(anc));
-	if (e == -ENOTDIR) {
-		snprintf(err, errlen, "--unpin '%s': %s is not a directory", dir, anc);
-		return -EINVAL;
-	}
+	if (e == -ENOTDIR)
+		return err__set(err, -EINVAL, "--unpin '%s': %s is not a directory", dir, anc);
 	if (e || !on_bpffs(anc)) {
-		not_bpffs("--unpin", dir, anc, err, errlen);
+		not_bpffs("--unpin", dir, anc, err);
 		return -EINVAL;
 	}
 	if (strcmp(anc, dir))
@@ -803,22 +790,22 @@ int pinset__unpin(const char *arg, int *removed, char *err, size_t errlen)
 	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (fd < 0) {
 		e = -errno;
-		snprintf(err, errlen, "--unpin '%s': %s", dir, strerror(-e));
-		return e == -EACCES ? err__input(-EPERM) : e;
+		err__msg(err, "--unpin '%s': %s", dir, strerror(-e));
+		return e == -EACCES ? err__input(err, -EPERM) : e;
 	}
 	if (flock(fd, LOCK_EX | LOCK_NB)) {
-		in_use(fd, "--unpin", dir, err, errlen);
+		in_use(fd, "--unpin", dir, err);
 		e = -EINVAL;
 		goto out;
 	}
 	e = dir__scan(fd, dir, &sc);
 	if (e) {
-		snprintf(err, errlen, "--unpin '%s': cannot list it: %s", dir, strerror(-e));
+		err__msg(err, "--unpin '%s': cannot list it: %s", dir, strerror(-e));
 		goto out;
 	}
 	if (sc.foreign) {
-		snprintf(
-			err, errlen,
+		err__msg(
+			err,
 			"--unpin '%s' is not an ldlat pinned set: it holds %s; nothing was removed",
 			dir, sc.what);
 		e = -EINVAL;
@@ -826,8 +813,7 @@ int pinset__unpin(const char *arg, int *removed, char *err, size_t errlen)
 	}
 	e = dir__remove_set(fd, removed);
 	if (e)
-		snprintf(err, errlen, "--unpin '%s': cannot remove every object: %s", dir,
-			 strerror(-e));
+		err__msg(err, "--unpin '%s': cannot remove every object: %s", dir, strerror(-e));
 out:
 	close(fd);
 	return e;

@@ -28,6 +28,7 @@
 
 #include "bpf/ldlat_pin.h"
 #include "kernel/abi/evlist.h"
+#include "kernel/lib/err.h"
 #include "user/run/session.h"
 #include "user/report/snapshot.h"
 
@@ -52,7 +53,7 @@ struct pinset {
  * err; nothing is left created on failure.  When DIR is under /sys/fs/bpf
  * and no bpffs is mounted there, all of that waits for pinset__mount.
  */
-int pinset__prepare(struct pinset *p, const char *dir, char *err, size_t errlen);
+int pinset__prepare(struct pinset *p, const char *dir, struct err *err);
 
 /*
  * Once every input is checked: mounts bpffs on /sys/fs/bpf when prepare
@@ -60,7 +61,7 @@ int pinset__prepare(struct pinset *p, const char *dir, char *err, size_t errlen)
  * when it is empty (a failure, the end of a foreground run).  Returns 0 or
  * -errno with a sentence in err.
  */
-int pinset__mount(struct pinset *p, char *err, size_t errlen);
+int pinset__mount(struct pinset *p, struct err *err);
 
 /*
  * Pins the session's program and maps, writes and freezes meta (nlinks is
@@ -68,7 +69,7 @@ int pinset__mount(struct pinset *p, char *err, size_t errlen);
  * pinned.  Returns 0 or -errno with a sentence in err.
  */
 int pinset__pin(struct pinset *p, struct session *s, const struct evlist *evlist,
-		struct ldlat_pin_meta *meta, char *err, size_t errlen);
+		struct ldlat_pin_meta *meta, struct err *err);
 
 /*
  * After pinning, for --detach: lets go of the links without detaching them
@@ -82,7 +83,7 @@ void pinset__detach(struct pinset *p, struct session *s, struct evlist *evlist);
  * -EINVAL (not on bpffs, missing, empty, not a set, another layout) or
  * another -errno, with a sentence in err.
  */
-int pinset__open(struct pinset *p, const char *dir, char *err, size_t errlen);
+int pinset__open(struct pinset *p, const char *dir, struct err *err);
 
 /* The totals now (snapshot initialised for meta.cfg.nranges). */
 int pinset__read(const struct pinset *p, struct snapshot *snap);
@@ -98,7 +99,7 @@ int pinset__record_shown(const struct pinset *p, const struct snapshot *snap);
  * the readers and writers of the baseline.  Returns 0 or -errno with a
  * sentence in err.  The unlock is a no-op when it is not held.
  */
-int pinset__lock_shown(struct pinset *p, char *err, size_t errlen);
+int pinset__lock_shown(struct pinset *p, struct err *err);
 void pinset__unlock_shown(struct pinset *p);
 
 /*
@@ -107,7 +108,7 @@ void pinset__unlock_shown(struct pinset *p);
  * Returns 0, -EINVAL (not on bpffs, not a set, in use by a running
  * ldlat-hist) with a sentence in err, touching nothing, or another -errno.
  */
-int pinset__unpin(const char *dir, int *removed, char *err, size_t errlen);
+int pinset__unpin(const char *dir, int *removed, struct err *err);
 
 /* Removes what this process pinned (the end of a foreground --pin run). */
 void pinset__remove(struct pinset *p);

@@ -46,7 +46,7 @@ const struct argp offline_argp = {
 	.parser = offline__parse,
 };
 
-int offline__check_cli(const struct cli *cli, const char *pin_option, char *err, size_t errlen)
+int offline__check_cli(const struct cli *cli, const char *pin_option, struct err *err)
 {
 	const char *opt = cli->source_set	? "--source"
 			  : cli->source.ldlat	? "--ldlat"
@@ -65,14 +65,14 @@ int offline__check_cli(const struct cli *cli, const char *pin_option, char *err,
 						: NULL;
 
 	if (!opt && pin_option) {
-		snprintf(err, errlen,
+		err__msg(err,
 			 "%s works on a set pinned on bpffs, not on --input: give one or the other",
 			 pin_option);
 		return -EINVAL;
 	}
 	if (!opt)
 		return 0;
-	snprintf(err, errlen,
+	err__msg(err,
 		 "%s applies to live sampling, not to --input: the file's samples were taken "
 		 "already (offline, -p selects processes, -a, --min-lat, --max-lat, -s and --op "
 		 "filter)",
@@ -108,7 +108,7 @@ static __u32 event__fields(const struct perf_event_attr *a)
 }
 
 /* Chooses the events to analyse and what their samples carry, as a resolved source. */
-static int offline__choose_events(struct offline *o, char *err, size_t errlen)
+static int offline__choose_events(struct offline *o, struct err *err)
 {
 	const struct perf_file *f = &o->file;
 	__u32 fields = ~0u;
@@ -127,8 +127,8 @@ static int offline__choose_events(struct offline *o, char *err, size_t errlen)
 		    (ev->attr.type == PERF_TYPE_SOFTWARE && ev->attr.config == PERF_COUNT_SW_DUMMY))
 			continue;
 		if (ev->unparseable[0]) {
-			snprintf(err, errlen, "%s: cannot read the samples of event '%s': %s",
-				 f->path, ev->name, ev->unparseable);
+			err__msg(err, "%s: cannot read the samples of event '%s': %s", f->path,
+				 ev->name, ev->unparseable);
 			return -EINVAL;
 		}
 		o->use[i] = true;
@@ -141,7 +141,7 @@ static int offline__choose_events(struct offline *o, char *err, size_t errlen)
 					o->nused > 1 ? ", " : "", ev->name);
 	}
 	if (!o->nused) {
-		snprintf(err, errlen,
+		err__msg(err,
 			 "%s has no event whose samples carry a data address, a latency or a data "
 			 "source: record with perf mem record, or perf record -d (addresses) -W "
 			 "(latency)",
@@ -167,7 +167,7 @@ static int offline__event_lacking(const struct offline *o, __u64 sample_bit)
 }
 
 /* -p: a filter on the samples' process ID (the BPF program's TGID set). */
-static int offline__processes(struct offline *o, const struct cli *cli, char *err, size_t errlen)
+static int offline__processes(struct offline *o, const struct cli *cli, struct err *err)
 {
 	pid_t *pids;
 	int n, i, e, ev;
@@ -176,19 +176,18 @@ static int offline__processes(struct offline *o, const struct cli *cli, char *er
 		return 0;
 	ev = offline__event_lacking(o, PERF_SAMPLE_TID);
 	if (ev >= 0) {
-		snprintf(
-			err, errlen,
+		err__msg(
+			err,
 			"-p needs the process of each sample, which %s's event '%s' did not record "
 			"(PERF_SAMPLE_TID)",
 			o->file.path, o->file.events[ev].name);
 		return -EINVAL;
 	}
-	e = target__parse_pids(cli->target.pids, &pids, &n, err, errlen);
+	e = target__parse_pids(cli->target.pids, &pids, &n, err);
 	if (e)
 		return e;
 	if (n > LDLAT_MAX_TGIDS) {
-		snprintf(err, errlen, "-p '%s': at most %d processes", cli->target.pids,
-			 LDLAT_MAX_TGIDS);
+		err__msg(err, "-p '%s': at most %d processes", cli->target.pids, LDLAT_MAX_TGIDS);
 		free(pids);
 		return -EINVAL;
 	}
@@ -262,8 +261,7 @@ static int vma_cmp(const void *a, const void *b)
 }
 
 /* The mappings of pid as the file's MMAP/MMAP2 records leave them (since its last exec). */
-static int offline__vmas(const struct offline *o, pid_t pid, struct vmas *vs, char *err,
-			 size_t errlen)
+static int offline__vmas(const struct offline *o, pid_t pid, struct vmas *vs, struct err *err)
 {
 	struct perf_cursor c;
 	struct perf_record r;
@@ -272,7 +270,7 @@ static int offline__vmas(const struct offline *o, pid_t pid, struct vmas *vs, ch
 	int e, i, k;
 
 	perf_file__rewind(&o->file, &c);
-	while ((e = perf_file__next(&o->file, &c, &r, NULL, err, errlen)) > 0) {
+	while ((e = perf_file__next(&o->file, &c, &r, NULL, err)) > 0) {
 		if (r.type == PERF_RECORD_COMM && !perf_file__parse_comm(&o->file, &r, &cm) &&
 		    cm.exec && cm.pid == (__u32)pid && cm.pid == cm.tid)
 			vs->n = 0; /* a new program: its mappings start over */
@@ -297,19 +295,19 @@ static int offline__vmas(const struct offline *o, pid_t pid, struct vmas *vs, ch
  * -a: address ranges as given; mapping names ([heap], [stack], a file)
  * against the one -p process's mappings as the file recorded them.
  */
-static int offline__ranges(struct offline *o, struct cli *cli, char *err, size_t errlen)
+static int offline__ranges(struct offline *o, struct cli *cli, struct err *err)
 {
 	struct range_set *set = &cli->ranges;
 	struct vm_bounds bounds = {};
 	struct vmas vs = {};
-	char why[1024];
+	struct err why = {};
 	pid_t *pids;
 	int n = 0, e, ev;
 
 	if (set->nranges) {
 		ev = offline__event_lacking(o, PERF_SAMPLE_ADDR);
 		if (ev >= 0) {
-			snprintf(err, errlen,
+			err__msg(err,
 				 "-a needs data addresses, which %s's event '%s' did not record "
 				 "(record with perf mem record, or perf record -d)",
 				 o->file.path, o->file.events[ev].name);
@@ -317,19 +315,19 @@ static int offline__ranges(struct offline *o, struct cli *cli, char *err, size_t
 		}
 	}
 	if (!range_set__has_mappings(set))
-		return range_set__resolve_vmas(set, NULL, 0, &bounds, err, errlen);
+		return range_set__resolve_vmas(set, NULL, 0, &bounds, err);
 	if (cli->target.pids) {
-		e = target__parse_pids(cli->target.pids, &pids, &n, err, errlen);
+		e = target__parse_pids(cli->target.pids, &pids, &n, err);
 		if (e)
 			return e;
 		if (n == 1)
-			e = offline__vmas(o, pids[0], &vs, err, errlen);
+			e = offline__vmas(o, pids[0], &vs, err);
 		free(pids);
 		if (e)
 			goto out;
 	}
 	if (n != 1) {
-		snprintf(err, errlen,
+		err__msg(err,
 			 "address ranges that name mappings need a single -p process: its mappings "
 			 "come from %s's MMAP records",
 			 o->file.path);
@@ -339,9 +337,9 @@ static int offline__ranges(struct offline *o, struct cli *cli, char *err, size_t
 	/* the recording holds no limits: Linux's default stack, this machine's memory */
 	bounds.heap_room = range__default_heap_room();
 	bounds.stack_limit = DEFAULT_STACK_LIMIT;
-	e = range_set__resolve_vmas(set, vs.v, vs.n, &bounds, why, sizeof(why));
+	e = range_set__resolve_vmas(set, vs.v, vs.n, &bounds, &why);
 	if (e)
-		snprintf(err, errlen, "%s (as %s recorded process %s)", why, o->file.path,
+		err__msg(err, "%s (as %s recorded process %s)", why.msg, o->file.path,
 			 cli->target.pids);
 out:
 	free(vs.v);
@@ -349,16 +347,16 @@ out:
 }
 
 int offline__open(struct offline *o, const char *path, struct cli *cli, __u32 linear_step,
-		  char *err, size_t errlen)
+		  struct err *err)
 {
 	char lacking[512];
 	int e;
 
 	memset(o, 0, sizeof(*o));
-	e = perf_file__open(&o->file, path, err, errlen);
+	e = perf_file__open(&o->file, path, err);
 	if (e)
 		return e;
-	e = offline__choose_events(o, err, errlen);
+	e = offline__choose_events(o, err);
 	if (e)
 		return e;
 	if (cli->target.pids)
@@ -368,24 +366,24 @@ int offline__open(struct offline *o, const char *path, struct cli *cli, __u32 li
 	snprintf(lacking, sizeof(lacking), "the samples of %s (%s) do not carry", path, o->events);
 	if (o->src.kind == SOURCE_PAGE_FAULTS)
 		snprintf(lacking, sizeof(lacking), "page-fault samples do not carry");
-	e = config__check_fields(cli, o->src.fields, linear_step, lacking, err, errlen);
+	e = config__check_fields(cli, o->src.fields, linear_step, lacking, err);
 	if (e)
 		return e;
-	e = offline__ranges(o, cli, err, errlen);
+	e = offline__ranges(o, cli, err);
 	if (e)
 		return e;
 	config__fill(&o->cfg, cli, o->src.fields, o->src.weight_struct, linear_step);
-	return offline__processes(o, cli, err, errlen);
+	return offline__processes(o, cli, err);
 }
 
 /* The next sample of an analysed event (offline__next_sample), inlined into the hot loop. */
 static inline int next_sample(struct offline *o, struct perf_cursor *c, struct perf_record *r,
-			      struct perf_sample *ps, char *err, size_t errlen)
+			      struct perf_sample *ps, struct err *err)
 {
 	const struct perf_file *f = &o->file;
 	int e;
 
-	while ((e = perf_file__next(f, c, r, &o->stats, err, errlen)) > 0) {
+	while ((e = perf_file__next(f, c, r, &o->stats, err)) > 0) {
 		if (r->type != PERF_RECORD_SAMPLE)
 			continue;
 		e = perf_file__parse_sample(f, r, ps);
@@ -408,16 +406,16 @@ static inline int next_sample(struct offline *o, struct perf_cursor *c, struct p
 }
 
 int offline__next_sample(struct offline *o, struct perf_cursor *c, struct perf_record *r,
-			 struct perf_sample *ps, char *err, size_t errlen)
+			 struct perf_sample *ps, struct err *err)
 {
-	return next_sample(o, c, r, ps, err, errlen);
+	return next_sample(o, c, r, ps, err);
 }
 
 /*
  * The hot loop: one pass over the mapped file, each sample parsed in place
  * and judged, bucketed and counted by the same code the BPF program runs.
  */
-int offline__run(struct offline *o, struct snapshot *snap, char *err, size_t errlen)
+int offline__run(struct offline *o, struct snapshot *snap, struct err *err)
 {
 	struct perf_cursor c;
 	struct perf_record r;
@@ -426,7 +424,7 @@ int offline__run(struct offline *o, struct snapshot *snap, char *err, size_t err
 	int e;
 
 	perf_file__rewind(&o->file, &c);
-	while ((e = next_sample(o, &c, &r, &ps, err, errlen)) > 0) {
+	while ((e = next_sample(o, &c, &r, &ps, err)) > 0) {
 		offline__ldlat_sample(&o->cfg, &ps, &s);
 		snapshot__account(snap, &o->cfg, &s);
 	}
@@ -446,7 +444,7 @@ int offline__read(void *ctx, struct snapshot *snap)
 
 	snapshot__clear(snap);
 	offline__reset_counts(o);
-	e = offline__run(o, snap, o->err, sizeof(o->err));
+	e = offline__run(o, snap, &o->err);
 	clock_gettime(CLOCK_REALTIME, &snap->taken);
 	return e;
 }
@@ -455,7 +453,7 @@ const char *offline__error(void *ctx)
 {
 	const struct offline *o = ctx;
 
-	return o->err;
+	return o->err.msg;
 }
 
 void offline__run_info(const struct offline *o, const char *tool, const struct timespec *started,

@@ -15,6 +15,7 @@
 #include <stddef.h>
 
 #include "kernel/abi/perfdata.h"
+#include "kernel/lib/err.h"
 #include "kernel/policy/source.h"
 #include "user/run/cli.h"
 #include "user/report/render.h"
@@ -39,7 +40,7 @@ struct offline {
 	__u64 other_events; /* samples of events not analysed (dummy, no data fields) */
 	__u64 malformed;    /* samples whose fields do not fit their record: skipped */
 	__u64 unknown_id;   /* samples whose ID names no event: skipped */
-	char err[1024];	    /* why offline__read failed */
+	struct err err;	    /* why offline__read failed */
 };
 
 /*
@@ -49,17 +50,17 @@ struct offline {
  * sets (pin_option: the first pinning option given, as pin_opts__first says;
  * NULL for none or a tool without them).
  */
-int offline__check_cli(const struct cli *cli, const char *pin_option, char *err, size_t errlen);
+int offline__check_cli(const struct cli *cli, const char *pin_option, struct err *err);
 
 /*
  * Opens the file, chooses the events to analyse (those whose samples carry a
  * data address, a latency or a data source), resolves the ranges and builds
  * the configuration as a live run would (-p becomes a process filter).
- * Returns 0 or -errno with a sentence in err (cli__exit_status tells the
+ * Returns 0 or -errno with a sentence in err (err__status tells the
  * status: a bad file or an option the file cannot serve is -EINVAL).
  */
 int offline__open(struct offline *o, const char *path, struct cli *cli, __u32 linear_step,
-		  char *err, size_t errlen);
+		  struct err *err);
 
 /*
  * The next sample of an analysed event from cursor c: 1 with its record and
@@ -69,7 +70,7 @@ int offline__open(struct offline *o, const char *path, struct cli *cli, __u32 li
  * not parse, or of events not analysed, are counted and skipped.
  */
 int offline__next_sample(struct offline *o, struct perf_cursor *c, struct perf_record *r,
-			 struct perf_sample *ps, char *err, size_t errlen);
+			 struct perf_sample *ps, struct err *err);
 
 /* Zeroes what the walks count (o->stats and the skipped samples) before a new pass. */
 void offline__reset_counts(struct offline *o);
@@ -99,7 +100,7 @@ static inline void offline__ldlat_sample(const struct ldlat_config *cfg,
 }
 
 /* Every sample of the file into snap (initialised for cfg.nranges). 0 or -EINVAL and err. */
-int offline__run(struct offline *o, struct snapshot *snap, char *err, size_t errlen);
+int offline__run(struct offline *o, struct snapshot *snap, struct err *err);
 
 /*
  * The whole file's counts in snap, replacing what it held (a reader of the

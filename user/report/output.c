@@ -93,7 +93,7 @@ static int output__tmpfile(const char *path, char *tmp, size_t len)
 	return fd;
 }
 
-int output__check(const struct output_opts *o, char *err, size_t errlen)
+int output__check(const struct output_opts *o, struct err *err)
 {
 	char tmp[4096], dir[4096];
 	struct stat st;
@@ -101,14 +101,13 @@ int output__check(const struct output_opts *o, char *err, size_t errlen)
 
 	if (!o->path)
 		return 0;
-	if (!stat(o->path, &st) && S_ISDIR(st.st_mode)) {
-		snprintf(err, errlen, "--output '%s' is a directory: name a file in it", o->path);
-		return -EINVAL;
-	}
+	if (!stat(o->path, &st) && S_ISDIR(st.st_mode))
+		return err__set(err, -EINVAL, "--output '%s' is a directory: name a file in it",
+				o->path);
 	/* each report replaces FILE by a new file: never a device, a FIFO or a socket */
 	if (!stat(o->path, &st) && !S_ISREG(st.st_mode)) {
-		snprintf(
-			err, errlen,
+		err__msg(
+			err,
 			"--output '%s' is not a regular file (each report replaces the file): name "
 			"a regular file, or leave out --output and redirect standard output",
 			o->path);
@@ -117,9 +116,8 @@ int output__check(const struct output_opts *o, char *err, size_t errlen)
 	fd = output__tmpfile(o->path, tmp, sizeof(tmp));
 	if (fd < 0) {
 		snprintf(dir, sizeof(dir), "%s", o->path);
-		snprintf(err, errlen, "--output '%s': cannot create a file in %s: %s", o->path,
-			 dirname(dir), strerror(-fd));
-		return -EINVAL;
+		return err__set(err, -EINVAL, "--output '%s': cannot create a file in %s: %s",
+				o->path, dirname(dir), strerror(-fd));
 	}
 	close(fd);
 	unlink(tmp);
@@ -146,7 +144,7 @@ static void output__render(FILE *f, const struct output_opts *o, const struct re
 }
 
 int output__write(const struct output_opts *o, void (*render)(FILE *f, void *ctx), void *ctx,
-		  bool separate, char *err, size_t errlen)
+		  bool separate, struct err *err)
 {
 	char tmp[4096];
 	FILE *f;
@@ -161,7 +159,7 @@ int output__write(const struct output_opts *o, void (*render)(FILE *f, void *ctx
 		if (fflush(stdout) || ferror(stdout)) {
 			e = errno ? -errno : -EIO;
 			clearerr(stdout);
-			snprintf(err, errlen, "cannot write the report to standard output: %s",
+			err__msg(err, "cannot write the report to standard output: %s",
 				 strerror(-e));
 			return e;
 		}
@@ -169,8 +167,7 @@ int output__write(const struct output_opts *o, void (*render)(FILE *f, void *ctx
 	}
 	fd = output__tmpfile(o->path, tmp, sizeof(tmp));
 	if (fd < 0) {
-		snprintf(err, errlen, "cannot write beside --output '%s': %s", o->path,
-			 strerror(-fd));
+		err__msg(err, "cannot write beside --output '%s': %s", o->path, strerror(-fd));
 		return fd;
 	}
 	f = fdopen(fd, "w");
@@ -190,7 +187,7 @@ int output__write(const struct output_opts *o, void (*render)(FILE *f, void *ctx
 		return 0;
 fail:
 	unlink(tmp);
-	snprintf(err, errlen, "cannot write --output '%s': %s", o->path, strerror(-e));
+	err__msg(err, "cannot write --output '%s': %s", o->path, strerror(-e));
 	return e;
 }
 
@@ -209,10 +206,10 @@ static void output__render_emit(FILE *f, void *ctx)
 }
 
 int output__emit(const struct output_opts *o, const struct report *r,
-		 const struct snapshot *interval, const struct snapshot *total, int seq, char *err,
-		 size_t errlen)
+		 const struct snapshot *interval, const struct snapshot *total, int seq,
+		 struct err *err)
 {
 	struct emit em = { o, r, interval, total, o->path || seq == 0 };
 
-	return output__write(o, output__render_emit, &em, seq != 0, err, errlen);
+	return output__write(o, output__render_emit, &em, seq != 0, err);
 }

@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "kernel/lib/err.h"
 #include "user/report/render.h"
 
 enum output_format {
@@ -36,7 +37,7 @@ extern const struct argp output_argp;
  * Checks that --output can be written (its directory exists and takes a new
  * file, and FILE, if it exists, is a regular file), before sampling starts.  Returns 0 or -EINVAL with a sentence in err.
  */
-int output__check(const struct output_opts *o, char *err, size_t errlen);
+int output__check(const struct output_opts *o, struct err *err);
 
 /*
  * Prints one report.  Text and JSON print 'interval' (what it saw since the
@@ -48,8 +49,8 @@ int output__check(const struct output_opts *o, char *err, size_t errlen);
  * -errno with a sentence in err.
  */
 int output__emit(const struct output_opts *o, const struct report *r,
-		 const struct snapshot *interval, const struct snapshot *total, int seq, char *err,
-		 size_t errlen);
+		 const struct snapshot *interval, const struct snapshot *total, int seq,
+		 struct err *err);
 
 /*
  * Any tool's report: render(f, ctx) on stdout (a blank line first when
@@ -59,6 +60,6 @@ int output__emit(const struct output_opts *o, const struct report *r,
  * failed: a full disk, a closed pipe) with a sentence in err.
  */
 int output__write(const struct output_opts *o, void (*render)(FILE *f, void *ctx), void *ctx,
-		  bool separate, char *err, size_t errlen);
+		  bool separate, struct err *err);
 
 #endif

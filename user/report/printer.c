@@ -30,7 +30,7 @@ int printer__print(void *ctx)
 {
 	struct printer *p = ctx;
 	struct timespec started = p->cur.since;
-	char err[1024];
+	struct err err = {};
 	int e = p->read(p->src, &p->cur);
 
 	p->cur.since = started;
@@ -46,12 +46,11 @@ int printer__print(void *ctx)
 	if (p->printed && p->final && !p->delta.counters.seen && !p->report.loads)
 		return 0;
 	if (p->emit)
-		e = p->emit(p, p->emit_ctx, err, sizeof(err));
+		e = p->emit(p, p->emit_ctx, &err);
 	else
-		e = output__emit(p->out, &p->report, &p->delta, &p->cur, p->printed, err,
-				 sizeof(err));
+		e = output__emit(p->out, &p->report, &p->delta, &p->cur, p->printed, &err);
 	if (e) {
-		fprintf(stderr, "%s: %s\n", p->tool, err);
+		fprintf(stderr, "%s: %s\n", p->tool, err.msg);
 		return e;
 	}
 	snapshot__copy(&p->prev, &p->cur);

@@ -9,6 +9,7 @@
 
 #include <stdbool.h>
 
+#include "kernel/lib/err.h"
 #include "user/report/output.h"
 #include "user/report/render.h"
 #include "user/report/snapshot.h"
@@ -27,7 +28,7 @@ struct printer {
 	 * prints one report from delta and cur instead of output__emit with
 	 * report (a tool with its own report); 0 or -errno with a sentence in err
 	 */
-	int (*emit)(struct printer *p, void *ctx, char *err, size_t errlen);
+	int (*emit)(struct printer *p, void *ctx, struct err *err);
 	void *emit_ctx;
 	struct snapshot cur;   /* the last read: totals since the start */
 	struct snapshot prev;  /* what the next report subtracts */

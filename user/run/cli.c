@@ -109,7 +109,7 @@ static bool parse_seconds(const char *s, double *v, char **end)
 	return !errno && *end != s && *v > 0 && *v < 1e9;
 }
 
-static int parse_ops(const char *list, __u32 *mask, char *err, size_t errlen)
+static int parse_ops(const char *list, __u32 *mask, struct err *err)
 {
 	static const struct {
 		const char *name;
@@ -136,7 +136,7 @@ static int parse_ops(const char *list, __u32 *mask, char *err, size_t errlen)
 			any |= !ops[i].bits;
 		}
 		if (!found) {
-			snprintf(err, errlen,
+			err__msg(err,
 				 "--op: unknown memory op '%s' (load, store, pfetch, exec, any)",
 				 tok);
 			free(copy);
@@ -147,8 +147,7 @@ static int parse_ops(const char *list, __u32 *mask, char *err, size_t errlen)
 	if (any)
 		*mask = 0;
 	else if (!*mask) {
-		snprintf(err, errlen, "--op: empty list (load, store, pfetch, exec, any)");
-		return -EINVAL;
+		return err__set(err, -EINVAL, "--op: empty list (load, store, pfetch, exec, any)");
 	}
 	return 0;
 }
@@ -156,7 +155,8 @@ static int parse_ops(const char *list, __u32 *mask, char *err, size_t errlen)
 static error_t cli__parse(int key, char *arg, struct argp_state *state)
 {
 	struct cli *cli = state->input;
-	char err[1024], *end;
+	struct err err = {};
+	char *end;
 	__u64 v;
 
 	switch (key) {
@@ -214,8 +214,8 @@ static error_t cli__parse(int key, char *arg, struct argp_state *state)
 		cli->target.inherit = true;
 		break;
 	case 'a':
-		if (range_set__add(&cli->ranges, arg, err, sizeof(err)))
-			argp_error(state, "%s", err);
+		if (range_set__add(&cli->ranges, arg, &err))
+			argp_error(state, "%s", err.msg);
 		break;
 	case OPT_MIN_LAT:
 		if (!cli__parse_u64(arg, &cli->min_lat))
@@ -228,13 +228,13 @@ static error_t cli__parse(int key, char *arg, struct argp_state *state)
 		cli->max_lat_set = true;
 		break;
 	case 's':
-		if (class__parse_list(arg, &cli->class_mask, err, sizeof(err)))
-			argp_error(state, "-s: %s", err);
+		if (class__parse_list(arg, &cli->class_mask, &err))
+			argp_error(state, "-s: %s", err.msg);
 		cli->class_set = true;
 		break;
 	case OPT_OP:
-		if (parse_ops(arg, &cli->op_mask, err, sizeof(err)))
-			argp_error(state, "%s", err);
+		if (parse_ops(arg, &cli->op_mask, &err))
+			argp_error(state, "%s", err.msg);
 		cli->op_set = true;
 		break;
 	case 'd':
@@ -271,8 +271,8 @@ static error_t cli__parse(int key, char *arg, struct argp_state *state)
 				   (unsigned long long)cli->max_lat);
 		if (cli->source.period && cli->source.freq)
 			argp_error(state, "--period and --freq both given: choose one");
-		if (target_opts__check(&cli->target, err, sizeof(err)))
-			argp_error(state, "%s", err);
+		if (target_opts__check(&cli->target, &err))
+			argp_error(state, "%s", err.msg);
 		break;
 	default:
 		return ARGP_ERR_UNKNOWN;
@@ -354,9 +354,6 @@ void cli__libbpf_verbose(int verbose)
 	libbpf_set_print(verbose ? libbpf_print : libbpf_quiet);
 }
 
-int cli__exit_status(int err)
-{
-	if (!err)
-		return EXIT_OK;
-	return err__is_input(err) ? EXIT_USAGE : EXIT_FAIL;
-}
+/* err__status() gives the tools' exit statuses */
+_Static_assert(ERR_EXIT_INPUT == EXIT_USAGE && ERR_EXIT_SYSTEM == EXIT_FAIL,
+	       "kernel/lib/err.h and cli.h agree on the exit statuses");

@@ -69,7 +69,4 @@ enum {
 	EXIT_USAGE = 2, /* bad input: the message names it */
 };
 
-/* The exit status for an error code from the tools' modules (kernel/lib/err.h says whose fault). */
-int cli__exit_status(int err);
-
 #endif

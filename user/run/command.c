@@ -16,7 +16,7 @@
 #define SYS_pidfd_open 434
 #endif
 
-int command__start(struct command *cmd, char *const argv[], char *err, size_t errlen)
+int command__start(struct command *cmd, char *const argv[], struct err *err)
 {
 	int pipefd[2], child_errno = 0, st;
 	ssize_t n;
@@ -24,12 +24,12 @@ int command__start(struct command *cmd, char *const argv[], char *err, size_t er
 	memset(cmd, 0, sizeof(*cmd));
 	cmd->pidfd = -1;
 	if (pipe2(pipefd, O_CLOEXEC)) {
-		snprintf(err, errlen, "pipe: %s", strerror(errno));
+		err__msg(err, "pipe: %s", strerror(errno));
 		return -errno;
 	}
 	cmd->pid = fork();
 	if (cmd->pid < 0) {
-		snprintf(err, errlen, "cannot fork to run '%s': %s", argv[0], strerror(errno));
+		err__msg(err, "cannot fork to run '%s': %s", argv[0], strerror(errno));
 		close(pipefd[0]);
 		close(pipefd[1]);
 		return -errno;
@@ -52,7 +52,7 @@ int command__start(struct command *cmd, char *const argv[], char *err, size_t er
 	if (n == sizeof(child_errno)) {
 		waitpid(cmd->pid, &st, 0);
 		cmd->reaped = true;
-		snprintf(err, errlen, "cannot run '%s': %s", argv[0], strerror(child_errno));
+		err__msg(err, "cannot run '%s': %s", argv[0], strerror(child_errno));
 		return -child_errno;
 	}
 	/* exec succeeded (the pipe closed on exec): wait for the stop it caused */
@@ -61,15 +61,14 @@ int command__start(struct command *cmd, char *const argv[], char *err, size_t er
 	if (!WIFSTOPPED(st)) {
 		cmd->reaped = true;
 		cmd->status = st;
-		snprintf(err, errlen, "'%s' ended before it could be watched", argv[0]);
-		return -ECHILD;
+		return err__set(err, -ECHILD, "'%s' ended before it could be watched", argv[0]);
 	}
 	cmd->traced = true;
 	cmd->pidfd = (int)syscall(SYS_pidfd_open, cmd->pid, 0);
 	if (cmd->pidfd < 0) {
 		int e = errno;
 
-		snprintf(err, errlen, "pidfd_open: %s (Linux 5.3 or later is needed)", strerror(e));
+		err__msg(err, "pidfd_open: %s (Linux 5.3 or later is needed)", strerror(e));
 		command__stop(cmd);
 		return -e;
 	}

@@ -11,6 +11,8 @@
 #include <stddef.h>
 #include <sys/types.h>
 
+#include "kernel/lib/err.h"
+
 struct command {
 	pid_t pid;
 	int pidfd;   /* readable once it exits */
@@ -24,7 +26,7 @@ struct command {
  * stopping it right after exec.  Returns 0, or -errno with a sentence in err (e.g. the
  * command does not exist), nothing left running.
  */
-int command__start(struct command *cmd, char *const argv[], char *err, size_t errlen);
+int command__start(struct command *cmd, char *const argv[], struct err *err);
 
 /* Lets the stopped command run.  Returns 0 or -errno. */
 int command__resume(struct command *cmd);

@@ -6,7 +6,7 @@
 #include "user/run/config.h"
 
 int config__check_fields(const struct cli *c, __u32 fields, __u32 linear_step, const char *lacking,
-			 char *err, size_t errlen)
+			 struct err *err)
 {
 	const char *opt = c->min_lat_set   ? "--min-lat"
 			  : c->max_lat_set ? "--max-lat"
@@ -17,8 +17,7 @@ int config__check_fields(const struct cli *c, __u32 fields, __u32 linear_step, c
 
 	if (!opt || (fields & LDLAT_HAS_LAT))
 		return 0;
-	snprintf(err, errlen, "%s needs latency and data source, which %s", opt, lacking);
-	return -EINVAL;
+	return err__set(err, -EINVAL, "%s needs latency and data source, which %s", opt, lacking);
 }
 
 void config__fill(struct ldlat_config *cfg, const struct cli *c, __u32 fields, bool weight_struct,

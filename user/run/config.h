@@ -12,6 +12,7 @@
 #include <stddef.h>
 
 #include "bpf/ldlat.h"
+#include "kernel/lib/err.h"
 #include "user/run/cli.h"
 
 /*
@@ -20,7 +21,7 @@
  * sentence in err ending with 'lacking' ("page-fault samples do not carry").
  */
 int config__check_fields(const struct cli *c, __u32 fields, __u32 linear_step, const char *lacking,
-			 char *err, size_t errlen);
+			 struct err *err);
 
 /*
  * Fills cfg from the options and the resolved ranges, for samples carrying

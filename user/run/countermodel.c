@@ -33,11 +33,11 @@ static void facts__identity(struct counter_facts *f, const struct cpu_id *id)
 }
 
 static int facts__toolsconf(struct counter_facts *f, const struct cpu_id *id, const char *config,
-			    char *err, size_t errlen)
+			    struct err *err)
 {
 	const struct evtable_entry *en;
 	struct evtable t;
-	int e = toolsconf__load(&t, config, NULL, err, errlen);
+	int e = toolsconf__load(&t, config, NULL, err);
 
 	if (e == -ENOENT && !config)
 		return 0; /* no table anywhere: nothing overrides the model */
@@ -54,18 +54,18 @@ static int facts__toolsconf(struct counter_facts *f, const struct cpu_id *id, co
 	return 0;
 }
 
-int countermodel__build(struct counter_model *m, const char *config, char *err, size_t errlen)
+int countermodel__build(struct counter_model *m, const char *config, struct err *err)
 {
 	struct counter_facts f;
 	struct cpu_id id;
 	int e;
 
 	counter_facts__init(&f);
-	e = cpu_id__read(&id, err, errlen);
+	e = cpu_id__read(&id, err);
 	if (e)
 		return e;
 	facts__identity(&f, &id);
-	e = facts__toolsconf(&f, &id, config, err, errlen);
+	e = facts__toolsconf(&f, &id, config, err);
 	cpu_id__free(&id);
 	if (e)
 		return e;

@@ -10,6 +10,7 @@
 
 #include <stddef.h>
 
+#include "kernel/lib/err.h"
 #include "kernel/policy/counters.h"
 
 /*
@@ -17,6 +18,6 @@
  * error (there is nothing to override); a malformed one, or a malformed
  * LDLAT_CPU, is: -EINVAL with a sentence in err.
  */
-int countermodel__build(struct counter_model *m, const char *config, char *err, size_t errlen);
+int countermodel__build(struct counter_model *m, const char *config, struct err *err);
 
 #endif

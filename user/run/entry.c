@@ -87,37 +87,34 @@ static int wait_stop(struct command *cmd, int sigfd, int *st)
 	}
 }
 
-static void ended(struct command *cmd, int st, const char *name, char *err, size_t errlen)
+static void ended(struct command *cmd, int st, const char *name, struct err *err)
 {
 	cmd->reaped = true;
 	cmd->traced = false;
 	cmd->status = st;
 	if (WIFEXITED(st))
-		snprintf(err, errlen,
+		err__msg(err,
 			 "'%s' exited with status %d before its entry point (its dynamic loader or "
 			 "a library's constructor ended it)",
 			 name, WEXITSTATUS(st));
 	else
-		snprintf(err, errlen, "'%s' was killed by signal %d before its entry point", name,
+		err__msg(err, "'%s' was killed by signal %d before its entry point", name,
 			 WTERMSIG(st));
 }
 
-int command__run_to_entry(struct command *cmd, const char *name, int sigfd, char *err,
-			  size_t errlen)
+int command__run_to_entry(struct command *cmd, const char *name, int sigfd, struct err *err)
 {
 	struct user_regs_struct regs;
 	unsigned long word;
 	__u64 entry;
 	int e, st, sig = 0;
 
-	if (!cmd->traced || cmd->reaped) {
-		snprintf(err, errlen, "'%s' is not stopped at its exec", name);
-		return -EINVAL;
-	}
+	if (!cmd->traced || cmd->reaped)
+		return err__set(err, -EINVAL, "'%s' is not stopped at its exec", name);
 	e = auxv__entry(cmd->pid, &entry);
 	if (e) {
-		snprintf(err, errlen, "cannot read the entry point of '%s' from /proc/%d/auxv: %s",
-			 name, (int)cmd->pid, strerror(-e));
+		err__msg(err, "cannot read the entry point of '%s' from /proc/%d/auxv: %s", name,
+			 (int)cmd->pid, strerror(-e));
 		return e;
 	}
 	errno = 0;
@@ -125,29 +122,28 @@ int command__run_to_entry(struct command *cmd, const char *name, int sigfd, char
 	if (errno || ptrace(PTRACE_POKETEXT, cmd->pid, (void *)entry,
 			    (void *)((word & ~0xfful) | 0xcc))) { /* int3 */
 		e = -errno;
-		snprintf(err, errlen, "cannot set a breakpoint at the entry point of '%s': %s",
-			 name, strerror(-e));
+		err__msg(err, "cannot set a breakpoint at the entry point of '%s': %s", name,
+			 strerror(-e));
 		return e;
 	}
 	for (;;) {
 		if (ptrace(PTRACE_CONT, cmd->pid, NULL, (void *)(long)sig)) {
 			e = -errno;
-			snprintf(err, errlen, "cannot let '%s' run to its entry point: %s", name,
+			err__msg(err, "cannot let '%s' run to its entry point: %s", name,
 				 strerror(-e));
 			return e;
 		}
 		e = wait_stop(cmd, sigfd, &st);
 		if (e == -EINTR) {
-			snprintf(err, errlen, "interrupted while '%s' was loading its libraries",
-				 name);
+			err__msg(err, "interrupted while '%s' was loading its libraries", name);
 			return e;
 		}
 		if (e) {
-			snprintf(err, errlen, "cannot wait for '%s': %s", name, strerror(-e));
+			err__msg(err, "cannot wait for '%s': %s", name, strerror(-e));
 			return e;
 		}
 		if (WIFEXITED(st) || WIFSIGNALED(st)) {
-			ended(cmd, st, name, err, errlen);
+			ended(cmd, st, name, err);
 			return -ECHILD;
 		}
 		if (!WIFSTOPPED(st))
@@ -156,7 +152,7 @@ int command__run_to_entry(struct command *cmd, const char *name, int sigfd, char
 		if (sig == SIGTRAP) {
 			if (ptrace(PTRACE_GETREGS, cmd->pid, NULL, &regs)) {
 				e = -errno;
-				snprintf(err, errlen, "cannot read the registers of '%s': %s", name,
+				err__msg(err, "cannot read the registers of '%s': %s", name,
 					 strerror(-e));
 				return e;
 			}
@@ -170,8 +166,7 @@ int command__run_to_entry(struct command *cmd, const char *name, int sigfd, char
 	if (ptrace(PTRACE_POKETEXT, cmd->pid, (void *)entry, (void *)word) ||
 	    ptrace(PTRACE_SETREGS, cmd->pid, NULL, &regs)) {
 		e = -errno;
-		snprintf(err, errlen, "cannot take the breakpoint out of '%s': %s", name,
-			 strerror(-e));
+		err__msg(err, "cannot take the breakpoint out of '%s': %s", name, strerror(-e));
 		return e;
 	}
 	return 0;
@@ -179,12 +174,11 @@ int command__run_to_entry(struct command *cmd, const char *name, int sigfd, char
 
 #else
 
-int command__run_to_entry(struct command *cmd, const char *name, int sigfd, char *err,
-			  size_t errlen)
+int command__run_to_entry(struct command *cmd, const char *name, int sigfd, struct err *err)
 {
 	(void)cmd;
 	(void)sigfd;
-	snprintf(err, errlen,
+	err__msg(err,
 		 "stopping '%s' at its entry point is implemented on x86_64 only: start the "
 		 "program, then sample it with -p PID",
 		 name);

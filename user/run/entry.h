@@ -11,6 +11,7 @@
 
 #include <stddef.h>
 
+#include "kernel/lib/err.h"
 #include "user/run/command.h"
 
 /*
@@ -24,7 +25,6 @@
  * -ECHILD when the command ended on the way (cmd is then reaped), -EINTR
  * for a signal on sigfd.
  */
-int command__run_to_entry(struct command *cmd, const char *name, int sigfd, char *err,
-			  size_t errlen);
+int command__run_to_entry(struct command *cmd, const char *name, int sigfd, struct err *err);
 
 #endif

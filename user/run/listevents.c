@@ -104,20 +104,19 @@ int list_events(FILE *out, struct cli *cli, const char *tool)
 	struct evtable table;
 	struct evlist evlist = {};
 	struct source src;
-	char notice[2048], err[2048], cpus[512], *line, *save = NULL;
+	struct err err = {};
+	char notice[2048], cpus[512], *line, *save = NULL;
 	const struct evsel *ev;
 	int e, i;
 
-	e = toolsconf__load(&table, cli->config, NULL, err, sizeof(err));
-	if (e) {
-		fprintf(stderr, "%s: %s\n", tool, err);
-		return cli__exit_status(e);
-	}
+	e = toolsconf__load(&table, cli->config, NULL, &err);
+	if (e)
+		return err__report(&err, e, tool, stderr);
 	cli->source.table = &table;
-	e = source__resolve(&cli->source, &src, &evlist, notice, sizeof(notice), err, sizeof(err));
+	e = source__resolve(&cli->source, &src, &evlist, notice, sizeof(notice), &err);
 	if (e && !src.cpu.id[0]) {
 		/* no CPU to report on (a bad LDLAT_CPU): the error alone, no half report */
-		fprintf(stderr, "%s: %s\n", tool, err);
+		fprintf(stderr, "%s: %s\n", tool, err.msg);
 		goto out;
 	}
 	fprintf(out, "tools.conf     %s\n", table.path);
@@ -127,7 +126,7 @@ int list_events(FILE *out, struct cli *cli, const char *tool)
 	for (line = strtok_r(notice, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
 		fprintf(stderr, "%s: %s\n", tool, line);
 	if (e) {
-		fprintf(stderr, "%s: %s\n", tool, err);
+		fprintf(stderr, "%s: %s\n", tool, err.msg);
 		goto out;
 	}
 	fprintf(out, "source         %s (%s)\n", source__name(src.kind),
@@ -182,5 +181,5 @@ out:
 	evlist__free(&evlist);
 	source__free(&src);
 	evtable__free(&table);
-	return cli__exit_status(e);
+	return err__status(&err, e);
 }

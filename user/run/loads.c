@@ -15,29 +15,27 @@ static const char *const retired_loads[] = {
 	"LS_DISPATCH:LD_DISPATCH",
 };
 
-int loads__init(struct loads *l, const char *spec, const char *config, char *err, size_t errlen)
+int loads__init(struct loads *l, const char *spec, const char *config, struct err *err)
 {
 	struct counter_model model;
 	struct count_spec *specs = NULL;
-	char e1[1024];
+	struct err e1 = {};
 	size_t i;
 	int n = 0, e = -EINVAL;
 
 	memset(l, 0, sizeof(*l));
 	if (spec) {
-		e = count_specs__parse(spec, &specs, &n, e1, sizeof(e1));
+		e = count_specs__parse(spec, &specs, &n, &e1);
 		if (e)
-			snprintf(err, errlen, "--loads: %s", e1);
-		if (!e && n != 1) {
-			snprintf(err, errlen, "--loads=%s: name one event", spec);
-			e = -EINVAL;
-		}
+			err__msg(err, "--loads: %s", e1.msg);
+		if (!e && n != 1)
+			e = err__set(err, -EINVAL, "--loads=%s: name one event", spec);
 	} else {
 		for (i = 0; i < ARRAY_SIZE(retired_loads) && e; i++)
-			e = count_specs__parse(retired_loads[i], &specs, &n, e1, sizeof(e1));
+			e = count_specs__parse(retired_loads[i], &specs, &n, &e1);
 		if (e)
-			snprintf(
-				err, errlen,
+			err__msg(
+				err,
 				"--loads: libpfm4 knows no retired-loads event for this CPU (tried "
 				"MEM_INST_RETIRED:ALL_LOADS, MEM_UOPS_RETIRED:ALL_LOADS, "
 				"MEM_INST_RETIRED:LOADS, LS_DISPATCH:LD_DISPATCH). Name one with "
@@ -48,7 +46,7 @@ int loads__init(struct loads *l, const char *spec, const char *config, char *err
 		/* no such event for this CPU is the machine's limit, not bad input */
 		return e == -ENOMEM ? e : spec ? -EINVAL : -ENOENT;
 	}
-	e = countermodel__build(&model, config, err, errlen);
+	e = countermodel__build(&model, config, err);
 	if (!e)
 		e = counting__init(&l->counting, specs, n, &model);
 	free(specs);
@@ -62,20 +60,18 @@ const char *loads__event(const struct loads *l)
 	return l->counting.nev ? l->counting.ev[0].spec.name : "";
 }
 
-int loads__start(struct loads *l, const struct target *target, char *err, size_t errlen)
+int loads__start(struct loads *l, const struct target *target, struct err *err)
 {
-	int e = counting__probe(&l->counting, target, err, errlen);
+	int e = counting__probe(&l->counting, target, err);
 
 	if (e)
 		return e;
-	if (l->counting.ev[0].unsupported) {
-		snprintf(err, errlen, "--loads: %s cannot be counted here: %s", loads__event(l),
-			 l->counting.ev[0].reason);
-		return -EOPNOTSUPP;
-	}
-	e = counting__plan(&l->counting, err, errlen);
+	if (l->counting.ev[0].unsupported)
+		return err__set(err, -EOPNOTSUPP, "--loads: %s cannot be counted here: %s",
+				loads__event(l), l->counting.ev[0].reason);
+	e = counting__plan(&l->counting, err);
 	if (!e)
-		e = counting__open(&l->counting, -1, target, err, errlen);
+		e = counting__open(&l->counting, -1, target, err);
 	if (!e)
 		e = counting__enable(&l->counting, -1);
 	return e;

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <linux/types.h>
 
+#include "kernel/lib/err.h"
 #include "user/report/render.h"
 #include "kernel/policy/counting.h"
 
@@ -31,10 +32,10 @@ struct loads {
  * --config (tools.conf, for the counter model).  Returns 0, -EINVAL with a
  * sentence in err for a bad spec, -ENOENT when this CPU has no such event.
  */
-int loads__init(struct loads *l, const char *spec, const char *config, char *err, size_t errlen);
+int loads__init(struct loads *l, const char *spec, const char *config, struct err *err);
 
 /* Opens it on the target and enables it.  Returns 0 or -errno with a sentence. */
-int loads__start(struct loads *l, const struct target *target, char *err, size_t errlen);
+int loads__start(struct loads *l, const struct target *target, struct err *err);
 
 /* Reads it into total (it goes on counting).  Returns 0 or -errno. */
 int loads__read(struct loads *l);

@@ -11,7 +11,7 @@
 #include "kernel/lib/err.h"
 #include "kernel/abi/sysfs.h"
 
-int privs__check(char *err, size_t errlen)
+int privs__check(struct err *err)
 {
 	char buf[32];
 	__u64 eff = 0;
@@ -27,7 +27,7 @@ int privs__check(char *err, size_t errlen)
 		return 0;
 	if (file__read("/proc/sys/kernel/perf_event_paranoid", buf, sizeof(buf)) > 0)
 		paranoid = atoi(buf);
-	snprintf(err, errlen,
+	err__msg(err,
 		 "needs privilege: run as root, or grant CAP_PERFMON and CAP_BPF (this process "
 		 "lacks %s). kernel.perf_event_paranoid is %d: %s",
 		 !perfmon && !bpf ? "both"
@@ -40,5 +40,5 @@ int privs__check(char *err, size_t errlen)
 				   "BPF programs"
 				 : "unprivileged users may not load BPF programs");
 	/* a capability the user can grant: bad input, not a failure of the system */
-	return err__input(-EPERM);
+	return err__input(err, -EPERM);
 }

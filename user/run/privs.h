@@ -4,12 +4,14 @@
 
 #include <stddef.h>
 
+#include "kernel/lib/err.h"
+
 /*
  * Whether this process may load BPF programs and open the perf events the
  * tools need: root (CAP_SYS_ADMIN), or CAP_PERFMON and CAP_BPF.  Returns 0, or
- * -EPERM marked as bad input (err__input) with a sentence in err that says
+ * -EPERM, marked in err as bad input (err__input), with a sentence in err that says
  * which capability is missing and what kernel.perf_event_paranoid allows.
  */
-int privs__check(char *err, size_t errlen);
+int privs__check(struct err *err);
 
 #endif

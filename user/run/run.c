@@ -17,29 +17,29 @@ void run__init(struct run *r, const struct cli *cli, const char *name)
 	r->target.cgroup_fd = -1;
 }
 
-int run__signals(struct run *r, char *err, size_t errlen)
+int run__signals(struct run *r, struct err *err)
 {
 	r->sigfd = signals__fd();
 	if (r->sigfd < 0) {
-		snprintf(err, errlen, "cannot set up signal handling: %s", strerror(-r->sigfd));
+		err__msg(err, "cannot set up signal handling: %s", strerror(-r->sigfd));
 		return r->sigfd;
 	}
 	return 0;
 }
 
-int run__prepare(struct run *r, char *err, size_t errlen)
+int run__prepare(struct run *r, struct err *err)
 {
 	const struct cli *cli = r->cli;
 	int e;
 
 	if (cli->target.argv) {
-		e = command__start(&r->cmd, cli->target.argv, err, errlen);
+		e = command__start(&r->cmd, cli->target.argv, err);
 		if (e)
 			return e == -ENOENT || e == -EACCES || e == -ENOEXEC ? -EINVAL : e;
 		r->has_cmd = true;
 	}
 	e = target__build(&r->target, &cli->target, r->has_cmd ? r->cmd.pid : 0, &r->procs,
-			  &r->nprocs, err, errlen);
+			  &r->nprocs, err);
 	if (e)
 		return e;
 	r->target_built = true;
@@ -47,7 +47,7 @@ int run__prepare(struct run *r, char *err, size_t errlen)
 	return 0;
 }
 
-int run__go(struct run *r, char *err, size_t errlen)
+int run__go(struct run *r, struct err *err)
 {
 	int e;
 
@@ -55,8 +55,7 @@ int run__go(struct run *r, char *err, size_t errlen)
 		return 0;
 	e = command__resume(&r->cmd);
 	if (e)
-		snprintf(err, errlen, "cannot let '%s' run: %s", r->cli->target.argv[0],
-			 strerror(-e));
+		err__msg(err, "cannot let '%s' run: %s", r->cli->target.argv[0], strerror(-e));
 	return e;
 }
 

@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "kernel/lib/err.h"
 #include "user/run/cli.h"
 #include "user/run/command.h"
 #include "user/run/runloop.h"
@@ -33,17 +34,17 @@ struct run {
 void run__init(struct run *r, const struct cli *cli, const char *name);
 
 /* Blocks the signals into a signalfd (before any command starts). */
-int run__signals(struct run *r, char *err, size_t errlen);
+int run__signals(struct run *r, struct err *err);
 
 /*
  * Starts the command, stopped at its exec, and builds the target.  Returns
  * 0 or -errno with a sentence in err (-EINVAL for a command that cannot be
  * run, a PID or cgroup that is not there).
  */
-int run__prepare(struct run *r, char *err, size_t errlen);
+int run__prepare(struct run *r, struct err *err);
 
 /* Lets the command run (nothing to do without one). */
-int run__go(struct run *r, char *err, size_t errlen);
+int run__go(struct run *r, struct err *err);
 
 /*
  * Waits as the options say; on_tick (tick seconds apart, 0: none) and

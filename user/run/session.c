@@ -62,15 +62,15 @@ static int session__label(struct session *s)
 	return e;
 }
 
-int session__open(struct session *s, const struct ldlat_config *cfg, unsigned int flags, char *err,
-		  size_t errlen)
+int session__open(struct session *s, const struct ldlat_config *cfg, unsigned int flags,
+		  struct err *err)
 {
 	int e;
 
 	memset(s, 0, sizeof(*s));
 	s->ncpus = libbpf_num_possible_cpus();
 	if (s->ncpus <= 0) {
-		snprintf(err, errlen, "cannot count the possible CPUs: %s", strerror(-s->ncpus));
+		err__msg(err, "cannot count the possible CPUs: %s", strerror(-s->ncpus));
 		return s->ncpus ? s->ncpus : -EINVAL;
 	}
 	s->nranges = cfg->nranges ? cfg->nranges : 1;
@@ -78,7 +78,7 @@ int session__open(struct session *s, const struct ldlat_config *cfg, unsigned in
 	s->skel = ldlat_bpf__open();
 	if (!s->skel) {
 		e = -errno;
-		snprintf(err, errlen, "cannot open the BPF object: %s", strerror(-e));
+		err__msg(err, "cannot open the BPF object: %s", strerror(-e));
 		return e;
 	}
 	s->skel->rodata->cfg = *cfg;
@@ -105,26 +105,26 @@ int session__open(struct session *s, const struct ldlat_config *cfg, unsigned in
 	e = ldlat_bpf__load(s->skel);
 	if (e == -ESRCH && !s->addr_only) {
 		/* libbpf's answer for a kfunc that the kernel's BTF lacks */
-		snprintf(err, errlen,
+		err__msg(err,
 			 "cannot load the BPF program: this kernel's BTF has no "
 			 "bpf_cast_to_kern_ctx "
 			 "(Linux 6.2), which reads latency and data source; run with "
 			 "LDLAT_FORCE_ADDR_ONLY=1 in the environment to sample addresses only");
 		session__close(s);
-		return err__system(e);
+		return err__system(err, e);
 	}
 	if (e) {
-		snprintf(err, errlen,
+		err__msg(err,
 			 "cannot load the BPF program: %s (run with -v for the verifier's log; the "
 			 "kernel needs BTF, CONFIG_BPF_EVENTS and Linux 5.15 or later)",
 			 strerror(-e));
 		session__close(s);
 		/* the verifier's EINVAL or EPERM is no fault of the user's input */
-		return err__system(e);
+		return err__system(err, e);
 	}
 	e = session__label(s);
 	if (e) {
-		snprintf(err, errlen, "cannot initialise the histogram map: %s", strerror(-e));
+		err__msg(err, "cannot initialise the histogram map: %s", strerror(-e));
 		session__close(s);
 	}
 	return e;
@@ -138,7 +138,7 @@ static struct bpf_program *session__prog(const struct session *s)
 	return s->addr_only ? s->skel->progs.ldlat_sample_addr : s->skel->progs.ldlat_sample;
 }
 
-int session__attach(struct session *s, struct evlist *evlist, char *err, size_t errlen)
+int session__attach(struct session *s, struct evlist *evlist, struct err *err)
 {
 	struct bpf_program *prog = session__prog(s);
 	struct bpf_link *link;
@@ -151,9 +151,9 @@ int session__attach(struct session *s, struct evlist *evlist, char *err, size_t 
 		link = bpf_program__attach_perf_event(prog, evlist->fds[i].fd);
 		if (!link) {
 			e = -errno;
-			snprintf(err, errlen, "cannot attach the BPF program to %s: %s",
+			err__msg(err, "cannot attach the BPF program to %s: %s",
 				 evlist->evsel[evlist->fds[i].evsel].name, strerror(-e));
-			return err__system(e);
+			return err__system(err, e);
 		}
 		/* the link closes the perf fd when destroyed */
 		evlist->fds[i].owned_elsewhere = true;

@@ -12,6 +12,7 @@
 
 #include "bpf/ldlat.h"
 #include "kernel/abi/evlist.h"
+#include "kernel/lib/err.h"
 #include "user/report/snapshot.h"
 
 struct ldlat_bpf;
@@ -51,11 +52,11 @@ bool session__kernel_has_sample_fields(char *why, size_t len);
 bool session__sample_fields_for(const char *release, const char *force, char *why, size_t len);
 
 /* Opens, configures and loads.  Returns 0 or -errno with a sentence in err. */
-int session__open(struct session *s, const struct ldlat_config *cfg, unsigned int flags, char *err,
-		  size_t errlen);
+int session__open(struct session *s, const struct ldlat_config *cfg, unsigned int flags,
+		  struct err *err);
 
 /* Attaches the program to every fd of the evlist (the links then own the fds). */
-int session__attach(struct session *s, struct evlist *evlist, char *err, size_t errlen);
+int session__attach(struct session *s, struct evlist *evlist, struct err *err);
 
 /* Sums every CPU's counters and histograms into snap (initialised for s->nranges). */
 int session__read(const struct session *s, struct snapshot *snap);

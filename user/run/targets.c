@@ -40,7 +40,7 @@ static int pids__sort_unique(pid_t *v, int n)
 	return m;
 }
 
-int target__parse_pids(const char *list, pid_t **out, int *n, char *err, size_t errlen)
+int target__parse_pids(const char *list, pid_t **out, int *n, struct err *err)
 {
 	const char *p = list;
 	pid_t *pids = NULL, *tmp;
@@ -53,7 +53,7 @@ int target__parse_pids(const char *list, pid_t **out, int *n, char *err, size_t 
 		v = isdigit((unsigned char)*p) ? strtoul(p, &end, 10) : 0;
 		if (errno || !v || v > INT_MAX || (*end && *end != ',') ||
 		    (*end == ',' && !end[1])) {
-			snprintf(err, errlen, "-p '%s': '%.*s' is not a process ID", list,
+			err__msg(err, "-p '%s': '%.*s' is not a process ID", list,
 				 (int)strcspn(p, ","), p);
 			free(pids);
 			return -EINVAL;
@@ -67,46 +67,42 @@ int target__parse_pids(const char *list, pid_t **out, int *n, char *err, size_t 
 		pids[(*n)++] = (pid_t)v;
 		p = *end ? end + 1 : end;
 	}
-	if (!*n) {
-		snprintf(err, errlen, "-p: empty process list");
-		return -EINVAL;
-	}
+	if (!*n)
+		return err__set(err, -EINVAL, "-p: empty process list");
 	*n = pids__sort_unique(pids, *n);
 	*out = pids;
 	return 0;
 }
 
-int target_opts__check(const struct target_opts *o, char *err, size_t errlen)
+int target_opts__check(const struct target_opts *o, struct err *err)
 {
 	struct cpumap map;
 	pid_t *pids;
 	int n, e, given = !!o->pids + !!o->cgroup + !!o->argv;
 
 	if (given > 1) {
-		snprintf(err, errlen,
+		err__msg(err,
 			 "conflicting targets: %s%s%s name different things to watch; "
 			 "give one",
 			 o->pids ? "-p " : "", o->cgroup ? "-G " : "", o->argv ? "a command" : "");
 		return -EINVAL;
 	}
 	if (o->cpus && (o->pids || o->argv)) {
-		snprintf(err, errlen,
+		err__msg(err,
 			 "-C cannot be combined with %s: task events follow the task on every CPU",
 			 o->pids ? "-p" : "a command");
 		return -EINVAL;
 	}
-	if (o->inherit && !o->pids && !o->argv) {
-		snprintf(err, errlen, "--inherit needs -p or a command");
-		return -EINVAL;
-	}
+	if (o->inherit && !o->pids && !o->argv)
+		return err__set(err, -EINVAL, "--inherit needs -p or a command");
 	if (o->cpus) {
-		e = cpumap__parse(&map, o->cpus, err, errlen);
+		e = cpumap__parse(&map, o->cpus, err);
 		if (e)
 			return e;
 		cpumap__free(&map);
 	}
 	if (o->pids) {
-		e = target__parse_pids(o->pids, &pids, &n, err, errlen);
+		e = target__parse_pids(o->pids, &pids, &n, err);
 		if (e)
 			return e;
 		free(pids);
@@ -134,7 +130,7 @@ const char *cgroup2__mount(void)
 	return path[0] ? path : NULL;
 }
 
-static int cgroup__open(const char *arg, char *err, size_t errlen)
+static int cgroup__open(const char *arg, struct err *err)
 {
 	const char *mnt = cgroup2__mount();
 	char path[PATH_MAX];
@@ -147,7 +143,7 @@ static int cgroup__open(const char *arg, char *err, size_t errlen)
 		snprintf(path, sizeof(path), "%s/%s", mnt, arg);
 	fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (fd < 0 || fstatfs(fd, &sfs) || sfs.f_type != CGROUP2_SUPER_MAGIC) {
-		snprintf(err, errlen, "-G '%s' is not a cgroup v2 directory (%s%s%s)", arg,
+		err__msg(err, "-G '%s' is not a cgroup v2 directory (%s%s%s)", arg,
 			 fd < 0 ? strerror(errno) : "another file system",
 			 mnt ? "; cgroup v2 is mounted at " : "; cgroup v2 is not mounted",
 			 mnt ? mnt : "");
@@ -247,23 +243,22 @@ static void tids__sort_unique(struct target *t)
  * vanishes while this runs, a race (the system's).
  */
 static int target__add_pids(struct target *t, const struct target_opts *o, pid_t **procs,
-			    int *nprocs, char *err, size_t errlen)
+			    int *nprocs, struct err *err)
 {
 	pid_t *pids = NULL, tgid;
 	int i, n = 0, e;
 
-	e = target__parse_pids(o->pids, &pids, &n, err, errlen);
+	e = target__parse_pids(o->pids, &pids, &n, err);
 	for (i = 0; i < n && !e; i++) {
 		if (kill(pids[i], 0) && errno == ESRCH) {
-			snprintf(err, errlen, "-p %d: no such process", (int)pids[i]);
-			e = -EINVAL;
+			e = err__set(err, -EINVAL, "-p %d: no such process", (int)pids[i]);
+
 			break;
 		}
 		tgid = pid__tgid(pids[i]);
 		if (tgid < 0) {
-			snprintf(err, errlen, "process %d exited before sampling started",
-				 (int)pids[i]);
-			e = err__system(-ESRCH);
+			err__msg(err, "process %d exited before sampling started", (int)pids[i]);
+			e = err__system(err, -ESRCH);
 			break;
 		}
 		pids[i] = tgid;
@@ -273,11 +268,10 @@ static int target__add_pids(struct target *t, const struct target_opts *o, pid_t
 	for (i = 0; i < n && !e; i++) {
 		e = tids__add_threads(t, pids[i]);
 		if (e == -ENOENT) {
-			snprintf(err, errlen, "process %d exited before sampling started",
-				 (int)pids[i]);
-			e = err__system(-ESRCH);
+			err__msg(err, "process %d exited before sampling started", (int)pids[i]);
+			e = err__system(err, -ESRCH);
 		} else if (e) {
-			snprintf(err, errlen, "-p %d: cannot list its threads: %s", (int)pids[i],
+			err__msg(err, "-p %d: cannot list its threads: %s", (int)pids[i],
 				 strerror(-e));
 		}
 	}
@@ -291,35 +285,34 @@ static int target__add_pids(struct target *t, const struct target_opts *o, pid_t
 	return 0;
 }
 
-static int target__online(struct target *t, char *err, size_t errlen)
+static int target__online(struct target *t, struct err *err)
 {
 	int e = cpumap__online(&t->cpus);
 
 	if (e)
-		snprintf(err, errlen, "cannot read the online CPUs: %s", strerror(-e));
+		err__msg(err, "cannot read the online CPUs: %s", strerror(-e));
 	return e;
 }
 
 /* -C's CPUs into t->cpus, each of them online: an offline CPU cannot be opened. */
-static int target__cpus(struct target *t, const struct target_opts *o, char *err, size_t errlen)
+static int target__cpus(struct target *t, const struct target_opts *o, struct err *err)
 {
 	struct cpumap online = {};
-	int i, e = cpumap__parse(&t->cpus, o->cpus, err, errlen);
+	int i, e = cpumap__parse(&t->cpus, o->cpus, err);
 
 	if (!e)
 		e = cpumap__online(&online);
 	for (i = 0; !e && i < t->cpus.nr; i++) {
 		if (cpumap__has(&online, t->cpus.cpu[i]))
 			continue;
-		snprintf(err, errlen, "-C %s: CPU %d is not online", o->cpus, t->cpus.cpu[i]);
-		e = -EINVAL;
+		e = err__set(err, -EINVAL, "-C %s: CPU %d is not online", o->cpus, t->cpus.cpu[i]);
 	}
 	cpumap__free(&online);
 	return e;
 }
 
 int target__build(struct target *t, const struct target_opts *o, pid_t cmd_pid, pid_t **procs,
-		  int *nprocs, char *err, size_t errlen)
+		  int *nprocs, struct err *err)
 {
 	int e;
 
@@ -327,7 +320,7 @@ int target__build(struct target *t, const struct target_opts *o, pid_t cmd_pid, 
 	t->cgroup_fd = -1;
 	*procs = NULL;
 	*nprocs = 0;
-	e = target_opts__check(o, err, errlen);
+	e = target_opts__check(o, err);
 	if (e)
 		return e;
 	t->inherit = o->inherit;
@@ -346,35 +339,35 @@ int target__build(struct target *t, const struct target_opts *o, pid_t cmd_pid, 
 	}
 	if (o->pids) {
 		t->kind = TARGET_TASKS;
-		e = target__add_pids(t, o, procs, nprocs, err, errlen);
+		e = target__add_pids(t, o, procs, nprocs, err);
 		if (e)
 			target__free(t);
 		return e;
 	}
 	if (o->cgroup) {
 		t->kind = TARGET_CGROUP;
-		t->cgroup_fd = cgroup__open(o->cgroup, err, errlen);
+		t->cgroup_fd = cgroup__open(o->cgroup, err);
 		if (t->cgroup_fd < 0) {
 			e = t->cgroup_fd;
 			t->cgroup_fd = -1;
 			return e;
 		}
 		/* with -C, as perf: the cgroup's tasks only while they run on those CPUs */
-		e = o->cpus ? target__cpus(t, o, err, errlen) : target__online(t, err, errlen);
+		e = o->cpus ? target__cpus(t, o, err) : target__online(t, err);
 		if (e)
 			target__free(t);
 		return e;
 	}
 	if (o->cpus) {
 		t->kind = TARGET_CPUS;
-		e = target__cpus(t, o, err, errlen);
+		e = target__cpus(t, o, err);
 		if (e)
 			target__free(t);
 		return e;
 	}
 	/* system-wide: offline CPUs cannot be opened, and are skipped */
 	t->kind = TARGET_SYSTEM;
-	return target__online(t, err, errlen);
+	return target__online(t, err);
 }
 
 /* "42,97": the processes of a TASKS target, each once. */

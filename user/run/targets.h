@@ -11,6 +11,7 @@
 #include <sys/types.h>
 
 #include "kernel/abi/evlist.h"
+#include "kernel/lib/err.h"
 
 struct target_opts {
 	const char *cpus;   /* -C LIST */
@@ -24,10 +25,10 @@ struct target_opts {
  * Checks the options for conflicts and malformed values without touching the
  * system beyond reading it.  Returns 0 or -EINVAL with a sentence in err.
  */
-int target_opts__check(const struct target_opts *o, char *err, size_t errlen);
+int target_opts__check(const struct target_opts *o, struct err *err);
 
 /* Parses -p's list (PID[,PID...]) into a malloc'd array; -EINVAL with a sentence in err. */
-int target__parse_pids(const char *list, pid_t **out, int *n, char *err, size_t errlen);
+int target__parse_pids(const char *list, pid_t **out, int *n, struct err *err);
 
 /*
  * Builds the target.  cmd_pid is the started command's PID (0: none).  The
@@ -37,7 +38,7 @@ int target__parse_pids(const char *list, pid_t **out, int *n, char *err, size_t 
  * process that exited while this ran, or another -errno.
  */
 int target__build(struct target *t, const struct target_opts *o, pid_t cmd_pid, pid_t **procs,
-		  int *nprocs, char *err, size_t errlen);
+		  int *nprocs, struct err *err);
 
 /*
  * "system-wide", "CPUs 0-3", "PID 42 (3 threads)", "cgroup /sys/fs/...",

@@ -18,30 +18,28 @@
  * a range naming a library is resolved at its entry point, once the loader
  * has mapped every library the program links.
  */
-static int tool__run_to_libraries(struct tool *t, char *err, size_t errlen)
+static int tool__run_to_libraries(struct tool *t, struct err *err)
 {
 	const struct range_set *set = &t->cli->ranges;
 	const char *name = t->cli->target.argv[0];
-	char why[1024];
+	struct err why = {};
 	int i, e;
 
 	i = range_set__first_unmapped(set, t->run.cmd.pid);
 	if (i < 0)
 		return 0;
-	e = command__run_to_entry(&t->run.cmd, name, t->run.sigfd, why, sizeof(why));
-	if (e == -EOPNOTSUPP) {
-		snprintf(err, errlen,
-			 "-a '%s' names a library that '%s' maps only once it runs: %s",
-			 set->range[i].text, name, why);
-		return -EINVAL;
-	}
+	e = command__run_to_entry(&t->run.cmd, name, t->run.sigfd, &why);
+	if (e == -EOPNOTSUPP)
+		return err__set(err, -EINVAL,
+				"-a '%s' names a library that '%s' maps only once it runs: %s",
+				set->range[i].text, name, why.msg);
 	if (e) {
-		snprintf(err, errlen, "%s", why);
+		*err = why;
 		return e;
 	}
 	i = range_set__first_unmapped(set, t->run.cmd.pid);
 	if (i >= 0) {
-		snprintf(err, errlen,
+		err__msg(err,
 			 "no mapping '%s' in '%s' at its entry point, where every library it links "
 			 "is mapped (a library it loads later with dlopen cannot be named)",
 			 set->range[i].text, name);
@@ -51,7 +49,7 @@ static int tool__run_to_libraries(struct tool *t, char *err, size_t errlen)
 }
 
 /* Mapping names ([heap], a file) are looked up in one process. */
-static int tool__resolve_ranges(struct tool *t, char *err, size_t errlen)
+static int tool__resolve_ranges(struct tool *t, struct err *err)
 {
 	struct range_set *set = &t->cli->ranges;
 	pid_t pid = 0;
@@ -60,18 +58,18 @@ static int tool__resolve_ranges(struct tool *t, char *err, size_t errlen)
 	if (range_set__has_mappings(set)) {
 		if (t->run.has_cmd) {
 			pid = t->run.cmd.pid;
-			e = tool__run_to_libraries(t, err, errlen);
+			e = tool__run_to_libraries(t, err);
 			if (e)
 				return e;
 		} else if (t->run.nprocs == 1)
 			pid = t->run.procs[0];
 		else if (t->run.nprocs > 1) {
-			snprintf(err, errlen,
-				 "address ranges that name mappings need a single -p process");
-			return -EINVAL;
+			return err__set(
+				err, -EINVAL,
+				"address ranges that name mappings need a single -p process");
 		}
 	}
-	return range_set__resolve(set, pid, err, errlen);
+	return range_set__resolve(set, pid, err);
 }
 
 /*
@@ -89,14 +87,13 @@ static bool tool__user_event(const struct cli *cli, int open_errno)
 }
 
 int tool__start(struct tool *t, struct cli *cli, const char *name, __u32 linear_step,
-		unsigned int session_flags, char *err, size_t errlen)
+		unsigned int session_flags, struct err *err)
 {
-	return tool__start_hooks(t, cli, name, linear_step, session_flags, NULL, err, errlen);
+	return tool__start_hooks(t, cli, name, linear_step, session_flags, NULL, err);
 }
 
 int tool__start_hooks(struct tool *t, struct cli *cli, const char *name, __u32 linear_step,
-		      unsigned int session_flags, const struct tool_hooks *hooks, char *err,
-		      size_t errlen)
+		      unsigned int session_flags, const struct tool_hooks *hooks, struct err *err)
 {
 	char notice[2048], why[256], *line, *save = NULL;
 	int e;
@@ -107,18 +104,18 @@ int tool__start_hooks(struct tool *t, struct cli *cli, const char *name, __u32 l
 	run__init(&t->run, cli, name);
 	cli__libbpf_verbose(cli->verbose);
 
-	e = privs__check(err, errlen);
+	e = privs__check(err);
 	if (e)
 		return e;
-	e = run__signals(&t->run, err, errlen);
+	e = run__signals(&t->run, err);
 	if (e)
 		return e;
-	e = toolsconf__load(&t->table, cli->config, NULL, err, errlen);
+	e = toolsconf__load(&t->table, cli->config, NULL, err);
 	if (e)
 		return e;
 	t->table_loaded = true;
 	cli->source.table = &t->table;
-	e = source__resolve(&cli->source, &t->src, &t->evlist, notice, sizeof(notice), err, errlen);
+	e = source__resolve(&cli->source, &t->src, &t->evlist, notice, sizeof(notice), err);
 	if (e)
 		return e;
 	for (line = strtok_r(notice, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
@@ -134,34 +131,32 @@ int tool__start_hooks(struct tool *t, struct cli *cli, const char *name, __u32 l
 		t->src.fields = LDLAT_HAS_ADDR;
 	}
 	/* as the latency filters are: auto's fallback cannot keep them either */
-	if (cli->source.ldlat && t->src.kind != SOURCE_LDLAT) {
-		snprintf(err, errlen, "--ldlat applies to --source ldlat, not %s%s",
-			 source__name(t->src.kind),
-			 cli->source.kind == SOURCE_AUTO
-				 ? " (--source auto fell back to page faults here): drop --ldlat"
-				 : "");
-		return -EINVAL;
-	}
-	if (cli->source.event && cli->source.kind == SOURCE_PAGE_FAULTS) {
-		snprintf(err, errlen, "--event applies to --source ldlat or auto, not page-faults");
-		return -EINVAL;
-	}
+	if (cli->source.ldlat && t->src.kind != SOURCE_LDLAT)
+		return err__set(
+			err, -EINVAL, "--ldlat applies to --source ldlat, not %s%s",
+			source__name(t->src.kind),
+			cli->source.kind == SOURCE_AUTO
+				? " (--source auto fell back to page faults here): drop --ldlat"
+				: "");
+	if (cli->source.event && cli->source.kind == SOURCE_PAGE_FAULTS)
+		return err__set(err, -EINVAL,
+				"--event applies to --source ldlat or auto, not page-faults");
 	e = config__check_fields(cli, t->src.fields, linear_step,
 				 t->addr_only ? "this kernel cannot give to BPF (address-only mode)"
 					      : "page-fault samples do not carry",
-				 err, errlen);
+				 err);
 	if (e)
 		return e;
 	if (cli->loads) {
-		e = loads__init(&t->loads, cli->loads_event, cli->config, err, errlen);
+		e = loads__init(&t->loads, cli->loads_event, cli->config, err);
 		if (e)
 			return e;
 	}
 
-	e = run__prepare(&t->run, err, errlen);
+	e = run__prepare(&t->run, err);
 	if (e)
 		return e;
-	e = tool__resolve_ranges(t, err, errlen);
+	e = tool__resolve_ranges(t, err);
 	if (e)
 		return e;
 	if (cli->verbose) {
@@ -178,44 +173,43 @@ int tool__start_hooks(struct tool *t, struct cli *cli, const char *name, __u32 l
 
 	config__fill(&t->cfg, cli, t->src.fields, t->src.weight_struct, linear_step);
 	if (hooks && hooks->configure) {
-		e = hooks->configure(t, hooks->ctx, err, errlen);
+		e = hooks->configure(t, hooks->ctx, err);
 		if (e)
 			return e;
 	}
 	if (!(session_flags & TOOL_NO_BPF)) {
 		e = session__open(&t->session, &t->cfg,
-				  session_flags | (t->addr_only ? SESSION_ADDR_ONLY : 0), err,
-				  errlen);
+				  session_flags | (t->addr_only ? SESSION_ADDR_ONLY : 0), err);
 		if (e)
 			return e;
 		t->session_open = true;
 	}
-	e = evlist__open(&t->evlist, &t->run.target, err, errlen);
+	e = evlist__open(&t->evlist, &t->run.target, err);
 	if (e && tool__user_event(cli, t->evlist.failed_errno))
-		e = err__input(e);
+		e = err__input(err, e);
 	if (e)
 		return e;
 	if (t->session_open) {
-		e = session__attach(&t->session, &t->evlist, err, errlen);
+		e = session__attach(&t->session, &t->evlist, err);
 		if (e)
 			return e;
 	}
 	if (hooks && hooks->before_enable) {
-		e = hooks->before_enable(t, hooks->ctx, err, errlen);
+		e = hooks->before_enable(t, hooks->ctx, err);
 		if (e)
 			return e;
 	}
 	e = evlist__enable(&t->evlist);
 	if (e) {
-		snprintf(err, errlen, "cannot enable the events: %s", strerror(-e));
+		err__msg(err, "cannot enable the events: %s", strerror(-e));
 		return e;
 	}
 	if (t->loads.active) {
-		e = loads__start(&t->loads, &t->run.target, err, errlen);
+		e = loads__start(&t->loads, &t->run.target, err);
 		if (e)
 			return e;
 	}
-	return run__go(&t->run, err, errlen);
+	return run__go(&t->run, err);
 }
 
 void tool__run_info(const struct tool *t, const struct timespec *started, struct run_info *run)

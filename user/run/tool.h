@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "kernel/lib/err.h"
 #include "user/run/cli.h"
 #include "user/run/loads.h"
 #include "user/run/run.h"
@@ -22,9 +23,9 @@ struct run_info;
 /* What a tool adds to the shared run; every member is optional. */
 struct tool_hooks {
 	/* the tool's part of t->cfg (t->src is known), before the program is loaded */
-	int (*configure)(struct tool *t, void *ctx, char *err, size_t errlen);
+	int (*configure)(struct tool *t, void *ctx, struct err *err);
 	/* events open and attached, not yet enabled; a command still stopped at its exec */
-	int (*before_enable)(struct tool *t, void *ctx, char *err, size_t errlen);
+	int (*before_enable)(struct tool *t, void *ctx, struct err *err);
 	void *ctx;
 };
 
@@ -52,16 +53,15 @@ struct tool {
 /*
  * Everything up to sampling: on return 0 the events are enabled and the
  * command runs.  linear_step goes into the BPF configuration.  Returns
- * -errno with a sentence in err (cli__exit_status tells the exit status);
+ * -errno with a sentence in err (err__status tells the exit status);
  * tool__teardown releases what was set up either way.
  */
 int tool__start(struct tool *t, struct cli *cli, const char *name, __u32 linear_step,
-		unsigned int session_flags, char *err, size_t errlen);
+		unsigned int session_flags, struct err *err);
 
 /* The same, with the tool's hooks (NULL: none); hooks must outlive the run. */
 int tool__start_hooks(struct tool *t, struct cli *cli, const char *name, __u32 linear_step,
-		      unsigned int session_flags, const struct tool_hooks *hooks, char *err,
-		      size_t errlen);
+		      unsigned int session_flags, const struct tool_hooks *hooks, struct err *err);
 
 /* What the started run watches, for the reports (run_info): its tool, event, target, filters. */
 void tool__run_info(const struct tool *t, const struct timespec *started, struct run_info *run);

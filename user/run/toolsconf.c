@@ -39,20 +39,18 @@ int toolsconf__candidates(const char *exe, char paths[][4096], int max)
 	return i;
 }
 
-static int toolsconf__load_named(struct evtable *t, const char *path, const char *what, char *err,
-				 size_t errlen)
+static int toolsconf__load_named(struct evtable *t, const char *path, const char *what,
+				 struct err *err)
 {
-	int e = evtable__load(t, path, err, errlen);
+	int e = evtable__load(t, path, err);
 
-	if (e && e != -EINVAL && e != -ENOMEM) {
-		snprintf(err, errlen, "%s '%s': cannot read it: %s", what, path, strerror(-e));
-		return -EINVAL;
-	}
+	if (e && e != -EINVAL && e != -ENOMEM)
+		return err__set(err, -EINVAL, "%s '%s': cannot read it: %s", what, path,
+				strerror(-e));
 	return e;
 }
 
-int toolsconf__load(struct evtable *t, const char *explicit, const char *exe, char *err,
-		    size_t errlen)
+int toolsconf__load(struct evtable *t, const char *explicit, const char *exe, struct err *err)
 {
 	char paths[8][4096], list[2048];
 	const char *env = getenv("LDLAT_CONFIG");
@@ -60,9 +58,9 @@ int toolsconf__load(struct evtable *t, const char *explicit, const char *exe, ch
 	int i, n;
 
 	if (explicit)
-		return toolsconf__load_named(t, explicit, "--config", err, errlen);
+		return toolsconf__load_named(t, explicit, "--config", err);
 	if (env && *env)
-		return toolsconf__load_named(t, env, "LDLAT_CONFIG", err, errlen);
+		return toolsconf__load_named(t, env, "LDLAT_CONFIG", err);
 	n = toolsconf__candidates(exe, paths, 8);
 	for (i = 0; i < n; i++) {
 		char real[4096];
@@ -70,11 +68,11 @@ int toolsconf__load(struct evtable *t, const char *explicit, const char *exe, ch
 		if (access(paths[i], F_OK))
 			continue;
 		return toolsconf__load_named(t, realpath(paths[i], real) ? real : paths[i],
-					     "tools.conf", err, errlen);
+					     "tools.conf", err);
 	}
 	for (i = 0; i < n && off < sizeof(list); i++)
 		off += snprintf(list + off, sizeof(list) - off, "%s%s", i ? ", " : "", paths[i]);
-	snprintf(err, errlen,
+	err__msg(err,
 		 "cannot find tools.conf, the event table (looked in %s): run 'make install', or "
 		 "give one with --config FILE or LDLAT_CONFIG=FILE",
 		 list);

@@ -18,6 +18,7 @@
 
 #include <stddef.h>
 
+#include "kernel/lib/err.h"
 #include "kernel/policy/evtable.h"
 
 #define TOOLSCONF_ETC "/etc/ldlat/tools.conf"
@@ -28,8 +29,7 @@
  * sentence naming the file (and line) when it is unreadable or malformed;
  * -ENOENT when none of the places has one.
  */
-int toolsconf__load(struct evtable *t, const char *explicit, const char *exe, char *err,
-		    size_t errlen);
+int toolsconf__load(struct evtable *t, const char *explicit, const char *exe, struct err *err);
 
 /* The candidate paths in order, for exe (NULL: /proc/self/exe). Returns the count. */
 int toolsconf__candidates(const char *exe, char paths[][4096], int max);

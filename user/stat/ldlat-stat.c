@@ -108,7 +108,7 @@ static const struct argp_option options[] = {
 static error_t stat_parse(int key, char *arg, struct argp_state *state)
 {
 	struct stat_args *a = state->input;
-	char err[2048];
+	struct err err = {};
 	__u64 v;
 	int e;
 
@@ -118,11 +118,11 @@ static error_t stat_parse(int key, char *arg, struct argp_state *state)
 		state->child_inputs[1] = &a->out;
 		break;
 	case 'e':
-		e = count_specs__parse(arg, &a->specs, &a->nspecs, err, sizeof(err));
+		e = count_specs__parse(arg, &a->specs, &a->nspecs, &err);
 		if (e == -ENOMEM)
 			argp_failure(state, EXIT_FAIL, 0, "out of memory");
 		if (e)
-			argp_error(state, "%s", err);
+			argp_error(state, "%s", err.msg);
 		break;
 	case OPT_ALL_CACHE:
 		a->all_cache = true;
@@ -234,13 +234,13 @@ static void render_stat(FILE *f, void *ctx)
 /* One report, to stdout or --output. */
 static int emit(struct stat_run *s, struct stat_report *r)
 {
-	char err[1024];
+	struct err err = {};
 	int e;
 
 	r->out = &s->args->out;
-	e = output__write(&s->args->out, render_stat, r, s->reports++ > 0, err, sizeof(err));
+	e = output__write(&s->args->out, render_stat, r, s->reports++ > 0, &err);
 	if (e)
-		fprintf(stderr, NAME ": %s\n", err);
+		fprintf(stderr, NAME ": %s\n", err.msg);
 	return e;
 }
 
@@ -291,17 +291,17 @@ static int on_interval(void *ctx)
 	return e;
 }
 
-static int set_mux_interval(struct stat_run *s, char *err, size_t errlen)
+static int set_mux_interval(struct stat_run *s, struct err *err)
 {
 	char pmus[MUXINT_MAX_PMUS][64];
 	int i, n, e;
 
-	s->mux_lock = muxlock__take(err, errlen);
+	s->mux_lock = muxlock__take(err);
 	if (s->mux_lock < 0)
 		return s->mux_lock;
 	n = counting__pmus(&s->counting, pmus, MUXINT_MAX_PMUS);
 	for (i = 0; i < n; i++) {
-		e = muxint__set(&s->mux, pmus[i], s->args->mux_ms, err, errlen);
+		e = muxint__set(&s->mux, pmus[i], s->args->mux_ms, err);
 		if (e)
 			return e;
 	}
@@ -310,17 +310,17 @@ static int set_mux_interval(struct stat_run *s, char *err, size_t errlen)
 	return 0;
 }
 
-static int run_multiplexed(struct stat_run *s, enum run_end *end, char *err, size_t errlen)
+static int run_multiplexed(struct stat_run *s, enum run_end *end, struct err *err)
 {
 	char pmus[1][64];
 	int e, g, nfds = 0;
 
 	s->mux_ms = -1;
-	e = counting__open(&s->counting, -1, &s->run.target, err, errlen);
+	e = counting__open(&s->counting, -1, &s->run.target, err);
 	if (e)
 		return e;
 	if (s->args->mux_ms) {
-		e = set_mux_interval(s, err, errlen);
+		e = set_mux_interval(s, err);
 		if (e)
 			return e;
 	} else if (counting__pmus(&s->counting, pmus, 1) == 1 && muxint__get(pmus[0], &s->mux_ms)) {
@@ -333,11 +333,11 @@ static int run_multiplexed(struct stat_run *s, enum run_end *end, char *err, siz
 	}
 	e = counting__enable(&s->counting, -1);
 	if (e) {
-		snprintf(err, errlen, "cannot enable the counters: %s", strerror(-e));
+		err__msg(err, "cannot enable the counters: %s", strerror(-e));
 		return e;
 	}
 	s->start = now();
-	e = run__go(&s->run, err, errlen);
+	e = run__go(&s->run, err);
 	if (e)
 		return e;
 	say_started(s);
@@ -348,14 +348,13 @@ static int run_multiplexed(struct stat_run *s, enum run_end *end, char *err, siz
 	counting__disable(&s->counting, -1);
 	e = counting__read(&s->counting, -1);
 	if (e) {
-		snprintf(err, errlen, "cannot read the counters: %s", strerror(-e));
+		err__msg(err, "cannot read the counters: %s", strerror(-e));
 		return e;
 	}
 	return 0;
 }
 
-static int run_per_group(struct stat_run *s, enum run_end *end, bool *interrupted, char *err,
-			 size_t errlen)
+static int run_per_group(struct stat_run *s, enum run_end *end, bool *interrupted, struct err *err)
 {
 	struct counting *c = &s->counting;
 	double t0;
@@ -364,20 +363,20 @@ static int run_per_group(struct stat_run *s, enum run_end *end, bool *interrupte
 	for (g = 0; g < c->plan.ngroups; g++) {
 		if (g) {
 			run__release(&s->run);
-			e = run__prepare(&s->run, err, errlen);
+			e = run__prepare(&s->run, err);
 			if (e)
 				return e;
 		}
-		e = counting__open(c, g, &s->run.target, err, errlen);
+		e = counting__open(c, g, &s->run.target, err);
 		if (e)
 			return e;
 		e = counting__enable(c, g);
 		if (e) {
-			snprintf(err, errlen, "cannot enable the counters: %s", strerror(-e));
+			err__msg(err, "cannot enable the counters: %s", strerror(-e));
 			return e;
 		}
 		t0 = now();
-		e = run__go(&s->run, err, errlen);
+		e = run__go(&s->run, err);
 		if (e)
 			return e;
 		if (!g)
@@ -388,7 +387,7 @@ static int run_per_group(struct stat_run *s, enum run_end *end, bool *interrupte
 		c->groups[g].elapsed = now() - t0;
 		counting__close(c, g);
 		if (e) {
-			snprintf(err, errlen, "cannot read the counters: %s", strerror(-e));
+			err__msg(err, "cannot read the counters: %s", strerror(-e));
 			return e;
 		}
 		if (*end == RUN_SIGNAL || *end == RUN_ERROR || *end == RUN_TARGETS) {
@@ -418,15 +417,13 @@ static int stat_main(struct stat_run *s)
 	struct counter_model model;
 	enum run_end end = RUN_ERROR;
 	bool interrupted = false;
-	char err[2048];
+	struct err err = {};
 	double t0;
 	int e, i, status;
 
-	e = countermodel__build(&model, a->cli.config, err, sizeof(err));
-	if (e) {
-		fprintf(stderr, NAME ": %s\n", err);
-		return cli__exit_status(e);
-	}
+	e = countermodel__build(&model, a->cli.config, &err);
+	if (e)
+		return err__report(&err, e, NAME, stderr);
 	e = counting__init(&s->counting, a->specs, a->nspecs, &model);
 	if (e) {
 		fprintf(stderr, NAME ": out of memory\n");
@@ -434,30 +431,24 @@ static int stat_main(struct stat_run *s)
 	}
 	s->counting_init = true;
 	/* a {group} that can never be scheduled is bad input, whatever this machine opens */
-	e = counting__plan(&s->counting, err, sizeof(err));
-	if (e) {
-		fprintf(stderr, NAME ": %s\n", err);
-		return cli__exit_status(e);
-	}
+	e = counting__plan(&s->counting, &err);
+	if (e)
+		return err__report(&err, e, NAME, stderr);
 	if (a->plan) {
 		render_stat_plan(stdout, &s->counting);
 		return EXIT_OK;
 	}
-	e = output__check(&a->out, err, sizeof(err));
-	if (e) {
-		fprintf(stderr, NAME ": %s\n", err);
-		return cli__exit_status(e);
-	}
+	e = output__check(&a->out, &err);
+	if (e)
+		return err__report(&err, e, NAME, stderr);
 
-	e = run__signals(&s->run, err, sizeof(err));
+	e = run__signals(&s->run, &err);
 	if (!e)
-		e = run__prepare(&s->run, err, sizeof(err));
+		e = run__prepare(&s->run, &err);
 	if (!e)
-		e = counting__probe(&s->counting, &s->run.target, err, sizeof(err));
-	if (e) {
-		fprintf(stderr, NAME ": %s\n", err);
-		return cli__exit_status(e);
-	}
+		e = counting__probe(&s->counting, &s->run.target, &err);
+	if (e)
+		return err__report(&err, e, NAME, stderr);
 	if (!counting__nsupported(&s->counting))
 		return report_nothing_countable(&s->counting);
 	for (i = 0; i < s->counting.nev; i++)
@@ -467,23 +458,19 @@ static int stat_main(struct stat_run *s)
 				": %s counts user space only: this process may not count the "
 				"kernel (kernel.perf_event_paranoid >= 2 without CAP_PERFMON)\n",
 				s->counting.ev[i].spec.name);
-	e = counting__plan(&s->counting, err, sizeof(err));
-	if (e) {
-		fprintf(stderr, NAME ": %s\n", err);
-		return cli__exit_status(e);
-	}
+	e = counting__plan(&s->counting, &err);
+	if (e)
+		return err__report(&err, e, NAME, stderr);
 	if (a->cli.verbose)
 		render_stat_plan(stderr, &s->counting);
 	t0 = now();
 	if (a->mode == STAT_PER_GROUP)
-		e = run_per_group(s, &end, &interrupted, err, sizeof(err));
+		e = run_per_group(s, &end, &interrupted, &err);
 	else
-		e = run_multiplexed(s, &end, err, sizeof(err));
+		e = run_multiplexed(s, &end, &err);
 	r.elapsed = now() - t0;
-	if (e) {
-		fprintf(stderr, NAME ": %s\n", err);
-		return cli__exit_status(e);
-	}
+	if (e)
+		return err__report(&err, e, NAME, stderr);
 	status = run__exit_status(&s->run, end);
 	if (end == RUN_ERROR)
 		return status;
@@ -501,7 +488,7 @@ int main(int argc, char **argv)
 {
 	struct stat_args args = { .mode = STAT_MULTIPLEX };
 	struct stat_run s = { .args = &args, .mux_lock = -1 };
-	char err[2048];
+	struct err err = {};
 	int status, e;
 
 	argp_err_exit_status = EXIT_USAGE;
@@ -513,9 +500,9 @@ int main(int argc, char **argv)
 		return EXIT_FAIL;
 	}
 	if (!args.nspecs) {
-		e = count_specs__parse(DEFAULT_EVENTS, &args.specs, &args.nspecs, err, sizeof(err));
+		e = count_specs__parse(DEFAULT_EVENTS, &args.specs, &args.nspecs, &err);
 		if (e) {
-			fprintf(stderr, NAME ": %s\n", err);
+			fprintf(stderr, NAME ": %s\n", err.msg);
 			return EXIT_FAIL;
 		}
 	}

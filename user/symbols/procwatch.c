@@ -52,14 +52,14 @@ static void procwatch__apply(const struct sideband_rec *r, void *ctx)
 }
 
 int procwatch__start(struct procwatch *w, struct procmaps *pm, const struct target *target,
-		     const pid_t *pids, int nprocs, char *err, size_t errlen)
+		     const pid_t *pids, int nprocs, struct err *err)
 {
 	int i, e;
 
 	memset(w, 0, sizeof(*w));
 	w->pm = pm;
 	/* side band first: nothing mapped after the /proc read is missed */
-	e = sideband__open(&w->sb, target, err, errlen);
+	e = sideband__open(&w->sb, target, err);
 	if (e)
 		return e;
 	if (!nprocs) {

@@ -14,6 +14,7 @@
 #include <sys/types.h>
 
 #include "kernel/abi/sideband.h"
+#include "kernel/lib/err.h"
 #include "user/symbols/procmaps.h"
 
 struct procwatch {
@@ -29,7 +30,7 @@ struct procwatch {
  * 0.  Returns 0 or -errno with a sentence in err.
  */
 int procwatch__start(struct procwatch *w, struct procmaps *pm, const struct target *target,
-		     const pid_t *pids, int nprocs, char *err, size_t errlen);
+		     const pid_t *pids, int nprocs, struct err *err);
 
 /* Applies what the side band recorded since the last drain. Returns 0 or -errno. */
 int procwatch__drain(struct procwatch *w);

@@ -87,20 +87,16 @@ static bool range__looks_numeric(const char *text)
 	return p > text && (*p == '-' || *p == '+');
 }
 
-int range__parse(struct range_spec *r, const char *text, char *err, size_t errlen)
+int range__parse(struct range_spec *r, const char *text, struct err *err)
 {
 	const char *p;
 	__u64 size;
 
 	memset(r, 0, sizeof(*r));
-	if (!*text) {
-		snprintf(err, errlen, "empty address range");
-		return -EINVAL;
-	}
-	if (strlen(text) >= sizeof(r->text)) {
-		snprintf(err, errlen, "address range '%.40s...' is too long", text);
-		return -EINVAL;
-	}
+	if (!*text)
+		return err__set(err, -EINVAL, "empty address range");
+	if (strlen(text) >= sizeof(r->text))
+		return err__set(err, -EINVAL, "address range '%.40s...' is too long", text);
 	snprintf(r->text, sizeof(r->text), "%s", text);
 	if (!range__looks_numeric(text)) {
 		r->mapping = true;
@@ -114,24 +110,21 @@ int range__parse(struct range_spec *r, const char *text, char *err, size_t errle
 	} else if (*p == '+') {
 		if (parse_size(p + 1, &size))
 			goto bad;
-		if (r->lo + size < r->lo) {
-			snprintf(err, errlen,
-				 "address range '%s' wraps past the end of the address space",
-				 text);
-			return -EINVAL;
-		}
+		if (r->lo + size < r->lo)
+			return err__set(
+				err, -EINVAL,
+				"address range '%s' wraps past the end of the address space", text);
 		r->hi = r->lo + size;
 	} else {
 		goto bad;
 	}
-	if (r->hi <= r->lo) {
-		snprintf(err, errlen,
-			 "address range '%s' is empty (its end is not above its start)", text);
-		return -EINVAL;
-	}
+	if (r->hi <= r->lo)
+		return err__set(err, -EINVAL,
+				"address range '%s' is empty (its end is not above its start)",
+				text);
 	return 0;
 bad:
-	snprintf(err, errlen,
+	err__msg(err,
 		 "cannot parse address range '%s' (expected LO-HI or LO+SIZE, LO and HI in hex "
 		 "with or without 0x, SIZE in bytes with K/M/G/T or in hex after 0x; or a mapping "
 		 "such as [heap], [stack] or a file path)",
@@ -139,14 +132,13 @@ bad:
 	return -EINVAL;
 }
 
-int range_set__add(struct range_set *set, const char *text, char *err, size_t errlen)
+int range_set__add(struct range_set *set, const char *text, struct err *err)
 {
-	if (set->nranges >= LDLAT_MAX_RANGES) {
-		snprintf(err, errlen, "too many address ranges: at most %d (-a %s is one too many)",
-			 LDLAT_MAX_RANGES, text);
-		return -EINVAL;
-	}
-	if (range__parse(&set->range[set->nranges], text, err, errlen))
+	if (set->nranges >= LDLAT_MAX_RANGES)
+		return err__set(err, -EINVAL,
+				"too many address ranges: at most %d (-a %s is one too many)",
+				LDLAT_MAX_RANGES, text);
+	if (range__parse(&set->range[set->nranges], text, err))
 		return -EINVAL;
 	set->nranges++;
 	return 0;
@@ -233,8 +225,7 @@ int range_set__first_unmapped(const struct range_set *set, pid_t pid)
 	return first;
 }
 
-static int spans__add(struct range_set *set, __u64 lo, __u64 hi, int range, char *err,
-		      size_t errlen)
+static int spans__add(struct range_set *set, __u64 lo, __u64 hi, int range, struct err *err)
 {
 	struct span *last = set->nspans ? &set->span[set->nspans - 1] : NULL;
 
@@ -243,7 +234,7 @@ static int spans__add(struct range_set *set, __u64 lo, __u64 hi, int range, char
 		return 0;
 	}
 	if (set->nspans >= LDLAT_MAX_SPANS) {
-		snprintf(err, errlen,
+		err__msg(err,
 			 "'%s' and the other ranges map to more than %d separate address spans",
 			 set->range[range].text, LDLAT_MAX_SPANS);
 		return -EINVAL;
@@ -254,7 +245,7 @@ static int spans__add(struct range_set *set, __u64 lo, __u64 hi, int range, char
 
 /* The mapping spans of range i, from the process's VMAs. */
 static int spans__add_mapping(struct range_set *set, int i, const struct vma *v, int nv,
-			      const struct vm_bounds *b, char *err, size_t errlen)
+			      const struct vm_bounds *b, struct err *err)
 {
 	const char *name = set->range[i].text;
 	const struct vma *first = NULL;
@@ -277,7 +268,7 @@ static int spans__add_mapping(struct range_set *set, int i, const struct vma *v,
 		for (j = 0; j < nv; j++)
 			if (v[j].lo >= lo && strcmp(v[j].path, "[heap]") && v[j].lo < hi)
 				hi = v[j].lo;
-		return spans__add(set, lo, hi, i, err, errlen);
+		return spans__add(set, lo, hi, i, err);
 	}
 	if (!strcmp(name, "[stack]")) {
 		for (j = 0; j < nv; j++) {
@@ -290,14 +281,14 @@ static int spans__add_mapping(struct range_set *set, int i, const struct vma *v,
 				lo = v[j].lo;
 			if (j > 0 && v[j - 1].hi > lo)
 				lo = v[j - 1].hi;
-			return spans__add(set, lo, hi, i, err, errlen);
+			return spans__add(set, lo, hi, i, err);
 		}
 		goto none;
 	}
 	for (j = 0; j < nv; j++) {
 		if (!vma__matches(&v[j], name))
 			continue;
-		e = spans__add(set, v[j].lo, v[j].hi, i, err, errlen);
+		e = spans__add(set, v[j].lo, v[j].hi, i, err);
 		if (e)
 			return e;
 		if (!found)
@@ -314,7 +305,7 @@ static int spans__add_mapping(struct range_set *set, int i, const struct vma *v,
 			if (end > v[j + 1].hi)
 				end = v[j + 1].hi;
 			if (end > v[j + 1].lo) {
-				e = spans__add(set, v[j + 1].lo, end, i, err, errlen);
+				e = spans__add(set, v[j + 1].lo, end, i, err);
 				if (e)
 					return e;
 			}
@@ -323,8 +314,7 @@ static int spans__add_mapping(struct range_set *set, int i, const struct vma *v,
 	if (found)
 		return 0;
 none:
-	snprintf(err, errlen, "no mapping '%s' in the target process", name);
-	return -EINVAL;
+	return err__set(err, -EINVAL, "no mapping '%s' in the target process", name);
 }
 
 static int span__cmp(const void *a, const void *b)
@@ -334,7 +324,7 @@ static int span__cmp(const void *a, const void *b)
 	return x->lo < y->lo ? -1 : x->lo > y->lo;
 }
 
-static int range_set__finish(struct range_set *set, char *err, size_t errlen)
+static int range_set__finish(struct range_set *set, struct err *err)
 {
 	int i;
 
@@ -343,10 +333,10 @@ static int range_set__finish(struct range_set *set, char *err, size_t errlen)
 		if (set->span[i].hi <= set->span[i + 1].lo)
 			continue;
 		if (set->span[i].range == set->span[i + 1].range) {
-			snprintf(err, errlen, "address range '%s' overlaps itself",
+			err__msg(err, "address range '%s' overlaps itself",
 				 set->range[set->span[i].range].text);
 		} else {
-			snprintf(err, errlen,
+			err__msg(err,
 				 "address ranges '%s' and '%s' overlap (a sample must belong to "
 				 "one)",
 				 set->range[set->span[i].range].text,
@@ -358,22 +348,22 @@ static int range_set__finish(struct range_set *set, char *err, size_t errlen)
 }
 
 int range_set__resolve_vmas(struct range_set *set, const struct vma *v, int nv,
-			    const struct vm_bounds *b, char *err, size_t errlen)
+			    const struct vm_bounds *b, struct err *err)
 {
 	int i, e = 0;
 
 	set->nspans = 0;
 	for (i = 0; i < set->nranges && !e; i++) {
 		if (set->range[i].mapping)
-			e = spans__add_mapping(set, i, v, nv, b, err, errlen);
+			e = spans__add_mapping(set, i, v, nv, b, err);
 		else
-			e = spans__add(set, set->range[i].lo, set->range[i].hi, i, err, errlen);
+			e = spans__add(set, set->range[i].lo, set->range[i].hi, i, err);
 	}
-	return e ? e : range_set__finish(set, err, errlen);
+	return e ? e : range_set__finish(set, err);
 }
 
 int range_set__resolve_maps(struct range_set *set, const char *maps_path, const struct vm_bounds *b,
-			    char *err, size_t errlen)
+			    struct err *err)
 {
 	struct vma *v = NULL;
 	int nv = 0, e;
@@ -381,11 +371,11 @@ int range_set__resolve_maps(struct range_set *set, const char *maps_path, const 
 	if (range_set__has_mappings(set)) {
 		nv = maps__read(maps_path, &v);
 		if (nv < 0) {
-			snprintf(err, errlen, "cannot read %s: %s", maps_path, strerror(-nv));
+			err__msg(err, "cannot read %s: %s", maps_path, strerror(-nv));
 			return nv == -ENOENT ? -ESRCH : nv;
 		}
 	}
-	e = range_set__resolve_vmas(set, v, nv, b, err, errlen);
+	e = range_set__resolve_vmas(set, v, nv, b, err);
 	free(v);
 	return e;
 }
@@ -430,7 +420,7 @@ __u64 range__default_heap_room(void)
 	return ((__u64)si.totalram + si.totalswap) * (si.mem_unit ? si.mem_unit : 1);
 }
 
-int range_set__resolve(struct range_set *set, pid_t pid, char *err, size_t errlen)
+int range_set__resolve(struct range_set *set, pid_t pid, struct err *err)
 {
 	struct vm_bounds b = {};
 	char path[64];
@@ -440,14 +430,14 @@ int range_set__resolve(struct range_set *set, pid_t pid, char *err, size_t errle
 		for (i = 0; i < set->nranges; i++) {
 			if (!set->range[i].mapping)
 				continue;
-			snprintf(
-				err, errlen,
+			err__msg(
+				err,
 				"address range '%s' names a mapping: it needs a process (-p PID or "
 				"a command after --)",
 				set->range[i].text);
 			return -EINVAL;
 		}
-		return range_set__resolve_maps(set, NULL, &b, err, errlen);
+		return range_set__resolve_maps(set, NULL, &b, err);
 	}
 	snprintf(path, sizeof(path), "/proc/%d/maps", (int)pid);
 	b.start_brk = proc__start_brk(pid);
@@ -455,7 +445,7 @@ int range_set__resolve(struct range_set *set, pid_t pid, char *err, size_t errle
 	if (!b.heap_room)
 		b.heap_room = range__default_heap_room();
 	b.stack_limit = proc__rlimit(pid, RLIMIT_STACK);
-	return range_set__resolve_maps(set, path, &b, err, errlen);
+	return range_set__resolve_maps(set, path, &b, err);
 }
 
 void range_set__describe(const struct range_set *set, int i, char *buf, size_t len)

@@ -13,6 +13,7 @@
 #include <linux/types.h>
 
 #include "bpf/ldlat.h"
+#include "kernel/lib/err.h"
 
 struct range_spec {
 	char text[256]; /* as the user wrote it */
@@ -44,10 +45,10 @@ struct range_set {
  * suffix, powers of 1024), or a mapping name.  Returns 0 or -EINVAL with a
  * sentence in err.
  */
-int range__parse(struct range_spec *r, const char *text, char *err, size_t errlen);
+int range__parse(struct range_spec *r, const char *text, struct err *err);
 
 /* Parses and appends; refuses more than LDLAT_MAX_RANGES. */
-int range_set__add(struct range_set *set, const char *text, char *err, size_t errlen);
+int range_set__add(struct range_set *set, const char *text, struct err *err);
 
 bool range_set__has_mappings(const struct range_set *set);
 
@@ -87,15 +88,15 @@ __u64 range__default_heap_room(void);
  * plus the anonymous mapping right after it (its .bss), contiguous mappings
  * merged.
  */
-int range_set__resolve(struct range_set *set, pid_t pid, char *err, size_t errlen);
+int range_set__resolve(struct range_set *set, pid_t pid, struct err *err);
 
 /* The same, reading maps from a file (tests use fixtures). */
 int range_set__resolve_maps(struct range_set *set, const char *maps_path, const struct vm_bounds *b,
-			    char *err, size_t errlen);
+			    struct err *err);
 
 /* The same, from a process's mappings sorted by address (offline: from perf.data's MMAP records). */
 int range_set__resolve_vmas(struct range_set *set, const struct vma *v, int nv,
-			    const struct vm_bounds *b, char *err, size_t errlen);
+			    const struct vm_bounds *b, struct err *err);
 
 /* "0x7f00-0x7f80" etc. for range i: the resolved spans, for headers. */
 void range_set__describe(const struct range_set *set, int i, char *buf, size_t len);

@@ -195,25 +195,25 @@ struct top {
 };
 
 /* --sort latency and total need latency, which 'lacking' (a sentence's end) says is missing. */
-static int top_check_sort(const struct top_args *a, __u32 fields, const char *lacking, char *err,
-			  size_t errlen)
+static int top_check_sort(const struct top_args *a, __u32 fields, const char *lacking,
+			  struct err *err)
 {
 	if (a->sort == TOP_SORT_SAMPLES || (fields & LDLAT_HAS_LAT))
 		return 0;
-	snprintf(err, errlen, "--sort %s needs latency, which %s",
+	err__msg(err, "--sort %s needs latency, which %s",
 		 a->sort == TOP_SORT_LATENCY ? "latency" : "total", lacking);
 	return -EINVAL;
 }
 
 /* The tables to keep, before the program loads; latency sorting needs latency. */
-static int top_configure(struct tool *t, void *ctx, char *err, size_t errlen)
+static int top_configure(struct tool *t, void *ctx, struct err *err)
 {
 	struct top *top = ctx;
 	struct top_args *a = top->args;
 	int e = top_check_sort(a, t->src.fields,
 			       t->addr_only ? "this kernel cannot give to BPF (address-only mode)"
 					    : "page-fault samples do not carry",
-			       err, errlen);
+			       err);
 
 	if (e)
 		return e;
@@ -225,14 +225,14 @@ static int top_configure(struct tool *t, void *ctx, char *err, size_t errlen)
 }
 
 /* Events attached, not enabled; a command not yet running: learn the processes. */
-static int top_before_enable(struct tool *t, void *ctx, char *err, size_t errlen)
+static int top_before_enable(struct tool *t, void *ctx, struct err *err)
 {
 	struct top *top = ctx;
 	pid_t cmd = t->run.has_cmd ? t->run.cmd.pid : 0;
 	int e;
 
 	e = procwatch__start(&top->watch, &top->pm, &t->run.target, cmd ? &cmd : t->run.procs,
-			     cmd ? 1 : t->run.nprocs, err, errlen);
+			     cmd ? 1 : t->run.nprocs, err);
 	top->watching = !e;
 	if (e)
 		procwatch__stop(&top->watch);
@@ -278,7 +278,7 @@ static void top_render(FILE *f, void *ctx)
 }
 
 /* One report of the tables drained since the last one (printer.emit). */
-static int top_emit(struct printer *p, void *ctx, char *err, size_t errlen)
+static int top_emit(struct printer *p, void *ctx, struct err *err)
 {
 	struct top *top = ctx;
 	struct top_rows ip = {}, data = {};
@@ -291,14 +291,13 @@ static int top_emit(struct printer *p, void *ctx, char *err, size_t errlen)
 		e = top_rows__data(&data, &top->data, &top->z, top->args->shift,
 				   top->args->data_by);
 	if (e) {
-		snprintf(err, errlen, "out of memory");
+		err__msg(err, "out of memory");
 		goto out;
 	}
 	top_rows__sort(&ip, top->args->sort);
 	top_rows__sort(&data, top->args->sort);
 	/* a blank line between plain reports; on a terminal each one clears the screen */
-	e = output__write(&top->args->out, top_render, &o, p->printed && !top->report.clear, err,
-			  errlen);
+	e = output__write(&top->args->out, top_render, &o, p->printed && !top->report.clear, err);
 	/* every sample of an exited process has been drained and reported */
 	procmaps__prune_exited(&top->pm);
 out:
@@ -350,7 +349,8 @@ static int top_input(struct top_args *a)
 	struct timespec started;
 	__u32 tables = ((a->by & TOP_BY_IP) ? LDLAT_TOP_IP : 0) |
 		       ((a->by & TOP_BY_DATA) ? LDLAT_TOP_DATA : 0);
-	char err[2048], lacking[1024];
+	struct err err = {};
+	char lacking[1024];
 	int e, status;
 
 	clock_gettime(CLOCK_REALTIME, &started);
@@ -358,32 +358,31 @@ static int top_input(struct top_args *a)
 	top.pm.proc_root = NULL; /* the file's processes are not this machine's */
 	top_table__init(&top.ip);
 	top_table__init(&top.data);
-	e = offline__check_cli(&a->cli, NULL, err, sizeof(err));
+	e = offline__check_cli(&a->cli, NULL, &err);
 	if (!e && a->entries_set) {
-		snprintf(err, sizeof(err),
+		err__msg(&err,
 			 "--entries sizes the kernel's tables between two drains of a live run; "
 			 "with --input the tables grow as the file needs and no sample goes "
 			 "unattributed: leave it out");
 		e = -EINVAL;
 	}
 	if (!e)
-		e = output__check(&a->out, err, sizeof(err));
+		e = output__check(&a->out, &err);
 	if (!e && symbolizer__init(&top.z, &top.pm, a->debuginfo)) {
-		snprintf(err, sizeof(err), "out of memory");
+		err__msg(&err, "out of memory");
 		e = -ENOMEM;
 	}
 	if (!e)
 		e = offtop__open(&ot, a->offline.input, &a->cli, tables, a->shift, &top.pm, &top.z,
-				 err, sizeof(err));
+				 &err);
 	if (!e) {
 		snprintf(lacking, sizeof(lacking), "%s (%s) do not carry",
 			 ot.o.src.kind == SOURCE_PAGE_FAULTS ? "page-fault samples" : "the samples",
 			 ot.o.events);
-		e = top_check_sort(a, ot.o.src.fields, lacking, err, sizeof(err));
+		e = top_check_sort(a, ot.o.src.fields, lacking, &err);
 	}
 	if (e) {
-		fprintf(stderr, "ldlat-top: %s\n", err);
-		status = cli__exit_status(e);
+		status = err__report(&err, e, "ldlat-top", stderr);
 		goto out;
 	}
 	ot.ip = (a->by & TOP_BY_IP) ? &top.ip : NULL;
@@ -410,7 +409,7 @@ static int top_input(struct top_args *a)
 		offtop__describe(&ot, "ldlat-top", stderr);
 	if (!e)
 		offtop__report_notes(&ot, "ldlat-top", stderr);
-	status = cli__exit_status(e);
+	status = err__status(&err, e);
 out:
 	printer__free(&top.printer);
 	offtop__close(&ot);
@@ -457,7 +456,7 @@ int main(int argc, char **argv)
 	struct timespec started;
 	struct tool tool;
 	enum run_end end;
-	char err[2048];
+	struct err err = {};
 	int e, status;
 
 	argp_err_exit_status = EXIT_USAGE;
@@ -473,24 +472,24 @@ int main(int argc, char **argv)
 	args.cli.source.sample_ip = args.by & TOP_BY_IP;
 	if (args.cli.list_events)
 		return list_events(stdout, &args.cli, "ldlat-top");
-	e = output__check(&args.out, err, sizeof(err));
-	if (e) {
-		fprintf(stderr, "ldlat-top: %s\n", err);
-		return cli__exit_status(e);
-	}
+	e = output__check(&args.out, &err);
+	if (e)
+		return err__report(&err, e, "ldlat-top", stderr);
 
 	procmaps__init(&top.pm);
 	top_table__init(&top.ip);
 	top_table__init(&top.data);
 	top.tool = &tool;
-	e = tool__start_hooks(&tool, &args.cli, "ldlat-top", 0, 0, &hooks, err, sizeof(err));
+	e = tool__start_hooks(&tool, &args.cli, "ldlat-top", 0, 0, &hooks, &err);
 	clock_gettime(CLOCK_REALTIME, &started);
 	if (!e && symbolizer__init(&top.z, &top.pm, args.debuginfo))
 		e = -ENOMEM;
 	top.z.note_tool = "ldlat-top";
 	if (e) {
-		fprintf(stderr, "ldlat-top: %s\n", e == -ENOMEM ? "out of memory" : err);
-		status = cli__exit_status(e);
+		/* an unmarked -ENOMEM is an allocation's; a refused perf_event_open's has its sentence */
+		fprintf(stderr, "ldlat-top: %s\n",
+			e == -ENOMEM && !err__has_fault(&err, e) ? "out of memory" : err.msg);
+		status = err__status(&err, e);
 		goto out;
 	}
 	tool__run_info(&tool, &started, &run);

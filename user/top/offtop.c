@@ -66,11 +66,11 @@ static int offtop__read_build_ids(struct offtop *t)
 	struct perf_build_id b;
 	struct perf_cursor c;
 	struct perf_record r;
-	char err[256];
+	struct err err = {};
 	int e = 0;
 
 	perf_file__build_id_section(f, &c);
-	while (!e && perf_file__next(f, &c, &r, NULL, err, sizeof(err)) > 0)
+	while (!e && perf_file__next(f, &c, &r, NULL, &err) > 0)
 		if (!perf_file__parse_build_id(&r, &b))
 			e = offtop__add_build_id(t, &b);
 	return e; /* a damaged section names fewer files: not an error */
@@ -446,7 +446,7 @@ static void freeze_all(const void *node, VISIT which, void *ctx)
 }
 
 /* Collects the side-band records, sorts them by time, applies them; freezes every image. */
-static int offtop__sideband(struct offtop *t, char *err, size_t errlen)
+static int offtop__sideband(struct offtop *t, struct err *err)
 {
 	const struct perf_file *f = &t->o.file;
 	struct sb_rec *recs = NULL, *tmp;
@@ -461,7 +461,7 @@ static int offtop__sideband(struct offtop *t, char *err, size_t errlen)
 
 	t->timed = offtop__timed(f);
 	perf_file__rewind(f, &c);
-	while ((e = perf_file__next(f, &c, &r, NULL, err, errlen)) > 0) {
+	while ((e = perf_file__next(f, &c, &r, NULL, err)) > 0) {
 		seq++;
 		if (r.type == PERF_RECORD_HEADER_BUILD_ID && !perf_file__parse_build_id(&r, &b)) {
 			if (offtop__add_build_id(t, &b))
@@ -525,7 +525,7 @@ out:
 	free(recs);
 	return e;
 nomem:
-	snprintf(err, errlen, "out of memory reading the mappings of %s", f->path);
+	err__msg(err, "out of memory reading the mappings of %s", f->path);
 	free(recs);
 	return -ENOMEM;
 }
@@ -533,7 +533,7 @@ nomem:
 /* ---- opening ------------------------------------------------------------------- */
 
 /* Every analysed event records the fields the tables need. */
-static int offtop__check_fields(struct offtop *t, __u32 tables, char *err, size_t errlen)
+static int offtop__check_fields(struct offtop *t, __u32 tables, struct err *err)
 {
 	const struct perf_file *f = &t->o.file;
 	static const struct {
@@ -560,7 +560,7 @@ static int offtop__check_fields(struct offtop *t, __u32 tables, char *err, size_
 			if (t->o.use[i] && !(f->events[i].attr.sample_type & need[k].bit))
 				break;
 		if (i < f->nevents) {
-			snprintf(err, errlen,
+			err__msg(err,
 				 "ldlat-top --input needs %s; %s's event '%s' did not "
 				 "record it",
 				 need[k].what, f->path, f->events[i].name);
@@ -571,7 +571,7 @@ static int offtop__check_fields(struct offtop *t, __u32 tables, char *err, size_
 }
 
 int offtop__open(struct offtop *t, const char *path, struct cli *cli, __u32 tables, __u32 shift,
-		 struct procmaps *images, struct symbolizer *z, char *err, size_t errlen)
+		 struct procmaps *images, struct symbolizer *z, struct err *err)
 {
 	int e;
 
@@ -581,19 +581,17 @@ int offtop__open(struct offtop *t, const char *path, struct cli *cli, __u32 tabl
 	t->images = images;
 	t->z = z;
 	t->next_id = OFFTOP_IMAGE_BASE;
-	e = offline__open(&t->o, path, cli, 0, err, errlen);
+	e = offline__open(&t->o, path, cli, 0, err);
 	if (!e)
-		e = offtop__check_fields(t, tables, err, errlen);
+		e = offtop__check_fields(t, tables, err);
 	if (e)
 		return e;
 	t->o.cfg.top = tables;
 	t->o.cfg.top_shift = shift;
 	t->o.cfg.top_entries = 0; /* native tables grow: nothing goes unattributed */
-	if (offtop__read_build_ids(t)) {
-		snprintf(err, errlen, "out of memory reading %s", path);
-		return -ENOMEM;
-	}
-	return offtop__sideband(t, err, errlen);
+	if (offtop__read_build_ids(t))
+		return err__set(err, -ENOMEM, "out of memory reading %s", path);
+	return offtop__sideband(t, err);
 }
 
 /* ---- the kernel ------------------------------------------------------------------ */
@@ -716,7 +714,7 @@ static void offtop__kernel(struct offtop *t)
 
 /* ---- the samples ----------------------------------------------------------------- */
 
-static int offtop__run(struct offtop *t, struct snapshot *snap, char *err, size_t errlen)
+static int offtop__run(struct offtop *t, struct snapshot *snap, struct err *err)
 {
 	const struct ldlat_config *cfg = &t->o.cfg;
 	struct perf_cursor c;
@@ -729,7 +727,7 @@ static int offtop__run(struct offtop *t, struct snapshot *snap, char *err, size_
 	int e;
 
 	perf_file__rewind(&t->o.file, &c);
-	while ((e = offline__next_sample(&t->o, &c, &r, &ps, err, errlen)) > 0) {
+	while ((e = offline__next_sample(&t->o, &c, &r, &ps, err)) > 0) {
 		at = t->timed ? ps.time : t->o.stats.records;
 		for (; j < t->sideband && t->sb_seq[j] < t->o.stats.records; j++)
 			latest = t->sb_latest[j];
@@ -750,8 +748,7 @@ static int offtop__run(struct offtop *t, struct snapshot *snap, char *err, size_
 	}
 	return e;
 nomem:
-	snprintf(err, errlen, "out of memory");
-	return -ENOMEM;
+	return err__set(err, -ENOMEM, "out of memory");
 }
 
 int offtop__read(void *ctx, struct snapshot *snap)
@@ -766,7 +763,7 @@ int offtop__read(void *ctx, struct snapshot *snap)
 		top_table__reset(t->ip);
 	if (t->data)
 		top_table__reset(t->data);
-	e = offtop__run(t, snap, t->err, sizeof(t->err));
+	e = offtop__run(t, snap, &t->err);
 	if (!e)
 		offtop__kernel(t);
 	clock_gettime(CLOCK_REALTIME, &snap->taken);
@@ -777,7 +774,7 @@ const char *offtop__error(void *ctx)
 {
 	const struct offtop *t = ctx;
 
-	return t->err;
+	return t->err.msg;
 }
 
 static void count_timelines(const void *node, VISIT which, void *ctx)

@@ -47,6 +47,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "kernel/lib/err.h"
 #include "user/offline/offline.h"
 #include "user/symbols/procmaps.h"
 #include "user/symbols/symbolize.h"
@@ -93,7 +94,7 @@ struct offtop {
 	unsigned char kernel_id[20]; /* the file's kernel build ID (HEADER_BUILD_ID) */
 	int kernel_id_len;
 	char kernel_note[1024]; /* how kernel addresses are named, when not from /proc/kallsyms */
-	char err[1024];
+	struct err err;
 };
 
 /*
@@ -106,7 +107,7 @@ struct offtop {
  * option the file cannot serve).
  */
 int offtop__open(struct offtop *t, const char *path, struct cli *cli, __u32 tables, __u32 shift,
-		 struct procmaps *images, struct symbolizer *z, char *err, size_t errlen);
+		 struct procmaps *images, struct symbolizer *z, struct err *err);
 
 /*
  * Every sample of the file into snap (replacing what it held) and into
