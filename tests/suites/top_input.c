@@ -1113,7 +1113,14 @@ START_TEST(test_input_recorded_unprivileged)
 	perf_record(path, "", cmd);
 	chmod(path, 0644);
 	chmod(tmpdir, 0755);
+	/*
+	 * An empty build-ID cache of its own: a cache another test's perf record
+	 * left in $HOME/.debug holds a copy of kallsyms read as root, which
+	 * would name the kernel addresses this user cannot see.
+	 */
+	setenv("PERF_BUILDID_DIR", tmp("nobody-cache"), 1);
 	ck_assert_msg(run_top(argv, &out, &err) == 0, "%s", err);
+	unsetenv("PERF_BUILDID_DIR");
 	ck_assert_int_eq(count_for(out, "[.] touch_a "), 50);
 	ck_assert_int_eq(count_for(out, " array_c "), 10);
 	ck_assert_int_eq(named_kernel_samples(out), 0);
