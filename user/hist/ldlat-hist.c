@@ -77,6 +77,7 @@ static error_t hist_parse(int key, char *arg, struct argp_state *state)
 		state->child_inputs[2] = &a->pin;
 		state->child_inputs[3] = &a->offline;
 		state->child_inputs[4] = &a->cli;
+		state->child_inputs[5] = &a->cli;
 		break;
 	case OPT_BY:
 		a->by_set = true;
@@ -105,8 +106,13 @@ static error_t hist_parse(int key, char *arg, struct argp_state *state)
 }
 
 static const struct argp_child children[] = {
-	{ &cli_argp, 0, NULL, 0 },     { &output_argp, 0, NULL, 0 },	{ &pin_argp, 0, NULL, 0 },
-	{ &offline_argp, 0, NULL, 0 }, { &cli_loads_argp, 0, NULL, 0 }, {},
+	{ &cli_argp, 0, NULL, 0 },
+	{ &output_argp, 0, NULL, 0 },
+	{ &pin_argp, 0, NULL, 0 },
+	{ &offline_argp, 0, NULL, 0 },
+	{ &cli_loads_argp, 0, NULL, 0 },
+	{ &cli_list_events_argp, 0, NULL, 0 },
+	{},
 };
 
 static const struct argp argp = {

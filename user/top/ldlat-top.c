@@ -105,6 +105,7 @@ static error_t top_parse(int key, char *arg, struct argp_state *state)
 		state->child_inputs[0] = &a->cli;
 		state->child_inputs[1] = &a->out;
 		state->child_inputs[2] = &a->offline;
+		state->child_inputs[3] = &a->cli;
 		break;
 	case OPT_BY:
 		if (!strcmp(arg, "ip") || !strcmp(arg, "code"))
@@ -171,6 +172,7 @@ static const struct argp_child children[] = {
 	{ &cli_argp, 0, NULL, 0 },
 	{ &output_argp, 0, NULL, 0 },
 	{ &offline_argp, 0, NULL, 0 },
+	{ &cli_list_events_argp, 0, NULL, 0 },
 	{},
 };
 
