@@ -46,7 +46,7 @@ struct offline {
  * Refuses, with a sentence in err (-EINVAL), the options that only mean
  * something live: --source, -L, -c, -F, --event, --config, --loads,
  * --list-events, -C, -G, --inherit, -d, -i, a command; and those of pinned
- * sets (pin_option: the first pinning option given, as pin_opts__first says;
+ * sets (pin_option: the first pinning option given;
  * NULL for none or a tool without them).
  */
 int offline__check_cli(const struct cli *cli, const char *pin_option, char *err, size_t errlen);
