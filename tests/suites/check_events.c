@@ -1383,6 +1383,44 @@ START_TEST(test_list_events_cli)
 }
 END_TEST
 
+/*
+ * The word form, ldlat-hist list-events (and ldlat-top's), prints what
+ * --list-events does, byte for byte; it takes the options that choose the
+ * event and no other.
+ */
+START_TEST(test_list_events_word)
+{
+	static const char *const tools[] = { "ldlat-hist", "ldlat-top" };
+	char *flag[] = { NULL, "--list-events", "--source", "auto", NULL };
+	char *word[] = { NULL, "list-events", "--source", "auto", NULL };
+	char *refused[] = { NULL, "list-events", "-p", "1", NULL };
+	char *fout, *ferr, *out, *err, want[128];
+	unsigned int i;
+
+	machine("sapphire-rapids", "GenuineIntel-6-8F");
+	for (i = 0; i < ARRAY_SIZE(tools); i++) {
+		flag[0] = word[0] = refused[0] = (char *)build_path(tools[i]);
+		ck_assert_int_eq(run(flag, 10, &fout, &ferr), 0);
+		ck_assert_ptr_nonnull(strstr(fout, "event 1        cpu/"));
+		ck_assert_int_eq(run(word, 10, &out, &err), 0);
+		ck_assert_str_eq(out, fout);
+		ck_assert_str_eq(err, ferr);
+		free(out);
+		free(err);
+		free(fout);
+		free(ferr);
+		ck_assert_int_eq(run(refused, 10, &out, &err), 2);
+		snprintf(want, sizeof(want), "%s: -p is not an option of '%s list-events'",
+			 tools[i], tools[i]);
+		ck_assert_msg(strstr(err, want), "want '%s' in: %s", want, err);
+		ck_assert_str_eq(out, "");
+		free(out);
+		free(err);
+	}
+	machine_reset();
+}
+END_TEST
+
 static Suite *events_suite(void)
 {
 	Suite *s = suite_create("events");
@@ -1420,6 +1458,7 @@ static Suite *events_suite(void)
 	tcase_add_loop_test(tc, test_option_defaults, 0, ARRAY_SIZE(option_cases));
 	tcase_add_test(tc, test_open_errors);
 	tcase_add_test(tc, test_list_events_cli);
+	tcase_add_test(tc, test_list_events_word);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -876,26 +876,32 @@ static int run_hist(char **argv, char **out, char **err)
 	return run(argv, 120, out, err);
 }
 
+/*
+ * Options of the other modes (live sampling, list-events, the pinned sets'):
+ * not options of ldlat-hist report (--input FILE), which names the one given.
+ */
 static const char *const live_only[][3] = {
-	{ "--source", "page-faults", "--source applies to live sampling" },
-	{ "-L", "50", "--ldlat applies to live sampling" },
-	{ "-c", "10", "--period applies to live sampling" },
-	{ "-F", "100", "--freq applies to live sampling" },
-	{ "-C", "0", "-C/--cpu applies to live sampling" },
-	{ "-G", "/sys/fs/cgroup", "-G/--cgroup applies to live sampling" },
-	{ "-d", "1", "--duration applies to live sampling" },
-	{ "-i", "1", "--interval applies to live sampling" },
-	{ "--", "true", "a command to run applies to live sampling" },
-	{ "--event", "cpu/mem-loads,ldlat=30/P", "--event applies to live sampling" },
-	{ "--config", "tools.conf", "--config applies to live sampling" },
-	{ "--loads", NULL, "--loads applies to live sampling" },
-	{ "--loads=mem_inst_retired.all_loads", NULL, "--loads applies to live sampling" },
-	{ "--list-events", NULL, "--list-events applies to live sampling" },
-	{ "--pin", "pinned", "--pin works on a set pinned on bpffs, not on --input" },
-	{ "--detach", NULL, "--detach works on a set pinned on bpffs, not on --input" },
-	{ "--show", "pinned", "--show works on a set pinned on bpffs, not on --input" },
-	{ "--delta", NULL, "--delta works on a set pinned on bpffs, not on --input" },
-	{ "--unpin", "pinned", "--unpin works on a set pinned on bpffs, not on --input" },
+	{ "--source", "page-faults", "--source is not an option of 'ldlat-hist report'" },
+	{ "-L", "50", "-L is not an option of 'ldlat-hist report'" },
+	{ "-c", "10", "-c is not an option of 'ldlat-hist report'" },
+	{ "-F", "100", "-F is not an option of 'ldlat-hist report'" },
+	{ "-C", "0", "-C is not an option of 'ldlat-hist report'" },
+	{ "-G", "/sys/fs/cgroup", "-G is not an option of 'ldlat-hist report'" },
+	{ "-d", "1", "-d is not an option of 'ldlat-hist report'" },
+	{ "-i", "1", "-i is not an option of 'ldlat-hist report'" },
+	{ "--", "true", "a command ('true') is not an argument of 'ldlat-hist report'" },
+	{ "--event", "cpu/mem-loads,ldlat=30/P",
+	  "--event is not an option of 'ldlat-hist report'" },
+	{ "--config", "tools.conf", "--config is not an option of 'ldlat-hist report'" },
+	{ "--loads", NULL, "--loads is not an option of 'ldlat-hist report'" },
+	{ "--loads=mem_inst_retired.all_loads", NULL,
+	  "--loads is not an option of 'ldlat-hist report'" },
+	{ "--list-events", NULL, "--list-events is not an option of 'ldlat-hist report'" },
+	{ "--pin", "pinned", "--pin is not an option of 'ldlat-hist report'" },
+	{ "--detach", NULL, "--detach is not an option of 'ldlat-hist report'" },
+	{ "--show", "pinned", "--show is not an option of 'ldlat-hist report'" },
+	{ "--delta", NULL, "--delta is not an option of 'ldlat-hist report'" },
+	{ "--unpin", "pinned", "--unpin is not an option of 'ldlat-hist report'" },
 };
 
 START_TEST(test_cli_live_only)
@@ -916,6 +922,93 @@ START_TEST(test_cli_live_only)
 	ck_assert_msg(strstr(err, live_only[_i][2]), "%s", err);
 	ck_assert_str_eq(out, "");
 	ck_assert_int_ne(access(pinned, F_OK), 0); /* nothing pinned or created */
+	free(out);
+	free(err);
+}
+END_TEST
+
+/* Runs argv (NULL-ended) and returns its exit status, with stdout and stderr. */
+static int run_words(char *const argv[], char **out, char **err)
+{
+	char *copy[16];
+	int i;
+
+	for (i = 0; argv[i] && i < 15; i++)
+		copy[i] = argv[i];
+	copy[i] = NULL;
+	return run_hist(copy, out, err);
+}
+
+/*
+ * ldlat-hist report FILE is ldlat-hist --input FILE: the same report and
+ * messages, byte for byte, with the options before or after FILE.
+ */
+START_TEST(test_cli_report_word)
+{
+	const char *path = tmp("word.data");
+	char *flag[] = { (char *)hist(), "--input", (char *)path, "-s", "ram,l1",
+			 "--by",	 "both",    "-v",	  NULL };
+	char *word[] = { (char *)hist(), "report", (char *)path, "-s", "ram,l1",
+			 "--by",	 "both",   "-v",	 NULL };
+	char *word2[] = { (char *)hist(), "report", "-s",	  "ram,l1", "--by",
+			  "both",	  "-v",	    (char *)path, NULL };
+	char *fout, *ferr, *out, *err;
+
+	write_layout(path, PW_EVERY_FIELD, 40, false);
+	ck_assert_int_eq(run_words(flag, &fout, &ferr), 0);
+	ck_assert_ptr_nonnull(strstr(fout, "source"));
+	ck_assert_int_eq(run_words(word, &out, &err), 0);
+	ck_assert_str_eq(out, fout);
+	ck_assert_str_eq(err, ferr);
+	free(out);
+	free(err);
+	ck_assert_int_eq(run_words(word2, &out, &err), 0);
+	ck_assert_str_eq(out, fout);
+	ck_assert_str_eq(err, ferr);
+	free(out);
+	free(err);
+	free(fout);
+	free(ferr);
+}
+END_TEST
+
+/* The word forms refuse what their mode does not take: exit 2, the option named. */
+static const char *const word_refused[][6] = {
+	{ "report", "FILE", "-i", "1", "-i is not an option of 'ldlat-hist report'" },
+	{ "report", "FILE", "--pin", "pinned", "--pin is not an option of 'ldlat-hist report'" },
+	{ "report", "FILE", "--input", "FILE", "--input: empty file name" },
+	{ "report", "FILE", "--", "true",
+	  "a command ('true') is not an argument of 'ldlat-hist report'" },
+	{ "report", "FILE", "FILE", "a command ('" },
+	{ "report", "-s", "ram", "'ldlat-hist report' needs FILE" },
+	{ "list-events", "--input", "FILE",
+	  "--input is not an option of 'ldlat-hist list-events'" },
+	{ "show", "pinned", "--input", "FILE", "--input is not an option of 'ldlat-hist show'" },
+	{ "unpin", "pinned", "-a", "0x1000+4K", "-a is not an option of 'ldlat-hist unpin'" },
+	{ "sample", "--input", "FILE", "--input is not an option of 'ldlat-hist sample'" },
+};
+
+START_TEST(test_cli_word_refused)
+{
+	const char *path = tmp("refused.data"), *pinned = tmp("pinned");
+	const char *const *c = word_refused[_i];
+	char *argv[8] = { (char *)hist() }, *out, *err;
+	int i;
+
+	write_layout(path, PW_EVERY_FIELD, 3, false);
+	for (i = 0; c[i + 1]; i++)
+		argv[i + 1] = !strcmp(c[i], "FILE")	? (char *)path
+			      : !strcmp(c[i], "pinned") ? (char *)pinned
+							: (char *)c[i];
+	/* --input FILE after report FILE: the empty name is the value refused */
+	if (_i == 2)
+		argv[4] = "";
+	argv[i + 1] = NULL;
+	ck_assert_int_eq(run_hist(argv, &out, &err), 2);
+	ck_assert_msg(strncmp(err, "ldlat-hist", 10) == 0, "%s", err);
+	ck_assert_msg(strstr(err, c[i]), "want '%s' in: %s", c[i], err);
+	ck_assert_str_eq(out, "");
+	ck_assert_int_ne(access(pinned, F_OK), 0);
 	free(out);
 	free(err);
 }
@@ -1752,6 +1845,8 @@ int main(void)
 	tc = tcase_create("cli");
 	tcase_set_timeout(tc, 120);
 	tcase_add_loop_test(tc, test_cli_live_only, 0, ARRAY_SIZE(live_only));
+	tcase_add_test(tc, test_cli_report_word);
+	tcase_add_loop_test(tc, test_cli_word_refused, 0, ARRAY_SIZE(word_refused));
 	tcase_add_loop_test(tc, test_cli_bad_input, 0, ARRAY_SIZE(bad_cli));
 	tcase_add_test(tc, test_cli_unprivileged);
 	tcase_add_loop_test(tc, test_cli_output, 0, NFMTS);

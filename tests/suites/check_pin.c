@@ -558,15 +558,21 @@ END_TEST
 
 static const char *const bad_options[][8] = {
 	{ "--detach", "--detach needs --pin DIR" },
-	{ "--delta", "--delta applies to --show DIR" },
-	{ "--pin", "/sys/fs/bpf/x", "--show", "/sys/fs/bpf/x", "separate commands" },
+	{ "--delta", "--delta is not an option of 'ldlat-hist sample'" },
+	{ "--pin", "/sys/fs/bpf/x", "--show", "/sys/fs/bpf/x",
+	  "--pin is not an option of 'ldlat-hist show'" },
 	{ "--pin", "/sys/fs/bpf/x", "--detach", "--", "true", "--detach cannot watch a command" },
 	{ "--pin", "/sys/fs/bpf/x", "--detach", "-i", "1", "--detach exits at once" },
-	{ "--show", "/sys/fs/bpf/x", "-G", "/", "drop -G" },
-	{ "--show", "/sys/fs/bpf/x", "--linear", "10", "drop --linear" },
+	{ "--show", "/sys/fs/bpf/x", "-G", "/", "-G is not an option of 'ldlat-hist show'" },
+	{ "--show", "/sys/fs/bpf/x", "--linear", "10",
+	  "--linear is not an option of 'ldlat-hist show'" },
 	{ "--show", "/sys/fs/bpf/x", "--delta", "--format", "openmetrics",
 	  "--delta does not apply to --format openmetrics" },
-	{ "--unpin", "/sys/fs/bpf/x", "-i", "1", "--unpin prints no report" },
+	{ "--unpin", "/sys/fs/bpf/x", "-i", "1", "-i is not an option of 'ldlat-hist unpin'" },
+	{ "unpin", "/sys/fs/bpf/x", "--format", "json",
+	  "--format is not an option of 'ldlat-hist unpin'" },
+	{ "show", "/sys/fs/bpf/x", "--detach", "--detach is not an option of 'ldlat-hist show'" },
+	{ "show", "--delta", "'ldlat-hist show' needs DIR" },
 	{ "--format", "yaml", "--format 'yaml': expected text, json or openmetrics" },
 	{ "--output", "/nonexistent-dir/x.prom", "cannot create a file in /nonexistent-dir" },
 };
@@ -689,6 +695,18 @@ START_TEST(test_latency_set)
 		      "%s", out);
 	free(out);
 	free(errs);
+	/* the word form: ldlat-hist show DIR prints what --show DIR does (but for the clock) */
+	ck_assert_int_eq(sh(NULL, NULL,
+			    "a=$(%s --show %s --format json --by both | jq -S 'del(.time, "
+			    ".interval)') && b=$(%s show %s --format json --by both | jq -S "
+			    "'del(.time, .interval)') && [ -n \"$a\" ] && [ \"$a\" = \"$b\" ]",
+			    hist(), dir, hist(), dir),
+			 0);
+	HIST(2, &out, &errs, "show", dir, "--pin", dir);
+	ck_assert_msg(strstr(errs, "ldlat-hist: --pin is not an option of 'ldlat-hist show'"), "%s",
+		      errs);
+	free(out);
+	free(errs);
 	/* bpftool: the class by name in every cell */
 	ck_assert_int_eq(
 		sh(NULL, NULL,
@@ -710,12 +728,23 @@ START_TEST(test_latency_set)
 	ck_assert_ptr_nonnull(strstr(errs, "in use by a running ldlat-hist"));
 	free(out);
 	free(errs);
+	HIST(2, &out, &errs, "unpin", dir);
+	ck_assert_ptr_nonnull(strstr(errs, "in use by a running ldlat-hist"));
+	free(out);
+	free(errs);
 	pinset__close(&ps);
 	session__close(&sess);
 	HIST(0, &out, &errs, "--unpin", dir);
 	free(out);
 	free(errs);
 	ck_assert_int_eq(dir_entries(dir), 0);
+	/* ldlat-hist unpin DIR: the same words as --unpin DIR */
+	HIST(0, &out, &errs, "unpin", dir);
+	ck_assert_msg(strstr(errs, "ldlat-hist: nothing is pinned in ") &&
+			      strstr(errs, ": nothing to do"),
+		      "%s", errs);
+	free(out);
+	free(errs);
 	rmdir(dir);
 }
 END_TEST

@@ -996,6 +996,47 @@ START_TEST(test_plan_cli)
 }
 END_TEST
 
+/*
+ * ldlat-stat plan is ldlat-stat --plan: the same plan, byte for byte; it
+ * counts nothing, so it takes no target, duration or command.
+ */
+START_TEST(test_plan_word)
+{
+	char *flag[] = { (char *)stat_tool(), "--all-cache", "--plan", NULL };
+	char *word[] = { (char *)stat_tool(), "plan", "--all-cache", NULL };
+	char *refused[][6] = {
+		{ (char *)stat_tool(), "plan", "--all-cache", "-d", "1", NULL },
+		{ (char *)stat_tool(), "--plan", "--per-group", NULL },
+		{ (char *)stat_tool(), "plan", "--", "true", NULL },
+	};
+	static const char *const want[] = {
+		"ldlat-stat: -d is not an option of 'ldlat-stat plan'",
+		"ldlat-stat: --per-group is not an option of 'ldlat-stat plan' (--plan)",
+		"ldlat-stat: a command ('true') is not an argument of 'ldlat-stat plan'",
+	};
+	char *fout, *ferr, *out, *err;
+	unsigned int i;
+
+	use_fixture(plan_cases[0].sysfs, plan_cases[0].proc);
+	ck_assert_int_eq(run(flag, 30, &fout, &ferr), 0);
+	ck_assert_msg(strstr(fout, "# counter model: "), "%s", fout);
+	ck_assert_int_eq(run(word, 30, &out, &err), 0);
+	ck_assert_str_eq(out, fout);
+	ck_assert_str_eq(err, ferr);
+	free(out);
+	free(err);
+	free(fout);
+	free(ferr);
+	for (i = 0; i < ARRAY_SIZE(refused); i++) {
+		ck_assert_int_eq(run(refused[i], 30, &out, &err), 2);
+		ck_assert_msg(strstr(err, want[i]), "want '%s' in: %s", want[i], err);
+		ck_assert_str_eq(out, "");
+		free(out);
+		free(err);
+	}
+}
+END_TEST
+
 /* ---- real runs on this machine (root) --------------------------------------- */
 
 /* The count printed before name ("2,500  page-faults"), -1 when absent. */
@@ -1799,6 +1840,7 @@ int main(void)
 	tcase_add_test(tc, test_plan_fixed_and_software);
 	tcase_add_test(tc, test_plan_user_groups);
 	tcase_add_loop_test(tc, test_plan_cli, 0, ARRAY_SIZE(plan_cases));
+	tcase_add_test(tc, test_plan_word);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("counts");

@@ -947,7 +947,8 @@ END_TEST
 
 /*
  * --help lists only what ldlat-top takes: --format's text or json, no --loads
- * (both ldlat-hist's, refused below); ldlat-hist's own --help keeps them.
+ * (both ldlat-hist's: refused below, --loads as an option ldlat-top does not
+ * have); ldlat-hist's own --help keeps them.
  */
 START_TEST(test_top_help)
 {
@@ -980,7 +981,7 @@ static const char *const top_bad_inputs[][4] = {
 	{ "--by", "stack", "--by 'stack': expected ip, data or both" },
 	{ "--format", "xml", "--format 'xml': expected text or json" },
 	{ "--format", "openmetrics", "--format openmetrics is not one of ldlat-top's" },
-	{ "--loads", "-n5", "--loads is ldlat-hist's" },
+	{ "--loads", "-n5", "unrecognized option '--loads'" },
 	{ "--output", "/nonexistent-ldlat-top/x.json",
 	  "cannot create a file in /nonexistent-ldlat-top" },
 	{ "-n", "many", "--rows 'many' is not a number of rows" },

@@ -728,6 +728,42 @@ START_TEST(test_help)
 }
 END_TEST
 
+/*
+ * The top-level --help lists the modes; a mode's --help lists its options
+ * only (show: --delta and -i, no --pin, no filter).
+ */
+START_TEST(test_help_modes)
+{
+	char *top[] = { (char *)build_path("ldlat-hist"), "--help", NULL };
+	char *show[] = { (char *)build_path("ldlat-hist"), "show", "--help", NULL };
+	char *report[] = { (char *)build_path("ldlat-hist"), "--input", "x.data", "--help", NULL };
+	char *out, *err;
+
+	ck_assert_int_eq(run(top, 10, &out, &err), 0);
+	ck_assert_msg(strstr(out, "Commands ('ldlat-hist COMMAND --help'"), "%.3000s", out);
+	ck_assert_msg(strstr(out, "  show DIR ") && strstr(out, "(or --show DIR)"), "%.3000s", out);
+	ck_assert_msg(strstr(out, "  report FILE ") && strstr(out, "(or --input FILE)"), "%.3000s",
+		      out);
+	ck_assert_msg(strstr(out, "\n      --pin=DIR") && !strstr(out, "\n      --delta "),
+		      "%.3000s", out);
+	free(out);
+	free(err);
+	ck_assert_int_eq(run(show, 10, &out, &err), 0);
+	ck_assert_msg(strstr(out, "Usage: ldlat-hist show [OPTION...] DIR"), "%.3000s", out);
+	ck_assert_msg(strstr(out, "--delta") && strstr(out, "--interval"), "%.3000s", out);
+	ck_assert_msg(!strstr(out, "--pin=") && !strstr(out, "--class") &&
+			      !strstr(out, "Commands ("),
+		      "%.3000s", out);
+	free(out);
+	free(err);
+	ck_assert_int_eq(run(report, 10, &out, &err), 0);
+	ck_assert_msg(strstr(out, "--class") && strstr(out, "--input=FILE"), "%.3000s", out);
+	ck_assert_msg(!strstr(out, "--interval") && !strstr(out, "--cgroup"), "%.3000s", out);
+	free(out);
+	free(err);
+}
+END_TEST
+
 static Suite *unit_suite(void)
 {
 	Suite *s = suite_create("unit");
@@ -769,6 +805,7 @@ static Suite *unit_suite(void)
 	tcase_add_loop_test(tc, test_usage_errors, 0, ARRAY_SIZE(usage_errors));
 	tcase_add_test(tc, test_usage_conflicts);
 	tcase_add_test(tc, test_help);
+	tcase_add_test(tc, test_help_modes);
 	tcase_add_test(tc, test_sample_fields_by_release);
 	suite_add_tcase(s, tc);
 	return s;

@@ -682,21 +682,22 @@ END_TEST
 
 /* ---- bad input ----------------------------------------------------------------------- */
 
+/* Options of live sampling or list-events: not options of ldlat-top report (--input FILE). */
 static const char *const top_live_only[][3] = {
-	{ "--source", "page-faults", "--source applies to live sampling" },
-	{ "-L", "50", "--ldlat applies to live sampling" },
-	{ "-c", "10", "--period applies to live sampling" },
-	{ "-C", "0", "-C/--cpu applies to live sampling" },
-	{ "-G", "/sys/fs/cgroup", "-G/--cgroup applies to live sampling" },
-	{ "-d", "1", "--duration applies to live sampling" },
-	{ "-i", "1", "--interval applies to live sampling" },
-	{ "--", "true", "a command to run applies to live sampling" },
-	{ "--event", "cpu/mem-loads/P", "--event applies to live sampling" },
-	{ "--list-events", NULL, "--list-events applies to live sampling" },
-	{ "--entries", "100", "--entries sizes the kernel's tables" },
-	{ "--loads", NULL, "--loads is ldlat-hist's" },
+	{ "--source", "page-faults", "--source is not an option of 'ldlat-top report'" },
+	{ "-L", "50", "-L is not an option of 'ldlat-top report'" },
+	{ "-c", "10", "-c is not an option of 'ldlat-top report'" },
+	{ "-C", "0", "-C is not an option of 'ldlat-top report'" },
+	{ "-G", "/sys/fs/cgroup", "-G is not an option of 'ldlat-top report'" },
+	{ "-d", "1", "-d is not an option of 'ldlat-top report'" },
+	{ "-i", "1", "-i is not an option of 'ldlat-top report'" },
+	{ "--", "true", "a command ('true') is not an argument of 'ldlat-top report'" },
+	{ "--event", "cpu/mem-loads/P", "--event is not an option of 'ldlat-top report'" },
+	{ "--list-events", NULL, "--list-events is not an option of 'ldlat-top report'" },
+	{ "--entries", "100", "--entries is not an option of 'ldlat-top report'" },
+	{ "--loads", NULL, "unrecognized option '--loads'" },
 	{ "--format", "openmetrics", "--format openmetrics is not one of ldlat-top's" },
-	{ "--inherit", "-p1", "--inherit applies to live sampling" },
+	{ "--inherit", "-p1", "--inherit is not an option of 'ldlat-top report'" },
 };
 
 START_TEST(test_input_live_only)
@@ -714,6 +715,56 @@ START_TEST(test_input_live_only)
 	ck_assert_int_eq(run_top(argv, &out, &err), 2);
 	ck_assert_msg(strncmp(err, "ldlat-top: ", 11) == 0, "%s", err);
 	ck_assert_msg(strstr(err, top_live_only[_i][2]), "%s", err);
+	ck_assert_str_eq(out, "");
+	free(out);
+	free(err);
+}
+END_TEST
+
+/* ldlat-top report FILE is ldlat-top --input FILE: the same report and messages. */
+START_TEST(test_input_report_word)
+{
+	const char *path = tmp("word.data");
+	char *word[] = { (char *)top(), "report", (char *)path, "--sort", "total",
+			 "-n",		"3",	  "-v",		NULL };
+	char *out, *err, *fout, *ferr;
+
+	write_latency(path, false);
+	ck_assert_int_eq(top_input(path, &fout, &ferr, "--sort", "total", "-n", "3", "-v", NULL),
+			 0);
+	ck_assert_ptr_nonnull(strstr(fout, "touch_a"));
+	ck_assert_int_eq(run_top(word, &out, &err), 0);
+	ck_assert_str_eq(out, fout);
+	ck_assert_str_eq(err, ferr);
+	free(out);
+	free(err);
+	free(fout);
+	free(ferr);
+}
+END_TEST
+
+/* Another mode's option after ldlat-top report FILE: exit 2, the option named. */
+static const char *const top_word_refused[][3] = {
+	{ "--entries", "100", "--entries is not an option of 'ldlat-top report'" },
+	{ "-i", "1", "-i is not an option of 'ldlat-top report'" },
+	{ "--list-events", NULL, "--list-events is not an option of 'ldlat-top report'" },
+};
+
+START_TEST(test_input_word_refused)
+{
+	const char *path = tmp("word-refused.data");
+	char *argv[] = { (char *)top(),
+			 "report",
+			 (char *)path,
+			 (char *)top_word_refused[_i][0],
+			 (char *)top_word_refused[_i][1],
+			 NULL };
+	char *out, *err;
+
+	write_latency(path, false);
+	ck_assert_int_eq(run_top(argv, &out, &err), 2);
+	ck_assert_msg(strncmp(err, "ldlat-top: ", 11) == 0, "%s", err);
+	ck_assert_msg(strstr(err, top_word_refused[_i][2]), "%s", err);
 	ck_assert_str_eq(out, "");
 	free(out);
 	free(err);
@@ -1150,6 +1201,8 @@ void top_input_tcases(Suite *s, bool root)
 	tcase_add_test(tc, test_input_other_kernel);
 	tcase_add_test(tc, test_input_this_kernel);
 	tcase_add_loop_test(tc, test_input_live_only, 0, ARRAY_SIZE(top_live_only));
+	tcase_add_test(tc, test_input_report_word);
+	tcase_add_loop_test(tc, test_input_word_refused, 0, ARRAY_SIZE(top_word_refused));
 	tcase_add_loop_test(tc, test_input_bad_files, 0, ARRAY_SIZE(top_bad_files));
 	tcase_add_test(tc, test_input_unprivileged);
 	suite_add_tcase(s, tc);

@@ -10,6 +10,7 @@
 
 #include "user/run/cli.h"
 #include "user/run/listevents.h"
+#include "user/run/modes.h"
 #include "user/offline/offline.h"
 #include "user/report/output.h"
 #include "user/hist/pincmd.h"
@@ -17,6 +18,7 @@
 #include "user/report/render.h"
 #include "user/run/signals.h"
 #include "user/run/tool.h"
+#include "kernel/lib/util.h"
 
 struct hist_args {
 	struct cli cli;
@@ -56,10 +58,15 @@ static const char doc[] =
 	"Exit status: 0, the command's own when it ends the run, 1 when the system fails, "
 	"2 for bad input.";
 
-static const struct argp_option options[] = {
+static const struct argp_option by_options[] = {
 	{ NULL, 0, NULL, 0, "Output:", 5 },
 	{ "by", OPT_BY, "KEY", 0,
 	  "one histogram per class (default), range, both (each range and class), or none", 5 },
+	{},
+};
+
+/* not --show's: the buckets of a pinned set are its own */
+static const struct argp_option linear_options[] = {
 	{ "linear", OPT_LINEAR, "STEP", 0, "linear buckets STEP cycles wide (the last one open)",
 	  5 },
 	{},
@@ -71,13 +78,6 @@ static error_t hist_parse(int key, char *arg, struct argp_state *state)
 	__u64 v;
 
 	switch (key) {
-	case ARGP_KEY_INIT:
-		state->child_inputs[0] = &a->cli;
-		state->child_inputs[1] = &a->out;
-		state->child_inputs[2] = &a->pin;
-		state->child_inputs[3] = &a->offline;
-		state->child_inputs[4] = &a->cli;
-		break;
 	case OPT_BY:
 		a->by_set = true;
 		if (!strcmp(arg, "class"))
@@ -104,17 +104,123 @@ static error_t hist_parse(int key, char *arg, struct argp_state *state)
 	return 0;
 }
 
-static const struct argp_child children[] = {
-	{ &cli_argp, 0, NULL, 0 },     { &output_argp, 0, NULL, 0 },	{ &pin_argp, 0, NULL, 0 },
-	{ &offline_argp, 0, NULL, 0 }, { &cli_loads_argp, 0, NULL, 0 }, {},
+static const struct argp by_argp = { .options = by_options, .parser = hist_parse };
+static const struct argp linear_argp = { .options = linear_options, .parser = hist_parse };
+
+/* Each mode's options, as children; their inputs in hist_args, in the same order. */
+static const struct argp_child sample_children[] = {
+	{ &cli_argp, 0, NULL, 0 },
+	{ &cli_loads_argp, 0, NULL, 0 },
+	{ &by_argp, 0, NULL, 0 },
+	{ &linear_argp, 0, NULL, 0 },
+	{ &output_argp, 0, NULL, 0 },
+	{ &pin_sample_argp, 0, NULL, 0 },
+	{},
 };
 
-static const struct argp argp = {
-	.options = options,
-	.parser = hist_parse,
+static error_t sample_parse(int key, char *arg, struct argp_state *state)
+{
+	struct hist_args *a = state->input;
+	void *const in[] = { &a->cli, &a->cli, a, a, &a->out, &a->pin };
+
+	(void)arg;
+	return modes__children(key, state, in, ARRAY_SIZE(in));
+}
+
+static const struct argp_child show_children[] = {
+	{ &cli_when_argp, 0, NULL, 0 }, { &cli_verbose_argp, 0, NULL, 0 }, { &by_argp, 0, NULL, 0 },
+	{ &output_argp, 0, NULL, 0 },	{ &pin_show_argp, 0, NULL, 0 },	   {},
+};
+
+static error_t show_parse(int key, char *arg, struct argp_state *state)
+{
+	struct hist_args *a = state->input;
+	void *const in[] = { &a->cli, &a->cli, a, &a->out, &a->pin };
+
+	(void)arg;
+	return modes__children(key, state, in, ARRAY_SIZE(in));
+}
+
+static const struct argp_child unpin_children[] = {
+	{ &pin_unpin_argp, 0, NULL, 0 },
+	{ &cli_verbose_argp, 0, NULL, 0 },
+	{},
+};
+
+static error_t unpin_parse(int key, char *arg, struct argp_state *state)
+{
+	struct hist_args *a = state->input;
+	void *const in[] = { &a->pin, &a->cli };
+
+	(void)arg;
+	return modes__children(key, state, in, ARRAY_SIZE(in));
+}
+
+static const struct argp_child report_children[] = {
+	{ &cli_pid_argp, 0, NULL, 0 },	   { &cli_filter_argp, 0, NULL, 0 },
+	{ &cli_verbose_argp, 0, NULL, 0 }, { &by_argp, 0, NULL, 0 },
+	{ &linear_argp, 0, NULL, 0 },	   { &output_argp, 0, NULL, 0 },
+	{ &offline_argp, 0, NULL, 0 },	   {},
+};
+
+static error_t report_parse(int key, char *arg, struct argp_state *state)
+{
+	struct hist_args *a = state->input;
+	void *const in[] = { &a->cli, &a->cli, &a->cli, a, a, &a->out, &a->offline };
+
+	(void)arg;
+	return modes__children(key, state, in, ARRAY_SIZE(in));
+}
+
+static const struct argp_child list_events_children[] = {
+	{ &cli_source_argp, 0, NULL, 0 },
+	{ &cli_list_events_argp, 0, NULL, 0 },
+	{ &cli_verbose_argp, 0, NULL, 0 },
+	{},
+};
+
+static error_t list_events_parse(int key, char *arg, struct argp_state *state)
+{
+	struct hist_args *a = state->input;
+	void *const in[] = { &a->cli, &a->cli, &a->cli };
+
+	(void)arg;
+	return modes__children(key, state, in, ARRAY_SIZE(in));
+}
+
+static const struct argp sample_argp = {
+	.parser = sample_parse,
 	.args_doc = "[-- COMMAND [ARGS...]]",
 	.doc = doc,
-	.children = children,
+	.children = sample_children,
+};
+
+static const struct argp show_argp = {
+	.parser = show_parse,
+	.doc = "Prints the histograms of the set pinned in DIR by ldlat-hist --pin DIR: once, "
+	       "with -i at every interval, with --delta the change since the last --delta.",
+	.children = show_children,
+};
+
+static const struct argp unpin_argp = {
+	.parser = unpin_parse,
+	.doc = "Stops the set pinned in DIR by ldlat-hist --pin DIR and removes it: its links "
+	       "first, then the rest.",
+	.children = unpin_children,
+};
+
+static const struct argp report_argp = {
+	.parser = report_parse,
+	.doc = "Analyses the samples of a perf.data file (perf mem record, perf record -d -W) "
+	       "with the same filters and reports as a live run; needs no privilege.",
+	.children = report_children,
+};
+
+static const struct argp list_events_argp = {
+	.parser = list_events_parse,
+	.doc = "Prints the load-latency event chosen for this machine, why, and its "
+	       "perf_event_attr; opens nothing.",
+	.children = list_events_children,
 };
 
 /* --pin: the set is ready before the events are; on --detach, leave it sampling. */
@@ -248,8 +354,9 @@ static struct report hist_report(const struct hist_args *args, const struct run_
  * --input: the samples of a perf.data file through the same logic, printed
  * once through the same printer and formats as a live run's report.
  */
-static int run_offline(struct hist_args *args)
+static int run_report(void *input)
 {
+	struct hist_args *args = input;
 	struct offline o = {};
 	struct printer p = {};
 	struct run_info run;
@@ -258,9 +365,7 @@ static int run_offline(struct hist_args *args)
 	int e;
 
 	clock_gettime(CLOCK_REALTIME, &started);
-	e = offline__check_cli(&args->cli, pin_opts__first(&args->pin), &err);
-	if (!e)
-		e = output__check(&args->out, &err);
+	e = output__check(&args->out, &err);
 	if (!e)
 		e = offline__open(&o, args->offline.input, &args->cli, args->linear_step, &err);
 	if (e) {
@@ -294,9 +399,39 @@ static int run_offline(struct hist_args *args)
 	return err__status(&err, e);
 }
 
-int main(int argc, char **argv)
+static int run_list_events(void *input)
 {
-	struct hist_args args = {};
+	struct hist_args *args = input;
+
+	return list_events(stdout, &args->cli, "ldlat-hist");
+}
+
+static int run_unpin(void *input)
+{
+	struct hist_args *args = input;
+
+	return pincmd__unpin("ldlat-hist", args->pin.unpin);
+}
+
+static int run_show(void *input)
+{
+	struct hist_args *args = input;
+	struct err err = {};
+	int e;
+
+	e = pin_opts__check(&args->pin, &args->cli, &args->out, &err);
+	if (!e)
+		e = output__check(&args->out, &err);
+	if (e)
+		return err__report(&err, e, "ldlat-hist", stderr);
+	return pincmd__show("ldlat-hist", &args->pin, &args->cli, &args->out, args->by,
+			    args->by_set);
+}
+
+/* A live run: in the foreground, or --pin'ned, or --detach'ed from. */
+static int run_sample(void *input)
+{
+	struct hist_args *args = input;
 	struct printer p = {};
 	struct hist_loads loads = {};
 	struct pinset ps = { .dir_fd = -1 };
@@ -307,41 +442,28 @@ int main(int argc, char **argv)
 	struct err err = {};
 	int e, status;
 
-	argp_err_exit_status = EXIT_USAGE;
-	cli__init(&args.cli);
-	if (argp_parse(&argp, argc, argv, ARGP_IN_ORDER, NULL, &args))
-		return EXIT_USAGE;
-	if (args.offline.input)
-		return run_offline(&args);
-	if (args.cli.list_events)
-		return list_events(stdout, &args.cli, "ldlat-hist");
-	e = pin_opts__check(&args.pin, &args.cli, &args.out, args.linear_step, &err);
+	e = pin_opts__check(&args->pin, &args->cli, &args->out, &err);
 	if (!e)
-		e = output__check(&args.out, &err);
+		e = output__check(&args->out, &err);
 	if (e)
 		return err__report(&err, e, "ldlat-hist", stderr);
-	if (args.pin.unpin)
-		return pincmd__unpin("ldlat-hist", args.pin.unpin);
-	if (args.pin.show)
-		return pincmd__show("ldlat-hist", &args.pin, &args.cli, &args.out, args.by,
-				    args.by_set);
-	if (args.pin.pin) {
+	if (args->pin.pin) {
 		/* a Ctrl-C from here on waits for the run's signalfd: the set made now goes */
 		e = signals__block();
 		if (e)
 			err__msg(&err, "cannot block signals: %s", strerror(-e));
 		else
-			e = pinset__prepare(&ps, args.pin.pin, &err);
+			e = pinset__prepare(&ps, args->pin.pin, &err);
 		if (e)
 			return err__report(&err, e, "ldlat-hist", stderr);
 	}
 
-	e = tool__start(&tool, &args.cli, "ldlat-hist", args.linear_step,
-			args.pin.pin ? SESSION_PIN : 0, &err);
+	e = tool__start(&tool, &args->cli, "ldlat-hist", args->linear_step,
+			args->pin.pin ? SESSION_PIN : 0, &err);
 	clock_gettime(CLOCK_REALTIME, &started);
-	if (!e && args.pin.pin)
-		e = pin_run(&tool, &ps, &args, &started, &err);
-	if (e || args.pin.detach) {
+	if (!e && args->pin.pin)
+		e = pin_run(&tool, &ps, args, &started, &err);
+	if (e || args->pin.detach) {
 		if (e)
 			fprintf(stderr, "ldlat-hist: %s\n", err.msg);
 		tool__teardown(&tool);
@@ -352,10 +474,10 @@ int main(int argc, char **argv)
 	}
 	tool__run_info(&tool, &started, &run);
 	p.tool = "ldlat-hist";
-	p.out = &args.out;
+	p.out = &args->out;
 	p.read = session__read_src;
 	p.src = &tool.session;
-	p.report = hist_report(&args, &run, &tool.src);
+	p.report = hist_report(args, &run, &tool.src);
 	if (tool.loads.active) {
 		loads.tool = &tool;
 		p.read = hist_loads_read;
@@ -373,9 +495,9 @@ int main(int argc, char **argv)
 	fprintf(stderr, "ldlat-hist: sampling %s on %s%s%s%s. Ctrl-C to end.\n",
 		tool.evlist.evsel[0].name, tool.run.target_desc,
 		tool.evlist.nevsel > 1 ? " (and the other core types' events)" : "",
-		args.pin.pin ? ", pinned in " : "", args.pin.pin ? ps.dir : "");
+		args->pin.pin ? ", pinned in " : "", args->pin.pin ? ps.dir : "");
 
-	end = tool__wait(&tool, args.cli.interval > 0 ? printer__print : NULL, &p);
+	end = tool__wait(&tool, args->cli.interval > 0 ? printer__print : NULL, &p);
 	tool__stop_sampling(&tool);
 	status = tool__exit_status(&tool, end);
 	if (end == RUN_ERROR)
@@ -391,4 +513,27 @@ out:
 	pinset__remove(&ps);
 	pinset__close(&ps);
 	return status;
+}
+
+static const struct mode modes[] = {
+	{ "sample", NULL, NULL, true, "sample live, with the options above", &sample_argp,
+	  run_sample },
+	{ "show", "show", "DIR", false, "print the histograms of a set --pin'ned in DIR",
+	  &show_argp, run_show },
+	{ "unpin", "unpin", "DIR", false, "stop and remove the set pinned in DIR", &unpin_argp,
+	  run_unpin },
+	{ "report", "input", "FILE", false, "the samples of a perf.data file", &report_argp,
+	  run_report },
+	{ "list-events", "list-events", NULL, false, "the event it would open, and why",
+	  &list_events_argp, run_list_events },
+};
+
+static const struct mode_table hist_modes = { "ldlat-hist", modes, ARRAY_SIZE(modes) };
+
+int main(int argc, char **argv)
+{
+	struct hist_args args = {};
+
+	cli__init(&args.cli);
+	return modes__main(&hist_modes, argc, argv, &args);
 }

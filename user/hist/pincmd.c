@@ -19,7 +19,7 @@ enum {
 	OPT_DELTA,
 };
 
-static const struct argp_option options[] = {
+static const struct argp_option sample_options[] = {
 	{ NULL, 0, NULL, 0, "Pinning (watching for hours):", 7 },
 	{ "pin", OPT_PIN, "DIR", 0,
 	  "pin the program, its maps and its perf-event links in DIR on bpffs (created if "
@@ -27,11 +27,20 @@ static const struct argp_option options[] = {
 	  "the end of the run",
 	  7 },
 	{ "detach", OPT_DETACH, NULL, 0, "with --pin: exit at once, leaving the set sampling", 7 },
+	{},
+};
+
+static const struct argp_option show_options[] = {
+	{ NULL, 0, NULL, 0, "The pinned set:", 7 },
 	{ "show", OPT_SHOW, "DIR", 0,
 	  "print the histograms of the set pinned in DIR (with -i: every interval)", 7 },
 	{ "delta", OPT_DELTA, NULL, 0,
-	  "with --show: the change since the last --show --delta (which records what it printed)",
-	  7 },
+	  "the change since the last --show --delta (which records what it printed)", 7 },
+	{},
+};
+
+static const struct argp_option unpin_options[] = {
+	{ NULL, 0, NULL, 0, "The pinned set:", 7 },
 	{ "unpin", OPT_UNPIN, "DIR", 0,
 	  "stop the set pinned in DIR and remove it: links first, then the rest", 7 },
 	{},
@@ -68,70 +77,26 @@ static error_t pin_parse(int key, char *arg, struct argp_state *state)
 	return 0;
 }
 
-const struct argp pin_argp = {
-	.options = options,
+const struct argp pin_sample_argp = {
+	.options = sample_options,
 	.parser = pin_parse,
 };
 
-/* The first sampling option given, or NULL: a --show or --unpin takes none. */
-static const char *sampling_option(const struct cli *c)
-{
-	if (c->target.argv)
-		return "a command";
-	if (c->target.pids)
-		return "-p";
-	if (c->target.cgroup)
-		return "-G";
-	if (c->target.cpus)
-		return "-C";
-	if (c->target.inherit)
-		return "--inherit";
-	if (c->ranges.nranges)
-		return "-a";
-	if (c->min_lat_set)
-		return "--min-lat";
-	if (c->max_lat_set)
-		return "--max-lat";
-	if (c->class_set)
-		return "-s";
-	if (c->op_set)
-		return "--op";
-	if (c->source.kind != SOURCE_LDLAT)
-		return "--source";
-	if (c->source.ldlat)
-		return "--ldlat";
-	if (c->source.period)
-		return "--period";
-	if (c->source.freq)
-		return "--freq";
-	return NULL;
-}
+const struct argp pin_show_argp = {
+	.options = show_options,
+	.parser = pin_parse,
+};
 
-const char *pin_opts__first(const struct pin_opts *po)
-{
-	return po->pin	    ? "--pin"
-	       : po->detach ? "--detach"
-	       : po->show   ? "--show"
-	       : po->delta  ? "--delta"
-	       : po->unpin  ? "--unpin"
-			    : NULL;
-}
+const struct argp pin_unpin_argp = {
+	.options = unpin_options,
+	.parser = pin_parse,
+};
 
 int pin_opts__check(const struct pin_opts *po, const struct cli *cli, const struct output_opts *oo,
-		    __u32 linear_step, struct err *err)
+		    struct err *err)
 {
-	const char *cmd = po->show ? "--show" : "--unpin", *opt;
-
-	if (!!po->pin + !!po->show + !!po->unpin > 1) {
-		err__msg(err, "--pin, --show and --unpin are separate commands: give one");
-		return -EINVAL;
-	}
 	if (po->detach && !po->pin) {
 		err__msg(err, "--detach needs --pin DIR: only a pinned set samples on");
-		return -EINVAL;
-	}
-	if (po->delta && !po->show) {
-		err__msg(err, "--delta applies to --show DIR");
 		return -EINVAL;
 	}
 	if (po->detach && cli->target.argv) {
@@ -151,25 +116,6 @@ int pin_opts__check(const struct pin_opts *po, const struct cli *cli, const stru
 			 "--detach exits at once: %s applies to a run in the foreground, or to "
 			 "--show",
 			 cli->duration > 0 ? "-d" : "-i");
-		return -EINVAL;
-	}
-	if (po->show || po->unpin) {
-		opt = sampling_option(cli);
-		if (opt) {
-			err__msg(err,
-				 "%s reads a pinned set, whose source, target and filters --pin "
-				 "fixed: drop %s",
-				 cmd, opt);
-			return -EINVAL;
-		}
-		if (linear_step) {
-			err__msg(err, "%s: the buckets were fixed by --pin: drop --linear", cmd);
-			return -EINVAL;
-		}
-	}
-	if (po->unpin &&
-	    (cli->duration > 0 || cli->interval > 0 || oo->path || oo->format != OUTPUT_TEXT)) {
-		err__msg(err, "--unpin prints no report: drop -d, -i, --format and --output");
 		return -EINVAL;
 	}
 	if (po->delta && oo->format == OUTPUT_OPENMETRICS) {

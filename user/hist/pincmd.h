@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
 /*
  * pincmd.h - the pinning commands of a sampling tool: --pin DIR (with
- * --detach), --show DIR (with --delta), --unpin DIR; their options as an
- * argp child, their checks, and --show and --unpin as whole commands.
+ * --detach), --show DIR (with --delta), --unpin DIR; their options as argp
+ * children, one per mode, their checks, and --show and --unpin as whole
+ * commands.
  */
 #ifndef LDLAT_PINCMD_H
 #define LDLAT_PINCMD_H
@@ -26,20 +27,21 @@ struct pin_opts {
 	bool delta;	   /* --delta: --show the change since the last --show --delta */
 };
 
-/* The options, as an argp child with a zeroed struct pin_opts as input. */
-extern const struct argp pin_argp;
+/*
+ * The options, as argp children with a zeroed struct pin_opts as input: a
+ * sampling run's (--pin, --detach), --show's (--show, --delta), --unpin's.
+ */
+extern const struct argp pin_sample_argp;
+extern const struct argp pin_show_argp;
+extern const struct argp pin_unpin_argp;
 
 /*
- * Checks the pinning options against each other and the shared ones (a
- * --show or --unpin takes no source, target or filter; --detach no command,
- * no -d or -i).  linear_step: the tool's --linear.  Returns 0 or -EINVAL
- * with a sentence in err.
+ * Checks the pinning options of one mode against the others it takes
+ * (--detach: --pin, no command, no --loads, no -d or -i; --delta: not
+ * openmetrics).  Returns 0 or -EINVAL with a sentence in err.
  */
-/* The first pinning option given (--pin, --detach, --show, --delta, --unpin), or NULL. */
-const char *pin_opts__first(const struct pin_opts *po);
-
 int pin_opts__check(const struct pin_opts *po, const struct cli *cli, const struct output_opts *oo,
-		    __u32 linear_step, struct err *err);
+		    struct err *err);
 
 /* What a started tool samples, as the set records it. */
 void pin_meta__fill(struct ldlat_pin_meta *m, const struct tool *t, const struct timespec *started,

@@ -46,40 +46,6 @@ const struct argp offline_argp = {
 	.parser = offline__parse,
 };
 
-int offline__check_cli(const struct cli *cli, const char *pin_option, struct err *err)
-{
-	const char *opt = cli->source_set	? "--source"
-			  : cli->source.ldlat	? "--ldlat"
-			  : cli->source.period	? "--period"
-			  : cli->source.freq	? "--freq"
-			  : cli->source.event	? "--event"
-			  : cli->config		? "--config"
-			  : cli->loads		? "--loads"
-			  : cli->list_events	? "--list-events"
-			  : cli->target.cpus	? "-C/--cpu"
-			  : cli->target.cgroup	? "-G/--cgroup"
-			  : cli->target.inherit ? "--inherit"
-			  : cli->duration > 0	? "--duration"
-			  : cli->interval > 0	? "--interval"
-			  : cli->target.argv	? "a command to run"
-						: NULL;
-
-	if (!opt && pin_option) {
-		err__msg(err,
-			 "%s works on a set pinned on bpffs, not on --input: give one or the other",
-			 pin_option);
-		return -EINVAL;
-	}
-	if (!opt)
-		return 0;
-	err__msg(err,
-		 "%s applies to live sampling, not to --input: the file's samples were taken "
-		 "already (offline, -p selects processes, -a, --min-lat, --max-lat, -s and --op "
-		 "filter)",
-		 opt);
-	return -EINVAL;
-}
-
 static bool event__is_page_faults(const struct perf_event_attr *a)
 {
 	return a->type == PERF_TYPE_SOFTWARE && (a->config == PERF_COUNT_SW_PAGE_FAULTS ||

@@ -21,7 +21,11 @@
 #include "user/report/render.h"
 #include "user/report/snapshot.h"
 
-/* --input FILE, as an argp child whose input is a struct offline_opts. */
+/*
+ * --input FILE, as an argp child whose input is a struct offline_opts.  The
+ * tools' mode for it takes only the options that mean something offline
+ * (-p, -a, --min-lat, --max-lat, -s, --op, -v, the report's).
+ */
 struct offline_opts {
 	const char *input; /* NULL: sample live */
 };
@@ -42,15 +46,6 @@ struct offline {
 	__u64 unknown_id;   /* samples whose ID names no event: skipped */
 	struct err err;	    /* why offline__read failed */
 };
-
-/*
- * Refuses, with a sentence in err (-EINVAL), the options that only mean
- * something live: --source, -L, -c, -F, --event, --config, --loads,
- * --list-events, -C, -G, --inherit, -d, -i, a command; and those of pinned
- * sets (pin_option: the first pinning option given, as pin_opts__first says;
- * NULL for none or a tool without them).
- */
-int offline__check_cli(const struct cli *cli, const char *pin_option, struct err *err);
 
 /*
  * Opens the file, chooses the events to analyse (those whose samples carry a

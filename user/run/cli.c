@@ -25,8 +25,8 @@ enum {
 	OPT_LIST_EVENTS,
 };
 
-/* What to sample and which samples to keep: the sampling tools' own */
-static const struct argp_option sample_options[] = {
+/* What to sample: the sampling tools' own */
+static const struct argp_option source_options[] = {
 	{ NULL, 0, NULL, 0, "What to sample:", 1 },
 	{ "source", OPT_SOURCE, "SRC", 0,
 	  "ldlat (the CPU's load-latency event, the default), page-faults (software "
@@ -43,11 +43,19 @@ static const struct argp_option sample_options[] = {
 	  1 },
 	{ "config", OPT_CONFIG, "FILE", 0,
 	  "read the event table and defaults from FILE, not tools.conf", 1 },
+	{},
+};
+
+static const struct argp_option list_events_options[] = {
 	{ "list-events", OPT_LIST_EVENTS, NULL, 0,
 	  "print the load-latency event chosen for this machine, why, and its perf_event_attr; "
 	  "then exit",
 	  1 },
+	{},
+};
 
+/* Which samples to keep */
+static const struct argp_option filter_options[] = {
 	{ NULL, 0, NULL, 0, "Which samples to keep (in the kernel):", 3 },
 	{ "addr", 'a', "RANGE", 0,
 	  "data addresses in RANGE: LO-HI or LO+SIZE (addresses in hex, 0x optional; SIZE in "
@@ -61,21 +69,33 @@ static const struct argp_option sample_options[] = {
 	{},
 };
 
-/* Where and for how long: every tool's, sampling or counting */
-static const struct argp_option target_options[] = {
+/* Where: every tool's, sampling or counting; -p apart, as --input filters by it */
+static const struct argp_option where_options[] = {
 	{ NULL, 0, NULL, 0, "Where (default: the whole machine):", 2 },
 	{ "cpu", 'C', "LIST", 0, "only these CPUs (0-3,8)", 2 },
-	{ "pid", 'p', "PID[,PID]", 0, "only these processes (all their threads)", 2 },
 	{ "cgroup", 'G', "PATH", 0,
 	  "only this cgroup v2 directory (a container, a systemd unit); relative paths are "
 	  "under the cgroup v2 mount",
 	  2 },
 	{ "inherit", OPT_INHERIT, NULL, 0, "with -p, also children and threads created later", 2 },
+	{},
+};
 
+static const struct argp_option pid_options[] = {
+	{ "pid", 'p', "PID[,PID]", 0, "only these processes (all their threads)", 2 },
+	{},
+};
+
+/* For how long */
+static const struct argp_option when_options[] = {
 	{ NULL, 0, NULL, 0, "For how long:", 4 },
 	{ "duration", 'd', "SECONDS", 0, "stop after SECONDS", 4 },
 	{ "interval", 'i', "SECONDS[,COUNT]", 0,
 	  "print every SECONDS what the interval saw; stop after COUNT intervals", 4 },
+	{},
+};
+
+static const struct argp_option verbose_options[] = {
 	{ "verbose", 'v', NULL, 0, "say more: resolved ranges, events, libbpf's messages", 4 },
 	{},
 };
@@ -307,31 +327,92 @@ const struct argp cli_loads_argp = {
 	.parser = cli__parse,
 };
 
-const struct argp cli_target_argp = {
-	.options = target_options,
+const struct argp cli_source_argp = {
+	.options = source_options,
 	.parser = cli__parse,
 };
 
-static const struct argp_child cli_children[] = {
-	{ &cli_target_argp, 0, NULL, 0 },
+const struct argp cli_list_events_argp = {
+	.options = list_events_options,
+	.parser = cli__parse,
+};
+
+const struct argp cli_filter_argp = {
+	.options = filter_options,
+	.parser = cli__parse,
+	.help_filter = cli__help_filter,
+};
+
+const struct argp cli_where_argp = {
+	.options = where_options,
+	.parser = cli__parse,
+};
+
+const struct argp cli_pid_argp = {
+	.options = pid_options,
+	.parser = cli__parse,
+};
+
+const struct argp cli_when_argp = {
+	.options = when_options,
+	.parser = cli__parse,
+};
+
+const struct argp cli_verbose_argp = {
+	.options = verbose_options,
+	.parser = cli__parse,
+};
+
+static const struct argp_child sample_children[] = {
+	{ &cli_source_argp, 0, NULL, 0 },
+	{ &cli_filter_argp, 0, NULL, 0 },
+	{ &cli_where_argp, 0, NULL, 0 },
+	{ &cli_pid_argp, 0, NULL, 0 },
+	{ &cli_when_argp, 0, NULL, 0 },
+	{ &cli_verbose_argp, 0, NULL, 0 },
 	{},
 };
 
-/* The sampling options, with the target options as a child sharing the struct cli. */
+static const struct argp_child target_children[] = {
+	{ &cli_where_argp, 0, NULL, 0 },
+	{ &cli_pid_argp, 0, NULL, 0 },
+	{ &cli_when_argp, 0, NULL, 0 },
+	{ &cli_verbose_argp, 0, NULL, 0 },
+	{},
+};
+
+/* A set of the above: every child's input is the same struct cli. */
+static error_t cli__parse_set(const struct argp_child *c, int key, struct argp_state *state)
+{
+	int i;
+
+	if (key != ARGP_KEY_INIT)
+		return ARGP_ERR_UNKNOWN;
+	for (i = 0; c[i].argp; i++)
+		state->child_inputs[i] = state->input;
+	return 0;
+}
+
 static error_t cli__parse_sample(int key, char *arg, struct argp_state *state)
 {
-	if (key == ARGP_KEY_INIT) {
-		state->child_inputs[0] = state->input;
-		return 0;
-	}
-	return cli__parse(key, arg, state);
+	(void)arg;
+	return cli__parse_set(sample_children, key, state);
+}
+
+static error_t cli__parse_target(int key, char *arg, struct argp_state *state)
+{
+	(void)arg;
+	return cli__parse_set(target_children, key, state);
 }
 
 const struct argp cli_argp = {
-	.options = sample_options,
 	.parser = cli__parse_sample,
-	.children = cli_children,
-	.help_filter = cli__help_filter,
+	.children = sample_children,
+};
+
+const struct argp cli_target_argp = {
+	.parser = cli__parse_target,
+	.children = target_children,
 };
 
 static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list ap)

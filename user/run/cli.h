@@ -41,10 +41,21 @@ struct cli {
 void cli__init(struct cli *cli);
 
 /*
- * The shared options, as an argp child: put it in the tool's argp children
- * with its input set to the struct cli (state->child_inputs[0] = cli in the
+ * The shared options, as argp children: put one in the tool's argp children
+ * with its input set to the struct cli (state->child_inputs[i] = cli in the
  * tool's ARGP_KEY_INIT).  Errors exit with status 2 through argp_error.
+ * Each group alone, for a mode that takes only some of them:
  */
+extern const struct argp cli_source_argp;      /* --source, -L, -c, -F, --event, --config */
+extern const struct argp cli_list_events_argp; /* --list-events */
+extern const struct argp cli_filter_argp;      /* -a, --min-lat, --max-lat, -s, --op */
+extern const struct argp cli_where_argp;       /* -C, -G, --inherit */
+extern const struct argp cli_pid_argp;	       /* -p */
+extern const struct argp cli_when_argp;	       /* -d, -i */
+extern const struct argp cli_verbose_argp;     /* -v */
+extern const struct argp cli_loads_argp;       /* --loads (ldlat-hist's) */
+
+/* A sampling run's: source, filters, where, -p, for how long, -v. */
 extern const struct argp cli_argp;
 
 /*
@@ -52,9 +63,6 @@ extern const struct argp cli_argp;
  * -v), for tools that count rather than sample; same struct cli as input.
  */
 extern const struct argp cli_target_argp;
-
-/* --loads (ldlat-hist's): a child whose input is the same struct cli. */
-extern const struct argp cli_loads_argp;
 
 /* Parses a non-negative decimal or 0x number; false when it is not one. */
 bool cli__parse_u64(const char *s, __u64 *v);

@@ -13,6 +13,7 @@
 
 #include "user/run/cli.h"
 #include "user/run/countermodel.h"
+#include "user/run/modes.h"
 #include "user/report/output.h"
 #include "user/run/run.h"
 #include "user/stat/statreport.h"
@@ -77,7 +78,7 @@ static const char doc[] =
 	"Exit status: 0, the command's own when it ends the run, 1 when the system fails (or "
 	"no event can be counted here), 2 for bad input.";
 
-static const struct argp_option options[] = {
+static const struct argp_option what_options[] = {
 	{ NULL, 0, NULL, 0, "What to count:", 1 },
 	{ "event", 'e', "LIST", 0,
 	  "events in perf's syntax, comma-separated: perf's names (cycles, L1-dcache-load-misses, "
@@ -89,10 +90,11 @@ static const struct argp_option options[] = {
 	  "every hardware-cache event the kernel defines (cache x op x result: 32)", 1 },
 	{ "config", OPT_CONFIG, "FILE", 0,
 	  "tools.conf to read this CPU's counters, fixed-counters and offcore-registers from", 1 },
+	{},
+};
 
+static const struct argp_option how_options[] = {
 	{ NULL, 0, NULL, 0, "How:", 5 },
-	{ "plan", OPT_PLAN, NULL, 0,
-	  "print the groups, one per line, and why each split was made; count nothing", 5 },
 	{ "multiplex", OPT_MULTIPLEX, NULL, 0,
 	  "all groups in one run, rotated by the kernel, counts scaled (the default)", 5 },
 	{ "per-group", OPT_PER_GROUP, NULL, 0,
@@ -105,6 +107,13 @@ static const struct argp_option options[] = {
 	{},
 };
 
+static const struct argp_option plan_options[] = {
+	{ NULL, 0, NULL, 0, "How:", 5 },
+	{ "plan", OPT_PLAN, NULL, 0,
+	  "print the groups, one per line, and why each split was made; count nothing", 5 },
+	{},
+};
+
 static error_t stat_parse(int key, char *arg, struct argp_state *state)
 {
 	struct stat_args *a = state->input;
@@ -113,10 +122,6 @@ static error_t stat_parse(int key, char *arg, struct argp_state *state)
 	int e;
 
 	switch (key) {
-	case ARGP_KEY_INIT:
-		state->child_inputs[0] = &a->cli;
-		state->child_inputs[1] = &a->out;
-		break;
 	case 'e':
 		e = count_specs__parse(arg, &a->specs, &a->nspecs, &err);
 		if (e == -ENOMEM)
@@ -158,7 +163,7 @@ static error_t stat_parse(int key, char *arg, struct argp_state *state)
 				argp_error(state,
 					   "-i applies to --multiplex: --per-group counts each "
 					   "group in a run of its own");
-			if (!a->plan && !a->cli.target.argv && !(a->cli.duration > 0))
+			if (!a->cli.target.argv && !(a->cli.duration > 0))
 				argp_error(state, "--per-group counts each group in turn: give a "
 						  "command after -- or -d SECONDS per group");
 		}
@@ -169,18 +174,56 @@ static error_t stat_parse(int key, char *arg, struct argp_state *state)
 	return 0;
 }
 
-static const struct argp_child children[] = {
+static const struct argp what_argp = { .options = what_options, .parser = stat_parse };
+static const struct argp how_argp = { .options = how_options, .parser = stat_parse };
+static const struct argp plan_opt_argp = { .options = plan_options, .parser = stat_parse };
+
+/* Each mode's options, as children; their inputs in stat_args, in the same order. */
+static const struct argp_child count_children[] = {
+	{ &what_argp, 0, NULL, 0 },
 	{ &cli_target_argp, 0, NULL, 0 },
+	{ &how_argp, 0, NULL, 0 },
 	{ &output_argp, 0, NULL, 0 },
 	{},
 };
 
-static const struct argp argp = {
-	.options = options,
-	.parser = stat_parse,
+static error_t count_parse(int key, char *arg, struct argp_state *state)
+{
+	struct stat_args *a = state->input;
+	void *const in[] = { a, &a->cli, a, &a->out };
+
+	(void)arg;
+	return modes__children(key, state, in, ARRAY_SIZE(in));
+}
+
+static const struct argp count_argp = {
+	.parser = count_parse,
 	.args_doc = "[-- COMMAND [ARGS...]]",
 	.doc = doc,
-	.children = children,
+	.children = count_children,
+};
+
+static const struct argp_child plan_children[] = {
+	{ &what_argp, 0, NULL, 0 },
+	{ &cli_verbose_argp, 0, NULL, 0 },
+	{ &plan_opt_argp, 0, NULL, 0 },
+	{},
+};
+
+static error_t plan_parse(int key, char *arg, struct argp_state *state)
+{
+	struct stat_args *a = state->input;
+	void *const in[] = { a, &a->cli, a };
+
+	(void)arg;
+	return modes__children(key, state, in, ARRAY_SIZE(in));
+}
+
+static const struct argp plan_argp = {
+	.parser = plan_parse,
+	.doc = "Prints the counter model of this machine and the groups the events are planned "
+	       "into, one per line, with why each split was made; opens nothing.",
+	.children = plan_children,
 };
 
 static double now(void)
@@ -484,29 +527,26 @@ static int stat_main(struct stat_run *s)
 	return status;
 }
 
-int main(int argc, char **argv)
+/* Counting, or --plan: the same events, planned the same way. */
+static int run_stat(void *input)
 {
-	struct stat_args args = { .mode = STAT_MULTIPLEX };
-	struct stat_run s = { .args = &args, .mux_lock = -1 };
+	struct stat_args *a = input;
+	struct stat_run s = { .args = a, .mux_lock = -1 };
 	struct err err = {};
 	int status, e;
 
-	argp_err_exit_status = EXIT_USAGE;
-	cli__init(&args.cli);
-	if (argp_parse(&argp, argc, argv, ARGP_IN_ORDER, NULL, &args))
-		return EXIT_USAGE;
-	if (args.all_cache && count_specs__add_all_cache(&args.specs, &args.nspecs)) {
+	if (a->all_cache && count_specs__add_all_cache(&a->specs, &a->nspecs)) {
 		fprintf(stderr, NAME ": out of memory\n");
 		return EXIT_FAIL;
 	}
-	if (!args.nspecs) {
-		e = count_specs__parse(DEFAULT_EVENTS, &args.specs, &args.nspecs, &err);
+	if (!a->nspecs) {
+		e = count_specs__parse(DEFAULT_EVENTS, &a->specs, &a->nspecs, &err);
 		if (e) {
 			fprintf(stderr, NAME ": %s\n", err.msg);
 			return EXIT_FAIL;
 		}
 	}
-	run__init(&s.run, &args.cli, NAME);
+	run__init(&s.run, &a->cli, NAME);
 	status = stat_main(&s);
 	/* the PMUs' intervals go back on every path, Ctrl-C included (a signalfd ended the wait) */
 	if (muxint__restore(&s.mux))
@@ -516,6 +556,25 @@ int main(int argc, char **argv)
 		counting__free(&s.counting);
 	run__teardown(&s.run);
 	free(s.prev);
+	return status;
+}
+
+static const struct mode modes[] = {
+	{ "count", NULL, NULL, true, "count the events, with the options above", &count_argp,
+	  run_stat },
+	{ "plan", "plan", NULL, false, "print the groups the events are planned into", &plan_argp,
+	  run_stat },
+};
+
+static const struct mode_table stat_modes = { NAME, modes, ARRAY_SIZE(modes) };
+
+int main(int argc, char **argv)
+{
+	struct stat_args args = { .mode = STAT_MULTIPLEX };
+	int status;
+
+	cli__init(&args.cli);
+	status = modes__main(&stat_modes, argc, argv, &args);
 	free(args.specs);
 	return status;
 }

@@ -13,6 +13,7 @@
 
 #include "user/run/cli.h"
 #include "user/run/listevents.h"
+#include "user/run/modes.h"
 #include "user/offline/offline.h"
 #include "user/top/offtop.h"
 #include "user/report/output.h"
@@ -22,6 +23,7 @@
 #include "user/symbols/symbolize.h"
 #include "user/run/tool.h"
 #include "user/top/topreport.h"
+#include "kernel/lib/util.h"
 
 #define TOP_DEFAULT_ENTRIES 4096
 #define TOP_MAX_ENTRIES	    (1u << 20)
@@ -39,7 +41,6 @@ struct top_args {
 	int nrows;
 	__u32 shift;
 	__u32 entries;
-	bool entries_set;
 	const char *debuginfo;
 };
 
@@ -50,7 +51,6 @@ enum {
 	OPT_ENTRIES,
 	OPT_DATA_BY,
 	OPT_DEBUGINFO,
-	OPT_LOADS,
 };
 
 static const char doc[] =
@@ -73,9 +73,14 @@ static const char doc[] =
 	"finds its table full is counted and reported, not lost silently.  Exit status: 0, "
 	"the command's own when it ends the run, 1 when the system fails, 2 for bad input.";
 
-static const struct argp_option options[] = {
+/* --list-events takes --by too: it decides whether the samples carry the IP */
+static const struct argp_option by_options[] = {
 	{ NULL, 0, NULL, 0, "Output:", 5 },
 	{ "by", OPT_BY, "KEY", 0, "ip (code), data, or both tables (default)", 5 },
+	{},
+};
+
+static const struct argp_option table_options[] = {
 	{ "sort", OPT_SORT, "KEY", 0,
 	  "samples (default), latency (mean), or total (latency sum: samples x mean)", 5 },
 	{ "rows", 'n', "N", 0, "rows per table (default 20; 0: all)", 5 },
@@ -83,15 +88,18 @@ static const struct argp_option options[] = {
 	  "data addresses by cache line (line, 64 bytes, default) or page (4 KiB)", 5 },
 	{ "data-by", OPT_DATA_BY, "KEY", 0,
 	  "a data row per variable or mapping (object, default), or per line or page (block)", 5 },
-	{ "entries", OPT_ENTRIES, "N", 0,
-	  "keys each kernel table holds between drains (every 0.5 s; default 4096)", 5 },
 	{ "debuginfo-path", OPT_DEBUGINFO, "PATH", 0,
 	  "where separate debug info is looked up: absolute directories by build ID "
 	  "(DIR/.build-id/xx/rest.debug) and by path, relative ones next to the file (default "
 	  "\":.debug:/usr/lib/debug\")",
 	  5 },
-	/* ldlat-hist's: not in --help, refused with a word on what to run instead */
-	{ "loads", OPT_LOADS, "EVENT", OPTION_ARG_OPTIONAL | OPTION_HIDDEN, NULL, 0 },
+	{},
+};
+
+/* a live run's: --input's tables grow as the file needs */
+static const struct argp_option entries_options[] = {
+	{ "entries", OPT_ENTRIES, "N", 0,
+	  "keys each kernel table holds between drains (every 0.5 s; default 4096)", 5 },
 	{},
 };
 
@@ -101,11 +109,6 @@ static error_t top_parse(int key, char *arg, struct argp_state *state)
 	__u64 v;
 
 	switch (key) {
-	case ARGP_KEY_INIT:
-		state->child_inputs[0] = &a->cli;
-		state->child_inputs[1] = &a->out;
-		state->child_inputs[2] = &a->offline;
-		break;
 	case OPT_BY:
 		if (!strcmp(arg, "ip") || !strcmp(arg, "code"))
 			a->by = TOP_BY_IP;
@@ -153,13 +156,9 @@ static error_t top_parse(int key, char *arg, struct argp_state *state)
 			argp_error(state, "--entries '%s' is not a table size from 1 to %u", arg,
 				   TOP_MAX_ENTRIES);
 		a->entries = (__u32)v;
-		a->entries_set = true;
 		break;
 	case OPT_DEBUGINFO:
 		a->debuginfo = arg;
-		break;
-	case OPT_LOADS:
-		a->cli.loads = true;
 		break;
 	default:
 		return ARGP_ERR_UNKNOWN;
@@ -167,19 +166,77 @@ static error_t top_parse(int key, char *arg, struct argp_state *state)
 	return 0;
 }
 
-static const struct argp_child children[] = {
-	{ &cli_argp, 0, NULL, 0 },
-	{ &output_argp, 0, NULL, 0 },
-	{ &offline_argp, 0, NULL, 0 },
+static const struct argp by_argp = { .options = by_options, .parser = top_parse };
+static const struct argp table_argp = { .options = table_options, .parser = top_parse };
+static const struct argp entries_argp = { .options = entries_options, .parser = top_parse };
+
+/* Each mode's options, as children; their inputs in top_args, in the same order. */
+static const struct argp_child sample_children[] = {
+	{ &cli_argp, 0, NULL, 0 },     { &by_argp, 0, NULL, 0 },     { &table_argp, 0, NULL, 0 },
+	{ &entries_argp, 0, NULL, 0 }, { &output_argp, 0, NULL, 0 }, {},
+};
+
+static error_t sample_parse(int key, char *arg, struct argp_state *state)
+{
+	struct top_args *a = state->input;
+	void *const in[] = { &a->cli, a, a, a, &a->out };
+
+	(void)arg;
+	return modes__children(key, state, in, ARRAY_SIZE(in));
+}
+
+static const struct argp_child report_children[] = {
+	{ &cli_pid_argp, 0, NULL, 0 },	   { &cli_filter_argp, 0, NULL, 0 },
+	{ &cli_verbose_argp, 0, NULL, 0 }, { &by_argp, 0, NULL, 0 },
+	{ &table_argp, 0, NULL, 0 },	   { &output_argp, 0, NULL, 0 },
+	{ &offline_argp, 0, NULL, 0 },	   {},
+};
+
+static error_t report_parse(int key, char *arg, struct argp_state *state)
+{
+	struct top_args *a = state->input;
+	void *const in[] = { &a->cli, &a->cli, &a->cli, a, a, &a->out, &a->offline };
+
+	(void)arg;
+	return modes__children(key, state, in, ARRAY_SIZE(in));
+}
+
+static const struct argp_child list_events_children[] = {
+	{ &cli_source_argp, 0, NULL, 0 },
+	{ &cli_list_events_argp, 0, NULL, 0 },
+	{ &cli_verbose_argp, 0, NULL, 0 },
+	{ &by_argp, 0, NULL, 0 },
 	{},
 };
 
-static const struct argp argp = {
-	.options = options,
-	.parser = top_parse,
+static error_t list_events_parse(int key, char *arg, struct argp_state *state)
+{
+	struct top_args *a = state->input;
+	void *const in[] = { &a->cli, &a->cli, &a->cli, a };
+
+	(void)arg;
+	return modes__children(key, state, in, ARRAY_SIZE(in));
+}
+
+static const struct argp sample_argp = {
+	.parser = sample_parse,
 	.args_doc = "[-- COMMAND [ARGS...]]",
 	.doc = doc,
-	.children = children,
+	.children = sample_children,
+};
+
+static const struct argp report_argp = {
+	.parser = report_parse,
+	.doc = "The samples of a perf.data file (perf mem record, perf record -d -W) in the "
+	       "same tables, named with the file's mappings; needs no privilege.",
+	.children = report_children,
+};
+
+static const struct argp list_events_argp = {
+	.parser = list_events_parse,
+	.doc = "Prints the load-latency event chosen for this machine, why, and its "
+	       "perf_event_attr; opens nothing.",
+	.children = list_events_children,
 };
 
 struct top {
@@ -358,16 +415,7 @@ static int top_input(struct top_args *a)
 	top.pm.proc_root = NULL; /* the file's processes are not this machine's */
 	top_table__init(&top.ip);
 	top_table__init(&top.data);
-	e = offline__check_cli(&a->cli, NULL, &err);
-	if (!e && a->entries_set) {
-		err__msg(&err,
-			 "--entries sizes the kernel's tables between two drains of a live run; "
-			 "with --input the tables grow as the file needs and no sample goes "
-			 "unattributed: leave it out");
-		e = -EINVAL;
-	}
-	if (!e)
-		e = output__check(&a->out, &err);
+	e = output__check(&a->out, &err);
 	if (!e && symbolizer__init(&top.z, &top.pm, a->debuginfo)) {
 		err__msg(&err, "out of memory");
 		e = -ENOMEM;
@@ -420,16 +468,9 @@ out:
 	return status;
 }
 
-/* Options of ldlat-hist's that ldlat-top refuses, live or not: 0, or the exit status. */
+/* --format openmetrics, ldlat-hist's, refused live or not: 0, or the exit status. */
 static int top_refuse(const struct top_args *a)
 {
-	if (a->cli.loads) {
-		fprintf(stderr,
-			"ldlat-top: --loads is ldlat-hist's: ldlat-top ranks code and data by "
-			"samples and does not count every load; run ldlat-hist --loads for the "
-			"share of all loads the samples stand for\n");
-		return EXIT_USAGE;
-	}
 	if (a->out.format == OUTPUT_OPENMETRICS) {
 		fprintf(stderr, "ldlat-top: --format openmetrics is not one of ldlat-top's: its "
 				"tables rank "
@@ -442,13 +483,26 @@ static int top_refuse(const struct top_args *a)
 	return 0;
 }
 
-int main(int argc, char **argv)
+static int run_list_events(void *input)
 {
-	struct top_args args = { .by = TOP_BY_BOTH,
-				 .nrows = TOP_DEFAULT_ROWS,
-				 .shift = 6,
-				 .entries = TOP_DEFAULT_ENTRIES };
-	struct top top = { .args = &args };
+	struct top_args *a = input;
+
+	a->cli.source.sample_ip = a->by & TOP_BY_IP;
+	return list_events(stdout, &a->cli, "ldlat-top");
+}
+
+static int run_report(void *input)
+{
+	struct top_args *a = input;
+
+	return top_refuse(a) ?: top_input(a);
+}
+
+/* A live run. */
+static int run_sample(void *input)
+{
+	struct top_args *a = input;
+	struct top top = { .args = a };
 	struct tool_hooks hooks = { .configure = top_configure,
 				    .before_enable = top_before_enable,
 				    .ctx = &top };
@@ -459,20 +513,11 @@ int main(int argc, char **argv)
 	struct err err = {};
 	int e, status;
 
-	argp_err_exit_status = EXIT_USAGE;
-	cli__init(&args.cli);
-	args.out.no_openmetrics = true;
-	if (argp_parse(&argp, argc, argv, ARGP_IN_ORDER, NULL, &args))
-		return EXIT_USAGE;
-	status = top_refuse(&args);
+	status = top_refuse(a);
 	if (status)
 		return status;
-	if (args.offline.input)
-		return top_input(&args);
-	args.cli.source.sample_ip = args.by & TOP_BY_IP;
-	if (args.cli.list_events)
-		return list_events(stdout, &args.cli, "ldlat-top");
-	e = output__check(&args.out, &err);
+	a->cli.source.sample_ip = a->by & TOP_BY_IP;
+	e = output__check(&a->out, &err);
 	if (e)
 		return err__report(&err, e, "ldlat-top", stderr);
 
@@ -480,9 +525,9 @@ int main(int argc, char **argv)
 	top_table__init(&top.ip);
 	top_table__init(&top.data);
 	top.tool = &tool;
-	e = tool__start_hooks(&tool, &args.cli, "ldlat-top", 0, 0, &hooks, &err);
+	e = tool__start_hooks(&tool, &a->cli, "ldlat-top", 0, 0, &hooks, &err);
 	clock_gettime(CLOCK_REALTIME, &started);
-	if (!e && symbolizer__init(&top.z, &top.pm, args.debuginfo))
+	if (!e && symbolizer__init(&top.z, &top.pm, a->debuginfo))
 		e = -ENOMEM;
 	top.z.note_tool = "ldlat-top";
 	if (e) {
@@ -493,10 +538,10 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	tool__run_info(&tool, &started, &run);
-	top.report = top_report_of(&args, tool.src.fields & LDLAT_HAS_LAT, &run, &tool.src);
+	top.report = top_report_of(a, tool.src.fields & LDLAT_HAS_LAT, &run, &tool.src);
 	top.printer = (struct printer){
 		.tool = "ldlat-top",
-		.out = &args.out,
+		.out = &a->out,
 		.read = session__read_src,
 		.src = &tool.session,
 		.emit = top_emit,
@@ -512,7 +557,7 @@ int main(int argc, char **argv)
 
 	/* the tables and the side band are emptied between reports */
 	end = run__wait(&tool.run, TOP_DRAIN_SECONDS, top_tick,
-			args.cli.interval > 0 ? top_interval : NULL, &top);
+			a->cli.interval > 0 ? top_interval : NULL, &top);
 	tool__stop_sampling(&tool);
 	status = tool__exit_status(&tool, end);
 	if (end == RUN_ERROR)
@@ -536,4 +581,27 @@ out:
 	symbolizer__free(&top.z);
 	procmaps__free(&top.pm);
 	return status;
+}
+
+static const struct mode modes[] = {
+	{ "sample", NULL, NULL, true, "sample live, with the options above", &sample_argp,
+	  run_sample },
+	{ "report", "input", "FILE", false, "the samples of a perf.data file", &report_argp,
+	  run_report },
+	{ "list-events", "list-events", NULL, false, "the event it would open, and why",
+	  &list_events_argp, run_list_events },
+};
+
+static const struct mode_table top_modes = { "ldlat-top", modes, ARRAY_SIZE(modes) };
+
+int main(int argc, char **argv)
+{
+	struct top_args args = { .by = TOP_BY_BOTH,
+				 .nrows = TOP_DEFAULT_ROWS,
+				 .shift = 6,
+				 .entries = TOP_DEFAULT_ENTRIES };
+
+	cli__init(&args.cli);
+	args.out.no_openmetrics = true;
+	return modes__main(&top_modes, argc, argv, &args);
 }

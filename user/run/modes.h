@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
+/*
+ * modes.h - a tool's modes as a table (bpftool's cmd_select): each mode
+ * (sample, show DIR, report FILE, list-events, ...) has its own argp with
+ * only the options it takes, so a combination of two modes cannot be
+ * parsed.  A mode is chosen by its word (ldlat-hist show DIR) or, in the
+ * flag form the tools have always taken, by its flag (--show DIR); an
+ * option or a command that belongs to another mode is refused here, in one
+ * sentence built from the table, with exit status 2.
+ */
+#ifndef LDLAT_MODES_H
+#define LDLAT_MODES_H
+
+#include <argp.h>
+#include <stdbool.h>
+
+struct mode {
+	const char *name;    /* the word: ldlat-hist show DIR */
+	const char *flag;    /* the long option that selects it (show: --show DIR); NULL: none */
+	const char *operand; /* what flag takes, given after the word ("DIR"); NULL: none */
+	bool command;	     /* takes a command to run: the first argument and the rest */
+	const char *summary; /* one line for the tool's --help */
+	const struct argp *argp; /* its options, its flag's among them */
+	int (*run)(void *input); /* the mode, on the input argp filled: the exit status */
+};
+
+struct mode_table {
+	const char *tool;
+	const struct mode *modes; /* modes[0]: the default, chosen when nothing else is */
+	int nmodes;
+};
+
+/*
+ * Chooses the mode: argv[1] a mode's name, else the first mode-selecting
+ * flag, else modes[0].  Refuses (exit status 2, in *status) an option or a
+ * command of another mode, then parses the arguments with that mode's argp
+ * alone (ARGP_IN_ORDER), input being its input.  The default mode's --help
+ * lists the modes.  Returns the mode, or NULL with *status set when the
+ * arguments were refused or --help was printed.
+ */
+const struct mode *modes__parse(const struct mode_table *t, int argc, char **argv, void *input,
+				int *status);
+
+/*
+ * The parser of a mode's argp whose options are its children's: at
+ * ARGP_KEY_INIT, child i's input is inputs[i] (n of them); other keys are
+ * the children's.
+ */
+error_t modes__children(int key, struct argp_state *state, void *const inputs[], size_t n);
+
+/* modes__parse, then the mode's run: the exit status. */
+int modes__main(const struct mode_table *t, int argc, char **argv, void *input);
+
+#endif
