@@ -53,7 +53,7 @@ int main(int argc, char **argv)
 	if (argp_parse(&argp, argc, argv, ARGP_IN_ORDER, NULL, &cli))
 		return EXIT_USAGE;
 
-	e = tool__start(&tool, &cli, "ldlat-floor", 0, TOOL_NO_BPF, &err);
+	e = tool__start(&tool, &cli, "ldlat-floor", &(struct tool_opts){ .no_bpf = true }, &err);
 	if (e) {
 		fprintf(stderr, "ldlat-floor: %s\n", err.msg);
 		tool__teardown(&tool);

@@ -627,7 +627,7 @@ static void start_once(const struct start_case *c)
 	}
 	if (c->addr)
 		ck_assert_int_eq(range_set__add(&cli.ranges, c->addr, &err), 0);
-	e = tool__start_hooks(&t, &cli, "check_run", 0, 0, &hooks, &err);
+	e = tool__start(&t, &cli, "check_run", &(struct tool_opts){ .hooks = &hooks }, &err);
 	if (c->want_status) {
 		ck_assert_msg(e != 0, "%s: started", c->what);
 		ck_assert_msg(err__status(&err, e) == c->want_status, "%s: status %d (want %d): %s",

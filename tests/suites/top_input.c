@@ -428,7 +428,7 @@ START_TEST(test_input_one_entry_across_images)
 	t.ip = &ip;
 	t.data = &data;
 	ck_assert_int_eq(snapshot__init(&snap, t.o.cfg.nranges), 0);
-	ck_assert_int_eq(offtop__read(&t, &snap), 0);
+	ck_assert_int_eq(offtop__read(&t, &snap, &err), 0);
 	ck_assert_uint_eq(snap.counters.kept, 2);
 	/* two images, one entry in each table, of the image where the mapping appeared */
 	ck_assert_int_eq(procmaps__find(&images, OFFTOP_IMAGE_BASE + 2) != NULL, 1);

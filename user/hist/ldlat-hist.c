@@ -269,34 +269,23 @@ struct hist_loads {
 	struct loads_report report;
 	struct count loads, loads_prev; /* the counter at the last read, at the last report */
 	__u64 count, count_prev;	/* the sampling events' count, the same */
-	char why[128];			/* a failed read */
 };
 
-/* printer.read: the maps, then the two counts. */
-static int hist_loads_read(void *src, struct snapshot *snap)
+/* The printer's read: the maps, then the two counts. */
+static int hist_loads_read(void *src, struct snapshot *snap, struct err *err)
 {
 	struct hist_loads *h = src;
-	int e = session__read_src(&h->tool->session, snap);
+	int e = session__read_maps(&h->tool->session, snap, err);
 
-	if (e) {
-		snprintf(h->why, sizeof(h->why), "cannot read the maps: %s", strerror(-e));
+	if (e)
 		return e;
-	}
 	e = loads__read(&h->tool->loads);
 	if (!e)
 		e = tool__sampled_count(h->tool, &h->count);
-	if (e) {
-		snprintf(h->why, sizeof(h->why), "cannot read the --loads counter: %s",
-			 strerror(-e));
-		return e;
-	}
+	if (e)
+		return err__set(err, e, "cannot read the --loads counter: %s", strerror(-e));
 	h->loads = h->tool->loads.total;
 	return 0;
-}
-
-static const char *hist_loads_error(void *src)
-{
-	return ((struct hist_loads *)src)->why;
 }
 
 /* printer.emit: the report of delta, with the loads of the same span. */
@@ -334,6 +323,11 @@ static int hist_loads_emit(struct printer *p, void *ctx, struct err *err)
 	}
 	return e;
 }
+
+/* Where each kind of run's reports come from: a live session, one with --loads, a file. */
+static const struct printer_ops sample_ops = { .read = session__read_maps };
+static const struct printer_ops loads_ops = { .read = hist_loads_read, .emit = hist_loads_emit };
+static const struct printer_ops report_ops = { .read = offline__read };
 
 /* The histograms' report of a run whose samples carry src's fields. */
 static struct report hist_report(const struct hist_args *args, const struct run_info *run,
@@ -381,9 +375,8 @@ static int run_report(void *input)
 	offline__run_info(&o, "ldlat-hist", &started, &run);
 	p.tool = "ldlat-hist";
 	p.out = &args->out;
-	p.read = offline__read;
-	p.read_error = offline__error;
-	p.src = &o;
+	p.ops = &report_ops;
+	p.ctx = &o;
 	p.report = hist_report(args, &run, &o.src);
 	p.final = true;
 	if (printer__init(&p, o.cfg.nranges, &started)) {
@@ -458,8 +451,10 @@ static int run_sample(void *input)
 			return err__report(&err, e, "ldlat-hist", stderr);
 	}
 
-	e = tool__start(&tool, &args->cli, "ldlat-hist", args->linear_step,
-			args->pin.pin ? SESSION_PIN : 0, &err);
+	e = tool__start(&tool, &args->cli, "ldlat-hist",
+			&(struct tool_opts){ .linear_step = args->linear_step,
+					     .session_flags = args->pin.pin ? SESSION_PIN : 0 },
+			&err);
 	clock_gettime(CLOCK_REALTIME, &started);
 	if (!e && args->pin.pin)
 		e = pin_run(&tool, &ps, args, &started, &err);
@@ -475,16 +470,13 @@ static int run_sample(void *input)
 	tool__run_info(&tool, &started, &run);
 	p.tool = "ldlat-hist";
 	p.out = &args->out;
-	p.read = session__read_src;
-	p.src = &tool.session;
+	p.ops = &sample_ops;
+	p.ctx = &tool.session;
 	p.report = hist_report(args, &run, &tool.src);
 	if (tool.loads.active) {
 		loads.tool = &tool;
-		p.read = hist_loads_read;
-		p.read_error = hist_loads_error;
-		p.src = &loads;
-		p.emit = hist_loads_emit;
-		p.emit_ctx = &loads;
+		p.ops = &loads_ops;
+		p.ctx = &loads;
 		p.report.loads = &loads.report;
 	}
 	if (printer__init(&p, tool.cfg.nranges, &started)) {

@@ -217,9 +217,11 @@ struct show_src {
 	const char *tool;
 };
 
-static int show_read(void *src, struct snapshot *snap)
+static int show_read(void *src, struct snapshot *snap, struct err *err)
 {
-	return pinset__read(((struct show_src *)src)->ps, snap);
+	int e = pinset__read(((struct show_src *)src)->ps, snap);
+
+	return e ? err__set(err, e, "cannot read the maps: %s", strerror(-e)) : 0;
 }
 
 /* --delta: what was printed is the next --delta's baseline (under the lock on shown). */
@@ -242,6 +244,9 @@ static int show_record(void *src, const struct snapshot *cur)
 		fprintf(stderr, "%s: %s\n", s->tool, err.msg);
 	return e;
 }
+
+static const struct printer_ops show_ops = { .read = show_read };
+static const struct printer_ops show_delta_ops = { .read = show_read, .printed = show_record };
 
 int pincmd__show(const char *tool, const struct pin_opts *po, const struct cli *cli,
 		 const struct output_opts *oo, enum report_by by, bool by_set)
@@ -285,11 +290,9 @@ int pincmd__show(const char *tool, const struct pin_opts *po, const struct cli *
 			tool, ps.meta.cgroup_path);
 	p.tool = tool;
 	p.out = oo;
-	p.read = show_read;
-	p.src = &show;
 	/* only --delta moves the baseline: exporters and other readers leave it alone */
-	if (po->delta)
-		p.printed_hook = show_record;
+	p.ops = po->delta ? &show_delta_ops : &show_ops;
+	p.ctx = &show;
 	p.report = (struct report){
 		.run = &run,
 		.src = &src,

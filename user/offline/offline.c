@@ -403,23 +403,16 @@ void offline__reset_counts(struct offline *o)
 	o->other_events = o->malformed = o->unknown_id = 0;
 }
 
-int offline__read(void *ctx, struct snapshot *snap)
+int offline__read(void *ctx, struct snapshot *snap, struct err *err)
 {
 	struct offline *o = ctx;
 	int e;
 
 	snapshot__clear(snap);
 	offline__reset_counts(o);
-	e = offline__run(o, snap, &o->err);
+	e = offline__run(o, snap, err);
 	clock_gettime(CLOCK_REALTIME, &snap->taken);
 	return e;
-}
-
-const char *offline__error(void *ctx)
-{
-	const struct offline *o = ctx;
-
-	return o->err.msg;
 }
 
 void offline__run_info(const struct offline *o, const char *tool, const struct timespec *started,

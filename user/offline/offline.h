@@ -44,7 +44,6 @@ struct offline {
 	__u64 other_events; /* samples of events not analysed (dummy, no data fields) */
 	__u64 malformed;    /* samples whose fields do not fit their record: skipped */
 	__u64 unknown_id;   /* samples whose ID names no event: skipped */
-	struct err err;	    /* why offline__read failed */
 };
 
 /*
@@ -98,14 +97,11 @@ static inline void offline__ldlat_sample(const struct ldlat_config *cfg,
 int offline__run(struct offline *o, struct snapshot *snap, struct err *err);
 
 /*
- * The whole file's counts in snap, replacing what it held (a reader of the
- * same shape as a live session's: int (*)(void *src, struct snapshot *)),
- * stamped now.  0, or -errno with the sentence in o->err.
+ * The whole file's counts in snap, replacing what it held (a printer's read,
+ * as a live session's: ctx is the struct offline), stamped now.  0, or
+ * -errno with the sentence in err.
  */
-int offline__read(void *o, struct snapshot *snap);
-
-/* Why offline__read failed (the printer's read_error). */
-const char *offline__error(void *o);
+int offline__read(void *o, struct snapshot *snap, struct err *err);
 
 /*
  * What the reports say about the run: the tool, the analysed events, the

@@ -19,7 +19,8 @@ int printer__init(struct printer *p, __u32 nranges, const struct timespec *start
 
 int printer__mark(struct printer *p)
 {
-	int e = p->read(p->src, &p->cur);
+	struct err err = {};
+	int e = p->ops->read(p->ctx, &p->cur, &err);
 
 	if (!e)
 		snapshot__copy(&p->prev, &p->cur);
@@ -31,22 +32,19 @@ int printer__print(void *ctx)
 	struct printer *p = ctx;
 	struct timespec started = p->cur.since;
 	struct err err = {};
-	int e = p->read(p->src, &p->cur);
+	int e = p->ops->read(p->ctx, &p->cur, &err);
 
 	p->cur.since = started;
 	if (e) {
-		if (p->read_error)
-			fprintf(stderr, "%s: %s\n", p->tool, p->read_error(p->src));
-		else
-			fprintf(stderr, "%s: cannot read the maps: %s\n", p->tool, strerror(-e));
+		fprintf(stderr, "%s: %s\n", p->tool, err.msg);
 		return e;
 	}
 	snapshot__delta(&p->delta, &p->cur, &p->prev);
 	/* the tail of a run that ended right after a tick has nothing to say (but its loads) */
 	if (p->printed && p->final && !p->delta.counters.seen && !p->report.loads)
 		return 0;
-	if (p->emit)
-		e = p->emit(p, p->emit_ctx, &err);
+	if (p->ops->emit)
+		e = p->ops->emit(p, p->ctx, &err);
 	else
 		e = output__emit(p->out, &p->report, &p->delta, &p->cur, p->printed, &err);
 	if (e) {
@@ -55,7 +53,7 @@ int printer__print(void *ctx)
 	}
 	snapshot__copy(&p->prev, &p->cur);
 	p->printed++;
-	return p->printed_hook ? p->printed_hook(p->src, &p->cur) : 0;
+	return p->ops->printed ? p->ops->printed(p->ctx, &p->cur) : 0;
 }
 
 void printer__free(struct printer *p)

@@ -14,22 +14,30 @@
 #include "user/report/render.h"
 #include "user/report/snapshot.h"
 
+struct printer;
+
+/*
+ * Where a printer's reports come from, declared once per kind of run (a live
+ * session, a pinned set, a perf.data file); each gets the printer's ctx.
+ */
+struct printer_ops {
+	/* the maps now (or the file's samples): 0, or -errno with the sentence in err */
+	int (*read)(void *ctx, struct snapshot *snap, struct err *err);
+	/*
+	 * NULL: the histograms' report (output__emit of report); else a tool's
+	 * own, printed from p->delta and p->cur: 0, or -errno with the sentence in err
+	 */
+	int (*emit)(struct printer *p, void *ctx, struct err *err);
+	/* NULL, or called after each report with what was read: 0 or -errno */
+	int (*printed)(void *ctx, const struct snapshot *cur);
+};
+
 struct printer {
 	const char *tool; /* for messages */
 	const struct output_opts *out;
 	struct report report;
-	int (*read)(void *src, struct snapshot *snap); /* the maps now; 0 or -errno */
-	void *src;
-	/* the sentence for a failed read (may be NULL: "cannot read the maps" and errno's) */
-	const char *(*read_error)(void *src);
-	/* called after each report with what was read (may be NULL); 0 or -errno */
-	int (*printed_hook)(void *src, const struct snapshot *cur);
-	/*
-	 * prints one report from delta and cur instead of output__emit with
-	 * report (a tool with its own report); 0 or -errno with a sentence in err
-	 */
-	int (*emit)(struct printer *p, void *ctx, struct err *err);
-	void *emit_ctx;
+	const struct printer_ops *ops;
+	void *ctx;
 	struct snapshot cur;   /* the last read: totals since the start */
 	struct snapshot prev;  /* what the next report subtracts */
 	struct snapshot delta; /* cur - prev */

@@ -229,9 +229,11 @@ int session__read(const struct session *s, struct snapshot *snap)
 				 s->nranges, snap);
 }
 
-int session__read_src(void *src, struct snapshot *snap)
+int session__read_maps(void *ctx, struct snapshot *snap, struct err *err)
 {
-	return session__read(src, snap);
+	int e = session__read(ctx, snap);
+
+	return e ? err__set(err, e, "cannot read the maps: %s", strerror(-e)) : 0;
 }
 
 int session__test_fd(const struct session *s)

@@ -61,8 +61,8 @@ int session__attach(struct session *s, struct evlist *evlist, struct err *err);
 /* Sums every CPU's counters and histograms into snap (initialised for s->nranges). */
 int session__read(const struct session *s, struct snapshot *snap);
 
-/* The same, as struct printer's read (src: the session). */
-int session__read_src(void *src, struct snapshot *snap);
+/* The same, as a printer's read (ctx: the session): "cannot read the maps" and why. */
+int session__read_maps(void *ctx, struct snapshot *snap, struct err *err);
 
 /*
  * The same from the maps' fds (a pinned set has no skeleton): counters,

@@ -86,18 +86,17 @@ static bool tool__user_event(const struct cli *cli, int open_errno)
 	       (cli->source.event || cli->source.ldlat || cli->source.period || cli->source.freq);
 }
 
-int tool__start(struct tool *t, struct cli *cli, const char *name, __u32 linear_step,
-		unsigned int session_flags, struct err *err)
+int tool__start(struct tool *t, struct cli *cli, const char *name, const struct tool_opts *o,
+		struct err *err)
 {
-	return tool__start_hooks(t, cli, name, linear_step, session_flags, NULL, err);
-}
-
-int tool__start_hooks(struct tool *t, struct cli *cli, const char *name, __u32 linear_step,
-		      unsigned int session_flags, const struct tool_hooks *hooks, struct err *err)
-{
+	static const struct tool_opts defaults;
+	const struct tool_hooks *hooks;
 	char notice[2048], why[256], *line, *save = NULL;
 	int e;
 
+	if (!o)
+		o = &defaults;
+	hooks = o->hooks;
 	memset(t, 0, sizeof(*t));
 	t->name = name;
 	t->cli = cli;
@@ -141,7 +140,7 @@ int tool__start_hooks(struct tool *t, struct cli *cli, const char *name, __u32 l
 	if (cli->source.event && cli->source.kind == SOURCE_PAGE_FAULTS)
 		return err__set(err, -EINVAL,
 				"--event applies to --source ldlat or auto, not page-faults");
-	e = config__check_fields(cli, t->src.fields, linear_step,
+	e = config__check_fields(cli, t->src.fields, o->linear_step,
 				 t->addr_only ? "this kernel cannot give to BPF (address-only mode)"
 					      : "page-fault samples do not carry",
 				 err);
@@ -171,15 +170,15 @@ int tool__start_hooks(struct tool *t, struct cli *cli, const char *name, __u32 l
 		fprintf(stderr, "%s: source: %s\n", name, t->src.why);
 	}
 
-	config__fill(&t->cfg, cli, t->src.fields, t->src.weight_struct, linear_step);
+	config__fill(&t->cfg, cli, t->src.fields, t->src.weight_struct, o->linear_step);
 	if (hooks && hooks->configure) {
 		e = hooks->configure(t, hooks->ctx, err);
 		if (e)
 			return e;
 	}
-	if (!(session_flags & TOOL_NO_BPF)) {
+	if (!o->no_bpf) {
 		e = session__open(&t->session, &t->cfg,
-				  session_flags | (t->addr_only ? SESSION_ADDR_ONLY : 0), err);
+				  o->session_flags | (t->addr_only ? SESSION_ADDR_ONLY : 0), err);
 		if (e)
 			return e;
 		t->session_open = true;

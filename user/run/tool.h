@@ -44,24 +44,23 @@ struct tool {
 	struct loads loads; /* --loads */
 };
 
-/*
- * In tool__start's session_flags: open and enable the events, but load and
- * attach no BPF program (the kernel's own sampling cost, for the benchmarks).
- */
-#define TOOL_NO_BPF (1u << 31)
+/* How a tool starts: what goes into the BPF configuration and the session. */
+struct tool_opts {
+	__u32 linear_step;	    /* --linear: into the BPF configuration */
+	unsigned int session_flags; /* SESSION_* (session.h) */
+	/* open and enable the events, but load and attach no BPF program (the benchmarks' floor) */
+	bool no_bpf;
+	const struct tool_hooks *hooks; /* NULL: none; must outlive the run */
+};
 
 /*
  * Everything up to sampling: on return 0 the events are enabled and the
- * command runs.  linear_step goes into the BPF configuration.  Returns
- * -errno with a sentence in err (err__status tells the exit status);
- * tool__teardown releases what was set up either way.
+ * command runs.  o may be NULL (all defaults).  Returns -errno with a
+ * sentence in err (err__status tells the exit status); tool__teardown
+ * releases what was set up either way.
  */
-int tool__start(struct tool *t, struct cli *cli, const char *name, __u32 linear_step,
-		unsigned int session_flags, struct err *err);
-
-/* The same, with the tool's hooks (NULL: none); hooks must outlive the run. */
-int tool__start_hooks(struct tool *t, struct cli *cli, const char *name, __u32 linear_step,
-		      unsigned int session_flags, const struct tool_hooks *hooks, struct err *err);
+int tool__start(struct tool *t, struct cli *cli, const char *name, const struct tool_opts *o,
+		struct err *err);
 
 /* What the started run watches, for the reports (run_info): its tool, event, target, filters. */
 void tool__run_info(const struct tool *t, const struct timespec *started, struct run_info *run);

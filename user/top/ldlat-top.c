@@ -241,7 +241,8 @@ static const struct argp list_events_argp = {
 
 struct top {
 	struct top_args *args;
-	struct tool *tool;
+	struct tool *tool;   /* a live run's */
+	struct offtop *file; /* --input's */
 	struct procmaps pm;
 	struct symbolizer z;
 	struct procwatch watch;
@@ -373,6 +374,17 @@ static int top_interval(void *ctx)
 	return e ? e : printer__print(&top->printer);
 }
 
+/* The printer's read: the kernel's maps, or the file's samples into the tables. */
+static int top_read(void *ctx, struct snapshot *snap, struct err *err)
+{
+	struct top *top = ctx;
+
+	return top->file ? offtop__read(top->file, snap, err)
+			 : session__read_maps(&top->tool->session, snap, err);
+}
+
+static const struct printer_ops top_ops = { .read = top_read, .emit = top_emit };
+
 /* What the report says it is: the tables, their order, and the run's header. */
 static struct top_report top_report_of(const struct top_args *a, bool has_latency,
 				       const struct run_info *run, const struct source *src)
@@ -437,14 +449,12 @@ static int top_input(struct top_args *a)
 	ot.data = (a->by & TOP_BY_DATA) ? &top.data : NULL;
 	offline__run_info(&ot.o, "ldlat-top", &started, &run);
 	top.report = top_report_of(a, ot.o.src.fields & LDLAT_HAS_LAT, &run, &ot.o.src);
+	top.file = &ot;
 	top.printer = (struct printer){
 		.tool = "ldlat-top",
 		.out = &a->out,
-		.read = offtop__read,
-		.read_error = offtop__error,
-		.src = &ot,
-		.emit = top_emit,
-		.emit_ctx = &top,
+		.ops = &top_ops,
+		.ctx = &top,
 		.final = true,
 	};
 	if (printer__init(&top.printer, ot.o.cfg.nranges, &started)) {
@@ -525,7 +535,7 @@ static int run_sample(void *input)
 	top_table__init(&top.ip);
 	top_table__init(&top.data);
 	top.tool = &tool;
-	e = tool__start_hooks(&tool, &a->cli, "ldlat-top", 0, 0, &hooks, &err);
+	e = tool__start(&tool, &a->cli, "ldlat-top", &(struct tool_opts){ .hooks = &hooks }, &err);
 	clock_gettime(CLOCK_REALTIME, &started);
 	if (!e && symbolizer__init(&top.z, &top.pm, a->debuginfo))
 		e = -ENOMEM;
@@ -542,10 +552,8 @@ static int run_sample(void *input)
 	top.printer = (struct printer){
 		.tool = "ldlat-top",
 		.out = &a->out,
-		.read = session__read_src,
-		.src = &tool.session,
-		.emit = top_emit,
-		.emit_ctx = &top,
+		.ops = &top_ops,
+		.ctx = &top,
 	};
 	if (printer__init(&top.printer, tool.cfg.nranges, &started)) {
 		fprintf(stderr, "ldlat-top: out of memory\n");

@@ -751,7 +751,7 @@ nomem:
 	return err__set(err, -ENOMEM, "out of memory");
 }
 
-int offtop__read(void *ctx, struct snapshot *snap)
+int offtop__read(void *ctx, struct snapshot *snap, struct err *err)
 {
 	struct offtop *t = ctx;
 	int e;
@@ -763,18 +763,11 @@ int offtop__read(void *ctx, struct snapshot *snap)
 		top_table__reset(t->ip);
 	if (t->data)
 		top_table__reset(t->data);
-	e = offtop__run(t, snap, &t->err);
+	e = offtop__run(t, snap, err);
 	if (!e)
 		offtop__kernel(t);
 	clock_gettime(CLOCK_REALTIME, &snap->taken);
 	return e;
-}
-
-const char *offtop__error(void *ctx)
-{
-	const struct offtop *t = ctx;
-
-	return t->err.msg;
 }
 
 static void count_timelines(const void *node, VISIT which, void *ctx)

@@ -94,7 +94,6 @@ struct offtop {
 	unsigned char kernel_id[20]; /* the file's kernel build ID (HEADER_BUILD_ID) */
 	int kernel_id_len;
 	char kernel_note[1024]; /* how kernel addresses are named, when not from /proc/kallsyms */
-	struct err err;
 };
 
 /*
@@ -112,12 +111,9 @@ int offtop__open(struct offtop *t, const char *path, struct cli *cli, __u32 tabl
 /*
  * Every sample of the file into snap (replacing what it held) and into
  * t->ip and t->data (emptied first), stamped now: a reader shaped like a live
- * session's (printer.read).  0, or -errno with the sentence in t->err.
+ * session's (a printer's read).  0, or -errno with the sentence in err.
  */
-int offtop__read(void *t, struct snapshot *snap);
-
-/* Why offtop__read failed (printer.read_error). */
-const char *offtop__error(void *t);
+int offtop__read(void *t, struct snapshot *snap, struct err *err);
 
 /* A line on how the file was read (-v). */
 void offtop__describe(const struct offtop *t, const char *tool, FILE *out);
