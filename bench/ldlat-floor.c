@@ -55,9 +55,8 @@ int main(int argc, char **argv)
 
 	e = tool__start(&tool, &cli, "ldlat-floor", &(struct tool_opts){ .no_bpf = true }, &err);
 	if (e) {
-		fprintf(stderr, "ldlat-floor: %s\n", err.msg);
 		tool__teardown(&tool);
-		return err__status(&err, e);
+		return err__report(&err, e, "ldlat-floor", stderr);
 	}
 	fprintf(stderr, "ldlat-floor: sampling %s on %s, no BPF program. Ctrl-C to end.\n",
 		tool.evlist.evsel[0].name, tool.run.target_desc);

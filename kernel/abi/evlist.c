@@ -320,7 +320,9 @@ int evlist__open(struct evlist *evlist, const struct target *target, struct err 
 					continue;
 				e = evlist__open_task(evlist, i, target, j, err);
 				if (e && (e == -ESRCH || task__exiting(target->tids[j]))) {
+					/* a thread that exited meanwhile: no error, and no mark left */
 					gone[j] = true;
+					err__clear(err);
 					e = 0;
 				}
 			}

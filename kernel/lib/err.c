@@ -74,7 +74,8 @@ int err__status(const struct err *err, int e)
 
 int err__report(const struct err *err, int e, const char *tool, FILE *out)
 {
+	/* a failure nobody worded (an allocation's, say) still says what failed */
 	if (e)
-		fprintf(out, "%s: %s\n", tool, err->msg);
+		fprintf(out, "%s: %s\n", tool, err->msg[0] ? err->msg : strerror(-e));
 	return err__status(err, e);
 }

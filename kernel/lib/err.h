@@ -68,7 +68,10 @@ void err__clear(struct err *err);
 /* The exit status of e, as returned with err: 0 when e is 0, 2 bad input, 1 the system. */
 int err__status(const struct err *err, int e);
 
-/* Prints "tool: sentence" to out when e is an error; returns err__status(err, e). */
+/*
+ * Prints "tool: sentence" to out when e is an error (strerror's words when
+ * nothing set a sentence); returns err__status(err, e).
+ */
 int err__report(const struct err *err, int e, const char *tool, FILE *out);
 
 #endif

@@ -363,9 +363,8 @@ static int run_report(void *input)
 	if (!e)
 		e = offline__open(&o, args->offline.input, &args->cli, args->linear_step, &err);
 	if (e) {
-		fprintf(stderr, "ldlat-hist: %s\n", err.msg);
 		offline__close(&o);
-		return err__status(&err, e);
+		return err__report(&err, e, "ldlat-hist", stderr);
 	}
 	if (args->cli.verbose)
 		fprintf(stderr, "ldlat-hist: %s: %d event%s, analysing %s%s%s\n", o.file.path,
@@ -459,13 +458,12 @@ static int run_sample(void *input)
 	if (!e && args->pin.pin)
 		e = pin_run(&tool, &ps, args, &started, &err);
 	if (e || args->pin.detach) {
-		if (e)
-			fprintf(stderr, "ldlat-hist: %s\n", err.msg);
+		status = err__report(&err, e, "ldlat-hist", stderr);
 		tool__teardown(&tool);
 		if (e)
 			pinset__remove(&ps);
 		pinset__close(&ps);
-		return e ? err__status(&err, e) : EXIT_OK;
+		return status;
 	}
 	tool__run_info(&tool, &started, &run);
 	p.tool = "ldlat-hist";

@@ -116,7 +116,6 @@ int list_events(FILE *out, struct cli *cli, const char *tool)
 	e = source__resolve(&cli->source, &src, &evlist, notice, sizeof(notice), &err);
 	if (e && !src.cpu.id[0]) {
 		/* no CPU to report on (a bad LDLAT_CPU): the error alone, no half report */
-		fprintf(stderr, "%s: %s\n", tool, err.msg);
 		goto out;
 	}
 	fprintf(out, "tools.conf     %s\n", table.path);
@@ -125,10 +124,8 @@ int list_events(FILE *out, struct cli *cli, const char *tool)
 	cpu__print(out, &src.cpu);
 	for (line = strtok_r(notice, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
 		fprintf(stderr, "%s: %s\n", tool, line);
-	if (e) {
-		fprintf(stderr, "%s: %s\n", tool, err.msg);
+	if (e)
 		goto out;
-	}
 	fprintf(out, "source         %s (%s)\n", source__name(src.kind),
 		src.weight_struct ? "latency from weight.var1_dw" : "latency from weight.full");
 	for (i = 0; i < evlist.nevsel; i++) {
@@ -181,5 +178,5 @@ out:
 	evlist__free(&evlist);
 	source__free(&src);
 	evtable__free(&table);
-	return err__status(&err, e);
+	return err__report(&err, e, tool, stderr);
 }

@@ -292,15 +292,18 @@ static bool flag_given(const struct mode_table *t, const struct mode_opts *o, co
 	return false;
 }
 
+/* The mode's argp that argp_parse is parsing: modes__children counts its children. */
+static const struct argp *parsing;
+
 const struct mode *modes__parse(const struct mode_table *t, int argc, char **argv, void *input,
 				int *status)
 {
 	static struct mode_opts opts;
 	static struct scan s;
-	static char name[128], operand_opt[4096], **av;
+	static char name[128], flag_opt[128], **av;
 	struct argp argp;
 	const struct mode *m;
-	int i, ac = 0;
+	int i, e, ac = 0;
 
 	*status = EXIT_USAGE;
 	memset(&opts, 0, sizeof(opts));
@@ -335,7 +338,7 @@ const struct mode *modes__parse(const struct mode_table *t, int argc, char **arg
 	 * --show=DIR.  av lives as long as the process: a command's argv points
 	 * into it.
 	 */
-	av = calloc(argc + 2, sizeof(*av));
+	av = calloc(argc + 3, sizeof(*av));
 	if (!av) {
 		fprintf(stderr, "%s: out of memory\n", t->tool);
 		*status = EXIT_FAIL;
@@ -343,12 +346,12 @@ const struct mode *modes__parse(const struct mode_table *t, int argc, char **arg
 	}
 	snprintf(name, sizeof(name), "%s%s%s", t->tool, s.word ? " " : "", s.word ? m->name : "");
 	av[ac++] = name;
-	if (s.word && m->flag && s.operand) {
-		snprintf(operand_opt, sizeof(operand_opt), "--%s=%s", m->flag, argv[s.operand]);
-		av[ac++] = operand_opt;
-	} else if (s.word && m->flag && !m->operand) {
-		snprintf(operand_opt, sizeof(operand_opt), "--%s", m->flag);
-		av[ac++] = operand_opt;
+	if (s.word && m->flag && (s.operand || !m->operand)) {
+		/* the operand as the flag's own argument, whole, however long */
+		snprintf(flag_opt, sizeof(flag_opt), "--%s", m->flag);
+		av[ac++] = flag_opt;
+		if (s.operand)
+			av[ac++] = argv[s.operand];
 	}
 	for (i = 1 + s.word; i < argc; i++)
 		if (i != s.operand)
@@ -363,7 +366,10 @@ const struct mode *modes__parse(const struct mode_table *t, int argc, char **arg
 		help_argp = m->argp;
 		argp.help_filter = modes_help_filter;
 	}
-	if (argp_parse(&argp, ac, av, ARGP_IN_ORDER, NULL, input))
+	parsing = m->argp;
+	e = argp_parse(&argp, ac, av, ARGP_IN_ORDER, NULL, input);
+	parsing = NULL;
+	if (e)
 		return NULL;
 	/* after argp: --help needs no operand */
 	if (s.word && m->operand && !s.operand && !flag_given(t, &opts, &s, m)) {
@@ -377,10 +383,17 @@ const struct mode *modes__parse(const struct mode_table *t, int argc, char **arg
 
 error_t modes__children(int key, struct argp_state *state, void *const inputs[], size_t n)
 {
-	size_t i;
+	const struct argp_child *c = parsing ? parsing->children : NULL;
+	size_t i, nchildren = 0;
 
 	if (key != ARGP_KEY_INIT)
 		return ARGP_ERR_UNKNOWN;
+	while (c && c[nchildren].argp)
+		nchildren++;
+	/* one input per option group, in their order: a mode's two lists must agree */
+	if (n != nchildren)
+		argp_failure(state, EXIT_FAIL, 0, "%zu inputs for %zu option groups (a bug)", n,
+			     nchildren);
 	for (i = 0; i < n; i++)
 		state->child_inputs[i] = inputs[i];
 	return 0;
