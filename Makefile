@@ -205,9 +205,12 @@ install: all
 	install -m 0755 $(TOOL_BINS) $(DESTDIR)$(PREFIX)/bin
 	install -m 0644 tools.conf $(DESTDIR)$(PREFIX)/share/ldlat/tools.conf
 
-# Debian 12's clang-format (14) with the committed .clang-format; make test runs it
-FORMAT_SRCS = $(filter-out vmlinux/%,$(shell git ls-files '*.[ch]' 2>/dev/null || \
-	find bpf kernel user tests bench -name '*.[ch]'))
+# Debian 12's clang-format (14) with the committed .clang-format; make test runs it.
+# The files git knows of, tracked or new and not ignored, that are still on disk
+# (as tests/sources.py lists them for check-deps and check-writers).
+FORMAT_SRCS = $(filter-out vmlinux/%,$(sort $(wildcard $(shell \
+	git ls-files --cached --others --exclude-standard '*.[ch]' 2>/dev/null || \
+	find bpf kernel user tests bench -name '*.[ch]'))))
 check-format:
 	clang-format --dry-run --Werror $(FORMAT_SRCS)
 	@echo "check-format: $(words $(FORMAT_SRCS)) files as .clang-format wants them"

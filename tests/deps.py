@@ -24,10 +24,13 @@ anything in the tree, and nothing outside tests/ includes tests/.  Modules (a .c
 and its .h) never include each other in a circle, inside a folder either.
 Prints each violation; exits 1 if there is one.
 """
+import argparse
 import os
 import re
-import subprocess
 import sys
+
+sys.dont_write_bytecode = True  # no __pycache__ in the tree
+from sources import sources  # noqa: E402
 
 LAYERS = [
     ['vmlinux'],
@@ -58,14 +61,15 @@ def module(path):
 
 
 def main():
-    top = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..')
-    os.chdir(top)
-    try:
-        files = subprocess.check_output(['git', 'ls-files', '*.c', '*.h'],
-                                        stderr=subprocess.DEVNULL).decode().split()
-    except (OSError, subprocess.CalledProcessError):
-        files = [os.path.join(r, f)[2:] for r, _, fs in os.walk('.') for f in fs
-                 if f.endswith(('.c', '.h')) and not r.startswith('./build')]
+    ap = argparse.ArgumentParser(description='Checks the dependency rule of the layout.')
+    ap.add_argument('--root', default=os.path.join(os.path.dirname(os.path.abspath(__file__)), '..'),
+                    help='the top of the tree to check (default: this one)')
+    root = ap.parse_args().root
+    os.chdir(root)
+    files = sources('.')
+    if not files:
+        print(f'check-deps: no .c or .h file under {root}')
+        return 1
     files = [f for f in files if not f.startswith('vmlinux/')]
     errors = []
     graph = {}

@@ -17,10 +17,13 @@ laid out by hand.  A single padded number inside a cell ("# %8.3f %s/sec")
 is not a row, and a row with single-space gaps and one padded field escapes
 the check.
 """
+import argparse
 import os
 import re
-import subprocess
 import sys
+
+sys.dont_write_bytecode = True  # no __pycache__ in the tree
+from sources import sources  # noqa: E402
 
 WRITERS = {
     'user/report/json.c', 'user/report/json.h',
@@ -50,14 +53,15 @@ def table_row_by_hand(line):
 
 
 def main():
-    top = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..')
-    os.chdir(top)
-    try:
-        files = subprocess.check_output(['git', 'ls-files', '*.c', '*.h'],
-                                        stderr=subprocess.DEVNULL).decode().split()
-    except (OSError, subprocess.CalledProcessError):
-        files = [os.path.join(r, f)[2:] for r, _, fs in os.walk('.') for f in fs
-                 if f.endswith(('.c', '.h'))]
+    ap = argparse.ArgumentParser(description='Checks that each output format has one writer.')
+    ap.add_argument('--root', default=os.path.join(os.path.dirname(os.path.abspath(__file__)), '..'),
+                    help='the top of the tree to check (default: this one)')
+    root = ap.parse_args().root
+    os.chdir(root)
+    files = sources('.')
+    if not files:
+        print(f'check-writers: no .c or .h file under {root}')
+        return 1
     files = [f for f in files if f.startswith(FOLDERS) and f not in WRITERS]
     errors = []
     for f in files:
