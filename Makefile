@@ -219,7 +219,8 @@ check-format:
 check-deps:
 	python3 tests/deps.py
 
-# One writer per format: JSON in user/report/json.c, OpenMetrics in user/report/openmetrics.c
+# One writer per format: JSON in user/report/json.c, OpenMetrics in user/report/openmetrics.c,
+# text tables in user/report/table.c (tests/writers.py)
 check-writers:
 	python3 tests/writers.py
 
