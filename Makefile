@@ -57,7 +57,7 @@ FUZZ_BIN := $(BUILD)/tests/fuzz-perfdata
 GEN_PERFDATA := $(BUILD)/tests/gen-perfdata
 
 .PHONY: all workload tests deps test demo vmlinux clean install bench bench-tools check-format \
-	check-deps check-writers fuzz
+	check-deps check-writers check-selftest fuzz
 all: $(TOOL_BINS)
 workload: $(WORKLOAD)
 # programs check_run runs: threads that come and go (-p), a seccomp veto of perf_event_open
@@ -223,6 +223,11 @@ check-deps:
 # text tables in user/report/table.c (tests/writers.py)
 check-writers:
 	python3 tests/writers.py
+
+# That check-deps and check-writers fail, naming the file, on each violation
+# planted in a copy of the tree (tests/checks_selftest.py)
+check-selftest:
+	python3 tests/checks_selftest.py
 
 clean:
 	rm -rf $(BUILD)

@@ -34,7 +34,8 @@ include anything else in the tree, and nothing outside tests/ includes
 tests/; inside tests/, a folder includes its own files and tests/lib's.
 Modules (a .c and its .h) never include each other in a circle, inside a
 folder either.  Prints each violation, naming the file; exits 1 if there is
-one.  --root DIR checks the tree at DIR instead of this one.
+one.  --root DIR checks the tree at DIR instead of this one
+(tests/checks_selftest.py plants violations in a copy).
 """
 import argparse
 import os

@@ -21,7 +21,8 @@ listing's "  %-13s %s%s\\n"), and spaces written into the literal itself
 (--list-events' "config       0x%llx").
 
 Prints each one with its file and line; exits 1 if there is one.  --root DIR
-checks the tree at DIR instead of this one.
+checks the tree at DIR instead of this one (tests/checks_selftest.py
+plants violations in a copy).
 """
 import argparse
 import os
