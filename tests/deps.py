@@ -63,7 +63,7 @@ GENERATED = {'bpf/ldlat.skel.h', 'bpf/perf_mem_defs.h'}
 CONTRACT = {'bpf/ldlat.h'}
 FROM_BPF = {'bpf/ldlat.h', 'bpf/ldlat_pin.h', 'bpf/ldlat.skel.h'}
 WHOLE_CONTRACT = ('user/run', 'user/hist', 'user/top', 'tests', 'bench')
-# a header only these files include
+# a header only one folder or file includes
 ONLY_IN = {
     'bpf/perf_mem_defs.h': 'bpf/',
     'vmlinux/vmlinux.h': 'bpf/ldlat.bpf.c',
