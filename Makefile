@@ -57,7 +57,7 @@ FUZZ_BIN := $(BUILD)/tests/fuzz-perfdata
 GEN_PERFDATA := $(BUILD)/tests/gen-perfdata
 
 .PHONY: all workload tests deps test demo vmlinux clean install bench bench-tools check-format \
-	check-deps check-writers fuzz
+	check-deps check-writers check-selftest fuzz
 all: $(TOOL_BINS)
 workload: $(WORKLOAD)
 # programs check_run runs: threads that come and go (-p), a seccomp veto of perf_event_open
@@ -205,9 +205,12 @@ install: all
 	install -m 0755 $(TOOL_BINS) $(DESTDIR)$(PREFIX)/bin
 	install -m 0644 tools.conf $(DESTDIR)$(PREFIX)/share/ldlat/tools.conf
 
-# Debian 12's clang-format (14) with the committed .clang-format; make test runs it
-FORMAT_SRCS = $(filter-out vmlinux/%,$(shell git ls-files '*.[ch]' 2>/dev/null || \
-	find bpf kernel user tests bench -name '*.[ch]'))
+# Debian 12's clang-format (14) with the committed .clang-format; make test runs it.
+# The files git knows of, tracked or new and not ignored, that are still on disk
+# (as tests/sources.py lists them for check-deps and check-writers).
+FORMAT_SRCS = $(filter-out vmlinux/%,$(sort $(wildcard $(shell \
+	git ls-files --cached --others --exclude-standard '*.[ch]' 2>/dev/null || \
+	find bpf kernel user tests bench -name '*.[ch]'))))
 check-format:
 	clang-format --dry-run --Werror $(FORMAT_SRCS)
 	@echo "check-format: $(words $(FORMAT_SRCS)) files as .clang-format wants them"
@@ -216,9 +219,15 @@ check-format:
 check-deps:
 	python3 tests/deps.py
 
-# One writer per format: JSON in user/report/json.c, OpenMetrics in user/report/openmetrics.c
+# One writer per format: JSON in user/report/json.c, OpenMetrics in user/report/openmetrics.c,
+# text tables in user/report/table.c (tests/writers.py)
 check-writers:
 	python3 tests/writers.py
+
+# That check-deps and check-writers fail, naming the file, on each violation
+# planted in a copy of the tree (tests/checks_selftest.py)
+check-selftest:
+	python3 tests/checks_selftest.py
 
 clean:
 	rm -rf $(BUILD)

@@ -4,12 +4,13 @@ deps.py - checks the dependency rule of the layout (make check-deps, run by
 make test).
 
 Every project include is written as its path from the top of the tree
-("kernel/abi/pmu.h"; "bpf/ldlat.skel.h" for what the build generates), and
-points down the layers below, never up or sideways:
+("kernel/abi/pmu.h"; "bpf/ldlat.skel.h" for what the build generates; never
+"../" or a path from the including file's folder), and points down the
+layers below, never up or sideways:
 
   vmlinux/       the kernel's types from BTF
   bpf/           the program, and the contract: ldlat.h, ldlat_pin.h
-  kernel/lib      the error value, util.h: what every layer uses
+  kernel/lib      the error value, notices, util.h: what every layer uses
   kernel/abi      the perf ABI, sysfs, /proc, perf.data
   kernel/policy   which events to open on this machine, and how to group them
   user/symbols    ELF symbols, /proc/PID/maps, address ranges
@@ -18,16 +19,31 @@ points down the layers below, never up or sideways:
   user/offline    perf.data samples through the same logic
   user/hist, user/top, user/stat   each tool's main and the modules only it uses
 
-A folder may include its own files and those of any layer below it; the three
-tools' folders never include each other.  bench/ and tests/ may include
-anything in the tree, and nothing outside tests/ includes tests/.  Modules (a .c
-and its .h) never include each other in a circle, inside a folder either.
-Prints each violation; exits 1 if there is one.
+A folder may include its own files and those of any layer below it, but
+(each folder's README.md says so):
+
+  kernel/lib includes nothing of the project but kernel/lib;
+  of bpf/, a folder outside it includes bpf/ldlat.h only; user/run,
+    user/hist, user/top, tests/ and bench/ also bpf/ldlat_pin.h and the
+    generated skeleton bpf/ldlat.skel.h;
+  bpf/perf_mem_defs.h (generated) is included only in bpf/ (by ldlat.h);
+  vmlinux/vmlinux.h only in bpf/ldlat.bpf.c.
+
+The three tools' folders never include each other.  bench/ and tests/ may
+include anything else in the tree, and nothing outside tests/ includes
+tests/; inside tests/, a folder includes its own files and tests/lib's.
+Modules (a .c and its .h) never include each other in a circle, inside a
+folder either.  Prints each violation, naming the file; exits 1 if there is
+one.  --root DIR checks the tree at DIR instead of this one
+(tests/checks_selftest.py plants violations in a copy).
 """
+import argparse
 import os
 import re
-import subprocess
 import sys
+
+sys.dont_write_bytecode = True  # no __pycache__ in the tree
+from sources import sources  # noqa: E402
 
 LAYERS = [
     ['vmlinux'],
@@ -43,6 +59,15 @@ LAYERS = [
 ]
 RANK = {d: i for i, ds in enumerate(LAYERS) for d in ds}
 GENERATED = {'bpf/ldlat.skel.h', 'bpf/perf_mem_defs.h'}
+# what a folder outside bpf/ may include of bpf/; the others: bpf/ldlat.h
+CONTRACT = {'bpf/ldlat.h'}
+FROM_BPF = {'bpf/ldlat.h', 'bpf/ldlat_pin.h', 'bpf/ldlat.skel.h'}
+WHOLE_CONTRACT = ('user/run', 'user/hist', 'user/top', 'tests', 'bench')
+# a header only one folder or file includes
+ONLY_IN = {
+    'bpf/perf_mem_defs.h': 'bpf/',
+    'vmlinux/vmlinux.h': 'bpf/ldlat.bpf.c',
+}
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 
 
@@ -53,43 +78,70 @@ def folder(path):
     return d
 
 
+def within(path, places):
+    return any(path == p or path.startswith(p + '/') for p in places)
+
+
+def from_top(inc):
+    return not inc.startswith(('/', './')) and '..' not in inc.split('/') \
+        and os.path.normpath(inc) == inc
+
+
 def module(path):
     return os.path.splitext(path)[0]
 
 
 def main():
-    top = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..')
-    os.chdir(top)
-    try:
-        files = subprocess.check_output(['git', 'ls-files', '*.c', '*.h'],
-                                        stderr=subprocess.DEVNULL).decode().split()
-    except (OSError, subprocess.CalledProcessError):
-        files = [os.path.join(r, f)[2:] for r, _, fs in os.walk('.') for f in fs
-                 if f.endswith(('.c', '.h')) and not r.startswith('./build')]
+    ap = argparse.ArgumentParser(description='Checks the dependency rule of the layout.')
+    ap.add_argument('--root', default=os.path.join(os.path.dirname(os.path.abspath(__file__)), '..'),
+                    help='the top of the tree to check (default: this one)')
+    root = ap.parse_args().root
+    os.chdir(root)
+    files = sources('.')
+    if not files:
+        print(f'check-deps: no .c or .h file under {root}')
+        return 1
     files = [f for f in files if not f.startswith('vmlinux/')]
     errors = []
     graph = {}
+    why = {}
     for f in files:
         src = folder(f)
         with open(f, encoding='utf-8') as fh:
             text = fh.read()
         for inc in INCLUDE.findall(text):
-            if inc in GENERATED:
-                target = inc
-            elif not os.path.exists(inc):
+            if not from_top(inc) or (inc not in GENERATED and not os.path.isfile(inc)):
                 errors.append(f'{f}: #include "{inc}" is not a path from the top of the tree')
                 continue
-            else:
-                target = inc
-            dst = folder(target)
-            if module(target) != module(f):
-                graph.setdefault(module(f), set()).add(module(target))
-            if src.startswith('tests') or src.startswith('bench'):
+            dst = folder(inc)
+            if module(inc) != module(f):
+                graph.setdefault(module(f), set()).add(module(inc))
+                why.setdefault((module(f), module(inc)), f'{f} includes {inc}')
+            if inc in ONLY_IN and not within(f, (ONLY_IN[inc].rstrip('/'),)):
+                errors.append(f'{f}: includes {inc}: only {ONLY_IN[inc]} includes it')
                 continue
-            if dst.startswith('tests') or dst.startswith('bench'):
-                errors.append(f'{f}: includes {inc}: only tests/ and bench/ include them')
+            if dst == 'bpf' and src not in ('bpf', 'kernel/lib') and inc not in ONLY_IN:
+                may = FROM_BPF if within(src, WHOLE_CONTRACT) else CONTRACT
+                if inc not in may:
+                    errors.append(f'{f}: includes {inc}: of bpf/, {src}/ includes only '
+                                  + ', '.join(sorted(may)))
+                    continue
+            if within(src, ('tests',)):
+                if within(dst, ('tests',)) and dst not in (src, 'tests/lib'):
+                    errors.append(f'{f}: includes {inc}: of tests/, {src}/ includes only its own '
+                                  'files and tests/lib/')
+                continue
+            if within(dst, ('tests',)):
+                errors.append(f'{f}: includes {inc}: nothing outside tests/ includes tests/')
+            elif within(dst, ('bench',)) and src != 'bench':
+                errors.append(f'{f}: includes {inc}: only tests/ and bench/ include bench/')
+            elif src == 'bench':
+                continue
             elif src not in RANK or dst not in RANK:
                 errors.append(f'{f}: includes {inc}: a folder the rule does not place')
+            elif src == 'kernel/lib' and dst != src:
+                errors.append(f'{f}: includes {inc}: kernel/lib/ includes nothing of the '
+                              'project but kernel/lib/')
             elif dst != src and RANK[dst] >= RANK[src]:
                 way = 'sideways' if RANK[dst] == RANK[src] else 'up'
                 errors.append(f'{f}: includes {inc}: {src}/ may not include {dst}/ ({way})')
@@ -103,7 +155,8 @@ def main():
         for n in sorted(graph.get(m, ())):
             if state.get(n) == 1:
                 cyc = stack[stack.index(n):] + [n]
-                errors.append('a circle of includes: ' + ' -> '.join(cyc))
+                errors.append('a circle of includes: ' + ' -> '.join(cyc) + ' ('
+                              + '; '.join(why[e] for e in zip(cyc, cyc[1:])) + ')')
             elif n not in state:
                 visit(n)
         stack.pop()

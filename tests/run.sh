@@ -1,10 +1,11 @@
 #!/bin/sh
 # Runs the Check suites named on the command line, or with none: the layout's
 # dependency rule (check-deps), one writer per output format (check-writers),
-# the format (check-format), every suite (the files tests/suites/check_*.c:
-# the one list of suites) and the perf.data reader under libFuzzer for
-# FUZZ_SECONDS (fuzz-perfdata); prints each one's summary line.  Suites that need root run when this is root; with
-# CI=true they must (see tests/lib/testutil.c).
+# that both fail on a planted violation (check-selftest), the format
+# (check-format), every suite (the files tests/suites/check_*.c: the one list
+# of suites) and the perf.data reader under libFuzzer for FUZZ_SECONDS
+# (fuzz-perfdata); prints each one's summary line.  Suites that need root run
+# when this is root; with CI=true they must (see tests/lib/testutil.c).
 set -u
 cd "$(dirname "$0")/.." || exit 1
 export LDLAT_BUILD="$PWD/build" LDLAT_FIXTURES="$PWD/tests/fixtures" LDLAT_CONFIG="$PWD/tools.conf"
@@ -16,7 +17,7 @@ if [ $# = 0 ]; then
 	for f in tests/suites/check_*.c; do
 		set -- "$@" "$(basename "$f" .c)"
 	done
-	set -- check-deps check-writers check-format "$@" fuzz-perfdata
+	set -- check-deps check-writers check-selftest check-format "$@" fuzz-perfdata
 fi
 # perf record keeps a build-ID cache in $HOME/.debug: give the tests a home of their own
 test_home=$(mktemp -d /tmp/ldlat-test-home.XXXXXX) || exit 1
@@ -30,6 +31,7 @@ for suite in "$@"; do
 	fuzz-perfdata) tests/fuzz/fuzz.sh || status=1 ;;
 	check-deps) python3 tests/deps.py || status=1 ;;
 	check-writers) python3 tests/writers.py || status=1 ;;
+	check-selftest) python3 tests/checks_selftest.py || status=1 ;;
 	check-format) make -s check-format || status=1 ;;
 	*) "build/tests/$suite" || status=1 ;;
 	esac

@@ -5,23 +5,39 @@ by make test).
 
 JSON is written by user/report/json.c, OpenMetrics by
 user/report/openmetrics.c, and both escape through user/report/escape.c.
-Anywhere else in the tools, a JSON member name in a string ("\\"key\\":"), a
-label ("name=\\""), a # HELP, # TYPE, # UNIT or # EOF line, or a call to the
-escaping functions is a document built by hand: this prints each one and
-exits 1.
+Anywhere else in the tools (user/, kernel/, bench/), a JSON member name in a
+string, literal or computed ("\\"key\\":", "\\"%s\\":"), a label
+("name=\\""), a # HELP, # TYPE, # UNIT or # EOF line, or a call to the
+escaping functions is a document built by hand.
 
 Text tables are laid out by user/report/table.c.  Elsewhere, a string
 literal (outside a scanf) with two conversions of a fixed width ("%10s ...
-%-22s") or one followed by a gap of two spaces ("%12llu  %s") is a table row
-laid out by hand.  A single padded number inside a cell ("# %8.3f %s/sec")
-is not a row, and a row with single-space gaps and one padded field escapes
-the check.
+%-22s"), or one conversion of a width, fixed or given at run time, followed
+by a gap of two spaces ("%12llu  %s", "%*s  %s", "%-*s  %s"), is a table row
+laid out by hand.  Not flagged: a single padded number inside a cell
+("# %8.3f %s/sec"), a range inside one cell with run-time widths
+("%*llu -> %-*llu"), a padded field with single-space gaps (the help
+listing's "  %-13s %s%s\\n"), and spaces written into the literal itself
+(--list-events' "config       0x%llx").
+
+Prints each one with its file and line; exits 1 if there is one.  --root DIR
+checks the tree at DIR instead of this one (tests/checks_selftest.py
+plants violations in a copy).
 """
+import argparse
 import os
 import re
-import subprocess
 import sys
 
+sys.dont_write_bytecode = True  # no __pycache__ in the tree
+from sources import sources  # noqa: E402
+
+# a printf conversion, for a key computed at run time ("\"%s\":")
+CONVERSION = r'%[-+ #0]*(?:[0-9]+|\*)?(?:\.(?:[0-9]+|\*))?(?:hh|h|ll|l|z|j|t|L)?[diouxXfeEgGcsp]'
+# a conversion of a fixed width: %10s, %-22s, %6.2f, %12llu (not %02x, zero-filled)
+FIXED = r'%-?[1-9][0-9]*(?:\.[0-9]+)?(?:hh|h|ll|l|z|j)?[diouxXfeEgGs]'
+# one of a width fixed or given at run time: also %*s, %-*s (not %.*s, a precision)
+PADDED = r'%-?(?:[1-9][0-9]*|\*)(?:\.(?:[0-9]+|\*))?(?:hh|h|ll|l|z|j)?[diouxXfeEgGs]'
 WRITERS = {
     'user/report/json.c', 'user/report/json.h',
     'user/report/openmetrics.c', 'user/report/openmetrics.h',
@@ -30,16 +46,15 @@ WRITERS = {
 }
 FOLDERS = ('user/', 'kernel/', 'bench/')
 BY_HAND = [
-    (re.compile(r'\\"[A-Za-z_][A-Za-z0-9_]*\\":'), 'a JSON member written by hand'),
+    (re.compile(r'\\"(?:[A-Za-z_][A-Za-z0-9_]*|' + CONVERSION + r')\\"\s*:'),
+     'a JSON member written by hand'),
     (re.compile(r'[A-Za-z_][A-Za-z0-9_]*=\\"'), 'an OpenMetrics label written by hand'),
     (re.compile(r'"[^"\n]*# (HELP|TYPE|UNIT|EOF)\b'), 'an OpenMetrics line written by hand'),
     (re.compile(r'\b(json_string|label_value)\s*\('), 'escaping outside the writers'),
 ]
 
 
-# a conversion of a fixed width: %10s, %-22s, %6.2f, %12llu (not %*s, not %02x)
-PADDED = r'%-?[1-9][0-9]*(?:\.[0-9]+)?(?:hh|h|ll|l|z|j)?[diouxXfeEgGs]'
-TABLE_ROW = re.compile(PADDED + r'.*' + PADDED + r'|' + PADDED + r'(?:%%)?  +\S')
+TABLE_ROW = re.compile(FIXED + r'.*' + FIXED + r'|' + PADDED + r'(?:%%)?  +\S')
 STRING = re.compile(r'"((?:[^"\\\n]|\\.)*)"')
 
 
@@ -50,14 +65,15 @@ def table_row_by_hand(line):
 
 
 def main():
-    top = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..')
-    os.chdir(top)
-    try:
-        files = subprocess.check_output(['git', 'ls-files', '*.c', '*.h'],
-                                        stderr=subprocess.DEVNULL).decode().split()
-    except (OSError, subprocess.CalledProcessError):
-        files = [os.path.join(r, f)[2:] for r, _, fs in os.walk('.') for f in fs
-                 if f.endswith(('.c', '.h'))]
+    ap = argparse.ArgumentParser(description='Checks that each output format has one writer.')
+    ap.add_argument('--root', default=os.path.join(os.path.dirname(os.path.abspath(__file__)), '..'),
+                    help='the top of the tree to check (default: this one)')
+    root = ap.parse_args().root
+    os.chdir(root)
+    files = sources('.')
+    if not files:
+        print(f'check-writers: no .c or .h file under {root}')
+        return 1
     files = [f for f in files if f.startswith(FOLDERS) and f not in WRITERS]
     errors = []
     for f in files:

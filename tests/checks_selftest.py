@@ -1,0 +1,159 @@
+#!/usr/bin/env python3
+"""
+checks_selftest.py - checks that check-deps and check-writers can fail (make
+check-selftest, run by make test).
+
+Copies the tree's C sources to a temporary folder and runs tests/deps.py and
+tests/writers.py on it with --root: on the clean copy each must exit 0; then
+it plants one violation at a time (an upward include, a circle between two
+modules, a "../" include, kernel/ including the skeleton, kernel/lib
+including bpf/, vmlinux.h outside the BPF program, a JSON member, a computed
+JSON key, an OpenMetrics label and # HELP line, a table row of fixed widths
+and one padded at run time) and each time the checker must exit 1 and name
+the file.  The copy is a git repository with the clean files added and a
+file staged then deleted, so the violations are planted in files git does
+not track yet, as a new file is before `git add`; the last cases run again
+without git, through the checkers' find fallback.  Prints a line for each
+case that fails and a summary line; exits 1 if a case fails.
+"""
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+sys.dont_write_bytecode = True  # no __pycache__ in the tree
+from sources import sources  # noqa: E402
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+CHECKERS = {'deps': os.path.join(HERE, 'deps.py'), 'writers': os.path.join(HERE, 'writers.py')}
+
+# (what, checker, {file: text appended, or the file's text if it is new}, what the
+# checker must print)
+CASES = [
+    ('an upward include', 'deps',
+     {'user/report/output.c': '#include "user/run/cli.h"\n'},
+     'user/report/output.c: includes user/run/cli.h'),
+    ('a circle between two modules', 'deps',
+     {'user/run/zz_a.h': '#include "user/run/zz_b.h"\n',
+      'user/run/zz_b.h': '#include "user/run/zz_a.h"\n'},
+     'user/run/zz_a.h includes user/run/zz_b.h'),
+    ('a ../ include', 'deps',
+     {'user/report/output.c': '#include "../run/cli.h"\n'},
+     'user/report/output.c: #include "../run/cli.h"'),
+    ('a kernel file including the skeleton', 'deps',
+     {'kernel/policy/source.c': '#include "bpf/ldlat.skel.h"\n'},
+     'kernel/policy/source.c: includes bpf/ldlat.skel.h'),
+    ('kernel/lib including the contract', 'deps',
+     {'kernel/lib/err.c': '#include "bpf/ldlat.h"\n'},
+     'kernel/lib/err.c: includes bpf/ldlat.h'),
+    ('vmlinux.h outside the BPF program', 'deps',
+     {'tests/suites/check_unit.c': '#include "vmlinux/vmlinux.h"\n'},
+     'tests/suites/check_unit.c: includes vmlinux/vmlinux.h'),
+    ('a JSON member written by hand', 'writers',
+     {'user/run/x.c': 'const char *x = "{\\"key\\": %d}";\n'},
+     'user/run/x.c:1: a JSON member'),
+    ('a JSON member with a computed key', 'writers',
+     {'user/run/x.c': 'const char *x = "\\"%s\\":%llu";\n'},
+     'user/run/x.c:1: a JSON member'),
+    ('an OpenMetrics label', 'writers',
+     {'user/run/x.c': 'const char *x = "ldlat_loads{class=\\"%s\\"}";\n'},
+     'user/run/x.c:1: an OpenMetrics label'),
+    ('an OpenMetrics # HELP line', 'writers',
+     {'user/top/x.c': 'const char *x = "# HELP ldlat_loads Loads.\\n";\n'},
+     'user/top/x.c:1: an OpenMetrics line'),
+    ('a table row of fixed widths', 'writers',
+     {'user/stat/x.c': 'const char *x = "%10s  %s\\n";\n'},
+     'user/stat/x.c:1: a text-table row'),
+    ('a table row padded at run time', 'writers',
+     {'kernel/abi/x.c': 'const char *x = "%-*s  %s\\n";\n'},
+     'kernel/abi/x.c:1: a text-table row'),
+]
+# run again on the copy without git
+WITHOUT_GIT = ('an upward include', 'a JSON member written by hand')
+
+
+def run(checker, root):
+    p = subprocess.run([sys.executable, CHECKERS[checker], '--root', root],
+                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    return p.returncode, p.stdout
+
+
+def plant(root, files):
+    """Writes the violation; returns how to take it back."""
+    saved = {}
+    for f, text in files.items():
+        path = os.path.join(root, f)
+        if os.path.exists(path):
+            with open(path, encoding='utf-8') as fh:
+                saved[f] = fh.read()
+            with open(path, 'a', encoding='utf-8') as fh:
+                fh.write(text)
+        else:
+            saved[f] = None
+            with open(path, 'w', encoding='utf-8') as fh:
+                fh.write(text)
+    return saved
+
+
+def restore(root, saved):
+    for f, text in saved.items():
+        path = os.path.join(root, f)
+        if text is None:
+            os.remove(path)
+        else:
+            with open(path, 'w', encoding='utf-8') as fh:
+                fh.write(text)
+
+
+def main():
+    top = os.path.join(HERE, '..')
+    passed, failed = 0, []
+
+    def expect(what, checker, root, rc_want, text=None):
+        nonlocal passed
+        rc, out = run(checker, root)
+        if rc == rc_want and (text is None or text in out):
+            passed += 1
+        else:
+            want = f'exit {rc_want}' + (f' naming "{text}"' if text else '')
+            failed.append(f'{what} ({checker}.py): wanted {want}, got exit {rc}:\n'
+                          + ''.join('    ' + line + '\n' for line in out.splitlines()[:5]))
+
+    with tempfile.TemporaryDirectory(prefix='ldlat-checks.') as root:
+        for f in sources(top):
+            os.makedirs(os.path.join(root, os.path.dirname(f)), exist_ok=True)
+            shutil.copy(os.path.join(top, f), os.path.join(root, f))
+        git = shutil.which('git') is not None
+        if git:
+            def g(*args):
+                subprocess.run(['git', '-C', root, '-c', 'init.defaultBranch=main'] + list(args),
+                               check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            g('init', '-q')
+            with open(os.path.join(root, 'user/run/zz_gone.c'), 'w') as fh:
+                fh.write('#include "user/report/json.h"\n')
+            g('add', '-A')
+            os.remove(os.path.join(root, 'user/run/zz_gone.c'))  # staged, gone from disk
+            for checker in CHECKERS:
+                expect('the clean copy, a staged file deleted', checker, root, 0)
+            for what, checker, files, text in CASES:
+                saved = plant(root, files)
+                expect(what, checker, root, 1, text)
+                restore(root, saved)
+            shutil.rmtree(os.path.join(root, '.git'))
+        for checker in CHECKERS:
+            expect('the clean copy without git', checker, root, 0)
+        for what, checker, files, text in CASES:
+            if git and what not in WITHOUT_GIT:
+                continue
+            saved = plant(root, files)
+            expect(what + ', without git', checker, root, 1, text)
+            restore(root, saved)
+    for f in failed:
+        print('check-selftest: ' + f, end='')
+    print(f'check-selftest: {passed} passed, {len(failed)} failed')
+    return 1 if failed else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
