@@ -165,7 +165,7 @@ vmlinux:
 # Debian packages: to build, to test, and to run the demo and benchmarks.
 BUILD_DEPS := make gcc clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev pkg-config check libpfm4-dev \
 	linux-libc-dev libdw-dev binutils
-TEST_DEPS := jq python3 prometheus valgrind linux-perf bpftrace time libclang-rt-14-dev \
+TEST_DEPS := jq python3 clang-format prometheus valgrind linux-perf bpftrace time libclang-rt-14-dev \
 	libpfm4-dev util-linux
 deps:
 	@missing=""; for p in $(BUILD_DEPS) $(TEST_DEPS); do \
