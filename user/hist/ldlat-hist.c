@@ -411,7 +411,7 @@ static int run_show(void *input)
 	struct err err = {};
 	int e;
 
-	e = pin_opts__check(&args->pin, &args->cli, &args->out, &err);
+	e = pin_opts__check_show(&args->pin, &args->out, &err);
 	if (!e)
 		e = output__check(&args->out, &err);
 	if (e)
@@ -434,7 +434,7 @@ static int run_sample(void *input)
 	struct err err = {};
 	int e, status;
 
-	e = pin_opts__check(&args->pin, &args->cli, &args->out, &err);
+	e = pin_opts__check_sample(&args->pin, &args->cli, &err);
 	if (!e)
 		e = output__check(&args->out, &err);
 	if (e)

@@ -92,8 +92,7 @@ const struct argp pin_unpin_argp = {
 	.parser = pin_parse,
 };
 
-int pin_opts__check(const struct pin_opts *po, const struct cli *cli, const struct output_opts *oo,
-		    struct err *err)
+int pin_opts__check_sample(const struct pin_opts *po, const struct cli *cli, struct err *err)
 {
 	if (po->detach && !po->pin) {
 		err__msg(err, "--detach needs --pin DIR: only a pinned set samples on");
@@ -118,6 +117,11 @@ int pin_opts__check(const struct pin_opts *po, const struct cli *cli, const stru
 			 cli->duration > 0 ? "-d" : "-i");
 		return -EINVAL;
 	}
+	return 0;
+}
+
+int pin_opts__check_show(const struct pin_opts *po, const struct output_opts *oo, struct err *err)
+{
 	if (po->delta && oo->format == OUTPUT_OPENMETRICS) {
 		err__msg(err,
 			 "--delta does not apply to --format openmetrics, which reports totals "

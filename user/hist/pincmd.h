@@ -36,12 +36,14 @@ extern const struct argp pin_show_argp;
 extern const struct argp pin_unpin_argp;
 
 /*
- * Checks the pinning options of one mode against the others it takes
- * (--detach: --pin, no command, no --loads, no -d or -i; --delta: not
- * openmetrics).  Returns 0 or -EINVAL with a sentence in err.
+ * Checks a sampling run's pinning options against the others it takes:
+ * --detach needs --pin, and takes no command, no --loads, no -d or -i.
+ * Returns 0 or -EINVAL with a sentence in err.
  */
-int pin_opts__check(const struct pin_opts *po, const struct cli *cli, const struct output_opts *oo,
-		    struct err *err);
+int pin_opts__check_sample(const struct pin_opts *po, const struct cli *cli, struct err *err);
+
+/* The same for --show: --delta does not apply to OpenMetrics' totals. */
+int pin_opts__check_show(const struct pin_opts *po, const struct output_opts *oo, struct err *err);
 
 /* What a started tool samples, as the set records it. */
 void pin_meta__fill(struct ldlat_pin_meta *m, const struct tool *t, const struct timespec *started,

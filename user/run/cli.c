@@ -218,8 +218,7 @@ static error_t cli__parse(int key, char *arg, struct argp_state *state)
 	case OPT_CONFIG:
 		cli->config = arg;
 		break;
-	case OPT_LIST_EVENTS:
-		cli->list_events = true;
+	case OPT_LIST_EVENTS: /* the mode it selects is the modes table's (modes.h) */
 		break;
 	case 'C':
 		cli->target.cpus = arg;

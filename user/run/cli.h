@@ -34,7 +34,6 @@ struct cli {
 	long count;		 /* intervals to print; 0: no limit */
 	int verbose;
 	const char *config; /* --config FILE: tools.conf to read */
-	bool list_events;   /* --list-events: print the resolved event and exit */
 };
 
 /* Sets the defaults; call before argp_parse. */
