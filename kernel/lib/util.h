@@ -47,4 +47,10 @@ static inline double clock__seconds(clockid_t clock)
 	return ts__seconds(&ts);
 }
 
+/* Seconds on CLOCK_MONOTONIC, now: for spans of time and deadlines. */
+static inline double clock__monotonic(void)
+{
+	return clock__seconds(CLOCK_MONOTONIC);
+}
+
 #endif
