@@ -41,7 +41,7 @@
 
 static void sleep_s(double s)
 {
-	struct timespec ts = { .tv_sec = (time_t)s, .tv_nsec = (long)((s - (time_t)s) * 1e9) };
+	struct timespec ts = ts__from_ns((__u64)(s * NSEC_PER_SEC));
 
 	while (nanosleep(&ts, &ts) && errno == EINTR)
 		;
