@@ -271,10 +271,7 @@ int cpu_id__read(struct cpu_id *id, struct err *err)
 		e = cpu_id__parse(id, env, err);
 		if (e) {
 			/* name the variable, not only its value */
-			char msg[512];
-
-			snprintf(msg, sizeof(msg), "LDLAT_CPU: %s", err->msg);
-			err__msg(err, "%s", msg);
+			err__msg(err, "LDLAT_CPU: %s", err->msg);
 			return e;
 		}
 		id->overridden = true;

@@ -22,6 +22,15 @@ static inline __u64 ts__ns(const struct timespec *ts)
 	return (__u64)ts->tv_sec * NSEC_PER_SEC + (__u64)ts->tv_nsec;
 }
 
+/*
+ * The seconds from one timespec to another, each field subtracted before the
+ * sum in double: no precision lost to their distance from the epoch.
+ */
+static inline double ts__seconds_between(const struct timespec *from, const struct timespec *to)
+{
+	return (double)(to->tv_sec - from->tv_sec) + (double)(to->tv_nsec - from->tv_nsec) / 1e9;
+}
+
 /* Nanoseconds as a timespec. */
 static inline struct timespec ts__from_ns(__u64 ns)
 {
@@ -36,6 +45,12 @@ static inline double clock__seconds(clockid_t clock)
 
 	clock_gettime(clock, &ts);
 	return ts__seconds(&ts);
+}
+
+/* Seconds on CLOCK_MONOTONIC, now: for spans of time and deadlines. */
+static inline double clock__monotonic(void)
+{
+	return clock__seconds(CLOCK_MONOTONIC);
 }
 
 #endif

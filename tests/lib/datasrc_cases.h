@@ -13,6 +13,7 @@
 #define LDLAT_DATASRC_CASES_H
 
 #include "bpf/ldlat.h"
+#include "kernel/lib/util.h"
 
 /* The kernel's own shorthands (arch/x86/events/intel/ds.c, amd/ibs.c). */
 #define P(a, b)		PERF_MEM_S(a, b)
@@ -376,10 +377,9 @@ struct ds_platform {
 	unsigned int nbits;
 };
 
-#define DS_N(a) (sizeof(a) / sizeof((a)[0]))
 #define DS_PLATFORM(name, c, b)                                                                    \
 	{                                                                                          \
-		name, c, DS_N(c), b, DS_N(b)                                                       \
+		name, c, ARRAY_SIZE(c), b, ARRAY_SIZE(b)                                           \
 	}
 
 static const struct ds_platform ds_platforms[] __attribute__((unused)) = {
@@ -398,7 +398,7 @@ static const struct ds_platform ds_platforms[] __attribute__((unused)) = {
 	DS_PLATFORM("no-source", no_source_cases, no_bits),
 };
 
-#define NDS_PLATFORMS DS_N(ds_platforms)
+#define NDS_PLATFORMS ARRAY_SIZE(ds_platforms)
 
 static inline unsigned int ds_platform__nvalues(const struct ds_platform *p)
 {

@@ -23,11 +23,6 @@
 static pid_t spawned[4096];
 static int nspawned;
 
-static double now(void)
-{
-	return clock__seconds(CLOCK_MONOTONIC);
-}
-
 bool child_adopt = true;
 
 void child_spawn(struct child *c, char *const argv[])
@@ -109,7 +104,7 @@ void child_pump(struct child *c, double seconds)
 static bool child_wait_for(struct child *c, char *const *buf, const int *fd, const char *needle,
 			   int n, double seconds)
 {
-	double end = now() + seconds;
+	double end = clock__monotonic() + seconds;
 	const char *p;
 	int found;
 
@@ -118,7 +113,7 @@ static bool child_wait_for(struct child *c, char *const *buf, const int *fd, con
 			found++;
 		if (found >= n)
 			return true;
-		if (*fd < 0 || now() >= end)
+		if (*fd < 0 || clock__monotonic() >= end)
 			return false;
 		child_pump(c, 0.05);
 	}
@@ -136,7 +131,7 @@ bool child_wait_stdout(struct child *c, const char *needle, int n, double second
 
 int child_finish(struct child *c, double seconds)
 {
-	double end = now() + seconds;
+	double end = clock__monotonic() + seconds;
 	pid_t r;
 
 	if (c->in >= 0) {
@@ -150,11 +145,11 @@ int child_finish(struct child *c, double seconds)
 			c->reaped = true;
 			break;
 		}
-		if (now() > end) {
+		if (clock__monotonic() > end) {
 			fprintf(stderr, "test: pid %d still running after %.0fs: killed\n", c->pid,
 				seconds);
 			kill(c->pid, SIGKILL);
-			end = now() + 5;
+			end = clock__monotonic() + 5;
 		}
 	}
 	while (c->out >= 0 || c->err >= 0)

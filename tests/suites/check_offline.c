@@ -1262,14 +1262,14 @@ static void cases_init(void)
 	for (p = 0; p < NDS_PLATFORMS; p++) {
 		const struct ds_platform *pf = &ds_platforms[p];
 
-		for (c = 0; c < pf->ncases && ncases < DS_N(cases); c++) {
+		for (c = 0; c < pf->ncases && ncases < ARRAY_SIZE(cases); c++) {
 			cases[ncases].ds =
 				ds_platform__value(pf, c * pf->nbits + c % pf->nbits, &dc);
 			cases[ncases].what = dc->what;
 			cases[ncases++].cls = dc->cls;
 		}
 	}
-	for (c = 0; c < DS_N(extra_cases) && ncases < DS_N(cases); c++)
+	for (c = 0; c < ARRAY_SIZE(extra_cases) && ncases < ARRAY_SIZE(cases); c++)
 		cases[ncases++] = extra_cases[c];
 }
 

@@ -39,14 +39,9 @@
 #define BASE	   "0x200000000000"
 #define BASE_RANGE BASE "+16M"
 
-static double now(void)
-{
-	return clock__seconds(CLOCK_MONOTONIC);
-}
-
 static void sleep_s(double s)
 {
-	struct timespec ts = { .tv_sec = (time_t)s, .tv_nsec = (long)((s - (time_t)s) * 1e9) };
+	struct timespec ts = ts__from_ns((__u64)(s * NSEC_PER_SEC));
 
 	while (nanosleep(&ts, &ts) && errno == EINTR)
 		;
@@ -74,7 +69,7 @@ static int slow_report(void *ctx)
 	siginfo_t si;
 
 	if (k < MAX_CALLS)
-		s->start[k] = now();
+		s->start[k] = clock__monotonic();
 	if (s->calls == s->signal_at)
 		kill(getpid(), SIGINT);
 	if (s->calls == s->kill_at) {
@@ -85,7 +80,7 @@ static int slow_report(void *ctx)
 		ck_assert_int_eq(cgroup_remove(s->rmdir_path), 0);
 	sleep_s(s->report_s);
 	if (k < MAX_CALLS)
-		s->end[k] = now();
+		s->end[k] = clock__monotonic();
 	return 0;
 }
 
@@ -778,9 +773,9 @@ END_TEST
 /* Reads the first bytes a tool prints, then goes away as '| head -c1' does. */
 static int read_then_close(struct child *c, double seconds)
 {
-	double end = now() + seconds;
+	double end = clock__monotonic() + seconds;
 
-	while (!c->outlen && now() < end && c->out >= 0)
+	while (!c->outlen && clock__monotonic() < end && c->out >= 0)
 		child_pump(c, 0.05);
 	ck_assert_msg(c->outlen > 0, "nothing printed: %s", c->errbuf);
 	close(c->out);

@@ -10,6 +10,7 @@
 
 #include "user/report/render.h"
 #include "kernel/abi/datasrc.h"
+#include "kernel/lib/util.h"
 
 void report__group_range(const struct report *r, const struct group *g, char *buf, size_t len)
 {
@@ -30,11 +31,6 @@ static void put_time(char *buf, size_t len, const struct timespec *ts, const cha
 
 	localtime_r(&ts->tv_sec, &tm);
 	strftime(buf, len, fmt, &tm);
-}
-
-static double seconds_between(const struct timespec *a, const struct timespec *b)
-{
-	return (double)(b->tv_sec - a->tv_sec) + (double)(b->tv_nsec - a->tv_nsec) / 1e9;
 }
 
 static void put_duration(char *buf, size_t len, double s)
@@ -98,7 +94,7 @@ void render_text_run(FILE *out, const struct report *r, const struct snapshot *s
 	if (!run)
 		return;
 	put_time(started, sizeof(started), &run->started, "%Y-%m-%d %H:%M:%S %Z");
-	put_duration(ago, sizeof(ago), seconds_between(&run->started, &s->taken));
+	put_duration(ago, sizeof(ago), ts__seconds_between(&run->started, &s->taken));
 	if (run->pin_dir)
 		fprintf(out, "pinned set %s: %s on %s\n", run->pin_dir, run->event, run->target);
 	else
@@ -116,7 +112,7 @@ void render_text_run(FILE *out, const struct report *r, const struct snapshot *s
 			run->cgroup_removed, run->pin_dir ? run->pin_dir : "DIR");
 	put_time(since, sizeof(since), &s->since, "%H:%M:%S");
 	put_time(taken, sizeof(taken), &s->taken, "%H:%M:%S");
-	put_duration(span, sizeof(span), seconds_between(&s->since, &s->taken));
+	put_duration(span, sizeof(span), ts__seconds_between(&s->since, &s->taken));
 	fprintf(out, "%s from %s to %s (%s)\n",
 		s->since.tv_sec == run->started.tv_sec && s->since.tv_nsec == run->started.tv_nsec
 			? "totals"

@@ -17,11 +17,6 @@
 #define SYS_pidfd_open 434
 #endif
 
-static double now(void)
-{
-	return clock__seconds(CLOCK_MONOTONIC);
-}
-
 /*
  * The next time a tick of period seconds is due after one due at *next:
  * one period later, or, when the report ran past that, one period after
@@ -29,7 +24,7 @@ static double now(void)
  */
 static void tick__advance(double *next, double period)
 {
-	double t = now();
+	double t = clock__monotonic();
 
 	*next += period;
 	if (*next <= t)
@@ -54,8 +49,8 @@ enum run_end runloop__run(const struct runloop *rl, int sigfd, int (*on_interval
 {
 	struct pollfd *pfd;
 	struct signalfd_siginfo si;
-	double start = now(), next_tick = start + rl->interval, end = start + rl->duration, t, wait,
-	       next_read = start + rl->tick;
+	double start = clock__monotonic(), next_tick = start + rl->interval,
+	       end = start + rl->duration, t, wait, next_read = start + rl->tick;
 	enum run_end res = RUN_ERROR;
 	int i, n, alive = rl->nprocs, ticks = 0, cmd_slot = -1, cg_fd = -1, timeout;
 
@@ -98,7 +93,7 @@ enum run_end runloop__run(const struct runloop *rl, int sigfd, int (*on_interval
 	}
 	for (;;) {
 		/* how long until something is due: nothing at all when a tick is */
-		t = now();
+		t = clock__monotonic();
 		wait = 3600;
 		if (rl->duration && end - t < wait)
 			wait = end - t;
@@ -141,7 +136,7 @@ enum run_end runloop__run(const struct runloop *rl, int sigfd, int (*on_interval
 			break;
 		}
 		/* a tick due at the end is printed as a whole interval, before the end */
-		t = now();
+		t = clock__monotonic();
 		if (rl->interval && t >= next_tick) {
 			if (on_interval && on_interval(ctx))
 				break;

@@ -226,11 +226,6 @@ static const struct argp plan_argp = {
 	.children = plan_children,
 };
 
-static double now(void)
-{
-	return clock__seconds(CLOCK_MONOTONIC);
-}
-
 struct stat_run {
 	struct stat_args *args;
 	struct counting counting;
@@ -316,7 +311,7 @@ static int on_interval(void *ctx)
 	view.ev = malloc(view.nev * sizeof(*view.ev));
 	if (!view.ev)
 		return -ENOMEM;
-	r.t = now() - s->start;
+	r.t = clock__monotonic() - s->start;
 	r.elapsed = r.t - s->prev_t;
 	for (i = 0; i < view.nev; i++) {
 		view.ev[i] = s->counting.ev[i];
@@ -379,7 +374,7 @@ static int run_multiplexed(struct stat_run *s, enum run_end *end, struct err *er
 		err__msg(err, "cannot enable the counters: %s", strerror(-e));
 		return e;
 	}
-	s->start = now();
+	s->start = clock__monotonic();
 	e = run__go(&s->run, err);
 	if (e)
 		return e;
@@ -418,7 +413,7 @@ static int run_per_group(struct stat_run *s, enum run_end *end, bool *interrupte
 			err__msg(err, "cannot enable the counters: %s", strerror(-e));
 			return e;
 		}
-		t0 = now();
+		t0 = clock__monotonic();
 		e = run__go(&s->run, err);
 		if (e)
 			return e;
@@ -427,7 +422,7 @@ static int run_per_group(struct stat_run *s, enum run_end *end, bool *interrupte
 		*end = run__wait(&s->run, 0, NULL, NULL, s);
 		counting__disable(c, g);
 		e = counting__read(c, g);
-		c->groups[g].elapsed = now() - t0;
+		c->groups[g].elapsed = clock__monotonic() - t0;
 		counting__close(c, g);
 		if (e) {
 			err__msg(err, "cannot read the counters: %s", strerror(-e));
@@ -506,12 +501,12 @@ static int stat_main(struct stat_run *s)
 		return err__report(&err, e, NAME, stderr);
 	if (a->cli.verbose)
 		render_stat_plan(stderr, &s->counting);
-	t0 = now();
+	t0 = clock__monotonic();
 	if (a->mode == STAT_PER_GROUP)
 		e = run_per_group(s, &end, &interrupted, &err);
 	else
 		e = run_multiplexed(s, &end, &err);
-	r.elapsed = now() - t0;
+	r.elapsed = clock__monotonic() - t0;
 	if (e)
 		return err__report(&err, e, NAME, stderr);
 	status = run__exit_status(&s->run, end);

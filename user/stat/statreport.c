@@ -439,18 +439,16 @@ void render_stat_json(FILE *out, const struct stat_report *r)
 {
 	const struct counting *c = r->c;
 	struct stat_row *rows = calloc(c->nev ? c->nev : 1, sizeof(*rows));
-	struct timespec now;
 	struct json j;
 	int i;
 
 	if (!rows)
 		return;
 	stat_report__rows(r, rows);
-	clock_gettime(CLOCK_REALTIME, &now);
 	json__init(&j, out);
 	json__object_begin(&j, NULL);
 	json__string(&j, "tool", "ldlat-stat");
-	json__fixed(&j, "time", ts__seconds(&now), 3);
+	json__fixed(&j, "time", clock__seconds(CLOCK_REALTIME), 3);
 	json__string(&j, "target", r->target_desc);
 	json__string(&j, "mode", r->mode == STAT_MULTIPLEX ? "multiplex" : "per-group");
 	json__fixed(&j, "seconds", r->elapsed, 6);
