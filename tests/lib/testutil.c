@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -191,6 +192,27 @@ bool child_spawn_started(struct child *c, char *const argv[], double seconds)
 {
 	child_spawn(c, argv);
 	return child_wait_stderr(c, "Ctrl-C to end", seconds);
+}
+
+bool child_wait_reading(struct child *c, double seconds)
+{
+	double end = clock__monotonic() + seconds;
+	char path[64];
+	long nr, fd;
+	FILE *f;
+	int n;
+
+	snprintf(path, sizeof(path), "/proc/%d/syscall", (int)c->pid);
+	do {
+		f = fopen(path, "re");
+		n = f ? fscanf(f, "%ld %lx", &nr, &fd) : 0;
+		if (f)
+			fclose(f);
+		if (n == 2 && nr == SYS_read && fd == 0)
+			return true;
+		usleep(2000);
+	} while (clock__monotonic() < end);
+	return false;
 }
 
 bool child_go(struct child *c)

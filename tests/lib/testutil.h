@@ -55,6 +55,13 @@ bool child_spawn_started(struct child *c, char *const argv[], double seconds);
 /* Writes one byte to its stdin: a workload started with --wait goes. */
 bool child_go(struct child *c);
 
+/*
+ * Waits until a child started with --wait blocks in read() of its stdin:
+ * exec'd, and done with what it does before the wait (a test program maps
+ * memory there).  False after seconds.
+ */
+bool child_wait_reading(struct child *c, double seconds);
+
 /* tests/fixtures/ path of a fixture, from LDLAT_FIXTURES or ./tests/fixtures. */
 const char *fixture_path(const char *rel);
 

@@ -424,6 +424,8 @@ START_TEST(test_pid_bss_bound)
 
 	child_spawn(&w, wargv);
 	snprintf(pid, sizeof(pid), "%d", w.pid);
+	/* -a names the program's mapping: it must be there when ldlat-hist resolves it */
+	ck_assert(child_wait_reading(&w, 30));
 	start_hist(&h, hargv);
 	go(&w);
 	ck_assert_int_eq(child_finish(&w, 30), 0);
