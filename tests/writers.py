@@ -18,7 +18,9 @@ laid out by hand.  Not flagged: a single padded number inside a cell
 ("# %8.3f %s/sec"), a range inside one cell with run-time widths
 ("%*llu -> %-*llu"), a padded field with single-space gaps (the help
 listing's "  %-13s %s%s\\n"), and spaces written into the literal itself
-(--list-events' "config       0x%llx").
+(--list-events' "config       0x%llx").  Lines are read one at a time: a
+row split over two adjacent literals ("%-10s" then "  %s" on the next line)
+is not seen.
 
 Prints each one with its file and line; exits 1 if there is one.  --root DIR
 checks the tree at DIR instead of this one (tests/checks_selftest.py

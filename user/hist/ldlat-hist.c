@@ -122,6 +122,8 @@ static error_t sample_parse(int key, char *arg, struct argp_state *state)
 {
 	struct hist_args *a = state->input;
 	void *const in[] = { &a->cli, &a->cli, a, a, &a->out, &a->pin };
+	_Static_assert(ARRAY_SIZE(in) == ARRAY_SIZE(sample_children) - 1,
+		       "an input per option group");
 
 	(void)arg;
 	return modes__children(key, state, in, ARRAY_SIZE(in));
@@ -136,6 +138,8 @@ static error_t show_parse(int key, char *arg, struct argp_state *state)
 {
 	struct hist_args *a = state->input;
 	void *const in[] = { &a->cli, &a->cli, a, &a->out, &a->pin };
+	_Static_assert(ARRAY_SIZE(in) == ARRAY_SIZE(show_children) - 1,
+		       "an input per option group");
 
 	(void)arg;
 	return modes__children(key, state, in, ARRAY_SIZE(in));
@@ -151,6 +155,8 @@ static error_t unpin_parse(int key, char *arg, struct argp_state *state)
 {
 	struct hist_args *a = state->input;
 	void *const in[] = { &a->pin, &a->cli };
+	_Static_assert(ARRAY_SIZE(in) == ARRAY_SIZE(unpin_children) - 1,
+		       "an input per option group");
 
 	(void)arg;
 	return modes__children(key, state, in, ARRAY_SIZE(in));
@@ -167,6 +173,8 @@ static error_t report_parse(int key, char *arg, struct argp_state *state)
 {
 	struct hist_args *a = state->input;
 	void *const in[] = { &a->cli, &a->cli, &a->cli, a, a, &a->out, &a->offline };
+	_Static_assert(ARRAY_SIZE(in) == ARRAY_SIZE(report_children) - 1,
+		       "an input per option group");
 
 	(void)arg;
 	return modes__children(key, state, in, ARRAY_SIZE(in));
@@ -183,6 +191,8 @@ static error_t list_events_parse(int key, char *arg, struct argp_state *state)
 {
 	struct hist_args *a = state->input;
 	void *const in[] = { &a->cli, &a->cli, &a->cli };
+	_Static_assert(ARRAY_SIZE(in) == ARRAY_SIZE(list_events_children) - 1,
+		       "an input per option group");
 
 	(void)arg;
 	return modes__children(key, state, in, ARRAY_SIZE(in));
@@ -288,7 +298,7 @@ static int hist_loads_read(void *src, struct snapshot *snap, struct err *err)
 	return 0;
 }
 
-/* printer.emit: the report of delta, with the loads of the same span. */
+/* printer_ops.emit: the report of delta, with the loads of the same span. */
 static int hist_loads_emit(struct printer *p, void *ctx, struct err *err)
 {
 	struct hist_loads *h = ctx;

@@ -323,7 +323,7 @@ int pincmd__show(const char *tool, const struct pin_opts *po, const struct cli *
 		if (timed)
 			pinset__unlock_shown(&ps);
 	} else if (timed) {
-		e = printer__mark(&p);
+		e = printer__mark(&p, &err);
 	}
 	if (e) {
 		fprintf(stderr, "%s: cannot read the set in %s: %s\n", tool, ps.dir, strerror(-e));

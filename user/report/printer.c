@@ -17,10 +17,9 @@ int printer__init(struct printer *p, __u32 nranges, const struct timespec *start
 	return 0;
 }
 
-int printer__mark(struct printer *p)
+int printer__mark(struct printer *p, struct err *err)
 {
-	struct err err = {};
-	int e = p->ops->read(p->ctx, &p->cur, &err);
+	int e = p->ops->read(p->ctx, &p->cur, err);
 
 	if (!e)
 		snapshot__copy(&p->prev, &p->cur);
@@ -36,7 +35,7 @@ int printer__print(void *ctx)
 
 	p->cur.since = started;
 	if (e) {
-		fprintf(stderr, "%s: %s\n", p->tool, err.msg);
+		err__report(&err, e, p->tool, stderr);
 		return e;
 	}
 	snapshot__delta(&p->delta, &p->cur, &p->prev);
@@ -48,7 +47,7 @@ int printer__print(void *ctx)
 	else
 		e = output__emit(p->out, &p->report, &p->delta, &p->cur, p->printed, &err);
 	if (e) {
-		fprintf(stderr, "%s: %s\n", p->tool, err.msg);
+		err__report(&err, e, p->tool, stderr);
 		return e;
 	}
 	snapshot__copy(&p->prev, &p->cur);

@@ -51,8 +51,8 @@ struct printer {
  */
 int printer__init(struct printer *p, __u32 nranges, const struct timespec *started);
 
-/* Reads now into prev: the next report covers what happens from here on. */
-int printer__mark(struct printer *p);
+/* Reads now into prev: the next report covers what happens from here on.  0, or -errno and err. */
+int printer__mark(struct printer *p, struct err *err);
 
 /* Reads, prints, moves prev on.  Has the on_interval signature (ctx: the printer). */
 int printer__print(void *ctx);

@@ -332,6 +332,12 @@ const struct mode *modes__parse(const struct mode_table *t, int argc, char **arg
 		refuse(t, m, s.word, o, g);
 		return NULL;
 	}
+	/* ldlat-hist report A --input B: one of them would go unread */
+	if (s.word && m->flag && s.operand && flag_given(t, &opts, &s, m)) {
+		fprintf(stderr, "%s: '%s %s' takes its %s once: as the word's operand or as --%s\n",
+			t->tool, t->tool, m->name, m->operand, m->flag);
+		return NULL;
+	}
 
 	/*
 	 * The word form as the flag form: ldlat-hist show DIR is ldlat-hist
@@ -391,9 +397,11 @@ error_t modes__children(int key, struct argp_state *state, void *const inputs[],
 	while (c && c[nchildren].argp)
 		nchildren++;
 	/* one input per option group, in their order: a mode's two lists must agree */
-	if (n != nchildren)
+	if (n != nchildren) {
 		argp_failure(state, EXIT_FAIL, 0, "%zu inputs for %zu option groups (a bug)", n,
 			     nchildren);
+		return EINVAL;
+	}
 	for (i = 0; i < n; i++)
 		state->child_inputs[i] = inputs[i];
 	return 0;

@@ -50,7 +50,7 @@ struct tool_opts {
 	unsigned int session_flags; /* SESSION_* (session.h) */
 	/* open and enable the events, but load and attach no BPF program (the benchmarks' floor) */
 	bool no_bpf;
-	const struct tool_hooks *hooks; /* NULL: none; must outlive the run */
+	const struct tool_hooks *hooks; /* NULL: none; called during tool__start only */
 };
 
 /*

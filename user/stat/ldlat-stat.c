@@ -191,6 +191,8 @@ static error_t count_parse(int key, char *arg, struct argp_state *state)
 {
 	struct stat_args *a = state->input;
 	void *const in[] = { a, &a->cli, a, &a->out };
+	_Static_assert(ARRAY_SIZE(in) == ARRAY_SIZE(count_children) - 1,
+		       "an input per option group");
 
 	(void)arg;
 	return modes__children(key, state, in, ARRAY_SIZE(in));
@@ -214,6 +216,8 @@ static error_t plan_parse(int key, char *arg, struct argp_state *state)
 {
 	struct stat_args *a = state->input;
 	void *const in[] = { a, &a->cli, a };
+	_Static_assert(ARRAY_SIZE(in) == ARRAY_SIZE(plan_children) - 1,
+		       "an input per option group");
 
 	(void)arg;
 	return modes__children(key, state, in, ARRAY_SIZE(in));

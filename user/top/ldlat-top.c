@@ -180,6 +180,8 @@ static error_t sample_parse(int key, char *arg, struct argp_state *state)
 {
 	struct top_args *a = state->input;
 	void *const in[] = { &a->cli, a, a, a, &a->out };
+	_Static_assert(ARRAY_SIZE(in) == ARRAY_SIZE(sample_children) - 1,
+		       "an input per option group");
 
 	(void)arg;
 	return modes__children(key, state, in, ARRAY_SIZE(in));
@@ -196,6 +198,8 @@ static error_t report_parse(int key, char *arg, struct argp_state *state)
 {
 	struct top_args *a = state->input;
 	void *const in[] = { &a->cli, &a->cli, &a->cli, a, a, &a->out, &a->offline };
+	_Static_assert(ARRAY_SIZE(in) == ARRAY_SIZE(report_children) - 1,
+		       "an input per option group");
 
 	(void)arg;
 	return modes__children(key, state, in, ARRAY_SIZE(in));
@@ -213,6 +217,8 @@ static error_t list_events_parse(int key, char *arg, struct argp_state *state)
 {
 	struct top_args *a = state->input;
 	void *const in[] = { &a->cli, &a->cli, &a->cli, a };
+	_Static_assert(ARRAY_SIZE(in) == ARRAY_SIZE(list_events_children) - 1,
+		       "an input per option group");
 
 	(void)arg;
 	return modes__children(key, state, in, ARRAY_SIZE(in));
@@ -335,7 +341,7 @@ static void top_render(FILE *f, void *ctx)
 		top_render_text(f, &top->report, o->ip, o->data, &top->printer.delta);
 }
 
-/* One report of the tables drained since the last one (printer.emit). */
+/* One report of the tables drained since the last one (printer_ops.emit). */
 static int top_emit(struct printer *p, void *ctx, struct err *err)
 {
 	struct top *top = ctx;
