@@ -35,6 +35,7 @@ struct build {
 	char *notice;
 	size_t noticelen;
 	struct err *err;
+	bool no_pebs; /* a PMU offers no precise level: no other path can do better */
 };
 
 /* The PMU an entry's event or leader uses ("" for a raw or generic event). */
@@ -207,26 +208,48 @@ static int build__threshold(struct build *b, const struct origin *org,
 	return 0;
 }
 
-static void build__precise(struct build *b, const struct origin *org, const struct evspec_event *ev,
-			   struct evspec_attr *enc, bool is_ldlat)
+/*
+ * A load-latency event needs precise sampling (PEBS): opened with
+ * precise_ip 0 it counts, but every sample carries address 0, weight 0 and
+ * PERF_MEM_NA, i.e. "unknown source at latency 0".  caps/max_precise reads 0
+ * when the kernel found PEBS unusable (off in the firmware, or microcode
+ * that the kernel marks PEBS broken on).
+ */
+static int build__no_pebs(struct build *b, const struct origin *org, const struct evspec_attr *enc)
+{
+	b->no_pebs = true;
+	err__msg(b->err,
+		 "no load-latency event on this machine: %s's caps/max_precise is 0, so the "
+		 "kernel offers no precise sampling (PEBS) and %s would sample no address, "
+		 "latency or data source. Enable PEBS in the firmware or update the CPU "
+		 "microcode, or use --source page-faults to sample page faults by address "
+		 "instead, or --source auto",
+		 enc->pmu.name, org->where);
+	return err__system(b->err, -ENOENT);
+}
+
+static int build__precise(struct build *b, const struct origin *org, const struct evspec_event *ev,
+			  struct evspec_attr *enc, bool is_ldlat)
 {
 	int max = enc->has_pmu ? enc->pmu.max_precise : -1, want;
 
+	if (is_ldlat && max == 0)
+		return build__no_pebs(b, org, enc);
 	if (org->kind == FROM_OPTION) {
 		/* as written (evspec__encode capped it), unless it asks for no precise level */
 		want = org->entry ? org->entry->precise : 2;
 		if (!is_ldlat || ev->mods.precise || ev->mods.precise_max || !want)
-			return;
+			return 0;
 		if (max >= 0 && want > max)
 			want = max;
 		if (!want)
-			return;
+			return 0;
 		enc->attr.precise_ip = want;
 		notice__add(b->notice, b->noticelen,
 			    "%s: precise level %d (%.*s) applied: a load-latency event sampled "
 			    "without it carries no data address, latency or data source",
 			    org->where, want, want, "ppp");
-		return;
+		return 0;
 	}
 	/*
 	 * A PEBS event needs precise_ip >= 1.  Not 3: on Golden Cove and later
@@ -243,6 +266,7 @@ static void build__precise(struct build *b, const struct origin *org, const stru
 				    "(caps/max_precise)",
 				    org->where, want, max, enc->pmu.name);
 	}
+	return 0;
 }
 
 static void build__sampling(struct build *b, struct evspec_attr *enc)
@@ -388,7 +412,9 @@ static int build__event(struct build *b, const struct origin *org, const struct 
 	e = build__threshold(b, org, ev, &enc, se, is_ldlat);
 	if (e)
 		goto out;
-	build__precise(b, org, ev, &enc, is_ldlat);
+	e = build__precise(b, org, ev, &enc, is_ldlat);
+	if (e)
+		goto out;
 	build__sampling(b, &enc);
 	e = build__ibs_period(b, org, &enc);
 	if (e)
@@ -669,9 +695,9 @@ int ldlat_event__resolve(const struct source_opts *o, struct source *src, struct
 		e = build__option(&b);
 	} else {
 		e = build__table(&b, &miss);
-		if (e == -ENOENT && !miss.final) {
+		if (e == -ENOENT && !miss.final && !b.no_pebs) {
 			e = build__alias(&b, &miss);
-			if (e == -ENOENT)
+			if (e == -ENOENT && !b.no_pebs)
 				build__none(&b, &miss);
 		}
 	}

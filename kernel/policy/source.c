@@ -74,6 +74,8 @@ int source__resolve(const struct source_opts *opts, struct source *src, struct e
 			    "%s; sampling page faults instead (addresses only, no latency or data "
 			    "source)",
 			    why);
+		/* a hybrid part's first core type may have been added before the second failed */
+		evlist__free(evlist);
 		src->nevents = 0;
 		return source__page_faults(opts, src, evlist);
 	}

@@ -850,6 +850,75 @@ START_TEST(test_machine_no_event)
 }
 END_TEST
 
+/*
+ * PEBS off (caps/max_precise 0): a load-latency event is refused, from the
+ * table, the kernel's alias or --event, never opened without precise
+ * sampling (its samples would carry no address, latency or data source);
+ * auto falls back to page faults.
+ */
+START_TEST(test_machine_no_pebs)
+{
+	static const char *const cpus[] = { "GenuineIntel-6-55-4", "GenuineIntel-6-99" };
+	struct evtable t;
+	struct source_opts o = { .kind = SOURCE_LDLAT };
+	struct evlist ev = {};
+	struct source src;
+	struct err err = {};
+	char notice[2048], want[2048];
+	unsigned int i;
+
+	ck_assert_int_eq(evtable__load(&t, tools_conf(), &err), 0);
+	o.table = &t;
+	/* the table's entry, then a CPU no entry matches (the alias path) */
+	for (i = 0; i < ARRAY_SIZE(cpus); i++) {
+		machine("no-pebs", cpus[i]);
+		err__clear(&err);
+		ck_assert_int_eq(resolve(&o, &src, &ev, notice, &err), -ENOENT);
+		ck_assert_int_eq(err__status(&err, -ENOENT), ERR_EXIT_SYSTEM);
+		ck_assert_int_eq(ev.nevsel, 0);
+		source__free(&src);
+	}
+	snprintf(want, sizeof(want),
+		 "no load-latency event on this machine: cpu's caps/max_precise is 0, so the "
+		 "kernel offers no precise sampling (PEBS) and the kernel's alias "
+		 "cpu/events/mem-loads would sample no address, latency or data source. Enable "
+		 "PEBS in the firmware or update the CPU microcode, or use --source page-faults "
+		 "to sample page faults by address instead, or --source auto");
+	ck_assert_str_eq(err.msg, want);
+	machine("no-pebs", cpus[0]);
+	ck_assert_int_eq(resolve(&o, &src, &ev, notice, &err), -ENOENT);
+	snprintf(want, sizeof(want), "%s:%d [skylake-server] event", t.path,
+		 entry_line(&t, "skylake-server") + 3);
+	ck_assert_msg(strstr(err.msg, want) && strstr(err.msg, "caps/max_precise is 0"), "%s",
+		      err.msg);
+	source__free(&src);
+
+	/* as written with --event, precise or not */
+	o.event = "cpu/mem-loads,ldlat=30/p";
+	ck_assert_int_eq(resolve(&o, &src, &ev, notice, &err), -ENOENT);
+	ck_assert_ptr_nonnull(strstr(err.msg, "--event 'cpu/mem-loads,ldlat=30/p' would sample"));
+	source__free(&src);
+	o.event = "r1cd";
+	ck_assert_int_eq(resolve(&o, &src, &ev, notice, &err), -ENOENT);
+	source__free(&src);
+	o.event = NULL;
+
+	/* auto: page faults, and the reason */
+	o.kind = SOURCE_AUTO;
+	ck_assert_int_eq(resolve(&o, &src, &ev, notice, &err), 0);
+	ck_assert_int_eq(src.kind, SOURCE_PAGE_FAULTS);
+	ck_assert_int_eq(ev.nevsel, 1);
+	ck_assert_uint_eq(ev.evsel[0].attr.config, PERF_COUNT_SW_PAGE_FAULTS);
+	ck_assert_msg(strstr(notice, "caps/max_precise is 0") &&
+			      strstr(notice, "sampling page faults instead"),
+		      "%s", notice);
+	evlist__free(&ev);
+	source__free(&src);
+	machine_reset();
+	evtable__free(&t);
+}
+END_TEST
+
 /* No tools.conf entry: the kernel's alias; an aux leader where the kernel exports one. */
 START_TEST(test_alias_path)
 {
@@ -1450,6 +1519,7 @@ static Suite *events_suite(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_loop_test(tc, test_machine_golden, 0, ARRAY_SIZE(machines));
 	tcase_add_test(tc, test_machine_no_event);
+	tcase_add_test(tc, test_machine_no_pebs);
 	tcase_add_test(tc, test_alias_path);
 	tcase_add_loop_test(tc, test_sample_ip, 0, ARRAY_SIZE(ip_cases));
 	tcase_add_test(tc, test_validation);
