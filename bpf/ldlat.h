@@ -47,6 +47,23 @@
 #ifndef PERF_MEM_LVLNUM_UNC
 #define PERF_MEM_LVLNUM_UNC 0x08 /* uncached (Linux 6.6) */
 #endif
+/*
+ * mem_region, bits 46-50 (Linux 7.0): where a load that missed the L2 was
+ * served on Panther Cove / Arctic Wolf cores (Diamond Rapids, Nova Lake),
+ * from the Off-Module Response encoding of arch/x86/events/intel/ds.c.
+ */
+#ifndef PERF_MEM_REGION_SHIFT
+#define PERF_MEM_REGION_NA	    0x00 /* not given */
+#define PERF_MEM_REGION_RSVD	    0x01 /* reserved */
+#define PERF_MEM_REGION_L_SHARE	    0x02 /* this caching agent's shared cache */
+#define PERF_MEM_REGION_L_NON_SHARE 0x03 /* this caching agent's non-shared cache */
+#define PERF_MEM_REGION_O_IO	    0x04 /* another caching agent's I/O agent */
+#define PERF_MEM_REGION_O_SHARE	    0x05 /* another caching agent's shared cache */
+#define PERF_MEM_REGION_O_NON_SHARE 0x06 /* another caching agent's non-shared cache */
+#define PERF_MEM_REGION_MMIO	    0x07 /* memory-mapped I/O */
+#define PERF_MEM_REGION_MEM0	    0x08 /* memory region 0 (MEM1-7 follow) */
+#define PERF_MEM_REGION_SHIFT	    46
+#endif
 
 #define LDLAT_MAX_RANGES 16 /* address ranges a user can name (-a) */
 #define LDLAT_MAX_SPANS	 32 /* [lo, hi) intervals they resolve to (a file may map twice) */
@@ -58,7 +75,7 @@
 enum ldlat_class {
 	LDLAT_CLASS_UNKNOWN,	       /* no data source, or one the kernel left N/A */
 	LDLAT_CLASS_L1,		       /* L1 (or L0) data cache hit */
-	LDLAT_CLASS_LFB,	       /* hit an outstanding miss: fill buffer, L2 MHB */
+	LDLAT_CLASS_LFB,	       /* hit an outstanding L1 miss: fill buffer (AMD: MAB) */
 	LDLAT_CLASS_L2,		       /* L2 hit */
 	LDLAT_CLASS_L3,		       /* L3 (LLC) hit, clean or shared */
 	LDLAT_CLASS_L4,		       /* L4 (eDRAM) hit */
@@ -81,6 +98,7 @@ enum ldlat_class {
 	LDLAT_CLASS_IO,		       /* memory-mapped I/O */
 	LDLAT_CLASS_UNCACHED,	       /* uncached memory */
 	LDLAT_CLASS_MISS,	       /* missed a level, source not known ("L3 miss") */
+	LDLAT_CLASS_L2_MHB,	       /* L2 miss-handling buffer: an outstanding L2 miss */
 	LDLAT_NCLASS,
 };
 
@@ -251,8 +269,13 @@ LDLAT_INLINE enum ldlat_class ldlat_class_lvlnum(__u64 ds, bool hitm)
 	__u32 remote = LDLAT_DS(ds, REMOTE, 1);
 	__u32 hops = LDLAT_DS(ds, HOPS, 3);
 
+	__u32 region = LDLAT_DS(ds, REGION, 5);
+
 	if (!lnum || lnum == PERF_MEM_LVLNUM_NA)
 		return LDLAT_CLASS_UNKNOWN;
+	/* Panther Cove's MMIO region comes with mem_lvl_num RAM: it is I/O, not DRAM */
+	if (region == PERF_MEM_REGION_MMIO || region == PERF_MEM_REGION_O_IO)
+		return LDLAT_CLASS_IO;
 	/* these name the memory whatever the distance */
 	switch (lnum) {
 	case PERF_MEM_LVLNUM_PMEM:
@@ -273,13 +296,17 @@ LDLAT_INLINE enum ldlat_class ldlat_class_lvlnum(__u64 ds, bool hitm)
 			    : ldlat_class_remote_src(lnum, lvl, hops, LDLAT_DS(ds, SNOOPX, 2));
 	if (hitm && lnum != PERF_MEM_LVLNUM_L1 && lnum != PERF_MEM_LVLNUM_L0)
 		return LDLAT_CLASS_LOCAL_HITM;
+	/* another caching agent of this node (Panther Cove's L3 entries carry it) */
+	if (region == PERF_MEM_REGION_O_SHARE || region == PERF_MEM_REGION_O_NON_SHARE)
+		return LDLAT_CLASS_PEER_CACHE;
 	switch (lnum) {
 	case PERF_MEM_LVLNUM_L0:
 	case PERF_MEM_LVLNUM_L1:
 		return LDLAT_CLASS_L1;
 	case PERF_MEM_LVLNUM_LFB:
-	case PERF_MEM_LVLNUM_L2_MHB:
 		return LDLAT_CLASS_LFB;
+	case PERF_MEM_LVLNUM_L2_MHB:
+		return LDLAT_CLASS_L2_MHB;
 	case PERF_MEM_LVLNUM_L2:
 		return LDLAT_CLASS_L2;
 	case PERF_MEM_LVLNUM_L3:

@@ -30,4 +30,22 @@ int class__parse_list(const char *list, __u32 *mask, struct err *err);
 /* The tokens and groups class__parse_list accepts, for --help and errors. */
 const char *class__list_help(void);
 
+/*
+ * perf's own words for a data source, as perf mem report and perf script
+ * print them (tools/perf/util/mem-events.c, perf_mem__lvl_scnprintf and
+ * perf_mem__snp_scnprintf, with the level names of Linux 6.12 and later):
+ * "Remote node, same socket RAM hit", "L3 hit"; "HitM", "Hit or Miss", "Fwd".
+ * For comparing with perf's reports and for tests; the class is what the
+ * tools count by.  Each returns buf.
+ */
+char *datasrc__perf_lvl(__u64 ds, char *buf, size_t len);
+char *datasrc__perf_snoop(__u64 ds, char *buf, size_t len);
+
+/*
+ * The memory region (mem_region, Panther Cove and Arctic Wolf cores):
+ * "local shared cache", "MMIO", "memory region 3"; NULL when the kernel gave
+ * none.
+ */
+const char *datasrc__region(__u64 ds);
+
 #endif

@@ -31,6 +31,12 @@ struct ds_case {
 	const char *what;
 	__u64 ds;
 	enum ldlat_class cls;
+	/*
+	 * perf's own words for it, "LEVEL / SNOOP" as perf mem report prints
+	 * them (tools/perf/util/mem-events.c; datasrc__perf_lvl/_snoop); NULL
+	 * where the table does not say (perf 6.1's decode is compared instead)
+	 */
+	const char *perf;
 };
 
 /* pebs_data_source[]: "Version for Sandy Bridge and later", the base of every Intel table. */
@@ -248,7 +254,8 @@ static const struct ds_case lnc_cases[] = {
 	{ "0x02 L1", OP_LH | P(LVL, L1) | LEVEL(L1) | P(SNOOP, NONE), LDLAT_CLASS_L1 },
 	{ "0x03 LFB", OP_LH | P(LVL, LFB) | LEVEL(LFB) | P(SNOOP, NONE), LDLAT_CLASS_LFB },
 	{ "0x05 L2", OP_LH | P(LVL, L2) | LEVEL(L2) | P(SNOOP, NONE), LDLAT_CLASS_L2 },
-	{ "0x06 L2 MHB", OP_LH | LEVEL(L2_MHB) | P(SNOOP, NONE), LDLAT_CLASS_LFB },
+	{ "0x06 L2 MHB", OP_LH | LEVEL(L2_MHB) | P(SNOOP, NONE), LDLAT_CLASS_L2_MHB,
+	  "L2 MHB hit / None" },
 	{ "0x08 L3", OP_LH | P(LVL, L3) | LEVEL(L3) | P(SNOOP, NONE), LDLAT_CLASS_L3 },
 	{ "0x0c L3 forward", OP_LH | P(LVL, L3) | LEVEL(L3) | P(SNOOPX, FWD), LDLAT_CLASS_L3 },
 	{ "0x0d L3 HITM", OP_LH | P(LVL, L3) | LEVEL(L3) | P(SNOOP, HITM), LDLAT_CLASS_LOCAL_HITM },
@@ -260,6 +267,138 @@ static const struct ds_case lnc_cases[] = {
 	{ "fallback (an empty entry)", P(OP, LOAD) | LEVEL(NA) | P(SNOOP, NA),
 	  LDLAT_CLASS_UNKNOWN },
 };
+
+/*
+ * Panther Cove (Diamond Rapids, Nova Lake P-cores) and Arctic Wolf (Nova Lake
+ * E-cores): bit 8 of the PEBS memory info says whether the load missed the
+ * L2.  A hit is looked up in pnc_pebs_l2_hit_data_source[] or
+ * arw_pebs_l2_hit_data_source[] (reserved entries are 0 and fall back to
+ * "load, level N/A"); a miss is an Off-Module Response, decoded by
+ * parse_omr_data_source() into omr_data_source[source] with the memory
+ * region, plus the remote, HITM and snoop bits.  The snoop state of source 2
+ * (snoop and promoted bits) is each of N/A, miss, hit, none here: the kernel
+ * has read those bits two ways.
+ */
+#define FALLBACK_NA (P(OP, LOAD) | LEVEL(NA) | P(SNOOP, NA))
+#define REG(x)	    P(REGION, x)
+#define MEMREG(n)   ((__u64)(PERF_MEM_REGION_MEM0 + (n)) << PERF_MEM_REGION_SHIFT)
+#define SN(x)	    P(SNOOP, x)
+
+#define C_FALLBACK(what)                                                                           \
+	{                                                                                          \
+		what, FALLBACK_NA, LDLAT_CLASS_UNKNOWN, "N/A / N/A"                                \
+	}
+
+/* pnc_pebs_l2_hit_data_source[] */
+#define PNC_L2_HIT_CASES                                                                           \
+	{ "pnc 0x00 non-cache access", P(OP, LOAD) | P(LVL, NA) | LEVEL(NA) | SN(NA),              \
+	  LDLAT_CLASS_UNKNOWN, "N/A / N/A" },                                                      \
+		{ "pnc 0x01 L0", OP_LH | LEVEL(L0) | SN(NONE), LDLAT_CLASS_L1, "L0 hit / None" },  \
+		{ "pnc 0x02 L1", OP_LH | P(LVL, L1) | LEVEL(L1) | SN(NONE), LDLAT_CLASS_L1,        \
+		  "L1 hit / None" },                                                               \
+		{ "pnc 0x03 L1 miss-handling buffer", OP_LH | P(LVL, LFB) | LEVEL(LFB) | SN(NONE), \
+		  LDLAT_CLASS_LFB, "LFB/MAB hit / None" },                                         \
+		{ "pnc 0x04 L2 clean", OP_LH | P(LVL, L2) | LEVEL(L2) | SN(NONE), LDLAT_CLASS_L2,  \
+		  "L2 hit / None" },                                                               \
+		C_FALLBACK("pnc 0x05, 0x06, 0x0b-0x0e reserved"),                                  \
+		{ "pnc 0x07 L2 snoop hit", OP_LH | P(LVL, L2) | LEVEL(L2) | SN(HIT),               \
+		  LDLAT_CLASS_L2, "L2 hit / Hit" },                                                \
+		{ "pnc 0x08 L2 snoop HITM", OP_LH | P(LVL, L2) | LEVEL(L2) | SN(HITM),             \
+		  LDLAT_CLASS_LOCAL_HITM, "L2 hit / HitM" },                                       \
+		{ "pnc 0x09/0x0a L2 prefetch promotion",                                           \
+		  OP_LH | P(LVL, L2) | LEVEL(L2) | SN(MISS), LDLAT_CLASS_L2, "L2 hit / Miss" },    \
+	{                                                                                          \
+		"pnc 0x0f uncached", OP_LH | P(LVL, UNC) | LEVEL(NA) | SN(NONE),                   \
+			LDLAT_CLASS_UNCACHED, "Uncached hit / None"                                \
+	}
+
+/* arw_pebs_l2_hit_data_source[] */
+#define ARW_L2_HIT_CASES                                                                           \
+	{ "arw 0x00 non-cache access", P(OP, LOAD) | P(LVL, NA) | LEVEL(NA) | SN(NA),              \
+	  LDLAT_CLASS_UNKNOWN, "N/A / N/A" },                                                      \
+		{ "arw 0x01 L1", OP_LH | P(LVL, L1) | LEVEL(L1) | SN(NONE), LDLAT_CLASS_L1,        \
+		  "L1 hit / None" },                                                               \
+		{ "arw 0x02 write-combining buffer", OP_LH | P(LVL, LFB) | LEVEL(LFB) | SN(NONE),  \
+		  LDLAT_CLASS_LFB, "LFB/MAB hit / None" },                                         \
+		{ "arw 0x03 L2 clean", OP_LH | P(LVL, L2) | LEVEL(L2) | SN(NONE), LDLAT_CLASS_L2,  \
+		  "L2 hit / None" },                                                               \
+		{ "arw 0x04 L2 snoop hit", OP_LH | P(LVL, L2) | LEVEL(L2) | SN(HIT),               \
+		  LDLAT_CLASS_L2, "L2 hit / Hit" },                                                \
+		{ "arw 0x05 L2 snoop HITM", OP_LH | P(LVL, L2) | LEVEL(L2) | SN(HITM),             \
+		  LDLAT_CLASS_LOCAL_HITM, "L2 hit / HitM" },                                       \
+		{ "arw 0x06 uncached", OP_LH | P(LVL, UNC) | LEVEL(NA) | SN(NONE),                 \
+		  LDLAT_CLASS_UNCACHED, "Uncached hit / None" },                                   \
+		C_FALLBACK("arw 0x07-0x0f reserved")
+
+/*
+ * One OMR source, local and remote, with and without HITM: the value each
+ * way, its class each way, perf's level local and remote, and perf's snoop
+ * with HIT and with HITM.
+ */
+#define OMR4(what, local, remote, c, chitm, crem, cremhitm, lvl, rlvl, sh, shm)                    \
+	{ what " local", (local) | SN(HIT), c, lvl " / " sh },                                     \
+		{ what " local HITM", (local) | SN(HITM), chitm, lvl " / " shm },                  \
+		{ what " remote", (remote) | REM | SN(HIT), crem, rlvl " / " sh },                 \
+	{                                                                                          \
+		what " remote HITM", (remote) | REM | SN(HITM), cremhitm, rlvl " / " shm           \
+	}
+
+#define OMR_L3(x) (OP_LH | P(LVL, L3) | LEVEL(L3) | REG(x))
+/* an L3 region: extra snoop bits x, perf's snoop words with HIT and HITM */
+#define OMR_L3_CASES(what, r, x, c, sh, shm)                                                       \
+	OMR4(what, OMR_L3(r) | (x), OMR_L3(r) | P(LVL, REM_CCE1) | (x), c,                         \
+	     (c) == LDLAT_CLASS_IO ? LDLAT_CLASS_IO : LDLAT_CLASS_LOCAL_HITM,                      \
+	     (c) == LDLAT_CLASS_IO ? LDLAT_CLASS_IO : LDLAT_CLASS_REMOTE_CACHE_1HOP,               \
+	     (c) == LDLAT_CLASS_IO ? LDLAT_CLASS_IO : LDLAT_CLASS_REMOTE_HITM, "L3 hit",           \
+	     "Remote L3 hit", sh, shm)
+#define OMR_MEM(n)                                                                                 \
+	OMR4("omr 0x" #n " + 8 memory region " #n,                                                 \
+	     OP_LH | LEVEL(RAM) | MEMREG(n) | P(LVL, LOC_RAM),                                     \
+	     OP_LH | LEVEL(RAM) | MEMREG(n) | P(LVL, REM_RAM1), LDLAT_CLASS_LOCAL_RAM,             \
+	     LDLAT_CLASS_LOCAL_HITM, LDLAT_CLASS_REMOTE_RAM_1HOP, LDLAT_CLASS_REMOTE_HITM,         \
+	     "RAM hit", "Remote RAM hit", "Hit", "HitM")
+
+/* omr_data_source[] through parse_omr_data_source() */
+#define OMR_CASES                                                                                    \
+	OMR4("omr 0x0 invalid", P(OP, LOAD) | P(LVL, NA) | LEVEL(NA) | SN(NA),                       \
+	     P(OP, LOAD) | P(LVL, NA) | LEVEL(NA) | SN(NA), LDLAT_CLASS_UNKNOWN,                     \
+	     LDLAT_CLASS_UNKNOWN, LDLAT_CLASS_UNKNOWN, LDLAT_CLASS_UNKNOWN, "N/A", "N/A",            \
+	     "N/A or Hit",                                                                           \
+	     "N/A or HitM"), /* reserved: 0, then only the remote and snoop bits: no op, no level */ \
+		OMR4("omr 0x1 reserved", 0, 0, LDLAT_CLASS_UNKNOWN, LDLAT_CLASS_UNKNOWN,             \
+		     LDLAT_CLASS_UNKNOWN, LDLAT_CLASS_UNKNOWN, "N/A", "N/A", "Hit", "HitM"),         \
+		OMR_L3_CASES("omr 0x2 local CA shared cache, snoop N/A", L_SHARE, SN(NA),            \
+			     LDLAT_CLASS_L3, "N/A or Hit", "N/A or HitM"),                           \
+		OMR_L3_CASES("omr 0x2 local CA shared cache, snoop miss", L_SHARE, SN(MISS),         \
+			     LDLAT_CLASS_L3, "Hit or Miss", "Miss or HitM"),                         \
+		OMR_L3_CASES("omr 0x2 local CA shared cache, snoop hit", L_SHARE, SN(HIT),           \
+			     LDLAT_CLASS_L3, "Hit", "Hit or HitM"),                                  \
+		OMR_L3_CASES("omr 0x2 local CA shared cache, snoop none", L_SHARE, SN(NONE),         \
+			     LDLAT_CLASS_L3, "None or Hit", "None or HitM"),                         \
+		OMR_L3_CASES("omr 0x3 local CA non-shared cache", L_NON_SHARE, 0, LDLAT_CLASS_L3,    \
+			     "Hit", "HitM"),                                                         \
+		OMR_L3_CASES("omr 0x3 local CA non-shared cache, forward", L_NON_SHARE,              \
+			     P(SNOOPX, FWD), LDLAT_CLASS_L3, "Hit or Fwd", "HitM or Fwd"),           \
+		OMR_L3_CASES("omr 0x4 other CA I/O agent", O_IO, 0, LDLAT_CLASS_IO, "Hit",           \
+			     "HitM"),                                                                \
+		OMR_L3_CASES("omr 0x4 other CA I/O agent, forward", O_IO, P(SNOOPX, FWD),            \
+			     LDLAT_CLASS_IO, "Hit or Fwd", "HitM or Fwd"),                           \
+		OMR_L3_CASES("omr 0x5 other CA shared cache", O_SHARE, 0, LDLAT_CLASS_PEER_CACHE,    \
+			     "Hit", "HitM"),                                                         \
+		OMR_L3_CASES("omr 0x5 other CA shared cache, forward", O_SHARE, P(SNOOPX, FWD),      \
+			     LDLAT_CLASS_PEER_CACHE, "Hit or Fwd", "HitM or Fwd"),                   \
+		OMR_L3_CASES("omr 0x6 other CA non-shared cache", O_NON_SHARE, 0,                    \
+			     LDLAT_CLASS_PEER_CACHE, "Hit", "HitM"),                                 \
+		OMR_L3_CASES("omr 0x6 other CA non-shared cache, forward", O_NON_SHARE,              \
+			     P(SNOOPX, FWD), LDLAT_CLASS_PEER_CACHE, "Hit or Fwd", "HitM or Fwd"),   \
+		OMR4("omr 0x7 MMIO", OP_LH | LEVEL(RAM) | REG(MMIO),                                 \
+		     OP_LH | LEVEL(RAM) | REG(MMIO), LDLAT_CLASS_IO, LDLAT_CLASS_IO,                 \
+		     LDLAT_CLASS_IO, LDLAT_CLASS_IO, "RAM hit", "Remote RAM hit", "Hit", "HitM"),    \
+		OMR_MEM(0), OMR_MEM(1), OMR_MEM(2), OMR_MEM(3), OMR_MEM(4), OMR_MEM(5),              \
+		OMR_MEM(6), OMR_MEM(7)
+
+static const struct ds_case pnc_cases[] = { PNC_L2_HIT_CASES, OMR_CASES };
+static const struct ds_case arw_cases[] = { ARW_L2_HIT_CASES, OMR_CASES };
 
 /* AMD IBS, perf_ibs_get_mem_lvl() before the table: every family */
 #define C_IBS_COMMON                                                                               \
@@ -393,6 +532,8 @@ static const struct ds_platform ds_platforms[] __attribute__((unused)) = {
 	DS_PLATFORM("alderlake-atom", grt_cases, atom_bits),
 	DS_PLATFORM("crestmont", cmt_cases, atom_bits),
 	DS_PLATFORM("lion-cove", lnc_cases, blk_bits),
+	DS_PLATFORM("panther-cove", pnc_cases, blk_bits),
+	DS_PLATFORM("arctic-wolf", arw_cases, blk_bits),
 	DS_PLATFORM("zen1-3", zen3_cases, ibs_bits),
 	DS_PLATFORM("zen4", zen4_cases, ibs_bits),
 	DS_PLATFORM("no-source", no_source_cases, no_bits),

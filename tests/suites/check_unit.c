@@ -77,6 +77,76 @@ START_TEST(test_classify_kernel_tables)
 }
 END_TEST
 
+/* perf's words for each table value that the table gives them for. */
+START_TEST(test_perf_names_kernel_tables)
+{
+	const struct ds_platform *p = &ds_platforms[_i];
+	const struct ds_case *c;
+	char lvl[128], snp[64], got[200];
+	unsigned int i;
+	__u64 ds;
+
+	for (i = 0; i < ds_platform__nvalues(p); i++) {
+		ds = ds_platform__value(p, i, &c);
+		if (!c->perf)
+			continue;
+		snprintf(got, sizeof(got), "%s / %s", datasrc__perf_lvl(ds, lvl, sizeof(lvl)),
+			 datasrc__perf_snoop(ds, snp, sizeof(snp)));
+		ck_assert_msg(!strcmp(got, c->perf), "%s %s (0x%llx): perf says '%s', table '%s'",
+			      p->name, c->what, (unsigned long long)ds, got, c->perf);
+	}
+}
+END_TEST
+
+/*
+ * mem_region: MMIO and another agent's I/O agent are I/O whatever the level
+ * says; another caching agent's cache is a peer cache; memory regions are
+ * RAM, and each has a name.
+ */
+START_TEST(test_classify_regions)
+{
+	static const struct {
+		unsigned int region;
+		__u64 lvl;
+		enum ldlat_class cls;
+		const char *name;
+	} want[] = {
+		{ PERF_MEM_REGION_NA, P(LVLNUM, RAM), LDLAT_CLASS_LOCAL_RAM, NULL },
+		{ PERF_MEM_REGION_L_SHARE, P(LVLNUM, L3), LDLAT_CLASS_L3, "local shared cache" },
+		{ PERF_MEM_REGION_L_NON_SHARE, P(LVLNUM, L3), LDLAT_CLASS_L3,
+		  "local non-shared cache" },
+		{ PERF_MEM_REGION_O_IO, P(LVLNUM, L3), LDLAT_CLASS_IO,
+		  "another agent's I/O agent" },
+		{ PERF_MEM_REGION_O_SHARE, P(LVLNUM, L3), LDLAT_CLASS_PEER_CACHE,
+		  "another agent's shared cache" },
+		{ PERF_MEM_REGION_O_NON_SHARE, P(LVLNUM, L3), LDLAT_CLASS_PEER_CACHE,
+		  "another agent's non-shared cache" },
+		{ PERF_MEM_REGION_MMIO, P(LVLNUM, RAM), LDLAT_CLASS_IO, "MMIO" },
+		{ PERF_MEM_REGION_MEM0, P(LVLNUM, RAM), LDLAT_CLASS_LOCAL_RAM, "memory region 0" },
+		{ PERF_MEM_REGION_MEM0 + 7, P(LVLNUM, RAM), LDLAT_CLASS_LOCAL_RAM,
+		  "memory region 7" },
+		{ PERF_MEM_REGION_RSVD, P(LVLNUM, RAM), LDLAT_CLASS_LOCAL_RAM, "reserved region" },
+		{ 31, P(LVLNUM, RAM), LDLAT_CLASS_LOCAL_RAM, "reserved region" },
+	};
+	unsigned int i;
+	__u64 ds;
+
+	for (i = 0; i < ARRAY_SIZE(want); i++) {
+		ds = P(OP, LOAD) | P(LVL, HIT) | want[i].lvl |
+		     ((__u64)want[i].region << PERF_MEM_REGION_SHIFT);
+		ck_assert_msg(ldlat_classify(ds) == want[i].cls, "region %u: got %s, want %s",
+			      want[i].region, class__name(ldlat_classify(ds)),
+			      class__name(want[i].cls));
+		if (want[i].name)
+			ck_assert_str_eq(datasrc__region(ds), want[i].name);
+		else
+			ck_assert_ptr_null(datasrc__region(ds));
+	}
+	/* bit 51 and above are not the region */
+	ck_assert_ptr_null(datasrc__region(1ull << 51));
+}
+END_TEST
+
 /* Every mem_lvl_num value, local, with only the HIT bit of the legacy field. */
 START_TEST(test_classify_every_lvlnum)
 {
@@ -86,7 +156,7 @@ START_TEST(test_classify_every_lvlnum)
 		[PERF_MEM_LVLNUM_L2] = LDLAT_CLASS_L2,
 		[PERF_MEM_LVLNUM_L3] = LDLAT_CLASS_L3,
 		[PERF_MEM_LVLNUM_L4] = LDLAT_CLASS_L4,
-		[PERF_MEM_LVLNUM_L2_MHB] = LDLAT_CLASS_LFB,
+		[PERF_MEM_LVLNUM_L2_MHB] = LDLAT_CLASS_L2_MHB,
 		[PERF_MEM_LVLNUM_MSC] = LDLAT_CLASS_MSC,
 		[PERF_MEM_LVLNUM_L0] = LDLAT_CLASS_L1,
 		[PERF_MEM_LVLNUM_UNC] = LDLAT_CLASS_UNCACHED,
@@ -771,6 +841,8 @@ static Suite *unit_suite(void)
 
 	tc = tcase_create("classes");
 	tcase_add_loop_test(tc, test_classify_kernel_tables, 0, NDS_PLATFORMS);
+	tcase_add_loop_test(tc, test_perf_names_kernel_tables, 0, NDS_PLATFORMS);
+	tcase_add_test(tc, test_classify_regions);
 	tcase_add_loop_test(tc, test_classify_every_lvlnum, 0, 16);
 	tcase_add_test(tc, test_classify_hops);
 	tcase_add_test(tc, test_classify_legacy);
