@@ -20,6 +20,8 @@ const char *core_type__name(enum core_type type)
 		return "core";
 	case CORE_TYPE_ATOM:
 		return "atom";
+	case CORE_TYPE_LOWPOWER:
+		return "lowpower";
 	default:
 		return "any";
 	}
@@ -31,6 +33,8 @@ int core_type__parse(const char *name, enum core_type *type)
 		*type = CORE_TYPE_CORE;
 	else if (!strcmp(name, "atom"))
 		*type = CORE_TYPE_ATOM;
+	else if (!strcmp(name, "lowpower"))
+		*type = CORE_TYPE_LOWPOWER;
 	else
 		return -EINVAL;
 	return 0;
@@ -305,6 +309,7 @@ const struct cpumap *cpu_id__cpus(const struct cpu_id *id, enum core_type type)
 		return NULL;
 	if (type == CORE_TYPE_CORE)
 		return &id->core;
+	/* lowpower: CPUID calls them atoms; the cpu_lowpower PMU's cpus say which */
 	if (type == CORE_TYPE_ATOM)
 		return &id->atom;
 	return NULL;

@@ -25,6 +25,12 @@ enum core_type {
 	CORE_TYPE_ANY = 0,     /* not hybrid, or not known */
 	CORE_TYPE_ATOM = 0x20, /* efficiency cores (cpu_atom PMU) */
 	CORE_TYPE_CORE = 0x40, /* performance cores (cpu_core PMU) */
+	/*
+	 * low-power efficiency cores with a PMU of their own (cpu_lowpower,
+	 * Arrow Lake H): CPUID calls them atoms too, the kernel tells them
+	 * apart by their native model; their CPUs are the cpu_lowpower PMU's
+	 */
+	CORE_TYPE_LOWPOWER = 0x21,
 };
 
 struct cpu_id {
@@ -62,7 +68,10 @@ void cpu_id__free(struct cpu_id *id);
  */
 int cpu_id__perfmon(const struct cpu_id *id, int *gp, int *fixed);
 
-/* The CPUs of a core type (NULL for CORE_TYPE_ANY or a part that is not hybrid). */
+/*
+ * The CPUs of a core type (NULL for CORE_TYPE_ANY, CORE_TYPE_LOWPOWER, whose
+ * PMU names them, or a part that is not hybrid).
+ */
 const struct cpumap *cpu_id__cpus(const struct cpu_id *id, enum core_type type);
 
 /* "core", "atom", "any". */

@@ -450,7 +450,8 @@ static int build__option(struct build *b)
 {
 	const struct evspec_event *member, *leader = NULL;
 	const struct evtable_entry *en;
-	static const enum core_type types[] = { CORE_TYPE_ANY, CORE_TYPE_CORE, CORE_TYPE_ATOM };
+	static const enum core_type types[] = { CORE_TYPE_ANY, CORE_TYPE_CORE, CORE_TYPE_ATOM,
+						CORE_TYPE_LOWPOWER };
 	struct origin org = { .kind = FROM_OPTION };
 	struct evspec spec;
 	struct pmu raw;
@@ -542,12 +543,14 @@ struct table_miss {
 
 static int build__table(struct build *b, struct table_miss *miss)
 {
-	static const enum core_type hybrid[] = { CORE_TYPE_CORE, CORE_TYPE_ATOM };
+	/* lowpower: an entry that 'requires' the cpu_lowpower PMU, where the kernel has one */
+	static const enum core_type hybrid[] = { CORE_TYPE_CORE, CORE_TYPE_ATOM,
+						 CORE_TYPE_LOWPOWER };
 	static const enum core_type plain[] = { CORE_TYPE_ANY };
 	const struct cpu_id *id = &b->src->cpu;
 	const enum core_type *types = id->hybrid ? hybrid : plain;
-	const struct evtable_entry *en[2] = {};
-	int i, n = id->hybrid ? 2 : 1, found = 0, e;
+	const struct evtable_entry *en[3] = {};
+	int i, n = id->hybrid ? 3 : 1, found = 0, e;
 	char pmu[PMU_NAME_MAX];
 
 	for (i = 0; i < n; i++) {
@@ -579,6 +582,8 @@ static int build__table(struct build *b, struct table_miss *miss)
 			goto missing;
 	}
 	for (i = 0; i < n; i++) {
+		if (!en[i] && types[i] == CORE_TYPE_LOWPOWER)
+			continue;
 		if (!en[i]) {
 			notice__add(b->notice, b->noticelen,
 				    "no %s entry for the %s cores of %s: they are not sampled",

@@ -664,7 +664,7 @@ struct machine_case {
 	const char *sysfs, *cpu;
 	__u64 ldlat; /* -L, 0: default */
 	int nevents;
-	struct golden ev[2];
+	struct golden ev[3];
 };
 
 static const struct machine_case machines[] = {
@@ -700,6 +700,26 @@ static const struct machine_case machines[] = {
 	      "cpu_core/event=0xcd,umask=0x1,ldlat=30/ppH", "alderlake-core" },
 	    { 10, 0x5d0, 30, 2, true, false, 0, 0, "16-23",
 	      "cpu_atom/event=0xd0,umask=0x5,ldlat=30/ppH", "alderlake-atom" } } },
+	/* three PMUs: the Crestmont low-power E-cores have cpu_lowpower */
+	{ "arrowlake-h",
+	  "GenuineIntel-6-C5",
+	  0,
+	  3,
+	  { { 4, 0x1cd, 30, 2, true, false, 0, 0, "0-5",
+	      "cpu_core/event=0xcd,umask=0x1,ldlat=30/ppH", "lunarlake-core" },
+	    { 10, 0x5d0, 30, 2, true, false, 0, 0, "6-13",
+	      "cpu_atom/event=0xd0,umask=0x5,ldlat=30/ppH", "lunarlake-atom" },
+	    { 11, 0x5d0, 30, 2, true, false, 0, 0, "14-15",
+	      "cpu_lowpower/event=0xd0,umask=0x5,ldlat=30/ppH", "arrowlake-h-lowpower" } } },
+	/* Lunar Lake: no cpu_lowpower, so no third event */
+	{ "alderlake",
+	  "GenuineIntel-6-BD",
+	  0,
+	  2,
+	  { { 4, 0x1cd, 30, 2, true, false, 0, 0, "0-15",
+	      "cpu_core/event=0xcd,umask=0x1,ldlat=30/ppH", "lunarlake-core" },
+	    { 10, 0x5d0, 30, 2, true, false, 0, 0, "16-23",
+	      "cpu_atom/event=0xd0,umask=0x5,ldlat=30/ppH", "lunarlake-atom" } } },
 	{ "zen4",
 	  "AuthenticAMD-25-11",
 	  0,
