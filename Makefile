@@ -232,5 +232,19 @@ check-selftest:
 clean:
 	rm -rf $(BUILD)
 
+# issue 13: hwcheck
+# The hardware self-check: on a machine with a load-latency PMU, the pointer
+# chase under ldlat-hist and under perf mem record, class by class (shares,
+# p50, p90), a verdict table and build/hwcheck-report.txt to attach to a bug;
+# without one, a line saying so (tests/hwcheck.py, docs/hardware.md).
+# check-hwcheck tests the comparison on recorded inputs, no PMU needed.
+hwcheck: tests
+	python3 tests/hwcheck.py
+
+check-hwcheck: tests
+	python3 tests/hwcheck_check.py
+
+.PHONY: hwcheck check-hwcheck
+
 -include $(shell find $(OBJ) -name '*.d' 2>/dev/null)
 .SECONDARY:

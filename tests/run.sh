@@ -3,7 +3,7 @@
 # dependency rule (check-deps), one writer per output format (check-writers),
 # that both fail on a planted violation (check-selftest), the format
 # (check-format), every suite (the files tests/suites/check_*.c: the one list
-# of suites) and the perf.data reader under libFuzzer for FUZZ_SECONDS
+# of suites), make hwcheck's comparison on recorded inputs (check-hwcheck) and the perf.data reader under libFuzzer for FUZZ_SECONDS
 # (fuzz-perfdata); prints each one's summary line.  Suites that need root run
 # when this is root; with CI=true they must (see tests/lib/testutil.c).
 set -u
@@ -17,7 +17,7 @@ if [ $# = 0 ]; then
 	for f in tests/suites/check_*.c; do
 		set -- "$@" "$(basename "$f" .c)"
 	done
-	set -- check-deps check-writers check-selftest check-format "$@" fuzz-perfdata
+	set -- check-deps check-writers check-selftest check-format "$@" check-hwcheck fuzz-perfdata
 fi
 # perf record keeps a build-ID cache in $HOME/.debug: give the tests a home of their own
 test_home=$(mktemp -d /tmp/ldlat-test-home.XXXXXX) || exit 1
@@ -33,6 +33,7 @@ for suite in "$@"; do
 	check-writers) python3 tests/writers.py || status=1 ;;
 	check-selftest) python3 tests/checks_selftest.py || status=1 ;;
 	check-format) make -s check-format || status=1 ;;
+	check-hwcheck) python3 tests/hwcheck_check.py || status=1 ;;
 	*) "build/tests/$suite" || status=1 ;;
 	esac
 done

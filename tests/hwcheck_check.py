@@ -1,0 +1,107 @@
+#!/usr/bin/env python3
+"""
+hwcheck_check.py - tests hwcheck.py's comparison on recorded inputs (run by
+tests/run.sh as check-hwcheck; no root, no PMU).
+
+The inputs are perf.data files written by build/tests/gen-perfdata (every
+data source each platform's kernel emits, tests/lib/datasrc_cases.h) and
+read by ldlat-hist --input --by class --format json, as hwcheck reads perf
+mem record's file.  The same file on both sides must PASS with every row
+'ok'; a side that lost a class (-s without l1) must FAIL on that class's
+share; a side whose latencies are shifted (--min-lat) must FAIL on latency;
+two files of different lengths from the same generator must PASS.  Then
+hwcheck.py on this machine: with no load-latency event it prints one line
+and exits 0.  Prints a line per failed case and a summary; exits 1 on a
+failure.
+"""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+sys.dont_write_bytecode = True
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import hwcheck  # noqa: E402
+
+BUILD = hwcheck.BUILD
+failed = []
+
+
+def check(cond, what):
+    if not cond:
+        failed.append(what)
+        print('FAIL: %s' % what)
+
+
+def hist_input(path, extra=()):
+    r = subprocess.run([hwcheck.HIST, '--input', path, '--by', 'class', '--format', 'json'] +
+                       list(extra), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    if r.returncode:
+        sys.exit('ldlat-hist --input %s: %s' % (path, r.stderr))
+    return json.loads(r.stdout)
+
+
+def main():
+    gen = os.path.join(BUILD, 'tests', 'gen-perfdata')
+    tmp = tempfile.mkdtemp(prefix='ldlat-hwcheck-test.')
+    a, b = os.path.join(tmp, 'a.data'), os.path.join(tmp, 'b.data')
+    for path, n in ((a, '40000'), (b, '30000')):
+        subprocess.run([gen, '--samples', n, path], check=True, stdout=subprocess.DEVNULL)
+    base = hist_input(a)
+
+    rows, ok = hwcheck.compare(base, base)
+    check(ok and rows and all(r[-1].startswith('ok') for r in rows), 'same input: PASS')
+    check(sum(r[2] for r in rows) == base['counters']['kept'], 'rows cover every kept sample')
+    check('l2-mhb' in [r[0] for r in rows] and 'io' in [r[0] for r in rows],
+          'the newest classes are compared too')
+
+    rows, ok = hwcheck.compare(base, hist_input(b))
+    check(ok, 'two recordings of the same generator: PASS\n' + hwcheck.table(rows, ok))
+
+    every = [c for c in hwcheck.classes(base) if c != 'l1']
+    rows, ok = hwcheck.compare(base, hist_input(a, ['-s', ','.join(every)]))
+    bad = [r for r in rows if 'DIFFERS' in r[-1]]
+    check(not ok and [r[0] for r in bad] == ['l1'] and bad[0][-1].startswith('SHARE DIFFERS'),
+          'a class lost on one side: FAIL on its share only\n' + hwcheck.table(rows, ok))
+
+    rows, ok = hwcheck.compare(base, hist_input(a, ['--min-lat', '4096']))
+    check(not ok and any(r[-1] == 'LATENCY DIFFERS' for r in rows),
+          'latencies shifted on one side: FAIL on latency\n' + hwcheck.table(rows, ok))
+
+    # the command line: --compare, its exit status and report file
+    la, lb = os.path.join(tmp, 'live.json'), os.path.join(tmp, 'perf.json')
+    with open(la, 'w') as f:
+        json.dump(base, f)
+    with open(lb, 'w') as f:
+        json.dump(hist_input(a, ['-s', ','.join(every)]), f)
+    rep = os.path.join(tmp, 'report.txt')
+    r = subprocess.run([sys.executable, os.path.join(HERE, 'hwcheck.py'), '--compare', la, lb,
+                        '--report', rep], stdout=subprocess.PIPE, text=True)
+    check(r.returncode == 1 and 'verdict: FAIL' in r.stdout and os.path.exists(rep),
+          '--compare: exit 1, the verdict, the report')
+    r = subprocess.run([sys.executable, os.path.join(HERE, 'hwcheck.py'), '--compare', la, la],
+                       stdout=subprocess.PIPE, text=True)
+    check(r.returncode == 0 and 'verdict: PASS' in r.stdout, '--compare: exit 0 on agreement')
+
+    # this machine: a load-latency PMU or not
+    r = subprocess.run([sys.executable, os.path.join(HERE, 'hwcheck.py')],
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    nopmu = not any(os.path.exists('/sys/bus/event_source/devices/%s/events/mem-loads' % p)
+                    for p in ('cpu', 'cpu_core', 'cpu_atom')) and \
+        not os.path.exists('/sys/bus/event_source/devices/ibs_op')
+    if nopmu:
+        check(r.returncode == 0 and r.stdout.count('\n') == 1 and
+              r.stdout.startswith('hwcheck: no load-latency PMU here'),
+              'no PMU: one line, exit 0: %r %r' % (r.stdout, r.stderr))
+    for f in os.listdir(tmp):
+        os.unlink(os.path.join(tmp, f))
+    os.rmdir(tmp)
+    print('check-hwcheck: %s' % ('%d case(s) failed' % len(failed) if failed else
+                                 'comparison tested on recorded inputs, all cases pass'))
+    return 1 if failed else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
