@@ -33,8 +33,8 @@ struct ds_case {
 	enum ldlat_class cls;
 	/*
 	 * perf's own words for it, "LEVEL / SNOOP" as perf mem report prints
-	 * them (tools/perf/util/mem-events.c; datasrc__perf_lvl/_snoop); NULL
-	 * where the table does not say (perf 6.1's decode is compared instead)
+	 * them (tools/perf/util/mem-events.c, perf_mem__lvl_scnprintf and
+	 * perf_mem__snp_scnprintf, level-number form; datasrc__perf_lvl/_snoop)
 	 */
 	const char *perf;
 };
@@ -59,84 +59,87 @@ struct ds_case {
 
 #define C_GEN_00                                                                                   \
 	{                                                                                          \
-		"0x00 unknown L3 miss", GEN_00, LDLAT_CLASS_MISS                                   \
+		"0x00 unknown L3 miss", GEN_00, LDLAT_CLASS_MISS, "L3 miss / N/A"                  \
 	}
 #define C_GEN_01                                                                                   \
 	{                                                                                          \
-		"0x01 L1", GEN_01, LDLAT_CLASS_L1                                                  \
+		"0x01 L1", GEN_01, LDLAT_CLASS_L1, "L1 hit / None"                                 \
 	}
 #define C_GEN_02                                                                                   \
 	{                                                                                          \
-		"0x02 LFB", GEN_02, LDLAT_CLASS_LFB                                                \
+		"0x02 LFB", GEN_02, LDLAT_CLASS_LFB, "LFB/MAB hit / None"                          \
 	}
 #define C_GEN_03                                                                                   \
 	{                                                                                          \
-		"0x03 L2", GEN_03, LDLAT_CLASS_L2                                                  \
+		"0x03 L2", GEN_03, LDLAT_CLASS_L2, "L2 hit / None"                                 \
 	}
 #define C_GEN_04                                                                                   \
 	{                                                                                          \
-		"0x04 L3", GEN_04, LDLAT_CLASS_L3                                                  \
+		"0x04 L3", GEN_04, LDLAT_CLASS_L3, "L3 hit / None"                                 \
 	}
 #define C_GEN_05                                                                                   \
 	{                                                                                          \
-		"0x05 L3 snoop miss", GEN_05, LDLAT_CLASS_L3                                       \
+		"0x05 L3 snoop miss", GEN_05, LDLAT_CLASS_L3, "L3 hit / Miss"                      \
 	}
 #define C_GEN_06                                                                                   \
 	{                                                                                          \
-		"0x06 L3 snoop hit", GEN_06, LDLAT_CLASS_L3                                        \
+		"0x06 L3 snoop hit", GEN_06, LDLAT_CLASS_L3, "L3 hit / Hit"                        \
 	}
 #define C_GEN_07                                                                                   \
 	{                                                                                          \
-		"0x07 L3 HITM", GEN_07, LDLAT_CLASS_LOCAL_HITM                                     \
+		"0x07 L3 HITM", GEN_07, LDLAT_CLASS_LOCAL_HITM, "L3 hit / HitM"                    \
 	}
 #define C_GEN_08                                                                                   \
 	{                                                                                          \
-		"0x08 remote cache", GEN_08, LDLAT_CLASS_REMOTE_CACHE_1HOP                         \
+		"0x08 remote cache", GEN_08, LDLAT_CLASS_REMOTE_CACHE_1HOP, "Remote L3 hit / Hit"  \
 	}
 #define C_GEN_09                                                                                   \
 	{                                                                                          \
-		"0x09 remote HITM", GEN_09, LDLAT_CLASS_REMOTE_HITM                                \
+		"0x09 remote HITM", GEN_09, LDLAT_CLASS_REMOTE_HITM, "Remote L3 hit / HitM"        \
 	}
 #define C_GEN_0A                                                                                   \
 	{                                                                                          \
-		"0x0a local DRAM shared", GEN_0A, LDLAT_CLASS_LOCAL_RAM                            \
+		"0x0a local DRAM shared", GEN_0A, LDLAT_CLASS_LOCAL_RAM, "RAM hit / Hit"           \
 	}
 #define C_GEN_0B                                                                                   \
 	{                                                                                          \
-		"0x0b remote DRAM shared (lvl_num L3)", GEN_0B, LDLAT_CLASS_REMOTE_RAM_1HOP        \
+		"0x0b remote DRAM shared (lvl_num L3)", GEN_0B, LDLAT_CLASS_REMOTE_RAM_1HOP,       \
+			"Remote L3 hit / Hit"                                                      \
 	}
 #define C_GEN_0C                                                                                   \
 	{                                                                                          \
-		"0x0c local DRAM exclusive", GEN_0C, LDLAT_CLASS_LOCAL_RAM                         \
+		"0x0c local DRAM exclusive", GEN_0C, LDLAT_CLASS_LOCAL_RAM,                        \
+			"RAM hit / None or Miss"                                                   \
 	}
 #define C_GEN_0D                                                                                   \
 	{                                                                                          \
-		"0x0d remote DRAM exclusive", GEN_0D, LDLAT_CLASS_REMOTE_RAM_1HOP                  \
+		"0x0d remote DRAM exclusive", GEN_0D, LDLAT_CLASS_REMOTE_RAM_1HOP,                 \
+			"Remote RAM hit / None or Miss"                                            \
 	}
 #define C_GEN_0E                                                                                   \
 	{                                                                                          \
-		"0x0e I/O", GEN_0E, LDLAT_CLASS_IO                                                 \
+		"0x0e I/O", GEN_0E, LDLAT_CLASS_IO, "I/O hit / None"                               \
 	}
 #define C_GEN_0F                                                                                   \
 	{                                                                                          \
-		"0x0f uncached", GEN_0F, LDLAT_CLASS_UNCACHED                                      \
+		"0x0f uncached", GEN_0F, LDLAT_CLASS_UNCACHED, "Uncached hit / None"               \
 	}
 
 /* __intel_pmu_pebs_data_source_skl(pmem): Skylake and later big cores */
 #define C_SKL_0B                                                                                   \
 	{                                                                                          \
 		"0x0b remote DRAM", OP_LH | LEVEL(RAM) | REM | P(SNOOP, NONE),                     \
-			LDLAT_CLASS_REMOTE_RAM                                                     \
+			LDLAT_CLASS_REMOTE_RAM, "Remote RAM hit / None"                            \
 	}
 #define C_SKL_0C                                                                                   \
 	{                                                                                          \
 		"0x0c remote cache forward", OP_LH | LEVEL(ANY_CACHE) | REM | P(SNOOPX, FWD),      \
-			LDLAT_CLASS_REMOTE_CACHE                                                   \
+			LDLAT_CLASS_REMOTE_CACHE, "Remote Any cache hit / Fwd"                     \
 	}
 #define C_SKL_0D                                                                                   \
 	{                                                                                          \
 		"0x0d remote HITM", OP_LH | LEVEL(ANY_CACHE) | REM | P(SNOOP, HITM),               \
-			LDLAT_CLASS_REMOTE_HITM                                                    \
+			LDLAT_CLASS_REMOTE_HITM, "Remote Any cache hit / HitM"                     \
 	}
 
 /* intel_pmu_pebs_data_source_nhm(): Nehalem, Westmere */
@@ -146,9 +149,12 @@ static const struct ds_case nhm_cases[] = {
 	C_GEN_02,
 	C_GEN_03,
 	C_GEN_04,
-	{ "0x05 L3 snoop hit", OP_LH | P(LVL, L3) | LEVEL(L3) | P(SNOOP, HIT), LDLAT_CLASS_L3 },
-	{ "0x06 L3 HITM", OP_LH | P(LVL, L3) | LEVEL(L3) | P(SNOOP, HITM), LDLAT_CLASS_LOCAL_HITM },
-	{ "0x07 L3 HITM", OP_LH | P(LVL, L3) | LEVEL(L3) | P(SNOOP, HITM), LDLAT_CLASS_LOCAL_HITM },
+	{ "0x05 L3 snoop hit", OP_LH | P(LVL, L3) | LEVEL(L3) | P(SNOOP, HIT), LDLAT_CLASS_L3,
+	  "L3 hit / Hit" },
+	{ "0x06 L3 HITM", OP_LH | P(LVL, L3) | LEVEL(L3) | P(SNOOP, HITM), LDLAT_CLASS_LOCAL_HITM,
+	  "L3 hit / HitM" },
+	{ "0x07 L3 HITM", OP_LH | P(LVL, L3) | LEVEL(L3) | P(SNOOP, HITM), LDLAT_CLASS_LOCAL_HITM,
+	  "L3 hit / HitM" },
 	C_GEN_08,
 	C_GEN_09,
 	C_GEN_0A,
@@ -175,8 +181,9 @@ static const struct ds_case skl_client_cases[] = {
 	C_GEN_05,
 	C_GEN_06,
 	C_GEN_07,
-	{ "0x08 L4", OP_LH | LEVEL(L4) | P(SNOOP, HIT), LDLAT_CLASS_L4 },
-	{ "0x09 remote L4", OP_LH | LEVEL(L4) | REM | P(SNOOP, HIT), LDLAT_CLASS_REMOTE_CACHE },
+	{ "0x08 L4", OP_LH | LEVEL(L4) | P(SNOOP, HIT), LDLAT_CLASS_L4, "L4 hit / Hit" },
+	{ "0x09 remote L4", OP_LH | LEVEL(L4) | REM | P(SNOOP, HIT), LDLAT_CLASS_REMOTE_CACHE,
+	  "Remote L4 hit / Hit" },
 	C_GEN_0A,
 	C_SKL_0B,
 	C_SKL_0C,
@@ -195,8 +202,9 @@ static const struct ds_case skl_server_cases[] = {
 	C_GEN_05,
 	C_GEN_06,
 	C_GEN_07,
-	{ "0x08 PMEM", OP_LH | LEVEL(PMEM) | P(SNOOP, HIT), LDLAT_CLASS_PMEM },
-	{ "0x09 remote PMEM", OP_LH | LEVEL(PMEM) | REM | P(SNOOP, HIT), LDLAT_CLASS_PMEM },
+	{ "0x08 PMEM", OP_LH | LEVEL(PMEM) | P(SNOOP, HIT), LDLAT_CLASS_PMEM, "PMEM hit / Hit" },
+	{ "0x09 remote PMEM", OP_LH | LEVEL(PMEM) | REM | P(SNOOP, HIT), LDLAT_CLASS_PMEM,
+	  "Remote PMEM hit / Hit" },
 	C_GEN_0A,
 	C_SKL_0B,
 	C_SKL_0C,
@@ -212,10 +220,13 @@ static const struct ds_case grt_cases[] = {
 	C_GEN_02,
 	C_GEN_03,
 	C_GEN_04,
-	{ "0x05 L3 snoop hit", OP_LH | P(LVL, L3) | LEVEL(L3) | P(SNOOP, HIT), LDLAT_CLASS_L3 },
-	{ "0x06 L3 HITM", OP_LH | P(LVL, L3) | LEVEL(L3) | P(SNOOP, HITM), LDLAT_CLASS_LOCAL_HITM },
+	{ "0x05 L3 snoop hit", OP_LH | P(LVL, L3) | LEVEL(L3) | P(SNOOP, HIT), LDLAT_CLASS_L3,
+	  "L3 hit / Hit" },
+	{ "0x06 L3 HITM", OP_LH | P(LVL, L3) | LEVEL(L3) | P(SNOOP, HITM), LDLAT_CLASS_LOCAL_HITM,
+	  "L3 hit / HitM" },
 	C_GEN_07,
-	{ "0x08 L3 forward", OP_LH | P(LVL, L3) | LEVEL(L3) | P(SNOOPX, FWD), LDLAT_CLASS_L3 },
+	{ "0x08 L3 forward", OP_LH | P(LVL, L3) | LEVEL(L3) | P(SNOOPX, FWD), LDLAT_CLASS_L3,
+	  "L3 hit / Fwd" },
 	C_GEN_09,
 	C_GEN_0A,
 	C_GEN_0B,
@@ -234,15 +245,19 @@ static const struct ds_case cmt_cases[] = {
 	C_GEN_04,
 	C_GEN_05,
 	C_GEN_06,
-	{ "0x07 L3 forward", OP_LH | P(LVL, L3) | LEVEL(L3) | P(SNOOPX, FWD), LDLAT_CLASS_L3 },
-	{ "0x08 L3 HITM", OP_LH | P(LVL, L3) | LEVEL(L3) | P(SNOOP, HITM), LDLAT_CLASS_LOCAL_HITM },
+	{ "0x07 L3 forward", OP_LH | P(LVL, L3) | LEVEL(L3) | P(SNOOPX, FWD), LDLAT_CLASS_L3,
+	  "L3 hit / Fwd" },
+	{ "0x08 L3 HITM", OP_LH | P(LVL, L3) | LEVEL(L3) | P(SNOOP, HITM), LDLAT_CLASS_LOCAL_HITM,
+	  "L3 hit / HitM" },
 	C_GEN_09,
 	{ "0x0a local DRAM", OP_LH | P(LVL, LOC_RAM) | LEVEL(RAM) | P(SNOOP, NONE),
-	  LDLAT_CLASS_LOCAL_RAM },
-	{ "0x0b remote DRAM", OP_LH | LEVEL(RAM) | REM | P(SNOOP, NONE), LDLAT_CLASS_REMOTE_RAM },
+	  LDLAT_CLASS_LOCAL_RAM, "RAM hit / None" },
+	{ "0x0b remote DRAM", OP_LH | LEVEL(RAM) | REM | P(SNOOP, NONE), LDLAT_CLASS_REMOTE_RAM,
+	  "Remote RAM hit / None" },
 	{ "0x0c remote forward", OP_LH | LEVEL(RAM) | REM | P(SNOOPX, FWD),
-	  LDLAT_CLASS_REMOTE_CACHE },
-	{ "0x0d remote HITM", OP_LH | LEVEL(RAM) | REM | P(SNOOP, HITM), LDLAT_CLASS_REMOTE_HITM },
+	  LDLAT_CLASS_REMOTE_CACHE, "Remote RAM hit / Fwd" },
+	{ "0x0d remote HITM", OP_LH | LEVEL(RAM) | REM | P(SNOOP, HITM), LDLAT_CLASS_REMOTE_HITM,
+	  "Remote RAM hit / HitM" },
 	C_GEN_0E,
 	C_GEN_0F,
 };
@@ -250,22 +265,30 @@ static const struct ds_case cmt_cases[] = {
 /* lnc_pebs_data_source[]: Lion Cove (Lunar Lake, Arrow Lake P-cores); empty entries fall back */
 static const struct ds_case lnc_cases[] = {
 	C_GEN_00,
-	{ "0x01 L1", OP_LH | P(LVL, L1) | LEVEL(L1) | P(SNOOP, NONE), LDLAT_CLASS_L1 },
-	{ "0x02 L1", OP_LH | P(LVL, L1) | LEVEL(L1) | P(SNOOP, NONE), LDLAT_CLASS_L1 },
-	{ "0x03 LFB", OP_LH | P(LVL, LFB) | LEVEL(LFB) | P(SNOOP, NONE), LDLAT_CLASS_LFB },
-	{ "0x05 L2", OP_LH | P(LVL, L2) | LEVEL(L2) | P(SNOOP, NONE), LDLAT_CLASS_L2 },
+	{ "0x01 L1", OP_LH | P(LVL, L1) | LEVEL(L1) | P(SNOOP, NONE), LDLAT_CLASS_L1,
+	  "L1 hit / None" },
+	{ "0x02 L1", OP_LH | P(LVL, L1) | LEVEL(L1) | P(SNOOP, NONE), LDLAT_CLASS_L1,
+	  "L1 hit / None" },
+	{ "0x03 LFB", OP_LH | P(LVL, LFB) | LEVEL(LFB) | P(SNOOP, NONE), LDLAT_CLASS_LFB,
+	  "LFB/MAB hit / None" },
+	{ "0x05 L2", OP_LH | P(LVL, L2) | LEVEL(L2) | P(SNOOP, NONE), LDLAT_CLASS_L2,
+	  "L2 hit / None" },
 	{ "0x06 L2 MHB", OP_LH | LEVEL(L2_MHB) | P(SNOOP, NONE), LDLAT_CLASS_L2_MHB,
 	  "L2 MHB hit / None" },
-	{ "0x08 L3", OP_LH | P(LVL, L3) | LEVEL(L3) | P(SNOOP, NONE), LDLAT_CLASS_L3 },
-	{ "0x0c L3 forward", OP_LH | P(LVL, L3) | LEVEL(L3) | P(SNOOPX, FWD), LDLAT_CLASS_L3 },
-	{ "0x0d L3 HITM", OP_LH | P(LVL, L3) | LEVEL(L3) | P(SNOOP, HITM), LDLAT_CLASS_LOCAL_HITM },
+	{ "0x08 L3", OP_LH | P(LVL, L3) | LEVEL(L3) | P(SNOOP, NONE), LDLAT_CLASS_L3,
+	  "L3 hit / None" },
+	{ "0x0c L3 forward", OP_LH | P(LVL, L3) | LEVEL(L3) | P(SNOOPX, FWD), LDLAT_CLASS_L3,
+	  "L3 hit / Fwd" },
+	{ "0x0d L3 HITM", OP_LH | P(LVL, L3) | LEVEL(L3) | P(SNOOP, HITM), LDLAT_CLASS_LOCAL_HITM,
+	  "L3 hit / HitM" },
 	{ "0x0f L3 miss HITM", P(OP, LOAD) | P(LVL, MISS) | P(LVL, L3) | LEVEL(L3) | P(SNOOP, HITM),
-	  LDLAT_CLASS_LOCAL_HITM },
-	{ "0x10 memory-side cache", OP_LH | LEVEL(MSC) | P(SNOOP, NONE), LDLAT_CLASS_MSC },
+	  LDLAT_CLASS_LOCAL_HITM, "L3 miss / HitM" },
+	{ "0x10 memory-side cache", OP_LH | LEVEL(MSC) | P(SNOOP, NONE), LDLAT_CLASS_MSC,
+	  "Memory-side Cache hit / None" },
 	{ "0x11 local memory", OP_LH | P(LVL, LOC_RAM) | LEVEL(RAM) | P(SNOOP, NONE),
-	  LDLAT_CLASS_LOCAL_RAM },
-	{ "fallback (an empty entry)", P(OP, LOAD) | LEVEL(NA) | P(SNOOP, NA),
-	  LDLAT_CLASS_UNKNOWN },
+	  LDLAT_CLASS_LOCAL_RAM, "RAM hit / None" },
+	{ "fallback (an empty entry)", P(OP, LOAD) | LEVEL(NA) | P(SNOOP, NA), LDLAT_CLASS_UNKNOWN,
+	  "N/A / N/A" },
 };
 
 /*
@@ -402,13 +425,17 @@ static const struct ds_case arw_cases[] = { ARW_L2_HIT_CASES, OMR_CASES };
 
 /* AMD IBS, perf_ibs_get_mem_lvl() before the table: every family */
 #define C_IBS_COMMON                                                                               \
-	{ "uncached", P(OP, LOAD) | L(UNC) | LN(UNC) | P(SNOOP, NA), LDLAT_CLASS_UNCACHED },       \
-		{ "L1", P(OP, LOAD) | L(L1) | LN(L1) | P(SNOOP, NA), LDLAT_CLASS_L1 },             \
-		{ "L2", P(OP, LOAD) | L(L2) | LN(L2) | P(SNOOP, NA), LDLAT_CLASS_L2 },             \
-		{ "MAB", P(OP, LOAD) | L(LFB) | LN(LFB) | P(SNOOP, NA), LDLAT_CLASS_LFB },         \
+	{ "uncached", P(OP, LOAD) | L(UNC) | LN(UNC) | P(SNOOP, NA), LDLAT_CLASS_UNCACHED,         \
+	  "Uncached hit / N/A" },                                                                  \
+		{ "L1", P(OP, LOAD) | L(L1) | LN(L1) | P(SNOOP, NA), LDLAT_CLASS_L1,               \
+		  "L1 hit / N/A" },                                                                \
+		{ "L2", P(OP, LOAD) | L(L2) | LN(L2) | P(SNOOP, NA), LDLAT_CLASS_L2,               \
+		  "L2 hit / N/A" },                                                                \
+		{ "MAB", P(OP, LOAD) | L(LFB) | LN(LFB) | P(SNOOP, NA), LDLAT_CLASS_LFB,           \
+		  "LFB/MAB hit / N/A" },                                                           \
 	{                                                                                          \
 		"no data source", P(OP, LOAD) | P(LVL, NA) | LN(NA) | P(SNOOP, NA),                \
-			LDLAT_CLASS_UNKNOWN                                                        \
+			LDLAT_CLASS_UNKNOWN, "N/A / N/A"                                           \
 	}
 
 /* g_data_src[]: Zen 1 to 3 (Zen 1/2 report HITM; Zen 3's CacheHitSt is not valid) */
@@ -416,52 +443,57 @@ static const struct ds_case zen3_cases[] = {
 	C_IBS_COMMON,
 	{ "2 local cache",
 	  P(OP, LOAD) | L(L3) | L(REM_CCE1) | LN(ANY_CACHE) | HOPS(0) | P(SNOOP, NA),
-	  LDLAT_CLASS_L3 },
+	  LDLAT_CLASS_L3, "core, same node Any cache hit / N/A" },
 	{ "2 local cache HITM",
 	  P(OP, LOAD) | L(L3) | L(REM_CCE1) | LN(ANY_CACHE) | HOPS(0) | P(SNOOP, HITM),
-	  LDLAT_CLASS_LOCAL_HITM },
-	{ "3 DRAM", P(OP, LOAD) | L(LOC_RAM) | LN(RAM) | P(SNOOP, NA), LDLAT_CLASS_LOCAL_RAM },
+	  LDLAT_CLASS_LOCAL_HITM, "core, same node Any cache hit / HitM" },
+	{ "3 DRAM", P(OP, LOAD) | L(LOC_RAM) | LN(RAM) | P(SNOOP, NA), LDLAT_CLASS_LOCAL_RAM,
+	  "RAM hit / N/A" },
 	{ "3 remote DRAM", P(OP, LOAD) | L(REM_RAM1) | LN(RAM) | REM | HOPS(1) | P(SNOOP, NA),
-	  LDLAT_CLASS_REMOTE_RAM_1HOP },
+	  LDLAT_CLASS_REMOTE_RAM_1HOP, "Remote node, same socket RAM hit / N/A" },
 	{ "4 remote cache",
 	  P(OP, LOAD) | L(REM_CCE2) | LN(ANY_CACHE) | REM | HOPS(1) | P(SNOOP, NA),
-	  LDLAT_CLASS_REMOTE_CACHE_1HOP },
-	{ "7 I/O", P(OP, LOAD) | L(IO) | LN(IO) | P(SNOOP, NA), LDLAT_CLASS_IO },
+	  LDLAT_CLASS_REMOTE_CACHE_1HOP, "Remote node, same socket Any cache hit / N/A" },
+	{ "7 I/O", P(OP, LOAD) | L(IO) | LN(IO) | P(SNOOP, NA), LDLAT_CLASS_IO, "I/O hit / N/A" },
 };
 
 /* g_zen4_data_src[]: Zen 4 and 5 (CacheHitSt = 0 on a cache source: HITM) */
 static const struct ds_case zen4_cases[] = {
 	C_IBS_COMMON,
-	{ "1 local cache", P(OP, LOAD) | L(L3) | LN(L3) | P(SNOOP, NA), LDLAT_CLASS_L3 },
+	{ "1 local cache", P(OP, LOAD) | L(L3) | LN(L3) | P(SNOOP, NA), LDLAT_CLASS_L3,
+	  "L3 hit / N/A" },
 	{ "1 local cache HITM", P(OP, LOAD) | L(L3) | LN(L3) | P(SNOOP, HITM),
-	  LDLAT_CLASS_LOCAL_HITM },
+	  LDLAT_CLASS_LOCAL_HITM, "L3 hit / HitM" },
 	{ "2 near CCX", P(OP, LOAD) | L(REM_CCE1) | LN(ANY_CACHE) | REM | HOPS(0) | P(SNOOP, NA),
-	  LDLAT_CLASS_PEER_CACHE },
+	  LDLAT_CLASS_PEER_CACHE, "Remote core, same node Any cache hit / N/A" },
 	{ "2 near CCX HITM",
 	  P(OP, LOAD) | L(REM_CCE1) | LN(ANY_CACHE) | REM | HOPS(0) | P(SNOOP, HITM),
-	  LDLAT_CLASS_REMOTE_HITM },
-	{ "3 DRAM", P(OP, LOAD) | L(LOC_RAM) | LN(RAM) | P(SNOOP, NA), LDLAT_CLASS_LOCAL_RAM },
+	  LDLAT_CLASS_REMOTE_HITM, "Remote core, same node Any cache hit / HitM" },
+	{ "3 DRAM", P(OP, LOAD) | L(LOC_RAM) | LN(RAM) | P(SNOOP, NA), LDLAT_CLASS_LOCAL_RAM,
+	  "RAM hit / N/A" },
 	{ "3 remote DRAM", P(OP, LOAD) | L(REM_RAM1) | LN(RAM) | REM | HOPS(1) | P(SNOOP, NA),
-	  LDLAT_CLASS_REMOTE_RAM_1HOP },
+	  LDLAT_CLASS_REMOTE_RAM_1HOP, "Remote node, same socket RAM hit / N/A" },
 	{ "5 far CCX", P(OP, LOAD) | L(REM_CCE2) | LN(ANY_CACHE) | REM | HOPS(1) | P(SNOOP, NA),
-	  LDLAT_CLASS_REMOTE_CACHE_1HOP },
+	  LDLAT_CLASS_REMOTE_CACHE_1HOP, "Remote node, same socket Any cache hit / N/A" },
 	{ "5 far CCX HITM",
 	  P(OP, LOAD) | L(REM_CCE2) | LN(ANY_CACHE) | REM | HOPS(1) | P(SNOOP, HITM),
-	  LDLAT_CLASS_REMOTE_HITM },
-	{ "6 PMEM", P(OP, LOAD) | LN(PMEM) | P(SNOOP, NA), LDLAT_CLASS_PMEM },
-	{ "6 remote PMEM", P(OP, LOAD) | LN(PMEM) | REM | HOPS(1) | P(SNOOP, NA),
-	  LDLAT_CLASS_PMEM },
-	{ "7 I/O", P(OP, LOAD) | L(IO) | LN(IO) | P(SNOOP, NA), LDLAT_CLASS_IO },
-	{ "8 extension memory", P(OP, LOAD) | LN(CXL) | P(SNOOP, NA), LDLAT_CLASS_CXL },
+	  LDLAT_CLASS_REMOTE_HITM, "Remote node, same socket Any cache hit / HitM" },
+	{ "6 PMEM", P(OP, LOAD) | LN(PMEM) | P(SNOOP, NA), LDLAT_CLASS_PMEM, "PMEM  / N/A" },
+	{ "6 remote PMEM", P(OP, LOAD) | LN(PMEM) | REM | HOPS(1) | P(SNOOP, NA), LDLAT_CLASS_PMEM,
+	  "Remote node, same socket PMEM  / N/A" },
+	{ "7 I/O", P(OP, LOAD) | L(IO) | LN(IO) | P(SNOOP, NA), LDLAT_CLASS_IO, "I/O hit / N/A" },
+	{ "8 extension memory", P(OP, LOAD) | LN(CXL) | P(SNOOP, NA), LDLAT_CLASS_CXL,
+	  "CXL  / N/A" },
 	{ "8 remote extension memory", P(OP, LOAD) | LN(CXL) | REM | HOPS(1) | P(SNOOP, NA),
-	  LDLAT_CLASS_CXL },
+	  LDLAT_CLASS_CXL, "Remote node, same socket CXL  / N/A" },
 };
 
 /* Samples of events without a load-latency source. */
 static const struct ds_case no_source_cases[] = {
-	{ "precise_datala_hsw", (MEM_NA & ~P(OP, NA)) | P(OP, LOAD), LDLAT_CLASS_UNKNOWN },
-	{ "PERF_MEM_NA", MEM_NA, LDLAT_CLASS_UNKNOWN },
-	{ "zero", 0, LDLAT_CLASS_UNKNOWN },
+	{ "precise_datala_hsw", (MEM_NA & ~P(OP, NA)) | P(OP, LOAD), LDLAT_CLASS_UNKNOWN,
+	  "N/A / N/A" },
+	{ "PERF_MEM_NA", MEM_NA, LDLAT_CLASS_UNKNOWN, "N/A / N/A" },
+	{ "zero", 0, LDLAT_CLASS_UNKNOWN, "N/A / N/A" },
 };
 
 /* ---- the per-sample bits each platform ORs onto its table entries ---------- */

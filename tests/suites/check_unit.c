@@ -77,7 +77,7 @@ START_TEST(test_classify_kernel_tables)
 }
 END_TEST
 
-/* perf's words for each table value that the table gives them for. */
+/* perf's words for each table value: the ones the table gives next to its class. */
 START_TEST(test_perf_names_kernel_tables)
 {
 	const struct ds_platform *p = &ds_platforms[_i];
@@ -88,8 +88,7 @@ START_TEST(test_perf_names_kernel_tables)
 
 	for (i = 0; i < ds_platform__nvalues(p); i++) {
 		ds = ds_platform__value(p, i, &c);
-		if (!c->perf)
-			continue;
+		ck_assert_msg(c->perf != NULL, "%s %s: perf's words missing", p->name, c->what);
 		snprintf(got, sizeof(got), "%s / %s", datasrc__perf_lvl(ds, lvl, sizeof(lvl)),
 			 datasrc__perf_snoop(ds, snp, sizeof(snp)));
 		ck_assert_msg(!strcmp(got, c->perf), "%s %s (0x%llx): perf says '%s', table '%s'",
