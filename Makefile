@@ -237,9 +237,10 @@ clean:
 # chase under ldlat-hist and under perf mem record, class by class (shares,
 # p50, p90), a verdict table and build/hwcheck-report.txt to attach to a bug;
 # without one, a line saying so (tests/hwcheck.py, docs/hardware.md).
-# check-hwcheck tests the comparison on recorded inputs, no PMU needed.
+# HWCHECK_ARGS='--keep DIR' keeps perf's recording, '--seconds S' sets the chase's
+# length.  check-hwcheck tests the comparison on recorded inputs, no PMU needed.
 hwcheck: tests
-	python3 tests/hwcheck.py
+	python3 tests/hwcheck.py $(HWCHECK_ARGS)
 
 check-hwcheck: tests
 	python3 tests/hwcheck_check.py
