@@ -9,9 +9,11 @@ read by ldlat-hist --input --by class --format json, as hwcheck reads perf
 mem record's file.  The same file on both sides must PASS with every row
 'ok'; a side that lost a class (-s without l1) must FAIL on that class's
 share; a side whose latencies are shifted (--min-lat) must FAIL on latency;
-two files of different lengths from the same generator must PASS.  Then
-hwcheck.py on this machine: with no load-latency event it prints one line
-and exits 0.  Prints a line per failed case and a summary; exits 1 on a
+two files of different lengths from the same generator must PASS.  The
+hardware path runs with stand-ins for ldlat-hist, the workload and perf
+(LDLAT_BUILD and PATH): its report holds each section and its exit status
+follows the verdict.  Then hwcheck.py on this machine: with no load-latency
+event it prints one line and exits 0.  Prints a line per failed case and a summary; exits 1 on a
 failure.
 """
 import json
@@ -84,6 +86,51 @@ def main():
     r = subprocess.run([sys.executable, os.path.join(HERE, 'hwcheck.py'), '--compare', la, la],
                        stdout=subprocess.PIPE, text=True)
     check(r.returncode == 0 and 'verdict: PASS' in r.stdout, '--compare: exit 0 on agreement')
+
+    # the hardware path, with stand-ins for ldlat-hist, the workload and perf
+    # that answer as they would on a machine with a PMU: the report and exit
+    # status follow the comparison
+    for agree in (True, False):
+        stub = os.path.join(tmp, 'stub')
+        os.makedirs(stub, exist_ok=True)
+        with open(os.path.join(tmp, 'perf.json'), 'w') as f:
+            json.dump(base if agree else hist_input(a, ['--min-lat', '4096']), f)
+        scripts = {
+            'ldlat-hist': '#!/bin/sh\n'
+                          'case "$*" in\n'
+                          '*--list-events*) echo "event 1        cpu/mem-loads,ldlat=30/P" ;;\n'
+                          '*--input*) cat %s ;;\n'
+                          '*) cat %s ;;\n'
+                          'esac\n' % (os.path.join(tmp, 'perf.json'), la),
+            'ldlat-workload': '#!/bin/sh\nexit 0\n',
+            'perf': '#!/bin/sh\n'
+                    'case "$*" in\n'
+                    '--version) echo "perf version stand-in" ;;\n'
+                    'mem\\ record*) : > "$4" ;;\n'
+                    'mem\\ report*) echo "# Overhead  Samples  Memory access" ;;\n'
+                    'esac\n',
+        }
+        for name, text in scripts.items():
+            path = os.path.join(stub, name)
+            with open(path, 'w') as f:
+                f.write(text)
+            os.chmod(path, 0o755)
+        rep = os.path.join(tmp, 'hw-report.txt')
+        env = dict(os.environ, LDLAT_BUILD=stub, PATH=stub + os.pathsep + os.environ['PATH'])
+        r = subprocess.run([sys.executable, os.path.join(HERE, 'hwcheck.py'), '--report', rep],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+        text = open(rep).read() if os.path.exists(rep) else ''
+        check(r.returncode == (0 if agree else 1) and
+              ('verdict: PASS' if agree else 'verdict: FAIL') in r.stdout and
+              all(t in text for t in ('==== machine', 'perf version stand-in',
+                                      '==== event', 'cpu/mem-loads', '==== verdict',
+                                      '==== ldlat-hist live (JSON)',
+                                      '==== perf mem report --sort mem', 'Memory access')),
+              'the hardware path (agree=%s): exit %d, %s %s\n%s' % (agree, r.returncode,
+                                                                  r.stdout, r.stderr, text))
+        for f in os.listdir(stub):
+            os.unlink(os.path.join(stub, f))
+        os.rmdir(stub)
 
     # this machine: a load-latency PMU or not
     r = subprocess.run([sys.executable, os.path.join(HERE, 'hwcheck.py')],
