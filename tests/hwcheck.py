@@ -7,7 +7,7 @@ machine's load-latency PMU, see what perf sees?
       On a machine with a load-latency event, runs the bundled pointer chase
       (build/ldlat-workload --chase: L1-, L2-, L3- and DRAM-sized buffers)
       twice: under ldlat-hist (live, the BPF program) and under
-      perf mem record.  perf's recording is read back by ldlat-hist --input
+      perf mem -t load record.  perf's recording is read back by ldlat-hist --input
       (the same classifier; the offline reader is tested against
       perf script elsewhere) and perf mem report prints its own view for the
       report.  Compares each class's share of the samples and its p50 and
@@ -191,7 +191,11 @@ def hist_json(args, what):
     r = run([HIST, '--by', 'class', '--format', 'json'] + args)
     if r.returncode:
         sys.exit('hwcheck: %s failed (exit %d): %s' % (what, r.returncode, r.stderr.strip()))
-    return json.loads(r.stdout), r.stdout
+    # the report is the last JSON line (a command's own output may come first)
+    lines = [l for l in r.stdout.splitlines() if l.startswith('{')]
+    if not lines:
+        sys.exit('hwcheck: %s printed no JSON: %s' % (what, r.stdout.strip()))
+    return json.loads(lines[-1]), lines[-1] + '\n'
 
 
 def main_compare(a):
@@ -220,10 +224,13 @@ def main_hw(a):
         sys.exit('hwcheck: perf is missing (Debian: apt-get install linux-perf)')
     work = a.keep or tempfile.mkdtemp(prefix='ldlat-hwcheck.')
     os.makedirs(work, exist_ok=True)
-    chase = [WORKLOAD, '--chase', '--seconds', str(a.seconds)]
+    # the chase prints its ns per load: keep it out of ldlat-hist's JSON
+    chase = ['sh', '-c', 'exec "$0" --chase --seconds "$1" >/dev/null', WORKLOAD,
+             str(a.seconds)]
     live, live_text = hist_json(['--'] + chase, 'ldlat-hist on the pointer chase')
     data = os.path.join(work, 'perf.data')
-    r = run(['perf', 'mem', 'record', '-o', data, '--'] + chase)
+    # loads only, as ldlat-hist keeps (perf mem samples stores too by default)
+    r = run(['perf', 'mem', '-t', 'load', 'record', '-o', data, '--'] + chase)
     if r.returncode:
         sys.exit('hwcheck: perf mem record failed (exit %d): %s' % (r.returncode,
                                                                      r.stderr.strip()))

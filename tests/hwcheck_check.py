@@ -99,14 +99,14 @@ def main():
             'ldlat-hist': '#!/bin/sh\n'
                           'case "$*" in\n'
                           '*--list-events*) echo "event 1        cpu/mem-loads,ldlat=30/P" ;;\n'
-                          '*--input*) cat %s ;;\n'
-                          '*) cat %s ;;\n'
+                          '*--input*) for x; do :; done; test -e "$x" && cat %s ;;\n'
+                          '*) echo "L1 1.0 ns/load"; cat %s ;;\n'
                           'esac\n' % (os.path.join(tmp, 'perf.json'), la),
             'ldlat-workload': '#!/bin/sh\nexit 0\n',
             'perf': '#!/bin/sh\n'
                     'case "$*" in\n'
                     '--version) echo "perf version stand-in" ;;\n'
-                    'mem\\ record*) : > "$4" ;;\n'
+                    'mem\\ -t\\ load\\ record*) : > "$6" ;;\n'
                     'mem\\ report*) echo "# Overhead  Samples  Memory access" ;;\n'
                     'esac\n',
         }
