@@ -1768,6 +1768,7 @@ START_TEST(test_bpf_vs_offline)
 		ps[i].data_src = cases[(rng >> 40) % ncases].ds;
 		if (rng % 11 == 0)
 			ps[i].data_src = (ps[i].data_src & ~0x1full) | PERF_MEM_OP_STORE;
+		ps[i].period = 1 + (rng >> 12) % 5000; /* frequency mode: each its own */
 	}
 	/* --input on a file of them */
 	pw_mem_loads_event(&ev, 100);
@@ -1790,8 +1791,8 @@ START_TEST(test_bpf_vs_offline)
 					   .lat = (__u32)ps[i].weight,
 					   .data_src = ps[i].data_src,
 					   .tgid = ps[i].pid,
-					   .flags = LDLAT_HAS_ADDR | LDLAT_HAS_LAT |
-						    LDLAT_HAS_DSRC };
+					   .flags = LDLAT_HAS_ADDR | LDLAT_HAS_LAT | LDLAT_HAS_DSRC,
+					   .period = ps[i].period };
 		ck_assert_int_eq(bpf_prog_test_run_opts(session__test_fd(&sess), &opts), 0);
 	}
 	ck_assert_int_eq(session__read(&sess, &got), 0);
@@ -1800,6 +1801,10 @@ START_TEST(test_bpf_vs_offline)
 		ck_assert_mem_eq(got.cells[idx].slot, want.cells[idx].slot,
 				 sizeof(got.cells[idx].slot));
 		ck_assert_uint_eq(got.cells[idx].sum, want.cells[idx].sum);
+		ck_assert_uint_eq(got.cells[idx].unmeasured, want.cells[idx].unmeasured);
+		ck_assert_uint_eq(got.cells[idx].period, want.cells[idx].period);
+		ck_assert_uint_eq(got.cells[idx].min, want.cells[idx].min);
+		ck_assert_uint_eq(got.cells[idx].max, want.cells[idx].max);
 	}
 	/* every filter the configuration turns on dropped something */
 	ck_assert_uint_gt(want.counters.kept, 0);
