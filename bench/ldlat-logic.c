@@ -96,6 +96,7 @@ static void case_config(const struct bench_case *bc, struct ldlat_config *c, str
 		s->data_src = DS_LOCAL_RAM;
 	}
 	s->tgid = 1;
+	s->period = 1000; /* a fixed period, as a sample of mem-loads -c 1000 carries */
 }
 
 /* The counter that must have counted every run. */

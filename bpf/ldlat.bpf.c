@@ -135,7 +135,7 @@ static __always_inline void ldlat_top_add(void *map, __u32 table, const struct l
  */
 static __always_inline int ldlat_account(const struct ldlat_sample *s, const bool top)
 {
-	__u32 zero = 0, range = 0, cls = 0, idx, b;
+	__u32 zero = 0, range = 0, cls = 0, idx;
 	enum ldlat_verdict v;
 	struct ldlat_counters *c;
 	struct ldlat_hist *h;
@@ -144,6 +144,7 @@ static __always_inline int ldlat_account(const struct ldlat_sample *s, const boo
 	if (!c)
 		return 0;
 	c->seen++;
+	c->seen_period += s->period;
 	v = ldlat_judge(&cfg, s, &range, &cls);
 	if (v >= LDLAT_NVERDICTS)
 		return 0;
@@ -155,11 +156,7 @@ static __always_inline int ldlat_account(const struct ldlat_sample *s, const boo
 	h = bpf_map_lookup_elem(&hists, &idx);
 	if (!h)
 		return 0;
-	b = ldlat_bucket_shift(s->lat, cfg.linear_step, cfg.linear_shift);
-	if (b >= LDLAT_NBUCKETS)
-		return 0;
-	h->slot[b]++;
-	h->sum += s->lat;
+	ldlat_hist_account(h, s, cfg.linear_step, cfg.linear_shift);
 	if (top && (cfg.top & LDLAT_TOP_IP))
 		ldlat_top_add(&top_ip, 0, s, s->ip, cls);
 	if (top && (cfg.top & LDLAT_TOP_DATA))
@@ -191,7 +188,7 @@ static __always_inline int ldlat_from_data(struct bpf_perf_event_data *ctx, cons
 {
 	struct bpf_perf_event_data_kern *kctx = bpf_cast_to_kern_ctx(ctx);
 	struct perf_sample_data *data = kctx->data;
-	struct ldlat_sample s = {};
+	struct ldlat_sample s = { .period = data->period };
 	__u64 flags = data->sample_flags;
 
 	if (flags & PERF_SAMPLE_ADDR) {
@@ -238,7 +235,7 @@ int ldlat_top(struct bpf_perf_event_data *ctx)
  */
 static __always_inline int ldlat_from_ctx(struct bpf_perf_event_data *ctx, const bool top)
 {
-	struct ldlat_sample s = {};
+	struct ldlat_sample s = { .period = ctx->sample_period };
 
 	s.addr = ctx->addr;
 	s.flags = LDLAT_HAS_ADDR;
@@ -265,7 +262,7 @@ int ldlat_top_addr(struct bpf_perf_event_data *ctx)
  * The same logic on a synthetic sample, for BPF_PROG_TEST_RUN (perf_event
  * programs have none), with ldlat-top's tables as cfg.top says.  No
  * tracepoint name: libbpf never attaches it.  The ctx is struct
- * ldlat_sample as u64 words.
+ * ldlat_sample as six u64 words.
  */
 SEC("raw_tp")
 int ldlat_test(struct bpf_raw_tracepoint_args *ctx)
@@ -277,6 +274,7 @@ int ldlat_test(struct bpf_raw_tracepoint_args *ctx)
 		.ip = ctx->args[3],
 		.tgid = (__u32)ctx->args[4],
 		.flags = (__u32)(ctx->args[4] >> 32),
+		.period = ctx->args[5],
 	};
 
 	return ldlat_account(&s, true);

@@ -69,7 +69,27 @@
 #define LDLAT_MAX_SPANS	 32 /* [lo, hi) intervals they resolve to (a file may map twice) */
 #define LDLAT_SPAN_STEPS 6  /* binary search steps over LDLAT_MAX_SPANS: ceil(log2(33)) */
 #define LDLAT_MAX_TGIDS	 16
-#define LDLAT_NBUCKETS	 65 /* log2: 0, then [2^(k-1), 2^k - 1] for k = 1..64 */
+/*
+ * Latency buckets, log-linear (as HdrHistogram and DDSketch): values below
+ * 2 * LDLAT_SUB have a bucket each; above, every power of two [2^e, 2^(e+1))
+ * is cut into LDLAT_SUB buckets of width 2^(e - LDLAT_SUB_BITS).  A bucket is
+ * then never wider than 1/LDLAT_SUB of its lower bound, and its midpoint is
+ * within 1/(2 * LDLAT_SUB + 1) of any value in it: with 32 sub-buckets every
+ * percentile read from them is within LDLAT_REL_ERROR of the exact one
+ * (tests/suites/check_unit.c checks every bucket and value).  The buckets
+ * cover [0, 2^LDLAT_LAT_BITS) cycles; the last, open, holds what is above.
+ * Hardware latency fields are 16 bits wide (Intel's PEBS_LATENCY_MASK, AMD's
+ * IbsDcMissLat), so 2^20 leaves room and keeps a histogram at 4 KiB.
+ */
+#define LDLAT_SUB_BITS 5
+#define LDLAT_SUB      (1u << LDLAT_SUB_BITS)
+#define LDLAT_LAT_BITS 20
+#define LDLAT_NLOG     ((LDLAT_LAT_BITS - LDLAT_SUB_BITS + 1) << LDLAT_SUB_BITS) /* 512 */
+#define LDLAT_NBUCKETS (LDLAT_NLOG + 1) /* the last: LDLAT_LAT_BITS and above */
+#define LDLAT_NLINEAR  65		/* --linear: 64 buckets of the width, then the open last */
+/* The relative error of a percentile from log-linear buckets: 1/64, as text for the reports. */
+#define LDLAT_REL_ERROR	     (1.0 / (2 * LDLAT_SUB))
+#define LDLAT_REL_ERROR_TEXT "1.6%"
 
 /* Data-source classes: where a load's data came from, as a user asks about it. */
 enum ldlat_class {
@@ -133,6 +153,11 @@ struct ldlat_counters {
 	__u64 below_min;
 	__u64 above_max;
 	__u64 class_filtered;
+	/*
+	 * Sum of the periods of the samples seen: the events they stand for.
+	 * Against the events' own counts it tells what the program did not see.
+	 */
+	__u64 seen_period;
 };
 
 /*
@@ -143,7 +168,16 @@ struct ldlat_counters {
 struct ldlat_hist {
 	__u32 range;
 	enum ldlat_class class;
-	__u64 sum; /* sum of latencies of the samples counted here */
+	__u64 sum; /* sum of the measured latencies (the samples in slot[]) */
+	/*
+	 * ~(least measured latency): a zero-filled map reads as "none yet", so
+	 * nothing needs setting before the program runs, and the program keeps
+	 * it with one comparison as it keeps max.
+	 */
+	__u64 nmin;
+	__u64 max;	  /* greatest measured latency */
+	__u64 unmeasured; /* kept samples that carry no measured latency (not in slot[]) */
+	__u64 period;	  /* sum of the kept samples' periods: the events they stand for */
 	__u64 slot[LDLAT_NBUCKETS];
 };
 
@@ -167,17 +201,19 @@ _Static_assert(LDLAT_NCLASS <= 32, "class_mask is 32 bits");
  */
 struct ldlat_sample {
 	__u64 addr;
-	__u64 lat;
+	__u64 lat; /* 0: not measured (ldlat_lat_measured) */
 	__u64 data_src;
 	__u64 ip;
 	__u32 tgid;
-	__u32 flags; /* LDLAT_HAS_* */
+	__u32 flags;  /* LDLAT_HAS_* */
+	__u64 period; /* the events this sample stands for (perf_sample_data.period) */
 };
 
 #ifndef __bpf__
-_Static_assert(sizeof(struct ldlat_sample) == 5 * sizeof(__u64) &&
-		       offsetof(struct ldlat_sample, tgid) == 4 * sizeof(__u64),
-	       "the test entry reads struct ldlat_sample as five u64 words");
+_Static_assert(sizeof(struct ldlat_sample) == 6 * sizeof(__u64) &&
+		       offsetof(struct ldlat_sample, tgid) == 4 * sizeof(__u64) &&
+		       offsetof(struct ldlat_sample, period) == 5 * sizeof(__u64),
+	       "the test entry reads struct ldlat_sample as six u64 words");
 #endif
 
 /*
@@ -426,6 +462,39 @@ LDLAT_INLINE __u32 ldlat_linear_shift(__u32 linear_step)
 }
 
 /*
+ * The log-linear bucket of a latency: the shift that brings it into
+ * [LDLAT_SUB, 2 * LDLAT_SUB), and the bits left.  The shift is the log2 of
+ * lat >> (LDLAT_SUB_BITS + 1), under 2^(LDLAT_LAT_BITS - LDLAT_SUB_BITS - 1):
+ * four shift steps where a 64-bit log2 takes six.
+ */
+LDLAT_INLINE __u32 ldlat_loglin_bucket(__u64 lat)
+{
+	__u32 v, r = 0;
+
+	if (lat >> LDLAT_LAT_BITS)
+		return LDLAT_NLOG;
+	v = (__u32)lat >> (LDLAT_SUB_BITS + 1);
+	if (v >> 8) {
+		v >>= 8;
+		r += 8;
+	}
+	if (v >> 4) {
+		v >>= 4;
+		r += 4;
+	}
+	if (v >> 2) {
+		v >>= 2;
+		r += 2;
+	}
+	if (v >> 1) {
+		v >>= 1;
+		r += 1;
+	}
+	r += v; /* the shift: floor(log2) + 1 of lat >> 6, 0 below 64 */
+	return (r << LDLAT_SUB_BITS) + ((__u32)lat >> r);
+}
+
+/*
  * The sample's bucket.  With linear_shift (rodata: the verifier keeps one of
  * the two) a shift, else a 64-bit division.
  */
@@ -434,12 +503,12 @@ LDLAT_INLINE __u32 ldlat_bucket_shift(__u64 lat, __u32 linear_step, __u32 linear
 	__u64 b;
 
 	if (!linear_step)
-		return ldlat_log2_bucket(lat);
+		return ldlat_loglin_bucket(lat);
 	if (linear_shift)
 		b = lat >> ((linear_shift - 1) & 63);
 	else
 		b = lat / linear_step;
-	return b < LDLAT_NBUCKETS - 1 ? (__u32)b : LDLAT_NBUCKETS - 1; /* last: overflow */
+	return b < LDLAT_NLINEAR - 1 ? (__u32)b : LDLAT_NLINEAR - 1; /* last: overflow */
 }
 
 LDLAT_INLINE __u32 ldlat_bucket(__u64 lat, __u32 linear_step)
@@ -447,21 +516,48 @@ LDLAT_INLINE __u32 ldlat_bucket(__u64 lat, __u32 linear_step)
 	return ldlat_bucket_shift(lat, linear_step, 0);
 }
 
+/* Buckets in use: LDLAT_NBUCKETS, or LDLAT_NLINEAR with --linear. */
+LDLAT_INLINE __u32 ldlat_nbuckets(__u32 linear_step)
+{
+	return linear_step ? LDLAT_NLINEAR : LDLAT_NBUCKETS;
+}
+
 /* Inclusive bounds of a bucket, for printing and percentiles. */
 LDLAT_INLINE __u64 ldlat_bucket_lo(__u32 b, __u32 linear_step)
 {
 	if (linear_step)
 		return (__u64)b * linear_step;
-	return b ? 1ull << (b - 1) : 0;
+	if (b < 2 * LDLAT_SUB)
+		return b;
+	if (b >= LDLAT_NLOG)
+		return 1ull << LDLAT_LAT_BITS;
+	return (__u64)((b & (LDLAT_SUB - 1)) + LDLAT_SUB) << ((b >> LDLAT_SUB_BITS) - 1);
 }
 
 LDLAT_INLINE __u64 ldlat_bucket_hi(__u32 b, __u32 linear_step)
 {
 	if (linear_step)
-		return b == LDLAT_NBUCKETS - 1 ? ~0ull : (__u64)(b + 1) * linear_step - 1;
-	if (b == 0)
-		return 0;
-	return b == 64 ? ~0ull : (1ull << b) - 1;
+		return b >= LDLAT_NLINEAR - 1 ? ~0ull : (__u64)(b + 1) * linear_step - 1;
+	if (b < 2 * LDLAT_SUB)
+		return b;
+	if (b >= LDLAT_NLOG)
+		return ~0ull;
+	return ldlat_bucket_lo(b, 0) + (1ull << ((b >> LDLAT_SUB_BITS) - 1)) - 1;
+}
+
+/*
+ * Whether a sample's latency was measured.  Since Linux 6.3
+ * perf_prepare_sample() runs before the program and flags every field the
+ * event asked for: one the driver did not fill is zeroed (weight 0), so the
+ * flag alone cannot tell.  A measured load latency is never 0: Intel's PEBS
+ * reports loads at or above the ldlat threshold (at least 3 cycles), and AMD
+ * IBS gives a latency only for loads that missed the data cache (an L1 hit
+ * has none, and the kernel leaves the weight unset).  So 0 means "not
+ * measured", on every path (BPF, offline, tests) alike.
+ */
+LDLAT_INLINE bool ldlat_lat_measured(const struct ldlat_sample *s)
+{
+	return (s->flags & LDLAT_HAS_LAT) && s->lat;
 }
 
 /* The range a data address falls in, or -1: binary search of the sorted spans. */
@@ -506,9 +602,19 @@ LDLAT_INLINE enum ldlat_verdict ldlat_judge(const volatile struct ldlat_config *
 					    const struct ldlat_sample *s, __u32 *range, __u32 *cls)
 {
 	int r = 0;
-	__u32 k = LDLAT_CLASS_UNKNOWN;
+	__u32 k = LDLAT_CLASS_UNKNOWN, flags = s->flags, need = c->need & ~LDLAT_HAS_LAT;
+	bool window = c->min_lat || c->max_lat != ~0ull;
 
-	if ((s->flags & c->need) != c->need)
+	/*
+	 * A sample without a measured latency is kept (and counted apart from
+	 * the latency buckets) unless a latency window must judge it: it has
+	 * nothing to be judged by, and is dropped as missing that field.
+	 */
+	if (!ldlat_lat_measured(s))
+		flags &= ~LDLAT_HAS_LAT;
+	if (window)
+		need |= c->need & LDLAT_HAS_LAT;
+	if ((flags & need) != need)
 		return LDLAT_DROP_MISSING;
 	if (c->ntgids && !ldlat_tgid_wanted(c, s->tgid))
 		return LDLAT_DROP_TGID;
@@ -521,9 +627,9 @@ LDLAT_INLINE enum ldlat_verdict ldlat_judge(const volatile struct ldlat_config *
 		if (r < 0)
 			return LDLAT_DROP_NO_RANGE;
 	}
-	if (s->lat < c->min_lat)
+	if (window && s->lat < c->min_lat)
 		return LDLAT_DROP_BELOW_MIN;
-	if (s->lat > c->max_lat)
+	if (window && s->lat > c->max_lat)
 		return LDLAT_DROP_ABOVE_MAX;
 	if (c->need & LDLAT_HAS_DSRC)
 		k = ldlat_classify(s->data_src);
@@ -537,6 +643,36 @@ LDLAT_INLINE enum ldlat_verdict ldlat_judge(const volatile struct ldlat_config *
 LDLAT_INLINE __u32 ldlat_hist_index(__u32 range, __u32 cls)
 {
 	return range * LDLAT_NCLASS + cls;
+}
+
+/*
+ * A kept sample into its histogram (the BPF program's per-CPU copy, or a
+ * native one): its period always; its latency into a bucket, the sum, min
+ * and max when it was measured, else the count of those without.
+ */
+LDLAT_INLINE void ldlat_hist_account(struct ldlat_hist *h, const struct ldlat_sample *s,
+				     __u32 linear_step, __u32 linear_shift)
+{
+	__u64 b;
+
+	h->period += s->period;
+	if (!ldlat_lat_measured(s)) {
+		h->unmeasured++;
+		return;
+	}
+	b = ldlat_bucket_shift(s->lat, linear_step, linear_shift);
+#ifdef __bpf__
+	/* the compiler knows b is in range and would drop the check the verifier needs */
+	asm volatile("" : "+r"(b));
+#endif
+	if (b >= LDLAT_NBUCKETS)
+		return;
+	h->slot[b]++;
+	h->sum += s->lat;
+	if (~s->lat > h->nmin)
+		h->nmin = ~s->lat;
+	if (s->lat > h->max)
+		h->max = s->lat;
 }
 
 /*

@@ -15,7 +15,7 @@
 #include "bpf/ldlat.h"
 
 /* Bumped when a struct below changes: --show refuses a layout it cannot read. */
-#define LDLAT_PIN_LAYOUT 1
+#define LDLAT_PIN_LAYOUT 2 /* 2: log-linear buckets, min, max, unmeasured and period */
 #define LDLAT_PIN_MAGIC	 "ldlat"
 #define LDLAT_PIN_TEXT	 256
 
@@ -59,12 +59,13 @@ struct ldlat_pin_meta {
 	__u32 range_mapping;		  /* bit i: range i named a mapping */
 	char range_text[LDLAT_MAX_RANGES][LDLAT_PIN_TEXT]; /* each -a as written */
 	struct ldlat_config cfg; /* the program's configuration: spans, latency, classes, ops */
+	__u32 freq;		 /* 1: frequency mode, the samples' periods vary */
+	__u32 unused;
 };
 
 /* The single value of the 'shown' map: the totals the last --show --delta printed. */
 struct ldlat_pin_shown {
 	__u64 taken_ns; /* CLOCK_REALTIME of that --show; 0: never shown */
-	__u64 recursion_misses;
 	struct ldlat_counters counters;
 };
 

@@ -39,14 +39,32 @@ def check_hist(h, where, latency):
     if (cls is None) != (name is None):
         problems.append(f"{where}: class and class_name must be null together")
     count = need(h, "count", int, where)
+    share = need(h, "share", NUM, where)
+    if share is not None and not 0 <= share <= 1:
+        problems.append(f"{where}.share: {share} not in [0, 1]")
+    need(h, "events", int, where)
+    need(h, "event_share", NUM, where, nullable=True)
     if not latency:
-        for k in ("sum", "mean", "percentiles", "buckets"):
+        for k in ("measured", "unmeasured", "sum", "mean", "min", "max", "percentiles",
+                  "buckets"):
             if h.get(k, 0) is not None:
                 problems.append(f"{where}.{k}: must be null without latency")
         return
+    measured = need(h, "measured", int, where)
+    unmeasured = need(h, "unmeasured", int, where)
+    if None not in (count, measured, unmeasured) and measured + unmeasured != count:
+        problems.append(f"{where}: measured {measured} + unmeasured {unmeasured} != count")
     need(h, "sum", int, where)
-    need(h, "mean", NUM, where)
-    pct = need(h, "percentiles", dict, where)
+    nothing = measured == 0
+    need(h, "mean", NUM, where, nullable=nothing)
+    lo = need(h, "min", int, where, nullable=nothing)
+    hi = need(h, "max", int, where, nullable=nothing)
+    pct = need(h, "percentiles", dict, where, nullable=nothing)
+    if pct is not None and lo is not None and hi is not None:
+        for p in ("p50", "p90", "p99"):
+            v = pct.get(p)
+            if isinstance(v, NUM) and not lo <= v <= hi:
+                problems.append(f"{where}.percentiles.{p}: {v} outside [min {lo}, max {hi}]")
     if pct is not None:
         for p in ("p50", "p90", "p99"):
             need(pct, p, NUM, where + ".percentiles")
@@ -55,10 +73,10 @@ def check_hist(h, where, latency):
         for p in at_least:
             if p not in ("p50", "p90", "p99"):
                 problems.append(f"{where}.percentiles.at_least: {p!r}")
-            elif not any(b.get("high", 0) is None and b.get("low") == pct.get(p)
+            elif not any(b.get("high", 0) is None and b.get("low") <= pct.get(p)
                          for b in h.get("buckets") or []):
-                problems.append(f"{where}.percentiles.{p}: in at_least, but not the low of "
-                                "an open last bucket")
+                problems.append(f"{where}.percentiles.{p}: in at_least, but not in an open "
+                                "last bucket")
         if all(isinstance(pct.get(p), NUM) for p in ("p50", "p90", "p99")) and \
                 not pct["p50"] <= pct["p90"] <= pct["p99"]:
             problems.append(f"{where}.percentiles: not in order: {pct}")
@@ -81,8 +99,8 @@ def check_hist(h, where, latency):
             problems.append(f"{bw}: empty buckets are not listed")
         prev_high = high if high is not None else float("inf")
         total += n
-    if count is not None and total != count:
-        problems.append(f"{where}: buckets add up to {total}, count is {count}")
+    if measured is not None and total != measured:
+        problems.append(f"{where}: buckets add up to {total}, measured is {measured}")
 
 
 def check(o, where):
@@ -94,9 +112,15 @@ def check(o, where):
     iv = o.get("interval", {})
     for k in ("start", "end", "seconds"):
         need(iv, k, NUM, where + ".interval")
-    if o.get("buckets") not in ("log2", "linear"):
+    if o.get("buckets") not in ("log-linear", "linear"):
         problems.append(f"{where}.buckets: {o.get('buckets')!r}")
-    need(o, "bucket_width", int, where, nullable=o.get("buckets") == "log2")
+    need(o, "bucket_width", int, where, nullable=o.get("buckets") == "log-linear")
+    pe = need(o, "percentile_error", dict, where) or {}
+    if pe.get("kind") != ("cycles" if o.get("buckets") == "linear" else "relative"):
+        problems.append(f"{where}.percentile_error.kind: {pe.get('kind')!r}")
+    need(pe, "bound", NUM, where + ".percentile_error")
+    if o.get("weighting") not in ("samples", "period"):
+        problems.append(f"{where}.weighting: {o.get('weighting')!r}")
     if o.get("by") not in ("class", "range", "both", "none"):
         problems.append(f"{where}.by: {o.get('by')!r}")
     latency = o.get("latency") is True
@@ -118,7 +142,13 @@ def check(o, where):
     c = o.get("counters", {})
     seen = need(c, "seen", int, where + ".counters")
     kept = need(c, "kept", int, where + ".counters")
-    need(c, "skipped", int, where + ".counters")
+    need(c, "seen_period", int, where + ".counters")
+    u = need(c, "unseen", dict, where + ".counters", nullable=True)
+    if u is not None:
+        need(u, "samples", int, where + ".counters.unseen")
+        need(u, "estimated", bool, where + ".counters.unseen")
+        need(u, "method", str, where + ".counters.unseen")
+        need(u, "seen", int, where + ".counters.unseen")
     dropped = need(c, "dropped", dict, where + ".counters") or {}
     for k in DROPS:
         need(dropped, k, int, where + ".counters.dropped")

@@ -9,6 +9,7 @@
  */
 #include <check.h>
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -88,6 +89,7 @@ static void gen_sample(const struct ldlat_config *c, struct ldlat_sample *s)
 	s->flags = LDLAT_HAS_ADDR | LDLAT_HAS_LAT | LDLAT_HAS_DSRC;
 	if (rnd() % 20 == 0)
 		s->flags &= ~(1u << (rnd() % 3));
+	s->period = rnd() % 3 ? 1000 : rnd() % 100000; /* fixed, or a frequency mode's */
 }
 
 /* The maps as BPF filled them equal the native model's counts (snapshot__account). */
@@ -106,6 +108,10 @@ static void snapshots_equal(const struct snapshot *got, const struct snapshot *w
 				      (unsigned long long)want->cells[idx].slot[k]);
 		ck_assert_uint_eq(got->cells[idx].count, want->cells[idx].count);
 		ck_assert_uint_eq(got->cells[idx].sum, want->cells[idx].sum);
+		ck_assert_uint_eq(got->cells[idx].unmeasured, want->cells[idx].unmeasured);
+		ck_assert_uint_eq(got->cells[idx].period, want->cells[idx].period);
+		ck_assert_uint_eq(got->cells[idx].min, want->cells[idx].min);
+		ck_assert_uint_eq(got->cells[idx].max, want->cells[idx].max);
 	}
 }
 
@@ -309,6 +315,171 @@ START_TEST(test_platform_classes_in_bpf)
 	snapshot__free(&got);
 	snapshot__free(&model);
 	session__close(&sess);
+}
+END_TEST
+
+static int cmp_u64(const void *a, const void *b)
+{
+	__u64 x = *(const __u64 *)a, y = *(const __u64 *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* n latencies of one of several shapes: narrow, wide, two modes, one value, heavy tail. */
+static void gen_latencies(int shape, __u64 *lat, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++) {
+		switch (shape) {
+		case 0: /* L1-like: 4..12 */
+			lat[i] = 4 + rnd() % 9;
+			break;
+		case 1: /* anywhere below the open bucket */
+			lat[i] = 1 + rnd() % ((1u << LDLAT_LAT_BITS) - 1);
+			break;
+		case 2: /* L3 hits and DRAM */
+			lat[i] = rnd() % 4 ? 40 + rnd() % 30 : 250 + rnd() % 400;
+			break;
+		case 3:
+			lat[i] = 77;
+			break;
+		default: /* every power of two equally, some above the buckets */
+			lat[i] = 1 + (rnd() >> (64 - 1 - rnd() % 24));
+			break;
+		}
+	}
+}
+
+/*
+ * Percentiles read from what the program counted (test entry, per-CPU
+ * maps, summed) against the exact nearest-rank percentiles of the sorted
+ * latencies: within LDLAT_REL_ERROR and never outside the exact min and max;
+ * the maps' min and max are exact.
+ */
+static void check_percentiles(const struct cell *c, __u64 *lat, int n)
+{
+	static const double ps[] = { 0.1, 1, 10, 25, 50, 75, 90, 99, 99.9, 100 };
+	unsigned int i;
+	double got, want;
+	bool at_least;
+	size_t rank;
+
+	qsort(lat, n, sizeof(*lat), cmp_u64);
+	ck_assert_uint_eq(cell__measured(c), (unsigned)n);
+	ck_assert_uint_eq(c->min, lat[0]);
+	ck_assert_uint_eq(c->max, lat[n - 1]);
+	for (i = 0; i < ARRAY_SIZE(ps); i++) {
+		rank = (size_t)ceil(ps[i] / 100.0 * n);
+		want = (double)lat[(rank ? rank : 1) - 1];
+		got = cell__percentile_floor(c, ps[i], 0, &at_least);
+		ck_assert_msg(got >= (double)lat[0] && got <= (double)lat[n - 1],
+			      "p%g %.1f outside [%llu, %llu]", ps[i], got,
+			      (unsigned long long)lat[0], (unsigned long long)lat[n - 1]);
+		if (at_least) { /* above the buckets: a floor, no closer than that */
+			ck_assert(want >= got && got >= (double)(1u << LDLAT_LAT_BITS));
+			continue;
+		}
+		ck_assert_msg(fabs(got - want) <= LDLAT_REL_ERROR * want,
+			      "p%g: %.1f, exact %.0f: off by %.3f%%", ps[i], got, want,
+			      fabs(got - want) / want * 100);
+	}
+}
+
+START_TEST(test_percentiles_in_bpf)
+{
+	struct ldlat_config c = { .nranges = 1,
+				  .max_lat = ~0ull,
+				  .class_mask = LDLAT_ALL_CLASSES,
+				  .need = LDLAT_HAS_LAT | LDLAT_HAS_DSRC };
+	struct ldlat_sample s = { .flags = LDLAT_HAS_LAT | LDLAT_HAS_DSRC, .period = 1 };
+	int shape, i, n;
+	__u64 lat[3000];
+	struct session sess;
+	struct snapshot got, model;
+	struct err err = {};
+	LIBBPF_OPTS(bpf_test_run_opts, opts, .ctx_in = &s, .ctx_size_in = sizeof(s));
+
+	for (shape = 0; shape < 5; shape++) {
+		n = shape == 3 ? 1 : 1 + (int)(rnd() % ARRAY_SIZE(lat));
+		gen_latencies(shape, lat, n);
+		ck_assert_msg(session__open(&sess, &c, SESSION_TEST_ENTRY, &err) == 0, "%s",
+			      err.msg);
+		ck_assert_int_eq(snapshot__init(&got, 1), 0);
+		ck_assert_int_eq(snapshot__init(&model, 1), 0);
+		for (i = 0; i < n; i++) {
+			s.lat = lat[i];
+			ck_assert_int_eq(bpf_prog_test_run_opts(session__test_fd(&sess), &opts), 0);
+			snapshot__account(&model, &c, &s);
+		}
+		ck_assert_int_eq(session__read(&sess, &got), 0);
+		snapshots_equal(&got, &model, 1);
+		/* data_src 0: every sample is of the unknown class */
+		check_percentiles(&got.cells[LDLAT_CLASS_UNKNOWN], lat, n);
+		if (shape == 3) {
+			ck_assert_double_eq(cell__percentile(&got.cells[0], 50, 0), 77);
+			ck_assert_double_eq(cell__percentile(&got.cells[0], 90, 0), 77);
+		}
+		snapshot__free(&got);
+		snapshot__free(&model);
+		session__close(&sess);
+	}
+}
+END_TEST
+
+/*
+ * A sample without a measured latency (weight 0: what perf_prepare_sample()
+ * fills for a field the driver left out, an IBS L1 hit) is counted in its
+ * class, and in no bucket, sum, min or percentile; with a latency window it
+ * is dropped as missing that field.
+ */
+START_TEST(test_unmeasured_in_bpf)
+{
+	struct ldlat_config c = { .nranges = 1,
+				  .max_lat = ~0ull,
+				  .class_mask = LDLAT_ALL_CLASSES,
+				  .need = LDLAT_HAS_LAT | LDLAT_HAS_DSRC };
+	struct ldlat_sample s = { .flags = LDLAT_HAS_LAT | LDLAT_HAS_DSRC, .period = 3 };
+	struct session sess;
+	struct snapshot got;
+	struct err err = {};
+	int pass, k;
+	__u64 slots;
+	LIBBPF_OPTS(bpf_test_run_opts, opts, .ctx_in = &s, .ctx_size_in = sizeof(s));
+
+	for (pass = 0; pass < 2; pass++) {
+		c.min_lat = pass; /* the second pass: a window */
+		ck_assert_msg(session__open(&sess, &c, SESSION_TEST_ENTRY, &err) == 0, "%s",
+			      err.msg);
+		ck_assert_int_eq(snapshot__init(&got, 1), 0);
+		s.lat = 0; /* flagged, zero: not measured */
+		ck_assert_int_eq(bpf_prog_test_run_opts(session__test_fd(&sess), &opts), 0);
+		s.flags = LDLAT_HAS_DSRC; /* not flagged */
+		ck_assert_int_eq(bpf_prog_test_run_opts(session__test_fd(&sess), &opts), 0);
+		s.flags = LDLAT_HAS_LAT | LDLAT_HAS_DSRC;
+		s.lat = 200;
+		ck_assert_int_eq(bpf_prog_test_run_opts(session__test_fd(&sess), &opts), 0);
+		ck_assert_int_eq(session__read(&sess, &got), 0);
+		for (slots = 0, k = 0; k < LDLAT_NBUCKETS; k++)
+			slots += got.cells[0].slot[k];
+		ck_assert_uint_eq(slots, 1);
+		ck_assert_uint_eq(got.cells[0].sum, 200);
+		ck_assert_uint_eq(got.cells[0].min, 200);
+		ck_assert_double_eq(cell__percentile(&got.cells[0], 50, 0), 200);
+		if (!pass) {
+			ck_assert_uint_eq(got.counters.kept, 3);
+			ck_assert_uint_eq(got.cells[0].count, 3);
+			ck_assert_uint_eq(got.cells[0].unmeasured, 2);
+			ck_assert_uint_eq(got.cells[0].period, 9);
+		} else {
+			ck_assert_uint_eq(got.counters.kept, 1);
+			ck_assert_uint_eq(got.counters.fields_missing, 2);
+			ck_assert_uint_eq(got.cells[0].unmeasured, 0);
+		}
+		ck_assert_uint_eq(got.counters.seen_period, 9);
+		snapshot__free(&got);
+		session__close(&sess);
+	}
 }
 END_TEST
 
@@ -589,6 +760,8 @@ int main(void)
 	tcase_add_test(tc, test_all_filters);
 	tcase_add_test(tc, test_linear_and_address_only);
 	tcase_add_test(tc, test_linear_shift_used);
+	tcase_add_test(tc, test_percentiles_in_bpf);
+	tcase_add_test(tc, test_unmeasured_in_bpf);
 	tcase_add_loop_test(tc, test_platform_classes_in_bpf, 0, NDS_PLATFORMS);
 	tcase_add_test(tc, test_cell_labels);
 	tcase_add_test(tc, test_address_only_program_loads);

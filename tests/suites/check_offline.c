@@ -1155,6 +1155,37 @@ static void blank_run(char *s, bool other_run)
 		blank(s, names[i], "\"");
 }
 
+/*
+ * What a live run measures and a file cannot (the events' counts against
+ * what the program saw) taken out of s, in place: the text line, the JSON
+ * object (null, as a file's), the OpenMetrics family.
+ */
+static void drop_unseen(char *s)
+{
+	static const char *const lines[] = { "\nunseen: ", "ldlat_samples_unseen" };
+	char *p, *e, *b;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(lines); i++)
+		while ((p = strstr(s, lines[i]))) {
+			b = p;
+			while (b > s && b[-1] != '\n')
+				b--;
+			if (b == p && *p == '\n')
+				b = p + 1;
+			e = strchr(p + 1, '\n');
+			e = e ? e + 1 : p + strlen(p);
+			memmove(b, e, strlen(e) + 1);
+		}
+	p = strstr(s, "\"unseen\":{");
+	if (p) {
+		e = strchr(p, '}');
+		ck_assert_ptr_nonnull(e);
+		memcpy(p, "\"unseen\":null", strlen("\"unseen\":null"));
+		memmove(p + strlen("\"unseen\":null"), e + 1, strlen(e + 1) + 1);
+	}
+}
+
 /* JSON through the schema checker, OpenMetrics through promtool; text as it is. */
 static void check_format(int fmt, const char *path)
 {
@@ -1426,7 +1457,8 @@ START_TEST(test_classes_vs_perf_script)
 			     .ranges = &c.ranges,
 			     .by = by,
 			     .linear_step = linear,
-			     .has_latency = true };
+			     .has_latency = true,
+			     .period_weighted = offline__freq(&o) };
 	want = render_fmt(fmt, &r, &snap);
 	blank_run(out, false);
 	blank_run(want, false);
@@ -1452,8 +1484,8 @@ START_TEST(test_classes_vs_perf_script)
 			p = strstr(out, title);
 			ck_assert_msg(p && count, "class %s: no samples (perf decoded %u)",
 				      class__name(k), count);
-			/* its summary line: "  N samples, mean ..." */
-			p = strstr(p, " samples, mean");
+			/* its summary line: "  N samples (S% of kept)..." */
+			p = strstr(p, " samples (");
 			ck_assert_ptr_nonnull(p);
 			while (p[-1] != '\n')
 				p--;
@@ -1660,6 +1692,11 @@ START_TEST(test_live_vs_recorded)
 	ck_assert_msg(run_hist(oargv, &out, &err) == 0, "%s", err);
 	ck_assert_msg(strstr(live.outbuf, counted[_i][0]), "%s", live.outbuf);
 	ck_assert_msg(strstr(live.outbuf, counted[_i][1]), "%s", live.outbuf);
+	ck_assert_msg(strstr(live.outbuf, _i == FMT_TEXT   ? "\nunseen: 0 samples"
+					  : _i == FMT_JSON ? "\"unseen\":{\"samples\":0,"
+							   : "ldlat_samples_unseen{"),
+		      "%s", live.outbuf);
+	drop_unseen(live.outbuf);
 	blank_run(live.outbuf, true);
 	blank_run(out, true);
 	ck_assert_msg(!strcmp(out, live.outbuf), "live:\n%s\noffline:\n%s", live.outbuf, out);
@@ -1820,6 +1857,7 @@ START_TEST(test_bpf_vs_offline)
 		ps[i].data_src = cases[(rng >> 40) % ncases].ds;
 		if (rng % 11 == 0)
 			ps[i].data_src = (ps[i].data_src & ~0x1full) | PERF_MEM_OP_STORE;
+		ps[i].period = 1 + (rng >> 12) % 5000; /* frequency mode: each its own */
 	}
 	/* --input on a file of them */
 	pw_mem_loads_event(&ev, 100);
@@ -1842,8 +1880,8 @@ START_TEST(test_bpf_vs_offline)
 					   .lat = (__u32)ps[i].weight,
 					   .data_src = ps[i].data_src,
 					   .tgid = ps[i].pid,
-					   .flags = LDLAT_HAS_ADDR | LDLAT_HAS_LAT |
-						    LDLAT_HAS_DSRC };
+					   .flags = LDLAT_HAS_ADDR | LDLAT_HAS_LAT | LDLAT_HAS_DSRC,
+					   .period = ps[i].period };
 		ck_assert_int_eq(bpf_prog_test_run_opts(session__test_fd(&sess), &opts), 0);
 	}
 	ck_assert_int_eq(session__read(&sess, &got), 0);
@@ -1852,6 +1890,10 @@ START_TEST(test_bpf_vs_offline)
 		ck_assert_mem_eq(got.cells[idx].slot, want.cells[idx].slot,
 				 sizeof(got.cells[idx].slot));
 		ck_assert_uint_eq(got.cells[idx].sum, want.cells[idx].sum);
+		ck_assert_uint_eq(got.cells[idx].unmeasured, want.cells[idx].unmeasured);
+		ck_assert_uint_eq(got.cells[idx].period, want.cells[idx].period);
+		ck_assert_uint_eq(got.cells[idx].min, want.cells[idx].min);
+		ck_assert_uint_eq(got.cells[idx].max, want.cells[idx].max);
 	}
 	/* every filter the configuration turns on dropped something */
 	ck_assert_uint_gt(want.counters.kept, 0);

@@ -54,6 +54,8 @@ static const __u64 lats[] = { 0, 1, 3, 30, 31, 100, 1000, 1000, 70000 };
 
 static void fixture_init(struct fixture *f, const char *range0, __u32 linear_step, bool latency)
 {
+	struct ldlat_sample smp;
+	struct ldlat_hist h;
 	struct err err = {};
 	unsigned int i;
 	struct cell *c;
@@ -88,9 +90,13 @@ static void fixture_init(struct fixture *f, const char *range0, __u32 linear_ste
 		c = &f->snap.cells[ldlat_hist_index(
 			ram, latency ? (ram ? LDLAT_CLASS_LOCAL_RAM : LDLAT_CLASS_L1)
 				     : LDLAT_CLASS_UNKNOWN)];
-		c->slot[ldlat_bucket(lat, linear_step)]++;
-		c->count++;
-		c->sum += lat;
+		/* as the program counts it: the 0 is a latency not measured */
+		smp = (struct ldlat_sample){ .lat = lat,
+					     .flags = latency ? LDLAT_HAS_LAT : 0,
+					     .period = 1000 };
+		memset(&h, 0, sizeof(h));
+		ldlat_hist_account(&h, &smp, linear_step, 0);
+		cell__add_hist(c, &h);
 		f->snap.counters.seen++;
 		f->snap.counters.kept++;
 	}
@@ -130,7 +136,7 @@ START_TEST(test_json_schema_and_values)
 		   "(.filters.classes | length) == %d' %s/a.json",
 		   LDLAT_NCLASS, tmpdir),
 		0);
-	/* 9 latencies in 8 buckets: 0, 1, [2,3], [16,31] x2, [64,127], [512,1023] x2, [65536,...] */
+	/* 9 samples, 8 measured, in 7 buckets: 1, 3, 30, 31, [100,101], [992,1007] x2, 70000's */
 	ck_assert_int_eq(sh(NULL, NULL,
 			    "jq -e '[.histograms[] | [.range, .class, .class_name, .count, "
 			    "(.buckets | length)]] == [[0, \"l1\", \"L1 hit\", 9, 7], [1, "
@@ -139,10 +145,14 @@ START_TEST(test_json_schema_and_values)
 			 0);
 	ck_assert_int_eq(
 		sh(NULL, NULL,
-		   "jq -e '.histograms[0] | .sum == 72165 and .buckets[3] == {low: 16, "
-		   "high: 31, count: 2} and .percentiles.p50 >= 16 and .percentiles.p50 <= "
-		   "31' %s/a.json",
-		   tmpdir),
+		   "jq -e '.histograms[0] | .sum == 72165 and .buckets[2] == {low: 30, "
+		   "high: 30, count: 1} and .buckets[5] == {low: 992, high: 1007, count: 2} "
+		   "and .measured == 8 and .unmeasured == 1 and .min == 1 and .max == 70000 "
+		   "and .percentiles.p50 == 31 and .share == 0.333333 and .events == 9000 "
+		   "and .event_share == null' %s/a.json && jq -e '.buckets == \"log-linear\" "
+		   "and .percentile_error == {kind: \"relative\", bound: 0.015625} and "
+		   ".weighting == \"samples\" and .counters.unseen == null' %s/a.json",
+		   tmpdir, tmpdir),
 		0);
 	f.report.by = BY_RANGE;
 	render_to("b.json", render_json, &f);
@@ -203,8 +213,9 @@ END_TEST
 /*
  * A percentile whose sample is in the open last bucket is only known to be at
  * least its lower bound: text prints ">=", JSON lists it in at_least.  With
- * linear buckets of 100, the 70000 of range 0's nine L1 hits is in the open
- * bucket from 6400: p90 and p99 are its; with log2 buckets no bucket is open.
+ * linear buckets of 100, range 1's 16 measured RAM loads have their 15th
+ * (p90) in the open bucket from 6400; p99, the greatest, is the exact max;
+ * with log-linear buckets no bucket is open below 2^20.
  */
 START_TEST(test_percentile_open_bucket)
 {
@@ -213,14 +224,16 @@ START_TEST(test_percentile_open_bucket)
 	fixture_init(&f, "0x1000-0x2000", 100, true);
 	render_to("open.txt", render_text, &f);
 	ck_assert_int_eq(sh(NULL, NULL,
-			    "grep -q '^  9 samples, mean .* cycles, p50 90, p90 >=6400, "
-			    "p99 >=6400 ' %s/open.txt",
-			    tmpdir),
+			    "grep -q '^  latency: mean .* cycles, min 1, p50 50, p90 >=6400, "
+			    "p99 70000, max 70000 (percentiles within 50 cycles)$' %s/open.txt && "
+			    "grep -q '^  18 samples (66.7%% of kept)$' %s/open.txt && grep -q "
+			    "'^  2 samples without a measured latency' %s/open.txt",
+			    tmpdir, tmpdir, tmpdir),
 			 0);
 	render_to("open.json", render_json, &f);
 	ck_assert_int_eq(sh(NULL, NULL,
-			    "python3 %s < %s/open.json && jq -e '.histograms[0].percentiles "
-			    "== {p50: 90, p90: 6400, p99: 6400, at_least: [\"p90\", \"p99\"]}' "
+			    "python3 %s < %s/open.json && jq -e '.histograms[1].percentiles "
+			    "== {p50: 50, p90: 6400, p99: 70000, at_least: [\"p90\"]}' "
 			    "%s/open.json",
 			    schema(), tmpdir, tmpdir),
 			 0);
@@ -232,6 +245,72 @@ START_TEST(test_percentile_open_bucket)
 			    "%s/closed.json",
 			    tmpdir),
 			 0);
+	snapshot__free(&f.snap);
+}
+END_TEST
+
+/* Frequency mode: every format says the shares are period-weighted, and gives the events. */
+START_TEST(test_period_weighted)
+{
+	struct fixture f;
+
+	fixture_init(&f, "0x1000-0x2000", 0, true);
+	f.report.period_weighted = true;
+	f.snap.cells[ldlat_hist_index(0, LDLAT_CLASS_L1)].period = 1000;
+	render_to("w.txt", render_text, &f);
+	ck_assert_int_eq(sh(NULL, NULL,
+			    "grep -q '^  9 samples (33.3%% of kept), standing for 1000 events "
+			    "(5.3%% of the kept samples. events)$' %s/w.txt",
+			    tmpdir),
+			 0);
+	render_to("w.json", render_json, &f);
+	ck_assert_int_eq(sh(NULL, NULL,
+			    "python3 %s < %s/w.json && jq -e '.weighting == \"period\" and "
+			    ".histograms[0].events == 1000 and .histograms[0].event_share == "
+			    "0.052632' %s/w.json",
+			    schema(), tmpdir, tmpdir),
+			 0);
+	render_to("w.prom", render_openmetrics, &f);
+	ck_assert_int_eq(sh(NULL, NULL,
+			    "promtool check metrics < %s/w.prom && grep -q "
+			    "'^ldlat_events{.*class=\"l1\".*weighting=\"period\"} 1000$' %s/w.prom",
+			    tmpdir, tmpdir),
+			 0);
+	snapshot__free(&f.snap);
+}
+END_TEST
+
+/* What the program did not see: a line in text, an object in JSON, a counter in OpenMetrics. */
+START_TEST(test_unseen_every_format)
+{
+	struct fixture f;
+
+	fixture_init(&f, "0x1000-0x2000", 0, true);
+	f.snap.unseen = (struct unseen){
+		.known = true, .nevents = 2, .counted = 40, .seen = 32, .seen_period = 32
+	};
+	render_to("u.txt", render_text, &f);
+	ck_assert_int_eq(sh(NULL, NULL,
+			    "grep -q '^unseen: 8 samples the events produced and the program did "
+			    "not see (40 by the events. counts, 32 seen)$' %s/u.txt",
+			    tmpdir),
+			 0);
+	render_to("u.json", render_json, &f);
+	ck_assert_int_eq(sh(NULL, NULL,
+			    "python3 %s < %s/u.json && jq -e '.counters.unseen | .samples == 8 and "
+			    ".estimated == false' %s/u.json",
+			    schema(), tmpdir, tmpdir),
+			 0);
+	render_to("u.prom", render_openmetrics, &f);
+	ck_assert_int_eq(
+		sh(NULL, NULL,
+		   "promtool check metrics < %s/u.prom && grep -q "
+		   "'^ldlat_samples_unseen{.*estimated=\"0\"} 8$' %s/u.prom && grep -q "
+		   "'^ldlat_latency_percentile_error{.*kind=\"relative\"} 0.015625$' %s/u.prom "
+		   "&& grep -q '^ldlat_latency_max_cycles{.*class=\"l1\".*} 70000$' %s/u.prom "
+		   "&& grep -q '^ldlat_samples_unmeasured{.*class=\"l1\".*} 1$' %s/u.prom",
+		   tmpdir, tmpdir, tmpdir, tmpdir, tmpdir),
+		0);
 	snapshot__free(&f.snap);
 }
 END_TEST
@@ -252,22 +331,22 @@ START_TEST(test_openmetrics_promtool)
 		sh(NULL, NULL,
 		   "grep '^ldlat_latency_cycles_bucket{.*class=\"l1\"' %s/%s | sed "
 		   "'s/.*le=\"\\([^\"]*\\)\"} \\(.*\\)/\\1 \\2/' | awk '{ if ($2 < prev) exit "
-		   "1; prev = $2; n++; last = $1 } END { if (n != 65 || prev != 9 || last != "
+		   "1; prev = $2; n++; last = $1 } END { if (n != %d || prev != 8 || last != "
 		   "\"+Inf\") exit 1 }'",
-		   tmpdir, name),
+		   tmpdir, name, _i ? 65 : LDLAT_LAT_BITS + 2),
 		0);
 	ck_assert_int_eq(
 		sh(NULL, NULL,
-		   "grep -q '^ldlat_latency_cycles_count{.*class=\"local-ram\".*} 18$' %s/%s "
+		   "grep -q '^ldlat_latency_cycles_count{.*class=\"local-ram\".*} 16$' %s/%s "
 		   "&& grep -q '^ldlat_latency_cycles_sum{.*class=\"l1\".*} 72165$' %s/%s",
 		   tmpdir, name, tmpdir, name),
 		0);
-	if (_i) /* linear, 100 wide: 0-99 holds 0, 1, 3, 30, 31 */
-		ck_assert_int_eq(sh(NULL, NULL, "grep -q 'class=\"l1\",.*le=\"99\"} 5$' %s/%s",
+	if (_i) /* linear, 100 wide: 0-99 holds 1, 3, 30, 31 (the 0 is not measured) */
+		ck_assert_int_eq(sh(NULL, NULL, "grep -q 'class=\"l1\",.*le=\"99\"} 4$' %s/%s",
 				    tmpdir, name),
 				 0);
-	else /* log2: up to 31 holds 0, 1, 3, 30, 31 */
-		ck_assert_int_eq(sh(NULL, NULL, "grep -q 'class=\"l1\",.*le=\"31\"} 5$' %s/%s",
+	else /* log-linear, at each power of two: up to 31 holds 1, 3, 30, 31 */
+		ck_assert_int_eq(sh(NULL, NULL, "grep -q 'class=\"l1\",.*le=\"31\"} 4$' %s/%s",
 				    tmpdir, name),
 				 0);
 	ck_assert_int_eq(sh(NULL, NULL,
@@ -581,6 +660,8 @@ int main(void)
 	tcase_add_test(tc, test_json_schema_rejects);
 	tcase_add_test(tc, test_json_no_latency);
 	tcase_add_test(tc, test_percentile_open_bucket);
+	tcase_add_test(tc, test_period_weighted);
+	tcase_add_test(tc, test_unseen_every_format);
 	tcase_add_loop_test(tc, test_openmetrics_promtool, 0, 2);
 	tcase_add_test(tc, test_openmetrics_no_latency);
 	tcase_add_test(tc, test_openmetrics_writer);

@@ -270,7 +270,7 @@ START_TEST(test_detach_show_unpin)
 		sh(NULL, NULL,
 		   "bpftool -j map dump pinned %s/hists | jq -e '[.[] | .formatted.values[] | "
 		   ".value | select(.class == \"LDLAT_CLASS_UNKNOWN\" and .range == 0) | "
-		   ".slot[0]] | add == 74'",
+		   ".unmeasured] | add == 74'",
 		   dir),
 		0);
 	ck_assert_int_eq(sh(NULL, NULL,
@@ -663,11 +663,12 @@ START_TEST(test_latency_set)
 		   "[\"0 l1 13 %llu 11\", \"1 local-ram 26 %llu 11\"]'",
 		   hist(), dir, (unsigned long long)sum_l1, (unsigned long long)sum_ram),
 		0);
-	/* the bucket of 30 and 31 cycles: [16, 31] */
+	/* the bucket of the two 1000s: [992, 1007]; min and max exact, the 0 not measured */
 	ck_assert_int_eq(
 		sh(NULL, NULL,
 		   "%s --show %s --format json | jq -e '.histograms[] | select(.class == "
-		   "\"l1\") | .buckets[] | select(.low == 16) | .high == 31 and .count == 2'",
+		   "\"l1\") | (.buckets[] | select(.low == 992) | .high == 1007 and .count == "
+		   "2) and .min == 1 and .max == 123456 and .unmeasured == 1'",
 		   hist(), dir),
 		0);
 	/* OpenMetrics: promtool accepts it; buckets cumulative, +Inf = _count */
@@ -679,19 +680,19 @@ START_TEST(test_latency_set)
 		sh(NULL, NULL,
 		   "%s --show %s --format openmetrics --by both | grep "
 		   "'^ldlat_latency_cycles_bucket{.*class=\"local-ram\"' | awk '{ if ($NF < "
-		   "prev) exit 1; prev = $NF } END { if (NR != 65 || prev != 26) exit 1 }'",
+		   "prev) exit 1; prev = $NF } END { if (NR != 22 || prev != 24) exit 1 }'",
 		   hist(), dir),
 		0);
 	ck_assert_int_eq(sh(NULL, NULL,
 			    "%s --show %s --format openmetrics --by both | grep -qx "
 			    "'ldlat_latency_cycles_bucket{target=\"synthetic samples\",pin=\"%s\","
-			    "class=\"l1\",range=\"0x1000-0x2000\",le=\"31\"} 6'",
+			    "class=\"l1\",range=\"0x1000-0x2000\",le=\"31\"} 5'",
 			    hist(), dir, dir),
 			 0);
 	/* text: the class names and the summary */
 	HIST(0, &out, &errs, "--show", dir);
 	ck_assert_msg(strstr(out, "source L1 hit") && strstr(out, "source local RAM") &&
-			      strstr(out, "13 samples, mean"),
+			      strstr(out, "13 samples (33.3% of kept)"),
 		      "%s", out);
 	free(out);
 	free(errs);
@@ -713,8 +714,8 @@ START_TEST(test_latency_set)
 		   "bpftool -j map dump pinned %s/hists | jq -e '[.[] | .formatted.values | "
 		   "map(.value) "
 		   "| {range: .[0].range, class: .[0].class, n: (map(.slot | add) | add)} | "
-		   "select(.n > 0)] == [{range: 0, class: \"LDLAT_CLASS_L1\", n: 13}, "
-		   "{range: 1, class: \"LDLAT_CLASS_LOCAL_RAM\", n: 26}]'",
+		   "select(.n > 0)] == [{range: 0, class: \"LDLAT_CLASS_L1\", n: 12}, "
+		   "{range: 1, class: \"LDLAT_CLASS_LOCAL_RAM\", n: 24}]'",
 		   dir),
 		0);
 	ck_assert_int_eq(sh(NULL, NULL,
@@ -745,6 +746,49 @@ START_TEST(test_latency_set)
 		      "%s", errs);
 	free(out);
 	free(errs);
+	rmdir(dir);
+}
+END_TEST
+
+/*
+ * A set pinned by an older ldlat-hist (its meta says layout 1: log2 buckets,
+ * no min or max) is refused by --show with a sentence that says what to do,
+ * and --unpin still removes it.
+ */
+START_TEST(test_older_layout_refused)
+{
+	struct ldlat_config cfg = { .nranges = 1,
+				    .max_lat = ~0ull,
+				    .class_mask = LDLAT_ALL_CLASSES,
+				    .need = LDLAT_HAS_ADDR };
+	struct ldlat_pin_meta meta = { .magic = LDLAT_PIN_MAGIC, .layout = 1 };
+	struct evlist evlist = {};
+	struct session sess;
+	struct pinset ps;
+	struct err err = {};
+	char dir[256], *out, *errs;
+
+	ck_assert_int_eq(LDLAT_PIN_LAYOUT, 2);
+	pin_path(dir, sizeof(dir), "old");
+	ck_assert_msg(session__open(&sess, &cfg, SESSION_PIN, &err) == 0, "%s", err.msg);
+	ck_assert_int_eq(pinset__prepare(&ps, dir, &err), 0);
+	meta.fields = cfg.need;
+	meta.pid = (__u32)getpid();
+	meta.cfg = cfg;
+	ck_assert_msg(pinset__pin(&ps, &sess, &evlist, &meta, &err) == 0, "%s", err.msg);
+	pinset__close(&ps);
+	session__close(&sess);
+	HIST(2, &out, &errs, "--show", dir);
+	ck_assert_msg(strstr(errs, "the set was pinned by another version of ldlat-hist (layout 1; "
+				   "this one reads layout 2): show it with the ldlat-hist that "
+				   "pinned it, or remove it with ldlat-hist --unpin"),
+		      "%s", errs);
+	free(out);
+	free(errs);
+	HIST(0, &out, &errs, "--unpin", dir);
+	free(out);
+	free(errs);
+	ck_assert_int_eq(dir_entries(dir), 0);
 	rmdir(dir);
 }
 END_TEST
@@ -787,6 +831,7 @@ int main(void)
 	tcase_add_test(tc, test_cgroup_removed);
 	tcase_add_test(tc, test_foreground_pin);
 	tcase_add_test(tc, test_latency_set);
+	tcase_add_test(tc, test_older_layout_refused);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("errors");

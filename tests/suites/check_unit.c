@@ -262,8 +262,16 @@ END_TEST
 
 /* ---- buckets and percentiles -------------------------------------------- */
 
+static int cmp_u64(const void *a, const void *b)
+{
+	__u64 x = *(const __u64 *)a, y = *(const __u64 *)b;
+
+	return x < y ? -1 : x > y;
+}
+
 START_TEST(test_log2_bucket_edges)
 {
+	__u64 v;
 	int k;
 
 	ck_assert_uint_eq(ldlat_log2_bucket(0), 0);
@@ -283,8 +291,26 @@ START_TEST(test_log2_bucket_edges)
 		ck_assert_uint_eq(ldlat_bucket(ldlat_bucket_hi(k, 0), 0), (unsigned)k);
 		if (k)
 			ck_assert_uint_eq(ldlat_bucket_lo(k, 0), ldlat_bucket_hi(k - 1, 0) + 1);
+		/* and none wider than 1/LDLAT_SUB of its lower bound */
+		if (k >= 2 * (int)LDLAT_SUB && k < (int)LDLAT_NLOG)
+			ck_assert_uint_le((ldlat_bucket_hi(k, 0) - ldlat_bucket_lo(k, 0) + 1) *
+						  LDLAT_SUB,
+					  ldlat_bucket_lo(k, 0));
 	}
+	ck_assert_uint_eq(ldlat_bucket_lo(0, 0), 0);
+	ck_assert_uint_eq(ldlat_bucket(63, 0), 63);
+	ck_assert_uint_eq(ldlat_bucket(77, 0), ldlat_bucket(76, 0));
+	ck_assert_uint_eq(ldlat_bucket((1u << LDLAT_LAT_BITS) - 1, 0), LDLAT_NLOG - 1);
+	ck_assert_uint_eq(ldlat_bucket(1u << LDLAT_LAT_BITS, 0), LDLAT_NLOG);
+	ck_assert_uint_eq(ldlat_bucket(~0ull, 0), LDLAT_NBUCKETS - 1);
 	ck_assert_uint_eq(ldlat_bucket_hi(LDLAT_NBUCKETS - 1, 0), ~0ull);
+	/* the log-linear index against a plain computation of it, at every value */
+	for (v = 1; v < (1u << LDLAT_LAT_BITS); v++) {
+		__u32 e = ldlat_log2_bucket(v) - 1,
+		      sh = e > LDLAT_SUB_BITS ? e - LDLAT_SUB_BITS : 0;
+
+		ck_assert_uint_eq(ldlat_bucket(v, 0), (sh << LDLAT_SUB_BITS) + (__u32)(v >> sh));
+	}
 }
 END_TEST
 
@@ -299,11 +325,11 @@ START_TEST(test_linear_bucket_edges)
 	ck_assert_uint_eq(ldlat_bucket(640, 10), 64);
 	ck_assert_uint_eq(ldlat_bucket(~0ull, 10), 64);
 	ck_assert_uint_eq(ldlat_bucket(~0ull, 0xffffffffu), 64);
-	for (k = 0; k < LDLAT_NBUCKETS; k++) {
+	for (k = 0; k < LDLAT_NLINEAR; k++) {
 		ck_assert_uint_eq(ldlat_bucket(ldlat_bucket_lo(k, 7), 7), (unsigned)k);
 		ck_assert_uint_eq(ldlat_bucket(ldlat_bucket_hi(k, 7), 7), (unsigned)k);
 	}
-	ck_assert_uint_eq(ldlat_bucket_hi(LDLAT_NBUCKETS - 1, 7), ~0ull);
+	ck_assert_uint_eq(ldlat_bucket_hi(LDLAT_NLINEAR - 1, 7), ~0ull);
 	/* a power of two shifts; the shift and the division agree at every edge */
 	ck_assert_uint_eq(ldlat_linear_shift(0), 0);
 	ck_assert_uint_eq(ldlat_linear_shift(7), 0);
@@ -313,53 +339,225 @@ START_TEST(test_linear_bucket_edges)
 		int b;
 
 		ck_assert_uint_eq(sh, (unsigned)k + 1);
-		for (b = 0; b < LDLAT_NBUCKETS; b++) {
+		for (b = 0; b < LDLAT_NLINEAR; b++) {
 			ck_assert_uint_eq(ldlat_bucket_shift(ldlat_bucket_lo(b, step), step, sh),
 					  (unsigned)b);
 			ck_assert_uint_eq(ldlat_bucket_shift(ldlat_bucket_hi(b, step), step, sh),
 					  (unsigned)b);
 		}
-		ck_assert_uint_eq(ldlat_bucket_shift(~0ull, step, sh), LDLAT_NBUCKETS - 1);
+		ck_assert_uint_eq(ldlat_bucket_shift(~0ull, step, sh), LDLAT_NLINEAR - 1);
 	}
 }
 END_TEST
 
+/* A cell of samples through the native build of the program's accounting. */
+static void cell_of(struct snapshot *snap, const __u64 *lat, int n, __u32 linear_step)
+{
+	struct ldlat_config cfg = { .nranges = 1,
+				    .max_lat = ~0ull,
+				    .class_mask = LDLAT_ALL_CLASSES,
+				    .need = LDLAT_HAS_LAT,
+				    .linear_step = linear_step };
+	struct ldlat_sample s = { .flags = LDLAT_HAS_LAT, .period = 1 };
+	int i;
+
+	ck_assert_int_eq(snapshot__init(snap, 1), 0);
+	for (i = 0; i < n; i++) {
+		s.lat = lat[i];
+		snapshot__account(snap, &cfg, &s);
+	}
+}
+
 START_TEST(test_percentiles)
 {
+	struct snapshot snap;
 	struct cell c = {};
+	const struct cell *k;
+	__u64 lat[100];
+	bool at_least = false;
+	int i;
 
 	ck_assert_double_eq(cell__percentile(&c, 50, 0), 0);
-	/* 100 samples of exactly 40: all in [32, 63]; the estimate stays in the bucket */
-	c.slot[ldlat_log2_bucket(40)] = 100;
-	c.count = 100;
-	ck_assert(cell__percentile(&c, 50, 0) >= 32 && cell__percentile(&c, 50, 0) <= 64);
-	ck_assert(cell__percentile(&c, 99, 0) >= cell__percentile(&c, 50, 0));
-	/* 90 fast and 10 slow: p50 is fast, p99 is slow */
-	memset(&c, 0, sizeof(c));
-	c.slot[ldlat_log2_bucket(5)] = 90;
-	c.slot[ldlat_log2_bucket(300)] = 10;
-	c.count = 100;
-	ck_assert(cell__percentile(&c, 50, 0) >= 4 && cell__percentile(&c, 50, 0) < 8);
-	ck_assert(cell__percentile(&c, 90, 0) < 8);
-	ck_assert(cell__percentile(&c, 99, 0) >= 256 && cell__percentile(&c, 99, 0) < 512);
-	/* linear buckets of 10: uniform 0..99 gives p50 near 50 */
-	memset(&c, 0, sizeof(c));
-	for (int k = 0; k < 10; k++)
-		c.slot[k] = 10;
-	c.count = 100;
-	ck_assert(fabs(cell__percentile(&c, 50, 10) - 50) < 1.0);
-	/* the open-ended last bucket reports its lower bound */
-	memset(&c, 0, sizeof(c));
-	c.slot[LDLAT_NBUCKETS - 1] = 1;
-	c.count = 1;
-	ck_assert_double_eq(cell__percentile(&c, 99, 10), 640);
-	/* ... and says that it is only a floor; a closed bucket's estimate is not */
-	bool at_least = false;
-	ck_assert_double_eq(cell__percentile_floor(&c, 99, 10, &at_least), 640);
+	/* one sample of 77 cycles: every percentile is 77 (log2 buckets said 96) */
+	lat[0] = 77;
+	cell_of(&snap, lat, 1, 0);
+	k = &snap.cells[0];
+	ck_assert_uint_eq(k->min, 77);
+	ck_assert_uint_eq(k->max, 77);
+	ck_assert_double_eq(cell__percentile(k, 50, 0), 77);
+	ck_assert_double_eq(cell__percentile(k, 90, 0), 77);
+	ck_assert_double_eq(cell__percentile(k, 99, 0), 77);
+	snapshot__free(&snap);
+	/* 90 fast and 10 slow: p50 and p90 are fast, p99 slow, none above the maximum */
+	for (i = 0; i < 100; i++)
+		lat[i] = i < 90 ? 5 : 300 + i;
+	cell_of(&snap, lat, 100, 0);
+	k = &snap.cells[0];
+	ck_assert_double_eq(cell__percentile(k, 50, 0), 5);
+	ck_assert_double_eq(cell__percentile(k, 90, 0), 5);
+	ck_assert(fabs(cell__percentile(k, 99, 0) - 398) <= 398 * LDLAT_REL_ERROR);
+	ck_assert_double_eq(cell__percentile(k, 100, 0), 399);
+	snapshot__free(&snap);
+	/* linear buckets of 10: 1..99 measured (0 is not) gives p50 within 5 of 50 */
+	for (i = 0; i < 100; i++)
+		lat[i] = i;
+	cell_of(&snap, lat, 100, 10);
+	k = &snap.cells[0];
+	ck_assert(fabs(cell__percentile(k, 50, 10) - 50) <= 5);
+	ck_assert_uint_eq(k->unmeasured, 1); /* the 0: not measured */
+	snapshot__free(&snap);
+	/* the open last bucket: its lower bound, a floor, never above the maximum */
+	lat[0] = 5;
+	lat[1] = 700;
+	lat[2] = 900;
+	cell_of(&snap, lat, 3, 10);
+	k = &snap.cells[0];
+	ck_assert_double_eq(cell__percentile_floor(k, 60, 10, &at_least), 640);
 	ck_assert(at_least);
-	c.slot[3] = 99;
-	c.count = 100;
-	ck_assert(cell__percentile_floor(&c, 50, 10, &at_least) < 40 && !at_least);
+	ck_assert_double_eq(cell__percentile(k, 99, 10), 900); /* the greatest: max, exact */
+	snapshot__free(&snap);
+	for (i = 0; i < 5; i++)
+		lat[i] = 700 + 100 * i;
+	cell_of(&snap, lat, 5, 10);
+	/* all above 640: the floor is the least of them */
+	ck_assert_double_eq(cell__percentile_floor(&snap.cells[0], 50, 10, &at_least), 700);
+	ck_assert(at_least);
+	snapshot__free(&snap);
+}
+END_TEST
+
+/*
+ * The bound the reports state: for every bucket below the open one and every
+ * value in it, the estimate cell__percentile gives for the bucket is within
+ * LDLAT_REL_ERROR of that value, whatever the bucket's other samples.
+ */
+START_TEST(test_percentile_error_bound)
+{
+	struct cell c = {};
+	double est, worst = 0;
+	__u64 lo, hi, v;
+	__u32 b;
+
+	for (b = 1; b < LDLAT_NLOG; b++) {
+		lo = ldlat_bucket_lo(b, 0);
+		hi = ldlat_bucket_hi(b, 0);
+		memset(&c, 0, sizeof(c));
+		c.slot[0] = 1; /* p50 of 3 samples: the one in bucket b */
+		c.slot[b] = 1;
+		c.slot[LDLAT_NLOG] = 1;
+		c.count = 3;
+		c.min = 0;
+		c.max = ~0ull;
+		est = cell__percentile(&c, 50, 0);
+		ck_assert(est >= (double)lo && est <= (double)hi);
+		for (v = lo; v <= hi; v++)
+			if (fabs(est - (double)v) / (double)v > worst)
+				worst = fabs(est - (double)v) / (double)v;
+	}
+	ck_assert_msg(worst <= LDLAT_REL_ERROR, "worst relative error %.5f%%", worst * 100);
+	ck_assert_msg(worst <= 0.03, "over the 3%% the reports promise");
+}
+END_TEST
+
+/* Random latency sets against their exact sorted percentiles, natively. */
+START_TEST(test_percentiles_random)
+{
+	static const double ps[] = { 1, 10, 50, 90, 99, 99.9, 100 };
+	__u64 lat[2000], sorted[2000];
+	__u64 state = 0x2545f4914f6cdd1dull;
+	struct snapshot snap;
+	double got, want;
+	bool at_least;
+	int set, i, n;
+	unsigned int j;
+	size_t rank;
+
+	for (set = 0; set < 200; set++) {
+		n = 1 + set * 10 % 2000;
+		for (i = 0; i < n; i++) {
+			state ^= state << 13;
+			state ^= state >> 7;
+			state ^= state << 17;
+			/* from 1 to 2^(set % 22): some above the log-linear buckets */
+			lat[i] = 1 + (state >> 3) % (2ull << (set % 22));
+		}
+		cell_of(&snap, lat, n, 0);
+		memcpy(sorted, lat, n * sizeof(*lat));
+		qsort(sorted, n, sizeof(*sorted), cmp_u64);
+		for (j = 0; j < ARRAY_SIZE(ps); j++) {
+			rank = (size_t)ceil(ps[j] / 100.0 * n);
+			want = (double)sorted[(rank ? rank : 1) - 1];
+			got = cell__percentile_floor(&snap.cells[0], ps[j], 0, &at_least);
+			ck_assert(got >= (double)sorted[0] && got <= (double)sorted[n - 1]);
+			if (at_least)
+				ck_assert(got <= want && got >= (double)(1u << LDLAT_LAT_BITS));
+			else
+				ck_assert_msg(fabs(got - want) <= LDLAT_REL_ERROR * want,
+					      "set %d p%g: %.0f, exact %.0f", set, ps[j], got,
+					      want);
+		}
+		snapshot__free(&snap);
+	}
+}
+END_TEST
+
+/* What the program did not see, from the events' counts. */
+START_TEST(test_unseen_arithmetic)
+{
+	struct perf_event_attr fixed = { .sample_period = 1000 },
+			       freq = { .freq = 1, .sample_freq = 4000 }, counting = {};
+	struct unseen u = {};
+
+	/* fixed period: floor(count / period) per event, against 'seen' */
+	unseen__add_count(&u, &fixed, 10999); /* 10 samples */
+	unseen__add_count(&u, &fixed, 5000);  /* 5 */
+	unseen__add_count(&u, &counting, 1u << 30);
+	ck_assert(u.known && !u.freq);
+	ck_assert_uint_eq(u.nevents, 2);
+	ck_assert_uint_eq(u.counted, 15);
+	u.seen = 15;
+	ck_assert_uint_eq(unseen__samples(&u), 0);
+	u.seen = 12;
+	ck_assert_uint_eq(unseen__samples(&u), 3);
+	u.seen = 16; /* seen read after the counts: a sample in between */
+	ck_assert_uint_eq(unseen__samples(&u), 0);
+	/* frequency mode: events against the periods seen, one mean period per event spared */
+	memset(&u, 0, sizeof(u));
+	unseen__add_count(&u, &freq, 100000);
+	unseen__add_count(&u, &freq, 100000);
+	ck_assert(u.known && u.freq);
+	u.seen = 190;
+	u.seen_period = 190000; /* mean 1000: 10000 events unaccounted, 2000 of them trailing */
+	ck_assert_uint_eq(unseen__samples(&u), 8);
+	u.seen = 199;
+	u.seen_period = 199000; /* 1000 unaccounted: within the trailing periods */
+	ck_assert_uint_eq(unseen__samples(&u), 0);
+	/* not measured: nothing to say */
+	memset(&u, 0, sizeof(u));
+	ck_assert(!u.known);
+	ck_assert_uint_eq(unseen__samples(&u), 0);
+}
+END_TEST
+
+/* Interval reports: min and max of what is new, exact where a new extreme, else bounded. */
+START_TEST(test_delta_bounds)
+{
+	struct snapshot a, b, d;
+	__u64 first[] = { 50, 5000 }, both[] = { 50, 5000, 300, 310 };
+
+	cell_of(&a, first, 2, 0);
+	cell_of(&b, both, 4, 0);
+	ck_assert_int_eq(snapshot__init(&d, 1), 0);
+	snapshot__delta(&d, &b, &a);
+	ck_assert_uint_eq(cell__measured(&d.cells[0]), 2);
+	ck_assert_uint_le(d.cells[0].min, 300);
+	ck_assert_uint_ge(d.cells[0].min, 300 - 300 / 32);
+	ck_assert_uint_ge(d.cells[0].max, 310);
+	ck_assert_uint_le(d.cells[0].max, 310 + 310 / 32);
+	ck_assert(cell__percentile(&d.cells[0], 99, 0) <= d.cells[0].max);
+	snapshot__free(&a);
+	snapshot__free(&b);
+	snapshot__free(&d);
 }
 END_TEST
 
@@ -852,6 +1050,10 @@ static Suite *unit_suite(void)
 	tcase_add_test(tc, test_log2_bucket_edges);
 	tcase_add_test(tc, test_linear_bucket_edges);
 	tcase_add_test(tc, test_percentiles);
+	tcase_add_test(tc, test_percentile_error_bound);
+	tcase_add_test(tc, test_percentiles_random);
+	tcase_add_test(tc, test_unseen_arithmetic);
+	tcase_add_test(tc, test_delta_bounds);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("filter");

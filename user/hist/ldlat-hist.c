@@ -285,7 +285,7 @@ struct hist_loads {
 static int hist_loads_read(void *src, struct snapshot *snap, struct err *err)
 {
 	struct hist_loads *h = src;
-	int e = session__read_maps(&h->tool->session, snap, err);
+	int e = tool__read_maps(h->tool, snap, err);
 
 	if (e)
 		return e;
@@ -304,7 +304,8 @@ static int hist_loads_emit(struct printer *p, void *ctx, struct err *err)
 	struct hist_loads *h = ctx;
 	const struct perf_event_attr *a = &h->tool->evlist.evsel[0].attr;
 	const struct snapshot *d = &p->delta;
-	__u64 samples = d->counters.seen + d->recursion_misses, count = h->count - h->count_prev;
+	__u64 samples = d->counters.seen + unseen__samples(&d->unseen);
+	__u64 count = h->count - h->count_prev;
 	struct count loads = count__sub(&h->loads, &h->loads_prev);
 	double above;
 	int e;
@@ -335,7 +336,7 @@ static int hist_loads_emit(struct printer *p, void *ctx, struct err *err)
 }
 
 /* Where each kind of run's reports come from: a live session, one with --loads, a file. */
-static const struct printer_ops sample_ops = { .read = session__read_maps };
+static const struct printer_ops sample_ops = { .read = tool__read_maps };
 static const struct printer_ops loads_ops = { .read = hist_loads_read, .emit = hist_loads_emit };
 static const struct printer_ops report_ops = { .read = offline__read };
 
@@ -387,6 +388,7 @@ static int run_report(void *input)
 	p.ops = &report_ops;
 	p.ctx = &o;
 	p.report = hist_report(args, &run, &o.src);
+	p.report.period_weighted = offline__freq(&o);
 	p.final = true;
 	if (printer__init(&p, o.cfg.nranges, &started)) {
 		fprintf(stderr, "ldlat-hist: out of memory\n");
@@ -479,8 +481,9 @@ static int run_sample(void *input)
 	p.tool = "ldlat-hist";
 	p.out = &args->out;
 	p.ops = &sample_ops;
-	p.ctx = &tool.session;
+	p.ctx = &tool;
 	p.report = hist_report(args, &run, &tool.src);
+	p.report.period_weighted = tool.evlist.evsel[0].attr.freq;
 	if (tool.loads.active) {
 		loads.tool = &tool;
 		p.ops = &loads_ops;

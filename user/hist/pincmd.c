@@ -178,6 +178,7 @@ void pin_meta__fill(struct ldlat_pin_meta *m, const struct tool *t, const struct
 			m->range_mapping |= 1u << i;
 	}
 	m->cfg = t->cfg;
+	m->freq = t->evlist.evsel[0].attr.freq;
 }
 
 int pincmd__unpin(const char *tool, const char *dir)
@@ -314,6 +315,7 @@ int pincmd__show(const char *tool, const struct pin_opts *po, const struct cli *
 		.linear_step = ps.meta.cfg.linear_step,
 		.has_latency = src.fields & LDLAT_HAS_LAT,
 		.intervals = cli->interval > 0,
+		.period_weighted = ps.meta.freq,
 	};
 	if (printer__init(&p, ps.meta.cfg.nranges, &run.started)) {
 		fprintf(stderr, "%s: out of memory\n", tool);

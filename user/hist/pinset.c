@@ -688,8 +688,9 @@ int pinset__open(struct pinset *p, const char *dir, struct err *err)
 	if (sc.layout != LDLAT_PIN_LAYOUT) {
 		err__msg(err,
 			 "--show '%s': the set was pinned by another version of ldlat-hist (layout "
-			 "%u; this one reads layout %u)",
-			 dir, sc.layout, LDLAT_PIN_LAYOUT);
+			 "%u; this one reads layout %u): show it with the ldlat-hist that pinned "
+			 "it, or remove it with ldlat-hist --unpin %s",
+			 dir, sc.layout, LDLAT_PIN_LAYOUT, dir);
 		goto fail;
 	}
 	p->meta = sc.meta;
@@ -714,8 +715,10 @@ fail:
 
 int pinset__read(const struct pinset *p, struct snapshot *snap)
 {
-	return session__read_fds(p->counters_fd, p->hists_fd, p->prog_fd, p->ncpus,
-				 p->meta.cfg.nranges, snap);
+	/* the events' fds are not reachable from bpffs: what the program missed is not known */
+	memset(&snap->unseen, 0, sizeof(snap->unseen));
+	snap->linear_step = p->meta.cfg.linear_step;
+	return session__read_fds(p->counters_fd, p->hists_fd, p->ncpus, p->meta.cfg.nranges, snap);
 }
 
 int pinset__read_shown(const struct pinset *p, struct snapshot *snap)
@@ -723,12 +726,12 @@ int pinset__read_shown(const struct pinset *p, struct snapshot *snap)
 	struct ldlat_pin_shown shown;
 	struct ldlat_hist h;
 	__u32 zero = 0, idx;
-	int k;
 
 	if (bpf_map_lookup_elem(p->shown_fd, &zero, &shown))
 		return -errno;
 	snap->counters = shown.counters;
-	snap->recursion_misses = shown.recursion_misses;
+	memset(&snap->unseen, 0, sizeof(snap->unseen));
+	snap->linear_step = p->meta.cfg.linear_step;
 	snap->taken = ts__from_ns(shown.taken_ns);
 	for (idx = 0; idx < p->meta.cfg.nranges * LDLAT_NCLASS; idx++) {
 		struct cell *c = &snap->cells[idx];
@@ -736,11 +739,7 @@ int pinset__read_shown(const struct pinset *p, struct snapshot *snap)
 		if (bpf_map_lookup_elem(p->shown_hists_fd, &idx, &h))
 			return -errno;
 		memset(c, 0, sizeof(*c));
-		for (k = 0; k < LDLAT_NBUCKETS; k++) {
-			c->slot[k] = h.slot[k];
-			c->count += h.slot[k];
-		}
-		c->sum = h.sum;
+		cell__add_hist(c, &h);
 	}
 	return 0;
 }
@@ -749,7 +748,6 @@ int pinset__record_shown(const struct pinset *p, const struct snapshot *snap)
 {
 	struct ldlat_pin_shown shown = {
 		.taken_ns = ts__ns(&snap->taken),
-		.recursion_misses = snap->recursion_misses,
 		.counters = snap->counters,
 	};
 	struct ldlat_hist h;
@@ -759,8 +757,7 @@ int pinset__record_shown(const struct pinset *p, const struct snapshot *snap)
 		memset(&h, 0, sizeof(h));
 		h.range = idx / LDLAT_NCLASS;
 		h.class = idx % LDLAT_NCLASS;
-		memcpy(h.slot, snap->cells[idx].slot, sizeof(h.slot));
-		h.sum = snap->cells[idx].sum;
+		cell__to_hist(&snap->cells[idx], &h);
 		if (bpf_map_update_elem(p->shown_hists_fd, &idx, &h, BPF_ANY))
 			return -errno;
 	}

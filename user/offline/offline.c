@@ -393,9 +393,20 @@ int offline__run(struct offline *o, struct snapshot *snap, struct err *err)
 	perf_file__rewind(&o->file, &c);
 	while ((e = next_sample(o, &c, &r, &ps, err)) > 0) {
 		offline__ldlat_sample(&o->cfg, &ps, &s);
+		s.period = offline__sample_period(o, &ps);
 		snapshot__account(snap, &o->cfg, &s);
 	}
 	return e;
+}
+
+bool offline__freq(const struct offline *o)
+{
+	int i;
+
+	for (i = 0; i < o->file.nevents; i++)
+		if (o->use[i] && o->file.events[i].attr.freq)
+			return true;
+	return false;
 }
 
 void offline__reset_counts(struct offline *o)

@@ -83,6 +83,8 @@ static inline void offline__ldlat_sample(const struct ldlat_config *cfg,
 	s->flags = (ps->type & PERF_SAMPLE_ADDR) ? LDLAT_HAS_ADDR : 0;
 	s->lat = 0;
 	s->data_src = 0;
+	/* without PERF_SAMPLE_PERIOD the event's fixed period: offline__sample_period */
+	s->period = (ps->type & PERF_SAMPLE_PERIOD) ? ps->period : 0;
 	if ((cfg->need & LDLAT_HAS_LAT) && (ps->type & PERF_SAMPLE_WEIGHT_TYPE)) {
 		s->lat = perf_sample__latency(ps);
 		s->flags |= LDLAT_HAS_LAT;
@@ -92,6 +94,19 @@ static inline void offline__ldlat_sample(const struct ldlat_config *cfg,
 		s->flags |= LDLAT_HAS_DSRC;
 	}
 }
+
+/* The events a sample stands for: its period, or its event's fixed one. */
+static inline __u64 offline__sample_period(const struct offline *o, const struct perf_sample *ps)
+{
+	const struct perf_event_attr *a = &o->file.events[ps->event].attr;
+
+	if (ps->type & PERF_SAMPLE_PERIOD)
+		return ps->period;
+	return a->freq ? 0 : a->sample_period;
+}
+
+/* Whether an analysed event was recorded in frequency mode: the samples' periods vary. */
+bool offline__freq(const struct offline *o);
 
 /* Every sample of the file into snap (initialised for cfg.nranges). 0 or -EINVAL and err. */
 int offline__run(struct offline *o, struct snapshot *snap, struct err *err);

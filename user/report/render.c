@@ -61,6 +61,15 @@ int report__groups(const struct report *r, const struct snapshot *s, struct grou
 	return ng;
 }
 
+void report__total(const struct snapshot *s, struct cell *all)
+{
+	size_t i, n = (size_t)s->nranges * LDLAT_NCLASS;
+
+	memset(all, 0, sizeof(*all));
+	for (i = 0; i < n; i++)
+		cell__add(all, &s->cells[i]);
+}
+
 static void group_title(const struct report *r, const struct group *g, char *buf, size_t len)
 {
 	char range[600];
@@ -84,11 +93,46 @@ static int u64_width(__u64 v)
 	return snprintf(buf, sizeof(buf), "%llu", (unsigned long long)v);
 }
 
+/* Rows of the text histogram: the buckets, or with log-linear ones each power of two. */
+#define HIST_ROWS (LDLAT_NLINEAR > LDLAT_LAT_BITS + 2 ? LDLAT_NLINEAR : LDLAT_LAT_BITS + 2)
+
+struct hist_row {
+	__u64 lo, hi, count;
+};
+
+/*
+ * Text shows a power of two per row as it always has (the sub-buckets would
+ * be hundreds of rows); the percentiles and JSON use the sub-buckets.
+ */
+static int hist_rows(const struct cell *c, __u32 linear_step, struct hist_row *rows)
+{
+	__u32 k, r, n = linear_step ? LDLAT_NLINEAR : LDLAT_LAT_BITS + 2;
+
+	for (r = 0; r < n; r++) {
+		rows[r].count = 0;
+		if (linear_step) {
+			rows[r].lo = ldlat_bucket_lo(r, linear_step);
+			rows[r].hi = ldlat_bucket_hi(r, linear_step);
+		} else {
+			rows[r].lo = r ? 1ull << (r - 1) : 0;
+			rows[r].hi = r == n - 1 ? ~0ull : (1ull << r) - 1;
+		}
+	}
+	for (k = 0; k < ldlat_nbuckets(linear_step); k++) {
+		if (!c->slot[k])
+			continue;
+		r = linear_step ? k : ldlat_log2_bucket(ldlat_bucket_lo(k, 0));
+		rows[r < n ? r : n - 1].count += c->slot[k];
+	}
+	return (int)n;
+}
+
 static void render_hist(FILE *out, const struct report *r, const struct cell *c)
 {
-	int first = -1, last = -1, k, w = 1, stars;
+	int first = -1, last = -1, k, w = 1, stars, n;
 	__u64 max = 0, lo, hi;
 	char bar[BAR_WIDTH + 1], label[64];
+	struct hist_row rows[HIST_ROWS];
 	struct table_column cols[] = {
 		{ .header = "cycles", .align = TABLE_RIGHT }, /* as wide as the labels, below */
 		{ .header = "count", .width = 9, .align = TABLE_LEFT, .sep = " : " },
@@ -97,40 +141,41 @@ static void render_hist(FILE *out, const struct report *r, const struct cell *c)
 	const struct table t = { cols, ARRAY_SIZE(cols) };
 	struct table_row row;
 
-	for (k = 0; k < LDLAT_NBUCKETS; k++) {
-		if (!c->slot[k])
+	n = hist_rows(c, r->linear_step, rows);
+	for (k = 0; k < n; k++) {
+		if (!rows[k].count)
 			continue;
 		if (first < 0)
 			first = k;
 		last = k;
-		if (c->slot[k] > max)
-			max = c->slot[k];
+		if (rows[k].count > max)
+			max = rows[k].count;
 	}
 	if (first < 0)
 		return;
 	for (k = first; k <= last; k++) {
-		hi = ldlat_bucket_hi(k, r->linear_step);
+		hi = rows[k].hi == ~0ull ? rows[k].lo : rows[k].hi;
 		if (u64_width(hi) > w)
 			w = u64_width(hi);
 	}
 	cols[0].width = 2 * w + 4; /* "lo -> hi", each as wide as the widest */
 	table__header(out, &t);
 	for (k = first; k <= last; k++) {
-		lo = ldlat_bucket_lo(k, r->linear_step);
-		hi = ldlat_bucket_hi(k, r->linear_step);
-		if (hi == ~0ull && r->linear_step)
+		lo = rows[k].lo;
+		hi = rows[k].hi;
+		if (hi == ~0ull)
 			snprintf(label, sizeof(label), "%*llu -> ...%*s", w, (unsigned long long)lo,
 				 w - 3 > 0 ? w - 3 : 0, "");
 		else
 			snprintf(label, sizeof(label), "%*llu -> %-*llu", w, (unsigned long long)lo,
 				 w, (unsigned long long)hi);
-		stars = (int)((unsigned __int128)c->slot[k] * BAR_WIDTH / max);
+		stars = (int)((unsigned __int128)rows[k].count * BAR_WIDTH / max);
 		memset(bar, '*', stars);
 		memset(bar + stars, ' ', BAR_WIDTH - stars);
 		bar[BAR_WIDTH] = '\0';
 		table__row_begin(&row, out, &t);
 		table__cell(&row, "%s", label);
-		table__cell(&row, "%llu", (unsigned long long)c->slot[k]);
+		table__cell(&row, "%llu", (unsigned long long)rows[k].count);
 		table__cell(&row, "|%s|", bar);
 		table__row_end(&row);
 	}
@@ -147,17 +192,39 @@ static const char *percentile_text(const struct cell *c, double p, __u32 linear_
 	return buf;
 }
 
-static void render_summary(FILE *out, const struct report *r, const struct cell *c)
+double report__share(__u64 part, __u64 whole)
 {
-	char p50[32], p90[32], p99[32];
+	return whole ? (double)part / (double)whole * 100.0 : 0.0;
+}
 
-	fprintf(out,
-		"  %llu samples, mean %.1f cycles, p50 %s, p90 %s, p99 %s (percentiles "
-		"estimated from the buckets)\n",
-		(unsigned long long)c->count, c->count ? (double)c->sum / (double)c->count : 0.0,
-		percentile_text(c, 50, r->linear_step, p50, sizeof(p50)),
-		percentile_text(c, 90, r->linear_step, p90, sizeof(p90)),
-		percentile_text(c, 99, r->linear_step, p99, sizeof(p99)));
+static void render_summary(FILE *out, const struct report *r, const struct cell *c,
+			   const struct cell *all)
+{
+	char p50[32], p90[32], p99[32], bound[48];
+	__u64 n = cell__measured(c);
+
+	fprintf(out, "  %llu samples (%.1f%% of kept)", (unsigned long long)c->count,
+		report__share(c->count, all->count));
+	if (r->period_weighted)
+		fprintf(out, ", standing for %llu events (%.1f%% of the kept samples' events)",
+			(unsigned long long)c->period, report__share(c->period, all->period));
+	if (n) {
+		percentile__bound(r->linear_step, bound, sizeof(bound));
+		fprintf(out,
+			"\n  latency: mean %.1f cycles, min %llu, p50 %s, p90 %s, p99 %s, max %llu "
+			"(percentiles %s)",
+			(double)c->sum / (double)n, (unsigned long long)c->min,
+			percentile_text(c, 50, r->linear_step, p50, sizeof(p50)),
+			percentile_text(c, 90, r->linear_step, p90, sizeof(p90)),
+			percentile_text(c, 99, r->linear_step, p99, sizeof(p99)),
+			(unsigned long long)c->max, bound);
+	}
+	if (c->unmeasured)
+		fprintf(out,
+			"\n  %llu samples without a measured latency (in no bucket, mean or "
+			"percentile)",
+			(unsigned long long)c->unmeasured);
+	fputc('\n', out);
 }
 
 const char *report__op_name(unsigned int i, __u32 *bit)
@@ -223,11 +290,29 @@ void render_counters(FILE *out, const struct snapshot *s, const struct ldlat_con
 			drops[i].what);
 	}
 	fputc('\n', out);
-	if (s->recursion_misses)
+	render_unseen(out, &s->unseen);
+}
+
+void render_unseen(FILE *out, const struct unseen *u)
+{
+	if (!u->known)
+		return;
+	if (u->freq)
 		fprintf(out,
-			"warning: the kernel skipped %llu samples while another BPF program ran on "
-			"their CPU\n",
-			(unsigned long long)s->recursion_misses);
+			"unseen: about %llu samples the events produced and the program did not "
+			"see "
+			"(frequency mode: their %llu events against the %llu the samples seen "
+			"stand "
+			"for)\n",
+			(unsigned long long)unseen__samples(u), (unsigned long long)u->counted,
+			(unsigned long long)u->seen_period);
+	else
+		fprintf(out,
+			"unseen: %llu samples the events produced and the program did not see "
+			"(%llu "
+			"by the events' counts, %llu seen)\n",
+			(unsigned long long)unseen__samples(u), (unsigned long long)u->counted,
+			(unsigned long long)u->seen);
 }
 
 /* Samples per range, for samples without latency. */
@@ -267,6 +352,7 @@ void render_text(FILE *out, const struct report *r, const struct snapshot *s)
 {
 	struct group groups[LDLAT_MAX_RANGES * LDLAT_NCLASS];
 	char title[800], when[32];
+	struct cell all = {};
 	struct tm tm;
 	int i, n;
 
@@ -281,11 +367,12 @@ void render_text(FILE *out, const struct report *r, const struct snapshot *s)
 	} else if (!n) {
 		fprintf(out, "no samples kept\n");
 	} else {
+		report__total(s, &all);
 		for (i = 0; i < n; i++) {
 			group_title(r, &groups[i], title, sizeof(title));
 			fprintf(out, "%s%s\n", i ? "\n" : "", title);
 			render_hist(out, r, &groups[i].sum);
-			render_summary(out, r, &groups[i].sum);
+			render_summary(out, r, &groups[i].sum, &all);
 		}
 	}
 	render_counters(out, s, r->run ? r->run->cfg : NULL);

@@ -64,6 +64,13 @@ struct report {
 	__u32 linear_step;
 	bool has_latency; /* the samples carry latency and data source */
 	bool intervals;	  /* each snapshot is one interval: print its time */
+	/*
+	 * Frequency mode: each sample stands for its own period of events, so
+	 * shares and event estimates weigh samples by period; else every
+	 * sample stands for the same period and shares of samples are shares
+	 * of events.
+	 */
+	bool period_weighted;
 };
 
 /* A group of cells to print as one histogram. */
@@ -89,10 +96,19 @@ void render_text(FILE *out, const struct report *r, const struct snapshot *s);
 const char *report__op_name(unsigned int i, __u32 *bit);
 
 /*
- * The filter counters' line ("filters: N seen, M kept; dropped: ..."), and a
- * recursion warning.  cfg (may be NULL) names the ops the op filter kept.
+ * The filter counters' line ("filters: N seen, M kept; dropped: ..."), and
+ * the unseen line when the events' counts were read.  cfg (may be NULL) names the ops the op filter kept.
  */
 void render_counters(FILE *out, const struct snapshot *s, const struct ldlat_config *cfg);
+
+/* The "unseen" line of render_counters: what the events produced that the program did not see. */
+void render_unseen(FILE *out, const struct unseen *u);
+
+/* Every cell of s summed: the whole the shares are of. */
+void report__total(const struct snapshot *s, struct cell *all);
+
+/* part / whole in percent; 0 for an empty whole. */
+double report__share(__u64 part, __u64 whole);
 
 /* The --loads line of render_text. */
 void render_loads_text(FILE *out, const struct loads_report *l);
@@ -115,8 +131,14 @@ struct json;
 void render_json_run(struct json *j, const struct run_info *run, const struct source *src,
 		     const struct snapshot *s);
 
-/* The "counters" member: seen, kept, dropped by reason, skipped. */
+/* The "counters" member: seen, kept, dropped by reason, seen_period, unseen. */
 void render_json_counters(struct json *j, const struct snapshot *s);
+
+/* The "unseen" member: null when not measured (render_unseen's figures). */
+void render_json_unseen(struct json *j, const struct unseen *u);
+
+/* The "percentile_error" member: {kind: "relative" | "cycles", bound}. */
+void render_json_percentile_error(struct json *j, __u32 linear_step);
 
 /*
  * An OpenMetrics exposition (also valid Prometheus text format) of totals:

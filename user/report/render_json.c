@@ -110,19 +110,39 @@ void render_json_counters(struct json *j, const struct snapshot *s)
 	for (v = LDLAT_DROP_MISSING; v < LDLAT_NVERDICTS; v++)
 		json__u64(j, counters__key(v), by_verdict[v]);
 	json__object_end(j);
-	json__u64(j, "skipped", s->recursion_misses);
+	json__u64(j, "seen_period", s->counters.seen_period);
+	render_json_unseen(j, &s->unseen);
 	json__object_end(j);
 }
 
-static void json_group(struct json *j, const struct report *r, const struct group *g)
+void render_json_unseen(struct json *j, const struct unseen *u)
+{
+	if (!u->known) {
+		json__null(j, "unseen");
+		return;
+	}
+	json__object_begin(j, "unseen");
+	json__u64(j, "samples", unseen__samples(u));
+	json__bool(j, "estimated", u->freq);
+	json__string(j, "method",
+		     u->freq ? "events counted - periods seen" : "count / period - seen");
+	json__u64(j, u->freq ? "events_counted" : "samples_counted", u->counted);
+	json__u64(j, "seen", u->seen);
+	json__u64(j, "seen_period", u->seen_period);
+	json__object_end(j);
+}
+
+static void json_group(struct json *j, const struct report *r, const struct group *g,
+		       const struct cell *all)
 {
 	static const char *const pnames[3] = { "p50", "p90", "p99" };
 	static const double pcts[3] = { 50, 90, 99 };
 	const struct cell *c = &g->sum;
+	__u64 n = cell__measured(c);
 	bool at_least[3];
 	double pv[3];
 	char name[600];
-	int k;
+	__u32 k;
 
 	json__object_begin(j, NULL);
 	if (g->range < 0)
@@ -139,29 +159,50 @@ static void json_group(struct json *j, const struct report *r, const struct grou
 		json__string(j, "class_name", class__name(g->cls));
 	}
 	json__u64(j, "count", c->count);
+	json__fixed(j, "share", report__share(c->count, all->count) / 100.0, 6);
+	json__u64(j, "events", c->period);
+	if (r->period_weighted)
+		json__fixed(j, "event_share", report__share(c->period, all->period) / 100.0, 6);
+	else
+		json__null(j, "event_share");
 	if (!r->has_latency) {
+		json__null(j, "measured");
+		json__null(j, "unmeasured");
 		json__null(j, "sum");
 		json__null(j, "mean");
+		json__null(j, "min");
+		json__null(j, "max");
 		json__null(j, "percentiles");
 		json__null(j, "buckets");
 		goto out;
 	}
+	json__u64(j, "measured", n);
+	json__u64(j, "unmeasured", c->unmeasured);
 	json__u64(j, "sum", c->sum);
-	json__fixed(j, "mean", c->count ? (double)c->sum / (double)c->count : 0.0, 3);
-	json__object_begin(j, "percentiles");
-	for (k = 0; k < 3; k++) {
-		pv[k] = cell__percentile_floor(c, pcts[k], r->linear_step, &at_least[k]);
-		json__fixed(j, pnames[k], pv[k], 1);
+	if (!n) {
+		json__null(j, "mean");
+		json__null(j, "min");
+		json__null(j, "max");
+		json__null(j, "percentiles");
+	} else {
+		json__fixed(j, "mean", (double)c->sum / (double)n, 3);
+		json__u64(j, "min", c->min);
+		json__u64(j, "max", c->max);
+		json__object_begin(j, "percentiles");
+		for (k = 0; k < 3; k++) {
+			pv[k] = cell__percentile_floor(c, pcts[k], r->linear_step, &at_least[k]);
+			json__fixed(j, pnames[k], pv[k], 1);
+		}
+		/* those in the open last bucket: their value is a floor (and max a ceiling) */
+		json__array_begin(j, "at_least");
+		for (k = 0; k < 3; k++)
+			if (at_least[k])
+				json__string(j, NULL, pnames[k]);
+		json__array_end(j);
+		json__object_end(j);
 	}
-	/* those in the open last bucket: their value is its lower bound, a floor */
-	json__array_begin(j, "at_least");
-	for (k = 0; k < 3; k++)
-		if (at_least[k])
-			json__string(j, NULL, pnames[k]);
-	json__array_end(j);
-	json__object_end(j);
 	json__array_begin(j, "buckets");
-	for (k = 0; k < LDLAT_NBUCKETS; k++) {
+	for (k = 0; k < ldlat_nbuckets(r->linear_step); k++) {
 		if (!c->slot[k])
 			continue;
 		json__object_begin(j, NULL);
@@ -172,6 +213,18 @@ static void json_group(struct json *j, const struct report *r, const struct grou
 	}
 	json__array_end(j);
 out:
+	json__object_end(j);
+}
+
+/* How far a percentile may be from the exact one: relative (log-linear) or in cycles (linear). */
+void render_json_percentile_error(struct json *j, __u32 linear_step)
+{
+	json__object_begin(j, "percentile_error");
+	json__string(j, "kind", linear_step ? "cycles" : "relative");
+	if (linear_step)
+		json__u64(j, "bound", linear_step / 2);
+	else
+		json__fixed(j, "bound", LDLAT_REL_ERROR, 6);
 	json__object_end(j);
 }
 
@@ -195,6 +248,7 @@ void render_json(FILE *out, const struct report *r, const struct snapshot *s)
 {
 	struct group groups[LDLAT_MAX_RANGES * LDLAT_NCLASS];
 	const struct run_info *run = r->run;
+	struct cell all;
 	struct json j;
 	int i, n;
 
@@ -203,11 +257,13 @@ void render_json(FILE *out, const struct report *r, const struct snapshot *s)
 	render_json_run(&j, run, r->src, s);
 	json__bool(&j, "latency", r->has_latency);
 	json__string(&j, "unit", "cycles");
-	json__string(&j, "buckets", r->linear_step ? "linear" : "log2");
+	json__string(&j, "buckets", r->linear_step ? "linear" : "log-linear");
 	if (r->linear_step)
 		json__u64(&j, "bucket_width", r->linear_step);
 	else
 		json__null(&j, "bucket_width");
+	render_json_percentile_error(&j, r->linear_step);
+	json__string(&j, "weighting", r->period_weighted ? "period" : "samples");
 	/* without a data source, report__groups groups by range */
 	json__string(&j, "by",
 		     by_name(!r->has_latency && (r->by == BY_CLASS || r->by == BY_BOTH) ? BY_RANGE
@@ -216,8 +272,9 @@ void render_json(FILE *out, const struct report *r, const struct snapshot *s)
 	render_json_counters(&j, s);
 	json__array_begin(&j, "histograms");
 	n = report__groups(r, s, groups, LDLAT_MAX_RANGES * LDLAT_NCLASS);
+	report__total(s, &all);
 	for (i = 0; i < n; i++)
-		json_group(&j, r, &groups[i]);
+		json_group(&j, r, &groups[i], &all);
 	json__array_end(&j);
 	if (r->loads) {
 		json__object_begin(&j, "loads");

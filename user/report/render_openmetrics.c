@@ -70,10 +70,15 @@ static void render_counter_families(FILE *out, const struct snapshot *s,
 		om_labels__add(&l, "reason", counters__key(v), OM_VALUE_MAX);
 		om__sample_u64(out, "ldlat_samples_dropped", &l, by_verdict[v]);
 	}
-	om__family(out, "ldlat_samples_skipped", NULL,
-		   "Samples the kernel did not give the program because another BPF program was "
-		   "running on that CPU (a counter since the start).");
-	om__sample_u64(out, "ldlat_samples_skipped", base, s->recursion_misses);
+	/* not measured (a pinned set, a file): no sample, as a scrape without the series */
+	if (!s->unseen.known)
+		return;
+	l = *base;
+	om_labels__add(&l, "estimated", s->unseen.freq ? "1" : "0", 8);
+	om__family(out, "ldlat_samples_unseen", NULL,
+		   "Samples the events produced that the program did not see, from the events' "
+		   "own counts (a counter since the start; estimated=1 in frequency mode).");
+	om__sample_u64(out, "ldlat_samples_unseen", &l, unseen__samples(&s->unseen));
 }
 
 /* Every bucket bound, always: a series keeps the same buckets from scrape to scrape. */
@@ -85,17 +90,27 @@ static void render_histogram(FILE *out, const struct report *r, const struct gro
 	__u64 cumulative = 0;
 	int k;
 
-	for (k = 0; k < LDLAT_NBUCKETS - 1; k++) {
+	__u64 hi;
+
+	/*
+	 * Log-linear buckets are exposed at each power of two (their bounds
+	 * fall there too), as the hundreds of sub-buckets would make every
+	 * scrape heavy; the percentile family carries the fine estimate.
+	 */
+	for (k = 0; k < (int)ldlat_nbuckets(r->linear_step) - 1; k++) {
 		cumulative += c->slot[k];
+		hi = ldlat_bucket_hi(k, r->linear_step);
+		if (!r->linear_step && (hi + 1) & hi)
+			continue;
 		l = *labels;
-		om_labels__add_u64(&l, "le", ldlat_bucket_hi(k, r->linear_step));
+		om_labels__add_u64(&l, "le", hi);
 		om__sample_u64(out, "ldlat_latency_cycles_bucket", &l, cumulative);
 	}
 	l = *labels;
 	om_labels__add(&l, "le", "+Inf", OM_VALUE_MAX);
-	om__sample_u64(out, "ldlat_latency_cycles_bucket", &l, c->count);
+	om__sample_u64(out, "ldlat_latency_cycles_bucket", &l, cell__measured(c));
 	om__sample_u64(out, "ldlat_latency_cycles_sum", labels, c->sum);
-	om__sample_u64(out, "ldlat_latency_cycles_count", labels, c->count);
+	om__sample_u64(out, "ldlat_latency_cycles_count", labels, cell__measured(c));
 }
 
 static void render_loads_families(FILE *out, const struct loads_report *lr,
@@ -114,11 +129,103 @@ static void render_loads_families(FILE *out, const struct loads_report *lr,
 		om__sample_fixed(out, "ldlat_loads_sampled_ratio", &l, lr->above / lr->loads, 9);
 }
 
+static void group_labels(const struct report *r, const struct group *g,
+			 const struct om_labels *base, struct om_labels *labels)
+{
+	char range[600];
+
+	report__group_range(r, g, range, sizeof(range));
+	*labels = *base;
+	om_labels__add(labels, "class", report__group_class(g), OM_VALUE_MAX);
+	/* built here, at most sizeof(range) bytes: never cut once escaped */
+	om_labels__add(labels, "range", range, 2 * sizeof(range));
+}
+
+/*
+ * What the histogram family cannot say: the exact min and max, the
+ * percentiles from the sub-buckets with their error bound, the samples
+ * without a measured latency, and the events the samples stand for.
+ */
+static void render_latency_families(FILE *out, const struct report *r, const struct group *g, int n,
+				    const struct om_labels *base)
+{
+	static const char *const qs[3] = { "50", "90", "99" };
+	static const double pcts[3] = { 50, 90, 99 };
+	struct om_labels labels, l;
+	char help[200], bound[48];
+	int i, k;
+
+	percentile__bound(r->linear_step, bound, sizeof(bound));
+	om__family(out, "ldlat_latency_min_cycles", "gauge",
+		   "Least measured latency of the kept samples, in core cycles (exact).");
+	for (i = 0; i < n; i++)
+		if (cell__measured(&g[i].sum)) {
+			group_labels(r, &g[i], base, &labels);
+			om__sample_u64(out, "ldlat_latency_min_cycles", &labels, g[i].sum.min);
+		}
+	om__family(out, "ldlat_latency_max_cycles", "gauge",
+		   "Greatest measured latency of the kept samples, in core cycles (exact).");
+	for (i = 0; i < n; i++)
+		if (cell__measured(&g[i].sum)) {
+			group_labels(r, &g[i], base, &labels);
+			om__sample_u64(out, "ldlat_latency_max_cycles", &labels, g[i].sum.max);
+		}
+	snprintf(help, sizeof(help),
+		 "Latency percentiles of the kept samples, in core cycles, %s of the exact "
+		 "value and never outside min and max.",
+		 bound);
+	om__family(out, "ldlat_latency_percentile_cycles", "gauge", help);
+	for (i = 0; i < n; i++) {
+		if (!cell__measured(&g[i].sum))
+			continue;
+		group_labels(r, &g[i], base, &labels);
+		for (k = 0; k < 3; k++) {
+			l = labels;
+			om_labels__add(&l, "percentile", qs[k], 8);
+			om__sample_fixed(out, "ldlat_latency_percentile_cycles", &l,
+					 cell__percentile(&g[i].sum, pcts[k], r->linear_step), 0);
+		}
+	}
+	om__family(out, "ldlat_latency_percentile_error", "gauge",
+		   "The bound of the percentiles' error: relative (kind=relative, a ratio) or "
+		   "in cycles (kind=cycles, linear buckets).");
+	l = *base;
+	om_labels__add(&l, "kind", r->linear_step ? "cycles" : "relative", 16);
+	if (r->linear_step)
+		om__sample_u64(out, "ldlat_latency_percentile_error", &l, r->linear_step / 2);
+	else
+		om__sample_fixed(out, "ldlat_latency_percentile_error", &l, LDLAT_REL_ERROR, 6);
+	om__family(out, "ldlat_samples_unmeasured", NULL,
+		   "Kept samples without a measured latency (in no bucket, sum or percentile; a "
+		   "counter since the start).");
+	for (i = 0; i < n; i++) {
+		group_labels(r, &g[i], base, &labels);
+		om__sample_u64(out, "ldlat_samples_unmeasured", &labels, g[i].sum.unmeasured);
+	}
+}
+
+/* The events the kept samples stand for: their periods summed (weighting=period in -F). */
+static void render_event_families(FILE *out, const struct report *r, const struct group *g, int n,
+				  const struct om_labels *base)
+{
+	struct om_labels labels;
+	int i;
+
+	om__family(out, "ldlat_events", NULL,
+		   "Events the kept samples stand for, the sum of their periods (a counter since "
+		   "the start); in frequency mode the period varies and shares are shares of "
+		   "this.");
+	for (i = 0; i < n; i++) {
+		group_labels(r, &g[i], base, &labels);
+		om_labels__add(&labels, "weighting", r->period_weighted ? "period" : "samples", 16);
+		om__sample_u64(out, "ldlat_events", &labels, g[i].sum.period);
+	}
+}
+
 void render_openmetrics(FILE *out, const struct report *r, const struct snapshot *s)
 {
 	struct group groups[LDLAT_MAX_RANGES * LDLAT_NCLASS];
 	struct om_labels base, labels;
-	char range[600];
 	int i, n;
 
 	base_labels(r, &base);
@@ -136,16 +243,15 @@ void render_openmetrics(FILE *out, const struct report *r, const struct snapshot
 			   "counter since the start).");
 	}
 	for (i = 0; i < n; i++) {
-		report__group_range(r, &groups[i], range, sizeof(range));
-		labels = base;
-		om_labels__add(&labels, "class", report__group_class(&groups[i]), OM_VALUE_MAX);
-		/* built here, at most sizeof(range) bytes: never cut once escaped */
-		om_labels__add(&labels, "range", range, 2 * sizeof(range));
+		group_labels(r, &groups[i], &base, &labels);
 		if (r->has_latency)
 			render_histogram(out, r, &groups[i], &labels);
 		else
 			om__sample_u64(out, "ldlat_range_samples", &labels, groups[i].sum.count);
 	}
+	if (r->has_latency)
+		render_latency_families(out, r, groups, n, &base);
+	render_event_families(out, r, groups, n, &base);
 	if (r->loads)
 		render_loads_families(out, r->loads, &base);
 	om__eof(out);

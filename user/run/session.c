@@ -162,13 +162,12 @@ int session__attach(struct session *s, struct evlist *evlist, struct err *err)
 	return 0;
 }
 
-int session__read_fds(int counters_fd, int hists_fd, int prog_fd, int ncpus, __u32 nranges,
+int session__read_fds(int counters_fd, int hists_fd, int ncpus, __u32 nranges,
 		      struct snapshot *snap)
 {
 	struct ldlat_counters *cnt;
 	struct ldlat_hist *vals;
-	struct bpf_prog_info info = {};
-	__u32 zero = 0, idx, n = nranges * LDLAT_NCLASS, info_len = sizeof(info);
+	__u32 zero = 0, idx, n = nranges * LDLAT_NCLASS;
 	int cpu, k, e = 0;
 	size_t csz = sizeof(struct ldlat_counters);
 	__u64 *dst;
@@ -199,17 +198,9 @@ int session__read_fds(int counters_fd, int hists_fd, int prog_fd, int ncpus, __u
 			goto out;
 		}
 		memset(c, 0, sizeof(*c));
-		for (cpu = 0; cpu < ncpus; cpu++) {
-			for (k = 0; k < LDLAT_NBUCKETS; k++) {
-				c->slot[k] += vals[cpu].slot[k];
-				c->count += vals[cpu].slot[k];
-			}
-			c->sum += vals[cpu].sum;
-		}
+		for (cpu = 0; cpu < ncpus; cpu++)
+			cell__add_hist(c, &vals[cpu]);
 	}
-	snap->recursion_misses = 0;
-	if (prog_fd >= 0 && !bpf_obj_get_info_by_fd(prog_fd, &info, &info_len))
-		snap->recursion_misses = info.recursion_misses;
 	clock_gettime(CLOCK_REALTIME, &snap->taken);
 out:
 	free(cnt);
@@ -224,9 +215,9 @@ int session__prog_fd(const struct session *s)
 
 int session__read(const struct session *s, struct snapshot *snap)
 {
+	snap->linear_step = s->skel->rodata->cfg.linear_step;
 	return session__read_fds(bpf_map__fd(s->skel->maps.counters),
-				 bpf_map__fd(s->skel->maps.hists), session__prog_fd(s), s->ncpus,
-				 s->nranges, snap);
+				 bpf_map__fd(s->skel->maps.hists), s->ncpus, s->nranges, snap);
 }
 
 int session__read_maps(void *ctx, struct snapshot *snap, struct err *err)

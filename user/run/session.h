@@ -65,11 +65,11 @@ int session__read(const struct session *s, struct snapshot *snap);
 int session__read_maps(void *ctx, struct snapshot *snap, struct err *err);
 
 /*
- * The same from the maps' fds (a pinned set has no skeleton): counters,
- * hists of nranges * LDLAT_NCLASS cells, and the program (prog_fd < 0: no
- * recursion_misses).  Returns 0 or -errno.
+ * The same from the maps' fds (a pinned set has no skeleton): counters and
+ * hists of nranges * LDLAT_NCLASS cells.  snap->unseen is left as it is.
+ * Returns 0 or -errno.
  */
-int session__read_fds(int counters_fd, int hists_fd, int prog_fd, int ncpus, __u32 nranges,
+int session__read_fds(int counters_fd, int hists_fd, int ncpus, __u32 nranges,
 		      struct snapshot *snap);
 
 /* fd of the program attached to the events. */

@@ -248,6 +248,46 @@ int tool__sampled_count(const struct tool *t, __u64 *count)
 	return 0;
 }
 
+int tool__read_unseen(const struct tool *t, struct unseen *u)
+{
+	const struct evfd *f;
+	__u64 v;
+	int i;
+
+	memset(u, 0, sizeof(*u));
+	for (i = 0; i < t->evlist.nfds; i++) {
+		f = &t->evlist.fds[i];
+		if (read(f->fd, &v, sizeof(v)) != sizeof(v))
+			return -errno ? -errno : -EIO;
+		unseen__add_count(u, &t->evlist.evsel[f->evsel].attr, v);
+	}
+	return 0;
+}
+
+int tool__read_maps(void *ctx, struct snapshot *snap, struct err *err)
+{
+	struct tool *t = ctx;
+	struct unseen u;
+	int e;
+
+	/*
+	 * The counts first, then the maps: a sample that arrives between the
+	 * two is in 'seen' and maybe not in the count, so the figure can fall
+	 * short of the loss for a moment, never exceed it.
+	 */
+	e = tool__read_unseen(t, &u);
+	if (e)
+		return err__set(err, e, "cannot read the sampling events' counts: %s",
+				strerror(-e));
+	e = session__read_maps(&t->session, snap, err);
+	if (e)
+		return e;
+	u.seen = snap->counters.seen;
+	u.seen_period = snap->counters.seen_period;
+	snap->unseen = u;
+	return 0;
+}
+
 int tool__exit_status(struct tool *t, enum run_end end)
 {
 	return run__exit_status(&t->run, end);

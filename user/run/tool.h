@@ -74,6 +74,15 @@ void tool__stop_sampling(struct tool *t);
 /* The sampling events' own count (read() of every fd): the events the samples stand for. */
 int tool__sampled_count(const struct tool *t, __u64 *count);
 
+/* Every sampling event's count (read() of every fd) into u; seen and seen_period left 0. */
+int tool__read_unseen(const struct tool *t, struct unseen *u);
+
+/*
+ * A printer's read of a live run (ctx: the struct tool): the events' counts,
+ * then the maps (session__read_maps), and snap->unseen from both.
+ */
+int tool__read_maps(void *ctx, struct snapshot *snap, struct err *err);
+
 /* The exit status after a run that ended with end. */
 int tool__exit_status(struct tool *t, enum run_end end);
 

@@ -386,7 +386,7 @@ static int top_read(void *ctx, struct snapshot *snap, struct err *err)
 	struct top *top = ctx;
 
 	return top->file ? offtop__read(top->file, snap, err)
-			 : session__read_maps(&top->tool->session, snap, err);
+			 : tool__read_maps(top->tool, snap, err);
 }
 
 static const struct printer_ops top_ops = { .read = top_read, .emit = top_emit };
