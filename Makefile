@@ -166,7 +166,7 @@ vmlinux:
 BUILD_DEPS := make gcc clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev pkg-config check libpfm4-dev \
 	linux-libc-dev libdw-dev binutils
 TEST_DEPS := jq python3 clang-format prometheus valgrind linux-perf bpftrace time libclang-rt-14-dev \
-	libpfm4-dev util-linux
+	libpfm4-dev util-linux python3-prometheus-client
 deps:
 	@missing=""; for p in $(BUILD_DEPS) $(TEST_DEPS); do \
 		dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q 'install ok installed' || \

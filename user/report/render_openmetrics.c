@@ -1,15 +1,11 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 /*
- * render_openmetrics.c - totals as an OpenMetrics exposition that is also
- * valid Prometheus text format (what promtool check metrics and the
- * node_exporter textfile collector read).
- *
- * The two formats agree on histograms and gauges but not on counters: in
- * OpenMetrics the family 'x' has the sample 'x_total', in the text format
- * the TYPE line names 'x_total' itself, and each parser rejects the other's
- * form.  The filter counters are therefore exposed without a TYPE (unknown
- * in OpenMetrics, untyped in the text format), which both accept; they only
- * ever grow, so rate() applies.
+ * render_openmetrics.c - totals as an exposition, in OpenMetrics 1.0 or in
+ * the Prometheus text format (what promtool check metrics and the
+ * node_exporter textfile collector read): the same families and samples,
+ * written through openmetrics.h, which words counters and the end for each
+ * dialect.  The filter counters are typed counters (samples x_total), so
+ * rate() and increase() apply and a reset is seen as one.
  */
 #include <stdio.h>
 
@@ -25,6 +21,19 @@ static void base_labels(const struct report *r, struct om_labels *l)
 	om_labels__add(l, "target", r->run && r->run->target ? r->run->target : "", OM_VALUE_MAX);
 	if (r->run && r->run->pin_dir)
 		om_labels__add(l, "pin", r->run->pin_dir, OM_VALUE_MAX);
+}
+
+/* pin="..." only: one series whether the set is there or not. */
+static void render_set_present(FILE *out, const char *pin_dir, int present)
+{
+	struct om_labels l;
+
+	om_labels__init(&l);
+	om_labels__add(&l, "pin", pin_dir, OM_VALUE_MAX);
+	om__family(out, "ldlat_set_present", "gauge",
+		   "1 when the pinned set was found in pin, 0 when pin is missing or empty (the "
+		   "set was removed: nothing else is reported).");
+	om__sample_u64(out, "ldlat_set_present", &l, present);
 }
 
 static void render_run_families(FILE *out, const struct report *r, const struct om_labels *base)
@@ -43,6 +52,7 @@ static void render_run_families(FILE *out, const struct report *r, const struct 
 		   "When sampling started, in seconds since the Unix epoch.");
 	om__sample_fixed(out, "ldlat_start_time_seconds", base, started, 3);
 	if (r->run && r->run->pin_dir) {
+		render_set_present(out, r->run->pin_dir, 1);
 		om__family(out, "ldlat_cgroup_removed", "gauge",
 			   "1 when the pinned set's cgroup has been removed: its events count "
 			   "nothing.");
@@ -50,30 +60,27 @@ static void render_run_families(FILE *out, const struct report *r, const struct 
 	}
 }
 
-static void render_counter_families(FILE *out, const struct snapshot *s,
+static void render_counter_families(FILE *out, enum om_dialect d, const struct snapshot *s,
 				    const struct om_labels *base)
 {
 	const __u64 *by_verdict = &s->counters.kept;
 	struct om_labels l;
 	int v;
 
-	om__family(out, "ldlat_samples_seen", NULL,
-		   "Samples the BPF program saw (a counter since the start).");
-	om__sample_u64(out, "ldlat_samples_seen", base, s->counters.seen);
-	om__family(out, "ldlat_samples_kept", NULL,
-		   "Samples that passed every filter (a counter since the start).");
-	om__sample_u64(out, "ldlat_samples_kept", base, s->counters.kept);
-	om__family(out, "ldlat_samples_dropped", NULL,
-		   "Samples dropped in the kernel, by reason (a counter since the start).");
+	om__counter(out, d, "ldlat_samples_seen", "Samples the BPF program saw.");
+	om__sample_u64(out, "ldlat_samples_seen_total", base, s->counters.seen);
+	om__counter(out, d, "ldlat_samples_kept", "Samples that passed every filter.");
+	om__sample_u64(out, "ldlat_samples_kept_total", base, s->counters.kept);
+	om__counter(out, d, "ldlat_samples_dropped", "Samples dropped in the kernel, by reason.");
 	for (v = LDLAT_DROP_MISSING; v < LDLAT_NVERDICTS; v++) {
 		l = *base;
 		om_labels__add(&l, "reason", counters__key(v), OM_VALUE_MAX);
-		om__sample_u64(out, "ldlat_samples_dropped", &l, by_verdict[v]);
+		om__sample_u64(out, "ldlat_samples_dropped_total", &l, by_verdict[v]);
 	}
-	om__family(out, "ldlat_samples_skipped", NULL,
-		   "Samples the kernel did not give the program because another BPF program was "
-		   "running on that CPU (a counter since the start).");
-	om__sample_u64(out, "ldlat_samples_skipped", base, s->recursion_misses);
+	om__counter(out, d, "ldlat_samples_skipped",
+		    "Samples the kernel did not give the program because another BPF program was "
+		    "running on that CPU.");
+	om__sample_u64(out, "ldlat_samples_skipped_total", base, s->recursion_misses);
 }
 
 /* Every bucket bound, always: a series keeps the same buckets from scrape to scrape. */
@@ -114,7 +121,8 @@ static void render_loads_families(FILE *out, const struct loads_report *lr,
 		om__sample_fixed(out, "ldlat_loads_sampled_ratio", &l, lr->above / lr->loads, 9);
 }
 
-void render_openmetrics(FILE *out, const struct report *r, const struct snapshot *s)
+static void render_exposition(FILE *out, enum om_dialect d, const struct report *r,
+			      const struct snapshot *s)
 {
 	struct group groups[LDLAT_MAX_RANGES * LDLAT_NCLASS];
 	struct om_labels base, labels;
@@ -123,7 +131,7 @@ void render_openmetrics(FILE *out, const struct report *r, const struct snapshot
 
 	base_labels(r, &base);
 	render_run_families(out, r, &base);
-	render_counter_families(out, s, &base);
+	render_counter_families(out, d, s, &base);
 	n = report__groups(r, s, groups, LDLAT_MAX_RANGES * LDLAT_NCLASS);
 	if (r->has_latency) {
 		om__family(out, "ldlat_latency_cycles", "histogram",
@@ -131,9 +139,8 @@ void render_openmetrics(FILE *out, const struct report *r, const struct snapshot
 			   "address range.");
 		om__unit(out, "ldlat_latency_cycles", "cycles");
 	} else {
-		om__family(out, "ldlat_range_samples", NULL,
-			   "Kept samples per address range; this source carries no latency (a "
-			   "counter since the start).");
+		om__counter(out, d, "ldlat_range_samples",
+			    "Kept samples per address range; this source carries no latency.");
 	}
 	for (i = 0; i < n; i++) {
 		report__group_range(r, &groups[i], range, sizeof(range));
@@ -144,9 +151,26 @@ void render_openmetrics(FILE *out, const struct report *r, const struct snapshot
 		if (r->has_latency)
 			render_histogram(out, r, &groups[i], &labels);
 		else
-			om__sample_u64(out, "ldlat_range_samples", &labels, groups[i].sum.count);
+			om__sample_u64(out, "ldlat_range_samples_total", &labels,
+				       groups[i].sum.count);
 	}
 	if (r->loads)
 		render_loads_families(out, r->loads, &base);
-	om__eof(out);
+	om__end(out, d);
+}
+
+void render_openmetrics(FILE *out, const struct report *r, const struct snapshot *s)
+{
+	render_exposition(out, OM_OPENMETRICS, r, s);
+}
+
+void render_prometheus(FILE *out, const struct report *r, const struct snapshot *s)
+{
+	render_exposition(out, OM_PROMETHEUS, r, s);
+}
+
+void render_set_absent(FILE *out, const char *pin_dir, bool prometheus)
+{
+	render_set_present(out, pin_dir, 0);
+	om__end(out, prometheus ? OM_PROMETHEUS : OM_OPENMETRICS);
 }
