@@ -166,7 +166,7 @@ vmlinux:
 BUILD_DEPS := make gcc clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev pkg-config check libpfm4-dev \
 	linux-libc-dev libdw-dev binutils
 TEST_DEPS := jq python3 clang-format prometheus valgrind linux-perf bpftrace time libclang-rt-14-dev \
-	libpfm4-dev util-linux
+	libpfm4-dev util-linux prometheus-node-exporter python3-prometheus-client curl systemd
 deps:
 	@missing=""; for p in $(BUILD_DEPS) $(TEST_DEPS); do \
 		dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q 'install ok installed' || \
@@ -200,7 +200,7 @@ bench: deps
 	$(MAKE) bench-tools
 	bench/run.sh
 
-install: all
+install: all install-units
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/ldlat
 	install -m 0755 $(TOOL_BINS) $(DESTDIR)$(PREFIX)/bin
 	install -m 0644 tools.conf $(DESTDIR)$(PREFIX)/share/ldlat/tools.conf
@@ -246,6 +246,25 @@ check-hwcheck: tests
 	python3 tests/hwcheck_check.py
 
 .PHONY: hwcheck check-hwcheck
+
+# issue 20: fleet
+# The systemd units (user/systemd/): ldlat-hist@NAME.service pins a set at boot,
+# ldlat-textfile@NAME.timer refreshes its textfile for node_exporter; docs/fleet.md, which
+# they name, beside them.  UNIT_BINDIR: where the units find ldlat-hist (check_fleet points
+# it at build/ to verify and run them).
+UNITS := ldlat-hist@.service ldlat-textfile@.service ldlat-textfile@.timer
+UNITDIR ?= $(PREFIX)/lib/systemd/system
+UNIT_BINDIR ?= $(PREFIX)/bin
+DOCDIR ?= $(PREFIX)/share/doc/ldlat
+.PHONY: install-units
+install-units:
+	install -d $(DESTDIR)$(UNITDIR) $(DESTDIR)$(DOCDIR)
+	for u in $(UNITS); do \
+		sed -e 's|@BINDIR@|$(UNIT_BINDIR)|g' -e 's|@DOCDIR@|$(DOCDIR)|g' user/systemd/$$u \
+			> $(DESTDIR)$(UNITDIR)/$$u.tmp && chmod 0644 $(DESTDIR)$(UNITDIR)/$$u.tmp && \
+		mv $(DESTDIR)$(UNITDIR)/$$u.tmp $(DESTDIR)$(UNITDIR)/$$u || exit 1; \
+	done
+	install -m 0644 docs/fleet.md $(DESTDIR)$(DOCDIR)/fleet.md
 
 -include $(shell find $(OBJ) -name '*.d' 2>/dev/null)
 .SECONDARY:

@@ -3,7 +3,8 @@
 writers.py - checks that each format has one writer (make check-writers, run
 by make test).
 
-JSON is written by user/report/json.c, OpenMetrics by
+JSON is written by user/report/json.c, OpenMetrics and the Prometheus text
+format (the same lines but for counters and the end) by
 user/report/openmetrics.c, and both escape through user/report/escape.c.
 Anywhere else in the tools (user/, kernel/, bench/), a JSON member name in a
 string, literal or computed ("\\"key\\":", "\\"%s\\":"), a label

@@ -1116,9 +1116,9 @@ END_TEST
 
 /* ---- output formats ------------------------------------------------------------- */
 
-enum { FMT_TEXT, FMT_JSON, FMT_OPENMETRICS, NFMTS };
+enum { FMT_TEXT, FMT_JSON, FMT_OPENMETRICS, FMT_PROMETHEUS, NFMTS };
 
-static const char *const fmt_names[NFMTS] = { "text", "json", "openmetrics" };
+static const char *const fmt_names[NFMTS] = { "text", "json", "openmetrics", "prometheus" };
 
 /* Deletes what follows each needle in s up to the first character of stop. */
 static void blank(char *s, const char *needle, const char *stop)
@@ -1186,7 +1186,11 @@ static void drop_unseen(char *s)
 	}
 }
 
-/* JSON through the schema checker, OpenMetrics through promtool; text as it is. */
+/*
+ * JSON through the schema checker, OpenMetrics through the OpenMetrics parser
+ * of Debian's python3-prometheus-client, the Prometheus text format through
+ * promtool; text as it is.
+ */
 static void check_format(int fmt, const char *path)
 {
 	char cmd[1024], *argv[] = { "sh", "-c", cmd, NULL }, *out, *err;
@@ -1196,6 +1200,9 @@ static void check_format(int fmt, const char *path)
 	if (fmt == FMT_JSON)
 		snprintf(cmd, sizeof(cmd), "python3 %s < %s", fixture_path("../lib/json_schema.py"),
 			 path);
+	else if (fmt == FMT_OPENMETRICS)
+		snprintf(cmd, sizeof(cmd), "/usr/bin/python3 %s < %s",
+			 fixture_path("../lib/openmetrics_parse.py"), path);
 	else
 		snprintf(cmd, sizeof(cmd), "promtool check metrics < %s", path);
 	ck_assert_msg(run(argv, 60, &out, &err) == 0, "%s: %s%s", cmd, out, err);
@@ -1214,8 +1221,10 @@ static char *render_fmt(int fmt, const struct report *r, const struct snapshot *
 		render_text(mem, r, s);
 	else if (fmt == FMT_JSON)
 		render_json(mem, r, s);
-	else
+	else if (fmt == FMT_OPENMETRICS)
 		render_openmetrics(mem, r, s);
+	else
+		render_prometheus(mem, r, s);
 	fclose(mem);
 	return text;
 }
@@ -1243,9 +1252,10 @@ START_TEST(test_cli_output)
 
 	write_layout(path, PW_ADDR_ONLY, 50, false);
 	ck_assert_msg(run_hist(argv, &out, &err) == 0, "%s", err);
-	ck_assert_ptr_nonnull(strstr(out, _i == FMT_TEXT   ? "          50  0x7f0000000000+1M"
-					  : _i == FMT_JSON ? "\"seen\":50,\"kept\":50,"
-							   : "ldlat_samples_kept{target=\"file "));
+	ck_assert_ptr_nonnull(strstr(out, _i == FMT_TEXT ? "          50  0x7f0000000000+1M"
+					  : _i == FMT_JSON
+						  ? "\"seen\":50,\"kept\":50,"
+						  : "ldlat_samples_kept_total{target=\"file "));
 	argv[7] = "--output";
 	argv[8] = (char *)saved;
 	free(err);
@@ -1647,6 +1657,8 @@ START_TEST(test_live_vs_recorded)
 		{ "\"count\":30,", "\"count\":270," },
 		{ "range=\"0x200000000000+120K (0x200000000000-0x20000001e000)\"} 30\n",
 		  "range=\"0x20000001e000-0x200000200000\"} 270\n" },
+		{ "range=\"0x200000000000+120K (0x200000000000-0x20000001e000)\"} 30\n",
+		  "range=\"0x20000001e000-0x200000200000\"} 270\n" },
 	};
 	struct perf_recorder rec;
 	struct child w, live;
@@ -1694,7 +1706,7 @@ START_TEST(test_live_vs_recorded)
 	ck_assert_msg(strstr(live.outbuf, counted[_i][1]), "%s", live.outbuf);
 	ck_assert_msg(strstr(live.outbuf, _i == FMT_TEXT   ? "\nunseen: 0 samples"
 					  : _i == FMT_JSON ? "\"unseen\":{\"samples\":0,"
-							   : "ldlat_samples_unseen{"),
+							   : "ldlat_samples_unseen_total{"),
 		      "%s", live.outbuf);
 	drop_unseen(live.outbuf);
 	blank_run(live.outbuf, true);

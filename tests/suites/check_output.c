@@ -270,12 +270,13 @@ START_TEST(test_period_weighted)
 			    "0.052632' %s/w.json",
 			    schema(), tmpdir, tmpdir),
 			 0);
-	render_to("w.prom", render_openmetrics, &f);
-	ck_assert_int_eq(sh(NULL, NULL,
-			    "promtool check metrics < %s/w.prom && grep -q "
-			    "'^ldlat_events{.*class=\"l1\".*weighting=\"period\"} 1000$' %s/w.prom",
-			    tmpdir, tmpdir),
-			 0);
+	render_to("w.prom", render_prometheus, &f);
+	ck_assert_int_eq(
+		sh(NULL, NULL,
+		   "promtool check metrics < %s/w.prom && grep -q "
+		   "'^ldlat_events_total{.*class=\"l1\".*weighting=\"period\"} 1000$' %s/w.prom",
+		   tmpdir, tmpdir),
+		0);
 	snapshot__free(&f.snap);
 }
 END_TEST
@@ -301,39 +302,65 @@ START_TEST(test_unseen_every_format)
 			    ".estimated == false' %s/u.json",
 			    schema(), tmpdir, tmpdir),
 			 0);
-	render_to("u.prom", render_openmetrics, &f);
+	render_to("u.prom", render_prometheus, &f);
 	ck_assert_int_eq(
 		sh(NULL, NULL,
 		   "promtool check metrics < %s/u.prom && grep -q "
-		   "'^ldlat_samples_unseen{.*estimated=\"0\"} 8$' %s/u.prom && grep -q "
+		   "'^ldlat_samples_unseen_total{.*estimated=\"0\"} 8$' %s/u.prom && grep -q "
 		   "'^ldlat_latency_percentile_error{.*kind=\"relative\"} 0.015625$' %s/u.prom "
 		   "&& grep -q '^ldlat_latency_max_cycles{.*class=\"l1\".*} 70000$' %s/u.prom "
-		   "&& grep -q '^ldlat_samples_unmeasured{.*class=\"l1\".*} 1$' %s/u.prom",
+		   "&& grep -q '^ldlat_samples_unmeasured_total{.*class=\"l1\".*} 1$' %s/u.prom",
 		   tmpdir, tmpdir, tmpdir, tmpdir, tmpdir),
 		0);
 	snapshot__free(&f.snap);
 }
 END_TEST
 
-/* le, cumulative counts, +Inf = _count, for log2 (_i 0) and linear (_i 1) buckets. */
+/* The exposition at tmpdir/name: OpenMetrics through its parser, the text format through promtool. */
+static void check_exposition(const char *name, bool openmetrics)
+{
+	if (openmetrics) {
+		ck_assert_int_eq(sh(NULL, NULL,
+				    "/usr/bin/python3 %s/../lib/openmetrics_parse.py < %s/%s",
+				    fixture_path(""), tmpdir, name),
+				 0);
+		ck_assert_int_eq(sh(NULL, NULL, "tail -n 1 %s/%s | grep -qx '# EOF'", tmpdir, name),
+				 0);
+	} else {
+		ck_assert_int_eq(sh(NULL, NULL, "promtool check metrics < %s/%s", tmpdir, name), 0);
+		ck_assert_int_eq(sh(NULL, NULL, "! grep -q '^# EOF' %s/%s", tmpdir, name), 0);
+	}
+}
+
+/*
+ * le, cumulative counts, +Inf = _count, for log2 (_i 0, 2) and linear (_i 1,
+ * 3) buckets, in the Prometheus text format (_i 0, 1) and OpenMetrics (_i 2,
+ * 3): the same samples, counters typed in each one's way.
+ */
 START_TEST(test_openmetrics_promtool)
 {
 	struct fixture f;
 	char name[32];
+	bool linear = _i % 2, om = _i / 2;
 
 	/* a range whose text needs escaping in a label: a path with a quote */
-	fixture_init(&f, _i ? "0x1000+4K" : "0x1000-0x2000", _i ? 100 : 0, true);
+	fixture_init(&f, linear ? "0x1000+4K" : "0x1000-0x2000", linear ? 100 : 0, true);
 	snprintf(name, sizeof(name), "m%d.prom", _i);
-	render_to(name, render_openmetrics, &f);
-	ck_assert_int_eq(sh(NULL, NULL, "promtool check metrics < %s/%s", tmpdir, name), 0);
-	ck_assert_int_eq(sh(NULL, NULL, "tail -n 1 %s/%s | grep -qx '# EOF'", tmpdir, name), 0);
+	render_to(name, om ? render_openmetrics : render_prometheus, &f);
+	check_exposition(name, om);
+	ck_assert_int_eq(sh(NULL, NULL, "grep -qx '# TYPE %s counter' %s/%s",
+			    om ? "ldlat_samples_seen" : "ldlat_samples_seen_total", tmpdir, name),
+			 0);
+	ck_assert_int_eq(sh(NULL, NULL, "grep -q '^ldlat_samples_dropped_total{.*reason=' %s/%s",
+			    tmpdir, name),
+			 0);
 	ck_assert_int_eq(
 		sh(NULL, NULL,
 		   "grep '^ldlat_latency_cycles_bucket{.*class=\"l1\"' %s/%s | sed "
 		   "'s/.*le=\"\\([^\"]*\\)\"} \\(.*\\)/\\1 \\2/' | awk '{ if ($2 < prev) exit "
 		   "1; prev = $2; n++; last = $1 } END { if (n != %d || prev != 8 || last != "
 		   "\"+Inf\") exit 1 }'",
-		   tmpdir, name, _i ? 65 : LDLAT_LAT_BITS + 2),
+		   tmpdir, name, linear ? 65 : LDLAT_LAT_BITS + 2),
 		0);
 	ck_assert_int_eq(
 		sh(NULL, NULL,
@@ -341,7 +368,7 @@ START_TEST(test_openmetrics_promtool)
 		   "&& grep -q '^ldlat_latency_cycles_sum{.*class=\"l1\".*} 72165$' %s/%s",
 		   tmpdir, name, tmpdir, name),
 		0);
-	if (_i) /* linear, 100 wide: 0-99 holds 1, 3, 30, 31 (the 0 is not measured) */
+	if (linear) /* linear, 100 wide: 0-99 holds 1, 3, 30, 31 (the 0 is not measured) */
 		ck_assert_int_eq(sh(NULL, NULL, "grep -q 'class=\"l1\",.*le=\"99\"} 4$' %s/%s",
 				    tmpdir, name),
 				 0);
@@ -357,21 +384,86 @@ START_TEST(test_openmetrics_promtool)
 }
 END_TEST
 
+/* Both dialects write the same samples; only comments (HELP, TYPE, UNIT, EOF) differ. */
+START_TEST(test_exposition_same_samples)
+{
+	struct fixture f;
+
+	fixture_init(&f, "0x1000-0x2000", 0, true);
+	render_to("same.prom", render_prometheus, &f);
+	render_to("same.om", render_openmetrics, &f);
+	ck_assert_int_eq(sh(NULL, NULL,
+			    "cd %s && grep -v '^#' same.prom > same.prom.s && grep -v '^#' same.om "
+			    "> same.om.s && cmp same.prom.s same.om.s && [ -s same.om.s ]",
+			    tmpdir),
+			 0);
+	snapshot__free(&f.snap);
+}
+END_TEST
+
 START_TEST(test_openmetrics_no_latency)
 {
 	struct fixture f;
 
 	fixture_init(&f, "0x1000-0x2000", 0, false);
 	f.report.by = BY_RANGE;
-	render_to("n.prom", render_openmetrics, &f);
-	ck_assert_int_eq(sh(NULL, NULL, "promtool check metrics < %s/n.prom", tmpdir), 0);
-	ck_assert_int_eq(sh(NULL, NULL,
-			    "! grep -q ldlat_latency_cycles %s/n.prom && grep -q "
-			    "'^ldlat_range_samples{.*range=\"0x10000+64K (0x10000-0x20000)\"} 18$' "
-			    "%s/n.prom",
-			    tmpdir, tmpdir),
-			 0);
+	render_to("n.prom", render_prometheus, &f);
+	render_to("n.om", render_openmetrics, &f);
+	check_exposition("n.prom", false);
+	check_exposition("n.om", true);
+	ck_assert_int_eq(
+		sh(NULL, NULL,
+		   "! grep -q ldlat_latency_cycles %s/n.prom && grep -q "
+		   "'^ldlat_range_samples_total{.*range=\"0x10000+64K (0x10000-0x20000)\"} 18$' "
+		   "%s/n.prom && grep -qx '# TYPE ldlat_range_samples counter' %s/n.om",
+		   tmpdir, tmpdir, tmpdir),
+		0);
 	snapshot__free(&f.snap);
+}
+END_TEST
+
+/* What --allow-missing writes for a set that is gone: the one gauge, in each dialect. */
+START_TEST(test_set_absent)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	render_set_absent(f, "/sys/fs/bpf/ldlat/\"db", true);
+	fclose(f);
+	ck_assert_str_eq(buf, "# HELP ldlat_set_present 1 when the pinned set was found in pin, 0 "
+			      "when pin is missing or empty (the set was removed: nothing else is "
+			      "reported).\n# TYPE ldlat_set_present gauge\n"
+			      "ldlat_set_present{pin=\"/sys/fs/bpf/ldlat/\\\"db\"} 0\n");
+	free(buf);
+	buf = NULL;
+	f = open_memstream(&buf, &len);
+	render_set_absent(f, "/sys/fs/bpf/ldlat/db", false);
+	fclose(f);
+	ck_assert_ptr_nonnull(
+		strstr(buf, "ldlat_set_present{pin=\"/sys/fs/bpf/ldlat/db\"} 0\n# EOF\n"));
+	free(buf);
+}
+END_TEST
+
+/* A counter in each dialect, and the end: # EOF in OpenMetrics only. */
+START_TEST(test_om_counter)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	om__counter(f, OM_OPENMETRICS, "m_seen", "Seen.");
+	om__sample_u64(f, "m_seen_total", NULL, 3);
+	om__end(f, OM_OPENMETRICS);
+	om__counter(f, OM_PROMETHEUS, "m_seen", "Seen.");
+	om__sample_u64(f, "m_seen_total", NULL, 3);
+	om__end(f, OM_PROMETHEUS);
+	fclose(f);
+	ck_assert_str_eq(buf, "# HELP m_seen Seen.\n# TYPE m_seen counter\nm_seen_total 3\n# EOF\n"
+			      "# HELP m_seen_total Seen.\n# TYPE m_seen_total counter\n"
+			      "m_seen_total 3\n");
+	free(buf);
 }
 END_TEST
 
@@ -572,7 +664,8 @@ START_TEST(test_output_atomic)
 			 0644); /* a collector running as another user reads it */
 	/* nothing left beside it */
 	ck_assert_int_eq(sh(NULL, NULL, "[ $(ls %s | grep -c '^ldlat.prom') = 1 ]", tmpdir), 0);
-	ck_assert_int_eq(sh(NULL, NULL, "grep -q '^ldlat_samples_seen{.*} 332$' %s", path), 0);
+	ck_assert_int_eq(sh(NULL, NULL, "grep -q '^ldlat_samples_seen_total{.*} 332$' %s", path),
+			 0);
 	snapshot__free(&f.snap);
 }
 END_TEST
@@ -662,8 +755,11 @@ int main(void)
 	tcase_add_test(tc, test_percentile_open_bucket);
 	tcase_add_test(tc, test_period_weighted);
 	tcase_add_test(tc, test_unseen_every_format);
-	tcase_add_loop_test(tc, test_openmetrics_promtool, 0, 2);
+	tcase_add_loop_test(tc, test_openmetrics_promtool, 0, 4);
+	tcase_add_test(tc, test_exposition_same_samples);
 	tcase_add_test(tc, test_openmetrics_no_latency);
+	tcase_add_test(tc, test_set_absent);
+	tcase_add_test(tc, test_om_counter);
 	tcase_add_test(tc, test_openmetrics_writer);
 	tcase_add_test(tc, test_json_double_exact);
 	tcase_add_test(tc, test_table_writer);

@@ -254,15 +254,21 @@ START_TEST(test_detach_show_unpin)
 			 0);
 	ck_assert_int_eq(shown_count(dir, ""), 74);
 
-	/* OpenMetrics: promtool accepts it, and it counts the same */
-	ck_assert_int_eq(sh(NULL, NULL,
-			    "%s --show %s --format openmetrics | promtool check metrics", hist(),
-			    dir),
+	/* the Prometheus text format: promtool accepts it, and it counts the same */
+	ck_assert_int_eq(sh(NULL, NULL, "%s --show %s --format prometheus | promtool check metrics",
+			    hist(), dir),
 			 0);
 	ck_assert_int_eq(sh(NULL, NULL,
-			    "%s --show %s --format openmetrics | grep -q "
-			    "'^ldlat_range_samples{.*range=\"%s (.*\"} 74$'",
+			    "%s --show %s --format prometheus | grep -q "
+			    "'^ldlat_range_samples_total{.*range=\"%s (.*\"} 74$'",
 			    hist(), dir, RANGE),
+			 0);
+	/* OpenMetrics: its parser accepts it; the set is there */
+	ck_assert_int_eq(sh(NULL, NULL,
+			    "%s --show %s --format openmetrics --allow-missing | tee /dev/stderr | "
+			    "/usr/bin/python3 %s/../lib/openmetrics_parse.py && %s --show %s "
+			    "--format openmetrics | grep -qx 'ldlat_set_present{pin=\"%s\"} 1'",
+			    hist(), dir, fixture_path(""), hist(), dir, dir),
 			 0);
 
 	/* bpftool reads every map by name: structs, enums as names, strings as strings */
@@ -389,7 +395,7 @@ START_TEST(test_cgroup_removed)
 	free(out);
 	free(err);
 	ck_assert_int_eq(sh(NULL, NULL,
-			    "%s --show %s --format openmetrics | grep -q "
+			    "%s --show %s --format prometheus | grep -q "
 			    "'^ldlat_cgroup_removed{.*} 1$'",
 			    hist(), dir),
 			 0);
@@ -556,7 +562,7 @@ START_TEST(test_bad_dirs)
 }
 END_TEST
 
-static const char *const bad_options[][8] = {
+static const char *const bad_options[][10] = {
 	{ "--detach", "--detach needs --pin DIR" },
 	{ "--delta", "--delta is not an option of 'ldlat-hist sample'" },
 	{ "--pin", "/sys/fs/bpf/x", "--show", "/sys/fs/bpf/x",
@@ -568,12 +574,22 @@ static const char *const bad_options[][8] = {
 	  "--linear is not an option of 'ldlat-hist show'" },
 	{ "--show", "/sys/fs/bpf/x", "--delta", "--format", "openmetrics",
 	  "--delta does not apply to --format openmetrics" },
+	{ "--show", "/sys/fs/bpf/x", "--delta", "--format", "prometheus",
+	  "--delta does not apply to --format prometheus" },
+	{ "--show", "/sys/fs/bpf/x", "--allow-missing",
+	  "--allow-missing reports a missing set as the gauge ldlat_set_present 0: it needs "
+	  "--format prometheus or openmetrics" },
+	{ "--show", "/sys/fs/bpf/x", "--allow-missing", "--format", "prometheus", "-i", "1",
+	  "--allow-missing is for one --show per refresh (a timer): leave out -i" },
+	{ "--allow-missing", "--allow-missing is not an option of 'ldlat-hist sample'" },
+	{ "--show", "/tmp", "--allow-missing", "--format", "prometheus",
+	  "--show '/tmp': it is not on a BPF file system" },
 	{ "--unpin", "/sys/fs/bpf/x", "-i", "1", "-i is not an option of 'ldlat-hist unpin'" },
 	{ "unpin", "/sys/fs/bpf/x", "--format", "json",
 	  "--format is not an option of 'ldlat-hist unpin'" },
 	{ "show", "/sys/fs/bpf/x", "--detach", "--detach is not an option of 'ldlat-hist show'" },
 	{ "show", "--delta", "'ldlat-hist show' needs DIR" },
-	{ "--format", "yaml", "--format 'yaml': expected text, json or openmetrics" },
+	{ "--format", "yaml", "--format 'yaml': expected text, json, prometheus or openmetrics" },
 	{ "--output", "/nonexistent-dir/x.prom", "cannot create a file in /nonexistent-dir" },
 };
 
@@ -671,11 +687,15 @@ START_TEST(test_latency_set)
 		   "2) and .min == 1 and .max == 123456 and .unmeasured == 1'",
 		   hist(), dir),
 		0);
-	/* OpenMetrics: promtool accepts it; buckets cumulative, +Inf = _count */
-	ck_assert_int_eq(sh(NULL, NULL,
-			    "%s --show %s --format openmetrics --by both | promtool check metrics",
-			    hist(), dir),
-			 0);
+	/* promtool accepts the text format, the OpenMetrics parser OpenMetrics; buckets
+	 * cumulative, +Inf = _count */
+	ck_assert_int_eq(
+		sh(NULL, NULL,
+		   "%s --show %s --format prometheus --by both | promtool check metrics && "
+		   "%s --show %s --format openmetrics --by both | /usr/bin/python3 "
+		   "%s/../lib/openmetrics_parse.py",
+		   hist(), dir, hist(), dir, fixture_path("")),
+		0);
 	ck_assert_int_eq(
 		sh(NULL, NULL,
 		   "%s --show %s --format openmetrics --by both | grep "

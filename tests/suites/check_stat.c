@@ -1720,7 +1720,7 @@ START_TEST(test_hist_loads)
 		   "--fault-pages 50 --base " BASE " 2>/dev/null | jq -e '.loads.event == "
 		   "\"page-faults\" and .loads.fraction == 1 and .loads.count == .loads.above'"
 		   " >/dev/null; "
-		   "$H --source page-faults --loads=page-faults --format openmetrics -- $W "
+		   "$H --source page-faults --loads=page-faults --format prometheus -- $W "
 		   "--fault-pages 50 --base " BASE " 2>/dev/null > /tmp/ldlat-loads-$$.prom; "
 		   "promtool check metrics < /tmp/ldlat-loads-$$.prom; "
 		   "grep -q '^ldlat_loads_sampled_ratio{.*event=\"page-faults\"} 1.000000000$' "

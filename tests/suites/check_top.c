@@ -966,7 +966,8 @@ START_TEST(test_top_help)
 	argv[0] = (char *)build_path("ldlat-hist");
 	run_expect(argv, 0, &out, &err);
 	ck_assert_msg(strstr(out, "--loads[=EVENT]"), "%s", out);
-	ck_assert_msg(strstr(out, "or openmetrics (totals"), "%s", out);
+	ck_assert_msg(strstr(out, "prometheus (totals") && strstr(out, "or openmetrics (the"), "%s",
+		      out);
 	free(out);
 	free(err);
 }
@@ -981,6 +982,7 @@ static const char *const top_bad_inputs[][4] = {
 	{ "--by", "stack", "--by 'stack': expected ip, data or both" },
 	{ "--format", "xml", "--format 'xml': expected text or json" },
 	{ "--format", "openmetrics", "--format openmetrics is not one of ldlat-top's" },
+	{ "--format", "prometheus", "--format prometheus is not one of ldlat-top's" },
 	{ "--loads", "-n5", "unrecognized option '--loads'" },
 	{ "--output", "/nonexistent-ldlat-top/x.json",
 	  "cannot create a file in /nonexistent-ldlat-top" },

@@ -49,7 +49,7 @@ static const char doc[] =
 	"  ldlat-hist --source auto --by range -a 0x1000-0x2000 -a '[stack]' -- ./app\n"
 	"  ldlat-hist -G system.slice/db.service --pin /sys/fs/bpf/ldlat/db --detach\n"
 	"  ldlat-hist --show /sys/fs/bpf/ldlat/db --delta   # the change since the last --delta\n"
-	"  ldlat-hist --show /sys/fs/bpf/ldlat/db --format openmetrics -i 15 \\\n"
+	"  ldlat-hist --show /sys/fs/bpf/ldlat/db --format prometheus --allow-missing \\\n"
 	"      --output /var/lib/prometheus/node-exporter/ldlat-db.prom\n"
 	"  ldlat-hist --unpin /sys/fs/bpf/ldlat/db\n"
 	"  ldlat-hist --input perf.data -s ram # what perf mem record saw; no root\n"
@@ -423,7 +423,7 @@ static int run_show(void *input)
 	struct err err = {};
 	int e;
 
-	e = pin_opts__check_show(&args->pin, &args->out, &err);
+	e = pin_opts__check_show(&args->pin, &args->cli, &args->out, &err);
 	if (!e)
 		e = output__check(&args->out, &err);
 	if (e)

@@ -18,6 +18,7 @@ enum {
 	OPT_SHOW,
 	OPT_UNPIN,
 	OPT_DELTA,
+	OPT_ALLOW_MISSING,
 };
 
 static const struct argp_option sample_options[] = {
@@ -37,6 +38,10 @@ static const struct argp_option show_options[] = {
 	  "print the histograms of the set pinned in DIR (with -i: every interval)", 7 },
 	{ "delta", OPT_DELTA, NULL, 0,
 	  "the change since the last --show --delta (which records what it printed)", 7 },
+	{ "allow-missing", OPT_ALLOW_MISSING, NULL, 0,
+	  "with --format prometheus or openmetrics: when DIR is missing or empty (the set was "
+	  "removed), report ldlat_set_present 0 and exit 0, for an exporter run by a timer",
+	  7 },
 	{},
 };
 
@@ -66,6 +71,9 @@ static error_t pin_parse(int key, char *arg, struct argp_state *state)
 		break;
 	case OPT_DELTA:
 		po->delta = true;
+		break;
+	case OPT_ALLOW_MISSING:
+		po->allow_missing = true;
 		break;
 	default:
 		return ARGP_ERR_UNKNOWN;
@@ -121,13 +129,26 @@ int pin_opts__check_sample(const struct pin_opts *po, const struct cli *cli, str
 	return 0;
 }
 
-int pin_opts__check_show(const struct pin_opts *po, const struct output_opts *oo, struct err *err)
+int pin_opts__check_show(const struct pin_opts *po, const struct cli *cli,
+			 const struct output_opts *oo, struct err *err)
 {
-	if (po->delta && oo->format == OUTPUT_OPENMETRICS) {
+	if (po->delta && output__exposition(oo->format)) {
 		err__msg(err,
-			 "--delta does not apply to --format openmetrics, which reports totals "
-			 "since "
-			 "the start (Prometheus computes the rates)");
+			 "--delta does not apply to --format %s, which reports totals since the "
+			 "start (Prometheus computes the rates)",
+			 oo->format == OUTPUT_PROMETHEUS ? "prometheus" : "openmetrics");
+		return -EINVAL;
+	}
+	if (po->allow_missing && !output__exposition(oo->format)) {
+		err__msg(err, "--allow-missing reports a missing set as the gauge "
+			      "ldlat_set_present 0: it needs --format prometheus or openmetrics");
+		return -EINVAL;
+	}
+	if (po->allow_missing && (cli->interval > 0 || cli->duration > 0)) {
+		err__msg(err,
+			 "--allow-missing is for one --show per refresh (a timer): leave out %s; "
+			 "a --show with -i holds the set, which then cannot be unpinned",
+			 cli->interval > 0 ? "-i" : "-d");
 		return -EINVAL;
 	}
 	return 0;
@@ -254,6 +275,33 @@ static int show_record(void *src, const struct snapshot *cur)
 static const struct printer_ops show_ops = { .read = show_read };
 static const struct printer_ops show_delta_ops = { .read = show_read, .printed = show_record };
 
+struct absent {
+	const char *dir;
+	bool prometheus;
+};
+
+static void render_absent(FILE *f, void *ctx)
+{
+	const struct absent *a = ctx;
+
+	render_set_absent(f, a->dir, a->prometheus);
+}
+
+/* --allow-missing, and the set is gone: the exposition says so, and the exporter goes on. */
+static int show_absent(const char *tool, const struct pinset *ps, const struct output_opts *oo,
+		       struct err *why)
+{
+	struct absent a = { ps->dir, oo->format == OUTPUT_PROMETHEUS };
+	struct err err = {};
+
+	fprintf(stderr, "%s: %s: reporting ldlat_set_present 0\n", tool, why->msg);
+	if (output__write(oo, render_absent, &a, false, &err)) {
+		fprintf(stderr, "%s: %s\n", tool, err.msg);
+		return EXIT_FAIL;
+	}
+	return EXIT_OK;
+}
+
 int pincmd__show(const char *tool, const struct pin_opts *po, const struct cli *cli,
 		 const struct output_opts *oo, enum report_by by, bool by_set)
 {
@@ -270,6 +318,8 @@ int pincmd__show(const char *tool, const struct pin_opts *po, const struct cli *
 	enum run_end end;
 
 	e = pinset__open(&ps, po->show, &err);
+	if (e && ps.absent && po->allow_missing)
+		return show_absent(tool, &ps, oo, &err);
 	if (e)
 		return err__report(&err, e, tool, stderr);
 	ranges_from_meta(&ranges, &ps.meta);

@@ -20,11 +20,12 @@
 #include "user/run/tool.h"
 
 struct pin_opts {
-	const char *pin;   /* --pin DIR */
-	bool detach;	   /* --detach: leave it sampling and exit */
-	const char *show;  /* --show DIR */
-	const char *unpin; /* --unpin DIR */
-	bool delta;	   /* --delta: --show the change since the last --show --delta */
+	const char *pin;    /* --pin DIR */
+	bool detach;	    /* --detach: leave it sampling and exit */
+	const char *show;   /* --show DIR */
+	const char *unpin;  /* --unpin DIR */
+	bool delta;	    /* --delta: --show the change since the last --show --delta */
+	bool allow_missing; /* --allow-missing: a missing or empty DIR is ldlat_set_present 0 */
 };
 
 /*
@@ -42,8 +43,12 @@ extern const struct argp pin_unpin_argp;
  */
 int pin_opts__check_sample(const struct pin_opts *po, const struct cli *cli, struct err *err);
 
-/* The same for --show: --delta does not apply to OpenMetrics' totals. */
-int pin_opts__check_show(const struct pin_opts *po, const struct output_opts *oo, struct err *err);
+/*
+ * The same for --show: --delta does not apply to an exposition's totals;
+ * --allow-missing applies only to one (a single report, no -i or -d).
+ */
+int pin_opts__check_show(const struct pin_opts *po, const struct cli *cli,
+			 const struct output_opts *oo, struct err *err);
 
 /* What a started tool samples, as the set records it. */
 void pin_meta__fill(struct ldlat_pin_meta *m, const struct tool *t, const struct timespec *started,

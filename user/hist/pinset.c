@@ -650,10 +650,13 @@ int pinset__open(struct pinset *p, const char *dir, struct err *err)
 
 	pinset__init(p);
 	absolute(dir, p->dir, sizeof(p->dir));
-	if (stat(p->dir, &st) || !S_ISDIR(st.st_mode))
+	errno = 0;
+	if (stat(p->dir, &st) || !S_ISDIR(st.st_mode)) {
+		p->absent = errno == ENOENT;
 		return err__set(err, -EINVAL, "--show '%s': %s", dir,
 				errno == ENOENT || S_ISDIR(st.st_mode) ? "no such directory"
 								       : "not a directory");
+	}
 	if (!on_bpffs(p->dir)) {
 		not_bpffs("--show", dir, "it", err);
 		return -EINVAL;
@@ -678,6 +681,7 @@ int pinset__open(struct pinset *p, const char *dir, struct err *err)
 	}
 	e = -EINVAL;
 	if (!sc.entries) {
+		p->absent = true;
 		err__msg(err, "--show '%s' holds no pinned set (it is empty)", dir);
 		goto fail;
 	}

@@ -43,6 +43,7 @@ struct pinset {
 	int meta_fd, counters_fd, hists_fd, shown_fd, shown_hists_fd, prog_fd;
 	int shown_lock_fd; /* DIR/shown opened as a file, for its flock; -1 when not held */
 	int ncpus;
+	bool absent; /* pinset__open found DIR missing or empty: no set there */
 	struct ldlat_pin_meta meta;
 };
 
@@ -81,7 +82,7 @@ void pinset__detach(struct pinset *p, struct session *s, struct evlist *evlist);
 /*
  * --show: opens the set in dir and takes a shared lock.  Returns 0, or
  * -EINVAL (not on bpffs, missing, empty, not a set, another layout) or
- * another -errno, with a sentence in err.
+ * another -errno, with a sentence in err; p->absent tells missing or empty.
  */
 int pinset__open(struct pinset *p, const char *dir, struct err *err);
 

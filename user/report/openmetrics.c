@@ -59,6 +59,14 @@ void om__unit(FILE *out, const char *name, const char *unit)
 	fprintf(out, "# UNIT %s %s\n", name, unit);
 }
 
+void om__counter(FILE *out, enum om_dialect d, const char *family, const char *help)
+{
+	const char *suffix = d == OM_PROMETHEUS ? "_total" : "";
+
+	fprintf(out, "# HELP %s%s %s\n", family, suffix, help);
+	fprintf(out, "# TYPE %s%s counter\n", family, suffix);
+}
+
 static void om__sample_name(FILE *out, const char *name, const struct om_labels *l)
 {
 	if (l && l->len)
@@ -89,4 +97,10 @@ void om__sample_exact(FILE *out, const char *name, const struct om_labels *l, do
 void om__eof(FILE *out)
 {
 	fputs("# EOF\n", out);
+}
+
+void om__end(FILE *out, enum om_dialect d)
+{
+	if (d == OM_OPENMETRICS)
+		om__eof(out);
 }

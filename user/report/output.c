@@ -18,8 +18,9 @@ enum {
 static const struct argp_option options[] = {
 	{ NULL, 0, NULL, 0, "Output format:", 6 },
 	{ "format", OPT_FORMAT, "FMT", 0,
-	  "text (default), json (one object per report, one per line), or openmetrics (totals "
-	  "since the start, for Prometheus)",
+	  "text (default), json (one object per report, one per line), prometheus (totals since "
+	  "the start in the Prometheus text format: node_exporter's textfile collector, promtool) "
+	  "or openmetrics (the same in OpenMetrics 1.0)",
 	  6 },
 	{ "output", OPT_OUTPUT, "FILE", 0,
 	  "write each report to FILE, replacing it atomically (for the node_exporter textfile "
@@ -38,12 +39,14 @@ static error_t output_parse(int key, char *arg, struct argp_state *state)
 			o->format = OUTPUT_TEXT;
 		else if (!strcmp(arg, "json"))
 			o->format = OUTPUT_JSON;
-		else if (!strcmp(arg, "openmetrics") || !strcmp(arg, "prometheus"))
+		else if (!strcmp(arg, "openmetrics"))
 			o->format = OUTPUT_OPENMETRICS;
+		else if (!strcmp(arg, "prometheus"))
+			o->format = OUTPUT_PROMETHEUS;
 		else
 			argp_error(state, "--format '%s': expected %s", arg,
 				   o->no_openmetrics ? "text or json"
-						     : "text, json or openmetrics");
+						     : "text, json, prometheus or openmetrics");
 		break;
 	case OPT_OUTPUT:
 		if (!*arg)
@@ -139,6 +142,9 @@ static void output__render(FILE *f, const struct output_opts *o, const struct re
 		break;
 	case OUTPUT_OPENMETRICS:
 		render_openmetrics(f, r, total);
+		break;
+	case OUTPUT_PROMETHEUS:
+		render_prometheus(f, r, total);
 		break;
 	}
 }

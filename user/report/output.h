@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
 /*
- * output.h - where and how a tool prints its reports: --format text, json or
- * openmetrics, to stdout or, with --output FILE, replacing FILE atomically
+ * output.h - where and how a tool prints its reports: --format text, json,
+ * prometheus or openmetrics, to stdout or, with --output FILE, replacing FILE atomically
  * (written beside it, then renamed over it) so that a reader such as the
  * node_exporter textfile collector never sees half a report.
  */
@@ -18,8 +18,15 @@
 enum output_format {
 	OUTPUT_TEXT,
 	OUTPUT_JSON,	    /* one object per report, one per line */
-	OUTPUT_OPENMETRICS, /* totals since the start, for Prometheus */
+	OUTPUT_OPENMETRICS, /* totals since the start, for Prometheus: OpenMetrics 1.0 */
+	OUTPUT_PROMETHEUS,  /* the same in the Prometheus text format (textfile collector) */
 };
+
+/* OpenMetrics or Prometheus: totals since the start, for a scraper. */
+static inline bool output__exposition(enum output_format f)
+{
+	return f == OUTPUT_OPENMETRICS || f == OUTPUT_PROMETHEUS;
+}
 
 struct output_opts {
 	enum output_format format;
@@ -41,7 +48,7 @@ int output__check(const struct output_opts *o, struct err *err);
 
 /*
  * Prints one report.  Text and JSON print 'interval' (what it saw since the
- * previous report); OpenMetrics prints 'total' (everything since the start:
+ * previous report); the expositions print 'total' (everything since the start:
  * Prometheus computes rates itself).  seq counts the reports before this one:
  * text reports on stdout are separated by a blank line, and a run's
  * description (render_text_run) leads the first text report when

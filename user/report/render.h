@@ -141,10 +141,18 @@ void render_json_unseen(struct json *j, const struct unseen *u);
 void render_json_percentile_error(struct json *j, __u32 linear_step);
 
 /*
- * An OpenMetrics exposition (also valid Prometheus text format) of totals:
- * s must hold everything since the start, as Prometheus computes the rates.
+ * An exposition of totals, in OpenMetrics 1.0 or in the Prometheus text
+ * format: s must hold everything since the start, as Prometheus computes
+ * the rates.
  */
 void render_openmetrics(FILE *out, const struct report *r, const struct snapshot *s);
+void render_prometheus(FILE *out, const struct report *r, const struct snapshot *s);
+
+/*
+ * What --show --allow-missing reports when pin_dir holds no set:
+ * ldlat_set_present{pin} 0 alone.
+ */
+void render_set_absent(FILE *out, const char *pin_dir, bool prometheus);
 
 /* "all", "0x1000-0x2000"...: a group's range as a label; class likewise ("all", "l3"). */
 void report__group_range(const struct report *r, const struct group *g, char *buf, size_t len);

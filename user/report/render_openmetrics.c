@@ -1,15 +1,11 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 /*
- * render_openmetrics.c - totals as an OpenMetrics exposition that is also
- * valid Prometheus text format (what promtool check metrics and the
- * node_exporter textfile collector read).
- *
- * The two formats agree on histograms and gauges but not on counters: in
- * OpenMetrics the family 'x' has the sample 'x_total', in the text format
- * the TYPE line names 'x_total' itself, and each parser rejects the other's
- * form.  The filter counters are therefore exposed without a TYPE (unknown
- * in OpenMetrics, untyped in the text format), which both accept; they only
- * ever grow, so rate() applies.
+ * render_openmetrics.c - totals as an exposition, in OpenMetrics 1.0 or in
+ * the Prometheus text format (what promtool check metrics and the
+ * node_exporter textfile collector read): the same families and samples,
+ * written through openmetrics.h, which words counters and the end for each
+ * dialect.  The filter counters are typed counters (samples x_total), so
+ * rate() and increase() apply and a reset is seen as one.
  */
 #include <stdio.h>
 
@@ -25,6 +21,19 @@ static void base_labels(const struct report *r, struct om_labels *l)
 	om_labels__add(l, "target", r->run && r->run->target ? r->run->target : "", OM_VALUE_MAX);
 	if (r->run && r->run->pin_dir)
 		om_labels__add(l, "pin", r->run->pin_dir, OM_VALUE_MAX);
+}
+
+/* pin="..." only: one series whether the set is there or not. */
+static void render_set_present(FILE *out, const char *pin_dir, int present)
+{
+	struct om_labels l;
+
+	om_labels__init(&l);
+	om_labels__add(&l, "pin", pin_dir, OM_VALUE_MAX);
+	om__family(out, "ldlat_set_present", "gauge",
+		   "1 when the pinned set was found in pin, 0 when pin is missing or empty (the "
+		   "set was removed: nothing else is reported).");
+	om__sample_u64(out, "ldlat_set_present", &l, present);
 }
 
 static void render_run_families(FILE *out, const struct report *r, const struct om_labels *base)
@@ -43,6 +52,7 @@ static void render_run_families(FILE *out, const struct report *r, const struct 
 		   "When sampling started, in seconds since the Unix epoch.");
 	om__sample_fixed(out, "ldlat_start_time_seconds", base, started, 3);
 	if (r->run && r->run->pin_dir) {
+		render_set_present(out, r->run->pin_dir, 1);
 		om__family(out, "ldlat_cgroup_removed", "gauge",
 			   "1 when the pinned set's cgroup has been removed: its events count "
 			   "nothing.");
@@ -50,35 +60,32 @@ static void render_run_families(FILE *out, const struct report *r, const struct 
 	}
 }
 
-static void render_counter_families(FILE *out, const struct snapshot *s,
+static void render_counter_families(FILE *out, enum om_dialect d, const struct snapshot *s,
 				    const struct om_labels *base)
 {
 	const __u64 *by_verdict = &s->counters.kept;
 	struct om_labels l;
 	int v;
 
-	om__family(out, "ldlat_samples_seen", NULL,
-		   "Samples the BPF program saw (a counter since the start).");
-	om__sample_u64(out, "ldlat_samples_seen", base, s->counters.seen);
-	om__family(out, "ldlat_samples_kept", NULL,
-		   "Samples that passed every filter (a counter since the start).");
-	om__sample_u64(out, "ldlat_samples_kept", base, s->counters.kept);
-	om__family(out, "ldlat_samples_dropped", NULL,
-		   "Samples dropped in the kernel, by reason (a counter since the start).");
+	om__counter(out, d, "ldlat_samples_seen", "Samples the BPF program saw.");
+	om__sample_u64(out, "ldlat_samples_seen_total", base, s->counters.seen);
+	om__counter(out, d, "ldlat_samples_kept", "Samples that passed every filter.");
+	om__sample_u64(out, "ldlat_samples_kept_total", base, s->counters.kept);
+	om__counter(out, d, "ldlat_samples_dropped", "Samples dropped in the kernel, by reason.");
 	for (v = LDLAT_DROP_MISSING; v < LDLAT_NVERDICTS; v++) {
 		l = *base;
 		om_labels__add(&l, "reason", counters__key(v), OM_VALUE_MAX);
-		om__sample_u64(out, "ldlat_samples_dropped", &l, by_verdict[v]);
+		om__sample_u64(out, "ldlat_samples_dropped_total", &l, by_verdict[v]);
 	}
 	/* not measured (a pinned set, a file): no sample, as a scrape without the series */
 	if (!s->unseen.known)
 		return;
 	l = *base;
 	om_labels__add(&l, "estimated", s->unseen.freq ? "1" : "0", 8);
-	om__family(out, "ldlat_samples_unseen", NULL,
-		   "Samples the events produced that the program did not see, from the events' "
-		   "own counts (a counter since the start; estimated=1 in frequency mode).");
-	om__sample_u64(out, "ldlat_samples_unseen", &l, unseen__samples(&s->unseen));
+	om__counter(out, d, "ldlat_samples_unseen",
+		    "Samples the events produced that the program did not see, from the events' "
+		    "own counts (estimated=1 in frequency mode).");
+	om__sample_u64(out, "ldlat_samples_unseen_total", &l, unseen__samples(&s->unseen));
 }
 
 /* Every bucket bound, always: a series keeps the same buckets from scrape to scrape. */
@@ -146,8 +153,8 @@ static void group_labels(const struct report *r, const struct group *g,
  * percentiles from the sub-buckets with their error bound, the samples
  * without a measured latency, and the events the samples stand for.
  */
-static void render_latency_families(FILE *out, const struct report *r, const struct group *g, int n,
-				    const struct om_labels *base)
+static void render_latency_families(FILE *out, enum om_dialect d, const struct report *r,
+				    const struct group *g, int n, const struct om_labels *base)
 {
 	static const char *const qs[3] = { "50", "90", "99" };
 	static const double pcts[3] = { 50, 90, 99 };
@@ -195,34 +202,33 @@ static void render_latency_families(FILE *out, const struct report *r, const str
 		om__sample_u64(out, "ldlat_latency_percentile_error", &l, r->linear_step / 2);
 	else
 		om__sample_fixed(out, "ldlat_latency_percentile_error", &l, LDLAT_REL_ERROR, 6);
-	om__family(out, "ldlat_samples_unmeasured", NULL,
-		   "Kept samples without a measured latency (in no bucket, sum or percentile; a "
-		   "counter since the start).");
+	om__counter(out, d, "ldlat_samples_unmeasured",
+		    "Kept samples without a measured latency (in no bucket, sum or percentile).");
 	for (i = 0; i < n; i++) {
 		group_labels(r, &g[i], base, &labels);
-		om__sample_u64(out, "ldlat_samples_unmeasured", &labels, g[i].sum.unmeasured);
+		om__sample_u64(out, "ldlat_samples_unmeasured_total", &labels, g[i].sum.unmeasured);
 	}
 }
 
 /* The events the kept samples stand for: their periods summed (weighting=period in -F). */
-static void render_event_families(FILE *out, const struct report *r, const struct group *g, int n,
-				  const struct om_labels *base)
+static void render_event_families(FILE *out, enum om_dialect d, const struct report *r,
+				  const struct group *g, int n, const struct om_labels *base)
 {
 	struct om_labels labels;
 	int i;
 
-	om__family(out, "ldlat_events", NULL,
-		   "Events the kept samples stand for, the sum of their periods (a counter since "
-		   "the start); in frequency mode the period varies and shares are shares of "
-		   "this.");
+	om__counter(out, d, "ldlat_events",
+		    "Events the kept samples stand for, the sum of their periods; in frequency "
+		    "mode the period varies and shares are shares of this.");
 	for (i = 0; i < n; i++) {
 		group_labels(r, &g[i], base, &labels);
 		om_labels__add(&labels, "weighting", r->period_weighted ? "period" : "samples", 16);
-		om__sample_u64(out, "ldlat_events", &labels, g[i].sum.period);
+		om__sample_u64(out, "ldlat_events_total", &labels, g[i].sum.period);
 	}
 }
 
-void render_openmetrics(FILE *out, const struct report *r, const struct snapshot *s)
+static void render_exposition(FILE *out, enum om_dialect d, const struct report *r,
+			      const struct snapshot *s)
 {
 	struct group groups[LDLAT_MAX_RANGES * LDLAT_NCLASS];
 	struct om_labels base, labels;
@@ -230,7 +236,7 @@ void render_openmetrics(FILE *out, const struct report *r, const struct snapshot
 
 	base_labels(r, &base);
 	render_run_families(out, r, &base);
-	render_counter_families(out, s, &base);
+	render_counter_families(out, d, s, &base);
 	n = report__groups(r, s, groups, LDLAT_MAX_RANGES * LDLAT_NCLASS);
 	if (r->has_latency) {
 		om__family(out, "ldlat_latency_cycles", "histogram",
@@ -238,21 +244,37 @@ void render_openmetrics(FILE *out, const struct report *r, const struct snapshot
 			   "address range.");
 		om__unit(out, "ldlat_latency_cycles", "cycles");
 	} else {
-		om__family(out, "ldlat_range_samples", NULL,
-			   "Kept samples per address range; this source carries no latency (a "
-			   "counter since the start).");
+		om__counter(out, d, "ldlat_range_samples",
+			    "Kept samples per address range; this source carries no latency.");
 	}
 	for (i = 0; i < n; i++) {
 		group_labels(r, &groups[i], &base, &labels);
 		if (r->has_latency)
 			render_histogram(out, r, &groups[i], &labels);
 		else
-			om__sample_u64(out, "ldlat_range_samples", &labels, groups[i].sum.count);
+			om__sample_u64(out, "ldlat_range_samples_total", &labels,
+				       groups[i].sum.count);
 	}
 	if (r->has_latency)
-		render_latency_families(out, r, groups, n, &base);
-	render_event_families(out, r, groups, n, &base);
+		render_latency_families(out, d, r, groups, n, &base);
+	render_event_families(out, d, r, groups, n, &base);
 	if (r->loads)
 		render_loads_families(out, r->loads, &base);
-	om__eof(out);
+	om__end(out, d);
+}
+
+void render_openmetrics(FILE *out, const struct report *r, const struct snapshot *s)
+{
+	render_exposition(out, OM_OPENMETRICS, r, s);
+}
+
+void render_prometheus(FILE *out, const struct report *r, const struct snapshot *s)
+{
+	render_exposition(out, OM_PROMETHEUS, r, s);
+}
+
+void render_set_absent(FILE *out, const char *pin_dir, bool prometheus)
+{
+	render_set_present(out, pin_dir, 0);
+	om__end(out, prometheus ? OM_PROMETHEUS : OM_OPENMETRICS);
 }

@@ -290,6 +290,7 @@ static void render_stat(FILE *f, void *ctx)
 		render_stat_json(f, r);
 		break;
 	case OUTPUT_OPENMETRICS:
+	case OUTPUT_PROMETHEUS:
 		render_stat_openmetrics(f, r);
 		break;
 	}
@@ -346,7 +347,7 @@ static int on_interval(void *ctx)
 	}
 	s->prev_t = r.t;
 	/* OpenMetrics wants totals since the start: Prometheus takes the rates itself */
-	if (s->args->out.format == OUTPUT_OPENMETRICS) {
+	if (output__exposition(s->args->out.format)) {
 		r.c = &s->counting;
 		r.elapsed = r.t;
 	}

@@ -7,6 +7,7 @@
 
 #include "user/report/json.h"
 #include "user/report/openmetrics.h"
+#include "user/report/output.h"
 #include "user/report/table.h"
 #include "user/stat/statreport.h"
 #include "kernel/abi/evnames.h"
@@ -529,6 +530,7 @@ void render_stat_openmetrics(FILE *out, const struct stat_report *r)
 		om_labels__add(&l, "state", row_state(rows[i].state), OM_VALUE_MAX);
 		om__sample_u64(out, "ldlat_stat_counted", &l, rows[i].state == ROW_COUNTED);
 	}
-	om__eof(out);
+	om__end(out,
+		r->out && r->out->format == OUTPUT_PROMETHEUS ? OM_PROMETHEUS : OM_OPENMETRICS);
 	free(rows);
 }

@@ -487,13 +487,16 @@ out:
 /* --format openmetrics, ldlat-hist's, refused live or not: 0, or the exit status. */
 static int top_refuse(const struct top_args *a)
 {
-	if (a->out.format == OUTPUT_OPENMETRICS) {
-		fprintf(stderr, "ldlat-top: --format openmetrics is not one of ldlat-top's: its "
-				"tables rank "
-				"functions and data per report, they are not totals Prometheus can "
-				"rate. Use "
-				"--format text or json, or ldlat-hist --format openmetrics for the "
-				"histograms\n");
+	if (output__exposition(a->out.format)) {
+		const char *f = a->out.format == OUTPUT_PROMETHEUS ? "prometheus" : "openmetrics";
+
+		fprintf(stderr,
+			"ldlat-top: --format %s is not one of ldlat-top's: its tables rank "
+			"functions "
+			"and data per report, they are not totals Prometheus can rate. Use "
+			"--format "
+			"text or json, or ldlat-hist --format %s for the histograms\n",
+			f, f);
 		return EXIT_USAGE;
 	}
 	return 0;
