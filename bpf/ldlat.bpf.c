@@ -109,7 +109,11 @@ static __always_inline void ldlat_top_add(void *map, __u32 table, const struct l
 		return;
 	}
 	ldlat_top_account(&nv, s->lat, cls);
-	e = bpf_map_update_elem(map, &k, &nv, BPF_NOEXIST);
+	/*
+	 * the int of map_update_elem: 6.1's verifier calls the map's op
+	 * directly, and that op returns int (the upper half of r0 is not its sign)
+	 */
+	e = (int)bpf_map_update_elem(map, &k, &nv, BPF_NOEXIST);
 	if (!e)
 		return;
 	if (e == -EEXIST) { /* another CPU inserted it first */
@@ -250,6 +254,11 @@ int ldlat_top(struct bpf_perf_event_data *ctx)
  * the sample with its address alone: a filter that needs more counts it as
  * fields_missing.
  */
+/* perf_sample_data before 5.12, whose weight was a u64 (CO-RE matches it by name) */
+struct perf_sample_data___u64w {
+	__u64 weight;
+} __attribute__((preserve_access_index));
+
 static __always_inline int ldlat_from_kern(struct bpf_perf_event_data *ctx, const bool top)
 {
 	struct bpf_perf_event_data_kern k;
@@ -273,8 +282,11 @@ static __always_inline int ldlat_from_kern(struct bpf_perf_event_data *ctx, cons
 		flags = 0;
 	if ((cfg.need & LDLAT_HAS_LAT) && (flags & PERF_SAMPLE_WEIGHT_TYPE)) {
 		/* a u64 before 5.12, union perf_sample_weight since: full, or var1_dw its low half */
-		if (!bpf_probe_read_kernel(&w, sizeof(w),
-					   (void *)data + bpf_core_field_offset(data->weight))) {
+		__u32 off = bpf_core_type_exists(union perf_sample_weight)
+				    ? bpf_core_field_offset(struct perf_sample_data, weight)
+				    : bpf_core_field_offset(struct perf_sample_data___u64w, weight);
+
+		if (!bpf_probe_read_kernel(&w, sizeof(w), (void *)data + off)) {
 			s.lat = cfg.weight_struct ? (__u32)w : w;
 			s.flags |= LDLAT_HAS_LAT;
 		}
