@@ -81,9 +81,10 @@ enum session_path session__path_for(const struct session_facts *f, const char *f
 		return SESSION_PATH_ADDR_ONLY;
 	}
 	snprintf(why, len,
-		 "no bpf_cast_to_kern_ctx (Linux 6.2) in the kernel's BTF: the program copies "
+		 "%sno bpf_cast_to_kern_ctx (Linux 6.2) in the kernel's BTF: the program copies "
 		 "the kernel's bpf_perf_event_data_kern with bpf_probe_read_kernel and reads "
 		 "what the driver filled %s",
+		 keep ? "LDLAT_FORCE_ADDR_ONLY=0; " : "",
 		 f->sample_flags
 			 ? "(the fields sample_flags marks)"
 			 : "(no sample_flags: weight 0 and data source N/A where not filled)");
