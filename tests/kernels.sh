@@ -166,9 +166,9 @@ for name in $want; do
 		-nic none </dev/null >"$log" 2>&1 || true
 	tr -d '\r' <"$log" >"$log.txt"
 	secs=$(($(date +%s) - t0))
-	got=$(sed -n 's/^LDLAT-KM path \([^ ]*\).*/\1/p' "$log.txt" | head -1)
+	got=$(sed -n 's/.*LDLAT-KM path \([^ ]*\).*/\1/p' "$log.txt" | head -1)
 	rc=$(sed -n 's/^LDLAT-KM rc \([0-9]*\).*/\1/p' "$log.txt" | tail -1)
-	release=$(sed -n 's/^LDLAT-KM release //p' "$log.txt" | head -1)
+	release=$(sed -n 's/.*LDLAT-KM release //p' "$log.txt" | head -1)
 	# every suite's summary line, summed
 	sum=$(grep -E '^[0-9]+%: Checks: ' "$log.txt" | awk -F'[:,] *' '
 		{ c += $3; f += $5; e += $7 }
