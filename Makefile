@@ -7,6 +7,7 @@
 # make demo     deps, build, and run ldlat-hist on the bundled workload
 # make vmlinux  regenerate vmlinux/vmlinux.h from this kernel's BTF
 # make bench    benchmarks (see BENCHMARKS.md)
+# make test-kernels  the suites that load the BPF program, on Debian's kernels under QEMU
 
 CC	?= gcc
 CLANG	?= clang
@@ -166,7 +167,8 @@ vmlinux:
 BUILD_DEPS := make gcc clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev pkg-config check libpfm4-dev \
 	linux-libc-dev libdw-dev binutils
 TEST_DEPS := jq python3 clang-format prometheus valgrind linux-perf bpftrace time libclang-rt-14-dev \
-	libpfm4-dev util-linux prometheus-node-exporter python3-prometheus-client curl systemd
+	libpfm4-dev util-linux prometheus-node-exporter python3-prometheus-client curl systemd \
+	qemu-system-x86 busybox-static cpio kmod xz-utils
 deps:
 	@missing=""; for p in $(BUILD_DEPS) $(TEST_DEPS); do \
 		dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q 'install ok installed' || \
@@ -265,6 +267,14 @@ install-units:
 		mv $(DESTDIR)$(UNITDIR)/$$u.tmp $(DESTDIR)$(UNITDIR)/$$u || exit 1; \
 	done
 	install -m 0644 docs/fleet.md $(DESTDIR)$(DOCDIR)/fleet.md
+
+# issue 14: kernel matrix
+# Debian's own kernels (6.1, 6.12, 5.10) booted under QEMU with the suites that
+# load the BPF program run inside each (tests/kernels.sh; docs/kernels.md).
+# LDLAT_KERNELS="6.1" picks kernels; packages are cached in /var/cache/ldlat/kernels.
+.PHONY: test-kernels
+test-kernels: tests
+	tests/kernels.sh
 
 -include $(shell find $(OBJ) -name '*.d' 2>/dev/null)
 .SECONDARY:

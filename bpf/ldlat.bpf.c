@@ -7,6 +7,7 @@
 #include "vmlinux/vmlinux.h"
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
+#include <bpf/bpf_core_read.h>
 #include "bpf/ldlat.h"
 #include "bpf/ldlat_pin.h"
 
@@ -108,7 +109,11 @@ static __always_inline void ldlat_top_add(void *map, __u32 table, const struct l
 		return;
 	}
 	ldlat_top_account(&nv, s->lat, cls);
-	e = bpf_map_update_elem(map, &k, &nv, BPF_NOEXIST);
+	/*
+	 * the int of map_update_elem: 6.1's verifier calls the map's op
+	 * directly, and that op returns int (the upper half of r0 is not its sign)
+	 */
+	e = (int)bpf_map_update_elem(map, &k, &nv, BPF_NOEXIST);
 	if (!e)
 		return;
 	if (e == -EEXIST) { /* another CPU inserted it first */
@@ -229,9 +234,93 @@ int ldlat_top(struct bpf_perf_event_data *ctx)
 }
 
 /*
- * Kernels before 6.3 run the program before the sample is prepared, and
- * before 6.2 have no bpf_cast_to_kern_ctx: only the address (ctx->addr) is
- * reliable there.  User space loads this program instead of ldlat_sample.
+ * Kernels without bpf_cast_to_kern_ctx (before 6.2): the ctx pointer at run
+ * time is the kernel's struct bpf_perf_event_data_kern (bpf_overflow_handler
+ * builds it on its stack), so the program copies it with
+ * bpf_probe_read_kernel (a CAP_PERFMON loader may pass the ctx pointer to a
+ * helper) and reads the sample through it with CO-RE.  These kernels run the
+ * program before perf_prepare_sample(): only what the driver filled before
+ * perf_event_overflow() is there (PEBS: addr, weight, data_src; IBS from 6.1).
+ * Since 6.1 sample_flags says which fields are; before it, perf_sample_data_init
+ * set weight 0 and data_src N/A, the same values 6.3's zero-fill gives.  The
+ * address is ctx->addr, the very field (the verifier rewrites that load to
+ * data->addr), taken where sample_flags has it.  A copy that fails leaves
+ * the sample with its address alone: a filter that needs more counts it as
+ * fields_missing.
+ */
+/* perf_sample_data before 5.12, whose weight was a u64 (CO-RE matches it by name) */
+struct perf_sample_data___u64w {
+	__u64 weight;
+} __attribute__((preserve_access_index));
+
+static __always_inline int ldlat_from_kern(struct bpf_perf_event_data *ctx, const bool top)
+{
+	struct bpf_perf_event_data_kern k;
+	struct perf_sample_data *data = NULL;
+	/* the period through the ctx field, which every kernel rewrites to data->period */
+	struct ldlat_sample s = { .period = ctx->sample_period };
+	__u64 flags = PERF_SAMPLE_ADDR | PERF_SAMPLE_WEIGHT_TYPE | PERF_SAMPLE_DATA_SRC, w = 0;
+	bool has_flags = false;
+
+	if (!bpf_probe_read_kernel(&k, sizeof(k), ctx))
+		data = k.data;
+	if (data && bpf_core_field_exists(data->sample_flags)) {
+		flags = BPF_CORE_READ(data, sample_flags);
+		has_flags = true;
+	}
+	/* 6.1's perf_sample_data_init writes addr only when it is not 0 */
+	if (flags & PERF_SAMPLE_ADDR) {
+		s.addr = ctx->addr;
+		s.flags = LDLAT_HAS_ADDR;
+	}
+	if (!data)
+		flags = 0;
+	if ((cfg.need & LDLAT_HAS_LAT) && (flags & PERF_SAMPLE_WEIGHT_TYPE)) {
+		/* a u64 before 5.12, union perf_sample_weight since: full, or var1_dw its low half */
+		__u32 off = bpf_core_type_exists(union perf_sample_weight)
+				    ? bpf_core_field_offset(struct perf_sample_data, weight)
+				    : bpf_core_field_offset(struct perf_sample_data___u64w, weight);
+
+		if (!bpf_probe_read_kernel(&w, sizeof(w), (void *)data + off)) {
+			s.lat = cfg.weight_struct ? (__u32)w : w;
+			s.flags |= LDLAT_HAS_LAT;
+		}
+	}
+	if ((cfg.need & LDLAT_HAS_DSRC) && (flags & PERF_SAMPLE_DATA_SRC)) {
+		s.data_src = BPF_CORE_READ(data, data_src.val);
+		s.flags |= LDLAT_HAS_DSRC;
+	}
+	/*
+	 * data->ip only where sample_flags says the driver set it; else the
+	 * registers, where PEBS puts the precise IP on these kernels
+	 */
+	if (top && (cfg.top & LDLAT_TOP_IP)) {
+		if (has_flags && (flags & PERF_SAMPLE_IP))
+			s.ip = BPF_CORE_READ(data, ip);
+		else
+			s.ip = ldlat_regs_ip(ctx);
+	}
+	if (cfg.ntgids || top)
+		s.tgid = bpf_get_current_pid_tgid() >> 32;
+	return ldlat_account(&s, top);
+}
+
+SEC("perf_event")
+int ldlat_sample_kern(struct bpf_perf_event_data *ctx)
+{
+	return ldlat_from_kern(ctx, false);
+}
+
+SEC("perf_event")
+int ldlat_top_kern(struct bpf_perf_event_data *ctx)
+{
+	return ldlat_from_kern(ctx, true);
+}
+
+/*
+ * What neither of the above can serve (the ctx cannot be copied: lockdown,
+ * no bpf_probe_read_kernel): the address alone, ctx->addr, which every kernel
+ * fills.  User space loads this program instead of ldlat_sample.
  */
 static __always_inline int ldlat_from_ctx(struct bpf_perf_event_data *ctx, const bool top)
 {

@@ -35,8 +35,9 @@ enum ldlat_pin_target {
 
 /* Which program is pinned as DIR/prog. */
 enum ldlat_pin_program {
-	LDLAT_PIN_PROG_SAMPLE,	  /* ldlat_sample: address, latency, data source */
-	LDLAT_PIN_PROG_ADDR_ONLY, /* ldlat_sample_addr: kernels before 6.3 */
+	LDLAT_PIN_PROG_SAMPLE,	    /* ldlat_sample: address, latency, data source */
+	LDLAT_PIN_PROG_ADDR_ONLY,   /* ldlat_sample_addr: the address alone */
+	LDLAT_PIN_PROG_SAMPLE_KERN, /* ldlat_sample_kern: the same as ldlat_sample, before 6.2 */
 };
 
 /* The single value of the 'meta' map, written once by --pin, then frozen. */

@@ -16,8 +16,10 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/utsname.h>
 
 #include "tests/lib/testutil.h"
+#include "user/run/session.h"
 #include "kernel/lib/util.h"
 
 /* The processes child_spawn started in this process: the test's own children. */
@@ -532,4 +534,16 @@ void perf_record_stop(struct perf_recorder *r)
 	child_free(&r->c);
 	unlink(r->ctl_path);
 	unlink(r->ack_path);
+}
+
+bool kernel_zero_fills_fields(void)
+{
+	struct session_facts f;
+	struct utsname u;
+	int ma = 0, mi = 0;
+
+	session__probe(&f);
+	ck_assert_int_eq(uname(&u), 0);
+	ck_assert_int_eq(sscanf(u.release, "%d.%d", &ma, &mi), 2);
+	return ma > 6 || (ma == 6 && mi >= 3) || !f.sample_flags;
 }

@@ -117,6 +117,16 @@ int sh(char **out, char **err, const char *fmt, ...) __attribute__((format(print
 int run_suite(Suite *s);
 
 /*
+ * Whether a perf_event program sees the fields an event asked for and its
+ * driver did not fill as zero (weight 0, data source N/A) rather than
+ * absent: since 6.3 perf_prepare_sample() runs first and zero-fills them;
+ * 6.1 and 6.2 run the program first and sample_flags lacks them; before
+ * 6.1 perf_sample_data_init() set them to those values (kernel sources:
+ * kernel/events/core.c:bpf_overflow_handler, include/linux/perf_event.h).
+ */
+bool kernel_zero_fills_fields(void);
+
+/*
  * perf record with a control FIFO pair (--control fifo:CTL,ACK), started
  * disabled (-D -1) and enabled once the test is ready, so that it samples
  * from a known point.

@@ -27,37 +27,47 @@
 
 /* Every value each platform's kernel emits lands in its class, whatever the per-sample bits. */
 /* Whether the program can read latency and data source, by release and override. */
-START_TEST(test_sample_fields_by_release)
+START_TEST(test_read_path_by_facts)
 {
+	/* btf, cast_kfunc, kern_ctx, probe_read, sample_flags, confidentiality */
+	static const struct session_facts k618 = { true, true, true, true, true, false },
+					  k61 = { true, false, true, true, true, false },
+					  k510 = { true, false, true, true, false, false },
+					  k61_locked = { true, false, true, true, true, true },
+					  k618_locked = { true, true, true, true, true, true },
+					  k44 = { true, false, true, false, false, false },
+					  nobtf = { false, false, false, false, false, false };
 	static const struct {
-		const char *release, *force;
-		bool yes;
+		const struct session_facts *f;
+		const char *force;
+		enum session_path path;
+		const char *why;
 	} cases[] = {
-		{ "6.18.44-fc-v669", NULL, true },
-		{ "6.3.0", NULL, true },
-		{ "6.2.16", NULL, false },
-		{ "5.15.0-91-generic", NULL, false },
-		{ "7.0", NULL, true },
-		{ "", NULL, false },
-		{ "5.14.0-427.el9.x86_64", "0", true },
-		{ "6.18.0", "1", false },
-		{ "6.2.0", "2", false },
+		{ &k618, NULL, SESSION_PATH_KERN_CTX, "bpf_cast_to_kern_ctx" },
+		{ &k618_locked, NULL, SESSION_PATH_KERN_CTX, "bpf_cast_to_kern_ctx" },
+		{ &k61, NULL, SESSION_PATH_PROBE_READ, "sample_flags marks" },
+		{ &k510, NULL, SESSION_PATH_PROBE_READ, "no sample_flags" },
+		{ &k61_locked, NULL, SESSION_PATH_ADDR_ONLY, "locked down (confidentiality)" },
+		{ &k61_locked, "0", SESSION_PATH_PROBE_READ,
+		  "LDLAT_FORCE_ADDR_ONLY=0; no bpf_cast" },
+		{ &k44, NULL, SESSION_PATH_ADDR_ONLY, "neither" },
+		{ &nobtf, NULL, SESSION_PATH_ADDR_ONLY, "no BTF" },
+		{ &k618, "1", SESSION_PATH_ADDR_ONLY, "LDLAT_FORCE_ADDR_ONLY=1" },
+		{ &k61, "1", SESSION_PATH_ADDR_ONLY, "LDLAT_FORCE_ADDR_ONLY=1" },
+		{ &k61, "2", SESSION_PATH_PROBE_READ, "sample_flags marks" },
 	};
-	char why[256];
+	char why[512];
 	unsigned int i;
 
 	for (i = 0; i < ARRAY_SIZE(cases); i++) {
 		why[0] = 0;
-		ck_assert_msg(session__sample_fields_for(cases[i].release, cases[i].force, why,
-							 sizeof(why)) == cases[i].yes,
-			      "%s (LDLAT_FORCE_ADDR_ONLY=%s)", cases[i].release,
-			      cases[i].force ? cases[i].force : "unset");
-		if (!cases[i].yes)
-			ck_assert_msg(strstr(why, cases[i].force && !strcmp(cases[i].force, "1")
-							  ? "LDLAT_FORCE_ADDR_ONLY=1"
-							  : "Linux 6.3"),
-				      "%s: %s", cases[i].release, why);
+		ck_assert_msg(session__path_for(cases[i].f, cases[i].force, why, sizeof(why)) ==
+				      cases[i].path,
+			      "case %u: %s", i, why);
+		ck_assert_msg(strstr(why, cases[i].why), "case %u: %s", i, why);
 	}
+	ck_assert_str_eq(session__path_name(SESSION_PATH_PROBE_READ), "probe-read");
+	ck_assert_uint_eq(session__path_flag(SESSION_PATH_KERN_CTX), SESSION_KERN_CTX);
 }
 END_TEST
 
@@ -1079,7 +1089,7 @@ static Suite *unit_suite(void)
 	tcase_add_test(tc, test_usage_conflicts);
 	tcase_add_test(tc, test_help);
 	tcase_add_test(tc, test_help_modes);
-	tcase_add_test(tc, test_sample_fields_by_release);
+	tcase_add_test(tc, test_read_path_by_facts);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -185,7 +185,9 @@ void pin_meta__fill(struct ldlat_pin_meta *m, const struct tool *t, const struct
 	m->detached = detached;
 	m->source = (enum ldlat_pin_source)t->src.kind;
 	m->target = pin_target(t->run.target.kind);
-	m->program = t->addr_only ? LDLAT_PIN_PROG_ADDR_ONLY : LDLAT_PIN_PROG_SAMPLE;
+	m->program = t->path == SESSION_PATH_ADDR_ONLY	  ? LDLAT_PIN_PROG_ADDR_ONLY
+		     : t->path == SESSION_PATH_PROBE_READ ? LDLAT_PIN_PROG_SAMPLE_KERN
+							  : LDLAT_PIN_PROG_SAMPLE;
 	m->fields = t->src.fields;
 	if (t->run.target.kind == TARGET_CGROUP)
 		m->cgroup_id = pinset__cgroup_id(t->run.target.cgroup_fd, m->cgroup_path,

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "user/run/listevents.h"
+#include "user/run/session.h"
 #include "user/run/toolsconf.h"
 #include "kernel/abi/pmu.h"
 #include "kernel/abi/sysfs.h"
@@ -122,6 +123,12 @@ int list_events(FILE *out, struct cli *cli, const char *tool)
 	fprintf(out, "sysfs          %s%s\n", sysfs__root(),
 		getenv("LDLAT_SYSFS") && *getenv("LDLAT_SYSFS") ? " (LDLAT_SYSFS)" : "");
 	cpu__print(out, &src.cpu);
+	if (cli->verbose) {
+		char why[512];
+		enum session_path path = session__read_path(why, sizeof(why));
+
+		fprintf(out, "read path      %s (%s)\n", session__path_name(path), why);
+	}
 	for (line = strtok_r(notice, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
 		fprintf(stderr, "%s: %s\n", tool, line);
 	if (e)

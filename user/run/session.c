@@ -3,40 +3,124 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/utsname.h>
 #include <bpf/bpf.h>
+#include <bpf/btf.h>
 #include <bpf/libbpf.h>
 
 #include "user/run/session.h"
 #include "kernel/lib/err.h"
 #include "bpf/ldlat.skel.h"
 
-bool session__sample_fields_for(const char *release, const char *force, char *why, size_t len)
+void session__probe(struct session_facts *f)
 {
-	int ma = 0, mi = 0;
+	const struct btf_type *t;
+	const struct btf_enum *m;
+	struct btf *btf;
+	char buf[128] = "";
+	FILE *fp;
+	__s32 id;
+	int i;
+
+	memset(f, 0, sizeof(*f));
+	fp = fopen("/sys/kernel/security/lockdown", "r");
+	if (fp) {
+		f->confidentiality =
+			fgets(buf, sizeof(buf), fp) && strstr(buf, "[confidentiality]");
+		fclose(fp);
+	}
+	btf = btf__load_vmlinux_btf();
+	if (!btf)
+		return;
+	f->btf = true;
+	f->cast_kfunc = btf__find_by_name_kind(btf, "bpf_cast_to_kern_ctx", BTF_KIND_FUNC) > 0;
+	f->kern_ctx = btf__find_by_name_kind(btf, "bpf_perf_event_data_kern", BTF_KIND_STRUCT) > 0;
+	id = btf__find_by_name_kind(btf, "bpf_func_id", BTF_KIND_ENUM);
+	t = id > 0 ? btf__type_by_id(btf, id) : NULL;
+	for (i = 0, m = t ? btf_enum(t) : NULL; t && i < btf_vlen(t); i++, m++)
+		if (!strcmp(btf__name_by_offset(btf, m->name_off), "BPF_FUNC_probe_read_kernel"))
+			f->probe_read = true;
+	id = btf__find_by_name_kind(btf, "perf_sample_data", BTF_KIND_STRUCT);
+	t = id > 0 ? btf__type_by_id(btf, id) : NULL;
+	for (i = 0; t && i < btf_vlen(t); i++)
+		if (!strcmp(btf__name_by_offset(btf, btf_members(t)[i].name_off), "sample_flags"))
+			f->sample_flags = true;
+	btf__free(btf);
+}
+
+enum session_path session__path_for(const struct session_facts *f, const char *force, char *why,
+				    size_t len)
+{
+	bool keep = force && !strcmp(force, "0");
 
 	if (force && !strcmp(force, "1")) {
 		snprintf(why, len, "LDLAT_FORCE_ADDR_ONLY=1");
-		return false;
+		return SESSION_PATH_ADDR_ONLY;
 	}
-	/* a kernel whose version predates 6.3 but that has the change backported */
-	if (force && !strcmp(force, "0"))
-		return true;
-	if (sscanf(release, "%d.%d", &ma, &mi) != 2 || ma < 6 || (ma == 6 && mi < 3)) {
+	if (f->cast_kfunc) {
 		snprintf(why, len,
-			 "this kernel runs BPF before the sample is prepared (Linux 6.3 "
-			 "fixed that; LDLAT_FORCE_ADDR_ONLY=0 if yours has the fix backported)");
-		return false;
+			 "the kernel's BTF has bpf_cast_to_kern_ctx (Linux 6.2): the program "
+			 "reads perf_sample_data directly, the fields sample_flags marks");
+		return SESSION_PATH_KERN_CTX;
 	}
-	return true;
+	if (!f->btf && !keep) {
+		snprintf(why, len,
+			 "this kernel has no BTF (/sys/kernel/btf/vmlinux), which the program "
+			 "needs to find perf_sample_data's fields");
+		return SESSION_PATH_ADDR_ONLY;
+	}
+	if ((!f->kern_ctx || !f->probe_read) && !keep) {
+		snprintf(why, len,
+			 "this kernel has neither bpf_cast_to_kern_ctx (Linux 6.2) nor "
+			 "bpf_probe_read_kernel (Linux 5.5) to reach the sample from BPF");
+		return SESSION_PATH_ADDR_ONLY;
+	}
+	if (f->confidentiality && !keep) {
+		snprintf(why, len,
+			 "this kernel is locked down (confidentiality), which refuses "
+			 "bpf_probe_read_kernel, and it has no bpf_cast_to_kern_ctx (Linux 6.2)");
+		return SESSION_PATH_ADDR_ONLY;
+	}
+	snprintf(why, len,
+		 "%sno bpf_cast_to_kern_ctx (Linux 6.2) in the kernel's BTF: the program copies "
+		 "the kernel's bpf_perf_event_data_kern with bpf_probe_read_kernel and reads "
+		 "what the driver filled %s",
+		 keep ? "LDLAT_FORCE_ADDR_ONLY=0; " : "",
+		 f->sample_flags
+			 ? "(the fields sample_flags marks)"
+			 : "(no sample_flags: weight 0 and data source N/A where not filled)");
+	return SESSION_PATH_PROBE_READ;
 }
 
-bool session__kernel_has_sample_fields(char *why, size_t len)
+enum session_path session__read_path(char *why, size_t len)
 {
-	struct utsname u;
+	struct session_facts f;
 
-	return session__sample_fields_for(uname(&u) ? "" : u.release,
-					  getenv("LDLAT_FORCE_ADDR_ONLY"), why, len);
+	session__probe(&f);
+	return session__path_for(&f, getenv("LDLAT_FORCE_ADDR_ONLY"), why, len);
+}
+
+const char *session__path_name(enum session_path p)
+{
+	switch (p) {
+	case SESSION_PATH_KERN_CTX:
+		return "kern-ctx";
+	case SESSION_PATH_PROBE_READ:
+		return "probe-read";
+	default:
+		return "address-only";
+	}
+}
+
+unsigned int session__path_flag(enum session_path p)
+{
+	switch (p) {
+	case SESSION_PATH_KERN_CTX:
+		return SESSION_KERN_CTX;
+	case SESSION_PATH_PROBE_READ:
+		return SESSION_PROBE_READ;
+	default:
+		return SESSION_ADDR_ONLY;
+	}
 }
 
 /* Writes the (range, class) labels into every CPU's copy of every cell. */
@@ -62,9 +146,60 @@ static int session__label(struct session *s)
 	return e;
 }
 
+/* net.core.bpf_jit_enable reads 0: programs run in the interpreter. */
+static bool session__jit_off(void)
+{
+	FILE *fp = fopen("/proc/sys/net/core/bpf_jit_enable", "r");
+	int v = -1;
+
+	if (fp) {
+		if (fscanf(fp, "%d", &v) != 1)
+			v = -1;
+		fclose(fp);
+	}
+	return v == 0;
+}
+
+/* One sentence for a program the kernel refused: the cause, and what to do. */
+static void session__refused(const struct session *s, int e, struct err *err)
+{
+	struct session_facts f;
+
+	session__probe(&f);
+	if (!f.btf)
+		err__msg(err,
+			 "cannot load the BPF program: this kernel has no BTF "
+			 "(/sys/kernel/btf/vmlinux), which it needs to find the kernel's fields; "
+			 "run a kernel built with CONFIG_DEBUG_INFO_BTF=y");
+	else if (s->path == SESSION_PATH_KERN_CTX && session__jit_off())
+		err__msg(err, "cannot load the BPF program: the BPF JIT is off "
+			      "(net.core.bpf_jit_enable=0), and the kernel runs the kfunc this "
+			      "kernel's read path calls (bpf_cast_to_kern_ctx) only JIT-compiled; "
+			      "sysctl net.core.bpf_jit_enable=1, or set LDLAT_FORCE_ADDR_ONLY=1 to "
+			      "sample addresses only");
+	else if (e == -ESRCH && s->path == SESSION_PATH_KERN_CTX)
+		/* libbpf's answer for a kfunc that the kernel's BTF lacks */
+		err__msg(err, "cannot load the BPF program: this kernel's BTF has no "
+			      "bpf_cast_to_kern_ctx (Linux 6.2), which it was told to use; unset "
+			      "LDLAT_FORCE_ADDR_ONLY to let it choose, or set it to 1 to sample "
+			      "addresses only");
+	else if (s->path == SESSION_PATH_PROBE_READ && f.confidentiality)
+		err__msg(err,
+			 "cannot load the BPF program: this kernel is locked down "
+			 "(confidentiality) and refuses bpf_probe_read_kernel, which reads "
+			 "latency and data source on it; set LDLAT_FORCE_ADDR_ONLY=1 to sample "
+			 "addresses only, or boot with lockdown=integrity");
+	else
+		err__msg(err,
+			 "cannot load the BPF program (%s read path): %s (run with -v for the "
+			 "verifier's log; LDLAT_FORCE_ADDR_ONLY=1 loads the address-only program)",
+			 session__path_name(s->path), strerror(-e));
+}
+
 int session__open(struct session *s, const struct ldlat_config *cfg, unsigned int flags,
 		  struct err *err)
 {
+	char why[512];
 	int e;
 
 	memset(s, 0, sizeof(*s));
@@ -74,7 +209,15 @@ int session__open(struct session *s, const struct ldlat_config *cfg, unsigned in
 		return s->ncpus ? s->ncpus : -EINVAL;
 	}
 	s->nranges = cfg->nranges ? cfg->nranges : 1;
-	s->addr_only = flags & SESSION_ADDR_ONLY;
+	if (flags & SESSION_ADDR_ONLY)
+		s->path = SESSION_PATH_ADDR_ONLY;
+	else if (flags & SESSION_PROBE_READ)
+		s->path = SESSION_PATH_PROBE_READ;
+	else if (flags & SESSION_KERN_CTX)
+		s->path = SESSION_PATH_KERN_CTX;
+	else
+		s->path = session__read_path(why, sizeof(why));
+	s->addr_only = s->path == SESSION_PATH_ADDR_ONLY;
 	s->skel = ldlat_bpf__open();
 	if (!s->skel) {
 		e = -errno;
@@ -92,9 +235,15 @@ int session__open(struct session *s, const struct ldlat_config *cfg, unsigned in
 				 (cfg->top & LDLAT_TOP_DATA) && cfg->top_entries ? cfg->top_entries
 										 : 1);
 	s->top = cfg->top != 0;
-	bpf_program__set_autoload(s->skel->progs.ldlat_sample, !s->addr_only && !s->top);
+	bpf_program__set_autoload(s->skel->progs.ldlat_sample,
+				  s->path == SESSION_PATH_KERN_CTX && !s->top);
+	bpf_program__set_autoload(s->skel->progs.ldlat_sample_kern,
+				  s->path == SESSION_PATH_PROBE_READ && !s->top);
 	bpf_program__set_autoload(s->skel->progs.ldlat_sample_addr, s->addr_only && !s->top);
-	bpf_program__set_autoload(s->skel->progs.ldlat_top, !s->addr_only && s->top);
+	bpf_program__set_autoload(s->skel->progs.ldlat_top,
+				  s->path == SESSION_PATH_KERN_CTX && s->top);
+	bpf_program__set_autoload(s->skel->progs.ldlat_top_kern,
+				  s->path == SESSION_PATH_PROBE_READ && s->top);
 	bpf_program__set_autoload(s->skel->progs.ldlat_top_addr, s->addr_only && s->top);
 	bpf_program__set_autoload(s->skel->progs.ldlat_test, !!(flags & SESSION_TEST_ENTRY));
 	bpf_program__set_autoload(s->skel->progs.ldlat_bench, !!(flags & SESSION_BENCH_ENTRY));
@@ -103,21 +252,8 @@ int session__open(struct session *s, const struct ldlat_config *cfg, unsigned in
 	bpf_map__set_autocreate(s->skel->maps.shown_hists, flags & SESSION_PIN);
 	bpf_map__set_max_entries(s->skel->maps.shown_hists, s->nranges * LDLAT_NCLASS);
 	e = ldlat_bpf__load(s->skel);
-	if (e == -ESRCH && !s->addr_only) {
-		/* libbpf's answer for a kfunc that the kernel's BTF lacks */
-		err__msg(err,
-			 "cannot load the BPF program: this kernel's BTF has no "
-			 "bpf_cast_to_kern_ctx "
-			 "(Linux 6.2), which reads latency and data source; run with "
-			 "LDLAT_FORCE_ADDR_ONLY=1 in the environment to sample addresses only");
-		session__close(s);
-		return err__system(err, e);
-	}
 	if (e) {
-		err__msg(err,
-			 "cannot load the BPF program: %s (run with -v for the verifier's log; the "
-			 "kernel needs BTF, CONFIG_BPF_EVENTS and Linux 5.15 or later)",
-			 strerror(-e));
+		session__refused(s, e, err);
 		session__close(s);
 		/* the verifier's EINVAL or EPERM is no fault of the user's input */
 		return err__system(err, e);
@@ -130,12 +266,17 @@ int session__open(struct session *s, const struct ldlat_config *cfg, unsigned in
 	return e;
 }
 
-/* The program attached to the events: with ldlat-top's tables or not, address-only or not. */
+/* The program attached to the events: with ldlat-top's tables or not, by the read path. */
 static struct bpf_program *session__prog(const struct session *s)
 {
-	if (s->top)
-		return s->addr_only ? s->skel->progs.ldlat_top_addr : s->skel->progs.ldlat_top;
-	return s->addr_only ? s->skel->progs.ldlat_sample_addr : s->skel->progs.ldlat_sample;
+	switch (s->path) {
+	case SESSION_PATH_KERN_CTX:
+		return s->top ? s->skel->progs.ldlat_top : s->skel->progs.ldlat_sample;
+	case SESSION_PATH_PROBE_READ:
+		return s->top ? s->skel->progs.ldlat_top_kern : s->skel->progs.ldlat_sample_kern;
+	default:
+		return s->top ? s->skel->progs.ldlat_top_addr : s->skel->progs.ldlat_sample_addr;
+	}
 }
 
 int session__attach(struct session *s, struct evlist *evlist, struct err *err)

@@ -18,6 +18,16 @@
 struct ldlat_bpf;
 struct bpf_link;
 
+/*
+ * How the program reads a sample, the best this kernel allows (session__read_path):
+ * latency and data source through the kernel's perf_sample_data, or the address alone.
+ */
+enum session_path {
+	SESSION_PATH_KERN_CTX,	 /* bpf_cast_to_kern_ctx (Linux 6.2): direct loads */
+	SESSION_PATH_PROBE_READ, /* bpf_probe_read_kernel of the kernel's ctx, CO-RE reads */
+	SESSION_PATH_ADDR_ONLY,	 /* ctx->addr alone */
+};
+
 struct session {
 	struct ldlat_bpf *skel;
 	int nlinks;
@@ -25,31 +35,52 @@ struct session {
 	int ncpus; /* possible CPUs: the width of per-CPU values */
 	__u32 nranges;
 	bool addr_only;
+	enum session_path path;		    /* the program attached to the events */
 	bool top;			    /* ldlat-top's program: the tables of cfg.top */
 	struct ldlat_top_counters top_seen; /* ldlat-top: the counters at the last drain */
 };
 
 enum {
-	SESSION_ADDR_ONLY = 1 << 0,   /* load the address-only program (old kernels) */
+	SESSION_ADDR_ONLY = 1 << 0,   /* load the address-only program */
 	SESSION_TEST_ENTRY = 1 << 1,  /* also load the test_run entry */
 	SESSION_PIN = 1 << 2,	      /* also create a pinned set's own maps (ldlat_pin.h) */
 	SESSION_BENCH_ENTRY = 1 << 3, /* also load the benchmark entry (test_run with repeat) */
+	SESSION_PROBE_READ = 1 << 4,  /* load the program that copies the kernel's ctx */
+	SESSION_KERN_CTX = 1 << 5,    /* load the program that casts it (bpf_cast_to_kern_ctx) */
+	/* none of the three: the path session__read_path() picks for this kernel */
 };
 
-/*
- * Whether this kernel runs perf_event programs after the sample is prepared
- * (Linux >= 6.3): latency and data source can be read.  When not, why (for
- * the one-line warning).  LDLAT_FORCE_ADDR_ONLY=1 in the environment answers
- * no, to exercise the fallback; =0 answers yes, for a kernel with an older
- * version number and the 6.3 change backported.  bpf_cast_to_kern_ctx, which the program
- * reads them through, came in 6.2; libbpf resolves it in the kernel's BTF
- * when it loads the program (its one parse of that BTF), and session__open
- * says so if it is missing.
- */
-bool session__kernel_has_sample_fields(char *why, size_t len);
+/* What the read path depends on, as this kernel answers (session__probe). */
+struct session_facts {
+	bool btf;	      /* /sys/kernel/btf/vmlinux parses */
+	bool cast_kfunc;      /* bpf_cast_to_kern_ctx is a function in it (Linux 6.2) */
+	bool kern_ctx;	      /* struct bpf_perf_event_data_kern is in it */
+	bool probe_read;      /* enum bpf_func_id has BPF_FUNC_probe_read_kernel (Linux 5.5) */
+	bool sample_flags;    /* struct perf_sample_data has sample_flags (Linux 6.1) */
+	bool confidentiality; /* /sys/kernel/security/lockdown reads [confidentiality] */
+};
 
-/* The same answer for a kernel release string and an override (NULL: none). */
-bool session__sample_fields_for(const char *release, const char *force, char *why, size_t len);
+/* Reads the facts from the kernel's BTF and securityfs. */
+void session__probe(struct session_facts *f);
+
+/*
+ * The path for those facts and an override (NULL: none), and why, for
+ * --list-events -v and the one-line warning.  LDLAT_FORCE_ADDR_ONLY=1 in the
+ * environment answers address-only, to exercise it; =0 never answers it, for
+ * a vendor kernel whose facts mislead (a lockdown policy that lets
+ * bpf_probe_read_kernel through).
+ */
+enum session_path session__path_for(const struct session_facts *f, const char *force, char *why,
+				    size_t len);
+
+/* The same for this kernel and LDLAT_FORCE_ADDR_ONLY. */
+enum session_path session__read_path(char *why, size_t len);
+
+/* "kern-ctx", "probe-read", "address-only" */
+const char *session__path_name(enum session_path p);
+
+/* The SESSION_* flag that loads path p. */
+unsigned int session__path_flag(enum session_path p);
 
 /* Opens, configures and loads.  Returns 0 or -errno with a sentence in err. */
 int session__open(struct session *s, const struct ldlat_config *cfg, unsigned int flags,

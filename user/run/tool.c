@@ -91,7 +91,7 @@ int tool__start(struct tool *t, struct cli *cli, const char *name, const struct 
 {
 	static const struct tool_opts defaults;
 	const struct tool_hooks *hooks;
-	char notice[2048], why[256], *line, *save = NULL;
+	char notice[2048], why[512], *line, *save = NULL;
 	int e;
 
 	if (!o)
@@ -120,7 +120,8 @@ int tool__start(struct tool *t, struct cli *cli, const char *name, const struct 
 	for (line = strtok_r(notice, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
 		fprintf(stderr, "%s: %s\n", name, line);
 	/* the address-only program reads ctx->addr, which every kernel fills */
-	if (!session__kernel_has_sample_fields(why, sizeof(why))) {
+	t->path = session__read_path(why, sizeof(why));
+	if (t->path == SESSION_PATH_ADDR_ONLY) {
 		if (t->src.fields & (LDLAT_HAS_LAT | LDLAT_HAS_DSRC))
 			fprintf(stderr,
 				"%s: warning: %s; running address-only (no latency, no data "
@@ -168,6 +169,7 @@ int tool__start(struct tool *t, struct cli *cli, const char *name, const struct 
 				cli->ranges.range[i].text, spans);
 		}
 		fprintf(stderr, "%s: source: %s\n", name, t->src.why);
+		fprintf(stderr, "%s: read path: %s (%s)\n", name, session__path_name(t->path), why);
 	}
 
 	config__fill(&t->cfg, cli, t->src.fields, t->src.weight_struct, o->linear_step);
@@ -178,7 +180,7 @@ int tool__start(struct tool *t, struct cli *cli, const char *name, const struct 
 	}
 	if (!o->no_bpf) {
 		e = session__open(&t->session, &t->cfg,
-				  o->session_flags | (t->addr_only ? SESSION_ADDR_ONLY : 0), err);
+				  o->session_flags | session__path_flag(t->path), err);
 		if (e)
 			return e;
 		t->session_open = true;

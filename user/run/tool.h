@@ -40,8 +40,9 @@ struct tool {
 	struct ldlat_config cfg;
 	struct session session;
 	bool session_open;
-	bool addr_only;	    /* the kernel cannot give latency and data source */
-	struct loads loads; /* --loads */
+	bool addr_only;		/* the kernel cannot give latency and data source */
+	enum session_path path; /* how the program reads a sample (session__read_path) */
+	struct loads loads;	/* --loads */
 };
 
 /* How a tool starts: what goes into the BPF configuration and the session. */
