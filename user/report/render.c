@@ -261,6 +261,11 @@ static void render_counts(FILE *out, const struct report *r, const struct group 
 	}
 	fprintf(out, "%s samples carry no latency or data source: counts per range only.\n",
 		r->src->kind == SOURCE_PAGE_FAULTS ? "page-fault" : "these");
+	/* one number and nothing else: what would tell more */
+	if (r->src->kind == SOURCE_PAGE_FAULTS && (!r->ranges || !r->ranges->nranges))
+		fprintf(out, "To see more: -a splits the count by address range (-a '[heap]' -a "
+			     "'[stack]' with -p or a command, or -a LO-HI), and ldlat-top names "
+			     "the code and the data behind the faults.\n");
 }
 
 void render_text(FILE *out, const struct report *r, const struct snapshot *s)
