@@ -226,6 +226,64 @@ static const char *srcdir(void)
 }
 
 /*
+ * --unit ns: cycles at the nominal frequency (cpufreq's base_frequency, else
+ * the model name's GHz), said to be approximate; refused where no frequency
+ * is known and for JSON.  On a perf.data fixture: no PMU or root needed.
+ */
+START_TEST(test_unit_ns)
+{
+	char data[4096], proc[] = "/tmp/ldlat-unit-XXXXXX", sys[4200], file[4300];
+	char *argv[] = { (char *)hist(), "report", data, "--unit", "ns", NULL };
+	char *json[] = { (char *)hist(), "report", data, "--unit", "ns", "--format", "json", NULL };
+	char *out, *err;
+
+	/* the suites run from the top of the source tree (tests/run.sh) */
+	snprintf(data, sizeof(data), "tests/fuzz/corpus/layout0.data");
+	ck_assert_ptr_nonnull(mkdtemp(proc));
+	snprintf(sys, sizeof(sys), "%s/sys", proc);
+	ck_assert_int_eq(sh(NULL, NULL, "mkdir -p %s/devices/system/cpu/cpu0/cpufreq", sys), 0);
+	snprintf(file, sizeof(file), "%s/cpuinfo", proc);
+	ck_assert_int_eq(sh(NULL, NULL, "printf 'model name\\t: Xeon CPU @ 2.40GHz\\n' > %s", file),
+			 0);
+	setenv("LDLAT_PROCFS", proc, 1);
+	setenv("LDLAT_SYSFS", sys, 1);
+	ck_assert_msg(run(argv, 10, &out, &err) == 0, "%s", err);
+	ck_assert_msg(strstr(out, "ns : count"), "%s", out);
+	/* 64-127 cycles at 2.4 GHz: 26.7-52.9 ns */
+	ck_assert_msg(strstr(out, " 26.7 -> 52.9  : 1 "), "%s", out);
+	ck_assert_ptr_nonnull(strstr(out, "ns approximate: cycles at the nominal 2.40 GHz from the "
+					  "model name's 2.40GHz"));
+	free(out);
+	free(err);
+	/* cpufreq's base frequency comes first */
+	ck_assert_int_eq(sh(NULL, NULL,
+			    "echo 2000000 > %s/devices/system/cpu/cpu0/cpufreq/base_frequency",
+			    sys),
+			 0);
+	ck_assert_msg(run(argv, 10, &out, &err) == 0, "%s", err);
+	ck_assert_ptr_nonnull(strstr(out, "the nominal 2.00 GHz from cpufreq base_frequency"));
+	ck_assert_msg(strstr(out, " 32.0 -> 63.5  : 1 "), "%s", out);
+	free(out);
+	free(err);
+	ck_assert_int_eq(run(json, 10, &out, &err), 2);
+	ck_assert_ptr_nonnull(strstr(err, "ldlat-hist: --unit ns applies to the text report"));
+	free(out);
+	free(err);
+	/* neither: refused, in cycles */
+	ck_assert_int_eq(
+		sh(NULL, NULL, "rm -r %s/devices && echo 'model name : EPYC' > %s", sys, file), 0);
+	ck_assert_int_eq(run(argv, 10, &out, &err), 2);
+	ck_assert_ptr_nonnull(strstr(err, "ldlat-hist: --unit ns: this machine does not say its "
+					  "CPU's nominal frequency"));
+	free(out);
+	free(err);
+	unsetenv("LDLAT_PROCFS");
+	unsetenv("LDLAT_SYSFS");
+	ck_assert_int_eq(sh(NULL, NULL, "rm -rf %s", proc), 0);
+}
+END_TEST
+
+/*
  * make install honours PREFIX and DESTDIR at install time (nothing of
  * PREFIX compiled in), the installed tool finds the installed tools.conf,
  * and make uninstall removes every file it installed.
@@ -561,6 +619,7 @@ int main(void)
 	tcase_add_test(tc, test_conflict_sentence);
 	tcase_add_test(tc, test_interval_count_refusals);
 	tcase_add_test(tc, test_lone_binary);
+	tcase_add_test(tc, test_unit_ns);
 	suite_add_tcase(s, tc);
 
 	if (need_root("check_newcomer's runs (perf events and BPF)")) {

@@ -84,13 +84,25 @@ static int u64_width(__u64 v)
 	return snprintf(buf, sizeof(buf), "%llu", (unsigned long long)v);
 }
 
+/* A latency for the text report: cycles, or nanoseconds with --unit ns. */
+static void latency_text(const struct report *r, __u64 cycles, int width, bool left, char *buf,
+			 size_t len)
+{
+	if (r->ns_per_cycle > 0)
+		snprintf(buf, len, left ? "%-*.1f" : "%*.1f", width,
+			 (double)cycles * r->ns_per_cycle);
+	else
+		snprintf(buf, len, left ? "%-*llu" : "%*llu", width, (unsigned long long)cycles);
+}
+
 static void render_hist(FILE *out, const struct report *r, const struct cell *c)
 {
 	int first = -1, last = -1, k, w = 1, stars;
 	__u64 max = 0, lo, hi;
 	char bar[BAR_WIDTH + 1], label[64];
 	struct table_column cols[] = {
-		{ .header = "cycles", .align = TABLE_RIGHT }, /* as wide as the labels, below */
+		/* as wide as the labels, below */
+		{ .header = r->ns_per_cycle > 0 ? "ns" : "cycles", .align = TABLE_RIGHT },
 		{ .header = "count", .width = 9, .align = TABLE_LEFT, .sep = " : " },
 		{ .header = "distribution", .align = TABLE_LEFT, .sep = " " },
 	};
@@ -113,6 +125,11 @@ static void render_hist(FILE *out, const struct report *r, const struct cell *c)
 		if (u64_width(hi) > w)
 			w = u64_width(hi);
 	}
+	if (r->ns_per_cycle > 0) { /* "%.1f" of the widest: its digits, the point, one more */
+		latency_text(r, ldlat_bucket_hi(last, r->linear_step), 0, false, label,
+			     sizeof(label));
+		w = (int)strlen(label);
+	}
 	cols[0].width = 2 * w + 4; /* "lo -> hi", each as wide as the widest */
 	table__header(out, &t);
 	for (k = first; k <= last; k++) {
@@ -121,7 +138,13 @@ static void render_hist(FILE *out, const struct report *r, const struct cell *c)
 		if (hi == ~0ull && r->linear_step)
 			snprintf(label, sizeof(label), "%*llu -> ...%*s", w, (unsigned long long)lo,
 				 w - 3 > 0 ? w - 3 : 0, "");
-		else
+		else if (r->ns_per_cycle > 0) {
+			char a[32], b[32];
+
+			latency_text(r, lo, w, false, a, sizeof(a));
+			latency_text(r, hi, w, true, b, sizeof(b));
+			snprintf(label, sizeof(label), "%s -> %s", a, b);
+		} else
 			snprintf(label, sizeof(label), "%*llu -> %-*llu", w, (unsigned long long)lo,
 				 w, (unsigned long long)hi);
 		stars = (int)((unsigned __int128)c->slot[k] * BAR_WIDTH / max);
@@ -134,6 +157,26 @@ static void render_hist(FILE *out, const struct report *r, const struct cell *c)
 		table__cell(&row, "|%s|", bar);
 		table__row_end(&row);
 	}
+}
+
+/* --unit ns: the summary line in nanoseconds, and where they come from */
+static void render_summary_ns(FILE *out, const struct report *r, const struct cell *c)
+{
+	double p[3], k = r->ns_per_cycle;
+	bool at_least[3];
+	static const double at[3] = { 50, 90, 99 };
+	int i;
+
+	for (i = 0; i < 3; i++)
+		p[i] = cell__percentile_floor(c, at[i], r->linear_step, &at_least[i]) * k;
+	fprintf(out,
+		"  %llu samples, mean %.1f ns, p50 %s%.1f, p90 %s%.1f, p99 %s%.1f (percentiles "
+		"estimated from the buckets; ns approximate: cycles at the nominal %.2f GHz from "
+		"%s, which turbo, power saving and hybrid cores depart from)\n",
+		(unsigned long long)c->count,
+		c->count ? (double)c->sum / (double)c->count * k : 0.0, at_least[0] ? ">=" : "",
+		p[0], at_least[1] ? ">=" : "", p[1], at_least[2] ? ">=" : "", p[2], 1.0 / k,
+		r->ns_why ? r->ns_why : "this machine");
 }
 
 /* "1234", or ">=64000" for a percentile in the open last bucket. */
@@ -150,6 +193,11 @@ static const char *percentile_text(const struct cell *c, double p, __u32 linear_
 static void render_summary(FILE *out, const struct report *r, const struct cell *c)
 {
 	char p50[32], p90[32], p99[32];
+
+	if (r->ns_per_cycle > 0) {
+		render_summary_ns(out, r, c);
+		return;
+	}
 
 	fprintf(out,
 		"  %llu samples, mean %.1f cycles, p50 %s, p90 %s, p99 %s (percentiles "
