@@ -426,6 +426,31 @@ START_TEST(test_deb)
 }
 END_TEST
 
+/*
+ * The README teaches in at most 20 KB and links to the pages the reference
+ * moved to; every docs/ page it links to that this tree has exists.
+ */
+START_TEST(test_readme)
+{
+	static const char *const pages[] = { "docs/tools.md",	    "docs/events.md",
+					     "docs/pinned-sets.md", "docs/formats.md",
+					     "docs/offline.md",	    "docs/internals.md",
+					     "docs/testing.md" };
+	char *out, link[64];
+	unsigned int i;
+
+	ck_assert_int_eq(sh(&out, NULL, "cat README.md"), 0);
+	ck_assert_msg(strlen(out) <= 20 * 1024, "README.md is %zu bytes", strlen(out));
+	ck_assert_ptr_nonnull(strstr(out, "## Quick start"));
+	for (i = 0; i < ARRAY_SIZE(pages); i++) {
+		snprintf(link, sizeof(link), "](%s)", pages[i]);
+		ck_assert_msg(strstr(out, link), "README.md does not link %s", pages[i]);
+		ck_assert_msg(access(pages[i], R_OK) == 0, "%s is missing", pages[i]);
+	}
+	free(out);
+}
+END_TEST
+
 /* ---- runs: root --------------------------------------------------------- */
 
 /*
@@ -620,6 +645,7 @@ int main(void)
 	tcase_add_test(tc, test_interval_count_refusals);
 	tcase_add_test(tc, test_lone_binary);
 	tcase_add_test(tc, test_unit_ns);
+	tcase_add_test(tc, test_readme);
 	suite_add_tcase(s, tc);
 
 	if (need_root("check_newcomer's runs (perf events and BPF)")) {
