@@ -36,7 +36,7 @@ def shape(line):
     # paths differ between checkouts and runs: any absolute path is one token
     line = re.sub(r'(?<![\w.])/[\w.+-]+(?:/[\w.+-]*)*', '/P', line)
     line = re.sub(r'0x[0-9a-fA-F]+', '0x#', line)
-    line = re.sub(r'[0-9a-f]{12,}', '#', line)
+    line = re.sub(r'\b[0-9a-f]{7,}\b', '#', line)  # git hashes, build IDs
     line = re.sub(r'\d+(\.\d+)?', '#', line)
     line = re.sub(r'\*+', '*', line)
     line = re.sub(r'\bPID #|pid #', 'PID #', line)
