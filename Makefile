@@ -82,9 +82,6 @@ $(BUILD)/bpf/ldlat.bpf.o: bpf/ldlat.bpf.c bpf/ldlat.h bpf/ldlat_pin.h vmlinux/vm
 $(BUILD)/bpf/ldlat.skel.h: $(BUILD)/bpf/ldlat.bpf.o
 	$(BPFTOOL) gen skeleton $< name ldlat_bpf > $@.tmp && mv $@.tmp $@
 
-# where 'make install' puts tools.conf, the last place the tools look (user/run/toolsconf.h)
-$(OBJ)/user/run/toolsconf.o: CPPFLAGS += -DLDLAT_DATADIR='"$(PREFIX)/share/ldlat"'
-
 $(OBJ)/%.o: %.c | $(BUILD)/bpf/ldlat.skel.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c $< -o $@
@@ -165,10 +162,11 @@ vmlinux:
 
 # Debian packages: to build, to test, and to run the demo and benchmarks.
 BUILD_DEPS := make gcc clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev pkg-config check libpfm4-dev \
-	linux-libc-dev libdw-dev binutils
+	linux-libc-dev libdw-dev binutils python3
 TEST_DEPS := jq python3 clang-format prometheus valgrind linux-perf bpftrace time libclang-rt-14-dev \
 	libpfm4-dev util-linux prometheus-node-exporter python3-prometheus-client curl systemd \
-	qemu-system-x86 busybox-static cpio kmod xz-utils
+	qemu-system-x86 busybox-static cpio kmod xz-utils \
+	mandoc lintian bash-completion dpkg-dev
 deps:
 	@missing=""; for p in $(BUILD_DEPS) $(TEST_DEPS); do \
 		dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q 'install ok installed' || \
@@ -201,11 +199,6 @@ demo: deps
 bench: deps
 	$(MAKE) bench-tools
 	bench/run.sh
-
-install: all install-units
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/ldlat
-	install -m 0755 $(TOOL_BINS) $(DESTDIR)$(PREFIX)/bin
-	install -m 0644 tools.conf $(DESTDIR)$(PREFIX)/share/ldlat/tools.conf
 
 # Debian 12's clang-format (14) with the committed .clang-format; make test runs it.
 # The files git knows of, tracked or new and not ignored, that are still on disk
@@ -275,6 +268,93 @@ install-units:
 .PHONY: test-kernels
 test-kernels: tests
 	tests/kernels.sh
+
+# issue 17: install, man, deb
+# The version -V prints: a tarball's VERSION file, else git describe; build/version
+# changes only when it does, so a new commit rebuilds what prints it.
+VERSION := $(shell cat VERSION 2>/dev/null || git describe --tags --always --dirty 2>/dev/null || \
+	echo unknown)
+$(BUILD)/version: FORCE
+	@mkdir -p $(BUILD)
+	@echo '$(VERSION)' | cmp -s - $@ || echo '$(VERSION)' > $@
+$(OBJ)/user/run/modes.o: $(BUILD)/version
+$(OBJ)/user/run/modes.o: CPPFLAGS += -DLDLAT_VERSION='"$(VERSION)"'
+.PHONY: FORCE
+FORCE:
+
+# tools.conf built into the tools: the table a binary copied on its own reads
+# (a tools.conf file still comes first: user/run/toolsconf.h)
+$(BUILD)/toolsconf_builtin.c: tools.conf
+	@mkdir -p $(dir $@)
+	{ echo '/* generated from tools.conf by make */'; \
+	  echo 'const char toolsconf_builtin[] ='; \
+	  sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/\t"/' -e 's/$$/\\n"/' $<; \
+	  echo ';'; } > $@.tmp && mv $@.tmp $@
+$(OBJ)/toolsconf_builtin.o: $(BUILD)/toolsconf_builtin.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -c $< -o $@
+$(LIB): $(OBJ)/toolsconf_builtin.o
+
+# Man pages: each tool's from its --help (section 8), tools.conf's from its
+# comment (section 5), dated by the last commit; make check-man lints them.
+MAN_DATE := $(shell git log -1 --format=%cs 2>/dev/null || date -u +%F)
+MAN8 := $(addprefix $(BUILD)/man/,$(addsuffix .8,$(TOOLS)))
+MAN5 := $(BUILD)/man/tools.conf.5
+# and the programs the README's examples run
+all: $(MAN8) $(MAN5) $(WORKLOAD) $(TEST_ELFS)
+$(BUILD)/man/%.8: $(BUILD)/% dist/mkman.py
+	@mkdir -p $(dir $@)
+	python3 dist/mkman.py tool $< '$(VERSION)' $(MAN_DATE) $@
+$(MAN5): tools.conf dist/mkman.py $(BUILD)/version
+	@mkdir -p $(dir $@)
+	python3 dist/mkman.py conf $< '$(VERSION)' $(MAN_DATE) $@
+check-man: $(MAN8) $(MAN5)
+	@out=$$(mandoc -T lint $^ 2>&1); test -z "$$out" || { echo "$$out" >&2; exit 1; }
+	@echo "check-man: $(words $^) pages, mandoc -T lint clean"
+
+# make install / uninstall: PREFIX and DESTDIR are read here, at install time;
+# nothing of PREFIX is compiled into the tools (they find tools.conf next to
+# themselves, else use their built-in copy).
+BINDIR = $(DESTDIR)$(PREFIX)/bin
+DATADIR = $(DESTDIR)$(PREFIX)/share
+COMPLETIONS = $(DATADIR)/bash-completion/completions
+install: all install-units
+	install -d $(BINDIR) $(DATADIR)/ldlat $(DATADIR)/man/man8 $(DATADIR)/man/man5 $(COMPLETIONS)
+	install -m 0755 $(TOOL_BINS) $(BINDIR)
+	install -m 0644 tools.conf $(DATADIR)/ldlat/tools.conf
+	install -m 0644 $(MAN8) $(DATADIR)/man/man8
+	install -m 0644 $(MAN5) $(DATADIR)/man/man5
+	install -m 0644 dist/ldlat.bash $(COMPLETIONS)/ldlat-hist
+	ln -sf ldlat-hist $(COMPLETIONS)/ldlat-top
+	ln -sf ldlat-hist $(COMPLETIONS)/ldlat-stat
+uninstall:
+	rm -f $(addprefix $(BINDIR)/,$(TOOLS)) $(DATADIR)/ldlat/tools.conf \
+		$(addprefix $(DATADIR)/man/man8/,$(addsuffix .8,$(TOOLS))) \
+		$(DATADIR)/man/man5/tools.conf.5 $(addprefix $(COMPLETIONS)/,$(TOOLS))
+	rm -f $(addprefix $(DESTDIR)$(UNITDIR)/,$(UNITS)) $(DESTDIR)$(DOCDIR)/fleet.md
+	-rmdir $(DATADIR)/ldlat $(DESTDIR)$(DOCDIR) 2>/dev/null
+
+# make deb: build/ldlat.deb, to install with dpkg -i (dist/mkdeb.sh); make
+# check-deb runs lintian on it.
+DEB_STAGE := $(BUILD)/deb
+deb: all
+	rm -rf $(DEB_STAGE)
+	$(MAKE) --no-print-directory install DESTDIR=$(abspath $(DEB_STAGE)) PREFIX=/usr >/dev/null
+	dist/mkdeb.sh $(DEB_STAGE) '$(VERSION)' $(BUILD)/ldlat.deb
+check-deb: deb
+	lintian --fail-on error,warning $(BUILD)/ldlat.deb
+	@echo "check-deb: lintian finds no error or warning"
+
+# make tarball: the committed tree as build/ldlat-VERSION.tar.gz, with the
+# VERSION file that -V reads where there is no git
+tarball:
+	rm -rf $(BUILD)/dist && mkdir -p $(BUILD)/dist/ldlat-$(VERSION)
+	echo '$(VERSION)' > $(BUILD)/dist/ldlat-$(VERSION)/VERSION
+	git archive --prefix=ldlat-$(VERSION)/ -o $(BUILD)/ldlat-$(VERSION).tar HEAD
+	tar -rf $(BUILD)/ldlat-$(VERSION).tar -C $(BUILD)/dist ldlat-$(VERSION)/VERSION
+	gzip -9nf $(BUILD)/ldlat-$(VERSION).tar
+	@echo $(BUILD)/ldlat-$(VERSION).tar.gz
+.PHONY: uninstall deb check-deb check-man tarball
 
 -include $(shell find $(OBJ) -name '*.d' 2>/dev/null)
 .SECONDARY:

@@ -17,7 +17,7 @@ if [ $# = 0 ]; then
 	for f in tests/suites/check_*.c; do
 		set -- "$@" "$(basename "$f" .c)"
 	done
-	set -- check-deps check-writers check-selftest check-format "$@" check-hwcheck fuzz-perfdata
+	set -- check-deps check-writers check-selftest check-format "$@" check-hwcheck check-docs fuzz-perfdata
 fi
 # perf record keeps a build-ID cache in $HOME/.debug: give the tests a home of their own
 test_home=$(mktemp -d /tmp/ldlat-test-home.XXXXXX) || exit 1
@@ -34,6 +34,7 @@ for suite in "$@"; do
 	check-selftest) python3 tests/checks_selftest.py || status=1 ;;
 	check-format) make -s check-format || status=1 ;;
 	check-hwcheck) python3 tests/hwcheck_check.py || status=1 ;;
+	check-docs) python3 tests/docs.py || status=1 ;;
 	*) "build/tests/$suite" || status=1 ;;
 	esac
 done

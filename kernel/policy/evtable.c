@@ -282,22 +282,43 @@ static int loader__line(struct loader *l, char *s)
 	return loader__entry_key(l, key, val);
 }
 
+static int evtable__read(struct evtable *t, const char *path, FILE *f, struct err *err);
+
 int evtable__load(struct evtable *t, const char *path, struct err *err)
+{
+	FILE *f = fopen(path, "re");
+	int e;
+
+	if (!f) {
+		e = -errno;
+		memset(t, 0, sizeof(*t));
+		err__msg(err, "cannot read %s: %s", path, strerror(-e));
+		return e;
+	}
+	return evtable__read(t, path, f, err);
+}
+
+int evtable__load_text(struct evtable *t, const char *name, const char *text, struct err *err)
+{
+	FILE *f = fmemopen((void *)text, strlen(text), "r");
+
+	if (!f) {
+		memset(t, 0, sizeof(*t));
+		return err__set(err, -ENOMEM, "out of memory reading %s", name);
+	}
+	return evtable__read(t, name, f, err);
+}
+
+/* Reads the table from f, named path in messages, and closes f. */
+static int evtable__read(struct evtable *t, const char *path, FILE *f, struct err *err)
 {
 	struct loader l = { .t = t, .err = err };
 	char buf[2048];
 	size_t n;
-	FILE *f;
 	int e = 0;
 
 	memset(t, 0, sizeof(*t));
 	snprintf(t->path, sizeof(t->path), "%s", path);
-	f = fopen(path, "re");
-	if (!f) {
-		e = -errno;
-		err__msg(err, "cannot read %s: %s", path, strerror(-e));
-		return e;
-	}
 	while (!e && fgets(buf, sizeof(buf), f)) {
 		l.line++;
 		n = strlen(buf);

@@ -57,6 +57,8 @@ struct evtable {
  * in err.
  */
 int evtable__load(struct evtable *t, const char *path, struct err *err);
+/* The same from the text of a table (the built-in copy of tools.conf), named name. */
+int evtable__load_text(struct evtable *t, const char *name, const char *text, struct err *err);
 void evtable__free(struct evtable *t);
 
 /*

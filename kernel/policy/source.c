@@ -66,14 +66,20 @@ int source__resolve(const struct source_opts *opts, struct source *src, struct e
 		return source__page_faults(opts, src, evlist);
 	e = ldlat_event__resolve(opts, src, evlist, notice, noticelen, err);
 	if (e == -ENOENT && opts->kind == SOURCE_AUTO) {
-		/* the reason, shortened to its first sentence */
+		/* one line: what it samples and why; --list-events gives the whole reason */
 		snprintf(why, sizeof(why), "%s", err->msg);
+		if (strchr(why, ':'))
+			*strchr(why, ':') = '\0';
 		if (strstr(why, ". "))
 			*strstr(why, ". ") = '\0';
-		notice__add(notice, noticelen,
-			    "%s; sampling page faults instead (addresses only, no latency or data "
-			    "source)",
-			    why);
+		notice__add(
+			notice, noticelen,
+			"%s%s; sampling page faults instead (addresses only, no latency or data "
+			"source; --list-events says why)",
+			why,
+			strstr(err->msg, "virtual machine") ? " (a virtual machine: hypervisors "
+							      "rarely pass PEBS or IBS through)"
+							    : "");
 		/* a hybrid part's first core type may have been added before the second failed */
 		evlist__free(evlist);
 		src->nevents = 0;

@@ -797,7 +797,7 @@ static void ldlat_pmu_here(void)
  */
 START_TEST(test_ldlat_source)
 {
-	char *argv[] = { (char *)hist(), "--", "true", NULL };
+	char *argv[] = { (char *)hist(), "--source", "ldlat", "--", "true", NULL };
 	char *auto_argv[] = {
 		(char *)hist(),	    "--source",	     "auto", "-a",     BASE_RANGE, "--",
 		(char *)workload(), "--fault-pages", "12",   "--base", BASE,	   NULL

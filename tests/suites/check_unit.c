@@ -939,7 +939,8 @@ END_TEST
 START_TEST(test_usage_conflicts)
 {
 	static const char *const cases[][6] = {
-		{ "-p", "1", "-G", "/sys/fs/cgroup", "conflicting targets" },
+		{ "-p", "1", "-G", "/sys/fs/cgroup",
+		  "-p and -G name different things to watch; give one of them" },
 		{ "-C", "0", "-p", "1", "-C cannot be combined with -p" },
 		{ "--min-lat", "20", "--max-lat", "10", "--min-lat 20 is above --max-lat 10" },
 		{ "-c", "10", "-F", "10", "--period and --freq" },

@@ -18,6 +18,7 @@
 #include "user/report/render.h"
 #include "user/run/signals.h"
 #include "user/run/tool.h"
+#include "kernel/abi/cpufreq.h"
 #include "kernel/lib/util.h"
 
 struct hist_args {
@@ -28,11 +29,13 @@ struct hist_args {
 	enum report_by by;
 	bool by_set;
 	__u32 linear_step;
+	bool unit_ns; /* --unit ns */
 };
 
 enum {
 	OPT_BY = 0x200,
 	OPT_LINEAR,
+	OPT_UNIT,
 };
 
 static const char doc[] =
@@ -69,6 +72,11 @@ static const struct argp_option by_options[] = {
 static const struct argp_option linear_options[] = {
 	{ "linear", OPT_LINEAR, "STEP", 0, "linear buckets STEP cycles wide (the last one open)",
 	  5 },
+	{ "unit", OPT_UNIT, "UNIT", 0,
+	  "cycles (default) or ns: latency in nanoseconds, approximate (cycles at this "
+	  "machine's nominal CPU frequency; turbo and power saving change the real clock); "
+	  "text output only",
+	  5 },
 	{},
 };
 
@@ -97,6 +105,11 @@ static error_t hist_parse(int key, char *arg, struct argp_state *state)
 				   "--linear '%s' is not a bucket width in cycles (1 to 2^32-1)",
 				   arg);
 		a->linear_step = (__u32)v;
+		break;
+	case OPT_UNIT:
+		if (strcmp(arg, "cycles") && strcmp(arg, "ns"))
+			argp_error(state, "--unit '%s': expected cycles or ns", arg);
+		a->unit_ns = !strcmp(arg, "ns");
 		break;
 	default:
 		return ARGP_ERR_UNKNOWN;
@@ -341,6 +354,36 @@ static const struct printer_ops loads_ops = { .read = hist_loads_read, .emit = h
 static const struct printer_ops report_ops = { .read = offline__read };
 
 /* The histograms' report of a run whose samples carry src's fields. */
+/*
+ * --unit ns: the nominal frequency of this machine's CPU, in the report.
+ * Refused where it cannot mean anything: no frequency known, samples without
+ * latency, or a format other than text (whose units are fixed: cycles).
+ */
+static int hist_unit(const struct hist_args *args, const struct source *src, struct report *r,
+		     struct err *err)
+{
+	static char why[128];
+	__u64 khz;
+
+	if (!args->unit_ns)
+		return 0;
+	if (args->out.format != OUTPUT_TEXT)
+		return err__set(err, -EINVAL,
+				"--unit ns applies to the text report; JSON and OpenMetrics keep "
+				"cycles");
+	if (!(src->fields & LDLAT_HAS_LAT))
+		return err__set(err, -EINVAL, "--unit ns: %s samples carry no latency to convert",
+				source__name(src->kind));
+	if (cpufreq__nominal_khz(&khz, why, sizeof(why)))
+		return err__set(err, -EINVAL,
+				"--unit ns: this machine does not say its CPU's nominal frequency "
+				"(no cpufreq base_frequency, no GHz in /proc/cpuinfo's model "
+				"name): latency stays in cycles");
+	r->ns_per_cycle = 1e6 / (double)khz;
+	r->ns_why = why;
+	return 0;
+}
+
 static struct report hist_report(const struct hist_args *args, const struct run_info *run,
 				 const struct source *src)
 {
@@ -364,6 +407,7 @@ static int run_report(void *input)
 	struct hist_args *args = input;
 	struct offline o = {};
 	struct printer p = {};
+	struct report unit = {};
 	struct run_info run;
 	struct timespec started;
 	struct err err = {};
@@ -373,6 +417,8 @@ static int run_report(void *input)
 	e = output__check(&args->out, &err);
 	if (!e)
 		e = offline__open(&o, args->offline.input, &args->cli, args->linear_step, &err);
+	if (!e)
+		e = hist_unit(args, &o.src, &unit, &err);
 	if (e) {
 		offline__close(&o);
 		return err__report(&err, e, "ldlat-hist", stderr);
@@ -389,6 +435,8 @@ static int run_report(void *input)
 	p.ctx = &o;
 	p.report = hist_report(args, &run, &o.src);
 	p.report.period_weighted = offline__freq(&o);
+	p.report.ns_per_cycle = unit.ns_per_cycle;
+	p.report.ns_why = unit.ns_why;
 	p.final = true;
 	if (printer__init(&p, o.cfg.nranges, &started)) {
 		fprintf(stderr, "ldlat-hist: out of memory\n");
@@ -439,6 +487,7 @@ static int run_sample(void *input)
 	struct printer p = {};
 	struct hist_loads loads = {};
 	struct pinset ps = { .dir_fd = -1 };
+	struct report unit = {};
 	struct run_info run;
 	struct timespec started;
 	struct tool tool;
@@ -467,6 +516,8 @@ static int run_sample(void *input)
 					     .session_flags = args->pin.pin ? SESSION_PIN : 0 },
 			&err);
 	clock_gettime(CLOCK_REALTIME, &started);
+	if (!e)
+		e = hist_unit(args, &tool.src, &unit, &err);
 	if (!e && args->pin.pin)
 		e = pin_run(&tool, &ps, args, &started, &err);
 	if (e || args->pin.detach) {
@@ -484,6 +535,8 @@ static int run_sample(void *input)
 	p.ctx = &tool;
 	p.report = hist_report(args, &run, &tool.src);
 	p.report.period_weighted = tool.evlist.evsel[0].attr.freq;
+	p.report.ns_per_cycle = unit.ns_per_cycle;
+	p.report.ns_why = unit.ns_why;
 	if (tool.loads.active) {
 		loads.tool = &tool;
 		p.ops = &loads_ops;

@@ -127,6 +127,17 @@ static int hist_rows(const struct cell *c, __u32 linear_step, struct hist_row *r
 	return (int)n;
 }
 
+/* A latency for the text report: cycles, or nanoseconds with --unit ns. */
+static void latency_text(const struct report *r, __u64 cycles, int width, bool left, char *buf,
+			 size_t len)
+{
+	if (r->ns_per_cycle > 0)
+		snprintf(buf, len, left ? "%-*.1f" : "%*.1f", width,
+			 (double)cycles * r->ns_per_cycle);
+	else
+		snprintf(buf, len, left ? "%-*llu" : "%*llu", width, (unsigned long long)cycles);
+}
+
 static void render_hist(FILE *out, const struct report *r, const struct cell *c)
 {
 	int first = -1, last = -1, k, w = 1, stars, n;
@@ -134,7 +145,8 @@ static void render_hist(FILE *out, const struct report *r, const struct cell *c)
 	char bar[BAR_WIDTH + 1], label[64];
 	struct hist_row rows[HIST_ROWS];
 	struct table_column cols[] = {
-		{ .header = "cycles", .align = TABLE_RIGHT }, /* as wide as the labels, below */
+		/* as wide as the labels, below */
+		{ .header = r->ns_per_cycle > 0 ? "ns" : "cycles", .align = TABLE_RIGHT },
 		{ .header = "count", .width = 9, .align = TABLE_LEFT, .sep = " : " },
 		{ .header = "distribution", .align = TABLE_LEFT, .sep = " " },
 	};
@@ -158,6 +170,11 @@ static void render_hist(FILE *out, const struct report *r, const struct cell *c)
 		if (u64_width(hi) > w)
 			w = u64_width(hi);
 	}
+	if (r->ns_per_cycle > 0) { /* "%.1f" of the widest: its digits, the point, one more */
+		latency_text(r, rows[last].hi == ~0ull ? rows[last].lo : rows[last].hi, 0, false,
+			     label, sizeof(label));
+		w = (int)strlen(label);
+	}
 	cols[0].width = 2 * w + 4; /* "lo -> hi", each as wide as the widest */
 	table__header(out, &t);
 	for (k = first; k <= last; k++) {
@@ -166,7 +183,13 @@ static void render_hist(FILE *out, const struct report *r, const struct cell *c)
 		if (hi == ~0ull)
 			snprintf(label, sizeof(label), "%*llu -> ...%*s", w, (unsigned long long)lo,
 				 w - 3 > 0 ? w - 3 : 0, "");
-		else
+		else if (r->ns_per_cycle > 0) {
+			char a[32], b[32];
+
+			latency_text(r, lo, w, false, a, sizeof(a));
+			latency_text(r, hi, w, true, b, sizeof(b));
+			snprintf(label, sizeof(label), "%s -> %s", a, b);
+		} else
 			snprintf(label, sizeof(label), "%*llu -> %-*llu", w, (unsigned long long)lo,
 				 w, (unsigned long long)hi);
 		stars = (int)((unsigned __int128)rows[k].count * BAR_WIDTH / max);
@@ -181,14 +204,20 @@ static void render_hist(FILE *out, const struct report *r, const struct cell *c)
 	}
 }
 
-/* "1234", or ">=64000" for a percentile in the open last bucket. */
-static const char *percentile_text(const struct cell *c, double p, __u32 linear_step, char *buf,
-				   size_t len)
+/*
+ * "1234", or ">=64000" for a percentile in the open last bucket; in
+ * nanoseconds ("85.3") with --unit ns.
+ */
+static const char *percentile_text(const struct report *r, const struct cell *c, double p,
+				   char *buf, size_t len)
 {
 	bool at_least;
-	double v = cell__percentile_floor(c, p, linear_step, &at_least);
+	double v = cell__percentile_floor(c, p, r->linear_step, &at_least);
 
-	snprintf(buf, len, "%s%.0f", at_least ? ">=" : "", v);
+	if (r->ns_per_cycle > 0)
+		snprintf(buf, len, "%s%.1f", at_least ? ">=" : "", v * r->ns_per_cycle);
+	else
+		snprintf(buf, len, "%s%.0f", at_least ? ">=" : "", v);
 	return buf;
 }
 
@@ -202,6 +231,8 @@ static void render_summary(FILE *out, const struct report *r, const struct cell 
 {
 	char p50[32], p90[32], p99[32], bound[48];
 	__u64 n = cell__measured(c);
+	bool ns = r->ns_per_cycle > 0;
+	double k = ns ? r->ns_per_cycle : 1.0;
 
 	fprintf(out, "  %llu samples (%.1f%% of kept)", (unsigned long long)c->count,
 		report__share(c->count, all->count));
@@ -211,13 +242,21 @@ static void render_summary(FILE *out, const struct report *r, const struct cell 
 	if (n) {
 		percentile__bound(r->linear_step, bound, sizeof(bound));
 		fprintf(out,
-			"\n  latency: mean %.1f cycles, min %llu, p50 %s, p90 %s, p99 %s, max %llu "
-			"(percentiles %s)",
-			(double)c->sum / (double)n, (unsigned long long)c->min,
-			percentile_text(c, 50, r->linear_step, p50, sizeof(p50)),
-			percentile_text(c, 90, r->linear_step, p90, sizeof(p90)),
-			percentile_text(c, 99, r->linear_step, p99, sizeof(p99)),
-			(unsigned long long)c->max, bound);
+			ns ? "\n  latency: mean %.1f ns, min %.1f, p50 %s, p90 %s, p99 %s, max "
+			     "%.1f "
+			     "(percentiles %s)"
+			   : "\n  latency: mean %.1f cycles, min %.0f, p50 %s, p90 %s, p99 %s, max "
+			     "%.0f (percentiles %s)",
+			(double)c->sum / (double)n * k, (double)c->min * k,
+			percentile_text(r, c, 50, p50, sizeof(p50)),
+			percentile_text(r, c, 90, p90, sizeof(p90)),
+			percentile_text(r, c, 99, p99, sizeof(p99)), (double)c->max * k, bound);
+		if (ns)
+			fprintf(out,
+				"\n  (ns approximate: cycles at the nominal %.2f GHz from %s, "
+				"which "
+				"turbo, power saving and hybrid cores depart from)",
+				1.0 / r->ns_per_cycle, r->ns_why ? r->ns_why : "this machine");
 	}
 	if (c->unmeasured)
 		fprintf(out,
@@ -346,6 +385,11 @@ static void render_counts(FILE *out, const struct report *r, const struct group 
 	}
 	fprintf(out, "%s samples carry no latency or data source: counts per range only.\n",
 		r->src->kind == SOURCE_PAGE_FAULTS ? "page-fault" : "these");
+	/* one number and nothing else: what would tell more */
+	if (r->src->kind == SOURCE_PAGE_FAULTS && (!r->ranges || !r->ranges->nranges))
+		fprintf(out, "To see more: -a splits the count by address range (-a '[heap]' -a "
+			     "'[stack]' with -p or a command, or -a LO-HI), and ldlat-top names "
+			     "the code and the data behind the faults.\n");
 }
 
 void render_text(FILE *out, const struct report *r, const struct snapshot *s)

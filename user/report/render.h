@@ -62,8 +62,10 @@ struct report {
 	const struct range_set *ranges; /* nranges 0: one range, every address */
 	enum report_by by;
 	__u32 linear_step;
-	bool has_latency; /* the samples carry latency and data source */
-	bool intervals;	  /* each snapshot is one interval: print its time */
+	bool has_latency;    /* the samples carry latency and data source */
+	bool intervals;	     /* each snapshot is one interval: print its time */
+	double ns_per_cycle; /* --unit ns: text latencies in nanoseconds; 0: cycles */
+	const char *ns_why;  /* where the nominal frequency came from */
 	/*
 	 * Frequency mode: each sample stands for its own period of events, so
 	 * shares and event estimates weigh samples by period; else every

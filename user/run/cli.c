@@ -20,7 +20,6 @@ enum {
 	OPT_OP,
 	OPT_INHERIT,
 	OPT_LOADS,
-	OPT_EVENT,
 	OPT_CONFIG,
 	OPT_LIST_EVENTS,
 };
@@ -29,15 +28,16 @@ enum {
 static const struct argp_option source_options[] = {
 	{ NULL, 0, NULL, 0, "What to sample:", 1 },
 	{ "source", OPT_SOURCE, "SRC", 0,
-	  "ldlat (the CPU's load-latency event, the default), page-faults (software "
-	  "event: addresses only), or auto (ldlat where the CPU has it, else page-faults)",
+	  "auto (the default: ldlat where the CPU has it, else page-faults, saying why), "
+	  "ldlat (the CPU's load-latency event; fail without one), or page-faults (software "
+	  "event: addresses only)",
 	  1 },
 	{ "ldlat", 'L', "CYCLES", 0,
 	  "hardware latency threshold in core cycles (default: ldlat in tools.conf's [defaults])",
 	  1 },
 	{ "period", 'c', "N", 0, "sample every Nth event (default: tools.conf's [defaults])", 1 },
 	{ "freq", 'F', "HZ", 0, "sample N times a second (default: tools.conf's [defaults])", 1 },
-	{ "event", OPT_EVENT, "SPEC", 0,
+	{ "event", 'e', "SPEC", 0,
 	  "the load-latency event, in perf's syntax (cpu/event=0xcd,umask=0x1/pp, "
 	  "{cpu/mem-loads-aux/,cpu/mem-loads/}, r1cd), instead of tools.conf's entry for this CPU",
 	  1 },
@@ -74,8 +74,9 @@ static const struct argp_option where_options[] = {
 	{ NULL, 0, NULL, 0, "Where (default: the whole machine):", 2 },
 	{ "cpu", 'C', "LIST", 0, "only these CPUs (0-3,8)", 2 },
 	{ "cgroup", 'G', "PATH", 0,
-	  "only this cgroup v2 directory (a container, a systemd unit); relative paths are "
-	  "under the cgroup v2 mount",
+	  "only this cgroup v2 directory (a container, a systemd unit): a path under the "
+	  "cgroup v2 mount, as /proc/PID/cgroup shows it (/system.slice/db.service, "
+	  "0::/user.slice, / for the root), or the directory itself",
 	  2 },
 	{ "inherit", OPT_INHERIT, NULL, 0, "with -p, also children and threads created later", 2 },
 	{},
@@ -103,7 +104,7 @@ static const struct argp_option verbose_options[] = {
 void cli__init(struct cli *cli)
 {
 	memset(cli, 0, sizeof(*cli));
-	cli->source.kind = SOURCE_LDLAT;
+	cli->source.kind = SOURCE_AUTO;
 	cli->max_lat = ~0ull;
 	cli->class_mask = LDLAT_ALL_CLASSES;
 	cli->op_mask = PERF_MEM_OP_LOAD;
@@ -172,6 +173,39 @@ static int parse_ops(const char *list, __u32 *mask, struct err *err)
 	return 0;
 }
 
+bool cli__positional_number(const char *s)
+{
+	char *end;
+	double v;
+
+	return s && parse_seconds(s, &v, &end) && !*end;
+}
+
+/* [interval [count]] after the options, as biolatency and vmstat take them */
+static void cli__positional(struct cli *cli, const char *arg, struct argp_state *state)
+{
+	char *end;
+	__u64 v;
+
+	if (!cli->interval) {
+		parse_seconds(arg, &cli->interval, &end);
+		if (cli->interval < RUNLOOP_MIN_INTERVAL)
+			argp_error(state,
+				   "interval '%s': shorter than %g seconds, the shortest interval "
+				   "(a report takes milliseconds)",
+				   arg, RUNLOOP_MIN_INTERVAL);
+		return;
+	}
+	if (cli->count)
+		argp_error(state,
+			   "'%s': the interval and the count are already given; a command named "
+			   "like a number goes after --",
+			   arg);
+	if (!cli__parse_u64(arg, &v) || !v || v > 1000000000)
+		argp_error(state, "count '%s' is not a whole number of intervals", arg);
+	cli->count = (long)v;
+}
+
 static error_t cli__parse(int key, char *arg, struct argp_state *state)
 {
 	struct cli *cli = state->input;
@@ -208,7 +242,7 @@ static error_t cli__parse(int key, char *arg, struct argp_state *state)
 		cli->loads = true;
 		cli->loads_event = arg;
 		break;
-	case OPT_EVENT:
+	case 'e':
 		if (!*arg)
 			argp_error(
 				state,
@@ -279,7 +313,13 @@ static error_t cli__parse(int key, char *arg, struct argp_state *state)
 		cli->verbose++;
 		break;
 	case ARGP_KEY_ARG:
-		/* the first argument starts the command: the rest are its own */
+		/* biolatency's [interval [count]]: numbers before a command and not after -- */
+		if (!cli->target.argv && cli__positional_number(arg) &&
+		    !(state->next >= 2 && !strcmp(state->argv[state->next - 2], "--"))) {
+			cli__positional(cli, arg, state);
+			break;
+		}
+		/* the first other argument starts the command: the rest are its own */
 		cli->target.argv = &state->argv[state->next - 1];
 		state->next = state->argc;
 		break;

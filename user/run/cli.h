@@ -45,7 +45,7 @@ void cli__init(struct cli *cli);
  * tool's ARGP_KEY_INIT).  Errors exit with status 2 through argp_error.
  * Each group alone, for a mode that takes only some of them:
  */
-extern const struct argp cli_source_argp;      /* --source, -L, -c, -F, --event, --config */
+extern const struct argp cli_source_argp;      /* --source, -L, -c, -F, -e, --config */
 extern const struct argp cli_list_events_argp; /* --list-events */
 extern const struct argp cli_filter_argp;      /* -a, --min-lat, --max-lat, -s, --op */
 extern const struct argp cli_where_argp;       /* -C, -G, --inherit */
@@ -62,6 +62,12 @@ extern const struct argp cli_argp;
  * -v), for tools that count rather than sample; same struct cli as input.
  */
 extern const struct argp cli_target_argp;
+
+/*
+ * Whether a non-option argument is biolatency's positional interval or
+ * count (a positive number), which is never taken for a command.
+ */
+bool cli__positional_number(const char *s);
 
 /* Parses a non-negative decimal or 0x number; false when it is not one. */
 bool cli__parse_u64(const char *s, __u64 *v);

@@ -122,11 +122,24 @@ static const struct mode *mode_by_flag(const struct mode_table *t, const char *f
 	return NULL;
 }
 
-/* A non-option argument at argv[i]: the word form's operand, or a command. 0: it ends the scan. */
-static int scan_arg(struct scan *s, char **argv, int i)
+/*
+ * A non-option argument at argv[i]: the word form's operand, biolatency's
+ * [interval [count]] (a number, not after --: given as -i), or a command.
+ * 0: it ends the scan.
+ */
+static int scan_arg(const struct mode_opts *o, struct scan *s, char **argv, int i, bool dashdash)
 {
+	const struct mode_opt *interval = mode_opts__find((struct mode_opts *)o, "interval", 0);
+	struct given *g;
+
 	if (s->mode && s->mode->operand && !s->operand) {
 		s->operand = i;
+		return 1;
+	}
+	if (!dashdash && interval && cli__positional_number(argv[i])) {
+		g = &s->given[s->ngiven++];
+		g->opt = (int)(interval - o->opt);
+		snprintf(g->name, sizeof(g->name), "'%s' ([interval [count]])", argv[i]);
 		return 1;
 	}
 	s->given[s->ngiven++] = (struct given){ .opt = -1, .command = argv[i] };
@@ -168,7 +181,8 @@ static void scan_args(const struct mode_opts *o, struct scan *s, int argc, char 
 		if (c == -1) {
 			/* after "--": arguments only */
 			for (i = optind; i < sub_argc && s->ngiven < MODES_OPTS; i++)
-				if (!scan_arg(s, argv, s->word + i))
+				if (!scan_arg(o, s, argv, s->word + i,
+					      !strcmp(sub_argv[optind - 1], "--")))
 					break;
 			break;
 		}
@@ -181,7 +195,7 @@ static void scan_args(const struct mode_opts *o, struct scan *s, int argc, char 
 		if (missing)
 			c = optopt;
 		if (c == 1) {
-			if (!scan_arg(s, argv, s->word + optind - 1))
+			if (!scan_arg(o, s, argv, s->word + optind - 1, false))
 				break;
 			continue;
 		}
@@ -335,6 +349,54 @@ static FILE *escaped_stderr(void)
 /* The mode's argp that argp_parse is parsing: modes__children counts its children. */
 static const struct argp *parsing;
 
+#ifndef LDLAT_VERSION
+#define LDLAT_VERSION "unknown"
+#endif
+
+static const char *version_tool;
+
+/* -V, --version: argp adds the option when argp_program_version_hook is set */
+static void print_version(FILE *f, struct argp_state *state)
+{
+	(void)state;
+	fprintf(f, "%s %s\n", version_tool, LDLAT_VERSION);
+}
+
+/* -h as perf, bpftool and the BCC tools take it, next to argp's -? and --help */
+static const struct argp_option conventions_options[] = {
+	{ NULL, 'h', NULL, 0, "Give this help list (as -? and --help)", -1 },
+	{},
+};
+
+static error_t conventions_parse(int key, char *arg, struct argp_state *state)
+{
+	(void)arg;
+	if (key != 'h')
+		return ARGP_ERR_UNKNOWN;
+	argp_state_help(state, state->out_stream, ARGP_HELP_STD_HELP);
+	return 0;
+}
+
+static const struct argp conventions_argp = {
+	.options = conventions_options,
+	.parser = conventions_parse,
+};
+
+/* The mode's option groups and the conventions' after them. */
+static const struct argp_child *with_conventions(const struct argp *argp)
+{
+	static struct argp_child children[32];
+	int n = 0;
+
+	while (argp->children && argp->children[n].argp && n < 30) {
+		children[n] = argp->children[n];
+		n++;
+	}
+	children[n++] = (struct argp_child){ &conventions_argp, 0, NULL, 0 };
+	children[n] = (struct argp_child){};
+	return children;
+}
+
 const struct mode *modes__parse(const struct mode_table *t, int argc, char **argv, void *input,
 				int *status)
 {
@@ -350,9 +412,11 @@ const struct mode *modes__parse(const struct mode_table *t, int argc, char **arg
 	memset(&s, 0, sizeof(s));
 	for (i = 0; i < t->nmodes && i < MODES_MAX; i++)
 		mode_opts__walk(&opts, t->modes[i].argp, (unsigned int)i);
-	/* argp's own: every mode takes them */
+	/* argp's own and the conventions' (-h, -V): every mode takes them */
 	mode_opts__add(&opts, "help", '?', no_argument, ~0u >> (32 - MODES_MAX));
 	mode_opts__add(&opts, "usage", 0, no_argument, ~0u >> (32 - MODES_MAX));
+	mode_opts__add(&opts, "version", 'V', no_argument, ~0u >> (32 - MODES_MAX));
+	mode_opts__add(&opts, NULL, 'h', no_argument, ~0u >> (32 - MODES_MAX));
 
 	s.mode = argc > 1 ? mode_by_name(t, argv[1]) : NULL;
 	s.word = s.mode ? 1 : 0;
@@ -416,6 +480,9 @@ const struct mode *modes__parse(const struct mode_table *t, int argc, char **arg
 	av[ac] = NULL;
 
 	argp = *m->argp;
+	argp.children = with_conventions(m->argp);
+	version_tool = t->tool;
+	argp_program_version_hook = print_version;
 	if (s.word && m->operand)
 		argp.args_doc = m->operand;
 	if (m == &t->modes[0]) {

@@ -81,10 +81,14 @@ int target_opts__check(const struct target_opts *o, struct err *err)
 	int n, e, given = !!o->pids + !!o->cgroup + !!o->argv;
 
 	if (given > 1) {
-		err__msg(err,
-			 "conflicting targets: %s%s%s name different things to watch; "
-			 "give one",
-			 o->pids ? "-p " : "", o->cgroup ? "-G " : "", o->argv ? "a command" : "");
+		const char *a = o->pids ? "-p" : "-G", *b = o->argv ? "a command" : "-G";
+
+		if (given == 3)
+			err__msg(err, "-p, -G and a command name different things to watch; "
+				      "give one of them");
+		else
+			err__msg(err, "%s and %s name different things to watch; give one of them",
+				 a, b);
 		return -EINVAL;
 	}
 	if (o->cpus && (o->pids || o->argv)) {
@@ -130,25 +134,49 @@ const char *cgroup2__mount(void)
 	return path[0] ? path : NULL;
 }
 
+/* A cgroup v2 directory, or -errno. */
+static int cgroup__open_dir(const char *path)
+{
+	struct statfs sfs;
+	int fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+	if (fd < 0)
+		return -errno;
+	if (fstatfs(fd, &sfs) || sfs.f_type != CGROUP2_SUPER_MAGIC) {
+		close(fd);
+		return -ENOTDIR;
+	}
+	return fd;
+}
+
+/*
+ * -G takes what people copy: a path under the cgroup v2 mount, relative
+ * (system.slice/db.service) or as /proc/PID/cgroup and perf stat -G write
+ * it (/system.slice/db.service, 0::/system.slice/db.service, / for the
+ * root), or the directory itself (/sys/fs/cgroup/unified/...).
+ */
 static int cgroup__open(const char *arg, struct err *err)
 {
-	const char *mnt = cgroup2__mount();
+	const char *mnt = cgroup2__mount(), *rel = arg;
 	char path[PATH_MAX];
-	struct statfs sfs;
-	int fd;
+	int fd = -ENOENT;
 
-	if (arg[0] == '/' || !mnt)
-		snprintf(path, sizeof(path), "%s", arg);
-	else
-		snprintf(path, sizeof(path), "%s/%s", mnt, arg);
-	fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd < 0 || fstatfs(fd, &sfs) || sfs.f_type != CGROUP2_SUPER_MAGIC) {
+	if (!strncmp(rel, "0::", 3))
+		rel += 3;
+	if (mnt) {
+		snprintf(path, sizeof(path), "%s/%s", mnt, rel + (rel[0] == '/'));
+		fd = cgroup__open_dir(path);
+	}
+	if (fd < 0 && rel[0] == '/') {
+		int e = cgroup__open_dir(rel);
+
+		fd = e >= 0 || fd == -ENOENT ? e : fd;
+	}
+	if (fd < 0) {
 		err__msg(err, "-G '%s' is not a cgroup v2 directory (%s%s%s)", arg,
-			 fd < 0 ? strerror(errno) : "another file system",
+			 fd == -ENOTDIR ? "another file system" : strerror(-fd),
 			 mnt ? "; cgroup v2 is mounted at " : "; cgroup v2 is not mounted",
 			 mnt ? mnt : "");
-		if (fd >= 0)
-			close(fd);
 		return -EINVAL;
 	}
 	return fd;

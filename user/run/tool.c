@@ -86,6 +86,34 @@ static bool tool__user_event(const struct cli *cli, int open_errno)
 	       (cli->source.event || cli->source.ldlat || cli->source.period || cli->source.freq);
 }
 
+/*
+ * --event a software, tracepoint or breakpoint event: its samples carry no
+ * memory op (data_src is N/A), so the default --op load would keep none of
+ * them.  The default filter is lifted, saying so; an --op given is refused.
+ */
+static int tool__adapt_op_filter(struct tool *t, struct cli *cli, struct err *err)
+{
+	const struct evsel *ev = t->evlist.nevsel ? &t->evlist.evsel[0] : NULL;
+
+	if (!cli->source.event || !ev ||
+	    (ev->attr.type != PERF_TYPE_SOFTWARE && ev->attr.type != PERF_TYPE_TRACEPOINT &&
+	     ev->attr.type != PERF_TYPE_BREAKPOINT))
+		return 0;
+	if (cli->op_set && cli->op_mask)
+		return err__set(err, -EINVAL,
+				"--op keeps no sample of --event %s: a software, tracepoint or "
+				"breakpoint event's samples carry no memory op; give --op any or "
+				"drop --op",
+				cli->source.event);
+	if (!cli->op_set)
+		fprintf(stderr,
+			"%s: --event %s: its samples carry no memory op, so they are kept "
+			"whatever their op (--op any; the default --op load would keep none)\n",
+			t->name, cli->source.event);
+	cli->op_mask = 0;
+	return 0;
+}
+
 int tool__start(struct tool *t, struct cli *cli, const char *name, const struct tool_opts *o,
 		struct err *err)
 {
@@ -141,6 +169,9 @@ int tool__start(struct tool *t, struct cli *cli, const char *name, const struct 
 	if (cli->source.event && cli->source.kind == SOURCE_PAGE_FAULTS)
 		return err__set(err, -EINVAL,
 				"--event applies to --source ldlat or auto, not page-faults");
+	e = tool__adapt_op_filter(t, cli, err);
+	if (e)
+		return e;
 	e = config__check_fields(cli, t->src.fields, o->linear_step,
 				 t->addr_only ? "this kernel cannot give to BPF (address-only mode)"
 					      : "page-fault samples do not carry",

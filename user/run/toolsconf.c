@@ -8,10 +8,6 @@
 
 #include "user/run/toolsconf.h"
 
-#ifndef LDLAT_DATADIR
-#define LDLAT_DATADIR "/usr/local/share/ldlat"
-#endif
-
 int toolsconf__candidates(const char *exe, char paths[][4096], int max)
 {
 	char self[4096], dir[4096];
@@ -34,8 +30,6 @@ int toolsconf__candidates(const char *exe, char paths[][4096], int max)
 		if (i < max)
 			snprintf(paths[i++], 4096, "%s/../tools.conf", bindir);
 	}
-	if (i < max)
-		snprintf(paths[i++], 4096, "%s/tools.conf", LDLAT_DATADIR);
 	return i;
 }
 
@@ -52,9 +46,8 @@ static int toolsconf__load_named(struct evtable *t, const char *path, const char
 
 int toolsconf__load(struct evtable *t, const char *explicit, const char *exe, struct err *err)
 {
-	char paths[8][4096], list[2048];
+	char paths[8][4096];
 	const char *env = getenv("LDLAT_CONFIG");
-	size_t off = 0;
 	int i, n;
 
 	if (explicit)
@@ -70,11 +63,6 @@ int toolsconf__load(struct evtable *t, const char *explicit, const char *exe, st
 		return toolsconf__load_named(t, realpath(paths[i], real) ? real : paths[i],
 					     "tools.conf", err);
 	}
-	for (i = 0; i < n && off < sizeof(list); i++)
-		off += snprintf(list + off, sizeof(list) - off, "%s%s", i ? ", " : "", paths[i]);
-	err__msg(err,
-		 "cannot find tools.conf, the event table (looked in %s): run 'make install', or "
-		 "give one with --config FILE or LDLAT_CONFIG=FILE",
-		 list);
-	return -ENOENT;
+	/* no file: the table this binary was built with (never a stale install path) */
+	return evtable__load_text(t, TOOLSCONF_BUILTIN, toolsconf_builtin, err);
 }

@@ -8,7 +8,8 @@
  *   3. /etc/ldlat/tools.conf              (an administrator's own table)
  *   4. BINDIR/../share/ldlat/tools.conf   (an installed tree, wherever it is)
  *   5. BINDIR/../tools.conf               (the build tree: build/ldlat-hist)
- *   6. $(PREFIX)/share/ldlat/tools.conf   (where make install put it)
+ *   6. the copy of tools.conf built into the binary, so that a binary copied
+ *      on its own works
  *
  * A file named by --config or $LDLAT_CONFIG must be readable: it is never
  * passed over for the next one.
@@ -23,15 +24,21 @@
 
 #define TOOLSCONF_ETC "/etc/ldlat/tools.conf"
 
+/* How the built-in table is named in messages and t->path. */
+#define TOOLSCONF_BUILTIN "built-in tools.conf"
+
+/* The text of tools.conf at build time (the Makefile generates it). */
+extern const char toolsconf_builtin[];
+
 /*
  * Finds tools.conf (explicit: --config, or NULL; exe: the running binary's
- * path, or NULL for /proc/self/exe) and loads it.  Returns 0; -EINVAL with a
- * sentence naming the file (and line) when it is unreadable or malformed;
- * -ENOENT when none of the places has one.
+ * path, or NULL for /proc/self/exe) and loads it, or the built-in copy when
+ * no file is found.  Returns 0; -EINVAL with a sentence naming the file (and
+ * line) when it is unreadable or malformed.
  */
 int toolsconf__load(struct evtable *t, const char *explicit, const char *exe, struct err *err);
 
-/* The candidate paths in order, for exe (NULL: /proc/self/exe). Returns the count. */
+/* The candidate files in order, for exe (NULL: /proc/self/exe). Returns the count. */
 int toolsconf__candidates(const char *exe, char paths[][4096], int max);
 
 #endif

@@ -1,0 +1,63 @@
+#!/bin/sh
+# SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+# Builds the Debian package from a tree 'make install DESTDIR=STAGE PREFIX=/usr'
+# filled: binaries stripped, man pages and changelog compressed, the library
+# dependencies from dpkg-shlibdeps, md5sums; then dpkg-deb.
+#
+#   dist/mkdeb.sh STAGE VERSION OUT.deb
+set -eu
+stage=$1 version=$2 out=$3
+maintainer=${DEB_MAINTAINER:-ldlat maintainers <ldlat@users.noreply.github.com>}
+arch=$(dpkg --print-architecture)
+doc=$stage/usr/share/doc/ldlat
+
+# Debian versions start with a digit: a git hash becomes 0.0~gitHASH
+case $version in
+[0-9]*) debver=$(echo "$version" | sed -e 's/^v//' -e 's/-dirty$/~dirty/' -e 's/-/+/g') ;;
+*) debver=0.0~git$(echo "$version" | sed -e 's/-dirty$/+dirty/' -e 's/-/+/g') ;;
+esac
+
+strip --remove-section=.comment --remove-section=.note --strip-unneeded \
+	"$stage"/usr/bin/ldlat-hist "$stage"/usr/bin/ldlat-top "$stage"/usr/bin/ldlat-stat
+gzip -9nf "$stage"/usr/share/man/man8/*.8 "$stage"/usr/share/man/man5/*.5
+install -d "$doc"
+{
+	echo "Files: *"
+	echo "Copyright: 2024-$(date -u +%Y) the ldlat authors"
+	echo "License: GPL-2.0-only or BSD-2-Clause"
+	echo " See /usr/share/common-licenses/GPL-2 for the GPL, version 2."
+} | sed '1i Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/\n' \
+	>"$doc/copyright"
+date=$(date -u -R -d "@${SOURCE_DATE_EPOCH:-$(git log -1 --format=%ct 2>/dev/null || date +%s)}")
+printf 'ldlat (%s) unstable; urgency=medium\n\n  * Built from %s.\n\n -- %s  %s\n' \
+	"$debver" "$version" "$maintainer" "$date" | gzip -9n >"$doc/changelog.gz"
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+mkdir -p "$tmp/debian" "$stage/DEBIAN"
+printf 'Source: ldlat\n\nPackage: ldlat\nArchitecture: any\n' >"$tmp/debian/control"
+bins=$(cd "$stage" && pwd)/usr/bin
+depends=$(cd "$tmp" && dpkg-shlibdeps -O "$bins/ldlat-hist" "$bins/ldlat-top" \
+	"$bins/ldlat-stat" 2>/dev/null | sed -n 's/^shlibs:Depends=//p')
+size=$(du -sk --exclude=DEBIAN "$stage" | cut -f1)
+cat >"$stage/DEBIAN/control" <<CONTROL
+Package: ldlat
+Version: $debver
+Architecture: $arch
+Maintainer: $maintainer
+Installed-Size: $size
+Depends: $depends
+Section: admin
+Priority: optional
+Homepage: https://github.com/ldlat/ldlat
+Description: load-latency histograms per data source, built in the kernel by BPF
+ ldlat-hist, ldlat-top and ldlat-stat sample the CPU's load-latency event
+ (Intel PEBS, AMD IBS) or page faults, and count the samples in the kernel
+ with a BPF program: latency histograms per data source (L1, L2, L3, local
+ or remote RAM, another core's modified line), the code and the data behind
+ slow loads, and cache events in groups the counters can hold.
+CONTROL
+(cd "$stage" && find usr -type f -exec md5sum {} + | LC_ALL=C sort -k2) >"$stage/DEBIAN/md5sums"
+chmod 0644 "$stage/DEBIAN/control" "$stage/DEBIAN/md5sums"
+dpkg-deb --root-owner-group -Zxz --build "$stage" "$out" >/dev/null
+echo "$out"
