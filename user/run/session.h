@@ -25,8 +25,7 @@ struct session {
 	int ncpus; /* possible CPUs: the width of per-CPU values */
 	__u32 nranges;
 	bool addr_only;
-	bool top;			    /* ldlat-top's program: the tables of cfg.top */
-	struct ldlat_top_counters top_seen; /* ldlat-top: the counters at the last drain */
+	bool top; /* ldlat-top's program: the tables of cfg.top */
 };
 
 enum {
