@@ -1220,3 +1220,13 @@ int perf_file__parse_build_id(const struct perf_record *r, struct perf_build_id 
 	b->filename = record_string(p + 28, end);
 	return b->filename ? 0 : -EINVAL;
 }
+
+void perf_file__release(const struct perf_file *f, __u64 upto)
+{
+	__u64 page = (__u64)sysconf(_SC_PAGESIZE), len = upto & ~(page - 1);
+
+	/* a private, read-only file mapping: dropped pages fault in again from the file */
+	if (!f->mapped || !len || len > f->size)
+		return;
+	madvise((void *)f->base, (size_t)len, MADV_DONTNEED);
+}

@@ -205,6 +205,36 @@ START_TEST(test_range_variable)
 }
 END_TEST
 
+/*
+ * --input reads a file much larger than what it keeps in a window of it:
+ * 2,000,000 samples (176 MB) into the code table in under 64 MiB, where
+ * mapping the whole file would hold all of it.
+ */
+START_TEST(test_top_input_bounded)
+{
+	char dir[] = "/tmp/ldlat-top-big-XXXXXX", *out = NULL;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	ck_assert_int_eq(sh(NULL, NULL, "%s --samples 2000000 %s/perf.data",
+			    build_path("tests/gen-perfdata"), dir),
+			 0);
+	ck_assert_int_eq(sh(&out, NULL,
+			    "/usr/bin/time -f %%M -o %s/rss %s --input %s/perf.data --by ip -n 3 "
+			    ">/dev/null 2>&1 && cat %s/rss && stat -c %%s %s/perf.data",
+			    dir, build_path("ldlat-top"), dir, dir, dir),
+			 0);
+	{
+		long kb = 0, bytes = 0;
+
+		ck_assert_int_eq(sscanf(out, "%ld %ld", &kb, &bytes), 2);
+		ck_assert_int_gt(bytes, 150L << 20);
+		ck_assert_msg(kb < 64 * 1024, "peak RSS %ld KiB reading %ld bytes", kb, bytes);
+	}
+	free(out);
+	sh(NULL, NULL, "rm -rf %s", dir);
+}
+END_TEST
+
 /* /proc/PID/maps fixtures: a proc root with one process */
 START_TEST(test_procmaps_read_fixture)
 {
@@ -1264,6 +1294,7 @@ int main(void)
 	tcase_add_test(tc, test_dso_names);
 	tcase_add_test(tc, test_range_variable);
 	tcase_add_test(tc, test_top_terminal_width);
+	tcase_add_test(tc, test_top_input_bounded);
 	tcase_add_test(tc, test_kallsyms);
 	tcase_add_loop_test(tc, test_symbolize_live_then_exited, 0, 2);
 	tcase_add_test(tc, test_symbolize_stripped_without_debuginfo);

@@ -667,7 +667,8 @@ static int run_sample(void *input)
 		goto out;
 	/* the last (partial) interval, or the whole run: nothing writes the tables now */
 	top.printer.final = true;
-	if (end != RUN_COUNT && (top_drain(&top, true) || printer__print(&top.printer)))
+	if (end != RUN_COUNT &&
+	    (top_drain(&top, true) || top_carry(&top) || printer__print(&top.printer)))
 		status = EXIT_FAIL;
 	if (procwatch__lost(&top.watch))
 		fprintf(stderr,
