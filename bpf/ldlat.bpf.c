@@ -85,8 +85,8 @@ struct {
 
 /*
  * Samples whose key found its table full (struct ldlat_top_spill).  User
- * space sizes it from cfg.top_entries (LDLAT_TOP_SPILL_PER_ENTRY bytes each);
- * one page when the tables are off.
+ * space sizes it from cfg.top_entries (ldlat_top_spill_bytes()); one page
+ * when the tables are off.
  */
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
@@ -112,11 +112,11 @@ static __always_inline bool ldlat_top_spill(__u32 table, const struct ldlat_samp
 	if (!r)
 		return false;
 	r->tgid = s->tgid;
-	r->gen = gen;
+	r->gen = (__u16)gen;
+	r->table = (__u8)table;
+	r->cls = (__u8)cls;
 	r->addr = addr;
-	r->lat = s->lat > 0xffffffffull ? 0xffffffffu : (__u32)s->lat;
-	r->table = (__u16)table;
-	r->cls = (__u16)cls;
+	r->lat = s->lat;
 	bpf_ringbuf_submit(r, BPF_RB_NO_WAKEUP); /* user space polls */
 	return true;
 }

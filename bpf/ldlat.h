@@ -557,23 +557,24 @@ struct ldlat_top_counters {
  */
 struct ldlat_top_spill {
 	__u32 tgid;
-	__u32 gen;
+	__u16 gen; /* the generation's low bits: it is told from the next one only */
+	__u8 table;
+	__u8 cls;
 	__u64 addr; /* as the table's key */
-	__u32 lat;  /* saturated at 2^32 - 1 cycles */
-	__u16 table;
-	__u16 cls;
+	__u64 lat;
 };
 
-#define LDLAT_TOP_SPILL_PER_ENTRY 1024 /* bytes of spill ring per table entry (--entries) */
+#define LDLAT_TOP_SPILL_PER_ENTRY 1024	     /* bytes of spill ring per table entry (--entries) */
+#define LDLAT_TOP_SPILL_MIN	  (1u << 20) /* a burst of 32767 records, whatever --entries */
 #define LDLAT_TOP_SPILL_MAX	  (256u << 20)
 #define LDLAT_TOP_SPILL_RECORD	  32 /* a record and the ring's 8-byte header */
 
 #ifndef __bpf__
-/* The spill ring's bytes for tables of 'entries' keys: a power of two, 4 KiB to 256 MiB. */
+/* The spill ring's bytes for tables of 'entries' keys: a power of two, 1 MiB to 256 MiB. */
 static inline __u32 ldlat_top_spill_bytes(__u32 entries)
 {
 	__u64 want = (__u64)entries * LDLAT_TOP_SPILL_PER_ENTRY;
-	__u32 b = 4096;
+	__u32 b = LDLAT_TOP_SPILL_MIN;
 
 	while (b < want && b < LDLAT_TOP_SPILL_MAX)
 		b <<= 1;

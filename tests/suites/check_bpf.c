@@ -487,8 +487,7 @@ START_TEST(test_top_tables)
 
 	ck_assert_msg(session__open(&sess, &c, SESSION_TEST_ENTRY, &err) == 0, "%s", err.msg);
 	ck_assert_uint_eq(bpf_map__max_entries(sess.skel->maps.top_ip), c.top_entries);
-	ck_assert_uint_eq(bpf_map__max_entries(sess.skel->maps.top_spill),
-			  _i ? 64 * 1024 : 4 << 20);
+	ck_assert_uint_eq(bpf_map__max_entries(sess.skel->maps.top_spill), _i ? 1 << 20 : 4 << 20);
 	ck_assert_int_eq(snapshot__init(&snap, 1), 0);
 	for (gen = 0; gen < 2; gen++) {
 		top_table__init(&got_ip);
@@ -508,11 +507,12 @@ START_TEST(test_top_tables)
 		ck_assert(_i || (!want_ip.spilled && !want_data.spilled));
 		/* every kept sample is in a table or counted as not attributed */
 		ck_assert_int_eq(session__read(&sess, &snap), 0);
-		ck_assert_uint_eq(sink.kept - kept, top_table__samples(&want_ip) + want_ip.full);
-		ck_assert_uint_eq(top_table__samples(&got_ip) + got_ip.full, sink.kept - kept);
-		ck_assert_uint_eq(top_table__samples(&got_data) + got_data.full, sink.kept - kept);
-		ck_assert_uint_eq(snap.counters.kept, sink.kept);
-		kept = sink.kept;
+		ck_assert_uint_eq(sink.kept, top_table__samples(&want_ip) + want_ip.full);
+		ck_assert_uint_eq(top_table__samples(&got_ip) + got_ip.full, sink.kept);
+		ck_assert_uint_eq(top_table__samples(&got_data) + got_data.full, sink.kept);
+		/* the generation's kept count, and the run's */
+		kept += sink.kept;
+		ck_assert_uint_eq(snap.counters.kept, kept);
 		top_sink__close(&sink);
 		top_table__free(&got_ip);
 		top_table__free(&got_data);
@@ -527,10 +527,10 @@ START_TEST(test_top_tables)
 END_TEST
 
 /*
- * A table of one entry and the smallest ring (4 KiB: 127 records of 32
+ * A table of one entry and the smallest ring (1 MiB: 32767 records of 32
  * bytes, as the kernel keeps its producer under a ring's size ahead): of
- * 300 samples of 300 IPs, 1 takes the entry, 127 spill, 172 are counted as
- * not attributed; and a drain empties the ring for the next 127.
+ * 40000 samples of 40000 IPs, 1 takes the entry, 32767 spill, 7232 are
+ * counted as not attributed; and a drain empties the ring for the next.
  */
 START_TEST(test_top_spill_full)
 {
@@ -539,31 +539,36 @@ START_TEST(test_top_spill_full)
 				  .class_mask = LDLAT_ALL_CLASSES,
 				  .top = LDLAT_TOP_IP,
 				  .top_entries = 1 };
-	struct ldlat_sample s = { .tgid = 42 };
+	struct ldlat_sample s = { .tgid = 42, .lat = 1ull << 40 };
 	struct top_table ip;
 	struct top_sink sink;
 	struct session sess;
 	struct err err = {};
+	const struct top_entry *e;
 	int i, round;
 	LIBBPF_OPTS(bpf_test_run_opts, opts, .ctx_in = &s, .ctx_size_in = sizeof(s));
 
 	ck_assert_msg(session__open(&sess, &c, SESSION_TEST_ENTRY, &err) == 0, "%s", err.msg);
-	ck_assert_uint_eq(bpf_map__max_entries(sess.skel->maps.top_spill), 4096);
+	ck_assert_uint_eq(bpf_map__max_entries(sess.skel->maps.top_spill), 1 << 20);
 	for (round = 0; round < 2; round++) {
 		top_table__init(&ip);
 		ck_assert_int_eq(top_sink__open(&sink, &sess, &ip, NULL), 0);
-		for (i = 0; i < 300; i++) {
+		for (i = 0; i < 40000; i++) {
 			s.ip = 0x401000 + i;
 			ck_assert_int_eq(bpf_prog_test_run_opts(session__test_fd(&sess), &opts), 0);
 		}
 		ck_assert_int_eq(session__top_drain(&sess, false, &sink), 0);
-		ck_assert_uint_eq(ip.spilled, 127);
-		ck_assert_uint_eq(ip.full, 172);
+		ck_assert_uint_eq(ip.spilled, 32767);
+		ck_assert_uint_eq(ip.full, 7232);
 		ck_assert_uint_eq(ip.failed, 0);
-		ck_assert_uint_eq(ip.n, 128);
-		ck_assert_uint_eq(top_table__samples(&ip), 128);
-		ck_assert_uint_eq(sink.kept, 300);
-		ck_assert_ptr_nonnull(top_table__find(&ip, 42, 0x401000 + 299 - 172));
+		ck_assert_uint_eq(ip.n, 32768);
+		ck_assert_uint_eq(top_table__samples(&ip), 32768);
+		ck_assert_uint_eq(sink.kept, 40000);
+		/* the last one spilled keeps its latency whole (40 bits) */
+		e = top_table__find(&ip, 42, 0x401000 + 32767);
+		ck_assert_ptr_nonnull(e);
+		ck_assert_uint_eq(e->v.lat_sum, 1ull << 40);
+		ck_assert_ptr_null(top_table__find(&ip, 42, 0x401000 + 32768));
 		top_sink__close(&sink);
 		top_table__free(&ip);
 	}

@@ -102,7 +102,7 @@ static const struct argp_option table_options[] = {
 static const struct argp_option entries_options[] = {
 	{ "entries", OPT_ENTRIES, "N", 0,
 	  "keys each kernel table holds between drains (every 0.5 s; default 4096); samples of "
-	  "further keys go through a spill ring of N KiB (4 KiB to 256 MiB)",
+	  "further keys go through a spill ring of N KiB (1 MiB to 256 MiB)",
 	  5 },
 	{},
 };

@@ -81,7 +81,7 @@ void top_sink__close(struct top_sink *k)
 /* One spill record into the tables of its generation. */
 static int top__spilled(struct top_sink *k, const struct ldlat_top_spill *r)
 {
-	bool next = (__s32)(r->gen - k->gen) > 0;
+	bool next = (__s16)(__u16)(r->gen - (__u16)k->gen) > 0;
 	struct top_table *t;
 
 	if (r->table == 0)
