@@ -502,8 +502,8 @@ START_TEST(test_top_tables)
 		ck_assert_uint_eq(got_ip.spilled, want_ip.spilled);
 		ck_assert_uint_eq(got_data.spilled, want_data.spilled);
 		ck_assert_uint_eq(sess.skel->bss->top_gen, gen + 1);
-		/* the IP table (190 keys) overflows 64 entries, the ring takes the rest */
-		ck_assert(!_i || (want_ip.spilled > 1000 && !want_ip.full));
+		/* the IP table (192 keys) overflows 64 entries, the ring takes the rest */
+		ck_assert(!_i || (want_ip.spilled > 0 && !want_ip.full));
 		ck_assert(_i || (!want_ip.spilled && !want_data.spilled));
 		/* every kept sample is in a table or counted as not attributed */
 		ck_assert_int_eq(session__read(&sess, &snap), 0);
