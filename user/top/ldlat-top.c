@@ -318,6 +318,22 @@ static int top_before_enable(struct tool *t, void *ctx, struct err *err)
 	return e;
 }
 
+/*
+ * A process whose EXIT record the side band lost (its ring was full) is
+ * gone all the same: /proc says so.
+ */
+static void top_mark_gone(struct proc *p, void *ctx)
+{
+	char path[64];
+
+	(void)ctx;
+	if (p->exited || p->tgid <= 0)
+		return;
+	snprintf(path, sizeof(path), "/proc/%d", (int)p->tgid);
+	if (access(path, F_OK) && errno == ENOENT)
+		p->exited = true;
+}
+
 /* Moves the kernel's tables and the side band into user space. */
 static int top_drain(struct top *top, bool all)
 {
@@ -327,6 +343,9 @@ static int top_drain(struct top *top, bool all)
 		fprintf(stderr, "ldlat-top: cannot read the side band: %s\n", strerror(-e));
 		return e;
 	}
+	/* before the generation moves on: a process gone now has no sample after it */
+	if (top->pm.proc_root)
+		procmaps__foreach(&top->pm, top_mark_gone, NULL);
 	e = session__top_drain(&top->tool->session, all, &top->sink);
 	if (e)
 		fprintf(stderr, "ldlat-top: cannot read the tables: %s\n", strerror(-e));
