@@ -26,7 +26,7 @@ CFLAGS	+= -std=gnu11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wno-missing-field-init
 # source tree ("kernel/abi/pmu.h"), or of build/ for what the build generates
 # ("bpf/ldlat.skel.h").
 CPPFLAGS += -iquote . -iquote $(BUILD)
-LDLIBS	:= -lbpf -ldw -lelf -lz -lm
+LDLIBS	:= -lbpf -ldw -lelf -lz -lm -liberty
 BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) -Wall -Werror \
 	-iquote . -iquote $(BUILD)
 
@@ -62,7 +62,8 @@ GEN_PERFDATA := $(BUILD)/tests/gen-perfdata
 all: $(TOOL_BINS)
 workload: $(WORKLOAD)
 # programs check_run runs: threads that come and go (-p), a seccomp veto of perf_event_open
-TEST_PROGS := $(BUILD)/tests/ldlat-churn $(BUILD)/tests/ldlat-deny
+TEST_PROGS := $(BUILD)/tests/ldlat-churn $(BUILD)/tests/ldlat-deny $(BUILD)/tests/ldlat-bigtouch \
+	$(BUILD)/tests/ldlat-names
 tests: all $(WORKLOAD) $(TEST_BINS) $(TEST_ELFS) $(TEST_PROGS) $(FUZZ_BIN) $(GEN_PERFDATA) $(BENCH_BINS)
 bench-tools: all $(WORKLOAD) $(BENCH_BINS)
 
@@ -161,7 +162,7 @@ vmlinux:
 	$(BPFTOOL) btf dump file /sys/kernel/btf/vmlinux format c > vmlinux/vmlinux.h
 
 # Debian packages: to build, to test, and to run the demo and benchmarks.
-BUILD_DEPS := make gcc clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev pkg-config check libpfm4-dev \
+BUILD_DEPS := make gcc clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev pkg-config check libpfm4-dev libiberty-dev \
 	linux-libc-dev libdw-dev binutils python3
 TEST_DEPS := jq python3 clang-format prometheus valgrind linux-perf bpftrace time libclang-rt-14-dev \
 	libpfm4-dev util-linux prometheus-node-exporter python3-prometheus-client curl systemd \
@@ -355,6 +356,15 @@ tarball:
 	gzip -9nf $(BUILD)/ldlat-$(VERSION).tar
 	@echo $(BUILD)/ldlat-$(VERSION).tar.gz
 .PHONY: uninstall deb check-deb check-man tarball
+
+# issue 15: ldlat-top at real scale (test programs)
+$(BUILD)/tests/ldlat-bigtouch: tests/progs/bigtouch.c
+	@mkdir -p $(dir $@)
+	$(CC) $(TEST_ELF_CFLAGS) -fPIE -pie $< -o $@
+
+$(BUILD)/tests/ldlat-names: tests/progs/names.c
+	@mkdir -p $(dir $@)
+	$(CC) $(TEST_ELF_CFLAGS) -fPIE -pie $< -o $@
 
 -include $(shell find $(OBJ) -name '*.d' 2>/dev/null)
 .SECONDARY:

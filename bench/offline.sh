@@ -73,8 +73,37 @@ read -r topip_wall topip_cpu <<<"$out"
 out=$(measure "$runs" "$top" --input "$file") || exit 1
 read -r top_wall top_cpu <<<"$out"
 
+# ldlat-top --input against perf report on the same file: median wall and peak RSS
+measure_rss() {
+	local n=$1 i
+	shift
+	: >"$dir/rss"
+	for ((i = 0; i < n; i++)); do
+		cat "$file" >/dev/null # warm
+		/usr/bin/time -f '%e %M' -o "$dir/t" taskset -c "$cpu" "$@" >/dev/null 2>"$dir/err" || {
+			echo "bench/offline.sh: $* failed:" >&2
+			cat "$dir/err" >&2
+			return 1
+		}
+		cat "$dir/t" >>"$dir/rss"
+	done
+	echo "$(awk '{ print $1 }' "$dir/rss" | median) $(awk '{ print $2 }' "$dir/rss" | median)"
+}
+echo "bench/offline.sh: perf report and ldlat-top --input, peak memory ($perf_runs runs)" >&2
+out=$(measure_rss "$perf_runs" perf report -i "$file" --stdio --sort pid,sym) || exit 1
+read -r prep_wall prep_kb <<<"$out"
+out=$(measure_rss "$perf_runs" "$top" --input "$file" --by ip -n 0) || exit 1
+read -r topr_wall topr_kb <<<"$out"
+out=$(measure_rss "$perf_runs" perf report -i "$file" --stdio --mem-mode --sort pid,symbol_daddr) ||
+	exit 1
+read -r prepd_wall prepd_kb <<<"$out"
+out=$(measure_rss "$perf_runs" "$top" --input "$file" --by data --data-by block -n 0) || exit 1
+read -r toprd_wall toprd_kb <<<"$out"
+
 rate() { awk -v n="$samples" -v s="$1" 'BEGIN { if (s <= 0) { printf "-"; exit } r = n / s;
 	if (r >= 1e6) printf "%.1f M", r / 1e6; else printf "%.0f k", r / 1e3 }'; }
+mib() { awk -v k="$1" 'BEGIN { printf "%.0f", k / 1024 }'; }
+ratio2() { awk -v a="$1" -v b="$2" 'BEGIN { if (b <= 0) printf "-"; else printf "%.2f×", a / b }'; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b <= 0) printf "-"; else printf "%.0f×", a / b }'; }
 
 cat <<MD
@@ -101,4 +130,17 @@ its text into histograms would cost more on top. \`bench/offline.sh\` reproduces
 ² The generated addresses are spread over 4 GiB: nearly every sample touches a line of its own, so the
 data table holds about one entry per sample, each named and folded into rows (ldlat-top's tables keep
 one entry per distinct key, live or offline); a real program's loads fall on far fewer lines.
+
+### ldlat-top --input against perf report
+
+The same file, the same core, median of $perf_runs runs each, peak resident memory from \`/usr/bin/time -f %M\`
+(the file is mapped: its pages count once read).  Code: one row per (process, function); data: one row
+per (process, cache line), every row printed.
+
+| reader | wall s | peak RSS MiB | vs perf report (wall) | vs perf report (memory) |
+|---|---:|---:|---:|---:|
+| \`perf report --stdio --sort pid,sym\` | $prep_wall | $(mib "$prep_kb") | 1× | 1× |
+| \`ldlat-top --input --by ip -n 0\` | $topr_wall | $(mib "$topr_kb") | $(ratio2 "$prep_wall" "$topr_wall") | $(ratio2 "$prep_kb" "$topr_kb") |
+| \`perf report --stdio --mem-mode --sort pid,symbol_daddr\` | $prepd_wall | $(mib "$prepd_kb") | 1× | 1× |
+| \`ldlat-top --input --by data --data-by block -n 0\` | $toprd_wall | $(mib "$toprd_kb") | $(ratio2 "$prepd_wall" "$toprd_wall") | $(ratio2 "$prepd_kb" "$toprd_kb") |
 MD

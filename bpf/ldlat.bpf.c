@@ -76,12 +76,23 @@ struct ldlat_top_map {
 struct ldlat_top_map top_ip SEC(".maps");
 struct ldlat_top_map top_data SEC(".maps");
 
+/* Two generations' counters, at gen & 1 (struct ldlat_top_counters). */
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, 1);
+	__uint(max_entries, 2);
 	__type(key, __u32);
 	__type(value, struct ldlat_top_counters);
 } top_counters SEC(".maps");
+
+/*
+ * Samples whose key found its table full (struct ldlat_top_spill).  User
+ * space sizes it from cfg.top_entries (ldlat_top_spill_bytes()); one page
+ * when the tables are off.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, 4096);
+} top_spill SEC(".maps");
 
 /*
  * The generation new entries are keyed with.  User space moves it on, waits
@@ -93,14 +104,31 @@ volatile __u32 top_gen;
 #define E2BIG  7
 #define EEXIST 17
 
-/* One kept sample into one table: update in place, or insert a new key. */
-static __always_inline void ldlat_top_add(void *map, __u32 table, const struct ldlat_sample *s,
-					  __u64 addr, __u32 cls)
+/* A sample whose key found the table full, to the spill ring; false when the ring is full. */
+static __always_inline bool ldlat_top_spill(__u32 table, const struct ldlat_sample *s, __u32 gen,
+					    __u64 addr, __u32 cls)
 {
-	struct ldlat_top_key k = { .tgid = s->tgid, .gen = top_gen, .addr = addr };
+	struct ldlat_top_spill *r = bpf_ringbuf_reserve(&top_spill, sizeof(*r), 0);
+
+	if (!r)
+		return false;
+	r->tgid = s->tgid;
+	r->gen = (__u16)gen;
+	r->table = (__u8)table;
+	r->cls = (__u8)cls;
+	r->addr = addr;
+	r->lat = s->lat;
+	bpf_ringbuf_submit(r, BPF_RB_NO_WAKEUP); /* user space polls */
+	return true;
+}
+
+/* One kept sample into one table: update in place, insert a new key, or spill. */
+static __always_inline void ldlat_top_add(void *map, __u32 table, const struct ldlat_sample *s,
+					  __u32 gen, __u64 addr, __u32 cls,
+					  struct ldlat_top_counters *tc)
+{
+	struct ldlat_top_key k = { .tgid = s->tgid, .gen = gen, .addr = addr };
 	struct ldlat_top_val *v, nv = {};
-	struct ldlat_top_counters *tc;
-	__u32 zero = 0;
 	long e;
 
 	v = bpf_map_lookup_elem(map, &k);
@@ -123,14 +151,32 @@ static __always_inline void ldlat_top_add(void *map, __u32 table, const struct l
 			return;
 		}
 	}
-	tc = bpf_map_lookup_elem(&top_counters, &zero);
-	if (!tc)
-		return;
 	table &= LDLAT_TOP_TABLES - 1;
-	if (e == -E2BIG)
+	if (e == -E2BIG && ldlat_top_spill(table, s, gen, addr, cls))
+		tc->spilled[table]++;
+	else if (e == -E2BIG)
 		tc->full[table]++;
 	else
 		tc->failed[table]++;
+}
+
+/*
+ * A kept sample into ldlat-top's tables, under one reading of the
+ * generation: its key, its spill record and its counters agree.
+ */
+static __always_inline void ldlat_top_sample(const struct ldlat_sample *s, __u32 cls)
+{
+	__u32 gen = top_gen, slot = gen & 1;
+	struct ldlat_top_counters *tc = bpf_map_lookup_elem(&top_counters, &slot);
+
+	if (!tc)
+		return;
+	tc->kept++;
+	if (cfg.top & LDLAT_TOP_IP)
+		ldlat_top_add(&top_ip, 0, s, gen, s->ip, cls, tc);
+	if (cfg.top & LDLAT_TOP_DATA)
+		ldlat_top_add(&top_data, 1, s, gen, ldlat_top_block(s->addr, cfg.top_shift), cls,
+			      tc);
 }
 
 /*
@@ -162,10 +208,8 @@ static __always_inline int ldlat_account(const struct ldlat_sample *s, const boo
 	if (!h)
 		return 0;
 	ldlat_hist_account(h, s, cfg.linear_step, cfg.linear_shift);
-	if (top && (cfg.top & LDLAT_TOP_IP))
-		ldlat_top_add(&top_ip, 0, s, s->ip, cls);
-	if (top && (cfg.top & LDLAT_TOP_DATA))
-		ldlat_top_add(&top_data, 1, s, ldlat_top_block(s->addr, cfg.top_shift), cls);
+	if (top && cfg.top)
+		ldlat_top_sample(s, cls);
 	return 0;
 }
 

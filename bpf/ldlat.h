@@ -699,14 +699,56 @@ struct ldlat_top_val {
 	__u32 pad;
 };
 
+/*
+ * Counters of one drain generation: the 'top_counters' per-CPU array has two,
+ * at index gen & 1, so that a drain reads exactly its generation's (the other
+ * is being written) and then zeroes it for generation gen + 2.
+ */
 struct ldlat_top_counters {
-	__u64 full[LDLAT_TOP_TABLES];	/* a new key found no free entry (raise --entries) */
-	__u64 failed[LDLAT_TOP_TABLES]; /* the update failed otherwise (bucket busy in NMI) */
+	__u64 kept; /* kept samples of this generation: what the tables must sum to */
+	__u64 full[LDLAT_TOP_TABLES]; /* not attributed: the table and the spill ring were full */
+	__u64 failed
+		[LDLAT_TOP_TABLES]; /* not attributed: the update failed otherwise (bucket busy in NMI) */
+	__u64 spilled
+		[LDLAT_TOP_TABLES]; /* attributed through the spill ring (the table was full) */
 };
+
+/*
+ * A sample whose key finds its table full goes to the spill ring (a BPF ring
+ * buffer shared by all CPUs) as one record, and user space adds it to the
+ * same table: a full table costs a record, not the sample.
+ */
+struct ldlat_top_spill {
+	__u32 tgid;
+	__u16 gen; /* the generation's low bits: it is told from the next one only */
+	__u8 table;
+	__u8 cls;
+	__u64 addr; /* as the table's key */
+	__u64 lat;
+};
+
+#define LDLAT_TOP_SPILL_PER_ENTRY 1024	     /* bytes of spill ring per table entry (--entries) */
+#define LDLAT_TOP_SPILL_MIN	  (1u << 20) /* a burst of 32767 records, whatever --entries */
+#define LDLAT_TOP_SPILL_MAX	  (256u << 20)
+#define LDLAT_TOP_SPILL_RECORD	  32 /* a record and the ring's 8-byte header */
+
+#ifndef __bpf__
+/* The spill ring's bytes for tables of 'entries' keys: a power of two, 1 MiB to 256 MiB. */
+static inline __u32 ldlat_top_spill_bytes(__u32 entries)
+{
+	__u64 want = (__u64)entries * LDLAT_TOP_SPILL_PER_ENTRY;
+	__u32 b = LDLAT_TOP_SPILL_MIN;
+
+	while (b < want && b < LDLAT_TOP_SPILL_MAX)
+		b <<= 1;
+	return b;
+}
+#endif
 
 #ifndef __bpf__
 _Static_assert(sizeof(struct ldlat_top_val) % 8 == 0 && sizeof(struct ldlat_top_key) == 16,
 	       "per-CPU values are 8-byte multiples; the key has no hole");
+_Static_assert(sizeof(struct ldlat_top_spill) == 24, "a spill record has no hole");
 #endif
 
 /* Adds one kept sample to a table entry (the BPF program and native tables alike). */

@@ -534,15 +534,35 @@ static int perf_file__pipe_header(struct perf_file *f, struct err *err)
 				f->path);
 	if (f->nids)
 		qsort(f->ids, f->nids, sizeof(*f->ids), id_cmp);
-	/* names and groups come in HEADER_FEATURE records (EVENT_DESC, GROUP_DESC) */
+	/*
+	 * names and groups come in HEADER_FEATURE records (EVENT_DESC,
+	 * GROUP_DESC), and so do the host, the kernel release and the arch
+	 */
 	perf_file__rewind(f, &c);
 	while (perf_file__next(f, &c, &r, NULL, err) > 0) {
+		__u64 off = r.offset + 16, end = r.offset + r.size;
+
 		if (r.type != PERF_RECORD_HEADER_FEATURE || r.size < 16)
 			continue;
-		if (rd64(r.data + 8) == PERF_FEAT_EVENT_DESC)
-			feat_event_desc(f, r.offset + 16, r.offset + r.size);
-		else if (rd64(r.data + 8) == PERF_FEAT_GROUP_DESC)
-			feat_group_desc(f, r.offset + 16, r.offset + r.size);
+		switch (rd64(r.data + 8)) {
+		case PERF_FEAT_EVENT_DESC:
+			feat_event_desc(f, off, end);
+			break;
+		case PERF_FEAT_GROUP_DESC:
+			feat_group_desc(f, off, end);
+			break;
+		case PERF_FEAT_HOSTNAME:
+			f->hostname = feat_string(f->base, &off, end);
+			break;
+		case PERF_FEAT_OSRELEASE:
+			f->osrelease = feat_string(f->base, &off, end);
+			break;
+		case PERF_FEAT_ARCH:
+			f->arch = feat_string(f->base, &off, end);
+			break;
+		default:
+			break;
+		}
 	}
 	err->msg[0] = '\0';
 	return 0;
@@ -1199,4 +1219,14 @@ int perf_file__parse_build_id(const struct perf_record *r, struct perf_build_id 
 		b->size = 20;
 	b->filename = record_string(p + 28, end);
 	return b->filename ? 0 : -EINVAL;
+}
+
+void perf_file__release(const struct perf_file *f, __u64 upto)
+{
+	__u64 page = (__u64)sysconf(_SC_PAGESIZE), len = upto & ~(page - 1);
+
+	/* a private, read-only file mapping: dropped pages fault in again from the file */
+	if (!f->mapped || !len || len > f->size)
+		return;
+	madvise((void *)f->base, (size_t)len, MADV_DONTNEED);
 }

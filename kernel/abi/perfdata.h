@@ -160,6 +160,13 @@ struct perf_file {
 };
 
 /*
+ * A mapped file's pages before byte 'upto' are given back to the kernel
+ * (they are read again from the file if touched): reading a file much larger
+ * than memory stays within a window.  Nothing for the caller's buffer.
+ */
+void perf_file__release(const struct perf_file *f, __u64 upto);
+
+/*
  * Opens and maps path, reads the header, the events and the features.
  * Returns 0, or -EINVAL with a sentence in err naming the file for a file
  * that cannot be read as perf.data (missing, truncated, corrupted, big-endian,

@@ -9,14 +9,33 @@
 
 #include "kernel/abi/sideband.h"
 
-#define CPU_RING_PAGES	32 /* data pages per CPU: hundreds of mmaps between drains */
-#define TASK_RING_PAGES 8  /* per thread of a -p target, or per command */
+/*
+ * Data pages per CPU (perf record's default, 512 KiB): thousands of mmaps
+ * between two reads, as a command that starts many processes makes (a shell
+ * shim that execs python maps about a hundred files each time).  Where the
+ * locked-memory limit refuses it (perf_event_mlock_kb, without
+ * CAP_IPC_LOCK), a quarter, then a sixteenth.
+ */
+#define CPU_RING_PAGES	128
+#define TASK_RING_PAGES 32 /* per thread of a -p target */
+#define MIN_RING_PAGES	8
 
 /* The trailer of every record (sample_id_all with PERF_SAMPLE_TID | PERF_SAMPLE_TIME). */
 struct sample_id {
 	__u32 pid, tid;
 	__u64 time;
 };
+
+static void sideband__unmap(struct sideband *sb)
+{
+	int i;
+
+	for (i = 0; i < sb->nrings; i++)
+		munmap(sb->rings[i].base, sb->rings[i].len);
+	free(sb->rings);
+	sb->rings = NULL;
+	sb->nrings = 0;
+}
 
 static int sideband__map(struct sideband *sb, struct err *err)
 {
@@ -36,6 +55,12 @@ static int sideband__map(struct sideband *sb, struct err *err)
 			int e = errno;
 
 			r->base = NULL;
+			if (e == EPERM && sb->data_size > (size_t)page * MIN_RING_PAGES) {
+				/* over the locked-memory limit: smaller rings, read as often */
+				sideband__unmap(sb);
+				sb->data_size /= 4;
+				return sideband__map(sb, err);
+			}
 			err__msg(err, "cannot map the side band's ring buffer (%zu KiB): %s%s",
 				 r->len >> 10, strerror(e),
 				 e == EPERM
@@ -89,8 +114,9 @@ int sideband__open(struct sideband *sb, const struct target *target, struct err 
 		}
 		t = &all;
 	}
+	/* an inherited task event's rings are per CPU, as a CPU list's */
 	sb->data_size = (size_t)sysconf(_SC_PAGESIZE) *
-			(t->kind == TARGET_TASKS ? TASK_RING_PAGES : CPU_RING_PAGES);
+			(t->kind == TARGET_TASKS && !t->inherit ? TASK_RING_PAGES : CPU_RING_PAGES);
 	/* a ring per (task, CPU): a handful of mmaps each between drains */
 	e = evlist__open(&sb->evlist, t, err);
 	cpumap__free(&all.cpus);
@@ -252,11 +278,7 @@ int sideband__drain(struct sideband *sb, void (*fn)(const struct sideband_rec *r
 
 void sideband__close(struct sideband *sb)
 {
-	int i;
-
-	for (i = 0; i < sb->nrings; i++)
-		munmap(sb->rings[i].base, sb->rings[i].len);
-	free(sb->rings);
+	sideband__unmap(sb);
 	free(sb->buf);
 	evlist__free(&sb->evlist);
 	memset(sb, 0, sizeof(*sb));

@@ -639,8 +639,9 @@ static void top_batch(struct session *sess, const struct ldlat_config *c, int n,
 /*
  * Both tables against the native model, over two drain generations (each
  * drain moves exactly its generation's samples), with filters on, lines of
- * 64 bytes; then with pages and a table too small (_i = 1): the samples of
- * keys that found it full are counted, and every kept sample is accounted.
+ * 64 bytes; then with pages and an IP table too small (_i = 1): the samples
+ * of keys that found it full come through the spill ring, and every kept
+ * sample is accounted.
  */
 START_TEST(test_top_tables)
 {
@@ -652,31 +653,44 @@ START_TEST(test_top_tables)
 				  .need = LDLAT_HAS_ADDR | LDLAT_HAS_LAT | LDLAT_HAS_DSRC,
 				  .top = LDLAT_TOP_IP | LDLAT_TOP_DATA,
 				  .top_shift = _i ? 12 : 6,
-				  .top_entries = _i ? 9 : 4096 };
+				  .top_entries = _i ? 64 : 4096 };
 	struct top_table got_ip, got_data, want_ip, want_data;
+	struct top_sink sink;
 	struct snapshot snap;
 	struct session sess;
 	struct err err = {};
+	__u64 kept = 0;
 	int gen;
 
 	ck_assert_msg(session__open(&sess, &c, SESSION_TEST_ENTRY, &err) == 0, "%s", err.msg);
 	ck_assert_uint_eq(bpf_map__max_entries(sess.skel->maps.top_ip), c.top_entries);
+	ck_assert_uint_eq(bpf_map__max_entries(sess.skel->maps.top_spill), _i ? 1 << 20 : 4 << 20);
 	ck_assert_int_eq(snapshot__init(&snap, 1), 0);
 	for (gen = 0; gen < 2; gen++) {
 		top_table__init(&got_ip);
 		top_table__init(&got_data);
 		top_table__init(&want_ip);
 		top_table__init(&want_data);
+		ck_assert_int_eq(top_sink__open(&sink, &sess, &got_ip, &got_data), 0);
 		top_batch(&sess, &c, NSAMPLES / 2, &want_ip, &want_data);
-		ck_assert_int_eq(session__top_drain(&sess, false, &got_ip, &got_data), 0);
+		ck_assert_int_eq(session__top_drain(&sess, false, &sink), 0);
 		tables_equal(&got_ip, &want_ip);
 		tables_equal(&got_data, &want_data);
+		ck_assert_uint_eq(got_ip.spilled, want_ip.spilled);
+		ck_assert_uint_eq(got_data.spilled, want_data.spilled);
 		ck_assert_uint_eq(sess.skel->bss->top_gen, gen + 1);
-		ck_assert(!_i || (want_ip.full && want_data.full));
+		/* the IP table (192 keys) overflows 64 entries, the ring takes the rest */
+		ck_assert(!_i || (want_ip.spilled > 0 && !want_ip.full));
+		ck_assert(_i || (!want_ip.spilled && !want_data.spilled));
 		/* every kept sample is in a table or counted as not attributed */
 		ck_assert_int_eq(session__read(&sess, &snap), 0);
-		ck_assert_uint_eq(top_table__samples(&got_ip) + got_ip.full,
-				  top_table__samples(&want_ip) + want_ip.full);
+		ck_assert_uint_eq(sink.kept, top_table__samples(&want_ip) + want_ip.full);
+		ck_assert_uint_eq(top_table__samples(&got_ip) + got_ip.full, sink.kept);
+		ck_assert_uint_eq(top_table__samples(&got_data) + got_data.full, sink.kept);
+		/* the generation's kept count, and the run's */
+		kept += sink.kept;
+		ck_assert_uint_eq(snap.counters.kept, kept);
+		top_sink__close(&sink);
 		top_table__free(&got_ip);
 		top_table__free(&got_data);
 		top_table__free(&want_ip);
@@ -685,6 +699,56 @@ START_TEST(test_top_tables)
 	ck_assert_uint_gt(snap.counters.kept, 0);
 	ck_assert_uint_lt(snap.counters.kept, NSAMPLES);
 	snapshot__free(&snap);
+	session__close(&sess);
+}
+END_TEST
+
+/*
+ * A table of one entry and the smallest ring (1 MiB: 32767 records of 32
+ * bytes, as the kernel keeps its producer under a ring's size ahead): of
+ * 40000 samples of 40000 IPs, 1 takes the entry, 32767 spill, 7232 are
+ * counted as not attributed; and a drain empties the ring for the next.
+ */
+START_TEST(test_top_spill_full)
+{
+	struct ldlat_config c = { .nranges = 1,
+				  .max_lat = ~0ull,
+				  .class_mask = LDLAT_ALL_CLASSES,
+				  .top = LDLAT_TOP_IP,
+				  .top_entries = 1 };
+	struct ldlat_sample s = { .tgid = 42, .lat = 1ull << 40 };
+	struct top_table ip;
+	struct top_sink sink;
+	struct session sess;
+	struct err err = {};
+	const struct top_entry *e;
+	int i, round;
+	LIBBPF_OPTS(bpf_test_run_opts, opts, .ctx_in = &s, .ctx_size_in = sizeof(s));
+
+	ck_assert_msg(session__open(&sess, &c, SESSION_TEST_ENTRY, &err) == 0, "%s", err.msg);
+	ck_assert_uint_eq(bpf_map__max_entries(sess.skel->maps.top_spill), 1 << 20);
+	for (round = 0; round < 2; round++) {
+		top_table__init(&ip);
+		ck_assert_int_eq(top_sink__open(&sink, &sess, &ip, NULL), 0);
+		for (i = 0; i < 40000; i++) {
+			s.ip = 0x401000 + i;
+			ck_assert_int_eq(bpf_prog_test_run_opts(session__test_fd(&sess), &opts), 0);
+		}
+		ck_assert_int_eq(session__top_drain(&sess, false, &sink), 0);
+		ck_assert_uint_eq(ip.spilled, 32767);
+		ck_assert_uint_eq(ip.full, 7232);
+		ck_assert_uint_eq(ip.failed, 0);
+		ck_assert_uint_eq(ip.n, 32768);
+		ck_assert_uint_eq(top_table__samples(&ip), 32768);
+		ck_assert_uint_eq(sink.kept, 40000);
+		/* the last one spilled keeps its latency whole (40 bits) */
+		e = top_table__find(&ip, 42, 0x401000 + 32767);
+		ck_assert_ptr_nonnull(e);
+		ck_assert_uint_eq(e->v.lat_sum, 1ull << 40);
+		ck_assert_ptr_null(top_table__find(&ip, 42, 0x401000 + 32768));
+		top_sink__close(&sink);
+		top_table__free(&ip);
+	}
 	session__close(&sess);
 }
 END_TEST
@@ -891,6 +955,7 @@ int main(void)
 	tcase_add_test(tc, test_cell_labels);
 	tcase_add_test(tc, test_address_only_program_loads);
 	tcase_add_loop_test(tc, test_top_tables, 0, 2);
+	tcase_add_test(tc, test_top_spill_full);
 	tcase_add_loop_test(tc, test_top_off_costs_nothing, 0, 2);
 	tcase_add_loop_test(tc, test_read_paths_load, 0, 6);
 	tcase_add_loop_test(tc, test_read_path_fields, 0, 2);

@@ -319,8 +319,10 @@ static void read_layout(const char *path, int layout, int n)
 					   : layout == PW_GROUP_READ	  ? "group-read"
 					   : layout == PW_EMPTY_BRANCH	  ? "empty-branch"
 									  : "page-faults");
-	if (!f.pipe)
-		ck_assert_str_eq(f.hostname, "ldlat-test");
+	/* the pipe format's come in HEADER_FEATURE records */
+	ck_assert_str_eq(f.hostname, "ldlat-test");
+	ck_assert_str_eq(f.osrelease, "6.1.0-test");
+	ck_assert_str_eq(f.arch, "x86_64");
 	perf_file__close(&f);
 }
 

@@ -234,6 +234,9 @@ int session__open(struct session *s, const struct ldlat_config *cfg, unsigned in
 	bpf_map__set_max_entries(s->skel->maps.top_data,
 				 (cfg->top & LDLAT_TOP_DATA) && cfg->top_entries ? cfg->top_entries
 										 : 1);
+	bpf_map__set_max_entries(
+		s->skel->maps.top_spill,
+		cfg->top && cfg->top_entries ? ldlat_top_spill_bytes(cfg->top_entries) : 4096);
 	s->top = cfg->top != 0;
 	bpf_program__set_autoload(s->skel->progs.ldlat_sample,
 				  s->path == SESSION_PATH_KERN_CTX && !s->top);

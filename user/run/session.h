@@ -35,9 +35,8 @@ struct session {
 	int ncpus; /* possible CPUs: the width of per-CPU values */
 	__u32 nranges;
 	bool addr_only;
-	enum session_path path;		    /* the program attached to the events */
-	bool top;			    /* ldlat-top's program: the tables of cfg.top */
-	struct ldlat_top_counters top_seen; /* ldlat-top: the counters at the last drain */
+	enum session_path path; /* the program attached to the events */
+	bool top;		/* ldlat-top's program: the tables of cfg.top */
 };
 
 enum {

@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <gelf.h>
 #include <search.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +12,7 @@
 #include <unistd.h>
 #include <elfutils/libdwfl.h>
 
+#include "user/symbols/demangle.h"
 #include "user/symbols/dso.h"
 #include "user/symbols/mapsline.h"
 
@@ -67,6 +69,8 @@ int dso_syms__finish(struct dso_sym *s, int n, bool size_to_next)
 {
 	int i, k = 0;
 
+	if (n <= 0)
+		return 0;
 	qsort(s, n, sizeof(*s), sym__cmp);
 	for (i = 0; i < n; i++)
 		if (!k || s[k - 1].start != s[i].start)
@@ -166,51 +170,175 @@ static unsigned int sym__rank(const GElf_Sym *sym)
 	}
 }
 
-/* Copies the module's functions and variables into d (names into one pool). */
-static int dso__read_syms(struct dso *d, Dwfl_Module *mod)
+/* Symbols being read: names go to a growing pool, by offset until it stops moving. */
+struct sym_reader {
+	struct dso_sym *funcs, *objs;
+	int nfuncs, nobjs, capfuncs, capobjs;
+	char *pool;
+	size_t used, cap;
+};
+
+static int sym_reader__add(struct sym_reader *r, const char *name, __u64 start, __u64 size,
+			   unsigned char rank, bool object)
 {
-	int i, n = dwfl_module_getsymtab(mod), type;
-	size_t pool = 0, used = 0, len;
+	struct dso_sym **arr = object ? &r->objs : &r->funcs;
+	int *n = object ? &r->nobjs : &r->nfuncs, *cap = object ? &r->capobjs : &r->capfuncs;
+	char *dm = sym_demangle(name);
+	const char *use = dm ? dm : name;
+	size_t len = strlen(use) + 1;
+
+	if (*n == *cap) {
+		int c = *cap ? *cap * 2 : 256;
+		struct dso_sym *t = realloc(*arr, c * sizeof(*t));
+
+		if (!t)
+			goto nomem;
+		*arr = t;
+		*cap = c;
+	}
+	if (r->used + len > r->cap) {
+		size_t c = r->cap ? r->cap * 2 : 1 << 14;
+		char *t;
+
+		while (c < r->used + len)
+			c *= 2;
+		t = realloc(r->pool, c);
+		if (!t)
+			goto nomem;
+		r->pool = t;
+		r->cap = c;
+	}
+	memcpy(r->pool + r->used, use, len);
+	(*arr)[(*n)++] = (struct dso_sym){ .start = start,
+					   .size = size,
+					   .name = (const char *)(uintptr_t)r->used,
+					   .rank = rank,
+					   .kind = object ? SYM_OBJECT : SYM_FUNC };
+	r->used += len;
+	free(dm);
+	return 0;
+nomem:
+	free(dm);
+	return -ENOMEM;
+}
+
+/* Whether section shndx of elf holds code (a label there is a function, as perf takes it). */
+static bool elf__exec_section(Elf *elf, GElf_Word shndx)
+{
+	Elf_Scn *scn = elf ? elf_getscn(elf, shndx) : NULL;
+	GElf_Shdr sh;
+
+	return scn && gelf_getshdr(scn, &sh) && (sh.sh_flags & SHF_EXECINSTR);
+}
+
+/* The section called name, or NULL. */
+static Elf_Scn *elf__section(Elf *elf, const char *name, GElf_Shdr *sh)
+{
+	Elf_Scn *scn = NULL;
+	size_t strndx;
+	const char *n;
+
+	if (elf_getshdrstrndx(elf, &strndx))
+		return NULL;
+	while ((scn = elf_nextscn(elf, scn)))
+		if (gelf_getshdr(scn, sh) && (n = elf_strptr(elf, strndx, sh->sh_name)) &&
+		    !strcmp(n, name))
+			return scn;
+	return NULL;
+}
+
+/*
+ * x86-64 PLT stubs as perf names them, "sym@plt": the i-th relocation of
+ * .rela.plt is the i-th 16-byte entry of .plt.sec when there is one (IBT),
+ * else of .plt after its first entry.
+ */
+static int dso__plt_syms(struct sym_reader *r, Elf *elf)
+{
+	GElf_Shdr rsh, psh, dsh;
+	Elf_Scn *rela = elf__section(elf, ".rela.plt", &rsh), *plt, *dyn;
+	Elf_Data *rd, *dd;
+	__u64 base;
+	char name[512];
+	size_t i, n;
+	GElf_Ehdr eh;
+
+	if (!rela || !gelf_getehdr(elf, &eh) || eh.e_machine != EM_X86_64)
+		return 0;
+	plt = elf__section(elf, ".plt.sec", &psh);
+	base = plt ? psh.sh_addr : 0;
+	if (!plt) {
+		plt = elf__section(elf, ".plt", &psh);
+		base = plt ? psh.sh_addr + 16 : 0;
+	}
+	dyn = elf_getscn(elf, rsh.sh_link);
+	if (!plt || !dyn || !gelf_getshdr(dyn, &dsh) || !(rd = elf_getdata(rela, NULL)) ||
+	    !(dd = elf_getdata(dyn, NULL)) || !rsh.sh_entsize)
+		return 0;
+	n = rsh.sh_size / rsh.sh_entsize;
+	for (i = 0; i < n; i++) {
+		GElf_Rela rel;
+		GElf_Sym sym;
+		const char *sn;
+
+		if (base + (i + 1) * 16 > psh.sh_addr + psh.sh_size)
+			break;
+		if (!gelf_getrela(rd, (int)i, &rel) ||
+		    !gelf_getsym(dd, (int)GELF_R_SYM(rel.r_info), &sym) ||
+		    !(sn = elf_strptr(elf, dsh.sh_link, sym.st_name)) || !*sn)
+			continue;
+		snprintf(name, sizeof(name), "%s@plt", sn);
+		if (sym_reader__add(r, name, base + i * 16, 16, 3, false))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+/*
+ * Copies the module's functions and variables into d (names into one pool,
+ * demangled): STT_FUNC, STT_GNU_IFUNC and labels (STT_NOTYPE) in code
+ * sections, variables with a size, and the PLT's stubs.
+ */
+static int dso__read_syms(struct dso *d, Dwfl_Module *mod, Elf *main_elf)
+{
+	int i, n = dwfl_module_getsymtab(mod), type, e = 0;
 	const char *name, *debugfile = NULL;
+	struct sym_reader r = {};
 	GElf_Sym sym;
 	GElf_Addr addr;
 	GElf_Word shndx;
-	struct dso_sym *s;
+	Elf *elf;
 
-	if (n <= 0)
-		return 0;
-	for (i = 0; i < n; i++) {
-		name = dwfl_module_getsym_info(mod, i, &sym, &addr, &shndx, NULL, NULL);
-		if (name)
-			pool += strlen(name) + 1;
-	}
-	d->names = malloc(pool ? pool : 1);
-	d->funcs = calloc(n, sizeof(*d->funcs));
-	d->objs = calloc(n, sizeof(*d->objs));
-	if (!d->names || !d->funcs || !d->objs)
-		return -ENOMEM;
-	for (i = 0; i < n; i++) {
-		name = dwfl_module_getsym_info(mod, i, &sym, &addr, &shndx, NULL, NULL);
-		if (!name || !*name || sym.st_shndx == SHN_UNDEF || shndx == (GElf_Word)-1)
+	for (i = 0; i < n && !e; i++) {
+		elf = NULL;
+		name = dwfl_module_getsym_info(mod, i, &sym, &addr, &shndx, &elf, NULL);
+		if (!name || !*name || sym.st_shndx == SHN_UNDEF || sym.st_shndx == SHN_ABS ||
+		    shndx == (GElf_Word)-1)
 			continue;
 		type = GELF_ST_TYPE(sym.st_info);
-		if (type == STT_FUNC || type == STT_GNU_IFUNC)
-			s = &d->funcs[d->nfuncs++];
+		if (type == STT_FUNC || type == STT_GNU_IFUNC ||
+		    (type == STT_NOTYPE && elf__exec_section(elf, shndx)))
+			e = sym_reader__add(&r, name, addr, sym.st_size,
+					    sym__rank(&sym) + (type == STT_NOTYPE ? 3 : 0), false);
 		else if (type == STT_OBJECT && sym.st_size)
-			s = &d->objs[d->nobjs++];
-		else
-			continue;
-		len = strlen(name) + 1;
-		memcpy(d->names + used, name, len);
-		*s = (struct dso_sym){ .start = addr,
-				       .size = sym.st_size,
-				       .name = d->names + used,
-				       .rank = sym__rank(&sym),
-				       .kind = type == STT_OBJECT ? SYM_OBJECT : SYM_FUNC };
-		used += len;
+			e = sym_reader__add(&r, name, addr, sym.st_size, sym__rank(&sym), true);
 	}
-	d->nfuncs = dso_syms__finish(d->funcs, d->nfuncs, true);
-	d->nobjs = dso_syms__finish(d->objs, d->nobjs, false);
+	if (!e && main_elf)
+		e = dso__plt_syms(&r, main_elf);
+	if (e) {
+		free(r.funcs);
+		free(r.objs);
+		free(r.pool);
+		return e;
+	}
+	for (i = 0; i < r.nfuncs; i++)
+		r.funcs[i].name = r.pool + (uintptr_t)r.funcs[i].name;
+	for (i = 0; i < r.nobjs; i++)
+		r.objs[i].name = r.pool + (uintptr_t)r.objs[i].name;
+	d->funcs = r.funcs;
+	d->objs = r.objs;
+	d->names = r.pool;
+	d->nfuncs = dso_syms__finish(d->funcs, r.nfuncs, true);
+	d->nobjs = dso_syms__finish(d->objs, r.nobjs, false);
 	dwfl_module_info(mod, NULL, NULL, NULL, NULL, NULL, NULL, &debugfile);
 	if (debugfile && strcmp(debugfile, d->path)) {
 		d->symfile = strdup(debugfile);
@@ -268,7 +396,7 @@ static void dso__load(struct dso *d, const char *debuginfo)
 	if (mod && (elf = dwfl_module_getelf(mod, &bias)) && !dso__read_segs(d, elf)) {
 		d->elf = true;
 		dso__read_build_id(d, mod);
-		dso__read_syms(d, mod);
+		dso__read_syms(d, mod, elf);
 	}
 	dwfl_end(dwfl); /* closes the module's fd */
 }

@@ -203,6 +203,40 @@ static bool vma__matches(const struct vma *v, const char *name)
 	return base && !strcmp(base + 1, name);
 }
 
+/*
+ * A variable called name (STT_OBJECT, with its size) of one of the ELF files
+ * mapped in v, as ldlat-top names it: its start and end in the process.
+ */
+static bool vmas__variable(const struct vma *v, int nv, const char *name, __u64 *lo, __u64 *hi)
+{
+	struct dso_cache c;
+	bool found = false;
+	int j, k;
+
+	if (name[0] == '[' || strchr(name, '/') || dso_cache__init(&c, NULL))
+		return false;
+	for (j = 0; j < nv && !found; j++) {
+		const struct dso *d;
+		__u64 bias;
+
+		if (v[j].path[0] != '/' || (j && !strcmp(v[j - 1].path, v[j].path)))
+			continue; /* a file's first mapping only */
+		d = dso_cache__get(&c, v[j].path);
+		if (!d || !d->elf || !dso__bias(d, v[j].lo, v[j].pgoff, &bias))
+			continue;
+		for (k = 0; k < d->nobjs && !found; k++)
+			if (!strcmp(d->objs[k].name, name)) {
+				found = true;
+				if (lo)
+					*lo = bias + d->objs[k].start;
+				if (hi)
+					*hi = bias + d->objs[k].start + d->objs[k].size;
+			}
+	}
+	dso_cache__free(&c);
+	return found;
+}
+
 int range_set__first_unmapped(const struct range_set *set, pid_t pid)
 {
 	struct vma *v;
@@ -218,7 +252,7 @@ int range_set__first_unmapped(const struct range_set *set, pid_t pid)
 			continue;
 		for (j = 0; j < nv && !vma__matches(&v[j], set->range[i].text); j++)
 			;
-		if (j == nv)
+		if (j == nv && !vmas__variable(v, nv, set->range[i].text, NULL, NULL))
 			first = i;
 	}
 	free(v);
@@ -313,8 +347,12 @@ static int spans__add_mapping(struct range_set *set, int i, const struct vma *v,
 	}
 	if (found)
 		return 0;
+	/* a variable of one of its files: its start and size */
+	if (vmas__variable(v, nv, name, &lo, &hi))
+		return spans__add(set, lo, hi, i, err);
 none:
-	return err__set(err, -EINVAL, "no mapping '%s' in the target process", name);
+	return err__set(err, -EINVAL,
+			"no mapping '%s' in the target process, nor a variable of its files", name);
 }
 
 static int span__cmp(const void *a, const void *b)

@@ -86,7 +86,9 @@ __u64 range__default_heap_room(void);
  * not [heap]); [stack] the main stack and the room below it up to
  * RLIMIT_STACK; a file every mapping of it (matched by path or base name)
  * plus the anonymous mapping right after it (its .bss), contiguous mappings
- * merged.
+ * merged.  A name no mapping has may be a variable of one of the mapped
+ * ELF files (STT_OBJECT, as ldlat-top's data rows name it): its start and
+ * size.
  */
 int range_set__resolve(struct range_set *set, pid_t pid, struct err *err);
 

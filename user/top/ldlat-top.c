@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/ioctl.h>
 
 #include "user/run/cli.h"
 #include "user/run/listevents.h"
@@ -28,7 +29,8 @@
 #define TOP_DEFAULT_ENTRIES 4096
 #define TOP_MAX_ENTRIES	    (1u << 20)
 #define TOP_DEFAULT_ROWS    20
-#define TOP_DRAIN_SECONDS   0.5 /* tables and side band emptied this often */
+#define TOP_TICK_SECONDS    0.1 /* the side band and the spill ring read this often */
+#define TOP_DRAIN_TICKS	    5	/* the tables emptied every 5 ticks */
 
 struct top_args {
 	struct cli cli;
@@ -99,7 +101,9 @@ static const struct argp_option table_options[] = {
 /* a live run's: --input's tables grow as the file needs */
 static const struct argp_option entries_options[] = {
 	{ "entries", OPT_ENTRIES, "N", 0,
-	  "keys each kernel table holds between drains (every 0.5 s; default 4096)", 5 },
+	  "keys each kernel table holds between drains (every 0.5 s; default 4096); samples of "
+	  "further keys go through a spill ring of N KiB (1 MiB to 256 MiB)",
+	  5 },
 	{},
 };
 
@@ -254,7 +258,11 @@ struct top {
 	struct procwatch watch;
 	bool watching;
 	struct top_table ip, data; /* what the kernel's tables held, since the last report */
-	struct printer printer;	   /* the filter counters; where and how reports go */
+	struct top_sink sink;	   /* how they are filled: the drained generations */
+	struct top_rows early_ip, early_data; /* their entries of exited processes, named */
+	bool sink_open;
+	unsigned int ticks;
+	struct printer printer; /* the filter counters; where and how reports go */
 	struct top_report report;
 };
 
@@ -295,12 +303,35 @@ static int top_before_enable(struct tool *t, void *ctx, struct err *err)
 	pid_t cmd = t->run.has_cmd ? t->run.cmd.pid : 0;
 	int e;
 
+	e = top_sink__open(&top->sink, &t->session, (top->args->by & TOP_BY_IP) ? &top->ip : NULL,
+			   (top->args->by & TOP_BY_DATA) ? &top->data : NULL);
+	if (e) {
+		err__msg(err, "cannot map the tables' spill ring: %s", strerror(-e));
+		return e;
+	}
+	top->sink_open = true;
 	e = procwatch__start(&top->watch, &top->pm, &t->run.target, cmd ? &cmd : t->run.procs,
 			     cmd ? 1 : t->run.nprocs, err);
 	top->watching = !e;
 	if (e)
 		procwatch__stop(&top->watch);
 	return e;
+}
+
+/*
+ * A process whose EXIT record the side band lost (its ring was full) is
+ * gone all the same: /proc says so.
+ */
+static void top_mark_gone(struct proc *p, void *ctx)
+{
+	char path[64];
+
+	(void)ctx;
+	if (p->exited || p->tgid <= 0)
+		return;
+	snprintf(path, sizeof(path), "/proc/%d", (int)p->tgid);
+	if (access(path, F_OK) && errno == ENOENT)
+		p->exited = true;
 }
 
 /* Moves the kernel's tables and the side band into user space. */
@@ -312,17 +343,64 @@ static int top_drain(struct top *top, bool all)
 		fprintf(stderr, "ldlat-top: cannot read the side band: %s\n", strerror(-e));
 		return e;
 	}
-	e = session__top_drain(&top->tool->session, all,
-			       (top->args->by & TOP_BY_IP) ? &top->ip : NULL,
-			       (top->args->by & TOP_BY_DATA) ? &top->data : NULL);
+	/* before the generation moves on: a process gone now has no sample after it */
+	if (top->pm.proc_root)
+		procmaps__foreach(&top->pm, top_mark_gone, NULL);
+	e = session__top_drain(&top->tool->session, all, &top->sink);
 	if (e)
 		fprintf(stderr, "ldlat-top: cannot read the tables: %s\n", strerror(-e));
 	return e;
 }
 
+/* Samples of the generation after the one reported, into the tables. */
+static int top_carry(struct top *top)
+{
+	int e = top_sink__carry(&top->sink);
+
+	if (e)
+		fprintf(stderr, "ldlat-top: out of memory\n");
+	return e;
+}
+
+/*
+ * The processes that have exited since the last drain have all their
+ * samples in the tables: name them now and forget their mappings, so that
+ * memory follows the live processes, not how many came and went.
+ */
+static int top_forget_exited(struct top *top)
+{
+	int e = 0;
+
+	if (top->args->by & TOP_BY_IP)
+		e = top_rows__take_exited(&top->early_ip, &top->ip, &top->z, false, 0);
+	if (!e && (top->args->by & TOP_BY_DATA))
+		e = top_rows__take_exited(&top->early_data, &top->data, &top->z, true,
+					  top->args->shift);
+	if (e) {
+		fprintf(stderr, "ldlat-top: out of memory\n");
+		return e;
+	}
+	procmaps__prune_exited(&top->pm);
+	return 0;
+}
+
+/* The side band and the spill ring every tick; the tables every TOP_DRAIN_TICKS. */
 static int top_tick(void *ctx)
 {
-	return top_drain(ctx, false);
+	struct top *top = ctx;
+	int e;
+
+	if (++top->ticks % TOP_DRAIN_TICKS == 0)
+		return top_drain(top, false) ?: top_carry(top) ?: top_forget_exited(top);
+	e = procwatch__drain(&top->watch);
+	if (e) {
+		fprintf(stderr, "ldlat-top: cannot read the side band: %s\n", strerror(-e));
+		return e;
+	}
+	e = session__top_poll(&top->tool->session, &top->sink);
+	if (e)
+		fprintf(stderr, "ldlat-top: cannot read the spill ring: %s\n", strerror(-e));
+	return e;
 }
 
 struct top_output {
@@ -350,10 +428,10 @@ static int top_emit(struct printer *p, void *ctx, struct err *err)
 	int e = 0;
 
 	if (top->args->by & TOP_BY_IP)
-		e = top_rows__ip(&ip, &top->ip, &top->z);
+		e = top_rows__ip(&ip, &top->ip, &top->z, &top->early_ip);
 	if (!e && (top->args->by & TOP_BY_DATA))
-		e = top_rows__data(&data, &top->data, &top->z, top->args->shift,
-				   top->args->data_by);
+		e = top_rows__data(&data, &top->data, &top->z, top->args->shift, top->args->data_by,
+				   &top->early_data);
 	if (e) {
 		err__msg(err, "out of memory");
 		goto out;
@@ -367,6 +445,8 @@ static int top_emit(struct printer *p, void *ctx, struct err *err)
 out:
 	top_rows__free(&ip);
 	top_rows__free(&data);
+	top_rows__free(&top->early_ip);
+	top_rows__free(&top->early_data);
 	top_table__reset(&top->ip);
 	top_table__reset(&top->data);
 	return e;
@@ -377,7 +457,7 @@ static int top_interval(void *ctx)
 	struct top *top = ctx;
 	int e = top_drain(top, false);
 
-	return e ? e : printer__print(&top->printer);
+	return e ?: printer__print(&top->printer) ?: top_carry(top);
 }
 
 /* The printer's read: the kernel's maps, or the file's samples into the tables. */
@@ -385,11 +465,37 @@ static int top_read(void *ctx, struct snapshot *snap, struct err *err)
 {
 	struct top *top = ctx;
 
-	return top->file ? offtop__read(top->file, snap, err)
-			 : tool__read_maps(top->tool, snap, err);
+	int e;
+
+	if (top->file)
+		return offtop__read(top->file, snap, err);
+	e = tool__read_maps(top->tool, snap, err);
+	/*
+	 * The kept count of the generations the tables hold, read at the same
+	 * switch as them (the counters map runs on): an interval's rows and
+	 * its not-attributed counts sum to its kept count.
+	 */
+	if (!e && top->sink_open) {
+		snap->counters.seen = snap->counters.seen - snap->counters.kept + top->sink.kept;
+		snap->counters.kept = top->sink.kept;
+	}
+	return e;
 }
 
 static const struct printer_ops top_ops = { .read = top_read, .emit = top_emit };
+
+/* The columns of the terminal on stdout (COLUMNS where the ioctl has none); 0: not a terminal. */
+static int top_terminal_width(void)
+{
+	struct winsize ws;
+	const char *c = getenv("COLUMNS");
+
+	if (!isatty(STDOUT_FILENO))
+		return 0;
+	if (!ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) && ws.ws_col)
+		return ws.ws_col;
+	return c && atoi(c) > 0 ? atoi(c) : 80;
+}
 
 /* What the report says it is: the tables, their order, and the run's header. */
 static struct top_report top_report_of(const struct top_args *a, bool has_latency,
@@ -406,6 +512,8 @@ static struct top_report top_report_of(const struct top_args *a, bool has_latenc
 		/* like top on a terminal; a pipe or file gets plain blocks */
 		.clear = a->cli.interval > 0 && a->out.format == OUTPUT_TEXT && !a->out.path &&
 			 isatty(STDOUT_FILENO),
+		/* a terminal's width; a file or pipe gets every column */
+		.width = a->out.path ? 0 : top_terminal_width(),
 		.run = run,
 		.src = src,
 	};
@@ -472,7 +580,7 @@ static int top_input(struct top_args *a)
 	if (!e && a->cli.verbose)
 		offtop__describe(&ot, "ldlat-top", stderr);
 	if (!e)
-		offtop__report_notes(&ot, "ldlat-top", stderr);
+		offtop__report_notes(&ot, "ldlat-top", a->cli.verbose, stderr);
 	status = err__status(&err, e);
 out:
 	printer__free(&top.printer);
@@ -573,7 +681,7 @@ static int run_sample(void *input)
 		tool.run.target_desc);
 
 	/* the tables and the side band are emptied between reports */
-	end = run__wait(&tool.run, TOP_DRAIN_SECONDS, top_tick,
+	end = run__wait(&tool.run, TOP_TICK_SECONDS, top_tick,
 			a->cli.interval > 0 ? top_interval : NULL, &top);
 	tool__stop_sampling(&tool);
 	status = tool__exit_status(&tool, end);
@@ -581,7 +689,8 @@ static int run_sample(void *input)
 		goto out;
 	/* the last (partial) interval, or the whole run: nothing writes the tables now */
 	top.printer.final = true;
-	if (end != RUN_COUNT && (top_drain(&top, true) || printer__print(&top.printer)))
+	if (end != RUN_COUNT &&
+	    (top_drain(&top, true) || top_carry(&top) || printer__print(&top.printer)))
 		status = EXIT_FAIL;
 	if (procwatch__lost(&top.watch))
 		fprintf(stderr,
@@ -591,6 +700,10 @@ static int run_sample(void *input)
 out:
 	if (top.watching)
 		procwatch__stop(&top.watch);
+	if (top.sink_open)
+		top_sink__close(&top.sink);
+	top_rows__free(&top.early_ip);
+	top_rows__free(&top.early_data);
 	printer__free(&top.printer);
 	tool__teardown(&tool);
 	top_table__free(&top.ip);

@@ -462,7 +462,8 @@ static int offtop__sideband(struct offtop *t, struct err *err)
 	t->timed = offtop__timed(f);
 	perf_file__rewind(f, &c);
 	while ((e = perf_file__next(f, &c, &r, NULL, err)) > 0) {
-		seq++;
+		if (!(++seq & 0xffff))
+			perf_file__release(f, c.pos); /* a window of the file, not all of it */
 		if (r.type == PERF_RECORD_HEADER_BUILD_ID && !perf_file__parse_build_id(&r, &b)) {
 			if (offtop__add_build_id(t, &b))
 				goto nomem;
@@ -715,8 +716,51 @@ static void offtop__kernel(struct offtop *t)
 
 /* ---- the samples ----------------------------------------------------------------- */
 
+/*
+ * On a terminal, a reading that takes more than a second says how far it
+ * is, on one line of stderr that is rewritten, then erased.
+ */
+struct progress {
+	bool tty;
+	double start, last;
+	bool shown;
+};
+
+static double progress__now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void progress__update(struct progress *p, const struct offtop *t,
+			     const struct perf_cursor *c)
+{
+	double now;
+
+	if (!p->tty)
+		return;
+	now = progress__now();
+	if (now - p->start < 1.0 || now - p->last < 0.2)
+		return;
+	p->last = now;
+	p->shown = true;
+	fprintf(stderr, "\rldlat-top: reading %s: %3.0f%%, %llu records", t->o.file.path,
+		c->end ? 100.0 * (double)c->pos / (double)c->end : 0.0,
+		(unsigned long long)t->o.stats.records);
+	fflush(stderr);
+}
+
+static void progress__end(const struct progress *p)
+{
+	if (p->shown)
+		fputs("\r\033[K", stderr);
+}
+
 static int offtop__run(struct offtop *t, struct snapshot *snap, struct err *err)
 {
+	struct progress prog = { .tty = isatty(STDERR_FILENO) };
 	const struct ldlat_config *cfg = &t->o.cfg;
 	struct perf_cursor c;
 	struct perf_record r;
@@ -728,7 +772,13 @@ static int offtop__run(struct offtop *t, struct snapshot *snap, struct err *err)
 	int e;
 
 	perf_file__rewind(&t->o.file, &c);
+	prog.start = prog.last = prog.tty ? progress__now() : 0;
 	while ((e = offline__next_sample(&t->o, &c, &r, &ps, err)) > 0) {
+		if (!(t->o.stats.records & 0xffff)) {
+			progress__update(&prog, t, &c);
+			/* what has been read is not read again: memory stays a window of the file */
+			perf_file__release(&t->o.file, c.pos);
+		}
 		at = t->timed ? ps.time : t->o.stats.records;
 		for (; j < t->sideband && t->sb_seq[j] < t->o.stats.records; j++)
 			latest = t->sb_latest[j];
@@ -747,8 +797,10 @@ static int offtop__run(struct offtop *t, struct snapshot *snap, struct err *err)
 		if (top_tables__add(NULL, t->data, cfg, &s, cls))
 			goto nomem;
 	}
+	progress__end(&prog);
 	return e;
 nomem:
+	progress__end(&prog);
 	return err__set(err, -ENOMEM, "out of memory");
 }
 
@@ -801,26 +853,34 @@ void offtop__describe(const struct offtop *t, const char *tool, FILE *out)
 struct notes_ctx {
 	const char *tool, *path;
 	FILE *out;
+	bool list;	   /* print each file (-v), else count them */
+	unsigned long n;   /* files counted */
+	const char *first; /* the first one's key */
 };
 
 static void note_mismatch(const void *node, VISIT which, void *ctx)
 {
 	const char *key = *(const char *const *)node, *name = strchr(key, ' ');
-	const struct notes_ctx *n = ctx;
+	struct notes_ctx *n = ctx;
 
 	if ((which != postorder && which != leaf) || !name)
 		return;
-	fprintf(n->out,
-		"%s: note: %s: no file this user can read has the build ID perf recorded for %s "
-		"(%.*s): its addresses are not named. Put the recorded file there, or in perf's "
-		"build-ID cache (~/.debug, or $PERF_BUILDID_DIR: perf archive packs it on the "
-		"recording machine)\n",
-		n->tool, n->path, name + 1, (int)(name - key), key);
+	if (!n->n++)
+		n->first = key;
+	if (n->list)
+		fprintf(n->out,
+			"%s: note: %s: %s: recorded build ID %.*s, no file this user can "
+			"read has it\n",
+			n->tool, n->path, name + 1, (int)(name - key), key);
 }
 
-void offtop__report_notes(const struct offtop *t, const char *tool, FILE *out)
+static const char buildid_advice[] =
+	"Put the recorded files there, or in perf's build-ID cache (~/.debug, or "
+	"$PERF_BUILDID_DIR: perf archive packs them on the recording machine)";
+
+void offtop__report_notes(const struct offtop *t, const char *tool, bool verbose, FILE *out)
 {
-	struct notes_ctx n = { tool, t->o.file.path, out };
+	struct notes_ctx n = { tool, t->o.file.path, out, verbose, 0, NULL };
 
 	offline__report_skipped(&t->o, tool, out);
 	if (t->images_capped)
@@ -834,7 +894,22 @@ void offtop__report_notes(const struct offtop *t, const char *tool, FILE *out)
 			"%s: note: %s: its records carry no timestamps: mappings were applied in "
 			"file order, which perf record keeps per CPU only\n",
 			tool, t->o.file.path);
+	/* one note for all the files whose build ID matches none here; -v lists them */
 	twalk_r(t->mismatched, note_mismatch, &n);
+	if (n.n == 1) {
+		const char *name = strchr(n.first, ' ');
+
+		fprintf(out,
+			"%s: note: %s: no file this user can read has the build ID perf recorded "
+			"for %s (%.*s): its addresses are not named. %s\n",
+			tool, n.path, name + 1, (int)(name - n.first), n.first, buildid_advice);
+	} else if (n.n > 1) {
+		fprintf(out,
+			"%s: note: %s: for %lu mapped files (%s, ...), no file this user can read "
+			"has the build ID perf recorded: their addresses are not named%s. %s\n",
+			tool, n.path, n.n, strchr(n.first, ' ') + 1,
+			verbose ? " (listed above)" : " (-v lists them)", buildid_advice);
+	}
 	if (t->kernel_note[0])
 		fprintf(out, "%s: note: %s: %s\n", tool, t->o.file.path, t->kernel_note);
 }

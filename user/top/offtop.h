@@ -120,9 +120,10 @@ void offtop__describe(const struct offtop *t, const char *tool, FILE *out);
 
 /*
  * What the report cannot say in its rows, one line each: samples skipped,
- * files whose build ID no file here has, how kernel addresses were named.
+ * the files whose build ID no file here has (one line for all of them;
+ * with verbose, a line each before it), how kernel addresses were named.
  */
-void offtop__report_notes(const struct offtop *t, const char *tool, FILE *out);
+void offtop__report_notes(const struct offtop *t, const char *tool, bool verbose, FILE *out);
 
 void offtop__close(struct offtop *t);
 

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 #include <errno.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <linux/membarrier.h>
 #include <bpf/bpf.h>
@@ -11,6 +13,13 @@
 
 #include "user/top/session_top.h"
 #include "bpf/ldlat.skel.h"
+
+/* The kernel's ring buffer record header (kernel/bpf/ringbuf.c). */
+#define RB_BUSY	   (1u << 31)
+#define RB_DISCARD (1u << 30)
+#define RB_HDR	   8
+#define RB_SPINS                                                                                   \
+	100000 /* sched_yield()s waiting for a record being written: far past any program */
 
 /*
  * Every program that read the old generation has returned.  perf runs BPF
@@ -25,6 +34,104 @@ static void top__wait_readers(void)
 	if (syscall(SYS_membarrier, MEMBARRIER_CMD_GLOBAL, 0, 0) == 0)
 		return;
 	nanosleep(&pause, NULL);
+}
+
+int top_sink__open(struct top_sink *k, struct session *s, struct top_table *ip,
+		   struct top_table *data)
+{
+	int fd = bpf_map__fd(s->skel->maps.top_spill), e;
+	void *p;
+
+	memset(k, 0, sizeof(*k));
+	k->ip = ip;
+	k->data = data;
+	top_table__init(&k->next_ip);
+	top_table__init(&k->next_data);
+	k->page = sysconf(_SC_PAGESIZE);
+	k->size = bpf_map__max_entries(s->skel->maps.top_spill);
+	k->gen = s->skel->bss->top_gen;
+	p = mmap(NULL, (size_t)k->page, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (p == MAP_FAILED)
+		goto fail;
+	k->cons = p;
+	/* the producer page, then the data twice over: a record never wraps */
+	k->prodlen = (size_t)k->page + 2 * k->size;
+	p = mmap(NULL, k->prodlen, PROT_READ, MAP_SHARED, fd, k->page);
+	if (p == MAP_FAILED)
+		goto fail;
+	k->prod = p;
+	return 0;
+fail:
+	e = -errno;
+	top_sink__close(k);
+	return e;
+}
+
+void top_sink__close(struct top_sink *k)
+{
+	if (k->cons)
+		munmap(k->cons, (size_t)k->page);
+	if (k->prod)
+		munmap(k->prod, k->prodlen);
+	k->cons = k->prod = NULL;
+	top_table__free(&k->next_ip);
+	top_table__free(&k->next_data);
+}
+
+/* One spill record into the tables of its generation. */
+static int top__spilled(struct top_sink *k, const struct ldlat_top_spill *r)
+{
+	bool next = (__s16)(__u16)(r->gen - (__u16)k->gen) > 0;
+	struct top_table *t;
+
+	if (r->table == 0)
+		t = next ? &k->next_ip : k->ip;
+	else
+		t = next ? &k->next_data : k->data;
+	if (!t)
+		return 0; /* that table is off: the program sends none */
+	k->spilled++;
+	return top_table__add_sample(t, r->tgid, r->addr, r->lat, r->cls);
+}
+
+/*
+ * Reads the ring up to its producer's position now.  With wait, a record
+ * still being written is waited for (a program that reserved it runs to its
+ * end in microseconds); without, the read stops there until the next call.
+ */
+static int top__ring_read(struct top_sink *k, bool wait)
+{
+	__u64 cons, prod;
+	const char *data;
+	int e = 0, spins = 0;
+
+	if (!k->cons)
+		return 0;
+	data = (const char *)k->prod + k->page;
+	cons = __atomic_load_n((__u64 *)k->cons, __ATOMIC_ACQUIRE);
+	prod = __atomic_load_n((const __u64 *)k->prod, __ATOMIC_ACQUIRE);
+	while (cons < prod && !e) {
+		const __u32 *hdr = (const __u32 *)(data + (cons & (k->size - 1)));
+		__u32 len = __atomic_load_n(hdr, __ATOMIC_ACQUIRE);
+
+		if (len & RB_BUSY) {
+			if (!wait || ++spins > RB_SPINS)
+				break;
+			sched_yield();
+			continue;
+		}
+		if (!(len & RB_DISCARD) && (len & ~RB_DISCARD) >= sizeof(struct ldlat_top_spill))
+			e = top__spilled(k, (const void *)((const char *)hdr + RB_HDR));
+		cons += ((len & ~RB_DISCARD) + RB_HDR + 7) & ~7ull;
+		__atomic_store_n((__u64 *)k->cons, cons, __ATOMIC_RELEASE);
+	}
+	return e;
+}
+
+int session__top_poll(struct session *s, struct top_sink *k)
+{
+	(void)s;
+	return top__ring_read(k, false);
 }
 
 /* Moves the entries of generation gen (every entry with all) from one map into t. */
@@ -70,53 +177,78 @@ out:
 	return e;
 }
 
-/* The not-attributed counters are cumulative in the kernel; t gets what is new. */
-static int top__counters(struct session *s, struct top_table *ip, struct top_table *data)
+/* Adds a generation's counters (slot gen & 1) to the sink, and zeroes them for gen + 2. */
+static int top__counters(struct session *s, struct top_sink *k, __u32 slot)
 {
-	struct ldlat_top_counters *c, sum = {};
-	__u32 zero = 0;
-	int cpu, k;
+	int fd = bpf_map__fd(s->skel->maps.top_counters), cpu, t, e = 0;
+	struct ldlat_top_counters *c;
 
 	c = calloc(s->ncpus, sizeof(*c));
 	if (!c)
 		return -ENOMEM;
-	if (bpf_map_lookup_elem(bpf_map__fd(s->skel->maps.top_counters), &zero, c)) {
-		free(c);
-		return -errno;
+	if (bpf_map_lookup_elem(fd, &slot, c)) {
+		e = -errno;
+		goto out;
 	}
-	for (cpu = 0; cpu < s->ncpus; cpu++)
-		for (k = 0; k < LDLAT_TOP_TABLES; k++) {
-			sum.full[k] += c[cpu].full[k];
-			sum.failed[k] += c[cpu].failed[k];
+	for (cpu = 0; cpu < s->ncpus; cpu++) {
+		k->kept += c[cpu].kept;
+		for (t = 0; t < LDLAT_TOP_TABLES; t++) {
+			struct top_table *tt = t ? k->data : k->ip;
+
+			if (!tt)
+				continue;
+			tt->full += c[cpu].full[t];
+			tt->failed += c[cpu].failed[t];
+			tt->spilled += c[cpu].spilled[t];
 		}
+	}
+	memset(c, 0, s->ncpus * sizeof(*c));
+	if (bpf_map_update_elem(fd, &slot, c, BPF_ANY))
+		e = -errno;
+out:
 	free(c);
-	if (ip) {
-		ip->full += sum.full[0] - s->top_seen.full[0];
-		ip->failed += sum.failed[0] - s->top_seen.failed[0];
-	}
-	if (data) {
-		data->full += sum.full[1] - s->top_seen.full[1];
-		data->failed += sum.failed[1] - s->top_seen.failed[1];
-	}
-	s->top_seen = sum;
-	return 0;
+	return e;
 }
 
-int session__top_drain(struct session *s, bool all, struct top_table *ip, struct top_table *data)
+int session__top_drain(struct session *s, bool all, struct top_sink *k)
 {
 	__u32 gen = s->skel->bss->top_gen;
 	int e = 0;
 
+	k->gen = gen;
 	if (!all) {
 		/* new samples go to gen + 1 from here; wait out those still writing gen */
 		__atomic_store_n(&s->skel->bss->top_gen, gen + 1, __ATOMIC_SEQ_CST);
 		top__wait_readers();
 	}
-	if (ip)
-		e = top__drain_map(s, s->skel->maps.top_ip, all, gen, ip);
-	if (!e && data)
-		e = top__drain_map(s, s->skel->maps.top_data, all, gen, data);
+	/* the ring's gen records all precede its producer now; gen + 1's wait in the sink */
+	e = top__ring_read(k, true);
+	if (!e && k->ip)
+		e = top__drain_map(s, s->skel->maps.top_ip, all, gen, k->ip);
+	if (!e && k->data)
+		e = top__drain_map(s, s->skel->maps.top_data, all, gen, k->data);
 	if (!e)
-		e = top__counters(s, ip, data);
+		e = top__counters(s, k, gen & 1);
+	if (!e && all)
+		e = top__counters(s, k, (gen + 1) & 1);
+	if (!all)
+		k->gen = gen + 1;
 	return e;
+}
+
+/* Adds every entry of one table into another, and empties it. */
+static int top__move(struct top_table *to, struct top_table *from)
+{
+	size_t i;
+	int e = 0;
+
+	for (i = 0; i < from->n && !e && to; i++)
+		e = top_table__merge(to, from->e[i].tgid, from->e[i].addr, &from->e[i].v);
+	top_table__reset(from);
+	return e;
+}
+
+int top_sink__carry(struct top_sink *k)
+{
+	return top__move(k->ip, &k->next_ip) ?: top__move(k->data, &k->next_data);
 }

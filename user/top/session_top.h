@@ -6,6 +6,8 @@
  * and moves the old generation's entries (summed over CPUs) into a
  * struct top_table, deleting them: the kernel's tables only need room for
  * the keys of one drain period, and no sample is counted twice or lost.
+ * A sample whose key finds its table full comes through the spill ring
+ * (struct ldlat_top_spill) and is added to the same user-space table.
  */
 #ifndef LDLAT_SESSION_TOP_H
 #define LDLAT_SESSION_TOP_H
@@ -15,13 +17,44 @@
 #include "user/run/session.h"
 #include "user/top/toptable.h"
 
+/* Where the drained samples go, and the spill ring's reader. */
+struct top_sink {
+	struct top_table *ip, *data;	     /* the generations drained (NULL: table off) */
+	struct top_table next_ip, next_data; /* spilled samples of the generation after */
+	__u32 gen;			     /* the generation ip and data are filled with */
+	__u64 kept;	/* kept samples of every generation drained: what each table sums to */
+	__u64 spilled;	/* samples that came through the spill ring */
+	void *cons;	/* the ring's consumer page */
+	void *prod;	/* its producer page, then the data mapped twice */
+	size_t size;	/* bytes of ring data */
+	size_t prodlen; /* bytes of the producer mapping */
+	long page;
+};
+
 /*
- * Moves the tables' entries into ip and data (either may be NULL when that
- * table is off), with the samples not attributed since the last drain.
- * With all, every entry whatever its generation (the events must be
- * disabled: nothing writes any more); otherwise the generation moves on
- * first.  Returns 0 or -errno.
+ * Maps the spill ring of s (loaded with ldlat-top's tables) for ip and
+ * data (either NULL when that table is off).  Returns 0 or -errno.
  */
-int session__top_drain(struct session *s, bool all, struct top_table *ip, struct top_table *data);
+int top_sink__open(struct top_sink *k, struct session *s, struct top_table *ip,
+		   struct top_table *data);
+
+/* Unmaps; safe on a zeroed sink. */
+void top_sink__close(struct top_sink *k);
+
+/*
+ * Moves the tables' entries and the spill ring's records of the drained
+ * generation into the sink's tables, with the samples not attributed.
+ * With all, every generation (the events must be disabled: nothing writes
+ * any more); otherwise the generation moves on first, and the next
+ * generation's records already in the ring wait in the sink until
+ * top_sink__carry.  Returns 0 or -errno.
+ */
+int session__top_drain(struct session *s, bool all, struct top_sink *k);
+
+/* Reads the spill ring between drains (it holds the current generation's records). */
+int session__top_poll(struct session *s, struct top_sink *k);
+
+/* After a report of the drained generations: their successor's records into the tables. */
+int top_sink__carry(struct top_sink *k);
 
 #endif

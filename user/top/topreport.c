@@ -96,45 +96,101 @@ static void resolve_ip(struct symbolizer *z, __u32 tgid, __u64 addr, __u64 len, 
 	symbolizer__ip(z, tgid, addr, out);
 }
 
-/* One row per table entry, named. */
+/* Room for more rows. */
+static int rows__reserve(struct top_rows *rows, size_t more)
+{
+	struct top_row *r = realloc(rows->r, (rows->n + more + 1) * sizeof(*r));
+
+	if (!r)
+		return -ENOMEM;
+	rows->r = r;
+	return 0;
+}
+
+/* One row per table entry that keep accepts (every one without keep), named, appended. */
 static int top_rows__resolve(struct top_rows *rows, const struct top_table *t, struct symbolizer *z,
-			     resolve_fn resolve, __u64 len)
+			     resolve_fn resolve, __u64 len,
+			     bool (*keep)(const struct top_entry *e, void *ctx), void *ctx)
 {
 	struct sym s;
 	size_t i;
 
-	memset(rows, 0, sizeof(*rows));
-	rows->r = calloc(t->n ? t->n : 1, sizeof(*rows->r));
-	if (!rows->r)
+	if (rows__reserve(rows, t->n))
 		return -ENOMEM;
 	symbolizer__begin(z);
 	for (i = 0; i < t->n; i++) {
 		struct top_row *r = &rows->r[rows->n];
 
+		if (keep && !keep(&t->e[i], ctx))
+			continue;
+		memset(r, 0, sizeof(*r));
 		resolve(z, t->e[i].tgid, t->e[i].addr, len, &s);
 		r->name = strdup(s.name);
 		r->where = strdup(s.where);
 		if (!r->name || !r->where) {
 			top_row__free(r);
-			top_rows__free(rows);
 			return -ENOMEM;
 		}
 		r->kind = s.kind;
 		r->kernel = s.kernel;
 		r->offset = s.offset;
+		r->start = t->e[i].addr - (__u64)s.offset;
 		r->v = t->e[i].v;
 		rows->n++;
 		rows->total += r->v.count;
 	}
+	return 0;
+}
+
+/* Copies of the rows named early (top_rows__take_exited), appended. */
+static int top_rows__append(struct top_rows *rows, const struct top_rows *early)
+{
+	size_t i;
+
+	if (!early || !early->n)
+		return 0;
+	if (rows__reserve(rows, early->n))
+		return -ENOMEM;
+	for (i = 0; i < early->n; i++) {
+		struct top_row *r = &rows->r[rows->n];
+
+		*r = early->r[i];
+		r->name = strdup(early->r[i].name);
+		r->where = strdup(early->r[i].where);
+		if (!r->name || !r->where) {
+			top_row__free(r);
+			return -ENOMEM;
+		}
+		rows->n++;
+		rows->total += r->v.count;
+	}
+	return 0;
+}
+
+/* The table's rows, the early ones, and what was not attributed. */
+static int top_rows__build(struct top_rows *rows, const struct top_table *t, struct symbolizer *z,
+			   resolve_fn resolve, __u64 len, const struct top_rows *early)
+{
+	int e;
+
+	memset(rows, 0, sizeof(*rows));
+	e = top_rows__resolve(rows, t, z, resolve, len, NULL, NULL)
+		    ?: top_rows__append(rows, early);
+	if (e) {
+		top_rows__free(rows);
+		return e;
+	}
 	rows->full = t->full;
 	rows->failed = t->failed;
+	rows->spilled = t->spilled;
 	rows->total += t->full + t->failed;
 	return 0;
 }
 
-int top_rows__ip(struct top_rows *rows, const struct top_table *t, struct symbolizer *z)
+int top_rows__ip(struct top_rows *rows, const struct top_table *t, struct symbolizer *z,
+		 const struct top_rows *early)
 {
-	int e = top_rows__resolve(rows, t, z, resolve_ip, 1);
+	int e = top_rows__build(rows, t, z, resolve_ip, 1, early);
 
 	if (!e)
 		top_rows__fold(rows, false, false);
@@ -142,9 +198,9 @@ int top_rows__ip(struct top_rows *rows, const struct top_table *t, struct symbol
 }
 
 int top_rows__data(struct top_rows *rows, const struct top_table *t, struct symbolizer *z,
-		   __u32 shift, enum top_data_by by)
+		   __u32 shift, enum top_data_by by, const struct top_rows *early)
 {
-	int e = top_rows__resolve(rows, t, z, symbolizer__data, 1ull << shift);
+	int e = top_rows__build(rows, t, z, symbolizer__data, 1ull << shift, early);
 
 	if (e)
 		return e;
@@ -155,6 +211,27 @@ int top_rows__data(struct top_rows *rows, const struct top_table *t, struct symb
 	else
 		for (size_t i = 0; i < rows->n; i++)
 			rows->r[i].blocks = 1;
+	return 0;
+}
+
+static bool entry__exited(const struct top_entry *e, void *ctx)
+{
+	const struct proc *p = procmaps__find(ctx, (pid_t)e->tgid);
+
+	return p && p->exited;
+}
+
+int top_rows__take_exited(struct top_rows *early, struct top_table *t, struct symbolizer *z,
+			  bool data, __u32 shift)
+{
+	int e = top_rows__resolve(early, t, z, data ? symbolizer__data : resolve_ip,
+				  data ? 1ull << shift : 1, entry__exited, z->pm);
+
+	if (e)
+		return e;
+	/* a block (data) or a function (code) per row: bounded by what the programs hold */
+	top_rows__fold(early, data, false);
+	top_table__remove_if(t, entry__exited, z->pm);
 	return 0;
 }
 
@@ -231,7 +308,8 @@ static void offset__text(__s64 off, char *buf, size_t len)
 static void rows__not_attributed(FILE *out, const struct top_rows *rows)
 {
 	if (rows->full)
-		fprintf(out, "%llu samples not attributed: table full, raise --entries\n",
+		fprintf(out,
+			"%llu samples not attributed: table and spill ring full, raise --entries\n",
 			(unsigned long long)rows->full);
 	if (rows->failed)
 		fprintf(out,
@@ -240,42 +318,148 @@ static void rows__not_attributed(FILE *out, const struct top_rows *rows)
 			(unsigned long long)rows->failed);
 }
 
-/* The columns both tables begin with; row__cells writes their cells. */
-// clang-format off
-#define TOP_COMMON_COLUMNS \
-	{ .header = "samples", .width = 10, .align = TABLE_RIGHT }, \
-	{ .header = "percent", .width = 7, .align = TABLE_RIGHT, .sep = "  " }, \
-	{ .header = "mean lat", .width = 8, .align = TABLE_RIGHT, .sep = "  " }, \
-	{ .header = "max lat", .width = 8, .align = TABLE_RIGHT, .sep = "  " }, \
-	{ .header = "source", .width = 22, .align = TABLE_LEFT, .sep = "  " }
-// clang-format on
-
-static const struct table_column ip_columns[] = {
-	TOP_COMMON_COLUMNS,
-	{ .header = "function", .width = 40, .align = TABLE_LEFT, .sep = " " },
-	{ .header = "DSO", .align = TABLE_LEFT, .sep = " " },
+/*
+ * The text tables.  Each column has a place in the order columns are
+ * dropped when the rows would be wider than a terminal (report.width):
+ * the data table's address first, then max latency, mean latency, source
+ * (all three first when the samples carry no latency: they print '-'), the
+ * data table's blocks and offset, and percent; then the name and where
+ * columns are shortened ("..." ends what was cut).  Into a file or a pipe
+ * (width 0) every column is printed, and no name is cut.
+ */
+enum top_col_id {
+	COL_SAMPLES,
+	COL_PERCENT,
+	COL_MEAN,
+	COL_MAX,
+	COL_SOURCE,
+	COL_BLOCKS,
+	COL_OFFSET,
+	COL_ADDRESS,
+	COL_NAME,
+	COL_WHERE,
+	COL_N,
 };
-static const struct table ip_table = { ip_columns, ARRAY_SIZE(ip_columns) };
+
+/* Dropped first to last; samples, name and where stay. */
+static const enum top_col_id drop_order[] = { COL_ADDRESS, COL_MAX,    COL_MEAN,   COL_SOURCE,
+					      COL_BLOCKS,  COL_OFFSET, COL_PERCENT };
+
+#define NAME_MIN  16 /* a name column is never shortened below this */
+#define WHERE_MIN 10
+
+struct top_layout {
+	struct table_column col[COL_N];
+	bool on[COL_N];
+	struct table t;
+	struct table_column kept[COL_N];
+	int name_max, where_max; /* a cell longer is shortened; 0: never */
+};
+
+static int layout__width(const struct top_layout *l, int name_w, int where_w)
+{
+	int w = 0, i;
+
+	for (i = 0; i < COL_N; i++) {
+		if (!l->on[i])
+			continue;
+		w += l->col[i].sep ? (int)strlen(l->col[i].sep) : 0;
+		w += i == COL_NAME ? name_w : i == COL_WHERE ? where_w : l->col[i].width;
+	}
+	return w;
+}
+
+/*
+ * Drops and shortens columns to fit width (0: nothing), then builds the
+ * table; samples without latency ('-' in those columns) lose them first.
+ */
+static void layout__fit(struct top_layout *l, int width, bool has_latency)
+{
+	size_t d;
+	int k = 0, i, rest;
+
+	l->name_max = l->where_max = 0;
+	if (width > 0 && !has_latency && layout__width(l, 40, 20) > width)
+		l->on[COL_MEAN] = l->on[COL_MAX] = l->on[COL_SOURCE] = false;
+	for (d = 0; width > 0 && d < ARRAY_SIZE(drop_order) &&
+		    layout__width(l, NAME_MIN, WHERE_MIN) > width;
+	     d++)
+		l->on[drop_order[d]] = false;
+	if (width > 0) {
+		/* what is left goes to the name, up to 40, then to where */
+		rest = width - layout__width(l, 0, 0);
+		l->name_max = rest - WHERE_MIN > 40 ? 40 : rest - WHERE_MIN;
+		if (l->name_max < NAME_MIN)
+			l->name_max = NAME_MIN;
+		l->where_max = rest - l->name_max;
+		if (l->where_max < WHERE_MIN)
+			l->where_max = WHERE_MIN;
+		l->col[COL_NAME].width = l->name_max;
+	}
+	for (i = 0; i < COL_N; i++)
+		if (l->on[i]) {
+			l->kept[k] = l->col[i];
+			if (!k)
+				l->kept[k].sep = NULL;
+			k++;
+		}
+	l->t = (struct table){ l->kept, k };
+}
+
+static void layout__common(struct top_layout *l)
+{
+	memset(l, 0, sizeof(*l));
+	l->col[COL_SAMPLES] = (struct table_column){ .header = "samples", .width = 10 };
+	l->col[COL_PERCENT] = (struct table_column){ .header = "percent", .width = 7, .sep = "  " };
+	l->col[COL_MEAN] = (struct table_column){ .header = "mean lat", .width = 8, .sep = "  " };
+	l->col[COL_MAX] = (struct table_column){ .header = "max lat", .width = 8, .sep = "  " };
+	l->col[COL_SOURCE] = (struct table_column){
+		.header = "source", .width = 22, .align = TABLE_LEFT, .sep = "  "
+	};
+	for (int i = COL_SAMPLES; i <= COL_SOURCE; i++)
+		l->on[i] = true;
+}
+
+/* A cell of column id, when it is printed; longer than max (> 0): cut, "..." at its end. */
+static void layout__cell(const struct top_layout *l, struct table_row *tr, enum top_col_id id,
+			 int max, const char *text)
+{
+	char cut[512];
+	size_t n = strlen(text);
+
+	if (!l->on[id])
+		return;
+	if (max > 3 && n > (size_t)max && (size_t)max < sizeof(cut)) {
+		memcpy(cut, text, (size_t)max - 3);
+		memcpy(cut + max - 3, "...", 4);
+		text = cut;
+	}
+	table__cell(tr, "%s", text);
+}
 
 /* samples, percent, mean and max latency, source */
-static void row__cells(struct table_row *tr, const struct top_report *r, const struct top_row *row,
-		       const struct top_rows *rows)
+static void row__cells(const struct top_layout *l, struct table_row *tr, const struct top_report *r,
+		       const struct top_row *row, const struct top_rows *rows)
 {
-	char mean[32], max[32], src[64];
+	char mean[32], max[32], src[64], n[32], pct[32];
 
 	row__latency(r, row, mean, max, sizeof(mean));
 	row__source(r, row, src, sizeof(src));
-	table__cell(tr, "%llu", (unsigned long long)row->v.count);
-	table__cell(tr, "%.2f%%", percent(row->v.count, rows->total));
-	table__cell(tr, "%s", mean);
-	table__cell(tr, "%s", max);
-	table__cell(tr, "%s", src);
+	snprintf(n, sizeof(n), "%llu", (unsigned long long)row->v.count);
+	snprintf(pct, sizeof(pct), "%.2f%%", percent(row->v.count, rows->total));
+	layout__cell(l, tr, COL_SAMPLES, 0, n);
+	layout__cell(l, tr, COL_PERCENT, 0, pct);
+	layout__cell(l, tr, COL_MEAN, 0, mean);
+	layout__cell(l, tr, COL_MAX, 0, max);
+	layout__cell(l, tr, COL_SOURCE, 0, src);
 }
 
-/* The rows past --rows, summed: their samples and share, then how many (from the third column). */
-static void rows__more(FILE *out, const struct table *t, const struct top_rows *rows, size_t shown)
+/* The rows past --rows, summed: their samples and share, then how many. */
+static void rows__more(FILE *out, const struct top_layout *l, const struct top_rows *rows,
+		       size_t shown)
 {
 	struct table_row tr;
+	char n[32], pct[32], more[64];
 	__u64 rest = 0;
 	size_t i;
 
@@ -283,58 +467,86 @@ static void rows__more(FILE *out, const struct table *t, const struct top_rows *
 		return;
 	for (i = shown; i < rows->n; i++)
 		rest += rows->r[i].v.count;
-	table__row_begin(&tr, out, t);
-	table__cell(&tr, "%llu", (unsigned long long)rest);
-	table__cell(&tr, "%.2f%%", percent(rest, rows->total));
-	table__cell(&tr, "... %zu more rows", rows->n - shown);
+	snprintf(n, sizeof(n), "%llu", (unsigned long long)rest);
+	snprintf(pct, sizeof(pct), "%.2f%%", percent(rest, rows->total));
+	snprintf(more, sizeof(more), "... %zu more rows", rows->n - shown);
+	table__row_begin(&tr, out, &l->t);
+	table__cell(&tr, "%s", n);
+	if (l->on[COL_PERCENT])
+		table__cell(&tr, "%s", pct);
+	table__cell(&tr, "%s", more);
 	table__row_end(&tr);
 }
 
 static void render_ip_text(FILE *out, const struct top_report *r, const struct top_rows *rows)
 {
-	char func[300];
+	char func[600];
 	size_t i, n = r->nrows < 0 || (size_t)r->nrows > rows->n ? rows->n : (size_t)r->nrows;
+	struct top_layout l;
 	struct table_row tr;
 
+	layout__common(&l);
+	l.col[COL_NAME] = (struct table_column){
+		.header = "function", .width = 40, .align = TABLE_LEFT, .sep = " "
+	};
+	l.col[COL_WHERE] =
+		(struct table_column){ .header = "DSO", .align = TABLE_LEFT, .sep = " " };
+	l.on[COL_NAME] = l.on[COL_WHERE] = true;
+	layout__fit(&l, r->width, r->has_latency);
 	fprintf(out, "code: %llu samples, by function\n", (unsigned long long)rows->total);
-	table__header(out, &ip_table);
+	table__header(out, &l.t);
 	for (i = 0; i < n; i++) {
 		const struct top_row *row = &rows->r[i];
 
 		snprintf(func, sizeof(func), "[%c] %s", row->kernel ? 'k' : '.', row->name);
-		table__row_begin(&tr, out, &ip_table);
-		row__cells(&tr, r, row, rows);
-		table__cell(&tr, "%s", func);
-		table__cell(&tr, "%s", dso__short_name(row->where));
+		table__row_begin(&tr, out, &l.t);
+		row__cells(&l, &tr, r, row, rows);
+		layout__cell(&l, &tr, COL_NAME, l.name_max, func);
+		layout__cell(&l, &tr, COL_WHERE, l.where_max, dso__short_name(row->where));
 		table__row_end(&tr);
 	}
-	rows__more(out, &ip_table, rows, n);
+	rows__more(out, &l, rows, n);
 	rows__not_attributed(out, rows);
+}
+
+/* The address a data row starts at: its block's, or its object's (the hottest block's offset beside it). */
+static __u64 row__address(const struct top_report *r, const struct top_row *row)
+{
+	if (row->kind != SYM_RESOLVED && row->kind != SYM_MAPPING)
+		return row->start + (__u64)row->offset;
+	return r->data_by == TOP_DATA_BLOCK ? row->start + (__u64)row->offset : row->start;
 }
 
 static void render_data_text(FILE *out, const struct top_report *r, const struct top_rows *rows)
 {
 	const char *unit = r->shift == 12 ? "pages" : r->shift == 6 ? "lines" : "blocks";
-	char off[32];
+	char off[32], blocks[32], addr[32];
 	size_t i, n = r->nrows < 0 || (size_t)r->nrows > rows->n ? rows->n : (size_t)r->nrows;
 	bool by_object = r->data_by == TOP_DATA_OBJECT;
-	const struct table_column cols[] = {
-		TOP_COMMON_COLUMNS,
-		/* by object: how many blocks the object's samples touched, and the hottest */
-		{ .header = by_object ? unit : "", .width = 6, .align = TABLE_RIGHT, .sep = " " },
-		{ .header = by_object ? "hottest" : "offset",
-		  .width = 10,
-		  .align = TABLE_LEFT,
-		  .sep = " " },
-		{ .header = "variable or mapping", .width = 32, .align = TABLE_LEFT, .sep = " " },
-		{ .header = "in", .align = TABLE_LEFT, .sep = " " },
-	};
-	const struct table t = { cols, ARRAY_SIZE(cols) };
+	struct top_layout l;
 	struct table_row tr;
 
+	layout__common(&l);
+	/* by object: how many blocks the object's samples touched, and the hottest */
+	l.col[COL_BLOCKS] =
+		(struct table_column){ .header = by_object ? unit : "", .width = 6, .sep = " " };
+	l.col[COL_OFFSET] = (struct table_column){ .header = by_object ? "hottest" : "offset",
+						   .width = 10,
+						   .align = TABLE_LEFT,
+						   .sep = " " };
+	l.col[COL_ADDRESS] = (struct table_column){
+		.header = "address", .width = 14, .align = TABLE_LEFT, .sep = " "
+	};
+	l.col[COL_NAME] = (struct table_column){
+		.header = "variable or mapping", .width = 32, .align = TABLE_LEFT, .sep = " "
+	};
+	l.col[COL_WHERE] = (struct table_column){ .header = "in", .align = TABLE_LEFT, .sep = " " };
+	for (int c = COL_BLOCKS; c <= COL_WHERE; c++)
+		l.on[c] = true;
+	layout__fit(&l, r->width, r->has_latency);
 	fprintf(out, "data: %llu samples, by %s (%llu-byte %s)\n", (unsigned long long)rows->total,
 		by_object ? "variable or mapping" : "block", 1ull << r->shift, unit);
-	table__header(out, &t);
+	table__header(out, &l.t);
 	for (i = 0; i < n; i++) {
 		const struct top_row *row = &rows->r[i];
 
@@ -342,18 +554,18 @@ static void render_data_text(FILE *out, const struct top_report *r, const struct
 			snprintf(off, sizeof(off), "-");
 		else
 			offset__text(row->offset, off, sizeof(off));
-		table__row_begin(&tr, out, &t);
-		row__cells(&tr, r, row, rows);
-		if (by_object)
-			table__cell(&tr, "%llu", (unsigned long long)row->blocks);
-		else
-			table__cell(&tr, "%s", "");
-		table__cell(&tr, "%s", off);
-		table__cell(&tr, "%s", row->name);
-		table__cell(&tr, "%s", dso__short_name(row->where));
+		snprintf(blocks, sizeof(blocks), "%llu", (unsigned long long)row->blocks);
+		snprintf(addr, sizeof(addr), "0x%llx", (unsigned long long)row__address(r, row));
+		table__row_begin(&tr, out, &l.t);
+		row__cells(&l, &tr, r, row, rows);
+		layout__cell(&l, &tr, COL_BLOCKS, 0, by_object ? blocks : "");
+		layout__cell(&l, &tr, COL_OFFSET, 0, off);
+		layout__cell(&l, &tr, COL_ADDRESS, 0, addr);
+		layout__cell(&l, &tr, COL_NAME, l.name_max, row->name);
+		layout__cell(&l, &tr, COL_WHERE, l.where_max, dso__short_name(row->where));
 		table__row_end(&tr);
 	}
-	rows__more(out, &t, rows, n);
+	rows__more(out, &l, rows, n);
 	rows__not_attributed(out, rows);
 }
 
@@ -433,6 +645,7 @@ static void rows__json(struct json *j, const char *key, const struct top_report 
 	json__u64(j, "table_full", rows->full);
 	json__u64(j, "update_failed", rows->failed);
 	json__object_end(j);
+	json__u64(j, "spilled", rows->spilled);
 	json__u64(j, "rows_total", rows->n);
 	json__array_begin(j, "rows");
 	for (i = 0; i < n; i++) {
@@ -450,6 +663,10 @@ static void rows__json(struct json *j, const char *key, const struct top_report 
 									: "offset",
 					  row->offset);
 			json__u64(j, "blocks", row->blocks);
+			char a[32];
+
+			snprintf(a, sizeof(a), "0x%llx", (unsigned long long)row__address(r, row));
+			json__string(j, "address", a);
 			json__string(j, "in", row->where);
 		} else {
 			json__string(j, "dso", row->where);

@@ -40,6 +40,7 @@ struct top_row {
 	enum sym_kind kind;
 	bool kernel;
 	__s64 offset; /* data: of the block (block rows) or of the hottest block (object rows) */
+	__u64 start; /* data: the variable's or mapping's start (else the block's) in the first process */
 	__u64 blocks; /* data: lines or pages touched */
 	__u64 hot;    /* data: samples of the hottest block */
 	struct ldlat_top_val v;
@@ -50,14 +51,30 @@ struct top_rows {
 	size_t n;
 	__u64 total;	    /* attributed and not: what percentages are of */
 	__u64 full, failed; /* not attributed (struct top_table) */
+	__u64 spilled;	    /* attributed through the spill ring */
 };
 
-/* Rows of the IP table: one per function (and DSO). Returns 0 or -ENOMEM. */
-int top_rows__ip(struct top_rows *rows, const struct top_table *t, struct symbolizer *z);
+/*
+ * Rows of the IP table: one per function (and DSO), with the rows named
+ * early (NULL: none).  Returns 0 or -ENOMEM.
+ */
+int top_rows__ip(struct top_rows *rows, const struct top_table *t, struct symbolizer *z,
+		 const struct top_rows *early);
 
 /* Rows of the data table, whose blocks are 1 << shift bytes. Returns 0 or -ENOMEM. */
 int top_rows__data(struct top_rows *rows, const struct top_table *t, struct symbolizer *z,
-		   __u32 shift, enum top_data_by by);
+		   __u32 shift, enum top_data_by by, const struct top_rows *early);
+
+/*
+ * Names the entries of processes that have exited (all their samples
+ * drained) now, into early (a row per function, or per data block, as the
+ * report folds them), and removes them from t: their mappings can then be
+ * forgotten, and memory stays bounded by the live processes and the code
+ * and data met, not by how many processes came and went.  data: t is the
+ * data table (blocks of 1 << shift bytes).  Returns 0 or -ENOMEM.
+ */
+int top_rows__take_exited(struct top_rows *early, struct top_table *t, struct symbolizer *z,
+			  bool data, __u32 shift);
 
 void top_rows__sort(struct top_rows *rows, enum top_sort sort);
 void top_rows__free(struct top_rows *rows);
@@ -66,11 +83,12 @@ struct top_report {
 	unsigned int by; /* enum top_by */
 	enum top_sort sort;
 	enum top_data_by data_by;
-	int nrows;		    /* rows printed per table */
-	__u32 shift;		    /* data block: 6 (cache line) or 12 (page) */
-	bool has_latency;	    /* the samples carry latency and data source */
-	bool intervals;		    /* each report is one interval: print its time */
-	bool clear;		    /* clear the screen before each report (a terminal) */
+	int nrows;	  /* rows printed per table */
+	__u32 shift;	  /* data block: 6 (cache line) or 12 (page) */
+	bool has_latency; /* the samples carry latency and data source */
+	bool intervals;	  /* each report is one interval: print its time */
+	bool clear;	  /* clear the screen before each report (a terminal) */
+	int width;	  /* text: the terminal's columns (0: full width, a file or pipe) */
 	const struct run_info *run; /* tool, event, target, start: the JSON header */
 	const struct source *src;
 };

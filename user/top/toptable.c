@@ -22,7 +22,7 @@ void top_table__free(struct top_table *t)
 void top_table__reset(struct top_table *t)
 {
 	t->n = 0;
-	t->full = t->failed = 0;
+	t->full = t->failed = t->spilled = t->resident = 0;
 	if (t->slot)
 		memset(t->slot, 0xff, t->nslot * sizeof(*t->slot));
 }
@@ -135,28 +135,82 @@ int top_table__add_sample(struct top_table *t, __u32 tgid, __u64 addr, __u64 lat
 	return 0;
 }
 
-/* One table: the entry, or 'full' when the key is new and the bound is reached. */
-static int top_table__add_bounded(struct top_table *t, __u32 bound, __u32 tgid, __u64 addr,
-				  __u64 lat, __u32 cls)
+/*
+ * One table as the kernel's: the entry while the key is resident or room is
+ * left for it, else a spill record while the ring (room records, shared)
+ * has room, else 'full'.
+ */
+static int top_table__add_bounded(struct top_table *t, __u32 bound, __u64 room, __u32 tgid,
+				  __u64 addr, __u64 lat, __u32 cls)
 {
-	if (bound && t->n >= bound && !top_table__find(t, tgid, addr)) {
-		t->full++;
-		return 0;
+	const struct top_entry *f;
+	struct top_entry *e;
+
+	if (!bound)
+		return top_table__add_sample(t, tgid, addr, lat, cls);
+	f = top_table__find(t, tgid, addr);
+	if (!(f && f->resident) && t->resident >= bound) {
+		if (!room) {
+			t->full++;
+			return 0;
+		}
+		t->spilled++;
+		return top_table__add_sample(t, tgid, addr, lat, cls);
 	}
-	return top_table__add_sample(t, tgid, addr, lat, cls);
+	e = top_table__get(t, tgid, addr);
+	if (!e)
+		return -ENOMEM;
+	if (!e->resident) {
+		e->resident = 1;
+		t->resident++;
+	}
+	ldlat_top_account(&e->v, lat, cls);
+	return 0;
+}
+
+/*
+ * Spill records the ring has room for before the next drain: the kernel
+ * keeps its producer less than the ring's size ahead of its consumer.
+ */
+static __u64 top_tables__room(const struct top_table *ip, const struct top_table *data,
+			      __u32 entries)
+{
+	__u64 cap = ldlat_top_spill_bytes(entries) / LDLAT_TOP_SPILL_RECORD - 1, used = 0;
+
+	used += ip ? ip->spilled : 0;
+	used += data ? data->spilled : 0;
+	return used < cap ? cap - used : 0;
 }
 
 int top_tables__add(struct top_table *ip, struct top_table *data, const struct ldlat_config *cfg,
 		    const struct ldlat_sample *s, __u32 cls)
 {
+	__u32 n = cfg->top_entries;
 	int e = 0;
 
 	if (ip && (cfg->top & LDLAT_TOP_IP))
-		e = top_table__add_bounded(ip, cfg->top_entries, s->tgid, s->ip, s->lat, cls);
+		e = top_table__add_bounded(ip, n, n ? top_tables__room(ip, data, n) : 0, s->tgid,
+					   s->ip, s->lat, cls);
 	if (!e && data && (cfg->top & LDLAT_TOP_DATA))
-		e = top_table__add_bounded(data, cfg->top_entries, s->tgid,
+		e = top_table__add_bounded(data, n, n ? top_tables__room(ip, data, n) : 0, s->tgid,
 					   ldlat_top_block(s->addr, cfg->top_shift), s->lat, cls);
 	return e;
+}
+
+void top_table__remove_if(struct top_table *t, bool (*drop)(const struct top_entry *e, void *ctx),
+			  void *ctx)
+{
+	size_t i, k = 0;
+
+	for (i = 0; i < t->n; i++)
+		if (!drop(&t->e[i], ctx))
+			t->e[k++] = t->e[i];
+	if (k == t->n)
+		return;
+	t->n = k;
+	memset(t->slot, 0xff, t->nslot * sizeof(*t->slot));
+	for (i = 0; i < t->n; i++)
+		*top_table__find_slot(t, t->e[i].tgid, t->e[i].addr) = i;
 }
 
 __u64 top_table__samples(const struct top_table *t)

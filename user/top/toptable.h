@@ -9,6 +9,7 @@
 #ifndef LDLAT_TOPTABLE_H
 #define LDLAT_TOPTABLE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <linux/types.h>
 
@@ -16,6 +17,7 @@
 
 struct top_entry {
 	__u32 tgid;
+	__u32 resident; /* native model: the key holds an entry of the kernel's table */
 	__u64 addr;
 	struct ldlat_top_val v;
 };
@@ -25,8 +27,10 @@ struct top_table {
 	size_t n, cap;
 	size_t *slot; /* open-addressing index into e; nslot is a power of two */
 	size_t nslot;
-	__u64 full;   /* samples not attributed: no free entry in the kernel's table */
-	__u64 failed; /* samples not attributed: the kernel's update failed otherwise */
+	__u64 full;	/* samples not attributed: the kernel's table and spill ring were full */
+	__u64 failed;	/* samples not attributed: the kernel's update failed otherwise */
+	__u64 spilled;	/* samples attributed through the spill ring (the table was full) */
+	__u64 resident; /* native model: keys the kernel's table holds */
 };
 
 void top_table__init(struct top_table *t);
@@ -50,11 +54,18 @@ int top_table__add_sample(struct top_table *t, __u32 tgid, __u64 addr, __u64 lat
  * (s->tgid, the block of s->addr, 1 << cfg->top_shift bytes) into data, each
  * when cfg->top asks for it and the table is not NULL.  A key that is new to
  * a table that already holds cfg->top_entries keys is counted in its 'full',
- * as the kernel's map counts it (top_entries 0: no bound, the tables grow).
+ * goes through the spill ring as the kernel's program sends it (counted in
+ * 'spilled', and added), and when the ring (ldlat_top_spill_bytes(), shared
+ * by both tables, emptied only by a drain) is full it is counted in 'full'
+ * (top_entries 0: no bound, the tables grow).
  * Returns 0 or -ENOMEM.
  */
 int top_tables__add(struct top_table *ip, struct top_table *data, const struct ldlat_config *cfg,
 		    const struct ldlat_sample *s, __u32 cls);
+
+/* Removes the entries drop says to (their counts go with them). */
+void top_table__remove_if(struct top_table *t, bool (*drop)(const struct top_entry *e, void *ctx),
+			  void *ctx);
 
 /* Sum of the entries' counts: the samples attributed. */
 __u64 top_table__samples(const struct top_table *t);
