@@ -178,7 +178,8 @@ static int row__cmp_sort(const void *a, const void *b, void *arg)
 
 void top_rows__sort(struct top_rows *rows, enum top_sort sort)
 {
-	qsort_r(rows->r, rows->n, sizeof(*rows->r), row__cmp_sort, &sort);
+	if (rows->n) /* r is NULL when there is none */
+		qsort_r(rows->r, rows->n, sizeof(*rows->r), row__cmp_sort, &sort);
 }
 
 /* ---- text ---------------------------------------------------------------- */
