@@ -882,11 +882,16 @@ END_TEST
 START_TEST(test_input_unprivileged)
 {
 	const char *path = tmp("nobody.data");
-	char *argv[] = { "setpriv",	    "--reuid=65534",
-			 "--regid=65534",   "--clear-groups",
-			 "--inh-caps=-all", "--bounding-set=-all",
-			 (char *)top(),	    "--input",
-			 (char *)path,	    NULL };
+	char *argv[] = { "setpriv",
+			 "--reuid=65534",
+			 "--regid=65534",
+			 "--clear-groups",
+			 "--inh-caps=-all",
+			 "--bounding-set=-all",
+			 (char *)reachable_copy(top()),
+			 "--input",
+			 (char *)path,
+			 NULL };
 	char *out, *err;
 
 	write_latency(path, false);
@@ -1152,7 +1157,7 @@ START_TEST(test_input_recorded_unprivileged)
 			 "--clear-groups",
 			 "--inh-caps=-all",
 			 "--bounding-set=-all",
-			 (char *)top(),
+			 (char *)reachable_copy(top()),
 			 "--input",
 			 (char *)path,
 			 "-n",
@@ -1160,7 +1165,7 @@ START_TEST(test_input_recorded_unprivileged)
 			 NULL };
 	char *out, *err;
 
-	snprintf(cmd, sizeof(cmd), "%s 50 25 10", topprog());
+	snprintf(cmd, sizeof(cmd), "%s 50 25 10", reachable_copy(topprog()));
 	perf_record(path, "", cmd);
 	chmod(path, 0644);
 	chmod(tmpdir, 0755);
