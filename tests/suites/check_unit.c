@@ -191,6 +191,40 @@ START_TEST(test_class_names)
 }
 END_TEST
 
+/* Each group is its members, written out by hand (README: classes and groups). */
+START_TEST(test_class_groups)
+{
+	static const char *const groups[][2] = {
+		{ "hitm", "local-hitm,remote-hitm" },
+		{ "remote-cache",
+		  "remote-cache-any,remote-cache-1hop,remote-cache-2hop,remote-cache-3hop" },
+		{ "remote-ram", "remote-ram-any,remote-ram-1hop,remote-ram-2hop,remote-ram-3hop" },
+		{ "ram",
+		  "local-ram,remote-ram-any,remote-ram-1hop,remote-ram-2hop,remote-ram-3hop" },
+		{ "cache", "l1,lfb,l2,l3,l4,msc,any-cache,local-hitm,peer-cache,remote-cache-any,"
+			   "remote-cache-1hop,remote-cache-2hop,remote-cache-3hop,remote-hitm" },
+		{ "all", "unknown,l1,lfb,l2,l3,l4,msc,any-cache,local-hitm,peer-cache,"
+			 "remote-cache-any,remote-cache-1hop,remote-cache-2hop,remote-cache-3hop,"
+			 "remote-hitm,local-ram,remote-ram-any,remote-ram-1hop,remote-ram-2hop,"
+			 "remote-ram-3hop,pmem,cxl,io,uncached,miss" },
+	};
+	__u32 group, members;
+	struct err err = {};
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(groups); i++) {
+		ck_assert_int_eq(class__parse_list(groups[i][0], &group, &err), 0);
+		ck_assert_int_eq(class__parse_list(groups[i][1], &members, &err), 0);
+		ck_assert_msg(group == members, "%s: mask 0x%x, its members 0x%x", groups[i][0],
+			      group, members);
+	}
+	/* and the bits are the classes' own: remote-ram-any is LDLAT_CLASS_REMOTE_RAM */
+	ck_assert_int_eq(class__parse_list("remote-ram-any", &group, &err), 0);
+	ck_assert_uint_eq(group, 1u << LDLAT_CLASS_REMOTE_RAM);
+	ck_assert_uint_eq(LDLAT_CLASS_REMOTE_RAM, 16);
+}
+END_TEST
+
 /* ---- buckets and percentiles -------------------------------------------- */
 
 START_TEST(test_log2_bucket_edges)
@@ -775,6 +809,7 @@ static Suite *unit_suite(void)
 	tcase_add_test(tc, test_classify_hops);
 	tcase_add_test(tc, test_classify_legacy);
 	tcase_add_test(tc, test_class_names);
+	tcase_add_test(tc, test_class_groups);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("buckets");
