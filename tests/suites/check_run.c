@@ -919,7 +919,8 @@ END_TEST
 
 /*
  * -p of a process whose threads come and go: a thread that exits between
- * the listing and the open is skipped (before, most runs failed).
+ * the listing and the open is skipped (before, most runs failed), and the
+ * threads' page faults are counted (ldlat-top names the function).
  */
 START_TEST(test_pid_threads_churn)
 {
@@ -946,6 +947,16 @@ START_TEST(test_pid_threads_churn)
 			if (t == 2)
 				argv[5] = NULL;
 			run_expect(argv, 0, &out, &err);
+			/* the threads' page faults were counted, and named (ldlat-top) */
+			if (t == 0)
+				ck_assert_msg(strstr(out, "filters: ") &&
+						      strtoull(strstr(out, "filters: ") + 9, NULL,
+							       10) > 0,
+					      "%s", out);
+			else if (t == 1)
+				ck_assert_msg(strstr(out, "[.] brief "), "%s", out);
+			else
+				ck_assert_msg(count_for(out, "page-faults") > 0, "%s", out);
 			free(out);
 			free(err);
 		}
