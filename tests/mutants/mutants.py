@@ -34,7 +34,7 @@ LIST = os.path.join(ROOT, 'tests/mutants/mutations.txt')
 
 
 def parse_list(path):
-    """Blocks: '== ID FILE [suite ...]', optional '# note' and 'equivalent: why'
+    """Blocks: '== ID FILE [SUITE[@CASE] ...]', optional '# note' and 'equivalent: why'
     lines, then '<<<' old text '===' new text '>>>' (verbatim, tabs kept)."""
     muts = []
     cur = None
@@ -147,7 +147,18 @@ def main():
             if rc != 0:
                 fate, why = 'killed', 'the build fails'
             else:
-                rc, out = run(['tests/run.sh'] + m['suites'], tmp, args.suite_timeout, env)
+                # SUITE@CASE: only that test case of the suite (Check's CK_RUN_CASE)
+                rc, out = 0, ''
+                whole = [x for x in m['suites'] if '@' not in x]
+                runs = ([(whole, None)] if whole else []) + \
+                    [([x.split('@')[0]], x.split('@')[1]) for x in m['suites'] if '@' in x]
+                for suites, case in runs:
+                    e = dict(env)
+                    if case:
+                        e['CK_RUN_CASE'] = case
+                    rc, out = run(['tests/run.sh'] + suites, tmp, args.suite_timeout, e)
+                    if rc != 0:
+                        break
                 failed = [ln for ln in out.split('\n') if re.search(r':[EF]:', ln)]
                 if rc != 0:
                     fate = 'killed'

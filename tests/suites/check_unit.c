@@ -191,7 +191,7 @@ START_TEST(test_class_names)
 }
 END_TEST
 
-/* Each group is its members, written out by hand (README: classes and groups). */
+/* Each group is its members, and each class its name, written out by hand (README). */
 START_TEST(test_class_groups)
 {
 	static const char *const groups[][2] = {
@@ -208,6 +208,33 @@ START_TEST(test_class_groups)
 			 "remote-hitm,local-ram,remote-ram-any,remote-ram-1hop,remote-ram-2hop,"
 			 "remote-ram-3hop,pmem,cxl,io,uncached,miss" },
 	};
+	static const char *const names[LDLAT_NCLASS] = {
+		"unknown source",
+		"L1 hit",
+		"fill buffer hit",
+		"L2 hit",
+		"L3 hit",
+		"L4 hit",
+		"memory-side cache hit",
+		"cache hit (level unknown)",
+		"another core's modified line (local HITM)",
+		"peer cache (same node)",
+		"remote cache",
+		"remote cache (1 hop)",
+		"remote cache (2 hops)",
+		"remote cache (3 hops)",
+		"remote modified line (remote HITM)",
+		"local RAM",
+		"remote RAM",
+		"remote RAM (1 hop)",
+		"remote RAM (2 hops)",
+		"remote RAM (3 hops)",
+		"persistent memory",
+		"CXL memory",
+		"I/O memory",
+		"uncached memory",
+		"cache miss, source unknown",
+	};
 	__u32 group, members;
 	struct err err = {};
 	unsigned int i;
@@ -218,6 +245,9 @@ START_TEST(test_class_groups)
 		ck_assert_msg(group == members, "%s: mask 0x%x, its members 0x%x", groups[i][0],
 			      group, members);
 	}
+	/* what the tools print for each class, in the enum's order */
+	for (i = 0; i < LDLAT_NCLASS; i++)
+		ck_assert_str_eq(class__name(i), names[i]);
 	/* and the bits are the classes' own: remote-ram-any is LDLAT_CLASS_REMOTE_RAM */
 	ck_assert_int_eq(class__parse_list("remote-ram-any", &group, &err), 0);
 	ck_assert_uint_eq(group, 1u << LDLAT_CLASS_REMOTE_RAM);
