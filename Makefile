@@ -251,6 +251,8 @@ KILL_TRIALS ?= 40
 KILL_BUILD ?= $(BUILD)
 SOAK_SECONDS ?= 600
 MUTANTS ?= all
+# on a shared machine: MUTANTS_LOCK=/tmp/ldlat-tests.lock (held by each root suite, not the builds)
+MUTANTS_LOCK ?=
 $(BUILD)/tests/ldlat-dlchurn: tests/progs/dlchurn.c
 	@mkdir -p $(dir $@)
 	$(CC) -O2 -g -Wall -Wextra -Werror $< -o $@
@@ -268,7 +270,7 @@ test-kill: tests
 soak: tests
 	python3 tests/soak/soak.py --build $(BUILD) --seconds $(SOAK_SECONDS)
 test-mutants: tests
-	python3 tests/mutants/mutants.py --mutants $(MUTANTS)
+	python3 tests/mutants/mutants.py --mutants $(MUTANTS) $(if $(MUTANTS_LOCK),--lock $(MUTANTS_LOCK))
 
 -include $(shell find $(OBJ) -name '*.d' 2>/dev/null)
 .SECONDARY:
