@@ -161,7 +161,7 @@ class Fuzzer:
         choices = table[opt]
         if choices == [None]:
             return None
-        if self.rng.random() < 0.2 and opt not in ('-d', '-i'):
+        if self.rng.random() < 0.12 and opt not in ('-d', '-i'):
             return self.rng.choice(GARBAGE)
         return self.rng.choice(choices)
 
@@ -187,7 +187,7 @@ class Fuzzer:
                 argv += [mode] + ([operand] if operand is not None else [])
         elif self.rng.random() < 0.2:
             argv.append(mode)
-        nopt = self.rng.choice([0, 1, 2, 2, 3, 3, 4, 5, 7])
+        nopt = self.rng.choice([0, 1, 1, 2, 2, 3, 3, 4, 5, 7])
         opts = sorted(table)
         for _ in range(nopt):
             opt = self.rng.choice(opts)
@@ -260,7 +260,7 @@ class Fuzzer:
                 break
         if rc in (1, 2) and not hung:
             # argp's hint, which it may wrap over two lines
-            body = re.sub(r"Try `[^']*' or `[^']*' for more\s+information\.\s*$", '', err)
+            body = re.sub(r"Try `[^']*' or `[^']*' for\s+more\s+information\.\s*$", '', err)
             lines = [ln for ln in body.rstrip('\n').split('\n') if ln]
             last = lines[-1] if lines else ''
             m = re.match(re.escape(os.path.basename(argv[0])) + r'( [a-z-]+)?: (.*)$', last)
