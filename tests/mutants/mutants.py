@@ -21,10 +21,12 @@ root (tests/run.sh): on a shared machine give --lock /tmp/ldlat-tests.lock,
 which each of those suites then holds while it runs (not the builds).
 """
 import argparse
+import fcntl
 import os
 import random
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -127,6 +129,7 @@ def main():
         chosen = [m for m in chosen if not m['equivalent']]
         chosen = rng.sample(chosen, min(int(args.mutants), len(chosen)))
         print('mutants: a sample of %d (seed %d)' % (len(chosen), seed))
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     tmp = tempfile.mkdtemp(prefix='ldlat-mutants.')
     os.chmod(tmp, 0o755)
     t0 = time.monotonic()
@@ -160,10 +163,18 @@ def main():
                     e = dict(env)
                     if case:
                         e['CK_RUN_CASE'] = case
-                    cmd = ['tests/run.sh', suite]
+                    lock = None
                     if args.lock and suite not in NO_ROOT:
-                        cmd = ['flock', args.lock] + cmd
-                    rc, out = run(cmd, tmp, args.suite_timeout, e)
+                        # taken here, so that the time waiting for it is not the suite's
+                        lock = open(args.lock, 'a')
+                        fcntl.flock(lock, fcntl.LOCK_EX)
+                    try:
+                        rc, out = run(['tests/run.sh', suite], tmp, args.suite_timeout, e)
+                    finally:
+                        if lock:
+                            lock.close()
+                    if rc == 124:
+                        out += '\n%s timed out after %d s' % (suite, args.suite_timeout)
                     if rc != 0:
                         break
                 failed = [ln for ln in out.split('\n') if re.search(r':[EF]:', ln)]

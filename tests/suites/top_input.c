@@ -52,9 +52,12 @@ static const char *top(void)
 	return build_path("ldlat-top");
 }
 
+/* a copy another user can read, for the tests that run ldlat-top as nobody (reachable_copy) */
+static const char *topprog_copy;
+
 static const char *topprog(void)
 {
-	return build_path("tests/ldlat-topprog");
+	return topprog_copy ? topprog_copy : build_path("tests/ldlat-topprog");
 }
 
 static const char *symprog(void)
@@ -894,6 +897,7 @@ START_TEST(test_input_unprivileged)
 			 NULL };
 	char *out, *err;
 
+	topprog_copy = reachable_copy(build_path("tests/ldlat-topprog"));
 	write_latency(path, false);
 	chmod(path, 0644);
 	chmod(tmpdir, 0755);
