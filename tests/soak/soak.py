@@ -101,7 +101,9 @@ def main():
             top.send_signal(signal.SIGINT)
         out, err = top.communicate(timeout=60)
     if top.returncode != 0:
-        print('soak: ldlat-top exited %d: %s' % (top.returncode, err.strip()[-500:]),
+        print('soak: ldlat-top exited %d after %.0f s (RSS samples: %s); its stderr ends:\n%s'
+              % (top.returncode, time.monotonic() - t0,
+                 ' '.join(str(r) for _, r in samples[-5:]), err.strip()[-6000:]),
               file=sys.stderr)
         return 1
     samples = [(t, r) for t, r in samples if r]
