@@ -63,7 +63,7 @@ all: $(TOOL_BINS)
 workload: $(WORKLOAD)
 # programs check_run runs: threads that come and go (-p), a seccomp veto of perf_event_open
 TEST_PROGS := $(BUILD)/tests/ldlat-churn $(BUILD)/tests/ldlat-deny $(BUILD)/tests/ldlat-bigtouch \
-	$(BUILD)/tests/ldlat-names
+	$(BUILD)/tests/ldlat-names $(BUILD)/tests/ldlat-dlchurn
 tests: all $(WORKLOAD) $(TEST_BINS) $(TEST_ELFS) $(TEST_PROGS) $(FUZZ_BIN) $(GEN_PERFDATA) $(BENCH_BINS)
 bench-tools: all $(WORKLOAD) $(BENCH_BINS)
 
@@ -167,7 +167,7 @@ BUILD_DEPS := make gcc clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev pkg-c
 TEST_DEPS := jq python3 clang-format prometheus valgrind linux-perf bpftrace time libclang-rt-14-dev \
 	libpfm4-dev util-linux prometheus-node-exporter python3-prometheus-client curl systemd \
 	qemu-system-x86 busybox-static cpio kmod xz-utils \
-	mandoc lintian bash-completion dpkg-dev
+	mandoc lintian bash-completion dpkg-dev stress-ng
 deps:
 	@missing=""; for p in $(BUILD_DEPS) $(TEST_DEPS); do \
 		dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q 'install ok installed' || \
@@ -365,6 +365,46 @@ $(BUILD)/tests/ldlat-bigtouch: tests/progs/bigtouch.c
 $(BUILD)/tests/ldlat-names: tests/progs/names.c
 	@mkdir -p $(dir $@)
 	$(CC) $(TEST_ELF_CFLAGS) -fPIE -pie $< -o $@
+
+# issue 16: CI checks (docs/testing-robustness.md)
+# make test-asan     the tools and every suite built with AddressSanitizer and
+#                    UndefinedBehaviorSanitizer in build-asan/, the suites run on
+#                    them, then the command-line fuzzer for CLI_FUZZ_SECONDS
+# make fuzz-cli      the command-line fuzzer alone, on $(BUILD) (CLI_FUZZ_SECONDS)
+# make test-kill     SIGINT/SIGTERM/SIGKILL at random points of runs (KILL_TRIALS)
+# make soak          ldlat-top under exec and dlopen churn for SOAK_SECONDS: RSS flat
+# make test-mutants  mutations of the core against the suites, and the kill rate
+#                    (MUTANTS=all, or a number: a sample of that many)
+ASAN_BUILD := build-asan
+ASAN_CFLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer \
+	-fno-sanitize-recover=undefined
+SAN_ENV := LDLAT_SANITIZED=1 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+	CK_TIMEOUT_MULTIPLIER=4
+CLI_FUZZ_SECONDS ?= 120
+KILL_TRIALS ?= 40
+KILL_BUILD ?= $(BUILD)
+SOAK_SECONDS ?= 600
+MUTANTS ?= all
+# on a shared machine: MUTANTS_LOCK=/tmp/ldlat-tests.lock (held by each root suite, not the builds)
+MUTANTS_LOCK ?=
+$(BUILD)/tests/ldlat-dlchurn: tests/progs/dlchurn.c
+	@mkdir -p $(dir $@)
+	$(CC) -O2 -g -Wall -Wextra -Werror $< -o $@
+.PHONY: asan-tests test-asan fuzz-cli test-kill soak test-mutants
+asan-tests:
+	CFLAGS="$(ASAN_CFLAGS)" $(MAKE) BUILD=$(ASAN_BUILD) tests
+test-asan: deps
+	$(MAKE) asan-tests
+	$(SAN_ENV) LDLAT_BUILD=$(CURDIR)/$(ASAN_BUILD) tests/run.sh $(TEST_SUITES)
+	$(SAN_ENV) python3 tests/fuzz/cli_fuzz.py --build $(ASAN_BUILD) --seconds $(CLI_FUZZ_SECONDS)
+fuzz-cli: tests
+	python3 tests/fuzz/cli_fuzz.py --build $(BUILD) --seconds $(CLI_FUZZ_SECONDS)
+test-kill: tests
+	$(SAN_ENV) python3 tests/kill/kill_test.py --build $(KILL_BUILD) --trials $(KILL_TRIALS)
+soak: tests
+	python3 tests/soak/soak.py --build $(BUILD) --seconds $(SOAK_SECONDS)
+test-mutants: tests
+	python3 tests/mutants/mutants.py --mutants $(MUTANTS) $(if $(MUTANTS_LOCK),--lock $(MUTANTS_LOCK))
 
 -include $(shell find $(OBJ) -name '*.d' 2>/dev/null)
 .SECONDARY:

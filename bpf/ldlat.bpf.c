@@ -228,6 +228,29 @@ static __always_inline __u64 ldlat_regs_ip(struct bpf_perf_event_data *ctx)
 }
 
 /*
+ * Address, latency and data source from 'src': the kernel's
+ * perf_sample_data in the live programs, a struct ldlat_test_data (the same
+ * member names) in ldlat_test_data, so that BPF_PROG_TEST_RUN checks which
+ * field each is read from.  A field not flagged is not read.
+ */
+#define LDLAT_READ_DATA(smp, src, sflags)                                                          \
+	do {                                                                                       \
+		if ((sflags)&PERF_SAMPLE_ADDR) {                                                   \
+			(smp)->addr = (src)->addr;                                                 \
+			(smp)->flags |= LDLAT_HAS_ADDR;                                            \
+		}                                                                                  \
+		if ((cfg.need & LDLAT_HAS_LAT) && ((sflags)&PERF_SAMPLE_WEIGHT_TYPE)) {            \
+			(smp)->lat =                                                               \
+				cfg.weight_struct ? (src)->weight.var1_dw : (src)->weight.full;    \
+			(smp)->flags |= LDLAT_HAS_LAT;                                             \
+		}                                                                                  \
+		if ((cfg.need & LDLAT_HAS_DSRC) && ((sflags)&PERF_SAMPLE_DATA_SRC)) {              \
+			(smp)->data_src = (src)->data_src.val;                                     \
+			(smp)->flags |= LDLAT_HAS_DSRC;                                            \
+		}                                                                                  \
+	} while (0)
+
+/*
  * The sample's fields come from the kernel's perf_sample_data.  Since Linux
  * 6.3 perf_prepare_sample() runs before the program, so every field the event
  * asked for is filled; sample_flags says which are, and a field not flagged is
@@ -240,18 +263,7 @@ static __always_inline int ldlat_from_data(struct bpf_perf_event_data *ctx, cons
 	struct ldlat_sample s = { .period = data->period };
 	__u64 flags = data->sample_flags;
 
-	if (flags & PERF_SAMPLE_ADDR) {
-		s.addr = data->addr;
-		s.flags |= LDLAT_HAS_ADDR;
-	}
-	if ((cfg.need & LDLAT_HAS_LAT) && (flags & PERF_SAMPLE_WEIGHT_TYPE)) {
-		s.lat = cfg.weight_struct ? data->weight.var1_dw : data->weight.full;
-		s.flags |= LDLAT_HAS_LAT;
-	}
-	if ((cfg.need & LDLAT_HAS_DSRC) && (flags & PERF_SAMPLE_DATA_SRC)) {
-		s.data_src = data->data_src.val;
-		s.flags |= LDLAT_HAS_DSRC;
-	}
+	LDLAT_READ_DATA(&s, data, flags);
 	/* the precise IP of a PEBS sample is in data->ip; regs only when it is not there */
 	if (top && (cfg.top & LDLAT_TOP_IP)) {
 		if (flags & PERF_SAMPLE_IP)
@@ -410,6 +422,34 @@ int ldlat_test(struct bpf_raw_tracepoint_args *ctx)
 		.period = ctx->args[5],
 	};
 
+	return ldlat_account(&s, true);
+}
+
+/*
+ * The live programs' reading of perf_sample_data (LDLAT_READ_DATA) on a
+ * synthetic one, for BPF_PROG_TEST_RUN: ctx is sample_flags, addr,
+ * weight.full, data_src.val, ip and tgid as u64 words.  '?': the tools never
+ * load it (SESSION_TEST_ENTRY does).
+ */
+struct ldlat_test_data {
+	__u64 sample_flags;
+	__u64 addr;
+	union perf_sample_weight weight;
+	union perf_mem_data_src data_src;
+};
+
+SEC("?raw_tp")
+int ldlat_test_data(struct bpf_raw_tracepoint_args *ctx)
+{
+	struct ldlat_test_data d = {
+		.sample_flags = ctx->args[0],
+		.addr = ctx->args[1],
+		.weight.full = ctx->args[2],
+		.data_src.val = ctx->args[3],
+	};
+	struct ldlat_sample s = { .ip = ctx->args[4], .tgid = (__u32)ctx->args[5] };
+
+	LDLAT_READ_DATA(&s, &d, d.sample_flags);
 	return ldlat_account(&s, true);
 }
 

@@ -8,7 +8,8 @@
 # when this is root; with CI=true they must (see tests/lib/testutil.c).
 set -u
 cd "$(dirname "$0")/.." || exit 1
-export LDLAT_BUILD="$PWD/build" LDLAT_FIXTURES="$PWD/tests/fixtures" LDLAT_CONFIG="$PWD/tools.conf"
+# LDLAT_BUILD: the build to test (make test-asan sets it to the sanitizer build)
+export LDLAT_BUILD="${LDLAT_BUILD:-$PWD/build}" LDLAT_FIXTURES="$PWD/tests/fixtures" LDLAT_CONFIG="$PWD/tools.conf"
 # BPF objects pinned by the tools live on bpffs
 if [ "$(id -u)" = 0 ] && ! mountpoint -q /sys/fs/bpf 2>/dev/null; then
 	mount -t bpf bpf /sys/fs/bpf 2>/dev/null || true
@@ -35,7 +36,7 @@ for suite in "$@"; do
 	check-format) make -s check-format || status=1 ;;
 	check-hwcheck) python3 tests/hwcheck_check.py || status=1 ;;
 	check-docs) python3 tests/docs.py || status=1 ;;
-	*) "build/tests/$suite" || status=1 ;;
+	*) "$LDLAT_BUILD/tests/$suite" || status=1 ;;
 	esac
 done
 if [ $status = 0 ]; then echo "all suites passed"; else echo "FAILED" >&2; fi

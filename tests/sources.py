@@ -30,7 +30,7 @@ def sources(root, exts=('.c', '.h')):
         for r, ds, fs in os.walk(root):
             rel = os.path.relpath(r, root)
             if rel == '.':
-                ds[:] = [d for d in ds if d != 'build' and not d.startswith('.')]
+                ds[:] = [d for d in ds if d != 'build' and not d.startswith(('build-', '.'))]
             else:
                 ds[:] = [d for d in ds if not d.startswith('.')]
             files.update(os.path.normpath(os.path.join(rel, f)) for f in fs if f.endswith(exts))

@@ -7,10 +7,11 @@
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 seconds=${FUZZ_SECONDS:-60}
-work=build/fuzz
+build=${LDLAT_BUILD:-build}
+work=$build/fuzz
 rm -rf "$work/corpus"
 mkdir -p "$work/corpus" || exit 1
-out=$(build/tests/fuzz-perfdata -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
+out=$("$build/tests/fuzz-perfdata" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
 	-max_len=65536 -print_final_stats=1 -artifact_prefix="$work/" \
 	"$work/corpus" tests/fuzz/corpus 2>&1)
 status=$?

@@ -259,6 +259,57 @@ const char *build_path(const char *name)
 	return p;
 }
 
+static char reach_dir[64];
+
+static void reach_remove(void)
+{
+	char cmd[128];
+
+	if (reach_dir[0] && getpid() == (pid_t)strtol(strrchr(reach_dir, '-') + 1, NULL, 10)) {
+		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", reach_dir);
+		if (system(cmd) != 0)
+			fprintf(stderr, "could not remove %s\n", reach_dir);
+	}
+}
+
+static const char *reach_one(const char *path)
+{
+	static char buf[8][4096];
+	static int next;
+	char *p = buf[next++ % 8];
+	const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+	char cmd[8400];
+	int n;
+
+	/* the same name twice (two folders) gets a folder of its own */
+	for (n = 0;; n++) {
+		snprintf(p, 4096, "%s/%d", reach_dir, n);
+		if (mkdir(p, 0755) == 0)
+			break;
+		ck_assert_msg(errno == EEXIST && n < 64, "mkdir %s: %s", p, strerror(errno));
+	}
+	snprintf(p + strlen(p), 4096 - strlen(p), "/%s", base);
+	snprintf(cmd, sizeof(cmd), "cp '%s' '%s' && chmod a+rX '%s'", path, p, p);
+	ck_assert_msg(system(cmd) == 0, "could not copy %s to %s", path, p);
+	return p;
+}
+
+const char *reachable_copy(const char *path)
+{
+	const char *conf = getenv("LDLAT_CONFIG");
+
+	if (!reach_dir[0] || getpid() != (pid_t)strtol(strrchr(reach_dir, '-') + 1, NULL, 10)) {
+		snprintf(reach_dir, sizeof(reach_dir), "/tmp/ldlat-reach-%d", (int)getpid());
+		ck_assert_msg(mkdir(reach_dir, 0755) == 0 || errno == EEXIST, "mkdir %s: %s",
+			      reach_dir, strerror(errno));
+		chmod(reach_dir, 0755);
+		atexit(reach_remove);
+		if (conf && *conf && access(conf, R_OK) == 0)
+			setenv("LDLAT_CONFIG", reach_one(conf), 1);
+	}
+	return reach_one(path);
+}
+
 bool need_root(const char *what)
 {
 	const char *ci = getenv("CI");

@@ -68,6 +68,16 @@ const char *fixture_path(const char *rel);
 /* build/ path of a tool, from LDLAT_BUILD or ./build. */
 const char *build_path(const char *name);
 
+/*
+ * For a test that runs something as another user (setpriv --reuid=65534): a
+ * copy of the file at path that every user can read and run, in a folder of
+ * this process under /tmp, and LDLAT_CONFIG pointed at a copy of its file.
+ * Such a test runs the copy, never the build tree, which may sit where that
+ * user cannot go (a clone under /root, a mktemp -d folder).  The folder goes
+ * when the process exits.
+ */
+const char *reachable_copy(const char *path);
+
 /* The count printed at the start of the line that names label, or -1. */
 long count_for(const char *out, const char *label);
 

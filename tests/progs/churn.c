@@ -3,18 +3,26 @@
  * ldlat-churn - a process whose threads come and go, for -p's tests: N
  * threads at a time (16 by default), each living a moment, until killed.  A
  * thread that /proc/PID/task lists may be gone by the time a tool opens its
- * event.  Says "ready" on stderr once the churn has begun.
+ * event.  Each thread faults in one page.  Says "ready" on stderr once the churn has begun.
  */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #define MAX_THREADS 64
 
+/* each thread faults in a page of its own: samples from threads that are not the first */
 static void *brief(void *arg)
 {
+	char *p = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
 	(void)arg;
+	if (p != MAP_FAILED) {
+		*(volatile char *)p = 1;
+		munmap(p, 4096);
+	}
 	usleep(100);
 	return NULL;
 }

@@ -8,16 +8,19 @@
  * kernel fills the first C pages of array_c from /dev/zero: C samples at
  * kernel IPs, with data addresses in array_c.
  *
- *   ldlat-topprog [--after N] [--wait] [A [B [C]]] [--exec PROGRAM [ARGS...]]
+ *   ldlat-topprog [--after N] [--wait] [--thread] [A [B [C]]] [--exec PROGRAM [ARGS...]]
  *
  * A, B, C default to 200, 100, 0, at most 512.  --wait reads one byte from
  * stdin before touching anything; --exec runs PROGRAM in the same process
  * afterwards (a sample before and after an exec, of one PID).  --after N
  * maps N anonymous pages right after the program's .bss (the kernel merges
  * them into its mapping) and, after the wait, touches each: N samples that
- * are not the program's.
+ * are not the program's.  --thread runs touch_b() in a second thread (its
+ * thread ID is not the process ID), joined before anything else.
  */
 #include <fcntl.h>
+#include <pthread.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -50,6 +53,12 @@ __attribute__((noinline)) void touch_b(int pages)
 		p[(size_t)i * PAGE] = 2;
 }
 
+static void *touch_b_thread(void *pages)
+{
+	touch_b(*(int *)pages);
+	return NULL;
+}
+
 /* n pages mapped right after the mapping that holds the .bss; NULL on failure. */
 static char *map_after_bss(int n)
 {
@@ -80,6 +89,8 @@ int main(int argc, char **argv)
 {
 	int a = 200, b = 100, c = 0, i = 1, fd, after = 0;
 	char byte, *extra = NULL;
+	bool thread = false;
+	pthread_t t;
 
 	if (i + 1 < argc && !strcmp(argv[i], "--after")) {
 		after = atoi(argv[i + 1]);
@@ -92,6 +103,10 @@ int main(int argc, char **argv)
 	if (i < argc && !strcmp(argv[i], "--wait")) {
 		if (read(0, &byte, 1) != 1)
 			return 1;
+		i++;
+	}
+	if (i < argc && !strcmp(argv[i], "--thread")) {
+		thread = true;
 		i++;
 	}
 	if (i < argc && strcmp(argv[i], "--exec"))
@@ -113,7 +128,12 @@ int main(int argc, char **argv)
 	madvise(array_b, sizeof(array_b), MADV_NOHUGEPAGE);
 	madvise(array_c, sizeof(array_c), MADV_NOHUGEPAGE);
 	touch_a(a);
-	touch_b(b);
+	if (thread) {
+		if (pthread_create(&t, NULL, touch_b_thread, &b) || pthread_join(t, NULL))
+			return 1;
+	} else {
+		touch_b(b);
+	}
 	for (fd = 0; fd < after; fd++)
 		extra[(size_t)fd * PAGE] = 3;
 	if (c) {

@@ -25,6 +25,7 @@
 #include "user/run/session.h"
 #include "user/top/session_top.h"
 #include "user/report/snapshot.h"
+#include "user/report/render.h"
 #include "tests/lib/datasrc_cases.h"
 #include "bpf/ldlat.skel.h"
 #include "tests/lib/testutil.h"
@@ -858,6 +859,96 @@ START_TEST(test_read_paths_load)
 		      session__path_name(p), err.msg);
 	ck_assert_int_eq(sess.path, p);
 	ck_assert_int_ge(session__prog_fd(&sess), 0);
+/*
+ * Counts written by hand, not computed by the native model (which shares the
+ * header with the program, so a bug there would pass a comparison): 16
+ * processes (the last one's samples kept), --min-lat 64 and --max-lat 1424
+ * with samples at and around both bounds, one range, the rows of the log2
+ * histogram, and the counters line as printed.
+ */
+START_TEST(test_hand_counts)
+{
+	struct ldlat_config c = { .nranges = 1,
+				  .nspans = 1,
+				  .span_lo = { 0x10000 },
+				  .span_hi = { 0x20000 },
+				  .min_lat = 64,
+				  .max_lat = 1424,
+				  .class_mask = LDLAT_ALL_CLASSES,
+				  .need = LDLAT_HAS_ADDR | LDLAT_HAS_LAT | LDLAT_HAS_DSRC,
+				  .ntgids = 16 };
+	/* an L1 hit of a load */
+	const __u64 l1 = PERF_MEM_S(OP, LOAD) | PERF_MEM_S(LVL, HIT) | PERF_MEM_S(LVL, L1) |
+			 PERF_MEM_S(LVLNUM, L1);
+	const __u32 all = LDLAT_HAS_ADDR | LDLAT_HAS_LAT | LDLAT_HAS_DSRC;
+	static const struct {
+		__u64 addr, lat;
+		__u32 tgid, flags_off, times;
+	} in[] = {
+		{ 0x18000, 100, 1015, 0, 2 },		  /* the 16th process: kept, bucket 7 */
+		{ 0x18000, 100, 1000, 0, 1 },		  /* the first: kept, bucket 7 */
+		{ 0x18000, 64, 1007, 0, 1 },		  /* at --min-lat: kept, bucket 7 */
+		{ 0x18000, 1424, 1007, 0, 1 },		  /* at --max-lat: kept, bucket 11 */
+		{ 0x18000, 63, 1007, 0, 3 },		  /* below */
+		{ 0x18000, 1425, 1007, 0, 5 },		  /* above */
+		{ 0x18000, 100, 1016, 0, 4 },		  /* a 17th process */
+		{ 0x30000, 100, 1007, 0, 6 },		  /* outside the range */
+		{ 0, 100, 1007, 0, 7 },			  /* no address */
+		{ 0x18000, 100, 1007, LDLAT_HAS_LAT, 8 }, /* no latency */
+	};
+	struct session sess;
+	struct snapshot got;
+	struct ldlat_sample smp;
+	struct err err = {};
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f;
+	unsigned int i, k;
+	int fd;
+	__u32 idx = ldlat_hist_index(0, LDLAT_CLASS_L1);
+	LIBBPF_OPTS(bpf_test_run_opts, opts, .ctx_in = &smp, .ctx_size_in = sizeof(smp));
+
+	for (i = 0; i < 16; i++)
+		c.tgid[i] = 1000 + i;
+	ck_assert_msg(session__open(&sess, &c, SESSION_TEST_ENTRY, &err) == 0, "%s", err.msg);
+	ck_assert_int_eq(snapshot__init(&got, 1), 0);
+	fd = session__test_fd(&sess);
+	for (i = 0; i < ARRAY_SIZE(in); i++)
+		for (k = 0; k < in[i].times; k++) {
+			smp = (struct ldlat_sample){ .addr = in[i].addr,
+						     .lat = in[i].lat,
+						     .data_src = l1,
+						     .tgid = in[i].tgid,
+						     .flags = all & ~in[i].flags_off };
+			ck_assert_int_eq(bpf_prog_test_run_opts(fd, &opts), 0);
+		}
+	ck_assert_int_eq(session__read(&sess, &got), 0);
+	ck_assert_uint_eq(got.counters.seen, 38);
+	ck_assert_uint_eq(got.counters.kept, 5);
+	ck_assert_uint_eq(got.counters.below_min, 3);
+	ck_assert_uint_eq(got.counters.above_max, 5);
+	ck_assert_uint_eq(got.counters.tgid_filtered, 4);
+	ck_assert_uint_eq(got.counters.outside_ranges, 6);
+	ck_assert_uint_eq(got.counters.no_address, 7);
+	ck_assert_uint_eq(got.counters.fields_missing, 8);
+	ck_assert_uint_eq(got.counters.class_filtered, 0);
+	ck_assert_uint_eq(got.counters.op_filtered, 0);
+	/* log2 rows: [64, 127] holds 100, 100, 100 and 64; [1024, 2047] holds 1424 */
+	for (k = 0; k < LDLAT_NBUCKETS; k++)
+		ck_assert_msg(got.cells[idx].slot[k] == (k == 7	   ? 4u
+							 : k == 11 ? 1u
+								   : 0u),
+			      "bucket %u: %llu", k, (unsigned long long)got.cells[idx].slot[k]);
+	ck_assert_uint_eq(got.cells[idx].sum, 100 + 100 + 100 + 64 + 1424);
+	f = open_memstream(&text, &len);
+	ck_assert_ptr_nonnull(f);
+	render_counters(f, &got, &c);
+	fclose(f);
+	ck_assert_str_eq(text, "filters: 38 seen, 5 kept; dropped: 6 outside every range, "
+			       "3 below --min-lat, 5 above --max-lat, 7 no data address, "
+			       "8 fields missing, 4 other process\n");
+	free(text);
+	snapshot__free(&got);
 	session__close(&sess);
 }
 END_TEST
@@ -886,6 +977,13 @@ static int open_faults(__u64 sample_type)
  */
 #define NPAGES 64
 START_TEST(test_read_path_fields)
+/*
+ * The live programs' reading of perf_sample_data (LDLAT_READ_DATA, through
+ * ldlat_test_data): with WEIGHT_STRUCT the latency is weight.var1_dw (the
+ * low 32 bits, not the whole union); without, weight.full; an unflagged
+ * field is not read.  Expected buckets written by hand.
+ */
+START_TEST(test_read_sample_data)
 {
 	struct ldlat_config c = { .nranges = 1,
 				  .max_lat = ~0ull,
@@ -934,6 +1032,48 @@ START_TEST(test_read_path_fields)
 	close(fd);
 	session__close(&sess);
 	munmap(buf, NPAGES * page);
+				  .need = LDLAT_HAS_ADDR | LDLAT_HAS_LAT | LDLAT_HAS_DSRC };
+	const __u64 l1 = PERF_MEM_S(OP, LOAD) | PERF_MEM_S(LVL, HIT) | PERF_MEM_S(LVL, L1) |
+			 PERF_MEM_S(LVLNUM, L1);
+	const __u64 all = PERF_SAMPLE_ADDR | PERF_SAMPLE_WEIGHT_STRUCT | PERF_SAMPLE_DATA_SRC;
+	/* var3_w 5, var2_w 7 (instruction latency), var1_dw 300 (load latency) */
+	const __u64 weight = (5ull << 48) | (7ull << 32) | 300;
+	__u64 args[6] = { all, 0x1000, weight, l1, 0x401000, 1 };
+	__u32 idx = ldlat_hist_index(0, LDLAT_CLASS_L1), k;
+	struct session sess;
+	struct snapshot got;
+	struct err err = {};
+	int fd, pass;
+	LIBBPF_OPTS(bpf_test_run_opts, opts, .ctx_in = args, .ctx_size_in = sizeof(args));
+
+	for (pass = 0; pass < 2; pass++) {
+		c.weight_struct = pass == 0;
+		ck_assert_msg(session__open(&sess, &c, SESSION_TEST_ENTRY, &err) == 0, "%s",
+			      err.msg);
+		ck_assert_int_eq(snapshot__init(&got, 1), 0);
+		fd = bpf_program__fd(sess.skel->progs.ldlat_test_data);
+		ck_assert_int_ge(fd, 0);
+		args[0] = all;
+		ck_assert_int_eq(bpf_prog_test_run_opts(fd, &opts), 0);
+		/* the weight not flagged: not read, the sample lacks its latency */
+		args[0] = PERF_SAMPLE_ADDR | PERF_SAMPLE_DATA_SRC;
+		ck_assert_int_eq(bpf_prog_test_run_opts(fd, &opts), 0);
+		/* no data source flagged */
+		args[0] = PERF_SAMPLE_ADDR | PERF_SAMPLE_WEIGHT;
+		ck_assert_int_eq(bpf_prog_test_run_opts(fd, &opts), 0);
+		ck_assert_int_eq(session__read(&sess, &got), 0);
+		ck_assert_uint_eq(got.counters.seen, 3);
+		ck_assert_uint_eq(got.counters.kept, 1);
+		ck_assert_uint_eq(got.counters.fields_missing, 2);
+		/* 300 is in [256, 511], bucket 9; the whole union in [2^50, 2^51 - 1], bucket 51 */
+		for (k = 0; k < LDLAT_NBUCKETS; k++)
+			ck_assert_msg(got.cells[idx].slot[k] == (k == (pass == 0 ? 9u : 51u)),
+				      "weight_struct %u: bucket %u holds %llu", c.weight_struct, k,
+				      (unsigned long long)got.cells[idx].slot[k]);
+		ck_assert_uint_eq(got.cells[idx].sum, pass == 0 ? 300 : weight);
+		snapshot__free(&got);
+		session__close(&sess);
+	}
 }
 END_TEST
 
@@ -964,6 +1104,8 @@ int main(void)
 	tc = tcase_create("bench");
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, test_bench_entry);
+	tcase_add_test(tc, test_hand_counts);
+	tcase_add_test(tc, test_read_sample_data);
 	suite_add_tcase(s, tc);
 	return run_suite(s);
 }

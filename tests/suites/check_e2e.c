@@ -326,6 +326,16 @@ START_TEST(test_command_heap)
 	const char *f;
 	long heap;
 
+	/*
+	 * AddressSanitizer's shadow memory counts against RLIMIT_DATA, so a
+	 * sanitizer build (make test-asan sets LDLAT_SANITIZED) cannot start
+	 * under 1 GiB: that case is the optimised build's (make test).
+	 */
+	if (_i && getenv("LDLAT_SANITIZED")) {
+		printf("test_command_heap: the RLIMIT_DATA case is left to make test "
+		       "(a sanitizer build cannot start under 1 GiB)\n");
+		return;
+	}
 	if (_i)
 		ck_assert_int_eq(setrlimit(RLIMIT_DATA, &data), 0);
 	run_expect(argv, 0, &out, &err);
@@ -748,7 +758,7 @@ START_TEST(test_no_privilege)
 			 "--regid=65534",
 			 "--clear-groups",
 			 "--inh-caps=-all",
-			 (char *)hist(),
+			 (char *)reachable_copy(hist()),
 			 "--source",
 			 "page-faults",
 			 "--",

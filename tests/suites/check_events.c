@@ -1083,6 +1083,18 @@ START_TEST(test_validation)
 	ck_assert_msg(strstr(notice, want), "%s", notice);
 	evlist__free(&ev);
 	source__free(&src);
+	o.ldlat = 3; /* the minimum itself, and the maximum: taken as they are */
+	notice[0] = '\0';
+	ck_assert_int_eq(resolve(&o, &src, &ev, notice, &err), 0);
+	ck_assert_uint_eq(ev.evsel[0].attr.config1, 3);
+	ck_assert_msg(!strstr(notice, "raised"), "%s", notice);
+	evlist__free(&ev);
+	source__free(&src);
+	o.ldlat = 65535;
+	ck_assert_int_eq(resolve(&o, &src, &ev, notice, &err), 0);
+	ck_assert_uint_eq(ev.evsel[0].attr.config1, 65535);
+	evlist__free(&ev);
+	source__free(&src);
 	o.ldlat = 65536; /* above the table's range */
 	ck_assert_int_eq(resolve(&o, &src, &ev, notice, &err), -ERANGE);
 	ck_assert_ptr_nonnull(strstr(err.msg,

@@ -1093,12 +1093,18 @@ END_TEST
 START_TEST(test_cli_unprivileged)
 {
 	const char *path = tmp("nobody.data");
-	char *argv[] = { "setpriv",	      "--reuid=65534",
-			 "--regid=65534",     "--clear-groups",
-			 "--inh-caps=-all",   "--bounding-set=-all",
-			 (char *)hist(),      "--input",
-			 (char *)path,	      "-a",
-			 "0x7f0000000000+1M", NULL };
+	char *argv[] = { "setpriv",
+			 "--reuid=65534",
+			 "--regid=65534",
+			 "--clear-groups",
+			 "--inh-caps=-all",
+			 "--bounding-set=-all",
+			 (char *)reachable_copy(hist()),
+			 "--input",
+			 (char *)path,
+			 "-a",
+			 "0x7f0000000000+1M",
+			 NULL };
 	char *out, *err;
 
 	write_layout(path, PW_ADDR_ONLY, 50, false);

@@ -919,7 +919,8 @@ END_TEST
 
 /*
  * -p of a process whose threads come and go: a thread that exits between
- * the listing and the open is skipped (before, most runs failed).
+ * the listing and the open is skipped (before, most runs failed), and the
+ * process's page faults are counted by each tool.
  */
 START_TEST(test_pid_threads_churn)
 {
@@ -942,10 +943,22 @@ START_TEST(test_pid_threads_churn)
 					 "--source",
 					 "page-faults",
 					 NULL };
+			const char *code;
 
 			if (t == 2)
 				argv[5] = NULL;
 			run_expect(argv, 0, &out, &err);
+			/* the process's page faults were counted (its first thread's at least) */
+			if (t == 0)
+				ck_assert_msg(strstr(out, "filters: ") &&
+						      strtoull(strstr(out, "filters: ") + 9, NULL,
+							       10) > 0,
+					      "%s", out);
+			code = strstr(out, "code: ");
+			if (t == 1)
+				ck_assert_msg(code && strtoull(code + 6, NULL, 10) > 0, "%s", out);
+			if (t == 2)
+				ck_assert_msg(count_for(out, "page-faults") > 0, "%s", out);
 			free(out);
 			free(err);
 		}

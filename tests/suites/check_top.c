@@ -567,6 +567,32 @@ START_TEST(test_symbolize_at_exec_layout)
 }
 END_TEST
 
+/*
+ * A file that is not an ELF, mapped from a non-zero offset: data addresses in
+ * it are named by their offset in the file (the mapping's pgoff added).
+ */
+START_TEST(test_symbolize_file_offset)
+{
+	const __u64 lo = 0x7f1234560000ull;
+	struct procmaps pm;
+	struct symbolizer z;
+	struct sym s;
+
+	procmaps__init(&pm);
+	ck_assert_int_eq(symbolizer__init(&z, &pm, NULL), 0);
+	ck_assert_int_eq(procmaps__add(&pm, 99999998, lo, lo + 0x4000, 0x3000,
+				       "/nonexistent/ldlat-data.bin", 1),
+			 0);
+	symbolizer__begin(&z);
+	symbolizer__data(&z, 99999998, lo + 0x1010, 1, &s);
+	ck_assert_int_eq(s.kind, SYM_MAPPING);
+	ck_assert_msg(!strncmp(s.name, "/nonexistent/ldlat-data.bin", 27), "%s", s.name);
+	ck_assert_int_eq(s.offset, 0x3000 + 0x1010);
+	symbolizer__free(&z);
+	procmaps__free(&pm);
+}
+END_TEST
+
 /* A process never seen, and gone: [exited]; an address in no mapping: [unknown]. */
 START_TEST(test_symbolize_exited_and_unknown)
 {
@@ -827,6 +853,27 @@ START_TEST(test_top_command_exact)
 	}
 	ck_assert_msg(kernel >= 40, "%ld kernel samples:\n%.2000s", kernel, out);
 	ck_assert_ptr_nonnull(strstr(err, "sampling page-faults (period 1) on command"));
+	free(out);
+	free(err);
+	assert_nothing_left();
+}
+END_TEST
+
+/*
+ * touch_b() in a second thread: its samples are the process's (keyed by the
+ * thread group ID, not the thread's own ID), named like the first thread's.
+ */
+START_TEST(test_top_thread)
+{
+	char *argv[] = { (char *)top(), "--source", "page-faults", "--", (char *)topprog(),
+			 "--thread",	"120",	    "60",	   NULL };
+	char *out, *err;
+
+	run_expect(argv, 0, &out, &err);
+	ck_assert_msg(count_for(out, "[.] touch_a ") == 120, "%.2000s", out);
+	ck_assert_msg(count_for(out, "[.] touch_b ") == 60, "%.2000s", out);
+	ck_assert_int_eq(count_for(out, " array_a "), 120);
+	ck_assert_int_eq(count_for(out, " array_b "), 60);
 	free(out);
 	free(err);
 	assert_nothing_left();
@@ -1367,6 +1414,7 @@ int main(void)
 	tcase_add_test(tc, test_symbolize_deleted);
 	tcase_add_test(tc, test_symbolize_exited_and_unknown);
 	tcase_add_test(tc, test_symbolize_at_exec_layout);
+	tcase_add_test(tc, test_symbolize_file_offset);
 	tcase_add_test(tc, test_report_native_tables);
 	tcase_add_test(tc, test_json_writer);
 	tcase_add_test(tc, test_top_help);
@@ -1378,6 +1426,7 @@ int main(void)
 		tcase_set_timeout(tc, 120);
 		tcase_add_loop_test(tc, test_top_command_exact, 0, 2);
 		tcase_add_test(tc, test_top_address_only);
+		tcase_add_test(tc, test_top_thread);
 		tcase_add_test(tc, test_top_json);
 		tcase_add_loop_test(tc, test_top_output_file, 0, 2);
 		tcase_add_test(tc, test_top_table_full);

@@ -270,6 +270,70 @@ START_TEST(test_class_names)
 }
 END_TEST
 
+/* Each group is its members, and each class its name, written out by hand (README). */
+START_TEST(test_class_groups)
+{
+	static const char *const groups[][2] = {
+		{ "hitm", "local-hitm,remote-hitm" },
+		{ "remote-cache",
+		  "remote-cache-any,remote-cache-1hop,remote-cache-2hop,remote-cache-3hop" },
+		{ "remote-ram", "remote-ram-any,remote-ram-1hop,remote-ram-2hop,remote-ram-3hop" },
+		{ "ram",
+		  "local-ram,remote-ram-any,remote-ram-1hop,remote-ram-2hop,remote-ram-3hop" },
+		{ "cache", "l1,lfb,l2,l3,l4,msc,any-cache,local-hitm,peer-cache,remote-cache-any,"
+			   "remote-cache-1hop,remote-cache-2hop,remote-cache-3hop,remote-hitm" },
+		{ "all", "unknown,l1,lfb,l2,l3,l4,msc,any-cache,local-hitm,peer-cache,"
+			 "remote-cache-any,remote-cache-1hop,remote-cache-2hop,remote-cache-3hop,"
+			 "remote-hitm,local-ram,remote-ram-any,remote-ram-1hop,remote-ram-2hop,"
+			 "remote-ram-3hop,pmem,cxl,io,uncached,miss" },
+	};
+	static const char *const names[LDLAT_NCLASS] = {
+		"unknown source",
+		"L1 hit",
+		"fill buffer hit",
+		"L2 hit",
+		"L3 hit",
+		"L4 hit",
+		"memory-side cache hit",
+		"cache hit (level unknown)",
+		"another core's modified line (local HITM)",
+		"peer cache (same node)",
+		"remote cache",
+		"remote cache (1 hop)",
+		"remote cache (2 hops)",
+		"remote cache (3 hops)",
+		"remote modified line (remote HITM)",
+		"local RAM",
+		"remote RAM",
+		"remote RAM (1 hop)",
+		"remote RAM (2 hops)",
+		"remote RAM (3 hops)",
+		"persistent memory",
+		"CXL memory",
+		"I/O memory",
+		"uncached memory",
+		"cache miss, source unknown",
+	};
+	__u32 group, members;
+	struct err err = {};
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(groups); i++) {
+		ck_assert_int_eq(class__parse_list(groups[i][0], &group, &err), 0);
+		ck_assert_int_eq(class__parse_list(groups[i][1], &members, &err), 0);
+		ck_assert_msg(group == members, "%s: mask 0x%x, its members 0x%x", groups[i][0],
+			      group, members);
+	}
+	/* what the tools print for each class, in the enum's order */
+	for (i = 0; i < LDLAT_NCLASS; i++)
+		ck_assert_str_eq(class__name(i), names[i]);
+	/* and the bits are the classes' own: remote-ram-any is LDLAT_CLASS_REMOTE_RAM */
+	ck_assert_int_eq(class__parse_list("remote-ram-any", &group, &err), 0);
+	ck_assert_uint_eq(group, 1u << LDLAT_CLASS_REMOTE_RAM);
+	ck_assert_uint_eq(LDLAT_CLASS_REMOTE_RAM, 16);
+}
+END_TEST
+
 /* ---- buckets and percentiles -------------------------------------------- */
 
 static int cmp_u64(const void *a, const void *b)
@@ -1055,6 +1119,7 @@ static Suite *unit_suite(void)
 	tcase_add_test(tc, test_classify_hops);
 	tcase_add_test(tc, test_classify_legacy);
 	tcase_add_test(tc, test_class_names);
+	tcase_add_test(tc, test_class_groups);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("buckets");

@@ -52,9 +52,12 @@ static const char *top(void)
 	return build_path("ldlat-top");
 }
 
+/* a copy another user can read, for the tests that run ldlat-top as nobody (reachable_copy) */
+static const char *topprog_copy;
+
 static const char *topprog(void)
 {
-	return build_path("tests/ldlat-topprog");
+	return topprog_copy ? topprog_copy : build_path("tests/ldlat-topprog");
 }
 
 static const char *symprog(void)
@@ -882,13 +885,19 @@ END_TEST
 START_TEST(test_input_unprivileged)
 {
 	const char *path = tmp("nobody.data");
-	char *argv[] = { "setpriv",	    "--reuid=65534",
-			 "--regid=65534",   "--clear-groups",
-			 "--inh-caps=-all", "--bounding-set=-all",
-			 (char *)top(),	    "--input",
-			 (char *)path,	    NULL };
+	char *argv[] = { "setpriv",
+			 "--reuid=65534",
+			 "--regid=65534",
+			 "--clear-groups",
+			 "--inh-caps=-all",
+			 "--bounding-set=-all",
+			 (char *)reachable_copy(top()),
+			 "--input",
+			 (char *)path,
+			 NULL };
 	char *out, *err;
 
+	topprog_copy = reachable_copy(build_path("tests/ldlat-topprog"));
 	write_latency(path, false);
 	chmod(path, 0644);
 	chmod(tmpdir, 0755);
@@ -1152,7 +1161,7 @@ START_TEST(test_input_recorded_unprivileged)
 			 "--clear-groups",
 			 "--inh-caps=-all",
 			 "--bounding-set=-all",
-			 (char *)top(),
+			 (char *)reachable_copy(top()),
 			 "--input",
 			 (char *)path,
 			 "-n",
@@ -1160,7 +1169,7 @@ START_TEST(test_input_recorded_unprivileged)
 			 NULL };
 	char *out, *err;
 
-	snprintf(cmd, sizeof(cmd), "%s 50 25 10", topprog());
+	snprintf(cmd, sizeof(cmd), "%s 50 25 10", reachable_copy(topprog()));
 	perf_record(path, "", cmd);
 	chmod(path, 0644);
 	chmod(tmpdir, 0755);

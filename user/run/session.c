@@ -249,6 +249,7 @@ int session__open(struct session *s, const struct ldlat_config *cfg, unsigned in
 				  s->path == SESSION_PATH_PROBE_READ && s->top);
 	bpf_program__set_autoload(s->skel->progs.ldlat_top_addr, s->addr_only && s->top);
 	bpf_program__set_autoload(s->skel->progs.ldlat_test, !!(flags & SESSION_TEST_ENTRY));
+	bpf_program__set_autoload(s->skel->progs.ldlat_test_data, !!(flags & SESSION_TEST_ENTRY));
 	bpf_program__set_autoload(s->skel->progs.ldlat_bench, !!(flags & SESSION_BENCH_ENTRY));
 	bpf_map__set_autocreate(s->skel->maps.meta, flags & SESSION_PIN);
 	bpf_map__set_autocreate(s->skel->maps.shown, flags & SESSION_PIN);
