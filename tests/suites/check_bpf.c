@@ -859,6 +859,85 @@ START_TEST(test_read_paths_load)
 		      session__path_name(p), err.msg);
 	ck_assert_int_eq(sess.path, p);
 	ck_assert_int_ge(session__prog_fd(&sess), 0);
+	session__close(&sess);
+}
+END_TEST
+
+static int open_faults(__u64 sample_type)
+{
+	struct perf_event_attr a = { .size = sizeof(a),
+				     .type = PERF_TYPE_SOFTWARE,
+				     .config = PERF_COUNT_SW_PAGE_FAULTS,
+				     .sample_period = 1,
+				     .sample_type = sample_type,
+				     .disabled = 1,
+				     .exclude_kernel = 1 };
+
+	return syscall(__NR_perf_event_open, &a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+}
+
+/*
+ * A page-fault event that asks for weight and data source, through the
+ * path's program, on NPAGES pages of our own: the software event fills
+ * neither, so what the program sees is the kernel's rule.  Since 6.3
+ * perf_prepare_sample() runs first and zero-fills them (flagged); 6.1 and
+ * 6.2 run the program first and sample_flags lacks them; before 6.1
+ * perf_sample_data_init set weight 0 and data source N/A.  Each sample's
+ * address must be one of the pages (a range filter over them).
+ */
+#define NPAGES 64
+START_TEST(test_read_path_fields)
+{
+	struct ldlat_config c = { .nranges = 1,
+				  .max_lat = ~0ull,
+				  .class_mask = LDLAT_ALL_CLASSES,
+				  .need = LDLAT_HAS_ADDR | LDLAT_HAS_LAT | LDLAT_HAS_DSRC,
+				  .nspans = 1 };
+	enum session_path p = _i ? SESSION_PATH_PROBE_READ : SESSION_PATH_KERN_CTX;
+	long page = sysconf(_SC_PAGESIZE);
+	struct session sess;
+	struct snapshot snap;
+	struct err err = {};
+	bool filled = kernel_zero_fills_fields();
+	int fd, i;
+	char *buf;
+
+	if (!path_loads_here(p))
+		return;
+	buf = mmap(NULL, NPAGES * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ck_assert_ptr_ne(buf, MAP_FAILED);
+	/* one fault per page: no transparent huge page */
+	ck_assert_int_eq(madvise(buf, NPAGES * page, MADV_NOHUGEPAGE), 0);
+	c.span_lo[0] = (__u64)(unsigned long)buf;
+	c.span_hi[0] = c.span_lo[0] + NPAGES * page;
+	ck_assert_msg(session__open(&sess, &c, session__path_flag(p), &err) == 0, "%s", err.msg);
+	fd = open_faults(PERF_SAMPLE_ADDR | PERF_SAMPLE_WEIGHT | PERF_SAMPLE_DATA_SRC);
+	ck_assert_int_ge(fd, 0);
+	/* the ioctl, not a bpf_link: perf links came in 5.15 */
+	ck_assert_int_eq(ioctl(fd, PERF_EVENT_IOC_SET_BPF, session__prog_fd(&sess)), 0);
+	ck_assert_int_eq(ioctl(fd, PERF_EVENT_IOC_ENABLE, 0), 0);
+	for (i = 0; i < NPAGES; i++)
+		((volatile char *)buf)[i * page] = 1;
+	ck_assert_int_eq(ioctl(fd, PERF_EVENT_IOC_DISABLE, 0), 0);
+	ck_assert_int_eq(snapshot__init(&snap, 1), 0);
+	ck_assert_int_eq(session__read(&sess, &snap), 0);
+	if (filled) {
+		ck_assert_uint_eq(snap.counters.kept, NPAGES);
+		ck_assert_uint_eq(snap.counters.fields_missing, 0);
+		ck_assert_uint_eq(snap.cells[LDLAT_CLASS_UNKNOWN].count, NPAGES);
+		ck_assert_uint_eq(snap.cells[LDLAT_CLASS_UNKNOWN].slot[0], NPAGES); /* latency 0 */
+	} else {
+		ck_assert_uint_eq(snap.counters.kept, 0);
+		ck_assert_uint_ge(snap.counters.fields_missing, NPAGES);
+	}
+	ck_assert_uint_ge(snap.counters.seen, NPAGES);
+	snapshot__free(&snap);
+	close(fd);
+	session__close(&sess);
+	munmap(buf, NPAGES * page);
+}
+END_TEST
+
 /*
  * Counts written by hand, not computed by the native model (which shares the
  * header with the program, so a bug there would pass a comparison): 16
@@ -953,30 +1032,6 @@ START_TEST(test_hand_counts)
 }
 END_TEST
 
-static int open_faults(__u64 sample_type)
-{
-	struct perf_event_attr a = { .size = sizeof(a),
-				     .type = PERF_TYPE_SOFTWARE,
-				     .config = PERF_COUNT_SW_PAGE_FAULTS,
-				     .sample_period = 1,
-				     .sample_type = sample_type,
-				     .disabled = 1,
-				     .exclude_kernel = 1 };
-
-	return syscall(__NR_perf_event_open, &a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
-}
-
-/*
- * A page-fault event that asks for weight and data source, through the
- * path's program, on NPAGES pages of our own: the software event fills
- * neither, so what the program sees is the kernel's rule.  Since 6.3
- * perf_prepare_sample() runs first and zero-fills them (flagged); 6.1 and
- * 6.2 run the program first and sample_flags lacks them; before 6.1
- * perf_sample_data_init set weight 0 and data source N/A.  Each sample's
- * address must be one of the pages (a range filter over them).
- */
-#define NPAGES 64
-START_TEST(test_read_path_fields)
 /*
  * The live programs' reading of perf_sample_data (LDLAT_READ_DATA, through
  * ldlat_test_data): with WEIGHT_STRUCT the latency is weight.var1_dw (the
@@ -988,50 +1043,6 @@ START_TEST(test_read_sample_data)
 	struct ldlat_config c = { .nranges = 1,
 				  .max_lat = ~0ull,
 				  .class_mask = LDLAT_ALL_CLASSES,
-				  .need = LDLAT_HAS_ADDR | LDLAT_HAS_LAT | LDLAT_HAS_DSRC,
-				  .nspans = 1 };
-	enum session_path p = _i ? SESSION_PATH_PROBE_READ : SESSION_PATH_KERN_CTX;
-	long page = sysconf(_SC_PAGESIZE);
-	struct session sess;
-	struct snapshot snap;
-	struct err err = {};
-	bool filled = kernel_zero_fills_fields();
-	int fd, i;
-	char *buf;
-
-	if (!path_loads_here(p))
-		return;
-	buf = mmap(NULL, NPAGES * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	ck_assert_ptr_ne(buf, MAP_FAILED);
-	/* one fault per page: no transparent huge page */
-	ck_assert_int_eq(madvise(buf, NPAGES * page, MADV_NOHUGEPAGE), 0);
-	c.span_lo[0] = (__u64)(unsigned long)buf;
-	c.span_hi[0] = c.span_lo[0] + NPAGES * page;
-	ck_assert_msg(session__open(&sess, &c, session__path_flag(p), &err) == 0, "%s", err.msg);
-	fd = open_faults(PERF_SAMPLE_ADDR | PERF_SAMPLE_WEIGHT | PERF_SAMPLE_DATA_SRC);
-	ck_assert_int_ge(fd, 0);
-	/* the ioctl, not a bpf_link: perf links came in 5.15 */
-	ck_assert_int_eq(ioctl(fd, PERF_EVENT_IOC_SET_BPF, session__prog_fd(&sess)), 0);
-	ck_assert_int_eq(ioctl(fd, PERF_EVENT_IOC_ENABLE, 0), 0);
-	for (i = 0; i < NPAGES; i++)
-		((volatile char *)buf)[i * page] = 1;
-	ck_assert_int_eq(ioctl(fd, PERF_EVENT_IOC_DISABLE, 0), 0);
-	ck_assert_int_eq(snapshot__init(&snap, 1), 0);
-	ck_assert_int_eq(session__read(&sess, &snap), 0);
-	if (filled) {
-		ck_assert_uint_eq(snap.counters.kept, NPAGES);
-		ck_assert_uint_eq(snap.counters.fields_missing, 0);
-		ck_assert_uint_eq(snap.cells[LDLAT_CLASS_UNKNOWN].count, NPAGES);
-		ck_assert_uint_eq(snap.cells[LDLAT_CLASS_UNKNOWN].slot[0], NPAGES); /* latency 0 */
-	} else {
-		ck_assert_uint_eq(snap.counters.kept, 0);
-		ck_assert_uint_ge(snap.counters.fields_missing, NPAGES);
-	}
-	ck_assert_uint_ge(snap.counters.seen, NPAGES);
-	snapshot__free(&snap);
-	close(fd);
-	session__close(&sess);
-	munmap(buf, NPAGES * page);
 				  .need = LDLAT_HAS_ADDR | LDLAT_HAS_LAT | LDLAT_HAS_DSRC };
 	const __u64 l1 = PERF_MEM_S(OP, LOAD) | PERF_MEM_S(LVL, HIT) | PERF_MEM_S(LVL, L1) |
 			 PERF_MEM_S(LVLNUM, L1);
@@ -1099,13 +1110,13 @@ int main(void)
 	tcase_add_loop_test(tc, test_top_off_costs_nothing, 0, 2);
 	tcase_add_loop_test(tc, test_read_paths_load, 0, 6);
 	tcase_add_loop_test(tc, test_read_path_fields, 0, 2);
+	tcase_add_test(tc, test_hand_counts);
+	tcase_add_test(tc, test_read_sample_data);
 	suite_add_tcase(s, tc);
 	/* a case of its own: make test-kernels leaves it out (TCG runs XDP's repeats slowly) */
 	tc = tcase_create("bench");
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, test_bench_entry);
-	tcase_add_test(tc, test_hand_counts);
-	tcase_add_test(tc, test_read_sample_data);
 	suite_add_tcase(s, tc);
 	return run_suite(s);
 }
