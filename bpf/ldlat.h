@@ -602,19 +602,19 @@ LDLAT_INLINE enum ldlat_verdict ldlat_judge(const volatile struct ldlat_config *
 					    const struct ldlat_sample *s, __u32 *range, __u32 *cls)
 {
 	int r = 0;
-	__u32 k = LDLAT_CLASS_UNKNOWN, flags = s->flags, need = c->need & ~LDLAT_HAS_LAT;
+	__u32 k = LDLAT_CLASS_UNKNOWN, need = c->need & ~LDLAT_HAS_LAT;
 	bool window = c->min_lat || c->max_lat != ~0ull;
 
+	if ((s->flags & need) != need)
+		return LDLAT_DROP_MISSING;
 	/*
 	 * A sample without a measured latency is kept (and counted apart from
 	 * the latency buckets) unless a latency window must judge it: it has
 	 * nothing to be judged by, and is dropped as missing that field.
+	 * window and need are read-only data: without a window the verifier
+	 * drops the test.
 	 */
-	if (!ldlat_lat_measured(s))
-		flags &= ~LDLAT_HAS_LAT;
-	if (window)
-		need |= c->need & LDLAT_HAS_LAT;
-	if ((flags & need) != need)
+	if (window && (c->need & LDLAT_HAS_LAT) && !ldlat_lat_measured(s))
 		return LDLAT_DROP_MISSING;
 	if (c->ntgids && !ldlat_tgid_wanted(c, s->tgid))
 		return LDLAT_DROP_TGID;

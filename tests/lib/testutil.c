@@ -598,3 +598,29 @@ bool kernel_zero_fills_fields(void)
 	ck_assert_int_eq(sscanf(u.release, "%d.%d", &ma, &mi), 2);
 	return ma > 6 || (ma == 6 && mi >= 3) || !f.sample_flags;
 }
+
+void drop_unseen(char *s)
+{
+	static const char *const lines[] = { "\nunseen: ", "ldlat_samples_unseen" };
+	char *p, *e, *b;
+	unsigned int i;
+
+	for (i = 0; i < sizeof(lines) / sizeof(lines[0]); i++)
+		while ((p = strstr(s, lines[i]))) {
+			if (*p == '\n')
+				p++;
+			for (b = p; b > s && b[-1] != '\n'; b--)
+				;
+			e = strchr(p, '\n');
+			e = e ? e + 1 : p + strlen(p);
+			memmove(b, e, strlen(e) + 1);
+		}
+	p = strstr(s, "\"unseen\":{");
+	if (p) {
+		e = strchr(p, '}');
+		if (!e)
+			return;
+		memcpy(p, "\"unseen\":null", strlen("\"unseen\":null"));
+		memmove(p + strlen("\"unseen\":null"), e + 1, strlen(e + 1) + 1);
+	}
+}

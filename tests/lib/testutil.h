@@ -157,4 +157,11 @@ void perf_record_start(struct perf_recorder *r, char *const argv[]);
 /* Ends it (the FIFOs closed), asserting it exits 0, and removes the FIFOs. */
 void perf_record_stop(struct perf_recorder *r);
 
+/*
+ * What a live run measures and a file cannot (the events' counts against
+ * what the program saw) taken out of a report, in place: the text line, the
+ * JSON object (null, as a file's), the OpenMetrics family.
+ */
+void drop_unseen(char *s);
+
 #endif

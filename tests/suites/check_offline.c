@@ -1164,37 +1164,6 @@ static void blank_run(char *s, bool other_run)
 }
 
 /*
- * What a live run measures and a file cannot (the events' counts against
- * what the program saw) taken out of s, in place: the text line, the JSON
- * object (null, as a file's), the OpenMetrics family.
- */
-static void drop_unseen(char *s)
-{
-	static const char *const lines[] = { "\nunseen: ", "ldlat_samples_unseen" };
-	char *p, *e, *b;
-	unsigned int i;
-
-	for (i = 0; i < ARRAY_SIZE(lines); i++)
-		while ((p = strstr(s, lines[i]))) {
-			b = p;
-			while (b > s && b[-1] != '\n')
-				b--;
-			if (b == p && *p == '\n')
-				b = p + 1;
-			e = strchr(p + 1, '\n');
-			e = e ? e + 1 : p + strlen(p);
-			memmove(b, e, strlen(e) + 1);
-		}
-	p = strstr(s, "\"unseen\":{");
-	if (p) {
-		e = strchr(p, '}');
-		ck_assert_ptr_nonnull(e);
-		memcpy(p, "\"unseen\":null", strlen("\"unseen\":null"));
-		memmove(p + strlen("\"unseen\":null"), e + 1, strlen(e + 1) + 1);
-	}
-}
-
-/*
  * JSON through the schema checker, OpenMetrics through the OpenMetrics parser
  * of Debian's python3-prometheus-client, the Prometheus text format through
  * promtool; text as it is.
