@@ -280,17 +280,17 @@ START_TEST(test_class_groups)
 		{ "remote-ram", "remote-ram-any,remote-ram-1hop,remote-ram-2hop,remote-ram-3hop" },
 		{ "ram",
 		  "local-ram,remote-ram-any,remote-ram-1hop,remote-ram-2hop,remote-ram-3hop" },
-		{ "cache", "l1,lfb,l2,l3,l4,msc,any-cache,local-hitm,peer-cache,remote-cache-any,"
+		{ "cache", "l1,lfb,l2-mhb,l2,l3,l4,msc,any-cache,local-hitm,peer-cache,remote-cache-any,"
 			   "remote-cache-1hop,remote-cache-2hop,remote-cache-3hop,remote-hitm" },
 		{ "all", "unknown,l1,lfb,l2,l3,l4,msc,any-cache,local-hitm,peer-cache,"
 			 "remote-cache-any,remote-cache-1hop,remote-cache-2hop,remote-cache-3hop,"
 			 "remote-hitm,local-ram,remote-ram-any,remote-ram-1hop,remote-ram-2hop,"
-			 "remote-ram-3hop,pmem,cxl,io,uncached,miss" },
+			 "remote-ram-3hop,pmem,cxl,io,uncached,miss,l2-mhb" },
 	};
 	static const char *const names[LDLAT_NCLASS] = {
 		"unknown source",
 		"L1 hit",
-		"fill buffer hit",
+		"L1 fill buffer hit",
 		"L2 hit",
 		"L3 hit",
 		"L4 hit",
@@ -313,6 +313,7 @@ START_TEST(test_class_groups)
 		"I/O memory",
 		"uncached memory",
 		"cache miss, source unknown",
+		"L2 miss-handling buffer hit",
 	};
 	__u32 group, members;
 	struct err err = {};
