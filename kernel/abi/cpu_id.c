@@ -264,6 +264,7 @@ static int cpu_id__core_types_by_sysfs(struct cpu_id *id)
 int cpu_id__read(struct cpu_id *id, struct err *err)
 {
 	const char *env = getenv("LDLAT_CPU");
+	struct err online_err = {};
 	struct cpumap online;
 	int e;
 
@@ -281,7 +282,7 @@ int cpu_id__read(struct cpu_id *id, struct err *err)
 	cpu_id__from_cpuid(id);
 	if (!id->hybrid)
 		return 0;
-	e = cpumap__online(&online);
+	e = cpumap__online(&online, &online_err);
 	if (!e) {
 		e = cpu_id__core_types_by_cpuid(&online, &id->core, &id->atom);
 		cpumap__free(&online);

@@ -77,15 +77,22 @@ int cpumap__parse(struct cpumap *map, const char *list, struct err *err)
 	return 0;
 }
 
-int cpumap__online(struct cpumap *map)
+int cpumap__online(struct cpumap *map, struct err *err)
 {
-	struct err err = {};
-	char buf[4096];
-	int n = sysfs__read("devices/system/cpu/online", buf, sizeof(buf));
+	static const char rel[] = "devices/system/cpu/online";
+	char buf[4096], path[4096];
+	int e = sysfs__read(rel, buf, sizeof(buf));
 
-	if (n < 0)
-		return n;
-	return cpumap__parse(map, buf, &err);
+	if (e >= 0)
+		e = cpumap__parse(map, buf, err);
+	if (e < 0) {
+		sysfs__path(path, sizeof(path), rel);
+		/* the kernel's file, not the user's input, whatever the errno */
+		err__msg(err, "cannot read the online CPUs from %s: %s", path,
+			 e == -EINVAL ? err->msg : strerror(-e));
+		return err__system(err, e);
+	}
+	return 0;
 }
 
 bool cpumap__has(const struct cpumap *map, int cpu)

@@ -20,8 +20,11 @@ struct cpumap {
  */
 int cpumap__parse(struct cpumap *map, const char *list, struct err *err);
 
-/* The online CPUs (sysfs devices/system/cpu/online). Returns 0 or -errno. */
-int cpumap__online(struct cpumap *map);
+/*
+ * The online CPUs (sysfs devices/system/cpu/online).  Returns 0 or -errno
+ * with err's sentence naming the file; any failure is the system's.
+ */
+int cpumap__online(struct cpumap *map, struct err *err);
 
 bool cpumap__has(const struct cpumap *map, int cpu);
 

@@ -76,11 +76,9 @@ int sideband__open(struct sideband *sb, const struct target *target, struct err 
 	if (e)
 		return e;
 	if (target->kind == TARGET_CPUS || (target->kind == TARGET_TASKS && target->inherit)) {
-		e = cpumap__online(&all.cpus);
-		if (e) {
-			err__msg(err, "cannot read the online CPUs: %s", strerror(-e));
+		e = cpumap__online(&all.cpus, err);
+		if (e)
 			return e;
-		}
 		if (target->kind == TARGET_TASKS) {
 			/* the kernel maps an inherited task event's ring only per CPU */
 			all.kind = TARGET_TASKS;

@@ -404,7 +404,7 @@ START_TEST(test_cpu_id_core_types)
 	ck_assert_int_eq(cpu_id__read(&id, &err), 0);
 	ck_assert(id.x86 && !id.overridden && id.stepping >= 0);
 	ck_assert_ptr_nonnull(strstr(id.id, id.vendor));
-	ck_assert_int_eq(cpumap__online(&online), 0);
+	ck_assert_int_eq(cpumap__online(&online, &err), 0);
 	ck_assert_int_eq(sched_getaffinity(0, sizeof(before), &before), 0);
 	ck_assert_int_eq(cpu_id__core_types_by_cpuid(&online, &core, &atom), 0);
 	ck_assert_int_eq(sched_getaffinity(0, sizeof(after), &after), 0);

@@ -287,11 +287,7 @@ static int target__add_pids(struct target *t, const struct target_opts *o, pid_t
 
 static int target__online(struct target *t, struct err *err)
 {
-	int e = cpumap__online(&t->cpus);
-
-	if (e)
-		err__msg(err, "cannot read the online CPUs: %s", strerror(-e));
-	return e;
+	return cpumap__online(&t->cpus, err);
 }
 
 /* -C's CPUs into t->cpus, each of them online: an offline CPU cannot be opened. */
@@ -301,7 +297,7 @@ static int target__cpus(struct target *t, const struct target_opts *o, struct er
 	int i, e = cpumap__parse(&t->cpus, o->cpus, err);
 
 	if (!e)
-		e = cpumap__online(&online);
+		e = cpumap__online(&online, err);
 	for (i = 0; !e && i < t->cpus.nr; i++) {
 		if (cpumap__has(&online, t->cpus.cpu[i]))
 			continue;
