@@ -253,7 +253,8 @@ static int offline__vmas(const struct offline *o, pid_t pid, struct vmas *vs, st
 		if (vs->v[i].hi > vs->v[i].lo)
 			vs->v[k++] = vs->v[i];
 	vs->n = k;
-	qsort(vs->v, vs->n, sizeof(*vs->v), vma_cmp);
+	if (vs->n) /* no mappings: v may be NULL, which qsort may not be given */
+		qsort(vs->v, vs->n, sizeof(*vs->v), vma_cmp);
 	return 0;
 }
 

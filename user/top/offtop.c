@@ -501,7 +501,8 @@ static int offtop__sideband(struct offtop *t, struct err *err)
 		t->sb_seq[i] = recs[i].seq;
 		t->sb_latest[i] = max_at;
 	}
-	qsort(recs, n, sizeof(*recs), sb_rec__cmp);
+	if (n) /* no side band: recs may be NULL, which qsort may not be given */
+		qsort(recs, n, sizeof(*recs), sb_rec__cmp);
 	for (i = 0; i < n && !e; i++) {
 		switch (recs[i].r.type) {
 		case PERF_RECORD_MMAP:

@@ -59,7 +59,9 @@ static void top_rows__fold(struct top_rows *rows, bool offset, bool blocks)
 	size_t i, k = 0;
 	struct top_row *dst;
 
-	qsort(rows->r, rows->n, sizeof(*rows->r), offset ? row__cmp_block : row__cmp_object);
+	if (rows->n) /* no rows: r may be NULL, which qsort may not be given */
+		qsort(rows->r, rows->n, sizeof(*rows->r),
+		      offset ? row__cmp_block : row__cmp_object);
 	for (i = 0; i < rows->n; i++) {
 		struct top_row *r = &rows->r[i];
 
@@ -178,7 +180,8 @@ static int row__cmp_sort(const void *a, const void *b, void *arg)
 
 void top_rows__sort(struct top_rows *rows, enum top_sort sort)
 {
-	qsort_r(rows->r, rows->n, sizeof(*rows->r), row__cmp_sort, &sort);
+	if (rows->n) /* no rows: r may be NULL, which qsort_r may not be given */
+		qsort_r(rows->r, rows->n, sizeof(*rows->r), row__cmp_sort, &sort);
 }
 
 /* ---- text ---------------------------------------------------------------- */
