@@ -72,10 +72,44 @@ int err__status(const struct err *err, int e)
 	return e == -EINVAL || e == -ERANGE ? ERR_EXIT_INPUT : ERR_EXIT_SYSTEM;
 }
 
+void err__escape(FILE *out, const char *s)
+{
+	const unsigned char *c;
+
+	for (c = (const unsigned char *)s; *c; c++) {
+		if (*c == '\n')
+			fputs("\\n", out);
+		else if (*c == '\t')
+			fputs("\\t", out);
+		else if (*c < 0x20 || *c == 0x7f)
+			fprintf(out, "\\x%02x", *c);
+		else
+			fputc(*c, out);
+	}
+}
+
 int err__report(const struct err *err, int e, const char *tool, FILE *out)
 {
 	/* a failure nobody worded (an allocation's, say) still says what failed */
-	if (e)
-		fprintf(out, "%s: %s\n", tool, err->msg[0] ? err->msg : strerror(-e));
+	if (e) {
+		fprintf(out, "%s: ", tool);
+		err__escape(out, err->msg[0] ? err->msg : strerror(-e));
+		fputc('\n', out);
+	}
 	return err__status(err, e);
+}
+
+int err__check_stdout(int status, const char *tool)
+{
+	int e = 0;
+
+	errno = 0;
+	if (fflush(stdout))
+		e = errno ? errno : EIO;
+	else if (ferror(stdout))
+		e = EIO; /* an earlier write failed: its errno is gone */
+	if (!e || status)
+		return status;
+	fprintf(stderr, "%s: cannot write the report to standard output: %s\n", tool, strerror(e));
+	return ERR_EXIT_SYSTEM;
 }

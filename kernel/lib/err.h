@@ -19,7 +19,11 @@
  *     ERANGE that is not.  The mark holds for that errno as it travels up.
  *
  * err__status() turns an error into the exit status, err__report() into the
- * tool's line on stderr and the exit status: the one place for each.
+ * tool's line on stderr and the exit status: the one place for each.  The
+ * rule: 0 success, 1 the system failed (ERR_EXIT_SYSTEM), 2 the user's input
+ * or a privilege the user lacks (ERR_EXIT_INPUT).  A sentence quotes the
+ * user's input as given; err__report escapes its control characters, so an
+ * error is always one line on stderr.
  */
 #ifndef LDLAT_ERR_H
 #define LDLAT_ERR_H
@@ -70,8 +74,19 @@ int err__status(const struct err *err, int e);
 
 /*
  * Prints "tool: sentence" to out when e is an error (strerror's words when
- * nothing set a sentence); returns err__status(err, e).
+ * nothing set a sentence), its control characters escaped (a newline as \n,
+ * others as \xNN); returns err__status(err, e).
  */
 int err__report(const struct err *err, int e, const char *tool, FILE *out);
+
+/* s into out with its control characters escaped, as err__report prints them. */
+void err__escape(FILE *out, const char *s);
+
+/*
+ * At a successful end: flushes stdout and says whether everything written
+ * to it arrived (a full disk, /dev/full, a closed pipe).  Returns status, or
+ * ERR_EXIT_SYSTEM with a line on stderr when the output was lost.
+ */
+int err__check_stdout(int status, const char *tool);
 
 #endif

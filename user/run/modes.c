@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kernel/lib/err.h"
 #include "user/run/cli.h"
 #include "user/run/modes.h"
 
@@ -98,6 +99,7 @@ struct scan {
 	int operand;		 /* argv index of the word form's operand; 0: none */
 	struct given given[MODES_OPTS];
 	int ngiven;
+	const char *unknown; /* an option no mode knows, as given; NULL: none */
 };
 
 static const struct mode *mode_by_name(const struct mode_table *t, const char *name)
@@ -170,8 +172,10 @@ static void scan_args(const struct mode_opts *o, struct scan *s, int argc, char 
 					break;
 			break;
 		}
-		if (c == '?')
+		if (c == '?') {
+			s->unknown = sub_argv[optind - 1 > 0 ? optind - 1 : 0];
 			break;
+		}
 		/* an option missing its argument still tells the mode (ldlat-hist --input) */
 		missing = c == ':';
 		if (missing)
@@ -228,12 +232,14 @@ static void refuse(const struct mode_table *t, const struct mode *m, bool word,
 			len += snprintf(others + len, sizeof(others) - len, "%s'%s %s'",
 					len ? ", " : "", t->tool, t->modes[i].name);
 	}
-	if (opt)
+	if (opt) {
 		fprintf(stderr, "%s: %s is not an option of %s; it is one of %s. ", t->tool,
 			g->name, chosen, others);
-	else
-		fprintf(stderr, "%s: a command ('%s') is not an argument of %s; %s takes one. ",
-			t->tool, g->command, chosen, others);
+	} else {
+		fprintf(stderr, "%s: a command ('", t->tool);
+		err__escape(stderr, g->command); /* one line, whatever the command's name holds */
+		fprintf(stderr, "') is not an argument of %s; %s takes one. ", chosen, others);
+	}
 	fprintf(stderr, "'%s %s --help' lists what %s takes\n", t->tool, m->name, m->name);
 }
 
@@ -292,6 +298,40 @@ static bool flag_given(const struct mode_table *t, const struct mode_opts *o, co
 	return false;
 }
 
+/*
+ * argp's error stream: each message arrives in one write (an unbuffered
+ * stream's printf writes once), "tool: sentence\n"; what the sentence
+ * quotes of the user's input may hold a newline or another control
+ * character, escaped here as err__report escapes them, so that an error
+ * stays one line.
+ */
+static ssize_t escaped_write(void *cookie, const char *buf, size_t len)
+{
+	size_t body = len && buf[len - 1] == '\n' ? len - 1 : len;
+	char *s = strndup(buf, body);
+
+	(void)cookie;
+	if (!s)
+		return fwrite(buf, 1, len, stderr) == len ? (ssize_t)len : -1;
+	err__escape(stderr, s);
+	if (body < len)
+		fputc('\n', stderr);
+	free(s);
+	return (ssize_t)len;
+}
+
+static FILE *escaped_stderr(void)
+{
+	static FILE *f;
+
+	if (!f) {
+		f = fopencookie(NULL, "w", (cookie_io_functions_t){ .write = escaped_write });
+		if (f)
+			setvbuf(f, NULL, _IONBF, 0);
+	}
+	return f ? f : stderr;
+}
+
 /* The mode's argp that argp_parse is parsing: modes__children counts its children. */
 static const struct argp *parsing;
 
@@ -330,6 +370,17 @@ const struct mode *modes__parse(const struct mode_table *t, int argc, char **arg
 		if (o ? o->modes & (1u << (m - t->modes)) : m->command)
 			continue;
 		refuse(t, m, s.word, o, g);
+		return NULL;
+	}
+	/* getopt would echo a newline in it raw: the message is ours, one line */
+	if (s.unknown &&
+	    s.unknown[strcspn(s.unknown, "\x01\x02\x03\x04\x05\x06\x07\x08\t\n\v\f"
+					 "\r\x0e\x0f\x10\x11\x12\x13\x14\x15\x16\x17\x18"
+					 "\x19\x1a\x1b\x1c\x1d\x1e\x1f\x7f")]) {
+		fprintf(stderr, "%s: unrecognized option '", t->tool);
+		err__escape(stderr, s.unknown);
+		fprintf(stderr, "'\nTry `%s --help' or `%s --usage' for more information.\n",
+			t->tool, t->tool);
 		return NULL;
 	}
 	/* ldlat-hist report A --input B: one of them would go unread */
@@ -394,6 +445,7 @@ error_t modes__children(int key, struct argp_state *state, void *const inputs[],
 
 	if (key != ARGP_KEY_INIT)
 		return ARGP_ERR_UNKNOWN;
+	state->err_stream = escaped_stderr();
 	while (c && c[nchildren].argp)
 		nchildren++;
 	/* one input per option group, in their order: a mode's two lists must agree */
@@ -414,5 +466,6 @@ int modes__main(const struct mode_table *t, int argc, char **argv, void *input)
 
 	argp_err_exit_status = EXIT_USAGE;
 	m = modes__parse(t, argc, argv, input, &status);
-	return m ? m->run(input) : status;
+	/* a mode's output that never arrived (a full disk, /dev/full) is a failure, exit 1 */
+	return m ? err__check_stdout(m->run(input), t->tool) : status;
 }
