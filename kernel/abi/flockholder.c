@@ -8,7 +8,8 @@
 #include "kernel/abi/flockholder.h"
 #include "kernel/abi/sysfs.h"
 
-int flock__holder(int fd)
+/* The first holder of a flock on fd's file, other than this process, that want accepts. */
+static int flock__find(int fd, bool (*want)(int pid, int arg), int arg)
 {
 	char line[256];
 	unsigned int maj, min;
@@ -28,26 +29,72 @@ int flock__holder(int fd)
 			continue;
 		if (sscanf(line, "%*d: FLOCK %*s %*s %d %x:%x:%lu", &pid, &maj, &min, &ino) == 4 &&
 		    ino == st.st_ino && maj == major(st.st_dev) && min == minor(st.st_dev) &&
-		    pid != getpid())
+		    pid != getpid() && want(pid, arg))
 			found = pid;
 	}
 	fclose(f);
 	return found;
 }
 
+static bool any_pid(int pid, int arg)
+{
+	(void)pid;
+	(void)arg;
+	return true;
+}
+
+static bool this_pid(int pid, int arg)
+{
+	return pid == arg;
+}
+
+int flock__holder(int fd)
+{
+	return flock__find(fd, any_pid, 0);
+}
+
+bool flock__held_by(int fd, int pid)
+{
+	return pid > 0 && flock__find(fd, this_pid, pid) == pid;
+}
+
+/* /proc/PID/stat after "PID (comm)", into buf; NULL if there is no such process. */
+static const char *proc_stat(int pid, char *buf, size_t len)
+{
+	char path[64], *p;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	if (pid <= 0 || file__read(path, buf, len) < 0)
+		return NULL;
+	p = strrchr(buf, ')'); /* comm may hold spaces and parentheses */
+	return p ? p + 1 : NULL;
+}
+
 /* The parent of pid from /proc/PID/stat ("PID (comm) S PPID ..."); 0 if unknown. */
 static int parent_of(int pid)
 {
-	char path[64], buf[512], *p;
+	char buf[512];
+	const char *p = proc_stat(pid, buf, sizeof(buf));
 	int ppid;
 
-	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
-	if (file__read(path, buf, sizeof(buf)) < 0)
-		return 0;
-	p = strrchr(buf, ')'); /* comm may hold spaces and parentheses */
-	if (!p || sscanf(p + 1, " %*c %d", &ppid) != 1)
+	if (!p || sscanf(p, " %*c %d", &ppid) != 1)
 		return 0;
 	return ppid;
+}
+
+unsigned long long proc__start_time(int pid)
+{
+	char buf[1024];
+	const char *p = proc_stat(pid, buf, sizeof(buf));
+	unsigned long long start;
+
+	/* fields 3 (state) to 21 skipped, 22 is starttime */
+	if (!p || sscanf(p,
+			 " %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d %*d %*d"
+			 " %*d %*d %llu",
+			 &start) != 1)
+		return 0;
+	return start;
 }
 
 bool proc__is_ancestor(int pid)

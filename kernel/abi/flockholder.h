@@ -15,4 +15,14 @@ int flock__holder(int fd);
 /* Whether pid is this process's parent, or its parent's parent, and so on. */
 bool proc__is_ancestor(int pid);
 
+/* Whether pid holds a flock on fd's file (shared or exclusive; waiters do not count). */
+bool flock__held_by(int fd, int pid);
+
+/*
+ * When process pid started (/proc/PID/stat's starttime, clock ticks since
+ * boot); 0 when there is no such process.  A PID and its start time name a
+ * process for good: a PID alone may be another's once its owner died.
+ */
+unsigned long long proc__start_time(int pid);
+
 #endif

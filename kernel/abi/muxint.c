@@ -28,14 +28,30 @@ int muxint__get(const char *pmu, int *ms)
 	return 0;
 }
 
-static int muxint__write(const char *pmu, int ms)
+int muxint__path(const char *pmu, char *path, size_t len)
 {
-	char rel[256], path[4096], buf[32];
-	int fd, n, e = 0;
+	char rel[256];
 
 	muxint__rel(rel, sizeof(rel), pmu);
-	if (sysfs__path(path, sizeof(path), rel))
-		return -ENAMETOOLONG;
+	return sysfs__path(path, len, rel);
+}
+
+int muxint__read_path(const char *path, int *ms)
+{
+	char buf[32];
+	int n = file__read(path, buf, sizeof(buf));
+
+	if (n < 0)
+		return n;
+	*ms = atoi(buf);
+	return 0;
+}
+
+int muxint__write_path(const char *path, int ms)
+{
+	char buf[32];
+	int fd, n, e = 0;
+
 	fd = open(path, O_WRONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
@@ -44,6 +60,15 @@ static int muxint__write(const char *pmu, int ms)
 		e = -errno ? -errno : -EIO;
 	close(fd);
 	return e;
+}
+
+static int muxint__write(const char *pmu, int ms)
+{
+	char path[4096];
+
+	if (muxint__path(pmu, path, sizeof(path)))
+		return -ENAMETOOLONG;
+	return muxint__write_path(path, ms);
 }
 
 int muxint__set(struct muxint_saved *saved, const char *pmu, int ms, struct err *err)

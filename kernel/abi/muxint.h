@@ -23,6 +23,13 @@ struct muxint_saved {
 	} pmu[MUXINT_MAX_PMUS];
 };
 
+/* The file of the PMU's interval (under LDLAT_SYSFS). Returns 0 or -ENAMETOOLONG. */
+int muxint__path(const char *pmu, char *path, size_t len);
+
+/* The interval in that file, and a new one into it. Return 0 or -errno. */
+int muxint__read_path(const char *path, int *ms);
+int muxint__write_path(const char *path, int ms);
+
 /* The PMU's interval in ms. Returns 0, -ENOENT when it has none, or -errno. */
 int muxint__get(const char *pmu, int *ms);
 

@@ -56,6 +56,7 @@ enum {
 	OPT_PER_GROUP,
 	OPT_MUX_INTERVAL,
 	OPT_CONFIG,
+	OPT_RECOVER,
 };
 
 static const char doc[] =
@@ -178,6 +179,28 @@ static const struct argp what_argp = { .options = what_options, .parser = stat_p
 static const struct argp how_argp = { .options = how_options, .parser = stat_parse };
 static const struct argp plan_opt_argp = { .options = plan_options, .parser = stat_parse };
 
+static const struct argp_option recover_options[] = {
+	{ "recover", OPT_RECOVER, NULL, 0,
+	  "put back the multiplexing intervals a run killed before its end left changed", 0 },
+	{},
+};
+
+static error_t recover_parse(int key, char *arg, struct argp_state *state)
+{
+	(void)arg;
+	(void)state;
+	return key == OPT_RECOVER ? 0 : ARGP_ERR_UNKNOWN;
+}
+
+static const struct argp recover_argp = {
+	.options = recover_options,
+	.parser = recover_parse,
+	.doc = "Puts back what a run killed before its end (SIGKILL) left changed: the PMUs' "
+	       "perf_event_mux_interval_ms, as " MUXLOCK_PATH " records it, where it still reads "
+	       "what that run set.  Every ldlat-stat run as root does the same at its start; "
+	       "this does it alone, and says what it did.",
+};
+
 /* Each mode's options, as children; their inputs in stat_args, in the same order. */
 static const struct argp_child count_children[] = {
 	{ &what_argp, 0, NULL, 0 },
@@ -235,8 +258,7 @@ struct stat_run {
 	struct counting counting;
 	bool counting_init;
 	struct run run;
-	struct muxint_saved mux;
-	int mux_lock; /* muxlock__take's fd while the intervals are ours to change; -1 */
+	struct muxlock mux; /* the intervals this run changed, recorded; fd -1: none */
 	int mux_ms;
 	double start;
 	/* -i: the totals at the previous interval */
@@ -333,17 +355,40 @@ static int on_interval(void *ctx)
 	return e;
 }
 
+/* Notice lines, each on a line of its own in out, after prefix. */
+static void print_lines(FILE *out, const char *prefix, const char *lines)
+{
+	const char *line, *nl;
+
+	for (line = lines; *line; line = nl + 1) {
+		nl = strchrnul(line, '\n');
+		if (nl > line)
+			fprintf(out, "%s%.*s\n", prefix, (int)(nl - line), line);
+		if (!*nl)
+			break;
+	}
+}
+
+/* What a run killed before its end had left changed, and this one put back: a line each. */
+static void say_recovered(const char *recovered)
+{
+	print_lines(stderr, NAME ": ", recovered);
+}
+
 static int set_mux_interval(struct stat_run *s, struct err *err)
 {
 	char pmus[MUXINT_MAX_PMUS][64];
 	int i, n, e;
 
-	s->mux_lock = muxlock__take(err);
-	if (s->mux_lock < 0)
-		return s->mux_lock;
+	char recovered[1024] = "";
+
+	e = muxlock__take(&s->mux, recovered, sizeof(recovered), err);
+	say_recovered(recovered);
+	if (e)
+		return e;
 	n = counting__pmus(&s->counting, pmus, MUXINT_MAX_PMUS);
 	for (i = 0; i < n; i++) {
-		e = muxint__set(&s->mux, pmus[i], s->args->mux_ms, err);
+		e = muxlock__set(&s->mux, pmus[i], s->args->mux_ms, err);
 		if (e)
 			return e;
 	}
@@ -530,7 +575,8 @@ static int stat_main(struct stat_run *s)
 static int run_stat(void *input)
 {
 	struct stat_args *a = input;
-	struct stat_run s = { .args = a, .mux_lock = -1 };
+	struct stat_run s = { .args = a, .mux.fd = -1 };
+	char recovered[1024] = "";
 	struct err err = {};
 	int status, e;
 
@@ -545,12 +591,23 @@ static int run_stat(void *input)
 			return EXIT_FAIL;
 		}
 	}
+	/*
+	 * a run killed before its end (SIGKILL) left intervals changed: as root,
+	 * any run puts them back, so that none reports or keeps a dead run's value
+	 */
+	e = a->plan || a->mux_ms ? 0 : muxlock__recover(recovered, sizeof(recovered), &err);
+	/* not root, or a live run's: not this run's to put back */
+	if (e < 0 && e != -EPERM && e != -EBUSY)
+		fprintf(stderr, NAME ": warning: %s\n", err.msg);
+	say_recovered(recovered);
+	err__clear(&err);
 	run__init(&s.run, &a->cli, NAME);
 	status = stat_main(&s);
 	/* the PMUs' intervals go back on every path, Ctrl-C included (a signalfd ended the wait) */
-	if (muxint__restore(&s.mux))
-		fprintf(stderr, NAME ": warning: could not put perf_event_mux_interval_ms back\n");
-	muxlock__release(s.mux_lock);
+	if (muxlock__release(&s.mux))
+		fprintf(stderr,
+			NAME ": warning: could not put perf_event_mux_interval_ms back; the next "
+			     "run as root puts it back (ldlat-stat recover)\n");
 	if (s.counting_init)
 		counting__free(&s.counting);
 	run__teardown(&s.run);
@@ -558,11 +615,30 @@ static int run_stat(void *input)
 	return status;
 }
 
+/* recover: the exit status; the lines it put back, or that there was nothing to do. */
+static int run_recover(void *input)
+{
+	char recovered[1024] = "";
+	struct err err = {};
+	int n;
+
+	(void)input;
+	n = muxlock__recover(recovered, sizeof(recovered), &err);
+	if (n < 0)
+		return err__report(&err, n, NAME, stderr);
+	print_lines(stdout, "", recovered);
+	if (!n && !recovered[0])
+		printf("nothing to recover: no run left perf_event_mux_interval_ms changed\n");
+	return EXIT_OK;
+}
+
 static const struct mode modes[] = {
 	{ "count", NULL, NULL, true, "count the events, with the options above", &count_argp,
 	  run_stat },
 	{ "plan", "plan", NULL, false, "print the groups the events are planned into", &plan_argp,
 	  run_stat },
+	{ "recover", "recover", NULL, false, "put back what a killed run left changed",
+	  &recover_argp, run_recover },
 };
 
 static const struct mode_table stat_modes = { NAME, modes, ARRAY_SIZE(modes) };
