@@ -4,6 +4,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/ptrace.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -19,6 +20,7 @@
 int command__start(struct command *cmd, char *const argv[], struct err *err)
 {
 	int pipefd[2], child_errno = 0, st;
+	pid_t tool = getpid();
 	ssize_t n;
 
 	memset(cmd, 0, sizeof(*cmd));
@@ -37,6 +39,12 @@ int command__start(struct command *cmd, char *const argv[], struct err *err)
 	if (cmd->pid == 0) {
 		close(pipefd[0]);
 		signals__child();
+		/*
+		 * the command dies with the tool, even of SIGKILL: nothing samples
+		 * it then, and a breakpoint the tool set would be left in it
+		 */
+		if (prctl(PR_SET_PDEATHSIG, SIGKILL) || getppid() != tool)
+			_exit(127); /* the tool died before it could be tied to it */
 		/* the parent sees the exec as a SIGTRAP stop, before the first instruction */
 		if (ptrace(PTRACE_TRACEME, 0, NULL, NULL) == 0)
 			execvp(argv[0], argv);
@@ -64,6 +72,8 @@ int command__start(struct command *cmd, char *const argv[], struct err *err)
 		return err__set(err, -ECHILD, "'%s' ended before it could be watched", argv[0]);
 	}
 	cmd->traced = true;
+	/* while traced (run to its entry, int3 in its text), the tracer's death kills it */
+	ptrace(PTRACE_SETOPTIONS, cmd->pid, NULL, (void *)(long)PTRACE_O_EXITKILL);
 	cmd->pidfd = (int)syscall(SYS_pidfd_open, cmd->pid, 0);
 	if (cmd->pidfd < 0) {
 		int e = errno;

@@ -2,7 +2,10 @@
 /*
  * command.h - the command after '--': started stopped at its exec, so that
  * events open and address ranges resolve against the new program before it
- * runs its first instruction; then let go.
+ * runs its first instruction; then let go.  It lives no longer than the
+ * tool: however the tool ends (SIGKILL too), the kernel kills the command
+ * (PR_SET_PDEATHSIG, and PTRACE_O_EXITKILL while it is traced).  A program
+ * that must outlive the tool is started apart from it and named with -p.
  */
 #ifndef LDLAT_COMMAND_H
 #define LDLAT_COMMAND_H
