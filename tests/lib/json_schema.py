@@ -137,6 +137,7 @@ def check(o, where):
         need(p, "dir", str, where + ".pinned")
         need(p, "pid", int, where + ".pinned")
         need(p, "detached", bool, where + ".pinned")
+        need(p, "owner_dead", bool, where + ".pinned")
         need(p, "cgroup_removed", str, where + ".pinned", nullable=True)
 
 

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "kernel/abi/flockholder.h"
 #include "user/hist/pincmd.h"
 #include "user/report/printer.h"
 #include "user/run/runloop.h"
@@ -285,8 +286,16 @@ int pincmd__show(const char *tool, const struct pin_opts *po, const struct cli *
 		.pin_dir = ps.dir,
 		.pin_pid = (int)ps.meta.pid,
 		.pin_detached = ps.meta.detached,
+		/* a foreground run holds the set's flock while it lives, whatever its PID is now */
+		.pin_owner_dead = !ps.meta.detached && !flock__held_by(ps.dir_fd, (int)ps.meta.pid),
 		.cgroup_removed = removed ? ps.meta.cgroup_path : NULL,
 	};
+	if (run.pin_owner_dead && oo->format != OUTPUT_TEXT)
+		fprintf(stderr,
+			"%s: warning: PID %d, which pinned %s in the foreground, died without "
+			"removing "
+			"it: the set samples on with no one to end it (%s unpin %s removes it)\n",
+			tool, run.pin_pid, ps.dir, tool, ps.dir);
 	if (removed && oo->format != OUTPUT_TEXT)
 		fprintf(stderr,
 			"%s: warning: the cgroup %s has been removed since it was pinned: the set "

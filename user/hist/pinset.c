@@ -592,11 +592,26 @@ void pinset__remove(struct pinset *p)
 	bpffs_unmount(p);
 }
 
+/*
+ * A set the user may not read or remove: a privilege the user lacks, exit
+ * status 2, with what it takes.
+ */
+static int no_access(const char *opt, const char *dir, int e, struct err *err)
+{
+	err__msg(err,
+		 "%s '%s': %s: a pinned set is read and removed as root (or with CAP_BPF and "
+		 "access to the directory)",
+		 opt, dir, strerror(-e));
+	return err__input(err, -EPERM);
+}
+
 static int open_obj(struct pinset *p, const char *name, int *fd, struct err *err)
 {
 	*fd = obj_get(p->dir, name);
 	if (*fd >= 0)
 		return 0;
+	if (errno == EACCES || errno == EPERM)
+		return no_access("--show", p->dir, -errno, err);
 	err__msg(err,
 		 "--show '%s': the set has no '%s' (%s): it is incomplete; ldlat-hist --unpin %s "
 		 "removes it",
@@ -646,10 +661,17 @@ int pinset__open(struct pinset *p, const char *dir, struct err *err)
 	p->dir_fd = open(p->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (p->dir_fd < 0 || flock(p->dir_fd, LOCK_SH)) {
 		e = -errno;
-		err__msg(err, "--show '%s': %s", dir, strerror(-e));
+		if (e == -EACCES || e == -EPERM)
+			e = no_access("--show", dir, e, err);
+		else
+			err__msg(err, "--show '%s': %s", dir, strerror(-e));
 		goto fail;
 	}
 	e = dir__scan(p->dir_fd, p->dir, &sc);
+	if (e == -EACCES || e == -EPERM) {
+		e = no_access("--show", dir, e, err);
+		goto fail;
+	}
 	if (e) {
 		err__msg(err, "--show '%s': cannot list it: %s", dir, strerror(-e));
 		goto fail;
@@ -790,8 +812,10 @@ int pinset__unpin(const char *arg, int *removed, struct err *err)
 	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (fd < 0) {
 		e = -errno;
+		if (e == -EACCES || e == -EPERM)
+			return no_access("--unpin", dir, e, err);
 		err__msg(err, "--unpin '%s': %s", dir, strerror(-e));
-		return e == -EACCES ? err__input(err, -EPERM) : e;
+		return e;
 	}
 	if (flock(fd, LOCK_EX | LOCK_NB)) {
 		in_use(fd, "--unpin", dir, err);

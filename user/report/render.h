@@ -33,6 +33,7 @@ struct run_info {
 	const char *pin_dir;		/* a pinned set's --show: its directory, else NULL */
 	int pin_pid;			/* the ldlat-hist that pinned it */
 	bool pin_detached;		/* pinned with --detach */
+	bool pin_owner_dead;		/* in the foreground, and pin_pid died without unpinning */
 	const char *cgroup_removed;	/* the set's -G cgroup, when it has been removed */
 };
 

@@ -239,6 +239,7 @@ void render_json(FILE *out, const struct report *r, const struct snapshot *s)
 		json__string(&j, "dir", run->pin_dir);
 		json__i64(&j, "pid", run->pin_pid);
 		json__bool(&j, "detached", run->pin_detached);
+		json__bool(&j, "owner_dead", run->pin_owner_dead);
 		if (run->cgroup_removed)
 			json__string(&j, "cgroup_removed", run->cgroup_removed);
 		else

@@ -104,6 +104,11 @@ void render_text_run(FILE *out, const struct report *r, const struct snapshot *s
 		fprintf(out, " by ldlat-hist PID %d, %s", run->pin_pid,
 			run->pin_detached ? "detached" : "in the foreground");
 	fputc('\n', out);
+	if (run->pin_owner_dead)
+		fprintf(out,
+			"  warning: PID %d died without removing the set (killed before its end): "
+			"it samples on with no one to end it (ldlat-hist unpin %s removes it)\n",
+			run->pin_pid, run->pin_dir);
 	render_filters(out, r);
 	if (run->cgroup_removed)
 		fprintf(out,
