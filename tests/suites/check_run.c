@@ -1318,6 +1318,257 @@ START_TEST(test_other_signals)
 }
 END_TEST
 
+/* ---- SIGKILL: what a tool killed outright leaves, and who puts it back -------- */
+
+/* Waits up to 30 s for the sleeper (the tool's command) to be gone: adopted and killed, or never. */
+static void assert_sleeper_dies(const char *what)
+{
+	char pattern[96], *argv[] = { "pgrep", "-f", pattern, NULL }, *out, *err;
+	int i, rc = 0;
+
+	snprintf(pattern, sizeof(pattern), "^sleep %s$", sleeper());
+	for (i = 0; i < 300 && rc != 1; i++) {
+		rc = run(argv, 30, &out, &err);
+		free(out);
+		free(err);
+		if (rc != 1)
+			usleep(100000);
+	}
+	ck_assert_msg(rc == 1, "%s: the command runs on after the tool was killed", what);
+}
+
+/*
+ * The command dies with the tool, SIGKILL at any point: before it runs on to
+ * its entry (-a naming a library), while the entry breakpoint is in it, and
+ * once it runs.
+ */
+START_TEST(test_sigkill_command)
+{
+	static const int delay_us[] = { 0, 2000, 5000, 10000, 20000, 50000, 100000, 200000 };
+	char what[128];
+	char *argv[] = { (char *)build_path("ldlat-hist"),
+			 "--source",
+			 "page-faults",
+			 "-a",
+			 "libc.so.6",
+			 "--",
+			 "sleep",
+			 sleeper(),
+			 NULL };
+	struct child c;
+	unsigned int i;
+
+	signal(SIGINT, SIG_DFL);
+	for (i = 0; i <= ARRAY_SIZE(delay_us); i++) {
+		if (i < ARRAY_SIZE(delay_us)) {
+			child_spawn(&c, argv);
+			usleep(delay_us[i]);
+			snprintf(what, sizeof(what), "SIGKILL after %d us", delay_us[i]);
+		} else {
+			ck_assert_msg(child_spawn_started(&c, argv, 30), "%s", c.errbuf);
+			snprintf(what, sizeof(what), "SIGKILL once sampling");
+		}
+		kill(c.pid, SIGKILL);
+		ck_assert_int_eq(child_finish(&c, 30), 128 + SIGKILL);
+		child_free(&c);
+		assert_sleeper_dies(what);
+		assert_nothing_left();
+	}
+}
+END_TEST
+
+/* /proc/PID/stat's starttime (field 22), as the lock file records a run's. */
+static unsigned long long start_time(pid_t pid)
+{
+	char path[64], buf[1024], *p;
+	unsigned long long start = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	f = fopen(path, "r");
+	ck_assert_ptr_nonnull(f);
+	ck_assert_ptr_nonnull(fgets(buf, sizeof(buf), f));
+	fclose(f);
+	p = strrchr(buf, ')');
+	ck_assert_ptr_nonnull(p);
+	/* after ')': state (3) and 18 more fields, then starttime (22) */
+	ck_assert_int_eq(sscanf(p + 1,
+				" %*c"
+				" %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s "
+				"%*s %*s %llu",
+				&start),
+			 1);
+	return start;
+}
+
+/* The lock file ldlat-stat records its changes in, for this test alone (LDLAT_MUXLOCK). */
+static char muxlock_env[300];
+
+static void kill_stat_with_mux(const char *ms)
+{
+	char env[300];
+	char *argv[] = { "env",
+			 env,
+			 muxlock_env,
+			 (char *)build_path("ldlat-stat"),
+			 "--mux-interval",
+			 (char *)ms,
+			 "-e",
+			 "page-faults",
+			 "--",
+			 "sleep",
+			 sleeper(),
+			 NULL };
+	struct child c;
+
+	snprintf(env, sizeof(env), "LDLAT_SYSFS=%s", sysfs_root);
+	ck_assert_msg(child_spawn_started(&c, argv, 30), "%s", c.errbuf);
+	ck_assert_int_eq(mux_value(), atoi(ms));
+	kill(c.pid, SIGKILL);
+	ck_assert_int_eq(child_finish(&c, 30), 128 + SIGKILL);
+	child_free(&c);
+	assert_sleeper_dies("ldlat-stat --mux-interval");
+}
+
+/*
+ * ldlat-stat --mux-interval killed by SIGKILL cannot put the interval back;
+ * the next run does (it never takes the dead run's value for the original),
+ * and so does ldlat-stat recover.  A value changed since by someone else
+ * stays, and a live run's record is left alone.
+ */
+START_TEST(test_sigkill_mux_interval)
+{
+	char env[300], *out, *err;
+	char *next[] = { "env",
+			 env,
+			 muxlock_env,
+			 (char *)build_path("ldlat-stat"),
+			 "--mux-interval",
+			 "7",
+			 "-e",
+			 "page-faults",
+			 "--",
+			 "sh",
+			 "-c",
+			 "cat $MUXFILE",
+			 NULL };
+	char *recover[] = { "env", muxlock_env, (char *)build_path("ldlat-stat"), "recover", NULL };
+	FILE *f;
+
+	mux_fixture();
+	snprintf(env, sizeof(env), "LDLAT_SYSFS=%s", sysfs_root);
+	snprintf(muxlock_env, sizeof(muxlock_env), "LDLAT_MUXLOCK=%s/muxlock", sysfs_root);
+	setenv("MUXFILE", mux_file, 1);
+
+	/* the next run: 7 during it, then 4, the value before the killed run */
+	kill_stat_with_mux("9");
+	ck_assert_int_eq(mux_value(), 9);
+	run_expect(next, 0, &out, &err);
+	ck_assert_msg(atoi(out) == 7, "during the run: %s", out);
+	ck_assert_msg(strstr(err, "back to 4 (PID ") && strstr(err, "had set it to 9"), "%s", err);
+	free(out);
+	free(err);
+	ck_assert_int_eq(mux_value(), 4);
+
+	/* recover alone, and then nothing left to do */
+	kill_stat_with_mux("11");
+	run_expect(recover, 0, &out, &err);
+	ck_assert_msg(strstr(out, "back to 4 (PID "), "%s", out);
+	free(out);
+	free(err);
+	ck_assert_int_eq(mux_value(), 4);
+	run_expect(recover, 0, &out, &err);
+	ck_assert_msg(strstr(out, "nothing to recover"), "%s", out);
+	free(out);
+	free(err);
+
+	/* changed since by someone else: left as it is, and said */
+	kill_stat_with_mux("12");
+	f = fopen(mux_file, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs("6\n", f);
+	fclose(f);
+	run_expect(recover, 0, &out, &err);
+	ck_assert_msg(strstr(out, "left ") && strstr(out, "at 6"), "%s", out);
+	free(out);
+	free(err);
+	ck_assert_int_eq(mux_value(), 6);
+
+	/* a live owner's record (this process's) is not recovered */
+	snprintf(env, sizeof(env), "%s/muxlock", sysfs_root);
+	f = fopen(env, "w");
+	ck_assert_ptr_nonnull(f);
+	fprintf(f, "owner %d %llu\ninterval 4 6 %s\n", (int)getpid(), start_time(getpid()),
+		mux_file);
+	fclose(f);
+	ck_assert_int_eq(run(recover, 30, &out, &err), 1);
+	ck_assert_msg(strstr(err, "is changing the multiplexing interval"), "%s", err);
+	free(out);
+	free(err);
+	ck_assert_int_eq(mux_value(), 6);
+	unsetenv("MUXFILE");
+	mux_fixture_remove();
+	assert_nothing_left();
+}
+END_TEST
+
+/*
+ * A foreground set whose ldlat-hist was killed samples on: --show says its
+ * owner died (text and JSON) and unpin removes it; while the owner lives,
+ * --show says nothing of the kind.
+ */
+START_TEST(test_sigkill_foreground_set)
+{
+	char *argv[] = { (char *)build_path("ldlat-hist"),
+			 "--source",
+			 "page-faults",
+			 "--pin",
+			 pin_dir,
+			 "--",
+			 "sleep",
+			 sleeper(),
+			 NULL };
+	char *show[] = { (char *)build_path("ldlat-hist"), "show", pin_dir, NULL };
+	char *json[] = {
+		(char *)build_path("ldlat-hist"), "show", pin_dir, "--format", "json", NULL
+	};
+	char *unpin[] = { (char *)build_path("ldlat-hist"), "unpin", pin_dir, NULL };
+	char *out, *err;
+	struct child c;
+
+	pin_dirs();
+	ck_assert_msg(child_spawn_started(&c, argv, 30), "%s", c.errbuf);
+	run_expect(show, 0, &out, &err);
+	ck_assert_msg(strstr(out, "in the foreground") && !strstr(out, "died"), "%s", out);
+	free(out);
+	free(err);
+	run_expect(json, 0, &out, &err);
+	ck_assert_msg(jq_true(out, ".pinned.owner_dead == false"), "%s", out);
+	free(out);
+	free(err);
+
+	kill(c.pid, SIGKILL);
+	ck_assert_int_eq(child_finish(&c, 30), 128 + SIGKILL);
+	child_free(&c);
+	assert_sleeper_dies("ldlat-hist --pin");
+	run_expect(show, 0, &out, &err);
+	ck_assert_msg(strstr(out, "died without removing the set") && strstr(out, "unpin"), "%s",
+		      out);
+	free(out);
+	free(err);
+	run_expect(json, 0, &out, &err);
+	ck_assert_msg(jq_true(out, ".pinned.owner_dead == true"), "%s", out);
+	ck_assert_msg(strstr(err, "died without removing it"), "%s", err);
+	free(out);
+	free(err);
+	run_expect(unpin, 0, &out, &err);
+	free(out);
+	free(err);
+	pin_dirs_gone();
+	assert_nothing_left();
+}
+END_TEST
+
 /* The command gets the signals as the tool got them: none blocked, SIGPIPE not ignored. */
 START_TEST(test_command_signals)
 {
@@ -1393,6 +1644,13 @@ int main(void)
 	tcase_add_test(tc, test_sigint_while_starting);
 	tcase_add_test(tc, test_command_signals);
 	tcase_add_loop_test(tc, test_other_signals, 0, 2 * ARRAY_SIZE(teardown_signals));
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("sigkill");
+	tcase_set_timeout(tc, 180);
+	tcase_add_test(tc, test_sigkill_command);
+	tcase_add_test(tc, test_sigkill_mux_interval);
+	tcase_add_test(tc, test_sigkill_foreground_set);
 	suite_add_tcase(s, tc);
 
 	sr = srunner_create(s);
