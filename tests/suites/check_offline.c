@@ -1726,6 +1726,55 @@ START_TEST(test_gen_stores)
 	free(err);
 }
 END_TEST
+/*
+ * A file with no mapping of the process -p names, and every layout of
+ * perfwrite.h (none of which records one): the VMA list, the side band
+ * and the report's rows are empty.  ldlat-hist -a [heap] says there is
+ * none (exit 2), ldlat-top reports nothing (exit 0).  Under
+ * -fsanitize=undefined (make test-asan) this caught qsort given a NULL
+ * base for 0 elements.
+ */
+START_TEST(test_gen_no_mappings)
+{
+	const char *path = tmp("nomaps.data");
+	char layout[8];
+	char *gen[] = { (char *)build_path("tests/gen-perfdata"),
+			"--layout",
+			layout,
+			"--samples",
+			"50",
+			(char *)path,
+			NULL };
+	char *hist_heap[] = { (char *)hist(), "--input", (char *)path, "-p",
+			      "4242",	      "-a",	 "[heap]",     NULL };
+	char *top[] = { (char *)build_path("ldlat-top"),
+			"--input",
+			(char *)path,
+			"-p",
+			"4242",
+			"--by",
+			"ip",
+			NULL };
+	char *out, *err;
+
+	snprintf(layout, sizeof(layout), "%d", _i);
+	run_expect(gen, 0, &out, &err);
+	free(out);
+	free(err);
+	if (_i == 0) {
+		ck_assert_int_eq(run_hist(hist_heap, &out, &err), 2);
+		ck_assert_msg(strstr(err, "no mapping '[heap]' in the target process"), "%s", err);
+		ck_assert_msg(!strstr(err, "runtime error"), "%s", err);
+		free(out);
+		free(err);
+	}
+	ck_assert_msg(run_hist(top, &out, &err) == 0, "%s", err);
+	ck_assert_msg(!strstr(err, "runtime error"), "%s", err);
+	free(out);
+	free(err);
+}
+END_TEST
+
 /* ---- the BPF program's test entry and --input, on the same samples ---------------- */
 
 START_TEST(test_bpf_vs_offline)
@@ -1850,6 +1899,7 @@ int main(void)
 	tcase_add_loop_test(tc, test_cli_output, 0, NFMTS);
 	tcase_add_loop_test(tc, test_classes_vs_perf_script, 0, NCLASS_FILTERS * NFMTS);
 	tcase_add_loop_test(tc, test_gen_stores, 0, ARRAY_SIZE(gen_ops));
+	tcase_add_loop_test(tc, test_gen_no_mappings, 0, 4);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("recorded");
