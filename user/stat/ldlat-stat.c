@@ -377,10 +377,8 @@ static void say_recovered(const char *recovered)
 
 static int set_mux_interval(struct stat_run *s, struct err *err)
 {
-	char pmus[MUXINT_MAX_PMUS][64];
+	char pmus[MUXINT_MAX_PMUS][64], recovered[1024] = "";
 	int i, n, e;
-
-	char recovered[1024] = "";
 
 	e = muxlock__take(&s->mux, recovered, sizeof(recovered), err);
 	say_recovered(recovered);
