@@ -52,7 +52,7 @@ static const struct exit_case cases[] = {
 	/* ldlat-hist show */
 	{ "ldlat-hist", "show", "$T show /sys/fs/bpf/ldlat-exit-nonexistent", 2,
 	  "--show '/sys/fs/bpf/ldlat-exit-nonexistent': no such directory" },
-	{ "ldlat-hist", "show", "$T show /tmp", 2, "/tmp is not on a BPF file system" },
+	{ "ldlat-hist", "show", "$T show /tmp", 2, "is not on a BPF file system (bpffs)" },
 	{ "ldlat-hist", "show",
 	  "d=/sys/fs/bpf/ldlat-exit-$$ && mkdir -m 700 $d && " NOBODY
 	  "$T show $d; rc=$?; rmdir $d; "
@@ -64,7 +64,7 @@ static const struct exit_case cases[] = {
 	  "$rc; }",
 	  1, "cannot write the report to standard output: No space left on device" },
 	/* ldlat-hist unpin */
-	{ "ldlat-hist", "unpin", "$T unpin /tmp", 2, "/tmp is not on a BPF file system" },
+	{ "ldlat-hist", "unpin", "$T unpin /tmp", 2, "is not on a BPF file system (bpffs)" },
 	{ "ldlat-hist", "unpin",
 	  "d=/sys/fs/bpf/ldlat-exit-$$ && mkdir -m 700 $d && " NOBODY "$T unpin $d; rc=$?; rmdir "
 	  "$d; exit $rc",
