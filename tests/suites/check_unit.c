@@ -280,8 +280,9 @@ START_TEST(test_class_groups)
 		{ "remote-ram", "remote-ram-any,remote-ram-1hop,remote-ram-2hop,remote-ram-3hop" },
 		{ "ram",
 		  "local-ram,remote-ram-any,remote-ram-1hop,remote-ram-2hop,remote-ram-3hop" },
-		{ "cache", "l1,lfb,l2-mhb,l2,l3,l4,msc,any-cache,local-hitm,peer-cache,remote-cache-any,"
-			   "remote-cache-1hop,remote-cache-2hop,remote-cache-3hop,remote-hitm" },
+		{ "cache",
+		  "l1,lfb,l2-mhb,l2,l3,l4,msc,any-cache,local-hitm,peer-cache,remote-cache-any,"
+		  "remote-cache-1hop,remote-cache-2hop,remote-cache-3hop,remote-hitm" },
 		{ "all", "unknown,l1,lfb,l2,l3,l4,msc,any-cache,local-hitm,peer-cache,"
 			 "remote-cache-any,remote-cache-1hop,remote-cache-2hop,remote-cache-3hop,"
 			 "remote-hitm,local-ram,remote-ram-any,remote-ram-1hop,remote-ram-2hop,"
