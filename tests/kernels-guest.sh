@@ -34,6 +34,13 @@ mount -t cgroup2 cgroup2 /sys/fs/cgroup/unified
 # subtree_control has been written (cgroup_apply_control), as systemd does
 # at boot; until then perf_event_open(PERF_FLAG_PID_CGROUP) fails ENOENT.
 echo +pids >/sys/fs/cgroup/unified/cgroup.subtree_control
+# Transparent huge pages as this project's development machines run them
+# (madvise): Debian's kernels default to always, which serves a large
+# first-touched array with 2 MiB faults, and the end-to-end tests compare
+# page-fault counts with the pages their programs touch and with separate perf
+# runs of the same programs.
+thp=/sys/kernel/mm/transparent_hugepage/enabled
+[ -w $thp ] && echo madvise >$thp
 mount -t securityfs securityfs /sys/kernel/security
 mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
 mount -t tracefs tracefs /sys/kernel/tracing 2>/dev/null

@@ -10,6 +10,7 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/mman.h>
 
 #define PAGE	  4096
 #define MAX_PAGES 32768
@@ -44,6 +45,9 @@ int main(int argc, char **argv)
 		fprintf(stderr, "ldlat-bigtouch: N is 0 to %d pages\n", MAX_PAGES);
 		return 2;
 	}
+	/* one fault per page, whatever the machine's transparent huge pages */
+	madvise(big_a, sizeof(big_a), MADV_NOHUGEPAGE);
+	madvise(big_b, sizeof(big_b), MADV_NOHUGEPAGE);
 	touch_big_a(n);
 	touch_big_b(n);
 	return 0;

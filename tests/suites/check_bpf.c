@@ -925,7 +925,9 @@ START_TEST(test_read_path_fields)
 		ck_assert_uint_eq(snap.counters.kept, NPAGES);
 		ck_assert_uint_eq(snap.counters.fields_missing, 0);
 		ck_assert_uint_eq(snap.cells[LDLAT_CLASS_UNKNOWN].count, NPAGES);
-		ck_assert_uint_eq(snap.cells[LDLAT_CLASS_UNKNOWN].slot[0], NPAGES); /* latency 0 */
+		/* latency 0: not a measured one, in no bucket */
+		ck_assert_uint_eq(snap.cells[LDLAT_CLASS_UNKNOWN].unmeasured, NPAGES);
+		ck_assert_uint_eq(snap.cells[LDLAT_CLASS_UNKNOWN].slot[0], 0);
 	} else {
 		ck_assert_uint_eq(snap.counters.kept, 0);
 		ck_assert_uint_ge(snap.counters.fields_missing, NPAGES);
@@ -1012,12 +1014,20 @@ START_TEST(test_hand_counts)
 	ck_assert_uint_eq(got.counters.fields_missing, 8);
 	ck_assert_uint_eq(got.counters.class_filtered, 0);
 	ck_assert_uint_eq(got.counters.op_filtered, 0);
-	/* log2 rows: [64, 127] holds 100, 100, 100 and 64; [1024, 2047] holds 1424 */
+	/*
+	 * log-linear buckets (one per value below 64, then 32 per power of two):
+	 * [64, 127] is split in buckets 2 wide from 64, so 64 is bucket 64 and
+	 * 100 is 64 + 18 = 82; [1024, 2047] in buckets 32 wide from 192, so 1424
+	 * is 192 + 12 = 204
+	 */
 	for (k = 0; k < LDLAT_NBUCKETS; k++)
-		ck_assert_msg(got.cells[idx].slot[k] == (k == 7	   ? 4u
-							 : k == 11 ? 1u
-								   : 0u),
+		ck_assert_msg(got.cells[idx].slot[k] == (k == 82    ? 3u
+							 : k == 64  ? 1u
+							 : k == 204 ? 1u
+								    : 0u),
 			      "bucket %u: %llu", k, (unsigned long long)got.cells[idx].slot[k]);
+	ck_assert_uint_eq(got.cells[idx].min, 64);
+	ck_assert_uint_eq(got.cells[idx].max, 1424);
 	ck_assert_uint_eq(got.cells[idx].sum, 100 + 100 + 100 + 64 + 1424);
 	f = open_memstream(&text, &len);
 	ck_assert_ptr_nonnull(f);
@@ -1074,11 +1084,17 @@ START_TEST(test_read_sample_data)
 		ck_assert_int_eq(bpf_prog_test_run_opts(fd, &opts), 0);
 		ck_assert_int_eq(session__read(&sess, &got), 0);
 		ck_assert_uint_eq(got.counters.seen, 3);
-		ck_assert_uint_eq(got.counters.kept, 1);
-		ck_assert_uint_eq(got.counters.fields_missing, 2);
-		/* 300 is in [256, 511], bucket 9; the whole union in [2^50, 2^51 - 1], bucket 51 */
+		/* the sample without a latency is kept, as one without a measured latency */
+		ck_assert_uint_eq(got.counters.kept, 2);
+		ck_assert_uint_eq(got.counters.fields_missing, 1);
+		ck_assert_uint_eq(got.cells[idx].unmeasured, 1);
+		/*
+		 * 300 is in [256, 511], split in buckets 8 wide from 96: bucket 96 +
+		 * 37 = 133; the whole union is above 2^20, in the open last bucket
+		 */
 		for (k = 0; k < LDLAT_NBUCKETS; k++)
-			ck_assert_msg(got.cells[idx].slot[k] == (k == (pass == 0 ? 9u : 51u)),
+			ck_assert_msg(got.cells[idx].slot[k] ==
+					      (k == (pass == 0 ? 133u : LDLAT_NLOG)),
 				      "weight_struct %u: bucket %u holds %llu", c.weight_struct, k,
 				      (unsigned long long)got.cells[idx].slot[k]);
 		ck_assert_uint_eq(got.cells[idx].sum, pass == 0 ? 300 : weight);

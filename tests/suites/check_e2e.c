@@ -82,7 +82,7 @@ START_TEST(test_unseen_zero)
 	ck_assert_int_eq(sh(NULL, NULL,
 			    "%s --source page-faults -c %s --format openmetrics -a %s -- %s "
 			    "--fault-pages 70 --base %s | grep -q "
-			    "'^ldlat_samples_unseen{.*estimated=\"0\"} 0$'",
+			    "'^ldlat_samples_unseen_total{.*estimated=\"0\"} 0$'",
 			    hist(), periods[_i], BASE_RANGE, workload(), BASE),
 			 0);
 	ck_assert_int_eq(sh(NULL, NULL,

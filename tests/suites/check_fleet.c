@@ -399,14 +399,19 @@ static void latency_set_pin(struct session *sess, const char *dir)
 	pinset__close(&ps);
 }
 
-/* The bucket bounds (le) of a textfile, in order; how many (without +Inf). */
+/*
+ * The bucket bounds (le) of a textfile, in order; how many (without +Inf).
+ * The label itself: percentile="50" ends in le= too.
+ */
 static int bucket_bounds(const char *prom, double *le, int max)
 {
 	char *out = NULL, *p;
 	int n = 0;
 
 	ck_assert_int_eq(
-		sh(&out, NULL, "grep -o 'le=\"[0-9.e+]*\"' %s | tr -d 'le=\"' | sort -gu", prom),
+		sh(&out, NULL,
+		   "grep -o '[{,]le=\"[0-9.e+]*\"' %s | sed 's/.*le=\"//; s/\"//' | sort -gu",
+		   prom),
 		0);
 	for (p = strtok(out, "\n"); p && n < max; p = strtok(NULL, "\n"))
 		le[n++] = strtod(p, NULL);
