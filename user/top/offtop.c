@@ -785,6 +785,7 @@ static int offtop__run(struct offtop *t, struct snapshot *snap, struct err *err)
 		if (at < latest)
 			t->samples_behind++;
 		offline__ldlat_sample(cfg, &ps, &s);
+		s.period = offline__sample_period(&t->o, &ps);
 		if (snapshot__account_class(snap, cfg, &s, &cls) != LDLAT_KEPT)
 			continue;
 		if (kallsyms__is_kernel(s.ip) || kallsyms__is_kernel(s.addr))
