@@ -1073,7 +1073,16 @@ START_TEST(test_read_sample_data)
 			      err.msg);
 		ck_assert_int_eq(snapshot__init(&got, 1), 0);
 		fd = bpf_program__fd(sess.skel->progs.ldlat_test_data);
-		ck_assert_int_ge(fd, 0);
+		if (fd <
+		    0) { /* a kernel before 5.12, whose weight is a u64: the entry is not loaded */
+			struct session_facts f;
+
+			session__probe(&f);
+			ck_assert(!f.weight_union);
+			snapshot__free(&got);
+			session__close(&sess);
+			return;
+		}
 		args[0] = all;
 		ck_assert_int_eq(bpf_prog_test_run_opts(fd, &opts), 0);
 		/* the weight not flagged: not read, the sample lacks its latency */

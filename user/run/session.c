@@ -34,6 +34,7 @@ void session__probe(struct session_facts *f)
 	f->btf = true;
 	f->cast_kfunc = btf__find_by_name_kind(btf, "bpf_cast_to_kern_ctx", BTF_KIND_FUNC) > 0;
 	f->kern_ctx = btf__find_by_name_kind(btf, "bpf_perf_event_data_kern", BTF_KIND_STRUCT) > 0;
+	f->weight_union = btf__find_by_name_kind(btf, "perf_sample_weight", BTF_KIND_UNION) > 0;
 	id = btf__find_by_name_kind(btf, "bpf_func_id", BTF_KIND_ENUM);
 	t = id > 0 ? btf__type_by_id(btf, id) : NULL;
 	for (i = 0, m = t ? btf_enum(t) : NULL; t && i < btf_vlen(t); i++, m++)
@@ -199,6 +200,7 @@ static void session__refused(const struct session *s, int e, struct err *err)
 int session__open(struct session *s, const struct ldlat_config *cfg, unsigned int flags,
 		  struct err *err)
 {
+	struct session_facts facts = {};
 	char why[512];
 	int e;
 
@@ -249,7 +251,11 @@ int session__open(struct session *s, const struct ldlat_config *cfg, unsigned in
 				  s->path == SESSION_PATH_PROBE_READ && s->top);
 	bpf_program__set_autoload(s->skel->progs.ldlat_top_addr, s->addr_only && s->top);
 	bpf_program__set_autoload(s->skel->progs.ldlat_test, !!(flags & SESSION_TEST_ENTRY));
-	bpf_program__set_autoload(s->skel->progs.ldlat_test_data, !!(flags & SESSION_TEST_ENTRY));
+	/* the live read of perf_sample_data on a synthetic one: its weight is a union from 5.12 */
+	if (flags & SESSION_TEST_ENTRY)
+		session__probe(&facts);
+	bpf_program__set_autoload(s->skel->progs.ldlat_test_data,
+				  (flags & SESSION_TEST_ENTRY) && facts.weight_union);
 	bpf_program__set_autoload(s->skel->progs.ldlat_bench, !!(flags & SESSION_BENCH_ENTRY));
 	bpf_map__set_autocreate(s->skel->maps.meta, flags & SESSION_PIN);
 	bpf_map__set_autocreate(s->skel->maps.shown, flags & SESSION_PIN);
