@@ -56,8 +56,8 @@ struct session_facts {
 	bool kern_ctx;	      /* struct bpf_perf_event_data_kern is in it */
 	bool probe_read;      /* enum bpf_func_id has BPF_FUNC_probe_read_kernel (Linux 5.5) */
 	bool sample_flags;    /* struct perf_sample_data has sample_flags (Linux 6.1) */
-	bool weight_union;    /* its weight is union perf_sample_weight (Linux 5.12) */
 	bool confidentiality; /* /sys/kernel/security/lockdown reads [confidentiality] */
+	bool weight_union;    /* perf_sample_data's weight is union perf_sample_weight (5.12) */
 };
 
 /* Reads the facts from the kernel's BTF and securityfs. */
