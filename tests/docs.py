@@ -69,7 +69,7 @@ def commands(lines, start, end):
         first, cmd = i, lines[i][2:]
         while cmd.endswith('\\') and i + 1 < end:
             i += 1
-            cmd = cmd[:-1] + '\n' + lines[i]
+            cmd = cmd + '\n' + lines[i]  # bash joins the lines at the backslash
         i += 1
         body = i
         while i < end and not lines[i].startswith('$ '):
