@@ -75,6 +75,72 @@ START_TEST(test_procmaps_newest_wins)
 }
 END_TEST
 
+/*
+ * procmaps__add against a model of one owner per page: over 3,000 random
+ * mappings of random times (newest wins, equal times: the later), every page
+ * names the mapping, file offset and time the model does, and the list stays
+ * sorted and disjoint.  Then a fork copies it all.
+ */
+START_TEST(test_procmaps_model)
+{
+	enum { PAGES = 96, PG = 0x1000, OPS = 3000 };
+	static const char *names[] = { NULL, "/bin/a", "/lib/b", "[heap]", "/lib/c" };
+	struct {
+		int name;	   /* -1: nothing mapped */
+		__u64 time, off; /* file offset of the page */
+	} model[PAGES];
+	struct procmaps pm;
+	const struct proc *p;
+	const struct mapping *m;
+	unsigned int seed = 12345;
+	int op, i, pid;
+
+	procmaps__init(&pm);
+	for (i = 0; i < PAGES; i++)
+		model[i].name = -1;
+	for (op = 0; op < OPS; op++) {
+		int lo = rand_r(&seed) % PAGES, len = 1 + rand_r(&seed) % 12,
+		    name = rand_r(&seed) % 5;
+		int hi = lo + len > PAGES ? PAGES : lo + len;
+		__u64 t = 1 + rand_r(&seed) % 400, pgoff = (__u64)(rand_r(&seed) % 64) * PG;
+
+		ck_assert_int_eq(procmaps__add(&pm, 7, (__u64)lo * PG, (__u64)hi * PG, pgoff,
+					       names[name], t),
+				 0);
+		for (i = lo; i < hi; i++) {
+			if (model[i].name >= 0 && model[i].time > t)
+				continue;
+			model[i].name = name;
+			model[i].time = t;
+			model[i].off = pgoff + (__u64)(i - lo) * PG;
+		}
+	}
+	for (pid = 7; pid <= 8; pid++) {
+		p = procmaps__find(&pm, pid);
+		ck_assert_ptr_nonnull(p);
+		for (i = 1; i < p->nmaps; i++)
+			ck_assert(p->maps[i - 1].end <= p->maps[i].start);
+		for (i = 0; i < PAGES; i++) {
+			m = proc__find(p, (__u64)i * PG + 0x10);
+			if (model[i].name < 0) {
+				ck_assert_ptr_null(m);
+				continue;
+			}
+			ck_assert_ptr_nonnull(m);
+			if (names[model[i].name])
+				ck_assert_str_eq(m->name, names[model[i].name]);
+			else
+				ck_assert_ptr_null(m->name);
+			ck_assert_uint_eq(m->time, model[i].time);
+			ck_assert_uint_eq(m->pgoff + ((__u64)i * PG - m->start), model[i].off);
+		}
+		if (pid == 7)
+			ck_assert_int_eq(procmaps__fork(&pm, 8, 7, 500), 0);
+	}
+	procmaps__free(&pm);
+}
+END_TEST
+
 /* The function named at a file address of d, or "". */
 static const char *func_at(const struct dso *d, __u64 vaddr)
 {
@@ -1403,6 +1469,7 @@ int main(void)
 
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_procmaps_newest_wins);
+	tcase_add_test(tc, test_procmaps_model);
 	tcase_add_test(tc, test_procmaps_read_fixture);
 	tcase_add_test(tc, test_dso_names);
 	tcase_add_test(tc, test_range_variable);

@@ -112,13 +112,52 @@ int procmaps__add(struct procmaps *pm, pid_t tgid, __u64 start, __u64 end, __u64
 	return procmaps__add_elf(pm, tgid, start, end, pgoff, name, NULL, t);
 }
 
+/* The first mapping that ends after addr (maps are sorted and disjoint: so are their ends). */
+static int proc__first_after(const struct proc *p, __u64 addr)
+{
+	int lo = 0, hi = p->nmaps, mid;
+
+	while (lo < hi) {
+		mid = (lo + hi) / 2;
+		if (p->maps[mid].end <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* Room for n mappings; false when out of memory. */
+static bool proc__reserve(struct proc *p, int n)
+{
+	struct mapping *tmp;
+	int cap;
+
+	if (n <= p->cap)
+		return true;
+	cap = p->cap ? p->cap : 16;
+	while (cap < n)
+		cap *= 2;
+	tmp = realloc(p->maps, (size_t)cap * sizeof(*tmp));
+	if (!tmp)
+		return false;
+	p->maps = tmp;
+	p->cap = cap;
+	return true;
+}
+
+/*
+ * Only the mappings the new one overlaps change: they are rebuilt in a small
+ * array and put back in their place, so that a process of a thousand
+ * mappings learns one more in a binary search and a move, not a sort.
+ */
 int procmaps__add_elf(struct procmaps *pm, pid_t tgid, __u64 start, __u64 end, __u64 pgoff,
 		      const char *name, const char *elf, __u64 t)
 {
 	struct proc *p = procmaps__get(pm, tgid);
 	struct mapping *out, *m, piece;
 	__u64 cur = start;
-	int i, n = 0;
+	int i, n = 0, lo, hi;
 
 	if (!p)
 		return -ENOMEM;
@@ -127,16 +166,15 @@ int procmaps__add_elf(struct procmaps *pm, pid_t tgid, __u64 start, __u64 end, _
 	name = procmaps__intern(pm, name && *name ? name : NULL);
 	elf = procmaps__intern(pm, elf);
 	piece = (struct mapping){ .pgoff = pgoff, .time = t, .name = name, .elf = elf };
+	lo = proc__first_after(p, start);
+	for (hi = lo; hi < p->nmaps && p->maps[hi].start < end; hi++)
+		;
 	/* each old mapping may leave a head and a tail; the new one fills the gaps */
-	out = malloc((3 * (size_t)p->nmaps + 2) * sizeof(*out));
+	out = malloc((3 * (size_t)(hi - lo) + 2) * sizeof(*out));
 	if (!out)
 		return -ENOMEM;
-	for (i = 0; i < p->nmaps; i++) {
+	for (i = lo; i < hi; i++) {
 		m = &p->maps[i];
-		if (m->end <= start || m->start >= end) {
-			out[n++] = *m;
-			continue;
-		}
 		if (m->time > t) { /* newer: it stays, the new mapping goes around it */
 			if (cur < m->start) {
 				piece.start = cur;
@@ -165,11 +203,17 @@ int procmaps__add_elf(struct procmaps *pm, pid_t tgid, __u64 start, __u64 end, _
 		piece.pgoff = pgoff + (cur - start);
 		out[n++] = piece;
 	}
-	qsort(out, n, sizeof(*out), mapping__cmp);
-	free(p->maps);
-	p->maps = out;
-	p->nmaps = p->cap = n;
+	if (n > 1)
+		qsort(out, n, sizeof(*out), mapping__cmp);
+	if (!proc__reserve(p, p->nmaps - (hi - lo) + n)) {
+		free(out);
+		return -ENOMEM;
+	}
+	memmove(&p->maps[lo + n], &p->maps[hi], (size_t)(p->nmaps - hi) * sizeof(*out));
+	memcpy(&p->maps[lo], out, (size_t)n * sizeof(*out));
+	p->nmaps += n - (hi - lo);
 	p->known = true;
+	free(out);
 	return 0;
 }
 
@@ -208,6 +252,14 @@ int procmaps__fork(struct procmaps *pm, pid_t child, pid_t parent, __u64 t)
 		return 0;
 	if (!c->comm[0])
 		memcpy(c->comm, pp->comm, sizeof(c->comm));
+	if (!c->nmaps) { /* the common case: the child has learned nothing yet */
+		if (!proc__reserve(c, pp->nmaps))
+			return -ENOMEM;
+		memcpy(c->maps, pp->maps, (size_t)pp->nmaps * sizeof(*c->maps));
+		c->nmaps = pp->nmaps;
+		c->known = true;
+		return 0;
+	}
 	copy = malloc(pp->nmaps * sizeof(*copy)); /* adding to c may move pp's array */
 	if (!copy)
 		return -ENOMEM;
