@@ -3,6 +3,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <poll.h>
+#include <sys/eventfd.h>
 #include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
@@ -19,6 +21,13 @@
 #define CPU_RING_PAGES	128
 #define TASK_RING_PAGES 32 /* per thread of a -p target */
 #define MIN_RING_PAGES	8
+/*
+ * The reader holds at most this much that the tool has not drained: beyond
+ * it the rings fill, and the kernel counts what it cannot write (lost).
+ */
+#define MAX_RAW (64u << 20)
+
+static void sideband__start_reader(struct sideband *sb);
 
 /* The trailer of every record (sample_id_all with PERF_SAMPLE_TID | PERF_SAMPLE_TIME). */
 struct sample_id {
@@ -82,6 +91,7 @@ int sideband__open(struct sideband *sb, const struct target *target, struct err 
 	int e;
 
 	memset(sb, 0, sizeof(*sb));
+	sb->stop_fd = -1;
 	ev.attr.size = sizeof(ev.attr);
 	ev.attr.type = PERF_TYPE_SOFTWARE;
 	ev.attr.config = PERF_COUNT_SW_DUMMY;
@@ -96,6 +106,9 @@ int sideband__open(struct sideband *sb, const struct target *target, struct err 
 	ev.attr.task = 1;
 	ev.attr.use_clockid = 1;
 	ev.attr.clockid = CLOCK_MONOTONIC;
+	/* the reader wakes when a ring is a quarter full (a smaller ring, full) */
+	ev.attr.watermark = 1;
+	ev.attr.wakeup_watermark = (__u32)(sysconf(_SC_PAGESIZE) * CPU_RING_PAGES / 4);
 	snprintf(ev.name, sizeof(ev.name), "the side band (dummy event: mmap, exec, fork, exit)");
 	e = evlist__add(&sb->evlist, &ev);
 	if (e)
@@ -124,33 +137,38 @@ int sideband__open(struct sideband *sb, const struct target *target, struct err 
 		e = sideband__map(sb, err);
 	if (!e && (e = evlist__enable(&sb->evlist)))
 		err__msg(err, "cannot enable the side band: %s", strerror(-e));
+	if (!e)
+		sideband__start_reader(sb);
 	return e;
 }
 
-/* Appends len bytes from a ring that may wrap at size. */
-static int sideband__copy(struct sideband *sb, const char *data, size_t size, __u64 off, size_t len)
+/* Appends len bytes to b from a ring that may wrap at size. */
+static int sideband__copy(struct sideband_bytes *b, const char *data, size_t size, __u64 off,
+			  size_t len)
 {
 	size_t at = off % size, first = len < size - at ? len : size - at;
 	char *tmp;
 
-	if (sb->buflen + len > sb->bufcap) {
-		size_t cap = sb->bufcap ? sb->bufcap * 2 : 1 << 16;
+	if (b->len + len > b->cap) {
+		size_t cap = b->cap ? b->cap * 2 : 1 << 16;
 
-		while (cap < sb->buflen + len)
+		while (cap < b->len + len)
 			cap *= 2;
-		tmp = realloc(sb->buf, cap);
+		tmp = realloc(b->p, cap);
 		if (!tmp)
 			return -ENOMEM;
-		sb->buf = tmp;
-		sb->bufcap = cap;
+		b->p = tmp;
+		b->cap = cap;
 	}
-	memcpy(sb->buf + sb->buflen, data + at, first);
-	memcpy(sb->buf + sb->buflen + first, data, len - first);
-	sb->buflen += len;
+	memcpy(b->p + b->len, data + at, first);
+	memcpy(b->p + b->len + first, data, len - first);
+	b->len += len;
 	return 0;
 }
 
-static int sideband__read_ring(struct sideband *sb, struct sideband_ring *r)
+/* Moves a ring's records to b (the caller holds sb->mu). */
+static int sideband__read_ring(struct sideband *sb, struct sideband_ring *r,
+			       struct sideband_bytes *b)
 {
 	struct perf_event_mmap_page *pg = r->base;
 	const char *data = (const char *)r->base + (r->len - sb->data_size);
@@ -160,21 +178,82 @@ static int sideband__read_ring(struct sideband *sb, struct sideband_ring *r)
 	int e = 0;
 
 	while (tail + sizeof(h) <= head) {
-		start = sb->buflen;
-		e = sideband__copy(sb, data, sb->data_size, tail, sizeof(h));
+		start = b->len;
+		e = sideband__copy(b, data, sb->data_size, tail, sizeof(h));
 		if (e)
 			break;
-		memcpy(&h, sb->buf + start, sizeof(h));
-		sb->buflen = start;
+		memcpy(&h, b->p + start, sizeof(h));
+		b->len = start;
 		if (h.size < sizeof(h) || tail + h.size > head)
 			break;
-		e = sideband__copy(sb, data, sb->data_size, tail, h.size);
+		if (b == &sb->raw && b->len + h.size > MAX_RAW)
+			break; /* left in the ring: the tool has not drained for long */
+		e = sideband__copy(b, data, sb->data_size, tail, h.size);
 		if (e)
 			break;
 		tail += h.size;
 	}
 	__atomic_store_n(&pg->data_tail, tail, __ATOMIC_RELEASE);
 	return e;
+}
+
+/*
+ * The reader: waits for a ring to pass its watermark (or to be told to
+ * end), and moves every ring's records to raw.  A task's ring hangs up when
+ * the task exits: it is read once more and no longer waited on.
+ */
+static void *sideband__reader(void *arg)
+{
+	struct sideband *sb = arg;
+	struct pollfd *pfd = calloc(sb->nrings + 1, sizeof(*pfd));
+	int i;
+
+	if (!pfd)
+		return NULL; /* the tool's own drains still read the rings */
+	for (i = 0; i < sb->nrings; i++) {
+		pfd[i].fd = sb->evlist.fds[i].fd;
+		pfd[i].events = POLLIN;
+	}
+	pfd[sb->nrings].fd = sb->stop_fd;
+	pfd[sb->nrings].events = POLLIN;
+	for (;;) {
+		if (poll(pfd, sb->nrings + 1, -1) < 0) {
+			if (errno == EINTR)
+				continue;
+			break;
+		}
+		if (pfd[sb->nrings].revents)
+			break;
+		pthread_mutex_lock(&sb->mu);
+		for (i = 0; i < sb->nrings; i++)
+			sideband__read_ring(sb, &sb->rings[i], &sb->raw);
+		pthread_mutex_unlock(&sb->mu);
+		for (i = 0; i < sb->nrings; i++)
+			if (pfd[i].revents & (POLLHUP | POLLERR | POLLNVAL))
+				pfd[i].fd = -1; /* poll ignores negative fds */
+	}
+	free(pfd);
+	return NULL;
+}
+
+/* Starts the reader; without one (no memory, no thread) the drains read alone. */
+static void sideband__start_reader(struct sideband *sb)
+{
+	sb->stop_fd = eventfd(0, EFD_CLOEXEC);
+	if (sb->stop_fd < 0)
+		return;
+	if (pthread_mutex_init(&sb->mu, NULL)) {
+		close(sb->stop_fd);
+		sb->stop_fd = -1;
+		return;
+	}
+	if (pthread_create(&sb->reader, NULL, sideband__reader, sb)) {
+		pthread_mutex_destroy(&sb->mu);
+		close(sb->stop_fd);
+		sb->stop_fd = -1;
+		return;
+	}
+	sb->reading = true;
 }
 
 /* Fills r from a raw record; false for records of no interest. */
@@ -250,27 +329,39 @@ int sideband__drain(struct sideband *sb, void (*fn)(const struct sideband_rec *r
 	size_t off, n = 0, i;
 	int e = 0;
 
-	sb->buflen = 0;
-	for (i = 0; i < (size_t)sb->nrings && !e; i++)
-		e = sideband__read_ring(sb, &sb->rings[i]);
+	sb->buf.len = 0;
+	if (sb->reading) { /* what the reader took, then the rest, in ring order */
+		struct sideband_bytes t;
+
+		pthread_mutex_lock(&sb->mu);
+		for (i = 0; i < (size_t)sb->nrings && !e; i++)
+			e = sideband__read_ring(sb, &sb->rings[i], &sb->raw);
+		t = sb->buf;
+		sb->buf = sb->raw;
+		sb->raw = t;
+		pthread_mutex_unlock(&sb->mu);
+	} else {
+		for (i = 0; i < (size_t)sb->nrings && !e; i++)
+			e = sideband__read_ring(sb, &sb->rings[i], &sb->buf);
+	}
 	if (e)
 		return e;
-	for (off = 0; off < sb->buflen; off += h.size, n++)
-		memcpy(&h, sb->buf + off, sizeof(h));
+	for (off = 0; off < sb->buf.len; off += h.size, n++)
+		memcpy(&h, sb->buf.p + off, sizeof(h));
 	refs = calloc(n ? n : 1, sizeof(*refs));
 	if (!refs)
 		return -ENOMEM;
-	for (off = 0, i = 0; off < sb->buflen; off += h.size, i++) {
+	for (off = 0, i = 0; off < sb->buf.len; off += h.size, i++) {
 		const struct sample_id *id;
 
-		memcpy(&h, sb->buf + off, sizeof(h));
-		id = (const void *)(sb->buf + off + h.size - sizeof(*id));
+		memcpy(&h, sb->buf.p + off, sizeof(h));
+		id = (const void *)(sb->buf.p + off + h.size - sizeof(*id));
 		refs[i] = (struct rec_ref){ h.size >= sizeof(h) + sizeof(*id) ? id->time : 0, off,
 					    i };
 	}
 	qsort(refs, n, sizeof(*refs), rec_ref__cmp);
 	for (i = 0; i < n; i++)
-		if (sideband__parse(sb, sb->buf + refs[i].off, &rec))
+		if (sideband__parse(sb, sb->buf.p + refs[i].off, &rec))
 			fn(&rec, ctx);
 	free(refs);
 	return (int)n;
@@ -278,8 +369,19 @@ int sideband__drain(struct sideband *sb, void (*fn)(const struct sideband_rec *r
 
 void sideband__close(struct sideband *sb)
 {
+	__u64 one = 1;
+
+	if (sb->reading) {
+		/* poll() is a cancellation point: the reader ends either way */
+		if (write(sb->stop_fd, &one, sizeof(one)) != sizeof(one))
+			pthread_cancel(sb->reader);
+		pthread_join(sb->reader, NULL);
+		pthread_mutex_destroy(&sb->mu);
+		close(sb->stop_fd);
+	}
 	sideband__unmap(sb);
-	free(sb->buf);
+	free(sb->buf.p);
+	free(sb->raw.p);
 	evlist__free(&sb->evlist);
 	memset(sb, 0, sizeof(*sb));
 }

@@ -9,6 +9,7 @@
 #ifndef LDLAT_SIDEBAND_H
 #define LDLAT_SIDEBAND_H
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <linux/types.h>
@@ -30,14 +31,28 @@ struct sideband_ring {
 	size_t len;
 };
 
+struct sideband_bytes {
+	char *p;
+	size_t len, cap;
+};
+
 struct sideband {
 	struct evlist evlist;
 	int nrings;
 	struct sideband_ring *rings;
-	size_t data_size; /* bytes of data in each ring */
-	char *buf;	  /* records copied out of the rings */
-	size_t buflen, bufcap;
-	__u64 lost; /* records the kernel could not write: rings full */
+	size_t data_size;	   /* bytes of data in each ring */
+	struct sideband_bytes buf; /* the records of one drain, in the order read */
+	__u64 lost;		   /* records the kernel could not write: rings full */
+	/*
+	 * The reader: a thread that empties the rings into raw whenever one is
+	 * a quarter full, so that the rings keep up while the tool's own loop
+	 * is busy (reading the tables, naming what they hold).
+	 */
+	bool reading;
+	pthread_t reader;
+	pthread_mutex_t mu; /* the rings' tails and raw */
+	struct sideband_bytes raw;
+	int stop_fd; /* an eventfd: the reader ends when it is written */
 };
 
 /*
@@ -48,7 +63,7 @@ struct sideband {
 int sideband__open(struct sideband *sb, const struct target *target, struct err *err);
 
 /*
- * Reads every ring, and calls fn for each record in time order.  Returns
+ * Reads every ring (and what the reader took from them), and calls fn for each record in time order.  Returns
  * how many records there were, or -errno.
  */
 int sideband__drain(struct sideband *sb, void (*fn)(const struct sideband_rec *r, void *ctx),
