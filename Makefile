@@ -32,8 +32,8 @@ BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) -Wall -Werror \
 
 # kernel/lib, kernel/abi, kernel/policy; user/<role>/ (see each folder's README)
 KERNEL_SRCS := $(wildcard kernel/*/*.c)
-USER_LIB_SRCS := $(filter-out %/ldlat-hist.c %/ldlat-top.c %/ldlat-stat.c,$(wildcard user/*/*.c))
-TOOLS := ldlat-hist ldlat-top ldlat-stat
+USER_LIB_SRCS := $(filter-out %/ldlat-hist.c %/ldlat-top.c %/ldlat-stat.c %/ldlat-c2c.c,$(wildcard user/*/*.c))
+TOOLS := ldlat-hist ldlat-top ldlat-stat ldlat-c2c
 TOOL_BINS := $(addprefix $(BUILD)/,$(TOOLS))
 WORKLOAD := $(BUILD)/ldlat-workload
 
@@ -93,6 +93,7 @@ $(LIB): $(LIB_OBJS)
 $(BUILD)/ldlat-hist: $(OBJ)/user/hist/ldlat-hist.o $(LIB)
 $(BUILD)/ldlat-top: $(OBJ)/user/top/ldlat-top.o $(LIB)
 $(BUILD)/ldlat-stat: $(OBJ)/user/stat/ldlat-stat.o $(LIB)
+$(BUILD)/ldlat-c2c: $(OBJ)/user/c2c/ldlat-c2c.o $(LIB)
 $(TOOL_BINS):
 	$(CC) $(CFLAGS) $^ $(LDLIBS) -o $@
 

@@ -17,19 +17,19 @@ layers below, never up or sideways:
   user/report     snapshots and the report formats
   user/run        a run's life cycle: options, target, command, BPF session
   user/offline    perf.data samples through the same logic
-  user/hist, user/top, user/stat   each tool's main and the modules only it uses
+  user/hist, user/top, user/stat, user/c2c   each tool's main and the modules only it uses
 
 A folder may include its own files and those of any layer below it, but
 (each folder's README.md says so):
 
   kernel/lib includes nothing of the project but kernel/lib;
-  of bpf/, a folder outside it includes bpf/ldlat.h only; user/run,
+  of bpf/, a folder outside it includes bpf/ldlat.h and bpf/c2c.h only; user/run,
     user/hist, user/top, tests/ and bench/ also bpf/ldlat_pin.h and the
     generated skeleton bpf/ldlat.skel.h;
   bpf/perf_mem_defs.h (generated) is included only in bpf/ (by ldlat.h);
   vmlinux/vmlinux.h only in bpf/ldlat.bpf.c.
 
-The three tools' folders never include each other.  bench/ and tests/ may
+The tools' folders never include each other.  bench/ and tests/ may
 include anything else in the tree, and nothing outside tests/ includes
 tests/; inside tests/, a folder includes its own files and tests/lib's.
 Modules (a .c and its .h) never include each other in a circle, inside a
@@ -55,13 +55,13 @@ LAYERS = [
     ['user/report'],
     ['user/run'],
     ['user/offline'],
-    ['user/hist', 'user/top', 'user/stat'],
+    ['user/hist', 'user/top', 'user/stat', 'user/c2c'],
 ]
 RANK = {d: i for i, ds in enumerate(LAYERS) for d in ds}
 GENERATED = {'bpf/ldlat.skel.h', 'bpf/perf_mem_defs.h'}
 # what a folder outside bpf/ may include of bpf/; the others: bpf/ldlat.h
-CONTRACT = {'bpf/ldlat.h'}
-FROM_BPF = {'bpf/ldlat.h', 'bpf/ldlat_pin.h', 'bpf/ldlat.skel.h'}
+CONTRACT = {'bpf/ldlat.h', 'bpf/c2c.h'}
+FROM_BPF = {'bpf/ldlat.h', 'bpf/c2c.h', 'bpf/ldlat_pin.h', 'bpf/ldlat.skel.h'}
 WHOLE_CONTRACT = ('user/run', 'user/hist', 'user/top', 'tests', 'bench')
 # a header only one folder or file includes
 ONLY_IN = {

@@ -22,6 +22,7 @@
 #define FEAT_ARCH	   6
 #define FEAT_NRCPUS	   7
 #define FEAT_EVENT_DESC	   12
+#define FEAT_NUMA_TOPOLOGY 14
 #define REC_HEADER_ATTR	   64
 #define REC_BUILD_ID	   67
 #define REC_FEATURE	   80
@@ -440,12 +441,12 @@ int pw_open(struct pw *w, const char *path, const struct pw_event *events, int n
 int pw_close(struct pw *w)
 {
 	/* in the order of their bits; the build IDs only when there are some */
-	static const int all[] = { FEAT_BUILD_ID, FEAT_HOSTNAME, FEAT_OSRELEASE,
-				   FEAT_ARCH,	  FEAT_NRCPUS,	 FEAT_EVENT_DESC };
+	static const int all[] = { FEAT_BUILD_ID, FEAT_HOSTNAME,   FEAT_OSRELEASE,    FEAT_ARCH,
+				   FEAT_NRCPUS,	  FEAT_EVENT_DESC, FEAT_NUMA_TOPOLOGY };
 	const int *feats = w->nbuild_ids && !w->pipe ? all : all + 1;
 	__u64 data_end, bitmap[4] = { 0 }, hdr[9], sec[2];
-	struct out body[6] = {};
-	unsigned int i, nf = w->no_features ? 0 : ARRAY_SIZE(all) - (feats != all);
+	struct out body[7] = {};
+	unsigned int i, nf = w->no_features ? 0 : ARRAY_SIZE(all) - (feats != all) - !w->nnodes;
 	int e = 0, k;
 
 	if (w->pipe) /* build IDs come as records, at the end as perf writes them */
@@ -477,6 +478,16 @@ int pw_close(struct pw *w)
 			break;
 		case FEAT_EVENT_DESC:
 			feat_event_desc(w, &body[i]);
+			break;
+		case FEAT_NUMA_TOPOLOGY:
+			/* u32 nr, then per node: u32 id, u64 total and free memory (kB), its CPUs */
+			out_u32(&body[i], w->nnodes);
+			for (k = 0; k < w->nnodes; k++) {
+				out_u32(&body[i], k);
+				out_u64(&body[i], 1 << 20);
+				out_u64(&body[i], 1 << 19);
+				out_string(&body[i], w->node_cpus[k]);
+			}
 			break;
 		}
 		bitmap[feats[i] / 64] |= 1ull << (feats[i] % 64);

@@ -78,6 +78,9 @@ struct pw {
 	const char *hostname, *osrelease; /* the features (NULL: "ldlat-test", "6.1.0-test") */
 	struct pw_build_id build_ids[PW_MAX_BUILD_IDS];
 	int nbuild_ids;
+	/* HEADER_NUMA_TOPOLOGY (perf c2c needs it): the CPU list of each node ("0-1"); none when 0 */
+	const char *node_cpus[4];
+	int nnodes;
 	__u64 attrs_offset, data_offset;
 	__u64 nsamples;
 	unsigned char buf[4096];
