@@ -146,6 +146,29 @@ void pw_mmap2(struct pw *w, __u32 pid, __u64 start, __u64 len, __u64 pgoff, cons
 	pw_record(w, PERF_RECORD_MMAP2, PERF_RECORD_MISC_USER, w->buf, n);
 }
 
+void pw_mmap2_data(struct pw *w, __u32 pid, __u64 start, __u64 len, __u64 pgoff, __u32 maj,
+		   __u32 min, __u64 ino, bool shared, const char *file, __u64 time)
+{
+	size_t n = 0;
+	__u32 prot = 3,
+	      flags = shared ? 1 : 2; /* PROT_READ|PROT_WRITE; MAP_SHARED or MAP_PRIVATE */
+
+	put_u64(w->buf, &n, pid | (__u64)pid << 32);
+	put_u64(w->buf, &n, start);
+	put_u64(w->buf, &n, len);
+	put_u64(w->buf, &n, pgoff);
+	put_u64(w->buf, &n, maj | (__u64)min << 32);
+	put_u64(w->buf, &n, ino);
+	put_u64(w->buf, &n, 0); /* ino_generation */
+	memcpy(w->buf + n, &prot, 4);
+	memcpy(w->buf + n + 4, &flags, 4);
+	n += 8;
+	put_string(w->buf, &n, file);
+	put_trailer(w, w->buf, &n, pid, pid, time);
+	pw_record(w, PERF_RECORD_MMAP2, PERF_RECORD_MISC_USER | PERF_RECORD_MISC_MMAP_DATA, w->buf,
+		  n);
+}
+
 void pw_mmap2_build_id(struct pw *w, __u32 pid, __u64 start, __u64 len, __u64 pgoff,
 		       const unsigned char *id, int idlen, const char *file, __u64 time)
 {

@@ -101,6 +101,13 @@ void pw_mmap2(struct pw *w, __u32 pid, __u64 start, __u64 len, __u64 pgoff, cons
 	      __u64 time);
 void pw_fork(struct pw *w, __u32 pid, __u32 ppid, __u64 time);
 
+/*
+ * A data mapping (PERF_RECORD_MISC_MMAP_DATA, read and write): MAP_SHARED or
+ * MAP_PRIVATE, of a file (its device and inode) or anonymous ("//anon", 0, 0, 0).
+ */
+void pw_mmap2_data(struct pw *w, __u32 pid, __u64 start, __u64 len, __u64 pgoff, __u32 maj,
+		   __u32 min, __u64 ino, bool shared, const char *file, __u64 time);
+
 /* An MMAP2 that carries the file's build ID (perf record --buildid-mmap). */
 void pw_mmap2_build_id(struct pw *w, __u32 pid, __u64 start, __u64 len, __u64 pgoff,
 		       const unsigned char *id, int idlen, const char *file, __u64 time);

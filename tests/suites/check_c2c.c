@@ -1,0 +1,370 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/*
+ * check_c2c - ldlat-c2c --input on perf.data files written by perfwrite with
+ * load and store samples (mem-loads and mem-stores, Intel's data sources,
+ * HITM local and remote): the HITM, load and store counts of every line of
+ * the Shared Data Cache Line Table equal perf c2c report's on the same file;
+ * false and true sharing rank first with their offsets and threads; a line
+ * of one thread without HITM is not in the table; private lines of two
+ * processes at one virtual address stay apart, and a MAP_SHARED mapping's
+ * line is one whatever address each process maps it at.  No root needed.
+ */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "tests/lib/datasrc_cases.h"
+#include "tests/lib/perfwrite.h"
+#include "tests/lib/testutil.h"
+
+static char tmpdir[256];
+
+static const char *tmp(const char *name)
+{
+	static char buf[4][512];
+	static int next;
+	char *p = buf[next++ % 4];
+
+	snprintf(p, 512, "%s/%s", tmpdir, name);
+	return p;
+}
+
+/* Intel's store data sources (arch/x86/events/intel/ds.c, precise_store_data) */
+#define ST_BASE	  (P(OP, STORE) | P(SNOOP, NA) | P(LVL, L1) | P(TLB, L2) | P(TLB, HIT))
+#define ST_L1HIT  (ST_BASE | P(LVL, HIT))
+#define ST_L1MISS (ST_BASE | P(LVL, MISS))
+
+#define ANON	   0x7f0000000000ull
+#define SHM_A	   0x7e0000000000ull /* where process 100 maps the shared file */
+#define SHM_B	   0x7d0000000000ull /* and process 300 */
+#define CODE	   0x400000ull
+#define FS_LINE	   (ANON + 0x1000) /* false sharing: offsets 0 and 8, threads 100 and 101 */
+#define TS_LINE	   (ANON + 0x2040) /* true sharing: 100 writes offset 0x10, 101 reads it */
+#define SOLO_LINE  (ANON + 0x3000) /* thread 100 alone, L1 hits */
+#define RAND_LINES (ANON + 0x10000)
+
+struct gen {
+	struct pw w;
+	__u64 t;
+	__u64 seed;
+};
+
+static __u64 rnd(struct gen *g)
+{
+	g->seed = g->seed * 6364136223846793005ull + 1442695040888963407ull;
+	return g->seed >> 33;
+}
+
+static void sample(struct gen *g, int ev, __u32 pid, __u32 tid, __u32 cpu, __u64 addr, __u64 ip,
+		   __u64 ds)
+{
+	struct pw_sample s = {};
+
+	s.ip = ip;
+	s.pid = pid;
+	s.tid = tid;
+	s.time = g->t++;
+	s.addr = addr;
+	s.id = ev ? 200 : 100;
+	s.cpu = cpu;
+	s.period = 1;
+	s.weight = ev ? 0 : 50 + rnd(g) % 400;
+	s.data_src = ds;
+	pw_sample(&g->w, ev, &s);
+}
+
+static void load(struct gen *g, __u32 pid, __u32 tid, __u32 cpu, __u64 addr, __u64 ip, __u64 ds)
+{
+	sample(g, 0, pid, tid, cpu, addr, ip, ds);
+}
+
+static void store(struct gen *g, __u32 pid, __u32 tid, __u32 cpu, __u64 addr, __u64 ip, __u64 ds)
+{
+	sample(g, 1, pid, tid, cpu, addr, ip, ds);
+}
+
+/* The loads' data sources of the random part: the generic Intel table */
+static const __u64 rand_loads[] = { GEN_01, GEN_02, GEN_03, GEN_04, GEN_05, GEN_06, GEN_07, GEN_08,
+				    GEN_09, GEN_0A, GEN_0B, GEN_0C, GEN_0D, GEN_07, GEN_09 };
+
+/* The scenes above, then nrandom samples over 64 lines of process 100. */
+static void write_c2c(const char *path, int nrandom)
+{
+	struct pw_event ev[2];
+	struct gen g = { .t = 1000, .seed = 42 };
+	int i;
+
+	pw_mem_loads_event(&ev[0], 100);
+	pw_mem_loads_event(&ev[1], 200);
+	ev[1].attr.config = 0x82d0; /* mem-stores */
+	ev[1].attr.config1 = 0;
+	ev[1].name = "cpu/mem-stores/P";
+	ck_assert_int_eq(pw_open(&g.w, path, ev, 2, false), 0);
+	g.w.nnodes = 2;
+	g.w.node_cpus[0] = "0-1";
+	g.w.node_cpus[1] = "2-3";
+	pw_comm(&g.w, 100, 100, "fs", 10);
+	pw_comm(&g.w, 200, 200, "priv", 11);
+	pw_comm(&g.w, 300, 300, "peer", 12);
+	for (i = 0; i < 3; i++) {
+		__u32 pid = 100 * (i + 1);
+
+		pw_mmap2(&g.w, pid, CODE, 0x10000, 0, "/usr/bin/c2c-test", 20);
+		pw_mmap2_data(&g.w, pid, ANON, 0x100000, 0, 0, 0, 0, false, "//anon", 21);
+	}
+	pw_mmap2_data(&g.w, 100, SHM_A, 0x10000, 0, 0, 25, 777, true, "/dev/shm/c2c-test", 22);
+	pw_mmap2_data(&g.w, 300, SHM_B, 0x10000, 0, 0, 25, 777, true, "/dev/shm/c2c-test", 23);
+
+	for (i = 0; i < 20; i++) {
+		/* false sharing: each thread writes its own word, reads the other's (HITM) */
+		store(&g, 100, 100, 0, FS_LINE, CODE + 0x100, i % 4 ? ST_L1HIT : ST_L1MISS);
+		store(&g, 100, 101, 2, FS_LINE + 8, CODE + 0x200, ST_L1HIT);
+		load(&g, 100, 101, 2, FS_LINE, CODE + 0x210, GEN_07);
+		load(&g, 100, 100, 0, FS_LINE + 8, CODE + 0x110, GEN_09);
+	}
+	for (i = 0; i < 10; i++) {
+		/* true sharing: 100 writes a counter, 101 reads it */
+		store(&g, 100, 100, 1, TS_LINE + 0x10, CODE + 0x300, ST_L1HIT);
+		load(&g, 100, 101, 3, TS_LINE + 0x10, CODE + 0x310, GEN_07);
+		/* one thread alone, L1 hits */
+		load(&g, 100, 100, 0, SOLO_LINE + 0x20, CODE + 0x400, GEN_01);
+		store(&g, 100, 100, 0, SOLO_LINE + 0x20, CODE + 0x410, ST_L1HIT);
+	}
+	for (i = 0; i < 5; i++) {
+		/* process 200's own line at the address of 100's false sharing */
+		load(&g, 200, 200, 1, FS_LINE, CODE + 0x500, GEN_07);
+		/* the shared file: 100 writes at offset 0x100, 300 reads it at its own address */
+		store(&g, 100, 100, 0, SHM_A + 0x100, CODE + 0x600, ST_L1HIT);
+		load(&g, 300, 300, 3, SHM_B + 0x104, CODE + 0x610, GEN_09);
+	}
+	for (i = 0; i < nrandom; i++) {
+		__u64 addr = RAND_LINES + (rnd(&g) % 64) * 64 + (rnd(&g) % 8) * 8;
+		__u32 tid = 100 + rnd(&g) % 2, cpu = rnd(&g) % 4;
+		__u64 ip = CODE + 0x1000 + (rnd(&g) % 16) * 4;
+
+		if (rnd(&g) % 3 == 0)
+			store(&g, 100, tid, cpu, addr, ip, rnd(&g) % 5 ? ST_L1HIT : ST_L1MISS);
+		else
+			load(&g, 100, tid, cpu, addr, ip,
+			     rand_loads[rnd(&g) % ARRAY_SIZE(rand_loads)]);
+	}
+	ck_assert_int_eq(pw_close(&g.w), 0);
+}
+
+/* A row of a Shared Data Cache Line Table: what both tools must agree on. */
+struct row {
+	unsigned long long addr, hitm, lcl, rmt, records, loads, stores, rmt_hit;
+};
+
+static int row_cmp(const void *a, const void *b)
+{
+	return memcmp(a, b, sizeof(struct row));
+}
+
+/*
+ * The rows of the table after the line holding 'title', up to the first
+ * empty line: the address is word addr_at, the seven counts from word
+ * hitm_at on, but for the percent (perf: Tot Hitm; ours: Hitm%) before them;
+ * the loads that hit a remote cache (RmtHit) at word rmt_hit_at.
+ */
+static int table_rows(char *text, const char *title, int addr_at, int hitm_at, int rmt_hit_at,
+		      struct row *rows, int max)
+{
+	char *p = strstr(text, title), *line, *save = NULL;
+	int n = 0;
+
+	ck_assert_msg(p, "no '%s' in:\n%s", title, text);
+	p = strchr(p, '\n');
+	for (line = strtok_r(p, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		char *w[32], *tok, *s2 = NULL;
+		int nw = 0;
+
+		if (line[0] == '#' || strstr(line, "Address") || (line[0] == '=' && !n))
+			continue;
+		if (line[0] == '=' || !strstr(line, "0x"))
+			break;
+		for (tok = strtok_r(line, " ", &s2); tok && nw < 32; tok = strtok_r(NULL, " ", &s2))
+			w[nw++] = tok;
+		ck_assert_int_gt(nw, rmt_hit_at);
+		ck_assert_int_lt(n, max);
+		rows[n].addr = strtoull(w[addr_at], NULL, 16);
+		rows[n].hitm = strtoull(w[hitm_at], NULL, 10);
+		rows[n].lcl = strtoull(w[hitm_at + 1], NULL, 10);
+		rows[n].rmt = strtoull(w[hitm_at + 2], NULL, 10);
+		rows[n].records = strtoull(w[hitm_at + 3], NULL, 10);
+		rows[n].loads = strtoull(w[hitm_at + 4], NULL, 10);
+		rows[n].stores = strtoull(w[hitm_at + 5], NULL, 10);
+		rows[n].rmt_hit = strtoull(w[rmt_hit_at], NULL, 10);
+		n++;
+	}
+	qsort(rows, n, sizeof(*rows), row_cmp);
+	return n;
+}
+
+/*
+ * Every line's HITM (total, local, remote), records, loads and stores in the
+ * table equal perf c2c report's; the same lines are in both.
+ */
+START_TEST(test_vs_perf_c2c)
+{
+	const char *path = tmp("c2c.data");
+	char *perf_argv[] = { "perf",	 "c2c", "report",      "-i", (char *)path,
+			      "--stdio", "-f",	"--no-source", NULL };
+	char *ours_argv[] = {
+		(char *)build_path("ldlat-c2c"), "--input", (char *)path, "-n", "0", NULL
+	};
+	char *ptext, *perr, *otext, *oerr;
+	struct row pr[256], orow[256];
+	int np, no, i;
+
+	write_c2c(path, _i ? 3000 : 0);
+	ck_assert_msg(run(perf_argv, 300, &ptext, &perr) == 0, "perf c2c report: %s", perr);
+	run_expect(ours_argv, 0, &otext, &oerr);
+	/* perf: Index Address Node PA-cnt Hitm% Total Lcl Rmt records loads stores ... RmtHit */
+	np = table_rows(ptext, "Shared Data Cache Line Table", 1, 5, 19, pr, 256);
+	/* ours: # Address Node Hitm% Hitm Lcl Rmt Records Loads Stores ... RmtHit */
+	no = table_rows(otext, "Shared Data Cache Line Table", 1, 4, 18, orow, 256);
+	ck_assert_int_ge(np, 4);
+	ck_assert_int_eq(no, np);
+	/*
+	 * perf 6.1 counts a load whose data source has the remote bit and no
+	 * hop count (Intel's remote cache HIT and HITM, and remote DRAM with a
+	 * snoop HIT) twice in Total records and Total loads: as remote DRAM,
+	 * and as RmtHit or RmtHitm (c2c_decode_stats' mrem, meant for POWER).
+	 * ldlat-c2c counts samples: perf's numbers without those second counts.
+	 * (RmtHit itself is not compared: ldlat-c2c counts a remote DRAM source
+	 * with a snoop hit as remote DRAM only.)
+	 */
+	for (i = 0; i < np; i++) {
+		pr[i].loads -= pr[i].rmt + pr[i].rmt_hit;
+		pr[i].records -= pr[i].rmt + pr[i].rmt_hit;
+		pr[i].rmt_hit = orow[i].rmt_hit = 0;
+	}
+	for (i = 0; i < no; i++)
+		orow[i].rmt_hit = 0;
+	qsort(pr, np, sizeof(*pr), row_cmp);
+	qsort(orow, no, sizeof(*orow), row_cmp);
+	for (i = 0; i < np; i++)
+		ck_assert_msg(
+			!row_cmp(&pr[i], &orow[i]),
+			"line %#llx: perf hitm %llu/%llu/%llu records %llu loads %llu stores "
+			"%llu rmt-hit %llu; ours %#llx hitm %llu/%llu/%llu records %llu loads "
+			"%llu stores %llu rmt-hit %llu",
+			pr[i].addr, pr[i].hitm, pr[i].lcl, pr[i].rmt, pr[i].records, pr[i].loads,
+			pr[i].stores, pr[i].rmt_hit, orow[i].addr, orow[i].hitm, orow[i].lcl,
+			orow[i].rmt, orow[i].records, orow[i].loads, orow[i].stores,
+			orow[i].rmt_hit);
+	free(ptext);
+	free(perr);
+	free(otext);
+	free(oerr);
+}
+END_TEST
+
+static void assert_jq(const char *doc, const char *expr)
+{
+	ck_assert_msg(jq_true(doc, expr), "jq -e '%s' fails", expr);
+}
+
+/*
+ * False sharing ranks first with both offsets and both threads and its
+ * HITM; true sharing next; the line of one thread without HITM is not in
+ * the table (it is with --all); private lines at one address stay apart;
+ * the shared file's line is one line of both processes.
+ */
+START_TEST(test_sharing)
+{
+	const char *path = tmp("sharing.data");
+	char *argv[] = { (char *)build_path("ldlat-c2c"),
+			 "--input",
+			 (char *)path,
+			 "--format",
+			 "json",
+			 "-n",
+			 "0",
+			 NULL,
+			 NULL };
+	char *out, *err;
+
+	write_c2c(path, 0);
+	run_expect(argv, 0, &out, &err);
+	assert_jq(out, ".shared_lines[0] | .address == 139637976731648 and .pid == 100 and "
+		       ".local_hitm == 20 and .remote_hitm == 20 and .stores == 40 and "
+		       ".threads == [100, 101] and .cpus == [0, 2] and .nodes == [0, 1] and "
+		       "([.pareto[].offset] | unique) == [0, 8]");
+	assert_jq(out, ".shared_lines[0].pareto | map(select(.offset == 0)) | "
+		       "(map(.local_hitm) | add) == 20 and (map(.store_l1_miss) | add) == 5");
+	assert_jq(out, ".shared_lines[1] | .address == 139637976735808 and .local_hitm == 10 and "
+		       ".threads == [100, 101] and ([.pareto[].offset] | unique) == [16]");
+	assert_jq(out, "[.shared_lines[] | select(.address == 139637976739840)] | length == 0");
+	assert_jq(out, "[.shared_lines[] | select(.address == 139637976731648) | .pid] | sort == "
+		       "[100, 200]");
+	assert_jq(out, "[.shared_lines[] | select(.object == \"/dev/shm/c2c-test\")] | length == 1 "
+		       "and .[0].processes == [100, 300] and .[0].object_offset == 256 and "
+		       ".[0].remote_hitm == 5 and .[0].stores == 5");
+	assert_jq(out, ".total.records == 135 and .not_counted.lost == 0 and .lines == 5");
+	free(out);
+	free(err);
+	argv[7] = "--all";
+	run_expect(argv, 0, &out, &err);
+	assert_jq(out, "[.shared_lines[] | select(.address == 139637976739840)] | length == 1");
+	free(out);
+	free(err);
+}
+END_TEST
+
+/* A file without stores' fields, a missing file, a format it has not: one sentence, exit 2. */
+START_TEST(test_bad_input)
+{
+	const char *pf = tmp("pf.data"), *missing = tmp("missing.data");
+	char *out, *err;
+	char *cases[][8] = {
+		{ (char *)build_path("ldlat-c2c"), "--input", (char *)pf, NULL },
+		{ (char *)build_path("ldlat-c2c"), "--input", (char *)missing, NULL },
+		{ (char *)build_path("ldlat-c2c"), NULL },
+		{ (char *)build_path("ldlat-c2c"), "--input", (char *)pf, "--format", "openmetrics",
+		  NULL },
+		{ (char *)build_path("ldlat-c2c"), "--input", (char *)pf, "-n", "many", NULL },
+	};
+
+	ck_assert_int_eq(pw_write_layout(pf, PW_ADDR_ONLY, 10, false), 0);
+	run_expect(cases[_i], 2, &out, &err);
+	/* argp adds its "Try --help" line after a bad option's sentence */
+	ck_assert_msg(strncmp(err, "ldlat-c2c: ", 11) == 0 &&
+			      (strchr(err, '\n') == err + strlen(err) - 1 || strstr(err, "\nTry ")),
+		      "not one sentence: %s", err);
+	free(out);
+	free(err);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("c2c");
+	TCase *tc;
+	int failed;
+
+	snprintf(tmpdir, sizeof(tmpdir), "/tmp/ldlat-c2c-%d-XXXXXX", getpid());
+	if (!mkdtemp(tmpdir) || chmod(tmpdir, 0755)) {
+		perror("mkdtemp");
+		return 1;
+	}
+	tc = tcase_create("input");
+	tcase_set_timeout(tc, 300);
+	tcase_add_loop_test(tc, test_vs_perf_c2c, 0, 2);
+	tcase_add_test(tc, test_sharing);
+	tcase_add_loop_test(tc, test_bad_input, 0, 5);
+	suite_add_tcase(s, tc);
+	failed = run_suite(s);
+	if (!getenv("LDLAT_KEEP_TMP")) {
+		char cmd[300];
+
+		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
+		if (system(cmd))
+			fprintf(stderr, "cannot remove %s\n", tmpdir);
+	}
+	return failed ? 1 : 0;
+}
