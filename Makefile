@@ -83,7 +83,7 @@ $(BUILD)/bpf/ldlat.bpf.o: bpf/ldlat.bpf.c bpf/ldlat.h bpf/ldlat_pin.h vmlinux/vm
 $(BUILD)/bpf/ldlat.skel.h: $(BUILD)/bpf/ldlat.bpf.o
 	$(BPFTOOL) gen skeleton $< name ldlat_bpf > $@.tmp && mv $@.tmp $@
 
-$(OBJ)/%.o: %.c | $(BUILD)/bpf/ldlat.skel.h
+$(OBJ)/%.o: %.c | $(BUILD)/bpf/ldlat.skel.h $(BUILD)/bpf/c2c.skel.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c $< -o $@
 
@@ -228,6 +228,16 @@ check-selftest:
 
 clean:
 	rm -rf $(BUILD)
+
+# issue 18: ldlat-c2c
+# its BPF program, an object of its own (bpf/c2c.bpf.c) with its own skeleton
+$(BUILD)/bpf/c2c.bpf.o: bpf/c2c.bpf.c bpf/c2c.h bpf/ldlat.h vmlinux/vmlinux.h \
+		$(BUILD)/bpf/perf_mem_defs.h
+	$(CLANG) $(BPF_CFLAGS) -c $< -o $@
+	$(STRIP) -g $@
+
+$(BUILD)/bpf/c2c.skel.h: $(BUILD)/bpf/c2c.bpf.o
+	$(BPFTOOL) gen skeleton $< name c2c_bpf > $@.tmp && mv $@.tmp $@
 
 # issue 13: hwcheck
 # The hardware self-check: on a machine with a load-latency PMU, the pointer

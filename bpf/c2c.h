@@ -80,6 +80,10 @@ LDLAT_INLINE void ldlat_c2c_account(struct ldlat_c2c_counts *c, __u64 ds, __u64 
 		return;
 	c->loads++;
 	cls = ldlat_classify(ds);
+#ifdef __bpf__
+	/* the compiler knows cls is in range and would drop the check the verifier needs */
+	asm volatile("" : "+r"(cls));
+#endif
 	if (cls < LDLAT_NCLASS)
 		c->load_cls[cls]++;
 	if (!lat)
@@ -95,6 +99,74 @@ LDLAT_INLINE void ldlat_c2c_account(struct ldlat_c2c_counts *c, __u64 ds, __u64 
 LDLAT_INLINE __u64 ldlat_c2c_hitm(const struct ldlat_c2c_counts *c)
 {
 	return c->load_cls[LDLAT_CLASS_LOCAL_HITM] + c->load_cls[LDLAT_CLASS_REMOTE_HITM];
+}
+
+/*
+ * The kernel's tables (bpf/c2c.bpf.c): per-CPU hash maps, preallocated, one
+ * entry per key: the lines by (process, line address), their entries by
+ * (process, line, offset, code address), and their threads by (process,
+ * line, thread).  The CPUs that touched a line are those whose per-CPU
+ * value of it counts samples.  A sample whose key is new when its table is
+ * full is counted in struct ldlat_c2c_counters, never dropped silently.
+ */
+#define LDLAT_C2C_LINES	 0
+#define LDLAT_C2C_ENTS	 1
+#define LDLAT_C2C_TIDS	 2
+#define LDLAT_C2C_TABLES 3
+
+struct ldlat_c2c_line_key {
+	__u32 tgid;
+	__u32 pad;
+	__u64 line; /* the data address rounded down to its line */
+};
+
+struct ldlat_c2c_ent_key {
+	__u32 tgid;
+	__u32 offset; /* in the line */
+	__u64 line;
+	__u64 ip;
+};
+
+struct ldlat_c2c_tid_key {
+	__u32 tgid;
+	__u32 tid;
+	__u64 line;
+};
+
+struct ldlat_c2c_counters {
+	__u64 seen;			/* samples the program ran on */
+	__u64 kept;			/* kept by the filters: what the lines sum to */
+	__u64 dropped;			/* dropped by the filters (-p, -a...) */
+	__u64 no_addr;			/* kept, but without a data address: in no line */
+	__u64 full[LDLAT_C2C_TABLES];	/* not counted there: the table was full */
+	__u64 failed[LDLAT_C2C_TABLES]; /* not counted there: the update failed otherwise */
+};
+
+/*
+ * The test entry's ctx (BPF_PROG_TEST_RUN): struct ldlat_sample's six u64
+ * words, then the thread ID.  The CPU is the one the test runs it on.
+ */
+struct ldlat_c2c_test_ctx {
+	struct ldlat_sample s;
+	__u64 tid;
+};
+
+#ifndef __bpf__
+_Static_assert(sizeof(struct ldlat_c2c_line_key) == 16 && sizeof(struct ldlat_c2c_ent_key) == 24 &&
+		       sizeof(struct ldlat_c2c_tid_key) == 16,
+	       "the keys have no hole");
+_Static_assert(sizeof(struct ldlat_c2c_counts) % 8 == 0, "per-CPU values are 8-byte multiples");
+#endif
+
+/*
+ * The data source of a sample whose event gives none (page faults): a load
+ * of unknown source, so that the lines show the addresses touched.
+ */
+LDLAT_INLINE __u64 ldlat_c2c_ds(const struct ldlat_sample *s)
+{
+	if (s->flags & LDLAT_HAS_DSRC)
+		return s->data_src;
+	return (__u64)PERF_MEM_OP_LOAD << PERF_MEM_OP_SHIFT;
 }
 
 #endif /* LDLAT_C2C_H */

@@ -15,7 +15,12 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
 
+#include "bpf/c2c.h"
+#include "user/c2c/c2cbpf.h"
+#include "user/c2c/c2ctable.h"
 #include "tests/lib/datasrc_cases.h"
 #include "tests/lib/perfwrite.h"
 #include "tests/lib/testutil.h"
@@ -341,6 +346,193 @@ START_TEST(test_bad_input)
 }
 END_TEST
 
+/* ---- the kernel's tables, through the test entry ---- */
+
+struct synth {
+	struct c2c_session sess;
+	struct c2c_table native; /* the same samples through the native build */
+	int ncpus_online;
+};
+
+static void synth_open(struct synth *y, __u32 entries)
+{
+	struct ldlat_config cfg = {
+		.nranges = 1,
+		.max_lat = ~0ull,
+		.class_mask = LDLAT_ALL_CLASSES,
+		.op_mask = PERF_MEM_OP_LOAD | PERF_MEM_OP_STORE,
+		.need = LDLAT_HAS_ADDR | LDLAT_HAS_LAT | LDLAT_HAS_DSRC,
+		.weight_struct = 1,
+	};
+	struct err err = {};
+
+	ck_assert_msg(c2c_session__open(&y->sess, &cfg, 6, entries, false, true, &err) == 0, "%s",
+		      err.msg);
+	y->sess.proc_root = NULL; /* the synthetic processes have no maps */
+	c2c_table__init(&y->native, 6);
+	y->ncpus_online = (int)sysconf(_SC_NPROCESSORS_ONLN);
+}
+
+/* One sample into the kernel's tables on CPU cpu, and into the native table. */
+static void synth(struct synth *y, __u32 tgid, __u32 tid, int cpu, __u64 addr, __u64 ip, __u64 ds)
+{
+	struct ldlat_c2c_test_ctx c = {
+		.s = { .addr = addr,
+		       .lat = 100 + tid % 7,
+		       .data_src = ds,
+		       .ip = ip,
+		       .tgid = tgid,
+		       .flags = LDLAT_HAS_ADDR | LDLAT_HAS_LAT | LDLAT_HAS_DSRC,
+		       .period = 1 },
+		.tid = tid,
+	};
+	LIBBPF_OPTS(bpf_test_run_opts, opts, .ctx_in = &c, .ctx_size_in = sizeof(c),
+		    .flags = BPF_F_TEST_RUN_ON_CPU, .cpu = cpu % y->ncpus_online);
+
+	ck_assert_int_eq(bpf_prog_test_run_opts(c2c_session__test_fd(&y->sess), &opts), 0);
+	c2c_table__add(&y->native, 0, addr, addr, NULL, ip, tgid, tid, cpu % y->ncpus_online, -1,
+		       ds, c.s.lat);
+}
+
+#define X 0x7f0000001000ull /* false sharing */
+#define Y 0x7f0000002040ull /* true sharing */
+#define Z 0x7f0000003000ull /* one thread */
+
+/*
+ * Two threads writing different offsets of one line (false sharing) and one
+ * reading what the other wrote (true sharing), a line of one thread, and
+ * another process's private line at the same address: the false sharing
+ * line ranks first with both offsets, both threads, both CPUs and its HITM;
+ * true sharing next; the one-thread line is not in the shared table;
+ * the other process's line stays apart.  Every line and entry equals the
+ * native build's count of the same samples.
+ */
+START_TEST(test_bpf_sharing)
+{
+	struct ldlat_c2c_counters cnt;
+	struct c2c_table t;
+	struct synth y;
+	const struct c2c_line *l;
+	int i, k, offs[2] = { 0 };
+	__u64 hitm;
+
+	if (!need_root("the BPF test entry"))
+		return;
+	synth_open(&y, 64);
+	for (i = 0; i < 20; i++) {
+		synth(&y, 4242, 4242, 0, X, 0x401000, i % 4 ? ST_L1HIT : ST_L1MISS);
+		synth(&y, 4242, 4243, 1, X + 8, 0x402000, ST_L1HIT);
+		if (i % 2) {
+			synth(&y, 4242, 4243, 1, X, 0x402010, GEN_07);
+			synth(&y, 4242, 4242, 0, X + 8, 0x401010, GEN_09);
+		}
+	}
+	for (i = 0; i < 7; i++) {
+		synth(&y, 4242, 4242, 0, Y + 0x10, 0x403000, ST_L1HIT);
+		synth(&y, 4242, 4243, 1, Y + 0x10, 0x403010, GEN_07);
+	}
+	for (i = 0; i < 30; i++)
+		synth(&y, 4242, 4242, 0, Z + 0x20, 0x404000, GEN_01);
+	for (i = 0; i < 3; i++)
+		synth(&y, 5000, 5000, 1, X, 0x405000, GEN_07);
+
+	c2c_table__init(&t, 6);
+	ck_assert_int_eq(c2c_session__read(&y.sess, &t, &cnt), 0);
+	ck_assert_uint_eq(cnt.kept, 40 + 20 + 14 + 30 + 3);
+	for (k = 0; k < LDLAT_C2C_TABLES; k++)
+		ck_assert_uint_eq(cnt.full[k] + cnt.failed[k], 0);
+	c2c_table__sort(&t);
+	c2c_table__sort(&y.native);
+	hitm = ldlat_c2c_hitm(&t.total);
+	ck_assert_uint_eq(hitm, 10 + 10 + 7 + 3);
+	ck_assert_int_eq(t.nlines, 4);
+
+	l = t.lines[0];
+	ck_assert_uint_eq(l->vaddr, X);
+	ck_assert_uint_eq(l->tgid, 4242);
+	ck_assert_uint_eq(l->c.load_cls[LDLAT_CLASS_LOCAL_HITM], 10);
+	ck_assert_uint_eq(l->c.load_cls[LDLAT_CLASS_REMOTE_HITM], 10);
+	ck_assert_uint_eq(l->c.stores, 40);
+	ck_assert_uint_eq(l->c.store[LDLAT_C2C_ST_L1MISS], 5);
+	ck_assert_int_eq(l->tids.n, 2);
+	ck_assert_uint_eq(l->tids.v[0], 4242);
+	ck_assert_uint_eq(l->tids.v[1], 4243);
+	ck_assert_int_eq(l->cpus.n, y.ncpus_online > 1 ? 2 : 1);
+	for (k = 0; k < l->nent; k++)
+		offs[l->ent[k].offset == 8] += l->ent[k].offset == 0 || l->ent[k].offset == 8;
+	ck_assert_int_eq(offs[0] + offs[1], l->nent);
+	ck_assert_int_gt(offs[0], 0);
+	ck_assert_int_gt(offs[1], 0);
+	ck_assert(c2c_line__shared(l, hitm));
+
+	l = t.lines[1];
+	ck_assert_uint_eq(l->vaddr, Y);
+	ck_assert_uint_eq(l->c.load_cls[LDLAT_CLASS_LOCAL_HITM], 7);
+	ck_assert_int_eq(l->tids.n, 2);
+	ck_assert(c2c_line__shared(l, hitm));
+
+	l = t.lines[2];
+	ck_assert_uint_eq(l->vaddr, X);
+	ck_assert_uint_eq(l->tgid, 5000);
+	ck_assert_uint_eq(ldlat_c2c_hitm(&l->c), 3);
+	ck_assert_int_eq(l->tids.n, 1);
+
+	l = t.lines[3];
+	ck_assert_uint_eq(l->vaddr, Z);
+	ck_assert(!c2c_line__shared(l, hitm));
+
+	/* the kernel's counts are the native build's */
+	ck_assert_int_eq(y.native.nlines, t.nlines);
+	for (i = 0; i < t.nlines; i++) {
+		const struct c2c_line *a = t.lines[i], *b = y.native.lines[i];
+
+		ck_assert_uint_eq(a->vaddr, b->vaddr);
+		ck_assert_uint_eq(a->tgid, b->tgid);
+		ck_assert_msg(!memcmp(&a->c, &b->c, sizeof(a->c)), "line %d's counts differ", i);
+		ck_assert_int_eq(a->tids.n, b->tids.n);
+		ck_assert_int_eq(a->cpus.n, b->cpus.n);
+		ck_assert_int_eq(a->nent, b->nent);
+		c2c_line__sort((struct c2c_line *)a);
+		c2c_line__sort((struct c2c_line *)b);
+		for (k = 0; k < a->nent; k++) {
+			ck_assert_uint_eq(a->ent[k].offset, b->ent[k].offset);
+			ck_assert_uint_eq(a->ent[k].ip, b->ent[k].ip);
+			ck_assert_msg(!memcmp(&a->ent[k].c, &b->ent[k].c, sizeof(a->ent[k].c)),
+				      "line %d entry %d's counts differ", i, k);
+		}
+	}
+	c2c_table__free(&t);
+	c2c_table__free(&y.native);
+	c2c_session__close(&y.sess);
+}
+END_TEST
+
+/* Tables of 2 lines: the samples of further lines are counted as full, the rest still counted. */
+START_TEST(test_bpf_full)
+{
+	struct ldlat_c2c_counters cnt;
+	struct c2c_table t;
+	struct synth y;
+	int i;
+
+	if (!need_root("the BPF test entry"))
+		return;
+	synth_open(&y, 2);
+	for (i = 0; i < 5; i++)
+		synth(&y, 4242, 4242, 0, X + i * 64, 0x401000, GEN_07);
+	c2c_table__init(&t, 6);
+	ck_assert_int_eq(c2c_session__read(&y.sess, &t, &cnt), 0);
+	ck_assert_uint_eq(cnt.kept, 5);
+	ck_assert_uint_eq(cnt.full[LDLAT_C2C_LINES], 3);
+	ck_assert_uint_eq(cnt.full[LDLAT_C2C_ENTS], 0); /* 4 * entries keys: 8 */
+	ck_assert_uint_eq(cnt.full[LDLAT_C2C_TIDS], 1); /* 2 * entries keys: 4 */
+	ck_assert_uint_eq(t.total.records, 2);
+	c2c_table__free(&t);
+	c2c_table__free(&y.native);
+	c2c_session__close(&y.sess);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("c2c");
@@ -357,6 +549,11 @@ int main(void)
 	tcase_add_loop_test(tc, test_vs_perf_c2c, 0, 2);
 	tcase_add_test(tc, test_sharing);
 	tcase_add_loop_test(tc, test_bad_input, 0, 5);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("bpf");
+	tcase_set_timeout(tc, 120);
+	tcase_add_test(tc, test_bpf_sharing);
+	tcase_add_test(tc, test_bpf_full);
 	suite_add_tcase(s, tc);
 	failed = run_suite(s);
 	if (!getenv("LDLAT_KEEP_TMP")) {

@@ -41,6 +41,9 @@ void c2c_table__free(struct c2c_table *t)
 		line_free(t->lines[i]);
 	free(t->lines);
 	free(t->spaces);
+	for (i = 0; i < t->nstrings; i++)
+		free(t->strings[i]);
+	free(t->strings);
 	memset(t, 0, sizeof(*t));
 }
 
@@ -60,8 +63,23 @@ __u64 c2c_table__space(struct c2c_table *t, const struct c2c_space *s)
 	return (__u64)t->nspaces << 32;
 }
 
-/* Adds v to s; false when out of memory. */
-static bool set_add(struct c2c_set *s, __u32 v)
+const char *c2c_table__intern(struct c2c_table *t, const char *s)
+{
+	char **n;
+	int i;
+
+	for (i = 0; i < t->nstrings; i++)
+		if (!strcmp(t->strings[i], s))
+			return t->strings[i];
+	n = realloc(t->strings, (t->nstrings + 1) * sizeof(*n));
+	if (!n)
+		return NULL;
+	t->strings = n;
+	n[t->nstrings] = strdup(s);
+	return n[t->nstrings] ? n[t->nstrings++] : NULL;
+}
+
+bool c2c_set__add(struct c2c_set *s, __u32 v)
 {
 	int lo = 0, hi = s->n;
 
@@ -101,7 +119,7 @@ static int line_cmp(const void *a, const void *b)
 	return 0;
 }
 
-static struct c2c_line *line_get(struct c2c_table *t, __u64 space, __u64 addr)
+struct c2c_line *c2c_table__line(struct c2c_table *t, __u64 space, __u64 addr)
 {
 	struct c2c_line key = { .space = space, .addr = addr }, *l, **found;
 
@@ -131,7 +149,7 @@ static struct c2c_line *line_get(struct c2c_table *t, __u64 space, __u64 addr)
 	return l;
 }
 
-static struct c2c_entry *entry_get(struct c2c_line *l, __u32 offset, __u32 tgid, __u64 ip)
+struct c2c_entry *c2c_line__entry(struct c2c_line *l, __u32 offset, __u32 tgid, __u64 ip)
 {
 	struct c2c_entry *e;
 	int i;
@@ -178,10 +196,10 @@ struct c2c_entry *c2c_table__add(struct c2c_table *t, __u64 space, __u64 addr, _
 	}
 	if (!space)
 		space = tgid;
-	l = line_get(t, space, addr & ~mask);
-	e = l ? entry_get(l, addr & mask, tgid, ip) : NULL;
-	if (!e || !set_add(&l->tids, tid) || !set_add(&l->tgids, tgid) || !set_add(&l->cpus, cpu) ||
-	    !set_add(&e->cpus, cpu)) {
+	l = c2c_table__line(t, space, addr & ~mask);
+	e = l ? c2c_line__entry(l, addr & mask, tgid, ip) : NULL;
+	if (!e || !c2c_set__add(&l->tids, tid) || !c2c_set__add(&l->tgids, tgid) ||
+	    !c2c_set__add(&l->cpus, cpu) || !c2c_set__add(&e->cpus, cpu)) {
 		t->nomem++;
 		return NULL;
 	}
@@ -245,4 +263,14 @@ void c2c_line__sort(struct c2c_line *l)
 {
 	if (l->nent)
 		qsort(l->ent, l->nent, sizeof(*l->ent), entry_cmp);
+}
+
+void c2c_counts__add(struct ldlat_c2c_counts *dst, const struct ldlat_c2c_counts *src)
+{
+	const __u64 *s = (const __u64 *)src;
+	__u64 *d = (__u64 *)dst;
+	size_t i;
+
+	for (i = 0; i < sizeof(*dst) / sizeof(__u64); i++)
+		d[i] += s[i];
 }

@@ -72,6 +72,8 @@ struct c2c_table {
 	int nlines, cap;
 	struct c2c_space *spaces;
 	int nspaces;
+	char **strings; /* c2c_table__intern's */
+	int nstrings;
 	struct ldlat_c2c_counts total;
 	__u64 no_addr; /* load or store samples without a data address: in no line */
 	__u64 other;   /* samples that are neither a load nor a store: in no line */
@@ -97,6 +99,21 @@ __u64 c2c_table__space(struct c2c_table *t, const struct c2c_space *s);
 struct c2c_entry *c2c_table__add(struct c2c_table *t, __u64 space, __u64 addr, __u64 vaddr,
 				 const char *object, __u64 ip, __u32 tgid, __u32 tid, __u32 cpu,
 				 int node, __u64 ds, __u64 lat);
+
+/* The line of (space, addr), created empty when new (vaddr, tgid, object set by the caller); NULL: out of memory. */
+struct c2c_line *c2c_table__line(struct c2c_table *t, __u64 space, __u64 addr);
+
+/* A line's entry for (offset, tgid, ip), created empty when new; NULL: out of memory. */
+struct c2c_entry *c2c_line__entry(struct c2c_line *l, __u32 offset, __u32 tgid, __u64 ip);
+
+/* A copy of s that lives as long as t; NULL when out of memory. */
+const char *c2c_table__intern(struct c2c_table *t, const char *s);
+
+/* Adds v to s; false when out of memory. */
+bool c2c_set__add(struct c2c_set *s, __u32 v);
+
+/* dst += src, every count. */
+void c2c_counts__add(struct ldlat_c2c_counts *dst, const struct ldlat_c2c_counts *src);
 
 /* Whether line l belongs in the shared table: its HITM are at least 0.1% of all (perf c2c's). */
 bool c2c_line__shared(const struct c2c_line *l, __u64 total_hitm);
