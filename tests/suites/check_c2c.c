@@ -321,6 +321,46 @@ START_TEST(test_sharing)
 }
 END_TEST
 
+/*
+ * The NUMA view of the same file: node 0 (CPUs 0-1) ran 35 loads, 20 from a
+ * remote cache; node 1 ran 35, 5 remote; process 300 read only remote
+ * lines, process 100 on node 0 two remote loads in three.
+ */
+START_TEST(test_numa)
+{
+	const char *path = tmp("numa.data");
+	char *argv[] = { (char *)build_path("ldlat-c2c"),
+			 "--input",
+			 (char *)path,
+			 "--format",
+			 "json",
+			 "--by",
+			 "node",
+			 NULL };
+	char *out, *err;
+
+	write_c2c(path, 0);
+	run_expect(argv, 0, &out, &err);
+	assert_jq(out,
+		  ".nodes | sort_by(.node) | .[0].node == 0 and .[0].loads == 35 and "
+		  ".[0].remote_cache == 20 and .[0].local_cache == 15 and .[0].stores == 45 and "
+		  ".[1].node == 1 and .[1].loads == 35 and .[1].remote_cache == 5 and "
+		  ".[1].local_cache == 30 and (.[1].remote_share - 5 / 35 | fabs) < 1e-5 and "
+		  "length == 2");
+	free(out);
+	free(err);
+	argv[6] = "process";
+	run_expect(argv, 0, &out, &err);
+	assert_jq(out, ".processes | map(select(.pid == 300)) | length == 1 and .[0].node == 1 and "
+		       ".[0].command == \"peer\" and .[0].remote_share == 1");
+	assert_jq(out,
+		  ".processes | map(select(.pid == 100 and .node == 0)) | .[0].loads == 30 and "
+		  ".[0].remote_cache == 20 and .[0].command == \"fs\"");
+	free(out);
+	free(err);
+}
+END_TEST
+
 /* A file without stores' fields, a missing file, a format it has not: one sentence, exit 2. */
 START_TEST(test_bad_input)
 {
@@ -329,7 +369,7 @@ START_TEST(test_bad_input)
 	char *cases[][8] = {
 		{ (char *)build_path("ldlat-c2c"), "--input", (char *)pf, NULL },
 		{ (char *)build_path("ldlat-c2c"), "--input", (char *)missing, NULL },
-		{ (char *)build_path("ldlat-c2c"), NULL },
+		{ (char *)build_path("ldlat-c2c"), "--input", (char *)pf, "--by", "nowhere", NULL },
 		{ (char *)build_path("ldlat-c2c"), "--input", (char *)pf, "--format", "openmetrics",
 		  NULL },
 		{ (char *)build_path("ldlat-c2c"), "--input", (char *)pf, "-n", "many", NULL },
@@ -548,6 +588,7 @@ int main(void)
 	tcase_set_timeout(tc, 300);
 	tcase_add_loop_test(tc, test_vs_perf_c2c, 0, 2);
 	tcase_add_test(tc, test_sharing);
+	tcase_add_test(tc, test_numa);
 	tcase_add_loop_test(tc, test_bad_input, 0, 5);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("bpf");

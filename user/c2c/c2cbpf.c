@@ -200,6 +200,13 @@ int c2c_session__read(struct c2c_session *s, struct c2c_table *t, struct ldlat_c
 		for (cpu = 0; cpu < s->ncpus; cpu++) {
 			if (!v[cpu].records)
 				continue;
+			struct c2c_numa *n = c2c_table__numa(t, ek.tgid, s->cpu_node[cpu]);
+
+			if (!n) {
+				e = -ENOMEM;
+				goto out;
+			}
+			c2c_counts__add(&n->c, &v[cpu]);
 			c2c_counts__add(&en->c, &v[cpu]);
 			if (!c2c_set__add(&en->cpus, cpu)) {
 				e = -ENOMEM;

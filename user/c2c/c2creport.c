@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "kernel/abi/datasrc.h"
@@ -113,6 +114,175 @@ static bool shown(const struct c2c_view *v, const struct c2c_line *l)
 	return v->all || c2c_line__shared(l, total_hitm(v));
 }
 
+/* ---- the NUMA view ---- */
+
+struct numa_sums {
+	__u64 loads, lcl_cache, rmt_cache, lcl_dram, rmt_dram, stores, lat, lat_n;
+};
+
+static void numa_sum(struct numa_sums *n, const struct ldlat_c2c_counts *c)
+{
+	unsigned int k;
+
+	n->loads += c->loads;
+	n->stores += c->stores;
+	n->lat += c->lat_load;
+	n->lat_n += c->lat_n;
+	for (k = 0; k < LDLAT_NCLASS; k++) {
+		enum ld_group g = ld_group(k);
+
+		if (k == LDLAT_CLASS_REMOTE_HITM || g == LD_RMT_HIT)
+			n->rmt_cache += c->load_cls[k];
+		else if (g == LD_LCL_DRAM)
+			n->lcl_dram += c->load_cls[k];
+		else if (g == LD_RMT_DRAM)
+			n->rmt_dram += c->load_cls[k];
+		else if (k == LDLAT_CLASS_LOCAL_HITM || (g != LD_OTHER))
+			n->lcl_cache += c->load_cls[k];
+	}
+}
+
+static double numa_remote(const struct numa_sums *n)
+{
+	return pct(n->rmt_cache + n->rmt_dram,
+		   n->lcl_cache + n->rmt_cache + n->lcl_dram + n->rmt_dram);
+}
+
+static const struct table_column node_cols[] = {
+	{ "PID", 7, TABLE_RIGHT, NULL },      { "Command", 15, TABLE_LEFT, "  " },
+	{ "Node", 4, TABLE_RIGHT, "  " },     { "Loads", 8, TABLE_RIGHT, "  " },
+	{ "LclCache", 8, TABLE_RIGHT, "  " }, { "RmtCache", 8, TABLE_RIGHT, "  " },
+	{ "LclDram", 8, TABLE_RIGHT, "  " },  { "RmtDram", 8, TABLE_RIGHT, "  " },
+	{ "Remote%", 7, TABLE_RIGHT, "  " },  { "MeanLat", 7, TABLE_RIGHT, "  " },
+	{ "Stores", 8, TABLE_RIGHT, "  " },   { "Cgroup", 0, TABLE_LEFT, "  " },
+};
+/* --by node: the same columns without the process's */
+static const struct table node_table = { node_cols + 2, 9 };
+static const struct table process_table = { node_cols, ARRAY_SIZE(node_cols) };
+
+/* The rows of the view: per node (tgid 0), or per process and node, in t->numa's order. */
+static int numa_rows(const struct c2c_view *v, struct c2c_numa **out)
+{
+	const struct c2c_table *t = v->t;
+	struct c2c_numa *rows = calloc(t->nnuma ? t->nnuma : 1, sizeof(*rows));
+	int i, k, n = 0;
+
+	if (!rows)
+		return -1;
+	for (i = 0; i < t->nnuma; i++) {
+		const struct c2c_numa *r = &t->numa[i];
+
+		if (v->by == C2C_BY_PROCESS) {
+			rows[n++] = *r;
+			continue;
+		}
+		for (k = 0; k < n && rows[k].node != r->node; k++)
+			;
+		if (k == n) {
+			rows[n].node = r->node;
+			n++;
+		}
+		c2c_counts__add(&rows[k].c, &r->c);
+	}
+	*out = rows;
+	return n;
+}
+
+static int numa_cmp(const void *a, const void *b)
+{
+	const struct c2c_numa *x = a, *y = b;
+
+	if (x->c.loads != y->c.loads)
+		return x->c.loads > y->c.loads ? -1 : 1;
+	if (x->tgid != y->tgid)
+		return x->tgid < y->tgid ? -1 : 1;
+	return x->node - y->node;
+}
+
+static void numa_text(FILE *f, const struct c2c_view *v)
+{
+	const struct table *tb = v->by == C2C_BY_PROCESS ? &process_table : &node_table;
+	struct c2c_numa *rows;
+	int i, n = numa_rows(v, &rows);
+
+	fprintf(f, "\nLoads by %s (local and remote as the data source says; latency in cycles)\n",
+		v->by == C2C_BY_PROCESS ? "process and the node of the CPU that ran them"
+					: "the node of the CPU that ran them");
+	if (n < 0) {
+		fprintf(f, "(out of memory)\n");
+		return;
+	}
+	qsort(rows, n, sizeof(*rows), numa_cmp);
+	table__header(f, tb);
+	for (i = 0; i < n && (!v->nrows || i < v->nrows); i++) {
+		struct numa_sums s = {};
+		struct table_row r;
+
+		numa_sum(&s, &rows[i].c);
+		table__row_begin(&r, f, tb);
+		if (v->by == C2C_BY_PROCESS) {
+			table__cell(&r, "%u", rows[i].tgid);
+			table__cell(&r, "%s", rows[i].comm[0] ? rows[i].comm : "?");
+		}
+		if (rows[i].node >= 0)
+			table__cell(&r, "%d", rows[i].node);
+		else
+			table__cell(&r, "?");
+		table__cell(&r, "%llu", (unsigned long long)s.loads);
+		table__cell(&r, "%llu", (unsigned long long)s.lcl_cache);
+		table__cell(&r, "%llu", (unsigned long long)s.rmt_cache);
+		table__cell(&r, "%llu", (unsigned long long)s.lcl_dram);
+		table__cell(&r, "%llu", (unsigned long long)s.rmt_dram);
+		table__cell(&r, "%.1f%%", numa_remote(&s));
+		if (s.lat_n)
+			table__cell(&r, "%.0f", mean(s.lat, s.lat_n));
+		else
+			table__cell(&r, "-");
+		table__cell(&r, "%llu", (unsigned long long)s.stores);
+		if (v->by == C2C_BY_PROCESS)
+			table__cell(&r, "%s", rows[i].cgroup[0] ? rows[i].cgroup : "-");
+		table__row_end(&r);
+	}
+	if (!n)
+		fprintf(f, "(no sample)\n");
+	free(rows);
+}
+
+static void numa_json(struct json *j, const struct c2c_view *v)
+{
+	struct c2c_numa *rows;
+	int i, n = numa_rows(v, &rows);
+
+	json__array_begin(j, v->by == C2C_BY_PROCESS ? "processes" : "nodes");
+	for (i = 0; i < n; i++) {
+		struct numa_sums s = {};
+
+		numa_sum(&s, &rows[i].c);
+		json__object_begin(j, NULL);
+		if (v->by == C2C_BY_PROCESS) {
+			json__u64(j, "pid", rows[i].tgid);
+			json__string(j, "command", rows[i].comm);
+			json__string(j, "cgroup", rows[i].cgroup);
+		}
+		if (rows[i].node >= 0)
+			json__u64(j, "node", rows[i].node);
+		else
+			json__null(j, "node");
+		json__u64(j, "loads", s.loads);
+		json__u64(j, "local_cache", s.lcl_cache);
+		json__u64(j, "remote_cache", s.rmt_cache);
+		json__u64(j, "local_dram", s.lcl_dram);
+		json__u64(j, "remote_dram", s.rmt_dram);
+		json__double(j, "remote_share", numa_remote(&s) / 100.0);
+		json__double(j, "mean_load_latency", s.lat_n ? mean(s.lat, s.lat_n) : NAN);
+		json__u64(j, "stores", s.stores);
+		json__object_end(j);
+	}
+	json__array_end(j);
+	if (n >= 0)
+		free(rows);
+}
+
 /* ---- text ---- */
 
 static const struct table_column line_cols[] = {
@@ -162,6 +332,17 @@ static void text_notes(FILE *f, const struct c2c_view *v)
 		(unsigned long long)t->other, (unsigned long long)v->filtered,
 		(unsigned long long)v->other, (unsigned long long)v->malformed,
 		(unsigned long long)v->unknown_id, (unsigned long long)t->nomem);
+	if (v->live)
+		fprintf(f,
+			"Not counted for a full table: %llu in lines, %llu in line entries, %llu "
+			"in "
+			"threads; failed updates: %llu, %llu, %llu\n",
+			(unsigned long long)v->full[LDLAT_C2C_LINES],
+			(unsigned long long)v->full[LDLAT_C2C_ENTS],
+			(unsigned long long)v->full[LDLAT_C2C_TIDS],
+			(unsigned long long)v->failed[LDLAT_C2C_LINES],
+			(unsigned long long)v->failed[LDLAT_C2C_ENTS],
+			(unsigned long long)v->failed[LDLAT_C2C_TIDS]);
 }
 
 static void text_render(FILE *f, const struct c2c_view *v)
@@ -183,6 +364,10 @@ static void text_render(FILE *f, const struct c2c_view *v)
 		(unsigned long long)LCL_HITM(c), (unsigned long long)RMT_HITM(c),
 		(unsigned long long)ld(c, LD_PEER), t->nlines, 1 << t->line_shift, nshared);
 	text_notes(f, v);
+	if (v->by != C2C_BY_LINE) {
+		numa_text(f, v);
+		return;
+	}
 	fprintf(f, "\nShared Data Cache Line Table (%s, most HITM first)\n",
 		v->all ? "every line" : "lines with at least 0.1% of the HITM");
 	table__header(f, &line_table);
@@ -340,7 +525,26 @@ static void json_render(FILE *f, const struct c2c_view *v)
 	json__u64(&j, "malformed", v->malformed);
 	json__u64(&j, "unknown_event", v->unknown_id);
 	json__u64(&j, "out_of_memory", t->nomem);
+	if (v->live) {
+		static const char *const names[] = { "lines", "line_entries", "threads" };
+		int k2;
+
+		json__object_begin(&j, "table_full");
+		for (k2 = 0; k2 < LDLAT_C2C_TABLES; k2++)
+			json__u64(&j, names[k2], v->full[k2]);
+		json__object_end(&j);
+		json__object_begin(&j, "update_failed");
+		for (k2 = 0; k2 < LDLAT_C2C_TABLES; k2++)
+			json__u64(&j, names[k2], v->failed[k2]);
+		json__object_end(&j);
+	}
 	json__object_end(&j);
+	if (v->by != C2C_BY_LINE) {
+		numa_json(&j, v);
+		json__object_end(&j);
+		json__end_line(&j);
+		return;
+	}
 	json__bool(&j, "all_lines", v->all);
 	json__array_begin(&j, "shared_lines");
 	for (i = 0; i < t->nlines; i++) {

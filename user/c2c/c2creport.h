@@ -14,20 +14,29 @@
 
 #include "user/c2c/c2ctable.h"
 
+enum c2c_by {
+	C2C_BY_LINE,	/* the Shared Data Cache Line Table and its Pareto */
+	C2C_BY_NODE,	/* local and remote accesses per NUMA node */
+	C2C_BY_PROCESS, /* the same per process and node */
+};
+
 /* What the report shows beside the lines. */
 struct c2c_view {
 	const struct c2c_table *t;
 	const char *target; /* "file perf.data" */
 	const char *events;
-	bool all;	  /* every line, not only the shared ones */
-	int nrows;	  /* lines in the table (0: all) */
-	bool json;	  /* else text */
-	__u64 kept;	  /* samples counted */
-	__u64 filtered;	  /* dropped by the filters */
-	__u64 lost;	  /* samples the kernel said it lost */
-	__u64 malformed;  /* records that did not parse */
-	__u64 unknown_id; /* samples of no event of the file */
-	__u64 other;	  /* samples of other events (no data fields) */
+	enum c2c_by by;
+	bool all;		    /* every line, not only the shared ones */
+	int nrows;		    /* lines in the table (0: all) */
+	bool json;		    /* else text */
+	__u64 kept;		    /* samples counted */
+	__u64 filtered;		    /* dropped by the filters */
+	__u64 lost;		    /* samples the kernel said it lost */
+	__u64 malformed;	    /* records that did not parse */
+	__u64 unknown_id;	    /* samples of no event of the file */
+	__u64 other;		    /* samples of other events (no data fields) */
+	bool live;		    /* the kernel's tables: full and failed say what they lost */
+	const __u64 *full, *failed; /* per table (LDLAT_C2C_LINES...); live only */
 };
 
 /* The report on f (output__write's render). */

@@ -44,6 +44,7 @@ void c2c_table__free(struct c2c_table *t)
 	for (i = 0; i < t->nstrings; i++)
 		free(t->strings[i]);
 	free(t->strings);
+	free(t->numa);
 	memset(t, 0, sizeof(*t));
 }
 
@@ -61,6 +62,30 @@ __u64 c2c_table__space(struct c2c_table *t, const struct c2c_space *s)
 	t->spaces = n;
 	n[t->nspaces++] = *s;
 	return (__u64)t->nspaces << 32;
+}
+
+struct c2c_numa *c2c_table__numa(struct c2c_table *t, __u32 tgid, int node)
+{
+	struct c2c_numa *n;
+	int i;
+
+	for (i = t->nnuma - 1; i >= 0; i--)
+		if (t->numa[i].tgid == tgid && t->numa[i].node == node)
+			return &t->numa[i];
+	if (t->nnuma == t->capnuma) {
+		int cap = t->capnuma ? t->capnuma * 2 : 16;
+
+		n = realloc(t->numa, cap * sizeof(*n));
+		if (!n)
+			return NULL;
+		t->numa = n;
+		t->capnuma = cap;
+	}
+	n = &t->numa[t->nnuma++];
+	memset(n, 0, sizeof(*n));
+	n->tgid = tgid;
+	n->node = node;
+	return n;
 }
 
 const char *c2c_table__intern(struct c2c_table *t, const char *s)
@@ -184,6 +209,7 @@ struct c2c_entry *c2c_table__add(struct c2c_table *t, __u64 space, __u64 addr, _
 	__u64 mask = (1ull << t->line_shift) - 1;
 	struct c2c_line *l;
 	struct c2c_entry *e;
+	struct c2c_numa *n;
 
 	ldlat_c2c_account(&t->total, ds, lat);
 	if (!ldlat_c2c_op(ds)) {
@@ -208,6 +234,12 @@ struct c2c_entry *c2c_table__add(struct c2c_table *t, __u64 space, __u64 addr, _
 		l->tgid = tgid;
 		l->object = object;
 	}
+	n = c2c_table__numa(t, tgid, node);
+	if (!n) {
+		t->nomem++;
+		return NULL;
+	}
+	ldlat_c2c_account(&n->c, ds, lat);
 	ldlat_c2c_account(&l->c, ds, lat);
 	ldlat_c2c_account(&e->c, ds, lat);
 	if (node >= 0) {

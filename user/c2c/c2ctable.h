@@ -65,6 +65,15 @@ struct c2c_line {
 	int nent, cap;
 };
 
+/* The NUMA view: a process's samples taken on the CPUs of one node. */
+struct c2c_numa {
+	__u32 tgid;
+	int node; /* -1: the CPU's node is not known */
+	char comm[16];
+	char cgroup[128]; /* "" when not known */
+	struct ldlat_c2c_counts c;
+};
+
 struct c2c_table {
 	__u32 line_shift; /* log2 of the line size */
 	void *root;	  /* tsearch of struct c2c_line, by (space, addr) */
@@ -74,6 +83,8 @@ struct c2c_table {
 	int nspaces;
 	char **strings; /* c2c_table__intern's */
 	int nstrings;
+	struct c2c_numa *numa; /* by (process, node), in the order first seen */
+	int nnuma, capnuma;
 	struct ldlat_c2c_counts total;
 	__u64 no_addr; /* load or store samples without a data address: in no line */
 	__u64 other;   /* samples that are neither a load nor a store: in no line */
@@ -105,6 +116,9 @@ struct c2c_line *c2c_table__line(struct c2c_table *t, __u64 space, __u64 addr);
 
 /* A line's entry for (offset, tgid, ip), created empty when new; NULL: out of memory. */
 struct c2c_entry *c2c_line__entry(struct c2c_line *l, __u32 offset, __u32 tgid, __u64 ip);
+
+/* The NUMA row of (tgid, node), created empty when new; NULL when out of memory. */
+struct c2c_numa *c2c_table__numa(struct c2c_table *t, __u32 tgid, int node);
 
 /* A copy of s that lives as long as t; NULL when out of memory. */
 const char *c2c_table__intern(struct c2c_table *t, const char *s);

@@ -147,6 +147,13 @@ static int add_sample(struct offc2c *c, const struct perf_sample *ps)
 	e = c2c_table__add(&c->t, space, addr, s.addr, object, ps->ip, ps->pid, ps->tid,
 			   (ps->type & PERF_SAMPLE_CPU) ? ps->cpu : 0, node, s.data_src,
 			   (s.flags & LDLAT_HAS_LAT) ? s.lat : 0);
+	if (e) {
+		struct c2c_numa *n = c2c_table__numa(&c->t, ps->pid, node);
+		const struct proc *p = n && !n->comm[0] ? procmaps__find(&c->pm, ps->pid) : NULL;
+
+		if (p)
+			snprintf(n->comm, sizeof(n->comm), "%s", p->comm);
+	}
 	if (e && !e->symbol)
 		return name_entry(c, e);
 	return 0;
