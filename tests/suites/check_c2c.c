@@ -37,126 +37,9 @@ static const char *tmp(const char *name)
 	return p;
 }
 
-/* Intel's store data sources (arch/x86/events/intel/ds.c, precise_store_data) */
-#define ST_BASE	  (P(OP, STORE) | P(SNOOP, NA) | P(LVL, L1) | P(TLB, L2) | P(TLB, HIT))
-#define ST_L1HIT  (ST_BASE | P(LVL, HIT))
-#define ST_L1MISS (ST_BASE | P(LVL, MISS))
-
-#define ANON	   0x7f0000000000ull
-#define SHM_A	   0x7e0000000000ull /* where process 100 maps the shared file */
-#define SHM_B	   0x7d0000000000ull /* and process 300 */
-#define CODE	   0x400000ull
-#define FS_LINE	   (ANON + 0x1000) /* false sharing: offsets 0 and 8, threads 100 and 101 */
-#define TS_LINE	   (ANON + 0x2040) /* true sharing: 100 writes offset 0x10, 101 reads it */
-#define SOLO_LINE  (ANON + 0x3000) /* thread 100 alone, L1 hits */
-#define RAND_LINES (ANON + 0x10000)
-
-struct gen {
-	struct pw w;
-	__u64 t;
-	__u64 seed;
-};
-
-static __u64 rnd(struct gen *g)
-{
-	g->seed = g->seed * 6364136223846793005ull + 1442695040888963407ull;
-	return g->seed >> 33;
-}
-
-static void sample(struct gen *g, int ev, __u32 pid, __u32 tid, __u32 cpu, __u64 addr, __u64 ip,
-		   __u64 ds)
-{
-	struct pw_sample s = {};
-
-	s.ip = ip;
-	s.pid = pid;
-	s.tid = tid;
-	s.time = g->t++;
-	s.addr = addr;
-	s.id = ev ? 200 : 100;
-	s.cpu = cpu;
-	s.period = 1;
-	s.weight = ev ? 0 : 50 + rnd(g) % 400;
-	s.data_src = ds;
-	pw_sample(&g->w, ev, &s);
-}
-
-static void load(struct gen *g, __u32 pid, __u32 tid, __u32 cpu, __u64 addr, __u64 ip, __u64 ds)
-{
-	sample(g, 0, pid, tid, cpu, addr, ip, ds);
-}
-
-static void store(struct gen *g, __u32 pid, __u32 tid, __u32 cpu, __u64 addr, __u64 ip, __u64 ds)
-{
-	sample(g, 1, pid, tid, cpu, addr, ip, ds);
-}
-
-/* The loads' data sources of the random part: the generic Intel table */
-static const __u64 rand_loads[] = { GEN_01, GEN_02, GEN_03, GEN_04, GEN_05, GEN_06, GEN_07, GEN_08,
-				    GEN_09, GEN_0A, GEN_0B, GEN_0C, GEN_0D, GEN_07, GEN_09 };
-
-/* The scenes above, then nrandom samples over 64 lines of process 100. */
 static void write_c2c(const char *path, int nrandom)
 {
-	struct pw_event ev[2];
-	struct gen g = { .t = 1000, .seed = 42 };
-	int i;
-
-	pw_mem_loads_event(&ev[0], 100);
-	pw_mem_loads_event(&ev[1], 200);
-	ev[1].attr.config = 0x82d0; /* mem-stores */
-	ev[1].attr.config1 = 0;
-	ev[1].name = "cpu/mem-stores/P";
-	ck_assert_int_eq(pw_open(&g.w, path, ev, 2, false), 0);
-	g.w.nnodes = 2;
-	g.w.node_cpus[0] = "0-1";
-	g.w.node_cpus[1] = "2-3";
-	pw_comm(&g.w, 100, 100, "fs", 10);
-	pw_comm(&g.w, 200, 200, "priv", 11);
-	pw_comm(&g.w, 300, 300, "peer", 12);
-	for (i = 0; i < 3; i++) {
-		__u32 pid = 100 * (i + 1);
-
-		pw_mmap2(&g.w, pid, CODE, 0x10000, 0, "/usr/bin/c2c-test", 20);
-		pw_mmap2_data(&g.w, pid, ANON, 0x100000, 0, 0, 0, 0, false, "//anon", 21);
-	}
-	pw_mmap2_data(&g.w, 100, SHM_A, 0x10000, 0, 0, 25, 777, true, "/dev/shm/c2c-test", 22);
-	pw_mmap2_data(&g.w, 300, SHM_B, 0x10000, 0, 0, 25, 777, true, "/dev/shm/c2c-test", 23);
-
-	for (i = 0; i < 20; i++) {
-		/* false sharing: each thread writes its own word, reads the other's (HITM) */
-		store(&g, 100, 100, 0, FS_LINE, CODE + 0x100, i % 4 ? ST_L1HIT : ST_L1MISS);
-		store(&g, 100, 101, 2, FS_LINE + 8, CODE + 0x200, ST_L1HIT);
-		load(&g, 100, 101, 2, FS_LINE, CODE + 0x210, GEN_07);
-		load(&g, 100, 100, 0, FS_LINE + 8, CODE + 0x110, GEN_09);
-	}
-	for (i = 0; i < 10; i++) {
-		/* true sharing: 100 writes a counter, 101 reads it */
-		store(&g, 100, 100, 1, TS_LINE + 0x10, CODE + 0x300, ST_L1HIT);
-		load(&g, 100, 101, 3, TS_LINE + 0x10, CODE + 0x310, GEN_07);
-		/* one thread alone, L1 hits */
-		load(&g, 100, 100, 0, SOLO_LINE + 0x20, CODE + 0x400, GEN_01);
-		store(&g, 100, 100, 0, SOLO_LINE + 0x20, CODE + 0x410, ST_L1HIT);
-	}
-	for (i = 0; i < 5; i++) {
-		/* process 200's own line at the address of 100's false sharing */
-		load(&g, 200, 200, 1, FS_LINE, CODE + 0x500, GEN_07);
-		/* the shared file: 100 writes at offset 0x100, 300 reads it at its own address */
-		store(&g, 100, 100, 0, SHM_A + 0x100, CODE + 0x600, ST_L1HIT);
-		load(&g, 300, 300, 3, SHM_B + 0x104, CODE + 0x610, GEN_09);
-	}
-	for (i = 0; i < nrandom; i++) {
-		__u64 addr = RAND_LINES + (rnd(&g) % 64) * 64 + (rnd(&g) % 8) * 8;
-		__u32 tid = 100 + rnd(&g) % 2, cpu = rnd(&g) % 4;
-		__u64 ip = CODE + 0x1000 + (rnd(&g) % 16) * 4;
-
-		if (rnd(&g) % 3 == 0)
-			store(&g, 100, tid, cpu, addr, ip, rnd(&g) % 5 ? ST_L1HIT : ST_L1MISS);
-		else
-			load(&g, 100, tid, cpu, addr, ip,
-			     rand_loads[rnd(&g) % ARRAY_SIZE(rand_loads)]);
-	}
-	ck_assert_int_eq(pw_close(&g.w), 0);
+	ck_assert_int_eq(pw_write_c2c(path, nrandom), 0);
 }
 
 /* A row of a Shared Data Cache Line Table: what both tools must agree on. */
@@ -460,15 +343,15 @@ START_TEST(test_bpf_sharing)
 		return;
 	synth_open(&y, 64);
 	for (i = 0; i < 20; i++) {
-		synth(&y, 4242, 4242, 0, X, 0x401000, i % 4 ? ST_L1HIT : ST_L1MISS);
-		synth(&y, 4242, 4243, 1, X + 8, 0x402000, ST_L1HIT);
+		synth(&y, 4242, 4242, 0, X, 0x401000, i % 4 ? PW_C2C_ST_L1HIT : PW_C2C_ST_L1MISS);
+		synth(&y, 4242, 4243, 1, X + 8, 0x402000, PW_C2C_ST_L1HIT);
 		if (i % 2) {
 			synth(&y, 4242, 4243, 1, X, 0x402010, GEN_07);
 			synth(&y, 4242, 4242, 0, X + 8, 0x401010, GEN_09);
 		}
 	}
 	for (i = 0; i < 7; i++) {
-		synth(&y, 4242, 4242, 0, Y + 0x10, 0x403000, ST_L1HIT);
+		synth(&y, 4242, 4242, 0, Y + 0x10, 0x403000, PW_C2C_ST_L1HIT);
 		synth(&y, 4242, 4243, 1, Y + 0x10, 0x403010, GEN_07);
 	}
 	for (i = 0; i < 30; i++)

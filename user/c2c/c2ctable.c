@@ -269,10 +269,16 @@ static int by_hitm(const void *a, const void *b)
 	return line_cmp(x, y);
 }
 
+static int entry_cmp(const void *a, const void *b);
+
 void c2c_table__sort(struct c2c_table *t)
 {
+	int i;
+
 	if (t->nlines)
 		qsort(t->lines, t->nlines, sizeof(*t->lines), by_hitm);
+	for (i = 0; i < t->nlines; i++)
+		c2c_line__sort(t->lines[i]);
 }
 
 static int entry_cmp(const void *a, const void *b)

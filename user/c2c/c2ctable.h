@@ -132,7 +132,7 @@ void c2c_counts__add(struct ldlat_c2c_counts *dst, const struct ldlat_c2c_counts
 /* Whether line l belongs in the shared table: its HITM are at least 0.1% of all (perf c2c's). */
 bool c2c_line__shared(const struct c2c_line *l, __u64 total_hitm);
 
-/* The lines sorted by HITM, most first (then by records, then by address). */
+/* The lines sorted by HITM, most first (then by records, then by address), and each line's entries. */
 void c2c_table__sort(struct c2c_table *t);
 
 /* A line's entries sorted by offset, then HITM, most first, then records. */
