@@ -339,6 +339,7 @@ install: all install-units
 	install -m 0644 dist/ldlat.bash $(COMPLETIONS)/ldlat-hist
 	ln -sf ldlat-hist $(COMPLETIONS)/ldlat-top
 	ln -sf ldlat-hist $(COMPLETIONS)/ldlat-stat
+	ln -sf ldlat-hist $(COMPLETIONS)/ldlat-c2c
 uninstall:
 	rm -f $(addprefix $(BINDIR)/,$(TOOLS)) $(DATADIR)/ldlat/tools.conf \
 		$(addprefix $(DATADIR)/man/man8/,$(addsuffix .8,$(TOOLS))) \

@@ -19,6 +19,7 @@
 #include "user/offline/offline.h"
 #include "user/report/output.h"
 #include "user/run/cli.h"
+#include "user/run/listevents.h"
 #include "user/run/modes.h"
 #include "user/run/tool.h"
 #include "user/symbols/procwatch.h"
@@ -128,9 +129,12 @@ static const char doc[] =
 	"per offset and code address, with the threads, CPUs and NUMA nodes that touched "
 	"each line.\v"
 	"Examples:\n"
+	"  ldlat-c2c -d 10                          # whole machine for 10 seconds\n"
+	"  ldlat-c2c -p 1234 --by process           # PID 1234: the lines, then per node\n"
+	"  ldlat-c2c --source page-faults -- ./app  # first touches: addresses, no HITM\n"
 	"  perf c2c record -a -- sleep 5 && ldlat-c2c --input perf.data\n"
 	"  ldlat-c2c --input perf.data --format json -n 0\n"
-	"  ldlat-c2c --input perf.data -p 1234 --all\n"
+	"  ldlat-c2c --input perf.data --by node    # local and remote loads per node\n"
 	"\n"
 	"A line is a process's own unless its mapping is MAP_SHARED: then it is the mapped "
 	"file's (device, inode, offset), the same line in every process that maps it.  "
@@ -249,6 +253,39 @@ static int run_report(void *input)
 out:
 	offc2c__close(&c);
 	return status;
+}
+
+static const struct argp_child list_events_children[] = {
+	{ &cli_source_argp, 0, NULL, 0 },
+	{ &cli_list_events_argp, 0, NULL, 0 },
+	{ &cli_verbose_argp, 0, NULL, 0 },
+	{},
+};
+
+static error_t list_events_parse(int key, char *arg, struct argp_state *state)
+{
+	struct c2c_args *a = state->input;
+	void *const in[] = { &a->cli, &a->cli, &a->cli };
+	_Static_assert(ARRAY_SIZE(in) == ARRAY_SIZE(list_events_children) - 1,
+		       "an input per option group");
+
+	(void)arg;
+	return modes__children(key, state, in, ARRAY_SIZE(in));
+}
+
+static const struct argp list_events_argp = {
+	.parser = list_events_parse,
+	.doc = "Prints the event a live run would open on this machine, why, and its "
+	       "perf_event_attr; opens nothing.",
+	.children = list_events_children,
+};
+
+static int run_list_events(void *input)
+{
+	struct c2c_args *a = input;
+
+	a->cli.source.sample_ip = true;
+	return list_events(stdout, &a->cli, "ldlat-c2c");
 }
 
 struct live {
@@ -446,6 +483,8 @@ static const struct mode modes[] = {
 	  run_sample },
 	{ "report", "input", "FILE", false, "the load and store samples of a perf.data file",
 	  &report_argp, run_report },
+	{ "list-events", "list-events", NULL, false, "the event it would open, and why",
+	  &list_events_argp, run_list_events },
 };
 
 static const struct mode_table c2c_modes = { "ldlat-c2c", modes, ARRAY_SIZE(modes) };
