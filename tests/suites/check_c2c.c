@@ -456,6 +456,100 @@ START_TEST(test_bpf_full)
 }
 END_TEST
 
+/* ---- live, with page faults: plumbing and targets ---- */
+
+#define LIVE_BASE  "0x200000000000"
+#define LIVE_PAGES 300
+
+/*
+ * A command that faults LIVE_PAGES pages from LIVE_BASE: each page's first
+ * line is a line of the command's process, one sample each; nothing else of
+ * that range; no table full.  --by process names the command.
+ */
+START_TEST(test_live_command)
+{
+	char pages[16];
+	char *argv[] = { (char *)build_path("ldlat-c2c"),
+			 "--source",
+			 "page-faults",
+			 "--all",
+			 "-n",
+			 "0",
+			 "--format",
+			 "json",
+			 "--",
+			 (char *)build_path("ldlat-workload"),
+			 "--fault-pages",
+			 pages,
+			 "--base",
+			 LIVE_BASE,
+			 NULL };
+	char *out, *err;
+
+	if (!need_root("ldlat-c2c's live runs"))
+		return;
+	snprintf(pages, sizeof(pages), "%d", LIVE_PAGES);
+	run_expect(argv, 0, &out, &err);
+	assert_jq(out, "[.shared_lines[] | select(.address >= 35184372088832 and .address < "
+		       "35184372088832 + 300 * 4096)] | length == 300 and "
+		       "all(.records == 1 and (.address % 4096) == 0 and .threads == [.pid] and "
+		       "(.pareto | length) == 1)");
+	assert_jq(out, ".not_counted.table_full == {\"lines\": 0, \"line_entries\": 0, "
+		       "\"threads\": 0} and .not_counted.update_failed.lines == 0");
+	free(out);
+	free(err);
+	assert_nothing_left();
+}
+END_TEST
+
+/* -p: only that process's lines; --entries 16: the rest counted as lost to a full table. */
+START_TEST(test_live_pid_full)
+{
+	char *wargv[] = { (char *)build_path("ldlat-workload"),
+			  "--wait",
+			  "--fault-pages",
+			  "300",
+			  "--base",
+			  LIVE_BASE,
+			  NULL };
+	char pid[16];
+	char *argv[] = { (char *)build_path("ldlat-c2c"),
+			 "--source",
+			 "page-faults",
+			 "--all",
+			 "-n",
+			 "0",
+			 "--format",
+			 "json",
+			 "--entries",
+			 "16",
+			 "-p",
+			 pid,
+			 NULL };
+	struct child w, t;
+	char *out, *err, expr[512];
+
+	if (!need_root("ldlat-c2c's live runs"))
+		return;
+	child_spawn(&w, wargv);
+	snprintf(pid, sizeof(pid), "%d", (int)w.pid);
+	ck_assert(child_spawn_started(&t, argv, 30));
+	ck_assert(child_go(&w));
+	ck_assert_int_eq(child_finish(&w, 60), 0);
+	ck_assert_int_eq(child_finish(&t, 60), 0);
+	out = t.outbuf;
+	err = t.errbuf;
+	snprintf(expr, sizeof(expr),
+		 ".lines == 16 and all(.shared_lines[]; .pid == %d) and "
+		 ".not_counted.table_full.lines >= 284",
+		 (int)w.pid);
+	ck_assert_msg(jq_true(out, expr), "jq -e '%s' fails; stderr: %s", expr, err);
+	child_free(&w);
+	child_free(&t);
+	assert_nothing_left();
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("c2c");
@@ -478,6 +572,11 @@ int main(void)
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, test_bpf_sharing);
 	tcase_add_test(tc, test_bpf_full);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("live");
+	tcase_set_timeout(tc, 180);
+	tcase_add_test(tc, test_live_command);
+	tcase_add_test(tc, test_live_pid_full);
 	suite_add_tcase(s, tc);
 	failed = run_suite(s);
 	if (!getenv("LDLAT_KEEP_TMP")) {

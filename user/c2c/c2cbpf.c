@@ -164,6 +164,13 @@ int c2c_session__read(struct c2c_session *s, struct c2c_table *t, struct ldlat_c
 		for (cpu = 0; cpu < s->ncpus; cpu++) {
 			if (!v[cpu].records)
 				continue;
+			struct c2c_numa *n = c2c_table__numa(t, lk.tgid, s->cpu_node[cpu]);
+
+			if (!n) {
+				e = -ENOMEM;
+				goto out;
+			}
+			c2c_counts__add(&n->c, &v[cpu]);
 			c2c_counts__add(&l->c, &v[cpu]);
 			c2c_counts__add(&t->total, &v[cpu]);
 			if (!c2c_set__add(&l->cpus, cpu)) {
@@ -187,12 +194,11 @@ int c2c_session__read(struct c2c_session *s, struct c2c_table *t, struct ldlat_c
 			addr &= ~mask;
 		else
 			space = ek.tgid;
-		l = c2c_table__line(t, space, addr);
-		if (l && !l->vaddr) { /* the lines' table was full: the line is known from here */
-			l->vaddr = ek.line;
-			l->tgid = ek.tgid;
-		}
-		en = l ? c2c_line__entry(l, ek.offset, ek.tgid, ek.ip) : NULL;
+		/* a line the lines' table had no room for: its samples are counted as lost there */
+		l = c2c_table__find(t, space, addr);
+		if (!l)
+			continue;
+		en = c2c_line__entry(l, ek.offset, ek.tgid, ek.ip);
 		if (!en) {
 			e = -ENOMEM;
 			goto out;
@@ -200,13 +206,6 @@ int c2c_session__read(struct c2c_session *s, struct c2c_table *t, struct ldlat_c
 		for (cpu = 0; cpu < s->ncpus; cpu++) {
 			if (!v[cpu].records)
 				continue;
-			struct c2c_numa *n = c2c_table__numa(t, ek.tgid, s->cpu_node[cpu]);
-
-			if (!n) {
-				e = -ENOMEM;
-				goto out;
-			}
-			c2c_counts__add(&n->c, &v[cpu]);
 			c2c_counts__add(&en->c, &v[cpu]);
 			if (!c2c_set__add(&en->cpus, cpu)) {
 				e = -ENOMEM;
@@ -226,8 +225,10 @@ int c2c_session__read(struct c2c_session *s, struct c2c_table *t, struct ldlat_c
 			addr &= ~mask;
 		else
 			space = tk.tgid;
-		l = c2c_table__line(t, space, addr);
-		if (!l || !c2c_set__add(&l->tids, tk.tid)) {
+		l = c2c_table__find(t, space, addr);
+		if (!l)
+			continue;
+		if (!c2c_set__add(&l->tids, tk.tid)) {
 			e = -ENOMEM;
 			goto out;
 		}

@@ -144,6 +144,14 @@ static int line_cmp(const void *a, const void *b)
 	return 0;
 }
 
+struct c2c_line *c2c_table__find(struct c2c_table *t, __u64 space, __u64 addr)
+{
+	struct c2c_line key = { .space = space, .addr = addr }, **found;
+
+	found = tfind(&key, &t->root, line_cmp);
+	return found ? *found : NULL;
+}
+
 struct c2c_line *c2c_table__line(struct c2c_table *t, __u64 space, __u64 addr)
 {
 	struct c2c_line key = { .space = space, .addr = addr }, *l, **found;

@@ -114,6 +114,9 @@ struct c2c_entry *c2c_table__add(struct c2c_table *t, __u64 space, __u64 addr, _
 /* The line of (space, addr), created empty when new (vaddr, tgid, object set by the caller); NULL: out of memory. */
 struct c2c_line *c2c_table__line(struct c2c_table *t, __u64 space, __u64 addr);
 
+/* The line of (space, addr), or NULL. */
+struct c2c_line *c2c_table__find(struct c2c_table *t, __u64 space, __u64 addr);
+
 /* A line's entry for (offset, tgid, ip), created empty when new; NULL: out of memory. */
 struct c2c_entry *c2c_line__entry(struct c2c_line *l, __u32 offset, __u32 tgid, __u64 ip);
 
