@@ -430,6 +430,64 @@ START_TEST(test_bpf_sharing)
 }
 END_TEST
 
+/*
+ * Two processes' lines of one MAP_SHARED file, mapped at different
+ * addresses ('s' in their /proc/PID/maps, here a fixture), are one line of
+ * the file; their private lines at one address stay two.
+ */
+START_TEST(test_bpf_shared)
+{
+	struct ldlat_c2c_counters cnt;
+	struct c2c_table t;
+	struct synth y;
+	const struct c2c_line *shl = NULL;
+	int i, privs = 0;
+
+	if (!need_root("the BPF test entry"))
+		return;
+	ck_assert_int_eq(
+		sh(NULL, NULL,
+		   "mkdir -p %s/proc/4242 %s/proc/4343 && "
+		   "printf '7e0000000000-7e0000010000 rw-s 00000000 00:19 777 "
+		   "/dev/shm/c2c-test\\n7f0000000000-7f0000100000 rw-p 00000000 00:00 0 \\n' "
+		   "> %s/proc/4242/maps && "
+		   "printf '7d0000000000-7d0000010000 rw-s 00000000 00:19 777 "
+		   "/dev/shm/c2c-test\\n7f0000000000-7f0000100000 rw-p 00000000 00:00 0 \\n' "
+		   "> %s/proc/4343/maps",
+		   tmpdir, tmpdir, tmpdir, tmpdir),
+		0);
+	synth_open(&y, 64);
+	for (i = 0; i < 4; i++) {
+		synth(&y, 4242, 4242, 0, 0x7e0000000100ull, 0x401000, PW_C2C_ST_L1HIT);
+		synth(&y, 4343, 4343, 1, 0x7d0000000108ull, 0x402000, GEN_09);
+		synth(&y, 4242, 4242, 0, 0x7f0000001000ull, 0x401000, GEN_07);
+		synth(&y, 4343, 4343, 1, 0x7f0000001000ull, 0x402000, GEN_07);
+	}
+	y.sess.proc_root = tmp("proc");
+	c2c_table__init(&t, 6);
+	ck_assert_int_eq(c2c_session__read(&y.sess, &t, &cnt), 0);
+	ck_assert_int_eq(t.nlines, 3);
+	for (i = 0; i < t.nlines; i++) {
+		if (t.lines[i]->object)
+			shl = t.lines[i];
+		else
+			privs += t.lines[i]->vaddr == 0x7f0000001000ull;
+	}
+	ck_assert_int_eq(privs, 2);
+	ck_assert_ptr_nonnull(shl);
+	ck_assert_str_eq(shl->object, "/dev/shm/c2c-test");
+	ck_assert_uint_eq(shl->addr, 0x100);
+	ck_assert_int_eq(shl->tgids.n, 2);
+	ck_assert_int_eq(shl->tids.n, 2);
+	ck_assert_uint_eq(shl->c.stores, 4);
+	ck_assert_uint_eq(shl->c.load_cls[LDLAT_CLASS_REMOTE_HITM], 4);
+	ck_assert_int_eq(shl->nent, 2);
+	c2c_table__free(&t);
+	c2c_table__free(&y.native);
+	c2c_session__close(&y.sess);
+}
+END_TEST
+
 /* Tables of 2 lines: the samples of further lines are counted as full, the rest still counted. */
 START_TEST(test_bpf_full)
 {
@@ -571,6 +629,7 @@ int main(void)
 	tc = tcase_create("bpf");
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, test_bpf_sharing);
+	tcase_add_test(tc, test_bpf_shared);
 	tcase_add_test(tc, test_bpf_full);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("live");

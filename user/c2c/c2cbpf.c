@@ -78,50 +78,116 @@ int c2c_session__test_fd(const struct c2c_session *s)
 	return bpf_program__fd(s->skel->progs.c2c_test);
 }
 
-/* A MAP_SHARED mapping of process tgid holding addr: its space and the offset of addr in it. */
-static bool shared_of(struct c2c_session *s, struct c2c_table *t, __u32 tgid, __u64 addr,
-		      __u64 *space, __u64 *off, char *name, size_t len)
+/* The MAP_SHARED mappings of one process, as its /proc/PID/maps listed them when read. */
+struct shared_maps {
+	__u32 tgid;
+	int n;
+	struct shared_map {
+		__u64 lo, hi, pgoff;
+		struct c2c_space sp;
+		char name[256];
+	} * m;
+};
+
+struct maps_cache {
+	struct shared_maps *p;
+	int n;
+};
+
+static struct shared_maps *maps_of(struct c2c_session *s, struct maps_cache *mc, __u32 tgid)
 {
 	char path[64], line[4096];
-	bool found = false;
+	struct shared_maps *p;
 	FILE *f;
+	int i;
 
+	for (i = mc->n - 1; i >= 0; i--)
+		if (mc->p[i].tgid == tgid)
+			return &mc->p[i];
+	p = realloc(mc->p, (mc->n + 1) * sizeof(*p));
+	if (!p)
+		return NULL;
+	mc->p = p;
+	p = &mc->p[mc->n++];
+	memset(p, 0, sizeof(*p));
+	p->tgid = tgid;
 	if (!s->proc_root)
-		return false;
+		return p;
 	snprintf(path, sizeof(path), "%s/%u/maps", s->proc_root, tgid);
 	f = fopen(path, "re");
 	if (!f)
-		return false;
-	while (!found && fgets(line, sizeof(line), f)) {
+		return p;
+	while (fgets(line, sizeof(line), f)) {
 		unsigned long long lo, hi, pgoff, ino;
 		unsigned int maj, min;
+		struct shared_map *m;
 		char perms[8];
-		int n = 0;
+		int k = 0;
 
 		if (sscanf(line, "%llx-%llx %7s %llx %x:%x %llu %n", &lo, &hi, perms, &pgoff, &maj,
-			   &min, &ino, &n) < 7 ||
-		    addr < lo || addr >= hi)
+			   &min, &ino, &k) < 7 ||
+		    strlen(perms) < 4 || perms[3] != 's')
 			continue;
-		if (perms[3] == 's') {
-			struct c2c_space sp = { maj, min, ino, 0 };
-
-			*space = c2c_table__space(t, &sp);
-			*off = addr - lo + pgoff;
-			snprintf(name, len, "%s", line + n);
-			name[strcspn(name, "\n")] = '\0';
-			found = *space != 0;
-		}
-		break;
+		m = realloc(p->m, (p->n + 1) * sizeof(*m));
+		if (!m)
+			break;
+		p->m = m;
+		m = &p->m[p->n++];
+		*m = (struct shared_map){
+			.lo = lo, .hi = hi, .pgoff = pgoff, .sp = { maj, min, ino, 0 }
+		};
+		snprintf(m->name, sizeof(m->name), "%s", line + k);
+		m->name[strcspn(m->name, "\n")] = '\0';
 	}
 	fclose(f);
-	return found;
+	return p;
+}
+
+static void maps_cache_free(struct maps_cache *mc)
+{
+	int i;
+
+	for (i = 0; i < mc->n; i++)
+		free(mc->p[i].m);
+	free(mc->p);
+}
+
+/*
+ * The line of (tgid, line address) in t's spaces: in a MAP_SHARED mapping of
+ * the process, the mapped file's space and the line's offset in it (and the
+ * file's name in *name); else the process's own.
+ */
+static void line_space(struct c2c_session *s, struct maps_cache *mc, struct c2c_table *t,
+		       __u32 tgid, __u64 line, __u64 *space, __u64 *addr, const char **name)
+{
+	struct shared_maps *p = maps_of(s, mc, tgid);
+	int i;
+
+	*space = tgid;
+	*addr = line;
+	*name = NULL;
+	for (i = 0; p && i < p->n; i++) {
+		const struct shared_map *m = &p->m[i];
+		__u64 sp;
+
+		if (line < m->lo || line >= m->hi)
+			continue;
+		sp = c2c_table__space(t, &m->sp);
+		if (!sp)
+			return;
+		*space = sp;
+		*addr = (line - m->lo + m->pgoff) & ~((1ull << t->line_shift) - 1);
+		*name = m->name;
+		return;
+	}
 }
 
 int c2c_session__read(struct c2c_session *s, struct c2c_table *t, struct ldlat_c2c_counters *cnt)
 {
 	struct ldlat_c2c_counts *v = calloc(s->ncpus, sizeof(*v));
 	struct ldlat_c2c_counters *cv = calloc(s->ncpus, sizeof(*cv));
-	__u64 *tv = calloc(s->ncpus, sizeof(__u64)), mask = (1ull << t->line_shift) - 1;
+	__u64 *tv = calloc(s->ncpus, sizeof(__u64));
+	struct maps_cache mc = {};
 	struct ldlat_c2c_line_key lk, *lprev = NULL;
 	struct ldlat_c2c_ent_key ek, *eprev = NULL;
 	struct ldlat_c2c_tid_key tk, *tprev = NULL;
@@ -140,16 +206,13 @@ int c2c_session__read(struct c2c_session *s, struct c2c_table *t, struct ldlat_c
 				((__u64 *)cnt)[k] += ((__u64 *)&cv[cpu])[k];
 	while (!bpf_map_get_next_key(bpf_map__fd(s->skel->maps.c2c_lines), lprev, &lk)) {
 		struct c2c_line *l;
-		__u64 space = 0, addr = lk.line;
-		char name[512];
+		__u64 space, addr;
+		const char *name;
 
 		lprev = &lk;
 		if (bpf_map_lookup_elem(bpf_map__fd(s->skel->maps.c2c_lines), &lk, v))
 			continue;
-		if (shared_of(s, t, lk.tgid, lk.line, &space, &addr, name, sizeof(name)))
-			addr &= ~mask;
-		else
-			space = lk.tgid;
+		line_space(s, &mc, t, lk.tgid, lk.line, &space, &addr, &name);
 		l = c2c_table__line(t, space, addr);
 		if (!l || !c2c_set__add(&l->tgids, lk.tgid)) {
 			e = -ENOMEM;
@@ -158,7 +221,7 @@ int c2c_session__read(struct c2c_session *s, struct c2c_table *t, struct ldlat_c
 		if (!l->c.records) {
 			l->vaddr = lk.line;
 			l->tgid = lk.tgid;
-			if (space != lk.tgid && !l->object)
+			if (name && !l->object)
 				l->object = c2c_table__intern(t, name);
 		}
 		for (cpu = 0; cpu < s->ncpus; cpu++) {
@@ -184,16 +247,13 @@ int c2c_session__read(struct c2c_session *s, struct c2c_table *t, struct ldlat_c
 	while (!bpf_map_get_next_key(bpf_map__fd(s->skel->maps.c2c_ents), eprev, &ek)) {
 		struct c2c_line *l;
 		struct c2c_entry *en;
-		__u64 space = 0, addr = ek.line;
-		char name[512];
+		__u64 space, addr;
+		const char *name;
 
 		eprev = &ek;
 		if (bpf_map_lookup_elem(bpf_map__fd(s->skel->maps.c2c_ents), &ek, v))
 			continue;
-		if (shared_of(s, t, ek.tgid, ek.line, &space, &addr, name, sizeof(name)))
-			addr &= ~mask;
-		else
-			space = ek.tgid;
+		line_space(s, &mc, t, ek.tgid, ek.line, &space, &addr, &name);
 		/* a line the lines' table had no room for: its samples are counted as lost there */
 		l = c2c_table__find(t, space, addr);
 		if (!l)
@@ -217,14 +277,11 @@ int c2c_session__read(struct c2c_session *s, struct c2c_table *t, struct ldlat_c
 	}
 	while (!bpf_map_get_next_key(bpf_map__fd(s->skel->maps.c2c_tids), tprev, &tk)) {
 		struct c2c_line *l;
-		__u64 space = 0, addr = tk.line;
-		char name[512];
+		__u64 space, addr;
+		const char *name;
 
 		tprev = &tk;
-		if (shared_of(s, t, tk.tgid, tk.line, &space, &addr, name, sizeof(name)))
-			addr &= ~mask;
-		else
-			space = tk.tgid;
+		line_space(s, &mc, t, tk.tgid, tk.line, &space, &addr, &name);
 		l = c2c_table__find(t, space, addr);
 		if (!l)
 			continue;
@@ -234,6 +291,7 @@ int c2c_session__read(struct c2c_session *s, struct c2c_table *t, struct ldlat_c
 		}
 	}
 out:
+	maps_cache_free(&mc);
 	free(v);
 	free(cv);
 	free(tv);
