@@ -244,6 +244,66 @@ START_TEST(test_numa)
 }
 END_TEST
 
+/* A CGROUP record's ID and path, padded to 8 bytes. */
+static void cgroup_record(struct pw *w, __u64 id, const char *path)
+{
+	unsigned char b[128] = { 0 };
+	size_t n = 8 + (strlen(path) + 1 + 7) / 8 * 8;
+
+	memcpy(b, &id, 8);
+	memcpy(b + 8, path, strlen(path));
+	pw_record(w, PERF_RECORD_CGROUP, 0, b, n);
+}
+
+/* Samples with a cgroup ID (perf record --all-cgroups): --by process names each one's cgroup. */
+START_TEST(test_numa_cgroup)
+{
+	const char *path = tmp("cgroup.data");
+	char *argv[] = { (char *)build_path("ldlat-c2c"),
+			 "--input",
+			 (char *)path,
+			 "--format",
+			 "json",
+			 "--by",
+			 "process",
+			 NULL };
+	struct pw_event ev;
+	struct pw_sample smp = {};
+	struct pw w;
+	char *out, *err;
+	int i;
+
+	pw_mem_loads_event(&ev, 100);
+	ev.attr.sample_type |= PERF_SAMPLE_CGROUP;
+	ck_assert_int_eq(pw_open(&w, path, &ev, 1, false), 0);
+	pw_comm(&w, 100, 100, "db", 10);
+	pw_comm(&w, 200, 200, "shell", 11);
+	cgroup_record(&w, 11, "/system.slice/db.service");
+	cgroup_record(&w, 22, "/user.slice");
+	for (i = 0; i < 6; i++) {
+		smp.ip = 0x401000;
+		smp.pid = smp.tid = i % 3 ? 100 : 200;
+		smp.time = 1000 + i;
+		smp.addr = 0x7f0000001000ull + i * 64;
+		smp.id = 100;
+		smp.period = 1;
+		smp.weight = 100;
+		smp.data_src = GEN_07;
+		smp.cgroup = i % 3 ? 11 : 22;
+		pw_sample(&w, 0, &smp);
+	}
+	ck_assert_int_eq(pw_close(&w), 0);
+	run_expect(argv, 0, &out, &err);
+	assert_jq(out,
+		  ".processes | map({pid, command, cgroup, loads}) | sort_by(.pid) == "
+		  "[{\"pid\": 100, \"command\": \"db\", \"cgroup\": \"/system.slice/db.service\", "
+		  "\"loads\": 4}, {\"pid\": 200, \"command\": \"shell\", \"cgroup\": "
+		  "\"/user.slice\", \"loads\": 2}]");
+	free(out);
+	free(err);
+}
+END_TEST
+
 /* A file without stores' fields, a missing file, a format it has not: one sentence, exit 2. */
 START_TEST(test_bad_input)
 {
@@ -624,6 +684,7 @@ int main(void)
 	tcase_add_loop_test(tc, test_vs_perf_c2c, 0, 2);
 	tcase_add_test(tc, test_sharing);
 	tcase_add_test(tc, test_numa);
+	tcase_add_test(tc, test_numa_cgroup);
 	tcase_add_loop_test(tc, test_bad_input, 0, 5);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("bpf");

@@ -414,8 +414,8 @@ static void text_render(FILE *f, const struct c2c_view *v)
 			break;
 		line_where(l, where, sizeof(where));
 		fprintf(f,
-			"\n#%d %#llx  %s  HITM %llu (local %llu, remote %llu), stores %llu, %d "
-			"threads, %d CPUs, nodes %s\n",
+			"\n#%d %#llx  %s  HITM %llu (local %llu, remote %llu), stores %llu, "
+			"threads %d, CPUs %d, nodes %s\n",
 			nshown, (unsigned long long)l->vaddr, where,
 			(unsigned long long)ldlat_c2c_hitm(&l->c),
 			(unsigned long long)LCL_HITM(&l->c), (unsigned long long)RMT_HITM(&l->c),

@@ -96,6 +96,37 @@ static int apply_task(struct offc2c *c, const struct perf_record *r)
 	return procmaps__fork(&c->pm, (pid_t)k.pid, (pid_t)k.ppid, 0);
 }
 
+/* PERF_RECORD_CGROUP: u64 id, then the path, NUL-terminated in the record. */
+static int apply_cgroup(struct offc2c *c, const struct perf_record *r)
+{
+	struct offc2c_cgroup *n;
+	const char *path;
+	__u64 id;
+
+	if (r->size < 8 + 8 + 1)
+		return 0;
+	memcpy(&id, r->data + 8, 8);
+	path = (const char *)r->data + 16;
+	if (!memchr(path, '\0', r->size - 16))
+		return 0;
+	n = realloc(c->cgroups, (c->ncgroups + 1) * sizeof(*n));
+	if (!n)
+		return -ENOMEM;
+	c->cgroups = n;
+	n[c->ncgroups++] = (struct offc2c_cgroup){ id, path };
+	return 0;
+}
+
+static const char *cgroup_path(const struct offc2c *c, __u64 id)
+{
+	int i;
+
+	for (i = c->ncgroups - 1; i >= 0; i--)
+		if (c->cgroups[i].id == id)
+			return c->cgroups[i].path;
+	return NULL;
+}
+
 /* The shared mapping of process pid that holds addr (the latest), or NULL. */
 static const struct offc2c_shared *shared_of(const struct offc2c *c, __u32 pid, __u64 addr)
 {
@@ -150,9 +181,13 @@ static int add_sample(struct offc2c *c, const struct perf_sample *ps)
 	if (e) {
 		struct c2c_numa *n = c2c_table__numa(&c->t, ps->pid, node);
 		const struct proc *p = n && !n->comm[0] ? procmaps__find(&c->pm, ps->pid) : NULL;
+		const char *cg;
 
 		if (p)
 			snprintf(n->comm, sizeof(n->comm), "%s", p->comm);
+		if (n && !n->cgroup[0] && (ps->type & PERF_SAMPLE_CGROUP) &&
+		    (cg = cgroup_path(c, ps->cgroup)))
+			snprintf(n->cgroup, sizeof(n->cgroup), "%s", cg);
 	}
 	if (e && !e->symbol)
 		return name_entry(c, e);
@@ -181,6 +216,9 @@ int offc2c__read(struct offc2c *c, struct err *err)
 			break;
 		case PERF_RECORD_FORK:
 			e = apply_task(c, &r);
+			break;
+		case PERF_RECORD_CGROUP:
+			e = apply_cgroup(c, &r);
 			break;
 		case PERF_RECORD_SAMPLE:
 			e = perf_file__parse_sample(f, &r, &ps);
@@ -217,5 +255,6 @@ void offc2c__close(struct offc2c *c)
 	c2c_table__free(&c->t);
 	procmaps__free(&c->pm);
 	free(c->shared);
+	free(c->cgroups);
 	memset(c, 0, sizeof(*c));
 }

@@ -7,7 +7,9 @@
  * MMAP, MMAP2, COMM, FORK and EXIT records into a process model, in file
  * order, to name the code addresses; MAP_SHARED data mappings (MMAP2's
  * flags) to tell shared lines from private ones; the NUMA topology perf
- * records (HEADER_NUMA_TOPOLOGY) to give each sample's CPU its node.
+ * records (HEADER_NUMA_TOPOLOGY) to give each sample's CPU its node; and,
+ * where the samples carry a cgroup ID (perf record --all-cgroups), the
+ * CGROUP records' paths to name each process's cgroup.
  */
 #ifndef LDLAT_OFFC2C_H
 #define LDLAT_OFFC2C_H
@@ -36,6 +38,11 @@ struct offc2c {
 	bool z_init;
 	struct offc2c_shared *shared;
 	int nshared;
+	struct offc2c_cgroup {
+		__u64 id;
+		const char *path; /* into the file */
+	} * cgroups;		  /* PERF_RECORD_CGROUP: a cgroup's ID and path */
+	int ncgroups;
 	__u64 filtered; /* samples the filters (-p, -a, -s, --min-lat...) dropped */
 	__u64 kept;	/* samples counted */
 };
