@@ -20,6 +20,7 @@
 
 #include "bpf/c2c.h"
 #include "user/c2c/c2cbpf.h"
+#include "user/c2c/c2cevents.h"
 #include "user/c2c/c2ctable.h"
 #include "tests/lib/datasrc_cases.h"
 #include "tests/lib/perfwrite.h"
@@ -326,6 +327,52 @@ START_TEST(test_bad_input)
 		      "not one sentence: %s", err);
 	free(out);
 	free(err);
+}
+END_TEST
+
+/* ---- the stores' event ---- */
+
+static const struct {
+	const char *sysfs, *loads;
+	int want;
+	__u64 config; /* the fixture's events/mem-stores */
+} stores_cases[] = {
+	{ "sysfs/skylake", "cpu/mem-loads,ldlat=30/P", 1, 0x82d0 },
+	{ "sysfs/sapphire-rapids", "cpu/mem-loads,ldlat=30/P", 1, 0x02cd },
+	{ "sysfs/alderlake", "cpu_core/mem-loads,ldlat=30/P", 1, 0x02cd },
+	{ "sysfs/zen4", "ibs_op//", 0, 0 },
+	{ "sysfs/skylake", "page-faults", 0, 0 },
+};
+
+/*
+ * Beside an Intel load-latency event, PMU/mem-stores/P as sysfs encodes it,
+ * precise, with the loads' sample fields and rate; on AMD (IBS op samples
+ * stores already) and for page faults, none.
+ */
+START_TEST(test_stores_event)
+{
+	struct evsel loads = {}, st;
+	struct err err = {};
+	int e;
+
+	setenv("LDLAT_SYSFS", fixture_path(stores_cases[_i].sysfs), 1);
+	snprintf(loads.name, sizeof(loads.name), "%s", stores_cases[_i].loads);
+	loads.attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_ADDR |
+				 PERF_SAMPLE_DATA_SRC | PERF_SAMPLE_WEIGHT_STRUCT;
+	loads.attr.freq = 1;
+	loads.attr.sample_freq = 4000;
+	e = c2c_stores_evsel(&loads, &st, &err);
+	unsetenv("LDLAT_SYSFS");
+	ck_assert_msg(e == stores_cases[_i].want, "%d: %s", e, err.msg);
+	if (!e)
+		return;
+	ck_assert_uint_eq(st.attr.config, stores_cases[_i].config);
+	ck_assert_uint_eq(st.attr.sample_type, loads.attr.sample_type);
+	ck_assert_uint_eq(st.attr.freq, 1);
+	ck_assert_uint_eq(st.attr.sample_freq, 4000);
+	ck_assert_uint_gt(st.attr.precise_ip, 0);
+	ck_assert_ptr_nonnull(strstr(st.name, "/mem-stores/P"));
+	cpumap__free(&st.cpus);
 }
 END_TEST
 
@@ -686,6 +733,7 @@ int main(void)
 	tcase_add_test(tc, test_numa);
 	tcase_add_test(tc, test_numa_cgroup);
 	tcase_add_loop_test(tc, test_bad_input, 0, 5);
+	tcase_add_loop_test(tc, test_stores_event, 0, ARRAY_SIZE(stores_cases));
 	suite_add_tcase(s, tc);
 	tc = tcase_create("bpf");
 	tcase_set_timeout(tc, 120);

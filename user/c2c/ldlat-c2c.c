@@ -14,6 +14,7 @@
 
 #include "kernel/lib/util.h"
 #include "user/c2c/c2cbpf.h"
+#include "user/c2c/c2cevents.h"
 #include "user/c2c/c2creport.h"
 #include "user/c2c/offc2c.h"
 #include "user/offline/offline.h"
@@ -303,10 +304,22 @@ struct live {
 static int live_configure(struct tool *t, void *ctx, struct err *err)
 {
 	struct live *l = ctx;
+	int i, n = t->evlist.nevsel, e;
 
-	(void)err;
 	if (!l->args->cli.op_set && (t->cfg.need & LDLAT_HAS_DSRC))
 		t->cfg.op_mask = PERF_MEM_OP_LOAD | PERF_MEM_OP_STORE;
+	/* Intel: mem-stores beside each load-latency event (not inside a group: its own) */
+	for (i = 0; t->src.kind == SOURCE_LDLAT && !t->evlist.group && i < n; i++) {
+		struct evsel st;
+
+		e = c2c_stores_evsel(&t->evlist.evsel[i], &st, err);
+		if (e < 0)
+			return e;
+		if (e && evlist__add(&t->evlist, &st)) {
+			cpumap__free(&st.cpus);
+			return err__set(err, -ENOMEM, "out of memory");
+		}
+	}
 	/* before Linux 6.2 the program reads the address alone */
 	if (t->path != SESSION_PATH_KERN_CTX && (t->cfg.need & ~LDLAT_HAS_ADDR)) {
 		fprintf(stderr,
@@ -447,7 +460,9 @@ static int run_sample(void *input)
 		live_name(&l.pm, &t.numa[i]);
 	c2c_table__sort(&t);
 	snprintf(target, sizeof(target), "%s", tool.run.target_desc);
-	snprintf(events, sizeof(events), "%s", tool.evlist.evsel[0].name);
+	for (i = 0, k = 0; i < tool.evlist.nevsel && k < (int)sizeof(events); i++)
+		k += snprintf(events + k, sizeof(events) - k, "%s%s", i ? ", " : "",
+			      tool.evlist.evsel[i].name);
 	t.no_addr = cnt.no_addr;
 	v = (struct c2c_view){
 		.t = &t,
