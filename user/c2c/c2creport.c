@@ -157,7 +157,14 @@ static const struct table_column node_cols[] = {
 	{ "Stores", 8, TABLE_RIGHT, "  " },   { "Cgroup", 0, TABLE_LEFT, "  " },
 };
 /* --by node: the same columns without the process's */
-static const struct table node_table = { node_cols + 2, 9 };
+static const struct table_column node_only_cols[] = {
+	{ "Node", 4, TABLE_RIGHT, NULL },     { "Loads", 8, TABLE_RIGHT, "  " },
+	{ "LclCache", 8, TABLE_RIGHT, "  " }, { "RmtCache", 8, TABLE_RIGHT, "  " },
+	{ "LclDram", 8, TABLE_RIGHT, "  " },  { "RmtDram", 8, TABLE_RIGHT, "  " },
+	{ "Remote%", 7, TABLE_RIGHT, "  " },  { "MeanLat", 7, TABLE_RIGHT, "  " },
+	{ "Stores", 8, TABLE_RIGHT, "  " },
+};
+static const struct table node_table = { node_only_cols, ARRAY_SIZE(node_only_cols) };
 static const struct table process_table = { node_cols, ARRAY_SIZE(node_cols) };
 
 /* The rows of the view: per node (tgid 0), or per process and node, in t->numa's order. */
