@@ -32,8 +32,8 @@ BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) -Wall -Werror \
 
 # kernel/lib, kernel/abi, kernel/policy; user/<role>/ (see each folder's README)
 KERNEL_SRCS := $(wildcard kernel/*/*.c)
-USER_LIB_SRCS := $(filter-out %/ldlat-hist.c %/ldlat-top.c %/ldlat-stat.c,$(wildcard user/*/*.c))
-TOOLS := ldlat-hist ldlat-top ldlat-stat
+USER_LIB_SRCS := $(filter-out %/ldlat-hist.c %/ldlat-top.c %/ldlat-stat.c %/ldlat-c2c.c,$(wildcard user/*/*.c))
+TOOLS := ldlat-hist ldlat-top ldlat-stat ldlat-c2c
 TOOL_BINS := $(addprefix $(BUILD)/,$(TOOLS))
 WORKLOAD := $(BUILD)/ldlat-workload
 
@@ -83,7 +83,7 @@ $(BUILD)/bpf/ldlat.bpf.o: bpf/ldlat.bpf.c bpf/ldlat.h bpf/ldlat_pin.h vmlinux/vm
 $(BUILD)/bpf/ldlat.skel.h: $(BUILD)/bpf/ldlat.bpf.o
 	$(BPFTOOL) gen skeleton $< name ldlat_bpf > $@.tmp && mv $@.tmp $@
 
-$(OBJ)/%.o: %.c | $(BUILD)/bpf/ldlat.skel.h
+$(OBJ)/%.o: %.c | $(BUILD)/bpf/ldlat.skel.h $(BUILD)/bpf/c2c.skel.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c $< -o $@
 
@@ -93,6 +93,7 @@ $(LIB): $(LIB_OBJS)
 $(BUILD)/ldlat-hist: $(OBJ)/user/hist/ldlat-hist.o $(LIB)
 $(BUILD)/ldlat-top: $(OBJ)/user/top/ldlat-top.o $(LIB)
 $(BUILD)/ldlat-stat: $(OBJ)/user/stat/ldlat-stat.o $(LIB)
+$(BUILD)/ldlat-c2c: $(OBJ)/user/c2c/ldlat-c2c.o $(LIB)
 $(TOOL_BINS):
 	$(CC) $(CFLAGS) $^ $(LDLIBS) -o $@
 
@@ -228,6 +229,16 @@ check-selftest:
 clean:
 	rm -rf $(BUILD)
 
+# issue 18: ldlat-c2c
+# its BPF program, an object of its own (bpf/c2c.bpf.c) with its own skeleton
+$(BUILD)/bpf/c2c.bpf.o: bpf/c2c.bpf.c bpf/c2c.h bpf/ldlat.h vmlinux/vmlinux.h \
+		$(BUILD)/bpf/perf_mem_defs.h
+	$(CLANG) $(BPF_CFLAGS) -c $< -o $@
+	$(STRIP) -g $@
+
+$(BUILD)/bpf/c2c.skel.h: $(BUILD)/bpf/c2c.bpf.o
+	$(BPFTOOL) gen skeleton $< name c2c_bpf > $@.tmp && mv $@.tmp $@
+
 # issue 13: hwcheck
 # The hardware self-check: on a machine with a load-latency PMU, the pointer
 # chase under ldlat-hist and under perf mem record, class by class (shares,
@@ -328,6 +339,7 @@ install: all install-units
 	install -m 0644 dist/ldlat.bash $(COMPLETIONS)/ldlat-hist
 	ln -sf ldlat-hist $(COMPLETIONS)/ldlat-top
 	ln -sf ldlat-hist $(COMPLETIONS)/ldlat-stat
+	ln -sf ldlat-hist $(COMPLETIONS)/ldlat-c2c
 uninstall:
 	rm -f $(addprefix $(BINDIR)/,$(TOOLS)) $(DATADIR)/ldlat/tools.conf \
 		$(addprefix $(DATADIR)/man/man8/,$(addsuffix .8,$(TOOLS))) \

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
-# bash completion for ldlat-hist, ldlat-top and ldlat-stat.  The options come
+# bash completion for ldlat-hist, ldlat-top, ldlat-stat and ldlat-c2c.  The options come
 # from the tool's own --help (the command's, after a command word), so they
 # are always the ones the installed binary takes.
 
@@ -114,4 +114,4 @@ _ldlat()
 	COMPREPLY=($(compgen -W "$opts" -- "$cur"))
 	[[ ${COMPREPLY-} == *= ]] && compopt -o nospace
 }
-complete -F _ldlat ldlat-hist ldlat-top ldlat-stat
+complete -F _ldlat ldlat-hist ldlat-top ldlat-stat ldlat-c2c

@@ -18,7 +18,8 @@ case $version in
 esac
 
 strip --remove-section=.comment --remove-section=.note --strip-unneeded \
-	"$stage"/usr/bin/ldlat-hist "$stage"/usr/bin/ldlat-top "$stage"/usr/bin/ldlat-stat
+	"$stage"/usr/bin/ldlat-hist "$stage"/usr/bin/ldlat-top "$stage"/usr/bin/ldlat-stat \
+	"$stage"/usr/bin/ldlat-c2c
 gzip -9nf "$stage"/usr/share/man/man8/*.8 "$stage"/usr/share/man/man5/*.5
 install -d "$doc"
 {
@@ -38,7 +39,7 @@ mkdir -p "$tmp/debian" "$stage/DEBIAN"
 printf 'Source: ldlat\n\nPackage: ldlat\nArchitecture: any\n' >"$tmp/debian/control"
 bins=$(cd "$stage" && pwd)/usr/bin
 depends=$(cd "$tmp" && dpkg-shlibdeps -O "$bins/ldlat-hist" "$bins/ldlat-top" \
-	"$bins/ldlat-stat" 2>/dev/null | sed -n 's/^shlibs:Depends=//p')
+	"$bins/ldlat-stat" "$bins/ldlat-c2c" 2>/dev/null | sed -n 's/^shlibs:Depends=//p')
 size=$(du -sk --exclude=DEBIAN "$stage" | cut -f1)
 cat >"$stage/DEBIAN/control" <<CONTROL
 Package: ldlat
@@ -51,11 +52,12 @@ Section: admin
 Priority: optional
 Homepage: https://github.com/ldlat/ldlat
 Description: load-latency histograms per data source, built in the kernel by BPF
- ldlat-hist, ldlat-top and ldlat-stat sample the CPU's load-latency event
- (Intel PEBS, AMD IBS) or page faults, and count the samples in the kernel
+ ldlat-hist, ldlat-top, ldlat-stat and ldlat-c2c sample the CPU's load-latency
+ event (Intel PEBS, AMD IBS) or page faults, and count the samples in the kernel
  with a BPF program: latency histograms per data source (L1, L2, L3, local
  or remote RAM, another core's modified line), the code and the data behind
- slow loads, and cache events in groups the counters can hold.
+ slow loads, the cache lines cores contend for (HITM, false sharing), and
+ cache events in groups the counters can hold.
 CONTROL
 (cd "$stage" && find usr -type f -exec md5sum {} + | LC_ALL=C sort -k2) >"$stage/DEBIAN/md5sums"
 chmod 0644 "$stage/DEBIAN/control" "$stage/DEBIAN/md5sums"

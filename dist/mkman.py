@@ -13,11 +13,12 @@ import subprocess
 import sys
 import textwrap
 
-SEE_ALSO = ['ldlat-hist', 'ldlat-top', 'ldlat-stat']
+SEE_ALSO = ['ldlat-hist', 'ldlat-top', 'ldlat-stat', 'ldlat-c2c']
 NAMES = {
     'ldlat-hist': 'load-latency histograms per data source, built in the kernel',
     'ldlat-top': 'the code and the data behind slow loads',
     'ldlat-stat': 'count cache and memory events in groups the counters can hold',
+    'ldlat-c2c': 'cache lines cores contend for, and loads per NUMA node',
 }
 
 

@@ -17,19 +17,19 @@ layers below, never up or sideways:
   user/report     snapshots and the report formats
   user/run        a run's life cycle: options, target, command, BPF session
   user/offline    perf.data samples through the same logic
-  user/hist, user/top, user/stat   each tool's main and the modules only it uses
+  user/hist, user/top, user/stat, user/c2c   each tool's main and the modules only it uses
 
 A folder may include its own files and those of any layer below it, but
 (each folder's README.md says so):
 
   kernel/lib includes nothing of the project but kernel/lib;
-  of bpf/, a folder outside it includes bpf/ldlat.h only; user/run,
-    user/hist, user/top, tests/ and bench/ also bpf/ldlat_pin.h and the
-    generated skeleton bpf/ldlat.skel.h;
+  of bpf/, a folder outside it includes bpf/ldlat.h and bpf/c2c.h only; user/run,
+    user/hist, user/top, user/c2c, tests/ and bench/ also bpf/ldlat_pin.h and
+    the generated skeletons bpf/ldlat.skel.h and bpf/c2c.skel.h;
   bpf/perf_mem_defs.h (generated) is included only in bpf/ (by ldlat.h);
-  vmlinux/vmlinux.h only in bpf/ldlat.bpf.c.
+  vmlinux/vmlinux.h only in bpf/ldlat.bpf.c and bpf/c2c.bpf.c.
 
-The three tools' folders never include each other.  bench/ and tests/ may
+The tools' folders never include each other.  bench/ and tests/ may
 include anything else in the tree, and nothing outside tests/ includes
 tests/; inside tests/, a folder includes its own files and tests/lib's.
 Modules (a .c and its .h) never include each other in a circle, inside a
@@ -55,18 +55,18 @@ LAYERS = [
     ['user/report'],
     ['user/run'],
     ['user/offline'],
-    ['user/hist', 'user/top', 'user/stat'],
+    ['user/hist', 'user/top', 'user/stat', 'user/c2c'],
 ]
 RANK = {d: i for i, ds in enumerate(LAYERS) for d in ds}
-GENERATED = {'bpf/ldlat.skel.h', 'bpf/perf_mem_defs.h'}
+GENERATED = {'bpf/ldlat.skel.h', 'bpf/c2c.skel.h', 'bpf/perf_mem_defs.h'}
 # what a folder outside bpf/ may include of bpf/; the others: bpf/ldlat.h
-CONTRACT = {'bpf/ldlat.h'}
-FROM_BPF = {'bpf/ldlat.h', 'bpf/ldlat_pin.h', 'bpf/ldlat.skel.h'}
-WHOLE_CONTRACT = ('user/run', 'user/hist', 'user/top', 'tests', 'bench')
+CONTRACT = {'bpf/ldlat.h', 'bpf/c2c.h'}
+FROM_BPF = {'bpf/ldlat.h', 'bpf/c2c.h', 'bpf/ldlat_pin.h', 'bpf/ldlat.skel.h', 'bpf/c2c.skel.h'}
+WHOLE_CONTRACT = ('user/run', 'user/hist', 'user/top', 'user/c2c', 'tests', 'bench')
 # a header only one folder or file includes
 ONLY_IN = {
     'bpf/perf_mem_defs.h': 'bpf/',
-    'vmlinux/vmlinux.h': 'bpf/ldlat.bpf.c',
+    'vmlinux/vmlinux.h': ('bpf/ldlat.bpf.c', 'bpf/c2c.bpf.c'),
 }
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 
@@ -117,8 +117,10 @@ def main():
             if module(inc) != module(f):
                 graph.setdefault(module(f), set()).add(module(inc))
                 why.setdefault((module(f), module(inc)), f'{f} includes {inc}')
-            if inc in ONLY_IN and not within(f, (ONLY_IN[inc].rstrip('/'),)):
-                errors.append(f'{f}: includes {inc}: only {ONLY_IN[inc]} includes it')
+            only = ONLY_IN.get(inc)
+            only = (only,) if isinstance(only, str) else only
+            if only and not within(f, tuple(o.rstrip('/') for o in only)):
+                errors.append(f'{f}: includes {inc}: only {", ".join(only)} includes it')
                 continue
             if dst == 'bpf' and src not in ('bpf', 'kernel/lib') and inc not in ONLY_IN:
                 may = FROM_BPF if within(src, WHOLE_CONTRACT) else CONTRACT

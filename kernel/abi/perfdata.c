@@ -360,6 +360,77 @@ static void feat_group_desc(struct perf_file *f, __u64 off, __u64 end)
 	}
 }
 
+/* A CPU list ("0-3,8") into f->cpu_node as node's; false when it is not one. */
+static bool numa_cpus(struct perf_file *f, const char *list, int node)
+{
+	const char *p = list;
+
+	while (*p) {
+		char *e;
+		unsigned long lo = strtoul(p, &e, 10), hi = lo, c;
+
+		if (e == p || lo > 65535)
+			return false;
+		if (*e == '-') {
+			p = e + 1;
+			hi = strtoul(p, &e, 10);
+			if (e == p || hi < lo || hi > 65535)
+				return false;
+		}
+		if ((int)hi >= f->ncpu_node) {
+			int *n = realloc(f->cpu_node, (hi + 1) * sizeof(*n));
+
+			if (!n)
+				return false;
+			for (c = f->ncpu_node; c <= hi; c++)
+				n[c] = -1;
+			f->cpu_node = n;
+			f->ncpu_node = (int)hi + 1;
+		}
+		for (c = lo; c <= hi; c++)
+			f->cpu_node[c] = node;
+		if (*e == '\0' || *e == '\n')
+			break;
+		if (*e != ',')
+			return false;
+		p = e + 1;
+	}
+	return true;
+}
+
+/*
+ * HEADER_NUMA_TOPOLOGY: u32 nr, then per node u32 node, u64 mem_total,
+ * u64 mem_free, its CPU list (a perf string).  A malformed section leaves
+ * the file without nodes; it is not an error.
+ */
+static void feat_numa_topology(struct perf_file *f, __u64 off, __u64 end)
+{
+	const unsigned char *b = f->base;
+	__u32 nr, i, node;
+	const char *cpus;
+
+	if (!inside(off, 4, end))
+		return;
+	nr = rd32(b + off);
+	off += 4;
+	for (i = 0; i < nr; i++) {
+		if (!inside(off, 20, end))
+			break;
+		node = rd32(b + off);
+		off += 20;
+		cpus = feat_string(b, &off, end);
+		if (!cpus || node > 4095 || !numa_cpus(f, cpus, (int)node))
+			break;
+		if ((int)node >= f->nnodes)
+			f->nnodes = (int)node + 1;
+	}
+	if (i < nr) {
+		free(f->cpu_node);
+		f->cpu_node = NULL;
+		f->ncpu_node = f->nnodes = 0;
+	}
+}
+
 static void perf_file__features(struct perf_file *f, __u64 sections, __u64 end)
 {
 	const unsigned char *b = f->base;
@@ -395,6 +466,9 @@ static void perf_file__features(struct perf_file *f, __u64 sections, __u64 end)
 		case PERF_FEAT_BUILD_ID:
 			f->build_id_off = off;
 			f->build_id_len = len;
+			break;
+		case PERF_FEAT_NUMA_TOPOLOGY:
+			feat_numa_topology(f, off, off + len);
 			break;
 		default:
 			break;
@@ -560,6 +634,9 @@ static int perf_file__pipe_header(struct perf_file *f, struct err *err)
 		case PERF_FEAT_ARCH:
 			f->arch = feat_string(f->base, &off, end);
 			break;
+		case PERF_FEAT_NUMA_TOPOLOGY:
+			feat_numa_topology(f, off, end);
+			break;
 		default:
 			break;
 		}
@@ -724,6 +801,7 @@ void perf_file__close(struct perf_file *f)
 		munmap((void *)f->base, f->size);
 	free(f->events);
 	free(f->ids);
+	free(f->cpu_node);
 	memset(f, 0, sizeof(*f));
 }
 

@@ -86,6 +86,7 @@ enum perf_feature {
 	PERF_FEAT_TOTAL_MEM = 10,
 	PERF_FEAT_CMDLINE = 11,
 	PERF_FEAT_EVENT_DESC = 12,
+	PERF_FEAT_NUMA_TOPOLOGY = 14,
 	PERF_FEAT_GROUP_DESC = 17,
 	PERF_FEAT_AUXTRACE = 18,
 	PERF_FEAT_DIR_FORMAT = 24,
@@ -157,6 +158,13 @@ struct perf_file {
 	int id_pos, is_pos;
 	const char *hostname, *osrelease, *arch; /* features; NULL when absent */
 	__u64 build_id_off, build_id_len;	 /* the HEADER_BUILD_ID section; 0, 0 when absent */
+	/*
+	 * HEADER_NUMA_TOPOLOGY: the node of each CPU below ncpu_node (-1: none
+	 * listed it); NULL, 0 when the file has no such section (perf c2c
+	 * record writes it)
+	 */
+	int *cpu_node;
+	int ncpu_node, nnodes;
 };
 
 /*

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "tests/lib/perfwrite.h"
+#include "tests/lib/datasrc_cases.h"
 #include "kernel/lib/util.h"
 
 #ifndef PERF_SAMPLE_BRANCH_COUNTERS
@@ -22,6 +23,7 @@
 #define FEAT_ARCH	   6
 #define FEAT_NRCPUS	   7
 #define FEAT_EVENT_DESC	   12
+#define FEAT_NUMA_TOPOLOGY 14
 #define REC_HEADER_ATTR	   64
 #define REC_BUILD_ID	   67
 #define REC_FEATURE	   80
@@ -143,6 +145,29 @@ void pw_mmap2(struct pw *w, __u32 pid, __u64 start, __u64 len, __u64 pgoff, cons
 	put_string(w->buf, &n, file);
 	put_trailer(w, w->buf, &n, pid, pid, time);
 	pw_record(w, PERF_RECORD_MMAP2, PERF_RECORD_MISC_USER, w->buf, n);
+}
+
+void pw_mmap2_data(struct pw *w, __u32 pid, __u64 start, __u64 len, __u64 pgoff, __u32 maj,
+		   __u32 min, __u64 ino, bool shared, const char *file, __u64 time)
+{
+	size_t n = 0;
+	__u32 prot = 3,
+	      flags = shared ? 1 : 2; /* PROT_READ|PROT_WRITE; MAP_SHARED or MAP_PRIVATE */
+
+	put_u64(w->buf, &n, pid | (__u64)pid << 32);
+	put_u64(w->buf, &n, start);
+	put_u64(w->buf, &n, len);
+	put_u64(w->buf, &n, pgoff);
+	put_u64(w->buf, &n, maj | (__u64)min << 32);
+	put_u64(w->buf, &n, ino);
+	put_u64(w->buf, &n, 0); /* ino_generation */
+	memcpy(w->buf + n, &prot, 4);
+	memcpy(w->buf + n + 4, &flags, 4);
+	n += 8;
+	put_string(w->buf, &n, file);
+	put_trailer(w, w->buf, &n, pid, pid, time);
+	pw_record(w, PERF_RECORD_MMAP2, PERF_RECORD_MISC_USER | PERF_RECORD_MISC_MMAP_DATA, w->buf,
+		  n);
 }
 
 void pw_mmap2_build_id(struct pw *w, __u32 pid, __u64 start, __u64 len, __u64 pgoff,
@@ -440,12 +465,12 @@ int pw_open(struct pw *w, const char *path, const struct pw_event *events, int n
 int pw_close(struct pw *w)
 {
 	/* in the order of their bits; the build IDs only when there are some */
-	static const int all[] = { FEAT_BUILD_ID, FEAT_HOSTNAME, FEAT_OSRELEASE,
-				   FEAT_ARCH,	  FEAT_NRCPUS,	 FEAT_EVENT_DESC };
+	static const int all[] = { FEAT_BUILD_ID, FEAT_HOSTNAME,   FEAT_OSRELEASE,    FEAT_ARCH,
+				   FEAT_NRCPUS,	  FEAT_EVENT_DESC, FEAT_NUMA_TOPOLOGY };
 	const int *feats = w->nbuild_ids && !w->pipe ? all : all + 1;
 	__u64 data_end, bitmap[4] = { 0 }, hdr[9], sec[2];
-	struct out body[6] = {};
-	unsigned int i, nf = w->no_features ? 0 : ARRAY_SIZE(all) - (feats != all);
+	struct out body[7] = {};
+	unsigned int i, nf = w->no_features ? 0 : ARRAY_SIZE(all) - (feats != all) - !w->nnodes;
 	int e = 0, k;
 
 	if (w->pipe) /* build IDs come as records, at the end as perf writes them */
@@ -477,6 +502,16 @@ int pw_close(struct pw *w)
 			break;
 		case FEAT_EVENT_DESC:
 			feat_event_desc(w, &body[i]);
+			break;
+		case FEAT_NUMA_TOPOLOGY:
+			/* u32 nr, then per node: u32 id, u64 total and free memory (kB), its CPUs */
+			out_u32(&body[i], w->nnodes);
+			for (k = 0; k < w->nnodes; k++) {
+				out_u32(&body[i], k);
+				out_u64(&body[i], 1 << 20);
+				out_u64(&body[i], 1 << 19);
+				out_string(&body[i], w->node_cpus[k]);
+			}
 			break;
 		}
 		bitmap[feats[i] / 64] |= 1ull << (feats[i] % 64);
@@ -691,4 +726,120 @@ int pw_write_layout(const char *path, int layout, __u64 n, bool pipe)
 	}
 	pw_exit(&w, 101, 100, 900);
 	return pw_close(&w);
+}
+
+/* ---- pw_write_c2c ---- */
+
+struct gen {
+	struct pw w;
+	__u64 t;
+	__u64 seed;
+};
+
+static __u64 rnd(struct gen *g)
+{
+	g->seed = g->seed * 6364136223846793005ull + 1442695040888963407ull;
+	return g->seed >> 33;
+}
+
+static void sample(struct gen *g, int ev, __u32 pid, __u32 tid, __u32 cpu, __u64 addr, __u64 ip,
+		   __u64 ds)
+{
+	struct pw_sample s = {};
+
+	s.ip = ip;
+	s.pid = pid;
+	s.tid = tid;
+	s.time = g->t++;
+	s.addr = addr;
+	s.id = ev ? 200 : 100;
+	s.cpu = cpu;
+	s.period = 1;
+	s.weight = ev ? 0 : 50 + rnd(g) % 400;
+	s.data_src = ds;
+	pw_sample(&g->w, ev, &s);
+}
+
+static void load(struct gen *g, __u32 pid, __u32 tid, __u32 cpu, __u64 addr, __u64 ip, __u64 ds)
+{
+	sample(g, 0, pid, tid, cpu, addr, ip, ds);
+}
+
+static void store(struct gen *g, __u32 pid, __u32 tid, __u32 cpu, __u64 addr, __u64 ip, __u64 ds)
+{
+	sample(g, 1, pid, tid, cpu, addr, ip, ds);
+}
+
+/* The loads' data sources of the random part: the generic Intel table */
+static const __u64 c2c_rand_loads[] = { GEN_01, GEN_02, GEN_03, GEN_04, GEN_05,
+					GEN_06, GEN_07, GEN_08, GEN_09, GEN_0A,
+					GEN_0B, GEN_0C, GEN_0D, GEN_07, GEN_09 };
+
+int pw_write_c2c(const char *path, int nrandom)
+{
+	struct pw_event ev[2];
+	struct gen g = { .t = 1000, .seed = 42 };
+	int i, e;
+
+	pw_mem_loads_event(&ev[0], 100);
+	pw_mem_loads_event(&ev[1], 200);
+	ev[1].attr.config = 0x82d0; /* mem-stores */
+	ev[1].attr.config1 = 0;
+	ev[1].name = "cpu/mem-stores/P";
+	e = pw_open(&g.w, path, ev, 2, false);
+	if (e)
+		return e;
+	g.w.nnodes = 2;
+	g.w.node_cpus[0] = "0-1";
+	g.w.node_cpus[1] = "2-3";
+	pw_comm(&g.w, 100, 100, "fs", 10);
+	pw_comm(&g.w, 200, 200, "priv", 11);
+	pw_comm(&g.w, 300, 300, "peer", 12);
+	for (i = 0; i < 3; i++) {
+		__u32 pid = 100 * (i + 1);
+
+		pw_mmap2(&g.w, pid, PW_C2C_CODE, 0x10000, 0, "/usr/bin/c2c-test", 20);
+		pw_mmap2_data(&g.w, pid, PW_C2C_ANON, 0x100000, 0, 0, 0, 0, false, "//anon", 21);
+	}
+	pw_mmap2_data(&g.w, 100, PW_C2C_SHM_A, 0x10000, 0, 0, 25, 777, true, "/dev/shm/c2c-test",
+		      22);
+	pw_mmap2_data(&g.w, 300, PW_C2C_SHM_B, 0x10000, 0, 0, 25, 777, true, "/dev/shm/c2c-test",
+		      23);
+
+	for (i = 0; i < 20; i++) {
+		/* false sharing: each thread writes its own word, reads the other's (HITM) */
+		store(&g, 100, 100, 0, PW_C2C_FS, PW_C2C_CODE + 0x100,
+		      i % 4 ? PW_C2C_ST_L1HIT : PW_C2C_ST_L1MISS);
+		store(&g, 100, 101, 2, PW_C2C_FS + 8, PW_C2C_CODE + 0x200, PW_C2C_ST_L1HIT);
+		load(&g, 100, 101, 2, PW_C2C_FS, PW_C2C_CODE + 0x210, GEN_07);
+		load(&g, 100, 100, 0, PW_C2C_FS + 8, PW_C2C_CODE + 0x110, GEN_09);
+	}
+	for (i = 0; i < 10; i++) {
+		/* true sharing: 100 writes a counter, 101 reads it */
+		store(&g, 100, 100, 1, PW_C2C_TS + 0x10, PW_C2C_CODE + 0x300, PW_C2C_ST_L1HIT);
+		load(&g, 100, 101, 3, PW_C2C_TS + 0x10, PW_C2C_CODE + 0x310, GEN_07);
+		/* one thread alone, L1 hits */
+		load(&g, 100, 100, 0, PW_C2C_SOLO + 0x20, PW_C2C_CODE + 0x400, GEN_01);
+		store(&g, 100, 100, 0, PW_C2C_SOLO + 0x20, PW_C2C_CODE + 0x410, PW_C2C_ST_L1HIT);
+	}
+	for (i = 0; i < 5; i++) {
+		/* process 200's own line at the address of 100's false sharing */
+		load(&g, 200, 200, 1, PW_C2C_FS, PW_C2C_CODE + 0x500, GEN_07);
+		/* the shared file: 100 writes at offset 0x100, 300 reads it at its own address */
+		store(&g, 100, 100, 0, PW_C2C_SHM_A + 0x100, PW_C2C_CODE + 0x600, PW_C2C_ST_L1HIT);
+		load(&g, 300, 300, 3, PW_C2C_SHM_B + 0x104, PW_C2C_CODE + 0x610, GEN_09);
+	}
+	for (i = 0; i < nrandom; i++) {
+		__u64 addr = PW_C2C_RAND + (rnd(&g) % 64) * 64 + (rnd(&g) % 8) * 8;
+		__u32 tid = 100 + rnd(&g) % 2, cpu = rnd(&g) % 4;
+		__u64 ip = PW_C2C_CODE + 0x1000 + (rnd(&g) % 16) * 4;
+
+		if (rnd(&g) % 3 == 0)
+			store(&g, 100, tid, cpu, addr, ip,
+			      rnd(&g) % 5 ? PW_C2C_ST_L1HIT : PW_C2C_ST_L1MISS);
+		else
+			load(&g, 100, tid, cpu, addr, ip,
+			     c2c_rand_loads[rnd(&g) % ARRAY_SIZE(c2c_rand_loads)]);
+	}
+	return pw_close(&g.w);
 }

@@ -78,6 +78,9 @@ struct pw {
 	const char *hostname, *osrelease; /* the features (NULL: "ldlat-test", "6.1.0-test") */
 	struct pw_build_id build_ids[PW_MAX_BUILD_IDS];
 	int nbuild_ids;
+	/* HEADER_NUMA_TOPOLOGY (perf c2c needs it): the CPU list of each node ("0-1"); none when 0 */
+	const char *node_cpus[4];
+	int nnodes;
 	__u64 attrs_offset, data_offset;
 	__u64 nsamples;
 	unsigned char buf[4096];
@@ -97,6 +100,13 @@ void pw_comm(struct pw *w, __u32 pid, __u32 tid, const char *comm, __u64 time);
 void pw_mmap2(struct pw *w, __u32 pid, __u64 start, __u64 len, __u64 pgoff, const char *file,
 	      __u64 time);
 void pw_fork(struct pw *w, __u32 pid, __u32 ppid, __u64 time);
+
+/*
+ * A data mapping (PERF_RECORD_MISC_MMAP_DATA, read and write): MAP_SHARED or
+ * MAP_PRIVATE, of a file (its device and inode) or anonymous ("//anon", 0, 0, 0).
+ */
+void pw_mmap2_data(struct pw *w, __u32 pid, __u64 start, __u64 len, __u64 pgoff, __u32 maj,
+		   __u32 min, __u64 ino, bool shared, const char *file, __u64 time);
 
 /* An MMAP2 that carries the file's build ID (perf record --buildid-mmap). */
 void pw_mmap2_build_id(struct pw *w, __u32 pid, __u64 start, __u64 len, __u64 pgoff,
@@ -151,5 +161,33 @@ void pw_layout_sample(struct pw_sample *s, int layout, __u64 i);
  * of process 101 around them.  Returns 0 or -errno.
  */
 int pw_write_layout(const char *path, int layout, __u64 n, bool pipe);
+
+/*
+ * Load and store samples as perf c2c record writes them on Intel
+ * (cpu/mem-loads,ldlat=30/P and cpu/mem-stores/P, two NUMA nodes of CPUs 0-1
+ * and 2-3): process 100's threads 100 and 101 false-share PW_C2C_FS (each
+ * writes its own word and reads the other's: local and remote HITM) and
+ * true-share PW_C2C_TS (100 writes, 101 reads); 100 alone touches PW_C2C_SOLO
+ * (L1 hits); process 200 reads its own line at PW_C2C_FS's address; 100 writes
+ * and 300 reads one line of a MAP_SHARED file that each maps at its own
+ * address (PW_C2C_SHM_A, PW_C2C_SHM_B); then nrandom samples over 64 lines of process 100
+ * from Intel's generic data sources.  The same file for the same nrandom.
+ * Returns 0 or -errno.
+ */
+int pw_write_c2c(const char *path, int nrandom);
+
+/* pw_write_c2c's: Intel's store data sources (arch/x86/events/intel/ds.c, precise_store_data) */
+#define PW_C2C_ST_BASE	 (P(OP, STORE) | P(SNOOP, NA) | P(LVL, L1) | P(TLB, L2) | P(TLB, HIT))
+#define PW_C2C_ST_L1HIT	 (PW_C2C_ST_BASE | P(LVL, HIT))
+#define PW_C2C_ST_L1MISS (PW_C2C_ST_BASE | P(LVL, MISS))
+
+#define PW_C2C_ANON  0x7f0000000000ull
+#define PW_C2C_SHM_A 0x7e0000000000ull /* where process 100 maps the shared file */
+#define PW_C2C_SHM_B 0x7d0000000000ull /* and process 300 */
+#define PW_C2C_CODE  0x400000ull
+#define PW_C2C_FS    (PW_C2C_ANON + 0x1000) /* false sharing: offsets 0 and 8, threads 100 and 101 */
+#define PW_C2C_TS    (PW_C2C_ANON + 0x2040) /* true sharing: 100 writes offset 0x10, 101 reads it */
+#define PW_C2C_SOLO  (PW_C2C_ANON + 0x3000) /* thread 100 alone, L1 hits */
+#define PW_C2C_RAND  (PW_C2C_ANON + 0x10000)
 
 #endif

@@ -6,6 +6,7 @@
  *
  *   gen-perfdata [--samples N] [--pipe] [--stores] FILE
  *   gen-perfdata --layout L [--samples N] [--pipe] FILE
+ *   gen-perfdata --c2c [--samples N] FILE
  *
  * Samples cycle through every data source each platform's kernel emits
  * (tests/lib/datasrc_cases.h), latencies spread over 1 to 2^20 cycles, data
@@ -15,7 +16,9 @@
  * sample, its data source's op a store (PERF_MEM_OP_STORE) as the kernel
  * reports for that event.  --layout writes samples of one of the layouts of perfwrite.h
  * (0 to PW_NLAYOUTS - 1: every sample_type field, branch counters, a group
- * read, the empty-branch quirk, address only) instead.  The output is the
+ * read, the empty-branch quirk, address only) instead.  --c2c writes
+ * perf c2c record's load and store samples: false and true sharing, a
+ * shared file, then N samples over 64 lines (pw_write_c2c).  The output is the
  * same for the same arguments.
  */
 #include <errno.h>
@@ -33,7 +36,7 @@ int main(int argc, char **argv)
 	struct pw w;
 	unsigned long long n = 1000000, i;
 	const char *path = NULL;
-	bool pipe = false, stores = false;
+	bool pipe = false, stores = false, c2c = false;
 	int layout = -1;
 	const struct ds_case *dc;
 	const unsigned int nds = ds_nvalues();
@@ -48,13 +51,15 @@ int main(int argc, char **argv)
 			pipe = true;
 		else if (!strcmp(argv[a], "--stores"))
 			stores = true;
+		else if (!strcmp(argv[a], "--c2c"))
+			c2c = true;
 		else if (!strcmp(argv[a], "--layout") && a + 1 < argc)
 			layout = atoi(argv[++a]);
 		else if (argv[a][0] != '-' && !path)
 			path = argv[a];
 		else {
 			fprintf(stderr, "usage: gen-perfdata [--samples N] [--pipe] [--stores | "
-					"--layout L] FILE\n");
+					"--layout L | --c2c] FILE\n");
 			return 2;
 		}
 	}
@@ -62,6 +67,12 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: gen-perfdata [--samples N] [--pipe] [--stores | --layout "
 				"L] FILE\n");
 		return 2;
+	}
+	if (c2c) {
+		e = pw_write_c2c(path, n == 1000000 ? 0 : (int)n);
+		if (e)
+			fprintf(stderr, "gen-perfdata: cannot write %s: %s\n", path, strerror(-e));
+		return !!e;
 	}
 	if (layout >= 0) {
 		e = pw_write_layout(path, layout, n, pipe);

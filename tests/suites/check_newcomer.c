@@ -20,7 +20,7 @@
 #define BASE	   "0x200000000000"
 #define BASE_RANGE BASE "+16M"
 
-static const char *const tools[] = { "ldlat-hist", "ldlat-top", "ldlat-stat" };
+static const char *const tools[] = { "ldlat-hist", "ldlat-top", "ldlat-stat", "ldlat-c2c" };
 
 static const char *hist(void)
 {
@@ -296,14 +296,17 @@ START_TEST(test_install_uninstall)
 		"usr/bin/ldlat-hist",
 		"usr/bin/ldlat-top",
 		"usr/bin/ldlat-stat",
+		"usr/bin/ldlat-c2c",
 		"usr/share/ldlat/tools.conf",
 		"usr/share/man/man8/ldlat-hist.8",
 		"usr/share/man/man8/ldlat-top.8",
 		"usr/share/man/man8/ldlat-stat.8",
+		"usr/share/man/man8/ldlat-c2c.8",
 		"usr/share/man/man5/tools.conf.5",
 		"usr/share/bash-completion/completions/ldlat-hist",
 		"usr/share/bash-completion/completions/ldlat-top",
 		"usr/share/bash-completion/completions/ldlat-stat",
+		"usr/share/bash-completion/completions/ldlat-c2c",
 	};
 	unsigned int i;
 

@@ -1,0 +1,763 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/*
+ * check_c2c - ldlat-c2c --input on perf.data files written by perfwrite with
+ * load and store samples (mem-loads and mem-stores, Intel's data sources,
+ * HITM local and remote): the HITM, load and store counts of every line of
+ * the Shared Data Cache Line Table equal perf c2c report's on the same file;
+ * false and true sharing rank first with their offsets and threads; a line
+ * of one thread without HITM is not in the table; private lines of two
+ * processes at one virtual address stay apart, and a MAP_SHARED mapping's
+ * line is one whatever address each process maps it at.  No root needed.
+ */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "bpf/c2c.h"
+#include "user/c2c/c2cbpf.h"
+#include "user/c2c/c2cevents.h"
+#include "user/c2c/c2ctable.h"
+#include "user/run/session.h"
+#include "tests/lib/datasrc_cases.h"
+#include "tests/lib/perfwrite.h"
+#include "tests/lib/testutil.h"
+
+static char tmpdir[256];
+
+static const char *tmp(const char *name)
+{
+	static char buf[4][512];
+	static int next;
+	char *p = buf[next++ % 4];
+
+	snprintf(p, 512, "%s/%s", tmpdir, name);
+	return p;
+}
+
+static void write_c2c(const char *path, int nrandom)
+{
+	ck_assert_int_eq(pw_write_c2c(path, nrandom), 0);
+}
+
+/* A row of a Shared Data Cache Line Table: what both tools must agree on. */
+struct row {
+	unsigned long long addr, hitm, lcl, rmt, records, loads, stores, rmt_hit;
+};
+
+static int row_cmp(const void *a, const void *b)
+{
+	return memcmp(a, b, sizeof(struct row));
+}
+
+/*
+ * The rows of the table after the line holding 'title', up to the first
+ * empty line: the address is word addr_at, the seven counts from word
+ * hitm_at on, but for the percent (perf: Tot Hitm; ours: Hitm%) before them;
+ * the loads that hit a remote cache (RmtHit) at word rmt_hit_at.
+ */
+static int table_rows(char *text, const char *title, int addr_at, int hitm_at, int rmt_hit_at,
+		      struct row *rows, int max)
+{
+	char *p = strstr(text, title), *line, *save = NULL;
+	int n = 0;
+
+	ck_assert_msg(p, "no '%s' in:\n%s", title, text);
+	p = strchr(p, '\n');
+	for (line = strtok_r(p, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		char *w[32], *tok, *s2 = NULL;
+		int nw = 0;
+
+		if (line[0] == '#' || strstr(line, "Address") || (line[0] == '=' && !n))
+			continue;
+		if (line[0] == '=' || !strstr(line, "0x"))
+			break;
+		for (tok = strtok_r(line, " ", &s2); tok && nw < 32; tok = strtok_r(NULL, " ", &s2))
+			w[nw++] = tok;
+		ck_assert_int_gt(nw, rmt_hit_at);
+		ck_assert_int_lt(n, max);
+		rows[n].addr = strtoull(w[addr_at], NULL, 16);
+		rows[n].hitm = strtoull(w[hitm_at], NULL, 10);
+		rows[n].lcl = strtoull(w[hitm_at + 1], NULL, 10);
+		rows[n].rmt = strtoull(w[hitm_at + 2], NULL, 10);
+		rows[n].records = strtoull(w[hitm_at + 3], NULL, 10);
+		rows[n].loads = strtoull(w[hitm_at + 4], NULL, 10);
+		rows[n].stores = strtoull(w[hitm_at + 5], NULL, 10);
+		rows[n].rmt_hit = strtoull(w[rmt_hit_at], NULL, 10);
+		n++;
+	}
+	qsort(rows, n, sizeof(*rows), row_cmp);
+	return n;
+}
+
+/*
+ * Every line's HITM (total, local, remote), records, loads and stores in the
+ * table equal perf c2c report's; the same lines are in both.
+ */
+START_TEST(test_vs_perf_c2c)
+{
+	const char *path = tmp("c2c.data");
+	char *perf_argv[] = { "perf",	 "c2c", "report",      "-i", (char *)path,
+			      "--stdio", "-f",	"--no-source", NULL };
+	char *ours_argv[] = {
+		(char *)build_path("ldlat-c2c"), "--input", (char *)path, "-n", "0", NULL
+	};
+	char *ptext, *perr, *otext, *oerr;
+	struct row pr[256], orow[256];
+	int np, no, i;
+
+	write_c2c(path, _i ? 3000 : 0);
+	ck_assert_msg(run(perf_argv, 300, &ptext, &perr) == 0, "perf c2c report: %s", perr);
+	run_expect(ours_argv, 0, &otext, &oerr);
+	/* perf: Index Address Node PA-cnt Hitm% Total Lcl Rmt records loads stores ... RmtHit */
+	np = table_rows(ptext, "Shared Data Cache Line Table", 1, 5, 19, pr, 256);
+	/* ours: # Address Node Hitm% Hitm Lcl Rmt Records Loads Stores ... RmtHit */
+	no = table_rows(otext, "Shared Data Cache Line Table", 1, 4, 18, orow, 256);
+	ck_assert_int_ge(np, 4);
+	ck_assert_int_eq(no, np);
+	/*
+	 * perf 6.1 counts a load whose data source has the remote bit and no
+	 * hop count (Intel's remote cache HIT and HITM, and remote DRAM with a
+	 * snoop HIT) twice in Total records and Total loads: as remote DRAM,
+	 * and as RmtHit or RmtHitm (c2c_decode_stats' mrem, meant for POWER).
+	 * ldlat-c2c counts samples: perf's numbers without those second counts.
+	 * (RmtHit itself is not compared: ldlat-c2c counts a remote DRAM source
+	 * with a snoop hit as remote DRAM only.)
+	 */
+	for (i = 0; i < np; i++) {
+		pr[i].loads -= pr[i].rmt + pr[i].rmt_hit;
+		pr[i].records -= pr[i].rmt + pr[i].rmt_hit;
+		pr[i].rmt_hit = orow[i].rmt_hit = 0;
+	}
+	for (i = 0; i < no; i++)
+		orow[i].rmt_hit = 0;
+	qsort(pr, np, sizeof(*pr), row_cmp);
+	qsort(orow, no, sizeof(*orow), row_cmp);
+	for (i = 0; i < np; i++)
+		ck_assert_msg(
+			!row_cmp(&pr[i], &orow[i]),
+			"line %#llx: perf hitm %llu/%llu/%llu records %llu loads %llu stores "
+			"%llu rmt-hit %llu; ours %#llx hitm %llu/%llu/%llu records %llu loads "
+			"%llu stores %llu rmt-hit %llu",
+			pr[i].addr, pr[i].hitm, pr[i].lcl, pr[i].rmt, pr[i].records, pr[i].loads,
+			pr[i].stores, pr[i].rmt_hit, orow[i].addr, orow[i].hitm, orow[i].lcl,
+			orow[i].rmt, orow[i].records, orow[i].loads, orow[i].stores,
+			orow[i].rmt_hit);
+	free(ptext);
+	free(perr);
+	free(otext);
+	free(oerr);
+}
+END_TEST
+
+static void assert_jq(const char *doc, const char *expr)
+{
+	ck_assert_msg(jq_true(doc, expr), "jq -e '%s' fails", expr);
+}
+
+/*
+ * False sharing ranks first with both offsets and both threads and its
+ * HITM; true sharing next; the line of one thread without HITM is not in
+ * the table (it is with --all); private lines at one address stay apart;
+ * the shared file's line is one line of both processes.
+ */
+START_TEST(test_sharing)
+{
+	const char *path = tmp("sharing.data");
+	char *argv[] = { (char *)build_path("ldlat-c2c"),
+			 "--input",
+			 (char *)path,
+			 "--format",
+			 "json",
+			 "-n",
+			 "0",
+			 NULL,
+			 NULL };
+	char *out, *err;
+
+	write_c2c(path, 0);
+	run_expect(argv, 0, &out, &err);
+	assert_jq(out, ".shared_lines[0] | .address == 139637976731648 and .pid == 100 and "
+		       ".local_hitm == 20 and .remote_hitm == 20 and .stores == 40 and "
+		       ".threads == [100, 101] and .cpus == [0, 2] and .nodes == [0, 1] and "
+		       "([.pareto[].offset] | unique) == [0, 8]");
+	assert_jq(out, ".shared_lines[0].pareto | map(select(.offset == 0)) | "
+		       "(map(.local_hitm) | add) == 20 and (map(.store_l1_miss) | add) == 5");
+	assert_jq(out, ".shared_lines[1] | .address == 139637976735808 and .local_hitm == 10 and "
+		       ".threads == [100, 101] and ([.pareto[].offset] | unique) == [16]");
+	assert_jq(out, "[.shared_lines[] | select(.address == 139637976739840)] | length == 0");
+	assert_jq(out, "[.shared_lines[] | select(.address == 139637976731648) | .pid] | sort == "
+		       "[100, 200]");
+	assert_jq(out, "[.shared_lines[] | select(.object == \"/dev/shm/c2c-test\")] | length == 1 "
+		       "and .[0].processes == [100, 300] and .[0].object_offset == 256 and "
+		       ".[0].remote_hitm == 5 and .[0].stores == 5");
+	assert_jq(out, ".total.records == 135 and .not_counted.lost == 0 and .lines == 5");
+	free(out);
+	free(err);
+	argv[7] = "--all";
+	run_expect(argv, 0, &out, &err);
+	assert_jq(out, "[.shared_lines[] | select(.address == 139637976739840)] | length == 1");
+	free(out);
+	free(err);
+}
+END_TEST
+
+/*
+ * The NUMA view of the same file: node 0 (CPUs 0-1) ran 35 loads, 20 from a
+ * remote cache; node 1 ran 35, 5 remote; process 300 read only remote
+ * lines, process 100 on node 0 two remote loads in three.
+ */
+START_TEST(test_numa)
+{
+	const char *path = tmp("numa.data");
+	char *argv[] = { (char *)build_path("ldlat-c2c"),
+			 "--input",
+			 (char *)path,
+			 "--format",
+			 "json",
+			 "--by",
+			 "node",
+			 NULL };
+	char *out, *err;
+
+	write_c2c(path, 0);
+	run_expect(argv, 0, &out, &err);
+	assert_jq(out,
+		  ".nodes | sort_by(.node) | .[0].node == 0 and .[0].loads == 35 and "
+		  ".[0].remote_cache == 20 and .[0].local_cache == 15 and .[0].stores == 45 and "
+		  ".[1].node == 1 and .[1].loads == 35 and .[1].remote_cache == 5 and "
+		  ".[1].local_cache == 30 and (.[1].remote_share - 5 / 35 | fabs) < 1e-5 and "
+		  "length == 2");
+	free(out);
+	free(err);
+	argv[6] = "process";
+	run_expect(argv, 0, &out, &err);
+	assert_jq(out, ".processes | map(select(.pid == 300)) | length == 1 and .[0].node == 1 and "
+		       ".[0].command == \"peer\" and .[0].remote_share == 1");
+	assert_jq(out,
+		  ".processes | map(select(.pid == 100 and .node == 0)) | .[0].loads == 30 and "
+		  ".[0].remote_cache == 20 and .[0].command == \"fs\"");
+	free(out);
+	free(err);
+}
+END_TEST
+
+/* A CGROUP record's ID and path, padded to 8 bytes. */
+static void cgroup_record(struct pw *w, __u64 id, const char *path)
+{
+	unsigned char b[128] = { 0 };
+	size_t n = 8 + (strlen(path) + 1 + 7) / 8 * 8;
+
+	memcpy(b, &id, 8);
+	memcpy(b + 8, path, strlen(path));
+	pw_record(w, PERF_RECORD_CGROUP, 0, b, n);
+}
+
+/* Samples with a cgroup ID (perf record --all-cgroups): --by process names each one's cgroup. */
+START_TEST(test_numa_cgroup)
+{
+	const char *path = tmp("cgroup.data");
+	char *argv[] = { (char *)build_path("ldlat-c2c"),
+			 "--input",
+			 (char *)path,
+			 "--format",
+			 "json",
+			 "--by",
+			 "process",
+			 NULL };
+	struct pw_event ev;
+	struct pw_sample smp = {};
+	struct pw w;
+	char *out, *err;
+	int i;
+
+	pw_mem_loads_event(&ev, 100);
+	ev.attr.sample_type |= PERF_SAMPLE_CGROUP;
+	ck_assert_int_eq(pw_open(&w, path, &ev, 1, false), 0);
+	pw_comm(&w, 100, 100, "db", 10);
+	pw_comm(&w, 200, 200, "shell", 11);
+	cgroup_record(&w, 11, "/system.slice/db.service");
+	cgroup_record(&w, 22, "/user.slice");
+	for (i = 0; i < 6; i++) {
+		smp.ip = 0x401000;
+		smp.pid = smp.tid = i % 3 ? 100 : 200;
+		smp.time = 1000 + i;
+		smp.addr = 0x7f0000001000ull + i * 64;
+		smp.id = 100;
+		smp.period = 1;
+		smp.weight = 100;
+		smp.data_src = GEN_07;
+		smp.cgroup = i % 3 ? 11 : 22;
+		pw_sample(&w, 0, &smp);
+	}
+	ck_assert_int_eq(pw_close(&w), 0);
+	run_expect(argv, 0, &out, &err);
+	assert_jq(out,
+		  ".processes | map({pid, command, cgroup, loads}) | sort_by(.pid) == "
+		  "[{\"pid\": 100, \"command\": \"db\", \"cgroup\": \"/system.slice/db.service\", "
+		  "\"loads\": 4}, {\"pid\": 200, \"command\": \"shell\", \"cgroup\": "
+		  "\"/user.slice\", \"loads\": 2}]");
+	free(out);
+	free(err);
+}
+END_TEST
+
+/* A file without stores' fields, a missing file, a format it has not: one sentence, exit 2. */
+START_TEST(test_bad_input)
+{
+	const char *pf = tmp("pf.data"), *missing = tmp("missing.data");
+	char *out, *err;
+	char *cases[][8] = {
+		{ (char *)build_path("ldlat-c2c"), "--input", (char *)pf, NULL },
+		{ (char *)build_path("ldlat-c2c"), "--input", (char *)missing, NULL },
+		{ (char *)build_path("ldlat-c2c"), "--input", (char *)pf, "--by", "nowhere", NULL },
+		{ (char *)build_path("ldlat-c2c"), "--input", (char *)pf, "--format", "openmetrics",
+		  NULL },
+		{ (char *)build_path("ldlat-c2c"), "--input", (char *)pf, "-n", "many", NULL },
+	};
+
+	ck_assert_int_eq(pw_write_layout(pf, PW_ADDR_ONLY, 10, false), 0);
+	run_expect(cases[_i], 2, &out, &err);
+	/* argp adds its "Try --help" line after a bad option's sentence */
+	ck_assert_msg(strncmp(err, "ldlat-c2c: ", 11) == 0 &&
+			      (strchr(err, '\n') == err + strlen(err) - 1 || strstr(err, "\nTry ")),
+		      "not one sentence: %s", err);
+	free(out);
+	free(err);
+}
+END_TEST
+
+/* ---- the stores' event ---- */
+
+static const struct {
+	const char *sysfs, *loads;
+	int want;
+	__u64 config; /* the fixture's events/mem-stores */
+} stores_cases[] = {
+	{ "sysfs/skylake", "cpu/mem-loads,ldlat=30/P", 1, 0x82d0 },
+	{ "sysfs/sapphire-rapids", "cpu/mem-loads,ldlat=30/P", 1, 0x02cd },
+	{ "sysfs/alderlake", "cpu_core/mem-loads,ldlat=30/P", 1, 0x02cd },
+	{ "sysfs/zen4", "ibs_op//", 0, 0 },
+	{ "sysfs/skylake", "page-faults", 0, 0 },
+};
+
+/*
+ * Beside an Intel load-latency event, PMU/mem-stores/P as sysfs encodes it,
+ * precise, with the loads' sample fields and rate; on AMD (IBS op samples
+ * stores already) and for page faults, none.
+ */
+START_TEST(test_stores_event)
+{
+	struct evsel loads = {}, st;
+	struct err err = {};
+	int e;
+
+	setenv("LDLAT_SYSFS", fixture_path(stores_cases[_i].sysfs), 1);
+	snprintf(loads.name, sizeof(loads.name), "%s", stores_cases[_i].loads);
+	loads.attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_ADDR |
+				 PERF_SAMPLE_DATA_SRC | PERF_SAMPLE_WEIGHT_STRUCT;
+	loads.attr.freq = 1;
+	loads.attr.sample_freq = 4000;
+	e = c2c_stores_evsel(&loads, &st, &err);
+	unsetenv("LDLAT_SYSFS");
+	ck_assert_msg(e == stores_cases[_i].want, "%d: %s", e, err.msg);
+	if (!e)
+		return;
+	ck_assert_uint_eq(st.attr.config, stores_cases[_i].config);
+	ck_assert_uint_eq(st.attr.sample_type, loads.attr.sample_type);
+	ck_assert_uint_eq(st.attr.freq, 1);
+	ck_assert_uint_eq(st.attr.sample_freq, 4000);
+	ck_assert_uint_gt(st.attr.precise_ip, 0);
+	ck_assert_ptr_nonnull(strstr(st.name, "/mem-stores/P"));
+	cpumap__free(&st.cpus);
+}
+END_TEST
+
+/* ---- the kernel's tables, through the test entry ---- */
+
+struct synth {
+	struct c2c_session sess;
+	struct c2c_table native; /* the same samples through the native build */
+	int ncpus_online;
+};
+
+static void synth_open(struct synth *y, __u32 entries)
+{
+	struct ldlat_config cfg = {
+		.nranges = 1,
+		.max_lat = ~0ull,
+		.class_mask = LDLAT_ALL_CLASSES,
+		.op_mask = PERF_MEM_OP_LOAD | PERF_MEM_OP_STORE,
+		.need = LDLAT_HAS_ADDR | LDLAT_HAS_LAT | LDLAT_HAS_DSRC,
+		.weight_struct = 1,
+	};
+	struct err err = {};
+
+	char why[256];
+	/* before Linux 6.2 the live program is the address-only one; the test entry is the same */
+	bool addr_only = session__read_path(why, sizeof(why)) != SESSION_PATH_KERN_CTX;
+
+	ck_assert_msg(c2c_session__open(&y->sess, &cfg, 6, entries, addr_only, true, &err) == 0,
+		      "%s", err.msg);
+	y->sess.proc_root = NULL; /* the synthetic processes have no maps */
+	c2c_table__init(&y->native, 6);
+	y->ncpus_online = (int)sysconf(_SC_NPROCESSORS_ONLN);
+}
+
+/* One sample into the kernel's tables on CPU cpu, and into the native table. */
+static void synth(struct synth *y, __u32 tgid, __u32 tid, int cpu, __u64 addr, __u64 ip, __u64 ds)
+{
+	struct ldlat_c2c_test_ctx c = {
+		.s = { .addr = addr,
+		       .lat = 100 + tid % 7,
+		       .data_src = ds,
+		       .ip = ip,
+		       .tgid = tgid,
+		       .flags = LDLAT_HAS_ADDR | LDLAT_HAS_LAT | LDLAT_HAS_DSRC,
+		       .period = 1 },
+		.tid = tid,
+	};
+	LIBBPF_OPTS(bpf_test_run_opts, opts, .ctx_in = &c, .ctx_size_in = sizeof(c),
+		    .flags = BPF_F_TEST_RUN_ON_CPU, .cpu = cpu % y->ncpus_online);
+
+	ck_assert_int_eq(bpf_prog_test_run_opts(c2c_session__test_fd(&y->sess), &opts), 0);
+	c2c_table__add(&y->native, 0, addr, addr, NULL, ip, tgid, tid, cpu % y->ncpus_online, -1,
+		       ds, c.s.lat);
+}
+
+#define X 0x7f0000001000ull /* false sharing */
+#define Y 0x7f0000002040ull /* true sharing */
+#define Z 0x7f0000003000ull /* one thread */
+
+/*
+ * Two threads writing different offsets of one line (false sharing) and one
+ * reading what the other wrote (true sharing), a line of one thread, and
+ * another process's private line at the same address: the false sharing
+ * line ranks first with both offsets, both threads, both CPUs and its HITM;
+ * true sharing next; the one-thread line is not in the shared table;
+ * the other process's line stays apart.  Every line and entry equals the
+ * native build's count of the same samples.
+ */
+START_TEST(test_bpf_sharing)
+{
+	struct ldlat_c2c_counters cnt;
+	struct c2c_table t;
+	struct synth y;
+	const struct c2c_line *l;
+	int i, k, offs[2] = { 0 };
+	__u64 hitm;
+
+	if (!need_root("the BPF test entry"))
+		return;
+	synth_open(&y, 64);
+	for (i = 0; i < 20; i++) {
+		synth(&y, 4242, 4242, 0, X, 0x401000, i % 4 ? PW_C2C_ST_L1HIT : PW_C2C_ST_L1MISS);
+		synth(&y, 4242, 4243, 1, X + 8, 0x402000, PW_C2C_ST_L1HIT);
+		if (i % 2) {
+			synth(&y, 4242, 4243, 1, X, 0x402010, GEN_07);
+			synth(&y, 4242, 4242, 0, X + 8, 0x401010, GEN_09);
+		}
+	}
+	for (i = 0; i < 7; i++) {
+		synth(&y, 4242, 4242, 0, Y + 0x10, 0x403000, PW_C2C_ST_L1HIT);
+		synth(&y, 4242, 4243, 1, Y + 0x10, 0x403010, GEN_07);
+	}
+	for (i = 0; i < 30; i++)
+		synth(&y, 4242, 4242, 0, Z + 0x20, 0x404000, GEN_01);
+	for (i = 0; i < 3; i++)
+		synth(&y, 5000, 5000, 1, X, 0x405000, GEN_07);
+
+	c2c_table__init(&t, 6);
+	ck_assert_int_eq(c2c_session__read(&y.sess, &t, &cnt), 0);
+	ck_assert_uint_eq(cnt.kept, 40 + 20 + 14 + 30 + 3);
+	for (k = 0; k < LDLAT_C2C_TABLES; k++)
+		ck_assert_uint_eq(cnt.full[k] + cnt.failed[k], 0);
+	c2c_table__sort(&t);
+	c2c_table__sort(&y.native);
+	hitm = ldlat_c2c_hitm(&t.total);
+	ck_assert_uint_eq(hitm, 10 + 10 + 7 + 3);
+	ck_assert_int_eq(t.nlines, 4);
+
+	l = t.lines[0];
+	ck_assert_uint_eq(l->vaddr, X);
+	ck_assert_uint_eq(l->tgid, 4242);
+	ck_assert_uint_eq(l->c.load_cls[LDLAT_CLASS_LOCAL_HITM], 10);
+	ck_assert_uint_eq(l->c.load_cls[LDLAT_CLASS_REMOTE_HITM], 10);
+	ck_assert_uint_eq(l->c.stores, 40);
+	ck_assert_uint_eq(l->c.store[LDLAT_C2C_ST_L1MISS], 5);
+	ck_assert_int_eq(l->tids.n, 2);
+	ck_assert_uint_eq(l->tids.v[0], 4242);
+	ck_assert_uint_eq(l->tids.v[1], 4243);
+	ck_assert_int_eq(l->cpus.n, y.ncpus_online > 1 ? 2 : 1);
+	for (k = 0; k < l->nent; k++)
+		offs[l->ent[k].offset == 8] += l->ent[k].offset == 0 || l->ent[k].offset == 8;
+	ck_assert_int_eq(offs[0] + offs[1], l->nent);
+	ck_assert_int_gt(offs[0], 0);
+	ck_assert_int_gt(offs[1], 0);
+	ck_assert(c2c_line__shared(l, hitm));
+
+	l = t.lines[1];
+	ck_assert_uint_eq(l->vaddr, Y);
+	ck_assert_uint_eq(l->c.load_cls[LDLAT_CLASS_LOCAL_HITM], 7);
+	ck_assert_int_eq(l->tids.n, 2);
+	ck_assert(c2c_line__shared(l, hitm));
+
+	l = t.lines[2];
+	ck_assert_uint_eq(l->vaddr, X);
+	ck_assert_uint_eq(l->tgid, 5000);
+	ck_assert_uint_eq(ldlat_c2c_hitm(&l->c), 3);
+	ck_assert_int_eq(l->tids.n, 1);
+
+	l = t.lines[3];
+	ck_assert_uint_eq(l->vaddr, Z);
+	ck_assert(!c2c_line__shared(l, hitm));
+
+	/* the kernel's counts are the native build's */
+	ck_assert_int_eq(y.native.nlines, t.nlines);
+	for (i = 0; i < t.nlines; i++) {
+		const struct c2c_line *a = t.lines[i], *b = y.native.lines[i];
+
+		ck_assert_uint_eq(a->vaddr, b->vaddr);
+		ck_assert_uint_eq(a->tgid, b->tgid);
+		ck_assert_msg(!memcmp(&a->c, &b->c, sizeof(a->c)), "line %d's counts differ", i);
+		ck_assert_int_eq(a->tids.n, b->tids.n);
+		ck_assert_int_eq(a->cpus.n, b->cpus.n);
+		ck_assert_int_eq(a->nent, b->nent);
+		c2c_line__sort((struct c2c_line *)a);
+		c2c_line__sort((struct c2c_line *)b);
+		for (k = 0; k < a->nent; k++) {
+			ck_assert_uint_eq(a->ent[k].offset, b->ent[k].offset);
+			ck_assert_uint_eq(a->ent[k].ip, b->ent[k].ip);
+			ck_assert_msg(!memcmp(&a->ent[k].c, &b->ent[k].c, sizeof(a->ent[k].c)),
+				      "line %d entry %d's counts differ", i, k);
+		}
+	}
+	c2c_table__free(&t);
+	c2c_table__free(&y.native);
+	c2c_session__close(&y.sess);
+}
+END_TEST
+
+/*
+ * Two processes' lines of one MAP_SHARED file, mapped at different
+ * addresses ('s' in their /proc/PID/maps, here a fixture), are one line of
+ * the file; their private lines at one address stay two.
+ */
+START_TEST(test_bpf_shared)
+{
+	struct ldlat_c2c_counters cnt;
+	struct c2c_table t;
+	struct synth y;
+	const struct c2c_line *shl = NULL;
+	int i, privs = 0;
+
+	if (!need_root("the BPF test entry"))
+		return;
+	ck_assert_int_eq(
+		sh(NULL, NULL,
+		   "mkdir -p %s/proc/4242 %s/proc/4343 && "
+		   "printf '7e0000000000-7e0000010000 rw-s 00000000 00:19 777 "
+		   "/dev/shm/c2c-test\\n7f0000000000-7f0000100000 rw-p 00000000 00:00 0 \\n' "
+		   "> %s/proc/4242/maps && "
+		   "printf '7d0000000000-7d0000010000 rw-s 00000000 00:19 777 "
+		   "/dev/shm/c2c-test\\n7f0000000000-7f0000100000 rw-p 00000000 00:00 0 \\n' "
+		   "> %s/proc/4343/maps",
+		   tmpdir, tmpdir, tmpdir, tmpdir),
+		0);
+	synth_open(&y, 64);
+	for (i = 0; i < 4; i++) {
+		synth(&y, 4242, 4242, 0, 0x7e0000000100ull, 0x401000, PW_C2C_ST_L1HIT);
+		synth(&y, 4343, 4343, 1, 0x7d0000000108ull, 0x402000, GEN_09);
+		synth(&y, 4242, 4242, 0, 0x7f0000001000ull, 0x401000, GEN_07);
+		synth(&y, 4343, 4343, 1, 0x7f0000001000ull, 0x402000, GEN_07);
+	}
+	y.sess.proc_root = tmp("proc");
+	c2c_table__init(&t, 6);
+	ck_assert_int_eq(c2c_session__read(&y.sess, &t, &cnt), 0);
+	ck_assert_int_eq(t.nlines, 3);
+	for (i = 0; i < t.nlines; i++) {
+		if (t.lines[i]->object)
+			shl = t.lines[i];
+		else
+			privs += t.lines[i]->vaddr == 0x7f0000001000ull;
+	}
+	ck_assert_int_eq(privs, 2);
+	ck_assert_ptr_nonnull(shl);
+	ck_assert_str_eq(shl->object, "/dev/shm/c2c-test");
+	ck_assert_uint_eq(shl->addr, 0x100);
+	ck_assert_int_eq(shl->tgids.n, 2);
+	ck_assert_int_eq(shl->tids.n, 2);
+	ck_assert_uint_eq(shl->c.stores, 4);
+	ck_assert_uint_eq(shl->c.load_cls[LDLAT_CLASS_REMOTE_HITM], 4);
+	ck_assert_int_eq(shl->nent, 2);
+	c2c_table__free(&t);
+	c2c_table__free(&y.native);
+	c2c_session__close(&y.sess);
+}
+END_TEST
+
+/* Tables of 2 lines: the samples of further lines are counted as full, the rest still counted. */
+START_TEST(test_bpf_full)
+{
+	struct ldlat_c2c_counters cnt;
+	struct c2c_table t;
+	struct synth y;
+	int i;
+
+	if (!need_root("the BPF test entry"))
+		return;
+	synth_open(&y, 2);
+	for (i = 0; i < 5; i++)
+		synth(&y, 4242, 4242, 0, X + i * 64, 0x401000, GEN_07);
+	c2c_table__init(&t, 6);
+	ck_assert_int_eq(c2c_session__read(&y.sess, &t, &cnt), 0);
+	ck_assert_uint_eq(cnt.kept, 5);
+	ck_assert_uint_eq(cnt.full[LDLAT_C2C_LINES], 3);
+	ck_assert_uint_eq(cnt.full[LDLAT_C2C_ENTS], 0); /* 4 * entries keys: 8 */
+	ck_assert_uint_eq(cnt.full[LDLAT_C2C_TIDS], 1); /* 2 * entries keys: 4 */
+	ck_assert_uint_eq(t.total.records, 2);
+	c2c_table__free(&t);
+	c2c_table__free(&y.native);
+	c2c_session__close(&y.sess);
+}
+END_TEST
+
+/* ---- live, with page faults: plumbing and targets ---- */
+
+#define LIVE_BASE  "0x200000000000"
+#define LIVE_PAGES 300
+
+/*
+ * A command that faults LIVE_PAGES pages from LIVE_BASE: each page's first
+ * line is a line of the command's process, one sample each; nothing else of
+ * that range; no table full.  --by process names the command.
+ */
+START_TEST(test_live_command)
+{
+	char pages[16];
+	char *argv[] = { (char *)build_path("ldlat-c2c"),
+			 "--source",
+			 "page-faults",
+			 "--all",
+			 "-n",
+			 "0",
+			 "--format",
+			 "json",
+			 "--",
+			 (char *)build_path("ldlat-workload"),
+			 "--fault-pages",
+			 pages,
+			 "--base",
+			 LIVE_BASE,
+			 NULL };
+	char *out, *err;
+
+	if (!need_root("ldlat-c2c's live runs"))
+		return;
+	snprintf(pages, sizeof(pages), "%d", LIVE_PAGES);
+	run_expect(argv, 0, &out, &err);
+	assert_jq(out, "[.shared_lines[] | select(.address >= 35184372088832 and .address < "
+		       "35184372088832 + 300 * 4096)] | length == 300 and "
+		       "all(.records == 1 and (.address % 4096) == 0 and .threads == [.pid] and "
+		       "(.pareto | length) == 1)");
+	assert_jq(out, ".not_counted.table_full == {\"lines\": 0, \"line_entries\": 0, "
+		       "\"threads\": 0} and .not_counted.update_failed.lines == 0");
+	free(out);
+	free(err);
+	assert_nothing_left();
+}
+END_TEST
+
+/* -p: only that process's lines; --entries 16: the rest counted as lost to a full table. */
+START_TEST(test_live_pid_full)
+{
+	char *wargv[] = { (char *)build_path("ldlat-workload"),
+			  "--wait",
+			  "--fault-pages",
+			  "300",
+			  "--base",
+			  LIVE_BASE,
+			  NULL };
+	char pid[16];
+	char *argv[] = { (char *)build_path("ldlat-c2c"),
+			 "--source",
+			 "page-faults",
+			 "--all",
+			 "-n",
+			 "0",
+			 "--format",
+			 "json",
+			 "--entries",
+			 "16",
+			 "-p",
+			 pid,
+			 NULL };
+	struct child w, t;
+	char *out, *err, expr[512];
+
+	if (!need_root("ldlat-c2c's live runs"))
+		return;
+	child_spawn(&w, wargv);
+	snprintf(pid, sizeof(pid), "%d", (int)w.pid);
+	ck_assert(child_spawn_started(&t, argv, 30));
+	ck_assert(child_go(&w));
+	ck_assert_int_eq(child_finish(&w, 60), 0);
+	ck_assert_int_eq(child_finish(&t, 60), 0);
+	out = t.outbuf;
+	err = t.errbuf;
+	snprintf(expr, sizeof(expr),
+		 ".lines == 16 and all(.shared_lines[]; .pid == %d) and "
+		 ".not_counted.table_full.lines >= 284",
+		 (int)w.pid);
+	ck_assert_msg(jq_true(out, expr), "jq -e '%s' fails; stderr: %s", expr, err);
+	child_free(&w);
+	child_free(&t);
+	assert_nothing_left();
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("c2c");
+	TCase *tc;
+	int failed;
+
+	snprintf(tmpdir, sizeof(tmpdir), "/tmp/ldlat-c2c-%d-XXXXXX", getpid());
+	if (!mkdtemp(tmpdir) || chmod(tmpdir, 0755)) {
+		perror("mkdtemp");
+		return 1;
+	}
+	tc = tcase_create("input");
+	tcase_set_timeout(tc, 300);
+	tcase_add_loop_test(tc, test_vs_perf_c2c, 0, 2);
+	tcase_add_test(tc, test_sharing);
+	tcase_add_test(tc, test_numa);
+	tcase_add_test(tc, test_numa_cgroup);
+	tcase_add_loop_test(tc, test_bad_input, 0, 5);
+	tcase_add_loop_test(tc, test_stores_event, 0, ARRAY_SIZE(stores_cases));
+	suite_add_tcase(s, tc);
+	tc = tcase_create("bpf");
+	tcase_set_timeout(tc, 120);
+	tcase_add_test(tc, test_bpf_sharing);
+	tcase_add_test(tc, test_bpf_shared);
+	tcase_add_test(tc, test_bpf_full);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("live");
+	tcase_set_timeout(tc, 180);
+	tcase_add_test(tc, test_live_command);
+	tcase_add_test(tc, test_live_pid_full);
+	suite_add_tcase(s, tc);
+	failed = run_suite(s);
+	if (!getenv("LDLAT_KEEP_TMP")) {
+		char cmd[300];
+
+		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
+		if (system(cmd))
+			fprintf(stderr, "cannot remove %s\n", tmpdir);
+	}
+	return failed ? 1 : 0;
+}

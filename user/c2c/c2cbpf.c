@@ -1,0 +1,312 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "bpf/c2c.h" /* the skeleton needs its types first */
+
+#include "bpf/c2c.skel.h"
+#include "kernel/abi/numa.h"
+#include "user/c2c/c2cbpf.h"
+
+int c2c_session__open(struct c2c_session *s, const struct ldlat_config *cfg, __u32 line_shift,
+		      __u32 entries, bool addr_only, bool test, struct err *err)
+{
+	int e;
+
+	memset(s, 0, sizeof(*s));
+	s->proc_root = "/proc";
+	s->ncpus = libbpf_num_possible_cpus();
+	if (s->ncpus <= 0)
+		return err__set(err, s->ncpus ? s->ncpus : -EINVAL,
+				"cannot count the possible CPUs: %s", strerror(-s->ncpus));
+	s->cpu_node = calloc(s->ncpus, sizeof(*s->cpu_node));
+	if (!s->cpu_node)
+		return err__set(err, -ENOMEM, "out of memory");
+	numa__cpu_nodes("/sys", s->cpu_node, s->ncpus);
+	s->skel = c2c_bpf__open();
+	if (!s->skel)
+		return err__set(err, -errno ?: -ENOMEM, "cannot open ldlat-c2c's BPF program: %s",
+				strerror(errno ?: ENOMEM));
+	s->skel->rodata->cfg = *cfg;
+	s->skel->rodata->line_shift = line_shift;
+	bpf_map__set_max_entries(s->skel->maps.c2c_lines, entries);
+	bpf_map__set_max_entries(s->skel->maps.c2c_ents, entries * 4);
+	bpf_map__set_max_entries(s->skel->maps.c2c_tids, entries * 2);
+	bpf_program__set_autoload(s->skel->progs.c2c_sample, !addr_only);
+	bpf_program__set_autoload(s->skel->progs.c2c_sample_addr, addr_only);
+	bpf_program__set_autoload(s->skel->progs.c2c_test, test);
+	e = c2c_bpf__load(s->skel);
+	if (e)
+		return err__set(err, e,
+				"cannot load ldlat-c2c's BPF program: %s (run as root, or with "
+				"CAP_BPF and CAP_PERFMON)",
+				strerror(-e));
+	return 0;
+}
+
+int c2c_session__attach(struct c2c_session *s, struct evlist *evlist, struct err *err)
+{
+	struct bpf_program *prog = bpf_program__autoload(s->skel->progs.c2c_sample)
+					   ? s->skel->progs.c2c_sample
+					   : s->skel->progs.c2c_sample_addr;
+	struct bpf_link *link;
+	int i, e;
+
+	s->links = calloc(evlist->nfds, sizeof(*s->links));
+	if (!s->links)
+		return err__set(err, -ENOMEM, "out of memory");
+	for (i = 0; i < evlist->nfds; i++) {
+		link = bpf_program__attach_perf_event(prog, evlist->fds[i].fd);
+		if (!link) {
+			e = -errno;
+			return err__set(err, e, "cannot attach the BPF program to %s: %s",
+					evlist->evsel[evlist->fds[i].evsel].name, strerror(-e));
+		}
+		/* the link closes the perf fd when destroyed */
+		evlist->fds[i].owned_elsewhere = true;
+		s->links[s->nlinks++] = link;
+	}
+	return 0;
+}
+
+int c2c_session__test_fd(const struct c2c_session *s)
+{
+	return bpf_program__fd(s->skel->progs.c2c_test);
+}
+
+/* The MAP_SHARED mappings of one process, as its /proc/PID/maps listed them when read. */
+struct shared_maps {
+	__u32 tgid;
+	int n;
+	struct shared_map {
+		__u64 lo, hi, pgoff;
+		struct c2c_space sp;
+		char name[256];
+	} * m;
+};
+
+struct maps_cache {
+	struct shared_maps *p;
+	int n;
+};
+
+static struct shared_maps *maps_of(struct c2c_session *s, struct maps_cache *mc, __u32 tgid)
+{
+	char path[64], line[4096];
+	struct shared_maps *p;
+	FILE *f;
+	int i;
+
+	for (i = mc->n - 1; i >= 0; i--)
+		if (mc->p[i].tgid == tgid)
+			return &mc->p[i];
+	p = realloc(mc->p, (mc->n + 1) * sizeof(*p));
+	if (!p)
+		return NULL;
+	mc->p = p;
+	p = &mc->p[mc->n++];
+	memset(p, 0, sizeof(*p));
+	p->tgid = tgid;
+	if (!s->proc_root)
+		return p;
+	snprintf(path, sizeof(path), "%s/%u/maps", s->proc_root, tgid);
+	f = fopen(path, "re");
+	if (!f)
+		return p;
+	while (fgets(line, sizeof(line), f)) {
+		unsigned long long lo, hi, pgoff, ino;
+		unsigned int maj, min;
+		struct shared_map *m;
+		char perms[8];
+		int k = 0;
+
+		if (sscanf(line, "%llx-%llx %7s %llx %x:%x %llu %n", &lo, &hi, perms, &pgoff, &maj,
+			   &min, &ino, &k) < 7 ||
+		    strlen(perms) < 4 || perms[3] != 's')
+			continue;
+		m = realloc(p->m, (p->n + 1) * sizeof(*m));
+		if (!m)
+			break;
+		p->m = m;
+		m = &p->m[p->n++];
+		*m = (struct shared_map){
+			.lo = lo, .hi = hi, .pgoff = pgoff, .sp = { maj, min, ino, 0 }
+		};
+		snprintf(m->name, sizeof(m->name), "%s", line + k);
+		m->name[strcspn(m->name, "\n")] = '\0';
+	}
+	fclose(f);
+	return p;
+}
+
+static void maps_cache_free(struct maps_cache *mc)
+{
+	int i;
+
+	for (i = 0; i < mc->n; i++)
+		free(mc->p[i].m);
+	free(mc->p);
+}
+
+/*
+ * The line of (tgid, line address) in t's spaces: in a MAP_SHARED mapping of
+ * the process, the mapped file's space and the line's offset in it (and the
+ * file's name in *name); else the process's own.
+ */
+static void line_space(struct c2c_session *s, struct maps_cache *mc, struct c2c_table *t,
+		       __u32 tgid, __u64 line, __u64 *space, __u64 *addr, const char **name)
+{
+	struct shared_maps *p = maps_of(s, mc, tgid);
+	int i;
+
+	*space = tgid;
+	*addr = line;
+	*name = NULL;
+	for (i = 0; p && i < p->n; i++) {
+		const struct shared_map *m = &p->m[i];
+		__u64 sp;
+
+		if (line < m->lo || line >= m->hi)
+			continue;
+		sp = c2c_table__space(t, &m->sp);
+		if (!sp)
+			return;
+		*space = sp;
+		*addr = (line - m->lo + m->pgoff) & ~((1ull << t->line_shift) - 1);
+		*name = m->name;
+		return;
+	}
+}
+
+int c2c_session__read(struct c2c_session *s, struct c2c_table *t, struct ldlat_c2c_counters *cnt)
+{
+	struct ldlat_c2c_counts *v = calloc(s->ncpus, sizeof(*v));
+	struct ldlat_c2c_counters *cv = calloc(s->ncpus, sizeof(*cv));
+	__u64 *tv = calloc(s->ncpus, sizeof(__u64));
+	struct maps_cache mc = {};
+	struct ldlat_c2c_line_key lk, *lprev = NULL;
+	struct ldlat_c2c_ent_key ek, *eprev = NULL;
+	struct ldlat_c2c_tid_key tk, *tprev = NULL;
+	__u32 zero = 0;
+	int cpu, e = 0;
+	size_t k;
+
+	memset(cnt, 0, sizeof(*cnt));
+	if (!v || !cv || !tv) {
+		e = -ENOMEM;
+		goto out;
+	}
+	if (!bpf_map_lookup_elem(bpf_map__fd(s->skel->maps.c2c_counters), &zero, cv))
+		for (cpu = 0; cpu < s->ncpus; cpu++)
+			for (k = 0; k < sizeof(*cnt) / 8; k++)
+				((__u64 *)cnt)[k] += ((__u64 *)&cv[cpu])[k];
+	while (!bpf_map_get_next_key(bpf_map__fd(s->skel->maps.c2c_lines), lprev, &lk)) {
+		struct c2c_line *l;
+		__u64 space, addr;
+		const char *name;
+
+		lprev = &lk;
+		if (bpf_map_lookup_elem(bpf_map__fd(s->skel->maps.c2c_lines), &lk, v))
+			continue;
+		line_space(s, &mc, t, lk.tgid, lk.line, &space, &addr, &name);
+		l = c2c_table__line(t, space, addr);
+		if (!l || !c2c_set__add(&l->tgids, lk.tgid)) {
+			e = -ENOMEM;
+			goto out;
+		}
+		if (!l->c.records) {
+			l->vaddr = lk.line;
+			l->tgid = lk.tgid;
+			if (name && !l->object)
+				l->object = c2c_table__intern(t, name);
+		}
+		for (cpu = 0; cpu < s->ncpus; cpu++) {
+			if (!v[cpu].records)
+				continue;
+			struct c2c_numa *n = c2c_table__numa(t, lk.tgid, s->cpu_node[cpu]);
+
+			if (!n) {
+				e = -ENOMEM;
+				goto out;
+			}
+			c2c_counts__add(&n->c, &v[cpu]);
+			c2c_counts__add(&l->c, &v[cpu]);
+			c2c_counts__add(&t->total, &v[cpu]);
+			if (!c2c_set__add(&l->cpus, cpu)) {
+				e = -ENOMEM;
+				goto out;
+			}
+			if (s->cpu_node[cpu] >= 0)
+				l->nodes |= 1ull << (s->cpu_node[cpu] & 63);
+		}
+	}
+	while (!bpf_map_get_next_key(bpf_map__fd(s->skel->maps.c2c_ents), eprev, &ek)) {
+		struct c2c_line *l;
+		struct c2c_entry *en;
+		__u64 space, addr;
+		const char *name;
+
+		eprev = &ek;
+		if (bpf_map_lookup_elem(bpf_map__fd(s->skel->maps.c2c_ents), &ek, v))
+			continue;
+		line_space(s, &mc, t, ek.tgid, ek.line, &space, &addr, &name);
+		/* a line the lines' table had no room for: its samples are counted as lost there */
+		l = c2c_table__find(t, space, addr);
+		if (!l)
+			continue;
+		en = c2c_line__entry(l, ek.offset, ek.tgid, ek.ip);
+		if (!en) {
+			e = -ENOMEM;
+			goto out;
+		}
+		for (cpu = 0; cpu < s->ncpus; cpu++) {
+			if (!v[cpu].records)
+				continue;
+			c2c_counts__add(&en->c, &v[cpu]);
+			if (!c2c_set__add(&en->cpus, cpu)) {
+				e = -ENOMEM;
+				goto out;
+			}
+			if (s->cpu_node[cpu] >= 0)
+				en->nodes |= 1ull << (s->cpu_node[cpu] & 63);
+		}
+	}
+	while (!bpf_map_get_next_key(bpf_map__fd(s->skel->maps.c2c_tids), tprev, &tk)) {
+		struct c2c_line *l;
+		__u64 space, addr;
+		const char *name;
+
+		tprev = &tk;
+		line_space(s, &mc, t, tk.tgid, tk.line, &space, &addr, &name);
+		l = c2c_table__find(t, space, addr);
+		if (!l)
+			continue;
+		if (!c2c_set__add(&l->tids, tk.tid)) {
+			e = -ENOMEM;
+			goto out;
+		}
+	}
+out:
+	maps_cache_free(&mc);
+	free(v);
+	free(cv);
+	free(tv);
+	return e;
+}
+
+void c2c_session__close(struct c2c_session *s)
+{
+	int i;
+
+	for (i = 0; i < s->nlinks; i++)
+		bpf_link__destroy(s->links[i]);
+	free(s->links);
+	if (s->skel)
+		c2c_bpf__destroy(s->skel);
+	free(s->cpu_node);
+	memset(s, 0, sizeof(*s));
+}

@@ -1,0 +1,322 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+#include <search.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "user/c2c/c2ctable.h"
+
+void c2c_table__init(struct c2c_table *t, __u32 line_shift)
+{
+	memset(t, 0, sizeof(*t));
+	t->line_shift = line_shift;
+}
+
+static void line_free(struct c2c_line *l)
+{
+	int i;
+
+	for (i = 0; i < l->nent; i++) {
+		free(l->ent[i].cpus.v);
+		free(l->ent[i].symbol);
+		free(l->ent[i].object);
+	}
+	free(l->ent);
+	free(l->tids.v);
+	free(l->tgids.v);
+	free(l->cpus.v);
+	free(l);
+}
+
+static void noop(void *p)
+{
+	(void)p;
+}
+
+void c2c_table__free(struct c2c_table *t)
+{
+	int i;
+
+	tdestroy(t->root, noop);
+	for (i = 0; i < t->nlines; i++)
+		line_free(t->lines[i]);
+	free(t->lines);
+	free(t->spaces);
+	for (i = 0; i < t->nstrings; i++)
+		free(t->strings[i]);
+	free(t->strings);
+	free(t->numa);
+	memset(t, 0, sizeof(*t));
+}
+
+__u64 c2c_table__space(struct c2c_table *t, const struct c2c_space *s)
+{
+	struct c2c_space *n;
+	int i;
+
+	for (i = 0; i < t->nspaces; i++)
+		if (!memcmp(&t->spaces[i], s, sizeof(*s)))
+			return (__u64)(i + 1) << 32;
+	n = realloc(t->spaces, (t->nspaces + 1) * sizeof(*n));
+	if (!n)
+		return 0;
+	t->spaces = n;
+	n[t->nspaces++] = *s;
+	return (__u64)t->nspaces << 32;
+}
+
+struct c2c_numa *c2c_table__numa(struct c2c_table *t, __u32 tgid, int node)
+{
+	struct c2c_numa *n;
+	int i;
+
+	for (i = t->nnuma - 1; i >= 0; i--)
+		if (t->numa[i].tgid == tgid && t->numa[i].node == node)
+			return &t->numa[i];
+	if (t->nnuma == t->capnuma) {
+		int cap = t->capnuma ? t->capnuma * 2 : 16;
+
+		n = realloc(t->numa, cap * sizeof(*n));
+		if (!n)
+			return NULL;
+		t->numa = n;
+		t->capnuma = cap;
+	}
+	n = &t->numa[t->nnuma++];
+	memset(n, 0, sizeof(*n));
+	n->tgid = tgid;
+	n->node = node;
+	return n;
+}
+
+const char *c2c_table__intern(struct c2c_table *t, const char *s)
+{
+	char **n;
+	int i;
+
+	for (i = 0; i < t->nstrings; i++)
+		if (!strcmp(t->strings[i], s))
+			return t->strings[i];
+	n = realloc(t->strings, (t->nstrings + 1) * sizeof(*n));
+	if (!n)
+		return NULL;
+	t->strings = n;
+	n[t->nstrings] = strdup(s);
+	return n[t->nstrings] ? n[t->nstrings++] : NULL;
+}
+
+bool c2c_set__add(struct c2c_set *s, __u32 v)
+{
+	int lo = 0, hi = s->n;
+
+	while (lo < hi) {
+		int mid = (lo + hi) / 2;
+
+		if (s->v[mid] == v)
+			return true;
+		if (s->v[mid] < v)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (s->n == s->cap) {
+		int cap = s->cap ? s->cap * 2 : 4;
+		__u32 *n = realloc(s->v, cap * sizeof(*n));
+
+		if (!n)
+			return false;
+		s->v = n;
+		s->cap = cap;
+	}
+	memmove(s->v + lo + 1, s->v + lo, (s->n - lo) * sizeof(*s->v));
+	s->v[lo] = v;
+	s->n++;
+	return true;
+}
+
+static int line_cmp(const void *a, const void *b)
+{
+	const struct c2c_line *x = a, *y = b;
+
+	if (x->space != y->space)
+		return x->space < y->space ? -1 : 1;
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	return 0;
+}
+
+struct c2c_line *c2c_table__find(struct c2c_table *t, __u64 space, __u64 addr)
+{
+	struct c2c_line key = { .space = space, .addr = addr }, **found;
+
+	found = tfind(&key, &t->root, line_cmp);
+	return found ? *found : NULL;
+}
+
+struct c2c_line *c2c_table__line(struct c2c_table *t, __u64 space, __u64 addr)
+{
+	struct c2c_line key = { .space = space, .addr = addr }, *l, **found;
+
+	found = tfind(&key, &t->root, line_cmp);
+	if (found)
+		return *found;
+	if (t->nlines == t->cap) {
+		int cap = t->cap ? t->cap * 2 : 64;
+		struct c2c_line **n = realloc(t->lines, cap * sizeof(*n));
+
+		if (!n)
+			return NULL;
+		t->lines = n;
+		t->cap = cap;
+	}
+	l = calloc(1, sizeof(*l));
+	if (!l)
+		return NULL;
+	l->space = space;
+	l->addr = addr;
+	found = tsearch(l, &t->root, line_cmp);
+	if (!found) {
+		free(l);
+		return NULL;
+	}
+	t->lines[t->nlines++] = l;
+	return l;
+}
+
+struct c2c_entry *c2c_line__entry(struct c2c_line *l, __u32 offset, __u32 tgid, __u64 ip)
+{
+	struct c2c_entry *e;
+	int i;
+
+	/* from the last: a line's samples come in runs from one place */
+	for (i = l->nent - 1; i >= 0; i--) {
+		e = &l->ent[i];
+		if (e->offset == offset && e->ip == ip && e->tgid == tgid)
+			return e;
+	}
+	if (l->nent == l->cap) {
+		int cap = l->cap ? l->cap * 2 : 4;
+
+		e = realloc(l->ent, cap * sizeof(*e));
+		if (!e)
+			return NULL;
+		l->ent = e;
+		l->cap = cap;
+	}
+	e = &l->ent[l->nent++];
+	memset(e, 0, sizeof(*e));
+	e->offset = offset;
+	e->tgid = tgid;
+	e->ip = ip;
+	return e;
+}
+
+struct c2c_entry *c2c_table__add(struct c2c_table *t, __u64 space, __u64 addr, __u64 vaddr,
+				 const char *object, __u64 ip, __u32 tgid, __u32 tid, __u32 cpu,
+				 int node, __u64 ds, __u64 lat)
+{
+	__u64 mask = (1ull << t->line_shift) - 1;
+	struct c2c_line *l;
+	struct c2c_entry *e;
+	struct c2c_numa *n;
+
+	ldlat_c2c_account(&t->total, ds, lat);
+	if (!ldlat_c2c_op(ds)) {
+		t->other++;
+		return NULL;
+	}
+	if (!vaddr) {
+		t->no_addr++;
+		return NULL;
+	}
+	if (!space)
+		space = tgid;
+	l = c2c_table__line(t, space, addr & ~mask);
+	e = l ? c2c_line__entry(l, addr & mask, tgid, ip) : NULL;
+	if (!e || !c2c_set__add(&l->tids, tid) || !c2c_set__add(&l->tgids, tgid) ||
+	    !c2c_set__add(&l->cpus, cpu) || !c2c_set__add(&e->cpus, cpu)) {
+		t->nomem++;
+		return NULL;
+	}
+	if (!l->c.records) {
+		l->vaddr = vaddr & ~mask;
+		l->tgid = tgid;
+		l->object = object;
+	}
+	n = c2c_table__numa(t, tgid, node);
+	if (!n) {
+		t->nomem++;
+		return NULL;
+	}
+	ldlat_c2c_account(&n->c, ds, lat);
+	ldlat_c2c_account(&l->c, ds, lat);
+	ldlat_c2c_account(&e->c, ds, lat);
+	if (node >= 0) {
+		l->nodes |= 1ull << (node & 63);
+		e->nodes |= 1ull << (node & 63);
+	}
+	return e;
+}
+
+bool c2c_line__shared(const struct c2c_line *l, __u64 total_hitm)
+{
+	/* perf c2c's DISPLAY_LINE_LIMIT: 0.1% of the HITM of every line */
+	return total_hitm && ldlat_c2c_hitm(&l->c) * 1000 >= total_hitm;
+}
+
+static int by_hitm(const void *a, const void *b)
+{
+	const struct c2c_line *x = *(struct c2c_line *const *)a, *y = *(struct c2c_line *const *)b;
+	__u64 hx = ldlat_c2c_hitm(&x->c), hy = ldlat_c2c_hitm(&y->c);
+
+	if (hx != hy)
+		return hx > hy ? -1 : 1;
+	if (x->c.records != y->c.records)
+		return x->c.records > y->c.records ? -1 : 1;
+	if (x->vaddr != y->vaddr)
+		return x->vaddr < y->vaddr ? -1 : 1;
+	return line_cmp(x, y);
+}
+
+static int entry_cmp(const void *a, const void *b);
+
+void c2c_table__sort(struct c2c_table *t)
+{
+	int i;
+
+	if (t->nlines)
+		qsort(t->lines, t->nlines, sizeof(*t->lines), by_hitm);
+	for (i = 0; i < t->nlines; i++)
+		c2c_line__sort(t->lines[i]);
+}
+
+static int entry_cmp(const void *a, const void *b)
+{
+	const struct c2c_entry *x = a, *y = b;
+	__u64 hx = ldlat_c2c_hitm(&x->c), hy = ldlat_c2c_hitm(&y->c);
+
+	if (x->offset != y->offset)
+		return x->offset < y->offset ? -1 : 1;
+	if (hx != hy)
+		return hx > hy ? -1 : 1;
+	if (x->c.records != y->c.records)
+		return x->c.records > y->c.records ? -1 : 1;
+	if (x->ip != y->ip)
+		return x->ip < y->ip ? -1 : 1;
+	return x->tgid < y->tgid ? -1 : x->tgid > y->tgid;
+}
+
+void c2c_line__sort(struct c2c_line *l)
+{
+	if (l->nent)
+		qsort(l->ent, l->nent, sizeof(*l->ent), entry_cmp);
+}
+
+void c2c_counts__add(struct ldlat_c2c_counts *dst, const struct ldlat_c2c_counts *src)
+{
+	const __u64 *s = (const __u64 *)src;
+	__u64 *d = (__u64 *)dst;
+	size_t i;
+
+	for (i = 0; i < sizeof(*dst) / sizeof(__u64); i++)
+		d[i] += s[i];
+}
