@@ -1,0 +1,415 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/*
+ * check_callpath - ldlat-top --call-graph: call paths folded, as a caller
+ * tree, in JSON and as a flame graph (an SVG checked as XML by
+ * tests/svgcheck.py and rendered by headless chromium); live, a program
+ * whose two call paths fault known page counts (tests/progs/callprog.c)
+ * under the page-fault source, whose stacks the kernel walks for real.
+ */
+#include <check.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "user/top/callpath.h"
+#include "user/top/flamegraph.h"
+#include "tests/lib/testutil.h"
+#include "kernel/lib/util.h"
+
+static char tmpdir[] = "/tmp/ldlat-callpath.XXXXXX";
+
+static const char *tmp_path(const char *name)
+{
+	static char buf[4][512];
+	static int i;
+
+	i = (i + 1) % 4;
+	snprintf(buf[i], sizeof(buf[i]), "%s/%s", tmpdir, name);
+	return buf[i];
+}
+
+static struct ldlat_top_val val(__u64 count, __u64 lat, unsigned int cls)
+{
+	struct ldlat_top_val v = { .count = count, .lat_sum = lat * count, .lat_max = lat };
+
+	v.cls[cls] = (__u32)count;
+	return v;
+}
+
+/* What render(f, c) prints, malloc'd. */
+static char *render_mem(void (*render)(FILE *, const struct callpaths *, void *),
+			const struct callpaths *c, void *ctx)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	ck_assert_ptr_nonnull(f);
+	render(f, c, ctx);
+	fclose(f);
+	return buf;
+}
+
+static void folded_samples(FILE *f, const struct callpaths *c, void *ctx)
+{
+	callpaths__render_folded(f, c, *(enum callpath_weight *)ctx);
+}
+
+static void tree(FILE *f, const struct callpaths *c, void *ctx)
+{
+	callpaths__render_tree(f, c, *(__u64 *)ctx, true);
+}
+
+/* The count at the start of the first line that ends with suffix, or -1. */
+static long count_ending(const char *out, const char *suffix)
+{
+	const char *line = out, *nl;
+	size_t n = strlen(suffix);
+
+	for (; (nl = strchr(line, '\n')); line = nl + 1)
+		if ((size_t)(nl - line) >= n && !memcmp(nl - n, suffix, n))
+			return strtol(line, NULL, 10);
+	return -1;
+}
+
+static void fill(struct callpaths *c)
+{
+	struct ldlat_top_val a = val(30, 100, LDLAT_CLASS_LOCAL_RAM),
+			     b = val(10, 20, LDLAT_CLASS_L2), l = val(2, 50, LDLAT_CLASS_L3);
+
+	callpaths__init(c);
+	ck_assert_int_eq(callpaths__add_folded(c, "app;main;one;leaf", &a), 0);
+	ck_assert_int_eq(callpaths__add_folded(c, "app;main;two;leaf", &b), 0);
+	ck_assert_int_eq(callpaths__add_folded(c, "app;main;two;leaf", &b), 0);
+	ck_assert_int_eq(callpaths__add_folded(c, "app;[user stack lost: stack map collision]", &l),
+			 0);
+	c->lost[0][CALLPATH_LOST_COLLISION] = 2;
+	c->full = 3;
+}
+
+/* Equal paths merge; folded lines are sorted, weighed, and the unattributed are a line. */
+START_TEST(test_folded)
+{
+	struct callpaths c;
+	enum callpath_weight w = CALLPATH_WEIGHT_SAMPLES;
+	char *out;
+
+	fill(&c);
+	ck_assert_uint_eq(c.npaths, 3);
+	ck_assert_uint_eq(c.samples, 52);
+	out = render_mem(folded_samples, &c, &w);
+	ck_assert_str_eq(out, "app;[user stack lost: stack map collision] 2\n"
+			      "app;main;one;leaf 30\n"
+			      "app;main;two;leaf 20\n"
+			      "[not attributed: table full] 3\n");
+	free(out);
+	w = CALLPATH_WEIGHT_LATENCY;
+	out = render_mem(folded_samples, &c, &w);
+	ck_assert_str_eq(out, "app;[user stack lost: stack map collision] 100\n"
+			      "app;main;one;leaf 3000\n"
+			      "app;main;two;leaf 400\n");
+	free(out);
+	callpaths__free(&c);
+}
+END_TEST
+
+/* The tree: callers first, a chain in one column, branches most samples first, losses said. */
+START_TEST(test_tree)
+{
+	struct callpaths c;
+	__u64 total = 55;
+	char *out;
+
+	fill(&c);
+	out = render_mem(tree, &c, &total);
+	ck_assert_msg(count_ending(out, "  app") == 52, "%s", out);
+	ck_assert_int_eq(count_ending(out, "|-- main"), 50);
+	ck_assert_int_eq(count_ending(out, "|-- one"), 30);
+	ck_assert_int_eq(count_ending(out, "`-- two"), 20);
+	ck_assert_ptr_nonnull(strstr(out, "    30   54.55%    100.0  local RAM"));
+	ck_assert_ptr_nonnull(strstr(out, "2 samples: [user stack lost: stack map collision]"));
+	ck_assert_ptr_nonnull(strstr(out, "3 samples not attributed"));
+	/* one before two: more samples */
+	ck_assert(strstr(out, "-- one") < strstr(out, "-- two"));
+	free(out);
+	callpaths__free(&c);
+}
+END_TEST
+
+static void flame(FILE *f, const struct callpaths *c, void *ctx)
+{
+	struct flamegraph g = {
+		.paths = c, .weight = *(enum callpath_weight *)ctx, .has_latency = true, .kept = 55
+	};
+
+	flamegraph__render(f, &g);
+}
+
+/* The SVG parses, its total is the samples attributed and not, each frame has its count. */
+START_TEST(test_flamegraph_xml)
+{
+	struct callpaths c;
+	enum callpath_weight w = _i ? CALLPATH_WEIGHT_LATENCY : CALLPATH_WEIGHT_SAMPLES;
+	char *out;
+	FILE *f;
+
+	fill(&c);
+	out = render_mem(flame, &c, &w);
+	f = fopen(tmp_path("unit.svg"), "w");
+	ck_assert_ptr_nonnull(f);
+	fputs(out, f);
+	fclose(f);
+	/* all, app, main, one, leaf, two, leaf, the lost stack, and (by samples) unattributed */
+	if (_i)
+		ck_assert_int_eq(sh(NULL, NULL,
+				    "python3 tests/svgcheck.py %s --total 3500 --frames 8 --script "
+				    "--frame one=3000 --frame leaf=3400 --frame main=3400",
+				    tmp_path("unit.svg")),
+				 0);
+	else
+		ck_assert_int_eq(sh(NULL, NULL,
+				    "python3 tests/svgcheck.py %s --total 55 --frames 9 --script "
+				    "--frame one=30 --frame leaf=50 --frame all=55 "
+				    "--frame '[not attributed: table full]=3'",
+				    tmp_path("unit.svg")),
+				 0);
+	/* the legend names the leaves' classes */
+	ck_assert_ptr_nonnull(strstr(out, "data-class=\"local-ram\" data-n=\"30\""));
+	free(out);
+	callpaths__free(&c);
+}
+END_TEST
+
+/* A name with XML's special characters stays XML. */
+START_TEST(test_flamegraph_escapes)
+{
+	struct callpaths c;
+	struct ldlat_top_val v = val(5, 0, LDLAT_CLASS_UNKNOWN);
+	enum callpath_weight w = CALLPATH_WEIGHT_SAMPLES;
+	char *out;
+	FILE *f;
+
+	callpaths__init(&c);
+	ck_assert_int_eq(
+		callpaths__add_folded(&c, "a<b>;std::vector<int>::push_back(int&&);\"q\"'", &v), 0);
+	out = render_mem(flame, &c, &w);
+	f = fopen(tmp_path("esc.svg"), "w");
+	fputs(out, f);
+	fclose(f);
+	ck_assert_int_eq(sh(NULL, NULL,
+			    "python3 tests/svgcheck.py %s --total 5 --frames 4 "
+			    "--frame 'std::vector<int>::push_back(int&&)=5'",
+			    tmp_path("esc.svg")),
+			 0);
+	free(out);
+	callpaths__free(&c);
+}
+END_TEST
+
+static const char *top(void)
+{
+	return build_path("ldlat-top");
+}
+
+static const char *callprog(void)
+{
+	return build_path("tests/ldlat-callprog");
+}
+
+/* The count at the end of the folded line that ends with suffix (its newline included), or -1. */
+static long folded_count(const char *out, const char *suffix)
+{
+	const char *line = out, *nl;
+	size_t n = strlen(suffix);
+	long total = -1;
+
+	for (; *line; line = nl + 1) {
+		const char *sp;
+
+		nl = strchr(line, '\n');
+		if (!nl)
+			break;
+		sp = memrchr(line, ' ', nl - line);
+		if (sp && (size_t)(sp - line) >= n && !memcmp(sp - n, suffix, n))
+			total = (total < 0 ? 0 : total) + strtol(sp + 1, NULL, 10);
+	}
+	return total;
+}
+
+/*
+ * The two call paths into fault_pages, each with exactly the pages it
+ * faulted, in the folded output and the tree; every kept sample is on a line.
+ */
+START_TEST(test_live_folded)
+{
+	char *argv[] = { (char *)top(), "--source",	    "page-faults", "--format", "folded",
+			 "--",		(char *)callprog(), "300",	   "120",      NULL };
+	char *out, *err;
+
+	run_expect(argv, 0, &out, &err);
+	ck_assert_msg(folded_count(out, ";main;path_one;fault_pages") == 300, "%s", out);
+	ck_assert_int_eq(folded_count(out, ";main;path_two;via_two;fault_pages"), 120);
+	ck_assert_int_eq(strncmp(out, "ldlat-callprog;", 15), 0);
+	free(out);
+	free(err);
+	/* the same run as JSON: the paths and the unattributed sum to the kept samples */
+	argv[4] = "json";
+	run_expect(argv, 0, &out, &err);
+	ck_assert(jq_true(out, "[.call_paths.rows[] | select(.frames[-3:] == [\"main\", "
+			       "\"path_one\", \"fault_pages\"]) | .samples] == [300]"));
+	ck_assert(jq_true(out, "(.call_paths.rows | map(.samples) | add) + "
+			       ".call_paths.not_attributed.table_full + "
+			       ".call_paths.not_attributed.update_failed == .counters.kept"));
+	ck_assert(jq_true(out, ".call_paths.stacks_lost.user.collision == 0 and "
+			       ".call_paths.stacks_lost.kernel.map_full == 0"));
+	free(out);
+	free(err);
+	assert_nothing_left();
+}
+END_TEST
+
+START_TEST(test_live_tree)
+{
+	char *argv[] = { (char *)top(), "--source", "page-faults", "--call-graph",
+			 "-n",		"3",	    "--",	   (char *)callprog(),
+			 "300",		"120",	    NULL };
+	char *out, *err;
+
+	run_expect(argv, 0, &out, &err);
+	ck_assert_msg(count_ending(out, "-- path_one") == 300, "%s", out);
+	ck_assert_int_eq(count_ending(out, "-- path_two"), 120);
+	ck_assert_int_eq(count_ending(out, " via_two"), 120);
+	ck_assert_int_eq(count_ending(out, " main"), 420);
+	/* the tables are printed too */
+	ck_assert_int_eq(count_for(out, "[.] fault_pages "), 420);
+	ck_assert_ptr_nonnull(strstr(out, "Call paths, callers first: "));
+	free(out);
+	free(err);
+	assert_nothing_left();
+}
+END_TEST
+
+/*
+ * --format svg: the flame graph's total is the run's kept samples, its
+ * frames carry the paths' counts, its script is there, and chromium draws
+ * it (a PNG with colours, not a blank page).
+ */
+START_TEST(test_live_svg)
+{
+	const char *svg = tmp_path("flame.svg"), *png = tmp_path("flame.png");
+	char *argv[] = { (char *)top(), "--source",  "page-faults", "--format",		"svg",
+			 "--output",	(char *)svg, "--",	    (char *)callprog(), "300",
+			 "120",		NULL };
+	char *out, *err;
+
+	run_expect(argv, 0, &out, &err);
+	ck_assert_str_eq(out, "");
+	free(out);
+	free(err);
+	ck_assert_int_eq(sh(NULL, NULL,
+			    "python3 tests/svgcheck.py %s --script --frame path_one=300 "
+			    "--frame via_two=120 --frame fault_pages=420",
+			    svg),
+			 0);
+	/* the total: the kept samples of the subtitle */
+	ck_assert_int_eq(sh(NULL, NULL,
+			    "k=$(sed -n 's/.* \\([0-9][0-9]*\\) kept samples.*/\\1/p' %s) && "
+			    "python3 tests/svgcheck.py %s --total \"$k\"",
+			    svg, svg),
+			 0);
+	ck_assert_int_eq(sh(NULL, NULL,
+			    "cd %s && timeout 120 chromium --headless --no-sandbox --disable-gpu "
+			    "--no-first-run --user-data-dir=%s/chrome --window-size=1200,600 "
+			    "--screenshot=%s file://%s >/dev/null 2>&1; test -s %s",
+			    tmpdir, tmpdir, png, svg, png),
+			 0);
+	ck_assert_int_eq(
+		sh(NULL, NULL, "python3 tests/svgcheck.py %s --png %s --min-colours 8", svg, png),
+		0);
+	assert_nothing_left();
+}
+END_TEST
+
+/* Bad input: one sentence, exit 2. */
+static const char *const bad[][8] = {
+	{ "--weight", "latency", NULL },
+	{ "--format", "flame", NULL },
+	{ "--weight", "cycles", "--format", "folded", NULL },
+};
+
+START_TEST(test_bad_input)
+{
+	char *argv[12] = { (char *)top() };
+	char *out, *err;
+	int i;
+
+	for (i = 0; i < 8 && bad[_i][i]; i++)
+		argv[i + 1] = (char *)bad[_i][i];
+	run_expect(argv, 2, &out, &err);
+	ck_assert_msg(strncmp(err, "ldlat-top: ", 11) == 0, "%s", err);
+	free(out);
+	free(err);
+}
+END_TEST
+
+/* Latency weighs nothing where the samples carry none. */
+START_TEST(test_bad_weight_live)
+{
+	char *argv[] = { (char *)top(), "--source", "page-faults", "--format", "svg",
+			 "--weight",	"latency",  "--",	   "true",     NULL };
+	char *out, *err;
+
+	run_expect(argv, 2, &out, &err);
+	ck_assert_msg(strstr(err, "--weight latency needs latency") != NULL, "%s", err);
+	free(out);
+	free(err);
+	assert_nothing_left();
+}
+END_TEST
+
+/* ldlat-hist has no call paths: folded is not one of its formats. */
+START_TEST(test_hist_refuses_folded)
+{
+	char *argv[] = { (char *)build_path("ldlat-hist"), "--format", "folded", NULL };
+	char *out, *err;
+
+	run_expect(argv, 2, &out, &err);
+	ck_assert_ptr_nonnull(strstr(err, "--format 'folded'"));
+	free(out);
+	free(err);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("callpath");
+	TCase *tc = tcase_create("render");
+	int failed;
+
+	if (!mkdtemp(tmpdir)) {
+		perror("check_callpath: mkdtemp");
+		return 1;
+	}
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, test_folded);
+	tcase_add_test(tc, test_tree);
+	tcase_add_loop_test(tc, test_flamegraph_xml, 0, 2);
+	tcase_add_test(tc, test_flamegraph_escapes);
+	tcase_add_loop_test(tc, test_bad_input, 0, (int)ARRAY_SIZE(bad));
+	tcase_add_test(tc, test_hist_refuses_folded);
+	suite_add_tcase(s, tc);
+	if (need_root("check_callpath's live tests (perf events and BPF)")) {
+		tc = tcase_create("live");
+		tcase_set_timeout(tc, 240);
+		tcase_add_test(tc, test_live_folded);
+		tcase_add_test(tc, test_live_tree);
+		tcase_add_test(tc, test_live_svg);
+		tcase_add_test(tc, test_bad_weight_live);
+		suite_add_tcase(s, tc);
+	}
+	failed = run_suite(s);
+	sh(NULL, NULL, "rm -rf %s", tmpdir);
+	return failed ? 1 : 0;
+}
