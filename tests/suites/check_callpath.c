@@ -255,7 +255,8 @@ START_TEST(test_live_folded)
 	free(out);
 	free(err);
 	/* the same run as JSON: the paths and the unattributed sum to the kept samples */
-	argv[4] = "json";
+	argv[3] = "--call-graph";
+	argv[4] = "--format=json";
 	run_expect(argv, 0, &out, &err);
 	ck_assert(jq_true(out, "[.call_paths.rows[] | select(.frames[-3:] == [\"main\", "
 			       "\"path_one\", \"fault_pages\"]) | .samples] == [300]"));

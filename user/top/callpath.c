@@ -115,7 +115,7 @@ static void folded__stack(char *buf, size_t *len, struct symbolizer *z, __u32 ke
 		/* a return address is after its call: the call is the byte before */
 		__u64 ip = st->ips[i] - (i ? 1 : 0);
 
-		symbolizer__ip(z, key, ip, &sym);
+		symbolizer__ip(z, st->keys ? st->keys[i] : key, ip, &sym);
 		if (sym.kind == SYM_RESOLVED) {
 			snprintf(frame, sizeof(frame), "%s", sym.name);
 		} else if (sym.kind == SYM_MAPPING && sym.where[0]) {

@@ -59,6 +59,7 @@ struct callpath_stack {
 	const __u64 *ips;
 	int n;
 	int err;
+	const __u32 *keys; /* the symbolizer's process key of each IP (NULL: the path's) */
 };
 
 /*

@@ -650,7 +650,8 @@ static int top_input(struct top_args *a)
 	struct run_info run;
 	struct timespec started;
 	__u32 tables = ((a->by & TOP_BY_IP) ? LDLAT_TOP_IP : 0) |
-		       ((a->by & TOP_BY_DATA) ? LDLAT_TOP_DATA : 0);
+		       ((a->by & TOP_BY_DATA) ? LDLAT_TOP_DATA : 0) |
+		       (a->call_graph ? LDLAT_TOP_STACK : 0);
 	struct err err = {};
 	char lacking[1024];
 	int e, status;
@@ -660,6 +661,7 @@ static int top_input(struct top_args *a)
 	top.pm.proc_root = NULL; /* the file's processes are not this machine's */
 	top_table__init(&top.ip);
 	top_table__init(&top.data);
+	callpaths__init(&top.paths);
 	e = output__check(&a->out, &err);
 	if (!e && symbolizer__init(&top.z, &top.pm, a->debuginfo)) {
 		err__msg(&err, "out of memory");
@@ -680,8 +682,10 @@ static int top_input(struct top_args *a)
 	}
 	ot.ip = (a->by & TOP_BY_IP) ? &top.ip : NULL;
 	ot.data = (a->by & TOP_BY_DATA) ? &top.data : NULL;
+	ot.paths = a->call_graph ? &top.paths : NULL;
 	offline__run_info(&ot.o, "ldlat-top", &started, &run);
 	top.report = top_report_of(a, ot.o.src.fields & LDLAT_HAS_LAT, &run, &ot.o.src);
+	top.report.paths = ot.paths;
 	top.file = &ot;
 	top.printer = (struct printer){
 		.tool = "ldlat-top",
@@ -706,6 +710,7 @@ out:
 	offtop__close(&ot);
 	top_table__free(&top.ip);
 	top_table__free(&top.data);
+	callpaths__free(&top.paths);
 	symbolizer__free(&top.z);
 	procmaps__free(&top.pm);
 	return status;
