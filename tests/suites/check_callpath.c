@@ -355,6 +355,86 @@ START_TEST(test_bad_input)
 }
 END_TEST
 
+/* A fault the kernel takes for the process (read() into array_c): its kernel stack, exactly. */
+START_TEST(test_live_kernel_stack)
+{
+	char *argv[] = { (char *)top(),
+			 "--source",
+			 "page-faults",
+			 "--format",
+			 "folded",
+			 "--",
+			 (char *)build_path("tests/ldlat-topprog"),
+			 "10",
+			 "10",
+			 "40",
+			 NULL };
+	char *out, *err;
+
+	run_expect(argv, 0, &out, &err);
+	ck_assert_msg(folded_count(out, ";ksys_read_[k];vfs_read_[k];read_zero_[k]") == 40, "%s",
+		      out);
+	free(out);
+	free(err);
+	assert_nothing_left();
+}
+END_TEST
+
+/*
+ * --input of what perf record -g recorded of the same program: the same
+ * two paths with the same counts, and perf script's own callchains agree
+ * (the paths' three innermost frames, and the number of samples).
+ */
+START_TEST(test_input_vs_perf)
+{
+	const char *data = tmp_path("cp.data");
+	char *in[] = { (char *)top(), "--input", (char *)data, "--format", "folded", NULL };
+	char *out, *err, *perf;
+	long total = 0;
+	const char *line, *nl, *sp;
+
+	ck_assert_int_eq(sh(NULL, NULL,
+			    "cd %s && perf record -q -e page-faults -c 1 -d -g -o %s %s 300 120 "
+			    ">/dev/null 2>&1",
+			    tmpdir, data, callprog()),
+			 0);
+	run_expect(in, 0, &out, &err);
+	ck_assert_msg(folded_count(out, ";main;path_one;fault_pages") == 300, "%s", out);
+	ck_assert_int_eq(folded_count(out, ";main;path_two;via_two;fault_pages"), 120);
+	for (line = out; (nl = strchr(line, '\n')); line = nl + 1) {
+		sp = memrchr(line, ' ', nl - line);
+		ck_assert_ptr_nonnull(sp);
+		total += strtol(sp + 1, NULL, 10);
+	}
+	ck_assert_int_eq(
+		sh(&perf, NULL,
+		   "perf script -i %s -F comm,ip,sym 2>/dev/null | python3 -c '"
+		   "import sys\n"
+		   "n = one = two = 0\n"
+		   "for b in sys.stdin.read().split(\"\\n\\n\"):\n"
+		   "    l = [x.split() for x in b.split(\"\\n\")[1:] if len(x.split()) > 1]\n"
+		   "    if not b.strip(): continue\n"
+		   "    n += 1; f = [x[1] for x in l[:3]]\n"
+		   "    one += f == [\"fault_pages\", \"path_one\", \"main\"]\n"
+		   "    two += f == [\"fault_pages\", \"via_two\", \"path_two\"]\n"
+		   "print(n, one, two)'",
+		   data),
+		0);
+	{
+		long n = -1, one = -1, two = -1;
+
+		ck_assert_int_eq(sscanf(perf, "%ld %ld %ld", &n, &one, &two), 3);
+		ck_assert_int_eq(one, 300);
+		ck_assert_int_eq(two, 120);
+		ck_assert_int_eq(n, total);
+	}
+	free(perf);
+	free(out);
+	free(err);
+	assert_nothing_left();
+}
+END_TEST
+
 /* Latency weighs nothing where the samples carry none. */
 START_TEST(test_bad_weight_live)
 {
@@ -408,6 +488,8 @@ int main(void)
 		tcase_add_test(tc, test_live_tree);
 		tcase_add_test(tc, test_live_svg);
 		tcase_add_test(tc, test_bad_weight_live);
+		tcase_add_test(tc, test_live_kernel_stack);
+		tcase_add_test(tc, test_input_vs_perf);
 		suite_add_tcase(s, tc);
 	}
 	failed = run_suite(s);
