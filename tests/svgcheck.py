@@ -9,7 +9,8 @@ The file must parse as XML with an <svg> root.  --total: the root's
 data-total.  --frame NAME=N: a frame (g.f) whose title starts with NAME has
 data-n N (summed over frames of that name).  --frames: how many frames.
 --script: the search and zoom script is there.  --cells: how many heat-map
-cells (rect.c) and that their data-n sum to the root's data-total.  --png: a
+cells (rect.c) and that their data-n sum to the root's data-total;
+--cells-max: the same with at most N cells.  --png: a
 PNG a browser rendered from it is not blank: it decodes (zlib, no other
 package) and has at least --min-colours distinct pixel colours (default 8).
 Prints what it found; exits 1 on the first mismatch.
@@ -83,6 +84,7 @@ def main():
     ap.add_argument('--frames', type=int)
     ap.add_argument('--script', action='store_true')
     ap.add_argument('--cells', type=int)
+    ap.add_argument('--cells-max', type=int)
     ap.add_argument('--png')
     ap.add_argument('--min-colours', type=int, default=8)
     a = ap.parse_args()
@@ -109,10 +111,12 @@ def main():
         scripts = [s.text or '' for s in root.iter(NS + 'script')]
         if not any('function search(' in s and 'function zoom(' in s for s in scripts):
             fail('no search and zoom script')
-    if a.cells is not None:
+    if a.cells is not None or a.cells_max is not None:
         cells = [r for r in root.iter(NS + 'rect') if r.get('class') == 'c']
-        if len(cells) != a.cells:
+        if a.cells is not None and len(cells) != a.cells:
             fail('%d cells, expected %d' % (len(cells), a.cells))
+        if a.cells_max is not None and not 0 < len(cells) <= a.cells_max:
+            fail('%d cells, expected 1 to %d' % (len(cells), a.cells_max))
         s = sum(int(c.get('data-n')) for c in cells)
         if s != total:
             fail('cells sum to %d, the total is %d' % (s, total))

@@ -6,6 +6,7 @@
 
 #include "user/top/callpath.h"
 #include "user/top/toptable.h"
+#include "user/report/table.h"
 #include "kernel/abi/datasrc.h"
 
 #define FOLDED_MAX 16384
@@ -308,17 +309,42 @@ static int callnode__cmp_count(const void *a, const void *b)
  * One frame's line, then its callees', most samples first: a frame with one
  * callee continues its column (as perf report -g caller prints a chain).
  */
+static const struct table_column tree_cols[] = {
+	{ "samples", 10, TABLE_RIGHT, NULL, 0 }, { "percent", 8, TABLE_RIGHT, " ", 0 },
+	{ "mean", 8, TABLE_RIGHT, " ", 0 },	 { "source", 12, TABLE_LEFT, "  ", 0 },
+	{ "call path", 0, TABLE_LEFT, "  ", 0 },
+};
+static const struct table_column tree_cols_counts[] = {
+	{ "samples", 10, TABLE_RIGHT, NULL, 0 },
+	{ "percent", 8, TABLE_RIGHT, " ", 0 },
+	{ "call path", 0, TABLE_LEFT, "  ", 0 },
+};
+static const struct table tree_table = { tree_cols, 5 };
+static const struct table tree_table_counts = { tree_cols_counts, 3 };
+
+/*
+ * One frame's line, then its callees', most samples first: a frame with one
+ * callee continues its column (as perf report -g caller prints a chain).
+ */
 static void callnode__print(FILE *out, struct callnode *n, __u64 total, bool has_latency,
 			    const char *prefix, const char *glyph)
 {
-	char lat[48] = "", next[1100];
+	struct table_row r;
+	char next[1100];
 	size_t i;
 
-	if (has_latency && n->v.count)
-		snprintf(lat, sizeof(lat), " %8.1f  %-12s", (double)n->v.lat_sum / n->v.count,
-			 class__name(top_val__dominant(&n->v)));
-	fprintf(out, "%10llu %7.2f%%%s  %s%s%.*s\n", (unsigned long long)n->v.count,
-		total ? 100.0 * n->v.count / total : 0.0, lat, prefix, glyph, (int)n->len, n->name);
+	table__row_begin(&r, out, has_latency ? &tree_table : &tree_table_counts);
+	table__cell(&r, "%llu", (unsigned long long)n->v.count);
+	table__cell(&r, "%.2f%%", total ? 100.0 * n->v.count / total : 0.0);
+	if (has_latency && n->v.count) {
+		table__cell(&r, "%.1f", (double)n->v.lat_sum / n->v.count);
+		table__cell(&r, "%s", class__name(top_val__dominant(&n->v)));
+	} else if (has_latency) {
+		table__cell(&r, "-");
+		table__cell(&r, "-");
+	}
+	table__cell(&r, "%s%s%.*s", prefix, glyph, (int)n->len, n->name);
+	table__row_end(&r);
 	if (n->nchild > 1)
 		qsort(n->child, n->nchild, sizeof(*n->child), callnode__cmp_count);
 	snprintf(next, sizeof(next), "%s%s", strlen(prefix) < 1000 ? prefix : "",
@@ -344,8 +370,7 @@ void callpaths__render_tree(FILE *out, const struct callpaths *c, __u64 total, b
 		fprintf(out, "  (out of memory)\n");
 		return;
 	}
-	fprintf(out, "%10s %8s%s  %s\n", "samples", "percent",
-		has_latency ? "     mean  source      " : "", "call path");
+	table__header(out, has_latency ? &tree_table : &tree_table_counts);
 	if (t->nchild > 1)
 		qsort(t->child, t->nchild, sizeof(*t->child), callnode__cmp_count);
 	for (i = 0; i < t->nchild; i++)

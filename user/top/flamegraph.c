@@ -4,6 +4,7 @@
 
 #include "user/top/flamegraph.h"
 #include "user/top/toptable.h"
+#include "user/report/svg.h"
 #include "kernel/abi/datasrc.h"
 
 #define FG_WIDTH   1200
@@ -42,35 +43,6 @@ static const char *const class_fill[LDLAT_NCLASS] = {
 	[LDLAT_CLASS_UNCACHED] = "#bdbdbd",
 	[LDLAT_CLASS_MISS] = "#fee08b",
 };
-
-/* XML text: the five characters that cannot stand for themselves. */
-static void xml_text(FILE *out, const char *s, size_t len)
-{
-	size_t i;
-
-	for (i = 0; i < len && s[i]; i++) {
-		switch (s[i]) {
-		case '&':
-			fputs("&amp;", out);
-			break;
-		case '<':
-			fputs("&lt;", out);
-			break;
-		case '>':
-			fputs("&gt;", out);
-			break;
-		case '"':
-			fputs("&quot;", out);
-			break;
-		case '\'':
-			fputs("&apos;", out);
-			break;
-		default:
-			/* control characters are not XML */
-			fputc((unsigned char)s[i] < 0x20 ? '?' : s[i], out);
-		}
-	}
-}
 
 /* flamegraph.pl's "hot" colours, by a hash of the name: the same name, the same colour. */
 static void warm_fill(char *buf, size_t len, const char *name, size_t n)
@@ -123,32 +95,46 @@ static void fg_frame(struct fg_draw *d, const struct callnode *n, double x, int 
 	else
 		warm_fill(fill, sizeof(fill), n->name, n->len);
 	d->drawn++;
-	fprintf(d->out,
-		"<g class=\"f\" data-x=\"%.6f\" data-w=\"%.6f\" data-d=\"%d\" data-n=\"%llu\">",
-		(x - FG_PAD) / (FG_WIDTH - 2 * FG_PAD), w / (FG_WIDTH - 2 * FG_PAD), depth,
-		(unsigned long long)callpath__weight(&n->v, g->weight));
-	fputs("<title>", d->out);
-	xml_text(d->out, n->name, n->len);
-	fprintf(d->out, " (%llu %s, %.2f%%", (unsigned long long)callpath__weight(&n->v, g->weight),
-		g->weight == CALLPATH_WEIGHT_LATENCY ? "cycles" : "samples",
-		d->total ? 100.0 * callpath__weight(&n->v, g->weight) / d->total : 0.0);
+	svg__open(d->out, "g");
+	svg__attr(d->out, "class", "f");
+	svg__attr(d->out, "data-x", "%.6f", (x - FG_PAD) / (FG_WIDTH - 2 * FG_PAD));
+	svg__attr(d->out, "data-w", "%.6f", w / (FG_WIDTH - 2 * FG_PAD));
+	svg__attr(d->out, "data-d", "%d", depth);
+	svg__attr(d->out, "data-n", "%llu", (unsigned long long)callpath__weight(&n->v, g->weight));
+	svg__close(d->out, false);
+	svg__open(d->out, "title");
+	svg__close(d->out, false);
+	svg__text(d->out, n->name, n->len);
+	svg__textf(d->out, " (%llu %s, %.2f%%",
+		   (unsigned long long)callpath__weight(&n->v, g->weight),
+		   g->weight == CALLPATH_WEIGHT_LATENCY ? "cycles" : "samples",
+		   d->total ? 100.0 * callpath__weight(&n->v, g->weight) / d->total : 0.0);
 	if (g->has_latency && n->v.count)
-		fprintf(d->out, ", mean %.1f cycles, mostly %s", (double)n->v.lat_sum / n->v.count,
-			class__name(cls));
-	fputs(")</title>", d->out);
-	fprintf(d->out,
-		"<rect x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" height=\"%d\" fill=\"%s\" rx=\"2\" "
-		"ry=\"2\"/>",
-		x, y, w, FG_FRAME - 1, fill);
+		svg__textf(d->out, ", mean %.1f cycles, mostly %s",
+			   (double)n->v.lat_sum / n->v.count, class__name(cls));
+	svg__text(d->out, ")", 1);
+	svg__end(d->out, "title", false);
+	svg__open(d->out, "rect");
+	svg__attr(d->out, "x", "%.2f", x);
+	svg__attr(d->out, "y", "%.1f", y);
+	svg__attr(d->out, "width", "%.2f", w);
+	svg__attr(d->out, "height", "%d", FG_FRAME - 1);
+	svg__attr(d->out, "fill", "%s", fill);
+	svg__attr(d->out, "rx", "2");
+	svg__close(d->out, true);
 	chars = w > 3 * FG_CHAR_PX ? (size_t)((w - 3) / FG_CHAR_PX) : 0;
-	fprintf(d->out, "<text x=\"%.2f\" y=\"%.1f\">", x + 3, y + FG_FRAME - 4.5);
+	svg__open(d->out, "text");
+	svg__attr(d->out, "x", "%.2f", x + 3);
+	svg__attr(d->out, "y", "%.1f", y + FG_FRAME - 4.5);
+	svg__close(d->out, false);
 	if (chars >= n->len) {
-		xml_text(d->out, n->name, n->len);
+		svg__text(d->out, n->name, n->len);
 	} else if (chars > 2) {
-		xml_text(d->out, n->name, chars - 2);
-		fputs("..", d->out);
+		svg__text(d->out, n->name, chars - 2);
+		svg__text(d->out, "..", 2);
 	}
-	fputs("</text></g>\n", d->out);
+	svg__end(d->out, "text", false);
+	svg__end(d->out, "g", true);
 	/* flamegraph.pl's order: callees by name, left to right */
 	for (i = 0; i < n->nchild; i++) {
 		fg_frame(d, &n->child[i], cx, depth + 1);
@@ -190,7 +176,6 @@ static void fg_classes(struct fg_draw *d, const struct callnode *n)
 }
 
 static const char fg_style[] =
-	"<style type=\"text/css\">\n"
 	"text { font-family: monospace; font-size: 12px; fill: #000; }\n"
 	"#title { font-size: 17px; text-anchor: middle; }\n"
 	"#subtitle { text-anchor: middle; fill: #444; }\n"
@@ -199,8 +184,7 @@ static const char fg_style[] =
 	".hide { display: none; }\n"
 	".parent rect { opacity: 0.5; }\n"
 	".button { cursor: pointer; fill: #333; }\n"
-	".button:hover { text-decoration: underline; }\n"
-	"</style>\n";
+	".button:hover { text-decoration: underline; }\n";
 
 /*
  * Search: a regular expression over the frames' names; the matches turn
@@ -209,7 +193,6 @@ static const char fg_style[] =
  * full width, its ancestors faded under it and its siblings hidden.
  */
 static const char fg_script[] =
-	"<script type=\"text/ecmascript\"><![CDATA[\n"
 	"'use strict';\n"
 	"var W, PAD, frames, zoomed = null, matchbox, details, resetbtn, total;\n"
 	"function init() {\n"
@@ -292,8 +275,22 @@ static const char fg_script[] =
 	"total).toFixed(1) : '0') + '%';\n"
 	"  return sum;\n"
 	"}\n"
-	"window.addEventListener('load', init);\n"
-	"]]></script>\n";
+	"window.addEventListener('load', init);\n";
+
+/* "<text" with an id, a class and an anchor (each NULL: none) at x, y; its content follows. */
+static void fg_label(FILE *out, const char *id, const char *cls, int x, int y, const char *anchor)
+{
+	svg__open(out, "text");
+	if (id)
+		svg__attr(out, "id", "%s", id);
+	if (cls)
+		svg__attr(out, "class", "%s", cls);
+	svg__attr(out, "x", "%d", x);
+	svg__attr(out, "y", "%d", y);
+	if (anchor)
+		svg__attr(out, "text-anchor", "%s", anchor);
+	svg__close(out, false);
+}
 
 void flamegraph__render(FILE *out, const struct flamegraph *g)
 {
@@ -305,8 +302,8 @@ void flamegraph__render(FILE *out, const struct flamegraph *g)
 	double lx;
 
 	if (!root) {
-		fputs("<?xml version=\"1.0\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\"/>\n",
-		      out);
+		svg__document(out, FG_WIDTH, FG_TOP);
+		svg__close(out, true);
 		return;
 	}
 	fg_sort(root);
@@ -316,66 +313,82 @@ void flamegraph__render(FILE *out, const struct flamegraph *g)
 	d.height = FG_TOP + (d.depth + 1) * FG_FRAME + FG_LEGEND;
 	fg_classes(&d, root);
 
-	fputs("<?xml version=\"1.0\" standalone=\"no\"?>\n", out);
-	fprintf(out,
-		"<svg version=\"1.1\" xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" "
-		"height=\"%d\" viewBox=\"0 0 %d %d\" data-inner=\"%d\" data-pad=\"%d\" "
-		"data-total=\"%llu\" data-weight=\"%s\" data-paths=\"%llu\">\n",
-		FG_WIDTH, d.height, FG_WIDTH, d.height, inner, FG_PAD,
-		(unsigned long long)callpath__weight(&root->v, g->weight),
-		g->weight == CALLPATH_WEIGHT_LATENCY ? "latency" : "samples",
-		(unsigned long long)g->paths->npaths);
-	fputs(fg_style, out);
-	fputs(fg_script, out);
-	fprintf(out, "<rect x=\"0\" y=\"0\" width=\"%d\" height=\"%d\" fill=\"#f8f8f0\"/>\n",
-		FG_WIDTH, d.height);
-	fprintf(out,
-		"<text id=\"title\" x=\"%d\" y=\"22\">Call paths of the kept samples%s</text>\n",
-		FG_WIDTH / 2, g->weight == CALLPATH_WEIGHT_LATENCY ? ", by latency" : "");
-	fprintf(out, "<text id=\"subtitle\" x=\"%d\" y=\"40\">", FG_WIDTH / 2);
-	if (g->run) {
-		xml_text(out, g->run->event ? g->run->event : "", 200);
-		fputs(" on ", out);
-		xml_text(out, g->run->target ? g->run->target : "", 200);
-		fputs(": ", out);
-	}
-	fprintf(out, "%llu kept samples, %llu call paths</text>\n", (unsigned long long)g->kept,
-		(unsigned long long)g->paths->npaths);
-	fprintf(out,
-		"<text id=\"unzoom\" class=\"button hide\" x=\"%d\" y=\"22\">Reset Zoom</text>\n",
-		FG_PAD);
-	fprintf(out,
-		"<text id=\"search\" class=\"button\" x=\"%d\" y=\"22\" "
-		"text-anchor=\"end\">Search</text>\n",
-		FG_WIDTH - FG_PAD);
-	fprintf(out, "<text id=\"matched\" x=\"%d\" y=\"40\" text-anchor=\"end\"> </text>\n",
-		FG_WIDTH - FG_PAD);
+	svg__document(out, FG_WIDTH, d.height);
+	svg__attr(out, "data-inner", "%d", inner);
+	svg__attr(out, "data-pad", "%d", FG_PAD);
+	svg__attr(out, "data-total", "%llu",
+		  (unsigned long long)callpath__weight(&root->v, g->weight));
+	svg__attr(out, "data-weight", "%s",
+		  g->weight == CALLPATH_WEIGHT_LATENCY ? "latency" : "samples");
+	svg__attr(out, "data-paths", "%llu", (unsigned long long)g->paths->npaths);
+	svg__close(out, false);
+	fputc('\n', out);
+	svg__cdata(out, "style", "text/css", fg_style);
+	svg__cdata(out, "script", "text/ecmascript", fg_script);
+	svg__open(out, "rect");
+	svg__attr(out, "width", "100%%");
+	svg__attr(out, "height", "100%%");
+	svg__attr(out, "fill", "#f8f8f0");
+	svg__close(out, true);
+	fg_label(out, "title", NULL, FG_WIDTH / 2, 22, NULL);
+	svg__textf(out, "Call paths of the kept samples%s",
+		   g->weight == CALLPATH_WEIGHT_LATENCY ? ", by latency" : "");
+	svg__end(out, "text", true);
+	fg_label(out, "subtitle", NULL, FG_WIDTH / 2, 40, NULL);
+	if (g->run)
+		svg__textf(out, "%s on %s: ", g->run->event ? g->run->event : "",
+			   g->run->target ? g->run->target : "");
+	svg__textf(out, "%llu kept samples, %llu call paths", (unsigned long long)g->kept,
+		   (unsigned long long)g->paths->npaths);
+	svg__end(out, "text", true);
+	fg_label(out, "unzoom", "button hide", FG_PAD, 22, NULL);
+	svg__text(out, "Reset Zoom", 10);
+	svg__end(out, "text", true);
+	fg_label(out, "search", "button", FG_WIDTH - FG_PAD, 22, "end");
+	svg__text(out, "Search", 6);
+	svg__end(out, "text", true);
+	fg_label(out, "matched", NULL, FG_WIDTH - FG_PAD, 40, "end");
+	svg__text(out, " ", 1);
+	svg__end(out, "text", true);
 	fg_frame(&d, root, FG_PAD, 0);
-	fprintf(out, "<text id=\"details\" x=\"%d\" y=\"%d\"> </text>\n", FG_PAD,
-		d.height - FG_LEGEND + 14);
+	fg_label(out, "details", NULL, FG_PAD, d.height - FG_LEGEND + 14, NULL);
+	svg__text(out, " ", 1);
+	svg__end(out, "text", true);
 	/* the legend: each class the leaves' samples have, its colour and count */
 	lx = FG_PAD;
-	fprintf(out, "<g id=\"legend\">");
+	svg__open(out, "g");
+	svg__attr(out, "id", "legend");
+	svg__close(out, false);
 	for (c = 0; c < LDLAT_NCLASS; c++) {
 		if (!d.per_class[c] || !g->has_latency || c == LDLAT_CLASS_UNKNOWN ||
 		    !class_fill[c])
 			continue;
-		fprintf(out,
-			"<g class=\"key\" data-class=\"%s\" data-n=\"%llu\"><rect x=\"%.0f\" "
-			"y=\"%d\" width=\"12\" height=\"12\" fill=\"%s\"/><text x=\"%.0f\" "
-			"y=\"%d\">%s %llu</text></g>",
-			class__token(c), (unsigned long long)d.per_class[c], lx,
-			d.height - FG_LEGEND + 22, class_fill[c], lx + 16,
-			d.height - FG_LEGEND + 32, class__name(c),
-			(unsigned long long)d.per_class[c]);
+		svg__open(out, "g");
+		svg__attr(out, "class", "key");
+		svg__attr(out, "data-class", "%s", class__token(c));
+		svg__attr(out, "data-n", "%llu", (unsigned long long)d.per_class[c]);
+		svg__close(out, false);
+		svg__open(out, "rect");
+		svg__attr(out, "x", "%.0f", lx);
+		svg__attr(out, "y", "%d", d.height - FG_LEGEND + 22);
+		svg__attr(out, "width", "12");
+		svg__attr(out, "height", "12");
+		svg__attr(out, "fill", "%s", class_fill[c]);
+		svg__close(out, true);
+		fg_label(out, NULL, NULL, (int)lx + 16, d.height - FG_LEGEND + 32, NULL);
+		svg__textf(out, "%s %llu", class__name(c), (unsigned long long)d.per_class[c]);
+		svg__end(out, "text", false);
+		svg__end(out, "g", true);
 		lx += 16 + FG_CHAR_PX * (strlen(class__name(c)) + 12);
 		legend++;
 	}
-	if (!legend)
-		fprintf(out,
-			"<text x=\"%.0f\" y=\"%d\">no data source in these samples: colours "
-			"tell frames apart by name</text>",
-			lx, d.height - FG_LEGEND + 32);
-	fputs("</g>\n</svg>\n", out);
+	if (!legend) {
+		fg_label(out, NULL, NULL, (int)lx, d.height - FG_LEGEND + 32, NULL);
+		svg__text(out, "no data source in these samples: colours tell frames apart by name",
+			  200);
+		svg__end(out, "text", false);
+	}
+	svg__end(out, "g", true);
+	svg__end(out, "svg", true);
 	callnode__free(root);
 }

@@ -26,6 +26,7 @@
 #include "user/top/topreport.h"
 #include "user/top/callpath.h"
 #include "user/top/flamegraph.h"
+#include "user/report/heatmap.h"
 #include "kernel/lib/util.h"
 
 #define TOP_DEFAULT_ENTRIES 4096
@@ -49,6 +50,8 @@ struct top_args {
 	bool call_graph;
 	enum callpath_weight weight;
 	bool weight_set;
+	const char *heatmap; /* --heatmap FILE */
+	bool heatmap_by_class;
 };
 
 enum {
@@ -60,6 +63,8 @@ enum {
 	OPT_DEBUGINFO,
 	OPT_CALL_GRAPH,
 	OPT_WEIGHT,
+	OPT_HEATMAP,
+	OPT_HEATMAP_BY,
 };
 
 static const char doc[] =
@@ -76,7 +81,7 @@ static const char doc[] =
 	"  ldlat-top --format json -i 10 --output /var/tmp/ldlat-top.json -p 1234\n"
 	"  ldlat-top --list-events                  # the event it would open, and why\n"
 	"  ldlat-top --input perf.data -s ram       # what perf mem record saw; no root\n"
-	"  ldlat-top --call-graph -- ./app          # the call paths of the slow loads, as a tree\n"
+	"  ldlat-top --call-graph -- ./app          # their call paths, as a caller tree\n"
 	"  ldlat-top --format svg --output flame.svg -- ./app  # a flame graph of them\n"
 	"\n"
 	"Latency is in core cycles.  --format takes text or json (openmetrics is "
@@ -118,6 +123,14 @@ static const struct argp_option callgraph_options[] = {
 	  "what folded stacks and the flame graph weigh: samples (default) or latency (their "
 	  "latency sum)",
 	  5 },
+	{ NULL, 0, NULL, 0, "Heat map:", 5 },
+	{ "heatmap", OPT_HEATMAP, "FILE", 0,
+	  "also write the kept samples' latency over time to FILE, an SVG heat map: a column "
+	  "per report (-i), a row per power of two of cycles; text reports show the last "
+	  "columns as a grid",
+	  5 },
+	{ "heatmap-by", OPT_HEATMAP_BY, "KEY", 0,
+	  "all (one map, default) or class (a map per data source)", 5 },
 	{},
 };
 
@@ -189,6 +202,19 @@ static error_t top_parse(int key, char *arg, struct argp_state *state)
 		break;
 	case OPT_CALL_GRAPH:
 		a->call_graph = true;
+		break;
+	case OPT_HEATMAP:
+		if (!*arg)
+			argp_error(state, "--heatmap: empty file name");
+		a->heatmap = arg;
+		break;
+	case OPT_HEATMAP_BY:
+		if (!strcmp(arg, "all"))
+			a->heatmap_by_class = false;
+		else if (!strcmp(arg, "class"))
+			a->heatmap_by_class = true;
+		else
+			argp_error(state, "--heatmap-by '%s': expected all or class", arg);
 		break;
 	case OPT_WEIGHT:
 		a->weight_set = true;
@@ -310,6 +336,7 @@ struct top {
 	unsigned int ticks;
 	struct printer printer; /* the filter counters; where and how reports go */
 	struct top_report report;
+	struct heatmap heat;	/* --heatmap: a column per report */
 	struct top_table stack; /* --call-graph: drained, by (process, stack IDs) */
 	struct callpaths paths; /* and named, since the last report */
 };
@@ -535,6 +562,19 @@ static void top_render(FILE *f, void *ctx)
 		top_render_json(f, &top->report, o->ip, o->data, &top->printer.delta);
 	else
 		top_render_text(f, &top->report, o->ip, o->data, &top->printer.delta);
+	if (top->args->heatmap && top->args->out.format == OUTPUT_TEXT && !top->args->out.graph)
+		heatmap__render_grid(f, &top->heat, top->report.width ? top->report.width : 100);
+}
+
+static void top_render_heatmap(FILE *f, void *ctx)
+{
+	const struct top *top = ctx;
+	char title[512];
+
+	snprintf(title, sizeof(title), "%s on %s",
+		 top->report.run && top->report.run->event ? top->report.run->event : "",
+		 top->report.run && top->report.run->target ? top->report.run->target : "");
+	heatmap__render_svg(f, &top->heat, title);
 }
 
 /* One report of the tables drained since the last one (printer_ops.emit). */
@@ -554,10 +594,19 @@ static int top_emit(struct printer *p, void *ctx, struct err *err)
 		err__msg(err, "out of memory");
 		goto out;
 	}
+	if (top->args->heatmap && heatmap__add(&top->heat, &p->delta)) {
+		err__msg(err, "out of memory");
+		e = -ENOMEM;
+		goto out;
+	}
 	top_rows__sort(&ip, top->args->sort);
 	top_rows__sort(&data, top->args->sort);
 	/* a blank line between plain reports; on a terminal each one clears the screen */
 	e = output__write(&top->args->out, top_render, &o, p->printed && !top->report.clear, err);
+	/* the heat map's file at every report: it is whole whenever the run ends */
+	if (!e && top->args->heatmap)
+		e = output__write(&(struct output_opts){ .path = top->args->heatmap },
+				  top_render_heatmap, top, false, err);
 	/* every sample of an exited process has been drained and reported */
 	procmaps__prune_exited(&top->pm);
 out:
@@ -663,6 +712,8 @@ static int top_input(struct top_args *a)
 	top_table__init(&top.data);
 	callpaths__init(&top.paths);
 	e = output__check(&a->out, &err);
+	if (!e && a->heatmap)
+		e = output__check(&(struct output_opts){ .path = a->heatmap }, &err);
 	if (!e && symbolizer__init(&top.z, &top.pm, a->debuginfo)) {
 		err__msg(&err, "out of memory");
 		e = -ENOMEM;
@@ -694,6 +745,7 @@ static int top_input(struct top_args *a)
 		.ctx = &top,
 		.final = true,
 	};
+	heatmap__init(&top.heat, ot.o.cfg.linear_step, a->heatmap_by_class, &started);
 	if (printer__init(&top.printer, ot.o.cfg.nranges, &started)) {
 		fprintf(stderr, "ldlat-top: out of memory\n");
 		status = EXIT_FAIL;
@@ -711,6 +763,7 @@ out:
 	top_table__free(&top.ip);
 	top_table__free(&top.data);
 	callpaths__free(&top.paths);
+	heatmap__free(&top.heat);
 	symbolizer__free(&top.z);
 	procmaps__free(&top.pm);
 	return status;
@@ -780,6 +833,8 @@ static int run_sample(void *input)
 	a->cli.source.sample_ip = a->by & TOP_BY_IP;
 	a->cli.source.callchain = a->call_graph;
 	e = output__check(&a->out, &err);
+	if (!e && a->heatmap)
+		e = output__check(&(struct output_opts){ .path = a->heatmap }, &err);
 	if (e)
 		return err__report(&err, e, "ldlat-top", stderr);
 
@@ -815,6 +870,7 @@ static int run_sample(void *input)
 		status = EXIT_FAIL;
 		goto out;
 	}
+	heatmap__init(&top.heat, tool.cfg.linear_step, a->heatmap_by_class, &started);
 	fprintf(stderr, "ldlat-top: sampling %s on %s. Ctrl-C to end.\n", tool.evlist.evsel[0].name,
 		tool.run.target_desc);
 
@@ -848,6 +904,7 @@ out:
 	top_table__free(&top.data);
 	top_table__free(&top.stack);
 	callpaths__free(&top.paths);
+	heatmap__free(&top.heat);
 	symbolizer__free(&top.z);
 	procmaps__free(&top.pm);
 	return status;
