@@ -579,6 +579,50 @@ START_TEST(test_live_heatmap)
 }
 END_TEST
 
+/*
+ * A stack map too small for the stacks met (--entries 1: 1024 stacks,
+ * python importing modules: thousands): the stacks it cannot take are
+ * counted, by kind and cause, and each such sample stays under a frame that
+ * says so, in JSON, the folded lines and the text; nothing goes missing.
+ */
+START_TEST(test_live_stack_losses)
+{
+	char *argv[] = { (char *)top(), "--source",
+			 "page-faults", "--call-graph",
+			 "--entries",	"1",
+			 "--format",	"json",
+			 "--",		"python3",
+			 "-c",		"import json, email, http.client, xml.dom.minidom",
+			 NULL };
+	char *out, *err;
+
+	run_expect(argv, 0, &out, &err);
+	ck_assert(jq_true(out, ".call_paths.stacks_lost.user.collision > 0"));
+	ck_assert(jq_true(out, "([.call_paths.rows[] | select(.frames | index(\"[user stack lost: "
+			       "stack map collision]\")) | .samples] | add) == "
+			       ".call_paths.stacks_lost.user.collision"));
+	ck_assert(jq_true(out, "(.call_paths.rows | map(.samples) | add) + "
+			       ".call_paths.not_attributed.table_full + "
+			       ".call_paths.not_attributed.update_failed == .counters.kept"));
+	free(out);
+	free(err);
+	argv[7] = "text";
+	run_expect(argv, 0, &out, &err);
+	ck_assert_msg(strstr(out, " samples: [user stack lost: stack map collision]\n") != NULL,
+		      "%s", out);
+	free(out);
+	free(err);
+	argv[6] = "--format=folded";
+	argv[7] = "-n1";
+	run_expect(argv, 0, &out, &err);
+	ck_assert_msg(folded_count(out, "[user stack lost: stack map collision]") > 0, "%.3000s",
+		      out);
+	free(out);
+	free(err);
+	assert_nothing_left();
+}
+END_TEST
+
 /* Latency weighs nothing where the samples carry none. */
 START_TEST(test_bad_weight_live)
 {
@@ -636,6 +680,7 @@ int main(void)
 		tcase_add_test(tc, test_live_kernel_stack);
 		tcase_add_test(tc, test_input_vs_perf);
 		tcase_add_test(tc, test_live_heatmap);
+		tcase_add_test(tc, test_live_stack_losses);
 		suite_add_tcase(s, tc);
 	}
 	failed = run_suite(s);
