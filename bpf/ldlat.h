@@ -697,7 +697,7 @@ LDLAT_INLINE void ldlat_hist_account(struct ldlat_hist *h, const struct ldlat_sa
  * names the stacks lost.
  */
 #define LDLAT_STACK_DEPTH      127 /* PERF_MAX_STACK_DEPTH: the stack map's value is as many IPs */
-#define LDLAT_STACKS_PER_ENTRY 2   /* stack map entries per table entry (--entries) */
+#define LDLAT_STACKS_PER_ENTRY 4   /* stack map entries per table entry (--entries) */
 #define LDLAT_STACKS_MIN       1024
 #define LDLAT_STACKS_MAX       (1u << 20)
 
