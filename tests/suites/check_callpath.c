@@ -415,6 +415,7 @@ static const char *const bad[][8] = {
 	{ "--format", "flame", NULL },
 	{ "--weight", "cycles", "--format", "folded", NULL },
 	{ "--heatmap-by", "cpu", NULL },
+	{ "--heatmap", "/tmp/ldlat-x.svg", "--output", "/tmp/ldlat-x.svg", NULL },
 	{ "--heatmap", "/nonexistent-dir/heat.svg", "--input", "/dev/null", NULL },
 };
 

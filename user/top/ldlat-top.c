@@ -780,6 +780,13 @@ static int top_refuse(struct top_args *a)
 				"one of them\n");
 		return EXIT_USAGE;
 	}
+	if (a->heatmap && a->out.path && !strcmp(a->heatmap, a->out.path)) {
+		fprintf(stderr,
+			"ldlat-top: --heatmap and --output both name '%s'; give the heat "
+			"map a file of its own\n",
+			a->heatmap);
+		return EXIT_USAGE;
+	}
 	if (a->out.graph)
 		a->call_graph = true;
 	if (output__exposition(a->out.format)) {
