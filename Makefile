@@ -63,7 +63,7 @@ all: $(TOOL_BINS)
 workload: $(WORKLOAD)
 # programs check_run runs: threads that come and go (-p), a seccomp veto of perf_event_open
 TEST_PROGS := $(BUILD)/tests/ldlat-churn $(BUILD)/tests/ldlat-deny $(BUILD)/tests/ldlat-bigtouch \
-	$(BUILD)/tests/ldlat-names $(BUILD)/tests/ldlat-dlchurn
+	$(BUILD)/tests/ldlat-names $(BUILD)/tests/ldlat-dlchurn $(BUILD)/tests/ldlat-callprog
 tests: all $(WORKLOAD) $(TEST_BINS) $(TEST_ELFS) $(TEST_PROGS) $(FUZZ_BIN) $(GEN_PERFDATA) $(BENCH_BINS)
 bench-tools: all $(WORKLOAD) $(BENCH_BINS)
 
@@ -168,7 +168,7 @@ BUILD_DEPS := make gcc clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev pkg-c
 TEST_DEPS := jq python3 clang-format prometheus valgrind linux-perf bpftrace time libclang-rt-14-dev \
 	libpfm4-dev util-linux prometheus-node-exporter python3-prometheus-client curl systemd \
 	qemu-system-x86 busybox-static cpio kmod xz-utils \
-	mandoc lintian bash-completion dpkg-dev stress-ng
+	mandoc lintian bash-completion dpkg-dev stress-ng chromium
 deps:
 	@missing=""; for p in $(BUILD_DEPS) $(TEST_DEPS); do \
 		dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q 'install ok installed' || \
@@ -417,6 +417,13 @@ soak: tests
 	python3 tests/soak/soak.py --build $(BUILD) --seconds $(SOAK_SECONDS)
 test-mutants: tests
 	python3 tests/mutants/mutants.py --mutants $(MUTANTS) $(if $(MUTANTS_LOCK),--lock $(MUTANTS_LOCK))
+
+# issue 19: call paths, flame graphs and heat maps
+# -O0: a frame pointer in every function, leaves too (gcc 12 at -O1 leaves a leaf without one,
+# whatever -mno-omit-leaf-frame-pointer says), so the kernel's walk of the user stack sees every frame
+$(BUILD)/tests/ldlat-callprog: tests/progs/callprog.c
+	@mkdir -p $(dir $@)
+	$(CC) -O0 -g -fno-omit-frame-pointer -Wall -Wextra -Werror $< -o $@
 
 -include $(shell find $(OBJ) -name '*.d' 2>/dev/null)
 .SECONDARY:

@@ -75,6 +75,36 @@ struct ldlat_top_map {
 
 struct ldlat_top_map top_ip SEC(".maps");
 struct ldlat_top_map top_data SEC(".maps");
+struct ldlat_top_map top_stack SEC(".maps"); /* by (process, user stack, kernel stack) */
+
+/* The stacks of top_stack's keys; sized by user space (one entry when off). */
+struct {
+	__uint(type, BPF_MAP_TYPE_STACK_TRACE);
+	__uint(max_entries, 1);
+	__uint(key_size, sizeof(__u32));
+	__uint(value_size, LDLAT_STACK_DEPTH * sizeof(__u64));
+} top_stacks SEC(".maps");
+
+/*
+ * A kept sample whose stacks are still to take: ldlat_account runs without
+ * the ctx that bpf_get_stackid needs, so it leaves the sample here and the
+ * program entry takes the stacks after it.  Per CPU: a perf_event program
+ * does not nest on its CPU.
+ */
+struct ldlat_top_pending {
+	__u32 set;
+	__u32 gen;
+	__u32 tgid;
+	__u32 cls;
+	__u64 lat;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct ldlat_top_pending);
+} top_pending SEC(".maps");
 
 /* Two generations' counters, at gen & 1 (struct ldlat_top_counters). */
 struct {
@@ -151,7 +181,8 @@ static __always_inline void ldlat_top_add(void *map, __u32 table, const struct l
 			return;
 		}
 	}
-	table &= LDLAT_TOP_TABLES - 1;
+	if (table >= LDLAT_TOP_TABLES)
+		return;
 	if (e == -E2BIG && ldlat_top_spill(table, s, gen, addr, cls))
 		tc->spilled[table]++;
 	else if (e == -E2BIG)
@@ -177,6 +208,48 @@ static __always_inline void ldlat_top_sample(const struct ldlat_sample *s, __u32
 	if (cfg.top & LDLAT_TOP_DATA)
 		ldlat_top_add(&top_data, 1, s, gen, ldlat_top_block(s->addr, cfg.top_shift), cls,
 			      tc);
+	if (cfg.top & LDLAT_TOP_STACK) {
+		__u32 zero = 0;
+		struct ldlat_top_pending *p = bpf_map_lookup_elem(&top_pending, &zero);
+
+		if (p) {
+			p->set = 1;
+			p->gen = gen;
+			p->tgid = s->tgid;
+			p->cls = cls;
+			p->lat = s->lat;
+		}
+	}
+}
+
+/*
+ * The stacks of the sample ldlat_top_sample left pending, into the call-path
+ * table under the generation it was counted in.  ctx: the program's own
+ * (bpf_get_stackid takes a perf_event or a raw_tp context).
+ */
+static __always_inline void ldlat_top_stacks(void *ctx)
+{
+	__u32 zero = 0, slot;
+	struct ldlat_top_pending *p;
+	struct ldlat_top_counters *tc;
+	struct ldlat_sample s = {};
+	__s32 us, ks;
+
+	if (!(cfg.top & LDLAT_TOP_STACK))
+		return;
+	p = bpf_map_lookup_elem(&top_pending, &zero);
+	if (!p || !p->set)
+		return;
+	p->set = 0;
+	slot = p->gen & 1;
+	tc = bpf_map_lookup_elem(&top_counters, &slot);
+	if (!tc)
+		return;
+	us = (int)bpf_get_stackid(ctx, &top_stacks, BPF_F_USER_STACK);
+	ks = (int)bpf_get_stackid(ctx, &top_stacks, 0);
+	s.tgid = p->tgid;
+	s.lat = p->lat;
+	ldlat_top_add(&top_stack, 2, &s, p->gen, ldlat_top_stack_addr(us, ks), p->cls, tc);
 }
 
 /*
@@ -273,7 +346,10 @@ static __always_inline int ldlat_from_data(struct bpf_perf_event_data *ctx, cons
 	}
 	if (cfg.ntgids || top)
 		s.tgid = bpf_get_current_pid_tgid() >> 32;
-	return ldlat_account(&s, top);
+	ldlat_account(&s, top);
+	if (top)
+		ldlat_top_stacks(ctx);
+	return 0;
 }
 
 SEC("perf_event")
@@ -358,7 +434,10 @@ static __always_inline int ldlat_from_kern(struct bpf_perf_event_data *ctx, cons
 	}
 	if (cfg.ntgids || top)
 		s.tgid = bpf_get_current_pid_tgid() >> 32;
-	return ldlat_account(&s, top);
+	ldlat_account(&s, top);
+	if (top)
+		ldlat_top_stacks(ctx);
+	return 0;
 }
 
 SEC("perf_event")
@@ -388,7 +467,10 @@ static __always_inline int ldlat_from_ctx(struct bpf_perf_event_data *ctx, const
 		s.ip = ldlat_regs_ip(ctx);
 	if (cfg.ntgids || top)
 		s.tgid = bpf_get_current_pid_tgid() >> 32;
-	return ldlat_account(&s, top);
+	ldlat_account(&s, top);
+	if (top)
+		ldlat_top_stacks(ctx);
+	return 0;
 }
 
 SEC("perf_event")
@@ -422,7 +504,9 @@ int ldlat_test(struct bpf_raw_tracepoint_args *ctx)
 		.period = ctx->args[5],
 	};
 
-	return ldlat_account(&s, true);
+	ldlat_account(&s, true);
+	ldlat_top_stacks(ctx);
+	return 0;
 }
 
 /*
@@ -450,7 +534,9 @@ int ldlat_test_data(struct bpf_raw_tracepoint_args *ctx)
 	struct ldlat_sample s = { .ip = ctx->args[4], .tgid = (__u32)ctx->args[5] };
 
 	LDLAT_READ_DATA(&s, &d, d.sample_flags);
-	return ldlat_account(&s, true);
+	ldlat_account(&s, true);
+	ldlat_top_stacks(ctx);
+	return 0;
 }
 
 /*

@@ -683,7 +683,40 @@ LDLAT_INLINE void ldlat_hist_account(struct ldlat_hist *h, const struct ldlat_sa
  */
 #define LDLAT_TOP_IP	 (1u << 0)
 #define LDLAT_TOP_DATA	 (1u << 1)
-#define LDLAT_TOP_TABLES 2 /* index 0: the IP table, 1: the data table */
+#define LDLAT_TOP_STACK	 (1u << 2)
+#define LDLAT_TOP_TABLES 3 /* index 0: the IP table, 1: the data table, 2: the call paths */
+
+/*
+ * Call paths (--call-graph): the kept samples by (process, user stack,
+ * kernel stack), the stacks' IDs in a BPF stack map (never emptied during a
+ * run: an ID stays valid until user space reads it).  The key's address is
+ * the two IDs (ldlat_top_stack_addr); an ID below 0 is bpf_get_stackid's
+ * error: -EFAULT no frames of that kind (a user-mode fault has no kernel
+ * stack), -EEXIST another stack holds the bucket, -ENOMEM the map is full.
+ * A sample keeps its place in the table either way: the report counts and
+ * names the stacks lost.
+ */
+#define LDLAT_STACK_DEPTH      127 /* PERF_MAX_STACK_DEPTH: the stack map's value is as many IPs */
+#define LDLAT_STACKS_PER_ENTRY 4   /* stack map entries per table entry (--entries) */
+#define LDLAT_STACKS_MIN       1024
+#define LDLAT_STACKS_MAX       (1u << 20)
+
+#ifndef __bpf__
+/* The stack map's entries for tables of 'entries' keys. */
+static inline __u32 ldlat_top_stacks_for(__u32 entries)
+{
+	__u64 n = (__u64)entries * LDLAT_STACKS_PER_ENTRY;
+
+	return n < LDLAT_STACKS_MIN   ? LDLAT_STACKS_MIN
+	       : n > LDLAT_STACKS_MAX ? LDLAT_STACKS_MAX
+				      : n;
+}
+#endif
+
+LDLAT_INLINE __u64 ldlat_top_stack_addr(__s32 ustack, __s32 kstack)
+{
+	return ((__u64)(__u32)ustack << 32) | (__u32)kstack;
+}
 
 struct ldlat_top_key {
 	__u32 tgid;

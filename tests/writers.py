@@ -46,6 +46,7 @@ WRITERS = {
     'user/report/openmetrics.c', 'user/report/openmetrics.h',
     'user/report/escape.c', 'user/report/escape.h',
     'user/report/table.c', 'user/report/table.h',
+    'user/report/svg.c', 'user/report/svg.h',
 }
 FOLDERS = ('user/', 'kernel/', 'bench/')
 BY_HAND = [

@@ -278,6 +278,8 @@ static void build__sampling(struct build *b, struct evspec_attr *enc)
 			 (b->src->weight_struct ? PERF_SAMPLE_WEIGHT_STRUCT : PERF_SAMPLE_WEIGHT);
 	if (o->sample_ip)
 		a->sample_type |= PERF_SAMPLE_IP;
+	if (o->callchain)
+		a->sample_type |= PERF_SAMPLE_CALLCHAIN;
 	if (o->freq || o->period) {
 		a->freq = o->freq != 0;
 		a->sample_period = o->freq ? o->freq : o->period;

@@ -28,6 +28,11 @@ struct source_opts {
 	const char *event; /* --event SPEC: the load-latency event as written */
 	const struct evtable *table; /* tools.conf: events per CPU and the defaults */
 	bool sample_ip; /* also PERF_SAMPLE_IP: the precise IP in perf_sample_data (ldlat-top) */
+	/*
+	 * also PERF_SAMPLE_CALLCHAIN (ldlat-top --call-graph): a precise event
+	 * whose program calls bpf_get_stackid needs it, or attach fails (EPROTO)
+	 */
+	bool callchain;
 };
 
 #define SOURCE_MAX_EVENTS 4

@@ -89,6 +89,11 @@ TOP.update({
     '--granularity': vals('line', 'page', 'x'),
     '-n': vals('0', '5', '-1', '1000000'),
     '--sort': vals('samples', 'latency', 'total', 'x'),
+    '--format': vals('text', 'json', 'folded', 'svg', 'openmetrics', 'x'),
+    '--call-graph': [None],
+    '--weight': vals('samples', 'latency', 'x'),
+    '--heatmap': None,  # filled in main()
+    '--heatmap-by': vals('all', 'class', 'x'),
 })
 STAT = {k: COMMON[k] for k in ('--config', '-C', '-G', '--inherit', '-p', '-d', '-i', '-v',
                                '--format', '--output')}
@@ -144,6 +149,8 @@ class Fuzzer:
             d['--config'] = [os.path.join(ROOT, 'tools.conf'), '/nonexistent', '/dev/null', bad]
             d['--output'] = [os.path.join(self.tmp, 'out'), '/dev/full', '/nonexistent/dir/x',
                              self.tmp, os.path.join(self.tmp, 'out.prom')]
+        TOP['--heatmap'] = [os.path.join(self.tmp, 'heat.svg'), '/nonexistent/dir/x', self.tmp,
+                             os.path.join(self.tmp, 'out')]
         HIST['--pin'] = [os.path.join(self.bpffs, 'a'), os.path.join(self.bpffs, 'b'),
                          os.path.join(self.tmp, 'notbpffs'), '']
 

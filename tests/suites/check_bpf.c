@@ -705,6 +705,62 @@ START_TEST(test_top_tables)
 END_TEST
 
 /*
+ * The call-path table (--call-graph) through the test entry: each kept
+ * sample is counted under (process, user stack ID, kernel stack ID), with
+ * the stacks bpf_get_stackid took of the BPF_PROG_TEST_RUN call (a raw_tp
+ * program may take them too); the table sums to the generation's kept
+ * samples, and every kernel stack ID it holds reads back from the stack map.
+ */
+START_TEST(test_top_stacks)
+{
+	struct ldlat_config c = { .nranges = 1,
+				  .max_lat = ~0ull,
+				  .class_mask = LDLAT_ALL_CLASSES,
+				  .need = LDLAT_HAS_ADDR,
+				  .top = LDLAT_TOP_IP | LDLAT_TOP_STACK,
+				  .top_shift = 6,
+				  .top_entries = 4096 };
+	struct top_table got_ip, got_stack, want_ip, want_data;
+	struct top_sink sink;
+	struct session sess;
+	struct err err = {};
+	__u64 ips[LDLAT_STACK_DEPTH];
+	size_t i;
+
+	ck_assert_msg(session__open(&sess, &c, SESSION_TEST_ENTRY, &err) == 0, "%s", err.msg);
+	ck_assert_uint_eq(bpf_map__max_entries(sess.skel->maps.top_stack), 4096);
+	ck_assert_uint_eq(bpf_map__max_entries(sess.skel->maps.top_stacks),
+			  ldlat_top_stacks_for(4096));
+	top_table__init(&got_ip);
+	top_table__init(&got_stack);
+	top_table__init(&want_ip);
+	top_table__init(&want_data);
+	ck_assert_int_eq(top_sink__open(&sink, &sess, &got_ip, NULL), 0);
+	sink.stack = &got_stack;
+	top_batch(&sess, &c, 500, &want_ip, &want_data);
+	ck_assert_int_eq(session__top_drain(&sess, false, &sink), 0);
+	ck_assert_uint_gt(sink.kept, 0);
+	ck_assert_uint_eq(top_table__samples(&got_ip), sink.kept);
+	ck_assert_uint_eq(top_table__samples(&got_stack) + got_stack.full + got_stack.failed,
+			  sink.kept);
+	ck_assert_uint_gt(got_stack.n, 0);
+	for (i = 0; i < got_stack.n; i++) {
+		__s32 ks = (__s32)got_stack.e[i].addr;
+
+		ck_assert_msg(ks >= 0, "kernel stack not taken: %d", ks);
+		ck_assert_int_gt(session__top_stack(&sess, ks, ips), 0);
+		ck_assert_uint_ge(ips[0], 0xffff800000000000ull);
+	}
+	top_sink__close(&sink);
+	top_table__free(&got_ip);
+	top_table__free(&got_stack);
+	top_table__free(&want_ip);
+	top_table__free(&want_data);
+	session__close(&sess);
+}
+END_TEST
+
+/*
  * A table of one entry and the smallest ring (1 MiB: 32767 records of 32
  * bytes, as the kernel keeps its producer under a ring's size ahead): of
  * 40000 samples of 40000 IPs, 1 takes the entry, 32767 spill, 7232 are
@@ -1132,6 +1188,7 @@ int main(void)
 	tcase_add_test(tc, test_address_only_program_loads);
 	tcase_add_loop_test(tc, test_top_tables, 0, 2);
 	tcase_add_test(tc, test_top_spill_full);
+	tcase_add_test(tc, test_top_stacks);
 	tcase_add_loop_test(tc, test_top_off_costs_nothing, 0, 2);
 	tcase_add_loop_test(tc, test_read_paths_load, 0, 6);
 	tcase_add_loop_test(tc, test_read_path_fields, 0, 2);

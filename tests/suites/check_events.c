@@ -1046,13 +1046,20 @@ START_TEST(test_sample_ip)
 	ck_assert_int_eq(evtable__load(&t, tools_conf(), &err), 0);
 	o.table = &t;
 	machine(ip_cases[_i].sysfs, ip_cases[_i].cpu);
-	for (on = 0; on < 2; on++) {
-		o.sample_ip = on;
+	/* bit 0: sample_ip; bit 1: callchain, which the load-latency events take (precise) */
+	for (on = 0; on < 4; on++) {
+		__u64 chain = (on & 2) && (ip_cases[_i].fields & PERF_SAMPLE_DATA_SRC)
+				      ? PERF_SAMPLE_CALLCHAIN
+				      : 0;
+
+		o.sample_ip = on & 1;
+		o.callchain = on & 2;
 		ck_assert_msg(resolve(&o, &src, &ev, notice, &err) == 0, "%s", err.msg);
 		ck_assert_int_ge(ev.nevsel, 1);
 		for (i = 0; i < ev.nevsel; i++) {
 			ck_assert_uint_eq(ev.evsel[i].attr.sample_type,
-					  ip_cases[_i].fields | (on ? PERF_SAMPLE_IP : 0));
+					  ip_cases[_i].fields | ((on & 1) ? PERF_SAMPLE_IP : 0) |
+						  chain);
 			ck_assert(!ev.evsel[i].has_leader || !ev.evsel[i].leader.sample_type);
 		}
 		evlist__free(&ev);

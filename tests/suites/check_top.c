@@ -1403,7 +1403,8 @@ START_TEST(test_top_help)
 	fmt = strstr(out, "--format=FMT");
 	ck_assert_ptr_nonnull(fmt);
 	fmt = strstr(fmt, "text");
-	ck_assert_msg(fmt && !strncmp(fmt, "text (default) or json (one object", 34), "%s", out);
+	ck_assert_msg(fmt && !strncmp(fmt, "text (default), json (one object", 32), "%s", out);
+	ck_assert_msg(strstr(out, "folded (call paths as folded stacks) or") != NULL, "%s", out);
 	free(out);
 	free(err);
 	argv[0] = (char *)build_path("ldlat-hist");
@@ -1423,7 +1424,7 @@ static const char *const top_bad_inputs[][4] = {
 	{ "--entries", "0", "--entries '0' is not a table size from 1 to" },
 	{ "--granularity", "word", "--granularity 'word': expected line or page" },
 	{ "--by", "stack", "--by 'stack': expected ip, data or both" },
-	{ "--format", "xml", "--format 'xml': expected text or json" },
+	{ "--format", "xml", "--format 'xml': expected text, json, folded or svg" },
 	{ "--format", "openmetrics", "--format openmetrics is not one of ldlat-top's" },
 	{ "--format", "prometheus", "--format prometheus is not one of ldlat-top's" },
 	{ "--loads", "-n5", "unrecognized option '--loads'" },

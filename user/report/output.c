@@ -43,10 +43,17 @@ static error_t output_parse(int key, char *arg, struct argp_state *state)
 			o->format = OUTPUT_OPENMETRICS;
 		else if (!strcmp(arg, "prometheus"))
 			o->format = OUTPUT_PROMETHEUS;
+		else if (o->graphs && !strcmp(arg, "folded"))
+			o->graph = OUTPUT_GRAPH_FOLDED;
+		else if (o->graphs && !strcmp(arg, "svg"))
+			o->graph = OUTPUT_GRAPH_SVG;
 		else
 			argp_error(state, "--format '%s': expected %s", arg,
-				   o->no_openmetrics ? "text or json"
-						     : "text, json, prometheus or openmetrics");
+				   o->graphs	       ? "text, json, folded or svg"
+				   : o->no_openmetrics ? "text or json"
+						       : "text, json, prometheus or openmetrics");
+		if (strcmp(arg, "folded") && strcmp(arg, "svg"))
+			o->graph = OUTPUT_GRAPH_NONE;
 		break;
 	case OPT_OUTPUT:
 		if (!*arg)
@@ -64,6 +71,9 @@ static char *output_help_filter(int key, const char *text, void *input)
 {
 	const struct output_opts *o = input;
 
+	if (key == OPT_FORMAT && o && o->graphs)
+		return strdup("text (default), json (one object per report, one per line), folded "
+			      "(call paths as folded stacks) or svg (a flame graph of them)");
 	if (key == OPT_FORMAT && o && o->no_openmetrics)
 		return strdup("text (default) or json (one object per report, one per line)");
 	return (char *)text;

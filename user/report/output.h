@@ -28,10 +28,19 @@ static inline bool output__exposition(enum output_format f)
 	return f == OUTPUT_OPENMETRICS || f == OUTPUT_PROMETHEUS;
 }
 
+/* ldlat-top's pictures of call paths: --format folded or svg (format reads text). */
+enum output_graph {
+	OUTPUT_GRAPH_NONE,
+	OUTPUT_GRAPH_FOLDED, /* one "frame;frame;frame count" line per call path */
+	OUTPUT_GRAPH_SVG,    /* an interactive flame graph */
+};
+
 struct output_opts {
 	enum output_format format;
 	const char *path;    /* --output FILE; NULL: stdout */
 	bool no_openmetrics; /* set before parsing: the tool has none (its --help leaves it out) */
+	bool graphs;	     /* set before parsing: the tool takes --format folded and svg */
+	enum output_graph graph;
 };
 
 /*

@@ -236,6 +236,13 @@ int session__open(struct session *s, const struct ldlat_config *cfg, unsigned in
 	bpf_map__set_max_entries(s->skel->maps.top_data,
 				 (cfg->top & LDLAT_TOP_DATA) && cfg->top_entries ? cfg->top_entries
 										 : 1);
+	bpf_map__set_max_entries(s->skel->maps.top_stack,
+				 (cfg->top & LDLAT_TOP_STACK) && cfg->top_entries ? cfg->top_entries
+										  : 1);
+	bpf_map__set_max_entries(s->skel->maps.top_stacks,
+				 (cfg->top & LDLAT_TOP_STACK) && cfg->top_entries
+					 ? ldlat_top_stacks_for(cfg->top_entries)
+					 : 1);
 	bpf_map__set_max_entries(
 		s->skel->maps.top_spill,
 		cfg->top && cfg->top_entries ? ldlat_top_spill_bytes(cfg->top_entries) : 4096);

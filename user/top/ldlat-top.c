@@ -24,6 +24,9 @@
 #include "user/symbols/symbolize.h"
 #include "user/run/tool.h"
 #include "user/top/topreport.h"
+#include "user/top/callpath.h"
+#include "user/top/flamegraph.h"
+#include "user/report/heatmap.h"
 #include "kernel/lib/util.h"
 
 #define TOP_DEFAULT_ENTRIES 4096
@@ -44,6 +47,11 @@ struct top_args {
 	__u32 shift;
 	__u32 entries;
 	const char *debuginfo;
+	bool call_graph;
+	enum callpath_weight weight;
+	bool weight_set;
+	const char *heatmap; /* --heatmap FILE */
+	bool heatmap_by_class;
 };
 
 enum {
@@ -53,6 +61,10 @@ enum {
 	OPT_ENTRIES,
 	OPT_DATA_BY,
 	OPT_DEBUGINFO,
+	OPT_CALL_GRAPH,
+	OPT_WEIGHT,
+	OPT_HEATMAP,
+	OPT_HEATMAP_BY,
 };
 
 static const char doc[] =
@@ -69,6 +81,8 @@ static const char doc[] =
 	"  ldlat-top --format json -i 10 --output /var/tmp/ldlat-top.json -p 1234\n"
 	"  ldlat-top --list-events                  # the event it would open, and why\n"
 	"  ldlat-top --input perf.data -s ram       # what perf mem record saw; no root\n"
+	"  ldlat-top --call-graph -- ./app          # their call paths, as a caller tree\n"
+	"  ldlat-top --format svg --output flame.svg -- ./app  # a flame graph of them\n"
 	"\n"
 	"Latency is in core cycles.  --format takes text or json (openmetrics is "
 	"ldlat-hist's).  Each table entry costs 128 bytes per CPU; a key that "
@@ -95,6 +109,28 @@ static const struct argp_option table_options[] = {
 	  "(DIR/.build-id/xx/rest.debug) and by path, relative ones next to the file (default "
 	  "\":.debug:/usr/lib/debug\")",
 	  5 },
+	{},
+};
+
+static const struct argp_option callgraph_options[] = {
+	{ NULL, 0, NULL, 0, "Call paths:", 5 },
+	{ "call-graph", OPT_CALL_GRAPH, NULL, 0,
+	  "also the kept samples by call path (user and kernel stacks, taken in the kernel; "
+	  "--input: the file's callchains), printed as a caller tree; --format folded or svg "
+	  "print them alone and imply it",
+	  5 },
+	{ "weight", OPT_WEIGHT, "KEY", 0,
+	  "what folded stacks and the flame graph weigh: samples (default) or latency (their "
+	  "latency sum)",
+	  5 },
+	{ NULL, 0, NULL, 0, "Heat map:", 5 },
+	{ "heatmap", OPT_HEATMAP, "FILE", 0,
+	  "also write the kept samples' latency over time to FILE, an SVG heat map: a column "
+	  "per report (-i), a row per power of two of cycles; text reports show the last "
+	  "columns as a grid",
+	  5 },
+	{ "heatmap-by", OPT_HEATMAP_BY, "KEY", 0,
+	  "all (one map, default) or class (a map per data source)", 5 },
 	{},
 };
 
@@ -164,6 +200,31 @@ static error_t top_parse(int key, char *arg, struct argp_state *state)
 	case OPT_DEBUGINFO:
 		a->debuginfo = arg;
 		break;
+	case OPT_CALL_GRAPH:
+		a->call_graph = true;
+		break;
+	case OPT_HEATMAP:
+		if (!*arg)
+			argp_error(state, "--heatmap: empty file name");
+		a->heatmap = arg;
+		break;
+	case OPT_HEATMAP_BY:
+		if (!strcmp(arg, "all"))
+			a->heatmap_by_class = false;
+		else if (!strcmp(arg, "class"))
+			a->heatmap_by_class = true;
+		else
+			argp_error(state, "--heatmap-by '%s': expected all or class", arg);
+		break;
+	case OPT_WEIGHT:
+		a->weight_set = true;
+		if (!strcmp(arg, "samples"))
+			a->weight = CALLPATH_WEIGHT_SAMPLES;
+		else if (!strcmp(arg, "latency"))
+			a->weight = CALLPATH_WEIGHT_LATENCY;
+		else
+			argp_error(state, "--weight '%s': expected samples or latency", arg);
+		break;
 	default:
 		return ARGP_ERR_UNKNOWN;
 	}
@@ -173,17 +234,23 @@ static error_t top_parse(int key, char *arg, struct argp_state *state)
 static const struct argp by_argp = { .options = by_options, .parser = top_parse };
 static const struct argp table_argp = { .options = table_options, .parser = top_parse };
 static const struct argp entries_argp = { .options = entries_options, .parser = top_parse };
+static const struct argp callgraph_argp = { .options = callgraph_options, .parser = top_parse };
 
 /* Each mode's options, as children; their inputs in top_args, in the same order. */
 static const struct argp_child sample_children[] = {
-	{ &cli_argp, 0, NULL, 0 },     { &by_argp, 0, NULL, 0 },     { &table_argp, 0, NULL, 0 },
-	{ &entries_argp, 0, NULL, 0 }, { &output_argp, 0, NULL, 0 }, {},
+	{ &cli_argp, 0, NULL, 0 },
+	{ &by_argp, 0, NULL, 0 },
+	{ &table_argp, 0, NULL, 0 },
+	{ &entries_argp, 0, NULL, 0 },
+	{ &callgraph_argp, 0, NULL, 0 },
+	{ &output_argp, 0, NULL, 0 },
+	{},
 };
 
 static error_t sample_parse(int key, char *arg, struct argp_state *state)
 {
 	struct top_args *a = state->input;
-	void *const in[] = { &a->cli, a, a, a, &a->out };
+	void *const in[] = { &a->cli, a, a, a, a, &a->out };
 	_Static_assert(ARRAY_SIZE(in) == ARRAY_SIZE(sample_children) - 1,
 		       "an input per option group");
 
@@ -192,16 +259,21 @@ static error_t sample_parse(int key, char *arg, struct argp_state *state)
 }
 
 static const struct argp_child report_children[] = {
-	{ &cli_pid_argp, 0, NULL, 0 },	   { &cli_filter_argp, 0, NULL, 0 },
-	{ &cli_verbose_argp, 0, NULL, 0 }, { &by_argp, 0, NULL, 0 },
-	{ &table_argp, 0, NULL, 0 },	   { &output_argp, 0, NULL, 0 },
-	{ &offline_argp, 0, NULL, 0 },	   {},
+	{ &cli_pid_argp, 0, NULL, 0 },
+	{ &cli_filter_argp, 0, NULL, 0 },
+	{ &cli_verbose_argp, 0, NULL, 0 },
+	{ &by_argp, 0, NULL, 0 },
+	{ &table_argp, 0, NULL, 0 },
+	{ &callgraph_argp, 0, NULL, 0 },
+	{ &output_argp, 0, NULL, 0 },
+	{ &offline_argp, 0, NULL, 0 },
+	{},
 };
 
 static error_t report_parse(int key, char *arg, struct argp_state *state)
 {
 	struct top_args *a = state->input;
-	void *const in[] = { &a->cli, &a->cli, &a->cli, a, a, &a->out, &a->offline };
+	void *const in[] = { &a->cli, &a->cli, &a->cli, a, a, a, &a->out, &a->offline };
 	_Static_assert(ARRAY_SIZE(in) == ARRAY_SIZE(report_children) - 1,
 		       "an input per option group");
 
@@ -264,12 +336,19 @@ struct top {
 	unsigned int ticks;
 	struct printer printer; /* the filter counters; where and how reports go */
 	struct top_report report;
+	struct heatmap heat;	/* --heatmap: a column per report */
+	struct top_table stack; /* --call-graph: drained, by (process, stack IDs) */
+	struct callpaths paths; /* and named, since the last report */
 };
 
 /* --sort latency and total need latency, which 'lacking' (a sentence's end) says is missing. */
 static int top_check_sort(const struct top_args *a, __u32 fields, const char *lacking,
 			  struct err *err)
 {
+	if (a->weight == CALLPATH_WEIGHT_LATENCY && !(fields & LDLAT_HAS_LAT)) {
+		err__msg(err, "--weight latency needs latency, which %s", lacking);
+		return -EINVAL;
+	}
 	if (a->sort == TOP_SORT_SAMPLES || (fields & LDLAT_HAS_LAT))
 		return 0;
 	err__msg(err, "--sort %s needs latency, which %s",
@@ -291,6 +370,8 @@ static int top_configure(struct tool *t, void *ctx, struct err *err)
 		return e;
 	t->cfg.top = ((a->by & TOP_BY_IP) ? LDLAT_TOP_IP : 0) |
 		     ((a->by & TOP_BY_DATA) ? LDLAT_TOP_DATA : 0);
+	if (a->call_graph)
+		t->cfg.top |= LDLAT_TOP_STACK;
 	t->cfg.top_shift = a->shift;
 	t->cfg.top_entries = a->entries;
 	return 0;
@@ -310,6 +391,7 @@ static int top_before_enable(struct tool *t, void *ctx, struct err *err)
 		return e;
 	}
 	top->sink_open = true;
+	top->sink.stack = top->args->call_graph ? &top->stack : NULL;
 	e = procwatch__start(&top->watch, &top->pm, &t->run.target, cmd ? &cmd : t->run.procs,
 			     cmd ? 1 : t->run.nprocs, err);
 	top->watching = !e;
@@ -334,6 +416,54 @@ static void top_mark_gone(struct proc *p, void *ctx)
 		p->exited = true;
 }
 
+/*
+ * The call-path table's entries into named paths, while the processes'
+ * mappings are known (an exited process's are forgotten after a drain).
+ */
+static int top_take_stacks(struct top *top)
+{
+	struct session *s = &top->tool->session;
+	__u64 *uips, *kips;
+	size_t i;
+	int e = 0;
+
+	if (!top->args->call_graph || !top->stack.n)
+		goto counters;
+	uips = calloc(2 * LDLAT_STACK_DEPTH, sizeof(*uips));
+	if (!uips)
+		return -ENOMEM;
+	kips = uips + LDLAT_STACK_DEPTH;
+	symbolizer__begin(&top->z);
+	for (i = 0; i < top->stack.n && !e; i++) {
+		const struct top_entry *en = &top->stack.e[i];
+		__s32 us = (__s32)(en->addr >> 32), ks = (__s32)en->addr;
+		struct callpath_stack u = { .ips = uips, .err = us < 0 ? us : 0 };
+		struct callpath_stack k = { .ips = kips, .err = ks < 0 ? ks : 0 };
+		struct proc *p = procmaps__find(&top->pm, (pid_t)en->tgid);
+
+		u.n = session__top_stack(s, us, uips);
+		k.n = session__top_stack(s, ks, kips);
+		/* an ID the map no longer has: lost like one never taken */
+		if (u.n < 0) {
+			u.err = u.n;
+			u.n = 0;
+		}
+		if (k.n < 0) {
+			k.err = k.n;
+			k.n = 0;
+		}
+		e = callpaths__add(&top->paths, &top->z, en->tgid, p ? p->comm : NULL, &u, &k,
+				   &en->v);
+	}
+	free(uips);
+counters:
+	top->paths.full += top->stack.full;
+	top->paths.failed += top->stack.failed;
+	top->paths.spilled += top->stack.spilled;
+	top_table__reset(&top->stack);
+	return e;
+}
+
 /* Moves the kernel's tables and the side band into user space. */
 static int top_drain(struct top *top, bool all)
 {
@@ -349,6 +479,10 @@ static int top_drain(struct top *top, bool all)
 	e = session__top_drain(&top->tool->session, all, &top->sink);
 	if (e)
 		fprintf(stderr, "ldlat-top: cannot read the tables: %s\n", strerror(-e));
+	if (!e && top_take_stacks(top)) {
+		fprintf(stderr, "ldlat-top: out of memory\n");
+		e = -ENOMEM;
+	}
 	return e;
 }
 
@@ -357,6 +491,8 @@ static int top_carry(struct top *top)
 {
 	int e = top_sink__carry(&top->sink);
 
+	if (!e && top->tool)
+		e = top_take_stacks(top);
 	if (e)
 		fprintf(stderr, "ldlat-top: out of memory\n");
 	return e;
@@ -413,10 +549,32 @@ static void top_render(FILE *f, void *ctx)
 	const struct top_output *o = ctx;
 	const struct top *top = o->top;
 
-	if (top->args->out.format == OUTPUT_JSON)
+	if (top->args->out.graph == OUTPUT_GRAPH_FOLDED)
+		callpaths__render_folded(f, &top->paths, top->args->weight);
+	else if (top->args->out.graph == OUTPUT_GRAPH_SVG)
+		flamegraph__render(
+			f, &(struct flamegraph){ .paths = &top->paths,
+						 .weight = top->args->weight,
+						 .has_latency = top->report.has_latency,
+						 .run = top->report.run,
+						 .kept = top->printer.delta.counters.kept });
+	else if (top->args->out.format == OUTPUT_JSON)
 		top_render_json(f, &top->report, o->ip, o->data, &top->printer.delta);
 	else
 		top_render_text(f, &top->report, o->ip, o->data, &top->printer.delta);
+	if (top->args->heatmap && top->args->out.format == OUTPUT_TEXT && !top->args->out.graph)
+		heatmap__render_grid(f, &top->heat, top->report.width ? top->report.width : 100);
+}
+
+static void top_render_heatmap(FILE *f, void *ctx)
+{
+	const struct top *top = ctx;
+	char title[512];
+
+	snprintf(title, sizeof(title), "%s on %s",
+		 top->report.run && top->report.run->event ? top->report.run->event : "",
+		 top->report.run && top->report.run->target ? top->report.run->target : "");
+	heatmap__render_svg(f, &top->heat, title);
 }
 
 /* One report of the tables drained since the last one (printer_ops.emit). */
@@ -436,10 +594,19 @@ static int top_emit(struct printer *p, void *ctx, struct err *err)
 		err__msg(err, "out of memory");
 		goto out;
 	}
+	if (top->args->heatmap && heatmap__add(&top->heat, &p->delta)) {
+		err__msg(err, "out of memory");
+		e = -ENOMEM;
+		goto out;
+	}
 	top_rows__sort(&ip, top->args->sort);
 	top_rows__sort(&data, top->args->sort);
 	/* a blank line between plain reports; on a terminal each one clears the screen */
 	e = output__write(&top->args->out, top_render, &o, p->printed && !top->report.clear, err);
+	/* the heat map's file at every report: it is whole whenever the run ends */
+	if (!e && top->args->heatmap)
+		e = output__write(&(struct output_opts){ .path = top->args->heatmap },
+				  top_render_heatmap, top, false, err);
 	/* every sample of an exited process has been drained and reported */
 	procmaps__prune_exited(&top->pm);
 out:
@@ -449,6 +616,7 @@ out:
 	top_rows__free(&top->early_data);
 	top_table__reset(&top->ip);
 	top_table__reset(&top->data);
+	callpaths__reset(&top->paths);
 	return e;
 }
 
@@ -531,7 +699,8 @@ static int top_input(struct top_args *a)
 	struct run_info run;
 	struct timespec started;
 	__u32 tables = ((a->by & TOP_BY_IP) ? LDLAT_TOP_IP : 0) |
-		       ((a->by & TOP_BY_DATA) ? LDLAT_TOP_DATA : 0);
+		       ((a->by & TOP_BY_DATA) ? LDLAT_TOP_DATA : 0) |
+		       (a->call_graph ? LDLAT_TOP_STACK : 0);
 	struct err err = {};
 	char lacking[1024];
 	int e, status;
@@ -541,7 +710,10 @@ static int top_input(struct top_args *a)
 	top.pm.proc_root = NULL; /* the file's processes are not this machine's */
 	top_table__init(&top.ip);
 	top_table__init(&top.data);
+	callpaths__init(&top.paths);
 	e = output__check(&a->out, &err);
+	if (!e && a->heatmap)
+		e = output__check(&(struct output_opts){ .path = a->heatmap }, &err);
 	if (!e && symbolizer__init(&top.z, &top.pm, a->debuginfo)) {
 		err__msg(&err, "out of memory");
 		e = -ENOMEM;
@@ -561,8 +733,10 @@ static int top_input(struct top_args *a)
 	}
 	ot.ip = (a->by & TOP_BY_IP) ? &top.ip : NULL;
 	ot.data = (a->by & TOP_BY_DATA) ? &top.data : NULL;
+	ot.paths = a->call_graph ? &top.paths : NULL;
 	offline__run_info(&ot.o, "ldlat-top", &started, &run);
 	top.report = top_report_of(a, ot.o.src.fields & LDLAT_HAS_LAT, &run, &ot.o.src);
+	top.report.paths = ot.paths;
 	top.file = &ot;
 	top.printer = (struct printer){
 		.tool = "ldlat-top",
@@ -571,6 +745,7 @@ static int top_input(struct top_args *a)
 		.ctx = &top,
 		.final = true,
 	};
+	heatmap__init(&top.heat, ot.o.cfg.linear_step, a->heatmap_by_class, &started);
 	if (printer__init(&top.printer, ot.o.cfg.nranges, &started)) {
 		fprintf(stderr, "ldlat-top: out of memory\n");
 		status = EXIT_FAIL;
@@ -587,14 +762,33 @@ out:
 	offtop__close(&ot);
 	top_table__free(&top.ip);
 	top_table__free(&top.data);
+	callpaths__free(&top.paths);
+	heatmap__free(&top.heat);
 	symbolizer__free(&top.z);
 	procmaps__free(&top.pm);
 	return status;
 }
 
-/* --format openmetrics, ldlat-hist's, refused live or not: 0, or the exit status. */
-static int top_refuse(const struct top_args *a)
+/*
+ * --format openmetrics, ldlat-hist's, refused live or not; --weight without
+ * a picture to weigh: 0, or the exit status.  folded and svg draw call paths.
+ */
+static int top_refuse(struct top_args *a)
 {
+	if (a->weight_set && !a->out.graph) {
+		fprintf(stderr, "ldlat-top: --weight sets what --format folded or svg weighs; add "
+				"one of them\n");
+		return EXIT_USAGE;
+	}
+	if (a->heatmap && a->out.path && !strcmp(a->heatmap, a->out.path)) {
+		fprintf(stderr,
+			"ldlat-top: --heatmap and --output both name '%s'; give the heat "
+			"map a file of its own\n",
+			a->heatmap);
+		return EXIT_USAGE;
+	}
+	if (a->out.graph)
+		a->call_graph = true;
 	if (output__exposition(a->out.format)) {
 		const char *f = a->out.format == OUTPUT_PROMETHEUS ? "prometheus" : "openmetrics";
 
@@ -644,13 +838,18 @@ static int run_sample(void *input)
 	if (status)
 		return status;
 	a->cli.source.sample_ip = a->by & TOP_BY_IP;
+	a->cli.source.callchain = a->call_graph;
 	e = output__check(&a->out, &err);
+	if (!e && a->heatmap)
+		e = output__check(&(struct output_opts){ .path = a->heatmap }, &err);
 	if (e)
 		return err__report(&err, e, "ldlat-top", stderr);
 
 	procmaps__init(&top.pm);
 	top_table__init(&top.ip);
 	top_table__init(&top.data);
+	top_table__init(&top.stack);
+	callpaths__init(&top.paths);
 	top.tool = &tool;
 	e = tool__start(&tool, &a->cli, "ldlat-top", &(struct tool_opts){ .hooks = &hooks }, &err);
 	clock_gettime(CLOCK_REALTIME, &started);
@@ -666,6 +865,7 @@ static int run_sample(void *input)
 	}
 	tool__run_info(&tool, &started, &run);
 	top.report = top_report_of(a, tool.src.fields & LDLAT_HAS_LAT, &run, &tool.src);
+	top.report.paths = a->call_graph ? &top.paths : NULL;
 	top.printer = (struct printer){
 		.tool = "ldlat-top",
 		.out = &a->out,
@@ -677,6 +877,7 @@ static int run_sample(void *input)
 		status = EXIT_FAIL;
 		goto out;
 	}
+	heatmap__init(&top.heat, tool.cfg.linear_step, a->heatmap_by_class, &started);
 	fprintf(stderr, "ldlat-top: sampling %s on %s. Ctrl-C to end.\n", tool.evlist.evsel[0].name,
 		tool.run.target_desc);
 
@@ -708,6 +909,9 @@ out:
 	tool__teardown(&tool);
 	top_table__free(&top.ip);
 	top_table__free(&top.data);
+	top_table__free(&top.stack);
+	callpaths__free(&top.paths);
+	heatmap__free(&top.heat);
 	symbolizer__free(&top.z);
 	procmaps__free(&top.pm);
 	return status;
@@ -733,5 +937,6 @@ int main(int argc, char **argv)
 
 	cli__init(&args.cli);
 	args.out.no_openmetrics = true;
+	args.out.graphs = true;
 	return modes__main(&top_modes, argc, argv, &args);
 }

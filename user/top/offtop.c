@@ -543,7 +543,7 @@ static int offtop__check_fields(struct offtop *t, __u32 tables, struct err *err)
 		__u32 tables;
 		const char *what;
 	} need[] = {
-		{ PERF_SAMPLE_TID, LDLAT_TOP_IP | LDLAT_TOP_DATA,
+		{ PERF_SAMPLE_TID, LDLAT_TOP_IP | LDLAT_TOP_DATA | LDLAT_TOP_STACK,
 		  "the process of each sample (PERF_SAMPLE_TID), which the tables are keyed by" },
 		{ PERF_SAMPLE_IP, LDLAT_TOP_IP,
 		  "the instruction pointer of each sample (PERF_SAMPLE_IP) for the code table; "
@@ -551,6 +551,9 @@ static int offtop__check_fields(struct offtop *t, __u32 tables, struct err *err)
 		{ PERF_SAMPLE_ADDR, LDLAT_TOP_DATA,
 		  "the data address of each sample (PERF_SAMPLE_ADDR: perf record -d, perf mem "
 		  "record) for the data table; --by ip leaves that table out" },
+		{ PERF_SAMPLE_CALLCHAIN, LDLAT_TOP_STACK,
+		  "the call chain of each sample (PERF_SAMPLE_CALLCHAIN: perf record -g or "
+		  "--call-graph) for --call-graph" },
 	};
 	unsigned int k;
 	int i;
@@ -758,6 +761,40 @@ static void progress__end(const struct progress *p)
 		fputs("\r\033[K", stderr);
 }
 
+/*
+ * A kept sample's call chain into the paths: the chain's kernel and user
+ * parts (perf's PERF_CONTEXT_* markers divide them), innermost first as
+ * a stack map holds them, each IP named in the image that held it then.
+ */
+static int offtop__callpath(struct offtop *t, const struct perf_sample *ps, __u32 tgid, __u64 at,
+			    const struct ldlat_sample *s, __u32 cls)
+{
+	struct ldlat_top_val v = {};
+	__u64 ips[2][LDLAT_STACK_DEPTH], i, ip;
+	__u32 keys[2][LDLAT_STACK_DEPTH];
+	struct callpath_stack st[2] = { { .ips = ips[0], .keys = keys[0], .err = -EFAULT },
+					{ .ips = ips[1], .keys = keys[1], .err = -EFAULT } };
+	int part = 0; /* 0 user, 1 kernel: perf puts a PERF_CONTEXT_* marker before each part */
+	struct proc *p;
+
+	ldlat_top_account(&v, s->lat, cls);
+	for (i = 0; i < ps->callchain_nr; i++) {
+		ip = perf_u64(ps->callchain, i);
+		if (ip >= (__u64)PERF_CONTEXT_MAX) {
+			part = ip == (__u64)PERF_CONTEXT_USER ? 0 : 1;
+			continue;
+		}
+		if (st[part].n >= LDLAT_STACK_DEPTH)
+			continue;
+		st[part].err = 0;
+		keys[part][st[part].n] = offtop__key(t, tgid, at, ip);
+		ips[part][st[part].n++] = ip;
+	}
+	p = procmaps__find(t->images, (pid_t)offtop__key(t, tgid, at, 0));
+	return callpaths__add(t->paths, t->z, offtop__key(t, tgid, at, 0), p ? p->comm : NULL,
+			      &st[0], &st[1], &v);
+}
+
 static int offtop__run(struct offtop *t, struct snapshot *snap, struct err *err)
 {
 	struct progress prog = { .tty = isatty(STDERR_FILENO) };
@@ -797,6 +834,8 @@ static int offtop__run(struct offtop *t, struct snapshot *snap, struct err *err)
 		s.tgid = offtop__key(t, tgid, at, s.addr);
 		if (top_tables__add(NULL, t->data, cfg, &s, cls))
 			goto nomem;
+		if (t->paths && offtop__callpath(t, &ps, tgid, at, &s, cls))
+			goto nomem;
 	}
 	progress__end(&prog);
 	return e;
@@ -817,6 +856,8 @@ int offtop__read(void *ctx, struct snapshot *snap, struct err *err)
 		top_table__reset(t->ip);
 	if (t->data)
 		top_table__reset(t->data);
+	if (t->paths)
+		callpaths__reset(t->paths);
 	e = offtop__run(t, snap, err);
 	if (!e)
 		offtop__kernel(t);

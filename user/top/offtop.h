@@ -51,6 +51,7 @@
 #include "user/offline/offline.h"
 #include "user/symbols/procmaps.h"
 #include "user/symbols/symbolize.h"
+#include "user/top/callpath.h"
 #include "user/top/toptable.h"
 
 /* Image keys start here: above every PID Linux gives (PID_MAX_LIMIT is 2^22). */
@@ -75,6 +76,7 @@ struct offtop {
 	struct procmaps *images;      /* the caller's, which the symbolizer reads */
 	struct symbolizer *z;	      /* the caller's */
 	struct top_table *ip, *data;  /* the caller's; either NULL when not asked for */
+	struct callpaths *paths;      /* the caller's, --call-graph's; NULL when not asked for */
 	void *timelines;	      /* tsearch of struct offtop_timeline, by TGID */
 	struct offtop_timeline *last; /* the last one looked up */
 	void *build_ids;	      /* tsearch of HEADER_BUILD_ID entries, by file name */
@@ -100,7 +102,8 @@ struct offtop {
  * Opens the file as ldlat-hist --input does (events, -a, -p, filters: see
  * offline__open), checks that its samples carry what the tables need (the
  * process, the IP for the code table, the data address for the data table),
- * sets cfg's tables (LDLAT_TOP_* in tables, blocks of 1 << shift bytes, no
+ * (LDLAT_TOP_STACK: the call chains for t->paths), sets cfg's tables
+ * (LDLAT_TOP_* in tables, blocks of 1 << shift bytes, no
  * bound on their size), and reads every side-band record into the images.
  * Returns 0 or -errno with a sentence in err (-EINVAL: a bad file, or an
  * option the file cannot serve).

@@ -47,6 +47,7 @@ int top_sink__open(struct top_sink *k, struct session *s, struct top_table *ip,
 	k->data = data;
 	top_table__init(&k->next_ip);
 	top_table__init(&k->next_data);
+	top_table__init(&k->next_stack);
 	k->page = sysconf(_SC_PAGESIZE);
 	k->size = bpf_map__max_entries(s->skel->maps.top_spill);
 	k->gen = s->skel->bss->top_gen;
@@ -76,6 +77,7 @@ void top_sink__close(struct top_sink *k)
 	k->cons = k->prod = NULL;
 	top_table__free(&k->next_ip);
 	top_table__free(&k->next_data);
+	top_table__free(&k->next_stack);
 }
 
 /* One spill record into the tables of its generation. */
@@ -86,8 +88,10 @@ static int top__spilled(struct top_sink *k, const struct ldlat_top_spill *r)
 
 	if (r->table == 0)
 		t = next ? &k->next_ip : k->ip;
-	else
+	else if (r->table == 1)
 		t = next ? &k->next_data : k->data;
+	else
+		t = next ? &k->next_stack : k->stack;
 	if (!t)
 		return 0; /* that table is off: the program sends none */
 	k->spilled++;
@@ -193,7 +197,7 @@ static int top__counters(struct session *s, struct top_sink *k, __u32 slot)
 	for (cpu = 0; cpu < s->ncpus; cpu++) {
 		k->kept += c[cpu].kept;
 		for (t = 0; t < LDLAT_TOP_TABLES; t++) {
-			struct top_table *tt = t ? k->data : k->ip;
+			struct top_table *tt = t == 2 ? k->stack : t ? k->data : k->ip;
 
 			if (!tt)
 				continue;
@@ -227,6 +231,8 @@ int session__top_drain(struct session *s, bool all, struct top_sink *k)
 		e = top__drain_map(s, s->skel->maps.top_ip, all, gen, k->ip);
 	if (!e && k->data)
 		e = top__drain_map(s, s->skel->maps.top_data, all, gen, k->data);
+	if (!e && k->stack)
+		e = top__drain_map(s, s->skel->maps.top_stack, all, gen, k->stack);
 	if (!e)
 		e = top__counters(s, k, gen & 1);
 	if (!e && all)
@@ -250,5 +256,21 @@ static int top__move(struct top_table *to, struct top_table *from)
 
 int top_sink__carry(struct top_sink *k)
 {
-	return top__move(k->ip, &k->next_ip) ?: top__move(k->data, &k->next_data);
+	return top__move(k->ip, &k->next_ip) ?: top__move(k->data, &k->next_data)
+						    ?: top__move(k->stack, &k->next_stack);
+}
+
+int session__top_stack(struct session *s, __s32 id, __u64 *ips)
+{
+	__u32 key = (__u32)id;
+	int n;
+
+	if (id < 0)
+		return 0;
+	memset(ips, 0, LDLAT_STACK_DEPTH * sizeof(*ips));
+	if (bpf_map_lookup_elem(bpf_map__fd(s->skel->maps.top_stacks), &key, ips))
+		return -errno;
+	for (n = 0; n < LDLAT_STACK_DEPTH && ips[n]; n++)
+		;
+	return n;
 }

@@ -21,7 +21,9 @@
 struct top_sink {
 	struct top_table *ip, *data;	     /* the generations drained (NULL: table off) */
 	struct top_table next_ip, next_data; /* spilled samples of the generation after */
-	__u32 gen;			     /* the generation ip and data are filled with */
+	struct top_table *stack;	     /* call paths (--call-graph; set after open) */
+	struct top_table next_stack;
+	__u32 gen;	/* the generation ip and data are filled with */
 	__u64 kept;	/* kept samples of every generation drained: what each table sums to */
 	__u64 spilled;	/* samples that came through the spill ring */
 	void *cons;	/* the ring's consumer page */
@@ -56,5 +58,12 @@ int session__top_poll(struct session *s, struct top_sink *k);
 
 /* After a report of the drained generations: their successor's records into the tables. */
 int top_sink__carry(struct top_sink *k);
+
+/*
+ * The IPs of stack 'id' of the stack map (innermost first) into ips (room
+ * for LDLAT_STACK_DEPTH).  Returns how many, 0 for an ID below 0 (a stack
+ * not taken), or -errno.
+ */
+int session__top_stack(struct session *s, __s32 id, __u64 *ips);
 
 #endif

@@ -588,6 +588,10 @@ void top_render_text(FILE *out, const struct top_report *r, const struct top_row
 		fputc('\n', out);
 	if (r->by & TOP_BY_DATA)
 		render_data_text(out, r, data);
+	if (r->paths) {
+		fputc('\n', out);
+		callpaths__render_tree(out, r->paths, s->counters.kept, r->has_latency);
+	}
 	if (!r->has_latency)
 		fprintf(out, "%s samples carry no latency or data source: counts only.\n",
 			r->src && r->src->kind == SOURCE_PAGE_FAULTS ? "page-fault" : "these");
@@ -691,6 +695,8 @@ void top_render_json(FILE *out, const struct top_report *r, const struct top_row
 		rows__json(&j, "code", r, ip, false);
 	if (r->by & TOP_BY_DATA)
 		rows__json(&j, "data", r, data, true);
+	if (r->paths)
+		callpaths__json(&j, r->paths);
 	render_json_counters(&j, s);
 	json__object_end(&j);
 	json__end_line(&j);

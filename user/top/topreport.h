@@ -15,6 +15,7 @@
 #include "user/report/render.h"
 #include "user/report/snapshot.h"
 #include "user/symbols/symbolize.h"
+#include "user/top/callpath.h"
 #include "user/top/toptable.h"
 
 enum top_by {
@@ -91,6 +92,7 @@ struct top_report {
 	int width;	  /* text: the terminal's columns (0: full width, a file or pipe) */
 	const struct run_info *run; /* tool, event, target, start: the JSON header */
 	const struct source *src;
+	const struct callpaths *paths; /* --call-graph's (NULL: off) */
 };
 
 void top_render_text(FILE *out, const struct top_report *r, const struct top_rows *ip,

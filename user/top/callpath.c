@@ -1,0 +1,443 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+#include <errno.h>
+#include <search.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "user/top/callpath.h"
+#include "user/top/toptable.h"
+#include "user/report/table.h"
+#include "kernel/abi/datasrc.h"
+
+#define FOLDED_MAX 16384
+
+void callpaths__init(struct callpaths *c)
+{
+	memset(c, 0, sizeof(*c));
+}
+
+static int callpath__cmp(const void *a, const void *b)
+{
+	return strcmp(((const struct callpath *)a)->folded, ((const struct callpath *)b)->folded);
+}
+
+static void callpath__free(void *p)
+{
+	struct callpath *cp = p;
+
+	free(cp->folded);
+	free(cp);
+}
+
+void callpaths__free(struct callpaths *c)
+{
+	tdestroy(c->index, callpath__free);
+	memset(c, 0, sizeof(*c));
+}
+
+void callpaths__reset(struct callpaths *c)
+{
+	callpaths__free(c);
+}
+
+int callpaths__add_folded(struct callpaths *c, const char *folded, const struct ldlat_top_val *v)
+{
+	struct callpath key = { .folded = (char *)folded }, *cp, **found;
+
+	found = tfind(&key, &c->index, callpath__cmp);
+	if (!found) {
+		cp = calloc(1, sizeof(*cp));
+		if (!cp || !(cp->folded = strdup(folded))) {
+			free(cp);
+			return -ENOMEM;
+		}
+		found = tsearch(cp, &c->index, callpath__cmp);
+		if (!found) {
+			callpath__free(cp);
+			return -ENOMEM;
+		}
+		c->npaths++;
+	}
+	top_val__add(&(*found)->v, v);
+	c->samples += v->count;
+	return 0;
+}
+
+/* Appends one frame; ';' would split it, a newline would end the line. */
+static void folded__push(char *buf, size_t *len, const char *frame, const char *suffix)
+{
+	size_t i;
+
+	if (*len && *len < FOLDED_MAX - 1)
+		buf[(*len)++] = ';';
+	for (i = 0; frame[i] && *len < FOLDED_MAX - 1; i++) {
+		char ch = frame[i];
+
+		buf[(*len)++] = ch == ';' ? ':' : ch == '\n' ? ' ' : ch;
+	}
+	for (i = 0; suffix[i] && *len < FOLDED_MAX - 1; i++)
+		buf[(*len)++] = suffix[i];
+	buf[*len] = '\0';
+}
+
+static enum callpath_loss callpath__loss(int err)
+{
+	if (err == -EEXIST)
+		return CALLPATH_LOST_COLLISION;
+	if (err == -ENOMEM)
+		return CALLPATH_LOST_FULL;
+	return CALLPATH_LOST_OTHER;
+}
+
+static const char *const loss_frame[2][CALLPATH_NLOSS] = {
+	{ "[user stack lost: stack map collision]", "[user stack lost: stack map full]",
+	  "[user stack lost]" },
+	{ "[kernel stack lost: stack map collision]", "[kernel stack lost: stack map full]",
+	  "[kernel stack lost]" },
+};
+
+/* A stack's frames, outermost first; a lost one as one frame that says why. */
+static void folded__stack(char *buf, size_t *len, struct symbolizer *z, __u32 key,
+			  const struct callpath_stack *st, int kernel, __u64 count,
+			  struct callpaths *c)
+{
+	struct sym sym;
+	char frame[300];
+	int i;
+
+	if (st->err < 0 && st->err != -EFAULT) {
+		enum callpath_loss l = callpath__loss(st->err);
+
+		c->lost[kernel][l] += count;
+		folded__push(buf, len, loss_frame[kernel][l], "");
+		return;
+	}
+	for (i = st->n - 1; i >= 0; i--) {
+		/* a return address is after its call: the call is the byte before */
+		__u64 ip = st->ips[i] - (i ? 1 : 0);
+
+		symbolizer__ip(z, st->keys ? st->keys[i] : key, ip, &sym);
+		if (sym.kind == SYM_RESOLVED) {
+			snprintf(frame, sizeof(frame), "%s", sym.name);
+		} else if (sym.kind == SYM_MAPPING && sym.where[0]) {
+			const char *base = strrchr(sym.where, '/');
+
+			snprintf(frame, sizeof(frame), "[%s]", base ? base + 1 : sym.where);
+		} else {
+			snprintf(frame, sizeof(frame), "[unknown]");
+		}
+		folded__push(buf, len, frame, kernel ? "_[k]" : "");
+	}
+}
+
+int callpaths__add(struct callpaths *c, struct symbolizer *z, __u32 key, const char *comm,
+		   const struct callpath_stack *user, const struct callpath_stack *kernel,
+		   const struct ldlat_top_val *v)
+{
+	char *buf = malloc(FOLDED_MAX), name[32];
+	size_t len = 0;
+	int e;
+
+	if (!buf)
+		return -ENOMEM;
+	buf[0] = '\0';
+	if (!comm || !*comm) {
+		snprintf(name, sizeof(name), "[pid %u]", key);
+		comm = name;
+	}
+	folded__push(buf, &len, comm, "");
+	folded__stack(buf, &len, z, key, user, 0, v->count, c);
+	folded__stack(buf, &len, z, key, kernel, 1, v->count, c);
+	e = callpaths__add_folded(c, buf, v);
+	free(buf);
+	return e;
+}
+
+__u64 callpaths__lost(const struct callpaths *c, int kernel)
+{
+	__u64 n = 0;
+	int l;
+
+	for (l = 0; l < CALLPATH_NLOSS; l++)
+		n += c->lost[kernel][l];
+	return n;
+}
+
+struct collect {
+	const struct callpath **p;
+	size_t n;
+};
+
+static __thread struct collect *collecting;
+
+static void callpath__collect(const void *node, VISIT which, int depth)
+{
+	(void)depth;
+	if (which == postorder || which == leaf)
+		collecting->p[collecting->n++] = *(const struct callpath *const *)node;
+}
+
+const struct callpath **callpaths__sorted(const struct callpaths *c, size_t *n)
+{
+	struct collect col = { .p = calloc(c->npaths + 1, sizeof(*col.p)) };
+
+	*n = 0;
+	if (!col.p)
+		return NULL;
+	collecting = &col;
+	twalk(c->index, callpath__collect);
+	collecting = NULL;
+	*n = col.n; /* twalk visits in order: sorted by folded */
+	return col.p;
+}
+
+void callpaths__render_folded(FILE *out, const struct callpaths *c, enum callpath_weight w)
+{
+	size_t n, i;
+	const struct callpath **p = callpaths__sorted(c, &n);
+
+	for (i = 0; i < n; i++)
+		fprintf(out, "%s %llu\n", p[i]->folded,
+			(unsigned long long)callpath__weight(&p[i]->v, w));
+	if (callpaths__unattributed(c) && w == CALLPATH_WEIGHT_SAMPLES)
+		fprintf(out, CALLPATH_UNATTRIBUTED " %llu\n",
+			(unsigned long long)callpaths__unattributed(c));
+	free(p);
+}
+
+/* The child of n named [name, name + len), added when missing; NULL when out of memory. */
+static struct callnode *callnode__child(struct callnode *n, const char *name, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < n->nchild; i++)
+		if (n->child[i].len == len && !memcmp(n->child[i].name, name, len))
+			return &n->child[i];
+	if (n->nchild == n->cap) {
+		size_t cap = n->cap ? n->cap * 2 : 4;
+		struct callnode *ch = realloc(n->child, cap * sizeof(*ch));
+
+		if (!ch)
+			return NULL;
+		n->child = ch;
+		n->cap = cap;
+	}
+	memset(&n->child[n->nchild], 0, sizeof(*n->child));
+	n->child[n->nchild].name = name;
+	n->child[n->nchild].len = len;
+	return &n->child[n->nchild++];
+}
+
+static void callnode__free_children(struct callnode *n)
+{
+	size_t i;
+
+	for (i = 0; i < n->nchild; i++)
+		callnode__free_children(&n->child[i]);
+	free(n->child);
+}
+
+void callnode__free(struct callnode *n)
+{
+	if (!n)
+		return;
+	callnode__free_children(n);
+	free(n);
+}
+
+struct callnode *callpaths__tree(const struct callpaths *c, const char *root, bool unattributed)
+{
+	size_t n, i;
+	const struct callpath **p = callpaths__sorted(c, &n);
+	struct callnode *top = calloc(1, sizeof(*top));
+
+	if (!top || (!p && c->npaths)) {
+		free(p);
+		free(top);
+		return NULL;
+	}
+	top->name = root;
+	top->len = strlen(root);
+	for (i = 0; i < n; i++) {
+		const char *f = p[i]->folded, *end;
+		struct callnode *at = top;
+
+		top_val__add(&top->v, &p[i]->v);
+		while (at && *f) {
+			end = strchr(f, ';');
+			if (!end)
+				end = f + strlen(f);
+			at = callnode__child(at, f, (size_t)(end - f));
+			if (at)
+				top_val__add(&at->v, &p[i]->v);
+			f = *end ? end + 1 : end;
+		}
+		if (!at) {
+			free(p);
+			callnode__free(top);
+			return NULL;
+		}
+	}
+	free(p);
+	if (unattributed && callpaths__unattributed(c)) {
+		struct callnode *na =
+			callnode__child(top, CALLPATH_UNATTRIBUTED, strlen(CALLPATH_UNATTRIBUTED));
+
+		if (!na) {
+			callnode__free(top);
+			return NULL;
+		}
+		na->v.count = callpaths__unattributed(c);
+		top->v.count += na->v.count;
+	}
+	return top;
+}
+
+static int callnode__cmp_count(const void *a, const void *b)
+{
+	const struct callnode *x = a, *y = b;
+
+	if (x->v.count != y->v.count)
+		return x->v.count > y->v.count ? -1 : 1;
+	return strncmp(x->name, y->name, x->len < y->len ? x->len : y->len)
+		       ?: (x->len == y->len  ? 0
+			   : x->len < y->len ? -1
+					     : 1);
+}
+
+/*
+ * One frame's line, then its callees', most samples first: a frame with one
+ * callee continues its column (as perf report -g caller prints a chain).
+ */
+static const struct table_column tree_cols[] = {
+	{ "samples", 10, TABLE_RIGHT, NULL, 0 }, { "percent", 8, TABLE_RIGHT, " ", 0 },
+	{ "mean", 8, TABLE_RIGHT, " ", 0 },	 { "source", 12, TABLE_LEFT, "  ", 0 },
+	{ "call path", 0, TABLE_LEFT, "  ", 0 },
+};
+static const struct table_column tree_cols_counts[] = {
+	{ "samples", 10, TABLE_RIGHT, NULL, 0 },
+	{ "percent", 8, TABLE_RIGHT, " ", 0 },
+	{ "call path", 0, TABLE_LEFT, "  ", 0 },
+};
+static const struct table tree_table = { tree_cols, 5 };
+static const struct table tree_table_counts = { tree_cols_counts, 3 };
+
+/*
+ * One frame's line, then its callees', most samples first: a frame with one
+ * callee continues its column (as perf report -g caller prints a chain).
+ */
+static void callnode__print(FILE *out, struct callnode *n, __u64 total, bool has_latency,
+			    const char *prefix, const char *glyph)
+{
+	struct table_row r;
+	char next[1100];
+	size_t i;
+
+	table__row_begin(&r, out, has_latency ? &tree_table : &tree_table_counts);
+	table__cell(&r, "%llu", (unsigned long long)n->v.count);
+	table__cell(&r, "%.2f%%", total ? 100.0 * n->v.count / total : 0.0);
+	if (has_latency && n->v.count) {
+		table__cell(&r, "%.1f", (double)n->v.lat_sum / n->v.count);
+		table__cell(&r, "%s", class__name(top_val__dominant(&n->v)));
+	} else if (has_latency) {
+		table__cell(&r, "-");
+		table__cell(&r, "-");
+	}
+	table__cell(&r, "%s%s%.*s", prefix, glyph, (int)n->len, n->name);
+	table__row_end(&r);
+	if (n->nchild > 1)
+		qsort(n->child, n->nchild, sizeof(*n->child), callnode__cmp_count);
+	snprintf(next, sizeof(next), "%s%s", strlen(prefix) < 1000 ? prefix : "",
+		 !*glyph	 ? ""
+		 : *glyph == '`' ? "    "
+				 : "|   ");
+	for (i = 0; i < n->nchild; i++)
+		callnode__print(out, &n->child[i], total, has_latency, next,
+				n->nchild == 1	     ? ""
+				: i + 1 == n->nchild ? "`-- "
+						     : "|-- ");
+}
+
+void callpaths__render_tree(FILE *out, const struct callpaths *c, __u64 total, bool has_latency)
+{
+	struct callnode *t = callpaths__tree(c, "", false);
+	size_t i;
+	int k, l;
+
+	fprintf(out, "Call paths, callers first: %llu samples in %llu paths\n",
+		(unsigned long long)c->samples, (unsigned long long)c->npaths);
+	if (!t) {
+		fprintf(out, "  (out of memory)\n");
+		return;
+	}
+	table__header(out, has_latency ? &tree_table : &tree_table_counts);
+	if (t->nchild > 1)
+		qsort(t->child, t->nchild, sizeof(*t->child), callnode__cmp_count);
+	for (i = 0; i < t->nchild; i++)
+		callnode__print(out, &t->child[i], total, has_latency, "", "");
+	for (k = 0; k < 2; k++)
+		for (l = 0; l < CALLPATH_NLOSS; l++)
+			if (c->lost[k][l])
+				fprintf(out, "%llu samples: %s\n",
+					(unsigned long long)c->lost[k][l], loss_frame[k][l]);
+	if (callpaths__unattributed(c))
+		fprintf(out,
+			"%llu samples not attributed: the call-path table was full (raise "
+			"--entries)\n",
+			(unsigned long long)callpaths__unattributed(c));
+	callnode__free(t);
+}
+
+void callpaths__json(struct json *j, const struct callpaths *c)
+{
+	static const char *const loss_key[CALLPATH_NLOSS] = { "collision", "map_full", "other" };
+	size_t n, i;
+	const struct callpath **p = callpaths__sorted(c, &n);
+	unsigned int cls;
+	int k, l;
+
+	json__object_begin(j, "call_paths");
+	json__u64(j, "samples", c->samples);
+	json__u64(j, "paths", c->npaths);
+	json__object_begin(j, "stacks_lost");
+	for (k = 0; k < 2; k++) {
+		json__object_begin(j, k ? "kernel" : "user");
+		for (l = 0; l < CALLPATH_NLOSS; l++)
+			json__u64(j, loss_key[l], c->lost[k][l]);
+		json__object_end(j);
+	}
+	json__object_end(j);
+	json__object_begin(j, "not_attributed");
+	json__u64(j, "table_full", c->full);
+	json__u64(j, "update_failed", c->failed);
+	json__object_end(j);
+	json__u64(j, "spilled", c->spilled);
+	json__array_begin(j, "rows");
+	for (i = 0; i < n; i++) {
+		const char *f = p[i]->folded, *end;
+		char frame[FOLDED_MAX];
+
+		json__object_begin(j, NULL);
+		json__array_begin(j, "frames");
+		while (*f) {
+			end = strchr(f, ';');
+			if (!end)
+				end = f + strlen(f);
+			snprintf(frame, sizeof(frame), "%.*s", (int)(end - f), f);
+			json__string(j, NULL, frame);
+			f = *end ? end + 1 : end;
+		}
+		json__array_end(j);
+		json__u64(j, "samples", p[i]->v.count);
+		json__u64(j, "latency_sum", p[i]->v.lat_sum);
+		json__object_begin(j, "sources");
+		for (cls = 0; cls < LDLAT_NCLASS; cls++)
+			if (p[i]->v.cls[cls])
+				json__u64(j, class__token(cls), p[i]->v.cls[cls]);
+		json__object_end(j);
+		json__object_end(j);
+	}
+	json__array_end(j);
+	json__object_end(j);
+	free(p);
+}

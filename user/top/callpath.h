@@ -1,0 +1,138 @@
+/* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
+/*
+ * callpath.h - ldlat-top --call-graph: the kept samples by call path.  A
+ * path is the process's name, its user frames and its kernel frames, the
+ * outermost caller first, each frame a function name (a kernel one marked
+ * "_[k]", as flame-graph tools mark them); samples of one path share one
+ * entry with their count, latency sum and classes.  A stack that was not
+ * taken (its bucket held by another stack, the stack map full) is a frame
+ * that says so, and is counted: the paths always sum to the samples the
+ * table attributed.  Printed as a caller tree (perf report -g caller's
+ * shape), as folded stacks (one "frame;frame;frame count" line per path,
+ * what flame-graph tools read), in JSON, and drawn as an SVG flame graph
+ * (flamegraph.h).
+ */
+#ifndef LDLAT_CALLPATH_H
+#define LDLAT_CALLPATH_H
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <linux/types.h>
+
+#include "bpf/ldlat.h"
+#include "user/report/json.h"
+#include "user/symbols/symbolize.h"
+
+struct callpath {
+	char *folded; /* frames, outermost first, joined by ';' */
+	struct ldlat_top_val v;
+};
+
+/* Why a stack is missing from a path. */
+enum callpath_loss {
+	CALLPATH_LOST_COLLISION, /* -EEXIST: another stack held its bucket of the stack map */
+	CALLPATH_LOST_FULL,	 /* -ENOMEM: the stack map was full */
+	CALLPATH_LOST_OTHER,	 /* any other error of bpf_get_stackid */
+	CALLPATH_NLOSS,
+};
+
+struct callpaths {
+	void *index; /* tsearch of struct callpath, by folded */
+	__u64 npaths;
+	__u64 samples;		       /* in the paths */
+	__u64 lost[2][CALLPATH_NLOSS]; /* samples whose [0] user, [1] kernel stack is lost */
+	__u64 full, failed;	       /* not attributed: the kernel's table was full */
+	__u64 spilled;		       /* attributed through the spill ring */
+};
+
+void callpaths__init(struct callpaths *c);
+void callpaths__free(struct callpaths *c);
+/* Empties it (after a report). */
+void callpaths__reset(struct callpaths *c);
+
+/*
+ * One stack of a sample: the IPs innermost first, as a stack map or a
+ * PERF_SAMPLE_CALLCHAIN holds them; err below 0 when it was not taken
+ * (bpf_get_stackid's error; -EFAULT: there are no frames of that kind).
+ */
+struct callpath_stack {
+	const __u64 *ips;
+	int n;
+	int err;
+	const __u32 *keys; /* the symbolizer's process key of each IP (NULL: the path's) */
+};
+
+/*
+ * Adds v under the path of process tgid (named comm; NULL: "[pid N]")
+ * whose user and kernel stacks are given, named with z (key: the
+ * symbolizer's process key, the TGID live).  Returns 0 or -ENOMEM.
+ */
+int callpaths__add(struct callpaths *c, struct symbolizer *z, __u32 key, const char *comm,
+		   const struct callpath_stack *user, const struct callpath_stack *kernel,
+		   const struct ldlat_top_val *v);
+
+/* Adds v under a path given as its folded string. Returns 0 or -ENOMEM. */
+int callpaths__add_folded(struct callpaths *c, const char *folded, const struct ldlat_top_val *v);
+
+/* The paths sorted by their folded string; *n of them.  NULL with n 0 when none or no memory. */
+const struct callpath **callpaths__sorted(const struct callpaths *c, size_t *n);
+
+/* The samples not in a path: the kernel's table was full or its update failed. */
+static inline __u64 callpaths__unattributed(const struct callpaths *c)
+{
+	return c->full + c->failed;
+}
+
+/* Stack losses summed: samples with at least one frame saying a stack is lost. */
+__u64 callpaths__lost(const struct callpaths *c, int kernel);
+
+/* What a path's weight is: samples, or their latency sum. */
+enum callpath_weight {
+	CALLPATH_WEIGHT_SAMPLES,
+	CALLPATH_WEIGHT_LATENCY,
+};
+
+static inline __u64 callpath__weight(const struct ldlat_top_val *v, enum callpath_weight w)
+{
+	return w == CALLPATH_WEIGHT_LATENCY ? v->lat_sum : v->count;
+}
+
+/*
+ * Folded stacks: "frame;frame;frame weight" per path, sorted; the samples
+ * not attributed as one line "[not attributed: table full] N".
+ */
+void callpaths__render_folded(FILE *out, const struct callpaths *c, enum callpath_weight w);
+
+/*
+ * The caller tree: from each process down to the frames that took the
+ * samples, percent of 'total' (the kept samples), samples, and with
+ * latency the mean and the leading data source; then the losses.
+ */
+void callpaths__render_tree(FILE *out, const struct callpaths *c, __u64 total, bool has_latency);
+
+/* "call_paths": {...} into an open JSON object. */
+void callpaths__json(struct json *j, const struct callpaths *c);
+
+/*
+ * The paths as a tree of frames (what the caller tree and the flame graph
+ * draw): children sorted by name.
+ */
+struct callnode {
+	const char *name; /* into the paths' folded strings' copies */
+	size_t len;
+	struct ldlat_top_val v; /* this frame and everything it called */
+	struct callnode *child;
+	size_t nchild, cap;
+};
+
+/*
+ * Builds the tree of the paths under a root named root; with unattributed,
+ * the samples not in a path as one more child of the root (a frame that
+ * says so).  Returns NULL when out of memory.
+ */
+struct callnode *callpaths__tree(const struct callpaths *c, const char *root, bool unattributed);
+
+#define CALLPATH_UNATTRIBUTED "[not attributed: table full]"
+void callnode__free(struct callnode *n);
+
+#endif
