@@ -184,6 +184,12 @@ int tool__start(struct tool *t, struct cli *cli, const char *name, const struct 
 			return e;
 	}
 
+	/*
+	 * A command's events are opened before its exec and enabled by it
+	 * (enable_on_exec), so that they count the exec's own faults as perf's
+	 * do; unless a range names a mapping, which exists only after the exec.
+	 */
+	t->run.hold_exec = !range_set__has_mappings(&cli->ranges);
 	e = run__prepare(&t->run, err);
 	if (e)
 		return e;
@@ -216,6 +222,12 @@ int tool__start(struct tool *t, struct cli *cli, const char *name, const struct 
 			return e;
 		t->session_open = true;
 	}
+	if (run__before_exec(&t->run)) {
+		int i;
+
+		for (i = 0; i < t->evlist.nevsel; i++)
+			t->evlist.evsel[i].attr.enable_on_exec = 1;
+	}
 	e = evlist__open(&t->evlist, &t->run.target, err);
 	if (e && tool__user_event(cli, t->evlist.failed_errno))
 		e = err__input(err, e);
@@ -226,11 +238,24 @@ int tool__start(struct tool *t, struct cli *cli, const char *name, const struct 
 		if (e)
 			return e;
 	}
+	/*
+	 * libbpf enables an event as it attaches the program: disabled again
+	 * (the command sleeps until run__exec, so nothing was counted), the
+	 * exec enables it, not the faults of execvp's path search before it
+	 */
+	if (run__before_exec(&t->run) && (e = evlist__disable(&t->evlist))) {
+		err__msg(err, "cannot disable the events until the exec: %s", strerror(-e));
+		return e;
+	}
 	if (hooks && hooks->before_enable) {
 		e = hooks->before_enable(t, hooks->ctx, err);
 		if (e)
 			return e;
 	}
+	/* the exec enables the events; the enable below then does nothing more */
+	e = run__exec(&t->run, err);
+	if (e)
+		return e;
 	e = evlist__enable(&t->evlist);
 	if (e) {
 		err__msg(err, "cannot enable the events: %s", strerror(-e));
