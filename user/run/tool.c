@@ -120,6 +120,7 @@ int tool__start(struct tool *t, struct cli *cli, const char *name, const struct 
 	static const struct tool_opts defaults;
 	const struct tool_hooks *hooks;
 	char notice[2048], why[512], *line, *save = NULL;
+	bool loads_late = false;
 	int e;
 
 	if (!o)
@@ -247,22 +248,31 @@ int tool__start(struct tool *t, struct cli *cli, const char *name, const struct 
 		err__msg(err, "cannot disable the events until the exec: %s", strerror(-e));
 		return e;
 	}
-	if (hooks && hooks->before_enable) {
-		e = hooks->before_enable(t, hooks->ctx, err);
+	/* the --loads counter as well: enabled by the exec when the command waits for it */
+	if (t->loads.active && run__before_exec(&t->run)) {
+		e = loads__start(&t->loads, &t->run.target, true, err);
 		if (e)
 			return e;
+	} else if (t->loads.active) {
+		loads_late = true;
 	}
 	/* the exec enables the events; the enable below then does nothing more */
 	e = run__exec(&t->run, err);
 	if (e)
 		return e;
+	/* the command at its exec stop: its new program's mappings are in /proc */
+	if (hooks && hooks->before_enable) {
+		e = hooks->before_enable(t, hooks->ctx, err);
+		if (e)
+			return e;
+	}
 	e = evlist__enable(&t->evlist);
 	if (e) {
 		err__msg(err, "cannot enable the events: %s", strerror(-e));
 		return e;
 	}
-	if (t->loads.active) {
-		e = loads__start(&t->loads, &t->run.target, err);
+	if (loads_late) {
+		e = loads__start(&t->loads, &t->run.target, false, err);
 		if (e)
 			return e;
 	}
