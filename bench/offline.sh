@@ -99,6 +99,8 @@ out=$(measure_rss "$perf_runs" perf report -i "$file" --stdio --mem-mode --sort 
 read -r prepd_wall prepd_kb <<<"$out"
 out=$(measure_rss "$perf_runs" "$top" --input "$file" --by data --data-by block -n 0) || exit 1
 read -r toprd_wall toprd_kb <<<"$out"
+out=$(measure_rss "$perf_runs" "$top" --input "$file" --by data) || exit 1
+read -r topro_wall topro_kb <<<"$out"
 
 rate() { awk -v n="$samples" -v s="$1" 'BEGIN { if (s <= 0) { printf "-"; exit } r = n / s;
 	if (r >= 1e6) printf "%.1f M", r / 1e6; else printf "%.0f k", r / 1e3 }'; }
@@ -135,7 +137,9 @@ one entry per distinct key, live or offline); a real program's loads fall on far
 
 The same file, the same core, median of $perf_runs runs each, peak resident memory from \`/usr/bin/time -f %M\`
 (the file is mapped: its pages count once read).  Code: one row per (process, function); data: one row
-per (process, cache line), every row printed.
+per (process, cache line), every row printed.  ldlat-top's data table is named and written out to
+\`/tmp\` in sorted runs of 262,144 lines and merged at the end, so its memory does not grow with the
+lines touched.
 
 | reader | wall s | peak RSS MiB | vs perf report (wall) | vs perf report (memory) |
 |---|---:|---:|---:|---:|
@@ -143,4 +147,5 @@ per (process, cache line), every row printed.
 | \`ldlat-top --input --by ip -n 0\` | $topr_wall | $(mib "$topr_kb") | $(ratio2 "$prep_wall" "$topr_wall") | $(ratio2 "$prep_kb" "$topr_kb") |
 | \`perf report --stdio --mem-mode --sort pid,symbol_daddr\` | $prepd_wall | $(mib "$prepd_kb") | 1× | 1× |
 | \`ldlat-top --input --by data --data-by block -n 0\` | $toprd_wall | $(mib "$toprd_kb") | $(ratio2 "$prepd_wall" "$toprd_wall") | $(ratio2 "$prepd_kb" "$toprd_kb") |
+| \`ldlat-top --input --by data\` (a row per variable or mapping, 20 printed) | $topro_wall | $(mib "$topro_kb") | $(ratio2 "$prepd_wall" "$topro_wall") | $(ratio2 "$prepd_kb" "$topro_kb") |
 MD

@@ -9,7 +9,8 @@
  * which cannot be); whose fault an error is (exit 2 or 1); options refused
  * rather than ignored; SIGINT while a tool starts; and what tool__start and
  * tool__teardown leave (no fd, no command) on success and at each failure
- * point.  Needs root (perf events, BPF, cgroups, bpffs).
+ * point; a command's page faults counted from inside its exec, as perf
+ * stat counts them.  Needs root (perf events, BPF, cgroups, bpffs).
  */
 #include <check.h>
 #include <dirent.h>
@@ -1611,6 +1612,124 @@ START_TEST(test_command_signals)
 }
 END_TEST
 
+/* ---- a command's faults counted from inside its exec, as perf stat counts them ---- */
+
+static const char *const exec_cmds[] = {
+	"/bin/true",
+	"python3 -c pass",
+	"sort /tmp/ldlat-run-sort.txt",
+};
+
+/* The first "NAME":N in s, or -1. */
+static long json_count(const char *s, const char *name)
+{
+	char key[64];
+	const char *p;
+
+	snprintf(key, sizeof(key), "\"%s\":", name);
+	p = s ? strstr(s, key) : NULL;
+	return p ? strtol(p + strlen(key), NULL, 10) : -1;
+}
+
+/* The environment both perf and the tools are started with (env -i). */
+static void base_env(char *buf, size_t len)
+{
+	snprintf(buf, len, "PATH=/usr/local/bin:/usr/bin:/bin HOME=%s LANG=C PYTHONHASHSEED=0",
+		 getenv("HOME") ? getenv("HOME") : "/");
+}
+
+/*
+ * The environment perf gives its command (it adds PERF_BUILDID_DIR, PREFIX
+ * and perf-core to PATH): the tools are started with it, so that the
+ * command's stack holds the same bytes under both.
+ */
+static void perf_child_env(char *buf, size_t len)
+{
+	char base[512], *out = NULL, *line, *save = NULL;
+	size_t n = 0;
+
+	base_env(base, sizeof(base));
+	ck_assert_int_eq(sh(&out, NULL,
+			    "env -i %s perf stat -e page-faults -- /usr/bin/env 2>/dev/null", base),
+			 0);
+	buf[0] = '\0';
+	for (line = strtok_r(out, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		ck_assert_msg(!strchr(line, '\'') && n + strlen(line) + 4 < len, "%s", line);
+		n += (size_t)snprintf(buf + n, len - n, "'%s' ", line);
+	}
+	free(out);
+}
+
+/* perf stat's page-fault count of cmd (setarch -R: the same layout every run), or -1. */
+static long perf_stat_faults(const char *cmd)
+{
+	char base[512], *out = NULL, *err = NULL;
+	long n = -1;
+
+	base_env(base, sizeof(base));
+	if (sh(&out, &err, "env -i %s setarch -R perf stat -x, -e page-faults -- %s", base, cmd) ==
+		    0 &&
+	    err)
+		sscanf(err, "%ld,", &n);
+	free(out);
+	free(err);
+	return n;
+}
+
+/* A tool's count of cmd: what its JSON report says in key, or -1. */
+static long tool_faults(const char *tool, const char *key, const char *env, const char *cmd)
+{
+	char *out = NULL;
+	long n = -1;
+
+	if (sh(&out, NULL, "env -i %s setarch -R %s --source page-faults --format json -- %s", env,
+	       build_path(tool), cmd) == 0)
+		n = json_count(out, key);
+	free(out);
+	return n;
+}
+
+/*
+ * The events are opened on the command before its exec and enabled by it,
+ * so the faults the kernel takes inside execve (the new stack, the bss) are
+ * counted, and none of execvp's before it: ldlat-hist and ldlat-top count
+ * what perf stat counts, exactly.  The same layout for all: address-space
+ * randomization off (setarch -R) and the same environment (perf's
+ * command's).  A run whose perf stat counts before and after differ (python
+ * varies by a few faults from run to run) is run again.
+ */
+START_TEST(test_exec_faults_as_perf_stat)
+{
+	const char *cmd = exec_cmds[_i];
+	long before = -1, hist = -1, top = -1, after = -2;
+	char env[2048];
+	int attempt;
+
+	perf_child_env(env, sizeof(env));
+
+	ck_assert_int_eq(sh(NULL, NULL,
+			    "seq 1000 | sed 's/^/line /' | shuf --random-source=/dev/zero > "
+			    "/tmp/ldlat-run-sort.txt"),
+			 0);
+	for (attempt = 0; attempt < 5; attempt++) {
+		before = perf_stat_faults(cmd);
+		hist = tool_faults("ldlat-hist", "seen", env, cmd);
+		top = tool_faults("ldlat-top", "kept", env, cmd);
+		after = perf_stat_faults(cmd);
+		ck_assert_msg(before > 0 && after > 0, "perf stat -- %s gave no count", cmd);
+		if (before == after && hist == before && top == before)
+			break;
+		fprintf(stderr, "test: %s: perf stat %ld, %ld; ldlat-hist %ld; ldlat-top %ld\n",
+			cmd, before, after, hist, top);
+	}
+	unlink("/tmp/ldlat-run-sort.txt");
+	ck_assert_msg(hist == before && top == before && before == after,
+		      "%s: perf stat %ld then %ld, ldlat-hist %ld, ldlat-top %ld page faults", cmd,
+		      before, after, hist, top);
+	assert_nothing_left();
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("run");
@@ -1659,6 +1778,11 @@ int main(void)
 	tcase_add_test(tc, test_sigint_while_starting);
 	tcase_add_test(tc, test_command_signals);
 	tcase_add_loop_test(tc, test_other_signals, 0, 2 * ARRAY_SIZE(teardown_signals));
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("exec");
+	tcase_set_timeout(tc, 180);
+	tcase_add_loop_test(tc, test_exec_faults_as_perf_stat, 0, ARRAY_SIZE(exec_cmds));
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("sigkill");

@@ -1197,6 +1197,98 @@ START_TEST(test_input_recorded_unprivileged)
 }
 END_TEST
 
+/* ---- a data table larger than ldlat-top holds at once -------------------------- */
+
+#define RUNS_ANON  0x7e0000000000ull
+#define RUNS_LINES (5 * OFFTOP_DATA_WINDOW / 2) /* lines touched once: three windows */
+
+/* Samples with i a multiple of k, i < n. */
+static __u64 multiples(__u64 n, __u64 k)
+{
+	return (n - 1) / k + 1;
+}
+
+/*
+ * Processes 4000 and 4001 (one program) share an anonymous mapping: 4000
+ * touches RUNS_LINES lines once each, from offset 1024 on; between them
+ * line 0 is touched by both (every 700th and 900th sample) and line 64 by
+ * 4001 (every 1100th), so both hot lines have samples in every window.
+ */
+static void write_runs(const char *path)
+{
+	struct pw_event ev;
+	struct pw w;
+	__u64 i, t = 200;
+
+	pw_mem_loads_event(&ev, 100);
+	ck_assert_int_eq(pw_open(&w, path, &ev, 1, false), 0);
+	pw_comm(&w, 4000, 4000, "ldlat-runs", 100);
+	pw_mmap2(&w, 4000, RUNS_ANON, 1ull << 30, 0, "//anon", 110);
+	pw_comm(&w, 4001, 4001, "ldlat-runs", 120);
+	pw_mmap2(&w, 4001, RUNS_ANON, 1ull << 30, 0, "//anon", 130);
+	for (i = 0; i < RUNS_LINES; i++) {
+		sample(&w, 4000, t++, 0x1000, RUNS_ANON + 1024 + 64 * i, 100, GEN_04);
+		if (i % 700 == 0)
+			sample(&w, 4000, t++, 0x1000, RUNS_ANON, 100, GEN_04);
+		if (i % 900 == 0)
+			sample(&w, 4001, t++, 0x1000, RUNS_ANON + 8, 100, GEN_04);
+		if (i % 1100 == 0)
+			sample(&w, 4001, t++, 0x1000, RUNS_ANON + 64, 100, GEN_04);
+	}
+	ck_assert_int_eq(pw_close(&w), 0);
+}
+
+/*
+ * The data table is named and written out a window of OFFTOP_DATA_WINDOW
+ * lines at a time, and the windows merged: every line's count exact (the
+ * hot lines' samples are spread over all windows and two processes), the
+ * lines per object and the totals exact, in bounded memory.
+ */
+START_TEST(test_input_data_runs)
+{
+	const char *path = tmp("runs.data");
+	__u64 h1 = multiples(RUNS_LINES, 700) + multiples(RUNS_LINES, 900),
+	      h2 = multiples(RUNS_LINES, 1100), total = RUNS_LINES + h1 + h2;
+	char *out, *err, expr[512];
+
+	write_runs(path);
+	ck_assert_int_eq(top_input(path, &out, &err, "--by", "data", "--data-by", "block", "-n",
+				   "3", "--format", "json", NULL),
+			 0);
+	snprintf(expr, sizeof(expr),
+		 ".data.samples == %llu and .data.rows_total == %llu and .counters.kept == %llu "
+		 "and ([.data.rows[] | [.samples, .offset]] == [[%llu, 0], [%llu, 64], [1, 1024]])",
+		 (unsigned long long)total, (unsigned long long)RUNS_LINES + 2,
+		 (unsigned long long)total, (unsigned long long)h1, (unsigned long long)h2);
+	ck_assert_msg(jq_true(out, expr), "%s\n%s", expr, err);
+	free(out);
+	free(err);
+	ck_assert_int_eq(top_input(path, &out, &err, "--by", "data", "--format", "json", NULL), 0);
+	snprintf(expr, sizeof(expr),
+		 "[.data.rows[] | [.samples, .blocks, .hottest_offset]] == [[%llu, %llu, 0]]",
+		 (unsigned long long)total, (unsigned long long)RUNS_LINES + 2);
+	ck_assert_msg(jq_true(out, expr), "%s\n%s", expr, out);
+	free(out);
+	free(err);
+	/* text: the rows past -n, summed */
+	ck_assert_int_eq(
+		top_input(path, &out, &err, "--by", "data", "--data-by", "block", "-n", "2", NULL),
+		0);
+	snprintf(expr, sizeof(expr), "%llu", (unsigned long long)RUNS_LINES);
+	ck_assert_msg(strstr(out, "... ") && strstr(out, expr), "%s", out);
+	free(out);
+	free(err);
+	/* the peak: the window, not the file's RUNS_LINES lines */
+	ck_assert_int_eq(sh(&out, NULL,
+			    "/usr/bin/time -f %%M %s --input %s --by data --data-by block "
+			    ">/dev/null 2>%s && tail -1 %s",
+			    top(), path, tmp("runs.rss"), tmp("runs.rss")),
+			 0);
+	ck_assert_msg(atol(out) < 160 * 1024, "peak RSS %s KiB", out);
+	free(out);
+}
+END_TEST
+
 void top_input_tcases(Suite *s, bool root)
 {
 	TCase *tc = tcase_create("input");
@@ -1211,6 +1303,7 @@ void top_input_tcases(Suite *s, bool root)
 	tcase_add_test(tc, test_input_filters_and_sort);
 	tcase_add_loop_test(tc, test_input_exec_and_remap, 0, 4);
 	tcase_add_test(tc, test_input_one_entry_across_images);
+	tcase_add_test(tc, test_input_data_runs);
 	tcase_add_loop_test(tc, test_input_build_ids, 0, 3);
 	tcase_add_test(tc, test_input_other_kernel);
 	tcase_add_test(tc, test_input_this_kernel);

@@ -17,50 +17,98 @@
 #define SYS_pidfd_open 434
 #endif
 
-int command__start(struct command *cmd, char *const argv[], struct err *err)
+/*
+ * The child: tied to the tool, traced (its exec stops it), it waits until the
+ * tool writes to go (or closes it) and execs; its errno goes back on errfd.
+ */
+static void command__child(int gofd, int errfd, pid_t tool, char *const argv[])
 {
-	int pipefd[2], child_errno = 0, st;
-	pid_t tool = getpid();
+	int child_errno;
 	ssize_t n;
+	char c;
+
+	signals__child();
+	/*
+	 * the command dies with the tool, even of SIGKILL: nothing samples
+	 * it then, and a breakpoint the tool set would be left in it
+	 */
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL) || getppid() != tool)
+		_exit(127); /* the tool died before it could be tied to it */
+	while ((n = read(gofd, &c, 1)) < 0 && errno == EINTR)
+		;
+	if (n != 1)
+		_exit(127); /* the tool gave up before the exec */
+	/* the parent sees the exec as a SIGTRAP stop, before the first instruction */
+	if (ptrace(PTRACE_TRACEME, 0, NULL, NULL) == 0)
+		execvp(argv[0], argv);
+	child_errno = errno;
+	if (write(errfd, &child_errno, sizeof(child_errno)) < 0)
+		_exit(127);
+	_exit(127);
+}
+
+int command__fork(struct command *cmd, char *const argv[], struct err *err)
+{
+	int errpipe[2], gopipe[2];
+	pid_t tool = getpid();
 
 	memset(cmd, 0, sizeof(*cmd));
-	cmd->pidfd = -1;
-	if (pipe2(pipefd, O_CLOEXEC)) {
+	cmd->pidfd = cmd->go_fd = cmd->err_fd = -1;
+	if (pipe2(errpipe, O_CLOEXEC)) {
 		err__msg(err, "pipe: %s", strerror(errno));
+		return -errno;
+	}
+	if (pipe2(gopipe, O_CLOEXEC)) {
+		err__msg(err, "pipe: %s", strerror(errno));
+		close(errpipe[0]);
+		close(errpipe[1]);
 		return -errno;
 	}
 	cmd->pid = fork();
 	if (cmd->pid < 0) {
-		err__msg(err, "cannot fork to run '%s': %s", argv[0], strerror(errno));
-		close(pipefd[0]);
-		close(pipefd[1]);
-		return -errno;
+		int e = errno;
+
+		err__msg(err, "cannot fork to run '%s': %s", argv[0], strerror(e));
+		close(errpipe[0]);
+		close(errpipe[1]);
+		close(gopipe[0]);
+		close(gopipe[1]);
+		return -e;
 	}
 	if (cmd->pid == 0) {
-		close(pipefd[0]);
-		signals__child();
-		/*
-		 * the command dies with the tool, even of SIGKILL: nothing samples
-		 * it then, and a breakpoint the tool set would be left in it
-		 */
-		if (prctl(PR_SET_PDEATHSIG, SIGKILL) || getppid() != tool)
-			_exit(127); /* the tool died before it could be tied to it */
-		/* the parent sees the exec as a SIGTRAP stop, before the first instruction */
-		if (ptrace(PTRACE_TRACEME, 0, NULL, NULL) == 0)
-			execvp(argv[0], argv);
-		child_errno = errno;
-		if (write(pipefd[1], &child_errno, sizeof(child_errno)) < 0)
-			_exit(127);
-		_exit(127);
+		close(errpipe[0]);
+		close(gopipe[1]);
+		command__child(gopipe[0], errpipe[1], tool, argv);
 	}
-	close(pipefd[1]);
-	while ((n = read(pipefd[0], &child_errno, sizeof(child_errno))) < 0 && errno == EINTR)
+	close(errpipe[1]);
+	close(gopipe[0]);
+	cmd->go_fd = gopipe[1];
+	cmd->err_fd = errpipe[0];
+	cmd->held = true;
+	return 0;
+}
+
+int command__exec(struct command *cmd, const char *name, struct err *err)
+{
+	int child_errno = 0, st;
+	ssize_t n;
+	char c = 1;
+
+	if (!cmd->held)
+		return err__set(err, -EINVAL, "'%s' is not waiting for its exec", name);
+	cmd->held = false;
+	while ((n = write(cmd->go_fd, &c, 1)) < 0 && errno == EINTR)
 		;
-	close(pipefd[0]);
+	close(cmd->go_fd);
+	cmd->go_fd = -1;
+	while ((n = read(cmd->err_fd, &child_errno, sizeof(child_errno))) < 0 && errno == EINTR)
+		;
+	close(cmd->err_fd);
+	cmd->err_fd = -1;
 	if (n == sizeof(child_errno)) {
 		waitpid(cmd->pid, &st, 0);
 		cmd->reaped = true;
-		err__msg(err, "cannot run '%s': %s", argv[0], strerror(child_errno));
+		err__msg(err, "cannot run '%s': %s", name, strerror(child_errno));
 		return -child_errno;
 	}
 	/* exec succeeded (the pipe closed on exec): wait for the stop it caused */
@@ -69,7 +117,7 @@ int command__start(struct command *cmd, char *const argv[], struct err *err)
 	if (!WIFSTOPPED(st)) {
 		cmd->reaped = true;
 		cmd->status = st;
-		return err__set(err, -ECHILD, "'%s' ended before it could be watched", argv[0]);
+		return err__set(err, -ECHILD, "'%s' ended before it could be watched", name);
 	}
 	cmd->traced = true;
 	/* while traced (run to its entry, int3 in its text), the tracer's death kills it */
@@ -83,6 +131,13 @@ int command__start(struct command *cmd, char *const argv[], struct err *err)
 		return -e;
 	}
 	return 0;
+}
+
+int command__start(struct command *cmd, char *const argv[], struct err *err)
+{
+	int e = command__fork(cmd, argv, err);
+
+	return e ? e : command__exec(cmd, argv[0], err);
 }
 
 int command__resume(struct command *cmd)
@@ -122,6 +177,12 @@ void command__stop(struct command *cmd)
 {
 	int i;
 
+	if (cmd->go_fd >= 0)
+		close(cmd->go_fd); /* a child still waiting for its exec exits */
+	if (cmd->err_fd >= 0)
+		close(cmd->err_fd);
+	cmd->go_fd = cmd->err_fd = -1;
+	cmd->held = false;
 	if (cmd->pid <= 0 || cmd->reaped)
 		goto out;
 	/* a traced, stopped child would not act on SIGTERM until let go */

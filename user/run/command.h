@@ -20,6 +20,9 @@ struct command {
 	pid_t pid;
 	int pidfd;   /* readable once it exits */
 	bool traced; /* stopped at exec, not yet let go */
+	bool held;   /* forked, waiting for command__exec */
+	int go_fd;   /* held: written to let it exec */
+	int err_fd;  /* held: its exec's errno, or EOF once the exec succeeded */
 	bool reaped;
 	int status; /* wait status, once reaped */
 };
@@ -30,6 +33,16 @@ struct command {
  * command does not exist), nothing left running.
  */
 int command__start(struct command *cmd, char *const argv[], struct err *err);
+
+/*
+ * command__start in two steps: command__fork leaves the child waiting before
+ * its exec (its PID known, so that events can be opened on it with
+ * enable_on_exec and count the faults of the exec itself, as perf does);
+ * command__exec lets it exec and waits for the stop.  A held command that is
+ * stopped instead exits without running anything.
+ */
+int command__fork(struct command *cmd, char *const argv[], struct err *err);
+int command__exec(struct command *cmd, const char *name, struct err *err);
 
 /* Lets the stopped command run.  Returns 0 or -errno. */
 int command__resume(struct command *cmd);

@@ -60,9 +60,9 @@ const char *loads__event(const struct loads *l)
 	return l->counting.nev ? l->counting.ev[0].spec.name : "";
 }
 
-int loads__start(struct loads *l, const struct target *target, struct err *err)
+int loads__start(struct loads *l, const struct target *target, bool on_exec, struct err *err)
 {
-	int e = counting__probe(&l->counting, target, err);
+	int e = counting__probe(&l->counting, target, err), i;
 
 	if (e)
 		return e;
@@ -70,9 +70,11 @@ int loads__start(struct loads *l, const struct target *target, struct err *err)
 		return err__set(err, -EOPNOTSUPP, "--loads: %s cannot be counted here: %s",
 				loads__event(l), l->counting.ev[0].reason);
 	e = counting__plan(&l->counting, err);
+	for (i = 0; on_exec && i < l->counting.nev; i++)
+		l->counting.ev[i].spec.attr.enable_on_exec = 1;
 	if (!e)
 		e = counting__open(&l->counting, -1, target, err);
-	if (!e)
+	if (!e && !on_exec)
 		e = counting__enable(&l->counting, -1);
 	return e;
 }

@@ -34,8 +34,12 @@ struct loads {
  */
 int loads__init(struct loads *l, const char *spec, const char *config, struct err *err);
 
-/* Opens it on the target and enables it.  Returns 0 or -errno with a sentence. */
-int loads__start(struct loads *l, const struct target *target, struct err *err);
+/*
+ * Opens it on the target and enables it; with on_exec, the target's exec
+ * enables it (a command waiting before its exec).  Returns 0 or -errno with a
+ * sentence.
+ */
+int loads__start(struct loads *l, const struct target *target, bool on_exec, struct err *err);
 
 /* Reads it into total (it goes on counting).  Returns 0 or -errno. */
 int loads__read(struct loads *l);

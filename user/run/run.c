@@ -33,7 +33,10 @@ int run__prepare(struct run *r, struct err *err)
 	int e;
 
 	if (cli->target.argv) {
-		e = command__start(&r->cmd, cli->target.argv, err);
+		if (r->hold_exec)
+			e = command__fork(&r->cmd, cli->target.argv, err);
+		else
+			e = command__start(&r->cmd, cli->target.argv, err);
 		if (e)
 			return e == -ENOENT || e == -EACCES || e == -ENOEXEC ? -EINVAL : e;
 		r->has_cmd = true;
@@ -47,12 +50,30 @@ int run__prepare(struct run *r, struct err *err)
 	return 0;
 }
 
+int run__exec(struct run *r, struct err *err)
+{
+	int e;
+
+	if (!run__before_exec(r))
+		return 0;
+	e = command__exec(&r->cmd, r->cli->target.argv[0], err);
+	return e == -ENOENT || e == -EACCES || e == -ENOEXEC ? -EINVAL : e;
+}
+
+bool run__before_exec(const struct run *r)
+{
+	return r->has_cmd && r->cmd.held;
+}
+
 int run__go(struct run *r, struct err *err)
 {
 	int e;
 
 	if (!r->has_cmd)
 		return 0;
+	e = run__exec(r, err);
+	if (e)
+		return e;
 	e = command__resume(&r->cmd);
 	if (e)
 		err__msg(err, "cannot let '%s' run: %s", r->cli->target.argv[0], strerror(-e));

@@ -23,6 +23,7 @@ struct run {
 	int sigfd;
 	struct command cmd;
 	bool has_cmd;
+	bool hold_exec; /* run__prepare leaves the command before its exec: run__exec */
 	struct target target;
 	bool target_built;
 	pid_t *procs; /* the -p processes */
@@ -42,6 +43,18 @@ int run__signals(struct run *r, struct err *err);
  * run, a PID or cgroup that is not there).
  */
 int run__prepare(struct run *r, struct err *err);
+
+/*
+ * With hold_exec, run__prepare forks the command but leaves it waiting
+ * before its exec, so that the events opened on it with enable_on_exec count
+ * from inside the exec, as perf's do; run__exec lets it exec and waits for
+ * the stop (nothing to do otherwise).  Returns 0 or -errno with a sentence
+ * in err (-EINVAL for a command that cannot be run).
+ */
+int run__exec(struct run *r, struct err *err);
+
+/* Whether the command waits before its exec (run__exec not yet called). */
+bool run__before_exec(const struct run *r);
 
 /* Lets the command run (nothing to do without one). */
 int run__go(struct run *r, struct err *err);

@@ -120,6 +120,7 @@ int tool__start(struct tool *t, struct cli *cli, const char *name, const struct 
 	static const struct tool_opts defaults;
 	const struct tool_hooks *hooks;
 	char notice[2048], why[512], *line, *save = NULL;
+	bool loads_late = false;
 	int e;
 
 	if (!o)
@@ -184,6 +185,12 @@ int tool__start(struct tool *t, struct cli *cli, const char *name, const struct 
 			return e;
 	}
 
+	/*
+	 * A command's events are opened before its exec and enabled by it
+	 * (enable_on_exec), so that they count the exec's own faults as perf's
+	 * do; unless a range names a mapping, which exists only after the exec.
+	 */
+	t->run.hold_exec = !range_set__has_mappings(&cli->ranges);
 	e = run__prepare(&t->run, err);
 	if (e)
 		return e;
@@ -216,6 +223,12 @@ int tool__start(struct tool *t, struct cli *cli, const char *name, const struct 
 			return e;
 		t->session_open = true;
 	}
+	if (run__before_exec(&t->run)) {
+		int i;
+
+		for (i = 0; i < t->evlist.nevsel; i++)
+			t->evlist.evsel[i].attr.enable_on_exec = 1;
+	}
 	e = evlist__open(&t->evlist, &t->run.target, err);
 	if (e && tool__user_event(cli, t->evlist.failed_errno))
 		e = err__input(err, e);
@@ -226,6 +239,28 @@ int tool__start(struct tool *t, struct cli *cli, const char *name, const struct 
 		if (e)
 			return e;
 	}
+	/*
+	 * libbpf enables an event as it attaches the program: disabled again
+	 * (the command sleeps until run__exec, so nothing was counted), the
+	 * exec enables it, not the faults of execvp's path search before it
+	 */
+	if (run__before_exec(&t->run) && (e = evlist__disable(&t->evlist))) {
+		err__msg(err, "cannot disable the events until the exec: %s", strerror(-e));
+		return e;
+	}
+	/* the --loads counter as well: enabled by the exec when the command waits for it */
+	if (t->loads.active && run__before_exec(&t->run)) {
+		e = loads__start(&t->loads, &t->run.target, true, err);
+		if (e)
+			return e;
+	} else if (t->loads.active) {
+		loads_late = true;
+	}
+	/* the exec enables the events; the enable below then does nothing more */
+	e = run__exec(&t->run, err);
+	if (e)
+		return e;
+	/* the command at its exec stop: its new program's mappings are in /proc */
 	if (hooks && hooks->before_enable) {
 		e = hooks->before_enable(t, hooks->ctx, err);
 		if (e)
@@ -236,8 +271,8 @@ int tool__start(struct tool *t, struct cli *cli, const char *name, const struct 
 		err__msg(err, "cannot enable the events: %s", strerror(-e));
 		return e;
 	}
-	if (t->loads.active) {
-		e = loads__start(&t->loads, &t->run.target, err);
+	if (loads_late) {
+		e = loads__start(&t->loads, &t->run.target, false, err);
 		if (e)
 			return e;
 	}

@@ -24,7 +24,10 @@ struct run_info;
 struct tool_hooks {
 	/* the tool's part of t->cfg (t->src is known), before the program is loaded */
 	int (*configure)(struct tool *t, void *ctx, struct err *err);
-	/* events open and attached, not yet enabled; a command still stopped at its exec */
+	/*
+	 * events open and attached, not yet enabled (a command's: already by its
+	 * exec); a command still stopped at its exec
+	 */
 	int (*before_enable)(struct tool *t, void *ctx, struct err *err);
 	void *ctx;
 };

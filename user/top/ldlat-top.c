@@ -588,8 +588,10 @@ static int top_emit(struct printer *p, void *ctx, struct err *err)
 	if (top->args->by & TOP_BY_IP)
 		e = top_rows__ip(&ip, &top->ip, &top->z, &top->early_ip);
 	if (!e && (top->args->by & TOP_BY_DATA))
-		e = top_rows__data(&data, &top->data, &top->z, top->args->shift, top->args->data_by,
-				   &top->early_data);
+		e = top_rows__data_runs(
+			&data, &top->data, &top->z, top->args->shift, top->args->data_by,
+			&top->early_data, top->file ? &top->file->data_runs : NULL,
+			top->args->nrows > 0 ? (size_t)top->args->nrows : 0, top->args->sort);
 	if (e) {
 		err__msg(err, "out of memory");
 		goto out;

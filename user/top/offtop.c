@@ -672,7 +672,8 @@ static int offtop__cached_kallsyms(struct offtop *t, struct kallsyms *k, char *p
 }
 
 /* Decides where kernel addresses are named from, once, when some sample has one. */
-static void offtop__kernel(struct offtop *t)
+/* How kernel addresses are named; before the first run, whether any is met yet or not. */
+static void offtop__kernel(struct offtop *t, bool force)
 {
 	struct symbolizer *z = t->z;
 	struct kallsyms k = {};
@@ -680,7 +681,7 @@ static void offtop__kernel(struct offtop *t)
 	__u64 now;
 	int same;
 
-	if (t->kernel_checked || !t->kernel_samples)
+	if (t->kernel_checked || (!t->kernel_samples && !force))
 		return;
 	t->kernel_checked = true;
 	same = offtop__same_kernel(t, why, sizeof(why));
@@ -834,6 +835,18 @@ static int offtop__run(struct offtop *t, struct snapshot *snap, struct err *err)
 		s.tgid = offtop__key(t, tgid, at, s.addr);
 		if (top_tables__add(NULL, t->data, cfg, &s, cls))
 			goto nomem;
+		/* a table of millions of lines: named and written out a window at a time */
+		if (t->data && t->data->n >= OFFTOP_DATA_WINDOW) {
+			offtop__kernel(t, true);
+			e = top_runs__spill(&t->data_runs, t->data, t->z, cfg->top_shift);
+			if (e) {
+				progress__end(&prog);
+				return err__set(
+					err, e,
+					"cannot write the data table to a temporary file: %s",
+					strerror(-e));
+			}
+		}
 		if (t->paths && offtop__callpath(t, &ps, tgid, at, &s, cls))
 			goto nomem;
 	}
@@ -856,11 +869,14 @@ int offtop__read(void *ctx, struct snapshot *snap, struct err *err)
 		top_table__reset(t->ip);
 	if (t->data)
 		top_table__reset(t->data);
+	top_runs__free(&t->data_runs);
 	if (t->paths)
 		callpaths__reset(t->paths);
 	e = offtop__run(t, snap, err);
 	if (!e)
-		offtop__kernel(t);
+		offtop__kernel(t, false);
+	if (!t->kernel_samples)
+		t->kernel_note[0] = '\0'; /* a window named early: nothing kernel to note */
 	clock_gettime(CLOCK_REALTIME, &snap->taken);
 	return e;
 }
@@ -966,6 +982,7 @@ static void timeline__free(void *p)
 
 void offtop__close(struct offtop *t)
 {
+	top_runs__free(&t->data_runs);
 	tdestroy(t->timelines, timeline__free);
 	tdestroy(t->build_ids, free);
 	tdestroy(t->mismatched, free);

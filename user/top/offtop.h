@@ -52,6 +52,7 @@
 #include "user/symbols/procmaps.h"
 #include "user/symbols/symbolize.h"
 #include "user/top/callpath.h"
+#include "user/top/topreport.h"
 #include "user/top/toptable.h"
 
 /* Image keys start here: above every PID Linux gives (PID_MAX_LIMIT is 2^22). */
@@ -96,7 +97,11 @@ struct offtop {
 	unsigned char kernel_id[20]; /* the file's kernel build ID (HEADER_BUILD_ID) */
 	int kernel_id_len;
 	char kernel_note[1024]; /* how kernel addresses are named, when not from /proc/kallsyms */
+	struct top_runs data_runs; /* the data table, named in windows of OFFTOP_DATA_WINDOW keys */
 };
+
+/* Keys the data table holds before they are named and written out as a run. */
+#define OFFTOP_DATA_WINDOW (1u << 18)
 
 /*
  * Opens the file as ldlat-hist --input does (events, -a, -p, filters: see

@@ -72,6 +72,9 @@ static void top_rows__fold(struct top_rows *rows, bool offset, bool blocks)
 		if (k && !row__cmp_key(&rows->r[k - 1], r, offset)) {
 			dst = &rows->r[k - 1];
 			top_val__add(&dst->v, &r->v);
+			/* the lowest: the same whatever order the rows came in */
+			if (r->start < dst->start)
+				dst->start = r->start;
 			if (blocks) {
 				dst->blocks++;
 				if (r->hot > dst->hot) {
@@ -86,6 +89,8 @@ static void top_rows__fold(struct top_rows *rows, bool offset, bool blocks)
 	}
 	rows->n = k;
 }
+
+static int row__cmp_sort(const void *a, const void *b, void *arg);
 
 typedef void (*resolve_fn)(struct symbolizer *z, __u32 tgid, __u64 addr, __u64 len,
 			   struct sym *out);
@@ -212,6 +217,324 @@ int top_rows__data(struct top_rows *rows, const struct top_table *t, struct symb
 		for (size_t i = 0; i < rows->n; i++)
 			rows->r[i].blocks = 1;
 	return 0;
+}
+
+/* ---- a data table in runs ------------------------------------------------ */
+
+/* A block row as a run holds it, its name and DSO after it. */
+struct run_rec {
+	__s64 offset;
+	__u64 start;
+	struct ldlat_top_val v;
+	__u32 kind;
+	__u32 kernel;
+	__u32 name_len, where_len;
+};
+
+static int run__write(FILE *f, const struct top_row *r)
+{
+	struct run_rec h = {
+		.offset = r->offset,
+		.start = r->start,
+		.v = r->v,
+		.kind = (__u32)r->kind,
+		.kernel = r->kernel,
+		.name_len = (__u32)strlen(r->name),
+		.where_len = (__u32)strlen(r->where),
+	};
+
+	if (fwrite(&h, sizeof(h), 1, f) != 1 || fwrite(r->name, 1, h.name_len, f) != h.name_len ||
+	    fwrite(r->where, 1, h.where_len, f) != h.where_len)
+		return -EIO;
+	return 0;
+}
+
+/* The next row of a run: 1, 0 at its end, or -errno. */
+static int run__read(FILE *f, struct top_row *r)
+{
+	struct run_rec h;
+
+	memset(r, 0, sizeof(*r));
+	if (fread(&h, sizeof(h), 1, f) != 1)
+		return ferror(f) ? -EIO : 0;
+	r->name = malloc(h.name_len + 1);
+	r->where = malloc(h.where_len + 1);
+	if (!r->name || !r->where) {
+		top_row__free(r);
+		return -ENOMEM;
+	}
+	if (fread(r->name, 1, h.name_len, f) != h.name_len ||
+	    fread(r->where, 1, h.where_len, f) != h.where_len) {
+		top_row__free(r);
+		return -EIO;
+	}
+	r->name[h.name_len] = r->where[h.where_len] = '\0';
+	r->offset = h.offset;
+	r->start = h.start;
+	r->v = h.v;
+	r->kind = (enum sym_kind)h.kind;
+	r->kernel = h.kernel;
+	return 1;
+}
+
+int top_runs__spill(struct top_runs *runs, struct top_table *t, struct symbolizer *z, __u32 shift)
+{
+	__u64 full = t->full, failed = t->failed, spilled = t->spilled, resident = t->resident;
+	struct top_rows rows;
+	FILE **grown, *f;
+	size_t i;
+	int e;
+
+	grown = realloc(runs->f, (runs->n + 1) * sizeof(*runs->f));
+	if (!grown)
+		return -ENOMEM;
+	runs->f = grown;
+	e = top_rows__build(&rows, t, z, symbolizer__data, 1ull << shift, NULL);
+	if (e)
+		return e;
+	top_rows__fold(&rows, true, false);
+	f = tmpfile();
+	if (!f) {
+		e = -errno;
+		top_rows__free(&rows);
+		return e;
+	}
+	for (i = 0; i < rows.n && !e; i++)
+		e = run__write(f, &rows.r[i]);
+	if (!e && fflush(f))
+		e = -errno;
+	runs->rows += rows.n;
+	top_rows__free(&rows);
+	if (e) {
+		fclose(f);
+		return e;
+	}
+	runs->f[runs->n++] = f;
+	top_table__reset(t);
+	t->full = full;
+	t->failed = failed;
+	t->spilled = spilled;
+	t->resident = resident;
+	return 0;
+}
+
+void top_runs__free(struct top_runs *runs)
+{
+	size_t i;
+
+	for (i = 0; i < runs->n; i++)
+		fclose(runs->f[i]);
+	free(runs->f);
+	memset(runs, 0, sizeof(*runs));
+}
+
+struct merge {
+	struct top_rows *rows;
+	size_t cap;
+	enum top_data_by by;
+	size_t keep;
+	enum top_sort sort;
+};
+
+static int merge__append(struct merge *m, struct top_row *b)
+{
+	struct top_rows *rows = m->rows;
+
+	if (rows->n == m->cap) {
+		size_t cap = m->cap ? m->cap * 2 : 1024;
+		struct top_row *r = realloc(rows->r, cap * sizeof(*r));
+
+		if (!r)
+			return -ENOMEM;
+		rows->r = r;
+		m->cap = cap;
+	}
+	rows->r[rows->n++] = *b;
+	return 0;
+}
+
+/* Keeps the keep first rows in sort order; counts the others. */
+static void merge__prune(struct merge *m, size_t keep)
+{
+	struct top_rows *rows = m->rows;
+	size_t i;
+
+	if (rows->n <= keep)
+		return;
+	qsort_r(rows->r, rows->n, sizeof(*rows->r), row__cmp_sort, &m->sort);
+	for (i = keep; i < rows->n; i++) {
+		rows->pruned++;
+		rows->pruned_count += rows->r[i].v.count;
+		top_row__free(&rows->r[i]);
+	}
+	rows->n = keep;
+}
+
+/* One block, every count of it merged: into its object's row, or a row of its own. */
+static int merge__block(struct merge *m, struct top_row *b)
+{
+	struct top_rows *rows = m->rows;
+	struct top_row *dst;
+	int e;
+
+	rows->total += b->v.count;
+	b->blocks = 1;
+	b->hot = b->v.count;
+	if (m->by == TOP_DATA_OBJECT) {
+		dst = rows->n ? &rows->r[rows->n - 1] : NULL;
+		if (dst && !row__cmp_key(dst, b, false)) {
+			top_val__add(&dst->v, &b->v);
+			if (b->start < dst->start)
+				dst->start = b->start;
+			dst->blocks++;
+			if (b->hot > dst->hot) {
+				dst->hot = b->hot;
+				dst->offset = b->offset;
+			}
+			top_row__free(b);
+			return 0;
+		}
+		e = merge__append(m, b);
+	} else {
+		e = merge__append(m, b);
+		if (!e && m->keep && rows->n >= 2 * m->keep)
+			merge__prune(m, m->keep);
+	}
+	if (e)
+		top_row__free(b);
+	return e;
+}
+
+/* A binary heap of run indices, by their head rows' block keys. */
+static bool heap__less(const size_t *h, size_t a, size_t b, const struct top_row *heads)
+{
+	return row__cmp_key(&heads[h[a]], &heads[h[b]], true) < 0;
+}
+
+static void heap__swap(size_t *h, size_t a, size_t b)
+{
+	size_t t = h[a];
+
+	h[a] = h[b];
+	h[b] = t;
+}
+
+static void heap__up(size_t *h, size_t i, const struct top_row *heads)
+{
+	while (i && heap__less(h, i, (i - 1) / 2, heads)) {
+		heap__swap(h, i, (i - 1) / 2);
+		i = (i - 1) / 2;
+	}
+}
+
+static void heap__down(size_t *h, size_t n, const struct top_row *heads)
+{
+	size_t i = 0, c;
+
+	while ((c = 2 * i + 1) < n) {
+		if (c + 1 < n && heap__less(h, c + 1, c, heads))
+			c++;
+		if (!heap__less(h, c, i, heads))
+			break;
+		heap__swap(h, i, c);
+		i = c;
+	}
+}
+
+int top_rows__data_runs(struct top_rows *rows, const struct top_table *t, struct symbolizer *z,
+			__u32 shift, enum top_data_by by, const struct top_rows *early,
+			const struct top_runs *runs, size_t keep, enum top_sort sort)
+{
+	struct merge m = { .rows = rows, .by = by, .keep = keep, .sort = sort };
+	struct top_rows mem;
+	struct top_row *heads = NULL, cur, b;
+	bool *has = NULL, have = false;
+	size_t i, mi = 0, n, hn = 0, *heap = NULL;
+	int e, which;
+
+	if (!runs || !runs->n)
+		return top_rows__data(rows, t, z, shift, by, early);
+	e = top_rows__build(&mem, t, z, symbolizer__data, 1ull << shift, early);
+	if (e)
+		return e;
+	top_rows__fold(&mem, true, false);
+	memset(rows, 0, sizeof(*rows));
+	rows->full = mem.full;
+	rows->failed = mem.failed;
+	rows->spilled = mem.spilled;
+	rows->total = mem.full + mem.failed;
+	n = runs->n;
+	heads = calloc(n, sizeof(*heads));
+	has = calloc(n, sizeof(*has));
+	heap = calloc(n, sizeof(*heap));
+	if (!heads || !has || !heap)
+		e = -ENOMEM;
+	for (i = 0; i < n && !e; i++) {
+		rewind(runs->f[i]);
+		e = run__read(runs->f[i], &heads[i]);
+		has[i] = e > 0;
+		e = e < 0 ? e : 0;
+	}
+	/* the runs' heads in a heap, least first */
+	for (i = 0; i < n && !e; i++)
+		if (has[i]) {
+			heap[hn] = i;
+			heap__up(heap, hn++, heads);
+		}
+	/* every source is sorted by block key: take the least, fold equal keys */
+	while (!e) {
+		struct top_row *min = mi < mem.n ? &mem.r[mi] : NULL;
+
+		which = -1;
+		if (hn && (!min || row__cmp_key(&heads[heap[0]], min, true) < 0)) {
+			which = (int)heap[0];
+			min = &heads[which];
+		}
+		if (!min)
+			break;
+		b = *min;
+		if (which < 0) {
+			mi++;
+		} else {
+			e = run__read(runs->f[which], &heads[which]);
+			has[which] = e > 0;
+			e = e < 0 ? e : 0;
+			if (!has[which])
+				heap[0] = heap[--hn];
+			heap__down(heap, hn, heads);
+		}
+		if (have && !row__cmp_key(&cur, &b, true)) {
+			top_val__add(&cur.v, &b.v);
+			if (b.start < cur.start)
+				cur.start = b.start;
+			top_row__free(&b);
+			continue;
+		}
+		if (have)
+			e = e ?: merge__block(&m, &cur);
+		cur = b;
+		have = true;
+	}
+	if (have) {
+		if (!e)
+			e = merge__block(&m, &cur);
+		else
+			top_row__free(&cur);
+	}
+	if (!e && by == TOP_DATA_BLOCK && keep)
+		merge__prune(&m, keep);
+	for (i = 0; i < n && has; i++)
+		if (has[i])
+			top_row__free(&heads[i]);
+	for (; mi < mem.n; mi++)
+		top_row__free(&mem.r[mi]);
+	free(mem.r);
+	free(heads);
+	free(has);
+	free(heap);
+	if (e)
+		top_rows__free(rows);
+	return e;
 }
 
 static bool entry__exited(const struct top_entry *e, void *ctx)
@@ -463,13 +786,15 @@ static void rows__more(FILE *out, const struct top_layout *l, const struct top_r
 	__u64 rest = 0;
 	size_t i;
 
-	if (shown >= rows->n)
+	if (shown >= rows->n + rows->pruned)
 		return;
 	for (i = shown; i < rows->n; i++)
 		rest += rows->r[i].v.count;
+	rest += rows->pruned_count;
 	snprintf(n, sizeof(n), "%llu", (unsigned long long)rest);
 	snprintf(pct, sizeof(pct), "%.2f%%", percent(rest, rows->total));
-	snprintf(more, sizeof(more), "... %zu more rows", rows->n - shown);
+	snprintf(more, sizeof(more), "... %zu more rows",
+		 (shown < rows->n ? rows->n - shown : 0) + rows->pruned);
 	table__row_begin(&tr, out, &l->t);
 	table__cell(&tr, "%s", n);
 	if (l->on[COL_PERCENT])
@@ -650,7 +975,7 @@ static void rows__json(struct json *j, const char *key, const struct top_report 
 	json__u64(j, "update_failed", rows->failed);
 	json__object_end(j);
 	json__u64(j, "spilled", rows->spilled);
-	json__u64(j, "rows_total", rows->n);
+	json__u64(j, "rows_total", rows->n + rows->pruned);
 	json__array_begin(j, "rows");
 	for (i = 0; i < n; i++) {
 		const struct top_row *row = &rows->r[i];

@@ -50,6 +50,8 @@ struct top_row {
 struct top_rows {
 	struct top_row *r;
 	size_t n;
+	size_t pruned;	    /* rows past the ones kept (top_rows__data_runs' keep) */
+	__u64 pruned_count; /* and their samples */
 	__u64 total;	    /* attributed and not: what percentages are of */
 	__u64 full, failed; /* not attributed (struct top_table) */
 	__u64 spilled;	    /* attributed through the spill ring */
@@ -65,6 +67,36 @@ int top_rows__ip(struct top_rows *rows, const struct top_table *t, struct symbol
 /* Rows of the data table, whose blocks are 1 << shift bytes. Returns 0 or -ENOMEM. */
 int top_rows__data(struct top_rows *rows, const struct top_table *t, struct symbolizer *z,
 		   __u32 shift, enum top_data_by by, const struct top_rows *early);
+
+/*
+ * A data table too large to hold (--input of a file whose samples touch
+ * millions of lines) in runs: each run is a window of the table named and
+ * folded into block rows, written sorted by (name, DSO, offset) to an
+ * unlinked temporary file.  Merging the runs gives every block's exact
+ * count, and every object's (blocks, hottest block) exactly too.
+ */
+struct top_runs {
+	FILE **f;
+	size_t n;
+	__u64 rows; /* block rows written */
+};
+
+/*
+ * Names t's entries, writes them as a run and empties t (its not-attributed
+ * counts stay).  Returns 0 or -errno.
+ */
+int top_runs__spill(struct top_runs *runs, struct top_table *t, struct symbolizer *z, __u32 shift);
+void top_runs__free(struct top_runs *runs);
+
+/*
+ * top_rows__data over the runs and t together.  With keep > 0 and block
+ * rows, only the keep first rows in sort's order are kept whole; the others
+ * are counted in pruned and pruned_count (memory: keep rows, one row per
+ * run, and t).  Returns 0 or -errno.
+ */
+int top_rows__data_runs(struct top_rows *rows, const struct top_table *t, struct symbolizer *z,
+			__u32 shift, enum top_data_by by, const struct top_rows *early,
+			const struct top_runs *runs, size_t keep, enum top_sort sort);
 
 /*
  * Names the entries of processes that have exited (all their samples
