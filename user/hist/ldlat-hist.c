@@ -475,6 +475,29 @@ static __u32 hist_split_rows(const struct hist_args *args)
 	return n < LDLAT_BY_MAX_KEYS ? n : LDLAT_BY_MAX_KEYS;
 }
 
+/* A split's histograms are per-CPU: more than this much kernel memory is refused. */
+#define HIST_SPLIT_MAX_BYTES (512ull << 20)
+
+/* --by with --by-keys and the ranges: the kernel memory its rows take, refused past the bound. */
+static int hist_split_check(const struct hist_args *args)
+{
+	__u64 rows = (__u64)hist_split_rows(args) + 1, ranges = args->cli.ranges.nranges;
+	int cpus = libbpf_num_possible_cpus();
+	__u64 bytes = rows * (ranges ? ranges : 1) * LDLAT_NCLASS * sizeof(struct ldlat_hist) *
+		      (__u64)(cpus > 0 ? cpus : 1);
+	struct err err = {};
+
+	if (!args->split || bytes <= HIST_SPLIT_MAX_BYTES)
+		return 0;
+	err__set(&err, -EINVAL,
+		 "--by %s: %llu rows of %llu range(s) on %d CPUs need %llu MiB of kernel memory "
+		 "(at most %llu): give fewer --by-keys or ranges",
+		 report__by_key(args->split), (unsigned long long)rows, (unsigned long long)ranges,
+		 cpus, (unsigned long long)(bytes >> 20),
+		 (unsigned long long)(HIST_SPLIT_MAX_BYTES >> 20));
+	return err__report(&err, -EINVAL, "ldlat-hist", stderr);
+}
+
 /* The modes that cannot split yet: one sentence, exit 2. */
 static int hist_split_refused(const struct hist_args *args, const char *mode)
 {
@@ -483,9 +506,10 @@ static int hist_split_refused(const struct hist_args *args, const char *mode)
 	if (!args->split)
 		return 0;
 	err__set(&err, -EINVAL,
-		 "--by %s is a split the BPF program makes as it samples; %s cannot make it: "
-		 "run ldlat-hist live without it",
-		 report__by_key(args->split), mode);
+		 "--by %s is a split the BPF program makes as it samples, which %s does not "
+		 "run: drop --by %s, or split a live run (ldlat-hist --by %s -p PID)",
+		 report__by_key(args->split), mode, report__by_key(args->split),
+		 report__by_key(args->split));
 	return err__report(&err, -EINVAL, "ldlat-hist", stderr);
 }
 
@@ -592,6 +616,9 @@ static int run_sample(void *input)
 
 	if (args->split && args->pin.pin)
 		return hist_split_refused(args, "--pin (a pinned set)");
+	status = hist_split_check(args);
+	if (status)
+		return status;
 	e = pin_opts__check_sample(&args->pin, &args->cli, &err);
 	if (!e)
 		e = output__check(&args->out, &err);
