@@ -45,8 +45,18 @@ struct {
 	__type(value, __u32);
 } by_rows SEC(".maps");
 
-/* Rows handed out so far (may pass cfg.by_keys: what is past it went to the others). */
-volatile __u64 by_next;
+/*
+ * Rows handed out so far (may pass cfg.by_keys: what is past it went to the
+ * others).  A map of its own, not .bss: a program without a split (whose
+ * code for it the verifier drops) still names every map its object code
+ * names, and ldlat-hist's programs name none of ldlat-top's state.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u64);
+} by_next SEC(".maps");
 
 /*
  * A pinned set's own state (ldlat_pin.h).  The program does not use these;
@@ -203,8 +213,8 @@ static __always_inline void ldlat_top_sample(const struct ldlat_sample *s, __u32
  */
 static __always_inline __u32 ldlat_by_row(const struct ldlat_sample *s)
 {
-	__u32 *row, r;
-	__u64 key, id;
+	__u32 *row, r, zero = 0;
+	__u64 key, id, *next;
 
 	switch (cfg.by) {
 	case LDLAT_BY_REGION:
@@ -229,9 +239,10 @@ static __always_inline __u32 ldlat_by_row(const struct ldlat_sample *s)
 	row = bpf_map_lookup_elem(&by_rows, &key);
 	if (row)
 		return *row < cfg.by_keys ? *row : cfg.by_keys;
-	if (by_next >= cfg.by_keys)
+	next = bpf_map_lookup_elem(&by_next, &zero);
+	if (!next || *next >= cfg.by_keys)
 		return cfg.by_keys; /* full: no atomic operation on every new key */
-	id = __sync_fetch_and_add(&by_next, 1);
+	id = __sync_fetch_and_add(next, 1);
 	if (id >= cfg.by_keys)
 		return cfg.by_keys;
 	r = (__u32)id;
