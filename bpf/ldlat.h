@@ -357,8 +357,13 @@ LDLAT_INLINE enum ldlat_class ldlat_class_lvlnum(__u64 ds, bool hitm)
 
 	if (!lnum || lnum == PERF_MEM_LVLNUM_NA)
 		return LDLAT_CLASS_UNKNOWN;
-	/* Panther Cove's MMIO region comes with mem_lvl_num RAM: it is I/O, not DRAM */
-	if (region == PERF_MEM_REGION_MMIO || region == PERF_MEM_REGION_O_IO)
+	/*
+	 * Panther Cove's MMIO region comes with mem_lvl_num RAM: it is I/O, not
+	 * DRAM.  O_IO, O_SHARE, O_NON_SHARE and MMIO are 4 to 7: one test for
+	 * the data sources of every other CPU, which give no region.
+	 */
+	if (region - PERF_MEM_REGION_O_IO < 4 &&
+	    (region == PERF_MEM_REGION_MMIO || region == PERF_MEM_REGION_O_IO))
 		return LDLAT_CLASS_IO;
 	/* these name the memory whatever the distance */
 	switch (lnum) {
@@ -381,7 +386,7 @@ LDLAT_INLINE enum ldlat_class ldlat_class_lvlnum(__u64 ds, bool hitm)
 	if (hitm && lnum != PERF_MEM_LVLNUM_L1 && lnum != PERF_MEM_LVLNUM_L0)
 		return LDLAT_CLASS_LOCAL_HITM;
 	/* another caching agent of this node (Panther Cove's L3 entries carry it) */
-	if (region == PERF_MEM_REGION_O_SHARE || region == PERF_MEM_REGION_O_NON_SHARE)
+	if (region - PERF_MEM_REGION_O_SHARE < 2)
 		return LDLAT_CLASS_PEER_CACHE;
 	switch (lnum) {
 	case PERF_MEM_LVLNUM_L0:
