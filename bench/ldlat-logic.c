@@ -45,11 +45,15 @@ struct bench_case {
 	bool all_filters; /* latency window, class set, loads only */
 	bool addr_only;	  /* a page-fault source: samples carry the address alone */
 	enum expect expect;
+	bool freq; /* frequency mode: the program sums the periods (else a fixed period) */
+	__u32 by;  /* --by's split (enum ldlat_by) */
 };
 
 static const struct bench_case cases[] = {
 	{ "test_run alone (packet shorter than a sample)", 0, false, false, EXPECT_NONE },
 	{ "no filter", 0, false, false, EXPECT_KEPT },
+	{ "no filter, frequency mode (periods summed)", 0, false, false, EXPECT_KEPT, true },
+	{ "no filter, split by CPU (--by cpu)", 0, false, false, EXPECT_KEPT, false, LDLAT_BY_CPU },
 	{ "1 range", 1, false, false, EXPECT_KEPT },
 	{ "16 ranges", 16, false, false, EXPECT_KEPT },
 	{ "16 ranges, latency window, class set, loads only: kept", 16, true, false, EXPECT_KEPT },
@@ -97,6 +101,9 @@ static void case_config(const struct bench_case *bc, struct ldlat_config *c, str
 	}
 	s->tgid = 1;
 	s->period = 1000; /* a fixed period, as a sample of mem-loads -c 1000 carries */
+	c->fixed_period = bc->freq ? 0 : s->period;
+	c->by = bc->by;
+	c->by_keys = bc->by ? (__u32)libbpf_num_possible_cpus() : 0;
 }
 
 /* The counter that must have counted every run. */

@@ -34,6 +34,31 @@ struct {
 } hists SEC(".maps");
 
 /*
+ * --by pid, tid or cgroup: the key to its row of 'hists'.  max_entries is
+ * cfg.by_keys then (else 1, unused); preallocated, so an update in NMI
+ * context allocates nothing.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 1);
+	__type(key, __u64);
+	__type(value, __u32);
+} by_rows SEC(".maps");
+
+/*
+ * Rows handed out so far (may pass cfg.by_keys: what is past it went to the
+ * others).  A map of its own, not .bss: a program without a split (whose
+ * code for it the verifier drops) still names every map its object code
+ * names, and ldlat-hist's programs name none of ldlat-top's state.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u64);
+} by_next SEC(".maps");
+
+/*
  * A pinned set's own state (ldlat_pin.h).  The program does not use these;
  * user space creates them only when it pins, with shown_hists sized like hists.
  */
@@ -253,6 +278,54 @@ static __always_inline void ldlat_top_stacks(void *ctx)
 }
 
 /*
+ * The row of --by's split for the running task or CPU: the CPU or node
+ * itself, or the row 'by_rows' gives the key, handed out on its first
+ * sample; cfg.by_keys (the others) when there is none left.  Two CPUs that
+ * meet a new key at once both take a row; the one whose insert fails uses
+ * the other's, and its row stays empty.
+ */
+static __always_inline __u32 ldlat_by_row(const struct ldlat_sample *s)
+{
+	__u32 *row, r, zero = 0;
+	__u64 key, id, *next;
+
+	switch (cfg.by) {
+	case LDLAT_BY_REGION:
+		r = ldlat_by_region(s->data_src);
+		return r < cfg.by_keys ? r : cfg.by_keys;
+	case LDLAT_BY_CPU:
+		r = bpf_get_smp_processor_id();
+		return r < cfg.by_keys ? r : cfg.by_keys;
+	case LDLAT_BY_NODE:
+		r = bpf_get_numa_node_id();
+		return r < cfg.by_keys ? r : cfg.by_keys;
+	case LDLAT_BY_PID:
+		key = bpf_get_current_pid_tgid() >> 32;
+		break;
+	case LDLAT_BY_TID:
+		key = (__u32)bpf_get_current_pid_tgid();
+		break;
+	default:
+		key = bpf_get_current_cgroup_id();
+		break;
+	}
+	row = bpf_map_lookup_elem(&by_rows, &key);
+	if (row)
+		return *row < cfg.by_keys ? *row : cfg.by_keys;
+	next = bpf_map_lookup_elem(&by_next, &zero);
+	if (!next || *next >= cfg.by_keys)
+		return cfg.by_keys; /* full: no atomic operation on every new key */
+	id = __sync_fetch_and_add(next, 1);
+	if (id >= cfg.by_keys)
+		return cfg.by_keys;
+	r = (__u32)id;
+	if (!bpf_map_update_elem(&by_rows, &key, &r, BPF_NOEXIST))
+		return r;
+	row = bpf_map_lookup_elem(&by_rows, &key); /* another CPU inserted it first */
+	return row && *row < cfg.by_keys ? *row : cfg.by_keys;
+}
+
+/*
  * top is a compile-time constant: ldlat-hist's programs are built with it
  * false and hold no instruction of ldlat-top's tables; in ldlat-top's,
  * cfg.top (read-only data) picks the tables and the verifier drops the rest.
@@ -268,7 +341,9 @@ static __always_inline int ldlat_account(const struct ldlat_sample *s, const boo
 	if (!c)
 		return 0;
 	c->seen++;
-	c->seen_period += s->period;
+	/* with a fixed period user space multiplies: cfg is read-only data, the verifier drops this */
+	if (!cfg.fixed_period)
+		c->seen_period += s->period;
 	v = ldlat_judge(&cfg, s, &range, &cls);
 	if (v >= LDLAT_NVERDICTS)
 		return 0;
@@ -277,10 +352,13 @@ static __always_inline int ldlat_account(const struct ldlat_sample *s, const boo
 		return 0;
 
 	idx = ldlat_hist_index(range, cls);
+	/* cfg.by is read-only data: without a split the verifier drops this */
+	if (cfg.by)
+		idx += ldlat_by_base(ldlat_by_row(s), cfg.nranges);
 	h = bpf_map_lookup_elem(&hists, &idx);
 	if (!h)
 		return 0;
-	ldlat_hist_account(h, s, cfg.linear_step, cfg.linear_shift);
+	ldlat_hist_account(h, s, cfg.linear_step, cfg.linear_shift, !cfg.fixed_period);
 	if (top && cfg.top)
 		ldlat_top_sample(s, cls);
 	return 0;
@@ -553,11 +631,24 @@ int ldlat_bench(struct xdp_md *ctx)
 {
 	void *data = (void *)(long)ctx->data;
 	void *end = (void *)(long)ctx->data_end;
+	const __u64 *w = data;
 	struct ldlat_sample s;
 
 	if (data + sizeof(s) > end)
 		return XDP_PASS;
-	__builtin_memcpy(&s, data, sizeof(s));
+	/*
+	 * word by word: a memcpy from packet data is done byte by byte (its
+	 * alignment is not known), 48 loads and the shifts to join them, which
+	 * would time the copy more than the logic; a live program reads each
+	 * field with one load
+	 */
+	s.addr = w[0];
+	s.lat = w[1];
+	s.data_src = w[2];
+	s.ip = w[3];
+	s.tgid = (__u32)w[4];
+	s.flags = (__u32)(w[4] >> 32);
+	s.period = w[5];
 	ldlat_account(&s, false);
 	return XDP_PASS;
 }

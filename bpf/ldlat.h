@@ -245,7 +245,45 @@ struct ldlat_config {
 	__u32 top;	     /* LDLAT_TOP_*: ldlat-top's tables; 0 (ldlat-hist): no code for them */
 	__u32 top_shift;     /* data addresses are rounded down to 1 << top_shift bytes */
 	__u32 top_entries;   /* entries of each table (user space sizes the maps from it) */
+	/*
+	 * The samples' period when every sampling event has the same fixed one:
+	 * the program then sums no period, and user space computes the sums as
+	 * count x fixed_period (session__read_fds).  0: periods vary (frequency
+	 * mode), or are not known: the program sums them per sample.
+	 */
+	__u64 fixed_period;
+	__u32 by;      /* enum ldlat_by: histograms per process, thread, CPU, node or cgroup */
+	__u32 by_keys; /* rows of the split (the last row, by_keys, holds the others) */
 };
+
+/*
+ * --by: the histograms split by a key the program takes from the kernel.
+ * Each key gets a row of nranges * LDLAT_NCLASS histograms in 'hists'; a
+ * CPU or node is its own row number, a process, thread or cgroup the next
+ * free row ('by_rows' maps the key to it).  The rows are by_keys, fixed
+ * before load; a sample whose key finds none left goes to one more row, at
+ * by_keys, the others, so every kept sample is in some row.
+ */
+enum ldlat_by {
+	LDLAT_BY_NONE,
+	LDLAT_BY_PID,	 /* the process (thread group) */
+	LDLAT_BY_TID,	 /* the thread */
+	LDLAT_BY_CPU,	 /* the CPU the sample was taken on */
+	LDLAT_BY_NODE,	 /* that CPU's NUMA node */
+	LDLAT_BY_CGROUP, /* the task's cgroup (v2): its id, the inode of its directory */
+	LDLAT_BY_REGION, /* the data source's memory region MEM0-MEM7 (mem_region); others: none */
+};
+
+/* --by region: rows for MEM0 to MEM7, then the others (no memory region given). */
+#define LDLAT_BY_REGIONS 8
+
+#define LDLAT_BY_MAX_KEYS 256 /* --by-keys: the most rows a split may have */
+
+/* The first histogram of a split's row: rows follow one another. */
+LDLAT_INLINE __u32 ldlat_by_base(__u32 row, __u32 nranges)
+{
+	return row * nranges * LDLAT_NCLASS;
+}
 
 /* data_src fields, by the UAPI's shifts (union perf_mem_data_src). */
 #define LDLAT_DS(ds, field, bits)                                                                  \
@@ -254,6 +292,16 @@ struct ldlat_config {
 LDLAT_INLINE __u32 ldlat_ds_op(__u64 ds)
 {
 	return LDLAT_DS(ds, OP, 5);
+}
+
+/* A data source's row of --by region: its memory region's number, else LDLAT_BY_REGIONS. */
+LDLAT_INLINE __u32 ldlat_by_region(__u64 ds)
+{
+	__u32 r = LDLAT_DS(ds, REGION, 5);
+
+	return r >= PERF_MEM_REGION_MEM0 && r < PERF_MEM_REGION_MEM0 + LDLAT_BY_REGIONS
+		       ? r - PERF_MEM_REGION_MEM0
+		       : LDLAT_BY_REGIONS;
 }
 
 /* A remote source at a known distance (mem_hops, or the legacy 1/2-hop bits). */
@@ -309,8 +357,13 @@ LDLAT_INLINE enum ldlat_class ldlat_class_lvlnum(__u64 ds, bool hitm)
 
 	if (!lnum || lnum == PERF_MEM_LVLNUM_NA)
 		return LDLAT_CLASS_UNKNOWN;
-	/* Panther Cove's MMIO region comes with mem_lvl_num RAM: it is I/O, not DRAM */
-	if (region == PERF_MEM_REGION_MMIO || region == PERF_MEM_REGION_O_IO)
+	/*
+	 * Panther Cove's MMIO region comes with mem_lvl_num RAM: it is I/O, not
+	 * DRAM.  O_IO, O_SHARE, O_NON_SHARE and MMIO are 4 to 7: one test for
+	 * the data sources of every other CPU, which give no region.
+	 */
+	if (region - PERF_MEM_REGION_O_IO < 4 &&
+	    (region == PERF_MEM_REGION_MMIO || region == PERF_MEM_REGION_O_IO))
 		return LDLAT_CLASS_IO;
 	/* these name the memory whatever the distance */
 	switch (lnum) {
@@ -333,7 +386,7 @@ LDLAT_INLINE enum ldlat_class ldlat_class_lvlnum(__u64 ds, bool hitm)
 	if (hitm && lnum != PERF_MEM_LVLNUM_L1 && lnum != PERF_MEM_LVLNUM_L0)
 		return LDLAT_CLASS_LOCAL_HITM;
 	/* another caching agent of this node (Panther Cove's L3 entries carry it) */
-	if (region == PERF_MEM_REGION_O_SHARE || region == PERF_MEM_REGION_O_NON_SHARE)
+	if (region - PERF_MEM_REGION_O_SHARE < 2)
 		return LDLAT_CLASS_PEER_CACHE;
 	switch (lnum) {
 	case PERF_MEM_LVLNUM_L0:
@@ -647,15 +700,17 @@ LDLAT_INLINE __u32 ldlat_hist_index(__u32 range, __u32 cls)
 
 /*
  * A kept sample into its histogram (the BPF program's per-CPU copy, or a
- * native one): its period always; its latency into a bucket, the sum, min
- * and max when it was measured, else the count of those without.
+ * native one): its period when sum_period (periods vary); its latency into
+ * a bucket, the sum, min and max when it was measured, else the count of
+ * those without.
  */
 LDLAT_INLINE void ldlat_hist_account(struct ldlat_hist *h, const struct ldlat_sample *s,
-				     __u32 linear_step, __u32 linear_shift)
+				     __u32 linear_step, __u32 linear_shift, bool sum_period)
 {
 	__u64 b;
 
-	h->period += s->period;
+	if (sum_period)
+		h->period += s->period;
 	if (!ldlat_lat_measured(s)) {
 		h->unmeasured++;
 		return;

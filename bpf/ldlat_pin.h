@@ -15,7 +15,8 @@
 #include "bpf/ldlat.h"
 
 /* Bumped when a struct below changes: --show refuses a layout it cannot read. */
-#define LDLAT_PIN_LAYOUT 2 /* 2: log-linear buckets, min, max, unmeasured and period */
+/* 2: log-linear buckets, min, max, unmeasured and period; 3: cfg.fixed_period */
+#define LDLAT_PIN_LAYOUT 3
 #define LDLAT_PIN_MAGIC	 "ldlat"
 #define LDLAT_PIN_TEXT	 256
 

@@ -76,9 +76,10 @@ _ldlat()
 		;;
 	--by)
 		local keys
-		keys=$(_ldlat_help "$tool" $mode | sed -n 's/.*--by=KEY *one histogram per \(.*\)/\1/p;
-			s/.*--by=KEY *\(.*\)/\1/p' | head -1 | grep -o '\b[a-z]\+\b' |
-			grep -xE 'class|range|both|none|ip|data|pid|tid|cpu|node|cgroup' | sort -u)
+		# the option's help, its continuation lines too, up to the next option
+		keys=$(_ldlat_help "$tool" $mode | sed -n '/^ *--by=/,/^ *-/p' | sed '1!{/^ *-/d}' |
+			grep -o '\b[a-z]\+\b' |
+			grep -xE 'class|range|both|none|ip|data|pid|tid|cpu|node|cgroup|region' | sort -u)
 		COMPREPLY=($(compgen -W "$keys" -- "$cur"))
 		return
 		;;

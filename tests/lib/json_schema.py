@@ -162,6 +162,23 @@ def check(o, where):
     if o.get("by") in ("range", "none") and kept is not None and \
             sum(h.get("count", 0) for h in hists) != kept:
         problems.append(f"{where}: the histograms' counts do not add up to kept {kept}")
+    if "split" in o:  # --by pid|tid|cpu|node|cgroup
+        sp = need(o, "split", dict, where) or {}
+        key = sp.get("key")
+        if key not in ("pid", "tid", "cpu", "node", "cgroup", "region"):
+            problems.append(f"{where}.split.key: {key!r}")
+        for k in ("rows", "rows_used", "others"):
+            need(sp, k, int, where + ".split")
+        others = 0
+        for i, h in enumerate(hists):
+            v = h.get(key)
+            if not (isinstance(v, int) or v == "others"):
+                problems.append(f"{where}.histograms[{i}].{key}: {v!r}")
+            if v == "others":
+                others += h.get("count", 0)
+        if o.get("by") in ("range", "none") and isinstance(sp.get("others"), int) and \
+                others != sp["others"]:
+            problems.append(f"{where}.split.others: {sp['others']} != the others rows' {others}")
     if "pinned" in o:
         p = o["pinned"]
         need(p, "dir", str, where + ".pinned")

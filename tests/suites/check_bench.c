@@ -113,7 +113,7 @@ START_TEST(test_logic_runs)
 	ck_assert_msg(rc == 0, "exit %d\n%s", rc, err);
 	for (p = out; (p = strchr(p, '\n')); p++)
 		lines++;
-	ck_assert_msg(lines == 9, "want a header and 8 cases:\n%s", out);
+	ck_assert_msg(lines == 11, "want a header and 10 cases:\n%s", out);
 	ck_assert_ptr_nonnull(
 		strstr(out, "16 ranges, latency window, class set, loads only: kept\t"));
 	free(out);

@@ -16,6 +16,7 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include <linux/perf_event.h>
 #include <bpf/bpf.h>
@@ -202,6 +203,192 @@ START_TEST(test_all_filters)
 
 	all_filters_config(&c);
 	run_samples(&c);
+}
+END_TEST
+
+/*
+ * A fixed period (ldlat_config.fixed_period): the program sums no period,
+ * neither in the counters nor in a histogram (the maps hold 0), and what
+ * session__read gives equals the native model's sums all the same.
+ */
+START_TEST(test_fixed_period_not_summed)
+{
+	struct ldlat_config c;
+	struct session sess;
+	struct snapshot got, want;
+	struct ldlat_sample s;
+	struct ldlat_counters *cnt;
+	struct ldlat_hist *vals;
+	struct err err = {};
+	__u32 zero = 0, idx;
+	int i, cpu, fd;
+	LIBBPF_OPTS(bpf_test_run_opts, opts, .ctx_in = &s, .ctx_size_in = sizeof(s));
+
+	all_filters_config(&c);
+	c.fixed_period = 1000;
+	ck_assert_msg(session__open(&sess, &c, SESSION_TEST_ENTRY, &err) == 0, "%s", err.msg);
+	ck_assert_int_eq(snapshot__init(&got, c.nranges), 0);
+	ck_assert_int_eq(snapshot__init(&want, c.nranges), 0);
+	fd = session__test_fd(&sess);
+	for (i = 0; i < NSAMPLES; i++) {
+		gen_sample(&c, &s);
+		s.period = c.fixed_period;
+		ck_assert_int_eq(bpf_prog_test_run_opts(fd, &opts), 0);
+		snapshot__account(&want, &c, &s);
+	}
+	ck_assert_int_eq(session__read(&sess, &got), 0);
+	snapshots_equal(&got, &want, c.nranges);
+	ck_assert_uint_eq(got.counters.seen_period, (__u64)NSAMPLES * 1000);
+	ck_assert_uint_gt(want.counters.kept, 0);
+	/* the maps themselves: no period summed */
+	cnt = calloc(sess.ncpus, sizeof(*cnt));
+	vals = calloc(sess.ncpus, sizeof(*vals));
+	ck_assert(cnt && vals);
+	ck_assert_int_eq(bpf_map_lookup_elem(bpf_map__fd(sess.skel->maps.counters), &zero, cnt), 0);
+	for (cpu = 0; cpu < sess.ncpus; cpu++)
+		ck_assert_uint_eq(cnt[cpu].seen_period, 0);
+	for (idx = 0; idx < c.nranges * LDLAT_NCLASS; idx++) {
+		ck_assert_int_eq(
+			bpf_map_lookup_elem(bpf_map__fd(sess.skel->maps.hists), &idx, vals), 0);
+		for (cpu = 0; cpu < sess.ncpus; cpu++)
+			ck_assert_uint_eq(vals[cpu].period, 0);
+	}
+	free(cnt);
+	free(vals);
+	snapshot__free(&got);
+	snapshot__free(&want);
+	session__close(&sess);
+}
+END_TEST
+
+/* n test runs of sample s on cpu (BPF_F_TEST_RUN_ON_CPU), or where this task runs (cpu < 0). */
+static void split_runs(int fd, struct ldlat_sample *s, int cpu, int n)
+{
+	LIBBPF_OPTS(bpf_test_run_opts, opts, .ctx_in = s, .ctx_size_in = sizeof(*s));
+	int i;
+
+	if (cpu >= 0) {
+		opts.flags = BPF_F_TEST_RUN_ON_CPU;
+		opts.cpu = (__u32)cpu;
+	}
+	for (i = 0; i < n; i++)
+		ck_assert_int_eq(bpf_prog_test_run_opts(fd, &opts), 0);
+}
+
+/* The kept samples of one split row (all ranges and classes). */
+static __u64 split_row_count(const struct snapshot *s, __u32 row)
+{
+	__u32 i, base = ldlat_by_base(row, s->nranges);
+	__u64 n = 0;
+
+	for (i = 0; i < s->nranges * LDLAT_NCLASS; i++)
+		n += s->cells[base + i].count;
+	return n;
+}
+
+/*
+ * --by in the program: by CPU, each CPU's samples in its own row; by
+ * process, this process in a row of its own and, once the rows are used
+ * up, another process in the others; combined with two ranges and the
+ * classes, cell by cell.
+ */
+START_TEST(test_split_in_bpf)
+{
+	struct ldlat_config c = { .nranges = 2,
+				  .nspans = 2,
+				  .span_lo = { 0x1000, 0x9000 },
+				  .span_hi = { 0x2000, 0xa000 },
+				  .span_range = { 0, 1 },
+				  .max_lat = ~0ull,
+				  .class_mask = LDLAT_ALL_CLASSES,
+				  .need = LDLAT_HAS_ADDR | LDLAT_HAS_LAT | LDLAT_HAS_DSRC };
+	struct ldlat_sample s = { .addr = 0x1100,
+				  .lat = 77,
+				  .data_src = 0,
+				  .flags = LDLAT_HAS_ADDR | LDLAT_HAS_LAT | LDLAT_HAS_DSRC,
+				  .period = 1 };
+	const struct ds_case *dc;
+	__u32 cls;
+	int ncpu = libbpf_num_possible_cpus(), fd, status;
+	struct session sess;
+	struct snapshot got;
+	struct err err = {};
+	pid_t child;
+
+	s.data_src = ds_value(0, &dc);
+	cls = ldlat_classify(s.data_src);
+	/* by CPU: 3 samples in range 0 on CPU 0, 5 in range 1 on the last CPU */
+	c.by = LDLAT_BY_CPU;
+	c.by_keys = (__u32)ncpu;
+	ck_assert_msg(session__open(&sess, &c, SESSION_TEST_ENTRY, &err) == 0, "%s", err.msg);
+	fd = session__test_fd(&sess);
+	split_runs(fd, &s, 0, 3);
+	s.addr = 0x9100;
+	split_runs(fd, &s, ncpu - 1, 5);
+	ck_assert_int_eq(snapshot__init_by(&got, c.nranges, c.by, c.by_keys + 1), 0);
+	ck_assert_int_eq(session__read(&sess, &got), 0);
+	ck_assert_uint_eq(got.counters.kept, 8);
+	if (ncpu > 1) {
+		ck_assert_uint_eq(split_row_count(&got, 0), 3);
+		ck_assert_uint_eq(got.cells[ldlat_by_base(0, 2) + ldlat_hist_index(0, cls)].count,
+				  3);
+		ck_assert_uint_eq(
+			got.cells[ldlat_by_base(ncpu - 1, 2) + ldlat_hist_index(1, cls)].count, 5);
+		ck_assert_uint_eq(split_row_count(&got, ncpu - 1), 5);
+	}
+	ck_assert(got.row_set[0] && got.row_key[0] == 0);
+	ck_assert_uint_eq(split_row_count(&got, c.by_keys), 0); /* no others */
+	snapshot__free(&got);
+	session__close(&sess);
+
+	/* by process, one row: this process has it, a child's samples are the others */
+	c.by = LDLAT_BY_PID;
+	c.by_keys = 1;
+	s.addr = 0x1100;
+	ck_assert_msg(session__open(&sess, &c, SESSION_TEST_ENTRY, &err) == 0, "%s", err.msg);
+	fd = session__test_fd(&sess);
+	split_runs(fd, &s, -1, 4);
+	child = fork();
+	ck_assert_int_ge(child, 0);
+	if (!child) {
+		LIBBPF_OPTS(bpf_test_run_opts, o, .ctx_in = &s, .ctx_size_in = sizeof(s));
+		int i, bad = 0;
+
+		for (i = 0; i < 6; i++)
+			bad |= bpf_prog_test_run_opts(fd, &o);
+		_exit(bad ? 1 : 0);
+	}
+	ck_assert_int_eq(waitpid(child, &status, 0), child);
+	ck_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	split_runs(fd, &s, -1, 1);
+	ck_assert_int_eq(snapshot__init_by(&got, c.nranges, c.by, c.by_keys + 1), 0);
+	ck_assert_int_eq(session__read(&sess, &got), 0);
+	ck_assert_uint_eq(got.counters.kept, 11);
+	ck_assert(got.row_set[0]);
+	ck_assert_uint_eq(got.row_key[0], (__u64)getpid());
+	ck_assert_uint_eq(split_row_count(&got, 0), 5);
+	ck_assert_uint_eq(split_row_count(&got, 1), 6); /* the others: the child's */
+	ck_assert_uint_eq(got.cells[ldlat_by_base(1, 2) + ldlat_hist_index(0, cls)].count, 6);
+	snapshot__free(&got);
+	session__close(&sess);
+
+	/* by memory region: MEM3 in row 3, a data source with none in the others */
+	c.by = LDLAT_BY_REGION;
+	c.by_keys = LDLAT_BY_REGIONS;
+	ck_assert_msg(session__open(&sess, &c, SESSION_TEST_ENTRY, &err) == 0, "%s", err.msg);
+	fd = session__test_fd(&sess);
+	split_runs(fd, &s, -1, 2);
+	s.data_src |= (__u64)(PERF_MEM_REGION_MEM0 + 3) << PERF_MEM_REGION_SHIFT;
+	cls = ldlat_classify(s.data_src);
+	split_runs(fd, &s, -1, 7);
+	ck_assert_int_eq(snapshot__init_by(&got, c.nranges, c.by, c.by_keys + 1), 0);
+	ck_assert_int_eq(session__read(&sess, &got), 0);
+	ck_assert_uint_eq(split_row_count(&got, 3), 7);
+	ck_assert_uint_eq(got.cells[ldlat_by_base(3, 2) + ldlat_hist_index(0, cls)].count, 7);
+	ck_assert_uint_eq(split_row_count(&got, LDLAT_BY_REGIONS), 2);
+	ck_assert(got.row_set[3] && got.row_key[3] == 3);
+	snapshot__free(&got);
+	session__close(&sess);
 }
 END_TEST
 
@@ -837,6 +1024,55 @@ static bool uses_map(const __u32 *ids, int n, const struct bpf_map *map)
  * ldlat-hist's programs have no instruction of the tables: they use none of
  * their maps, and the tables hold one entry.  ldlat-top's use them.
  */
+/* xlated instructions of a loaded program */
+static __u32 prog_insns(int fd)
+{
+	struct bpf_prog_info info = {};
+	__u32 len = sizeof(info);
+
+	ck_assert_int_eq(bpf_obj_get_info_by_fd(fd, &info, &len), 0);
+	return info.xlated_prog_len / 8;
+}
+
+/*
+ * Without --by the live program holds no instruction of the split (cfg.by
+ * is read-only data: the verifier drops it): fewer instructions than with a
+ * split by CPU, fewer again than by process (which looks its key up in
+ * by_rows, sized for the keys only then).
+ */
+START_TEST(test_split_off_costs_nothing)
+{
+	struct ldlat_config c = { .nranges = 1,
+				  .max_lat = ~0ull,
+				  .class_mask = LDLAT_ALL_CLASSES,
+				  .need = LDLAT_HAS_ADDR };
+	static const __u32 bys[] = { LDLAT_BY_NONE, LDLAT_BY_CPU, LDLAT_BY_PID };
+	struct session sess;
+	struct err err = {};
+	__u32 ids[16], insns[3];
+	int n, fd, k;
+
+	for (k = 0; k < 3; k++) {
+		c.by = bys[k];
+		c.by_keys = k ? 4 : 0;
+		ck_assert_msg(session__open(&sess, &c, _i ? SESSION_ADDR_ONLY : 0, &err) == 0, "%s",
+			      err.msg);
+		fd = session__prog_fd(&sess);
+		n = prog_maps(fd, ids, 16);
+		ck_assert(uses_map(ids, n, sess.skel->maps.hists));
+		ck_assert(!uses_map(ids, n, sess.skel->maps.bss));
+		ck_assert_uint_eq(bpf_map__max_entries(sess.skel->maps.by_rows),
+				  bys[k] == LDLAT_BY_PID ? 4 : 1);
+		ck_assert_uint_eq(bpf_map__max_entries(sess.skel->maps.hists),
+				  (k ? 5 : 1) * LDLAT_NCLASS);
+		insns[k] = prog_insns(fd);
+		session__close(&sess);
+	}
+	ck_assert_uint_lt(insns[0], insns[1]);
+	ck_assert_uint_lt(insns[1], insns[2]);
+}
+END_TEST
+
 START_TEST(test_top_off_costs_nothing)
 {
 	struct ldlat_config c = { .nranges = 1,
@@ -1179,6 +1415,8 @@ int main(void)
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, test_no_filters);
 	tcase_add_test(tc, test_all_filters);
+	tcase_add_test(tc, test_fixed_period_not_summed);
+	tcase_add_test(tc, test_split_in_bpf);
 	tcase_add_test(tc, test_linear_and_address_only);
 	tcase_add_test(tc, test_linear_shift_used);
 	tcase_add_test(tc, test_percentiles_in_bpf);
@@ -1190,6 +1428,7 @@ int main(void)
 	tcase_add_test(tc, test_top_spill_full);
 	tcase_add_test(tc, test_top_stacks);
 	tcase_add_loop_test(tc, test_top_off_costs_nothing, 0, 2);
+	tcase_add_loop_test(tc, test_split_off_costs_nothing, 0, 2);
 	tcase_add_loop_test(tc, test_read_paths_load, 0, 6);
 	tcase_add_loop_test(tc, test_read_path_fields, 0, 2);
 	tcase_add_test(tc, test_hand_counts);

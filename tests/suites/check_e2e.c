@@ -608,6 +608,97 @@ START_TEST(test_cgroup_cpus)
 }
 END_TEST
 
+/*
+ * --by pid, cpu, cgroup (loops 0, 1, 2), split in the kernel: two
+ * workloads fault 64 and 32 pages in the same range, system-wide; the
+ * first's row holds exactly its 64: its PID's, its CPU's (each held on a
+ * CPU of its own), its cgroup's (the other stays outside it); no sample
+ * goes to the others.  In JSON and OpenMetrics the row is a member and a
+ * label.
+ */
+START_TEST(test_split)
+{
+	static const char *const keys[] = { "pid", "cpu", "cgroup" };
+	struct child a, b, h;
+	int cpu[2], ncpu = cpus_allowed(cpu, 2);
+	char at_a[16], at_b[16], label[64], json_path[] = "/tmp/ldlat-split-XXXXXX";
+	char *aargv[] = {
+		"taskset", "-c", at_a, (char *)workload(), "--wait", "--fault-pages", "64",
+		"--base",  BASE, NULL
+	};
+	char *bargv[] = {
+		"taskset", "-c", at_b, (char *)workload(), "--wait", "--fault-pages", "32",
+		"--base",  BASE, NULL
+	};
+	char *hargv[] = { (char *)hist(), "--source", "page-faults",	"-a",
+			  BASE_RANGE,	  "--by",     (char *)keys[_i], NULL };
+	struct stat st;
+	__u64 key;
+
+	if (_i == 1 && ncpu < 2) {
+		fprintf(stderr, "check_e2e: one CPU online: --by cpu not checked\n");
+		return;
+	}
+	snprintf(at_a, sizeof(at_a), "%d", cpu[0]);
+	snprintf(at_b, sizeof(at_b), "%d", ncpu > 1 ? cpu[1] : cpu[0]);
+	if (_i == 2)
+		cgroup_make_e2e();
+	child_spawn(&a, aargv);
+	child_spawn(&b, bargv);
+	ck_assert(child_wait_stderr(&a, "waiting", 30));
+	ck_assert(child_wait_stderr(&b, "waiting", 30));
+	if (_i == 2)
+		ck_assert_int_eq(cgroup_enter(cgroup_path, a.pid), 0);
+	start_hist(&h, hargv);
+	go(&a);
+	go(&b);
+	ck_assert_int_eq(child_finish(&a, 30), 0);
+	ck_assert_int_eq(child_finish(&b, 30), 0);
+	kill(h.pid, SIGINT);
+	ck_assert_int_eq(child_finish(&h, 30), 0);
+	if (_i == 0)
+		key = (__u64)a.pid;
+	else if (_i == 1)
+		key = (__u64)cpu[0];
+	else {
+		ck_assert_int_eq(stat(cgroup_path, &st), 0);
+		key = (__u64)st.st_ino;
+	}
+	snprintf(label, sizeof(label), "%s %llu, ", keys[_i], (unsigned long long)key);
+	ck_assert_msg(count_for(h.outbuf, label) == 64, "want 64 for '%s' in:\n%s\n%s", label,
+		      h.outbuf, h.errbuf);
+	if (_i < 2) {
+		snprintf(label, sizeof(label), "%s %llu, ", keys[_i],
+			 (unsigned long long)(_i == 0 ? (__u64)b.pid : (__u64)cpu[1]));
+		ck_assert_msg(count_for(h.outbuf, label) == 32, "want 32 for '%s' in:\n%s", label,
+			      h.outbuf);
+	}
+	ck_assert_msg(strstr(h.outbuf, "others (no row left for their "), "%s", h.outbuf);
+	ck_assert_msg(strstr(h.outbuf, "): 0 samples\n"), "%s", h.outbuf);
+	child_free(&a);
+	child_free(&b);
+	child_free(&h);
+	if (_i == 2)
+		cgroup_remove(cgroup_path);
+	/* the same split as JSON and OpenMetrics: a member and a label */
+	ck_assert_int_ge(mkstemp(json_path), 0);
+	ck_assert_int_eq(
+		sh(NULL, NULL,
+		   "taskset -c %d %s --source page-faults -a %s --by %s --format json -- %s "
+		   "--fault-pages 50 --base %s > %s && jq -e '.split.key == \"%s\" and "
+		   ".split.others == 0 and ([.histograms[] | select(.%s != null) | .count] | add) "
+		   "== 50' %s && python3 %s < %s && taskset -c %d %s --source page-faults -a %s "
+		   "--by %s --format openmetrics -- %s --fault-pages 50 --base %s | grep -q "
+		   "'^ldlat_range_samples_total{.*%s=\"[0-9]*\".*} 50$'",
+		   cpu[0], hist(), BASE_RANGE, keys[_i], workload(), BASE, json_path, keys[_i],
+		   keys[_i], json_path, fixture_path("../lib/json_schema.py"), json_path, cpu[0],
+		   hist(), BASE_RANGE, keys[_i], workload(), BASE, keys[_i]),
+		0);
+	unlink(json_path);
+	assert_nothing_left();
+}
+END_TEST
+
 /* -C counts only what runs on those CPUs; no -C counts everything. */
 START_TEST(test_cpus_and_system_wide)
 {
@@ -725,6 +816,10 @@ static const char *const bad_inputs[][8] = {
 	{ "-a", "libnosuch.so", "no mapping 'libnosuch.so'", "--", "true" },
 	{ "--", "/nonexistent/cmd", "cannot run '/nonexistent/cmd': No such file or directory" },
 	{ "-a", "0x1000-0x3000", "overlap", "-a", "0x2000+4K" },
+	{ "--by", "pid,tid", "--by 'pid,tid': expected class, range, both or none" },
+	{ "--by-keys", "0", "--by-keys '0' is not a number of keys (1 to 256)", "--by", "pid" },
+	{ "--by", "pid", "--pin (a pinned set) does not run: drop --by pid", "--pin",
+	  "/sys/fs/bpf/ldlat-by-refused" },
 };
 
 START_TEST(test_bad_input)
@@ -949,6 +1044,7 @@ int main(void)
 	tcase_add_loop_test(tc, test_pid_inherit, 0, 2);
 	tcase_add_test(tc, test_cgroup);
 	tcase_add_loop_test(tc, test_cgroup_cpus, 0, 2);
+	tcase_add_loop_test(tc, test_split, 0, 3);
 	tcase_add_loop_test(tc, test_cpus_and_system_wide, 0, 3);
 	suite_add_tcase(s, tc);
 

@@ -385,8 +385,9 @@ START_TEST(test_completion)
 		   "COMP_LINE=\"$*\"; COMP_POINT=${#COMP_LINE}; COMPREPLY=(); _ldlat 2>/dev/null; "
 		   "echo \"$1 ${*:2}: ${COMPREPLY[*]}\"; }; "
 		   "c %s --sou; c %s --source \"\"; c %s -s remote-r; c %s -p \"\"; "
-		   "c %s -G \"\"; c %s -G /; c %s sh; c %s report --f; c %s --pl'",
-		   src, h, h, h, h, h, h, h, h, st),
+		   "c %s -G \"\"; c %s -G /; c %s sh; c %s report --f; c %s --pl; "
+		   "c %s --by \"\"'",
+		   src, h, h, h, h, h, h, h, h, st, h),
 		0);
 	ck_assert_msg(strstr(out, " --sou: --source=\n"), "%s", out);
 	ck_assert_msg(strstr(out, " --source : auto ldlat page-faults\n"), "%s", out);
@@ -400,6 +401,8 @@ START_TEST(test_completion)
 	ck_assert_msg(strstr(out, " sh: show\n"), "%s", out);
 	ck_assert_msg(strstr(out, " report --f: --format=\n"), "%s", out);
 	ck_assert_msg(strstr(out, " --pl: --plan\n"), "%s", out);
+	ck_assert_msg(strstr(out, " --by : both cgroup class cpu node none pid range region tid\n"),
+		      "%s", out);
 	free(out);
 	cgroup_remove(cg);
 }

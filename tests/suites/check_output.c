@@ -95,7 +95,7 @@ static void fixture_init(struct fixture *f, const char *range0, __u32 linear_ste
 					     .flags = latency ? LDLAT_HAS_LAT : 0,
 					     .period = 1000 };
 		memset(&h, 0, sizeof(h));
-		ldlat_hist_account(&h, &smp, linear_step, 0);
+		ldlat_hist_account(&h, &smp, linear_step, 0, true);
 		cell__add_hist(c, &h);
 		f->snap.counters.seen++;
 		f->snap.counters.kept++;

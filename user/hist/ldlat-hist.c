@@ -20,6 +20,7 @@
 #include "user/run/tool.h"
 #include "kernel/abi/cpufreq.h"
 #include "kernel/lib/util.h"
+#include <bpf/libbpf.h>
 
 struct hist_args {
 	struct cli cli;
@@ -28,12 +29,18 @@ struct hist_args {
 	struct offline_opts offline;
 	enum report_by by;
 	bool by_set;
+	__u32 split;	  /* --by pid|tid|cpu|node|cgroup: enum ldlat_by */
+	__u32 split_keys; /* --by-keys: rows for pid, tid and cgroup keys */
 	__u32 linear_step;
 	bool unit_ns; /* --unit ns */
 };
 
+/* --by pid, tid, cgroup: rows for that many keys unless --by-keys says otherwise */
+#define HIST_BY_KEYS 16
+
 enum {
 	OPT_BY = 0x200,
+	OPT_BY_KEYS,
 	OPT_LINEAR,
 	OPT_UNIT,
 };
@@ -63,10 +70,41 @@ static const char doc[] =
 
 static const struct argp_option by_options[] = {
 	{ NULL, 0, NULL, 0, "Output:", 5 },
-	{ "by", OPT_BY, "KEY", 0,
-	  "one histogram per class (default), range, both (each range and class), or none", 5 },
+	{ "by", OPT_BY, "KEY[,KEY]", 0,
+	  "one histogram per class (default), range, both (each range and class), or none; "
+	  "and split by pid, tid, cpu, node, cgroup or memory region in the kernel (--by "
+	  "pid,class)",
+	  5 },
+	{ "by-keys", OPT_BY_KEYS, "N", 0,
+	  "--by pid, tid or cgroup: rows for N keys (default 16, at most 256); the samples of "
+	  "further keys are counted in an others row",
+	  5 },
 	{},
 };
+
+/* One word of --by: a grouping or a split.  false: neither. */
+static bool hist_by_word(struct hist_args *a, const char *w, bool *grouping)
+{
+	static const char *const groupings[] = { "class", "range", "both", "none" };
+	static const enum report_by gby[] = { BY_CLASS, BY_RANGE, BY_BOTH, BY_NONE };
+	static const char *const splits[] = { "pid", "tid", "cpu", "node", "cgroup", "region" };
+	static const __u32 sby[] = { LDLAT_BY_PID,  LDLAT_BY_TID,    LDLAT_BY_CPU,
+				     LDLAT_BY_NODE, LDLAT_BY_CGROUP, LDLAT_BY_REGION };
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(groupings); i++)
+		if (!strcmp(w, groupings[i]) && !*grouping) {
+			a->by = gby[i];
+			a->by_set = *grouping = true;
+			return true;
+		}
+	for (i = 0; i < ARRAY_SIZE(splits); i++)
+		if (!strcmp(w, splits[i]) && !a->split) {
+			a->split = sby[i];
+			return true;
+		}
+	return false;
+}
 
 /* not --show's: the buckets of a pinned set are its own */
 static const struct argp_option linear_options[] = {
@@ -86,18 +124,32 @@ static error_t hist_parse(int key, char *arg, struct argp_state *state)
 	__u64 v;
 
 	switch (key) {
-	case OPT_BY:
-		a->by_set = true;
-		if (!strcmp(arg, "class"))
-			a->by = BY_CLASS;
-		else if (!strcmp(arg, "range"))
-			a->by = BY_RANGE;
-		else if (!strcmp(arg, "both"))
-			a->by = BY_BOTH;
-		else if (!strcmp(arg, "none"))
-			a->by = BY_NONE;
-		else
-			argp_error(state, "--by '%s': expected class, range, both or none", arg);
+	case OPT_BY: {
+		char words[64], *w, *save = NULL;
+		bool grouping = false;
+
+		a->by_set = false;
+		a->split = LDLAT_BY_NONE;
+		snprintf(words, sizeof(words), "%s", arg);
+		for (w = strtok_r(words, ",", &save); w; w = strtok_r(NULL, ",", &save))
+			if (!hist_by_word(a, w, &grouping))
+				argp_error(state,
+					   "--by '%s': expected class, range, both or none, and "
+					   "or instead pid, tid, cpu, node, cgroup or region (one "
+					   "of each)",
+					   arg);
+		if (!grouping && !a->split)
+			argp_error(state,
+				   "--by '%s': expected class, range, both or none, "
+				   "and or instead pid, tid, cpu, node or cgroup",
+				   arg);
+		break;
+	}
+	case OPT_BY_KEYS:
+		if (!cli__parse_u64(arg, &v) || !v || v > LDLAT_BY_MAX_KEYS)
+			argp_error(state, "--by-keys '%s' is not a number of keys (1 to %u)", arg,
+				   LDLAT_BY_MAX_KEYS);
+		a->split_keys = (__u32)v;
 		break;
 	case OPT_LINEAR:
 		if (!cli__parse_u64(arg, &v) || !v || v > 0xffffffffu)
@@ -398,6 +450,69 @@ static struct report hist_report(const struct hist_args *args, const struct run_
 	};
 }
 
+/* Rows of --by's split: a row per possible CPU or node, else --by-keys (at most LDLAT_BY_MAX_KEYS). */
+static __u32 hist_split_rows(const struct hist_args *args)
+{
+	unsigned int lo, hi;
+	__u32 n = args->split_keys ? args->split_keys : HIST_BY_KEYS;
+	int cpus;
+	FILE *f;
+
+	if (args->split == LDLAT_BY_REGION)
+		return LDLAT_BY_REGIONS;
+	if (args->split == LDLAT_BY_CPU) {
+		cpus = libbpf_num_possible_cpus();
+		n = cpus > 0 ? (__u32)cpus : 1;
+	} else if (args->split == LDLAT_BY_NODE) {
+		n = 1;
+		f = fopen("/sys/devices/system/node/possible", "r");
+		if (f) {
+			if (fscanf(f, "%u-%u", &lo, &hi) == 2)
+				n = hi + 1;
+			fclose(f);
+		}
+	}
+	return n < LDLAT_BY_MAX_KEYS ? n : LDLAT_BY_MAX_KEYS;
+}
+
+/* A split's histograms are per-CPU: more than this much kernel memory is refused. */
+#define HIST_SPLIT_MAX_BYTES (512ull << 20)
+
+/* --by with --by-keys and the ranges: the kernel memory its rows take, refused past the bound. */
+static int hist_split_check(const struct hist_args *args)
+{
+	__u64 rows = (__u64)hist_split_rows(args) + 1, ranges = args->cli.ranges.nranges;
+	int cpus = libbpf_num_possible_cpus();
+	__u64 bytes = rows * (ranges ? ranges : 1) * LDLAT_NCLASS * sizeof(struct ldlat_hist) *
+		      (__u64)(cpus > 0 ? cpus : 1);
+	struct err err = {};
+
+	if (!args->split || bytes <= HIST_SPLIT_MAX_BYTES)
+		return 0;
+	err__set(&err, -EINVAL,
+		 "--by %s: %llu rows of %llu range(s) on %d CPUs need %llu MiB of kernel memory "
+		 "(at most %llu): give fewer --by-keys or ranges",
+		 report__by_key(args->split), (unsigned long long)rows, (unsigned long long)ranges,
+		 cpus, (unsigned long long)(bytes >> 20),
+		 (unsigned long long)(HIST_SPLIT_MAX_BYTES >> 20));
+	return err__report(&err, -EINVAL, "ldlat-hist", stderr);
+}
+
+/* The modes that cannot split yet: one sentence, exit 2. */
+static int hist_split_refused(const struct hist_args *args, const char *mode)
+{
+	struct err err = {};
+
+	if (!args->split)
+		return 0;
+	err__set(&err, -EINVAL,
+		 "--by %s is a split the BPF program makes as it samples, which %s does not "
+		 "run: drop --by %s, or split a live run (ldlat-hist --by %s -p PID)",
+		 report__by_key(args->split), mode, report__by_key(args->split),
+		 report__by_key(args->split));
+	return err__report(&err, -EINVAL, "ldlat-hist", stderr);
+}
+
 /*
  * --input: the samples of a perf.data file through the same logic, printed
  * once through the same printer and formats as a live run's report.
@@ -413,6 +528,8 @@ static int run_report(void *input)
 	struct err err = {};
 	int e;
 
+	if (args->split)
+		return hist_split_refused(args, "--input (a recording)");
 	clock_gettime(CLOCK_REALTIME, &started);
 	e = output__check(&args->out, &err);
 	if (!e)
@@ -471,6 +588,8 @@ static int run_show(void *input)
 	struct err err = {};
 	int e;
 
+	if (args->split)
+		return hist_split_refused(args, "--show (a pinned set)");
 	e = pin_opts__check_show(&args->pin, &args->cli, &args->out, &err);
 	if (!e)
 		e = output__check(&args->out, &err);
@@ -495,6 +614,11 @@ static int run_sample(void *input)
 	struct err err = {};
 	int e, status;
 
+	if (args->split && args->pin.pin)
+		return hist_split_refused(args, "--pin (a pinned set)");
+	status = hist_split_check(args);
+	if (status)
+		return status;
 	e = pin_opts__check_sample(&args->pin, &args->cli, &err);
 	if (!e)
 		e = output__check(&args->out, &err);
@@ -513,7 +637,9 @@ static int run_sample(void *input)
 
 	e = tool__start(&tool, &args->cli, "ldlat-hist",
 			&(struct tool_opts){ .linear_step = args->linear_step,
-					     .session_flags = args->pin.pin ? SESSION_PIN : 0 },
+					     .session_flags = args->pin.pin ? SESSION_PIN : 0,
+					     .by = args->split,
+					     .by_keys = args->split ? hist_split_rows(args) : 0 },
 			&err);
 	clock_gettime(CLOCK_REALTIME, &started);
 	if (!e)
@@ -543,7 +669,7 @@ static int run_sample(void *input)
 		p.ctx = &loads;
 		p.report.loads = &loads.report;
 	}
-	if (printer__init(&p, tool.cfg.nranges, &started)) {
+	if (printer__init_by(&p, tool.cfg.nranges, tool.cfg.by, tool.cfg.by_keys + 1, &started)) {
 		fprintf(stderr, "ldlat-hist: out of memory\n");
 		status = EXIT_FAIL;
 		goto out;

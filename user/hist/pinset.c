@@ -722,7 +722,8 @@ int pinset__read(const struct pinset *p, struct snapshot *snap)
 	/* the events' fds are not reachable from bpffs: what the program missed is not known */
 	memset(&snap->unseen, 0, sizeof(snap->unseen));
 	snap->linear_step = p->meta.cfg.linear_step;
-	return session__read_fds(p->counters_fd, p->hists_fd, p->ncpus, p->meta.cfg.nranges, snap);
+	return session__read_fds(p->counters_fd, p->hists_fd, p->ncpus, p->meta.cfg.nranges,
+				 p->meta.cfg.fixed_period, snap);
 }
 
 int pinset__read_shown(const struct pinset *p, struct snapshot *snap)

@@ -7,8 +7,15 @@
 
 int printer__init(struct printer *p, __u32 nranges, const struct timespec *started)
 {
-	if (snapshot__init(&p->cur, nranges) || snapshot__init(&p->prev, nranges) ||
-	    snapshot__init(&p->delta, nranges)) {
+	return printer__init_by(p, nranges, LDLAT_BY_NONE, 1, started);
+}
+
+int printer__init_by(struct printer *p, __u32 nranges, __u32 by, __u32 nrows,
+		     const struct timespec *started)
+{
+	if (snapshot__init_by(&p->cur, nranges, by, nrows) ||
+	    snapshot__init_by(&p->prev, nranges, by, nrows) ||
+	    snapshot__init_by(&p->delta, nranges, by, nrows)) {
 		printer__free(p);
 		return -ENOMEM;
 	}

@@ -51,6 +51,10 @@ struct printer {
  */
 int printer__init(struct printer *p, __u32 nranges, const struct timespec *started);
 
+/* The same with --by's split: nrows rows, the others included (snapshot__init_by). */
+int printer__init_by(struct printer *p, __u32 nranges, __u32 by, __u32 nrows,
+		     const struct timespec *started);
+
 /* Reads now into prev: the next report covers what happens from here on.  0, or -errno and err. */
 int printer__mark(struct printer *p, struct err *err);
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -26,11 +27,14 @@ void report__range_name(const struct report *r, int range, char *buf, size_t len
 		snprintf(buf, len, "%s", spans);
 }
 
-int report__groups(const struct report *r, const struct snapshot *s, struct group *groups, int max)
+/* The groups of one row of the split (row -1: none), from that row's cells. */
+static int row_groups(const struct report *r, const struct snapshot *s, int row,
+		      struct group *groups, int n, int max)
 {
-	int n = 0, range, cls, ng;
+	int range, cls;
 	enum report_by by = r->by;
 	int nr = (int)s->nranges;
+	const struct cell *cells = s->cells + (row < 0 ? 0 : ldlat_by_base((__u32)row, s->nranges));
 
 	/* without a data source every sample is of the unknown class */
 	if (!r->has_latency && by == BY_CLASS)
@@ -40,30 +44,69 @@ int report__groups(const struct report *r, const struct snapshot *s, struct grou
 	for (range = 0; range < (by == BY_RANGE || by == BY_BOTH ? nr : 1); range++) {
 		for (cls = 0; cls < (by == BY_CLASS || by == BY_BOTH ? LDLAT_NCLASS : 1); cls++) {
 			struct group g = { .range = by == BY_RANGE || by == BY_BOTH ? range : -1,
-					   .cls = by == BY_CLASS || by == BY_BOTH ? cls : -1 };
+					   .cls = by == BY_CLASS || by == BY_BOTH ? cls : -1,
+					   .row = row,
+					   .by = row < 0 ? LDLAT_BY_NONE : s->by,
+					   .others = row >= 0 && row + 1 == (int)snapshot__nrows(s),
+					   .key = row < 0 ? 0 : s->row_key[row] };
 			int rr, cc;
 
 			for (rr = 0; rr < nr; rr++)
 				for (cc = 0; cc < LDLAT_NCLASS; cc++)
 					if ((g.range < 0 || g.range == rr) &&
 					    (g.cls < 0 || g.cls == cc))
-						cell__add(&g.sum,
-							  &s->cells[ldlat_hist_index(rr, cc)]);
-			/* ranges are listed even when empty: a zero is an answer */
-			if (!g.sum.count && !(by == BY_RANGE && !r->has_latency))
+						cell__add(&g.sum, &cells[ldlat_hist_index(rr, cc)]);
+			/* ranges are listed even when empty (a zero is an answer), a split's rows not */
+			if (!g.sum.count && (row >= 0 || !(by == BY_RANGE && !r->has_latency)))
 				continue;
+			if (row >= 0 && !g.others && !s->row_set[row])
+				continue; /* a row no key has (never filled) */
 			if (n < max)
 				groups[n] = g;
 			n++;
 		}
 	}
-	ng = n < max ? n : max;
-	return ng;
+	return n;
+}
+
+int report__groups(const struct report *r, const struct snapshot *s, struct group *groups, int max)
+{
+	int n = 0, row;
+
+	if (!s->by)
+		n = row_groups(r, s, -1, groups, 0, max);
+	for (row = 0; s->by && row < (int)snapshot__nrows(s); row++)
+		n = row_groups(r, s, row, groups, n, max);
+	return n < max ? n : max;
+}
+
+int report__max_groups(const struct snapshot *s)
+{
+	return (int)(snapshot__nrows(s) * s->nranges * LDLAT_NCLASS);
+}
+
+const char *report__by_key(__u32 by)
+{
+	static const char *const keys[] = { NULL, "pid", "tid", "cpu", "node", "cgroup", "region" };
+
+	return by < ARRAY_SIZE(keys) ? keys[by] : NULL;
+}
+
+void report__group_row(const struct group *g, char *buf, size_t len)
+{
+	if (!g->by)
+		snprintf(buf, len, "%s", "");
+	else if (g->others)
+		snprintf(buf, len, "others");
+	else if (g->by == LDLAT_BY_REGION)
+		snprintf(buf, len, "mem%llu", (unsigned long long)g->key);
+	else
+		snprintf(buf, len, "%llu", (unsigned long long)g->key);
 }
 
 void report__total(const struct snapshot *s, struct cell *all)
 {
-	size_t i, n = (size_t)s->nranges * LDLAT_NCLASS;
+	size_t i, n = snapshot__ncells(s);
 
 	memset(all, 0, sizeof(*all));
 	for (i = 0; i < n; i++)
@@ -72,7 +115,17 @@ void report__total(const struct snapshot *s, struct cell *all)
 
 static void group_title(const struct report *r, const struct group *g, char *buf, size_t len)
 {
-	char range[600];
+	char range[600], row[32];
+	size_t k = 0;
+
+	report__group_row(g, row, sizeof(row));
+	if (*row) {
+		k = (size_t)snprintf(buf, len, "%s %s, ", report__by_key(g->by), row);
+		if (k >= len)
+			return;
+		buf += k;
+		len -= k;
+	}
 
 	if (g->range >= 0)
 		report__range_name(r, g->range, range, sizeof(range));
@@ -363,6 +416,7 @@ static const struct table counts_table = { counts_columns, ARRAY_SIZE(counts_col
 
 static void render_counts(FILE *out, const struct report *r, const struct group *g, int n)
 {
+	char key[32];
 	struct table_row row;
 	char name[600];
 	__u64 total = 0;
@@ -373,7 +427,12 @@ static void render_counts(FILE *out, const struct report *r, const struct group 
 		report__range_name(r, g[i].range < 0 ? 0 : g[i].range, name, sizeof(name));
 		table__row_begin(&row, out, &counts_table);
 		table__cell(&row, "%llu", (unsigned long long)g[i].sum.count);
-		table__cell(&row, "%s", g[i].range < 0 ? "all ranges" : name);
+		report__group_row(&g[i], key, sizeof(key));
+		if (*key)
+			table__cell(&row, "%s %s, %s", report__by_key(g[i].by), key,
+				    g[i].range < 0 ? "all ranges" : name);
+		else
+			table__cell(&row, "%s", g[i].range < 0 ? "all ranges" : name);
 		table__row_end(&row);
 		total += g[i].sum.count;
 	}
@@ -392,20 +451,57 @@ static void render_counts(FILE *out, const struct report *r, const struct group 
 			     "the code and the data behind the faults.\n");
 }
 
+void report__split(const struct snapshot *s, struct split_use *u)
+{
+	__u32 row, i, n = s->nranges * LDLAT_NCLASS, last = snapshot__nrows(s) - 1;
+
+	memset(u, 0, sizeof(*u));
+	u->rows = last;
+	for (row = 0; s->by && row <= last; row++) {
+		__u64 c = 0;
+
+		for (i = 0; i < n; i++)
+			c += s->cells[ldlat_by_base(row, s->nranges) + i].count;
+		if (row == last)
+			u->others = c;
+		else if (s->row_set[row] && c)
+			u->used++;
+	}
+}
+
+/* --by's line: the rows used, and what went to the others when they ran out. */
+static void render_split(FILE *out, const struct snapshot *s)
+{
+	struct split_use u;
+
+	if (!s->by)
+		return;
+	report__split(s, &u);
+	fprintf(out,
+		"by %s: %u of %u rows hold samples; others (no row left for their %s): %llu "
+		"samples\n",
+		report__by_key(s->by), u.used, u.rows, report__by_key(s->by),
+		(unsigned long long)u.others);
+}
+
 void render_text(FILE *out, const struct report *r, const struct snapshot *s)
 {
-	struct group groups[LDLAT_MAX_RANGES * LDLAT_NCLASS];
+	int i, n, max = report__max_groups(s);
+	struct group *groups = calloc((size_t)max, sizeof(*groups));
 	char title[800], when[32];
 	struct cell all = {};
 	struct tm tm;
-	int i, n;
 
+	if (!groups) {
+		fprintf(out, "out of memory\n");
+		return;
+	}
 	if (r->intervals) {
 		localtime_r(&s->taken.tv_sec, &tm);
 		strftime(when, sizeof(when), "%H:%M:%S", &tm);
 		fprintf(out, "%s\n", when);
 	}
-	n = report__groups(r, s, groups, LDLAT_MAX_RANGES * LDLAT_NCLASS);
+	n = report__groups(r, s, groups, max);
 	if (!r->has_latency) {
 		render_counts(out, r, groups, n);
 	} else if (!n) {
@@ -419,6 +515,8 @@ void render_text(FILE *out, const struct report *r, const struct snapshot *s)
 			render_summary(out, r, &groups[i].sum, &all);
 		}
 	}
+	free(groups);
+	render_split(out, s);
 	render_counters(out, s, r->run ? r->run->cfg : NULL);
 	if (r->loads)
 		render_loads_text(out, r->loads);

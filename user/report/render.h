@@ -77,16 +77,37 @@ struct report {
 
 /* A group of cells to print as one histogram. */
 struct group {
-	int range; /* -1: every range */
-	int cls;   /* -1: every class */
+	int range;   /* -1: every range */
+	int cls;     /* -1: every class */
+	int row;     /* --by's row (snapshot.row_key), the others last; -1: no split */
+	__u32 by;    /* enum ldlat_by of the split (LDLAT_BY_NONE: none) */
+	bool others; /* the split's others: keys that found no row */
+	__u64 key;   /* the row's key: PID, TID, CPU, node, cgroup id */
 	struct cell sum;
 };
 
 /*
  * The groups to print for r->by, non-empty ones only, in class and range
- * order.  Returns how many were written to groups (at most max).
+ * order, each row of a --by split in turn.  Returns how many were written
+ * to groups (at most max).
  */
 int report__groups(const struct report *r, const struct snapshot *s, struct group *groups, int max);
+
+/* The most groups report__groups can give for s: allocate that many. */
+int report__max_groups(const struct snapshot *s);
+
+/* --by's key names: "pid", "tid", "cpu", "node", "cgroup"; NULL for none. */
+const char *report__by_key(__u32 by);
+
+/* How a --by split's rows were used: rows holding samples, of all, and the others' samples. */
+struct split_use {
+	__u32 used, rows;
+	__u64 others;
+};
+void report__split(const struct snapshot *s, struct split_use *u);
+
+/* A group's row as a label: "1234", "others"; "" without a split. */
+void report__group_row(const struct group *g, char *buf, size_t len);
 
 /* "[heap] 0x55d0...-0x7f12..." or "all addresses", for range i. */
 void report__range_name(const struct report *r, int range, char *buf, size_t len);

@@ -8,6 +8,7 @@
  * limit or an open-ended bucket bound is null.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "user/report/json.h"
@@ -135,6 +136,7 @@ void render_json_unseen(struct json *j, const struct unseen *u)
 static void json_group(struct json *j, const struct report *r, const struct group *g,
 		       const struct cell *all)
 {
+	char row[32];
 	static const char *const pnames[3] = { "p50", "p90", "p99" };
 	static const double pcts[3] = { 50, 90, 99 };
 	const struct cell *c = &g->sum;
@@ -145,6 +147,11 @@ static void json_group(struct json *j, const struct report *r, const struct grou
 	__u32 k;
 
 	json__object_begin(j, NULL);
+	report__group_row(g, row, sizeof(row));
+	if (g->by && !g->others)
+		json__u64(j, report__by_key(g->by), g->key);
+	else if (g->by)
+		json__string(j, report__by_key(g->by), row); /* "others" */
 	if (g->range < 0)
 		json__null(j, "range");
 	else
@@ -246,7 +253,8 @@ void render_json_run(struct json *j, const struct run_info *run, const struct so
 
 void render_json(FILE *out, const struct report *r, const struct snapshot *s)
 {
-	struct group groups[LDLAT_MAX_RANGES * LDLAT_NCLASS];
+	int max = report__max_groups(s);
+	struct group *groups = calloc((size_t)max, sizeof(*groups));
 	const struct run_info *run = r->run;
 	struct cell all;
 	struct json j;
@@ -270,11 +278,23 @@ void render_json(FILE *out, const struct report *r, const struct snapshot *s)
 											: r->by));
 	json_filters(&j, r);
 	render_json_counters(&j, s);
+	if (s->by) {
+		struct split_use u;
+
+		report__split(s, &u);
+		json__object_begin(&j, "split");
+		json__string(&j, "key", report__by_key(s->by));
+		json__u64(&j, "rows", u.rows);
+		json__u64(&j, "rows_used", u.used);
+		json__u64(&j, "others", u.others);
+		json__object_end(&j);
+	}
 	json__array_begin(&j, "histograms");
-	n = report__groups(r, s, groups, LDLAT_MAX_RANGES * LDLAT_NCLASS);
+	n = groups ? report__groups(r, s, groups, max) : 0;
 	report__total(s, &all);
 	for (i = 0; i < n; i++)
 		json_group(&j, r, &groups[i], &all);
+	free(groups);
 	json__array_end(&j);
 	if (r->loads) {
 		json__object_begin(&j, "loads");

@@ -8,6 +8,7 @@
  * rate() and increase() apply and a reset is seen as one.
  */
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "user/report/openmetrics.h"
 #include "user/report/render.h"
@@ -143,6 +144,12 @@ static void group_labels(const struct report *r, const struct group *g,
 
 	report__group_range(r, g, range, sizeof(range));
 	*labels = *base;
+	if (g->by) {
+		char row[32];
+
+		report__group_row(g, row, sizeof(row));
+		om_labels__add(labels, report__by_key(g->by), row, OM_VALUE_MAX);
+	}
 	om_labels__add(labels, "class", report__group_class(g), OM_VALUE_MAX);
 	/* built here, at most sizeof(range) bytes: never cut once escaped */
 	om_labels__add(labels, "range", range, 2 * sizeof(range));
@@ -230,14 +237,25 @@ static void render_event_families(FILE *out, enum om_dialect d, const struct rep
 static void render_exposition(FILE *out, enum om_dialect d, const struct report *r,
 			      const struct snapshot *s)
 {
-	struct group groups[LDLAT_MAX_RANGES * LDLAT_NCLASS];
+	int max = report__max_groups(s);
+	struct group *groups = calloc((size_t)max, sizeof(*groups));
 	struct om_labels base, labels;
 	int i, n;
 
 	base_labels(r, &base);
 	render_run_families(out, r, &base);
 	render_counter_families(out, d, s, &base);
-	n = report__groups(r, s, groups, LDLAT_MAX_RANGES * LDLAT_NCLASS);
+	n = groups ? report__groups(r, s, groups, max) : 0;
+	if (s->by) {
+		struct split_use u;
+		struct om_labels l = base;
+
+		report__split(s, &u);
+		om_labels__add(&l, "by", report__by_key(s->by), 16);
+		om__counter(out, d, "ldlat_split_others_samples",
+			    "Kept samples whose --by key found no row left (in the others row).");
+		om__sample_u64(out, "ldlat_split_others_samples_total", &l, u.others);
+	}
 	if (r->has_latency) {
 		om__family(out, "ldlat_latency_cycles", "histogram",
 			   "Latency of the kept samples in core cycles, by data-source class and "
@@ -258,6 +276,7 @@ static void render_exposition(FILE *out, enum om_dialect d, const struct report 
 	if (r->has_latency)
 		render_latency_families(out, d, r, groups, n, &base);
 	render_event_families(out, d, r, groups, n, &base);
+	free(groups);
 	if (r->loads)
 		render_loads_families(out, r->loads, &base);
 	om__end(out, d);

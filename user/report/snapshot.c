@@ -9,37 +9,67 @@
 
 int snapshot__init(struct snapshot *s, __u32 nranges)
 {
+	return snapshot__init_by(s, nranges, LDLAT_BY_NONE, 1);
+}
+
+int snapshot__init_by(struct snapshot *s, __u32 nranges, __u32 by, __u32 nrows)
+{
 	memset(s, 0, sizeof(*s));
 	s->nranges = nranges ? nranges : 1;
-	s->cells = calloc((size_t)s->nranges * LDLAT_NCLASS, sizeof(*s->cells));
-	return s->cells ? 0 : -ENOMEM;
+	s->by = by;
+	s->nrows = by && nrows ? nrows : 1;
+	s->cells = calloc(snapshot__ncells(s), sizeof(*s->cells));
+	s->row_key = calloc(s->nrows, sizeof(*s->row_key));
+	s->row_set = calloc(s->nrows, sizeof(*s->row_set));
+	if (s->cells && s->row_key && s->row_set)
+		return 0;
+	snapshot__free(s);
+	return -ENOMEM;
 }
 
 void snapshot__free(struct snapshot *s)
 {
 	free(s->cells);
+	free(s->row_key);
+	free(s->row_set);
 	s->cells = NULL;
+	s->row_key = NULL;
+	s->row_set = NULL;
 }
 
 void snapshot__copy(struct snapshot *dst, const struct snapshot *src)
 {
 	struct cell *cells = dst->cells;
+	__u64 *row_key = dst->row_key;
+	bool *row_set = dst->row_set;
 
-	memcpy(cells, src->cells, (size_t)src->nranges * LDLAT_NCLASS * sizeof(*cells));
+	memcpy(cells, src->cells, snapshot__ncells(src) * sizeof(*cells));
+	memcpy(row_key, src->row_key, snapshot__nrows(src) * sizeof(*row_key));
+	memcpy(row_set, src->row_set, snapshot__nrows(src) * sizeof(*row_set));
 	*dst = *src;
 	dst->cells = cells;
+	dst->row_key = row_key;
+	dst->row_set = row_set;
 }
 
 void snapshot__clear(struct snapshot *s)
 {
-	__u32 nranges = s->nranges, linear_step = s->linear_step;
+	__u32 nranges = s->nranges, linear_step = s->linear_step, by = s->by, nrows = s->nrows;
 	struct cell *cells = s->cells;
+	__u64 *row_key = s->row_key;
+	bool *row_set = s->row_set;
 
-	memset(cells, 0, (size_t)nranges * LDLAT_NCLASS * sizeof(*cells));
+	memset(cells, 0, snapshot__ncells(s) * sizeof(*cells));
+	memset(row_key, 0, snapshot__nrows(s) * sizeof(*row_key));
+	memset(row_set, 0, snapshot__nrows(s) * sizeof(*row_set));
 	memset(s, 0, sizeof(*s));
 	s->nranges = nranges;
 	s->linear_step = linear_step;
+	s->by = by;
+	s->nrows = nrows;
 	s->cells = cells;
+	s->row_key = row_key;
+	s->row_set = row_set;
 }
 
 /*
@@ -97,7 +127,7 @@ void cell__delta(struct cell *out, const struct cell *cur, const struct cell *pr
 
 void snapshot__delta(struct snapshot *out, const struct snapshot *cur, const struct snapshot *prev)
 {
-	size_t i, n = (size_t)cur->nranges * LDLAT_NCLASS, k;
+	size_t i, n = snapshot__ncells(cur), k;
 	const __u64 *a = (const __u64 *)&cur->counters, *b = (const __u64 *)&prev->counters;
 	__u64 *o = (__u64 *)&out->counters;
 
@@ -110,6 +140,12 @@ void snapshot__delta(struct snapshot *out, const struct snapshot *cur, const str
 	for (i = 0; i < n; i++)
 		cell__delta(&out->cells[i], &cur->cells[i], &prev->cells[i], cur->linear_step);
 	out->nranges = cur->nranges;
+	out->by = cur->by;
+	out->nrows = cur->nrows;
+	if (out != cur) {
+		memcpy(out->row_key, cur->row_key, snapshot__nrows(cur) * sizeof(*out->row_key));
+		memcpy(out->row_set, cur->row_set, snapshot__nrows(cur) * sizeof(*out->row_set));
+	}
 	out->linear_step = cur->linear_step;
 	out->taken = cur->taken;
 	out->since = prev->taken;

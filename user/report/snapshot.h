@@ -68,6 +68,16 @@ void unseen__add_count(struct unseen *u, const struct perf_event_attr *a, __u64 
 
 struct snapshot {
 	__u32 nranges;
+	/*
+	 * --by's split (enum ldlat_by; LDLAT_BY_NONE: none, nrows 1): nrows
+	 * rows of nranges * LDLAT_NCLASS cells, each row a key's, the last the
+	 * others (keys that found no row left).  row_key[r] is row r's key
+	 * (PID, TID, CPU, node, cgroup id) where row_set[r].
+	 */
+	__u32 by;
+	__u32 nrows;
+	__u64 *row_key;
+	bool *row_set;
 	__u32 linear_step;  /* the buckets' kind: 0 log-linear, else linear of this width */
 	struct cell *cells; /* nranges * LDLAT_NCLASS, at ldlat_hist_index(range, class) */
 	struct ldlat_counters counters;
@@ -77,6 +87,20 @@ struct snapshot {
 };
 
 int snapshot__init(struct snapshot *s, __u32 nranges);
+
+/* The same with --by's rows: nrows, the others included. */
+int snapshot__init_by(struct snapshot *s, __u32 nranges, __u32 by, __u32 nrows);
+
+static inline __u32 snapshot__nrows(const struct snapshot *s)
+{
+	return s->nrows ? s->nrows : 1;
+}
+
+/* Cells: rows x ranges x classes. */
+static inline size_t snapshot__ncells(const struct snapshot *s)
+{
+	return (size_t)snapshot__nrows(s) * s->nranges * LDLAT_NCLASS;
+}
 void snapshot__free(struct snapshot *s);
 void snapshot__copy(struct snapshot *dst, const struct snapshot *src);
 

@@ -42,3 +42,22 @@ void config__fill(struct ldlat_config *cfg, const struct cli *c, __u32 fields, b
 	cfg->linear_shift = ldlat_linear_shift(linear_step);
 	cfg->weight_struct = weight_struct;
 }
+
+__u64 config__fixed_period(const struct evlist *evlist)
+{
+	__u64 period = 0;
+	int i;
+
+	for (i = 0; i < evlist->nevsel; i++) {
+		const struct perf_event_attr *a = &evlist->evsel[i].attr;
+
+		if (a->freq)
+			return 0;
+		if (!a->sample_period)
+			continue; /* a counting event (a group's leader): no sample */
+		if (period && a->sample_period != period)
+			return 0;
+		period = a->sample_period;
+	}
+	return period;
+}

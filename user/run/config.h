@@ -12,6 +12,7 @@
 #include <stddef.h>
 
 #include "bpf/ldlat.h"
+#include "kernel/abi/evlist.h"
 #include "kernel/lib/err.h"
 #include "user/run/cli.h"
 
@@ -30,5 +31,11 @@ int config__check_fields(const struct cli *c, __u32 fields, __u32 linear_step, c
  */
 void config__fill(struct ldlat_config *cfg, const struct cli *c, __u32 fields, bool weight_struct,
 		  __u32 linear_step);
+
+/*
+ * The period every sampling event of evlist samples with (ldlat_config.fixed_period),
+ * or 0: one samples by frequency, or two differ (the program must sum the periods).
+ */
+__u64 config__fixed_period(const struct evlist *evlist);
 
 #endif

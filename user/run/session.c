@@ -129,7 +129,7 @@ static int session__label(struct session *s)
 {
 	size_t vsz = sizeof(struct ldlat_hist);
 	struct ldlat_hist *vals;
-	__u32 idx, n = s->nranges * LDLAT_NCLASS;
+	__u32 idx, n = s->nrows * s->nranges * LDLAT_NCLASS;
 	int cpu, fd = bpf_map__fd(s->skel->maps.hists), e = 0;
 
 	vals = calloc(s->ncpus, vsz);
@@ -137,7 +137,7 @@ static int session__label(struct session *s)
 		return -ENOMEM;
 	for (idx = 0; idx < n && !e; idx++) {
 		for (cpu = 0; cpu < s->ncpus; cpu++) {
-			vals[cpu].range = idx / LDLAT_NCLASS;
+			vals[cpu].range = idx / LDLAT_NCLASS % s->nranges;
 			vals[cpu].class = idx % LDLAT_NCLASS;
 		}
 		if (bpf_map_update_elem(fd, &idx, vals, BPF_ANY))
@@ -211,6 +211,8 @@ int session__open(struct session *s, const struct ldlat_config *cfg, unsigned in
 		return s->ncpus ? s->ncpus : -EINVAL;
 	}
 	s->nranges = cfg->nranges ? cfg->nranges : 1;
+	s->by = cfg->by;
+	s->nrows = cfg->by ? cfg->by_keys + 1 : 1; /* the split's rows and the others */
 	if (flags & SESSION_ADDR_ONLY)
 		s->path = SESSION_PATH_ADDR_ONLY;
 	else if (flags & SESSION_PROBE_READ)
@@ -228,7 +230,9 @@ int session__open(struct session *s, const struct ldlat_config *cfg, unsigned in
 	}
 	s->skel->rodata->cfg = *cfg;
 	s->skel->rodata->cfg.nranges = s->nranges;
-	bpf_map__set_max_entries(s->skel->maps.hists, s->nranges * LDLAT_NCLASS);
+	bpf_map__set_max_entries(s->skel->maps.hists, s->nrows * s->nranges * LDLAT_NCLASS);
+	bpf_map__set_max_entries(s->skel->maps.by_rows,
+				 session__by_keyed(cfg->by) && cfg->by_keys ? cfg->by_keys : 1);
 	/* ldlat-top's tables; one unused entry each when off */
 	bpf_map__set_max_entries(s->skel->maps.top_ip, (cfg->top & LDLAT_TOP_IP) && cfg->top_entries
 							       ? cfg->top_entries
@@ -267,7 +271,7 @@ int session__open(struct session *s, const struct ldlat_config *cfg, unsigned in
 	bpf_map__set_autocreate(s->skel->maps.meta, flags & SESSION_PIN);
 	bpf_map__set_autocreate(s->skel->maps.shown, flags & SESSION_PIN);
 	bpf_map__set_autocreate(s->skel->maps.shown_hists, flags & SESSION_PIN);
-	bpf_map__set_max_entries(s->skel->maps.shown_hists, s->nranges * LDLAT_NCLASS);
+	bpf_map__set_max_entries(s->skel->maps.shown_hists, s->nrows * s->nranges * LDLAT_NCLASS);
 	e = ldlat_bpf__load(s->skel);
 	if (e) {
 		session__refused(s, e, err);
@@ -320,12 +324,12 @@ int session__attach(struct session *s, struct evlist *evlist, struct err *err)
 	return 0;
 }
 
-int session__read_fds(int counters_fd, int hists_fd, int ncpus, __u32 nranges,
+int session__read_fds(int counters_fd, int hists_fd, int ncpus, __u32 nranges, __u64 fixed_period,
 		      struct snapshot *snap)
 {
 	struct ldlat_counters *cnt;
 	struct ldlat_hist *vals;
-	__u32 zero = 0, idx, n = nranges * LDLAT_NCLASS;
+	__u32 zero = 0, idx, n = snapshot__nrows(snap) * nranges * LDLAT_NCLASS;
 	int cpu, k, e = 0;
 	size_t csz = sizeof(struct ldlat_counters);
 	__u64 *dst;
@@ -358,7 +362,12 @@ int session__read_fds(int counters_fd, int hists_fd, int ncpus, __u32 nranges,
 		memset(c, 0, sizeof(*c));
 		for (cpu = 0; cpu < ncpus; cpu++)
 			cell__add_hist(c, &vals[cpu]);
+		/* a fixed period: the program summed none (ldlat_config.fixed_period) */
+		if (fixed_period)
+			c->period = c->count * fixed_period;
 	}
+	if (fixed_period)
+		snap->counters.seen_period = snap->counters.seen * fixed_period;
 	clock_gettime(CLOCK_REALTIME, &snap->taken);
 out:
 	free(cnt);
@@ -371,11 +380,48 @@ int session__prog_fd(const struct session *s)
 	return bpf_program__fd(session__prog(s));
 }
 
+bool session__by_keyed(__u32 by)
+{
+	return by == LDLAT_BY_PID || by == LDLAT_BY_TID || by == LDLAT_BY_CGROUP;
+}
+
+int session__read_rows(int by_rows_fd, __u32 by, struct snapshot *snap)
+{
+	__u64 key, next;
+	__u32 row, r;
+	void *prev = NULL;
+
+	if (!snap->row_key)
+		return 0;
+	for (r = 0; r + 1 < snap->nrows; r++) {
+		snap->row_key[r] = r; /* a CPU or node is its row */
+		snap->row_set[r] = !session__by_keyed(by);
+	}
+	if (!session__by_keyed(by) || by_rows_fd < 0)
+		return 0;
+	while (!bpf_map_get_next_key(by_rows_fd, prev, &next)) {
+		key = next;
+		prev = &key;
+		if (bpf_map_lookup_elem(by_rows_fd, &key, &row))
+			continue; /* removed meanwhile: nothing removes them */
+		if (row + 1 < snap->nrows) {
+			snap->row_key[row] = key;
+			snap->row_set[row] = true;
+		}
+	}
+	return errno == ENOENT ? 0 : -errno;
+}
+
 int session__read(const struct session *s, struct snapshot *snap)
 {
+	int e;
+
 	snap->linear_step = s->skel->rodata->cfg.linear_step;
-	return session__read_fds(bpf_map__fd(s->skel->maps.counters),
-				 bpf_map__fd(s->skel->maps.hists), s->ncpus, s->nranges, snap);
+	e = session__read_fds(bpf_map__fd(s->skel->maps.counters), bpf_map__fd(s->skel->maps.hists),
+			      s->ncpus, s->nranges, s->skel->rodata->cfg.fixed_period, snap);
+	if (!e && s->by)
+		e = session__read_rows(bpf_map__fd(s->skel->maps.by_rows), s->by, snap);
+	return e;
 }
 
 int session__read_maps(void *ctx, struct snapshot *snap, struct err *err)

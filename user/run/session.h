@@ -37,6 +37,8 @@ struct session {
 	bool addr_only;
 	enum session_path path; /* the program attached to the events */
 	bool top;		/* ldlat-top's program: the tables of cfg.top */
+	__u32 by;		/* enum ldlat_by */
+	__u32 nrows;		/* --by's rows and the others; 1 without a split */
 };
 
 enum {
@@ -97,11 +99,22 @@ int session__read_maps(void *ctx, struct snapshot *snap, struct err *err);
 
 /*
  * The same from the maps' fds (a pinned set has no skeleton): counters and
- * hists of nranges * LDLAT_NCLASS cells.  snap->unseen is left as it is.
- * Returns 0 or -errno.
+ * hists of nranges * LDLAT_NCLASS cells.  fixed_period: the configuration's
+ * (the program summed no period; seen_period and each cell's period are
+ * computed here as count x fixed_period), 0: the program's sums.
+ * snap->unseen is left as it is.  Returns 0 or -errno.
  */
-int session__read_fds(int counters_fd, int hists_fd, int ncpus, __u32 nranges,
+int session__read_fds(int counters_fd, int hists_fd, int ncpus, __u32 nranges, __u64 fixed_period,
 		      struct snapshot *snap);
+
+/* --by pid, tid, cgroup: rows are handed out to keys by the program ('by_rows'). */
+bool session__by_keyed(__u32 by);
+
+/*
+ * The key of each row of snap (snapshot__init_by) from the 'by_rows' map
+ * (by_rows_fd; a CPU or node is its row's number).  Returns 0 or -errno.
+ */
+int session__read_rows(int by_rows_fd, __u32 by, struct snapshot *snap);
 
 /* fd of the program attached to the events. */
 int session__prog_fd(const struct session *s);

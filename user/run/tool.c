@@ -211,6 +211,9 @@ int tool__start(struct tool *t, struct cli *cli, const char *name, const struct 
 	}
 
 	config__fill(&t->cfg, cli, t->src.fields, t->src.weight_struct, o->linear_step);
+	t->cfg.fixed_period = config__fixed_period(&t->evlist);
+	t->cfg.by = o->by;
+	t->cfg.by_keys = o->by ? o->by_keys : 0;
 	if (hooks && hooks->configure) {
 		e = hooks->configure(t, hooks->ctx, err);
 		if (e)

@@ -52,6 +52,7 @@ struct tool {
 struct tool_opts {
 	__u32 linear_step;	    /* --linear: into the BPF configuration */
 	unsigned int session_flags; /* SESSION_* (session.h) */
+	__u32 by, by_keys; /* --by's split (enum ldlat_by) and its rows: into the configuration */
 	/* open and enable the events, but load and attach no BPF program (the benchmarks' floor) */
 	bool no_bpf;
 	const struct tool_hooks *hooks; /* NULL: none; called during tool__start only */
