@@ -201,6 +201,33 @@ START_TEST(test_dso_names)
 END_TEST
 
 /*
+ * A relocatable object (a .o a linker maps while it reads it, seen by a
+ * system-wide run) is not a file whose symbols name process addresses: it
+ * is left unread.  libdwfl relocates such a file through a section_address
+ * callback when asked for its ELF handle; without one it jumped to address
+ * 0 (ldlat-top died of SIGSEGV beside a build).  A device file is not
+ * opened at all.
+ */
+START_TEST(test_dso_not_loadable)
+{
+	const char *obj = build_path("obj/user/symbols/mapsline.o");
+	struct dso_cache c;
+	struct dso *d;
+
+	ck_assert_int_eq(access(obj, R_OK), 0);
+	ck_assert_int_eq(dso_cache__init(&c, NULL), 0);
+	d = dso_cache__get(&c, obj);
+	ck_assert(d && !d->elf && !d->nfuncs);
+	d = dso_cache__get(&c, "/dev/zero");
+	ck_assert(d && !d->elf);
+	/* the executable beside it still is read */
+	d = dso_cache__get(&c, build_path("tests/ldlat-names"));
+	ck_assert(d && d->elf && d->nfuncs > 0);
+	dso_cache__free(&c);
+}
+END_TEST
+
+/*
  * On a terminal of 80 columns every row fits (columns dropped, names
  * shortened); into a pipe the rows keep every column, wider than 80.
  */
@@ -1472,6 +1499,7 @@ int main(void)
 	tcase_add_test(tc, test_procmaps_model);
 	tcase_add_test(tc, test_procmaps_read_fixture);
 	tcase_add_test(tc, test_dso_names);
+	tcase_add_test(tc, test_dso_not_loadable);
 	tcase_add_test(tc, test_range_variable);
 	tcase_add_test(tc, test_top_terminal_width);
 	tcase_add_test(tc, test_top_input_bounded);

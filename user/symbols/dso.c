@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/auxv.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <elfutils/libdwfl.h>
 
@@ -360,12 +361,35 @@ static void dso__read_build_id(struct dso *d, Dwfl_Module *mod)
 	memcpy(d->build_id, bits, d->build_id_len);
 }
 
+/*
+ * Whether fd is a regular file holding an executable or a shared object
+ * (ET_EXEC, ET_DYN): what a process maps to run.  Anything else a process
+ * may map is not read: a device (opening one may act on it), and above all
+ * a relocatable object (ET_REL, a .o a linker maps to read it), which
+ * libdwfl would relocate by section through a callback.
+ */
+static bool dso__loadable(int fd)
+{
+	unsigned char h[EI_NIDENT + 2];
+	struct stat st;
+	unsigned int type;
+
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode) ||
+	    pread(fd, h, sizeof(h), 0) != (ssize_t)sizeof(h) || memcmp(h, ELFMAG, SELFMAG))
+		return false;
+	type = h[EI_DATA] == ELFDATA2MSB ? (unsigned int)h[EI_NIDENT] << 8 | h[EI_NIDENT + 1]
+					 : (unsigned int)h[EI_NIDENT + 1] << 8 | h[EI_NIDENT];
+	return type == ET_EXEC || type == ET_DYN;
+}
+
 static void dso__load(struct dso *d, const char *debuginfo)
 {
 	char *path = (char *)debuginfo;
 	const Dwfl_Callbacks cb = {
 		.find_elf = dwfl_build_id_find_elf,
 		.find_debuginfo = dwfl_standard_find_debuginfo,
+		/* never called for the ET_EXEC and ET_DYN files read here; not NULL all the same */
+		.section_address = dwfl_offline_section_address,
 		.debuginfo_path = &path,
 	};
 	Dwfl_Module *mod;
@@ -380,6 +404,14 @@ static void dso__load(struct dso *d, const char *debuginfo)
 			return;
 	} else if (d->path[0] != '/') {
 		return; /* [heap], [stack], anon: not files */
+	} else {
+		fd = open(d->path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+		if (fd < 0)
+			return;
+	}
+	if (!dso__loadable(fd)) {
+		close(fd);
+		return;
 	}
 	dwfl = dwfl_begin(&cb);
 	if (!dwfl) {
