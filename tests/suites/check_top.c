@@ -86,7 +86,7 @@ START_TEST(test_procmaps_model)
 	enum { PAGES = 96, PG = 0x1000, OPS = 3000 };
 	static const char *names[] = { NULL, "/bin/a", "/lib/b", "[heap]", "/lib/c" };
 	struct {
-		int name;	   /* -1: nothing mapped */
+		int name;	 /* -1: nothing mapped */
 		__u64 time, off; /* file offset of the page */
 	} model[PAGES];
 	struct procmaps pm;
