@@ -27,6 +27,46 @@
 
 static int blocks_of(const char *out, const char *what);
 
+/*
+ * Processes that map a file of their own each (a build's temporary files)
+ * and exit: once pruned, their names go too, while a live process's names
+ * stay, the same pointers.  The interned names stay within twice what the
+ * live processes hold, plus a constant, however many came and went.
+ */
+START_TEST(test_procmaps_names_pruned)
+{
+	enum { N = 5000 };
+	struct procmaps pm;
+	const struct proc *live;
+	const char *kept;
+	char name[64];
+	int i;
+
+	procmaps__init(&pm);
+	pm.proc_root = NULL;
+	ck_assert_int_eq(procmaps__add(&pm, 1, 0x1000, 0x2000, 0, "/usr/lib/libkept.so", 1), 0);
+	live = procmaps__find(&pm, 1);
+	kept = live->maps[0].name;
+	for (i = 0; i < N; i++) {
+		snprintf(name, sizeof(name), "/tmp/cc%06d.o", i);
+		ck_assert_int_eq(procmaps__add(&pm, 100 + i, 0x1000, 0x2000, 0, name, 2), 0);
+		ck_assert_int_eq(
+			procmaps__add(&pm, 100 + i, 0x3000, 0x4000, 0, "/usr/lib/libkept.so", 2),
+			0);
+		procmaps__exit(&pm, 100 + i);
+		if (i % 50 == 49)
+			procmaps__prune_exited(&pm);
+	}
+	procmaps__prune_exited(&pm);
+	ck_assert_msg(pm.nstrings < 600, "%zu names kept for 1 live process", pm.nstrings);
+	ck_assert_ptr_eq(procmaps__find(&pm, 1)->maps[0].name, kept);
+	ck_assert_str_eq(kept, "/usr/lib/libkept.so");
+	ck_assert_ptr_eq(procmaps__intern(&pm, "/usr/lib/libkept.so"), kept);
+	ck_assert_ptr_null(procmaps__find(&pm, 100));
+	procmaps__free(&pm);
+}
+END_TEST
+
 /* ---- procmaps: newest wins, exec, fork -------------------------------------- */
 
 START_TEST(test_procmaps_newest_wins)
@@ -1496,6 +1536,7 @@ int main(void)
 
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_procmaps_newest_wins);
+	tcase_add_test(tc, test_procmaps_names_pruned);
 	tcase_add_test(tc, test_procmaps_model);
 	tcase_add_test(tc, test_procmaps_read_fixture);
 	tcase_add_test(tc, test_dso_names);
