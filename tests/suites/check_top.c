@@ -268,6 +268,32 @@ START_TEST(test_dso_not_loadable)
 END_TEST
 
 /*
+ * The DSO cache past its bound forgets the names it could not read (one per
+ * temporary file a busy machine maps), and keeps the ELF files, the same
+ * pointers.
+ */
+START_TEST(test_dso_cache_trimmed)
+{
+	struct dso_cache c;
+	struct dso *names;
+	char path[64];
+	int i;
+
+	ck_assert_int_eq(dso_cache__init(&c, NULL), 0);
+	names = dso_cache__get(&c, build_path("tests/ldlat-names"));
+	ck_assert(names && names->elf);
+	for (i = 0; i < 3000; i++) {
+		snprintf(path, sizeof(path), "/tmp/ldlat-no-such-file-%d.o", i);
+		ck_assert(dso_cache__get(&c, path));
+		dso_cache__trim(&c, 1024);
+		ck_assert_uint_le(c.n, 1025);
+	}
+	ck_assert_ptr_eq(dso_cache__get(&c, build_path("tests/ldlat-names")), names);
+	dso_cache__free(&c);
+}
+END_TEST
+
+/*
  * On a terminal of 80 columns every row fits (columns dropped, names
  * shortened); into a pipe the rows keep every column, wider than 80.
  */
@@ -1541,6 +1567,7 @@ int main(void)
 	tcase_add_test(tc, test_procmaps_read_fixture);
 	tcase_add_test(tc, test_dso_names);
 	tcase_add_test(tc, test_dso_not_loadable);
+	tcase_add_test(tc, test_dso_cache_trimmed);
 	tcase_add_test(tc, test_range_variable);
 	tcase_add_test(tc, test_top_terminal_width);
 	tcase_add_test(tc, test_top_input_bounded);

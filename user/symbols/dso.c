@@ -382,7 +382,7 @@ static bool dso__loadable(int fd)
 	return type == ET_EXEC || type == ET_DYN;
 }
 
-static void dso__load(struct dso *d, const char *debuginfo)
+static void dso__load(struct dso *d, const char *file, const char *debuginfo)
 {
 	char *path = (char *)debuginfo;
 	const Dwfl_Callbacks cb = {
@@ -402,10 +402,10 @@ static void dso__load(struct dso *d, const char *debuginfo)
 		fd = vdso__fd();
 		if (fd < 0)
 			return;
-	} else if (d->path[0] != '/') {
+	} else if (file[0] != '/') {
 		return; /* [heap], [stack], anon: not files */
 	} else {
-		fd = open(d->path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+		fd = open(file, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 		if (fd < 0)
 			return;
 	}
@@ -421,7 +421,7 @@ static void dso__load(struct dso *d, const char *debuginfo)
 	}
 	dwfl_report_begin(dwfl);
 	/* at base 0 relative to p_vaddr: module addresses are the file's own */
-	mod = dwfl_report_elf(dwfl, d->path, d->path, fd, 0, true);
+	mod = dwfl_report_elf(dwfl, d->path, file, fd, 0, true);
 	dwfl_report_end(dwfl, NULL, NULL);
 	if (!mod && fd >= 0)
 		close(fd); /* consumed only on success */
@@ -433,23 +433,62 @@ static void dso__load(struct dso *d, const char *debuginfo)
 	dwfl_end(dwfl); /* closes the module's fd */
 }
 
-struct dso *dso_cache__get(struct dso_cache *c, const char *path)
+struct dso *dso_cache__get_as(struct dso_cache *c, const char *key, const char *file)
 {
-	struct dso key = { .path = (char *)path }, *d;
-	void *node = tfind(&key, &c->tree, dso__cmp);
+	struct dso k = { .path = (char *)key }, *d;
+	void *node = tfind(&k, &c->tree, dso__cmp);
 
 	if (node)
 		return *(struct dso **)node;
 	d = calloc(1, sizeof(*d));
 	if (!d)
 		return NULL;
-	d->path = strdup(path);
+	d->path = strdup(key);
 	if (!d->path || !tsearch(d, &c->tree, dso__cmp)) {
 		dso__free(d);
 		return NULL;
 	}
-	dso__load(d, c->debuginfo);
+	c->n++;
+	dso__load(d, file, c->debuginfo);
 	return d;
+}
+
+struct dso *dso_cache__get(struct dso_cache *c, const char *path)
+{
+	return dso_cache__get_as(c, path, path);
+}
+
+struct trim {
+	struct dso **gone;
+	size_t n, cap;
+};
+
+static void trim__visit(const void *node, VISIT which, void *closure)
+{
+	struct trim *t = closure;
+	struct dso *d = *(struct dso *const *)node;
+
+	if ((which == postorder || which == leaf) && !d->elf && t->n < t->cap)
+		t->gone[t->n++] = d;
+}
+
+void dso_cache__trim(struct dso_cache *c, size_t max)
+{
+	struct trim t = { .cap = c->n };
+	size_t i;
+
+	if (c->n <= max)
+		return;
+	t.gone = calloc(t.cap ? t.cap : 1, sizeof(*t.gone));
+	if (!t.gone)
+		return; /* kept: more memory, same answers */
+	twalk_r(c->tree, trim__visit, &t);
+	for (i = 0; i < t.n; i++) {
+		tdelete(t.gone[i], &c->tree, dso__cmp);
+		dso__free(t.gone[i]);
+	}
+	c->n -= t.n;
+	free(t.gone);
 }
 
 const char *dso__short_name(const char *path)
