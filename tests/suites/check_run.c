@@ -1701,9 +1701,13 @@ int main(void)
 	tcase_add_loop_test(tc, test_whose_fault, 0, ARRAY_SIZE(fault_cases));
 	tcase_add_test(tc, test_refused_options);
 	tcase_add_test(tc, test_sigint_while_starting);
-	tcase_add_loop_test(tc, test_signal_while_parsing, 0, 6);
 	tcase_add_test(tc, test_command_signals);
 	tcase_add_loop_test(tc, test_other_signals, 0, 2 * ARRAY_SIZE(teardown_signals));
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("early");
+	tcase_set_timeout(tc, 180);
+	tcase_add_loop_test(tc, test_signal_while_parsing, 0, 6);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("sigkill");
