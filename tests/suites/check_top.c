@@ -21,6 +21,7 @@
 #include "user/symbols/ranges.h"
 #include "user/symbols/symbolize.h"
 #include "user/top/topreport.h"
+#include "user/top/toptable.h"
 #include "tests/lib/testutil.h"
 #include "tests/suites/top_input.h"
 #include "kernel/lib/util.h"
@@ -290,6 +291,38 @@ START_TEST(test_dso_cache_trimmed)
 	}
 	ck_assert_ptr_eq(dso_cache__get(&c, build_path("tests/ldlat-names")), names);
 	dso_cache__free(&c);
+}
+END_TEST
+
+/*
+ * A table a burst grew keeps its memory while the reports stay as large,
+ * and gives it back once one holds under a quarter of it; it fills again
+ * as before.
+ */
+START_TEST(test_top_table_shrinks)
+{
+	struct ldlat_top_val v = { .count = 1 };
+	struct top_table t;
+	__u64 a;
+
+	top_table__init(&t);
+	for (a = 0; a < 20000; a++)
+		ck_assert_int_eq(top_table__merge(&t, 1, a * 64, &v), 0);
+	ck_assert_uint_ge(t.cap, 20000);
+	top_table__reset(&t);
+	for (a = 0; a < 20000; a++)
+		ck_assert_int_eq(top_table__merge(&t, 1, a * 64, &v), 0);
+	ck_assert_uint_ge(t.cap, 20000); /* as large again: kept */
+	top_table__reset(&t);
+	for (a = 0; a < 10; a++)
+		ck_assert_int_eq(top_table__merge(&t, 2, a * 64, &v), 0);
+	top_table__reset(&t);
+	ck_assert_uint_le(t.cap, TOP_TABLE_KEEP);
+	ck_assert_int_eq(top_table__merge(&t, 3, 64, &v), 0);
+	ck_assert_int_eq(top_table__merge(&t, 3, 64, &v), 0);
+	ck_assert_uint_eq(t.n, 1);
+	ck_assert_uint_eq(t.e[0].v.count, 2);
+	top_table__free(&t);
 }
 END_TEST
 
@@ -1568,6 +1601,7 @@ int main(void)
 	tcase_add_test(tc, test_dso_names);
 	tcase_add_test(tc, test_dso_not_loadable);
 	tcase_add_test(tc, test_dso_cache_trimmed);
+	tcase_add_test(tc, test_top_table_shrinks);
 	tcase_add_test(tc, test_range_variable);
 	tcase_add_test(tc, test_top_terminal_width);
 	tcase_add_test(tc, test_top_input_bounded);
