@@ -63,7 +63,8 @@ all: $(TOOL_BINS)
 workload: $(WORKLOAD)
 # programs check_run runs: threads that come and go (-p), a seccomp veto of perf_event_open
 TEST_PROGS := $(BUILD)/tests/ldlat-churn $(BUILD)/tests/ldlat-deny $(BUILD)/tests/ldlat-bigtouch \
-	$(BUILD)/tests/ldlat-names $(BUILD)/tests/ldlat-dlchurn $(BUILD)/tests/ldlat-callprog
+	$(BUILD)/tests/ldlat-names $(BUILD)/tests/ldlat-dlchurn $(BUILD)/tests/libldlatearly.so \
+	$(BUILD)/tests/ldlat-callprog
 tests: all $(WORKLOAD) $(TEST_BINS) $(TEST_ELFS) $(TEST_PROGS) $(FUZZ_BIN) $(GEN_PERFDATA) $(BENCH_BINS)
 bench-tools: all $(WORKLOAD) $(BENCH_BINS)
 
@@ -402,6 +403,10 @@ MUTANTS_LOCK ?=
 $(BUILD)/tests/ldlat-dlchurn: tests/progs/dlchurn.c
 	@mkdir -p $(dir $@)
 	$(CC) -O2 -g -Wall -Wextra -Werror $< -o $@
+# LD_PRELOAD'ed by check_run: a signal raised in the tools' argument parsing
+$(BUILD)/tests/libldlatearly.so: tests/progs/early_signal.c
+	@mkdir -p $(dir $@)
+	$(CC) -O2 -g -Wall -Wextra -Werror -fPIC -shared $< -ldl -o $@
 .PHONY: asan-tests test-asan fuzz-cli test-kill soak test-mutants
 asan-tests:
 	CFLAGS="$(ASAN_CFLAGS)" $(MAKE) BUILD=$(ASAN_BUILD) tests

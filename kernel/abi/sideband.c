@@ -25,7 +25,8 @@
  * The reader holds at most this much that the tool has not drained: beyond
  * it the rings fill, and the kernel counts what it cannot write (lost).
  */
-#define MAX_RAW (64u << 20)
+#define MAX_RAW	     (64u << 20)
+#define SHRINK_ABOVE (1u << 20)
 
 static void sideband__start_reader(struct sideband *sb);
 
@@ -106,13 +107,6 @@ int sideband__open(struct sideband *sb, const struct target *target, struct err 
 	ev.attr.task = 1;
 	ev.attr.use_clockid = 1;
 	ev.attr.clockid = CLOCK_MONOTONIC;
-	/* the reader wakes when a ring is a quarter full (a smaller ring, full) */
-	ev.attr.watermark = 1;
-	ev.attr.wakeup_watermark = (__u32)(sysconf(_SC_PAGESIZE) * CPU_RING_PAGES / 4);
-	snprintf(ev.name, sizeof(ev.name), "the side band (dummy event: mmap, exec, fork, exit)");
-	e = evlist__add(&sb->evlist, &ev);
-	if (e)
-		return e;
 	if (target->kind == TARGET_CPUS || (target->kind == TARGET_TASKS && target->inherit)) {
 		e = cpumap__online(&all.cpus, err);
 		if (e)
@@ -130,8 +124,18 @@ int sideband__open(struct sideband *sb, const struct target *target, struct err 
 	/* an inherited task event's rings are per CPU, as a CPU list's */
 	sb->data_size = (size_t)sysconf(_SC_PAGESIZE) *
 			(t->kind == TARGET_TASKS && !t->inherit ? TASK_RING_PAGES : CPU_RING_PAGES);
+	/*
+	 * The reader wakes when a ring is a quarter full: of the ring this
+	 * target gets (a -p thread's is a quarter of a CPU's; the kernel takes
+	 * a watermark past the ring's end as the end, when nothing more fits).
+	 */
+	ev.attr.watermark = 1;
+	ev.attr.wakeup_watermark = (__u32)(sb->data_size / 4);
+	snprintf(ev.name, sizeof(ev.name), "the side band (dummy event: mmap, exec, fork, exit)");
+	e = evlist__add(&sb->evlist, &ev);
 	/* a ring per (task, CPU): a handful of mmaps each between drains */
-	e = evlist__open(&sb->evlist, t, err);
+	if (!e)
+		e = evlist__open(&sb->evlist, t, err);
 	cpumap__free(&all.cpus);
 	if (!e)
 		e = sideband__map(sb, err);
@@ -329,6 +333,15 @@ int sideband__drain(struct sideband *sb, void (*fn)(const struct sideband_rec *r
 	size_t off, n = 0, i;
 	int e = 0;
 
+	/*
+	 * A buffer grown by a burst (up to MAX_RAW while the tool was busy) is
+	 * given back once a drain uses less than a quarter of it: memory
+	 * follows the rate of records, not its peak.
+	 */
+	if (sb->buf.cap > SHRINK_ABOVE && sb->buf.len < sb->buf.cap / 4) {
+		free(sb->buf.p);
+		sb->buf = (struct sideband_bytes){};
+	}
 	sb->buf.len = 0;
 	if (sb->reading) { /* what the reader took, then the rest, in ring order */
 		struct sideband_bytes t;

@@ -23,6 +23,7 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -61,6 +62,8 @@ def main():
     ap.add_argument('--warmup', type=float, default=0.25)
     ap.add_argument('--bound-kib', type=int, default=2048)
     ap.add_argument('--bound-pct', type=float, default=5)
+    ap.add_argument('--end-bound', type=float, default=2.0,
+                    help='seconds ldlat-top may take past its -d to end')
     args = ap.parse_args()
     if os.geteuid() != 0:
         if os.environ.get('CI') == 'true':
@@ -83,6 +86,27 @@ def main():
     samples = []
     t0 = time.monotonic()
     status = 0
+    # stderr read as it comes: the run starts at its "sampling ... Ctrl-C to end." line
+    started = []
+    errlines = []
+
+    outlines = []
+    eof = []
+
+    def read_err():
+        for line in top.stderr:
+            if not started and 'Ctrl-C to end' in line:
+                started.append(time.monotonic())
+            errlines.append(line)
+        eof.append(time.monotonic())  # the tool has exited: its stderr is closed
+
+    def read_out():  # read as it comes: a full pipe would stall the tool
+        for line in top.stdout:
+            outlines.append(line)
+    reader = threading.Thread(target=read_err, daemon=True)
+    reader.start()
+    out_reader = threading.Thread(target=read_out, daemon=True)
+    out_reader.start()
     try:
         while top.poll() is None:
             try:
@@ -99,12 +123,23 @@ def main():
         shim.wait()
         if top.poll() is None:
             top.send_signal(signal.SIGINT)
-        out, err = top.communicate(timeout=60)
+        top.wait(timeout=60)
+        reader.join(timeout=10)
+        out_reader.join(timeout=10)
+        ended = eof[0] if eof else time.monotonic()
+        out = ''.join(outlines)
+        err = ''.join(errlines)
     if top.returncode != 0:
         print('soak: ldlat-top exited %d after %.0f s (RSS samples: %s); its stderr ends:\n%s'
               % (top.returncode, time.monotonic() - t0,
                  ' '.join(str(r) for _, r in samples[-5:]), err.strip()[-6000:]),
               file=sys.stderr)
+        return 1
+    # how long after its -d the run ended: the report, its naming, the teardown (within a
+    # second of polling the exit)
+    overrun = ended - started[0] - args.seconds if started else None
+    if overrun is None:
+        print('soak: ldlat-top never said it was sampling', file=sys.stderr)
         return 1
     samples = [(t, r) for t, r in samples if r]
     if len(samples) < 10:
@@ -131,6 +166,11 @@ def main():
                             growth * 60 / span if span > 0 else 0, limit))
     if lost:
         print('soak: last report: ' + ', '.join('%s %s' % kv for kv in sorted(lost.items())))
+    print('soak: ended %.2f s after its -d (bound %.1f s)' % (overrun, args.end_bound))
+    if overrun > args.end_bound:
+        print('soak: FAILED: ldlat-top ended %.2f s after its -d %g, more than %.1f s'
+              % (overrun, args.seconds, args.end_bound), file=sys.stderr)
+        status = 1
     if growth > limit:
         print('soak: FAILED: RSS grew %d KiB, more than %d KiB' % (growth, limit),
               file=sys.stderr)

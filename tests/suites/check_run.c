@@ -1268,6 +1268,50 @@ START_TEST(test_sigint_while_starting)
 END_TEST
 
 /*
+ * A SIGINT or SIGTERM in the tool's first milliseconds, while it parses its
+ * arguments (raised there every time by tests/progs/early_signal.c, through
+ * LD_PRELOAD), waits for the run: each tool ends through its teardown at
+ * its first look, exit 0, well before -d, with the command gone.  Before
+ * the tools blocked their signals first thing, it ended them by the signal.
+ */
+START_TEST(test_signal_while_parsing)
+{
+	static const char *const tools[] = { "ldlat-hist", "ldlat-top", "ldlat-stat" };
+	static const int sigs[] = { SIGINT, SIGTERM };
+	char preload[512], sig[32];
+	char *argv[] = { "env",
+			 preload,
+			 sig,
+			 "ASAN_OPTIONS=verify_asan_link_order=0:detect_leaks=1",
+			 (char *)build_path(tools[_i / 2]),
+			 "-e",
+			 "page-faults",
+			 "-d",
+			 "30",
+			 "--",
+			 "sleep",
+			 sleeper(),
+			 NULL };
+	struct child c;
+	double t0;
+	int rc;
+
+	snprintf(preload, sizeof(preload), "LD_PRELOAD=%s", build_path("tests/libldlatearly.so"));
+	snprintf(sig, sizeof(sig), "LDLAT_EARLY_SIGNAL=%d", sigs[_i % 2]);
+	t0 = clock__monotonic();
+	child_spawn(&c, argv);
+	rc = child_finish(&c, 60);
+	ck_assert_msg(rc == 0,
+		      "%s, SIG%s while parsing: exit %d (a signal's is 128 + its number): %s",
+		      tools[_i / 2], sigs[_i % 2] == SIGINT ? "INT" : "TERM", rc, c.errbuf);
+	ck_assert_msg(clock__monotonic() - t0 < 25, "%s ran on to -d 30", tools[_i / 2]);
+	child_free(&c);
+	assert_sleeper_gone();
+	assert_nothing_left();
+}
+END_TEST
+
+/*
  * Every signal whose default action would end the tool (SIGINT, SIGTERM and
  * SIGHUP are tested elsewhere) ends it through its teardown, as SIGTERM
  * does: exit 0, the foreground set unpinned, the command stopped, the
@@ -1778,6 +1822,11 @@ int main(void)
 	tcase_add_test(tc, test_sigint_while_starting);
 	tcase_add_test(tc, test_command_signals);
 	tcase_add_loop_test(tc, test_other_signals, 0, 2 * ARRAY_SIZE(teardown_signals));
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("early");
+	tcase_set_timeout(tc, 180);
+	tcase_add_loop_test(tc, test_signal_while_parsing, 0, 6);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("exec");

@@ -21,11 +21,52 @@
 #include "user/symbols/ranges.h"
 #include "user/symbols/symbolize.h"
 #include "user/top/topreport.h"
+#include "user/top/toptable.h"
 #include "tests/lib/testutil.h"
 #include "tests/suites/top_input.h"
 #include "kernel/lib/util.h"
 
 static int blocks_of(const char *out, const char *what);
+
+/*
+ * Processes that map a file of their own each (a build's temporary files)
+ * and exit: once pruned, their names go too, while a live process's names
+ * stay, the same pointers.  The interned names stay within twice what the
+ * live processes hold, plus a constant, however many came and went.
+ */
+START_TEST(test_procmaps_names_pruned)
+{
+	enum { N = 5000 };
+	struct procmaps pm;
+	const struct proc *live;
+	const char *kept;
+	char name[64];
+	int i;
+
+	procmaps__init(&pm);
+	pm.proc_root = NULL;
+	ck_assert_int_eq(procmaps__add(&pm, 1, 0x1000, 0x2000, 0, "/usr/lib/libkept.so", 1), 0);
+	live = procmaps__find(&pm, 1);
+	kept = live->maps[0].name;
+	for (i = 0; i < N; i++) {
+		snprintf(name, sizeof(name), "/tmp/cc%06d.o", i);
+		ck_assert_int_eq(procmaps__add(&pm, 100 + i, 0x1000, 0x2000, 0, name, 2), 0);
+		ck_assert_int_eq(
+			procmaps__add(&pm, 100 + i, 0x3000, 0x4000, 0, "/usr/lib/libkept.so", 2),
+			0);
+		procmaps__exit(&pm, 100 + i);
+		if (i % 50 == 49)
+			procmaps__prune_exited(&pm);
+	}
+	procmaps__prune_exited(&pm);
+	ck_assert_msg(pm.nstrings < 600, "%zu names kept for 1 live process", pm.nstrings);
+	ck_assert_ptr_eq(procmaps__find(&pm, 1)->maps[0].name, kept);
+	ck_assert_str_eq(kept, "/usr/lib/libkept.so");
+	ck_assert_ptr_eq(procmaps__intern(&pm, "/usr/lib/libkept.so"), kept);
+	ck_assert_ptr_null(procmaps__find(&pm, 100));
+	procmaps__free(&pm);
+}
+END_TEST
 
 /* ---- procmaps: newest wins, exec, fork -------------------------------------- */
 
@@ -197,6 +238,91 @@ START_TEST(test_dso_names)
 	ck_assert_str_eq(func_at(d, objdump_addr(path, "getpid@plt") + 6), "getpid@plt");
 	ck_assert_str_eq(func_at(d, objdump_addr(path, "printf@plt")), "printf@plt");
 	dso_cache__free(&c);
+}
+END_TEST
+
+/*
+ * A relocatable object (a .o a linker maps while it reads it, seen by a
+ * system-wide run) is not a file whose symbols name process addresses: it
+ * is left unread.  libdwfl relocates such a file through a section_address
+ * callback when asked for its ELF handle; without one it jumped to address
+ * 0 (ldlat-top died of SIGSEGV beside a build).  A device file is not
+ * opened at all.
+ */
+START_TEST(test_dso_not_loadable)
+{
+	const char *obj = build_path("obj/user/symbols/mapsline.o");
+	struct dso_cache c;
+	struct dso *d;
+
+	ck_assert_int_eq(access(obj, R_OK), 0);
+	ck_assert_int_eq(dso_cache__init(&c, NULL), 0);
+	d = dso_cache__get(&c, obj);
+	ck_assert(d && !d->elf && !d->nfuncs);
+	d = dso_cache__get(&c, "/dev/zero");
+	ck_assert(d && !d->elf);
+	/* the executable beside it still is read */
+	d = dso_cache__get(&c, build_path("tests/ldlat-names"));
+	ck_assert(d && d->elf && d->nfuncs > 0);
+	dso_cache__free(&c);
+}
+END_TEST
+
+/*
+ * The DSO cache past its bound forgets the names it could not read (one per
+ * temporary file a busy machine maps), and keeps the ELF files, the same
+ * pointers.
+ */
+START_TEST(test_dso_cache_trimmed)
+{
+	struct dso_cache c;
+	struct dso *names;
+	char path[64];
+	int i;
+
+	ck_assert_int_eq(dso_cache__init(&c, NULL), 0);
+	names = dso_cache__get(&c, build_path("tests/ldlat-names"));
+	ck_assert(names && names->elf);
+	for (i = 0; i < 3000; i++) {
+		snprintf(path, sizeof(path), "/tmp/ldlat-no-such-file-%d.o", i);
+		ck_assert(dso_cache__get(&c, path));
+		dso_cache__trim(&c, 1024);
+		ck_assert_uint_le(c.n, 1025);
+	}
+	ck_assert_ptr_eq(dso_cache__get(&c, build_path("tests/ldlat-names")), names);
+	dso_cache__free(&c);
+}
+END_TEST
+
+/*
+ * A table a burst grew keeps its memory while the reports stay as large,
+ * and gives it back once one holds under a quarter of it; it fills again
+ * as before.
+ */
+START_TEST(test_top_table_shrinks)
+{
+	struct ldlat_top_val v = { .count = 1 };
+	struct top_table t;
+	__u64 a;
+
+	top_table__init(&t);
+	for (a = 0; a < 20000; a++)
+		ck_assert_int_eq(top_table__merge(&t, 1, a * 64, &v), 0);
+	ck_assert_uint_ge(t.cap, 20000);
+	top_table__reset(&t);
+	for (a = 0; a < 20000; a++)
+		ck_assert_int_eq(top_table__merge(&t, 1, a * 64, &v), 0);
+	ck_assert_uint_ge(t.cap, 20000); /* as large again: kept */
+	top_table__reset(&t);
+	for (a = 0; a < 10; a++)
+		ck_assert_int_eq(top_table__merge(&t, 2, a * 64, &v), 0);
+	top_table__reset(&t);
+	ck_assert_uint_le(t.cap, TOP_TABLE_KEEP);
+	ck_assert_int_eq(top_table__merge(&t, 3, 64, &v), 0);
+	ck_assert_int_eq(top_table__merge(&t, 3, 64, &v), 0);
+	ck_assert_uint_eq(t.n, 1);
+	ck_assert_uint_eq(t.e[0].v.count, 2);
+	top_table__free(&t);
 }
 END_TEST
 
@@ -1470,9 +1596,13 @@ int main(void)
 
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_procmaps_newest_wins);
+	tcase_add_test(tc, test_procmaps_names_pruned);
 	tcase_add_test(tc, test_procmaps_model);
 	tcase_add_test(tc, test_procmaps_read_fixture);
 	tcase_add_test(tc, test_dso_names);
+	tcase_add_test(tc, test_dso_not_loadable);
+	tcase_add_test(tc, test_dso_cache_trimmed);
+	tcase_add_test(tc, test_top_table_shrinks);
 	tcase_add_test(tc, test_range_variable);
 	tcase_add_test(tc, test_top_terminal_width);
 	tcase_add_test(tc, test_top_input_bounded);

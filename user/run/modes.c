@@ -8,6 +8,7 @@
 #include "kernel/lib/err.h"
 #include "user/run/cli.h"
 #include "user/run/modes.h"
+#include "user/run/signals.h"
 
 #define MODES_MAX   16
 #define MODES_OPTS  256
@@ -529,10 +530,21 @@ error_t modes__children(int key, struct argp_state *state, void *const inputs[],
 int modes__main(const struct mode_table *t, int argc, char **argv, void *input)
 {
 	const struct mode *m;
+	sigset_t old;
+	bool held;
 	int status;
 
+	/*
+	 * Before anything else: a Ctrl-C or SIGTERM in the first milliseconds
+	 * waits for the live modes' signalfd, which ends the run through its
+	 * teardown (exit 0).  The other modes (a file, a pinned set, a list)
+	 * take the signals back as they were once the arguments are parsed.
+	 */
+	held = !signals__hold(&old);
 	argp_err_exit_status = EXIT_USAGE;
 	m = modes__parse(t, argc, argv, input, &status);
+	if (held && (!m || !m->command))
+		signals__release(&old);
 	/* a mode's output that never arrived (a full disk, /dev/full) is a failure, exit 1 */
 	return m ? err__check_stdout(m->run(input), t->tool) : status;
 }

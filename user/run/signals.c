@@ -37,6 +37,19 @@ static void teardown_set(sigset_t *set)
 		sigaddset(set, sig);
 }
 
+int signals__hold(sigset_t *old)
+{
+	sigset_t set;
+
+	teardown_set(&set);
+	return sigprocmask(SIG_BLOCK, &set, old) ? -errno : 0;
+}
+
+void signals__release(const sigset_t *old)
+{
+	sigprocmask(SIG_SETMASK, old, NULL);
+}
+
 int signals__block(void)
 {
 	sigset_t set;

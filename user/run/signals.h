@@ -10,6 +10,19 @@
 #ifndef LDLAT_SIGNALS_H
 #define LDLAT_SIGNALS_H
 
+#include <signal.h>
+
+/*
+ * Blocks the signals that end a run, first thing in main: one that arrives
+ * while a tool parses its arguments and starts waits, for the run's
+ * signalfd (a live run honours it at its first look, through its teardown)
+ * or for signals__release.  *old: the mask before.  Returns 0 or -errno.
+ */
+int signals__hold(sigset_t *old);
+
+/* Puts back the mask signals__hold found: a signal held meanwhile acts now, as it would have. */
+void signals__release(const sigset_t *old);
+
 /*
  * Blocks SIGINT, SIGTERM and every other signal whose default action would
  * end the process without its teardown (so that one that arrives while a

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/auxv.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <elfutils/libdwfl.h>
 
@@ -360,12 +361,35 @@ static void dso__read_build_id(struct dso *d, Dwfl_Module *mod)
 	memcpy(d->build_id, bits, d->build_id_len);
 }
 
-static void dso__load(struct dso *d, const char *debuginfo)
+/*
+ * Whether fd is a regular file holding an executable or a shared object
+ * (ET_EXEC, ET_DYN): what a process maps to run.  Anything else a process
+ * may map is not read: a device (opening one may act on it), and above all
+ * a relocatable object (ET_REL, a .o a linker maps to read it), which
+ * libdwfl would relocate by section through a callback.
+ */
+static bool dso__loadable(int fd)
+{
+	unsigned char h[EI_NIDENT + 2];
+	struct stat st;
+	unsigned int type;
+
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode) ||
+	    pread(fd, h, sizeof(h), 0) != (ssize_t)sizeof(h) || memcmp(h, ELFMAG, SELFMAG))
+		return false;
+	type = h[EI_DATA] == ELFDATA2MSB ? (unsigned int)h[EI_NIDENT] << 8 | h[EI_NIDENT + 1]
+					 : (unsigned int)h[EI_NIDENT + 1] << 8 | h[EI_NIDENT];
+	return type == ET_EXEC || type == ET_DYN;
+}
+
+static void dso__load(struct dso *d, const char *file, const char *debuginfo)
 {
 	char *path = (char *)debuginfo;
 	const Dwfl_Callbacks cb = {
 		.find_elf = dwfl_build_id_find_elf,
 		.find_debuginfo = dwfl_standard_find_debuginfo,
+		/* never called for the ET_EXEC and ET_DYN files read here; not NULL all the same */
+		.section_address = dwfl_offline_section_address,
 		.debuginfo_path = &path,
 	};
 	Dwfl_Module *mod;
@@ -378,8 +402,16 @@ static void dso__load(struct dso *d, const char *debuginfo)
 		fd = vdso__fd();
 		if (fd < 0)
 			return;
-	} else if (d->path[0] != '/') {
+	} else if (file[0] != '/') {
 		return; /* [heap], [stack], anon: not files */
+	} else {
+		fd = open(file, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+		if (fd < 0)
+			return;
+	}
+	if (!dso__loadable(fd)) {
+		close(fd);
+		return;
 	}
 	dwfl = dwfl_begin(&cb);
 	if (!dwfl) {
@@ -389,7 +421,7 @@ static void dso__load(struct dso *d, const char *debuginfo)
 	}
 	dwfl_report_begin(dwfl);
 	/* at base 0 relative to p_vaddr: module addresses are the file's own */
-	mod = dwfl_report_elf(dwfl, d->path, d->path, fd, 0, true);
+	mod = dwfl_report_elf(dwfl, d->path, file, fd, 0, true);
 	dwfl_report_end(dwfl, NULL, NULL);
 	if (!mod && fd >= 0)
 		close(fd); /* consumed only on success */
@@ -401,23 +433,62 @@ static void dso__load(struct dso *d, const char *debuginfo)
 	dwfl_end(dwfl); /* closes the module's fd */
 }
 
-struct dso *dso_cache__get(struct dso_cache *c, const char *path)
+struct dso *dso_cache__get_as(struct dso_cache *c, const char *key, const char *file)
 {
-	struct dso key = { .path = (char *)path }, *d;
-	void *node = tfind(&key, &c->tree, dso__cmp);
+	struct dso k = { .path = (char *)key }, *d;
+	void *node = tfind(&k, &c->tree, dso__cmp);
 
 	if (node)
 		return *(struct dso **)node;
 	d = calloc(1, sizeof(*d));
 	if (!d)
 		return NULL;
-	d->path = strdup(path);
+	d->path = strdup(key);
 	if (!d->path || !tsearch(d, &c->tree, dso__cmp)) {
 		dso__free(d);
 		return NULL;
 	}
-	dso__load(d, c->debuginfo);
+	c->n++;
+	dso__load(d, file, c->debuginfo);
 	return d;
+}
+
+struct dso *dso_cache__get(struct dso_cache *c, const char *path)
+{
+	return dso_cache__get_as(c, path, path);
+}
+
+struct trim {
+	struct dso **gone;
+	size_t n, cap;
+};
+
+static void trim__visit(const void *node, VISIT which, void *closure)
+{
+	struct trim *t = closure;
+	struct dso *d = *(struct dso *const *)node;
+
+	if ((which == postorder || which == leaf) && !d->elf && t->n < t->cap)
+		t->gone[t->n++] = d;
+}
+
+void dso_cache__trim(struct dso_cache *c, size_t max)
+{
+	struct trim t = { .cap = c->n };
+	size_t i;
+
+	if (c->n <= max)
+		return;
+	t.gone = calloc(t.cap ? t.cap : 1, sizeof(*t.gone));
+	if (!t.gone)
+		return; /* kept: more memory, same answers */
+	twalk_r(c->tree, trim__visit, &t);
+	for (i = 0; i < t.n; i++) {
+		tdelete(t.gone[i], &c->tree, dso__cmp);
+		dso__free(t.gone[i]);
+	}
+	c->n -= t.n;
+	free(t.gone);
 }
 
 const char *dso__short_name(const char *path)

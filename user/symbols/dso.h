@@ -46,6 +46,7 @@ struct dso {
 
 struct dso_cache {
 	void *tree;	 /* of struct dso, by path */
+	size_t n;	 /* how many it holds */
 	char *debuginfo; /* libdwfl's debuginfo path; NULL: its default */
 };
 
@@ -55,6 +56,16 @@ void dso_cache__free(struct dso_cache *c);
 
 /* The DSO at path, loaded on first use; NULL only when out of memory. */
 struct dso *dso_cache__get(struct dso_cache *c, const char *path);
+
+/* The same, cached as key, read from file (a /proc/PID/map_files link, named by the file it is). */
+struct dso *dso_cache__get_as(struct dso_cache *c, const char *key, const char *file);
+
+/*
+ * Past max entries, forgets those that are not ELF files it could read (a
+ * temporary file, an object, a file gone: one per name a busy machine
+ * maps); the ELF files stay, bounded by what is installed.
+ */
+void dso_cache__trim(struct dso_cache *c, size_t max);
 
 /*
  * The load bias of a mapping of d that starts at start with file offset

@@ -96,6 +96,7 @@ const char *procmaps__intern(struct procmaps *pm, const char *name)
 		free(copy);
 		return NULL;
 	}
+	pm->nstrings++;
 	return copy;
 }
 
@@ -331,6 +332,68 @@ static void count_procs(struct proc *p, void *ctx)
 	(*(size_t *)ctx)++;
 }
 
+static int ptr__cmp(const void *a, const void *b)
+{
+	return a < b ? -1 : a > b;
+}
+
+struct sweep {
+	void *used; /* tree of the names mappings hold, by pointer */
+	bool failed;
+	const char **unused;
+	size_t n, cap;
+};
+
+/* The names the processes' mappings hold, into s->used. */
+static void mark_names(struct proc *p, void *ctx)
+{
+	struct sweep *s = ctx;
+	int i;
+
+	for (i = 0; i < p->nmaps && !s->failed; i++) {
+		if (p->maps[i].name && !tsearch(p->maps[i].name, &s->used, ptr__cmp))
+			s->failed = true;
+		if (p->maps[i].elf && !tsearch(p->maps[i].elf, &s->used, ptr__cmp))
+			s->failed = true;
+	}
+}
+
+static void sweep__visit(const void *node, VISIT which, void *closure)
+{
+	struct sweep *s = closure;
+	const char *str = *(const char *const *)node;
+
+	if ((which == postorder || which == leaf) && s->n < s->cap &&
+	    !tfind(str, &s->used, ptr__cmp))
+		s->unused[s->n++] = str;
+}
+
+static void nofree(void *p)
+{
+	(void)p;
+}
+
+/* Frees the interned names no mapping holds. */
+static void procmaps__sweep_strings(struct procmaps *pm)
+{
+	struct sweep s = { .cap = pm->nstrings };
+	size_t i;
+
+	procmaps__foreach(pm, mark_names, &s);
+	s.unused = calloc(s.cap ? s.cap : 1, sizeof(*s.unused));
+	if (!s.failed && s.unused) {
+		twalk_r(pm->strings, sweep__visit, &s);
+		for (i = 0; i < s.n; i++) {
+			tdelete(s.unused[i], &pm->strings, str__cmp);
+			free((char *)s.unused[i]);
+		}
+		pm->nstrings -= s.n;
+	}
+	free(s.unused);
+	tdestroy(s.used, nofree);
+	pm->swept = pm->nstrings;
+}
+
 void procmaps__prune_exited(struct procmaps *pm)
 {
 	struct proc **gone, **end;
@@ -347,6 +410,8 @@ void procmaps__prune_exited(struct procmaps *pm)
 		proc__free(*p);
 	}
 	free(gone);
+	if (pm->nstrings > 2 * pm->swept + 256)
+		procmaps__sweep_strings(pm);
 }
 
 int procmaps__read(struct procmaps *pm, pid_t tgid)

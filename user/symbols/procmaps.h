@@ -43,6 +43,8 @@ struct proc {
 struct procmaps {
 	void *procs;	       /* tsearch tree of struct proc, by tgid */
 	void *strings;	       /* tsearch tree of interned names */
+	size_t nstrings;       /* how many it holds */
+	size_t swept;	       /* how many the last sweep kept (procmaps__prune_exited) */
 	const char *proc_root; /* "/proc" (tests point it at fixtures); NULL: none to read */
 };
 
@@ -96,7 +98,12 @@ void procmaps__forget(struct procmaps *pm, pid_t tgid);
  */
 struct proc *procmaps__copy(struct procmaps *pm, pid_t dst, struct procmaps *pm_src, pid_t src);
 
-/* Forgets the processes that have exited (once their samples are reported). */
+/*
+ * Forgets the processes that have exited (once their samples are reported),
+ * and, once the interned names have doubled since the last time, the names
+ * no mapping holds any more: memory follows the live processes, not how
+ * many files came and went (a build's temporary files, a shell's churn).
+ */
 void procmaps__prune_exited(struct procmaps *pm);
 
 /*

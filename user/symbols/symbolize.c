@@ -6,9 +6,16 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 
 #include "user/symbols/symbolize.h"
 #include "user/symbols/buildid.h"
+
+/*
+ * The files the DSO cache keeps before it forgets the ones it could not
+ * read: far more than the ELF files one machine's processes map.
+ */
+#define SYM_DSO_KEEP 1024
 
 /* One answer of symbolizer__elf_for: name and hex ID as the key. */
 struct elf_for {
@@ -141,6 +148,7 @@ static int tgid__cmp(const void *a, const void *b)
 
 void symbolizer__begin(struct symbolizer *z)
 {
+	dso_cache__trim(&z->dsos, SYM_DSO_KEEP);
 	tdestroy(z->refreshed, nofree);
 	z->refreshed = NULL;
 }
@@ -266,16 +274,20 @@ static struct sym_file *symbolizer__file(struct symbolizer *z, const struct proc
 static struct dso *symbolizer__map_file(struct symbolizer *z, const struct proc *p,
 					const struct mapping *m)
 {
-	char path[512];
+	char path[512], key[128];
+	struct stat st;
 	struct dso *d;
 
 	if (!z->pm->proc_root || p->exited)
 		return NULL;
 	snprintf(path, sizeof(path), "%s/%d/map_files/%llx-%llx", z->pm->proc_root, (int)p->tgid,
 		 (unsigned long long)m->start, (unsigned long long)m->end);
-	if (access(path, R_OK))
+	if (access(path, R_OK) || stat(path, &st))
 		return NULL;
-	d = dso_cache__get(&z->dsos, path);
+	/* cached by the file, not by the process: each process that maps it shares one */
+	snprintf(key, sizeof(key), "map_files:%llx:%llu", (unsigned long long)st.st_dev,
+		 (unsigned long long)st.st_ino);
+	d = dso_cache__get_as(&z->dsos, key, path);
 	return d && d->elf ? d : NULL;
 }
 

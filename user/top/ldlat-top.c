@@ -6,6 +6,7 @@
  */
 #include <argp.h>
 #include <errno.h>
+#include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -619,6 +620,8 @@ out:
 	top_table__reset(&top->ip);
 	top_table__reset(&top->data);
 	callpaths__reset(&top->paths);
+	/* what the report freed goes back to the system, not only the heap's top */
+	malloc_trim(0);
 	return e;
 }
 

@@ -21,6 +21,14 @@ void top_table__free(struct top_table *t)
 
 void top_table__reset(struct top_table *t)
 {
+	/*
+	 * A table a burst grew gives its memory back once what it held is under
+	 * a quarter of it: memory follows the machine's activity, not its peak.
+	 */
+	if (t->cap > TOP_TABLE_KEEP && t->n < t->cap / 4) {
+		top_table__free(t);
+		return;
+	}
 	t->n = 0;
 	t->full = t->failed = t->spilled = t->resident = 0;
 	if (t->slot)

@@ -36,7 +36,13 @@ struct top_table {
 void top_table__init(struct top_table *t);
 void top_table__free(struct top_table *t);
 
-/* Empties the table (keeps its memory). */
+/* Entries a table keeps room for across top_table__reset, whatever it held. */
+#define TOP_TABLE_KEEP 4096
+
+/*
+ * Empties the table; keeps its memory, unless it is larger than
+ * TOP_TABLE_KEEP entries and held less than a quarter of it.
+ */
 void top_table__reset(struct top_table *t);
 
 /* The entry of (tgid, addr), or NULL. */
