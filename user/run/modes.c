@@ -318,7 +318,8 @@ static bool flag_given(const struct mode_table *t, const struct mode_opts *o, co
  * stream's printf writes once), "tool: sentence\n"; what the sentence
  * quotes of the user's input may hold a newline or another control
  * character, escaped here as err__report escapes them, so that an error
- * stays one line.
+ * stays one line.  argp's "Try `tool --help' ..." hint that follows holds
+ * no input of the user's, and is written as argp wrapped it.
  */
 static ssize_t escaped_write(void *cookie, const char *buf, size_t len)
 {
@@ -326,8 +327,11 @@ static ssize_t escaped_write(void *cookie, const char *buf, size_t len)
 	char *s = strndup(buf, body);
 
 	(void)cookie;
-	if (!s)
+	/* argp's own hint names only the tool and wraps at its line width */
+	if (!s || (len > 5 && !strncmp(buf, "Try `", 5))) {
+		free(s);
 		return fwrite(buf, 1, len, stderr) == len ? (ssize_t)len : -1;
+	}
 	err__escape(stderr, s);
 	if (body < len)
 		fputc('\n', stderr);
