@@ -116,9 +116,15 @@ if mount -t 9p -o trans=virtio,version=9p2000.L,ro,msize=512000,cache=loose host
 	mount -t proc proc /host/proc
 	mount -t sysfs sys /host/sys
 	mount -t devtmpfs dev /host/dev
+	# the tree (a clone under /tmp or /root, say) stays in sight under the
+	# guest's own writable /tmp, /run and /root
+	mkdir -p /tree && mount -o bind "/host$dir" /tree
 	mount -t tmpfs tmp /host/tmp
 	mount -t tmpfs run /host/run
 	mount -t tmpfs home /host/root
+	if [ ! -e "/host$dir/tests/kernels-guest.sh" ]; then
+		mkdir -p "/host$dir" && mount -o bind /tree "/host$dir"
+	fi
 	chroot /host /bin/sh "$dir/tests/kernels-guest.sh" "$dir" "$case_" "$suites"
 else
 	echo "LDLAT-KM rc 1 (cannot mount the host's root over 9p)"
