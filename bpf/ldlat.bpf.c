@@ -46,6 +46,20 @@ struct {
 } by_rows SEC(".maps");
 
 /*
+ * --by pid, tid or cgroup: the key that holds each row (row -> key).  Two
+ * new keys met at once may read the same count of rows handed out (the
+ * count is raised without reading it back in one operation: an atomic
+ * fetch needs Linux 5.12); the row goes to the one whose insert here
+ * succeeds.  max_entries as by_rows'.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u64);
+} by_owner SEC(".maps");
+
+/*
  * Rows handed out so far (may pass cfg.by_keys: what is past it went to the
  * others).  A map of its own, not .bss: a program without a split (whose
  * code for it the verifier drops) still names every map its object code
@@ -282,7 +296,9 @@ static __always_inline void ldlat_top_stacks(void *ctx)
  * itself, or the row 'by_rows' gives the key, handed out on its first
  * sample; cfg.by_keys (the others) when there is none left.  Two CPUs that
  * meet a new key at once both take a row; the one whose insert fails uses
- * the other's, and its row stays empty.
+ * the other's, and its row stays empty.  Two new keys that read the same
+ * count of rows: the one that claims the row in by_owner first takes it,
+ * the other's sample goes to the others and its next sample takes a row.
  */
 static __always_inline __u32 ldlat_by_row(const struct ldlat_sample *s)
 {
@@ -314,11 +330,15 @@ static __always_inline __u32 ldlat_by_row(const struct ldlat_sample *s)
 		return *row < cfg.by_keys ? *row : cfg.by_keys;
 	next = bpf_map_lookup_elem(&by_next, &zero);
 	if (!next || *next >= cfg.by_keys)
-		return cfg.by_keys; /* full: no atomic operation on every new key */
-	id = __sync_fetch_and_add(next, 1);
+		return cfg.by_keys;    /* full: no atomic operation on every new key */
+	__sync_fetch_and_add(next, 1); /* its value unused: an atomic add, Linux 5.10 has it */
+	id = *next - 1;
 	if (id >= cfg.by_keys)
 		return cfg.by_keys;
 	r = (__u32)id;
+	/* another new key that read the same count holds the row: this sample to the others */
+	if (bpf_map_update_elem(&by_owner, &r, &key, BPF_NOEXIST))
+		return cfg.by_keys;
 	if (!bpf_map_update_elem(&by_rows, &key, &r, BPF_NOEXIST))
 		return r;
 	row = bpf_map_lookup_elem(&by_rows, &key); /* another CPU inserted it first */

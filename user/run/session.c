@@ -233,6 +233,8 @@ int session__open(struct session *s, const struct ldlat_config *cfg, unsigned in
 	bpf_map__set_max_entries(s->skel->maps.hists, s->nrows * s->nranges * LDLAT_NCLASS);
 	bpf_map__set_max_entries(s->skel->maps.by_rows,
 				 session__by_keyed(cfg->by) && cfg->by_keys ? cfg->by_keys : 1);
+	bpf_map__set_max_entries(s->skel->maps.by_owner,
+				 session__by_keyed(cfg->by) && cfg->by_keys ? cfg->by_keys : 1);
 	/* ldlat-top's tables; one unused entry each when off */
 	bpf_map__set_max_entries(s->skel->maps.top_ip, (cfg->top & LDLAT_TOP_IP) && cfg->top_entries
 							       ? cfg->top_entries
