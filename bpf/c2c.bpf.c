@@ -11,6 +11,7 @@
 #include <bpf/bpf_tracing.h>
 #include <bpf/bpf_core_read.h>
 #include "bpf/c2c.h"
+#include "bpf/ldlat_read.h"
 
 #define PERF_SAMPLE_WEIGHT_TYPE (PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT)
 #define E2BIG			7
@@ -130,18 +131,7 @@ int c2c_sample(struct bpf_perf_event_data *ctx)
 	struct ldlat_sample s = { .period = data->period };
 	__u64 flags = data->sample_flags, id = bpf_get_current_pid_tgid();
 
-	if (flags & PERF_SAMPLE_ADDR) {
-		s.addr = data->addr;
-		s.flags |= LDLAT_HAS_ADDR;
-	}
-	if ((cfg.need & LDLAT_HAS_LAT) && (flags & PERF_SAMPLE_WEIGHT_TYPE)) {
-		s.lat = cfg.weight_struct ? data->weight.var1_dw : data->weight.full;
-		s.flags |= LDLAT_HAS_LAT;
-	}
-	if ((cfg.need & LDLAT_HAS_DSRC) && (flags & PERF_SAMPLE_DATA_SRC)) {
-		s.data_src = data->data_src.val;
-		s.flags |= LDLAT_HAS_DSRC;
-	}
+	LDLAT_READ_DATA(&s, data, flags);
 	if (flags & PERF_SAMPLE_IP) {
 		s.ip = data->ip;
 	} else {

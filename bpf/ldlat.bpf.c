@@ -9,6 +9,7 @@
 #include <bpf/bpf_tracing.h>
 #include <bpf/bpf_core_read.h>
 #include "bpf/ldlat.h"
+#include "bpf/ldlat_read.h"
 #include "bpf/ldlat_pin.h"
 
 #define PERF_SAMPLE_WEIGHT_TYPE (PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT)
@@ -397,29 +398,6 @@ static __always_inline __u64 ldlat_regs_ip(struct bpf_perf_event_data *ctx)
 	asm volatile("" : "+r"(ip));
 	return ip;
 }
-
-/*
- * Address, latency and data source from 'src': the kernel's
- * perf_sample_data in the live programs, a struct ldlat_test_data (the same
- * member names) in ldlat_test_data, so that BPF_PROG_TEST_RUN checks which
- * field each is read from.  A field not flagged is not read.
- */
-#define LDLAT_READ_DATA(smp, src, sflags)                                                          \
-	do {                                                                                       \
-		if ((sflags)&PERF_SAMPLE_ADDR) {                                                   \
-			(smp)->addr = (src)->addr;                                                 \
-			(smp)->flags |= LDLAT_HAS_ADDR;                                            \
-		}                                                                                  \
-		if ((cfg.need & LDLAT_HAS_LAT) && ((sflags)&PERF_SAMPLE_WEIGHT_TYPE)) {            \
-			(smp)->lat =                                                               \
-				cfg.weight_struct ? (src)->weight.var1_dw : (src)->weight.full;    \
-			(smp)->flags |= LDLAT_HAS_LAT;                                             \
-		}                                                                                  \
-		if ((cfg.need & LDLAT_HAS_DSRC) && ((sflags)&PERF_SAMPLE_DATA_SRC)) {              \
-			(smp)->data_src = (src)->data_src.val;                                     \
-			(smp)->flags |= LDLAT_HAS_DSRC;                                            \
-		}                                                                                  \
-	} while (0)
 
 /*
  * The sample's fields come from the kernel's perf_sample_data.  Since Linux
