@@ -1316,13 +1316,14 @@ static void write_classes(const char *path)
 
 struct perf_view {
 	__u32 pid;
-	__u64 addr, weight, data_src;
+	__u64 period, addr, weight, data_src;
 };
 
-/* perf script's reading of the file: pid, addr, weight, data_src per sample. */
+/* perf script's reading of the file: pid, period, addr, weight, data_src per sample. */
 static int perf_script_view(const char *path, struct perf_view **out)
 {
-	char *argv[] = { "perf", "script", "-i", (char *)path, "-F", "pid,addr,weight,data_src",
+	char *argv[] = { "perf",       "script", "-i",
+			 (char *)path, "-F",	 "pid,period,addr,weight,data_src",
 			 NULL };
 	char *text, *err, *line, *save = NULL;
 	struct perf_view *v = NULL;
@@ -1330,14 +1331,14 @@ static int perf_script_view(const char *path, struct perf_view **out)
 
 	ck_assert_msg(run(argv, 120, &text, &err) == 0, "perf script: %s", err);
 	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		unsigned long long addr, ds, weight, unused;
+		unsigned long long period, addr, ds, weight, unused;
 		unsigned int pid;
 
-		ck_assert_int_eq(sscanf(line, " %u %llx %llx", &pid, &addr, &ds), 3);
+		ck_assert_int_eq(sscanf(line, " %u %llu %llx %llx", &pid, &period, &addr, &ds), 4);
 		/* after data_src's decode, the weight: the last word */
 		ck_assert_int_eq(last_words(line, 1, &weight, &unused), 1);
 		v = realloc(v, (n + 1) * sizeof(*v));
-		v[n++] = (struct perf_view){ pid, addr, weight, ds };
+		v[n++] = (struct perf_view){ pid, period, addr, weight, ds };
 	}
 	free(text);
 	free(err);
@@ -1375,15 +1376,15 @@ static const char *const class_filters[][8] = {
  */
 #define NCLASS_FILTERS (ARRAY_SIZE(class_filters))
 
-START_TEST(test_classes_vs_perf_script)
+/*
+ * The report ldlat-hist --input should print for perf's view of the file:
+ * perf's samples through the same logic, under the options filt (of the
+ * shared ones, --by and --linear of ldlat-hist's own), in format fmt.
+ */
+static char *render_perf_view(const char *path, const char *const *filt, int fmt,
+			      const struct perf_view *v, int n)
 {
-	const char *path = tmp("classes.data"), *saved = tmp("classes.out");
-	const char *const *filt = class_filters[_i % NCLASS_FILTERS];
-	const int fmt = _i / NCLASS_FILTERS;
-	char *argv[16] = { (char *)hist(), "--input", (char *)path, "--format",
-			   (char *)fmt_names[fmt] };
-	char *out, *err, *want;
-	struct perf_view *v;
+	char *shared[16], *want;
 	struct offline o;
 	struct snapshot snap;
 	struct report r;
@@ -1391,45 +1392,31 @@ START_TEST(test_classes_vs_perf_script)
 	struct timespec never = {};
 	struct cli c;
 	struct err oerr = {};
-	int n, i, k, a = 5;
+	int i, m = 0;
 	__u32 linear = 0;
 	enum report_by by = BY_CLASS;
 
-	write_classes(path);
-	n = perf_script_view(path, &v);
-	ck_assert_uint_eq(n, ncases * 21);
 	for (i = 0; filt[i]; i++) {
-		if (!strcmp(filt[i], "--linear"))
-			linear = atoi(filt[i + 1]);
-		if (!strcmp(filt[i], "--by"))
-			by = !strcmp(filt[i + 1], "both")   ? BY_BOTH
-			     : !strcmp(filt[i + 1], "none") ? BY_NONE
-							    : BY_RANGE;
-		argv[a++] = (char *)filt[i];
-	}
-	ck_assert_msg(run_hist(argv, &out, &err) == 0, "%s", err);
-	spit(saved, out, strlen(out));
-	check_format(fmt, saved);
-
-	/* the shared options without --by and --linear, which are ldlat-hist's own */
-	{
-		char *shared[16];
-		int m = 0;
-
-		for (i = 0; filt[i]; i++) {
-			if (!strcmp(filt[i], "--by") || !strcmp(filt[i], "--linear")) {
-				i++;
-				continue;
-			}
-			shared[m++] = (char *)filt[i];
+		if (!strcmp(filt[i], "--linear")) {
+			linear = atoi(filt[++i]);
+			continue;
 		}
-		shared[m] = NULL;
-		ck_assert_int_eq(cli_parse(&c, shared), 0);
+		if (!strcmp(filt[i], "--by")) {
+			i++;
+			by = !strcmp(filt[i], "both")	? BY_BOTH
+			     : !strcmp(filt[i], "none") ? BY_NONE
+							: BY_RANGE;
+			continue;
+		}
+		shared[m++] = (char *)filt[i];
 	}
+	shared[m] = NULL;
+	ck_assert_int_eq(cli_parse(&c, shared), 0);
 	ck_assert_msg(offline__open(&o, path, &c, linear, &oerr) == 0, "%s", oerr.msg);
 	ck_assert_int_eq(snapshot__init(&snap, o.cfg.nranges), 0);
 	for (i = 0; i < n; i++) {
 		struct ldlat_sample s = { .addr = v[i].addr,
+					  .period = v[i].period,
 					  .lat = v[i].weight,
 					  .data_src = v[i].data_src,
 					  .tgid = v[i].pid,
@@ -1447,6 +1434,32 @@ START_TEST(test_classes_vs_perf_script)
 			     .has_latency = true,
 			     .period_weighted = offline__freq(&o) };
 	want = render_fmt(fmt, &r, &snap);
+	snapshot__free(&snap);
+	offline__close(&o);
+	return want;
+}
+
+START_TEST(test_classes_vs_perf_script)
+{
+	const char *path = tmp("classes.data"), *saved = tmp("classes.out");
+	const char *const *filt = class_filters[_i % NCLASS_FILTERS];
+	const int fmt = _i / NCLASS_FILTERS;
+	char *argv[16] = { (char *)hist(), "--input", (char *)path, "--format",
+			   (char *)fmt_names[fmt] };
+	char *out, *err, *want;
+	struct perf_view *v;
+	int n, i, k, a = 5;
+
+	write_classes(path);
+	n = perf_script_view(path, &v);
+	ck_assert_uint_eq(n, ncases * 21);
+	for (i = 0; filt[i]; i++)
+		argv[a++] = (char *)filt[i];
+	ck_assert_msg(run_hist(argv, &out, &err) == 0, "%s", err);
+	spit(saved, out, strlen(out));
+	check_format(fmt, saved);
+
+	want = render_perf_view(path, filt, fmt, v, n);
 	blank_run(out, false);
 	blank_run(want, false);
 	ck_assert_msg(!strcmp(out, want), "ldlat-hist --input:\n%s\nperf script's samples:\n%s",
@@ -1480,8 +1493,132 @@ START_TEST(test_classes_vs_perf_script)
 				      class__name(k), strtoul(p, NULL, 10), count);
 		}
 	}
-	snapshot__free(&snap);
-	offline__close(&o);
+	free(v);
+	free(want);
+	free(out);
+	free(err);
+}
+END_TEST
+
+/* ---- a recording made on real hardware --------------------------------------------- */
+
+/*
+ * tests/fixtures/recordings/skylake-sp-load-latency.data: MEM_TRANS_RETIRED.
+ * LOAD_LATENCY (ldlat 64) on a Xeon Platinum 8173M, weights in
+ * PERF_SAMPLE_WEIGHT_STRUCT (the fixtures' README says where it comes from).
+ * Its 14 samples as perf decodes them, per class: perf's own level names
+ * (perf script's "|LVL ...|"), each with the class ldlat names it.
+ */
+static const struct {
+	const char *perf_lvl, *ldlat_class;
+} real_levels[] = {
+	{ "L1 or L1 hit", "L1 hit" },
+	{ "LFB/MAB or LFB/MAB hit", "L1 fill buffer hit" },
+	{ "L2 or L2 hit", "L2 hit" },
+	{ "L3 or L3 hit", "L3 hit" },
+};
+
+#define REAL_RECORDING "recordings/skylake-sp-load-latency.data"
+#define REAL_SAMPLES   14
+
+/*
+ * ldlat-hist --input of the real recording, in every format, equals the
+ * report of perf script's samples through the same logic; and in text each
+ * class's count, minimum, maximum and mean are those of the samples perf
+ * names with that level (perf script -F weight,data_src), every sample in
+ * one of them.
+ */
+START_TEST(test_real_recording)
+{
+	const char *path = fixture_path(REAL_RECORDING), *saved = tmp("real.out");
+	const char *const none[] = { NULL };
+	char *argv[] = { (char *)hist(),	"--input", (char *)path, "--format",
+			 (char *)fmt_names[_i], NULL };
+	char *out, *err, *want;
+	struct perf_view *v;
+	int n;
+
+	n = perf_script_view(path, &v);
+	ck_assert_int_eq(n, REAL_SAMPLES);
+	ck_assert_msg(run_hist(argv, &out, &err) == 0, "%s", err);
+	spit(saved, out, strlen(out));
+	check_format(_i, saved);
+	if (_i == FMT_JSON) {
+		char *pargv[] = { "perf", "report", "-i", (char *)path, "--stdio", NULL };
+		char *text, *perr, *p, expr[128];
+		unsigned long long events;
+
+		ck_assert_msg(run(pargv, 120, &text, &perr) == 0, "perf report: %s", perr);
+		p = strstr(text, "# Event count (approx.): ");
+		ck_assert_msg(p && sscanf(p, "# Event count (approx.): %llu", &events) == 1,
+			      "perf report: no event count in:\n%s", text);
+		snprintf(expr, sizeof(expr), "(.histograms | map(.events) | add) == %llu", events);
+		ck_assert_msg(jq_true(out, expr), "ldlat-hist's events are not perf report's %llu",
+			      events);
+		free(text);
+		free(perr);
+	}
+	want = render_perf_view(path, none, _i, v, n);
+	blank_run(out, false);
+	blank_run(want, false);
+	spit(tmp("real.want"), want, strlen(want));
+	ck_assert_msg(!strcmp(out, want),
+		      "ldlat-hist --input (%s) differs from perf script's samples (%s)", saved,
+		      tmp("real.want"));
+
+	if (_i == FMT_TEXT) {
+		char *pargv[] = { "perf", "script",	     "-i", (char *)path,
+				  "-F",	  "weight,data_src", NULL };
+		char *text, *perr, *line, *save = NULL;
+		unsigned long long cnt[ARRAY_SIZE(real_levels)] = { 0 },
+				   sum[ARRAY_SIZE(real_levels)] = { 0 };
+		unsigned long long lo[ARRAY_SIZE(real_levels)], hi[ARRAY_SIZE(real_levels)] = { 0 };
+		unsigned int j, named = 0;
+
+		memset(lo, 0xff, sizeof(lo));
+		ck_assert_msg(run(pargv, 120, &text, &perr) == 0, "perf script: %s", perr);
+		for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+			unsigned long long w, unused;
+			const char *lvl = strstr(line, "|LVL ");
+
+			ck_assert_msg(lvl && last_words(line, 1, &w, &unused) == 1,
+				      "perf script: %s", line);
+			for (j = 0; j < ARRAY_SIZE(real_levels); j++) {
+				size_t len = strlen(real_levels[j].perf_lvl);
+
+				if (strncmp(lvl + 5, real_levels[j].perf_lvl, len) ||
+				    lvl[5 + len] != '|')
+					continue;
+				cnt[j]++;
+				sum[j] += w;
+				lo[j] = w < lo[j] ? w : lo[j];
+				hi[j] = w > hi[j] ? w : hi[j];
+				named++;
+			}
+		}
+		ck_assert_uint_eq(named, REAL_SAMPLES);
+		for (j = 0; j < ARRAY_SIZE(real_levels); j++) {
+			char title[128], want_line[256], *p;
+
+			ck_assert_msg(cnt[j], "perf names no sample %s", real_levels[j].perf_lvl);
+			snprintf(title, sizeof(title), "source %s\n", real_levels[j].ldlat_class);
+			p = strstr(out, title);
+			ck_assert_msg(p, "no class %s in:\n%s", real_levels[j].ldlat_class, out);
+			snprintf(want_line, sizeof(want_line), "  %llu samples (", cnt[j]);
+			ck_assert_msg(strstr(p, want_line), "class %s: want %s",
+				      real_levels[j].ldlat_class, want_line);
+			snprintf(want_line, sizeof(want_line),
+				 "latency: mean %.1f cycles, min %llu,", (double)sum[j] / cnt[j],
+				 lo[j]);
+			ck_assert_msg(strstr(p, want_line), "class %s: want '%s'",
+				      real_levels[j].ldlat_class, want_line);
+			snprintf(want_line, sizeof(want_line), ", max %llu (", hi[j]);
+			ck_assert_msg(strstr(p, want_line), "class %s: want '%s'",
+				      real_levels[j].ldlat_class, want_line);
+		}
+		free(text);
+		free(perr);
+	}
 	free(v);
 	free(want);
 	free(out);
@@ -1936,6 +2073,9 @@ int main(void)
 	tcase_add_loop_test(tc, test_gen_no_mappings, 0, 4);
 	suite_add_tcase(s, tc);
 
+	tc = tcase_create("real");
+	tcase_add_loop_test(tc, test_real_recording, 0, NFMTS);
+	suite_add_tcase(s, tc);
 	tc = tcase_create("recorded");
 	tcase_set_timeout(tc, 120);
 	tcase_add_loop_test(tc, test_perf_recorded, 0, ARRAY_SIZE(record_variants));
