@@ -1528,6 +1528,48 @@ static const struct {
  * names with that level (perf script -F weight,data_src), every sample in
  * one of them.
  */
+/*
+ * perf mem report's own table of the file by level (--sort mem): each
+ * level's samples and share of the total weight equal ldlat-hist's count
+ * and latency sum of its class, in the JSON report doc.
+ */
+static void mem_report_vs(const char *path, const char *doc)
+{
+	char *argv[] = { "perf",    "mem",    "report", "-i", (char *)path,
+			 "--stdio", "--sort", "mem",	NULL };
+	char *text, *err, *p, expr[512];
+	unsigned long long total;
+	unsigned int j, samples;
+	double share;
+
+	ck_assert_msg(run(argv, 120, &text, &err) == 0, "perf mem report: %s", err);
+	p = strstr(text, "# Total weight : ");
+	ck_assert_msg(p && sscanf(p, "# Total weight : %llu", &total) == 1 && total,
+		      "perf mem report: no total weight in:\n%s", text);
+	for (j = 0; j < ARRAY_SIZE(real_levels); j++) {
+		char *line = text;
+
+		/* "    42.26%             5  LFB/MAB or LFB/MAB hit  " */
+		while ((line = strstr(line, real_levels[j].perf_lvl)) &&
+		       (line[strlen(real_levels[j].perf_lvl)] != ' ' || line[-1] != ' '))
+			line++;
+		ck_assert_msg(line, "perf mem report: no row %s in:\n%s", real_levels[j].perf_lvl,
+			      text);
+		while (line > text && line[-1] != '\n')
+			line--;
+		ck_assert_int_eq(sscanf(line, " %lf%% %u", &share, &samples), 2);
+		snprintf(expr, sizeof(expr),
+			 ".histograms[] | select(.class_name == \"%s\") | .count == %u and "
+			 "((.sum * 100 / %llu - %.2f) | if . < 0 then -. else . end) <= 0.00501",
+			 real_levels[j].ldlat_class, samples, total, share);
+		ck_assert_msg(jq_true(doc, expr),
+			      "class %s: not perf mem report's %u samples, %.2f%%",
+			      real_levels[j].ldlat_class, samples, share);
+	}
+	free(text);
+	free(err);
+}
+
 START_TEST(test_real_recording)
 {
 	const char *path = fixture_path(REAL_RECORDING), *saved = tmp("real.out");
@@ -1557,6 +1599,7 @@ START_TEST(test_real_recording)
 			      events);
 		free(text);
 		free(perr);
+		mem_report_vs(path, out);
 	}
 	want = render_perf_view(path, none, _i, v, n);
 	blank_run(out, false);
