@@ -431,6 +431,17 @@ static void feat_numa_topology(struct perf_file *f, __u64 off, __u64 end)
 	}
 }
 
+/* HEADER_NRCPUS: u32 online, u32 available (the possible CPUs); a bad one is left out. */
+static void feat_nr_cpus(struct perf_file *f, __u64 off, __u64 end)
+{
+	__u32 avail;
+
+	if (!inside(off, 8, end))
+		return;
+	avail = rd32(f->base + off + 4);
+	f->nr_cpus = avail <= 65536 ? (int)avail : 0;
+}
+
 static void perf_file__features(struct perf_file *f, __u64 sections, __u64 end)
 {
 	const unsigned char *b = f->base;
@@ -469,6 +480,9 @@ static void perf_file__features(struct perf_file *f, __u64 sections, __u64 end)
 			break;
 		case PERF_FEAT_NUMA_TOPOLOGY:
 			feat_numa_topology(f, off, off + len);
+			break;
+		case PERF_FEAT_NRCPUS:
+			feat_nr_cpus(f, off, off + len);
 			break;
 		default:
 			break;
@@ -636,6 +650,9 @@ static int perf_file__pipe_header(struct perf_file *f, struct err *err)
 			break;
 		case PERF_FEAT_NUMA_TOPOLOGY:
 			feat_numa_topology(f, off, end);
+			break;
+		case PERF_FEAT_NRCPUS:
+			feat_nr_cpus(f, off, end);
 			break;
 		default:
 			break;

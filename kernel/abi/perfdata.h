@@ -165,6 +165,7 @@ struct perf_file {
 	 */
 	int *cpu_node;
 	int ncpu_node, nnodes;
+	int nr_cpus; /* HEADER_NRCPUS: the CPUs the recording machine had (available); 0: absent */
 };
 
 /*

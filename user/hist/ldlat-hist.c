@@ -498,21 +498,6 @@ static int hist_split_check(const struct hist_args *args)
 	return err__report(&err, -EINVAL, "ldlat-hist", stderr);
 }
 
-/* The modes that cannot split yet: one sentence, exit 2. */
-static int hist_split_refused(const struct hist_args *args, const char *mode)
-{
-	struct err err = {};
-
-	if (!args->split)
-		return 0;
-	err__set(&err, -EINVAL,
-		 "--by %s is a split the BPF program makes as it samples, which %s does not "
-		 "run: drop --by %s, or split a live run (ldlat-hist --by %s -p PID)",
-		 report__by_key(args->split), mode, report__by_key(args->split),
-		 report__by_key(args->split));
-	return err__report(&err, -EINVAL, "ldlat-hist", stderr);
-}
-
 /*
  * --input: the samples of a perf.data file through the same logic, printed
  * once through the same printer and formats as a live run's report.
@@ -528,12 +513,14 @@ static int run_report(void *input)
 	struct err err = {};
 	int e;
 
-	if (args->split)
-		return hist_split_refused(args, "--input (a recording)");
 	clock_gettime(CLOCK_REALTIME, &started);
 	e = output__check(&args->out, &err);
 	if (!e)
 		e = offline__open(&o, args->offline.input, &args->cli, args->linear_step, &err);
+	/* a CPU's or node's rows are the recording machine's: offline__split counts them */
+	if (!e)
+		e = offline__split(&o, args->split,
+				   args->split_keys ? args->split_keys : HIST_BY_KEYS, &err);
 	if (!e)
 		e = hist_unit(args, &o.src, &unit, &err);
 	if (e) {
@@ -555,7 +542,7 @@ static int run_report(void *input)
 	p.report.ns_per_cycle = unit.ns_per_cycle;
 	p.report.ns_why = unit.ns_why;
 	p.final = true;
-	if (printer__init(&p, o.cfg.nranges, &started)) {
+	if (printer__init_by(&p, o.cfg.nranges, o.cfg.by, o.cfg.by_keys + 1, &started)) {
 		fprintf(stderr, "ldlat-hist: out of memory\n");
 		e = -ENOMEM;
 	} else {
@@ -588,15 +575,13 @@ static int run_show(void *input)
 	struct err err = {};
 	int e;
 
-	if (args->split)
-		return hist_split_refused(args, "--show (a pinned set)");
 	e = pin_opts__check_show(&args->pin, &args->cli, &args->out, &err);
 	if (!e)
 		e = output__check(&args->out, &err);
 	if (e)
 		return err__report(&err, e, "ldlat-hist", stderr);
 	return pincmd__show("ldlat-hist", &args->pin, &args->cli, &args->out, args->by,
-			    args->by_set);
+			    args->by_set, args->split);
 }
 
 /* A live run: in the foreground, or --pin'ned, or --detach'ed from. */
@@ -614,8 +599,6 @@ static int run_sample(void *input)
 	struct err err = {};
 	int e, status;
 
-	if (args->split && args->pin.pin)
-		return hist_split_refused(args, "--pin (a pinned set)");
 	status = hist_split_check(args);
 	if (status)
 		return status;

@@ -304,8 +304,26 @@ static int show_absent(const char *tool, const struct pinset *ps, const struct o
 	return EXIT_OK;
 }
 
+/* --show --by KEY: the split a set has is the one it was pinned with. */
+static int show_split_check(const struct pinset *ps, const char *dir, __u32 split, struct err *err)
+{
+	const char *want = report__by_key(split), *has = report__by_key(ps->meta.cfg.by);
+
+	if (!split || split == ps->meta.cfg.by)
+		return 0;
+	if (!has)
+		return err__set(err, -EINVAL,
+				"--show '%s' --by %s: the set was pinned without a split, which "
+				"the program makes as it samples; pin a set with --pin DIR --by %s",
+				dir, want, want);
+	return err__set(err, -EINVAL,
+			"--show '%s' --by %s: the set was pinned split by %s, and shows that "
+			"split only; drop --by %s, or pin another set with --by %s",
+			dir, want, has, want, want);
+}
+
 int pincmd__show(const char *tool, const struct pin_opts *po, const struct cli *cli,
-		 const struct output_opts *oo, enum report_by by, bool by_set)
+		 const struct output_opts *oo, enum report_by by, bool by_set, __u32 split)
 {
 	struct pinset ps;
 	struct show_src show = { .ps = &ps, .tool = tool };
@@ -322,8 +340,12 @@ int pincmd__show(const char *tool, const struct pin_opts *po, const struct cli *
 	e = pinset__open(&ps, po->show, &err);
 	if (e && ps.absent && po->allow_missing)
 		return show_absent(tool, &ps, oo, &err);
-	if (e)
+	if (!e)
+		e = show_split_check(&ps, po->show, split, &err);
+	if (e) {
+		pinset__close(&ps);
 		return err__report(&err, e, tool, stderr);
+	}
 	ranges_from_meta(&ranges, &ps.meta);
 	src.kind = (enum source_kind)ps.meta.source;
 	src.fields = ps.meta.fields;
@@ -369,7 +391,8 @@ int pincmd__show(const char *tool, const struct pin_opts *po, const struct cli *
 		.intervals = cli->interval > 0,
 		.period_weighted = ps.meta.freq,
 	};
-	if (printer__init(&p, ps.meta.cfg.nranges, &run.started)) {
+	if (printer__init_by(&p, ps.meta.cfg.nranges, ps.meta.cfg.by, ps.meta.cfg.by_keys + 1,
+			     &run.started)) {
 		fprintf(stderr, "%s: out of memory\n", tool);
 		goto out;
 	}

@@ -60,10 +60,12 @@ int pincmd__unpin(const char *tool, const char *dir);
 /*
  * --show DIR as a whole command, printing as the output options say, once,
  * or at every -i interval for -d or COUNT intervals or until Ctrl-C.  by:
- * the tool's --by (by_set false: the default for the set's source).
- * Returns the exit status.
+ * the tool's --by (by_set false: the default for the set's source); split:
+ * its --by pid, tid, ... (enum ldlat_by), which must be the set's own, or
+ * LDLAT_BY_NONE: the set's split is printed as it was pinned.  Returns the
+ * exit status.
  */
 int pincmd__show(const char *tool, const struct pin_opts *po, const struct cli *cli,
-		 const struct output_opts *oo, enum report_by by, bool by_set);
+		 const struct output_opts *oo, enum report_by by, bool by_set, __u32 split);
 
 #endif

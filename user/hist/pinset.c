@@ -26,10 +26,15 @@
 
 #define BPFFS_DEFAULT "/sys/fs/bpf"
 
-/* The maps of a set, meta first: it is pinned first and removed last. */
-static const char *const set_maps[] = { "meta", "counters", "hists", "shown", "shown_hists" };
-#define SET_PROG "prog"
-#define SET_LINK "link_"
+/*
+ * The maps of a set, meta first: it is pinned first and removed last.  The
+ * last SPLIT_MAPS only in a set with --by's split: its keys and their rows.
+ */
+static const char *const set_maps[] = { "meta",	       "counters", "hists",    "shown",
+					"shown_hists", "by_rows",  "by_owner", "by_next" };
+#define SPLIT_MAPS 3
+#define SET_PROG   "prog"
+#define SET_LINK   "link_"
 
 enum obj_kind {
 	OBJ_NONE,
@@ -322,6 +327,7 @@ static void pinset__init(struct pinset *p)
 	memset(p, 0, sizeof(*p));
 	p->dir_fd = p->meta_fd = p->counters_fd = p->hists_fd = -1;
 	p->shown_fd = p->shown_hists_fd = p->prog_fd = p->shown_lock_fd = -1;
+	p->by_rows_fd = -1;
 }
 
 /* The bpffs this process mounted goes, once nothing is pinned in it. */
@@ -455,14 +461,20 @@ static int pin_one(struct pinset *p, int fd, const char *name, struct err *err)
 	return 0;
 }
 
+/* The rows of a set's histograms: --by's keys and the others, or the one row of no split. */
+static __u32 pin_rows(const struct ldlat_config *cfg)
+{
+	return cfg->by ? cfg->by_keys + 1 : 1;
+}
+
 /* shown_hists carries the (range, class) labels too, so that bpftool's dump reads alone. */
-static int pinset__label_shown(int fd, __u32 nranges)
+static int pinset__label_shown(int fd, __u32 nranges, __u32 nrows)
 {
 	struct ldlat_hist h = {};
 	__u32 idx;
 
-	for (idx = 0; idx < nranges * LDLAT_NCLASS; idx++) {
-		h.range = idx / LDLAT_NCLASS;
+	for (idx = 0; idx < nrows * nranges * LDLAT_NCLASS; idx++) {
+		h.range = idx / LDLAT_NCLASS % nranges;
 		h.class = idx % LDLAT_NCLASS;
 		if (bpf_map_update_elem(fd, &idx, &h, BPF_ANY))
 			return -errno;
@@ -484,8 +496,11 @@ int pinset__pin(struct pinset *p, struct session *s, const struct evlist *evlist
 		struct ldlat_pin_meta *meta, struct err *err)
 {
 	struct ldlat_bpf *skel = s->skel;
-	const struct bpf_map *maps[] = { skel->maps.meta, skel->maps.counters, skel->maps.hists,
-					 skel->maps.shown, skel->maps.shown_hists };
+	const struct bpf_map *maps[] = { skel->maps.meta,	 skel->maps.counters,
+					 skel->maps.hists,	 skel->maps.shown,
+					 skel->maps.shown_hists, skel->maps.by_rows,
+					 skel->maps.by_owner,	 skel->maps.by_next };
+	unsigned int nmaps = ARRAY_SIZE(maps) - (s->by ? 0 : SPLIT_MAPS);
 	__u32 zero = 0;
 	char name[64];
 	unsigned int i;
@@ -499,12 +514,12 @@ int pinset__pin(struct pinset *p, struct session *s, const struct evlist *evlist
 		err__msg(err, "cannot write the set's meta map: %s", strerror(-e));
 		return e;
 	}
-	e = pinset__label_shown(bpf_map__fd(skel->maps.shown_hists), s->nranges);
+	e = pinset__label_shown(bpf_map__fd(skel->maps.shown_hists), s->nranges, s->nrows);
 	if (e) {
 		err__msg(err, "cannot initialise the shown_hists map: %s", strerror(-e));
 		return e;
 	}
-	for (i = 0; i < ARRAY_SIZE(maps); i++) {
+	for (i = 0; i < nmaps; i++) {
 		e = pin_one(p, bpf_map__fd(maps[i]), set_maps[i], err);
 		if (e)
 			goto fail;
@@ -619,16 +634,19 @@ static int open_obj(struct pinset *p, const char *name, int *fd, struct err *err
 	return -EINVAL;
 }
 
-/* The hists map must be what meta says, or a read would overrun. */
+/* The hists maps (and a split's by_rows) must be what meta says, or a read would overrun. */
 static int check_hists(struct pinset *p, struct err *err)
 {
+	const struct ldlat_config *cfg = &p->meta.cfg;
 	struct bpf_map_info info = {};
-	__u32 len = sizeof(info), n = p->meta.cfg.nranges * LDLAT_NCLASS;
+	__u32 len = sizeof(info), n;
 	int fds[] = { p->hists_fd, p->shown_hists_fd };
 	unsigned int i;
 
-	if (!p->meta.cfg.nranges || p->meta.cfg.nranges > LDLAT_MAX_RANGES)
+	if (!cfg->nranges || cfg->nranges > LDLAT_MAX_RANGES || cfg->by > LDLAT_BY_REGION ||
+	    (cfg->by && (!cfg->by_keys || cfg->by_keys > LDLAT_BY_MAX_KEYS)))
 		goto bad;
+	n = pin_rows(cfg) * cfg->nranges * LDLAT_NCLASS;
 	for (i = 0; i < 2; i++) {
 		len = sizeof(info);
 		memset(&info, 0, sizeof(info));
@@ -636,6 +654,14 @@ static int check_hists(struct pinset *p, struct err *err)
 		    info.value_size != sizeof(struct ldlat_hist) || info.max_entries != n)
 			goto bad;
 	}
+	if (p->by_rows_fd < 0)
+		return 0;
+	len = sizeof(info);
+	memset(&info, 0, sizeof(info));
+	if (bpf_obj_get_info_by_fd(p->by_rows_fd, &info, &len) || info.type != BPF_MAP_TYPE_HASH ||
+	    info.key_size != sizeof(__u64) || info.value_size != sizeof(__u32) ||
+	    info.max_entries != cfg->by_keys)
+		goto bad;
 	return 0;
 bad:
 	return err__set(err, -EINVAL,
@@ -703,7 +729,13 @@ int pinset__open(struct pinset *p, const char *dir, struct err *err)
 	    (e = open_obj(p, "hists", &p->hists_fd, err)) ||
 	    (e = open_obj(p, "shown", &p->shown_fd, err)) ||
 	    (e = open_obj(p, "shown_hists", &p->shown_hists_fd, err)) ||
-	    (e = open_obj(p, SET_PROG, &p->prog_fd, err)) || (e = check_hists(p, err)))
+	    (e = open_obj(p, SET_PROG, &p->prog_fd, err)))
+		goto fail;
+	/* a split by pid, tid or cgroup: which key holds each row */
+	if (session__by_keyed(p->meta.cfg.by) && (e = open_obj(p, "by_rows", &p->by_rows_fd, err)))
+		goto fail;
+	e = check_hists(p, err);
+	if (e)
 		goto fail;
 	p->ncpus = libbpf_num_possible_cpus();
 	if (p->ncpus <= 0) {
@@ -719,11 +751,16 @@ fail:
 
 int pinset__read(const struct pinset *p, struct snapshot *snap)
 {
+	int e;
+
 	/* the events' fds are not reachable from bpffs: what the program missed is not known */
 	memset(&snap->unseen, 0, sizeof(snap->unseen));
 	snap->linear_step = p->meta.cfg.linear_step;
-	return session__read_fds(p->counters_fd, p->hists_fd, p->ncpus, p->meta.cfg.nranges,
-				 p->meta.cfg.fixed_period, snap);
+	e = session__read_fds(p->counters_fd, p->hists_fd, p->ncpus, p->meta.cfg.nranges,
+			      p->meta.cfg.fixed_period, snap);
+	if (!e && p->meta.cfg.by)
+		e = session__read_rows(p->by_rows_fd, p->meta.cfg.by, snap);
+	return e;
 }
 
 int pinset__read_shown(const struct pinset *p, struct snapshot *snap)
@@ -738,7 +775,7 @@ int pinset__read_shown(const struct pinset *p, struct snapshot *snap)
 	memset(&snap->unseen, 0, sizeof(snap->unseen));
 	snap->linear_step = p->meta.cfg.linear_step;
 	snap->taken = ts__from_ns(shown.taken_ns);
-	for (idx = 0; idx < p->meta.cfg.nranges * LDLAT_NCLASS; idx++) {
+	for (idx = 0; idx < pin_rows(&p->meta.cfg) * p->meta.cfg.nranges * LDLAT_NCLASS; idx++) {
 		struct cell *c = &snap->cells[idx];
 
 		if (bpf_map_lookup_elem(p->shown_hists_fd, &idx, &h))
@@ -758,9 +795,9 @@ int pinset__record_shown(const struct pinset *p, const struct snapshot *snap)
 	struct ldlat_hist h;
 	__u32 zero = 0, idx;
 
-	for (idx = 0; idx < p->meta.cfg.nranges * LDLAT_NCLASS; idx++) {
+	for (idx = 0; idx < pin_rows(&p->meta.cfg) * p->meta.cfg.nranges * LDLAT_NCLASS; idx++) {
 		memset(&h, 0, sizeof(h));
-		h.range = idx / LDLAT_NCLASS;
+		h.range = idx / LDLAT_NCLASS % p->meta.cfg.nranges;
 		h.class = idx % LDLAT_NCLASS;
 		cell__to_hist(&snap->cells[idx], &h);
 		if (bpf_map_update_elem(p->shown_hists_fd, &idx, &h, BPF_ANY))
@@ -847,8 +884,9 @@ out:
 
 void pinset__close(struct pinset *p)
 {
-	int *fds[] = { &p->meta_fd,	   &p->counters_fd, &p->hists_fd,      &p->shown_fd,
-		       &p->shown_hists_fd, &p->prog_fd,	    &p->shown_lock_fd, &p->dir_fd };
+	int *fds[] = { &p->meta_fd,	  &p->counters_fd,    &p->hists_fd,
+		       &p->shown_fd,	  &p->shown_hists_fd, &p->prog_fd,
+		       &p->shown_lock_fd, &p->dir_fd,	      &p->by_rows_fd };
 	unsigned int i;
 
 	for (i = 0; i < ARRAY_SIZE(fds); i++) {

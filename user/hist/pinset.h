@@ -6,9 +6,13 @@
  *
  * DIR/meta         what the set was started with (struct ldlat_pin_meta), frozen
  * DIR/counters     the filter counters, per CPU
- * DIR/hists        the histograms, per CPU, at range * LDLAT_NCLASS + class
+ * DIR/hists        the histograms, per CPU, at range * LDLAT_NCLASS + class (with
+ *                  --by, after ldlat_by_base(row): a row per key, the others last)
  * DIR/shown        the counters the last --show --delta printed (struct ldlat_pin_shown)
  * DIR/shown_hists  the histograms the last --show --delta printed, summed over CPUs
+ * DIR/by_rows      --by's split (pid, tid, cgroup): each key's row of hists; with
+ * DIR/by_owner     by_owner (row -> key) and by_next (rows handed out), the
+ * DIR/by_next      program's own, pinned only in a set with a split
  * DIR/prog         the perf_event program
  * DIR/link_cpuN    one perf-event link per CPU (link_tidN per thread; _E for
  *                  the E-th event on hybrid CPUs)
@@ -41,6 +45,7 @@ struct pinset {
 	bool mount_pending;  /* bpffs to mount on /sys/fs/bpf before DIR is made */
 	bool mounted;	     /* this process mounted it */
 	int meta_fd, counters_fd, hists_fd, shown_fd, shown_hists_fd, prog_fd;
+	int by_rows_fd;	   /* a split by pid, tid or cgroup: key -> row; else -1 */
 	int shown_lock_fd; /* DIR/shown opened as a file, for its flock; -1 when not held */
 	int ncpus;
 	bool absent; /* pinset__open found DIR missing or empty: no set there */
@@ -86,7 +91,7 @@ void pinset__detach(struct pinset *p, struct session *s, struct evlist *evlist);
  */
 int pinset__open(struct pinset *p, const char *dir, struct err *err);
 
-/* The totals now (snapshot initialised for meta.cfg.nranges). */
+/* The totals now (snapshot initialised for meta.cfg.nranges and its split's rows). */
 int pinset__read(const struct pinset *p, struct snapshot *snap);
 
 /* What the last --show --delta saw; taken is 0 when none did. */

@@ -343,6 +343,143 @@ int offline__open(struct offline *o, const char *path, struct cli *cli, __u32 li
 	return offline__processes(o, cli, err);
 }
 
+/* What a split needs the file to hold: a field of every analysed event's samples. */
+static int split__needs(const struct offline *o, const char *key, __u64 bit, const char *what,
+			const char *how, struct err *err)
+{
+	int ev = offline__event_lacking(o, bit);
+
+	if (ev < 0)
+		return 0;
+	return err__set(err, -EINVAL,
+			"--by %s needs %s of each sample, which %s's event '%s' did not record "
+			"(%s)",
+			key, what, o->file.path, o->file.events[ev].name, how);
+}
+
+int offline__split(struct offline *o, __u32 by, __u32 keys, struct err *err)
+{
+	struct offline_split *sp = &o->split;
+	const char *key = report__by_key(by);
+	const struct perf_file *f = &o->file;
+	int e = 0;
+
+	switch (by) {
+	case LDLAT_BY_NONE:
+		return 0;
+	case LDLAT_BY_PID:
+	case LDLAT_BY_TID:
+		e = split__needs(o, key, PERF_SAMPLE_TID,
+				 by == LDLAT_BY_PID ? "the process" : "the thread",
+				 "PERF_SAMPLE_TID", err);
+		break;
+	case LDLAT_BY_CGROUP:
+		e = split__needs(o, key, PERF_SAMPLE_CGROUP, "the cgroup",
+				 "PERF_SAMPLE_CGROUP: record with perf record --all-cgroups", err);
+		break;
+	case LDLAT_BY_CPU:
+	case LDLAT_BY_NODE:
+		e = split__needs(o, key, PERF_SAMPLE_CPU, "the CPU",
+				 "PERF_SAMPLE_CPU: record with perf record -a or --sample-cpu",
+				 err);
+		keys = (__u32)(by == LDLAT_BY_NODE ? f->nnodes
+			       : f->nr_cpus	   ? f->nr_cpus
+						   : f->ncpu_node);
+		if (!e && by == LDLAT_BY_NODE && !f->cpu_node)
+			e = err__set(err, -EINVAL,
+				     "--by node needs the NUMA node of each sample's CPU, and %s "
+				     "holds no NUMA topology of the machine that recorded it "
+				     "(HEADER_NUMA_TOPOLOGY): split it --by cpu",
+				     f->path);
+		else if (!e && !keys)
+			e = err__set(err, -EINVAL,
+				     "--by cpu needs the number of CPUs of the machine that "
+				     "recorded %s, which it does not hold (HEADER_NRCPUS)",
+				     f->path);
+		break;
+	case LDLAT_BY_REGION:
+		e = split__needs(o, key, PERF_SAMPLE_DATA_SRC, "the data source",
+				 "PERF_SAMPLE_DATA_SRC: record with perf mem record", err);
+		keys = LDLAT_BY_REGIONS;
+		break;
+	default:
+		return err__set(err, -EINVAL, "--by: no such split");
+	}
+	if (e)
+		return e;
+	sp->rows = keys < LDLAT_BY_MAX_KEYS ? keys : LDLAT_BY_MAX_KEYS;
+	for (sp->nslots = 64; sp->nslots < 2 * sp->rows;)
+		sp->nslots *= 2;
+	sp->row_key = calloc(sp->rows, sizeof(*sp->row_key));
+	sp->slot_key = calloc(sp->nslots, sizeof(*sp->slot_key));
+	sp->slot_row = calloc(sp->nslots, sizeof(*sp->slot_row));
+	if (!sp->row_key || !sp->slot_key || !sp->slot_row)
+		return err__set(err, -ENOMEM, "out of memory for the rows of --by %s", key);
+	o->cfg.by = by;
+	o->cfg.by_keys = sp->rows;
+	return 0;
+}
+
+/* The row of a key (pid, tid, cgroup): its own, or the next free one, or the others'. */
+static __u32 split__keyed_row(struct offline_split *sp, __u64 key)
+{
+	__u32 i = (__u32)((key * 0x9e3779b97f4a7c15ull) >> 40) & (sp->nslots - 1);
+
+	for (; sp->slot_row[i]; i = (i + 1) & (sp->nslots - 1))
+		if (sp->slot_key[i] == key)
+			return sp->slot_row[i] - 1;
+	if (sp->used == sp->rows)
+		return sp->rows;
+	sp->slot_key[i] = key;
+	sp->slot_row[i] = sp->used + 1;
+	sp->row_key[sp->used] = key;
+	return sp->used++;
+}
+
+/* snapshot__account_row's row_of: the row of the sample in sp->ps, as ldlat_by_row. */
+static __u32 split__row(void *ctx)
+{
+	struct offline *o = ctx;
+	struct offline_split *sp = &o->split;
+	const struct perf_sample *ps = sp->ps;
+	__u32 r;
+
+	switch (o->cfg.by) {
+	case LDLAT_BY_PID:
+		return split__keyed_row(sp, ps->pid);
+	case LDLAT_BY_TID:
+		return split__keyed_row(sp, ps->tid);
+	case LDLAT_BY_CGROUP:
+		return split__keyed_row(sp, ps->cgroup);
+	case LDLAT_BY_CPU:
+		r = ps->cpu;
+		break;
+	case LDLAT_BY_NODE:
+		r = ps->cpu < (__u32)o->file.ncpu_node && o->file.cpu_node[ps->cpu] >= 0
+			    ? (__u32)o->file.cpu_node[ps->cpu]
+			    : sp->rows;
+		break;
+	default:
+		r = ldlat_by_region(sp->sample->data_src);
+		break;
+	}
+	return r < sp->rows ? r : sp->rows;
+}
+
+/* The keys of the rows handed out, into snap (a CPU, node or region: every row its own). */
+static void split__keys(const struct offline *o, struct snapshot *snap)
+{
+	const struct offline_split *sp = &o->split;
+	bool keyed = o->cfg.by == LDLAT_BY_PID || o->cfg.by == LDLAT_BY_TID ||
+		     o->cfg.by == LDLAT_BY_CGROUP;
+	__u32 r;
+
+	for (r = 0; r < sp->rows && r + 1 < snapshot__nrows(snap); r++) {
+		snap->row_key[r] = keyed ? sp->row_key[r] : r;
+		snap->row_set[r] = !keyed || r < sp->used;
+	}
+}
+
 /* The next sample of an analysed event (offline__next_sample), inlined into the hot loop. */
 static inline int next_sample(struct offline *o, struct perf_cursor *c, struct perf_record *r,
 			      struct perf_sample *ps, struct err *err)
@@ -388,14 +525,29 @@ int offline__run(struct offline *o, struct snapshot *snap, struct err *err)
 	struct perf_record r;
 	struct perf_sample ps;
 	struct ldlat_sample s;
+	__u32 cls;
 	int e;
 
 	perf_file__rewind(&o->file, &c);
+	if (!o->cfg.by) {
+		while ((e = next_sample(o, &c, &r, &ps, err)) > 0) {
+			offline__ldlat_sample(&o->cfg, &ps, &s);
+			s.period = offline__sample_period(o, &ps);
+			snapshot__account(snap, &o->cfg, &s);
+		}
+		return e;
+	}
+	/* a new pass hands the rows out again, in the same order */
+	o->split.used = 0;
+	memset(o->split.slot_row, 0, o->split.nslots * sizeof(*o->split.slot_row));
+	o->split.ps = &ps;
+	o->split.sample = &s;
 	while ((e = next_sample(o, &c, &r, &ps, err)) > 0) {
 		offline__ldlat_sample(&o->cfg, &ps, &s);
 		s.period = offline__sample_period(o, &ps);
-		snapshot__account(snap, &o->cfg, &s);
+		snapshot__account_row(snap, &o->cfg, &s, &cls, split__row, o);
 	}
+	split__keys(o, snap);
 	return e;
 }
 
@@ -475,4 +627,8 @@ void offline__close(struct offline *o)
 	perf_file__close(&o->file);
 	free(o->use);
 	o->use = NULL;
+	free(o->split.row_key);
+	free(o->split.slot_key);
+	free(o->split.slot_row);
+	memset(&o->split, 0, sizeof(o->split));
 }

@@ -32,6 +32,23 @@ struct offline_opts {
 
 extern const struct argp offline_argp;
 
+/*
+ * --by's split of a file's samples, row for row as the BPF program's
+ * ldlat_by_row makes it live: a CPU, node or memory region is its own row;
+ * a process, thread or cgroup takes the next free row on its first kept
+ * sample; a key that finds no row left goes to the others (row 'rows').
+ */
+struct offline_split {
+	__u32 rows;	 /* rows before the others' (the configuration's by_keys) */
+	__u32 used;	 /* rows handed out to keys (pid, tid, cgroup) */
+	__u64 *row_key;	 /* each handed-out row's key */
+	__u64 *slot_key; /* open addressing, key -> row + 1 in slot_row (0: empty) */
+	__u32 *slot_row;
+	__u32 nslots;			   /* a power of two above twice rows */
+	const struct perf_sample *ps;	   /* the sample being accounted */
+	const struct ldlat_sample *sample; /* the same as the logic sees it */
+};
+
 struct offline {
 	struct perf_file file;
 	struct source src; /* what the analysed events carry (render's view) */
@@ -44,6 +61,7 @@ struct offline {
 	__u64 other_events; /* samples of events not analysed (dummy, no data fields) */
 	__u64 malformed;    /* samples whose fields do not fit their record: skipped */
 	__u64 unknown_id;   /* samples whose ID names no event: skipped */
+	struct offline_split split;
 };
 
 /*
@@ -55,6 +73,17 @@ struct offline {
  */
 int offline__open(struct offline *o, const char *path, struct cli *cli, __u32 linear_step,
 		  struct err *err);
+
+/*
+ * --by KEY (enum ldlat_by) after offline__open: the samples split by the key
+ * the file records for each (pid and tid: PERF_SAMPLE_TID, cpu:
+ * PERF_SAMPLE_CPU, node: that and the recording's NUMA topology, cgroup:
+ * PERF_SAMPLE_CGROUP, region: the data source), with keys rows for a
+ * process, thread or cgroup; a CPU's and a node's rows are the recording
+ * machine's.  Sets o->cfg.by and by_keys.  Returns 0, or -EINVAL with a
+ * sentence naming the file when it lacks the key.
+ */
+int offline__split(struct offline *o, __u32 by, __u32 keys, struct err *err);
 
 /*
  * The next sample of an analysed event from cursor c: 1 with its record and

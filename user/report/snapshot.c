@@ -160,10 +160,11 @@ static void cell__merge_bounds(struct cell *acc, __u64 measured_before, __u64 mi
 		acc->max = max;
 }
 
-enum ldlat_verdict snapshot__account_class(struct snapshot *s, const struct ldlat_config *cfg,
-					   const struct ldlat_sample *smp, __u32 *cls)
+enum ldlat_verdict snapshot__account_row(struct snapshot *s, const struct ldlat_config *cfg,
+					 const struct ldlat_sample *smp, __u32 *cls,
+					 __u32 (*row_of)(void *ctx), void *ctx)
 {
-	__u32 range = 0;
+	__u32 range = 0, idx, row;
 	enum ldlat_verdict v;
 	struct cell *c;
 
@@ -174,7 +175,14 @@ enum ldlat_verdict snapshot__account_class(struct snapshot *s, const struct ldla
 	(&s->counters.kept)[v]++;
 	if (v != LDLAT_KEPT)
 		return v;
-	c = &s->cells[ldlat_hist_index(range, *cls)];
+	idx = ldlat_hist_index(range, *cls);
+	/* a key takes its row on its first kept sample, as ldlat_by_row does */
+	if (row_of) {
+		row = row_of(ctx);
+		idx += ldlat_by_base(row < snapshot__nrows(s) ? row : snapshot__nrows(s) - 1,
+				     s->nranges);
+	}
+	c = &s->cells[idx];
 	s->linear_step = cfg->linear_step;
 	/* ldlat_hist_account, as the program runs it (check_bpf compares the two) */
 	c->count++;
@@ -187,6 +195,12 @@ enum ldlat_verdict snapshot__account_class(struct snapshot *s, const struct ldla
 	c->slot[ldlat_bucket(smp->lat, cfg->linear_step)]++;
 	c->sum += smp->lat;
 	return v;
+}
+
+enum ldlat_verdict snapshot__account_class(struct snapshot *s, const struct ldlat_config *cfg,
+					   const struct ldlat_sample *smp, __u32 *cls)
+{
+	return snapshot__account_row(s, cfg, smp, cls, NULL, NULL);
 }
 
 void snapshot__account(struct snapshot *s, const struct ldlat_config *cfg,

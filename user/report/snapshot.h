@@ -122,6 +122,15 @@ void snapshot__account(struct snapshot *s, const struct ldlat_config *cfg,
 enum ldlat_verdict snapshot__account_class(struct snapshot *s, const struct ldlat_config *cfg,
 					   const struct ldlat_sample *smp, __u32 *cls);
 
+/*
+ * The same into --by's split: a kept sample goes to the row row_of(ctx)
+ * gives (called for kept samples only; a row past the last is the
+ * others').  row_of NULL: the first row.
+ */
+enum ldlat_verdict snapshot__account_row(struct snapshot *s, const struct ldlat_config *cfg,
+					 const struct ldlat_sample *smp, __u32 *cls,
+					 __u32 (*row_of)(void *ctx), void *ctx);
+
 /* Adds the counts of one cell into acc. */
 void cell__add(struct cell *acc, const struct cell *c);
 
