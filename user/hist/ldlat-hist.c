@@ -62,7 +62,9 @@ static const char doc[] =
 	"  ldlat-hist --show /sys/fs/bpf/ldlat/db --format prometheus --allow-missing \\\n"
 	"      --output /var/lib/prometheus/node-exporter/ldlat-db.prom\n"
 	"  ldlat-hist --unpin /sys/fs/bpf/ldlat/db\n"
+	"  ldlat-hist -G db --by pid --pin /sys/fs/bpf/ldlat/db-pids --detach\n"
 	"  ldlat-hist --input perf.data -s ram # what perf mem record saw; no root\n"
+	"  ldlat-hist --input perf.data --by cpu  # recorded with -a or --sample-cpu\n"
 	"\n"
 	"Latency is in core cycles, from dispatch to data available (use latency). "
 	"Exit status: 0, the command's own when it ends the run, 1 when the system fails, "
@@ -73,7 +75,8 @@ static const struct argp_option by_options[] = {
 	{ "by", OPT_BY, "KEY[,KEY]", 0,
 	  "one histogram per class (default), range, both (each range and class), or none; "
 	  "and split by pid, tid, cpu, node, cgroup or memory region in the kernel (--by "
-	  "pid,class)",
+	  "pid,class), kept by a pinned set (--show prints its own split), or from the keys "
+	  "a recording holds (--input)",
 	  5 },
 	{ "by-keys", OPT_BY_KEYS, "N", 0,
 	  "--by pid, tid or cgroup: rows for N keys (default 16, at most 256); the samples of "
