@@ -578,6 +578,14 @@ static int run_show(void *input)
 	struct err err = {};
 	int e;
 
+	if (args->split_keys)
+		return err__report(
+			&err,
+			err__set(&err, -EINVAL,
+				 "--by-keys sets the rows of a split as it is made: a set "
+				 "shows the rows it was pinned with (--pin DIR --by KEY "
+				 "--by-keys N)"),
+			"ldlat-hist", stderr);
 	e = pin_opts__check_show(&args->pin, &args->cli, &args->out, &err);
 	if (!e)
 		e = output__check(&args->out, &err);
