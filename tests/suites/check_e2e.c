@@ -818,8 +818,6 @@ static const char *const bad_inputs[][8] = {
 	{ "-a", "0x1000-0x3000", "overlap", "-a", "0x2000+4K" },
 	{ "--by", "pid,tid", "--by 'pid,tid': expected class, range, both or none" },
 	{ "--by-keys", "0", "--by-keys '0' is not a number of keys (1 to 256)", "--by", "pid" },
-	{ "--by", "pid", "--pin (a pinned set) does not run: drop --by pid", "--pin",
-	  "/sys/fs/bpf/ldlat-by-refused" },
 };
 
 START_TEST(test_bad_input)

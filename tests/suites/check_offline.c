@@ -1800,6 +1800,204 @@ START_TEST(test_perf_recorded)
 END_TEST
 
 /*
+ * --by on a written file of ten load samples whose keys the test chose
+ * (two processes, three threads, four CPUs on two NUMA nodes, two cgroups,
+ * memory regions MEM0, MEM3, MEM7 and none): each split's rows are those
+ * keys with their counts, in the order of their first sample; with fewer
+ * rows than keys the others hold the rest.  A file without a NUMA
+ * topology or cgroups is refused --by node and --by cgroup, naming it.
+ * Needs no root.
+ */
+static const struct {
+	const char *by; /* --by and the JSON member */
+	const char *opts;
+	const char *want;
+} split_written[] = {
+	{ "pid", "", "100 8\n200 2\n" },
+	{ "tid", "", "100 5\n101 3\n200 2\n" },
+	{ "cpu", "", "0 3\n1 3\n2 2\n3 2\n" },
+	{ "node", "", "0 6\n1 4\n" },
+	{ "cgroup", "", "7100 8\n7200 2\n" },
+	{ "region", "", "0 4\n3 2\n7 1\nothers 3\n" },
+	{ "tid", "--by-keys 2", "100 5\n101 3\nothers 2\n" },
+};
+
+START_TEST(test_split_written)
+{
+	static const __u32 pid[] = { 100, 100, 200, 100, 100, 100, 200, 100, 100, 100 };
+	static const __u32 tid[] = { 100, 101, 200, 100, 100, 101, 200, 100, 101, 100 };
+	static const int region[] = { 0, 0, 3, -1, 3, 0, -1, 0, -1, 7 }; /* MEMn, -1 none */
+	const char *path = tmp("split-written.data"), *bare = tmp("split-bare.data");
+	const __u64 l1 = PERF_MEM_S(OP, LOAD) | PERF_MEM_S(LVL, HIT) | PERF_MEM_S(LVL, L1);
+	char *out = NULL, *err = NULL;
+	struct pw_event ev;
+	struct pw_sample smp = {};
+	struct pw w;
+	unsigned int i, pass;
+	int rc;
+
+	for (pass = 0; pass < 2; pass++) {
+		pw_mem_loads_event(&ev, 100);
+		if (!pass)
+			ev.attr.sample_type |= PERF_SAMPLE_CGROUP;
+		ck_assert_int_eq(pw_open(&w, pass ? bare : path, &ev, 1, false), 0);
+		if (!pass) { /* the topology pw_close writes */
+			w.node_cpus[0] = "0-1";
+			w.node_cpus[1] = "2-3";
+			w.nnodes = 2;
+		}
+		for (i = 0; i < ARRAY_SIZE(pid); i++) {
+			smp.pid = pid[i];
+			smp.tid = tid[i];
+			smp.cpu = i % 4;
+			smp.cgroup = 7000 + pid[i];
+			smp.addr = 0x1000 + i * 64;
+			smp.period = 1;
+			smp.weight = 50;
+			smp.id = 100;
+			smp.data_src = l1;
+			if (region[i] >= 0)
+				smp.data_src |= (__u64)(PERF_MEM_REGION_MEM0 + region[i])
+						<< PERF_MEM_REGION_SHIFT;
+			pw_sample(&w, 0, &smp);
+		}
+		ck_assert_int_eq(pw_close(&w), 0);
+	}
+	rc = sh(&out, &err,
+		"j=$(%s --input %s --by %s,none %s --format json) && printf '%%s\\n' \"$j\" | "
+		"jq -r '.histograms[] | \"\\(.%s) \\(.count)\"' | LC_ALL=C sort",
+		hist(), path, split_written[_i].by, split_written[_i].opts, split_written[_i].by);
+	ck_assert_msg(rc == 0, "--by %s %s: exit %d: %s", split_written[_i].by,
+		      split_written[_i].opts, rc, err);
+	ck_assert_msg(!strcmp(out, split_written[_i].want), "--by %s %s:\n%s\nwant:\n%s\n%s",
+		      split_written[_i].by, split_written[_i].opts, out, split_written[_i].want,
+		      err);
+	free(out);
+	free(err);
+	if (_i)
+		return;
+	ck_assert_int_eq(sh(NULL, &err, "%s --input %s --by node", hist(), bare), 2);
+	ck_assert_msg(strstr(err, "--by node needs the NUMA node of each sample's CPU, and ") &&
+			      strstr(err, bare) && strstr(err, "holds no NUMA topology"),
+		      "%s", err);
+	free(err);
+	ck_assert_int_eq(sh(NULL, &err, "%s --input %s --by cgroup", hist(), bare), 2);
+	ck_assert_msg(strstr(err, "--by cgroup needs the cgroup of each sample, which ") &&
+			      strstr(err, bare) &&
+			      strstr(err, "'s event 'cpu/mem-loads,ldlat=30/P' did not record"),
+		      "%s", err);
+	free(err);
+}
+END_TEST
+
+/*
+ * --by pid, tid, cpu, node (loops 0-3) on a file perf recorded: two
+ * processes, each on a CPU of its own (taskset).  Each row's count is the
+ * number of samples perf script prints with that key (node: of the CPUs of
+ * that node), exactly, and the others hold none.  With one row (--by-keys
+ * 1) the others hold the rest, in text, JSON and Prometheus.  A key the
+ * file does not record (cgroup: no --all-cgroups) is refused, naming it.
+ */
+static const char *const split_fields[] = { "pid", "tid", "cpu", "node" };
+
+START_TEST(test_split_recorded)
+{
+	const char *path = tmp("split.data"), *key = split_fields[_i];
+	int cpu[2], ncpu = cpus_allowed(cpu, 2);
+	char *ours = NULL, *perfs = NULL, *out, *err;
+	char *cargv[] = { (char *)hist(), "--input", (char *)path, "--by", "cgroup", NULL };
+	long first = -1, total = -1, others = -1;
+
+	if (!need_root("check_offline (perf record)"))
+		return;
+	ck_assert_int_ge(ncpu, 1);
+	ck_assert_int_eq(sh(NULL, NULL,
+			    "perf record -q --sample-cpu -e page-faults -c 1 -d -o %s -- sh -c "
+			    "'taskset -c %d %s --fault-pages 64 --base %s & taskset -c %d %s "
+			    "--fault-pages 32 --base %s; wait' >/dev/null",
+			    path, cpu[0], workload(), BASE, ncpu > 1 ? cpu[1] : cpu[0], workload(),
+			    BASE),
+			 0);
+	/* ours: KEY COUNT per row, and none in the others */
+	ck_assert_int_eq(
+		sh(&ours, NULL,
+		   "j=$(%s --input %s --by %s --format json) && printf '%%s\\n' \"$j\" | "
+		   "jq -e '.split.others == 0' >/dev/null && printf '%%s\\n' \"$j\" | jq -r "
+		   "'.histograms[] | \"\\(.%s) \\(.count)\"' | LC_ALL=C sort",
+		   hist(), path, key, key),
+		0);
+	/* perf's: the key of each sample perf script prints, counted (a node: its CPUs') */
+	if (_i < 3)
+		ck_assert_int_eq(sh(&perfs, NULL,
+				    "perf script -i %s -F %s | tr -d '[] ' | awk '{ n[$1 + 0]++ } "
+				    "END { for (k in n) print k, n[k] }' | LC_ALL=C sort",
+				    path, key),
+				 0);
+	else
+		ck_assert_int_eq(
+			sh(&perfs, NULL,
+			   "for c in /sys/devices/system/cpu/cpu[0-9]*; do for n in $c/node*; do "
+			   "echo \"${c##*cpu} ${n##*node}\"; done; done > %s.nodes && perf script "
+			   "-i "
+			   "%s -F cpu | tr -d '[] ' | awk 'NR == FNR { node[$1] = $2; next } { "
+			   "n[node[$1 + 0]]++ } END { for (k in n) print k, n[k] }' %s.nodes - | "
+			   "LC_ALL=C sort",
+			   path, path, path),
+			0);
+	ck_assert_msg(*ours && !strcmp(ours, perfs), "--by %s:\n%s\nperf script's:\n%s", key, ours,
+		      perfs);
+	free(ours);
+	free(perfs);
+	if (_i)
+		return;
+
+	/* one row: the first process's, and the others hold the rest, in every format */
+	ck_assert_int_eq(
+		sh(&out, NULL,
+		   "j=$(%s --input %s --by pid --by-keys 1 --format json) && printf "
+		   "'%%s\\n' \"$j\" | jq -r '[.histograms[0].count, ([.histograms[].count] | "
+		   "add), .split.others] | map(tostring) | join(\" \")'",
+		   hist(), path),
+		0);
+	ck_assert_int_eq(sscanf(out, "%ld %ld %ld", &first, &total, &others), 3);
+	free(out);
+	ck_assert_msg(first > 0 && others > 0 && first + others == total, "%ld + %ld != %ld", first,
+		      others, total);
+	ck_assert_int_eq(
+		sh(&out, NULL,
+		   "%s --input %s --by pid --by-keys 1 && %s --input %s --by pid --by-keys 1 "
+		   "--format prometheus | promtool check metrics >&2 && %s --input %s --by "
+		   "pid --by-keys 1 --format prometheus | grep "
+		   "'^ldlat_split_others_samples_total{'",
+		   hist(), path, hist(), path, hist(), path),
+		0);
+	{
+		char want[128];
+
+		snprintf(
+			want, sizeof(want),
+			"by pid: 1 of 1 rows hold samples; others (no row left for their pid): %ld "
+			"samples\n",
+			others);
+		ck_assert_msg(strstr(out, want), "want '%s' in:\n%s", want, out);
+		snprintf(want, sizeof(want), "by=\"pid\"} %ld\n", others);
+		ck_assert_msg(strstr(out, want), "want '%s' in:\n%s", want, out);
+	}
+	free(out);
+
+	/* a key the file lacks: refused, naming the file */
+	ck_assert_int_eq(run_hist(cargv, &out, &err), 2);
+	ck_assert_msg(strstr(err, "--by cgroup needs the cgroup of each sample, which ") &&
+			      strstr(err, path) &&
+			      strstr(err, "did not record (PERF_SAMPLE_CGROUP: record with perf "
+					  "record --all-cgroups)"),
+		      "%s", err);
+	free(out);
+	free(err);
+}
+END_TEST
+
+/*
  * One workload, sampled live by ldlat-hist and recorded by perf record at
  * the same time (both attached before it runs): ldlat-hist --input on perf's
  * file prints exactly what the live run printed, in each format (but for
@@ -2119,10 +2317,17 @@ int main(void)
 	tc = tcase_create("real");
 	tcase_add_loop_test(tc, test_real_recording, 0, NFMTS);
 	suite_add_tcase(s, tc);
+
+	tc = tcase_create("split");
+	tcase_set_timeout(tc, 120);
+	tcase_add_loop_test(tc, test_split_written, 0, ARRAY_SIZE(split_written));
+	suite_add_tcase(s, tc);
+
 	tc = tcase_create("recorded");
 	tcase_set_timeout(tc, 120);
 	tcase_add_loop_test(tc, test_perf_recorded, 0, ARRAY_SIZE(record_variants));
 	tcase_add_loop_test(tc, test_live_vs_recorded, 0, NFMTS);
+	tcase_add_loop_test(tc, test_split_recorded, 0, ARRAY_SIZE(split_fields));
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("bpf");

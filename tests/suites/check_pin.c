@@ -105,8 +105,8 @@ static long shown_count(const char *dir, const char *extra)
 	return n;
 }
 
-/* Faults n pages at base inside the cgroup (or outside it: cg NULL). */
-static void fault_pages(const char *cg, const char *n, const char *base)
+/* Faults n pages at base inside the cgroup (or outside it: cg NULL); the PID it ran as. */
+static pid_t fault_pages(const char *cg, const char *n, const char *base)
 {
 	char *argv[] = { (char *)workload(), "--wait", "--fault-pages", (char *)n, "--base",
 			 (char *)base,	     NULL };
@@ -118,6 +118,7 @@ static void fault_pages(const char *cg, const char *n, const char *base)
 	ck_assert_int_eq(write(w.in, "g", 1), 1);
 	ck_assert_int_eq(child_finish(&w, 30), 0);
 	child_free(&w);
+	return w.pid;
 }
 
 static int dir_entries(const char *dir)
@@ -580,6 +581,9 @@ END_TEST
 
 static const char *const bad_options[][10] = {
 	{ "--detach", "--detach needs --pin DIR" },
+	{ "--show", "/sys/fs/bpf/x", "--by", "pid", "--by-keys", "3",
+	  "--by-keys sets the rows of a split as it is made: a set shows the rows it was pinned "
+	  "with" },
 	{ "--delta", "--delta is not an option of 'ldlat-hist sample'" },
 	{ "--pin", "/sys/fs/bpf/x", "--show", "/sys/fs/bpf/x",
 	  "--pin is not an option of 'ldlat-hist show'" },
@@ -623,6 +627,217 @@ START_TEST(test_bad_options)
 	ck_assert_int_eq(access("/sys/fs/bpf/x", F_OK), -1);
 	free(out);
 	free(err);
+}
+END_TEST
+
+/* ---- a set split --by pid ---------------------------------------------- */
+
+/* The IDs of the maps a split set pinned: "12 13 ...". */
+static char *set_map_ids(const char *dir)
+{
+	char *out = NULL;
+
+	ck_assert_int_eq(
+		sh(&out, NULL,
+		   "for m in meta counters hists shown shown_hists by_rows by_owner by_next; "
+		   "do bpftool -j map show pinned %s/$m | jq -r .id || exit 1; done",
+		   dir),
+		0);
+	for (char *p = out; *p; p++)
+		if (*p == '\n')
+			*p = ' ';
+	return out;
+}
+
+/* None of those maps is left in the kernel (freeing is asynchronous). */
+static void assert_maps_gone(const char *ids)
+{
+	char *out = NULL;
+	int i, rc = 1;
+
+	for (i = 0; i < 50 && rc; i++) {
+		free(out);
+		out = NULL;
+		rc = sh(&out, NULL,
+			"maps=$(bpftool -j map show | jq -r '.[].id'); left=; for w in %s; do "
+			"echo \"$maps\" | grep -qx \"$w\" && left=\"$left $w\"; done; echo "
+			"\"$left\"; "
+			"[ -z \"$left\" ]",
+			ids);
+		if (rc)
+			usleep(100000);
+	}
+	ck_assert_msg(rc == 0, "maps left in the kernel: %s", out);
+	free(out);
+}
+
+/* --show's JSON histograms as "KEY COUNT" lines, sorted: the split's rows. */
+static char *split_rows(const char *dir, const char *extra)
+{
+	char *out = NULL;
+
+	ck_assert_int_eq(
+		sh(&out, NULL,
+		   "j=$(%s --show %s --format json %s) && printf '%%s\\n' \"$j\" | python3 "
+		   "%s >&2 && printf '%%s\\n' \"$j\" | jq -r '.histograms[] | \"\\(.pid) "
+		   "\\(.count)\"' | LC_ALL=C sort",
+		   hist(), dir, extra, schema()),
+		0);
+	return out;
+}
+
+/*
+ * A set split --by pid on a cgroup: two processes in it, each its own row
+ * holding exactly the pages it faulted (a third process outside the
+ * cgroup counts nowhere), in text, JSON, Prometheus and OpenMetrics, with
+ * --delta and -i as a live run prints them.  A second set with one row
+ * (--by-keys 1): the first process's row, the others the rest, counted in
+ * every format.  The split's maps are pinned with the set; --unpin leaves
+ * none of them in the kernel.
+ */
+START_TEST(test_split_set)
+{
+	char dir[256], one[256], cg[256], want[512], la[32], lb[32];
+	char *out, *err, *ids, *ids1, *maps, *maps1;
+	pid_t a, b, c;
+
+	pin_path(dir, sizeof(dir), "split");
+	pin_path(one, sizeof(one), "split-one");
+	ck_assert_int_eq(cg_make(cg, sizeof(cg), "pin-split"), 0);
+	HIST(0, &out, &err, "--source", "page-faults", "-G", cg, "-a", RANGE, "--by", "pid",
+	     "--pin", dir, "--detach");
+	free(out);
+	free(err);
+	HIST(0, &out, &err, "--source", "page-faults", "-G", cg, "-a", RANGE, "--by", "pid",
+	     "--by-keys", "1", "--pin", one, "--detach");
+	free(out);
+	free(err);
+	/* the set's objects, and the split's three maps */
+	ck_assert_int_eq(dir_entries(dir), set_objects() + 3);
+	a = fault_pages(cg, "64", BASE);
+	b = fault_pages(cg, "32", BASE);
+	fault_pages(NULL, "16", BASE); /* outside the cgroup: in no row */
+
+	/* text: a row per process, nothing in the others */
+	HIST(0, &out, &err, "--show", dir);
+	snprintf(want, sizeof(want), "          64  pid %d, " RANGE " (", (int)a);
+	ck_assert_msg(strstr(out, want), "want '%s' in:\n%s", want, out);
+	snprintf(want, sizeof(want), "          32  pid %d, " RANGE " (", (int)b);
+	ck_assert_msg(strstr(out, want), "want '%s' in:\n%s", want, out);
+	ck_assert_msg(strstr(out, "by pid: 2 of 16 rows hold samples; others (no row left for "
+				  "their pid): 0 samples\n"),
+		      "%s", out);
+	free(out);
+	free(err);
+	/* JSON (the schema), the rows and the split's use */
+	out = split_rows(dir, "");
+	snprintf(la, sizeof(la), "%d 64\n", (int)a);
+	snprintf(lb, sizeof(lb), "%d 32\n", (int)b);
+	snprintf(want, sizeof(want), "%s%s", strcmp(la, lb) < 0 ? la : lb,
+		 strcmp(la, lb) < 0 ? lb : la);
+	ck_assert_msg(!strcmp(out, want), "want:\n%s\ngot:\n%s", want, out);
+	free(out);
+	ck_assert_int_eq(
+		sh(NULL, NULL,
+		   "%s --show %s --format json | jq -e '.split == {key: \"pid\", rows: 16, "
+		   "rows_used: 2, others: 0}'",
+		   hist(), dir),
+		0);
+	/* Prometheus (promtool) and OpenMetrics (its parser): the PID as a label */
+	ck_assert_int_eq(
+		sh(NULL, NULL,
+		   "%s --show %s --format prometheus | promtool check metrics && %s --show "
+		   "%s --format prometheus | grep -q '^ldlat_range_samples_total{.*pid=\"%d\""
+		   ".*} 64$' && %s --show %s --format prometheus | grep -q "
+		   "'^ldlat_split_others_samples_total{.*by=\"pid\"} 0$'",
+		   hist(), dir, hist(), dir, (int)a, hist(), dir),
+		0);
+	ck_assert_int_eq(sh(NULL, NULL,
+			    "%s --show %s --format openmetrics | /usr/bin/python3 "
+			    "%s/../lib/openmetrics_parse.py && %s --show %s --format openmetrics | "
+			    "grep -q '^ldlat_range_samples_total{.*pid=\"%d\".*} 32$'",
+			    hist(), dir, fixture_path(""), hist(), dir, (int)b),
+			 0);
+	/* bpftool: each key's row, in the order the processes faulted */
+	snprintf(want, sizeof(want), "[%d, %d]", (int)a, (int)b);
+	ck_assert_int_eq(sh(NULL, NULL,
+			    "bpftool -j map dump pinned %s/by_rows | jq -e 'map(.formatted) | "
+			    "sort_by(.value) | map(.key) == %s'",
+			    dir, want),
+			 0);
+
+	/* --delta: the first since the start; then only the third process's row */
+	out = split_rows(dir, "--delta");
+	ck_assert_msg(strstr(out, " 64\n") && strstr(out, " 32\n"), "%s", out);
+	free(out);
+	c = fault_pages(cg, "10", BASE);
+	out = split_rows(dir, "--delta");
+	snprintf(want, sizeof(want), "%d 10\n", (int)c);
+	ck_assert_msg(!strcmp(out, want), "want:\n%s\ngot:\n%s", want, out);
+	free(out);
+	/* -i: each interval's report carries the split */
+	HIST(0, &out, &err, "--show", dir, "-i", "1", "-d", "1");
+	ck_assert_msg(strstr(out, "by pid: ") && strstr(out, " of 16 rows hold samples; others"),
+		      "%s", out);
+	free(out);
+	free(err);
+
+	/* one row: the first process's; the others hold the rest, in every format */
+	HIST(0, &out, &err, "--show", one);
+	snprintf(want, sizeof(want), "          64  pid %d, " RANGE " (", (int)a);
+	ck_assert_msg(strstr(out, want), "want '%s' in:\n%s", want, out);
+	ck_assert_msg(strstr(out, "          42  pid others, " RANGE " (") &&
+			      strstr(out, "by pid: 1 of 1 rows hold samples; others (no row left "
+					  "for their pid): 42 samples\n"),
+		      "%s", out);
+	free(out);
+	free(err);
+	out = split_rows(one, "");
+	snprintf(want, sizeof(want), "%d 64\nothers 42\n", (int)a);
+	ck_assert_msg(!strcmp(out, want), "want:\n%s\ngot:\n%s", want, out);
+	free(out);
+	ck_assert_int_eq(
+		sh(NULL, NULL,
+		   "%s --show %s --format json | jq -e '.split.others == 42' && %s --show %s "
+		   "--format prometheus | promtool check metrics && %s --show %s --format "
+		   "prometheus | grep -q '^ldlat_split_others_samples_total{.*by=\"pid\"} 42$' "
+		   "&& %s --show %s --format openmetrics | grep -q "
+		   "'^ldlat_range_samples_total{.*pid=\"others\".*} 42$'",
+		   hist(), one, hist(), one, hist(), one, hist(), one),
+		0);
+
+	/* the split is the set's: another is refused */
+	HIST(2, &out, &err, "--show", dir, "--by", "cpu");
+	ck_assert_msg(strstr(err, "--by cpu: the set was pinned split by pid, and shows that split "
+				  "only"),
+		      "%s", err);
+	free(out);
+	free(err);
+
+	/* --unpin: nothing of either set is left, the split's maps included */
+	ids = set_ids(dir);
+	ids1 = set_ids(one);
+	maps = set_map_ids(dir);
+	maps1 = set_map_ids(one);
+	HIST(0, &out, &err, "--unpin", dir);
+	free(out);
+	free(err);
+	HIST(0, &out, &err, "--unpin", one);
+	free(out);
+	free(err);
+	ck_assert_int_eq(dir_entries(dir), 0);
+	ck_assert_int_eq(dir_entries(one), 0);
+	assert_ids_gone(ids);
+	assert_ids_gone(ids1);
+	assert_maps_gone(maps);
+	assert_maps_gone(maps1);
+	free(ids);
+	free(ids1);
+	free(maps);
+	free(maps1);
+	ck_assert_int_eq(rmdir(dir), 0);
+	ck_assert_int_eq(rmdir(one), 0);
+	cgroup_remove(cg);
 }
 END_TEST
 
@@ -868,6 +1083,7 @@ int main(void)
 	tcase_add_test(tc, test_foreground_pin);
 	tcase_add_test(tc, test_latency_set);
 	tcase_add_test(tc, test_older_layout_refused);
+	tcase_add_test(tc, test_split_set);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("errors");
