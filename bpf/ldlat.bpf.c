@@ -361,7 +361,7 @@ static __always_inline int ldlat_account(const struct ldlat_sample *s, const boo
 	c = bpf_map_lookup_elem(&counters, &zero);
 	if (!c)
 		return 0;
-	c->seen++;
+	/* no c->seen: every sample counts in one verdict's counter, user space sums them */
 	/* with a fixed period user space multiplies: cfg is read-only data, the verifier drops this */
 	if (!cfg.fixed_period)
 		c->seen_period += s->period;

@@ -143,6 +143,11 @@ enum ldlat_verdict {
 
 /* Per-CPU counters, one set per program; user space sums the CPUs. */
 struct ldlat_counters {
+	/*
+	 * The samples the program ran on.  The program leaves it 0 in the map:
+	 * every sample is counted once, in its verdict's counter, so user
+	 * space (session__read_fds) makes it their sum, one add fewer per sample.
+	 */
 	__u64 seen;
 	__u64 kept; /* indexed by enum ldlat_verdict from here on */
 	__u64 fields_missing;
