@@ -684,7 +684,8 @@ def logic():
 # bounded against it.
 COMPARE_BASE = os.environ.get("BENCH_BASE", "2c643c9^")
 COMPARE_ROUNDS = int(os.environ.get("BENCH_COMPARE_ROUNDS", "400"))
-COMPARE_WARMUP = 20  # rounds run first and not counted
+COMPARE_WARMUP = 20  # rounds run first and not counted, for each set of processes
+COMPARE_SETS = 4  # sets of processes, one after the other: each loads its programs anew
 COMPARE_REPEAT = 2000  # runs of the entry per call: about a millisecond
 LOGIC_BATCH = 16  # samples per run of the entry (ldlat-logic's BATCH)
 LOGIC_SRC = os.path.join(ROOT, "bench", "ldlat-logic.c")
@@ -806,22 +807,29 @@ def logic_compare():
         cpu = max(os.sched_getaffinity(0))
         # the base twice: the two tell the method's own noise
         names = ["base", "base again", "this"]
-        servers = [LogicServer(base_bin, cpu), LogicServer(base_bin, cpu), LogicServer(LOGIC, cpu)]
-        cases = [c for c in servers[2].cases if c in servers[0].cases]
-        alone = cases[0]
-        got = {n: {c: [] for c in cases} for n in names}
         orders = [(0, 1, 2), (1, 2, 0), (2, 0, 1), (0, 2, 1), (2, 1, 0), (1, 0, 2)]
-        for rnd in range(COMPARE_WARMUP + COMPARE_ROUNDS):
-            if rnd % 100 == 0:
-                log(f"the logic against {COMPARE_BASE}: round {rnd + 1} of "
-                    f"{COMPARE_WARMUP + COMPARE_ROUNDS}")
-            for c in cases:
-                for k in orders[rnd % len(orders)]:
-                    ns = servers[k].run(c, COMPARE_REPEAT)
-                    if rnd >= COMPARE_WARMUP:
-                        got[names[k]][c].append(ns)
-        for s in servers:
-            s.check()
+        got = None
+        per_set = -(-COMPARE_ROUNDS // COMPARE_SETS)
+        # where a load puts the programs and maps shifts a process's times by a few
+        # percent: fresh processes for each set spread that over the rounds
+        for st in range(COMPARE_SETS):
+            log(f"the logic against {COMPARE_BASE}: set {st + 1} of {COMPARE_SETS}")
+            servers = [LogicServer(base_bin, cpu), LogicServer(base_bin, cpu),
+                       LogicServer(LOGIC, cpu)]
+            if got is None:
+                cases = [c for c in servers[2].cases if c in servers[0].cases]
+                alone = cases[0]
+                got = {n: {c: [] for c in cases} for n in names}
+            for rnd in range(COMPARE_WARMUP + per_set):
+                for c in cases:
+                    for k in orders[rnd % len(orders)]:
+                        ns = servers[k].run(c, COMPARE_REPEAT)
+                        if rnd >= COMPARE_WARMUP:
+                            got[names[k]][c].append(ns)
+            for s in servers:
+                s.check()
+                s.close()
+            servers = []
     finally:
         for s in servers:
             s.close()
@@ -856,8 +864,10 @@ def compare_section(cmp):
         f"({cmp['commit']}; built in a temporary worktree with this tree's benchmark entry and "
         "ldlat-logic.c: a batch of 16 distinct samples per run, each read word by word), three "
         f"processes pinned to CPU {cmp['cpu']}, taking turns call by call: "
-        f"{COMPARE_ROUNDS} rounds (after {COMPARE_WARMUP} not counted), each a call of every "
-        f"case by each build, {COMPARE_REPEAT} runs per call, the builds' order rotating. "
+        f"{COMPARE_ROUNDS} rounds, each a call of every case by each build, {COMPARE_REPEAT} "
+        f"runs per call, the builds' order rotating; {COMPARE_SETS} sets of processes one "
+        f"after the other (each loads its programs anew, then {COMPARE_WARMUP} rounds not "
+        "counted). "
         "Before the base's commit the histograms had log2 buckets and no minimum, maximum, "
         "period sums or count of unmeasured samples. *ns per sample*: a call's ns per run less "
         "the same build's test_run alone in that round, over 16; the median over the rounds. "
