@@ -840,17 +840,20 @@ def logic_compare():
     per = {n: {c: [(x - a) / LOGIC_BATCH for x, a in zip(got[n][c], got[n][alone])]
                for c in cases[1:]} for n in names}
     res = {}
+    left_out = 0
     for c in cases[1:]:
-        b, b2, t = per["base"][c], per["base again"][c], per["this"][c]
-        if min(b) <= 0:
-            continue
+        # a round whose test_run alone was slowed past a case's own call says nothing of it
+        keep = [i for i in range(len(per["base"][c]))
+                if min(per[n][c][i] for n in names) > 0]
+        left_out += len(per["base"][c]) - len(keep)
+        b, b2, t = ([per[n][c][i] for i in keep] for n in names)
         res[c] = {"base": median(b), "this": median(t), "base_q10": quantile(b, 0.1),
                   "this_q10": quantile(t, 0.1),
                   "ratio": paired_ci([y / x for x, y in zip(b, t)], 5),
                   "noise": paired_ci([y / x for x, y in zip(b, b2)], 6)}
         res[c]["ratio_q10"] = res[c]["this_q10"] / res[c]["base_q10"]
         res[c]["noise_q10"] = quantile(b2, 0.1) / res[c]["base_q10"]
-    return {"commit": commit, "cases": res, "cpu": cpu}
+    return {"commit": commit, "cases": res, "cpu": cpu, "left_out": left_out}
 
 
 def compare_section(cmp):
@@ -874,7 +877,9 @@ def compare_section(cmp):
         "*Ratio*: the median of the rounds' own ratios (each build's call next to the other's), "
         "with its 90% interval from resampling the rounds. *Base again / base* is the same "
         "measure between two processes of the same base build: the method's own noise. The "
-        "10th percentiles are the least disturbed calls. Frequency mode and --by have no "
+        f"10th percentiles are the least disturbed calls. {cmp['left_out']} of the "
+        f"{COMPARE_ROUNDS * len(cmp['cases'])} rounds of the cases left out: a build's test_run "
+        "alone took longer than its call of the case. Frequency mode and --by have no "
         "counterpart before. `BENCH_BASE=<commit> python3 bench/bench.py --compare` runs this "
         "table alone.\n")
     out.append("| case | ns per sample, base | ns per sample, this tree | this / base (90% CI) | "
