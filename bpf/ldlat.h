@@ -143,6 +143,11 @@ enum ldlat_verdict {
 
 /* Per-CPU counters, one set per program; user space sums the CPUs. */
 struct ldlat_counters {
+	/*
+	 * The samples the program ran on.  The program leaves it 0 in the map:
+	 * every sample is counted once, in its verdict's counter, so user
+	 * space (session__read_fds) makes it their sum, one add fewer per sample.
+	 */
 	__u64 seen;
 	__u64 kept; /* indexed by enum ldlat_verdict from here on */
 	__u64 fields_missing;
@@ -515,36 +520,51 @@ LDLAT_INLINE __u32 ldlat_linear_shift(__u32 linear_step)
 }
 
 /*
+ * 1 when v >= 2^k, v below 2^32: the carry out of the low 32 bits of a
+ * 64-bit add, so no branch (BPF has no conditional move: a comparison is a
+ * jump, and a latency's bits are not predictable).  The barrier keeps the
+ * compiler from turning the add back into a comparison.
+ */
+LDLAT_INLINE __u64 ldlat_ge_pow2(__u64 v, __u32 k)
+{
+	__u64 t = v + ((1ull << 32) - (1ull << k));
+
+#ifdef __bpf__
+	asm volatile("" : "+r"(t));
+#endif
+	t >>= 32;
+#ifdef __bpf__
+	asm volatile("" : "+r"(t)); /* and from folding the shift into the caller's */
+#endif
+	return t;
+}
+
+/*
  * The log-linear bucket of a latency: the shift that brings it into
  * [LDLAT_SUB, 2 * LDLAT_SUB), and the bits left.  The shift is the log2 of
  * lat >> (LDLAT_SUB_BITS + 1), under 2^(LDLAT_LAT_BITS - LDLAT_SUB_BITS - 1):
- * four shift steps where a 64-bit log2 takes six.
+ * four shift steps where a 64-bit log2 takes six, each without a branch.
  */
 LDLAT_INLINE __u32 ldlat_loglin_bucket(__u64 lat)
 {
-	__u32 v, r = 0;
+	__u64 v, r, t;
 
 	if (lat >> LDLAT_LAT_BITS)
 		return LDLAT_NLOG;
-	v = (__u32)lat >> (LDLAT_SUB_BITS + 1);
-	if (v >> 8) {
-		v >>= 8;
-		r += 8;
-	}
-	if (v >> 4) {
-		v >>= 4;
-		r += 4;
-	}
-	if (v >> 2) {
-		v >>= 2;
-		r += 2;
-	}
-	if (v >> 1) {
-		v >>= 1;
-		r += 1;
-	}
+	v = lat >> (LDLAT_SUB_BITS + 1);
+	r = t = ldlat_ge_pow2(v, 8) << 3;
+	v >>= t;
+	t = ldlat_ge_pow2(v, 4) << 2;
+	v >>= t;
+	r += t;
+	t = ldlat_ge_pow2(v, 2) << 1;
+	v >>= t;
+	r += t;
+	t = ldlat_ge_pow2(v, 1);
+	v >>= t;
+	r += t;
 	r += v; /* the shift: floor(log2) + 1 of lat >> 6, 0 below 64 */
-	return (r << LDLAT_SUB_BITS) + ((__u32)lat >> r);
+	return (__u32)((r << LDLAT_SUB_BITS) + (lat >> r));
 }
 
 /*

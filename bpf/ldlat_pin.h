@@ -15,8 +15,11 @@
 #include "bpf/ldlat.h"
 
 /* Bumped when a struct below changes: --show refuses a layout it cannot read. */
-/* 2: log-linear buckets, min, max, unmeasured and period; 3: cfg.fixed_period */
-#define LDLAT_PIN_LAYOUT 3
+/*
+ * 2: log-linear buckets, min, max, unmeasured and period; 3: cfg.fixed_period;
+ * 4: counters.seen left 0 by the program (the sum of the verdicts' counters)
+ */
+#define LDLAT_PIN_LAYOUT 4
 #define LDLAT_PIN_MAGIC	 "ldlat"
 #define LDLAT_PIN_TEXT	 256
 

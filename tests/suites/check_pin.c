@@ -1019,7 +1019,7 @@ START_TEST(test_older_layout_refused)
 	struct err err = {};
 	char dir[256], *out, *errs;
 
-	ck_assert_int_eq(LDLAT_PIN_LAYOUT, 3);
+	ck_assert_int_eq(LDLAT_PIN_LAYOUT, 4);
 	pin_path(dir, sizeof(dir), "old");
 	ck_assert_msg(session__open(&sess, &cfg, SESSION_PIN, &err) == 0, "%s", err.msg);
 	ck_assert_int_eq(pinset__prepare(&ps, dir, &err), 0);
@@ -1031,7 +1031,7 @@ START_TEST(test_older_layout_refused)
 	session__close(&sess);
 	HIST(2, &out, &errs, "--show", dir);
 	ck_assert_msg(strstr(errs, "the set was pinned by another version of ldlat-hist (layout 1; "
-				   "this one reads layout 3): show it with the ldlat-hist that "
+				   "this one reads layout 4): show it with the ldlat-hist that "
 				   "pinned it, or remove it with ldlat-hist --unpin"),
 		      "%s", errs);
 	free(out);

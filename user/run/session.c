@@ -354,6 +354,10 @@ int session__read_fds(int counters_fd, int hists_fd, int ncpus, __u32 nranges, _
 		for (k = 0; k < (int)(csz / sizeof(__u64)); k++)
 			dst[k] += src[k];
 	}
+	/* the program counts each sample in its verdict's counter only (struct ldlat_counters) */
+	snap->counters.seen = 0;
+	for (k = 0; k < LDLAT_NVERDICTS; k++)
+		snap->counters.seen += (&snap->counters.kept)[k];
 	for (idx = 0; idx < n; idx++) {
 		struct cell *c = &snap->cells[idx];
 
