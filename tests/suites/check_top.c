@@ -1442,8 +1442,8 @@ END_TEST
  * loop): from the end of -d 0.3 (_i 0) or from a SIGTERM after the first
  * report (_i 1) to the exit, within 2 s: the side band's last drain, the
  * tables, the last report and its naming (kernel symbols too), the
- * teardown.  A regression bound a busy machine meets (0.2-0.6 s on an idle
- * 2-core one), not a benchmark.
+ * teardown.  A regression bound a busy machine meets (0.2-0.65 s on a 2-core
+ * VM shared with other tests), not a benchmark.
  */
 START_TEST(test_top_end_under_churn)
 {
