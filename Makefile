@@ -391,8 +391,9 @@ $(BUILD)/tests/ldlat-names: tests/progs/names.c
 ASAN_BUILD := build-asan
 ASAN_CFLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer \
 	-fno-sanitize-recover=undefined
+# CK_MAX_MSG_SIZE: a failed check's message holds the tool's stderr, a sanitizer's report in it
 SAN_ENV := LDLAT_SANITIZED=1 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-	CK_TIMEOUT_MULTIPLIER=4
+	CK_TIMEOUT_MULTIPLIER=4 CK_MAX_MSG_SIZE=32768
 CLI_FUZZ_SECONDS ?= 120
 KILL_TRIALS ?= 40
 KILL_BUILD ?= $(BUILD)

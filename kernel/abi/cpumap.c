@@ -131,7 +131,8 @@ int cpumap__copy(struct cpumap *out, const struct cpumap *a)
 	out->cpu = malloc((a->nr ? a->nr : 1) * sizeof(*out->cpu));
 	if (!out->cpu)
 		return -ENOMEM;
-	memcpy(out->cpu, a->cpu, a->nr * sizeof(*out->cpu));
+	if (a->nr) /* an empty map's cpu may be NULL: memcpy's source must not be */
+		memcpy(out->cpu, a->cpu, a->nr * sizeof(*out->cpu));
 	out->nr = a->nr;
 	return 0;
 }

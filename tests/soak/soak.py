@@ -7,17 +7,21 @@ Runs a system-wide ldlat-top (--source page-faults, a JSON report every
 build/tests/ldlat-dlchurn, which dlopen()s and dlclose()s a set of shared
 libraries and exits: every loop is an exec, every round mmap/munmap of each
 library.  ldlat-top's RSS (VmRSS) is sampled every second.  The bound: once
-warmed up (the first --warmup share of the run), the RSS at the end may
-exceed the warmed-up RSS by at most --bound-kib KiB plus --bound-pct percent.
-Prints the samples' figures (warmed-up, end, peak, growth per minute) and the
-side-band records ldlat-top reports lost; exit status 0 within the bound, 1
-beyond it or when a process fails.
+warmed up (the first --warmup share of the run), the RSS floor at the end
+(the smallest sample of the last --window seconds) may exceed the floor once
+warm (of the first --window seconds after the warm-up) by at most --bound-kib
+KiB plus --bound-pct percent: a report or a burst raises the RSS for a moment,
+a leak raises the floor.  Prints the figures (floors, peak, growth per minute)
+and the side-band records ldlat-top reports lost; exit status 0 within the
+bound, 1 beyond it or when a process fails.  Every child (the loop, the
+program it runs, ldlat-top) ends with the script, however it ends.
 
 Usage (root): soak.py [--build DIR] [--seconds S] [--interval S]
 Run it on the optimised build (build/), not the sanitizer one: ASan's
 quarantine grows RSS on its own.
 """
 import argparse
+import ctypes
 import json
 import os
 import signal
@@ -40,6 +44,36 @@ def rss_kib(pid):
     return None
 
 
+def smaps_kib(pid):
+    """Rss, Anonymous and the file-backed rest of /proc/PID/smaps_rollup, in KiB."""
+    got = {}
+    with open('/proc/%d/smaps_rollup' % pid) as f:
+        for line in f:
+            parts = line.split()
+            if len(parts) >= 2 and parts[0] in ('Rss:', 'Anonymous:'):
+                got[parts[0][:-1]] = int(parts[1])
+    return got
+
+
+PR_SET_PDEATHSIG = 1
+
+
+def dies_with_us(sig):
+    """A preexec_fn: the child gets sig when this process ends, however it ends (SIGKILL too)."""
+    libc = ctypes.CDLL(None, use_errno=True)
+    parent = os.getpid()
+
+    def f():
+        libc.prctl(PR_SET_PDEATHSIG, sig)
+        if os.getppid() != parent:  # ended before the prctl
+            os.kill(os.getpid(), sig)
+    return f
+
+
+def on_signal(sig, frame):
+    raise SystemExit(128 + sig)  # through the finally that ends the children
+
+
 def lost_counts(doc):
     """The counters of lost or dropped records a JSON report holds, by key path."""
     found = {}
@@ -60,10 +94,13 @@ def main():
     ap.add_argument('--seconds', type=float, default=600)
     ap.add_argument('--interval', type=float, default=5)
     ap.add_argument('--warmup', type=float, default=0.25)
+    ap.add_argument('--window', type=int, default=15,
+                    help='samples (seconds) whose smallest is the floor, at each end')
     ap.add_argument('--bound-kib', type=int, default=2048)
     ap.add_argument('--bound-pct', type=float, default=5)
     ap.add_argument('--end-bound', type=float, default=2.0,
                     help='seconds ldlat-top may take past its -d to end')
+    ap.add_argument('--trace', help='write "seconds VmRSS Anonymous" (KiB) each second here')
     args = ap.parse_args()
     if os.geteuid() != 0:
         if os.environ.get('CI') == 'true':
@@ -77,13 +114,39 @@ def main():
     churn = os.path.join(build, 'tests/ldlat-dlchurn')
     env = dict(os.environ)
     env.setdefault('LDLAT_CONFIG', os.path.join(ROOT, 'tools.conf'))
-    shim = subprocess.Popen(['sh', '-c', 'while :; do "$@" || exit 1; /bin/true; done', 'shim',
-                             churn, '20'] + libs, start_new_session=True)
-    top = subprocess.Popen([os.path.join(build, 'ldlat-top'), '--source', 'page-faults', '-i',
-                            str(args.interval), '-d', str(args.seconds), '--format', 'json',
-                            '-n', '5'], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                           text=True)
+    for sig in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(sig, on_signal)
+    soak.shim = soak.top = None
+    try:
+        return soak(args, build, churn, libs, env)
+    finally:
+        # every child, on every way out: the loop and what it runs are one process group
+        if soak.shim:
+            try:
+                os.killpg(soak.shim.pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+            soak.shim.wait()
+        if soak.top and soak.top.poll() is None:
+            soak.top.kill()
+            soak.top.wait()
+
+
+def soak(args, build, churn, libs, env):
+    # the loop in a process group of its own; if this script is SIGKILLed, sh dies with it
+    # (the ldlat-dlchurn it runs then ends its rounds and exits)
+    soak.shim = subprocess.Popen(['sh', '-c', 'while :; do "$@" || exit 1; /bin/true; done',
+                                  'shim', churn, '20'] + libs, start_new_session=True,
+                                 preexec_fn=dies_with_us(signal.SIGKILL))
+    shim = soak.shim
+    soak.top = subprocess.Popen([os.path.join(build, 'ldlat-top'), '--source', 'page-faults',
+                                 '-i', str(args.interval), '-d', str(args.seconds), '--format',
+                                 'json', '-n', '5'], env=env, stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, text=True,
+                                preexec_fn=dies_with_us(signal.SIGTERM))
+    top = soak.top
     samples = []
+    trace = open(args.trace, 'w') if args.trace else None
     t0 = time.monotonic()
     status = 0
     # stderr read as it comes: the run starts at its "sampling ... Ctrl-C to end." line
@@ -111,6 +174,11 @@ def main():
         while top.poll() is None:
             try:
                 samples.append((time.monotonic() - t0, rss_kib(top.pid)))
+                if trace:
+                    sm = smaps_kib(top.pid)
+                    trace.write('%.1f %d %d\n' % (samples[-1][0], samples[-1][1],
+                                                   sm.get('Anonymous', 0)))
+                    trace.flush()
             except (OSError, TypeError):
                 pass
             time.sleep(1)
@@ -121,6 +189,7 @@ def main():
     finally:
         os.killpg(shim.pid, signal.SIGKILL)
         shim.wait()
+        soak.shim = None
         if top.poll() is None:
             top.send_signal(signal.SIGINT)
         top.wait(timeout=60)
@@ -145,10 +214,14 @@ def main():
     if len(samples) < 10:
         print('soak: too few RSS samples (%d)' % len(samples), file=sys.stderr)
         return 1
+    # The floor of a window (its smallest sample) is what the tool keeps: a report, a burst
+    # of another program's activity raise the RSS for a moment and give it back, a leak
+    # raises the floor.  Growth: the last window's floor over the first one's after warm-up.
     warm_t = args.seconds * args.warmup
     after = [r for t, r in samples if t >= warm_t]
-    warm = min(after[:5])
-    end = max(after[-5:])
+    win = max(1, min(args.window, len(after) // 2))
+    warm = min(after[:win])
+    end = min(after[-win:])
     peak = max(r for _, r in samples)
     span = samples[-1][0] - warm_t
     growth = end - warm
@@ -160,10 +233,11 @@ def main():
             lost = lost_counts(json.loads(reports[-1]))
         except json.JSONDecodeError:
             pass
-    print('soak: ldlat-top %.0f s under exec+dlopen churn (%d reports): RSS %d KiB warmed up '
-          '(at %.0f s), %d KiB at the end, peak %d KiB; growth %+d KiB (%+.0f KiB/min), '
-          'bound %d KiB' % (samples[-1][0], len(reports), warm, warm_t, end, peak, growth,
-                            growth * 60 / span if span > 0 else 0, limit))
+    print('soak: ldlat-top %.0f s under exec+dlopen churn (%d reports): RSS floor %d KiB '
+          'warmed up (%d s from %.0f s), %d KiB at the end (last %d s), peak %d KiB; growth '
+          '%+d KiB (%+.0f KiB/min), bound %d KiB' % (
+              samples[-1][0], len(reports), warm, win, warm_t, end, win, peak, growth,
+              growth * 60 / span if span > 0 else 0, limit))
     if lost:
         print('soak: last report: ' + ', '.join('%s %s' % kv for kv in sorted(lost.items())))
     print('soak: ended %.2f s after its -d (bound %.1f s)' % (overrun, args.end_bound))

@@ -791,6 +791,14 @@ static int offtop__callpath(struct offtop *t, const struct perf_sample *ps, __u3
 		keys[part][st[part].n] = offtop__key(t, tgid, at, ip);
 		ips[part][st[part].n++] = ip;
 	}
+	/*
+	 * The path is named now: where its kernel frames are named from (this
+	 * boot's kallsyms, perf's cached copy, or raw) is decided first, once.
+	 */
+	if (st[1].n) {
+		t->kernel_samples++;
+		offtop__kernel(t, true);
+	}
 	p = procmaps__find(t->images, (pid_t)offtop__key(t, tgid, at, 0));
 	return callpaths__add(t->paths, t->z, offtop__key(t, tgid, at, 0), p ? p->comm : NULL,
 			      &st[0], &st[1], &v);
