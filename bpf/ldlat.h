@@ -351,6 +351,27 @@ LDLAT_INLINE enum ldlat_class ldlat_class_remote_src(__u32 lnum, __u32 lvl, __u3
 }
 
 /* The class from mem_lvl_num (with mem_remote, mem_hops); UNKNOWN when not filled. */
+/*
+ * The class each mem_lvl_num names, a load where a chain of tests would
+ * be: the levels of this host (L0 is an L1 hit), and those that name the
+ * memory whatever the distance (LDLAT_LNUM_ANY_DISTANCE).  0 and N/A are
+ * never looked up; ANY_CACHE is L3 here, as pre-Zen 4 IBS's legacy L3 bit
+ * says (ldlat_class_lvlnum decides the other case).
+ */
+static const __u8 ldlat_lnum_class[16] = {
+	[PERF_MEM_LVLNUM_L1] = LDLAT_CLASS_L1,	       [PERF_MEM_LVLNUM_L2] = LDLAT_CLASS_L2,
+	[PERF_MEM_LVLNUM_L3] = LDLAT_CLASS_L3,	       [PERF_MEM_LVLNUM_L4] = LDLAT_CLASS_L4,
+	[PERF_MEM_LVLNUM_L2_MHB] = LDLAT_CLASS_L2_MHB, [PERF_MEM_LVLNUM_MSC] = LDLAT_CLASS_MSC,
+	[PERF_MEM_LVLNUM_L0] = LDLAT_CLASS_L1,	       [PERF_MEM_LVLNUM_UNC] = LDLAT_CLASS_UNCACHED,
+	[PERF_MEM_LVLNUM_CXL] = LDLAT_CLASS_CXL,       [PERF_MEM_LVLNUM_IO] = LDLAT_CLASS_IO,
+	[PERF_MEM_LVLNUM_ANY_CACHE] = LDLAT_CLASS_L3,  [PERF_MEM_LVLNUM_LFB] = LDLAT_CLASS_LFB,
+	[PERF_MEM_LVLNUM_RAM] = LDLAT_CLASS_LOCAL_RAM, [PERF_MEM_LVLNUM_PMEM] = LDLAT_CLASS_PMEM,
+};
+
+#define LDLAT_LNUM_ANY_DISTANCE                                                                    \
+	(1u << PERF_MEM_LVLNUM_PMEM | 1u << PERF_MEM_LVLNUM_CXL | 1u << PERF_MEM_LVLNUM_IO |       \
+	 1u << PERF_MEM_LVLNUM_UNC)
+
 LDLAT_INLINE enum ldlat_class ldlat_class_lvlnum(__u64 ds, bool hitm)
 {
 	__u32 lnum = LDLAT_DS(ds, LVLNUM, 4);
@@ -371,16 +392,8 @@ LDLAT_INLINE enum ldlat_class ldlat_class_lvlnum(__u64 ds, bool hitm)
 	    (region == PERF_MEM_REGION_MMIO || region == PERF_MEM_REGION_O_IO))
 		return LDLAT_CLASS_IO;
 	/* these name the memory whatever the distance */
-	switch (lnum) {
-	case PERF_MEM_LVLNUM_PMEM:
-		return LDLAT_CLASS_PMEM;
-	case PERF_MEM_LVLNUM_CXL:
-		return LDLAT_CLASS_CXL;
-	case PERF_MEM_LVLNUM_IO:
-		return LDLAT_CLASS_IO;
-	case PERF_MEM_LVLNUM_UNC:
-		return LDLAT_CLASS_UNCACHED;
-	}
+	if ((LDLAT_LNUM_ANY_DISTANCE >> lnum) & 1)
+		return ldlat_lnum_class[lnum & 15];
 	/* "L3 miss" (Intel's 0x00): the level it missed, not where the data came from */
 	if ((lvl & PERF_MEM_LVL_MISS) && !(lvl & PERF_MEM_LVL_HIT))
 		return hitm ? (remote ? LDLAT_CLASS_REMOTE_HITM : LDLAT_CLASS_LOCAL_HITM)
@@ -393,32 +406,10 @@ LDLAT_INLINE enum ldlat_class ldlat_class_lvlnum(__u64 ds, bool hitm)
 	/* another caching agent of this node (Panther Cove's L3 entries carry it) */
 	if (region - PERF_MEM_REGION_O_SHARE < 2)
 		return LDLAT_CLASS_PEER_CACHE;
-	switch (lnum) {
-	case PERF_MEM_LVLNUM_L0:
-	case PERF_MEM_LVLNUM_L1:
-		return LDLAT_CLASS_L1;
-	case PERF_MEM_LVLNUM_LFB:
-		return LDLAT_CLASS_LFB;
-	case PERF_MEM_LVLNUM_L2_MHB:
-		return LDLAT_CLASS_L2_MHB;
-	case PERF_MEM_LVLNUM_L2:
-		return LDLAT_CLASS_L2;
-	case PERF_MEM_LVLNUM_L3:
-		return LDLAT_CLASS_L3;
-	case PERF_MEM_LVLNUM_L4:
-		return LDLAT_CLASS_L4;
-	case PERF_MEM_LVLNUM_MSC:
-		return LDLAT_CLASS_MSC;
-	case PERF_MEM_LVLNUM_RAM:
-		return LDLAT_CLASS_LOCAL_RAM;
-	case PERF_MEM_LVLNUM_ANY_CACHE:
-		/* pre-Zen 4 IBS: "local L3 or another CCX" carries the legacy L3 bit */
-		if (lvl & PERF_MEM_LVL_L3)
-			return LDLAT_CLASS_L3;
+	/* pre-Zen 4 IBS: "local L3 or another CCX" carries the legacy L3 bit */
+	if (lnum == PERF_MEM_LVLNUM_ANY_CACHE && !(lvl & PERF_MEM_LVL_L3))
 		return hops == PERF_MEM_HOPS_0 ? LDLAT_CLASS_PEER_CACHE : LDLAT_CLASS_ANY_CACHE;
-	default: /* a level this build does not know */
-		return LDLAT_CLASS_UNKNOWN;
-	}
+	return ldlat_lnum_class[lnum & 15];
 }
 
 /* The class from the legacy mem_lvl bits alone; UNKNOWN when none names a source. */
