@@ -95,6 +95,12 @@ def run(cmd, cwd, timeout, env=None):
         return 124, 'timed out after %d s' % timeout
 
 
+def only_timeouts(out):
+    """A suite's output whose failures are all Check's timeouts."""
+    failed = [ln for ln in out.split('\n') if re.search(r':[EF]:', ln)]
+    return bool(failed) and all('timeout expired' in ln for ln in failed)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     ap.add_argument('--mutants', default='all')
@@ -139,6 +145,7 @@ def main():
         env = dict(os.environ)
         env.pop('LDLAT_BUILD', None)
         rc, out = run(['make', '-s', '-j%d' % (os.cpu_count() or 2), 'tests'], tmp, 1800)
+        t_copy = time.monotonic() - t0
         if rc != 0:
             print(out[-3000:])
             print('mutants: the unmutated copy does not build', file=sys.stderr)
@@ -150,6 +157,7 @@ def main():
             with open(path, 'w') as f:
                 f.write(orig.replace(m['old'], m['new'], 1))
             t1 = time.monotonic()
+            waited = 0.0  # for the lock: another run's time, not this mutant's
             rc, out = run(['make', '-s', '-j%d' % (os.cpu_count() or 2), 'tests'], tmp, 1800)
             if rc != 0:
                 fate, why = 'killed', 'the build fails'
@@ -167,9 +175,16 @@ def main():
                     if args.lock and suite not in NO_ROOT:
                         # taken here, so that the time waiting for it is not the suite's
                         lock = open(args.lock, 'a')
+                        tw = time.monotonic()
                         fcntl.flock(lock, fcntl.LOCK_EX)
+                        waited += time.monotonic() - tw
                     try:
                         rc, out = run(['tests/run.sh', suite], tmp, args.suite_timeout, e)
+                        # failed only by Check's timeouts: a busy machine, or a hang the
+                        # mutation made; once more with 4 times the time, to tell which
+                        if rc != 0 and only_timeouts(out):
+                            e['CK_TIMEOUT_MULTIPLIER'] = '4'
+                            rc, out = run(['tests/run.sh', suite], tmp, args.suite_timeout, e)
                     finally:
                         if lock:
                             lock.close()
@@ -178,6 +193,8 @@ def main():
                     if rc != 0:
                         break
                 failed = [ln for ln in out.split('\n') if re.search(r':[EF]:', ln)]
+                # the reason: an assertion rather than a timeout, where there is one
+                failed.sort(key=lambda ln: 'timeout expired' in ln)
                 if rc != 0:
                     fate = 'killed'
                     why = failed[0][:160] if failed else out.strip().split('\n')[-1][:160]
@@ -187,10 +204,12 @@ def main():
                 fate += ' (equivalent: %s)' % m['equivalent']
             with open(path, 'w') as f:
                 f.write(orig)
-            results.append((m, fate, why, time.monotonic() - t1))
-            print('%-28s %-9s %4.0f s  %s%s' % (m['id'], fate.split()[0], time.monotonic() - t1,
-                                                 m['note'].strip()[:70],
-                                                 ('\n    ' + why) if why else ''), flush=True)
+            took = time.monotonic() - t1 - waited
+            results.append((m, fate, why, took))
+            print('%-28s %-9s %4.0f s%s  %s%s' % (m['id'], fate.split()[0], took,
+                                                   ' (+%.0f s waiting for the lock)' % waited
+                                                   if waited >= 1 else '', m['note'].strip()[:70],
+                                                   ('\n    ' + why) if why else ''), flush=True)
         # put the copy's build back to the unmutated tree for the next run
     finally:
         if args.keep:
@@ -203,8 +222,12 @@ def main():
     for s in stale:
         print('mutants: ERROR: out of date: ' + s)
     surv = [r[0]['id'] for r in counted if not r[1].startswith('killed')]
-    print('mutants: %d run in %.0f s, %d equivalent; killed %d of %d: %.0f%% (target %.0f%%)%s%s'
-          % (len(results), time.monotonic() - t0, len(results) - len(counted), len(killed),
+    mean = sum(r[3] for r in results) / len(results) if results else 0.0
+    print('mutants: %d run in %.0f s (%.0f s a mutant on average, not counting the wait for '
+          'the lock; %.0f s for the copy and its build), %d equivalent; killed %d of %d: %.0f%% '
+          '(target %.0f%%)%s%s'
+          % (len(results), time.monotonic() - t0, mean, t_copy, len(results) - len(counted),
+             len(killed),
              len(counted), rate, args.target, '; survivors: ' + ', '.join(surv) if surv else '',
              '; %d out of date' % len(stale) if stale else ''))
     return 0 if rate >= args.target and not stale else 1

@@ -829,6 +829,17 @@ START_TEST(test_range_limits_and_overlap)
 	ck_assert_int_eq(range_set__resolve(&set, 0, &err), 0);
 	ck_assert_uint_eq(set.span[0].lo, 0x1000);
 	ck_assert_uint_eq(set.span[0].range, 1);
+	/* two ranges that touch, in address order: two spans, each its own range's */
+	memset(&set, 0, sizeof(set));
+	range_set__add(&set, "0x1000-0x3000", &err);
+	range_set__add(&set, "0x3000-0x5000", &err);
+	ck_assert_int_eq(range_set__resolve(&set, 0, &err), 0);
+	ck_assert_int_eq(set.nspans, 2);
+	ck_assert_uint_eq(set.span[0].hi, 0x3000);
+	ck_assert_uint_eq(set.span[0].range, 0);
+	ck_assert_uint_eq(set.span[1].lo, 0x3000);
+	ck_assert_uint_eq(set.span[1].hi, 0x5000);
+	ck_assert_uint_eq(set.span[1].range, 1);
 
 	/* a mapping name needs a process */
 	memset(&set, 0, sizeof(set));
