@@ -181,6 +181,11 @@ START_TEST(test_classify_every_lvlnum)
 
 	ck_assert_msg(ldlat_classify(ds) == want[_i], "lvl_num %d: got %s, want %s", _i,
 		      class__name(ldlat_classify(ds)), class__name(want[_i]));
+	/* HITM in the core's own L1 or L0 is an L1 hit; in L2 or L3, another core's modified line */
+	if (_i == PERF_MEM_LVLNUM_L0 || _i == PERF_MEM_LVLNUM_L1)
+		ck_assert_int_eq(ldlat_classify(ds | P(SNOOP, HITM)), LDLAT_CLASS_L1);
+	if (_i == PERF_MEM_LVLNUM_L2 || _i == PERF_MEM_LVLNUM_L3)
+		ck_assert_int_eq(ldlat_classify(ds | P(SNOOP, HITM)), LDLAT_CLASS_LOCAL_HITM);
 }
 END_TEST
 
@@ -684,6 +689,8 @@ START_TEST(test_judge_order)
 	ck_assert_int_eq(ldlat_judge(&c, &s, &r, &k), LDLAT_DROP_ABOVE_MAX);
 	s.lat = 100;
 	s.data_src = OP_LH | P(LVL, L1) | LEVEL(L1);
+	ck_assert_int_eq(ldlat_judge(&c, &s, &r, &k), LDLAT_DROP_CLASS);
+	s.data_src = P(OP, LOAD) | P(LVL, HIT); /* no level: the unknown class, not in the set */
 	ck_assert_int_eq(ldlat_judge(&c, &s, &r, &k), LDLAT_DROP_CLASS);
 	s.data_src = l3;
 	ck_assert_int_eq(ldlat_judge(&c, &s, &r, &k), LDLAT_KEPT);
