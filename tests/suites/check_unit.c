@@ -1126,6 +1126,26 @@ START_TEST(test_help_modes)
 }
 END_TEST
 
+/* ldlat-top's entry update and data block, shared by the BPF program and the native tables. */
+START_TEST(test_top_account)
+{
+	struct ldlat_top_val v = {};
+
+	ldlat_top_account(&v, 400, LDLAT_CLASS_L3);
+	ldlat_top_account(&v, 500, LDLAT_CLASS_LOCAL_RAM);
+	ldlat_top_account(&v, 100, LDLAT_CLASS_L3);
+	ck_assert_uint_eq(v.count, 3);
+	ck_assert_uint_eq(v.lat_sum, 1000);
+	ck_assert_uint_eq(v.lat_max, 500);
+	ck_assert_uint_eq(v.cls[LDLAT_CLASS_L3], 2);
+	ck_assert_uint_eq(v.cls[LDLAT_CLASS_LOCAL_RAM], 1);
+	ck_assert_uint_eq(ldlat_top_block(0x7f00000012ffull, 6), 0x7f00000012c0ull);
+	ck_assert_uint_eq(ldlat_top_block(0x7f00000012ffull, 12), 0x7f0000001000ull);
+	ck_assert_uint_eq(ldlat_top_block(0x7f00000012ffull, 0), 0x7f00000012ffull);
+	ck_assert_uint_eq(ldlat_top_block(0x7f00000012ffull, 64), 0);
+}
+END_TEST
+
 static Suite *unit_suite(void)
 {
 	Suite *s = suite_create("unit");
@@ -1155,6 +1175,7 @@ static Suite *unit_suite(void)
 	tc = tcase_create("filter");
 	tcase_add_test(tc, test_judge_order);
 	tcase_add_test(tc, test_range_search);
+	tcase_add_test(tc, test_top_account);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("ranges");
