@@ -449,6 +449,40 @@ static void cell_of(struct snapshot *snap, const __u64 *lat, int n, __u32 linear
 	}
 }
 
+/*
+ * The latency window through the native accounting, counts written by hand:
+ * samples at --min-lat 64 and --max-lat 1424 are kept, one under and two
+ * over are dropped, each counted as what it is; the sum is of the latencies.
+ */
+START_TEST(test_window_counts)
+{
+	static const __u64 lat[] = { 10, 64, 1424, 1425, 9000 };
+	struct ldlat_config cfg = { .nranges = 1,
+				    .min_lat = 64,
+				    .max_lat = 1424,
+				    .class_mask = LDLAT_ALL_CLASSES,
+				    .need = LDLAT_HAS_LAT };
+	struct ldlat_sample s = { .flags = LDLAT_HAS_LAT, .period = 1 };
+	struct snapshot snap;
+	unsigned int i;
+
+	ck_assert_int_eq(snapshot__init(&snap, 1), 0);
+	for (i = 0; i < ARRAY_SIZE(lat); i++) {
+		s.lat = lat[i];
+		snapshot__account(&snap, &cfg, &s);
+	}
+	ck_assert_uint_eq(snap.counters.seen, 5);
+	ck_assert_uint_eq(snap.counters.kept, 2);
+	ck_assert_uint_eq(snap.counters.below_min, 1);
+	ck_assert_uint_eq(snap.counters.above_max, 2);
+	ck_assert_uint_eq(snap.cells[0].count, 2);
+	ck_assert_uint_eq(snap.cells[0].sum, 64 + 1424);
+	ck_assert_uint_eq(snap.cells[0].min, 64);
+	ck_assert_uint_eq(snap.cells[0].max, 1424);
+	snapshot__free(&snap);
+}
+END_TEST
+
 START_TEST(test_percentiles)
 {
 	struct snapshot snap;
@@ -672,6 +706,18 @@ START_TEST(test_judge_order)
 	s.flags = c.need;
 	s.tgid = 7;
 	ck_assert_int_eq(ldlat_judge(&c, &s, &r, &k), LDLAT_DROP_TGID);
+	/* -p with 16 processes: the 16th is as wanted as the first */
+	c.ntgids = 16;
+	for (int i = 0; i < 16; i++)
+		c.tgid[i] = 100 + i;
+	s.tgid = 115;
+	ck_assert_int_eq(ldlat_judge(&c, &s, &r, &k), LDLAT_KEPT);
+	s.tgid = 100;
+	ck_assert_int_eq(ldlat_judge(&c, &s, &r, &k), LDLAT_KEPT);
+	s.tgid = 116;
+	ck_assert_int_eq(ldlat_judge(&c, &s, &r, &k), LDLAT_DROP_TGID);
+	c.ntgids = 1;
+	c.tgid[0] = 42;
 	s.tgid = 42;
 	s.data_src = (l3 & ~P(OP, LOAD)) | P(OP, STORE);
 	ck_assert_int_eq(ldlat_judge(&c, &s, &r, &k), LDLAT_DROP_OP);
@@ -1165,6 +1211,7 @@ static Suite *unit_suite(void)
 	tc = tcase_create("buckets");
 	tcase_add_test(tc, test_log2_bucket_edges);
 	tcase_add_test(tc, test_linear_bucket_edges);
+	tcase_add_test(tc, test_window_counts);
 	tcase_add_test(tc, test_percentiles);
 	tcase_add_test(tc, test_percentile_error_bound);
 	tcase_add_test(tc, test_percentiles_random);
