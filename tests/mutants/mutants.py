@@ -8,9 +8,11 @@ longer there, or is there twice, is an error, reported as such, so that the
 list follows the code).  The tree (the files git knows of, and build/ to
 build on) is copied once to a scratch folder; each mutation is applied
 there, the tree built (make tests), the suites it names run, and the file
-put back.  A mutant is killed when the build of the tests or a suite fails;
+put back.  A mutant is killed when a suite fails;
 it survives when every suite passes.  Mutations marked 'equivalent' (no
-behaviour can tell them apart) are left out of the rate.
+behaviour can tell them apart) are left out of the rate; a mutation that
+does not build (the compiler, not a test, refused it) is an error, like
+one out of date.
 
 Usage: mutants.py [--mutants all|N] [--seed S] [--only ID,...] [--lock FILE] [--keep]
   N: a random sample of N mutations (CI); the kill rate is of those run.
@@ -160,7 +162,8 @@ def main():
             waited = 0.0  # for the lock: another run's time, not this mutant's
             rc, out = run(['make', '-s', '-j%d' % (os.cpu_count() or 2), 'tests'], tmp, 1800)
             if rc != 0:
-                fate, why = 'killed', 'the build fails'
+                # a mutation that does not compile tests nothing: it is to be rewritten
+                fate, why = 'unbuilt', out.strip().split('\n')[-1][:160]
             else:
                 # one suite at a time, in the order listed, up to the first that fails;
                 # SUITE@CASE: only that test case of the suite (Check's CK_RUN_CASE);
@@ -216,11 +219,14 @@ def main():
             print('mutants: the scratch tree is %s' % tmp)
         else:
             shutil.rmtree(tmp, ignore_errors=True)
-    counted = [r for r in results if not r[0]['equivalent']]
+    unbuilt = [r[0]['id'] for r in results if r[1].startswith('unbuilt')]
+    counted = [r for r in results if not r[0]['equivalent'] and not r[1].startswith('unbuilt')]
     killed = [r for r in counted if r[1].startswith('killed')]
     rate = 100.0 * len(killed) / len(counted) if counted else 100.0
     for s in stale:
         print('mutants: ERROR: out of date: ' + s)
+    for i in unbuilt:
+        print('mutants: ERROR: %s does not build: a mutation must compile to test anything' % i)
     surv = [r[0]['id'] for r in counted if not r[1].startswith('killed')]
     mean = sum(r[3] for r in results) / len(results) if results else 0.0
     print('mutants: %d run in %.0f s (%.0f s a mutant on average, not counting the wait for '
@@ -230,7 +236,7 @@ def main():
              len(killed),
              len(counted), rate, args.target, '; survivors: ' + ', '.join(surv) if surv else '',
              '; %d out of date' % len(stale) if stale else ''))
-    return 0 if rate >= args.target and not stale else 1
+    return 0 if rate >= args.target and not stale and not unbuilt else 1
 
 
 if __name__ == '__main__':
