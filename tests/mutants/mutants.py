@@ -80,9 +80,13 @@ def copy_tree(dst):
                            cwd=ROOT, capture_output=True, text=True, check=True).stdout.split()
     for rel in files:
         src = os.path.join(ROOT, rel)
+        os.makedirs(os.path.dirname(os.path.join(dst, rel)), exist_ok=True)
+        # a link as a link: the fixtures link folders of one machine into another's
+        if os.path.islink(src):
+            os.symlink(os.readlink(src), os.path.join(dst, rel))
+            continue
         if not os.path.isfile(src):
             continue
-        os.makedirs(os.path.dirname(os.path.join(dst, rel)), exist_ok=True)
         shutil.copy2(src, os.path.join(dst, rel))
     if os.path.isdir(os.path.join(ROOT, 'build')):
         shutil.copytree(os.path.join(ROOT, 'build'), os.path.join(dst, 'build'), symlinks=True,
