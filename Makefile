@@ -76,7 +76,7 @@ $(BUILD)/bpf/perf_mem_defs.h:
 		grep -E '^#define PERF_MEM_' | LC_ALL=C sort > $@.tmp
 	test -s $@.tmp && mv $@.tmp $@
 
-$(BUILD)/bpf/ldlat.bpf.o: bpf/ldlat.bpf.c bpf/ldlat.h bpf/ldlat_pin.h vmlinux/vmlinux.h \
+$(BUILD)/bpf/ldlat.bpf.o: bpf/ldlat.bpf.c bpf/ldlat.h bpf/ldlat_read.h bpf/ldlat_pin.h vmlinux/vmlinux.h \
 		$(BUILD)/bpf/perf_mem_defs.h
 	$(CLANG) $(BPF_CFLAGS) -c $< -o $@
 	$(STRIP) -g $@
@@ -232,7 +232,7 @@ clean:
 
 # issue 18: ldlat-c2c
 # its BPF program, an object of its own (bpf/c2c.bpf.c) with its own skeleton
-$(BUILD)/bpf/c2c.bpf.o: bpf/c2c.bpf.c bpf/c2c.h bpf/ldlat.h vmlinux/vmlinux.h \
+$(BUILD)/bpf/c2c.bpf.o: bpf/c2c.bpf.c bpf/c2c.h bpf/ldlat.h bpf/ldlat_read.h vmlinux/vmlinux.h \
 		$(BUILD)/bpf/perf_mem_defs.h
 	$(CLANG) $(BPF_CFLAGS) -c $< -o $@
 	$(STRIP) -g $@

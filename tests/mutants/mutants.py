@@ -8,9 +8,11 @@ longer there, or is there twice, is an error, reported as such, so that the
 list follows the code).  The tree (the files git knows of, and build/ to
 build on) is copied once to a scratch folder; each mutation is applied
 there, the tree built (make tests), the suites it names run, and the file
-put back.  A mutant is killed when the build of the tests or a suite fails;
+put back.  A mutant is killed when a suite fails;
 it survives when every suite passes.  Mutations marked 'equivalent' (no
-behaviour can tell them apart) are left out of the rate.
+behaviour can tell them apart) are left out of the rate; a mutation that
+does not build (the compiler, not a test, refused it) is an error, like
+one out of date.
 
 Usage: mutants.py [--mutants all|N] [--seed S] [--only ID,...] [--lock FILE] [--keep]
   N: a random sample of N mutations (CI); the kill rate is of those run.
@@ -78,9 +80,13 @@ def copy_tree(dst):
                            cwd=ROOT, capture_output=True, text=True, check=True).stdout.split()
     for rel in files:
         src = os.path.join(ROOT, rel)
+        os.makedirs(os.path.dirname(os.path.join(dst, rel)), exist_ok=True)
+        # a link as a link: the fixtures link folders of one machine into another's
+        if os.path.islink(src):
+            os.symlink(os.readlink(src), os.path.join(dst, rel))
+            continue
         if not os.path.isfile(src):
             continue
-        os.makedirs(os.path.dirname(os.path.join(dst, rel)), exist_ok=True)
         shutil.copy2(src, os.path.join(dst, rel))
     if os.path.isdir(os.path.join(ROOT, 'build')):
         shutil.copytree(os.path.join(ROOT, 'build'), os.path.join(dst, 'build'), symlinks=True,
@@ -93,6 +99,12 @@ def run(cmd, cwd, timeout, env=None):
         return p.returncode, p.stdout + p.stderr
     except subprocess.TimeoutExpired as e:
         return 124, 'timed out after %d s' % timeout
+
+
+def only_timeouts(out):
+    """A suite's output whose failures are all Check's timeouts."""
+    failed = [ln for ln in out.split('\n') if re.search(r':[EF]:', ln)]
+    return bool(failed) and all('timeout expired' in ln for ln in failed)
 
 
 def main():
@@ -139,6 +151,7 @@ def main():
         env = dict(os.environ)
         env.pop('LDLAT_BUILD', None)
         rc, out = run(['make', '-s', '-j%d' % (os.cpu_count() or 2), 'tests'], tmp, 1800)
+        t_copy = time.monotonic() - t0
         if rc != 0:
             print(out[-3000:])
             print('mutants: the unmutated copy does not build', file=sys.stderr)
@@ -150,9 +163,11 @@ def main():
             with open(path, 'w') as f:
                 f.write(orig.replace(m['old'], m['new'], 1))
             t1 = time.monotonic()
+            waited = 0.0  # for the lock: another run's time, not this mutant's
             rc, out = run(['make', '-s', '-j%d' % (os.cpu_count() or 2), 'tests'], tmp, 1800)
             if rc != 0:
-                fate, why = 'killed', 'the build fails'
+                # a mutation that does not compile tests nothing: it is to be rewritten
+                fate, why = 'unbuilt', out.strip().split('\n')[-1][:160]
             else:
                 # one suite at a time, in the order listed, up to the first that fails;
                 # SUITE@CASE: only that test case of the suite (Check's CK_RUN_CASE);
@@ -167,9 +182,16 @@ def main():
                     if args.lock and suite not in NO_ROOT:
                         # taken here, so that the time waiting for it is not the suite's
                         lock = open(args.lock, 'a')
+                        tw = time.monotonic()
                         fcntl.flock(lock, fcntl.LOCK_EX)
+                        waited += time.monotonic() - tw
                     try:
                         rc, out = run(['tests/run.sh', suite], tmp, args.suite_timeout, e)
+                        # failed only by Check's timeouts: a busy machine, or a hang the
+                        # mutation made; once more with 4 times the time, to tell which
+                        if rc != 0 and only_timeouts(out):
+                            e['CK_TIMEOUT_MULTIPLIER'] = '4'
+                            rc, out = run(['tests/run.sh', suite], tmp, args.suite_timeout, e)
                     finally:
                         if lock:
                             lock.close()
@@ -178,6 +200,8 @@ def main():
                     if rc != 0:
                         break
                 failed = [ln for ln in out.split('\n') if re.search(r':[EF]:', ln)]
+                # the reason: an assertion rather than a timeout, where there is one
+                failed.sort(key=lambda ln: 'timeout expired' in ln)
                 if rc != 0:
                     fate = 'killed'
                     why = failed[0][:160] if failed else out.strip().split('\n')[-1][:160]
@@ -187,27 +211,36 @@ def main():
                 fate += ' (equivalent: %s)' % m['equivalent']
             with open(path, 'w') as f:
                 f.write(orig)
-            results.append((m, fate, why, time.monotonic() - t1))
-            print('%-28s %-9s %4.0f s  %s%s' % (m['id'], fate.split()[0], time.monotonic() - t1,
-                                                 m['note'].strip()[:70],
-                                                 ('\n    ' + why) if why else ''), flush=True)
+            took = time.monotonic() - t1 - waited
+            results.append((m, fate, why, took))
+            print('%-28s %-9s %4.0f s%s  %s%s' % (m['id'], fate.split()[0], took,
+                                                   ' (+%.0f s waiting for the lock)' % waited
+                                                   if waited >= 1 else '', m['note'].strip()[:70],
+                                                   ('\n    ' + why) if why else ''), flush=True)
         # put the copy's build back to the unmutated tree for the next run
     finally:
         if args.keep:
             print('mutants: the scratch tree is %s' % tmp)
         else:
             shutil.rmtree(tmp, ignore_errors=True)
-    counted = [r for r in results if not r[0]['equivalent']]
+    unbuilt = [r[0]['id'] for r in results if r[1].startswith('unbuilt')]
+    counted = [r for r in results if not r[0]['equivalent'] and not r[1].startswith('unbuilt')]
     killed = [r for r in counted if r[1].startswith('killed')]
     rate = 100.0 * len(killed) / len(counted) if counted else 100.0
     for s in stale:
         print('mutants: ERROR: out of date: ' + s)
+    for i in unbuilt:
+        print('mutants: ERROR: %s does not build: a mutation must compile to test anything' % i)
     surv = [r[0]['id'] for r in counted if not r[1].startswith('killed')]
-    print('mutants: %d run in %.0f s, %d equivalent; killed %d of %d: %.0f%% (target %.0f%%)%s%s'
-          % (len(results), time.monotonic() - t0, len(results) - len(counted), len(killed),
+    mean = sum(r[3] for r in results) / len(results) if results else 0.0
+    print('mutants: %d run in %.0f s (%.0f s a mutant on average, not counting the wait for '
+          'the lock; %.0f s for the copy and its build), %d equivalent; killed %d of %d: %.0f%% '
+          '(target %.0f%%)%s%s'
+          % (len(results), time.monotonic() - t0, mean, t_copy, len(results) - len(counted),
+             len(killed),
              len(counted), rate, args.target, '; survivors: ' + ', '.join(surv) if surv else '',
              '; %d out of date' % len(stale) if stale else ''))
-    return 0 if rate >= args.target and not stale else 1
+    return 0 if rate >= args.target and not stale and not unbuilt else 1
 
 
 if __name__ == '__main__':

@@ -18,6 +18,7 @@
 
 #include "user/report/json.h"
 #include "user/symbols/procmaps.h"
+#include "user/symbols/procwatch.h"
 #include "user/symbols/ranges.h"
 #include "user/symbols/symbolize.h"
 #include "user/top/topreport.h"
@@ -112,6 +113,89 @@ START_TEST(test_procmaps_newest_wins)
 	procmaps__prune_exited(&pm);
 	ck_assert_ptr_null(procmaps__find(&pm, 7));
 	ck_assert_ptr_nonnull(procmaps__find(&pm, 8));
+	procmaps__free(&pm);
+}
+END_TEST
+
+/* One side-band record through the live path (procwatch__apply). */
+static void sb_rec(struct procwatch *w, __u32 type, __u32 pid, __u32 ppid, __u64 t, __u64 addr,
+		   __u64 len, const char *str, bool exec)
+{
+	struct sideband_rec r = { .type = type,
+				  .pid = pid,
+				  .tid = pid,
+				  .ppid = ppid,
+				  .time = t,
+				  .addr = addr,
+				  .len = len,
+				  .exec = exec,
+				  .str = str };
+
+	procwatch__apply(&r, w);
+}
+
+/*
+ * A PID reused while the side band still holds its earlier process (the
+ * EXIT applied but not yet pruned, or lost): the new process, forked from
+ * another program, has that program's mappings and name, none of the dead
+ * one's.  A /proc read of the new process done before its FORK record was
+ * applied stays; an exec in a PID whose process had exited (its FORK lost)
+ * starts over too.
+ */
+START_TEST(test_procmaps_pid_reused)
+{
+	struct procmaps pm;
+	struct procwatch w = { .pm = &pm };
+	const struct proc *p;
+	int pid;
+
+	procmaps__init(&pm);
+	pm.proc_root = NULL;
+	/* the parent, 200: /bin/b, learned early (t 5) */
+	sb_rec(&w, PERF_RECORD_MMAP2, 200, 1, 5, 0x1000, 0x2000, "/bin/b", false);
+	sb_rec(&w, PERF_RECORD_COMM, 200, 1, 6, 0, 0, "b", false);
+	/* 300 and 301 exit; 302 too, but its EXIT was lost */
+	for (pid = 300; pid <= 302; pid++) {
+		sb_rec(&w, PERF_RECORD_MMAP2, pid, 1, 10, 0x1000, 0x1000, "/bin/dead", false);
+		sb_rec(&w, PERF_RECORD_MMAP2, pid, 1, 10, 0x7000, 0x1000, "/lib/libdead.so", false);
+		sb_rec(&w, PERF_RECORD_COMM, pid, 1, 11, 0, 0, "dead", false);
+		if (pid != 302)
+			sb_rec(&w, PERF_RECORD_EXIT, pid, 1, 20, 0, 0, NULL, false);
+	}
+	/* 301's new process read from /proc (t 35) before its FORK record (t 30) */
+	ck_assert_int_eq(procmaps__add(&pm, 301, 0x9000, 0xa000, 0, "[stack]", 35), 0);
+	for (pid = 300; pid <= 302; pid++) {
+		sb_rec(&w, PERF_RECORD_FORK, pid, 200, 30, 0, 0, NULL, false);
+		p = procmaps__find(&pm, pid);
+		ck_assert_ptr_nonnull(p);
+		ck_assert(!p->exited);
+		ck_assert_ptr_null(proc__find(p, 0x7800));
+		ck_assert_ptr_nonnull(proc__find(p, 0x1800));
+		ck_assert_str_eq(proc__find(p, 0x1800)->name, "/bin/b");
+		ck_assert_str_eq(proc__find(p, 0x2800)->name, "/bin/b");
+		ck_assert_int_eq(p->nmaps, pid == 301 ? 2 : 1);
+		if (pid != 301)
+			ck_assert_str_eq(p->comm, "b");
+	}
+	ck_assert_str_eq(proc__find(procmaps__find(&pm, 301), 0x9800)->name, "[stack]");
+	/* 303 exits; its PID's next process is first seen at its exec */
+	sb_rec(&w, PERF_RECORD_MMAP2, 303, 1, 10, 0x7000, 0x1000, "/lib/libdead.so", false);
+	sb_rec(&w, PERF_RECORD_EXIT, 303, 1, 20, 0, 0, NULL, false);
+	sb_rec(&w, PERF_RECORD_COMM, 303, 1, 30, 0, 0, "c", true);
+	sb_rec(&w, PERF_RECORD_MMAP2, 303, 1, 31, 0x1000, 0x1000, "/bin/c", false);
+	p = procmaps__find(&pm, 303);
+	ck_assert(!p->exited);
+	ck_assert_str_eq(p->comm, "c");
+	ck_assert_ptr_null(proc__find(p, 0x7800));
+	ck_assert_str_eq(proc__find(p, 0x1800)->name, "/bin/c");
+	ck_assert_int_eq(p->nmaps, 1);
+	/* a live process's exec keeps its older mappings where the new image maps nothing */
+	sb_rec(&w, PERF_RECORD_COMM, 200, 1, 40, 0, 0, "b2", true);
+	sb_rec(&w, PERF_RECORD_MMAP2, 200, 1, 41, 0x1000, 0x1000, "/bin/b2", false);
+	p = procmaps__find(&pm, 200);
+	ck_assert_str_eq(proc__find(p, 0x1800)->name, "/bin/b2");
+	ck_assert_str_eq(proc__find(p, 0x2800)->name, "/bin/b");
+	free(w.fresh);
 	procmaps__free(&pm);
 }
 END_TEST
@@ -1652,6 +1736,7 @@ int main(void)
 
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_procmaps_newest_wins);
+	tcase_add_test(tc, test_procmaps_pid_reused);
 	tcase_add_test(tc, test_procmaps_names_pruned);
 	tcase_add_test(tc, test_procmaps_model);
 	tcase_add_test(tc, test_procmaps_read_fixture);

@@ -181,6 +181,11 @@ START_TEST(test_classify_every_lvlnum)
 
 	ck_assert_msg(ldlat_classify(ds) == want[_i], "lvl_num %d: got %s, want %s", _i,
 		      class__name(ldlat_classify(ds)), class__name(want[_i]));
+	/* HITM in the core's own L1 or L0 is an L1 hit; in L2 or L3, another core's modified line */
+	if (_i == PERF_MEM_LVLNUM_L0 || _i == PERF_MEM_LVLNUM_L1)
+		ck_assert_int_eq(ldlat_classify(ds | P(SNOOP, HITM)), LDLAT_CLASS_L1);
+	if (_i == PERF_MEM_LVLNUM_L2 || _i == PERF_MEM_LVLNUM_L3)
+		ck_assert_int_eq(ldlat_classify(ds | P(SNOOP, HITM)), LDLAT_CLASS_LOCAL_HITM);
 }
 END_TEST
 
@@ -444,6 +449,40 @@ static void cell_of(struct snapshot *snap, const __u64 *lat, int n, __u32 linear
 	}
 }
 
+/*
+ * The latency window through the native accounting, counts written by hand:
+ * samples at --min-lat 64 and --max-lat 1424 are kept, one under and two
+ * over are dropped, each counted as what it is; the sum is of the latencies.
+ */
+START_TEST(test_window_counts)
+{
+	static const __u64 lat[] = { 10, 64, 1424, 1425, 9000 };
+	struct ldlat_config cfg = { .nranges = 1,
+				    .min_lat = 64,
+				    .max_lat = 1424,
+				    .class_mask = LDLAT_ALL_CLASSES,
+				    .need = LDLAT_HAS_LAT };
+	struct ldlat_sample s = { .flags = LDLAT_HAS_LAT, .period = 1 };
+	struct snapshot snap;
+	unsigned int i;
+
+	ck_assert_int_eq(snapshot__init(&snap, 1), 0);
+	for (i = 0; i < ARRAY_SIZE(lat); i++) {
+		s.lat = lat[i];
+		snapshot__account(&snap, &cfg, &s);
+	}
+	ck_assert_uint_eq(snap.counters.seen, 5);
+	ck_assert_uint_eq(snap.counters.kept, 2);
+	ck_assert_uint_eq(snap.counters.below_min, 1);
+	ck_assert_uint_eq(snap.counters.above_max, 2);
+	ck_assert_uint_eq(snap.cells[0].count, 2);
+	ck_assert_uint_eq(snap.cells[0].sum, 64 + 1424);
+	ck_assert_uint_eq(snap.cells[0].min, 64);
+	ck_assert_uint_eq(snap.cells[0].max, 1424);
+	snapshot__free(&snap);
+}
+END_TEST
+
 START_TEST(test_percentiles)
 {
 	struct snapshot snap;
@@ -667,6 +706,18 @@ START_TEST(test_judge_order)
 	s.flags = c.need;
 	s.tgid = 7;
 	ck_assert_int_eq(ldlat_judge(&c, &s, &r, &k), LDLAT_DROP_TGID);
+	/* -p with 16 processes: the 16th is as wanted as the first */
+	c.ntgids = 16;
+	for (int i = 0; i < 16; i++)
+		c.tgid[i] = 100 + i;
+	s.tgid = 115;
+	ck_assert_int_eq(ldlat_judge(&c, &s, &r, &k), LDLAT_KEPT);
+	s.tgid = 100;
+	ck_assert_int_eq(ldlat_judge(&c, &s, &r, &k), LDLAT_KEPT);
+	s.tgid = 116;
+	ck_assert_int_eq(ldlat_judge(&c, &s, &r, &k), LDLAT_DROP_TGID);
+	c.ntgids = 1;
+	c.tgid[0] = 42;
 	s.tgid = 42;
 	s.data_src = (l3 & ~P(OP, LOAD)) | P(OP, STORE);
 	ck_assert_int_eq(ldlat_judge(&c, &s, &r, &k), LDLAT_DROP_OP);
@@ -684,6 +735,8 @@ START_TEST(test_judge_order)
 	ck_assert_int_eq(ldlat_judge(&c, &s, &r, &k), LDLAT_DROP_ABOVE_MAX);
 	s.lat = 100;
 	s.data_src = OP_LH | P(LVL, L1) | LEVEL(L1);
+	ck_assert_int_eq(ldlat_judge(&c, &s, &r, &k), LDLAT_DROP_CLASS);
+	s.data_src = P(OP, LOAD) | P(LVL, HIT); /* no level: the unknown class, not in the set */
 	ck_assert_int_eq(ldlat_judge(&c, &s, &r, &k), LDLAT_DROP_CLASS);
 	s.data_src = l3;
 	ck_assert_int_eq(ldlat_judge(&c, &s, &r, &k), LDLAT_KEPT);
@@ -829,6 +882,17 @@ START_TEST(test_range_limits_and_overlap)
 	ck_assert_int_eq(range_set__resolve(&set, 0, &err), 0);
 	ck_assert_uint_eq(set.span[0].lo, 0x1000);
 	ck_assert_uint_eq(set.span[0].range, 1);
+	/* two ranges that touch, in address order: two spans, each its own range's */
+	memset(&set, 0, sizeof(set));
+	range_set__add(&set, "0x1000-0x3000", &err);
+	range_set__add(&set, "0x3000-0x5000", &err);
+	ck_assert_int_eq(range_set__resolve(&set, 0, &err), 0);
+	ck_assert_int_eq(set.nspans, 2);
+	ck_assert_uint_eq(set.span[0].hi, 0x3000);
+	ck_assert_uint_eq(set.span[0].range, 0);
+	ck_assert_uint_eq(set.span[1].lo, 0x3000);
+	ck_assert_uint_eq(set.span[1].hi, 0x5000);
+	ck_assert_uint_eq(set.span[1].range, 1);
 
 	/* a mapping name needs a process */
 	memset(&set, 0, sizeof(set));
@@ -1108,6 +1172,26 @@ START_TEST(test_help_modes)
 }
 END_TEST
 
+/* ldlat-top's entry update and data block, shared by the BPF program and the native tables. */
+START_TEST(test_top_account)
+{
+	struct ldlat_top_val v = {};
+
+	ldlat_top_account(&v, 400, LDLAT_CLASS_L3);
+	ldlat_top_account(&v, 500, LDLAT_CLASS_LOCAL_RAM);
+	ldlat_top_account(&v, 100, LDLAT_CLASS_L3);
+	ck_assert_uint_eq(v.count, 3);
+	ck_assert_uint_eq(v.lat_sum, 1000);
+	ck_assert_uint_eq(v.lat_max, 500);
+	ck_assert_uint_eq(v.cls[LDLAT_CLASS_L3], 2);
+	ck_assert_uint_eq(v.cls[LDLAT_CLASS_LOCAL_RAM], 1);
+	ck_assert_uint_eq(ldlat_top_block(0x7f00000012ffull, 6), 0x7f00000012c0ull);
+	ck_assert_uint_eq(ldlat_top_block(0x7f00000012ffull, 12), 0x7f0000001000ull);
+	ck_assert_uint_eq(ldlat_top_block(0x7f00000012ffull, 0), 0x7f00000012ffull);
+	ck_assert_uint_eq(ldlat_top_block(0x7f00000012ffull, 64), 0);
+}
+END_TEST
+
 static Suite *unit_suite(void)
 {
 	Suite *s = suite_create("unit");
@@ -1127,6 +1211,7 @@ static Suite *unit_suite(void)
 	tc = tcase_create("buckets");
 	tcase_add_test(tc, test_log2_bucket_edges);
 	tcase_add_test(tc, test_linear_bucket_edges);
+	tcase_add_test(tc, test_window_counts);
 	tcase_add_test(tc, test_percentiles);
 	tcase_add_test(tc, test_percentile_error_bound);
 	tcase_add_test(tc, test_percentiles_random);
@@ -1137,6 +1222,7 @@ static Suite *unit_suite(void)
 	tc = tcase_create("filter");
 	tcase_add_test(tc, test_judge_order);
 	tcase_add_test(tc, test_range_search);
+	tcase_add_test(tc, test_top_account);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("ranges");

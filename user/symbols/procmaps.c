@@ -218,12 +218,36 @@ int procmaps__add_elf(struct procmaps *pm, pid_t tgid, __u64 start, __u64 end, _
 	return 0;
 }
 
+/*
+ * What p learned before time t belongs to an earlier process of its PID
+ * (one that exited, its EXIT not yet pruned or lost): forgotten.  What it
+ * learned since (a /proc read of the new process, before its FORK record
+ * was applied) stays.  Nothing left: nothing is known of it, name included.
+ */
+static void proc__forget_before(struct proc *p, __u64 t)
+{
+	int i, n = 0;
+
+	for (i = 0; i < p->nmaps; i++)
+		if (p->maps[i].time >= t)
+			p->maps[n++] = p->maps[i];
+	p->nmaps = n;
+	if (!n) {
+		p->known = false;
+		p->comm[0] = '\0';
+		p->exec_time = 0;
+	}
+}
+
 void procmaps__exec(struct procmaps *pm, pid_t tgid, const char *comm, __u64 t)
 {
 	struct proc *p = procmaps__get(pm, tgid);
 
 	if (!p)
 		return;
+	/* an exec in a process that has exited: a new process of the same PID */
+	if (p->exited)
+		proc__forget_before(p, t);
 	p->exec_time = t;
 	p->exited = false;
 	if (comm)
@@ -245,9 +269,10 @@ int procmaps__fork(struct procmaps *pm, pid_t child, pid_t parent, __u64 t)
 	struct mapping *copy;
 	int i, e = 0;
 
-	(void)t;
 	if (!c)
 		return -ENOMEM;
+	/* a new process: whatever its PID held before is another's */
+	proc__forget_before(c, t);
 	c->exited = false;
 	if (!pp || !pp->nmaps)
 		return 0;

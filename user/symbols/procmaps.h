@@ -76,14 +76,20 @@ int procmaps__add_elf(struct procmaps *pm, pid_t tgid, __u64 start, __u64 end, _
  * The process exec'd at time t.  Its older mappings stay: the tables' samples
  * carry no time, and those taken before the exec (a forked child touching
  * its copy of the parent's memory) fall where the new image maps nothing.
- * Where the new image maps, it is newer, and wins.
+ * Where the new image maps, it is newer, and wins.  When the PID's process
+ * had exited (its FORK record lost), the exec is a new process's: what was
+ * learned before t is forgotten.
  */
 void procmaps__exec(struct procmaps *pm, pid_t tgid, const char *comm, __u64 t);
 
 /* A thread renamed itself (a COMM without exec): the process's name when it is the main thread. */
 void procmaps__comm(struct procmaps *pm, pid_t pid, pid_t tid, const char *comm);
 
-/* A new process forked from parent: it starts with the parent's mappings. */
+/*
+ * A new process forked from parent at time t: it starts with the parent's
+ * mappings.  What its PID held from before t (an earlier process, exited or
+ * whose EXIT was lost) is forgotten; what was learned since (/proc) stays.
+ */
 int procmaps__fork(struct procmaps *pm, pid_t child, pid_t parent, __u64 t);
 
 void procmaps__exit(struct procmaps *pm, pid_t tgid);

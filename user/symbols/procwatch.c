@@ -22,7 +22,7 @@ static void procwatch__fresh(struct procwatch *w, pid_t pid)
 	w->fresh[w->nfresh++] = pid;
 }
 
-static void procwatch__apply(const struct sideband_rec *r, void *ctx)
+void procwatch__apply(const struct sideband_rec *r, void *ctx)
 {
 	struct procwatch *w = ctx;
 

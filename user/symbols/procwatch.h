@@ -35,6 +35,9 @@ int procwatch__start(struct procwatch *w, struct procmaps *pm, const struct targ
 /* Applies what the side band recorded since the last drain. Returns 0 or -errno. */
 int procwatch__drain(struct procwatch *w);
 
+/* Applies one side-band record to w (a struct procwatch): what a drain does with each. */
+void procwatch__apply(const struct sideband_rec *r, void *ctx);
+
 /* Records the kernel dropped because a ring was full. */
 __u64 procwatch__lost(const struct procwatch *w);
 
