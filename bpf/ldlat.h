@@ -356,9 +356,13 @@ LDLAT_INLINE enum ldlat_class ldlat_class_remote_src(__u32 lnum, __u32 lvl, __u3
  * be: the levels of this host (L0 is an L1 hit), and those that name the
  * memory whatever the distance (LDLAT_LNUM_ANY_DISTANCE).  0 and N/A are
  * never looked up; ANY_CACHE is L3 here, as pre-Zen 4 IBS's legacy L3 bit
- * says (ldlat_class_lvlnum decides the other case).
+ * says (ldlat_class_lvlnum decides the other case).  volatile keeps it in
+ * .rodata: a plain const array goes to a merged-constants section
+ * (.rodata.cst16) whose variable libbpf cannot place in the object's BTF,
+ * and the kernel then refuses the BTF (maps without it: no bpftool dump by
+ * field names).
  */
-static const __u8 ldlat_lnum_class[16] = {
+static const volatile __u8 ldlat_lnum_class[16] = {
 	[PERF_MEM_LVLNUM_L1] = LDLAT_CLASS_L1,	       [PERF_MEM_LVLNUM_L2] = LDLAT_CLASS_L2,
 	[PERF_MEM_LVLNUM_L3] = LDLAT_CLASS_L3,	       [PERF_MEM_LVLNUM_L4] = LDLAT_CLASS_L4,
 	[PERF_MEM_LVLNUM_L2_MHB] = LDLAT_CLASS_L2_MHB, [PERF_MEM_LVLNUM_MSC] = LDLAT_CLASS_MSC,
