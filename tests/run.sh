@@ -25,19 +25,37 @@ test_home=$(mktemp -d /tmp/ldlat-test-home.XXXXXX) || exit 1
 trap 'rm -rf "$test_home"' EXIT
 chmod 755 "$test_home"
 export HOME="$test_home"
-status=0
+run_one() {
+	case $1 in
+	fuzz-perfdata) tests/fuzz/fuzz.sh ;;
+	check-deps) python3 tests/deps.py ;;
+	check-writers) python3 tests/writers.py ;;
+	check-selftest) python3 tests/checks_selftest.py ;;
+	check-format) make -s check-format ;;
+	check-hwcheck) python3 tests/hwcheck_check.py ;;
+	check-docs) python3 tests/docs.py ;;
+	*) "$LDLAT_BUILD/tests/$1" ;;
+	esac
+}
+# each failure again at the end, where a log cut to its tail still shows it
+status=0 failed=""
+: >"$test_home/failures"
 for suite in "$@"; do
 	echo "== $suite"
-	case $suite in
-	fuzz-perfdata) tests/fuzz/fuzz.sh || status=1 ;;
-	check-deps) python3 tests/deps.py || status=1 ;;
-	check-writers) python3 tests/writers.py || status=1 ;;
-	check-selftest) python3 tests/checks_selftest.py || status=1 ;;
-	check-format) make -s check-format || status=1 ;;
-	check-hwcheck) python3 tests/hwcheck_check.py || status=1 ;;
-	check-docs) python3 tests/docs.py || status=1 ;;
-	*) "$LDLAT_BUILD/tests/$suite" || status=1 ;;
-	esac
+	rm -f "$test_home/rc"
+	{ run_one "$suite" || echo $? >"$test_home/rc"; } 2>&1 | tee "$test_home/out"
+	if [ -e "$test_home/rc" ]; then
+		status=1 failed="$failed $suite"
+		{
+			echo "$suite (exit $(cat "$test_home/rc")):"
+			grep -E '^[^ ]+:[0-9]+:[FE]:' "$test_home/out" || tail -n 5 "$test_home/out"
+		} | cut -c1-400 >>"$test_home/failures"
+	fi
 done
-if [ $status = 0 ]; then echo "all suites passed"; else echo "FAILED" >&2; fi
+if [ $status = 0 ]; then
+	echo "all suites passed"
+else
+	echo "FAILED:$failed" >&2
+	cat "$test_home/failures" >&2
+fi
 exit $status

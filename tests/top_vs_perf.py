@@ -10,6 +10,12 @@ the total (default 1); both tables must hold as many samples as perf
 recorded, within TOLERANCE percent, with none left unattributed.  (perf
 names a variable only inside a file-backed mapping and calls .bss beyond
 the file 'anon', so data rows are checked by the tests' own programs.)
+Code without a symbol: ldlat-top names it by its ELF address (what objdump
+and addr2line take), perf report by its offset in the file (map_ip: the IP
+less the mapping's start plus its file offset).  The two differ in an
+executable linked at a fixed address (non-PIE, such as Debian's python3.11:
+ldlat-top 0x5de72f, perf 0x1de72f), so ldlat-top's address is turned into
+the file offset through the file's program headers before they are matched.
 Prints each disagreement; exit 1 if any.
 """
 import json
@@ -40,6 +46,31 @@ def perf_rows(data, sort, mem=False):
     return rows
 
 
+def load_segments(path, cache={}):
+    """The file's PT_LOAD segments as (vaddr, memsz, offset), from readelf -lW."""
+    if path not in cache:
+        segs = []
+        try:
+            out = subprocess.run(['readelf', '-lW', path], capture_output=True, text=True,
+                                 check=True).stdout
+        except (OSError, subprocess.CalledProcessError):
+            out = ''
+        for line in out.splitlines():
+            f = line.split()
+            if len(f) >= 6 and f[0] == 'LOAD':
+                segs.append((int(f[2], 16), int(f[5], 16), int(f[1], 16)))
+        cache[path] = segs
+    return cache[path]
+
+
+def file_offset(path, vaddr):
+    """perf's name for an ELF address of path: its offset in the file."""
+    for start, size, off in load_segments(path):
+        if start <= vaddr < start + size:
+            return vaddr - start + off
+    return vaddr
+
+
 def main():
     top = json.load(open(sys.argv[1]))
     data = sys.argv[2]
@@ -53,7 +84,7 @@ def main():
     for r in top['code']['rows']:
         name = r['function']
         if name.startswith('0x'):
-            name = hex(int(name, 16))
+            name = hex(file_offset(r['dso'], int(name, 16)))
         key = (name, os.path.basename(r['dso']))
         ours[key] = ours.get(key, 0) + r['samples']
     theirs = perf_rows(data, 'sym,dso')
