@@ -671,18 +671,17 @@ LDLAT_INLINE enum ldlat_verdict ldlat_judge(const volatile struct ldlat_config *
 {
 	int r = 0;
 	__u32 k = LDLAT_CLASS_UNKNOWN, need = c->need & ~LDLAT_HAS_LAT;
-	bool window = c->min_lat || c->max_lat != ~0ull;
 
 	if ((s->flags & need) != need)
 		return LDLAT_DROP_MISSING;
 	/*
 	 * A sample without a measured latency is kept (and counted apart from
 	 * the latency buckets) unless a latency window must judge it: it has
-	 * nothing to be judged by, and is dropped as missing that field.
-	 * window and need are read-only data: without a window the verifier
-	 * drops the test.
+	 * nothing to be judged by, and is dropped as missing that field.  The
+	 * window is asked last: a measured sample goes by without reading it.
 	 */
-	if (window && (c->need & LDLAT_HAS_LAT) && !ldlat_lat_measured(s))
+	if ((c->need & LDLAT_HAS_LAT) && !ldlat_lat_measured(s) &&
+	    (c->min_lat || c->max_lat != ~0ull))
 		return LDLAT_DROP_MISSING;
 	if (c->ntgids && !ldlat_tgid_wanted(c, s->tgid))
 		return LDLAT_DROP_TGID;
@@ -695,9 +694,14 @@ LDLAT_INLINE enum ldlat_verdict ldlat_judge(const volatile struct ldlat_config *
 		if (r < 0)
 			return LDLAT_DROP_NO_RANGE;
 	}
-	if (window && s->lat < c->min_lat)
+	/*
+	 * Without a window (min 0, max all ones) neither test can drop; with
+	 * one, a sample that reaches them was measured (or its latency is not
+	 * asked for)
+	 */
+	if (s->lat < c->min_lat)
 		return LDLAT_DROP_BELOW_MIN;
-	if (window && s->lat > c->max_lat)
+	if (s->lat > c->max_lat)
 		return LDLAT_DROP_ABOVE_MAX;
 	if (c->need & LDLAT_HAS_DSRC)
 		k = ldlat_classify(s->data_src);
