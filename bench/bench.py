@@ -711,8 +711,10 @@ def base_harness(tree):
     start = 'SEC("?xdp")\nint ldlat_bench('
     if start not in src:
         return f"{COMPARE_BASE} has no benchmark entry (ldlat_bench)"
-    a = src.index(start)
-    b = src.index("\n}\n", a) + 3
+    b = src.index("\n}\n", src.index(start)) + 3
+    # a base with this harness already (its batch and per-sample function): all of it replaced
+    a = src.index("#define LDLAT_BENCH_BATCH") if "#define LDLAT_BENCH_BATCH" in src \
+        else src.index(start)
     entry = ours[ours.index("#define LDLAT_BENCH_BATCH"):]
     entry = entry[:entry.index("\n}\n", entry.index(start)) + 3]
     with open(os.path.join(tree, "bpf", "ldlat.h")) as f:
