@@ -88,6 +88,16 @@ static void hist_run(int want, char **out, char **err, char *const args[])
 
 #define HIST(want, out, err, ...) hist_run(want, out, err, (char *[]){ __VA_ARGS__, NULL })
 
+/* --unpin DIR, which must succeed. */
+static void unpin_ok(char *dir)
+{
+	char *out, *err;
+
+	HIST(0, &out, &err, "--unpin", dir);
+	free(out);
+	free(err);
+}
+
 /* The count --show reports for range 0 (JSON, by range), or -1. */
 static long shown_count(const char *dir, const char *extra)
 {
@@ -369,16 +379,12 @@ START_TEST(test_two_sets)
 	ck_assert_int_eq(shown_count(dir2, ""), 40);
 	ids1 = set_ids(dir1);
 	ids2 = set_ids(dir2);
-	HIST(0, &out, &err, "--unpin", dir1);
-	free(out);
-	free(err);
+	unpin_ok(dir1);
 	assert_ids_gone(ids1);
 	/* the other set is untouched and still samples */
 	fault_pages(cg2, "3", BASE2);
 	ck_assert_int_eq(shown_count(dir2, ""), 43);
-	HIST(0, &out, &err, "--unpin", dir2);
-	free(out);
-	free(err);
+	unpin_ok(dir2);
 	assert_ids_gone(ids2);
 	ck_assert_int_eq(dir_entries(dir1), 0);
 	ck_assert_int_eq(dir_entries(dir2), 0);
@@ -421,9 +427,7 @@ START_TEST(test_cgroup_removed)
 			    hist(), dir),
 			 0);
 	ids = set_ids(dir);
-	HIST(0, &out, &err, "--unpin", dir);
-	free(out);
-	free(err);
+	unpin_ok(dir);
 	ck_assert_int_eq(dir_entries(dir), 0);
 	assert_ids_gone(ids);
 	free(ids);
@@ -535,9 +539,7 @@ START_TEST(test_bad_dirs)
 	ck_assert_msg(strstr(err, "holds no pinned set"), "%s", err);
 	free(out);
 	free(err);
-	HIST(0, &out, &err, "--unpin", dir);
-	free(out);
-	free(err);
+	unpin_ok(dir);
 
 	/* a DIR that holds something else: --pin, --show and --unpin leave it be */
 	snprintf(foreign, sizeof(foreign), "%s/foreign", dir);
@@ -801,12 +803,8 @@ START_TEST(test_split_set)
 	ids1 = set_ids(one);
 	maps = set_map_ids(dir);
 	maps1 = set_map_ids(one);
-	HIST(0, &out, &err, "--unpin", dir);
-	free(out);
-	free(err);
-	HIST(0, &out, &err, "--unpin", one);
-	free(out);
-	free(err);
+	unpin_ok(dir);
+	unpin_ok(one);
 	ck_assert_int_eq(dir_entries(dir), 0);
 	ck_assert_int_eq(dir_entries(one), 0);
 	assert_ids_gone(ids);
