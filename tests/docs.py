@@ -89,10 +89,22 @@ def run(cmd, env):
     return p.returncode, p.stdout.rstrip('\n').split('\n') if p.stdout.strip() else []
 
 
+# a path only a development checkout has: its clone directory (before
+# tools.conf, say), a mktemp -d directory; a reader sees the installed ones
+CHECKOUT_PATH = re.compile(r'(?<![\w.])(?:/work/|/tmp/tmp\.|%s/)|'
+                           r'(?<![\w.])/(?![\w/]*(?:etc|share)/ldlat/)[\w./+-]*/tools\.conf\b'
+                           % re.escape(ROOT))
+
+
+def checkout_paths(path, lines):
+    return ['%s:%d: quotes a development checkout\'s path, not one a user sees: %s' % (
+        path, i + 1, line.strip()) for i, line in enumerate(lines) if CHECKOUT_PATH.search(line)]
+
+
 def check_file(path, update):
     lines = open(os.path.join(ROOT, path)).read().split('\n')
     env = dict(os.environ)
-    failures, ran, skipped, last_rc = [], 0, 0, 0
+    failures, ran, skipped, last_rc = checkout_paths(path, lines), 0, 0, 0
     edits = []
     for start, end, reason in blocks(lines):
         cmds = commands(lines, start, end)
