@@ -8,8 +8,10 @@ in a backslash continues it); the lines after it, up to the next command or
 the end of the block, are what it printed.  The commands of a file run in
 order, from the top of the source tree, in one process environment, so a
 block may set up what the next one uses (a pinned set, a perf.data file).
-A block right after '<!-- docs: skip REASON -->' is not run: REASON says
-why (it needs a load-latency PMU, say), and is printed.
+A block right after the visible line '*Not run by the docs check: REASON.*'
+is not run: REASON says why (it needs a load-latency PMU, say); each is
+printed and counted.  A hidden marker (an HTML comment) is refused: the
+reader must see which examples were not run.
 
 The shape of a line: numbers, hex addresses, paths and histogram bars
 stand for any; spaces are collapsed.  The first line the page shows, and
@@ -17,7 +19,7 @@ four in five of the others, must have the shape of a line the command
 printed now (rows naming what this machine ran may differ), and 'echo $?'
 must print what the page shows.  With --update, the pages get what the commands print now instead.
 
-  tests/docs.py [--update] [FILE.md ...]   (default: README.md docs/*.md)
+  tests/docs.py [--update] [FILE.md ...]   (default: README.md and every docs/*.md)
 """
 import glob
 import os
@@ -26,18 +28,14 @@ import subprocess
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-SKIP = re.compile(r'^<!-- docs: skip (.*) -->$')
-# docs/ pages other authors keep: their commands are theirs to test
-OWN = ['README.md', 'docs/events.md', 'docs/pinned-sets.md', 'docs/formats.md',
-       'docs/offline.md', 'docs/internals.md', 'docs/testing.md', 'docs/tools.md',
-       'docs/c2c.md']
-
+SKIP = re.compile(r'^\*Not run by the docs check: (.*)\.\*$')
+HIDDEN_SKIP = re.compile(r'^<!-- docs: skip')
 
 def shape(line):
     # paths differ between checkouts and runs: any absolute path is one token
     line = re.sub(r'(?<![\w.])/[\w.+-]+(?:/[\w.+-]*)*', '/P', line)
     line = re.sub(r'0x[0-9a-fA-F]+', '0x#', line)
-    line = re.sub(r'\b[0-9a-f]{7,}\b', '#', line)  # git hashes, build IDs
+    line = re.sub(r'\b[0-9a-f]{7,}(-dirty)?\b', '#', line)  # git hashes, build IDs
     line = re.sub(r'\d+(\.\d+)?', '#', line)
     line = re.sub(r'\*+', '*', line)
     line = re.sub(r'\bPID #|pid #', 'PID #', line)
@@ -105,6 +103,9 @@ def check_file(path, update):
     lines = open(os.path.join(ROOT, path)).read().split('\n')
     env = dict(os.environ)
     failures, ran, skipped, last_rc = checkout_paths(path, lines), 0, 0, 0
+    failures += ['%s:%d: a hidden skip marker: write \'*Not run by the docs check: REASON.*\' '
+                 'on the line before the block' % (path, i + 1)
+                 for i, line in enumerate(lines) if HIDDEN_SKIP.match(line)]
     edits = []
     for start, end, reason in blocks(lines):
         cmds = commands(lines, start, end)
@@ -114,13 +115,20 @@ def check_file(path, update):
             skipped += len(cmds)
             print('%s:%d: skipped (%s)' % (path, start + 1, reason))
             continue
-        for first, body, after, cmd in cmds:
+        for k, (first, body, after, cmd) in enumerate(cmds):
             ran += 1
             shown = lines[body:after]
             if cmd.strip() == 'echo $?':
                 got = [str(last_rc)]
             else:
                 last_rc, got = run(cmd, env)
+                # a status the page does not show must be success
+                shows_rc = k + 1 < len(cmds) and cmds[k + 1][3].strip() == 'echo $?'
+                if last_rc != 0 and not shows_rc and not update:
+                    failures.append('%s:%d: $ %s\n  exited %d, and the page does not show '
+                                    'its status (echo $?)\n  the run printed:\n%s' % (
+                                        path, first + 1, cmd.split('\n')[0], last_rc,
+                                        '\n'.join('    ' + g for g in got[-20:])))
             if update:
                 edits.append((body, after, got))
                 continue
@@ -155,8 +163,8 @@ def main():
         print('SKIPPED: tests/docs.py needs root (CI=true makes this fatal)')
         return 0
     update = '--update' in args
-    files = [a for a in args if a != '--update'] or [f for f in OWN
-                                                      if os.path.exists(os.path.join(ROOT, f))]
+    files = [a for a in args if a != '--update'] or ['README.md'] + sorted(
+        os.path.relpath(f, ROOT) for f in glob.glob(os.path.join(ROOT, 'docs', '*.md')))
     total = skipped = 0
     failures = []
     for f in files:
