@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """
-checks_selftest.py - checks that check-deps and check-writers can fail (make
+checks_selftest.py - checks that check-deps, check-writers and docs.py can fail (make
 check-selftest, run by make test).
 
 Copies the tree's C sources to a temporary folder and runs tests/deps.py and
@@ -14,7 +14,9 @@ the file.  The copy is a git repository with the clean files added and a
 file staged then deleted, so the violations are planted in files git does
 not track yet, as a new file is before `git add`; the last cases run again
 without git, through the checkers' find fallback.  Prints a line for each
-case that fails and a summary line; exits 1 if a case fails.
+case that fails and a summary line; exits 1 if a case fails.  docs.py runs
+on planted pages (a checkout's path, a mktemp -d path, a failing command
+whose status the page hides, a hidden skip marker) and must exit 1 naming it.
 """
 import os
 import shutil
@@ -73,6 +75,28 @@ CASES = [
 WITHOUT_GIT = ('an upward include', 'a JSON member written by hand')
 
 
+# (what, a docs page, what docs.py must print): docs.py runs a page's commands
+# as root, so these run where it can (make test runs as root)
+DOCS_CASES = [
+    ('a checkout\'s tools.conf path', '```\n$ echo /work/wt-x/tools.conf\n/work/wt-x/tools.conf\n```\n',
+     "quotes a development checkout's path"),
+    ('a mktemp -d directory', '```\n$ echo /tmp/tmp.AbC123/x\n/tmp/tmp.AbC123/x\n```\n',
+     "quotes a development checkout's path"),
+    ('a failing command whose status the page hides', '```\n$ false\n```\n',
+     'exited 1, and the page does not show its status'),
+    ('a hidden skip marker', '<!-- docs: skip because -->\n```\n$ true\n```\n',
+     'a hidden skip marker'),
+]
+
+
+def docs_cases(expect_docs):
+    if os.geteuid() != 0:
+        print('check-selftest: docs.py cases not run: they need root (make test runs as root)')
+        return
+    for what, page, text in DOCS_CASES:
+        expect_docs(what, page, text)
+
+
 def run(checker, root):
     p = subprocess.run([sys.executable, CHECKERS[checker], '--root', root],
                        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
@@ -120,6 +144,20 @@ def main():
             failed.append(f'{what} ({checker}.py): wanted {want}, got exit {rc}:\n'
                           + ''.join('    ' + line + '\n' for line in out.splitlines()[:5]))
 
+    def expect_docs(what, page, text):
+        nonlocal passed
+        with tempfile.NamedTemporaryFile('w', suffix='.md', prefix='ldlat-docs.') as fh:
+            fh.write(page)
+            fh.flush()
+            p = subprocess.run([sys.executable, os.path.join(HERE, 'docs.py'), fh.name],
+                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        if p.returncode == 1 and text in p.stdout:
+            passed += 1
+        else:
+            failed.append(f'{what} (docs.py): wanted exit 1 naming "{text}", got exit '
+                          f'{p.returncode}:\n' + ''.join(
+                              '    ' + line + '\n' for line in p.stdout.splitlines()[:5]))
+
     with tempfile.TemporaryDirectory(prefix='ldlat-checks.') as root:
         for f in sources(top):
             os.makedirs(os.path.join(root, os.path.dirname(f)), exist_ok=True)
@@ -149,6 +187,7 @@ def main():
             saved = plant(root, files)
             expect(what + ', without git', checker, root, 1, text)
             restore(root, saved)
+    docs_cases(expect_docs)
     for f in failed:
         print('check-selftest: ' + f, end='')
     print(f'check-selftest: {passed} passed, {len(failed)} failed')
