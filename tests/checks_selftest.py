@@ -17,6 +17,8 @@ without git, through the checkers' find fallback.  Prints a line for each
 case that fails and a summary line; exits 1 if a case fails.  docs.py runs
 on planted pages (a checkout's path, a mktemp -d path, a failing command
 whose status the page hides, a hidden skip marker) and must exit 1 naming it.
+mutants.py must refuse (exit 2) a run that can count nothing: --only naming a
+mutation the list does not hold, or only equivalent ones.
 """
 import os
 import shutil
@@ -188,6 +190,32 @@ def main():
             expect(what + ', without git', checker, root, 1, text)
             restore(root, saved)
     docs_cases(expect_docs)
+
+    # mutants.py: a run that can count nothing must not score (it once scored "0 of 0" 100%)
+    def expect_mutants(what, args, text, listing=None):
+        nonlocal passed
+        with tempfile.NamedTemporaryFile('w', suffix='.txt', prefix='ldlat-mutations.') as fh:
+            if listing is not None:
+                fh.write(listing)
+                fh.flush()
+                args = ['--list', fh.name] + args
+            p = subprocess.run([sys.executable, os.path.join(HERE, 'mutants', 'mutants.py')]
+                               + args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                               text=True, timeout=60)
+        if p.returncode == 2 and text in p.stdout:
+            passed += 1
+        else:
+            failed.append(f'{what} (mutants.py): wanted exit 2 naming "{text}", got exit '
+                          f'{p.returncode}:\n' + ''.join(
+                              '    ' + line + '\n' for line in p.stdout.splitlines()[:5]))
+    expect_mutants('--only a mutation the list does not hold', ['--only', 'no-such-mutation'],
+                   'no such mutation no-such-mutation')
+    expect_mutants('--only one known, one not', ['--only', 'tgid-loop-16th,no-such-mutation'],
+                   'no such mutation no-such-mutation')
+    expect_mutants('--only an equivalent mutation', ['--only', 'eq-only'], 'would count nothing',
+                   '== eq-only bpf/ldlat.h check_unit\nequivalent: planted by the selftest\n'
+                   '<<<\n\tfor (i = 0; i < LDLAT_MAX_TGIDS; i++) {\n===\n'
+                   '\tfor (i = 0; LDLAT_MAX_TGIDS > i; i++) {\n>>>\n')
     for f in failed:
         print('check-selftest: ' + f, end='')
     print(f'check-selftest: {passed} passed, {len(failed)} failed')

@@ -14,11 +14,12 @@ behaviour can tell them apart) are left out of the rate; a mutation that
 does not build (the compiler, not a test, refused it) is an error, like
 one out of date.
 
-Usage: mutants.py [--mutants all|N] [--seed S] [--only ID,...] [--lock FILE] [--keep]
+Usage: mutants.py [--mutants all|N] [--seed S] [--only ID,...] [--lock FILE] [--keep] [--list FILE]
   N: a random sample of N mutations (CI); the kill rate is of those run.
 Prints each mutant's fate and the kill rate; exit status 0 when the rate of
-the non-equivalent mutants run is at least --target percent (95) and no
-mutation is out of date, else 1.  Suites that need root run when this is
+the non-equivalent mutants run is at least --target percent (95), at least
+one was counted, and no mutation is out of date, else 1; 2 when --only names
+a mutation the list does not hold.  Suites that need root run when this is
 root (tests/run.sh): on a shared machine give --lock /tmp/ldlat-tests.lock,
 which each of those suites then holds while it runs (not the builds).
 """
@@ -116,8 +117,9 @@ def main():
     ap.add_argument('--keep', action='store_true', help='keep the scratch tree')
     ap.add_argument('--suite-timeout', type=int, default=900)
     ap.add_argument('--lock', default='', help='flock this file around suites that need root')
+    ap.add_argument('--list', default=LIST, help='the mutations (tests/mutants/mutations.txt)')
     args = ap.parse_args()
-    muts = parse_list(LIST)
+    muts = parse_list(args.list)
     ids = [m['id'] for m in muts]
     dup = {i for i in ids if ids.count(i) > 1}
     if dup:
@@ -133,8 +135,18 @@ def main():
     chosen = [m for m in muts if m['file'] and not any(s.startswith(m['id'] + ':')
                                                         for s in stale)]
     if args.only:
-        want = set(args.only.split(','))
+        want = set(x for x in args.only.split(',') if x)
+        unknown = sorted(want - set(ids))
+        if unknown or not want:
+            print('mutants: --only %s: no such mutation%s in %s' %
+                  (args.only, (' ' + ', '.join(unknown)) if unknown else '',
+                   args.list), file=sys.stderr)
+            return 2
         chosen = [m for m in chosen if m['id'] in want]
+        if not [m for m in chosen if not m['equivalent']]:
+            print('mutants: --only %s: each is marked equivalent (or out of date): a run '
+                  'would count nothing' % args.only, file=sys.stderr)
+            return 2
     elif args.mutants != 'all':
         seed = args.seed if args.seed is not None else int(time.time())
         rng = random.Random(seed)
@@ -226,7 +238,9 @@ def main():
     unbuilt = [r[0]['id'] for r in results if r[1].startswith('unbuilt')]
     counted = [r for r in results if not r[0]['equivalent'] and not r[1].startswith('unbuilt')]
     killed = [r for r in counted if r[1].startswith('killed')]
-    rate = 100.0 * len(killed) / len(counted) if counted else 100.0
+    # nothing counted (every mutant run equivalent or unbuilt, or none run) measures
+    # nothing: a rate of 0, never 100
+    rate = 100.0 * len(killed) / len(counted) if counted else 0.0
     for s in stale:
         print('mutants: ERROR: out of date: ' + s)
     for i in unbuilt:
@@ -240,7 +254,10 @@ def main():
              len(killed),
              len(counted), rate, args.target, '; survivors: ' + ', '.join(surv) if surv else '',
              '; %d out of date' % len(stale) if stale else ''))
-    return 0 if rate >= args.target and not stale and not unbuilt else 1
+    if not counted:
+        print('mutants: ERROR: no mutant was counted (none run, or each equivalent or '
+              'unbuilt): nothing measured')
+    return 0 if counted and rate >= args.target and not stale and not unbuilt else 1
 
 
 if __name__ == '__main__':
