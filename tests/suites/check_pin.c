@@ -473,7 +473,8 @@ END_TEST
 
 /*
  * No bpffs on /sys/fs/bpf (a mount namespace of the test's own, with it
- * unmounted): bad input leaves it unmounted; a foreground run mounts it and
+ * unmounted): bad input leaves it unmounted, an --unpin of a missing DIR is
+ * nothing to do (exit 0) and mounts nothing; a foreground run mounts it and
  * unmounts it at its end; a detached set keeps it mounted.
  */
 START_TEST(test_bpffs_mount)
@@ -488,6 +489,9 @@ START_TEST(test_bpffs_mount)
 		"while mountpoint -q /sys/fs/bpf; do umount /sys/fs/bpf || exit 3; done; "
 		"$H --source page-faults --pin $D -G ldlat-test-nosuch-%d; [ $? = 2 ] || exit 4; "
 		"mountpoint -q /sys/fs/bpf && exit 5; "
+		"$H --unpin $D 2>&1 | grep -q \"nothing is pinned in $D: nothing to do\" || "
+		"exit 11; "
+		"$H --unpin $D || exit 12; mountpoint -q /sys/fs/bpf && exit 13; "
 		"$H --source page-faults --pin $D -C 0 -d 0.1 >/dev/null || exit 6; "
 		"mountpoint -q /sys/fs/bpf && exit 7; "
 		"$H --source page-faults --pin $D -C 0 --detach || exit 8; "

@@ -842,12 +842,13 @@ int pinset__unpin(const char *arg, int *removed, struct err *err)
 	e = existing_ancestor(dir, anc, sizeof(anc));
 	if (e == -ENOTDIR)
 		return err__set(err, -EINVAL, "--unpin '%s': %s is not a directory", dir, anc);
+	/* no such directory: nothing pinned there, even under an unmounted /sys/fs/bpf */
+	if (!e && strcmp(anc, dir) && (on_bpffs(anc) || bpffs_missing(dir)))
+		return 0;
 	if (e || !on_bpffs(anc)) {
 		not_bpffs("--unpin", dir, anc, err);
 		return -EINVAL;
 	}
-	if (strcmp(anc, dir))
-		return 0; /* no such directory: nothing pinned there */
 	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (fd < 0) {
 		e = -errno;

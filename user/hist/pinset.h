@@ -110,7 +110,8 @@ void pinset__unlock_shown(struct pinset *p);
 
 /*
  * --unpin: removes the links first, then the program and the maps, meta
- * last.  An empty or missing directory is nothing to do (*removed = 0).
+ * last.  An empty or missing directory is nothing to do (*removed = 0),
+ * a missing one under /sys/fs/bpf even when no bpffs is mounted there.
  * Returns 0, -EINVAL (not on bpffs, not a set, in use by a running
  * ldlat-hist) with a sentence in err, touching nothing, or another -errno.
  */
