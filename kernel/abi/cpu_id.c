@@ -267,7 +267,7 @@ static int cpu_id__core_types_by_sysfs(struct cpu_id *id)
 
 int cpu_id__read(struct cpu_id *id, struct err *err)
 {
-	const char *env = getenv("LDLAT_CPU");
+	const char *env = secure_getenv("LDLAT_CPU");
 	struct err online_err = {};
 	struct cpumap online;
 	int e;

@@ -36,13 +36,41 @@ int muxint__path(const char *pmu, char *path, size_t len)
 	return sysfs__path(path, len, rel);
 }
 
+int muxint__pmu_of_path(const char *path, char *pmu, size_t len)
+{
+	static const char devices[] = "/bus/event_source/devices/";
+	static const char file[] = "/perf_event_mux_interval_ms";
+	const char *root = sysfs__root(), *name, *end;
+	size_t n = strlen(root);
+
+	if (strncmp(path, root, n) || strncmp(path + n, devices, sizeof(devices) - 1))
+		return -EINVAL;
+	name = path + n + sizeof(devices) - 1;
+	end = strchr(name, '/');
+	if (!end || strcmp(end, file) || end == name || (size_t)(end - name) >= len)
+		return -EINVAL;
+	/* one component, and not one that climbs out */
+	if ((end - name == 1 && name[0] == '.') || (end - name == 2 && !strncmp(name, "..", 2)))
+		return -EINVAL;
+	snprintf(pmu, len, "%.*s", (int)(end - name), name);
+	return 0;
+}
+
 int muxint__read_path(const char *path, int *ms)
 {
 	char buf[32];
-	int n = file__read(path, buf, sizeof(buf));
+	ssize_t n;
+	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
 
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, sizeof(buf) - 1);
 	if (n < 0)
-		return n;
+		n = -errno;
+	close(fd);
+	if (n < 0)
+		return (int)n;
+	buf[n] = '\0';
 	*ms = atoi(buf);
 	return 0;
 }
@@ -52,12 +80,13 @@ int muxint__write_path(const char *path, int ms)
 	char buf[32];
 	int fd, n, e = 0;
 
-	fd = open(path, O_WRONLY | O_CLOEXEC);
+	/* O_TRUNC: "4" over "1000" in a copy of sysfs leaves no "000" behind */
+	fd = open(path, O_WRONLY | O_TRUNC | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
 	n = snprintf(buf, sizeof(buf), "%d\n", ms);
 	if (write(fd, buf, n) != n)
-		e = -errno ? -errno : -EIO;
+		e = errno ? -errno : -EIO;
 	close(fd);
 	return e;
 }

@@ -26,7 +26,18 @@ struct muxint_saved {
 /* The file of the PMU's interval (under LDLAT_SYSFS). Returns 0 or -ENAMETOOLONG. */
 int muxint__path(const char *pmu, char *path, size_t len);
 
-/* The interval in that file, and a new one into it. Return 0 or -errno. */
+/*
+ * The PMU whose interval path is, when path is exactly
+ * ROOT/bus/event_source/devices/PMU/perf_event_mux_interval_ms with ROOT the
+ * sysfs root and PMU one component other than "." and "..".  Returns 0, or
+ * -EINVAL for any other path (a lock record must not send a write elsewhere).
+ */
+int muxint__pmu_of_path(const char *path, char *pmu, size_t len);
+
+/*
+ * The interval in that file, and a new one into it (truncated first).  The
+ * file itself is never a symbolic link: -ELOOP.  Return 0 or -errno.
+ */
 int muxint__read_path(const char *path, int *ms);
 int muxint__write_path(const char *path, int ms);
 

@@ -10,7 +10,7 @@
 
 const char *sysfs__root(void)
 {
-	const char *root = getenv("LDLAT_SYSFS");
+	const char *root = secure_getenv("LDLAT_SYSFS");
 
 	return root && *root ? root : "/sys";
 }
@@ -63,7 +63,7 @@ int sysfs__read(const char *rel, char *buf, size_t len)
 
 int procfs__read(const char *rel, char *buf, size_t len)
 {
-	const char *root = getenv("LDLAT_PROCFS");
+	const char *root = secure_getenv("LDLAT_PROCFS");
 	char path[4096];
 	int n = snprintf(path, sizeof(path), "%s/%s", root && *root ? root : "/proc", rel);
 

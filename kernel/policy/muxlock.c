@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "kernel/abi/flockholder.h"
+#include "kernel/abi/sysfs.h"
 #include "kernel/lib/notice.h"
 #include "kernel/policy/muxlock.h"
 
@@ -15,7 +16,7 @@
 
 const char *muxlock__path(void)
 {
-	const char *env = getenv("LDLAT_MUXLOCK");
+	const char *env = secure_getenv("LDLAT_MUXLOCK");
 
 	return env && *env ? env : MUXLOCK_PATH;
 }
@@ -98,8 +99,18 @@ static bool record__owner_alive(const struct record *r)
  * read what it set, then the record emptied.  Returns how many were put
  * back, -EBUSY when the owner lives, or -errno (the record stays).
  */
+static int refuse(struct err *err, const char *path, const char *what)
+{
+	err__msg(err,
+		 "%s names %s, %s (%s/bus/event_source/devices/PMU/perf_event_mux_interval_ms): "
+		 "nothing put back; ldlat-stat never writes such a record, remove %s",
+		 muxlock__path(), path, what, sysfs__root(), muxlock__path());
+	return err__input(err, -EINVAL);
+}
+
 static int recover_locked(int fd, char *recovered, size_t len, struct err *err)
 {
+	char pmu[256];
 	struct record r;
 	int i, cur, e, n = 0;
 
@@ -117,10 +128,20 @@ static int recover_locked(int fd, char *recovered, size_t len, struct err *err)
 			"interval (it holds %s) and puts its own value back at its end; wait "
 			"for it to end and try again, or drop --mux-interval",
 			r.pid, muxlock__path());
+	/*
+	 * The record is a file, and a forged one must not make root write
+	 * elsewhere: every path checked before anything is written.
+	 */
+	for (i = 0; i < r.n; i++)
+		if (muxint__pmu_of_path(r.pmu[i].path, pmu, sizeof(pmu)))
+			return refuse(err, r.pmu[i].path, "which is not a PMU's interval");
 	for (i = 0; i < r.n; i++) {
 		const char *path = r.pmu[i].path;
 
-		if (muxint__read_path(path, &cur))
+		e = muxint__read_path(path, &cur);
+		if (e == -ELOOP)
+			return refuse(err, path, "which is a symbolic link");
+		if (e)
 			continue; /* the PMU is gone: nothing to put back */
 		if (cur != r.pmu[i].set) {
 			if (recovered)

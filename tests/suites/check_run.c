@@ -1510,11 +1510,15 @@ START_TEST(test_sigkill_mux_interval)
 			 "-c",
 			 "cat $MUXFILE",
 			 NULL };
-	char *recover[] = { "env", muxlock_env, (char *)build_path("ldlat-stat"), "recover", NULL };
+	char sysfs_env[300];
+	char *recover[] = { "env",     sysfs_env, muxlock_env, (char *)build_path("ldlat-stat"),
+			    "recover", NULL };
 	FILE *f;
 
 	mux_fixture();
 	snprintf(env, sizeof(env), "LDLAT_SYSFS=%s", sysfs_root);
+	/* recover writes only under the sysfs root the record's paths are under */
+	snprintf(sysfs_env, sizeof(sysfs_env), "LDLAT_SYSFS=%s", sysfs_root);
 	snprintf(muxlock_env, sizeof(muxlock_env), "LDLAT_MUXLOCK=%s/muxlock", sysfs_root);
 	setenv("MUXFILE", mux_file, 1);
 

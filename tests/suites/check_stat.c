@@ -894,6 +894,144 @@ START_TEST(test_muxint_fixture)
 }
 END_TEST
 
+/* The file's bytes as they are (up to 255), for a comparison with what was written. */
+static const char *file_bytes(const char *path)
+{
+	static char buf[256];
+	ssize_t n;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	ck_assert_msg(fd >= 0, "%s: %s", path, strerror(errno));
+	n = read(fd, buf, sizeof(buf) - 1);
+	ck_assert_int_ge(n, 0);
+	buf[n] = '\0';
+	close(fd);
+	return buf;
+}
+
+/* A PID that is no process's now: a child of this test, reaped. */
+static int dead_pid(void)
+{
+	pid_t pid = fork();
+
+	ck_assert_int_ge(pid, 0);
+	if (!pid)
+		_exit(0);
+	ck_assert_int_eq(waitpid(pid, NULL, 0), pid);
+	return pid;
+}
+
+/*
+ * ldlat-stat recover writes only what the lock record names as
+ * ROOT/bus/event_source/devices/PMU/perf_event_mux_interval_ms: a forged
+ * record naming another file (outside the sysfs root, ".." as the PMU, a
+ * PMU of two components, a symbolic link as the file) is refused, exit 2
+ * naming the record, and the file is untouched.  A real one is put back
+ * whole: "4" over "1000" leaves no "000".
+ */
+static const char *const forged_paths[] = {
+	"%s/victim",
+	"%s/bus/event_source/devices/../perf_event_mux_interval_ms",
+	"%s/bus/event_source/devices/cpu/../cpu/perf_event_mux_interval_ms",
+	"%s/bus/event_source/devices/evil/perf_event_mux_interval_ms",
+	"%s/bus/event_source/devices/cpu/perf_event_mux_interval_ms/",
+	"%s/bus/event_source/devices/cpu/perf_event_mux_interval_ms", /* another sysfs root */
+};
+
+START_TEST(test_recover_forged_record)
+{
+	char lock[400], target[600], victim[400], *out, *err;
+	char *recover[] = { (char *)stat_tool(), "recover", NULL };
+	FILE *f;
+
+	mux_fixture();
+	snprintf(lock, sizeof(lock), "%s/muxlock", mux_root);
+	setenv("LDLAT_MUXLOCK", lock, 1);
+	/* the file a forged record aims at, holding what the record says was set */
+	snprintf(victim, sizeof(victim), "%s/victim", mux_root);
+	write_file(victim, "7\n");
+	ck_assert_int_eq(
+		sh(NULL, NULL,
+		   "cd %s/bus/event_source && cp %s perf_event_mux_interval_ms && "
+		   "mkdir devices/evil && ln -s %s devices/evil/perf_event_mux_interval_ms",
+		   mux_root, victim, victim),
+		0);
+	write_file(mux_file, "7\n");
+	if (_i == ARRAY_SIZE(forged_paths) - 1)
+		snprintf(target, sizeof(target), forged_paths[_i], "/tmp/ldlat-other-sysfs");
+	else
+		snprintf(target, sizeof(target), forged_paths[_i], mux_root);
+	f = fopen(lock, "w");
+	ck_assert_ptr_nonnull(f);
+	fprintf(f, "owner %d 12345\ninterval 4 7 %s\n", dead_pid(), target);
+	fclose(f);
+	ck_assert_int_eq(run(recover, 30, &out, &err), 2);
+	ck_assert_msg(strstr(err, lock) && strstr(err, target) && strstr(err, "nothing put back"),
+		      "%s", err);
+	free(out);
+	free(err);
+	ck_assert_str_eq(file_bytes(victim), "7\n");
+	ck_assert_str_eq(file_bytes(mux_file), "7\n");
+	snprintf(target, sizeof(target), "%s/bus/event_source/perf_event_mux_interval_ms",
+		 mux_root);
+	ck_assert_str_eq(file_bytes(target), "7\n");
+	/* the record stays, for root to look at */
+	ck_assert_msg(strstr(file_bytes(lock), "interval 4 7 "), "%s", file_bytes(lock));
+
+	/* a real record, and a value longer than the one put back */
+	write_file(mux_file, "1000\n");
+	f = fopen(lock, "w");
+	ck_assert_ptr_nonnull(f);
+	fprintf(f, "owner %d 12345\ninterval 4 1000 %s\n", dead_pid(), mux_file);
+	fclose(f);
+	ck_assert_int_eq(run(recover, 30, &out, &err), 0);
+	ck_assert_msg(strstr(out, "back to 4 (PID "), "%s", out);
+	free(out);
+	free(err);
+	ck_assert_str_eq(file_bytes(mux_file), "4\n");
+	ck_assert_str_eq(file_bytes(lock), "");
+	unsetenv("LDLAT_MUXLOCK");
+	mux_fixture_remove();
+}
+END_TEST
+
+/*
+ * The environment a tool reads (LDLAT_MUXLOCK, LDLAT_SYSFS, LDLAT_CPU ...)
+ * goes through secure_getenv: a copy of ldlat-stat given a capability
+ * (setcap: the kernel marks its run AT_SECURE) run by another user ignores
+ * LDLAT_MUXLOCK, while the same copy without it follows it.
+ */
+START_TEST(test_secure_environment)
+{
+	char *out, *err;
+	const char *copy;
+	char dir[300];
+
+	if (!need_root("setcap and setpriv"))
+		return;
+	copy = reachable_copy(stat_tool());
+	snprintf(dir, sizeof(dir), "%s", copy);
+	*strrchr(dir, '/') = '\0';
+	/* a directory as the lock file: the run that follows LDLAT_MUXLOCK cannot open it */
+	ck_assert_int_eq(sh(NULL, NULL, "mkdir -p %s/lockdir", dir), 0);
+#define AS_NOBODY "setpriv --reuid=65534 --regid=65534 --clear-groups "
+	ck_assert_int_eq(
+		sh(&out, &err, "LDLAT_MUXLOCK=%s/lockdir " AS_NOBODY "%s recover", dir, copy), 1);
+	ck_assert_msg(strstr(err, "lockdir: Is a directory"), "%s", err);
+	free(out);
+	free(err);
+	ck_assert_int_eq(sh(NULL, NULL, "setcap cap_perfmon+ep %s", copy), 0);
+	sh(&out, &err, "LDLAT_MUXLOCK=%s/lockdir " AS_NOBODY "%s recover", dir, copy);
+	ck_assert_msg(!strstr(out, "lockdir") && !strstr(err, "lockdir"), "%s%s", out, err);
+	ck_assert_msg(strstr(out, "nothing to recover") || strstr(err, MUXLOCK_PATH), "%s%s", out,
+		      err);
+	free(out);
+	free(err);
+	ck_assert_int_eq(sh(NULL, NULL, "setcap -r %s && rmdir %s/lockdir", copy, dir), 0);
+#undef AS_NOBODY
+}
+END_TEST
+
 /* ---- the tool: bad input and --plan (no root needed) ---------------------- */
 
 static const struct {
@@ -1848,6 +1986,7 @@ int main(void)
 	tcase_add_test(tc, test_scaling_error);
 	tcase_add_test(tc, test_render_scaled);
 	tcase_add_test(tc, test_muxint_fixture);
+	tcase_add_loop_test(tc, test_recover_forged_record, 0, ARRAY_SIZE(forged_paths));
 	tcase_add_loop_test(tc, test_usage_errors, 0, ARRAY_SIZE(usage_errors));
 	suite_add_tcase(s, tc);
 
@@ -1858,6 +1997,7 @@ int main(void)
 	tcase_add_loop_test(tc, test_cgroup_cpus, 0, 2);
 	tcase_add_test(tc, test_no_pmu);
 	tcase_add_test(tc, test_mux_interval_restored);
+	tcase_add_test(tc, test_secure_environment);
 	tcase_add_test(tc, test_per_group);
 	tcase_add_test(tc, test_per_group_interrupted);
 	tcase_add_test(tc, test_unprivileged);

@@ -26,7 +26,7 @@ static void facts__identity(struct counter_facts *f, const struct cpu_id *id)
 	snprintf(f->ident_src, sizeof(f->ident_src), "%s, %s", id->id,
 		 id->overridden ? "LDLAT_CPU" : "CPUID");
 	/* a fixture tree stands for another machine than the one CPUID describes */
-	if (!getenv("LDLAT_SYSFS") && !cpu_id__perfmon(id, &gp, &fixed)) {
+	if (!secure_getenv("LDLAT_SYSFS") && !cpu_id__perfmon(id, &gp, &fixed)) {
 		f->cpuid_gp = gp;
 		f->cpuid_fixed = fixed;
 	}

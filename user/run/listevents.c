@@ -121,7 +121,7 @@ int list_events(FILE *out, struct cli *cli, const char *tool)
 	}
 	fprintf(out, "tools.conf     %s\n", table.path);
 	fprintf(out, "sysfs          %s%s\n", sysfs__root(),
-		getenv("LDLAT_SYSFS") && *getenv("LDLAT_SYSFS") ? " (LDLAT_SYSFS)" : "");
+		strcmp(sysfs__root(), "/sys") ? " (LDLAT_SYSFS)" : "");
 	cpu__print(out, &src.cpu);
 	if (cli->verbose) {
 		char why[512];

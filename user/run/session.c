@@ -97,7 +97,7 @@ enum session_path session__read_path(char *why, size_t len)
 	struct session_facts f;
 
 	session__probe(&f);
-	return session__path_for(&f, getenv("LDLAT_FORCE_ADDR_ONLY"), why, len);
+	return session__path_for(&f, secure_getenv("LDLAT_FORCE_ADDR_ONLY"), why, len);
 }
 
 const char *session__path_name(enum session_path p)

@@ -47,7 +47,7 @@ static int toolsconf__load_named(struct evtable *t, const char *path, const char
 int toolsconf__load(struct evtable *t, const char *explicit, const char *exe, struct err *err)
 {
 	char paths[8][4096];
-	const char *env = getenv("LDLAT_CONFIG");
+	const char *env = secure_getenv("LDLAT_CONFIG");
 	int i, n;
 
 	if (explicit)

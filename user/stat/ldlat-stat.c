@@ -197,8 +197,10 @@ static const struct argp recover_argp = {
 	.parser = recover_parse,
 	.doc = "Puts back what a run killed before its end (SIGKILL) left changed: the PMUs' "
 	       "perf_event_mux_interval_ms, as " MUXLOCK_PATH " records it, where it still reads "
-	       "what that run set.  Every ldlat-stat run as root does the same at its start; "
-	       "this does it alone, and says what it did.",
+	       "what that run set.  It writes only a PMU's file under the sysfs root "
+	       "(/sys/bus/event_source/devices/PMU/perf_event_mux_interval_ms, not a symbolic "
+	       "link): a record naming anything else is refused, exit status 2.  Every ldlat-stat "
+	       "run as root does the same at its start; this does it alone, and says what it did.",
 };
 
 /* Each mode's options, as children; their inputs in stat_args, in the same order. */

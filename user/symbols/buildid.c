@@ -24,7 +24,7 @@ void buildid__hex(const unsigned char *id, int len, char *out, size_t outlen)
 /* perf's: $PERF_BUILDID_DIR, else $HOME/.debug. */
 static const char *cache_dir(char *buf, size_t len)
 {
-	const char *d = getenv("PERF_BUILDID_DIR"), *home = getenv("HOME");
+	const char *d = secure_getenv("PERF_BUILDID_DIR"), *home = secure_getenv("HOME");
 
 	if (d && *d)
 		return d;
