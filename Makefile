@@ -242,11 +242,13 @@ $(BUILD)/bpf/c2c.skel.h: $(BUILD)/bpf/c2c.bpf.o
 
 # issue 13: hwcheck
 # The hardware self-check: on a machine with a load-latency PMU, the pointer
-# chase under ldlat-hist and under perf mem record, class by class (shares,
+# chase under ldlat-hist and under perf mem record (perf mem report and perf
+# script read it), class by class (shares,
 # p50, p90), a verdict table and build/hwcheck-report.txt to attach to a bug;
 # without one, a line saying so (tests/hwcheck.py, docs/hardware.md).
 # HWCHECK_ARGS='--keep DIR' keeps perf's recording, '--seconds S' sets the chase's
-# length.  check-hwcheck tests the comparison on recorded inputs, no PMU needed.
+# length.  check-hwcheck compares the Skylake-SP recording both ways and tests
+# the comparison on recorded inputs, no PMU needed.
 hwcheck: tests
 	python3 tests/hwcheck.py $(HWCHECK_ARGS)
 

@@ -7,19 +7,26 @@ machine's load-latency PMU, see what perf sees?
       On a machine with a load-latency event, runs the bundled pointer chase
       (build/ldlat-workload --chase: L1-, L2-, L3- and DRAM-sized buffers)
       twice: under ldlat-hist (live, the BPF program) and under
-      perf mem -t load record.  perf's recording is read back by ldlat-hist --input
-      (the same classifier; the offline reader is tested against
-      perf script elsewhere) and perf mem report prints its own view for the
-      report.  Compares each class's share of the samples and its p50 and
-      p90 latency, prints a verdict table, and writes a report file
-      (default build/hwcheck-report.txt) to attach to a bug.  Exit 0 when
-      every class agrees, 1 when one differs.  Without a load-latency event:
-      one line saying so, exit 0.
+      perf mem -t load record.  The perf side is perf's own: the samples per
+      memory level and snoop as perf mem report counts them, and each
+      sample's latency as perf script prints it, each level of perf's words
+      taken as the ldlat class(es) it names (perf_level_classes).  Compares each
+      class's share of the samples and its p50 and p90 latency, prints a
+      verdict table, and writes a report file (default
+      build/hwcheck-report.txt) to attach to a bug.  Exit 0 when every class
+      agrees, 1 when one differs.  Without a load-latency event: one line
+      saying so, exit 0.
+
+  hwcheck.py --recording FILE [--report FILE]
+      One perf.data file both ways: ldlat-hist --input FILE against perf's
+      own reading of FILE (perf mem report, perf script).  The samples are
+      the same, so the counts must be equal class by class and latency
+      bucket by latency bucket.  Used by the tests on a recording of real
+      hardware (tests/fixtures/recordings).
 
   hwcheck.py --compare LIVE.json PERF.json [--report FILE]
       Only the comparison, of two 'ldlat-hist --by class --format json'
-      outputs (LIVE: ldlat-hist's own run; PERF: perf's recording).  Used by
-      the tests on recorded inputs.
+      outputs.  Used by the tests of the comparison itself.
 
 Agreement, per class: the shares differ by at most 3 standard errors of the
 difference (two binomial proportions) plus 2 points; a class with
@@ -38,6 +45,7 @@ import json
 import math
 import os
 import platform
+import re
 import shutil
 import subprocess
 import sys
@@ -107,10 +115,211 @@ def latency_ok(a, b):
 
 NONE = (0, None, None, None, [])
 
+# perf's words for a level (perf mem report's "Memory access", perf script's
+# LVL; perf 6.1 prints the legacy and the level-number names joined by " or ",
+# newer perf the level number's alone) and the ldlat classes each names,
+# first match wins: a remote source by its distance where perf names it,
+# HITM by the snoop, then the level.  A level not here is a row of its own
+# that no ldlat class can match.
+REMOTE_LEVELS = (('Remote Cache (1 hop)', ('remote-cache-1hop',)),
+                 ('Remote Cache (2 hops)', ('remote-cache-2hop',)),
+                 ('Remote RAM (1 hop)', ('remote-ram-1hop',)),
+                 ('Remote RAM (2 hops)', ('remote-ram-2hop',)),
+                 ('RAM', ('remote-ram', 'remote-ram-1hop', 'remote-ram-2hop',
+                          'remote-ram-3hop')),
+                 ('L3', ('remote-cache', 'remote-cache-1hop', 'remote-cache-2hop',
+                         'remote-cache-3hop', 'remote-ram-1hop')),
+                 ('Any cache', ('remote-cache', 'remote-cache-1hop', 'remote-cache-2hop',
+                                'remote-cache-3hop')))
+LOCAL_LEVELS = (('L1', 'l1'), ('LFB/MAB', 'lfb'), ('L2', 'l2'), ('L3', 'l3'), ('L4', 'l4'),
+                ('Local RAM', 'local-ram'), ('RAM', 'local-ram'), ('PMEM', 'pmem'),
+                ('CXL', 'cxl'), ('I/O', 'io'), ('Uncached', 'uncached'),
+                ('Any cache', 'any-cache'), ('MSC', 'msc'))
+
+
+def perf_level_classes(level, snoop):
+    """The ldlat classes perf's level and snoop words name, or None."""
+    level = level.strip()
+    remote = level.startswith('Remote ')
+    if remote:
+        level = level[len('Remote '):]
+    outcome = level.rsplit(' ', 1)[-1]
+    if outcome in ('hit', 'miss'):
+        level = level[:-len(outcome) - 1]
+    alts = set(level.split(' or '))
+    snoops = set(snoop.strip().split(' or '))
+    if outcome == 'miss':
+        return ('miss',) if not remote else None
+    if outcome != 'hit':
+        return None
+    if remote:
+        if 'HitM' in snoops:
+            return ('remote-hitm',)
+        for name, cls in REMOTE_LEVELS:
+            if name in alts:
+                return cls
+        return None
+    if 'HitM' in snoops:
+        return ('local-hitm',)
+    for name, cls in LOCAL_LEVELS:
+        if name in alts:
+            return (cls,)
+    return None
+
+
+def run_perf(argv, what):
+    r = run(argv)
+    if r.returncode:
+        sys.exit('hwcheck: %s failed (exit %d): %s' % (what, r.returncode, r.stderr.strip()))
+    return r.stdout
+
+
+def perf_view(data):
+    """
+    perf's own reading of a recording: {(level, snoop): count} as perf mem
+    report counts the samples, {(level, snoop): [latency, ...]} as perf
+    script prints them (the two must agree), and perf mem report's text.
+    """
+    text = run_perf(['perf', 'mem', 'report', '-i', data, '--stdio', '--sort', 'mem,snoop',
+                     '-x', ';'], 'perf mem report')
+    counts = {}
+    for line in text.splitlines():
+        if line.startswith('#') or line.count(';') != 3:
+            continue
+        _, n, level, snoop = (f.strip() for f in line.split(';'))
+        counts[(level, snoop)] = counts.get((level, snoop), 0) + int(n)
+    lat = {}
+    for line in run_perf(['perf', 'script', '-i', data, '-F', 'data_src,weight'],
+                         'perf script').splitlines():
+        m = re.search(r'\|LVL (.*?)\|SNP (.*?)\|.*\s(\d+)\s*$', line)
+        if m:
+            lat.setdefault((m.group(1).strip(), m.group(2).strip()), []).append(
+                int(m.group(3)))
+    if {k: len(v) for k, v in lat.items()} != counts:
+        sys.exit('hwcheck: perf mem report and perf script disagree on %s:\n%s\n%s' %
+                 (data, counts, {k: len(v) for k, v in lat.items()}))
+    return counts, lat, text
+
+
+def nearest_rank(values, q):
+    v = sorted(values)
+    return v[max(0, math.ceil(q * len(v)) - 1)]
+
+
+def groups_of(perf_keys, live_classes):
+    """
+    Rows to compare: each a set of ldlat classes, those perf's words name
+    (merged where two levels name a class in common) and, alone, each live
+    class perf named none of; and each of perf's (level, snoop) keys' row.
+    """
+    rows = []
+    for key in perf_keys:
+        cls = perf_level_classes(*key)
+        rows.append(set(cls) if cls else {'perf: %s / %s' % key})
+    merged = True
+    while merged:
+        merged = False
+        for i in range(len(rows)):
+            for j in range(i + 1, len(rows)):
+                if rows[i] & rows[j]:
+                    rows[i] |= rows.pop(j)
+                    merged = True
+                    break
+            if merged:
+                break
+    for c in live_classes:
+        if not any(c in r for r in rows):
+            rows.append({c})
+    token = {}
+    for r in rows:
+        for c in r:
+            token[c] = '+'.join(sorted(r))
+    return token
+
+
+def grouped(lc, token):
+    """ldlat's classes summed into the rows token names."""
+    out = {}
+    for c, (n, p50, p90, name, buckets) in lc.items():
+        t = token.get(c, c)
+        if t not in out:
+            out[t] = [0, p50, p90, name, []]
+        else:  # several classes in one row: percentiles from the summed buckets
+            out[t][1] = out[t][2] = None
+        out[t][0] += n
+        out[t][4] = merge_buckets(out[t][4], buckets)
+    for t, v in out.items():
+        if v[1] is None and v[0]:
+            v[1], v[2] = bucket_quantile(v[4], 0.5), bucket_quantile(v[4], 0.9)
+    return {t: tuple(v) for t, v in out.items()}
+
+
+def merge_buckets(a, b):
+    by = {}
+    for x in a + b:
+        k = (x['low'], x['high'])
+        by[k] = by.get(k, 0) + x['count']
+    return [{'low': k[0], 'high': k[1], 'count': n} for k, n in sorted(by.items())]
+
+
+def bucket_quantile(buckets, q):
+    total = sum(b['count'] for b in buckets)
+    seen = 0
+    for b in buckets:
+        seen += b['count']
+        if seen >= q * total:
+            return b['low'] if b['high'] is None else (b['low'] + b['high']) / 2
+    return None
+
+
+def perf_classes(lat, token):
+    """perf's samples as rows: {row: (count, p50, p90, perf's words, exact buckets)}."""
+    acc = {}
+    for key, values in lat.items():
+        cls = perf_level_classes(*key)
+        t = token[cls[0]] if cls else token['perf: %s / %s' % key]
+        acc.setdefault(t, ([], '%s / %s' % key))[0].extend(values)
+    out = {}
+    for t, (values, words) in acc.items():
+        buckets = [{'low': v, 'high': v, 'count': values.count(v)} for v in sorted(set(values))]
+        out[t] = (len(values), nearest_rank(values, 0.5), nearest_rank(values, 0.9), words,
+                  buckets)
+    return out
+
+
+def perf_side(live_doc, data):
+    """ldlat's classes and perf's view of data as the same rows, and perf mem report's text."""
+    counts, lat, text = perf_view(data)
+    lc = classes(live_doc)
+    token = groups_of(list(counts), lc)
+    return grouped(lc, token), perf_classes(lat, token), text
+
+
+def compare_exact(lc, pc):
+    """One recording both ways: the differences of count, row by row and bucket by bucket."""
+    bad = []
+    for t in sorted(set(lc) | set(pc)):
+        ln, pn = lc.get(t, NONE)[0], pc.get(t, NONE)[0]
+        if ln != pn:
+            bad.append('%s: ldlat %d samples, perf %d' % (t, ln, pn))
+            continue
+        weights = [b['low'] for b in pc.get(t, NONE)[4] for _ in range(b['count'])]
+        for b in lc.get(t, NONE)[4]:
+            hi = b['high'] if b['high'] is not None else float('inf')
+            n = sum(1 for w in weights if b['low'] <= w <= hi)
+            if n != b['count']:
+                bad.append('%s: ldlat %d samples at %s-%s cycles, perf %d' %
+                           (t, b['count'], b['low'], b['high'], n))
+    return bad
+
+
+def as_classes(x):
+    return classes(x) if 'histograms' in x else x
+
 
 def compare(live, perf):
     """Rows (token, name, live n, share, p50, p90, perf n, share, p50, p90, verdict), and PASS."""
-    lc, pc = classes(live), classes(perf)
+    lc, pc = as_classes(live), as_classes(perf)
     lt = sum(v[0] for v in lc.values())
     pt = sum(v[0] for v in pc.values())
     rows, ok = [], lt > 0 and pt > 0
@@ -211,6 +420,21 @@ def main_compare(a):
     return 0 if ok else 1
 
 
+def main_recording(a):
+    live, live_text = hist_json(['--input', a.recording], 'ldlat-hist --input')
+    lc, pc, report = perf_side(live, a.recording)
+    rows, ok = compare(lc, pc)
+    bad = compare_exact(lc, pc)
+    rows = [r[:-1] + ('COUNT DIFFERS',) if any(b.startswith(r[0] + ':') for b in bad) else r
+            for r in rows]
+    text = table(rows, ok and not bad) + ''.join('DIFFERS: %s\n' % b for b in bad)
+    sys.stdout.write(text)
+    if a.report:
+        write_report(a.report, [('verdict', text), ('ldlat-hist --input (JSON)', live_text),
+                                ('perf mem report --sort mem,snoop', report)])
+    return 0 if ok and not bad else 1
+
+
 def main_hw(a):
     for path in (HIST, WORKLOAD):
         if not os.access(path, os.X_OK):
@@ -234,17 +458,15 @@ def main_hw(a):
     if r.returncode:
         sys.exit('hwcheck: perf mem record failed (exit %d): %s' % (r.returncode,
                                                                      r.stderr.strip()))
-    perf, perf_text = hist_json(['--input', data], 'ldlat-hist --input on perf\'s recording')
-    report = run(['perf', 'mem', 'report', '-i', data, '--stdio', '--sort', 'mem'])
-    rows, ok = compare(live, perf)
+    lc, pc, report = perf_side(live, data)
+    rows, ok = compare(lc, pc)
     text = table(rows, ok)
     sys.stdout.write(text)
     write_report(a.report, [('machine', '\n'.join(machine_facts())),
                             ('event', run([HIST, '--list-events']).stdout),
                             ('verdict', text),
                             ('ldlat-hist live (JSON)', live_text),
-                            ('perf mem record, read by ldlat-hist --input (JSON)', perf_text),
-                            ('perf mem report --sort mem', report.stdout + report.stderr)])
+                            ('perf mem report --sort mem,snoop', report)])
     if not a.keep:
         shutil.rmtree(work, ignore_errors=True)
     return 0 if ok else 1
@@ -253,12 +475,15 @@ def main_hw(a):
 def main():
     p = argparse.ArgumentParser(description=__doc__.split('\n\n')[0])
     p.add_argument('--compare', nargs=2, metavar=('LIVE.json', 'PERF.json'))
+    p.add_argument('--recording', metavar='FILE')
     p.add_argument('--report', default=None)
     p.add_argument('--seconds', type=float, default=4.0)
     p.add_argument('--keep', metavar='DIR', help='keep perf.data in DIR')
     a = p.parse_args()
     if a.compare:
         return main_compare(a)
+    if a.recording:
+        return main_recording(a)
     if not a.report:
         a.report = os.path.join(BUILD, 'hwcheck-report.txt')
     return main_hw(a)
