@@ -2,8 +2,9 @@
 /*
  * check_c2c - ldlat-c2c --input on perf.data files written by perfwrite with
  * load and store samples (mem-loads and mem-stores, Intel's data sources,
- * HITM local and remote): the HITM, load and store counts of every line of
- * the Shared Data Cache Line Table equal perf c2c report's on the same file;
+ * HITM local and remote): every column of every line of the Shared Data
+ * Cache Line Table equals perf c2c report's on the same file, or differs by
+ * the loads perf 6.1 counts twice, as docs/c2c.md states column by column;
  * false and true sharing rank first with their offsets and threads; a line
  * of one thread without HITM is not in the table; private lines of two
  * processes at one virtual address stay apart, and a MAP_SHARED mapping's
@@ -44,27 +45,71 @@ static void write_c2c(const char *path, int nrandom)
 	ck_assert_int_eq(pw_write_c2c(path, nrandom), 0);
 }
 
-/* A row of a Shared Data Cache Line Table: what both tools must agree on. */
+/*
+ * A row of a Shared Data Cache Line Table: its address, Hitm% as printed,
+ * and its counts, each column by perf's name (perf 6.1's order; ours names
+ * them as the comments say).
+ */
+enum col {
+	C_HITM,	       /* Tot Hitm Total; ours Hitm */
+	C_LCL_HITM,    /* Load Hitm LclHitm; ours LclHitm */
+	C_RMT_HITM,    /* Load Hitm RmtHitm; ours RmtHitm */
+	C_RECORDS,     /* Total records; ours Records */
+	C_LOADS,       /* Total Loads; ours Loads */
+	C_STORES,      /* Total Stores; ours Stores */
+	C_ST_L1HIT,    /* Stores L1Hit; ours StL1Hit */
+	C_ST_L1MISS,   /* Stores L1Miss; ours StL1Miss */
+	C_ST_NA,       /* Stores N/A; ours StN/A */
+	C_FB,	       /* Core Load Hit FB; ours FB */
+	C_L1,	       /* Core Load Hit L1; ours L1 */
+	C_L2,	       /* Core Load Hit L2; ours L2 */
+	C_LLC_HIT,     /* LLC Load Hit LclHit; ours LLC */
+	C_LLC_HITM,    /* LLC Load Hit LclHitm; ours LclHitm again */
+	C_RMT_HIT,     /* RMT Load Hit RmtHit; ours RmtHit */
+	C_RMT_LD_HITM, /* RMT Load Hit RmtHitm; ours RmtHitm again */
+	C_LCL_DRAM,    /* Load Dram Lcl; ours LclDram */
+	C_RMT_DRAM,    /* Load Dram Rmt; ours RmtDram */
+	C_PEER,	       /* ours Peer (perf 6.1 has no column) */
+	NCOLS
+};
+
+static const char *const col_name[NCOLS] = {
+	"Hitm",	     "LclHitm",	    "RmtHitm",	"records",  "Loads", "Stores", "St L1Hit",
+	"St L1Miss", "St N/A",	    "FB",	"L1",	    "L2",    "LclHit", "LLC LclHitm",
+	"RmtHit",    "RMT RmtHitm", "Dram Lcl", "Dram Rmt", "Peer",
+};
+
+/* each column's word in a row of perf's table and of ours (-1: none) */
+static const int perf_word[NCOLS] = { 5,  6,  7,  8,  9,  10, 11, 12, 13, 14,
+				      15, 16, 17, 18, 19, 20, 21, 22, -1 };
+static const int ours_word[NCOLS] = { 4,  5,  6,  7, 8,	 9, 10, 11, 12, 13,
+				      14, 15, 16, 5, 18, 6, 19, 20, 17 };
+
 struct row {
-	unsigned long long addr, hitm, lcl, rmt, records, loads, stores, rmt_hit;
+	unsigned long long addr;
+	char share[16]; /* Hitm% */
+	unsigned long long c[NCOLS];
 };
 
 static int row_cmp(const void *a, const void *b)
 {
-	return memcmp(a, b, sizeof(struct row));
+	const struct row *x = a, *y = b;
+
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	return x->c[C_HITM] < y->c[C_HITM] ? -1 : x->c[C_HITM] > y->c[C_HITM];
 }
 
 /*
  * The rows of the table after the line holding 'title', up to the first
- * empty line: the address is word addr_at, the seven counts from word
- * hitm_at on, but for the percent (perf: Tot Hitm; ours: Hitm%) before them;
- * the loads that hit a remote cache (RmtHit) at word rmt_hit_at.
+ * empty line: the address is word 1, Hitm% word share_at, the counts at
+ * the words 'word' names.
  */
-static int table_rows(char *text, const char *title, int addr_at, int hitm_at, int rmt_hit_at,
+static int table_rows(char *text, const char *title, int share_at, const int *word,
 		      struct row *rows, int max)
 {
 	char *p = strstr(text, title), *line, *save = NULL;
-	int n = 0;
+	int n = 0, c;
 
 	ck_assert_msg(p, "no '%s' in:\n%s", title, text);
 	p = strchr(p, '\n');
@@ -78,16 +123,12 @@ static int table_rows(char *text, const char *title, int addr_at, int hitm_at, i
 			break;
 		for (tok = strtok_r(line, " ", &s2); tok && nw < 32; tok = strtok_r(NULL, " ", &s2))
 			w[nw++] = tok;
-		ck_assert_int_gt(nw, rmt_hit_at);
+		ck_assert_int_gt(nw, 22);
 		ck_assert_int_lt(n, max);
-		rows[n].addr = strtoull(w[addr_at], NULL, 16);
-		rows[n].hitm = strtoull(w[hitm_at], NULL, 10);
-		rows[n].lcl = strtoull(w[hitm_at + 1], NULL, 10);
-		rows[n].rmt = strtoull(w[hitm_at + 2], NULL, 10);
-		rows[n].records = strtoull(w[hitm_at + 3], NULL, 10);
-		rows[n].loads = strtoull(w[hitm_at + 4], NULL, 10);
-		rows[n].stores = strtoull(w[hitm_at + 5], NULL, 10);
-		rows[n].rmt_hit = strtoull(w[rmt_hit_at], NULL, 10);
+		rows[n].addr = strtoull(w[1], NULL, 16);
+		snprintf(rows[n].share, sizeof(rows[n].share), "%s", w[share_at]);
+		for (c = 0; c < NCOLS; c++)
+			rows[n].c[c] = word[c] < 0 ? 0 : strtoull(w[word[c]], NULL, 10);
 		n++;
 	}
 	qsort(rows, n, sizeof(*rows), row_cmp);
@@ -95,8 +136,54 @@ static int table_rows(char *text, const char *title, int addr_at, int hitm_at, i
 }
 
 /*
- * Every line's HITM (total, local, remote), records, loads and stores in the
- * table equal perf c2c report's; the same lines are in both.
+ * perf's own decoding of each load (perf script): per 64-byte line, the
+ * loads from remote DRAM with a snoop hit whose data source has the remote
+ * bit and no hop count.  Such a source's level perf prints "Remote ..." with
+ * no hop words; the test's files have no hop counts at all.
+ */
+static int mrem_dram_hits(const char *path, unsigned long long *line, unsigned long long *n,
+			  int max)
+{
+	char *out, *l, *save = NULL;
+	int nl = 0, i;
+
+	ck_assert_int_eq(sh(&out, NULL, "perf script -i %s -F addr,data_src 2>/dev/null", path), 0);
+	for (l = strtok_r(out, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
+		unsigned long long a = strtoull(l, NULL, 16) & ~63ull;
+
+		ck_assert_msg(!strstr(l, "same node") && !strstr(l, "same socket") &&
+				      !strstr(l, "same board"),
+			      "a hop count: %s", l);
+		if (!strstr(l, "|OP LOAD|LVL Remote") || !strstr(l, "Remote RAM") ||
+		    !strstr(l, "|SNP Hit|"))
+			continue;
+		for (i = 0; i < nl && line[i] != a; i++)
+			;
+		if (i == nl) {
+			ck_assert_int_lt(nl, max);
+			line[nl] = a;
+			n[nl++] = 0;
+		}
+		n[i]++;
+	}
+	free(out);
+	return nl;
+}
+
+/*
+ * Every line of perf c2c report's Shared Data Cache Line Table is in ours,
+ * and each of its columns has perf's count but where perf 6.1 counts a
+ * load twice (docs/c2c.md): a load whose data source says remote with no
+ * hop count (c2c_decode_stats' mrem) is remote DRAM as well when it is a
+ * remote cache hit or HITM, and a remote cache hit (RmtHit) as well when it
+ * is remote DRAM with a snoop hit; its Total records and Total Loads count
+ * each time.  ldlat-c2c counts each load once, by its class.  So, column by
+ * column: perf's Rmt DRAM is ours plus our RmtHit and RmtHitm; perf's RmtHit
+ * is ours plus the remote DRAM snoop hits perf script shows on that line;
+ * perf's records and loads are ours plus the three.  Node is not compared
+ * (perf 6.1 prints N/A: the file has no memory topology header), nor PA cnt
+ * (ldlat-c2c has no physical addresses); Peer has no perf column, and the
+ * file no peer-cache source (perf 6.1 would count one in LclHit).
  */
 START_TEST(test_vs_perf_c2c)
 {
@@ -107,46 +194,49 @@ START_TEST(test_vs_perf_c2c)
 		(char *)build_path("ldlat-c2c"), "--input", (char *)path, "-n", "0", NULL
 	};
 	char *ptext, *perr, *otext, *oerr;
-	struct row pr[256], orow[256];
-	int np, no, i;
+	static struct row pr[256], orow[256];
+	static unsigned long long mline[256], mcount[256];
+	unsigned long long want[NCOLS], twice = 0;
+	int np, no, nm, i, j, c;
 
 	write_c2c(path, _i ? 3000 : 0);
 	ck_assert_msg(run(perf_argv, 300, &ptext, &perr) == 0, "perf c2c report: %s", perr);
 	run_expect(ours_argv, 0, &otext, &oerr);
-	/* perf: Index Address Node PA-cnt Hitm% Total Lcl Rmt records loads stores ... RmtHit */
-	np = table_rows(ptext, "Shared Data Cache Line Table", 1, 5, 19, pr, 256);
-	/* ours: # Address Node Hitm% Hitm Lcl Rmt Records Loads Stores ... RmtHit */
-	no = table_rows(otext, "Shared Data Cache Line Table", 1, 4, 18, orow, 256);
+	np = table_rows(ptext, "Shared Data Cache Line Table", 4, perf_word, pr, 256);
+	no = table_rows(otext, "Shared Data Cache Line Table", 3, ours_word, orow, 256);
+	nm = mrem_dram_hits(path, mline, mcount, 256);
 	ck_assert_int_ge(np, 4);
 	ck_assert_int_eq(no, np);
-	/*
-	 * perf 6.1 counts a load whose data source has the remote bit and no
-	 * hop count (Intel's remote cache HIT and HITM, and remote DRAM with a
-	 * snoop HIT) twice in Total records and Total loads: as remote DRAM,
-	 * and as RmtHit or RmtHitm (c2c_decode_stats' mrem, meant for POWER).
-	 * ldlat-c2c counts samples: perf's numbers without those second counts.
-	 * (RmtHit itself is not compared: ldlat-c2c counts a remote DRAM source
-	 * with a snoop hit as remote DRAM only.)
-	 */
 	for (i = 0; i < np; i++) {
-		pr[i].loads -= pr[i].rmt + pr[i].rmt_hit;
-		pr[i].records -= pr[i].rmt + pr[i].rmt_hit;
-		pr[i].rmt_hit = orow[i].rmt_hit = 0;
+		const struct row *o = &orow[i];
+		unsigned long long m = 0;
+
+		for (j = 0; j < nm; j++)
+			if (mline[j] == pr[i].addr)
+				m = mcount[j];
+		/* two rows at one address (two processes' private lines): none has such loads */
+		ck_assert(!m || ((!i || pr[i - 1].addr != pr[i].addr) &&
+				 (i + 1 == np || pr[i + 1].addr != pr[i].addr)));
+		memcpy(want, o->c, sizeof(want));
+		want[C_RMT_DRAM] += o->c[C_RMT_HIT] + o->c[C_RMT_HITM];
+		want[C_RMT_HIT] += m;
+		want[C_RECORDS] += o->c[C_RMT_HIT] + o->c[C_RMT_HITM] + m;
+		want[C_LOADS] += o->c[C_RMT_HIT] + o->c[C_RMT_HITM] + m;
+		twice += o->c[C_RMT_HIT] + o->c[C_RMT_HITM] + m;
+		ck_assert_msg(pr[i].addr == o->addr && !strcmp(pr[i].share, o->share),
+			      "line %#llx Hitm%% %s: ours %#llx %s", pr[i].addr, pr[i].share,
+			      o->addr, o->share);
+		ck_assert_msg(!o->c[C_PEER], "line %#llx: %llu peer-cache loads", o->addr,
+			      o->c[C_PEER]);
+		for (c = 0; c < C_PEER; c++)
+			ck_assert_msg(pr[i].c[c] == want[c],
+				      "line %#llx (%d of %d): perf's %s %llu, ours %llu, expected "
+				      "%llu",
+				      pr[i].addr, i, np, col_name[c], pr[i].c[c], o->c[c], want[c]);
 	}
-	for (i = 0; i < no; i++)
-		orow[i].rmt_hit = 0;
-	qsort(pr, np, sizeof(*pr), row_cmp);
-	qsort(orow, no, sizeof(*orow), row_cmp);
-	for (i = 0; i < np; i++)
-		ck_assert_msg(
-			!row_cmp(&pr[i], &orow[i]),
-			"line %#llx: perf hitm %llu/%llu/%llu records %llu loads %llu stores "
-			"%llu rmt-hit %llu; ours %#llx hitm %llu/%llu/%llu records %llu loads "
-			"%llu stores %llu rmt-hit %llu",
-			pr[i].addr, pr[i].hitm, pr[i].lcl, pr[i].rmt, pr[i].records, pr[i].loads,
-			pr[i].stores, pr[i].rmt_hit, orow[i].addr, orow[i].hitm, orow[i].lcl,
-			orow[i].rmt, orow[i].records, orow[i].loads, orow[i].stores,
-			orow[i].rmt_hit);
+	/* the differences are real: the random lines have every kind of them */
+	if (_i)
+		ck_assert_uint_gt(twice, 100);
 	free(ptext);
 	free(perr);
 	free(otext);
