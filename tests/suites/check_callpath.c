@@ -155,7 +155,7 @@ START_TEST(test_flamegraph_xml)
 {
 	struct callpaths c;
 	enum callpath_weight w = _i ? CALLPATH_WEIGHT_LATENCY : CALLPATH_WEIGHT_SAMPLES;
-	char *out;
+	char *out, *folded;
 	FILE *f;
 
 	fill(&c);
@@ -164,6 +164,16 @@ START_TEST(test_flamegraph_xml)
 	ck_assert_ptr_nonnull(f);
 	fputs(out, f);
 	fclose(f);
+	/* the frames, by their rects, draw the folded stacks of the same paths */
+	folded = render_mem(folded_samples, &c, &w);
+	f = fopen(tmp_path("unit.folded"), "w");
+	ck_assert_ptr_nonnull(f);
+	fputs(folded, f);
+	fclose(f);
+	free(folded);
+	ck_assert_int_eq(sh(NULL, NULL, "python3 tests/svgcheck.py %s --geometry --folded %s",
+			    tmp_path("unit.svg"), tmp_path("unit.folded")),
+			 0);
 	/* all, app, main, one, leaf, two, leaf, the lost stack, and (by samples) unattributed */
 	if (_i)
 		ck_assert_int_eq(sh(NULL, NULL,
@@ -202,7 +212,7 @@ START_TEST(test_flamegraph_escapes)
 	fputs(out, f);
 	fclose(f);
 	ck_assert_int_eq(sh(NULL, NULL,
-			    "python3 tests/svgcheck.py %s --total 5 --frames 4 "
+			    "python3 tests/svgcheck.py %s --total 5 --frames 4 --geometry "
 			    "--frame 'std::vector<int>::push_back(int&&)=5'",
 			    tmp_path("esc.svg")),
 			 0);
@@ -370,8 +380,9 @@ END_TEST
 
 /*
  * --format svg: the flame graph's total is the run's kept samples, its
- * frames carry the paths' counts, its script is there, and chromium draws
- * it (a PNG with colours, not a blank page).
+ * frames carry the paths' counts and are laid out by them, its script is
+ * there, and chromium draws it (each frame 20 pixels wide or more shows its
+ * fill colour where the SVG puts it).
  */
 START_TEST(test_live_svg)
 {
@@ -386,7 +397,7 @@ START_TEST(test_live_svg)
 	free(out);
 	free(err);
 	ck_assert_int_eq(sh(NULL, NULL,
-			    "python3 tests/svgcheck.py %s --script --frame path_one=300 "
+			    "python3 tests/svgcheck.py %s --script --geometry --frame path_one=300 "
 			    "--frame via_two=120 --frame fault_pages=420",
 			    svg),
 			 0);
@@ -402,6 +413,7 @@ START_TEST(test_live_svg)
 			    "--screenshot=%s file://%s >/dev/null 2>&1; test -s %s",
 			    tmpdir, tmpdir, png, svg, png),
 			 0);
+	/* what chromium drew: each wide frame in its own fill colour */
 	ck_assert_int_eq(
 		sh(NULL, NULL, "python3 tests/svgcheck.py %s --png %s --min-colours 8", svg, png),
 		0);
