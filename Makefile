@@ -143,6 +143,9 @@ $(BUILD)/tests/check_pfm: $(OBJ)/tests/lib/pfm_oracle.o
 # ldlat-top --input's cases, in check_top
 $(BUILD)/tests/check_top: $(OBJ)/tests/suites/top_input.o
 
+# --output's files, in check_output
+$(BUILD)/tests/check_output: $(OBJ)/tests/suites/output_file.o
+
 $(BUILD)/tests/check_%: $(OBJ)/tests/suites/check_%.o $(TEST_COMMON) $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(filter-out $(LIB),$^) $(LIB) $(LDLIBS) $$(pkg-config --libs check) -o $@

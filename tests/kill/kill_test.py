@@ -4,7 +4,7 @@
 
 Each trial starts one scenario (a tool on the whole machine, on a command,
 with a range naming a library of the command, with --pin, with
---mux-interval), sends a signal at a random time between 0 and a little
+--mux-interval, with -i and --output FILE), sends a signal at a random time between 0 and a little
 after the run's -d (start-up, run and teardown), sometimes a second one
 soon after (inside the teardown), and then checks what the tools promise:
 
@@ -14,6 +14,8 @@ soon after (inside the teardown), and then checks what the tools promise:
   pins               the --pin folder is empty or gone
   mux-interval       perf_event_mux_interval_ms is back to what it was
   command            the command the tool started is gone
+  output-temp        no FILE.XXXXXX is left beside --output FILE, and FILE
+                     (when there) is a whole report
 
 After SIGKILL a tool cannot clean up; what it promises then (the design's
 crash safety) is checked instead:
@@ -28,7 +30,7 @@ crash safety) is checked instead:
                         the tool is left (bpf-objects, perf-events, pins)
 
 Trials go through every (scenario, signal) pair in an order of the seed's;
-24 trials cover each once.
+27 trials cover each once.
 
 Usage (root): kill_test.py [--build DIR] [--trials N] [--seed N]
 Every failed check is printed with its trial; exit status 1 if any failed.
@@ -137,6 +139,8 @@ class KillTest:
         self.build = os.path.abspath(args.build)
         self.rng = random.Random(args.seed)
         self.pin = '/sys/fs/bpf/ldlat-kill-%d' % os.getpid()
+        self.outdir = tempfile.mkdtemp(prefix='ldlat-kill-out.')
+        self.outfile = os.path.join(self.outdir, 'k.prom')
         self.failures = []
         self.counts = {}
         self.order = []
@@ -154,6 +158,9 @@ class KillTest:
             'hist-command': [self.tool('ldlat-hist')] + pf + sleep,
             'hist-command-lib': [self.tool('ldlat-hist')] + pf + ['-a', 'libc.so.6'] + sleep,
             'hist-pin': [self.tool('ldlat-hist')] + pf + ['--pin', self.pin],
+            'hist-output': [self.tool('ldlat-hist')] + pf + ['-i', '0.2', '--format',
+                                                            'openmetrics', '--output',
+                                                            self.outfile] + sleep,
             'top-machine': [self.tool('ldlat-top')] + pf + ['-i', '0.5'],
             'top-command': [self.tool('ldlat-top')] + pf + sleep,
             'stat-mux': [self.tool('ldlat-stat'), '-e', 'page-faults', '--mux-interval', '9',
@@ -235,6 +242,14 @@ class KillTest:
         if not wait_for(lambda: not (bpf_ids() - base_bpf)):
             self.fail(trial, 'sigkill-unpin' if died_by_kill and name == 'hist-pin' else
                       'bpf-objects', 'left: %s' % sorted(bpf_ids() - base_bpf)[:6])
+        # SIGKILL during a write leaves its FILE.XXXXXX: nothing can remove it
+        temps = [f for f in os.listdir(self.outdir) if f.startswith('k.prom.')]
+        if temps and not died_by_kill:
+            self.fail(trial, 'output-temp', 'left beside --output: %s' % ', '.join(temps))
+        if os.path.exists(self.outfile):
+            with open(self.outfile) as f:
+                if not f.read().endswith('# EOF\n'):
+                    self.fail(trial, 'output-temp', '--output holds a partial report')
         if not wait_for(lambda: not (perf_holders() - base_perf)):
             self.fail(trial, 'perf-events', 'perf event fds held by PIDs %s' %
                       sorted(perf_holders() - base_perf))
@@ -280,6 +295,8 @@ class KillTest:
             shutil.rmtree(self.pin, ignore_errors=True)
         if read_mux() != base_mux:
             write_mux(base_mux)
+        for f in os.listdir(self.outdir):
+            os.unlink(os.path.join(self.outdir, f))
         lock = '/run/ldlat-muxint.lock'
         if os.path.exists(lock) and os.path.getsize(lock):
             pass  # what the lock holds is the tools' own record: left to them
@@ -308,6 +325,7 @@ def main():
     t0 = time.monotonic()
     for n in range(args.trials):
         kt.trial(n)
+    shutil.rmtree(kt.outdir, ignore_errors=True)
     by = {}
     for trial, check, detail in kt.failures:
         by.setdefault(check, []).append((trial, detail))

@@ -49,6 +49,11 @@ static const struct exit_case cases[] = {
 	  "--delta is not an option of 'ldlat-hist sample'" },
 	{ "ldlat-hist", "sample", "$T \"$(printf -- '--x\\033y')\"", 2,
 	  "unrecognized option '--x\\x1by'" },
+	/* --output written in place (a device, a FIFO): a failed write is the system's, exit 1 */
+	{ "ldlat-hist", "sample", "$T --source page-faults --output /dev/full -- true", 1,
+	  "cannot write the report to --output '/dev/full': No space left on device" },
+	{ "ldlat-hist", "sample", "$T --source page-faults --output $D -- true", 2,
+	  "is a directory: name a file in it" },
 	/* ldlat-hist show */
 	{ "ldlat-hist", "show", "$T show /sys/fs/bpf/ldlat-exit-nonexistent", 2,
 	  "--show '/sys/fs/bpf/ldlat-exit-nonexistent': no such directory" },
@@ -89,6 +94,8 @@ static const struct exit_case cases[] = {
 	{ "ldlat-top", "sample", "$T --source page-faults --sort \"$(printf 'a\\tb')\"", 2,
 	  "--sort 'a\\tb': expected samples, latency or total" },
 	{ "ldlat-top", "sample", NOBODY "$T --source page-faults -- true", 2, "needs privilege" },
+	{ "ldlat-top", "sample", "$T --source page-faults --output /dev/full -- true", 1,
+	  "cannot write the report to --output '/dev/full': No space left on device" },
 	/* ldlat-top report */
 	{ "ldlat-top", "report", "$T report \"$(printf '/x\\ny')\"", 2, "cannot open /x\\ny" },
 	{ "ldlat-top", "report", "$T report $D/perf.data >/dev/full", 1,
@@ -105,6 +112,8 @@ static const struct exit_case cases[] = {
 	{ "ldlat-stat", "count",
 	  "LDLAT_MUXLOCK=$D/muxlock " NOBODY "$T --mux-interval 9 -e page-faults -- true", 2,
 	  "--mux-interval: cannot open the lock file " },
+	{ "ldlat-stat", "count", "$T -e page-faults --output /dev/full -- true", 1,
+	  "cannot write the report to --output '/dev/full': No space left on device" },
 	/* ldlat-stat plan */
 	{ "ldlat-stat", "plan", "$T plan -G /nonexistent", 2,
 	  "-G is not an option of 'ldlat-stat plan'" },

@@ -5,7 +5,9 @@
  * values (jq), OpenMetrics through promtool with cumulative buckets, label
  * escaping, log2 and linear buckets; the exposition writer's lines and the
  * JSON writer's exact doubles byte for byte; and --output's atomic replacement,
- * watched by a reader that must never see a partial file.  No root needed.
+ * watched by a reader that must never see a partial file, and what --output
+ * does with each kind of file and under signals (output_file.c).  No root
+ * needed.
  */
 #include <check.h>
 #include <errno.h>
@@ -26,6 +28,7 @@
 #include "user/report/render.h"
 #include "user/report/table.h"
 #include "tests/lib/testutil.h"
+#include "tests/suites/output_file.h"
 #include "kernel/lib/util.h"
 
 static char tmpdir[256];
@@ -631,6 +634,7 @@ START_TEST(test_output_atomic)
 	fixture_init(&f, "0x1000-0x2000", 0, true);
 	snprintf(path, sizeof(path), "%s/ldlat.prom", tmpdir);
 	o.path = path;
+	umask(022); /* a new file: 0666 less the umask, as a shell makes it */
 	ck_assert_int_eq(output__check(&o, &err), 0);
 	ck_assert_int_eq(output__emit(&o, &f.report, &f.snap, &f.snap, 0, &err), 0);
 	reader = fork();
@@ -662,6 +666,7 @@ START_TEST(test_output_atomic)
 	ck_assert_int_eq(stat(path, &st), 0);
 	ck_assert_int_eq(st.st_mode & 0777,
 			 0644); /* a collector running as another user reads it */
+	output__close(&o);
 	/* nothing left beside it */
 	ck_assert_int_eq(sh(NULL, NULL, "[ $(ls %s | grep -c '^ldlat.prom') = 1 ]", tmpdir), 0);
 	ck_assert_int_eq(sh(NULL, NULL, "grep -q '^ldlat_samples_seen_total{.*} 332$' %s", path),
@@ -669,6 +674,15 @@ START_TEST(test_output_atomic)
 	snapshot__free(&f.snap);
 }
 END_TEST
+
+static void render_lines(FILE *f, void *ctx)
+{
+	int i;
+
+	(void)ctx;
+	for (i = 0; i < 10; i++)
+		fprintf(f, "line %d of a report\n", i);
+}
 
 START_TEST(test_output_check)
 {
@@ -683,21 +697,53 @@ START_TEST(test_output_check)
 	o.path = tmpdir;
 	ck_assert_int_eq(output__check(&o, &err), -EINVAL);
 	ck_assert_ptr_nonnull(strstr(err.msg, "is a directory"));
-	/* a device would be replaced by a file: refused, and left alone */
+	/* a device is written in place: opened here, never replaced by a file */
 	o.path = "/dev/null";
-	ck_assert_int_eq(output__check(&o, &err), -EINVAL);
-	ck_assert_msg(strstr(err.msg, "--output '/dev/null' is not a regular file"), "%s", err.msg);
+	ck_assert_int_eq(output__check(&o, &err), 0);
+	ck_assert_ptr_nonnull(o.stream);
+	ck_assert_int_eq(output__write(&o, render_lines, NULL, true, &err), 0);
+	output__close(&o);
+	ck_assert_ptr_null(o.stream);
+	/* and a write it refuses is an error with a sentence, as on stdout */
+	o.path = "/dev/full";
+	ck_assert_int_eq(output__check(&o, &err), 0);
+	ck_assert_int_eq(output__write(&o, render_lines, NULL, false, &err), -ENOSPC);
+	ck_assert_msg(strstr(err.msg, "cannot write the report to --output '/dev/full': No space"),
+		      "%s", err.msg);
+	output__close(&o);
 }
 END_TEST
 
-static void render_lines(FILE *f, void *ctx)
+/*
+ * A FIFO with no reader: output__check waits for one, as a shell's
+ * redirection would, but a live run holds its signals for its teardown, so
+ * one held meanwhile ends the wait (-EINTR), or Ctrl-C would do nothing.
+ */
+START_TEST(test_output_fifo_signal)
 {
-	int i;
+	struct output_opts o = { .format = OUTPUT_TEXT };
+	struct err err = {};
+	char path[512];
+	sigset_t set, old;
+	int sig;
 
-	(void)ctx;
-	for (i = 0; i < 10; i++)
-		fprintf(f, "line %d of a report\n", i);
+	snprintf(path, sizeof(path), "%s/no-reader.fifo", tmpdir);
+	ck_assert_int_eq(mkfifo(path, 0600), 0);
+	o.path = path;
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	ck_assert_int_eq(sigprocmask(SIG_BLOCK, &set, &old), 0);
+	ck_assert_int_eq(raise(SIGINT), 0);
+	ck_assert_int_eq(output__check(&o, &err), -EINTR);
+	ck_assert_msg(strstr(err.msg, "a signal came before a reader of the FIFO"), "%s", err.msg);
+	ck_assert_ptr_null(o.stream);
+	/* still there for the run's signalfd */
+	ck_assert_int_eq(sigwait(&set, &sig), 0);
+	ck_assert_int_eq(sig, SIGINT);
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	unlink(path);
 }
+END_TEST
 
 /*
  * A report on stdout is written out before output__write returns (a reader
@@ -766,7 +812,9 @@ int main(void)
 	tcase_add_test(tc, test_output_atomic);
 	tcase_add_test(tc, test_output_check);
 	tcase_add_test(tc, test_output_stdout_flushed);
+	tcase_add_test(tc, test_output_fifo_signal);
 	suite_add_tcase(s, tc);
+	output_file_tcases(s, tmpdir);
 
 	failed = run_suite(s);
 	sh(NULL, NULL, "rm -rf %s", tmpdir);

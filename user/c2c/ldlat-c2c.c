@@ -253,6 +253,7 @@ static int run_report(void *input)
 	status = e ? err__report(&err, e, "ldlat-c2c", stderr) : EXIT_OK;
 out:
 	offc2c__close(&c);
+	output__close(&a->out);
 	return status;
 }
 
@@ -490,6 +491,7 @@ out:
 		symbolizer__free(&l.z);
 	c2c_table__free(&t);
 	procmaps__free(&l.pm);
+	output__close(&a->out);
 	return status;
 }
 

@@ -528,6 +528,7 @@ static int run_report(void *input)
 		e = hist_unit(args, &o.src, &unit, &err);
 	if (e) {
 		offline__close(&o);
+		output__close(&args->out);
 		return err__report(&err, e, "ldlat-hist", stderr);
 	}
 	if (args->cli.verbose)
@@ -555,6 +556,7 @@ static int run_report(void *input)
 		offline__report_skipped(&o, "ldlat-hist", stderr);
 	printer__free(&p);
 	offline__close(&o);
+	output__close(&args->out);
 	return err__status(&err, e);
 }
 
@@ -591,8 +593,10 @@ static int run_show(void *input)
 		e = output__check(&args->out, &err);
 	if (e)
 		return err__report(&err, e, "ldlat-hist", stderr);
-	return pincmd__show("ldlat-hist", &args->pin, &args->cli, &args->out, args->by,
-			    args->by_set, args->split);
+	e = pincmd__show("ldlat-hist", &args->pin, &args->cli, &args->out, args->by, args->by_set,
+			 args->split);
+	output__close(&args->out);
+	return e;
 }
 
 /* A live run: in the foreground, or --pin'ned, or --detach'ed from. */
@@ -625,8 +629,10 @@ static int run_sample(void *input)
 			err__msg(&err, "cannot block signals: %s", strerror(-e));
 		else
 			e = pinset__prepare(&ps, args->pin.pin, &err);
-		if (e)
+		if (e) {
+			output__close(&args->out);
 			return err__report(&err, e, "ldlat-hist", stderr);
+		}
 	}
 
 	e = tool__start(&tool, &args->cli, "ldlat-hist",
@@ -646,6 +652,7 @@ static int run_sample(void *input)
 		if (e)
 			pinset__remove(&ps);
 		pinset__close(&ps);
+		output__close(&args->out);
 		return status;
 	}
 	tool__run_info(&tool, &started, &run);
@@ -688,6 +695,7 @@ out:
 	/* a set pinned in the foreground ends with its run */
 	pinset__remove(&ps);
 	pinset__close(&ps);
+	output__close(&args->out);
 	return status;
 }
 

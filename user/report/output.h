@@ -1,9 +1,15 @@
 /* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
 /*
  * output.h - where and how a tool prints its reports: --format text, json,
- * prometheus or openmetrics, to stdout or, with --output FILE, replacing FILE atomically
- * (written beside it, then renamed over it) so that a reader such as the
- * node_exporter textfile collector never sees half a report.
+ * prometheus or openmetrics, to stdout or to --output FILE.  A regular FILE
+ * (or a new one) is replaced atomically at each report (written beside it,
+ * then renamed over it) so that a reader such as the node_exporter textfile
+ * collector never sees half a report; a symbolic link is followed (when root
+ * or this user owns it) and the file it leads to replaced, the link kept; a
+ * FIFO, a terminal or a socket (/dev/stdout) is written in place, as stdout
+ * would be; anything else is refused.  A replaced file keeps its permission
+ * bits, owner and group; a new one is created as a shell creates one (0666
+ * less the umask).  No signal acts while a temporary file exists.
  */
 #ifndef LDLAT_OUTPUT_H
 #define LDLAT_OUTPUT_H
@@ -11,6 +17,7 @@
 #include <argp.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include "kernel/lib/err.h"
 #include "user/report/render.h"
@@ -41,6 +48,7 @@ struct output_opts {
 	bool no_openmetrics; /* set before parsing: the tool has none (its --help leaves it out) */
 	bool graphs;	     /* set before parsing: the tool takes --format folded and svg */
 	enum output_graph graph;
+	FILE *stream; /* --output written in place (output__check opens it); NULL: replaced */
 };
 
 /*
@@ -50,10 +58,17 @@ struct output_opts {
 extern const struct argp output_argp;
 
 /*
- * Checks that --output can be written (its directory exists and takes a new
- * file, and FILE, if it exists, is a regular file), before sampling starts.  Returns 0 or -EINVAL with a sentence in err.
+ * Checks --output before sampling starts: a FILE to replace (its folder
+ * takes a new file), or one to write in place, which it opens into
+ * o->stream (a FIFO waits for a reader, or for a signal: -EINTR).  Call it
+ * before anything a signal's teardown must undo.  Returns 0, or -errno
+ * with a sentence in err (-EINVAL: a folder, a block device, a link of
+ * another user's; bad input).
  */
-int output__check(const struct output_opts *o, struct err *err);
+int output__check(struct output_opts *o, struct err *err);
+
+/* Closes what output__check opened to write in place; nothing for the others. */
+void output__close(struct output_opts *o);
 
 /*
  * Prints one report.  Text and JSON print 'interval' (what it saw since the
@@ -69,10 +84,10 @@ int output__emit(const struct output_opts *o, const struct report *r,
 		 struct err *err);
 
 /*
- * Any tool's report: render(f, ctx) on stdout (a blank line first when
- * separate and the format is text), flushed so that a pipe or a file gets
- * each report whole as it is printed, or into --output FILE, replaced
- * atomically.  Renderers do not flush.  Returns 0 or -errno (a write that
+ * Any tool's report: render(f, ctx) on stdout or into --output written in
+ * place (a blank line first when separate and the format is text), flushed
+ * so that a pipe or a file gets each report whole as it is printed, or into
+ * --output FILE, replaced atomically.  Renderers do not flush.  Returns 0 or -errno (a write that
  * failed: a full disk, a closed pipe) with a sentence in err.
  */
 int output__write(const struct output_opts *o, void (*render)(FILE *f, void *ctx), void *ctx,

@@ -604,6 +604,7 @@ static int run_stat(void *input)
 	err__clear(&err);
 	run__init(&s.run, &a->cli, NAME);
 	status = stat_main(&s);
+	output__close(&a->out);
 	/* the PMUs' intervals go back on every path, Ctrl-C included (a signalfd ended the wait) */
 	if (muxlock__release(&s.mux))
 		fprintf(stderr,

@@ -340,6 +340,9 @@ struct top {
 	struct heatmap heat;	/* --heatmap: a column per report */
 	struct top_table stack; /* --call-graph: drained, by (process, stack IDs) */
 	struct callpaths paths; /* and named, since the last report */
+
+	/* --heatmap's file, which output__check may open (a FIFO, a terminal) */
+	struct output_opts heat_out;
 };
 
 /* --sort latency and total need latency, which 'lacking' (a sentence's end) says is missing. */
@@ -608,8 +611,7 @@ static int top_emit(struct printer *p, void *ctx, struct err *err)
 	e = output__write(&top->args->out, top_render, &o, p->printed && !top->report.clear, err);
 	/* the heat map's file at every report: it is whole whenever the run ends */
 	if (!e && top->args->heatmap)
-		e = output__write(&(struct output_opts){ .path = top->args->heatmap },
-				  top_render_heatmap, top, false, err);
+		e = output__write(&top->heat_out, top_render_heatmap, top, false, err);
 	/* every sample of an exited process has been drained and reported */
 	procmaps__prune_exited(&top->pm);
 out:
@@ -699,7 +701,7 @@ static struct top_report top_report_of(const struct top_args *a, bool has_latenc
  */
 static int top_input(struct top_args *a)
 {
-	struct top top = { .args = a };
+	struct top top = { .args = a, .heat_out = { .path = a->heatmap } };
 	struct offtop ot = {};
 	struct run_info run;
 	struct timespec started;
@@ -717,8 +719,8 @@ static int top_input(struct top_args *a)
 	top_table__init(&top.data);
 	callpaths__init(&top.paths);
 	e = output__check(&a->out, &err);
-	if (!e && a->heatmap)
-		e = output__check(&(struct output_opts){ .path = a->heatmap }, &err);
+	if (!e)
+		e = output__check(&top.heat_out, &err);
 	if (!e && symbolizer__init(&top.z, &top.pm, a->debuginfo)) {
 		err__msg(&err, "out of memory");
 		e = -ENOMEM;
@@ -771,6 +773,8 @@ out:
 	heatmap__free(&top.heat);
 	symbolizer__free(&top.z);
 	procmaps__free(&top.pm);
+	output__close(&top.heat_out);
+	output__close(&a->out);
 	return status;
 }
 
@@ -828,7 +832,7 @@ static int run_report(void *input)
 static int run_sample(void *input)
 {
 	struct top_args *a = input;
-	struct top top = { .args = a };
+	struct top top = { .args = a, .heat_out = { .path = a->heatmap } };
 	struct tool_hooks hooks = { .configure = top_configure,
 				    .before_enable = top_before_enable,
 				    .ctx = &top };
@@ -845,10 +849,12 @@ static int run_sample(void *input)
 	a->cli.source.sample_ip = a->by & TOP_BY_IP;
 	a->cli.source.callchain = a->call_graph;
 	e = output__check(&a->out, &err);
-	if (!e && a->heatmap)
-		e = output__check(&(struct output_opts){ .path = a->heatmap }, &err);
-	if (e)
+	if (!e)
+		e = output__check(&top.heat_out, &err);
+	if (e) {
+		output__close(&a->out);
 		return err__report(&err, e, "ldlat-top", stderr);
+	}
 
 	procmaps__init(&top.pm);
 	top_table__init(&top.ip);
@@ -919,6 +925,8 @@ out:
 	heatmap__free(&top.heat);
 	symbolizer__free(&top.z);
 	procmaps__free(&top.pm);
+	output__close(&top.heat_out);
+	output__close(&a->out);
 	return status;
 }
 
