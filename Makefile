@@ -172,7 +172,7 @@ BUILD_DEPS := make gcc clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev pkg-c
 TEST_DEPS := jq python3 clang-format prometheus valgrind linux-perf bpftrace time libclang-rt-14-dev \
 	libpfm4-dev util-linux prometheus-node-exporter python3-prometheus-client curl systemd \
 	qemu-system-x86 busybox-static cpio kmod xz-utils \
-	mandoc lintian bash-completion dpkg-dev stress-ng chromium
+	mandoc lintian bash-completion dpkg-dev stress-ng chromium debootstrap
 deps:
 	@missing=""; for p in $(BUILD_DEPS) $(TEST_DEPS); do \
 		dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q 'install ok installed' || \
@@ -288,10 +288,13 @@ test-kernels: tests
 	tests/kernels.sh
 
 # issue 17: install, man, deb
-# The version -V prints: a tarball's VERSION file, else git describe; build/version
-# changes only when it does, so a new commit rebuilds what prints it.
-VERSION := $(shell cat VERSION 2>/dev/null || git describe --tags --always --dirty 2>/dev/null || \
-	echo unknown)
+# The version -V, the man pages and the package carry (dist/version.sh): the release
+# number in VERSION, then git's distance from it (0.9.0+5.g01fc7b7), a valid Debian
+# version; build/version changes only when it does, so a new commit rebuilds what prints it.
+VERSION := $(shell sh dist/version.sh .)
+ifeq ($(VERSION),)
+$(error dist/version.sh printed no version (see its message))
+endif
 $(BUILD)/version: FORCE
 	@mkdir -p $(BUILD)
 	@echo '$(VERSION)' | cmp -s - $@ || echo '$(VERSION)' > $@
@@ -364,15 +367,17 @@ check-deb: deb
 	lintian --fail-on error,warning $(BUILD)/ldlat.deb
 	@echo "check-deb: lintian finds no error or warning"
 
-# make tarball: the committed tree as build/ldlat-VERSION.tar.gz, with the
-# VERSION file that -V reads where there is no git
+# make tarball: the committed tree (HEAD, so never .dirty) as build/ldlat-VERSION.tar.gz,
+# with the .tarball-version that dist/version.sh reads first
+TARBALL_VERSION = $(shell sh dist/version.sh --committed .)
 tarball:
-	rm -rf $(BUILD)/dist && mkdir -p $(BUILD)/dist/ldlat-$(VERSION)
-	echo '$(VERSION)' > $(BUILD)/dist/ldlat-$(VERSION)/VERSION
-	git archive --prefix=ldlat-$(VERSION)/ -o $(BUILD)/ldlat-$(VERSION).tar HEAD
-	tar -rf $(BUILD)/ldlat-$(VERSION).tar -C $(BUILD)/dist ldlat-$(VERSION)/VERSION
-	gzip -9nf $(BUILD)/ldlat-$(VERSION).tar
-	@echo $(BUILD)/ldlat-$(VERSION).tar.gz
+	rm -rf $(BUILD)/dist && mkdir -p $(BUILD)/dist/ldlat-$(TARBALL_VERSION)
+	echo '$(TARBALL_VERSION)' > $(BUILD)/dist/ldlat-$(TARBALL_VERSION)/.tarball-version
+	git archive --prefix=ldlat-$(TARBALL_VERSION)/ -o $(BUILD)/ldlat-$(TARBALL_VERSION).tar HEAD
+	tar -rf $(BUILD)/ldlat-$(TARBALL_VERSION).tar -C $(BUILD)/dist \
+		ldlat-$(TARBALL_VERSION)/.tarball-version
+	gzip -9nf $(BUILD)/ldlat-$(TARBALL_VERSION).tar
+	@echo $(BUILD)/ldlat-$(TARBALL_VERSION).tar.gz
 .PHONY: uninstall deb check-deb check-man tarball
 
 # issue 15: ldlat-top at real scale (test programs)

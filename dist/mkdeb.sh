@@ -11,11 +11,14 @@ maintainer=${DEB_MAINTAINER:-ldlat maintainers <ldlat@users.noreply.github.com>}
 arch=$(dpkg --print-architecture)
 doc=$stage/usr/share/doc/ldlat
 
-# Debian versions start with a digit: a git hash becomes 0.0~gitHASH
-case $version in
-[0-9]*) debver=$(echo "$version" | sed -e 's/^v//' -e 's/-dirty$/~dirty/' -e 's/-/+/g') ;;
-*) debver=0.0~git$(echo "$version" | sed -e 's/-dirty$/+dirty/' -e 's/-/+/g') ;;
-esac
+# The package's version is the tools' own (dist/version.sh writes one that
+# Debian accepts as it is): -V, the man pages and dpkg -l say the same.  No
+# hyphen: a Debian revision would make it another string.
+debver=$version
+if ! dpkg --validate-version "$debver" 2>/dev/null || [ "${debver#*-}" != "$debver" ]; then
+	echo "mkdeb.sh: '$version' is not a Debian version without revision (dist/version.sh)" >&2
+	exit 1
+fi
 
 strip --remove-section=.comment --remove-section=.note --strip-unneeded \
 	"$stage"/usr/bin/ldlat-hist "$stage"/usr/bin/ldlat-top "$stage"/usr/bin/ldlat-stat \

@@ -35,6 +35,9 @@ def shape(line):
     # paths differ between checkouts and runs: any absolute path is one token
     line = re.sub(r'(?<![\w.])/[\w.+-]+(?:/[\w.+-]*)*', '/P', line)
     line = re.sub(r'0x[0-9a-fA-F]+', '0x#', line)
+    # ldlat's version (dist/version.sh): 0.9.0, 0.9.0+5.g01fc7b7.dirty, 0.9.0+nogit
+    line = re.sub(r'\b\d+\.\d+\.\d+(?:\+(?:\d+|shallow)\.g[0-9a-f]{4,}(?:\.dirty)?|\+nogit)?'
+                  r'(?![\w.])', 'V', line)
     line = re.sub(r'\b[0-9a-f]{7,}(-dirty)?\b', '#', line)  # git hashes, build IDs
     line = re.sub(r'\d+(\.\d+)?', '#', line)
     line = re.sub(r'\*+', '*', line)

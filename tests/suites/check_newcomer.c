@@ -408,29 +408,6 @@ START_TEST(test_completion)
 }
 END_TEST
 
-/* make deb: a package dpkg can install, lintian clean of errors and warnings */
-START_TEST(test_deb)
-{
-	char *out, *err, deb[4200];
-
-	/* make's own build folder, whichever build the suite runs (make test-asan's too) */
-	snprintf(deb, sizeof(deb), "%s/build/ldlat.deb", srcdir());
-	ck_assert_int_eq(sh(&out, &err, "make -s -C '%s' check-deb", srcdir()), 0);
-	free(out);
-	free(err);
-	ck_assert_int_eq(sh(&out, NULL, "dpkg-deb -c '%s' | awk '{ print $6 }'", deb), 0);
-	ck_assert_ptr_nonnull(strstr(out, "./usr/bin/ldlat-hist\n"));
-	ck_assert_ptr_nonnull(strstr(out, "./usr/share/man/man8/ldlat-hist.8.gz\n"));
-	ck_assert_ptr_nonnull(strstr(out, "./usr/share/man/man5/tools.conf.5.gz\n"));
-	ck_assert_ptr_nonnull(strstr(out, "./usr/share/ldlat/tools.conf\n"));
-	free(out);
-	ck_assert_int_eq(sh(&out, NULL, "dpkg-deb -f '%s' Version Depends", deb), 0);
-	ck_assert_msg(out[9] >= '0' && out[9] <= '9', "%s", out); /* "Version: 0.0~git..." */
-	ck_assert_ptr_nonnull(strstr(out, "libbpf1"));
-	free(out);
-}
-END_TEST
-
 /*
  * The README teaches in at most 20 KB and links to the pages the reference
  * moved to; every docs/ page it links to that this tree has exists.
@@ -664,13 +641,12 @@ int main(void)
 		tcase_add_test(tc, test_event_without_op);
 		suite_add_tcase(s, tc);
 
-		/* make install, check-man, check-deb (lintian takes seconds); cgroups */
+		/* make install, check-man; cgroups (make deb: check_package) */
 		tc = tcase_create("install");
 		tcase_set_timeout(tc, 300);
 		tcase_add_test(tc, test_install_uninstall);
 		tcase_add_test(tc, test_man_pages);
 		tcase_add_test(tc, test_completion);
-		tcase_add_test(tc, test_deb);
 		suite_add_tcase(s, tc);
 	}
 	return run_suite(s);
