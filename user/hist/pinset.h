@@ -19,7 +19,9 @@
  *
  * A process that uses a set holds a flock on DIR: shared while it samples in
  * the foreground or shows, exclusive while it pins or unpins; --unpin does
- * not wait for it, it refuses.  Only --show --delta writes the shown maps,
+ * not wait for it, it refuses, naming the holder (any user who may open DIR
+ * may flock it).  DIR is reached as pinpath.h says: no link on bpffs, no
+ * directory another user owns or may write.  Only --show --delta writes the shown maps,
  * holding an exclusive flock on DIR/shown (not on DIR, which a foreground
  * run or an exporter's --show -i holds shared for hours).
  */
@@ -39,7 +41,8 @@
 struct pinset {
 	char dir[PATH_MAX];
 	int dir_fd;	     /* holds the flock; -1 when closed */
-	char made[PATH_MAX]; /* the topmost directory --pin created ("" if none) */
+	char made[PATH_MAX]; /* the directories --pin created, below made_fd ("" if none) */
+	int made_fd;	     /* the directory the topmost of them is in; -1 */
 	bool pinned;	     /* objects of ours are in dir */
 	const char *arg;     /* DIR as given, for messages */
 	bool mount_pending;  /* bpffs to mount on /sys/fs/bpf before DIR is made */
@@ -53,9 +56,10 @@ struct pinset {
 };
 
 /*
- * --pin, before anything is loaded: creates DIR (and its parents) when
+ * --pin, before anything is loaded: creates DIR (and its parents, 0700) when
  * needed, locks it, and checks that it is empty.  Returns 0, -EINVAL (DIR
- * not on bpffs, not empty, in use) or another -errno, with a sentence in
+ * not on bpffs, not empty, in use, reached through a link or a directory
+ * another user owns or may write) or another -errno, with a sentence in
  * err; nothing is left created on failure.  When DIR is under /sys/fs/bpf
  * and no bpffs is mounted there, all of that waits for pinset__mount.
  */
@@ -85,8 +89,9 @@ int pinset__pin(struct pinset *p, struct session *s, const struct evlist *evlist
 void pinset__detach(struct pinset *p, struct session *s, struct evlist *evlist);
 
 /*
- * --show: opens the set in dir and takes a shared lock.  Returns 0, or
- * -EINVAL (not on bpffs, missing, empty, not a set, another layout) or
+ * --show: opens the set in dir and takes a shared lock (waiting for an
+ * ldlat-hist, refusing another holder).  Returns 0, or -EINVAL (not on
+ * bpffs, missing, empty, not a set, another layout, a path pinpath.h refuses) or
  * another -errno, with a sentence in err; p->absent tells missing or empty.
  */
 int pinset__open(struct pinset *p, const char *dir, struct err *err);
@@ -112,8 +117,9 @@ void pinset__unlock_shown(struct pinset *p);
  * --unpin: removes the links first, then the program and the maps, meta
  * last.  An empty or missing directory is nothing to do (*removed = 0),
  * a missing one under /sys/fs/bpf even when no bpffs is mounted there.
- * Returns 0, -EINVAL (not on bpffs, not a set, in use by a running
- * ldlat-hist) with a sentence in err, touching nothing, or another -errno.
+ * Returns 0, -EINVAL (not on bpffs, not a set, a path pinpath.h refuses,
+ * locked: the sentence names the holder) with a sentence in err, touching
+ * nothing, or another -errno.
  */
 int pinset__unpin(const char *dir, int *removed, struct err *err);
 
