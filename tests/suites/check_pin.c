@@ -8,7 +8,8 @@
  * and every bad DIR.  The workload faults N pages at a fixed address inside
  * a cgroup of this test, so a set on that cgroup counts exactly N whatever
  * else runs on the machine.  Also: a set whose maps hold latency histograms
- * (filled through the BPF test entry), read back by --show and bpftool; and
+ * (filled through the BPF test entry), read back by --show and bpftool; a
+ * foreground set whose ldlat-hist is SIGKILLed stops sampling with it; and
  * what another user plants on a world-writable bpffs (a link, a directory,
  * a flock) is refused.  Needs root (and setpriv to act as nobody); pins
  * under /sys/fs/bpf/ldlat-test-PID-*, removed by each test.
@@ -202,6 +203,12 @@ static void assert_ids_gone(const char *ids)
 static int set_objects(void)
 {
 	return 6 + (int)sysconf(_SC_NPROCESSORS_ONLN);
+}
+
+/* What a set pinned in the foreground holds: its links are not pinned. */
+static int fg_objects(void)
+{
+	return 6;
 }
 
 /* The mode bits of path (-1 if it cannot be read). */
@@ -472,7 +479,8 @@ START_TEST(test_foreground_pin)
 		      "%s", err);
 	free(out);
 	free(err);
-	ck_assert_int_eq(dir_entries(dir), set_objects());
+	/* the program and the maps, for readers; the links stay the run's own */
+	ck_assert_int_eq(dir_entries(dir), fg_objects());
 	/* it created DIR and its parent, 0700 */
 	ck_assert_int_eq(mode_of(parent), 0700);
 	ck_assert_int_eq(mode_of(dir), 0700);
@@ -482,6 +490,109 @@ START_TEST(test_foreground_pin)
 	/* it created DIR and its parent: it removes both */
 	ck_assert_int_eq(access(parent, F_OK), -1);
 	child_free(&h);
+	cgroup_remove(cg);
+}
+END_TEST
+
+/* The IDs of the links the kernel holds for the program pinned as DIR/prog ("12 13 "), and how many. */
+static char *prog_link_ids(const char *dir, int *n)
+{
+	char *out = NULL, *p;
+
+	ck_assert_int_eq(sh(&out, NULL,
+			    "p=$(bpftool -j prog show pinned %s/prog | jq -r .id) && bpftool -j "
+			    "link show | jq -r --argjson p \"$p\" '.[] | select(.prog_id == $p) | "
+			    ".id' | tr '\\n' ' '",
+			    dir),
+			 0);
+	*n = 0;
+	for (p = out; (p = strpbrk(p, "0123456789")); p += strspn(p, "0123456789"))
+		(*n)++;
+	return out;
+}
+
+/* The IDs of a set's program and maps (no split), for assert_ids_gone: "prog P map ...". */
+static char *prog_map_ids(const char *dir)
+{
+	char *out = NULL;
+
+	ck_assert_int_eq(sh(&out, NULL,
+			    "echo prog; bpftool -j prog show pinned %s/prog | jq -r .id && echo "
+			    "map && for m in meta counters hists shown shown_hists; do bpftool -j "
+			    "map show pinned %s/$m | jq -r .id || exit 1; done",
+			    dir, dir),
+			 0);
+	for (char *p = out; *p; p++)
+		if (*p == '\n')
+			*p = ' ';
+	return out;
+}
+
+/*
+ * A foreground set whose ldlat-hist is SIGKILLed ends its sampling with
+ * it: its links were never pinned, so the kernel releases them with the
+ * process (bpftool lists none), and a workload after that counts nothing
+ * (bpftool reads the counters); --show says the sampling ended with the
+ * owner; --unpin removes the program and the maps (bpftool lists none).
+ */
+START_TEST(test_foreground_killed)
+{
+	char dir[256], cg[256], *out, *err, *links, *objs;
+	char *argv[] = { (char *)hist(), "--source", "page-faults", "-G", cg,
+			 "-a",		 RANGE,	     "--pin",	    dir,  NULL };
+	int ncpu = (int)sysconf(_SC_NPROCESSORS_ONLN), nlinks;
+	struct child h;
+
+	pin_path(dir, sizeof(dir), "fgkill");
+	ck_assert_int_eq(cg_make(cg, sizeof(cg), "pin-kill"), 0);
+	child_spawn(&h, argv);
+	ck_assert_msg(child_wait_stderr(&h, "Ctrl-C to end", 30), "%s", h.errbuf);
+	/* the kernel holds a link per CPU for the set's program; none of them is pinned */
+	links = prog_link_ids(dir, &nlinks);
+	ck_assert_msg(nlinks == ncpu, "links of the set's program: %s (want %d)", links, ncpu);
+	ck_assert_int_eq(dir_entries(dir), fg_objects());
+	objs = prog_map_ids(dir);
+	fault_pages(cg, "21", BASE);
+	ck_assert_int_eq(shown_count(dir, ""), 21);
+
+	kill(h.pid, SIGKILL);
+	ck_assert_int_eq(child_finish(&h, 30), 128 + SIGKILL);
+	child_free(&h);
+	/* its links go with it, and the perf events they held */
+	assert_ids_gone(links);
+	fault_pages(cg, "40", BASE);
+	/* the 21 pages before the kill, none of the 40 after: bpftool's reading, and --show's */
+	ck_assert_int_eq(sh(NULL, NULL,
+			    "bpftool -j map dump pinned %s/counters | jq -e "
+			    "'[.[0].formatted.values[].value.kept] | add == 21'",
+			    dir),
+			 0);
+	ck_assert_int_eq(shown_count(dir, ""), 21);
+	HIST(0, &out, &err, "--show", dir);
+	ck_assert_msg(strstr(out, "died without removing the set") &&
+			      strstr(out, "its sampling ended with it; the counts are those until "
+					  "then") &&
+			      strstr(out, "          21  " RANGE),
+		      "%s", out);
+	free(out);
+	free(err);
+	HIST(0, &out, &err, "--show", dir, "--format", "json");
+	ck_assert_msg(jq_true(out, ".pinned.owner_dead == true and .pinned.detached == false"),
+		      "%s", out);
+	ck_assert_msg(strstr(err, "the set's sampling ended with it"), "%s", err);
+	free(out);
+	free(err);
+	/* --unpin removes what is left: the program and the maps */
+	HIST(0, &out, &err, "--unpin", dir);
+	ck_assert_msg(strstr(err, "unpinned 6 objects from ") && strstr(err, "none was a link"),
+		      "%s", err);
+	free(out);
+	free(err);
+	ck_assert_int_eq(dir_entries(dir), 0);
+	assert_ids_gone(objs);
+	free(links);
+	free(objs);
+	ck_assert_int_eq(rmdir(dir), 0);
 	cgroup_remove(cg);
 }
 END_TEST
@@ -1153,7 +1264,7 @@ START_TEST(test_older_layout_refused)
 	struct err err = {};
 	char dir[256], *out, *errs;
 
-	ck_assert_int_eq(LDLAT_PIN_LAYOUT, 4);
+	ck_assert_int_eq(LDLAT_PIN_LAYOUT, 5);
 	pin_path(dir, sizeof(dir), "old");
 	ck_assert_msg(session__open(&sess, &cfg, SESSION_PIN, &err) == 0, "%s", err.msg);
 	ck_assert_int_eq(pinset__prepare(&ps, dir, &err), 0);
@@ -1165,7 +1276,7 @@ START_TEST(test_older_layout_refused)
 	session__close(&sess);
 	HIST(2, &out, &errs, "--show", dir);
 	ck_assert_msg(strstr(errs, "the set was pinned by another version of ldlat-hist (layout 1; "
-				   "this one reads layout 4): show it with the ldlat-hist that "
+				   "this one reads layout 5): show it with the ldlat-hist that "
 				   "pinned it, or remove it with ldlat-hist --unpin"),
 		      "%s", errs);
 	free(out);
@@ -1215,6 +1326,7 @@ int main(void)
 	tcase_add_test(tc, test_two_sets);
 	tcase_add_test(tc, test_cgroup_removed);
 	tcase_add_test(tc, test_foreground_pin);
+	tcase_add_test(tc, test_foreground_killed);
 	tcase_add_test(tc, test_latency_set);
 	tcase_add_test(tc, test_older_layout_refused);
 	tcase_add_test(tc, test_split_set);

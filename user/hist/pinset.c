@@ -521,7 +521,13 @@ int pinset__pin(struct pinset *p, struct session *s, const struct evlist *evlist
 	int e;
 
 	_Static_assert(ARRAY_SIZE(maps) == ARRAY_SIZE(set_maps), "one pin name per map");
-	meta->nlinks = s->nlinks;
+	/*
+	 * Only a --detach'ed set pins its links.  A foreground set's links stay
+	 * this process's alone: however it ends (SIGKILL, the OOM killer), the
+	 * kernel releases them with its last fd, which detaches the program and
+	 * closes the perf events; its program and maps stay pinned for readers.
+	 */
+	meta->nlinks = meta->detached ? s->nlinks : 0;
 	if (bpf_map_update_elem(bpf_map__fd(skel->maps.meta), &zero, meta, BPF_ANY) ||
 	    bpf_map_freeze(bpf_map__fd(skel->maps.meta))) {
 		e = -errno;
@@ -539,7 +545,7 @@ int pinset__pin(struct pinset *p, struct session *s, const struct evlist *evlist
 			goto fail;
 	}
 	e = pin_one(p, session__prog_fd(s), SET_PROG, err);
-	for (i = 0; !e && i < (unsigned int)s->nlinks; i++) {
+	for (i = 0; !e && i < meta->nlinks; i++) {
 		link_name(&evlist->fds[i], name, sizeof(name));
 		e = pin_one(p, bpf_link__fd(s->links[i]), name, err);
 	}
@@ -572,7 +578,7 @@ void pinset__detach(struct pinset *p, struct session *s, struct evlist *evlist)
 }
 
 /* Links first (they hold the perf events and the program), then the rest, meta last. */
-static int dir__remove_set(int dir_fd, int *removed)
+static int dir__remove_set(int dir_fd, int *removed, int *links)
 {
 	struct dirent *de;
 	int pass, e = 0, dup_fd;
@@ -598,6 +604,8 @@ static int dir__remove_set(int dir_fd, int *removed)
 				(*removed)++;
 		}
 		closedir(d);
+		if (!pass)
+			*links = *removed;
 	}
 	for (i = ARRAY_SIZE(set_maps); i-- > 0;) {
 		if (unlinkat(dir_fd, set_maps[i], 0)) {
@@ -612,10 +620,10 @@ static int dir__remove_set(int dir_fd, int *removed)
 
 void pinset__remove(struct pinset *p)
 {
-	int removed;
+	int removed, links;
 
 	if (p->pinned && p->dir_fd >= 0)
-		dir__remove_set(p->dir_fd, &removed);
+		dir__remove_set(p->dir_fd, &removed, &links);
 	p->pinned = false;
 	pinset__unmake(p);
 	bpffs_unmount(p);
@@ -852,14 +860,14 @@ void pinset__unlock_shown(struct pinset *p)
 	p->shown_lock_fd = -1;
 }
 
-int pinset__unpin(const char *arg, int *removed, struct err *err)
+int pinset__unpin(const char *arg, int *removed, int *links, struct err *err)
 {
 	char dir[PATH_MAX];
 	struct pinpath pp;
 	struct scan sc;
 	int fd = -1, e;
 
-	*removed = 0;
+	*removed = *links = 0;
 	absolute(arg, dir, sizeof(dir));
 	e = pinpath__walk(&pp, "--unpin", dir, dir, false, err);
 	/* no such directory: nothing pinned there, even under an unmounted /sys/fs/bpf */
@@ -899,7 +907,7 @@ int pinset__unpin(const char *arg, int *removed, struct err *err)
 		e = -EINVAL;
 		goto out;
 	}
-	e = dir__remove_set(fd, removed);
+	e = dir__remove_set(fd, removed, links);
 	if (e)
 		err__msg(err, "--unpin '%s': cannot remove every object: %s", dir, strerror(-e));
 out:

@@ -15,7 +15,8 @@
  * DIR/by_next      program's own, pinned only in a set with a split
  * DIR/prog         the perf_event program
  * DIR/link_cpuN    one perf-event link per CPU (link_tidN per thread; _E for
- *                  the E-th event on hybrid CPUs)
+ *                  the E-th event on hybrid CPUs), --detach only: a foreground
+ *                  set keeps its links unpinned, so its sampling ends with it
  *
  * A process that uses a set holds a flock on DIR: shared while it samples in
  * the foreground or shows, exclusive while it pins or unpins; --unpin does
@@ -75,8 +76,9 @@ int pinset__mount(struct pinset *p, struct err *err);
 
 /*
  * Pins the session's program and maps, writes and freezes meta (nlinks is
- * filled here), and pins one link per perf event.  On failure, removes what it
- * pinned.  Returns 0 or -errno with a sentence in err.
+ * filled here), and, when meta->detached, one link per perf event (a
+ * foreground set's links die with its process).  On failure, removes what
+ * it pinned.  Returns 0 or -errno with a sentence in err.
  */
 int pinset__pin(struct pinset *p, struct session *s, const struct evlist *evlist,
 		struct ldlat_pin_meta *meta, struct err *err);
@@ -115,13 +117,14 @@ void pinset__unlock_shown(struct pinset *p);
 
 /*
  * --unpin: removes the links first, then the program and the maps, meta
- * last.  An empty or missing directory is nothing to do (*removed = 0),
+ * last; *links of the *removed objects were links (none: nothing was
+ * sampling).  An empty or missing directory is nothing to do (*removed = 0),
  * a missing one under /sys/fs/bpf even when no bpffs is mounted there.
  * Returns 0, -EINVAL (not on bpffs, not a set, a path pinpath.h refuses,
  * locked: the sentence names the holder) with a sentence in err, touching
  * nothing, or another -errno.
  */
-int pinset__unpin(const char *dir, int *removed, struct err *err);
+int pinset__unpin(const char *dir, int *removed, int *links, struct err *err);
 
 /* Removes what this process pinned (the end of a foreground --pin run). */
 void pinset__remove(struct pinset *p);
