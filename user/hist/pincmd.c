@@ -24,11 +24,14 @@ enum {
 static const struct argp_option sample_options[] = {
 	{ NULL, 0, NULL, 0, "Pinning (watching for hours):", 7 },
 	{ "pin", OPT_PIN, "DIR", 0,
-	  "pin the program, its maps and its perf-event links in DIR on bpffs (created if "
-	  "needed; /sys/fs/bpf is mounted if it is not); without --detach they are removed at "
-	  "the end of the run",
+	  "pin the program and its maps in DIR on bpffs for --show (created, mode 0700, if "
+	  "needed; /sys/fs/bpf is mounted if it is not; a symbolic link on bpffs, or a directory "
+	  "another user owns or may write, is refused); without --detach they are removed at "
+	  "the end of the run, and sampling ends with the run however it ends",
 	  7 },
-	{ "detach", OPT_DETACH, NULL, 0, "with --pin: exit at once, leaving the set sampling", 7 },
+	{ "detach", OPT_DETACH, NULL, 0,
+	  "with --pin: pin the perf-event links too and exit at once, leaving the set sampling",
+	  7 },
 	{},
 };
 
