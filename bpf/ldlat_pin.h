@@ -17,9 +17,10 @@
 /* Bumped when a struct below changes: --show refuses a layout it cannot read. */
 /*
  * 2: log-linear buckets, min, max, unmeasured and period; 3: cfg.fixed_period;
- * 4: counters.seen left 0 by the program (the sum of the verdicts' counters)
+ * 4: counters.seen left 0 by the program (the sum of the verdicts' counters);
+ * 5: a foreground set pins no link (nlinks 0): its sampling ends with its owner
  */
-#define LDLAT_PIN_LAYOUT 4
+#define LDLAT_PIN_LAYOUT 5
 #define LDLAT_PIN_MAGIC	 "ldlat"
 #define LDLAT_PIN_TEXT	 256
 
@@ -48,7 +49,7 @@ enum ldlat_pin_program {
 struct ldlat_pin_meta {
 	char magic[8];	  /* LDLAT_PIN_MAGIC */
 	__u32 layout;	  /* LDLAT_PIN_LAYOUT */
-	__u32 nlinks;	  /* perf-event links pinned as DIR/link_* */
+	__u32 nlinks;	  /* perf-event links pinned as DIR/link_* (--detach only, else 0) */
 	__u64 started_ns; /* CLOCK_REALTIME when sampling started */
 	__u32 pid;	  /* the ldlat-hist that pinned it */
 	__u32 detached;	  /* 1: --detach, sampling outlives that process */

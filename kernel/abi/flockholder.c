@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+#include <errno.h>
+#include <pwd.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
@@ -109,4 +112,54 @@ bool proc__is_ancestor(int pid)
 		p = parent_of(p);
 	}
 	return false;
+}
+
+int proc__who(int pid, struct proc_who *who)
+{
+	char path[64], buf[2048], *p;
+	ssize_t n;
+	size_t len;
+
+	memset(who, 0, sizeof(*who));
+	who->uid = -1;
+	snprintf(path, sizeof(path), "/proc/%d/exe", pid);
+	n = readlink(path, who->exe, sizeof(who->exe) - 1);
+	who->exe[n > 0 ? n : 0] = '\0';
+	snprintf(path, sizeof(path), "/proc/%d/comm", pid);
+	/* the kernel ends comm with a newline; one inside it is the process's own */
+	if (pid > 0 && file__read(path, buf, sizeof(buf)) >= 0) {
+		len = strlen(buf);
+		if (len && buf[len - 1] == '\n')
+			buf[--len] = '\0';
+		snprintf(who->comm, sizeof(who->comm), "%s", buf);
+	}
+	snprintf(path, sizeof(path), "/proc/%d/status", pid);
+	if (pid <= 0 || file__read(path, buf, sizeof(buf)) < 0)
+		return who->exe[0] || who->comm[0] ? 0 : -ENOENT;
+	p = strstr(buf, "\nUid:");
+	if (p)
+		who->uid = strtol(p + 5, NULL, 10);
+	return 0;
+}
+
+bool proc_who__is(const struct proc_who *who, const char *name)
+{
+	const char *base = strrchr(who->exe, '/');
+	size_t n = strlen(name);
+
+	/* a program deleted since it started reads "/path/prog (deleted)" */
+	if (base)
+		return !strncmp(base + 1, name, n) &&
+		       (!base[1 + n] || !strcmp(base + 1 + n, " (deleted)"));
+	return !strcmp(who->comm, name);
+}
+
+void user__name(long uid, char *buf, size_t len)
+{
+	struct passwd *pw = uid >= 0 ? getpwuid((uid_t)uid) : NULL;
+
+	if (pw)
+		snprintf(buf, len, "%s", pw->pw_name);
+	else
+		snprintf(buf, len, "UID %ld", uid);
 }

@@ -24,8 +24,11 @@ crash safety) is checked instead:
                         equivalent), including one stopped at its entry point
   sigkill-mux-interval  the next ldlat-stat --mux-interval run puts back the
                         value from before the killed run
-  sigkill-show-owner    --show of a foreground set whose owner died does not
-                        say it is sampling in the foreground for that PID
+  sigkill-links         the links of a foreground set (--pin without --detach)
+                        go with its owner: none is pinned, and bpftool lists
+                        none of the run's once it is dead, before any --unpin
+  sigkill-show-owner    --show of a foreground set whose owner died says the
+                        owner died and the sampling ended with it
   sigkill-unpin         --unpin of that set removes it, and then nothing of
                         the tool is left (bpf-objects, perf-events, pins)
 
@@ -226,7 +229,7 @@ class KillTest:
             self.fail(trial, 'sigint-exit', 'exit status %s, stderr: %s' % (rc, err.strip()[-300:]))
 
         if died_by_kill:
-            self.after_kill(trial, name, token, base_mux)
+            self.after_kill(trial, name, token, base_mux, base_bpf)
         left_cmd = wait_for(lambda: not procs_with(token)) or procs_with(token)
         if left_cmd is not True:
             self.fail(trial, 'sigkill-command' if died_by_kill else 'command',
@@ -255,16 +258,27 @@ class KillTest:
                       sorted(perf_holders() - base_perf))
         self.cleanup(token, base_mux)
 
-    def after_kill(self, trial, name, token, base_mux):
+    def after_kill(self, trial, name, token, base_mux, base_bpf):
+        if name == 'hist-pin':
+            links = [f for f in os.listdir(self.pin) if f.startswith('link_')] \
+                if os.path.isdir(self.pin) else []
+            if links:
+                self.fail(trial, 'sigkill-links', 'a foreground set pinned %s' % links)
+
+            def run_links():
+                return sorted(i for i in bpf_ids() - base_bpf if i[0] == 'link')
+            if not wait_for(lambda: not run_links()):
+                self.fail(trial, 'sigkill-links', 'left after the owner died: %s' % run_links())
         if name == 'hist-pin' and os.path.isdir(self.pin) and os.listdir(self.pin):
             show = subprocess.run([self.tool('ldlat-hist'), '--show', self.pin], env=self.env,
                                   capture_output=True, text=True, timeout=30)
             text = show.stdout + show.stderr
-            m = re.search(r'in the foreground, by PID (\d+)', text)
-            if m and not re.search(r'dead|exited|gone|no longer|not running', text):
+            m = re.search(r'by ldlat-hist PID (\d+), in the foreground', text)
+            if m and not ('died without removing the set' in text and
+                          'its sampling ended with it' in text):
                 self.fail(trial, 'sigkill-show-owner',
-                          '--show says the set samples in the foreground for PID %s, which is '
-                          'dead' % m.group(1))
+                          '--show of the set of PID %s, which is dead, does not say its '
+                          'sampling ended with it: %s' % (m.group(1), text.strip()[-300:]))
             un = subprocess.run([self.tool('ldlat-hist'), '--unpin', self.pin], env=self.env,
                                 capture_output=True, text=True, timeout=30)
             if un.returncode != 0:

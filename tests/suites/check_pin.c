@@ -8,12 +8,16 @@
  * and every bad DIR.  The workload faults N pages at a fixed address inside
  * a cgroup of this test, so a set on that cgroup counts exactly N whatever
  * else runs on the machine.  Also: a set whose maps hold latency histograms
- * (filled through the BPF test entry), read back by --show and bpftool.
- * Needs root; pins under /sys/fs/bpf/ldlat-test-PID-*, removed by each test.
+ * (filled through the BPF test entry), read back by --show and bpftool; a
+ * foreground set whose ldlat-hist is SIGKILLed stops sampling with it; and
+ * what another user plants on a world-writable bpffs (a link, a directory,
+ * a flock) is refused.  Needs root (and setpriv to act as nobody); pins
+ * under /sys/fs/bpf/ldlat-test-PID-*, removed by each test.
  */
 #include <check.h>
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -25,6 +29,7 @@
 #include <bpf/libbpf.h>
 
 #include "bpf/ldlat.h"
+#include "kernel/abi/flockholder.h"
 #include "user/hist/pinset.h"
 #include "user/run/session.h"
 #include "bpf/ldlat.skel.h"
@@ -198,6 +203,20 @@ static void assert_ids_gone(const char *ids)
 static int set_objects(void)
 {
 	return 6 + (int)sysconf(_SC_NPROCESSORS_ONLN);
+}
+
+/* What a set pinned in the foreground holds: its links are not pinned. */
+static int fg_objects(void)
+{
+	return 6;
+}
+
+/* The mode bits of path (-1 if it cannot be read). */
+static int mode_of(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) ? -1 : (int)(st.st_mode & 07777);
 }
 
 static void pin_cleanup(const char *dir)
@@ -455,16 +474,125 @@ START_TEST(test_foreground_pin)
 	ck_assert_int_eq(shown_count(dir, ""), 21);
 	/* ...but cannot unpin it */
 	HIST(2, &out, &err, "--unpin", dir);
-	ck_assert_msg(strstr(err, "in use by a running ldlat-hist (PID "), "%s", err);
+	ck_assert_msg(strstr(err, "in use by a running ldlat-hist (PID ") &&
+			      strstr(err, ", user root)"),
+		      "%s", err);
 	free(out);
 	free(err);
-	ck_assert_int_eq(dir_entries(dir), set_objects());
+	/* the program and the maps, for readers; the links stay the run's own */
+	ck_assert_int_eq(dir_entries(dir), fg_objects());
+	/* it created DIR and its parent, 0700 */
+	ck_assert_int_eq(mode_of(parent), 0700);
+	ck_assert_int_eq(mode_of(dir), 0700);
 	kill(h.pid, SIGINT);
 	ck_assert_int_eq(child_finish(&h, 30), 0);
 	ck_assert_msg(strstr(h.outbuf, "          21  " RANGE), "%s", h.outbuf);
 	/* it created DIR and its parent: it removes both */
 	ck_assert_int_eq(access(parent, F_OK), -1);
 	child_free(&h);
+	cgroup_remove(cg);
+}
+END_TEST
+
+/* The IDs of the links the kernel holds for the program pinned as DIR/prog ("12 13 "), and how many. */
+static char *prog_link_ids(const char *dir, int *n)
+{
+	char *out = NULL, *p;
+
+	ck_assert_int_eq(sh(&out, NULL,
+			    "p=$(bpftool -j prog show pinned %s/prog | jq -r .id) && bpftool -j "
+			    "link show | jq -r --argjson p \"$p\" '.[] | select(.prog_id == $p) | "
+			    ".id' | tr '\\n' ' '",
+			    dir),
+			 0);
+	*n = 0;
+	for (p = out; (p = strpbrk(p, "0123456789")); p += strspn(p, "0123456789"))
+		(*n)++;
+	return out;
+}
+
+/* The IDs of a set's program and maps (no split), for assert_ids_gone: "prog P map ...". */
+static char *prog_map_ids(const char *dir)
+{
+	char *out = NULL;
+
+	ck_assert_int_eq(sh(&out, NULL,
+			    "echo prog; bpftool -j prog show pinned %s/prog | jq -r .id && echo "
+			    "map && for m in meta counters hists shown shown_hists; do bpftool -j "
+			    "map show pinned %s/$m | jq -r .id || exit 1; done",
+			    dir, dir),
+			 0);
+	for (char *p = out; *p; p++)
+		if (*p == '\n')
+			*p = ' ';
+	return out;
+}
+
+/*
+ * A foreground set whose ldlat-hist is SIGKILLed ends its sampling with
+ * it: its links were never pinned, so the kernel releases them with the
+ * process (bpftool lists none), and a workload after that counts nothing
+ * (bpftool reads the counters); --show says the sampling ended with the
+ * owner; --unpin removes the program and the maps (bpftool lists none).
+ */
+START_TEST(test_foreground_killed)
+{
+	char dir[256], cg[256], *out, *err, *links, *objs;
+	char *argv[] = { (char *)hist(), "--source", "page-faults", "-G", cg,
+			 "-a",		 RANGE,	     "--pin",	    dir,  NULL };
+	int ncpu = (int)sysconf(_SC_NPROCESSORS_ONLN), nlinks;
+	struct child h;
+
+	pin_path(dir, sizeof(dir), "fgkill");
+	ck_assert_int_eq(cg_make(cg, sizeof(cg), "pin-kill"), 0);
+	child_spawn(&h, argv);
+	ck_assert_msg(child_wait_stderr(&h, "Ctrl-C to end", 30), "%s", h.errbuf);
+	/* the kernel holds a link per CPU for the set's program; none of them is pinned */
+	links = prog_link_ids(dir, &nlinks);
+	ck_assert_msg(nlinks == ncpu, "links of the set's program: %s (want %d)", links, ncpu);
+	ck_assert_int_eq(dir_entries(dir), fg_objects());
+	objs = prog_map_ids(dir);
+	fault_pages(cg, "21", BASE);
+	ck_assert_int_eq(shown_count(dir, ""), 21);
+
+	kill(h.pid, SIGKILL);
+	ck_assert_int_eq(child_finish(&h, 30), 128 + SIGKILL);
+	child_free(&h);
+	/* its links go with it, and the perf events they held */
+	assert_ids_gone(links);
+	fault_pages(cg, "40", BASE);
+	/* the 21 pages before the kill, none of the 40 after: bpftool's reading, and --show's */
+	ck_assert_int_eq(sh(NULL, NULL,
+			    "bpftool -j map dump pinned %s/counters | jq -e "
+			    "'[.[0].formatted.values[].value.kept] | add == 21'",
+			    dir),
+			 0);
+	ck_assert_int_eq(shown_count(dir, ""), 21);
+	HIST(0, &out, &err, "--show", dir);
+	ck_assert_msg(strstr(out, "died without removing the set") &&
+			      strstr(out, "its sampling ended with it; the counts are those until "
+					  "then") &&
+			      strstr(out, "          21  " RANGE),
+		      "%s", out);
+	free(out);
+	free(err);
+	HIST(0, &out, &err, "--show", dir, "--format", "json");
+	ck_assert_msg(jq_true(out, ".pinned.owner_dead == true and .pinned.detached == false"),
+		      "%s", out);
+	ck_assert_msg(strstr(err, "the set's sampling ended with it"), "%s", err);
+	free(out);
+	free(err);
+	/* --unpin removes what is left: the program and the maps */
+	HIST(0, &out, &err, "--unpin", dir);
+	ck_assert_msg(strstr(err, "unpinned 6 objects from ") && strstr(err, "none was a link"),
+		      "%s", err);
+	free(out);
+	free(err);
+	ck_assert_int_eq(dir_entries(dir), 0);
+	assert_ids_gone(objs);
+	free(links);
+	free(objs);
+	ck_assert_int_eq(rmdir(dir), 0);
 	cgroup_remove(cg);
 }
 END_TEST
@@ -586,6 +714,133 @@ START_TEST(test_bad_dirs)
 	ck_assert_int_eq(dir_entries(dir), set_objects());
 	pin_cleanup(dir);
 	ck_assert_int_eq(access(dir, F_OK), -1);
+}
+END_TEST
+
+/* Runs a command as nobody (no groups, no capabilities). */
+#define NOBODY "setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all "
+
+/* --pin DIR --detach on CPU 0: a set of 5 maps, the program and one link. */
+#define CPU0_OBJECTS 7
+
+/* ldlat-hist's arguments, want its exit status, and a sentence on stderr containing each of the
+ * words (NULL-terminated). */
+static void hist_refused(const char *const args[], const char *const words[])
+{
+	char *out, *err;
+	int i;
+
+	hist_run(2, &out, &err, (char *const *)args);
+	for (i = 0; words[i]; i++)
+		ck_assert_msg(strstr(err, words[i]), "ldlat-hist %s %s: want '%s' in: %s", args[0],
+			      args[1], words[i], err);
+	ck_assert_msg(!strchr(err, '\n') || strchr(err, '\n') == err + strlen(err) - 1,
+		      "one line: %s", err);
+	free(out);
+	free(err);
+}
+
+#define REFUSED(words, ...) hist_refused((const char *[]){ __VA_ARGS__, NULL }, words)
+
+/*
+ * On a bpffs directory every user may write (mode 1777, as many machines
+ * mount /sys/fs/bpf), another user (nobody) plants a symbolic link to a
+ * directory of root's, owns a directory (mode 777), and holds a flock on a
+ * set of root's: --pin, --show and --unpin refuse each with exit 2 and a
+ * sentence; nothing is pinned in the link's target nor removed through it,
+ * nothing is pinned or created in the other user's directory, and the
+ * flock's holder is named for what it is.
+ */
+START_TEST(test_foreign_paths)
+{
+	char top[256], victim[300], lnk[300], sub[320], owned[300], wide[300], want[128];
+	const char *const link_refused[] = { "is a symbolic link (to '",
+					     "on bpffs, which ldlat-hist does not follow there",
+					     NULL };
+	const char *const owner_refused[] = { "is owned by nobody, not by you or root", NULL };
+	const char *const mode_refused[] = { "(mode 0777) is writable by other users", NULL };
+	const char *const lock_refused[] = { want, "user nobody), which is not an ldlat-hist",
+					     NULL };
+	char *hold[] = { "setpriv",
+			 "--reuid=65534",
+			 "--regid=65534",
+			 "--clear-groups",
+			 "flock",
+			 "-F",
+			 "-x",
+			 victim,
+			 "cat",
+			 NULL };
+	char *out, *err;
+	struct child f;
+	int fd, i;
+
+	pin_path(top, sizeof(top), "trust");
+	snprintf(victim, sizeof(victim), "%s/victim", top);
+	snprintf(lnk, sizeof(lnk), "%s/x", top);
+	ck_assert_int_eq(mkdir(top, 0700), 0);
+	ck_assert_int_eq(chmod(top, 01777), 0);
+	ck_assert_int_eq(mkdir(victim, 0700), 0);
+	ck_assert_int_eq(sh(NULL, NULL, NOBODY "ln -s %s %s", victim, lnk), 0);
+
+	/* a link, as DIR or on the way to it: refused; nothing lands in its target */
+	REFUSED(link_refused, "--source", "page-faults", "-C", "0", "--pin", lnk, "--detach");
+	snprintf(sub, sizeof(sub), "%s/sub", lnk);
+	REFUSED(link_refused, "--source", "page-faults", "-C", "0", "--pin", sub, "--detach");
+	ck_assert_int_eq(dir_entries(victim), 0);
+	/* a set of root's in its target: --show and --unpin through the link refuse */
+	HIST(0, &out, &err, "--source", "page-faults", "-C", "0", "--pin", victim, "--detach");
+	free(out);
+	free(err);
+	REFUSED(link_refused, "--show", lnk);
+	REFUSED(link_refused, "--unpin", lnk);
+	REFUSED(link_refused, "--unpin", sub);
+	ck_assert_int_eq(dir_entries(victim), CPU0_OBJECTS);
+
+	/* a directory nobody owns, mode 777: nothing is pinned in it or created under it */
+	snprintf(owned, sizeof(owned), "%s/u", top);
+	ck_assert_int_eq(sh(NULL, NULL, NOBODY "mkdir -m 777 %s", owned), 0);
+	REFUSED(owner_refused, "--source", "page-faults", "-C", "0", "--pin", owned, "--detach");
+	snprintf(sub, sizeof(sub), "%s/sub", owned);
+	REFUSED(owner_refused, "--source", "page-faults", "-C", "0", "--pin", sub, "-d", "1");
+	REFUSED(owner_refused, "--show", owned);
+	REFUSED(owner_refused, "--unpin", owned);
+	ck_assert_int_eq(dir_entries(owned), 0);
+	/* root's, but everyone may write it: the same */
+	snprintf(wide, sizeof(wide), "%s/w", top);
+	ck_assert_int_eq(mkdir(wide, 0700), 0);
+	ck_assert_int_eq(chmod(wide, 0777), 0);
+	REFUSED(mode_refused, "--source", "page-faults", "-C", "0", "--pin", wide, "--detach");
+	REFUSED(mode_refused, "--unpin", wide);
+	ck_assert_int_eq(dir_entries(wide), 0);
+
+	/* nobody's flock on root's set (mode 755: anyone may open it) */
+	ck_assert_int_eq(chmod(victim, 0755), 0);
+	child_spawn(&f, hold);
+	fd = open(victim, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	ck_assert_int_ge(fd, 0);
+	for (i = 0; i < 3000 && flock__holder(fd) != f.pid; i++)
+		usleep(10000);
+	ck_assert_msg(flock__holder(fd) == f.pid, "nobody's flock on %s is not there", victim);
+	close(fd);
+	snprintf(want, sizeof(want), "the directory is locked (flock) by PID %d ('cat', ",
+		 (int)f.pid);
+	REFUSED(lock_refused, "--unpin", victim);
+	/* --show does not wait for a holder that may never let go */
+	REFUSED(lock_refused, "--show", victim);
+	REFUSED(lock_refused, "--source", "page-faults", "-C", "0", "--pin", victim, "--detach");
+	ck_assert_int_eq(dir_entries(victim), CPU0_OBJECTS);
+	ck_assert_int_eq(child_finish(&f, 30), 0);
+	child_free(&f);
+	/* once it lets go, --unpin removes the set */
+	unpin_ok(victim);
+	ck_assert_int_eq(dir_entries(victim), 0);
+
+	ck_assert_int_eq(unlink(lnk), 0);
+	ck_assert_int_eq(rmdir(owned), 0);
+	ck_assert_int_eq(rmdir(wide), 0);
+	ck_assert_int_eq(rmdir(victim), 0);
+	ck_assert_int_eq(rmdir(top), 0);
 }
 END_TEST
 
@@ -852,7 +1107,7 @@ START_TEST(test_latency_set)
 	struct session sess;
 	struct pinset ps;
 	struct err err = {};
-	char dir[256], *out, *errs;
+	char dir[256], want[128], *out, *errs;
 	unsigned int i;
 	__u64 sum_l1 = 0, sum_ram = 0;
 	LIBBPF_OPTS(bpf_test_run_opts, opts, .ctx_in = &s, .ctx_size_in = sizeof(s));
@@ -959,13 +1214,19 @@ START_TEST(test_latency_set)
 			    dir),
 			 0);
 
-	/* this process holds the set: --unpin refuses; once it lets go, --unpin removes it */
+	/*
+	 * this process holds the set: --unpin refuses, naming it for what it is
+	 * (this suite, not an ldlat-hist); once it lets go, --unpin removes it
+	 */
+	snprintf(want, sizeof(want), "the directory is locked (flock) by PID %d ('check_pin', ",
+		 (int)getpid());
 	HIST(2, &out, &errs, "--unpin", dir);
-	ck_assert_ptr_nonnull(strstr(errs, "in use by a running ldlat-hist"));
+	ck_assert_msg(strstr(errs, want) && strstr(errs, "user root), which is not an ldlat-hist"),
+		      "want '%s' in: %s", want, errs);
 	free(out);
 	free(errs);
 	HIST(2, &out, &errs, "unpin", dir);
-	ck_assert_ptr_nonnull(strstr(errs, "in use by a running ldlat-hist"));
+	ck_assert_msg(strstr(errs, want), "want '%s' in: %s", want, errs);
 	free(out);
 	free(errs);
 	pinset__close(&ps);
@@ -1003,7 +1264,7 @@ START_TEST(test_older_layout_refused)
 	struct err err = {};
 	char dir[256], *out, *errs;
 
-	ck_assert_int_eq(LDLAT_PIN_LAYOUT, 4);
+	ck_assert_int_eq(LDLAT_PIN_LAYOUT, 5);
 	pin_path(dir, sizeof(dir), "old");
 	ck_assert_msg(session__open(&sess, &cfg, SESSION_PIN, &err) == 0, "%s", err.msg);
 	ck_assert_int_eq(pinset__prepare(&ps, dir, &err), 0);
@@ -1015,7 +1276,7 @@ START_TEST(test_older_layout_refused)
 	session__close(&sess);
 	HIST(2, &out, &errs, "--show", dir);
 	ck_assert_msg(strstr(errs, "the set was pinned by another version of ldlat-hist (layout 1; "
-				   "this one reads layout 4): show it with the ldlat-hist that "
+				   "this one reads layout 5): show it with the ldlat-hist that "
 				   "pinned it, or remove it with ldlat-hist --unpin"),
 		      "%s", errs);
 	free(out);
@@ -1038,8 +1299,8 @@ static void leftovers_remove(void)
 
 	snprintf(cmd, sizeof(cmd),
 		 "for d in /sys/fs/bpf/ldlat-test-%d-*; do [ -d \"$d\" ] || continue; "
-		 "for s in \"$d\" \"$d\"/*; do [ -d \"$s\" ] && %s --unpin \"$s\"; rmdir \"$s\"; "
-		 "done; "
+		 "for s in \"$d\" \"$d\"/*; do [ -L \"$s\" ] && rm -f \"$s\"; "
+		 "[ -d \"$s\" ] && %s --unpin \"$s\"; rmdir \"$s\"; done; "
 		 "rmdir \"$d\"; done 2>/dev/null; for c in /sys/fs/cgroup/unified/ldlat-pin*-%d-*; "
 		 "do "
 		 "[ -d \"$c\" ] && rmdir \"$c\"; done 2>/dev/null; true",
@@ -1065,6 +1326,7 @@ int main(void)
 	tcase_add_test(tc, test_two_sets);
 	tcase_add_test(tc, test_cgroup_removed);
 	tcase_add_test(tc, test_foreground_pin);
+	tcase_add_test(tc, test_foreground_killed);
 	tcase_add_test(tc, test_latency_set);
 	tcase_add_test(tc, test_older_layout_refused);
 	tcase_add_test(tc, test_split_set);
@@ -1074,6 +1336,7 @@ int main(void)
 	tcase_set_timeout(tc, 120);
 	tcase_add_unchecked_fixture(tc, NULL, leftovers_remove);
 	tcase_add_test(tc, test_bad_dirs);
+	tcase_add_test(tc, test_foreign_paths);
 	tcase_add_test(tc, test_bpffs_mount);
 	tcase_add_loop_test(tc, test_bad_options, 0, ARRAY_SIZE(bad_options));
 	suite_add_tcase(s, tc);

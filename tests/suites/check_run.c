@@ -1575,9 +1575,9 @@ START_TEST(test_sigkill_mux_interval)
 END_TEST
 
 /*
- * A foreground set whose ldlat-hist was killed samples on: --show says its
- * owner died (text and JSON) and unpin removes it; while the owner lives,
- * --show says nothing of the kind.
+ * A foreground set whose ldlat-hist was killed: --show says its owner died
+ * and its sampling ended with it (text and JSON) and unpin removes it;
+ * while the owner lives, --show says nothing of the kind.
  */
 START_TEST(test_sigkill_foreground_set)
 {
@@ -1614,8 +1614,9 @@ START_TEST(test_sigkill_foreground_set)
 	child_free(&c);
 	assert_sleeper_dies("ldlat-hist --pin");
 	run_expect(show, 0, &out, &err);
-	ck_assert_msg(strstr(out, "died without removing the set") && strstr(out, "unpin"), "%s",
-		      out);
+	ck_assert_msg(strstr(out, "died without removing the set") &&
+			      strstr(out, "its sampling ended with it") && strstr(out, "unpin"),
+		      "%s", out);
 	free(out);
 	free(err);
 	run_expect(json, 0, &out, &err);

@@ -24,11 +24,14 @@ enum {
 static const struct argp_option sample_options[] = {
 	{ NULL, 0, NULL, 0, "Pinning (watching for hours):", 7 },
 	{ "pin", OPT_PIN, "DIR", 0,
-	  "pin the program, its maps and its perf-event links in DIR on bpffs (created if "
-	  "needed; /sys/fs/bpf is mounted if it is not); without --detach they are removed at "
-	  "the end of the run",
+	  "pin the program and its maps in DIR on bpffs for --show (created, mode 0700, if "
+	  "needed; /sys/fs/bpf is mounted if it is not; a symbolic link on bpffs, or a directory "
+	  "another user owns or may write, is refused); without --detach they are removed at "
+	  "the end of the run, and sampling ends with the run however it ends",
 	  7 },
-	{ "detach", OPT_DETACH, NULL, 0, "with --pin: exit at once, leaving the set sampling", 7 },
+	{ "detach", OPT_DETACH, NULL, 0,
+	  "with --pin: pin the perf-event links too and exit at once, leaving the set sampling",
+	  7 },
 	{},
 };
 
@@ -207,13 +210,19 @@ void pin_meta__fill(struct ldlat_pin_meta *m, const struct tool *t, const struct
 int pincmd__unpin(const char *tool, const char *dir)
 {
 	struct err err = {};
-	int removed, e = pinset__unpin(dir, &removed, &err);
+	int removed, links, e = pinset__unpin(dir, &removed, &links, &err);
 
 	if (e)
 		return err__report(&err, e, tool, stderr);
-	if (removed)
+	if (removed && links)
 		fprintf(stderr, "%s: unpinned %d objects from %s: its sampling has stopped\n", tool,
 			removed, dir);
+	else if (removed)
+		fprintf(stderr,
+			"%s: unpinned %d objects from %s: none was a link, so nothing was sampling "
+			"(a set pinned in the foreground stops sampling when its ldlat-hist "
+			"ends)\n",
+			tool, removed, dir);
 	else
 		fprintf(stderr, "%s: nothing is pinned in %s: nothing to do\n", tool, dir);
 	return EXIT_OK;
@@ -368,8 +377,8 @@ int pincmd__show(const char *tool, const struct pin_opts *po, const struct cli *
 	if (run.pin_owner_dead && oo->format != OUTPUT_TEXT)
 		fprintf(stderr,
 			"%s: warning: PID %d, which pinned %s in the foreground, died without "
-			"removing "
-			"it: the set samples on with no one to end it (%s unpin %s removes it)\n",
+			"removing it: the set's sampling ended with it, and it holds the counts "
+			"until then (%s unpin %s removes it)\n",
 			tool, run.pin_pid, ps.dir, tool, ps.dir);
 	if (removed && oo->format != OUTPUT_TEXT)
 		fprintf(stderr,

@@ -15,6 +15,7 @@
 #include <bpf/libbpf.h>
 
 #include "user/hist/pinset.h"
+#include "user/hist/pinpath.h"
 #include "kernel/abi/flockholder.h"
 #include "bpf/ldlat.skel.h"
 #include "kernel/lib/err.h"
@@ -85,11 +86,17 @@ static enum obj_kind obj_kind_of(int fd)
 	return OBJ_NONE;
 }
 
-static int obj_get(const char *dir, const char *name)
+/* The path of name in the directory dir_fd holds (the one checked, whatever its name now). */
+static void fd_path(int dir_fd, const char *name, char *buf, size_t len)
 {
-	char path[PATH_MAX + 64];
+	snprintf(buf, len, "/proc/self/fd/%d/%s", dir_fd, name);
+}
 
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
+static int obj_get(int dir_fd, const char *name)
+{
+	char path[PATH_MAX];
+
+	fd_path(dir_fd, name, path, sizeof(path));
 	return bpf_obj_get(path);
 }
 
@@ -146,7 +153,7 @@ static void scan__foreign(struct scan *sc, const char *name, const char *why)
 	sc->foreign = true;
 }
 
-static int dir__scan(int dir_fd, const char *dir, struct scan *sc)
+static int dir__scan(int dir_fd, struct scan *sc)
 {
 	struct dirent *de;
 	enum obj_kind want;
@@ -167,13 +174,14 @@ static int dir__scan(int dir_fd, const char *dir, struct scan *sc)
 			continue;
 		sc->entries++;
 		want = set_kind(de->d_name);
-		if (want == OBJ_NONE || de->d_type == DT_DIR) {
+		if (want == OBJ_NONE || de->d_type == DT_DIR || de->d_type == DT_LNK) {
 			scan__foreign(sc, de->d_name,
-				      de->d_type == DT_DIR ? "a directory"
-							   : "not a name ldlat pins");
+				      de->d_type == DT_DIR   ? "a directory"
+				      : de->d_type == DT_LNK ? "a symbolic link"
+							     : "not a name ldlat pins");
 			continue;
 		}
-		fd = obj_get(dir, de->d_name);
+		fd = obj_get(dir_fd, de->d_name);
 		if (fd < 0) {
 			scan__foreign(sc, de->d_name, strerror(errno));
 			continue;
@@ -198,38 +206,85 @@ static int dir__scan(int dir_fd, const char *dir, struct scan *sc)
 	return 0;
 }
 
-static void in_use(int dir_fd, const char *opt, const char *dir, struct err *err)
+enum holder {
+	HOLDER_NONE,  /* /proc/locks names no one (let go meanwhile) */
+	HOLDER_LDLAT, /* an ldlat-hist of the caller's or root's: worth waiting for */
+	HOLDER_OTHER, /* anything else: another program, or another user's */
+};
+
+/*
+ * Who holds the flock on DIR, in words for a sentence.  Any user who may
+ * open DIR may flock it: the holder is named by its program and its user,
+ * never taken for an ldlat-hist on trust.
+ */
+static enum holder lock_holder(int dir_fd, char *buf, size_t len)
 {
 	int pid = flock__holder(dir_fd);
-	char who[64] = "";
+	struct proc_who who;
+	char user[64];
 
-	if (pid)
-		snprintf(who, sizeof(who), " (PID %d)", pid);
-	err__msg(err,
-		 "%s '%s': the set is in use by a running ldlat-hist%s; stop it, or wait for its "
-		 "--show to end, and try again",
-		 opt, dir, who);
+	if (pid <= 0 || proc__who(pid, &who))
+		return HOLDER_NONE;
+	user__name(who.uid, user, sizeof(user));
+	if (proc_who__is(&who, "ldlat-hist")) {
+		snprintf(buf, len, "the set is in use by a running ldlat-hist (PID %d, user %s)",
+			 pid, user);
+		return who.uid == (long)geteuid() || who.uid == 0 ? HOLDER_LDLAT : HOLDER_OTHER;
+	}
+	snprintf(buf, len,
+		 "the directory is locked (flock) by PID %d ('%s', %s, user %s), which is not an "
+		 "ldlat-hist",
+		 pid, who.comm, who.exe[0] ? who.exe : "its program unknown", user);
+	return HOLDER_OTHER;
 }
 
-/* The deepest existing directory at or above path (path itself when it exists). */
-static int existing_ancestor(const char *path, char *anc, size_t len)
+static void in_use(enum holder h, const char *who, const char *opt, const char *dir,
+		   struct err *err)
 {
-	struct stat st;
-	char *slash;
+	if (h == HOLDER_NONE)
+		err__msg(err,
+			 "%s '%s': the directory is locked (flock) by a process /proc/locks does "
+			 "not name; try again",
+			 opt, dir);
+	else if (h == HOLDER_LDLAT)
+		err__msg(err, "%s '%s': %s; stop it, or wait for its --show to end, and try again",
+			 opt, dir, who);
+	else
+		err__msg(err,
+			 "%s '%s': %s; nothing was done: stop it, or take the directory's read "
+			 "permission from that user (chmod go-rx), and try again",
+			 opt, dir, who);
+}
 
-	snprintf(anc, len, "%s", path);
-	while (stat(anc, &st)) {
-		if (errno != ENOENT)
-			return -errno;
-		slash = strrchr(anc, '/');
-		if (!slash)
-			snprintf(anc, len, ".");
-		else if (slash == anc)
-			anc[1] = '\0';
-		else
-			*slash = '\0';
+/*
+ * The flock on DIR.  Exclusive (--pin, --unpin): refused at once while
+ * anyone holds it.  Shared (--show): waits for an ldlat-hist of the
+ * caller's or root's that pins or unpins, refuses anyone else, who could
+ * make it wait for ever.  0, or -EINVAL with a sentence naming the holder.
+ */
+static int dir_lock(int fd, int how, const char *opt, const char *dir, struct err *err)
+{
+	char who[PATH_MAX + 192] = "";
+	enum holder h = HOLDER_NONE;
+	int tries;
+
+	/* a holder /proc/locks no longer names has just let go: try again */
+	for (tries = 0; tries < 3; tries++) {
+		if (!flock(fd, how | LOCK_NB))
+			return 0;
+		if (errno != EWOULDBLOCK)
+			return err__set(err, -errno, "%s '%s': cannot lock it: %s", opt, dir,
+					strerror(errno));
+		h = lock_holder(fd, who, sizeof(who));
+		if (h == HOLDER_LDLAT && how == LOCK_SH)
+			return flock(fd, how) ? err__set(err, -errno, "%s '%s': cannot lock it: %s",
+							 opt, dir, strerror(errno))
+					      : 0;
+		if (h != HOLDER_NONE)
+			break;
 	}
-	return S_ISDIR(st.st_mode) ? 0 : -ENOTDIR;
+	in_use(h, who, opt, dir, err);
+	return -EINVAL;
 }
 
 static void not_bpffs(const char *opt, const char *dir, const char *where, struct err *err)
@@ -263,48 +318,10 @@ static int bpffs_mount(struct err *err)
 	return 0;
 }
 
-/* Removes the directories --pin created, deepest first, up to p->made. */
+/* Removes the directories --pin created, deepest first. */
 static void pinset__unmake(struct pinset *p)
 {
-	char path[PATH_MAX], *slash;
-	size_t n = strlen(p->made);
-
-	if (!p->made[0])
-		return;
-	snprintf(path, sizeof(path), "%s", p->dir);
-	while (strlen(path) >= n && !rmdir(path)) {
-		if (strlen(path) == n)
-			break;
-		slash = strrchr(path, '/');
-		if (!slash)
-			break;
-		*slash = '\0';
-	}
-	p->made[0] = '\0';
-}
-
-/* mkdir -p below the existing ancestor, remembering the topmost one made. */
-static int pinset__make(struct pinset *p, const char *dir, const char *anc)
-{
-	char path[PATH_MAX];
-	size_t i, n = strlen(dir);
-
-	if (!strcmp(anc, dir))
-		return 0;
-	snprintf(path, sizeof(path), "%s", dir);
-	for (i = strlen(anc) + 1; i <= n; i++) {
-		if (i < n && dir[i] != '/')
-			continue;
-		path[i] = '\0';
-		if (!mkdir(path, 0700)) {
-			if (!p->made[0])
-				snprintf(p->made, sizeof(p->made), "%s", path);
-		} else if (errno != EEXIST) {
-			return -errno;
-		}
-		path[i] = dir[i];
-	}
-	return 0;
+	pinpath__unmake(&p->made_fd, p->made);
 }
 
 /* An absolute path without trailing slashes: what the set is known by. */
@@ -327,7 +344,7 @@ static void pinset__init(struct pinset *p)
 	memset(p, 0, sizeof(*p));
 	p->dir_fd = p->meta_fd = p->counters_fd = p->hists_fd = -1;
 	p->shown_fd = p->shown_hists_fd = p->prog_fd = p->shown_lock_fd = -1;
-	p->by_rows_fd = -1;
+	p->by_rows_fd = p->made_fd = -1;
 }
 
 /* The bpffs this process mounted goes, once nothing is pinned in it. */
@@ -353,41 +370,38 @@ static void bpffs_unmount(struct pinset *p)
 	p->mounted = false;
 }
 
-/* DIR on a mounted bpffs: created, locked, and empty. */
+/* DIR on a mounted bpffs: reached safely (pinpath.h), created, locked, and empty. */
 static int pinset__ready(struct pinset *p, struct err *err)
 {
 	const char *dir = p->arg;
-	char anc[PATH_MAX];
+	struct pinpath pp;
 	struct scan sc;
 	int e;
 
-	e = existing_ancestor(p->dir, anc, sizeof(anc));
-	if (e == -ENOTDIR)
-		return err__set(err, -EINVAL, "--pin '%s': %s is not a directory", dir, anc);
-	if (e)
-		return err__set(err, -EINVAL, "--pin '%s': %s", dir, strerror(-e));
-	if (!on_bpffs(anc)) {
-		not_bpffs("--pin", dir, anc, err);
+	e = pinpath__walk(&pp, "--pin", dir, p->dir, true, err);
+	if (e == -ENOENT || (!e && !pp.on_bpffs)) {
+		pinpath__close(&pp);
+		not_bpffs("--pin", dir, pp.where, err);
 		return -EINVAL;
 	}
-	e = pinset__make(p, p->dir, anc);
-	if (e) {
-		err__msg(err, "--pin '%s': cannot create the directory: %s", dir, strerror(-e));
-		pinset__unmake(p);
-		return e == -EACCES || e == -EPERM ? err__input(err, -EPERM) : e;
-	}
-	p->dir_fd = open(p->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (e == -EACCES || e == -EPERM)
+		return err__set(err, err__input(err, -EPERM), "--pin '%s': cannot reach it: %s",
+				dir, strerror(-e));
+	if (e)
+		return e;
+	p->made_fd = pp.made_fd;
+	snprintf(p->made, sizeof(p->made), "%s", pp.made);
+	p->dir_fd = pinpath__open_dir(&pp);
+	pinpath__close(&pp);
 	if (p->dir_fd < 0) {
-		e = -errno;
+		e = p->dir_fd;
 		err__msg(err, "--pin '%s': %s", dir, strerror(-e));
 		goto fail;
 	}
-	if (flock(p->dir_fd, LOCK_EX | LOCK_NB)) {
-		in_use(p->dir_fd, "--pin", dir, err);
-		e = -EINVAL;
+	e = dir_lock(p->dir_fd, LOCK_EX, "--pin", dir, err);
+	if (e)
 		goto fail;
-	}
-	e = dir__scan(p->dir_fd, p->dir, &sc);
+	e = dir__scan(p->dir_fd, &sc);
 	if (e) {
 		err__msg(err, "--pin '%s': cannot list it: %s", dir, strerror(-e));
 		goto fail;
@@ -409,8 +423,8 @@ static int pinset__ready(struct pinset *p, struct err *err)
 	}
 	return 0;
 fail:
-	pinset__close(p);
 	pinset__unmake(p);
+	pinset__close(p);
 	return e;
 }
 
@@ -448,13 +462,13 @@ int pinset__mount(struct pinset *p, struct err *err)
 
 static int pin_one(struct pinset *p, int fd, const char *name, struct err *err)
 {
-	char path[PATH_MAX + 64];
+	char path[PATH_MAX];
 
-	snprintf(path, sizeof(path), "%s/%s", p->dir, name);
+	fd_path(p->dir_fd, name, path, sizeof(path));
 	if (bpf_obj_pin(fd, path)) {
 		int e = -errno;
 
-		err__msg(err, "cannot pin %s: %s", path, strerror(-e));
+		err__msg(err, "cannot pin %s/%s: %s", p->dir, name, strerror(-e));
 		return e;
 	}
 	p->pinned = true;
@@ -507,7 +521,13 @@ int pinset__pin(struct pinset *p, struct session *s, const struct evlist *evlist
 	int e;
 
 	_Static_assert(ARRAY_SIZE(maps) == ARRAY_SIZE(set_maps), "one pin name per map");
-	meta->nlinks = s->nlinks;
+	/*
+	 * Only a --detach'ed set pins its links.  A foreground set's links stay
+	 * this process's alone: however it ends (SIGKILL, the OOM killer), the
+	 * kernel releases them with its last fd, which detaches the program and
+	 * closes the perf events; its program and maps stay pinned for readers.
+	 */
+	meta->nlinks = meta->detached ? s->nlinks : 0;
 	if (bpf_map_update_elem(bpf_map__fd(skel->maps.meta), &zero, meta, BPF_ANY) ||
 	    bpf_map_freeze(bpf_map__fd(skel->maps.meta))) {
 		e = -errno;
@@ -525,7 +545,7 @@ int pinset__pin(struct pinset *p, struct session *s, const struct evlist *evlist
 			goto fail;
 	}
 	e = pin_one(p, session__prog_fd(s), SET_PROG, err);
-	for (i = 0; !e && i < (unsigned int)s->nlinks; i++) {
+	for (i = 0; !e && i < meta->nlinks; i++) {
 		link_name(&evlist->fds[i], name, sizeof(name));
 		e = pin_one(p, bpf_link__fd(s->links[i]), name, err);
 	}
@@ -558,7 +578,7 @@ void pinset__detach(struct pinset *p, struct session *s, struct evlist *evlist)
 }
 
 /* Links first (they hold the perf events and the program), then the rest, meta last. */
-static int dir__remove_set(int dir_fd, int *removed)
+static int dir__remove_set(int dir_fd, int *removed, int *links)
 {
 	struct dirent *de;
 	int pass, e = 0, dup_fd;
@@ -584,6 +604,8 @@ static int dir__remove_set(int dir_fd, int *removed)
 				(*removed)++;
 		}
 		closedir(d);
+		if (!pass)
+			*links = *removed;
 	}
 	for (i = ARRAY_SIZE(set_maps); i-- > 0;) {
 		if (unlinkat(dir_fd, set_maps[i], 0)) {
@@ -598,10 +620,10 @@ static int dir__remove_set(int dir_fd, int *removed)
 
 void pinset__remove(struct pinset *p)
 {
-	int removed;
+	int removed, links;
 
 	if (p->pinned && p->dir_fd >= 0)
-		dir__remove_set(p->dir_fd, &removed);
+		dir__remove_set(p->dir_fd, &removed, &links);
 	p->pinned = false;
 	pinset__unmake(p);
 	bpffs_unmount(p);
@@ -622,7 +644,7 @@ static int no_access(const char *opt, const char *dir, int e, struct err *err)
 
 static int open_obj(struct pinset *p, const char *name, int *fd, struct err *err)
 {
-	*fd = obj_get(p->dir, name);
+	*fd = obj_get(p->dir_fd, name);
 	if (*fd >= 0)
 		return 0;
 	if (errno == EACCES || errno == EPERM)
@@ -670,33 +692,40 @@ bad:
 
 int pinset__open(struct pinset *p, const char *dir, struct err *err)
 {
-	struct stat st;
+	struct pinpath pp;
 	struct scan sc;
 	int e;
 
 	pinset__init(p);
 	absolute(dir, p->dir, sizeof(p->dir));
-	errno = 0;
-	if (stat(p->dir, &st) || !S_ISDIR(st.st_mode)) {
-		p->absent = errno == ENOENT;
-		return err__set(err, -EINVAL, "--show '%s': %s", dir,
-				errno == ENOENT || S_ISDIR(st.st_mode) ? "no such directory"
-								       : "not a directory");
+	e = pinpath__walk(&pp, "--show", dir, p->dir, false, err);
+	if (e == -ENOENT) {
+		p->absent = true;
+		return err__set(err, -EINVAL, "--show '%s': no such directory", dir);
 	}
-	if (!on_bpffs(p->dir)) {
+	if (e == -EACCES || e == -EPERM)
+		return no_access("--show", dir, e, err);
+	if (e)
+		return e;
+	if (!pp.on_bpffs) {
+		pinpath__close(&pp);
 		not_bpffs("--show", dir, "it", err);
 		return -EINVAL;
 	}
-	p->dir_fd = open(p->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (p->dir_fd < 0 || flock(p->dir_fd, LOCK_SH)) {
-		e = -errno;
+	p->dir_fd = pinpath__open_dir(&pp);
+	pinpath__close(&pp);
+	if (p->dir_fd < 0) {
+		e = p->dir_fd;
 		if (e == -EACCES || e == -EPERM)
 			e = no_access("--show", dir, e, err);
 		else
 			err__msg(err, "--show '%s': %s", dir, strerror(-e));
 		goto fail;
 	}
-	e = dir__scan(p->dir_fd, p->dir, &sc);
+	e = dir_lock(p->dir_fd, LOCK_SH, "--show", dir, err);
+	if (e)
+		goto fail;
+	e = dir__scan(p->dir_fd, &sc);
 	if (e == -EACCES || e == -EPERM) {
 		e = no_access("--show", dir, e, err);
 		goto fail;
@@ -815,7 +844,7 @@ int pinset__lock_shown(struct pinset *p, struct err *err)
 		return 0;
 	/* a map with BTF (bpf/ldlat_pin.h) opens as a file on bpffs */
 	snprintf(path, sizeof(path), "%s/shown", p->dir);
-	p->shown_lock_fd = open(path, O_RDONLY | O_CLOEXEC);
+	p->shown_lock_fd = openat(p->dir_fd, "shown", O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
 	if (p->shown_lock_fd >= 0 && !flock(p->shown_lock_fd, LOCK_EX))
 		return 0;
 	e = -errno;
@@ -831,38 +860,41 @@ void pinset__unlock_shown(struct pinset *p)
 	p->shown_lock_fd = -1;
 }
 
-int pinset__unpin(const char *arg, int *removed, struct err *err)
+int pinset__unpin(const char *arg, int *removed, int *links, struct err *err)
 {
-	char anc[PATH_MAX], dir[PATH_MAX];
+	char dir[PATH_MAX];
+	struct pinpath pp;
 	struct scan sc;
 	int fd = -1, e;
 
-	*removed = 0;
+	*removed = *links = 0;
 	absolute(arg, dir, sizeof(dir));
-	e = existing_ancestor(dir, anc, sizeof(anc));
-	if (e == -ENOTDIR)
-		return err__set(err, -EINVAL, "--unpin '%s': %s is not a directory", dir, anc);
+	e = pinpath__walk(&pp, "--unpin", dir, dir, false, err);
 	/* no such directory: nothing pinned there, even under an unmounted /sys/fs/bpf */
-	if (!e && strcmp(anc, dir) && (on_bpffs(anc) || bpffs_missing(dir)))
+	if (e == -ENOENT && (pp.on_bpffs || bpffs_missing(dir)))
 		return 0;
-	if (e || !on_bpffs(anc)) {
-		not_bpffs("--unpin", dir, anc, err);
+	if (e == -ENOENT || (!e && !pp.on_bpffs)) {
+		pinpath__close(&pp);
+		not_bpffs("--unpin", dir, pp.where, err);
 		return -EINVAL;
 	}
-	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (e == -EACCES || e == -EPERM)
+		return no_access("--unpin", dir, e, err);
+	if (e)
+		return e;
+	fd = pinpath__open_dir(&pp);
+	pinpath__close(&pp);
 	if (fd < 0) {
-		e = -errno;
+		e = fd;
 		if (e == -EACCES || e == -EPERM)
 			return no_access("--unpin", dir, e, err);
 		err__msg(err, "--unpin '%s': %s", dir, strerror(-e));
 		return e;
 	}
-	if (flock(fd, LOCK_EX | LOCK_NB)) {
-		in_use(fd, "--unpin", dir, err);
-		e = -EINVAL;
+	e = dir_lock(fd, LOCK_EX, "--unpin", dir, err);
+	if (e)
 		goto out;
-	}
-	e = dir__scan(fd, dir, &sc);
+	e = dir__scan(fd, &sc);
 	if (e) {
 		err__msg(err, "--unpin '%s': cannot list it: %s", dir, strerror(-e));
 		goto out;
@@ -875,7 +907,7 @@ int pinset__unpin(const char *arg, int *removed, struct err *err)
 		e = -EINVAL;
 		goto out;
 	}
-	e = dir__remove_set(fd, removed);
+	e = dir__remove_set(fd, removed, links);
 	if (e)
 		err__msg(err, "--unpin '%s': cannot remove every object: %s", dir, strerror(-e));
 out:
@@ -885,9 +917,9 @@ out:
 
 void pinset__close(struct pinset *p)
 {
-	int *fds[] = { &p->meta_fd,	  &p->counters_fd,    &p->hists_fd,
-		       &p->shown_fd,	  &p->shown_hists_fd, &p->prog_fd,
-		       &p->shown_lock_fd, &p->dir_fd,	      &p->by_rows_fd };
+	int *fds[] = { &p->meta_fd,	   &p->counters_fd, &p->hists_fd,      &p->shown_fd,
+		       &p->shown_hists_fd, &p->prog_fd,	    &p->shown_lock_fd, &p->dir_fd,
+		       &p->by_rows_fd,	   &p->made_fd };
 	unsigned int i;
 
 	for (i = 0; i < ARRAY_SIZE(fds); i++) {

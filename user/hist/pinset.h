@@ -15,11 +15,14 @@
  * DIR/by_next      program's own, pinned only in a set with a split
  * DIR/prog         the perf_event program
  * DIR/link_cpuN    one perf-event link per CPU (link_tidN per thread; _E for
- *                  the E-th event on hybrid CPUs)
+ *                  the E-th event on hybrid CPUs), --detach only: a foreground
+ *                  set keeps its links unpinned, so its sampling ends with it
  *
  * A process that uses a set holds a flock on DIR: shared while it samples in
  * the foreground or shows, exclusive while it pins or unpins; --unpin does
- * not wait for it, it refuses.  Only --show --delta writes the shown maps,
+ * not wait for it, it refuses, naming the holder (any user who may open DIR
+ * may flock it).  DIR is reached as pinpath.h says: no link on bpffs, no
+ * directory another user owns or may write.  Only --show --delta writes the shown maps,
  * holding an exclusive flock on DIR/shown (not on DIR, which a foreground
  * run or an exporter's --show -i holds shared for hours).
  */
@@ -39,7 +42,8 @@
 struct pinset {
 	char dir[PATH_MAX];
 	int dir_fd;	     /* holds the flock; -1 when closed */
-	char made[PATH_MAX]; /* the topmost directory --pin created ("" if none) */
+	char made[PATH_MAX]; /* the directories --pin created, below made_fd ("" if none) */
+	int made_fd;	     /* the directory the topmost of them is in; -1 */
 	bool pinned;	     /* objects of ours are in dir */
 	const char *arg;     /* DIR as given, for messages */
 	bool mount_pending;  /* bpffs to mount on /sys/fs/bpf before DIR is made */
@@ -53,9 +57,10 @@ struct pinset {
 };
 
 /*
- * --pin, before anything is loaded: creates DIR (and its parents) when
+ * --pin, before anything is loaded: creates DIR (and its parents, 0700) when
  * needed, locks it, and checks that it is empty.  Returns 0, -EINVAL (DIR
- * not on bpffs, not empty, in use) or another -errno, with a sentence in
+ * not on bpffs, not empty, in use, reached through a link or a directory
+ * another user owns or may write) or another -errno, with a sentence in
  * err; nothing is left created on failure.  When DIR is under /sys/fs/bpf
  * and no bpffs is mounted there, all of that waits for pinset__mount.
  */
@@ -71,8 +76,9 @@ int pinset__mount(struct pinset *p, struct err *err);
 
 /*
  * Pins the session's program and maps, writes and freezes meta (nlinks is
- * filled here), and pins one link per perf event.  On failure, removes what it
- * pinned.  Returns 0 or -errno with a sentence in err.
+ * filled here), and, when meta->detached, one link per perf event (a
+ * foreground set's links die with its process).  On failure, removes what
+ * it pinned.  Returns 0 or -errno with a sentence in err.
  */
 int pinset__pin(struct pinset *p, struct session *s, const struct evlist *evlist,
 		struct ldlat_pin_meta *meta, struct err *err);
@@ -85,8 +91,9 @@ int pinset__pin(struct pinset *p, struct session *s, const struct evlist *evlist
 void pinset__detach(struct pinset *p, struct session *s, struct evlist *evlist);
 
 /*
- * --show: opens the set in dir and takes a shared lock.  Returns 0, or
- * -EINVAL (not on bpffs, missing, empty, not a set, another layout) or
+ * --show: opens the set in dir and takes a shared lock (waiting for an
+ * ldlat-hist, refusing another holder).  Returns 0, or -EINVAL (not on
+ * bpffs, missing, empty, not a set, another layout, a path pinpath.h refuses) or
  * another -errno, with a sentence in err; p->absent tells missing or empty.
  */
 int pinset__open(struct pinset *p, const char *dir, struct err *err);
@@ -110,12 +117,14 @@ void pinset__unlock_shown(struct pinset *p);
 
 /*
  * --unpin: removes the links first, then the program and the maps, meta
- * last.  An empty or missing directory is nothing to do (*removed = 0),
+ * last; *links of the *removed objects were links (none: nothing was
+ * sampling).  An empty or missing directory is nothing to do (*removed = 0),
  * a missing one under /sys/fs/bpf even when no bpffs is mounted there.
- * Returns 0, -EINVAL (not on bpffs, not a set, in use by a running
- * ldlat-hist) with a sentence in err, touching nothing, or another -errno.
+ * Returns 0, -EINVAL (not on bpffs, not a set, a path pinpath.h refuses,
+ * locked: the sentence names the holder) with a sentence in err, touching
+ * nothing, or another -errno.
  */
-int pinset__unpin(const char *dir, int *removed, struct err *err);
+int pinset__unpin(const char *dir, int *removed, int *links, struct err *err);
 
 /* Removes what this process pinned (the end of a foreground --pin run). */
 void pinset__remove(struct pinset *p);

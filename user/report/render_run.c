@@ -107,7 +107,8 @@ void render_text_run(FILE *out, const struct report *r, const struct snapshot *s
 	if (run->pin_owner_dead)
 		fprintf(out,
 			"  warning: PID %d died without removing the set (killed before its end): "
-			"it samples on with no one to end it (ldlat-hist unpin %s removes it)\n",
+			"its sampling ended with it; the counts are those until then (ldlat-hist "
+			"unpin %s removes it)\n",
 			run->pin_pid, run->pin_dir);
 	render_filters(out, r);
 	if (run->cgroup_removed)
