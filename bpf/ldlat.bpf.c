@@ -26,7 +26,10 @@ struct {
 	__type(value, struct ldlat_counters);
 } counters SEC(".maps");
 
-/* max_entries is set by user space to nranges * LDLAT_NCLASS before load. */
+/*
+ * max_entries is set by user space to rows * nranges * LDLAT_NCLASS before
+ * load; twice that for ldlat-top (a half per generation parity).
+ */
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
 	__uint(max_entries, LDLAT_NCLASS);
@@ -146,7 +149,10 @@ struct {
 	__type(value, struct ldlat_top_pending);
 } top_pending SEC(".maps");
 
-/* Two generations' counters, at gen & 1 (struct ldlat_top_counters). */
+/*
+ * Two generations' counters, at gen & 1 (struct ldlat_top_counters):
+ * ldlat-top's program counts here what ldlat-hist's counts in 'counters'.
+ */
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
 	__uint(max_entries, 2);
@@ -232,17 +238,12 @@ static __always_inline void ldlat_top_add(void *map, __u32 table, const struct l
 }
 
 /*
- * A kept sample into ldlat-top's tables, under one reading of the
- * generation: its key, its spill record and its counters agree.
+ * A kept sample into ldlat-top's tables, under the generation its counters
+ * were taken in (gen, tc): its key, its spill record and its counters agree.
  */
-static __always_inline void ldlat_top_sample(const struct ldlat_sample *s, __u32 cls)
+static __always_inline void ldlat_top_sample(const struct ldlat_sample *s, __u32 cls, __u32 gen,
+					     struct ldlat_top_counters *tc)
 {
-	__u32 gen = top_gen, slot = gen & 1;
-	struct ldlat_top_counters *tc = bpf_map_lookup_elem(&top_counters, &slot);
-
-	if (!tc)
-		return;
-	tc->kept++;
 	if (cfg.top & LDLAT_TOP_IP)
 		ldlat_top_add(&top_ip, 0, s, gen, s->ip, cls, tc);
 	if (cfg.top & LDLAT_TOP_DATA)
@@ -350,17 +351,32 @@ static __always_inline __u32 ldlat_by_row(const struct ldlat_sample *s)
  * top is a compile-time constant: ldlat-hist's programs are built with it
  * false and hold no instruction of ldlat-top's tables; in ldlat-top's,
  * cfg.top (read-only data) picks the tables and the verifier drops the rest.
+ * ldlat-top counts every sample, kept or not, under the drain generation it
+ * reads once here: its verdict and period in that generation's counters,
+ * its histogram in that generation's half of 'hists', its keys in the
+ * tables.  A drain then reads a generation no program writes any more, so
+ * each report's counters, histograms and tables are one consistent moment.
  */
 static __always_inline int ldlat_account(const struct ldlat_sample *s, const bool top)
 {
-	__u32 zero = 0, range = 0, cls = 0, idx;
+	__u32 zero = 0, range = 0, cls = 0, idx, gen = 0, slot;
+	struct ldlat_top_counters *tc = NULL;
 	enum ldlat_verdict v;
 	struct ldlat_counters *c;
 	struct ldlat_hist *h;
 
-	c = bpf_map_lookup_elem(&counters, &zero);
-	if (!c)
-		return 0;
+	if (top && cfg.top) {
+		gen = top_gen;
+		slot = gen & 1;
+		tc = bpf_map_lookup_elem(&top_counters, &slot);
+		if (!tc)
+			return 0;
+		c = &tc->c;
+	} else {
+		c = bpf_map_lookup_elem(&counters, &zero);
+		if (!c)
+			return 0;
+	}
 	/* no c->seen: every sample counts in one verdict's counter, user space sums them */
 	/* with a fixed period user space multiplies: cfg is read-only data, the verifier drops this */
 	if (!cfg.fixed_period)
@@ -376,12 +392,15 @@ static __always_inline int ldlat_account(const struct ldlat_sample *s, const boo
 	/* cfg.by is read-only data: without a split the verifier drops this */
 	if (cfg.by)
 		idx += ldlat_by_base(ldlat_by_row(s), cfg.nranges);
+	/* ldlat-top's 'hists' has a half per generation parity */
+	if (top && cfg.top)
+		idx += (gen & 1) * ldlat_by_base(cfg.by ? cfg.by_keys + 1 : 1, cfg.nranges);
 	h = bpf_map_lookup_elem(&hists, &idx);
 	if (!h)
 		return 0;
 	ldlat_hist_account(h, s, cfg.linear_step, cfg.linear_shift, !cfg.fixed_period);
 	if (top && cfg.top)
-		ldlat_top_sample(s, cls);
+		ldlat_top_sample(s, cls, gen, tc);
 	return 0;
 }
 

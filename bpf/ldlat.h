@@ -809,10 +809,12 @@ struct ldlat_top_val {
 /*
  * Counters of one drain generation: the 'top_counters' per-CPU array has two,
  * at index gen & 1, so that a drain reads exactly its generation's (the other
- * is being written) and then zeroes it for generation gen + 2.
+ * is being written) and then zeroes it for generation gen + 2.  ldlat-top's
+ * program counts every sample's verdict and period here (c), not in
+ * 'counters': a report's counters and its tables are of the same samples.
  */
 struct ldlat_top_counters {
-	__u64 kept; /* kept samples of this generation: what the tables must sum to */
+	struct ldlat_counters c; /* this generation's samples; c.kept: what the tables sum to */
 	__u64 full[LDLAT_TOP_TABLES]; /* not attributed: the table and the spill ring were full */
 	__u64 failed
 		[LDLAT_TOP_TABLES]; /* not attributed: the update failed otherwise (bucket busy in NMI) */

@@ -332,6 +332,7 @@ struct top {
 	bool watching;
 	struct top_table ip, data; /* what the kernel's tables held, since the last report */
 	struct top_sink sink;	   /* how they are filled: the drained generations */
+	struct unseen counted;	   /* the events' counts, read as the last drain began */
 	struct top_rows early_ip, early_data; /* their entries of exited processes, named */
 	bool sink_open;
 	unsigned int ticks;
@@ -477,6 +478,19 @@ static int top_drain(struct top *top, bool all)
 	/* before the generation moves on: a process gone now has no sample after it */
 	if (top->pm.proc_root)
 		procmaps__foreach(&top->pm, top_mark_gone, NULL);
+	/*
+	 * The events' counts just before the generation moves on, as near to
+	 * that moment as they can be read: a sample counted in between is in
+	 * the next generation, one seen is in no count yet; either way a few
+	 * for one interval, none for the run (its last drain runs with the
+	 * events disabled).
+	 */
+	e = tool__read_unseen(top->tool, &top->counted);
+	if (e) {
+		fprintf(stderr, "ldlat-top: cannot read the sampling events' counts: %s\n",
+			strerror(-e));
+		return e;
+	}
 	e = session__top_drain(&top->tool->session, all, &top->sink);
 	if (e)
 		fprintf(stderr, "ldlat-top: cannot read the tables: %s\n", strerror(-e));
@@ -633,26 +647,23 @@ static int top_interval(void *ctx)
 	return e ?: printer__print(&top->printer) ?: top_carry(top);
 }
 
-/* The printer's read: the kernel's maps, or the file's samples into the tables. */
+/*
+ * The printer's read: the generations drained so far (the counters,
+ * histograms and tables of the same samples, as of the last drain's switch
+ * of generation), with the events' counts read just before it; or the
+ * file's samples into the tables.
+ */
 static int top_read(void *ctx, struct snapshot *snap, struct err *err)
 {
 	struct top *top = ctx;
 
-	int e;
-
 	if (top->file)
 		return offtop__read(top->file, snap, err);
-	e = tool__read_maps(top->tool, snap, err);
-	/*
-	 * The kept count of the generations the tables hold, read at the same
-	 * switch as them (the counters map runs on): an interval's rows and
-	 * its not-attributed counts sum to its kept count.
-	 */
-	if (!e && top->sink_open) {
-		snap->counters.seen = snap->counters.seen - snap->counters.kept + top->sink.kept;
-		snap->counters.kept = top->sink.kept;
-	}
-	return e;
+	snapshot__copy(snap, &top->sink.drained);
+	snap->unseen = top->counted;
+	snap->unseen.seen = snap->counters.seen;
+	snap->unseen.seen_period = snap->counters.seen_period;
+	return 0;
 }
 
 static const struct printer_ops top_ops = { .read = top_read, .emit = top_emit };

@@ -43,6 +43,9 @@ int top_sink__open(struct top_sink *k, struct session *s, struct top_table *ip,
 	void *p;
 
 	memset(k, 0, sizeof(*k));
+	if (snapshot__init_by(&k->drained, s->nranges, s->by, s->nrows))
+		return -ENOMEM;
+	k->drained.linear_step = s->skel->rodata->cfg.linear_step;
 	k->ip = ip;
 	k->data = data;
 	top_table__init(&k->next_ip);
@@ -78,6 +81,7 @@ void top_sink__close(struct top_sink *k)
 	top_table__free(&k->next_ip);
 	top_table__free(&k->next_data);
 	top_table__free(&k->next_stack);
+	snapshot__free(&k->drained);
 }
 
 /* One spill record into the tables of its generation. */
@@ -181,11 +185,49 @@ out:
 	return e;
 }
 
-/* Adds a generation's counters (slot gen & 1) to the sink, and zeroes them for gen + 2. */
+/*
+ * Adds the histograms of a generation (its half of 'hists', slot gen & 1) to
+ * the sink's, and zeroes them for generation gen + 2, labels kept.
+ */
+static int top__hists(struct session *s, struct top_sink *k, __u32 slot)
+{
+	__u32 n = (__u32)snapshot__ncells(&k->drained), i, idx;
+	int fd = bpf_map__fd(s->skel->maps.hists), cpu, e = 0;
+	struct ldlat_hist *h = calloc(s->ncpus, sizeof(*h));
+
+	if (!h)
+		return -ENOMEM;
+	for (i = 0; i < n && !e; i++) {
+		idx = slot * n + i;
+		if (bpf_map_lookup_elem(fd, &idx, h)) {
+			e = -errno;
+			break;
+		}
+		for (cpu = 0; cpu < s->ncpus; cpu++)
+			cell__add_hist(&k->drained.cells[i], &h[cpu]);
+		memset(h, 0, s->ncpus * sizeof(*h));
+		for (cpu = 0; cpu < s->ncpus; cpu++) {
+			h[cpu].range = i / LDLAT_NCLASS % s->nranges;
+			h[cpu].class = i % LDLAT_NCLASS;
+		}
+		if (bpf_map_update_elem(fd, &idx, h, BPF_ANY))
+			e = -errno;
+	}
+	free(h);
+	return e;
+}
+
+/*
+ * Adds a generation's counters (slot gen & 1) to the sink, and zeroes them
+ * for gen + 2; its histograms too.
+ */
 static int top__counters(struct session *s, struct top_sink *k, __u32 slot)
 {
-	int fd = bpf_map__fd(s->skel->maps.top_counters), cpu, t, e = 0;
+	int fd = bpf_map__fd(s->skel->maps.top_counters), cpu, t, w, e = 0;
+	__u64 fixed = s->skel->rodata->cfg.fixed_period, *sum = (__u64 *)&k->drained.counters;
 	struct ldlat_top_counters *c;
+	struct snapshot *d = &k->drained;
+	size_t i;
 
 	c = calloc(s->ncpus, sizeof(*c));
 	if (!c)
@@ -195,7 +237,10 @@ static int top__counters(struct session *s, struct top_sink *k, __u32 slot)
 		goto out;
 	}
 	for (cpu = 0; cpu < s->ncpus; cpu++) {
-		k->kept += c[cpu].kept;
+		const __u64 *one = (const __u64 *)&c[cpu].c;
+
+		for (w = 0; w < (int)(sizeof(c[cpu].c) / sizeof(__u64)); w++)
+			sum[w] += one[w];
 		for (t = 0; t < LDLAT_TOP_TABLES; t++) {
 			struct top_table *tt = t == 2 ? k->stack : t ? k->data : k->ip;
 
@@ -207,8 +252,20 @@ static int top__counters(struct session *s, struct top_sink *k, __u32 slot)
 		}
 	}
 	memset(c, 0, s->ncpus * sizeof(*c));
-	if (bpf_map_update_elem(fd, &slot, c, BPF_ANY))
+	if (bpf_map_update_elem(fd, &slot, c, BPF_ANY)) {
 		e = -errno;
+		goto out;
+	}
+	e = top__hists(s, k, slot);
+	/* as session__read_fds: seen is the verdicts' sum; a fixed period, the program summed none */
+	d->counters.seen = 0;
+	for (w = 0; w < LDLAT_NVERDICTS; w++)
+		d->counters.seen += (&d->counters.kept)[w];
+	if (fixed) {
+		d->counters.seen_period = d->counters.seen * fixed;
+		for (i = 0; i < snapshot__ncells(d); i++)
+			d->cells[i].period = d->cells[i].count * fixed;
+	}
 out:
 	free(c);
 	return e;
@@ -223,7 +280,10 @@ int session__top_drain(struct session *s, bool all, struct top_sink *k)
 	if (!all) {
 		/* new samples go to gen + 1 from here; wait out those still writing gen */
 		__atomic_store_n(&s->skel->bss->top_gen, gen + 1, __ATOMIC_SEQ_CST);
+		clock_gettime(CLOCK_REALTIME, &k->drained.taken);
 		top__wait_readers();
+	} else {
+		clock_gettime(CLOCK_REALTIME, &k->drained.taken);
 	}
 	/* the ring's gen records all precede its producer now; gen + 1's wait in the sink */
 	e = top__ring_read(k, true);
