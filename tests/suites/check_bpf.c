@@ -904,12 +904,51 @@ START_TEST(test_top_tables)
 }
 END_TEST
 
+/* The keys of the stack map. */
+static size_t stack_keys(struct session *sess, __u64 *keys, size_t max)
+{
+	int fd = bpf_map__fd(sess->skel->maps.top_stacks);
+	__u64 *prev = NULL;
+	size_t n = 0;
+
+	while (n < max && !bpf_map_get_next_key(fd, prev, &keys[n])) {
+		prev = &keys[n];
+		n++;
+	}
+	return n;
+}
+
+/* The stack map holds exactly the paths of the table's entries, each of parity 'parity'. */
+static void stack_keys_are(struct session *sess, const struct top_table *t, __u32 parity)
+{
+	__u64 keys[64];
+	size_t n = stack_keys(sess, keys, 64), i, j;
+	bool found;
+
+	ck_assert_uint_gt(n, 0);
+	for (i = 0; i < n; i++) {
+		ck_assert_uint_eq(keys[i] & 1, parity);
+		for (j = 0, found = false; j < t->n && !found; j++)
+			found = t->e[j].addr == keys[i];
+		ck_assert_msg(found, "path 0x%llx in no entry", (unsigned long long)keys[i]);
+	}
+	for (j = 0; j < t->n; j++) {
+		for (i = 0, found = false; i < n && !found; i++)
+			found = t->e[j].addr == keys[i];
+		ck_assert_msg(found, "entry's path 0x%llx not in the map",
+			      (unsigned long long)t->e[j].addr);
+	}
+}
+
 /*
  * The call-path table (--call-graph) through the test entry: each kept
- * sample is counted under (process, user stack ID, kernel stack ID), with
- * the stacks bpf_get_stackid took of the BPF_PROG_TEST_RUN call (a raw_tp
- * program may take them too); the table sums to the generation's kept
- * samples, and every kernel stack ID it holds reads back from the stack map.
+ * sample is counted under (process, path key), with the stacks
+ * bpf_get_stack took of the BPF_PROG_TEST_RUN call (a raw_tp program may
+ * take them too) stored once per generation under that key; the table sums
+ * to the generation's kept samples, every key it holds reads back from the
+ * stack map, a kernel stack, and is the native ldlat_top_stack_key of what
+ * it reads (the parity of generation 0).  Forgetting parity 0 empties the
+ * map; the next generation stores its path again, under parity 1.
  */
 START_TEST(test_top_stacks)
 {
@@ -921,16 +960,18 @@ START_TEST(test_top_stacks)
 				  .top_shift = 6,
 				  .top_entries = 4096 };
 	struct top_table got_ip, got_stack, want_ip, want_data;
+	struct ldlat_top_stack st;
 	struct top_sink sink;
 	struct session sess;
 	struct err err = {};
-	__u64 ips[LDLAT_STACK_DEPTH];
-	size_t i;
+	__u64 keys[64];
+	size_t i, n;
 
 	ck_assert_msg(session__open(&sess, &c, SESSION_TEST_ENTRY, &err) == 0, "%s", err.msg);
 	ck_assert_uint_eq(bpf_map__max_entries(sess.skel->maps.top_stack), 4096);
 	ck_assert_uint_eq(bpf_map__max_entries(sess.skel->maps.top_stacks),
 			  ldlat_top_stacks_for(4096));
+	ck_assert_uint_eq(ldlat_top_stacks_for(4096), 8192);
 	top_table__init(&got_ip);
 	top_table__init(&got_stack);
 	top_table__init(&want_ip);
@@ -945,12 +986,29 @@ START_TEST(test_top_stacks)
 			  sink.drained.counters.kept);
 	ck_assert_uint_gt(got_stack.n, 0);
 	for (i = 0; i < got_stack.n; i++) {
-		__s32 ks = (__s32)got_stack.e[i].addr;
+		__u64 key = got_stack.e[i].addr;
 
-		ck_assert_msg(ks >= 0, "kernel stack not taken: %d", ks);
-		ck_assert_int_gt(session__top_stack(&sess, ks, ips), 0);
-		ck_assert_uint_ge(ips[0], 0xffff800000000000ull);
+		ck_assert_msg(key != LDLAT_TOP_STACK_FULL && key != LDLAT_TOP_STACK_FAILED,
+			      "path not stored: 0x%llx", (unsigned long long)key);
+		ck_assert_int_eq(session__top_stack(&sess, key, &st), 0);
+		ck_assert_int_eq(st.err[1], 0);
+		ck_assert_uint_gt(st.nr[1], 0);
+		ck_assert_uint_ge(st.ips[1][0], 0xffff800000000000ull);
+		ck_assert_uint_eq(ldlat_top_stack_key(&st, 0), key);
 	}
+	/* the entries' paths, under generation 0's parity; forgetting the other keeps them */
+	stack_keys_are(&sess, &got_stack, 0);
+	n = stack_keys(&sess, keys, 64);
+	ck_assert_int_eq(session__top_forget_stacks(&sess, 1), 0);
+	ck_assert_uint_eq(stack_keys(&sess, keys, 64), n);
+	ck_assert_int_eq(session__top_forget_stacks(&sess, 0), 0);
+	ck_assert_uint_eq(stack_keys(&sess, keys, 64), 0);
+	/* the next generation stores its paths again, under its own parity */
+	top_table__reset(&got_ip);
+	top_table__reset(&got_stack);
+	top_batch(&sess, &c, 50, &want_ip, &want_data, NULL);
+	ck_assert_int_eq(session__top_drain(&sess, false, &sink), 0);
+	stack_keys_are(&sess, &got_stack, 1);
 	top_sink__close(&sink);
 	top_table__free(&got_ip);
 	top_table__free(&got_stack);

@@ -320,17 +320,47 @@ int top_sink__carry(struct top_sink *k)
 						    ?: top__move(k->stack, &k->next_stack);
 }
 
-int session__top_stack(struct session *s, __s32 id, __u64 *ips)
+int session__top_stack(struct session *s, __u64 key, struct ldlat_top_stack *st)
 {
-	__u32 key = (__u32)id;
-	int n;
+	__u32 k, n;
 
-	if (id < 0)
-		return 0;
-	memset(ips, 0, LDLAT_STACK_DEPTH * sizeof(*ips));
-	if (bpf_map_lookup_elem(bpf_map__fd(s->skel->maps.top_stacks), &key, ips))
+	if (bpf_map_lookup_elem(bpf_map__fd(s->skel->maps.top_stacks), &key, st))
 		return -errno;
-	for (n = 0; n < LDLAT_STACK_DEPTH && ips[n]; n++)
-		;
-	return n;
+	/*
+	 * The kernel's counts, bounded by what the value holds; an IP of 0 ends
+	 * a stack (a frame-pointer walk that read a zeroed frame goes on with
+	 * zeros to the depth limit; perf shows them as [unknown])
+	 */
+	for (k = 0; k < 2; k++) {
+		for (n = 0; n < st->nr[k] && n < LDLAT_STACK_DEPTH && st->ips[k][n]; n++)
+			;
+		st->nr[k] = n;
+	}
+	return 0;
+}
+
+int session__top_forget_stacks(struct session *s, __u32 parity)
+{
+	struct bpf_map *map = s->skel->maps.top_stacks;
+	int fd = bpf_map__fd(map), e = 0;
+	__u32 max = bpf_map__max_entries(map);
+	__u64 *keys, *prev = NULL;
+	size_t n = 0, i;
+
+	keys = calloc((size_t)max + 1, sizeof(*keys));
+	if (!keys)
+		return -ENOMEM;
+	/* the keys first: deleting while walking restarts the walk */
+	while (n <= max && !bpf_map_get_next_key(fd, prev, &keys[n])) {
+		prev = &keys[n];
+		n++;
+	}
+	for (i = 0; i < n; i++)
+		if ((keys[i] & 1) == (parity & 1) && bpf_map_delete_elem(fd, &keys[i]) &&
+		    errno != ENOENT) {
+			e = -errno;
+			break;
+		}
+	free(keys);
+	return e;
 }

@@ -68,10 +68,18 @@ int session__top_poll(struct session *s, struct top_sink *k);
 int top_sink__carry(struct top_sink *k);
 
 /*
- * The IPs of stack 'id' of the stack map (innermost first) into ips (room
- * for LDLAT_STACK_DEPTH).  Returns how many, 0 for an ID below 0 (a stack
- * not taken), or -errno.
+ * The call path stored under 'key' (a call-path table entry's address,
+ * ldlat_top_stack_key) into st, each stack up to its first IP of 0.
+ * Returns 0, or -errno (-ENOENT: not there).
  */
-int session__top_stack(struct session *s, __s32 id, __u64 *ips);
+int session__top_stack(struct session *s, __u64 key, struct ldlat_top_stack *st);
+
+/*
+ * Deletes the paths of the generations of parity 'parity' from the stack
+ * map: those of a drained generation, once its entries are named, so that
+ * the map holds about one drain period's paths.  No program writes that
+ * parity until the next drain moves the generation on.  Returns 0 or -errno.
+ */
+int session__top_forget_stacks(struct session *s, __u32 parity);
 
 #endif
