@@ -26,7 +26,10 @@ struct {
 	__type(value, struct ldlat_counters);
 } counters SEC(".maps");
 
-/* max_entries is set by user space to nranges * LDLAT_NCLASS before load. */
+/*
+ * max_entries is set by user space to rows * nranges * LDLAT_NCLASS before
+ * load; twice that for ldlat-top (a half per generation parity).
+ */
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
 	__uint(max_entries, LDLAT_NCLASS);
@@ -115,15 +118,27 @@ struct ldlat_top_map {
 
 struct ldlat_top_map top_ip SEC(".maps");
 struct ldlat_top_map top_data SEC(".maps");
-struct ldlat_top_map top_stack SEC(".maps"); /* by (process, user stack, kernel stack) */
+struct ldlat_top_map top_stack SEC(".maps"); /* by (process, call path: ldlat_top_stack_key) */
 
-/* The stacks of top_stack's keys; sized by user space (one entry when off). */
+/*
+ * The call paths of top_stack's keys (struct ldlat_top_stack, by
+ * ldlat_top_stack_key); sized by user space (one entry when off),
+ * preallocated: an insert in NMI context allocates nothing.
+ */
 struct {
-	__uint(type, BPF_MAP_TYPE_STACK_TRACE);
+	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, 1);
-	__uint(key_size, sizeof(__u32));
-	__uint(value_size, LDLAT_STACK_DEPTH * sizeof(__u64));
+	__type(key, __u64);
+	__type(value, struct ldlat_top_stack);
 } top_stacks SEC(".maps");
+
+/* Where a sample's path is taken before it is looked up (2 KiB: not the program's stack). */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct ldlat_top_stack);
+} top_stack_scratch SEC(".maps");
 
 /*
  * A kept sample whose stacks are still to take: ldlat_account runs without
@@ -146,7 +161,10 @@ struct {
 	__type(value, struct ldlat_top_pending);
 } top_pending SEC(".maps");
 
-/* Two generations' counters, at gen & 1 (struct ldlat_top_counters). */
+/*
+ * Two generations' counters, at gen & 1 (struct ldlat_top_counters):
+ * ldlat-top's program counts here what ldlat-hist's counts in 'counters'.
+ */
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
 	__uint(max_entries, 2);
@@ -232,17 +250,12 @@ static __always_inline void ldlat_top_add(void *map, __u32 table, const struct l
 }
 
 /*
- * A kept sample into ldlat-top's tables, under one reading of the
- * generation: its key, its spill record and its counters agree.
+ * A kept sample into ldlat-top's tables, under the generation its counters
+ * were taken in (gen, tc): its key, its spill record and its counters agree.
  */
-static __always_inline void ldlat_top_sample(const struct ldlat_sample *s, __u32 cls)
+static __always_inline void ldlat_top_sample(const struct ldlat_sample *s, __u32 cls, __u32 gen,
+					     struct ldlat_top_counters *tc)
 {
-	__u32 gen = top_gen, slot = gen & 1;
-	struct ldlat_top_counters *tc = bpf_map_lookup_elem(&top_counters, &slot);
-
-	if (!tc)
-		return;
-	tc->kept++;
 	if (cfg.top & LDLAT_TOP_IP)
 		ldlat_top_add(&top_ip, 0, s, gen, s->ip, cls, tc);
 	if (cfg.top & LDLAT_TOP_DATA)
@@ -262,18 +275,31 @@ static __always_inline void ldlat_top_sample(const struct ldlat_sample *s, __u32
 	}
 }
 
+/* One stack into the path: its frames, or bpf_get_stack's error. */
+static __always_inline void ldlat_top_take(void *ctx, struct ldlat_top_stack *st, int k,
+					   __u64 flags)
+{
+	long n = bpf_get_stack(ctx, st->ips[k & 1], sizeof(st->ips[0]), flags);
+
+	st->err[k & 1] = n < 0 ? (__s32)n : 0;
+	st->nr[k & 1] = n > 0 ? (__u32)(n / sizeof(__u64)) : 0;
+}
+
 /*
- * The stacks of the sample ldlat_top_sample left pending, into the call-path
- * table under the generation it was counted in.  ctx: the program's own
- * (bpf_get_stackid takes a perf_event or a raw_tp context).
+ * The path of the sample ldlat_top_sample left pending, into the call-path
+ * table under the generation it was counted in; the path itself into
+ * top_stacks unless that generation holds it already.  ctx: the program's
+ * own (bpf_get_stack takes a perf_event or a raw_tp context).
  */
 static __always_inline void ldlat_top_stacks(void *ctx)
 {
 	__u32 zero = 0, slot;
 	struct ldlat_top_pending *p;
 	struct ldlat_top_counters *tc;
+	struct ldlat_top_stack *st;
 	struct ldlat_sample s = {};
-	__s32 us, ks;
+	__u64 key;
+	long e;
 
 	if (!(cfg.top & LDLAT_TOP_STACK))
 		return;
@@ -283,13 +309,23 @@ static __always_inline void ldlat_top_stacks(void *ctx)
 	p->set = 0;
 	slot = p->gen & 1;
 	tc = bpf_map_lookup_elem(&top_counters, &slot);
-	if (!tc)
+	st = bpf_map_lookup_elem(&top_stack_scratch, &zero);
+	if (!tc || !st)
 		return;
-	us = (int)bpf_get_stackid(ctx, &top_stacks, BPF_F_USER_STACK);
-	ks = (int)bpf_get_stackid(ctx, &top_stacks, 0);
+	ldlat_top_take(ctx, st, 0, BPF_F_USER_STACK);
+	ldlat_top_take(ctx, st, 1, 0);
+	key = ldlat_top_stack_key(st, p->gen);
+	if (!bpf_map_lookup_elem(&top_stacks, &key)) {
+		/* the int of map_update_elem, as in ldlat_top_add */
+		e = (int)bpf_map_update_elem(&top_stacks, &key, st, BPF_NOEXIST);
+		if (e == -E2BIG)
+			key = LDLAT_TOP_STACK_FULL;
+		else if (e && e != -EEXIST) /* EEXIST: another CPU stored it first */
+			key = LDLAT_TOP_STACK_FAILED;
+	}
 	s.tgid = p->tgid;
 	s.lat = p->lat;
-	ldlat_top_add(&top_stack, 2, &s, p->gen, ldlat_top_stack_addr(us, ks), p->cls, tc);
+	ldlat_top_add(&top_stack, 2, &s, p->gen, key, p->cls, tc);
 }
 
 /*
@@ -350,17 +386,32 @@ static __always_inline __u32 ldlat_by_row(const struct ldlat_sample *s)
  * top is a compile-time constant: ldlat-hist's programs are built with it
  * false and hold no instruction of ldlat-top's tables; in ldlat-top's,
  * cfg.top (read-only data) picks the tables and the verifier drops the rest.
+ * ldlat-top counts every sample, kept or not, under the drain generation it
+ * reads once here: its verdict and period in that generation's counters,
+ * its histogram in that generation's half of 'hists', its keys in the
+ * tables.  A drain then reads a generation no program writes any more, so
+ * each report's counters, histograms and tables are one consistent moment.
  */
 static __always_inline int ldlat_account(const struct ldlat_sample *s, const bool top)
 {
-	__u32 zero = 0, range = 0, cls = 0, idx;
+	__u32 zero = 0, range = 0, cls = 0, idx, gen = 0, slot;
+	struct ldlat_top_counters *tc = NULL;
 	enum ldlat_verdict v;
 	struct ldlat_counters *c;
 	struct ldlat_hist *h;
 
-	c = bpf_map_lookup_elem(&counters, &zero);
-	if (!c)
-		return 0;
+	if (top && cfg.top) {
+		gen = top_gen;
+		slot = gen & 1;
+		tc = bpf_map_lookup_elem(&top_counters, &slot);
+		if (!tc)
+			return 0;
+		c = &tc->c;
+	} else {
+		c = bpf_map_lookup_elem(&counters, &zero);
+		if (!c)
+			return 0;
+	}
 	/* no c->seen: every sample counts in one verdict's counter, user space sums them */
 	/* with a fixed period user space multiplies: cfg is read-only data, the verifier drops this */
 	if (!cfg.fixed_period)
@@ -376,12 +427,15 @@ static __always_inline int ldlat_account(const struct ldlat_sample *s, const boo
 	/* cfg.by is read-only data: without a split the verifier drops this */
 	if (cfg.by)
 		idx += ldlat_by_base(ldlat_by_row(s), cfg.nranges);
+	/* ldlat-top's 'hists' has a half per generation parity */
+	if (top && cfg.top)
+		idx += (gen & 1) * ldlat_by_base(cfg.by ? cfg.by_keys + 1 : 1, cfg.nranges);
 	h = bpf_map_lookup_elem(&hists, &idx);
 	if (!h)
 		return 0;
 	ldlat_hist_account(h, s, cfg.linear_step, cfg.linear_shift, !cfg.fixed_period);
 	if (top && cfg.top)
-		ldlat_top_sample(s, cls);
+		ldlat_top_sample(s, cls, gen, tc);
 	return 0;
 }
 

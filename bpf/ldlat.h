@@ -761,22 +761,44 @@ LDLAT_INLINE void ldlat_hist_account(struct ldlat_hist *h, const struct ldlat_sa
 #define LDLAT_TOP_TABLES 3 /* index 0: the IP table, 1: the data table, 2: the call paths */
 
 /*
- * Call paths (--call-graph): the kept samples by (process, user stack,
- * kernel stack), the stacks' IDs in a BPF stack map (never emptied during a
- * run: an ID stays valid until user space reads it).  The key's address is
- * the two IDs (ldlat_top_stack_addr); an ID below 0 is bpf_get_stackid's
- * error: -EFAULT no frames of that kind (a user-mode fault has no kernel
- * stack), -EEXIST another stack holds the bucket, -ENOMEM the map is full.
- * A sample keeps its place in the table either way: the report counts and
- * names the stacks lost.
+ * Call paths (--call-graph): the kept samples by (process, call path), a
+ * path being the sample's user and kernel stacks as bpf_get_stack takes
+ * them (struct ldlat_top_stack).  The program stores each path once per
+ * drain generation in the 'top_stacks' hash map, keyed by a 64-bit hash of
+ * it with the generation's parity in bit 0 (ldlat_top_stack_key), and counts
+ * the sample in the call-path table under that key.  A hash map chains its
+ * buckets: two paths never take each other's place, as they do in a
+ * BPF_MAP_TYPE_STACK_TRACE map (a hash table without chains, which lost
+ * paths by the percent on a compile: docs/callpaths.md).  User space names
+ * a generation's paths when it drains it, then deletes them, so the map
+ * holds the paths of about one drain period.  A path the map cannot take
+ * is counted under LDLAT_TOP_STACK_FULL or _FAILED: the report counts and
+ * names it lost.
  */
-#define LDLAT_STACK_DEPTH      127 /* PERF_MAX_STACK_DEPTH: the stack map's value is as many IPs */
-#define LDLAT_STACKS_PER_ENTRY 4   /* stack map entries per table entry (--entries) */
+#define LDLAT_STACK_DEPTH      127 /* PERF_MAX_STACK_DEPTH: IPs kept per stack */
+#define LDLAT_STACKS_PER_ENTRY 2   /* paths the stack map holds per table entry (--entries) */
 #define LDLAT_STACKS_MIN       1024
-#define LDLAT_STACKS_MAX       (1u << 20)
+#define LDLAT_STACKS_MAX       (1u << 19)
+
+/* One call path: the value of the 'top_stacks' map. */
+struct ldlat_top_stack {
+	__s32 err[2]; /* [0] the user stack, [1] the kernel stack: bpf_get_stack's error, or 0 */
+	__u32 nr[2];  /* their frames (0: none, as a user-mode fault has no kernel stack) */
+	__u64 ips[2][LDLAT_STACK_DEPTH]; /* innermost first */
+};
+
+/*
+ * The key of a sample whose path the map could not take: full (-E2BIG), or
+ * refused otherwise (a bucket busy in NMI).  A stored path's key has bit 1
+ * set, so it is never one of these.
+ */
+#define LDLAT_TOP_STACK_FULL   0ull
+#define LDLAT_TOP_STACK_FAILED 4ull
 
 #ifndef __bpf__
-/* The stack map's entries for tables of 'entries' keys. */
+_Static_assert(sizeof(struct ldlat_top_stack) == 2048, "a path is 2 KiB");
+
+/* The stack map's paths for tables of 'entries' keys. */
 static inline __u32 ldlat_top_stacks_for(__u32 entries)
 {
 	__u64 n = (__u64)entries * LDLAT_STACKS_PER_ENTRY;
@@ -787,9 +809,40 @@ static inline __u32 ldlat_top_stacks_for(__u32 entries)
 }
 #endif
 
-LDLAT_INLINE __u64 ldlat_top_stack_addr(__s32 ustack, __s32 kstack)
+/* One word into the hash (a multiply-xorshift round: each bit moves the high half). */
+LDLAT_INLINE __u64 ldlat_top_stack_mix(__u64 h, __u64 w)
 {
-	return ((__u64)(__u32)ustack << 32) | (__u32)kstack;
+	h ^= w;
+	h *= 0xff51afd7ed558ccdull;
+	return h ^ (h >> 33);
+}
+
+LDLAT_INLINE __u64 ldlat_top_stack_ips(__u64 h, const __u64 *ips, __u32 nr)
+{
+	__u32 i;
+
+	for (i = 0; i < LDLAT_STACK_DEPTH; i++) {
+		if (i >= nr)
+			break;
+		h = ldlat_top_stack_mix(h, ips[i]);
+	}
+	return h;
+}
+
+/*
+ * The key of path st in generation gen: a hash of its frames, counts and
+ * errors, bit 1 set, the generation's parity in bit 0 (what user space
+ * deletes by).  Two paths share a key with a chance of about n^2 / 2^63 for
+ * n paths in the map: 1 in 10^11 for 10^4.
+ */
+LDLAT_INLINE __u64 ldlat_top_stack_key(const struct ldlat_top_stack *st, __u32 gen)
+{
+	__u64 h = ldlat_top_stack_mix(0, ((__u64)st->nr[0] << 32) | st->nr[1]);
+
+	h = ldlat_top_stack_mix(h, ((__u64)(__u32)st->err[0] << 32) | (__u32)st->err[1]);
+	h = ldlat_top_stack_ips(h, st->ips[0], st->nr[0]);
+	h = ldlat_top_stack_ips(h, st->ips[1], st->nr[1]);
+	return (h & ~3ull) | 2 | (gen & 1);
 }
 
 struct ldlat_top_key {
@@ -809,10 +862,12 @@ struct ldlat_top_val {
 /*
  * Counters of one drain generation: the 'top_counters' per-CPU array has two,
  * at index gen & 1, so that a drain reads exactly its generation's (the other
- * is being written) and then zeroes it for generation gen + 2.
+ * is being written) and then zeroes it for generation gen + 2.  ldlat-top's
+ * program counts every sample's verdict and period here (c), not in
+ * 'counters': a report's counters and its tables are of the same samples.
  */
 struct ldlat_top_counters {
-	__u64 kept; /* kept samples of this generation: what the tables must sum to */
+	struct ldlat_counters c; /* this generation's samples; c.kept: what the tables sum to */
 	__u64 full[LDLAT_TOP_TABLES]; /* not attributed: the table and the spill ring were full */
 	__u64 failed
 		[LDLAT_TOP_TABLES]; /* not attributed: the update failed otherwise (bucket busy in NMI) */

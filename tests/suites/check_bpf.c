@@ -809,9 +809,9 @@ static void tables_equal(const struct top_table *got, const struct top_table *wa
 	}
 }
 
-/* Runs n samples through the test entry and the model. */
+/* Runs n samples through the test entry and the model (counters and histograms into want). */
 static void top_batch(struct session *sess, const struct ldlat_config *c, int n,
-		      struct top_table *ip, struct top_table *data)
+		      struct top_table *ip, struct top_table *data, struct snapshot *want)
 {
 	struct ldlat_sample s;
 	int i;
@@ -821,6 +821,8 @@ static void top_batch(struct session *sess, const struct ldlat_config *c, int n,
 		gen_top_sample(&s);
 		ck_assert_int_eq(bpf_prog_test_run_opts(session__test_fd(sess), &opts), 0);
 		model_top(c, &s, ip, data);
+		if (want)
+			snapshot__account(want, c, &s);
 	}
 }
 
@@ -829,7 +831,10 @@ static void top_batch(struct session *sess, const struct ldlat_config *c, int n,
  * drain moves exactly its generation's samples), with filters on, lines of
  * 64 bytes; then with pages and an IP table too small (_i = 1): the samples
  * of keys that found it full come through the spill ring, and every kept
- * sample is accounted.
+ * sample is accounted.  The drained counters and histograms (ldlat-top's
+ * program keeps them per generation, not in 'counters') equal the model's
+ * after each drain, and the generation's half of 'hists' is zeroed for the
+ * one after next.
  */
 START_TEST(test_top_tables)
 {
@@ -844,23 +849,26 @@ START_TEST(test_top_tables)
 				  .top_entries = _i ? 64 : 4096 };
 	struct top_table got_ip, got_data, want_ip, want_data;
 	struct top_sink sink;
-	struct snapshot snap;
+	struct snapshot want, run;
 	struct session sess;
 	struct err err = {};
-	__u64 kept = 0;
+	__u64 kept;
 	int gen;
 
 	ck_assert_msg(session__open(&sess, &c, SESSION_TEST_ENTRY, &err) == 0, "%s", err.msg);
 	ck_assert_uint_eq(bpf_map__max_entries(sess.skel->maps.top_ip), c.top_entries);
 	ck_assert_uint_eq(bpf_map__max_entries(sess.skel->maps.top_spill), _i ? 1 << 20 : 4 << 20);
-	ck_assert_int_eq(snapshot__init(&snap, 1), 0);
+	ck_assert_uint_eq(bpf_map__max_entries(sess.skel->maps.hists), 2 * LDLAT_NCLASS);
+	ck_assert_int_eq(snapshot__init(&want, 1), 0);
+	ck_assert_int_eq(snapshot__init(&run, 1), 0);
 	for (gen = 0; gen < 2; gen++) {
 		top_table__init(&got_ip);
 		top_table__init(&got_data);
 		top_table__init(&want_ip);
 		top_table__init(&want_data);
+		snapshot__clear(&want);
 		ck_assert_int_eq(top_sink__open(&sink, &sess, &got_ip, &got_data), 0);
-		top_batch(&sess, &c, NSAMPLES / 2, &want_ip, &want_data);
+		top_batch(&sess, &c, NSAMPLES / 2, &want_ip, &want_data, &want);
 		ck_assert_int_eq(session__top_drain(&sess, false, &sink), 0);
 		tables_equal(&got_ip, &want_ip);
 		tables_equal(&got_data, &want_data);
@@ -870,33 +878,77 @@ START_TEST(test_top_tables)
 		/* the IP table (192 keys) overflows 64 entries, the ring takes the rest */
 		ck_assert(!_i || (want_ip.spilled > 0 && !want_ip.full));
 		ck_assert(_i || (!want_ip.spilled && !want_data.spilled));
+		/* the generation's counters and histograms, as the model counts them */
+		snapshots_equal(&sink.drained, &want, 1);
+		ck_assert_uint_eq(sink.drained.counters.seen, NSAMPLES / 2);
+		ck_assert_uint_gt(want.counters.below_min + want.counters.class_filtered, 0);
 		/* every kept sample is in a table or counted as not attributed */
-		ck_assert_int_eq(session__read(&sess, &snap), 0);
-		ck_assert_uint_eq(sink.kept, top_table__samples(&want_ip) + want_ip.full);
-		ck_assert_uint_eq(top_table__samples(&got_ip) + got_ip.full, sink.kept);
-		ck_assert_uint_eq(top_table__samples(&got_data) + got_data.full, sink.kept);
-		/* the generation's kept count, and the run's */
-		kept += sink.kept;
-		ck_assert_uint_eq(snap.counters.kept, kept);
+		kept = sink.drained.counters.kept;
+		ck_assert_uint_eq(kept, top_table__samples(&want_ip) + want_ip.full);
+		ck_assert_uint_eq(top_table__samples(&got_ip) + got_ip.full, kept);
+		ck_assert_uint_eq(top_table__samples(&got_data) + got_data.full, kept);
+		ck_assert_uint_gt(kept, 0);
+		ck_assert_uint_lt(kept, NSAMPLES / 2);
+		/* ldlat-hist's counters are not ldlat-top's */
+		ck_assert_int_eq(session__read(&sess, &run), 0);
+		ck_assert_uint_eq(run.counters.seen, 0);
 		top_sink__close(&sink);
 		top_table__free(&got_ip);
 		top_table__free(&got_data);
 		top_table__free(&want_ip);
 		top_table__free(&want_data);
 	}
-	ck_assert_uint_gt(snap.counters.kept, 0);
-	ck_assert_uint_lt(snap.counters.kept, NSAMPLES);
-	snapshot__free(&snap);
+	snapshot__free(&want);
+	snapshot__free(&run);
 	session__close(&sess);
 }
 END_TEST
 
+/* The keys of the stack map. */
+static size_t stack_keys(struct session *sess, __u64 *keys, size_t max)
+{
+	int fd = bpf_map__fd(sess->skel->maps.top_stacks);
+	__u64 *prev = NULL;
+	size_t n = 0;
+
+	while (n < max && !bpf_map_get_next_key(fd, prev, &keys[n])) {
+		prev = &keys[n];
+		n++;
+	}
+	return n;
+}
+
+/* The stack map holds exactly the paths of the table's entries, each of parity 'parity'. */
+static void stack_keys_are(struct session *sess, const struct top_table *t, __u32 parity)
+{
+	__u64 keys[64];
+	size_t n = stack_keys(sess, keys, 64), i, j;
+	bool found;
+
+	ck_assert_uint_gt(n, 0);
+	for (i = 0; i < n; i++) {
+		ck_assert_uint_eq(keys[i] & 1, parity);
+		for (j = 0, found = false; j < t->n && !found; j++)
+			found = t->e[j].addr == keys[i];
+		ck_assert_msg(found, "path 0x%llx in no entry", (unsigned long long)keys[i]);
+	}
+	for (j = 0; j < t->n; j++) {
+		for (i = 0, found = false; i < n && !found; i++)
+			found = t->e[j].addr == keys[i];
+		ck_assert_msg(found, "entry's path 0x%llx not in the map",
+			      (unsigned long long)t->e[j].addr);
+	}
+}
+
 /*
  * The call-path table (--call-graph) through the test entry: each kept
- * sample is counted under (process, user stack ID, kernel stack ID), with
- * the stacks bpf_get_stackid took of the BPF_PROG_TEST_RUN call (a raw_tp
- * program may take them too); the table sums to the generation's kept
- * samples, and every kernel stack ID it holds reads back from the stack map.
+ * sample is counted under (process, path key), with the stacks
+ * bpf_get_stack took of the BPF_PROG_TEST_RUN call (a raw_tp program may
+ * take them too) stored once per generation under that key; the table sums
+ * to the generation's kept samples, every key it holds reads back from the
+ * stack map, a kernel stack, and is the native ldlat_top_stack_key of what
+ * it reads (the parity of generation 0).  Forgetting parity 0 empties the
+ * map; the next generation stores its path again, under parity 1.
  */
 START_TEST(test_top_stacks)
 {
@@ -908,36 +960,55 @@ START_TEST(test_top_stacks)
 				  .top_shift = 6,
 				  .top_entries = 4096 };
 	struct top_table got_ip, got_stack, want_ip, want_data;
+	struct ldlat_top_stack st;
 	struct top_sink sink;
 	struct session sess;
 	struct err err = {};
-	__u64 ips[LDLAT_STACK_DEPTH];
-	size_t i;
+	__u64 keys[64];
+	size_t i, n;
 
 	ck_assert_msg(session__open(&sess, &c, SESSION_TEST_ENTRY, &err) == 0, "%s", err.msg);
 	ck_assert_uint_eq(bpf_map__max_entries(sess.skel->maps.top_stack), 4096);
 	ck_assert_uint_eq(bpf_map__max_entries(sess.skel->maps.top_stacks),
 			  ldlat_top_stacks_for(4096));
+	ck_assert_uint_eq(ldlat_top_stacks_for(4096), 8192);
 	top_table__init(&got_ip);
 	top_table__init(&got_stack);
 	top_table__init(&want_ip);
 	top_table__init(&want_data);
 	ck_assert_int_eq(top_sink__open(&sink, &sess, &got_ip, NULL), 0);
 	sink.stack = &got_stack;
-	top_batch(&sess, &c, 500, &want_ip, &want_data);
+	top_batch(&sess, &c, 500, &want_ip, &want_data, NULL);
 	ck_assert_int_eq(session__top_drain(&sess, false, &sink), 0);
-	ck_assert_uint_gt(sink.kept, 0);
-	ck_assert_uint_eq(top_table__samples(&got_ip), sink.kept);
+	ck_assert_uint_gt(sink.drained.counters.kept, 0);
+	ck_assert_uint_eq(top_table__samples(&got_ip), sink.drained.counters.kept);
 	ck_assert_uint_eq(top_table__samples(&got_stack) + got_stack.full + got_stack.failed,
-			  sink.kept);
+			  sink.drained.counters.kept);
 	ck_assert_uint_gt(got_stack.n, 0);
 	for (i = 0; i < got_stack.n; i++) {
-		__s32 ks = (__s32)got_stack.e[i].addr;
+		__u64 key = got_stack.e[i].addr;
 
-		ck_assert_msg(ks >= 0, "kernel stack not taken: %d", ks);
-		ck_assert_int_gt(session__top_stack(&sess, ks, ips), 0);
-		ck_assert_uint_ge(ips[0], 0xffff800000000000ull);
+		ck_assert_msg(key != LDLAT_TOP_STACK_FULL && key != LDLAT_TOP_STACK_FAILED,
+			      "path not stored: 0x%llx", (unsigned long long)key);
+		ck_assert_int_eq(session__top_stack(&sess, key, &st), 0);
+		ck_assert_int_eq(st.err[1], 0);
+		ck_assert_uint_gt(st.nr[1], 0);
+		ck_assert_uint_ge(st.ips[1][0], 0xffff800000000000ull);
+		ck_assert_uint_eq(ldlat_top_stack_key(&st, 0), key);
 	}
+	/* the entries' paths, under generation 0's parity; forgetting the other keeps them */
+	stack_keys_are(&sess, &got_stack, 0);
+	n = stack_keys(&sess, keys, 64);
+	ck_assert_int_eq(session__top_forget_stacks(&sess, 1), 0);
+	ck_assert_uint_eq(stack_keys(&sess, keys, 64), n);
+	ck_assert_int_eq(session__top_forget_stacks(&sess, 0), 0);
+	ck_assert_uint_eq(stack_keys(&sess, keys, 64), 0);
+	/* the next generation stores its paths again, under its own parity */
+	top_table__reset(&got_ip);
+	top_table__reset(&got_stack);
+	top_batch(&sess, &c, 50, &want_ip, &want_data, NULL);
+	ck_assert_int_eq(session__top_drain(&sess, false, &sink), 0);
+	stack_keys_are(&sess, &got_stack, 1);
 	top_sink__close(&sink);
 	top_table__free(&got_ip);
 	top_table__free(&got_stack);
@@ -984,7 +1055,7 @@ START_TEST(test_top_spill_full)
 		ck_assert_uint_eq(ip.failed, 0);
 		ck_assert_uint_eq(ip.n, 32768);
 		ck_assert_uint_eq(top_table__samples(&ip), 32768);
-		ck_assert_uint_eq(sink.kept, 40000);
+		ck_assert_uint_eq(sink.drained.counters.kept, 40000);
 		/* the last one spilled keeps its latency whole (40 bits) */
 		e = top_table__find(&ip, 42, 0x401000 + 32767);
 		ck_assert_ptr_nonnull(e);

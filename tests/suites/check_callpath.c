@@ -86,9 +86,7 @@ static void fill(struct callpaths *c)
 	ck_assert_int_eq(callpaths__add_folded(c, "app;main;one;leaf", &a), 0);
 	ck_assert_int_eq(callpaths__add_folded(c, "app;main;two;leaf", &b), 0);
 	ck_assert_int_eq(callpaths__add_folded(c, "app;main;two;leaf", &b), 0);
-	ck_assert_int_eq(callpaths__add_folded(c, "app;[user stack lost: stack map collision]", &l),
-			 0);
-	c->lost[0][CALLPATH_LOST_COLLISION] = 2;
+	ck_assert_int_eq(callpaths__add_lost(c, 7, "app", CALLPATH_LOST_FULL, &l), 0);
 	c->full = 3;
 }
 
@@ -103,14 +101,14 @@ START_TEST(test_folded)
 	ck_assert_uint_eq(c.npaths, 3);
 	ck_assert_uint_eq(c.samples, 52);
 	out = render_mem(folded_samples, &c, &w);
-	ck_assert_str_eq(out, "app;[user stack lost: stack map collision] 2\n"
+	ck_assert_str_eq(out, "app;[call path lost: stack map full] 2\n"
 			      "app;main;one;leaf 30\n"
 			      "app;main;two;leaf 20\n"
 			      "[not attributed: table full] 3\n");
 	free(out);
 	w = CALLPATH_WEIGHT_LATENCY;
 	out = render_mem(folded_samples, &c, &w);
-	ck_assert_str_eq(out, "app;[user stack lost: stack map collision] 100\n"
+	ck_assert_str_eq(out, "app;[call path lost: stack map full] 100\n"
 			      "app;main;one;leaf 3000\n"
 			      "app;main;two;leaf 400\n");
 	free(out);
@@ -132,7 +130,8 @@ START_TEST(test_tree)
 	ck_assert_int_eq(count_ending(out, "|-- one"), 30);
 	ck_assert_int_eq(count_ending(out, "`-- two"), 20);
 	ck_assert_ptr_nonnull(strstr(out, "    30   54.55%    100.0  local RAM"));
-	ck_assert_ptr_nonnull(strstr(out, "2 samples: [user stack lost: stack map collision]"));
+	ck_assert_ptr_nonnull(
+		strstr(out, "2 samples: [call path lost: stack map full] (raise --entries)\n"));
 	ck_assert_ptr_nonnull(strstr(out, "3 samples not attributed"));
 	/* one before two: more samples */
 	ck_assert(strstr(out, "-- one") < strstr(out, "-- two"));
@@ -347,10 +346,8 @@ START_TEST(test_live_folded)
 	ck_assert(jq_true(out, "(.call_paths.rows | map(.samples) | add) + "
 			       ".call_paths.not_attributed.table_full + "
 			       ".call_paths.not_attributed.update_failed == .counters.kept"));
-	/* a stack the map lost (a collision is rare, not impossible) is a path of its own, counted */
-	ck_assert(jq_true(out, "([.call_paths.rows[] | select(.frames | index(\"[user stack lost: "
-			       "stack map collision]\")) | .samples] | add // 0) == "
-			       ".call_paths.stacks_lost.user.collision"));
+	/* no path lost: the stack map has room for every one */
+	ck_assert(jq_true(out, ".call_paths.stacks_lost.samples == 0"));
 	free(out);
 	free(err);
 	assert_nothing_left();
@@ -593,43 +590,64 @@ START_TEST(test_live_heatmap)
 END_TEST
 
 /*
- * A stack map too small for the stacks met (--entries 1: 1024 stacks,
- * python importing modules: thousands): the stacks it cannot take are
- * counted, by kind and cause, and each such sample stays under a frame that
- * says so, in JSON, the folded lines and the text; nothing goes missing.
+ * 4096 call paths of one sample each (ldlat-callprog --fan 12).  With a
+ * stack map too small for them (--entries 1: 1024 paths), the samples whose
+ * path found it full are counted, in JSON (stacks_lost.map_full, the
+ * samples under the frame that says so), the text's footer, the folded
+ * lines and a warning on stderr; nothing goes missing.  At the default size
+ * every path is there, each with its one sample, nothing lost, no warning.
  */
 START_TEST(test_live_stack_losses)
 {
-	char *argv[] = { (char *)top(), "--source",
-			 "page-faults", "--call-graph",
-			 "--entries",	"1",
-			 "--format",	"json",
-			 "--",		"python3",
-			 "-c",		"import json, email, http.client, xml.dom.minidom",
-			 NULL };
+	char *argv[] = {
+		(char *)top(), "--source", "page-faults", "--call-graph", "--entries",
+		"1",	       "--format", "json",	  "--",		  (char *)callprog(),
+		"--fan",       "12",	   NULL
+	};
 	char *out, *err;
 
 	run_expect(argv, 0, &out, &err);
-	ck_assert(jq_true(out, ".call_paths.stacks_lost.user.collision > 0"));
-	ck_assert(jq_true(out, "([.call_paths.rows[] | select(.frames | index(\"[user stack lost: "
-			       "stack map collision]\")) | .samples] | add) == "
-			       ".call_paths.stacks_lost.user.collision"));
+	ck_assert_msg(jq_true(out, ".call_paths.stacks_lost.map_full > 2000 and "
+				   ".call_paths.stacks_lost.samples == "
+				   ".call_paths.stacks_lost.map_full"),
+		      "%.3000s", out);
+	ck_assert(jq_true(out, "([.call_paths.rows[] | select(.frames | index(\"[call path lost: "
+			       "stack map full]\")) | .samples] | add) == "
+			       ".call_paths.stacks_lost.map_full"));
 	ck_assert(jq_true(out, "(.call_paths.rows | map(.samples) | add) + "
 			       ".call_paths.not_attributed.table_full + "
 			       ".call_paths.not_attributed.update_failed == .counters.kept"));
+	ck_assert_msg(strstr(err, "ldlat-top: warning: ") &&
+			      strstr(err, " samples lost their call paths (") &&
+			      strstr(err, ": the stack map was full: raise --entries)"),
+		      "%s", err);
 	free(out);
 	free(err);
 	argv[7] = "text";
 	run_expect(argv, 0, &out, &err);
-	ck_assert_msg(strstr(out, " samples: [user stack lost: stack map collision]\n") != NULL,
-		      "%s", out);
+	ck_assert_msg(strstr(out, " samples: [call path lost: stack map full] (raise --entries)\n"),
+		      "%.3000s", out);
+	ck_assert_ptr_nonnull(strstr(err, " samples lost their call paths ("));
 	free(out);
 	free(err);
 	argv[6] = "--format=folded";
 	argv[7] = "-n1";
 	run_expect(argv, 0, &out, &err);
-	ck_assert_msg(folded_count(out, "[user stack lost: stack map collision]") > 0, "%.3000s",
-		      out);
+	ck_assert_msg(folded_count(out, "[call path lost: stack map full]") > 2000, "%.3000s", out);
+	ck_assert_ptr_nonnull(strstr(err, " samples lost their call paths ("));
+	free(out);
+	free(err);
+	/* the default size: every path, one sample each */
+	argv[5] = "4096";
+	argv[6] = "--format";
+	argv[7] = "json";
+	run_expect(argv, 0, &out, &err);
+	ck_assert_msg(jq_true(out, ".call_paths.stacks_lost.samples == 0 and "
+				   "([.call_paths.rows[] | select(.frames | index(\"fan_out\")) "
+				   "| select(.frames[-1] == \"fault_pages\") | .samples] | "
+				   "length == 4096 and all(. == 1))"),
+		      "%.3000s", out);
+	ck_assert_msg(!strstr(err, "call paths"), "%s", err);
 	free(out);
 	free(err);
 	assert_nothing_left();

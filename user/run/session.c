@@ -129,7 +129,7 @@ static int session__label(struct session *s)
 {
 	size_t vsz = sizeof(struct ldlat_hist);
 	struct ldlat_hist *vals;
-	__u32 idx, n = s->nrows * s->nranges * LDLAT_NCLASS;
+	__u32 idx, n = s->gens * s->nrows * s->nranges * LDLAT_NCLASS;
 	int cpu, fd = bpf_map__fd(s->skel->maps.hists), e = 0;
 
 	vals = calloc(s->ncpus, vsz);
@@ -213,6 +213,8 @@ int session__open(struct session *s, const struct ldlat_config *cfg, unsigned in
 	s->nranges = cfg->nranges ? cfg->nranges : 1;
 	s->by = cfg->by;
 	s->nrows = cfg->by ? cfg->by_keys + 1 : 1; /* the split's rows and the others */
+	s->top = cfg->top != 0;
+	s->gens = s->top ? 2 : 1;
 	if (flags & SESSION_ADDR_ONLY)
 		s->path = SESSION_PATH_ADDR_ONLY;
 	else if (flags & SESSION_PROBE_READ)
@@ -230,7 +232,8 @@ int session__open(struct session *s, const struct ldlat_config *cfg, unsigned in
 	}
 	s->skel->rodata->cfg = *cfg;
 	s->skel->rodata->cfg.nranges = s->nranges;
-	bpf_map__set_max_entries(s->skel->maps.hists, s->nrows * s->nranges * LDLAT_NCLASS);
+	bpf_map__set_max_entries(s->skel->maps.hists,
+				 s->gens * s->nrows * s->nranges * LDLAT_NCLASS);
 	bpf_map__set_max_entries(s->skel->maps.by_rows,
 				 session__by_keyed(cfg->by) && cfg->by_keys ? cfg->by_keys : 1);
 	bpf_map__set_max_entries(s->skel->maps.by_owner,
@@ -252,7 +255,6 @@ int session__open(struct session *s, const struct ldlat_config *cfg, unsigned in
 	bpf_map__set_max_entries(
 		s->skel->maps.top_spill,
 		cfg->top && cfg->top_entries ? ldlat_top_spill_bytes(cfg->top_entries) : 4096);
-	s->top = cfg->top != 0;
 	bpf_program__set_autoload(s->skel->progs.ldlat_sample,
 				  s->path == SESSION_PATH_KERN_CTX && !s->top);
 	bpf_program__set_autoload(s->skel->progs.ldlat_sample_kern,

@@ -80,36 +80,29 @@ static void folded__push(char *buf, size_t *len, const char *frame, const char *
 	buf[*len] = '\0';
 }
 
-static enum callpath_loss callpath__loss(int err)
-{
-	if (err == -EEXIST)
-		return CALLPATH_LOST_COLLISION;
-	if (err == -ENOMEM)
-		return CALLPATH_LOST_FULL;
-	return CALLPATH_LOST_OTHER;
-}
-
-static const char *const loss_frame[2][CALLPATH_NLOSS] = {
-	{ "[user stack lost: stack map collision]", "[user stack lost: stack map full]",
-	  "[user stack lost]" },
-	{ "[kernel stack lost: stack map collision]", "[kernel stack lost: stack map full]",
-	  "[kernel stack lost]" },
+static const char *const loss_frame[CALLPATH_NLOSS] = {
+	"[call path lost: stack map full]",
+	"[call path lost: stack map update failed]",
+	"[user stack lost]",
+	"[kernel stack lost]",
 };
 
-/* A stack's frames, outermost first; a lost one as one frame that says why. */
+const char *callpath_loss__frame(enum callpath_loss l)
+{
+	return l < CALLPATH_NLOSS ? loss_frame[l] : "[call path lost]";
+}
+
+/* A stack's frames, outermost first; one it could not take as one frame that says so. */
 static void folded__stack(char *buf, size_t *len, struct symbolizer *z, __u32 key,
-			  const struct callpath_stack *st, int kernel, __u64 count,
-			  struct callpaths *c)
+			  const struct callpath_stack *st, int kernel)
 {
 	struct sym sym;
 	char frame[300];
 	int i;
 
-	if (st->err < 0 && st->err != -EFAULT) {
-		enum callpath_loss l = callpath__loss(st->err);
-
-		c->lost[kernel][l] += count;
-		folded__push(buf, len, loss_frame[kernel][l], "");
+	if (st->err < 0) {
+		folded__push(buf, len,
+			     loss_frame[kernel ? CALLPATH_LOST_KERNEL : CALLPATH_LOST_USER], "");
 		return;
 	}
 	for (i = st->n - 1; i >= 0; i--) {
@@ -130,6 +123,15 @@ static void folded__stack(char *buf, size_t *len, struct symbolizer *z, __u32 ke
 	}
 }
 
+/* The process's name as a path's root frame (NULL or empty: "[pid N]"). */
+static const char *callpath__root(__u32 key, const char *comm, char *name, size_t len)
+{
+	if (comm && *comm)
+		return comm;
+	snprintf(name, len, "[pid %u]", key);
+	return name;
+}
+
 int callpaths__add(struct callpaths *c, struct symbolizer *z, __u32 key, const char *comm,
 		   const struct callpath_stack *user, const struct callpath_stack *kernel,
 		   const struct ldlat_top_val *v)
@@ -141,26 +143,48 @@ int callpaths__add(struct callpaths *c, struct symbolizer *z, __u32 key, const c
 	if (!buf)
 		return -ENOMEM;
 	buf[0] = '\0';
-	if (!comm || !*comm) {
-		snprintf(name, sizeof(name), "[pid %u]", key);
-		comm = name;
-	}
-	folded__push(buf, &len, comm, "");
-	folded__stack(buf, &len, z, key, user, 0, v->count, c);
-	folded__stack(buf, &len, z, key, kernel, 1, v->count, c);
+	folded__push(buf, &len, callpath__root(key, comm, name, sizeof(name)), "");
+	folded__stack(buf, &len, z, key, user, 0);
+	folded__stack(buf, &len, z, key, kernel, 1);
 	e = callpaths__add_folded(c, buf, v);
+	if (!e && user->err < 0)
+		c->lost[CALLPATH_LOST_USER] += v->count;
+	if (!e && kernel->err < 0)
+		c->lost[CALLPATH_LOST_KERNEL] += v->count;
+	if (!e && (user->err < 0 || kernel->err < 0))
+		c->lost_samples += v->count;
 	free(buf);
 	return e;
 }
 
-__u64 callpaths__lost(const struct callpaths *c, int kernel)
+int callpaths__add_lost(struct callpaths *c, __u32 key, const char *comm, enum callpath_loss why,
+			const struct ldlat_top_val *v)
 {
-	__u64 n = 0;
+	char *buf = malloc(FOLDED_MAX), name[32];
+	size_t len = 0;
+	int e;
+
+	if (!buf)
+		return -ENOMEM;
+	buf[0] = '\0';
+	folded__push(buf, &len, callpath__root(key, comm, name, sizeof(name)), "");
+	folded__push(buf, &len, callpath_loss__frame(why), "");
+	e = callpaths__add_folded(c, buf, v);
+	if (!e && why < CALLPATH_NLOSS) {
+		c->lost[why] += v->count;
+		c->lost_samples += v->count;
+	}
+	free(buf);
+	return e;
+}
+
+void callpaths__add_losses(struct callpaths *acc, const struct callpaths *c)
+{
 	int l;
 
 	for (l = 0; l < CALLPATH_NLOSS; l++)
-		n += c->lost[kernel][l];
-	return n;
+		acc->lost[l] += c->lost[l];
+	acc->lost_samples += c->lost_samples;
 }
 
 struct collect {
@@ -362,7 +386,7 @@ void callpaths__render_tree(FILE *out, const struct callpaths *c, __u64 total, b
 {
 	struct callnode *t = callpaths__tree(c, "", false);
 	size_t i;
-	int k, l;
+	int l;
 
 	fprintf(out, "Call paths, callers first: %llu samples in %llu paths\n",
 		(unsigned long long)c->samples, (unsigned long long)c->npaths);
@@ -375,11 +399,10 @@ void callpaths__render_tree(FILE *out, const struct callpaths *c, __u64 total, b
 		qsort(t->child, t->nchild, sizeof(*t->child), callnode__cmp_count);
 	for (i = 0; i < t->nchild; i++)
 		callnode__print(out, &t->child[i], total, has_latency, "", "");
-	for (k = 0; k < 2; k++)
-		for (l = 0; l < CALLPATH_NLOSS; l++)
-			if (c->lost[k][l])
-				fprintf(out, "%llu samples: %s\n",
-					(unsigned long long)c->lost[k][l], loss_frame[k][l]);
+	for (l = 0; l < CALLPATH_NLOSS; l++)
+		if (c->lost[l])
+			fprintf(out, "%llu samples: %s%s\n", (unsigned long long)c->lost[l],
+				loss_frame[l], l == CALLPATH_LOST_FULL ? " (raise --entries)" : "");
 	if (callpaths__unattributed(c))
 		fprintf(out,
 			"%llu samples not attributed: the call-path table was full (raise "
@@ -390,22 +413,20 @@ void callpaths__render_tree(FILE *out, const struct callpaths *c, __u64 total, b
 
 void callpaths__json(struct json *j, const struct callpaths *c)
 {
-	static const char *const loss_key[CALLPATH_NLOSS] = { "collision", "map_full", "other" };
+	static const char *const loss_key[CALLPATH_NLOSS] = { "map_full", "update_failed", "user",
+							      "kernel" };
 	size_t n, i;
 	const struct callpath **p = callpaths__sorted(c, &n);
 	unsigned int cls;
-	int k, l;
+	int l;
 
 	json__object_begin(j, "call_paths");
 	json__u64(j, "samples", c->samples);
 	json__u64(j, "paths", c->npaths);
 	json__object_begin(j, "stacks_lost");
-	for (k = 0; k < 2; k++) {
-		json__object_begin(j, k ? "kernel" : "user");
-		for (l = 0; l < CALLPATH_NLOSS; l++)
-			json__u64(j, loss_key[l], c->lost[k][l]);
-		json__object_end(j);
-	}
+	json__u64(j, "samples", c->lost_samples);
+	for (l = 0; l < CALLPATH_NLOSS; l++)
+		json__u64(j, loss_key[l], c->lost[l]);
 	json__object_end(j);
 	json__object_begin(j, "not_attributed");
 	json__u64(j, "table_full", c->full);

@@ -4,10 +4,10 @@
  * path is the process's name, its user frames and its kernel frames, the
  * outermost caller first, each frame a function name (a kernel one marked
  * "_[k]", as flame-graph tools mark them); samples of one path share one
- * entry with their count, latency sum and classes.  A stack that was not
- * taken (its bucket held by another stack, the stack map full) is a frame
- * that says so, and is counted: the paths always sum to the samples the
- * table attributed.  Printed as a caller tree (perf report -g caller's
+ * entry with their count, latency sum and classes.  A path the kernel's
+ * stack map could not take (it was full), or a stack the kernel could not
+ * walk, is a frame that says so, and is counted: the paths always sum to
+ * the samples the table attributed.  Printed as a caller tree (perf report -g caller's
  * shape), as folded stacks (one "frame;frame;frame count" line per path,
  * what flame-graph tools read), in JSON, and drawn as an SVG flame graph
  * (flamegraph.h).
@@ -28,21 +28,23 @@ struct callpath {
 	struct ldlat_top_val v;
 };
 
-/* Why a stack is missing from a path. */
+/* Why a path, or one of its stacks, is missing. */
 enum callpath_loss {
-	CALLPATH_LOST_COLLISION, /* -EEXIST: another stack held its bucket of the stack map */
-	CALLPATH_LOST_FULL,	 /* -ENOMEM: the stack map was full */
-	CALLPATH_LOST_OTHER,	 /* any other error of bpf_get_stackid */
+	CALLPATH_LOST_FULL,   /* the stack map was full: the sample's path was not kept */
+	CALLPATH_LOST_FAILED, /* the stack map refused it otherwise (a bucket busy in NMI) */
+	CALLPATH_LOST_USER,   /* the user stack could not be taken (bpf_get_stack's error) */
+	CALLPATH_LOST_KERNEL, /* the kernel stack could not be taken */
 	CALLPATH_NLOSS,
 };
 
 struct callpaths {
 	void *index; /* tsearch of struct callpath, by folded */
 	__u64 npaths;
-	__u64 samples;		       /* in the paths */
-	__u64 lost[2][CALLPATH_NLOSS]; /* samples whose [0] user, [1] kernel stack is lost */
-	__u64 full, failed;	       /* not attributed: the kernel's table was full */
-	__u64 spilled;		       /* attributed through the spill ring */
+	__u64 samples;		    /* in the paths */
+	__u64 lost[CALLPATH_NLOSS]; /* samples by what they lost */
+	__u64 lost_samples;	    /* samples that lost any: under a frame that says so */
+	__u64 full, failed;	    /* not attributed: the kernel's table was full */
+	__u64 spilled;		    /* attributed through the spill ring */
 };
 
 void callpaths__init(struct callpaths *c);
@@ -51,9 +53,9 @@ void callpaths__free(struct callpaths *c);
 void callpaths__reset(struct callpaths *c);
 
 /*
- * One stack of a sample: the IPs innermost first, as a stack map or a
- * PERF_SAMPLE_CALLCHAIN holds them; err below 0 when it was not taken
- * (bpf_get_stackid's error; -EFAULT: there are no frames of that kind).
+ * One stack of a sample: the IPs innermost first, as the stack map or a
+ * PERF_SAMPLE_CALLCHAIN holds them (n 0: there are no frames of that kind);
+ * err below 0 when it could not be taken (bpf_get_stack's error).
  */
 struct callpath_stack {
 	const __u64 *ips;
@@ -71,6 +73,13 @@ int callpaths__add(struct callpaths *c, struct symbolizer *z, __u32 key, const c
 		   const struct callpath_stack *user, const struct callpath_stack *kernel,
 		   const struct ldlat_top_val *v);
 
+/*
+ * Adds v under the path of process tgid (named comm) that was lost whole
+ * (CALLPATH_LOST_FULL or _FAILED): one frame says why.  Returns 0 or -ENOMEM.
+ */
+int callpaths__add_lost(struct callpaths *c, __u32 key, const char *comm, enum callpath_loss why,
+			const struct ldlat_top_val *v);
+
 /* Adds v under a path given as its folded string. Returns 0 or -ENOMEM. */
 int callpaths__add_folded(struct callpaths *c, const char *folded, const struct ldlat_top_val *v);
 
@@ -83,8 +92,11 @@ static inline __u64 callpaths__unattributed(const struct callpaths *c)
 	return c->full + c->failed;
 }
 
-/* Stack losses summed: samples with at least one frame saying a stack is lost. */
-__u64 callpaths__lost(const struct callpaths *c, int kernel);
+/* The frame a loss is shown as ("[call path lost: stack map full]"). */
+const char *callpath_loss__frame(enum callpath_loss l);
+
+/* Adds the losses of one set of paths into another (a run's, from each report's). */
+void callpaths__add_losses(struct callpaths *acc, const struct callpaths *c);
 
 /* What a path's weight is: samples, or their latency sum. */
 enum callpath_weight {

@@ -139,7 +139,9 @@ static const struct argp_option callgraph_options[] = {
 static const struct argp_option entries_options[] = {
 	{ "entries", OPT_ENTRIES, "N", 0,
 	  "keys each kernel table holds between drains (every 0.5 s; default 4096); samples of "
-	  "further keys go through a spill ring of N KiB (1 MiB to 256 MiB)",
+	  "further keys go through a spill ring of N KiB (1 MiB to 256 MiB); with --call-graph "
+	  "the stack map holds 2N call paths between drains (1024 to 524288, 2 KiB each: 17 MB "
+	  "by default)",
 	  5 },
 	{},
 };
@@ -332,14 +334,16 @@ struct top {
 	bool watching;
 	struct top_table ip, data; /* what the kernel's tables held, since the last report */
 	struct top_sink sink;	   /* how they are filled: the drained generations */
+	struct unseen counted;	   /* the events' counts, read as the last drain began */
 	struct top_rows early_ip, early_data; /* their entries of exited processes, named */
 	bool sink_open;
 	unsigned int ticks;
 	struct printer printer; /* the filter counters; where and how reports go */
 	struct top_report report;
 	struct heatmap heat;	/* --heatmap: a column per report */
-	struct top_table stack; /* --call-graph: drained, by (process, stack IDs) */
+	struct top_table stack; /* --call-graph: drained, by (process, path key) */
 	struct callpaths paths; /* and named, since the last report */
+	struct callpaths lost;	/* the paths' losses of the whole run (no paths) */
 
 	/* --heatmap's file, which output__check may open (a FIFO, a terminal) */
 	struct output_opts heat_out;
@@ -427,39 +431,40 @@ static void top_mark_gone(struct proc *p, void *ctx)
 static int top_take_stacks(struct top *top)
 {
 	struct session *s = &top->tool->session;
-	__u64 *uips, *kips;
+	struct ldlat_top_stack *st;
 	size_t i;
 	int e = 0;
 
 	if (!top->args->call_graph || !top->stack.n)
 		goto counters;
-	uips = calloc(2 * LDLAT_STACK_DEPTH, sizeof(*uips));
-	if (!uips)
+	st = malloc(sizeof(*st));
+	if (!st)
 		return -ENOMEM;
-	kips = uips + LDLAT_STACK_DEPTH;
 	symbolizer__begin(&top->z);
 	for (i = 0; i < top->stack.n && !e; i++) {
 		const struct top_entry *en = &top->stack.e[i];
-		__s32 us = (__s32)(en->addr >> 32), ks = (__s32)en->addr;
-		struct callpath_stack u = { .ips = uips, .err = us < 0 ? us : 0 };
-		struct callpath_stack k = { .ips = kips, .err = ks < 0 ? ks : 0 };
+		struct callpath_stack u = { .ips = st->ips[0] }, k = { .ips = st->ips[1] };
 		struct proc *p = procmaps__find(&top->pm, (pid_t)en->tgid);
+		const char *comm = p ? p->comm : NULL;
 
-		u.n = session__top_stack(s, us, uips);
-		k.n = session__top_stack(s, ks, kips);
-		/* an ID the map no longer has: lost like one never taken */
-		if (u.n < 0) {
-			u.err = u.n;
-			u.n = 0;
+		if (en->addr == LDLAT_TOP_STACK_FULL) {
+			e = callpaths__add_lost(&top->paths, en->tgid, comm, CALLPATH_LOST_FULL,
+						&en->v);
+			continue;
 		}
-		if (k.n < 0) {
-			k.err = k.n;
-			k.n = 0;
+		/* refused by the map, or (never, as drains go) no longer in it */
+		if (en->addr == LDLAT_TOP_STACK_FAILED || session__top_stack(s, en->addr, st)) {
+			e = callpaths__add_lost(&top->paths, en->tgid, comm, CALLPATH_LOST_FAILED,
+						&en->v);
+			continue;
 		}
-		e = callpaths__add(&top->paths, &top->z, en->tgid, p ? p->comm : NULL, &u, &k,
-				   &en->v);
+		u.n = (int)st->nr[0];
+		u.err = st->err[0];
+		k.n = (int)st->nr[1];
+		k.err = st->err[1];
+		e = callpaths__add(&top->paths, &top->z, en->tgid, comm, &u, &k, &en->v);
 	}
-	free(uips);
+	free(st);
 counters:
 	top->paths.full += top->stack.full;
 	top->paths.failed += top->stack.failed;
@@ -480,12 +485,32 @@ static int top_drain(struct top *top, bool all)
 	/* before the generation moves on: a process gone now has no sample after it */
 	if (top->pm.proc_root)
 		procmaps__foreach(&top->pm, top_mark_gone, NULL);
+	/*
+	 * The events' counts just before the generation moves on, as near to
+	 * that moment as they can be read: a sample counted in between is in
+	 * the next generation, one seen is in no count yet; either way a few
+	 * for one interval, none for the run (its last drain runs with the
+	 * events disabled).
+	 */
+	e = tool__read_unseen(top->tool, &top->counted);
+	if (e) {
+		fprintf(stderr, "ldlat-top: cannot read the sampling events' counts: %s\n",
+			strerror(-e));
+		return e;
+	}
 	e = session__top_drain(&top->tool->session, all, &top->sink);
 	if (e)
 		fprintf(stderr, "ldlat-top: cannot read the tables: %s\n", strerror(-e));
 	if (!e && top_take_stacks(top)) {
 		fprintf(stderr, "ldlat-top: out of memory\n");
 		e = -ENOMEM;
+	}
+	/* the drained generation's paths are named: the map has room for the next ones */
+	if (!e && !all && top->args->call_graph) {
+		e = session__top_forget_stacks(&top->tool->session, top->sink.gen - 1);
+		if (e)
+			fprintf(stderr, "ldlat-top: cannot empty the stack map: %s\n",
+				strerror(-e));
 	}
 	return e;
 }
@@ -621,6 +646,7 @@ out:
 	top_rows__free(&top->early_data);
 	top_table__reset(&top->ip);
 	top_table__reset(&top->data);
+	callpaths__add_losses(&top->lost, &top->paths);
 	callpaths__reset(&top->paths);
 	/* what the report freed goes back to the system, not only the heap's top */
 	malloc_trim(0);
@@ -635,26 +661,23 @@ static int top_interval(void *ctx)
 	return e ?: printer__print(&top->printer) ?: top_carry(top);
 }
 
-/* The printer's read: the kernel's maps, or the file's samples into the tables. */
+/*
+ * The printer's read: the generations drained so far (the counters,
+ * histograms and tables of the same samples, as of the last drain's switch
+ * of generation), with the events' counts read just before it; or the
+ * file's samples into the tables.
+ */
 static int top_read(void *ctx, struct snapshot *snap, struct err *err)
 {
 	struct top *top = ctx;
 
-	int e;
-
 	if (top->file)
 		return offtop__read(top->file, snap, err);
-	e = tool__read_maps(top->tool, snap, err);
-	/*
-	 * The kept count of the generations the tables hold, read at the same
-	 * switch as them (the counters map runs on): an interval's rows and
-	 * its not-attributed counts sum to its kept count.
-	 */
-	if (!e && top->sink_open) {
-		snap->counters.seen = snap->counters.seen - snap->counters.kept + top->sink.kept;
-		snap->counters.kept = top->sink.kept;
-	}
-	return e;
+	snapshot__copy(snap, &top->sink.drained);
+	snap->unseen = top->counted;
+	snap->unseen.seen = snap->counters.seen;
+	snap->unseen.seen_period = snap->counters.seen_period;
+	return 0;
 }
 
 static const struct printer_ops top_ops = { .read = top_read, .emit = top_emit };
@@ -828,6 +851,35 @@ static int run_report(void *input)
 	return top_refuse(a) ?: top_input(a);
 }
 
+/*
+ * Samples whose call path was not kept whole, once at the end of a run: the
+ * reports count them and show them under a frame that says so, but a
+ * folded file or a flame graph is easily read without a look at them.
+ */
+static void top_warn_paths(const struct callpaths *l)
+{
+	static const char *const why[CALLPATH_NLOSS] = {
+		"the stack map was full: raise --entries",
+		"the stack map refused them",
+		"the user stack could not be walked",
+		"the kernel stack could not be walked",
+	};
+	const char *sep = "";
+	int k;
+
+	if (!l->lost_samples)
+		return;
+	fprintf(stderr, "ldlat-top: warning: %llu samples lost their call paths (",
+		(unsigned long long)l->lost_samples);
+	for (k = 0; k < CALLPATH_NLOSS; k++) {
+		if (!l->lost[k])
+			continue;
+		fprintf(stderr, "%s%llu: %s", sep, (unsigned long long)l->lost[k], why[k]);
+		sep = "; ";
+	}
+	fprintf(stderr, "); the reports count them under a frame that says so\n");
+}
+
 /* A live run. */
 static int run_sample(void *input)
 {
@@ -904,6 +956,7 @@ static int run_sample(void *input)
 	if (end != RUN_COUNT &&
 	    (top_drain(&top, true) || top_carry(&top) || printer__print(&top.printer)))
 		status = EXIT_FAIL;
+	top_warn_paths(&top.lost);
 	if (procwatch__lost(&top.watch))
 		fprintf(stderr,
 			"ldlat-top: warning: the side band lost %llu mapping records (its ring was "

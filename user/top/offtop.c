@@ -773,8 +773,8 @@ static int offtop__callpath(struct offtop *t, const struct perf_sample *ps, __u3
 	struct ldlat_top_val v = {};
 	__u64 ips[2][LDLAT_STACK_DEPTH], i, ip;
 	__u32 keys[2][LDLAT_STACK_DEPTH];
-	struct callpath_stack st[2] = { { .ips = ips[0], .keys = keys[0], .err = -EFAULT },
-					{ .ips = ips[1], .keys = keys[1], .err = -EFAULT } };
+	struct callpath_stack st[2] = { { .ips = ips[0], .keys = keys[0] },
+					{ .ips = ips[1], .keys = keys[1] } };
 	int part = 0; /* 0 user, 1 kernel: perf puts a PERF_CONTEXT_* marker before each part */
 	struct proc *p;
 
@@ -787,7 +787,6 @@ static int offtop__callpath(struct offtop *t, const struct perf_sample *ps, __u3
 		}
 		if (st[part].n >= LDLAT_STACK_DEPTH)
 			continue;
-		st[part].err = 0;
 		keys[part][st[part].n] = offtop__key(t, tgid, at, ip);
 		ips[part][st[part].n++] = ip;
 	}

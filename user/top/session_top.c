@@ -43,6 +43,9 @@ int top_sink__open(struct top_sink *k, struct session *s, struct top_table *ip,
 	void *p;
 
 	memset(k, 0, sizeof(*k));
+	if (snapshot__init_by(&k->drained, s->nranges, s->by, s->nrows))
+		return -ENOMEM;
+	k->drained.linear_step = s->skel->rodata->cfg.linear_step;
 	k->ip = ip;
 	k->data = data;
 	top_table__init(&k->next_ip);
@@ -78,6 +81,7 @@ void top_sink__close(struct top_sink *k)
 	top_table__free(&k->next_ip);
 	top_table__free(&k->next_data);
 	top_table__free(&k->next_stack);
+	snapshot__free(&k->drained);
 }
 
 /* One spill record into the tables of its generation. */
@@ -181,11 +185,49 @@ out:
 	return e;
 }
 
-/* Adds a generation's counters (slot gen & 1) to the sink, and zeroes them for gen + 2. */
+/*
+ * Adds the histograms of a generation (its half of 'hists', slot gen & 1) to
+ * the sink's, and zeroes them for generation gen + 2, labels kept.
+ */
+static int top__hists(struct session *s, struct top_sink *k, __u32 slot)
+{
+	__u32 n = (__u32)snapshot__ncells(&k->drained), i, idx;
+	int fd = bpf_map__fd(s->skel->maps.hists), cpu, e = 0;
+	struct ldlat_hist *h = calloc(s->ncpus, sizeof(*h));
+
+	if (!h)
+		return -ENOMEM;
+	for (i = 0; i < n && !e; i++) {
+		idx = slot * n + i;
+		if (bpf_map_lookup_elem(fd, &idx, h)) {
+			e = -errno;
+			break;
+		}
+		for (cpu = 0; cpu < s->ncpus; cpu++)
+			cell__add_hist(&k->drained.cells[i], &h[cpu]);
+		memset(h, 0, s->ncpus * sizeof(*h));
+		for (cpu = 0; cpu < s->ncpus; cpu++) {
+			h[cpu].range = i / LDLAT_NCLASS % s->nranges;
+			h[cpu].class = i % LDLAT_NCLASS;
+		}
+		if (bpf_map_update_elem(fd, &idx, h, BPF_ANY))
+			e = -errno;
+	}
+	free(h);
+	return e;
+}
+
+/*
+ * Adds a generation's counters (slot gen & 1) to the sink, and zeroes them
+ * for gen + 2; its histograms too.
+ */
 static int top__counters(struct session *s, struct top_sink *k, __u32 slot)
 {
-	int fd = bpf_map__fd(s->skel->maps.top_counters), cpu, t, e = 0;
+	int fd = bpf_map__fd(s->skel->maps.top_counters), cpu, t, w, e = 0;
+	__u64 fixed = s->skel->rodata->cfg.fixed_period, *sum = (__u64 *)&k->drained.counters;
 	struct ldlat_top_counters *c;
+	struct snapshot *d = &k->drained;
+	size_t i;
 
 	c = calloc(s->ncpus, sizeof(*c));
 	if (!c)
@@ -195,7 +237,10 @@ static int top__counters(struct session *s, struct top_sink *k, __u32 slot)
 		goto out;
 	}
 	for (cpu = 0; cpu < s->ncpus; cpu++) {
-		k->kept += c[cpu].kept;
+		const __u64 *one = (const __u64 *)&c[cpu].c;
+
+		for (w = 0; w < (int)(sizeof(c[cpu].c) / sizeof(__u64)); w++)
+			sum[w] += one[w];
 		for (t = 0; t < LDLAT_TOP_TABLES; t++) {
 			struct top_table *tt = t == 2 ? k->stack : t ? k->data : k->ip;
 
@@ -207,8 +252,20 @@ static int top__counters(struct session *s, struct top_sink *k, __u32 slot)
 		}
 	}
 	memset(c, 0, s->ncpus * sizeof(*c));
-	if (bpf_map_update_elem(fd, &slot, c, BPF_ANY))
+	if (bpf_map_update_elem(fd, &slot, c, BPF_ANY)) {
 		e = -errno;
+		goto out;
+	}
+	e = top__hists(s, k, slot);
+	/* as session__read_fds: seen is the verdicts' sum; a fixed period, the program summed none */
+	d->counters.seen = 0;
+	for (w = 0; w < LDLAT_NVERDICTS; w++)
+		d->counters.seen += (&d->counters.kept)[w];
+	if (fixed) {
+		d->counters.seen_period = d->counters.seen * fixed;
+		for (i = 0; i < snapshot__ncells(d); i++)
+			d->cells[i].period = d->cells[i].count * fixed;
+	}
 out:
 	free(c);
 	return e;
@@ -223,7 +280,10 @@ int session__top_drain(struct session *s, bool all, struct top_sink *k)
 	if (!all) {
 		/* new samples go to gen + 1 from here; wait out those still writing gen */
 		__atomic_store_n(&s->skel->bss->top_gen, gen + 1, __ATOMIC_SEQ_CST);
+		clock_gettime(CLOCK_REALTIME, &k->drained.taken);
 		top__wait_readers();
+	} else {
+		clock_gettime(CLOCK_REALTIME, &k->drained.taken);
 	}
 	/* the ring's gen records all precede its producer now; gen + 1's wait in the sink */
 	e = top__ring_read(k, true);
@@ -260,17 +320,47 @@ int top_sink__carry(struct top_sink *k)
 						    ?: top__move(k->stack, &k->next_stack);
 }
 
-int session__top_stack(struct session *s, __s32 id, __u64 *ips)
+int session__top_stack(struct session *s, __u64 key, struct ldlat_top_stack *st)
 {
-	__u32 key = (__u32)id;
-	int n;
+	__u32 k, n;
 
-	if (id < 0)
-		return 0;
-	memset(ips, 0, LDLAT_STACK_DEPTH * sizeof(*ips));
-	if (bpf_map_lookup_elem(bpf_map__fd(s->skel->maps.top_stacks), &key, ips))
+	if (bpf_map_lookup_elem(bpf_map__fd(s->skel->maps.top_stacks), &key, st))
 		return -errno;
-	for (n = 0; n < LDLAT_STACK_DEPTH && ips[n]; n++)
-		;
-	return n;
+	/*
+	 * The kernel's counts, bounded by what the value holds; an IP of 0 ends
+	 * a stack (a frame-pointer walk that read a zeroed frame goes on with
+	 * zeros to the depth limit; perf shows them as [unknown])
+	 */
+	for (k = 0; k < 2; k++) {
+		for (n = 0; n < st->nr[k] && n < LDLAT_STACK_DEPTH && st->ips[k][n]; n++)
+			;
+		st->nr[k] = n;
+	}
+	return 0;
+}
+
+int session__top_forget_stacks(struct session *s, __u32 parity)
+{
+	struct bpf_map *map = s->skel->maps.top_stacks;
+	int fd = bpf_map__fd(map), e = 0;
+	__u32 max = bpf_map__max_entries(map);
+	__u64 *keys, *prev = NULL;
+	size_t n = 0, i;
+
+	keys = calloc((size_t)max + 1, sizeof(*keys));
+	if (!keys)
+		return -ENOMEM;
+	/* the keys first: deleting while walking restarts the walk */
+	while (n <= max && !bpf_map_get_next_key(fd, prev, &keys[n])) {
+		prev = &keys[n];
+		n++;
+	}
+	for (i = 0; i < n; i++)
+		if ((keys[i] & 1) == (parity & 1) && bpf_map_delete_elem(fd, &keys[i]) &&
+		    errno != ENOENT) {
+			e = -errno;
+			break;
+		}
+	free(keys);
+	return e;
 }

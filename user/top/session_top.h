@@ -23,8 +23,14 @@ struct top_sink {
 	struct top_table next_ip, next_data; /* spilled samples of the generation after */
 	struct top_table *stack;	     /* call paths (--call-graph; set after open) */
 	struct top_table next_stack;
-	__u32 gen;	/* the generation ip and data are filled with */
-	__u64 kept;	/* kept samples of every generation drained: what each table sums to */
+	__u32 gen; /* the generation ip and data are filled with */
+	/*
+	 * The counters and histograms of every generation drained, summed
+	 * (seen and periods filled in as session__read_fds does): its
+	 * counters.kept is what each table sums to; taken: the last drain's
+	 * switch of generation, the moment they stand for.
+	 */
+	struct snapshot drained;
 	__u64 spilled;	/* samples that came through the spill ring */
 	void *cons;	/* the ring's consumer page */
 	void *prod;	/* its producer page, then the data mapped twice */
@@ -35,17 +41,19 @@ struct top_sink {
 
 /*
  * Maps the spill ring of s (loaded with ldlat-top's tables) for ip and
- * data (either NULL when that table is off).  Returns 0 or -errno.
+ * data (either NULL when that table is off), and allocates the drained
+ * snapshot.  Returns 0 or -errno.
  */
 int top_sink__open(struct top_sink *k, struct session *s, struct top_table *ip,
 		   struct top_table *data);
 
-/* Unmaps; safe on a zeroed sink. */
+/* Unmaps and frees; safe on a zeroed sink. */
 void top_sink__close(struct top_sink *k);
 
 /*
  * Moves the tables' entries and the spill ring's records of the drained
- * generation into the sink's tables, with the samples not attributed.
+ * generation into the sink's tables, with the samples not attributed, and
+ * adds its counters and histograms to k->drained.
  * With all, every generation (the events must be disabled: nothing writes
  * any more); otherwise the generation moves on first, and the next
  * generation's records already in the ring wait in the sink until
@@ -60,10 +68,18 @@ int session__top_poll(struct session *s, struct top_sink *k);
 int top_sink__carry(struct top_sink *k);
 
 /*
- * The IPs of stack 'id' of the stack map (innermost first) into ips (room
- * for LDLAT_STACK_DEPTH).  Returns how many, 0 for an ID below 0 (a stack
- * not taken), or -errno.
+ * The call path stored under 'key' (a call-path table entry's address,
+ * ldlat_top_stack_key) into st, each stack up to its first IP of 0.
+ * Returns 0, or -errno (-ENOENT: not there).
  */
-int session__top_stack(struct session *s, __s32 id, __u64 *ips);
+int session__top_stack(struct session *s, __u64 key, struct ldlat_top_stack *st);
+
+/*
+ * Deletes the paths of the generations of parity 'parity' from the stack
+ * map: those of a drained generation, once its entries are named, so that
+ * the map holds about one drain period's paths.  No program writes that
+ * parity until the next drain moves the generation on.  Returns 0 or -errno.
+ */
+int session__top_forget_stacks(struct session *s, __u32 parity);
 
 #endif
