@@ -17,9 +17,10 @@
 /* Bumped when a struct below changes: --show refuses a layout it cannot read. */
 /*
  * 2: log-linear buckets, min, max, unmeasured and period; 3: cfg.fixed_period;
- * 4: counters.seen left 0 by the program (the sum of the verdicts' counters)
+ * 4: counters.seen left 0 by the program (the sum of the verdicts' counters);
+ * 5: the events' counts (event_counts, meta.unseen), nevents
  */
-#define LDLAT_PIN_LAYOUT 4
+#define LDLAT_PIN_LAYOUT 5
 #define LDLAT_PIN_MAGIC	 "ldlat"
 #define LDLAT_PIN_TEXT	 256
 
@@ -44,11 +45,35 @@ enum ldlat_pin_program {
 	LDLAT_PIN_PROG_SAMPLE_KERN, /* ldlat_sample_kern: the same as ldlat_sample, before 6.2 */
 };
 
+/*
+ * How a set knows what its events produced that the program did not see
+ * (meta.unseen): each event's count, kept by the program in 'event_counts',
+ * or why not.
+ */
+enum ldlat_pin_unseen {
+	LDLAT_PIN_UNSEEN_NO_EVENTS, /* no perf event (a set filled by the test entry) */
+	LDLAT_PIN_UNSEEN_COUNTED,   /* event_counts holds each event's count */
+	LDLAT_PIN_UNSEEN_NO_COOKIE, /* no bpf_get_attach_cookie (Linux 5.15) to tell events apart */
+	LDLAT_PIN_UNSEEN_INHERIT,   /* inherited events: the program cannot read their count */
+};
+
+/*
+ * A value of the 'event_counts' map, at the bpf_cookie of an event's link:
+ * what the event produced, as the program last read it.
+ */
+struct ldlat_event_count {
+	__u64 count;  /* the event's count when the program last ran on it */
+	__u64 period; /* its fixed sample period, written at --pin; 0: frequency mode */
+	__s64 error;  /* the last failure of that read (-errno), 0: none */
+};
+
 /* The single value of the 'meta' map, written once by --pin, then frozen. */
 struct ldlat_pin_meta {
-	char magic[8];	  /* LDLAT_PIN_MAGIC */
-	__u32 layout;	  /* LDLAT_PIN_LAYOUT */
-	__u32 nlinks;	  /* perf-event links pinned as DIR/link_* */
+	char magic[8]; /* LDLAT_PIN_MAGIC */
+	__u32 layout;  /* LDLAT_PIN_LAYOUT */
+	__u32 nlinks;  /* perf-event links pinned as DIR/link_* */
+	__u32 nevents; /* perf events the program is attached to (event_counts' entries) */
+	enum ldlat_pin_unseen unseen;
 	__u64 started_ns; /* CLOCK_REALTIME when sampling started */
 	__u32 pid;	  /* the ldlat-hist that pinned it */
 	__u32 detached;	  /* 1: --detach, sampling outlives that process */
@@ -72,6 +97,7 @@ struct ldlat_pin_meta {
 struct ldlat_pin_shown {
 	__u64 taken_ns; /* CLOCK_REALTIME of that --show; 0: never shown */
 	struct ldlat_counters counters;
+	__u64 unseen_counted; /* struct unseen's 'counted' then (the events' counts) */
 };
 
 #endif /* LDLAT_PIN_H */

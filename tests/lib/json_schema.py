@@ -147,8 +147,13 @@ def check(o, where):
     if u is not None:
         need(u, "samples", int, where + ".counters.unseen")
         need(u, "estimated", bool, where + ".counters.unseen")
+        need(u, "lower_bound", bool, where + ".counters.unseen")
         need(u, "method", str, where + ".counters.unseen")
         need(u, "seen", int, where + ".counters.unseen")
+        if "unseen_unknown" in c:
+            problems.append(f"{where}.counters: unseen_unknown beside a measured unseen")
+    elif "unseen_unknown" in c:  # not measured, and why (a pinned set)
+        need(c, "unseen_unknown", str, where + ".counters")
     dropped = need(c, "dropped", dict, where + ".counters") or {}
     for k in DROPS:
         need(dropped, k, int, where + ".counters.dropped")

@@ -202,6 +202,10 @@ void pin_meta__fill(struct ldlat_pin_meta *m, const struct tool *t, const struct
 	}
 	m->cfg = t->cfg;
 	m->freq = t->evlist.evsel[0].attr.freq;
+	m->nevents = (__u32)t->session.nlinks;
+	m->unseen = t->session.counts	    ? LDLAT_PIN_UNSEEN_COUNTED
+		    : t->run.target.inherit ? LDLAT_PIN_UNSEEN_INHERIT
+					    : LDLAT_PIN_UNSEEN_NO_COOKIE;
 }
 
 int pincmd__unpin(const char *tool, const char *dir)
@@ -332,7 +336,7 @@ int pincmd__show(const char *tool, const struct pin_opts *po, const struct cli *
 	struct run_info run = {};
 	struct printer p = {};
 	struct err err = {};
-	char event[LDLAT_PIN_TEXT + 1], target[LDLAT_PIN_TEXT + 1];
+	char event[sizeof(ps.meta.event) + 1], target[sizeof(ps.meta.target_desc) + 1];
 	bool removed, timed = cli->interval > 0 || cli->duration > 0;
 	int e, sigfd = -1, status = EXIT_FAIL;
 	enum run_end end;
@@ -349,8 +353,9 @@ int pincmd__show(const char *tool, const struct pin_opts *po, const struct cli *
 	ranges_from_meta(&ranges, &ps.meta);
 	src.kind = (enum source_kind)ps.meta.source;
 	src.fields = ps.meta.fields;
-	snprintf(event, sizeof(event), "%.*s", LDLAT_PIN_TEXT, ps.meta.event);
-	snprintf(target, sizeof(target), "%.*s", LDLAT_PIN_TEXT, ps.meta.target_desc);
+	snprintf(event, sizeof(event), "%.*s", (int)sizeof(ps.meta.event), ps.meta.event);
+	snprintf(target, sizeof(target), "%.*s", (int)sizeof(ps.meta.target_desc),
+		 ps.meta.target_desc);
 	removed = pinset__cgroup_removed(&ps.meta);
 	run = (struct run_info){
 		.tool = tool,

@@ -124,7 +124,11 @@ const char *report__op_name(unsigned int i, __u32 *bit);
  */
 void render_counters(FILE *out, const struct snapshot *s, const struct ldlat_config *cfg);
 
-/* The "unseen" line of render_counters: what the events produced that the program did not see. */
+/*
+ * The "unseen" line of render_counters: what the events produced that the
+ * program did not see ("at least" for a lower bound), or why it is not
+ * measured when u->why says.
+ */
 void render_unseen(FILE *out, const struct unseen *u);
 
 /* Every cell of s summed: the whole the shares are of. */
@@ -157,7 +161,10 @@ void render_json_run(struct json *j, const struct run_info *run, const struct so
 /* The "counters" member: seen, kept, dropped by reason, seen_period, unseen. */
 void render_json_counters(struct json *j, const struct snapshot *s);
 
-/* The "unseen" member: null when not measured (render_unseen's figures). */
+/*
+ * The "unseen" member: null when not measured, with "unseen_unknown" beside
+ * it when u->why says why (render_unseen's figures).
+ */
 void render_json_unseen(struct json *j, const struct unseen *u);
 
 /* The "percentile_error" member: {kind: "relative" | "cycles", bound}. */

@@ -120,11 +120,14 @@ void render_json_unseen(struct json *j, const struct unseen *u)
 {
 	if (!u->known) {
 		json__null(j, "unseen");
+		if (u->why)
+			json__string(j, "unseen_unknown", u->why);
 		return;
 	}
 	json__object_begin(j, "unseen");
 	json__u64(j, "samples", unseen__samples(u));
 	json__bool(j, "estimated", u->freq);
+	json__bool(j, "lower_bound", u->lower_bound);
 	json__string(j, "method",
 		     u->freq ? "events counted - periods seen" : "count / period - seen");
 	json__u64(j, u->freq ? "events_counted" : "samples_counted", u->counted);

@@ -84,8 +84,12 @@ static void render_counter_families(FILE *out, enum om_dialect d, const struct s
 	l = *base;
 	om_labels__add(&l, "estimated", s->unseen.freq ? "1" : "0", 8);
 	om__counter(out, d, "ldlat_samples_unseen",
-		    "Samples the events produced that the program did not see, from the events' "
-		    "own counts (estimated=1 in frequency mode).");
+		    s->unseen.lower_bound
+			    ? "Samples the events produced that the program did not see, at least: "
+			      "from each event's count at the program's last sample of it "
+			      "(estimated=1 in frequency mode)."
+			    : "Samples the events produced that the program did not see, from the "
+			      "events' own counts (estimated=1 in frequency mode).");
 	om__sample_u64(out, "ldlat_samples_unseen_total", &l, unseen__samples(&s->unseen));
 }
 
