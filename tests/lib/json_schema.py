@@ -190,6 +190,10 @@ def check(o, where):
         need(p, "pid", int, where + ".pinned")
         need(p, "detached", bool, where + ".pinned")
         need(p, "owner_dead", bool, where + ".pinned")
+        links = need(p, "links", int, where + ".pinned")
+        missing = need(p, "links_missing", int, where + ".pinned")
+        if links is not None and missing is not None and not 0 <= missing <= links:
+            problems.append(f"{where}.pinned: links_missing {missing} not within 0..{links}")
         need(p, "cgroup_removed", str, where + ".pinned", nullable=True)
 
 

@@ -683,6 +683,82 @@ START_TEST(test_unseen_inherit)
 }
 END_TEST
 
+/* ---- a link removed by hand ---------------------------------------------- */
+
+/*
+ * A link of a detached set unpinned by hand (rm DIR/link_cpuN): the kernel
+ * releases it, and that CPU's event samples no more.  --show counts the
+ * links against the number the set records it pinned, and says so in every
+ * format.
+ */
+START_TEST(test_link_missing)
+{
+	char dir[256], cg[256], *out, *err, *link = NULL, *ids;
+	int ncpu = (int)sysconf(_SC_NPROCESSORS_ONLN);
+
+	pin_path(dir, sizeof(dir), "nolink");
+	ck_assert_int_eq(cg_make(cg, sizeof(cg), "pin-nolink"), 0);
+	HIST(0, &out, &err, "--source", "page-faults", "-G", cg, "-a", RANGE, "--pin", dir,
+	     "--detach");
+	free(out);
+	free(err);
+	/* whole: nothing to say, and 0 in each format */
+	HIST(0, &out, &err, "--show", dir);
+	ck_assert_msg(!strstr(out, "warning"), "%s", out);
+	free(out);
+	free(err);
+	ck_assert_int_eq(sh(NULL, NULL,
+			    "%s --show %s --format json | jq -e '.pinned | .links == %d and "
+			    ".links_missing == 0' && %s --show %s --format prometheus | grep -q "
+			    "'^ldlat_links_missing{.*} 0$'",
+			    hist(), dir, ncpu, hist(), dir),
+			 0);
+	/* one link goes: the kernel drops it (bpftool no longer lists its ID) */
+	ck_assert_int_eq(sh(&link, NULL, "ls %s | grep -m1 '^link_'", dir), 0);
+	link[strcspn(link, "\n")] = '\0';
+	ck_assert_int_eq(sh(&ids, NULL, "bpftool -j link show pinned %s/%s | jq -r .id", dir, link),
+			 0);
+	ids[strcspn(ids, "\n")] = '\0';
+	ck_assert_int_eq(sh(NULL, NULL, "rm %s/%s", dir, link), 0);
+	assert_ids_gone(ids);
+	HIST(0, &out, &err, "--show", dir);
+	ck_assert_msg(strstr(out, ncpu == 1 ? "  warning: 1 of the 1 links the set pinned is gone "
+					      "from "
+					    : "  warning: 1 of the "),
+		      "%s", out);
+	ck_assert_msg(strstr(out, " links the set pinned is gone from /sys/fs/bpf/") &&
+			      strstr(out, "(removed by hand?)"),
+		      "%s", out);
+	free(out);
+	free(err);
+	ck_assert_int_eq(
+		sh(NULL, NULL,
+		   "j=$(%s --show %s --format json 2>/dev/null) && printf '%%s\\n' \"$j\" "
+		   "| python3 %s && printf '%%s\\n' \"$j\" | jq -e '.pinned | .links == %d "
+		   "and .links_missing == 1'",
+		   hist(), dir, schema(), ncpu),
+		0);
+	HIST(0, &out, &err, "--show", dir, "--format", "prometheus");
+	ck_assert_msg(strstr(err, "warning: 1 of the "), "%s", err);
+	ck_assert_msg(strstr(out, "\nldlat_links_missing{"), "%s", out);
+	free(out);
+	free(err);
+	ck_assert_int_eq(sh(NULL, NULL,
+			    "%s --show %s --format prometheus 2>/dev/null | tee /dev/stderr | "
+			    "promtool check metrics && %s --show %s --format openmetrics "
+			    "2>/dev/null | grep -q '^ldlat_links_missing{.*} 1$' && %s --show %s "
+			    "--format openmetrics 2>/dev/null | /usr/bin/python3 "
+			    "%s/../lib/openmetrics_parse.py",
+			    hist(), dir, hist(), dir, hist(), dir, fixture_path("")),
+			 0);
+	free(link);
+	free(ids);
+	unpin_ok(dir);
+	rmdir(dir);
+	cgroup_remove(cg);
+}
+END_TEST
+
 /* ---- in the foreground: the set lives as long as the run ------------------ */
 
 START_TEST(test_foreground_pin)
@@ -1319,6 +1395,7 @@ int main(void)
 	tcase_add_loop_test(tc, test_unseen_counted, 0, 4);
 	tcase_add_test(tc, test_unseen_by_hand);
 	tcase_add_test(tc, test_unseen_inherit);
+	tcase_add_test(tc, test_link_missing);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("errors");

@@ -338,7 +338,7 @@ int pincmd__show(const char *tool, const struct pin_opts *po, const struct cli *
 	struct err err = {};
 	char event[sizeof(ps.meta.event) + 1], target[sizeof(ps.meta.target_desc) + 1];
 	bool removed, timed = cli->interval > 0 || cli->duration > 0;
-	int e, sigfd = -1, status = EXIT_FAIL;
+	int e, sigfd = -1, status = EXIT_FAIL, links;
 	enum run_end end;
 
 	e = pinset__open(&ps, po->show, &err);
@@ -357,6 +357,11 @@ int pincmd__show(const char *tool, const struct pin_opts *po, const struct cli *
 	snprintf(target, sizeof(target), "%.*s", (int)sizeof(ps.meta.target_desc),
 		 ps.meta.target_desc);
 	removed = pinset__cgroup_removed(&ps.meta);
+	links = pinset__links(&ps);
+	if (links < 0) {
+		fprintf(stderr, "%s: cannot list %s: %s\n", tool, ps.dir, strerror(-links));
+		goto out;
+	}
 	run = (struct run_info){
 		.tool = tool,
 		.event = event,
@@ -369,7 +374,16 @@ int pincmd__show(const char *tool, const struct pin_opts *po, const struct cli *
 		/* a foreground run holds the set's flock while it lives, whatever its PID is now */
 		.pin_owner_dead = !ps.meta.detached && !flock__held_by(ps.dir_fd, (int)ps.meta.pid),
 		.cgroup_removed = removed ? ps.meta.cgroup_path : NULL,
+		/* the links the set says it pinned: only those can be missing */
+		.pin_links = (int)ps.meta.nlinks,
+		.pin_links_missing =
+			(__u32)links < ps.meta.nlinks ? (int)ps.meta.nlinks - links : 0,
 	};
+	if (run.pin_links_missing && oo->format != OUTPUT_TEXT) {
+		fprintf(stderr, "%s: warning: ", tool);
+		render_links_missing(stderr, &run);
+		fputc('\n', stderr);
+	}
 	if (run.pin_owner_dead && oo->format != OUTPUT_TEXT)
 		fprintf(stderr,
 			"%s: warning: PID %d, which pinned %s in the foreground, died without "

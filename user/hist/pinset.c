@@ -843,6 +843,25 @@ int pinset__read(const struct pinset *p, struct snapshot *snap)
 	return e;
 }
 
+int pinset__links(const struct pinset *p)
+{
+	struct dirent *de;
+	int n = 0, fd = dup(p->dir_fd);
+	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+
+	if (!d) {
+		if (fd >= 0)
+			close(fd);
+		return -errno;
+	}
+	rewinddir(d);
+	while ((de = readdir(d)))
+		if (set_kind(de->d_name) == OBJ_LINK)
+			n++;
+	closedir(d);
+	return n;
+}
+
 int pinset__read_shown(const struct pinset *p, struct snapshot *snap)
 {
 	struct ldlat_pin_shown shown;

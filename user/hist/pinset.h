@@ -101,6 +101,9 @@ int pinset__open(struct pinset *p, const char *dir, struct err *err);
  */
 int pinset__read(const struct pinset *p, struct snapshot *snap);
 
+/* The links DIR holds now (DIR/link_*): fewer than meta.nlinks when some were removed. */
+int pinset__links(const struct pinset *p);
+
 /* What the last --show --delta saw; taken is 0 when none did. */
 int pinset__read_shown(const struct pinset *p, struct snapshot *snap);
 

@@ -35,6 +35,8 @@ struct run_info {
 	bool pin_detached;		/* pinned with --detach */
 	bool pin_owner_dead;		/* in the foreground, and pin_pid died without unpinning */
 	const char *cgroup_removed;	/* the set's -G cgroup, when it has been removed */
+	int pin_links;			/* the links the set pinned (DIR/link_*) */
+	int pin_links_missing;		/* of those, the ones gone from DIR */
 };
 
 /*
@@ -145,6 +147,12 @@ void render_loads_text(FILE *out, const struct loads_report *l);
  * (the header of --show).
  */
 void render_text_run(FILE *out, const struct report *r, const struct snapshot *s);
+
+/*
+ * The sentence for a pinned set whose links are missing from its directory
+ * (run->pin_links_missing of run->pin_links): a warning in every format.
+ */
+void render_links_missing(FILE *out, const struct run_info *run);
 
 /* One JSON object on one line (JSON Lines): the schema is in README.md. */
 void render_json(FILE *out, const struct report *r, const struct snapshot *s);

@@ -320,6 +320,8 @@ void render_json(FILE *out, const struct report *r, const struct snapshot *s)
 		json__i64(&j, "pid", run->pin_pid);
 		json__bool(&j, "detached", run->pin_detached);
 		json__bool(&j, "owner_dead", run->pin_owner_dead);
+		json__i64(&j, "links", run->pin_links);
+		json__i64(&j, "links_missing", run->pin_links_missing);
 		if (run->cgroup_removed)
 			json__string(&j, "cgroup_removed", run->cgroup_removed);
 		else

@@ -58,6 +58,12 @@ static void render_run_families(FILE *out, const struct report *r, const struct 
 			   "1 when the pinned set's cgroup has been removed: its events count "
 			   "nothing.");
 		om__sample_u64(out, "ldlat_cgroup_removed", base, r->run->cgroup_removed ? 1 : 0);
+		om__family(out, "ldlat_links_missing", "gauge",
+			   "Links the pinned set pinned that are gone from pin (removed by hand): "
+			   "their events sample no more once no process holds them.");
+		om__sample_u64(
+			out, "ldlat_links_missing", base,
+			(__u64)(r->run->pin_links_missing > 0 ? r->run->pin_links_missing : 0));
 	}
 }
 
