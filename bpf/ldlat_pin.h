@@ -18,11 +18,12 @@
 /*
  * 2: log-linear buckets, min, max, unmeasured and period; 3: cfg.fixed_period;
  * 4: counters.seen left 0 by the program (the sum of the verdicts' counters);
- * 5: the events' counts (event_counts, meta.unseen), nevents
+ * 5: the events' counts (event_counts, meta.unseen), nevents, a whole cgroup path
  */
 #define LDLAT_PIN_LAYOUT 5
 #define LDLAT_PIN_MAGIC	 "ldlat"
 #define LDLAT_PIN_TEXT	 256
+#define LDLAT_PIN_PATH	 4096 /* PATH_MAX: a cgroup's path, whole */
 
 /* The sample source (kernel/policy/source.h's enum source_kind, as BTF names). */
 enum ldlat_pin_source {
@@ -80,13 +81,13 @@ struct ldlat_pin_meta {
 	enum ldlat_pin_source source;
 	enum ldlat_pin_target target;
 	enum ldlat_pin_program program;
-	__u32 fields;			  /* LDLAT_HAS_* the samples carry */
-	__u64 cgroup_id;		  /* -G: the cgroup's id (the inode of its directory) */
-	char event[LDLAT_PIN_TEXT];	  /* "page-faults (period 1)", "cpu/mem-loads,ldlat=30/P" */
-	char target_desc[LDLAT_PIN_TEXT]; /* "cgroup system.slice/db.service" */
-	char cgroup_path[LDLAT_PIN_TEXT]; /* -G: the absolute path at --pin */
-	__u32 nranges;			  /* ranges given with -a (0: every address) */
-	__u32 range_mapping;		  /* bit i: range i named a mapping */
+	__u32 fields;		    /* LDLAT_HAS_* the samples carry */
+	__u64 cgroup_id;	    /* -G: the cgroup's id (the inode of its directory) */
+	char event[LDLAT_PIN_TEXT]; /* "page-faults (period 1)", "cpu/mem-loads,ldlat=30/P" */
+	char target_desc[LDLAT_PIN_PATH + 512]; /* "cgroup system.slice/db.service" */
+	char cgroup_path[LDLAT_PIN_PATH];	/* -G: the absolute path at --pin */
+	__u32 nranges;				/* ranges given with -a (0: every address) */
+	__u32 range_mapping;			/* bit i: range i named a mapping */
 	char range_text[LDLAT_MAX_RANGES][LDLAT_PIN_TEXT]; /* each -a as written */
 	struct ldlat_config cfg; /* the program's configuration: spans, latency, classes, ops */
 	__u32 freq;		 /* 1: frequency mode, the samples' periods vary */

@@ -759,6 +759,71 @@ START_TEST(test_link_missing)
 }
 END_TEST
 
+/* ---- a cgroup with a long path -------------------------------------------- */
+
+/*
+ * A cgroup nested three deep under names of 120 characters (a path of
+ * over 400 bytes): the set keeps its whole path, --show finds it there
+ * (by its id) and counts its faults; once it is removed, --show says so.
+ */
+START_TEST(test_long_cgroup)
+{
+	char dir[256], top[256], cg[1024], name[121], *out, *err;
+	int i;
+
+	pin_path(dir, sizeof(dir), "longcg");
+	ck_assert_int_eq(cg_make(top, sizeof(top), "pin-long"), 0);
+	snprintf(cg, sizeof(cg), "%s", top);
+	for (i = 0; i < 3; i++) {
+		memset(name, 'a' + i, sizeof(name) - 1);
+		name[sizeof(name) - 1] = '\0';
+		snprintf(cg + strlen(cg), sizeof(cg) - strlen(cg), "/%s", name);
+		ck_assert_int_eq(mkdir(cg, 0755), 0);
+	}
+	ck_assert_int_gt(strlen(cg), 400);
+	HIST(0, &out, &err, "--source", "page-faults", "-G", cg, "-a", RANGE, "--pin", dir,
+	     "--detach");
+	free(out);
+	free(err);
+	fault_pages(cg, "40", BASE);
+	HIST(0, &out, &err, "--show", dir);
+	ck_assert_msg(!strstr(out, "has been removed") && strstr(out, "          40  " RANGE) &&
+			      strstr(out, name),
+		      "%s", out);
+	free(out);
+	free(err);
+	ck_assert_int_eq(
+		sh(NULL, NULL,
+		   "%s --show %s --format json | jq -e '.pinned.cgroup_removed == null' && "
+		   "%s --show %s --format prometheus | grep -q '^ldlat_cgroup_removed{.*} "
+		   "0$' && bpftool -j map dump pinned %s/meta | jq -e "
+		   "'.[0].formatted.value.cgroup_path == \"%s\"'",
+		   hist(), dir, hist(), dir, dir, cg),
+		0);
+	/* removed: the deepest cgroup goes */
+	ck_assert_int_eq(cgroup_remove(cg), 0);
+	HIST(0, &out, &err, "--show", dir);
+	ck_assert_msg(strstr(out, "warning: the cgroup ") && strstr(out, "has been removed"), "%s",
+		      out);
+	ck_assert_msg(strstr(out, name), "%s", out);
+	free(out);
+	free(err);
+	ck_assert_int_eq(sh(NULL, NULL,
+			    "%s --show %s --format prometheus | grep -q '^ldlat_cgroup_removed{.*} "
+			    "1$' && %s --show %s --format json 2>/dev/null | jq -e "
+			    "'.pinned.cgroup_removed == \"%s\"'",
+			    hist(), dir, hist(), dir, cg),
+			 0);
+	unpin_ok(dir);
+	rmdir(dir);
+	for (i = 0; i < 2; i++) {
+		*strrchr(cg, '/') = '\0';
+		ck_assert_int_eq(rmdir(cg), 0);
+	}
+	ck_assert_int_eq(cgroup_remove(top), 0);
+}
+END_TEST
+
 /* ---- in the foreground: the set lives as long as the run ------------------ */
 
 START_TEST(test_foreground_pin)
@@ -1366,7 +1431,8 @@ static void leftovers_remove(void)
 		 "done; "
 		 "rmdir \"$d\"; done 2>/dev/null; for c in /sys/fs/cgroup/unified/ldlat-pin*-%d-*; "
 		 "do "
-		 "[ -d \"$c\" ] && rmdir \"$c\"; done 2>/dev/null; true",
+		 "[ -d \"$c\" ] && find \"$c\" -depth -type d -exec rmdir {} +; done 2>/dev/null; "
+		 "true",
 		 (int)suite_pid, hist(), (int)suite_pid);
 	argv[2] = cmd;
 	run(argv, 60, &out, &err);
@@ -1396,6 +1462,7 @@ int main(void)
 	tcase_add_test(tc, test_unseen_by_hand);
 	tcase_add_test(tc, test_unseen_inherit);
 	tcase_add_test(tc, test_link_missing);
+	tcase_add_test(tc, test_long_cgroup);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("errors");

@@ -19,6 +19,7 @@
 #include "bpf/ldlat.skel.h"
 #include "kernel/lib/err.h"
 #include "kernel/lib/util.h"
+#include "user/run/targets.h"
 
 #ifndef BPF_FS_MAGIC
 #define BPF_FS_MAGIC 0xcafe4a11
@@ -1013,11 +1014,47 @@ __u64 pinset__cgroup_id(int cgroup_fd, char *path, size_t len)
 	return fstat(cgroup_fd, &st) ? 0 : st.st_ino;
 }
 
+/*
+ * A cgroup v2 directory opened by its id (systemd's cg_cgroupid_open): the
+ * kernfs file handle is the 64-bit id.  -errno: -ESTALE when no cgroup has
+ * it, -EPERM without CAP_DAC_READ_SEARCH.
+ */
+static int cgroup__open_id(__u64 id)
+{
+	struct {
+		struct file_handle fh;
+		__u64 id; /* fh.f_handle */
+	} h = { .fh = { .handle_bytes = sizeof(__u64), .handle_type = 0xfe /* FILEID_KERNFS */ },
+		.id = id };
+	const char *mnt = cgroup2__mount();
+	int mfd, fd, e;
+
+	_Static_assert(sizeof(struct file_handle) == 8, "f_handle right after the header");
+	if (!mnt)
+		return -ENOENT;
+	mfd = open(mnt, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (mfd < 0)
+		return -errno;
+	fd = open_by_handle_at(mfd, &h.fh, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	e = fd < 0 ? -errno : fd;
+	close(mfd);
+	return e;
+}
+
 bool pinset__cgroup_removed(const struct ldlat_pin_meta *meta)
 {
 	struct stat st;
+	int fd;
 
 	if (meta->target != LDLAT_PIN_TARGET_CGROUP)
 		return false;
+	fd = cgroup__open_id(meta->cgroup_id);
+	if (fd >= 0) {
+		close(fd);
+		return false;
+	}
+	if (fd == -ESTALE)
+		return true;
+	/* not by id: the path, whole since layout 5 */
 	return stat(meta->cgroup_path, &st) || (__u64)st.st_ino != meta->cgroup_id;
 }

@@ -136,7 +136,11 @@ void pinset__close(struct pinset *p);
 /* The cgroup id (inode) of a cgroup v2 directory fd, and its path; 0 on failure. */
 __u64 pinset__cgroup_id(int cgroup_fd, char *path, size_t len);
 
-/* Whether the cgroup of a set (meta) is gone: its path names no directory with its id. */
+/*
+ * Whether the cgroup of a set (meta) is gone: no cgroup has its id (moved
+ * or renamed, it is still there); where the kernel will not open a cgroup
+ * by id, its path names no directory with its id.
+ */
 bool pinset__cgroup_removed(const struct ldlat_pin_meta *meta);
 
 #endif
