@@ -18,9 +18,10 @@
 /*
  * 2: log-linear buckets, min, max, unmeasured and period; 3: cfg.fixed_period;
  * 4: counters.seen left 0 by the program (the sum of the verdicts' counters);
- * 5: the events' counts (event_counts, meta.unseen), nevents, a whole cgroup path
+ * 6: the events' counts (event_counts, meta.unseen), nevents, a whole cgroup path
+ * (6, not 5: another change of the same time took 5)
  */
-#define LDLAT_PIN_LAYOUT 5
+#define LDLAT_PIN_LAYOUT 6
 #define LDLAT_PIN_MAGIC	 "ldlat"
 #define LDLAT_PIN_TEXT	 256
 #define LDLAT_PIN_PATH	 4096 /* PATH_MAX: a cgroup's path, whole */

@@ -1392,7 +1392,7 @@ START_TEST(test_older_layout_refused)
 	struct err err = {};
 	char dir[256], *out, *errs;
 
-	ck_assert_int_eq(LDLAT_PIN_LAYOUT, 5);
+	ck_assert_int_eq(LDLAT_PIN_LAYOUT, 6);
 	pin_path(dir, sizeof(dir), "old");
 	ck_assert_msg(session__open(&sess, &cfg, SESSION_PIN, &err) == 0, "%s", err.msg);
 	ck_assert_int_eq(pinset__prepare(&ps, dir, &err), 0);
@@ -1404,7 +1404,7 @@ START_TEST(test_older_layout_refused)
 	session__close(&sess);
 	HIST(2, &out, &errs, "--show", dir);
 	ck_assert_msg(strstr(errs, "the set was pinned by another version of ldlat-hist (layout 1; "
-				   "this one reads layout 5): show it with the ldlat-hist that "
+				   "this one reads layout 6): show it with the ldlat-hist that "
 				   "pinned it, or remove it with ldlat-hist --unpin"),
 		      "%s", errs);
 	free(out);

@@ -1055,6 +1055,6 @@ bool pinset__cgroup_removed(const struct ldlat_pin_meta *meta)
 	}
 	if (fd == -ESTALE)
 		return true;
-	/* not by id: the path, whole since layout 5 */
+	/* not by id: the path, whole since layout 6 */
 	return stat(meta->cgroup_path, &st) || (__u64)st.st_ino != meta->cgroup_id;
 }
