@@ -232,6 +232,13 @@ class Hist(Tool):
         return int(m.group(2))
 
 
+def hist_pinned():
+    """ldlat-hist, no filter, pinned in the foreground: its program keeps each event's count."""
+    pin = f"/sys/fs/bpf/ldlat-bench-{os.getpid()}"
+    return Hist(["--pin", pin], "ldlat-hist, no filter, pinned (each event's count kept)",
+                "ldlat-hist --source page-faults -p PID --pin DIR")
+
+
 class PerfRecord(Tool):
     """perf record, started disabled and enabled through its control fd."""
     name = "perf record"
@@ -1053,7 +1060,7 @@ def main():
             cmp = logic_compare()
             hist1 = Hist(["-a", f"{BASE:#x}+2G"], "ldlat-hist, 1 range",
                          "ldlat-hist --source page-faults -p PID -a RANGE")
-            stats = bpf_stats([hist, hist1, hist16, Bpftrace(), EmptyProgram()])
+            stats = bpf_stats([hist, hist_pinned(), hist1, hist16, Bpftrace(), EmptyProgram()])
             ncpu, starts = startups()
     except BenchError as e:
         print(f"bench: FAILED: {e}", file=sys.stderr)

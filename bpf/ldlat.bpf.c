@@ -19,6 +19,12 @@ extern void *bpf_cast_to_kern_ctx(void *obj) __ksym __weak;
 
 const volatile struct ldlat_config cfg = {};
 
+/*
+ * A pinned set's: keep each event's count in event_counts (ldlat_count_event).
+ * Read-only data: in every other program the verifier drops that code.
+ */
+const volatile __u32 pin_counts = 0;
+
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
 	__uint(max_entries, 1);
@@ -95,6 +101,17 @@ struct {
 	__type(key, __u32);
 	__type(value, struct ldlat_pin_shown);
 } shown SEC(".maps");
+
+/*
+ * A pinned set's events' counts, at each link's bpf_cookie (ldlat_pin.h).
+ * max_entries is the set's events then, else 1: a map every program names.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct ldlat_event_count);
+} event_counts SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
@@ -454,6 +471,49 @@ static __always_inline __u64 ldlat_regs_ip(struct bpf_perf_event_data *ctx)
 }
 
 /*
+ * A pinned set: the count of the event this sample came from, as the kernel
+ * keeps it, at its link's cookie.  After --detach no process holds the
+ * events' fds, and the count is read here or nowhere; --show sets it against
+ * the samples seen.  A sample the program does not run on (another BPF
+ * program holds bpf_prog_active on that CPU) is in the count of the next one
+ * it runs on.  Called after the accounting: a reader takes the counts first,
+ * then 'counters', so a sample between the two is in the seen ones and
+ * maybe not in the counts, never the other way round.  e: the read's
+ * failure (-errno), kept instead.  bpf_get_attach_cookie: Linux 5.15, the
+ * version of the perf-event links a set pins (user space turns pin_counts
+ * on only where both are).
+ */
+static __always_inline void ldlat_count_put(void *ctx, __u64 count, long e)
+{
+	struct ldlat_event_count *c;
+	__u32 idx = (__u32)bpf_get_attach_cookie(ctx);
+
+	c = bpf_map_lookup_elem(&event_counts, &idx);
+	if (!c)
+		return;
+	if (e)
+		c->error = e;
+	else
+		c->count = count;
+}
+
+/*
+ * The count through the helper, where the program cannot reach the event
+ * itself (the address-only path): it reads the clock for the enabled and
+ * running times too, which costs more than the count alone.
+ */
+static __always_inline void ldlat_count_read(struct bpf_perf_event_data *ctx)
+{
+	struct bpf_perf_event_value v = {};
+	long e;
+
+	if (!pin_counts)
+		return;
+	e = bpf_perf_prog_read_value(ctx, &v, sizeof(v));
+	ldlat_count_put(ctx, v.counter, e);
+}
+
+/*
  * The sample's fields come from the kernel's perf_sample_data.  Since Linux
  * 6.3 perf_prepare_sample() runs before the program, so every field the event
  * asked for is filled; sample_flags says which are, and a field not flagged is
@@ -477,6 +537,9 @@ static __always_inline int ldlat_from_data(struct bpf_perf_event_data *ctx, cons
 	if (cfg.ntgids || top)
 		s.tgid = bpf_get_current_pid_tgid() >> 32;
 	ldlat_account(&s, top);
+	/* the event's own count: the driver updated it before the overflow that runs this */
+	if (pin_counts)
+		ldlat_count_put(ctx, kctx->event->count.a.a.counter, 0);
 	if (top)
 		ldlat_top_stacks(ctx);
 	return 0;
@@ -565,6 +628,15 @@ static __always_inline int ldlat_from_kern(struct bpf_perf_event_data *ctx, cons
 	if (cfg.ntgids || top)
 		s.tgid = bpf_get_current_pid_tgid() >> 32;
 	ldlat_account(&s, top);
+	/* the event's own count through the copy of the ctx (the helper when there is none) */
+	if (pin_counts && data) {
+		__u64 n = 0;
+		long e = bpf_probe_read_kernel(&n, sizeof(n), &k.event->count.a.a.counter);
+
+		ldlat_count_put(ctx, n, e);
+	} else {
+		ldlat_count_read(ctx);
+	}
 	if (top)
 		ldlat_top_stacks(ctx);
 	return 0;
@@ -598,6 +670,7 @@ static __always_inline int ldlat_from_ctx(struct bpf_perf_event_data *ctx, const
 	if (cfg.ntgids || top)
 		s.tgid = bpf_get_current_pid_tgid() >> 32;
 	ldlat_account(&s, top);
+	ldlat_count_read(ctx);
 	if (top)
 		ldlat_top_stacks(ctx);
 	return 0;

@@ -297,6 +297,13 @@ static int evlist__tasks_gone(const struct target *target, const bool *gone, str
 	return 0;
 }
 
+int evlist__max_fds(const struct evlist *evlist, const struct target *target)
+{
+	if (target->kind == TARGET_TASKS)
+		return evlist->nevsel * target->ntids * (target->cpus.nr ? target->cpus.nr : 1);
+	return evlist->nevsel * target->cpus.nr;
+}
+
 int evlist__open(struct evlist *evlist, const struct target *target, struct err *err)
 {
 	bool *gone = NULL;

@@ -81,6 +81,9 @@ int evlist__add(struct evlist *evlist, struct evsel *ev);
  */
 int evlist__open(struct evlist *evlist, const struct target *target, struct err *err);
 
+/* The most fds evlist__open opens for target: an event on every place of it. */
+int evlist__max_fds(const struct evlist *evlist, const struct target *target);
+
 /* PERF_EVENT_IOC_ENABLE / DISABLE on every fd. Returns 0 or -errno. */
 int evlist__enable(struct evlist *evlist);
 int evlist__disable(struct evlist *evlist);

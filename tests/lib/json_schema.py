@@ -147,8 +147,13 @@ def check(o, where):
     if u is not None:
         need(u, "samples", int, where + ".counters.unseen")
         need(u, "estimated", bool, where + ".counters.unseen")
+        need(u, "lower_bound", bool, where + ".counters.unseen")
         need(u, "method", str, where + ".counters.unseen")
         need(u, "seen", int, where + ".counters.unseen")
+        if "unseen_unknown" in c:
+            problems.append(f"{where}.counters: unseen_unknown beside a measured unseen")
+    elif "unseen_unknown" in c:  # not measured, and why (a pinned set)
+        need(c, "unseen_unknown", str, where + ".counters")
     dropped = need(c, "dropped", dict, where + ".counters") or {}
     for k in DROPS:
         need(dropped, k, int, where + ".counters.dropped")
@@ -185,6 +190,10 @@ def check(o, where):
         need(p, "pid", int, where + ".pinned")
         need(p, "detached", bool, where + ".pinned")
         need(p, "owner_dead", bool, where + ".pinned")
+        links = need(p, "links", int, where + ".pinned")
+        missing = need(p, "links_missing", int, where + ".pinned")
+        if links is not None and missing is not None and not 0 <= missing <= links:
+            problems.append(f"{where}.pinned: links_missing {missing} not within 0..{links}")
         need(p, "cgroup_removed", str, where + ".pinned", nullable=True)
 
 

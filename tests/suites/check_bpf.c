@@ -1226,6 +1226,72 @@ START_TEST(test_read_paths_load)
 }
 END_TEST
 
+/* The number of calls of a helper in a loaded program's xlated code (bpftool's dump). */
+static int prog_calls(int prog_fd, const char *helper)
+{
+	struct bpf_prog_info info = {};
+	__u32 len = sizeof(info);
+	char *out = NULL;
+	int n;
+
+	ck_assert_int_eq(bpf_obj_get_info_by_fd(prog_fd, &info, &len), 0);
+	ck_assert_int_eq(sh(&out, NULL,
+			    "bpftool prog dump xlated id %u | grep -c 'call %s' || true", info.id,
+			    helper),
+			 0);
+	n = atoi(out);
+	free(out);
+	return n;
+}
+
+/*
+ * A pinned set's program keeps each event's count (pin_counts, read-only
+ * data): it calls bpf_get_attach_cookie, reads the event's count (the
+ * kern-ctx path straight from the event, the others may call
+ * bpf_perf_prog_read_value), and event_counts has an entry per event.
+ * Every other program holds no instruction of it.  A kernel without
+ * bpf_get_attach_cookie (5.10) loads the pinned set's program without it.
+ * _i: the read path.
+ */
+START_TEST(test_counts_off_costs_nothing)
+{
+	struct ldlat_config c = { .nranges = 1,
+				  .max_lat = ~0ull,
+				  .class_mask = LDLAT_ALL_CLASSES,
+				  .need = LDLAT_HAS_ADDR };
+	enum session_path p = _i;
+	struct session_facts facts;
+	struct session sess;
+	struct err err = {};
+	__u32 insns[2];
+	int k, fd;
+
+	if (!path_loads_here(p))
+		return;
+	session__probe(&facts);
+	for (k = 0; k < 2; k++) {
+		ck_assert_msg(session__open_counted(&sess, &c,
+						    session__path_flag(p) | (k ? SESSION_PIN : 0),
+						    k ? 6 : 0, &err) == 0,
+			      "%s", err.msg);
+		fd = session__prog_fd(&sess);
+		insns[k] = prog_insns(fd);
+		ck_assert_int_eq(sess.counts, k && facts.attach_cookie);
+		ck_assert_uint_eq(bpf_map__max_entries(sess.skel->maps.event_counts),
+				  sess.counts ? 6 : 1);
+		ck_assert_int_eq(prog_calls(fd, "bpf_get_attach_cookie") > 0, sess.counts);
+		/* the helper reads the clock too: only where the event cannot be reached */
+		ck_assert_int_eq(prog_calls(fd, "bpf_perf_prog_read_value") > 0,
+				 sess.counts && p != SESSION_PATH_KERN_CTX);
+		session__close(&sess);
+	}
+	if (facts.attach_cookie)
+		ck_assert_uint_lt(insns[0], insns[1]);
+	else
+		ck_assert_uint_eq(insns[0], insns[1]);
+}
+END_TEST
+
 static int open_faults(__u64 sample_type)
 {
 	struct perf_event_attr a = { .size = sizeof(a),
@@ -1501,6 +1567,7 @@ int main(void)
 	tcase_add_loop_test(tc, test_top_off_costs_nothing, 0, 2);
 	tcase_add_loop_test(tc, test_split_off_costs_nothing, 0, 2);
 	tcase_add_loop_test(tc, test_read_paths_load, 0, 6);
+	tcase_add_loop_test(tc, test_counts_off_costs_nothing, 0, 3);
 	tcase_add_loop_test(tc, test_read_path_fields, 0, 2);
 	tcase_add_test(tc, test_hand_counts);
 	tcase_add_test(tc, test_read_sample_data);

@@ -518,6 +518,17 @@ START_TEST(test_prometheus_end_to_end)
 	ck_assert_double_eq(prom_value(&st, q), 300);
 	snprintf(q, sizeof(q), "ldlat_set_present{job=\"node\",pin=\"%s\"}", real);
 	ck_assert_double_eq(prom_value(&st, q), 1);
+	/*
+	 * nothing lost: the set keeps its events' counts, and every sample
+	 * they produced reached the program; every link it pinned is there
+	 */
+	snprintf(q, sizeof(q), "ldlat_samples_unseen_total{job=\"node\",pin=\"%s\"}", real);
+	ck_assert_double_eq(prom_value(&st, q), json_number(show, ".counters.unseen.samples"));
+	ck_assert_double_eq(prom_value(&st, q), 0);
+	ck_assert_double_eq(json_number(show, ".counters.unseen.samples_counted"),
+			    json_number(show, ".counters.seen"));
+	snprintf(q, sizeof(q), "ldlat_links_missing{job=\"node\",pin=\"%s\"}", real);
+	ck_assert_double_eq(prom_value(&st, q), 0);
 	free(show);
 
 	/* the latency set: phase A scraped; --delta's baseline is what Prometheus has */

@@ -319,6 +319,83 @@ START_TEST(test_unseen_every_format)
 }
 END_TEST
 
+/*
+ * A pinned set's figure is a lower bound (each event's count at the
+ * program's last sample of it), said in every format; a set that cannot
+ * know says why in text and JSON, and exposes no series.
+ */
+START_TEST(test_unseen_lower_bound)
+{
+	struct fixture f;
+
+	fixture_init(&f, "0x1000-0x2000", 0, true);
+	f.snap.unseen = (struct unseen){ .known = true,
+					 .lower_bound = true,
+					 .nevents = 2,
+					 .counted = 40,
+					 .seen = 32,
+					 .seen_period = 32 };
+	render_to("l.txt", render_text, &f);
+	ck_assert_int_eq(sh(NULL, NULL,
+			    "grep -q '^unseen: at least 8 samples the events produced and the "
+			    "program did not see (40 by the events. counts at the program.s last "
+			    "sample of each, 32 seen)$' %s/l.txt",
+			    tmpdir),
+			 0);
+	render_to("l.json", render_json, &f);
+	ck_assert_int_eq(sh(NULL, NULL,
+			    "python3 %s < %s/l.json && jq -e '.counters | .unseen.samples == 8 and "
+			    ".unseen.lower_bound == true and .unseen.samples_counted == 40 and "
+			    "has(\"unseen_unknown\") == false' %s/l.json",
+			    schema(), tmpdir, tmpdir),
+			 0);
+	/* the schema checker wants it (it must be able to fail) */
+	ck_assert_int_ne(sh(NULL, NULL,
+			    "jq -c 'del(.counters.unseen.lower_bound)' %s/l.json | python3 %s",
+			    tmpdir, schema()),
+			 0);
+	render_to("l.prom", render_prometheus, &f);
+	render_to("l.om", render_openmetrics, &f);
+	ck_assert_int_eq(sh(NULL, NULL,
+			    "promtool check metrics < %s/l.prom && grep -q "
+			    "'^ldlat_samples_unseen_total{.*estimated=\"0\"} 8$' %s/l.prom && grep "
+			    "-q '^# HELP ldlat_samples_unseen_total .*at least' %s/l.prom && "
+			    "/usr/bin/python3 %s/../lib/openmetrics_parse.py < %s/l.om && grep -q "
+			    "'^ldlat_samples_unseen_total{.*estimated=\"0\"} 8$' %s/l.om",
+			    tmpdir, tmpdir, tmpdir, fixture_path(""), tmpdir, tmpdir),
+			 0);
+	/* frequency mode: about, and no trailing period spared */
+	f.snap.unseen = (struct unseen){ .known = true,
+					 .freq = true,
+					 .lower_bound = true,
+					 .nevents = 2,
+					 .counted = 200000,
+					 .seen = 190,
+					 .seen_period = 190000 };
+	render_to("lf.txt", render_text, &f);
+	ck_assert_int_eq(sh(NULL, NULL,
+			    "grep -q '^unseen: at least about 10 samples the events produced and "
+			    "the program did not see (frequency mode: their 200000 events at the "
+			    "program.s last sample of each against the 190000 the samples seen "
+			    "stand for)$' %s/lf.txt",
+			    tmpdir),
+			 0);
+	/* not known, and why */
+	f.snap.unseen = (struct unseen){ .why = "no way to count" };
+	render_to("w.txt", render_text, &f);
+	render_to("w.json", render_json, &f);
+	render_to("w.prom", render_prometheus, &f);
+	ck_assert_int_eq(sh(NULL, NULL,
+			    "grep -qx 'unseen: not measured: no way to count' %s/w.txt && python3 "
+			    "%s < %s/w.json && jq -e '.counters | .unseen == null and "
+			    ".unseen_unknown == \"no way to count\"' %s/w.json && ! grep -q "
+			    "ldlat_samples_unseen %s/w.prom",
+			    tmpdir, schema(), tmpdir, tmpdir, tmpdir),
+			 0);
+	snapshot__free(&f.snap);
+}
+END_TEST
+
 /* The exposition at tmpdir/name: OpenMetrics through its parser, the text format through promtool. */
 static void check_exposition(const char *name, bool openmetrics)
 {
@@ -801,6 +878,7 @@ int main(void)
 	tcase_add_test(tc, test_percentile_open_bucket);
 	tcase_add_test(tc, test_period_weighted);
 	tcase_add_test(tc, test_unseen_every_format);
+	tcase_add_test(tc, test_unseen_lower_bound);
 	tcase_add_loop_test(tc, test_openmetrics_promtool, 0, 4);
 	tcase_add_test(tc, test_exposition_same_samples);
 	tcase_add_test(tc, test_openmetrics_no_latency);

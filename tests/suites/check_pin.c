@@ -199,16 +199,16 @@ static void assert_ids_gone(const char *ids)
 	free(out);
 }
 
-/* What a set holds: five maps, the program, a link per online CPU (page faults, -G). */
+/* What a set holds: six maps, the program, a link per online CPU (page faults, -G). */
 static int set_objects(void)
 {
-	return 6 + (int)sysconf(_SC_NPROCESSORS_ONLN);
+	return 7 + (int)sysconf(_SC_NPROCESSORS_ONLN);
 }
 
 /* What a set pinned in the foreground holds: its links are not pinned. */
 static int fg_objects(void)
 {
-	return 6;
+	return 7;
 }
 
 /* The mode bits of path (-1 if it cannot be read). */
@@ -451,6 +451,395 @@ START_TEST(test_cgroup_removed)
 	assert_ids_gone(ids);
 	free(ids);
 	rmdir(dir);
+}
+END_TEST
+
+/* ---- what the events produced and the program did not see ---------------- */
+
+/*
+ * A detached set keeps each event's count (the program reads it at every
+ * sample): over a cgroup where a workload faults its pages, --show says the
+ * program saw every sample the events produced, at least, in every format.
+ * The oracle is perf stat's own count of the cgroup's page faults on each
+ * CPU, over the workload's whole life (nothing else runs in the cgroup):
+ * with a fixed period P each CPU's event produced floor(count / P)
+ * samples.  In frequency mode the events counted at the last sample of each
+ * are at most perf's count.  _i: period 1, period 7, 1000 samples a
+ * second, and period 1 again through the address-only program (which reads
+ * the count through bpf_perf_prog_read_value, the others from the event).
+ */
+START_TEST(test_unseen_counted)
+{
+	static const char *const modes[][2] = {
+		{ "-c", "1" }, { "-c", "7" }, { "-F", "1000" }, { "-c", "1" }
+	};
+	char dir[256], cg[256], rel[256], csv[300], *out, *err;
+	long produced, perf_total;
+
+	pin_path(dir, sizeof(dir), "unseen");
+	ck_assert_int_eq(cg_make(cg, sizeof(cg), "pin-unseen"), 0);
+	snprintf(rel, sizeof(rel), "%s", strrchr(cg, '/') + 1);
+	snprintf(csv, sizeof(csv), "/tmp/%s.perf.csv", rel);
+	if (_i == 3)
+		setenv("LDLAT_FORCE_ADDR_ONLY", "1", 1);
+	HIST(0, &out, &err, "--source", "page-faults", (char *)modes[_i][0], (char *)modes[_i][1],
+	     "-G", rel, "-a", RANGE, "--pin", dir, "--detach");
+	free(out);
+	free(err);
+	unsetenv("LDLAT_FORCE_ADDR_ONLY");
+	if (_i == 3) /* the address-only program (the kernel keeps 15 characters of a name) */
+		ck_assert_int_eq(sh(NULL, NULL,
+				    "bpftool -j prog show pinned %s/prog | jq -e '.name | "
+				    "startswith(\"ldlat_sample_ad\")'",
+				    dir),
+				 0);
+	ck_assert_int_eq(sh(NULL, NULL,
+			    "perf stat -a -A -e page-faults -G %s -x, -o %s -- sh -c 'echo $$ "
+			    "> %s/cgroup.procs && exec %s --fault-pages 500 --base %s'",
+			    rel, csv, cg, workload(), BASE),
+			 0);
+	/* per CPU: the samples its event produced, and perf's count */
+	ck_assert_int_eq(sh(&out, NULL,
+			    "awk -F, '/^CPU/ { n += int($2 / %s); t += $2 } END { print n, t }' %s",
+			    _i == 2 ? "1" : modes[_i][1], csv),
+			 0);
+	ck_assert_int_eq(sscanf(out, "%ld %ld", &produced, &perf_total), 2);
+	free(out);
+	unlink(csv);
+	ck_assert_int_ge(perf_total, 500);
+	if (_i != 2)
+		ck_assert_int_eq(
+			sh(NULL, NULL,
+			   "j=$(%s --show %s --format json) && printf '%%s\\n' \"$j\" | "
+			   "python3 %s && printf '%%s\\n' \"$j\" | jq -e '.counters | "
+			   ".unseen.samples == 0 and .unseen.lower_bound == true and "
+			   ".unseen.estimated == false and .unseen.samples_counted == %ld and "
+			   ".unseen.seen == %ld and .seen == %ld'",
+			   hist(), dir, schema(), produced, produced, produced),
+			0);
+	else
+		ck_assert_int_eq(sh(NULL, NULL,
+				    "j=$(%s --show %s --format json) && printf '%%s\\n' \"$j\" | "
+				    "python3 %s && printf '%%s\\n' \"$j\" | jq -e '.counters | "
+				    ".unseen.samples == 0 and .unseen.lower_bound == true and "
+				    ".unseen.estimated == true and .unseen.events_counted > 0 and "
+				    ".unseen.events_counted <= %ld and .seen > 0'",
+				    hist(), dir, schema(), perf_total),
+				 0);
+	HIST(0, &out, &err, "--show", dir);
+	ck_assert_msg(
+		strstr(out, _i != 2 ? "\nunseen: at least 0 samples the events produced and "
+				      "the program did not see ("
+				    : "\nunseen: at least about 0 samples the events produced "
+				      "and the program did not see (frequency mode: "),
+		"%s", out);
+	free(out);
+	free(err);
+	ck_assert_int_eq(
+		sh(NULL, NULL,
+		   "%s --show %s --format prometheus | tee /dev/stderr | promtool check "
+		   "metrics && %s --show %s --format prometheus | grep -q "
+		   "'^ldlat_samples_unseen_total{.*estimated=\"%d\"} 0$' && %s --show %s "
+		   "--format openmetrics | /usr/bin/python3 %s/../lib/openmetrics_parse.py",
+		   hist(), dir, hist(), dir, _i == 2, hist(), dir, fixture_path("")),
+		0);
+	unpin_ok(dir);
+	rmdir(dir);
+	cgroup_remove(cg);
+}
+END_TEST
+
+/*
+ * The arithmetic of --show on counts written by hand into a set's
+ * event_counts (no real sample can be made to miss the program: nothing
+ * else runs BPF in a page fault): two events of period 1 that counted 10
+ * and 7 while the program saw 12 samples lost at least 5, in every format;
+ * --delta takes the change; a count the program could not read makes the
+ * figure unknown, and says why.
+ */
+START_TEST(test_unseen_by_hand)
+{
+	struct ldlat_config cfg = { .nranges = 1,
+				    .max_lat = ~0ull,
+				    .class_mask = LDLAT_ALL_CLASSES,
+				    .need = LDLAT_HAS_ADDR,
+				    .fixed_period = 1 };
+	struct ldlat_pin_meta meta = { .magic = LDLAT_PIN_MAGIC, .layout = LDLAT_PIN_LAYOUT };
+	struct ldlat_event_count c;
+	struct ldlat_sample smp = { .addr = 0x1000, .flags = LDLAT_HAS_ADDR, .period = 1 };
+	LIBBPF_OPTS(bpf_test_run_opts, opts, .ctx_in = &smp, .ctx_size_in = sizeof(smp));
+	struct evlist evlist = {};
+	struct session sess;
+	struct pinset ps;
+	struct err err = {};
+	char dir[256], path[300], *out, *errs;
+	__u32 k;
+	int i, fd;
+
+	pin_path(dir, sizeof(dir), "hand");
+	ck_assert_msg(
+		session__open_counted(&sess, &cfg, SESSION_TEST_ENTRY | SESSION_PIN, 2, &err) == 0,
+		"%s", err.msg);
+	ck_assert(sess.counts);
+	ck_assert_int_eq(pinset__prepare(&ps, dir, &err), 0);
+	snprintf(meta.event, sizeof(meta.event), "test entry");
+	snprintf(meta.target_desc, sizeof(meta.target_desc), "synthetic samples");
+	meta.fields = cfg.need;
+	meta.pid = (__u32)getpid();
+	meta.cfg = cfg;
+	meta.nevents = 2;
+	meta.unseen = LDLAT_PIN_UNSEEN_COUNTED;
+	ck_assert_msg(pinset__pin(&ps, &sess, &evlist, &meta, &err) == 0, "%s", err.msg);
+	snprintf(path, sizeof(path), "%s/event_counts", dir);
+	fd = bpf_obj_get(path);
+	ck_assert_int_ge(fd, 0);
+	for (k = 0; k < 2; k++) {
+		c = (struct ldlat_event_count){ .count = k ? 7 : 10, .period = 1 };
+		ck_assert_int_eq(bpf_map_update_elem(fd, &k, &c, BPF_ANY), 0);
+	}
+	for (i = 0; i < 12; i++)
+		ck_assert_int_eq(bpf_prog_test_run_opts(session__test_fd(&sess), &opts), 0);
+	HIST(0, &out, &errs, "--show", dir);
+	ck_assert_msg(strstr(out, "\nunseen: at least 5 samples the events produced and the "
+				  "program did not see (17 by the events' counts at the program's "
+				  "last sample of each, 12 seen)\n"),
+		      "%s", out);
+	free(out);
+	free(errs);
+	ck_assert_int_eq(sh(NULL, NULL,
+			    "%s --show %s --format json | jq -e '.counters.unseen | .samples == 5 "
+			    "and .samples_counted == 17 and .seen == 12 and .lower_bound' && %s "
+			    "--show %s --format openmetrics | grep -q "
+			    "'^ldlat_samples_unseen_total{.*estimated=\"0\"} 5$'",
+			    hist(), dir, hist(), dir),
+			 0);
+	/* --delta: the first since the start; then 10 more counted, 8 more seen: 2 */
+	ck_assert_int_eq(sh(NULL, NULL,
+			    "%s --show %s --delta --format json | jq -e '.counters.unseen.samples "
+			    "== 5'",
+			    hist(), dir),
+			 0);
+	k = 0;
+	c = (struct ldlat_event_count){ .count = 20, .period = 1 };
+	ck_assert_int_eq(bpf_map_update_elem(fd, &k, &c, BPF_ANY), 0);
+	for (i = 0; i < 8; i++)
+		ck_assert_int_eq(bpf_prog_test_run_opts(session__test_fd(&sess), &opts), 0);
+	ck_assert_int_eq(sh(NULL, NULL,
+			    "%s --show %s --delta --format json | jq -e '.counters.unseen | "
+			    ".samples == 2 and .samples_counted == 10 and .seen == 8' && %s --show "
+			    "%s --format json | jq -e '.counters.unseen.samples == 7'",
+			    hist(), dir, hist(), dir),
+			 0);
+	/* a count the program could not read: not known, and why */
+	k = 1;
+	c = (struct ldlat_event_count){ .count = 7, .period = 1, .error = -EOPNOTSUPP };
+	ck_assert_int_eq(bpf_map_update_elem(fd, &k, &c, BPF_ANY), 0);
+	HIST(0, &out, &errs, "--show", dir);
+	ck_assert_msg(strstr(out, "\nunseen: not measured: the program could not read an event's "
+				  "count (bpf_perf_prog_read_value failed)\n"),
+		      "%s", out);
+	free(out);
+	free(errs);
+	ck_assert_int_eq(sh(NULL, NULL,
+			    "j=$(%s --show %s --format json) && printf '%%s\\n' \"$j\" | python3 "
+			    "%s && printf '%%s\\n' \"$j\" | jq -e '.counters | .unseen == null and "
+			    "(.unseen_unknown | startswith(\"the program could not read\"))' && ! "
+			    "%s --show %s --format prometheus | grep -q ldlat_samples_unseen",
+			    hist(), dir, schema(), hist(), dir),
+			 0);
+	close(fd);
+	pinset__close(&ps);
+	session__close(&sess);
+	unpin_ok(dir);
+	rmdir(dir);
+}
+END_TEST
+
+/*
+ * Inherited events (-p with --inherit): the program cannot read their
+ * counts, so the set does not keep them, and --show says why.
+ */
+START_TEST(test_unseen_inherit)
+{
+	char dir[256], pid[32], *out, *err;
+	char *argv[] = {
+		(char *)workload(), "--wait", "--fault-pages", "16", "--base", BASE, NULL
+	};
+	struct child w;
+
+	pin_path(dir, sizeof(dir), "inherit");
+	child_spawn(&w, argv);
+	snprintf(pid, sizeof(pid), "%d", (int)w.pid);
+	HIST(0, &out, &err, "--source", "page-faults", "-p", pid, "--inherit", "-a", RANGE, "--pin",
+	     dir, "--detach");
+	free(out);
+	free(err);
+	ck_assert_int_eq(write(w.in, "g", 1), 1);
+	ck_assert_int_eq(child_finish(&w, 30), 0);
+	child_free(&w);
+	HIST(0, &out, &err, "--show", dir);
+	ck_assert_msg(strstr(out, "          16  " RANGE) &&
+			      strstr(out, "\nunseen: not measured: the events are inherited (a "
+					  "command, --inherit), and the program cannot read an "
+					  "inherited event's count\n"),
+		      "%s", out);
+	free(out);
+	free(err);
+	ck_assert_int_eq(sh(NULL, NULL,
+			    "j=$(%s --show %s --format json) && printf '%%s\\n' \"$j\" | python3 "
+			    "%s && printf '%%s\\n' \"$j\" | jq -e '.counters | .unseen == null and "
+			    "(.unseen_unknown | startswith(\"the events are inherited\"))'",
+			    hist(), dir, schema()),
+			 0);
+	ck_assert_int_eq(
+		sh(NULL, NULL,
+		   "bpftool -j map dump pinned %s/meta | jq -e '.[0].formatted.value.unseen "
+		   "== \"LDLAT_PIN_UNSEEN_INHERIT\"'",
+		   dir),
+		0);
+	unpin_ok(dir);
+	rmdir(dir);
+}
+END_TEST
+
+/* ---- a link removed by hand ---------------------------------------------- */
+
+/*
+ * A link of a detached set unpinned by hand (rm DIR/link_cpuN): the kernel
+ * releases it, and that CPU's event samples no more.  --show counts the
+ * links against the number the set records it pinned, and says so in every
+ * format.
+ */
+START_TEST(test_link_missing)
+{
+	char dir[256], cg[256], *out, *err, *link = NULL, *ids;
+	int ncpu = (int)sysconf(_SC_NPROCESSORS_ONLN);
+
+	pin_path(dir, sizeof(dir), "nolink");
+	ck_assert_int_eq(cg_make(cg, sizeof(cg), "pin-nolink"), 0);
+	HIST(0, &out, &err, "--source", "page-faults", "-G", cg, "-a", RANGE, "--pin", dir,
+	     "--detach");
+	free(out);
+	free(err);
+	/* whole: nothing to say, and 0 in each format */
+	HIST(0, &out, &err, "--show", dir);
+	ck_assert_msg(!strstr(out, "warning"), "%s", out);
+	free(out);
+	free(err);
+	ck_assert_int_eq(sh(NULL, NULL,
+			    "%s --show %s --format json | jq -e '.pinned | .links == %d and "
+			    ".links_missing == 0' && %s --show %s --format prometheus | grep -q "
+			    "'^ldlat_links_missing{.*} 0$'",
+			    hist(), dir, ncpu, hist(), dir),
+			 0);
+	/* one link goes: the kernel drops it (bpftool no longer lists its ID) */
+	ck_assert_int_eq(sh(&link, NULL, "ls %s | grep -m1 '^link_'", dir), 0);
+	link[strcspn(link, "\n")] = '\0';
+	ck_assert_int_eq(sh(&ids, NULL, "bpftool -j link show pinned %s/%s | jq -r .id", dir, link),
+			 0);
+	ids[strcspn(ids, "\n")] = '\0';
+	ck_assert_int_eq(sh(NULL, NULL, "rm %s/%s", dir, link), 0);
+	assert_ids_gone(ids);
+	HIST(0, &out, &err, "--show", dir);
+	ck_assert_msg(strstr(out, ncpu == 1 ? "  warning: 1 of the 1 links the set pinned is gone "
+					      "from "
+					    : "  warning: 1 of the "),
+		      "%s", out);
+	ck_assert_msg(strstr(out, " links the set pinned is gone from /sys/fs/bpf/") &&
+			      strstr(out, "(removed by hand?)"),
+		      "%s", out);
+	free(out);
+	free(err);
+	ck_assert_int_eq(
+		sh(NULL, NULL,
+		   "j=$(%s --show %s --format json 2>/dev/null) && printf '%%s\\n' \"$j\" "
+		   "| python3 %s && printf '%%s\\n' \"$j\" | jq -e '.pinned | .links == %d "
+		   "and .links_missing == 1'",
+		   hist(), dir, schema(), ncpu),
+		0);
+	HIST(0, &out, &err, "--show", dir, "--format", "prometheus");
+	ck_assert_msg(strstr(err, "warning: 1 of the "), "%s", err);
+	ck_assert_msg(strstr(out, "\nldlat_links_missing{"), "%s", out);
+	free(out);
+	free(err);
+	ck_assert_int_eq(sh(NULL, NULL,
+			    "%s --show %s --format prometheus 2>/dev/null | tee /dev/stderr | "
+			    "promtool check metrics && %s --show %s --format openmetrics "
+			    "2>/dev/null | grep -q '^ldlat_links_missing{.*} 1$' && %s --show %s "
+			    "--format openmetrics 2>/dev/null | /usr/bin/python3 "
+			    "%s/../lib/openmetrics_parse.py",
+			    hist(), dir, hist(), dir, hist(), dir, fixture_path("")),
+			 0);
+	free(link);
+	free(ids);
+	unpin_ok(dir);
+	rmdir(dir);
+	cgroup_remove(cg);
+}
+END_TEST
+
+/* ---- a cgroup with a long path -------------------------------------------- */
+
+/*
+ * A cgroup nested three deep under names of 120 characters (a path of
+ * over 400 bytes): the set keeps its whole path, --show finds it there
+ * (by its id) and counts its faults; once it is removed, --show says so.
+ */
+START_TEST(test_long_cgroup)
+{
+	char dir[256], top[256], cg[1024], name[121], *out, *err;
+	int i;
+
+	pin_path(dir, sizeof(dir), "longcg");
+	ck_assert_int_eq(cg_make(top, sizeof(top), "pin-long"), 0);
+	snprintf(cg, sizeof(cg), "%s", top);
+	for (i = 0; i < 3; i++) {
+		memset(name, 'a' + i, sizeof(name) - 1);
+		name[sizeof(name) - 1] = '\0';
+		snprintf(cg + strlen(cg), sizeof(cg) - strlen(cg), "/%s", name);
+		ck_assert_int_eq(mkdir(cg, 0755), 0);
+	}
+	ck_assert_int_gt(strlen(cg), 400);
+	HIST(0, &out, &err, "--source", "page-faults", "-G", cg, "-a", RANGE, "--pin", dir,
+	     "--detach");
+	free(out);
+	free(err);
+	fault_pages(cg, "40", BASE);
+	HIST(0, &out, &err, "--show", dir);
+	ck_assert_msg(!strstr(out, "has been removed") && strstr(out, "          40  " RANGE) &&
+			      strstr(out, name),
+		      "%s", out);
+	free(out);
+	free(err);
+	ck_assert_int_eq(
+		sh(NULL, NULL,
+		   "%s --show %s --format json | jq -e '.pinned.cgroup_removed == null' && "
+		   "%s --show %s --format prometheus | grep -q '^ldlat_cgroup_removed{.*} "
+		   "0$' && bpftool -j map dump pinned %s/meta | jq -e "
+		   "'.[0].formatted.value.cgroup_path == \"%s\"'",
+		   hist(), dir, hist(), dir, dir, cg),
+		0);
+	/* removed: the deepest cgroup goes */
+	ck_assert_int_eq(cgroup_remove(cg), 0);
+	HIST(0, &out, &err, "--show", dir);
+	ck_assert_msg(strstr(out, "warning: the cgroup ") && strstr(out, "has been removed"), "%s",
+		      out);
+	ck_assert_msg(strstr(out, name), "%s", out);
+	free(out);
+	free(err);
+	ck_assert_int_eq(sh(NULL, NULL,
+			    "%s --show %s --format prometheus | grep -q '^ldlat_cgroup_removed{.*} "
+			    "1$' && %s --show %s --format json 2>/dev/null | jq -e "
+			    "'.pinned.cgroup_removed == \"%s\"'",
+			    hist(), dir, hist(), dir, cg),
+			 0);
+	unpin_ok(dir);
+	rmdir(dir);
+	for (i = 0; i < 2; i++) {
+		*strrchr(cg, '/') = '\0';
+		ck_assert_int_eq(rmdir(cg), 0);
+	}
+	ck_assert_int_eq(cgroup_remove(top), 0);
 }
 END_TEST
 
@@ -1264,7 +1653,7 @@ START_TEST(test_older_layout_refused)
 	struct err err = {};
 	char dir[256], *out, *errs;
 
-	ck_assert_int_eq(LDLAT_PIN_LAYOUT, 5);
+	ck_assert_int_eq(LDLAT_PIN_LAYOUT, 6);
 	pin_path(dir, sizeof(dir), "old");
 	ck_assert_msg(session__open(&sess, &cfg, SESSION_PIN, &err) == 0, "%s", err.msg);
 	ck_assert_int_eq(pinset__prepare(&ps, dir, &err), 0);
@@ -1276,7 +1665,7 @@ START_TEST(test_older_layout_refused)
 	session__close(&sess);
 	HIST(2, &out, &errs, "--show", dir);
 	ck_assert_msg(strstr(errs, "the set was pinned by another version of ldlat-hist (layout 1; "
-				   "this one reads layout 5): show it with the ldlat-hist that "
+				   "this one reads layout 6): show it with the ldlat-hist that "
 				   "pinned it, or remove it with ldlat-hist --unpin"),
 		      "%s", errs);
 	free(out);
@@ -1303,7 +1692,8 @@ static void leftovers_remove(void)
 		 "[ -d \"$s\" ] && %s --unpin \"$s\"; rmdir \"$s\"; done; "
 		 "rmdir \"$d\"; done 2>/dev/null; for c in /sys/fs/cgroup/unified/ldlat-pin*-%d-*; "
 		 "do "
-		 "[ -d \"$c\" ] && rmdir \"$c\"; done 2>/dev/null; true",
+		 "[ -d \"$c\" ] && find \"$c\" -depth -type d -exec rmdir {} +; done 2>/dev/null; "
+		 "true",
 		 (int)suite_pid, hist(), (int)suite_pid);
 	argv[2] = cmd;
 	run(argv, 60, &out, &err);
@@ -1330,6 +1720,11 @@ int main(void)
 	tcase_add_test(tc, test_latency_set);
 	tcase_add_test(tc, test_older_layout_refused);
 	tcase_add_test(tc, test_split_set);
+	tcase_add_loop_test(tc, test_unseen_counted, 0, 4);
+	tcase_add_test(tc, test_unseen_by_hand);
+	tcase_add_test(tc, test_unseen_inherit);
+	tcase_add_test(tc, test_link_missing);
+	tcase_add_test(tc, test_long_cgroup);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("errors");

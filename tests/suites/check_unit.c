@@ -647,6 +647,15 @@ START_TEST(test_unseen_arithmetic)
 	u.seen = 199;
 	u.seen_period = 199000; /* 1000 unaccounted: within the trailing periods */
 	ck_assert_uint_eq(unseen__samples(&u), 0);
+	/*
+	 * a pinned set's lower bound: each count ends at a sample the program
+	 * ran on, no trailing period to spare: the same 1000 events are a sample
+	 */
+	u.lower_bound = true;
+	ck_assert_uint_eq(unseen__samples(&u), 1);
+	u.seen = 190;
+	u.seen_period = 190000;
+	ck_assert_uint_eq(unseen__samples(&u), 10);
 	/* not measured: nothing to say */
 	memset(&u, 0, sizeof(u));
 	ck_assert(!u.known);

@@ -205,6 +205,10 @@ void pin_meta__fill(struct ldlat_pin_meta *m, const struct tool *t, const struct
 	}
 	m->cfg = t->cfg;
 	m->freq = t->evlist.evsel[0].attr.freq;
+	m->nevents = (__u32)t->session.nlinks;
+	m->unseen = t->session.counts	    ? LDLAT_PIN_UNSEEN_COUNTED
+		    : t->run.target.inherit ? LDLAT_PIN_UNSEEN_INHERIT
+					    : LDLAT_PIN_UNSEEN_NO_COOKIE;
 }
 
 int pincmd__unpin(const char *tool, const char *dir)
@@ -341,9 +345,9 @@ int pincmd__show(const char *tool, const struct pin_opts *po, const struct cli *
 	struct run_info run = {};
 	struct printer p = {};
 	struct err err = {};
-	char event[LDLAT_PIN_TEXT + 1], target[LDLAT_PIN_TEXT + 1];
+	char event[sizeof(ps.meta.event) + 1], target[sizeof(ps.meta.target_desc) + 1];
 	bool removed, timed = cli->interval > 0 || cli->duration > 0;
-	int e, sigfd = -1, status = EXIT_FAIL;
+	int e, sigfd = -1, status = EXIT_FAIL, links;
 	enum run_end end;
 
 	e = pinset__open(&ps, po->show, &err);
@@ -358,9 +362,15 @@ int pincmd__show(const char *tool, const struct pin_opts *po, const struct cli *
 	ranges_from_meta(&ranges, &ps.meta);
 	src.kind = (enum source_kind)ps.meta.source;
 	src.fields = ps.meta.fields;
-	snprintf(event, sizeof(event), "%.*s", LDLAT_PIN_TEXT, ps.meta.event);
-	snprintf(target, sizeof(target), "%.*s", LDLAT_PIN_TEXT, ps.meta.target_desc);
+	snprintf(event, sizeof(event), "%.*s", (int)sizeof(ps.meta.event), ps.meta.event);
+	snprintf(target, sizeof(target), "%.*s", (int)sizeof(ps.meta.target_desc),
+		 ps.meta.target_desc);
 	removed = pinset__cgroup_removed(&ps.meta);
+	links = pinset__links(&ps);
+	if (links < 0) {
+		fprintf(stderr, "%s: cannot list %s: %s\n", tool, ps.dir, strerror(-links));
+		goto out;
+	}
 	run = (struct run_info){
 		.tool = tool,
 		.event = event,
@@ -373,7 +383,16 @@ int pincmd__show(const char *tool, const struct pin_opts *po, const struct cli *
 		/* a foreground run holds the set's flock while it lives, whatever its PID is now */
 		.pin_owner_dead = !ps.meta.detached && !flock__held_by(ps.dir_fd, (int)ps.meta.pid),
 		.cgroup_removed = removed ? ps.meta.cgroup_path : NULL,
+		/* the links the set says it pinned: only those can be missing */
+		.pin_links = (int)ps.meta.nlinks,
+		.pin_links_missing =
+			(__u32)links < ps.meta.nlinks ? (int)ps.meta.nlinks - links : 0,
 	};
+	if (run.pin_links_missing && oo->format != OUTPUT_TEXT) {
+		fprintf(stderr, "%s: warning: ", tool);
+		render_links_missing(stderr, &run);
+		fputc('\n', stderr);
+	}
 	if (run.pin_owner_dead && oo->format != OUTPUT_TEXT)
 		fprintf(stderr,
 			"%s: warning: PID %d, which pinned %s in the foreground, died without "

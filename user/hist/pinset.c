@@ -20,6 +20,7 @@
 #include "bpf/ldlat.skel.h"
 #include "kernel/lib/err.h"
 #include "kernel/lib/util.h"
+#include "user/run/targets.h"
 
 #ifndef BPF_FS_MAGIC
 #define BPF_FS_MAGIC 0xcafe4a11
@@ -31,8 +32,9 @@
  * The maps of a set, meta first: it is pinned first and removed last.  The
  * last SPLIT_MAPS only in a set with --by's split: its keys and their rows.
  */
-static const char *const set_maps[] = { "meta",	       "counters", "hists",    "shown",
-					"shown_hists", "by_rows",  "by_owner", "by_next" };
+static const char *const set_maps[] = { "meta",	   "counters",	  "hists",
+					"shown",   "shown_hists", "event_counts",
+					"by_rows", "by_owner",	  "by_next" };
 #define SPLIT_MAPS 3
 #define SET_PROG   "prog"
 #define SET_LINK   "link_"
@@ -344,7 +346,7 @@ static void pinset__init(struct pinset *p)
 	memset(p, 0, sizeof(*p));
 	p->dir_fd = p->meta_fd = p->counters_fd = p->hists_fd = -1;
 	p->shown_fd = p->shown_hists_fd = p->prog_fd = p->shown_lock_fd = -1;
-	p->by_rows_fd = p->made_fd = -1;
+	p->by_rows_fd = p->made_fd = p->counts_fd = -1;
 }
 
 /* The bpffs this process mounted goes, once nothing is pinned in it. */
@@ -512,8 +514,9 @@ int pinset__pin(struct pinset *p, struct session *s, const struct evlist *evlist
 	struct ldlat_bpf *skel = s->skel;
 	const struct bpf_map *maps[] = { skel->maps.meta,	 skel->maps.counters,
 					 skel->maps.hists,	 skel->maps.shown,
-					 skel->maps.shown_hists, skel->maps.by_rows,
-					 skel->maps.by_owner,	 skel->maps.by_next };
+					 skel->maps.shown_hists, skel->maps.event_counts,
+					 skel->maps.by_rows,	 skel->maps.by_owner,
+					 skel->maps.by_next };
 	unsigned int nmaps = ARRAY_SIZE(maps) - (s->by ? 0 : SPLIT_MAPS);
 	__u32 zero = 0;
 	char name[64];
@@ -690,6 +693,28 @@ bad:
 			"--show '%s': the histogram maps do not match the set's meta map", p->dir);
 }
 
+/* event_counts, where the set keeps its events' counts: our values, as many as meta says. */
+static int pinset__open_counts(struct pinset *p, struct err *err)
+{
+	struct bpf_map_info info = {};
+	__u32 len = sizeof(info);
+	int e;
+
+	if (p->meta.unseen != LDLAT_PIN_UNSEEN_COUNTED)
+		return 0;
+	e = open_obj(p, "event_counts", &p->counts_fd, err);
+	if (e)
+		return e;
+	if (bpf_obj_get_info_by_fd(p->counts_fd, &info, &len) || info.type != BPF_MAP_TYPE_ARRAY ||
+	    info.key_size != sizeof(__u32) || info.value_size != sizeof(struct ldlat_event_count) ||
+	    info.max_entries < p->meta.nevents)
+		return err__set(
+			err, -EINVAL,
+			"--show '%s': the event_counts map does not match the set's meta map",
+			p->dir);
+	return 0;
+}
+
 int pinset__open(struct pinset *p, const char *dir, struct err *err)
 {
 	struct pinpath pp;
@@ -764,6 +789,8 @@ int pinset__open(struct pinset *p, const char *dir, struct err *err)
 	if (session__by_keyed(p->meta.cfg.by) && (e = open_obj(p, "by_rows", &p->by_rows_fd, err)))
 		goto fail;
 	e = check_hists(p, err);
+	if (!e)
+		e = pinset__open_counts(p, err);
 	if (e)
 		goto fail;
 	p->ncpus = libbpf_num_possible_cpus();
@@ -778,18 +805,91 @@ fail:
 	return e;
 }
 
+/* Why a set does not know what its events produced, NULL when it does or has no events. */
+static const char *unseen_why(enum ldlat_pin_unseen how)
+{
+	switch (how) {
+	case LDLAT_PIN_UNSEEN_NO_COOKIE:
+		return "this kernel has no bpf_get_attach_cookie (Linux 5.15), which tells the "
+		       "program which event a sample came from";
+	case LDLAT_PIN_UNSEEN_INHERIT:
+		return "the events are inherited (a command, --inherit), and the program cannot "
+		       "read an inherited event's count";
+	default:
+		return NULL;
+	}
+}
+
+/*
+ * What the events produced, as the program last read their counts (the
+ * events' fds are not reachable from bpffs): a lower bound, seen and
+ * seen_period left to fill.
+ */
+static int pinset__read_counts(const struct pinset *p, struct unseen *u)
+{
+	struct ldlat_event_count c;
+	struct perf_event_attr a;
+	__u32 i;
+
+	memset(u, 0, sizeof(*u));
+	u->why = unseen_why(p->meta.unseen);
+	if (p->counts_fd < 0)
+		return 0;
+	for (i = 0; i < p->meta.nevents; i++) {
+		if (bpf_map_lookup_elem(p->counts_fd, &i, &c))
+			return -errno;
+		if (c.error) {
+			memset(u, 0, sizeof(*u));
+			u->why = "the program could not read an event's count "
+				 "(bpf_perf_prog_read_value failed)";
+			return 0;
+		}
+		memset(&a, 0, sizeof(a));
+		a.freq = !c.period;
+		a.sample_period = c.period;
+		unseen__add_count(u, &a, c.count);
+	}
+	u->lower_bound = true;
+	return 0;
+}
+
 int pinset__read(const struct pinset *p, struct snapshot *snap)
 {
+	struct unseen u;
 	int e;
 
-	/* the events' fds are not reachable from bpffs: what the program missed is not known */
-	memset(&snap->unseen, 0, sizeof(snap->unseen));
+	/* the counts first, then the maps, as a live run reads them (tool__read_maps) */
+	e = pinset__read_counts(p, &u);
+	if (e)
+		return e;
 	snap->linear_step = p->meta.cfg.linear_step;
 	e = session__read_fds(p->counters_fd, p->hists_fd, p->ncpus, p->meta.cfg.nranges,
 			      p->meta.cfg.fixed_period, snap);
 	if (!e && p->meta.cfg.by)
 		e = session__read_rows(p->by_rows_fd, p->meta.cfg.by, snap);
+	u.seen = snap->counters.seen;
+	u.seen_period = snap->counters.seen_period;
+	snap->unseen = u;
 	return e;
+}
+
+int pinset__links(const struct pinset *p)
+{
+	struct dirent *de;
+	int n = 0, fd = dup(p->dir_fd);
+	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+
+	if (!d) {
+		if (fd >= 0)
+			close(fd);
+		return -errno;
+	}
+	rewinddir(d);
+	while ((de = readdir(d)))
+		if (set_kind(de->d_name) == OBJ_LINK)
+			n++;
+	closedir(d);
+	return n;
 }
 
 int pinset__read_shown(const struct pinset *p, struct snapshot *snap)
@@ -801,7 +901,11 @@ int pinset__read_shown(const struct pinset *p, struct snapshot *snap)
 	if (bpf_map_lookup_elem(p->shown_fd, &zero, &shown))
 		return -errno;
 	snap->counters = shown.counters;
+	/* a baseline: only what a delta subtracts */
 	memset(&snap->unseen, 0, sizeof(snap->unseen));
+	snap->unseen.counted = shown.unseen_counted;
+	snap->unseen.seen = shown.counters.seen;
+	snap->unseen.seen_period = shown.counters.seen_period;
 	snap->linear_step = p->meta.cfg.linear_step;
 	snap->taken = ts__from_ns(shown.taken_ns);
 	for (idx = 0; idx < pin_rows(&p->meta.cfg) * p->meta.cfg.nranges * LDLAT_NCLASS; idx++) {
@@ -820,6 +924,7 @@ int pinset__record_shown(const struct pinset *p, const struct snapshot *snap)
 	struct ldlat_pin_shown shown = {
 		.taken_ns = ts__ns(&snap->taken),
 		.counters = snap->counters,
+		.unseen_counted = snap->unseen.counted,
 	};
 	struct ldlat_hist h;
 	__u32 zero = 0, idx;
@@ -919,7 +1024,7 @@ void pinset__close(struct pinset *p)
 {
 	int *fds[] = { &p->meta_fd,	   &p->counters_fd, &p->hists_fd,      &p->shown_fd,
 		       &p->shown_hists_fd, &p->prog_fd,	    &p->shown_lock_fd, &p->dir_fd,
-		       &p->by_rows_fd,	   &p->made_fd };
+		       &p->by_rows_fd,	   &p->made_fd, &p->counts_fd };
 	unsigned int i;
 
 	for (i = 0; i < ARRAY_SIZE(fds); i++) {
@@ -941,11 +1046,47 @@ __u64 pinset__cgroup_id(int cgroup_fd, char *path, size_t len)
 	return fstat(cgroup_fd, &st) ? 0 : st.st_ino;
 }
 
+/*
+ * A cgroup v2 directory opened by its id (systemd's cg_cgroupid_open): the
+ * kernfs file handle is the 64-bit id.  -errno: -ESTALE when no cgroup has
+ * it, -EPERM without CAP_DAC_READ_SEARCH.
+ */
+static int cgroup__open_id(__u64 id)
+{
+	struct {
+		struct file_handle fh;
+		__u64 id; /* fh.f_handle */
+	} h = { .fh = { .handle_bytes = sizeof(__u64), .handle_type = 0xfe /* FILEID_KERNFS */ },
+		.id = id };
+	const char *mnt = cgroup2__mount();
+	int mfd, fd, e;
+
+	_Static_assert(sizeof(struct file_handle) == 8, "f_handle right after the header");
+	if (!mnt)
+		return -ENOENT;
+	mfd = open(mnt, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (mfd < 0)
+		return -errno;
+	fd = open_by_handle_at(mfd, &h.fh, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	e = fd < 0 ? -errno : fd;
+	close(mfd);
+	return e;
+}
+
 bool pinset__cgroup_removed(const struct ldlat_pin_meta *meta)
 {
 	struct stat st;
+	int fd;
 
 	if (meta->target != LDLAT_PIN_TARGET_CGROUP)
 		return false;
+	fd = cgroup__open_id(meta->cgroup_id);
+	if (fd >= 0) {
+		close(fd);
+		return false;
+	}
+	if (fd == -ESTALE)
+		return true;
+	/* not by id: the path, whole since layout 6 */
 	return stat(meta->cgroup_path, &st) || (__u64)st.st_ino != meta->cgroup_id;
 }

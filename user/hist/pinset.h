@@ -10,6 +10,8 @@
  *                  --by, after ldlat_by_base(row): a row per key, the others last)
  * DIR/shown        the counters the last --show --delta printed (struct ldlat_pin_shown)
  * DIR/shown_hists  the histograms the last --show --delta printed, summed over CPUs
+ * DIR/event_counts each event's count as the program last read it, at its link's
+ *                  cookie (meta.unseen says whether the set keeps them)
  * DIR/by_rows      --by's split (pid, tid, cgroup): each key's row of hists; with
  * DIR/by_owner     by_owner (row -> key) and by_next (rows handed out), the
  * DIR/by_next      program's own, pinned only in a set with a split
@@ -49,7 +51,8 @@ struct pinset {
 	bool mount_pending;  /* bpffs to mount on /sys/fs/bpf before DIR is made */
 	bool mounted;	     /* this process mounted it */
 	int meta_fd, counters_fd, hists_fd, shown_fd, shown_hists_fd, prog_fd;
-	int by_rows_fd;	   /* a split by pid, tid or cgroup: key -> row; else -1 */
+	int by_rows_fd; /* a split by pid, tid or cgroup: key -> row; else -1 */
+	int counts_fd;	/* event_counts, where meta.unseen is LDLAT_PIN_UNSEEN_COUNTED; else -1 */
 	int shown_lock_fd; /* DIR/shown opened as a file, for its flock; -1 when not held */
 	int ncpus;
 	bool absent; /* pinset__open found DIR missing or empty: no set there */
@@ -98,8 +101,15 @@ void pinset__detach(struct pinset *p, struct session *s, struct evlist *evlist);
  */
 int pinset__open(struct pinset *p, const char *dir, struct err *err);
 
-/* The totals now (snapshot initialised for meta.cfg.nranges and its split's rows). */
+/*
+ * The totals now (snapshot initialised for meta.cfg.nranges and its split's
+ * rows), and what the events produced as the program last read their
+ * counts: snap->unseen, a lower bound, or not known and why.
+ */
 int pinset__read(const struct pinset *p, struct snapshot *snap);
+
+/* The links DIR holds now (DIR/link_*): fewer than meta.nlinks when some were removed. */
+int pinset__links(const struct pinset *p);
 
 /* What the last --show --delta saw; taken is 0 when none did. */
 int pinset__read_shown(const struct pinset *p, struct snapshot *snap);
@@ -135,7 +145,11 @@ void pinset__close(struct pinset *p);
 /* The cgroup id (inode) of a cgroup v2 directory fd, and its path; 0 on failure. */
 __u64 pinset__cgroup_id(int cgroup_fd, char *path, size_t len);
 
-/* Whether the cgroup of a set (meta) is gone: its path names no directory with its id. */
+/*
+ * Whether the cgroup of a set (meta) is gone: no cgroup has its id (moved
+ * or renamed, it is still there); where the kernel will not open a cgroup
+ * by id, its path names no directory with its id.
+ */
 bool pinset__cgroup_removed(const struct ldlat_pin_meta *meta);
 
 #endif

@@ -35,6 +35,8 @@ struct run_info {
 	bool pin_detached;		/* pinned with --detach */
 	bool pin_owner_dead;		/* in the foreground, and pin_pid died without unpinning */
 	const char *cgroup_removed;	/* the set's -G cgroup, when it has been removed */
+	int pin_links;			/* the links the set pinned (DIR/link_*) */
+	int pin_links_missing;		/* of those, the ones gone from DIR */
 };
 
 /*
@@ -124,7 +126,11 @@ const char *report__op_name(unsigned int i, __u32 *bit);
  */
 void render_counters(FILE *out, const struct snapshot *s, const struct ldlat_config *cfg);
 
-/* The "unseen" line of render_counters: what the events produced that the program did not see. */
+/*
+ * The "unseen" line of render_counters: what the events produced that the
+ * program did not see ("at least" for a lower bound), or why it is not
+ * measured when u->why says.
+ */
 void render_unseen(FILE *out, const struct unseen *u);
 
 /* Every cell of s summed: the whole the shares are of. */
@@ -142,6 +148,12 @@ void render_loads_text(FILE *out, const struct loads_report *l);
  */
 void render_text_run(FILE *out, const struct report *r, const struct snapshot *s);
 
+/*
+ * The sentence for a pinned set whose links are missing from its directory
+ * (run->pin_links_missing of run->pin_links): a warning in every format.
+ */
+void render_links_missing(FILE *out, const struct run_info *run);
+
 /* One JSON object on one line (JSON Lines): the schema is in README.md. */
 void render_json(FILE *out, const struct report *r, const struct snapshot *s);
 
@@ -157,7 +169,10 @@ void render_json_run(struct json *j, const struct run_info *run, const struct so
 /* The "counters" member: seen, kept, dropped by reason, seen_period, unseen. */
 void render_json_counters(struct json *j, const struct snapshot *s);
 
-/* The "unseen" member: null when not measured (render_unseen's figures). */
+/*
+ * The "unseen" member: null when not measured, with "unseen_unknown" beside
+ * it when u->why says why (render_unseen's figures).
+ */
 void render_json_unseen(struct json *j, const struct unseen *u);
 
 /* The "percentile_error" member: {kind: "relative" | "cycles", bound}. */

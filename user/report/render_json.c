@@ -120,11 +120,14 @@ void render_json_unseen(struct json *j, const struct unseen *u)
 {
 	if (!u->known) {
 		json__null(j, "unseen");
+		if (u->why)
+			json__string(j, "unseen_unknown", u->why);
 		return;
 	}
 	json__object_begin(j, "unseen");
 	json__u64(j, "samples", unseen__samples(u));
 	json__bool(j, "estimated", u->freq);
+	json__bool(j, "lower_bound", u->lower_bound);
 	json__string(j, "method",
 		     u->freq ? "events counted - periods seen" : "count / period - seen");
 	json__u64(j, u->freq ? "events_counted" : "samples_counted", u->counted);
@@ -317,6 +320,8 @@ void render_json(FILE *out, const struct report *r, const struct snapshot *s)
 		json__i64(&j, "pid", run->pin_pid);
 		json__bool(&j, "detached", run->pin_detached);
 		json__bool(&j, "owner_dead", run->pin_owner_dead);
+		json__i64(&j, "links", run->pin_links);
+		json__i64(&j, "links_missing", run->pin_links_missing);
 		if (run->cgroup_removed)
 			json__string(&j, "cgroup_removed", run->cgroup_removed);
 		else

@@ -58,6 +58,12 @@ static void render_run_families(FILE *out, const struct report *r, const struct 
 			   "1 when the pinned set's cgroup has been removed: its events count "
 			   "nothing.");
 		om__sample_u64(out, "ldlat_cgroup_removed", base, r->run->cgroup_removed ? 1 : 0);
+		om__family(out, "ldlat_links_missing", "gauge",
+			   "Links the pinned set pinned that are gone from pin (removed by hand): "
+			   "their events sample no more once no process holds them.");
+		om__sample_u64(
+			out, "ldlat_links_missing", base,
+			(__u64)(r->run->pin_links_missing > 0 ? r->run->pin_links_missing : 0));
 	}
 }
 
@@ -84,8 +90,12 @@ static void render_counter_families(FILE *out, enum om_dialect d, const struct s
 	l = *base;
 	om_labels__add(&l, "estimated", s->unseen.freq ? "1" : "0", 8);
 	om__counter(out, d, "ldlat_samples_unseen",
-		    "Samples the events produced that the program did not see, from the events' "
-		    "own counts (estimated=1 in frequency mode).");
+		    s->unseen.lower_bound
+			    ? "Samples the events produced that the program did not see, at least: "
+			      "from each event's count at the program's last sample of it "
+			      "(estimated=1 in frequency mode)."
+			    : "Samples the events produced that the program did not see, from the "
+			      "events' own counts (estimated=1 in frequency mode).");
 	om__sample_u64(out, "ldlat_samples_unseen_total", &l, unseen__samples(&s->unseen));
 }
 

@@ -86,6 +86,18 @@ static void render_filters(FILE *out, const struct report *r)
 		cfg->op_mask & PERF_MEM_OP_EXEC ? "exec " : "");
 }
 
+void render_links_missing(FILE *out, const struct run_info *run)
+{
+	const char *dir = run->pin_dir ? run->pin_dir : "DIR";
+
+	fprintf(out,
+		"%d of the %d links the set pinned %s gone from %s (removed by hand?): an event "
+		"whose link is gone samples no more once no process holds it, and the counts "
+		"leave it out (ldlat-hist --unpin %s removes the set)",
+		run->pin_links_missing, run->pin_links, run->pin_links_missing == 1 ? "is" : "are",
+		dir, dir);
+}
+
 void render_text_run(FILE *out, const struct report *r, const struct snapshot *s)
 {
 	const struct run_info *run = r->run;
@@ -111,6 +123,11 @@ void render_text_run(FILE *out, const struct report *r, const struct snapshot *s
 			"unpin %s removes it)\n",
 			run->pin_pid, run->pin_dir);
 	render_filters(out, r);
+	if (run->pin_links_missing) {
+		fprintf(out, "  warning: ");
+		render_links_missing(out, run);
+		fputc('\n', out);
+	}
 	if (run->cgroup_removed)
 		fprintf(out,
 			"  warning: the cgroup %s has been removed since it was pinned: its events "

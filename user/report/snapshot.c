@@ -278,7 +278,8 @@ __u64 unseen__samples(const struct unseen *u)
 	if (!u->seen || u->counted <= u->seen_period)
 		return 0;
 	mean = (double)u->seen_period / (double)u->seen;
-	left = (double)(u->counted - u->seen_period) - (double)u->nevents * mean;
+	left = (double)(u->counted - u->seen_period) -
+	       (u->lower_bound ? 0 : (double)u->nevents * mean);
 	return left > 0 ? (__u64)(left / mean) : 0;
 }
 

@@ -48,8 +48,16 @@ void cell__to_hist(const struct cell *c, struct ldlat_hist *h);
  * the figure is an estimate (unseen__samples).
  */
 struct unseen {
-	bool known;	   /* false: no counts (a pinned set, a perf.data file) */
-	bool freq;	   /* frequency mode: an estimate */
+	bool known; /* false: no counts (a perf.data file; a pinned set that has none) */
+	bool freq;  /* frequency mode: an estimate */
+	/*
+	 * A pinned set's: each event's count as the program read it at its last
+	 * sample of that event (after --detach no process holds the events'
+	 * fds).  Samples missed after it are not in it: the figure is a lower
+	 * bound, and in frequency mode it has no tail since that sample to allow for.
+	 */
+	bool lower_bound;
+	const char *why;   /* not known: why, when it is worth saying (a pinned set's reason) */
 	__u64 nevents;	   /* event fds counted */
 	__u64 counted;	   /* fixed period: samples the events produced; freq: events counted */
 	__u64 seen;	   /* 'seen' read after the counts */
@@ -58,8 +66,9 @@ struct unseen {
 
 /*
  * Samples the program did not see: exact with a fixed period; in frequency
- * mode the events not accounted for, less one mean period per event, over
- * the mean period, rounded down (never below 0).
+ * mode the events not accounted for, less one mean period per event (none
+ * for a lower bound: its counts end at a sample), over the mean period,
+ * rounded down (never below 0).
  */
 __u64 unseen__samples(const struct unseen *u);
 

@@ -9,6 +9,7 @@
 #ifndef LDLAT_RUN_H
 #define LDLAT_RUN_H
 
+#include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -28,7 +29,7 @@ struct run {
 	bool target_built;
 	pid_t *procs; /* the -p processes */
 	int nprocs;
-	char target_desc[256];
+	char target_desc[PATH_MAX + 512]; /* -G's path whole, and its CPUs */
 };
 
 /* Sets r up empty; run__teardown is safe after it. */

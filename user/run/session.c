@@ -10,6 +10,7 @@
 #include "user/run/session.h"
 #include "kernel/lib/err.h"
 #include "bpf/ldlat.skel.h"
+#include "bpf/ldlat_pin.h"
 
 void session__probe(struct session_facts *f)
 {
@@ -37,9 +38,12 @@ void session__probe(struct session_facts *f)
 	f->weight_union = btf__find_by_name_kind(btf, "perf_sample_weight", BTF_KIND_UNION) > 0;
 	id = btf__find_by_name_kind(btf, "bpf_func_id", BTF_KIND_ENUM);
 	t = id > 0 ? btf__type_by_id(btf, id) : NULL;
-	for (i = 0, m = t ? btf_enum(t) : NULL; t && i < btf_vlen(t); i++, m++)
+	for (i = 0, m = t ? btf_enum(t) : NULL; t && i < btf_vlen(t); i++, m++) {
 		if (!strcmp(btf__name_by_offset(btf, m->name_off), "BPF_FUNC_probe_read_kernel"))
 			f->probe_read = true;
+		if (!strcmp(btf__name_by_offset(btf, m->name_off), "BPF_FUNC_get_attach_cookie"))
+			f->attach_cookie = true;
+	}
 	id = btf__find_by_name_kind(btf, "perf_sample_data", BTF_KIND_STRUCT);
 	t = id > 0 ? btf__type_by_id(btf, id) : NULL;
 	for (i = 0; t && i < btf_vlen(t); i++)
@@ -200,6 +204,12 @@ static void session__refused(const struct session *s, int e, struct err *err)
 int session__open(struct session *s, const struct ldlat_config *cfg, unsigned int flags,
 		  struct err *err)
 {
+	return session__open_counted(s, cfg, flags, 0, err);
+}
+
+int session__open_counted(struct session *s, const struct ldlat_config *cfg, unsigned int flags,
+			  __u32 nevents, struct err *err)
+{
 	struct session_facts facts = {};
 	char why[512];
 	int e;
@@ -267,8 +277,12 @@ int session__open(struct session *s, const struct ldlat_config *cfg, unsigned in
 	bpf_program__set_autoload(s->skel->progs.ldlat_top_addr, s->addr_only && s->top);
 	bpf_program__set_autoload(s->skel->progs.ldlat_test, !!(flags & SESSION_TEST_ENTRY));
 	/* the live read of perf_sample_data on a synthetic one: its weight is a union from 5.12 */
-	if (flags & SESSION_TEST_ENTRY)
+	if ((flags & SESSION_TEST_ENTRY) || ((flags & SESSION_PIN) && nevents))
 		session__probe(&facts);
+	/* a pinned set's events' counts: live runs read the events' fds instead */
+	s->counts = (flags & SESSION_PIN) && nevents && facts.attach_cookie;
+	s->skel->rodata->pin_counts = s->counts;
+	bpf_map__set_max_entries(s->skel->maps.event_counts, s->counts ? nevents : 1);
 	bpf_program__set_autoload(s->skel->progs.ldlat_test_data,
 				  (flags & SESSION_TEST_ENTRY) && facts.weight_union);
 	bpf_program__set_autoload(s->skel->progs.ldlat_bench, !!(flags & SESSION_BENCH_ENTRY));
@@ -304,6 +318,19 @@ static struct bpf_program *session__prog(const struct session *s)
 	}
 }
 
+/* Link i's cookie, and its event's period where the program keeps its count. */
+static int session__count_slot(struct session *s, const struct evlist *evlist, __u32 i)
+{
+	const struct perf_event_attr *a = &evlist->evsel[evlist->fds[i].evsel].attr;
+	struct ldlat_event_count c = { .period = a->freq ? 0 : a->sample_period };
+
+	if (i >= bpf_map__max_entries(s->skel->maps.event_counts))
+		return -E2BIG;
+	return bpf_map_update_elem(bpf_map__fd(s->skel->maps.event_counts), &i, &c, BPF_ANY)
+		       ? -errno
+		       : 0;
+}
+
 int session__attach(struct session *s, struct evlist *evlist, struct err *err)
 {
 	struct bpf_program *prog = session__prog(s);
@@ -314,7 +341,15 @@ int session__attach(struct session *s, struct evlist *evlist, struct err *err)
 	if (!s->links)
 		return -ENOMEM;
 	for (i = 0; i < evlist->nfds; i++) {
-		link = bpf_program__attach_perf_event(prog, evlist->fds[i].fd);
+		LIBBPF_OPTS(bpf_perf_event_opts, opts, .bpf_cookie = s->counts ? (__u64)i : 0);
+
+		/* before the attach, which enables the event */
+		if (s->counts && (e = session__count_slot(s, evlist, (__u32)i))) {
+			err__msg(err, "cannot set up the count of %s: %s",
+				 evlist->evsel[evlist->fds[i].evsel].name, strerror(-e));
+			return err__system(err, e);
+		}
+		link = bpf_program__attach_perf_event_opts(prog, evlist->fds[i].fd, &opts);
 		if (!link) {
 			e = -errno;
 			err__msg(err, "cannot attach the BPF program to %s: %s",

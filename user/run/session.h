@@ -40,6 +40,7 @@ struct session {
 	__u32 by;		/* enum ldlat_by */
 	__u32 nrows;		/* --by's rows and the others; 1 without a split */
 	__u32 gens; /* copies of 'hists': ldlat-top's 2, one per generation parity; else 1 */
+	bool counts;		/* a pinned set's program keeps each event's count (event_counts) */
 };
 
 enum {
@@ -61,6 +62,7 @@ struct session_facts {
 	bool sample_flags;    /* struct perf_sample_data has sample_flags (Linux 6.1) */
 	bool confidentiality; /* /sys/kernel/security/lockdown reads [confidentiality] */
 	bool weight_union;    /* perf_sample_data's weight is union perf_sample_weight (5.12) */
+	bool attach_cookie;   /* enum bpf_func_id has BPF_FUNC_get_attach_cookie (Linux 5.15) */
 };
 
 /* Reads the facts from the kernel's BTF and securityfs. */
@@ -89,7 +91,21 @@ unsigned int session__path_flag(enum session_path p);
 int session__open(struct session *s, const struct ldlat_config *cfg, unsigned int flags,
 		  struct err *err);
 
-/* Attaches the program to every fd of the evlist (the links then own the fds). */
+/*
+ * The same for a pinned set (SESSION_PIN) whose program keeps each event's
+ * count (bpf/ldlat_pin.h's event_counts, at each link's cookie): nevents,
+ * the most perf events it will be attached to.  s->counts tells whether it
+ * does: not with nevents 0, nor on a kernel without bpf_get_attach_cookie
+ * (Linux 5.15).
+ */
+int session__open_counted(struct session *s, const struct ldlat_config *cfg, unsigned int flags,
+			  __u32 nevents, struct err *err);
+
+/*
+ * Attaches the program to every fd of the evlist (the links then own the
+ * fds); with s->counts, the i-th link with cookie i, its event's period
+ * written at event_counts[i] first.
+ */
 int session__attach(struct session *s, struct evlist *evlist, struct err *err);
 
 /* Sums every CPU's counters and histograms into snap (initialised for s->nranges). */

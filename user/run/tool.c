@@ -220,8 +220,15 @@ int tool__start(struct tool *t, struct cli *cli, const char *name, const struct 
 			return e;
 	}
 	if (!o->no_bpf) {
-		e = session__open(&t->session, &t->cfg,
-				  o->session_flags | session__path_flag(t->path), err);
+		/*
+		 * a pinned set's program keeps its events' counts, but not an
+		 * inherited event's, which it cannot read (nor tell a child's from)
+		 */
+		e = session__open_counted(
+			&t->session, &t->cfg, o->session_flags | session__path_flag(t->path),
+			t->run.target.inherit ? 0
+					      : (__u32)evlist__max_fds(&t->evlist, &t->run.target),
+			err);
 		if (e)
 			return e;
 		t->session_open = true;
