@@ -71,10 +71,10 @@ struct ldlat_event_count {
 
 /* The single value of the 'meta' map, written once by --pin, then frozen. */
 struct ldlat_pin_meta {
-	char magic[8];	  /* LDLAT_PIN_MAGIC */
-	__u32 layout;	  /* LDLAT_PIN_LAYOUT */
-	__u32 nlinks;	  /* perf-event links pinned as DIR/link_* (--detach only, else 0) */
-	__u32 nevents;	  /* perf events the program is attached to (event_counts' entries) */
+	char magic[8]; /* LDLAT_PIN_MAGIC */
+	__u32 layout;  /* LDLAT_PIN_LAYOUT */
+	__u32 nlinks;  /* perf-event links pinned as DIR/link_* (--detach only, else 0) */
+	__u32 nevents; /* perf events the program is attached to (event_counts' entries) */
 	enum ldlat_pin_unseen unseen;
 	__u64 started_ns; /* CLOCK_REALTIME when sampling started */
 	__u32 pid;	  /* the ldlat-hist that pinned it */

@@ -1024,7 +1024,7 @@ void pinset__close(struct pinset *p)
 {
 	int *fds[] = { &p->meta_fd,	   &p->counters_fd, &p->hists_fd,      &p->shown_fd,
 		       &p->shown_hists_fd, &p->prog_fd,	    &p->shown_lock_fd, &p->dir_fd,
-		       &p->by_rows_fd,	   &p->made_fd, &p->counts_fd };
+		       &p->by_rows_fd,	   &p->made_fd,	    &p->counts_fd };
 	unsigned int i;
 
 	for (i = 0; i < ARRAY_SIZE(fds); i++) {

@@ -39,8 +39,8 @@ struct session {
 	bool top;		/* ldlat-top's program: the tables of cfg.top */
 	__u32 by;		/* enum ldlat_by */
 	__u32 nrows;		/* --by's rows and the others; 1 without a split */
-	__u32 gens; /* copies of 'hists': ldlat-top's 2, one per generation parity; else 1 */
-	bool counts;		/* a pinned set's program keeps each event's count (event_counts) */
+	__u32 gens;  /* copies of 'hists': ldlat-top's 2, one per generation parity; else 1 */
+	bool counts; /* a pinned set's program keeps each event's count (event_counts) */
 };
 
 enum {
