@@ -25,6 +25,7 @@
 #include "user/run/tool.h"
 #include "user/symbols/procwatch.h"
 #include "user/symbols/symbolize.h"
+#include "kernel/lib/notice.h"
 
 #define C2C_DEFAULT_ROWS    20
 #define C2C_DEFAULT_ENTRIES 16384
@@ -425,8 +426,8 @@ static int run_sample(void *input)
 		status = err__report(&err, e, "ldlat-c2c", stderr);
 		goto out;
 	}
-	fprintf(stderr, "ldlat-c2c: sampling %s on %s. Ctrl-C to end.\n", tool.evlist.evsel[0].name,
-		tool.run.target_desc);
+	notice__print(stderr, "ldlat-c2c", "sampling %s on %s. Ctrl-C to end.",
+		      tool.evlist.evsel[0].name, tool.run.target_desc);
 	end = run__wait(&tool.run, C2C_TICK_SECONDS, live_tick, NULL, &l);
 	tool__stop_sampling(&tool);
 	status = tool__exit_status(&tool, end);

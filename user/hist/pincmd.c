@@ -11,6 +11,7 @@
 #include "user/run/runloop.h"
 #include "user/run/signals.h"
 #include "kernel/lib/util.h"
+#include "kernel/lib/notice.h"
 
 enum {
 	OPT_PIN = 0x400,
@@ -212,10 +213,10 @@ int pincmd__unpin(const char *tool, const char *dir)
 	if (e)
 		return err__report(&err, e, tool, stderr);
 	if (removed)
-		fprintf(stderr, "%s: unpinned %d objects from %s: its sampling has stopped\n", tool,
-			removed, dir);
+		notice__print(stderr, tool, "unpinned %d objects from %s: its sampling has stopped",
+			      removed, dir);
 	else
-		fprintf(stderr, "%s: nothing is pinned in %s: nothing to do\n", tool, dir);
+		notice__print(stderr, tool, "nothing is pinned in %s: nothing to do", dir);
 	return EXIT_OK;
 }
 
@@ -270,7 +271,7 @@ static int show_record(void *src, const struct snapshot *cur)
 	if (!held)
 		pinset__unlock_shown(s->ps);
 	if (e)
-		fprintf(stderr, "%s: %s\n", s->tool, err.msg);
+		notice__print(stderr, s->tool, "%s", err.msg);
 	return e;
 }
 
@@ -296,9 +297,9 @@ static int show_absent(const char *tool, const struct pinset *ps, const struct o
 	struct absent a = { ps->dir, oo->format == OUTPUT_PROMETHEUS };
 	struct err err = {};
 
-	fprintf(stderr, "%s: %s: reporting ldlat_set_present 0\n", tool, why->msg);
+	notice__print(stderr, tool, "%s: reporting ldlat_set_present 0", why->msg);
 	if (output__write(oo, render_absent, &a, false, &err)) {
-		fprintf(stderr, "%s: %s\n", tool, err.msg);
+		notice__print(stderr, tool, "%s", err.msg);
 		return EXIT_FAIL;
 	}
 	return EXIT_OK;
@@ -366,16 +367,17 @@ int pincmd__show(const char *tool, const struct pin_opts *po, const struct cli *
 		.cgroup_removed = removed ? ps.meta.cgroup_path : NULL,
 	};
 	if (run.pin_owner_dead && oo->format != OUTPUT_TEXT)
-		fprintf(stderr,
-			"%s: warning: PID %d, which pinned %s in the foreground, died without "
-			"removing "
-			"it: the set samples on with no one to end it (%s unpin %s removes it)\n",
-			tool, run.pin_pid, ps.dir, tool, ps.dir);
+		notice__print(stderr, tool,
+			      "warning: PID %d, which pinned %s in the foreground, died without "
+			      "removing it: the set samples on with no one to end it (%s unpin %s "
+			      "removes it)",
+			      run.pin_pid, ps.dir, tool, ps.dir);
 	if (removed && oo->format != OUTPUT_TEXT)
-		fprintf(stderr,
-			"%s: warning: the cgroup %s has been removed since it was pinned: the set "
-			"counts nothing any more\n",
-			tool, ps.meta.cgroup_path);
+		notice__print(
+			stderr, tool,
+			"warning: the cgroup %s has been removed since it was pinned: the set "
+			"counts nothing any more",
+			ps.meta.cgroup_path);
 	p.tool = tool;
 	p.out = oo;
 	/* only --delta moves the baseline: exporters and other readers leave it alone */
@@ -399,7 +401,7 @@ int pincmd__show(const char *tool, const struct pin_opts *po, const struct cli *
 	/* the baseline: the last --delta, now (for -i and -d), or the start */
 	if (po->delta) {
 		if (pinset__lock_shown(&ps, &err)) {
-			fprintf(stderr, "%s: %s\n", tool, err.msg);
+			notice__print(stderr, tool, "%s", err.msg);
 			goto out;
 		}
 		e = pinset__read_shown(&ps, &p.prev);
@@ -412,7 +414,7 @@ int pincmd__show(const char *tool, const struct pin_opts *po, const struct cli *
 		e = printer__mark(&p, &err);
 	}
 	if (e) {
-		fprintf(stderr, "%s: cannot read the set in %s: %s\n", tool, ps.dir, strerror(-e));
+		notice__print(stderr, tool, "cannot read the set in %s: %s", ps.dir, strerror(-e));
 		goto out;
 	}
 	if (!timed) {
