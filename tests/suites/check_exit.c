@@ -49,6 +49,12 @@ static const struct exit_case cases[] = {
 	  "--delta is not an option of 'ldlat-hist sample'" },
 	{ "ldlat-hist", "sample", "$T \"$(printf -- '--x\\033y')\"", 2,
 	  "unrecognized option '--x\\x1by'" },
+	/* a notice quoting a pin directory with a newline: one line */
+	{ "ldlat-hist", "sample",
+	  "d=\"$(printf '/sys/fs/bpf/ldlat-exit-%s\\nx' $$)\" && $T --source page-faults --pin "
+	  "\"$d\" --detach -p $$; rc=$?; $T unpin \"$d\" >/dev/null; rmdir \"$d\" 2>/dev/null; "
+	  "exit $rc",
+	  0, "\\nx: sampling page-faults (period 1) on PID " },
 	/* ldlat-hist show */
 	{ "ldlat-hist", "show", "$T show /sys/fs/bpf/ldlat-exit-nonexistent", 2,
 	  "--show '/sys/fs/bpf/ldlat-exit-nonexistent': no such directory" },
