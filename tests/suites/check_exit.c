@@ -49,6 +49,9 @@ static const struct exit_case cases[] = {
 	  "--delta is not an option of 'ldlat-hist sample'" },
 	{ "ldlat-hist", "sample", "$T \"$(printf -- '--x\\033y')\"", 2,
 	  "unrecognized option '--x\\x1by'" },
+	/* standard output closed: no file the tool opens takes its number */
+	{ "ldlat-hist", "sample", "$T --source page-faults -d 0.3 -p $$ >&-", 1,
+	  "cannot write the report to standard output: Bad file descriptor" },
 	/* a notice quoting a pin directory with a newline: one line */
 	{ "ldlat-hist", "sample",
 	  "d=\"$(printf '/sys/fs/bpf/ldlat-exit-%s\\nx' $$)\" && $T --source page-faults --pin "
@@ -95,6 +98,8 @@ static const struct exit_case cases[] = {
 	{ "ldlat-top", "sample", "$T --source page-faults --sort \"$(printf 'a\\tb')\"", 2,
 	  "--sort 'a\\tb': expected samples, latency or total" },
 	{ "ldlat-top", "sample", NOBODY "$T --source page-faults -- true", 2, "needs privilege" },
+	{ "ldlat-top", "sample", "$T --source page-faults -d 0.3 -p $$ >&-", 1,
+	  "cannot write the report to standard output: Bad file descriptor" },
 	/* ldlat-top report */
 	{ "ldlat-top", "report", "$T report \"$(printf '/x\\ny')\"", 2, "cannot open /x\\ny" },
 	{ "ldlat-top", "report", "$T report $D/perf.data >/dev/full", 1,
@@ -108,6 +113,8 @@ static const struct exit_case cases[] = {
 	{ "ldlat-stat", "count", "LDLAT_SYSFS=/nonexistent $T -e page-faults -C 1 -d 1", 1,
 	  "cannot read the online CPUs from /nonexistent/devices/system/cpu/online: No such file" },
 	{ "ldlat-stat", "count", "$T -e \"$(printf 'cy\\ncles')\" -d 1", 2, "event 'cy\\ncles'" },
+	{ "ldlat-stat", "count", "$T -e page-faults -d 0.3 -p $$ >&-", 1,
+	  "cannot write the report to standard output: Bad file descriptor" },
 	{ "ldlat-stat", "count",
 	  "LDLAT_MUXLOCK=$D/muxlock " NOBODY "$T --mux-interval 9 -e page-faults -- true", 2,
 	  "--mux-interval: cannot open the lock file " },

@@ -26,6 +26,7 @@
 #include "user/symbols/procwatch.h"
 #include "user/symbols/symbolize.h"
 #include "kernel/lib/notice.h"
+#include "user/run/stdfds.h"
 
 #define C2C_DEFAULT_ROWS    20
 #define C2C_DEFAULT_ENTRIES 16384
@@ -509,6 +510,7 @@ int main(int argc, char **argv)
 {
 	struct c2c_args args = { .nrows = C2C_DEFAULT_ROWS, .entries = C2C_DEFAULT_ENTRIES };
 
+	stdfds__open("ldlat-c2c"); /* before anything opens a file */
 	cli__init(&args.cli);
 	args.out.no_openmetrics = true;
 	return modes__main(&c2c_modes, argc, argv, &args);

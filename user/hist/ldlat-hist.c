@@ -21,6 +21,7 @@
 #include "kernel/abi/cpufreq.h"
 #include "kernel/lib/util.h"
 #include "kernel/lib/notice.h"
+#include "user/run/stdfds.h"
 #include <bpf/libbpf.h>
 
 struct hist_args {
@@ -711,6 +712,7 @@ int main(int argc, char **argv)
 {
 	struct hist_args args = {};
 
+	stdfds__open("ldlat-hist"); /* before anything opens a file */
 	cli__init(&args.cli);
 	return modes__main(&hist_modes, argc, argv, &args);
 }

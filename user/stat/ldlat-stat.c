@@ -22,6 +22,7 @@
 #include "kernel/policy/muxlock.h"
 #include "kernel/lib/util.h"
 #include "kernel/lib/notice.h"
+#include "user/run/stdfds.h"
 
 #define NAME "ldlat-stat"
 
@@ -651,6 +652,7 @@ int main(int argc, char **argv)
 	struct stat_args args = { .mode = STAT_MULTIPLEX };
 	int status;
 
+	stdfds__open(NAME); /* before anything opens a file */
 	cli__init(&args.cli);
 	status = modes__main(&stat_modes, argc, argv, &args);
 	free(args.specs);

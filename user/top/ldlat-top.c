@@ -30,6 +30,7 @@
 #include "user/report/heatmap.h"
 #include "kernel/lib/util.h"
 #include "kernel/lib/notice.h"
+#include "user/run/stdfds.h"
 
 #define TOP_DEFAULT_ENTRIES 4096
 #define TOP_MAX_ENTRIES	    (1u << 20)
@@ -941,6 +942,7 @@ int main(int argc, char **argv)
 				 .shift = 6,
 				 .entries = TOP_DEFAULT_ENTRIES };
 
+	stdfds__open("ldlat-top"); /* before anything opens a file */
 	cli__init(&args.cli);
 	args.out.no_openmetrics = true;
 	args.out.graphs = true;
