@@ -691,7 +691,7 @@ static void pin_dirs_gone(void)
 	rmdir(pin_parent);
 }
 
-/* -i below 10 ms is refused by every tool, naming the value; 10 ms runs. */
+/* -i or -d below 10 ms is refused by every tool, naming the value; 10 ms runs. */
 START_TEST(test_interval_floor)
 {
 	static const char *const tools[] = { "ldlat-hist", "ldlat-top", "ldlat-stat" };
@@ -705,7 +705,7 @@ START_TEST(test_interval_floor)
 		       "-i",
 		       "0.01",
 		       "-d",
-		       "0.3",
+		       "0.01",
 		       "--source",
 		       "page-faults",
 		       NULL };
@@ -715,10 +715,18 @@ START_TEST(test_interval_floor)
 			 "-i",
 			 "0.001",
 			 NULL };
+	/* -d has the same floor: 1e-300 seconds ended the run before its first reading */
+	char *dur[] = { (char *)build_path(tools[_i % 3]), "-d", _i < 3 ? "1e-300" : "0.009",
+			NULL };
 	char *out, *err, want[64];
 
 	snprintf(want, sizeof(want), "--interval '%s': shorter than 0.01 seconds", argv[2]);
 	run_expect(argv, 2, &out, &err);
+	ck_assert_msg(strstr(err, want), "%s", err);
+	free(out);
+	free(err);
+	snprintf(want, sizeof(want), "--duration '%s': shorter than 0.01 seconds", dur[2]);
+	run_expect(dur, 2, &out, &err);
 	ck_assert_msg(strstr(err, want), "%s", err);
 	free(out);
 	free(err);
