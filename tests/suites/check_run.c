@@ -1171,6 +1171,37 @@ START_TEST(test_whose_fault)
 }
 END_TEST
 
+/*
+ * -v says why --source auto fell back, as --list-events does: on a sysfs
+ * whose cpu PMU has caps/max_precise 0, the reason, in the line that
+ * names the source.
+ */
+START_TEST(test_verbose_fallback_why)
+{
+	char *argv[] = { (char *)build_path("ldlat-hist"), "-v", "--", "true", NULL };
+	char *out, *err, *line;
+
+	setenv("LDLAT_SYSFS", fixture_path("sysfs/no-pebs"), 1);
+	setenv("LDLAT_CPU", "GenuineIntel-6-55-4", 1);
+	run_expect(argv, 0, &out, &err);
+	unsetenv("LDLAT_SYSFS");
+	unsetenv("LDLAT_CPU");
+	line = strstr(err, "\nldlat-hist: source: ");
+	ck_assert_msg(line, "no source line in:\n%.2000s", err);
+	line++;
+	line[strcspn(line, "\n")] = '\0';
+	ck_assert_msg(!strncmp(line,
+			       "ldlat-hist: source: software event page-faults, address only: "
+			       "--source auto fell back to it, as there is no load-latency event "
+			       "on this machine: cpu's caps/max_precise is 0, so the kernel offers "
+			       "no precise sampling (PEBS)",
+			       220),
+		      "%s", line);
+	free(out);
+	free(err);
+}
+END_TEST
+
 /* Options that would be silently dropped are refused, nothing created. */
 START_TEST(test_refused_options)
 {
@@ -1831,6 +1862,7 @@ int main(void)
 	tcase_add_test(tc, test_cgroup_root);
 	tcase_add_loop_test(tc, test_whose_fault, 0, ARRAY_SIZE(fault_cases));
 	tcase_add_test(tc, test_refused_options);
+	tcase_add_test(tc, test_verbose_fallback_why);
 	tcase_add_test(tc, test_sigint_while_starting);
 	tcase_add_test(tc, test_command_signals);
 	tcase_add_loop_test(tc, test_other_signals, 0, 2 * ARRAY_SIZE(teardown_signals));
