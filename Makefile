@@ -151,10 +151,11 @@ $(BUILD)/tests/check_%: $(OBJ)/tests/suites/check_%.o $(TEST_COMMON) $(LIB)
 	$(CC) $(CFLAGS) $(filter-out $(LIB),$^) $(LIB) $(LDLIBS) $$(pkg-config --libs check) -o $@
 
 $(FUZZ_BIN): tests/fuzz/fuzz_perfdata.c kernel/abi/perfdata.c kernel/abi/perfdata.h \
-	     kernel/lib/err.c kernel/lib/err.h
+	     kernel/lib/err.c kernel/lib/err.h kernel/lib/unctrl.c kernel/lib/unctrl.h
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -std=gnu11 -D_GNU_SOURCE -Wall -Wextra -Werror -iquote . \
-		tests/fuzz/fuzz_perfdata.c kernel/abi/perfdata.c kernel/lib/err.c -o $@
+		tests/fuzz/fuzz_perfdata.c kernel/abi/perfdata.c kernel/lib/err.c \
+		kernel/lib/unctrl.c -o $@
 
 $(GEN_PERFDATA): $(OBJ)/tests/progs/gen_perfdata.o $(OBJ)/tests/lib/perfwrite.o
 	@mkdir -p $(dir $@)

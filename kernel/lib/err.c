@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 #include "kernel/lib/err.h"
+#include "kernel/lib/unctrl.h"
 
 #include <stdarg.h>
 #include <string.h>
@@ -72,29 +73,21 @@ int err__status(const struct err *err, int e)
 	return e == -EINVAL || e == -ERANGE ? ERR_EXIT_INPUT : ERR_EXIT_SYSTEM;
 }
 
-void err__escape(FILE *out, const char *s)
-{
-	const unsigned char *c;
-
-	for (c = (const unsigned char *)s; *c; c++) {
-		if (*c == '\n')
-			fputs("\\n", out);
-		else if (*c == '\t')
-			fputs("\\t", out);
-		else if (*c < 0x20 || *c == 0x7f)
-			fprintf(out, "\\x%02x", *c);
-		else
-			fputc(*c, out);
-	}
-}
-
 int err__report(const struct err *err, int e, const char *tool, FILE *out)
 {
-	/* a failure nobody worded (an allocation's, say) still says what failed */
+	char line[4 * ERR_MSG_MAX + 128];
+
+	/*
+	 * A failure nobody worded (an allocation's, say) still says what
+	 * failed.  In one write: stderr is unbuffered, and a line written in
+	 * pieces interleaves with what the command writes.
+	 */
 	if (e) {
-		fprintf(out, "%s: ", tool);
-		err__escape(out, err->msg[0] ? err->msg : strerror(-e));
-		fputc('\n', out);
+		snprintf(line, sizeof(line), "%s: ", tool);
+		unctrl__str(line + strlen(line), sizeof(line) - strlen(line) - 1,
+			    err->msg[0] ? err->msg : strerror(-e));
+		strcat(line, "\n");
+		fputs(line, out);
 	}
 	return err__status(err, e);
 }

@@ -74,13 +74,10 @@ int err__status(const struct err *err, int e);
 
 /*
  * Prints "tool: sentence" to out when e is an error (strerror's words when
- * nothing set a sentence), its control characters escaped (a newline as \n,
- * others as \xNN); returns err__status(err, e).
+ * nothing set a sentence), its control characters escaped (unctrl.h: a
+ * newline as \n, others as \xNN); returns err__status(err, e).
  */
 int err__report(const struct err *err, int e, const char *tool, FILE *out);
-
-/* s into out with its control characters escaped, as err__report prints them. */
-void err__escape(FILE *out, const char *s);
 
 /*
  * At a successful end: flushes stdout and says whether everything written

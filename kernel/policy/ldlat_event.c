@@ -222,8 +222,7 @@ static int build__no_pebs(struct build *b, const struct origin *org, const struc
 		 "no load-latency event on this machine: %s's caps/max_precise is 0, so the "
 		 "kernel offers no precise sampling (PEBS) and %s would sample no address, "
 		 "latency or data source. Enable PEBS in the firmware or update the CPU "
-		 "microcode, or use --source page-faults to sample page faults by address "
-		 "instead, or --source auto",
+		 "microcode, or use " LDLAT_EVENT_ADVICE,
 		 enc->pmu.name, org->where);
 	return err__system(b->err, -ENOENT);
 }
@@ -567,9 +566,8 @@ static int build__table(struct build *b, struct table_miss *miss)
 		miss->entry = en[i];
 		miss->final = true;
 		err__msg(b->err,
-			 "no load-latency event on this machine: %s (%s:%d [%s], for %s). Use "
-			 "--source page-faults to sample page faults by address instead, or "
-			 "--source auto",
+			 "no load-latency event on this machine: %s (%s:%d [%s], for %s). "
+			 "Use " LDLAT_EVENT_ADVICE,
 			 en[i]->unsupported, b->t->path, en[i]->line, en[i]->name, id->id);
 		return -ENOENT;
 	}
@@ -673,8 +671,7 @@ static void build__none(struct build *b, const struct table_miss *miss)
 	miss__describe(b, miss, why, sizeof(why));
 	err__msg(b->err,
 		 "no load-latency event on this machine: %s, and no PMU has a mem-loads event "
-		 "(PMUs here: %s).%s Use --source page-faults to sample page faults by address "
-		 "instead, or --source auto",
+		 "(PMUs here: %s).%s Use " LDLAT_EVENT_ADVICE,
 		 why, pmus,
 		 b->src->cpu.hypervisor ? " This is a virtual machine (hypervisor CPU flag): "
 					  "hypervisors rarely pass PEBS or IBS through."

@@ -25,4 +25,12 @@
 int ldlat_event__resolve(const struct source_opts *o, struct source *src, struct evlist *evlist,
 			 char *notice, size_t noticelen, struct err *err);
 
+/*
+ * What a sentence of -ENOENT ends with ("... Use " or ", or use " before
+ * it): the advice --source auto has followed when it falls back, and
+ * leaves out of the reason it gives.
+ */
+#define LDLAT_EVENT_ADVICE                                                                         \
+	"--source page-faults to sample page faults by address instead, or --source auto"
+
 #endif

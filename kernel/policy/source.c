@@ -7,6 +7,7 @@
 #include "kernel/policy/source.h"
 #include "kernel/policy/ldlat_event.h"
 #include "bpf/ldlat.h"
+#include "kernel/lib/util.h"
 
 const char *source__name(enum source_kind kind)
 {
@@ -18,6 +19,29 @@ const char *source__name(enum source_kind kind)
 	default:
 		return "auto";
 	}
+}
+
+/*
+ * The reason a fallback gives: the sentence of -ENOENT, which says why each
+ * candidate was refused (the tools.conf entry, the kernel's alias), without
+ * the advice auto has just followed.
+ */
+static void source__fallback_why(struct source *src, const char *msg)
+{
+	static const char *const advice[] = { " Use " LDLAT_EVENT_ADVICE,
+					      ", or use " LDLAT_EVENT_ADVICE };
+	size_t i, n = strlen(msg);
+	const char *at;
+
+	for (i = 0; i < ARRAY_SIZE(advice); i++) {
+		at = strstr(msg, advice[i]);
+		if (at && !at[strlen(advice[i])])
+			n = (size_t)(at - msg);
+	}
+	snprintf(src->why, sizeof(src->why),
+		 "software event page-faults, address only: --source auto fell back to it, as "
+		 "there is %.*s",
+		 (int)n, msg);
 }
 
 static int source__page_faults(const struct source_opts *o, struct source *src,
@@ -83,7 +107,9 @@ int source__resolve(const struct source_opts *opts, struct source *src, struct e
 		/* a hybrid part's first core type may have been added before the second failed */
 		evlist__free(evlist);
 		src->nevents = 0;
-		return source__page_faults(opts, src, evlist);
+		e = source__page_faults(opts, src, evlist);
+		source__fallback_why(src, err->msg);
+		return e;
 	}
 	return e;
 }

@@ -53,7 +53,7 @@ struct source {
 	enum source_kind kind; /* LDLAT or PAGE_FAULTS, never AUTO */
 	__u32 fields;	       /* LDLAT_HAS_* its samples carry */
 	bool weight_struct;    /* latency in weight.var1_dw (x86), else weight.full */
-	char why[512];	       /* how it was chosen, for -v */
+	char why[2560];	       /* how it was chosen (auto's fallback: why), for -v, --list-events */
 	struct cpu_id cpu;     /* the CPU it was chosen for */
 	int nevents;	       /* load-latency events: one per evsel of the evlist */
 	struct source_event ev[SOURCE_MAX_EVENTS];

@@ -1506,6 +1506,68 @@ START_TEST(test_list_events_cli)
 END_TEST
 
 /*
+ * Where --source auto falls back to page faults, its notice says
+ * "--list-events says why": list-events' why of the page-fault event is
+ * the reason --source ldlat gives as its error (each candidate refused:
+ * the tools.conf entry, the kernel's alias), less the advice auto followed.
+ * On no-pebs that reason is the fixture's caps/max_precise of 0.
+ */
+START_TEST(test_list_events_fallback_why)
+{
+	static const struct {
+		const char *sysfs, *cpu, *says;
+	} cases[] = {
+		{ "no-pebs", "GenuineIntel-6-55-4", "cpu's caps/max_precise is 0" },
+		{ "no-pebs", "GenuineIntel-6-99", "cpu's caps/max_precise is 0" },
+		{ "vm", "GenuineIntel-6-CF,hypervisor", "no PMU has a mem-loads event" },
+		{ "arm-spe", "0x00000000410fd0c0", "ARM SPE (arm_spe) is not supported" },
+	};
+	static const char *const advice[] = { " Use --source page-faults to sample",
+					      ", or use --source page-faults to sample" };
+	char *ldlat[] = { NULL, "list-events", "--source", "ldlat", NULL };
+	char *autos[] = { NULL, "list-events", NULL };
+	char *out, *err, *reason, *cut, want[4096], caps[16] = "";
+	unsigned int i, t, a;
+	FILE *f;
+
+	f = fopen(fixture_path("sysfs/no-pebs/bus/event_source/devices/cpu/caps/max_precise"), "r");
+	ck_assert_ptr_nonnull(f);
+	ck_assert_ptr_nonnull(fgets(caps, sizeof(caps), f));
+	fclose(f);
+	ck_assert_str_eq(caps, "0\n");
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		machine(cases[i].sysfs, cases[i].cpu);
+		ldlat[0] = (char *)build_path("ldlat-hist");
+		ck_assert_int_eq(run(ldlat, 10, &out, &err), 1);
+		ck_assert_msg(!strncmp(err, "ldlat-hist: ", 12), "%s", err);
+		reason = strdup(err + 12);
+		reason[strcspn(reason, "\n")] = '\0';
+		for (a = 0; a < ARRAY_SIZE(advice); a++)
+			if ((cut = strstr(reason, advice[a])))
+				*cut = '\0';
+		ck_assert_msg(strstr(reason, cases[i].says), "%s: %s", cases[i].sysfs, reason);
+		free(out);
+		free(err);
+		snprintf(want, sizeof(want),
+			 "  why          software event page-faults, address only: --source auto "
+			 "fell back to it, as there is %s\n",
+			 reason);
+		for (t = 0; t < 2; t++) {
+			autos[0] = (char *)build_path(t ? "ldlat-top" : "ldlat-hist");
+			ck_assert_int_eq(run(autos, 10, &out, &err), 0);
+			ck_assert_msg(strstr(out, want), "%s %s: want\n%s in:\n%s", autos[0],
+				      cases[i].sysfs, want, out);
+			ck_assert_msg(strstr(err, "--list-events says why"), "%s", err);
+			free(out);
+			free(err);
+		}
+		free(reason);
+	}
+	machine_reset();
+}
+END_TEST
+
+/*
  * The word form, ldlat-hist list-events (and ldlat-top's), prints what
  * --list-events does, byte for byte; it takes the options that choose the
  * event and no other.
@@ -1581,6 +1643,7 @@ static Suite *events_suite(void)
 	tcase_add_loop_test(tc, test_option_defaults, 0, ARRAY_SIZE(option_cases));
 	tcase_add_test(tc, test_open_errors);
 	tcase_add_test(tc, test_list_events_cli);
+	tcase_add_test(tc, test_list_events_fallback_why);
 	tcase_add_test(tc, test_list_events_word);
 	suite_add_tcase(s, tc);
 	return s;

@@ -54,6 +54,15 @@ static const struct exit_case cases[] = {
 	  "cannot write the report to --output '/dev/full': No space left on device" },
 	{ "ldlat-hist", "sample", "$T --source page-faults --output $D -- true", 2,
 	  "is a directory: name a file in it" },
+	/* standard output closed: no file the tool opens takes its number */
+	{ "ldlat-hist", "sample", "$T --source page-faults -d 0.3 -p $$ >&-", 1,
+	  "cannot write the report to standard output: Bad file descriptor" },
+	/* a notice quoting a pin directory with a newline: one line */
+	{ "ldlat-hist", "sample",
+	  "d=\"$(printf '/sys/fs/bpf/ldlat-exit-%s\\nx' $$)\" && $T --source page-faults --pin "
+	  "\"$d\" --detach -p $$; rc=$?; $T unpin \"$d\" >/dev/null; rmdir \"$d\" 2>/dev/null; "
+	  "exit $rc",
+	  0, "\\nx: sampling page-faults (period 1) on PID " },
 	/* ldlat-hist show */
 	{ "ldlat-hist", "show", "$T show /sys/fs/bpf/ldlat-exit-nonexistent", 2,
 	  "--show '/sys/fs/bpf/ldlat-exit-nonexistent': no such directory" },
@@ -96,6 +105,8 @@ static const struct exit_case cases[] = {
 	{ "ldlat-top", "sample", NOBODY "$T --source page-faults -- true", 2, "needs privilege" },
 	{ "ldlat-top", "sample", "$T --source page-faults --output /dev/full -- true", 1,
 	  "cannot write the report to --output '/dev/full': No space left on device" },
+	{ "ldlat-top", "sample", "$T --source page-faults -d 0.3 -p $$ >&-", 1,
+	  "cannot write the report to standard output: Bad file descriptor" },
 	/* ldlat-top report */
 	{ "ldlat-top", "report", "$T report \"$(printf '/x\\ny')\"", 2, "cannot open /x\\ny" },
 	{ "ldlat-top", "report", "$T report $D/perf.data >/dev/full", 1,
@@ -109,6 +120,8 @@ static const struct exit_case cases[] = {
 	{ "ldlat-stat", "count", "LDLAT_SYSFS=/nonexistent $T -e page-faults -C 1 -d 1", 1,
 	  "cannot read the online CPUs from /nonexistent/devices/system/cpu/online: No such file" },
 	{ "ldlat-stat", "count", "$T -e \"$(printf 'cy\\ncles')\" -d 1", 2, "event 'cy\\ncles'" },
+	{ "ldlat-stat", "count", "$T -e page-faults -d 0.3 -p $$ >&-", 1,
+	  "cannot write the report to standard output: Bad file descriptor" },
 	{ "ldlat-stat", "count",
 	  "LDLAT_MUXLOCK=$D/muxlock " NOBODY "$T --mux-interval 9 -e page-faults -- true", 2,
 	  "--mux-interval: cannot open the lock file " },

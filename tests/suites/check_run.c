@@ -691,7 +691,7 @@ static void pin_dirs_gone(void)
 	rmdir(pin_parent);
 }
 
-/* -i below 10 ms is refused by every tool, naming the value; 10 ms runs. */
+/* -i or -d below 10 ms is refused by every tool, naming the value; 10 ms runs. */
 START_TEST(test_interval_floor)
 {
 	static const char *const tools[] = { "ldlat-hist", "ldlat-top", "ldlat-stat" };
@@ -705,7 +705,7 @@ START_TEST(test_interval_floor)
 		       "-i",
 		       "0.01",
 		       "-d",
-		       "0.3",
+		       "0.01",
 		       "--source",
 		       "page-faults",
 		       NULL };
@@ -715,10 +715,18 @@ START_TEST(test_interval_floor)
 			 "-i",
 			 "0.001",
 			 NULL };
+	/* -d has the same floor: 1e-300 seconds ended the run before its first reading */
+	char *dur[] = { (char *)build_path(tools[_i % 3]), "-d", _i < 3 ? "1e-300" : "0.009",
+			NULL };
 	char *out, *err, want[64];
 
 	snprintf(want, sizeof(want), "--interval '%s': shorter than 0.01 seconds", argv[2]);
 	run_expect(argv, 2, &out, &err);
+	ck_assert_msg(strstr(err, want), "%s", err);
+	free(out);
+	free(err);
+	snprintf(want, sizeof(want), "--duration '%s': shorter than 0.01 seconds", dur[2]);
+	run_expect(dur, 2, &out, &err);
 	ck_assert_msg(strstr(err, want), "%s", err);
 	free(out);
 	free(err);
@@ -1160,6 +1168,37 @@ START_TEST(test_whose_fault)
 		unlink(conf);
 	assert_sleeper_gone();
 	assert_nothing_left();
+}
+END_TEST
+
+/*
+ * -v says why --source auto fell back, as --list-events does: on a sysfs
+ * whose cpu PMU has caps/max_precise 0, the reason, in the line that
+ * names the source.
+ */
+START_TEST(test_verbose_fallback_why)
+{
+	char *argv[] = { (char *)build_path("ldlat-hist"), "-v", "--", "true", NULL };
+	char *out, *err, *line;
+
+	setenv("LDLAT_SYSFS", fixture_path("sysfs/no-pebs"), 1);
+	setenv("LDLAT_CPU", "GenuineIntel-6-55-4", 1);
+	run_expect(argv, 0, &out, &err);
+	unsetenv("LDLAT_SYSFS");
+	unsetenv("LDLAT_CPU");
+	line = strstr(err, "\nldlat-hist: source: ");
+	ck_assert_msg(line, "no source line in:\n%.2000s", err);
+	line++;
+	line[strcspn(line, "\n")] = '\0';
+	ck_assert_msg(!strncmp(line,
+			       "ldlat-hist: source: software event page-faults, address only: "
+			       "--source auto fell back to it, as there is no load-latency event "
+			       "on this machine: cpu's caps/max_precise is 0, so the kernel offers "
+			       "no precise sampling (PEBS)",
+			       220),
+		      "%s", line);
+	free(out);
+	free(err);
 }
 END_TEST
 
@@ -1824,6 +1863,7 @@ int main(void)
 	tcase_add_test(tc, test_cgroup_root);
 	tcase_add_loop_test(tc, test_whose_fault, 0, ARRAY_SIZE(fault_cases));
 	tcase_add_test(tc, test_refused_options);
+	tcase_add_test(tc, test_verbose_fallback_why);
 	tcase_add_test(tc, test_sigint_while_starting);
 	tcase_add_test(tc, test_command_signals);
 	tcase_add_loop_test(tc, test_other_signals, 0, 2 * ARRAY_SIZE(teardown_signals));

@@ -9,6 +9,8 @@
 #include "user/c2c/c2creport.h"
 #include "user/report/json.h"
 #include "user/report/table.h"
+#include "kernel/lib/unctrl.h"
+#include "kernel/lib/notice.h"
 
 /* Loads of a group of classes, as perf c2c's columns group them. */
 enum ld_group {
@@ -96,10 +98,11 @@ static char *nodes_text(__u64 mask, char *buf, size_t len)
 	return buf;
 }
 
+/* The line's object (a file or a symbol: named by others, so escaped), or its process. */
 static void line_where(const struct c2c_line *l, char *buf, size_t len)
 {
 	if (l->object)
-		snprintf(buf, len, "%s", l->object);
+		unctrl__str(buf, len, l->object);
 	else
 		snprintf(buf, len, "PID %u", l->tgid);
 }
@@ -362,7 +365,12 @@ static void text_render(FILE *f, const struct c2c_view *v)
 
 	for (i = 0; i < t->nlines; i++)
 		nshared += c2c_line__shared(t->lines[i], hitm);
-	fprintf(f, "ldlat-c2c: %s: %s\n", v->target, v->events);
+	/* a file's name and its events' names, escaped as the table's cells are */
+	fputs("ldlat-c2c: ", f);
+	unctrl__fputs(f, v->target);
+	fputs(": ", f);
+	unctrl__fputs(f, v->events);
+	fputc('\n', f);
 	fprintf(f,
 		"Samples: %llu (%llu loads, %llu stores); HITM %llu (local %llu, remote %llu); "
 		"peer-cache hits %llu; %d cache lines of %d bytes, %d shared\n",

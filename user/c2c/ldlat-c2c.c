@@ -25,6 +25,8 @@
 #include "user/run/tool.h"
 #include "user/symbols/procwatch.h"
 #include "user/symbols/symbolize.h"
+#include "kernel/lib/notice.h"
+#include "user/run/stdfds.h"
 
 #define C2C_DEFAULT_ROWS    20
 #define C2C_DEFAULT_ENTRIES 16384
@@ -426,8 +428,8 @@ static int run_sample(void *input)
 		status = err__report(&err, e, "ldlat-c2c", stderr);
 		goto out;
 	}
-	fprintf(stderr, "ldlat-c2c: sampling %s on %s. Ctrl-C to end.\n", tool.evlist.evsel[0].name,
-		tool.run.target_desc);
+	notice__print(stderr, "ldlat-c2c", "sampling %s on %s. Ctrl-C to end.",
+		      tool.evlist.evsel[0].name, tool.run.target_desc);
 	end = run__wait(&tool.run, C2C_TICK_SECONDS, live_tick, NULL, &l);
 	tool__stop_sampling(&tool);
 	status = tool__exit_status(&tool, end);
@@ -510,6 +512,7 @@ int main(int argc, char **argv)
 {
 	struct c2c_args args = { .nrows = C2C_DEFAULT_ROWS, .entries = C2C_DEFAULT_ENTRIES };
 
+	stdfds__open("ldlat-c2c"); /* before anything opens a file */
 	cli__init(&args.cli);
 	args.out.no_openmetrics = true;
 	return modes__main(&c2c_modes, argc, argv, &args);

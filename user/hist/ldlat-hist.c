@@ -20,6 +20,8 @@
 #include "user/run/tool.h"
 #include "kernel/abi/cpufreq.h"
 #include "kernel/lib/util.h"
+#include "kernel/lib/notice.h"
+#include "user/run/stdfds.h"
 #include <bpf/libbpf.h>
 
 struct hist_args {
@@ -326,10 +328,10 @@ static int pin_run(struct tool *tool, struct pinset *ps, const struct hist_args 
 	if (e || !args->pin.detach)
 		return e;
 	pinset__detach(ps, &tool->session, &tool->evlist);
-	fprintf(stderr,
-		"ldlat-hist: pinned in %s: sampling %s on %s goes on. Read it with ldlat-hist "
-		"--show %s; stop it with ldlat-hist --unpin %s\n",
-		ps->dir, tool->evlist.evsel[0].name, tool->run.target_desc, ps->dir, ps->dir);
+	notice__print(stderr, "ldlat-hist",
+		      "pinned in %s: sampling %s on %s goes on. Read it with ldlat-hist --show "
+		      "%s; stop it with ldlat-hist --unpin %s",
+		      ps->dir, tool->evlist.evsel[0].name, tool->run.target_desc, ps->dir, ps->dir);
 	return 0;
 }
 
@@ -532,10 +534,10 @@ static int run_report(void *input)
 		return err__report(&err, e, "ldlat-hist", stderr);
 	}
 	if (args->cli.verbose)
-		fprintf(stderr, "ldlat-hist: %s: %d event%s, analysing %s%s%s\n", o.file.path,
-			o.file.nevents, o.file.nevents == 1 ? "" : "s", o.events,
-			o.file.hostname ? ", recorded on " : "",
-			o.file.hostname ? o.file.hostname : "");
+		notice__print(stderr, "ldlat-hist", "%s: %d event%s, analysing %s%s%s", o.file.path,
+			      o.file.nevents, o.file.nevents == 1 ? "" : "s", o.events,
+			      o.file.hostname ? ", recorded on " : "",
+			      o.file.hostname ? o.file.hostname : "");
 	offline__run_info(&o, "ldlat-hist", &started, &run);
 	p.tool = "ldlat-hist";
 	p.out = &args->out;
@@ -675,10 +677,10 @@ static int run_sample(void *input)
 		status = EXIT_FAIL;
 		goto out;
 	}
-	fprintf(stderr, "ldlat-hist: sampling %s on %s%s%s%s. Ctrl-C to end.\n",
-		tool.evlist.evsel[0].name, tool.run.target_desc,
-		tool.evlist.nevsel > 1 ? " (and the other core types' events)" : "",
-		args->pin.pin ? ", pinned in " : "", args->pin.pin ? ps.dir : "");
+	notice__print(stderr, "ldlat-hist", "sampling %s on %s%s%s%s. Ctrl-C to end.",
+		      tool.evlist.evsel[0].name, tool.run.target_desc,
+		      tool.evlist.nevsel > 1 ? " (and the other core types' events)" : "",
+		      args->pin.pin ? ", pinned in " : "", args->pin.pin ? ps.dir : "");
 
 	end = tool__wait(&tool, args->cli.interval > 0 ? printer__print : NULL, &p);
 	tool__stop_sampling(&tool);
@@ -718,6 +720,7 @@ int main(int argc, char **argv)
 {
 	struct hist_args args = {};
 
+	stdfds__open("ldlat-hist"); /* before anything opens a file */
 	cli__init(&args.cli);
 	return modes__main(&hist_modes, argc, argv, &args);
 }

@@ -11,6 +11,7 @@
 #include "user/run/runloop.h"
 #include "user/run/signals.h"
 #include "kernel/lib/util.h"
+#include "kernel/lib/notice.h"
 
 enum {
 	OPT_PIN = 0x400,
@@ -219,16 +220,16 @@ int pincmd__unpin(const char *tool, const char *dir)
 	if (e)
 		return err__report(&err, e, tool, stderr);
 	if (removed && links)
-		fprintf(stderr, "%s: unpinned %d objects from %s: its sampling has stopped\n", tool,
-			removed, dir);
+		notice__print(stderr, tool, "unpinned %d objects from %s: its sampling has stopped",
+			      removed, dir);
 	else if (removed)
-		fprintf(stderr,
-			"%s: unpinned %d objects from %s: none was a link, so nothing was sampling "
-			"(a set pinned in the foreground stops sampling when its ldlat-hist "
-			"ends)\n",
-			tool, removed, dir);
+		notice__print(
+			stderr, tool,
+			"unpinned %d objects from %s: none was a link, so nothing was sampling "
+			"(a set pinned in the foreground stops sampling when its ldlat-hist ends)",
+			removed, dir);
 	else
-		fprintf(stderr, "%s: nothing is pinned in %s: nothing to do\n", tool, dir);
+		notice__print(stderr, tool, "nothing is pinned in %s: nothing to do", dir);
 	return EXIT_OK;
 }
 
@@ -283,7 +284,7 @@ static int show_record(void *src, const struct snapshot *cur)
 	if (!held)
 		pinset__unlock_shown(s->ps);
 	if (e)
-		fprintf(stderr, "%s: %s\n", s->tool, err.msg);
+		notice__print(stderr, s->tool, "%s", err.msg);
 	return e;
 }
 
@@ -309,9 +310,9 @@ static int show_absent(const char *tool, const struct pinset *ps, const struct o
 	struct absent a = { ps->dir, oo->format == OUTPUT_PROMETHEUS };
 	struct err err = {};
 
-	fprintf(stderr, "%s: %s: reporting ldlat_set_present 0\n", tool, why->msg);
+	notice__print(stderr, tool, "%s: reporting ldlat_set_present 0", why->msg);
 	if (output__write(oo, render_absent, &a, false, &err)) {
-		fprintf(stderr, "%s: %s\n", tool, err.msg);
+		notice__print(stderr, tool, "%s", err.msg);
 		return EXIT_FAIL;
 	}
 	return EXIT_OK;
@@ -368,7 +369,7 @@ int pincmd__show(const char *tool, const struct pin_opts *po, const struct cli *
 	removed = pinset__cgroup_removed(&ps.meta);
 	links = pinset__links(&ps);
 	if (links < 0) {
-		fprintf(stderr, "%s: cannot list %s: %s\n", tool, ps.dir, strerror(-links));
+		notice__print(stderr, tool, "cannot list %s: %s", ps.dir, strerror(-links));
 		goto out;
 	}
 	run = (struct run_info){
@@ -394,16 +395,18 @@ int pincmd__show(const char *tool, const struct pin_opts *po, const struct cli *
 		fputc('\n', stderr);
 	}
 	if (run.pin_owner_dead && oo->format != OUTPUT_TEXT)
-		fprintf(stderr,
-			"%s: warning: PID %d, which pinned %s in the foreground, died without "
+		notice__print(
+			stderr, tool,
+			"warning: PID %d, which pinned %s in the foreground, died without "
 			"removing it: the set's sampling ended with it, and it holds the counts "
-			"until then (%s unpin %s removes it)\n",
-			tool, run.pin_pid, ps.dir, tool, ps.dir);
+			"until then (%s unpin %s removes it)",
+			run.pin_pid, ps.dir, tool, ps.dir);
 	if (removed && oo->format != OUTPUT_TEXT)
-		fprintf(stderr,
-			"%s: warning: the cgroup %s has been removed since it was pinned: the set "
-			"counts nothing any more\n",
-			tool, ps.meta.cgroup_path);
+		notice__print(
+			stderr, tool,
+			"warning: the cgroup %s has been removed since it was pinned: the set "
+			"counts nothing any more",
+			ps.meta.cgroup_path);
 	p.tool = tool;
 	p.out = oo;
 	/* only --delta moves the baseline: exporters and other readers leave it alone */
@@ -427,7 +430,7 @@ int pincmd__show(const char *tool, const struct pin_opts *po, const struct cli *
 	/* the baseline: the last --delta, now (for -i and -d), or the start */
 	if (po->delta) {
 		if (pinset__lock_shown(&ps, &err)) {
-			fprintf(stderr, "%s: %s\n", tool, err.msg);
+			notice__print(stderr, tool, "%s", err.msg);
 			goto out;
 		}
 		e = pinset__read_shown(&ps, &p.prev);
@@ -440,7 +443,7 @@ int pincmd__show(const char *tool, const struct pin_opts *po, const struct cli *
 		e = printer__mark(&p, &err);
 	}
 	if (e) {
-		fprintf(stderr, "%s: cannot read the set in %s: %s\n", tool, ps.dir, strerror(-e));
+		notice__print(stderr, tool, "cannot read the set in %s: %s", ps.dir, strerror(-e));
 		goto out;
 	}
 	if (!timed) {

@@ -8,6 +8,7 @@
 #include "user/offline/offline.h"
 #include "user/run/config.h"
 #include "user/run/targets.h"
+#include "kernel/lib/notice.h"
 
 /* Linux's default RLIMIT_STACK: how far [stack] may grow below its recorded mapping. */
 #define DEFAULT_STACK_LIMIT (8ull << 20)
@@ -596,30 +597,30 @@ void offline__report_skipped(const struct offline *o, const char *tool, FILE *ou
 	const char *path = o->file.path;
 
 	if (o->stats.lost)
-		fprintf(out,
-			"%s: warning: %s: the kernel lost %llu samples while perf recorded (perf "
-			"could not keep up: a larger -m buffer or a lower rate helps)\n",
-			tool, path, (unsigned long long)o->stats.lost);
+		notice__print(out, tool,
+			      "warning: %s: the kernel lost %llu samples while perf recorded (perf "
+			      "could not keep up: a larger -m buffer or a lower rate helps)",
+			      path, (unsigned long long)o->stats.lost);
 	if (o->malformed)
-		fprintf(out,
-			"%s: warning: %s: skipped %llu samples whose fields do not fit their "
-			"record\n",
-			tool, path, (unsigned long long)o->malformed);
+		notice__print(out, tool,
+			      "warning: %s: skipped %llu samples whose fields do not fit their "
+			      "record",
+			      path, (unsigned long long)o->malformed);
 	if (o->unknown_id)
-		fprintf(out,
-			"%s: warning: %s: skipped %llu samples of no event of the file (unknown "
-			"ID)\n",
-			tool, path, (unsigned long long)o->unknown_id);
+		notice__print(out, tool,
+			      "warning: %s: skipped %llu samples of no event of the file (unknown "
+			      "ID)",
+			      path, (unsigned long long)o->unknown_id);
 	if (o->stats.auxtrace)
-		fprintf(out,
-			"%s: note: %s holds an AUX area trace (ARM SPE, Intel PT): perf decodes "
-			"samples from it itself; this tool reads the PERF_RECORD_SAMPLE records "
-			"only\n",
-			tool, path);
+		notice__print(out, tool,
+			      "note: %s holds an AUX area trace (ARM SPE, Intel PT): perf decodes "
+			      "samples from it itself; this tool reads the PERF_RECORD_SAMPLE "
+			      "records only",
+			      path);
 	if (o->stats.unknown_types)
-		fprintf(out,
-			"%s: note: %s: skipped %llu records of types this build does not know\n",
-			tool, path, (unsigned long long)o->stats.unknown_types);
+		notice__print(out, tool,
+			      "note: %s: skipped %llu records of types this build does not know",
+			      path, (unsigned long long)o->stats.unknown_types);
 }
 
 void offline__close(struct offline *o)

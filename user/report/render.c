@@ -9,6 +9,7 @@
 #include "user/report/table.h"
 #include "kernel/abi/datasrc.h"
 #include "kernel/lib/util.h"
+#include "kernel/lib/unctrl.h"
 
 #define BAR_WIDTH 40
 
@@ -527,7 +528,10 @@ void render_text(FILE *out, const struct report *r, const struct snapshot *s)
 		report__total(s, &all);
 		for (i = 0; i < n; i++) {
 			group_title(r, &groups[i], title, sizeof(title));
-			fprintf(out, "%s%s\n", i ? "\n" : "", title);
+			/* a range named as -a named it: escaped, as the table's cells are */
+			fputs(i ? "\n" : "", out);
+			unctrl__fputs(out, title);
+			fputc('\n', out);
 			render_hist(out, r, &groups[i].sum);
 			render_summary(out, r, &groups[i].sum, &all);
 		}

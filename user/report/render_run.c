@@ -11,6 +11,7 @@
 #include "user/report/render.h"
 #include "kernel/abi/datasrc.h"
 #include "kernel/lib/util.h"
+#include "kernel/lib/unctrl.h"
 
 void report__group_range(const struct report *r, const struct group *g, char *buf, size_t len)
 {
@@ -88,8 +89,9 @@ static void render_filters(FILE *out, const struct report *r)
 
 void render_links_missing(FILE *out, const struct run_info *run)
 {
-	const char *dir = run->pin_dir ? run->pin_dir : "DIR";
+	char dir[512];
 
+	unctrl__str(dir, sizeof(dir), run->pin_dir ? run->pin_dir : "DIR");
 	fprintf(out,
 		"%d of the %d links the set pinned %s gone from %s (removed by hand?): an event "
 		"whose link is gone samples no more once no process holds it, and the counts "
@@ -102,15 +104,21 @@ void render_text_run(FILE *out, const struct report *r, const struct snapshot *s
 {
 	const struct run_info *run = r->run;
 	char started[64], since[64], taken[64], ago[32], span[32];
+	/* named by others (a command, a cgroup, a file): escaped, as the table's cells are */
+	char event[512], target[1024], dir[1024], cgroup[1024];
 
 	if (!run)
 		return;
 	put_time(started, sizeof(started), &run->started, "%Y-%m-%d %H:%M:%S %Z");
 	put_duration(ago, sizeof(ago), ts__seconds_between(&run->started, &s->taken));
+	unctrl__str(event, sizeof(event), run->event);
+	unctrl__str(target, sizeof(target), run->target);
+	unctrl__str(dir, sizeof(dir), run->pin_dir ? run->pin_dir : "DIR");
+	unctrl__str(cgroup, sizeof(cgroup), run->cgroup_removed ? run->cgroup_removed : "");
 	if (run->pin_dir)
-		fprintf(out, "pinned set %s: %s on %s\n", run->pin_dir, run->event, run->target);
+		fprintf(out, "pinned set %s: %s on %s\n", dir, event, target);
 	else
-		fprintf(out, "%s: %s on %s\n", run->tool, run->event, run->target);
+		fprintf(out, "%s: %s on %s\n", run->tool, event, target);
 	fprintf(out, "  started %s (%s ago)", started, ago);
 	if (run->pin_dir)
 		fprintf(out, " by ldlat-hist PID %d, %s", run->pin_pid,
@@ -121,7 +129,7 @@ void render_text_run(FILE *out, const struct report *r, const struct snapshot *s
 			"  warning: PID %d died without removing the set (killed before its end): "
 			"its sampling ended with it; the counts are those until then (ldlat-hist "
 			"unpin %s removes it)\n",
-			run->pin_pid, run->pin_dir);
+			run->pin_pid, dir);
 	render_filters(out, r);
 	if (run->pin_links_missing) {
 		fprintf(out, "  warning: ");
@@ -132,7 +140,7 @@ void render_text_run(FILE *out, const struct report *r, const struct snapshot *s
 		fprintf(out,
 			"  warning: the cgroup %s has been removed since it was pinned: its events "
 			"count nothing any more (ldlat-hist --unpin %s removes the set)\n",
-			run->cgroup_removed, run->pin_dir ? run->pin_dir : "DIR");
+			cgroup, dir);
 	put_time(since, sizeof(since), &s->since, "%H:%M:%S");
 	put_time(taken, sizeof(taken), &s->taken, "%H:%M:%S");
 	put_duration(span, sizeof(span), ts__seconds_between(&s->since, &s->taken));

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 #include <stdarg.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "user/report/table.h"
+#include "kernel/lib/unctrl.h"
 
 static void spaces(FILE *out, int n)
 {
@@ -39,28 +41,40 @@ static void row__separate(struct table_row *r, const struct table_column *c)
 void table__cell(struct table_row *r, const char *fmt, ...)
 {
 	const struct table_column *c;
-	va_list ap, len_ap;
-	int len;
+	char small[512], *text = small;
+	va_list ap;
+	int n;
+	size_t len;
 
 	if (r->col >= r->t->ncol)
 		return;
 	c = &r->t->col[r->col++];
 	row__separate(r, c);
 	va_start(ap, fmt);
-	va_copy(len_ap, ap);
-	len = vsnprintf(NULL, 0, fmt, len_ap);
-	va_end(len_ap);
-	if (len < 0)
-		len = 0;
-	if (c->align == TABLE_RIGHT && len < c->width) {
-		spaces(r->out, c->width - len);
-		r->at += c->width - len;
-	}
-	vfprintf(r->out, fmt, ap);
+	n = vsnprintf(small, sizeof(small), fmt, ap);
 	va_end(ap);
-	r->at += len;
-	if (c->align == TABLE_LEFT && len < c->width)
-		r->owed = c->width - len;
+	if (n < 0)
+		small[0] = '\0';
+	/* a longer cell whole; with no memory for it, what fitted */
+	if (n >= (int)sizeof(small) && (text = malloc((size_t)n + 1))) {
+		va_start(ap, fmt);
+		vsnprintf(text, (size_t)n + 1, fmt, ap);
+		va_end(ap);
+	}
+	if (!text)
+		text = small;
+	/* a cell may quote a name a process chose: its control characters escaped */
+	len = unctrl__len(text);
+	if (c->align == TABLE_RIGHT && len < (size_t)c->width) {
+		spaces(r->out, c->width - (int)len);
+		r->at += c->width - (int)len;
+	}
+	unctrl__fputs(r->out, text);
+	r->at += (int)len;
+	if (c->align == TABLE_LEFT && len < (size_t)c->width)
+		r->owed = c->width - (int)len;
+	if (text != small)
+		free(text);
 }
 
 void table__row_end(struct table_row *r)

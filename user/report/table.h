@@ -9,7 +9,10 @@
  * right-aligned and on the right when it is left-aligned; a wider one is
  * printed whole and pushes the rest of its row to the right, as printf's
  * "%10s" and "%-10s" do.  The padding after a row's last cell is never
- * printed: no line ends in spaces a column's width put there.
+ * printed: no line ends in spaces a column's width put there.  A cell's
+ * control characters are escaped (kernel/lib/unctrl.h), and its width is
+ * that of the escaped text: a name a process chose can neither break a row
+ * nor reach the terminal raw.
  */
 #ifndef LDLAT_TABLE_H
 #define LDLAT_TABLE_H

@@ -90,9 +90,11 @@ static const struct argp_option pid_options[] = {
 /* For how long */
 static const struct argp_option when_options[] = {
 	{ NULL, 0, NULL, 0, "For how long:", 4 },
-	{ "duration", 'd', "SECONDS", 0, "stop after SECONDS", 4 },
+	{ "duration", 'd', "SECONDS", 0, "stop after SECONDS (at least 0.01)", 4 },
 	{ "interval", 'i', "SECONDS[,COUNT]", 0,
-	  "print every SECONDS what the interval saw; stop after COUNT intervals", 4 },
+	  "print every SECONDS (at least 0.01) what the interval saw; stop after COUNT "
+	  "intervals",
+	  4 },
 	{},
 };
 
@@ -189,11 +191,8 @@ static void cli__positional(struct cli *cli, const char *arg, struct argp_state 
 
 	if (!cli->interval) {
 		parse_seconds(arg, &cli->interval, &end);
-		if (cli->interval < RUNLOOP_MIN_INTERVAL)
-			argp_error(state,
-				   "interval '%s': shorter than %g seconds, the shortest interval "
-				   "(a report takes milliseconds)",
-				   arg, RUNLOOP_MIN_INTERVAL);
+		if (cli->interval < RUNLOOP_MIN_SECONDS)
+			argp_error(state, "interval '%s': %s", arg, RUNLOOP_TOO_SHORT);
 		return;
 	}
 	if (cli->count)
@@ -294,18 +293,16 @@ static error_t cli__parse(int key, char *arg, struct argp_state *state)
 		if (!parse_seconds(arg, &cli->duration, &end) || *end)
 			argp_error(state, "--duration '%s' is not a positive number of seconds",
 				   arg);
+		if (cli->duration < RUNLOOP_MIN_SECONDS)
+			argp_error(state, "--duration '%s': %s", arg, RUNLOOP_TOO_SHORT);
 		break;
 	case 'i':
 		if (!parse_seconds(arg, &cli->interval, &end) ||
 		    (*end && (*end != ',' || !cli__parse_u64(end + 1, &v) || !v || v > 1000000000)))
 			argp_error(state, "--interval '%s': expected SECONDS or SECONDS,COUNT",
 				   arg);
-		if (cli->interval < RUNLOOP_MIN_INTERVAL)
-			argp_error(
-				state,
-				"--interval '%s': shorter than %g seconds, the shortest interval "
-				"(a report takes milliseconds)",
-				arg, RUNLOOP_MIN_INTERVAL);
+		if (cli->interval < RUNLOOP_MIN_SECONDS)
+			argp_error(state, "--interval '%s': %s", arg, RUNLOOP_TOO_SHORT);
 		if (*end)
 			cli->count = (long)v;
 		break;

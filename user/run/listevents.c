@@ -9,6 +9,7 @@
 #include "kernel/abi/pmu.h"
 #include "kernel/abi/sysfs.h"
 #include "kernel/lib/util.h"
+#include "kernel/lib/notice.h"
 
 /* The PMU a perf_event_attr type belongs to. */
 static void type__name(__u32 type, char *buf, size_t len)
@@ -130,7 +131,7 @@ int list_events(FILE *out, struct cli *cli, const char *tool)
 		fprintf(out, "read path      %s (%s)\n", session__path_name(path), why);
 	}
 	for (line = strtok_r(notice, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
-		fprintf(stderr, "%s: %s\n", tool, line);
+		notice__print(stderr, tool, "%s", line);
 	if (e)
 		goto out;
 	fprintf(out, "source         %s (%s)\n", source__name(src.kind),

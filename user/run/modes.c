@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "kernel/lib/err.h"
+#include "kernel/lib/unctrl.h"
 #include "user/run/cli.h"
 #include "user/run/modes.h"
 #include "user/run/signals.h"
@@ -252,7 +253,7 @@ static void refuse(const struct mode_table *t, const struct mode *m, bool word,
 			g->name, chosen, others);
 	} else {
 		fprintf(stderr, "%s: a command ('", t->tool);
-		err__escape(stderr, g->command); /* one line, whatever the command's name holds */
+		unctrl__fputs(stderr, g->command); /* one line, whatever the command's name holds */
 		fprintf(stderr, "') is not an argument of %s; %s takes one. ", chosen, others);
 	}
 	fprintf(stderr, "'%s %s --help' lists what %s takes\n", t->tool, m->name, m->name);
@@ -332,7 +333,7 @@ static ssize_t escaped_write(void *cookie, const char *buf, size_t len)
 		free(s);
 		return fwrite(buf, 1, len, stderr) == len ? (ssize_t)len : -1;
 	}
-	err__escape(stderr, s);
+	unctrl__fputs(stderr, s);
 	if (body < len)
 		fputc('\n', stderr);
 	free(s);
@@ -447,7 +448,7 @@ const struct mode *modes__parse(const struct mode_table *t, int argc, char **arg
 					 "\r\x0e\x0f\x10\x11\x12\x13\x14\x15\x16\x17\x18"
 					 "\x19\x1a\x1b\x1c\x1d\x1e\x1f\x7f")]) {
 		fprintf(stderr, "%s: unrecognized option '", t->tool);
-		err__escape(stderr, s.unknown);
+		unctrl__fputs(stderr, s.unknown);
 		fprintf(stderr, "'\nTry `%s --help' or `%s --usage' for more information.\n",
 			t->tool, t->tool);
 		return NULL;

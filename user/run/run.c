@@ -7,6 +7,7 @@
 
 #include "user/run/run.h"
 #include "user/run/signals.h"
+#include "kernel/lib/notice.h"
 
 void run__init(struct run *r, const struct cli *cli, const char *name)
 {
@@ -98,8 +99,9 @@ enum run_end run__wait(struct run *r, double tick, int (*on_tick)(void *ctx),
 	enum run_end end = runloop__run(&rl, r->sigfd, on_interval, ctx);
 
 	if (end == RUN_TARGETS && rl.has_cgroup)
-		fprintf(stderr, "%s: warning: the cgroup %s has been removed: the run ends\n",
-			r->name, r->cli->target.cgroup);
+		notice__print(stderr, r->name,
+			      "warning: the cgroup %s has been removed: the run ends",
+			      r->cli->target.cgroup);
 	return end;
 }
 

@@ -39,8 +39,15 @@ struct runloop {
 	int cgroup_fd;
 };
 
-/* The shortest -i: a report takes milliseconds, and a tick is a report. */
-#define RUNLOOP_MIN_INTERVAL 0.01
+/*
+ * The shortest -i and -d: a report takes milliseconds, a tick is a report,
+ * and the loop wakes on a timer of that grain; a shorter duration would end
+ * the run before its first reading.
+ */
+#define RUNLOOP_MIN_SECONDS 0.01
+#define RUNLOOP_TOO_SHORT                                                                          \
+	"shorter than 0.01 seconds, the shortest duration or interval a run honours (a report "    \
+	"takes milliseconds)"
 
 /* How often a -G run looks whether its cgroup is still there, in seconds. */
 #define RUNLOOP_CGROUP_CHECK 0.25

@@ -12,6 +12,7 @@
 #include "user/report/render.h"
 #include "user/run/toolsconf.h"
 #include "kernel/lib/err.h"
+#include "kernel/lib/notice.h"
 
 /*
  * A command stopped at its exec has mapped only the program and the loader:
@@ -106,10 +107,11 @@ static int tool__adapt_op_filter(struct tool *t, struct cli *cli, struct err *er
 				"drop --op",
 				cli->source.event);
 	if (!cli->op_set)
-		fprintf(stderr,
-			"%s: --event %s: its samples carry no memory op, so they are kept "
-			"whatever their op (--op any; the default --op load would keep none)\n",
-			t->name, cli->source.event);
+		notice__print(
+			stderr, t->name,
+			"--event %s: its samples carry no memory op, so they are kept whatever "
+			"their op (--op any; the default --op load would keep none)",
+			cli->source.event);
 	cli->op_mask = 0;
 	return 0;
 }
@@ -147,7 +149,7 @@ int tool__start(struct tool *t, struct cli *cli, const char *name, const struct 
 	if (e)
 		return e;
 	for (line = strtok_r(notice, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
-		fprintf(stderr, "%s: %s\n", name, line);
+		notice__print(stderr, name, "%s", line);
 	/* the address-only program reads ctx->addr, which every kernel fills */
 	t->path = session__read_path(why, sizeof(why));
 	if (t->path == SESSION_PATH_ADDR_ONLY) {
@@ -203,11 +205,11 @@ int tool__start(struct tool *t, struct cli *cli, const char *name, const struct 
 
 		for (i = 0; i < cli->ranges.nranges; i++) {
 			range_set__describe(&cli->ranges, i, spans, sizeof(spans));
-			fprintf(stderr, "%s: range %d: %s = %s\n", name, i,
-				cli->ranges.range[i].text, spans);
+			notice__print(stderr, name, "range %d: %s = %s", i,
+				      cli->ranges.range[i].text, spans);
 		}
-		fprintf(stderr, "%s: source: %s\n", name, t->src.why);
-		fprintf(stderr, "%s: read path: %s (%s)\n", name, session__path_name(t->path), why);
+		notice__print(stderr, name, "source: %s", t->src.why);
+		notice__print(stderr, name, "read path: %s (%s)", session__path_name(t->path), why);
 	}
 
 	config__fill(&t->cfg, cli, t->src.fields, t->src.weight_struct, o->linear_step);

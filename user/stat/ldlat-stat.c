@@ -21,6 +21,8 @@
 #include "kernel/abi/muxint.h"
 #include "kernel/policy/muxlock.h"
 #include "kernel/lib/util.h"
+#include "kernel/lib/notice.h"
+#include "user/run/stdfds.h"
 
 #define NAME "ldlat-stat"
 
@@ -275,9 +277,10 @@ static void say_started(const struct stat_run *s)
 	const struct counting *c = &s->counting;
 	int n = counting__nsupported(c);
 
-	fprintf(stderr, NAME ": counting %d event%s in %d group%s on %s%s. Ctrl-C to end.\n", n,
-		n == 1 ? "" : "s", c->plan.ngroups, c->plan.ngroups == 1 ? "" : "s",
-		s->run.target_desc, s->args->mode == STAT_PER_GROUP ? ", one run per group" : "");
+	notice__print(stderr, NAME, "counting %d event%s in %d group%s on %s%s. Ctrl-C to end.", n,
+		      n == 1 ? "" : "s", c->plan.ngroups, c->plan.ngroups == 1 ? "" : "s",
+		      s->run.target_desc,
+		      s->args->mode == STAT_PER_GROUP ? ", one run per group" : "");
 }
 
 static void render_stat(FILE *f, void *ctx)
@@ -307,7 +310,7 @@ static int emit(struct stat_run *s, struct stat_report *r)
 	r->out = &s->args->out;
 	e = output__write(&s->args->out, render_stat, r, s->reports++ > 0, &err);
 	if (e)
-		fprintf(stderr, NAME ": %s\n", err.msg);
+		notice__print(stderr, NAME, "%s", err.msg);
 	return e;
 }
 
@@ -494,7 +497,7 @@ static int report_nothing_countable(const struct counting *c)
 	fprintf(stderr, NAME ": none of the %d event%s can be counted here:\n", c->nev,
 		c->nev == 1 ? "" : "s");
 	for (i = 0; i < c->nev; i++)
-		fprintf(stderr, NAME ": %s: %s\n", c->ev[i].spec.name, c->ev[i].reason);
+		notice__print(stderr, NAME, "%s: %s", c->ev[i].spec.name, c->ev[i].reason);
 	return EXIT_FAIL;
 }
 
@@ -541,10 +544,10 @@ static int stat_main(struct stat_run *s)
 		return report_nothing_countable(&s->counting);
 	for (i = 0; i < s->counting.nev; i++)
 		if (s->counting.ev[i].user_only)
-			fprintf(stderr,
-				NAME
-				": %s counts user space only: this process may not count the "
-				"kernel (kernel.perf_event_paranoid >= 2 without CAP_PERFMON)\n",
+			notice__print(
+				stderr, NAME,
+				"%s counts user space only: this process may not count the "
+				"kernel (kernel.perf_event_paranoid >= 2 without CAP_PERFMON)",
 				s->counting.ev[i].spec.name);
 	e = counting__plan(&s->counting, &err);
 	if (e)
@@ -588,7 +591,7 @@ static int run_stat(void *input)
 	if (!a->nspecs) {
 		e = count_specs__parse(DEFAULT_EVENTS, &a->specs, &a->nspecs, &err);
 		if (e) {
-			fprintf(stderr, NAME ": %s\n", err.msg);
+			notice__print(stderr, NAME, "%s", err.msg);
 			return EXIT_FAIL;
 		}
 	}
@@ -599,7 +602,7 @@ static int run_stat(void *input)
 	e = a->plan || a->mux_ms ? 0 : muxlock__recover(recovered, sizeof(recovered), &err);
 	/* not root, or a live run's: not this run's to put back */
 	if (e < 0 && e != -EPERM && e != -EBUSY)
-		fprintf(stderr, NAME ": warning: %s\n", err.msg);
+		notice__print(stderr, NAME, "warning: %s", err.msg);
 	say_recovered(recovered);
 	err__clear(&err);
 	run__init(&s.run, &a->cli, NAME);
@@ -650,6 +653,7 @@ int main(int argc, char **argv)
 	struct stat_args args = { .mode = STAT_MULTIPLEX };
 	int status;
 
+	stdfds__open(NAME); /* before anything opens a file */
 	cli__init(&args.cli);
 	status = modes__main(&stat_modes, argc, argv, &args);
 	free(args.specs);

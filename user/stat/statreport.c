@@ -12,6 +12,7 @@
 #include "user/stat/statreport.h"
 #include "kernel/abi/evnames.h"
 #include "kernel/lib/util.h"
+#include "kernel/lib/unctrl.h"
 
 /* The other event of a ratio: its index, or -1. */
 static int ratio_partner(const struct counting *c, const struct perf_event_attr *a, int *kind)
@@ -271,7 +272,9 @@ void render_stat_text(FILE *out, const struct stat_report *r)
 	if (r->interval) {
 		fprintf(out, "%.3f seconds:\n", r->t);
 	} else {
-		fprintf(out, "\n Counter stats for %s", r->target_desc);
+		/* a command's name, escaped as the table's cells are */
+		fputs("\n Counter stats for ", out);
+		unctrl__fputs(out, r->target_desc);
 		if (r->mode == STAT_PER_GROUP)
 			fprintf(out, " (one run per group, %d run%s; counts are not scaled):\n\n",
 				c->plan.ngroups, c->plan.ngroups == 1 ? "" : "s");

@@ -473,10 +473,14 @@ int procmaps__read(struct procmaps *pm, pid_t tgid)
 	snprintf(path, sizeof(path), "%s/%d/comm", pm->proc_root, (int)tgid);
 	f = fopen(path, "re");
 	if (f) {
-		if (fgets(line, sizeof(line), f)) {
-			line[strcspn(line, "\n")] = '\0';
+		/* the kernel ends the name with a newline, and the name may hold one of its own */
+		size_t n = fread(line, 1, sizeof(line) - 1, f);
+
+		if (n && line[n - 1] == '\n')
+			n--;
+		line[n] = '\0';
+		if (n)
 			snprintf(p->comm, sizeof(p->comm), "%s", line);
-		}
 		fclose(f);
 	}
 	return e;

@@ -10,6 +10,7 @@
 
 #include "user/symbols/symbolize.h"
 #include "user/symbols/buildid.h"
+#include "kernel/lib/notice.h"
 
 /*
  * The files the DSO cache keeps before it forgets the ones it could not
@@ -335,11 +336,12 @@ static struct dso *symbolizer__dso(struct symbolizer *z, const struct proc *p,
 	}
 	if (f && f->gone && !d && !f->noted) {
 		f->noted = true;
-		fprintf(stderr,
-			"%s: note: %s%s: the file is no longer there, and %s/%d/map_files/ cannot "
-			"give it (the process has exited): its addresses are not named\n",
-			z->note_tool, f->path, SYM_DELETED,
-			z->pm->proc_root ? z->pm->proc_root : "/proc", (int)p->tgid);
+		notice__print(
+			stderr, z->note_tool,
+			"note: %s%s: the file is no longer there, and %s/%d/map_files/ "
+			"cannot give it (the process has exited): its addresses are not named",
+			f->path, SYM_DELETED, z->pm->proc_root ? z->pm->proc_root : "/proc",
+			(int)p->tgid);
 	}
 	if (!d || !d->elf)
 		return NULL;

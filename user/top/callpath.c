@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+#include <ctype.h>
 #include <errno.h>
 #include <search.h>
 #include <stdlib.h>
@@ -8,8 +9,10 @@
 #include "user/top/toptable.h"
 #include "user/report/table.h"
 #include "kernel/abi/datasrc.h"
+#include "kernel/lib/unctrl.h"
 
 #define FOLDED_MAX 16384
+#define FRAME_MAX  512 /* a frame: a name of folded__stack (300 bytes) and its suffix */
 
 void callpaths__init(struct callpaths *c)
 {
@@ -63,18 +66,20 @@ int callpaths__add_folded(struct callpaths *c, const char *folded, const struct 
 	return 0;
 }
 
-/* Appends one frame; ';' would split it, a newline would end the line. */
+/*
+ * Appends one frame; ';' would split it, so it becomes ':' (as
+ * stackcollapse-perf.pl writes it).  Anything else is kept as the name has
+ * it: the text writers escape it (callpaths__render_folded, the table),
+ * and JSON carries it.
+ */
 static void folded__push(char *buf, size_t *len, const char *frame, const char *suffix)
 {
 	size_t i;
 
 	if (*len && *len < FOLDED_MAX - 1)
 		buf[(*len)++] = ';';
-	for (i = 0; frame[i] && *len < FOLDED_MAX - 1; i++) {
-		char ch = frame[i];
-
-		buf[(*len)++] = ch == ';' ? ':' : ch == '\n' ? ' ' : ch;
-	}
+	for (i = 0; frame[i] && *len < FOLDED_MAX - 1; i++)
+		buf[(*len)++] = frame[i] == ';' ? ':' : frame[i];
 	for (i = 0; suffix[i] && *len < FOLDED_MAX - 1; i++)
 		buf[(*len)++] = suffix[i];
 	buf[*len] = '\0';
@@ -215,14 +220,43 @@ const struct callpath **callpaths__sorted(const struct callpaths *c, size_t *n)
 	return col.p;
 }
 
+/*
+ * One frame of a folded line: its control characters escaped (a newline
+ * would end the line, an ESC reach a terminal), and a space that would
+ * leave it ending in a number written '_': flamegraph.pl and inferno read a
+ * line's count after its last space, and a second number before it as the
+ * first count of a differential pair.
+ */
+static void folded__frame(FILE *out, const char *f, size_t len)
+{
+	char raw[FRAME_MAX], esc[4 * FRAME_MAX], *sp;
+
+	snprintf(raw, sizeof(raw), "%.*s", (int)len, f);
+	unctrl__str(esc, sizeof(esc), raw);
+	sp = strrchr(esc, ' ');
+	if (sp && sp[1] && strspn(sp + 1, "0123456789.") == strlen(sp + 1) &&
+	    isdigit((unsigned char)sp[1]))
+		*sp = '_';
+	fputs(esc, out);
+}
+
 void callpaths__render_folded(FILE *out, const struct callpaths *c, enum callpath_weight w)
 {
 	size_t n, i;
 	const struct callpath **p = callpaths__sorted(c, &n);
 
-	for (i = 0; i < n; i++)
-		fprintf(out, "%s %llu\n", p[i]->folded,
-			(unsigned long long)callpath__weight(&p[i]->v, w));
+	for (i = 0; i < n; i++) {
+		const char *f = p[i]->folded, *end;
+
+		while (*f) {
+			end = f + strcspn(f, ";");
+			folded__frame(out, f, (size_t)(end - f));
+			if (*end)
+				fputc(';', out);
+			f = *end ? end + 1 : end;
+		}
+		fprintf(out, " %llu\n", (unsigned long long)callpath__weight(&p[i]->v, w));
+	}
 	if (callpaths__unattributed(c) && w == CALLPATH_WEIGHT_SAMPLES)
 		fprintf(out, CALLPATH_UNATTRIBUTED " %llu\n",
 			(unsigned long long)callpaths__unattributed(c));

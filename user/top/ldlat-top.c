@@ -29,6 +29,8 @@
 #include "user/top/flamegraph.h"
 #include "user/report/heatmap.h"
 #include "kernel/lib/util.h"
+#include "kernel/lib/notice.h"
+#include "user/run/stdfds.h"
 
 #define TOP_DEFAULT_ENTRIES 4096
 #define TOP_MAX_ENTRIES	    (1u << 20)
@@ -813,10 +815,10 @@ static int top_refuse(struct top_args *a)
 		return EXIT_USAGE;
 	}
 	if (a->heatmap && a->out.path && !strcmp(a->heatmap, a->out.path)) {
-		fprintf(stderr,
-			"ldlat-top: --heatmap and --output both name '%s'; give the heat "
-			"map a file of its own\n",
-			a->heatmap);
+		notice__print(stderr, "ldlat-top",
+			      "--heatmap and --output both name '%s'; give the heat map a file of "
+			      "its own",
+			      a->heatmap);
 		return EXIT_USAGE;
 	}
 	if (a->out.graph)
@@ -921,8 +923,8 @@ static int run_sample(void *input)
 	top.z.note_tool = "ldlat-top";
 	if (e) {
 		/* an unmarked -ENOMEM is an allocation's; a refused perf_event_open's has its sentence */
-		fprintf(stderr, "ldlat-top: %s\n",
-			e == -ENOMEM && !err__has_fault(&err, e) ? "out of memory" : err.msg);
+		notice__print(stderr, "ldlat-top", "%s",
+			      e == -ENOMEM && !err__has_fault(&err, e) ? "out of memory" : err.msg);
 		status = err__status(&err, e);
 		goto out;
 	}
@@ -941,8 +943,8 @@ static int run_sample(void *input)
 		goto out;
 	}
 	heatmap__init(&top.heat, tool.cfg.linear_step, a->heatmap_by_class, &started);
-	fprintf(stderr, "ldlat-top: sampling %s on %s. Ctrl-C to end.\n", tool.evlist.evsel[0].name,
-		tool.run.target_desc);
+	notice__print(stderr, "ldlat-top", "sampling %s on %s. Ctrl-C to end.",
+		      tool.evlist.evsel[0].name, tool.run.target_desc);
 
 	/* the tables and the side band are emptied between reports */
 	end = run__wait(&tool.run, TOP_TICK_SECONDS, top_tick,
@@ -1001,6 +1003,7 @@ int main(int argc, char **argv)
 				 .shift = 6,
 				 .entries = TOP_DEFAULT_ENTRIES };
 
+	stdfds__open("ldlat-top"); /* before anything opens a file */
 	cli__init(&args.cli);
 	args.out.no_openmetrics = true;
 	args.out.graphs = true;

@@ -12,6 +12,8 @@
 #include "user/symbols/buildid.h"
 #include "user/symbols/kallsyms.h"
 #include "kernel/lib/util.h"
+#include "kernel/lib/notice.h"
+#include "kernel/lib/unctrl.h"
 
 #define KERNEL_MMAP "[kernel.kallsyms]"
 /* Mappings the frozen images may hold in all (about 200 MiB): a file that asks for more is cut no more. */
@@ -750,7 +752,9 @@ static void progress__update(struct progress *p, const struct offtop *t,
 		return;
 	p->last = now;
 	p->shown = true;
-	fprintf(stderr, "\rldlat-top: reading %s: %3.0f%%, %llu records", t->o.file.path,
+	fputs("\rldlat-top: reading ", stderr);
+	unctrl__fputs(stderr, t->o.file.path);
+	fprintf(stderr, ": %3.0f%%, %llu records",
 		c->end ? 100.0 * (double)c->pos / (double)c->end : 0.0,
 		(unsigned long long)t->o.stats.records);
 	fflush(stderr);
@@ -905,14 +909,15 @@ void offtop__describe(const struct offtop *t, const char *tool, FILE *out)
 	size_t n[2] = { 0, 0 };
 
 	twalk_r(t->timelines, count_timelines, n);
-	fprintf(out, "%s: %s: %d event%s, analysing %s%s%s\n", tool, f->path, f->nevents,
-		f->nevents == 1 ? "" : "s", t->o.events, f->hostname ? ", recorded on " : "",
-		f->hostname ? f->hostname : "");
-	fprintf(out,
-		"%s: %s: %llu mmap, comm, fork and exit records of %zu processes (%zu images), "
-		"applied in %s order; %llu samples come after a newer one of them in the file\n",
-		tool, f->path, (unsigned long long)t->sideband, n[0], n[1],
-		t->timed ? "time" : "file", (unsigned long long)t->samples_behind);
+	notice__print(out, tool, "%s: %d event%s, analysing %s%s%s", f->path, f->nevents,
+		      f->nevents == 1 ? "" : "s", t->o.events, f->hostname ? ", recorded on " : "",
+		      f->hostname ? f->hostname : "");
+	notice__print(out, tool,
+		      "%s: %llu mmap, comm, fork and exit records of %zu processes (%zu images), "
+		      "applied in %s order; %llu samples come after a newer one of them in the "
+		      "file",
+		      f->path, (unsigned long long)t->sideband, n[0], n[1],
+		      t->timed ? "time" : "file", (unsigned long long)t->samples_behind);
 }
 
 struct notes_ctx {
@@ -933,10 +938,11 @@ static void note_mismatch(const void *node, VISIT which, void *ctx)
 	if (!n->n++)
 		n->first = key;
 	if (n->list)
-		fprintf(n->out,
-			"%s: note: %s: %s: recorded build ID %.*s, no file this user can "
-			"read has it\n",
-			n->tool, n->path, name + 1, (int)(name - key), key);
+		notice__print(
+			n->out, n->tool,
+			"note: %s: %s: recorded build ID %.*s, no file this user can read has "
+			"it",
+			n->path, name + 1, (int)(name - key), key);
 }
 
 static const char buildid_advice[] =
@@ -949,34 +955,35 @@ void offtop__report_notes(const struct offtop *t, const char *tool, bool verbose
 
 	offline__report_skipped(&t->o, tool, out);
 	if (t->images_capped)
-		fprintf(out,
-			"%s: note: %s: its mappings change too often to keep each state apart: "
-			"past %llu mappings, addresses were named as a live run names them (the "
-			"newest mapping wins)\n",
-			tool, t->o.file.path, (unsigned long long)MAX_IMAGE_MAPPINGS);
+		notice__print(out, tool,
+			      "note: %s: its mappings change too often to keep each state apart: "
+			      "past %llu mappings, addresses were named as a live run names them "
+			      "(the newest mapping wins)",
+			      t->o.file.path, (unsigned long long)MAX_IMAGE_MAPPINGS);
 	if (!t->timed && t->sideband)
-		fprintf(out,
-			"%s: note: %s: its records carry no timestamps: mappings were applied in "
-			"file order, which perf record keeps per CPU only\n",
-			tool, t->o.file.path);
+		notice__print(out, tool,
+			      "note: %s: its records carry no timestamps: mappings were applied in "
+			      "file order, which perf record keeps per CPU only",
+			      t->o.file.path);
 	/* one note for all the files whose build ID matches none here; -v lists them */
 	twalk_r(t->mismatched, note_mismatch, &n);
 	if (n.n == 1) {
 		const char *name = strchr(n.first, ' ');
 
-		fprintf(out,
-			"%s: note: %s: no file this user can read has the build ID perf recorded "
-			"for %s (%.*s): its addresses are not named. %s\n",
-			tool, n.path, name + 1, (int)(name - n.first), n.first, buildid_advice);
+		notice__print(out, tool,
+			      "note: %s: no file this user can read has the build ID perf recorded "
+			      "for %s (%.*s): its addresses are not named. %s",
+			      n.path, name + 1, (int)(name - n.first), n.first, buildid_advice);
 	} else if (n.n > 1) {
-		fprintf(out,
-			"%s: note: %s: for %lu mapped files (%s, ...), no file this user can read "
-			"has the build ID perf recorded: their addresses are not named%s. %s\n",
-			tool, n.path, n.n, strchr(n.first, ' ') + 1,
+		notice__print(
+			out, tool,
+			"note: %s: for %lu mapped files (%s, ...), no file this user can read "
+			"has the build ID perf recorded: their addresses are not named%s. %s",
+			n.path, n.n, strchr(n.first, ' ') + 1,
 			verbose ? " (listed above)" : " (-v lists them)", buildid_advice);
 	}
 	if (t->kernel_note[0])
-		fprintf(out, "%s: note: %s: %s\n", tool, t->o.file.path, t->kernel_note);
+		notice__print(out, tool, "note: %s: %s", t->o.file.path, t->kernel_note);
 }
 
 static void timeline__free(void *p)
