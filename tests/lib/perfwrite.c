@@ -801,9 +801,10 @@ int pw_write_c2c(const char *path, int nrandom)
 		pw_mmap2(&g.w, pid, PW_C2C_CODE, 0x10000, 0, "/usr/bin/c2c-test", 20);
 		pw_mmap2_data(&g.w, pid, PW_C2C_ANON, 0x100000, 0, 0, 0, 0, false, "//anon", 21);
 	}
-	pw_mmap2_data(&g.w, 100, PW_C2C_SHM_A, 0x10000, 0, 0, 25, 777, true, "/dev/shm/c2c-test",
-		      22);
-	pw_mmap2_data(&g.w, 300, PW_C2C_SHM_B, 0x10000, 0, 0, 25, 777, true, "/dev/shm/c2c-test",
+	/* 100 maps the file from its second page, 300 from its start */
+	pw_mmap2_data(&g.w, 100, PW_C2C_SHM_A, 0x10000, 0x1000, 0, 25, 777, true,
+		      "/dev/shm/c2c-test", 22);
+	pw_mmap2_data(&g.w, 300, PW_C2C_SHM_B, 0x11000, 0, 0, 25, 777, true, "/dev/shm/c2c-test",
 		      23);
 
 	for (i = 0; i < 20; i++) {
@@ -825,9 +826,9 @@ int pw_write_c2c(const char *path, int nrandom)
 	for (i = 0; i < 5; i++) {
 		/* process 200's own line at the address of 100's false sharing */
 		load(&g, 200, 200, 1, PW_C2C_FS, PW_C2C_CODE + 0x500, GEN_07);
-		/* the shared file: 100 writes at offset 0x100, 300 reads it at its own address */
+		/* the shared file: 100 writes at its offset 0x1100, 300 reads it at its own address */
 		store(&g, 100, 100, 0, PW_C2C_SHM_A + 0x100, PW_C2C_CODE + 0x600, PW_C2C_ST_L1HIT);
-		load(&g, 300, 300, 3, PW_C2C_SHM_B + 0x104, PW_C2C_CODE + 0x610, GEN_09);
+		load(&g, 300, 300, 3, PW_C2C_SHM_B + 0x1104, PW_C2C_CODE + 0x610, GEN_09);
 	}
 	for (i = 0; i < nrandom; i++) {
 		__u64 addr = PW_C2C_RAND + (rnd(&g) % 64) * 64 + (rnd(&g) % 8) * 8;

@@ -170,7 +170,8 @@ int pw_write_layout(const char *path, int layout, __u64 n, bool pipe);
  * true-share PW_C2C_TS (100 writes, 101 reads); 100 alone touches PW_C2C_SOLO
  * (L1 hits); process 200 reads its own line at PW_C2C_FS's address; 100 writes
  * and 300 reads one line of a MAP_SHARED file that each maps at its own
- * address (PW_C2C_SHM_A, PW_C2C_SHM_B); then nrandom samples over 64 lines of process 100
+ * address and file offset (PW_C2C_SHM_A from the file's second page,
+ * PW_C2C_SHM_B from its start); then nrandom samples over 64 lines of process 100
  * from Intel's generic data sources.  The same file for the same nrandom.
  * Returns 0 or -errno.
  */

@@ -11,6 +11,7 @@
  * line is one whatever address each process maps it at.  No root needed.
  */
 #include <check.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -244,6 +245,133 @@ START_TEST(test_vs_perf_c2c)
 }
 END_TEST
 
+/* A row of a Shared Cache Line Distribution Pareto: one offset of a line from one code address. */
+struct prow {
+	unsigned long long line, off, ip;
+	char pct[5][16]; /* RmtHitm, LclHitm, store L1 hit, L1 miss, N/A: as printed */
+	double rmt, lcl; /* mean cycles of the remote and local HITM loads */
+	int cpus;
+};
+
+static int prow_cmp(const void *a, const void *b)
+{
+	const struct prow *x = a, *y = b;
+
+	if (x->line != y->line)
+		return x->line < y->line ? -1 : 1;
+	if (x->off != y->off)
+		return x->off < y->off ? -1 : 1;
+	return x->ip < y->ip ? -1 : x->ip > y->ip;
+}
+
+/*
+ * The Pareto's rows, sorted.  perf: a line's header is its index, its
+ * HITM and store counts and its address (7 words), between dashed lines;
+ * a row is 5 percentages, offset, node, PA cnt, code address, the cycles
+ * (rmt hitm, lcl hitm, load), records, cpu cnt.  ldlat-c2c: a line's
+ * header is "#N ADDRESS ...", a row 5 percentages, offset, code address,
+ * rmt-cyc, lcl-cyc, ld-cyc, records, CPUs.
+ */
+static int pareto_rows(char *text, bool perf, struct prow *rows, int max)
+{
+	char *p = strstr(text, "Shared Cache Line Distribution Pareto"), *line, *save = NULL;
+	unsigned long long at = 0;
+	int n = 0, k;
+
+	ck_assert_msg(p, "no Pareto in:\n%s", text);
+	for (line = strtok_r(p, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		char *w[32], *tok, *s2 = NULL;
+		int nw = 0;
+
+		for (tok = strtok_r(line, " ", &s2); tok && nw < 32; tok = strtok_r(NULL, " ", &s2))
+			w[nw++] = tok;
+		if (!nw || w[0][0] == '-')
+			continue;
+		if (perf && nw == 7 && !strncmp(w[6], "0x", 2) && w[0][0] != '#') {
+			at = strtoull(w[6], NULL, 16);
+			continue;
+		}
+		if (!perf && w[0][0] == '#' && nw > 1 && !strncmp(w[1], "0x", 2)) {
+			at = strtoull(w[1], NULL, 16);
+			continue;
+		}
+		if (nw < (perf ? 14 : 12) || !strchr(w[0], '%'))
+			continue;
+		/* perf leaves out the rows of loads alone (no HITM, no store) */
+		for (k = 0; k < 5 && !strcmp(w[k], "0.00%"); k++)
+			;
+		if (k == 5 && !perf)
+			continue;
+		ck_assert_int_lt(n, max);
+		rows[n].line = at;
+		for (k = 0; k < 5; k++)
+			snprintf(rows[n].pct[k], sizeof(rows[n].pct[k]), "%s", w[k]);
+		rows[n].off = strtoull(w[5], NULL, 16);
+		rows[n].ip = strtoull(w[perf ? 8 : 6], NULL, 16);
+		rows[n].rmt = strtod(w[perf ? 9 : 7], NULL);
+		rows[n].lcl = strtod(w[perf ? 10 : 8], NULL);
+		rows[n].cpus = atoi(w[perf ? 13 : 11]);
+		n++;
+	}
+	qsort(rows, n, sizeof(*rows), prow_cmp);
+	return n;
+}
+
+/*
+ * Every row of perf c2c report's Pareto is one of ours and the other way
+ * round (but ours of loads without HITM, which perf leaves out): each
+ * offset of each line from each code address, with perf's
+ * shares of the line's remote and local HITM and of its stores by L1
+ * outcome, the mean cycles of its remote and of its local HITM loads
+ * (both printed rounded: within 1), and its CPUs.  perf's "load" cycles
+ * (the loads that are not HITM) and records (the loads counted twice) are
+ * not ours (docs/c2c.md).
+ */
+START_TEST(test_pareto_vs_perf_c2c)
+{
+	const char *path = tmp("pareto.data");
+	char *perf_argv[] = { "perf",	 "c2c", "report",      "-i", (char *)path,
+			      "--stdio", "-f",	"--no-source", NULL };
+	char *ours_argv[] = {
+		(char *)build_path("ldlat-c2c"), "--input", (char *)path, "-n", "0", NULL
+	};
+	char *ptext, *perr, *otext, *oerr;
+	static struct prow pr[4096], orow[4096];
+	int np, no, i, k, hitm = 0;
+
+	write_c2c(path, _i ? 3000 : 0);
+	ck_assert_msg(run(perf_argv, 300, &ptext, &perr) == 0, "perf c2c report: %s", perr);
+	run_expect(ours_argv, 0, &otext, &oerr);
+	np = pareto_rows(ptext, true, pr, 4096);
+	no = pareto_rows(otext, false, orow, 4096);
+	ck_assert_int_ge(np, 9);
+	ck_assert_int_eq(no, np);
+	for (i = 0; i < np; i++) {
+		const struct prow *a = &pr[i], *b = &orow[i];
+
+		ck_assert_msg(!prow_cmp(a, b),
+			      "perf's row %#llx+%#llx at %#llx, ours %#llx+%#llx at %#llx", a->line,
+			      a->off, a->ip, b->line, b->off, b->ip);
+		for (k = 0; k < 5; k++)
+			ck_assert_msg(!strcmp(a->pct[k], b->pct[k]),
+				      "line %#llx+%#llx at %#llx: perf's share %d %s, ours %s",
+				      a->line, a->off, a->ip, k, a->pct[k], b->pct[k]);
+		ck_assert_msg(fabs(a->rmt - b->rmt) <= 1 && fabs(a->lcl - b->lcl) <= 1,
+			      "line %#llx+%#llx at %#llx: perf's rmt/lcl hitm cycles %.0f %.0f, "
+			      "ours %.0f %.0f",
+			      a->line, a->off, a->ip, a->rmt, a->lcl, b->rmt, b->lcl);
+		ck_assert_int_eq(a->cpus, b->cpus);
+		hitm += a->rmt > 0 && a->lcl == 0;
+	}
+	/* rows of remote HITM loads only: the cycles columns tell local from remote */
+	ck_assert_int_gt(hitm, 0);
+	free(ptext);
+	free(perr);
+	free(otext);
+	free(oerr);
+}
+END_TEST
+
 static void assert_jq(const char *doc, const char *expr)
 {
 	ck_assert_msg(jq_true(doc, expr), "jq -e '%s' fails", expr);
@@ -283,7 +411,7 @@ START_TEST(test_sharing)
 	assert_jq(out, "[.shared_lines[] | select(.address == 139637976731648) | .pid] | sort == "
 		       "[100, 200]");
 	assert_jq(out, "[.shared_lines[] | select(.object == \"/dev/shm/c2c-test\")] | length == 1 "
-		       "and .[0].processes == [100, 300] and .[0].object_offset == 256 and "
+		       "and .[0].processes == [100, 300] and .[0].object_offset == 4352 and "
 		       ".[0].remote_hitm == 5 and .[0].stores == 5");
 	assert_jq(out, ".total.records == 135 and .not_counted.lost == 0 and .lines == 5");
 	free(out);
@@ -634,8 +762,10 @@ END_TEST
 
 /*
  * Two processes' lines of one MAP_SHARED file, mapped at different
- * addresses ('s' in their /proc/PID/maps, here a fixture), are one line of
- * the file; their private lines at one address stay two.
+ * addresses and from different file offsets ('s' in their /proc/PID/maps,
+ * here a fixture: 4242 maps it from its second page), are one line of the
+ * file, at its offset in the file; their private lines at one address stay
+ * two.
  */
 START_TEST(test_bpf_shared)
 {
@@ -650,10 +780,10 @@ START_TEST(test_bpf_shared)
 	ck_assert_int_eq(
 		sh(NULL, NULL,
 		   "mkdir -p %s/proc/4242 %s/proc/4343 && "
-		   "printf '7e0000000000-7e0000010000 rw-s 00000000 00:19 777 "
+		   "printf '7e0000000000-7e0000010000 rw-s 00001000 00:19 777 "
 		   "/dev/shm/c2c-test\\n7f0000000000-7f0000100000 rw-p 00000000 00:00 0 \\n' "
 		   "> %s/proc/4242/maps && "
-		   "printf '7d0000000000-7d0000010000 rw-s 00000000 00:19 777 "
+		   "printf '7d0000000000-7d0000011000 rw-s 00000000 00:19 777 "
 		   "/dev/shm/c2c-test\\n7f0000000000-7f0000100000 rw-p 00000000 00:00 0 \\n' "
 		   "> %s/proc/4343/maps",
 		   tmpdir, tmpdir, tmpdir, tmpdir),
@@ -661,7 +791,7 @@ START_TEST(test_bpf_shared)
 	synth_open(&y, 64);
 	for (i = 0; i < 4; i++) {
 		synth(&y, 4242, 4242, 0, 0x7e0000000100ull, 0x401000, PW_C2C_ST_L1HIT);
-		synth(&y, 4343, 4343, 1, 0x7d0000000108ull, 0x402000, GEN_09);
+		synth(&y, 4343, 4343, 1, 0x7d0000001108ull, 0x402000, GEN_09);
 		synth(&y, 4242, 4242, 0, 0x7f0000001000ull, 0x401000, GEN_07);
 		synth(&y, 4343, 4343, 1, 0x7f0000001000ull, 0x402000, GEN_07);
 	}
@@ -678,7 +808,7 @@ START_TEST(test_bpf_shared)
 	ck_assert_int_eq(privs, 2);
 	ck_assert_ptr_nonnull(shl);
 	ck_assert_str_eq(shl->object, "/dev/shm/c2c-test");
-	ck_assert_uint_eq(shl->addr, 0x100);
+	ck_assert_uint_eq(shl->addr, 0x1100);
 	ck_assert_int_eq(shl->tgids.n, 2);
 	ck_assert_int_eq(shl->tids.n, 2);
 	ck_assert_uint_eq(shl->c.stores, 4);
@@ -824,6 +954,7 @@ int main(void)
 	tc = tcase_create("input");
 	tcase_set_timeout(tc, 300);
 	tcase_add_loop_test(tc, test_vs_perf_c2c, 0, 2);
+	tcase_add_loop_test(tc, test_pareto_vs_perf_c2c, 0, 2);
 	tcase_add_test(tc, test_sharing);
 	tcase_add_test(tc, test_numa);
 	tcase_add_test(tc, test_numa_cgroup);

@@ -116,6 +116,30 @@ START_TEST(test_folded)
 }
 END_TEST
 
+/*
+ * A process's name is one frame whatever it holds: a ';' (what separates
+ * frames in a folded line, for flamegraph.pl and every tool that reads
+ * them) becomes ':', a newline (what ends the line) a space; a process
+ * without a name is "[pid N]".
+ */
+START_TEST(test_folded_names)
+{
+	struct callpaths c;
+	struct callpath_stack none = { .err = -EFAULT }; /* no frames of that kind */
+	struct ldlat_top_val v = val(5, 0, LDLAT_CLASS_UNKNOWN);
+	enum callpath_weight w = CALLPATH_WEIGHT_SAMPLES;
+	char *out;
+
+	callpaths__init(&c);
+	ck_assert_int_eq(callpaths__add(&c, NULL, 42, "a;b\nc", &none, &none, &v), 0);
+	ck_assert_int_eq(callpaths__add(&c, NULL, 43, NULL, &none, &none, &v), 0);
+	out = render_mem(folded_samples, &c, &w);
+	ck_assert_str_eq(out, "[pid 43] 5\na:b c 5\n");
+	free(out);
+	callpaths__free(&c);
+}
+END_TEST
+
 /* The tree: callers first, a chain in one column, branches most samples first, losses said. */
 START_TEST(test_tree)
 {
@@ -348,6 +372,65 @@ START_TEST(test_live_folded)
 			       ".call_paths.not_attributed.update_failed == .counters.kept"));
 	/* no path lost: the stack map has room for every one */
 	ck_assert(jq_true(out, ".call_paths.stacks_lost.samples == 0"));
+	free(out);
+	free(err);
+	assert_nothing_left();
+}
+END_TEST
+
+/*
+ * What the side band tells of the processes: a path run in a forked child
+ * (no exec: it has only its parent's mappings) is named as the parent's,
+ * under the parent's name; a thread that renames itself (a COMM record
+ * without exec) names no process; and a frame whose call is the last
+ * instruction of its function (path_three, calling a function that does
+ * not return) is named by its call, not by the function after it, where
+ * its return address points (objdump and nm show the layout).  Every path's
+ * root frame is the process's name, the program's (the kernel's comm).
+ */
+START_TEST(test_live_processes)
+{
+	char *argv[] = { (char *)top(),
+			 "--source",
+			 "page-faults",
+			 "--format",
+			 "folded",
+			 "--",
+			 (char *)callprog(),
+			 "--fork",
+			 "--name",
+			 "worker",
+			 "300",
+			 "120",
+			 "40",
+			 NULL };
+	char *out, *err;
+	const char *line;
+
+	/*
+	 * the test's premise: path_three's last instruction is its call, and
+	 * after_three starts where path_three ends (nm -S: address and size)
+	 */
+	ck_assert_int_eq(
+		sh(NULL, NULL,
+		   "f=%s; objdump -d $f | sed -n '/<path_three>:/,/^$/p' | grep . | tail -n 1 "
+		   "| grep -q 'call.*<fault_and_exit>' && "
+		   "e=$(nm -S $f | awk '$4 == \"path_three\" {print \"0x\" $1 \" + 0x\" $2}') "
+		   "&& n=$(nm $f | awk '$3 == \"after_three\" {print \"0x\" $1}') && "
+		   "[ -n \"$e\" ] && [ $(($e)) -eq $(($n)) ]",
+		   callprog()),
+		0);
+	run_expect(argv, 0, &out, &err);
+	ck_assert_msg(folded_count(out, ";main;path_one_forked;path_one;fault_pages") == 300, "%s",
+		      out);
+	ck_assert_int_eq(folded_count(out, ";main;path_two;via_two;fault_pages"), 120);
+	ck_assert_msg(folded_count(out, ";main;path_three;fault_and_exit;fault_pages") == 40, "%s",
+		      out);
+	for (line = out; *line; line = strchr(line, '\n') + 1) {
+		ck_assert_msg(!strncmp(line, "ldlat-callprog;", 15), "%s", out);
+		if (!strchr(line, '\n'))
+			break;
+	}
 	free(out);
 	free(err);
 	assert_nothing_left();
@@ -694,6 +777,7 @@ int main(void)
 	}
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_folded);
+	tcase_add_test(tc, test_folded_names);
 	tcase_add_test(tc, test_tree);
 	tcase_add_loop_test(tc, test_flamegraph_xml, 0, 2);
 	tcase_add_test(tc, test_flamegraph_escapes);
@@ -706,6 +790,7 @@ int main(void)
 		tcase_set_timeout(tc, 240);
 		tcase_add_test(tc, test_live_folded);
 		tcase_add_test(tc, test_live_tree);
+		tcase_add_test(tc, test_live_processes);
 		tcase_add_test(tc, test_live_svg);
 		tcase_add_test(tc, test_bad_weight_live);
 		tcase_add_test(tc, test_live_kernel_stack);

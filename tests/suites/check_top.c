@@ -200,6 +200,67 @@ START_TEST(test_procmaps_pid_reused)
 }
 END_TEST
 
+/* One side-band record of thread tid of process pid, through the live path. */
+static void sb_thread_rec(struct procwatch *w, __u32 type, __u32 pid, __u32 ppid, __u32 tid,
+			  __u64 t, __u64 addr, __u64 len, const char *str)
+{
+	struct sideband_rec r = { .type = type,
+				  .pid = pid,
+				  .tid = tid,
+				  .ppid = ppid,
+				  .time = t,
+				  .addr = addr,
+				  .len = len,
+				  .str = str };
+
+	procwatch__apply(&r, w);
+}
+
+/*
+ * A thread's records as the kernel writes them (kernel/events/core.c:
+ * perf_event_task, perf_event_comm, perf_event_mmap): its FORK carries its
+ * process's PID as pid and ppid and its own ID as tid; the name it gives
+ * itself, a COMM without exec; what it maps, an MMAP2 of its process; its
+ * EXIT, its own tid.  None of them is its process's birth, name or death:
+ * the process keeps its mappings (the thread's too), its name and its life.
+ * A process the thread forks (pid == tid, its parent the thread's process)
+ * starts with those mappings and that name.
+ */
+START_TEST(test_procwatch_threads)
+{
+	struct procmaps pm;
+	struct procwatch w = { .pm = &pm };
+	const struct proc *p;
+	int pid;
+
+	procmaps__init(&pm);
+	pm.proc_root = NULL;
+	sb_thread_rec(&w, PERF_RECORD_MMAP2, 500, 500, 500, 5, 0x1000, 0x2000, "/bin/app");
+	sb_thread_rec(&w, PERF_RECORD_COMM, 500, 500, 500, 6, 0, 0, "app");
+	sb_thread_rec(&w, PERF_RECORD_FORK, 500, 500, 501, 10, 0, 0, NULL);
+	sb_thread_rec(&w, PERF_RECORD_COMM, 500, 500, 501, 11, 0, 0, "worker");
+	sb_thread_rec(&w, PERF_RECORD_MMAP2, 500, 500, 501, 12, 0x8000, 0x1000, "/lib/libw.so");
+	sb_thread_rec(&w, PERF_RECORD_FORK, 600, 500, 600, 13, 0, 0, NULL);
+	sb_thread_rec(&w, PERF_RECORD_EXIT, 500, 500, 501, 14, 0, 0, NULL);
+	for (pid = 500; pid <= 600; pid += 100) {
+		p = procmaps__find(&pm, pid);
+		ck_assert_ptr_nonnull(p);
+		ck_assert_msg(!p->exited, "process %d exited with its thread", pid);
+		ck_assert_str_eq(p->comm, "app");
+		ck_assert_ptr_nonnull(proc__find(p, 0x1800));
+		ck_assert_str_eq(proc__find(p, 0x1800)->name, "/bin/app");
+		ck_assert_ptr_nonnull(proc__find(p, 0x8800));
+		ck_assert_str_eq(proc__find(p, 0x8800)->name, "/lib/libw.so");
+	}
+	/* the main thread's exit is the process's */
+	sb_thread_rec(&w, PERF_RECORD_EXIT, 500, 500, 500, 20, 0, 0, NULL);
+	ck_assert(procmaps__find(&pm, 500)->exited);
+	ck_assert(!procmaps__find(&pm, 600)->exited);
+	free(w.fresh);
+	procmaps__free(&pm);
+}
+END_TEST
+
 /*
  * procmaps__add against a model of one owner per page: over 3,000 random
  * mappings of random times (newest wins, equal times: the later), every page
@@ -1819,6 +1880,7 @@ int main(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_procmaps_newest_wins);
 	tcase_add_test(tc, test_procmaps_pid_reused);
+	tcase_add_test(tc, test_procwatch_threads);
 	tcase_add_test(tc, test_procmaps_names_pruned);
 	tcase_add_test(tc, test_procmaps_model);
 	tcase_add_test(tc, test_procmaps_read_fixture);

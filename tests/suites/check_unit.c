@@ -663,6 +663,31 @@ START_TEST(test_unseen_arithmetic)
 }
 END_TEST
 
+/*
+ * An interval's unseen figure: what the events produced in the interval
+ * against what the program saw in it, both differences of the run's
+ * counts (an interval's loss is not the run's so far).
+ */
+START_TEST(test_unseen_interval)
+{
+	struct snapshot a, b, d;
+
+	ck_assert_int_eq(snapshot__init(&a, 1), 0);
+	ck_assert_int_eq(snapshot__init(&b, 1), 0);
+	ck_assert_int_eq(snapshot__init(&d, 1), 0);
+	a.unseen = (struct unseen){ .known = true, .nevents = 2, .counted = 15, .seen = 12 };
+	b.unseen = (struct unseen){ .known = true, .nevents = 2, .counted = 40, .seen = 35 };
+	snapshot__delta(&d, &b, &a);
+	ck_assert(d.unseen.known && !d.unseen.freq);
+	ck_assert_uint_eq(d.unseen.counted, 25);
+	ck_assert_uint_eq(d.unseen.seen, 23);
+	ck_assert_uint_eq(unseen__samples(&d.unseen), 2);
+	snapshot__free(&a);
+	snapshot__free(&b);
+	snapshot__free(&d);
+}
+END_TEST
+
 /* Interval reports: min and max of what is new, exact where a new extreme, else bounded. */
 START_TEST(test_delta_bounds)
 {
@@ -1225,6 +1250,7 @@ static Suite *unit_suite(void)
 	tcase_add_test(tc, test_percentile_error_bound);
 	tcase_add_test(tc, test_percentiles_random);
 	tcase_add_test(tc, test_unseen_arithmetic);
+	tcase_add_test(tc, test_unseen_interval);
 	tcase_add_test(tc, test_delta_bounds);
 	suite_add_tcase(s, tc);
 
