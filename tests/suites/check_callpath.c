@@ -119,13 +119,14 @@ END_TEST
 /*
  * A process's name is one frame whatever it holds: a ';' (what separates
  * frames in a folded line, for flamegraph.pl and every tool that reads
- * them) becomes ':', a newline (what ends the line) a space; a process
+ * them) becomes ':', a newline (what ends the line) the two characters
+ * "\n" as every control character is written (docs/formats.md); a process
  * without a name is "[pid N]".
  */
 START_TEST(test_folded_names)
 {
 	struct callpaths c;
-	struct callpath_stack none = { .err = -EFAULT }; /* no frames of that kind */
+	struct callpath_stack none = { .n = 0 }; /* no frames of that kind */
 	struct ldlat_top_val v = val(5, 0, LDLAT_CLASS_UNKNOWN);
 	enum callpath_weight w = CALLPATH_WEIGHT_SAMPLES;
 	char *out;
@@ -134,7 +135,7 @@ START_TEST(test_folded_names)
 	ck_assert_int_eq(callpaths__add(&c, NULL, 42, "a;b\nc", &none, &none, &v), 0);
 	ck_assert_int_eq(callpaths__add(&c, NULL, 43, NULL, &none, &none, &v), 0);
 	out = render_mem(folded_samples, &c, &w);
-	ck_assert_str_eq(out, "[pid 43] 5\na:b c 5\n");
+	ck_assert_str_eq(out, "[pid 43] 5\na:b\\nc 5\n");
 	free(out);
 	callpaths__free(&c);
 }

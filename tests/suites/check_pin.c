@@ -1202,6 +1202,11 @@ START_TEST(test_foreign_paths)
 	REFUSED(mode_refused, "--source", "page-faults", "-C", "0", "--pin", wide, "--detach");
 	REFUSED(mode_refused, "--unpin", wide);
 	ck_assert_int_eq(dir_entries(wide), 0);
+	/* and on the way to DIR, not sticky: anyone could rename DIR away and put another there */
+	snprintf(sub, sizeof(sub), "%s/set", wide);
+	REFUSED(mode_refused, "--source", "page-faults", "-C", "0", "--pin", sub, "--detach");
+	REFUSED(mode_refused, "--show", sub);
+	ck_assert_int_eq(dir_entries(wide), 0);
 
 	/* nobody's flock on root's set (mode 755: anyone may open it) */
 	ck_assert_int_eq(chmod(victim, 0755), 0);
