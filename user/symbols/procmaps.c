@@ -9,7 +9,6 @@
 #include <time.h>
 
 #include "user/symbols/procmaps.h"
-#include "user/symbols/mapsline.h"
 #include "kernel/lib/util.h"
 
 __u64 procmaps__now(void)
@@ -466,9 +465,13 @@ int procmaps__read(struct procmaps *pm, pid_t tgid)
 		return -ENOMEM;
 	}
 	p->known = true;
-	while (!e && fgets(line, sizeof(line), f))
-		if (mapsline__parse(line, &m))
-			e = procmaps__add(pm, tgid, m.lo, m.hi, m.pgoff, m.name, t);
+	while (!e && fgets(line, sizeof(line), f)) {
+		if (!mapsline__parse(line, &m))
+			continue;
+		e = procmaps__add(pm, tgid, m.lo, m.hi, m.pgoff, m.name, t);
+		if (!e && pm->read_line)
+			pm->read_line(pm->read_ctx, tgid, &m);
+	}
 	fclose(f);
 	snprintf(path, sizeof(path), "%s/%d/comm", pm->proc_root, (int)tgid);
 	f = fopen(path, "re");

@@ -17,6 +17,8 @@
 #include <sys/types.h>
 #include <linux/types.h>
 
+#include "user/symbols/mapsline.h"
+
 struct mapping {
 	__u64 start, end; /* [start, end) */
 	__u64 pgoff;	  /* file offset of start */
@@ -46,6 +48,9 @@ struct procmaps {
 	size_t nstrings;       /* how many it holds */
 	size_t swept;	       /* how many the last sweep kept (procmaps__prune_exited) */
 	const char *proc_root; /* "/proc" (tests point it at fixtures); NULL: none to read */
+	/* called with each line procmaps__read learns (the process model's); NULL: none */
+	void (*read_line)(void *ctx, pid_t tgid, const struct mapsline *l);
+	void *read_ctx;
 };
 
 void procmaps__init(struct procmaps *pm);
