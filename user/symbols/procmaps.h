@@ -4,8 +4,9 @@
  * after they exit so that their samples can still be symbolized.
  *
  * Mappings come from /proc/PID/maps (at start, and for a process first
- * seen later) and from the perf side band (PERF_RECORD_MMAP2, COMM with
- * exec, FORK, EXIT).  Each mapping carries the time it was learned
+ * seen later) and from the side band's records, which the process model
+ * (machine.h) applies with the functions below.  Each mapping carries the
+ * time it was learned
  * (CLOCK_MONOTONIC): where two overlap, the newer wins, so records and
  * /proc reads may arrive in any order.
  */
