@@ -19,24 +19,42 @@ void machine__init(struct machine *m, enum machine_order order)
 		m->pm.proc_root = NULL; /* a file's processes are not this machine's */
 }
 
-static void timeline__free(void *p)
+/* A timeline and its images (tdestroy's free). */
+static void timeline__free(void *tl)
 {
-	struct machine_timeline *tl = p;
-
-	free(tl->img);
+	free(((struct machine_timeline *)tl)->img);
 	free(tl);
 }
 
 void machine__free(struct machine *m)
 {
-	tdestroy(m->timelines, timeline__free);
-	m->timelines = NULL;
-	m->last = NULL;
 	free(m->fresh);
 	free(m->shared);
 	free(m->cgroups);
+	tdestroy(m->timelines, timeline__free);
 	procmaps__free(&m->pm);
 	memset(m, 0, sizeof(*m));
+}
+
+/*
+ * Room for one more element of size bytes at the end of *v, which holds n
+ * of *cap (first: the capacity of a first allocation).  0 or -ENOMEM.
+ */
+static int array__room(void *v, int n, int *cap, size_t size, int first)
+{
+	void *p;
+	int c;
+
+	if (n < *cap)
+		return 0;
+	c = *cap ? *cap * 2 : first;
+	memcpy(&p, v, sizeof(p)); /* v points to a pointer of another type: no aliasing */
+	p = realloc(p, (size_t)c * size);
+	if (!p)
+		return -ENOMEM;
+	memcpy(v, &p, sizeof(p));
+	*cap = c;
+	return 0;
 }
 
 void machine__keep_history(struct machine *m, struct procmaps *images)
@@ -49,17 +67,8 @@ void machine__keep_history(struct machine *m, struct procmaps *images)
 
 static int machine__add_shared(struct machine *m, const struct machine_shared *s)
 {
-	struct machine_shared *tmp;
-
-	if (m->nshared == m->capshared) {
-		int cap = m->capshared ? m->capshared * 2 : 16;
-
-		tmp = realloc(m->shared, cap * sizeof(*tmp));
-		if (!tmp)
-			return -ENOMEM;
-		m->shared = tmp;
-		m->capshared = cap;
-	}
+	if (array__room(&m->shared, m->nshared, &m->capshared, sizeof(*s), 16))
+		return -ENOMEM;
 	m->shared[m->nshared++] = *s;
 	return 0;
 }
@@ -105,12 +114,9 @@ const struct machine_shared *machine__shared(struct machine *m, pid_t tgid, __u6
 
 static int machine__add_cgroup(struct machine *m, const struct sideband_rec *r)
 {
-	struct machine_cgroup *n = realloc(m->cgroups, (m->ncgroups + 1) * sizeof(*n));
-
-	if (!n)
+	if (array__room(&m->cgroups, m->ncgroups, &m->capcgroups, sizeof(*m->cgroups), 16))
 		return -ENOMEM;
-	m->cgroups = n;
-	n[m->ncgroups++] = (struct machine_cgroup){ r->id, r->str };
+	m->cgroups[m->ncgroups++] = (struct machine_cgroup){ r->id, r->str };
 	return 0;
 }
 
@@ -124,20 +130,28 @@ const char *machine__cgroup_path(const struct machine *m, __u64 id)
 	return NULL;
 }
 
+/* <proc_root>/PID/what, open for reading; NULL when there is no such file or no /proc. */
+static FILE *machine__proc_file(const struct machine *m, pid_t tgid, const char *what)
+{
+	char path[512];
+
+	if (!m->pm.proc_root)
+		return NULL;
+	snprintf(path, sizeof(path), "%s/%d/%s", m->pm.proc_root, (int)tgid, what);
+	return fopen(path, "re");
+}
+
 void machine__comm(struct machine *m, pid_t tgid, char *buf, size_t len)
 {
 	const struct proc *p = procmaps__find(&m->pm, tgid);
-	char path[64], line[256];
+	char line[256];
 	FILE *f;
 
 	if (p && p->comm[0]) {
 		snprintf(buf, len, "%s", p->comm);
 		return;
 	}
-	if (!m->pm.proc_root)
-		return;
-	snprintf(path, sizeof(path), "%s/%d/comm", m->pm.proc_root, (int)tgid);
-	f = fopen(path, "re");
+	f = machine__proc_file(m, tgid, "comm");
 	if (!f)
 		return;
 	if (fgets(line, sizeof(line), f)) {
@@ -149,13 +163,9 @@ void machine__comm(struct machine *m, pid_t tgid, char *buf, size_t len)
 
 void machine__cgroup(const struct machine *m, pid_t tgid, char *buf, size_t len)
 {
-	char path[64], line[256];
-	FILE *f;
+	char line[256];
+	FILE *f = machine__proc_file(m, tgid, "cgroup");
 
-	if (!m->pm.proc_root)
-		return;
-	snprintf(path, sizeof(path), "%s/%d/cgroup", m->pm.proc_root, (int)tgid);
-	f = fopen(path, "re");
 	if (!f)
 		return;
 	while (fgets(line, sizeof(line), f))
@@ -196,15 +206,8 @@ static int timeline__open_image(struct machine *m, struct machine_timeline *tl, 
 
 	if (m->next_id < MACHINE_IMAGE_BASE || m->next_id == 0x7fffffff)
 		return -ENOMEM; /* 2^30 images: out of IDs */
-	if (tl->n == tl->cap) {
-		int cap = tl->cap ? tl->cap * 2 : 4;
-
-		img = realloc(tl->img, cap * sizeof(*img));
-		if (!img)
-			return -ENOMEM;
-		tl->img = img;
-		tl->cap = cap;
-	}
+	if (array__room(&tl->img, tl->n, &tl->cap, sizeof(*img), 4))
+		return -ENOMEM;
 	img = &tl->img[tl->n];
 	*img = (struct machine_image){
 		.start = start,
@@ -219,18 +222,12 @@ static int timeline__open_image(struct machine *m, struct machine_timeline *tl, 
 static struct machine_timeline *machine__timeline_get(struct machine *m, pid_t tgid)
 {
 	struct machine_timeline *tl = machine__timeline(m, tgid);
-	void *node;
 
-	if (tl)
+	if (tl || !(tl = calloc(1, sizeof(*tl))))
 		return tl;
-	tl = calloc(1, sizeof(*tl));
-	if (!tl)
-		return NULL;
 	tl->tgid = tgid;
-	if (timeline__open_image(m, tl, 0, true) ||
-	    !(node = tsearch(tl, &m->timelines, timeline__cmp))) {
-		free(tl->img);
-		free(tl);
+	if (timeline__open_image(m, tl, 0, true) || !tsearch(tl, &m->timelines, timeline__cmp)) {
+		timeline__free(tl);
 		return NULL;
 	}
 	return m->last = tl;
@@ -270,16 +267,15 @@ static int timeline__cut(struct machine *m, struct machine_timeline *tl, __u64 a
 /* The last image that starts at or before 'at' (the first when none does). */
 static int timeline__at(const struct machine_timeline *tl, __u64 at)
 {
-	int lo = 0, hi = tl->n, mid;
+	int i = 0, step = 1;
 
-	while (lo < hi) {
-		mid = (lo + hi) / 2;
-		if (tl->img[mid].start <= at)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo ? lo - 1 : 0;
+	/* the images start in time order: steps of halving powers of two, from the first */
+	while (step < tl->n)
+		step <<= 1;
+	for (; step; step >>= 1)
+		if (i + step < tl->n && tl->img[i + step].start <= at)
+			i += step;
+	return i;
 }
 
 __u32 machine__image(struct machine *m, __u32 tgid, __u64 at, __u64 a, bool kernel)
@@ -357,20 +353,13 @@ static bool machine__renames(struct machine *m, pid_t tgid, __u64 lo, __u64 hi, 
 {
 	const struct proc *p = procmaps__find(&m->pm, tgid);
 	const struct mapping *map;
-	int a = 0, b, mid;
 
 	if (!p || !p->nmaps)
 		return false;
 	name = procmaps__intern(&m->pm, name);
 	elf = procmaps__intern(&m->pm, elf);
-	for (b = p->nmaps; a < b;) { /* the first mapping that ends after lo */
-		mid = (a + b) / 2;
-		if (p->maps[mid].end <= lo)
-			a = mid + 1;
-		else
-			b = mid;
-	}
-	for (map = &p->maps[a]; map < p->maps + p->nmaps && map->start < hi; map++) {
+	for (map = &p->maps[proc__first_after(p, lo)]; map < p->maps + p->nmaps && map->start < hi;
+	     map++) {
 		if (map->name != name || map->elf != elf)
 			return true;
 		if (name && name[0] == '/' && map->start - map->pgoff != lo - pgoff)
@@ -454,18 +443,9 @@ static int machine__mmap(struct machine *m, const struct sideband_rec *r)
 /* Live: a process that exec'd is read again from /proc at the next refresh. */
 static void machine__fresh(struct machine *m, pid_t pid)
 {
-	pid_t *tmp;
-
-	if (m->nfresh == m->capfresh) {
-		int cap = m->capfresh ? m->capfresh * 2 : 16;
-
-		tmp = realloc(m->fresh, cap * sizeof(*tmp));
-		if (!tmp)
-			return; /* its stack and vDSO stay unknown: no worse than without */
-		m->fresh = tmp;
-		m->capfresh = cap;
-	}
-	m->fresh[m->nfresh++] = pid;
+	/* out of memory, its stack and vDSO stay unknown: no worse than without */
+	if (!array__room(&m->fresh, m->nfresh, &m->capfresh, sizeof(pid), 16))
+		m->fresh[m->nfresh++] = pid;
 }
 
 static int machine__comm_rec(struct machine *m, const struct sideband_rec *r)

@@ -112,7 +112,7 @@ struct machine {
 	struct machine_shared *shared;
 	int nshared, capshared;
 	struct machine_cgroup *cgroups; /* CGROUP records, in order */
-	int ncgroups;
+	int ncgroups, capcgroups;
 	/* machine__keep_history: the images of each process */
 	struct procmaps *images;       /* the caller's; NULL: no history */
 	void *timelines;	       /* tsearch of struct machine_timeline, by TGID */

@@ -112,8 +112,7 @@ int procmaps__add(struct procmaps *pm, pid_t tgid, __u64 start, __u64 end, __u64
 	return procmaps__add_elf(pm, tgid, start, end, pgoff, name, NULL, t);
 }
 
-/* The first mapping that ends after addr (maps are sorted and disjoint: so are their ends). */
-static int proc__first_after(const struct proc *p, __u64 addr)
+int proc__first_after(const struct proc *p, __u64 addr)
 {
 	int lo = 0, hi = p->nmaps, mid;
 
@@ -508,18 +507,10 @@ int procmaps__read_all(struct procmaps *pm)
 
 const struct mapping *proc__find(const struct proc *p, __u64 addr)
 {
-	int lo = 0, hi = p->nmaps, mid;
+	int i = proc__first_after(p, addr);
 
-	while (lo < hi) {
-		mid = (lo + hi) / 2;
-		if (p->maps[mid].start <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (lo == 0 || addr >= p->maps[lo - 1].end)
-		return NULL;
-	return &p->maps[lo - 1];
+	/* the only mapping that may hold addr: the first that ends after it */
+	return i < p->nmaps && p->maps[i].start <= addr ? &p->maps[i] : NULL;
 }
 
 struct foreach_ctx {

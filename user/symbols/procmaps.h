@@ -127,6 +127,9 @@ int procmaps__read(struct procmaps *pm, pid_t tgid);
 /* Reads every process under proc_root (a system-wide start). Returns how many. */
 int procmaps__read_all(struct procmaps *pm);
 
+/* The index of the first mapping that ends after addr (maps are sorted and disjoint: so are their ends). */
+int proc__first_after(const struct proc *p, __u64 addr);
+
 /* The mapping that holds addr, or NULL. */
 const struct mapping *proc__find(const struct proc *p, __u64 addr);
 
