@@ -409,15 +409,17 @@ static int machine__mmap(struct machine *m, const struct sideband_rec *r)
 	if ((m->images && r->pid >= MACHINE_IMAGE_BASE) || !r->len || end < r->addr)
 		return 0;
 	if (m->track_shared && (r->flags & MAP_SHARED) && !r->build_id) {
-		struct machine_shared s = { (pid_t)r->pid,
-					    r->addr,
-					    end,
-					    r->pgoff,
-					    r->maj,
-					    r->min,
-					    r->ino,
-					    r->ino_generation,
-					    procmaps__intern(&m->pm, r->str ? r->str : "//anon") };
+		struct machine_shared s = {
+			.tgid = (pid_t)r->pid,
+			.start = r->addr,
+			.end = end,
+			.pgoff = r->pgoff,
+			.maj = r->maj,
+			.min = r->min,
+			.ino = r->ino,
+			.ino_generation = r->ino_generation,
+			.name = procmaps__intern(&m->pm, r->str ? r->str : "//anon"),
+		};
 
 		if (!s.name || machine__add_shared(m, &s))
 			return -ENOMEM;

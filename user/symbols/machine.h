@@ -129,7 +129,11 @@ void machine__free(struct machine *m);
 /* Keeps each process's images in images (MACHINE_TIMED). */
 void machine__keep_history(struct machine *m, struct procmaps *images);
 
-/* Keeps every MAP_SHARED file mapping met (records, /proc reads): machine__shared. */
+/*
+ * Keeps every MAP_SHARED file mapping met (records, /proc reads):
+ * machine__shared.  Their names are interned in m->pm: such a machine is
+ * not pruned (procmaps__prune_exited would free the names no mapping holds).
+ */
 void machine__track_shared(struct machine *m);
 
 /* Applies one side-band record. Returns 0 or -ENOMEM. */
