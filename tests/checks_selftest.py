@@ -56,6 +56,9 @@ CASES = [
      {'user/top/x.c': '/* PERF_RECORD_FORK in a comment is no violation */\n'
                       'int x(unsigned t) { return t == PERF_RECORD_FORK; }\n'},
      'user/top/x.c:2: names PERF_RECORD_FORK'),
+    ('a process changed as a record would, outside the process model', 'deps',
+     {'user/c2c/x.c': 'void x(struct procmaps *pm) { procmaps__fork(pm, 2, 1, 0); }\n'},
+     'user/c2c/x.c:1: names procmaps__fork'),
     ('vmlinux.h outside the BPF program', 'deps',
      {'tests/suites/check_unit.c': '#include "vmlinux/vmlinux.h"\n'},
      'tests/suites/check_unit.c: includes vmlinux/vmlinux.h'),

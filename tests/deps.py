@@ -36,10 +36,13 @@ Modules (a .c and its .h) never include each other in a circle, inside a
 folder either.
 
 One process model: of user/, only user/symbols/machine.c (machine__process)
-applies the side band's records, live or from a file; no other file of
+applies the side band's records, live or from a file.  No other file of
 user/ names PERF_RECORD_MMAP, _MMAP2, _COMM, _FORK or _EXIT outside a
-comment (a reader hands each record to the machine, decoded by
-kernel/abi's sideband.c or perf_file__parse_sideband).
+comment, or parses those records itself (perf_file__parse_mmap, _comm,
+_task), and none but the model's storage (procmaps.c) changes a process
+as a record would (procmaps__exec, _fork, _exit, _comm, _forget): a
+reader hands each record to the machine, decoded by kernel/abi's
+sideband.c or perf_file__parse_sideband.
 
 Prints each violation, naming the file; exits 1 if there is one.  --root DIR checks the tree at DIR instead of this one
 (tests/checks_selftest.py plants violations in a copy).
@@ -78,7 +81,10 @@ ONLY_IN = {
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 # the process model: the one file of user/ that applies side-band records
 PROCESS_MODEL = ('user/symbols/machine.c', 'user/symbols/machine.h')
-SIDEBAND_RECORD = re.compile(r'\bPERF_RECORD_(?:MMAP2?|COMM|FORK|EXIT)\b')
+SIDEBAND_RECORD = re.compile(r'\bPERF_RECORD_(?:MMAP2?|COMM|FORK|EXIT)\b'
+                             r'|\bperf_file__parse_(?:mmap|comm|task)\b'
+                             r'|\bprocmaps__(?:exec|fork|exit|comm|forget)\b')
+MODEL_STORAGE = ('user/symbols/procmaps.c', 'user/symbols/procmaps.h')
 COMMENT = re.compile(r'/\*.*?\*/|//[^\n]*', re.S)
 
 
@@ -89,7 +95,8 @@ def sideband_outside_model(path, text):
     code = COMMENT.sub(lambda m: '\n' * m.group(0).count('\n'), text)
     return [f'{path}:{code.count(chr(10), 0, m.start()) + 1}: names {m.group(0)}: only the process '
             'model (user/symbols/machine.c, machine__process) applies side-band records'
-            for m in SIDEBAND_RECORD.finditer(code)]
+            for m in SIDEBAND_RECORD.finditer(code)
+            if not (path in MODEL_STORAGE and m.group(0).startswith('procmaps__'))]
 
 
 def folder(path):
