@@ -7,7 +7,8 @@ Copies the tree's C sources to a temporary folder and runs tests/deps.py and
 tests/writers.py on it with --root: on the clean copy each must exit 0; then
 it plants one violation at a time (an upward include, a circle between two
 modules, a "../" include, kernel/ including the skeleton, kernel/lib
-including bpf/, vmlinux.h outside the BPF program, a JSON member, a computed
+including bpf/, a side-band record applied outside the process model,
+vmlinux.h outside the BPF program, a JSON member, a computed
 JSON key, an OpenMetrics label and # HELP line, a table row of fixed widths
 and one padded at run time) and each time the checker must exit 1 and name
 the file.  The copy is a git repository with the clean files added and a
@@ -51,6 +52,13 @@ CASES = [
     ('kernel/lib including the contract', 'deps',
      {'kernel/lib/err.c': '#include "bpf/ldlat.h"\n'},
      'kernel/lib/err.c: includes bpf/ldlat.h'),
+    ('a side-band record applied outside the process model', 'deps',
+     {'user/top/x.c': '/* PERF_RECORD_FORK in a comment is no violation */\n'
+                      'int x(unsigned t) { return t == PERF_RECORD_FORK; }\n'},
+     'user/top/x.c:2: names PERF_RECORD_FORK'),
+    ('a process changed as a record would, outside the process model', 'deps',
+     {'user/c2c/x.c': 'void x(struct procmaps *pm) { procmaps__fork(pm, 2, 1, 0); }\n'},
+     'user/c2c/x.c:1: names procmaps__fork'),
     ('vmlinux.h outside the BPF program', 'deps',
      {'tests/suites/check_unit.c': '#include "vmlinux/vmlinux.h"\n'},
      'tests/suites/check_unit.c: includes vmlinux/vmlinux.h'),

@@ -33,8 +33,18 @@ The tools' folders never include each other.  bench/ and tests/ may
 include anything else in the tree, and nothing outside tests/ includes
 tests/; inside tests/, a folder includes its own files and tests/lib's.
 Modules (a .c and its .h) never include each other in a circle, inside a
-folder either.  Prints each violation, naming the file; exits 1 if there is
-one.  --root DIR checks the tree at DIR instead of this one
+folder either.
+
+One process model: of user/, only user/symbols/machine.c (machine__process)
+applies the side band's records, live or from a file.  No other file of
+user/ names PERF_RECORD_MMAP, _MMAP2, _COMM, _FORK or _EXIT outside a
+comment, or parses those records itself (perf_file__parse_mmap, _comm,
+_task), and none but the model's storage (procmaps.c) changes a process
+as a record would (procmaps__exec, _fork, _exit, _comm, _forget): a
+reader hands each record to the machine, decoded by kernel/abi's
+sideband.c or perf_file__parse_sideband.
+
+Prints each violation, naming the file; exits 1 if there is one.  --root DIR checks the tree at DIR instead of this one
 (tests/checks_selftest.py plants violations in a copy).
 """
 import argparse
@@ -69,6 +79,24 @@ ONLY_IN = {
     'vmlinux/vmlinux.h': ('bpf/ldlat.bpf.c', 'bpf/c2c.bpf.c'),
 }
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
+# the process model: the one file of user/ that applies side-band records
+PROCESS_MODEL = ('user/symbols/machine.c', 'user/symbols/machine.h')
+SIDEBAND_RECORD = re.compile(r'\bPERF_RECORD_(?:MMAP2?|COMM|FORK|EXIT)\b'
+                             r'|\bperf_file__parse_(?:mmap|comm|task)\b'
+                             r'|\bprocmaps__(?:exec|fork|exit|comm|forget)\b')
+MODEL_STORAGE = ('user/symbols/procmaps.c', 'user/symbols/procmaps.h')
+COMMENT = re.compile(r'/\*.*?\*/|//[^\n]*', re.S)
+
+
+def sideband_outside_model(path, text):
+    """The lines of a file of user/ that name a side-band record type in code."""
+    if not within(path, ('user',)) or path in PROCESS_MODEL:
+        return []
+    code = COMMENT.sub(lambda m: '\n' * m.group(0).count('\n'), text)
+    return [f'{path}:{code.count(chr(10), 0, m.start()) + 1}: names {m.group(0)}: only the process '
+            'model (user/symbols/machine.c, machine__process) applies side-band records'
+            for m in SIDEBAND_RECORD.finditer(code)
+            if not (path in MODEL_STORAGE and m.group(0).startswith('procmaps__'))]
 
 
 def folder(path):
@@ -109,6 +137,7 @@ def main():
         src = folder(f)
         with open(f, encoding='utf-8') as fh:
             text = fh.read()
+        errors += sideband_outside_model(f, text)
         for inc in INCLUDE.findall(text):
             if not from_top(inc) or (inc not in GENERATED and not os.path.isfile(inc)):
                 errors.append(f'{f}: #include "{inc}" is not a path from the top of the tree')
@@ -173,7 +202,8 @@ def main():
         print(f'check-deps: {len(errors)} violation(s) of the layout rule (tests/deps.py)')
         return 1
     print(f'check-deps: {len(files)} files, {sum(len(v) for v in graph.values())} includes '
-          'between modules, all pointing down the layers, no circle')
+          'between modules, all pointing down the layers, no circle; side-band records '
+          'applied by the process model alone')
     return 0
 
 

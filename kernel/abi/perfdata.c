@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "kernel/abi/perfdata.h"
+#include "kernel/abi/sideband.h"
 #include "kernel/lib/util.h"
 
 /*
@@ -1285,6 +1286,77 @@ int perf_file__parse_task(const struct perf_file *f, const struct perf_record *r
 	t->tid = rd32(p + 8);
 	t->ptid = rd32(p + 12);
 	t->time = rd64(p + 16);
+	return 0;
+}
+
+/* PERF_RECORD_CGROUP: u64 id, then the path, NUL-terminated in the record. */
+static int perf_file__parse_cgroup(const struct perf_record *r, struct sideband_rec *rec)
+{
+	if (r->size < 8 + 8 + 1 || !memchr(r->data + 16, '\0', r->size - 16))
+		return -EINVAL;
+	memcpy(&rec->id, r->data + 8, 8);
+	rec->str = (const char *)r->data + 16;
+	return 0;
+}
+
+int perf_file__parse_sideband(const struct perf_file *f, const struct perf_record *r,
+			      struct sideband_rec *rec)
+{
+	struct perf_mmap_event m;
+	struct perf_comm_event c;
+	struct perf_task_event t;
+	const struct perf_sample_id *sid;
+
+	memset(rec, 0, sizeof(*rec));
+	rec->type = r->type;
+	switch (r->type) {
+	case PERF_RECORD_MMAP:
+	case PERF_RECORD_MMAP2:
+		if (perf_file__parse_mmap(f, r, &m))
+			return -EINVAL;
+		rec->pid = m.pid;
+		rec->tid = m.tid;
+		rec->addr = m.start;
+		rec->len = m.len;
+		rec->pgoff = m.pgoff;
+		rec->kernel = m.cpumode == PERF_RECORD_MISC_KERNEL;
+		rec->flags = m.flags;
+		rec->maj = m.maj;
+		rec->min = m.min;
+		rec->ino = m.ino;
+		rec->ino_generation = m.ino_generation;
+		if (m.has_build_id) {
+			rec->build_id_size = m.build_id_size;
+			rec->build_id = m.build_id;
+		}
+		/* perf names anonymous memory //anon; the live side band, as /proc, leaves it nameless */
+		rec->str = strcmp(m.filename, "//anon") ? m.filename : NULL;
+		sid = &m.sid;
+		break;
+	case PERF_RECORD_COMM:
+		if (perf_file__parse_comm(f, r, &c))
+			return -EINVAL;
+		rec->pid = c.pid;
+		rec->tid = c.tid;
+		rec->exec = c.exec;
+		rec->str = c.comm;
+		sid = &c.sid;
+		break;
+	case PERF_RECORD_FORK:
+	case PERF_RECORD_EXIT:
+		if (perf_file__parse_task(f, r, &t))
+			return -EINVAL;
+		rec->pid = t.pid;
+		rec->ppid = t.ppid;
+		rec->tid = t.tid;
+		sid = &t.sid;
+		break;
+	case PERF_RECORD_CGROUP:
+		return perf_file__parse_cgroup(r, rec);
+	default:
+		return -ENOENT;
+	}
+	rec->time = (sid->type & PERF_SAMPLE_TIME) ? sid->time : 0;
 	return 0;
 }
 

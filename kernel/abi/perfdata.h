@@ -335,6 +335,19 @@ int perf_file__parse_comm(const struct perf_file *f, const struct perf_record *r
 int perf_file__parse_task(const struct perf_file *f, const struct perf_record *r,
 			  struct perf_task_event *t);
 
+struct sideband_rec;
+
+/*
+ * A side-band record (MMAP, MMAP2, COMM, FORK, EXIT, CGROUP) as the live
+ * side band gives it (kernel/abi/sideband.h), so that the process model
+ * applies a file's records and the live ring's alike: its time is the
+ * sample_id trailer's (0 without one), "//anon" a NULL name.  Pointers
+ * point into the file.  0; -ENOENT for a record of another type; -EINVAL
+ * for one that does not parse.
+ */
+int perf_file__parse_sideband(const struct perf_file *f, const struct perf_record *r,
+			      struct sideband_rec *rec);
+
 /* The sample_id trailer of any record but a sample; sid->event -1 when there is none. */
 void perf_file__parse_sample_id(const struct perf_file *f, const struct perf_record *r,
 				struct perf_sample_id *sid);

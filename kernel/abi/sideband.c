@@ -284,6 +284,12 @@ static bool sideband__parse(struct sideband *sb, const char *raw, struct sideban
 		r->addr = u64[0];
 		r->len = u64[1];
 		r->pgoff = u64[2];
+		r->maj = u32[8];
+		r->min = u32[9];
+		r->ino = u64[4];
+		r->ino_generation = u64[5];
+		r->flags = u32[15];
+		r->kernel = (h->misc & PERF_RECORD_MISC_CPUMODE_MASK) == PERF_RECORD_MISC_KERNEL;
 		r->str = raw + 72;
 		if (!strcmp(r->str, "//anon"))
 			r->str = NULL;

@@ -17,13 +17,26 @@
 #include "kernel/abi/evlist.h"
 #include "kernel/lib/err.h"
 
+/*
+ * One side-band record, from the live ring (sideband__drain) or from a
+ * perf.data file (perf_file__parse_sideband): what the process model
+ * (user/symbols/machine.h) applies.
+ */
 struct sideband_rec {
-	__u32 type; /* PERF_RECORD_MMAP2, _COMM, _FORK, _EXIT */
+	__u32 type; /* PERF_RECORD_MMAP, _MMAP2, _COMM, _FORK, _EXIT, _CGROUP */
 	__u32 pid, tid, ppid;
-	__u64 time;		/* CLOCK_MONOTONIC ns */
-	__u64 addr, len, pgoff; /* MMAP2: the mapping, pgoff in bytes */
+	__u64 time;		/* live: CLOCK_MONOTONIC ns; a file's: its sample_id time, or 0 */
+	__u64 addr, len, pgoff; /* MMAP, MMAP2: the mapping, pgoff in bytes */
 	bool exec;		/* COMM: the name changed by an exec */
-	const char *str;	/* MMAP2: the file ("//anon" becomes NULL); COMM: the name */
+	bool kernel;		/* MMAP, MMAP2: the kernel's text or a module's (cpumode kernel) */
+	__u32 flags;		/* MMAP2: mmap's flags (MAP_SHARED, ...); else 0 */
+	__u32 maj, min;		/* MMAP2 without a build ID: the file's device */
+	__u64 ino, ino_generation; /* and inode */
+	const __u8 *build_id; /* MMAP2 with a build ID (perf record --buildid-mmap); else NULL */
+	__u8 build_id_size;
+	__u64 id;	 /* CGROUP: the cgroup's ID */
+	const char *str; /* MMAP, MMAP2: the file ("//anon" becomes NULL); COMM: the name;
+			     CGROUP: the path */
 };
 
 struct sideband_ring {

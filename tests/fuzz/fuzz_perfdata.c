@@ -2,8 +2,9 @@
 /*
  * fuzz_perfdata - libFuzzer target for the perf.data reader: every input is
  * opened as a file, every record walked, every sample and symbolization
- * record parsed, and every byte a parsed pointer claims is read, so that
- * AddressSanitizer sees any claim that reaches outside the input.  Built with
+ * record parsed (and decoded as the process model gets it), and every byte
+ * a parsed pointer claims is read, so that AddressSanitizer sees any claim
+ * that reaches outside the input.  Built with
  * clang -fsanitize=fuzzer,address,undefined (make tests); tests/fuzz/fuzz.sh runs
  * it on the seeds in tests/fuzz/corpus for a bounded time.
  */
@@ -12,6 +13,7 @@
 #include <string.h>
 
 #include "kernel/abi/perfdata.h"
+#include "kernel/abi/sideband.h"
 
 static volatile unsigned long long sink;
 
@@ -54,6 +56,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct perf_comm_event cm;
 	struct perf_task_event t;
 	struct perf_sample_id sid;
+	struct sideband_rec sb;
 	struct perf_file_stats st = {};
 	struct perf_build_id b;
 	struct err err = {};
@@ -68,6 +71,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	perf_file__rewind(&f, &c);
 	while (perf_file__next(&f, &c, &r, &st, &err) > 0) {
 		touch(r.data, r.size);
+		/* as the process model gets it */
+		if (!perf_file__parse_sideband(&f, &r, &sb)) {
+			if (sb.str)
+				sink += strlen(sb.str);
+			touch(sb.build_id, sb.build_id_size);
+		}
 		switch (r.type) {
 		case PERF_RECORD_SAMPLE:
 			if (!perf_file__parse_sample(&f, &r, &s))

@@ -18,7 +18,7 @@
 
 #include "user/report/json.h"
 #include "user/symbols/procmaps.h"
-#include "user/symbols/procwatch.h"
+#include "user/symbols/machine.h"
 #include "user/symbols/ranges.h"
 #include "user/symbols/symbolize.h"
 #include "user/top/topreport.h"
@@ -117,8 +117,8 @@ START_TEST(test_procmaps_newest_wins)
 }
 END_TEST
 
-/* One side-band record through the live path (procwatch__apply). */
-static void sb_rec(struct procwatch *w, __u32 type, __u32 pid, __u32 ppid, __u64 t, __u64 addr,
+/* One side-band record through the live path (machine__process of a live machine). */
+static void sb_rec(struct machine *m, __u32 type, __u32 pid, __u32 ppid, __u64 t, __u64 addr,
 		   __u64 len, const char *str, bool exec)
 {
 	struct sideband_rec r = { .type = type,
@@ -131,7 +131,7 @@ static void sb_rec(struct procwatch *w, __u32 type, __u32 pid, __u32 ppid, __u64
 				  .exec = exec,
 				  .str = str };
 
-	procwatch__apply(&r, w);
+	ck_assert_int_eq(machine__process(m, &r), 0);
 }
 
 /*
@@ -144,13 +144,13 @@ static void sb_rec(struct procwatch *w, __u32 type, __u32 pid, __u32 ppid, __u64
  */
 START_TEST(test_procmaps_pid_reused)
 {
-	struct procmaps pm;
-	struct procwatch w = { .pm = &pm };
+	struct machine w;
+	struct procmaps *pm = &w.pm;
 	const struct proc *p;
 	int pid;
 
-	procmaps__init(&pm);
-	pm.proc_root = NULL;
+	machine__init(&w, MACHINE_LIVE);
+	pm->proc_root = NULL;
 	/* the parent, 200: /bin/b, learned early (t 5) */
 	sb_rec(&w, PERF_RECORD_MMAP2, 200, 1, 5, 0x1000, 0x2000, "/bin/b", false);
 	sb_rec(&w, PERF_RECORD_COMM, 200, 1, 6, 0, 0, "b", false);
@@ -163,10 +163,10 @@ START_TEST(test_procmaps_pid_reused)
 			sb_rec(&w, PERF_RECORD_EXIT, pid, 1, 20, 0, 0, NULL, false);
 	}
 	/* 301's new process read from /proc (t 35) before its FORK record (t 30) */
-	ck_assert_int_eq(procmaps__add(&pm, 301, 0x9000, 0xa000, 0, "[stack]", 35), 0);
+	ck_assert_int_eq(procmaps__add(pm, 301, 0x9000, 0xa000, 0, "[stack]", 35), 0);
 	for (pid = 300; pid <= 302; pid++) {
 		sb_rec(&w, PERF_RECORD_FORK, pid, 200, 30, 0, 0, NULL, false);
-		p = procmaps__find(&pm, pid);
+		p = procmaps__find(pm, pid);
 		ck_assert_ptr_nonnull(p);
 		ck_assert(!p->exited);
 		ck_assert_ptr_null(proc__find(p, 0x7800));
@@ -177,13 +177,13 @@ START_TEST(test_procmaps_pid_reused)
 		if (pid != 301)
 			ck_assert_str_eq(p->comm, "b");
 	}
-	ck_assert_str_eq(proc__find(procmaps__find(&pm, 301), 0x9800)->name, "[stack]");
+	ck_assert_str_eq(proc__find(procmaps__find(pm, 301), 0x9800)->name, "[stack]");
 	/* 303 exits; its PID's next process is first seen at its exec */
 	sb_rec(&w, PERF_RECORD_MMAP2, 303, 1, 10, 0x7000, 0x1000, "/lib/libdead.so", false);
 	sb_rec(&w, PERF_RECORD_EXIT, 303, 1, 20, 0, 0, NULL, false);
 	sb_rec(&w, PERF_RECORD_COMM, 303, 1, 30, 0, 0, "c", true);
 	sb_rec(&w, PERF_RECORD_MMAP2, 303, 1, 31, 0x1000, 0x1000, "/bin/c", false);
-	p = procmaps__find(&pm, 303);
+	p = procmaps__find(pm, 303);
 	ck_assert(!p->exited);
 	ck_assert_str_eq(p->comm, "c");
 	ck_assert_ptr_null(proc__find(p, 0x7800));
@@ -192,17 +192,16 @@ START_TEST(test_procmaps_pid_reused)
 	/* a live process's exec keeps its older mappings where the new image maps nothing */
 	sb_rec(&w, PERF_RECORD_COMM, 200, 1, 40, 0, 0, "b2", true);
 	sb_rec(&w, PERF_RECORD_MMAP2, 200, 1, 41, 0x1000, 0x1000, "/bin/b2", false);
-	p = procmaps__find(&pm, 200);
+	p = procmaps__find(pm, 200);
 	ck_assert_str_eq(proc__find(p, 0x1800)->name, "/bin/b2");
 	ck_assert_str_eq(proc__find(p, 0x2800)->name, "/bin/b");
-	free(w.fresh);
-	procmaps__free(&pm);
+	machine__free(&w);
 }
 END_TEST
 
 /* One side-band record of thread tid of process pid, through the live path. */
-static void sb_thread_rec(struct procwatch *w, __u32 type, __u32 pid, __u32 ppid, __u32 tid,
-			  __u64 t, __u64 addr, __u64 len, const char *str)
+static void sb_thread_rec(struct machine *m, __u32 type, __u32 pid, __u32 ppid, __u32 tid, __u64 t,
+			  __u64 addr, __u64 len, const char *str)
 {
 	struct sideband_rec r = { .type = type,
 				  .pid = pid,
@@ -213,7 +212,7 @@ static void sb_thread_rec(struct procwatch *w, __u32 type, __u32 pid, __u32 ppid
 				  .len = len,
 				  .str = str };
 
-	procwatch__apply(&r, w);
+	ck_assert_int_eq(machine__process(m, &r), 0);
 }
 
 /*
@@ -228,13 +227,13 @@ static void sb_thread_rec(struct procwatch *w, __u32 type, __u32 pid, __u32 ppid
  */
 START_TEST(test_procwatch_threads)
 {
-	struct procmaps pm;
-	struct procwatch w = { .pm = &pm };
+	struct machine w;
+	struct procmaps *pm = &w.pm;
 	const struct proc *p;
 	int pid;
 
-	procmaps__init(&pm);
-	pm.proc_root = NULL;
+	machine__init(&w, MACHINE_LIVE);
+	pm->proc_root = NULL;
 	sb_thread_rec(&w, PERF_RECORD_MMAP2, 500, 500, 500, 5, 0x1000, 0x2000, "/bin/app");
 	sb_thread_rec(&w, PERF_RECORD_COMM, 500, 500, 500, 6, 0, 0, "app");
 	sb_thread_rec(&w, PERF_RECORD_FORK, 500, 500, 501, 10, 0, 0, NULL);
@@ -243,7 +242,7 @@ START_TEST(test_procwatch_threads)
 	sb_thread_rec(&w, PERF_RECORD_FORK, 600, 500, 600, 13, 0, 0, NULL);
 	sb_thread_rec(&w, PERF_RECORD_EXIT, 500, 500, 501, 14, 0, 0, NULL);
 	for (pid = 500; pid <= 600; pid += 100) {
-		p = procmaps__find(&pm, pid);
+		p = procmaps__find(pm, pid);
 		ck_assert_ptr_nonnull(p);
 		ck_assert_msg(!p->exited, "process %d exited with its thread", pid);
 		ck_assert_str_eq(p->comm, "app");
@@ -254,10 +253,9 @@ START_TEST(test_procwatch_threads)
 	}
 	/* the main thread's exit is the process's */
 	sb_thread_rec(&w, PERF_RECORD_EXIT, 500, 500, 500, 20, 0, 0, NULL);
-	ck_assert(procmaps__find(&pm, 500)->exited);
-	ck_assert(!procmaps__find(&pm, 600)->exited);
-	free(w.fresh);
-	procmaps__free(&pm);
+	ck_assert(procmaps__find(pm, 500)->exited);
+	ck_assert(!procmaps__find(pm, 600)->exited);
+	machine__free(&w);
 }
 END_TEST
 

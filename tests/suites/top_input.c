@@ -434,13 +434,13 @@ START_TEST(test_input_one_entry_across_images)
 	ck_assert_int_eq(offtop__read(&t, &snap, &err), 0);
 	ck_assert_uint_eq(snap.counters.kept, 2);
 	/* two images, one entry in each table, of the image where the mapping appeared */
-	ck_assert_int_eq(procmaps__find(&images, OFFTOP_IMAGE_BASE + 2) != NULL, 1);
+	ck_assert_int_eq(procmaps__find(&images, MACHINE_IMAGE_BASE + 2) != NULL, 1);
 	ck_assert_uint_eq(data.n, 1);
 	ck_assert_uint_eq(data.e[0].v.count, 2);
 	ck_assert_uint_eq(data.e[0].v.lat_sum, 30);
 	ck_assert_uint_eq(ip.n, 1);
 	/* images: before the exec, until the mapping at 200, after it: the second */
-	ck_assert_uint_eq(data.e[0].tgid, OFFTOP_IMAGE_BASE + 1);
+	ck_assert_uint_eq(data.e[0].tgid, MACHINE_IMAGE_BASE + 1);
 	snapshot__free(&snap);
 	offtop__close(&t);
 	top_table__free(&ip);

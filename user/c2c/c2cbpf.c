@@ -11,6 +11,7 @@
 #include "bpf/c2c.skel.h"
 #include "kernel/abi/numa.h"
 #include "user/c2c/c2cbpf.h"
+#include "user/symbols/machine.h"
 
 int c2c_session__open(struct c2c_session *s, const struct ldlat_config *cfg, __u32 line_shift,
 		      __u32 entries, bool addr_only, bool test, struct err *err)
@@ -78,108 +79,30 @@ int c2c_session__test_fd(const struct c2c_session *s)
 	return bpf_program__fd(s->skel->progs.c2c_test);
 }
 
-/* The MAP_SHARED mappings of one process, as its /proc/PID/maps listed them when read. */
-struct shared_maps {
-	__u32 tgid;
-	int n;
-	struct shared_map {
-		__u64 lo, hi, pgoff;
-		struct c2c_space sp;
-		char name[256];
-	} * m;
-};
-
-struct maps_cache {
-	struct shared_maps *p;
-	int n;
-};
-
-static struct shared_maps *maps_of(struct c2c_session *s, struct maps_cache *mc, __u32 tgid)
-{
-	char path[64], line[4096];
-	struct shared_maps *p;
-	FILE *f;
-	int i;
-
-	for (i = mc->n - 1; i >= 0; i--)
-		if (mc->p[i].tgid == tgid)
-			return &mc->p[i];
-	p = realloc(mc->p, (mc->n + 1) * sizeof(*p));
-	if (!p)
-		return NULL;
-	mc->p = p;
-	p = &mc->p[mc->n++];
-	memset(p, 0, sizeof(*p));
-	p->tgid = tgid;
-	if (!s->proc_root)
-		return p;
-	snprintf(path, sizeof(path), "%s/%u/maps", s->proc_root, tgid);
-	f = fopen(path, "re");
-	if (!f)
-		return p;
-	while (fgets(line, sizeof(line), f)) {
-		unsigned long long lo, hi, pgoff, ino;
-		unsigned int maj, min;
-		struct shared_map *m;
-		char perms[8];
-		int k = 0;
-
-		if (sscanf(line, "%llx-%llx %7s %llx %x:%x %llu %n", &lo, &hi, perms, &pgoff, &maj,
-			   &min, &ino, &k) < 7 ||
-		    strlen(perms) < 4 || perms[3] != 's')
-			continue;
-		m = realloc(p->m, (p->n + 1) * sizeof(*m));
-		if (!m)
-			break;
-		p->m = m;
-		m = &p->m[p->n++];
-		*m = (struct shared_map){
-			.lo = lo, .hi = hi, .pgoff = pgoff, .sp = { maj, min, ino, 0 }
-		};
-		snprintf(m->name, sizeof(m->name), "%s", line + k);
-		m->name[strcspn(m->name, "\n")] = '\0';
-	}
-	fclose(f);
-	return p;
-}
-
-static void maps_cache_free(struct maps_cache *mc)
-{
-	int i;
-
-	for (i = 0; i < mc->n; i++)
-		free(mc->p[i].m);
-	free(mc->p);
-}
-
 /*
  * The line of (tgid, line address) in t's spaces: in a MAP_SHARED mapping of
  * the process, the mapped file's space and the line's offset in it (and the
  * file's name in *name); else the process's own.
  */
-static void line_space(struct c2c_session *s, struct maps_cache *mc, struct c2c_table *t,
-		       __u32 tgid, __u64 line, __u64 *space, __u64 *addr, const char **name)
+static void line_space(struct machine *mc, struct c2c_table *t, __u32 tgid, __u64 line,
+		       __u64 *space, __u64 *addr, const char **name)
 {
-	struct shared_maps *p = maps_of(s, mc, tgid);
-	int i;
+	const struct machine_shared *m = machine__shared(mc, (pid_t)tgid, line);
+	struct c2c_space sp;
+	__u64 id;
 
 	*space = tgid;
 	*addr = line;
 	*name = NULL;
-	for (i = 0; p && i < p->n; i++) {
-		const struct shared_map *m = &p->m[i];
-		__u64 sp;
-
-		if (line < m->lo || line >= m->hi)
-			continue;
-		sp = c2c_table__space(t, &m->sp);
-		if (!sp)
-			return;
-		*space = sp;
-		*addr = (line - m->lo + m->pgoff) & ~((1ull << t->line_shift) - 1);
-		*name = m->name;
+	if (!m)
 		return;
-	}
+	sp = (struct c2c_space){ m->maj, m->min, m->ino, 0 };
+	id = c2c_table__space(t, &sp);
+	if (!id)
+		return;
+	*space = id;
+	*addr = (line - m->start + m->pgoff) & ~((1ull << t->line_shift) - 1);
+	*name = m->name;
 }
 
 int c2c_session__read(struct c2c_session *s, struct c2c_table *t, struct ldlat_c2c_counters *cnt)
@@ -187,7 +110,7 @@ int c2c_session__read(struct c2c_session *s, struct c2c_table *t, struct ldlat_c
 	struct ldlat_c2c_counts *v = calloc(s->ncpus, sizeof(*v));
 	struct ldlat_c2c_counters *cv = calloc(s->ncpus, sizeof(*cv));
 	__u64 *tv = calloc(s->ncpus, sizeof(__u64));
-	struct maps_cache mc = {};
+	struct machine mc; /* the processes' MAP_SHARED mappings, as /proc shows them now */
 	struct ldlat_c2c_line_key lk, *lprev = NULL;
 	struct ldlat_c2c_ent_key ek, *eprev = NULL;
 	struct ldlat_c2c_tid_key tk, *tprev = NULL;
@@ -196,6 +119,9 @@ int c2c_session__read(struct c2c_session *s, struct c2c_table *t, struct ldlat_c
 	size_t k;
 
 	memset(cnt, 0, sizeof(*cnt));
+	machine__init(&mc, MACHINE_LIVE);
+	mc.pm.proc_root = s->proc_root;
+	machine__track_shared(&mc);
 	if (!v || !cv || !tv) {
 		e = -ENOMEM;
 		goto out;
@@ -212,7 +138,7 @@ int c2c_session__read(struct c2c_session *s, struct c2c_table *t, struct ldlat_c
 		lprev = &lk;
 		if (bpf_map_lookup_elem(bpf_map__fd(s->skel->maps.c2c_lines), &lk, v))
 			continue;
-		line_space(s, &mc, t, lk.tgid, lk.line, &space, &addr, &name);
+		line_space(&mc, t, lk.tgid, lk.line, &space, &addr, &name);
 		l = c2c_table__line(t, space, addr);
 		if (!l || !c2c_set__add(&l->tgids, lk.tgid)) {
 			e = -ENOMEM;
@@ -253,7 +179,7 @@ int c2c_session__read(struct c2c_session *s, struct c2c_table *t, struct ldlat_c
 		eprev = &ek;
 		if (bpf_map_lookup_elem(bpf_map__fd(s->skel->maps.c2c_ents), &ek, v))
 			continue;
-		line_space(s, &mc, t, ek.tgid, ek.line, &space, &addr, &name);
+		line_space(&mc, t, ek.tgid, ek.line, &space, &addr, &name);
 		/* a line the lines' table had no room for: its samples are counted as lost there */
 		l = c2c_table__find(t, space, addr);
 		if (!l)
@@ -281,7 +207,7 @@ int c2c_session__read(struct c2c_session *s, struct c2c_table *t, struct ldlat_c
 		const char *name;
 
 		tprev = &tk;
-		line_space(s, &mc, t, tk.tgid, tk.line, &space, &addr, &name);
+		line_space(&mc, t, tk.tgid, tk.line, &space, &addr, &name);
 		l = c2c_table__find(t, space, addr);
 		if (!l)
 			continue;
@@ -291,7 +217,7 @@ int c2c_session__read(struct c2c_session *s, struct c2c_table *t, struct ldlat_c
 		}
 	}
 out:
-	maps_cache_free(&mc);
+	machine__free(&mc);
 	free(v);
 	free(cv);
 	free(tv);

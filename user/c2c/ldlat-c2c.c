@@ -296,7 +296,7 @@ struct live {
 	struct c2c_args *args;
 	struct c2c_session sess;
 	bool sess_open;
-	struct procmaps pm;
+	struct machine m;
 	struct symbolizer z;
 	bool z_init;
 	struct procwatch watch;
@@ -349,7 +349,7 @@ static int live_before_enable(struct tool *t, void *ctx, struct err *err)
 		e = c2c_session__attach(&l->sess, &t->evlist, err);
 	if (e)
 		return e;
-	e = procwatch__start(&l->watch, &l->pm, &t->run.target, cmd ? &cmd : t->run.procs,
+	e = procwatch__start(&l->watch, &l->m, &t->run.target, cmd ? &cmd : t->run.procs,
 			     cmd ? 1 : t->run.nprocs, err);
 	l->watching = !e;
 	if (e)
@@ -362,35 +362,6 @@ static int live_tick(void *ctx)
 	struct live *l = ctx;
 
 	return procwatch__drain(&l->watch);
-}
-
-/* A process's name (the side band's, else /proc's) and its cgroup v2 path (/proc's, if it runs). */
-static void live_name(struct procmaps *pm, struct c2c_numa *n)
-{
-	const struct proc *p = procmaps__find(pm, n->tgid);
-	char path[64], line[256];
-	FILE *f;
-
-	if (p && p->comm[0])
-		snprintf(n->comm, sizeof(n->comm), "%s", p->comm);
-	snprintf(path, sizeof(path), "/proc/%u/comm", n->tgid);
-	if (!n->comm[0] && (f = fopen(path, "re"))) {
-		if (fgets(line, sizeof(line), f)) {
-			line[strcspn(line, "\n")] = '\0';
-			snprintf(n->comm, sizeof(n->comm), "%s", line);
-		}
-		fclose(f);
-	}
-	snprintf(path, sizeof(path), "/proc/%u/cgroup", n->tgid);
-	f = fopen(path, "re");
-	if (!f)
-		return;
-	while (fgets(line, sizeof(line), f))
-		if (!strncmp(line, "0::", 3)) {
-			line[strcspn(line, "\n")] = '\0';
-			snprintf(n->cgroup, sizeof(n->cgroup), "%s", line + 3);
-		}
-	fclose(f);
 }
 
 static int run_sample(void *input)
@@ -420,7 +391,7 @@ static int run_sample(void *input)
 	if (e)
 		return err__report(&err, e, "ldlat-c2c", stderr);
 	a->cli.source.sample_ip = true;
-	procmaps__init(&l.pm);
+	machine__init(&l.m, MACHINE_LIVE);
 	c2c_table__init(&t, LDLAT_C2C_LINE_SHIFT);
 	e = tool__start(&tool, &a->cli, "ldlat-c2c",
 			&(struct tool_opts){ .hooks = &hooks, .no_bpf = true }, &err);
@@ -442,7 +413,7 @@ static int run_sample(void *input)
 		status = EXIT_FAIL;
 		goto out;
 	}
-	if (symbolizer__init(&l.z, &l.pm, a->debuginfo)) {
+	if (symbolizer__init(&l.z, &l.m.pm, a->debuginfo)) {
 		fprintf(stderr, "ldlat-c2c: out of memory\n");
 		status = EXIT_FAIL;
 		goto out;
@@ -459,8 +430,12 @@ static int run_sample(void *input)
 			en->symbol = strdup(sym.name);
 			en->object = strdup(sym.where);
 		}
-	for (i = 0; i < t.nnuma; i++)
-		live_name(&l.pm, &t.numa[i]);
+	/* a process's name (the side band's, else /proc's), its cgroup v2 path (/proc's, if it runs) */
+	for (i = 0; i < t.nnuma; i++) {
+		machine__comm(&l.m, (pid_t)t.numa[i].tgid, t.numa[i].comm, sizeof(t.numa[i].comm));
+		machine__cgroup(&l.m, (pid_t)t.numa[i].tgid, t.numa[i].cgroup,
+				sizeof(t.numa[i].cgroup));
+	}
 	c2c_table__sort(&t);
 	snprintf(target, sizeof(target), "%s", tool.run.target_desc);
 	for (i = 0, k = 0; i < tool.evlist.nevsel && k < (int)sizeof(events); i++)
@@ -492,7 +467,7 @@ out:
 	if (l.z_init)
 		symbolizer__free(&l.z);
 	c2c_table__free(&t);
-	procmaps__free(&l.pm);
+	machine__free(&l.m);
 	output__close(&a->out);
 	return status;
 }

@@ -3,7 +3,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 
 #include "user/c2c/offc2c.h"
 
@@ -13,8 +12,8 @@ int offc2c__open(struct offc2c *c, const char *path, struct cli *cli, const char
 	int e;
 
 	memset(c, 0, sizeof(*c));
-	procmaps__init(&c->pm);
-	c->pm.proc_root = NULL; /* the file's records only */
+	machine__init(&c->m, MACHINE_FILE_ORDER); /* the file's records only */
+	machine__track_shared(&c->m);
 	c2c_table__init(&c->t, LDLAT_C2C_LINE_SHIFT);
 	/* loads and stores: what perf c2c record samples */
 	if (!cli->op_set)
@@ -29,7 +28,7 @@ int offc2c__open(struct offc2c *c, const char *path, struct cli *cli, const char
 			"%s: the samples of %s do not carry both a data address and a data "
 			"source: record with perf c2c record, or perf mem record -t load,store",
 			path, c->o.events);
-	if (symbolizer__init(&c->z, &c->pm, debuginfo))
+	if (symbolizer__init(&c->z, &c->m.pm, debuginfo))
 		return err__set(err, -ENOMEM, "out of memory");
 	c->z_init = true;
 	/* kernel addresses stay raw: the file may come from another kernel or boot */
@@ -37,106 +36,27 @@ int offc2c__open(struct offc2c *c, const char *path, struct cli *cli, const char
 	return 0;
 }
 
-static int apply_mmap(struct offc2c *c, const struct perf_record *r)
+/* A side-band record into the machine; a MAP_SHARED file it met gets its space in the table. */
+static int apply_sideband(struct offc2c *c, const struct sideband_rec *r)
 {
-	struct perf_mmap_event m;
-	struct offc2c_shared *n;
-	const char *name;
+	int n = c->m.nshared, e = machine__process(&c->m, r);
 
-	if (perf_file__parse_mmap(&c->o.file, r, &m) || m.pid == (__u32)-1 ||
-	    m.cpumode == PERF_RECORD_MISC_KERNEL || !m.len || m.start + m.len < m.start)
-		return 0;
-	/* perf names anonymous memory //anon; the model, as /proc, leaves it nameless */
-	name = strcmp(m.filename, "//anon") ? m.filename : NULL;
-	if (m.mmap2 && (m.flags & MAP_SHARED) && !m.has_build_id) {
-		struct c2c_space s = { m.maj, m.min, m.ino, m.ino_generation };
+	for (; !e && n < c->m.nshared; n++) {
+		const struct machine_shared *sh = &c->m.shared[n];
+		struct c2c_space s = { sh->maj, sh->min, sh->ino, sh->ino_generation };
 
-		n = realloc(c->shared, (c->nshared + 1) * sizeof(*n));
-		if (!n)
-			return -ENOMEM;
-		c->shared = n;
-		n[c->nshared] = (struct offc2c_shared){
-			.pid = m.pid,
-			.start = m.start,
-			.end = m.start + m.len,
-			.pgoff = m.pgoff,
-			.space = c2c_table__space(&c->t, &s),
-			.name = procmaps__intern(&c->pm, m.filename),
-		};
-		if (!n[c->nshared].space)
-			return -ENOMEM;
-		c->nshared++;
+		if (!c2c_table__space(&c->t, &s))
+			e = -ENOMEM;
 	}
-	return procmaps__add(&c->pm, (pid_t)m.pid, m.start, m.start + m.len, m.pgoff, name, 0);
+	return e;
 }
 
-static int apply_comm(struct offc2c *c, const struct perf_record *r)
+/* The space of a MAP_SHARED file mapping, as apply_sideband added it. */
+static __u64 shared_space(struct offc2c *c, const struct machine_shared *sh)
 {
-	struct perf_comm_event k;
+	struct c2c_space s = { sh->maj, sh->min, sh->ino, sh->ino_generation };
 
-	if (perf_file__parse_comm(&c->o.file, r, &k))
-		return 0;
-	if (!k.exec) {
-		procmaps__comm(&c->pm, (pid_t)k.pid, (pid_t)k.tid, k.comm);
-		return 0;
-	}
-	/* a new program: the old one's mappings are gone */
-	procmaps__forget(&c->pm, (pid_t)k.pid);
-	procmaps__exec(&c->pm, (pid_t)k.pid, k.comm, 0);
-	return procmaps__find(&c->pm, (pid_t)k.pid) ? 0 : -ENOMEM;
-}
-
-static int apply_task(struct offc2c *c, const struct perf_record *r)
-{
-	struct perf_task_event k;
-
-	if (perf_file__parse_task(&c->o.file, r, &k) || k.pid != k.tid || k.exit || k.pid == k.ppid)
-		return 0;
-	procmaps__forget(&c->pm, (pid_t)k.pid);
-	return procmaps__fork(&c->pm, (pid_t)k.pid, (pid_t)k.ppid, 0);
-}
-
-/* PERF_RECORD_CGROUP: u64 id, then the path, NUL-terminated in the record. */
-static int apply_cgroup(struct offc2c *c, const struct perf_record *r)
-{
-	struct offc2c_cgroup *n;
-	const char *path;
-	__u64 id;
-
-	if (r->size < 8 + 8 + 1)
-		return 0;
-	memcpy(&id, r->data + 8, 8);
-	path = (const char *)r->data + 16;
-	if (!memchr(path, '\0', r->size - 16))
-		return 0;
-	n = realloc(c->cgroups, (c->ncgroups + 1) * sizeof(*n));
-	if (!n)
-		return -ENOMEM;
-	c->cgroups = n;
-	n[c->ncgroups++] = (struct offc2c_cgroup){ id, path };
-	return 0;
-}
-
-static const char *cgroup_path(const struct offc2c *c, __u64 id)
-{
-	int i;
-
-	for (i = c->ncgroups - 1; i >= 0; i--)
-		if (c->cgroups[i].id == id)
-			return c->cgroups[i].path;
-	return NULL;
-}
-
-/* The shared mapping of process pid that holds addr (the latest), or NULL. */
-static const struct offc2c_shared *shared_of(const struct offc2c *c, __u32 pid, __u64 addr)
-{
-	int i;
-
-	for (i = c->nshared - 1; i >= 0; i--)
-		if (c->shared[i].pid == pid && addr >= c->shared[i].start &&
-		    addr < c->shared[i].end)
-			return &c->shared[i];
-	return NULL;
+	return c2c_table__space(&c->t, &s);
 }
 
 static int name_entry(struct offc2c *c, struct c2c_entry *e)
@@ -152,7 +72,7 @@ static int name_entry(struct offc2c *c, struct c2c_entry *e)
 static int add_sample(struct offc2c *c, const struct perf_sample *ps)
 {
 	const struct perf_file *f = &c->o.file;
-	const struct offc2c_shared *sh = NULL;
+	const struct machine_shared *sh = NULL;
 	struct ldlat_sample s;
 	struct c2c_entry *e;
 	__u32 range, cls;
@@ -169,9 +89,9 @@ static int add_sample(struct offc2c *c, const struct perf_sample *ps)
 	if ((ps->type & PERF_SAMPLE_CPU) && ps->cpu < (__u32)f->ncpu_node)
 		node = f->cpu_node[ps->cpu];
 	if (s.addr)
-		sh = shared_of(c, ps->pid, s.addr);
+		sh = machine__shared(&c->m, (pid_t)ps->pid, s.addr);
 	if (sh) {
-		space = sh->space;
+		space = shared_space(c, sh);
 		addr = s.addr - sh->start + sh->pgoff;
 		object = sh->name;
 	}
@@ -180,13 +100,13 @@ static int add_sample(struct offc2c *c, const struct perf_sample *ps)
 			   (s.flags & LDLAT_HAS_LAT) ? s.lat : 0);
 	if (e) {
 		struct c2c_numa *n = c2c_table__numa(&c->t, ps->pid, node);
-		const struct proc *p = n && !n->comm[0] ? procmaps__find(&c->pm, ps->pid) : NULL;
+		const struct proc *p = n && !n->comm[0] ? procmaps__find(&c->m.pm, ps->pid) : NULL;
 		const char *cg;
 
 		if (p)
 			snprintf(n->comm, sizeof(n->comm), "%s", p->comm);
 		if (n && !n->cgroup[0] && (ps->type & PERF_SAMPLE_CGROUP) &&
-		    (cg = cgroup_path(c, ps->cgroup)))
+		    (cg = machine__cgroup_path(&c->m, ps->cgroup)))
 			snprintf(n->cgroup, sizeof(n->cgroup), "%s", cg);
 	}
 	if (e && !e->symbol)
@@ -200,43 +120,26 @@ int offc2c__read(struct offc2c *c, struct err *err)
 	struct perf_cursor cur;
 	struct perf_record r;
 	struct perf_sample ps;
+	struct sideband_rec sb;
 	int e;
 
 	offline__reset_counts(&c->o);
 	symbolizer__begin(&c->z);
 	perf_file__rewind(f, &cur);
 	while ((e = perf_file__next(f, &cur, &r, &c->o.stats, err)) > 0) {
-		switch (r.type) {
-		case PERF_RECORD_MMAP:
-		case PERF_RECORD_MMAP2:
-			e = apply_mmap(c, &r);
-			break;
-		case PERF_RECORD_COMM:
-			e = apply_comm(c, &r);
-			break;
-		case PERF_RECORD_FORK:
-			e = apply_task(c, &r);
-			break;
-		case PERF_RECORD_CGROUP:
-			e = apply_cgroup(c, &r);
-			break;
-		case PERF_RECORD_SAMPLE:
-			e = perf_file__parse_sample(f, &r, &ps);
-			if (e == -ENOENT) {
+		if (r.type != PERF_RECORD_SAMPLE) {
+			/* one that does not parse is passed over, as a side-band record of no interest */
+			e = perf_file__parse_sideband(f, &r, &sb) ? 0 : apply_sideband(c, &sb);
+		} else if ((e = perf_file__parse_sample(f, &r, &ps))) {
+			if (e == -ENOENT)
 				c->o.unknown_id++;
-			} else if (e) {
+			else
 				c->o.malformed++;
-			} else if (!c->o.use[ps.event]) {
-				c->o.other_events++;
-			} else {
-				e = add_sample(c, &ps);
-				break;
-			}
 			e = 0;
-			break;
-		default:
-			e = 0;
-			break;
+		} else if (!c->o.use[ps.event]) {
+			c->o.other_events++;
+		} else {
+			e = add_sample(c, &ps);
 		}
 		if (e)
 			return err__set(err, e, "out of memory");
@@ -253,8 +156,6 @@ void offc2c__close(struct offc2c *c)
 		symbolizer__free(&c->z);
 	offline__close(&c->o);
 	c2c_table__free(&c->t);
-	procmaps__free(&c->pm);
-	free(c->shared);
-	free(c->cgroups);
+	machine__free(&c->m);
 	memset(c, 0, sizeof(*c));
 }

@@ -4,12 +4,12 @@
  * file (perf c2c record, perf mem record -t load,store) into the cache-line
  * table (c2ctable.h), each judged by the native build of the BPF program's
  * filters (-p, -a: offline.h) and counted by bpf/c2c.h's logic; the file's
- * MMAP, MMAP2, COMM, FORK and EXIT records into a process model, in file
- * order, to name the code addresses; MAP_SHARED data mappings (MMAP2's
- * flags) to tell shared lines from private ones; the NUMA topology perf
- * records (HEADER_NUMA_TOPOLOGY) to give each sample's CPU its node; and,
- * where the samples carry a cgroup ID (perf record --all-cgroups), the
- * CGROUP records' paths to name each process's cgroup.
+ * side-band records into the process model (machine.h), in file order, to
+ * name the code addresses, to tell shared lines from private ones by the
+ * MAP_SHARED file mappings it met (MMAP2's flags), and, where the samples
+ * carry a cgroup ID (perf record --all-cgroups), to name each process's
+ * cgroup by the CGROUP records' paths; the NUMA topology perf records
+ * (HEADER_NUMA_TOPOLOGY) gives each sample's CPU its node.
  */
 #ifndef LDLAT_OFFC2C_H
 #define LDLAT_OFFC2C_H
@@ -18,31 +18,16 @@
 
 #include "kernel/lib/err.h"
 #include "user/offline/offline.h"
-#include "user/symbols/procmaps.h"
+#include "user/symbols/machine.h"
 #include "user/symbols/symbolize.h"
 #include "user/c2c/c2ctable.h"
-
-/* A MAP_SHARED data mapping of a process, as an MMAP2 record gave it. */
-struct offc2c_shared {
-	__u32 pid;
-	__u64 start, end, pgoff;
-	__u64 space; /* c2c_table__space's */
-	const char *name;
-};
 
 struct offc2c {
 	struct offline o; /* the file, its events, the configuration */
 	struct c2c_table t;
-	struct procmaps pm; /* the processes as the records leave them */
+	struct machine m; /* the processes as the records leave them */
 	struct symbolizer z;
 	bool z_init;
-	struct offc2c_shared *shared;
-	int nshared;
-	struct offc2c_cgroup {
-		__u64 id;
-		const char *path; /* into the file */
-	} * cgroups;		  /* PERF_RECORD_CGROUP: a cgroup's ID and path */
-	int ncgroups;
 	__u64 filtered; /* samples the filters (-p, -a, -s, --min-lat...) dropped */
 	__u64 kept;	/* samples counted */
 };

@@ -8,6 +8,7 @@
 #include "user/offline/offline.h"
 #include "user/run/config.h"
 #include "user/run/targets.h"
+#include "user/symbols/machine.h"
 #include "kernel/lib/notice.h"
 
 /* Linux's default RLIMIT_STACK: how far [stack] may grow below its recorded mapping. */
@@ -165,98 +166,43 @@ static int offline__processes(struct offline *o, const struct cli *cli, struct e
 	return 0;
 }
 
-/* ---- the mappings of one process, from its MMAP records ---------------------- */
+/* ---- the mappings of one process, as the file's side band leaves them ----------- */
 
 struct vmas {
 	struct vma *v;
-	int n, cap;
+	int n;
 };
 
-static int vmas__push(struct vmas *vs, __u64 lo, __u64 hi, __u64 pgoff, const char *path)
-{
-	struct vma *tmp;
-
-	if (vs->n == vs->cap) {
-		vs->cap = vs->cap ? vs->cap * 2 : 64;
-		tmp = realloc(vs->v, vs->cap * sizeof(*vs->v));
-		if (!tmp)
-			return -ENOMEM;
-		vs->v = tmp;
-	}
-	vs->v[vs->n].lo = lo;
-	vs->v[vs->n].hi = hi;
-	vs->v[vs->n].pgoff = pgoff;
-	snprintf(vs->v[vs->n].path, sizeof(vs->v[vs->n].path), "%s", path);
-	vs->n++;
-	return 0;
-}
-
-/* A new mapping replaces whatever it overlaps (mprotect and mmap MAP_FIXED split mappings). */
-static int vmas__map(struct vmas *vs, __u64 lo, __u64 hi, __u64 pgoff, const char *path)
-{
-	int i, n = vs->n;
-
-	for (i = 0; i < n; i++) {
-		struct vma *v = &vs->v[i];
-
-		if (v->hi <= lo || v->lo >= hi)
-			continue;
-		if (v->lo < lo && v->hi > hi) {
-			struct vma tail = *v;
-
-			v->hi = lo;
-			if (vmas__push(vs, hi, tail.hi, tail.pgoff + (hi - tail.lo), tail.path))
-				return -ENOMEM;
-		} else if (v->lo < lo) {
-			v->hi = lo;
-		} else if (v->hi > hi) {
-			v->pgoff += hi - v->lo;
-			v->lo = hi;
-		} else {
-			v->lo = v->hi = 0; /* covered: dropped below */
-		}
-	}
-	/* perf names anonymous memory //anon; the maps file leaves it empty */
-	return vmas__push(vs, lo, hi, pgoff, strcmp(path, "//anon") ? path : "");
-}
-
-static int vma_cmp(const void *a, const void *b)
-{
-	const struct vma *x = a, *y = b;
-
-	return x->lo < y->lo ? -1 : x->lo > y->lo;
-}
-
-/* The mappings of pid as the file's MMAP/MMAP2 records leave them (since its last exec). */
+/* The mappings of pid as the file's records leave them (since its last exec). */
 static int offline__vmas(const struct offline *o, pid_t pid, struct vmas *vs, struct err *err)
 {
+	struct machine m;
 	struct perf_cursor c;
 	struct perf_record r;
-	struct perf_mmap_event m;
-	struct perf_comm_event cm;
-	int e, i, k;
+	struct sideband_rec sb;
+	const struct proc *p;
+	int e, i;
 
+	machine__init(&m, MACHINE_FILE_ORDER);
 	perf_file__rewind(&o->file, &c);
-	while ((e = perf_file__next(&o->file, &c, &r, NULL, err)) > 0) {
-		if (r.type == PERF_RECORD_COMM && !perf_file__parse_comm(&o->file, &r, &cm) &&
-		    cm.exec && cm.pid == (__u32)pid && cm.pid == cm.tid)
-			vs->n = 0; /* a new program: its mappings start over */
-		if ((r.type != PERF_RECORD_MMAP && r.type != PERF_RECORD_MMAP2) ||
-		    perf_file__parse_mmap(&o->file, &r, &m) || m.pid != (__u32)pid || !m.len ||
-		    m.start + m.len < m.start)
-			continue;
-		if (vmas__map(vs, m.start, m.start + m.len, m.pgoff, m.filename))
-			return -ENOMEM;
+	while ((e = perf_file__next(&o->file, &c, &r, NULL, err)) > 0)
+		if (!perf_file__parse_sideband(&o->file, &r, &sb) && machine__process(&m, &sb)) {
+			e = -ENOMEM;
+			break;
+		}
+	p = procmaps__find(&m.pm, pid);
+	if (!e && p && p->nmaps && !(vs->v = calloc(p->nmaps, sizeof(*vs->v))))
+		e = -ENOMEM;
+	for (i = 0; !e && p && i < p->nmaps; i++) {
+		const struct mapping *map = &p->maps[i];
+
+		vs->v[i] = (struct vma){ map->start, map->end, map->pgoff, "" };
+		/* anonymous memory: an empty name, as the maps file leaves it */
+		snprintf(vs->v[i].path, sizeof(vs->v[i].path), "%s", map->name ? map->name : "");
+		vs->n++;
 	}
-	if (e < 0)
-		return -EINVAL;
-	for (i = k = 0; i < vs->n; i++)
-		if (vs->v[i].hi > vs->v[i].lo)
-			vs->v[k++] = vs->v[i];
-	vs->n = k;
-	if (vs->n) /* no mappings: v may be NULL, which qsort may not be given */
-		qsort(vs->v, vs->n, sizeof(*vs->v), vma_cmp);
-	return 0;
+	machine__free(&m);
+	return e < 0 && e != -ENOMEM ? -EINVAL : e;
 }
 
 /*

@@ -10,6 +10,9 @@ struct mapsline {
 	__u64 lo, hi;	  /* [lo, hi) */
 	__u64 pgoff;	  /* file offset of lo */
 	bool exec;	  /* 'x' in the permissions */
+	bool shared;	  /* 's' in the permissions: MAP_SHARED */
+	__u32 maj, min;	  /* the file's device (0:0 for anonymous memory) */
+	__u64 ino;	  /* and inode */
 	const char *name; /* into the line, newline removed: a path, "[heap]", or "" */
 };
 

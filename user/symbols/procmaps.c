@@ -9,7 +9,6 @@
 #include <time.h>
 
 #include "user/symbols/procmaps.h"
-#include "user/symbols/mapsline.h"
 #include "kernel/lib/util.h"
 
 __u64 procmaps__now(void)
@@ -113,8 +112,7 @@ int procmaps__add(struct procmaps *pm, pid_t tgid, __u64 start, __u64 end, __u64
 	return procmaps__add_elf(pm, tgid, start, end, pgoff, name, NULL, t);
 }
 
-/* The first mapping that ends after addr (maps are sorted and disjoint: so are their ends). */
-static int proc__first_after(const struct proc *p, __u64 addr)
+int proc__first_after(const struct proc *p, __u64 addr)
 {
 	int lo = 0, hi = p->nmaps, mid;
 
@@ -466,9 +464,13 @@ int procmaps__read(struct procmaps *pm, pid_t tgid)
 		return -ENOMEM;
 	}
 	p->known = true;
-	while (!e && fgets(line, sizeof(line), f))
-		if (mapsline__parse(line, &m))
-			e = procmaps__add(pm, tgid, m.lo, m.hi, m.pgoff, m.name, t);
+	while (!e && fgets(line, sizeof(line), f)) {
+		if (!mapsline__parse(line, &m))
+			continue;
+		e = procmaps__add(pm, tgid, m.lo, m.hi, m.pgoff, m.name, t);
+		if (!e && pm->read_line)
+			pm->read_line(pm->read_ctx, tgid, &m);
+	}
 	fclose(f);
 	snprintf(path, sizeof(path), "%s/%d/comm", pm->proc_root, (int)tgid);
 	f = fopen(path, "re");
@@ -505,18 +507,10 @@ int procmaps__read_all(struct procmaps *pm)
 
 const struct mapping *proc__find(const struct proc *p, __u64 addr)
 {
-	int lo = 0, hi = p->nmaps, mid;
+	int i = proc__first_after(p, addr);
 
-	while (lo < hi) {
-		mid = (lo + hi) / 2;
-		if (p->maps[mid].start <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (lo == 0 || addr >= p->maps[lo - 1].end)
-		return NULL;
-	return &p->maps[lo - 1];
+	/* the only mapping that may hold addr: the first that ends after it */
+	return i < p->nmaps && p->maps[i].start <= addr ? &p->maps[i] : NULL;
 }
 
 struct foreach_ctx {

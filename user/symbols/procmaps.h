@@ -4,8 +4,9 @@
  * after they exit so that their samples can still be symbolized.
  *
  * Mappings come from /proc/PID/maps (at start, and for a process first
- * seen later) and from the perf side band (PERF_RECORD_MMAP2, COMM with
- * exec, FORK, EXIT).  Each mapping carries the time it was learned
+ * seen later) and from the side band's records, which the process model
+ * (machine.h) applies with the functions below.  Each mapping carries the
+ * time it was learned
  * (CLOCK_MONOTONIC): where two overlap, the newer wins, so records and
  * /proc reads may arrive in any order.
  */
@@ -16,6 +17,8 @@
 #include <stddef.h>
 #include <sys/types.h>
 #include <linux/types.h>
+
+#include "user/symbols/mapsline.h"
 
 struct mapping {
 	__u64 start, end; /* [start, end) */
@@ -46,6 +49,9 @@ struct procmaps {
 	size_t nstrings;       /* how many it holds */
 	size_t swept;	       /* how many the last sweep kept (procmaps__prune_exited) */
 	const char *proc_root; /* "/proc" (tests point it at fixtures); NULL: none to read */
+	/* called with each line procmaps__read learns (the process model's); NULL: none */
+	void (*read_line)(void *ctx, pid_t tgid, const struct mapsline *l);
+	void *read_ctx;
 };
 
 void procmaps__init(struct procmaps *pm);
@@ -120,6 +126,9 @@ int procmaps__read(struct procmaps *pm, pid_t tgid);
 
 /* Reads every process under proc_root (a system-wide start). Returns how many. */
 int procmaps__read_all(struct procmaps *pm);
+
+/* The index of the first mapping that ends after addr (maps are sorted and disjoint: so are their ends). */
+int proc__first_after(const struct proc *p, __u64 addr);
 
 /* The mapping that holds addr, or NULL. */
 const struct mapping *proc__find(const struct proc *p, __u64 addr);

@@ -330,7 +330,7 @@ struct top {
 	struct top_args *args;
 	struct tool *tool;   /* a live run's */
 	struct offtop *file; /* --input's */
-	struct procmaps pm;
+	struct machine m;    /* live: the processes; --input: its pm holds the images */
 	struct symbolizer z;
 	struct procwatch watch;
 	bool watching;
@@ -402,7 +402,7 @@ static int top_before_enable(struct tool *t, void *ctx, struct err *err)
 	}
 	top->sink_open = true;
 	top->sink.stack = top->args->call_graph ? &top->stack : NULL;
-	e = procwatch__start(&top->watch, &top->pm, &t->run.target, cmd ? &cmd : t->run.procs,
+	e = procwatch__start(&top->watch, &top->m, &t->run.target, cmd ? &cmd : t->run.procs,
 			     cmd ? 1 : t->run.nprocs, err);
 	top->watching = !e;
 	if (e)
@@ -446,7 +446,7 @@ static int top_take_stacks(struct top *top)
 	for (i = 0; i < top->stack.n && !e; i++) {
 		const struct top_entry *en = &top->stack.e[i];
 		struct callpath_stack u = { .ips = st->ips[0] }, k = { .ips = st->ips[1] };
-		struct proc *p = procmaps__find(&top->pm, (pid_t)en->tgid);
+		struct proc *p = procmaps__find(&top->m.pm, (pid_t)en->tgid);
 		const char *comm = p ? p->comm : NULL;
 
 		if (en->addr == LDLAT_TOP_STACK_FULL) {
@@ -485,8 +485,8 @@ static int top_drain(struct top *top, bool all)
 		return e;
 	}
 	/* before the generation moves on: a process gone now has no sample after it */
-	if (top->pm.proc_root)
-		procmaps__foreach(&top->pm, top_mark_gone, NULL);
+	if (top->m.pm.proc_root)
+		procmaps__foreach(&top->m.pm, top_mark_gone, NULL);
 	/*
 	 * The events' counts just before the generation moves on, as near to
 	 * that moment as they can be read: a sample counted in between is in
@@ -547,7 +547,7 @@ static int top_forget_exited(struct top *top)
 		fprintf(stderr, "ldlat-top: out of memory\n");
 		return e;
 	}
-	procmaps__prune_exited(&top->pm);
+	procmaps__prune_exited(&top->m.pm);
 	return 0;
 }
 
@@ -640,7 +640,7 @@ static int top_emit(struct printer *p, void *ctx, struct err *err)
 	if (!e && top->args->heatmap)
 		e = output__write(&top->heat_out, top_render_heatmap, top, false, err);
 	/* every sample of an exited process has been drained and reported */
-	procmaps__prune_exited(&top->pm);
+	procmaps__prune_exited(&top->m.pm);
 out:
 	top_rows__free(&ip);
 	top_rows__free(&data);
@@ -738,21 +738,20 @@ static int top_input(struct top_args *a)
 	int e, status;
 
 	clock_gettime(CLOCK_REALTIME, &started);
-	procmaps__init(&top.pm);
-	top.pm.proc_root = NULL; /* the file's processes are not this machine's */
+	machine__init(&top.m, MACHINE_TIMED); /* the file's processes are not this machine's */
 	top_table__init(&top.ip);
 	top_table__init(&top.data);
 	callpaths__init(&top.paths);
 	e = output__check(&a->out, &err);
 	if (!e)
 		e = output__check(&top.heat_out, &err);
-	if (!e && symbolizer__init(&top.z, &top.pm, a->debuginfo)) {
+	if (!e && symbolizer__init(&top.z, &top.m.pm, a->debuginfo)) {
 		err__msg(&err, "out of memory");
 		e = -ENOMEM;
 	}
 	if (!e)
-		e = offtop__open(&ot, a->offline.input, &a->cli, tables, a->shift, &top.pm, &top.z,
-				 &err);
+		e = offtop__open(&ot, a->offline.input, &a->cli, tables, a->shift, &top.m.pm,
+				 &top.z, &err);
 	if (!e) {
 		snprintf(lacking, sizeof(lacking), "%s (%s) do not carry",
 			 ot.o.src.kind == SOURCE_PAGE_FAULTS ? "page-fault samples" : "the samples",
@@ -797,7 +796,7 @@ out:
 	callpaths__free(&top.paths);
 	heatmap__free(&top.heat);
 	symbolizer__free(&top.z);
-	procmaps__free(&top.pm);
+	machine__free(&top.m);
 	output__close(&top.heat_out);
 	output__close(&a->out);
 	return status;
@@ -910,7 +909,7 @@ static int run_sample(void *input)
 		return err__report(&err, e, "ldlat-top", stderr);
 	}
 
-	procmaps__init(&top.pm);
+	machine__init(&top.m, MACHINE_LIVE);
 	top_table__init(&top.ip);
 	top_table__init(&top.data);
 	top_table__init(&top.stack);
@@ -918,7 +917,7 @@ static int run_sample(void *input)
 	top.tool = &tool;
 	e = tool__start(&tool, &a->cli, "ldlat-top", &(struct tool_opts){ .hooks = &hooks }, &err);
 	clock_gettime(CLOCK_REALTIME, &started);
-	if (!e && symbolizer__init(&top.z, &top.pm, a->debuginfo))
+	if (!e && symbolizer__init(&top.z, &top.m.pm, a->debuginfo))
 		e = -ENOMEM;
 	top.z.note_tool = "ldlat-top";
 	if (e) {
@@ -979,7 +978,7 @@ out:
 	callpaths__free(&top.paths);
 	heatmap__free(&top.heat);
 	symbolizer__free(&top.z);
-	procmaps__free(&top.pm);
+	machine__free(&top.m);
 	output__close(&top.heat_out);
 	output__close(&a->out);
 	return status;

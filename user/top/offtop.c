@@ -16,8 +16,6 @@
 #include "kernel/lib/unctrl.h"
 
 #define KERNEL_MMAP "[kernel.kallsyms]"
-/* Mappings the frozen images may hold in all (about 200 MiB): a file that asks for more is cut no more. */
-#define MAX_IMAGE_MAPPINGS (1ull << 22)
 
 /* ---- build IDs the file recorded (HEADER_BUILD_ID) ---------------------------- */
 
@@ -86,185 +84,17 @@ static const struct file_build_id *offtop__build_id(const struct offtop *t, cons
 	return node ? *(struct file_build_id **)node : NULL;
 }
 
-/* ---- timelines: the images of each process ------------------------------------ */
-
-static int timeline__cmp(const void *a, const void *b)
-{
-	const struct offtop_timeline *x = a, *y = b;
-
-	return x->tgid < y->tgid ? -1 : x->tgid > y->tgid;
-}
-
-static struct offtop_timeline *offtop__timeline(struct offtop *t, pid_t tgid)
-{
-	struct offtop_timeline key = { .tgid = tgid };
-	void *node;
-
-	if (t->last && t->last->tgid == tgid)
-		return t->last;
-	node = tfind(&key, &t->timelines, timeline__cmp);
-	if (node)
-		t->last = *(struct offtop_timeline **)node;
-	return node ? t->last : NULL;
-}
-
-/* Opens an image from time 'start' (0: the process's first). Returns 0 or -ENOMEM. */
-static int timeline__open_image(struct offtop *t, struct offtop_timeline *tl, __u64 start,
-				bool new_epoch)
-{
-	struct offtop_image *img;
-
-	if (t->next_id < OFFTOP_IMAGE_BASE || t->next_id == 0x7fffffff)
-		return -ENOMEM; /* 2^30 images: out of keys */
-	if (tl->n == tl->cap) {
-		int cap = tl->cap ? tl->cap * 2 : 4;
-
-		img = realloc(tl->img, cap * sizeof(*img));
-		if (!img)
-			return -ENOMEM;
-		tl->img = img;
-		tl->cap = cap;
-	}
-	img = &tl->img[tl->n];
-	*img = (struct offtop_image){
-		.start = start,
-		.id = t->next_id++,
-		.epoch = new_epoch || !tl->n ? tl->n : tl->img[tl->n - 1].epoch,
-	};
-	tl->n++;
-	return 0;
-}
-
-/* The process's timeline, created with its first image when new; NULL when out of memory. */
-static struct offtop_timeline *offtop__timeline_get(struct offtop *t, pid_t tgid)
-{
-	struct offtop_timeline *tl = offtop__timeline(t, tgid);
-	void *node;
-
-	if (tl)
-		return tl;
-	tl = calloc(1, sizeof(*tl));
-	if (!tl)
-		return NULL;
-	tl->tgid = tgid;
-	if (timeline__open_image(t, tl, 0, true) ||
-	    !(node = tsearch(tl, &t->timelines, timeline__cmp))) {
-		free(tl->img);
-		free(tl);
-		return NULL;
-	}
-	return t->last = tl;
-}
-
-/* Freezes the current image: the process as the records have left it. */
-static int timeline__freeze(struct offtop *t, struct offtop_timeline *tl)
-{
-	struct offtop_image *img = &tl->img[tl->n - 1];
-
-	if (img->proc)
-		return 0;
-	img->proc = procmaps__copy(t->images, img->id, &t->model, tl->tgid);
-	if (img->proc)
-		t->image_mappings += (__u64)img->proc->nmaps;
-	return img->proc ? 0 : -ENOMEM;
-}
-
 /*
- * A record at time 'at' changes names: the current image ends, a new one
- * starts.  Past MAX_IMAGE_MAPPINGS the process goes on in its current image,
- * named as a live run names it (the newest mapping wins).
- */
-static int timeline__cut(struct offtop *t, struct offtop_timeline *tl, __u64 at, bool new_epoch)
-{
-	const struct proc *p = procmaps__find(&t->model, tl->tgid);
-	int e;
-
-	if (t->image_mappings + (p ? (__u64)p->nmaps : 0) > MAX_IMAGE_MAPPINGS) {
-		t->images_capped = true;
-		return 0;
-	}
-	e = timeline__freeze(t, tl);
-	return e ? e : timeline__open_image(t, tl, at, new_epoch);
-}
-
-/* The last image that starts at or before 'at' (the first when none does). */
-static int timeline__at(const struct offtop_timeline *tl, __u64 at)
-{
-	int lo = 0, hi = tl->n, mid;
-
-	while (lo < hi) {
-		mid = (lo + hi) / 2;
-		if (tl->img[mid].start <= at)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo ? lo - 1 : 0;
-}
-
-/*
- * The tables' key for address a of process tgid at time 'at': the image in
- * which the mapping that holds a appeared (see offtop.h); the image of 'at'
- * when no mapping holds it; the first image for a kernel address, whose name
- * does not depend on the process.
+ * The tables' key for address a of process tgid at time 'at': the image that
+ * names it (machine__image); a kernel address's name does not depend on the
+ * process.
  */
 static __u32 offtop__key(struct offtop *t, __u32 tgid, __u64 at, __u64 a)
 {
-	const struct offtop_timeline *tl = offtop__timeline(t, (pid_t)tgid);
-	const struct offtop_image *img;
-	const struct mapping *m;
-	int k, j;
-
-	if (!tl)
-		return tgid;
-	if (kallsyms__is_kernel(a))
-		return (__u32)tl->img[0].id;
-	k = timeline__at(tl, at);
-	img = &tl->img[k];
-	m = img->proc ? proc__find(img->proc, a) : NULL;
-	if (!m)
-		return (__u32)img->id;
-	j = timeline__at(tl, m->time);
-	if (j < img->epoch)
-		j = img->epoch;
-	if (j > k)
-		j = k; /* learned at the instant this image began */
-	return (__u32)tl->img[j].id;
+	return machine__image(&t->model, tgid, at, a, kallsyms__is_kernel(a));
 }
 
 /* ---- applying the side band ------------------------------------------------------ */
-
-/*
- * Whether mapping [lo, hi) of a file (name, elf, its first byte at file
- * offset pgoff) names an address that an older mapping of the process holds
- * differently: another file or copy, or the same file at another load bias.
- */
-static bool offtop__renames(struct offtop *t, pid_t tgid, __u64 lo, __u64 hi, __u64 pgoff,
-			    const char *name, const char *elf)
-{
-	const struct proc *p = procmaps__find(&t->model, tgid);
-	const struct mapping *m;
-	int a = 0, b, mid;
-
-	if (!p || !p->nmaps)
-		return false;
-	name = procmaps__intern(&t->model, name);
-	elf = procmaps__intern(&t->model, elf);
-	for (b = p->nmaps; a < b;) { /* the first mapping that ends after lo */
-		mid = (a + b) / 2;
-		if (p->maps[mid].end <= lo)
-			a = mid + 1;
-		else
-			b = mid;
-	}
-	for (m = &p->maps[a]; m < p->maps + p->nmaps && m->start < hi; m++) {
-		if (m->name != name || m->elf != elf)
-			return true;
-		if (name && name[0] == '/' && m->start - m->pgoff != lo - pgoff)
-			return true;
-	}
-	return false;
-}
 
 static int str__cmp(const void *a, const void *b)
 {
@@ -289,122 +119,39 @@ static int offtop__mismatched(struct offtop *t, const char *name, const unsigned
 	return 0;
 }
 
-/* The kernel's MMAP: the address of the symbol it names ("[kernel.kallsyms]_text") when recorded. */
-static void offtop__kernel_mmap(struct offtop *t, const struct perf_mmap_event *m)
+/*
+ * The machine's elf_for: the ELF file to read for a mapped file whose build
+ * ID perf recorded (in the MMAP2 record, else in HEADER_BUILD_ID), when it
+ * is not the file at that path; a file no copy matches is noted.
+ */
+static const char *offtop__elf_for(void *ctx, const struct sideband_rec *r, int *e)
 {
-	const char *sym = m->filename + strlen(KERNEL_MMAP);
-
-	if (strncmp(m->filename, KERNEL_MMAP, strlen(KERNEL_MMAP)) || !*sym || t->kernel_ref)
-		return;
-	/* perf record --buildid-mmap: the kernel's build ID, where HEADER_BUILD_ID has none */
-	if (m->has_build_id && m->build_id_size && !t->kernel_id_len) {
-		memcpy(t->kernel_id, m->build_id, m->build_id_size);
-		t->kernel_id_len = m->build_id_size;
-	}
-	snprintf(t->kernel_ref_sym, sizeof(t->kernel_ref_sym), "%s", sym);
-	t->kernel_ref = m->pgoff;
-}
-
-static int offtop__apply_mmap(struct offtop *t, const struct perf_record *r, __u64 at)
-{
+	struct offtop *t = ctx;
 	const struct file_build_id *fb;
-	struct offtop_timeline *tl;
-	struct perf_mmap_event m;
-	const char *name, *elf = NULL;
 	const unsigned char *id = NULL;
-	int len = 0, e;
+	const char *elf;
+	int len = 0;
 
-	if (perf_file__parse_mmap(&t->o.file, r, &m))
-		return 0;
-	if (m.pid == (__u32)-1 || m.cpumode == PERF_RECORD_MISC_KERNEL) {
-		offtop__kernel_mmap(t, &m);
-		return 0;
-	}
-	if (m.pid >= OFFTOP_IMAGE_BASE || !m.len || m.start + m.len < m.start)
-		return 0;
-	/* perf names anonymous memory //anon; the model, as /proc, leaves it nameless */
-	name = strcmp(m.filename, "//anon") ? m.filename : NULL;
-	if (m.has_build_id) {
-		id = m.build_id;
-		len = m.build_id_size;
-	} else if (name && (fb = offtop__build_id(t, name))) {
+	if (r->build_id) {
+		id = r->build_id;
+		len = r->build_id_size;
+	} else if ((fb = offtop__build_id(t, r->str))) {
 		id = fb->id;
 		len = fb->len;
 	}
-	if (name && len) {
-		elf = symbolizer__elf_for(t->z, name, id, len);
-		if (elf && !*elf && offtop__mismatched(t, name, id, len))
-			return -ENOMEM;
-	}
-	tl = offtop__timeline_get(t, (pid_t)m.pid);
-	if (!tl)
-		return -ENOMEM;
-	if (offtop__renames(t, (pid_t)m.pid, m.start, m.start + m.len, m.pgoff, name, elf)) {
-		e = timeline__cut(t, tl, at, false);
-		if (e)
-			return e;
-	}
-	return procmaps__add_elf(&t->model, (pid_t)m.pid, m.start, m.start + m.len, m.pgoff, name,
-				 elf, at);
-}
-
-static int offtop__apply_comm(struct offtop *t, const struct perf_record *r, __u64 at)
-{
-	struct offtop_timeline *tl;
-	struct perf_comm_event c;
-	int e;
-
-	if (perf_file__parse_comm(&t->o.file, r, &c) || c.pid >= OFFTOP_IMAGE_BASE)
-		return 0;
-	if (!c.exec) {
-		procmaps__comm(&t->model, (pid_t)c.pid, (pid_t)c.tid, c.comm);
-		return 0;
-	}
-	/* a new program: the old one's mappings are gone */
-	tl = offtop__timeline_get(t, (pid_t)c.pid);
-	if (!tl)
-		return -ENOMEM;
-	e = timeline__cut(t, tl, at, true);
-	if (e)
-		return e;
-	procmaps__forget(&t->model, (pid_t)c.pid);
-	procmaps__exec(&t->model, (pid_t)c.pid, c.comm, at);
-	return procmaps__find(&t->model, (pid_t)c.pid) ? 0 : -ENOMEM;
-}
-
-static int offtop__apply_task(struct offtop *t, const struct perf_record *r, __u64 at)
-{
-	struct offtop_timeline *tl;
-	struct perf_task_event k;
-	int e;
-
-	if (perf_file__parse_task(&t->o.file, r, &k) || k.pid >= OFFTOP_IMAGE_BASE ||
-	    k.pid != k.tid)
-		return 0;
-	if (k.exit) {
-		procmaps__exit(&t->model, (pid_t)k.pid);
-		return 0;
-	}
-	if (k.pid == k.ppid)
-		return 0; /* a new thread of a process */
-	/* a new process; a PID seen before starts over */
-	tl = offtop__timeline(t, (pid_t)k.pid);
-	if (tl) {
-		e = timeline__cut(t, tl, at, true);
-		if (e)
-			return e;
-		procmaps__forget(&t->model, (pid_t)k.pid);
-	} else if (!offtop__timeline_get(t, (pid_t)k.pid)) {
-		return -ENOMEM;
-	}
-	return procmaps__fork(&t->model, (pid_t)k.pid, (pid_t)k.ppid, at);
+	if (!len)
+		return NULL;
+	elf = symbolizer__elf_for(t->z, r->str, id, len);
+	if (elf && !*elf && offtop__mismatched(t, r->str, id, len))
+		*e = -ENOMEM;
+	return elf;
 }
 
 /* A side-band record, where it comes in time order. */
 struct sb_rec {
 	__u64 at;
 	__u64 seq; /* its index in the file */
-	struct perf_record r;
+	struct sideband_rec r;
 };
 
 static int sb_rec__cmp(const void *a, const void *b)
@@ -414,12 +161,6 @@ static int sb_rec__cmp(const void *a, const void *b)
 	if (x->at != y->at)
 		return x->at < y->at ? -1 : 1;
 	return x->seq < y->seq ? -1 : x->seq > y->seq;
-}
-
-static bool is_sideband(__u32 type)
-{
-	return type == PERF_RECORD_MMAP || type == PERF_RECORD_MMAP2 || type == PERF_RECORD_COMM ||
-	       type == PERF_RECORD_FORK || type == PERF_RECORD_EXIT;
 }
 
 /* Every event carries a timestamp in its samples and in its other records. */
@@ -434,19 +175,6 @@ static bool offtop__timed(const struct perf_file *f)
 	return true;
 }
 
-struct freeze_ctx {
-	struct offtop *t;
-	int e;
-};
-
-static void freeze_all(const void *node, VISIT which, void *ctx)
-{
-	struct freeze_ctx *c = ctx;
-
-	if ((which == postorder || which == leaf) && !c->e)
-		c->e = timeline__freeze(c->t, *(struct offtop_timeline *const *)node);
-}
-
 /* Collects the side-band records, sorts them by time, applies them; freezes every image. */
 static int offtop__sideband(struct offtop *t, struct err *err)
 {
@@ -454,12 +182,12 @@ static int offtop__sideband(struct offtop *t, struct err *err)
 	struct sb_rec *recs = NULL, *tmp;
 	struct perf_build_id b;
 	struct perf_sample_id sid;
-	struct freeze_ctx fc = { t, 0 };
+	struct sideband_rec sb;
 	struct perf_cursor c;
 	struct perf_record r;
 	size_t n = 0, cap = 0, i;
 	__u64 seq = 0, max_at = 0;
-	int e = 0;
+	int e = 0, parsed;
 
 	t->timed = offtop__timed(f);
 	perf_file__rewind(f, &c);
@@ -471,8 +199,12 @@ static int offtop__sideband(struct offtop *t, struct err *err)
 				goto nomem;
 			continue;
 		}
-		if (!is_sideband(r.type))
+		/* the process model's records (one that does not parse is counted, not applied) */
+		parsed = perf_file__parse_sideband(f, &r, &sb);
+		if (parsed == -ENOENT || sb.type == PERF_RECORD_CGROUP)
 			continue;
+		if (parsed)
+			sb.type = 0;
 		if (n == cap) {
 			cap = cap ? cap * 2 : 1024;
 			tmp = realloc(recs, cap * sizeof(*recs));
@@ -481,7 +213,7 @@ static int offtop__sideband(struct offtop *t, struct err *err)
 			recs = tmp;
 		}
 		recs[n].seq = seq;
-		recs[n].r = r;
+		recs[n].r = sb;
 		recs[n].at = seq;
 		if (t->timed) {
 			perf_file__parse_sample_id(f, &r, &sid);
@@ -507,24 +239,19 @@ static int offtop__sideband(struct offtop *t, struct err *err)
 	if (n) /* no side band: recs may be NULL, which qsort may not be given */
 		qsort(recs, n, sizeof(*recs), sb_rec__cmp);
 	for (i = 0; i < n && !e; i++) {
-		switch (recs[i].r.type) {
-		case PERF_RECORD_MMAP:
-		case PERF_RECORD_MMAP2:
-			e = offtop__apply_mmap(t, &recs[i].r, recs[i].at);
-			break;
-		case PERF_RECORD_COMM:
-			e = offtop__apply_comm(t, &recs[i].r, recs[i].at);
-			break;
-		default:
-			e = offtop__apply_task(t, &recs[i].r, recs[i].at);
-			break;
-		}
+		if (!recs[i].r.type)
+			continue; /* did not parse: counted, not applied */
+		recs[i].r.time = recs[i].at;
+		e = machine__process(&t->model, &recs[i].r);
 	}
 	t->sideband = n;
-	if (!e)
-		twalk_r(t->timelines, freeze_all, &fc);
-	if (e || fc.e)
+	if (e || machine__freeze(&t->model))
 		goto nomem;
+	/* perf record --buildid-mmap: the kernel's build ID, where HEADER_BUILD_ID has none */
+	if (!t->kernel_id_len && t->model.kernel.build_id_len) {
+		memcpy(t->kernel_id, t->model.kernel.build_id, t->model.kernel.build_id_len);
+		t->kernel_id_len = t->model.kernel.build_id_len;
+	}
 out:
 	free(recs);
 	return e;
@@ -583,11 +310,12 @@ int offtop__open(struct offtop *t, const char *path, struct cli *cli, __u32 tabl
 	int e;
 
 	memset(t, 0, sizeof(*t));
-	procmaps__init(&t->model);
-	t->model.proc_root = NULL;
+	machine__init(&t->model, MACHINE_TIMED);
+	machine__keep_history(&t->model, images);
+	t->model.elf_for = offtop__elf_for;
+	t->model.elf_ctx = t;
 	t->images = images;
 	t->z = z;
-	t->next_id = OFFTOP_IMAGE_BASE;
 	e = offline__open(&t->o, path, cli, 0, err);
 	if (!e)
 		e = offtop__check_fields(t, tables, err);
@@ -611,9 +339,9 @@ int offtop__open(struct offtop *t, const char *path, struct cli *cli, __u32 tabl
 static bool offtop__kallsyms_fits(const struct offtop *t, const char *path, __u64 *now)
 {
 	*now = 0;
-	if (!t->kernel_ref)
+	if (!t->model.kernel.ref)
 		return true; /* no kernel MMAP record: nothing to compare */
-	return !kallsyms__lookup(path, t->kernel_ref_sym, now) && *now == t->kernel_ref;
+	return !kallsyms__lookup(path, t->model.kernel.sym, now) && *now == t->model.kernel.ref;
 }
 
 /*
@@ -703,7 +431,7 @@ static void offtop__kernel(struct offtop *t, bool force)
 				why, sizeof(why),
 				"it was recorded in another boot of this kernel (%s was at 0x%llx, "
 				"now at 0x%llx)",
-				t->kernel_ref_sym, (unsigned long long)t->kernel_ref,
+				t->model.kernel.sym, (unsigned long long)t->model.kernel.ref,
 				(unsigned long long)now);
 		kallsyms__free(&k);
 	}
@@ -892,23 +620,12 @@ int offtop__read(void *ctx, struct snapshot *snap, struct err *err)
 	return e;
 }
 
-static void count_timelines(const void *node, VISIT which, void *ctx)
-{
-	const struct offtop_timeline *tl = *(struct offtop_timeline *const *)node;
-	size_t *n = ctx;
-
-	if (which == postorder || which == leaf) {
-		n[0]++;
-		n[1] += (size_t)tl->n;
-	}
-}
-
 void offtop__describe(const struct offtop *t, const char *tool, FILE *out)
 {
 	const struct perf_file *f = &t->o.file;
 	size_t n[2] = { 0, 0 };
 
-	twalk_r(t->timelines, count_timelines, n);
+	machine__count_images(&t->model, &n[0], &n[1]);
 	notice__print(out, tool, "%s: %d event%s, analysing %s%s%s", f->path, f->nevents,
 		      f->nevents == 1 ? "" : "s", t->o.events, f->hostname ? ", recorded on " : "",
 		      f->hostname ? f->hostname : "");
@@ -954,12 +671,12 @@ void offtop__report_notes(const struct offtop *t, const char *tool, bool verbose
 	struct notes_ctx n = { tool, t->o.file.path, out, verbose, 0, NULL };
 
 	offline__report_skipped(&t->o, tool, out);
-	if (t->images_capped)
+	if (t->model.images_capped)
 		notice__print(out, tool,
 			      "note: %s: its mappings change too often to keep each state apart: "
 			      "past %llu mappings, addresses were named as a live run names them "
 			      "(the newest mapping wins)",
-			      t->o.file.path, (unsigned long long)MAX_IMAGE_MAPPINGS);
+			      t->o.file.path, (unsigned long long)MACHINE_MAX_IMAGE_MAPPINGS);
 	if (!t->timed && t->sideband)
 		notice__print(out, tool,
 			      "note: %s: its records carry no timestamps: mappings were applied in "
@@ -986,25 +703,15 @@ void offtop__report_notes(const struct offtop *t, const char *tool, bool verbose
 		notice__print(out, tool, "note: %s: %s", t->o.file.path, t->kernel_note);
 }
 
-static void timeline__free(void *p)
-{
-	struct offtop_timeline *tl = p;
-
-	free(tl->img);
-	free(tl);
-}
-
 void offtop__close(struct offtop *t)
 {
 	top_runs__free(&t->data_runs);
-	tdestroy(t->timelines, timeline__free);
 	tdestroy(t->build_ids, free);
 	tdestroy(t->mismatched, free);
-	t->timelines = t->build_ids = t->mismatched = NULL;
+	t->build_ids = t->mismatched = NULL;
 	free(t->sb_seq);
 	free(t->sb_latest);
 	t->sb_seq = t->sb_latest = NULL;
-	t->last = NULL;
-	procmaps__free(&t->model);
+	machine__free(&t->model);
 	offline__close(&t->o);
 }

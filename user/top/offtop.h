@@ -4,7 +4,7 @@
  * ldlat-top's tables, each one judged and counted by the native build of the
  * BPF program's logic (offline.h, top_tables__add), and the file's MMAP,
  * MMAP2, COMM, FORK and EXIT records into the process model the live side
- * band feeds (procmaps.h), so that every sample is named with the mappings
+ * band feeds (machine.h), so that every sample is named with the mappings
  * that were in place when it was taken.
  *
  * Order.  perf record empties each CPU's ring buffer in turn, so a file is
@@ -14,18 +14,15 @@
  * sample is placed by its own timestamp.  A file without timestamps (an
  * event without PERF_SAMPLE_TIME or sample_id_all) is taken in file order.
  *
- * Images.  A process's history is cut where a record changes what an
- * address it already mapped would be named: an exec, a mapping over a
- * different file (or the same file at another load bias) or over a build-ID
- * copy, a PID that starts over with a new FORK.  Each piece (an image) is
- * frozen as a process of its own in the images' procmaps, and the tables are
- * keyed by (image, IP) and (image, block) instead of (TGID, ...).  A sample
- * goes to the image in which the mapping that holds its address first
- * appeared, so that samples of one address under one mapping share one entry
- * whatever images came between, as they share one (TGID, address) entry
- * live: rows, counts and the lines or pages touched are the same as a live
- * run's.  A process of which the file holds no records keeps its TGID as the
- * key, and reads [exited] (its mappings are unknown).
+ * Images.  The records build the process model's history (machine.h): a
+ * process's images over time, frozen in the images' procmaps, and the
+ * tables are keyed by (image, IP) and (image, block) instead of (TGID, ...).
+ * A sample goes to the image that names its address (machine__image), so
+ * that samples of one address under one mapping share one entry whatever
+ * images came between, as they share one (TGID, address) entry live: rows,
+ * counts and the lines or pages touched are the same as a live run's.  A
+ * process of which the file holds no records keeps its TGID as the key,
+ * and reads [exited] (its mappings are unknown).
  *
  * Files.  A mapped file is read by path, unless perf recorded its build ID
  * (MMAP2 with a build ID, perf record --buildid-mmap; else the
@@ -49,51 +46,28 @@
 
 #include "kernel/lib/err.h"
 #include "user/offline/offline.h"
-#include "user/symbols/procmaps.h"
+#include "user/symbols/machine.h"
 #include "user/symbols/symbolize.h"
 #include "user/top/callpath.h"
 #include "user/top/topreport.h"
 #include "user/top/toptable.h"
 
-/* Image keys start here: above every PID Linux gives (PID_MAX_LIMIT is 2^22). */
-#define OFFTOP_IMAGE_BASE 0x40000000
-
-struct offtop_image {
-	__u64 start;	   /* the time from which it holds */
-	pid_t id;	   /* its process in the images' procmaps, the tables' key */
-	int epoch;	   /* index of the image at which its exec or fork began */
-	struct proc *proc; /* frozen at its end */
-};
-
-struct offtop_timeline {
-	pid_t tgid;
-	int n, cap;
-	struct offtop_image *img;
-};
-
 struct offtop {
-	struct offline o;	      /* the file, its events, the configuration */
-	struct procmaps model;	      /* the processes as the records leave them */
-	struct procmaps *images;      /* the caller's, which the symbolizer reads */
-	struct symbolizer *z;	      /* the caller's */
-	struct top_table *ip, *data;  /* the caller's; either NULL when not asked for */
-	struct callpaths *paths;      /* the caller's, --call-graph's; NULL when not asked for */
-	void *timelines;	      /* tsearch of struct offtop_timeline, by TGID */
-	struct offtop_timeline *last; /* the last one looked up */
-	void *build_ids;	      /* tsearch of HEADER_BUILD_ID entries, by file name */
-	void *mismatched;	      /* tsearch of "hex name": files no file here matches */
-	pid_t next_id;
-	__u64 image_mappings; /* mappings the frozen images hold */
-	bool images_capped;   /* too many: later changes no longer cut (see offtop.c) */
-	bool timed;	      /* timestamps order the records */
-	__u64 sideband;	      /* mmap, comm, fork and exit records applied */
+	struct offline o;	     /* the file, its events, the configuration */
+	struct machine model;	     /* the processes as the records leave them, and their images */
+	struct procmaps *images;     /* the caller's, which the symbolizer reads */
+	struct symbolizer *z;	     /* the caller's */
+	struct top_table *ip, *data; /* the caller's; either NULL when not asked for */
+	struct callpaths *paths;     /* the caller's, --call-graph's; NULL when not asked for */
+	void *build_ids;	     /* tsearch of HEADER_BUILD_ID entries, by file name */
+	void *mismatched;	     /* tsearch of "hex name": files no file here matches */
+	bool timed;		     /* timestamps order the records */
+	__u64 sideband;		     /* mmap, comm, fork and exit records applied */
 	/* in file order: each side-band record's index, and the latest time up to it */
 	__u64 *sb_seq, *sb_latest;
 	__u64 samples_behind; /* samples written after a side-band record newer than they are */
 	__u64 kernel_samples; /* kept samples with a kernel IP or data address */
 	bool kernel_checked;
-	char kernel_ref_sym[64];     /* the symbol perf's kernel MMAP record names ("_text") */
-	__u64 kernel_ref;	     /* and its address when recorded */
 	unsigned char kernel_id[20]; /* the file's kernel build ID (HEADER_BUILD_ID) */
 	int kernel_id_len;
 	char kernel_note[1024]; /* how kernel addresses are named, when not from /proc/kallsyms */
