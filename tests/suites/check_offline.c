@@ -1354,7 +1354,9 @@ static int cli_parse(struct cli *c, char **args)
 	while (args[n - 1])
 		argv[n] = args[n - 1], n++;
 	cli__init(c);
-	return argp_parse(&cli_argp, n, argv, ARGP_NO_EXIT | ARGP_SILENT, NULL, c);
+	return argp_parse(
+		opts__argp((const struct opt_use[]){ { &cli_sample_opts }, {} }, NULL, NULL, NULL),
+		n, argv, ARGP_NO_EXIT | ARGP_SILENT, NULL, c);
 }
 
 static const char *const class_filters[][8] = {

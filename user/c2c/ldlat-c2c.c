@@ -6,7 +6,6 @@
  * CPUs and nodes that touched each line; printed as perf c2c's Shared Data
  * Cache Line Table and its per-line Pareto breakdown.
  */
-#include <argp.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -44,86 +43,46 @@ struct c2c_args {
 	__u32 entries;
 };
 
-enum {
-	OPT_ALL = 0x200,
-	OPT_DEBUGINFO,
-	OPT_ENTRIES,
-	OPT_BY,
+/* --by's keys: the views, whose rows are keyed by cache line, by node, or by process and node */
+static const struct opt_word by_keys[] = {
+	{ "line", C2C_BY_LINE },
+	{ "node", C2C_BY_NODE },
+	{ "process", C2C_BY_PROCESS },
+	{},
 };
 
-static const struct argp_option c2c_options[] = {
-	{ NULL, 0, NULL, 0, "Output:", 5 },
-	{ "by", OPT_BY, "VIEW", 0,
+#define C2C(member) OPT_TO(struct c2c_args, member)
+
+static const struct opt c2c_options[] = {
+	{ .doc = "Output:" },
+	{ "by", 0, "VIEW", 0,
 	  "line (default: the Shared Data Cache Line Table and its Pareto), node (loads by "
 	  "the node of the CPU: local and remote cache and DRAM, the remote share, mean latency) "
 	  "or process (the same per process and node)",
-	  5 },
-	{ "all", OPT_ALL, NULL, 0,
-	  "every cache line, not only those with at least 0.1% of the HITM (perf c2c's rule)", 5 },
-	{ "rows", 'n', "N", 0, "cache lines in the table and the Pareto (default 20; 0: all)", 5 },
-	{ "debuginfo-path", OPT_DEBUGINFO, "PATH", 0,
-	  "where separate debug info is looked up (default \":.debug:/usr/lib/debug\")", 5 },
+	  OPT_KEYS, C2C(by), .words = by_keys },
+	{ "all", 0, NULL, 0,
+	  "every cache line, not only those with at least 0.1% of the HITM (perf c2c's rule)",
+	  OPT_FLAG, C2C(all) },
+	{ "rows", 'n', "N", 0, "cache lines in the table and the Pareto (default 20; 0: all)",
+	  OPT_NUMBER, C2C(nrows), .max = 1000000, .what = "a number of rows (0 for all)" },
+	{ "debuginfo-path", 0, "PATH", 0,
+	  "where separate debug info is looked up (default \":.debug:/usr/lib/debug\")", OPT_TEXT,
+	  C2C(debuginfo) },
 	{},
 };
-
-static error_t c2c_parse(int key, char *arg, struct argp_state *state)
-{
-	struct c2c_args *a = state->input;
-	__u64 n;
-
-	switch (key) {
-	case OPT_ALL:
-		a->all = true;
-		return 0;
-	case OPT_BY:
-		if (!strcmp(arg, "line"))
-			a->by = C2C_BY_LINE;
-		else if (!strcmp(arg, "node"))
-			a->by = C2C_BY_NODE;
-		else if (!strcmp(arg, "process"))
-			a->by = C2C_BY_PROCESS;
-		else
-			argp_error(state, "--by '%s': expected line, node or process", arg);
-		return 0;
-	case 'n':
-		if (!cli__parse_u64(arg, &n) || n > 1000000)
-			argp_error(state, "--rows '%s' is not a number of rows (0 for all)", arg);
-		a->nrows = (int)n;
-		return 0;
-	case OPT_DEBUGINFO:
-		a->debuginfo = arg;
-		return 0;
-	default:
-		return ARGP_ERR_UNKNOWN;
-	}
-}
-
-static const struct argp c2c_opts_argp = { .options = c2c_options, .parser = c2c_parse };
 
 /* a live run's: the kernel's tables */
-static const struct argp_option entries_options[] = {
-	{ "entries", OPT_ENTRIES, "N", 0,
+static const struct opt entries_options[] = {
+	{ "entries", 0, "N", 0,
 	  "cache lines the kernel's table holds (default 16384; 4N line entries, 2N thread "
 	  "entries); samples of further keys are counted as lost to a full table",
-	  5 },
+	  OPT_NUMBER, C2C(entries), .min = 1, .max = C2C_MAX_ENTRIES,
+	  .what = "a table size from 1 to %llu" },
 	{},
 };
 
-static error_t entries_parse(int key, char *arg, struct argp_state *state)
-{
-	struct c2c_args *a = state->input;
-	__u64 n;
-
-	if (key != OPT_ENTRIES)
-		return ARGP_ERR_UNKNOWN;
-	if (!cli__parse_u64(arg, &n) || !n || n > C2C_MAX_ENTRIES)
-		argp_error(state, "--entries '%s' is not a table size from 1 to %u", arg,
-			   C2C_MAX_ENTRIES);
-	a->entries = (__u32)n;
-	return 0;
-}
-
-static const struct argp entries_argp = { .options = entries_options, .parser = entries_parse };
+static const struct opt_group c2c_opts = { .group = 5, .opts = c2c_options };
+static const struct opt_group entries_opts = { .group = 5, .opts = entries_options };
 
 static const char doc[] =
 	"Which cache lines bounce between cores (perf c2c's question): load and store samples "
@@ -144,59 +103,29 @@ static const char doc[] =
 	"--format takes text or json.  Exit status: 0, 1 when the system fails, 2 for bad "
 	"input.";
 
-static const struct argp_child sample_children[] = {
-	{ &cli_argp, 0, NULL, 0 },
-	{ &c2c_opts_argp, 0, NULL, 0 },
-	{ &entries_argp, 0, NULL, 0 },
-	{ &output_argp, 0, NULL, 0 },
+#define CLI(group) OPT_USE(group, struct c2c_args, cli)
+#define OUTPUT	   OPT_USE(cli_output_opts, struct c2c_args, out)
+
+/* Each mode's options */
+static const struct opt_use sample_opts[] = {
+	CLI(cli_sample_opts), { &c2c_opts }, { &entries_opts }, OUTPUT, {},
+};
+
+static const struct opt_use input_opts[] = {
+	CLI(cli_pid_opts),
+	CLI(cli_filter_opts),
+	CLI(cli_verbose_opts),
+	{ &c2c_opts },
+	OUTPUT,
+	OPT_USE(offline_input_opts, struct c2c_args, offline),
 	{},
 };
 
-static error_t sample_parse(int key, char *arg, struct argp_state *state)
-{
-	struct c2c_args *a = state->input;
-	void *const in[] = { &a->cli, a, a, &a->out };
-	_Static_assert(ARRAY_SIZE(in) == ARRAY_SIZE(sample_children) - 1,
-		       "an input per option group");
-
-	(void)arg;
-	return modes__children(key, state, in, ARRAY_SIZE(in));
-}
-
-static const struct argp sample_argp = {
-	.parser = sample_parse,
-	.args_doc = "[-- COMMAND [ARGS...]]",
-	.doc = doc,
-	.children = sample_children,
-};
-
-static const struct argp_child report_children[] = {
-	{ &cli_pid_argp, 0, NULL, 0 },
-	{ &cli_filter_argp, 0, NULL, 0 },
-	{ &cli_verbose_argp, 0, NULL, 0 },
-	{ &c2c_opts_argp, 0, NULL, 0 },
-	{ &output_argp, 0, NULL, 0 },
-	{ &offline_argp, 0, NULL, 0 },
+static const struct opt_use list_events_opts[] = {
+	CLI(cli_source_opts),
+	CLI(cli_list_events_opts),
+	CLI(cli_verbose_opts),
 	{},
-};
-
-static error_t report_parse(int key, char *arg, struct argp_state *state)
-{
-	struct c2c_args *a = state->input;
-	void *const in[] = { &a->cli, &a->cli, &a->cli, a, &a->out, &a->offline };
-	_Static_assert(ARRAY_SIZE(in) == ARRAY_SIZE(report_children) - 1,
-		       "an input per option group");
-
-	(void)arg;
-	return modes__children(key, state, in, ARRAY_SIZE(in));
-}
-
-static const struct argp report_argp = {
-	.parser = report_parse,
-	.doc = "The load and store samples of a perf.data file (perf c2c record, perf mem record "
-	       "-t load,store) in the same tables, named with the file's mappings; needs no "
-	       "privilege.",
-	.children = report_children,
 };
 
 /* --format openmetrics and prometheus are ldlat-hist's: 0, or the exit status. */
@@ -209,7 +138,7 @@ static int c2c_refuse(const struct c2c_args *a)
 	return EXIT_USAGE;
 }
 
-static int run_report(void *input)
+static int run_input(void *input)
 {
 	struct c2c_args *a = input;
 	struct offc2c c;
@@ -258,31 +187,6 @@ out:
 	output__close(&a->out);
 	return status;
 }
-
-static const struct argp_child list_events_children[] = {
-	{ &cli_source_argp, 0, NULL, 0 },
-	{ &cli_list_events_argp, 0, NULL, 0 },
-	{ &cli_verbose_argp, 0, NULL, 0 },
-	{},
-};
-
-static error_t list_events_parse(int key, char *arg, struct argp_state *state)
-{
-	struct c2c_args *a = state->input;
-	void *const in[] = { &a->cli, &a->cli, &a->cli };
-	_Static_assert(ARRAY_SIZE(in) == ARRAY_SIZE(list_events_children) - 1,
-		       "an input per option group");
-
-	(void)arg;
-	return modes__children(key, state, in, ARRAY_SIZE(in));
-}
-
-static const struct argp list_events_argp = {
-	.parser = list_events_parse,
-	.doc = "Prints the event a live run would open on this machine, why, and its "
-	       "perf_event_attr; opens nothing.",
-	.children = list_events_children,
-};
 
 static int run_list_events(void *input)
 {
@@ -498,12 +402,18 @@ out:
 }
 
 static const struct mode modes[] = {
-	{ "sample", NULL, NULL, true, "sample live, with the options above", &sample_argp,
-	  run_sample },
+	{ "sample", NULL, NULL, true, "sample live, with the options above", sample_opts,
+	  "[-- COMMAND [ARGS...]]", doc, run_sample },
 	{ "report", "input", "FILE", false, "the load and store samples of a perf.data file",
-	  &report_argp, run_report },
+	  input_opts, NULL,
+	  "The load and store samples of a perf.data file (perf c2c record, perf mem record -t "
+	  "load,store) in the same tables, named with the file's mappings; needs no privilege.",
+	  run_input },
 	{ "list-events", "list-events", NULL, false, "the event it would open, and why",
-	  &list_events_argp, run_list_events },
+	  list_events_opts, NULL,
+	  "Prints the event a live run would open on this machine, why, and its perf_event_attr; "
+	  "opens nothing.",
+	  run_list_events },
 };
 
 static const struct mode_table c2c_modes = { "ldlat-c2c", modes, ARRAY_SIZE(modes) };

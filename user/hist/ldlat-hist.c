@@ -2,7 +2,6 @@
 /*
  * ldlat-hist - load-latency histograms per data source, built in the kernel.
  */
-#include <argp.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,13 +39,6 @@ struct hist_args {
 /* --by pid, tid, cgroup: rows for that many keys unless --by-keys says otherwise */
 #define HIST_BY_KEYS 16
 
-enum {
-	OPT_BY = 0x200,
-	OPT_BY_KEYS,
-	OPT_LINEAR,
-	OPT_UNIT,
-};
-
 static const char doc[] =
 	"Histograms of memory load latency per data source (L1, L2, L3, local or remote RAM, "
 	"another core's modified line), built in the kernel by a BPF program on the CPU's "
@@ -72,235 +64,94 @@ static const char doc[] =
 	"Exit status: 0, the command's own when it ends the run, 1 when the system fails, "
 	"2 for bad input.";
 
-static const struct argp_option by_options[] = {
-	{ NULL, 0, NULL, 0, "Output:", 5 },
-	{ "by", OPT_BY, "KEY[,KEY]", 0,
+/* --by's keys: the histograms' grouping (column 0) and the kernel's split (column 1) */
+static const struct opt_word by_keys[] = {
+	{ "class", BY_CLASS, 0 },
+	{ "range", BY_RANGE, 0 },
+	{ "both", BY_BOTH, 0 },
+	{ "none", BY_NONE, 0 },
+	{ "pid", LDLAT_BY_PID, 1 },
+	{ "tid", LDLAT_BY_TID, 1 },
+	{ "cpu", LDLAT_BY_CPU, 1 },
+	{ "node", LDLAT_BY_NODE, 1 },
+	{ "cgroup", LDLAT_BY_CGROUP, 1 },
+	{ "region", LDLAT_BY_REGION, 1 },
+	{},
+};
+
+static const struct opt_word units[] = { { "cycles", 0 }, { "ns", 1 }, {} };
+
+#define HIST(member) OPT_TO(struct hist_args, member)
+
+static const struct opt by_options[] = {
+	{ .doc = "Output:" },
+	{ "by", 0, "KEY[,KEY]", 0,
 	  "one histogram per class (default), range, both (each range and class), or none; "
 	  "and split by pid, tid, cpu, node, cgroup or memory region in the kernel (--by "
 	  "pid,class), kept by a pinned set (--show prints its own split), or from the keys "
 	  "a recording holds (--input)",
-	  5 },
-	{ "by-keys", OPT_BY_KEYS, "N", 0,
+	  OPT_KEYS, OPT_TO(struct hist_args, by), OPT_SETS(struct hist_args, by_set),
+	  OPT_TO2(struct hist_args, split), .words = by_keys },
+	{ "by-keys", 0, "N", 0,
 	  "--by pid, tid or cgroup: rows for N keys (default 16, at most 256); the samples of "
 	  "further keys are counted in an others row",
-	  5 },
+	  OPT_NUMBER, HIST(split_keys), .min = 1, .max = LDLAT_BY_MAX_KEYS,
+	  .what = "a number of keys (1 to %llu)" },
 	{},
 };
 
-/* One word of --by: a grouping or a split.  false: neither. */
-static bool hist_by_word(struct hist_args *a, const char *w, bool *grouping)
-{
-	static const char *const groupings[] = { "class", "range", "both", "none" };
-	static const enum report_by gby[] = { BY_CLASS, BY_RANGE, BY_BOTH, BY_NONE };
-	static const char *const splits[] = { "pid", "tid", "cpu", "node", "cgroup", "region" };
-	static const __u32 sby[] = { LDLAT_BY_PID,  LDLAT_BY_TID,    LDLAT_BY_CPU,
-				     LDLAT_BY_NODE, LDLAT_BY_CGROUP, LDLAT_BY_REGION };
-	size_t i;
-
-	for (i = 0; i < ARRAY_SIZE(groupings); i++)
-		if (!strcmp(w, groupings[i]) && !*grouping) {
-			a->by = gby[i];
-			a->by_set = *grouping = true;
-			return true;
-		}
-	for (i = 0; i < ARRAY_SIZE(splits); i++)
-		if (!strcmp(w, splits[i]) && !a->split) {
-			a->split = sby[i];
-			return true;
-		}
-	return false;
-}
-
 /* not --show's: the buckets of a pinned set are its own */
-static const struct argp_option linear_options[] = {
-	{ "linear", OPT_LINEAR, "STEP", 0, "linear buckets STEP cycles wide (the last one open)",
-	  5 },
-	{ "unit", OPT_UNIT, "UNIT", 0,
+static const struct opt linear_options[] = {
+	{ "linear", 0, "STEP", 0, "linear buckets STEP cycles wide (the last one open)", OPT_NUMBER,
+	  HIST(linear_step), .min = 1, .what = "a bucket width in cycles (1 to 2^32-1)" },
+	{ "unit", 0, "UNIT", 0,
 	  "cycles (default) or ns: latency in nanoseconds, approximate (cycles at this "
 	  "machine's nominal CPU frequency; turbo and power saving change the real clock); "
 	  "text output only",
-	  5 },
+	  OPT_WORD, HIST(unit_ns), .words = units },
 	{},
 };
 
-static error_t hist_parse(int key, char *arg, struct argp_state *state)
-{
-	struct hist_args *a = state->input;
-	__u64 v;
+static const struct opt_group by_opts = { .group = 5, .opts = by_options };
+static const struct opt_group linear_opts = { .group = 5, .opts = linear_options };
 
-	switch (key) {
-	case OPT_BY: {
-		char words[64], *w, *save = NULL;
-		bool grouping = false;
+#define CLI(group) OPT_USE(group, struct hist_args, cli)
+#define OUTPUT	   OPT_USE(cli_output_opts, struct hist_args, out)
+#define PIN(group) OPT_USE(group, struct hist_args, pin)
 
-		a->by_set = false;
-		a->split = LDLAT_BY_NONE;
-		snprintf(words, sizeof(words), "%s", arg);
-		for (w = strtok_r(words, ",", &save); w; w = strtok_r(NULL, ",", &save))
-			if (!hist_by_word(a, w, &grouping))
-				argp_error(state,
-					   "--by '%s': expected class, range, both or none, and "
-					   "or instead pid, tid, cpu, node, cgroup or region (one "
-					   "of each)",
-					   arg);
-		if (!grouping && !a->split)
-			argp_error(state,
-				   "--by '%s': expected class, range, both or none, "
-				   "and or instead pid, tid, cpu, node or cgroup",
-				   arg);
-		break;
-	}
-	case OPT_BY_KEYS:
-		if (!cli__parse_u64(arg, &v) || !v || v > LDLAT_BY_MAX_KEYS)
-			argp_error(state, "--by-keys '%s' is not a number of keys (1 to %u)", arg,
-				   LDLAT_BY_MAX_KEYS);
-		a->split_keys = (__u32)v;
-		break;
-	case OPT_LINEAR:
-		if (!cli__parse_u64(arg, &v) || !v || v > 0xffffffffu)
-			argp_error(state,
-				   "--linear '%s' is not a bucket width in cycles (1 to 2^32-1)",
-				   arg);
-		a->linear_step = (__u32)v;
-		break;
-	case OPT_UNIT:
-		if (strcmp(arg, "cycles") && strcmp(arg, "ns"))
-			argp_error(state, "--unit '%s': expected cycles or ns", arg);
-		a->unit_ns = !strcmp(arg, "ns");
-		break;
-	default:
-		return ARGP_ERR_UNKNOWN;
-	}
-	return 0;
-}
-
-static const struct argp by_argp = { .options = by_options, .parser = hist_parse };
-static const struct argp linear_argp = { .options = linear_options, .parser = hist_parse };
-
-/* Each mode's options, as children; their inputs in hist_args, in the same order. */
-static const struct argp_child sample_children[] = {
-	{ &cli_argp, 0, NULL, 0 },
-	{ &cli_loads_argp, 0, NULL, 0 },
-	{ &by_argp, 0, NULL, 0 },
-	{ &linear_argp, 0, NULL, 0 },
-	{ &output_argp, 0, NULL, 0 },
-	{ &pin_sample_argp, 0, NULL, 0 },
+/* Each mode's options */
+static const struct opt_use sample_opts[] = {
+	CLI(cli_sample_opts),
+	CLI(cli_loads_opts),
+	{ &by_opts },
+	{ &linear_opts },
+	OUTPUT,
+	PIN(pin_sample_opts),
 	{},
 };
 
-static error_t sample_parse(int key, char *arg, struct argp_state *state)
-{
-	struct hist_args *a = state->input;
-	void *const in[] = { &a->cli, &a->cli, a, a, &a->out, &a->pin };
-	_Static_assert(ARRAY_SIZE(in) == ARRAY_SIZE(sample_children) - 1,
-		       "an input per option group");
-
-	(void)arg;
-	return modes__children(key, state, in, ARRAY_SIZE(in));
-}
-
-static const struct argp_child show_children[] = {
-	{ &cli_when_argp, 0, NULL, 0 }, { &cli_verbose_argp, 0, NULL, 0 }, { &by_argp, 0, NULL, 0 },
-	{ &output_argp, 0, NULL, 0 },	{ &pin_show_argp, 0, NULL, 0 },	   {},
+static const struct opt_use show_opts[] = {
+	CLI(cli_when_opts), CLI(cli_verbose_opts), { &by_opts }, OUTPUT, PIN(pin_show_opts), {},
 };
 
-static error_t show_parse(int key, char *arg, struct argp_state *state)
-{
-	struct hist_args *a = state->input;
-	void *const in[] = { &a->cli, &a->cli, a, &a->out, &a->pin };
-	_Static_assert(ARRAY_SIZE(in) == ARRAY_SIZE(show_children) - 1,
-		       "an input per option group");
+static const struct opt_use unpin_opts[] = { PIN(pin_unpin_opts), CLI(cli_verbose_opts), {} };
 
-	(void)arg;
-	return modes__children(key, state, in, ARRAY_SIZE(in));
-}
-
-static const struct argp_child unpin_children[] = {
-	{ &pin_unpin_argp, 0, NULL, 0 },
-	{ &cli_verbose_argp, 0, NULL, 0 },
+static const struct opt_use input_opts[] = {
+	CLI(cli_pid_opts),
+	CLI(cli_filter_opts),
+	CLI(cli_verbose_opts),
+	{ &by_opts },
+	{ &linear_opts },
+	OUTPUT,
+	OPT_USE(offline_input_opts, struct hist_args, offline),
 	{},
 };
 
-static error_t unpin_parse(int key, char *arg, struct argp_state *state)
-{
-	struct hist_args *a = state->input;
-	void *const in[] = { &a->pin, &a->cli };
-	_Static_assert(ARRAY_SIZE(in) == ARRAY_SIZE(unpin_children) - 1,
-		       "an input per option group");
-
-	(void)arg;
-	return modes__children(key, state, in, ARRAY_SIZE(in));
-}
-
-static const struct argp_child report_children[] = {
-	{ &cli_pid_argp, 0, NULL, 0 },	   { &cli_filter_argp, 0, NULL, 0 },
-	{ &cli_verbose_argp, 0, NULL, 0 }, { &by_argp, 0, NULL, 0 },
-	{ &linear_argp, 0, NULL, 0 },	   { &output_argp, 0, NULL, 0 },
-	{ &offline_argp, 0, NULL, 0 },	   {},
-};
-
-static error_t report_parse(int key, char *arg, struct argp_state *state)
-{
-	struct hist_args *a = state->input;
-	void *const in[] = { &a->cli, &a->cli, &a->cli, a, a, &a->out, &a->offline };
-	_Static_assert(ARRAY_SIZE(in) == ARRAY_SIZE(report_children) - 1,
-		       "an input per option group");
-
-	(void)arg;
-	return modes__children(key, state, in, ARRAY_SIZE(in));
-}
-
-static const struct argp_child list_events_children[] = {
-	{ &cli_source_argp, 0, NULL, 0 },
-	{ &cli_list_events_argp, 0, NULL, 0 },
-	{ &cli_verbose_argp, 0, NULL, 0 },
+static const struct opt_use list_events_opts[] = {
+	CLI(cli_source_opts),
+	CLI(cli_list_events_opts),
+	CLI(cli_verbose_opts),
 	{},
-};
-
-static error_t list_events_parse(int key, char *arg, struct argp_state *state)
-{
-	struct hist_args *a = state->input;
-	void *const in[] = { &a->cli, &a->cli, &a->cli };
-	_Static_assert(ARRAY_SIZE(in) == ARRAY_SIZE(list_events_children) - 1,
-		       "an input per option group");
-
-	(void)arg;
-	return modes__children(key, state, in, ARRAY_SIZE(in));
-}
-
-static const struct argp sample_argp = {
-	.parser = sample_parse,
-	.args_doc = "[-- COMMAND [ARGS...]]",
-	.doc = doc,
-	.children = sample_children,
-};
-
-static const struct argp show_argp = {
-	.parser = show_parse,
-	.doc = "Prints the histograms of the set pinned in DIR by ldlat-hist --pin DIR: once, "
-	       "with -i at every interval, with --delta the change since the last --delta.",
-	.children = show_children,
-};
-
-static const struct argp unpin_argp = {
-	.parser = unpin_parse,
-	.doc = "Stops the set pinned in DIR by ldlat-hist --pin DIR and removes it: its links "
-	       "first, then the rest.",
-	.children = unpin_children,
-};
-
-static const struct argp report_argp = {
-	.parser = report_parse,
-	.doc = "Analyses the samples of a perf.data file (perf mem record, perf record -d -W) "
-	       "with the same filters and reports as a live run; needs no privilege.",
-	.children = report_children,
-};
-
-static const struct argp list_events_argp = {
-	.parser = list_events_parse,
-	.doc = "Prints the load-latency event chosen for this machine, why, and its "
-	       "perf_event_attr; opens nothing.",
-	.children = list_events_children,
 };
 
 /* --pin: the set is ready before the events are; on --detach, leave it sampling. */
@@ -408,7 +259,7 @@ static int hist_loads_emit(struct printer *p, void *ctx, struct err *err)
 /* Where each kind of run's reports come from: a live session, one with --loads, a file. */
 static const struct printer_ops sample_ops = { .read = tool__read_maps };
 static const struct printer_ops loads_ops = { .read = hist_loads_read, .emit = hist_loads_emit };
-static const struct printer_ops report_ops = { .read = offline__read };
+static const struct printer_ops input_ops = { .read = offline__read };
 
 /* The histograms' report of a run whose samples carry src's fields. */
 /*
@@ -507,7 +358,7 @@ static int hist_split_check(const struct hist_args *args)
  * --input: the samples of a perf.data file through the same logic, printed
  * once through the same printer and formats as a live run's report.
  */
-static int run_report(void *input)
+static int run_input(void *input)
 {
 	struct hist_args *args = input;
 	struct offline o = {};
@@ -541,7 +392,7 @@ static int run_report(void *input)
 	offline__run_info(&o, "ldlat-hist", &started, &run);
 	p.tool = "ldlat-hist";
 	p.out = &args->out;
-	p.ops = &report_ops;
+	p.ops = &input_ops;
 	p.ctx = &o;
 	p.report = hist_report(args, &run, &o.src);
 	p.report.period_weighted = offline__freq(&o);
@@ -702,16 +553,26 @@ out:
 }
 
 static const struct mode modes[] = {
-	{ "sample", NULL, NULL, true, "sample live, with the options above", &sample_argp,
-	  run_sample },
-	{ "show", "show", "DIR", false, "print the histograms of a set --pin'ned in DIR",
-	  &show_argp, run_show },
-	{ "unpin", "unpin", "DIR", false, "stop and remove the set pinned in DIR", &unpin_argp,
+	{ "sample", NULL, NULL, true, "sample live, with the options above", sample_opts,
+	  "[-- COMMAND [ARGS...]]", doc, run_sample },
+	{ "show", "show", "DIR", false, "print the histograms of a set --pin'ned in DIR", show_opts,
+	  NULL,
+	  "Prints the histograms of the set pinned in DIR by ldlat-hist --pin DIR: once, with -i "
+	  "at every interval, with --delta the change since the last --delta.",
+	  run_show },
+	{ "unpin", "unpin", "DIR", false, "stop and remove the set pinned in DIR", unpin_opts, NULL,
+	  "Stops the set pinned in DIR by ldlat-hist --pin DIR and removes it: its links first, "
+	  "then the rest.",
 	  run_unpin },
-	{ "report", "input", "FILE", false, "the samples of a perf.data file", &report_argp,
-	  run_report },
+	{ "report", "input", "FILE", false, "the samples of a perf.data file", input_opts, NULL,
+	  "Analyses the samples of a perf.data file (perf mem record, perf record -d -W) with the "
+	  "same filters and reports as a live run; needs no privilege.",
+	  run_input },
 	{ "list-events", "list-events", NULL, false, "the event it would open, and why",
-	  &list_events_argp, run_list_events },
+	  list_events_opts, NULL,
+	  "Prints the load-latency event chosen for this machine, why, and its perf_event_attr; "
+	  "opens nothing.",
+	  run_list_events },
 };
 
 static const struct mode_table hist_modes = { "ldlat-hist", modes, ARRAY_SIZE(modes) };

@@ -13,97 +13,48 @@
 #include "kernel/lib/util.h"
 #include "kernel/lib/notice.h"
 
-enum {
-	OPT_PIN = 0x400,
-	OPT_DETACH,
-	OPT_SHOW,
-	OPT_UNPIN,
-	OPT_DELTA,
-	OPT_ALLOW_MISSING,
-};
+#define PIN(member) OPT_TO(struct pin_opts, member)
 
-static const struct argp_option sample_options[] = {
-	{ NULL, 0, NULL, 0, "Pinning (watching for hours):", 7 },
-	{ "pin", OPT_PIN, "DIR", 0,
+static const struct opt sample_options[] = {
+	{ .doc = "Pinning (watching for hours):" },
+	{ "pin", 0, "DIR", 0,
 	  "pin the program and its maps in DIR on bpffs for --show (created, mode 0700, if "
 	  "needed; /sys/fs/bpf is mounted if it is not; a symbolic link on bpffs, or a directory "
 	  "another user owns or may write, is refused); without --detach they are removed at "
 	  "the end of the run, and sampling ends with the run however it ends",
-	  7 },
-	{ "detach", OPT_DETACH, NULL, 0,
+	  OPT_TEXT, PIN(pin), .what = "directory name" },
+	{ "detach", 0, NULL, 0,
 	  "with --pin: pin the perf-event links too and exit at once, leaving the set sampling",
-	  7 },
+	  OPT_FLAG, PIN(detach) },
 	{},
 };
 
-static const struct argp_option show_options[] = {
-	{ NULL, 0, NULL, 0, "The pinned set:", 7 },
-	{ "show", OPT_SHOW, "DIR", 0,
-	  "print the histograms of the set pinned in DIR (with -i: every interval)", 7 },
-	{ "delta", OPT_DELTA, NULL, 0,
-	  "the change since the last --show --delta (which records what it printed)", 7 },
-	{ "allow-missing", OPT_ALLOW_MISSING, NULL, 0,
+static const struct opt show_options[] = {
+	{ .doc = "The pinned set:" },
+	{ "show", 0, "DIR", 0,
+	  "print the histograms of the set pinned in DIR (with -i: every interval)", OPT_TEXT,
+	  PIN(show), .what = "directory name" },
+	{ "delta", 0, NULL, 0,
+	  "the change since the last --show --delta (which records what it printed)", OPT_FLAG,
+	  PIN(delta) },
+	{ "allow-missing", 0, NULL, 0,
 	  "with --format prometheus or openmetrics: when DIR is missing or empty (the set was "
 	  "removed), report ldlat_set_present 0 and exit 0, for an exporter run by a timer",
-	  7 },
+	  OPT_FLAG, PIN(allow_missing) },
 	{},
 };
 
-static const struct argp_option unpin_options[] = {
-	{ NULL, 0, NULL, 0, "The pinned set:", 7 },
-	{ "unpin", OPT_UNPIN, "DIR", 0,
-	  "stop the set pinned in DIR and remove it: links first, then the rest", 7 },
+static const struct opt unpin_options[] = {
+	{ .doc = "The pinned set:" },
+	{ "unpin", 0, "DIR", 0,
+	  "stop the set pinned in DIR and remove it: links first, then the rest", OPT_TEXT,
+	  PIN(unpin), .what = "directory name" },
 	{},
 };
 
-static error_t pin_parse(int key, char *arg, struct argp_state *state)
-{
-	struct pin_opts *po = state->input;
-
-	switch (key) {
-	case OPT_PIN:
-		po->pin = arg;
-		break;
-	case OPT_DETACH:
-		po->detach = true;
-		break;
-	case OPT_SHOW:
-		po->show = arg;
-		break;
-	case OPT_UNPIN:
-		po->unpin = arg;
-		break;
-	case OPT_DELTA:
-		po->delta = true;
-		break;
-	case OPT_ALLOW_MISSING:
-		po->allow_missing = true;
-		break;
-	default:
-		return ARGP_ERR_UNKNOWN;
-	}
-	if ((key == OPT_PIN || key == OPT_SHOW || key == OPT_UNPIN) && !*arg)
-		argp_error(state, "--%s: empty directory name",
-			   key == OPT_PIN    ? "pin"
-			   : key == OPT_SHOW ? "show"
-					     : "unpin");
-	return 0;
-}
-
-const struct argp pin_sample_argp = {
-	.options = sample_options,
-	.parser = pin_parse,
-};
-
-const struct argp pin_show_argp = {
-	.options = show_options,
-	.parser = pin_parse,
-};
-
-const struct argp pin_unpin_argp = {
-	.options = unpin_options,
-	.parser = pin_parse,
-};
+const struct opt_group pin_sample_opts = { .group = 7, .opts = sample_options };
+const struct opt_group pin_show_opts = { .group = 7, .opts = show_options };
+const struct opt_group pin_unpin_opts = { .group = 7, .opts = unpin_options };
 
 int pin_opts__check_sample(const struct pin_opts *po, const struct cli *cli, struct err *err)
 {

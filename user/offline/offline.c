@@ -13,39 +13,16 @@
 /* Linux's default RLIMIT_STACK: how far [stack] may grow below its recorded mapping. */
 #define DEFAULT_STACK_LIMIT (8ull << 20)
 
-enum {
-	OPT_INPUT = 0x500, /* after cli's, the tools', output's and pinning's keys */
-};
-
-static const struct argp_option options[] = {
-	{ NULL, 0, NULL, 0, "Offline:", 8 },
-	{ "input", OPT_INPUT, "FILE", 0,
+static const struct opt options[] = {
+	{ .doc = "Offline:" },
+	{ "input", 0, "FILE", 0,
 	  "analyse the samples of a perf.data file (perf mem record, perf record -d -W) with "
 	  "the same filters and reports, instead of sampling; needs no privilege",
-	  8 },
+	  OPT_TEXT, OPT_TO(struct offline_opts, input), .what = "file name" },
 	{},
 };
 
-static error_t offline__parse(int key, char *arg, struct argp_state *state)
-{
-	struct offline_opts *o = state->input;
-
-	switch (key) {
-	case OPT_INPUT:
-		if (!*arg)
-			argp_error(state, "--input: empty file name");
-		o->input = arg;
-		break;
-	default:
-		return ARGP_ERR_UNKNOWN;
-	}
-	return 0;
-}
-
-const struct argp offline_argp = {
-	.options = options,
-	.parser = offline__parse,
-};
+const struct opt_group offline_input_opts = { .group = 8, .opts = options };
 
 static bool event__is_page_faults(const struct perf_event_attr *a)
 {

@@ -10,7 +10,6 @@
 #ifndef LDLAT_OFFLINE_H
 #define LDLAT_OFFLINE_H
 
-#include <argp.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -18,11 +17,12 @@
 #include "kernel/lib/err.h"
 #include "kernel/policy/source.h"
 #include "user/run/cli.h"
+#include "user/run/opts.h"
 #include "user/report/render.h"
 #include "user/report/snapshot.h"
 
 /*
- * --input FILE, as an argp child whose input is a struct offline_opts.  The
+ * --input FILE, as a group (opts.h) whose field is in a struct offline_opts.  The
  * tools' mode for it takes only the options that mean something offline
  * (-p, -a, --min-lat, --max-lat, -s, --op, -v, the report's).
  */
@@ -30,7 +30,7 @@ struct offline_opts {
 	const char *input; /* NULL: sample live */
 };
 
-extern const struct argp offline_argp;
+extern const struct opt_group offline_input_opts;
 
 /*
  * --by's split of a file's samples, row for row as the BPF program's

@@ -16,82 +16,40 @@
 
 #include "user/report/output.h"
 
-enum {
-	OPT_FORMAT = 0x300,
-	OPT_OUTPUT,
-};
-
-static const struct argp_option options[] = {
-	{ NULL, 0, NULL, 0, "Output format:", 6 },
-	{ "format", OPT_FORMAT, "FMT", 0,
-	  "text (default), json (one object per report, one per line), prometheus (totals since "
-	  "the start in the Prometheus text format: node_exporter's textfile collector, promtool) "
-	  "or openmetrics (the same in OpenMetrics 1.0)",
-	  6 },
-	{ "output", OPT_OUTPUT, "FILE", 0,
-	  "write each report to FILE, replacing it atomically (for the node_exporter textfile "
-	  "collector: a FILE.prom in its directory) and keeping its mode and owner (a new FILE: "
-	  "0666 less the umask); a symbolic link's file is replaced, the link kept; a FIFO, a "
-	  "terminal or a socket (/dev/stdout) is written in place; a directory is refused",
-	  6 },
-	{},
-};
-
-static error_t output_parse(int key, char *arg, struct argp_state *state)
+int output__parse_format(struct output_opts *o, const char *word, struct err *err)
 {
-	struct output_opts *o = state->input;
-
-	switch (key) {
-	case OPT_FORMAT:
-		if (!strcmp(arg, "text"))
-			o->format = OUTPUT_TEXT;
-		else if (!strcmp(arg, "json"))
-			o->format = OUTPUT_JSON;
-		else if (!strcmp(arg, "openmetrics"))
-			o->format = OUTPUT_OPENMETRICS;
-		else if (!strcmp(arg, "prometheus"))
-			o->format = OUTPUT_PROMETHEUS;
-		else if (o->graphs && !strcmp(arg, "folded"))
-			o->graph = OUTPUT_GRAPH_FOLDED;
-		else if (o->graphs && !strcmp(arg, "svg"))
-			o->graph = OUTPUT_GRAPH_SVG;
-		else
-			argp_error(state, "--format '%s': expected %s", arg,
-				   o->graphs	       ? "text, json, folded or svg"
-				   : o->no_openmetrics ? "text or json"
-						       : "text, json, prometheus or openmetrics");
-		if (strcmp(arg, "folded") && strcmp(arg, "svg"))
-			o->graph = OUTPUT_GRAPH_NONE;
-		break;
-	case OPT_OUTPUT:
-		if (!*arg)
-			argp_error(state, "--output: empty file name");
-		o->path = arg;
-		break;
-	default:
-		return ARGP_ERR_UNKNOWN;
-	}
+	if (!strcmp(word, "text"))
+		o->format = OUTPUT_TEXT;
+	else if (!strcmp(word, "json"))
+		o->format = OUTPUT_JSON;
+	else if (!strcmp(word, "openmetrics"))
+		o->format = OUTPUT_OPENMETRICS;
+	else if (!strcmp(word, "prometheus"))
+		o->format = OUTPUT_PROMETHEUS;
+	else if (o->graphs && !strcmp(word, "folded"))
+		o->graph = OUTPUT_GRAPH_FOLDED;
+	else if (o->graphs && !strcmp(word, "svg"))
+		o->graph = OUTPUT_GRAPH_SVG;
+	else
+		return err__set(err, -EINVAL, "--format '%s': expected %s", word,
+				o->graphs	    ? "text, json, folded or svg"
+				: o->no_openmetrics ? "text or json"
+						    : "text, json, prometheus or openmetrics");
+	if (strcmp(word, "folded") && strcmp(word, "svg"))
+		o->graph = OUTPUT_GRAPH_NONE;
 	return 0;
 }
 
 /* --help of a tool without OpenMetrics lists only what its --format takes. */
-static char *output_help_filter(int key, const char *text, void *input)
+char *output__format_help(const struct output_opts *o, const char *doc)
 {
-	const struct output_opts *o = input;
-
-	if (key == OPT_FORMAT && o && o->graphs)
+	if (o && o->graphs)
 		return strdup("text (default), json (one object per report, one per line), folded "
 			      "(call paths as folded stacks) or svg (a flame graph of them)");
-	if (key == OPT_FORMAT && o && o->no_openmetrics)
+	if (o && o->no_openmetrics)
 		return strdup("text (default) or json (one object per report, one per line)");
-	return (char *)text;
+	return (char *)doc;
 }
-
-const struct argp output_argp = {
-	.options = options,
-	.parser = output_parse,
-	.help_filter = output_help_filter,
-};
 
 /*
  * What --output names, as each report finds it.  A regular file or a new

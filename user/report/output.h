@@ -14,7 +14,6 @@
 #ifndef LDLAT_OUTPUT_H
 #define LDLAT_OUTPUT_H
 
-#include <argp.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -52,10 +51,13 @@ struct output_opts {
 };
 
 /*
- * --format and --output, as an argp child: put it in the tool's children
- * with its input set to a zeroed struct output_opts.  Errors exit 2.
+ * --format WORD: o->format (and o->graph) as the tool has them; -EINVAL with
+ * the sentence in err for a word that is none of its formats.
  */
-extern const struct argp output_argp;
+int output__parse_format(struct output_opts *o, const char *word, struct err *err);
+
+/* --format's --help text: doc, or a string of its own listing only the tool's formats. */
+char *output__format_help(const struct output_opts *o, const char *doc);
 
 /*
  * Checks --output before sampling starts: a FILE to replace (its folder

@@ -11,8 +11,9 @@
 #ifndef LDLAT_MODES_H
 #define LDLAT_MODES_H
 
-#include <argp.h>
 #include <stdbool.h>
+
+#include "user/run/opts.h"
 
 struct mode {
 	const char *name;    /* the word: ldlat-hist show DIR */
@@ -20,8 +21,10 @@ struct mode {
 	const char *operand; /* what flag takes, given after the word ("DIR"); NULL: none */
 	bool command;	     /* takes a command to run: the first argument and the rest */
 	const char *summary; /* one line for the tool's --help */
-	const struct argp *argp; /* its options, its flag's among them */
-	int (*run)(void *input); /* the mode, on the input argp filled: the exit status */
+	const struct opt_use *opts; /* its option groups (its flag's among them), ended by {} */
+	const char *args_doc;	    /* its usage line's arguments; NULL: none */
+	const char *doc;	    /* its --help's text, as argp's doc */
+	int (*run)(void *input);    /* the mode, on the input argp filled: the exit status */
 };
 
 struct mode_table {
@@ -33,20 +36,13 @@ struct mode_table {
 /*
  * Chooses the mode: argv[1] a mode's name, else the first mode-selecting
  * flag, else modes[0].  Refuses (exit status 2, in *status) an option or a
- * command of another mode, then parses the arguments with that mode's argp
- * alone (ARGP_IN_ORDER), input being its input.  The default mode's --help
+ * command of another mode, then parses the arguments with the argp of that
+ * mode's option groups alone (opts.h; ARGP_IN_ORDER), into input.  The default mode's --help
  * lists the modes.  Returns the mode, or NULL with *status set when the
  * arguments were refused or --help was printed.
  */
 const struct mode *modes__parse(const struct mode_table *t, int argc, char **argv, void *input,
 				int *status);
-
-/*
- * The parser of a mode's argp whose options are its children's: at
- * ARGP_KEY_INIT, child i's input is inputs[i] (n of them); other keys are
- * the children's.
- */
-error_t modes__children(int key, struct argp_state *state, void *const inputs[], size_t n);
 
 /* modes__parse, then the mode's run: the exit status. */
 int modes__main(const struct mode_table *t, int argc, char **argv, void *input);

@@ -4,7 +4,6 @@
  * from the CPU's counters, multiplexed and scaled with the error said, or
  * one run per group; events the CPU cannot count listed with the reason.
  */
-#include <argp.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -51,16 +50,6 @@ struct stat_args {
 	int mux_ms; /* 0: leave the PMU's interval alone */
 };
 
-enum {
-	OPT_ALL_CACHE = 0x300,
-	OPT_PLAN,
-	OPT_MULTIPLEX,
-	OPT_PER_GROUP,
-	OPT_MUX_INTERVAL,
-	OPT_CONFIG,
-	OPT_RECOVER,
-};
-
 static const char doc[] =
 	"Counts events (read(), not sampling): perf's generic hardware, cache and software "
 	"events, and the CPU's own events by their vendor names (libpfm4). The events are "
@@ -81,181 +70,136 @@ static const char doc[] =
 	"Exit status: 0, the command's own when it ends the run, 1 when the system fails (or "
 	"no event can be counted here), 2 for bad input.";
 
-static const struct argp_option what_options[] = {
-	{ NULL, 0, NULL, 0, "What to count:", 1 },
+static int parse_events(void *base, const char *arg, struct err *err)
+{
+	struct stat_args *a = base;
+	int e = count_specs__parse(arg, &a->specs, &a->nspecs, err);
+
+	/* whatever else refused it, the list is the user's */
+	if (e == -ENOMEM)
+		return err__set(err, e, "out of memory");
+	return e ? -EINVAL : 0;
+}
+
+/* --multiplex and --per-group: one of them */
+static int parse_mode(struct stat_args *a, enum stat_mode mode, struct err *err)
+{
+	if (a->mode_set && a->mode != mode)
+		return err__set(err, -EINVAL, "--multiplex and --per-group both given: choose one");
+	a->mode = mode;
+	a->mode_set = true;
+	return 0;
+}
+
+static int parse_multiplex(void *base, const char *arg, struct err *err)
+{
+	(void)arg;
+	return parse_mode(base, STAT_MULTIPLEX, err);
+}
+
+static int parse_per_group(void *base, const char *arg, struct err *err)
+{
+	(void)arg;
+	return parse_mode(base, STAT_PER_GROUP, err);
+}
+
+/* What only the options together tell. */
+static int stat_check(void *base, struct err *err)
+{
+	const struct stat_args *a = base;
+
+	if (a->mode != STAT_PER_GROUP)
+		return 0;
+	if (a->mux_ms)
+		return err__set(
+			err, -EINVAL,
+			"--mux-interval applies to --multiplex: with --per-group nothing is "
+			"rotated");
+	if (a->cli.interval > 0)
+		return err__set(err, -EINVAL,
+				"-i applies to --multiplex: --per-group counts each group in a run "
+				"of its own");
+	if (!a->cli.target.argv && !(a->cli.duration > 0))
+		return err__set(
+			err, -EINVAL,
+			"--per-group counts each group in turn: give a command after -- or -d "
+			"SECONDS per group");
+	return 0;
+}
+
+#define STAT(member) OPT_TO(struct stat_args, member)
+
+static const struct opt what_options[] = {
+	{ .doc = "What to count:" },
 	{ "event", 'e', "LIST", 0,
 	  "events in perf's syntax, comma-separated: perf's names (cycles, L1-dcache-load-misses, "
 	  "LLC-loads, dTLB-load-misses, page-faults, ...), libpfm4's vendor names "
 	  "(MEM_INST_RETIRED:ALL_LOADS), pmu/term=value/, rHEX, and {a,b} for a group that must "
 	  "count together; repeat as needed",
-	  1 },
-	{ "all-cache", OPT_ALL_CACHE, NULL, 0,
-	  "every hardware-cache event the kernel defines (cache x op x result: 32)", 1 },
-	{ "config", OPT_CONFIG, "FILE", 0,
-	  "tools.conf to read this CPU's counters, fixed-counters and offcore-registers from", 1 },
+	  OPT_PARSE, .parse = parse_events },
+	{ "all-cache", 0, NULL, 0,
+	  "every hardware-cache event the kernel defines (cache x op x result: 32)", OPT_FLAG,
+	  STAT(all_cache) },
+	{ "config", 0, "FILE", 0,
+	  "tools.conf to read this CPU's counters, fixed-counters and offcore-registers from",
+	  OPT_TEXT, STAT(cli.config) },
 	{},
 };
 
-static const struct argp_option how_options[] = {
-	{ NULL, 0, NULL, 0, "How:", 5 },
-	{ "multiplex", OPT_MULTIPLEX, NULL, 0,
-	  "all groups in one run, rotated by the kernel, counts scaled (the default)", 5 },
-	{ "per-group", OPT_PER_GROUP, NULL, 0,
-	  "run the command once per group (or -d seconds per group), nothing scaled", 5 },
-	{ "mux-interval", OPT_MUX_INTERVAL, "MS", 0,
+static const struct opt how_options[] = {
+	{ .doc = "How:" },
+	{ "multiplex", 0, NULL, 0,
+	  "all groups in one run, rotated by the kernel, counts scaled (the default)", OPT_PARSE,
+	  .parse = parse_multiplex },
+	{ "per-group", 0, NULL, 0,
+	  "run the command once per group (or -d seconds per group), nothing scaled", OPT_PARSE,
+	  .parse = parse_per_group },
+	{ "mux-interval", 0, "MS", 0,
 	  "rotate groups every MS milliseconds during the run "
 	  "(perf_event_mux_interval_ms of the events' PMUs, put back afterwards; one run at a "
 	  "time: it locks " MUXLOCK_PATH ")",
-	  5 },
+	  OPT_NUMBER, STAT(mux_ms), .min = 1, .max = 60000,
+	  .what = "a number of milliseconds (1 to 60000)" },
 	{},
 };
 
-static const struct argp_option plan_options[] = {
-	{ NULL, 0, NULL, 0, "How:", 5 },
-	{ "plan", OPT_PLAN, NULL, 0,
-	  "print the groups, one per line, and why each split was made; count nothing", 5 },
+static const struct opt plan_options[] = {
+	{ .doc = "How:" },
+	{ "plan", 0, NULL, 0,
+	  "print the groups, one per line, and why each split was made; count nothing", OPT_FLAG,
+	  STAT(plan) },
 	{},
 };
 
-static error_t stat_parse(int key, char *arg, struct argp_state *state)
-{
-	struct stat_args *a = state->input;
-	struct err err = {};
-	__u64 v;
-	int e;
-
-	switch (key) {
-	case 'e':
-		e = count_specs__parse(arg, &a->specs, &a->nspecs, &err);
-		if (e == -ENOMEM)
-			argp_failure(state, EXIT_FAIL, 0, "out of memory");
-		if (e)
-			argp_error(state, "%s", err.msg);
-		break;
-	case OPT_ALL_CACHE:
-		a->all_cache = true;
-		break;
-	case OPT_PLAN:
-		a->plan = true;
-		break;
-	case OPT_CONFIG:
-		a->cli.config = arg;
-		break;
-	case OPT_MULTIPLEX:
-	case OPT_PER_GROUP:
-		if (a->mode_set &&
-		    a->mode != (key == OPT_MULTIPLEX ? STAT_MULTIPLEX : STAT_PER_GROUP))
-			argp_error(state, "--multiplex and --per-group both given: choose one");
-		a->mode = key == OPT_MULTIPLEX ? STAT_MULTIPLEX : STAT_PER_GROUP;
-		a->mode_set = true;
-		break;
-	case OPT_MUX_INTERVAL:
-		if (!cli__parse_u64(arg, &v) || !v || v > 60000)
-			argp_error(
-				state,
-				"--mux-interval '%s' is not a number of milliseconds (1 to 60000)",
-				arg);
-		a->mux_ms = (int)v;
-		break;
-	case ARGP_KEY_END:
-		if (a->mode == STAT_PER_GROUP) {
-			if (a->mux_ms)
-				argp_error(state, "--mux-interval applies to --multiplex: with "
-						  "--per-group nothing is rotated");
-			if (a->cli.interval > 0)
-				argp_error(state,
-					   "-i applies to --multiplex: --per-group counts each "
-					   "group in a run of its own");
-			if (!a->cli.target.argv && !(a->cli.duration > 0))
-				argp_error(state, "--per-group counts each group in turn: give a "
-						  "command after -- or -d SECONDS per group");
-		}
-		break;
-	default:
-		return ARGP_ERR_UNKNOWN;
-	}
-	return 0;
-}
-
-static const struct argp what_argp = { .options = what_options, .parser = stat_parse };
-static const struct argp how_argp = { .options = how_options, .parser = stat_parse };
-static const struct argp plan_opt_argp = { .options = plan_options, .parser = stat_parse };
-
-static const struct argp_option recover_options[] = {
-	{ "recover", OPT_RECOVER, NULL, 0,
-	  "put back the multiplexing intervals a run killed before its end left changed", 0 },
+static const struct opt recover_options[] = {
+	{ "recover", 0, NULL, 0,
+	  "put back the multiplexing intervals a run killed before its end left changed",
+	  OPT_FLAG },
 	{},
 };
 
-static error_t recover_parse(int key, char *arg, struct argp_state *state)
-{
-	(void)arg;
-	(void)state;
-	return key == OPT_RECOVER ? 0 : ARGP_ERR_UNKNOWN;
-}
+static const struct opt_group what_opts = { .group = 1, .opts = what_options, .check = stat_check };
+static const struct opt_group how_opts = { .group = 5, .opts = how_options, .check = stat_check };
+static const struct opt_group plan_opts = { .group = 5, .opts = plan_options, .check = stat_check };
+static const struct opt_group recover_opts = { .group = 0, .opts = recover_options };
 
-static const struct argp recover_argp = {
-	.options = recover_options,
-	.parser = recover_parse,
-	.doc = "Puts back what a run killed before its end (SIGKILL) left changed: the PMUs' "
-	       "perf_event_mux_interval_ms, as " MUXLOCK_PATH " records it, where it still reads "
-	       "what that run set.  It writes only a PMU's file under the sysfs root "
-	       "(/sys/bus/event_source/devices/PMU/perf_event_mux_interval_ms, not a symbolic "
-	       "link): a record naming anything else is refused, exit status 2.  Every ldlat-stat "
-	       "run as root does the same at its start; this does it alone, and says what it did.",
-};
-
-/* Each mode's options, as children; their inputs in stat_args, in the same order. */
-static const struct argp_child count_children[] = {
-	{ &what_argp, 0, NULL, 0 },
-	{ &cli_target_argp, 0, NULL, 0 },
-	{ &how_argp, 0, NULL, 0 },
-	{ &output_argp, 0, NULL, 0 },
+/* Each mode's options */
+static const struct opt_use count_opts[] = {
+	{ &what_opts },
+	OPT_USE(cli_target_opts, struct stat_args, cli),
+	{ &how_opts },
+	OPT_USE(cli_output_opts, struct stat_args, out),
 	{},
 };
 
-static error_t count_parse(int key, char *arg, struct argp_state *state)
-{
-	struct stat_args *a = state->input;
-	void *const in[] = { a, &a->cli, a, &a->out };
-	_Static_assert(ARRAY_SIZE(in) == ARRAY_SIZE(count_children) - 1,
-		       "an input per option group");
-
-	(void)arg;
-	return modes__children(key, state, in, ARRAY_SIZE(in));
-}
-
-static const struct argp count_argp = {
-	.parser = count_parse,
-	.args_doc = "[-- COMMAND [ARGS...]]",
-	.doc = doc,
-	.children = count_children,
-};
-
-static const struct argp_child plan_children[] = {
-	{ &what_argp, 0, NULL, 0 },
-	{ &cli_verbose_argp, 0, NULL, 0 },
-	{ &plan_opt_argp, 0, NULL, 0 },
+static const struct opt_use planning_opts[] = {
+	{ &what_opts },
+	OPT_USE(cli_verbose_opts, struct stat_args, cli),
+	{ &plan_opts },
 	{},
 };
 
-static error_t plan_parse(int key, char *arg, struct argp_state *state)
-{
-	struct stat_args *a = state->input;
-	void *const in[] = { a, &a->cli, a };
-	_Static_assert(ARRAY_SIZE(in) == ARRAY_SIZE(plan_children) - 1,
-		       "an input per option group");
-
-	(void)arg;
-	return modes__children(key, state, in, ARRAY_SIZE(in));
-}
-
-static const struct argp plan_argp = {
-	.parser = plan_parse,
-	.doc = "Prints the counter model of this machine and the groups the events are planned "
-	       "into, one per line, with why each split was made; opens nothing.",
-	.children = plan_children,
-};
+static const struct opt_use recovering_opts[] = { { &recover_opts }, {} };
 
 struct stat_run {
 	struct stat_args *args;
@@ -638,12 +582,22 @@ static int run_recover(void *input)
 }
 
 static const struct mode modes[] = {
-	{ "count", NULL, NULL, true, "count the events, with the options above", &count_argp,
-	  run_stat },
-	{ "plan", "plan", NULL, false, "print the groups the events are planned into", &plan_argp,
+	{ "count", NULL, NULL, true, "count the events, with the options above", count_opts,
+	  "[-- COMMAND [ARGS...]]", doc, run_stat },
+	{ "plan", "plan", NULL, false, "print the groups the events are planned into",
+	  planning_opts, NULL,
+	  "Prints the counter model of this machine and the groups the events are planned into, "
+	  "one per line, with why each split was made; opens nothing.",
 	  run_stat },
 	{ "recover", "recover", NULL, false, "put back what a killed run left changed",
-	  &recover_argp, run_recover },
+	  recovering_opts, NULL,
+	  "Puts back what a run killed before its end (SIGKILL) left changed: the PMUs' "
+	  "perf_event_mux_interval_ms, as " MUXLOCK_PATH " records it, where it still reads what "
+	  "that run set.  It writes only a PMU's file under the sysfs root "
+	  "(/sys/bus/event_source/devices/PMU/perf_event_mux_interval_ms, not a symbolic link): a "
+	  "record naming anything else is refused, exit status 2.  Every ldlat-stat run as root "
+	  "does the same at its start; this does it alone, and says what it did.",
+	  run_recover },
 };
 
 static const struct mode_table stat_modes = { NAME, modes, ARRAY_SIZE(modes) };

@@ -4,7 +4,6 @@
  * samples by (process, instruction) and by (process, cache line or page),
  * counted in the kernel, symbolized in user space, printed like perf top.
  */
-#include <argp.h>
 #include <errno.h>
 #include <malloc.h>
 #include <stdio.h>
@@ -46,7 +45,7 @@ struct top_args {
 	enum top_sort sort;
 	bool sort_set;
 	enum top_data_by data_by;
-	int nrows;
+	int nrows; /* 0: all */
 	__u32 shift;
 	__u32 entries;
 	const char *debuginfo;
@@ -55,19 +54,6 @@ struct top_args {
 	bool weight_set;
 	const char *heatmap; /* --heatmap FILE */
 	bool heatmap_by_class;
-};
-
-enum {
-	OPT_BY = 0x200,
-	OPT_SORT,
-	OPT_GRANULARITY,
-	OPT_ENTRIES,
-	OPT_DATA_BY,
-	OPT_DEBUGINFO,
-	OPT_CALL_GRAPH,
-	OPT_WEIGHT,
-	OPT_HEATMAP,
-	OPT_HEATMAP_BY,
 };
 
 static const char doc[] =
@@ -92,238 +78,129 @@ static const char doc[] =
 	"finds its table full is counted and reported, not lost silently.  Exit status: 0, "
 	"the command's own when it ends the run, 1 when the system fails, 2 for bad input.";
 
-/* --list-events takes --by too: it decides whether the samples carry the IP */
-static const struct argp_option by_options[] = {
-	{ NULL, 0, NULL, 0, "Output:", 5 },
-	{ "by", OPT_BY, "KEY", 0, "ip (code), data, or both tables (default)", 5 },
+/* --by's keys: the tables, whose rows are keyed by instruction or by data block */
+static const struct opt_word by_keys[] = {
+	{ "ip", TOP_BY_IP },
+	{ "code", TOP_BY_IP, .alias = true },
+	{ "data", TOP_BY_DATA },
+	{ "both", TOP_BY_BOTH },
 	{},
 };
 
-static const struct argp_option table_options[] = {
-	{ "sort", OPT_SORT, "KEY", 0,
-	  "samples (default), latency (mean), or total (latency sum: samples x mean)", 5 },
-	{ "rows", 'n', "N", 0, "rows per table (default 20; 0: all)", 5 },
-	{ "granularity", OPT_GRANULARITY, "UNIT", 0,
-	  "data addresses by cache line (line, 64 bytes, default) or page (4 KiB)", 5 },
-	{ "data-by", OPT_DATA_BY, "KEY", 0,
-	  "a data row per variable or mapping (object, default), or per line or page (block)", 5 },
-	{ "debuginfo-path", OPT_DEBUGINFO, "PATH", 0,
+static const struct opt_word sorts[] = {
+	{ "samples", TOP_SORT_SAMPLES },
+	{ "latency", TOP_SORT_LATENCY },
+	{ "total", TOP_SORT_TOTAL },
+	{},
+};
+
+static const struct opt_word granularities[] = { { "line", 6 }, { "page", 12 }, {} };
+static const struct opt_word data_bys[] = { { "object", TOP_DATA_OBJECT },
+					    { "block", TOP_DATA_BLOCK },
+					    {} };
+static const struct opt_word weights[] = { { "samples", CALLPATH_WEIGHT_SAMPLES },
+					   { "latency", CALLPATH_WEIGHT_LATENCY },
+					   {} };
+static const struct opt_word heatmap_bys[] = { { "all", 0 }, { "class", 1 }, {} };
+
+#define TOP(member) OPT_TO(struct top_args, member)
+
+/* --list-events takes --by too: it decides whether the samples carry the IP */
+static const struct opt by_options[] = {
+	{ .doc = "Output:" },
+	{ "by", 0, "KEY", 0, "ip (code), data, or both tables (default)", OPT_KEYS, TOP(by),
+	  .words = by_keys },
+	{},
+};
+
+static const struct opt table_options[] = {
+	{ "sort", 0, "KEY", 0,
+	  "samples (default), latency (mean), or total (latency sum: samples x mean)", OPT_WORD,
+	  OPT_TO(struct top_args, sort), OPT_SETS(struct top_args, sort_set), .words = sorts },
+	{ "rows", 'n', "N", 0, "rows per table (default 20; 0: all)", OPT_NUMBER, TOP(nrows),
+	  .max = 1000000, .what = "a number of rows (0 for all)" },
+	{ "granularity", 0, "UNIT", 0,
+	  "data addresses by cache line (line, 64 bytes, default) or page (4 KiB)", OPT_WORD,
+	  TOP(shift), .words = granularities },
+	{ "data-by", 0, "KEY", 0,
+	  "a data row per variable or mapping (object, default), or per line or page (block)",
+	  OPT_WORD, TOP(data_by), .words = data_bys },
+	{ "debuginfo-path", 0, "PATH", 0,
 	  "where separate debug info is looked up: absolute directories by build ID "
 	  "(DIR/.build-id/xx/rest.debug) and by path, relative ones next to the file (default "
 	  "\":.debug:/usr/lib/debug\")",
-	  5 },
+	  OPT_TEXT, TOP(debuginfo) },
 	{},
 };
 
-static const struct argp_option callgraph_options[] = {
-	{ NULL, 0, NULL, 0, "Call paths:", 5 },
-	{ "call-graph", OPT_CALL_GRAPH, NULL, 0,
+static const struct opt callgraph_options[] = {
+	{ .doc = "Call paths:" },
+	{ "call-graph", 0, NULL, 0,
 	  "also the kept samples by call path (user and kernel stacks, taken in the kernel; "
 	  "--input: the file's callchains), printed as a caller tree; --format folded or svg "
 	  "print them alone and imply it",
-	  5 },
-	{ "weight", OPT_WEIGHT, "KEY", 0,
+	  OPT_FLAG, TOP(call_graph) },
+	{ "weight", 0, "KEY", 0,
 	  "what folded stacks and the flame graph weigh: samples (default) or latency (their "
 	  "latency sum)",
-	  5 },
-	{ NULL, 0, NULL, 0, "Heat map:", 5 },
-	{ "heatmap", OPT_HEATMAP, "FILE", 0,
+	  OPT_WORD, OPT_TO(struct top_args, weight), OPT_SETS(struct top_args, weight_set),
+	  .words = weights },
+	{ .doc = "Heat map:" },
+	{ "heatmap", 0, "FILE", 0,
 	  "also write the kept samples' latency over time to FILE, an SVG heat map: a column "
 	  "per report (-i), a row per power of two of cycles; text reports show the last "
 	  "columns as a grid",
-	  5 },
-	{ "heatmap-by", OPT_HEATMAP_BY, "KEY", 0,
-	  "all (one map, default) or class (a map per data source)", 5 },
+	  OPT_TEXT, TOP(heatmap), .what = "file name" },
+	{ "heatmap-by", 0, "KEY", 0, "all (one map, default) or class (a map per data source)",
+	  OPT_WORD, TOP(heatmap_by_class), .words = heatmap_bys },
 	{},
 };
 
 /* a live run's: --input's tables grow as the file needs */
-static const struct argp_option entries_options[] = {
-	{ "entries", OPT_ENTRIES, "N", 0,
+static const struct opt entries_options[] = {
+	{ "entries", 0, "N", 0,
 	  "keys each kernel table holds between drains (every 0.5 s; default 4096); samples of "
 	  "further keys go through a spill ring of N KiB (1 MiB to 256 MiB); with --call-graph "
 	  "the stack map holds 2N call paths between drains (1024 to 524288, 2 KiB each: 17 MB "
 	  "by default)",
-	  5 },
+	  OPT_NUMBER, TOP(entries), .min = 1, .max = TOP_MAX_ENTRIES,
+	  .what = "a table size from 1 to %llu" },
 	{},
 };
 
-static error_t top_parse(int key, char *arg, struct argp_state *state)
-{
-	struct top_args *a = state->input;
-	__u64 v;
+static const struct opt_group by_opts = { .group = 5, .opts = by_options };
+static const struct opt_group table_opts = { .group = 5, .opts = table_options };
+static const struct opt_group entries_opts = { .group = 5, .opts = entries_options };
+static const struct opt_group callgraph_opts = { .group = 5, .opts = callgraph_options };
 
-	switch (key) {
-	case OPT_BY:
-		if (!strcmp(arg, "ip") || !strcmp(arg, "code"))
-			a->by = TOP_BY_IP;
-		else if (!strcmp(arg, "data"))
-			a->by = TOP_BY_DATA;
-		else if (!strcmp(arg, "both"))
-			a->by = TOP_BY_BOTH;
-		else
-			argp_error(state, "--by '%s': expected ip, data or both", arg);
-		break;
-	case OPT_SORT:
-		a->sort_set = true;
-		if (!strcmp(arg, "samples"))
-			a->sort = TOP_SORT_SAMPLES;
-		else if (!strcmp(arg, "latency"))
-			a->sort = TOP_SORT_LATENCY;
-		else if (!strcmp(arg, "total"))
-			a->sort = TOP_SORT_TOTAL;
-		else
-			argp_error(state, "--sort '%s': expected samples, latency or total", arg);
-		break;
-	case 'n':
-		if (!cli__parse_u64(arg, &v) || v > 1000000)
-			argp_error(state, "--rows '%s' is not a number of rows (0 for all)", arg);
-		a->nrows = v ? (int)v : -1;
-		break;
-	case OPT_GRANULARITY:
-		if (!strcmp(arg, "line"))
-			a->shift = 6;
-		else if (!strcmp(arg, "page"))
-			a->shift = 12;
-		else
-			argp_error(state, "--granularity '%s': expected line or page", arg);
-		break;
-	case OPT_DATA_BY:
-		if (!strcmp(arg, "object"))
-			a->data_by = TOP_DATA_OBJECT;
-		else if (!strcmp(arg, "block"))
-			a->data_by = TOP_DATA_BLOCK;
-		else
-			argp_error(state, "--data-by '%s': expected object or block", arg);
-		break;
-	case OPT_ENTRIES:
-		if (!cli__parse_u64(arg, &v) || v < 1 || v > TOP_MAX_ENTRIES)
-			argp_error(state, "--entries '%s' is not a table size from 1 to %u", arg,
-				   TOP_MAX_ENTRIES);
-		a->entries = (__u32)v;
-		break;
-	case OPT_DEBUGINFO:
-		a->debuginfo = arg;
-		break;
-	case OPT_CALL_GRAPH:
-		a->call_graph = true;
-		break;
-	case OPT_HEATMAP:
-		if (!*arg)
-			argp_error(state, "--heatmap: empty file name");
-		a->heatmap = arg;
-		break;
-	case OPT_HEATMAP_BY:
-		if (!strcmp(arg, "all"))
-			a->heatmap_by_class = false;
-		else if (!strcmp(arg, "class"))
-			a->heatmap_by_class = true;
-		else
-			argp_error(state, "--heatmap-by '%s': expected all or class", arg);
-		break;
-	case OPT_WEIGHT:
-		a->weight_set = true;
-		if (!strcmp(arg, "samples"))
-			a->weight = CALLPATH_WEIGHT_SAMPLES;
-		else if (!strcmp(arg, "latency"))
-			a->weight = CALLPATH_WEIGHT_LATENCY;
-		else
-			argp_error(state, "--weight '%s': expected samples or latency", arg);
-		break;
-	default:
-		return ARGP_ERR_UNKNOWN;
-	}
-	return 0;
-}
+#define CLI(group) OPT_USE(group, struct top_args, cli)
+#define OUTPUT	   OPT_USE(cli_output_opts, struct top_args, out)
 
-static const struct argp by_argp = { .options = by_options, .parser = top_parse };
-static const struct argp table_argp = { .options = table_options, .parser = top_parse };
-static const struct argp entries_argp = { .options = entries_options, .parser = top_parse };
-static const struct argp callgraph_argp = { .options = callgraph_options, .parser = top_parse };
-
-/* Each mode's options, as children; their inputs in top_args, in the same order. */
-static const struct argp_child sample_children[] = {
-	{ &cli_argp, 0, NULL, 0 },
-	{ &by_argp, 0, NULL, 0 },
-	{ &table_argp, 0, NULL, 0 },
-	{ &entries_argp, 0, NULL, 0 },
-	{ &callgraph_argp, 0, NULL, 0 },
-	{ &output_argp, 0, NULL, 0 },
+/* Each mode's options */
+static const struct opt_use sample_opts[] = {
+	CLI(cli_sample_opts),
+	{ &by_opts },
+	{ &table_opts },
+	{ &entries_opts },
+	{ &callgraph_opts },
+	OUTPUT,
 	{},
 };
 
-static error_t sample_parse(int key, char *arg, struct argp_state *state)
-{
-	struct top_args *a = state->input;
-	void *const in[] = { &a->cli, a, a, a, a, &a->out };
-	_Static_assert(ARRAY_SIZE(in) == ARRAY_SIZE(sample_children) - 1,
-		       "an input per option group");
-
-	(void)arg;
-	return modes__children(key, state, in, ARRAY_SIZE(in));
-}
-
-static const struct argp_child report_children[] = {
-	{ &cli_pid_argp, 0, NULL, 0 },
-	{ &cli_filter_argp, 0, NULL, 0 },
-	{ &cli_verbose_argp, 0, NULL, 0 },
-	{ &by_argp, 0, NULL, 0 },
-	{ &table_argp, 0, NULL, 0 },
-	{ &callgraph_argp, 0, NULL, 0 },
-	{ &output_argp, 0, NULL, 0 },
-	{ &offline_argp, 0, NULL, 0 },
+static const struct opt_use input_opts[] = {
+	CLI(cli_pid_opts),
+	CLI(cli_filter_opts),
+	CLI(cli_verbose_opts),
+	{ &by_opts },
+	{ &table_opts },
+	{ &callgraph_opts },
+	OUTPUT,
+	OPT_USE(offline_input_opts, struct top_args, offline),
 	{},
 };
 
-static error_t report_parse(int key, char *arg, struct argp_state *state)
-{
-	struct top_args *a = state->input;
-	void *const in[] = { &a->cli, &a->cli, &a->cli, a, a, a, &a->out, &a->offline };
-	_Static_assert(ARRAY_SIZE(in) == ARRAY_SIZE(report_children) - 1,
-		       "an input per option group");
-
-	(void)arg;
-	return modes__children(key, state, in, ARRAY_SIZE(in));
-}
-
-static const struct argp_child list_events_children[] = {
-	{ &cli_source_argp, 0, NULL, 0 },
-	{ &cli_list_events_argp, 0, NULL, 0 },
-	{ &cli_verbose_argp, 0, NULL, 0 },
-	{ &by_argp, 0, NULL, 0 },
-	{},
-};
-
-static error_t list_events_parse(int key, char *arg, struct argp_state *state)
-{
-	struct top_args *a = state->input;
-	void *const in[] = { &a->cli, &a->cli, &a->cli, a };
-	_Static_assert(ARRAY_SIZE(in) == ARRAY_SIZE(list_events_children) - 1,
-		       "an input per option group");
-
-	(void)arg;
-	return modes__children(key, state, in, ARRAY_SIZE(in));
-}
-
-static const struct argp sample_argp = {
-	.parser = sample_parse,
-	.args_doc = "[-- COMMAND [ARGS...]]",
-	.doc = doc,
-	.children = sample_children,
-};
-
-static const struct argp report_argp = {
-	.parser = report_parse,
-	.doc = "The samples of a perf.data file (perf mem record, perf record -d -W) in the "
-	       "same tables, named with the file's mappings; needs no privilege.",
-	.children = report_children,
-};
-
-static const struct argp list_events_argp = {
-	.parser = list_events_parse,
-	.doc = "Prints the load-latency event chosen for this machine, why, and its "
-	       "perf_event_attr; opens nothing.",
-	.children = list_events_children,
+static const struct opt_use list_events_opts[] = {
+	CLI(cli_source_opts), CLI(cli_list_events_opts), CLI(cli_verbose_opts), { &by_opts }, {},
 };
 
 struct top {
@@ -705,7 +582,7 @@ static struct top_report top_report_of(const struct top_args *a, bool has_latenc
 		.by = a->by,
 		.sort = a->sort,
 		.data_by = a->data_by,
-		.nrows = a->nrows,
+		.nrows = a->nrows ? a->nrows : -1, /* --rows 0: all */
 		.shift = a->shift,
 		.has_latency = has_latency,
 		.intervals = a->cli.interval > 0,
@@ -846,7 +723,7 @@ static int run_list_events(void *input)
 	return list_events(stdout, &a->cli, "ldlat-top");
 }
 
-static int run_report(void *input)
+static int run_input(void *input)
 {
 	struct top_args *a = input;
 
@@ -986,12 +863,17 @@ out:
 }
 
 static const struct mode modes[] = {
-	{ "sample", NULL, NULL, true, "sample live, with the options above", &sample_argp,
-	  run_sample },
-	{ "report", "input", "FILE", false, "the samples of a perf.data file", &report_argp,
-	  run_report },
+	{ "sample", NULL, NULL, true, "sample live, with the options above", sample_opts,
+	  "[-- COMMAND [ARGS...]]", doc, run_sample },
+	{ "report", "input", "FILE", false, "the samples of a perf.data file", input_opts, NULL,
+	  "The samples of a perf.data file (perf mem record, perf record -d -W) in the same "
+	  "tables, named with the file's mappings; needs no privilege.",
+	  run_input },
 	{ "list-events", "list-events", NULL, false, "the event it would open, and why",
-	  &list_events_argp, run_list_events },
+	  list_events_opts, NULL,
+	  "Prints the load-latency event chosen for this machine, why, and its perf_event_attr; "
+	  "opens nothing.",
+	  run_list_events },
 };
 
 static const struct mode_table top_modes = { "ldlat-top", modes, ARRAY_SIZE(modes) };
