@@ -18,7 +18,8 @@ static const char doc[] =
 	"sampling, the floor the benchmarks compare ldlat-hist with.";
 
 /* the sampling options, in a struct cli */
-static const struct opt_use floor_opts[] = { { &cli_sample_opts }, {} };
+static const struct opt_group *const floor_opts[] = { &cli_sample_opts, NULL };
+static const struct opt_place floor_places[] = { { &cli_home, 0 }, {} };
 
 int main(int argc, char **argv)
 {
@@ -31,8 +32,8 @@ int main(int argc, char **argv)
 
 	argp_err_exit_status = EXIT_USAGE;
 	cli__init(&cli);
-	if (argp_parse(opts__argp(floor_opts, "[-- COMMAND [ARGS...]]", doc, NULL), argc, argv,
-		       ARGP_IN_ORDER, NULL, &cli))
+	if (argp_parse(opts__argp(floor_opts, floor_places, "[-- COMMAND [ARGS...]]", doc, NULL),
+		       argc, argv, ARGP_IN_ORDER, NULL, &cli))
 		return EXIT_USAGE;
 
 	e = tool__start(&tool, &cli, "ldlat-floor", &(struct tool_opts){ .no_bpf = true }, &err);

@@ -1350,13 +1350,14 @@ static int cli_parse(struct cli *c, char **args)
 {
 	char *argv[16] = { "ldlat-hist" };
 	int n = 1;
+	static const struct opt_group *const groups[] = { &cli_sample_opts, NULL };
+	static const struct opt_place places[] = { { &cli_home, 0 }, {} };
 
 	while (args[n - 1])
 		argv[n] = args[n - 1], n++;
 	cli__init(c);
-	return argp_parse(
-		opts__argp((const struct opt_use[]){ { &cli_sample_opts }, {} }, NULL, NULL, NULL),
-		n, argv, ARGP_NO_EXIT | ARGP_SILENT, NULL, c);
+	return argp_parse(opts__argp(groups, places, NULL, NULL, NULL), n, argv,
+			  ARGP_NO_EXIT | ARGP_SILENT, NULL, c);
 }
 
 static const char *const class_filters[][8] = {

@@ -34,8 +34,6 @@
 
 struct c2c_args {
 	struct cli cli;
-	struct output_opts out;
-	struct offline_opts offline;
 	enum c2c_by by;
 	bool all;
 	int nrows;
@@ -51,38 +49,33 @@ static const struct opt_word by_keys[] = {
 	{},
 };
 
-#define C2C(member) OPT_TO(struct c2c_args, member)
-
 static const struct opt c2c_options[] = {
-	{ .doc = "Output:" },
 	{ "by", 0, "VIEW", 0,
 	  "line (default: the Shared Data Cache Line Table and its Pareto), node (loads by "
 	  "the node of the CPU: local and remote cache and DRAM, the remote share, mean latency) "
 	  "or process (the same per process and node)",
-	  OPT_KEYS, C2C(by), .words = by_keys },
+	  OPT_KEYS, OPT_TO(struct c2c_args, by), .words = by_keys },
 	{ "all", 0, NULL, 0,
 	  "every cache line, not only those with at least 0.1% of the HITM (perf c2c's rule)",
-	  OPT_FLAG, C2C(all) },
-	{ "rows", 'n', "N", 0, "cache lines in the table and the Pareto (default 20; 0: all)",
-	  OPT_NUMBER, C2C(nrows), .max = 1000000, .what = "a number of rows (0 for all)" },
-	{ "debuginfo-path", 0, "PATH", 0,
-	  "where separate debug info is looked up (default \":.debug:/usr/lib/debug\")", OPT_TEXT,
-	  C2C(debuginfo) },
+	  OPT_FLAG, OPT_TO(struct c2c_args, all) },
+	CLI_ROWS("cache lines in the table and the Pareto (default 20; 0: all)", struct c2c_args,
+		 nrows),
+	CLI_DEBUGINFO("where separate debug info is looked up (default \":.debug:/usr/lib/debug\")",
+		      struct c2c_args, debuginfo),
 	{},
 };
 
 /* a live run's: the kernel's tables */
 static const struct opt entries_options[] = {
-	{ "entries", 0, "N", 0,
-	  "cache lines the kernel's table holds (default 16384; 4N line entries, 2N thread "
-	  "entries); samples of further keys are counted as lost to a full table",
-	  OPT_NUMBER, C2C(entries), .min = 1, .max = C2C_MAX_ENTRIES,
-	  .what = "a table size from 1 to %llu" },
+	CLI_ENTRIES(
+		"cache lines the kernel's table holds (default 16384; 4N line entries, 2N thread "
+		"entries); samples of further keys are counted as lost to a full table",
+		struct c2c_args, entries, C2C_MAX_ENTRIES),
 	{},
 };
 
-static const struct opt_group c2c_opts = { .group = 5, .opts = c2c_options };
-static const struct opt_group entries_opts = { .group = 5, .opts = entries_options };
+static const struct opt_group c2c_opts = { 5, "Output:", c2c_options };
+static const struct opt_group entries_opts = { 5, NULL, entries_options };
 
 static const char doc[] =
 	"Which cache lines bounce between cores (perf c2c's question): load and store samples "
@@ -103,38 +96,22 @@ static const char doc[] =
 	"--format takes text or json.  Exit status: 0, 1 when the system fails, 2 for bad "
 	"input.";
 
-#define CLI(group) OPT_USE(group, struct c2c_args, cli)
-#define OUTPUT	   OPT_USE(cli_output_opts, struct c2c_args, out)
-
 /* Each mode's options */
-static const struct opt_use sample_opts[] = {
-	CLI(cli_sample_opts), { &c2c_opts }, { &entries_opts }, OUTPUT, {},
-};
+static const struct opt_group *const sample_opts[] = { &cli_sample_opts, &c2c_opts, &entries_opts,
+						       &cli_output_opts, NULL };
 
-static const struct opt_use input_opts[] = {
-	CLI(cli_pid_opts),
-	CLI(cli_filter_opts),
-	CLI(cli_verbose_opts),
-	{ &c2c_opts },
-	OUTPUT,
-	OPT_USE(offline_input_opts, struct c2c_args, offline),
-	{},
-};
+static const struct opt_group *const input_opts[] = { &cli_offline_opts, &c2c_opts,
+						      &cli_output_opts, NULL };
 
-static const struct opt_use list_events_opts[] = {
-	CLI(cli_source_opts),
-	CLI(cli_list_events_opts),
-	CLI(cli_verbose_opts),
-	{},
-};
+static const struct opt_group *const list_events_opts[] = { &cli_list_opts, NULL };
 
 /* --format openmetrics and prometheus are ldlat-hist's: 0, or the exit status. */
 static int c2c_refuse(const struct c2c_args *a)
 {
-	if (!output__exposition(a->out.format))
+	if (!output__exposition(a->cli.out.format))
 		return 0;
 	fprintf(stderr, "ldlat-c2c: --format %s is not one of ldlat-c2c's: use text or json\n",
-		a->out.format == OUTPUT_PROMETHEUS ? "prometheus" : "openmetrics");
+		a->cli.out.format == OUTPUT_PROMETHEUS ? "prometheus" : "openmetrics");
 	return EXIT_USAGE;
 }
 
@@ -147,15 +124,15 @@ static int run_input(void *input)
 	char target[600];
 	int e, status;
 
-	if (output__exposition(a->out.format)) {
+	if (output__exposition(a->cli.out.format)) {
 		fprintf(stderr,
 			"ldlat-c2c: --format %s is not one of ldlat-c2c's: use text or json\n",
-			a->out.format == OUTPUT_PROMETHEUS ? "prometheus" : "openmetrics");
+			a->cli.out.format == OUTPUT_PROMETHEUS ? "prometheus" : "openmetrics");
 		return EXIT_USAGE;
 	}
-	e = output__check(&a->out, &err);
+	e = output__check(&a->cli.out, &err);
 	if (!e)
-		e = offc2c__open(&c, a->offline.input, &a->cli, a->debuginfo, &err);
+		e = offc2c__open(&c, a->cli.input, &a->cli, a->debuginfo, &err);
 	else
 		memset(&c, 0, sizeof(c));
 	if (!e)
@@ -172,7 +149,7 @@ static int run_input(void *input)
 		.by = a->by,
 		.all = a->all,
 		.nrows = a->nrows,
-		.json = a->out.format == OUTPUT_JSON,
+		.json = a->cli.out.format == OUTPUT_JSON,
 		.kept = c.kept,
 		.filtered = c.filtered,
 		.lost = c.o.stats.lost,
@@ -180,11 +157,11 @@ static int run_input(void *input)
 		.unknown_id = c.o.unknown_id,
 		.other = c.o.other_events,
 	};
-	e = output__write(&a->out, c2c_report__render, &v, false, &err);
+	e = output__write(&a->cli.out, c2c_report__render, &v, false, &err);
 	status = e ? err__report(&err, e, "ldlat-c2c", stderr) : EXIT_OK;
 out:
 	offc2c__close(&c);
-	output__close(&a->out);
+	output__close(&a->cli.out);
 	return status;
 }
 
@@ -320,7 +297,7 @@ static int run_sample(void *input)
 				"end (-d sets how long it samples)\n");
 		return EXIT_USAGE;
 	}
-	e = output__check(&a->out, &err);
+	e = output__check(&a->cli.out, &err);
 	if (e)
 		return err__report(&err, e, "ldlat-c2c", stderr);
 	a->cli.source.sample_ip = true;
@@ -378,14 +355,14 @@ static int run_sample(void *input)
 		.by = a->by,
 		.all = a->all,
 		.nrows = a->nrows,
-		.json = a->out.format == OUTPUT_JSON,
+		.json = a->cli.out.format == OUTPUT_JSON,
 		.kept = cnt.kept,
 		.filtered = cnt.dropped,
 		.full = cnt.full,
 		.failed = cnt.failed,
 		.live = true,
 	};
-	if (output__write(&a->out, c2c_report__render, &v, false, &err))
+	if (output__write(&a->cli.out, c2c_report__render, &v, false, &err))
 		status = err__report(&err, -EIO, "ldlat-c2c", stderr);
 out:
 	if (l.watching)
@@ -397,26 +374,30 @@ out:
 		symbolizer__free(&l.z);
 	c2c_table__free(&t);
 	procmaps__free(&l.pm);
-	output__close(&a->out);
+	output__close(&a->cli.out);
 	return status;
 }
 
 static const struct mode modes[] = {
-	{ "sample", NULL, NULL, true, "sample live, with the options above", sample_opts,
-	  "[-- COMMAND [ARGS...]]", doc, run_sample },
-	{ "report", "input", "FILE", false, "the load and store samples of a perf.data file",
-	  input_opts, NULL,
-	  "The load and store samples of a perf.data file (perf c2c record, perf mem record -t "
-	  "load,store) in the same tables, named with the file's mappings; needs no privilege.",
-	  run_input },
-	{ "list-events", "list-events", NULL, false, "the event it would open, and why",
-	  list_events_opts, NULL,
-	  "Prints the event a live run would open on this machine, why, and its perf_event_attr; "
-	  "opens nothing.",
-	  run_list_events },
+	MODE_SAMPLE(sample_opts, doc, run_sample),
+	MODE_INPUT("the load and store samples of a perf.data file", input_opts,
+		   "The load and store samples of a perf.data file (perf c2c record, perf mem "
+		   "record -t load,store) in the same tables, named with the file's mappings; "
+		   "needs no privilege.",
+		   run_input),
+	MODE_LIST_EVENTS(list_events_opts,
+			 "Prints the event a live run would open on this machine, why, and its "
+			 "perf_event_attr; opens nothing.",
+			 run_list_events),
 };
 
-static const struct mode_table c2c_modes = { "ldlat-c2c", modes, ARRAY_SIZE(modes) };
+/* Where the arguments hold the structs of the shared option groups */
+static const struct opt_place places[] = {
+	{ &cli_home, offsetof(struct c2c_args, cli) },
+	{},
+};
+
+static const struct mode_table c2c_modes = { "ldlat-c2c", modes, ARRAY_SIZE(modes), places };
 
 int main(int argc, char **argv)
 {
@@ -424,6 +405,6 @@ int main(int argc, char **argv)
 
 	stdfds__open("ldlat-c2c"); /* before anything opens a file */
 	cli__init(&args.cli);
-	args.out.no_openmetrics = true;
+	args.cli.out.no_openmetrics = true;
 	return modes__main(&c2c_modes, argc, argv, &args);
 }

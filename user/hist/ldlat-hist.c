@@ -25,9 +25,7 @@
 
 struct hist_args {
 	struct cli cli;
-	struct output_opts out;
 	struct pin_opts pin;
-	struct offline_opts offline;
 	enum report_by by;
 	bool by_set;
 	__u32 split;	  /* --by pid|tid|cpu|node|cgroup: enum ldlat_by */
@@ -81,10 +79,7 @@ static const struct opt_word by_keys[] = {
 
 static const struct opt_word units[] = { { "cycles", 0 }, { "ns", 1 }, {} };
 
-#define HIST(member) OPT_TO(struct hist_args, member)
-
 static const struct opt by_options[] = {
-	{ .doc = "Output:" },
 	{ "by", 0, "KEY[,KEY]", 0,
 	  "one histogram per class (default), range, both (each range and class), or none; "
 	  "and split by pid, tid, cpu, node, cgroup or memory region in the kernel (--by "
@@ -95,7 +90,7 @@ static const struct opt by_options[] = {
 	{ "by-keys", 0, "N", 0,
 	  "--by pid, tid or cgroup: rows for N keys (default 16, at most 256); the samples of "
 	  "further keys are counted in an others row",
-	  OPT_NUMBER, HIST(split_keys), .min = 1, .max = LDLAT_BY_MAX_KEYS,
+	  OPT_NUMBER, OPT_TO(struct hist_args, split_keys), .min = 1, .max = LDLAT_BY_MAX_KEYS,
 	  .what = "a number of keys (1 to %llu)" },
 	{},
 };
@@ -103,56 +98,34 @@ static const struct opt by_options[] = {
 /* not --show's: the buckets of a pinned set are its own */
 static const struct opt linear_options[] = {
 	{ "linear", 0, "STEP", 0, "linear buckets STEP cycles wide (the last one open)", OPT_NUMBER,
-	  HIST(linear_step), .min = 1, .what = "a bucket width in cycles (1 to 2^32-1)" },
+	  OPT_TO(struct hist_args, linear_step), .min = 1,
+	  .what = "a bucket width in cycles (1 to 2^32-1)" },
 	{ "unit", 0, "UNIT", 0,
 	  "cycles (default) or ns: latency in nanoseconds, approximate (cycles at this "
 	  "machine's nominal CPU frequency; turbo and power saving change the real clock); "
 	  "text output only",
-	  OPT_WORD, HIST(unit_ns), .words = units },
+	  OPT_WORD, OPT_TO(struct hist_args, unit_ns), .words = units },
 	{},
 };
 
-static const struct opt_group by_opts = { .group = 5, .opts = by_options };
-static const struct opt_group linear_opts = { .group = 5, .opts = linear_options };
-
-#define CLI(group) OPT_USE(group, struct hist_args, cli)
-#define OUTPUT	   OPT_USE(cli_output_opts, struct hist_args, out)
-#define PIN(group) OPT_USE(group, struct hist_args, pin)
+static const struct opt_group by_opts = { 5, "Output:", by_options };
+static const struct opt_group linear_opts = { 5, NULL, linear_options };
 
 /* Each mode's options */
-static const struct opt_use sample_opts[] = {
-	CLI(cli_sample_opts),
-	CLI(cli_loads_opts),
-	{ &by_opts },
-	{ &linear_opts },
-	OUTPUT,
-	PIN(pin_sample_opts),
-	{},
+static const struct opt_group *const sample_opts[] = {
+	&cli_sample_opts, &cli_loads_opts,  &by_opts, &linear_opts,
+	&cli_output_opts, &pin_sample_opts, NULL
 };
 
-static const struct opt_use show_opts[] = {
-	CLI(cli_when_opts), CLI(cli_verbose_opts), { &by_opts }, OUTPUT, PIN(pin_show_opts), {},
-};
+static const struct opt_group *const show_opts[] = { &cli_when_opts,   &cli_verbose_opts, &by_opts,
+						     &cli_output_opts, &pin_show_opts,	  NULL };
 
-static const struct opt_use unpin_opts[] = { PIN(pin_unpin_opts), CLI(cli_verbose_opts), {} };
+static const struct opt_group *const unpin_opts[] = { &pin_unpin_opts, &cli_verbose_opts, NULL };
 
-static const struct opt_use input_opts[] = {
-	CLI(cli_pid_opts),
-	CLI(cli_filter_opts),
-	CLI(cli_verbose_opts),
-	{ &by_opts },
-	{ &linear_opts },
-	OUTPUT,
-	OPT_USE(offline_input_opts, struct hist_args, offline),
-	{},
-};
+static const struct opt_group *const input_opts[] = { &cli_offline_opts, &by_opts, &linear_opts,
+						      &cli_output_opts, NULL };
 
-static const struct opt_use list_events_opts[] = {
-	CLI(cli_source_opts),
-	CLI(cli_list_events_opts),
-	CLI(cli_verbose_opts),
-	{},
-};
+static const struct opt_group *const list_events_opts[] = { &cli_list_opts, NULL };
 
 /* --pin: the set is ready before the events are; on --detach, leave it sampling. */
 static int pin_run(struct tool *tool, struct pinset *ps, const struct hist_args *args,
@@ -275,7 +248,7 @@ static int hist_unit(const struct hist_args *args, const struct source *src, str
 
 	if (!args->unit_ns)
 		return 0;
-	if (args->out.format != OUTPUT_TEXT)
+	if (args->cli.out.format != OUTPUT_TEXT)
 		return err__set(err, -EINVAL,
 				"--unit ns applies to the text report; JSON and OpenMetrics keep "
 				"cycles");
@@ -370,9 +343,9 @@ static int run_input(void *input)
 	int e;
 
 	clock_gettime(CLOCK_REALTIME, &started);
-	e = output__check(&args->out, &err);
+	e = output__check(&args->cli.out, &err);
 	if (!e)
-		e = offline__open(&o, args->offline.input, &args->cli, args->linear_step, &err);
+		e = offline__open(&o, args->cli.input, &args->cli, args->linear_step, &err);
 	/* a CPU's or node's rows are the recording machine's: offline__split counts them */
 	if (!e)
 		e = offline__split(&o, args->split,
@@ -381,7 +354,7 @@ static int run_input(void *input)
 		e = hist_unit(args, &o.src, &unit, &err);
 	if (e) {
 		offline__close(&o);
-		output__close(&args->out);
+		output__close(&args->cli.out);
 		return err__report(&err, e, "ldlat-hist", stderr);
 	}
 	if (args->cli.verbose)
@@ -391,7 +364,7 @@ static int run_input(void *input)
 			      o.file.hostname ? o.file.hostname : "");
 	offline__run_info(&o, "ldlat-hist", &started, &run);
 	p.tool = "ldlat-hist";
-	p.out = &args->out;
+	p.out = &args->cli.out;
 	p.ops = &input_ops;
 	p.ctx = &o;
 	p.report = hist_report(args, &run, &o.src);
@@ -409,7 +382,7 @@ static int run_input(void *input)
 		offline__report_skipped(&o, "ldlat-hist", stderr);
 	printer__free(&p);
 	offline__close(&o);
-	output__close(&args->out);
+	output__close(&args->cli.out);
 	return err__status(&err, e);
 }
 
@@ -441,14 +414,14 @@ static int run_show(void *input)
 				 "shows the rows it was pinned with (--pin DIR --by KEY "
 				 "--by-keys N)"),
 			"ldlat-hist", stderr);
-	e = pin_opts__check_show(&args->pin, &args->cli, &args->out, &err);
+	e = pin_opts__check_show(&args->pin, &args->cli, &args->cli.out, &err);
 	if (!e)
-		e = output__check(&args->out, &err);
+		e = output__check(&args->cli.out, &err);
 	if (e)
 		return err__report(&err, e, "ldlat-hist", stderr);
-	e = pincmd__show("ldlat-hist", &args->pin, &args->cli, &args->out, args->by, args->by_set,
-			 args->split);
-	output__close(&args->out);
+	e = pincmd__show("ldlat-hist", &args->pin, &args->cli, &args->cli.out, args->by,
+			 args->by_set, args->split);
+	output__close(&args->cli.out);
 	return e;
 }
 
@@ -472,7 +445,7 @@ static int run_sample(void *input)
 		return status;
 	e = pin_opts__check_sample(&args->pin, &args->cli, &err);
 	if (!e)
-		e = output__check(&args->out, &err);
+		e = output__check(&args->cli.out, &err);
 	if (e)
 		return err__report(&err, e, "ldlat-hist", stderr);
 	if (args->pin.pin) {
@@ -483,7 +456,7 @@ static int run_sample(void *input)
 		else
 			e = pinset__prepare(&ps, args->pin.pin, &err);
 		if (e) {
-			output__close(&args->out);
+			output__close(&args->cli.out);
 			return err__report(&err, e, "ldlat-hist", stderr);
 		}
 	}
@@ -505,12 +478,12 @@ static int run_sample(void *input)
 		if (e)
 			pinset__remove(&ps);
 		pinset__close(&ps);
-		output__close(&args->out);
+		output__close(&args->cli.out);
 		return status;
 	}
 	tool__run_info(&tool, &started, &run);
 	p.tool = "ldlat-hist";
-	p.out = &args->out;
+	p.out = &args->cli.out;
 	p.ops = &sample_ops;
 	p.ctx = &tool;
 	p.report = hist_report(args, &run, &tool.src);
@@ -548,13 +521,12 @@ out:
 	/* a set pinned in the foreground ends with its run */
 	pinset__remove(&ps);
 	pinset__close(&ps);
-	output__close(&args->out);
+	output__close(&args->cli.out);
 	return status;
 }
 
 static const struct mode modes[] = {
-	{ "sample", NULL, NULL, true, "sample live, with the options above", sample_opts,
-	  "[-- COMMAND [ARGS...]]", doc, run_sample },
+	MODE_SAMPLE(sample_opts, doc, run_sample),
 	{ "show", "show", "DIR", false, "print the histograms of a set --pin'ned in DIR", show_opts,
 	  NULL,
 	  "Prints the histograms of the set pinned in DIR by ldlat-hist --pin DIR: once, with -i "
@@ -564,18 +536,21 @@ static const struct mode modes[] = {
 	  "Stops the set pinned in DIR by ldlat-hist --pin DIR and removes it: its links first, "
 	  "then the rest.",
 	  run_unpin },
-	{ "report", "input", "FILE", false, "the samples of a perf.data file", input_opts, NULL,
-	  "Analyses the samples of a perf.data file (perf mem record, perf record -d -W) with the "
-	  "same filters and reports as a live run; needs no privilege.",
-	  run_input },
-	{ "list-events", "list-events", NULL, false, "the event it would open, and why",
-	  list_events_opts, NULL,
-	  "Prints the load-latency event chosen for this machine, why, and its perf_event_attr; "
-	  "opens nothing.",
-	  run_list_events },
+	MODE_INPUT("the samples of a perf.data file", input_opts,
+		   "Analyses the samples of a perf.data file (perf mem record, perf record -d -W) "
+		   "with the same filters and reports as a live run; needs no privilege.",
+		   run_input),
+	MODE_LIST_EVENTS(list_events_opts, MODE_LIST_EVENTS_DOC, run_list_events),
 };
 
-static const struct mode_table hist_modes = { "ldlat-hist", modes, ARRAY_SIZE(modes) };
+/* Where the arguments hold the structs of the shared option groups */
+static const struct opt_place places[] = {
+	{ &cli_home, offsetof(struct hist_args, cli) },
+	{ &pin_home, offsetof(struct hist_args, pin) },
+	{},
+};
+
+static const struct mode_table hist_modes = { "ldlat-hist", modes, ARRAY_SIZE(modes), places };
 
 int main(int argc, char **argv)
 {

@@ -13,48 +13,46 @@
 #include "kernel/lib/util.h"
 #include "kernel/lib/notice.h"
 
-#define PIN(member) OPT_TO(struct pin_opts, member)
-
 static const struct opt sample_options[] = {
-	{ .doc = "Pinning (watching for hours):" },
 	{ "pin", 0, "DIR", 0,
 	  "pin the program and its maps in DIR on bpffs for --show (created, mode 0700, if "
 	  "needed; /sys/fs/bpf is mounted if it is not; a symbolic link on bpffs, or a directory "
 	  "another user owns or may write, is refused); without --detach they are removed at "
 	  "the end of the run, and sampling ends with the run however it ends",
-	  OPT_TEXT, PIN(pin), .what = "directory name" },
+	  OPT_TEXT, OPT_TO(struct pin_opts, pin), .what = "directory name" },
 	{ "detach", 0, NULL, 0,
 	  "with --pin: pin the perf-event links too and exit at once, leaving the set sampling",
-	  OPT_FLAG, PIN(detach) },
+	  OPT_FLAG, OPT_TO(struct pin_opts, detach) },
 	{},
 };
 
 static const struct opt show_options[] = {
-	{ .doc = "The pinned set:" },
 	{ "show", 0, "DIR", 0,
 	  "print the histograms of the set pinned in DIR (with -i: every interval)", OPT_TEXT,
-	  PIN(show), .what = "directory name" },
+	  OPT_TO(struct pin_opts, show), .what = "directory name" },
 	{ "delta", 0, NULL, 0,
 	  "the change since the last --show --delta (which records what it printed)", OPT_FLAG,
-	  PIN(delta) },
+	  OPT_TO(struct pin_opts, delta) },
 	{ "allow-missing", 0, NULL, 0,
 	  "with --format prometheus or openmetrics: when DIR is missing or empty (the set was "
 	  "removed), report ldlat_set_present 0 and exit 0, for an exporter run by a timer",
-	  OPT_FLAG, PIN(allow_missing) },
+	  OPT_FLAG, OPT_TO(struct pin_opts, allow_missing) },
 	{},
 };
 
 static const struct opt unpin_options[] = {
-	{ .doc = "The pinned set:" },
 	{ "unpin", 0, "DIR", 0,
 	  "stop the set pinned in DIR and remove it: links first, then the rest", OPT_TEXT,
-	  PIN(unpin), .what = "directory name" },
+	  OPT_TO(struct pin_opts, unpin), .what = "directory name" },
 	{},
 };
 
-const struct opt_group pin_sample_opts = { .group = 7, .opts = sample_options };
-const struct opt_group pin_show_opts = { .group = 7, .opts = show_options };
-const struct opt_group pin_unpin_opts = { .group = 7, .opts = unpin_options };
+const struct opt_home pin_home = { "struct pin_opts" };
+
+const struct opt_group pin_sample_opts = { 7, "Pinning (watching for hours):", sample_options,
+					   .home = &pin_home };
+const struct opt_group pin_show_opts = { 7, "The pinned set:", show_options, .home = &pin_home };
+const struct opt_group pin_unpin_opts = { 7, "The pinned set:", unpin_options, .home = &pin_home };
 
 int pin_opts__check_sample(const struct pin_opts *po, const struct cli *cli, struct err *err)
 {

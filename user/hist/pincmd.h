@@ -29,9 +29,11 @@ struct pin_opts {
 };
 
 /*
- * The options, as groups (opts.h) whose fields are in a struct pin_opts: a
- * sampling run's (--pin, --detach), --show's (--show, --delta), --unpin's.
+ * The options, as groups (opts.h) whose fields are in a struct pin_opts,
+ * their home: a sampling run's (--pin, --detach), --show's (--show,
+ * --delta), --unpin's.
  */
+extern const struct opt_home pin_home;
 extern const struct opt_group pin_sample_opts;
 extern const struct opt_group pin_show_opts;
 extern const struct opt_group pin_unpin_opts;

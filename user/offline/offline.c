@@ -13,17 +13,6 @@
 /* Linux's default RLIMIT_STACK: how far [stack] may grow below its recorded mapping. */
 #define DEFAULT_STACK_LIMIT (8ull << 20)
 
-static const struct opt options[] = {
-	{ .doc = "Offline:" },
-	{ "input", 0, "FILE", 0,
-	  "analyse the samples of a perf.data file (perf mem record, perf record -d -W) with "
-	  "the same filters and reports, instead of sampling; needs no privilege",
-	  OPT_TEXT, OPT_TO(struct offline_opts, input), .what = "file name" },
-	{},
-};
-
-const struct opt_group offline_input_opts = { .group = 8, .opts = options };
-
 static bool event__is_page_faults(const struct perf_event_attr *a)
 {
 	return a->type == PERF_TYPE_SOFTWARE && (a->config == PERF_COUNT_SW_PAGE_FAULTS ||

@@ -17,20 +17,8 @@
 #include "kernel/lib/err.h"
 #include "kernel/policy/source.h"
 #include "user/run/cli.h"
-#include "user/run/opts.h"
 #include "user/report/render.h"
 #include "user/report/snapshot.h"
-
-/*
- * --input FILE, as a group (opts.h) whose field is in a struct offline_opts.  The
- * tools' mode for it takes only the options that mean something offline
- * (-p, -a, --min-lat, --max-lat, -s, --op, -v, the report's).
- */
-struct offline_opts {
-	const char *input; /* NULL: sample live */
-};
-
-extern const struct opt_group offline_input_opts;
 
 /*
  * --by's split of a file's samples, row for row as the BPF program's

@@ -199,11 +199,8 @@ static char *cli__class_help(const char *doc, const void *base)
 	return out;
 }
 
-#define CLI(member) OPT_TO(struct cli, member)
-
 /* What to sample: the sampling tools' own */
 static const struct opt source_options[] = {
-	{ .doc = "What to sample:" },
 	{ "source", 0, "SRC", 0,
 	  "auto (the default: ldlat where the CPU has it, else page-faults, saying why), "
 	  "ldlat (the CPU's load-latency event; fail without one), or page-faults (software "
@@ -212,17 +209,19 @@ static const struct opt source_options[] = {
 	  .words = sources },
 	{ "ldlat", 'L', "CYCLES", 0,
 	  "hardware latency threshold in core cycles (default: ldlat in tools.conf's [defaults])",
-	  OPT_NUMBER, CLI(source.ldlat), .min = 1, .what = "a positive number of cycles" },
+	  OPT_NUMBER, OPT_TO(struct cli, source.ldlat), .min = 1,
+	  .what = "a positive number of cycles" },
 	{ "period", 'c', "N", 0, "sample every Nth event (default: tools.conf's [defaults])",
-	  OPT_NUMBER, CLI(source.period), .min = 1, .what = "a positive number" },
+	  OPT_NUMBER, OPT_TO(struct cli, source.period), .min = 1, .what = "a positive number" },
 	{ "freq", 'F', "HZ", 0, "sample N times a second (default: tools.conf's [defaults])",
-	  OPT_NUMBER, CLI(source.freq), .min = 1, .what = "a positive number of hertz" },
+	  OPT_NUMBER, OPT_TO(struct cli, source.freq), .min = 1,
+	  .what = "a positive number of hertz" },
 	{ "event", 'e', "SPEC", 0,
 	  "the load-latency event, in perf's syntax (cpu/event=0xcd,umask=0x1/pp, "
 	  "{cpu/mem-loads-aux/,cpu/mem-loads/}, r1cd), instead of tools.conf's entry for this CPU",
 	  OPT_PARSE, .parse = parse_event },
 	{ "config", 0, "FILE", 0, "read the event table and defaults from FILE, not tools.conf",
-	  OPT_TEXT, CLI(config) },
+	  OPT_TEXT, OPT_TO(struct cli, config) },
 	{},
 };
 
@@ -237,7 +236,6 @@ static const struct opt list_events_options[] = {
 
 /* Which samples to keep */
 static const struct opt filter_options[] = {
-	{ .doc = "Which samples to keep (in the kernel):" },
 	{ "addr", 'a', "RANGE", 0,
 	  "data addresses in RANGE: LO-HI or LO+SIZE (addresses in hex, 0x optional; SIZE in "
 	  "bytes with K/M/G/T, or 0x hex), or a mapping of the target process ([heap], "
@@ -258,30 +256,29 @@ static const struct opt filter_options[] = {
 
 /* Where: every tool's, sampling or counting; -p apart, as --input filters by it */
 static const struct opt where_options[] = {
-	{ .doc = "Where (default: the whole machine):" },
-	{ "cpu", 'C', "LIST", 0, "only these CPUs (0-3,8)", OPT_TEXT, CLI(target.cpus) },
+	{ "cpu", 'C', "LIST", 0, "only these CPUs (0-3,8)", OPT_TEXT,
+	  OPT_TO(struct cli, target.cpus) },
 	{ "cgroup", 'G', "PATH", 0,
 	  "only this cgroup v2 directory (a container, a systemd unit): a path under the "
 	  "cgroup v2 mount, as /proc/PID/cgroup shows it (/system.slice/db.service, "
 	  "0::/user.slice, / for the root), or the directory itself",
-	  OPT_TEXT, CLI(target.cgroup) },
+	  OPT_TEXT, OPT_TO(struct cli, target.cgroup) },
 	{ "inherit", 0, NULL, 0, "with -p, also children and threads created later", OPT_FLAG,
-	  CLI(target.inherit) },
+	  OPT_TO(struct cli, target.inherit) },
 	{},
 };
 
 static const struct opt pid_options[] = {
 	{ "pid", 'p', "PID[,PID]", 0, "only these processes (all their threads)", OPT_TEXT,
-	  CLI(target.pids) },
+	  OPT_TO(struct cli, target.pids) },
 	{},
 };
 
 /* For how long */
 static const struct opt when_options[] = {
-	{ .doc = "For how long:" },
 	{ "duration", 'd', "SECONDS", 0, "stop after SECONDS (at least 0.01)", OPT_SECONDS,
-	  CLI(duration), .least = RUNLOOP_MIN_SECONDS, .what = "a positive number of seconds",
-	  .too_small = RUNLOOP_TOO_SHORT },
+	  OPT_TO(struct cli, duration), .least = RUNLOOP_MIN_SECONDS,
+	  .what = "a positive number of seconds", .too_small = RUNLOOP_TOO_SHORT },
 	{ "interval", 'i', "SECONDS[,COUNT]", 0,
 	  "print every SECONDS (at least 0.01) what the interval saw; stop after COUNT "
 	  "intervals",
@@ -291,7 +288,7 @@ static const struct opt when_options[] = {
 
 static const struct opt verbose_options[] = {
 	{ "verbose", 'v', NULL, 0, "say more: resolved ranges, events, libbpf's messages",
-	  OPT_COUNT, CLI(verbose) },
+	  OPT_COUNT, OPT_TO(struct cli, verbose) },
 	{},
 };
 
@@ -304,20 +301,22 @@ static const struct opt loads_options[] = {
 	{},
 };
 
-/* Every group of struct cli's takes the non-option arguments and checks them at the end. */
-#define CLI_GROUP(n, options)                                                                      \
-	{                                                                                          \
-		.group = n, .opts = options, .check = cli__check, .arg = cli__arg                  \
-	}
+const struct opt_home cli_home = { "struct cli" };
 
-const struct opt_group cli_source_opts = CLI_GROUP(1, source_options);
-const struct opt_group cli_list_events_opts = CLI_GROUP(1, list_events_options);
-const struct opt_group cli_filter_opts = CLI_GROUP(3, filter_options);
-const struct opt_group cli_where_opts = CLI_GROUP(2, where_options);
-const struct opt_group cli_pid_opts = CLI_GROUP(2, pid_options);
-const struct opt_group cli_when_opts = CLI_GROUP(4, when_options);
-const struct opt_group cli_verbose_opts = CLI_GROUP(4, verbose_options);
-const struct opt_group cli_loads_opts = CLI_GROUP(1, loads_options);
+/* Every group of struct cli's takes the non-option arguments and checks them at the end. */
+#define CLI_GROUP .home = &cli_home, .check = cli__check, .arg = cli__arg
+
+const struct opt_group cli_source_opts = { 1, "What to sample:", source_options, CLI_GROUP };
+const struct opt_group cli_list_events_opts = { 1, NULL, list_events_options, CLI_GROUP };
+const struct opt_group cli_filter_opts = { 3,
+					   "Which samples to keep (in the kernel):", filter_options,
+					   CLI_GROUP };
+const struct opt_group cli_where_opts = { 2, "Where (default: the whole machine):", where_options,
+					  CLI_GROUP };
+const struct opt_group cli_pid_opts = { 2, NULL, pid_options, CLI_GROUP };
+const struct opt_group cli_when_opts = { 4, "For how long:", when_options, CLI_GROUP };
+const struct opt_group cli_verbose_opts = { 4, NULL, verbose_options, CLI_GROUP };
+const struct opt_group cli_loads_opts = { 1, NULL, loads_options, CLI_GROUP };
 
 const struct opt_group cli_sample_opts = {
 	.subs = (const struct opt_group *const[]){ &cli_source_opts, &cli_filter_opts,
@@ -330,19 +329,38 @@ const struct opt_group cli_target_opts = {
 						   &cli_verbose_opts, NULL },
 };
 
+static const struct opt input_options[] = {
+	{ "input", 0, "FILE", 0,
+	  "analyse the samples of a perf.data file (perf mem record, perf record -d -W) with "
+	  "the same filters and reports, instead of sampling; needs no privilege",
+	  OPT_TEXT, OPT_TO(struct cli, input), .what = "file name" },
+	{},
+};
+
+const struct opt_group cli_input_opts = { 8, "Offline:", input_options, CLI_GROUP };
+
+const struct opt_group cli_offline_opts = {
+	.subs = (const struct opt_group *const[]){ &cli_pid_opts, &cli_filter_opts,
+						   &cli_verbose_opts, &cli_input_opts, NULL },
+};
+
+const struct opt_group cli_list_opts = {
+	.subs = (const struct opt_group *const[]){ &cli_source_opts, &cli_list_events_opts,
+						   &cli_verbose_opts, NULL },
+};
+
 /* --format and --output: which formats a tool has is its own (output.h) */
 static int parse_format(void *base, const char *arg, struct err *err)
 {
-	return output__parse_format(base, arg, err);
+	return output__parse_format(&((struct cli *)base)->out, arg, err);
 }
 
 static char *format_help(const char *doc, const void *base)
 {
-	return output__format_help(base, doc);
+	return output__format_help(base ? &((const struct cli *)base)->out : NULL, doc);
 }
 
 static const struct opt output_options[] = {
-	{ .doc = "Output format:" },
 	{ "format", 0, "FMT", 0,
 	  "text (default), json (one object per report, one per line), prometheus (totals since "
 	  "the start in the Prometheus text format: node_exporter's textfile collector, promtool) "
@@ -353,11 +371,11 @@ static const struct opt output_options[] = {
 	  "collector: a FILE.prom in its directory) and keeping its mode and owner (a new FILE: "
 	  "0666 less the umask); a symbolic link's file is replaced, the link kept; a FIFO, a "
 	  "terminal or a socket (/dev/stdout) is written in place; a directory is refused",
-	  OPT_TEXT, OPT_TO(struct output_opts, path), .what = "file name" },
+	  OPT_TEXT, OPT_TO(struct cli, out.path), .what = "file name" },
 	{},
 };
 
-const struct opt_group cli_output_opts = { .group = 6, .opts = output_options };
+const struct opt_group cli_output_opts = { 6, "Output format:", output_options, CLI_GROUP };
 
 static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list ap)
 {

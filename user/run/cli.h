@@ -35,18 +35,21 @@ struct cli {
 	double interval;	 /* seconds; 0: print once, at the end */
 	long count;		 /* intervals to print; 0: no limit */
 	int verbose;
-	const char *config; /* --config FILE: tools.conf to read */
+	const char *config;	/* --config FILE: tools.conf to read */
+	struct output_opts out; /* --format, --output */
+	const char *input;	/* --input FILE: a perf.data file's samples; NULL: sample live */
 };
 
 /* Sets the defaults; call before argp_parse. */
 void cli__init(struct cli *cli);
 
 /*
- * The shared options, as groups (opts.h) whose fields are in a struct cli:
- * a mode takes them with OPT_USE(group, its arguments' type, the member that
- * is its struct cli).  Errors exit with status 2.  Each group alone, for a
- * mode that takes only some of them:
+ * The shared options, as groups (opts.h) whose fields are in a struct cli,
+ * their home: a tool places it in its arguments (modes.h's places).
+ * Errors exit with status 2.  Each group alone, for a mode that takes only
+ * some of them:
  */
+extern const struct opt_home cli_home;
 extern const struct opt_group cli_source_opts;	    /* --source, -L, -c, -F, -e, --config */
 extern const struct opt_group cli_list_events_opts; /* --list-events */
 extern const struct opt_group cli_filter_opts;	    /* -a, --min-lat, --max-lat, -s, --op */
@@ -65,7 +68,36 @@ extern const struct opt_group cli_sample_opts;
  */
 extern const struct opt_group cli_target_opts;
 
-/* --format and --output, whose fields are in a struct output_opts (output.h). */
+/* --input FILE (offline.h) */
+extern const struct opt_group cli_input_opts;
+
+/* A perf.data file's: --input, and -p, the filters and -v, which mean the same offline. */
+extern const struct opt_group cli_offline_opts;
+
+/* --list-events': the source, --list-events, -v. */
+extern const struct opt_group cli_list_opts;
+
+/*
+ * Options several tools take, each with a text of its own: how many keys a
+ * kernel table holds (1 to max), how many rows a table prints (0: all),
+ * where separate debug info is looked up; the field is member of type.
+ */
+#define CLI_ENTRIES(doc, type, member, most)                                                       \
+	{                                                                                          \
+		"entries", 0, "N", 0, doc, OPT_NUMBER, OPT_TO(type, member),                       \
+			.min = 1, .max = most, .what = "a table size from 1 to %llu"               \
+	}
+#define CLI_ROWS(doc, type, member)                                                                \
+	{                                                                                          \
+		"rows", 'n', "N", 0, doc, OPT_NUMBER, OPT_TO(type, member),                        \
+			.max = 1000000, .what = "a number of rows (0 for all)"                     \
+	}
+#define CLI_DEBUGINFO(doc, type, member)                                                           \
+	{                                                                                          \
+		"debuginfo-path", 0, "PATH", 0, doc, OPT_TEXT, OPT_TO(type, member)                \
+	}
+
+/* --format and --output (output.h) */
 extern const struct opt_group cli_output_opts;
 
 /*

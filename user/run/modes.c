@@ -350,6 +350,7 @@ const struct mode *modes__parse(const struct mode_table *t, int argc, char **arg
 	static struct mode_opts opts;
 	static struct scan s;
 	static char name[128], flag_opt[128], **av;
+	const struct argp *built;
 	struct argp argp;
 	const struct mode *m;
 	int i, e, ac = 0;
@@ -426,8 +427,13 @@ const struct mode *modes__parse(const struct mode_table *t, int argc, char **arg
 			av[ac++] = argv[i];
 	av[ac] = NULL;
 
-	argp = *opts__argp(m->opts, s.word && m->operand ? m->operand : m->args_doc, m->doc,
-			   conventions);
+	built = opts__argp(m->opts, t->places, s.word && m->operand ? m->operand : m->args_doc,
+			   m->doc, conventions);
+	if (!built) {
+		*status = EXIT_FAIL;
+		return NULL;
+	}
+	argp = *built;
 	version_tool = t->tool;
 	argp_program_version_hook = print_version;
 	if (m == &t->modes[0]) {

@@ -21,16 +21,43 @@ struct mode {
 	const char *operand; /* what flag takes, given after the word ("DIR"); NULL: none */
 	bool command;	     /* takes a command to run: the first argument and the rest */
 	const char *summary; /* one line for the tool's --help */
-	const struct opt_use *opts; /* its option groups (its flag's among them), ended by {} */
-	const char *args_doc;	    /* its usage line's arguments; NULL: none */
-	const char *doc;	    /* its --help's text, as argp's doc */
-	int (*run)(void *input);    /* the mode, on the input argp filled: the exit status */
+	const struct opt_group *const
+		*opts;		 /* its option groups (its flag's among them), ended by NULL */
+	const char *args_doc;	 /* its usage line's arguments; NULL: none */
+	const char *doc;	 /* its --help's text, as argp's doc */
+	int (*run)(void *input); /* the mode, on the input argp filled: the exit status */
 };
+
+/*
+ * The modes the sampling tools share, spelled once: sampling live (a
+ * command after --), a perf.data file (--input FILE, whose word is
+ * "report" as the tools have always taken it: ldlat-hist report FILE) and
+ * --list-events.
+ */
+#define MODE_SAMPLE(opts, doc, run)                                                                \
+	{                                                                                          \
+		"sample", NULL, NULL, true, "sample live, with the options above", opts,           \
+			"[-- COMMAND [ARGS...]]", doc, run                                         \
+	}
+#define MODE_INPUT(summary, opts, doc, run)                                                        \
+	{                                                                                          \
+		"report", "input", "FILE", false, summary, opts, NULL, doc, run                    \
+	}
+#define MODE_LIST_EVENTS(opts, doc, run)                                                           \
+	{                                                                                          \
+		"list-events", "list-events", NULL, false, "the event it would open, and why",     \
+			opts, NULL, doc, run                                                       \
+	}
+#define MODE_LIST_EVENTS_DOC                                                                       \
+	"Prints the load-latency event chosen for this machine, why, and its perf_event_attr; "    \
+	"opens nothing."
 
 struct mode_table {
 	const char *tool;
 	const struct mode *modes; /* modes[0]: the default, chosen when nothing else is */
 	int nmodes;
+	const struct opt_place
+		*places; /* where its arguments hold the groups' homes, ended by {} */
 };
 
 /*

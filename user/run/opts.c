@@ -32,22 +32,22 @@ bool opts__parse_seconds(const char *s, double *v, char **end)
 	return !errno && *end != s && *v > 0 && *v < 1e9;
 }
 
-/* Visits the groups of one use, the sub-groups of a group in their order. */
-static void opts__walk(const struct opt_group *g, size_t base,
-		       void (*fn)(const struct opt_group *g, size_t base, void *ctx), void *ctx)
+/* Visits a group and its sub-groups, in their order. */
+static void opts__walk(const struct opt_group *g, void (*fn)(const struct opt_group *g, void *ctx),
+		       void *ctx)
 {
 	const struct opt_group *const *sub;
 
-	fn(g, base, ctx);
+	fn(g, ctx);
 	for (sub = g->subs; sub && *sub; sub++)
-		opts__walk(*sub, base, fn, ctx);
+		opts__walk(*sub, fn, ctx);
 }
 
-static void opts__groups(const struct opt_use *uses,
-			 void (*fn)(const struct opt_group *g, size_t base, void *ctx), void *ctx)
+static void opts__groups(const struct opt_group *const *groups,
+			 void (*fn)(const struct opt_group *g, void *ctx), void *ctx)
 {
-	for (; uses->group; uses++)
-		opts__walk(uses->group, uses->base, fn, ctx);
+	for (; *groups; groups++)
+		opts__walk(*groups, fn, ctx);
 }
 
 struct each {
@@ -55,20 +55,20 @@ struct each {
 	void *ctx;
 };
 
-static void each_group(const struct opt_group *g, size_t base, void *ctx)
+static void each_group(const struct opt_group *g, void *ctx)
 {
 	const struct each *e = ctx;
 	const struct opt *o;
 
 	for (o = g->opts; o && (o->name || o->key || o->doc); o++)
 		if (o->name || o->key)
-			e->fn(&(struct opt_found){ o, base }, e->ctx);
+			e->fn(&(struct opt_found){ o, 0 }, e->ctx);
 }
 
-void opts__each(const struct opt_use *uses, void (*fn)(const struct opt_found *f, void *ctx),
-		void *ctx)
+void opts__each(const struct opt_group *const *groups,
+		void (*fn)(const struct opt_found *f, void *ctx), void *ctx)
 {
-	opts__groups(uses, each_group, &(struct each){ fn, ctx });
+	opts__groups(groups, each_group, &(struct each){ fn, ctx });
 }
 
 /*
@@ -83,16 +83,34 @@ static struct opts_table {
 	const struct opt_group *groups[OPTS_MAX]; /* every group, in order */
 	size_t bases[OPTS_MAX];
 	int n, ngroups;
+	const struct opt_place *places;
+	const struct opt_home *unplaced; /* a group's home the tool did not place */
 } table;
 
-static void table_add(const struct opt_group *g, size_t base, void *ctx)
+/* what a group's title stands for among the options: a header */
+static const struct opt title;
+
+static void table_add(const struct opt_group *g, void *ctx)
 {
 	struct opts_table *t = ctx;
+	const struct opt_place *p = t->places;
 	const struct opt *o;
+	size_t base = 0;
+
+	while (g->home && p && p->home && p->home != g->home)
+		p++;
+	if (g->home && (!p || !p->home))
+		t->unplaced = g->home;
+	else if (g->home)
+		base = p->at;
 
 	if (t->ngroups < OPTS_MAX) {
 		t->groups[t->ngroups] = g;
 		t->bases[t->ngroups++] = base;
+	}
+	if (g->title && t->n < OPTS_MAX) {
+		t->options[t->n] = (struct argp_option){ .doc = g->title, .group = g->group };
+		t->found[t->n++] = (struct opt_found){ &title, base };
 	}
 	for (o = g->opts; o && (o->name || o->key || o->doc) && t->n < OPTS_MAX; o++) {
 		bool header = !o->name && !o->key;
@@ -423,11 +441,18 @@ char *opts__help_filter(int key, const char *text, void *input)
 	return f->opt->help(text, input ? (char *)input + f->base : NULL);
 }
 
-const struct argp *opts__argp(const struct opt_use *uses, const char *args_doc, const char *doc,
+const struct argp *opts__argp(const struct opt_group *const *groups, const struct opt_place *places,
+			      const char *args_doc, const char *doc,
 			      const struct argp_child *children)
 {
 	memset(&table, 0, sizeof(table));
-	opts__groups(uses, table_add, &table);
+	table.places = places;
+	opts__groups(groups, table_add, &table);
+	if (table.unplaced) {
+		fprintf(stderr, "%s has no place in the tool's arguments (a bug)\n",
+			table.unplaced->name);
+		return NULL;
+	}
 	table.options[table.n] = (struct argp_option){};
 	table.argp = (struct argp){
 		.options = table.options,

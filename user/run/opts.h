@@ -76,14 +76,30 @@ struct opt {
 };
 
 /*
+ * The struct the fields of shared groups are in (struct cli, struct
+ * output_opts), their home: each tool says once where its arguments hold
+ * it.  A group without a home sets fields of the tool's arguments.
+ */
+struct opt_home {
+	const char *name; /* "struct cli", for the message of a tool that does not place it */
+};
+
+struct opt_place {
+	const struct opt_home *home;
+	size_t at; /* offsetof in the tool's arguments */
+};
+
+/*
  * A group of options: --help lists it under its number (argp's group),
  * together with the other groups of the same number, each option's title
- * first.  A group may hold other groups (their fields in the same struct).
+ * first.  A group may hold other groups.
  */
 struct opt_group {
 	int group;
+	const char *title;		     /* its heading in --help; NULL: none */
 	const struct opt *opts;		     /* ended by {}; NULL: none */
 	const struct opt_group *const *subs; /* ended by NULL; NULL: none */
+	const struct opt_home *home;	     /* where its fields are; NULL: the tool's arguments */
 	/* once all are read: 0 or -EINVAL with the sentence in err */
 	int (*check)(void *base, struct err *err);
 	/*
@@ -93,38 +109,30 @@ struct opt_group {
 	int (*arg)(void *base, struct argp_state *state, const char *arg, struct err *err);
 };
 
-/* A group a mode takes, and where its struct lies in the tool's arguments. */
-struct opt_use {
-	const struct opt_group *group;
-	size_t base;
-};
-
-#define OPT_USE(group, type, member)                                                               \
-	{                                                                                          \
-		&(group), offsetof(type, member)                                                   \
-	}
-
-/* An option of the groups, as the arguments spell it. */
+/* An option of the groups, and where its group's struct lies in the tool's arguments. */
 struct opt_found {
 	const struct opt *opt;
 	size_t base;
 };
 
 /*
- * Calls fn for each option of uses (ended by {}), headers left out, in the
- * order --help lists groups of the same number.
+ * Calls fn for each option of groups (ended by NULL), headers left out, in
+ * the order --help lists options of the same group number (base 0).
  */
-void opts__each(const struct opt_use *uses, void (*fn)(const struct opt_found *f, void *ctx),
-		void *ctx);
+void opts__each(const struct opt_group *const *groups,
+		void (*fn)(const struct opt_found *f, void *ctx), void *ctx);
 
 /*
- * The argp of uses: its options, the parser that sets their fields in the
- * arguments argp_parse is given as input, their --help texts; args_doc and
- * doc as argp takes them, children after the options (NULL: none).  argp's
- * messages quote the user's input with its control characters escaped.
- * Returns a pointer to storage that the next call reuses.
+ * The argp of groups, their homes at places (ended by {}): its options,
+ * the parser that sets their fields in the arguments argp_parse is given
+ * as input, their --help texts; args_doc and doc as argp takes them,
+ * children after the options (NULL: none).  argp's messages quote the
+ * user's input with its control characters escaped.  Returns a pointer to
+ * storage that the next call reuses; NULL, with a line on stderr, when a
+ * group's home has no place (a bug of the tool's).
  */
-const struct argp *opts__argp(const struct opt_use *uses, const char *args_doc, const char *doc,
+const struct argp *opts__argp(const struct opt_group *const *groups, const struct opt_place *places,
+			      const char *args_doc, const char *doc,
 			      const struct argp_child *children);
 
 /*

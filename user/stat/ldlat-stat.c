@@ -40,7 +40,6 @@
 
 struct stat_args {
 	struct cli cli;
-	struct output_opts out;
 	struct count_spec *specs;
 	int nspecs;
 	bool all_cache;
@@ -127,10 +126,7 @@ static int stat_check(void *base, struct err *err)
 	return 0;
 }
 
-#define STAT(member) OPT_TO(struct stat_args, member)
-
 static const struct opt what_options[] = {
-	{ .doc = "What to count:" },
 	{ "event", 'e', "LIST", 0,
 	  "events in perf's syntax, comma-separated: perf's names (cycles, L1-dcache-load-misses, "
 	  "LLC-loads, dTLB-load-misses, page-faults, ...), libpfm4's vendor names "
@@ -139,15 +135,14 @@ static const struct opt what_options[] = {
 	  OPT_PARSE, .parse = parse_events },
 	{ "all-cache", 0, NULL, 0,
 	  "every hardware-cache event the kernel defines (cache x op x result: 32)", OPT_FLAG,
-	  STAT(all_cache) },
+	  OPT_TO(struct stat_args, all_cache) },
 	{ "config", 0, "FILE", 0,
 	  "tools.conf to read this CPU's counters, fixed-counters and offcore-registers from",
-	  OPT_TEXT, STAT(cli.config) },
+	  OPT_TEXT, OPT_TO(struct stat_args, cli.config) },
 	{},
 };
 
 static const struct opt how_options[] = {
-	{ .doc = "How:" },
 	{ "multiplex", 0, NULL, 0,
 	  "all groups in one run, rotated by the kernel, counts scaled (the default)", OPT_PARSE,
 	  .parse = parse_multiplex },
@@ -158,16 +153,15 @@ static const struct opt how_options[] = {
 	  "rotate groups every MS milliseconds during the run "
 	  "(perf_event_mux_interval_ms of the events' PMUs, put back afterwards; one run at a "
 	  "time: it locks " MUXLOCK_PATH ")",
-	  OPT_NUMBER, STAT(mux_ms), .min = 1, .max = 60000,
+	  OPT_NUMBER, OPT_TO(struct stat_args, mux_ms), .min = 1, .max = 60000,
 	  .what = "a number of milliseconds (1 to 60000)" },
 	{},
 };
 
 static const struct opt plan_options[] = {
-	{ .doc = "How:" },
 	{ "plan", 0, NULL, 0,
 	  "print the groups, one per line, and why each split was made; count nothing", OPT_FLAG,
-	  STAT(plan) },
+	  OPT_TO(struct stat_args, plan) },
 	{},
 };
 
@@ -178,28 +172,20 @@ static const struct opt recover_options[] = {
 	{},
 };
 
-static const struct opt_group what_opts = { .group = 1, .opts = what_options, .check = stat_check };
-static const struct opt_group how_opts = { .group = 5, .opts = how_options, .check = stat_check };
-static const struct opt_group plan_opts = { .group = 5, .opts = plan_options, .check = stat_check };
-static const struct opt_group recover_opts = { .group = 0, .opts = recover_options };
+static const struct opt_group what_opts = { 1, "What to count:", what_options,
+					    .check = stat_check };
+static const struct opt_group how_opts = { 5, "How:", how_options, .check = stat_check };
+static const struct opt_group plan_opts = { 5, "How:", plan_options, .check = stat_check };
+static const struct opt_group recover_opts = { 0, NULL, recover_options };
 
 /* Each mode's options */
-static const struct opt_use count_opts[] = {
-	{ &what_opts },
-	OPT_USE(cli_target_opts, struct stat_args, cli),
-	{ &how_opts },
-	OPT_USE(cli_output_opts, struct stat_args, out),
-	{},
-};
+static const struct opt_group *const count_opts[] = { &what_opts, &cli_target_opts, &how_opts,
+						      &cli_output_opts, NULL };
 
-static const struct opt_use planning_opts[] = {
-	{ &what_opts },
-	OPT_USE(cli_verbose_opts, struct stat_args, cli),
-	{ &plan_opts },
-	{},
-};
+static const struct opt_group *const planning_opts[] = { &what_opts, &cli_verbose_opts, &plan_opts,
+							 NULL };
 
-static const struct opt_use recovering_opts[] = { { &recover_opts }, {} };
+static const struct opt_group *const recovering_opts[] = { &recover_opts, NULL };
 
 struct stat_run {
 	struct stat_args *args;
@@ -251,8 +237,8 @@ static int emit(struct stat_run *s, struct stat_report *r)
 	struct err err = {};
 	int e;
 
-	r->out = &s->args->out;
-	e = output__write(&s->args->out, render_stat, r, s->reports++ > 0, &err);
+	r->out = &s->args->cli.out;
+	e = output__write(&s->args->cli.out, render_stat, r, s->reports++ > 0, &err);
 	if (e)
 		notice__print(stderr, NAME, "%s", err.msg);
 	return e;
@@ -296,7 +282,7 @@ static int on_interval(void *ctx)
 	}
 	s->prev_t = r.t;
 	/* OpenMetrics wants totals since the start: Prometheus takes the rates itself */
-	if (output__exposition(s->args->out.format)) {
+	if (output__exposition(s->args->cli.out.format)) {
 		r.c = &s->counting;
 		r.elapsed = r.t;
 	}
@@ -473,7 +459,7 @@ static int stat_main(struct stat_run *s)
 		render_stat_plan(stdout, &s->counting);
 		return EXIT_OK;
 	}
-	e = output__check(&a->out, &err);
+	e = output__check(&a->cli.out, &err);
 	if (e)
 		return err__report(&err, e, NAME, stderr);
 
@@ -551,7 +537,7 @@ static int run_stat(void *input)
 	err__clear(&err);
 	run__init(&s.run, &a->cli, NAME);
 	status = stat_main(&s);
-	output__close(&a->out);
+	output__close(&a->cli.out);
 	/* the PMUs' intervals go back on every path, Ctrl-C included (a signalfd ended the wait) */
 	if (muxlock__release(&s.mux))
 		fprintf(stderr,
@@ -600,7 +586,13 @@ static const struct mode modes[] = {
 	  run_recover },
 };
 
-static const struct mode_table stat_modes = { NAME, modes, ARRAY_SIZE(modes) };
+/* Where the arguments hold the structs of the shared option groups */
+static const struct opt_place places[] = {
+	{ &cli_home, offsetof(struct stat_args, cli) },
+	{},
+};
+
+static const struct mode_table stat_modes = { NAME, modes, ARRAY_SIZE(modes), places };
 
 int main(int argc, char **argv)
 {

@@ -39,8 +39,6 @@
 
 struct top_args {
 	struct cli cli;
-	struct output_opts out;
-	struct offline_opts offline;
 	unsigned int by;
 	enum top_sort sort;
 	bool sort_set;
@@ -103,13 +101,10 @@ static const struct opt_word weights[] = { { "samples", CALLPATH_WEIGHT_SAMPLES 
 					   {} };
 static const struct opt_word heatmap_bys[] = { { "all", 0 }, { "class", 1 }, {} };
 
-#define TOP(member) OPT_TO(struct top_args, member)
-
 /* --list-events takes --by too: it decides whether the samples carry the IP */
 static const struct opt by_options[] = {
-	{ .doc = "Output:" },
-	{ "by", 0, "KEY", 0, "ip (code), data, or both tables (default)", OPT_KEYS, TOP(by),
-	  .words = by_keys },
+	{ "by", 0, "KEY", 0, "ip (code), data, or both tables (default)", OPT_KEYS,
+	  OPT_TO(struct top_args, by), .words = by_keys },
 	{},
 };
 
@@ -117,29 +112,26 @@ static const struct opt table_options[] = {
 	{ "sort", 0, "KEY", 0,
 	  "samples (default), latency (mean), or total (latency sum: samples x mean)", OPT_WORD,
 	  OPT_TO(struct top_args, sort), OPT_SETS(struct top_args, sort_set), .words = sorts },
-	{ "rows", 'n', "N", 0, "rows per table (default 20; 0: all)", OPT_NUMBER, TOP(nrows),
-	  .max = 1000000, .what = "a number of rows (0 for all)" },
+	CLI_ROWS("rows per table (default 20; 0: all)", struct top_args, nrows),
 	{ "granularity", 0, "UNIT", 0,
 	  "data addresses by cache line (line, 64 bytes, default) or page (4 KiB)", OPT_WORD,
-	  TOP(shift), .words = granularities },
+	  OPT_TO(struct top_args, shift), .words = granularities },
 	{ "data-by", 0, "KEY", 0,
 	  "a data row per variable or mapping (object, default), or per line or page (block)",
-	  OPT_WORD, TOP(data_by), .words = data_bys },
-	{ "debuginfo-path", 0, "PATH", 0,
-	  "where separate debug info is looked up: absolute directories by build ID "
-	  "(DIR/.build-id/xx/rest.debug) and by path, relative ones next to the file (default "
-	  "\":.debug:/usr/lib/debug\")",
-	  OPT_TEXT, TOP(debuginfo) },
+	  OPT_WORD, OPT_TO(struct top_args, data_by), .words = data_bys },
+	CLI_DEBUGINFO("where separate debug info is looked up: absolute directories by build ID "
+		      "(DIR/.build-id/xx/rest.debug) and by path, relative ones next to the file "
+		      "(default \":.debug:/usr/lib/debug\")",
+		      struct top_args, debuginfo),
 	{},
 };
 
 static const struct opt callgraph_options[] = {
-	{ .doc = "Call paths:" },
 	{ "call-graph", 0, NULL, 0,
 	  "also the kept samples by call path (user and kernel stacks, taken in the kernel; "
 	  "--input: the file's callchains), printed as a caller tree; --format folded or svg "
 	  "print them alone and imply it",
-	  OPT_FLAG, TOP(call_graph) },
+	  OPT_FLAG, OPT_TO(struct top_args, call_graph) },
 	{ "weight", 0, "KEY", 0,
 	  "what folded stacks and the flame graph weigh: samples (default) or latency (their "
 	  "latency sum)",
@@ -150,58 +142,38 @@ static const struct opt callgraph_options[] = {
 	  "also write the kept samples' latency over time to FILE, an SVG heat map: a column "
 	  "per report (-i), a row per power of two of cycles; text reports show the last "
 	  "columns as a grid",
-	  OPT_TEXT, TOP(heatmap), .what = "file name" },
+	  OPT_TEXT, OPT_TO(struct top_args, heatmap), .what = "file name" },
 	{ "heatmap-by", 0, "KEY", 0, "all (one map, default) or class (a map per data source)",
-	  OPT_WORD, TOP(heatmap_by_class), .words = heatmap_bys },
+	  OPT_WORD, OPT_TO(struct top_args, heatmap_by_class), .words = heatmap_bys },
 	{},
 };
 
 /* a live run's: --input's tables grow as the file needs */
 static const struct opt entries_options[] = {
-	{ "entries", 0, "N", 0,
-	  "keys each kernel table holds between drains (every 0.5 s; default 4096); samples of "
-	  "further keys go through a spill ring of N KiB (1 MiB to 256 MiB); with --call-graph "
-	  "the stack map holds 2N call paths between drains (1024 to 524288, 2 KiB each: 17 MB "
-	  "by default)",
-	  OPT_NUMBER, TOP(entries), .min = 1, .max = TOP_MAX_ENTRIES,
-	  .what = "a table size from 1 to %llu" },
+	CLI_ENTRIES("keys each kernel table holds between drains (every 0.5 s; default 4096); "
+		    "samples of further keys go through a spill ring of N KiB (1 MiB to 256 MiB); "
+		    "with --call-graph the stack map holds 2N call paths between drains (1024 to "
+		    "524288, 2 KiB each: 17 MB by default)",
+		    struct top_args, entries, TOP_MAX_ENTRIES),
 	{},
 };
 
-static const struct opt_group by_opts = { .group = 5, .opts = by_options };
-static const struct opt_group table_opts = { .group = 5, .opts = table_options };
-static const struct opt_group entries_opts = { .group = 5, .opts = entries_options };
-static const struct opt_group callgraph_opts = { .group = 5, .opts = callgraph_options };
-
-#define CLI(group) OPT_USE(group, struct top_args, cli)
-#define OUTPUT	   OPT_USE(cli_output_opts, struct top_args, out)
+static const struct opt_group by_opts = { 5, "Output:", by_options };
+static const struct opt_group table_opts = { 5, NULL, table_options };
+static const struct opt_group entries_opts = { 5, NULL, entries_options };
+static const struct opt_group callgraph_opts = { 5, "Call paths:", callgraph_options };
 
 /* Each mode's options */
-static const struct opt_use sample_opts[] = {
-	CLI(cli_sample_opts),
-	{ &by_opts },
-	{ &table_opts },
-	{ &entries_opts },
-	{ &callgraph_opts },
-	OUTPUT,
-	{},
+static const struct opt_group *const sample_opts[] = {
+	&cli_sample_opts, &by_opts,	    &table_opts, &entries_opts,
+	&callgraph_opts,  &cli_output_opts, NULL
 };
 
-static const struct opt_use input_opts[] = {
-	CLI(cli_pid_opts),
-	CLI(cli_filter_opts),
-	CLI(cli_verbose_opts),
-	{ &by_opts },
-	{ &table_opts },
-	{ &callgraph_opts },
-	OUTPUT,
-	OPT_USE(offline_input_opts, struct top_args, offline),
-	{},
-};
+static const struct opt_group *const input_opts[] = { &cli_offline_opts, &by_opts,
+						      &table_opts,	 &callgraph_opts,
+						      &cli_output_opts,	 NULL };
 
-static const struct opt_use list_events_opts[] = {
-	CLI(cli_source_opts), CLI(cli_list_events_opts), CLI(cli_verbose_opts), { &by_opts }, {},
-};
+static const struct opt_group *const list_events_opts[] = { &cli_list_opts, &by_opts, NULL };
 
 struct top {
 	struct top_args *args;
@@ -457,20 +429,21 @@ static void top_render(FILE *f, void *ctx)
 	const struct top_output *o = ctx;
 	const struct top *top = o->top;
 
-	if (top->args->out.graph == OUTPUT_GRAPH_FOLDED)
+	if (top->args->cli.out.graph == OUTPUT_GRAPH_FOLDED)
 		callpaths__render_folded(f, &top->paths, top->args->weight);
-	else if (top->args->out.graph == OUTPUT_GRAPH_SVG)
+	else if (top->args->cli.out.graph == OUTPUT_GRAPH_SVG)
 		flamegraph__render(
 			f, &(struct flamegraph){ .paths = &top->paths,
 						 .weight = top->args->weight,
 						 .has_latency = top->report.has_latency,
 						 .run = top->report.run,
 						 .kept = top->printer.delta.counters.kept });
-	else if (top->args->out.format == OUTPUT_JSON)
+	else if (top->args->cli.out.format == OUTPUT_JSON)
 		top_render_json(f, &top->report, o->ip, o->data, &top->printer.delta);
 	else
 		top_render_text(f, &top->report, o->ip, o->data, &top->printer.delta);
-	if (top->args->heatmap && top->args->out.format == OUTPUT_TEXT && !top->args->out.graph)
+	if (top->args->heatmap && top->args->cli.out.format == OUTPUT_TEXT &&
+	    !top->args->cli.out.graph)
 		heatmap__render_grid(f, &top->heat, top->report.width ? top->report.width : 100);
 }
 
@@ -512,7 +485,8 @@ static int top_emit(struct printer *p, void *ctx, struct err *err)
 	top_rows__sort(&ip, top->args->sort);
 	top_rows__sort(&data, top->args->sort);
 	/* a blank line between plain reports; on a terminal each one clears the screen */
-	e = output__write(&top->args->out, top_render, &o, p->printed && !top->report.clear, err);
+	e = output__write(&top->args->cli.out, top_render, &o, p->printed && !top->report.clear,
+			  err);
 	/* the heat map's file at every report: it is whole whenever the run ends */
 	if (!e && top->args->heatmap)
 		e = output__write(&top->heat_out, top_render_heatmap, top, false, err);
@@ -587,10 +561,10 @@ static struct top_report top_report_of(const struct top_args *a, bool has_latenc
 		.has_latency = has_latency,
 		.intervals = a->cli.interval > 0,
 		/* like top on a terminal; a pipe or file gets plain blocks */
-		.clear = a->cli.interval > 0 && a->out.format == OUTPUT_TEXT && !a->out.path &&
-			 isatty(STDOUT_FILENO),
+		.clear = a->cli.interval > 0 && a->cli.out.format == OUTPUT_TEXT &&
+			 !a->cli.out.path && isatty(STDOUT_FILENO),
 		/* a terminal's width; a file or pipe gets every column */
-		.width = a->out.path ? 0 : top_terminal_width(),
+		.width = a->cli.out.path ? 0 : top_terminal_width(),
 		.run = run,
 		.src = src,
 	};
@@ -620,7 +594,7 @@ static int top_input(struct top_args *a)
 	top_table__init(&top.ip);
 	top_table__init(&top.data);
 	callpaths__init(&top.paths);
-	e = output__check(&a->out, &err);
+	e = output__check(&a->cli.out, &err);
 	if (!e)
 		e = output__check(&top.heat_out, &err);
 	if (!e && symbolizer__init(&top.z, &top.pm, a->debuginfo)) {
@@ -628,7 +602,7 @@ static int top_input(struct top_args *a)
 		e = -ENOMEM;
 	}
 	if (!e)
-		e = offtop__open(&ot, a->offline.input, &a->cli, tables, a->shift, &top.pm, &top.z,
+		e = offtop__open(&ot, a->cli.input, &a->cli, tables, a->shift, &top.pm, &top.z,
 				 &err);
 	if (!e) {
 		snprintf(lacking, sizeof(lacking), "%s (%s) do not carry",
@@ -649,7 +623,7 @@ static int top_input(struct top_args *a)
 	top.file = &ot;
 	top.printer = (struct printer){
 		.tool = "ldlat-top",
-		.out = &a->out,
+		.out = &a->cli.out,
 		.ops = &top_ops,
 		.ctx = &top,
 		.final = true,
@@ -676,7 +650,7 @@ out:
 	symbolizer__free(&top.z);
 	procmaps__free(&top.pm);
 	output__close(&top.heat_out);
-	output__close(&a->out);
+	output__close(&a->cli.out);
 	return status;
 }
 
@@ -686,22 +660,23 @@ out:
  */
 static int top_refuse(struct top_args *a)
 {
-	if (a->weight_set && !a->out.graph) {
+	if (a->weight_set && !a->cli.out.graph) {
 		fprintf(stderr, "ldlat-top: --weight sets what --format folded or svg weighs; add "
 				"one of them\n");
 		return EXIT_USAGE;
 	}
-	if (a->heatmap && a->out.path && !strcmp(a->heatmap, a->out.path)) {
+	if (a->heatmap && a->cli.out.path && !strcmp(a->heatmap, a->cli.out.path)) {
 		notice__print(stderr, "ldlat-top",
 			      "--heatmap and --output both name '%s'; give the heat map a file of "
 			      "its own",
 			      a->heatmap);
 		return EXIT_USAGE;
 	}
-	if (a->out.graph)
+	if (a->cli.out.graph)
 		a->call_graph = true;
-	if (output__exposition(a->out.format)) {
-		const char *f = a->out.format == OUTPUT_PROMETHEUS ? "prometheus" : "openmetrics";
+	if (output__exposition(a->cli.out.format)) {
+		const char *f =
+			a->cli.out.format == OUTPUT_PROMETHEUS ? "prometheus" : "openmetrics";
 
 		fprintf(stderr,
 			"ldlat-top: --format %s is not one of ldlat-top's: its tables rank "
@@ -779,11 +754,11 @@ static int run_sample(void *input)
 		return status;
 	a->cli.source.sample_ip = a->by & TOP_BY_IP;
 	a->cli.source.callchain = a->call_graph;
-	e = output__check(&a->out, &err);
+	e = output__check(&a->cli.out, &err);
 	if (!e)
 		e = output__check(&top.heat_out, &err);
 	if (e) {
-		output__close(&a->out);
+		output__close(&a->cli.out);
 		return err__report(&err, e, "ldlat-top", stderr);
 	}
 
@@ -810,7 +785,7 @@ static int run_sample(void *input)
 	top.report.paths = a->call_graph ? &top.paths : NULL;
 	top.printer = (struct printer){
 		.tool = "ldlat-top",
-		.out = &a->out,
+		.out = &a->cli.out,
 		.ops = &top_ops,
 		.ctx = &top,
 	};
@@ -858,25 +833,26 @@ out:
 	symbolizer__free(&top.z);
 	procmaps__free(&top.pm);
 	output__close(&top.heat_out);
-	output__close(&a->out);
+	output__close(&a->cli.out);
 	return status;
 }
 
 static const struct mode modes[] = {
-	{ "sample", NULL, NULL, true, "sample live, with the options above", sample_opts,
-	  "[-- COMMAND [ARGS...]]", doc, run_sample },
-	{ "report", "input", "FILE", false, "the samples of a perf.data file", input_opts, NULL,
-	  "The samples of a perf.data file (perf mem record, perf record -d -W) in the same "
-	  "tables, named with the file's mappings; needs no privilege.",
-	  run_input },
-	{ "list-events", "list-events", NULL, false, "the event it would open, and why",
-	  list_events_opts, NULL,
-	  "Prints the load-latency event chosen for this machine, why, and its perf_event_attr; "
-	  "opens nothing.",
-	  run_list_events },
+	MODE_SAMPLE(sample_opts, doc, run_sample),
+	MODE_INPUT("the samples of a perf.data file", input_opts,
+		   "The samples of a perf.data file (perf mem record, perf record -d -W) in the "
+		   "same tables, named with the file's mappings; needs no privilege.",
+		   run_input),
+	MODE_LIST_EVENTS(list_events_opts, MODE_LIST_EVENTS_DOC, run_list_events),
 };
 
-static const struct mode_table top_modes = { "ldlat-top", modes, ARRAY_SIZE(modes) };
+/* Where the arguments hold the structs of the shared option groups */
+static const struct opt_place places[] = {
+	{ &cli_home, offsetof(struct top_args, cli) },
+	{},
+};
+
+static const struct mode_table top_modes = { "ldlat-top", modes, ARRAY_SIZE(modes), places };
 
 int main(int argc, char **argv)
 {
@@ -887,7 +863,7 @@ int main(int argc, char **argv)
 
 	stdfds__open("ldlat-top"); /* before anything opens a file */
 	cli__init(&args.cli);
-	args.out.no_openmetrics = true;
-	args.out.graphs = true;
+	args.cli.out.no_openmetrics = true;
+	args.cli.out.graphs = true;
 	return modes__main(&top_modes, argc, argv, &args);
 }
