@@ -105,31 +105,15 @@ static const struct opt_group *const input_opts[] = { &cli_offline_opts, &c2c_op
 
 static const struct opt_group *const list_events_opts[] = { &cli_list_opts, NULL };
 
-/* --format openmetrics and prometheus are ldlat-hist's: 0, or the exit status. */
-static int c2c_refuse(const struct c2c_args *a)
-{
-	if (!output__exposition(a->cli.out.format))
-		return 0;
-	fprintf(stderr, "ldlat-c2c: --format %s is not one of ldlat-c2c's: use text or json\n",
-		a->cli.out.format == OUTPUT_PROMETHEUS ? "prometheus" : "openmetrics");
-	return EXIT_USAGE;
-}
-
 static int run_input(void *input)
 {
 	struct c2c_args *a = input;
 	struct offc2c c;
-	struct c2c_view v = {};
+	struct c2c_report v = {};
 	struct err err = {};
 	char target[600];
 	int e, status;
 
-	if (output__exposition(a->cli.out.format)) {
-		fprintf(stderr,
-			"ldlat-c2c: --format %s is not one of ldlat-c2c's: use text or json\n",
-			a->cli.out.format == OUTPUT_PROMETHEUS ? "prometheus" : "openmetrics");
-		return EXIT_USAGE;
-	}
 	e = output__check(&a->cli.out, &err);
 	if (!e)
 		e = offc2c__open(&c, a->cli.input, &a->cli, a->debuginfo, &err);
@@ -142,14 +126,13 @@ static int run_input(void *input)
 		goto out;
 	}
 	snprintf(target, sizeof(target), "%s", c.o.target);
-	v = (struct c2c_view){
+	v = (struct c2c_report){
 		.t = &c.t,
 		.target = target,
 		.events = c.o.events,
 		.by = a->by,
 		.all = a->all,
 		.nrows = a->nrows,
-		.json = a->cli.out.format == OUTPUT_JSON,
 		.kept = c.kept,
 		.filtered = c.filtered,
 		.lost = c.o.stats.lost,
@@ -157,7 +140,7 @@ static int run_input(void *input)
 		.unknown_id = c.o.unknown_id,
 		.other = c.o.other_events,
 	};
-	e = output__write(&a->cli.out, c2c_report__render, &v, false, &err);
+	e = output__write(&a->cli.out, &v, false, &err);
 	status = e ? err__report(&err, e, "ldlat-c2c", stderr) : EXIT_OK;
 out:
 	offc2c__close(&c);
@@ -283,15 +266,17 @@ static int run_sample(void *input)
 				    .ctx = &l };
 	struct ldlat_c2c_counters cnt;
 	struct c2c_table t;
-	struct c2c_view v;
+	struct c2c_report v;
 	struct tool tool;
 	enum run_end end;
 	struct err err = {};
 	char target[600], events[512];
 	int e, i, k, status;
 
-	if (c2c_refuse(a))
-		return EXIT_USAGE;
+	/* a format it lacks is told before -i, whose refusal is ldlat-c2c's own */
+	e = output__supported(&a->cli.out, &err);
+	if (e)
+		return err__report(&err, e, "ldlat-c2c", stderr);
 	if (a->cli.interval > 0) {
 		fprintf(stderr, "ldlat-c2c: -i is not one of ldlat-c2c's: it prints once, at the "
 				"end (-d sets how long it samples)\n");
@@ -348,21 +333,20 @@ static int run_sample(void *input)
 		k += snprintf(events + k, sizeof(events) - k, "%s%s", i ? ", " : "",
 			      tool.evlist.evsel[i].name);
 	t.no_addr = cnt.no_addr;
-	v = (struct c2c_view){
+	v = (struct c2c_report){
 		.t = &t,
 		.target = target,
 		.events = events,
 		.by = a->by,
 		.all = a->all,
 		.nrows = a->nrows,
-		.json = a->cli.out.format == OUTPUT_JSON,
 		.kept = cnt.kept,
 		.filtered = cnt.dropped,
 		.full = cnt.full,
 		.failed = cnt.failed,
 		.live = true,
 	};
-	if (output__write(&a->cli.out, c2c_report__render, &v, false, &err))
+	if (output__write(&a->cli.out, &v, false, &err))
 		status = err__report(&err, -EIO, "ldlat-c2c", stderr);
 out:
 	if (l.watching)
@@ -405,6 +389,6 @@ int main(int argc, char **argv)
 
 	stdfds__open("ldlat-c2c"); /* before anything opens a file */
 	cli__init(&args.cli);
-	args.cli.out.no_openmetrics = true;
+	args.cli.out.formats = &c2c_formats;
 	return modes__main(&c2c_modes, argc, argv, &args);
 }

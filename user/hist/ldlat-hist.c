@@ -26,7 +26,7 @@
 struct hist_args {
 	struct cli cli;
 	struct pin_opts pin;
-	enum report_by by;
+	enum hist_by by;
 	bool by_set;
 	__u32 split;	  /* --by pid|tid|cpu|node|cgroup: enum ldlat_by */
 	__u32 split_keys; /* --by-keys: rows for pid, tid and cgroup keys */
@@ -170,7 +170,7 @@ static int pin_run(struct tool *tool, struct pinset *ps, const struct hist_args 
 struct hist_loads {
 	struct tool *tool;
 	char what[96], how[160];
-	struct loads_report report;
+	struct loads_share share;
 	struct count loads, loads_prev; /* the counter at the last read, at the last report */
 	__u64 count, count_prev;	/* the sampling events' count, the same */
 };
@@ -192,8 +192,8 @@ static int hist_loads_read(void *src, struct snapshot *snap, struct err *err)
 	return 0;
 }
 
-/* printer_ops.emit: the report of delta, with the loads of the same span. */
-static int hist_loads_emit(struct printer *p, void *ctx, struct err *err)
+/* printer_ops.write: the report of delta, with the loads of the same span. */
+static int hist_loads_write(struct printer *p, void *ctx, struct err *err)
 {
 	struct hist_loads *h = ctx;
 	const struct perf_event_attr *a = &h->tool->evlist.evsel[0].attr;
@@ -220,8 +220,8 @@ static int hist_loads_emit(struct printer *p, void *ctx, struct err *err)
 			 "the sampling event's count: %llu samples at %llu Hz, the period varies",
 			 (unsigned long long)samples, (unsigned long long)a->sample_freq);
 	}
-	loads__report(&h->tool->loads, &loads, h->what, above, h->how, &h->report);
-	e = output__emit(p->out, &p->report, d, &p->cur, p->printed, err);
+	loads__share(&h->tool->loads, &loads, h->what, above, h->how, &h->share);
+	e = printer__write(p, err);
 	if (!e) {
 		h->loads_prev = h->loads;
 		h->count_prev = h->count;
@@ -231,7 +231,7 @@ static int hist_loads_emit(struct printer *p, void *ctx, struct err *err)
 
 /* Where each kind of run's reports come from: a live session, one with --loads, a file. */
 static const struct printer_ops sample_ops = { .read = tool__read_maps };
-static const struct printer_ops loads_ops = { .read = hist_loads_read, .emit = hist_loads_emit };
+static const struct printer_ops loads_ops = { .read = hist_loads_read, .write = hist_loads_write };
 static const struct printer_ops input_ops = { .read = offline__read };
 
 /* The histograms' report of a run whose samples carry src's fields. */
@@ -240,7 +240,7 @@ static const struct printer_ops input_ops = { .read = offline__read };
  * Refused where it cannot mean anything: no frequency known, samples without
  * latency, or a format other than text (whose units are fixed: cycles).
  */
-static int hist_unit(const struct hist_args *args, const struct source *src, struct report *r,
+static int hist_unit(const struct hist_args *args, const struct source *src, struct hist_view *r,
 		     struct err *err)
 {
 	static char why[128];
@@ -248,7 +248,7 @@ static int hist_unit(const struct hist_args *args, const struct source *src, str
 
 	if (!args->unit_ns)
 		return 0;
-	if (args->cli.out.format != OUTPUT_TEXT)
+	if (!output__text(&args->cli.out))
 		return err__set(err, -EINVAL,
 				"--unit ns applies to the text report; JSON and OpenMetrics keep "
 				"cycles");
@@ -265,10 +265,10 @@ static int hist_unit(const struct hist_args *args, const struct source *src, str
 	return 0;
 }
 
-static struct report hist_report(const struct hist_args *args, const struct run_info *run,
-				 const struct source *src)
+static struct hist_view hist_view_of(const struct hist_args *args, const struct run_info *run,
+				     const struct source *src)
 {
-	return (struct report){
+	return (struct hist_view){
 		.run = run,
 		.src = src,
 		.ranges = &args->cli.ranges,
@@ -321,7 +321,7 @@ static int hist_split_check(const struct hist_args *args)
 	err__set(&err, -EINVAL,
 		 "--by %s: %llu rows of %llu range(s) on %d CPUs need %llu MiB of kernel memory "
 		 "(at most %llu): give fewer --by-keys or ranges",
-		 report__by_key(args->split), (unsigned long long)rows, (unsigned long long)ranges,
+		 split__name(args->split), (unsigned long long)rows, (unsigned long long)ranges,
 		 cpus, (unsigned long long)(bytes >> 20),
 		 (unsigned long long)(HIST_SPLIT_MAX_BYTES >> 20));
 	return err__report(&err, -EINVAL, "ldlat-hist", stderr);
@@ -336,7 +336,7 @@ static int run_input(void *input)
 	struct hist_args *args = input;
 	struct offline o = {};
 	struct printer p = {};
-	struct report unit = {};
+	struct hist_view unit = {};
 	struct run_info run;
 	struct timespec started;
 	struct err err = {};
@@ -367,10 +367,10 @@ static int run_input(void *input)
 	p.out = &args->cli.out;
 	p.ops = &input_ops;
 	p.ctx = &o;
-	p.report = hist_report(args, &run, &o.src);
-	p.report.period_weighted = offline__freq(&o);
-	p.report.ns_per_cycle = unit.ns_per_cycle;
-	p.report.ns_why = unit.ns_why;
+	p.view = hist_view_of(args, &run, &o.src);
+	p.view.period_weighted = offline__freq(&o);
+	p.view.ns_per_cycle = unit.ns_per_cycle;
+	p.view.ns_why = unit.ns_why;
 	p.final = true;
 	if (printer__init_by(&p, o.cfg.nranges, o.cfg.by, o.cfg.by_keys + 1, &started)) {
 		fprintf(stderr, "ldlat-hist: out of memory\n");
@@ -432,7 +432,7 @@ static int run_sample(void *input)
 	struct printer p = {};
 	struct hist_loads loads = {};
 	struct pinset ps = { .dir_fd = -1 };
-	struct report unit = {};
+	struct hist_view unit = {};
 	struct run_info run;
 	struct timespec started;
 	struct tool tool;
@@ -486,15 +486,15 @@ static int run_sample(void *input)
 	p.out = &args->cli.out;
 	p.ops = &sample_ops;
 	p.ctx = &tool;
-	p.report = hist_report(args, &run, &tool.src);
-	p.report.period_weighted = tool.evlist.evsel[0].attr.freq;
-	p.report.ns_per_cycle = unit.ns_per_cycle;
-	p.report.ns_why = unit.ns_why;
+	p.view = hist_view_of(args, &run, &tool.src);
+	p.view.period_weighted = tool.evlist.evsel[0].attr.freq;
+	p.view.ns_per_cycle = unit.ns_per_cycle;
+	p.view.ns_why = unit.ns_why;
 	if (tool.loads.active) {
 		loads.tool = &tool;
 		p.ops = &loads_ops;
 		p.ctx = &loads;
-		p.report.loads = &loads.report;
+		p.view.loads = &loads.share;
 	}
 	if (printer__init_by(&p, tool.cfg.nranges, tool.cfg.by, tool.cfg.by_keys + 1, &started)) {
 		fprintf(stderr, "ldlat-hist: out of memory\n");
@@ -558,5 +558,6 @@ int main(int argc, char **argv)
 
 	stdfds__open("ldlat-hist"); /* before anything opens a file */
 	cli__init(&args.cli);
+	args.cli.out.formats = &hist_formats;
 	return modes__main(&hist_modes, argc, argv, &args);
 }

@@ -85,14 +85,14 @@ int pin_opts__check_sample(const struct pin_opts *po, const struct cli *cli, str
 int pin_opts__check_show(const struct pin_opts *po, const struct cli *cli,
 			 const struct output_opts *oo, struct err *err)
 {
-	if (po->delta && output__exposition(oo->format)) {
+	if (po->delta && output__totals(oo)) {
 		err__msg(err,
 			 "--delta does not apply to --format %s, which reports totals since the "
 			 "start (Prometheus computes the rates)",
-			 oo->format == OUTPUT_PROMETHEUS ? "prometheus" : "openmetrics");
+			 output__name(oo));
 		return -EINVAL;
 	}
-	if (po->allow_missing && !output__exposition(oo->format)) {
+	if (po->allow_missing && !output__totals(oo)) {
 		err__msg(err, "--allow-missing reports a missing set as the gauge "
 			      "ldlat_set_present 0: it needs --format prometheus or openmetrics");
 		return -EINVAL;
@@ -240,27 +240,31 @@ static int show_record(void *src, const struct snapshot *cur)
 static const struct printer_ops show_ops = { .read = show_read };
 static const struct printer_ops show_delta_ops = { .read = show_read, .printed = show_record };
 
-struct absent {
-	const char *dir;
-	bool prometheus;
-};
-
-static void render_absent(FILE *f, void *ctx)
+/* The report of a set that is gone: ldlat_set_present{pin} 0, in the expositions alone. */
+static void absent_openmetrics(FILE *f, const void *dir)
 {
-	const struct absent *a = ctx;
-
-	render_set_absent(f, a->dir, a->prometheus);
+	render_set_absent(f, dir, false);
 }
+
+static void absent_prometheus(FILE *f, const void *dir)
+{
+	render_set_absent(f, dir, true);
+}
+
+static const struct output_formats absent_formats = { "ldlat-hist",
+						      .openmetrics = absent_openmetrics,
+						      .prometheus = absent_prometheus };
 
 /* --allow-missing, and the set is gone: the exposition says so, and the exporter goes on. */
 static int show_absent(const char *tool, const struct pinset *ps, const struct output_opts *oo,
 		       struct err *why)
 {
-	struct absent a = { ps->dir, oo->format == OUTPUT_PROMETHEUS };
+	struct output_opts absent = *oo;
 	struct err err = {};
 
+	absent.formats = &absent_formats;
 	notice__print(stderr, tool, "%s: reporting ldlat_set_present 0", why->msg);
-	if (output__write(oo, render_absent, &a, false, &err)) {
+	if (output__write(&absent, ps->dir, false, &err)) {
 		notice__print(stderr, tool, "%s", err.msg);
 		return EXIT_FAIL;
 	}
@@ -270,7 +274,7 @@ static int show_absent(const char *tool, const struct pinset *ps, const struct o
 /* --show --by KEY: the split a set has is the one it was pinned with. */
 static int show_split_check(const struct pinset *ps, const char *dir, __u32 split, struct err *err)
 {
-	const char *want = report__by_key(split), *has = report__by_key(ps->meta.cfg.by);
+	const char *want = split__name(split), *has = split__name(ps->meta.cfg.by);
 
 	if (!split || split == ps->meta.cfg.by)
 		return 0;
@@ -286,7 +290,7 @@ static int show_split_check(const struct pinset *ps, const char *dir, __u32 spli
 }
 
 int pincmd__show(const char *tool, const struct pin_opts *po, const struct cli *cli,
-		 const struct output_opts *oo, enum report_by by, bool by_set, __u32 split)
+		 const struct output_opts *oo, enum hist_by by, bool by_set, __u32 split)
 {
 	struct pinset ps;
 	struct show_src show = { .ps = &ps, .tool = tool };
@@ -338,19 +342,19 @@ int pincmd__show(const char *tool, const struct pin_opts *po, const struct cli *
 		.pin_links_missing =
 			(__u32)links < ps.meta.nlinks ? (int)ps.meta.nlinks - links : 0,
 	};
-	if (run.pin_links_missing && oo->format != OUTPUT_TEXT) {
+	if (run.pin_links_missing && !output__text(oo)) {
 		fprintf(stderr, "%s: warning: ", tool);
 		render_links_missing(stderr, &run);
 		fputc('\n', stderr);
 	}
-	if (run.pin_owner_dead && oo->format != OUTPUT_TEXT)
+	if (run.pin_owner_dead && !output__text(oo))
 		notice__print(
 			stderr, tool,
 			"warning: PID %d, which pinned %s in the foreground, died without "
 			"removing it: the set's sampling ended with it, and it holds the counts "
 			"until then (%s unpin %s removes it)",
 			run.pin_pid, ps.dir, tool, ps.dir);
-	if (removed && oo->format != OUTPUT_TEXT)
+	if (removed && !output__text(oo))
 		notice__print(
 			stderr, tool,
 			"warning: the cgroup %s has been removed since it was pinned: the set "
@@ -361,7 +365,7 @@ int pincmd__show(const char *tool, const struct pin_opts *po, const struct cli *
 	/* only --delta moves the baseline: exporters and other readers leave it alone */
 	p.ops = po->delta ? &show_delta_ops : &show_ops;
 	p.ctx = &show;
-	p.report = (struct report){
+	p.view = (struct hist_view){
 		.run = &run,
 		.src = &src,
 		.ranges = &ranges,

@@ -68,6 +68,6 @@ int pincmd__unpin(const char *tool, const char *dir);
  * exit status.
  */
 int pincmd__show(const char *tool, const struct pin_opts *po, const struct cli *cli,
-		 const struct output_opts *oo, enum report_by by, bool by_set, __u32 split);
+		 const struct output_opts *oo, enum hist_by by, bool by_set, __u32 split);
 
 #endif

@@ -327,7 +327,7 @@ static int split__needs(const struct offline *o, const char *key, __u64 bit, con
 int offline__split(struct offline *o, __u32 by, __u32 keys, struct err *err)
 {
 	struct offline_split *sp = &o->split;
-	const char *key = report__by_key(by);
+	const char *key = split__name(by);
 	const struct perf_file *f = &o->file;
 	int e = 0;
 

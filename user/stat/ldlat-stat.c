@@ -213,32 +213,12 @@ static void say_started(const struct stat_run *s)
 		      s->args->mode == STAT_PER_GROUP ? ", one run per group" : "");
 }
 
-static void render_stat(FILE *f, void *ctx)
-{
-	const struct stat_report *r = ctx;
-
-	switch (r->out->format) {
-	case OUTPUT_TEXT:
-		render_stat_text(f, r);
-		break;
-	case OUTPUT_JSON:
-		render_stat_json(f, r);
-		break;
-	case OUTPUT_OPENMETRICS:
-	case OUTPUT_PROMETHEUS:
-		render_stat_openmetrics(f, r);
-		break;
-	}
-}
-
 /* One report, to stdout or --output. */
-static int emit(struct stat_run *s, struct stat_report *r)
+static int stat_write(struct stat_run *s, struct stat_report *r)
 {
 	struct err err = {};
-	int e;
+	int e = output__write(&s->args->cli.out, r, s->reports++ > 0, &err);
 
-	r->out = &s->args->cli.out;
-	e = output__write(&s->args->cli.out, render_stat, r, s->reports++ > 0, &err);
 	if (e)
 		notice__print(stderr, NAME, "%s", err.msg);
 	return e;
@@ -282,11 +262,11 @@ static int on_interval(void *ctx)
 	}
 	s->prev_t = r.t;
 	/* OpenMetrics wants totals since the start: Prometheus takes the rates itself */
-	if (output__exposition(s->args->cli.out.format)) {
+	if (output__totals(&s->args->cli.out)) {
 		r.c = &s->counting;
 		r.elapsed = r.t;
 	}
-	e = emit(s, &r);
+	e = stat_write(s, &r);
 	free(view.ev);
 	return e;
 }
@@ -420,7 +400,7 @@ static int run_per_group(struct stat_run *s, enum run_end *end, bool *interrupte
 }
 
 /* Every event refused: one sentence per event, and exit 1. */
-static int report_nothing_countable(const struct counting *c)
+static int say_nothing_countable(const struct counting *c)
 {
 	int i;
 
@@ -471,7 +451,7 @@ static int stat_main(struct stat_run *s)
 	if (e)
 		return err__report(&err, e, NAME, stderr);
 	if (!counting__nsupported(&s->counting))
-		return report_nothing_countable(&s->counting);
+		return say_nothing_countable(&s->counting);
 	for (i = 0; i < s->counting.nev; i++)
 		if (s->counting.ev[i].user_only)
 			notice__print(
@@ -500,7 +480,7 @@ static int stat_main(struct stat_run *s)
 	r.interrupted = interrupted;
 	if (a->cli.interval > 0 && end == RUN_COUNT)
 		return status;
-	if (emit(s, &r))
+	if (stat_write(s, &r))
 		return EXIT_FAIL;
 	return status;
 }
@@ -601,6 +581,7 @@ int main(int argc, char **argv)
 
 	stdfds__open(NAME); /* before anything opens a file */
 	cli__init(&args.cli);
+	args.cli.out.formats = &stat_formats;
 	status = modes__main(&stat_modes, argc, argv, &args);
 	free(args.specs);
 	return status;

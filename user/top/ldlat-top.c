@@ -190,7 +190,7 @@ struct top {
 	bool sink_open;
 	unsigned int ticks;
 	struct printer printer; /* the filter counters; where and how reports go */
-	struct top_report report;
+	struct top_view view;
 	struct heatmap heat;	/* --heatmap: a column per report */
 	struct top_table stack; /* --call-graph: drained, by (process, path key) */
 	struct callpaths paths; /* and named, since the last report */
@@ -419,51 +419,18 @@ static int top_tick(void *ctx)
 	return e;
 }
 
-struct top_output {
-	const struct top *top;
-	const struct top_rows *ip, *data;
-};
-
-static void top_render(FILE *f, void *ctx)
-{
-	const struct top_output *o = ctx;
-	const struct top *top = o->top;
-
-	if (top->args->cli.out.graph == OUTPUT_GRAPH_FOLDED)
-		callpaths__render_folded(f, &top->paths, top->args->weight);
-	else if (top->args->cli.out.graph == OUTPUT_GRAPH_SVG)
-		flamegraph__render(
-			f, &(struct flamegraph){ .paths = &top->paths,
-						 .weight = top->args->weight,
-						 .has_latency = top->report.has_latency,
-						 .run = top->report.run,
-						 .kept = top->printer.delta.counters.kept });
-	else if (top->args->cli.out.format == OUTPUT_JSON)
-		top_render_json(f, &top->report, o->ip, o->data, &top->printer.delta);
-	else
-		top_render_text(f, &top->report, o->ip, o->data, &top->printer.delta);
-	if (top->args->heatmap && top->args->cli.out.format == OUTPUT_TEXT &&
-	    !top->args->cli.out.graph)
-		heatmap__render_grid(f, &top->heat, top->report.width ? top->report.width : 100);
-}
-
-static void top_render_heatmap(FILE *f, void *ctx)
-{
-	const struct top *top = ctx;
-	char title[512];
-
-	snprintf(title, sizeof(title), "%s on %s",
-		 top->report.run && top->report.run->event ? top->report.run->event : "",
-		 top->report.run && top->report.run->target ? top->report.run->target : "");
-	heatmap__render_svg(f, &top->heat, title);
-}
-
-/* One report of the tables drained since the last one (printer_ops.emit). */
-static int top_emit(struct printer *p, void *ctx, struct err *err)
+/* One report of the tables drained since the last one (printer_ops.write). */
+static int top_write(struct printer *p, void *ctx, struct err *err)
 {
 	struct top *top = ctx;
 	struct top_rows ip = {}, data = {};
-	struct top_output o = { .top = top, .ip = &ip, .data = &data };
+	struct top_report r = { .view = &top->view,
+				.ip = &ip,
+				.data = &data,
+				.delta = &p->delta,
+				.paths = &top->paths,
+				.weight = top->args->weight,
+				.heat = top->args->heatmap ? &top->heat : NULL };
 	int e = 0;
 
 	if (top->args->by & TOP_BY_IP)
@@ -485,11 +452,10 @@ static int top_emit(struct printer *p, void *ctx, struct err *err)
 	top_rows__sort(&ip, top->args->sort);
 	top_rows__sort(&data, top->args->sort);
 	/* a blank line between plain reports; on a terminal each one clears the screen */
-	e = output__write(&top->args->cli.out, top_render, &o, p->printed && !top->report.clear,
-			  err);
+	e = output__write(&top->args->cli.out, &r, p->printed && !top->view.clear, err);
 	/* the heat map's file at every report: it is whole whenever the run ends */
 	if (!e && top->args->heatmap)
-		e = output__write(&top->heat_out, top_render_heatmap, top, false, err);
+		e = output__write(&top->heat_out, &r, false, err);
 	/* every sample of an exited process has been drained and reported */
 	procmaps__prune_exited(&top->pm);
 out:
@@ -533,7 +499,7 @@ static int top_read(void *ctx, struct snapshot *snap, struct err *err)
 	return 0;
 }
 
-static const struct printer_ops top_ops = { .read = top_read, .emit = top_emit };
+static const struct printer_ops top_ops = { .read = top_read, .write = top_write };
 
 /* The columns of the terminal on stdout (COLUMNS where the ioctl has none); 0: not a terminal. */
 static int top_terminal_width(void)
@@ -549,10 +515,10 @@ static int top_terminal_width(void)
 }
 
 /* What the report says it is: the tables, their order, and the run's header. */
-static struct top_report top_report_of(const struct top_args *a, bool has_latency,
-				       const struct run_info *run, const struct source *src)
+static struct top_view top_view_of(const struct top_args *a, bool has_latency,
+				   const struct run_info *run, const struct source *src)
 {
-	return (struct top_report){
+	return (struct top_view){
 		.by = a->by,
 		.sort = a->sort,
 		.data_by = a->data_by,
@@ -561,8 +527,7 @@ static struct top_report top_report_of(const struct top_args *a, bool has_latenc
 		.has_latency = has_latency,
 		.intervals = a->cli.interval > 0,
 		/* like top on a terminal; a pipe or file gets plain blocks */
-		.clear = a->cli.interval > 0 && a->cli.out.format == OUTPUT_TEXT &&
-			 !a->cli.out.path && isatty(STDOUT_FILENO),
+		.clear = a->cli.interval > 0 && output__screen(&a->cli.out),
 		/* a terminal's width; a file or pipe gets every column */
 		.width = a->cli.out.path ? 0 : top_terminal_width(),
 		.run = run,
@@ -577,7 +542,7 @@ static struct top_report top_report_of(const struct top_args *a, bool has_latenc
  */
 static int top_input(struct top_args *a)
 {
-	struct top top = { .args = a, .heat_out = { .path = a->heatmap } };
+	struct top top = { .args = a, .heat_out = top_heatmap_file(a->heatmap) };
 	struct offtop ot = {};
 	struct run_info run;
 	struct timespec started;
@@ -618,8 +583,8 @@ static int top_input(struct top_args *a)
 	ot.data = (a->by & TOP_BY_DATA) ? &top.data : NULL;
 	ot.paths = a->call_graph ? &top.paths : NULL;
 	offline__run_info(&ot.o, "ldlat-top", &started, &run);
-	top.report = top_report_of(a, ot.o.src.fields & LDLAT_HAS_LAT, &run, &ot.o.src);
-	top.report.paths = ot.paths;
+	top.view = top_view_of(a, ot.o.src.fields & LDLAT_HAS_LAT, &run, &ot.o.src);
+	top.view.paths = ot.paths;
 	top.file = &ot;
 	top.printer = (struct printer){
 		.tool = "ldlat-top",
@@ -655,12 +620,13 @@ out:
 }
 
 /*
- * --format openmetrics, ldlat-hist's, refused live or not; --weight without
- * a picture to weigh: 0, or the exit status.  folded and svg draw call paths.
+ * --weight without a picture to weigh, --heatmap over --output: 0, or the
+ * exit status.  folded and svg draw call paths.  (A format ldlat-top lacks
+ * is output__check's to refuse.)
  */
 static int top_refuse(struct top_args *a)
 {
-	if (a->weight_set && !a->cli.out.graph) {
+	if (a->weight_set && !output__paths(&a->cli.out)) {
 		fprintf(stderr, "ldlat-top: --weight sets what --format folded or svg weighs; add "
 				"one of them\n");
 		return EXIT_USAGE;
@@ -672,21 +638,8 @@ static int top_refuse(struct top_args *a)
 			      a->heatmap);
 		return EXIT_USAGE;
 	}
-	if (a->cli.out.graph)
+	if (output__paths(&a->cli.out))
 		a->call_graph = true;
-	if (output__exposition(a->cli.out.format)) {
-		const char *f =
-			a->cli.out.format == OUTPUT_PROMETHEUS ? "prometheus" : "openmetrics";
-
-		fprintf(stderr,
-			"ldlat-top: --format %s is not one of ldlat-top's: its tables rank "
-			"functions "
-			"and data per report, they are not totals Prometheus can rate. Use "
-			"--format "
-			"text or json, or ldlat-hist --format %s for the histograms\n",
-			f, f);
-		return EXIT_USAGE;
-	}
 	return 0;
 }
 
@@ -738,7 +691,7 @@ static void top_warn_paths(const struct callpaths *l)
 static int run_sample(void *input)
 {
 	struct top_args *a = input;
-	struct top top = { .args = a, .heat_out = { .path = a->heatmap } };
+	struct top top = { .args = a, .heat_out = top_heatmap_file(a->heatmap) };
 	struct tool_hooks hooks = { .configure = top_configure,
 				    .before_enable = top_before_enable,
 				    .ctx = &top };
@@ -781,8 +734,8 @@ static int run_sample(void *input)
 		goto out;
 	}
 	tool__run_info(&tool, &started, &run);
-	top.report = top_report_of(a, tool.src.fields & LDLAT_HAS_LAT, &run, &tool.src);
-	top.report.paths = a->call_graph ? &top.paths : NULL;
+	top.view = top_view_of(a, tool.src.fields & LDLAT_HAS_LAT, &run, &tool.src);
+	top.view.paths = a->call_graph ? &top.paths : NULL;
 	top.printer = (struct printer){
 		.tool = "ldlat-top",
 		.out = &a->cli.out,
@@ -863,7 +816,6 @@ int main(int argc, char **argv)
 
 	stdfds__open("ldlat-top"); /* before anything opens a file */
 	cli__init(&args.cli);
-	args.cli.out.no_openmetrics = true;
-	args.cli.out.graphs = true;
+	args.cli.out.formats = &top_formats;
 	return modes__main(&top_modes, argc, argv, &args);
 }
