@@ -13,37 +13,45 @@
 #include "kernel/lib/util.h"
 #include "kernel/lib/notice.h"
 
+/* --pin, --show, --unpin: a set's directory on bpffs; --detach, --delta, --allow-missing */
+#define PIN_DIR(name, member, doc)                                                                 \
+	{                                                                                          \
+		name, 0, "DIR", 0, doc, OPT_TEXT, OPT_TO(struct pin_opts, member),                 \
+			.what = "directory name"                                                   \
+	}
+#define PIN_FLAG(name, member, doc)                                                                \
+	{                                                                                          \
+		name, 0, NULL, 0, doc, OPT_FLAG, OPT_TO(struct pin_opts, member)                   \
+	}
+
 static const struct opt sample_options[] = {
-	{ "pin", 0, "DIR", 0,
-	  "pin the program and its maps in DIR on bpffs for --show (created, mode 0700, if "
-	  "needed; /sys/fs/bpf is mounted if it is not; a symbolic link on bpffs, or a directory "
-	  "another user owns or may write, is refused); without --detach they are removed at "
-	  "the end of the run, and sampling ends with the run however it ends",
-	  OPT_TEXT, OPT_TO(struct pin_opts, pin), .what = "directory name" },
-	{ "detach", 0, NULL, 0,
-	  "with --pin: pin the perf-event links too and exit at once, leaving the set sampling",
-	  OPT_FLAG, OPT_TO(struct pin_opts, detach) },
+	PIN_DIR("pin", pin,
+		"pin the program and its maps in DIR on bpffs for --show (created, mode 0700, "
+		"if needed; /sys/fs/bpf is mounted if it is not; a symbolic link on bpffs, or a "
+		"directory another user owns or may write, is refused); without --detach they "
+		"are removed at the end of the run, and sampling ends with the run however it "
+		"ends"),
+	PIN_FLAG("detach", detach,
+		 "with --pin: pin the perf-event links too and exit at once, leaving the set "
+		 "sampling"),
 	{},
 };
 
 static const struct opt show_options[] = {
-	{ "show", 0, "DIR", 0,
-	  "print the histograms of the set pinned in DIR (with -i: every interval)", OPT_TEXT,
-	  OPT_TO(struct pin_opts, show), .what = "directory name" },
-	{ "delta", 0, NULL, 0,
-	  "the change since the last --show --delta (which records what it printed)", OPT_FLAG,
-	  OPT_TO(struct pin_opts, delta) },
-	{ "allow-missing", 0, NULL, 0,
-	  "with --format prometheus or openmetrics: when DIR is missing or empty (the set was "
-	  "removed), report ldlat_set_present 0 and exit 0, for an exporter run by a timer",
-	  OPT_FLAG, OPT_TO(struct pin_opts, allow_missing) },
+	PIN_DIR("show", show,
+		"print the histograms of the set pinned in DIR (with -i: every interval)"),
+	PIN_FLAG("delta", delta,
+		 "the change since the last --show --delta (which records what it printed)"),
+	PIN_FLAG("allow-missing", allow_missing,
+		 "with --format prometheus or openmetrics: when DIR is missing or empty (the set "
+		 "was removed), report ldlat_set_present 0 and exit 0, for an exporter run by a "
+		 "timer"),
 	{},
 };
 
 static const struct opt unpin_options[] = {
-	{ "unpin", 0, "DIR", 0,
-	  "stop the set pinned in DIR and remove it: links first, then the rest", OPT_TEXT,
-	  OPT_TO(struct pin_opts, unpin), .what = "directory name" },
+	PIN_DIR("unpin", unpin,
+		"stop the set pinned in DIR and remove it: links first, then the rest"),
 	{},
 };
 
@@ -56,54 +64,47 @@ const struct opt_group pin_unpin_opts = { 7, "The pinned set:", unpin_options, .
 
 int pin_opts__check_sample(const struct pin_opts *po, const struct cli *cli, struct err *err)
 {
-	if (po->detach && !po->pin) {
-		err__msg(err, "--detach needs --pin DIR: only a pinned set samples on");
-		return -EINVAL;
-	}
-	if (po->detach && cli->target.argv) {
-		err__msg(err,
-			 "--detach cannot watch a command: ldlat-hist would have to wait for it; "
-			 "use -p PID or -G CGROUP");
-		return -EINVAL;
-	}
-	if (po->detach && cli->loads) {
-		err__msg(err,
-			 "--loads is reported when the run ends, and a --detach'ed set has no end "
-			 "to report at: drop --loads, or run --pin in the foreground");
-		return -EINVAL;
-	}
-	if (po->detach && (cli->duration > 0 || cli->interval > 0)) {
-		err__msg(err,
-			 "--detach exits at once: %s applies to a run in the foreground, or to "
-			 "--show",
-			 cli->duration > 0 ? "-d" : "-i");
-		return -EINVAL;
-	}
+	if (po->detach && !po->pin)
+		return err__set(err, -EINVAL,
+				"--detach needs --pin DIR: only a pinned set samples on");
+	if (po->detach && cli->target.argv)
+		return err__set(
+			err, -EINVAL,
+			"--detach cannot watch a command: ldlat-hist would have to wait for it; "
+			"use -p PID or -G CGROUP");
+	if (po->detach && cli->loads)
+		return err__set(
+			err, -EINVAL,
+			"--loads is reported when the run ends, and a --detach'ed set has no end "
+			"to report at: drop --loads, or run --pin in the foreground");
+	if (po->detach && (cli->duration > 0 || cli->interval > 0))
+		return err__set(
+			err, -EINVAL,
+			"--detach exits at once: %s applies to a run in the foreground, or to "
+			"--show",
+			cli->duration > 0 ? "-d" : "-i");
 	return 0;
 }
 
 int pin_opts__check_show(const struct pin_opts *po, const struct cli *cli,
 			 const struct output_opts *oo, struct err *err)
 {
-	if (po->delta && output__totals(oo)) {
-		err__msg(err,
-			 "--delta does not apply to --format %s, which reports totals since the "
-			 "start (Prometheus computes the rates)",
-			 output__name(oo));
-		return -EINVAL;
-	}
-	if (po->allow_missing && !output__totals(oo)) {
-		err__msg(err, "--allow-missing reports a missing set as the gauge "
-			      "ldlat_set_present 0: it needs --format prometheus or openmetrics");
-		return -EINVAL;
-	}
-	if (po->allow_missing && (cli->interval > 0 || cli->duration > 0)) {
-		err__msg(err,
-			 "--allow-missing is for one --show per refresh (a timer): leave out %s; "
-			 "a --show with -i holds the set, which then cannot be unpinned",
-			 cli->interval > 0 ? "-i" : "-d");
-		return -EINVAL;
-	}
+	if (po->delta && output__totals(oo))
+		return err__set(
+			err, -EINVAL,
+			"--delta does not apply to --format %s, which reports totals since the "
+			"start (Prometheus computes the rates)",
+			output__name(oo));
+	if (po->allow_missing && !output__totals(oo))
+		return err__set(err, -EINVAL,
+				"--allow-missing reports a missing set as the gauge "
+				"ldlat_set_present 0: it needs --format prometheus or openmetrics");
+	if (po->allow_missing && (cli->interval > 0 || cli->duration > 0))
+		return err__set(
+			err, -EINVAL,
+			"--allow-missing is for one --show per refresh (a timer): leave out %s; "
+			"a --show with -i holds the set, which then cannot be unpinned",
+			cli->interval > 0 ? "-i" : "-d");
 	return 0;
 }
 
