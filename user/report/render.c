@@ -389,41 +389,25 @@ void render_counters(FILE *out, const struct snapshot *s, const struct ldlat_con
 
 void render_unseen(FILE *out, const struct unseen *u)
 {
+	/* counted at the program's last sample of each event: what came after is not seen either */
+	const char *last = u->lower_bound ? " at the program's last sample of each" : "";
+
 	if (!u->known && u->why)
 		fprintf(out, "unseen: not measured: %s\n", u->why);
 	if (!u->known)
 		return;
-	if (u->lower_bound && u->freq)
+	fprintf(out, "unseen: %s%s%llu samples the events produced and the program did not see (",
+		u->lower_bound ? "at least " : "", u->freq ? "about " : "",
+		(unsigned long long)unseen__samples(u));
+	/* frequency mode: each sample stands for its own period, so events are compared */
+	if (u->freq)
 		fprintf(out,
-			"unseen: at least about %llu samples the events produced and the program "
-			"did not see (frequency mode: their %llu events at the program's last "
-			"sample of each against the %llu the samples seen stand for)\n",
-			(unsigned long long)unseen__samples(u), (unsigned long long)u->counted,
-			(unsigned long long)u->seen_period);
-	else if (u->lower_bound)
-		fprintf(out,
-			"unseen: at least %llu samples the events produced and the program did not "
-			"see (%llu by the events' counts at the program's last sample of each, "
-			"%llu "
-			"seen)\n",
-			(unsigned long long)unseen__samples(u), (unsigned long long)u->counted,
-			(unsigned long long)u->seen);
-	else if (u->freq)
-		fprintf(out,
-			"unseen: about %llu samples the events produced and the program did not "
-			"see "
-			"(frequency mode: their %llu events against the %llu the samples seen "
-			"stand "
-			"for)\n",
-			(unsigned long long)unseen__samples(u), (unsigned long long)u->counted,
-			(unsigned long long)u->seen_period);
+			"frequency mode: their %llu events%s against the %llu the samples seen "
+			"stand for)\n",
+			(unsigned long long)u->counted, last, (unsigned long long)u->seen_period);
 	else
-		fprintf(out,
-			"unseen: %llu samples the events produced and the program did not see "
-			"(%llu "
-			"by the events' counts, %llu seen)\n",
-			(unsigned long long)unseen__samples(u), (unsigned long long)u->counted,
-			(unsigned long long)u->seen);
+		fprintf(out, "%llu by the events' counts%s, %llu seen)\n",
+			(unsigned long long)u->counted, last, (unsigned long long)u->seen);
 }
 
 /* Samples per range, for samples without latency. */

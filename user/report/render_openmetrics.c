@@ -175,25 +175,30 @@ static void render_latency_families(FILE *out, enum om_dialect d, const struct h
 {
 	static const char *const qs[3] = { "50", "90", "99" };
 	static const double pcts[3] = { 50, 90, 99 };
+	/* the least, then the greatest */
+	static const struct {
+		const char *family, *help;
+	} extremes[2] = {
+		{ "ldlat_latency_min_cycles",
+		  "Least measured latency of the kept samples, in core cycles (exact)." },
+		{ "ldlat_latency_max_cycles",
+		  "Greatest measured latency of the kept samples, in core cycles (exact)." },
+	};
 	struct om_labels labels, l;
 	char help[200], bound[48];
 	int i, k;
 
 	percentile__bound(r->linear_step, bound, sizeof(bound));
-	om__family(out, "ldlat_latency_min_cycles", "gauge",
-		   "Least measured latency of the kept samples, in core cycles (exact).");
-	for (i = 0; i < n; i++)
-		if (cell__measured(&g[i].sum)) {
+	for (k = 0; k < 2; k++) {
+		om__family(out, extremes[k].family, "gauge", extremes[k].help);
+		for (i = 0; i < n; i++) {
+			if (!cell__measured(&g[i].sum))
+				continue;
 			group_labels(r, &g[i], base, &labels);
-			om__sample_u64(out, "ldlat_latency_min_cycles", &labels, g[i].sum.min);
+			om__sample_u64(out, extremes[k].family, &labels,
+				       k ? g[i].sum.max : g[i].sum.min);
 		}
-	om__family(out, "ldlat_latency_max_cycles", "gauge",
-		   "Greatest measured latency of the kept samples, in core cycles (exact).");
-	for (i = 0; i < n; i++)
-		if (cell__measured(&g[i].sum)) {
-			group_labels(r, &g[i], base, &labels);
-			om__sample_u64(out, "ldlat_latency_max_cycles", &labels, g[i].sum.max);
-		}
+	}
 	snprintf(help, sizeof(help),
 		 "Latency percentiles of the kept samples, in core cycles, %s of the exact "
 		 "value and never outside min and max.",
