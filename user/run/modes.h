@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
 /*
  * modes.h - a tool's modes as a table (bpftool's cmd_select): each mode
- * (sample, show DIR, report FILE, list-events, ...) has its own argp with
- * only the options it takes, so a combination of two modes cannot be
- * parsed.  A mode is chosen by its word (ldlat-hist show DIR) or, in the
+ * (sample, show DIR, report FILE, list-events, ...) names the option groups
+ * it takes (opts.h), and its argp is built from them alone, so a
+ * combination of two modes cannot be parsed.  A mode is chosen by its word (ldlat-hist show DIR) or, in the
  * flag form the tools have always taken, by its flag (--show DIR); an
  * option or a command that belongs to another mode is refused here, in one
  * sentence built from the table, with exit status 2.
