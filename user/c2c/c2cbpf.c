@@ -40,11 +40,14 @@ int c2c_session__open(struct c2c_session *s, const struct ldlat_config *cfg, __u
 	bpf_program__set_autoload(s->skel->progs.c2c_sample_addr, addr_only);
 	bpf_program__set_autoload(s->skel->progs.c2c_test, test);
 	e = c2c_bpf__load(s->skel);
-	if (e)
-		return err__set(err, e,
-				"cannot load ldlat-c2c's BPF program: %s (run as root, or with "
-				"CAP_BPF and CAP_PERFMON)",
-				strerror(-e));
+	if (e) {
+		err__msg(err,
+			 "cannot load ldlat-c2c's BPF program: %s (run as root, or with "
+			 "CAP_BPF and CAP_PERFMON)",
+			 strerror(-e));
+		/* the verifier's EINVAL or EPERM is no fault of the user's input */
+		return err__system(err, e);
+	}
 	return 0;
 }
 
@@ -63,8 +66,9 @@ int c2c_session__attach(struct c2c_session *s, struct evlist *evlist, struct err
 		link = bpf_program__attach_perf_event(prog, evlist->fds[i].fd);
 		if (!link) {
 			e = -errno;
-			return err__set(err, e, "cannot attach the BPF program to %s: %s",
-					evlist->evsel[evlist->fds[i].evsel].name, strerror(-e));
+			err__msg(err, "cannot attach the BPF program to %s: %s",
+				 evlist->evsel[evlist->fds[i].evsel].name, strerror(-e));
+			return err__system(err, e);
 		}
 		/* the link closes the perf fd when destroyed */
 		evlist->fds[i].owned_elsewhere = true;
