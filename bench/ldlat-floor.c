@@ -39,8 +39,21 @@ static const struct argp argp = {
 	.children = children,
 };
 
+/*
+ * The floor's BPF program: none.  The events are opened, enabled and read
+ * as a tool's are; nothing is loaded, and nothing is attached to them.
+ */
+static int floor_open(struct prog *p, struct tool *t, struct err *err)
+{
+	(void)p, (void)t, (void)err;
+	return 0;
+}
+
+static const struct prog_ops floor_ops = { .open = floor_open };
+
 int main(int argc, char **argv)
 {
+	struct prog none = { .ops = &floor_ops };
 	struct cli cli;
 	struct tool tool;
 	enum run_end end;
@@ -53,7 +66,7 @@ int main(int argc, char **argv)
 	if (argp_parse(&argp, argc, argv, ARGP_IN_ORDER, NULL, &cli))
 		return EXIT_USAGE;
 
-	e = tool__start(&tool, &cli, "ldlat-floor", &(struct tool_opts){ .no_bpf = true }, &err);
+	e = tool__start(&tool, &cli, "ldlat-floor", &(struct tool_opts){ .prog = &none }, &err);
 	if (e) {
 		tool__teardown(&tool);
 		return err__report(&err, e, "ldlat-floor", stderr);

@@ -35,6 +35,7 @@
 #include "user/run/signals.h"
 #include "user/run/targets.h"
 #include "user/run/tool.h"
+#include "user/hist/histprog.h"
 #include "kernel/lib/util.h"
 
 #define BASE	   "0x200000000000"
@@ -602,6 +603,7 @@ static void start_once(const struct start_case *c)
 {
 	enum fail_at fail = c->fail;
 	struct tool_hooks hooks = { hook_configure, hook_before_enable, &fail };
+	struct session_prog prog = { .p.ops = &hist_prog_ops };
 	struct cli cli;
 	struct tool t;
 	struct err err = {};
@@ -623,7 +625,8 @@ static void start_once(const struct start_case *c)
 	}
 	if (c->addr)
 		ck_assert_int_eq(range_set__add(&cli.ranges, c->addr, &err), 0);
-	e = tool__start(&t, &cli, "check_run", &(struct tool_opts){ .hooks = &hooks }, &err);
+	e = tool__start(&t, &cli, "check_run",
+			&(struct tool_opts){ .prog = &prog.p, .hooks = &hooks }, &err);
 	if (c->want_status) {
 		ck_assert_msg(e != 0, "%s: started", c->what);
 		ck_assert_msg(err__status(&err, e) == c->want_status, "%s: status %d (want %d): %s",

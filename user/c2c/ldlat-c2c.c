@@ -294,8 +294,7 @@ static int run_list_events(void *input)
 
 struct live {
 	struct c2c_args *args;
-	struct c2c_session sess;
-	bool sess_open;
+	struct c2c_prog prog;
 	struct procmaps pm;
 	struct symbolizer z;
 	bool z_init;
@@ -335,20 +334,13 @@ static int live_configure(struct tool *t, void *ctx, struct err *err)
 	return 0;
 }
 
-/* Events open, not enabled; a command still stopped: load and attach, learn the processes. */
+/* Events open and attached, not enabled; a command still stopped: learn the processes. */
 static int live_before_enable(struct tool *t, void *ctx, struct err *err)
 {
 	struct live *l = ctx;
 	pid_t cmd = t->run.has_cmd ? t->run.cmd.pid : 0;
 	int e;
 
-	e = c2c_session__open(&l->sess, &t->cfg, LDLAT_C2C_LINE_SHIFT, l->args->entries,
-			      t->path != SESSION_PATH_KERN_CTX, false, err);
-	l->sess_open = true;
-	if (!e)
-		e = c2c_session__attach(&l->sess, &t->evlist, err);
-	if (e)
-		return e;
 	e = procwatch__start(&l->watch, &l->pm, &t->run.target, cmd ? &cmd : t->run.procs,
 			     cmd ? 1 : t->run.nprocs, err);
 	l->watching = !e;
@@ -396,12 +388,12 @@ static void live_name(struct procmaps *pm, struct c2c_numa *n)
 static int run_sample(void *input)
 {
 	struct c2c_args *a = input;
-	struct live l = { .args = a };
+	struct live l = { .args = a, .prog = { .p.ops = &c2c_prog_ops, .entries = a->entries } };
 	struct tool_hooks hooks = { .configure = live_configure,
 				    .before_enable = live_before_enable,
 				    .ctx = &l };
-	struct ldlat_c2c_counters cnt;
 	struct c2c_table t;
+	struct c2c_read got = { .t = &t };
 	struct c2c_view v;
 	struct tool tool;
 	enum run_end end;
@@ -423,7 +415,7 @@ static int run_sample(void *input)
 	procmaps__init(&l.pm);
 	c2c_table__init(&t, LDLAT_C2C_LINE_SHIFT);
 	e = tool__start(&tool, &a->cli, "ldlat-c2c",
-			&(struct tool_opts){ .hooks = &hooks, .no_bpf = true }, &err);
+			&(struct tool_opts){ .prog = &l.prog.p, .hooks = &hooks }, &err);
 	if (e) {
 		status = err__report(&err, e, "ldlat-c2c", stderr);
 		goto out;
@@ -437,9 +429,9 @@ static int run_sample(void *input)
 		goto out;
 	if (l.watching)
 		procwatch__drain(&l.watch);
-	if (c2c_session__read(&l.sess, &t, &cnt)) {
-		fprintf(stderr, "ldlat-c2c: cannot read the kernel's tables: out of memory\n");
-		status = EXIT_FAIL;
+	e = prog__read(&l.prog.p, &got, true, &err);
+	if (e) {
+		status = err__report(&err, e, "ldlat-c2c", stderr);
 		goto out;
 	}
 	if (symbolizer__init(&l.z, &l.pm, a->debuginfo)) {
@@ -466,7 +458,7 @@ static int run_sample(void *input)
 	for (i = 0, k = 0; i < tool.evlist.nevsel && k < (int)sizeof(events); i++)
 		k += snprintf(events + k, sizeof(events) - k, "%s%s", i ? ", " : "",
 			      tool.evlist.evsel[i].name);
-	t.no_addr = cnt.no_addr;
+	t.no_addr = got.cnt.no_addr;
 	v = (struct c2c_view){
 		.t = &t,
 		.target = target,
@@ -475,10 +467,10 @@ static int run_sample(void *input)
 		.all = a->all,
 		.nrows = a->nrows,
 		.json = a->out.format == OUTPUT_JSON,
-		.kept = cnt.kept,
-		.filtered = cnt.dropped,
-		.full = cnt.full,
-		.failed = cnt.failed,
+		.kept = got.cnt.kept,
+		.filtered = got.cnt.dropped,
+		.full = got.cnt.full,
+		.failed = got.cnt.failed,
 		.live = true,
 	};
 	if (output__write(&a->out, c2c_report__render, &v, false, &err))
@@ -486,8 +478,6 @@ static int run_sample(void *input)
 out:
 	if (l.watching)
 		procwatch__stop(&l.watch);
-	if (l.sess_open)
-		c2c_session__close(&l.sess);
 	tool__teardown(&tool);
 	if (l.z_init)
 		symbolizer__free(&l.z);

@@ -18,6 +18,7 @@
 #include "user/report/render.h"
 #include "user/run/signals.h"
 #include "user/run/tool.h"
+#include "user/hist/histprog.h"
 #include "kernel/abi/cpufreq.h"
 #include "kernel/lib/util.h"
 #include "kernel/lib/notice.h"
@@ -304,8 +305,8 @@ static const struct argp list_events_argp = {
 };
 
 /* --pin: the set is ready before the events are; on --detach, leave it sampling. */
-static int pin_run(struct tool *tool, struct pinset *ps, const struct hist_args *args,
-		   const struct timespec *started, struct err *err)
+static int pin_run(struct tool *tool, struct session_prog *prog, struct pinset *ps,
+		   const struct hist_args *args, const struct timespec *started, struct err *err)
 {
 	struct ldlat_pin_meta meta;
 	int i, e;
@@ -323,11 +324,11 @@ static int pin_run(struct tool *tool, struct pinset *ps, const struct hist_args 
 	e = pinset__mount(ps, err);
 	if (e)
 		return e;
-	pin_meta__fill(&meta, tool, started, args->pin.detach);
-	e = pinset__pin(ps, &tool->session, &tool->evlist, &meta, err);
+	pin_meta__fill(&meta, tool, &prog->s, started, args->pin.detach);
+	e = pinset__pin(ps, &prog->s, &prog->p, &tool->evlist, &meta, err);
 	if (e || !args->pin.detach)
 		return e;
-	pinset__detach(ps, &tool->session, &tool->evlist);
+	pinset__detach(ps, &prog->p, &tool->evlist);
 	notice__print(stderr, "ldlat-hist",
 		      "pinned in %s: sampling %s on %s goes on. Read it with ldlat-hist --show "
 		      "%s; stop it with ldlat-hist --unpin %s",
@@ -611,6 +612,8 @@ static int run_sample(void *input)
 	struct report unit = {};
 	struct run_info run;
 	struct timespec started;
+	struct session_prog prog = { .p.ops = &hist_prog_ops,
+				     .flags = args->pin.pin ? SESSION_PIN : 0 };
 	struct tool tool;
 	enum run_end end;
 	struct err err = {};
@@ -638,8 +641,8 @@ static int run_sample(void *input)
 	}
 
 	e = tool__start(&tool, &args->cli, "ldlat-hist",
-			&(struct tool_opts){ .linear_step = args->linear_step,
-					     .session_flags = args->pin.pin ? SESSION_PIN : 0,
+			&(struct tool_opts){ .prog = &prog.p,
+					     .linear_step = args->linear_step,
 					     .by = args->split,
 					     .by_keys = args->split ? hist_split_rows(args) : 0 },
 			&err);
@@ -647,7 +650,7 @@ static int run_sample(void *input)
 	if (!e)
 		e = hist_unit(args, &tool.src, &unit, &err);
 	if (!e && args->pin.pin)
-		e = pin_run(&tool, &ps, args, &started, &err);
+		e = pin_run(&tool, &prog, &ps, args, &started, &err);
 	if (e || args->pin.detach) {
 		status = err__report(&err, e, "ldlat-hist", stderr);
 		tool__teardown(&tool);

@@ -172,8 +172,8 @@ static enum ldlat_pin_target pin_target(enum target_kind k)
 	}
 }
 
-void pin_meta__fill(struct ldlat_pin_meta *m, const struct tool *t, const struct timespec *started,
-		    bool detached)
+void pin_meta__fill(struct ldlat_pin_meta *m, const struct tool *t, const struct session *s,
+		    const struct timespec *started, bool detached)
 {
 	const struct range_set *set = &t->cli->ranges;
 	int i;
@@ -206,8 +206,8 @@ void pin_meta__fill(struct ldlat_pin_meta *m, const struct tool *t, const struct
 	}
 	m->cfg = t->cfg;
 	m->freq = t->evlist.evsel[0].attr.freq;
-	m->nevents = (__u32)t->session.nlinks;
-	m->unseen = t->session.counts	    ? LDLAT_PIN_UNSEEN_COUNTED
+	m->nevents = (__u32)t->prog->nlinks;
+	m->unseen = s->counts		    ? LDLAT_PIN_UNSEEN_COUNTED
 		    : t->run.target.inherit ? LDLAT_PIN_UNSEEN_INHERIT
 					    : LDLAT_PIN_UNSEEN_NO_COOKIE;
 }

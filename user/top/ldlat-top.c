@@ -21,7 +21,7 @@
 #include "user/report/output.h"
 #include "user/report/printer.h"
 #include "user/symbols/procwatch.h"
-#include "user/top/session_top.h"
+#include "user/top/topprog.h"
 #include "user/symbols/symbolize.h"
 #include "user/run/tool.h"
 #include "user/top/topreport.h"
@@ -328,8 +328,9 @@ static const struct argp list_events_argp = {
 
 struct top {
 	struct top_args *args;
-	struct tool *tool;   /* a live run's */
-	struct offtop *file; /* --input's */
+	struct tool *tool;	  /* a live run's */
+	struct session_prog prog; /* and its program (top_prog_ops) */
+	struct offtop *file;	  /* --input's */
 	struct procmaps pm;
 	struct symbolizer z;
 	struct procwatch watch;
@@ -394,7 +395,7 @@ static int top_before_enable(struct tool *t, void *ctx, struct err *err)
 	pid_t cmd = t->run.has_cmd ? t->run.cmd.pid : 0;
 	int e;
 
-	e = top_sink__open(&top->sink, &t->session, (top->args->by & TOP_BY_IP) ? &top->ip : NULL,
+	e = top_sink__open(&top->sink, &top->prog.s, (top->args->by & TOP_BY_IP) ? &top->ip : NULL,
 			   (top->args->by & TOP_BY_DATA) ? &top->data : NULL);
 	if (e) {
 		err__msg(err, "cannot map the tables' spill ring: %s", strerror(-e));
@@ -432,7 +433,7 @@ static void top_mark_gone(struct proc *p, void *ctx)
  */
 static int top_take_stacks(struct top *top)
 {
-	struct session *s = &top->tool->session;
+	struct session *s = &top->prog.s;
 	struct ldlat_top_stack *st;
 	size_t i;
 	int e = 0;
@@ -455,7 +456,7 @@ static int top_take_stacks(struct top *top)
 			continue;
 		}
 		/* refused by the map, or (never, as drains go) no longer in it */
-		if (en->addr == LDLAT_TOP_STACK_FAILED || session__top_stack(s, en->addr, st)) {
+		if (en->addr == LDLAT_TOP_STACK_FAILED || top_session__stack(s, en->addr, st)) {
 			e = callpaths__add_lost(&top->paths, en->tgid, comm, CALLPATH_LOST_FAILED,
 						&en->v);
 			continue;
@@ -478,6 +479,7 @@ counters:
 /* Moves the kernel's tables and the side band into user space. */
 static int top_drain(struct top *top, bool all)
 {
+	struct err err = {};
 	int e = procwatch__drain(&top->watch);
 
 	if (e) {
@@ -500,16 +502,16 @@ static int top_drain(struct top *top, bool all)
 			strerror(-e));
 		return e;
 	}
-	e = session__top_drain(&top->tool->session, all, &top->sink);
+	e = prog__read(&top->prog.p, &top->sink, all, &err);
 	if (e)
-		fprintf(stderr, "ldlat-top: cannot read the tables: %s\n", strerror(-e));
+		notice__print(stderr, "ldlat-top", "%s", err.msg);
 	if (!e && top_take_stacks(top)) {
 		fprintf(stderr, "ldlat-top: out of memory\n");
 		e = -ENOMEM;
 	}
 	/* the drained generation's paths are named: the map has room for the next ones */
 	if (!e && !all && top->args->call_graph) {
-		e = session__top_forget_stacks(&top->tool->session, top->sink.gen - 1);
+		e = top_session__forget_stacks(&top->prog.s, top->sink.gen - 1);
 		if (e)
 			fprintf(stderr, "ldlat-top: cannot empty the stack map: %s\n",
 				strerror(-e));
@@ -564,7 +566,7 @@ static int top_tick(void *ctx)
 		fprintf(stderr, "ldlat-top: cannot read the side band: %s\n", strerror(-e));
 		return e;
 	}
-	e = session__top_poll(&top->tool->session, &top->sink);
+	e = top_sink__poll(&top->sink);
 	if (e)
 		fprintf(stderr, "ldlat-top: cannot read the spill ring: %s\n", strerror(-e));
 	return e;
@@ -726,7 +728,9 @@ static struct top_report top_report_of(const struct top_args *a, bool has_latenc
  */
 static int top_input(struct top_args *a)
 {
-	struct top top = { .args = a, .heat_out = { .path = a->heatmap } };
+	struct top top = { .args = a,
+			   .prog.p.ops = &top_prog_ops,
+			   .heat_out = { .path = a->heatmap } };
 	struct offtop ot = {};
 	struct run_info run;
 	struct timespec started;
@@ -886,7 +890,9 @@ static void top_warn_paths(const struct callpaths *l)
 static int run_sample(void *input)
 {
 	struct top_args *a = input;
-	struct top top = { .args = a, .heat_out = { .path = a->heatmap } };
+	struct top top = { .args = a,
+			   .prog.p.ops = &top_prog_ops,
+			   .heat_out = { .path = a->heatmap } };
 	struct tool_hooks hooks = { .configure = top_configure,
 				    .before_enable = top_before_enable,
 				    .ctx = &top };
@@ -916,7 +922,8 @@ static int run_sample(void *input)
 	top_table__init(&top.stack);
 	callpaths__init(&top.paths);
 	top.tool = &tool;
-	e = tool__start(&tool, &a->cli, "ldlat-top", &(struct tool_opts){ .hooks = &hooks }, &err);
+	e = tool__start(&tool, &a->cli, "ldlat-top",
+			&(struct tool_opts){ .prog = &top.prog.p, .hooks = &hooks }, &err);
 	clock_gettime(CLOCK_REALTIME, &started);
 	if (!e && symbolizer__init(&top.z, &top.pm, a->debuginfo))
 		e = -ENOMEM;
