@@ -73,7 +73,7 @@ int main(int argc, char **argv)
 	}
 	fprintf(stderr, "ldlat-floor: sampling %s on %s, no BPF program. Ctrl-C to end.\n",
 		tool.evlist.evsel[0].name, tool.run.target_desc);
-	end = tool__wait(&tool, NULL, NULL);
+	end = run__wait(&tool.run, NULL);
 	tool__stop_sampling(&tool);
 	status = tool__exit_status(&tool, end);
 	e = tool__sampled_count(&tool, &n);

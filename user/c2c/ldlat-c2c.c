@@ -422,7 +422,9 @@ static int run_sample(void *input)
 	}
 	notice__print(stderr, "ldlat-c2c", "sampling %s on %s. Ctrl-C to end.",
 		      tool.evlist.evsel[0].name, tool.run.target_desc);
-	end = run__wait(&tool.run, C2C_TICK_SECONDS, live_tick, NULL, &l);
+	end = run__wait(
+		&tool.run,
+		&(struct run_wait){ .on_tick = live_tick, .tick = C2C_TICK_SECONDS, .ctx = &l });
 	tool__stop_sampling(&tool);
 	status = tool__exit_status(&tool, end);
 	if (end == RUN_ERROR)

@@ -685,7 +685,10 @@ static int run_sample(void *input)
 		      tool.evlist.nevsel > 1 ? " (and the other core types' events)" : "",
 		      args->pin.pin ? ", pinned in " : "", args->pin.pin ? ps.dir : "");
 
-	end = tool__wait(&tool, args->cli.interval > 0 ? printer__print : NULL, &p);
+	end = run__wait(
+		&tool.run,
+		&(struct run_wait){ .on_interval = args->cli.interval > 0 ? printer__print : NULL,
+				    .ctx = &p });
 	tool__stop_sampling(&tool);
 	status = tool__exit_status(&tool, end);
 	if (end == RUN_ERROR)

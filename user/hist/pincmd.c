@@ -8,8 +8,7 @@
 #include "kernel/abi/flockholder.h"
 #include "user/hist/pincmd.h"
 #include "user/report/printer.h"
-#include "user/run/runloop.h"
-#include "user/run/signals.h"
+#include "user/run/run.h"
 #include "kernel/lib/util.h"
 #include "kernel/lib/notice.h"
 
@@ -348,9 +347,11 @@ int pincmd__show(const char *tool, const struct pin_opts *po, const struct cli *
 	struct err err = {};
 	char event[sizeof(ps.meta.event) + 1], target[sizeof(ps.meta.target_desc) + 1];
 	bool removed, timed = cli->interval > 0 || cli->duration > 0;
-	int e, sigfd = -1, status = EXIT_FAIL, links;
+	int e, status = EXIT_FAIL, links;
+	struct run wait; /* -i and -d: no command, no target */
 	enum run_end end;
 
+	run__init(&wait, cli, tool);
 	e = pinset__open(&ps, po->show, &err);
 	if (e && ps.absent && po->allow_missing)
 		return show_absent(tool, &ps, oo, &err);
@@ -450,20 +451,13 @@ int pincmd__show(const char *tool, const struct pin_opts *po, const struct cli *
 		status = printer__print(&p) ? EXIT_FAIL : EXIT_OK;
 		goto out;
 	}
-	sigfd = signals__fd();
-	if (sigfd < 0) {
-		fprintf(stderr, "%s: cannot set up signal handling: %s\n", tool, strerror(-sigfd));
+	if (run__signals(&wait, &err)) {
+		notice__print(stderr, tool, "%s", err.msg);
 		goto out;
 	}
-	{
-		struct runloop rl = {
-			.duration = cli->duration,
-			.interval = cli->interval,
-			.count = cli->count,
-		};
-
-		end = runloop__run(&rl, sigfd, cli->interval > 0 ? printer__print : NULL, &p);
-	}
+	end = run__wait(
+		&wait, &(struct run_wait){ .on_interval = cli->interval > 0 ? printer__print : NULL,
+					   .ctx = &p });
 	if (end == RUN_ERROR)
 		goto out;
 	status = EXIT_OK;
@@ -471,8 +465,7 @@ int pincmd__show(const char *tool, const struct pin_opts *po, const struct cli *
 	if (end != RUN_COUNT && printer__print(&p))
 		status = EXIT_FAIL;
 out:
-	if (sigfd >= 0)
-		close(sigfd);
+	run__teardown(&wait);
 	printer__free(&p);
 	pinset__close(&ps);
 	return status;

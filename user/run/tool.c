@@ -286,11 +286,6 @@ void tool__run_info(const struct tool *t, const struct timespec *started, struct
 	};
 }
 
-enum run_end tool__wait(struct tool *t, int (*on_interval)(void *ctx), void *ctx)
-{
-	return run__wait(&t->run, 0, NULL, on_interval, ctx);
-}
-
 void tool__stop_sampling(struct tool *t)
 {
 	evlist__disable(&t->evlist);

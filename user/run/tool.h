@@ -70,9 +70,6 @@ int tool__start(struct tool *t, struct cli *cli, const char *name, const struct 
 /* What the started run watches, for the reports (run_info): its tool, event, target, filters. */
 void tool__run_info(const struct tool *t, const struct timespec *started, struct run_info *run);
 
-/* Waits as the options say (runloop__run). */
-enum run_end tool__wait(struct tool *t, int (*on_interval)(void *ctx), void *ctx);
-
 /* Stops the events (the maps hold still for the last read), and --loads' counter. */
 void tool__stop_sampling(struct tool *t);
 

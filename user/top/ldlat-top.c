@@ -954,8 +954,11 @@ static int run_sample(void *input)
 		      tool.evlist.evsel[0].name, tool.run.target_desc);
 
 	/* the tables and the side band are emptied between reports */
-	end = run__wait(&tool.run, TOP_TICK_SECONDS, top_tick,
-			a->cli.interval > 0 ? top_interval : NULL, &top);
+	end = run__wait(&tool.run, &(struct run_wait){
+					   .on_interval = a->cli.interval > 0 ? top_interval : NULL,
+					   .on_tick = top_tick,
+					   .tick = TOP_TICK_SECONDS,
+					   .ctx = &top });
 	tool__stop_sampling(&tool);
 	status = tool__exit_status(&tool, end);
 	if (end == RUN_ERROR)
