@@ -728,9 +728,7 @@ static struct top_report top_report_of(const struct top_args *a, bool has_latenc
  */
 static int top_input(struct top_args *a)
 {
-	struct top top = { .args = a,
-			   .prog.p.ops = &top_prog_ops,
-			   .heat_out = { .path = a->heatmap } };
+	struct top top = { .args = a, .heat_out = { .path = a->heatmap } };
 	struct offtop ot = {};
 	struct run_info run;
 	struct timespec started;
