@@ -8,7 +8,9 @@
  * Each mode of each tool (the modes its --help lists, from its mode table)
  * has cases here: a bad value, an option of another mode, a privilege
  * (run as nobody), and a failure of the system (an unreadable sysfs, a
- * report into /dev/full).  A mode that the table misses fails the test.
+ * report into /dev/full, a BPF program's attach refused: the same status
+ * and sentence in every tool that attaches one).  A mode that the table
+ * misses fails the test.
  * The tools run from a copy in a directory nobody may enter, wherever the
  * checkout is.  Needs root (setpriv, perf events, a pinned set).
  */
@@ -97,6 +99,17 @@ static const struct exit_case cases[] = {
 	  "a command ('true') is not an argument of 'ldlat-hist list-events'" },
 	{ "ldlat-hist", "list-events", "$T list-events --source page-faults >/dev/full", 1,
 	  "cannot write the report to standard output: No space left on device" },
+	/*
+	 * The program's attach refused (ldlat-deny --attach: EINVAL, which alone
+	 * would read as bad input): the system's, the same status and sentence
+	 * in each tool that attaches one
+	 */
+	{ "ldlat-hist", "sample", "$D/ldlat-deny --attach $T --source page-faults -- true", 1,
+	  "cannot attach the BPF program to page-faults (period 1): Invalid argument" },
+	{ "ldlat-top", "sample", "$D/ldlat-deny --attach $T --source page-faults -- true", 1,
+	  "cannot attach the BPF program to page-faults (period 1): Invalid argument" },
+	{ "ldlat-c2c", "sample", "$D/ldlat-deny --attach $T --source page-faults -- true", 1,
+	  "cannot attach the BPF program to page-faults (period 1): Invalid argument" },
 	/* ldlat-top sample */
 	{ "ldlat-top", "sample", "LDLAT_SYSFS=/nonexistent $T --source page-faults -C 1 -d 1", 1,
 	  "cannot read the online CPUs from /nonexistent/devices/system/cpu/online: No such file" },
@@ -146,7 +159,10 @@ static const struct exit_case cases[] = {
 	  "cannot write the report to standard output: No space left on device" },
 };
 
-/* The tools, tools.conf, a perf.data and a lock file nobody may open, in a directory all may enter. */
+/*
+ * The tools, ldlat-deny, tools.conf, a perf.data and a lock file nobody may
+ * open, in a directory all may enter.
+ */
 static void copy_tools(void)
 {
 	if (dir[0])
@@ -156,9 +172,10 @@ static void copy_tools(void)
 	ck_assert_int_eq(chmod(dir, 0755), 0);
 	ck_assert_int_eq(
 		sh(NULL, NULL,
-		   "cp %s %s %s %s/ && cp %s %s/tools.conf && %s --samples 100 %s/perf.data "
+		   "cp %s %s %s %s %s %s/ && cp %s %s/tools.conf && %s --samples 100 %s/perf.data "
 		   "&& : >%s/muxlock && chmod 600 %s/muxlock",
-		   build_path("ldlat-hist"), build_path("ldlat-top"), build_path("ldlat-stat"), dir,
+		   build_path("ldlat-hist"), build_path("ldlat-top"), build_path("ldlat-stat"),
+		   build_path("ldlat-c2c"), build_path("tests/ldlat-deny"), dir,
 		   build_path("../tools.conf"), dir, build_path("tests/gen-perfdata"), dir, dir,
 		   dir),
 		0);

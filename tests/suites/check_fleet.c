@@ -395,7 +395,7 @@ static void latency_set_pin(struct session *sess, const char *dir)
 	meta.nranges = 1;
 	snprintf(meta.range_text[0], sizeof(meta.range_text[0]), "0x1000-0x2000");
 	meta.cfg = cfg;
-	ck_assert_msg(pinset__pin(&ps, sess, &evlist, &meta, &err) == 0, "%s", err.msg);
+	ck_assert_msg(pinset__pin(&ps, sess, NULL, &evlist, &meta, &err) == 0, "%s", err.msg);
 	pinset__close(&ps);
 }
 

@@ -589,7 +589,7 @@ START_TEST(test_unseen_by_hand)
 	meta.cfg = cfg;
 	meta.nevents = 2;
 	meta.unseen = LDLAT_PIN_UNSEEN_COUNTED;
-	ck_assert_msg(pinset__pin(&ps, &sess, &evlist, &meta, &err) == 0, "%s", err.msg);
+	ck_assert_msg(pinset__pin(&ps, &sess, NULL, &evlist, &meta, &err) == 0, "%s", err.msg);
 	snprintf(path, sizeof(path), "%s/event_counts", dir);
 	fd = bpf_obj_get(path);
 	ck_assert_int_ge(fd, 0);
@@ -1530,7 +1530,7 @@ START_TEST(test_latency_set)
 	snprintf(meta.range_text[0], sizeof(meta.range_text[0]), "0x1000-0x2000");
 	snprintf(meta.range_text[1], sizeof(meta.range_text[1]), "0x10000-0x20000");
 	meta.cfg = cfg;
-	ck_assert_msg(pinset__pin(&ps, &sess, &evlist, &meta, &err) == 0, "%s", err.msg);
+	ck_assert_msg(pinset__pin(&ps, &sess, NULL, &evlist, &meta, &err) == 0, "%s", err.msg);
 
 	/* JSON: the schema, and each (range, class) with its count, sum and buckets */
 	ck_assert_int_eq(sh(NULL, NULL, "%s --show %s --format json --by both | python3 %s", hist(),
@@ -1665,7 +1665,7 @@ START_TEST(test_older_layout_refused)
 	meta.fields = cfg.need;
 	meta.pid = (__u32)getpid();
 	meta.cfg = cfg;
-	ck_assert_msg(pinset__pin(&ps, &sess, &evlist, &meta, &err) == 0, "%s", err.msg);
+	ck_assert_msg(pinset__pin(&ps, &sess, NULL, &evlist, &meta, &err) == 0, "%s", err.msg);
 	pinset__close(&ps);
 	session__close(&sess);
 	HIST(2, &out, &errs, "--show", dir);

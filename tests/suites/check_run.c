@@ -31,10 +31,11 @@
 #include "kernel/lib/err.h"
 #include "kernel/abi/evlist.h"
 #include "user/run/cli.h"
-#include "user/run/runloop.h"
+#include "user/run/run.h"
 #include "user/run/signals.h"
 #include "user/run/targets.h"
 #include "user/run/tool.h"
+#include "user/hist/histprog.h"
 #include "kernel/lib/util.h"
 
 #define BASE	   "0x200000000000"
@@ -85,24 +86,46 @@ static int slow_report(void *ctx)
 	return 0;
 }
 
-static int loop_sigfd(void)
+/*
+ * A run with no command and no target (run__wait watches what the test
+ * puts in it), waiting for -d duration and -i interval, its count.
+ */
+static void loop_run(struct run *r, struct cli *cli, double duration, double interval, long count)
 {
-	int fd = signals__fd();
+	cli__init(cli);
+	cli->duration = duration;
+	cli->interval = interval;
+	cli->count = count;
+	run__init(r, cli, "check_run");
+	r->sigfd = signals__fd();
+	ck_assert_int_ge(r->sigfd, 0);
+}
 
-	ck_assert_int_ge(fd, 0);
-	return fd;
+/* Its wait with slow_report at each interval (with reading: at each tick instead). */
+static enum run_end loop_wait(struct run *r, struct slow *s, double reading)
+{
+	struct run_wait w = { .ctx = s };
+
+	if (reading) {
+		w.on_tick = slow_report;
+		w.tick = reading;
+	} else if (s) {
+		w.on_interval = slow_report;
+	}
+	return run__wait(r, &w);
 }
 
 /* Before the fix the loop printed forever once a report outlasted -i: now -d ends it. */
 START_TEST(test_loop_slow_report_duration)
 {
 	struct slow s = { .report_s = 0.05 };
-	struct runloop rl = { .duration = 0.3, .interval = 0.01 };
-	int fd = loop_sigfd();
+	struct cli cli;
+	struct run r;
 
-	ck_assert_int_eq(runloop__run(&rl, fd, slow_report, &s), RUN_DURATION);
+	loop_run(&r, &cli, 0.3, 0.01, 0);
+	ck_assert_int_eq(loop_wait(&r, &s, 0), RUN_DURATION);
 	ck_assert_int_ge(s.calls, 1);
-	close(fd);
+	close(r.sigfd);
 }
 END_TEST
 
@@ -110,12 +133,13 @@ END_TEST
 START_TEST(test_loop_slow_report_signal)
 {
 	struct slow s = { .report_s = 0.03, .signal_at = 3 };
-	struct runloop rl = { .interval = 0.01 };
-	int fd = loop_sigfd();
+	struct cli cli;
+	struct run r;
 
-	ck_assert_int_eq(runloop__run(&rl, fd, slow_report, &s), RUN_SIGNAL);
+	loop_run(&r, &cli, 0, 0.01, 0);
+	ck_assert_int_eq(loop_wait(&r, &s, 0), RUN_SIGNAL);
 	ck_assert_int_eq(s.calls, 3);
-	close(fd);
+	close(r.sigfd);
 }
 END_TEST
 
@@ -123,20 +147,21 @@ END_TEST
 START_TEST(test_loop_slow_report_command)
 {
 	char *argv[] = { "sleep", "1000", NULL };
-	struct command cmd;
 	struct slow s = { .report_s = 0.03, .kill_at = 2 };
-	struct runloop rl = { .interval = 0.01, .cmd = &cmd };
 	struct err err = {};
-	int fd = loop_sigfd();
+	struct cli cli;
+	struct run r;
 
-	ck_assert_msg(command__start(&cmd, argv, &err) == 0, "%s", err.msg);
-	ck_assert_int_eq(command__resume(&cmd), 0);
-	s.kill_pid = cmd.pid;
-	ck_assert_int_eq(runloop__run(&rl, fd, slow_report, &s), RUN_COMMAND);
+	loop_run(&r, &cli, 0, 0.01, 0);
+	ck_assert_msg(command__start(&r.cmd, argv, &err) == 0, "%s", err.msg);
+	r.has_cmd = true;
+	ck_assert_int_eq(command__resume(&r.cmd), 0);
+	s.kill_pid = r.cmd.pid;
+	ck_assert_int_eq(loop_wait(&r, &s, 0), RUN_COMMAND);
 	ck_assert_int_eq(s.calls, 2);
-	ck_assert_int_eq(command__exit_code(&cmd), 128 + SIGKILL);
-	command__stop(&cmd);
-	close(fd);
+	ck_assert_int_eq(command__exit_code(&r.cmd), 128 + SIGKILL);
+	command__stop(&r.cmd);
+	close(r.sigfd);
 }
 END_TEST
 
@@ -144,22 +169,23 @@ END_TEST
 START_TEST(test_loop_slow_report_targets)
 {
 	struct slow s = { .report_s = 0.03, .kill_at = 2 };
-	struct runloop rl = { .interval = 0.01, .nprocs = 1 };
+	struct cli cli;
+	struct run r;
 	pid_t pid = fork();
-	int fd;
 
 	ck_assert_int_ge(pid, 0);
 	if (!pid) {
 		pause();
 		_exit(0);
 	}
-	fd = loop_sigfd();
-	rl.procs = &pid;
+	loop_run(&r, &cli, 0, 0.01, 0);
+	r.procs = &pid;
+	r.nprocs = 1;
 	s.kill_pid = pid;
-	ck_assert_int_eq(runloop__run(&rl, fd, slow_report, &s), RUN_TARGETS);
+	ck_assert_int_eq(loop_wait(&r, &s, 0), RUN_TARGETS);
 	ck_assert_int_eq(s.calls, 2);
 	waitpid(pid, NULL, 0);
-	close(fd);
+	close(r.sigfd);
 }
 END_TEST
 
@@ -171,16 +197,18 @@ END_TEST
 START_TEST(test_loop_skips_ticks)
 {
 	struct slow s = { .report_s = 0.025 };
-	struct runloop rl = { .interval = 0.01, .count = 6 };
-	int fd = loop_sigfd(), k;
+	struct cli cli;
+	struct run r;
+	int k;
 
-	ck_assert_int_eq(runloop__run(&rl, fd, slow_report, &s), RUN_COUNT);
+	loop_run(&r, &cli, 0, 0.01, 6);
+	ck_assert_int_eq(loop_wait(&r, &s, 0), RUN_COUNT);
 	ck_assert_int_eq(s.calls, 6);
 	for (k = 0; k + 1 < s.calls; k++)
-		ck_assert_msg(s.start[k + 1] - s.end[k] >= rl.interval - 1e-6,
+		ck_assert_msg(s.start[k + 1] - s.end[k] >= cli.interval - 1e-6,
 			      "report %d started %.6f s after report %d ended", k + 2,
 			      s.start[k + 1] - s.end[k], k + 1);
-	close(fd);
+	close(r.sigfd);
 }
 END_TEST
 
@@ -188,12 +216,13 @@ END_TEST
 START_TEST(test_loop_slow_reading_signal)
 {
 	struct slow s = { .report_s = 0.03, .signal_at = 3 };
-	struct runloop rl = { .tick = 0.01, .on_tick = slow_report };
-	int fd = loop_sigfd();
+	struct cli cli;
+	struct run r;
 
-	ck_assert_int_eq(runloop__run(&rl, fd, NULL, &s), RUN_SIGNAL);
+	loop_run(&r, &cli, 0, 0, 0);
+	ck_assert_int_eq(loop_wait(&r, &s, 0.01), RUN_SIGNAL);
 	ck_assert_int_eq(s.calls, 3);
-	close(fd);
+	close(r.sigfd);
 }
 END_TEST
 
@@ -203,59 +232,62 @@ END_TEST
  */
 START_TEST(test_loop_cgroup_removed)
 {
-	struct runloop rl = { .duration = 60, .has_cgroup = true };
 	struct slow s = { .report_s = 0.03, .rmdir_at = 2 };
 	char path[256];
+	struct cli cli;
+	struct run r;
 	pid_t pid;
-	int fd = loop_sigfd();
 
+	loop_run(&r, &cli, 60, 0, 0);
 	ck_assert_int_eq(cgroup_make(path, sizeof(path), "run-loop"), 0);
+	cli.target.cgroup = path; /* for the warning */
+	r.target.kind = TARGET_CGROUP;
 	/* a member comes and goes: 'populated' changes twice, the run goes on */
-	rl.cgroup_fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	ck_assert_int_ge(rl.cgroup_fd, 0);
+	r.target.cgroup_fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	ck_assert_int_ge(r.target.cgroup_fd, 0);
 	pid = fork();
 	if (!pid) {
 		sleep_s(0.1);
 		_exit(0);
 	}
 	ck_assert_int_eq(cgroup_enter(path, pid), 0);
-	rl.duration = 0.5;
-	ck_assert_int_eq(runloop__run(&rl, fd, NULL, NULL), RUN_DURATION);
+	cli.duration = 0.5;
+	ck_assert_int_eq(loop_wait(&r, NULL, 0), RUN_DURATION);
 	waitpid(pid, NULL, 0);
 	/* removed while the loop waits, with nothing due for a minute */
-	rl.duration = 60;
+	cli.duration = 60;
 	pid = fork();
 	if (!pid) {
 		sleep_s(0.2);
 		_exit(cgroup_remove(path) ? 1 : 0);
 	}
-	ck_assert_int_eq(runloop__run(&rl, fd, NULL, NULL), RUN_TARGETS);
+	ck_assert_int_eq(loop_wait(&r, NULL, 0), RUN_TARGETS);
 	waitpid(pid, NULL, 0);
-	close(rl.cgroup_fd);
+	close(r.target.cgroup_fd);
 	/* removed during a report */
 	ck_assert_int_eq(cgroup_make(path, sizeof(path), "run-loop"), 0);
-	rl.cgroup_fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	rl.interval = 0.01;
+	r.target.cgroup_fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	cli.interval = 0.01;
 	s.rmdir_path = path;
-	ck_assert_int_eq(runloop__run(&rl, fd, slow_report, &s), RUN_TARGETS);
+	ck_assert_int_eq(loop_wait(&r, &s, 0), RUN_TARGETS);
 	ck_assert_int_eq(s.calls, 2);
-	close(rl.cgroup_fd);
+	close(r.target.cgroup_fd);
 	cgroup_remove(path);
 	/* removed before the loop starts: it ends at once */
 	ck_assert_int_eq(cgroup_make(path, sizeof(path), "run-loop"), 0);
-	rl.cgroup_fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	r.target.cgroup_fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	ck_assert_int_eq(cgroup_remove(path), 0);
-	rl.interval = 0;
-	ck_assert_int_eq(runloop__run(&rl, fd, NULL, NULL), RUN_TARGETS);
-	close(rl.cgroup_fd);
+	cli.interval = 0;
+	ck_assert_int_eq(loop_wait(&r, NULL, 0), RUN_TARGETS);
+	close(r.target.cgroup_fd);
 	/* the root has no cgroup.events, and cannot be removed: the run goes on to -d */
 	ck_assert_ptr_nonnull(cgroup2__mount());
-	rl.cgroup_fd = open(cgroup2__mount(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	ck_assert_int_ge(rl.cgroup_fd, 0);
-	rl.duration = 0.3;
-	ck_assert_int_eq(runloop__run(&rl, fd, NULL, NULL), RUN_DURATION);
-	close(rl.cgroup_fd);
-	close(fd);
+	r.target.cgroup_fd = open(cgroup2__mount(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	ck_assert_int_ge(r.target.cgroup_fd, 0);
+	cli.duration = 0.3;
+	ck_assert_int_eq(loop_wait(&r, NULL, 0), RUN_DURATION);
+	close(r.target.cgroup_fd);
+	close(r.sigfd);
 }
 END_TEST
 
@@ -602,6 +634,7 @@ static void start_once(const struct start_case *c)
 {
 	enum fail_at fail = c->fail;
 	struct tool_hooks hooks = { hook_configure, hook_before_enable, &fail };
+	struct session_prog prog = { .p.ops = &hist_prog_ops };
 	struct cli cli;
 	struct tool t;
 	struct err err = {};
@@ -623,14 +656,15 @@ static void start_once(const struct start_case *c)
 	}
 	if (c->addr)
 		ck_assert_int_eq(range_set__add(&cli.ranges, c->addr, &err), 0);
-	e = tool__start(&t, &cli, "check_run", &(struct tool_opts){ .hooks = &hooks }, &err);
+	e = tool__start(&t, &cli, "check_run",
+			&(struct tool_opts){ .prog = &prog.p, .hooks = &hooks }, &err);
 	if (c->want_status) {
 		ck_assert_msg(e != 0, "%s: started", c->what);
 		ck_assert_msg(err__status(&err, e) == c->want_status, "%s: status %d (want %d): %s",
 			      c->what, err__status(&err, e), c->want_status, err.msg);
 	} else {
 		ck_assert_msg(e == 0, "%s: %s", c->what, err.msg);
-		ck_assert_int_eq(tool__wait(&t, NULL, NULL), c->want_end);
+		ck_assert_int_eq(run__wait(&t.run, NULL), c->want_end);
 		tool__stop_sampling(&t);
 	}
 	tool__teardown(&t);

@@ -11,6 +11,7 @@
 #include "bpf/c2c.skel.h"
 #include "kernel/abi/numa.h"
 #include "user/c2c/c2cbpf.h"
+#include "user/run/tool.h"
 #include "user/symbols/machine.h"
 
 int c2c_session__open(struct c2c_session *s, const struct ldlat_config *cfg, __u32 line_shift,
@@ -42,35 +43,8 @@ int c2c_session__open(struct c2c_session *s, const struct ldlat_config *cfg, __u
 	bpf_program__set_autoload(s->skel->progs.c2c_test, test);
 	e = c2c_bpf__load(s->skel);
 	if (e)
-		return err__set(err, e,
-				"cannot load ldlat-c2c's BPF program: %s (run as root, or with "
-				"CAP_BPF and CAP_PERFMON)",
-				strerror(-e));
-	return 0;
-}
-
-int c2c_session__attach(struct c2c_session *s, struct evlist *evlist, struct err *err)
-{
-	struct bpf_program *prog = bpf_program__autoload(s->skel->progs.c2c_sample)
-					   ? s->skel->progs.c2c_sample
-					   : s->skel->progs.c2c_sample_addr;
-	struct bpf_link *link;
-	int i, e;
-
-	s->links = calloc(evlist->nfds, sizeof(*s->links));
-	if (!s->links)
-		return err__set(err, -ENOMEM, "out of memory");
-	for (i = 0; i < evlist->nfds; i++) {
-		link = bpf_program__attach_perf_event(prog, evlist->fds[i].fd);
-		if (!link) {
-			e = -errno;
-			return err__set(err, e, "cannot attach the BPF program to %s: %s",
-					evlist->evsel[evlist->fds[i].evsel].name, strerror(-e));
-		}
-		/* the link closes the perf fd when destroyed */
-		evlist->fds[i].owned_elsewhere = true;
-		s->links[s->nlinks++] = link;
-	}
+		return session__refused(addr_only ? SESSION_PATH_ADDR_ONLY : SESSION_PATH_KERN_CTX,
+					e, err);
 	return 0;
 }
 
@@ -226,13 +200,46 @@ out:
 
 void c2c_session__close(struct c2c_session *s)
 {
-	int i;
-
-	for (i = 0; i < s->nlinks; i++)
-		bpf_link__destroy(s->links[i]);
-	free(s->links);
 	if (s->skel)
 		c2c_bpf__destroy(s->skel);
 	free(s->cpu_node);
 	memset(s, 0, sizeof(*s));
 }
+
+static int c2c_prog__open(struct prog *p, struct tool *t, struct err *err)
+{
+	struct c2c_prog *cp = (struct c2c_prog *)p;
+	int e;
+
+	e = c2c_session__open(&cp->s, &t->cfg, LDLAT_C2C_LINE_SHIFT, cp->entries,
+			      t->path != SESSION_PATH_KERN_CTX, false, err);
+	if (!e)
+		p->program = bpf_program__autoload(cp->s.skel->progs.c2c_sample)
+				     ? cp->s.skel->progs.c2c_sample
+				     : cp->s.skel->progs.c2c_sample_addr;
+	return e;
+}
+
+static int c2c_prog__read(struct prog *p, void *model, bool last, struct err *err)
+{
+	struct c2c_read *r = model;
+	int e;
+
+	(void)last;
+	e = c2c_session__read(&((struct c2c_prog *)p)->s, r->t, &r->cnt);
+	if (e)
+		err__msg(err, "cannot read the kernel's tables: %s",
+			 e == -ENOMEM ? "out of memory" : strerror(-e));
+	return e;
+}
+
+static void c2c_prog__close(struct prog *p)
+{
+	c2c_session__close(&((struct c2c_prog *)p)->s);
+}
+
+const struct prog_ops c2c_prog_ops = {
+	.open = c2c_prog__open,
+	.read = c2c_prog__read,
+	.close = c2c_prog__close,
+};

@@ -20,7 +20,7 @@
 #include "user/report/output.h"
 #include "user/report/printer.h"
 #include "user/symbols/procwatch.h"
-#include "user/top/session_top.h"
+#include "user/top/topprog.h"
 #include "user/symbols/symbolize.h"
 #include "user/run/tool.h"
 #include "user/top/topreport.h"
@@ -177,9 +177,10 @@ static const struct opt_group *const list_events_opts[] = { &cli_list_opts, &by_
 
 struct top {
 	struct top_args *args;
-	struct tool *tool;   /* a live run's */
-	struct offtop *file; /* --input's */
-	struct machine m;    /* live: the processes; --input: its pm holds the images */
+	struct tool *tool;	  /* a live run's */
+	struct session_prog prog; /* and its program (top_prog_ops) */
+	struct offtop *file;	  /* --input's */
+	struct machine m;	  /* live: the processes; --input: its pm holds the images */
 	struct symbolizer z;
 	struct procwatch watch;
 	bool watching;
@@ -243,7 +244,7 @@ static int top_before_enable(struct tool *t, void *ctx, struct err *err)
 	pid_t cmd = t->run.has_cmd ? t->run.cmd.pid : 0;
 	int e;
 
-	e = top_sink__open(&top->sink, &t->session, (top->args->by & TOP_BY_IP) ? &top->ip : NULL,
+	e = top_sink__open(&top->sink, &top->prog.s, (top->args->by & TOP_BY_IP) ? &top->ip : NULL,
 			   (top->args->by & TOP_BY_DATA) ? &top->data : NULL);
 	if (e) {
 		err__msg(err, "cannot map the tables' spill ring: %s", strerror(-e));
@@ -281,7 +282,7 @@ static void top_mark_gone(struct proc *p, void *ctx)
  */
 static int top_take_stacks(struct top *top)
 {
-	struct session *s = &top->tool->session;
+	struct session *s = &top->prog.s;
 	struct ldlat_top_stack *st;
 	size_t i;
 	int e = 0;
@@ -304,7 +305,7 @@ static int top_take_stacks(struct top *top)
 			continue;
 		}
 		/* refused by the map, or (never, as drains go) no longer in it */
-		if (en->addr == LDLAT_TOP_STACK_FAILED || session__top_stack(s, en->addr, st)) {
+		if (en->addr == LDLAT_TOP_STACK_FAILED || top_session__stack(s, en->addr, st)) {
 			e = callpaths__add_lost(&top->paths, en->tgid, comm, CALLPATH_LOST_FAILED,
 						&en->v);
 			continue;
@@ -327,6 +328,7 @@ counters:
 /* Moves the kernel's tables and the side band into user space. */
 static int top_drain(struct top *top, bool all)
 {
+	struct err err = {};
 	int e = procwatch__drain(&top->watch);
 
 	if (e) {
@@ -349,16 +351,16 @@ static int top_drain(struct top *top, bool all)
 			strerror(-e));
 		return e;
 	}
-	e = session__top_drain(&top->tool->session, all, &top->sink);
+	e = prog__read(&top->prog.p, &top->sink, all, &err);
 	if (e)
-		fprintf(stderr, "ldlat-top: cannot read the tables: %s\n", strerror(-e));
+		notice__print(stderr, "ldlat-top", "%s", err.msg);
 	if (!e && top_take_stacks(top)) {
 		fprintf(stderr, "ldlat-top: out of memory\n");
 		e = -ENOMEM;
 	}
 	/* the drained generation's paths are named: the map has room for the next ones */
 	if (!e && !all && top->args->call_graph) {
-		e = session__top_forget_stacks(&top->tool->session, top->sink.gen - 1);
+		e = top_session__forget_stacks(&top->prog.s, top->sink.gen - 1);
 		if (e)
 			fprintf(stderr, "ldlat-top: cannot empty the stack map: %s\n",
 				strerror(-e));
@@ -413,7 +415,7 @@ static int top_tick(void *ctx)
 		fprintf(stderr, "ldlat-top: cannot read the side band: %s\n", strerror(-e));
 		return e;
 	}
-	e = session__top_poll(&top->tool->session, &top->sink);
+	e = top_sink__poll(&top->sink);
 	if (e)
 		fprintf(stderr, "ldlat-top: cannot read the spill ring: %s\n", strerror(-e));
 	return e;
@@ -690,7 +692,9 @@ static void top_warn_paths(const struct callpaths *l)
 static int run_sample(void *input)
 {
 	struct top_args *a = input;
-	struct top top = { .args = a, .heat_out = top_heatmap_file(a->heatmap) };
+	struct top top = { .args = a,
+			   .prog.p.ops = &top_prog_ops,
+			   .heat_out = top_heatmap_file(a->heatmap) };
 	struct tool_hooks hooks = { .configure = top_configure,
 				    .before_enable = top_before_enable,
 				    .ctx = &top };
@@ -720,7 +724,8 @@ static int run_sample(void *input)
 	top_table__init(&top.stack);
 	callpaths__init(&top.paths);
 	top.tool = &tool;
-	e = tool__start(&tool, &a->cli, "ldlat-top", &(struct tool_opts){ .hooks = &hooks }, &err);
+	e = tool__start(&tool, &a->cli, "ldlat-top",
+			&(struct tool_opts){ .prog = &top.prog.p, .hooks = &hooks }, &err);
 	clock_gettime(CLOCK_REALTIME, &started);
 	if (!e && symbolizer__init(&top.z, &top.m.pm, a->debuginfo))
 		e = -ENOMEM;
@@ -751,8 +756,11 @@ static int run_sample(void *input)
 		      tool.evlist.evsel[0].name, tool.run.target_desc);
 
 	/* the tables and the side band are emptied between reports */
-	end = run__wait(&tool.run, TOP_TICK_SECONDS, top_tick,
-			a->cli.interval > 0 ? top_interval : NULL, &top);
+	end = run__wait(&tool.run, &(struct run_wait){
+					   .on_interval = a->cli.interval > 0 ? top_interval : NULL,
+					   .on_tick = top_tick,
+					   .tick = TOP_TICK_SECONDS,
+					   .ctx = &top });
 	tool__stop_sampling(&tool);
 	status = tool__exit_status(&tool, end);
 	if (end == RUN_ERROR)
