@@ -29,18 +29,6 @@
 #include "tests/lib/perfwrite.h"
 #include "tests/lib/testutil.h"
 
-static char tmpdir[256];
-
-static const char *tmp(const char *name)
-{
-	static char buf[4][512];
-	static int next;
-	char *p = buf[next++ % 4];
-
-	snprintf(p, 512, "%s/%s", tmpdir, name);
-	return p;
-}
-
 static void write_c2c(const char *path, int nrandom)
 {
 	ck_assert_int_eq(pw_write_c2c(path, nrandom), 0);
@@ -786,7 +774,7 @@ START_TEST(test_bpf_shared)
 		   "printf '7d0000000000-7d0000011000 rw-s 00000000 00:19 777 "
 		   "/dev/shm/c2c-test\\n7f0000000000-7f0000100000 rw-p 00000000 00:00 0 \\n' "
 		   "> %s/proc/4343/maps",
-		   tmpdir, tmpdir, tmpdir, tmpdir),
+		   suite_dir(), suite_dir(), suite_dir(), suite_dir()),
 		0);
 	synth_open(&y, 64);
 	for (i = 0; i < 4; i++) {
@@ -946,11 +934,7 @@ int main(void)
 	TCase *tc;
 	int failed;
 
-	snprintf(tmpdir, sizeof(tmpdir), "/tmp/ldlat-c2c-%d-XXXXXX", getpid());
-	if (!mkdtemp(tmpdir) || chmod(tmpdir, 0755)) {
-		perror("mkdtemp");
-		return 1;
-	}
+	suite_dir_make("c2c");
 	tc = tcase_create("input");
 	tcase_set_timeout(tc, 300);
 	tcase_add_loop_test(tc, test_vs_perf_c2c, 0, 2);
@@ -973,12 +957,6 @@ int main(void)
 	tcase_add_test(tc, test_live_pid_full);
 	suite_add_tcase(s, tc);
 	failed = run_suite(s);
-	if (!getenv("LDLAT_KEEP_TMP")) {
-		char cmd[300];
-
-		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
-		if (system(cmd))
-			fprintf(stderr, "cannot remove %s\n", tmpdir);
-	}
+	suite_dir_remove();
 	return failed ? 1 : 0;
 }

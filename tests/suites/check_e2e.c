@@ -26,16 +26,6 @@
 #define BASE	   "0x200000000000"
 #define BASE_RANGE BASE "+16M"
 
-static const char *hist(void)
-{
-	return build_path("ldlat-hist");
-}
-
-static const char *workload(void)
-{
-	return build_path("ldlat-workload");
-}
-
 /* ---- a command ------------------------------------------------------------ */
 
 START_TEST(test_command_exact)
@@ -691,8 +681,8 @@ START_TEST(test_split)
 		   "--by %s --format openmetrics -- %s --fault-pages 50 --base %s | grep -q "
 		   "'^ldlat_range_samples_total{.*%s=\"[0-9]*\".*} 50$'",
 		   cpu[0], hist(), BASE_RANGE, keys[_i], workload(), BASE, json_path, keys[_i],
-		   keys[_i], json_path, fixture_path("../lib/json_schema.py"), json_path, cpu[0],
-		   hist(), BASE_RANGE, keys[_i], workload(), BASE, keys[_i]),
+		   keys[_i], json_path, json_schema(), json_path, cpu[0], hist(), BASE_RANGE,
+		   keys[_i], workload(), BASE, keys[_i]),
 		0);
 	unlink(json_path);
 	assert_nothing_left();

@@ -45,35 +45,6 @@
 #define BASE	   "0x200000000000"
 #define BASE_RANGE BASE "+16M"
 
-static char tmpdir[256];
-
-/* Files of a test live in one directory per run, made before the tests fork, removed after. */
-static const char *tmp(const char *name)
-{
-	static char buf[8][512];
-	static int next;
-	char *p = buf[next++ % 8];
-
-	snprintf(p, 512, "%s/%s", tmpdir, name);
-	return p;
-}
-
-static void cleanup_tmp(void)
-{
-	char cmd[600];
-
-	if (!tmpdir[0])
-		return;
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
-	if (system(cmd))
-		fprintf(stderr, "cannot remove %s\n", tmpdir);
-}
-
-static const char *hist(void)
-{
-	return build_path("ldlat-hist");
-}
-
 static char *slurp(const char *path, size_t *len)
 {
 	FILE *f = fopen(path, "re");
@@ -858,7 +829,7 @@ START_TEST(test_not_files)
 	struct perf_file f;
 	struct err err = {};
 
-	ck_assert_int_eq(perf_file__open(&f, tmpdir, &err), -EINVAL);
+	ck_assert_int_eq(perf_file__open(&f, suite_dir(), &err), -EINVAL);
 	ck_assert_ptr_nonnull(strstr(err.msg, "is a directory"));
 	spit(tmp("empty.data"), "", 0);
 	ck_assert_int_eq(perf_file__open(&f, tmp("empty.data"), &err), -EINVAL);
@@ -1175,8 +1146,7 @@ static void check_format(int fmt, const char *path)
 	if (fmt == FMT_TEXT)
 		return;
 	if (fmt == FMT_JSON)
-		snprintf(cmd, sizeof(cmd), "python3 %s < %s", fixture_path("../lib/json_schema.py"),
-			 path);
+		snprintf(cmd, sizeof(cmd), "python3 %s < %s", json_schema(), path);
 	else if (fmt == FMT_OPENMETRICS)
 		snprintf(cmd, sizeof(cmd), "/usr/bin/python3 %s < %s",
 			 fixture_path("../lib/openmetrics_parse.py"), path);
@@ -1671,11 +1641,6 @@ END_TEST
 
 /* ---- files Debian's perf records on this machine ---------------------------------- */
 
-static const char *workload(void)
-{
-	return build_path("ldlat-workload");
-}
-
 /* perf record's events and the options that change the sample layout */
 static const struct {
 	const char *events; /* perf record -e */
@@ -2041,7 +2006,7 @@ START_TEST(test_live_vs_recorded)
 		return;
 	for (i = 0; i < ARRAY_SIZE(common); i++)
 		largv[3 + i] = oargv[3 + i] = common[i];
-	perf_record_fifos(&rec, tmpdir);
+	perf_record_fifos(&rec, suite_dir());
 
 	/* [stack] reaches RLIMIT_STACK below the stack live, Linux's default 8 MiB offline */
 	ck_assert_int_eq(setrlimit(RLIMIT_STACK, &stack8m), 0);
@@ -2282,11 +2247,8 @@ int main(void)
 	int failed;
 
 	cases_init();
-	snprintf(tmpdir, sizeof(tmpdir), "/tmp/ldlat-offline-%d-XXXXXX", getpid());
-	if (!mkdtemp(tmpdir) || chmod(tmpdir, 0755)) {
-		perror("mkdtemp");
-		return 1;
-	}
+	/* the files of a test live in one directory per run, made before the tests fork */
+	suite_dir_make("offline");
 
 	tc = tcase_create("reader");
 	tcase_set_timeout(tc, 120);
@@ -2336,6 +2298,6 @@ int main(void)
 	suite_add_tcase(s, tc);
 
 	failed = run_suite(s);
-	cleanup_tmp();
+	suite_dir_remove();
 	return failed ? 1 : 0;
 }

@@ -41,26 +41,6 @@
 #define RANGE  BASE "+16M"
 #define RANGE2 BASE2 "+16M"
 
-static const char *hist(void)
-{
-	return build_path("ldlat-hist");
-}
-
-static const char *workload(void)
-{
-	return build_path("ldlat-workload");
-}
-
-static const char *schema(void)
-{
-	static char path[4096];
-	const char *fx = getenv("LDLAT_FIXTURES");
-
-	/* tests/fixtures -> tests/lib/json_schema.py */
-	snprintf(path, sizeof(path), "%s/../lib/json_schema.py", fx ? fx : "tests/fixtures");
-	return path;
-}
-
 /* This suite's PID (the parent of each forked test): what its pins and cgroups are named by. */
 static pid_t suite_pid;
 
@@ -114,7 +94,7 @@ static long shown_count(const char *dir, const char *extra)
 		"j=$(%s --show %s --format json --by range %s) && printf '%%s\\n' \"$j\" | "
 		"python3 %s >&2 && printf '%%s\\n' \"$j\" | jq -e '.histograms[] | "
 		"select(.range == 0) | .count'",
-		hist(), dir, extra, schema()))
+		hist(), dir, extra, json_schema()))
 		n = strtol(out, NULL, 10);
 	free(out);
 	return n;
@@ -515,7 +495,7 @@ START_TEST(test_unseen_counted)
 			   ".unseen.samples == 0 and .unseen.lower_bound == true and "
 			   ".unseen.estimated == false and .unseen.samples_counted == %ld and "
 			   ".unseen.seen == %ld and .seen == %ld'",
-			   hist(), dir, schema(), produced, produced, produced),
+			   hist(), dir, json_schema(), produced, produced, produced),
 			0);
 	else
 		ck_assert_int_eq(sh(NULL, NULL,
@@ -524,7 +504,7 @@ START_TEST(test_unseen_counted)
 				    ".unseen.samples == 0 and .unseen.lower_bound == true and "
 				    ".unseen.estimated == true and .unseen.events_counted > 0 and "
 				    ".unseen.events_counted <= %ld and .seen > 0'",
-				    hist(), dir, schema(), perf_total),
+				    hist(), dir, json_schema(), perf_total),
 				 0);
 	HIST(0, &out, &err, "--show", dir);
 	ck_assert_msg(
@@ -645,7 +625,7 @@ START_TEST(test_unseen_by_hand)
 			    "%s && printf '%%s\\n' \"$j\" | jq -e '.counters | .unseen == null and "
 			    "(.unseen_unknown | startswith(\"the program could not read\"))' && ! "
 			    "%s --show %s --format prometheus | grep -q ldlat_samples_unseen",
-			    hist(), dir, schema(), hist(), dir),
+			    hist(), dir, json_schema(), hist(), dir),
 			 0);
 	close(fd);
 	pinset__close(&ps);
@@ -689,7 +669,7 @@ START_TEST(test_unseen_inherit)
 			    "j=$(%s --show %s --format json) && printf '%%s\\n' \"$j\" | python3 "
 			    "%s && printf '%%s\\n' \"$j\" | jq -e '.counters | .unseen == null and "
 			    "(.unseen_unknown | startswith(\"the events are inherited\"))'",
-			    hist(), dir, schema()),
+			    hist(), dir, json_schema()),
 			 0);
 	ck_assert_int_eq(
 		sh(NULL, NULL,
@@ -755,7 +735,7 @@ START_TEST(test_link_missing)
 		   "j=$(%s --show %s --format json 2>/dev/null) && printf '%%s\\n' \"$j\" "
 		   "| python3 %s && printf '%%s\\n' \"$j\" | jq -e '.pinned | .links == %d "
 		   "and .links_missing == 1'",
-		   hist(), dir, schema(), ncpu),
+		   hist(), dir, json_schema(), ncpu),
 		0);
 	HIST(0, &out, &err, "--show", dir, "--format", "prometheus");
 	ck_assert_msg(strstr(err, "warning: 1 of the "), "%s", err);
@@ -1313,7 +1293,7 @@ static char *split_rows(const char *dir, const char *extra)
 		   "j=$(%s --show %s --format json %s) && printf '%%s\\n' \"$j\" | python3 "
 		   "%s >&2 && printf '%%s\\n' \"$j\" | jq -r '.histograms[] | \"\\(.pid) "
 		   "\\(.count)\"' | LC_ALL=C sort",
-		   hist(), dir, extra, schema()),
+		   hist(), dir, extra, json_schema()),
 		0);
 	return out;
 }
@@ -1529,7 +1509,7 @@ START_TEST(test_latency_set)
 
 	/* JSON: the schema, and each (range, class) with its count, sum and buckets */
 	ck_assert_int_eq(sh(NULL, NULL, "%s --show %s --format json --by both | python3 %s", hist(),
-			    dir, schema()),
+			    dir, json_schema()),
 			 0);
 	ck_assert_int_eq(
 		sh(NULL, NULL,
@@ -1682,23 +1662,14 @@ END_TEST
  * After each test case, in the suite's process: whatever a failed test left
  * pinned or created is removed (a passing test removes its own).
  */
-static void leftovers_remove(void)
+static void pin_leftovers_remove(void)
 {
-	char *argv[] = { "sh", "-c", NULL, NULL }, cmd[1024], *out = NULL, *err = NULL;
+	char pins[128], cgroups[128];
 
-	snprintf(cmd, sizeof(cmd),
-		 "for d in /sys/fs/bpf/ldlat-test-%d-*; do [ -d \"$d\" ] || continue; "
-		 "for s in \"$d\" \"$d\"/*; do [ -L \"$s\" ] && rm -f \"$s\"; "
-		 "[ -d \"$s\" ] && %s --unpin \"$s\"; rmdir \"$s\"; done; "
-		 "rmdir \"$d\"; done 2>/dev/null; for c in /sys/fs/cgroup/unified/ldlat-pin*-%d-*; "
-		 "do "
-		 "[ -d \"$c\" ] && find \"$c\" -depth -type d -exec rmdir {} +; done 2>/dev/null; "
-		 "true",
-		 (int)suite_pid, hist(), (int)suite_pid);
-	argv[2] = cmd;
-	run(argv, 60, &out, &err);
-	free(out);
-	free(err);
+	snprintf(pins, sizeof(pins), "/sys/fs/bpf/ldlat-test-%d-*", (int)suite_pid);
+	snprintf(cgroups, sizeof(cgroups), "/sys/fs/cgroup/unified/ldlat-pin*-%d-*",
+		 (int)suite_pid);
+	leftovers_remove(pins, cgroups);
 }
 
 int main(void)
@@ -1711,7 +1682,7 @@ int main(void)
 	suite_pid = getpid();
 	tc = tcase_create("sets");
 	tcase_set_timeout(tc, 180);
-	tcase_add_unchecked_fixture(tc, NULL, leftovers_remove);
+	tcase_add_unchecked_fixture(tc, NULL, pin_leftovers_remove);
 	tcase_add_test(tc, test_detach_show_unpin);
 	tcase_add_test(tc, test_two_sets);
 	tcase_add_test(tc, test_cgroup_removed);
@@ -1729,7 +1700,7 @@ int main(void)
 
 	tc = tcase_create("errors");
 	tcase_set_timeout(tc, 120);
-	tcase_add_unchecked_fixture(tc, NULL, leftovers_remove);
+	tcase_add_unchecked_fixture(tc, NULL, pin_leftovers_remove);
 	tcase_add_test(tc, test_bad_dirs);
 	tcase_add_test(tc, test_foreign_paths);
 	tcase_add_test(tc, test_bpffs_mount);

@@ -843,28 +843,13 @@ static int read_int_file(const char *path)
 	return atoi(buf);
 }
 
-static char mux_root[256], mux_file[512];
+static struct mux_sysfs mux;
 
 /* A sysfs root with one PMU, 'cpu', whose interval is 4 ms. */
 static void mux_fixture(void)
 {
-	char dir[400];
-
-	snprintf(mux_root, sizeof(mux_root), "/tmp/ldlat-stat-mux-%d", getpid());
-	snprintf(dir, sizeof(dir), "%s/bus/event_source/devices/cpu", mux_root);
-	ck_assert_int_eq(
-		system((snprintf(mux_file, sizeof(mux_file), "mkdir -p %s", dir), mux_file)), 0);
-	snprintf(mux_file, sizeof(mux_file), "%s/perf_event_mux_interval_ms", dir);
-	write_file(mux_file, "4\n");
-	setenv("LDLAT_SYSFS", mux_root, 1);
-}
-
-static void mux_fixture_remove(void)
-{
-	char cmd[300];
-
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", mux_root);
-	ck_assert_int_eq(system(cmd), 0);
+	mux_sysfs_make(&mux, "stat-mux", "cpu", NULL);
+	setenv("LDLAT_SYSFS", mux.root, 1);
 }
 
 START_TEST(test_muxint_fixture)
@@ -877,20 +862,20 @@ START_TEST(test_muxint_fixture)
 	ck_assert_int_eq(muxint__get("cpu", &ms), 0);
 	ck_assert_int_eq(ms, 4);
 	ck_assert_int_eq(muxint__set(&saved, "cpu", 10, &err), 0);
-	ck_assert_int_eq(read_int_file(mux_file), 10);
+	ck_assert_int_eq(read_int_file(mux.file), 10);
 	/* a second setting keeps the value from before the run */
 	ck_assert_int_eq(muxint__set(&saved, "cpu", 20, &err), 0);
-	ck_assert_int_eq(read_int_file(mux_file), 20);
+	ck_assert_int_eq(read_int_file(mux.file), 20);
 	ck_assert_int_eq(saved.n, 1);
 	ck_assert_int_eq(muxint__restore(&saved), 0);
-	ck_assert_int_eq(read_int_file(mux_file), 4);
+	ck_assert_int_eq(read_int_file(mux.file), 4);
 	ck_assert_int_eq(muxint__restore(&saved), 0);
-	ck_assert_int_eq(read_int_file(mux_file), 4);
+	ck_assert_int_eq(read_int_file(mux.file), 4);
 	/* a PMU without the file: named, and nothing to put back */
 	ck_assert_int_eq(muxint__set(&saved, "nopmu", 10, &err), -ENOENT);
 	ck_assert_ptr_nonnull(strstr(err.msg, "PMU 'nopmu' has no perf_event_mux_interval_ms"));
 	ck_assert_int_eq(saved.n, 0);
-	mux_fixture_remove();
+	mux_sysfs_remove(&mux);
 }
 END_TEST
 
@@ -945,22 +930,22 @@ START_TEST(test_recover_forged_record)
 	FILE *f;
 
 	mux_fixture();
-	snprintf(lock, sizeof(lock), "%s/muxlock", mux_root);
+	snprintf(lock, sizeof(lock), "%s/muxlock", mux.root);
 	setenv("LDLAT_MUXLOCK", lock, 1);
 	/* the file a forged record aims at, holding what the record says was set */
-	snprintf(victim, sizeof(victim), "%s/victim", mux_root);
+	snprintf(victim, sizeof(victim), "%s/victim", mux.root);
 	write_file(victim, "7\n");
 	ck_assert_int_eq(
 		sh(NULL, NULL,
 		   "cd %s/bus/event_source && cp %s perf_event_mux_interval_ms && "
 		   "mkdir devices/evil && ln -s %s devices/evil/perf_event_mux_interval_ms",
-		   mux_root, victim, victim),
+		   mux.root, victim, victim),
 		0);
-	write_file(mux_file, "7\n");
+	write_file(mux.file, "7\n");
 	if (_i == ARRAY_SIZE(forged_paths) - 1)
 		snprintf(target, sizeof(target), forged_paths[_i], "/tmp/ldlat-other-sysfs");
 	else
-		snprintf(target, sizeof(target), forged_paths[_i], mux_root);
+		snprintf(target, sizeof(target), forged_paths[_i], mux.root);
 	f = fopen(lock, "w");
 	ck_assert_ptr_nonnull(f);
 	fprintf(f, "owner %d 12345\ninterval 4 7 %s\n", dead_pid(), target);
@@ -971,27 +956,27 @@ START_TEST(test_recover_forged_record)
 	free(out);
 	free(err);
 	ck_assert_str_eq(file_bytes(victim), "7\n");
-	ck_assert_str_eq(file_bytes(mux_file), "7\n");
+	ck_assert_str_eq(file_bytes(mux.file), "7\n");
 	snprintf(target, sizeof(target), "%s/bus/event_source/perf_event_mux_interval_ms",
-		 mux_root);
+		 mux.root);
 	ck_assert_str_eq(file_bytes(target), "7\n");
 	/* the record stays, for root to look at */
 	ck_assert_msg(strstr(file_bytes(lock), "interval 4 7 "), "%s", file_bytes(lock));
 
 	/* a real record, and a value longer than the one put back */
-	write_file(mux_file, "1000\n");
+	write_file(mux.file, "1000\n");
 	f = fopen(lock, "w");
 	ck_assert_ptr_nonnull(f);
-	fprintf(f, "owner %d 12345\ninterval 4 1000 %s\n", dead_pid(), mux_file);
+	fprintf(f, "owner %d 12345\ninterval 4 1000 %s\n", dead_pid(), mux.file);
 	fclose(f);
 	ck_assert_int_eq(run(recover, 30, &out, &err), 0);
 	ck_assert_msg(strstr(out, "back to 4 (PID "), "%s", out);
 	free(out);
 	free(err);
-	ck_assert_str_eq(file_bytes(mux_file), "4\n");
+	ck_assert_str_eq(file_bytes(mux.file), "4\n");
 	ck_assert_str_eq(file_bytes(lock), "");
 	unsetenv("LDLAT_MUXLOCK");
-	mux_fixture_remove();
+	mux_sysfs_remove(&mux);
 }
 END_TEST
 

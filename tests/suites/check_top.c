@@ -1128,11 +1128,6 @@ END_TEST
 
 /* ---- ldlat-top end to end (root): page faults of a program with known pages ---- */
 
-static const char *top(void)
-{
-	return build_path("ldlat-top");
-}
-
 static const char *topprog(void)
 {
 	return build_path("tests/ldlat-topprog");
@@ -1957,6 +1952,6 @@ int main(void)
 		suite_add_tcase(s, tc);
 	}
 	failed = run_suite(s);
-	top_input_cleanup();
+	suite_dir_remove();
 	return failed ? 1 : 0;
 }

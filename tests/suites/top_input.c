@@ -35,23 +35,6 @@
 #define BASE2 0x565555554000ull
 #define KIP   0xffffffff81234567ull /* a kernel IP */
 
-static char tmpdir[256];
-
-static const char *tmp(const char *name)
-{
-	static char buf[8][512];
-	static int next;
-	char *p = buf[next++ % 8];
-
-	snprintf(p, 512, "%s/%s", tmpdir, name);
-	return p;
-}
-
-static const char *top(void)
-{
-	return build_path("ldlat-top");
-}
-
 /* a copy another user can read, for the tests that run ldlat-top as nobody (reachable_copy) */
 static const char *topprog_copy;
 
@@ -900,7 +883,7 @@ START_TEST(test_input_unprivileged)
 	topprog_copy = reachable_copy(build_path("tests/ldlat-topprog"));
 	write_latency(path, false);
 	chmod(path, 0644);
-	chmod(tmpdir, 0755);
+	chmod(suite_dir(), 0755);
 	if (geteuid() != 0)
 		memmove(&argv[0], &argv[6], 4 * sizeof(argv[0]));
 	ck_assert_msg(run_top(argv, &out, &err) == 0, "%s", err);
@@ -1032,7 +1015,7 @@ START_TEST(test_input_live_equal)
 
 	if (!need_root("check_top (perf record and live sampling)"))
 		return;
-	perf_record_fifos(&rec, tmpdir);
+	perf_record_fifos(&rec, suite_dir());
 	child_spawn(&w, wargv);
 	snprintf(pid, sizeof(pid), "%d", w.pid);
 	perf_record_start(&rec, pargv);
@@ -1177,7 +1160,7 @@ START_TEST(test_input_recorded_unprivileged)
 	snprintf(cmd, sizeof(cmd), "%s 50 25 10", reachable_copy(topprog()));
 	perf_record(path, "", cmd);
 	chmod(path, 0644);
-	chmod(tmpdir, 0755);
+	chmod(suite_dir(), 0755);
 	/*
 	 * An empty build-ID cache of its own: a cache another test's perf record
 	 * left in $HOME/.debug holds a copy of kallsyms read as root, which
@@ -1303,11 +1286,7 @@ void top_input_tcases(Suite *s, bool root)
 {
 	TCase *tc = tcase_create("input");
 
-	snprintf(tmpdir, sizeof(tmpdir), "/tmp/ldlat-top-input-%d-XXXXXX", (int)getpid());
-	if (!mkdtemp(tmpdir)) {
-		perror(tmpdir);
-		exit(1);
-	}
+	suite_dir_make("top-input");
 	tcase_set_timeout(tc, 120);
 	tcase_add_loop_test(tc, test_input_latency_columns, 0, 2);
 	tcase_add_test(tc, test_input_filters_and_sort);
@@ -1333,15 +1312,4 @@ void top_input_tcases(Suite *s, bool root)
 	tcase_add_loop_test(tc, test_input_recorded_build_ids, 0, 3);
 	tcase_add_test(tc, test_input_recorded_unprivileged);
 	suite_add_tcase(s, tc);
-}
-
-void top_input_cleanup(void)
-{
-	char cmd[600];
-
-	if (!tmpdir[0])
-		return;
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
-	if (system(cmd))
-		fprintf(stderr, "cannot remove %s\n", tmpdir);
 }
