@@ -95,7 +95,8 @@ WORKLOAD := $(BUILD)/ldlat-workload
 # (tests/run.sh runs the same files); each links the test library and the tools'.
 TEST_SUITES := $(sort $(basename $(notdir $(wildcard tests/suites/check_*.c))))
 TEST_BINS := $(addprefix $(BUILD)/tests/,$(TEST_SUITES))
-TEST_LIB_OBJS := $(OBJ)/tests/lib/testutil.o $(OBJ)/tests/lib/perfwrite.o
+TEST_LIB_OBJS := $(OBJ)/tests/lib/testutil.o $(OBJ)/tests/lib/perfwrite.o \
+	$(OBJ)/tests/lib/clicase.o
 
 # ELF files the tests (and the README's ldlat-top examples) symbolize, built by make:
 # build/tests/ldlat-NAME from tests/progs/NAME.c, a library of symprog's, and symprog
