@@ -119,6 +119,10 @@ void mux_sysfs_remove(const struct mux_sysfs *m);
  */
 void leftovers_remove(const char *pins, const char *cgroups);
 
+/* A prefix that runs a command as nobody with no capability, none to gain either (setpriv). */
+#define AS_NOBODY_NO_CAPS                                                                          \
+	"setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all --bounding-set=-all"
+
 /*
  * For a test that runs something as another user (setpriv --reuid=65534): a
  * copy of the file at path that every user can read and run, in a folder of

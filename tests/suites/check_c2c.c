@@ -27,6 +27,7 @@
 #include "user/run/session.h"
 #include "tests/lib/datasrc_cases.h"
 #include "tests/lib/perfwrite.h"
+#include "tests/lib/clicase.h"
 #include "tests/lib/testutil.h"
 
 static void write_c2c(const char *path, int nrandom)
@@ -513,27 +514,32 @@ START_TEST(test_numa_cgroup)
 END_TEST
 
 /* A file without stores' fields, a missing file, a format it has not: one sentence, exit 2. */
+#define C2C_BAD(args)                                                                              \
+	{                                                                                          \
+		.cmd = "$C2C --input " args, .rc = 2, .err_starts = "ldlat-c2c: "                  \
+	}
+
+/* Bad input on a file of page faults ($PF) or none ($MISSING): exit 2, one sentence. */
+static const struct cli_case bad_inputs[] = {
+	C2C_BAD("$PF"),
+	C2C_BAD("$MISSING"),
+	C2C_BAD("$PF --by nowhere"),
+	C2C_BAD("$PF --format openmetrics"),
+	C2C_BAD("$PF -n many"),
+};
+
 START_TEST(test_bad_input)
 {
-	const char *pf = tmp("pf.data"), *missing = tmp("missing.data");
-	char *out, *err;
-	char *cases[][8] = {
-		{ (char *)build_path("ldlat-c2c"), "--input", (char *)pf, NULL },
-		{ (char *)build_path("ldlat-c2c"), "--input", (char *)missing, NULL },
-		{ (char *)build_path("ldlat-c2c"), "--input", (char *)pf, "--by", "nowhere", NULL },
-		{ (char *)build_path("ldlat-c2c"), "--input", (char *)pf, "--format", "openmetrics",
-		  NULL },
-		{ (char *)build_path("ldlat-c2c"), "--input", (char *)pf, "-n", "many", NULL },
-	};
+	struct cli_result r;
 
-	ck_assert_int_eq(pw_write_layout(pf, PW_ADDR_ONLY, 10, false), 0);
-	run_expect(cases[_i], 2, &out, &err);
+	ck_assert_int_eq(pw_write_layout(tmp("pf.data"), PW_ADDR_ONLY, 10, false), 0);
+	cli_var_set("PF", tmp("pf.data"));
+	cli_var_set("MISSING", tmp("missing.data"));
+	cli_case__run(&bad_inputs[_i], &r);
 	/* argp adds its "Try --help" line after a bad option's sentence */
-	ck_assert_msg(strncmp(err, "ldlat-c2c: ", 11) == 0 &&
-			      (strchr(err, '\n') == err + strlen(err) - 1 || strstr(err, "\nTry ")),
-		      "not one sentence: %s", err);
-	free(out);
-	free(err);
+	ck_assert_msg(strchr(r.err, '\n') == r.err + strlen(r.err) - 1 || strstr(r.err, "\nTry "),
+		      "not one sentence: %s", r.err);
+	cli_result__free(&r);
 }
 END_TEST
 
@@ -942,7 +948,7 @@ int main(void)
 	tcase_add_test(tc, test_sharing);
 	tcase_add_test(tc, test_numa);
 	tcase_add_test(tc, test_numa_cgroup);
-	tcase_add_loop_test(tc, test_bad_input, 0, 5);
+	tcase_add_loop_test(tc, test_bad_input, 0, ARRAY_SIZE(bad_inputs));
 	tcase_add_loop_test(tc, test_stores_event, 0, ARRAY_SIZE(stores_cases));
 	suite_add_tcase(s, tc);
 	tc = tcase_create("bpf");

@@ -18,6 +18,7 @@
 #include "user/top/callpath.h"
 #include "user/top/flamegraph.h"
 #include "user/report/heatmap.h"
+#include "tests/lib/clicase.h"
 #include "tests/lib/testutil.h"
 #include "kernel/lib/util.h"
 
@@ -485,27 +486,23 @@ START_TEST(test_live_svg)
 END_TEST
 
 /* Bad input: one sentence, exit 2. */
-static const char *const bad[][8] = {
-	{ "--weight", "latency", NULL },
-	{ "--format", "flame", NULL },
-	{ "--weight", "cycles", "--format", "folded", NULL },
-	{ "--heatmap-by", "cpu", NULL },
-	{ "--heatmap", "/tmp/ldlat-x.svg", "--output", "/tmp/ldlat-x.svg", NULL },
-	{ "--heatmap", "/nonexistent-dir/heat.svg", "--input", "/dev/null", NULL },
+#define TOP_BAD(args)                                                                              \
+	{                                                                                          \
+		.cmd = "$TOP " args, .rc = 2, .err_starts = "ldlat-top: "                          \
+	}
+
+static const struct cli_case bad[] = {
+	TOP_BAD("--weight latency"),
+	TOP_BAD("--format flame"),
+	TOP_BAD("--weight cycles --format folded"),
+	TOP_BAD("--heatmap-by cpu"),
+	TOP_BAD("--heatmap /tmp/ldlat-x.svg --output /tmp/ldlat-x.svg"),
+	TOP_BAD("--heatmap /nonexistent-dir/heat.svg --input /dev/null"),
 };
 
 START_TEST(test_bad_input)
 {
-	char *argv[12] = { (char *)top() };
-	char *out, *err;
-	int i;
-
-	for (i = 0; i < 8 && bad[_i][i]; i++)
-		argv[i + 1] = (char *)bad[_i][i];
-	run_expect(argv, 2, &out, &err);
-	ck_assert_msg(strncmp(err, "ldlat-top: ", 11) == 0, "%s", err);
-	free(out);
-	free(err);
+	cli_case__check(&bad[_i]);
 }
 END_TEST
 

@@ -33,6 +33,7 @@
 #include "user/hist/pinset.h"
 #include "user/run/session.h"
 #include "bpf/ldlat.skel.h"
+#include "tests/lib/clicase.h"
 #include "tests/lib/testutil.h"
 #include "kernel/lib/util.h"
 
@@ -1213,54 +1214,51 @@ START_TEST(test_foreign_paths)
 }
 END_TEST
 
-static const char *const bad_options[][10] = {
-	{ "--detach", "--detach needs --pin DIR" },
-	{ "--show", "/sys/fs/bpf/x", "--by", "pid", "--by-keys", "3",
-	  "--by-keys sets the rows of a split as it is made: a set shows the rows it was pinned "
-	  "with" },
-	{ "--delta", "--delta is not an option of 'ldlat-hist sample'" },
-	{ "--pin", "/sys/fs/bpf/x", "--show", "/sys/fs/bpf/x",
-	  "--pin is not an option of 'ldlat-hist show'" },
-	{ "--pin", "/sys/fs/bpf/x", "--detach", "--", "true", "--detach cannot watch a command" },
-	{ "--pin", "/sys/fs/bpf/x", "--detach", "-i", "1", "--detach exits at once" },
-	{ "--show", "/sys/fs/bpf/x", "-G", "/", "-G is not an option of 'ldlat-hist show'" },
-	{ "--show", "/sys/fs/bpf/x", "--linear", "10",
-	  "--linear is not an option of 'ldlat-hist show'" },
-	{ "--show", "/sys/fs/bpf/x", "--delta", "--format", "openmetrics",
-	  "--delta does not apply to --format openmetrics" },
-	{ "--show", "/sys/fs/bpf/x", "--delta", "--format", "prometheus",
-	  "--delta does not apply to --format prometheus" },
-	{ "--show", "/sys/fs/bpf/x", "--allow-missing",
-	  "--allow-missing reports a missing set as the gauge ldlat_set_present 0: it needs "
-	  "--format prometheus or openmetrics" },
-	{ "--show", "/sys/fs/bpf/x", "--allow-missing", "--format", "prometheus", "-i", "1",
-	  "--allow-missing is for one --show per refresh (a timer): leave out -i" },
-	{ "--allow-missing", "--allow-missing is not an option of 'ldlat-hist sample'" },
-	{ "--show", "/tmp", "--allow-missing", "--format", "prometheus",
-	  "--show '/tmp': it is not on a BPF file system" },
-	{ "--unpin", "/sys/fs/bpf/x", "-i", "1", "-i is not an option of 'ldlat-hist unpin'" },
-	{ "unpin", "/sys/fs/bpf/x", "--format", "json",
-	  "--format is not an option of 'ldlat-hist unpin'" },
-	{ "show", "/sys/fs/bpf/x", "--detach", "--detach is not an option of 'ldlat-hist show'" },
-	{ "show", "--delta", "'ldlat-hist show' needs DIR" },
-	{ "--format", "yaml", "--format 'yaml': expected text, json, prometheus or openmetrics" },
-	{ "--output", "/nonexistent-dir/x.prom", "cannot create a file in /nonexistent-dir" },
+#define BAD_OPTION(args, message)                                                                  \
+	{                                                                                          \
+		.cmd = "$HIST " args, .rc = 2, .err = { message }, .seconds = 30                   \
+	}
+
+static const struct cli_case bad_options[] = {
+	BAD_OPTION("--detach", "--detach needs --pin DIR"),
+	BAD_OPTION("--show /sys/fs/bpf/x --by pid --by-keys 3",
+		   "--by-keys sets the rows of a split as it is made: a set shows the rows it was "
+		   "pinned with"),
+	BAD_OPTION("--delta", "--delta is not an option of 'ldlat-hist sample'"),
+	BAD_OPTION("--pin /sys/fs/bpf/x --show /sys/fs/bpf/x",
+		   "--pin is not an option of 'ldlat-hist show'"),
+	BAD_OPTION("--pin /sys/fs/bpf/x --detach -- true", "--detach cannot watch a command"),
+	BAD_OPTION("--pin /sys/fs/bpf/x --detach -i 1", "--detach exits at once"),
+	BAD_OPTION("--show /sys/fs/bpf/x -G /", "-G is not an option of 'ldlat-hist show'"),
+	BAD_OPTION("--show /sys/fs/bpf/x --linear 10",
+		   "--linear is not an option of 'ldlat-hist show'"),
+	BAD_OPTION("--show /sys/fs/bpf/x --delta --format openmetrics",
+		   "--delta does not apply to --format openmetrics"),
+	BAD_OPTION("--show /sys/fs/bpf/x --delta --format prometheus",
+		   "--delta does not apply to --format prometheus"),
+	BAD_OPTION("--show /sys/fs/bpf/x --allow-missing",
+		   "--allow-missing reports a missing set as the gauge ldlat_set_present 0: it "
+		   "needs --format prometheus or openmetrics"),
+	BAD_OPTION("--show /sys/fs/bpf/x --allow-missing --format prometheus -i 1",
+		   "--allow-missing is for one --show per refresh (a timer): leave out -i"),
+	BAD_OPTION("--allow-missing", "--allow-missing is not an option of 'ldlat-hist sample'"),
+	BAD_OPTION("--show /tmp --allow-missing --format prometheus",
+		   "--show '/tmp': it is not on a BPF file system"),
+	BAD_OPTION("--unpin /sys/fs/bpf/x -i 1", "-i is not an option of 'ldlat-hist unpin'"),
+	BAD_OPTION("unpin /sys/fs/bpf/x --format json",
+		   "--format is not an option of 'ldlat-hist unpin'"),
+	BAD_OPTION("show /sys/fs/bpf/x --detach", "--detach is not an option of 'ldlat-hist show'"),
+	BAD_OPTION("show --delta", "'ldlat-hist show' needs DIR"),
+	BAD_OPTION("--format yaml",
+		   "--format 'yaml': expected text, json, prometheus or openmetrics"),
+	BAD_OPTION("--output /nonexistent-dir/x.prom", "cannot create a file in /nonexistent-dir"),
 };
 
 START_TEST(test_bad_options)
 {
-	const char *const *c = bad_options[_i];
-	char *argv[12] = { (char *)hist() }, *out, *err;
-	int n = 1, i;
-
-	for (i = 0; c[i + 1]; i++)
-		argv[n++] = (char *)c[i];
-	argv[n] = NULL;
-	ck_assert_int_eq(run(argv, 30, &out, &err), 2);
-	ck_assert_msg(strstr(err, c[i]), "want '%s' in: %s", c[i], err);
+	cli_case__check(&bad_options[_i]);
+	/* nothing pinned or created */
 	ck_assert_int_eq(access("/sys/fs/bpf/x", F_OK), -1);
-	free(out);
-	free(err);
 }
 END_TEST
 

@@ -21,6 +21,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "tests/lib/clicase.h"
 #include "tests/lib/testutil.h"
 #include "kernel/policy/counters.h"
 #include "kernel/abi/counts.h"
@@ -1019,39 +1020,36 @@ END_TEST
 
 /* ---- the tool: bad input and --plan (no root needed) ---------------------- */
 
-static const struct {
-	const char *argv[6];
-	const char *want;
-} usage_errors[] = {
-	{ { "-e", "bogus-event" }, "unknown event 'bogus-event'" },
-	{ { "-e", "" }, "empty event list" },
-	{ { "-e", "L1-icache-stores" }, "no store operation for the L1-icache cache" },
-	{ { "--per-group", "--", "true" }, "" },
-	{ { "--per-group" }, "--per-group counts each group in turn" },
-	{ { "--per-group", "--mux-interval", "5", "--", "true" },
-	  "--mux-interval applies to --multiplex" },
-	{ { "--mux-interval", "0" }, "--mux-interval '0' is not a number of milliseconds" },
-	{ { "--multiplex", "--per-group" }, "--multiplex and --per-group both given" },
-	{ { "-C", "0", "-p", "1" }, "-C cannot be combined with -p" },
-	{ { "--per-group", "-i", "1", "--", "true" }, "-i applies to --multiplex" },
+/* Bad input, refused before anything is opened: exit 2, a sentence that starts "ldlat-stat: ". */
+#define STAT_BAD(args, message)                                                                    \
+	{                                                                                          \
+		.cmd = "$STAT " args, .rc = 2, .err = { message },                                 \
+		.err_starts = "ldlat-stat: ", .seconds = 30                                        \
+	}
+
+static const struct cli_case usage_errors[] = {
+	STAT_BAD("-e bogus-event", "unknown event 'bogus-event'"),
+	{ .argv = { "$STAT", "-e", "" },
+	  .rc = 2,
+	  .err = { "empty event list" },
+	  .err_starts = "ldlat-stat: ",
+	  .seconds = 30 },
+	STAT_BAD("-e L1-icache-stores", "no store operation for the L1-icache cache"),
+	/* a valid line, kept to show the difference with the next (exit 0: not run) */
+	{ .cmd = "$STAT --per-group -- true" },
+	STAT_BAD("--per-group", "--per-group counts each group in turn"),
+	STAT_BAD("--per-group --mux-interval 5 -- true", "--mux-interval applies to --multiplex"),
+	STAT_BAD("--mux-interval 0", "--mux-interval '0' is not a number of milliseconds"),
+	STAT_BAD("--multiplex --per-group", "--multiplex and --per-group both given"),
+	STAT_BAD("-C 0 -p 1", "-C cannot be combined with -p"),
+	STAT_BAD("--per-group -i 1 -- true", "-i applies to --multiplex"),
 };
 
 START_TEST(test_usage_errors)
 {
-	char *argv[12] = { (char *)stat_tool() }, *out, *err;
-	int n = 1, i;
-
-	if (!usage_errors[_i].want[0])
+	if (!usage_errors[_i].rc)
 		return; /* a valid line, kept to show the difference with the next */
-	for (i = 0; i < 6 && usage_errors[_i].argv[i]; i++)
-		argv[n++] = (char *)usage_errors[_i].argv[i];
-	argv[n] = NULL;
-	ck_assert_int_eq(run(argv, 30, &out, &err), 2);
-	ck_assert_msg(strstr(err, usage_errors[_i].want), "want '%s' in: %s", usage_errors[_i].want,
-		      err);
-	ck_assert_msg(!strncmp(err, "ldlat-stat: ", 12), "%s", err);
-	free(out);
-	free(err);
+	cli_case__check(&usage_errors[_i]);
 }
 END_TEST
 
