@@ -129,10 +129,12 @@ bench-tools: all $(WORKLOAD) $(BENCH_BINS)
 
 # ---- how: pattern rules over the lists ----------------------------------------------------
 
-$(BUILD)/bpf/%.bpf.o: bpf/%.bpf.c $(wildcard bpf/*.h) vmlinux/vmlinux.h \
-		$(BUILD)/bpf/perf_mem_defs.h
+$(BUILD)/bpf/%.bpf.o: bpf/%.bpf.c vmlinux/vmlinux.h $(BUILD)/bpf/perf_mem_defs.h
 	$(CLANG) $(BPF_CFLAGS) -c $< -o $@
 	$(STRIP) -g $@
+# the headers each program includes
+$(BUILD)/bpf/ldlat.bpf.o: bpf/ldlat.h bpf/ldlat_read.h bpf/ldlat_pin.h
+$(BUILD)/bpf/c2c.bpf.o: bpf/c2c.h bpf/ldlat.h bpf/ldlat_read.h
 
 $(BUILD)/bpf/%.skel.h: $(BUILD)/bpf/%.bpf.o
 	$(BPFTOOL) gen skeleton $< name $*_bpf > $@.tmp && mv $@.tmp $@
