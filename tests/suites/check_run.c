@@ -885,44 +885,22 @@ START_TEST(test_reader_goes_top)
 END_TEST
 
 /* A sysfs of one software PMU whose multiplexing interval is 4 ms (LDLAT_SYSFS). */
-static char sysfs_root[256], mux_file[400];
+static struct mux_sysfs mux;
 
 static void mux_fixture(void)
 {
-	char cmd[600];
-	FILE *f;
-
-	snprintf(sysfs_root, sizeof(sysfs_root), "/tmp/ldlat-run-sysfs-%d", (int)getpid());
-	snprintf(cmd, sizeof(cmd),
-		 "mkdir -p %s/bus/event_source/devices/software && echo 1 > "
-		 "%s/bus/event_source/devices/software/type",
-		 sysfs_root, sysfs_root);
-	ck_assert_int_eq(system(cmd), 0);
-	snprintf(mux_file, sizeof(mux_file),
-		 "%s/bus/event_source/devices/software/perf_event_mux_interval_ms", sysfs_root);
-	f = fopen(mux_file, "w");
-	ck_assert_ptr_nonnull(f);
-	fputs("4\n", f);
-	fclose(f);
+	mux_sysfs_make(&mux, "run-sysfs", "software", "1\n");
 }
 
 static int mux_value(void)
 {
-	FILE *f = fopen(mux_file, "r");
+	FILE *f = fopen(mux.file, "r");
 	int v = -1;
 
 	ck_assert_ptr_nonnull(f);
 	ck_assert_int_eq(fscanf(f, "%d", &v), 1);
 	fclose(f);
 	return v;
-}
-
-static void mux_fixture_remove(void)
-{
-	char cmd[300];
-
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", sysfs_root);
-	ck_assert_int_eq(system(cmd), 0);
 }
 
 /* ldlat-stat --mux-interval puts the interval back when its reader goes. */
@@ -947,14 +925,14 @@ START_TEST(test_reader_goes_stat)
 	struct child c;
 
 	mux_fixture();
-	snprintf(env, sizeof(env), "LDLAT_SYSFS=%s", sysfs_root);
+	snprintf(env, sizeof(env), "LDLAT_SYSFS=%s", mux.root);
 	child_spawn(&c, argv);
 	ck_assert(child_wait_stderr(&c, "Ctrl-C to end", 30));
 	ck_assert_int_eq(mux_value(), 9);
 	ck_assert_int_eq(read_then_close(&c, 30), 1);
 	ck_assert_int_eq(mux_value(), 4);
 	child_free(&c);
-	mux_fixture_remove();
+	mux_sysfs_remove(&mux);
 	assert_sleeper_gone();
 	assert_nothing_left();
 }
@@ -1320,7 +1298,7 @@ START_TEST(test_sigint_while_starting)
 	signal(SIGINT, SIG_DFL);
 	pin_dirs();
 	mux_fixture();
-	snprintf(env, sizeof(env), "LDLAT_SYSFS=%s", sysfs_root);
+	snprintf(env, sizeof(env), "LDLAT_SYSFS=%s", mux.root);
 	for (i = 0; i < ARRAY_SIZE(delay_us) * 2; i++) {
 		child_spawn(&c, i % 2 ? stat : hist);
 		usleep(delay_us[i / 2]);
@@ -1336,7 +1314,7 @@ START_TEST(test_sigint_while_starting)
 		assert_nothing_left();
 	}
 	pin_dirs_gone();
-	mux_fixture_remove();
+	mux_sysfs_remove(&mux);
 }
 END_TEST
 
@@ -1429,7 +1407,7 @@ START_TEST(test_other_signals)
 	snprintf(sh, sizeof(sh), "exec sleep %s >/dev/null 2>&1", sleeper());
 	pin_dirs();
 	mux_fixture();
-	snprintf(env, sizeof(env), "LDLAT_SYSFS=%s", sysfs_root);
+	snprintf(env, sizeof(env), "LDLAT_SYSFS=%s", mux.root);
 	ck_assert_msg(child_spawn_started(&c, _i % 2 ? stat : hist, 30), "%s", c.errbuf);
 	if (_i % 2)
 		ck_assert_int_eq(mux_value(), 9);
@@ -1443,7 +1421,7 @@ START_TEST(test_other_signals)
 	child_free(&c);
 	pin_dirs_gone();
 	ck_assert_int_eq(mux_value(), 4);
-	mux_fixture_remove();
+	mux_sysfs_remove(&mux);
 	assert_sleeper_gone();
 	assert_nothing_left();
 }
@@ -1552,7 +1530,7 @@ static void kill_stat_with_mux(const char *ms)
 			 NULL };
 	struct child c;
 
-	snprintf(env, sizeof(env), "LDLAT_SYSFS=%s", sysfs_root);
+	snprintf(env, sizeof(env), "LDLAT_SYSFS=%s", mux.root);
 	ck_assert_msg(child_spawn_started(&c, argv, 30), "%s", c.errbuf);
 	ck_assert_int_eq(mux_value(), atoi(ms));
 	kill(c.pid, SIGKILL);
@@ -1589,11 +1567,11 @@ START_TEST(test_sigkill_mux_interval)
 	FILE *f;
 
 	mux_fixture();
-	snprintf(env, sizeof(env), "LDLAT_SYSFS=%s", sysfs_root);
+	snprintf(env, sizeof(env), "LDLAT_SYSFS=%s", mux.root);
 	/* recover writes only under the sysfs root the record's paths are under */
-	snprintf(sysfs_env, sizeof(sysfs_env), "LDLAT_SYSFS=%s", sysfs_root);
-	snprintf(muxlock_env, sizeof(muxlock_env), "LDLAT_MUXLOCK=%s/muxlock", sysfs_root);
-	setenv("MUXFILE", mux_file, 1);
+	snprintf(sysfs_env, sizeof(sysfs_env), "LDLAT_SYSFS=%s", mux.root);
+	snprintf(muxlock_env, sizeof(muxlock_env), "LDLAT_MUXLOCK=%s/muxlock", mux.root);
+	setenv("MUXFILE", mux.file, 1);
 
 	/* the next run: 7 during it, then 4, the value before the killed run */
 	kill_stat_with_mux("9");
@@ -1619,7 +1597,7 @@ START_TEST(test_sigkill_mux_interval)
 
 	/* changed since by someone else: left as it is, and said */
 	kill_stat_with_mux("12");
-	f = fopen(mux_file, "w");
+	f = fopen(mux.file, "w");
 	ck_assert_ptr_nonnull(f);
 	fputs("6\n", f);
 	fclose(f);
@@ -1630,11 +1608,11 @@ START_TEST(test_sigkill_mux_interval)
 	ck_assert_int_eq(mux_value(), 6);
 
 	/* a live owner's record (this process's) is not recovered */
-	snprintf(env, sizeof(env), "%s/muxlock", sysfs_root);
+	snprintf(env, sizeof(env), "%s/muxlock", mux.root);
 	f = fopen(env, "w");
 	ck_assert_ptr_nonnull(f);
 	fprintf(f, "owner %d %llu\ninterval 4 6 %s\n", (int)getpid(), start_time(getpid()),
-		mux_file);
+		mux.file);
 	fclose(f);
 	ck_assert_int_eq(run(recover, 30, &out, &err), 1);
 	ck_assert_msg(strstr(err, "is changing the multiplexing interval"), "%s", err);
@@ -1642,7 +1620,7 @@ START_TEST(test_sigkill_mux_interval)
 	free(err);
 	ck_assert_int_eq(mux_value(), 6);
 	unsetenv("MUXFILE");
-	mux_fixture_remove();
+	mux_sysfs_remove(&mux);
 	assert_nothing_left();
 }
 END_TEST
