@@ -79,14 +79,46 @@ static void line_space(struct machine *mc, struct c2c_table *t, __u32 tgid, __u6
 	*name = m->name;
 }
 
+/*
+ * The next element of map fd after *prev (NULL: the first) whose value is
+ * still there, into key and val; *prev becomes key.  false: no more.
+ */
+static bool map__next(int fd, const void **prev, void *key, void *val)
+{
+	while (!bpf_map_get_next_key(fd, *prev, key)) {
+		*prev = key;
+		if (!bpf_map_lookup_elem(fd, key, val))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * One CPU's counts v into a line's or an entry's: its counts c, the CPUs
+ * and the nodes (bit n: node n; none for a CPU of no known node) it was seen
+ * on.  false: no memory.
+ */
+static bool cpu_counts__add(struct ldlat_c2c_counts *c, struct c2c_set *cpus, __u64 *nodes,
+			    const struct ldlat_c2c_counts *v, int cpu, int node)
+{
+	c2c_counts__add(c, v);
+	if (!c2c_set__add(cpus, cpu))
+		return false;
+	if (node >= 0)
+		*nodes |= 1ull << (node & 63);
+	return true;
+}
+
 int c2c_session__read(struct c2c_session *s, struct c2c_table *t, struct ldlat_c2c_counters *cnt)
 {
 	struct ldlat_c2c_counts *v = calloc(s->ncpus, sizeof(*v));
 	struct ldlat_c2c_counters *cv = calloc(s->ncpus, sizeof(*cv));
 	__u64 *tv = calloc(s->ncpus, sizeof(__u64));
 	struct machine mc; /* the processes' MAP_SHARED mappings, as /proc shows them now */
-	struct ldlat_c2c_line_key lk, *lprev = NULL;
-	struct ldlat_c2c_ent_key ek, *eprev = NULL;
+	/* map__next's place in the lines' and the entries' maps */
+	const void *lprev = NULL, *eprev = NULL;
+	struct ldlat_c2c_line_key lk;
+	struct ldlat_c2c_ent_key ek;
 	struct ldlat_c2c_tid_key tk, *tprev = NULL;
 	__u32 zero = 0;
 	int cpu, e = 0;
@@ -104,14 +136,11 @@ int c2c_session__read(struct c2c_session *s, struct c2c_table *t, struct ldlat_c
 		for (cpu = 0; cpu < s->ncpus; cpu++)
 			for (k = 0; k < sizeof(*cnt) / 8; k++)
 				((__u64 *)cnt)[k] += ((__u64 *)&cv[cpu])[k];
-	while (!bpf_map_get_next_key(bpf_map__fd(s->skel->maps.c2c_lines), lprev, &lk)) {
+	while (map__next(bpf_map__fd(s->skel->maps.c2c_lines), &lprev, &lk, v)) {
 		struct c2c_line *l;
 		__u64 space, addr;
 		const char *name;
 
-		lprev = &lk;
-		if (bpf_map_lookup_elem(bpf_map__fd(s->skel->maps.c2c_lines), &lk, v))
-			continue;
 		line_space(&mc, t, lk.tgid, lk.line, &space, &addr, &name);
 		l = c2c_table__line(t, space, addr);
 		if (!l || !c2c_set__add(&l->tgids, lk.tgid)) {
@@ -134,25 +163,20 @@ int c2c_session__read(struct c2c_session *s, struct c2c_table *t, struct ldlat_c
 				goto out;
 			}
 			c2c_counts__add(&n->c, &v[cpu]);
-			c2c_counts__add(&l->c, &v[cpu]);
 			c2c_counts__add(&t->total, &v[cpu]);
-			if (!c2c_set__add(&l->cpus, cpu)) {
+			if (!cpu_counts__add(&l->c, &l->cpus, &l->nodes, &v[cpu], cpu,
+					     s->cpu_node[cpu])) {
 				e = -ENOMEM;
 				goto out;
 			}
-			if (s->cpu_node[cpu] >= 0)
-				l->nodes |= 1ull << (s->cpu_node[cpu] & 63);
 		}
 	}
-	while (!bpf_map_get_next_key(bpf_map__fd(s->skel->maps.c2c_ents), eprev, &ek)) {
+	while (map__next(bpf_map__fd(s->skel->maps.c2c_ents), &eprev, &ek, v)) {
 		struct c2c_line *l;
 		struct c2c_entry *en;
 		__u64 space, addr;
 		const char *name;
 
-		eprev = &ek;
-		if (bpf_map_lookup_elem(bpf_map__fd(s->skel->maps.c2c_ents), &ek, v))
-			continue;
 		line_space(&mc, t, ek.tgid, ek.line, &space, &addr, &name);
 		/* a line the lines' table had no room for: its samples are counted as lost there */
 		l = c2c_table__find(t, space, addr);
@@ -166,13 +190,11 @@ int c2c_session__read(struct c2c_session *s, struct c2c_table *t, struct ldlat_c
 		for (cpu = 0; cpu < s->ncpus; cpu++) {
 			if (!v[cpu].records)
 				continue;
-			c2c_counts__add(&en->c, &v[cpu]);
-			if (!c2c_set__add(&en->cpus, cpu)) {
+			if (!cpu_counts__add(&en->c, &en->cpus, &en->nodes, &v[cpu], cpu,
+					     s->cpu_node[cpu])) {
 				e = -ENOMEM;
 				goto out;
 			}
-			if (s->cpu_node[cpu] >= 0)
-				en->nodes |= 1ull << (s->cpu_node[cpu] & 63);
 		}
 	}
 	while (!bpf_map_get_next_key(bpf_map__fd(s->skel->maps.c2c_tids), tprev, &tk)) {

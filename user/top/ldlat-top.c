@@ -201,6 +201,21 @@ struct top {
 	struct output_opts heat_out;
 };
 
+/* What a run of either mode made, and its output files closed. */
+static void top__free(struct top *top)
+{
+	printer__free(&top->printer);
+	top_table__free(&top->ip);
+	top_table__free(&top->data);
+	top_table__free(&top->stack);
+	callpaths__free(&top->paths);
+	heatmap__free(&top->heat);
+	symbolizer__free(&top->z);
+	machine__free(&top->m);
+	output__close(&top->heat_out);
+	output__close(&top->args->cli.out);
+}
+
 /* --sort latency and total need latency, which 'lacking' (a sentence's end) says is missing. */
 static int top_check_sort(const struct top_args *a, __u32 fields, const char *lacking,
 			  struct err *err)
@@ -607,16 +622,8 @@ static int top_input(struct top_args *a)
 		offtop__report_notes(&ot, "ldlat-top", a->cli.verbose, stderr);
 	status = err__status(&err, e);
 out:
-	printer__free(&top.printer);
 	offtop__close(&ot);
-	top_table__free(&top.ip);
-	top_table__free(&top.data);
-	callpaths__free(&top.paths);
-	heatmap__free(&top.heat);
-	symbolizer__free(&top.z);
-	machine__free(&top.m);
-	output__close(&top.heat_out);
-	output__close(&a->cli.out);
+	top__free(&top);
 	return status;
 }
 
@@ -783,17 +790,8 @@ out:
 		top_sink__close(&top.sink);
 	top_rows__free(&top.early_ip);
 	top_rows__free(&top.early_data);
-	printer__free(&top.printer);
 	tool__teardown(&tool);
-	top_table__free(&top.ip);
-	top_table__free(&top.data);
-	top_table__free(&top.stack);
-	callpaths__free(&top.paths);
-	heatmap__free(&top.heat);
-	symbolizer__free(&top.z);
-	machine__free(&top.m);
-	output__close(&top.heat_out);
-	output__close(&a->cli.out);
+	top__free(&top);
 	return status;
 }
 
