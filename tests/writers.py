@@ -11,6 +11,9 @@ string, literal or computed ("\\"key\\":", "\\"%s\\":"), a label
 ("name=\\""), a # HELP, # TYPE, # UNIT or # EOF line, or a call to the
 escaping functions is a document built by hand.
 
+perf stat -x's lines (fields between separators) are written by
+user/report/csv.c.
+
 Text tables are laid out by user/report/table.c.  Elsewhere, a string
 literal (outside a scanf) with two conversions of a fixed width ("%10s ...
 %-22s"), or one conversion of a width, fixed or given at run time, followed
@@ -56,11 +59,12 @@ WRITERS = {
     'user/report/escape.c', 'user/report/escape.h',
     'user/report/table.c', 'user/report/table.h',
     'user/report/svg.c', 'user/report/svg.h',
+    'user/report/csv.c', 'user/report/csv.h',
 }
 FOLDERS = ('user/', 'kernel/', 'bench/')
 # the one module that chooses a renderer by the format
 CHOOSER = {'user/report/output.c', 'user/report/output.h'}
-FORMAT_CONSTANT = re.compile(r'\bOUTPUT_(?:TEXT|JSON|OPENMETRICS|PROMETHEUS|FOLDED|SVG)\b')
+FORMAT_CONSTANT = re.compile(r'\bOUTPUT_(?:TEXT|JSON|OPENMETRICS|PROMETHEUS|FOLDED|SVG|CSV)\b')
 # where a format constant may stand: a format set, or a bit of a set of formats
 FORMAT_DECLARED = re.compile(r'\bformat\s*=\s*OUTPUT_\w+|\b1u?\s*<<\s*OUTPUT_\w+')
 FORMAT_CHOSEN = re.compile(r'\bformat\s*[!=]=|switch\s*\([^)]*\bformat\b')

@@ -134,7 +134,7 @@ static const struct exit_case cases[] = {
 	{ "ldlat-stat", "count", "LDLAT_SYSFS=/nonexistent $T -e page-faults -C 1 -d 1", 1,
 	  "cannot read the online CPUs from /nonexistent/devices/system/cpu/online: No such file" },
 	{ "ldlat-stat", "count", "$T -e \"$(printf 'cy\\ncles')\" -d 1", 2, "event 'cy\\ncles'" },
-	{ "ldlat-stat", "count", "$T -e page-faults -d 0.3 -p $$ >&-", 1,
+	{ "ldlat-stat", "count", "$T -e page-faults --format json -d 0.3 -p $$ >&-", 1,
 	  "cannot write the report to standard output: Bad file descriptor" },
 	{ "ldlat-stat", "count",
 	  "LDLAT_MUXLOCK=$D/muxlock " NOBODY "$T --mux-interval 9 -e page-faults -- true", 2,

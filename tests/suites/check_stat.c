@@ -810,12 +810,93 @@ START_TEST(test_render_scaled)
 		      "%s", text);
 	ck_assert_msg(strstr(text, "(33.33%, ±"), "%s", text);
 	ck_assert_msg(strstr(text, "(50.00%, error unknown)"), "%s", text);
-	ck_assert_msg(strstr(text, "of L1-dcache-loads (other group)"), "%s", text);
-	ck_assert_msg(strstr(text, "#   25.00% of LLC-loads"), "%s", text);
+	/* perf stat's words for a read miss of its five caches */
+	ck_assert_msg(strstr(text, "of all L1-dcache accesses (other group)"), "%s", text);
+	ck_assert_msg(strstr(text, "#   25.00% of all LL-cache accesses"), "%s", text);
+	/* no clock counted: perf derives no rate, and neither does this */
+	ck_assert_msg(!strstr(text, "/sec"), "%s", text);
 	ck_assert_msg(strstr(text, "<not counted>  dTLB-load-misses"), "%s", text);
 	ck_assert_msg(strstr(text, "never on a counter"), "%s", text);
 	ck_assert_msg(strstr(text, "<not supported>  dTLB-loads"), "%s", text);
 	ck_assert_msg(strstr(text, "is scaled by time_enabled/time_running"), "%s", text);
+	free(text);
+	counting__free(&c);
+	free(specs);
+}
+END_TEST
+
+/*
+ * The derived figures of hardware events, which this VM cannot count, from
+ * known counts, as perf stat 6.1 defines them (tools/perf/util/stat-shadow.c):
+ * cycles over task-clock ns in GHz, instructions per cycle, branch-misses
+ * of all branches, any other count per second of task-clock (K, M, G as
+ * units.c's convert_unit_double), task-clock over the wall time in CPUs.
+ */
+START_TEST(test_render_perf_figures)
+{
+	struct counter_model m;
+	struct count_spec *specs = NULL;
+	struct counting c;
+	struct stat_report r = {
+		.c = &c, .mode = STAT_MULTIPLEX, .target_desc = "test", .elapsed = 4.0
+	};
+	struct stat_row rows[8];
+	struct err err = {};
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f;
+	int n = 0, i, g;
+	/* task-clock 2 s of CPU in a 4 s run; 6e9 cycles; 3e9 instructions; ... */
+	static const __u64 vals[] = { 2000000000ull, 6000000000ull, 3000000000ull, 500000000ull,
+				      5000000ull,    1500ull,	    900ull };
+
+	model_of(&m, "counters/skylake-smt-on", "proc-watchdog-on");
+	ck_assert_int_eq(count_specs__parse("task-clock,cycles,instructions,branches,branch-misses,"
+					    "page-faults,L1-dcache-store-misses",
+					    &specs, &n, &err),
+			 0);
+	ck_assert_int_eq(counting__init(&c, specs, n, &m), 0);
+	ck_assert_int_eq(counting__plan(&c, &err), 0);
+	for (g = 0; g < c.plan.ngroups; g++)
+		c.groups[g].counted = true;
+	for (i = 0; i < n; i++)
+		c.ev[i].total = (struct count){ .val = vals[i], .ena = 10, .run = 10 };
+	stat_report__rows(&r, rows);
+	ck_assert_str_eq(rows[0].ratio_unit, "CPUs utilized");
+	ck_assert_double_eq_tol(rows[0].ratio, 0.5, 1e-12);
+	ck_assert_str_eq(rows[1].ratio_unit, "GHz");
+	ck_assert_double_eq_tol(rows[1].ratio, 3.0, 1e-12);
+	ck_assert_str_eq(rows[2].ratio_unit, "insn per cycle");
+	ck_assert_double_eq_tol(rows[2].ratio, 0.5, 1e-12);
+	ck_assert_str_eq(rows[3].ratio_unit, "/sec");
+	ck_assert_double_eq_tol(rows[3].ratio, 250e6, 1e-3);
+	ck_assert_str_eq(rows[4].ratio_unit, "of all branches");
+	ck_assert_double_eq_tol(rows[4].ratio, 1.0, 1e-12);
+	ck_assert_double_eq_tol(rows[5].ratio, 750.0, 1e-9);
+	/* a store miss without its accesses: no figure (perf gives none either) */
+	ck_assert_str_eq(rows[6].ratio_unit, "");
+	f = open_memstream(&text, &len);
+	render_stat_text(f, &r);
+	fclose(f);
+	ck_assert_msg(strstr(text, "#    0.500 CPUs utilized"), "%s", text);
+	ck_assert_msg(strstr(text, "#    3.000 GHz"), "%s", text);
+	ck_assert_msg(strstr(text, "#    0.50  insn per cycle"), "%s", text);
+	ck_assert_msg(strstr(text, "#  250.000 M/sec"), "%s", text);
+	ck_assert_msg(strstr(text, "#    1.00% of all branches"), "%s", text);
+	ck_assert_msg(strstr(text, "#  750.000 /sec"), "%s", text);
+	free(text);
+	text = NULL;
+	f = open_memstream(&text, &len);
+	render_stat_csv(f, &r);
+	fclose(f);
+	ck_assert_msg(strstr(text, "2000.00,msec,task-clock,10,100.00,0.500,CPUs utilized\n"), "%s",
+		      text);
+	ck_assert_msg(strstr(text, "\n3000000000,,instructions,10,100.00,0.50,insn per cycle\n"),
+		      "%s", text);
+	ck_assert_msg(strstr(text, "\n5000000,,branch-misses,10,100.00,1.00,of all branches\n"),
+		      "%s", text);
+	ck_assert_msg(strstr(text, "\n500000000,,branches,10,100.00,250.000,M/sec\n"), "%s", text);
+	ck_assert_msg(strstr(text, "\n900,,L1-dcache-store-misses,10,100.00,,\n"), "%s", text);
 	free(text);
 	counting__free(&c);
 	free(specs);
@@ -1043,6 +1124,12 @@ static const struct cli_case usage_errors[] = {
 	STAT_BAD("--multiplex --per-group", "--multiplex and --per-group both given"),
 	STAT_BAD("-C 0 -p 1", "-C cannot be combined with -p"),
 	STAT_BAD("--per-group -i 1 -- true", "-i applies to --multiplex"),
+	STAT_BAD("-x, --format json -- true", "-x writes perf stat's CSV: not with --format json"),
+	{ .argv = { "$STAT", "-x", "", "--", "true" },
+	  .rc = 2,
+	  .err = { "--field-separator: empty separator" },
+	  .err_starts = "ldlat-stat: ",
+	  .seconds = 30 },
 };
 
 START_TEST(test_usage_errors)
@@ -1167,8 +1254,11 @@ static long count_of(const char *out, const char *name)
 	const char *p, *line;
 	size_t n = 0;
 
-	snprintf(pat, sizeof(pat), "  %s ", name);
-	p = strstr(out, pat);
+	/* "  name" ending the row or before its ratio */
+	snprintf(pat, sizeof(pat), "  %s", name);
+	for (p = strstr(out, pat); p && p[strlen(pat)] != ' ' && p[strlen(pat)] != '\n';
+	     p = strstr(p + 1, pat))
+		;
 	if (!p)
 		return -1;
 	for (line = p; line > out && line[-1] != '\n'; line--)
@@ -1217,11 +1307,11 @@ START_TEST(test_page_faults_exact)
 	ck_assert_int_eq(child_finish(&w, 60), 0);
 	/* the process's exit ends the run */
 	ck_assert_int_eq(child_finish(&s, 60), 0);
-	ck_assert_msg(count_of(s.outbuf, "page-faults") == atol(pages[_i]), "%s", s.outbuf);
-	ck_assert_msg(count_of(s.outbuf, "minor-faults") == atol(pages[_i]), "%s", s.outbuf);
-	ck_assert_msg(count_of(s.outbuf, "major-faults") == 0, "%s", s.outbuf);
+	ck_assert_msg(count_of(s.errbuf, "page-faults") == atol(pages[_i]), "%s", s.errbuf);
+	ck_assert_msg(count_of(s.errbuf, "minor-faults") == atol(pages[_i]), "%s", s.errbuf);
+	ck_assert_msg(count_of(s.errbuf, "major-faults") == 0, "%s", s.errbuf);
 	/* software events always run: nothing is scaled */
-	ck_assert_ptr_null(strstr(s.outbuf, "%,"));
+	ck_assert_ptr_null(strstr(s.errbuf, "%,"));
 	child_free(&w);
 	child_free(&s);
 }
@@ -1266,7 +1356,7 @@ START_TEST(test_cgroup_exact)
 	ck_assert_int_eq(child_finish(&out, 60), 0);
 	kill(s.pid, SIGINT);
 	ck_assert_int_eq(child_finish(&s, 60), 0);
-	ck_assert_msg(count_of(s.outbuf, "page-faults") == 64, "%s\n%s", s.outbuf, s.errbuf);
+	ck_assert_msg(count_of(s.errbuf, "page-faults") == 64, "%s\n%s", s.errbuf, s.errbuf);
 	child_free(&in);
 	child_free(&out);
 	child_free(&s);
@@ -1318,13 +1408,13 @@ START_TEST(test_cgroup_cpus)
 	ck_assert_int_eq(child_finish(&s, 60), 0);
 	/* on the other CPU, the cgroup never ran while the event was enabled */
 	if (_i)
-		ck_assert_msg(strstr(s.outbuf, "<not counted>  page-faults") ||
-				      count_of(s.outbuf, "page-faults") == 0,
-			      "-C %s: %s\n%s", on, s.outbuf, s.errbuf);
+		ck_assert_msg(strstr(s.errbuf, "<not counted>  page-faults") ||
+				      count_of(s.errbuf, "page-faults") == 0,
+			      "-C %s: %s\n%s", on, s.errbuf, s.errbuf);
 	else
-		ck_assert_msg(count_of(s.outbuf, "page-faults") == 64, "-C %s: %s\n%s", on,
-			      s.outbuf, s.errbuf);
-	ck_assert_ptr_nonnull(strstr(s.outbuf, " on CPUs "));
+		ck_assert_msg(count_of(s.errbuf, "page-faults") == 64, "-C %s: %s\n%s", on,
+			      s.errbuf, s.errbuf);
+	ck_assert_ptr_nonnull(strstr(s.errbuf, " on CPUs "));
 	child_free(&w);
 	child_free(&s);
 	cgroup_remove(path);
@@ -1356,9 +1446,9 @@ START_TEST(test_no_pmu)
 	free(err);
 	/* with a software event beside: a row that says why, and the command's status */
 	ck_assert_int_eq(run(mixed, 30, &out, &err), 3);
-	ck_assert_msg(strstr(out, "<not supported>  cycles"), "%s", out);
-	ck_assert_msg(strstr(out, "no hardware PMU on this"), "%s", out);
-	ck_assert_msg(count_of(out, "page-faults") > 0, "%s", out);
+	ck_assert_msg(strstr(err, "<not supported>  cycles"), "%s", err);
+	ck_assert_msg(strstr(err, "no hardware PMU on this"), "%s", err);
+	ck_assert_msg(count_of(err, "page-faults") > 0, "%s", err);
 	free(out);
 	free(err);
 	/* a vendor event encoded for another model: same sentence */
@@ -1458,7 +1548,7 @@ START_TEST(test_mux_interval_restored)
 	kill(s.pid, SIGINT);
 	ck_assert_int_eq(child_finish(&s, 30), 0);
 	ck_assert_int_eq(read_int_file(SW_MUX), orig);
-	ck_assert_msg(strstr(s.outbuf, "page-faults"), "%s", s.outbuf);
+	ck_assert_msg(strstr(s.errbuf, "page-faults"), "%s", s.errbuf);
 	child_free(&s);
 	/* SIGTERM too */
 	start_stat(&s, sleeper);
@@ -1473,14 +1563,26 @@ END_TEST
 /*
  * -i into a pipe: each report arrives as it is printed, in every format: the
  * reader has the first one alone, not in a 4 KiB block of stdio's buffer,
- * and more while the run goes on.  _i: text, json, openmetrics.
+ * and more while the run goes on.  _i: text, json, openmetrics.  The text
+ * goes to standard error unless --output names a file: /dev/stdout here.
  */
 START_TEST(test_intervals_stream)
 {
 	static const char *const fmts[] = { "text", "json", "openmetrics" };
 	static const char *const marks[] = { " seconds:\n", "\"tool\":\"ldlat-stat\"", "# EOF\n" };
-	char *argv[] = { (char *)stat_tool(), "-e", "page-faults", "-i", "0.5", "--format",
-			 (char *)fmts[_i],    "--", "sleep",	   "60", NULL };
+	char *argv[] = { (char *)stat_tool(),
+			 "-e",
+			 "page-faults",
+			 "-i",
+			 "0.5",
+			 "--format",
+			 (char *)fmts[_i],
+			 "--output",
+			 "/dev/stdout",
+			 "--",
+			 "sleep",
+			 "60",
+			 NULL };
 	struct child s;
 
 	if (!need_root("ldlat-stat runs"))
@@ -1500,8 +1602,10 @@ END_TEST
 START_TEST(test_stdout_full)
 {
 	static const char *const cmds[] = {
-		"$LDLAT_BUILD/ldlat-stat -e page-faults -i 0.2 -- sleep 10 >/dev/full",
-		"$LDLAT_BUILD/ldlat-stat -e page-faults -- true >/dev/full",
+		/* ldlat-stat's text goes to standard error, as perf stat's: JSON to stdout */
+		"$LDLAT_BUILD/ldlat-stat -e page-faults -i 0.2 --format json -- sleep 10 "
+		">/dev/full",
+		"$LDLAT_BUILD/ldlat-stat -e page-faults --format json -- true >/dev/full",
 		"$LDLAT_BUILD/ldlat-hist --source page-faults -- true >/dev/full",
 		"$LDLAT_BUILD/ldlat-top --source page-faults -- true >/dev/full",
 	};
@@ -1542,9 +1646,9 @@ START_TEST(test_per_group)
 	for (p = out; (p = strstr(p, "ran\n")); p++)
 		runs++;
 	ck_assert_int_eq(runs, 2);
-	ck_assert_msg(strstr(out, "(one run per group, 2 runs; counts are not scaled)"), "%s", out);
-	ck_assert_msg(count_of(out, "page-faults") > 0, "%s", out);
-	ck_assert_msg(count_of(out, "page-faults") == count_of(out, "minor-faults"), "%s", out);
+	ck_assert_msg(strstr(err, "(one run per group, 2 runs; counts are not scaled)"), "%s", err);
+	ck_assert_msg(count_of(err, "page-faults") > 0, "%s", err);
+	ck_assert_msg(count_of(err, "page-faults") == count_of(err, "minor-faults"), "%s", err);
 	ck_assert_ptr_nonnull(strstr(err, "one run per group"));
 	free(out);
 	free(err);
@@ -1569,9 +1673,9 @@ START_TEST(test_per_group_interrupted)
 	start_stat(&s, argv);
 	kill(s.pid, SIGINT);
 	ck_assert_int_eq(child_finish(&s, 30), 0);
-	ck_assert_msg(strstr(s.outbuf, "page-faults"), "%s", s.outbuf);
-	ck_assert_msg(strstr(s.outbuf, "<not counted>  major-faults"), "%s", s.outbuf);
-	ck_assert_msg(strstr(s.outbuf, "the runs were interrupted"), "%s", s.outbuf);
+	ck_assert_msg(strstr(s.errbuf, "page-faults"), "%s", s.errbuf);
+	ck_assert_msg(strstr(s.errbuf, "<not counted>  major-faults"), "%s", s.errbuf);
+	ck_assert_msg(strstr(s.errbuf, "the runs were interrupted"), "%s", s.errbuf);
 	child_free(&s);
 }
 END_TEST
@@ -1623,7 +1727,7 @@ START_TEST(test_unprivileged)
 	if (atoi(paranoid) < 2)
 		return; /* this kernel lets anyone count the kernel: nothing to fall back from */
 	ck_assert_int_eq(run(own, 30, &out, &err), 0);
-	ck_assert_msg(count_of(out, "page-faults:u") >= 100, "%s\n%s", out, err);
+	ck_assert_msg(count_of(err, "page-faults:u") >= 100, "%s\n%s", out, err);
 	ck_assert_ptr_nonnull(strstr(err, "page-faults:u counts user space only"));
 	free(out);
 	free(err);
@@ -1662,12 +1766,12 @@ START_TEST(test_intervals_and_status)
 	if (!need_root("ldlat-stat runs"))
 		return;
 	ck_assert_int_eq(run(iv, 30, &out, &err), 0);
-	for (p = out; (p = strstr(p, " seconds:\n")); p++)
+	for (p = err; (p = strstr(p, " seconds:\n")); p++)
 		blocks++;
-	ck_assert_msg(blocks >= 3, "%d intervals: %s", blocks, out);
-	ck_assert_ptr_nonnull(strstr(out, "Counter stats for command 'sleep'"));
-	ck_assert_msg(!strstr(out, "<not counted>"), "%s", out);
-	ck_assert_msg(strstr(out, "(the target did not run in this interval)"), "%s", out);
+	ck_assert_msg(blocks >= 3, "%d intervals: %s", blocks, err);
+	ck_assert_ptr_nonnull(strstr(err, "Counter stats for command 'sleep'"));
+	ck_assert_msg(!strstr(err, "<not counted>"), "%s", err);
+	ck_assert_msg(strstr(err, "(the target did not run in this interval)"), "%s", err);
 	free(out);
 	free(err);
 	/* as JSON Lines: one object per interval, then the run's */
@@ -1682,8 +1786,8 @@ START_TEST(test_intervals_and_status)
 	free(out);
 	free(err);
 	ck_assert_int_eq(run(dur, 30, &out, &err), 0);
-	ck_assert_msg(count_of(out, "context-switches") >= 0, "%s", out);
-	ck_assert_ptr_nonnull(strstr(out, "Counter stats for CPUs 0"));
+	ck_assert_msg(count_of(err, "context-switches") >= 0, "%s", err);
+	ck_assert_ptr_nonnull(strstr(err, "Counter stats for CPUs 0"));
 	free(out);
 	free(err);
 	/* the whole machine: something switched somewhere in half a second */
@@ -1691,8 +1795,8 @@ START_TEST(test_intervals_and_status)
 	dur[4] = "0.5";
 	dur[5] = NULL;
 	ck_assert_int_eq(run(dur, 30, &out, &err), 0);
-	ck_assert_msg(count_of(out, "context-switches") > 0, "%s", out);
-	ck_assert_msg(strstr(out, "Counter stats for system-wide"), "%s", out);
+	ck_assert_msg(count_of(err, "context-switches") > 0, "%s", err);
+	ck_assert_msg(strstr(err, "Counter stats for system-wide"), "%s", err);
 	free(out);
 	free(err);
 }
@@ -1763,6 +1867,208 @@ START_TEST(test_formats)
 	unlink(file);
 	child_free(&w);
 	child_free(&s);
+}
+END_TEST
+
+/* ---- beside perf stat: the same program, field by field ------------------ */
+
+/*
+ * The fields of the CSV line (perf stat -x,) of event in text: how many
+ * (at most max), or 0 when no line names it.  Lines that are not CSV (a
+ * notice) are passed over.
+ */
+static int csv_line(const char *text, const char *event, char fields[][128], int max)
+{
+	const char *line = text, *nl, *p, *comma;
+	int n;
+
+	for (; *line; line = nl + 1) {
+		nl = strchrnul(line, '\n');
+		for (n = 0, p = line; n < max && p <= nl; n++, p = comma + 1) {
+			comma = memchr(p, ',', nl - p);
+			if (!comma)
+				comma = nl;
+			snprintf(fields[n], 128, "%.*s", (int)(comma - p), p);
+			if (comma == nl) {
+				n++;
+				break;
+			}
+		}
+		if (n >= 3 && !strcmp(fields[2], event))
+			return n;
+		if (!*nl)
+			break;
+	}
+	return 0;
+}
+
+/* A CSV metric's value in units, its prefix (K/sec, M/sec) applied. */
+static double csv_rate(const char *value, const char *unit)
+{
+	double v = atof(value);
+
+	return unit[0] == 'G' ? v * 1e9 : unit[0] == 'M' ? v * 1e6 : unit[0] == 'K' ? v * 1e3 : v;
+}
+
+/*
+ * The same command under perf stat -x, and ldlat-stat -x,: the same seven
+ * fields a line, the same units and the same derived figures, as perf
+ * defines them: a rate per second of task-clock, "CPUs utilized" a clock
+ * over the run's wall time.  The command sleeps first, so that a rate per
+ * second of the wall clock would read ten times lower than perf's.
+ */
+START_TEST(test_perf_csv)
+{
+	static const char *const events[] = { "task-clock", "page-faults", "context-switches" };
+	char pf[8][128], lf[8][128], *pout, *perr, *lout, *lerr;
+	const char *cmd = "sh -c 'sleep 0.3; exec %s --fault-pages 3000 --base " BASE "'";
+	char command[512];
+	double prate, lrate;
+	unsigned int i;
+	int np, nl;
+
+	if (!need_root("ldlat-stat and perf stat runs"))
+		return;
+	snprintf(command, sizeof(command), cmd, build_path("ldlat-workload"));
+	ck_assert_int_eq(sh(&pout, &perr,
+			    "perf stat -x, -e task-clock,page-faults,"
+			    "context-switches -- %s",
+			    command),
+			 0);
+	ck_assert_int_eq(sh(&lout, &lerr,
+			    "%s -x, -e task-clock,page-faults,"
+			    "context-switches -- %s",
+			    stat_tool(), command),
+			 0);
+	/* both on standard error: the command's standard output is its own */
+	ck_assert_str_eq(pout, "");
+	ck_assert_str_eq(lout, "");
+	for (i = 0; i < ARRAY_SIZE(events); i++) {
+		np = csv_line(perr, events[i], pf, 8);
+		nl = csv_line(lerr, events[i], lf, 8);
+		ck_assert_msg(np == 7, "perf: %s", perr);
+		ck_assert_msg(nl == np, "%s: %d fields, perf %d:\n%s\nperf:\n%s", events[i], nl, np,
+			      lerr, perr);
+		ck_assert_str_eq(lf[1], pf[1]); /* the unit: msec or none */
+		ck_assert_str_eq(lf[4], pf[4]); /* the share it ran: 100.00 */
+		/* the run time in ns, a whole number */
+		ck_assert_msg(strspn(lf[3], "0123456789") == strlen(lf[3]) && atof(lf[3]) > 0, "%s",
+			      lf[3]);
+	}
+	/* task-clock: CPUs utilized, a small share of a run that mostly sleeps */
+	csv_line(perr, "task-clock", pf, 8);
+	csv_line(lerr, "task-clock", lf, 8);
+	ck_assert_str_eq(lf[6], "CPUs utilized");
+	ck_assert_str_eq(lf[6], pf[6]);
+	ck_assert_msg(atof(lf[5]) > atof(pf[5]) / 3 && atof(lf[5]) < atof(pf[5]) * 3,
+		      "ldlat %s, perf %s CPUs utilized", lf[5], pf[5]);
+	ck_assert_msg(fabs(atof(lf[0]) * 1e6 - atof(lf[3])) < 0.02e6, "%s msec, run %s ns", lf[0],
+		      lf[3]);
+	/* page-faults: a rate per second of task-clock; both K/sec here */
+	csv_line(perr, "page-faults", pf, 8);
+	csv_line(lerr, "page-faults", lf, 8);
+	ck_assert_str_eq(lf[6], pf[6]);
+	prate = csv_rate(pf[5], pf[6]);
+	lrate = csv_rate(lf[5], lf[6]);
+	ck_assert_msg(lrate > prate / 3 && lrate < prate * 3, "ldlat %s %s, perf %s %s", lf[5],
+		      lf[6], pf[5], pf[6]);
+	/* and ldlat's is its own count over its own task-clock, as perf's definition has it */
+	{
+		char tc[8][128];
+
+		csv_line(lerr, "task-clock", tc, 8);
+		ck_assert_msg(fabs(lrate - atof(lf[0]) / (atof(tc[0]) / 1e3)) < 0.01 * lrate,
+			      "%s faults in %s msec: %s %s", lf[0], tc[0], lf[5], lf[6]);
+	}
+	free(pout);
+	free(perr);
+	free(lout);
+	free(lerr);
+	/* without a clock, perf derives no rate: two empty fields; nor does ldlat-stat */
+	ck_assert_int_eq(sh(&pout, &perr, "perf stat -x, -e page-faults -- true"), 0);
+	ck_assert_int_eq(sh(&lout, &lerr, "%s -x, -e page-faults -- true", stat_tool()), 0);
+	ck_assert_int_eq(csv_line(perr, "page-faults", pf, 8), 7);
+	ck_assert_int_eq(csv_line(lerr, "page-faults", lf, 8), 7);
+	ck_assert_str_eq(lf[5], pf[5]);
+	ck_assert_str_eq(lf[6], pf[6]);
+	ck_assert_str_eq(lf[6], "");
+	free(pout);
+	free(perr);
+	free(lout);
+	free(lerr);
+}
+END_TEST
+
+static int cmp_long(const void *a, const void *b)
+{
+	long x = *(const long *)a, y = *(const long *)b;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * The page faults of a command's whole run, its exec's own included: perf
+ * stat's count and ldlat-stat's, each run nine times in turn (the stack's
+ * random placement moves a count by one or two), have the same median.
+ */
+START_TEST(test_perf_exec_faults)
+{
+	long p[9], l[9];
+	char f[8][128], *out, *err;
+	int i;
+
+	if (!need_root("ldlat-stat and perf stat runs"))
+		return;
+	for (i = 0; i < 9; i++) {
+		ck_assert_int_eq(sh(&out, &err,
+				    "perf stat -x, -e page-faults -- %s --fault-pages 10",
+				    build_path("ldlat-workload")),
+				 0);
+		ck_assert_msg(csv_line(err, "page-faults", f, 8) == 7, "%s", err);
+		p[i] = atol(f[0]);
+		free(out);
+		free(err);
+		ck_assert_int_eq(sh(&out, &err, "%s -x, -e page-faults -- %s --fault-pages 10",
+				    stat_tool(), build_path("ldlat-workload")),
+				 0);
+		ck_assert_msg(csv_line(err, "page-faults", f, 8) == 7, "%s", err);
+		l[i] = atol(f[0]);
+		free(out);
+		free(err);
+	}
+	qsort(p, 9, sizeof(*p), cmp_long);
+	qsort(l, 9, sizeof(*l), cmp_long);
+	ck_assert_msg(labs(p[4] - l[4]) <= 1, "median page faults: perf %ld, ldlat-stat %ld", p[4],
+		      l[4]);
+}
+END_TEST
+
+/*
+ * Where the report goes: standard error, the command's standard output
+ * left as it is, as perf stat does; and perf's user and sys lines after
+ * the elapsed time.
+ */
+START_TEST(test_perf_streams)
+{
+	char *pout, *perr, *lout, *lerr;
+
+	if (!need_root("ldlat-stat and perf stat runs"))
+		return;
+	ck_assert_int_eq(sh(&pout, &perr, "perf stat -e page-faults -- echo hello"), 0);
+	ck_assert_int_eq(sh(&lout, &lerr, "%s -e page-faults -- echo hello", stat_tool()), 0);
+	ck_assert_str_eq(lout, pout);
+	ck_assert_str_eq(lout, "hello\n");
+	ck_assert_msg(strstr(perr, "page-faults") && strstr(lerr, "page-faults"), "%s", lerr);
+	ck_assert_msg(strstr(perr, " seconds user\n") && strstr(perr, " seconds sys\n"), "%s",
+		      perr);
+	ck_assert_msg(strstr(lerr, " seconds user\n") && strstr(lerr, " seconds sys\n"), "%s",
+		      lerr);
+	ck_assert_msg(strstr(lerr, " seconds time elapsed") < strstr(lerr, " seconds user"), "%s",
+		      lerr);
+	free(pout);
+	free(perr);
+	free(lout);
+	free(lerr);
 }
 END_TEST
 
@@ -1971,6 +2277,7 @@ int main(void)
 	tcase_add_test(tc, test_scaling);
 	tcase_add_test(tc, test_scaling_error);
 	tcase_add_test(tc, test_render_scaled);
+	tcase_add_test(tc, test_render_perf_figures);
 	tcase_add_test(tc, test_muxint_fixture);
 	tcase_add_loop_test(tc, test_recover_forged_record, 0, ARRAY_SIZE(forged_paths));
 	tcase_add_loop_test(tc, test_usage_errors, 0, ARRAY_SIZE(usage_errors));
@@ -1993,6 +2300,13 @@ int main(void)
 	tcase_add_test(tc, test_hist_loads);
 	tcase_add_test(tc, test_hist_loads_intervals);
 	tcase_add_loop_test(tc, test_formats, 0, 2);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("perf");
+	tcase_set_timeout(tc, 120);
+	tcase_add_test(tc, test_perf_csv);
+	tcase_add_test(tc, test_perf_exec_faults);
+	tcase_add_test(tc, test_perf_streams);
 	suite_add_tcase(s, tc);
 
 	return run_suite(s);

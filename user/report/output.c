@@ -36,6 +36,7 @@ static const struct {
 	{ OUTPUT_OPENMETRICS, "openmetrics", "openmetrics (the same in OpenMetrics 1.0)", false },
 	{ OUTPUT_FOLDED, "folded", "folded (call paths as folded stacks)", true },
 	{ OUTPUT_SVG, "svg", "svg (a flame graph of them)", true },
+	{ OUTPUT_CSV, "csv", "csv (perf stat -x's fields, comma-separated)", true },
 };
 
 static int format_index(enum output_format f)
@@ -66,6 +67,8 @@ static void (*renderer(const struct output_formats *fm, enum output_format f))(F
 		return fm->folded;
 	case OUTPUT_SVG:
 		return fm->svg;
+	case OUTPUT_CSV:
+		return fm->csv;
 	}
 	return NULL;
 }
@@ -163,6 +166,11 @@ bool output__text(const struct output_opts *o)
 	return o->format == OUTPUT_TEXT;
 }
 
+bool output__csv(const struct output_opts *o)
+{
+	return o->format == OUTPUT_CSV;
+}
+
 bool output__totals(const struct output_opts *o)
 {
 	return o->format == OUTPUT_OPENMETRICS || o->format == OUTPUT_PROMETHEUS;
@@ -175,7 +183,10 @@ bool output__paths(const struct output_opts *o)
 
 bool output__screen(const struct output_opts *o)
 {
-	return formats[format_index(o->format)].lines && !o->path && isatty(STDOUT_FILENO);
+	bool err_stream = o->formats && (o->formats->to_stderr & (1u << o->format));
+
+	return formats[format_index(o->format)].lines && !o->path &&
+	       isatty(err_stream ? STDERR_FILENO : STDOUT_FILENO);
 }
 
 bool output__replaces(const struct output_opts *o)
@@ -521,7 +532,8 @@ void output__close(struct output_opts *o)
 static int output__stream(const struct output_opts *o, const void *report, bool separate,
 			  struct err *err)
 {
-	FILE *f = o->stream ? o->stream : stdout;
+	bool err_stream = o->formats && (o->formats->to_stderr & (1u << o->format));
+	FILE *f = o->stream ? o->stream : err_stream ? stderr : stdout;
 	int e;
 
 	if (separate && formats[format_index(o->format)].lines)
@@ -537,7 +549,8 @@ static int output__stream(const struct output_opts *o, const void *report, bool 
 		err__msg(err, "cannot write the report to --output '%s': %s", o->path,
 			 strerror(-e));
 	else
-		err__msg(err, "cannot write the report to standard output: %s", strerror(-e));
+		err__msg(err, "cannot write the report to standard %s: %s",
+			 err_stream ? "error" : "output", strerror(-e));
 	return e;
 }
 

@@ -32,6 +32,7 @@ enum output_format {
 	OUTPUT_PROMETHEUS,  /* the same in the Prometheus text format (textfile collector) */
 	OUTPUT_FOLDED,	    /* call paths, a "frame;frame;frame count" line each */
 	OUTPUT_SVG,	    /* a picture: a flame graph, a heat map */
+	OUTPUT_CSV,	    /* fields between separators, a line per row: perf stat -x's */
 };
 
 /* The expositions, whose reports are totals since the start: a set of formats (1u << f). */
@@ -53,8 +54,15 @@ struct output_formats {
 	void (*prometheus)(FILE *f, const void *report);
 	void (*folded)(FILE *f, const void *report);
 	void (*svg)(FILE *f, const void *report);
+	void (*csv)(FILE *f, const void *report);
 	unsigned int lacks;
 	const char *why_not;
+	/*
+	 * Formats whose reports go to standard error, not standard output,
+	 * without --output (1u << f): perf stat's, so that a command's own
+	 * output on standard output stays clean
+	 */
+	unsigned int to_stderr;
 };
 
 struct output_opts {
@@ -84,6 +92,9 @@ const char *output__name(const struct output_opts *o);
 
 /* Text for a person: units, a terminal's width. */
 bool output__text(const struct output_opts *o);
+
+/* Fields between separators (perf stat -x). */
+bool output__csv(const struct output_opts *o);
 
 /* Totals since the start (OpenMetrics, Prometheus): the scraper takes the rates. */
 bool output__totals(const struct output_opts *o);
@@ -117,7 +128,7 @@ void output__close(struct output_opts *o);
 
 /*
  * Writes one report: the renderer of o's format (the tool's, o->formats)
- * given report, on stdout or into --output written in place (a blank line
+ * given report, on stdout (stderr for a format of the tool's to_stderr) or into --output written in place (a blank line
  * first when separate and the format's reports follow each other as lines:
  * text, folded, svg), flushed so that a pipe or a file gets each report
  * whole as it is printed, or into --output FILE, replaced atomically.

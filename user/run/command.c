@@ -157,12 +157,14 @@ bool command__reap(struct command *cmd, bool block)
 
 	if (cmd->reaped || cmd->pid <= 0)
 		return true;
+	/* wait4: its rusage, the CPU time perf stat prints as user and sys */
 	do
-		r = waitpid(cmd->pid, &st, block ? 0 : WNOHANG);
+		r = wait4(cmd->pid, &st, block ? 0 : WNOHANG, &cmd->ru);
 	while (r < 0 && errno == EINTR);
 	if (r == cmd->pid && (WIFEXITED(st) || WIFSIGNALED(st))) {
 		cmd->reaped = true;
 		cmd->status = st;
+		cmd->has_rusage = true;
 	} else if (r < 0) {
 		cmd->reaped = true; /* not our child any more: nothing to wait for */
 	}

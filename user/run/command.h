@@ -12,6 +12,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <sys/resource.h>
 #include <sys/types.h>
 
 #include "kernel/lib/err.h"
@@ -24,7 +25,9 @@ struct command {
 	int go_fd;   /* held: written to let it exec */
 	int err_fd;  /* held: its exec's errno, or EOF once the exec succeeded */
 	bool reaped;
-	int status; /* wait status, once reaped */
+	int status;	  /* wait status, once reaped */
+	bool has_rusage;  /* reaped by command__reap: rusage is its wait4's */
+	struct rusage ru; /* its CPU time and its waited-for children's */
 };
 
 /*

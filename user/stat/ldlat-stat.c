@@ -46,7 +46,8 @@ struct stat_args {
 	bool plan;
 	enum stat_mode mode;
 	bool mode_set;
-	int mux_ms; /* 0: leave the PMU's interval alone */
+	int mux_ms;	 /* 0: leave the PMU's interval alone */
+	const char *sep; /* -x SEP: perf stat's CSV with SEP between the fields */
 };
 
 static const char doc[] =
@@ -107,6 +108,9 @@ static int stat_check(void *base, struct err *err)
 {
 	const struct stat_args *a = base;
 
+	if (a->sep && !output__text(&a->cli.out) && !output__csv(&a->cli.out))
+		return err__set(err, -EINVAL, "-x writes perf stat's CSV: not with --format %s",
+				output__name(&a->cli.out));
 	if (a->mode != STAT_PER_GROUP)
 		return 0;
 	if (a->mux_ms)
@@ -155,6 +159,9 @@ static const struct opt how_options[] = {
 	  "time: it locks " MUXLOCK_PATH ")",
 	  OPT_NUMBER, OPT_TO(struct stat_args, mux_ms), .min = 1, .max = 60000,
 	  .what = "a number of milliseconds (1 to 60000)" },
+	{ "field-separator", 'x', "SEP", 0,
+	  "perf stat -x's CSV lines (--format csv) with SEP between the fields", OPT_TEXT,
+	  OPT_TO(struct stat_args, sep), .what = "separator" },
 	{},
 };
 
@@ -199,7 +206,27 @@ struct stat_run {
 	struct counting_event *prev;
 	double prev_t;
 	int reports; /* printed so far */
+	/* the command's CPU time, summed over its runs (per group) */
+	bool has_times;
+	double user, sys;
 };
+
+static double timeval__seconds(const struct timeval *tv)
+{
+	return (double)tv->tv_sec + (double)tv->tv_usec / 1e6;
+}
+
+/* The command's user and system time, once it has ended (perf stat's two lines). */
+static void stat_run__add_times(struct stat_run *s)
+{
+	const struct command *cmd = &s->run.cmd;
+
+	if (!s->run.has_cmd || !cmd->has_rusage)
+		return;
+	s->has_times = true;
+	s->user += timeval__seconds(&cmd->ru.ru_utime);
+	s->sys += timeval__seconds(&cmd->ru.ru_stime);
+}
 
 /* Once counting: the events are enabled and the target runs. */
 static void say_started(const struct stat_run *s)
@@ -245,6 +272,7 @@ static int on_interval(void *ctx)
 		.target_desc = s->run.target_desc,
 		.mux_ms = s->mux_ms,
 		.interval = true,
+		.sep = s->args->sep,
 	};
 	int i, e = on_tick(s);
 
@@ -332,7 +360,8 @@ static int run_multiplexed(struct stat_run *s, enum run_end *end, struct err *er
 		if (!s->prev)
 			return -ENOMEM;
 	}
-	e = counting__enable(&s->counting, -1);
+	/* a command's exec enables them */
+	e = run__before_exec(&s->run) ? 0 : counting__enable(&s->counting, -1);
 	if (e) {
 		err__msg(err, "cannot enable the counters: %s", strerror(-e));
 		return e;
@@ -350,6 +379,7 @@ static int run_multiplexed(struct stat_run *s, enum run_end *end, struct err *er
 				    .on_tick = on_tick,
 				    .tick = nfds > READ_TICK_SLOW_FDS ? READ_TICK_SLOW : READ_TICK,
 				    .ctx = s });
+	stat_run__add_times(s);
 	counting__disable(&s->counting, -1);
 	e = counting__read(&s->counting, -1);
 	if (e) {
@@ -375,7 +405,7 @@ static int run_per_group(struct stat_run *s, enum run_end *end, bool *interrupte
 		e = counting__open(c, g, &s->run.target, err);
 		if (e)
 			return e;
-		e = counting__enable(c, g);
+		e = run__before_exec(&s->run) ? 0 : counting__enable(c, g);
 		if (e) {
 			err__msg(err, "cannot enable the counters: %s", strerror(-e));
 			return e;
@@ -387,6 +417,7 @@ static int run_per_group(struct stat_run *s, enum run_end *end, bool *interrupte
 		if (!g)
 			say_started(s);
 		*end = run__wait(&s->run, NULL);
+		stat_run__add_times(s);
 		counting__disable(c, g);
 		e = counting__read(c, g);
 		c->groups[g].elapsed = clock__monotonic() - t0;
@@ -468,6 +499,13 @@ static int stat_main(struct stat_run *s)
 		return err__report(&err, e, NAME, stderr);
 	if (a->cli.verbose)
 		render_stat_plan(stderr, &s->counting);
+	/*
+	 * A command waits before its exec: its events are enabled by the exec
+	 * (enable_on_exec), so that they count the exec's own page faults, as
+	 * perf stat's do, and not the fork's path to it
+	 */
+	for (i = 0; run__before_exec(&s->run) && i < s->counting.nev; i++)
+		s->counting.ev[i].spec.attr.enable_on_exec = 1;
 	t0 = clock__monotonic();
 	if (a->mode == STAT_PER_GROUP)
 		e = run_per_group(s, &end, &interrupted, &err);
@@ -482,6 +520,10 @@ static int stat_main(struct stat_run *s)
 	r.target_desc = s->run.target_desc;
 	r.mux_ms = s->mux_ms;
 	r.interrupted = interrupted;
+	r.sep = a->sep;
+	r.has_times = s->has_times;
+	r.user = s->user;
+	r.sys = s->sys;
 	if (a->cli.interval > 0 && end == RUN_COUNT)
 		return status;
 	if (stat_write(s, &r))
@@ -519,7 +561,10 @@ static int run_stat(void *input)
 		notice__print(stderr, NAME, "warning: %s", err.msg);
 	say_recovered(recovered);
 	err__clear(&err);
+	if (a->sep)
+		a->cli.out.format = OUTPUT_CSV;
 	run__init(&s.run, &a->cli, NAME);
+	s.run.hold_exec = true;
 	status = stat_main(&s);
 	output__close(&a->cli.out);
 	/* the PMUs' intervals go back on every path, Ctrl-C included (a signalfd ended the wait) */

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "user/report/csv.h"
 #include "user/report/json.h"
 #include "user/report/openmetrics.h"
 #include "user/report/output.h"
@@ -14,16 +15,50 @@
 #include "kernel/lib/util.h"
 #include "kernel/lib/unctrl.h"
 
-/* The other event of a ratio: its index, or -1. */
-static int ratio_partner(const struct counting *c, const struct perf_event_attr *a, int *kind)
+/*
+ * perf stat's words for a miss rate of a read of its cache (stat-shadow.c):
+ * the five caches it derives one for, by the cache's id
+ */
+static const char *const cache_read_miss_unit[] = {
+	[PERF_COUNT_HW_CACHE_L1D] = "of all L1-dcache accesses",
+	[PERF_COUNT_HW_CACHE_L1I] = "of all L1-icache accesses",
+	[PERF_COUNT_HW_CACHE_LL] = "of all LL-cache accesses",
+	[PERF_COUNT_HW_CACHE_DTLB] = "of all dTLB cache accesses",
+	[PERF_COUNT_HW_CACHE_ITLB] = "of all iTLB cache accesses",
+};
+
+/* What a row's derived figure is, as perf stat 6.1 derives it. */
+enum ratio_kind {
+	RATIO_RATE,	  /* per second of task-clock: count / task-clock */
+	RATIO_MISS,	  /* perf's miss rate: miss / access of its partner, a percentage */
+	RATIO_OTHER_MISS, /* a miss of another op: of its own accesses (perf derives none) */
+	RATIO_IPC,	  /* instructions per cycle */
+	RATIO_GHZ,	  /* cycles per nanosecond of task-clock */
+	RATIO_CPUS,	  /* a clock over the run's wall-clock time */
+};
+
+/*
+ * The other event of a ratio: its index, or -1 (none, or a rate: the
+ * clock's); *unit, the words perf stat prints after it.
+ */
+static int ratio_partner(const struct counting *c, const struct perf_event_attr *a,
+			 enum ratio_kind *kind, const char **unit)
 {
 	unsigned int cache, op, result;
 
-	*kind = 0;
+	*kind = RATIO_RATE;
+	*unit = "/sec";
 	if (a->type == PERF_TYPE_HW_CACHE &&
 	    evname__cache_decode(a->config, &cache, &op, &result) &&
 	    result == PERF_COUNT_HW_CACHE_RESULT_MISS) {
-		*kind = 1;
+		if (op == PERF_COUNT_HW_CACHE_OP_READ && cache < ARRAY_SIZE(cache_read_miss_unit) &&
+		    cache_read_miss_unit[cache]) {
+			*kind = RATIO_MISS;
+			*unit = cache_read_miss_unit[cache];
+		} else {
+			*kind = RATIO_OTHER_MISS;
+			*unit = NULL;
+		}
 		return counting__find(
 			c, PERF_TYPE_HW_CACHE,
 			evname__cache_config(cache, op, PERF_COUNT_HW_CACHE_RESULT_ACCESS));
@@ -32,14 +67,21 @@ static int ratio_partner(const struct counting *c, const struct perf_event_attr 
 		return -1;
 	switch (a->config) {
 	case PERF_COUNT_HW_CACHE_MISSES:
-		*kind = 2;
+		*kind = RATIO_MISS;
+		*unit = "of all cache refs";
 		return counting__find(c, PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_REFERENCES);
 	case PERF_COUNT_HW_BRANCH_MISSES:
-		*kind = 3;
+		*kind = RATIO_MISS;
+		*unit = "of all branches";
 		return counting__find(c, PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_INSTRUCTIONS);
 	case PERF_COUNT_HW_INSTRUCTIONS:
-		*kind = 4;
+		*kind = RATIO_IPC;
+		*unit = "insn per cycle";
 		return counting__find(c, PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES);
+	case PERF_COUNT_HW_CPU_CYCLES:
+		*kind = RATIO_GHZ;
+		*unit = "GHz";
+		return -1;
 	}
 	return -1;
 }
@@ -60,6 +102,9 @@ static void row__fill(const struct stat_report *r, const struct counting_event *
 	row->pfm = ev->spec.pfm;
 	row->group = ev->group + 1;
 	row->error = 0;
+	row->msec = is_clock(&ev->spec.attr);
+	row->run_ns = ev->total.run;
+	row->ena_ns = ev->total.ena;
 	if (ev->unsupported) {
 		row->state = ROW_UNSUPPORTED;
 		snprintf(row->reason, sizeof(row->reason), "%s", ev->reason);
@@ -78,7 +123,6 @@ static void row__fill(const struct stat_report *r, const struct counting_event *
 		 */
 		row->state = ROW_COUNTED;
 		row->running = 1.0;
-		row->msec = is_clock(&ev->spec.attr);
 		row->idle = true;
 		return;
 	}
@@ -94,7 +138,6 @@ static void row__fill(const struct stat_report *r, const struct counting_event *
 	row->state = ROW_COUNTED;
 	row->raw = ev->total.val;
 	row->running = count__running(&ev->total);
-	row->msec = is_clock(&ev->spec.attr);
 	if (r->mode == STAT_MULTIPLEX) {
 		row->value = count__scaled(&ev->total);
 		row->scaled = row->running < 1.0;
@@ -112,48 +155,118 @@ static double row__seconds(const struct stat_report *r, const struct counting_ev
 	return r->elapsed;
 }
 
+/* The first clock (task-clock, cpu-clock) counted: its index, or -1. */
+static int clock_row(const struct counting *c, const struct stat_row *rows)
+{
+	int i;
+
+	for (i = 0; i < c->nev; i++)
+		if (rows[i].state == ROW_COUNTED && rows[i].msec && rows[i].value > 0)
+			return i;
+	return -1;
+}
+
+/*
+ * The derived figures as perf stat 6.1 defines them (stat-shadow.c): a
+ * clock's "CPUs utilized" over the wall-clock time of its run; a miss
+ * rate over its accesses, instructions over cycles; cycles per nanosecond
+ * of task-clock (GHz); any other count per second of task-clock, not of
+ * the wall clock (a command that sleeps runs fewer seconds than it lasts).
+ * With no clock counted, perf derives no rate, and neither does this.
+ */
 void stat_report__rows(const struct stat_report *r, struct stat_row *rows)
 {
 	const struct counting *c = r->c;
 	const struct counting_event *ev, *other;
-	int i, j, kind;
+	enum ratio_kind kind;
+	const char *unit;
+	int i, j, clk;
 	double secs;
 
 	for (i = 0; i < c->nev; i++)
 		row__fill(r, &c->ev[i], &rows[i]);
+	clk = clock_row(c, rows);
 	for (i = 0; i < c->nev; i++) {
+		struct stat_row *row = &rows[i];
+
 		ev = &c->ev[i];
-		if (rows[i].state != ROW_COUNTED)
+		if (row->state != ROW_COUNTED || row->idle)
 			continue;
-		j = ratio_partner(c, &ev->spec.attr, &kind);
-		secs = row__seconds(r, ev);
-		if (j >= 0 && rows[j].state == ROW_COUNTED && rows[j].value > 0) {
-			other = &c->ev[j];
-			rows[i].ratio = rows[i].value / rows[j].value;
-			rows[i].ratio_apart =
-				r->mode == STAT_PER_GROUP || other->group != ev->group;
-			if (kind == 4) {
-				snprintf(rows[i].ratio_unit, sizeof(rows[i].ratio_unit),
-					 "insn per cycle");
-			} else {
-				rows[i].ratio *= 100.0;
-				rows[i].ratio_pct = true;
-				snprintf(rows[i].ratio_unit, sizeof(rows[i].ratio_unit), "of %s",
-					 kind == 2   ? "all cache refs"
-					 : kind == 3 ? "all branches"
-						     : other->spec.name);
+		if (row->msec) {
+			secs = row__seconds(r, ev);
+			if (secs > 0) {
+				row->ratio = row->value / 1e9 / secs;
+				snprintf(row->ratio_unit, sizeof(row->ratio_unit), "CPUs utilized");
 			}
-		} else if (ev->spec.attr.type == PERF_TYPE_SOFTWARE && secs > 0) {
-			if (rows[i].msec) {
-				rows[i].ratio = rows[i].value / 1e9 / secs;
-				snprintf(rows[i].ratio_unit, sizeof(rows[i].ratio_unit),
-					 "CPUs utilized");
-			} else {
-				rows[i].ratio = rows[i].value / secs;
-				snprintf(rows[i].ratio_unit, sizeof(rows[i].ratio_unit), "/sec");
-			}
+			continue;
 		}
+		j = ratio_partner(c, &ev->spec.attr, &kind, &unit);
+		if (kind == RATIO_MISS || kind == RATIO_OTHER_MISS || kind == RATIO_IPC) {
+			if (j < 0 || rows[j].state != ROW_COUNTED || rows[j].value <= 0)
+				continue; /* perf prints none without its partner */
+			other = &c->ev[j];
+			row->ratio = row->value / rows[j].value;
+			row->ratio_apart = r->mode == STAT_PER_GROUP || other->group != ev->group;
+			if (kind != RATIO_IPC) {
+				row->ratio *= 100.0;
+				row->ratio_pct = true;
+			}
+			snprintf(row->ratio_unit, sizeof(row->ratio_unit),
+				 kind == RATIO_OTHER_MISS ? "of %s" : "%s",
+				 kind == RATIO_OTHER_MISS ? other->spec.name : unit);
+			continue;
+		}
+		if (clk < 0)
+			continue;
+		/* a rate per nanosecond (GHz) or per second of the clock */
+		row->ratio = row->value / rows[clk].value * (kind == RATIO_GHZ ? 1.0 : 1e9);
+		row->ratio_apart = r->mode == STAT_PER_GROUP && c->ev[clk].group != ev->group;
+		snprintf(row->ratio_unit, sizeof(row->ratio_unit), "%s", unit);
 	}
+}
+
+/* perf's K, M, G of a rate (units.c's convert_unit_double): the value, its prefix in *unit. */
+static double rate__scale(double v, const char **prefix)
+{
+	*prefix = "";
+	if (v > 1000.0) {
+		v /= 1000.0;
+		*prefix = "K";
+	}
+	if (v > 1000.0) {
+		v /= 1000.0;
+		*prefix = "M";
+	}
+	if (v > 1000.0) {
+		v /= 1000.0;
+		*prefix = "G";
+	}
+	return v;
+}
+
+/*
+ * A row's derived figure as perf prints it: the number's printf format,
+ * its value and its unit ("K/sec"); false: none.
+ */
+static bool row__metric(const struct stat_row *row, const char **fmt, double *v, char *unit,
+			size_t len)
+{
+	const char *prefix;
+
+	if (!row->ratio_unit[0])
+		return false;
+	*v = row->ratio;
+	if (!strcmp(row->ratio_unit, "/sec")) {
+		*v = rate__scale(row->ratio, &prefix);
+		*fmt = "%8.3f";
+		snprintf(unit, len, "%s/sec", prefix);
+		return true;
+	}
+	*fmt = row->ratio_pct				    ? "%7.2f%%"
+	       : !strcmp(row->ratio_unit, "insn per cycle") ? "%7.2f "
+							    : "%8.3f";
+	snprintf(unit, len, "%s", row->ratio_unit);
+	return true;
 }
 
 /* 1234567 -> "1,234,567" */
@@ -175,32 +288,16 @@ static const char *thousands(double v, char *buf, size_t len)
 
 static const char *ratio_text(const struct stat_row *row, char *buf, size_t len)
 {
-	double v = row->ratio;
-	const char *prefix = "";
+	char num[64], unit[128];
+	const char *fmt;
+	double v;
 
-	if (!row->ratio_unit[0]) {
+	if (!row__metric(row, &fmt, &v, unit, sizeof(unit))) {
 		buf[0] = '\0';
 		return buf;
 	}
-	if (!strcmp(row->ratio_unit, "/sec")) {
-		if (v >= 1e9) {
-			v /= 1e9;
-			prefix = "G";
-		} else if (v >= 1e6) {
-			v /= 1e6;
-			prefix = "M";
-		} else if (v >= 1e3) {
-			v /= 1e3;
-			prefix = "K";
-		}
-		snprintf(buf, len, "# %8.3f %s/sec", v, prefix);
-	} else if (row->ratio_pct) {
-		snprintf(buf, len, "# %7.2f%% %s%s", v, row->ratio_unit,
-			 row->ratio_apart ? " (other group)" : "");
-	} else {
-		snprintf(buf, len, "# %8.2f %s%s", v, row->ratio_unit,
-			 row->ratio_apart ? " (other group)" : "");
-	}
+	snprintf(num, sizeof(num), fmt, v);
+	snprintf(buf, len, "# %s %s%s", num, unit, row->ratio_apart ? " (other group)" : "");
 	return buf;
 }
 
@@ -295,8 +392,13 @@ void render_stat_text(FILE *out, const struct stat_report *r)
 		any_scaled |= rows[i].scaled;
 	}
 	if (!r->interval) {
-		fprintf(out, "\n%20.3f seconds time elapsed%s\n", r->elapsed,
+		fprintf(out, "\n %17.9f seconds time elapsed%s\n", r->elapsed,
 			r->mode == STAT_PER_GROUP ? " (all runs)" : "");
+		/* the command's CPU time, from its rusage: perf stat's two lines */
+		if (r->has_times) {
+			fprintf(out, "\n %17.9f seconds user\n", r->user);
+			fprintf(out, " %17.9f seconds sys\n", r->sys);
+		}
 		if (any_scaled)
 			fprintf(out,
 				"\n(xx%%): the share of the time the event was on a counter; its "
@@ -340,6 +442,61 @@ void render_stat_plan(FILE *out, const struct counting *c)
 				c->ev[i].spec.name, c->ev[i].spec.pfm, c->ev[i].spec.attr.type,
 				(unsigned long long)c->ev[i].spec.attr.config,
 				(unsigned long long)c->ev[i].spec.attr.config1);
+}
+
+/*
+ * perf stat -x SEP's line of a row (stat-display.c): the count ("%.2f"
+ * msec of a clock, "%.0f" else, or <not supported>, <not counted>), the
+ * unit, the event, the ns it ran, the percentage of its enabled time it
+ * ran, and the derived figure with its unit (two empty fields: none).
+ * ldlat's own notes (the error, "other group", a reason) have no field
+ * there: the text and JSON give them.
+ */
+static void csv_row(FILE *out, const struct stat_report *r, const struct stat_row *row)
+{
+	char unit[128];
+	const char *fmt;
+	struct csv_row cr;
+	double v;
+
+	csv__row_begin(&cr, out, r->sep);
+	if (r->interval)
+		csv__field(&cr, "%6lu.%09lu", (unsigned long)r->t,
+			   (unsigned long)((r->t - floor(r->t)) * 1e9));
+	if (row->state != ROW_COUNTED)
+		csv__field(&cr, "%s",
+			   row->state == ROW_UNSUPPORTED ? "<not supported>" : "<not counted>");
+	else if (row->msec)
+		csv__field(&cr, "%.2f", row->value / 1e6);
+	else
+		csv__field(&cr, "%.0f", row->value);
+	csv__field(&cr, "%s", row->msec ? "msec" : "");
+	csv__field(&cr, "%s", row->name);
+	csv__field(&cr, "%llu", (unsigned long long)row->run_ns);
+	csv__field(&cr, "%.2f",
+		   row->ena_ns ? 100.0 * (double)row->run_ns / (double)row->ena_ns : 100.0);
+	if (row->state == ROW_COUNTED && row__metric(row, &fmt, &v, unit, sizeof(unit))) {
+		csv__metric(&cr, fmt, v);
+		csv__field(&cr, "%s", unit);
+	} else {
+		csv__field(&cr, "%s", "");
+		csv__field(&cr, "%s", "");
+	}
+	csv__row_end(&cr);
+}
+
+void render_stat_csv(FILE *out, const struct stat_report *r)
+{
+	const struct counting *c = r->c;
+	struct stat_row *rows = calloc(c->nev ? c->nev : 1, sizeof(*rows));
+	int i;
+
+	if (!rows)
+		return;
+	stat_report__rows(r, rows);
+	for (i = 0; i < c->nev; i++)
+		csv_row(out, r, &rows[i]);
+	free(rows);
 }
 
 static const char *row_state(enum stat_row_state s)
@@ -543,6 +700,11 @@ static void stat_text(FILE *f, const void *report)
 	render_stat_text(f, report);
 }
 
+static void stat_csv(FILE *f, const void *report)
+{
+	render_stat_csv(f, report);
+}
+
 static void stat_json(FILE *f, const void *report)
 {
 	render_stat_json(f, report);
@@ -558,6 +720,13 @@ static void stat_prometheus(FILE *f, const void *report)
 	render_exposition(f, report, OM_PROMETHEUS);
 }
 
-const struct output_formats stat_formats = { "ldlat-stat", .text = stat_text, .json = stat_json,
-					     .openmetrics = stat_openmetrics,
-					     .prometheus = stat_prometheus };
+const struct output_formats stat_formats = {
+	"ldlat-stat",
+	.text = stat_text,
+	.csv = stat_csv,
+	.json = stat_json,
+	.openmetrics = stat_openmetrics,
+	.prometheus = stat_prometheus,
+	/* perf stat's own formats: the command's standard output stays its own */
+	.to_stderr = (1u << OUTPUT_TEXT) | (1u << OUTPUT_CSV),
+};

@@ -31,6 +31,10 @@ struct stat_report {
 	bool interrupted; /* Ctrl-C before every group ran (per group) */
 	bool interval;	  /* an interval of -i: counts are that interval's */
 	double t;	  /* seconds since the start, for an interval */
+	const char *sep;  /* CSV's separator (-x SEP); NULL: "," */
+	/* the command's CPU time (its wait4 rusage), as perf stat prints it: a command run */
+	bool has_times;
+	double user, sys; /* seconds */
 };
 
 enum stat_row_state {
@@ -47,15 +51,17 @@ struct stat_row {
 	int group;    /* 1-based, 0 when not in a group */
 	double value; /* scaled (multiplex), raw (per group) */
 	__u64 raw;
-	double running;	     /* fraction of the enabled time it was on a counter */
-	bool scaled;	     /* value = raw * enabled / running */
-	double error;	     /* standard error of value in events; < 0: unknown */
-	bool msec;	     /* a clock: value in ns, shown as msec */
-	bool idle;	     /* -i: the target did not run in this interval: a count of 0 */
-	double ratio;	     /* derived; valid when ratio_unit[0] */
-	char ratio_unit[96]; /* "of L1-dcache-loads", "insn per cycle", "/sec", "CPUs utilized" */
-	bool ratio_pct;	     /* ratio is a percentage */
-	bool ratio_apart;    /* its two events were counted in different groups */
+	__u64 run_ns, ena_ns; /* the time it was on a counter, and enabled */
+	double running;	      /* fraction of the enabled time it was on a counter */
+	bool scaled;	      /* value = raw * enabled / running */
+	double error;	      /* standard error of value in events; < 0: unknown */
+	bool msec;	      /* a clock: value in ns, shown as msec */
+	bool idle;	      /* -i: the target did not run in this interval: a count of 0 */
+	double ratio;	      /* derived; valid when ratio_unit[0] */
+	/* perf stat's words: "of all branches", "insn per cycle", "GHz", "/sec", "CPUs utilized" */
+	char ratio_unit[96];
+	bool ratio_pct;	  /* ratio is a percentage */
+	bool ratio_apart; /* its two events were counted in different groups */
 };
 
 /* Fills rows[c->nev] from the counts. */
@@ -64,12 +70,16 @@ void stat_report__rows(const struct stat_report *r, struct stat_row *rows);
 /* perf stat's table. */
 void render_stat_text(FILE *out, const struct stat_report *r);
 
+/* perf stat -x SEP's lines: count, unit, event, run time, running %, metric, metric unit. */
+void render_stat_csv(FILE *out, const struct stat_report *r);
+
 /* One JSON object on one line (the schema is in README.md, "ldlat-stat"). */
 void render_stat_json(FILE *out, const struct stat_report *r);
 
 /*
- * ldlat-stat's formats: text, JSON, and the expositions (OpenMetrics, the
- * Prometheus text format), each given a struct stat_report.
+ * ldlat-stat's formats: text, CSV, JSON, and the expositions (OpenMetrics,
+ * the Prometheus text format), each given a struct stat_report; text and
+ * CSV go to standard error, as perf stat's do.
  */
 extern const struct output_formats stat_formats;
 
