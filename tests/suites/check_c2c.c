@@ -521,7 +521,6 @@ END_TEST
 
 /* Bad input on a file of page faults ($PF) or none ($MISSING): exit 2, one sentence. */
 static const struct cli_case bad_inputs[] = {
-	C2C_BAD("$PF"),
 	C2C_BAD("$MISSING"),
 	C2C_BAD("$PF --by nowhere"),
 	C2C_BAD("$PF --format openmetrics"),
@@ -540,6 +539,140 @@ START_TEST(test_bad_input)
 	ck_assert_msg(strchr(r.err, '\n') == r.err + strlen(r.err) - 1 || strstr(r.err, "\nTry "),
 		      "not one sentence: %s", r.err);
 	cli_result__free(&r);
+}
+END_TEST
+
+/*
+ * A page-fault recording (perf record -e page-faults -d) is read as a live
+ * run's page faults are: each fault a load of unknown source at its
+ * address.  Threads that come and go fault on the pages the last ones
+ * freed: per line and per offset, the threads ldlat-c2c names (the text's
+ * "threads N (a,b,...)" and Tids column, the JSON's lists) are those perf
+ * script gives for the samples of that line, thread by thread.
+ */
+START_TEST(test_perf_threads)
+{
+	char data[256], *out, *err, *script, *line, *save;
+	char cmd[1024], expr[4096];
+	long addr, tid;
+	__u64 ln;
+	/* (line, tid) pairs from perf script, and the lines' thread counts */
+	static struct {
+		__u64 line;
+		long tid;
+	} pairs[65536];
+	int npairs = 0, i, j, n;
+
+	if (!need_root("perf record of page faults"))
+		return;
+	snprintf(data, sizeof(data), "%s", tmp("churn.data"));
+	ck_assert_int_eq(
+		sh(&out, &err,
+		   "perf record -q -e page-faults -d -o %s -- timeout -s KILL 1 %s 4; test -s %s",
+		   data, build_path("tests/ldlat-churn"), data),
+		0);
+	free(out);
+	free(err);
+	ck_assert_int_eq(sh(&script, NULL, "perf script -i %s -F tid,addr 2>/dev/null", data), 0);
+	for (line = strtok_r(script, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		if (sscanf(line, " %ld %lx", &tid, &addr) != 2)
+			continue;
+		ln = (__u64)addr & ~63ull;
+		for (j = 0; j < npairs && !(pairs[j].line == ln && pairs[j].tid == tid); j++)
+			;
+		if (j == npairs && npairs < (int)ARRAY_SIZE(pairs)) {
+			pairs[npairs].line = ln;
+			pairs[npairs++].tid = tid;
+		}
+	}
+	free(script);
+	ck_assert_msg(npairs > 1, "perf script gave %d (line, thread) pairs", npairs);
+	snprintf(cmd, sizeof(cmd), "%s --input %s --all -n 0 --format json",
+		 build_path("ldlat-c2c"), data);
+	ck_assert_int_eq(sh(&out, &err, "%s", cmd), 0);
+	/* the recording is read, not refused: every line of perf's is there */
+	assert_jq(out, ".line_size == 64");
+	for (i = 0; i < npairs; i++) {
+		for (j = 0, n = 0; j < npairs; j++)
+			n += pairs[j].line == pairs[i].line;
+		snprintf(
+			expr, sizeof(expr),
+			"[.shared_lines[] | select(.address == %llu)] | length == 1 and "
+			"(.[0].threads | length) == %d and (.[0].threads | index(%ld)) != null and "
+			"any(.[0].pareto[]; .threads | index(%ld) != null)",
+			(unsigned long long)pairs[i].line, n, pairs[i].tid, pairs[i].tid);
+		assert_jq(out, expr);
+	}
+	free(out);
+	free(err);
+	/* the text: each line's Pareto header names its threads, as many as perf's */
+	ck_assert_int_eq(sh(&out, &err, "%s --input %s --all -n 0", build_path("ldlat-c2c"), data),
+			 0);
+	for (i = 0; i < npairs; i++) {
+		char want[128], *p;
+
+		for (j = 0, n = 0; j < npairs; j++)
+			n += pairs[j].line == pairs[i].line;
+		snprintf(want, sizeof(want), " %#llx  PID ", (unsigned long long)pairs[i].line);
+		p = strstr(out, want);
+		ck_assert_msg(p, "no line %s in:\n%s", want, out);
+		snprintf(want, sizeof(want), "threads %d (", n);
+		ck_assert_msg(strstr(p, want) && strstr(p, want) < strchr(p, '\n'),
+			      "line %#llx: want '%s'", (unsigned long long)pairs[i].line, want);
+	}
+	free(out);
+	free(err);
+	unlink(data);
+}
+END_TEST
+
+/*
+ * The line size is this machine's, from sysfs (as perf c2c takes it), and
+ * said: a fixture of 128-byte lines makes lines of 128 bytes; the
+ * real machine's agrees with glibc's (getconf, from the CPU's cache leaves).
+ */
+START_TEST(test_line_size)
+{
+	char root[256], dir[512], path[600], *out, *err, *gc;
+	FILE *f;
+
+	ck_assert_int_eq(pw_write_layout(tmp("lines.data"), PW_ADDR_ONLY, 40, false), 0);
+	snprintf(root, sizeof(root), "%s", tmp("sys128"));
+	snprintf(dir, sizeof(dir), "%s/devices/system/cpu/cpu0/cache/index0", root);
+	ck_assert_int_eq(sh(NULL, NULL, "mkdir -p %s", dir), 0);
+	snprintf(path, sizeof(path), "%s/coherency_line_size", dir);
+	f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs("128\n", f);
+	fclose(f);
+	ck_assert_int_eq(sh(&out, &err, "LDLAT_SYSFS=%s %s --input %s --all -n 0 --format json",
+			    root, build_path("ldlat-c2c"), tmp("lines.data")),
+			 0);
+	assert_jq(out, ".line_size == 128 and (.line_size_from | test(\"coherency_line_size\")) "
+		       "and all(.shared_lines[]; .address % 128 == 0)");
+	free(out);
+	free(err);
+	ck_assert_int_eq(sh(&out, &err, "LDLAT_SYSFS=%s %s --input %s", root,
+			    build_path("ldlat-c2c"), tmp("lines.data")),
+			 0);
+	ck_assert_msg(
+		strstr(out,
+		       " cache lines of 128 bytes (from this machine's sysfs coherency_line_size"),
+		"%s", out);
+	free(out);
+	free(err);
+	/* this machine: the size glibc reads from the CPU */
+	ck_assert_int_eq(sh(&gc, NULL, "getconf LEVEL1_DCACHE_LINESIZE"), 0);
+	ck_assert_int_eq(sh(&out, &err, "%s --input %s --format json", build_path("ldlat-c2c"),
+			    tmp("lines.data")),
+			 0);
+	if (atoi(gc) > 0) {
+		snprintf(path, sizeof(path), ".line_size == %d", atoi(gc));
+		assert_jq(out, path);
+	}
+	free(gc);
+	free(out);
+	free(err);
 }
 END_TEST
 
@@ -950,6 +1083,8 @@ int main(void)
 	tcase_add_test(tc, test_numa_cgroup);
 	tcase_add_loop_test(tc, test_bad_input, 0, ARRAY_SIZE(bad_inputs));
 	tcase_add_loop_test(tc, test_stores_event, 0, ARRAY_SIZE(stores_cases));
+	tcase_add_test(tc, test_perf_threads);
+	tcase_add_test(tc, test_line_size);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("bpf");
 	tcase_set_timeout(tc, 120);

@@ -233,7 +233,7 @@ static int c2c_prog__open(struct prog *p, struct tool *t, struct err *err)
 	struct c2c_prog *cp = (struct c2c_prog *)p;
 	int e;
 
-	e = c2c_session__open(&cp->s, &t->cfg, LDLAT_C2C_LINE_SHIFT, cp->entries,
+	e = c2c_session__open(&cp->s, &t->cfg, cp->line_shift, cp->entries,
 			      t->path != SESSION_PATH_KERN_CTX, false, err);
 	if (!e)
 		p->program = bpf_program__autoload(cp->s.skel->progs.c2c_sample)

@@ -62,7 +62,8 @@ void c2c_session__close(struct c2c_session *s);
 struct c2c_prog {
 	struct prog p; /* first: the interface */
 	struct c2c_session s;
-	__u32 entries; /* --entries */
+	__u32 entries;	  /* --entries */
+	__u32 line_shift; /* log2 of the line size (c2c_line_shift) */
 };
 
 extern const struct prog_ops c2c_prog_ops;

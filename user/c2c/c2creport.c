@@ -99,6 +99,39 @@ static char *nodes_text(__u64 mask, char *buf, size_t len)
 	return buf;
 }
 
+static int u32_cmp(const void *a, const void *b)
+{
+	__u32 x = *(const __u32 *)a, y = *(const __u32 *)b;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * The thread IDs of a set, in order, comma-separated ("101,102"), the first
+ * C2C_TIDS_SHOWN and "+N" for the rest; "-" for none (a live run's entry:
+ * the kernel's tables keep threads per line only).
+ */
+#define C2C_TIDS_SHOWN 16
+static char *tids_text(const struct c2c_set *s, char *buf, size_t len)
+{
+	__u32 v[C2C_TIDS_SHOWN * 4];
+	size_t n = 0;
+	int i, k = s->n < (int)ARRAY_SIZE(v) ? s->n : (int)ARRAY_SIZE(v);
+
+	buf[0] = '\0';
+	if (!s->n) {
+		snprintf(buf, len, "-");
+		return buf;
+	}
+	memcpy(v, s->v, k * sizeof(*v));
+	qsort(v, k, sizeof(*v), u32_cmp);
+	for (i = 0; i < k && i < C2C_TIDS_SHOWN && n < len; i++)
+		n += snprintf(buf + n, len - n, "%s%u", i ? "," : "", v[i]);
+	if (s->n > C2C_TIDS_SHOWN && n < len)
+		snprintf(buf + n, len - n, ",+%d", s->n - C2C_TIDS_SHOWN);
+	return buf;
+}
+
 /* The line's object (a file or a symbol: named by others, so escaped), or its process. */
 static void line_where(const struct c2c_line *l, char *buf, size_t len)
 {
@@ -326,6 +359,7 @@ static const struct table_column pareto_cols[] = {
 	{ "Records", 7, TABLE_RIGHT, " " },
 	{ "CPUs", 4, TABLE_RIGHT, " " },
 	{ "PID", 7, TABLE_RIGHT, " " },
+	{ "Tids", 7, TABLE_LEFT, " " },
 	{ "Node", 4, TABLE_LEFT, "  " },
 	{ "Symbol", 0, TABLE_LEFT, "  " },
 };
@@ -362,7 +396,7 @@ static void text_render(FILE *f, const struct c2c_report *v)
 	const struct ldlat_c2c_counts *c = &t->total;
 	__u64 hitm = total_hitm(v);
 	int i, k, nshown = 0, nshared = 0;
-	char nodes[64], where[300];
+	char nodes[64], where[300], tids[200];
 
 	for (i = 0; i < t->nlines; i++)
 		nshared += c2c_line__shared(t->lines[i], hitm);
@@ -374,11 +408,12 @@ static void text_render(FILE *f, const struct c2c_report *v)
 	fputc('\n', f);
 	fprintf(f,
 		"Samples: %llu (%llu loads, %llu stores); HITM %llu (local %llu, remote %llu); "
-		"peer-cache hits %llu; %d cache lines of %d bytes, %d shared\n",
+		"peer-cache hits %llu; %d cache lines of %d bytes (%s), %d shared\n",
 		(unsigned long long)c->records, (unsigned long long)c->loads,
 		(unsigned long long)c->stores, (unsigned long long)hitm,
 		(unsigned long long)LCL_HITM(c), (unsigned long long)RMT_HITM(c),
-		(unsigned long long)ld(c, LD_PEER), t->nlines, 1 << t->line_shift, nshared);
+		(unsigned long long)ld(c, LD_PEER), t->nlines, 1 << t->line_shift,
+		v->line_from ? v->line_from : "the default", nshared);
 	text_notes(f, v);
 	if (v->by != C2C_BY_LINE) {
 		numa_text(f, v);
@@ -431,11 +466,12 @@ static void text_render(FILE *f, const struct c2c_report *v)
 		line_where(l, where, sizeof(where));
 		fprintf(f,
 			"\n#%d %#llx  %s  HITM %llu (local %llu, remote %llu), stores %llu, "
-			"threads %d, CPUs %d, nodes %s\n",
+			"threads %d (%s), CPUs %d, nodes %s\n",
 			nshown, (unsigned long long)l->vaddr, where,
 			(unsigned long long)ldlat_c2c_hitm(&l->c),
 			(unsigned long long)LCL_HITM(&l->c), (unsigned long long)RMT_HITM(&l->c),
-			(unsigned long long)l->c.stores, l->tids.n, l->cpus.n,
+			(unsigned long long)l->c.stores, l->tids.n,
+			tids_text(&l->tids, tids, sizeof(tids)), l->cpus.n,
 			nodes_text(l->nodes, nodes, sizeof(nodes)));
 		table__header(f, &pareto_table);
 		for (k = 0; k < l->nent; k++) {
@@ -461,6 +497,7 @@ static void text_render(FILE *f, const struct c2c_report *v)
 			table__cell(&r, "%llu", (unsigned long long)e->c.records);
 			table__cell(&r, "%d", e->cpus.n);
 			table__cell(&r, "%u", e->tgid);
+			table__cell(&r, "%s", tids_text(&e->tids, tids, sizeof(tids)));
 			table__cell(&r, "%s", nodes_text(e->nodes, nodes, sizeof(nodes)));
 			table__cell(&r, "%s  %s", e->symbol ? e->symbol : "?",
 				    e->object ? e->object : "?");
@@ -528,6 +565,7 @@ static void json_render(FILE *f, const struct c2c_report *v)
 	json__string(&j, "target", v->target);
 	json__string(&j, "events", v->events);
 	json__u64(&j, "line_size", 1u << t->line_shift);
+	json__string(&j, "line_size_from", v->line_from ? v->line_from : "the default");
 	json__u64(&j, "lines", t->nlines);
 	json__object_begin(&j, "total");
 	json_counts(&j, &t->total);
@@ -597,6 +635,10 @@ static void json_render(FILE *f, const struct c2c_report *v)
 			json__string(&j, "dso", e->object ? e->object : "");
 			json_counts(&j, &e->c);
 			json_set(&j, "cpus", &e->cpus);
+			if (e->tids_known)
+				json_set(&j, "threads", &e->tids);
+			else
+				json__null(&j, "threads");
 			json_nodes(&j, e->nodes);
 			json__object_end(&j);
 		}

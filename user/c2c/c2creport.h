@@ -37,6 +37,7 @@ struct c2c_report {
 	__u64 other;		    /* samples of other events (no data fields) */
 	bool live;		    /* the kernel's tables: full and failed say what they lost */
 	const __u64 *full, *failed; /* per table (LDLAT_C2C_LINES...); live only */
+	const char *line_from;	    /* where the line size came from */
 };
 
 /*

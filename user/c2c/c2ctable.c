@@ -3,8 +3,31 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kernel/abi/sysfs.h"
 #include "kernel/lib/util.h"
 #include "user/c2c/c2ctable.h"
+
+__u32 c2c_line_shift(const char **from)
+{
+	char buf[32];
+	unsigned long v;
+	__u32 shift;
+
+	*from = "the default: sysfs gives no cpu0 coherency_line_size";
+	if (sysfs__read("devices/system/cpu/cpu0/cache/index0/coherency_line_size", buf,
+			sizeof(buf)) <= 0)
+		return LDLAT_C2C_LINE_SHIFT;
+	v = strtoul(buf, NULL, 10);
+	/* a power of two a line can be; anything else is not this machine's line */
+	if (v < 16 || v > 4096 || (v & (v - 1))) {
+		*from = "the default: sysfs's cpu0 coherency_line_size is not a line size";
+		return LDLAT_C2C_LINE_SHIFT;
+	}
+	for (shift = 0; (1ul << shift) < v; shift++)
+		;
+	*from = "from this machine's sysfs coherency_line_size, as perf c2c takes it";
+	return shift;
+}
 
 void c2c_table__init(struct c2c_table *t, __u32 line_shift)
 {
@@ -18,6 +41,7 @@ static void line_free(struct c2c_line *l)
 
 	for (i = 0; i < l->nent; i++) {
 		free(l->ent[i].cpus.v);
+		free(l->ent[i].tids.v);
 		free(l->ent[i].symbol);
 		free(l->ent[i].object);
 	}
@@ -220,10 +244,12 @@ struct c2c_entry *c2c_table__add(struct c2c_table *t, __u64 space, __u64 addr, _
 	l = c2c_table__line(t, space, addr & ~mask);
 	e = l ? c2c_line__entry(l, addr & mask, tgid, ip) : NULL;
 	if (!e || !c2c_set__add(&l->tids, tid) || !c2c_set__add(&l->tgids, tgid) ||
-	    !c2c_set__add(&l->cpus, cpu) || !c2c_set__add(&e->cpus, cpu)) {
+	    !c2c_set__add(&l->cpus, cpu) || !c2c_set__add(&e->cpus, cpu) ||
+	    !c2c_set__add(&e->tids, tid)) {
 		t->nomem++;
 		return NULL;
 	}
+	e->tids_known = true;
 	if (!l->c.records) {
 		l->vaddr = vaddr & ~mask;
 		l->tgid = tgid;

@@ -46,6 +46,12 @@ struct c2c_entry {
 	__u64 ip;
 	struct ldlat_c2c_counts c;
 	struct c2c_set cpus;
+	/*
+	 * the threads of its samples: a file's; the kernel's tables keep
+	 * threads per line only (live: empty, tids_known false)
+	 */
+	struct c2c_set tids;
+	bool tids_known;
 	__u64 nodes;	       /* bit n: node n (nodes above 63 are not told apart) */
 	char *symbol, *object; /* the code address named when the entry was new (heap); or NULL */
 };
@@ -92,6 +98,13 @@ struct c2c_table {
 };
 
 void c2c_table__init(struct c2c_table *t, __u32 line_shift);
+
+/*
+ * The cache line size as perf c2c takes it: this machine's
+ * cpu0/cache/index0/coherency_line_size in sysfs (LDLAT_SYSFS moves it),
+ * else 64 bytes.  Returns its log2; *from says where it came from.
+ */
+__u32 c2c_line_shift(const char **from);
 void c2c_table__free(struct c2c_table *t);
 
 /* The index + 1 of a shared space (added when new); 0 when out of memory. */

@@ -139,6 +139,7 @@ static int run_input(void *input)
 		.malformed = c.o.malformed,
 		.unknown_id = c.o.unknown_id,
 		.other = c.o.other_events,
+		.line_from = c.line_from,
 	};
 	e = output__write(&a->cli.out, &v, false, &err);
 	status = e ? err__report(&err, e, "ldlat-c2c", stderr) : EXIT_OK;
@@ -230,6 +231,7 @@ static int run_sample(void *input)
 	struct c2c_table t;
 	struct c2c_read got = { .t = &t };
 	struct c2c_report v;
+	const char *line_from;
 	struct tool tool;
 	enum run_end end;
 	struct err err = {};
@@ -250,7 +252,8 @@ static int run_sample(void *input)
 		return err__report(&err, e, "ldlat-c2c", stderr);
 	a->cli.source.sample_ip = true;
 	machine__init(&l.m, MACHINE_LIVE);
-	c2c_table__init(&t, LDLAT_C2C_LINE_SHIFT);
+	l.prog.line_shift = c2c_line_shift(&line_from);
+	c2c_table__init(&t, l.prog.line_shift);
 	e = tool__start(&tool, &a->cli, "ldlat-c2c",
 			&(struct tool_opts){ .prog = &l.prog.p, .hooks = &hooks }, &err);
 	if (e) {
@@ -304,6 +307,7 @@ static int run_sample(void *input)
 	t.no_addr = got.cnt.no_addr;
 	v = (struct c2c_report){
 		.t = &t,
+		.line_from = line_from,
 		.target = target,
 		.events = events,
 		.by = a->by,

@@ -14,20 +14,22 @@ int offc2c__open(struct offc2c *c, const char *path, struct cli *cli, const char
 	memset(c, 0, sizeof(*c));
 	machine__init(&c->m, MACHINE_FILE_ORDER); /* the file's records only */
 	machine__track_shared(&c->m);
-	c2c_table__init(&c->t, LDLAT_C2C_LINE_SHIFT);
+	c2c_table__init(&c->t, c2c_line_shift(&c->line_from));
 	/* loads and stores: what perf c2c record samples */
 	if (!cli->op_set)
 		cli->op_mask = PERF_MEM_OP_LOAD | PERF_MEM_OP_STORE;
 	e = offline__open(&c->o, path, cli, 0, err);
 	if (e)
 		return e;
-	if ((c->o.src.fields & (LDLAT_HAS_ADDR | LDLAT_HAS_DSRC)) !=
-	    (LDLAT_HAS_ADDR | LDLAT_HAS_DSRC))
-		return err__set(
-			err, -EINVAL,
-			"%s: the samples of %s do not carry both a data address and a data "
-			"source: record with perf c2c record, or perf mem record -t load,store",
-			path, c->o.events);
+	/*
+	 * a data address is what a line needs; without a data source (page
+	 * faults) each sample is a load of unknown source, as a live run's
+	 */
+	if (!(c->o.src.fields & LDLAT_HAS_ADDR))
+		return err__set(err, -EINVAL,
+				"%s: the samples of %s carry no data address: record with perf "
+				"c2c record, perf mem record -t load,store, or perf record -d",
+				path, c->o.events);
 	if (symbolizer__init(&c->z, &c->m.pm, debuginfo))
 		return err__set(err, -ENOMEM, "out of memory");
 	c->z_init = true;
@@ -96,7 +98,7 @@ static int add_sample(struct offc2c *c, const struct perf_sample *ps)
 		object = sh->name;
 	}
 	e = c2c_table__add(&c->t, space, addr, s.addr, object, ps->ip, ps->pid, ps->tid,
-			   (ps->type & PERF_SAMPLE_CPU) ? ps->cpu : 0, node, s.data_src,
+			   (ps->type & PERF_SAMPLE_CPU) ? ps->cpu : 0, node, ldlat_c2c_ds(&s),
 			   (s.flags & LDLAT_HAS_LAT) ? s.lat : 0);
 	if (e) {
 		struct c2c_numa *n = c2c_table__numa(&c->t, ps->pid, node);

@@ -28,13 +28,15 @@ struct offc2c {
 	struct machine m; /* the processes as the records leave them */
 	struct symbolizer z;
 	bool z_init;
-	__u64 filtered; /* samples the filters (-p, -a, -s, --min-lat...) dropped */
-	__u64 kept;	/* samples counted */
+	__u64 filtered;	       /* samples the filters (-p, -a, -s, --min-lat...) dropped */
+	__u64 kept;	       /* samples counted */
+	const char *line_from; /* where the line size came from (c2c_line_shift) */
 };
 
 /*
  * Opens the file (offline__open with loads and stores kept), checks that its
- * samples carry a data address and a data source.  0 or -errno with a
+ * samples carry a data address (those without a data source count as
+ * loads of unknown source, as a live run's page faults).  0 or -errno with a
  * sentence in err (-EINVAL: a bad file or option).
  */
 int offc2c__open(struct offc2c *c, const char *path, struct cli *cli, const char *debuginfo,
