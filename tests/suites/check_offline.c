@@ -1846,6 +1846,75 @@ START_TEST(test_split_written)
 END_TEST
 
 /*
+ * --by pid and --by tid order their rows as perf report orders --sort pid
+ * tid: most samples first.  A written file whose smallest IDs have the
+ * fewest samples (pid 100: 1, 200: 3, 300: 6 in threads 300 and 301) is
+ * read by both; the threads come in perf report --sort pid's order (its
+ * pid is the thread), the
+ * processes in the order of their samples in perf script.  Needs no root.
+ */
+START_TEST(test_split_order_vs_perf)
+{
+	static const __u32 pid[] = { 300, 200, 300, 100, 300, 200, 300, 300, 200, 300 };
+	static const __u32 tid[] = { 301, 200, 301, 100, 300, 200, 301, 300, 200, 301 };
+	static const char *const by[] = { "pid", "tid" };
+	const char *path = tmp("split-order.data");
+	const __u64 l1 = PERF_MEM_S(OP, LOAD) | PERF_MEM_S(LVL, HIT) | PERF_MEM_S(LVL, L1);
+	char *ours = NULL, *perfs = NULL, *err = NULL;
+	struct pw_event ev;
+	struct pw_sample smp = {};
+	struct pw w;
+	unsigned int i, k;
+
+	pw_mem_loads_event(&ev, 100);
+	ck_assert_int_eq(pw_open(&w, path, &ev, 1, false), 0);
+	for (i = 0; i < ARRAY_SIZE(pid); i++) {
+		smp.pid = pid[i];
+		smp.tid = tid[i];
+		smp.addr = 0x1000 + i * 64;
+		smp.period = 1;
+		smp.weight = 50;
+		smp.id = 100;
+		smp.data_src = l1;
+		pw_sample(&w, 0, &smp);
+	}
+	ck_assert_int_eq(pw_close(&w), 0);
+	for (k = 0; k < ARRAY_SIZE(by); k++) {
+		/* ldlat-hist's rows, "pid N, ..." each, in the text's order */
+		ck_assert_int_eq(
+			sh(&ours, &err,
+			   "%s --input %s --by %s,none | sed -n 's/^%s \\([0-9]*\\),.*/\\1/p'",
+			   hist(), path, by[k], by[k]),
+			0);
+		free(err);
+		/*
+		 * perf's order: of the threads, perf report --sort pid's (its "pid"
+		 * is the thread: "  40.00%  301:..."); of the processes, the
+		 * number of samples perf script gives each
+		 */
+		if (k)
+			ck_assert_int_eq(sh(&perfs, &err,
+					    "perf report -i %s --sort pid --stdio -q 2>/dev/null | "
+					    "sed -n 's/^ *[0-9.]*%%  *\\([0-9]*\\):.*/\\1/p'",
+					    path),
+					 0);
+		else
+			ck_assert_int_eq(sh(&perfs, &err,
+					    "perf script -i %s -F pid | sort -n | uniq -c | "
+					    "sort -k1,1nr -k2,2n | awk '{print $2}'",
+					    path),
+					 0);
+		ck_assert_msg(strlen(perfs) > 0, "perf gave no %s rows: %s", by[k], err);
+		free(err);
+		ck_assert_msg(!strcmp(ours, perfs), "--by %s: ldlat-hist\n%s\nperf report\n%s",
+			      by[k], ours, perfs);
+		free(ours);
+		free(perfs);
+	}
+}
+END_TEST
+
+/*
  * --by pid, tid, cpu, node (loops 0-3) on a file perf recorded: two
  * processes, each on a CPU of its own (taskset).  Each row's count is the
  * number of samples perf script prints with that key (node: of the CPUs of
@@ -2273,6 +2342,7 @@ int main(void)
 	tc = tcase_create("split");
 	tcase_set_timeout(tc, 120);
 	tcase_add_loop_test(tc, test_split_written, 0, ARRAY_SIZE(split_written));
+	tcase_add_test(tc, test_split_order_vs_perf);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("recorded");

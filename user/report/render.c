@@ -70,15 +70,68 @@ static int row_groups(const struct hist_view *r, const struct snapshot *s, int r
 	return n;
 }
 
+/* A --by row and its samples, to order the rows. */
+struct row_order {
+	int row;
+	__u64 count, key;
+	bool others;
+};
+
+/* Most samples first, as perf report orders --sort pid and tid; then by key; the others last. */
+static int row_order__cmp(const void *a, const void *b)
+{
+	const struct row_order *x = a, *y = b;
+
+	if (x->others != y->others)
+		return x->others - y->others;
+	if (x->count != y->count)
+		return x->count < y->count ? 1 : -1;
+	return (x->key > y->key) - (x->key < y->key);
+}
+
+/*
+ * The rows of a split by process, thread or cgroup (keys with no order of
+ * their own) by their samples, most first; a CPU's, a node's or a
+ * region's in key order.  order[i]: the row to print i-th.
+ */
+static void rows_order(const struct snapshot *s, struct row_order *order, int nrows)
+{
+	size_t per = (size_t)s->nranges * LDLAT_NCLASS, k;
+	int i;
+
+	for (i = 0; i < nrows; i++) {
+		const struct cell *c = s->cells + ldlat_by_base((__u32)i, s->nranges);
+
+		order[i] = (struct row_order){ .row = i,
+					       .key = s->row_key[i],
+					       .others = i + 1 == nrows };
+		for (k = 0; k < per; k++)
+			order[i].count += c[k].count;
+	}
+	if (s->by == LDLAT_BY_PID || s->by == LDLAT_BY_TID || s->by == LDLAT_BY_CGROUP)
+		qsort(order, nrows, sizeof(*order), row_order__cmp);
+}
+
 int hist_view__groups(const struct hist_view *r, const struct snapshot *s, struct group *groups,
 		      int max)
 {
-	int n = 0, row;
+	int n = 0, i, nrows = (int)snapshot__nrows(s);
+	struct row_order *order;
 
-	if (!s->by)
+	if (!s->by) {
 		n = row_groups(r, s, -1, groups, 0, max);
-	for (row = 0; s->by && row < (int)snapshot__nrows(s); row++)
-		n = row_groups(r, s, row, groups, n, max);
+		return n < max ? n : max;
+	}
+	order = calloc(nrows, sizeof(*order));
+	if (!order) {
+		for (i = 0; i < nrows; i++)
+			n = row_groups(r, s, i, groups, n, max);
+		return n < max ? n : max;
+	}
+	rows_order(s, order, nrows);
+	for (i = 0; i < nrows; i++)
+		n = row_groups(r, s, order[i].row, groups, n, max);
+	free(order);
 	return n < max ? n : max;
 }
 

@@ -105,8 +105,10 @@ struct group {
 
 /*
  * The groups to print for r->by, non-empty ones only, in class and range
- * order, each row of a --by split in turn.  Returns how many were written
- * to groups (at most max).
+ * order, each row of a --by split in turn: by pid, tid or cgroup the row
+ * with most samples first (perf report's order of --sort pid, tid), by
+ * cpu, node or region in key order; the others last.  Returns how many
+ * were written to groups (at most max).
  */
 int hist_view__groups(const struct hist_view *r, const struct snapshot *s, struct group *groups,
 		      int max);
