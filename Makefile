@@ -26,7 +26,7 @@ CFLAGS	+= -std=gnu11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wno-missing-field-init
 # source tree ("kernel/abi/pmu.h"), or of build/ for what the build generates
 # ("bpf/ldlat.skel.h").
 CPPFLAGS += -iquote . -iquote $(BUILD)
-LDLIBS	:= -lbpf -ldw -lelf -lz -lm -liberty
+LDLIBS	:= -lbpf -ldw -lelf -lz -lm -liberty -lcapstone
 BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) -Wall -Werror \
 	-iquote . -iquote $(BUILD)
 
@@ -40,7 +40,7 @@ WORKLOAD := $(BUILD)/ldlat-workload
 LIB_OBJS := $(patsubst %.c,$(OBJ)/%.o,$(KERNEL_SRCS) $(USER_LIB_SRCS))
 LIB := $(BUILD)/libldlat.a
 
-BENCH_TOOLS := ldlat-floor ldlat-logic
+BENCH_TOOLS := ldlat-floor ldlat-logic ldlat-types
 BENCH_BINS := $(addprefix $(BUILD)/bench/,$(BENCH_TOOLS))
 
 # The suites are the files tests/suites/check_*.c: that folder is their one list
@@ -169,11 +169,11 @@ vmlinux:
 
 # Debian packages: to build, to test, and to run the demo and benchmarks.
 BUILD_DEPS := make gcc clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev pkg-config check libpfm4-dev libiberty-dev \
-	linux-libc-dev libdw-dev binutils python3
+	linux-libc-dev libdw-dev libcapstone-dev binutils python3
 TEST_DEPS := jq python3 clang-format prometheus valgrind linux-perf bpftrace time libclang-rt-14-dev \
 	libpfm4-dev util-linux prometheus-node-exporter python3-prometheus-client curl systemd \
 	qemu-system-x86 busybox-static cpio kmod xz-utils \
-	mandoc lintian bash-completion dpkg-dev stress-ng chromium debootstrap
+	mandoc lintian bash-completion dpkg-dev stress-ng chromium debootstrap dwarves debuginfod
 deps:
 	@missing=""; for p in $(BUILD_DEPS) $(TEST_DEPS); do \
 		dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q 'install ok installed' || \
