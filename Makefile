@@ -65,7 +65,8 @@ workload: $(WORKLOAD)
 TEST_PROGS := $(BUILD)/tests/ldlat-churn $(BUILD)/tests/ldlat-deny $(BUILD)/tests/ldlat-bigtouch \
 	$(BUILD)/tests/ldlat-names $(BUILD)/tests/ldlat-dlchurn $(BUILD)/tests/libldlatearly.so \
 	$(BUILD)/tests/ldlat-callprog
-tests: all $(WORKLOAD) $(TEST_BINS) $(TEST_ELFS) $(TEST_PROGS) $(FUZZ_BIN) $(GEN_PERFDATA) $(BENCH_BINS)
+tests: all $(WORKLOAD) $(TEST_BINS) $(TEST_ELFS) $(TEST_PROGS) $(TYPE_ELFS) $(FUZZ_BIN) $(GEN_PERFDATA) \
+	$(BENCH_BINS)
 bench-tools: all $(WORKLOAD) $(BENCH_BINS)
 
 # The PERF_MEM_* macros of the UAPI header, for the BPF build (vmlinux.h and
@@ -122,6 +123,44 @@ $(BUILD)/tests/ldlat-symprog-stripped: $(BUILD)/tests/ldlat-symprog
 	objcopy --only-keep-debug $< $(BUILD)/tests/debug/.build-id/$${id%$${id#??}}/$${id#??}.debug && \
 	objcopy --strip-all $< $@
 
+# ldlat-typeprog: fields of known layouts for the data-type tests (tests/progs/typeprog.c
+# and its C++ part): -O0 and -O2 with -g; the -O2 one stripped with its debug info by build
+# ID under tests/debug/ (as ldlat-symprog-stripped), stripped with a .gnu_debuglink to the
+# file beside it; without debug info; and one (another build ID) whose debug info only a
+# debuginfod server has (tests/debuginfod/)
+TYPEPROG_SRCS := tests/progs/typeprog.c tests/progs/typeclass.cc
+TYPEPROG_CFLAGS := -Wall -Wextra -Werror -fno-stack-clash-protection -Wl,--build-id
+TYPE_ELFS := $(addprefix $(BUILD)/tests/ldlat-typeprog-,O0 O2 stripped debuglink nodebug remote)
+typeprog = $(CXX) $(TYPEPROG_CFLAGS) $(1) -x c tests/progs/typeprog.c -x c++ tests/progs/typeclass.cc -o $@
+
+$(BUILD)/tests/ldlat-typeprog-O0: $(TYPEPROG_SRCS)
+	@mkdir -p $(dir $@)
+	$(call typeprog,-O0 -g)
+
+$(BUILD)/tests/ldlat-typeprog-O2: $(TYPEPROG_SRCS)
+	@mkdir -p $(dir $@)
+	$(call typeprog,-O2 -g)
+
+$(BUILD)/tests/ldlat-typeprog-nodebug: $(TYPEPROG_SRCS)
+	@mkdir -p $(dir $@)
+	$(call typeprog,-O2)
+
+$(BUILD)/tests/ldlat-typeprog-stripped: $(BUILD)/tests/ldlat-typeprog-O2
+	id=$$(readelf -n $< | sed -n 's/.*Build ID: *//p'); test -n "$$id" && \
+	mkdir -p $(BUILD)/tests/debug/.build-id/$${id%$${id#??}} && \
+	objcopy --only-keep-debug $< $(BUILD)/tests/debug/.build-id/$${id%$${id#??}}/$${id#??}.debug && \
+	objcopy --strip-all $< $@
+
+$(BUILD)/tests/ldlat-typeprog-debuglink: $(BUILD)/tests/ldlat-typeprog-O2
+	objcopy --only-keep-debug $< $@.debug
+	objcopy --strip-all --add-gnu-debuglink=$@.debug $< $@
+
+$(BUILD)/tests/ldlat-typeprog-remote: $(TYPEPROG_SRCS)
+	@mkdir -p $(BUILD)/tests/debuginfod
+	$(call typeprog,-O2 -g -DTYPEPROG_VARIANT='"remote"')
+	objcopy --only-keep-debug $@ $(BUILD)/tests/debuginfod/ldlat-typeprog-remote.debug
+	objcopy --strip-all $@
+
 $(BUILD)/tests/ldlat-churn: tests/progs/churn.c
 	@mkdir -p $(dir $@)
 	$(CC) -O2 -g -Wall -Wextra -Werror -pthread $< -o $@
@@ -173,7 +212,7 @@ BUILD_DEPS := make gcc clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev pkg-c
 TEST_DEPS := jq python3 clang-format prometheus valgrind linux-perf bpftrace time libclang-rt-14-dev \
 	libpfm4-dev util-linux prometheus-node-exporter python3-prometheus-client curl systemd \
 	qemu-system-x86 busybox-static cpio kmod xz-utils \
-	mandoc lintian bash-completion dpkg-dev stress-ng chromium debootstrap dwarves debuginfod
+	mandoc lintian bash-completion dpkg-dev stress-ng chromium debootstrap dwarves debuginfod g++
 deps:
 	@missing=""; for p in $(BUILD_DEPS) $(TEST_DEPS); do \
 		dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q 'install ok installed' || \

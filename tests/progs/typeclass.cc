@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 /*
  * The C++ part of ldlat-typeprog (typeprog.c): a class that inherits a
- * field.  Session::id is Base's, reached through a Session pointer.
+ * field.  Session::id is Base's, reached through a Session pointer: a
+ * base class adds no name to the member's ("class Session.id").
  */
 #include <sys/mman.h>
 #include <cstdlib>
@@ -25,17 +26,17 @@ public:
 
 NOIPA void session_id(Session *s)
 {
-	s->id = 1;
+	s->id = 1; /* type: class Session.id */
 }
 
 NOIPA void session_seq(Session *s)
 {
-	s->seq = 2;
+	s->seq = 2; /* type: class Session.seq */
 }
 
 NOIPA void session_bytes(Session *s)
 {
-	s->bytes = 3;
+	s->bytes = 3; /* type: class Session.bytes */
 }
 
 extern "C" void session_touch(int nid, int nseq, int nbytes)

@@ -19,10 +19,12 @@
  *
  *   ldlat-typeprog [--wait]
  *
- * --wait reads a byte from stdin first (a test attaches to the PID).  Built
- * at -O0 and -O2 with -g, stripped with its debug info apart, and without
- * debug info (tests/README.md); the functions are noipa so that each keeps
- * its signature and its parameters' debug info.
+ * Each store's line says what it touches ("type: struct conn.rx_bytes"): the
+ * tests read it beside objdump's instructions and line numbers and pahole's
+ * offsets.  --wait reads a byte from stdin first (a test attaches to the
+ * PID).  Built at -O0 and -O2 with -g, stripped with its debug info apart,
+ * and without debug info (the Makefile's TYPE_ELFS); the functions are
+ * noipa so that each keeps its signature and its parameters' debug info.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -92,6 +94,11 @@ struct config g_cfgs[NCFG] __attribute__((aligned(PAGE)));
 
 void session_touch(int nid, int nseq, int nbytes); /* typeclass.cc */
 
+/* a build of its own (make's ldlat-typeprog-remote): another build ID, the same code */
+#ifdef TYPEPROG_VARIANT
+__attribute__((used)) static const char variant[] = TYPEPROG_VARIANT;
+#endif
+
 static void *fresh(size_t bytes)
 {
 	void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -105,17 +112,17 @@ static void *fresh(size_t bytes)
 
 NOIPA void conn_rx(struct conn *c)
 {
-	c->rx_bytes = 1;
+	c->rx_bytes = 1; /* type: struct conn.rx_bytes */
 }
 
 NOIPA void conn_tx(struct conn *c)
 {
-	c->tx_bytes = 2;
+	c->tx_bytes = 2; /* type: struct conn.tx_bytes */
 }
 
 NOIPA void conn_state(struct conn *c)
 {
-	c->state = 3;
+	c->state = 3; /* type: struct conn.state */
 }
 
 NOIPA void items_touch(struct item *items, int nkey, int nval)
@@ -123,34 +130,34 @@ NOIPA void items_touch(struct item *items, int nkey, int nval)
 	int i;
 
 	for (i = 0; i < nkey; i++)
-		items[i].key = i;
+		items[i].key = i; /* type: struct item.key */
 	for (i = 0; i < nval; i++)
-		items[i].val = i;
+		items[i].val = i; /* type: struct item.val */
 }
 
 NOIPA void outer_hdr(struct outer *o)
 {
-	o->hdr = 4;
+	o->hdr = 4; /* type: struct outer.hdr */
 }
 
 NOIPA void outer_x(struct outer *o)
 {
-	o->in.x = 5;
+	o->in.x = 5; /* type: struct outer.in.x */
 }
 
 NOIPA void outer_y(struct outer *o)
 {
-	o->in.y = 6;
+	o->in.y = 6; /* type: struct outer.in.y */
 }
 
 NOIPA void msg_len(union msg *m)
 {
-	m->hdr.len = 7;
+	m->hdr.len = 7; /* type: union msg.hdr.len */
 }
 
 NOIPA void msg_raw(union msg *m)
 {
-	m->raw[2 * PAGE + 100] = 8;
+	m->raw[2 * PAGE + 100] = 8; /* type: union msg.raw */
 }
 
 NOIPA void config_touch(int nflags, int nlimit)
@@ -158,9 +165,9 @@ NOIPA void config_touch(int nflags, int nlimit)
 	int i;
 
 	for (i = 0; i < nflags; i++)
-		g_cfgs[i].flags = i;
+		g_cfgs[i].flags = i; /* type: struct config.flags */
 	for (i = 0; i < nlimit; i++)
-		g_cfgs[i].limit = i;
+		g_cfgs[i].limit = i; /* type: struct config.limit */
 }
 
 NOIPA void frame_sink(struct frame *f)
@@ -173,9 +180,9 @@ NOIPA void frame_touch(int depth)
 {
 	struct frame f;
 
-	f.a = depth;
+	f.a = depth; /* type: struct frame.a */
 	if (depth % 2 == 0)
-		f.b = depth;
+		f.b = depth; /* type: struct frame.b */
 	if (depth > 1)
 		frame_touch(depth - 1);
 	frame_sink(&f);

@@ -93,13 +93,79 @@ static void top_rows__fold(struct top_rows *rows, bool offset, bool blocks)
 
 static int row__cmp_sort(const void *a, const void *b, void *arg);
 
-typedef void (*resolve_fn)(struct symbolizer *z, __u32 tgid, __u64 addr, __u64 len,
-			   struct sym *out);
+/* Names a table entry into out; what a row keeps besides its name, into row. */
+typedef void (*resolve_fn)(struct symbolizer *z, __u32 tgid, __u64 addr, __u64 len, struct sym *out,
+			   struct top_row *row);
 
-static void resolve_ip(struct symbolizer *z, __u32 tgid, __u64 addr, __u64 len, struct sym *out)
+static void resolve_ip(struct symbolizer *z, __u32 tgid, __u64 addr, __u64 len, struct sym *out,
+		       struct top_row *row)
 {
 	(void)len;
+	(void)row;
 	symbolizer__ip(z, tgid, addr, out);
+}
+
+static void resolve_data(struct symbolizer *z, __u32 tgid, __u64 addr, __u64 len, struct sym *out,
+			 struct top_row *row)
+{
+	(void)row;
+	symbolizer__data(z, tgid, addr, len, out);
+}
+
+/* A type row: its label names it alone, whatever process or DSO touched it. */
+static void resolve_type(struct symbolizer *z, __u32 tgid, __u64 addr, __u64 len, struct sym *out,
+			 struct top_row *row)
+{
+	const struct datatype *d = symbolizer__datatype(z, tgid, addr);
+
+	(void)len;
+	memset(out, 0, sizeof(*out));
+	datatype__label(d, out->name, sizeof(out->name));
+	out->kind = d->why == DATATYPE_TYPED ? SYM_RESOLVED : SYM_UNKNOWN;
+	out->kernel = d->why == DATATYPE_KERNEL;
+	row->dt = d;
+}
+
+/*
+ * A source-line row: the file (as the DWARF names it) and line, and the
+ * function its code belongs to, "func (inlined)" when that was inlined;
+ * without a line, "??:0" (perf's) and the function the symbols name.
+ */
+static void resolve_srcline(struct symbolizer *z, __u32 tgid, __u64 addr, __u64 len,
+			    struct sym *out, struct top_row *row)
+{
+	const struct srcline *l = symbolizer__srcline(z, tgid, addr);
+	struct sym fn;
+
+	(void)len;
+	symbolizer__ip(z, tgid, addr, &fn);
+	memset(out, 0, sizeof(*out));
+	out->kernel = fn.kernel;
+	if (!l->n) {
+		snprintf(out->name, sizeof(out->name), "??:0");
+		snprintf(out->where, sizeof(out->where), "%s", fn.name);
+		out->kind = SYM_UNKNOWN;
+		return;
+	}
+	snprintf(out->name, sizeof(out->name), "%s:%u", l->frames[0].file, l->frames[0].line);
+	snprintf(out->where, sizeof(out->where), "%s%s",
+		 l->frames[0].func ? l->frames[0].func : fn.name, l->n > 1 ? " (inlined)" : "");
+	out->kind = SYM_RESOLVED;
+	row->sl = l;
+}
+
+static resolve_fn resolve__of(unsigned int by)
+{
+	switch (by) {
+	case TOP_BY_TYPE:
+		return resolve_type;
+	case TOP_BY_SRCLINE:
+		return resolve_srcline;
+	case TOP_BY_DATA:
+		return resolve_data;
+	default:
+		return resolve_ip;
+	}
 }
 
 /* Room for more rows. */
@@ -130,7 +196,7 @@ static int top_rows__resolve(struct top_rows *rows, const struct top_table *t, s
 		if (keep && !keep(&t->e[i], ctx))
 			continue;
 		memset(r, 0, sizeof(*r));
-		resolve(z, t->e[i].tgid, t->e[i].addr, len, &s);
+		resolve(z, t->e[i].tgid, t->e[i].addr, len, &s, r);
 		r->name = strdup(s.name);
 		r->where = strdup(s.where);
 		if (!r->name || !r->where) {
@@ -196,7 +262,13 @@ static int top_rows__build(struct top_rows *rows, const struct top_table *t, str
 int top_rows__ip(struct top_rows *rows, const struct top_table *t, struct symbolizer *z,
 		 const struct top_rows *early)
 {
-	int e = top_rows__build(rows, t, z, resolve_ip, 1, early);
+	return top_rows__code(rows, t, z, TOP_BY_IP, early);
+}
+
+int top_rows__code(struct top_rows *rows, const struct top_table *t, struct symbolizer *z,
+		   unsigned int by, const struct top_rows *early)
+{
+	int e = top_rows__build(rows, t, z, resolve__of(by), 1, early);
 
 	if (!e)
 		top_rows__fold(rows, false, false);
@@ -206,7 +278,7 @@ int top_rows__ip(struct top_rows *rows, const struct top_table *t, struct symbol
 int top_rows__data(struct top_rows *rows, const struct top_table *t, struct symbolizer *z,
 		   __u32 shift, enum top_data_by by, const struct top_rows *early)
 {
-	int e = top_rows__build(rows, t, z, symbolizer__data, 1ull << shift, early);
+	int e = top_rows__build(rows, t, z, resolve_data, 1ull << shift, early);
 
 	if (e)
 		return e;
@@ -290,7 +362,7 @@ int top_runs__spill(struct top_runs *runs, struct top_table *t, struct symbolize
 	if (!grown)
 		return -ENOMEM;
 	runs->f = grown;
-	e = top_rows__build(&rows, t, z, symbolizer__data, 1ull << shift, NULL);
+	e = top_rows__build(&rows, t, z, resolve_data, 1ull << shift, NULL);
 	if (e)
 		return e;
 	top_rows__fold(&rows, true, false);
@@ -455,7 +527,7 @@ int top_rows__data_runs(struct top_rows *rows, const struct top_table *t, struct
 
 	if (!runs || !runs->n)
 		return top_rows__data(rows, t, z, shift, by, early);
-	e = top_rows__build(&mem, t, z, symbolizer__data, 1ull << shift, early);
+	e = top_rows__build(&mem, t, z, resolve_data, 1ull << shift, early);
 	if (e)
 		return e;
 	top_rows__fold(&mem, true, false);
@@ -546,10 +618,11 @@ static bool entry__exited(const struct top_entry *e, void *ctx)
 }
 
 int top_rows__take_exited(struct top_rows *early, struct top_table *t, struct symbolizer *z,
-			  bool data, __u32 shift)
+			  unsigned int by, __u32 shift)
 {
-	int e = top_rows__resolve(early, t, z, data ? symbolizer__data : resolve_ip,
-				  data ? 1ull << shift : 1, entry__exited, z->pm);
+	bool data = by == TOP_BY_DATA;
+	int e = top_rows__resolve(early, t, z, resolve__of(by), data ? 1ull << shift : 1,
+				  entry__exited, z->pm);
 
 	if (e)
 		return e;
@@ -803,35 +876,99 @@ static void rows__more(FILE *out, const struct top_layout *l, const struct top_r
 	table__row_end(&tr);
 }
 
+/* The code key of a view: what the IP table's rows are by. */
+static unsigned int view__code(const struct top_view *r)
+{
+	if (r->by & TOP_BY_TYPE)
+		return TOP_BY_TYPE;
+	if (r->by & TOP_BY_SRCLINE)
+		return TOP_BY_SRCLINE;
+	return TOP_BY_IP;
+}
+
+/* The samples of the type rows that are typed, and of the others by reason. */
+static __u64 rows__typed(const struct top_rows *rows, __u64 why[DATATYPE_NWHY])
+{
+	size_t i;
+
+	memset(why, 0, DATATYPE_NWHY * sizeof(*why));
+	for (i = 0; i < rows->n; i++)
+		if (rows->r[i].dt)
+			why[rows->r[i].dt->why] += rows->r[i].v.count;
+	return why[DATATYPE_TYPED];
+}
+
+/* "typed: 180 of 392 samples (45.9%); untyped: 200 kernel code, 12 no debug info" */
+static void rows__typed_text(FILE *out, const struct top_rows *rows)
+{
+	__u64 why[DATATYPE_NWHY], typed = rows__typed(rows, why);
+	const char *sep = "; untyped: ";
+	int w;
+
+	fprintf(out, "typed: %llu of %llu samples (%.1f%%)", (unsigned long long)typed,
+		(unsigned long long)rows->total, percent(typed, rows->total));
+	for (w = 1; w < DATATYPE_NWHY; w++) {
+		if (!why[w])
+			continue;
+		fprintf(out, "%s%llu %s", sep, (unsigned long long)why[w], datatype__why_str(w));
+		sep = ", ";
+	}
+	fputc('\n', out);
+}
+
 static void render_ip_text(FILE *out, const struct top_view *r, const struct top_rows *rows)
 {
+	unsigned int by = view__code(r);
 	char func[600];
 	size_t i, n = r->nrows < 0 || (size_t)r->nrows > rows->n ? rows->n : (size_t)r->nrows;
 	struct top_layout l;
 	struct table_row tr;
 
 	layout__common(&l);
-	l.col[COL_NAME] = (struct table_column){
-		.header = "function", .width = 40, .align = TABLE_LEFT, .sep = " "
+	l.col[COL_NAME] = (struct table_column){ .header = by == TOP_BY_TYPE ? "type and member"
+							   : by == TOP_BY_SRCLINE ? "source line"
+										  : "function",
+						 .width = 40,
+						 .align = TABLE_LEFT,
+						 .sep = " " };
+	l.col[COL_WHERE] = (struct table_column){
+		.header = by == TOP_BY_SRCLINE ? "function" : "DSO", .align = TABLE_LEFT, .sep = " "
 	};
-	l.col[COL_WHERE] =
-		(struct table_column){ .header = "DSO", .align = TABLE_LEFT, .sep = " " };
-	l.on[COL_NAME] = l.on[COL_WHERE] = true;
+	l.on[COL_NAME] = true;
+	l.on[COL_WHERE] = by != TOP_BY_TYPE;
 	layout__fit(&l, r->width, r->has_latency);
-	fprintf(out, "code: %llu samples, by function\n", (unsigned long long)rows->total);
+	if (by == TOP_BY_TYPE)
+		fprintf(out, "data types: %llu samples, by the type and member each load touches\n",
+			(unsigned long long)rows->total);
+	else
+		fprintf(out, "code: %llu samples, by %s\n", (unsigned long long)rows->total,
+			by == TOP_BY_SRCLINE ? "source line" : "function");
 	table__header(out, &l.t);
 	for (i = 0; i < n; i++) {
 		const struct top_row *row = &rows->r[i];
 
-		snprintf(func, sizeof(func), "[%c] %s", row->kernel ? 'k' : '.', row->name);
+		if (by == TOP_BY_IP)
+			snprintf(func, sizeof(func), "[%c] %s", row->kernel ? 'k' : '.', row->name);
+		else if (by == TOP_BY_SRCLINE && row->sl)
+			snprintf(func, sizeof(func), "%s:%u",
+				 srcline__base(row->sl->frames[0].file), row->sl->frames[0].line);
+		else
+			snprintf(func, sizeof(func), "%s", row->name);
 		table__row_begin(&tr, out, &l.t);
 		row__cells(&l, &tr, r, row, rows);
 		layout__cell(&l, &tr, COL_NAME, l.name_max, func);
-		layout__cell(&l, &tr, COL_WHERE, l.where_max, dso__short_name(row->where));
+		if (by == TOP_BY_SRCLINE)
+			snprintf(func, sizeof(func), "[%c] %s", row->kernel ? 'k' : '.',
+				 row->where);
+		else
+			snprintf(func, sizeof(func), "%s", dso__short_name(row->where));
+		layout__cell(&l, &tr, COL_WHERE, l.where_max, func);
 		table__row_end(&tr);
 	}
 	rows__more(out, &l, rows, n);
 	rows__not_attributed(out, rows);
+	if (by == TOP_BY_TYPE)
+		rows__typed_text(out, rows);
 }
 
 /* The address a data row starts at: its block's, or its object's (the hottest block's offset beside it). */
@@ -907,7 +1044,7 @@ void top_render_text(FILE *out, const struct top_view *r, const struct top_rows 
 		strftime(when, sizeof(when), "%H:%M:%S", &tm);
 		fprintf(out, "%s\n", when);
 	}
-	if (r->by & TOP_BY_IP)
+	if (r->by & TOP_BY_CODE)
 		render_ip_text(out, r, ip);
 	if (r->by == TOP_BY_BOTH)
 		fputc('\n', out);
@@ -963,9 +1100,68 @@ static const char *kind__name(enum sym_kind k, bool data)
 	}
 }
 
+/* A type row's type, member and offset; or why it has none. */
+static void row__json_type(struct json *j, const struct top_row *row)
+{
+	const struct datatype *d = row->dt;
+	bool typed = d && d->why == DATATYPE_TYPED;
+
+	json__string(j, "label", row->name);
+	if (typed)
+		json__string(j, "type", d->type);
+	else
+		json__null(j, "type");
+	if (typed && d->member)
+		json__string(j, "member", d->member);
+	else
+		json__null(j, "member");
+	if (typed && d->offset_known)
+		json__i64(j, "offset", d->offset);
+	else
+		json__null(j, "offset");
+	if (typed)
+		json__null(j, "untyped");
+	else
+		json__string(j, "untyped", datatype__why_str(d ? d->why : DATATYPE_NO_FILE));
+}
+
+/* A source-line row's file, line and function, and the functions it was inlined into. */
+static void row__json_srcline(struct json *j, const struct top_row *row)
+{
+	const struct srcline *l = row->sl;
+	unsigned int i;
+
+	json__string(j, "srcline", row->name);
+	if (!l) {
+		json__null(j, "file");
+		json__null(j, "line");
+		json__string(j, "function", row->where);
+		return;
+	}
+	json__string(j, "file", l->frames[0].file);
+	json__u64(j, "line", l->frames[0].line);
+	json__string(j, "function", row->where);
+	json__array_begin(j, "inlined_into");
+	for (i = 1; i < l->n; i++) {
+		json__object_begin(j, NULL);
+		if (l->frames[i].func)
+			json__string(j, "function", l->frames[i].func);
+		else
+			json__null(j, "function");
+		json__string(j, "file", l->frames[i].file);
+		json__u64(j, "line", l->frames[i].line);
+		json__object_end(j);
+	}
+	json__array_end(j);
+}
+
 static void rows__json(struct json *j, const char *key, const struct top_view *r,
 		       const struct top_rows *rows, bool data)
 {
+	unsigned int by = data ? TOP_BY_DATA : view__code(r);
+	__u64 why[DATATYPE_NWHY];
+	int w;
+
 	size_t i, n = r->nrows < 0 || (size_t)r->nrows > rows->n ? rows->n : (size_t)r->nrows;
 
 	json__object_begin(j, key);
@@ -975,6 +1171,14 @@ static void rows__json(struct json *j, const char *key, const struct top_view *r
 	json__u64(j, "update_failed", rows->failed);
 	json__object_end(j);
 	json__u64(j, "spilled", rows->spilled);
+	if (by == TOP_BY_TYPE) {
+		json__u64(j, "typed_samples", rows__typed(rows, why));
+		json__object_begin(j, "untyped_samples");
+		for (w = 1; w < DATATYPE_NWHY; w++)
+			if (why[w])
+				json__u64(j, datatype__why_str(w), why[w]);
+		json__object_end(j);
+	}
 	json__u64(j, "rows_total", rows->n + rows->pruned);
 	json__array_begin(j, "rows");
 	for (i = 0; i < n; i++) {
@@ -982,6 +1186,17 @@ static void rows__json(struct json *j, const char *key, const struct top_view *r
 
 		json__object_begin(j, NULL);
 		row__json_common(j, r, row, rows);
+		if (by == TOP_BY_TYPE) {
+			row__json_type(j, row);
+			json__object_end(j);
+			continue;
+		}
+		if (by == TOP_BY_SRCLINE) {
+			row__json_srcline(j, row);
+			json__bool(j, "kernel", row->kernel);
+			json__object_end(j);
+			continue;
+		}
 		json__string(j, data ? "object" : "function", row->name);
 		json__string(j, "kind", kind__name(row->kind, data));
 		json__bool(j, "kernel", row->kernel);
@@ -1016,8 +1231,12 @@ void top_render_json(FILE *out, const struct top_view *r, const struct top_rows 
 	render_json_run(&j, r->run, r->src, s);
 	json__bool(&j, "latency", r->has_latency);
 	json__u64(&j, "block_bytes", 1ull << r->shift);
-	if (r->by & TOP_BY_IP)
-		rows__json(&j, "code", r, ip, false);
+	if (r->by & TOP_BY_CODE)
+		rows__json(&j,
+			   view__code(r) == TOP_BY_TYPE	     ? "types"
+			   : view__code(r) == TOP_BY_SRCLINE ? "srclines"
+							     : "code",
+			   r, ip, false);
 	if (r->by & TOP_BY_DATA)
 		rows__json(&j, "data", r, data, true);
 	if (r->paths)

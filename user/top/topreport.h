@@ -25,7 +25,12 @@ enum top_by {
 	TOP_BY_IP = 1 << 0,
 	TOP_BY_DATA = 1 << 1,
 	TOP_BY_BOTH = TOP_BY_IP | TOP_BY_DATA,
+	TOP_BY_TYPE = 1 << 2,	 /* the IP table's rows by data type and member */
+	TOP_BY_SRCLINE = 1 << 3, /* the IP table's rows by source line */
 };
+
+/* The views whose rows come from the kernel's IP table. */
+#define TOP_BY_CODE (TOP_BY_IP | TOP_BY_TYPE | TOP_BY_SRCLINE)
 
 enum top_sort {
 	TOP_SORT_SAMPLES, /* most samples first */
@@ -39,8 +44,8 @@ enum top_data_by {
 };
 
 struct top_row {
-	char *name;  /* function, variable, mapping */
-	char *where; /* DSO; for a mapping, the process name */
+	char *name;  /* function, variable, mapping; type and member; source line */
+	char *where; /* DSO; for a mapping, the process name; for a source line, the function */
 	enum sym_kind kind;
 	bool kernel;
 	__s64 offset; /* data: of the block (block rows) or of the hottest block (object rows) */
@@ -48,6 +53,8 @@ struct top_row {
 	__u64 blocks; /* data: lines or pages touched */
 	__u64 hot;    /* data: samples of the hottest block */
 	struct ldlat_top_val v;
+	const struct datatype *dt; /* type rows: what the name says (the symbolizer's) */
+	const struct srcline *sl;  /* source-line rows: the line and the inlined frames */
 };
 
 struct top_rows {
@@ -66,6 +73,15 @@ struct top_rows {
  */
 int top_rows__ip(struct top_rows *rows, const struct top_table *t, struct symbolizer *z,
 		 const struct top_rows *early);
+
+/*
+ * Rows of the IP table by data type and member (TOP_BY_TYPE: "struct
+ * conn.rx_bytes", "[untyped: no debug info]") or by source line
+ * (TOP_BY_SRCLINE: "file.c:42", with the function, "func (inlined)" where
+ * it was), with the rows named early.  Returns 0 or -ENOMEM.
+ */
+int top_rows__code(struct top_rows *rows, const struct top_table *t, struct symbolizer *z,
+		   unsigned int by, const struct top_rows *early);
 
 /* Rows of the data table, whose blocks are 1 << shift bytes. Returns 0 or -ENOMEM. */
 int top_rows__data(struct top_rows *rows, const struct top_table *t, struct symbolizer *z,
@@ -106,11 +122,13 @@ int top_rows__data_runs(struct top_rows *rows, const struct top_table *t, struct
  * drained) now, into early (a row per function, or per data block, as the
  * report folds them), and removes them from t: their mappings can then be
  * forgotten, and memory stays bounded by the live processes and the code
- * and data met, not by how many processes came and went.  data: t is the
- * data table (blocks of 1 << shift bytes).  Returns 0 or -ENOMEM.
+ * and data met, not by how many processes came and went.  by: the rows
+ * the report makes of t (TOP_BY_IP, _TYPE, _SRCLINE of the IP table;
+ * TOP_BY_DATA: t is the data table, blocks of 1 << shift bytes).  Returns
+ * 0 or -ENOMEM.
  */
 int top_rows__take_exited(struct top_rows *early, struct top_table *t, struct symbolizer *z,
-			  bool data, __u32 shift);
+			  unsigned int by, __u32 shift);
 
 void top_rows__sort(struct top_rows *rows, enum top_sort sort);
 void top_rows__free(struct top_rows *rows);
@@ -131,6 +149,10 @@ struct top_view {
 	const struct callpaths *paths; /* --call-graph's (NULL: off) */
 };
 
+/*
+ * The rows of ip are by r->by's code key: functions (TOP_BY_IP), types
+ * (TOP_BY_TYPE) or source lines (TOP_BY_SRCLINE).
+ */
 void top_render_text(FILE *out, const struct top_view *r, const struct top_rows *ip,
 		     const struct top_rows *data, const struct snapshot *s);
 void top_render_json(FILE *out, const struct top_view *r, const struct top_rows *ip,
