@@ -51,6 +51,8 @@ TEST_COMMON := $(OBJ)/tests/lib/testutil.o $(OBJ)/tests/lib/perfwrite.o
 # ELF files for ldlat-top's tests: see tests/progs/topprog.c and tests/progs/symprog.c
 TEST_ELFS := $(BUILD)/tests/ldlat-topprog $(BUILD)/tests/ldlat-symprog \
 	$(BUILD)/tests/libldlatsym.so $(BUILD)/tests/ldlat-symprog-stripped
+# the data-type tests' programs (tests/progs/typeprog.c; their rules below)
+TYPE_ELFS := $(addprefix $(BUILD)/tests/ldlat-typeprog-,O0 O2 stripped debuglink nodebug remote)
 # the perf.data reader under libFuzzer and AddressSanitizer (Debian: libclang-rt-14-dev)
 FUZZ_CC ?= clang
 FUZZ_CFLAGS := -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
@@ -130,7 +132,6 @@ $(BUILD)/tests/ldlat-symprog-stripped: $(BUILD)/tests/ldlat-symprog
 # debuginfod server has (tests/debuginfod/)
 TYPEPROG_SRCS := tests/progs/typeprog.c tests/progs/typeclass.cc
 TYPEPROG_CFLAGS := -Wall -Wextra -Werror -fno-stack-clash-protection -Wl,--build-id
-TYPE_ELFS := $(addprefix $(BUILD)/tests/ldlat-typeprog-,O0 O2 stripped debuglink nodebug remote)
 typeprog = $(CXX) $(TYPEPROG_CFLAGS) $(1) -x c tests/progs/typeprog.c -x c++ tests/progs/typeclass.cc -o $@
 
 $(BUILD)/tests/ldlat-typeprog-O0: $(TYPEPROG_SRCS)

@@ -1104,6 +1104,14 @@ int datatype__find(struct debuginfo *di, struct insn_decoder *dec,
 		if (!*scratch)
 			return -ENOMEM;
 	}
+	/*
+	 * Without the DWARF of the code's unit nothing can be typed, whatever the
+	 * instruction: that is the reason to give (a debug package to install)
+	 */
+	if (!di->dw || !debuginfo__cu(di, addr, &cx.cu)) {
+		out->why = DATATYPE_NO_DEBUG;
+		return 0;
+	}
 	code = debuginfo__code(di, addr, &len);
 	if (!code || !insn_decoder__decode(dec, code, len, addr, &one)) {
 		out->why = DATATYPE_NO_INSN;
@@ -1118,8 +1126,7 @@ int datatype__find(struct debuginfo *di, struct insn_decoder *dec,
 		out->why = DATATYPE_THREAD;
 		return 0;
 	}
-	if (!di->dw || !debuginfo__cu(di, addr, &cx.cu) ||
-	    debuginfo__scopes(&cx.cu, NULL, addr - di->bias, scopes, 1) != 1) {
+	if (debuginfo__scopes(&cx.cu, NULL, addr - di->bias, scopes, 1) != 1) {
 		out->why = DATATYPE_NO_DEBUG;
 		return 0;
 	}
