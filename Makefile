@@ -158,9 +158,9 @@ $(BUILD)/tests/ldlat-typeprog-debuglink: $(BUILD)/tests/ldlat-typeprog-O2
 
 $(BUILD)/tests/ldlat-typeprog-remote: $(TYPEPROG_SRCS)
 	@mkdir -p $(BUILD)/tests/debuginfod
-	$(call typeprog,-O2 -g -DTYPEPROG_VARIANT='"remote"')
-	objcopy --only-keep-debug $@ $(BUILD)/tests/debuginfod/ldlat-typeprog-remote.debug
-	objcopy --strip-all $@
+	$(call typeprog,-O2 -g -DTYPEPROG_VARIANT='"remote"').full
+	objcopy --only-keep-debug $@.full $(BUILD)/tests/debuginfod/ldlat-typeprog-remote.debug
+	objcopy --strip-all $@.full $@
 
 $(BUILD)/tests/ldlat-churn: tests/progs/churn.c
 	@mkdir -p $(dir $@)

@@ -1830,7 +1830,7 @@ static const char *const top_bad_inputs[][4] = {
 	{ "--sort", "size", "--sort 'size': expected samples, latency or total" },
 	{ "--entries", "0", "--entries '0' is not a table size from 1 to" },
 	{ "--granularity", "word", "--granularity 'word': expected line or page" },
-	{ "--by", "stack", "--by 'stack': expected ip, data or both" },
+	{ "--by", "stack", "--by 'stack': expected ip, data, both, type or srcline" },
 	{ "--format", "xml", "--format 'xml': expected text, json, folded or svg" },
 	{ "--format", "openmetrics", "--format openmetrics is not one of ldlat-top's" },
 	{ "--format", "prometheus", "--format prometheus is not one of ldlat-top's" },

@@ -144,6 +144,58 @@ START_TEST(test_types_input)
 END_TEST
 
 /*
+ * Debug info from a debuginfod server (Debian's debuginfod, serving
+ * ldlat-typeprog-remote's, which nothing on disk has): typed through
+ * DEBUGINFOD_URLS as the unstripped build is by objdump and pahole;
+ * without the variable, untyped for no debug info.
+ */
+START_TEST(test_types_debuginfod)
+{
+	char dir[] = "/tmp/ldlat-types-XXXXXX", url[64], id[128], *out = NULL, *err = NULL;
+	const char *prog = build_path("tests/ldlat-typeprog-remote");
+	int port = 20000 + getpid() % 20000, i, up = 1, rc;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(url, sizeof(url), "http://127.0.0.1:%d", port);
+	ck_assert_int_eq(sh(&out, NULL, "readelf -n %s | sed -n 's/.*Build ID: *//p'", prog), 0);
+	snprintf(id, sizeof(id), "%.*s", (int)strcspn(out, "\n"), out);
+	free(out);
+	ck_assert_int_eq(sh(NULL, NULL,
+			    "cd %s && { debuginfod -F %s -p %d -d db.sqlite >log 2>&1 & echo $! > "
+			    "pid; }",
+			    dir, build_path("tests/debuginfod"), port),
+			 0);
+	/* until it has scanned its directory and serves the debug info (a minute at most) */
+	for (i = 0; i < 600 && up; i++) {
+		up = sh(NULL, &err, "curl -sf -o /dev/null %s/buildid/%s/debuginfo", url, id);
+		free(err);
+		if (up)
+			usleep(100000);
+	}
+	rc = up ? -1
+		: sh(NULL, NULL,
+		     "cd %s && perf record -q -e page-faults -c 1 -d -o p.data -- %s >/dev/null && "
+		     "env -u DEBUGINFOD_URLS %s --input p.data --by type -n 0 --format json > "
+		     "t0.json && DEBUGINFOD_URLS=%s DEBUGINFOD_CACHE_PATH=%s/cache %s --input "
+		     "p.data --by type -n 0 --format json > t.json",
+		     dir, prog, top(), url, dir, top());
+	sh(NULL, NULL, "kill $(cat %s/pid)", dir);
+	ck_assert_msg(!up, "debuginfod did not serve %s's debug info", id);
+	ck_assert_int_eq(rc, 0);
+	ck_assert_msg(sh(&out, NULL, "tests/types_oracle.py type %s/t0.json %s/p.data %s --nodebug",
+			 dir, dir, prog) == 0,
+		      "%s", out ? out : "");
+	free(out);
+	ck_assert_msg(sh(&out, NULL,
+			 "tests/types_oracle.py type %s/t.json %s/p.data %s.full --dso %s", dir,
+			 dir, prog, strrchr(prog, '/') + 1) == 0,
+		      "%s", out ? out : "");
+	free(out);
+	sh(NULL, NULL, "rm -rf %s", dir);
+}
+END_TEST
+
+/*
  * The text table: the rows by label with the same columns as the code
  * table's, and the line that sums the untyped samples by reason.
  */
@@ -208,6 +260,7 @@ int main(void)
 		tcase_add_loop_test(tc, test_types_live, 0, 2);
 		tcase_add_loop_test(tc, test_types_input, 0, 5);
 		tcase_add_test(tc, test_types_text);
+		tcase_add_test(tc, test_types_debuginfod);
 		tcase_add_loop_test(tc, test_srcline_input, 0, 2);
 		suite_add_tcase(s, tc);
 	}
