@@ -3,6 +3,7 @@
 
     types_oracle.py type TOP.json PERF.data BINARY [--dso NAME] [--nodebug]
     types_oracle.py srcline TOP.json PERF.data
+    types_oracle.py annotate TOP.json PERF.data BINARY FUNC
 
 TOP.json is ldlat-top --format json -n 0 of PERF.data's samples (its
 --input, or a live run of the same program when PERF.data is perf record's
@@ -23,6 +24,9 @@ srcline: the rows by source line, summed by base name and line, are perf
 script's srcline field's (addr2line's) for every user-space sample, where
 llvm-dwarfdump --lookup agrees with perf (it settles where they differ); and
 rows whose code addr2line -i says was inlined name "func (inlined)".
+annotate: ldlat-top --annotate FUNC's rows are objdump's instructions of
+FUNC, each with the samples perf recorded at it, and a sampled store's
+label is its line's comment.
 Prints what it compared; exit status 0 when all agree, 1 otherwise.
 """
 import collections
@@ -307,6 +311,51 @@ def check_srcline(top, perf_data):
     return ok and sum(deep.values()) == sum(inlined.values())
 
 
+def check_annotate(top, perf_data, binary, func):
+    """--annotate FUNC's rows against objdump's instructions of FUNC and perf's samples."""
+    ann = top['annotate']
+    dso = os.path.basename(binary)
+    m = re.search(r'^([0-9a-f]+) <' + re.escape(func) + r'>:\n((?:\s+[0-9a-f]+:.*\n)+)',
+                  run('objdump', '-dwC', '--no-show-raw-insn', binary), re.M)
+    # the function's extent by its symbol (nm): objdump also lists the padding after it
+    sym = [ln.split() for ln in run('nm', '-SC', binary).splitlines()
+           if ln.split(None, 3)[3:] == [func]]
+    if not m or not sym:
+        print(f'objdump or nm has no function {func}')
+        return False
+    lo, size = int(sym[0][0], 16), int(sym[0][1], 16)
+    want_addrs = [int(x, 16) for x in re.findall(r'^\s+([0-9a-f]+):', m.group(2), re.M)
+                  if lo <= int(x, 16) < lo + size]
+    got_addrs = [int(r['address'], 16) for r in ann['rows']]
+    ok = want_addrs == got_addrs
+    print(f'{func}: {len(want_addrs)} instructions by objdump, {len(got_addrs)} by ldlat-top: '
+          f'{"the same addresses" if ok else "NOT the same addresses"}')
+    insns = objdump_lines(binary)
+    per_ip = collections.Counter()
+    for _, _, path, off, _ in perf_samples(perf_data):
+        if os.path.basename(path) == dso and off is not None:
+            va = file_vaddr(binary, off)
+            if va in want_addrs:
+                per_ip[va] += 1
+    for r in ann['rows']:
+        a = int(r['address'], 16)
+        if r['samples'] != per_ip[a]:
+            print(f'{a:#x}: perf {per_ip[a]} samples, ldlat-top {r["samples"]} DIFFERS')
+            ok = False
+        if per_ip[a] and a in insns:
+            f, l, _ = insns[a]
+            label = comment_label(f, l) if os.path.exists(f) else None
+            if label and label != r['label']:
+                print(f'{a:#x}: line {l} says {label}, ldlat-top {r["label"]} DIFFERS')
+                ok = False
+            elif label:
+                print(f'{a:#x}: {per_ip[a]} samples, {label} ok')
+    if ann['samples'] != sum(per_ip.values()):
+        print(f'the function: perf {sum(per_ip.values())}, ldlat-top {ann["samples"]} DIFFERS')
+        ok = False
+    return ok
+
+
 def main():
     args = sys.argv[1:]
     mode, top_json, perf_data = args[0], args[1], args[2]
@@ -315,6 +364,8 @@ def main():
     if mode == 'srcline':
         return 0 if check_srcline(top, perf_data) else 1
     binary = args[3]
+    if mode == 'annotate':
+        return 0 if check_annotate(top, perf_data, binary, args[4]) else 1
     dso = os.path.basename(binary)
     if '--dso' in args:
         dso = args[args.index('--dso') + 1]

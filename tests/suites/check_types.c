@@ -196,6 +196,56 @@ START_TEST(test_types_debuginfod)
 END_TEST
 
 /*
+ * --annotate FUNC: objdump's instructions of the function (within nm's
+ * size), each with the samples perf recorded at it and, at a sampled store,
+ * its line's label.  _i: live (ldlat-top sampling perf record) and from
+ * the file, at -O2 and -O0, for a loop over an array, a C++ method and
+ * the recursion's stack frame.
+ */
+START_TEST(test_types_annotate)
+{
+	static const char *const funcs[] = { "items_touch", "session_seq(Session*)",
+					     "frame_touch" };
+	char dir[] = "/tmp/ldlat-types-XXXXXX", *out = NULL;
+	const char *prog =
+		build_path(_i % 2 ? "tests/ldlat-typeprog-O0" : "tests/ldlat-typeprog-O2");
+	bool live = _i < 2;
+	int f;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	for (f = 0; f < 3; f++) {
+		if (live)
+			ck_assert_int_eq(sh(NULL, NULL,
+					    "cd %s && rm -f p.data && %s --source page-faults "
+					    "--annotate '%s' --format json -- perf record -q -e "
+					    "page-faults -c 1 -d -o p.data -- %s > a.json",
+					    dir, top(), funcs[f], prog),
+					 0);
+		else
+			ck_assert_int_eq(
+				sh(NULL, NULL,
+				   "cd %s && { test -e p.data || perf record -q -e page-faults "
+				   "-c 1 -d -o p.data -- %s >/dev/null; } && %s --input p.data "
+				   "--annotate '%s' --format json > a.json",
+				   dir, prog, top(), funcs[f]),
+				0);
+		ck_assert_msg(sh(&out, NULL,
+				 "tests/types_oracle.py annotate %s/a.json %s/p.data %s '%s'", dir,
+				 dir, prog, funcs[f]) == 0,
+			      "%s", out ? out : "");
+		free(out);
+	}
+	ck_assert_int_eq(
+		sh(&out, NULL, "cd %s && %s --input p.data --annotate items_touch", dir, top()), 0);
+	ck_assert_ptr_nonnull(strstr(out, "annotate: items_touch in ldlat-typeprog-"));
+	ck_assert_int_eq(count_for(out, "struct item.key"), 13);
+	ck_assert_int_eq(count_for(out, "struct item.val"), 9);
+	free(out);
+	sh(NULL, NULL, "rm -rf %s", dir);
+}
+END_TEST
+
+/*
  * The text table: the rows by label with the same columns as the code
  * table's, and the line that sums the untyped samples by reason.
  */
@@ -261,6 +311,7 @@ int main(void)
 		tcase_add_loop_test(tc, test_types_input, 0, 5);
 		tcase_add_test(tc, test_types_text);
 		tcase_add_test(tc, test_types_debuginfod);
+		tcase_add_loop_test(tc, test_types_annotate, 0, 4);
 		tcase_add_loop_test(tc, test_srcline_input, 0, 2);
 		suite_add_tcase(s, tc);
 	}

@@ -472,6 +472,12 @@ void symbolizer__data(struct symbolizer *z, __u32 tgid, __u64 addr, __u64 len, s
 enum datatype_why symbolizer__code(struct symbolizer *z, __u32 tgid, __u64 ip, char *file,
 				   size_t len, __u64 *vaddr)
 {
+	return symbolizer__code_func(z, tgid, ip, file, len, vaddr, NULL);
+}
+
+enum datatype_why symbolizer__code_func(struct symbolizer *z, __u32 tgid, __u64 ip, char *file,
+					size_t len, __u64 *vaddr, struct symbolizer_func *fn)
+{
 	const struct mapping *m = NULL, *fm;
 	struct proc *p = NULL;
 	struct sym s;
@@ -493,6 +499,15 @@ enum datatype_why symbolizer__code(struct symbolizer *z, __u32 tgid, __u64 ip, c
 		return DATATYPE_NO_FILE;
 	snprintf(file, len, "%s", d->file ? d->file : d->path);
 	*vaddr = ip - bias;
+	if (fn) {
+		const struct dso_sym *f = dso__func(d, *vaddr);
+
+		memset(fn, 0, sizeof(*fn));
+		if (f && f->size) {
+			fn->lo = f->start;
+			fn->hi = f->start + f->size;
+		}
+	}
 	return DATATYPE_TYPED;
 }
 
@@ -530,4 +545,18 @@ const struct srcline *symbolizer__srcline(struct symbolizer *z, __u32 tgid, __u6
 	    !symbolizer__ci(z))
 		return &none;
 	return codeinfo__srcline(z->ci, file, vaddr);
+}
+
+const struct datatype *symbolizer__datatype_at(struct symbolizer *z, const char *file, __u64 vaddr)
+{
+	static const struct datatype none = { .why = DATATYPE_NO_FILE };
+
+	return symbolizer__ci(z) ? codeinfo__type(z->ci, file, vaddr) : &none;
+}
+
+ssize_t symbolizer__disasm(struct symbolizer *z, const char *file, __u64 lo, __u64 hi,
+			   struct codeinfo_insn **out)
+{
+	*out = NULL;
+	return symbolizer__ci(z) ? codeinfo__disasm(z->ci, file, lo, hi, out) : -ENOMEM;
 }

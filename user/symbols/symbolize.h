@@ -112,6 +112,22 @@ void symbolizer__data(struct symbolizer *z, __u32 tgid, __u64 addr, __u64 len, s
 enum datatype_why symbolizer__code(struct symbolizer *z, __u32 tgid, __u64 ip, char *file,
 				   size_t len, __u64 *vaddr);
 
+/* The function an address is in, by the file's symbol table: [lo, hi) file addresses, 0 0 when none. */
+struct symbolizer_func {
+	__u64 lo, hi;
+};
+
+/* symbolizer__code, and the function around the address into *fn. */
+enum datatype_why symbolizer__code_func(struct symbolizer *z, __u32 tgid, __u64 ip, char *file,
+					size_t len, __u64 *vaddr, struct symbolizer_func *fn);
+
+/* The type of file address vaddr of file (symbolizer__code's): never NULL, valid until symbolizer__free. */
+const struct datatype *symbolizer__datatype_at(struct symbolizer *z, const char *file, __u64 vaddr);
+
+/* The instructions of [lo, hi) of file, as codeinfo__disasm (free *out). */
+ssize_t symbolizer__disasm(struct symbolizer *z, const char *file, __u64 lo, __u64 hi,
+			   struct codeinfo_insn **out);
+
 /*
  * The data type and member the instruction at ip touches (codeinfo.h):
  * never NULL, valid until symbolizer__free.

@@ -52,6 +52,7 @@ struct top_args {
 	bool weight_set;
 	const char *heatmap; /* --heatmap FILE */
 	bool heatmap_by_class;
+	const char *annotate; /* --annotate FUNC */
 };
 
 static const char doc[] =
@@ -127,6 +128,11 @@ static const struct opt table_options[] = {
 		      "(DIR/.build-id/xx/rest.debug) and by path, relative ones next to the file "
 		      "(default \":.debug:/usr/lib/debug\")",
 		      struct top_args, debuginfo),
+	{ "annotate", 0, "FUNC", 0,
+	  "instead of the tables, function FUNC's instructions (as the symbol table names it: "
+	  "C++ demangled) with their samples, latency and the data type and member each "
+	  "touches",
+	  OPT_TEXT, OPT_TO(struct top_args, annotate), .what = "function name" },
 	{},
 };
 
@@ -393,9 +399,9 @@ static int top_forget_exited(struct top *top)
 
 	if (top->args->by & TOP_BY_CODE)
 		e = top_rows__take_exited(&top->early_ip, &top->ip, &top->z,
-					  top->args->by & TOP_BY_CODE, 0);
+					  top->args->by & TOP_BY_CODE, top->args->annotate, 0);
 	if (!e && (top->args->by & TOP_BY_DATA))
-		e = top_rows__take_exited(&top->early_data, &top->data, &top->z, TOP_BY_DATA,
+		e = top_rows__take_exited(&top->early_data, &top->data, &top->z, TOP_BY_DATA, NULL,
 					  top->args->shift);
 	if (e) {
 		fprintf(stderr, "ldlat-top: out of memory\n");
@@ -438,7 +444,9 @@ static int top_write(struct printer *p, void *ctx, struct err *err)
 				.heat = top->args->heatmap ? &top->heat : NULL };
 	int e = 0;
 
-	if (top->args->by & TOP_BY_CODE)
+	if (top->args->by & TOP_BY_ANNOTATE)
+		e = top_rows__annotate(&ip, &top->ip, &top->z, top->args->annotate, &top->early_ip);
+	else if (top->args->by & TOP_BY_CODE)
 		e = top_rows__code(&ip, &top->ip, &top->z, top->args->by & TOP_BY_CODE,
 				   &top->early_ip);
 	if (!e && (top->args->by & TOP_BY_DATA))
@@ -455,7 +463,8 @@ static int top_write(struct printer *p, void *ctx, struct err *err)
 		e = -ENOMEM;
 		goto out;
 	}
-	top_rows__sort(&ip, top->args->sort);
+	if (!(top->args->by & TOP_BY_ANNOTATE)) /* an annotation is in address order */
+		top_rows__sort(&ip, top->args->sort);
 	top_rows__sort(&data, top->args->sort);
 	/* a blank line between plain reports; on a terminal each one clears the screen */
 	e = output__write(&top->args->cli.out, &r, p->printed && !top->view.clear, err);
@@ -538,6 +547,7 @@ static struct top_view top_view_of(const struct top_args *a, bool has_latency,
 		.width = a->cli.out.path ? 0 : top_terminal_width(),
 		.run = run,
 		.src = src,
+		.annotate = a->annotate,
 	};
 }
 
@@ -645,6 +655,9 @@ static int top_refuse(struct top_args *a)
 	}
 	if (output__paths(&a->cli.out))
 		a->call_graph = true;
+	/* an annotation is of the code table alone */
+	if (a->annotate)
+		a->by = TOP_BY_ANNOTATE;
 	return 0;
 }
 

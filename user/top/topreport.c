@@ -25,6 +25,8 @@ void top_rows__free(struct top_rows *rows)
 	for (i = 0; i < rows->n; i++)
 		top_row__free(&rows->r[i]);
 	free(rows->r);
+	free(rows->file);
+	free(rows->insns);
 	memset(rows, 0, sizeof(*rows));
 }
 
@@ -94,31 +96,34 @@ static void top_rows__fold(struct top_rows *rows, bool offset, bool blocks)
 static int row__cmp_sort(const void *a, const void *b, void *arg);
 
 /* Names a table entry into out; what a row keeps besides its name, into row. */
-typedef void (*resolve_fn)(struct symbolizer *z, __u32 tgid, __u64 addr, __u64 len, struct sym *out,
-			   struct top_row *row);
+typedef void (*resolve_fn)(struct symbolizer *z, __u32 tgid, __u64 addr, __u64 len,
+			   const char *func, struct sym *out, struct top_row *row);
 
-static void resolve_ip(struct symbolizer *z, __u32 tgid, __u64 addr, __u64 len, struct sym *out,
-		       struct top_row *row)
+static void resolve_ip(struct symbolizer *z, __u32 tgid, __u64 addr, __u64 len, const char *func,
+		       struct sym *out, struct top_row *row)
 {
 	(void)len;
+	(void)func;
 	(void)row;
 	symbolizer__ip(z, tgid, addr, out);
 }
 
-static void resolve_data(struct symbolizer *z, __u32 tgid, __u64 addr, __u64 len, struct sym *out,
-			 struct top_row *row)
+static void resolve_data(struct symbolizer *z, __u32 tgid, __u64 addr, __u64 len, const char *func,
+			 struct sym *out, struct top_row *row)
 {
+	(void)func;
 	(void)row;
 	symbolizer__data(z, tgid, addr, len, out);
 }
 
 /* A type row: its label names it alone, whatever process or DSO touched it. */
-static void resolve_type(struct symbolizer *z, __u32 tgid, __u64 addr, __u64 len, struct sym *out,
-			 struct top_row *row)
+static void resolve_type(struct symbolizer *z, __u32 tgid, __u64 addr, __u64 len, const char *func,
+			 struct sym *out, struct top_row *row)
 {
 	const struct datatype *d = symbolizer__datatype(z, tgid, addr);
 
 	(void)len;
+	(void)func;
 	memset(out, 0, sizeof(*out));
 	datatype__label(d, out->name, sizeof(out->name));
 	out->kind = d->why == DATATYPE_TYPED ? SYM_RESOLVED : SYM_UNKNOWN;
@@ -132,12 +137,13 @@ static void resolve_type(struct symbolizer *z, __u32 tgid, __u64 addr, __u64 len
  * without a line, "??:0" (perf's) and the function the symbols name.
  */
 static void resolve_srcline(struct symbolizer *z, __u32 tgid, __u64 addr, __u64 len,
-			    struct sym *out, struct top_row *row)
+			    const char *func, struct sym *out, struct top_row *row)
 {
 	const struct srcline *l = symbolizer__srcline(z, tgid, addr);
 	struct sym fn;
 
 	(void)len;
+	(void)func;
 	symbolizer__ip(z, tgid, addr, &fn);
 	memset(out, 0, sizeof(*out));
 	out->kernel = fn.kernel;
@@ -154,9 +160,42 @@ static void resolve_srcline(struct symbolizer *z, __u32 tgid, __u64 addr, __u64 
 	row->sl = l;
 }
 
+/*
+ * An annotation's row: an instruction of function func, keyed by its file
+ * and file address (every process running that code folds into one row);
+ * the code of any other function folds into one row named "" (counted
+ * beside the annotation, not shown).
+ */
+static void resolve_annotate(struct symbolizer *z, __u32 tgid, __u64 addr, __u64 len,
+			     const char *func, struct sym *out, struct top_row *row)
+{
+	struct symbolizer_func fn;
+	__u64 vaddr;
+	char file[sizeof(out->where)];
+
+	(void)len;
+	symbolizer__ip(z, tgid, addr, out);
+	if (strcmp(out->name, func) ||
+	    symbolizer__code_func(z, tgid, addr, file, sizeof(file), &vaddr, &fn) ||
+	    fn.lo >= fn.hi) {
+		memset(out, 0, sizeof(*out));
+		return;
+	}
+	snprintf(out->name, sizeof(out->name), "0x%llx", (unsigned long long)vaddr);
+	snprintf(out->where, sizeof(out->where), "%s", file);
+	out->kind = SYM_RESOLVED;
+	/* the row's start (the entry's address less this) is the file address */
+	out->offset = (__s64)(addr - vaddr);
+	row->lo = fn.lo;
+	row->hi = fn.hi;
+	row->dt = symbolizer__datatype_at(z, file, vaddr);
+}
+
 static resolve_fn resolve__of(unsigned int by)
 {
 	switch (by) {
+	case TOP_BY_ANNOTATE:
+		return resolve_annotate;
 	case TOP_BY_TYPE:
 		return resolve_type;
 	case TOP_BY_SRCLINE:
@@ -181,7 +220,7 @@ static int rows__reserve(struct top_rows *rows, size_t more)
 
 /* One row per table entry that keep accepts (every one without keep), named, appended. */
 static int top_rows__resolve(struct top_rows *rows, const struct top_table *t, struct symbolizer *z,
-			     resolve_fn resolve, __u64 len,
+			     resolve_fn resolve, const char *func, __u64 len,
 			     bool (*keep)(const struct top_entry *e, void *ctx), void *ctx)
 {
 	struct sym s;
@@ -196,7 +235,7 @@ static int top_rows__resolve(struct top_rows *rows, const struct top_table *t, s
 		if (keep && !keep(&t->e[i], ctx))
 			continue;
 		memset(r, 0, sizeof(*r));
-		resolve(z, t->e[i].tgid, t->e[i].addr, len, &s, r);
+		resolve(z, t->e[i].tgid, t->e[i].addr, len, func, &s, r);
 		r->name = strdup(s.name);
 		r->where = strdup(s.where);
 		if (!r->name || !r->where) {
@@ -241,12 +280,13 @@ static int top_rows__append(struct top_rows *rows, const struct top_rows *early)
 
 /* The table's rows, the early ones, and what was not attributed. */
 static int top_rows__build(struct top_rows *rows, const struct top_table *t, struct symbolizer *z,
-			   resolve_fn resolve, __u64 len, const struct top_rows *early)
+			   resolve_fn resolve, const char *func, __u64 len,
+			   const struct top_rows *early)
 {
 	int e;
 
 	memset(rows, 0, sizeof(*rows));
-	e = top_rows__resolve(rows, t, z, resolve, len, NULL, NULL)
+	e = top_rows__resolve(rows, t, z, resolve, func, len, NULL, NULL)
 		    ?: top_rows__append(rows, early);
 	if (e) {
 		top_rows__free(rows);
@@ -268,17 +308,125 @@ int top_rows__ip(struct top_rows *rows, const struct top_table *t, struct symbol
 int top_rows__code(struct top_rows *rows, const struct top_table *t, struct symbolizer *z,
 		   unsigned int by, const struct top_rows *early)
 {
-	int e = top_rows__build(rows, t, z, resolve__of(by), 1, early);
+	int e = top_rows__build(rows, t, z, resolve__of(by), NULL, 1, early);
 
 	if (!e)
 		top_rows__fold(rows, false, false);
 	return e;
 }
 
+/* The file whose rows of the function have the most samples (rows named "" are other code's). */
+static const char *annotate__file(const struct top_rows *rows)
+{
+	const char *best = NULL;
+	__u64 most = 0, n;
+	size_t i, k;
+
+	for (i = 0; i < rows->n; i++) {
+		if (!rows->r[i].name[0] || (best && !strcmp(best, rows->r[i].where)))
+			continue;
+		for (n = 0, k = 0; k < rows->n; k++)
+			if (rows->r[k].name[0] && !strcmp(rows->r[k].where, rows->r[i].where))
+				n += rows->r[k].v.count;
+		if (n > most) {
+			most = n;
+			best = rows->r[i].where;
+		}
+	}
+	return best;
+}
+
+static int row__cmp_start(const void *a, const void *b)
+{
+	const struct top_row *x = a, *y = b;
+
+	return x->start < y->start ? -1 : x->start > y->start;
+}
+
+int top_rows__annotate(struct top_rows *rows, const struct top_table *t, struct symbolizer *z,
+		       const char *func, const struct top_rows *early)
+{
+	struct top_rows in;
+	const char *file;
+	struct top_row *r;
+	ssize_t ni;
+	size_t i, k, n = 0;
+	int e = top_rows__build(&in, t, z, resolve_annotate, func, 1, early);
+
+	memset(rows, 0, sizeof(*rows));
+	if (e)
+		return e;
+	top_rows__fold(&in, false, false);
+	rows->full = in.full;
+	rows->failed = in.failed;
+	rows->spilled = in.spilled;
+	file = annotate__file(&in);
+	for (i = 0; i < in.n; i++)
+		if (!file || strcmp(in.r[i].where, file) || !in.r[i].name[0])
+			rows->outside += in.r[i].v.count;
+	if (!file)
+		goto out;
+	for (i = 0; i < in.n && strcmp(in.r[i].where, file); i++)
+		;
+	rows->lo = in.r[i].lo;
+	rows->hi = in.r[i].hi;
+	rows->file = strdup(file);
+	ni = symbolizer__disasm(z, file, rows->lo, rows->hi, &rows->insns);
+	e = !rows->file ? -ENOMEM : ni == -ENOMEM ? -ENOMEM : 0;
+	if (e)
+		goto out;
+	if (ni < 0)
+		ni = 0; /* the code cannot be read: its sampled addresses alone */
+	/* every instruction, and any sampled address that starts none */
+	rows->r = calloc((size_t)ni + in.n, sizeof(*rows->r));
+	if (!rows->r) {
+		e = -ENOMEM;
+		goto out;
+	}
+	for (k = 0; k < (size_t)ni; k++) {
+		r = &rows->r[n++];
+		r->start = rows->insns[k].addr;
+		r->insn = rows->insns[k].text;
+		r->dt = symbolizer__datatype_at(z, file, r->start);
+	}
+	for (i = 0; i < in.n; i++) {
+		struct top_row *s = &in.r[i];
+
+		if (!s->name[0] || strcmp(s->where, file))
+			continue;
+		for (k = 0; k < (size_t)ni && rows->insns[k].addr != s->start; k++)
+			;
+		r = k < (size_t)ni ? &rows->r[k] : &rows->r[n++];
+		r->start = s->start;
+		r->v = s->v;
+		r->dt = s->dt;
+		rows->total += s->v.count;
+	}
+	for (k = 0; k < n; k++) {
+		char name[64];
+
+		snprintf(name, sizeof(name), "0x%llx", (unsigned long long)rows->r[k].start);
+		rows->r[k].name = strdup(name);
+		rows->r[k].where = strdup(file);
+		rows->r[k].kind = SYM_RESOLVED;
+		rows->n++;
+		if (!rows->r[k].name || !rows->r[k].where) {
+			e = -ENOMEM;
+			goto out;
+		}
+	}
+	qsort(rows->r, rows->n, sizeof(*rows->r), row__cmp_start);
+out:
+	top_rows__free(&in);
+	if (e)
+		top_rows__free(rows);
+	return e;
+}
+
 int top_rows__data(struct top_rows *rows, const struct top_table *t, struct symbolizer *z,
 		   __u32 shift, enum top_data_by by, const struct top_rows *early)
 {
-	int e = top_rows__build(rows, t, z, resolve_data, 1ull << shift, early);
+	int e = top_rows__build(rows, t, z, resolve_data, NULL, 1ull << shift, early);
 
 	if (e)
 		return e;
@@ -362,7 +510,7 @@ int top_runs__spill(struct top_runs *runs, struct top_table *t, struct symbolize
 	if (!grown)
 		return -ENOMEM;
 	runs->f = grown;
-	e = top_rows__build(&rows, t, z, resolve_data, 1ull << shift, NULL);
+	e = top_rows__build(&rows, t, z, resolve_data, NULL, 1ull << shift, NULL);
 	if (e)
 		return e;
 	top_rows__fold(&rows, true, false);
@@ -527,7 +675,7 @@ int top_rows__data_runs(struct top_rows *rows, const struct top_table *t, struct
 
 	if (!runs || !runs->n)
 		return top_rows__data(rows, t, z, shift, by, early);
-	e = top_rows__build(&mem, t, z, resolve_data, 1ull << shift, early);
+	e = top_rows__build(&mem, t, z, resolve_data, NULL, 1ull << shift, early);
 	if (e)
 		return e;
 	top_rows__fold(&mem, true, false);
@@ -618,10 +766,10 @@ static bool entry__exited(const struct top_entry *e, void *ctx)
 }
 
 int top_rows__take_exited(struct top_rows *early, struct top_table *t, struct symbolizer *z,
-			  unsigned int by, __u32 shift)
+			  unsigned int by, const char *func, __u32 shift)
 {
 	bool data = by == TOP_BY_DATA;
-	int e = top_rows__resolve(early, t, z, resolve__of(by), data ? 1ull << shift : 1,
+	int e = top_rows__resolve(early, t, z, resolve__of(by), func, data ? 1ull << shift : 1,
 				  entry__exited, z->pm);
 
 	if (e)
@@ -916,6 +1064,62 @@ static void rows__typed_text(FILE *out, const struct top_rows *rows)
 	fputc('\n', out);
 }
 
+/*
+ * An annotation: the function's instructions in address order, each with
+ * its samples (blank: none), latency and source class, and the type and
+ * member a memory access touches (perf annotate --data-type's question,
+ * asked of each instruction).
+ */
+static void render_annotate_text(FILE *out, const struct top_view *r, const struct top_rows *rows)
+{
+	char insn[256], label[512];
+	struct top_layout l;
+	struct table_row tr;
+	size_t i;
+
+	if (!rows->n) {
+		fprintf(out,
+			"annotate: no sample in a function named %s (%llu samples elsewhere)\n",
+			r->annotate, (unsigned long long)rows->outside);
+		rows__not_attributed(out, rows);
+		return;
+	}
+	layout__common(&l);
+	l.col[COL_NAME] = (struct table_column){
+		.header = "instruction", .width = 40, .align = TABLE_LEFT, .sep = " "
+	};
+	l.col[COL_WHERE] = (struct table_column){ .header = "type and member",
+						  .align = TABLE_LEFT,
+						  .sep = " " };
+	l.on[COL_NAME] = l.on[COL_WHERE] = true;
+	layout__fit(&l, r->width, r->has_latency);
+	fprintf(out, "annotate: %s in %s [0x%llx, 0x%llx): %llu samples; %llu in other code\n",
+		r->annotate, dso__short_name(rows->file), (unsigned long long)rows->lo,
+		(unsigned long long)rows->hi, (unsigned long long)rows->total,
+		(unsigned long long)rows->outside);
+	table__header(out, &l.t);
+	for (i = 0; i < rows->n; i++) {
+		const struct top_row *row = &rows->r[i];
+
+		snprintf(insn, sizeof(insn), "%llx: %s", (unsigned long long)row->start,
+			 row->insn ? row->insn : "(not an instruction's start)");
+		label[0] = '\0';
+		if (row->dt && row->dt->why != DATATYPE_NO_MEMOP)
+			datatype__label(row->dt, label, sizeof(label));
+		table__row_begin(&tr, out, &l.t);
+		if (row->v.count) {
+			row__cells(&l, &tr, r, row, rows);
+		} else {
+			for (int c = COL_SAMPLES; c <= COL_SOURCE; c++)
+				layout__cell(&l, &tr, c, 0, "");
+		}
+		layout__cell(&l, &tr, COL_NAME, 0, insn);
+		layout__cell(&l, &tr, COL_WHERE, l.where_max, label);
+		table__row_end(&tr);
+	}
+	rows__not_attributed(out, rows);
+}
+
 static void render_ip_text(FILE *out, const struct top_view *r, const struct top_rows *rows)
 {
 	unsigned int by = view__code(r);
@@ -1044,7 +1248,9 @@ void top_render_text(FILE *out, const struct top_view *r, const struct top_rows 
 		strftime(when, sizeof(when), "%H:%M:%S", &tm);
 		fprintf(out, "%s\n", when);
 	}
-	if (r->by & TOP_BY_CODE)
+	if (r->by & TOP_BY_ANNOTATE)
+		render_annotate_text(out, r, ip);
+	else if (r->by & TOP_BY_CODE)
 		render_ip_text(out, r, ip);
 	if (r->by == TOP_BY_BOTH)
 		fputc('\n', out);
@@ -1105,8 +1311,11 @@ static void row__json_type(struct json *j, const struct top_row *row)
 {
 	const struct datatype *d = row->dt;
 	bool typed = d && d->why == DATATYPE_TYPED;
+	char label[512];
 
-	json__string(j, "label", row->name);
+	if (d)
+		datatype__label(d, label, sizeof(label));
+	json__string(j, "label", d ? label : row->name);
 	if (typed)
 		json__string(j, "type", d->type);
 	else
@@ -1221,6 +1430,47 @@ static void rows__json(struct json *j, const char *key, const struct top_view *r
 	json__object_end(j);
 }
 
+/* An annotation: the function, its file and range, and a row per instruction. */
+static void annotate__json(struct json *j, const struct top_view *r, const struct top_rows *rows)
+{
+	char addr[32];
+	size_t i;
+
+	json__object_begin(j, "annotate");
+	json__string(j, "function", r->annotate);
+	if (rows->file)
+		json__string(j, "dso", rows->file);
+	else
+		json__null(j, "dso");
+	snprintf(addr, sizeof(addr), "0x%llx", (unsigned long long)rows->lo);
+	json__string(j, "start", addr);
+	snprintf(addr, sizeof(addr), "0x%llx", (unsigned long long)rows->hi);
+	json__string(j, "end", addr);
+	json__u64(j, "samples", rows->total);
+	json__u64(j, "outside_samples", rows->outside);
+	json__object_begin(j, "not_attributed");
+	json__u64(j, "table_full", rows->full);
+	json__u64(j, "update_failed", rows->failed);
+	json__object_end(j);
+	json__array_begin(j, "rows");
+	for (i = 0; i < rows->n; i++) {
+		const struct top_row *row = &rows->r[i];
+
+		json__object_begin(j, NULL);
+		snprintf(addr, sizeof(addr), "0x%llx", (unsigned long long)row->start);
+		json__string(j, "address", addr);
+		if (row->insn)
+			json__string(j, "instruction", row->insn);
+		else
+			json__null(j, "instruction");
+		row__json_common(j, r, row, rows);
+		row__json_type(j, row);
+		json__object_end(j);
+	}
+	json__array_end(j);
+	json__object_end(j);
+}
+
 void top_render_json(FILE *out, const struct top_view *r, const struct top_rows *ip,
 		     const struct top_rows *data, const struct snapshot *s)
 {
@@ -1231,7 +1481,9 @@ void top_render_json(FILE *out, const struct top_view *r, const struct top_rows 
 	render_json_run(&j, r->run, r->src, s);
 	json__bool(&j, "latency", r->has_latency);
 	json__u64(&j, "block_bytes", 1ull << r->shift);
-	if (r->by & TOP_BY_CODE)
+	if (r->by & TOP_BY_ANNOTATE)
+		annotate__json(&j, r, ip);
+	else if (r->by & TOP_BY_CODE)
 		rows__json(&j,
 			   view__code(r) == TOP_BY_TYPE	     ? "types"
 			   : view__code(r) == TOP_BY_SRCLINE ? "srclines"
