@@ -22,11 +22,6 @@
 
 #include "tests/lib/testutil.h"
 
-static const char *top(void)
-{
-	return build_path("ldlat-top");
-}
-
 static const char *const variants[] = { "O0", "O2", "stripped", "debuglink", "nodebug" };
 
 /* What typeprog.c's header says each field gets: one first touch per page. */
