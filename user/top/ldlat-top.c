@@ -269,7 +269,8 @@ static int top_before_enable(struct tool *t, void *ctx, struct err *err)
 	pid_t cmd = t->run.has_cmd ? t->run.cmd.pid : 0;
 	int e;
 
-	e = top_sink__open(&top->sink, &top->prog.s, (top->args->by & TOP_BY_CODE) ? &top->ip : NULL,
+	e = top_sink__open(&top->sink, &top->prog.s,
+			   (top->args->by & TOP_BY_CODE) ? &top->ip : NULL,
 			   (top->args->by & TOP_BY_DATA) ? &top->data : NULL);
 	if (e) {
 		err__msg(err, "cannot map the tables' spill ring: %s", strerror(-e));
