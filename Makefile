@@ -213,11 +213,10 @@ $(BUILD)/tests/libldlatearly.so: private PROG_LDLIBS := -ldl
 # info; and a build of its own (another build ID) whose debug info only a debuginfod server
 # has (tests/debuginfod/; .full, unstripped, is the tests' oracle)
 TYPEPROG_SRCS := tests/progs/typeprog.c tests/progs/typeclass.cc
-typeprog = $(CXX) -Wall -Wextra -Werror -fno-stack-clash-protection -Wl,--build-id $(1) \
-	-x c tests/progs/typeprog.c -x c++ tests/progs/typeclass.cc -o $(2)
+typeprog = mkdir -p $(dir $(2)) && $(CXX) -Wall -Wextra -Werror -fno-stack-clash-protection \
+	-Wl,--build-id $(1) -x c tests/progs/typeprog.c -x c++ tests/progs/typeclass.cc -o $(2)
 $(BUILD)/tests/ldlat-typeprog-O0 $(BUILD)/tests/ldlat-typeprog-O2 \
 $(BUILD)/tests/ldlat-typeprog-nodebug $(BUILD)/tests/ldlat-typeprog-remote: $(TYPEPROG_SRCS)
-	@mkdir -p $(dir $@)
 $(BUILD)/tests/ldlat-typeprog-O0:
 	$(call typeprog,-O0 -g,$@)
 $(BUILD)/tests/ldlat-typeprog-O2:
