@@ -4,6 +4,7 @@
     types_oracle.py type TOP.json PERF.data BINARY [--dso NAME] [--nodebug]
     types_oracle.py srcline TOP.json PERF.data
     types_oracle.py annotate TOP.json PERF.data BINARY FUNC
+    types_oracle.py pahole TOP.json PERF.data BINARY
 
 TOP.json is ldlat-top --format json -n 0 of PERF.data's samples (its
 --input, or a live run of the same program when PERF.data is perf record's
@@ -27,6 +28,9 @@ rows whose code addr2line -i says was inlined name "func (inlined)".
 annotate: ldlat-top --annotate FUNC's rows are objdump's instructions of
 FUNC, each with the samples perf recorded at it, and a sampled store's
 label is its line's comment.
+pahole: a real program's rows (no comments to read): each row of a struct,
+union or class of BINARY's has its offset inside the member pahole places
+there (two rows at least).
 Prints what it compared; exit status 0 when all agree, 1 otherwise.
 """
 import collections
@@ -356,6 +360,33 @@ def check_annotate(top, perf_data, binary, func):
     return ok
 
 
+def check_pahole(top, binary):
+    """Each typed row of a type of BINARY's (pahole -C finds it): its offset is in the member's."""
+    checked, ok = 0, True
+    for r in top['types']['rows']:
+        t, member, off = r['type'], r['member'], r['offset']
+        if not t or not member or off is None or not re.match(r'^(struct|union|class) ', t):
+            continue
+        name = t.split(' ', 1)[1]
+        if not run('pahole', '-C', name, binary).strip():
+            continue  # a type of another file's (the C library's)
+        try:
+            lo, hi = member_range(binary, name, member.replace('[]', ''))
+        except KeyError as e:
+            print(f'{r["label"]}: {e}')
+            ok = False
+            continue
+        good = lo <= off < hi
+        print(f'{r["label"]}: {r["samples"]} samples, offset {off} in pahole\'s [{lo}, {hi}) '
+              f'{"ok" if good else "NO"}')
+        ok = ok and good
+        checked += 1
+    t = top['types']
+    print(f'typed: {t["typed_samples"]} of {t["samples"]} samples; {checked} rows of '
+          f'{os.path.basename(binary)}\'s types checked')
+    return ok and checked >= 2
+
+
 def main():
     args = sys.argv[1:]
     mode, top_json, perf_data = args[0], args[1], args[2]
@@ -364,6 +395,8 @@ def main():
     if mode == 'srcline':
         return 0 if check_srcline(top, perf_data) else 1
     binary = args[3]
+    if mode == 'pahole':
+        return 0 if check_pahole(top, binary) else 1
     if mode == 'annotate':
         return 0 if check_annotate(top, perf_data, binary, args[4]) else 1
     dso = os.path.basename(binary)

@@ -241,6 +241,36 @@ START_TEST(test_types_annotate)
 END_TEST
 
 /*
+ * A real program built with -g: ldlat-top itself reading a file of 200,000
+ * generated samples (its tables' rows and entries on the heap), recorded
+ * by perf record.  The typed share is reported, and each row of one of its
+ * own structs has the offset pahole gives that member (two rows at least).
+ */
+START_TEST(test_types_real_program)
+{
+	char dir[] = "/tmp/ldlat-types-XXXXXX", *out = NULL, *json;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	ck_assert_int_eq(
+		sh(NULL, NULL,
+		   "cd %s && %s --samples 200000 gen.data >/dev/null && perf record -q -e "
+		   "page-faults -c 1 -d -o p.data -- %s --input gen.data -n 0 >/dev/null && "
+		   "%s --input p.data --by type -n 0 --format json > t.json",
+		   dir, build_path("tests/gen-perfdata"), top(), top()),
+		0);
+	ck_assert_msg(sh(&out, NULL, "tests/types_oracle.py pahole %s/t.json %s/p.data %s", dir,
+			 dir, top()) == 0,
+		      "%s", out ? out : "");
+	free(out);
+	json = slurp(dir, "t.json");
+	assert_untyped_shown(json);
+	ck_assert(jq_true(json, ".types.typed_samples > 0"));
+	free(json);
+	sh(NULL, NULL, "rm -rf %s", dir);
+}
+END_TEST
+
+/*
  * The text table: the rows by label with the same columns as the code
  * table's, and the line that sums the untyped samples by reason.
  */
@@ -307,6 +337,7 @@ int main(void)
 		tcase_add_test(tc, test_types_text);
 		tcase_add_test(tc, test_types_debuginfod);
 		tcase_add_loop_test(tc, test_types_annotate, 0, 4);
+		tcase_add_test(tc, test_types_real_program);
 		tcase_add_loop_test(tc, test_srcline_input, 0, 2);
 		suite_add_tcase(s, tc);
 	}
