@@ -295,6 +295,13 @@ START_TEST(test_types_text)
 	ck_assert_ptr_nonnull(strstr(out, "; untyped: "));
 	ck_assert_ptr_nonnull(strstr(out, "[untyped: kernel code]"));
 	free(out);
+	/* a name from elsewhere is escaped in the annotation's header, as in the tables */
+	ck_assert_int_eq(sh(&out, NULL,
+			    "cd %s && %s --input p.data --annotate \"$(printf 'f\\033]0;t')\"", dir,
+			    top()),
+			 0);
+	ck_assert_msg(strstr(out, "named f\\x1b]0;t ") && !strchr(out, '\033'), "%s", out);
+	free(out);
 	sh(NULL, NULL, "rm -rf %s", dir);
 }
 END_TEST

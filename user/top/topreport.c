@@ -10,6 +10,7 @@
 #include "user/report/render.h"
 #include "user/report/table.h"
 #include "kernel/abi/datasrc.h"
+#include "kernel/lib/unctrl.h"
 #include "kernel/lib/util.h"
 
 static void top_row__free(struct top_row *r)
@@ -1072,15 +1073,17 @@ static void rows__typed_text(FILE *out, const struct top_rows *rows)
  */
 static void render_annotate_text(FILE *out, const struct top_view *r, const struct top_rows *rows)
 {
-	char insn[256], label[512];
+	char insn[256], label[512], func[1024], file[1024];
 	struct top_layout l;
 	struct table_row tr;
 	size_t i;
 
+	/* the name asked for and the file mapped: text from elsewhere, escaped */
+	unctrl__str(func, sizeof(func), r->annotate);
 	if (!rows->n) {
 		fprintf(out,
 			"annotate: no sample in a function named %s (%llu samples elsewhere)\n",
-			r->annotate, (unsigned long long)rows->outside);
+			func, (unsigned long long)rows->outside);
 		rows__not_attributed(out, rows);
 		return;
 	}
@@ -1093,10 +1096,10 @@ static void render_annotate_text(FILE *out, const struct top_view *r, const stru
 						  .sep = " " };
 	l.on[COL_NAME] = l.on[COL_WHERE] = true;
 	layout__fit(&l, r->width, r->has_latency);
+	unctrl__str(file, sizeof(file), dso__short_name(rows->file));
 	fprintf(out, "annotate: %s in %s [0x%llx, 0x%llx): %llu samples; %llu in other code\n",
-		r->annotate, dso__short_name(rows->file), (unsigned long long)rows->lo,
-		(unsigned long long)rows->hi, (unsigned long long)rows->total,
-		(unsigned long long)rows->outside);
+		func, file, (unsigned long long)rows->lo, (unsigned long long)rows->hi,
+		(unsigned long long)rows->total, (unsigned long long)rows->outside);
 	table__header(out, &l.t);
 	for (i = 0; i < rows->n; i++) {
 		const struct top_row *row = &rows->r[i];
