@@ -4,7 +4,7 @@
     types_oracle.py type TOP.json PERF.data BINARY [--dso NAME] [--nodebug]
     types_oracle.py srcline TOP.json PERF.data
     types_oracle.py annotate TOP.json PERF.data BINARY FUNC
-    types_oracle.py pahole TOP.json PERF.data BINARY
+    types_oracle.py pahole TOP.json PERF.data BINARY [--least N]
 
 TOP.json is ldlat-top --format json -n 0 of PERF.data's samples (its
 --input, or a live run of the same program when PERF.data is perf record's
@@ -30,7 +30,7 @@ FUNC, each with the samples perf recorded at it, and a sampled store's
 label is its line's comment.
 pahole: a real program's rows (no comments to read): each row of a struct,
 union or class of BINARY's has its offset inside the member pahole places
-there (two rows at least).
+there (--least rows at least, default 2).
 Prints what it compared; exit status 0 when all agree, 1 otherwise.
 """
 import collections
@@ -360,7 +360,7 @@ def check_annotate(top, perf_data, binary, func):
     return ok
 
 
-def check_pahole(top, binary):
+def check_pahole(top, binary, least):
     """Each typed row of a type of BINARY's (pahole -C finds it): its offset is in the member's."""
     checked, ok = 0, True
     for r in top['types']['rows']:
@@ -384,7 +384,7 @@ def check_pahole(top, binary):
     t = top['types']
     print(f'typed: {t["typed_samples"]} of {t["samples"]} samples; {checked} rows of '
           f'{os.path.basename(binary)}\'s types checked')
-    return ok and checked >= 2
+    return ok and checked >= least
 
 
 def main():
@@ -396,7 +396,8 @@ def main():
         return 0 if check_srcline(top, perf_data) else 1
     binary = args[3]
     if mode == 'pahole':
-        return 0 if check_pahole(top, binary) else 1
+        least = int(args[args.index('--least') + 1]) if '--least' in args else 2
+        return 0 if check_pahole(top, binary, least) else 1
     if mode == 'annotate':
         return 0 if check_annotate(top, perf_data, binary, args[4]) else 1
     dso = os.path.basename(binary)

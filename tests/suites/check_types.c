@@ -258,8 +258,14 @@ START_TEST(test_types_real_program)
 		   "%s --input p.data --by type -n 0 --format json > t.json",
 		   dir, build_path("tests/gen-perfdata"), top(), top()),
 		0);
-	ck_assert_msg(sh(&out, NULL, "tests/types_oracle.py pahole %s/t.json %s/p.data %s", dir,
-			 dir, top()) == 0,
+	/*
+	 * A sanitizer's build faults its pages in the sanitizer's runtime (its
+	 * shadow memory), not in the program's own code: its rows are checked,
+	 * but none need be of the program's types
+	 */
+	ck_assert_msg(sh(&out, NULL,
+			 "tests/types_oracle.py pahole %s/t.json %s/p.data %s --least %d", dir, dir,
+			 top(), getenv("LDLAT_SANITIZED") ? 0 : 2) == 0,
 		      "%s", out ? out : "");
 	free(out);
 	json = slurp(dir, "t.json");
