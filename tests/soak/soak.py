@@ -166,6 +166,11 @@ def main():
             print('soak: no cgroup v2 hierarchy is mounted (or run with --system-wide)',
                   file=sys.stderr)
             return 1
+        # a cgroup an earlier run left (a SIGKILLed script cannot remove its own), when empty
+        for name in os.listdir(mnt):
+            if name.startswith('ldlat-soak-') and not os.path.exists(
+                    '/proc/' + name[len('ldlat-soak-'):]):
+                cgroup_remove(os.path.join(mnt, name), timeout=0)
         soak.cgroup = (mnt, '/ldlat-soak-%d' % os.getpid())
         os.mkdir(mnt + soak.cgroup[1])
     try:
