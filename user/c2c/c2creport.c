@@ -99,13 +99,6 @@ static char *nodes_text(__u64 mask, char *buf, size_t len)
 	return buf;
 }
 
-static int u32_cmp(const void *a, const void *b)
-{
-	__u32 x = *(const __u32 *)a, y = *(const __u32 *)b;
-
-	return (x > y) - (x < y);
-}
-
 /*
  * The thread IDs of a set, in order, comma-separated ("101,102"), the first
  * C2C_TIDS_SHOWN and "+N" for the rest; "-" for none (a live run's entry:
@@ -114,18 +107,16 @@ static int u32_cmp(const void *a, const void *b)
 #define C2C_TIDS_SHOWN 16
 static char *tids_text(const struct c2c_set *s, char *buf, size_t len)
 {
-	__u32 v[C2C_TIDS_SHOWN * 4];
+	const __u32 *v = c2c_set__values(s);
 	size_t n = 0;
-	int i, k = s->n < (int)ARRAY_SIZE(v) ? s->n : (int)ARRAY_SIZE(v);
+	int i;
 
 	buf[0] = '\0';
 	if (!s->n) {
 		snprintf(buf, len, "-");
 		return buf;
 	}
-	memcpy(v, s->v, k * sizeof(*v));
-	qsort(v, k, sizeof(*v), u32_cmp);
-	for (i = 0; i < k && i < C2C_TIDS_SHOWN && n < len; i++)
+	for (i = 0; i < s->n && i < C2C_TIDS_SHOWN && n < len; i++)
 		n += snprintf(buf + n, len - n, "%s%u", i ? "," : "", v[i]);
 	if (s->n > C2C_TIDS_SHOWN && n < len)
 		snprintf(buf + n, len - n, ",+%d", s->n - C2C_TIDS_SHOWN);
@@ -533,11 +524,12 @@ static void json_counts(struct json *j, const struct ldlat_c2c_counts *c)
 
 static void json_set(struct json *j, const char *key, const struct c2c_set *s)
 {
+	const __u32 *v = c2c_set__values(s);
 	int i;
 
 	json__array_begin(j, key);
 	for (i = 0; i < s->n; i++)
-		json__u64(j, NULL, s->v[i]);
+		json__u64(j, NULL, v[i]);
 	json__array_end(j);
 }
 
