@@ -26,7 +26,7 @@ CFLAGS	+= -std=gnu11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wno-missing-field-init
 # source tree ("kernel/abi/pmu.h"), or of build/ for what the build generates
 # ("bpf/ldlat.skel.h").
 CPPFLAGS += -iquote . -iquote $(BUILD)
-LDLIBS	:= -lbpf -ldw -lelf -lz -lm -liberty
+LDLIBS	:= -lbpf -ldw -lelf -lz -lm -liberty -lprotobuf-c
 BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) -Wall -Werror \
 	-iquote . -iquote $(BUILD)
 
@@ -37,7 +37,11 @@ TOOLS := ldlat-hist ldlat-top ldlat-stat ldlat-c2c
 TOOL_BINS := $(addprefix $(BUILD)/,$(TOOLS))
 WORKLOAD := $(BUILD)/ldlat-workload
 
-LIB_OBJS := $(patsubst %.c,$(OBJ)/%.o,$(KERNEL_SRCS) $(USER_LIB_SRCS))
+# pprof's profile.proto as Debian ships it (golang-github-google-pprof-dev, Apache-2.0),
+# compiled by protoc-c into build/user/report/ for the one pprof writer (user/report/pprof.c)
+PPROF_PROTO ?= /usr/share/gocode/src/github.com/google/pprof/proto/profile.proto
+PPROF_PB := $(BUILD)/user/report/profile.pb-c
+LIB_OBJS := $(patsubst %.c,$(OBJ)/%.o,$(KERNEL_SRCS) $(USER_LIB_SRCS)) $(OBJ)/$(PPROF_PB).o
 LIB := $(BUILD)/libldlat.a
 
 BENCH_TOOLS := ldlat-floor ldlat-logic
@@ -87,6 +91,18 @@ $(BUILD)/bpf/ldlat.skel.h: $(BUILD)/bpf/ldlat.bpf.o
 $(OBJ)/%.o: %.c | $(BUILD)/bpf/ldlat.skel.h $(BUILD)/bpf/c2c.skel.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c $< -o $@
+
+$(PPROF_PB).h: $(PPROF_PB).c
+$(PPROF_PB).c: $(PPROF_PROTO)
+	@mkdir -p $(dir $@)
+	protoc-c --proto_path=$(dir $<) --c_out=$(dir $@) $(notdir $<)
+	touch $(PPROF_PB).h
+
+$(OBJ)/$(PPROF_PB).o: $(PPROF_PB).c
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c $< -o $@
+
+$(OBJ)/user/report/pprof.o: $(PPROF_PB).h
 
 $(LIB): $(LIB_OBJS)
 	$(AR) rcs $@ $^
@@ -169,11 +185,12 @@ vmlinux:
 
 # Debian packages: to build, to test, and to run the demo and benchmarks.
 BUILD_DEPS := make gcc clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev pkg-config check libpfm4-dev libiberty-dev \
-	linux-libc-dev libdw-dev binutils python3
+	linux-libc-dev libdw-dev binutils python3 libprotobuf-c-dev protobuf-c-compiler \
+	golang-github-google-pprof-dev
 TEST_DEPS := jq python3 clang-format prometheus valgrind linux-perf bpftrace time libclang-rt-14-dev \
 	libpfm4-dev util-linux prometheus-node-exporter python3-prometheus-client curl systemd \
 	qemu-system-x86 busybox-static cpio kmod xz-utils \
-	mandoc lintian bash-completion dpkg-dev stress-ng chromium debootstrap
+	mandoc lintian bash-completion dpkg-dev stress-ng chromium debootstrap golang-go
 deps:
 	@missing=""; for p in $(BUILD_DEPS) $(TEST_DEPS); do \
 		dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q 'install ok installed' || \
