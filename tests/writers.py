@@ -11,6 +11,11 @@ string, literal or computed ("\\"key\\":", "\\"%s\\":"), a label
 ("name=\\""), a # HELP, # TYPE, # UNIT or # EOF line, or a call to the
 escaping functions is a document built by hand.
 
+pprof profiles (profile.proto) are built by user/report/pprof.c alone, the
+one file that includes the header protoc-c generates (tests/deps.py): a
+call into protobuf-c or one of the generated perftools__profiles__
+functions or types elsewhere is a profile built by hand.
+
 Text tables are laid out by user/report/table.c.  Elsewhere, a string
 literal (outside a scanf) with two conversions of a fixed width ("%10s ...
 %-22s"), or one conversion of a width, fixed or given at run time, followed
@@ -47,6 +52,7 @@ WRITERS = {
     'user/report/escape.c', 'user/report/escape.h',
     'user/report/table.c', 'user/report/table.h',
     'user/report/svg.c', 'user/report/svg.h',
+    'user/report/pprof.c', 'user/report/pprof.h',
 }
 FOLDERS = ('user/', 'kernel/', 'bench/')
 BY_HAND = [
@@ -55,6 +61,8 @@ BY_HAND = [
     (re.compile(r'[A-Za-z_][A-Za-z0-9_]*=\\"'), 'an OpenMetrics label written by hand'),
     (re.compile(r'"[^"\n]*# (HELP|TYPE|UNIT|EOF)\b'), 'an OpenMetrics line written by hand'),
     (re.compile(r'\b(json_string|label_value)\s*\('), 'escaping outside the writers'),
+    (re.compile(r'\b(?:perftools__profiles__|Perftools__Profiles__|PERFTOOLS__PROFILES__|protobuf_c_)'),
+     'a pprof profile built outside user/report/pprof.c'),
 ]
 
 
@@ -92,10 +100,11 @@ def main():
         print(e)
     if errors:
         print('check-writers: JSON goes through user/report/json.h, OpenMetrics through '
-              'user/report/openmetrics.h, text tables through user/report/table.h')
+              'user/report/openmetrics.h, pprof through user/report/pprof.h, text tables '
+              'through user/report/table.h')
         return 1
-    print(f'check-writers: {len(files)} files, no JSON, OpenMetrics or text table written '
-          'outside the writers')
+    print(f'check-writers: {len(files)} files, no JSON, OpenMetrics, pprof or text table '
+          'written outside the writers')
     return 0
 
 
