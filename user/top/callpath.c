@@ -97,12 +97,35 @@ const char *callpath_loss__frame(enum callpath_loss l)
 	return l < CALLPATH_NLOSS ? loss_frame[l] : "[call path lost]";
 }
 
+void callpath__frame(struct symbolizer *z, __u32 key, __u64 ip, bool kernel, struct sym *sym,
+		     char *frame, size_t len)
+{
+	char name[300];
+	size_t i;
+
+	symbolizer__ip(z, key, ip, sym);
+	if (sym->kind == SYM_RESOLVED) {
+		snprintf(name, sizeof(name), "%s", sym->name);
+	} else if (sym->kind == SYM_MAPPING && sym->where[0]) {
+		const char *base = strrchr(sym->where, '/');
+
+		snprintf(name, sizeof(name), "[%s]", base ? base + 1 : sym->where);
+	} else {
+		snprintf(name, sizeof(name), "[unknown]");
+	}
+	/* ';' would split the frame: ':' (as stackcollapse-perf.pl writes it) */
+	for (i = 0; name[i]; i++)
+		if (name[i] == ';')
+			name[i] = ':';
+	snprintf(frame, len, "%s%s", name, kernel ? "_[k]" : "");
+}
+
 /* A stack's frames, outermost first; one it could not take as one frame that says so. */
 static void folded__stack(char *buf, size_t *len, struct symbolizer *z, __u32 key,
 			  const struct callpath_stack *st, int kernel)
 {
 	struct sym sym;
-	char frame[300];
+	char frame[FRAME_MAX];
 	int i;
 
 	if (st->err < 0) {
@@ -111,20 +134,9 @@ static void folded__stack(char *buf, size_t *len, struct symbolizer *z, __u32 ke
 		return;
 	}
 	for (i = st->n - 1; i >= 0; i--) {
-		/* a return address is after its call: the call is the byte before */
-		__u64 ip = st->ips[i] - (i ? 1 : 0);
-
-		symbolizer__ip(z, st->keys ? st->keys[i] : key, ip, &sym);
-		if (sym.kind == SYM_RESOLVED) {
-			snprintf(frame, sizeof(frame), "%s", sym.name);
-		} else if (sym.kind == SYM_MAPPING && sym.where[0]) {
-			const char *base = strrchr(sym.where, '/');
-
-			snprintf(frame, sizeof(frame), "[%s]", base ? base + 1 : sym.where);
-		} else {
-			snprintf(frame, sizeof(frame), "[unknown]");
-		}
-		folded__push(buf, len, frame, kernel ? "_[k]" : "");
+		callpath__frame(z, st->keys ? st->keys[i] : key, callpath_stack__ip(st, i), kernel,
+				&sym, frame, sizeof(frame));
+		folded__push(buf, len, frame, "");
 	}
 }
 
