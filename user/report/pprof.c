@@ -307,9 +307,7 @@ __u64 pprof__function(struct pprof *p, const char *name, const char *system_name
 
 __u64 pprof__location(struct pprof *p, __u64 mapping, __u64 address, __u64 function)
 {
-	struct plocation l = { .mapping = mapping,
-			       .address = mapping ? address : 0,
-			       .function = function };
+	struct plocation l = { .mapping = mapping, .address = address, .function = function };
 	struct ptab_ent *e;
 	bool found;
 

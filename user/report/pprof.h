@@ -75,8 +75,8 @@ __u64 pprof__mapping(struct pprof *p, __u64 start, __u64 limit, __u64 file_offse
 __u64 pprof__function(struct pprof *p, const char *name, const char *system_name, const char *file);
 
 /*
- * A location's id: address in mapping (0: none, the address is then 0 too,
- * as for a frame that names a loss) named function.  0 when out of memory.
+ * A location's id: address (0: none, as for a frame that names a loss) in
+ * mapping (0: none known), named function.  0 when out of memory.
  */
 __u64 pprof__location(struct pprof *p, __u64 mapping, __u64 address, __u64 function);
 
