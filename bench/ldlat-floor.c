@@ -17,27 +17,9 @@ static const char doc[] =
 	"no BPF program, and prints how many events they counted: the kernel's own cost of "
 	"sampling, the floor the benchmarks compare ldlat-hist with.";
 
-static error_t floor_parse(int key, char *arg, struct argp_state *state)
-{
-	(void)arg;
-	if (key == ARGP_KEY_INIT) {
-		state->child_inputs[0] = state->input;
-		return 0;
-	}
-	return ARGP_ERR_UNKNOWN;
-}
-
-static const struct argp_child children[] = {
-	{ &cli_argp, 0, NULL, 0 },
-	{},
-};
-
-static const struct argp argp = {
-	.parser = floor_parse,
-	.args_doc = "[-- COMMAND [ARGS...]]",
-	.doc = doc,
-	.children = children,
-};
+/* the sampling options, in a struct cli */
+static const struct opt_group *const floor_opts[] = { &cli_sample_opts, NULL };
+static const struct opt_place floor_places[] = { { &cli_home, 0 }, {} };
 
 int main(int argc, char **argv)
 {
@@ -50,7 +32,8 @@ int main(int argc, char **argv)
 
 	argp_err_exit_status = EXIT_USAGE;
 	cli__init(&cli);
-	if (argp_parse(&argp, argc, argv, ARGP_IN_ORDER, NULL, &cli))
+	if (argp_parse(opts__argp(floor_opts, floor_places, "[-- COMMAND [ARGS...]]", doc, NULL),
+		       argc, argv, ARGP_IN_ORDER, NULL, &cli))
 		return EXIT_USAGE;
 
 	e = tool__start(&tool, &cli, "ldlat-floor", &(struct tool_opts){ .no_bpf = true }, &err);

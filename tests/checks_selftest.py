@@ -11,7 +11,8 @@ including bpf/, a side-band record applied outside the process model,
 vmlinux.h outside the BPF program, the generated profile.proto header
 outside the pprof writer, a JSON member, a computed JSON key, an
 OpenMetrics label and # HELP line, a pprof message packed by hand, a table
-row of fixed widths and one padded at run time) and each time the checker must exit 1 and name
+row of fixed widths and one padded at run time, a format compared and a
+case of one outside output.c) and each time the checker must exit 1 and name
 the file.  The copy is a git repository with the clean files added and a
 file staged then deleted, so the violations are planted in files git does
 not track yet, as a new file is before `git add`; the last cases run again
@@ -87,6 +88,13 @@ CASES = [
     ('a table row padded at run time', 'writers',
      {'kernel/abi/x.c': 'const char *x = "%-*s  %s\\n";\n'},
      'kernel/abi/x.c:1: a text-table row'),
+    ('a renderer chosen by the format outside output.c', 'writers',
+     {'user/top/x.c': 'int x(const struct output_opts *o) { return o->format == OUTPUT_JSON; }\n'},
+     'user/top/x.c:1: a choice by the format'),
+    ('a switch on the format outside output.c', 'writers',
+     {'user/stat/x.c': 'void x(enum output_format f) {\n\tswitch (f) {\n\tcase OUTPUT_TEXT:\n'
+                       '\t\tbreak;\n\t}\n}\n'},
+     'user/stat/x.c:3: a choice by the format'),
 ]
 # run again on the copy without git
 WITHOUT_GIT = ('an upward include', 'a JSON member written by hand')

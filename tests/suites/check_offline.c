@@ -1188,7 +1188,7 @@ static void check_format(int fmt, const char *path)
 }
 
 /* The report r of s as ldlat-hist prints it in fmt; malloc'd. */
-static char *render_fmt(int fmt, const struct report *r, const struct snapshot *s)
+static char *render_fmt(int fmt, const struct hist_view *r, const struct snapshot *s)
 {
 	char *text;
 	size_t len;
@@ -1350,11 +1350,14 @@ static int cli_parse(struct cli *c, char **args)
 {
 	char *argv[16] = { "ldlat-hist" };
 	int n = 1;
+	static const struct opt_group *const groups[] = { &cli_sample_opts, NULL };
+	static const struct opt_place places[] = { { &cli_home, 0 }, {} };
 
 	while (args[n - 1])
 		argv[n] = args[n - 1], n++;
 	cli__init(c);
-	return argp_parse(&cli_argp, n, argv, ARGP_NO_EXIT | ARGP_SILENT, NULL, c);
+	return argp_parse(opts__argp(groups, places, NULL, NULL, NULL), n, argv,
+			  ARGP_NO_EXIT | ARGP_SILENT, NULL, c);
 }
 
 static const char *const class_filters[][8] = {
@@ -1387,14 +1390,14 @@ static char *render_perf_view(const char *path, const char *const *filt, int fmt
 	char *shared[16], *want;
 	struct offline o;
 	struct snapshot snap;
-	struct report r;
+	struct hist_view r;
 	struct run_info run;
 	struct timespec never = {};
 	struct cli c;
 	struct err oerr = {};
 	int i, m = 0;
 	__u32 linear = 0;
-	enum report_by by = BY_CLASS;
+	enum hist_by by = BY_CLASS;
 
 	for (i = 0; filt[i]; i++) {
 		if (!strcmp(filt[i], "--linear")) {
@@ -1426,13 +1429,13 @@ static char *render_perf_view(const char *path, const char *const *filt, int fmt
 		snapshot__account(&snap, &o.cfg, &s);
 	}
 	offline__run_info(&o, "ldlat-hist", &never, &run);
-	r = (struct report){ .run = &run,
-			     .src = &o.src,
-			     .ranges = &c.ranges,
-			     .by = by,
-			     .linear_step = linear,
-			     .has_latency = true,
-			     .period_weighted = offline__freq(&o) };
+	r = (struct hist_view){ .run = &run,
+				.src = &o.src,
+				.ranges = &c.ranges,
+				.by = by,
+				.linear_step = linear,
+				.has_latency = true,
+				.period_weighted = offline__freq(&o) };
 	want = render_fmt(fmt, &r, &snap);
 	snapshot__free(&snap);
 	offline__close(&o);

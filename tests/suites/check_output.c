@@ -48,7 +48,7 @@ struct fixture {
 	struct range_set ranges;
 	struct ldlat_config cfg;
 	struct run_info run;
-	struct report report;
+	struct hist_view view;
 	struct snapshot snap;
 };
 
@@ -79,12 +79,12 @@ static void fixture_init(struct fixture *f, const char *range0, __u32 linear_ste
 				    .target = "cgroup \"quoted\\name\"",
 				    .cfg = &f->cfg,
 				    .started = { .tv_sec = 1700000000 } };
-	f->report = (struct report){ .run = &f->run,
-				     .src = &f->src,
-				     .ranges = &f->ranges,
-				     .by = BY_BOTH,
-				     .linear_step = linear_step,
-				     .has_latency = latency };
+	f->view = (struct hist_view){ .run = &f->run,
+				      .src = &f->src,
+				      .ranges = &f->ranges,
+				      .by = BY_BOTH,
+				      .linear_step = linear_step,
+				      .has_latency = latency };
 	ck_assert_int_eq(snapshot__init(&f->snap, 2), 0);
 	for (i = 0; i < NLATS * 3; i++) {
 		bool ram = i >= NLATS;
@@ -110,7 +110,7 @@ static void fixture_init(struct fixture *f, const char *range0, __u32 linear_ste
 }
 
 static void render_to(const char *name,
-		      void (*fn)(FILE *, const struct report *, const struct snapshot *),
+		      void (*fn)(FILE *, const struct hist_view *, const struct snapshot *),
 		      const struct fixture *f)
 {
 	char path[512];
@@ -119,7 +119,7 @@ static void render_to(const char *name,
 	snprintf(path, sizeof(path), "%s/%s", tmpdir, name);
 	out = fopen(path, "w");
 	ck_assert_ptr_nonnull(out);
-	fn(out, &f->report, &f->snap);
+	fn(out, &f->view, &f->snap);
 	ck_assert_int_eq(fclose(out), 0);
 }
 
@@ -157,7 +157,7 @@ START_TEST(test_json_schema_and_values)
 		   ".weighting == \"samples\" and .counters.unseen == null' %s/a.json",
 		   tmpdir, tmpdir),
 		0);
-	f.report.by = BY_RANGE;
+	f.view.by = BY_RANGE;
 	render_to("b.json", render_json, &f);
 	ck_assert_int_eq(sh(NULL, NULL,
 			    "python3 %s < %s/b.json && jq -e '[.histograms[] | .class] == [null, "
@@ -201,7 +201,7 @@ START_TEST(test_json_no_latency)
 	struct fixture f;
 
 	fixture_init(&f, "0x1000-0x2000", 0, false);
-	f.report.by = BY_RANGE;
+	f.view.by = BY_RANGE;
 	render_to("d.json", render_json, &f);
 	ck_assert_int_eq(
 		sh(NULL, NULL,
@@ -258,7 +258,7 @@ START_TEST(test_period_weighted)
 	struct fixture f;
 
 	fixture_init(&f, "0x1000-0x2000", 0, true);
-	f.report.period_weighted = true;
+	f.view.period_weighted = true;
 	f.snap.cells[ldlat_hist_index(0, LDLAT_CLASS_L1)].period = 1000;
 	render_to("w.txt", render_text, &f);
 	ck_assert_int_eq(sh(NULL, NULL,
@@ -486,7 +486,7 @@ START_TEST(test_openmetrics_no_latency)
 	struct fixture f;
 
 	fixture_init(&f, "0x1000-0x2000", 0, false);
-	f.report.by = BY_RANGE;
+	f.view.by = BY_RANGE;
 	render_to("n.prom", render_prometheus, &f);
 	render_to("n.om", render_openmetrics, &f);
 	check_exposition("n.prom", false);
@@ -700,7 +700,8 @@ END_TEST
 /* A reader never sees a partial file while --output is replaced 300 times. */
 START_TEST(test_output_atomic)
 {
-	struct output_opts o = { .format = OUTPUT_OPENMETRICS };
+	struct output_opts o = { .formats = &hist_formats, .format = OUTPUT_OPENMETRICS };
+	struct hist_report r;
 	struct err err = {};
 	char path[512];
 	struct fixture f;
@@ -713,7 +714,8 @@ START_TEST(test_output_atomic)
 	o.path = path;
 	umask(022); /* a new file: 0666 less the umask, as a shell makes it */
 	ck_assert_int_eq(output__check(&o, &err), 0);
-	ck_assert_int_eq(output__emit(&o, &f.report, &f.snap, &f.snap, 0, &err), 0);
+	r = (struct hist_report){ .view = &f.view, .interval = &f.snap, .total = &f.snap };
+	ck_assert_int_eq(output__write(&o, &r, false, &err), 0);
 	reader = fork();
 	ck_assert_int_ge(reader, 0);
 	if (reader == 0) {
@@ -734,7 +736,7 @@ START_TEST(test_output_atomic)
 	}
 	for (i = 0; i < 300; i++) {
 		f.snap.counters.seen++;
-		ck_assert_int_eq(output__emit(&o, &f.report, &f.snap, &f.snap, i, &err), 0);
+		ck_assert_int_eq(output__write(&o, &r, i != 0, &err), 0);
 	}
 	kill(reader, SIGKILL);
 	ck_assert_int_eq(waitpid(reader, &status, 0), reader);
@@ -752,18 +754,22 @@ START_TEST(test_output_atomic)
 }
 END_TEST
 
-static void render_lines(FILE *f, void *ctx)
+static void render_lines(FILE *f, const void *report)
 {
 	int i;
 
-	(void)ctx;
+	(void)report;
 	for (i = 0; i < 10; i++)
 		fprintf(f, "line %d of a report\n", i);
 }
 
+/* a tool whose one format is text, ten lines a report */
+static const struct output_formats lines_formats = { "test", .text = render_lines };
+
 START_TEST(test_output_check)
 {
-	struct output_opts o = { .path = "/nonexistent-ldlat-dir/x.prom" };
+	struct output_opts o = { .formats = &lines_formats,
+				 .path = "/nonexistent-ldlat-dir/x.prom" };
 	struct err err = {};
 
 	ck_assert_int_eq(output__check(&o, &err), -EINVAL);
@@ -778,13 +784,13 @@ START_TEST(test_output_check)
 	o.path = "/dev/null";
 	ck_assert_int_eq(output__check(&o, &err), 0);
 	ck_assert_ptr_nonnull(o.stream);
-	ck_assert_int_eq(output__write(&o, render_lines, NULL, true, &err), 0);
+	ck_assert_int_eq(output__write(&o, NULL, true, &err), 0);
 	output__close(&o);
 	ck_assert_ptr_null(o.stream);
 	/* and a write it refuses is an error with a sentence, as on stdout */
 	o.path = "/dev/full";
 	ck_assert_int_eq(output__check(&o, &err), 0);
-	ck_assert_int_eq(output__write(&o, render_lines, NULL, false, &err), -ENOSPC);
+	ck_assert_int_eq(output__write(&o, NULL, false, &err), -ENOSPC);
 	ck_assert_msg(strstr(err.msg, "cannot write the report to --output '/dev/full': No space"),
 		      "%s", err.msg);
 	output__close(&o);
@@ -798,7 +804,7 @@ END_TEST
  */
 START_TEST(test_output_fifo_signal)
 {
-	struct output_opts o = { .format = OUTPUT_TEXT };
+	struct output_opts o = { .formats = &lines_formats, .format = OUTPUT_TEXT };
 	struct err err = {};
 	char path[512];
 	sigset_t set, old;
@@ -829,7 +835,7 @@ END_TEST
  */
 START_TEST(test_output_stdout_flushed)
 {
-	struct output_opts o = { .format = OUTPUT_TEXT };
+	struct output_opts o = { .formats = &lines_formats, .format = OUTPUT_TEXT };
 	int saved = dup(1), fds[2], full;
 	struct err err = {};
 	char buf[4096];
@@ -839,7 +845,7 @@ START_TEST(test_output_stdout_flushed)
 	ck_assert_int_eq(pipe(fds), 0);
 	fflush(stdout);
 	ck_assert_int_ge(dup2(fds[1], 1), 0);
-	ck_assert_int_eq(output__write(&o, render_lines, NULL, false, &err), 0);
+	ck_assert_int_eq(output__write(&o, NULL, false, &err), 0);
 	n = read(fds[0], buf, sizeof(buf) - 1); /* blocks if the report were still buffered */
 	ck_assert_int_gt(n, 0);
 	buf[n] = '\0';
@@ -848,7 +854,7 @@ START_TEST(test_output_stdout_flushed)
 	full = open("/dev/full", O_WRONLY | O_CLOEXEC);
 	ck_assert_int_ge(full, 0);
 	ck_assert_int_ge(dup2(full, 1), 0);
-	ck_assert_int_eq(output__write(&o, render_lines, NULL, true, &err), -ENOSPC);
+	ck_assert_int_eq(output__write(&o, NULL, true, &err), -ENOSPC);
 	ck_assert_msg(strstr(err.msg, "cannot write the report to standard output: No space left"),
 		      "%s", err.msg);
 	ck_assert_int_ge(dup2(saved, 1), 0);

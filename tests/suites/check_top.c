@@ -968,7 +968,7 @@ static __u64 sym_start(const struct dso_sym *syms, int n, const char *name)
 	return 0;
 }
 
-static char *render(const struct top_report *r, const struct top_rows *ip,
+static char *render(const struct top_view *r, const struct top_rows *ip,
 		    const struct top_rows *data, const struct snapshot *snap, bool json)
 {
 	char *buf = NULL;
@@ -989,12 +989,12 @@ START_TEST(test_report_native_tables)
 	const __u64 base = 0x555555554000ull;
 	struct source src = { .kind = SOURCE_LDLAT };
 	struct run_info run = { .tool = "ldlat-top", .event = "cpu/mem-loads,ldlat=30/P" };
-	struct top_report rep = { .by = TOP_BY_BOTH,
-				  .nrows = -1,
-				  .shift = 6,
-				  .has_latency = true,
-				  .run = &run,
-				  .src = &src };
+	struct top_view rep = { .by = TOP_BY_BOTH,
+				.nrows = -1,
+				.shift = 6,
+				.has_latency = true,
+				.run = &run,
+				.src = &src };
 	struct top_table ip, data;
 	struct top_rows ipr, datar;
 	struct snapshot snap = {};
