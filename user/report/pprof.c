@@ -247,6 +247,12 @@ void pprof__free(struct pprof *p)
 	free(p);
 }
 
+void pprof__set_span(struct pprof *p, __s64 time_nanos, __s64 duration_nanos)
+{
+	p->o.time_nanos = time_nanos;
+	p->o.duration_nanos = duration_nanos;
+}
+
 int pprof__comment(struct pprof *p, const char *text)
 {
 	__s64 s = pprof__string(p, text);

@@ -59,6 +59,9 @@ struct pprof_label {
 struct pprof *pprof__new(const struct pprof_opts *o);
 void pprof__free(struct pprof *p);
 
+/* Sets the span the profile covers (pprof_opts' time_nanos and duration_nanos). */
+void pprof__set_span(struct pprof *p, __s64 time_nanos, __s64 duration_nanos);
+
 /* Appends a comment (free text a viewer shows). Returns 0 or -ENOMEM. */
 int pprof__comment(struct pprof *p, const char *text);
 
