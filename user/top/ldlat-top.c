@@ -26,6 +26,8 @@
 #include "user/top/topreport.h"
 #include "user/top/callpath.h"
 #include "user/top/flamegraph.h"
+#include "user/top/toppprof.h"
+#include "user/symbols/buildid.h"
 #include "user/report/heatmap.h"
 #include "kernel/lib/util.h"
 #include "kernel/lib/notice.h"
@@ -52,6 +54,7 @@ struct top_args {
 	bool weight_set;
 	const char *heatmap; /* --heatmap FILE */
 	bool heatmap_by_class;
+	bool keep_set; /* --keep N (into cli.out.keep) */
 };
 
 static const char doc[] =
@@ -145,6 +148,12 @@ static const struct opt callgraph_options[] = {
 	  OPT_TEXT, OPT_TO(struct top_args, heatmap), .what = "file name" },
 	{ "heatmap-by", 0, "KEY", 0, "all (one map, default) or class (a map per data source)",
 	  OPT_WORD, OPT_TO(struct top_args, heatmap_by_class), .words = heatmap_bys },
+	{ .doc = "Profiles:" },
+	{ "keep", 0, "N", 0,
+	  "--format pprof --output DIR: each report a new file DIR/ldlat-TIMESTAMP.pb.gz, the N "
+	  "newest kept (default 60), older ones removed",
+	  OPT_NUMBER, OPT_TO(struct top_args, cli.out.keep), OPT_SETS(struct top_args, keep_set),
+	  .min = 1, .max = OUTPUT_KEEP_MAX, .what = "a number of profiles (1 to %llu)" },
 	{},
 };
 
@@ -198,6 +207,18 @@ struct top {
 
 	/* --heatmap's file, which output__check may open (a FIFO, a terminal) */
 	struct output_opts heat_out;
+
+	/* --format pprof: the profile of the paths named since the last report */
+	bool profiling;
+	struct toppprof prof;
+	struct toppprof_opts prof_opts;
+	char kernel_id[2 * BUILDID_MAX + 1];
+	/* live: the cgroups of the processes met in this report's paths */
+	struct {
+		__u32 tgid;
+		char path[256];
+	} cgroups[64];
+	int ncgroups;
 };
 
 /* --sort latency and total need latency, which 'lacking' (a sentence's end) says is missing. */
@@ -275,6 +296,37 @@ static void top_mark_gone(struct proc *p, void *ctx)
 		p->exited = true;
 }
 
+/* Live: a process's cgroup, read once per report ("": not known). */
+static const char *top_cgroup(struct top *top, __u32 tgid)
+{
+	int i, n = top->ncgroups;
+
+	for (i = 0; i < n; i++)
+		if (top->cgroups[i].tgid == tgid)
+			return top->cgroups[i].path;
+	i = n < (int)ARRAY_SIZE(top->cgroups) ? top->ncgroups++ : (int)(tgid % ARRAY_SIZE(top->cgroups));
+	top->cgroups[i].tgid = tgid;
+	machine__cgroup(&top->m, (pid_t)tgid, top->cgroups[i].path, sizeof(top->cgroups[i].path));
+	return top->cgroups[i].path;
+}
+
+/*
+ * --format pprof: what the profile says of the run (its event and period,
+ * whether samples carry latency and data sources), and a first profile.
+ */
+static int top_profile_begin(struct top *top, const struct source *src, const char *event,
+			     const struct perf_event_attr *attr)
+{
+	top->prof_opts = (struct toppprof_opts){
+		.latency = src->fields & LDLAT_HAS_LAT,
+		.classes = src->fields & LDLAT_HAS_DSRC,
+		.event = event,
+		.period = attr && !attr->freq ? attr->sample_period : 0,
+		.kernel_build_id = top->kernel_id,
+	};
+	return toppprof__begin(&top->prof, &top->prof_opts);
+}
+
 /*
  * The call-path table's entries into named paths, while the processes'
  * mappings are known (an exited process's are forgotten after a drain).
@@ -298,15 +350,25 @@ static int top_take_stacks(struct top *top)
 		struct proc *p = procmaps__find(&top->m.pm, (pid_t)en->tgid);
 		const char *comm = p ? p->comm : NULL;
 
+		struct toppprof_ctx ctx = { .comm = comm };
+
+		if (top->profiling)
+			ctx.cgroup = top_cgroup(top, en->tgid);
 		if (en->addr == LDLAT_TOP_STACK_FULL) {
 			e = callpaths__add_lost(&top->paths, en->tgid, comm, CALLPATH_LOST_FULL,
 						&en->v);
+			if (!e && top->profiling)
+				e = toppprof__add_lost(&top->prof, en->tgid, &ctx, CALLPATH_LOST_FULL,
+						       &en->v);
 			continue;
 		}
 		/* refused by the map, or (never, as drains go) no longer in it */
 		if (en->addr == LDLAT_TOP_STACK_FAILED || session__top_stack(s, en->addr, st)) {
 			e = callpaths__add_lost(&top->paths, en->tgid, comm, CALLPATH_LOST_FAILED,
 						&en->v);
+			if (!e && top->profiling)
+				e = toppprof__add_lost(&top->prof, en->tgid, &ctx,
+						       CALLPATH_LOST_FAILED, &en->v);
 			continue;
 		}
 		u.n = (int)st->nr[0];
@@ -314,6 +376,8 @@ static int top_take_stacks(struct top *top)
 		k.n = (int)st->nr[1];
 		k.err = st->err[1];
 		e = callpaths__add(&top->paths, &top->z, en->tgid, comm, &u, &k, &en->v);
+		if (!e && top->profiling)
+			e = toppprof__add(&top->prof, &top->z, en->tgid, &ctx, &u, &k, &en->v);
 	}
 	free(st);
 counters:
@@ -451,6 +515,19 @@ static int top_write(struct printer *p, void *ctx, struct err *err)
 	}
 	top_rows__sort(&ip, top->args->sort);
 	top_rows__sort(&data, top->args->sort);
+	/* the profile of the same paths, whole before its file is touched */
+	if (top->profiling) {
+		void *buf = NULL;
+
+		e = toppprof__add_unattributed(&top->prof, callpaths__unattributed(&top->paths)) ?:
+			    toppprof__encode(&top->prof, &p->delta.since, &p->delta.taken, &buf,
+					     &r.profile_len);
+		r.profile = buf;
+		if (e) {
+			err__msg(err, "out of memory");
+			goto out;
+		}
+	}
 	/* a blank line between plain reports; on a terminal each one clears the screen */
 	e = output__write(&top->args->cli.out, &r, p->printed && !top->view.clear, err);
 	/* the heat map's file at every report: it is whole whenever the run ends */
@@ -467,6 +544,16 @@ out:
 	top_table__reset(&top->data);
 	callpaths__add_losses(&top->lost, &top->paths);
 	callpaths__reset(&top->paths);
+	free((void *)r.profile);
+	/* the next report's profile starts empty, its processes' cgroups read anew */
+	top->ncgroups = 0;
+	if (top->profiling) {
+		toppprof__end(&top->prof);
+		if (toppprof__begin(&top->prof, &top->prof_opts) && !e) {
+			err__msg(err, "out of memory");
+			e = -ENOMEM;
+		}
+	}
 	/* what the report freed goes back to the system, not only the heap's top */
 	malloc_trim(0);
 	return e;
@@ -536,6 +623,28 @@ static struct top_view top_view_of(const struct top_args *a, bool has_latency,
 }
 
 /*
+ * A binary profile per interval goes only into a FILE replaced at each or
+ * a DIR: two in one stream would be one broken file; --keep counts a DIR's.
+ * After output__check (which decides o->stream and o->dir).
+ */
+static int top_check_profiles(const struct top_args *a, struct err *err)
+{
+	const struct output_opts *o = &a->cli.out;
+
+	if (a->keep_set && !o->dir)
+		return err__set(err, -EINVAL,
+				"--keep counts the profiles of --format pprof --output DIR; %s%s%s",
+				o->path ? "--output '" : "", o->path ? o->path : "no --output",
+				o->path ? "' is not a directory" : " names one");
+	if (a->cli.interval > 0 && output__binary(o) && !output__replaces(o))
+		return err__set(err, -EINVAL,
+				"--format %s with -i writes a profile per interval: name a file "
+				"(replaced at each) or a directory (a file each) with --output",
+				output__name(o));
+	return 0;
+}
+
+/*
  * --input: the samples of a perf.data file into the same tables by the same
  * native logic, named with the file's mappings, printed once as a live
  * run's last report.
@@ -554,11 +663,12 @@ static int top_input(struct top_args *a)
 	int e, status;
 
 	clock_gettime(CLOCK_REALTIME, &started);
+	top.profiling = output__profile(&a->cli.out);
 	machine__init(&top.m, MACHINE_TIMED); /* the file's processes are not this machine's */
 	top_table__init(&top.ip);
 	top_table__init(&top.data);
 	callpaths__init(&top.paths);
-	e = output__check(&a->cli.out, &err);
+	e = output__check(&a->cli.out, &err) ?: top_check_profiles(a, &err);
 	if (!e)
 		e = output__check(&top.heat_out, &err);
 	if (!e && symbolizer__init(&top.z, &top.m.pm, a->debuginfo)) {
@@ -581,6 +691,17 @@ static int top_input(struct top_args *a)
 	ot.ip = (a->by & TOP_BY_IP) ? &top.ip : NULL;
 	ot.data = (a->by & TOP_BY_DATA) ? &top.data : NULL;
 	ot.paths = a->call_graph ? &top.paths : NULL;
+	if (top.profiling) {
+		if (ot.kernel_id_len)
+			buildid__hex(ot.kernel_id, ot.kernel_id_len, top.kernel_id,
+				     sizeof(top.kernel_id));
+		if (top_profile_begin(&top, &ot.o.src, ot.o.events, NULL)) {
+			fprintf(stderr, "ldlat-top: out of memory\n");
+			status = EXIT_FAIL;
+			goto out;
+		}
+		ot.prof = &top.prof;
+	}
 	offline__run_info(&ot.o, "ldlat-top", &started, &run);
 	top.view = top_view_of(a, ot.o.src.fields & LDLAT_HAS_LAT, &run, &ot.o.src);
 	top.view.paths = ot.paths;
@@ -607,6 +728,7 @@ static int top_input(struct top_args *a)
 out:
 	printer__free(&top.printer);
 	offtop__close(&ot);
+	toppprof__end(&top.prof);
 	top_table__free(&top.ip);
 	top_table__free(&top.data);
 	callpaths__free(&top.paths);
@@ -706,7 +828,8 @@ static int run_sample(void *input)
 		return status;
 	a->cli.source.sample_ip = a->by & TOP_BY_IP;
 	a->cli.source.callchain = a->call_graph;
-	e = output__check(&a->cli.out, &err);
+	top.profiling = output__profile(&a->cli.out);
+	e = output__check(&a->cli.out, &err) ?: top_check_profiles(a, &err);
 	if (!e)
 		e = output__check(&top.heat_out, &err);
 	if (e) {
@@ -733,6 +856,19 @@ static int run_sample(void *input)
 		goto out;
 	}
 	tool__run_info(&tool, &started, &run);
+	if (top.profiling) {
+		unsigned char kid[BUILDID_MAX];
+		int klen = buildid__kernel(kid, sizeof(kid));
+
+		if (klen > 0)
+			buildid__hex(kid, klen, top.kernel_id, sizeof(top.kernel_id));
+		if (top_profile_begin(&top, &tool.src, tool.evlist.evsel[0].name,
+				      &tool.evlist.evsel[0].attr)) {
+			fprintf(stderr, "ldlat-top: out of memory\n");
+			status = EXIT_FAIL;
+			goto out;
+		}
+	}
 	top.view = top_view_of(a, tool.src.fields & LDLAT_HAS_LAT, &run, &tool.src);
 	top.view.paths = a->call_graph ? &top.paths : NULL;
 	top.printer = (struct printer){
@@ -781,6 +917,7 @@ out:
 	top_table__free(&top.data);
 	top_table__free(&top.stack);
 	callpaths__free(&top.paths);
+	toppprof__end(&top.prof);
 	heatmap__free(&top.heat);
 	symbolizer__free(&top.z);
 	machine__free(&top.m);

@@ -495,6 +495,29 @@ static void progress__end(const struct progress *p)
 }
 
 /*
+ * The sample into --format pprof's profile, beside its path: its cgroup
+ * (PERF_SAMPLE_CGROUP's, named by the file's CGROUP records) and the
+ * variable or mapping its data address is in (s->tgid: the data's image
+ * key), as the data table names it.
+ */
+static int offtop__profile(struct offtop *t, const struct perf_sample *ps, __u32 key,
+			   const struct proc *p, const struct ldlat_sample *s,
+			   const struct callpath_stack *user, const struct callpath_stack *kernel,
+			   const struct ldlat_top_val *v)
+{
+	struct toppprof_ctx ctx = { .comm = p ? p->comm : NULL, .ip = s->ip };
+	struct sym data;
+
+	if (ps->cgroup)
+		ctx.cgroup = machine__cgroup_path(&t->model, ps->cgroup);
+	if ((t->o.src.fields & LDLAT_HAS_ADDR) && s->addr) {
+		symbolizer__data(t->z, s->tgid, s->addr, 1, &data);
+		ctx.object = data.name;
+	}
+	return toppprof__add(t->prof, t->z, key, &ctx, user, kernel, v);
+}
+
+/*
  * A kept sample's call chain into the paths: the chain's kernel and user
  * parts (perf's PERF_CONTEXT_* markers divide them), innermost first as
  * a stack map holds them, each IP named in the image that held it then.
@@ -531,8 +554,12 @@ static int offtop__callpath(struct offtop *t, const struct perf_sample *ps, __u3
 		offtop__kernel(t, true);
 	}
 	p = procmaps__find(t->images, (pid_t)offtop__key(t, tgid, at, 0));
-	return callpaths__add(t->paths, t->z, offtop__key(t, tgid, at, 0), p ? p->comm : NULL,
-			      &st[0], &st[1], &v);
+	if (callpaths__add(t->paths, t->z, offtop__key(t, tgid, at, 0), p ? p->comm : NULL,
+			   &st[0], &st[1], &v))
+		return -ENOMEM;
+	return t->prof ? offtop__profile(t, ps, offtop__key(t, tgid, at, 0), p, s, &st[0], &st[1],
+					 &v) :
+			 0;
 }
 
 static int offtop__run(struct offtop *t, struct snapshot *snap, struct err *err)

@@ -49,6 +49,7 @@
 #include "user/symbols/machine.h"
 #include "user/symbols/symbolize.h"
 #include "user/top/callpath.h"
+#include "user/top/toppprof.h"
 #include "user/top/topreport.h"
 #include "user/top/toptable.h"
 
@@ -59,6 +60,7 @@ struct offtop {
 	struct symbolizer *z;	     /* the caller's */
 	struct top_table *ip, *data; /* the caller's; either NULL when not asked for */
 	struct callpaths *paths;     /* the caller's, --call-graph's; NULL when not asked for */
+	struct toppprof *prof;	     /* the caller's, --format pprof's; NULL when not asked for */
 	void *build_ids;	     /* tsearch of HEADER_BUILD_ID entries, by file name */
 	void *mismatched;	     /* tsearch of "hex name": files no file here matches */
 	bool timed;		     /* timestamps order the records */

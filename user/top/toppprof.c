@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "kernel/abi/datasrc.h"
+#include "kernel/lib/util.h"
 #include "user/top/toppprof.h"
 
 /* The kernel's half of the x86-64 address space: its one mapping. */
@@ -222,9 +223,13 @@ int toppprof__add_unattributed(struct toppprof *t, __u64 n)
 	return toppprof__sample(t, 0, NULL, &loc, 1, &v);
 }
 
-int toppprof__encode(const struct toppprof *t, void **buf, size_t *len)
+int toppprof__encode(struct toppprof *t, const struct timespec *since,
+		     const struct timespec *taken, void **buf, size_t *len)
 {
+	__s64 from = (__s64)ts__ns(since), to = (__s64)ts__ns(taken);
+
 	if (t->err)
 		return t->err;
+	pprof__set_span(t->p, from, to > from ? to - from : 0);
 	return pprof__encode(t->p, buf, len);
 }

@@ -27,6 +27,7 @@
 
 #include <stdbool.h>
 #include <stdio.h>
+#include <time.h>
 #include <linux/types.h>
 
 #include "bpf/ldlat.h"
@@ -87,7 +88,11 @@ int toppprof__add_unattributed(struct toppprof *t, __u64 n);
 bool toppprof__data_type(struct symbolizer *z, __u32 key, __u64 ip, char *type, size_t tlen,
 			 char *member, size_t mlen);
 
-/* The profile, packed and gzipped, into *buf (malloc'd, *len bytes). Returns 0 or -ENOMEM. */
-int toppprof__encode(const struct toppprof *t, void **buf, size_t *len);
+/*
+ * The profile of the span [since, taken) (CLOCK_REALTIME), packed and
+ * gzipped, into *buf (malloc'd, *len bytes). Returns 0 or -ENOMEM.
+ */
+int toppprof__encode(struct toppprof *t, const struct timespec *since,
+		     const struct timespec *taken, void **buf, size_t *len);
 
 #endif
