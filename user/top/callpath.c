@@ -432,7 +432,6 @@ void callpaths__render_tree(FILE *out, const struct callpaths *c, __u64 total, b
 {
 	struct callnode *t = callpaths__tree(c, "", false);
 	size_t i;
-	int l;
 
 	fprintf(out, "Call paths, callers first: %llu samples in %llu paths\n",
 		(unsigned long long)c->samples, (unsigned long long)c->npaths);
@@ -445,6 +444,14 @@ void callpaths__render_tree(FILE *out, const struct callpaths *c, __u64 total, b
 		qsort(t->child, t->nchild, sizeof(*t->child), callnode__cmp_count);
 	for (i = 0; i < t->nchild; i++)
 		callnode__print(out, &t->child[i], total, has_latency, "", "");
+	callpaths__render_losses(out, c);
+	callnode__free(t);
+}
+
+void callpaths__render_losses(FILE *out, const struct callpaths *c)
+{
+	int l;
+
 	for (l = 0; l < CALLPATH_NLOSS; l++)
 		if (c->lost[l])
 			fprintf(out, "%llu samples: %s%s\n", (unsigned long long)c->lost[l],
@@ -454,7 +461,6 @@ void callpaths__render_tree(FILE *out, const struct callpaths *c, __u64 total, b
 			"%llu samples not attributed: the call-path table was full (raise "
 			"--entries)\n",
 			(unsigned long long)callpaths__unattributed(c));
-	callnode__free(t);
 }
 
 void callpaths__json(struct json *j, const struct callpaths *c)

@@ -142,6 +142,9 @@ void callpaths__render_folded(FILE *out, const struct callpaths *c, enum callpat
  */
 void callpaths__render_tree(FILE *out, const struct callpaths *c, __u64 total, bool has_latency);
 
+/* The tree's last lines: the samples that lost their paths, a line per loss; none without. */
+void callpaths__render_losses(FILE *out, const struct callpaths *c);
+
 /* "call_paths": {...} into an open JSON object. */
 void callpaths__json(struct json *j, const struct callpaths *c);
 

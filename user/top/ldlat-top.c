@@ -29,6 +29,8 @@
 #include "user/top/toppprof.h"
 #include "user/symbols/buildid.h"
 #include "user/report/heatmap.h"
+#include "user/report/render.h"
+#include "kernel/abi/cpufreq.h"
 #include "kernel/lib/util.h"
 #include "kernel/lib/notice.h"
 #include "user/run/stdfds.h"
@@ -55,6 +57,8 @@ struct top_args {
 	const char *heatmap; /* --heatmap FILE */
 	bool heatmap_by_class;
 	bool keep_set; /* --keep N (into cli.out.keep) */
+	bool unit_ns;  /* --unit ns */
+	double ns_per_cycle; /* --unit ns: the nominal frequency's (top_refuse) */
 };
 
 static const char doc[] =
@@ -103,6 +107,7 @@ static const struct opt_word weights[] = { { "samples", CALLPATH_WEIGHT_SAMPLES 
 					   { "latency", CALLPATH_WEIGHT_LATENCY },
 					   {} };
 static const struct opt_word heatmap_bys[] = { { "all", 0 }, { "class", 1 }, {} };
+static const struct opt_word units[] = { { "cycles", 0 }, { "ns", 1 }, {} };
 
 /* --list-events takes --by too: it decides whether the samples carry the IP */
 static const struct opt by_options[] = {
@@ -154,6 +159,10 @@ static const struct opt callgraph_options[] = {
 	  "newest kept (default 60), older ones removed",
 	  OPT_NUMBER, OPT_TO(struct top_args, cli.out.keep), OPT_SETS(struct top_args, keep_set),
 	  .min = 1, .max = OUTPUT_KEEP_MAX, .what = "a number of profiles (1 to %llu)" },
+	{ "unit", 0, "UNIT", 0,
+	  "cycles (default) or ns: --format pprof's latency in nanoseconds, approximate (cycles "
+	  "at this machine's nominal CPU frequency; turbo and power saving change the real clock)",
+	  OPT_WORD, OPT_TO(struct top_args, unit_ns), .words = units },
 	{},
 };
 
@@ -213,12 +222,6 @@ struct top {
 	struct toppprof prof;
 	struct toppprof_opts prof_opts;
 	char kernel_id[2 * BUILDID_MAX + 1];
-	/* live: the cgroups of the processes met in this report's paths */
-	struct {
-		__u32 tgid;
-		char path[256];
-	} cgroups[64];
-	int ncgroups;
 };
 
 /* --sort latency and total need latency, which 'lacking' (a sentence's end) says is missing. */
@@ -227,6 +230,10 @@ static int top_check_sort(const struct top_args *a, __u32 fields, const char *la
 {
 	if (a->weight == CALLPATH_WEIGHT_LATENCY && !(fields & LDLAT_HAS_LAT)) {
 		err__msg(err, "--weight latency needs latency, which %s", lacking);
+		return -EINVAL;
+	}
+	if (a->unit_ns && !(fields & LDLAT_HAS_LAT)) {
+		err__msg(err, "--unit ns converts latency, which %s", lacking);
 		return -EINVAL;
 	}
 	if (a->sort == TOP_SORT_SAMPLES || (fields & LDLAT_HAS_LAT))
@@ -296,20 +303,6 @@ static void top_mark_gone(struct proc *p, void *ctx)
 		p->exited = true;
 }
 
-/* Live: a process's cgroup, read once per report ("": not known). */
-static const char *top_cgroup(struct top *top, __u32 tgid)
-{
-	int i, n = top->ncgroups;
-
-	for (i = 0; i < n; i++)
-		if (top->cgroups[i].tgid == tgid)
-			return top->cgroups[i].path;
-	i = n < (int)ARRAY_SIZE(top->cgroups) ? top->ncgroups++ : (int)(tgid % ARRAY_SIZE(top->cgroups));
-	top->cgroups[i].tgid = tgid;
-	machine__cgroup(&top->m, (pid_t)tgid, top->cgroups[i].path, sizeof(top->cgroups[i].path));
-	return top->cgroups[i].path;
-}
-
 /*
  * --format pprof: what the profile says of the run (its event and period,
  * whether samples carry latency and data sources), and a first profile.
@@ -318,7 +311,10 @@ static int top_profile_begin(struct top *top, const struct source *src, const ch
 			     const struct perf_event_attr *attr)
 {
 	top->prof_opts = (struct toppprof_opts){
+		.build_id_for = top->prof_opts.build_id_for,
+		.build_id_ctx = top->prof_opts.build_id_ctx,
 		.latency = src->fields & LDLAT_HAS_LAT,
+		.ns_per_cycle = top->args->ns_per_cycle,
 		.classes = src->fields & LDLAT_HAS_DSRC,
 		.event = event,
 		.period = attr && !attr->freq ? attr->sample_period : 0,
@@ -350,10 +346,8 @@ static int top_take_stacks(struct top *top)
 		struct proc *p = procmaps__find(&top->m.pm, (pid_t)en->tgid);
 		const char *comm = p ? p->comm : NULL;
 
-		struct toppprof_ctx ctx = { .comm = comm };
+		struct toppprof_ctx ctx = { .comm = comm, .cgroup = p ? p->cgroup : NULL };
 
-		if (top->profiling)
-			ctx.cgroup = top_cgroup(top, en->tgid);
 		if (en->addr == LDLAT_TOP_STACK_FULL) {
 			e = callpaths__add_lost(&top->paths, en->tgid, comm, CALLPATH_LOST_FULL,
 						&en->v);
@@ -483,6 +477,34 @@ static int top_tick(void *ctx)
 	return e;
 }
 
+/*
+ * The profile's comments: what the text report says was dropped or lost
+ * (its filter counters, the unseen samples, the paths' losses, each the
+ * same line), and how its paths were taken when not as callers.  The
+ * samples a path lost are in the profile too, labelled lost.
+ */
+static int top_profile_comments(struct top *top, const struct snapshot *s)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	int e;
+
+	if (!f)
+		return -ENOMEM;
+	render_counters(f, s, top->view.run ? top->view.run->cfg : NULL);
+	callpaths__render_losses(f, &top->paths);
+	if (top->file && top->file->chainless)
+		fprintf(f,
+			"call paths: the file's events recorded no call chains: each sample's path "
+			"is its instruction alone\n");
+	if (top->file && top->file->kernel_note[0])
+		fprintf(f, "%s\n", top->file->kernel_note);
+	e = fclose(f) ? -ENOMEM : toppprof__comments(&top->prof, text);
+	free(text);
+	return e;
+}
+
 /* One report of the tables drained since the last one (printer_ops.write). */
 static int top_write(struct printer *p, void *ctx, struct err *err)
 {
@@ -520,6 +542,7 @@ static int top_write(struct printer *p, void *ctx, struct err *err)
 		void *buf = NULL;
 
 		e = toppprof__add_unattributed(&top->prof, callpaths__unattributed(&top->paths)) ?:
+			    top_profile_comments(top, &p->delta) ?:
 			    toppprof__encode(&top->prof, &p->delta.since, &p->delta.taken, &buf,
 					     &r.profile_len);
 		r.profile = buf;
@@ -545,8 +568,7 @@ out:
 	callpaths__add_losses(&top->lost, &top->paths);
 	callpaths__reset(&top->paths);
 	free((void *)r.profile);
-	/* the next report's profile starts empty, its processes' cgroups read anew */
-	top->ncgroups = 0;
+	/* the next report's profile starts empty */
 	if (top->profiling) {
 		toppprof__end(&top->prof);
 		if (toppprof__begin(&top->prof, &top->prof_opts) && !e) {
@@ -644,6 +666,23 @@ static int top_check_profiles(const struct top_args *a, struct err *err)
 	return 0;
 }
 
+/* The analysed events' one attribute when they share a fixed period (the profile's), else NULL. */
+static const struct perf_event_attr *top_input_attr(const struct offline *o)
+{
+	const struct perf_event_attr *a = NULL;
+
+	for (int i = 0; i < o->file.nevents; i++) {
+		const struct perf_event_attr *b = &o->file.events[i].attr;
+
+		if (!o->use[i])
+			continue;
+		if (b->freq || (a && a->sample_period != b->sample_period))
+			return NULL;
+		a = b;
+	}
+	return a;
+}
+
 /*
  * --input: the samples of a perf.data file into the same tables by the same
  * native logic, named with the file's mappings, printed once as a live
@@ -675,6 +714,7 @@ static int top_input(struct top_args *a)
 		err__msg(&err, "out of memory");
 		e = -ENOMEM;
 	}
+	ot.leaf_paths = top.profiling;
 	if (!e)
 		e = offtop__open(&ot, a->cli.input, &a->cli, tables, a->shift, &top.m.pm, &top.z,
 				 &err);
@@ -695,7 +735,9 @@ static int top_input(struct top_args *a)
 		if (ot.kernel_id_len)
 			buildid__hex(ot.kernel_id, ot.kernel_id_len, top.kernel_id,
 				     sizeof(top.kernel_id));
-		if (top_profile_begin(&top, &ot.o.src, ot.o.events, NULL)) {
+		top.prof_opts.build_id_for = offtop__build_id_hex;
+		top.prof_opts.build_id_ctx = &ot;
+		if (top_profile_begin(&top, &ot.o.src, ot.o.events, top_input_attr(&ot.o))) {
 			fprintf(stderr, "ldlat-top: out of memory\n");
 			status = EXIT_FAIL;
 			goto out;
@@ -747,6 +789,27 @@ out:
  */
 static int top_refuse(struct top_args *a)
 {
+	char why[128];
+	__u64 khz;
+
+	if (a->weight_set && output__profile(&a->cli.out)) {
+		fprintf(stderr, "ldlat-top: --weight sets what --format folded or svg weighs; a "
+				"pprof profile has both samples and latency\n");
+		return EXIT_USAGE;
+	}
+	if (a->unit_ns && !output__profile(&a->cli.out)) {
+		fprintf(stderr, "ldlat-top: --unit ns applies to --format pprof; the tables, the "
+				"call paths and JSON keep cycles\n");
+		return EXIT_USAGE;
+	}
+	if (a->unit_ns && cpufreq__nominal_khz(&khz, why, sizeof(why))) {
+		fprintf(stderr, "ldlat-top: --unit ns: this machine does not say its CPU's nominal "
+				"frequency (no cpufreq base_frequency, no GHz in /proc/cpuinfo's "
+				"model name): give latency in cycles\n");
+		return EXIT_USAGE;
+	}
+	if (a->unit_ns)
+		a->ns_per_cycle = 1e6 / (double)khz;
 	if (a->weight_set && !output__paths(&a->cli.out)) {
 		fprintf(stderr, "ldlat-top: --weight sets what --format folded or svg weighs; add "
 				"one of them\n");
@@ -838,6 +901,7 @@ static int run_sample(void *input)
 	}
 
 	machine__init(&top.m, MACHINE_LIVE);
+	top.m.pm.want_cgroup = top.profiling; /* the profile's cgroup labels */
 	top_table__init(&top.ip);
 	top_table__init(&top.data);
 	top_table__init(&top.stack);

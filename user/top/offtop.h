@@ -61,6 +61,13 @@ struct offtop {
 	struct top_table *ip, *data; /* the caller's; either NULL when not asked for */
 	struct callpaths *paths;     /* the caller's, --call-graph's; NULL when not asked for */
 	struct toppprof *prof;	     /* the caller's, --format pprof's; NULL when not asked for */
+	/*
+	 * leaf_paths is the caller's, set before offtop__open (--format pprof):
+	 * an event that recorded no call chain
+	 * but the IP gives each sample a path of its instruction alone, and
+	 * chainless says one did, rather than being refused.
+	 */
+	bool leaf_paths, chainless;
 	void *build_ids;	     /* tsearch of HEADER_BUILD_ID entries, by file name */
 	void *mismatched;	     /* tsearch of "hex name": files no file here matches */
 	bool timed;		     /* timestamps order the records */
@@ -78,6 +85,12 @@ struct offtop {
 
 /* Keys the data table holds before they are named and written out as a run. */
 #define OFFTOP_DATA_WINDOW (1u << 18)
+
+/*
+ * The build ID the file's header recorded for a mapped file, as hex in buf,
+ * or NULL (ctx: the struct offtop; toppprof_opts.build_id_for).
+ */
+const char *offtop__build_id_hex(void *ctx, const char *file, char *buf, size_t len);
 
 /*
  * Opens the file as ldlat-hist --input does (events, -a, -p, filters: see

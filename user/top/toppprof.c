@@ -72,7 +72,7 @@ static int toppprof__stack(struct toppprof *t, struct symbolizer *z, __u32 key,
 			   size_t max)
 {
 	struct sym sym;
-	char frame[512];
+	char frame[512], hex[2 * BUILDID_MAX + 1];
 	__u64 map, f, l;
 
 	if (st->err < 0) {
@@ -97,8 +97,13 @@ static int toppprof__stack(struct toppprof *t, struct symbolizer *z, __u32 key,
 							       t->o.kernel_build_id, true);
 			map = t->kernel_map;
 		} else if (sym.map_name) {
+			const char *id = sym.build_id;
+
+			if (!id[0] && t->o.build_id_for)
+				id = t->o.build_id_for(t->o.build_id_ctx, sym.map_name, hex,
+						       sizeof(hex));
 			map = pprof__mapping(t->p, sym.map_start, sym.map_end, sym.map_pgoff,
-					     sym.map_name, sym.build_id, true);
+					     sym.map_name, id, true);
 		}
 		f = pprof__function(t->p, frame, NULL, NULL);
 		if ((kernel || sym.map_name) && !map)
@@ -129,16 +134,17 @@ static void toppprof__class(const struct ldlat_top_val *v, char *buf, size_t len
 static int toppprof__sample(struct toppprof *t, __u32 key, const struct toppprof_ctx *ctx,
 			    const __u64 *locs, size_t n, const struct ldlat_top_val *v)
 {
-	struct pprof_label l[8];
+	struct pprof_label l[9];
 	char pid[16], cls[512], type[256], member[256];
 	__s64 values[2] = { (__s64)v->count, (__s64)v->lat_sum };
+	__u32 id = ctx && ctx->pid ? ctx->pid : key; /* --input: key is the image it had then */
 	size_t nl = 0;
 	int e;
 
 	if (t->o.ns_per_cycle > 0)
 		values[1] = (__s64)((double)v->lat_sum * t->o.ns_per_cycle + 0.5);
-	if (key) {
-		snprintf(pid, sizeof(pid), "%u", key);
+	if (id) {
+		snprintf(pid, sizeof(pid), "%u", id);
 		l[nl++] = (struct pprof_label){ .key = "pid", .str = pid };
 	}
 	if (ctx && ctx->comm && *ctx->comm)
@@ -150,6 +156,8 @@ static int toppprof__sample(struct toppprof *t, __u32 key, const struct toppprof
 	}
 	if (ctx && ctx->cgroup && *ctx->cgroup)
 		l[nl++] = (struct pprof_label){ .key = "cgroup", .str = ctx->cgroup };
+	if (ctx && ctx->lost)
+		l[nl++] = (struct pprof_label){ .key = "lost", .str = ctx->lost };
 	if (ctx && ctx->object && *ctx->object)
 		l[nl++] = (struct pprof_label){ .key = "object", .str = ctx->object };
 	if (ctx && ctx->ip &&
@@ -199,12 +207,38 @@ int toppprof__add_lost(struct toppprof *t, __u32 key, const struct toppprof_ctx 
 		toppprof__named(t, toppprof__root(key, ctx ? ctx->comm : NULL, name, sizeof(name))),
 	};
 
+	struct toppprof_ctx lost = ctx ? *ctx : (struct toppprof_ctx){};
+
 	if (!locs[0] || !locs[1]) {
 		if (!t->err)
 			t->err = -ENOMEM;
 		return -ENOMEM;
 	}
-	return toppprof__sample(t, key, ctx, locs, 2, v);
+	lost.lost = why == CALLPATH_LOST_FULL ? "stack map full" : "stack map update failed";
+	return toppprof__sample(t, key, &lost, locs, 2, v);
+}
+
+int toppprof__comments(struct toppprof *t, const char *text)
+{
+	char line[1024];
+	const char *nl;
+	size_t n;
+	int e;
+
+	for (; *text; text = nl ? nl + 1 : text + n) {
+		nl = strchr(text, '\n');
+		n = nl ? (size_t)(nl - text) : strlen(text);
+		if (!n)
+			continue;
+		snprintf(line, sizeof(line), "%.*s", (int)n, text);
+		e = pprof__comment(t->p, line);
+		if (e) {
+			if (!t->err)
+				t->err = e;
+			return e;
+		}
+	}
+	return 0;
 }
 
 int toppprof__add_unattributed(struct toppprof *t, __u64 n)
@@ -220,7 +254,7 @@ int toppprof__add_unattributed(struct toppprof *t, __u64 n)
 			t->err = -ENOMEM;
 		return -ENOMEM;
 	}
-	return toppprof__sample(t, 0, NULL, &loc, 1, &v);
+	return toppprof__sample(t, 0, &(struct toppprof_ctx){ .lost = "table full" }, &loc, 1, &v);
 }
 
 int toppprof__encode(struct toppprof *t, const struct timespec *since,

@@ -44,6 +44,12 @@ struct toppprof_opts {
 	__u64 time_ns;		     /* when the profile's span began, ns since the epoch */
 	__u64 duration_ns;	     /* its length */
 	const char *kernel_build_id; /* hex; NULL or "": not known */
+	/*
+	 * A mapped file's build ID (hex into buf) when its ELF was not read
+	 * here (--input: the one the recording's header names); NULL: none.
+	 */
+	const char *(*build_id_for)(void *ctx, const char *file, char *buf, size_t len);
+	void *build_id_ctx;
 };
 
 struct toppprof {
@@ -59,9 +65,11 @@ void toppprof__end(struct toppprof *t);
 
 /* What toppprof__add knows of a sample besides its path (NULL: not known). */
 struct toppprof_ctx {
+	__u32 pid;	    /* the process's ID (0: the key is, as live) */
 	const char *comm;   /* the process's name (NULL: "[pid N]") */
 	const char *cgroup; /* its cgroup's path */
 	const char *object; /* the variable or mapping its data address is in */
+	const char *lost;   /* a sample whose path was lost: why ("stack map full") */
 	__u64 ip;	    /* its instruction (0: not known), for its data type */
 };
 
@@ -76,6 +84,13 @@ int toppprof__add(struct toppprof *t, struct symbolizer *z, __u32 key,
 /* Adds v under a path lost whole (callpaths__add_lost's). Returns 0 or -ENOMEM. */
 int toppprof__add_lost(struct toppprof *t, __u32 key, const struct toppprof_ctx *ctx,
 		       enum callpath_loss why, const struct ldlat_top_val *v);
+
+/*
+ * Adds each line of text (the text report's lines on what was dropped or
+ * lost) as a comment of the profile (go tool pprof -comments shows them).
+ * Returns 0 or -ENOMEM.
+ */
+int toppprof__comments(struct toppprof *t, const char *text);
 
 /* Adds n samples not attributed (the kernel's table full). Returns 0 or -ENOMEM. */
 int toppprof__add_unattributed(struct toppprof *t, __u64 n);
