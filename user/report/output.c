@@ -631,7 +631,8 @@ static bool output__dir_report(const char *name, const char *ext)
 	for (size_t i = 0; i < n; i++) {
 		char c = name[p + i], want = DIR_STAMP[i];
 
-		if (want == 'T' || want == '.' || want == 'Z' ? c != want : !isdigit((unsigned char)c))
+		if (want == 'T' || want == '.' || want == 'Z' ? c != want
+							      : !isdigit((unsigned char)c))
 			return false;
 	}
 	return true;

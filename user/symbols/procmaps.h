@@ -36,8 +36,8 @@ struct mapping {
 struct proc {
 	pid_t tgid;
 	char comm[16];
-	bool known;  /* some mappings were learned */
-	bool exited; /* an EXIT record, or /proc no longer has it */
+	bool known;	    /* some mappings were learned */
+	bool exited;	    /* an EXIT record, or /proc no longer has it */
 	const char *cgroup; /* its cgroup v2 path when read (pm->want_cgroup), interned; NULL */
 	__u64 exec_time;
 	int nmaps, cap;

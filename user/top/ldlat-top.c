@@ -56,8 +56,8 @@ struct top_args {
 	bool weight_set;
 	const char *heatmap; /* --heatmap FILE */
 	bool heatmap_by_class;
-	bool keep_set; /* --keep N (into cli.out.keep) */
-	bool unit_ns;  /* --unit ns */
+	bool keep_set;	     /* --keep N (into cli.out.keep) */
+	bool unit_ns;	     /* --unit ns */
 	double ns_per_cycle; /* --unit ns: the nominal frequency's (top_refuse) */
 };
 
@@ -352,8 +352,8 @@ static int top_take_stacks(struct top *top)
 			e = callpaths__add_lost(&top->paths, en->tgid, comm, CALLPATH_LOST_FULL,
 						&en->v);
 			if (!e && top->profiling)
-				e = toppprof__add_lost(&top->prof, en->tgid, &ctx, CALLPATH_LOST_FULL,
-						       &en->v);
+				e = toppprof__add_lost(&top->prof, en->tgid, &ctx,
+						       CALLPATH_LOST_FULL, &en->v);
 			continue;
 		}
 		/* refused by the map, or (never, as drains go) no longer in it */

@@ -582,12 +582,12 @@ static int offtop__callpath(struct offtop *t, const struct perf_sample *ps, __u3
 		offtop__kernel(t, true);
 	}
 	p = procmaps__find(t->images, (pid_t)offtop__key(t, tgid, at, 0));
-	if (callpaths__add(t->paths, t->z, offtop__key(t, tgid, at, 0), p ? p->comm : NULL,
-			   &st[0], &st[1], &v))
+	if (callpaths__add(t->paths, t->z, offtop__key(t, tgid, at, 0), p ? p->comm : NULL, &st[0],
+			   &st[1], &v))
 		return -ENOMEM;
 	return t->prof ? offtop__profile(t, ps, tgid, offtop__key(t, tgid, at, 0), p, s, &st[0],
-					 &st[1], &v) :
-			 0;
+					 &st[1], &v)
+		       : 0;
 }
 
 static int offtop__run(struct offtop *t, struct snapshot *snap, struct err *err)

@@ -68,10 +68,10 @@ struct offtop {
 	 * chainless says one did, rather than being refused.
 	 */
 	bool leaf_paths, chainless;
-	void *build_ids;	     /* tsearch of HEADER_BUILD_ID entries, by file name */
-	void *mismatched;	     /* tsearch of "hex name": files no file here matches */
-	bool timed;		     /* timestamps order the records */
-	__u64 sideband;		     /* mmap, comm, fork and exit records applied */
+	void *build_ids;  /* tsearch of HEADER_BUILD_ID entries, by file name */
+	void *mismatched; /* tsearch of "hex name": files no file here matches */
+	bool timed;	  /* timestamps order the records */
+	__u64 sideband;	  /* mmap, comm, fork and exit records applied */
 	/* in file order: each side-band record's index, and the latest time up to it */
 	__u64 *sb_seq, *sb_latest;
 	__u64 samples_behind; /* samples written after a side-band record newer than they are */

@@ -257,8 +257,8 @@ int toppprof__add_unattributed(struct toppprof *t, __u64 n)
 	return toppprof__sample(t, 0, &(struct toppprof_ctx){ .lost = "table full" }, &loc, 1, &v);
 }
 
-int toppprof__encode(struct toppprof *t, const struct timespec *since,
-		     const struct timespec *taken, void **buf, size_t *len)
+int toppprof__encode(struct toppprof *t, const struct timespec *since, const struct timespec *taken,
+		     void **buf, size_t *len)
 {
 	__s64 from = (__s64)ts__ns(since), to = (__s64)ts__ns(taken);
 

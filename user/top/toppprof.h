@@ -107,7 +107,7 @@ bool toppprof__data_type(struct symbolizer *z, __u32 key, __u64 ip, char *type, 
  * The profile of the span [since, taken) (CLOCK_REALTIME), packed and
  * gzipped, into *buf (malloc'd, *len bytes). Returns 0 or -ENOMEM.
  */
-int toppprof__encode(struct toppprof *t, const struct timespec *since,
-		     const struct timespec *taken, void **buf, size_t *len);
+int toppprof__encode(struct toppprof *t, const struct timespec *since, const struct timespec *taken,
+		     void **buf, size_t *len);
 
 #endif
