@@ -19,20 +19,39 @@ function, "name flat cum".  header: `-raw`'s header and sample types, one
 types with "[dflt]" on the default, and a line per mapping, sorted: "mapping
 START LIMIT OFFSET FILE BUILDID"; a profile without one gets pprof's own,
 "mapping 0x0 0x0 0x0").  --index: the sample type to read (pprof's
--sample_index), the default type when not given.  A value is pprof's as it
+-sample_index), the default type when not given; --unit U: values in U
+(pprof's -unit), the suffix taken off.  Go runs with its caches in a
+temporary folder, no module proxy and no other toolchain (GOPROXY=off,
+GOTOOLCHAIN=local): a fresh machine without network reads the same.  A value is pprof's as it
 printed it: a count unscaled, another unit as pprof scales it.
 
 Exits 1 when go tool pprof fails or prints what this does not parse.
 """
 import argparse
+import os
 import re
 import subprocess
 import sys
+import tempfile
+
+UNIT = None  # --unit: the suffix pprof prints on each value, taken off
+
+
+def go_env(tmp):
+    """A Go of this machine alone: its caches under tmp, no network, no other toolchain."""
+    env = dict(os.environ)
+    for k in ('GOFLAGS', 'GOROOT_FINAL'):
+        env.pop(k, None)
+    env.update(GOPATH=os.path.join(tmp, 'gopath'), GOCACHE=os.path.join(tmp, 'gocache'),
+               GOENV='off', GOPROXY='off', GOTOOLCHAIN='local', GOTELEMETRY='off',
+               PPROF_TMPDIR=tmp, HOME=env.get('HOME') or tmp)
+    return env
 
 
 def pprof(args):
-    r = subprocess.run(['go', 'tool', 'pprof'] + args, capture_output=True, text=True,
-                       errors='surrogateescape', timeout=120)
+    with tempfile.TemporaryDirectory(prefix='pprofcheck-') as tmp:
+        r = subprocess.run(['go', 'tool', 'pprof'] + args, capture_output=True, text=True,
+                           errors='surrogateescape', timeout=120, env=go_env(tmp))
     if r.returncode != 0:
         sys.exit(f'pprofcheck: go tool pprof {" ".join(args)} exited {r.returncode}: '
                  f'{r.stderr.strip()}')
@@ -73,6 +92,8 @@ def traces(text, with_labels):
         key = ';'.join(reversed(frames))
         if with_labels:
             key = '{' + ','.join(sorted(labels)) + '} ' + key
+        if UNIT and value.endswith(UNIT):
+            value = value[:-len(UNIT)]
         paths.setdefault(key, []).append(value)
     out = []
     for k in sorted(paths):
@@ -152,8 +173,13 @@ def main():
     ap.add_argument('file')
     ap.add_argument('--index', help='the sample type to read (-sample_index)')
     ap.add_argument('--labels', action='store_true', help='traces: with their labels')
+    ap.add_argument('--unit', help='traces: values in UNIT (pprof -unit), printed bare')
     a = ap.parse_args()
+    global UNIT
+    UNIT = a.unit
     idx = [f'-sample_index={a.index}'] if a.index else []
+    if a.unit:
+        idx.append(f'-unit={a.unit}')
     if a.what == 'traces':
         lines = traces(pprof(['-traces'] + idx + [a.file]), a.labels)
     elif a.what == 'tags':

@@ -20,6 +20,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "kernel/lib/util.h"
 #include "user/report/pprof.h"
 #include "tests/lib/testutil.h"
 
@@ -337,10 +338,475 @@ START_TEST(test_gzip_and_empty)
 }
 END_TEST
 
+/* ---- ldlat-top --format pprof ------------------------------------------------------ */
+
+static const char *top(void)
+{
+	return build_path("ldlat-top");
+}
+
+static const char *callprog(void)
+{
+	return build_path("tests/ldlat-callprog");
+}
+
+/* The number at the end of the line of out that ends with suffix (its newline included), or -1. */
+static long long line_count(const char *out, const char *suffix)
+{
+	size_t n = strlen(suffix);
+
+	for (const char *l = out; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
+		const char *end = strchr(l, '\n'), *sp;
+
+		if (!end || (size_t)(end - l) <= n)
+			continue;
+		sp = end;
+		while (sp > l && sp[-1] != ' ')
+			sp--;
+		if (sp - 1 - l >= (long)n && !strncmp(sp - 1 - n, suffix, n))
+			return atoll(sp);
+	}
+	return -1;
+}
+
+/* The sum of the values of pprofcheck's "traces --labels" lines that carry label key=value. */
+static long long label_sum(const char *traces, const char *key, const char *value)
+{
+	char want[256];
+	long long sum = 0;
+	size_t wl;
+
+	snprintf(want, sizeof(want), "%s=%s", key, value);
+	wl = strlen(want);
+	for (const char *l = traces; *l;) {
+		const char *end = strchr(l, '\n'), *close = strchr(l, '}'), *v;
+
+		if (!end)
+			break;
+		for (v = l + 1; close && v < close; v++)
+			if (!strncmp(v, want, wl) && (v[-1] == '{' || v[-1] == ',') &&
+			    (v[wl] == ',' || v[wl] == '}'))
+				break;
+		if (close && v < close) {
+			const char *sp = end;
+
+			while (sp > l && sp[-1] != ' ')
+				sp--;
+			sum += atoll(sp);
+		}
+		l = end + 1;
+	}
+	return sum;
+}
+
+/* perf's names for the recording's levels (perf script's "|LVL ...|"), and ldlat's classes. */
+static const struct {
+	const char *perf_lvl, *cls;
+} levels[] = {
+	{ "L1 or L1 hit", "l1" },
+	{ "LFB/MAB or LFB/MAB hit", "lfb" },
+	{ "L2 or L2 hit", "l2" },
+	{ "L3 or L3 hit", "l3" },
+};
+
+#define RECORDING "recordings/skylake-sp-load-latency.data"
+
+/*
+ * A real recording with latency and data sources, without call chains:
+ * each sample's path is its instruction; per data-source class the
+ * samples and the latency summed are perf script's of the level perf names
+ * (weight, data_src); per process the samples are perf's; the period, the
+ * event and the sample types are the file's; each mapping carries the
+ * build ID perf buildid-list reads from the file; the comments say how the
+ * paths were taken and what was kept.
+ */
+START_TEST(test_recording_classes)
+{
+	const char *data = fixture_path(RECORDING), *prof = tmp("rec.pb.gz");
+	char *argv[] = { (char *)top(), "--input",  (char *)data, "--format",
+			 "pprof",	"--output", (char *)prof, NULL };
+	char *out, *err, *perf, *samples, *lat, *hdr, *ids, *tags, *line, *save = NULL;
+	long long cnt[ARRAY_SIZE(levels)] = { 0 }, sum[ARRAY_SIZE(levels)] = { 0 };
+	unsigned int j, named = 0;
+
+	ck_assert_msg(run(argv, 60, &out, &err) == 0, "%s", err);
+	ck_assert_str_eq(out, "");
+	ck_assert_int_eq(sh(&perf, NULL, "perf script -i %s -F weight,data_src", data), 0);
+	for (line = strtok_r(perf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		const char *lvl = strstr(line, "|LVL ");
+		long long w = atoll(strrchr(line, ' ') + 1); /* the weight comes last */
+
+		ck_assert_msg(lvl, "perf script: %s", line);
+		for (j = 0; j < (unsigned int)ARRAY_SIZE(levels); j++) {
+			size_t len = strlen(levels[j].perf_lvl);
+
+			if (!strncmp(lvl + 5, levels[j].perf_lvl, len) && lvl[5 + len] == '|') {
+				cnt[j]++;
+				sum[j] += w;
+				named++;
+			}
+		}
+	}
+	ck_assert_uint_eq(named, 14);
+	samples = check("traces", prof, "--labels");
+	lat = check("traces", prof, "--labels --index latency");
+	for (j = 0; j < (unsigned int)ARRAY_SIZE(levels); j++) {
+		ck_assert_msg(label_sum(samples, "class", levels[j].cls) == cnt[j],
+			      "class %s: %lld samples, perf says %lld:\n%s", levels[j].cls,
+			      label_sum(samples, "class", levels[j].cls), cnt[j], samples);
+		ck_assert_msg(label_sum(lat, "class", levels[j].cls) == sum[j],
+			      "class %s: latency %lld, perf says %lld:\n%s", levels[j].cls,
+			      label_sum(lat, "class", levels[j].cls), sum[j], lat);
+	}
+	/* per process, the samples perf script counts */
+	free(perf);
+	ck_assert_int_eq(sh(&perf, NULL,
+			    "perf script -i %s -F pid | sort -n | uniq -c | "
+			    "awk '{print \"pid \" $2 \" \" $1 \".0\"}' | sort",
+			    data),
+			 0);
+	tags = check("tags", prof, "");
+	ck_assert_int_eq(sh(&out, NULL, "printf '%%s' '%s' | grep '^pid ' | sort", tags), 0);
+	ck_assert_msg(!strcmp(out, perf), "pids:\n%s\nperf:\n%s", out, perf);
+	free(out);
+	/* the header: the file's event and period, both types, the recorded build IDs */
+	hdr = check("header", prof, "");
+	ck_assert_msg(strstr(hdr, "PeriodType: MEM_TRANS_RETIRED.LOAD_LATENCY:ldlat=64:precise=2:"
+				  "mh:mg:pinned count\nPeriod: 10009\n"),
+		      "%s", hdr);
+	ck_assert_msg(strstr(hdr, "types: samples/count[dflt] latency/cycles\n"), "%s", hdr);
+	ck_assert_msg(strstr(hdr, "Comment: call paths: the file's events recorded no call "
+				  "chains: each sample's path is its instruction alone\n"),
+		      "%s", hdr);
+	ck_assert_msg(strstr(hdr, "Comment: filters: 14 seen, 14 kept\n"), "%s", hdr);
+	ck_assert_int_eq(sh(&ids, NULL, "perf buildid-list -i %s", data), 0);
+	for (line = strtok_r(hdr, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		char file[512], id[128], want[700];
+
+		if (sscanf(line, "mapping %*s %*s %*s %511s %127s", file, id) != 2 ||
+		    file[0] == '[')
+			continue;
+		snprintf(want, sizeof(want), "%s %s\n", id, file);
+		ck_assert_msg(strstr(ids, want), "mapping %s: build ID %s; perf buildid-list:\n%s",
+			      file, id, ids);
+		named++;
+	}
+	ck_assert_uint_gt(named, 14); /* at least one mapping checked */
+	free(ids);
+	free(hdr);
+	free(tags);
+	free(lat);
+	free(samples);
+	free(perf);
+	free(err);
+}
+END_TEST
+
+/*
+ * --unit ns: latency in nanoseconds at the nominal frequency (the model
+ * name's 2.00GHz of a /proc made for the test): each sample's cycles / 2,
+ * rounded, summed per class as perf's weights are.
+ */
+START_TEST(test_recording_ns)
+{
+	const char *data = fixture_path(RECORDING), *prof = tmp("ns.pb.gz");
+	char proc[512], *out, *err, *perf, *lat, *hdr, *line, *save = NULL;
+	char *argv[] = { (char *)top(), "--input", (char *)data, "--format",   "pprof",
+			 "--unit",	"ns",	   "--output",	 (char *)prof, NULL };
+	long long ns = 0, from_lat = 0;
+
+	snprintf(proc, sizeof(proc), "%s", tmp("proc"));
+	ck_assert_int_eq(sh(NULL, NULL,
+			    "mkdir -p %s/sys && printf 'model name\\t: Xeon CPU @ 2.00GHz\\n' > "
+			    "%s/cpuinfo",
+			    proc, proc),
+			 0);
+	setenv("LDLAT_PROCFS", proc, 1);
+	setenv("LDLAT_SYSFS", tmp("proc/sys"), 1);
+	ck_assert_msg(run(argv, 60, &out, &err) == 0, "%s", err);
+	unsetenv("LDLAT_PROCFS");
+	unsetenv("LDLAT_SYSFS");
+	free(out);
+	free(err);
+	hdr = check("header", prof, "");
+	ck_assert_msg(strstr(hdr, "types: samples/count[dflt] latency/nanoseconds\n"), "%s", hdr);
+	ck_assert_int_eq(sh(&perf, NULL, "perf script -i %s -F weight", data), 0);
+	for (line = strtok_r(perf, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
+		ns += (atoll(line) + 1) / 2;
+	lat = check("traces", prof, "--index latency --unit ns");
+	for (line = strtok_r(lat, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
+		from_lat += atoll(strrchr(line, ' ') + 1);
+	ck_assert_msg(from_lat == ns, "%lld ns in the profile, %lld from perf's weights", from_lat,
+		      ns);
+	free(lat);
+	free(perf);
+	free(hdr);
+}
+END_TEST
+
+/*
+ * Bad input, exit 2 with one sentence and nothing written: an --output in a
+ * folder that does not exist, a file that is not a perf.data (an existing
+ * profile left as it was), --keep without a DIR, --unit ns or --weight
+ * where they mean nothing.  A failure of the system, exit 1: the file
+ * grows past RLIMIT_FSIZE; the old profile stays whole and no temporary
+ * file is left.
+ */
+START_TEST(test_bad_output)
+{
+	const char *data = fixture_path(RECORDING);
+	char d[512], old[600], bad[600], *out, *err;
+	char *nodir[] = { (char *)top(),
+			  "--input",
+			  (char *)data,
+			  "--format",
+			  "pprof",
+			  "--output",
+			  "/nonexistent-ldlat/p.pb.gz",
+			  NULL };
+	char *notdata[] = { (char *)top(), "--input",  bad, "--format",
+			    "pprof",	   "--output", old, NULL };
+	char *keep[] = { (char *)top(), "--input", (char *)data, "--format", "pprof",
+			 "--keep",	"3",	   "--output",	 old,	     NULL };
+	char *unit[] = { (char *)top(), "--input", (char *)data, "--unit", "ns", NULL };
+	char *weight[] = { (char *)top(), "--input", (char *)data, "--format", "pprof",
+			   "--weight",	  "latency", "--output",   old,	       NULL };
+	char **cases[] = { nodir, notdata, keep, unit, weight };
+
+	snprintf(d, sizeof(d), "%s", tmp("bad"));
+	snprintf(old, sizeof(old), "%s/old.pb.gz", d);
+	snprintf(bad, sizeof(bad), "%s/not-perf.data", d);
+	ck_assert_int_eq(sh(NULL, NULL,
+			    "mkdir -p %s && echo old > %s && head -c 5000 /dev/urandom > %s", d,
+			    old, bad),
+			 0);
+	for (size_t i = 0; i < (size_t)ARRAY_SIZE(cases); i++) {
+		ck_assert_msg(run(cases[i], 60, &out, &err) == 2, "case %zu: %s", i, err);
+		ck_assert_msg(!strncmp(err, "ldlat-top: ", 11) && strchr(err, '\n') &&
+				      !strchr(err, '\n')[1],
+			      "case %zu: not one sentence:\n%s", i, err);
+		free(out);
+		free(err);
+	}
+	ck_assert_int_eq(sh(&out, NULL, "cat %s; ls -A %s", old, d), 0);
+	ck_assert_str_eq(out, "old\nnot-perf.data\nold.pb.gz\n");
+	free(out);
+	/* a write that fails (past RLIMIT_FSIZE, SIGXFSZ ignored): exit 1, the old file kept */
+	ck_assert_int_eq(sh(NULL, &err,
+			    "trap '' XFSZ; ulimit -f 1; exec %s --input %s --format pprof "
+			    "--output %s",
+			    top(), data, old),
+			 1);
+	ck_assert_msg(strstr(err, "ldlat-top: cannot write --output '") &&
+			      strstr(err, "': File too large\n"),
+		      "%s", err);
+	free(err);
+	ck_assert_int_eq(sh(&out, NULL, "cat %s; ls -A %s", old, d), 0);
+	ck_assert_str_eq(out, "old\nnot-perf.data\nold.pb.gz\n");
+	free(out);
+}
+END_TEST
+
+/*
+ * perf record -g of the call-path program (page faults, one sample each):
+ * ldlat-top --input's profile read by Go's pprof gives exactly the call
+ * paths and counts of its folded report of the same file, 300 and 120 on
+ * the program's two paths, fault_pages 420 in -top, the pid perf recorded,
+ * the variables the faults touched (array_one, array_two) as the object
+ * label, and the program's mapping with the build ID perf recorded.
+ */
+START_TEST(test_recorded_paths)
+{
+	const char *data = tmp("cp.data"), *prof = tmp("cp.pb.gz");
+	char *folded[] = { (char *)top(), "--input", (char *)data, "--format", "folded", NULL };
+	char *pprof[] = { (char *)top(), "--input",  (char *)data, "--format",
+			  "pprof",	 "--output", (char *)prof, NULL };
+	char *out, *err, *traces, *tops, *tags, *hdr, *ids, want[600];
+
+	if (!need_root("perf record"))
+		return;
+	ck_assert_int_eq(sh(NULL, NULL,
+			    "cd %s && perf record -q -e page-faults -c 1 -d -g -o %s %s 300 120 "
+			    ">/dev/null 2>&1",
+			    dir, data, callprog()),
+			 0);
+	ck_assert_msg(run(folded, 60, &out, &err) == 0, "%s", err);
+	free(err);
+	ck_assert_msg(run(pprof, 60, &tops, &err) == 0, "%s", err);
+	free(tops);
+	free(err);
+	traces = check("traces", prof, "");
+	ck_assert_int_eq(sh(&tops, NULL, "printf '%%s' '%s' | LC_ALL=C sort", out), 0);
+	ck_assert_msg(!strcmp(traces, tops), "pprof -traces:\n%s\nfolded:\n%s", traces, tops);
+	ck_assert_int_eq(line_count(traces, ";main;path_one;fault_pages"), 300);
+	ck_assert_int_eq(line_count(traces, ";main;path_two;via_two;fault_pages"), 120);
+	free(tops);
+	free(out);
+	tops = check("top", prof, "");
+	ck_assert_msg(strstr(tops, "\nfault_pages 420 420\n"), "%s", tops);
+	tags = check("tags", prof, "");
+	ck_assert_msg(strstr(tags, "object array_one 300.0\n") &&
+			      strstr(tags, "object array_two 120.0\n"),
+		      "%s", tags);
+	ck_assert_int_eq(sh(&out, NULL, "perf script -i %s -F comm,pid | grep -m1 callprog", data),
+			 0);
+	{
+		int pid = -1;
+
+		ck_assert_int_eq(sscanf(out, "%*s %d", &pid), 1);
+		snprintf(want, sizeof(want), "pid %d ", pid);
+	}
+	ck_assert_msg(strstr(tags, want), "%s not in:\n%s", want, tags);
+	ck_assert_msg(strstr(tags, "comm ldlat-callprog "), "%s", tags);
+	free(out);
+	hdr = check("header", prof, "");
+	ck_assert_int_eq(sh(&ids, NULL, "perf buildid-list -i %s | grep ' %s$'", data, callprog()),
+			 0);
+	*strchr(ids, ' ') = '\0';
+	snprintf(want, sizeof(want), " %s %s\n", callprog(), ids);
+	ck_assert_msg(strstr(hdr, want), "%s not in:\n%s", want, hdr);
+	ck_assert_msg(strstr(hdr, "PeriodType: page-faults count\nPeriod: 1\n"), "%s", hdr);
+	free(ids);
+	free(hdr);
+	free(tags);
+	free(tops);
+	free(traces);
+}
+END_TEST
+
+/* This process's cgroup v2 path, as /proc/self/cgroup's "0::" line gives it (malloc'd). */
+static char *own_cgroup(void)
+{
+	char *out;
+
+	ck_assert_int_eq(sh(&out, NULL, "sed -n 's/^0:://p' /proc/self/cgroup"), 0);
+	*strchrnul(out, '\n') = '\0';
+	return out;
+}
+
+/*
+ * Live: the program's two paths, 300 and 120 samples, its pid, name and
+ * cgroup as labels, and the counters' line as a comment.
+ */
+START_TEST(test_live_paths)
+{
+	const char *prof = tmp("live.pb.gz");
+	char *argv[] = { (char *)top(), "--source",   "page-faults", "--format",	 "pprof",
+			 "--output",	(char *)prof, "--",	     (char *)callprog(), "300",
+			 "120",		NULL };
+	char *out, *err, *traces, *tags, *hdr, *cg, want[600];
+
+	if (!need_root("ldlat-top"))
+		return;
+	ck_assert_msg(run(argv, 60, &out, &err) == 0, "%s", err);
+	traces = check("traces", prof, "");
+	ck_assert_int_eq(line_count(traces, ";main;path_one;fault_pages"), 300);
+	ck_assert_int_eq(line_count(traces, ";main;path_two;via_two;fault_pages"), 120);
+	tags = check("tags", prof, "");
+	cg = own_cgroup();
+	snprintf(want, sizeof(want), "cgroup %s ", cg);
+	ck_assert_msg(strstr(tags, want), "%s not in:\n%s", want, tags);
+	ck_assert_msg(strstr(tags, "comm ldlat-callprog "), "%s", tags);
+	ck_assert_ptr_nonnull(strstr(err, "(PID "));
+	snprintf(want, sizeof(want), "pid %d ", atoi(strstr(err, "(PID ") + 5));
+	ck_assert_msg(strstr(tags, want), "%s not in:\n%s", want, tags);
+	hdr = check("header", prof, "");
+	ck_assert_msg(strstr(hdr, "Comment: filters: "), "%s", hdr);
+	ck_assert_msg(strstr(hdr, "\nPeriodType: page-faults (period 1) count\nPeriod: 1\n"), "%s",
+		      hdr);
+	free(hdr);
+	free(cg);
+	free(tags);
+	free(traces);
+	free(out);
+	free(err);
+}
+END_TEST
+
+/*
+ * -i: a profile per interval into DIR, each a file of its own; over them
+ * the paths add up to what the program did (5 runs of 30 and 12 pages), in
+ * more than one profile; nothing else is left in DIR.  --keep 2 of the
+ * same leaves the 2 newest.  -i with a FILE: replaced at each, whole at the
+ * end, no temporary file beside it.  -i into a pipe is refused.
+ */
+START_TEST(test_intervals)
+{
+	char d[512], keep[600], one[600], cmd[1024], *out, *err, *files, *f, *save = NULL;
+	char *argv[] = { (char *)top(), "-i",	    "0.05", "--source", "page-faults", "--format",
+			 "pprof",	"--output", d,	    "--keep",	"1000",	       "--",
+			 "sh",		"-c",	    cmd,    NULL };
+	char *pipe_argv[] = { (char *)top(), "-i", "1", "--format", "pprof", "--", "true", NULL };
+	long long one_sum = 0, two_sum = 0;
+	int nfiles = 0, with = 0;
+
+	if (!need_root("ldlat-top"))
+		return;
+	snprintf(d, sizeof(d), "%s", tmp("intervals"));
+	snprintf(cmd, sizeof(cmd), "for i in 1 2 3 4 5; do %s 30 12; sleep 0.1; done", callprog());
+	ck_assert_int_eq(sh(NULL, NULL, "mkdir -p %s", d), 0);
+	ck_assert_msg(run(argv, 60, &out, &err) == 0, "%s", err);
+	free(out);
+	free(err);
+	ck_assert_int_eq(sh(&files, NULL, "ls -A %s", d), 0);
+	for (f = strtok_r(files, "\n", &save); f; f = strtok_r(NULL, "\n", &save)) {
+		char path[1200], *traces;
+		long long a, b;
+
+		ck_assert_msg(!strncmp(f, "ldlat-", 6) && strlen(f) == 6 + 23 + 6 &&
+				      !strcmp(f + 29, ".pb.gz"),
+			      "not a profile's name: %s", f);
+		snprintf(path, sizeof(path), "%s/%s", d, f);
+		traces = check("traces", path, "");
+		a = line_count(traces, ";main;path_one;fault_pages");
+		b = line_count(traces, ";main;path_two;via_two;fault_pages");
+		one_sum += a > 0 ? a : 0;
+		two_sum += b > 0 ? b : 0;
+		with += a > 0 || b > 0;
+		nfiles++;
+		free(traces);
+	}
+	ck_assert_int_eq(one_sum, 150);
+	ck_assert_int_eq(two_sum, 60);
+	ck_assert_msg(with >= 2, "the paths came in %d of %d profiles", with, nfiles);
+	free(files);
+	/* --keep 2: the two newest (names sort as times) */
+	snprintf(keep, sizeof(keep), "%s", tmp("keep"));
+	ck_assert_int_eq(sh(NULL, NULL, "mkdir -p %s", keep), 0);
+	argv[8] = keep;
+	argv[10] = "2";
+	ck_assert_msg(run(argv, 60, &out, &err) == 0, "%s", err);
+	free(out);
+	free(err);
+	ck_assert_int_eq(sh(&files, NULL, "ls -A %s | wc -l", keep), 0);
+	ck_assert_str_eq(files, "2\n");
+	free(files);
+	/* a FILE replaced at each interval: one file, whole */
+	snprintf(one, sizeof(one), "%s/one.pb.gz", tmp("file"));
+	ck_assert_int_eq(sh(NULL, NULL, "mkdir -p %s", tmp("file")), 0);
+	argv[8] = one;
+	argv[9] = "--entries"; /* the same argument count: a default value */
+	argv[10] = "65536";
+	ck_assert_msg(run(argv, 60, &out, &err) == 0, "%s", err);
+	free(out);
+	free(err);
+	ck_assert_int_eq(sh(&files, NULL, "ls -A %s", tmp("file")), 0);
+	ck_assert_str_eq(files, "one.pb.gz\n");
+	free(files);
+	free(check("header", one, ""));
+	/* into a pipe: two profiles would be one broken stream */
+	ck_assert_int_eq(run(pipe_argv, 60, &out, &err), 2);
+	ck_assert_msg(strstr(err, "--format pprof with -i writes a profile per interval"), "%s",
+		      err);
+	free(out);
+	free(err);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("pprof");
-	TCase *writer = tcase_create("writer");
+	TCase *writer = tcase_create("writer"), *tc;
 	int failed;
 
 	tcase_set_timeout(writer, 120);
@@ -349,6 +815,18 @@ int main(void)
 	tcase_add_test(writer, test_names_escaped);
 	tcase_add_test(writer, test_gzip_and_empty);
 	suite_add_tcase(s, writer);
+	tc = tcase_create("input");
+	tcase_set_timeout(tc, 120);
+	tcase_add_test(tc, test_recording_classes);
+	tcase_add_test(tc, test_recording_ns);
+	tcase_add_test(tc, test_bad_output);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("root");
+	tcase_set_timeout(tc, 120);
+	tcase_add_test(tc, test_recorded_paths);
+	tcase_add_test(tc, test_live_paths);
+	tcase_add_test(tc, test_intervals);
+	suite_add_tcase(s, tc);
 	/* one directory of files for the whole suite, removed at its end */
 	setenv("CK_FORK", "no", 1);
 	failed = run_suite(s);

@@ -143,7 +143,7 @@ static int toppprof__sample(struct toppprof *t, __u32 key, const struct toppprof
 
 	if (t->o.ns_per_cycle > 0)
 		values[1] = (__s64)((double)v->lat_sum * t->o.ns_per_cycle + 0.5);
-	if (id) {
+	if (!ctx || !ctx->no_process) {
 		snprintf(pid, sizeof(pid), "%u", id);
 		l[nl++] = (struct pprof_label){ .key = "pid", .str = pid };
 	}
@@ -254,7 +254,9 @@ int toppprof__add_unattributed(struct toppprof *t, __u64 n)
 			t->err = -ENOMEM;
 		return -ENOMEM;
 	}
-	return toppprof__sample(t, 0, &(struct toppprof_ctx){ .lost = "table full" }, &loc, 1, &v);
+	return toppprof__sample(t, 0,
+				&(struct toppprof_ctx){ .no_process = true, .lost = "table full" },
+				&loc, 1, &v);
 }
 
 int toppprof__encode(struct toppprof *t, const struct timespec *since, const struct timespec *taken,

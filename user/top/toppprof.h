@@ -70,6 +70,7 @@ struct toppprof_ctx {
 	const char *cgroup; /* its cgroup's path */
 	const char *object; /* the variable or mapping its data address is in */
 	const char *lost;   /* a sample whose path was lost: why ("stack map full") */
+	bool no_process;    /* not attributed to one: no pid label */
 	__u64 ip;	    /* its instruction (0: not known), for its data type */
 };
 
