@@ -283,7 +283,8 @@ check-hwcheck: tests
 # ldlat-textfile@NAME.timer refreshes its textfile for node_exporter; docs/fleet.md, which
 # they name, beside them.  UNIT_BINDIR: where the units find ldlat-hist (check_fleet points
 # it at build/ to verify and run them).
-UNITS := ldlat-hist@.service ldlat-textfile@.service ldlat-textfile@.timer
+UNITS := ldlat-hist@.service ldlat-textfile@.service ldlat-textfile@.timer \
+	ldlat-pprof@.service ldlat-pprof-push@.service ldlat-pprof-push@.timer
 UNITDIR ?= $(PREFIX)/lib/systemd/system
 UNIT_BINDIR ?= $(PREFIX)/bin
 DOCDIR ?= $(PREFIX)/share/doc/ldlat
@@ -295,7 +296,15 @@ install-units:
 			> $(DESTDIR)$(UNITDIR)/$$u.tmp && chmod 0644 $(DESTDIR)$(UNITDIR)/$$u.tmp && \
 		mv $(DESTDIR)$(UNITDIR)/$$u.tmp $(DESTDIR)$(UNITDIR)/$$u || exit 1; \
 	done
-	install -m 0644 docs/fleet.md $(DESTDIR)$(DOCDIR)/fleet.md
+	install -m 0644 docs/fleet.md docs/pprof.md $(DESTDIR)$(DOCDIR)/
+	install -d $(DESTDIR)$(UNIT_BINDIR)
+	install -m 0755 user/systemd/ldlat-pprof-push $(DESTDIR)$(UNIT_BINDIR)/ldlat-pprof-push
+
+# the shell script ldlat-pprof-push@.service runs, beside the tools (the units' BINDIR in tests)
+all: $(BUILD)/ldlat-pprof-push
+$(BUILD)/ldlat-pprof-push: user/systemd/ldlat-pprof-push
+	@mkdir -p $(dir $@)
+	install -m 0755 $< $@
 
 # issue 14: kernel matrix
 # Debian's own kernels (6.1, 6.12, 5.10) booted under QEMU with the suites that

@@ -608,6 +608,73 @@ START_TEST(test_bad_output)
 END_TEST
 
 /*
+ * user/systemd/ldlat-pprof-push against a stand-in for Pyroscope's /ingest
+ * and Parca's /profiles/writeraw (tests/pprof_receiver.py): each profile
+ * of the folder arrives byte for byte at both, oldest first, with the
+ * application name, format and labels, and Go's pprof reads what arrived;
+ * sent profiles are removed.  A server that fails (503): exit 1, the
+ * profile kept for the next run.
+ */
+START_TEST(test_push)
+{
+	char d[512], rx[600], *out;
+	const char *prof = tmp("push-src.pb.gz");
+	char *argv[] = { (char *)top(), "--input", (char *)fixture_path(RECORDING), "--format",
+			 "pprof", "--output", (char *)prof, NULL };
+	char *err;
+
+	snprintf(d, sizeof(d), "%s", tmp("push"));
+	snprintf(rx, sizeof(rx), "%s", tmp("rx"));
+	ck_assert_msg(run(argv, 60, &out, &err) == 0, "%s", err);
+	free(out);
+	free(err);
+	ck_assert_int_eq(sh(NULL, NULL,
+			    "mkdir -p %s %s && cp %s %s/ldlat-20261206T051835.497781Z.pb.gz && "
+			    "printf x > %s/ldlat-20261206T051836.000000Z.pb.gz",
+			    d, rx, prof, d, d),
+			 0);
+	ck_assert_int_eq(sh(&out, NULL,
+			    "python3 tests/pprof_receiver.py %s & rx=$!; "
+			    "for i in $(seq 100); do [ -e %s/port ] && break; sleep 0.1; done; "
+			    "u=http://127.0.0.1:$(cat %s/port); "
+			    "LDLAT_PYROSCOPE_URL=$u LDLAT_PARCA_URL=$u user/systemd/ldlat-pprof-push %s "
+			    "db; echo rc=$?; touch %s/fail; printf y > %s/ldlat-20261206T051837.0Z.pb.gz; "
+			    "cp %s %s/ldlat-20261206T051838.000000Z.pb.gz; "
+			    "LDLAT_PYROSCOPE_URL=$u user/systemd/ldlat-pprof-push %s db 2>&1; echo rc=$?; "
+			    "kill $rx; ls %s %s",
+			    rx, rx, rx, d, rx, d, prof, d, d, d, rx),
+			 0);
+	ck_assert_msg(!strncmp(out, "rc=0\n", 5) &&
+			      strstr(out, "not sent; kept for the next run\nrc=1\n"),
+		      "%s", out);
+	/* the first run sent both files to both; the second kept what failed */
+	ck_assert_msg(strstr(out, "push:\nldlat-20261206T051837.0Z.pb.gz\n"
+				  "ldlat-20261206T051838.000000Z.pb.gz\n\n") &&
+			      strstr(out, "rx:\n1.pyroscope.pb.gz\n"
+				  "1.pyroscope.query\n2.parca.labels\n2.parca.pb.gz\n"
+				  "3.pyroscope.pb.gz\n3.pyroscope.query\n4.parca.labels\n"
+				  "4.parca.pb.gz\nfail\nport\n"),
+		      "%s", out);
+	free(out);
+	ck_assert_int_eq(sh(&out, NULL,
+			    "cmp %s %s/1.pyroscope.pb.gz && cmp %s %s/2.parca.pb.gz && "
+			    "cat %s/1.pyroscope.query %s/2.parca.labels && cat %s/3.pyroscope.pb.gz",
+			    prof, rx, prof, rx, rx, rx, rx),
+			 0);
+	ck_assert_msg(strstr(out, "name=ldlat.memory%7Bhost%3D") &&
+			      strstr(out, "%2Cset%3Ddb%7D&format=pprof&from=") &&
+			      strstr(out, "\n__name__=ldlat_memory\nhost=") &&
+			      strstr(out, "\nset=db\nx"),
+		      "%s", out);
+	free(out);
+	snprintf(d, sizeof(d), "%s/1.pyroscope.pb.gz", rx);
+	out = check("header", d, "");
+	ck_assert_msg(strstr(out, "Period: 10009\n"), "%s", out);
+	free(out);
+}
+END_TEST
+
+/*
  * perf record -g of the call-path program (page faults, one sample each):
  * ldlat-top --input's profile read by Go's pprof gives exactly the call
  * paths and counts of its folded report of the same file, 300 and 120 on
@@ -820,6 +887,7 @@ int main(void)
 	tcase_add_test(tc, test_recording_classes);
 	tcase_add_test(tc, test_recording_ns);
 	tcase_add_test(tc, test_bad_output);
+	tcase_add_test(tc, test_push);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("root");
 	tcase_set_timeout(tc, 120);
