@@ -21,8 +21,21 @@ static const char doc[] =
 static const struct opt_group *const floor_opts[] = { &cli_sample_opts, NULL };
 static const struct opt_place floor_places[] = { { &cli_home, 0 }, {} };
 
+/*
+ * The floor's BPF program: none.  The events are opened, enabled and read
+ * as a tool's are; nothing is loaded, and nothing is attached to them.
+ */
+static int floor_open(struct prog *p, struct tool *t, struct err *err)
+{
+	(void)p, (void)t, (void)err;
+	return 0;
+}
+
+static const struct prog_ops floor_ops = { .open = floor_open };
+
 int main(int argc, char **argv)
 {
+	struct prog none = { .ops = &floor_ops };
 	struct cli cli;
 	struct tool tool;
 	enum run_end end;
@@ -36,14 +49,14 @@ int main(int argc, char **argv)
 		       argc, argv, ARGP_IN_ORDER, NULL, &cli))
 		return EXIT_USAGE;
 
-	e = tool__start(&tool, &cli, "ldlat-floor", &(struct tool_opts){ .no_bpf = true }, &err);
+	e = tool__start(&tool, &cli, "ldlat-floor", &(struct tool_opts){ .prog = &none }, &err);
 	if (e) {
 		tool__teardown(&tool);
 		return err__report(&err, e, "ldlat-floor", stderr);
 	}
 	fprintf(stderr, "ldlat-floor: sampling %s on %s, no BPF program. Ctrl-C to end.\n",
 		tool.evlist.evsel[0].name, tool.run.target_desc);
-	end = tool__wait(&tool, NULL, NULL);
+	end = run__wait(&tool.run, NULL);
 	tool__stop_sampling(&tool);
 	status = tool__exit_status(&tool, end);
 	e = tool__sampled_count(&tool, &n);

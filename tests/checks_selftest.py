@@ -9,7 +9,8 @@ it plants one violation at a time (an upward include, a circle between two
 modules, a "../" include, kernel/ including the skeleton, kernel/lib
 including bpf/, a side-band record applied outside the process model,
 vmlinux.h outside the BPF program, the generated profile.proto header
-outside the pprof writer, a JSON member, a computed JSON key, an
+outside the pprof writer, a copy of the code that attaches a program to
+perf events outside user/run/prog.c, a JSON member, a computed JSON key, an
 OpenMetrics label and # HELP line, a pprof message packed by hand, a table
 row of fixed widths and one padded at run time, a format compared and a
 case of one outside output.c) and each time the checker must exit 1 and name
@@ -70,6 +71,10 @@ CASES = [
     ('a pprof message packed outside the pprof writer', 'writers',
      {'user/top/x.c': 'size_t x(void *p, void *b) { return perftools__profiles__profile__pack(p, b); }\n'},
      'user/top/x.c:1: a pprof profile built outside'),
+    ('a copy of the attach code', 'deps',
+     {'user/c2c/x.c':
+      'void *x(void *p, int fd) { return bpf_program__attach_perf_event(p, fd); }\n'},
+     'user/c2c/x.c: attaches a BPF program to perf events'),
     ('a JSON member written by hand', 'writers',
      {'user/run/x.c': 'const char *x = "{\\"key\\": %d}";\n'},
      'user/run/x.c:1: a JSON member'),

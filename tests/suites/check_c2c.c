@@ -27,19 +27,8 @@
 #include "user/run/session.h"
 #include "tests/lib/datasrc_cases.h"
 #include "tests/lib/perfwrite.h"
+#include "tests/lib/clicase.h"
 #include "tests/lib/testutil.h"
-
-static char tmpdir[256];
-
-static const char *tmp(const char *name)
-{
-	static char buf[4][512];
-	static int next;
-	char *p = buf[next++ % 4];
-
-	snprintf(p, 512, "%s/%s", tmpdir, name);
-	return p;
-}
 
 static void write_c2c(const char *path, int nrandom)
 {
@@ -525,27 +514,32 @@ START_TEST(test_numa_cgroup)
 END_TEST
 
 /* A file without stores' fields, a missing file, a format it has not: one sentence, exit 2. */
+#define C2C_BAD(args)                                                                              \
+	{                                                                                          \
+		.cmd = "$C2C --input " args, .rc = 2, .err_starts = "ldlat-c2c: "                  \
+	}
+
+/* Bad input on a file of page faults ($PF) or none ($MISSING): exit 2, one sentence. */
+static const struct cli_case bad_inputs[] = {
+	C2C_BAD("$PF"),
+	C2C_BAD("$MISSING"),
+	C2C_BAD("$PF --by nowhere"),
+	C2C_BAD("$PF --format openmetrics"),
+	C2C_BAD("$PF -n many"),
+};
+
 START_TEST(test_bad_input)
 {
-	const char *pf = tmp("pf.data"), *missing = tmp("missing.data");
-	char *out, *err;
-	char *cases[][8] = {
-		{ (char *)build_path("ldlat-c2c"), "--input", (char *)pf, NULL },
-		{ (char *)build_path("ldlat-c2c"), "--input", (char *)missing, NULL },
-		{ (char *)build_path("ldlat-c2c"), "--input", (char *)pf, "--by", "nowhere", NULL },
-		{ (char *)build_path("ldlat-c2c"), "--input", (char *)pf, "--format", "openmetrics",
-		  NULL },
-		{ (char *)build_path("ldlat-c2c"), "--input", (char *)pf, "-n", "many", NULL },
-	};
+	struct cli_result r;
 
-	ck_assert_int_eq(pw_write_layout(pf, PW_ADDR_ONLY, 10, false), 0);
-	run_expect(cases[_i], 2, &out, &err);
+	ck_assert_int_eq(pw_write_layout(tmp("pf.data"), PW_ADDR_ONLY, 10, false), 0);
+	cli_var_set("PF", tmp("pf.data"));
+	cli_var_set("MISSING", tmp("missing.data"));
+	cli_case__run(&bad_inputs[_i], &r);
 	/* argp adds its "Try --help" line after a bad option's sentence */
-	ck_assert_msg(strncmp(err, "ldlat-c2c: ", 11) == 0 &&
-			      (strchr(err, '\n') == err + strlen(err) - 1 || strstr(err, "\nTry ")),
-		      "not one sentence: %s", err);
-	free(out);
-	free(err);
+	ck_assert_msg(strchr(r.err, '\n') == r.err + strlen(r.err) - 1 || strstr(r.err, "\nTry "),
+		      "not one sentence: %s", r.err);
+	cli_result__free(&r);
 }
 END_TEST
 
@@ -786,7 +780,7 @@ START_TEST(test_bpf_shared)
 		   "printf '7d0000000000-7d0000011000 rw-s 00000000 00:19 777 "
 		   "/dev/shm/c2c-test\\n7f0000000000-7f0000100000 rw-p 00000000 00:00 0 \\n' "
 		   "> %s/proc/4343/maps",
-		   tmpdir, tmpdir, tmpdir, tmpdir),
+		   suite_dir(), suite_dir(), suite_dir(), suite_dir()),
 		0);
 	synth_open(&y, 64);
 	for (i = 0; i < 4; i++) {
@@ -946,11 +940,7 @@ int main(void)
 	TCase *tc;
 	int failed;
 
-	snprintf(tmpdir, sizeof(tmpdir), "/tmp/ldlat-c2c-%d-XXXXXX", getpid());
-	if (!mkdtemp(tmpdir) || chmod(tmpdir, 0755)) {
-		perror("mkdtemp");
-		return 1;
-	}
+	suite_dir_make("c2c");
 	tc = tcase_create("input");
 	tcase_set_timeout(tc, 300);
 	tcase_add_loop_test(tc, test_vs_perf_c2c, 0, 2);
@@ -958,7 +948,7 @@ int main(void)
 	tcase_add_test(tc, test_sharing);
 	tcase_add_test(tc, test_numa);
 	tcase_add_test(tc, test_numa_cgroup);
-	tcase_add_loop_test(tc, test_bad_input, 0, 5);
+	tcase_add_loop_test(tc, test_bad_input, 0, ARRAY_SIZE(bad_inputs));
 	tcase_add_loop_test(tc, test_stores_event, 0, ARRAY_SIZE(stores_cases));
 	suite_add_tcase(s, tc);
 	tc = tcase_create("bpf");
@@ -973,12 +963,6 @@ int main(void)
 	tcase_add_test(tc, test_live_pid_full);
 	suite_add_tcase(s, tc);
 	failed = run_suite(s);
-	if (!getenv("LDLAT_KEEP_TMP")) {
-		char cmd[300];
-
-		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
-		if (system(cmd))
-			fprintf(stderr, "cannot remove %s\n", tmpdir);
-	}
+	suite_dir_remove();
 	return failed ? 1 : 0;
 }

@@ -33,15 +33,6 @@
 
 static char tmpdir[256];
 
-static const char *schema(void)
-{
-	static char path[4096];
-	const char *fx = getenv("LDLAT_FIXTURES");
-
-	snprintf(path, sizeof(path), "%s/../lib/json_schema.py", fx ? fx : "tests/fixtures");
-	return path;
-}
-
 /* A run with two ranges; a snapshot with L1 hits in range 0 and RAM loads in range 1. */
 struct fixture {
 	struct source src;
@@ -129,7 +120,7 @@ START_TEST(test_json_schema_and_values)
 
 	fixture_init(&f, "0x1000-0x2000", 0, true);
 	render_to("a.json", render_json, &f);
-	ck_assert_int_eq(sh(NULL, NULL, "python3 %s < %s/a.json", schema(), tmpdir), 0);
+	ck_assert_int_eq(sh(NULL, NULL, "python3 %s < %s/a.json", json_schema(), tmpdir), 0);
 	ck_assert_int_eq(
 		sh(NULL, NULL,
 		   "jq -e '.source == \"ldlat\" and .event == \"cpu/mem-loads,ldlat=30/P\" "
@@ -162,7 +153,7 @@ START_TEST(test_json_schema_and_values)
 	ck_assert_int_eq(sh(NULL, NULL,
 			    "python3 %s < %s/b.json && jq -e '[.histograms[] | .class] == [null, "
 			    "null] and .by == \"range\"' %s/b.json",
-			    schema(), tmpdir, tmpdir),
+			    json_schema(), tmpdir, tmpdir),
 			 0);
 	snapshot__free(&f.snap);
 }
@@ -176,21 +167,21 @@ START_TEST(test_json_schema_rejects)
 	fixture_init(&f, "0x1000-0x2000", 0, true);
 	render_to("c.json", render_json, &f);
 	ck_assert_int_ne(sh(NULL, NULL, "jq -c '.histograms[0].count += 1' %s/c.json | python3 %s",
-			    tmpdir, schema()),
+			    tmpdir, json_schema()),
 			 0);
 	ck_assert_int_ne(sh(NULL, NULL,
 			    "jq -c 'del(.counters.dropped.below_min)' %s/c.json | python3 %s",
-			    tmpdir, schema()),
+			    tmpdir, json_schema()),
 			 0);
 	ck_assert_int_ne(sh(NULL, NULL,
 			    "jq -c '.histograms[0].buckets |= reverse' %s/c.json | python3 %s",
-			    tmpdir, schema()),
+			    tmpdir, json_schema()),
 			 0);
 	/* a percentile marked a floor that is no open bucket's low */
 	ck_assert_int_ne(sh(NULL, NULL,
 			    "jq -c '.histograms[0].percentiles.at_least = [\"p50\"]' %s/c.json | "
 			    "python3 %s",
-			    tmpdir, schema()),
+			    tmpdir, json_schema()),
 			 0);
 	snapshot__free(&f.snap);
 }
@@ -207,7 +198,7 @@ START_TEST(test_json_no_latency)
 		sh(NULL, NULL,
 		   "python3 %s < %s/d.json && jq -e '.latency == false and "
 		   "[.histograms[] | [.count, .buckets]] == [[9, null], [18, null]]' %s/d.json",
-		   schema(), tmpdir, tmpdir),
+		   json_schema(), tmpdir, tmpdir),
 		0);
 	snapshot__free(&f.snap);
 }
@@ -238,7 +229,7 @@ START_TEST(test_percentile_open_bucket)
 			    "python3 %s < %s/open.json && jq -e '.histograms[1].percentiles "
 			    "== {p50: 50, p90: 6400, p99: 70000, at_least: [\"p90\"]}' "
 			    "%s/open.json",
-			    schema(), tmpdir, tmpdir),
+			    json_schema(), tmpdir, tmpdir),
 			 0);
 	snapshot__free(&f.snap);
 	fixture_init(&f, "0x1000-0x2000", 0, true);
@@ -271,7 +262,7 @@ START_TEST(test_period_weighted)
 			    "python3 %s < %s/w.json && jq -e '.weighting == \"period\" and "
 			    ".histograms[0].events == 1000 and .histograms[0].event_share == "
 			    "0.052632' %s/w.json",
-			    schema(), tmpdir, tmpdir),
+			    json_schema(), tmpdir, tmpdir),
 			 0);
 	render_to("w.prom", render_prometheus, &f);
 	ck_assert_int_eq(
@@ -303,7 +294,7 @@ START_TEST(test_unseen_every_format)
 	ck_assert_int_eq(sh(NULL, NULL,
 			    "python3 %s < %s/u.json && jq -e '.counters.unseen | .samples == 8 and "
 			    ".estimated == false' %s/u.json",
-			    schema(), tmpdir, tmpdir),
+			    json_schema(), tmpdir, tmpdir),
 			 0);
 	render_to("u.prom", render_prometheus, &f);
 	ck_assert_int_eq(
@@ -347,12 +338,12 @@ START_TEST(test_unseen_lower_bound)
 			    "python3 %s < %s/l.json && jq -e '.counters | .unseen.samples == 8 and "
 			    ".unseen.lower_bound == true and .unseen.samples_counted == 40 and "
 			    "has(\"unseen_unknown\") == false' %s/l.json",
-			    schema(), tmpdir, tmpdir),
+			    json_schema(), tmpdir, tmpdir),
 			 0);
 	/* the schema checker wants it (it must be able to fail) */
 	ck_assert_int_ne(sh(NULL, NULL,
 			    "jq -c 'del(.counters.unseen.lower_bound)' %s/l.json | python3 %s",
-			    tmpdir, schema()),
+			    tmpdir, json_schema()),
 			 0);
 	render_to("l.prom", render_prometheus, &f);
 	render_to("l.om", render_openmetrics, &f);
@@ -390,7 +381,7 @@ START_TEST(test_unseen_lower_bound)
 			    "%s < %s/w.json && jq -e '.counters | .unseen == null and "
 			    ".unseen_unknown == \"no way to count\"' %s/w.json && ! grep -q "
 			    "ldlat_samples_unseen %s/w.prom",
-			    tmpdir, schema(), tmpdir, tmpdir, tmpdir),
+			    tmpdir, json_schema(), tmpdir, tmpdir, tmpdir),
 			 0);
 	snapshot__free(&f.snap);
 }

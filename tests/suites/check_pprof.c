@@ -24,22 +24,6 @@
 #include "user/report/pprof.h"
 #include "tests/lib/testutil.h"
 
-static char dir[256];
-
-static const char *tmp(const char *name)
-{
-	static char buf[4][512];
-	static int next;
-	char *p = buf[next++ % 4];
-
-	if (!dir[0]) {
-		snprintf(dir, sizeof(dir), "/tmp/ldlat-pprof-XXXXXX");
-		ck_assert_ptr_nonnull(mkdtemp(dir));
-	}
-	snprintf(p, 512, "%s/%s", dir, name);
-	return p;
-}
-
 static void save(const struct pprof *p, const char *path)
 {
 	FILE *f = fopen(path, "w");
@@ -340,11 +324,6 @@ END_TEST
 
 /* ---- ldlat-top --format pprof ------------------------------------------------------ */
 
-static const char *top(void)
-{
-	return build_path("ldlat-top");
-}
-
 static const char *callprog(void)
 {
 	return build_path("tests/ldlat-callprog");
@@ -619,8 +598,9 @@ START_TEST(test_push)
 {
 	char d[512], rx[600], *out;
 	const char *prof = tmp("push-src.pb.gz");
-	char *argv[] = { (char *)top(), "--input", (char *)fixture_path(RECORDING), "--format",
-			 "pprof", "--output", (char *)prof, NULL };
+	char *argv[] = { (char *)top(), "--input", (char *)fixture_path(RECORDING),
+			 "--format",	"pprof",   "--output",
+			 (char *)prof,	NULL };
 	char *err;
 
 	snprintf(d, sizeof(d), "%s", tmp("push"));
@@ -633,17 +613,18 @@ START_TEST(test_push)
 			    "printf x > %s/ldlat-20261206T051836.000000Z.pb.gz",
 			    d, rx, prof, d, d),
 			 0);
-	ck_assert_int_eq(sh(&out, NULL,
-			    "python3 tests/pprof_receiver.py %s & rx=$!; "
-			    "for i in $(seq 100); do [ -e %s/port ] && break; sleep 0.1; done; "
-			    "u=http://127.0.0.1:$(cat %s/port); "
-			    "LDLAT_PYROSCOPE_URL=$u LDLAT_PARCA_URL=$u user/systemd/ldlat-pprof-push %s "
-			    "db; echo rc=$?; touch %s/fail; printf y > %s/ldlat-20261206T051837.0Z.pb.gz; "
-			    "cp %s %s/ldlat-20261206T051838.000000Z.pb.gz; "
-			    "LDLAT_PYROSCOPE_URL=$u user/systemd/ldlat-pprof-push %s db 2>&1; echo rc=$?; "
-			    "kill $rx; ls %s %s",
-			    rx, rx, rx, d, rx, d, prof, d, d, d, rx),
-			 0);
+	ck_assert_int_eq(
+		sh(&out, NULL,
+		   "python3 tests/pprof_receiver.py %s & rx=$!; "
+		   "for i in $(seq 100); do [ -e %s/port ] && break; sleep 0.1; done; "
+		   "u=http://127.0.0.1:$(cat %s/port); "
+		   "LDLAT_PYROSCOPE_URL=$u LDLAT_PARCA_URL=$u user/systemd/ldlat-pprof-push %s "
+		   "db; echo rc=$?; touch %s/fail; printf y > %s/ldlat-20261206T051837.0Z.pb.gz; "
+		   "cp %s %s/ldlat-20261206T051838.000000Z.pb.gz; "
+		   "LDLAT_PYROSCOPE_URL=$u user/systemd/ldlat-pprof-push %s db 2>&1; echo rc=$?; "
+		   "kill $rx; ls %s %s",
+		   rx, rx, rx, d, rx, d, prof, d, d, d, rx),
+		0);
 	ck_assert_msg(!strncmp(out, "rc=0\n", 5) &&
 			      strstr(out, "not sent; kept for the next run\nrc=1\n"),
 		      "%s", out);
@@ -651,16 +632,17 @@ START_TEST(test_push)
 	ck_assert_msg(strstr(out, "push:\nldlat-20261206T051837.0Z.pb.gz\n"
 				  "ldlat-20261206T051838.000000Z.pb.gz\n\n") &&
 			      strstr(out, "rx:\n1.pyroscope.pb.gz\n"
-				  "1.pyroscope.query\n2.parca.labels\n2.parca.pb.gz\n"
-				  "3.pyroscope.pb.gz\n3.pyroscope.query\n4.parca.labels\n"
-				  "4.parca.pb.gz\nfail\nport\n"),
+					  "1.pyroscope.query\n2.parca.labels\n2.parca.pb.gz\n"
+					  "3.pyroscope.pb.gz\n3.pyroscope.query\n4.parca.labels\n"
+					  "4.parca.pb.gz\nfail\nport\n"),
 		      "%s", out);
 	free(out);
-	ck_assert_int_eq(sh(&out, NULL,
-			    "cmp %s %s/1.pyroscope.pb.gz && cmp %s %s/2.parca.pb.gz && "
-			    "cat %s/1.pyroscope.query %s/2.parca.labels && cat %s/3.pyroscope.pb.gz",
-			    prof, rx, prof, rx, rx, rx, rx),
-			 0);
+	ck_assert_int_eq(
+		sh(&out, NULL,
+		   "cmp %s %s/1.pyroscope.pb.gz && cmp %s %s/2.parca.pb.gz && "
+		   "cat %s/1.pyroscope.query %s/2.parca.labels && cat %s/3.pyroscope.pb.gz",
+		   prof, rx, prof, rx, rx, rx, rx),
+		0);
 	ck_assert_msg(strstr(out, "name=ldlat.memory%7Bhost%3D") &&
 			      strstr(out, "%2Cset%3Ddb%7D&format=pprof&from=") &&
 			      strstr(out, "\n__name__=ldlat_memory\nhost=") &&
@@ -695,7 +677,7 @@ START_TEST(test_recorded_paths)
 	ck_assert_int_eq(sh(NULL, NULL,
 			    "cd %s && perf record -q -e page-faults -c 1 -d -g -o %s %s 300 120 "
 			    ">/dev/null 2>&1",
-			    dir, data, callprog()),
+			    suite_dir(), data, callprog()),
 			 0);
 	ck_assert_msg(run(folded, 60, &out, &err) == 0, "%s", err);
 	free(err);
@@ -896,9 +878,9 @@ int main(void)
 	tcase_add_test(tc, test_intervals);
 	suite_add_tcase(s, tc);
 	/* one directory of files for the whole suite, removed at its end */
+	suite_dir_make("pprof");
 	setenv("CK_FORK", "no", 1);
 	failed = run_suite(s);
-	if (dir[0])
-		sh(NULL, NULL, "rm -rf %s", dir);
+	suite_dir_remove();
 	return failed ? 1 : 0;
 }

@@ -23,6 +23,7 @@
 #include "user/symbols/symbolize.h"
 #include "user/top/topreport.h"
 #include "user/top/toptable.h"
+#include "tests/lib/clicase.h"
 #include "tests/lib/testutil.h"
 #include "tests/suites/top_input.h"
 #include "kernel/lib/util.h"
@@ -1126,11 +1127,6 @@ END_TEST
 
 /* ---- ldlat-top end to end (root): page faults of a program with known pages ---- */
 
-static const char *top(void)
-{
-	return build_path("ldlat-top");
-}
-
 static const char *topprog(void)
 {
 	return build_path("tests/ldlat-topprog");
@@ -1824,47 +1820,36 @@ START_TEST(test_top_help)
 }
 END_TEST
 
-static const char *const top_bad_inputs[][4] = {
-	{ "--sort", "latency",
-	  "--sort latency needs latency, which page-fault samples do not carry" },
-	{ "--sort", "size", "--sort 'size': expected samples, latency or total" },
-	{ "--entries", "0", "--entries '0' is not a table size from 1 to" },
-	{ "--granularity", "word", "--granularity 'word': expected line or page" },
-	{ "--by", "stack", "--by 'stack': expected ip, data or both" },
-	{ "--format", "xml", "--format 'xml': expected text, json, folded or svg" },
-	{ "--format", "openmetrics", "--format openmetrics is not one of ldlat-top's" },
-	{ "--format", "prometheus", "--format prometheus is not one of ldlat-top's" },
-	{ "--loads", "-n5", "unrecognized option '--loads'" },
-	{ "--output", "/nonexistent-ldlat-top/x.json",
-	  "cannot create a file in /nonexistent-ldlat-top" },
-	{ "-n", "many", "--rows 'many' is not a number of rows" },
-	{ "--data-by", "file", "--data-by 'file': expected object or block" },
-	{ "-p", "999999999", "-p 999999999: no such process" },
-	{ "--", "/nonexistent/cmd", "cannot run '/nonexistent/cmd'" },
+/* Bad input: exit 2, a sentence naming it, nothing left. */
+#define TOP_BAD(args, message)                                                                     \
+	{                                                                                          \
+		.cmd = "$TOP --source page-faults " args, .rc = 2, .err = { message },             \
+		.err_starts = "ldlat-top: ", .nothing_left = true                                  \
+	}
+
+static const struct cli_case top_bad_inputs[] = {
+	/* needs a target that starts: the command never runs */
+	TOP_BAD("--sort latency --",
+		"--sort latency needs latency, which page-fault samples do not carry"),
+	TOP_BAD("--sort size", "--sort 'size': expected samples, latency or total"),
+	TOP_BAD("--entries 0", "--entries '0' is not a table size from 1 to"),
+	TOP_BAD("--granularity word", "--granularity 'word': expected line or page"),
+	TOP_BAD("--by stack", "--by 'stack': expected ip, data or both"),
+	TOP_BAD("--format xml", "--format 'xml': expected text, json, folded or svg"),
+	TOP_BAD("--format openmetrics", "--format openmetrics is not one of ldlat-top's"),
+	TOP_BAD("--format prometheus", "--format prometheus is not one of ldlat-top's"),
+	TOP_BAD("--loads -n5", "unrecognized option '--loads'"),
+	TOP_BAD("--output /nonexistent-ldlat-top/x.json",
+		"cannot create a file in /nonexistent-ldlat-top"),
+	TOP_BAD("-n many", "--rows 'many' is not a number of rows"),
+	TOP_BAD("--data-by file", "--data-by 'file': expected object or block"),
+	TOP_BAD("-p 999999999", "-p 999999999: no such process"),
+	TOP_BAD("-- /nonexistent/cmd", "cannot run '/nonexistent/cmd'"),
 };
 
 START_TEST(test_top_bad_input)
 {
-	char *argv[] = { (char *)top(),
-			 "--source",
-			 "page-faults",
-			 (char *)top_bad_inputs[_i][0],
-			 (char *)top_bad_inputs[_i][1],
-			 NULL,
-			 NULL };
-	char *out, *err;
-
-	if (!strcmp(top_bad_inputs[_i][0], "--sort") && !strcmp(top_bad_inputs[_i][1], "latency")) {
-		argv[5] = "--";
-		argv[6] = NULL; /* needs a target that starts: the command never runs */
-	}
-	run_expect(argv, 2, &out, &err);
-	ck_assert_msg(strstr(err, top_bad_inputs[_i][2]), "want '%s' in: %s", top_bad_inputs[_i][2],
-		      err);
-	ck_assert_msg(strncmp(err, "ldlat-top: ", 11) == 0, "%s", err);
-	free(out);
-	free(err);
-	assert_nothing_left();
+	cli_case__check(&top_bad_inputs[_i]);
 }
 END_TEST
 
@@ -1955,6 +1940,6 @@ int main(void)
 		suite_add_tcase(s, tc);
 	}
 	failed = run_suite(s);
-	top_input_cleanup();
+	suite_dir_remove();
 	return failed ? 1 : 0;
 }

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kernel/lib/util.h"
 #include "user/c2c/c2ctable.h"
 
 void c2c_table__init(struct c2c_table *t, __u32 line_shift)
@@ -72,15 +73,8 @@ struct c2c_numa *c2c_table__numa(struct c2c_table *t, __u32 tgid, int node)
 	for (i = t->nnuma - 1; i >= 0; i--)
 		if (t->numa[i].tgid == tgid && t->numa[i].node == node)
 			return &t->numa[i];
-	if (t->nnuma == t->capnuma) {
-		int cap = t->capnuma ? t->capnuma * 2 : 16;
-
-		n = realloc(t->numa, cap * sizeof(*n));
-		if (!n)
-			return NULL;
-		t->numa = n;
-		t->capnuma = cap;
-	}
+	if (array__room(&t->numa, t->nnuma, &t->capnuma, sizeof(*n), 16))
+		return NULL;
 	n = &t->numa[t->nnuma++];
 	memset(n, 0, sizeof(*n));
 	n->tgid = tgid;
@@ -193,15 +187,8 @@ struct c2c_entry *c2c_line__entry(struct c2c_line *l, __u32 offset, __u32 tgid, 
 		if (e->offset == offset && e->ip == ip && e->tgid == tgid)
 			return e;
 	}
-	if (l->nent == l->cap) {
-		int cap = l->cap ? l->cap * 2 : 4;
-
-		e = realloc(l->ent, cap * sizeof(*e));
-		if (!e)
-			return NULL;
-		l->ent = e;
-		l->cap = cap;
-	}
+	if (array__room(&l->ent, l->nent, &l->cap, sizeof(*e), 4))
+		return NULL;
 	e = &l->ent[l->nent++];
 	memset(e, 0, sizeof(*e));
 	e->offset = offset;

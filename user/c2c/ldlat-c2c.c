@@ -158,8 +158,7 @@ static int run_list_events(void *input)
 
 struct live {
 	struct c2c_args *args;
-	struct c2c_session sess;
-	bool sess_open;
+	struct c2c_prog prog;
 	struct machine m;
 	struct symbolizer z;
 	bool z_init;
@@ -199,20 +198,13 @@ static int live_configure(struct tool *t, void *ctx, struct err *err)
 	return 0;
 }
 
-/* Events open, not enabled; a command still stopped: load and attach, learn the processes. */
+/* Events open and attached, not enabled; a command still stopped: learn the processes. */
 static int live_before_enable(struct tool *t, void *ctx, struct err *err)
 {
 	struct live *l = ctx;
 	pid_t cmd = t->run.has_cmd ? t->run.cmd.pid : 0;
 	int e;
 
-	e = c2c_session__open(&l->sess, &t->cfg, LDLAT_C2C_LINE_SHIFT, l->args->entries,
-			      t->path != SESSION_PATH_KERN_CTX, false, err);
-	l->sess_open = true;
-	if (!e)
-		e = c2c_session__attach(&l->sess, &t->evlist, err);
-	if (e)
-		return e;
 	e = procwatch__start(&l->watch, &l->m, &t->run.target, cmd ? &cmd : t->run.procs,
 			     cmd ? 1 : t->run.nprocs, err);
 	l->watching = !e;
@@ -231,12 +223,12 @@ static int live_tick(void *ctx)
 static int run_sample(void *input)
 {
 	struct c2c_args *a = input;
-	struct live l = { .args = a };
+	struct live l = { .args = a, .prog = { .p.ops = &c2c_prog_ops, .entries = a->entries } };
 	struct tool_hooks hooks = { .configure = live_configure,
 				    .before_enable = live_before_enable,
 				    .ctx = &l };
-	struct ldlat_c2c_counters cnt;
 	struct c2c_table t;
+	struct c2c_read got = { .t = &t };
 	struct c2c_report v;
 	struct tool tool;
 	enum run_end end;
@@ -260,23 +252,25 @@ static int run_sample(void *input)
 	machine__init(&l.m, MACHINE_LIVE);
 	c2c_table__init(&t, LDLAT_C2C_LINE_SHIFT);
 	e = tool__start(&tool, &a->cli, "ldlat-c2c",
-			&(struct tool_opts){ .hooks = &hooks, .no_bpf = true }, &err);
+			&(struct tool_opts){ .prog = &l.prog.p, .hooks = &hooks }, &err);
 	if (e) {
 		status = err__report(&err, e, "ldlat-c2c", stderr);
 		goto out;
 	}
 	notice__print(stderr, "ldlat-c2c", "sampling %s on %s. Ctrl-C to end.",
 		      tool.evlist.evsel[0].name, tool.run.target_desc);
-	end = run__wait(&tool.run, C2C_TICK_SECONDS, live_tick, NULL, &l);
+	end = run__wait(
+		&tool.run,
+		&(struct run_wait){ .on_tick = live_tick, .tick = C2C_TICK_SECONDS, .ctx = &l });
 	tool__stop_sampling(&tool);
 	status = tool__exit_status(&tool, end);
 	if (end == RUN_ERROR)
 		goto out;
 	if (l.watching)
 		procwatch__drain(&l.watch);
-	if (c2c_session__read(&l.sess, &t, &cnt)) {
-		fprintf(stderr, "ldlat-c2c: cannot read the kernel's tables: out of memory\n");
-		status = EXIT_FAIL;
+	e = prog__read(&l.prog.p, &got, true, &err);
+	if (e) {
+		status = err__report(&err, e, "ldlat-c2c", stderr);
 		goto out;
 	}
 	if (symbolizer__init(&l.z, &l.m.pm, a->debuginfo)) {
@@ -307,7 +301,7 @@ static int run_sample(void *input)
 	for (i = 0, k = 0; i < tool.evlist.nevsel && k < (int)sizeof(events); i++)
 		k += snprintf(events + k, sizeof(events) - k, "%s%s", i ? ", " : "",
 			      tool.evlist.evsel[i].name);
-	t.no_addr = cnt.no_addr;
+	t.no_addr = got.cnt.no_addr;
 	v = (struct c2c_report){
 		.t = &t,
 		.target = target,
@@ -315,10 +309,10 @@ static int run_sample(void *input)
 		.by = a->by,
 		.all = a->all,
 		.nrows = a->nrows,
-		.kept = cnt.kept,
-		.filtered = cnt.dropped,
-		.full = cnt.full,
-		.failed = cnt.failed,
+		.kept = got.cnt.kept,
+		.filtered = got.cnt.dropped,
+		.full = got.cnt.full,
+		.failed = got.cnt.failed,
 		.live = true,
 	};
 	if (output__write(&a->cli.out, &v, false, &err))
@@ -326,8 +320,6 @@ static int run_sample(void *input)
 out:
 	if (l.watching)
 		procwatch__stop(&l.watch);
-	if (l.sess_open)
-		c2c_session__close(&l.sess);
 	tool__teardown(&tool);
 	if (l.z_init)
 		symbolizer__free(&l.z);

@@ -17,6 +17,7 @@
 #include "user/report/render.h"
 #include "user/run/signals.h"
 #include "user/run/tool.h"
+#include "user/hist/histprog.h"
 #include "kernel/abi/cpufreq.h"
 #include "kernel/lib/util.h"
 #include "kernel/lib/notice.h"
@@ -128,8 +129,8 @@ static const struct opt_group *const input_opts[] = { &cli_offline_opts, &by_opt
 static const struct opt_group *const list_events_opts[] = { &cli_list_opts, NULL };
 
 /* --pin: the set is ready before the events are; on --detach, leave it sampling. */
-static int pin_run(struct tool *tool, struct pinset *ps, const struct hist_args *args,
-		   const struct timespec *started, struct err *err)
+static int pin_run(struct tool *tool, struct session_prog *prog, struct pinset *ps,
+		   const struct hist_args *args, const struct timespec *started, struct err *err)
 {
 	struct ldlat_pin_meta meta;
 	int i, e;
@@ -147,11 +148,11 @@ static int pin_run(struct tool *tool, struct pinset *ps, const struct hist_args 
 	e = pinset__mount(ps, err);
 	if (e)
 		return e;
-	pin_meta__fill(&meta, tool, started, args->pin.detach);
-	e = pinset__pin(ps, &tool->session, &tool->evlist, &meta, err);
+	pin_meta__fill(&meta, tool, &prog->s, started, args->pin.detach);
+	e = pinset__pin(ps, &prog->s, &prog->p, &tool->evlist, &meta, err);
 	if (e || !args->pin.detach)
 		return e;
-	pinset__detach(ps, &tool->session, &tool->evlist);
+	pinset__detach(ps, &prog->p, &tool->evlist);
 	notice__print(stderr, "ldlat-hist",
 		      "pinned in %s: sampling %s on %s goes on. Read it with ldlat-hist --show "
 		      "%s; stop it with ldlat-hist --unpin %s",
@@ -435,6 +436,8 @@ static int run_sample(void *input)
 	struct hist_view unit = {};
 	struct run_info run;
 	struct timespec started;
+	struct session_prog prog = { .p.ops = &hist_prog_ops,
+				     .flags = args->pin.pin ? SESSION_PIN : 0 };
 	struct tool tool;
 	enum run_end end;
 	struct err err = {};
@@ -462,8 +465,8 @@ static int run_sample(void *input)
 	}
 
 	e = tool__start(&tool, &args->cli, "ldlat-hist",
-			&(struct tool_opts){ .linear_step = args->linear_step,
-					     .session_flags = args->pin.pin ? SESSION_PIN : 0,
+			&(struct tool_opts){ .prog = &prog.p,
+					     .linear_step = args->linear_step,
 					     .by = args->split,
 					     .by_keys = args->split ? hist_split_rows(args) : 0 },
 			&err);
@@ -471,7 +474,7 @@ static int run_sample(void *input)
 	if (!e)
 		e = hist_unit(args, &tool.src, &unit, &err);
 	if (!e && args->pin.pin)
-		e = pin_run(&tool, &ps, args, &started, &err);
+		e = pin_run(&tool, &prog, &ps, args, &started, &err);
 	if (e || args->pin.detach) {
 		status = err__report(&err, e, "ldlat-hist", stderr);
 		tool__teardown(&tool);
@@ -506,7 +509,10 @@ static int run_sample(void *input)
 		      tool.evlist.nevsel > 1 ? " (and the other core types' events)" : "",
 		      args->pin.pin ? ", pinned in " : "", args->pin.pin ? ps.dir : "");
 
-	end = tool__wait(&tool, args->cli.interval > 0 ? printer__print : NULL, &p);
+	end = run__wait(
+		&tool.run,
+		&(struct run_wait){ .on_interval = args->cli.interval > 0 ? printer__print : NULL,
+				    .ctx = &p });
 	tool__stop_sampling(&tool);
 	status = tool__exit_status(&tool, end);
 	if (end == RUN_ERROR)

@@ -8,8 +8,7 @@
 #include "kernel/abi/flockholder.h"
 #include "user/hist/pincmd.h"
 #include "user/report/printer.h"
-#include "user/run/runloop.h"
-#include "user/run/signals.h"
+#include "user/run/run.h"
 #include "kernel/lib/util.h"
 #include "kernel/lib/notice.h"
 
@@ -122,8 +121,8 @@ static enum ldlat_pin_target pin_target(enum target_kind k)
 	}
 }
 
-void pin_meta__fill(struct ldlat_pin_meta *m, const struct tool *t, const struct timespec *started,
-		    bool detached)
+void pin_meta__fill(struct ldlat_pin_meta *m, const struct tool *t, const struct session *s,
+		    const struct timespec *started, bool detached)
 {
 	const struct range_set *set = &t->cli->ranges;
 	int i;
@@ -156,8 +155,8 @@ void pin_meta__fill(struct ldlat_pin_meta *m, const struct tool *t, const struct
 	}
 	m->cfg = t->cfg;
 	m->freq = t->evlist.evsel[0].attr.freq;
-	m->nevents = (__u32)t->session.nlinks;
-	m->unseen = t->session.counts	    ? LDLAT_PIN_UNSEEN_COUNTED
+	m->nevents = (__u32)t->prog->nlinks;
+	m->unseen = s->counts		    ? LDLAT_PIN_UNSEEN_COUNTED
 		    : t->run.target.inherit ? LDLAT_PIN_UNSEEN_INHERIT
 					    : LDLAT_PIN_UNSEEN_NO_COOKIE;
 }
@@ -302,9 +301,11 @@ int pincmd__show(const char *tool, const struct pin_opts *po, const struct cli *
 	struct err err = {};
 	char event[sizeof(ps.meta.event) + 1], target[sizeof(ps.meta.target_desc) + 1];
 	bool removed, timed = cli->interval > 0 || cli->duration > 0;
-	int e, sigfd = -1, status = EXIT_FAIL, links;
+	int e, status = EXIT_FAIL, links;
+	struct run wait; /* -i and -d: no command, no target */
 	enum run_end end;
 
+	run__init(&wait, cli, tool);
 	e = pinset__open(&ps, po->show, &err);
 	if (e && ps.absent && po->allow_missing)
 		return show_absent(tool, &ps, oo, &err);
@@ -404,20 +405,13 @@ int pincmd__show(const char *tool, const struct pin_opts *po, const struct cli *
 		status = printer__print(&p) ? EXIT_FAIL : EXIT_OK;
 		goto out;
 	}
-	sigfd = signals__fd();
-	if (sigfd < 0) {
-		fprintf(stderr, "%s: cannot set up signal handling: %s\n", tool, strerror(-sigfd));
+	if (run__signals(&wait, &err)) {
+		notice__print(stderr, tool, "%s", err.msg);
 		goto out;
 	}
-	{
-		struct runloop rl = {
-			.duration = cli->duration,
-			.interval = cli->interval,
-			.count = cli->count,
-		};
-
-		end = runloop__run(&rl, sigfd, cli->interval > 0 ? printer__print : NULL, &p);
-	}
+	end = run__wait(
+		&wait, &(struct run_wait){ .on_interval = cli->interval > 0 ? printer__print : NULL,
+					   .ctx = &p });
 	if (end == RUN_ERROR)
 		goto out;
 	status = EXIT_OK;
@@ -425,8 +419,7 @@ int pincmd__show(const char *tool, const struct pin_opts *po, const struct cli *
 	if (end != RUN_COUNT && printer__print(&p))
 		status = EXIT_FAIL;
 out:
-	if (sigfd >= 0)
-		close(sigfd);
+	run__teardown(&wait);
 	printer__free(&p);
 	pinset__close(&ps);
 	return status;

@@ -52,9 +52,9 @@ int pin_opts__check_sample(const struct pin_opts *po, const struct cli *cli, str
 int pin_opts__check_show(const struct pin_opts *po, const struct cli *cli,
 			 const struct output_opts *oo, struct err *err);
 
-/* What a started tool samples, as the set records it. */
-void pin_meta__fill(struct ldlat_pin_meta *m, const struct tool *t, const struct timespec *started,
-		    bool detached);
+/* What a started tool samples with its program's session s, as the set records it. */
+void pin_meta__fill(struct ldlat_pin_meta *m, const struct tool *t, const struct session *s,
+		    const struct timespec *started, bool detached);
 
 /* --unpin DIR as a whole command: the exit status. */
 int pincmd__unpin(const char *tool, const char *dir);

@@ -344,8 +344,12 @@ static int run_multiplexed(struct stat_run *s, enum run_end *end, struct err *er
 	say_started(s);
 	for (g = 0; g < s->counting.plan.ngroups; g++)
 		nfds += s->counting.groups[g].evlist.nfds;
-	*end = run__wait(&s->run, nfds > READ_TICK_SLOW_FDS ? READ_TICK_SLOW : READ_TICK, on_tick,
-			 s->args->cli.interval > 0 ? on_interval : NULL, s);
+	*end = run__wait(
+		&s->run,
+		&(struct run_wait){ .on_interval = s->args->cli.interval > 0 ? on_interval : NULL,
+				    .on_tick = on_tick,
+				    .tick = nfds > READ_TICK_SLOW_FDS ? READ_TICK_SLOW : READ_TICK,
+				    .ctx = s });
 	counting__disable(&s->counting, -1);
 	e = counting__read(&s->counting, -1);
 	if (e) {
@@ -382,7 +386,7 @@ static int run_per_group(struct stat_run *s, enum run_end *end, bool *interrupte
 			return e;
 		if (!g)
 			say_started(s);
-		*end = run__wait(&s->run, 0, NULL, NULL, s);
+		*end = run__wait(&s->run, NULL);
 		counting__disable(c, g);
 		e = counting__read(c, g);
 		c->groups[g].elapsed = clock__monotonic() - t0;

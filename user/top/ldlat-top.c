@@ -20,7 +20,7 @@
 #include "user/report/output.h"
 #include "user/report/printer.h"
 #include "user/symbols/procwatch.h"
-#include "user/top/session_top.h"
+#include "user/top/topprog.h"
 #include "user/symbols/symbolize.h"
 #include "user/run/tool.h"
 #include "user/top/topreport.h"
@@ -195,9 +195,10 @@ static const struct opt_group *const list_events_opts[] = { &cli_list_opts, &by_
 
 struct top {
 	struct top_args *args;
-	struct tool *tool;   /* a live run's */
-	struct offtop *file; /* --input's */
-	struct machine m;    /* live: the processes; --input: its pm holds the images */
+	struct tool *tool;	  /* a live run's */
+	struct session_prog prog; /* and its program (top_prog_ops) */
+	struct offtop *file;	  /* --input's */
+	struct machine m;	  /* live: the processes; --input: its pm holds the images */
 	struct symbolizer z;
 	struct procwatch watch;
 	bool watching;
@@ -223,6 +224,22 @@ struct top {
 	struct toppprof_opts prof_opts;
 	char kernel_id[2 * BUILDID_MAX + 1];
 };
+
+/* What a run of either mode made, and its output files closed. */
+static void top__free(struct top *top)
+{
+	printer__free(&top->printer);
+	top_table__free(&top->ip);
+	top_table__free(&top->data);
+	top_table__free(&top->stack);
+	callpaths__free(&top->paths);
+	toppprof__end(&top->prof);
+	heatmap__free(&top->heat);
+	symbolizer__free(&top->z);
+	machine__free(&top->m);
+	output__close(&top->heat_out);
+	output__close(&top->args->cli.out);
+}
 
 /* --sort latency and total need latency, which 'lacking' (a sentence's end) says is missing. */
 static int top_check_sort(const struct top_args *a, __u32 fields, const char *lacking,
@@ -271,7 +288,7 @@ static int top_before_enable(struct tool *t, void *ctx, struct err *err)
 	pid_t cmd = t->run.has_cmd ? t->run.cmd.pid : 0;
 	int e;
 
-	e = top_sink__open(&top->sink, &t->session, (top->args->by & TOP_BY_IP) ? &top->ip : NULL,
+	e = top_sink__open(&top->sink, &top->prog.s, (top->args->by & TOP_BY_IP) ? &top->ip : NULL,
 			   (top->args->by & TOP_BY_DATA) ? &top->data : NULL);
 	if (e) {
 		err__msg(err, "cannot map the tables' spill ring: %s", strerror(-e));
@@ -329,7 +346,7 @@ static int top_profile_begin(struct top *top, const struct source *src, const ch
  */
 static int top_take_stacks(struct top *top)
 {
-	struct session *s = &top->tool->session;
+	struct session *s = &top->prog.s;
 	struct ldlat_top_stack *st;
 	size_t i;
 	int e = 0;
@@ -357,7 +374,7 @@ static int top_take_stacks(struct top *top)
 			continue;
 		}
 		/* refused by the map, or (never, as drains go) no longer in it */
-		if (en->addr == LDLAT_TOP_STACK_FAILED || session__top_stack(s, en->addr, st)) {
+		if (en->addr == LDLAT_TOP_STACK_FAILED || top_session__stack(s, en->addr, st)) {
 			e = callpaths__add_lost(&top->paths, en->tgid, comm, CALLPATH_LOST_FAILED,
 						&en->v);
 			if (!e && top->profiling)
@@ -385,6 +402,7 @@ counters:
 /* Moves the kernel's tables and the side band into user space. */
 static int top_drain(struct top *top, bool all)
 {
+	struct err err = {};
 	int e = procwatch__drain(&top->watch);
 
 	if (e) {
@@ -407,16 +425,16 @@ static int top_drain(struct top *top, bool all)
 			strerror(-e));
 		return e;
 	}
-	e = session__top_drain(&top->tool->session, all, &top->sink);
+	e = prog__read(&top->prog.p, &top->sink, all, &err);
 	if (e)
-		fprintf(stderr, "ldlat-top: cannot read the tables: %s\n", strerror(-e));
+		notice__print(stderr, "ldlat-top", "%s", err.msg);
 	if (!e && top_take_stacks(top)) {
 		fprintf(stderr, "ldlat-top: out of memory\n");
 		e = -ENOMEM;
 	}
 	/* the drained generation's paths are named: the map has room for the next ones */
 	if (!e && !all && top->args->call_graph) {
-		e = session__top_forget_stacks(&top->tool->session, top->sink.gen - 1);
+		e = top_session__forget_stacks(&top->prog.s, top->sink.gen - 1);
 		if (e)
 			fprintf(stderr, "ldlat-top: cannot empty the stack map: %s\n",
 				strerror(-e));
@@ -471,7 +489,7 @@ static int top_tick(void *ctx)
 		fprintf(stderr, "ldlat-top: cannot read the side band: %s\n", strerror(-e));
 		return e;
 	}
-	e = session__top_poll(&top->tool->session, &top->sink);
+	e = top_sink__poll(&top->sink);
 	if (e)
 		fprintf(stderr, "ldlat-top: cannot read the spill ring: %s\n", strerror(-e));
 	return e;
@@ -768,17 +786,8 @@ static int top_input(struct top_args *a)
 		offtop__report_notes(&ot, "ldlat-top", a->cli.verbose, stderr);
 	status = err__status(&err, e);
 out:
-	printer__free(&top.printer);
 	offtop__close(&ot);
-	toppprof__end(&top.prof);
-	top_table__free(&top.ip);
-	top_table__free(&top.data);
-	callpaths__free(&top.paths);
-	heatmap__free(&top.heat);
-	symbolizer__free(&top.z);
-	machine__free(&top.m);
-	output__close(&top.heat_out);
-	output__close(&a->cli.out);
+	top__free(&top);
 	return status;
 }
 
@@ -875,7 +884,9 @@ static void top_warn_paths(const struct callpaths *l)
 static int run_sample(void *input)
 {
 	struct top_args *a = input;
-	struct top top = { .args = a, .heat_out = top_heatmap_file(a->heatmap) };
+	struct top top = { .args = a,
+			   .prog.p.ops = &top_prog_ops,
+			   .heat_out = top_heatmap_file(a->heatmap) };
 	struct tool_hooks hooks = { .configure = top_configure,
 				    .before_enable = top_before_enable,
 				    .ctx = &top };
@@ -907,7 +918,8 @@ static int run_sample(void *input)
 	top_table__init(&top.stack);
 	callpaths__init(&top.paths);
 	top.tool = &tool;
-	e = tool__start(&tool, &a->cli, "ldlat-top", &(struct tool_opts){ .hooks = &hooks }, &err);
+	e = tool__start(&tool, &a->cli, "ldlat-top",
+			&(struct tool_opts){ .prog = &top.prog.p, .hooks = &hooks }, &err);
 	clock_gettime(CLOCK_REALTIME, &started);
 	if (!e && symbolizer__init(&top.z, &top.m.pm, a->debuginfo))
 		e = -ENOMEM;
@@ -951,8 +963,11 @@ static int run_sample(void *input)
 		      tool.evlist.evsel[0].name, tool.run.target_desc);
 
 	/* the tables and the side band are emptied between reports */
-	end = run__wait(&tool.run, TOP_TICK_SECONDS, top_tick,
-			a->cli.interval > 0 ? top_interval : NULL, &top);
+	end = run__wait(&tool.run, &(struct run_wait){
+					   .on_interval = a->cli.interval > 0 ? top_interval : NULL,
+					   .on_tick = top_tick,
+					   .tick = TOP_TICK_SECONDS,
+					   .ctx = &top });
 	tool__stop_sampling(&tool);
 	status = tool__exit_status(&tool, end);
 	if (end == RUN_ERROR)
@@ -975,18 +990,8 @@ out:
 		top_sink__close(&top.sink);
 	top_rows__free(&top.early_ip);
 	top_rows__free(&top.early_data);
-	printer__free(&top.printer);
 	tool__teardown(&tool);
-	top_table__free(&top.ip);
-	top_table__free(&top.data);
-	top_table__free(&top.stack);
-	callpaths__free(&top.paths);
-	toppprof__end(&top.prof);
-	heatmap__free(&top.heat);
-	symbolizer__free(&top.z);
-	machine__free(&top.m);
-	output__close(&top.heat_out);
-	output__close(&a->cli.out);
+	top__free(&top);
 	return status;
 }
 
