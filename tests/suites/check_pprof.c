@@ -525,7 +525,7 @@ END_TEST
 
 /*
  * Bad input, exit 2 with one sentence and nothing written: an --output in a
- * folder that does not exist, a file that is not a perf.data (an existing
+ * folder that does not exist, stdout a terminal, a file that is not a perf.data (an existing
  * profile left as it was), --keep without a DIR, --unit ns or --weight
  * where they mean nothing.  A failure of the system, exit 1: the file
  * grows past RLIMIT_FSIZE; the old profile stays whole and no temporary
@@ -569,6 +569,17 @@ START_TEST(test_bad_output)
 	}
 	ck_assert_int_eq(sh(&out, NULL, "cat %s; ls -A %s", old, d), 0);
 	ck_assert_str_eq(out, "old\nnot-perf.data\nold.pb.gz\n");
+	free(out);
+	/* stdout a terminal (script(1)'s pseudo-terminal): no binary profile there */
+	ck_assert_int_eq(sh(&out, NULL,
+			    "script -qec '%s --input %s --format pprof' /dev/null; echo rc=$?",
+			    top(), data),
+			 0);
+	ck_assert_msg(strstr(out,
+			     "ldlat-top: --format pprof writes a binary profile, not for a "
+			     "terminal: name a file or a directory with --output, or pipe it") &&
+			      strstr(out, "rc=2\n"),
+		      "%s", out);
 	free(out);
 	/* a write that fails (past RLIMIT_FSIZE, SIGXFSZ ignored): exit 1, the old file kept */
 	ck_assert_int_eq(sh(NULL, &err,
