@@ -454,6 +454,25 @@ START_TEST(test_recording_classes)
 				  "mh:mg:pinned count\nPeriod: 10009\n"),
 		      "%s", hdr);
 	ck_assert_msg(strstr(hdr, "types: samples/count[dflt] latency/cycles\n"), "%s", hdr);
+	/* the duration: the span of the samples' times, as perf script prints them (about 7.3 s) */
+	free(perf);
+	ck_assert_int_eq(sh(&perf, NULL,
+			    "perf script -i %s -F time | tr -d ' :' | sort -n | sed -n '1p;$p' | "
+			    "tr '\\n' ' '",
+			    data),
+			 0);
+	{
+		double first, last;
+		char want[64];
+
+		ck_assert_int_eq(sscanf(perf, "%lf %lf", &first, &last), 2);
+		/* -raw prints Go's time.Duration cut to four characters: "7.33" */
+		snprintf(want, sizeof(want), "%.6f", last - first);
+		want[4] = '\0';
+		ck_assert_msg(strstr(hdr, "\nDuration: ") &&
+				      !strncmp(strstr(hdr, "\nDuration: ") + 11, want, 4),
+			      "duration not %s (perf: %s):\n%s", want, perf, hdr);
+	}
 	ck_assert_msg(strstr(hdr, "Comment: call paths: the file's events recorded no call "
 				  "chains: each sample's path is its instruction alone\n"),
 		      "%s", hdr);

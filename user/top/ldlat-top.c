@@ -559,9 +559,19 @@ static int top_write(struct printer *p, void *ctx, struct err *err)
 	if (top->profiling) {
 		void *buf = NULL;
 
+		struct timespec taken = p->delta.taken;
+
+		/* a file's profile lasts as long as its samples' times span (when it has them) */
+		if (top->file && top->file->last_time > top->file->first_time) {
+			__u64 ns = ts__ns(&p->delta.since) + top->file->last_time -
+				   top->file->first_time;
+
+			taken = (struct timespec){ .tv_sec = (time_t)(ns / 1000000000),
+						   .tv_nsec = (long)(ns % 1000000000) };
+		}
 		e = toppprof__add_unattributed(&top->prof, callpaths__unattributed(&top->paths)) ?:
 			    top_profile_comments(top, &p->delta) ?:
-			    toppprof__encode(&top->prof, &p->delta.since, &p->delta.taken, &buf,
+			    toppprof__encode(&top->prof, &p->delta.since, &taken, &buf,
 					     &r.profile_len);
 		r.profile = buf;
 		if (e) {

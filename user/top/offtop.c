@@ -616,6 +616,10 @@ static int offtop__run(struct offtop *t, struct snapshot *snap, struct err *err)
 			latest = t->sb_latest[j];
 		if (at < latest)
 			t->samples_behind++;
+		if (t->timed && (!t->first_time || ps.time < t->first_time))
+			t->first_time = ps.time;
+		if (t->timed && ps.time > t->last_time)
+			t->last_time = ps.time;
 		offline__ldlat_sample(cfg, &ps, &s);
 		s.period = offline__sample_period(&t->o, &ps);
 		if (snapshot__account_class(snap, cfg, &s, &cls) != LDLAT_KEPT)
@@ -659,6 +663,7 @@ int offtop__read(void *ctx, struct snapshot *snap, struct err *err)
 	snapshot__clear(snap);
 	offline__reset_counts(&t->o);
 	t->samples_behind = t->kernel_samples = 0;
+	t->first_time = t->last_time = 0;
 	if (t->ip)
 		top_table__reset(t->ip);
 	if (t->data)

@@ -75,6 +75,8 @@ struct offtop {
 	/* in file order: each side-band record's index, and the latest time up to it */
 	__u64 *sb_seq, *sb_latest;
 	__u64 samples_behind; /* samples written after a side-band record newer than they are */
+	__u64 first_time,
+		last_time;    /* timed: the samples' first and last time (perf's clock, ns) */
 	__u64 kernel_samples; /* kept samples with a kernel IP or data address */
 	bool kernel_checked;
 	unsigned char kernel_id[20]; /* the file's kernel build ID (HEADER_BUILD_ID) */
