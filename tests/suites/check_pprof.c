@@ -803,6 +803,51 @@ START_TEST(test_live_paths)
 END_TEST
 
 /*
+ * Nothing lost silently: 4096 paths of one sample each into a stack map of
+ * 2 (--entries 1): the samples whose path the map could not keep are
+ * samples under "[call path lost: stack map full]" labelled lost, the
+ * text report's loss line is a comment with the same count, and every kept
+ * sample (the filters' comment) is in the profile.
+ */
+START_TEST(test_live_losses)
+{
+	const char *prof = tmp("losses.pb.gz");
+	char *argv[] = { (char *)top(),	     "--source", "page-faults", "--entries",  "1",
+			 "--format",	     "pprof",	 "--output",	(char *)prof, "--",
+			 (char *)callprog(), "--fan",	 "12",		NULL };
+	char *out, *err, *tags, *hdr, *traces, *line, *save = NULL, want[128];
+	long long lost, kept = -1, total = 0;
+
+	if (!need_root("ldlat-top"))
+		return;
+	ck_assert_msg(run(argv, 60, &out, &err) == 0, "%s", err);
+	tags = check("tags", prof, "");
+	ck_assert_msg(strstr(tags, "\nlost stack map full "), "%s", tags);
+	lost = atoll(strstr(tags, "\nlost stack map full ") + 21);
+	ck_assert_msg(lost > 2000, "%s", tags);
+	traces = check("traces", prof, "");
+	ck_assert_int_eq(line_count(traces, "ldlat-callprog;[call path lost: stack map full]"),
+			 lost);
+	for (line = strtok_r(traces, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
+		total += atoll(strrchr(line, ' ') + 1);
+	hdr = check("header", prof, "");
+	snprintf(want, sizeof(want),
+		 "Comment: %lld samples: [call path lost: stack map full] (raise --entries)\n",
+		 lost);
+	ck_assert_msg(strstr(hdr, want), "%s not in:\n%s", want, hdr);
+	ck_assert_int_eq(sscanf(strstr(hdr, "Comment: filters: "),
+				"Comment: filters: %*u seen, %lld kept", &kept),
+			 1);
+	ck_assert_msg(total == kept, "%lld samples in the profile, %lld kept", total, kept);
+	free(hdr);
+	free(traces);
+	free(tags);
+	free(out);
+	free(err);
+}
+END_TEST
+
+/*
  * -i: a profile per interval into DIR, each a file of its own; over them
  * the paths add up to what the program did (5 runs of 30 and 12 pages), in
  * more than one profile; nothing else is left in DIR.  --keep 2 of the
@@ -905,6 +950,7 @@ int main(void)
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, test_recorded_paths);
 	tcase_add_test(tc, test_live_paths);
+	tcase_add_test(tc, test_live_losses);
 	tcase_add_test(tc, test_intervals);
 	suite_add_tcase(s, tc);
 	/* one directory of files for the whole suite, removed at its end */
