@@ -122,7 +122,7 @@ MAN5 := $(BUILD)/man/tools.conf.5
 # The systemd units (user/systemd/): ldlat-hist@NAME.service pins a set at boot,
 # ldlat-textfile@NAME.timer refreshes its textfile for node_exporter; ldlat-pprof@NAME.service
 # writes a pprof profile per interval, ldlat-pprof-push@NAME.timer sends them with the script
-# ldlat-pprof-push (installed beside the tools, and copied into build/ for the tests);
+# ldlat-pprof-push (installed in UNIT_LIBEXECDIR, and copied into build/ for the tests);
 # docs/fleet.md and docs/pprof.md, which they name, beside them.
 UNITS := ldlat-hist@.service ldlat-textfile@.service ldlat-textfile@.timer \
 	ldlat-pprof@.service ldlat-pprof-push@.service ldlat-pprof-push@.timer
@@ -432,10 +432,11 @@ bench: deps
 BINDIR = $(DESTDIR)$(PREFIX)/bin
 DATADIR = $(DESTDIR)$(PREFIX)/share
 COMPLETIONS = $(DATADIR)/bash-completion/completions
-# UNIT_BINDIR: where the units find ldlat-hist (check_fleet points it at build/ to verify
-# and run them).
+# UNIT_BINDIR: where the units find ldlat-hist; UNIT_LIBEXECDIR: the scripts only units
+# run, ldlat-pprof-push (check_fleet points both at build/ to verify and run them).
 UNITDIR ?= $(PREFIX)/lib/systemd/system
 UNIT_BINDIR ?= $(PREFIX)/bin
+UNIT_LIBEXECDIR ?= $(PREFIX)/lib/ldlat
 DOCDIR ?= $(PREFIX)/share/doc/ldlat
 install: all install-units
 	install -d $(BINDIR) $(DATADIR)/ldlat $(DATADIR)/man/man8 $(DATADIR)/man/man5 $(COMPLETIONS)
@@ -448,21 +449,22 @@ install: all install-units
 install-units:
 	install -d $(DESTDIR)$(UNITDIR) $(DESTDIR)$(DOCDIR)
 	for u in $(UNITS); do \
-		sed -e 's|@BINDIR@|$(UNIT_BINDIR)|g' -e 's|@DOCDIR@|$(DOCDIR)|g' user/systemd/$$u \
+		sed -e 's|@BINDIR@|$(UNIT_BINDIR)|g' -e 's|@DOCDIR@|$(DOCDIR)|g' \
+			-e 's|@LIBEXECDIR@|$(UNIT_LIBEXECDIR)|g' user/systemd/$$u \
 			> $(DESTDIR)$(UNITDIR)/$$u.tmp && chmod 0644 $(DESTDIR)$(UNITDIR)/$$u.tmp && \
 		mv $(DESTDIR)$(UNITDIR)/$$u.tmp $(DESTDIR)$(UNITDIR)/$$u || exit 1; \
 	done
 	install -m 0644 $(UNIT_DOCS) $(DESTDIR)$(DOCDIR)/
-	install -d $(DESTDIR)$(UNIT_BINDIR)
-	install -m 0755 $(addprefix user/systemd/,$(UNIT_SCRIPTS)) $(DESTDIR)$(UNIT_BINDIR)/
+	install -d $(DESTDIR)$(UNIT_LIBEXECDIR)
+	install -m 0755 $(addprefix user/systemd/,$(UNIT_SCRIPTS)) $(DESTDIR)$(UNIT_LIBEXECDIR)/
 uninstall:
 	rm -f $(addprefix $(BINDIR)/,$(TOOLS)) $(DATADIR)/ldlat/tools.conf \
 		$(addprefix $(DATADIR)/man/man8/,$(addsuffix .8,$(TOOLS))) \
 		$(DATADIR)/man/man5/tools.conf.5 $(addprefix $(COMPLETIONS)/,$(TOOLS))
 	rm -f $(addprefix $(DESTDIR)$(UNITDIR)/,$(UNITS)) \
 		$(addprefix $(DESTDIR)$(DOCDIR)/,$(notdir $(UNIT_DOCS))) \
-		$(addprefix $(DESTDIR)$(UNIT_BINDIR)/,$(UNIT_SCRIPTS))
-	-rmdir $(DATADIR)/ldlat $(DESTDIR)$(DOCDIR) 2>/dev/null
+		$(addprefix $(DESTDIR)$(UNIT_LIBEXECDIR)/,$(UNIT_SCRIPTS))
+	-rmdir $(DATADIR)/ldlat $(DESTDIR)$(DOCDIR) $(DESTDIR)$(UNIT_LIBEXECDIR) 2>/dev/null
 
 # make deb: build/ldlat.deb, to install with dpkg -i (dist/mkdeb.sh); make
 # check-deb runs lintian on it.

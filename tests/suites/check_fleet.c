@@ -661,8 +661,8 @@ static void units_install(const char *tmp, const char *bindir)
 {
 	ck_assert_int_eq(sh(NULL, NULL,
 			    "make -s -C %s install-units DESTDIR=%s PREFIX=/usr/local "
-			    "UNIT_BINDIR=%s",
-			    srcdir(), tmp, bindir),
+			    "UNIT_BINDIR=%s UNIT_LIBEXECDIR=%s",
+			    srcdir(), tmp, bindir, bindir),
 			 0);
 }
 
