@@ -496,11 +496,12 @@ static void json_counts(struct json *j, const struct ldlat_c2c_counts *c)
 
 static void json_set(struct json *j, const char *key, const struct c2c_set *s)
 {
+	const __u32 *v = c2c_set__values(s);
 	int i;
 
 	json__array_begin(j, key);
 	for (i = 0; i < s->n; i++)
-		json__u64(j, NULL, s->v[i]);
+		json__u64(j, NULL, v[i]);
 	json__array_end(j);
 }
 
