@@ -410,6 +410,7 @@ START_TEST(test_recording_classes)
 
 	ck_assert_msg(run(argv, 60, &out, &err) == 0, "%s", err);
 	ck_assert_str_eq(out, "");
+	free(out);
 	ck_assert_int_eq(sh(&perf, NULL, "perf script -i %s -F weight,data_src", data), 0);
 	for (line = strtok_r(perf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		const char *lvl = strstr(line, "|LVL ");
