@@ -56,9 +56,10 @@ struct top_args {
 	bool weight_set;
 	const char *heatmap; /* --heatmap FILE */
 	bool heatmap_by_class;
-	bool keep_set;	     /* --keep N (into cli.out.keep) */
-	bool unit_ns;	     /* --unit ns */
-	double ns_per_cycle; /* --unit ns: the nominal frequency's (top_refuse) */
+	bool keep_set;	      /* --keep N (into cli.out.keep) */
+	bool unit_ns;	      /* --unit ns */
+	double ns_per_cycle;  /* --unit ns: the nominal frequency's (top_refuse) */
+	const char *annotate; /* --annotate FUNC */
 };
 
 static const char doc[] =
@@ -89,6 +90,8 @@ static const struct opt_word by_keys[] = {
 	{ "code", TOP_BY_IP, .alias = true },
 	{ "data", TOP_BY_DATA },
 	{ "both", TOP_BY_BOTH },
+	{ "type", TOP_BY_TYPE },
+	{ "srcline", TOP_BY_SRCLINE },
 	{},
 };
 
@@ -111,8 +114,10 @@ static const struct opt_word units[] = { { "cycles", 0 }, { "ns", 1 }, {} };
 
 /* --list-events takes --by too: it decides whether the samples carry the IP */
 static const struct opt by_options[] = {
-	{ "by", 0, "KEY", 0, "ip (code), data, or both tables (default)", OPT_KEYS,
-	  OPT_TO(struct top_args, by), .words = by_keys },
+	{ "by", 0, "KEY", 0,
+	  "ip (code), data, or both tables (default); type: the data types and members the "
+	  "code's loads touch (from its debug info); srcline: the code by source line",
+	  OPT_KEYS, OPT_TO(struct top_args, by), .words = by_keys },
 	{},
 };
 
@@ -131,6 +136,11 @@ static const struct opt table_options[] = {
 		      "(DIR/.build-id/xx/rest.debug) and by path, relative ones next to the file "
 		      "(default \":.debug:/usr/lib/debug\")",
 		      struct top_args, debuginfo),
+	{ "annotate", 0, "FUNC", 0,
+	  "instead of the tables, function FUNC's instructions (as the symbol table names it: "
+	  "C++ demangled) with their samples, latency and the data type and member each "
+	  "touches",
+	  OPT_TEXT, OPT_TO(struct top_args, annotate), .what = "function name" },
 	{},
 };
 
@@ -272,7 +282,7 @@ static int top_configure(struct tool *t, void *ctx, struct err *err)
 
 	if (e)
 		return e;
-	t->cfg.top = ((a->by & TOP_BY_IP) ? LDLAT_TOP_IP : 0) |
+	t->cfg.top = ((a->by & TOP_BY_CODE) ? LDLAT_TOP_IP : 0) |
 		     ((a->by & TOP_BY_DATA) ? LDLAT_TOP_DATA : 0);
 	if (a->call_graph)
 		t->cfg.top |= LDLAT_TOP_STACK;
@@ -288,7 +298,8 @@ static int top_before_enable(struct tool *t, void *ctx, struct err *err)
 	pid_t cmd = t->run.has_cmd ? t->run.cmd.pid : 0;
 	int e;
 
-	e = top_sink__open(&top->sink, &top->prog.s, (top->args->by & TOP_BY_IP) ? &top->ip : NULL,
+	e = top_sink__open(&top->sink, &top->prog.s,
+			   (top->args->by & TOP_BY_CODE) ? &top->ip : NULL,
 			   (top->args->by & TOP_BY_DATA) ? &top->data : NULL);
 	if (e) {
 		err__msg(err, "cannot map the tables' spill ring: %s", strerror(-e));
@@ -463,10 +474,11 @@ static int top_forget_exited(struct top *top)
 {
 	int e = 0;
 
-	if (top->args->by & TOP_BY_IP)
-		e = top_rows__take_exited(&top->early_ip, &top->ip, &top->z, false, 0);
+	if (top->args->by & TOP_BY_CODE)
+		e = top_rows__take_exited(&top->early_ip, &top->ip, &top->z,
+					  top->args->by & TOP_BY_CODE, top->args->annotate, 0);
 	if (!e && (top->args->by & TOP_BY_DATA))
-		e = top_rows__take_exited(&top->early_data, &top->data, &top->z, true,
+		e = top_rows__take_exited(&top->early_data, &top->data, &top->z, TOP_BY_DATA, NULL,
 					  top->args->shift);
 	if (e) {
 		fprintf(stderr, "ldlat-top: out of memory\n");
@@ -537,8 +549,11 @@ static int top_write(struct printer *p, void *ctx, struct err *err)
 				.heat = top->args->heatmap ? &top->heat : NULL };
 	int e = 0;
 
-	if (top->args->by & TOP_BY_IP)
-		e = top_rows__ip(&ip, &top->ip, &top->z, &top->early_ip);
+	if (top->args->by & TOP_BY_ANNOTATE)
+		e = top_rows__annotate(&ip, &top->ip, &top->z, top->args->annotate, &top->early_ip);
+	else if (top->args->by & TOP_BY_CODE)
+		e = top_rows__code(&ip, &top->ip, &top->z, top->args->by & TOP_BY_CODE,
+				   &top->early_ip);
 	if (!e && (top->args->by & TOP_BY_DATA))
 		e = top_rows__data_runs(
 			&data, &top->data, &top->z, top->args->shift, top->args->data_by,
@@ -553,7 +568,8 @@ static int top_write(struct printer *p, void *ctx, struct err *err)
 		e = -ENOMEM;
 		goto out;
 	}
-	top_rows__sort(&ip, top->args->sort);
+	if (!(top->args->by & TOP_BY_ANNOTATE)) /* an annotation is in address order */
+		top_rows__sort(&ip, top->args->sort);
 	top_rows__sort(&data, top->args->sort);
 	/* the profile of the same paths, whole before its file is touched */
 	if (top->profiling) {
@@ -669,6 +685,7 @@ static struct top_view top_view_of(const struct top_args *a, bool has_latency,
 		.width = a->cli.out.path ? 0 : top_terminal_width(),
 		.run = run,
 		.src = src,
+		.annotate = a->annotate,
 	};
 }
 
@@ -722,7 +739,7 @@ static int top_input(struct top_args *a)
 	struct offtop ot = {};
 	struct run_info run;
 	struct timespec started;
-	__u32 tables = ((a->by & TOP_BY_IP) ? LDLAT_TOP_IP : 0) |
+	__u32 tables = ((a->by & TOP_BY_CODE) ? LDLAT_TOP_IP : 0) |
 		       ((a->by & TOP_BY_DATA) ? LDLAT_TOP_DATA : 0) |
 		       (a->call_graph ? LDLAT_TOP_STACK : 0);
 	struct err err = {};
@@ -756,7 +773,7 @@ static int top_input(struct top_args *a)
 		status = err__report(&err, e, "ldlat-top", stderr);
 		goto out;
 	}
-	ot.ip = (a->by & TOP_BY_IP) ? &top.ip : NULL;
+	ot.ip = (a->by & TOP_BY_CODE) ? &top.ip : NULL;
 	ot.data = (a->by & TOP_BY_DATA) ? &top.data : NULL;
 	ot.paths = a->call_graph ? &top.paths : NULL;
 	if (top.profiling) {
@@ -843,6 +860,9 @@ static int top_refuse(struct top_args *a)
 	}
 	if (output__paths(&a->cli.out))
 		a->call_graph = true;
+	/* an annotation is of the code table alone */
+	if (a->annotate)
+		a->by = TOP_BY_ANNOTATE;
 	return 0;
 }
 
@@ -850,7 +870,7 @@ static int run_list_events(void *input)
 {
 	struct top_args *a = input;
 
-	a->cli.source.sample_ip = a->by & TOP_BY_IP;
+	a->cli.source.sample_ip = a->by & TOP_BY_CODE;
 	return list_events(stdout, &a->cli, "ldlat-top");
 }
 
@@ -910,7 +930,7 @@ static int run_sample(void *input)
 	status = top_refuse(a);
 	if (status)
 		return status;
-	a->cli.source.sample_ip = a->by & TOP_BY_IP;
+	a->cli.source.sample_ip = a->by & TOP_BY_CODE;
 	a->cli.source.callchain = a->call_graph;
 	top.profiling = output__profile(&a->cli.out);
 	e = output__check(&a->cli.out, &err) ?: top_check_profiles(a, &err);
