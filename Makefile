@@ -41,7 +41,7 @@ CFLAGS	+= -std=gnu11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wno-missing-field-init
 # source tree ("kernel/abi/pmu.h"), or of build/ for what the build generates
 # ("bpf/ldlat.skel.h").
 CPPFLAGS += -iquote . -iquote $(BUILD)
-LDLIBS	:= -lbpf -ldw -lelf -lz -lm -liberty -lcapstone
+LDLIBS	:= -lbpf -ldw -lelf -lz -lm -liberty -lcapstone -lprotobuf-c
 BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) -Wall -Werror \
 	-iquote . -iquote $(BUILD)
 # the suites' Check
@@ -74,8 +74,12 @@ TOOLS := ldlat-hist ldlat-top ldlat-stat ldlat-c2c
 TOOL_BINS := $(addprefix $(BUILD)/,$(TOOLS))
 KERNEL_SRCS := $(wildcard kernel/*/*.c)
 USER_LIB_SRCS := $(filter-out $(addprefix %/,$(addsuffix .c,$(TOOLS))),$(wildcard user/*/*.c))
+# pprof's profile.proto as Debian ships it (golang-github-google-pprof-dev, Apache-2.0),
+# compiled by protoc-c into build/user/report/ for the one pprof writer (user/report/pprof.c)
+PPROF_PROTO ?= /usr/share/gocode/src/github.com/google/pprof/proto/profile.proto
+PPROF_PB := $(BUILD)/user/report/profile.pb-c
 LIB_OBJS := $(patsubst %.c,$(OBJ)/%.o,$(KERNEL_SRCS) $(USER_LIB_SRCS)) \
-	$(OBJ)/toolsconf_builtin.o
+	$(OBJ)/toolsconf_builtin.o $(OBJ)/$(PPROF_PB).o
 LIB := $(BUILD)/libldlat.a
 
 # The BPF programs: bpf/NAME.bpf.c, each an object of its own with its own skeleton
@@ -118,12 +122,17 @@ MAN8 := $(addprefix $(BUILD)/man/,$(addsuffix .8,$(TOOLS)))
 MAN5 := $(BUILD)/man/tools.conf.5
 
 # The systemd units (user/systemd/): ldlat-hist@NAME.service pins a set at boot,
-# ldlat-textfile@NAME.timer refreshes its textfile for node_exporter; docs/fleet.md, which
-# they name, beside them.
-UNITS := ldlat-hist@.service ldlat-textfile@.service ldlat-textfile@.timer
+# ldlat-textfile@NAME.timer refreshes its textfile for node_exporter; ldlat-pprof@NAME.service
+# writes a pprof profile per interval, ldlat-pprof-push@NAME.timer sends them with the script
+# ldlat-pprof-push (installed in UNIT_LIBEXECDIR, and copied into build/ for the tests);
+# docs/fleet.md and docs/pprof.md, which they name, beside them.
+UNITS := ldlat-hist@.service ldlat-textfile@.service ldlat-textfile@.timer \
+	ldlat-pprof@.service ldlat-pprof-push@.service ldlat-pprof-push@.timer
+UNIT_SCRIPTS := ldlat-pprof-push
+UNIT_DOCS := docs/fleet.md docs/pprof.md
 
 .PHONY: all workload tests bench-tools
-all: $(TOOL_BINS) $(MAN8) $(MAN5) $(WORKLOAD) $(TEST_ELFS)
+all: $(TOOL_BINS) $(MAN8) $(MAN5) $(WORKLOAD) $(TEST_ELFS) $(addprefix $(BUILD)/,$(UNIT_SCRIPTS))
 workload: $(WORKLOAD)
 tests: all $(WORKLOAD) $(TEST_BINS) $(TEST_ELFS) $(TEST_PROGS) $(TYPE_ELFS) $(FUZZ_BIN) $(GEN_PERFDATA) \
 	$(BENCH_BINS)
@@ -254,7 +263,22 @@ $(FUZZ_BIN): tests/fuzz/fuzz_perfdata.c kernel/abi/perfdata.c kernel/abi/perfdat
 $(BUILD):
 	mkdir -p $@
 
+$(addprefix $(BUILD)/,$(UNIT_SCRIPTS)): $(BUILD)/%: user/systemd/%
+	@mkdir -p $(dir $@)
+	install -m 0755 $< $@
+
 # ---- generated files ----------------------------------------------------------------------
+
+# profile.proto into protobuf-c's code (PPROF_PROTO, PPROF_PB: with the library's list)
+$(PPROF_PB).h: $(PPROF_PB).c
+$(PPROF_PB).c: $(PPROF_PROTO)
+	@mkdir -p $(dir $@)
+	protoc-c --proto_path=$(dir $<) --c_out=$(dir $@) $(notdir $<)
+	touch $(PPROF_PB).h
+$(OBJ)/$(PPROF_PB).o: $(PPROF_PB).c
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c $< -o $@
+$(OBJ)/user/report/pprof.o: $(PPROF_PB).h
 
 # The PERF_MEM_* macros of the UAPI header, for the BPF build (vmlinux.h and
 # <linux/perf_event.h> cannot be included together).
@@ -401,11 +425,13 @@ test-mutants: tests
 .PHONY: deps demo bench
 # Debian packages: to build, to test, and to run the demo and benchmarks.
 BUILD_DEPS := make gcc clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev pkg-config check libpfm4-dev libiberty-dev \
-	linux-libc-dev libdw-dev libcapstone-dev binutils python3
+	linux-libc-dev libdw-dev libcapstone-dev binutils python3 libprotobuf-c-dev \
+	protobuf-c-compiler golang-github-google-pprof-dev
 TEST_DEPS := jq python3 clang-format prometheus valgrind linux-perf bpftrace time libclang-rt-14-dev \
 	libpfm4-dev util-linux prometheus-node-exporter python3-prometheus-client curl systemd \
 	qemu-system-x86 busybox-static cpio kmod xz-utils \
-	mandoc lintian bash-completion dpkg-dev stress-ng chromium debootstrap dwarves debuginfod g++
+	mandoc lintian bash-completion dpkg-dev stress-ng chromium debootstrap dwarves debuginfod g++ \
+	golang-go
 deps:
 	@missing=""; for p in $(BUILD_DEPS) $(TEST_DEPS); do \
 		dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q 'install ok installed' || \
@@ -439,10 +465,11 @@ bench: deps
 BINDIR = $(DESTDIR)$(PREFIX)/bin
 DATADIR = $(DESTDIR)$(PREFIX)/share
 COMPLETIONS = $(DATADIR)/bash-completion/completions
-# UNIT_BINDIR: where the units find ldlat-hist (check_fleet points it at build/ to verify
-# and run them).
+# UNIT_BINDIR: where the units find ldlat-hist; UNIT_LIBEXECDIR: the scripts only units
+# run, ldlat-pprof-push (check_fleet points both at build/ to verify and run them).
 UNITDIR ?= $(PREFIX)/lib/systemd/system
 UNIT_BINDIR ?= $(PREFIX)/bin
+UNIT_LIBEXECDIR ?= $(PREFIX)/lib/ldlat
 DOCDIR ?= $(PREFIX)/share/doc/ldlat
 install: all install-units
 	install -d $(BINDIR) $(DATADIR)/ldlat $(DATADIR)/man/man8 $(DATADIR)/man/man5 $(COMPLETIONS)
@@ -455,17 +482,22 @@ install: all install-units
 install-units:
 	install -d $(DESTDIR)$(UNITDIR) $(DESTDIR)$(DOCDIR)
 	for u in $(UNITS); do \
-		sed -e 's|@BINDIR@|$(UNIT_BINDIR)|g' -e 's|@DOCDIR@|$(DOCDIR)|g' user/systemd/$$u \
+		sed -e 's|@BINDIR@|$(UNIT_BINDIR)|g' -e 's|@DOCDIR@|$(DOCDIR)|g' \
+			-e 's|@LIBEXECDIR@|$(UNIT_LIBEXECDIR)|g' user/systemd/$$u \
 			> $(DESTDIR)$(UNITDIR)/$$u.tmp && chmod 0644 $(DESTDIR)$(UNITDIR)/$$u.tmp && \
 		mv $(DESTDIR)$(UNITDIR)/$$u.tmp $(DESTDIR)$(UNITDIR)/$$u || exit 1; \
 	done
-	install -m 0644 docs/fleet.md $(DESTDIR)$(DOCDIR)/fleet.md
+	install -m 0644 $(UNIT_DOCS) $(DESTDIR)$(DOCDIR)/
+	install -d $(DESTDIR)$(UNIT_LIBEXECDIR)
+	install -m 0755 $(addprefix user/systemd/,$(UNIT_SCRIPTS)) $(DESTDIR)$(UNIT_LIBEXECDIR)/
 uninstall:
 	rm -f $(addprefix $(BINDIR)/,$(TOOLS)) $(DATADIR)/ldlat/tools.conf \
 		$(addprefix $(DATADIR)/man/man8/,$(addsuffix .8,$(TOOLS))) \
 		$(DATADIR)/man/man5/tools.conf.5 $(addprefix $(COMPLETIONS)/,$(TOOLS))
-	rm -f $(addprefix $(DESTDIR)$(UNITDIR)/,$(UNITS)) $(DESTDIR)$(DOCDIR)/fleet.md
-	-rmdir $(DATADIR)/ldlat $(DESTDIR)$(DOCDIR) 2>/dev/null
+	rm -f $(addprefix $(DESTDIR)$(UNITDIR)/,$(UNITS)) \
+		$(addprefix $(DESTDIR)$(DOCDIR)/,$(notdir $(UNIT_DOCS))) \
+		$(addprefix $(DESTDIR)$(UNIT_LIBEXECDIR)/,$(UNIT_SCRIPTS))
+	-rmdir $(DATADIR)/ldlat $(DESTDIR)$(DOCDIR) $(DESTDIR)$(UNIT_LIBEXECDIR) 2>/dev/null
 
 # make deb: build/ldlat.deb, to install with dpkg -i (dist/mkdeb.sh); make
 # check-deb runs lintian on it.

@@ -51,6 +51,7 @@ Architecture: $arch
 Maintainer: $maintainer
 Installed-Size: $size
 Depends: $depends
+Recommends: curl
 Section: admin
 Priority: optional
 Homepage: https://github.com/ldlat/ldlat

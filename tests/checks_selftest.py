@@ -8,11 +8,12 @@ tests/writers.py on it with --root: on the clean copy each must exit 0; then
 it plants one violation at a time (an upward include, a circle between two
 modules, a "../" include, kernel/ including the skeleton, kernel/lib
 including bpf/, a side-band record applied outside the process model,
-vmlinux.h outside the BPF program, a copy of the code that
-attaches a program to perf events outside user/run/prog.c, a JSON member, a computed
-JSON key, an OpenMetrics label and # HELP line, a table row of fixed widths
-and one padded at run time, a format compared and a case of one outside
-output.c) and each time the checker must exit 1 and name
+vmlinux.h outside the BPF program, the generated profile.proto header
+outside the pprof writer, a copy of the code that attaches a program to
+perf events outside user/run/prog.c, a JSON member, a computed JSON key, an
+OpenMetrics label and # HELP line, a pprof message packed by hand, a table
+row of fixed widths and one padded at run time, a format compared and a
+case of one outside output.c) and each time the checker must exit 1 and name
 the file.  The copy is a git repository with the clean files added and a
 file staged then deleted, so the violations are planted in files git does
 not track yet, as a new file is before `git add`; the last cases run again
@@ -64,6 +65,12 @@ CASES = [
     ('vmlinux.h outside the BPF program', 'deps',
      {'tests/suites/check_unit.c': '#include "vmlinux/vmlinux.h"\n'},
      'tests/suites/check_unit.c: includes vmlinux/vmlinux.h'),
+    ('the generated profile.proto header outside the pprof writer', 'deps',
+     {'user/top/x.c': '#include "user/report/profile.pb-c.h"\n'},
+     'user/top/x.c: includes user/report/profile.pb-c.h'),
+    ('a pprof message packed outside the pprof writer', 'writers',
+     {'user/top/x.c': 'size_t x(void *p, void *b) { return perftools__profiles__profile__pack(p, b); }\n'},
+     'user/top/x.c:1: a pprof profile built outside'),
     ('a copy of the attach code', 'deps',
      {'user/c2c/x.c':
       'void *x(void *p, int fd) { return bpf_program__attach_perf_event(p, fd); }\n'},

@@ -14,6 +14,11 @@ escaping functions is a document built by hand.
 perf stat -x's lines (fields between separators) are written by
 user/report/csv.c.
 
+pprof profiles (profile.proto) are built by user/report/pprof.c alone, the
+one file that includes the header protoc-c generates (tests/deps.py): a
+call into protobuf-c or one of the generated perftools__profiles__
+functions or types elsewhere is a profile built by hand.
+
 Text tables are laid out by user/report/table.c.  Elsewhere, a string
 literal (outside a scanf) with two conversions of a fixed width ("%10s ...
 %-22s"), or one conversion of a width, fixed or given at run time, followed
@@ -60,6 +65,7 @@ WRITERS = {
     'user/report/table.c', 'user/report/table.h',
     'user/report/svg.c', 'user/report/svg.h',
     'user/report/csv.c', 'user/report/csv.h',
+    'user/report/pprof.c', 'user/report/pprof.h',
 }
 FOLDERS = ('user/', 'kernel/', 'bench/')
 # the one module that chooses a renderer by the format
@@ -82,6 +88,8 @@ BY_HAND = [
     (re.compile(r'[A-Za-z_][A-Za-z0-9_]*=\\"'), 'an OpenMetrics label written by hand'),
     (re.compile(r'"[^"\n]*# (HELP|TYPE|UNIT|EOF)\b'), 'an OpenMetrics line written by hand'),
     (re.compile(r'\b(json_string|label_value)\s*\('), 'escaping outside the writers'),
+    (re.compile(r'\b(?:perftools__profiles__|Perftools__Profiles__|PERFTOOLS__PROFILES__|protobuf_c_)'),
+     'a pprof profile built outside user/report/pprof.c'),
 ]
 
 
@@ -122,11 +130,12 @@ def main():
         print(e)
     if errors:
         print('check-writers: JSON goes through user/report/json.h, OpenMetrics through '
-              'user/report/openmetrics.h, text tables through user/report/table.h, and the '
-              'choice of a format\'s renderer through user/report/output.h')
+              'user/report/openmetrics.h, pprof through user/report/pprof.h, text tables '
+              'through user/report/table.h, and the choice of a format\'s renderer through '
+              'user/report/output.h')
         return 1
-    print(f'check-writers: {len(files)} files, no JSON, OpenMetrics or text table written '
-          'outside the writers, no format chosen outside output.c')
+    print(f'check-writers: {len(files)} files, no JSON, OpenMetrics, pprof or text table '
+          'written outside the writers, no format chosen outside output.c')
     return 0
 
 

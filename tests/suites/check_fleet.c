@@ -661,8 +661,8 @@ static void units_install(const char *tmp, const char *bindir)
 {
 	ck_assert_int_eq(sh(NULL, NULL,
 			    "make -s -C %s install-units DESTDIR=%s PREFIX=/usr/local "
-			    "UNIT_BINDIR=%s",
-			    srcdir(), tmp, bindir),
+			    "UNIT_BINDIR=%s UNIT_LIBEXECDIR=%s",
+			    srcdir(), tmp, bindir, bindir),
 			 0);
 }
 
@@ -674,9 +674,13 @@ static int units_verify(const char *tmp, char **out)
 		    "cd %s/usr/local/lib/systemd/system && mkdir -p ../inst && "
 		    "cp ldlat-hist@.service ../inst/ldlat-hist@db.service && "
 		    "cp ldlat-textfile@.service ../inst/ldlat-textfile@db.service && "
-		    "cp ldlat-textfile@.timer ../inst/ldlat-textfile@db.timer && cd ../inst && "
+		    "cp ldlat-textfile@.timer ../inst/ldlat-textfile@db.timer && "
+		    "cp ldlat-pprof@.service ../inst/ldlat-pprof@db.service && "
+		    "cp ldlat-pprof-push@.service ../inst/ldlat-pprof-push@db.service && "
+		    "cp ldlat-pprof-push@.timer ../inst/ldlat-pprof-push@db.timer && cd ../inst && "
 		    "o=$(systemd-analyze verify ldlat-hist@db.service ldlat-textfile@db.service "
-		    "ldlat-textfile@db.timer 2>&1); rc=$?; printf '%%s' \"$o\"; [ $rc = 0 ] && "
+		    "ldlat-textfile@db.timer ldlat-pprof@db.service ldlat-pprof-push@db.service "
+		    "ldlat-pprof-push@db.timer 2>&1); rc=$?; printf '%%s' \"$o\"; [ $rc = 0 ] && "
 		    "[ -z \"$o\" ]",
 		    tmp);
 

@@ -532,8 +532,10 @@ END_TEST
 /* systemd finds the units, and verifies them against the installed files */
 START_TEST(test_units)
 {
-	static const char *const units[] = { "ldlat-hist@.service", "ldlat-textfile@.service",
-					     "ldlat-textfile@.timer" };
+	static const char *const units[] = {
+		"ldlat-hist@.service",	"ldlat-textfile@.service",   "ldlat-textfile@.timer",
+		"ldlat-pprof@.service", "ldlat-pprof-push@.service", "ldlat-pprof-push@.timer"
+	};
 	char *out, *err, want[256];
 	unsigned int i;
 
@@ -544,11 +546,13 @@ START_TEST(test_units)
 	}
 	free(out);
 	/* the commands they run and the page they name are the installed ones */
-	ck_assert_msg(in_root(60, &out, &err,
-			      "systemd-analyze verify ldlat-hist@x.service "
-			      "ldlat-textfile@x.service ldlat-textfile@x.timer") == 0 &&
-			      !*out && !*err,
-		      "%s%s", out, err);
+	ck_assert_msg(
+		in_root(60, &out, &err,
+			"systemd-analyze verify ldlat-hist@x.service "
+			"ldlat-textfile@x.service ldlat-textfile@x.timer ldlat-pprof@x.service "
+			"ldlat-pprof-push@x.service ldlat-pprof-push@x.timer") == 0 &&
+			!*out && !*err,
+		"%s%s", out, err);
 	free(out);
 	free(err);
 	ck_assert_int_eq(in_root(30, &out, NULL,

@@ -1818,7 +1818,8 @@ START_TEST(test_top_help)
 	ck_assert_ptr_nonnull(fmt);
 	fmt = strstr(fmt, "text");
 	ck_assert_msg(fmt && !strncmp(fmt, "text (default), json (one object", 32), "%s", out);
-	ck_assert_msg(strstr(out, "folded (call paths as folded stacks) or") != NULL, "%s", out);
+	ck_assert_msg(strstr(out, "folded (call paths as folded stacks),") != NULL, "%s", out);
+	ck_assert_msg(strstr(out, "or pprof (them as a") != NULL, "%s", out);
 	free(out);
 	free(err);
 	argv[0] = (char *)build_path("ldlat-hist");
@@ -1846,7 +1847,7 @@ static const struct cli_case top_bad_inputs[] = {
 	TOP_BAD("--entries 0", "--entries '0' is not a table size from 1 to"),
 	TOP_BAD("--granularity word", "--granularity 'word': expected line or page"),
 	TOP_BAD("--by stack", "--by 'stack': expected ip, data, both, type or srcline"),
-	TOP_BAD("--format xml", "--format 'xml': expected text, json, folded or svg"),
+	TOP_BAD("--format xml", "--format 'xml': expected text, json, folded, svg or pprof"),
 	TOP_BAD("--format openmetrics", "--format openmetrics is not one of ldlat-top's"),
 	TOP_BAD("--format prometheus", "--format prometheus is not one of ldlat-top's"),
 	TOP_BAD("--loads -n5", "unrecognized option '--loads'"),

@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+#include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
@@ -14,18 +16,21 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <linux/types.h>
+
 #include "user/report/output.h"
 
 /*
  * The formats, in the order --help and the errors list them: the word
- * --format takes, its text in --help, and whether reports in it follow
- * each other as lines (a blank line between them in a stream, a screen
- * each on a terminal).
+ * --format takes, its text in --help, whether reports in it follow each
+ * other as lines (a blank line between them in a stream, a screen each on
+ * a terminal), and for a binary one the ending of its files in a DIR.
  */
 static const struct {
 	enum output_format format;
 	const char *name, *help;
 	bool lines;
+	const char *binary;
 } formats[] = {
 	{ OUTPUT_TEXT, "text", "text (default)", true },
 	{ OUTPUT_JSON, "json", "json (one object per report, one per line)", false },
@@ -36,6 +41,10 @@ static const struct {
 	{ OUTPUT_OPENMETRICS, "openmetrics", "openmetrics (the same in OpenMetrics 1.0)", false },
 	{ OUTPUT_FOLDED, "folded", "folded (call paths as folded stacks)", true },
 	{ OUTPUT_SVG, "svg", "svg (a flame graph of them)", true },
+	{ OUTPUT_PPROF, "pprof",
+	  "pprof (them as a gzipped pprof profile, with their addresses, mappings and build IDs: "
+	  "go tool pprof, Pyroscope, Parca)",
+	  false, ".pb.gz" },
 	{ OUTPUT_CSV, "csv", "csv (perf stat -x's fields, comma-separated)", true },
 };
 
@@ -69,6 +78,8 @@ static void (*renderer(const struct output_formats *fm, enum output_format f))(F
 		return fm->svg;
 	case OUTPUT_CSV:
 		return fm->csv;
+	case OUTPUT_PPROF:
+		return fm->pprof;
 	}
 	return NULL;
 }
@@ -178,7 +189,17 @@ bool output__totals(const struct output_opts *o)
 
 bool output__paths(const struct output_opts *o)
 {
-	return o->format == OUTPUT_FOLDED || o->format == OUTPUT_SVG;
+	return o->format == OUTPUT_FOLDED || o->format == OUTPUT_SVG || o->format == OUTPUT_PPROF;
+}
+
+bool output__profile(const struct output_opts *o)
+{
+	return o->format == OUTPUT_PPROF;
+}
+
+bool output__binary(const struct output_opts *o)
+{
+	return formats[format_index(o->format)].binary != NULL;
 }
 
 bool output__screen(const struct output_opts *o)
@@ -203,6 +224,7 @@ bool output__replaces(const struct output_opts *o)
 enum output_target {
 	TARGET_REPLACE,
 	TARGET_IN_PLACE,
+	TARGET_DIR, /* a folder: a binary format's reports, a new file each */
 };
 
 /* Symbolic links followed at most, as the kernel's MAXSYMLINKS. */
@@ -302,8 +324,8 @@ static int output__walk(const char *path, char *final, size_t len, struct stat *
  * TARGET_IN_PLACE with path's stat in *st; or -EINVAL with a sentence (a
  * folder, a block device, a path that leads nowhere).
  */
-static int output__target(const char *path, char *final, size_t len, struct stat *st,
-			  struct err *err)
+static int output__target(const struct output_opts *o, const char *path, char *final, size_t len,
+			  struct stat *st, struct err *err)
 {
 	struct stat to;
 	int e = output__walk(path, final, len, st, err);
@@ -320,6 +342,8 @@ static int output__target(const char *path, char *final, size_t len, struct stat
 		*st = to;
 		return TARGET_IN_PLACE;
 	}
+	if (S_ISDIR(to.st_mode) && output__binary(o))
+		return TARGET_DIR;
 	if (S_ISDIR(to.st_mode))
 		return err__set(err, -EINVAL, "--output '%s' is a directory: name a file in it",
 				path);
@@ -491,6 +515,17 @@ static int output__open_in_place(struct output_opts *o, const struct stat *st, s
 	return 0;
 }
 
+/* Whether path is a terminal (a character device that says so). */
+static bool output__is_tty(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
+	bool tty = fd >= 0 && isatty(fd);
+
+	if (fd >= 0)
+		close(fd);
+	return tty;
+}
+
 int output__check(struct output_opts *o, struct err *err)
 {
 	char final[PATH_MAX], tmp[PATH_MAX + 8], dir[PATH_MAX];
@@ -499,13 +534,29 @@ int output__check(struct output_opts *o, struct err *err)
 	int fd, e;
 
 	e = output__supported(o, err);
-	if (e || !o->path || o->stream)
+	if (e)
 		return e;
-	e = output__target(o->path, final, sizeof(final), &st, err);
+	if (output__binary(o) && !o->path && isatty(STDOUT_FILENO))
+		return err__set(err, -EINVAL,
+				"--format %s writes a binary profile, not for a terminal: name a "
+				"file or a directory with --output, or pipe it",
+				output__name(o));
+	if (!o->path || o->stream)
+		return 0;
+	e = output__target(o, o->path, final, sizeof(final), &st, err);
+	if (e == TARGET_IN_PLACE && output__binary(o) && S_ISCHR(st.st_mode) &&
+	    output__is_tty(o->path))
+		return err__set(err, -EINVAL,
+				"--output '%s' is a terminal: --format %s writes a binary profile; "
+				"name a file or a directory",
+				o->path, output__name(o));
 	if (e == TARGET_IN_PLACE)
 		return output__open_in_place(o, &st, err);
 	if (e < 0)
 		return e;
+	o->dir = e == TARGET_DIR;
+	if (o->dir)
+		snprintf(final + strlen(final), sizeof(final) - strlen(final), "/ldlat-check");
 	output__hold(&old);
 	fd = output__tmpfile(final, tmp, sizeof(tmp));
 	if (fd >= 0) {
@@ -563,27 +614,129 @@ static int output__keep(int fd, const struct stat *st)
 	return fchmod(fd, st->st_mode & 0777) ? -errno : 0;
 }
 
+/*
+ * DIR's reports: "ldlat-" and the time in UTC to the microsecond, so that
+ * their names sort as their times, then the format's ending.
+ */
+#define DIR_PREFIX "ldlat-"
+#define DIR_STAMP  "YYYYMMDDTHHMMSS.uuuuuuZ"
+
+static void output__dir_name(char *buf, size_t len, const char *dir, __u64 us, const char *ext)
+{
+	time_t sec = (time_t)(us / 1000000);
+	struct tm tm;
+	char stamp[32];
+
+	gmtime_r(&sec, &tm);
+	strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%S", &tm);
+	snprintf(buf, len, "%s/" DIR_PREFIX "%s.%06lluZ%s", dir, stamp,
+		 (unsigned long long)(us % 1000000), ext);
+}
+
+/* Whether name is one of DIR's reports of that ending (what --keep counts and removes). */
+static bool output__dir_report(const char *name, const char *ext)
+{
+	size_t p = strlen(DIR_PREFIX), n = strlen(DIR_STAMP);
+
+	if (strncmp(name, DIR_PREFIX, p) || strlen(name) != p + n + strlen(ext) ||
+	    strcmp(name + p + n, ext))
+		return false;
+	for (size_t i = 0; i < n; i++) {
+		char c = name[p + i], want = DIR_STAMP[i];
+
+		if (want == 'T' || want == '.' || want == 'Z' ? c != want
+							      : !isdigit((unsigned char)c))
+			return false;
+	}
+	return true;
+}
+
+static int output__cmp_names(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/*
+ * Removes DIR's oldest reports past the keep newest: only regular files
+ * (not a link or a folder someone named so) whose names are ours.
+ */
+static int output__dir_prune(const char *dir, const char *ext, unsigned int keep)
+{
+	char **names = NULL;
+	size_t n = 0, cap = 0;
+	struct dirent *d;
+	struct stat st;
+	DIR *dp = opendir(dir);
+	int e = 0;
+
+	if (!dp)
+		return -errno;
+	while ((d = readdir(dp))) {
+		char **grown;
+
+		if (!output__dir_report(d->d_name, ext) ||
+		    fstatat(dirfd(dp), d->d_name, &st, AT_SYMLINK_NOFOLLOW) || !S_ISREG(st.st_mode))
+			continue;
+		if (n == cap) {
+			cap = cap ? cap * 2 : 64;
+			grown = realloc(names, cap * sizeof(*names));
+			if (!grown) {
+				e = -ENOMEM;
+				break;
+			}
+			names = grown;
+		}
+		if (!(names[n] = strdup(d->d_name))) {
+			e = -ENOMEM;
+			break;
+		}
+		n++;
+	}
+	if (!e && n > keep) {
+		qsort(names, n, sizeof(*names), output__cmp_names);
+		for (size_t i = 0; i < n - keep && !e; i++)
+			if (unlinkat(dirfd(dp), names[i], 0) && errno != ENOENT)
+				e = -errno;
+	}
+	for (size_t i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+	closedir(dp);
+	return e;
+}
+
 int output__write(const struct output_opts *o, const void *report, bool separate, struct err *err)
 {
-	char final[PATH_MAX], tmp[PATH_MAX + 8];
+	char final[PATH_MAX], tmp[PATH_MAX + 8], dir[PATH_MAX];
+	const char *ext = formats[format_index(o->format)].binary;
+	struct timespec now;
 	struct stat st;
 	sigset_t old;
+	__u64 us = 0;
 	FILE *f;
-	int fd, e;
+	int fd, e, target;
 
 	e = output__supported(o, err);
 	if (e)
 		return e;
 	if (!o->path || o->stream)
 		return output__stream(o, report, separate, err);
-	e = output__target(o->path, final, sizeof(final), &st, err);
-	if (e == TARGET_IN_PLACE)
+	target = output__target(o, o->path, final, sizeof(final), &st, err);
+	if (target == TARGET_IN_PLACE)
 		return err__set(err, -EINVAL,
 				"--output '%s' was not a FIFO, a terminal or a socket when the run "
 				"began: it is written in place only then",
 				o->path);
-	if (e < 0)
-		return e;
+	if (target < 0)
+		return target;
+	if (target == TARGET_DIR) {
+		/* a new file of its own, named by the time */
+		snprintf(dir, sizeof(dir), "%s", final);
+		clock_gettime(CLOCK_REALTIME, &now);
+		us = (__u64)now.tv_sec * 1000000 + (__u64)now.tv_nsec / 1000;
+		output__dir_name(final, sizeof(final), dir, us, ext);
+		st.st_mode = 0;
+	}
 	output__hold(&old);
 	fd = output__tmpfile(final, tmp, sizeof(tmp));
 	if (fd < 0) {
@@ -604,13 +757,30 @@ int output__write(const struct output_opts *o, const void *report, bool separate
 		e = errno ? -errno : -EIO;
 	if (fclose(f) && !e)
 		e = -errno;
-	if (!e && rename(tmp, final))
+	if (!e && target != TARGET_DIR && rename(tmp, final))
 		e = -errno;
+	/* into DIR, never over a report there: a name taken is the next microsecond's */
+	while (!e && target == TARGET_DIR &&
+	       renameat2(AT_FDCWD, tmp, AT_FDCWD, final, RENAME_NOREPLACE)) {
+		if (errno != EEXIST) {
+			e = -errno;
+			break;
+		}
+		output__dir_name(final, sizeof(final), dir, ++us, ext);
+	}
 out:
 	if (e)
 		unlink(tmp);
 	output__release(&old);
-	if (e)
+	if (e) {
 		err__msg(err, "cannot write --output '%s': %s", o->path, strerror(-e));
+		return e;
+	}
+	if (target == TARGET_DIR) {
+		e = output__dir_prune(dir, ext, o->keep ? o->keep : OUTPUT_KEEP_DEFAULT);
+		if (e)
+			err__msg(err, "cannot remove the oldest reports of --output '%s': %s",
+				 o->path, strerror(-e));
+	}
 	return e;
 }

@@ -33,6 +33,7 @@ enum output_format {
 	OUTPUT_FOLDED,	    /* call paths, a "frame;frame;frame count" line each */
 	OUTPUT_SVG,	    /* a picture: a flame graph, a heat map */
 	OUTPUT_CSV,	    /* fields between separators, a line per row: perf stat -x's */
+	OUTPUT_PPROF,	    /* call paths as a pprof profile: gzipped profile.proto, binary */
 };
 
 /* The expositions, whose reports are totals since the start: a set of formats (1u << f). */
@@ -55,6 +56,7 @@ struct output_formats {
 	void (*folded)(FILE *f, const void *report);
 	void (*svg)(FILE *f, const void *report);
 	void (*csv)(FILE *f, const void *report);
+	void (*pprof)(FILE *f, const void *report);
 	unsigned int lacks;
 	const char *why_not;
 	/*
@@ -70,7 +72,17 @@ struct output_opts {
 	enum output_format format;
 	const char *path; /* --output FILE; NULL: stdout */
 	FILE *stream;	  /* --output written in place (output__check opens it); NULL: replaced */
+	/*
+	 * --keep N: a binary format's --output DIR keeps the N newest reports
+	 * (DIR/ldlat-TIMESTAMP.EXT, one per report), removing older ones; 0:
+	 * OUTPUT_KEEP_DEFAULT.  dir: output__check found DIR a folder.
+	 */
+	unsigned int keep;
+	bool dir;
 };
+
+#define OUTPUT_KEEP_DEFAULT 60
+#define OUTPUT_KEEP_MAX	    100000
 
 /*
  * --format WORD: o->format; -EINVAL with the sentence in err for a word
@@ -99,8 +111,22 @@ bool output__csv(const struct output_opts *o);
 /* Totals since the start (OpenMetrics, Prometheus): the scraper takes the rates. */
 bool output__totals(const struct output_opts *o);
 
-/* A picture of call paths (folded, svg): the report is that alone. */
+/* A picture of call paths (folded, svg, pprof): the report is that alone. */
 bool output__paths(const struct output_opts *o);
+
+/*
+ * A profile of call paths with their code addresses (pprof): the tool
+ * builds it as it names the paths, with each frame's mapping.
+ */
+bool output__profile(const struct output_opts *o);
+
+/*
+ * A binary format (pprof), whose reports are files each: never written to
+ * a terminal, and with intervals only into a FILE replaced at each report
+ * or a DIR that gets one file each (two reports in one stream would be
+ * one broken file).
+ */
+bool output__binary(const struct output_opts *o);
 
 /*
  * Each report is a screen of its own: stdout is a terminal (no --output)
@@ -115,7 +141,10 @@ bool output__replaces(const struct output_opts *o);
 /*
  * Checks --format and --output before sampling starts: a format the tool
  * has (output__supported), a FILE to replace (its folder takes a new file),
- * or one to write in place, which it opens into
+ * a DIR for a binary format (o->dir: each report a new file in it,
+ * DIR/ldlat-YYYYMMDDTHHMMSS.mmmZ.EXT in UTC, written beside its name and
+ * renamed, and only the o->keep newest of those names kept; a binary
+ * format to a terminal is refused), or one to write in place, which it opens into
  * o->stream (a FIFO waits for a reader, or for a signal: -EINTR).  Call it
  * before anything a signal's teardown must undo.  Returns 0, or -errno
  * with a sentence in err (-EINVAL: a folder, a block device, a link of

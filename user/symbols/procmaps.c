@@ -367,12 +367,14 @@ struct sweep {
 	size_t n, cap;
 };
 
-/* The names the processes' mappings hold, into s->used. */
+/* The names the processes' mappings and cgroups hold, into s->used. */
 static void mark_names(struct proc *p, void *ctx)
 {
 	struct sweep *s = ctx;
 	int i;
 
+	if (p->cgroup && !tsearch(p->cgroup, &s->used, ptr__cmp))
+		s->failed = true;
 	for (i = 0; i < p->nmaps && !s->failed; i++) {
 		if (p->maps[i].name && !tsearch(p->maps[i].name, &s->used, ptr__cmp))
 			s->failed = true;
@@ -437,6 +439,33 @@ void procmaps__prune_exited(struct procmaps *pm)
 		procmaps__sweep_strings(pm);
 }
 
+/*
+ * The process's cgroup v2 path (/proc/PID/cgroup's "0::" line), read with
+ * its maps while it lives: a report comes after many have exited.
+ */
+static int procmaps__read_cgroup(struct procmaps *pm, struct proc *p)
+{
+	char path[512], line[4096];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%d/cgroup", pm->proc_root, (int)p->tgid);
+	f = fopen(path, "re");
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f)) {
+		if (strncmp(line, "0::", 3))
+			continue;
+		line[strcspn(line, "\n")] = '\0';
+		p->cgroup = procmaps__intern(pm, line + 3);
+		if (!p->cgroup) {
+			fclose(f);
+			return -ENOMEM;
+		}
+	}
+	fclose(f);
+	return 0;
+}
+
 int procmaps__read(struct procmaps *pm, pid_t tgid)
 {
 	char path[512], line[4096];
@@ -485,6 +514,8 @@ int procmaps__read(struct procmaps *pm, pid_t tgid)
 			snprintf(p->comm, sizeof(p->comm), "%s", line);
 		fclose(f);
 	}
+	if (!e && pm->want_cgroup)
+		e = procmaps__read_cgroup(pm, p);
 	return e;
 }
 

@@ -36,8 +36,9 @@ struct mapping {
 struct proc {
 	pid_t tgid;
 	char comm[16];
-	bool known;  /* some mappings were learned */
-	bool exited; /* an EXIT record, or /proc no longer has it */
+	bool known;	    /* some mappings were learned */
+	bool exited;	    /* an EXIT record, or /proc no longer has it */
+	const char *cgroup; /* its cgroup v2 path when read (pm->want_cgroup), interned; NULL */
 	__u64 exec_time;
 	int nmaps, cap;
 	struct mapping *maps; /* sorted by start, disjoint */
@@ -52,6 +53,7 @@ struct procmaps {
 	/* called with each line procmaps__read learns (the process model's); NULL: none */
 	void (*read_line)(void *ctx, pid_t tgid, const struct mapsline *l);
 	void *read_ctx;
+	bool want_cgroup; /* procmaps__read reads each process's cgroup too */
 };
 
 void procmaps__init(struct procmaps *pm);
@@ -119,7 +121,7 @@ struct proc *procmaps__copy(struct procmaps *pm, pid_t dst, struct procmaps *pm_
 void procmaps__prune_exited(struct procmaps *pm);
 
 /*
- * Reads <proc_root>/PID/maps and comm, as of now.  Returns 0, -ESRCH when
+ * Reads <proc_root>/PID/maps and comm (and cgroup with want_cgroup), as of now.  Returns 0, -ESRCH when
  * the process is gone (marked exited), or another -errno.
  */
 int procmaps__read(struct procmaps *pm, pid_t tgid);

@@ -415,6 +415,12 @@ void symbolizer__ip(struct symbolizer *z, __u32 tgid, __u64 ip, struct sym *out)
 	d = symbolizer__dso(z, p, m, &bias, &file);
 	snprintf(out->where, sizeof(out->where), "%s%s", m->name ? m->name : "[anon]",
 		 symbolizer__suffix(z, p, m));
+	out->map_name = m->name ? m->name : "[anon]";
+	out->map_start = m->start;
+	out->map_end = m->end;
+	out->map_pgoff = m->pgoff;
+	if (d && d->build_id_len)
+		buildid__hex(d->build_id, d->build_id_len, out->build_id, sizeof(out->build_id));
 	if (d && (s = dso__func(d, ip - bias))) {
 		out->kind = SYM_RESOLVED;
 		snprintf(out->name, sizeof(out->name), "%s", s->name);

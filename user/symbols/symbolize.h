@@ -15,6 +15,7 @@
 #include <stdbool.h>
 #include <linux/types.h>
 
+#include "user/symbols/buildid.h"
 #include "user/symbols/codeinfo.h"
 #include "user/symbols/dso.h"
 #include "user/symbols/kallsyms.h"
@@ -34,6 +35,16 @@ struct sym {
 	__s64 offset; /* from the function, variable or mapping start (a block may start before a variable) */
 	char where
 		[512]; /* the ELF file, [kernel.kallsyms], [module]; for data mappings, the process */
+	/*
+	 * symbolizer__ip, for code in a mapping: the mapping (map_name NULL:
+	 * none; interned by the process model, valid while it holds the
+	 * process) and its file's GNU build ID in hex ("" when it has none or
+	 * the file could not be read), what a profile carries so that a backend
+	 * can name the address itself.
+	 */
+	const char *map_name;
+	__u64 map_start, map_end, map_pgoff;
+	char build_id[2 * BUILDID_MAX + 1];
 };
 
 struct symbolizer {

@@ -97,12 +97,35 @@ const char *callpath_loss__frame(enum callpath_loss l)
 	return l < CALLPATH_NLOSS ? loss_frame[l] : "[call path lost]";
 }
 
+void callpath__frame(struct symbolizer *z, __u32 key, __u64 ip, bool kernel, struct sym *sym,
+		     char *frame, size_t len)
+{
+	char name[300];
+	size_t i;
+
+	symbolizer__ip(z, key, ip, sym);
+	if (sym->kind == SYM_RESOLVED) {
+		snprintf(name, sizeof(name), "%s", sym->name);
+	} else if (sym->kind == SYM_MAPPING && sym->where[0]) {
+		const char *base = strrchr(sym->where, '/');
+
+		snprintf(name, sizeof(name), "[%s]", base ? base + 1 : sym->where);
+	} else {
+		snprintf(name, sizeof(name), "[unknown]");
+	}
+	/* ';' would split the frame: ':' (as stackcollapse-perf.pl writes it) */
+	for (i = 0; name[i]; i++)
+		if (name[i] == ';')
+			name[i] = ':';
+	snprintf(frame, len, "%s%s", name, kernel ? "_[k]" : "");
+}
+
 /* A stack's frames, outermost first; one it could not take as one frame that says so. */
 static void folded__stack(char *buf, size_t *len, struct symbolizer *z, __u32 key,
 			  const struct callpath_stack *st, int kernel)
 {
 	struct sym sym;
-	char frame[300];
+	char frame[FRAME_MAX];
 	int i;
 
 	if (st->err < 0) {
@@ -111,20 +134,9 @@ static void folded__stack(char *buf, size_t *len, struct symbolizer *z, __u32 ke
 		return;
 	}
 	for (i = st->n - 1; i >= 0; i--) {
-		/* a return address is after its call: the call is the byte before */
-		__u64 ip = st->ips[i] - (i ? 1 : 0);
-
-		symbolizer__ip(z, st->keys ? st->keys[i] : key, ip, &sym);
-		if (sym.kind == SYM_RESOLVED) {
-			snprintf(frame, sizeof(frame), "%s", sym.name);
-		} else if (sym.kind == SYM_MAPPING && sym.where[0]) {
-			const char *base = strrchr(sym.where, '/');
-
-			snprintf(frame, sizeof(frame), "[%s]", base ? base + 1 : sym.where);
-		} else {
-			snprintf(frame, sizeof(frame), "[unknown]");
-		}
-		folded__push(buf, len, frame, kernel ? "_[k]" : "");
+		callpath__frame(z, st->keys ? st->keys[i] : key, callpath_stack__ip(st, i), kernel,
+				&sym, frame, sizeof(frame));
+		folded__push(buf, len, frame, "");
 	}
 }
 
@@ -430,7 +442,6 @@ void callpaths__render_tree(FILE *out, const struct callpaths *c, __u64 total, b
 {
 	struct callnode *t = callpaths__tree(c, "", false);
 	size_t i;
-	int l;
 
 	fprintf(out, "Call paths, callers first: %llu samples in %llu paths\n",
 		(unsigned long long)c->samples, (unsigned long long)c->npaths);
@@ -443,6 +454,14 @@ void callpaths__render_tree(FILE *out, const struct callpaths *c, __u64 total, b
 		qsort(t->child, t->nchild, sizeof(*t->child), callnode__cmp_count);
 	for (i = 0; i < t->nchild; i++)
 		callnode__print(out, &t->child[i], total, has_latency, "", "");
+	callpaths__render_losses(out, c);
+	callnode__free(t);
+}
+
+void callpaths__render_losses(FILE *out, const struct callpaths *c)
+{
+	int l;
+
 	for (l = 0; l < CALLPATH_NLOSS; l++)
 		if (c->lost[l])
 			fprintf(out, "%llu samples: %s%s\n", (unsigned long long)c->lost[l],
@@ -452,7 +471,6 @@ void callpaths__render_tree(FILE *out, const struct callpaths *c, __u64 total, b
 			"%llu samples not attributed: the call-path table was full (raise "
 			"--entries)\n",
 			(unsigned long long)callpaths__unattributed(c));
-	callnode__free(t);
 }
 
 void callpaths__json(struct json *j, const struct callpaths *c)

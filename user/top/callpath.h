@@ -65,6 +65,26 @@ struct callpath_stack {
 };
 
 /*
+ * The address a stack's frame i is named at: the leaf's IP; a caller's
+ * return address less one, the call itself (a function whose last
+ * instruction is a call that does not return has its return address in the
+ * next function).
+ */
+static inline __u64 callpath_stack__ip(const struct callpath_stack *st, int i)
+{
+	return st->ips[i] - (i ? 1 : 0);
+}
+
+/*
+ * The frame the paths show for ip of process key: its function, else
+ * "[file]" of its mapping, else "[unknown]", a ';' as ':', with "_[k]"
+ * after a kernel frame; sym gets what the symbolizer found (its mapping
+ * and build ID too).
+ */
+void callpath__frame(struct symbolizer *z, __u32 key, __u64 ip, bool kernel, struct sym *sym,
+		     char *frame, size_t len);
+
+/*
  * Adds v under the path of process tgid (named comm; NULL: "[pid N]")
  * whose user and kernel stacks are given, named with z (key: the
  * symbolizer's process key, the TGID live).  Returns 0 or -ENOMEM.
@@ -121,6 +141,9 @@ void callpaths__render_folded(FILE *out, const struct callpaths *c, enum callpat
  * latency the mean and the leading data source; then the losses.
  */
 void callpaths__render_tree(FILE *out, const struct callpaths *c, __u64 total, bool has_latency);
+
+/* The tree's last lines: the samples that lost their paths, a line per loss; none without. */
+void callpaths__render_losses(FILE *out, const struct callpaths *c);
 
 /* "call_paths": {...} into an open JSON object. */
 void callpaths__json(struct json *j, const struct callpaths *c);

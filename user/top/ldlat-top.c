@@ -26,7 +26,11 @@
 #include "user/top/topreport.h"
 #include "user/top/callpath.h"
 #include "user/top/flamegraph.h"
+#include "user/top/toppprof.h"
+#include "user/symbols/buildid.h"
 #include "user/report/heatmap.h"
+#include "user/report/render.h"
+#include "kernel/abi/cpufreq.h"
 #include "kernel/lib/util.h"
 #include "kernel/lib/notice.h"
 #include "user/run/stdfds.h"
@@ -52,6 +56,9 @@ struct top_args {
 	bool weight_set;
 	const char *heatmap; /* --heatmap FILE */
 	bool heatmap_by_class;
+	bool keep_set;	      /* --keep N (into cli.out.keep) */
+	bool unit_ns;	      /* --unit ns */
+	double ns_per_cycle;  /* --unit ns: the nominal frequency's (top_refuse) */
 	const char *annotate; /* --annotate FUNC */
 };
 
@@ -103,6 +110,7 @@ static const struct opt_word weights[] = { { "samples", CALLPATH_WEIGHT_SAMPLES 
 					   { "latency", CALLPATH_WEIGHT_LATENCY },
 					   {} };
 static const struct opt_word heatmap_bys[] = { { "all", 0 }, { "class", 1 }, {} };
+static const struct opt_word units[] = { { "cycles", 0 }, { "ns", 1 }, {} };
 
 /* --list-events takes --by too: it decides whether the samples carry the IP */
 static const struct opt by_options[] = {
@@ -155,6 +163,16 @@ static const struct opt callgraph_options[] = {
 	  OPT_TEXT, OPT_TO(struct top_args, heatmap), .what = "file name" },
 	{ "heatmap-by", 0, "KEY", 0, "all (one map, default) or class (a map per data source)",
 	  OPT_WORD, OPT_TO(struct top_args, heatmap_by_class), .words = heatmap_bys },
+	{ .doc = "Profiles:" },
+	{ "keep", 0, "N", 0,
+	  "--format pprof --output DIR: each report a new file DIR/ldlat-TIMESTAMP.pb.gz, the N "
+	  "newest kept (default 60), older ones removed",
+	  OPT_NUMBER, OPT_TO(struct top_args, cli.out.keep), OPT_SETS(struct top_args, keep_set),
+	  .min = 1, .max = OUTPUT_KEEP_MAX, .what = "a number of profiles (1 to %llu)" },
+	{ "unit", 0, "UNIT", 0,
+	  "cycles (default) or ns: --format pprof's latency in nanoseconds, approximate (cycles "
+	  "at this machine's nominal CPU frequency; turbo and power saving change the real clock)",
+	  OPT_WORD, OPT_TO(struct top_args, unit_ns), .words = units },
 	{},
 };
 
@@ -209,6 +227,12 @@ struct top {
 
 	/* --heatmap's file, which output__check may open (a FIFO, a terminal) */
 	struct output_opts heat_out;
+
+	/* --format pprof: the profile of the paths named since the last report */
+	bool profiling;
+	struct toppprof prof;
+	struct toppprof_opts prof_opts;
+	char kernel_id[2 * BUILDID_MAX + 1];
 };
 
 /* What a run of either mode made, and its output files closed. */
@@ -219,6 +243,7 @@ static void top__free(struct top *top)
 	top_table__free(&top->data);
 	top_table__free(&top->stack);
 	callpaths__free(&top->paths);
+	toppprof__end(&top->prof);
 	heatmap__free(&top->heat);
 	symbolizer__free(&top->z);
 	machine__free(&top->m);
@@ -232,6 +257,10 @@ static int top_check_sort(const struct top_args *a, __u32 fields, const char *la
 {
 	if (a->weight == CALLPATH_WEIGHT_LATENCY && !(fields & LDLAT_HAS_LAT)) {
 		err__msg(err, "--weight latency needs latency, which %s", lacking);
+		return -EINVAL;
+	}
+	if (a->unit_ns && !(fields & LDLAT_HAS_LAT)) {
+		err__msg(err, "--unit ns converts latency, which %s", lacking);
 		return -EINVAL;
 	}
 	if (a->sort == TOP_SORT_SAMPLES || (fields & LDLAT_HAS_LAT))
@@ -303,6 +332,26 @@ static void top_mark_gone(struct proc *p, void *ctx)
 }
 
 /*
+ * --format pprof: what the profile says of the run (its event and period,
+ * whether samples carry latency and data sources), and a first profile.
+ */
+static int top_profile_begin(struct top *top, const struct source *src, const char *event,
+			     const struct perf_event_attr *attr)
+{
+	top->prof_opts = (struct toppprof_opts){
+		.build_id_for = top->prof_opts.build_id_for,
+		.build_id_ctx = top->prof_opts.build_id_ctx,
+		.latency = src->fields & LDLAT_HAS_LAT,
+		.ns_per_cycle = top->args->ns_per_cycle,
+		.classes = src->fields & LDLAT_HAS_DSRC,
+		.event = event,
+		.period = attr && !attr->freq ? attr->sample_period : 0,
+		.kernel_build_id = top->kernel_id,
+	};
+	return toppprof__begin(&top->prof, &top->prof_opts);
+}
+
+/*
  * The call-path table's entries into named paths, while the processes'
  * mappings are known (an exited process's are forgotten after a drain).
  */
@@ -325,15 +374,23 @@ static int top_take_stacks(struct top *top)
 		struct proc *p = procmaps__find(&top->m.pm, (pid_t)en->tgid);
 		const char *comm = p ? p->comm : NULL;
 
+		struct toppprof_ctx ctx = { .comm = comm, .cgroup = p ? p->cgroup : NULL };
+
 		if (en->addr == LDLAT_TOP_STACK_FULL) {
 			e = callpaths__add_lost(&top->paths, en->tgid, comm, CALLPATH_LOST_FULL,
 						&en->v);
+			if (!e && top->profiling)
+				e = toppprof__add_lost(&top->prof, en->tgid, &ctx,
+						       CALLPATH_LOST_FULL, &en->v);
 			continue;
 		}
 		/* refused by the map, or (never, as drains go) no longer in it */
 		if (en->addr == LDLAT_TOP_STACK_FAILED || top_session__stack(s, en->addr, st)) {
 			e = callpaths__add_lost(&top->paths, en->tgid, comm, CALLPATH_LOST_FAILED,
 						&en->v);
+			if (!e && top->profiling)
+				e = toppprof__add_lost(&top->prof, en->tgid, &ctx,
+						       CALLPATH_LOST_FAILED, &en->v);
 			continue;
 		}
 		u.n = (int)st->nr[0];
@@ -341,6 +398,8 @@ static int top_take_stacks(struct top *top)
 		k.n = (int)st->nr[1];
 		k.err = st->err[1];
 		e = callpaths__add(&top->paths, &top->z, en->tgid, comm, &u, &k, &en->v);
+		if (!e && top->profiling)
+			e = toppprof__add(&top->prof, &top->z, en->tgid, &ctx, &u, &k, &en->v);
 	}
 	free(st);
 counters:
@@ -448,6 +507,34 @@ static int top_tick(void *ctx)
 	return e;
 }
 
+/*
+ * The profile's comments: what the text report says was dropped or lost
+ * (its filter counters, the unseen samples, the paths' losses, each the
+ * same line), and how its paths were taken when not as callers.  The
+ * samples a path lost are in the profile too, labelled lost.
+ */
+static int top_profile_comments(struct top *top, const struct snapshot *s)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	int e;
+
+	if (!f)
+		return -ENOMEM;
+	render_counters(f, s, top->view.run ? top->view.run->cfg : NULL);
+	callpaths__render_losses(f, &top->paths);
+	if (top->file && top->file->chainless)
+		fprintf(f,
+			"call paths: the file's events recorded no call chains: each sample's path "
+			"is its instruction alone\n");
+	if (top->file && top->file->kernel_note[0])
+		fprintf(f, "%s\n", top->file->kernel_note);
+	e = fclose(f) ? -ENOMEM : toppprof__comments(&top->prof, text);
+	free(text);
+	return e;
+}
+
 /* One report of the tables drained since the last one (printer_ops.write). */
 static int top_write(struct printer *p, void *ctx, struct err *err)
 {
@@ -484,6 +571,30 @@ static int top_write(struct printer *p, void *ctx, struct err *err)
 	if (!(top->args->by & TOP_BY_ANNOTATE)) /* an annotation is in address order */
 		top_rows__sort(&ip, top->args->sort);
 	top_rows__sort(&data, top->args->sort);
+	/* the profile of the same paths, whole before its file is touched */
+	if (top->profiling) {
+		void *buf = NULL;
+
+		struct timespec taken = p->delta.taken;
+
+		/* a file's profile lasts as long as its samples' times span (when it has them) */
+		if (top->file && top->file->last_time > top->file->first_time) {
+			__u64 ns = ts__ns(&p->delta.since) + top->file->last_time -
+				   top->file->first_time;
+
+			taken = (struct timespec){ .tv_sec = (time_t)(ns / 1000000000),
+						   .tv_nsec = (long)(ns % 1000000000) };
+		}
+		e = toppprof__add_unattributed(&top->prof, callpaths__unattributed(&top->paths)) ?:
+			    top_profile_comments(top, &p->delta) ?:
+			    toppprof__encode(&top->prof, &p->delta.since, &taken, &buf,
+					     &r.profile_len);
+		r.profile = buf;
+		if (e) {
+			err__msg(err, "out of memory");
+			goto out;
+		}
+	}
 	/* a blank line between plain reports; on a terminal each one clears the screen */
 	e = output__write(&top->args->cli.out, &r, p->printed && !top->view.clear, err);
 	/* the heat map's file at every report: it is whole whenever the run ends */
@@ -500,6 +611,15 @@ out:
 	top_table__reset(&top->data);
 	callpaths__add_losses(&top->lost, &top->paths);
 	callpaths__reset(&top->paths);
+	free((void *)r.profile);
+	/* the next report's profile starts empty */
+	if (top->profiling) {
+		toppprof__end(&top->prof);
+		if (toppprof__begin(&top->prof, &top->prof_opts) && !e) {
+			err__msg(err, "out of memory");
+			e = -ENOMEM;
+		}
+	}
 	/* what the report freed goes back to the system, not only the heap's top */
 	malloc_trim(0);
 	return e;
@@ -570,6 +690,45 @@ static struct top_view top_view_of(const struct top_args *a, bool has_latency,
 }
 
 /*
+ * A binary profile per interval goes only into a FILE replaced at each or
+ * a DIR: two in one stream would be one broken file; --keep counts a DIR's.
+ * After output__check (which decides o->stream and o->dir).
+ */
+static int top_check_profiles(const struct top_args *a, struct err *err)
+{
+	const struct output_opts *o = &a->cli.out;
+
+	if (a->keep_set && !o->dir)
+		return err__set(err, -EINVAL,
+				"--keep counts the profiles of --format pprof --output DIR; %s%s%s",
+				o->path ? "--output '" : "", o->path ? o->path : "no --output",
+				o->path ? "' is not a directory" : " names one");
+	if (a->cli.interval > 0 && output__binary(o) && !output__replaces(o))
+		return err__set(err, -EINVAL,
+				"--format %s with -i writes a profile per interval: name a file "
+				"(replaced at each) or a directory (a file each) with --output",
+				output__name(o));
+	return 0;
+}
+
+/* The analysed events' one attribute when they share a fixed period (the profile's), else NULL. */
+static const struct perf_event_attr *top_input_attr(const struct offline *o)
+{
+	const struct perf_event_attr *a = NULL;
+
+	for (int i = 0; i < o->file.nevents; i++) {
+		const struct perf_event_attr *b = &o->file.events[i].attr;
+
+		if (!o->use[i])
+			continue;
+		if (b->freq || (a && a->sample_period != b->sample_period))
+			return NULL;
+		a = b;
+	}
+	return a;
+}
+
+/*
  * --input: the samples of a perf.data file into the same tables by the same
  * native logic, named with the file's mappings, printed once as a live
  * run's last report.
@@ -588,17 +747,19 @@ static int top_input(struct top_args *a)
 	int e, status;
 
 	clock_gettime(CLOCK_REALTIME, &started);
+	top.profiling = output__profile(&a->cli.out);
 	machine__init(&top.m, MACHINE_TIMED); /* the file's processes are not this machine's */
 	top_table__init(&top.ip);
 	top_table__init(&top.data);
 	callpaths__init(&top.paths);
-	e = output__check(&a->cli.out, &err);
+	e = output__check(&a->cli.out, &err) ?: top_check_profiles(a, &err);
 	if (!e)
 		e = output__check(&top.heat_out, &err);
 	if (!e && symbolizer__init(&top.z, &top.m.pm, a->debuginfo)) {
 		err__msg(&err, "out of memory");
 		e = -ENOMEM;
 	}
+	ot.leaf_paths = top.profiling;
 	if (!e)
 		e = offtop__open(&ot, a->cli.input, &a->cli, tables, a->shift, &top.m.pm, &top.z,
 				 &err);
@@ -615,6 +776,19 @@ static int top_input(struct top_args *a)
 	ot.ip = (a->by & TOP_BY_CODE) ? &top.ip : NULL;
 	ot.data = (a->by & TOP_BY_DATA) ? &top.data : NULL;
 	ot.paths = a->call_graph ? &top.paths : NULL;
+	if (top.profiling) {
+		if (ot.kernel_id_len)
+			buildid__hex(ot.kernel_id, ot.kernel_id_len, top.kernel_id,
+				     sizeof(top.kernel_id));
+		top.prof_opts.build_id_for = offtop__build_id_hex;
+		top.prof_opts.build_id_ctx = &ot;
+		if (top_profile_begin(&top, &ot.o.src, ot.o.events, top_input_attr(&ot.o))) {
+			fprintf(stderr, "ldlat-top: out of memory\n");
+			status = EXIT_FAIL;
+			goto out;
+		}
+		ot.prof = &top.prof;
+	}
 	offline__run_info(&ot.o, "ldlat-top", &started, &run);
 	top.view = top_view_of(a, ot.o.src.fields & LDLAT_HAS_LAT, &run, &ot.o.src);
 	top.view.paths = ot.paths;
@@ -651,6 +825,27 @@ out:
  */
 static int top_refuse(struct top_args *a)
 {
+	char why[128];
+	__u64 khz;
+
+	if (a->weight_set && output__profile(&a->cli.out)) {
+		fprintf(stderr, "ldlat-top: --weight sets what --format folded or svg weighs; a "
+				"pprof profile has both samples and latency\n");
+		return EXIT_USAGE;
+	}
+	if (a->unit_ns && !output__profile(&a->cli.out)) {
+		fprintf(stderr, "ldlat-top: --unit ns applies to --format pprof; the tables, the "
+				"call paths and JSON keep cycles\n");
+		return EXIT_USAGE;
+	}
+	if (a->unit_ns && cpufreq__nominal_khz(&khz, why, sizeof(why))) {
+		fprintf(stderr, "ldlat-top: --unit ns: this machine does not say its CPU's nominal "
+				"frequency (no cpufreq base_frequency, no GHz in /proc/cpuinfo's "
+				"model name): give latency in cycles\n");
+		return EXIT_USAGE;
+	}
+	if (a->unit_ns)
+		a->ns_per_cycle = 1e6 / (double)khz;
 	if (a->weight_set && !output__paths(&a->cli.out)) {
 		fprintf(stderr, "ldlat-top: --weight sets what --format folded or svg weighs; add "
 				"one of them\n");
@@ -737,7 +932,8 @@ static int run_sample(void *input)
 		return status;
 	a->cli.source.sample_ip = a->by & TOP_BY_CODE;
 	a->cli.source.callchain = a->call_graph;
-	e = output__check(&a->cli.out, &err);
+	top.profiling = output__profile(&a->cli.out);
+	e = output__check(&a->cli.out, &err) ?: top_check_profiles(a, &err);
 	if (!e)
 		e = output__check(&top.heat_out, &err);
 	if (e) {
@@ -746,6 +942,7 @@ static int run_sample(void *input)
 	}
 
 	machine__init(&top.m, MACHINE_LIVE);
+	top.m.pm.want_cgroup = top.profiling; /* the profile's cgroup labels */
 	top_table__init(&top.ip);
 	top_table__init(&top.data);
 	top_table__init(&top.stack);
@@ -765,6 +962,19 @@ static int run_sample(void *input)
 		goto out;
 	}
 	tool__run_info(&tool, &started, &run);
+	if (top.profiling) {
+		unsigned char kid[BUILDID_MAX];
+		int klen = buildid__kernel(kid, sizeof(kid));
+
+		if (klen > 0)
+			buildid__hex(kid, klen, top.kernel_id, sizeof(top.kernel_id));
+		if (top_profile_begin(&top, &tool.src, tool.evlist.evsel[0].name,
+				      &tool.evlist.evsel[0].attr)) {
+			fprintf(stderr, "ldlat-top: out of memory\n");
+			status = EXIT_FAIL;
+			goto out;
+		}
+	}
 	top.view = top_view_of(a, tool.src.fields & LDLAT_HAS_LAT, &run, &tool.src);
 	top.view.paths = a->call_graph ? &top.paths : NULL;
 	top.printer = (struct printer){

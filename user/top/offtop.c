@@ -84,6 +84,16 @@ static const struct file_build_id *offtop__build_id(const struct offtop *t, cons
 	return node ? *(struct file_build_id **)node : NULL;
 }
 
+const char *offtop__build_id_hex(void *ctx, const char *file, char *buf, size_t len)
+{
+	const struct file_build_id *fb = offtop__build_id(ctx, file);
+
+	if (!fb || !fb->len)
+		return NULL;
+	buildid__hex(fb->id, fb->len, buf, len);
+	return buf;
+}
+
 /*
  * The tables' key for address a of process tgid at time 'at': the image that
  * names it (machine__image); a kernel address's name does not depend on the
@@ -289,9 +299,19 @@ static int offtop__check_fields(struct offtop *t, __u32 tables, struct err *err)
 	for (k = 0; k < ARRAY_SIZE(need); k++) {
 		if (!(need[k].tables & tables))
 			continue;
-		for (i = 0; i < f->nevents; i++)
-			if (t->o.use[i] && !(f->events[i].attr.sample_type & need[k].bit))
-				break;
+		for (i = 0; i < f->nevents; i++) {
+			__u64 type = f->events[i].attr.sample_type;
+
+			if (!t->o.use[i] || (type & need[k].bit))
+				continue;
+			/* a leaf path: the sampled instruction */
+			if (need[k].bit == PERF_SAMPLE_CALLCHAIN && t->leaf_paths &&
+			    (type & PERF_SAMPLE_IP)) {
+				t->chainless = true;
+				continue;
+			}
+			break;
+		}
 		if (i < f->nevents) {
 			err__msg(err,
 				 "ldlat-top --input needs %s; %s's event '%s' did not "
@@ -306,9 +326,11 @@ static int offtop__check_fields(struct offtop *t, __u32 tables, struct err *err)
 int offtop__open(struct offtop *t, const char *path, struct cli *cli, __u32 tables, __u32 shift,
 		 struct procmaps *images, struct symbolizer *z, struct err *err)
 {
+	bool leaf_paths = t->leaf_paths; /* the caller's choice, set before */
 	int e;
 
 	memset(t, 0, sizeof(*t));
+	t->leaf_paths = leaf_paths;
 	machine__init(&t->model, MACHINE_TIMED);
 	machine__keep_history(&t->model, images);
 	t->model.elf_for = offtop__elf_for;
@@ -494,6 +516,29 @@ static void progress__end(const struct progress *p)
 }
 
 /*
+ * The sample into --format pprof's profile, beside its path: its cgroup
+ * (PERF_SAMPLE_CGROUP's, named by the file's CGROUP records) and the
+ * variable or mapping its data address is in (s->tgid: the data's image
+ * key), as the data table names it.
+ */
+static int offtop__profile(struct offtop *t, const struct perf_sample *ps, __u32 tgid, __u32 key,
+			   const struct proc *p, const struct ldlat_sample *s,
+			   const struct callpath_stack *user, const struct callpath_stack *kernel,
+			   const struct ldlat_top_val *v)
+{
+	struct toppprof_ctx ctx = { .pid = tgid, .comm = p ? p->comm : NULL, .ip = s->ip };
+	struct sym data;
+
+	if (ps->cgroup)
+		ctx.cgroup = machine__cgroup_path(&t->model, ps->cgroup);
+	if ((t->o.src.fields & LDLAT_HAS_ADDR) && s->addr) {
+		symbolizer__data(t->z, s->tgid, s->addr, 1, &data);
+		ctx.object = data.name;
+	}
+	return toppprof__add(t->prof, t->z, key, &ctx, user, kernel, v);
+}
+
+/*
  * A kept sample's call chain into the paths: the chain's kernel and user
  * parts (perf's PERF_CONTEXT_* markers divide them), innermost first as
  * a stack map holds them, each IP named in the image that held it then.
@@ -510,6 +555,12 @@ static int offtop__callpath(struct offtop *t, const struct perf_sample *ps, __u3
 	struct proc *p;
 
 	ldlat_top_account(&v, s->lat, cls);
+	if (!(ps->type & PERF_SAMPLE_CALLCHAIN)) {
+		/* no call chain recorded (t->leaf_paths): the sampled instruction alone */
+		part = kallsyms__is_kernel(s->ip);
+		keys[part][0] = offtop__key(t, tgid, at, s->ip);
+		ips[part][st[part].n++] = s->ip;
+	}
 	for (i = 0; i < ps->callchain_nr; i++) {
 		ip = perf_u64(ps->callchain, i);
 		if (ip >= (__u64)PERF_CONTEXT_MAX) {
@@ -530,8 +581,12 @@ static int offtop__callpath(struct offtop *t, const struct perf_sample *ps, __u3
 		offtop__kernel(t, true);
 	}
 	p = procmaps__find(t->images, (pid_t)offtop__key(t, tgid, at, 0));
-	return callpaths__add(t->paths, t->z, offtop__key(t, tgid, at, 0), p ? p->comm : NULL,
-			      &st[0], &st[1], &v);
+	if (callpaths__add(t->paths, t->z, offtop__key(t, tgid, at, 0), p ? p->comm : NULL, &st[0],
+			   &st[1], &v))
+		return -ENOMEM;
+	return t->prof ? offtop__profile(t, ps, tgid, offtop__key(t, tgid, at, 0), p, s, &st[0],
+					 &st[1], &v)
+		       : 0;
 }
 
 static int offtop__run(struct offtop *t, struct snapshot *snap, struct err *err)
@@ -557,6 +612,10 @@ static int offtop__run(struct offtop *t, struct snapshot *snap, struct err *err)
 			latest = t->sb_latest[j];
 		if (at < latest)
 			t->samples_behind++;
+		if (t->timed && (!t->first_time || ps.time < t->first_time))
+			t->first_time = ps.time;
+		if (t->timed && ps.time > t->last_time)
+			t->last_time = ps.time;
 		offline__ldlat_sample(cfg, &ps, &s);
 		s.period = offline__sample_period(&t->o, &ps);
 		if (snapshot__account_class(snap, cfg, &s, &cls) != LDLAT_KEPT)
@@ -600,6 +659,7 @@ int offtop__read(void *ctx, struct snapshot *snap, struct err *err)
 	snapshot__clear(snap);
 	offline__reset_counts(&t->o);
 	t->samples_behind = t->kernel_samples = 0;
+	t->first_time = t->last_time = 0;
 	if (t->ip)
 		top_table__reset(t->ip);
 	if (t->data)

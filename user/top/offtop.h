@@ -49,6 +49,7 @@
 #include "user/symbols/machine.h"
 #include "user/symbols/symbolize.h"
 #include "user/top/callpath.h"
+#include "user/top/toppprof.h"
 #include "user/top/topreport.h"
 #include "user/top/toptable.h"
 
@@ -59,13 +60,23 @@ struct offtop {
 	struct symbolizer *z;	     /* the caller's */
 	struct top_table *ip, *data; /* the caller's; either NULL when not asked for */
 	struct callpaths *paths;     /* the caller's, --call-graph's; NULL when not asked for */
-	void *build_ids;	     /* tsearch of HEADER_BUILD_ID entries, by file name */
-	void *mismatched;	     /* tsearch of "hex name": files no file here matches */
-	bool timed;		     /* timestamps order the records */
-	__u64 sideband;		     /* mmap, comm, fork and exit records applied */
+	struct toppprof *prof;	     /* the caller's, --format pprof's; NULL when not asked for */
+	/*
+	 * leaf_paths is the caller's, set before offtop__open (--format pprof):
+	 * an event that recorded no call chain
+	 * but the IP gives each sample a path of its instruction alone, and
+	 * chainless says one did, rather than being refused.
+	 */
+	bool leaf_paths, chainless;
+	void *build_ids;  /* tsearch of HEADER_BUILD_ID entries, by file name */
+	void *mismatched; /* tsearch of "hex name": files no file here matches */
+	bool timed;	  /* timestamps order the records */
+	__u64 sideband;	  /* mmap, comm, fork and exit records applied */
 	/* in file order: each side-band record's index, and the latest time up to it */
 	__u64 *sb_seq, *sb_latest;
 	__u64 samples_behind; /* samples written after a side-band record newer than they are */
+	__u64 first_time,
+		last_time;    /* timed: the samples' first and last time (perf's clock, ns) */
 	__u64 kernel_samples; /* kept samples with a kernel IP or data address */
 	bool kernel_checked;
 	unsigned char kernel_id[20]; /* the file's kernel build ID (HEADER_BUILD_ID) */
@@ -76,6 +87,12 @@ struct offtop {
 
 /* Keys the data table holds before they are named and written out as a run. */
 #define OFFTOP_DATA_WINDOW (1u << 18)
+
+/*
+ * The build ID the file's header recorded for a mapped file, as hex in buf,
+ * or NULL (ctx: the struct offtop; toppprof_opts.build_id_for).
+ */
+const char *offtop__build_id_hex(void *ctx, const char *file, char *buf, size_t len);
 
 /*
  * Opens the file as ldlat-hist --input does (events, -a, -p, filters: see

@@ -1535,6 +1535,15 @@ static void top_svg(FILE *f, const void *report)
 						    .kept = r->delta->counters.kept });
 }
 
+/* The profile as it was packed: bytes, written whole (output.c checks the stream). */
+static void top_pprof(FILE *f, const void *report)
+{
+	const struct top_report *r = report;
+
+	if (r->profile_len)
+		fwrite(r->profile, 1, r->profile_len, f);
+}
+
 #define TOP_NO_TOTALS                                                                              \
 	"its tables rank functions and data per report, they are not totals Prometheus can rate. " \
 	"Use --format text or json, or ldlat-hist --format %s for the histograms"
@@ -1544,6 +1553,7 @@ const struct output_formats top_formats = { .tool = "ldlat-top",
 					    .json = top_json,
 					    .folded = top_folded,
 					    .svg = top_svg,
+					    .pprof = top_pprof,
 					    .lacks = OUTPUT_TOTALS,
 					    .why_not = TOP_NO_TOTALS };
 

@@ -186,10 +186,12 @@ struct top_report {
 	const struct callpaths *paths; /* folded, svg: drawn alone */
 	enum callpath_weight weight;   /* what folded stacks and the flame graph weigh */
 	const struct heatmap *heat;    /* --heatmap: text shows its last columns; NULL: none */
+	const void *profile;	       /* pprof: the paths' profile, packed and gzipped */
+	size_t profile_len;
 };
 
 /*
- * ldlat-top's formats: text, JSON, folded and svg (the call paths), each
+ * ldlat-top's formats: text, JSON, folded, svg and pprof (the call paths), each
  * given a struct top_report; not the expositions: its tables rank, they
  * are not totals.
  */
