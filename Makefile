@@ -64,7 +64,8 @@ workload: $(WORKLOAD)
 # programs check_run runs: threads that come and go (-p), a seccomp veto of perf_event_open
 TEST_PROGS := $(BUILD)/tests/ldlat-churn $(BUILD)/tests/ldlat-deny $(BUILD)/tests/ldlat-bigtouch \
 	$(BUILD)/tests/ldlat-names $(BUILD)/tests/ldlat-dlchurn $(BUILD)/tests/libldlatearly.so \
-	$(BUILD)/tests/ldlat-callprog
+	$(BUILD)/tests/ldlat-callprog $(BUILD)/tests/ldlat-unwindprog \
+	$(BUILD)/tests/ldlat-unwindprog-debugframe
 tests: all $(WORKLOAD) $(TEST_BINS) $(TEST_ELFS) $(TEST_PROGS) $(FUZZ_BIN) $(GEN_PERFDATA) $(BENCH_BINS)
 bench-tools: all $(WORKLOAD) $(BENCH_BINS)
 
@@ -76,7 +77,8 @@ $(BUILD)/bpf/perf_mem_defs.h:
 		grep -E '^#define PERF_MEM_' | LC_ALL=C sort > $@.tmp
 	test -s $@.tmp && mv $@.tmp $@
 
-$(BUILD)/bpf/ldlat.bpf.o: bpf/ldlat.bpf.c bpf/ldlat.h bpf/ldlat_read.h bpf/ldlat_pin.h vmlinux/vmlinux.h \
+$(BUILD)/bpf/ldlat.bpf.o: bpf/ldlat.bpf.c bpf/ldlat.h bpf/ldlat_read.h bpf/ldlat_pin.h bpf/unwind.h \
+		vmlinux/vmlinux.h \
 		$(BUILD)/bpf/perf_mem_defs.h
 	$(CLANG) $(BPF_CFLAGS) -c $< -o $@
 	$(STRIP) -g $@
@@ -441,6 +443,21 @@ test-mutants: tests
 $(BUILD)/tests/ldlat-callprog: tests/progs/callprog.c
 	@mkdir -p $(dir $@)
 	$(CC) -O0 -g -fno-omit-frame-pointer -Wall -Wextra -Werror $< -o $@
+
+# issue 30: unwinding from .eh_frame
+# -O2 -fomit-frame-pointer, as Debian builds its packages: no frame-pointer walk finds the callers
+UNWIND_PROG_CFLAGS := -O2 -g -fomit-frame-pointer -Wall -Wextra -Werror -Wl,--build-id
+$(BUILD)/tests/libldlatunwind.so: tests/progs/unwindlib.c
+	@mkdir -p $(dir $@)
+	$(CC) $(UNWIND_PROG_CFLAGS) -fPIC -shared $< -o $@
+$(BUILD)/tests/ldlat-unwindprog: tests/progs/unwindprog.c $(BUILD)/tests/libldlatunwind.so
+	$(CC) $(UNWIND_PROG_CFLAGS) -pthread $< -L$(BUILD)/tests -lldlatunwind -Wl,-rpath,'$$ORIGIN' -o $@
+# its rules in .debug_frame, not .eh_frame (but the C runtime's, which keep theirs)
+$(BUILD)/tests/ldlat-unwindprog-debugframe: tests/progs/unwindprog.c $(BUILD)/tests/libldlatunwind.so
+	$(CC) $(UNWIND_PROG_CFLAGS) -fno-asynchronous-unwind-tables -fno-unwind-tables -pthread $< \
+		-L$(BUILD)/tests -lldlatunwind -Wl,-rpath,'$$ORIGIN' -o $@
+# the table compiler's oracle: readelf's frames
+$(BUILD)/tests/check_unwind: $(OBJ)/tests/suites/unwind_oracle.o
 
 -include $(shell find $(OBJ) -name '*.d' 2>/dev/null)
 .SECONDARY:
