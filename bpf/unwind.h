@@ -3,8 +3,9 @@
  * unwind.h - user stacks without frame pointers: the unwind tables that
  * user space compiles out of each ELF file's call frame information
  * (.eh_frame, .debug_frame: user/symbols/unwind.c), and the walker that
- * reads them in the BPF program (ldlat_unwind_walk, below), as the
- * OpenTelemetry eBPF profiler and Parca's agent do.
+ * reads them in the BPF program (ldlat_unwind_frame, below, one frame a
+ * call of ldlat.bpf.c's ldlat_unwind_step), as the OpenTelemetry eBPF
+ * profiler and Parca's agent do.
  *
  * A file's table is a step function over its addresses: row i's rules hold
  * from rows[i].pc up to rows[i + 1].pc.  A row says where the caller's
@@ -17,8 +18,8 @@
  * In BPF a table is one inner map of an array of maps (the slot user space
  * gives the file, shared by every process that maps it): an array of
  * blocks, block 0 the index (the first address of every later block), the
- * others LDLAT_UNWIND_CHUNK_ROWS rows each.  A lookup is two binary
- * searches of fixed steps, over the index and in one block.
+ * others LDLAT_UNWIND_CHUNK_ROWS rows each.  A lookup is three searches of
+ * fixed steps: the process's mappings, the index, one block.
  */
 #ifndef LDLAT_UNWIND_H
 #define LDLAT_UNWIND_H
@@ -73,13 +74,13 @@ struct ldlat_unwind_row {
 /*
  * Blocks of LDLAT_UNWIND_CHUNK_ROWS rows (8 KiB: a map value the verifier
  * bounds, searched in 10 steps); the index's first addresses of up to
- * LDLAT_UNWIND_CHUNKS of them (11 steps), so a file has at most about 2
- * million rows (GCC 12's cc1, 33 MB, compiles to about 200,000).
+ * LDLAT_UNWIND_CHUNKS of them (10 steps), so a file has at most 2^20 rows
+ * (Debian 12's libc.so.6 compiles to 28,274: 29 blocks, 240 KiB).
  */
 #define LDLAT_UNWIND_CHUNK_BITS	 10
 #define LDLAT_UNWIND_CHUNK_ROWS	 (1u << LDLAT_UNWIND_CHUNK_BITS)
-#define LDLAT_UNWIND_CHUNKS	 (2 * LDLAT_UNWIND_CHUNK_ROWS - 2)
-#define LDLAT_UNWIND_INDEX_STEPS 11
+#define LDLAT_UNWIND_CHUNKS	 LDLAT_UNWIND_CHUNK_ROWS
+#define LDLAT_UNWIND_INDEX_STEPS LDLAT_UNWIND_CHUNK_BITS
 #define LDLAT_UNWIND_MAX_ROWS	 ((__u64)LDLAT_UNWIND_CHUNKS * LDLAT_UNWIND_CHUNK_ROWS)
 
 struct ldlat_unwind_index {
@@ -155,65 +156,85 @@ struct ldlat_unwind_counters {
 
 #define LDLAT_UNWIND_MAX_STACK 127 /* --max-stack: the path's frames (LDLAT_STACK_DEPTH) */
 
+/*
+ * The searches below are branchless and unrolled: steps of fixed powers of
+ * two, each taken or not by the sign of two subtractions, so the verifier
+ * sees one path through them, not one per outcome of every comparison.
+ * Each finds the last index below n whose key is at or below the one
+ * sought, given that index 0's is.
+ */
+#ifdef __clang__
+#define LDLAT_UNWIND_UNROLL _Pragma("unroll")
+#else
+#define LDLAT_UNWIND_UNROLL _Pragma("GCC unroll 16")
+#endif
+#define LDLAT_UNWIND_BELOW(a, b) ((__u64)((__u64)(a) - (__u64)(b)) >> 63) /* a < b: 1 */
+
+/*
+ * i & mask, the AND kept: the compiler may prove it changes nothing and
+ * drop it, where the verifier cannot.
+ */
+LDLAT_INLINE __u32 ldlat_unwind_idx(__u32 i, __u32 mask)
+{
+	asm volatile("" : "+r"(i));
+	return i & mask;
+}
+
+/* One step: base + step when that is below n and its key (at) is at or below key. */
+#define LDLAT_UNWIND_STEP(base, step, n, key, at)                                                  \
+	((base) + ((step) & (__u32) - (__s64)(LDLAT_UNWIND_BELOW((base) + (step), (n)) &           \
+					      (LDLAT_UNWIND_BELOW((key), (at)) ^ 1))))
+
 /* The last row at or before pc among rows[0, n) (n <= LDLAT_UNWIND_CHUNK_ROWS), or -1. */
 LDLAT_INLINE int ldlat_unwind_row_find(const struct ldlat_unwind_row *rows, __u32 n, __u32 pc)
 {
-	__u32 lo = 0, hi = n, mid, i;
+	__u32 base = 0, step, i;
 
-	if (!n || rows[0].pc > pc)
+	if (!n || n > LDLAT_UNWIND_CHUNK_ROWS || rows[0].pc > pc)
 		return -1;
-	/* rows[lo].pc <= pc < rows[hi].pc (hi == n: past the end) */
-	for (i = 0; i < LDLAT_UNWIND_CHUNK_BITS; i++) {
-		if (lo + 1 >= hi)
-			break;
-		mid = (lo + hi) / 2;
-		if (rows[mid & (LDLAT_UNWIND_CHUNK_ROWS - 1)].pc <= pc)
-			lo = mid;
-		else
-			hi = mid;
+	LDLAT_UNWIND_UNROLL
+	for (i = 1; i <= LDLAT_UNWIND_CHUNK_BITS; i++) {
+		step = LDLAT_UNWIND_CHUNK_ROWS >> i;
+		base = LDLAT_UNWIND_STEP(
+			base, step, n, pc,
+			rows[ldlat_unwind_idx(base + step, LDLAT_UNWIND_CHUNK_ROWS - 1)].pc);
 	}
-	return (int)lo;
+	return (int)ldlat_unwind_idx(base, LDLAT_UNWIND_CHUNK_ROWS - 1);
 }
 
 /* The block (from 0) whose rows hold pc's row, or -1 when pc is before the first. */
 LDLAT_INLINE int ldlat_unwind_chunk_find(const struct ldlat_unwind_index *ix, __u32 pc)
 {
-	__u32 lo = 0, hi = ix->nchunks, mid, i;
+	__u32 base = 0, n = ix->nchunks, step, i;
 
-	if (!hi || hi > LDLAT_UNWIND_CHUNKS || ix->first[0] > pc)
+	if (!n || n > LDLAT_UNWIND_CHUNKS || ix->first[0] > pc)
 		return -1;
-	for (i = 0; i < LDLAT_UNWIND_INDEX_STEPS; i++) {
-		if (lo + 1 >= hi)
-			break;
-		mid = (lo + hi) / 2;
-		if (mid >= LDLAT_UNWIND_CHUNKS)
-			break;
-		if (ix->first[mid] <= pc)
-			lo = mid;
-		else
-			hi = mid;
+	LDLAT_UNWIND_UNROLL
+	for (i = 1; i <= LDLAT_UNWIND_INDEX_STEPS; i++) {
+		step = LDLAT_UNWIND_CHUNKS >> i;
+		base = LDLAT_UNWIND_STEP(
+			base, step, n, pc,
+			ix->first[ldlat_unwind_idx(base + step, LDLAT_UNWIND_CHUNKS - 1)]);
 	}
-	return (int)lo;
+	return (int)ldlat_unwind_idx(base, LDLAT_UNWIND_CHUNKS - 1);
 }
 
-/* The mapping of p that holds pc, or -1. */
+/* The mapping of p that holds pc, or -1 (user addresses: below 2^63). */
 LDLAT_INLINE int ldlat_unwind_map_find(const struct ldlat_unwind_proc *p, __u64 pc)
 {
-	__u32 lo = 0, hi = p->n, mid, i;
+	__u32 base = 0, n = p->n, step, i;
 
-	if (!hi || hi > LDLAT_UNWIND_MAPS || p->maps[0].start > pc)
+	if (!n || n > LDLAT_UNWIND_MAPS || p->maps[0].start > pc)
 		return -1;
-	for (i = 0; i < LDLAT_UNWIND_MAP_STEPS; i++) {
-		if (lo + 1 >= hi)
-			break;
-		mid = (lo + hi) / 2;
-		if (p->maps[mid & (LDLAT_UNWIND_MAPS - 1)].start <= pc)
-			lo = mid;
-		else
-			hi = mid;
+	LDLAT_UNWIND_UNROLL
+	for (i = 1; i <= LDLAT_UNWIND_MAP_STEPS; i++) {
+		step = LDLAT_UNWIND_MAPS >> i;
+		base = LDLAT_UNWIND_STEP(
+			base, step, n, pc,
+			p->maps[ldlat_unwind_idx(base + step, LDLAT_UNWIND_MAPS - 1)].start);
 	}
-	lo &= LDLAT_UNWIND_MAPS - 1;
-	return pc < p->maps[lo].end ? (int)lo : -1;
+	base = ldlat_unwind_idx(base, LDLAT_UNWIND_MAPS - 1);
+	return pc < p->maps[base].end ? (int)base : -1;
 }
 
 #ifdef __bpf__
@@ -222,11 +243,25 @@ struct ldlat_unwind_regs {
 	__u64 pc, sp, fp;
 };
 
-/* How a walk went: its frames in ips[0, nr), why it ended, how many a frame pointer gave. */
-struct ldlat_unwind_result {
-	__u32 nr;
-	__u32 stop;	 /* enum ldlat_unwind_stop */
-	__u32 frames_fp; /* frames found by a frame pointer */
+/*
+ * A walk between its frames, in per-CPU map memory: each frame is one call
+ * of a global BPF function (ldlat_unwind_step in ldlat.bpf.c), which the
+ * verifier checks once, not once per frame and per way the frame before
+ * ended; and values read back from a map are unknowns to it, so no
+ * constant of one frame multiplies the states of the next.
+ */
+struct ldlat_unwind_state {
+	__u64 pc, sp, fp; /* fp 0: the frame pointer is lost */
+	/*
+	 * 1 when pc is a return address (its rule is that of pc - 1, as the
+	 * call may be a function's last instruction), 0 for the first frame
+	 * and a signal frame's
+	 */
+	__u64 back;
+	__u64 frames_fp; /* frames found by a frame pointer */
+	__u64 tmp;	 /* an index read back, unknown to the verifier */
+	__u32 tgid;	 /* whose mappings */
+	__u32 pad;
 };
 
 /*
@@ -237,7 +272,7 @@ struct ldlat_unwind_result {
  * array of maps of the tables.
  */
 static __always_inline __u32 ldlat_unwind_rule(const struct ldlat_unwind_proc *p, void *files,
-					       __u64 pc, struct ldlat_unwind_row *row)
+					       __u64 pc, struct ldlat_unwind_row *row, __u64 *tmp)
 {
 	const union ldlat_unwind_block *ix, *blk;
 	const struct ldlat_unwind_map *m;
@@ -251,6 +286,9 @@ static __always_inline __u32 ldlat_unwind_rule(const struct ldlat_unwind_proc *p
 	i = ldlat_unwind_map_find(p, pc);
 	if (i < 0)
 		return LDLAT_STOP_NO_MAPPING;
+	*tmp = (__u32)i;
+	asm volatile("" ::: "memory");
+	i = (int)*tmp;
 	m = &p->maps[i & (LDLAT_UNWIND_MAPS - 1)];
 	if (m->kind != LDLAT_MAP_TABLE || pc - m->base >= (1ull << 32))
 		return LDLAT_STOP_NO_TABLE;
@@ -266,6 +304,9 @@ static __always_inline __u32 ldlat_unwind_rule(const struct ldlat_unwind_proc *p
 	k = ldlat_unwind_chunk_find(&ix->index, x);
 	if (k < 0)
 		return LDLAT_STOP_NO_TABLE;
+	*tmp = (__u32)k;
+	asm volatile("" ::: "memory");
+	k = (int)*tmp;
 	nrows = ix->index.nrows - (__u32)k * LDLAT_UNWIND_CHUNK_ROWS;
 	if (nrows > LDLAT_UNWIND_CHUNK_ROWS)
 		nrows = LDLAT_UNWIND_CHUNK_ROWS;
@@ -276,6 +317,9 @@ static __always_inline __u32 ldlat_unwind_rule(const struct ldlat_unwind_proc *p
 	i = ldlat_unwind_row_find(blk->rows, nrows, x);
 	if (i < 0)
 		return LDLAT_STOP_NO_TABLE;
+	*tmp = (__u32)i;
+	asm volatile("" ::: "memory");
+	i = (int)*tmp;
 	*row = blk->rows[i & (LDLAT_UNWIND_CHUNK_ROWS - 1)];
 	return LDLAT_STOP_NO_TABLE;
 }
@@ -287,103 +331,76 @@ static __always_inline bool ldlat_unwind_read(__u64 *v, __u64 addr)
 }
 
 /*
- * Walks the user stack from r: up to max frames (at most
- * LDLAT_UNWIND_MAX_STACK) into ips, innermost first, each found by the
- * rows of the file that maps it, or where none covers it by the frame
+ * One frame of the walk: from s's PC, SP and RBP to its caller's, by the
+ * rows of the file that maps PC, or where none covers it by the frame
  * pointer (RBP, where the CFI left it known).  p: the process's mappings
- * (NULL: none known, frame pointers alone); files: the tables.
+ * (NULL: none known, frame pointers alone); files: the tables.  Returns
+ * LDLAT_NSTOPS when the caller's frame is in s, else why the walk ends.
  */
-static __always_inline void ldlat_unwind_walk(const struct ldlat_unwind_regs *r,
-					      const struct ldlat_unwind_proc *p, void *files,
-					      __u64 *ips, __u32 max,
-					      struct ldlat_unwind_result *res)
+static __always_inline __u32 ldlat_unwind_frame(struct ldlat_unwind_state *s,
+						const struct ldlat_unwind_proc *p, void *files)
 {
-	__u64 pc = r->pc, sp = r->sp, fp = r->fp, cfa, ra;
-	bool exact = true, fp_ok = true;
+	__u64 pc = s->pc, sp = s->sp, fp = s->fp, cfa, ra, v;
 	struct ldlat_unwind_row row;
-	__u32 i, n = 0, stop = LDLAT_STOP_MAX, why, kind, fpk;
+	__u32 why, kind, fpk;
 
-	res->frames_fp = 0;
-	for (i = 0; i < LDLAT_UNWIND_MAX_STACK; i++) {
-		if (i >= max)
-			break;
-		ips[i] = pc;
-		n = i + 1;
-		why = ldlat_unwind_rule(p, files, exact ? pc : pc - 1, &row);
-		kind = LDLAT_UNWIND_ROW_CFA(&row);
-		fpk = LDLAT_UNWIND_ROW_FP(&row);
-		if (kind == LDLAT_CFA_END) {
-			stop = LDLAT_STOP_END;
-			break;
-		}
-		if (kind == LDLAT_CFA_NONE) {
-			/* the frame pointer: the caller's RBP at RBP, its return address above */
-			if (!fp_ok || fp < sp || (fp & 7)) {
-				stop = why;
-				break;
-			}
-			cfa = fp + 16;
-			if (!ldlat_unwind_read(&ra, fp + 8) || !ldlat_unwind_read(&fp, fp)) {
-				stop = LDLAT_STOP_READ;
-				break;
-			}
-			res->frames_fp++;
-			exact = false;
-		} else if (kind == LDLAT_CFA_SIGNAL) {
-			/* the interrupted state: SP, PC, RBP from the ucontext; its PC is exact */
-			if (!ldlat_unwind_read(&cfa, sp + row.cfa) ||
-			    !ldlat_unwind_read(&ra, sp + row.cfa + 8) ||
-			    (fpk == LDLAT_FP_AT &&
-			     !ldlat_unwind_read(&fp, sp + 8 * (__s64)row.fp))) {
-				stop = LDLAT_STOP_READ;
-				break;
-			}
-			fp_ok = fpk == LDLAT_FP_AT;
-			exact = true;
-			sp = cfa; /* the interrupted stack may be anywhere (sigaltstack) */
-			pc = ra;
-			if (!pc) {
-				stop = LDLAT_STOP_END;
-				break;
-			}
-			continue;
-		} else {
-			if (kind == LDLAT_CFA_SP) {
-				cfa = sp + row.cfa;
-			} else if (kind == LDLAT_CFA_FP && fp_ok) {
-				cfa = fp + row.cfa;
-			} else if (kind == LDLAT_CFA_PLT) {
-				cfa = sp + 8 + ((pc & 15) >= row.cfa ? 8 : 0);
-			} else {
-				stop = LDLAT_STOP_UNSUPPORTED;
-				break;
-			}
-			/* x86-64: the call pushed the return address just below the CFA */
-			if (!ldlat_unwind_read(&ra, cfa - 8) ||
-			    (fpk == LDLAT_FP_AT &&
-			     !ldlat_unwind_read(&fp, cfa + 8 * (__s64)row.fp))) {
-				stop = LDLAT_STOP_READ;
-				break;
-			}
-			if (fpk == LDLAT_FP_AT)
-				fp_ok = true;
-			else if (fpk == LDLAT_FP_UNDEF)
-				fp_ok = false;
-			exact = false;
-		}
-		if (cfa <= sp) {
-			stop = LDLAT_STOP_BAD_FRAME;
-			break;
-		}
-		sp = cfa;
-		pc = ra;
-		if (!pc) {
-			stop = LDLAT_STOP_END;
-			break;
+	why = ldlat_unwind_rule(p, files, pc - (s->back & 1), &row, &s->tmp);
+	kind = LDLAT_UNWIND_ROW_CFA(&row);
+	fpk = LDLAT_UNWIND_ROW_FP(&row);
+	if (kind == LDLAT_CFA_END)
+		return LDLAT_STOP_END;
+	if (kind == LDLAT_CFA_NONE) {
+		/* the frame pointer: the caller's RBP at RBP, its return address above */
+		if (!fp || fp < sp || (fp & 7))
+			return why;
+		cfa = fp + 16;
+		if (!ldlat_unwind_read(&ra, fp + 8) || !ldlat_unwind_read(&fp, fp))
+			return LDLAT_STOP_READ;
+		s->frames_fp++;
+	} else if (kind == LDLAT_CFA_SIGNAL) {
+		/* the interrupted state: SP, PC, RBP from the ucontext; its PC is exact */
+		if (!ldlat_unwind_read(&cfa, sp + row.cfa) ||
+		    !ldlat_unwind_read(&ra, sp + row.cfa + 8))
+			return LDLAT_STOP_READ;
+		v = 0;
+		if (fpk == LDLAT_FP_AT && !ldlat_unwind_read(&v, sp + 8 * (__s64)row.fp))
+			return LDLAT_STOP_READ;
+		if (!ra)
+			return LDLAT_STOP_END;
+		/* the interrupted stack may be anywhere (sigaltstack): no check that it grows */
+		s->pc = ra;
+		s->sp = cfa;
+		s->fp = v;
+		s->back = 0;
+		return LDLAT_NSTOPS;
+	} else {
+		if (kind == LDLAT_CFA_SP)
+			cfa = sp + row.cfa;
+		else if (kind == LDLAT_CFA_FP && fp)
+			cfa = fp + row.cfa;
+		else if (kind == LDLAT_CFA_PLT)
+			cfa = sp + 8 + ((pc & 15) >= row.cfa ? 8 : 0);
+		else
+			return LDLAT_STOP_UNSUPPORTED;
+		/* x86-64: the call pushed the return address just below the CFA */
+		if (!ldlat_unwind_read(&ra, cfa - 8))
+			return LDLAT_STOP_READ;
+		if (fpk == LDLAT_FP_AT) {
+			if (!ldlat_unwind_read(&fp, cfa + 8 * (__s64)row.fp))
+				return LDLAT_STOP_READ;
+		} else if (fpk == LDLAT_FP_UNDEF) {
+			fp = 0;
 		}
 	}
-	res->nr = n;
-	res->stop = stop;
+	if (cfa <= sp)
+		return LDLAT_STOP_BAD_FRAME;
+	if (!ra)
+		return LDLAT_STOP_END;
+	s->pc = ra;
+	s->sp = cfa;
+	s->fp = fp;
+	s->back = 1;
+	return LDLAT_NSTOPS;
 }
 #endif /* __bpf__ */
 
@@ -392,8 +409,10 @@ _Static_assert(sizeof(struct ldlat_unwind_row) == 8, "a row is 8 bytes");
 _Static_assert(sizeof(union ldlat_unwind_block) == 8192, "a block is 8 KiB");
 _Static_assert(sizeof(struct ldlat_unwind_index) <= sizeof(union ldlat_unwind_block),
 	       "the index fits a block");
-_Static_assert((1u << LDLAT_UNWIND_INDEX_STEPS) >= LDLAT_UNWIND_CHUNKS, "the index's steps");
-_Static_assert((1u << LDLAT_UNWIND_MAP_STEPS) >= LDLAT_UNWIND_MAPS, "the mappings' steps");
+_Static_assert((1u << LDLAT_UNWIND_INDEX_STEPS) >= LDLAT_UNWIND_CHUNKS &&
+		       LDLAT_UNWIND_CHUNKS <= 2048,
+	       "the index's steps and mask");
+_Static_assert((1u << LDLAT_UNWIND_MAP_STEPS) == LDLAT_UNWIND_MAPS, "the mappings' steps");
 _Static_assert(LDLAT_CFA_KINDS <= 16 && LDLAT_FP_KINDS <= 16, "kinds share a byte");
 #endif
 

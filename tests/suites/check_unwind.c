@@ -6,15 +6,32 @@
  * at every address where either changes rules: the test programs built
  * without frame pointers (tests/progs/unwindprog.c), one with .debug_frame
  * and no .eh_frame, libc, the dynamic loader and Debian's sort.
+ *
+ * And the BPF walker (bpf/unwind.h) through BPF_PROG_TEST_RUN
+ * (ldlat_test_unwind): this process's own registers, taken at the end of
+ * a chain of calls built without frame pointers (the suites build at -O2),
+ * its tables loaded as ldlat-top loads them (user/top/unwindset.c); the
+ * walk must equal what glibc's backtrace() (libgcc's unwinder) finds from
+ * the same place: plain calls, through a signal frame, in a thread, and by
+ * frame pointers where no table covers the code.  Needs root.
  */
 #include <check.h>
 #include <errno.h>
+#include <execinfo.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
 
+#include "bpf/ldlat.h"
+#include "user/run/session.h"
 #include "user/symbols/unwind.h"
+#include "user/top/unwindset.h"
+#include "bpf/ldlat.skel.h"
 #include "tests/suites/unwind_oracle.h"
 #include "tests/lib/testutil.h"
 #include "kernel/lib/util.h"
@@ -192,6 +209,290 @@ START_TEST(test_table_no_cfi)
 }
 END_TEST
 
+/* What one walk found, and what backtrace() found from the same place. */
+struct walk {
+	__u64 ips[LDLAT_STACK_DEPTH];
+	__u32 nr;
+	__u16 stop; /* enum ldlat_unwind_stop + 1 */
+	void *bt[LDLAT_STACK_DEPTH];
+	int nbt;
+};
+
+static struct session wsess;
+static struct unwind_set wset;
+static volatile int wsink;
+
+/* Every stored path out of top_stacks, so that the next walk's is the only one. */
+static void stacks_clear(void)
+{
+	int fd = bpf_map__fd(wsess.skel->maps.top_stacks);
+	__u64 key;
+
+	while (!bpf_map_get_next_key(fd, NULL, &key))
+		bpf_map_delete_elem(fd, &key);
+}
+
+/*
+ * The walk from here: this function's PC, SP and RBP into the test entry,
+ * backtrace() beside it.  Frame 0 is a PC in this function for both; the
+ * rest are return addresses, which both give as they are.
+ */
+static __attribute__((noinline)) void walk_here(struct walk *w)
+{
+	__u64 args[4];
+	struct ldlat_top_stack st;
+	LIBBPF_OPTS(bpf_test_run_opts, opts, .ctx_in = args, .ctx_size_in = sizeof(args));
+	int fd = bpf_map__fd(wsess.skel->maps.top_stacks);
+	__u64 key;
+
+	__asm__ volatile("lea 0(%%rip), %0\n\tmov %%rsp, %1\n\tmov %%rbp, %2"
+			 : "=r"(args[0]), "=r"(args[1]), "=r"(args[2]));
+	args[3] = (__u64)getpid();
+	w->nbt = backtrace(w->bt, LDLAT_STACK_DEPTH);
+	stacks_clear();
+	w->nr = 0;
+	if (bpf_prog_test_run_opts(bpf_program__fd(wsess.skel->progs.ldlat_test_unwind), &opts))
+		return;
+	if (bpf_map_get_next_key(fd, NULL, &key) || bpf_map_lookup_elem(fd, &key, &st))
+		return;
+	memcpy(w->ips, st.ips[0], sizeof(w->ips));
+	w->nr = st.nr[0];
+	w->stop = st.stop[0];
+}
+
+static __attribute__((noinline)) void chain_b(struct walk *w)
+{
+	walk_here(w);
+	wsink++;
+}
+
+static __attribute__((noinline)) void chain_a(struct walk *w)
+{
+	chain_b(w);
+	wsink++;
+}
+
+/* The same chain with frame pointers, walked where no table covers it. */
+static __attribute__((noinline, optimize("no-omit-frame-pointer"))) void
+walk_here_fp(struct walk *w)
+{
+	__u64 args[4];
+	struct ldlat_top_stack st;
+	LIBBPF_OPTS(bpf_test_run_opts, opts, .ctx_in = args, .ctx_size_in = sizeof(args));
+	int fd = bpf_map__fd(wsess.skel->maps.top_stacks);
+	__u64 key;
+
+	__asm__ volatile("lea 0(%%rip), %0\n\tmov %%rsp, %1\n\tmov %%rbp, %2"
+			 : "=r"(args[0]), "=r"(args[1]), "=r"(args[2]));
+	args[3] = (__u64)getpid();
+	w->nbt = backtrace(w->bt, LDLAT_STACK_DEPTH);
+	stacks_clear();
+	w->nr = 0;
+	if (bpf_prog_test_run_opts(bpf_program__fd(wsess.skel->progs.ldlat_test_unwind), &opts))
+		return;
+	if (bpf_map_get_next_key(fd, NULL, &key) || bpf_map_lookup_elem(fd, &key, &st))
+		return;
+	memcpy(w->ips, st.ips[0], sizeof(w->ips));
+	w->nr = st.nr[0];
+	w->stop = st.stop[0];
+}
+
+static __attribute__((noinline, optimize("no-omit-frame-pointer"))) void chain_fp_b(struct walk *w)
+{
+	walk_here_fp(w);
+	wsink++;
+}
+
+static __attribute__((noinline, optimize("no-omit-frame-pointer"))) void chain_fp_a(struct walk *w)
+{
+	chain_fp_b(w);
+	wsink++;
+}
+
+static void walk_print(const struct walk *w)
+{
+	int i;
+
+	fprintf(stderr, "walk: %u frames, stop %d; backtrace: %d\n", w->nr, (int)w->stop - 1,
+		w->nbt);
+	for (i = 0; i < (int)w->nr || i < w->nbt; i++)
+		fprintf(stderr, "  %2d %#18llx %18p\n", i,
+			i < (int)w->nr ? (unsigned long long)w->ips[i] : 0ull,
+			i < w->nbt ? w->bt[i] : NULL);
+}
+
+/*
+ * frames 1 to n - 1 equal (0: a PC in the function where each started);
+ * n: every frame backtrace() gave.
+ */
+static void walk_equal(const struct walk *w, int n)
+{
+	int i, bad = 0;
+
+	if (!n)
+		n = w->nbt;
+	if ((int)w->nr < n)
+		bad = 1;
+	for (i = 1; !bad && i < n; i++)
+		if (w->ips[i] != (__u64)(unsigned long)w->bt[i])
+			bad = 1;
+	if (bad)
+		walk_print(w);
+	ck_assert_msg(!bad, "the walk's %u frames differ from backtrace()'s %d (first %d)", w->nr,
+		      w->nbt, n);
+}
+
+/* The walks' counters, both generations, every CPU. */
+static void counters_sum(struct ldlat_unwind_counters *sum)
+{
+	int ncpus = libbpf_num_possible_cpus(), c, k, i;
+	struct ldlat_unwind_counters *v = calloc(ncpus, sizeof(*v));
+
+	ck_assert_ptr_nonnull(v);
+	memset(sum, 0, sizeof(*sum));
+	for (k = 0; k < 2; k++) {
+		__u32 key = k;
+
+		ck_assert_int_eq(
+			bpf_map_lookup_elem(bpf_map__fd(wsess.skel->maps.unwind_counters), &key, v),
+			0);
+		for (c = 0; c < ncpus; c++) {
+			sum->walks += v[c].walks;
+			sum->frames += v[c].frames;
+			sum->frames_fp += v[c].frames_fp;
+			sum->no_process += v[c].no_process;
+			for (i = 0; i < LDLAT_NSTOPS; i++)
+				sum->stop[i] += v[c].stop[i];
+		}
+	}
+	free(v);
+}
+
+static void walk_setup(void)
+{
+	struct ldlat_config c = { .nranges = 1,
+				  .max_lat = ~0ull,
+				  .class_mask = LDLAT_ALL_CLASSES,
+				  .need = LDLAT_HAS_ADDR,
+				  .top = LDLAT_TOP_IP | LDLAT_TOP_STACK,
+				  .top_shift = 6,
+				  .top_entries = 64 };
+	struct session_unwind uw = { .max_stack = 64, .files = 16, .procs = 4 };
+	struct err err = {};
+
+	ck_assert_msg(session__open_unwind(&wsess, &c, SESSION_TEST_ENTRY, &uw, &err) == 0, "%s",
+		      err.msg);
+	unwind_set__init(&wset, bpf_map__fd(wsess.skel->maps.unwind_files), uw.files,
+			 bpf_map__fd(wsess.skel->maps.unwind_procs), uw.procs);
+	ck_assert_msg(unwind_set__add_process(&wset, getpid(), &err) == 0, "%s", err.msg);
+	/* this program, libc, the loader, libbpf's, libelf's... */
+	ck_assert_uint_ge(wset.loaded, 2);
+	ck_assert_uint_eq(wset.failed, 0);
+}
+
+static void walk_teardown(void)
+{
+	unwind_set__free(&wset);
+	session__close(&wsess);
+}
+
+/* Plain calls from main: every frame backtrace() finds, the walk ended at _start. */
+START_TEST(test_walk_calls)
+{
+	struct ldlat_unwind_counters sum;
+	struct walk w;
+
+	walk_setup();
+	chain_a(&w);
+	walk_equal(&w, 0);
+	ck_assert_int_eq(w.stop, LDLAT_STOP_END + 1);
+	counters_sum(&sum);
+	ck_assert_uint_eq(sum.walks, 1);
+	ck_assert_uint_eq(sum.frames, w.nr);
+	ck_assert_uint_eq(sum.frames_fp, 0);
+	ck_assert_uint_eq(sum.stop[LDLAT_STOP_END], 1);
+	walk_teardown();
+}
+END_TEST
+
+static struct walk sig_walk;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	chain_a(&sig_walk);
+}
+
+/* From a signal handler: through the kernel's signal frame (glibc's __restore_rt) to main. */
+START_TEST(test_walk_signal)
+{
+	walk_setup();
+	signal(SIGUSR1, on_signal);
+	raise(SIGUSR1);
+	signal(SIGUSR1, SIG_DFL);
+	walk_equal(&sig_walk, 0);
+	ck_assert_int_eq(sig_walk.stop, LDLAT_STOP_END + 1);
+	walk_teardown();
+}
+END_TEST
+
+static void *in_thread(void *arg)
+{
+	chain_a(arg);
+	return NULL;
+}
+
+/* In a thread: up to clone3, whose return address is undefined. */
+START_TEST(test_walk_thread)
+{
+	struct walk w;
+	pthread_t t;
+
+	walk_setup();
+	ck_assert_int_eq(pthread_create(&t, NULL, in_thread, &w), 0);
+	ck_assert_int_eq(pthread_join(t, NULL), 0);
+	walk_equal(&w, 0);
+	ck_assert_int_eq(w.stop, LDLAT_STOP_END + 1);
+	walk_teardown();
+}
+END_TEST
+
+/*
+ * This program's mapping told to have no table: the walk goes by frame
+ * pointers, which walk_here_fp and its two callers keep; those frames
+ * equal backtrace()'s and are counted as found by frame pointers.
+ */
+START_TEST(test_walk_fp_fallback)
+{
+	struct ldlat_unwind_proc *p = malloc(sizeof(*p));
+	__u64 here = (__u64)(unsigned long)walk_here_fp;
+	struct ldlat_unwind_counters sum;
+	struct err err = {};
+	__u32 key = (__u32)getpid(), i, hit = 0;
+	struct walk w;
+
+	ck_assert_ptr_nonnull(p);
+	walk_setup();
+	ck_assert_int_eq(unwind_set__proc(&wset, getpid(), p, &err), 0);
+	for (i = 0; i < p->n; i++)
+		if (p->maps[i].start <= here && here < p->maps[i].end) {
+			p->maps[i].kind = LDLAT_MAP_NO_TABLE;
+			hit++;
+		}
+	ck_assert_uint_eq(hit, 1);
+	ck_assert_int_eq(
+		bpf_map_update_elem(bpf_map__fd(wsess.skel->maps.unwind_procs), &key, p, BPF_ANY),
+		0);
+	chain_fp_a(&w);
+	/* walk_here_fp, chain_fp_b, chain_fp_a and the return into this test */
+	walk_equal(&w, 4);
+	counters_sum(&sum);
+	ck_assert_uint_ge(sum.frames_fp, 3);
+	free(p);
+	walk_teardown();
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("unwind");
@@ -207,6 +508,15 @@ int main(void)
 	tcase_add_test(tc, test_table_kinds);
 	tcase_add_test(tc, test_table_no_cfi);
 	suite_add_tcase(s, tc);
+	if (need_root("check_unwind's walks (BPF)")) {
+		tc = tcase_create("walk");
+		tcase_set_timeout(tc, 120);
+		tcase_add_test(tc, test_walk_calls);
+		tcase_add_test(tc, test_walk_signal);
+		tcase_add_test(tc, test_walk_thread);
+		tcase_add_test(tc, test_walk_fp_fallback);
+		suite_add_tcase(s, tc);
+	}
 	failed = run_suite(s);
 	sh(NULL, NULL, "rm -rf %s", tmpdir);
 	return failed ? 1 : 0;

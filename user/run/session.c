@@ -207,8 +207,23 @@ int session__open(struct session *s, const struct ldlat_config *cfg, unsigned in
 	return session__open_counted(s, cfg, flags, 0, err);
 }
 
+static int session__open_all(struct session *s, const struct ldlat_config *cfg, unsigned int flags,
+			     __u32 nevents, const struct session_unwind *uw, struct err *err);
+
 int session__open_counted(struct session *s, const struct ldlat_config *cfg, unsigned int flags,
 			  __u32 nevents, struct err *err)
+{
+	return session__open_all(s, cfg, flags, nevents, NULL, err);
+}
+
+int session__open_unwind(struct session *s, const struct ldlat_config *cfg, unsigned int flags,
+			 const struct session_unwind *uw, struct err *err)
+{
+	return session__open_all(s, cfg, flags, 0, uw, err);
+}
+
+static int session__open_all(struct session *s, const struct ldlat_config *cfg, unsigned int flags,
+			     __u32 nevents, const struct session_unwind *uw, struct err *err)
 {
 	struct session_facts facts = {};
 	char why[512];
@@ -265,6 +280,19 @@ int session__open_counted(struct session *s, const struct ldlat_config *cfg, uns
 	bpf_map__set_max_entries(
 		s->skel->maps.top_spill,
 		cfg->top && cfg->top_entries ? ldlat_top_spill_bytes(cfg->top_entries) : 4096);
+	/*
+	 * the walk from the tables; a sample taken in the kernel finds the
+	 * task's user registers by bpf_task_pt_regs (Linux 5.15), else at the
+	 * top of its kernel stack
+	 */
+	s->skel->rodata->unwind_max = uw ? uw->max_stack : 0;
+	s->skel->rodata->unwind_task_regs =
+		uw &&
+		libbpf_probe_bpf_helper(BPF_PROG_TYPE_PERF_EVENT, BPF_FUNC_task_pt_regs, NULL) == 1;
+	bpf_map__set_max_entries(s->skel->maps.unwind_procs, uw ? uw->procs : 1);
+	bpf_map__set_max_entries(s->skel->maps.unwind_files, uw ? uw->files : 1);
+	bpf_program__set_autoload(s->skel->progs.ldlat_test_unwind,
+				  uw && (flags & SESSION_TEST_ENTRY));
 	bpf_program__set_autoload(s->skel->progs.ldlat_sample,
 				  s->path == SESSION_PATH_KERN_CTX && !s->top);
 	bpf_program__set_autoload(s->skel->progs.ldlat_sample_kern,

@@ -102,6 +102,24 @@ int session__open_counted(struct session *s, const struct ldlat_config *cfg, uns
 			  __u32 nevents, struct err *err);
 
 /*
+ * --call-graph dwarf: the user stack walked from unwind tables (bpf/unwind.h)
+ * up to max_stack frames, with room for the tables of 'files' files and the
+ * mappings of 'procs' processes (user/top/unwindset.c fills them).
+ */
+struct session_unwind {
+	__u32 max_stack; /* 1 to LDLAT_UNWIND_MAX_STACK */
+	__u32 files;
+	__u32 procs;
+};
+
+/*
+ * session__open_counted (nevents 0) for ldlat-top with --call-graph dwarf;
+ * with SESSION_TEST_ENTRY also its test entry ldlat_test_unwind.
+ */
+int session__open_unwind(struct session *s, const struct ldlat_config *cfg, unsigned int flags,
+			 const struct session_unwind *uw, struct err *err);
+
+/*
  * Attaches the program to every fd of the evlist (the links then own the
  * fds); with s->counts, the i-th link with cookie i, its event's period
  * written at event_counts[i] first.

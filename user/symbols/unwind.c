@@ -492,6 +492,22 @@ static int build_id_read(struct unwind_table *t, Elf *elf)
 	return 0;
 }
 
+static void segs_read(struct unwind_table *t, Elf *elf)
+{
+	size_t n, i;
+	GElf_Phdr ph;
+
+	if (elf_getphdrnum(elf, &n))
+		return;
+	for (i = 0; i < n && t->nseg < UNWIND_TABLE_SEGS; i++) {
+		if (!gelf_getphdr(elf, (int)i, &ph) || ph.p_type != PT_LOAD || !(ph.p_flags & PF_X))
+			continue;
+		t->seg[t->nseg].offset = ph.p_offset;
+		t->seg[t->nseg].vaddr = ph.p_vaddr;
+		t->seg[t->nseg++].filesz = ph.p_filesz;
+	}
+}
+
 static int table_compile(struct unwind_table *t, Elf *elf, const char *name, struct err *err)
 {
 	struct fde_list fl = {};
@@ -510,6 +526,7 @@ static int table_compile(struct unwind_table *t, Elf *elf, const char *name, str
 		return err__set(err, -ENOEXEC, "%s: not an x86-64 executable or shared object",
 				name);
 	build_id_read(t, elf);
+	segs_read(t, elf);
 	scn = section_named(elf, ".eh_frame", &sh);
 	if (scn && (data = elf_getdata(scn, NULL)) && data->d_size) {
 		eh = dwarf_getcfi_elf(elf);
@@ -631,4 +648,21 @@ __u64 unwind_table__bpf_bytes(const struct unwind_table *t)
 	__u64 chunks = (t->nrows + LDLAT_UNWIND_CHUNK_ROWS - 1) / LDLAT_UNWIND_CHUNK_ROWS;
 
 	return (1 + chunks) * sizeof(union ldlat_unwind_block);
+}
+
+bool unwind_table__map_base(const struct unwind_table *t, __u64 start, __u64 pgoff, __u64 *base)
+{
+	int i;
+
+	/* the mapping starts at a page: the segment's offset rounded down may be below pgoff */
+	for (i = 0; i < t->nseg; i++) {
+		__u64 lo = t->seg[i].offset & ~4095ull, hi = t->seg[i].offset + t->seg[i].filesz;
+
+		if (pgoff >= lo && pgoff < hi) {
+			/* file address of start: pgoff + (vaddr - offset); table address: less t->base */
+			*base = start - pgoff - (t->seg[i].vaddr - t->seg[i].offset) + t->base;
+			return true;
+		}
+	}
+	return false;
 }

@@ -25,12 +25,19 @@
 #include "bpf/unwind.h"
 #include "kernel/lib/err.h"
 
+#define UNWIND_TABLE_SEGS 4
+
 struct unwind_table {
 	__u64 base; /* the file address of rows[].pc 0 */
 	struct ldlat_unwind_row *rows;
 	__u32 nrows;
 	unsigned char build_id[20]; /* NT_GNU_BUILD_ID, build_id_len bytes (0: none) */
 	int build_id_len;
+	/* the file's executable PT_LOAD segments: where a mapping's addresses go */
+	struct {
+		__u64 offset, vaddr, filesz;
+	} seg[UNWIND_TABLE_SEGS];
+	int nseg;
 	/* what was compiled */
 	__u32 fdes;	   /* FDEs read, both sections */
 	__u32 fdes_debug;  /* of them from .debug_frame (covering what .eh_frame does not) */
@@ -56,6 +63,13 @@ void unwind_table__free(struct unwind_table *t);
 
 /* The row whose rules hold at file address addr, or NULL (before the first, or past 4 GiB). */
 const struct ldlat_unwind_row *unwind_table__find(const struct unwind_table *t, __u64 addr);
+
+/*
+ * The walker's base for a mapping of the file at start whose file offset
+ * is pgoff (struct ldlat_unwind_map.base: a table address is pc - base);
+ * false when no executable segment holds pgoff.
+ */
+bool unwind_table__map_base(const struct unwind_table *t, __u64 start, __u64 pgoff, __u64 *base);
 
 /* Bytes the table takes in BPF: its index block and its blocks of rows. */
 __u64 unwind_table__bpf_bytes(const struct unwind_table *t);
