@@ -1,13 +1,28 @@
 # SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 #
-# make          build the tools into build/
-# make deps     install the Debian packages the build, tests and demo need
-# make test     deps, build, and run every test (Check suites, the perf.data fuzzer for
-#               FUZZ_SECONDS, 60 by default)
-# make demo     deps, build, and run ldlat-hist on the bundled workload
-# make vmlinux  regenerate vmlinux/vmlinux.h from this kernel's BTF
-# make bench    benchmarks (see BENCHMARKS.md)
+# make               the tools, their man pages and the README's example programs, into build/
+# make tests         all that, and the test suites, test programs and benchmarks' programs
+# make deps          install the Debian packages the build, tests and demo need
+# make test          deps, build, and run every test (tests/run.sh: the Check suites, the
+#                    layout and writer checks, the docs, the perf.data fuzzer for
+#                    FUZZ_SECONDS, 60 by default)
+# make demo          deps, build, and run ldlat-hist on the bundled workload
+# make bench         benchmarks (see BENCHMARKS.md); make bench-tools builds their programs
+# make install       the tools, tools.conf, man pages, completions and systemd units under
+#                    DESTDIR and PREFIX; make uninstall removes them
+# make deb           build/ldlat.deb (make check-deb: lintian on it); make tarball
 # make test-kernels  the suites that load the BPF program, on Debian's kernels under QEMU
+# make test-asan, fuzz, fuzz-cli, test-kill, soak, test-mutants: robustness
+#                    (docs/testing-robustness.md); make hwcheck: the hardware self-check
+# make check-format, check-deps, check-writers, check-selftest, check-man: the static checks
+# make vmlinux       regenerate vmlinux/vmlinux.h from this kernel's BTF
+#
+# The Makefile by kind: the toolchain and flags, the lists of what is built (one word
+# adds a tool, a BPF program, a test program), the rules that build them (pattern rules
+# over the lists), generated files, then the targets that run, install and package.
+# docs/contributing.md says how to add to each list.
+
+# ---- toolchain and flags ---------------------------------------------------------------
 
 CC	?= gcc
 CLANG	?= clang
@@ -29,45 +44,201 @@ CPPFLAGS += -iquote . -iquote $(BUILD)
 LDLIBS	:= -lbpf -ldw -lelf -lz -lm -liberty
 BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) -Wall -Werror \
 	-iquote . -iquote $(BUILD)
-
-# kernel/lib, kernel/abi, kernel/policy; user/<role>/ (see each folder's README)
-KERNEL_SRCS := $(wildcard kernel/*/*.c)
-USER_LIB_SRCS := $(filter-out %/ldlat-hist.c %/ldlat-top.c %/ldlat-stat.c %/ldlat-c2c.c,$(wildcard user/*/*.c))
-TOOLS := ldlat-hist ldlat-top ldlat-stat ldlat-c2c
-TOOL_BINS := $(addprefix $(BUILD)/,$(TOOLS))
-WORKLOAD := $(BUILD)/ldlat-workload
-
-LIB_OBJS := $(patsubst %.c,$(OBJ)/%.o,$(KERNEL_SRCS) $(USER_LIB_SRCS))
-LIB := $(BUILD)/libldlat.a
-
-BENCH_TOOLS := ldlat-floor ldlat-logic
-BENCH_BINS := $(addprefix $(BUILD)/bench/,$(BENCH_TOOLS))
-
-# The suites are the files tests/suites/check_*.c: that folder is their one list
-# (tests/run.sh runs the same files).
-TEST_SUITES := $(sort $(basename $(notdir $(wildcard tests/suites/check_*.c))))
-TEST_BINS := $(addprefix $(BUILD)/tests/,$(TEST_SUITES))
-TEST_COMMON := $(OBJ)/tests/lib/testutil.o $(OBJ)/tests/lib/perfwrite.o
-# ELF files for ldlat-top's tests: see tests/progs/topprog.c and tests/progs/symprog.c
-TEST_ELFS := $(BUILD)/tests/ldlat-topprog $(BUILD)/tests/ldlat-symprog \
-	$(BUILD)/tests/libldlatsym.so $(BUILD)/tests/ldlat-symprog-stripped
+# the suites' Check
+$(OBJ)/tests/%.o: CPPFLAGS += $(shell pkg-config --cflags check 2>/dev/null)
+# the programs the tests run include nothing of the project (tests/progs/README.md)
+PROG_CFLAGS := -O2 -g -Wall -Wextra -Werror
+# ELF files the tests symbolize: with symbols, without optimisations that would merge
+# or inline what the tests name
+TEST_ELF_CFLAGS := -O1 -g -Wall -Wextra -Werror -Wl,--build-id
 # the perf.data reader under libFuzzer and AddressSanitizer (Debian: libclang-rt-14-dev)
 FUZZ_CC ?= clang
 FUZZ_CFLAGS := -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
+
+# The version -V, the man pages and the package carry (dist/version.sh): the release
+# number in VERSION, then git's distance from it (0.9.0+5.g01fc7b7), a valid Debian
+# version; build/version changes only when it does, so a new commit rebuilds what prints it.
+VERSION := $(shell sh dist/version.sh .)
+ifeq ($(VERSION),)
+$(error dist/version.sh printed no version (see its message))
+endif
+# the man pages are dated by the last commit
+MAN_DATE := $(shell git log -1 --format=%cs 2>/dev/null || date -u +%F)
+
+# ---- what is built: one list of each kind ------------------------------------------------
+
+# The tools: build/NAME from user/<dir>/NAME.c (ldlat-hist from user/hist/ldlat-hist.c)
+# and the library every tool links, build/libldlat.a: kernel/<role>/*.c and the rest of
+# user/<role>/*.c (see each folder's README).
+TOOLS := ldlat-hist ldlat-top ldlat-stat ldlat-c2c
+TOOL_BINS := $(addprefix $(BUILD)/,$(TOOLS))
+KERNEL_SRCS := $(wildcard kernel/*/*.c)
+USER_LIB_SRCS := $(filter-out $(addprefix %/,$(addsuffix .c,$(TOOLS))),$(wildcard user/*/*.c))
+LIB_OBJS := $(patsubst %.c,$(OBJ)/%.o,$(KERNEL_SRCS) $(USER_LIB_SRCS)) \
+	$(OBJ)/toolsconf_builtin.o
+LIB := $(BUILD)/libldlat.a
+
+# The BPF programs: bpf/NAME.bpf.c, each an object of its own with its own skeleton
+# (build/bpf/NAME.skel.h, struct NAME_bpf).
+BPF_PROGS := ldlat c2c
+BPF_SKELS := $(patsubst %,$(BUILD)/bpf/%.skel.h,$(BPF_PROGS))
+
+# The benchmarks' programs: build/bench/NAME from bench/NAME.c and the library.
+BENCH_TOOLS := ldlat-floor ldlat-logic
+BENCH_BINS := $(addprefix $(BUILD)/bench/,$(BENCH_TOOLS))
+
+# The workload with known loads and addresses (tests/progs/workload.c), for the tests,
+# the demo, the README's examples and the benchmarks.
+WORKLOAD := $(BUILD)/ldlat-workload
+
+# The suites are the files tests/suites/check_*.c: that folder is their one list
+# (tests/run.sh runs the same files); each links the test library and the tools'.
+TEST_SUITES := $(sort $(basename $(notdir $(wildcard tests/suites/check_*.c))))
+TEST_BINS := $(addprefix $(BUILD)/tests/,$(TEST_SUITES))
+TEST_LIB_OBJS := $(OBJ)/tests/lib/testutil.o $(OBJ)/tests/lib/perfwrite.o \
+	$(OBJ)/tests/lib/clicase.o
+
+# ELF files the tests (and the README's ldlat-top examples) symbolize, built by make:
+# build/tests/ldlat-NAME from tests/progs/NAME.c, a library of symprog's, and symprog
+# stripped (tests/progs/README.md)
+TEST_ELFS := $(BUILD)/tests/ldlat-topprog $(BUILD)/tests/ldlat-symprog \
+	$(BUILD)/tests/libldlatsym.so $(BUILD)/tests/ldlat-symprog-stripped
+# Programs the suites run, built by make tests: build/tests/ldlat-NAME from
+# tests/progs/NAME.c, and a library LD_PRELOAD'ed by check_run
+TEST_PROGS := $(patsubst %,$(BUILD)/tests/ldlat-%,churn deny bigtouch names dlchurn callprog \
+	unwindprog unwindprog-debugframe) $(BUILD)/tests/libldlatearly.so $(BUILD)/tests/libldlatunwind.so
 FUZZ_BIN := $(BUILD)/tests/fuzz-perfdata
 GEN_PERFDATA := $(BUILD)/tests/gen-perfdata
 
-.PHONY: all workload tests deps test demo vmlinux clean install bench bench-tools check-format \
-	check-deps check-writers check-selftest fuzz
-all: $(TOOL_BINS)
+# Man pages: each tool's from its --help (section 8), tools.conf's from its comment
+# (section 5).
+MAN8 := $(addprefix $(BUILD)/man/,$(addsuffix .8,$(TOOLS)))
+MAN5 := $(BUILD)/man/tools.conf.5
+
+# The systemd units (user/systemd/): ldlat-hist@NAME.service pins a set at boot,
+# ldlat-textfile@NAME.timer refreshes its textfile for node_exporter; docs/fleet.md, which
+# they name, beside them.
+UNITS := ldlat-hist@.service ldlat-textfile@.service ldlat-textfile@.timer
+
+.PHONY: all workload tests bench-tools
+all: $(TOOL_BINS) $(MAN8) $(MAN5) $(WORKLOAD) $(TEST_ELFS)
 workload: $(WORKLOAD)
-# programs check_run runs: threads that come and go (-p), a seccomp veto of perf_event_open
-TEST_PROGS := $(BUILD)/tests/ldlat-churn $(BUILD)/tests/ldlat-deny $(BUILD)/tests/ldlat-bigtouch \
-	$(BUILD)/tests/ldlat-names $(BUILD)/tests/ldlat-dlchurn $(BUILD)/tests/libldlatearly.so \
-	$(BUILD)/tests/ldlat-callprog $(BUILD)/tests/ldlat-unwindprog \
-	$(BUILD)/tests/ldlat-unwindprog-debugframe
-tests: all $(WORKLOAD) $(TEST_BINS) $(TEST_ELFS) $(TEST_PROGS) $(FUZZ_BIN) $(GEN_PERFDATA) $(BENCH_BINS)
+tests: all $(WORKLOAD) $(TEST_BINS) $(TEST_ELFS) $(TEST_PROGS) $(FUZZ_BIN) $(GEN_PERFDATA) \
+	$(BENCH_BINS)
 bench-tools: all $(WORKLOAD) $(BENCH_BINS)
+
+# ---- how: pattern rules over the lists ----------------------------------------------------
+
+$(BUILD)/bpf/%.bpf.o: bpf/%.bpf.c vmlinux/vmlinux.h $(BUILD)/bpf/perf_mem_defs.h
+	$(CLANG) $(BPF_CFLAGS) -c $< -o $@
+	$(STRIP) -g $@
+# the headers each program includes
+$(BUILD)/bpf/ldlat.bpf.o: bpf/ldlat.h bpf/ldlat_read.h bpf/ldlat_pin.h bpf/unwind.h
+$(BUILD)/bpf/c2c.bpf.o: bpf/c2c.h bpf/ldlat.h bpf/ldlat_read.h
+
+$(BUILD)/bpf/%.skel.h: $(BUILD)/bpf/%.bpf.o
+	$(BPFTOOL) gen skeleton $< name $*_bpf > $@.tmp && mv $@.tmp $@
+
+$(OBJ)/%.o: %.c | $(BPF_SKELS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c $< -o $@
+
+# made anew: a member of a source file renamed or removed would stay and be linked twice
+$(LIB): $(LIB_OBJS)
+	rm -f $@
+	$(AR) rcs $@ $^
+
+# a tool's main is user/<its name less "ldlat-">/<its name>.c: user/hist/ldlat-hist.c
+$(foreach t,$(TOOLS),$(eval $(BUILD)/$(t): $(OBJ)/user/$(t:ldlat-%=%)/$(t).o $(LIB)))
+$(TOOL_BINS):
+	$(CC) $(CFLAGS) $^ $(LDLIBS) -o $@
+
+$(BUILD)/bench/%: $(OBJ)/bench/%.o $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $^ $(LDLIBS) -o $@
+
+$(BUILD)/tests/check_%: $(OBJ)/tests/suites/check_%.o $(TEST_LIB_OBJS) $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(filter-out $(LIB),$^) $(LIB) $(LDLIBS) $$(pkg-config --libs check) -o $@
+
+# modules one suite links beyond the test library (tests/suites/README.md):
+# libpfm4's encodings, the independent oracle (kernel/abi/pfm.c opens libpfm4 when a
+# vendor event name is first encoded, as ldlat-stat does); ldlat-top --input's cases;
+# --output's files
+$(BUILD)/tests/check_pfm: $(OBJ)/tests/lib/pfm_oracle.o
+$(BUILD)/tests/check_top: $(OBJ)/tests/suites/top_input.o
+$(BUILD)/tests/check_output: $(OBJ)/tests/suites/output_file.o
+# the unwind tables' oracle: readelf's frames
+$(BUILD)/tests/check_unwind: $(OBJ)/tests/suites/unwind_oracle.o
+
+# A test program: PROG_CFLAGS and PROG_LDLIBS, set below where one differs.
+$(BUILD)/tests/ldlat-%: tests/progs/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(PROG_CFLAGS) $< $(PROG_LDLIBS) -o $@
+
+$(BUILD)/tests/lib%.so:
+	@mkdir -p $(dir $@)
+	$(CC) $(PROG_CFLAGS) -fPIC -shared $(filter %.c,$^) $(PROG_LDLIBS) -o $@
+
+# stripped, its debug info under tests/debug/.build-id/xx/rest.debug (no debuglink)
+$(BUILD)/tests/%-stripped: $(BUILD)/tests/%
+	id=$$(readelf -n $< | sed -n 's/.*Build ID: *//p'); test -n "$$id" && \
+	mkdir -p $(BUILD)/tests/debug/.build-id/$${id%$${id#??}} && \
+	objcopy --only-keep-debug $< $(BUILD)/tests/debug/.build-id/$${id%$${id#??}}/$${id#??}.debug && \
+	objcopy --strip-all $< $@
+
+# What differs from one test program to another ("private": not passed on to what
+# the program needs built first).
+$(BUILD)/tests/ldlat-topprog $(BUILD)/tests/ldlat-symprog $(BUILD)/tests/ldlat-bigtouch \
+$(BUILD)/tests/ldlat-names: private PROG_CFLAGS := $(TEST_ELF_CFLAGS) -fPIE -pie
+$(BUILD)/tests/libldlatsym.so: private PROG_CFLAGS := $(TEST_ELF_CFLAGS)
+$(BUILD)/tests/libldlatsym.so: tests/progs/symlib.c
+$(BUILD)/tests/ldlat-symprog: $(BUILD)/tests/libldlatsym.so
+$(BUILD)/tests/ldlat-symprog: private PROG_LDLIBS := -L$(BUILD)/tests -lldlatsym \
+	-Wl,-rpath,'$$ORIGIN'
+# a process whose threads come and go (-p)
+$(BUILD)/tests/ldlat-churn: private PROG_CFLAGS := $(PROG_CFLAGS) -pthread
+# -O0: a frame pointer in every function, leaves too (gcc 12 at -O1 leaves a leaf without one,
+# whatever -mno-omit-leaf-frame-pointer says), so the kernel's walk of the user stack sees
+# every frame
+$(BUILD)/tests/ldlat-callprog: private PROG_CFLAGS := -O0 -g -fno-omit-frame-pointer -Wall \
+	-Wextra -Werror
+# without frame pointers, as Debian builds its packages: no frame-pointer walk finds
+# the callers (--call-graph dwarf); a library called through the PLT; and the same
+# program with its rules in .debug_frame, not .eh_frame (but the C runtime's)
+UNWIND_PROG_CFLAGS := -O2 -g -fomit-frame-pointer -Wall -Wextra -Werror -Wl,--build-id
+$(BUILD)/tests/libldlatunwind.so: tests/progs/unwindlib.c
+$(BUILD)/tests/libldlatunwind.so: private PROG_CFLAGS := $(UNWIND_PROG_CFLAGS)
+$(BUILD)/tests/ldlat-unwindprog: $(BUILD)/tests/libldlatunwind.so
+$(BUILD)/tests/ldlat-unwindprog $(BUILD)/tests/ldlat-unwindprog-debugframe: \
+	private PROG_LDLIBS := -pthread -L$(BUILD)/tests -lldlatunwind -Wl,-rpath,'$$ORIGIN'
+$(BUILD)/tests/ldlat-unwindprog: private PROG_CFLAGS := $(UNWIND_PROG_CFLAGS)
+$(BUILD)/tests/ldlat-unwindprog-debugframe: tests/progs/unwindprog.c \
+		$(BUILD)/tests/libldlatunwind.so
+	$(CC) $(UNWIND_PROG_CFLAGS) -fno-asynchronous-unwind-tables -fno-unwind-tables $< \
+		$(PROG_LDLIBS) -o $@
+# LD_PRELOAD'ed by check_run: a signal raised in the tools' argument parsing
+$(BUILD)/tests/libldlatearly.so: tests/progs/early_signal.c
+$(BUILD)/tests/libldlatearly.so: private PROG_LDLIBS := -ldl
+
+$(WORKLOAD): tests/progs/workload.c | $(BUILD)
+	$(CC) $(PROG_CFLAGS) $< -o $@
+
+$(GEN_PERFDATA): $(OBJ)/tests/progs/gen_perfdata.o $(OBJ)/tests/lib/perfwrite.o
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $^ -o $@
+
+$(FUZZ_BIN): tests/fuzz/fuzz_perfdata.c kernel/abi/perfdata.c kernel/abi/perfdata.h \
+	     kernel/lib/err.c kernel/lib/err.h kernel/lib/unctrl.c kernel/lib/unctrl.h
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -std=gnu11 -D_GNU_SOURCE -Wall -Wextra -Werror -iquote . \
+		tests/fuzz/fuzz_perfdata.c kernel/abi/perfdata.c kernel/lib/err.c \
+		kernel/lib/unctrl.c -o $@
+
+$(BUILD):
+	mkdir -p $@
+
+# ---- generated files ----------------------------------------------------------------------
 
 # The PERF_MEM_* macros of the UAPI header, for the BPF build (vmlinux.h and
 # <linux/perf_event.h> cannot be included together).
@@ -77,138 +248,40 @@ $(BUILD)/bpf/perf_mem_defs.h:
 		grep -E '^#define PERF_MEM_' | LC_ALL=C sort > $@.tmp
 	test -s $@.tmp && mv $@.tmp $@
 
-$(BUILD)/bpf/ldlat.bpf.o: bpf/ldlat.bpf.c bpf/ldlat.h bpf/ldlat_read.h bpf/ldlat_pin.h bpf/unwind.h \
-		vmlinux/vmlinux.h \
-		$(BUILD)/bpf/perf_mem_defs.h
-	$(CLANG) $(BPF_CFLAGS) -c $< -o $@
-	$(STRIP) -g $@
+$(BUILD)/version: FORCE
+	@mkdir -p $(BUILD)
+	@echo '$(VERSION)' | cmp -s - $@ || echo '$(VERSION)' > $@
+$(OBJ)/user/run/modes.o: $(BUILD)/version
+$(OBJ)/user/run/modes.o: CPPFLAGS += -DLDLAT_VERSION='"$(VERSION)"'
+.PHONY: FORCE
+FORCE:
 
-$(BUILD)/bpf/ldlat.skel.h: $(BUILD)/bpf/ldlat.bpf.o
-	$(BPFTOOL) gen skeleton $< name ldlat_bpf > $@.tmp && mv $@.tmp $@
-
-$(OBJ)/%.o: %.c | $(BUILD)/bpf/ldlat.skel.h $(BUILD)/bpf/c2c.skel.h
+# tools.conf built into the tools: the table a binary copied on its own reads
+# (a tools.conf file still comes first: user/run/toolsconf.h)
+$(BUILD)/toolsconf_builtin.c: tools.conf
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c $< -o $@
-
-$(LIB): $(LIB_OBJS)
-	$(AR) rcs $@ $^
-
-$(BUILD)/ldlat-hist: $(OBJ)/user/hist/ldlat-hist.o $(LIB)
-$(BUILD)/ldlat-top: $(OBJ)/user/top/ldlat-top.o $(LIB)
-$(BUILD)/ldlat-stat: $(OBJ)/user/stat/ldlat-stat.o $(LIB)
-$(BUILD)/ldlat-c2c: $(OBJ)/user/c2c/ldlat-c2c.o $(LIB)
-$(TOOL_BINS):
-	$(CC) $(CFLAGS) $^ $(LDLIBS) -o $@
-
-$(WORKLOAD): tests/progs/workload.c | $(BUILD)
-	$(CC) -O2 -g -Wall -Wextra -Werror $< -o $@
-
-# built with symbols, without optimisations that would merge or inline what the tests name
-TEST_ELF_CFLAGS := -O1 -g -Wall -Wextra -Werror -Wl,--build-id
-
-$(BUILD)/tests/ldlat-topprog: tests/progs/topprog.c
+	{ echo '/* generated from tools.conf by make */'; \
+	  echo 'const char toolsconf_builtin[] ='; \
+	  sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/\t"/' -e 's/$$/\\n"/' $<; \
+	  echo ';'; } > $@.tmp && mv $@.tmp $@
+$(OBJ)/toolsconf_builtin.o: $(BUILD)/toolsconf_builtin.c
 	@mkdir -p $(dir $@)
-	$(CC) $(TEST_ELF_CFLAGS) -fPIE -pie $< -o $@
+	$(CC) $(CFLAGS) -c $< -o $@
 
-$(BUILD)/tests/libldlatsym.so: tests/progs/symlib.c
+$(BUILD)/man/%.8: $(BUILD)/% dist/mkman.py
 	@mkdir -p $(dir $@)
-	$(CC) $(TEST_ELF_CFLAGS) -fPIC -shared $< -o $@
-
-$(BUILD)/tests/ldlat-symprog: tests/progs/symprog.c $(BUILD)/tests/libldlatsym.so
-	$(CC) $(TEST_ELF_CFLAGS) -fPIE -pie $< -L$(BUILD)/tests -lldlatsym -Wl,-rpath,'$$ORIGIN' -o $@
-
-# stripped, its debug info under tests/debug/.build-id/xx/rest.debug (no debuglink)
-$(BUILD)/tests/ldlat-symprog-stripped: $(BUILD)/tests/ldlat-symprog
-	id=$$(readelf -n $< | sed -n 's/.*Build ID: *//p'); test -n "$$id" && \
-	mkdir -p $(BUILD)/tests/debug/.build-id/$${id%$${id#??}} && \
-	objcopy --only-keep-debug $< $(BUILD)/tests/debug/.build-id/$${id%$${id#??}}/$${id#??}.debug && \
-	objcopy --strip-all $< $@
-
-$(BUILD)/tests/ldlat-churn: tests/progs/churn.c
+	python3 dist/mkman.py tool $< '$(VERSION)' $(MAN_DATE) $@
+$(MAN5): tools.conf dist/mkman.py $(BUILD)/version
 	@mkdir -p $(dir $@)
-	$(CC) -O2 -g -Wall -Wextra -Werror -pthread $< -o $@
+	python3 dist/mkman.py conf $< '$(VERSION)' $(MAN_DATE) $@
 
-$(BUILD)/tests/ldlat-deny: tests/progs/deny.c
-	@mkdir -p $(dir $@)
-	$(CC) -O2 -g -Wall -Wextra -Werror $< -o $@
-
-$(OBJ)/tests/%.o: CPPFLAGS += $(shell pkg-config --cflags check 2>/dev/null)
-
-$(BUILD)/bench/%: $(OBJ)/bench/%.o $(LIB)
-	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $^ $(LDLIBS) -o $@
-
-# libpfm4, the independent oracle for the sysfs event encodings (kernel/abi/pfm.c opens
-# libpfm4 when a vendor event name is first encoded, as ldlat-stat does)
-$(BUILD)/tests/check_pfm: $(OBJ)/tests/lib/pfm_oracle.o
-
-# ldlat-top --input's cases, in check_top
-$(BUILD)/tests/check_top: $(OBJ)/tests/suites/top_input.o
-
-# --output's files, in check_output
-$(BUILD)/tests/check_output: $(OBJ)/tests/suites/output_file.o
-
-$(BUILD)/tests/check_%: $(OBJ)/tests/suites/check_%.o $(TEST_COMMON) $(LIB)
-	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(filter-out $(LIB),$^) $(LIB) $(LDLIBS) $$(pkg-config --libs check) -o $@
-
-$(FUZZ_BIN): tests/fuzz/fuzz_perfdata.c kernel/abi/perfdata.c kernel/abi/perfdata.h \
-	     kernel/lib/err.c kernel/lib/err.h kernel/lib/unctrl.c kernel/lib/unctrl.h
-	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(FUZZ_CFLAGS) -std=gnu11 -D_GNU_SOURCE -Wall -Wextra -Werror -iquote . \
-		tests/fuzz/fuzz_perfdata.c kernel/abi/perfdata.c kernel/lib/err.c \
-		kernel/lib/unctrl.c -o $@
-
-$(GEN_PERFDATA): $(OBJ)/tests/progs/gen_perfdata.o $(OBJ)/tests/lib/perfwrite.o
-	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $^ -o $@
-
-$(BUILD):
-	mkdir -p $@
-
+.PHONY: vmlinux
 vmlinux:
 	$(BPFTOOL) btf dump file /sys/kernel/btf/vmlinux format c > vmlinux/vmlinux.h
 
-# Debian packages: to build, to test, and to run the demo and benchmarks.
-BUILD_DEPS := make gcc clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev pkg-config check libpfm4-dev libiberty-dev \
-	linux-libc-dev libdw-dev binutils python3
-TEST_DEPS := jq python3 clang-format prometheus valgrind linux-perf bpftrace time libclang-rt-14-dev \
-	libpfm4-dev util-linux prometheus-node-exporter python3-prometheus-client curl systemd \
-	qemu-system-x86 busybox-static cpio kmod xz-utils \
-	mandoc lintian bash-completion dpkg-dev stress-ng chromium debootstrap
-deps:
-	@missing=""; for p in $(BUILD_DEPS) $(TEST_DEPS); do \
-		dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q 'install ok installed' || \
-			missing="$$missing $$p"; \
-	done; \
-	if [ -z "$$missing" ]; then echo "deps: all installed"; exit 0; fi; \
-	if [ "$$(id -u)" != 0 ] || ! command -v apt-get >/dev/null; then \
-		echo "deps: missing Debian packages:$$missing" >&2; \
-		echo "deps: install them as root: apt-get install$$missing" >&2; exit 1; \
-	fi; \
-	echo "deps: installing$$missing"; \
-	export DEBIAN_FRONTEND=noninteractive; \
-	apt-get install -y -q --no-install-recommends $$missing >/dev/null 2>&1 || \
-	{ apt-get update -q >/dev/null && apt-get install -y -q --no-install-recommends $$missing; } || \
-	{ echo "deps: apt-get failed; install by hand:$$missing" >&2; exit 1; }
+# ---- static checks ------------------------------------------------------------------------
 
-test: deps
-	$(MAKE) tests
-	tests/run.sh
-
-# the fuzzer alone, longer: make fuzz FUZZ_SECONDS=600
-FUZZ_SECONDS ?= 60
-fuzz: $(FUZZ_BIN)
-	FUZZ_SECONDS=$(FUZZ_SECONDS) tests/fuzz/fuzz.sh
-
-demo: deps
-	$(MAKE) all workload
-	tests/demo.sh
-
-bench: deps
-	$(MAKE) bench-tools
-	bench/run.sh
-
+.PHONY: check-format check-deps check-writers check-selftest check-man
 # Debian 12's clang-format (14) with the committed .clang-format; make test runs it.
 # The files git knows of, tracked or new and not ignored, that are still on disk
 # (as tests/sources.py lists them for check-deps and check-writers).
@@ -233,20 +306,29 @@ check-writers:
 check-selftest:
 	python3 tests/checks_selftest.py
 
-clean:
-	rm -rf $(BUILD)
+check-man: $(MAN8) $(MAN5)
+	@out=$$(mandoc -T lint $^ 2>&1); test -z "$$out" || { echo "$$out" >&2; exit 1; }
+	@echo "check-man: $(words $^) pages, mandoc -T lint clean"
 
-# issue 18: ldlat-c2c
-# its BPF program, an object of its own (bpf/c2c.bpf.c) with its own skeleton
-$(BUILD)/bpf/c2c.bpf.o: bpf/c2c.bpf.c bpf/c2c.h bpf/ldlat.h bpf/ldlat_read.h vmlinux/vmlinux.h \
-		$(BUILD)/bpf/perf_mem_defs.h
-	$(CLANG) $(BPF_CFLAGS) -c $< -o $@
-	$(STRIP) -g $@
+# ---- running the tests --------------------------------------------------------------------
 
-$(BUILD)/bpf/c2c.skel.h: $(BUILD)/bpf/c2c.bpf.o
-	$(BPFTOOL) gen skeleton $< name c2c_bpf > $@.tmp && mv $@.tmp $@
+.PHONY: test fuzz test-kernels hwcheck check-hwcheck asan-tests test-asan fuzz-cli test-kill \
+	soak test-mutants
+test: deps
+	$(MAKE) tests
+	tests/run.sh
 
-# issue 13: hwcheck
+# the fuzzer alone, longer: make fuzz FUZZ_SECONDS=600
+FUZZ_SECONDS ?= 60
+fuzz: $(FUZZ_BIN)
+	FUZZ_SECONDS=$(FUZZ_SECONDS) tests/fuzz/fuzz.sh
+
+# Debian's own kernels (6.1, 6.12, 5.10) booted under QEMU with the suites that
+# load the BPF program run inside each (tests/kernels.sh; docs/kernels.md).
+# LDLAT_KERNELS="6.1" picks kernels; packages are cached in /var/cache/ldlat/kernels.
+test-kernels: tests
+	tests/kernels.sh
+
 # The hardware self-check: on a machine with a load-latency PMU, the pointer
 # chase under ldlat-hist and under perf mem record (perf mem report and perf
 # script read it), class by class (shares,
@@ -261,18 +343,99 @@ hwcheck: tests
 check-hwcheck: tests
 	python3 tests/hwcheck_check.py
 
-.PHONY: hwcheck check-hwcheck
+# Robustness (docs/testing-robustness.md):
+# make test-asan     the tools and every suite built with AddressSanitizer and
+#                    UndefinedBehaviorSanitizer in build-asan/, the suites run on
+#                    them, then the command-line fuzzer for CLI_FUZZ_SECONDS
+# make fuzz-cli      the command-line fuzzer alone, on $(BUILD) (CLI_FUZZ_SECONDS)
+# make test-kill     SIGINT/SIGTERM/SIGKILL at random points of runs (KILL_TRIALS)
+# make soak          ldlat-top under exec and dlopen churn for SOAK_SECONDS: RSS flat
+# make test-mutants  mutations of the core against the suites, and the kill rate
+#                    (MUTANTS=all, or a number: a sample of that many)
+ASAN_BUILD := build-asan
+ASAN_CFLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer \
+	-fno-sanitize-recover=undefined
+# CK_MAX_MSG_SIZE: a failed check's message holds the tool's stderr, a sanitizer's report in it
+SAN_ENV := LDLAT_SANITIZED=1 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+	CK_TIMEOUT_MULTIPLIER=4 CK_MAX_MSG_SIZE=32768
+CLI_FUZZ_SECONDS ?= 120
+KILL_TRIALS ?= 40
+KILL_BUILD ?= $(BUILD)
+SOAK_SECONDS ?= 600
+MUTANTS ?= all
+# on a shared machine: MUTANTS_LOCK=/tmp/ldlat-tests.lock (held by each root suite, not the builds)
+MUTANTS_LOCK ?=
+asan-tests:
+	CFLAGS="$(ASAN_CFLAGS)" $(MAKE) BUILD=$(ASAN_BUILD) tests
+test-asan: deps
+	$(MAKE) asan-tests
+	$(SAN_ENV) LDLAT_BUILD=$(CURDIR)/$(ASAN_BUILD) tests/run.sh $(TEST_SUITES)
+	$(SAN_ENV) python3 tests/fuzz/cli_fuzz.py --build $(ASAN_BUILD) --seconds $(CLI_FUZZ_SECONDS)
+fuzz-cli: tests
+	python3 tests/fuzz/cli_fuzz.py --build $(BUILD) --seconds $(CLI_FUZZ_SECONDS)
+test-kill: tests
+	$(SAN_ENV) python3 tests/kill/kill_test.py --build $(KILL_BUILD) --trials $(KILL_TRIALS)
+soak: tests
+	python3 tests/soak/soak.py --build $(BUILD) --seconds $(SOAK_SECONDS)
+test-mutants: tests
+	python3 tests/mutants/mutants.py --mutants $(MUTANTS) $(if $(MUTANTS_LOCK),--lock $(MUTANTS_LOCK))
 
-# issue 20: fleet
-# The systemd units (user/systemd/): ldlat-hist@NAME.service pins a set at boot,
-# ldlat-textfile@NAME.timer refreshes its textfile for node_exporter; docs/fleet.md, which
-# they name, beside them.  UNIT_BINDIR: where the units find ldlat-hist (check_fleet points
-# it at build/ to verify and run them).
-UNITS := ldlat-hist@.service ldlat-textfile@.service ldlat-textfile@.timer
+# ---- the demo, the benchmarks, the packages they need -------------------------------------
+
+.PHONY: deps demo bench
+# Debian packages: to build, to test, and to run the demo and benchmarks.
+BUILD_DEPS := make gcc clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev pkg-config check libpfm4-dev libiberty-dev \
+	linux-libc-dev libdw-dev binutils python3
+TEST_DEPS := jq python3 clang-format prometheus valgrind linux-perf bpftrace time libclang-rt-14-dev \
+	libpfm4-dev util-linux prometheus-node-exporter python3-prometheus-client curl systemd \
+	qemu-system-x86 busybox-static cpio kmod xz-utils \
+	mandoc lintian bash-completion dpkg-dev stress-ng chromium debootstrap
+deps:
+	@missing=""; for p in $(BUILD_DEPS) $(TEST_DEPS); do \
+		dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q 'install ok installed' || \
+			missing="$$missing $$p"; \
+	done; \
+	if [ -z "$$missing" ]; then echo "deps: all installed"; exit 0; fi; \
+	if [ "$$(id -u)" != 0 ] || ! command -v apt-get >/dev/null; then \
+		echo "deps: missing Debian packages:$$missing" >&2; \
+		echo "deps: install them as root: apt-get install$$missing" >&2; exit 1; \
+	fi; \
+	echo "deps: installing$$missing"; \
+	export DEBIAN_FRONTEND=noninteractive; \
+	apt-get install -y -q --no-install-recommends $$missing >/dev/null 2>&1 || \
+	{ apt-get update -q >/dev/null && apt-get install -y -q --no-install-recommends $$missing; } || \
+	{ echo "deps: apt-get failed; install by hand:$$missing" >&2; exit 1; }
+
+demo: deps
+	$(MAKE) all workload
+	tests/demo.sh
+
+bench: deps
+	$(MAKE) bench-tools
+	bench/run.sh
+
+# ---- install, packages, tarball -----------------------------------------------------------
+
+.PHONY: install install-units uninstall deb check-deb tarball clean
+# make install / uninstall: PREFIX and DESTDIR are read here, at install time;
+# nothing of PREFIX is compiled into the tools (they find tools.conf next to
+# themselves, else use their built-in copy).
+BINDIR = $(DESTDIR)$(PREFIX)/bin
+DATADIR = $(DESTDIR)$(PREFIX)/share
+COMPLETIONS = $(DATADIR)/bash-completion/completions
+# UNIT_BINDIR: where the units find ldlat-hist (check_fleet points it at build/ to verify
+# and run them).
 UNITDIR ?= $(PREFIX)/lib/systemd/system
 UNIT_BINDIR ?= $(PREFIX)/bin
 DOCDIR ?= $(PREFIX)/share/doc/ldlat
-.PHONY: install-units
+install: all install-units
+	install -d $(BINDIR) $(DATADIR)/ldlat $(DATADIR)/man/man8 $(DATADIR)/man/man5 $(COMPLETIONS)
+	install -m 0755 $(TOOL_BINS) $(BINDIR)
+	install -m 0644 tools.conf $(DATADIR)/ldlat/tools.conf
+	install -m 0644 $(MAN8) $(DATADIR)/man/man8
+	install -m 0644 $(MAN5) $(DATADIR)/man/man5
+	install -m 0644 dist/ldlat.bash $(COMPLETIONS)/ldlat-hist
+	for t in $(filter-out ldlat-hist,$(TOOLS)); do ln -sf ldlat-hist $(COMPLETIONS)/$$t; done
 install-units:
 	install -d $(DESTDIR)$(UNITDIR) $(DESTDIR)$(DOCDIR)
 	for u in $(UNITS); do \
@@ -281,77 +444,6 @@ install-units:
 		mv $(DESTDIR)$(UNITDIR)/$$u.tmp $(DESTDIR)$(UNITDIR)/$$u || exit 1; \
 	done
 	install -m 0644 docs/fleet.md $(DESTDIR)$(DOCDIR)/fleet.md
-
-# issue 14: kernel matrix
-# Debian's own kernels (6.1, 6.12, 5.10) booted under QEMU with the suites that
-# load the BPF program run inside each (tests/kernels.sh; docs/kernels.md).
-# LDLAT_KERNELS="6.1" picks kernels; packages are cached in /var/cache/ldlat/kernels.
-.PHONY: test-kernels
-test-kernels: tests
-	tests/kernels.sh
-
-# issue 17: install, man, deb
-# The version -V, the man pages and the package carry (dist/version.sh): the release
-# number in VERSION, then git's distance from it (0.9.0+5.g01fc7b7), a valid Debian
-# version; build/version changes only when it does, so a new commit rebuilds what prints it.
-VERSION := $(shell sh dist/version.sh .)
-ifeq ($(VERSION),)
-$(error dist/version.sh printed no version (see its message))
-endif
-$(BUILD)/version: FORCE
-	@mkdir -p $(BUILD)
-	@echo '$(VERSION)' | cmp -s - $@ || echo '$(VERSION)' > $@
-$(OBJ)/user/run/modes.o: $(BUILD)/version
-$(OBJ)/user/run/modes.o: CPPFLAGS += -DLDLAT_VERSION='"$(VERSION)"'
-.PHONY: FORCE
-FORCE:
-
-# tools.conf built into the tools: the table a binary copied on its own reads
-# (a tools.conf file still comes first: user/run/toolsconf.h)
-$(BUILD)/toolsconf_builtin.c: tools.conf
-	@mkdir -p $(dir $@)
-	{ echo '/* generated from tools.conf by make */'; \
-	  echo 'const char toolsconf_builtin[] ='; \
-	  sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/\t"/' -e 's/$$/\\n"/' $<; \
-	  echo ';'; } > $@.tmp && mv $@.tmp $@
-$(OBJ)/toolsconf_builtin.o: $(BUILD)/toolsconf_builtin.c
-	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -c $< -o $@
-$(LIB): $(OBJ)/toolsconf_builtin.o
-
-# Man pages: each tool's from its --help (section 8), tools.conf's from its
-# comment (section 5), dated by the last commit; make check-man lints them.
-MAN_DATE := $(shell git log -1 --format=%cs 2>/dev/null || date -u +%F)
-MAN8 := $(addprefix $(BUILD)/man/,$(addsuffix .8,$(TOOLS)))
-MAN5 := $(BUILD)/man/tools.conf.5
-# and the programs the README's examples run
-all: $(MAN8) $(MAN5) $(WORKLOAD) $(TEST_ELFS)
-$(BUILD)/man/%.8: $(BUILD)/% dist/mkman.py
-	@mkdir -p $(dir $@)
-	python3 dist/mkman.py tool $< '$(VERSION)' $(MAN_DATE) $@
-$(MAN5): tools.conf dist/mkman.py $(BUILD)/version
-	@mkdir -p $(dir $@)
-	python3 dist/mkman.py conf $< '$(VERSION)' $(MAN_DATE) $@
-check-man: $(MAN8) $(MAN5)
-	@out=$$(mandoc -T lint $^ 2>&1); test -z "$$out" || { echo "$$out" >&2; exit 1; }
-	@echo "check-man: $(words $^) pages, mandoc -T lint clean"
-
-# make install / uninstall: PREFIX and DESTDIR are read here, at install time;
-# nothing of PREFIX is compiled into the tools (they find tools.conf next to
-# themselves, else use their built-in copy).
-BINDIR = $(DESTDIR)$(PREFIX)/bin
-DATADIR = $(DESTDIR)$(PREFIX)/share
-COMPLETIONS = $(DATADIR)/bash-completion/completions
-install: all install-units
-	install -d $(BINDIR) $(DATADIR)/ldlat $(DATADIR)/man/man8 $(DATADIR)/man/man5 $(COMPLETIONS)
-	install -m 0755 $(TOOL_BINS) $(BINDIR)
-	install -m 0644 tools.conf $(DATADIR)/ldlat/tools.conf
-	install -m 0644 $(MAN8) $(DATADIR)/man/man8
-	install -m 0644 $(MAN5) $(DATADIR)/man/man5
-	install -m 0644 dist/ldlat.bash $(COMPLETIONS)/ldlat-hist
-	ln -sf ldlat-hist $(COMPLETIONS)/ldlat-top
-	ln -sf ldlat-hist $(COMPLETIONS)/ldlat-stat
-	ln -sf ldlat-hist $(COMPLETIONS)/ldlat-c2c
 uninstall:
 	rm -f $(addprefix $(BINDIR)/,$(TOOLS)) $(DATADIR)/ldlat/tools.conf \
 		$(addprefix $(DATADIR)/man/man8/,$(addsuffix .8,$(TOOLS))) \
@@ -381,83 +473,9 @@ tarball:
 		ldlat-$(TARBALL_VERSION)/.tarball-version
 	gzip -9nf $(BUILD)/ldlat-$(TARBALL_VERSION).tar
 	@echo $(BUILD)/ldlat-$(TARBALL_VERSION).tar.gz
-.PHONY: uninstall deb check-deb check-man tarball
 
-# issue 15: ldlat-top at real scale (test programs)
-$(BUILD)/tests/ldlat-bigtouch: tests/progs/bigtouch.c
-	@mkdir -p $(dir $@)
-	$(CC) $(TEST_ELF_CFLAGS) -fPIE -pie $< -o $@
-
-$(BUILD)/tests/ldlat-names: tests/progs/names.c
-	@mkdir -p $(dir $@)
-	$(CC) $(TEST_ELF_CFLAGS) -fPIE -pie $< -o $@
-
-# issue 16: CI checks (docs/testing-robustness.md)
-# make test-asan     the tools and every suite built with AddressSanitizer and
-#                    UndefinedBehaviorSanitizer in build-asan/, the suites run on
-#                    them, then the command-line fuzzer for CLI_FUZZ_SECONDS
-# make fuzz-cli      the command-line fuzzer alone, on $(BUILD) (CLI_FUZZ_SECONDS)
-# make test-kill     SIGINT/SIGTERM/SIGKILL at random points of runs (KILL_TRIALS)
-# make soak          ldlat-top under exec and dlopen churn for SOAK_SECONDS: RSS flat
-# make test-mutants  mutations of the core against the suites, and the kill rate
-#                    (MUTANTS=all, or a number: a sample of that many)
-ASAN_BUILD := build-asan
-ASAN_CFLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer \
-	-fno-sanitize-recover=undefined
-# CK_MAX_MSG_SIZE: a failed check's message holds the tool's stderr, a sanitizer's report in it
-SAN_ENV := LDLAT_SANITIZED=1 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-	CK_TIMEOUT_MULTIPLIER=4 CK_MAX_MSG_SIZE=32768
-CLI_FUZZ_SECONDS ?= 120
-KILL_TRIALS ?= 40
-KILL_BUILD ?= $(BUILD)
-SOAK_SECONDS ?= 600
-MUTANTS ?= all
-# on a shared machine: MUTANTS_LOCK=/tmp/ldlat-tests.lock (held by each root suite, not the builds)
-MUTANTS_LOCK ?=
-$(BUILD)/tests/ldlat-dlchurn: tests/progs/dlchurn.c
-	@mkdir -p $(dir $@)
-	$(CC) -O2 -g -Wall -Wextra -Werror $< -o $@
-# LD_PRELOAD'ed by check_run: a signal raised in the tools' argument parsing
-$(BUILD)/tests/libldlatearly.so: tests/progs/early_signal.c
-	@mkdir -p $(dir $@)
-	$(CC) -O2 -g -Wall -Wextra -Werror -fPIC -shared $< -ldl -o $@
-.PHONY: asan-tests test-asan fuzz-cli test-kill soak test-mutants
-asan-tests:
-	CFLAGS="$(ASAN_CFLAGS)" $(MAKE) BUILD=$(ASAN_BUILD) tests
-test-asan: deps
-	$(MAKE) asan-tests
-	$(SAN_ENV) LDLAT_BUILD=$(CURDIR)/$(ASAN_BUILD) tests/run.sh $(TEST_SUITES)
-	$(SAN_ENV) python3 tests/fuzz/cli_fuzz.py --build $(ASAN_BUILD) --seconds $(CLI_FUZZ_SECONDS)
-fuzz-cli: tests
-	python3 tests/fuzz/cli_fuzz.py --build $(BUILD) --seconds $(CLI_FUZZ_SECONDS)
-test-kill: tests
-	$(SAN_ENV) python3 tests/kill/kill_test.py --build $(KILL_BUILD) --trials $(KILL_TRIALS)
-soak: tests
-	python3 tests/soak/soak.py --build $(BUILD) --seconds $(SOAK_SECONDS)
-test-mutants: tests
-	python3 tests/mutants/mutants.py --mutants $(MUTANTS) $(if $(MUTANTS_LOCK),--lock $(MUTANTS_LOCK))
-
-# issue 19: call paths, flame graphs and heat maps
-# -O0: a frame pointer in every function, leaves too (gcc 12 at -O1 leaves a leaf without one,
-# whatever -mno-omit-leaf-frame-pointer says), so the kernel's walk of the user stack sees every frame
-$(BUILD)/tests/ldlat-callprog: tests/progs/callprog.c
-	@mkdir -p $(dir $@)
-	$(CC) -O0 -g -fno-omit-frame-pointer -Wall -Wextra -Werror $< -o $@
-
-# issue 30: unwinding from .eh_frame
-# -O2 -fomit-frame-pointer, as Debian builds its packages: no frame-pointer walk finds the callers
-UNWIND_PROG_CFLAGS := -O2 -g -fomit-frame-pointer -Wall -Wextra -Werror -Wl,--build-id
-$(BUILD)/tests/libldlatunwind.so: tests/progs/unwindlib.c
-	@mkdir -p $(dir $@)
-	$(CC) $(UNWIND_PROG_CFLAGS) -fPIC -shared $< -o $@
-$(BUILD)/tests/ldlat-unwindprog: tests/progs/unwindprog.c $(BUILD)/tests/libldlatunwind.so
-	$(CC) $(UNWIND_PROG_CFLAGS) -pthread $< -L$(BUILD)/tests -lldlatunwind -Wl,-rpath,'$$ORIGIN' -o $@
-# its rules in .debug_frame, not .eh_frame (but the C runtime's, which keep theirs)
-$(BUILD)/tests/ldlat-unwindprog-debugframe: tests/progs/unwindprog.c $(BUILD)/tests/libldlatunwind.so
-	$(CC) $(UNWIND_PROG_CFLAGS) -fno-asynchronous-unwind-tables -fno-unwind-tables -pthread $< \
-		-L$(BUILD)/tests -lldlatunwind -Wl,-rpath,'$$ORIGIN' -o $@
-# the table compiler's oracle: readelf's frames
-$(BUILD)/tests/check_unwind: $(OBJ)/tests/suites/unwind_oracle.o
+clean:
+	rm -rf $(BUILD)
 
 -include $(shell find $(OBJ) -name '*.d' 2>/dev/null)
 .SECONDARY:

@@ -17,30 +17,25 @@ static const char doc[] =
 	"no BPF program, and prints how many events they counted: the kernel's own cost of "
 	"sampling, the floor the benchmarks compare ldlat-hist with.";
 
-static error_t floor_parse(int key, char *arg, struct argp_state *state)
+/* the sampling options, in a struct cli */
+static const struct opt_group *const floor_opts[] = { &cli_sample_opts, NULL };
+static const struct opt_place floor_places[] = { { &cli_home, 0 }, {} };
+
+/*
+ * The floor's BPF program: none.  The events are opened, enabled and read
+ * as a tool's are; nothing is loaded, and nothing is attached to them.
+ */
+static int floor_open(struct prog *p, struct tool *t, struct err *err)
 {
-	(void)arg;
-	if (key == ARGP_KEY_INIT) {
-		state->child_inputs[0] = state->input;
-		return 0;
-	}
-	return ARGP_ERR_UNKNOWN;
+	(void)p, (void)t, (void)err;
+	return 0;
 }
 
-static const struct argp_child children[] = {
-	{ &cli_argp, 0, NULL, 0 },
-	{},
-};
-
-static const struct argp argp = {
-	.parser = floor_parse,
-	.args_doc = "[-- COMMAND [ARGS...]]",
-	.doc = doc,
-	.children = children,
-};
+static const struct prog_ops floor_ops = { .open = floor_open };
 
 int main(int argc, char **argv)
 {
+	struct prog none = { .ops = &floor_ops };
 	struct cli cli;
 	struct tool tool;
 	enum run_end end;
@@ -50,17 +45,18 @@ int main(int argc, char **argv)
 
 	argp_err_exit_status = EXIT_USAGE;
 	cli__init(&cli);
-	if (argp_parse(&argp, argc, argv, ARGP_IN_ORDER, NULL, &cli))
+	if (argp_parse(opts__argp(floor_opts, floor_places, "[-- COMMAND [ARGS...]]", doc, NULL),
+		       argc, argv, ARGP_IN_ORDER, NULL, &cli))
 		return EXIT_USAGE;
 
-	e = tool__start(&tool, &cli, "ldlat-floor", &(struct tool_opts){ .no_bpf = true }, &err);
+	e = tool__start(&tool, &cli, "ldlat-floor", &(struct tool_opts){ .prog = &none }, &err);
 	if (e) {
 		tool__teardown(&tool);
 		return err__report(&err, e, "ldlat-floor", stderr);
 	}
 	fprintf(stderr, "ldlat-floor: sampling %s on %s, no BPF program. Ctrl-C to end.\n",
 		tool.evlist.evsel[0].name, tool.run.target_desc);
-	end = tool__wait(&tool, NULL, NULL);
+	end = run__wait(&tool.run, NULL);
 	tool__stop_sampling(&tool);
 	status = tool__exit_status(&tool, end);
 	e = tool__sampled_count(&tool, &n);

@@ -25,6 +25,7 @@ trap 'rm -rf "$dir"' EXIT
 file=$dir/perf.data
 hist=build/ldlat-hist
 top=build/ldlat-top
+C2C=build/ldlat-c2c
 gen=build/tests/gen-perfdata
 
 for need in perf taskset; do
@@ -102,6 +103,34 @@ read -r toprd_wall toprd_kb <<<"$out"
 out=$(measure_rss "$perf_runs" "$top" --input "$file" --by data) || exit 1
 read -r topro_wall topro_kb <<<"$out"
 
+# ldlat-c2c --input against ldlat-hist --input and perf c2c report, and each reader's peak memory
+# at N and 4N samples: perf c2c record's layout (gen-perfdata --c2c), N samples over 64 lines
+c2c_n=${OFFLINE_C2C_SAMPLES:-$((samples / 5))}
+c2c1=$dir/c2c1.data
+c2c4=$dir/c2c4.data
+echo "bench/offline.sh: writing $c2c_n and $((4 * c2c_n)) c2c samples" >&2
+"$gen" --c2c --samples "$c2c_n" "$c2c1" || exit 1
+"$gen" --c2c --samples $((4 * c2c_n)) "$c2c4" || exit 1
+file_was=$file
+file=$c2c1
+echo "bench/offline.sh: ldlat-c2c, ldlat-hist --input and perf c2c report ($runs runs)" >&2
+out=$(measure_rss "$runs" "$hist" --input "$c2c1") || exit 1
+read -r ch1_wall ch1_kb <<<"$out"
+out=$(measure_rss "$runs" "$C2C" --input "$c2c1" -n 0) || exit 1
+read -r cc1_wall cc1_kb <<<"$out"
+out=$(measure_rss "$runs" "$top" --input "$c2c1") || exit 1
+read -r ct1_wall ct1_kb <<<"$out"
+out=$(measure_rss "$perf_runs" perf c2c report -i "$c2c1" --stdio -f --no-source) || exit 1
+read -r pc1_wall pc1_kb <<<"$out"
+file=$c2c4
+out=$(measure_rss "$runs" "$hist" --input "$c2c4") || exit 1
+read -r ch4_wall ch4_kb <<<"$out"
+out=$(measure_rss "$runs" "$C2C" --input "$c2c4" -n 0) || exit 1
+read -r cc4_wall cc4_kb <<<"$out"
+out=$(measure_rss "$runs" "$top" --input "$c2c4") || exit 1
+read -r ct4_wall ct4_kb <<<"$out"
+file=$file_was
+
 rate() { awk -v n="$samples" -v s="$1" 'BEGIN { if (s <= 0) { printf "-"; exit } r = n / s;
 	if (r >= 1e6) printf "%.1f M", r / 1e6; else printf "%.0f k", r / 1e3 }'; }
 mib() { awk -v k="$1" 'BEGIN { printf "%.0f", k / 1024 }'; }
@@ -148,4 +177,18 @@ lines touched.
 | \`perf report --stdio --mem-mode --sort pid,symbol_daddr\` | $prepd_wall | $(mib "$prepd_kb") | 1× | 1× |
 | \`ldlat-top --input --by data --data-by block -n 0\` | $toprd_wall | $(mib "$toprd_kb") | $(ratio2 "$prepd_wall" "$toprd_wall") | $(ratio2 "$prepd_kb" "$toprd_kb") |
 | \`ldlat-top --input --by data\` (a row per variable or mapping, 20 printed) | $topro_wall | $(mib "$topro_kb") | $(ratio2 "$prepd_wall" "$topro_wall") | $(ratio2 "$prepd_kb" "$topro_kb") |
+
+### ldlat-c2c --input, and memory as files grow
+
+Files laid out as \`perf c2c record\` writes them (\`gen-perfdata --c2c\`: loads and stores over 64 cache
+lines, every thread and CPU touching them), of $(printf "%'d" "$c2c_n") and $(printf "%'d" $((4 * c2c_n))) samples, the same core, median of
+$runs runs ($perf_runs for perf), peak resident memory from \`/usr/bin/time -f %M\`.  Each reader gives the
+file's pages back as it passes them (a window of 8 MiB), so its memory does not grow with the file.
+
+| reader | wall s, N | wall s, 4N | 4N / N (wall) | vs ldlat-hist (wall, N) | peak RSS MiB, N | peak RSS MiB, 4N | 4N / N (memory) |
+|---|---:|---:|---:|---:|---:|---:|---:|
+| \`ldlat-hist --input\` | $ch1_wall | $ch4_wall | $(ratio2 "$ch4_wall" "$ch1_wall") | 1× | $(mib "$ch1_kb") | $(mib "$ch4_kb") | $(ratio2 "$ch4_kb" "$ch1_kb") |
+| \`ldlat-c2c --input -n 0\` | $cc1_wall | $cc4_wall | $(ratio2 "$cc4_wall" "$cc1_wall") | $(ratio2 "$cc1_wall" "$ch1_wall") | $(mib "$cc1_kb") | $(mib "$cc4_kb") | $(ratio2 "$cc4_kb" "$cc1_kb") |
+| \`ldlat-top --input\` | $ct1_wall | $ct4_wall | $(ratio2 "$ct4_wall" "$ct1_wall") | $(ratio2 "$ct1_wall" "$ch1_wall") | $(mib "$ct1_kb") | $(mib "$ct4_kb") | $(ratio2 "$ct4_kb" "$ct1_kb") |
+| \`perf c2c report --stdio -f --no-source\` | $pc1_wall | - | - | $(ratio2 "$pc1_wall" "$ch1_wall") | $(mib "$pc1_kb") | - | - |
 MD

@@ -8,9 +8,11 @@ tests/writers.py on it with --root: on the clean copy each must exit 0; then
 it plants one violation at a time (an upward include, a circle between two
 modules, a "../" include, kernel/ including the skeleton, kernel/lib
 including bpf/, a side-band record applied outside the process model,
-vmlinux.h outside the BPF program, a JSON member, a computed
+vmlinux.h outside the BPF program, a copy of the code that
+attaches a program to perf events outside user/run/prog.c, a JSON member, a computed
 JSON key, an OpenMetrics label and # HELP line, a table row of fixed widths
-and one padded at run time) and each time the checker must exit 1 and name
+and one padded at run time, a format compared and a case of one outside
+output.c) and each time the checker must exit 1 and name
 the file.  The copy is a git repository with the clean files added and a
 file staged then deleted, so the violations are planted in files git does
 not track yet, as a new file is before `git add`; the last cases run again
@@ -62,6 +64,10 @@ CASES = [
     ('vmlinux.h outside the BPF program', 'deps',
      {'tests/suites/check_unit.c': '#include "vmlinux/vmlinux.h"\n'},
      'tests/suites/check_unit.c: includes vmlinux/vmlinux.h'),
+    ('a copy of the attach code', 'deps',
+     {'user/c2c/x.c':
+      'void *x(void *p, int fd) { return bpf_program__attach_perf_event(p, fd); }\n'},
+     'user/c2c/x.c: attaches a BPF program to perf events'),
     ('a JSON member written by hand', 'writers',
      {'user/run/x.c': 'const char *x = "{\\"key\\": %d}";\n'},
      'user/run/x.c:1: a JSON member'),
@@ -80,6 +86,13 @@ CASES = [
     ('a table row padded at run time', 'writers',
      {'kernel/abi/x.c': 'const char *x = "%-*s  %s\\n";\n'},
      'kernel/abi/x.c:1: a text-table row'),
+    ('a renderer chosen by the format outside output.c', 'writers',
+     {'user/top/x.c': 'int x(const struct output_opts *o) { return o->format == OUTPUT_JSON; }\n'},
+     'user/top/x.c:1: a choice by the format'),
+    ('a switch on the format outside output.c', 'writers',
+     {'user/stat/x.c': 'void x(enum output_format f) {\n\tswitch (f) {\n\tcase OUTPUT_TEXT:\n'
+                       '\t\tbreak;\n\t}\n}\n'},
+     'user/stat/x.c:3: a choice by the format'),
 ]
 # run again on the copy without git
 WITHOUT_GIT = ('an upward include', 'a JSON member written by hand')

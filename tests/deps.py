@@ -30,6 +30,11 @@ A folder may include its own files and those of any layer below it, but
   bpf/perf_mem_defs.h (generated) is included only in bpf/ (by ldlat.h);
   vmlinux/vmlinux.h only in bpf/ldlat.bpf.c and bpf/c2c.bpf.c.
 
+Of user/, only user/run/prog.c attaches a BPF program to perf events
+(bpf_program__attach_perf_event, PERF_EVENT_IOC_SET_BPF, BPF_LINK_CREATE):
+every tool's program goes through prog__attach, so that no copy of the
+attach code drops the mark that makes a refusal the system's failure.
+
 The tools' folders never include each other.  bench/ and tests/ may
 include anything else in the tree, and nothing outside tests/ includes
 tests/; inside tests/, a folder includes its own files and tests/lib's.
@@ -80,6 +85,10 @@ ONLY_IN = {
     'vmlinux/vmlinux.h': ('bpf/ldlat.bpf.c', 'bpf/c2c.bpf.c'),
 }
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
+# attaching a program to a perf event, and the one file of user/ that does
+ATTACH = re.compile(r'\bbpf_program__attach_perf_event|\bPERF_EVENT_IOC_SET_BPF\b|'
+                    r'\bBPF_LINK_CREATE\b|\bbpf_link_create\b')
+ATTACHER = 'user/run/prog.c'
 # the process model: the one file of user/ that applies side-band records
 PROCESS_MODEL = ('user/symbols/machine.c', 'user/symbols/machine.h')
 SIDEBAND_RECORD = re.compile(r'\bPERF_RECORD_(?:MMAP2?|COMM|FORK|EXIT)\b'
@@ -139,6 +148,9 @@ def main():
         with open(f, encoding='utf-8') as fh:
             text = fh.read()
         errors += sideband_outside_model(f, text)
+        if within(f, ('user',)) and f != ATTACHER and ATTACH.search(text):
+            errors.append(f'{f}: attaches a BPF program to perf events: only {ATTACHER} does '
+                          '(prog__attach, through a struct prog_ops)')
         for inc in INCLUDE.findall(text):
             if not from_top(inc) or (inc not in GENERATED and not os.path.isfile(inc)):
                 errors.append(f'{f}: #include "{inc}" is not a path from the top of the tree')

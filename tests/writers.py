@@ -23,6 +23,15 @@ listing's "  %-13s %s%s\\n"), and spaces written into the literal itself
 row split over two adjacent literals ("%-10s" then "  %s" on the next line)
 is not seen.
 
+A report's format is chosen by user/report/output.c alone: each tool
+declares the renderer of each format it has (struct output_formats), and
+output.c picks one, refuses a format the tool lacks and answers what a
+format implies (output__text, output__totals, ...).  Anywhere else, a
+format constant (OUTPUT_TEXT, OUTPUT_JSON, ...) other than a format set
+("format = OUTPUT_SVG") or a set's bit ("1u << OUTPUT_JSON"), a format
+compared ("->format ==") or a switch on one is a choice by format made by
+hand.
+
 Prints each one with its file and line; exits 1 if there is one.  --root DIR
 checks the tree at DIR instead of this one (tests/checks_selftest.py
 plants violations in a copy).
@@ -49,6 +58,20 @@ WRITERS = {
     'user/report/svg.c', 'user/report/svg.h',
 }
 FOLDERS = ('user/', 'kernel/', 'bench/')
+# the one module that chooses a renderer by the format
+CHOOSER = {'user/report/output.c', 'user/report/output.h'}
+FORMAT_CONSTANT = re.compile(r'\bOUTPUT_(?:TEXT|JSON|OPENMETRICS|PROMETHEUS|FOLDED|SVG)\b')
+# where a format constant may stand: a format set, or a bit of a set of formats
+FORMAT_DECLARED = re.compile(r'\bformat\s*=\s*OUTPUT_\w+|\b1u?\s*<<\s*OUTPUT_\w+')
+FORMAT_CHOSEN = re.compile(r'\bformat\s*[!=]=|switch\s*\([^)]*\bformat\b')
+
+
+def format_chosen_by_hand(line):
+    """Whether a line chooses by the format: a constant neither set nor a set's bit."""
+    if FORMAT_CHOSEN.search(line):
+        return True
+    declared = FORMAT_DECLARED.sub('', line)
+    return bool(FORMAT_CONSTANT.search(declared))
 BY_HAND = [
     (re.compile(r'\\"(?:[A-Za-z_][A-Za-z0-9_]*|' + CONVERSION + r')\\"\s*:'),
      'a JSON member written by hand'),
@@ -88,14 +111,18 @@ def main():
                         errors.append(f'{f}:{n}: {what}: {line.strip()}')
                 if table_row_by_hand(line):
                     errors.append(f'{f}:{n}: a text-table row laid out by hand: {line.strip()}')
+                if f not in CHOOSER and format_chosen_by_hand(line):
+                    errors.append(f'{f}:{n}: a choice by the format outside output.c: '
+                                  f'{line.strip()}')
     for e in errors:
         print(e)
     if errors:
         print('check-writers: JSON goes through user/report/json.h, OpenMetrics through '
-              'user/report/openmetrics.h, text tables through user/report/table.h')
+              'user/report/openmetrics.h, text tables through user/report/table.h, and the '
+              'choice of a format\'s renderer through user/report/output.h')
         return 1
     print(f'check-writers: {len(files)} files, no JSON, OpenMetrics or text table written '
-          'outside the writers')
+          'outside the writers, no format chosen outside output.c')
     return 0
 
 

@@ -829,6 +829,23 @@ void perf_file__rewind(const struct perf_file *f, struct perf_cursor *c)
 {
 	c->pos = f->data_offset;
 	c->end = f->data_offset + f->data_size;
+	c->from = c->pos;
+}
+
+/*
+ * The mapped file's whole pages from c->from to the cursor given back to the
+ * kernel.  A private, read-only file mapping: a page dropped faults in again
+ * from the file, so a record read before stays readable.  A pipe's buffer
+ * is not a mapping: nothing.
+ */
+static void cursor__release(const struct perf_file *f, struct perf_cursor *c)
+{
+	__u64 page = (__u64)sysconf(_SC_PAGESIZE);
+	__u64 lo = (c->from + page - 1) & ~(page - 1), hi = c->pos & ~(page - 1);
+
+	if (f->mapped && hi > lo && hi <= f->size)
+		madvise((void *)(f->base + lo), (size_t)(hi - lo), MADV_DONTNEED);
+	c->from = c->pos;
 }
 
 /* Bytes that follow a record of this type outside its header.size. */
@@ -886,6 +903,8 @@ int perf_file__next(const struct perf_file *f, struct perf_cursor *c, struct per
 		return -EINVAL;
 	}
 	c->pos += r->size + payload;
+	if (c->pos - c->from >= PERF_FILE_WINDOW)
+		cursor__release(f, c);
 	if (stats) {
 		stats->records++;
 		if (!perf_record__type_name(r->type))
@@ -1364,6 +1383,7 @@ void perf_file__build_id_section(const struct perf_file *f, struct perf_cursor *
 {
 	c->pos = f->build_id_off;
 	c->end = f->build_id_off + f->build_id_len;
+	c->from = c->pos;
 }
 
 #ifndef PERF_RECORD_MISC_BUILD_ID_SIZE
@@ -1386,14 +1406,4 @@ int perf_file__parse_build_id(const struct perf_record *r, struct perf_build_id 
 		b->size = 20;
 	b->filename = record_string(p + 28, end);
 	return b->filename ? 0 : -EINVAL;
-}
-
-void perf_file__release(const struct perf_file *f, __u64 upto)
-{
-	__u64 page = (__u64)sysconf(_SC_PAGESIZE), len = upto & ~(page - 1);
-
-	/* a private, read-only file mapping: dropped pages fault in again from the file */
-	if (!f->mapped || !len || len > f->size)
-		return;
-	madvise((void *)f->base, (size_t)len, MADV_DONTNEED);
 }

@@ -121,10 +121,19 @@ struct perf_record {
 	const unsigned char *data; /* the record, header included: size bytes */
 };
 
-/* A position in the data section. */
+/*
+ * A position in the data section.  perf_file__next gives back to the kernel
+ * the mapped file's pages the cursor has passed (from: the first it has not
+ * given back), a window of PERF_FILE_WINDOW bytes at a time: a pass over a
+ * file much larger than memory stays within a window of it, whichever tool
+ * reads it.  Touched again, those pages are read again from the file.
+ */
 struct perf_cursor {
 	__u64 pos, end;
+	__u64 from;
 };
+
+#define PERF_FILE_WINDOW (8ull << 20)
 
 struct perf_file_stats {
 	__u64 records;
@@ -167,13 +176,6 @@ struct perf_file {
 	int ncpu_node, nnodes;
 	int nr_cpus; /* HEADER_NRCPUS: the CPUs the recording machine had (available); 0: absent */
 };
-
-/*
- * A mapped file's pages before byte 'upto' are given back to the kernel
- * (they are read again from the file if touched): reading a file much larger
- * than memory stays within a window.  Nothing for the caller's buffer.
- */
-void perf_file__release(const struct perf_file *f, __u64 upto);
 
 /*
  * Opens and maps path, reads the header, the events and the features.

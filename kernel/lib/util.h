@@ -1,12 +1,37 @@
 /* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
-/* util.h - the few helpers every layer writes otherwise: array sizes, time. */
+/* util.h - the few helpers every layer writes otherwise: array sizes and growth, time. */
 #ifndef LDLAT_UTIL_H
 #define LDLAT_UTIL_H
 
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
 #include <time.h>
 #include <linux/types.h>
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+/*
+ * Room for one more element of size bytes at the end of the array *v
+ * points to, which holds n of *cap (first: the capacity of a first
+ * allocation; then it doubles).  0 or -ENOMEM, *v as it was.
+ */
+static inline int array__room(void *v, int n, int *cap, size_t size, int first)
+{
+	void *p;
+	int c;
+
+	if (n < *cap)
+		return 0;
+	c = *cap ? *cap * 2 : first;
+	memcpy(&p, v, sizeof(p)); /* v points to a pointer of another type: no aliasing */
+	p = realloc(p, (size_t)c * size);
+	if (!p)
+		return -ENOMEM;
+	memcpy(v, &p, sizeof(p));
+	*cap = c;
+	return 0;
+}
 
 #define NSEC_PER_SEC 1000000000ull
 

@@ -259,6 +259,125 @@ const char *build_path(const char *name)
 	return p;
 }
 
+const char *hist(void)
+{
+	return build_path("ldlat-hist");
+}
+
+const char *top(void)
+{
+	return build_path("ldlat-top");
+}
+
+const char *workload(void)
+{
+	return build_path("ldlat-workload");
+}
+
+const char *srcdir(void)
+{
+	static char dir[4096];
+	char *slash;
+
+	snprintf(dir, sizeof(dir), "%s", build_path("x"));
+	for (int i = 0; i < 2 && (slash = strrchr(dir, '/')); i++)
+		*slash = '\0';
+	return dir;
+}
+
+const char *json_schema(void)
+{
+	static char path[4096];
+	const char *fx = getenv("LDLAT_FIXTURES");
+
+	/* tests/fixtures -> tests/lib/json_schema.py */
+	snprintf(path, sizeof(path), "%s/../lib/json_schema.py", fx ? fx : "tests/fixtures");
+	return path;
+}
+
+static char suite_tmp[256];
+
+void suite_dir_make(const char *tag)
+{
+	snprintf(suite_tmp, sizeof(suite_tmp), "/tmp/ldlat-%s-%d-XXXXXX", tag, (int)getpid());
+	if (!mkdtemp(suite_tmp) || chmod(suite_tmp, 0755)) {
+		perror(suite_tmp);
+		exit(1);
+	}
+}
+
+const char *suite_dir(void)
+{
+	return suite_tmp;
+}
+
+const char *tmp(const char *name)
+{
+	static char buf[8][512];
+	static int next;
+	char *p = buf[next++ % 8];
+
+	snprintf(p, 512, "%s/%s", suite_tmp, name);
+	return p;
+}
+
+void suite_dir_remove(void)
+{
+	char cmd[600];
+
+	if (!suite_tmp[0] || getenv("LDLAT_KEEP_TMP"))
+		return;
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", suite_tmp);
+	if (system(cmd))
+		fprintf(stderr, "cannot remove %s\n", suite_tmp);
+}
+
+static void file_put(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+
+	ck_assert_msg(f, "%s: %s", path, strerror(errno));
+	fputs(text, f);
+	ck_assert_int_eq(fclose(f), 0);
+}
+
+void mux_sysfs_make(struct mux_sysfs *m, const char *tag, const char *pmu, const char *type)
+{
+	char dir[400], path[500];
+
+	snprintf(m->root, sizeof(m->root), "/tmp/ldlat-%s-%d", tag, (int)getpid());
+	snprintf(dir, sizeof(dir), "%s/bus/event_source/devices/%s", m->root, pmu);
+	ck_assert_int_eq(sh(NULL, NULL, "mkdir -p %s", dir), 0);
+	if (type) {
+		snprintf(path, sizeof(path), "%s/type", dir);
+		file_put(path, type);
+	}
+	snprintf(m->file, sizeof(m->file), "%s/perf_event_mux_interval_ms", dir);
+	file_put(m->file, "4\n");
+}
+
+void mux_sysfs_remove(const struct mux_sysfs *m)
+{
+	ck_assert_int_eq(sh(NULL, NULL, "rm -rf %s", m->root), 0);
+}
+
+void leftovers_remove(const char *pins, const char *cgroups)
+{
+	char *out = NULL, *err = NULL;
+
+	/* a set may hold sets (--by splits) and links; a cgroup, cgroups */
+	sh(&out, &err,
+	   "for d in %s; do [ -d \"$d\" ] || continue; "
+	   "for s in \"$d\" \"$d\"/*; do [ -L \"$s\" ] && rm -f \"$s\"; "
+	   "[ -d \"$s\" ] && %s --unpin \"$s\"; rmdir \"$s\"; done; "
+	   "rmdir \"$d\"; done 2>/dev/null; for c in %s; do "
+	   "[ -d \"$c\" ] && find \"$c\" -depth -type d -exec rmdir {} +; done 2>/dev/null; "
+	   "true",
+	   pins ? pins : "", hist(), cgroups ? cgroups : "");
+	free(out);
+	free(err);
+}
+
 static char reach_dir[64];
 
 static void reach_remove(void)

@@ -68,6 +68,61 @@ const char *fixture_path(const char *rel);
 /* build/ path of a tool, from LDLAT_BUILD or ./build. */
 const char *build_path(const char *name);
 
+/* The tools and the workload of the build under test (build_path). */
+const char *hist(void);
+const char *top(void);
+const char *workload(void);
+
+/* The source tree: the folder above build/ (whatever its path: any clone). */
+const char *srcdir(void);
+
+/* The checker of the documented JSON schema, tests/lib/json_schema.py (beside the fixtures). */
+const char *json_schema(void);
+
+/*
+ * The suite's folder for the files its tests write: /tmp/ldlat-TAG-PID-XXXXXX,
+ * mode 0755 (a test may run a tool as nobody on them), made once in main()
+ * before the tests fork.  Exits the suite when it cannot be made.
+ */
+void suite_dir_make(const char *tag);
+
+/* The suite's folder (empty before suite_dir_make). */
+const char *suite_dir(void);
+
+/* suite_dir()/name (eight at a time). */
+const char *tmp(const char *name);
+
+/* Removes the suite's folder and what it holds, at the end of main (LDLAT_KEEP_TMP keeps it). */
+void suite_dir_remove(void);
+
+/*
+ * A sysfs tree for LDLAT_SYSFS with one PMU whose multiplexing interval
+ * (perf_event_mux_interval_ms) is 4 ms: /tmp/ldlat-TAG-PID/bus/event_source/
+ * devices/PMU, with a type file when type is not NULL.
+ */
+struct mux_sysfs {
+	char root[256];
+	char file[512]; /* the PMU's perf_event_mux_interval_ms */
+};
+
+void mux_sysfs_make(struct mux_sysfs *m, const char *tag, const char *pmu, const char *type);
+
+/* Removes it, what the test added too (Check assertion). */
+void mux_sysfs_remove(const struct mux_sysfs *m);
+
+/*
+ * What failed test cases left behind, for a fixture's teardown: each pinned
+ * set the shell pattern(s) pins match is unpinned (ldlat-hist unpin), with
+ * the sets and links in it, and its directory removed; each cgroup the
+ * pattern(s) cgroups match is removed with the cgroups below it.  Either
+ * may be NULL.
+ */
+void leftovers_remove(const char *pins, const char *cgroups);
+
+/* A prefix that runs a command as nobody with no capability, none to gain either (setpriv). */
+#define AS_NOBODY_NO_CAPS                                                                          \
+	"setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all --bounding-set=-all"
+
 /*
  * For a test that runs something as another user (setpriv --reuid=65534): a
  * copy of the file at path that every user can read and run, in a folder of

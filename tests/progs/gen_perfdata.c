@@ -36,7 +36,7 @@ int main(int argc, char **argv)
 	struct pw w;
 	unsigned long long n = 1000000, i;
 	const char *path = NULL;
-	bool pipe = false, stores = false, c2c = false;
+	bool pipe = false, stores = false, c2c = false, counted = false;
 	int layout = -1;
 	const struct ds_case *dc;
 	const unsigned int nds = ds_nvalues();
@@ -45,9 +45,10 @@ int main(int argc, char **argv)
 	int a, e;
 
 	for (a = 1; a < argc; a++) {
-		if (!strcmp(argv[a], "--samples") && a + 1 < argc)
+		if (!strcmp(argv[a], "--samples") && a + 1 < argc) {
 			n = strtoull(argv[++a], NULL, 0);
-		else if (!strcmp(argv[a], "--pipe"))
+			counted = true;
+		} else if (!strcmp(argv[a], "--pipe"))
 			pipe = true;
 		else if (!strcmp(argv[a], "--stores"))
 			stores = true;
@@ -69,7 +70,8 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	if (c2c) {
-		e = pw_write_c2c(path, n == 1000000 ? 0 : (int)n);
+		/* without --samples: the false and true sharing and the shared file alone */
+		e = pw_write_c2c(path, counted ? (int)n : 0);
 		if (e)
 			fprintf(stderr, "gen-perfdata: cannot write %s: %s\n", path, strerror(-e));
 		return !!e;

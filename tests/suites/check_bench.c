@@ -20,11 +20,6 @@ static const char *floor_tool(void)
 	return build_path("bench/ldlat-floor");
 }
 
-static const char *workload(void)
-{
-	return build_path("ldlat-workload");
-}
-
 static int run_tool(char *const argv[], char **out, char **err)
 {
 	return run(argv, 120, out, err);

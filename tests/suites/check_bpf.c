@@ -24,7 +24,7 @@
 
 #include "bpf/ldlat.h"
 #include "user/run/session.h"
-#include "user/top/session_top.h"
+#include "user/top/topprog.h"
 #include "user/report/snapshot.h"
 #include "user/report/render.h"
 #include "tests/lib/datasrc_cases.h"
@@ -855,7 +855,7 @@ START_TEST(test_top_tables)
 	__u64 kept;
 	int gen;
 
-	ck_assert_msg(session__open(&sess, &c, SESSION_TEST_ENTRY, &err) == 0, "%s", err.msg);
+	ck_assert_msg(top_session__open(&sess, &c, SESSION_TEST_ENTRY, &err) == 0, "%s", err.msg);
 	ck_assert_uint_eq(bpf_map__max_entries(sess.skel->maps.top_ip), c.top_entries);
 	ck_assert_uint_eq(bpf_map__max_entries(sess.skel->maps.top_spill), _i ? 1 << 20 : 4 << 20);
 	ck_assert_uint_eq(bpf_map__max_entries(sess.skel->maps.hists), 2 * LDLAT_NCLASS);
@@ -869,7 +869,7 @@ START_TEST(test_top_tables)
 		snapshot__clear(&want);
 		ck_assert_int_eq(top_sink__open(&sink, &sess, &got_ip, &got_data), 0);
 		top_batch(&sess, &c, NSAMPLES / 2, &want_ip, &want_data, &want);
-		ck_assert_int_eq(session__top_drain(&sess, false, &sink), 0);
+		ck_assert_int_eq(top_sink__drain(&sink, &sess, false), 0);
 		tables_equal(&got_ip, &want_ip);
 		tables_equal(&got_data, &want_data);
 		ck_assert_uint_eq(got_ip.spilled, want_ip.spilled);
@@ -960,14 +960,15 @@ START_TEST(test_top_stacks)
 				  .top_shift = 6,
 				  .top_entries = 4096 };
 	struct top_table got_ip, got_stack, want_ip, want_data;
-	struct ldlat_top_stack st;
+	struct ldlat_top_stack st, raw;
 	struct top_sink sink;
 	struct session sess;
 	struct err err = {};
 	__u64 keys[64];
 	size_t i, n;
+	int stacks_fd, k;
 
-	ck_assert_msg(session__open(&sess, &c, SESSION_TEST_ENTRY, &err) == 0, "%s", err.msg);
+	ck_assert_msg(top_session__open(&sess, &c, SESSION_TEST_ENTRY, &err) == 0, "%s", err.msg);
 	ck_assert_uint_eq(bpf_map__max_entries(sess.skel->maps.top_stack), 4096);
 	ck_assert_uint_eq(bpf_map__max_entries(sess.skel->maps.top_stacks),
 			  ldlat_top_stacks_for(4096));
@@ -979,35 +980,48 @@ START_TEST(test_top_stacks)
 	ck_assert_int_eq(top_sink__open(&sink, &sess, &got_ip, NULL), 0);
 	sink.stack = &got_stack;
 	top_batch(&sess, &c, 500, &want_ip, &want_data, NULL);
-	ck_assert_int_eq(session__top_drain(&sess, false, &sink), 0);
+	ck_assert_int_eq(top_sink__drain(&sink, &sess, false), 0);
 	ck_assert_uint_gt(sink.drained.counters.kept, 0);
 	ck_assert_uint_eq(top_table__samples(&got_ip), sink.drained.counters.kept);
 	ck_assert_uint_eq(top_table__samples(&got_stack) + got_stack.full + got_stack.failed,
 			  sink.drained.counters.kept);
 	ck_assert_uint_gt(got_stack.n, 0);
+	stacks_fd = bpf_map__fd(sess.skel->maps.top_stacks);
 	for (i = 0; i < got_stack.n; i++) {
 		__u64 key = got_stack.e[i].addr;
 
 		ck_assert_msg(key != LDLAT_TOP_STACK_FULL && key != LDLAT_TOP_STACK_FAILED,
 			      "path not stored: 0x%llx", (unsigned long long)key);
-		ck_assert_int_eq(session__top_stack(&sess, key, &st), 0);
+		ck_assert_int_eq(top_session__stack(&sess, key, &st), 0);
 		ck_assert_int_eq(st.err[1], 0);
 		ck_assert_uint_gt(st.nr[1], 0);
 		ck_assert_uint_ge(st.ips[1][0], 0xffff800000000000ull);
-		ck_assert_uint_eq(ldlat_top_stack_key(&st, 0), key);
+		/*
+		 * the key hashes the path as the program stored it; the path read
+		 * back ends each stack at its first IP of 0 (a frame-pointer walk
+		 * into a zeroed frame goes on with zeros: an ASan build's does)
+		 */
+		ck_assert_int_eq(bpf_map_lookup_elem(stacks_fd, &key, &raw), 0);
+		ck_assert_uint_eq(ldlat_top_stack_key(&raw, 0), key);
+		for (k = 0; k < 2; k++) {
+			ck_assert_uint_le(st.nr[k], raw.nr[k]);
+			ck_assert(!memcmp(st.ips[k], raw.ips[k], st.nr[k] * sizeof(st.ips[k][0])));
+			if (st.nr[k] < raw.nr[k] && st.nr[k] < LDLAT_STACK_DEPTH)
+				ck_assert_uint_eq(raw.ips[k][st.nr[k]], 0);
+		}
 	}
 	/* the entries' paths, under generation 0's parity; forgetting the other keeps them */
 	stack_keys_are(&sess, &got_stack, 0);
 	n = stack_keys(&sess, keys, 64);
-	ck_assert_int_eq(session__top_forget_stacks(&sess, 1), 0);
+	ck_assert_int_eq(top_session__forget_stacks(&sess, 1), 0);
 	ck_assert_uint_eq(stack_keys(&sess, keys, 64), n);
-	ck_assert_int_eq(session__top_forget_stacks(&sess, 0), 0);
+	ck_assert_int_eq(top_session__forget_stacks(&sess, 0), 0);
 	ck_assert_uint_eq(stack_keys(&sess, keys, 64), 0);
 	/* the next generation stores its paths again, under its own parity */
 	top_table__reset(&got_ip);
 	top_table__reset(&got_stack);
 	top_batch(&sess, &c, 50, &want_ip, &want_data, NULL);
-	ck_assert_int_eq(session__top_drain(&sess, false, &sink), 0);
+	ck_assert_int_eq(top_sink__drain(&sink, &sess, false), 0);
 	stack_keys_are(&sess, &got_stack, 1);
 	top_sink__close(&sink);
 	top_table__free(&got_ip);
@@ -1040,7 +1054,7 @@ START_TEST(test_top_spill_full)
 	int i, round;
 	LIBBPF_OPTS(bpf_test_run_opts, opts, .ctx_in = &s, .ctx_size_in = sizeof(s));
 
-	ck_assert_msg(session__open(&sess, &c, SESSION_TEST_ENTRY, &err) == 0, "%s", err.msg);
+	ck_assert_msg(top_session__open(&sess, &c, SESSION_TEST_ENTRY, &err) == 0, "%s", err.msg);
 	ck_assert_uint_eq(bpf_map__max_entries(sess.skel->maps.top_spill), 1 << 20);
 	for (round = 0; round < 2; round++) {
 		top_table__init(&ip);
@@ -1049,7 +1063,7 @@ START_TEST(test_top_spill_full)
 			s.ip = 0x401000 + i;
 			ck_assert_int_eq(bpf_prog_test_run_opts(session__test_fd(&sess), &opts), 0);
 		}
-		ck_assert_int_eq(session__top_drain(&sess, false, &sink), 0);
+		ck_assert_int_eq(top_sink__drain(&sink, &sess, false), 0);
 		ck_assert_uint_eq(ip.spilled, 32767);
 		ck_assert_uint_eq(ip.full, 7232);
 		ck_assert_uint_eq(ip.failed, 0);
@@ -1170,7 +1184,7 @@ START_TEST(test_top_off_costs_nothing)
 	ck_assert_int_lt(bpf_program__fd(sess.skel->progs.ldlat_top), 0);
 	session__close(&sess);
 	c.top = LDLAT_TOP_IP | LDLAT_TOP_DATA;
-	ck_assert_msg(session__open(&sess, &c, _i ? SESSION_ADDR_ONLY : 0, &err) == 0, "%s",
+	ck_assert_msg(top_session__open(&sess, &c, _i ? SESSION_ADDR_ONLY : 0, &err) == 0, "%s",
 		      err.msg);
 	fd = session__prog_fd(&sess);
 	n = prog_maps(fd, ids, 16);
@@ -1213,13 +1227,16 @@ START_TEST(test_read_paths_load)
 	struct session sess;
 	struct err err = {};
 	char why[512];
+	int e;
 
 	if (!path_loads_here(p)) {
 		ck_assert_int_ne(session__read_path(why, sizeof(why)), p);
 		return;
 	}
-	ck_assert_msg(session__open(&sess, &c, session__path_flag(p), &err) == 0, "%s: %s",
-		      session__path_name(p), err.msg);
+	/* ldlat-top's program with its tables, or ldlat-hist's */
+	e = c.top ? top_session__open(&sess, &c, session__path_flag(p), &err)
+		  : session__open(&sess, &c, session__path_flag(p), &err);
+	ck_assert_msg(e == 0, "%s: %s", session__path_name(p), err.msg);
 	ck_assert_int_eq(sess.path, p);
 	ck_assert_int_ge(session__prog_fd(&sess), 0);
 	session__close(&sess);

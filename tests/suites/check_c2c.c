@@ -27,19 +27,8 @@
 #include "user/run/session.h"
 #include "tests/lib/datasrc_cases.h"
 #include "tests/lib/perfwrite.h"
+#include "tests/lib/clicase.h"
 #include "tests/lib/testutil.h"
-
-static char tmpdir[256];
-
-static const char *tmp(const char *name)
-{
-	static char buf[4][512];
-	static int next;
-	char *p = buf[next++ % 4];
-
-	snprintf(p, 512, "%s/%s", tmpdir, name);
-	return p;
-}
 
 static void write_c2c(const char *path, int nrandom)
 {
@@ -525,27 +514,32 @@ START_TEST(test_numa_cgroup)
 END_TEST
 
 /* A file without stores' fields, a missing file, a format it has not: one sentence, exit 2. */
+#define C2C_BAD(args)                                                                              \
+	{                                                                                          \
+		.cmd = "$C2C --input " args, .rc = 2, .err_starts = "ldlat-c2c: "                  \
+	}
+
+/* Bad input on a file of page faults ($PF) or none ($MISSING): exit 2, one sentence. */
+static const struct cli_case bad_inputs[] = {
+	C2C_BAD("$PF"),
+	C2C_BAD("$MISSING"),
+	C2C_BAD("$PF --by nowhere"),
+	C2C_BAD("$PF --format openmetrics"),
+	C2C_BAD("$PF -n many"),
+};
+
 START_TEST(test_bad_input)
 {
-	const char *pf = tmp("pf.data"), *missing = tmp("missing.data");
-	char *out, *err;
-	char *cases[][8] = {
-		{ (char *)build_path("ldlat-c2c"), "--input", (char *)pf, NULL },
-		{ (char *)build_path("ldlat-c2c"), "--input", (char *)missing, NULL },
-		{ (char *)build_path("ldlat-c2c"), "--input", (char *)pf, "--by", "nowhere", NULL },
-		{ (char *)build_path("ldlat-c2c"), "--input", (char *)pf, "--format", "openmetrics",
-		  NULL },
-		{ (char *)build_path("ldlat-c2c"), "--input", (char *)pf, "-n", "many", NULL },
-	};
+	struct cli_result r;
 
-	ck_assert_int_eq(pw_write_layout(pf, PW_ADDR_ONLY, 10, false), 0);
-	run_expect(cases[_i], 2, &out, &err);
+	ck_assert_int_eq(pw_write_layout(tmp("pf.data"), PW_ADDR_ONLY, 10, false), 0);
+	cli_var_set("PF", tmp("pf.data"));
+	cli_var_set("MISSING", tmp("missing.data"));
+	cli_case__run(&bad_inputs[_i], &r);
 	/* argp adds its "Try --help" line after a bad option's sentence */
-	ck_assert_msg(strncmp(err, "ldlat-c2c: ", 11) == 0 &&
-			      (strchr(err, '\n') == err + strlen(err) - 1 || strstr(err, "\nTry ")),
-		      "not one sentence: %s", err);
-	free(out);
-	free(err);
+	ck_assert_msg(strchr(r.err, '\n') == r.err + strlen(r.err) - 1 || strstr(r.err, "\nTry "),
+		      "not one sentence: %s", r.err);
+	cli_result__free(&r);
 }
 END_TEST
 
@@ -652,6 +646,68 @@ static void synth(struct synth *y, __u32 tgid, __u32 tid, int cpu, __u64 addr, _
 #define Z 0x7f0000003000ull /* one thread */
 
 /*
+ * The table's lookups, by the arithmetic of what is added: a shared line
+ * that two processes touch at each of 16 offsets from one code address has
+ * 32 entries of two loads each (a line of many entries is found by hash;
+ * a hash that left the process out merged the two processes' entries), and
+ * 10,000 lines more are each found again, before and after the table is
+ * sorted (the sort moves the lines the hash names by index).
+ */
+START_TEST(test_table_lookups)
+{
+	const __u64 ds = (__u64)PERF_MEM_OP_LOAD << PERF_MEM_OP_SHIFT;
+	static const __u32 tgids[2] = { 100, 300 };
+	struct c2c_space sp = { .maj = 8, .min = 1, .ino = 42 };
+	bool seen[16][2] = { { false } };
+	struct c2c_table t;
+	struct c2c_line *l;
+	__u64 space;
+	int round, off, p, i, sorted;
+
+	c2c_table__init(&t, 6);
+	space = c2c_table__space(&t, &sp);
+	ck_assert_uint_ne(space, 0);
+	for (round = 0; round < 2; round++)
+		for (off = 0; off < 16; off++)
+			for (p = 0; p < 2; p++)
+				ck_assert_ptr_nonnull(c2c_table__add(
+					&t, space, 0x1100 + off * 4, 0x7f0000000100ull + off * 4,
+					NULL, 0x401000, tgids[p], tgids[p], 0, -1, ds, 50));
+	ck_assert_int_eq(t.nlines, 1);
+	l = t.lines[0];
+	ck_assert_int_eq(l->nent, 32);
+	for (i = 0; i < l->nent; i++) {
+		off = (int)l->ent[i].offset;
+		p = l->ent[i].tgid == 300;
+		ck_assert_uint_eq(l->ent[i].c.loads, 2);
+		ck_assert_int_eq(off % 4, 0);
+		ck_assert(!seen[off / 4][p]);
+		seen[off / 4][p] = true;
+	}
+	for (i = 0; i < 10000; i++)
+		ck_assert_ptr_nonnull(c2c_table__add(&t, 0, 0x7f1000000000ull + (__u64)i * 64,
+						     0x7f1000000000ull + (__u64)i * 64, NULL,
+						     0x401000, 7, 7, 0, -1, ds, 50));
+	ck_assert_int_eq(t.nlines, 10001);
+	for (sorted = 0; sorted < 2; sorted++) {
+		if (sorted)
+			c2c_table__sort(&t);
+		for (i = 0; i < 10000; i++) {
+			l = c2c_table__find(&t, 7, 0x7f1000000000ull + (__u64)i * 64);
+			ck_assert_ptr_nonnull(l);
+			ck_assert_uint_eq(l->addr, 0x7f1000000000ull + (__u64)i * 64);
+			ck_assert_uint_eq(l->c.loads, 1);
+		}
+		ck_assert_ptr_null(c2c_table__find(&t, 7, 0x7f0000000000ull));
+		l = c2c_table__find(&t, space, 0x1100);
+		ck_assert_ptr_nonnull(l);
+		ck_assert_uint_eq(l->c.loads, 64);
+	}
+	c2c_table__free(&t);
+}
+END_TEST
+
+/*
  * Two threads writing different offsets of one line (false sharing) and one
  * reading what the other wrote (true sharing), a line of one thread, and
  * another process's private line at the same address: the false sharing
@@ -708,8 +764,8 @@ START_TEST(test_bpf_sharing)
 	ck_assert_uint_eq(l->c.stores, 40);
 	ck_assert_uint_eq(l->c.store[LDLAT_C2C_ST_L1MISS], 5);
 	ck_assert_int_eq(l->tids.n, 2);
-	ck_assert_uint_eq(l->tids.v[0], 4242);
-	ck_assert_uint_eq(l->tids.v[1], 4243);
+	ck_assert_uint_eq(c2c_set__values(&l->tids)[0], 4242);
+	ck_assert_uint_eq(c2c_set__values(&l->tids)[1], 4243);
 	ck_assert_int_eq(l->cpus.n, y.ncpus_online > 1 ? 2 : 1);
 	for (k = 0; k < l->nent; k++)
 		offs[l->ent[k].offset == 8] += l->ent[k].offset == 0 || l->ent[k].offset == 8;
@@ -786,7 +842,7 @@ START_TEST(test_bpf_shared)
 		   "printf '7d0000000000-7d0000011000 rw-s 00000000 00:19 777 "
 		   "/dev/shm/c2c-test\\n7f0000000000-7f0000100000 rw-p 00000000 00:00 0 \\n' "
 		   "> %s/proc/4343/maps",
-		   tmpdir, tmpdir, tmpdir, tmpdir),
+		   suite_dir(), suite_dir(), suite_dir(), suite_dir()),
 		0);
 	synth_open(&y, 64);
 	for (i = 0; i < 4; i++) {
@@ -946,11 +1002,7 @@ int main(void)
 	TCase *tc;
 	int failed;
 
-	snprintf(tmpdir, sizeof(tmpdir), "/tmp/ldlat-c2c-%d-XXXXXX", getpid());
-	if (!mkdtemp(tmpdir) || chmod(tmpdir, 0755)) {
-		perror("mkdtemp");
-		return 1;
-	}
+	suite_dir_make("c2c");
 	tc = tcase_create("input");
 	tcase_set_timeout(tc, 300);
 	tcase_add_loop_test(tc, test_vs_perf_c2c, 0, 2);
@@ -958,8 +1010,9 @@ int main(void)
 	tcase_add_test(tc, test_sharing);
 	tcase_add_test(tc, test_numa);
 	tcase_add_test(tc, test_numa_cgroup);
-	tcase_add_loop_test(tc, test_bad_input, 0, 5);
+	tcase_add_loop_test(tc, test_bad_input, 0, ARRAY_SIZE(bad_inputs));
 	tcase_add_loop_test(tc, test_stores_event, 0, ARRAY_SIZE(stores_cases));
+	tcase_add_test(tc, test_table_lookups);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("bpf");
 	tcase_set_timeout(tc, 120);
@@ -973,12 +1026,6 @@ int main(void)
 	tcase_add_test(tc, test_live_pid_full);
 	suite_add_tcase(s, tc);
 	failed = run_suite(s);
-	if (!getenv("LDLAT_KEEP_TMP")) {
-		char cmd[300];
-
-		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
-		if (system(cmd))
-			fprintf(stderr, "cannot remove %s\n", tmpdir);
-	}
+	suite_dir_remove();
 	return failed ? 1 : 0;
 }

@@ -18,20 +18,9 @@
 #include "user/top/callpath.h"
 #include "user/top/flamegraph.h"
 #include "user/report/heatmap.h"
+#include "tests/lib/clicase.h"
 #include "tests/lib/testutil.h"
 #include "kernel/lib/util.h"
-
-static char tmpdir[] = "/tmp/ldlat-callpath.XXXXXX";
-
-static const char *tmp_path(const char *name)
-{
-	static char buf[4][512];
-	static int i;
-
-	i = (i + 1) % 4;
-	snprintf(buf[i], sizeof(buf[i]), "%s/%s", tmpdir, name);
-	return buf[i];
-}
 
 static struct ldlat_top_val val(__u64 count, __u64 lat, unsigned int cls)
 {
@@ -184,33 +173,33 @@ START_TEST(test_flamegraph_xml)
 
 	fill(&c);
 	out = render_mem(flame, &c, &w);
-	f = fopen(tmp_path("unit.svg"), "w");
+	f = fopen(tmp("unit.svg"), "w");
 	ck_assert_ptr_nonnull(f);
 	fputs(out, f);
 	fclose(f);
 	/* the frames, by their rects, draw the folded stacks of the same paths */
 	folded = render_mem(folded_samples, &c, &w);
-	f = fopen(tmp_path("unit.folded"), "w");
+	f = fopen(tmp("unit.folded"), "w");
 	ck_assert_ptr_nonnull(f);
 	fputs(folded, f);
 	fclose(f);
 	free(folded);
 	ck_assert_int_eq(sh(NULL, NULL, "python3 tests/svgcheck.py %s --geometry --folded %s",
-			    tmp_path("unit.svg"), tmp_path("unit.folded")),
+			    tmp("unit.svg"), tmp("unit.folded")),
 			 0);
 	/* all, app, main, one, leaf, two, leaf, the lost stack, and (by samples) unattributed */
 	if (_i)
 		ck_assert_int_eq(sh(NULL, NULL,
 				    "python3 tests/svgcheck.py %s --total 3500 --frames 8 --script "
 				    "--frame one=3000 --frame leaf=3400 --frame main=3400",
-				    tmp_path("unit.svg")),
+				    tmp("unit.svg")),
 				 0);
 	else
 		ck_assert_int_eq(sh(NULL, NULL,
 				    "python3 tests/svgcheck.py %s --total 55 --frames 9 --script "
 				    "--frame one=30 --frame leaf=50 --frame all=55 "
 				    "--frame '[not attributed: table full]=3'",
-				    tmp_path("unit.svg")),
+				    tmp("unit.svg")),
 				 0);
 	/* the legend names the leaves' classes */
 	ck_assert_ptr_nonnull(strstr(out, "data-class=\"local-ram\" data-n=\"30\""));
@@ -232,13 +221,13 @@ START_TEST(test_flamegraph_escapes)
 	ck_assert_int_eq(
 		callpaths__add_folded(&c, "a<b>;std::vector<int>::push_back(int&&);\"q\"'", &v), 0);
 	out = render_mem(flame, &c, &w);
-	f = fopen(tmp_path("esc.svg"), "w");
+	f = fopen(tmp("esc.svg"), "w");
 	fputs(out, f);
 	fclose(f);
 	ck_assert_int_eq(sh(NULL, NULL,
 			    "python3 tests/svgcheck.py %s --total 5 --frames 4 --geometry "
 			    "--frame 'std::vector<int>::push_back(int&&)=5'",
-			    tmp_path("esc.svg")),
+			    tmp("esc.svg")),
 			 0);
 	free(out);
 	callpaths__free(&c);
@@ -297,13 +286,13 @@ START_TEST(test_heatmap)
 			  7);
 	ck_assert_uint_eq(h.col[1].n[LDLAT_CLASS_LOCAL_RAM][heatmap__row(&h, ldlat_bucket(300, 0))],
 			  5);
-	f = fopen(tmp_path("heat.svg"), "w");
+	f = fopen(tmp("heat.svg"), "w");
 	ck_assert_ptr_nonnull(f);
 	heatmap__render_svg(f, &h, "a <test>");
 	fclose(f);
 	/* cells: L1 5, RAM 300 and 400 (one row, two columns), unmeasured, >= 2^20 */
 	ck_assert_int_eq(sh(NULL, NULL, "python3 tests/svgcheck.py %s --total 25 --cells 5",
-			    tmp_path("heat.svg")),
+			    tmp("heat.svg")),
 			 0);
 	f = open_memstream(&out, &len);
 	heatmap__render_grid(f, &h, 40);
@@ -315,11 +304,6 @@ START_TEST(test_heatmap)
 	snapshot__free(&s);
 }
 END_TEST
-
-static const char *top(void)
-{
-	return build_path("ldlat-top");
-}
 
 static const char *callprog(void)
 {
@@ -467,7 +451,7 @@ END_TEST
  */
 START_TEST(test_live_svg)
 {
-	const char *svg = tmp_path("flame.svg"), *png = tmp_path("flame.png");
+	const char *svg = tmp("flame.svg"), *png = tmp("flame.png");
 	char *argv[] = { (char *)top(), "--source",  "page-faults", "--format",		"svg",
 			 "--output",	(char *)svg, "--",	    (char *)callprog(), "300",
 			 "120",		NULL };
@@ -492,7 +476,7 @@ START_TEST(test_live_svg)
 			    "cd %s && timeout 120 chromium --headless --no-sandbox --disable-gpu "
 			    "--no-first-run --user-data-dir=%s/chrome --window-size=1200,600 "
 			    "--screenshot=%s file://%s >/dev/null 2>&1; test -s %s",
-			    tmpdir, tmpdir, png, svg, png),
+			    suite_dir(), suite_dir(), png, svg, png),
 			 0);
 	/* what chromium drew: each wide frame in its own fill colour */
 	ck_assert_int_eq(
@@ -503,27 +487,23 @@ START_TEST(test_live_svg)
 END_TEST
 
 /* Bad input: one sentence, exit 2. */
-static const char *const bad[][8] = {
-	{ "--weight", "latency", NULL },
-	{ "--format", "flame", NULL },
-	{ "--weight", "cycles", "--format", "folded", NULL },
-	{ "--heatmap-by", "cpu", NULL },
-	{ "--heatmap", "/tmp/ldlat-x.svg", "--output", "/tmp/ldlat-x.svg", NULL },
-	{ "--heatmap", "/nonexistent-dir/heat.svg", "--input", "/dev/null", NULL },
+#define TOP_BAD(args)                                                                              \
+	{                                                                                          \
+		.cmd = "$TOP " args, .rc = 2, .err_starts = "ldlat-top: "                          \
+	}
+
+static const struct cli_case bad[] = {
+	TOP_BAD("--weight latency"),
+	TOP_BAD("--format flame"),
+	TOP_BAD("--weight cycles --format folded"),
+	TOP_BAD("--heatmap-by cpu"),
+	TOP_BAD("--heatmap /tmp/ldlat-x.svg --output /tmp/ldlat-x.svg"),
+	TOP_BAD("--heatmap /nonexistent-dir/heat.svg --input /dev/null"),
 };
 
 START_TEST(test_bad_input)
 {
-	char *argv[12] = { (char *)top() };
-	char *out, *err;
-	int i;
-
-	for (i = 0; i < 8 && bad[_i][i]; i++)
-		argv[i + 1] = (char *)bad[_i][i];
-	run_expect(argv, 2, &out, &err);
-	ck_assert_msg(strncmp(err, "ldlat-top: ", 11) == 0, "%s", err);
-	free(out);
-	free(err);
+	cli_case__check(&bad[_i]);
 }
 END_TEST
 
@@ -559,7 +539,7 @@ END_TEST
  */
 START_TEST(test_input_vs_perf)
 {
-	const char *data = tmp_path("cp.data");
+	const char *data = tmp("cp.data");
 	char *in[] = { (char *)top(), "--input", (char *)data, "--format", "folded", NULL };
 	char *out, *err, *perf;
 	long total = 0;
@@ -568,7 +548,7 @@ START_TEST(test_input_vs_perf)
 	ck_assert_int_eq(sh(NULL, NULL,
 			    "cd %s && perf record -q -e page-faults -c 1 -d -g -o %s %s 300 120 "
 			    ">/dev/null 2>&1",
-			    tmpdir, data, callprog()),
+			    suite_dir(), data, callprog()),
 			 0);
 	run_expect(in, 0, &out, &err);
 	ck_assert_msg(folded_count(out, ";main;path_one;fault_pages") == 300, "%s", out);
@@ -617,7 +597,7 @@ END_TEST
  */
 START_TEST(test_live_heatmap)
 {
-	const char *svg = tmp_path("live-heat.svg"), *png = tmp_path("live-heat.png");
+	const char *svg = tmp("live-heat.svg"), *png = tmp("live-heat.png");
 	char *argv[] = { (char *)top(),
 			 "--source",
 			 "page-faults",
@@ -637,7 +617,7 @@ START_TEST(test_live_heatmap)
 			  (char *)svg,	 "--",	     (char *)callprog(), "30", "20", NULL };
 	char *out, *err, *sum;
 
-	const char *json = tmp_path("live-heat.json");
+	const char *json = tmp("live-heat.json");
 	FILE *f;
 
 	run_expect(argv, 0, &out, &err);
@@ -660,8 +640,8 @@ START_TEST(test_live_heatmap)
 			    "--no-first-run --user-data-dir=%s/chrome --window-size=1200,300 "
 			    "--screenshot=%s file://%s >/dev/null 2>&1; test -s %s && "
 			    "python3 %s/tests/svgcheck.py %s --png %s --min-colours 4",
-			    tmpdir, tmpdir, png, svg, png, getenv("PWD") ? getenv("PWD") : ".", svg,
-			    png),
+			    suite_dir(), suite_dir(), png, svg, png,
+			    getenv("PWD") ? getenv("PWD") : ".", svg, png),
 			 0);
 	run_expect(targv, 0, &out, &err);
 	ck_assert_msg(strstr(out, "heat map: latency (cycles) by interval, the last 1;") != NULL,
@@ -772,10 +752,7 @@ int main(void)
 	TCase *tc = tcase_create("render");
 	int failed;
 
-	if (!mkdtemp(tmpdir)) {
-		perror("check_callpath: mkdtemp");
-		return 1;
-	}
+	suite_dir_make("callpath");
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_folded);
 	tcase_add_test(tc, test_folded_names);
@@ -801,6 +778,6 @@ int main(void)
 		suite_add_tcase(s, tc);
 	}
 	failed = run_suite(s);
-	sh(NULL, NULL, "rm -rf %s", tmpdir);
+	suite_dir_remove();
 	return failed ? 1 : 0;
 }

@@ -20,41 +20,63 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "tests/lib/clicase.h"
 #include "tests/lib/testutil.h"
 #include "kernel/lib/util.h"
 
 #define BASE	   "0x200000000000"
 #define BASE_RANGE BASE "+16M"
 
-static const char *hist(void)
-{
-	return build_path("ldlat-hist");
-}
-
-static const char *workload(void)
-{
-	return build_path("ldlat-workload");
-}
-
 /* ---- a command ------------------------------------------------------------ */
 
-START_TEST(test_command_exact)
-{
-	static const char *const pages[] = { "1", "100", "2500" };
-	char *argv[] = {
-		(char *)hist(),	    "--source",	     "page-faults",	"-a",	  BASE_RANGE, "--",
-		(char *)workload(), "--fault-pages", (char *)pages[_i], "--base", BASE,	      NULL
-	};
-	char *out, *err;
+/*
+ * Each case a command under ldlat-hist --source page-faults, whose pages
+ * first touched at BASE the range must count exactly; the loader's and
+ * libc's faults fall outside it.
+ */
+#define EXACT(n)                                                                                   \
+	{                                                                                          \
+		.what = "a command, exactly",                                                      \
+		.cmd = "$HIST --source page-faults -a " BASE_RANGE                                 \
+		       " -- $WORKLOAD --fault-pages " #n " --base " BASE,                          \
+		.counts = { { BASE_RANGE, n } }, .out = { "counts per range only" },               \
+		.err = { "sampling page-faults (period 1) on command" }, .nothing_left = true      \
+	}
 
-	run_expect(argv, 0, &out, &err);
-	ck_assert_msg(count_for(out, BASE_RANGE) == atol(pages[_i]), "want %s in:\n%s", pages[_i],
-		      out);
-	ck_assert_ptr_nonnull(strstr(out, "counts per range only"));
-	ck_assert_ptr_nonnull(strstr(err, "sampling page-faults (period 1) on command"));
-	free(out);
-	free(err);
-	assert_nothing_left();
+static const struct cli_case command_cases[] = {
+	EXACT(1),
+	EXACT(100),
+	EXACT(2500),
+	{ .what = "two ranges split the pages; the faults of the loader and libc fall outside both",
+	  .cmd = "$HIST --source page-faults -a " BASE "+120K -a 0x20000001e000-0x200000064000 -- "
+		 "$WORKLOAD --fault-pages 100 --base " BASE,
+	  .counts = { { BASE "+120K", 30 },
+		      { "0x20000001e000-0x200000064000", 70 },
+		      { "total", 100 } },
+	  .out_re = { "kept; dropped: [1-9]" },
+	  .out = { "outside every range" } },
+	{ .what = "the address-only program (for kernels before 6.3) on the same real path",
+	  .cmd = "env LDLAT_FORCE_ADDR_ONLY=1 $HIST --source page-faults -a " BASE_RANGE
+		 " -- $WORKLOAD --fault-pages 77 --base " BASE,
+	  .counts = { { BASE_RANGE, 77 } },
+	  .nothing_left = true },
+	{ .what = "the command's children count (inherit), and its exit status becomes ours",
+	  .argv = { "$HIST", "--source", "page-faults", "-a", BASE_RANGE, "--", "sh", "-c",
+		    "$WORKLOAD --fault-pages 30 --base " BASE "; exit 7" },
+	  .rc = 7,
+	  .counts = { { BASE_RANGE, 30 } } },
+	{ .what = "mapping names resolve against the command once it has exec'd",
+	  .cmd = "$HIST --source page-faults -a [stack] -a ldlat-workload -a " BASE_RANGE
+		 " -v -- $WORKLOAD --fault-pages 20 --base " BASE,
+	  .counts = { { "[stack] (0x", 1, .at_least = true },
+		      { "ldlat-workload (0x", 1, .at_least = true },
+		      { BASE_RANGE, 20 } },
+	  .err = { "range 0: [stack] = 0x" } },
+};
+
+START_TEST(test_command)
+{
+	cli_case__check(&command_cases[_i]);
 }
 END_TEST
 
@@ -96,68 +118,6 @@ START_TEST(test_unseen_zero)
 }
 END_TEST
 
-/* Two ranges split the pages; the faults of the loader and libc fall outside both. */
-START_TEST(test_command_two_ranges)
-{
-	char *argv[] = { (char *)hist(),
-			 "--source",
-			 "page-faults",
-			 "-a",
-			 BASE "+120K",
-			 "-a",
-			 "0x20000001e000-0x200000064000",
-			 "--",
-			 (char *)workload(),
-			 "--fault-pages",
-			 "100",
-			 "--base",
-			 BASE,
-			 NULL };
-	char *out, *err;
-	long outside;
-	const char *p;
-
-	run_expect(argv, 0, &out, &err);
-	ck_assert_int_eq(count_for(out, BASE "+120K"), 30);
-	ck_assert_int_eq(count_for(out, "0x20000001e000-0x200000064000"), 70);
-	ck_assert_int_eq(count_for(out, "total"), 100);
-	p = strstr(out, "kept; dropped: ");
-	ck_assert_ptr_nonnull(p);
-	outside = strtol(p + strlen("kept; dropped: "), NULL, 10);
-	ck_assert_int_gt(outside, 0);
-	ck_assert_ptr_nonnull(strstr(out, "outside every range"));
-	free(out);
-	free(err);
-}
-END_TEST
-
-/* The address-only program (for kernels before 6.3) on the same real path. */
-START_TEST(test_address_only_program)
-{
-	char *argv[] = { "env",
-			 "LDLAT_FORCE_ADDR_ONLY=1",
-			 (char *)hist(),
-			 "--source",
-			 "page-faults",
-			 "-a",
-			 BASE_RANGE,
-			 "--",
-			 (char *)workload(),
-			 "--fault-pages",
-			 "77",
-			 "--base",
-			 BASE,
-			 NULL };
-	char *out, *err;
-
-	run_expect(argv, 0, &out, &err);
-	ck_assert_int_eq(count_for(out, BASE_RANGE), 77);
-	free(out);
-	free(err);
-	assert_nothing_left();
-}
-END_TEST
-
 /*
  * An event whose samples carry a latency field: LDLAT_FORCE_ADDR_ONLY=1 says
  * it drops it and counts by address; =0 never falls back to address-only
@@ -165,100 +125,31 @@ END_TEST
  */
 START_TEST(test_address_only_override)
 {
-	char *addr_only[] = { "env",
-			      "LDLAT_FORCE_ADDR_ONLY=1",
-			      (char *)hist(),
-			      "--event",
-			      "page-faults:u",
-			      "-c",
-			      "1",
-			      "--by",
-			      "range",
-			      "-a",
-			      BASE_RANGE,
-			      "--",
-			      (char *)workload(),
-			      "--fault-pages",
-			      "30",
-			      "--base",
-			      BASE,
-			      NULL };
+	static const struct cli_case addr_only = {
+		.cmd = "env LDLAT_FORCE_ADDR_ONLY=1 $HIST --event page-faults:u -c 1 --by range "
+		       "-a " BASE_RANGE " -- $WORKLOAD --fault-pages 30 --base " BASE,
+		.err = { "LDLAT_FORCE_ADDR_ONLY=1; running address-only" },
+		.counts = { { BASE_RANGE, 30 } },
+	};
 	/* --op any: a software event's data_src names no op (address-only refuses --op) */
-	char *full[] = { "env",
-			 "LDLAT_FORCE_ADDR_ONLY=0",
-			 (char *)hist(),
-			 "--event",
-			 "page-faults:u",
-			 "-c",
-			 "1",
-			 "--by",
-			 "range",
-			 "-a",
-			 BASE_RANGE,
-			 "--op",
-			 "any",
-			 "--",
-			 (char *)workload(),
-			 "--fault-pages",
-			 "30",
-			 "--base",
-			 BASE,
-			 NULL };
-	char *out, *err;
+	static const struct cli_case full = {
+		.cmd = "env LDLAT_FORCE_ADDR_ONLY=0 $HIST --event page-faults:u -c 1 --by range "
+		       "-a " BASE_RANGE " --op any -- $WORKLOAD --fault-pages 30 --base " BASE,
+		.no_err = { "address-only" },
+	};
+	struct cli_result r;
 
-	run_expect(addr_only, 0, &out, &err);
-	ck_assert_msg(strstr(err, "LDLAT_FORCE_ADDR_ONLY=1; running address-only"), "%s", err);
-	ck_assert_int_eq(count_for(out, BASE_RANGE), 30);
-	free(out);
-	free(err);
-	run_expect(full, 0, &out, &err);
-	ck_assert_msg(!strstr(err, "address-only"), "%s", err);
+	cli_case__check(&addr_only);
+	cli_case__run(&full, &r);
 	/* a software event fills no latency: zero-filled (not a measured one), or absent (6.1, 6.2) */
 	if (kernel_zero_fills_fields())
-		ck_assert_msg(strstr(out, "  30 samples (100.0% of kept)\n  30 samples without a "
-					  "measured latency"),
-			      "%s", out);
+		ck_assert_msg(strstr(r.out, "  30 samples (100.0% of kept)\n  30 samples without a "
+					    "measured latency"),
+			      "%s", r.out);
 	else
-		ck_assert_msg(strstr(out, "no samples kept") && strstr(out, " fields missing"),
-			      "%s", out);
-	free(out);
-	free(err);
-}
-END_TEST
-
-/* The command's children count (inherit), and its exit status becomes ours. */
-START_TEST(test_command_children_and_status)
-{
-	char script[512];
-	char *argv[] = { (char *)hist(), "--source", "page-faults", "-a",   BASE_RANGE,
-			 "--",		 "sh",	     "-c",	    script, NULL };
-	char *out, *err;
-
-	snprintf(script, sizeof(script), "%s --fault-pages 30 --base %s; exit 7", workload(), BASE);
-	run_expect(argv, 7, &out, &err);
-	ck_assert_int_eq(count_for(out, BASE_RANGE), 30);
-	free(out);
-	free(err);
-}
-END_TEST
-
-/* Mapping names resolve against the command once it has exec'd. */
-START_TEST(test_command_mappings)
-{
-	char *argv[] = {
-		(char *)hist(),	  "--source", "page-faults", "-a", "[stack]", "-a",
-		"ldlat-workload", "-a",	      BASE_RANGE,    "-v", "--",      (char *)workload(),
-		"--fault-pages",  "20",	      "--base",	     BASE, NULL
-	};
-	char *out, *err;
-
-	run_expect(argv, 0, &out, &err);
-	ck_assert_int_gt(count_for(out, "[stack] (0x"), 0);
-	ck_assert_int_gt(count_for(out, "ldlat-workload (0x"), 0);
-	ck_assert_int_eq(count_for(out, BASE_RANGE), 20);
-	ck_assert_ptr_nonnull(strstr(err, "range 0: [stack] = 0x"));
-	free(out);
-	free(err);
+		ck_assert_msg(strstr(r.out, "no samples kept") && strstr(r.out, " fields missing"),
+			      "%s", r.out);
+	cli_result__free(&r);
 }
 END_TEST
 
@@ -306,22 +197,13 @@ static long dropped(const char *out, const char *what)
  */
 START_TEST(test_command_heap)
 {
-	char *argv[] = { (char *)hist(),
-			 "--source",
-			 "page-faults",
-			 "-a",
-			 "[heap]",
-			 "-v",
-			 "--",
-			 (char *)workload(),
-			 "--heap-pages",
-			 "50",
-			 "--fault-pages",
-			 "100",
-			 "--print-ranges",
-			 NULL };
+	static const struct cli_case heap_case = {
+		.cmd = "$HIST --source page-faults -a [heap] -v -- $WORKLOAD --heap-pages 50 "
+		       "--fault-pages 100 --print-ranges",
+	};
 	struct rlimit data = { 1ull << 30, 1ull << 30 };
 	unsigned long long lo[4], hi[4], flo, fhi;
+	struct cli_result r;
 	char *out, *err;
 	const char *f;
 	long heap;
@@ -338,7 +220,9 @@ START_TEST(test_command_heap)
 	}
 	if (_i)
 		ck_assert_int_eq(setrlimit(RLIMIT_DATA, &data), 0);
-	run_expect(argv, 0, &out, &err);
+	cli_case__run(&heap_case, &r);
+	out = r.out;
+	err = r.err;
 	ck_assert_int_eq(spans_of(err, "[heap]", lo, hi, 4), 1);
 	f = strstr(out, "faults 0x");
 	ck_assert_msg(f && sscanf(f, "faults 0x%llx-0x%llx", &flo, &fhi) == 2, "%s", out);
@@ -352,8 +236,7 @@ START_TEST(test_command_heap)
 	heap = count_for(out, "[heap] (0x");
 	ck_assert_msg(heap >= 50 && heap < 100, "%s", out);
 	ck_assert_msg(dropped(out, "outside every range") >= 100, "%s", out);
-	free(out);
-	free(err);
+	cli_result__free(&r);
 }
 END_TEST
 
@@ -382,17 +265,17 @@ static pid_t child_of(pid_t pid)
  */
 START_TEST(test_command_library)
 {
-	char *argv[] = { (char *)hist(), "--source", "page-faults",	 "-a",	   "libc.so.6",
-			 "-v",		 "--",	     (char *)workload(), "--wait", "--fault-pages",
-			 "10",		 NULL };
 	unsigned long long lo[16], hi[16], mlo, mhi;
 	char path[64], line[1024];
+	struct cli_words argv;
 	int n, i, nmaps = 0;
 	struct child h;
 	pid_t w;
 	FILE *f;
 
-	ck_assert_msg(child_spawn_started(&h, argv, 30), "%s", h.errbuf);
+	cli_words(&argv, "$HIST --source page-faults -a libc.so.6 -v -- $WORKLOAD --wait "
+			 "--fault-pages 10");
+	ck_assert_msg(child_spawn_started(&h, argv.argv, 30), "%s", h.errbuf);
 	n = spans_of(h.errbuf, "libc.so.6", lo, hi, 16);
 	ck_assert_msg(n > 0, "%s", h.errbuf);
 	w = child_of(h.pid);
@@ -464,24 +347,19 @@ END_TEST
  */
 START_TEST(test_pid_bss_bound)
 {
+	struct cli_words wargv, hargv;
 	struct child w, h;
 	char pid[32];
-	char *wargv[] = { (char *)build_path("tests/ldlat-topprog"),
-			  "--after",
-			  "64",
-			  "--wait",
-			  "30",
-			  "20",
-			  NULL };
-	char *hargv[] = { (char *)hist(), "--source",	   "page-faults", "-p", pid,
-			  "-a",		  "ldlat-topprog", NULL };
 	long n;
 
-	child_spawn(&w, wargv);
+	cli_words(&wargv, "$BUILD/tests/ldlat-topprog --after 64 --wait 30 20");
+	child_spawn(&w, wargv.argv);
 	snprintf(pid, sizeof(pid), "%d", w.pid);
+	cli_var_set("PID", pid);
+	cli_words(&hargv, "$HIST --source page-faults -p $PID -a ldlat-topprog");
 	/* -a names the program's mapping: it must be there when ldlat-hist resolves it */
 	ck_assert(child_wait_reading(&w, 30));
-	start_hist(&h, hargv);
+	start_hist(&h, hargv.argv);
 	go(&w);
 	ck_assert_int_eq(child_finish(&w, 30), 0);
 	ck_assert_int_eq(child_finish(&h, 30), 0);
@@ -691,8 +569,8 @@ START_TEST(test_split)
 		   "--by %s --format openmetrics -- %s --fault-pages 50 --base %s | grep -q "
 		   "'^ldlat_range_samples_total{.*%s=\"[0-9]*\".*} 50$'",
 		   cpu[0], hist(), BASE_RANGE, keys[_i], workload(), BASE, json_path, keys[_i],
-		   keys[_i], json_path, fixture_path("../lib/json_schema.py"), json_path, cpu[0],
-		   hist(), BASE_RANGE, keys[_i], workload(), BASE, keys[_i]),
+		   keys[_i], json_path, json_schema(), json_path, cpu[0], hist(), BASE_RANGE,
+		   keys[_i], workload(), BASE, keys[_i]),
 		0);
 	unlink(json_path);
 	assert_nothing_left();
@@ -801,70 +679,50 @@ END_TEST
 
 /* ---- bad input: exit 2, a message naming the input, nothing left ---------- */
 
-static const char *const bad_inputs[][8] = {
-	{ "-p", "999999999", "-p 999999999: no such process" },
-	{ "-G", "/tmp", "-G '/tmp' is not a cgroup v2 directory" },
-	{ "-G", "no/such/group", "-G 'no/such/group' is not a cgroup v2 directory" },
-	{ "-a", "[heap]", "'[heap]' names a mapping: it needs a process" },
-	{ "-C", "4000", "-C 4000: CPU 4000 is not online" },
-	{ "-G", ".", "-C 4000: CPU 4000 is not online", "-C", "4000" },
-	{ "--min-lat", "10", "--min-lat needs latency and data source" },
-	{ "-s", "l3", "-s/--class needs latency" },
-	{ "--ldlat", "50", "--ldlat applies to --source ldlat" },
-	{ "--event", "cpu/event=0xcd/", "--event applies to --source ldlat or auto" },
-	{ "--linear", "10", "--linear needs latency" },
-	{ "-a", "libnosuch.so", "no mapping 'libnosuch.so'", "--", "true" },
-	{ "--", "/nonexistent/cmd", "cannot run '/nonexistent/cmd': No such file or directory" },
-	{ "-a", "0x1000-0x3000", "overlap", "-a", "0x2000+4K" },
-	{ "--by", "pid,tid", "--by 'pid,tid': expected class, range, both or none" },
-	{ "--by-keys", "0", "--by-keys '0' is not a number of keys (1 to 256)", "--by", "pid" },
+#define BAD(args, message)                                                                         \
+	{                                                                                          \
+		.cmd = "$HIST --source page-faults " args, .rc = 2, .err = { message },            \
+		.err_starts = "ldlat-hist: ", .nothing_left = true                                 \
+	}
+
+static const struct cli_case bad_inputs[] = {
+	BAD("-p 999999999", "-p 999999999: no such process"),
+	BAD("-G /tmp", "-G '/tmp' is not a cgroup v2 directory"),
+	BAD("-G no/such/group", "-G 'no/such/group' is not a cgroup v2 directory"),
+	BAD("-a [heap]", "'[heap]' names a mapping: it needs a process"),
+	BAD("-C 4000", "-C 4000: CPU 4000 is not online"),
+	BAD("-G . -C 4000", "-C 4000: CPU 4000 is not online"),
+	BAD("--min-lat 10", "--min-lat needs latency and data source"),
+	BAD("-s l3", "-s/--class needs latency"),
+	BAD("--ldlat 50", "--ldlat applies to --source ldlat"),
+	BAD("--event cpu/event=0xcd/", "--event applies to --source ldlat or auto"),
+	BAD("--linear 10", "--linear needs latency"),
+	BAD("-a libnosuch.so -- true", "no mapping 'libnosuch.so'"),
+	BAD("-- /nonexistent/cmd", "cannot run '/nonexistent/cmd': No such file or directory"),
+	BAD("-a 0x1000-0x3000 -a 0x2000+4K", "overlap"),
+	BAD("--by pid,tid", "--by 'pid,tid': expected class, range, both or none"),
+	BAD("--by-keys 0 --by pid", "--by-keys '0' is not a number of keys (1 to 256)"),
 };
 
 START_TEST(test_bad_input)
 {
-	char *argv[12] = { (char *)hist(), "--source", "page-faults" };
-	const char *const *c = bad_inputs[_i];
-	char *out, *err;
-	int n = 3, i;
-
-	for (i = 0; i < 8; i++) {
-		if (!c[i])
-			break;
-		if (i == 2)
-			continue; /* the expected message */
-		argv[n++] = (char *)c[i];
-	}
-	argv[n] = NULL;
-	run_expect(argv, 2, &out, &err);
-	ck_assert_msg(strstr(err, c[2]), "want '%s' in: %s", c[2], err);
-	ck_assert_msg(strncmp(err, "ldlat-hist: ", 12) == 0, "%s", err);
-	free(out);
-	free(err);
-	assert_nothing_left();
+	cli_case__check(&bad_inputs[_i]);
 }
 END_TEST
 
 START_TEST(test_no_privilege)
 {
-	char *argv[] = { "setpriv",
-			 "--reuid=65534",
-			 "--regid=65534",
-			 "--clear-groups",
-			 "--inh-caps=-all",
-			 (char *)reachable_copy(hist()),
-			 "--source",
-			 "page-faults",
-			 "--",
-			 "true",
-			 NULL };
-	char *out, *err;
+	static const struct cli_case nobody = {
+		.cmd = "setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all $COPY "
+		       "--source page-faults -- true",
+		.rc = 2,
+		.err = { "needs privilege: run as root, or grant CAP_PERFMON and CAP_BPF (this "
+			 "process lacks both)",
+			 "kernel.perf_event_paranoid is" },
+	};
 
-	run_expect(argv, 2, &out, &err);
-	ck_assert_ptr_nonnull(strstr(err, "needs privilege: run as root, or grant CAP_PERFMON and "
-					  "CAP_BPF (this process lacks both)"));
-	ck_assert_ptr_nonnull(strstr(err, "kernel.perf_event_paranoid is"));
-	free(out);
-	free(err);
+	cli_var_set("COPY", reachable_copy(hist()));
+	cli_case__check(&nobody);
 }
 END_TEST
 
@@ -939,35 +797,17 @@ END_TEST
  */
 START_TEST(test_event_spec_real)
 {
-	char *argv[] = { (char *)hist(),
-			 "--event",
-			 "page-faults:u",
-			 "-c",
-			 "1",
-			 "--op",
-			 "any",
-			 "--by",
-			 "range",
-			 "-a",
-			 BASE_RANGE,
-			 "--",
-			 (char *)workload(),
-			 "--fault-pages",
-			 "40",
-			 "--base",
-			 BASE,
-			 NULL };
-	char *out, *err;
+	static const struct cli_case spec = {
+		.cmd = "$HIST --event page-faults:u -c 1 --op any --by range -a " BASE_RANGE
+		       " -- $WORKLOAD --fault-pages 40 --base " BASE,
+		.err = { "sampling page-faults:u on command" },
+		/* no latency measured: no bucket, no mean, the samples counted apart */
+		.no_out = { "0 -> 0 " },
+		.out = { "  40 samples (100.0% of kept)\n  40 samples without a measured latency" },
+		.nothing_left = true,
+	};
 
-	run_expect(argv, 0, &out, &err);
-	ck_assert_ptr_nonnull(strstr(err, "sampling page-faults:u on command"));
-	/* no latency measured: no bucket, no mean, the samples counted apart */
-	ck_assert_ptr_null(strstr(out, "0 -> 0 "));
-	ck_assert_ptr_nonnull(strstr(out, "  40 samples (100.0% of kept)\n  40 samples without a "
-					  "measured latency"));
-	free(out);
-	free(err);
-	assert_nothing_left();
+	cli_case__check(&spec);
 }
 END_TEST
 
@@ -977,19 +817,18 @@ END_TEST
  */
 START_TEST(test_event_open_error)
 {
-	char *argv[] = { (char *)hist(), "--event", "r1cd:pp", "--", "true", NULL };
-	char *out, *err;
+	static const struct cli_case unknown = {
+		.cmd = "$HIST --event r1cd:pp -- true",
+		.rc = 2,
+		.err = { "ldlat-hist: cannot open r1cd:pp on task ",
+			 ": this kernel knows no PMU of type 4 with config 0x1cd",
+			 "check it with --list-events" },
+		.nothing_left = true,
+	};
 
 	if (access("/sys/bus/event_source/devices/cpu/type", F_OK) == 0)
 		return; /* a machine with a core PMU knows raw events */
-	run_expect(argv, 2, &out, &err);
-	ck_assert_ptr_nonnull(strstr(err, "ldlat-hist: cannot open r1cd:pp on task "));
-	ck_assert_ptr_nonnull(
-		strstr(err, ": this kernel knows no PMU of type 4 with config 0x1cd"));
-	ck_assert_ptr_nonnull(strstr(err, "check it with --list-events"));
-	free(out);
-	free(err);
-	assert_nothing_left();
+	cli_case__check(&unknown);
 }
 END_TEST
 
@@ -1024,13 +863,9 @@ int main(void)
 		return 0;
 	tc = tcase_create("command");
 	tcase_set_timeout(tc, 120);
-	tcase_add_loop_test(tc, test_command_exact, 0, 3);
+	tcase_add_loop_test(tc, test_command, 0, ARRAY_SIZE(command_cases));
 	tcase_add_loop_test(tc, test_unseen_zero, 0, 2);
-	tcase_add_test(tc, test_command_two_ranges);
-	tcase_add_test(tc, test_address_only_program);
 	tcase_add_test(tc, test_address_only_override);
-	tcase_add_test(tc, test_command_children_and_status);
-	tcase_add_test(tc, test_command_mappings);
 	tcase_add_loop_test(tc, test_command_heap, 0, 2);
 	tcase_add_test(tc, test_command_library);
 	suite_add_tcase(s, tc);

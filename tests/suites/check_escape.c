@@ -44,23 +44,6 @@
 #define EVIL_HOST  "host\033]2;pwned\007"
 #define EVIL_CG	   "/user.slice/\033]0;cg\007\nx"
 
-static char dir[256];
-
-static const char *tmp(const char *name)
-{
-	static char buf[4][512];
-	static int next;
-	char *p = buf[next++ % 4];
-
-	if (!dir[0]) {
-		snprintf(dir, sizeof(dir), "/tmp/ldlat-escape-XXXXXX");
-		ck_assert_ptr_nonnull(mkdtemp(dir));
-		ck_assert_int_eq(chmod(dir, 0755), 0);
-	}
-	snprintf(p, 512, "%s/%s", dir, name);
-	return p;
-}
-
 /* No raw control character in out: a byte below 0x20 but a newline or a tab, DEL, U+0080-U+009F. */
 static void assert_clean(const char *what, const char *out)
 {
@@ -710,8 +693,8 @@ int main(void)
 	suite_add_tcase(s, input);
 	/* one directory of files for the whole suite, removed at its end */
 	setenv("CK_FORK", "no", 1);
+	suite_dir_make("escape");
 	failed = run_suite(s);
-	if (dir[0])
-		sh(NULL, NULL, "rm -rf %s", dir);
+	suite_dir_remove();
 	return failed ? 1 : 0;
 }

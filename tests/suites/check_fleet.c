@@ -48,20 +48,6 @@
 
 static pid_t suite_pid;
 
-static const char *hist(void)
-{
-	return build_path("ldlat-hist");
-}
-
-/* The top of the source tree: tests/fixtures/../.. */
-static const char *top(void)
-{
-	static char path[4096];
-
-	snprintf(path, sizeof(path), "%s", fixture_path("../.."));
-	return path;
-}
-
 static void pin_path(char *buf, size_t len, const char *name)
 {
 	snprintf(buf, len, "/sys/fs/bpf/ldlat-test-%d-%s", (int)suite_pid, name);
@@ -395,7 +381,7 @@ static void latency_set_pin(struct session *sess, const char *dir)
 	meta.nranges = 1;
 	snprintf(meta.range_text[0], sizeof(meta.range_text[0]), "0x1000-0x2000");
 	meta.cfg = cfg;
-	ck_assert_msg(pinset__pin(&ps, sess, &evlist, &meta, &err) == 0, "%s", err.msg);
+	ck_assert_msg(pinset__pin(&ps, sess, NULL, &evlist, &meta, &err) == 0, "%s", err.msg);
 	pinset__close(&ps);
 }
 
@@ -676,7 +662,7 @@ static void units_install(const char *tmp, const char *bindir)
 	ck_assert_int_eq(sh(NULL, NULL,
 			    "make -s -C %s install-units DESTDIR=%s PREFIX=/usr/local "
 			    "UNIT_BINDIR=%s",
-			    top(), tmp, bindir),
+			    srcdir(), tmp, bindir),
 			 0);
 }
 
@@ -746,7 +732,7 @@ START_TEST(test_units_restart)
 			    tmp, tmp, rel, RANGE, tmp, tmp, name),
 			 0);
 	/* sh unit_exec.sh UNIT NAME ETC VERB */
-	snprintf(run, sizeof(run), "sh %s/tests/lib/unit_exec.sh %s/%%s %s %s/etc %%s", top(),
+	snprintf(run, sizeof(run), "sh %s/tests/lib/unit_exec.sh %s/%%s %s %s/etc %%s", srcdir(),
 		 units, name, tmp);
 #define UNIT(unit, verb) sh(&out, NULL, run, unit, verb)
 #define PROM(cond)                                                                                 \
@@ -808,18 +794,19 @@ START_TEST(test_units_restart)
 END_TEST
 
 /* After each test case: what a failed test left pinned, mounted or created goes. */
-static void leftovers_remove(void)
+static void fleet_leftovers_remove(void)
 {
-	char *out = NULL, *err = NULL;
+	char pins[128], cgroups[128], *out = NULL, *err = NULL;
 
+	snprintf(pins, sizeof(pins),
+		 "/sys/fs/bpf/ldlat-test-%d-* /sys/fs/bpf/ldlat/ldlat-test-%d-*", (int)suite_pid,
+		 (int)suite_pid);
+	snprintf(cgroups, sizeof(cgroups), "/sys/fs/cgroup/unified/ldlat-fleet-*-%d-*",
+		 (int)suite_pid);
+	leftovers_remove(pins, cgroups);
 	sh(&out, &err,
-	   "for d in /sys/fs/bpf/ldlat-test-%d-* /sys/fs/bpf/ldlat/ldlat-test-%d-*; do "
-	   "[ -d \"$d\" ] && %s --unpin \"$d\"; rmdir \"$d\"; done 2>/dev/null; "
 	   "for m in /tmp/ldlat-fleet-full-*; do mountpoint -q \"$m\" && umount \"$m\" && rmdir "
-	   "\"$m\"; done 2>/dev/null; "
-	   "for c in /sys/fs/cgroup/unified/ldlat-fleet-*-%d-*; do [ -d \"$c\" ] && rmdir "
-	   "\"$c\"; done 2>/dev/null; true",
-	   (int)suite_pid, (int)suite_pid, hist(), (int)suite_pid);
+	   "\"$m\"; done 2>/dev/null; true");
 	free(out);
 	free(err);
 }
@@ -834,14 +821,14 @@ int main(void)
 	suite_pid = getpid();
 	tc = tcase_create("prometheus");
 	tcase_set_timeout(tc, 300);
-	tcase_add_unchecked_fixture(tc, NULL, leftovers_remove);
+	tcase_add_unchecked_fixture(tc, NULL, fleet_leftovers_remove);
 	tcase_add_test(tc, test_prometheus_end_to_end);
 	tcase_add_test(tc, test_textfile_full);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("units");
 	tcase_set_timeout(tc, 180);
-	tcase_add_unchecked_fixture(tc, NULL, leftovers_remove);
+	tcase_add_unchecked_fixture(tc, NULL, fleet_leftovers_remove);
 	tcase_add_test(tc, test_units_verify);
 	tcase_add_test(tc, test_units_restart);
 	suite_add_tcase(s, tc);

@@ -22,16 +22,6 @@
 
 static const char *const tools[] = { "ldlat-hist", "ldlat-top", "ldlat-stat", "ldlat-c2c" };
 
-static const char *hist(void)
-{
-	return build_path("ldlat-hist");
-}
-
-static const char *workload(void)
-{
-	return build_path("ldlat-workload");
-}
-
 /* ---- conventions: no privilege needed ----------------------------------- */
 
 /* -h is --help, in every tool and every mode */
@@ -212,18 +202,6 @@ START_TEST(test_lone_binary)
 END_TEST
 
 /* ---- install, man pages, completion, package ----------------------------- */
-
-/* the source tree: the folder above build/ */
-static const char *srcdir(void)
-{
-	static char dir[4096];
-	char *slash;
-
-	snprintf(dir, sizeof(dir), "%s", build_path("x"));
-	for (int i = 0; i < 2 && (slash = strrchr(dir, '/')); i++)
-		*slash = '\0';
-	return dir;
-}
 
 /*
  * --unit ns: cycles at the nominal frequency (cpufreq's base_frequency, else

@@ -39,40 +39,12 @@
 #include "user/report/snapshot.h"
 #include "tests/lib/datasrc_cases.h"
 #include "tests/lib/perfwrite.h"
+#include "tests/lib/clicase.h"
 #include "tests/lib/testutil.h"
 #include "kernel/lib/util.h"
 
 #define BASE	   "0x200000000000"
 #define BASE_RANGE BASE "+16M"
-
-static char tmpdir[256];
-
-/* Files of a test live in one directory per run, made before the tests fork, removed after. */
-static const char *tmp(const char *name)
-{
-	static char buf[8][512];
-	static int next;
-	char *p = buf[next++ % 8];
-
-	snprintf(p, 512, "%s/%s", tmpdir, name);
-	return p;
-}
-
-static void cleanup_tmp(void)
-{
-	char cmd[600];
-
-	if (!tmpdir[0])
-		return;
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
-	if (system(cmd))
-		fprintf(stderr, "cannot remove %s\n", tmpdir);
-}
-
-static const char *hist(void)
-{
-	return build_path("ldlat-hist");
-}
 
 static char *slurp(const char *path, size_t *len)
 {
@@ -858,7 +830,7 @@ START_TEST(test_not_files)
 	struct perf_file f;
 	struct err err = {};
 
-	ck_assert_int_eq(perf_file__open(&f, tmpdir, &err), -EINVAL);
+	ck_assert_int_eq(perf_file__open(&f, suite_dir(), &err), -EINVAL);
 	ck_assert_ptr_nonnull(strstr(err.msg, "is a directory"));
 	spit(tmp("empty.data"), "", 0);
 	ck_assert_int_eq(perf_file__open(&f, tmp("empty.data"), &err), -EINVAL);
@@ -879,53 +851,57 @@ static int run_hist(char **argv, char **out, char **err)
 }
 
 /*
+ * A bad command line of ldlat-hist on the file $FILE ($PINNED: a directory
+ * that must not be made): exit 2, a sentence that starts with the tool's
+ * name, nothing on stdout.
+ */
+#define HIST_FILE_BAD(cmd_, starts, message)                                                       \
+	{                                                                                          \
+		.cmd = cmd_, .rc = 2, .err = { message }, .err_starts = starts, .empty_out = true, \
+		.seconds = 120                                                                     \
+	}
+#define REPORT_REFUSES(args, message)                                                              \
+	HIST_FILE_BAD("$HIST --input $FILE " args, "ldlat-hist: ", message)
+#define WORD_REFUSES(args, message) HIST_FILE_BAD("$HIST " args, "ldlat-hist", message)
+
+/*
  * Options of the other modes (live sampling, list-events, the pinned sets'):
  * not options of ldlat-hist report (--input FILE), which names the one given.
  */
-static const char *const live_only[][3] = {
-	{ "--source", "page-faults", "--source is not an option of 'ldlat-hist report'" },
-	{ "-L", "50", "-L is not an option of 'ldlat-hist report'" },
-	{ "-c", "10", "-c is not an option of 'ldlat-hist report'" },
-	{ "-F", "100", "-F is not an option of 'ldlat-hist report'" },
-	{ "-C", "0", "-C is not an option of 'ldlat-hist report'" },
-	{ "-G", "/sys/fs/cgroup", "-G is not an option of 'ldlat-hist report'" },
-	{ "-d", "1", "-d is not an option of 'ldlat-hist report'" },
-	{ "-i", "1", "-i is not an option of 'ldlat-hist report'" },
-	{ "--", "true", "a command ('true') is not an argument of 'ldlat-hist report'" },
-	{ "--event", "cpu/mem-loads,ldlat=30/P",
-	  "--event is not an option of 'ldlat-hist report'" },
-	{ "--config", "tools.conf", "--config is not an option of 'ldlat-hist report'" },
-	{ "--loads", NULL, "--loads is not an option of 'ldlat-hist report'" },
-	{ "--loads=mem_inst_retired.all_loads", NULL,
-	  "--loads is not an option of 'ldlat-hist report'" },
-	{ "--list-events", NULL, "--list-events is not an option of 'ldlat-hist report'" },
-	{ "--pin", "pinned", "--pin is not an option of 'ldlat-hist report'" },
-	{ "--detach", NULL, "--detach is not an option of 'ldlat-hist report'" },
-	{ "--show", "pinned", "--show is not an option of 'ldlat-hist report'" },
-	{ "--delta", NULL, "--delta is not an option of 'ldlat-hist report'" },
-	{ "--unpin", "pinned", "--unpin is not an option of 'ldlat-hist report'" },
+static const struct cli_case live_only[] = {
+	REPORT_REFUSES("--source page-faults", "--source is not an option of 'ldlat-hist report'"),
+	REPORT_REFUSES("-L 50", "-L is not an option of 'ldlat-hist report'"),
+	REPORT_REFUSES("-c 10", "-c is not an option of 'ldlat-hist report'"),
+	REPORT_REFUSES("-F 100", "-F is not an option of 'ldlat-hist report'"),
+	REPORT_REFUSES("-C 0", "-C is not an option of 'ldlat-hist report'"),
+	REPORT_REFUSES("-G /sys/fs/cgroup", "-G is not an option of 'ldlat-hist report'"),
+	REPORT_REFUSES("-d 1", "-d is not an option of 'ldlat-hist report'"),
+	REPORT_REFUSES("-i 1", "-i is not an option of 'ldlat-hist report'"),
+	REPORT_REFUSES("-- true", "a command ('true') is not an argument of 'ldlat-hist report'"),
+	REPORT_REFUSES("--event cpu/mem-loads,ldlat=30/P",
+		       "--event is not an option of 'ldlat-hist report'"),
+	REPORT_REFUSES("--config tools.conf", "--config is not an option of 'ldlat-hist report'"),
+	REPORT_REFUSES("--loads", "--loads is not an option of 'ldlat-hist report'"),
+	REPORT_REFUSES("--loads=mem_inst_retired.all_loads",
+		       "--loads is not an option of 'ldlat-hist report'"),
+	REPORT_REFUSES("--list-events", "--list-events is not an option of 'ldlat-hist report'"),
+	REPORT_REFUSES("--pin $PINNED", "--pin is not an option of 'ldlat-hist report'"),
+	REPORT_REFUSES("--detach", "--detach is not an option of 'ldlat-hist report'"),
+	REPORT_REFUSES("--show $PINNED", "--show is not an option of 'ldlat-hist report'"),
+	REPORT_REFUSES("--delta", "--delta is not an option of 'ldlat-hist report'"),
+	REPORT_REFUSES("--unpin $PINNED", "--unpin is not an option of 'ldlat-hist report'"),
 };
 
 START_TEST(test_cli_live_only)
 {
 	const char *path = tmp("cli.data");
 	const char *pinned = tmp("pinned");
-	char *argv[] = {
-		(char *)hist(),		  "--input", (char *)path, (char *)live_only[_i][0],
-		(char *)live_only[_i][1], NULL
-	};
-	char *out, *err;
 
-	if (argv[4] && !strcmp(argv[4], "pinned"))
-		argv[4] = (char *)pinned;
 	write_layout(path, PW_EVERY_FIELD, 3, false);
-	ck_assert_int_eq(run_hist(argv, &out, &err), 2);
-	ck_assert_msg(strncmp(err, "ldlat-hist: ", 12) == 0, "%s", err);
-	ck_assert_msg(strstr(err, live_only[_i][2]), "%s", err);
-	ck_assert_str_eq(out, "");
+	cli_var_set("FILE", path);
+	cli_var_set("PINNED", pinned);
+	cli_case__check(&live_only[_i]);
 	ck_assert_int_ne(access(pinned, F_OK), 0); /* nothing pinned or created */
-	free(out);
-	free(err);
 }
 END_TEST
 
@@ -975,42 +951,36 @@ START_TEST(test_cli_report_word)
 END_TEST
 
 /* The word forms refuse what their mode does not take: exit 2, the option named. */
-static const char *const word_refused[][6] = {
-	{ "report", "FILE", "-i", "1", "-i is not an option of 'ldlat-hist report'" },
-	{ "report", "FILE", "--pin", "pinned", "--pin is not an option of 'ldlat-hist report'" },
-	{ "report", "FILE", "--input", "FILE", "'ldlat-hist report' takes its FILE once" },
-	{ "report", "", "--input: empty file name" },
-	{ "report", "FILE", "--", "true",
-	  "a command ('true') is not an argument of 'ldlat-hist report'" },
-	{ "report", "FILE", "FILE", "a command ('" },
-	{ "report", "-s", "ram", "'ldlat-hist report' needs FILE" },
-	{ "list-events", "--input", "FILE",
-	  "--input is not an option of 'ldlat-hist list-events'" },
-	{ "show", "pinned", "--input", "FILE", "--input is not an option of 'ldlat-hist show'" },
-	{ "unpin", "pinned", "-a", "0x1000+4K", "-a is not an option of 'ldlat-hist unpin'" },
-	{ "sample", "--input", "FILE", "--input is not an option of 'ldlat-hist sample'" },
+static const struct cli_case word_refused[] = {
+	WORD_REFUSES("report $FILE -i 1", "-i is not an option of 'ldlat-hist report'"),
+	WORD_REFUSES("report $FILE --pin $PINNED", "--pin is not an option of 'ldlat-hist report'"),
+	WORD_REFUSES("report $FILE --input $FILE", "'ldlat-hist report' takes its FILE once"),
+	{ .argv = { "$HIST", "report", "" },
+	  .rc = 2,
+	  .err = { "--input: empty file name" },
+	  .err_starts = "ldlat-hist",
+	  .empty_out = true,
+	  .seconds = 120 },
+	WORD_REFUSES("report $FILE -- true",
+		     "a command ('true') is not an argument of 'ldlat-hist report'"),
+	WORD_REFUSES("report $FILE $FILE", "a command ('"),
+	WORD_REFUSES("report -s ram", "'ldlat-hist report' needs FILE"),
+	WORD_REFUSES("list-events --input $FILE",
+		     "--input is not an option of 'ldlat-hist list-events'"),
+	WORD_REFUSES("show $PINNED --input $FILE", "--input is not an option of 'ldlat-hist show'"),
+	WORD_REFUSES("unpin $PINNED -a 0x1000+4K", "-a is not an option of 'ldlat-hist unpin'"),
+	WORD_REFUSES("sample --input $FILE", "--input is not an option of 'ldlat-hist sample'"),
 };
 
 START_TEST(test_cli_word_refused)
 {
 	const char *path = tmp("refused.data"), *pinned = tmp("pinned");
-	const char *const *c = word_refused[_i];
-	char *argv[8] = { (char *)hist() }, *out, *err;
-	int i;
 
 	write_layout(path, PW_EVERY_FIELD, 3, false);
-	for (i = 0; c[i + 1]; i++)
-		argv[i + 1] = !strcmp(c[i], "FILE")	? (char *)path
-			      : !strcmp(c[i], "pinned") ? (char *)pinned
-							: (char *)c[i];
-	argv[i + 1] = NULL;
-	ck_assert_int_eq(run_hist(argv, &out, &err), 2);
-	ck_assert_msg(strncmp(err, "ldlat-hist", 10) == 0, "%s", err);
-	ck_assert_msg(strstr(err, c[i]), "want '%s' in: %s", c[i], err);
-	ck_assert_str_eq(out, "");
+	cli_var_set("FILE", path);
+	cli_var_set("PINNED", pinned);
+	cli_case__check(&word_refused[_i]);
 	ck_assert_int_ne(access(pinned, F_OK), 0);
-	free(out);
-	free(err);
 }
 END_TEST
 
@@ -1092,33 +1062,21 @@ END_TEST
 /* --input needs no privilege: run as nobody, with every capability dropped. */
 START_TEST(test_cli_unprivileged)
 {
+	/* $AS_NOBODY: setpriv as nobody, every capability dropped, when this is root */
+	static const struct cli_case nobody = {
+		.sh = "$AS_NOBODY $COPY --input $FILE -a 0x7f0000000000+1M",
+		.seconds = 120,
+		/* addresses 0x7f0000000000 + i * 4097: 256 fit in 1 MiB, all 50 here */
+		.out = { "          50  0x7f0000000000+1M" },
+	};
 	const char *path = tmp("nobody.data");
-	char *argv[] = { "setpriv",
-			 "--reuid=65534",
-			 "--regid=65534",
-			 "--clear-groups",
-			 "--inh-caps=-all",
-			 "--bounding-set=-all",
-			 (char *)reachable_copy(hist()),
-			 "--input",
-			 (char *)path,
-			 "-a",
-			 "0x7f0000000000+1M",
-			 NULL };
-	char *out, *err;
 
 	write_layout(path, PW_ADDR_ONLY, 50, false);
 	chmod(path, 0644);
-	if (geteuid() != 0) {
-		argv[0] = (char *)hist();
-		argv[1] = NULL;
-		memmove(&argv[0], &argv[6], 6 * sizeof(argv[0]));
-	}
-	ck_assert_msg(run_hist(argv, &out, &err) == 0, "%s", err);
-	/* addresses 0x7f0000000000 + i * 4097: 256 fit in 1 MiB, all 50 here */
-	ck_assert_ptr_nonnull(strstr(out, "          50  0x7f0000000000+1M"));
-	free(out);
-	free(err);
+	cli_var_set("AS_NOBODY", geteuid() ? "" : AS_NOBODY_NO_CAPS);
+	cli_var_set("COPY", reachable_copy(hist()));
+	cli_var_set("FILE", path);
+	cli_case__check(&nobody);
 }
 END_TEST
 
@@ -1175,8 +1133,7 @@ static void check_format(int fmt, const char *path)
 	if (fmt == FMT_TEXT)
 		return;
 	if (fmt == FMT_JSON)
-		snprintf(cmd, sizeof(cmd), "python3 %s < %s", fixture_path("../lib/json_schema.py"),
-			 path);
+		snprintf(cmd, sizeof(cmd), "python3 %s < %s", json_schema(), path);
 	else if (fmt == FMT_OPENMETRICS)
 		snprintf(cmd, sizeof(cmd), "/usr/bin/python3 %s < %s",
 			 fixture_path("../lib/openmetrics_parse.py"), path);
@@ -1188,7 +1145,7 @@ static void check_format(int fmt, const char *path)
 }
 
 /* The report r of s as ldlat-hist prints it in fmt; malloc'd. */
-static char *render_fmt(int fmt, const struct report *r, const struct snapshot *s)
+static char *render_fmt(int fmt, const struct hist_view *r, const struct snapshot *s)
 {
 	char *text;
 	size_t len;
@@ -1350,11 +1307,14 @@ static int cli_parse(struct cli *c, char **args)
 {
 	char *argv[16] = { "ldlat-hist" };
 	int n = 1;
+	static const struct opt_group *const groups[] = { &cli_sample_opts, NULL };
+	static const struct opt_place places[] = { { &cli_home, 0 }, {} };
 
 	while (args[n - 1])
 		argv[n] = args[n - 1], n++;
 	cli__init(c);
-	return argp_parse(&cli_argp, n, argv, ARGP_NO_EXIT | ARGP_SILENT, NULL, c);
+	return argp_parse(opts__argp(groups, places, NULL, NULL, NULL), n, argv,
+			  ARGP_NO_EXIT | ARGP_SILENT, NULL, c);
 }
 
 static const char *const class_filters[][8] = {
@@ -1387,14 +1347,14 @@ static char *render_perf_view(const char *path, const char *const *filt, int fmt
 	char *shared[16], *want;
 	struct offline o;
 	struct snapshot snap;
-	struct report r;
+	struct hist_view r;
 	struct run_info run;
 	struct timespec never = {};
 	struct cli c;
 	struct err oerr = {};
 	int i, m = 0;
 	__u32 linear = 0;
-	enum report_by by = BY_CLASS;
+	enum hist_by by = BY_CLASS;
 
 	for (i = 0; filt[i]; i++) {
 		if (!strcmp(filt[i], "--linear")) {
@@ -1426,13 +1386,13 @@ static char *render_perf_view(const char *path, const char *const *filt, int fmt
 		snapshot__account(&snap, &o.cfg, &s);
 	}
 	offline__run_info(&o, "ldlat-hist", &never, &run);
-	r = (struct report){ .run = &run,
-			     .src = &o.src,
-			     .ranges = &c.ranges,
-			     .by = by,
-			     .linear_step = linear,
-			     .has_latency = true,
-			     .period_weighted = offline__freq(&o) };
+	r = (struct hist_view){ .run = &run,
+				.src = &o.src,
+				.ranges = &c.ranges,
+				.by = by,
+				.linear_step = linear,
+				.has_latency = true,
+				.period_weighted = offline__freq(&o) };
 	want = render_fmt(fmt, &r, &snap);
 	snapshot__free(&snap);
 	offline__close(&o);
@@ -1670,11 +1630,6 @@ START_TEST(test_real_recording)
 END_TEST
 
 /* ---- files Debian's perf records on this machine ---------------------------------- */
-
-static const char *workload(void)
-{
-	return build_path("ldlat-workload");
-}
 
 /* perf record's events and the options that change the sample layout */
 static const struct {
@@ -2041,7 +1996,7 @@ START_TEST(test_live_vs_recorded)
 		return;
 	for (i = 0; i < ARRAY_SIZE(common); i++)
 		largv[3 + i] = oargv[3 + i] = common[i];
-	perf_record_fifos(&rec, tmpdir);
+	perf_record_fifos(&rec, suite_dir());
 
 	/* [stack] reaches RLIMIT_STACK below the stack live, Linux's default 8 MiB offline */
 	ck_assert_int_eq(setrlimit(RLIMIT_STACK, &stack8m), 0);
@@ -2282,11 +2237,8 @@ int main(void)
 	int failed;
 
 	cases_init();
-	snprintf(tmpdir, sizeof(tmpdir), "/tmp/ldlat-offline-%d-XXXXXX", getpid());
-	if (!mkdtemp(tmpdir) || chmod(tmpdir, 0755)) {
-		perror("mkdtemp");
-		return 1;
-	}
+	/* the files of a test live in one directory per run, made before the tests fork */
+	suite_dir_make("offline");
 
 	tc = tcase_create("reader");
 	tcase_set_timeout(tc, 120);
@@ -2336,6 +2288,6 @@ int main(void)
 	suite_add_tcase(s, tc);
 
 	failed = run_suite(s);
-	cleanup_tmp();
+	suite_dir_remove();
 	return failed ? 1 : 0;
 }

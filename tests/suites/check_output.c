@@ -33,22 +33,13 @@
 
 static char tmpdir[256];
 
-static const char *schema(void)
-{
-	static char path[4096];
-	const char *fx = getenv("LDLAT_FIXTURES");
-
-	snprintf(path, sizeof(path), "%s/../lib/json_schema.py", fx ? fx : "tests/fixtures");
-	return path;
-}
-
 /* A run with two ranges; a snapshot with L1 hits in range 0 and RAM loads in range 1. */
 struct fixture {
 	struct source src;
 	struct range_set ranges;
 	struct ldlat_config cfg;
 	struct run_info run;
-	struct report report;
+	struct hist_view view;
 	struct snapshot snap;
 };
 
@@ -79,12 +70,12 @@ static void fixture_init(struct fixture *f, const char *range0, __u32 linear_ste
 				    .target = "cgroup \"quoted\\name\"",
 				    .cfg = &f->cfg,
 				    .started = { .tv_sec = 1700000000 } };
-	f->report = (struct report){ .run = &f->run,
-				     .src = &f->src,
-				     .ranges = &f->ranges,
-				     .by = BY_BOTH,
-				     .linear_step = linear_step,
-				     .has_latency = latency };
+	f->view = (struct hist_view){ .run = &f->run,
+				      .src = &f->src,
+				      .ranges = &f->ranges,
+				      .by = BY_BOTH,
+				      .linear_step = linear_step,
+				      .has_latency = latency };
 	ck_assert_int_eq(snapshot__init(&f->snap, 2), 0);
 	for (i = 0; i < NLATS * 3; i++) {
 		bool ram = i >= NLATS;
@@ -110,7 +101,7 @@ static void fixture_init(struct fixture *f, const char *range0, __u32 linear_ste
 }
 
 static void render_to(const char *name,
-		      void (*fn)(FILE *, const struct report *, const struct snapshot *),
+		      void (*fn)(FILE *, const struct hist_view *, const struct snapshot *),
 		      const struct fixture *f)
 {
 	char path[512];
@@ -119,7 +110,7 @@ static void render_to(const char *name,
 	snprintf(path, sizeof(path), "%s/%s", tmpdir, name);
 	out = fopen(path, "w");
 	ck_assert_ptr_nonnull(out);
-	fn(out, &f->report, &f->snap);
+	fn(out, &f->view, &f->snap);
 	ck_assert_int_eq(fclose(out), 0);
 }
 
@@ -129,7 +120,7 @@ START_TEST(test_json_schema_and_values)
 
 	fixture_init(&f, "0x1000-0x2000", 0, true);
 	render_to("a.json", render_json, &f);
-	ck_assert_int_eq(sh(NULL, NULL, "python3 %s < %s/a.json", schema(), tmpdir), 0);
+	ck_assert_int_eq(sh(NULL, NULL, "python3 %s < %s/a.json", json_schema(), tmpdir), 0);
 	ck_assert_int_eq(
 		sh(NULL, NULL,
 		   "jq -e '.source == \"ldlat\" and .event == \"cpu/mem-loads,ldlat=30/P\" "
@@ -157,12 +148,12 @@ START_TEST(test_json_schema_and_values)
 		   ".weighting == \"samples\" and .counters.unseen == null' %s/a.json",
 		   tmpdir, tmpdir),
 		0);
-	f.report.by = BY_RANGE;
+	f.view.by = BY_RANGE;
 	render_to("b.json", render_json, &f);
 	ck_assert_int_eq(sh(NULL, NULL,
 			    "python3 %s < %s/b.json && jq -e '[.histograms[] | .class] == [null, "
 			    "null] and .by == \"range\"' %s/b.json",
-			    schema(), tmpdir, tmpdir),
+			    json_schema(), tmpdir, tmpdir),
 			 0);
 	snapshot__free(&f.snap);
 }
@@ -176,21 +167,21 @@ START_TEST(test_json_schema_rejects)
 	fixture_init(&f, "0x1000-0x2000", 0, true);
 	render_to("c.json", render_json, &f);
 	ck_assert_int_ne(sh(NULL, NULL, "jq -c '.histograms[0].count += 1' %s/c.json | python3 %s",
-			    tmpdir, schema()),
+			    tmpdir, json_schema()),
 			 0);
 	ck_assert_int_ne(sh(NULL, NULL,
 			    "jq -c 'del(.counters.dropped.below_min)' %s/c.json | python3 %s",
-			    tmpdir, schema()),
+			    tmpdir, json_schema()),
 			 0);
 	ck_assert_int_ne(sh(NULL, NULL,
 			    "jq -c '.histograms[0].buckets |= reverse' %s/c.json | python3 %s",
-			    tmpdir, schema()),
+			    tmpdir, json_schema()),
 			 0);
 	/* a percentile marked a floor that is no open bucket's low */
 	ck_assert_int_ne(sh(NULL, NULL,
 			    "jq -c '.histograms[0].percentiles.at_least = [\"p50\"]' %s/c.json | "
 			    "python3 %s",
-			    tmpdir, schema()),
+			    tmpdir, json_schema()),
 			 0);
 	snapshot__free(&f.snap);
 }
@@ -201,13 +192,13 @@ START_TEST(test_json_no_latency)
 	struct fixture f;
 
 	fixture_init(&f, "0x1000-0x2000", 0, false);
-	f.report.by = BY_RANGE;
+	f.view.by = BY_RANGE;
 	render_to("d.json", render_json, &f);
 	ck_assert_int_eq(
 		sh(NULL, NULL,
 		   "python3 %s < %s/d.json && jq -e '.latency == false and "
 		   "[.histograms[] | [.count, .buckets]] == [[9, null], [18, null]]' %s/d.json",
-		   schema(), tmpdir, tmpdir),
+		   json_schema(), tmpdir, tmpdir),
 		0);
 	snapshot__free(&f.snap);
 }
@@ -238,7 +229,7 @@ START_TEST(test_percentile_open_bucket)
 			    "python3 %s < %s/open.json && jq -e '.histograms[1].percentiles "
 			    "== {p50: 50, p90: 6400, p99: 70000, at_least: [\"p90\"]}' "
 			    "%s/open.json",
-			    schema(), tmpdir, tmpdir),
+			    json_schema(), tmpdir, tmpdir),
 			 0);
 	snapshot__free(&f.snap);
 	fixture_init(&f, "0x1000-0x2000", 0, true);
@@ -258,7 +249,7 @@ START_TEST(test_period_weighted)
 	struct fixture f;
 
 	fixture_init(&f, "0x1000-0x2000", 0, true);
-	f.report.period_weighted = true;
+	f.view.period_weighted = true;
 	f.snap.cells[ldlat_hist_index(0, LDLAT_CLASS_L1)].period = 1000;
 	render_to("w.txt", render_text, &f);
 	ck_assert_int_eq(sh(NULL, NULL,
@@ -271,7 +262,7 @@ START_TEST(test_period_weighted)
 			    "python3 %s < %s/w.json && jq -e '.weighting == \"period\" and "
 			    ".histograms[0].events == 1000 and .histograms[0].event_share == "
 			    "0.052632' %s/w.json",
-			    schema(), tmpdir, tmpdir),
+			    json_schema(), tmpdir, tmpdir),
 			 0);
 	render_to("w.prom", render_prometheus, &f);
 	ck_assert_int_eq(
@@ -303,7 +294,7 @@ START_TEST(test_unseen_every_format)
 	ck_assert_int_eq(sh(NULL, NULL,
 			    "python3 %s < %s/u.json && jq -e '.counters.unseen | .samples == 8 and "
 			    ".estimated == false' %s/u.json",
-			    schema(), tmpdir, tmpdir),
+			    json_schema(), tmpdir, tmpdir),
 			 0);
 	render_to("u.prom", render_prometheus, &f);
 	ck_assert_int_eq(
@@ -347,12 +338,12 @@ START_TEST(test_unseen_lower_bound)
 			    "python3 %s < %s/l.json && jq -e '.counters | .unseen.samples == 8 and "
 			    ".unseen.lower_bound == true and .unseen.samples_counted == 40 and "
 			    "has(\"unseen_unknown\") == false' %s/l.json",
-			    schema(), tmpdir, tmpdir),
+			    json_schema(), tmpdir, tmpdir),
 			 0);
 	/* the schema checker wants it (it must be able to fail) */
 	ck_assert_int_ne(sh(NULL, NULL,
 			    "jq -c 'del(.counters.unseen.lower_bound)' %s/l.json | python3 %s",
-			    tmpdir, schema()),
+			    tmpdir, json_schema()),
 			 0);
 	render_to("l.prom", render_prometheus, &f);
 	render_to("l.om", render_openmetrics, &f);
@@ -390,7 +381,7 @@ START_TEST(test_unseen_lower_bound)
 			    "%s < %s/w.json && jq -e '.counters | .unseen == null and "
 			    ".unseen_unknown == \"no way to count\"' %s/w.json && ! grep -q "
 			    "ldlat_samples_unseen %s/w.prom",
-			    tmpdir, schema(), tmpdir, tmpdir, tmpdir),
+			    tmpdir, json_schema(), tmpdir, tmpdir, tmpdir),
 			 0);
 	snapshot__free(&f.snap);
 }
@@ -486,7 +477,7 @@ START_TEST(test_openmetrics_no_latency)
 	struct fixture f;
 
 	fixture_init(&f, "0x1000-0x2000", 0, false);
-	f.report.by = BY_RANGE;
+	f.view.by = BY_RANGE;
 	render_to("n.prom", render_prometheus, &f);
 	render_to("n.om", render_openmetrics, &f);
 	check_exposition("n.prom", false);
@@ -700,7 +691,8 @@ END_TEST
 /* A reader never sees a partial file while --output is replaced 300 times. */
 START_TEST(test_output_atomic)
 {
-	struct output_opts o = { .format = OUTPUT_OPENMETRICS };
+	struct output_opts o = { .formats = &hist_formats, .format = OUTPUT_OPENMETRICS };
+	struct hist_report r;
 	struct err err = {};
 	char path[512];
 	struct fixture f;
@@ -713,7 +705,8 @@ START_TEST(test_output_atomic)
 	o.path = path;
 	umask(022); /* a new file: 0666 less the umask, as a shell makes it */
 	ck_assert_int_eq(output__check(&o, &err), 0);
-	ck_assert_int_eq(output__emit(&o, &f.report, &f.snap, &f.snap, 0, &err), 0);
+	r = (struct hist_report){ .view = &f.view, .interval = &f.snap, .total = &f.snap };
+	ck_assert_int_eq(output__write(&o, &r, false, &err), 0);
 	reader = fork();
 	ck_assert_int_ge(reader, 0);
 	if (reader == 0) {
@@ -734,7 +727,7 @@ START_TEST(test_output_atomic)
 	}
 	for (i = 0; i < 300; i++) {
 		f.snap.counters.seen++;
-		ck_assert_int_eq(output__emit(&o, &f.report, &f.snap, &f.snap, i, &err), 0);
+		ck_assert_int_eq(output__write(&o, &r, i != 0, &err), 0);
 	}
 	kill(reader, SIGKILL);
 	ck_assert_int_eq(waitpid(reader, &status, 0), reader);
@@ -752,18 +745,22 @@ START_TEST(test_output_atomic)
 }
 END_TEST
 
-static void render_lines(FILE *f, void *ctx)
+static void render_lines(FILE *f, const void *report)
 {
 	int i;
 
-	(void)ctx;
+	(void)report;
 	for (i = 0; i < 10; i++)
 		fprintf(f, "line %d of a report\n", i);
 }
 
+/* a tool whose one format is text, ten lines a report */
+static const struct output_formats lines_formats = { "test", .text = render_lines };
+
 START_TEST(test_output_check)
 {
-	struct output_opts o = { .path = "/nonexistent-ldlat-dir/x.prom" };
+	struct output_opts o = { .formats = &lines_formats,
+				 .path = "/nonexistent-ldlat-dir/x.prom" };
 	struct err err = {};
 
 	ck_assert_int_eq(output__check(&o, &err), -EINVAL);
@@ -778,13 +775,13 @@ START_TEST(test_output_check)
 	o.path = "/dev/null";
 	ck_assert_int_eq(output__check(&o, &err), 0);
 	ck_assert_ptr_nonnull(o.stream);
-	ck_assert_int_eq(output__write(&o, render_lines, NULL, true, &err), 0);
+	ck_assert_int_eq(output__write(&o, NULL, true, &err), 0);
 	output__close(&o);
 	ck_assert_ptr_null(o.stream);
 	/* and a write it refuses is an error with a sentence, as on stdout */
 	o.path = "/dev/full";
 	ck_assert_int_eq(output__check(&o, &err), 0);
-	ck_assert_int_eq(output__write(&o, render_lines, NULL, false, &err), -ENOSPC);
+	ck_assert_int_eq(output__write(&o, NULL, false, &err), -ENOSPC);
 	ck_assert_msg(strstr(err.msg, "cannot write the report to --output '/dev/full': No space"),
 		      "%s", err.msg);
 	output__close(&o);
@@ -798,7 +795,7 @@ END_TEST
  */
 START_TEST(test_output_fifo_signal)
 {
-	struct output_opts o = { .format = OUTPUT_TEXT };
+	struct output_opts o = { .formats = &lines_formats, .format = OUTPUT_TEXT };
 	struct err err = {};
 	char path[512];
 	sigset_t set, old;
@@ -829,7 +826,7 @@ END_TEST
  */
 START_TEST(test_output_stdout_flushed)
 {
-	struct output_opts o = { .format = OUTPUT_TEXT };
+	struct output_opts o = { .formats = &lines_formats, .format = OUTPUT_TEXT };
 	int saved = dup(1), fds[2], full;
 	struct err err = {};
 	char buf[4096];
@@ -839,7 +836,7 @@ START_TEST(test_output_stdout_flushed)
 	ck_assert_int_eq(pipe(fds), 0);
 	fflush(stdout);
 	ck_assert_int_ge(dup2(fds[1], 1), 0);
-	ck_assert_int_eq(output__write(&o, render_lines, NULL, false, &err), 0);
+	ck_assert_int_eq(output__write(&o, NULL, false, &err), 0);
 	n = read(fds[0], buf, sizeof(buf) - 1); /* blocks if the report were still buffered */
 	ck_assert_int_gt(n, 0);
 	buf[n] = '\0';
@@ -848,7 +845,7 @@ START_TEST(test_output_stdout_flushed)
 	full = open("/dev/full", O_WRONLY | O_CLOEXEC);
 	ck_assert_int_ge(full, 0);
 	ck_assert_int_ge(dup2(full, 1), 0);
-	ck_assert_int_eq(output__write(&o, render_lines, NULL, true, &err), -ENOSPC);
+	ck_assert_int_eq(output__write(&o, NULL, true, &err), -ENOSPC);
 	ck_assert_msg(strstr(err.msg, "cannot write the report to standard output: No space left"),
 		      "%s", err.msg);
 	ck_assert_int_ge(dup2(saved, 1), 0);

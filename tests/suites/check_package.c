@@ -34,18 +34,6 @@
 
 static const char *const tools[] = { "ldlat-hist", "ldlat-top", "ldlat-stat", "ldlat-c2c" };
 
-/* the source tree: the folder above build/ (whatever its path: any clone) */
-static const char *srcdir(void)
-{
-	static char dir[4096];
-	char *slash;
-
-	snprintf(dir, sizeof(dir), "%s", build_path("x"));
-	for (int i = 0; i < 2 && (slash = strrchr(dir, '/')); i++)
-		*slash = '\0';
-	return dir;
-}
-
 /*
  * Runs the command line with sh for up to 'seconds', in the Debian system of
  * pkgroot_work when given (tests/pkgroot.sh run); sh()'s contract otherwise.

@@ -33,6 +33,7 @@
 #include "user/hist/pinset.h"
 #include "user/run/session.h"
 #include "bpf/ldlat.skel.h"
+#include "tests/lib/clicase.h"
 #include "tests/lib/testutil.h"
 #include "kernel/lib/util.h"
 
@@ -40,26 +41,6 @@
 #define BASE2  "0x200040000000"
 #define RANGE  BASE "+16M"
 #define RANGE2 BASE2 "+16M"
-
-static const char *hist(void)
-{
-	return build_path("ldlat-hist");
-}
-
-static const char *workload(void)
-{
-	return build_path("ldlat-workload");
-}
-
-static const char *schema(void)
-{
-	static char path[4096];
-	const char *fx = getenv("LDLAT_FIXTURES");
-
-	/* tests/fixtures -> tests/lib/json_schema.py */
-	snprintf(path, sizeof(path), "%s/../lib/json_schema.py", fx ? fx : "tests/fixtures");
-	return path;
-}
 
 /* This suite's PID (the parent of each forked test): what its pins and cgroups are named by. */
 static pid_t suite_pid;
@@ -114,7 +95,7 @@ static long shown_count(const char *dir, const char *extra)
 		"j=$(%s --show %s --format json --by range %s) && printf '%%s\\n' \"$j\" | "
 		"python3 %s >&2 && printf '%%s\\n' \"$j\" | jq -e '.histograms[] | "
 		"select(.range == 0) | .count'",
-		hist(), dir, extra, schema()))
+		hist(), dir, extra, json_schema()))
 		n = strtol(out, NULL, 10);
 	free(out);
 	return n;
@@ -515,7 +496,7 @@ START_TEST(test_unseen_counted)
 			   ".unseen.samples == 0 and .unseen.lower_bound == true and "
 			   ".unseen.estimated == false and .unseen.samples_counted == %ld and "
 			   ".unseen.seen == %ld and .seen == %ld'",
-			   hist(), dir, schema(), produced, produced, produced),
+			   hist(), dir, json_schema(), produced, produced, produced),
 			0);
 	else
 		ck_assert_int_eq(sh(NULL, NULL,
@@ -524,7 +505,7 @@ START_TEST(test_unseen_counted)
 				    ".unseen.samples == 0 and .unseen.lower_bound == true and "
 				    ".unseen.estimated == true and .unseen.events_counted > 0 and "
 				    ".unseen.events_counted <= %ld and .seen > 0'",
-				    hist(), dir, schema(), perf_total),
+				    hist(), dir, json_schema(), perf_total),
 				 0);
 	HIST(0, &out, &err, "--show", dir);
 	ck_assert_msg(
@@ -589,7 +570,7 @@ START_TEST(test_unseen_by_hand)
 	meta.cfg = cfg;
 	meta.nevents = 2;
 	meta.unseen = LDLAT_PIN_UNSEEN_COUNTED;
-	ck_assert_msg(pinset__pin(&ps, &sess, &evlist, &meta, &err) == 0, "%s", err.msg);
+	ck_assert_msg(pinset__pin(&ps, &sess, NULL, &evlist, &meta, &err) == 0, "%s", err.msg);
 	snprintf(path, sizeof(path), "%s/event_counts", dir);
 	fd = bpf_obj_get(path);
 	ck_assert_int_ge(fd, 0);
@@ -645,7 +626,7 @@ START_TEST(test_unseen_by_hand)
 			    "%s && printf '%%s\\n' \"$j\" | jq -e '.counters | .unseen == null and "
 			    "(.unseen_unknown | startswith(\"the program could not read\"))' && ! "
 			    "%s --show %s --format prometheus | grep -q ldlat_samples_unseen",
-			    hist(), dir, schema(), hist(), dir),
+			    hist(), dir, json_schema(), hist(), dir),
 			 0);
 	close(fd);
 	pinset__close(&ps);
@@ -689,7 +670,7 @@ START_TEST(test_unseen_inherit)
 			    "j=$(%s --show %s --format json) && printf '%%s\\n' \"$j\" | python3 "
 			    "%s && printf '%%s\\n' \"$j\" | jq -e '.counters | .unseen == null and "
 			    "(.unseen_unknown | startswith(\"the events are inherited\"))'",
-			    hist(), dir, schema()),
+			    hist(), dir, json_schema()),
 			 0);
 	ck_assert_int_eq(
 		sh(NULL, NULL,
@@ -755,7 +736,7 @@ START_TEST(test_link_missing)
 		   "j=$(%s --show %s --format json 2>/dev/null) && printf '%%s\\n' \"$j\" "
 		   "| python3 %s && printf '%%s\\n' \"$j\" | jq -e '.pinned | .links == %d "
 		   "and .links_missing == 1'",
-		   hist(), dir, schema(), ncpu),
+		   hist(), dir, json_schema(), ncpu),
 		0);
 	HIST(0, &out, &err, "--show", dir, "--format", "prometheus");
 	ck_assert_msg(strstr(err, "warning: 1 of the "), "%s", err);
@@ -1238,54 +1219,51 @@ START_TEST(test_foreign_paths)
 }
 END_TEST
 
-static const char *const bad_options[][10] = {
-	{ "--detach", "--detach needs --pin DIR" },
-	{ "--show", "/sys/fs/bpf/x", "--by", "pid", "--by-keys", "3",
-	  "--by-keys sets the rows of a split as it is made: a set shows the rows it was pinned "
-	  "with" },
-	{ "--delta", "--delta is not an option of 'ldlat-hist sample'" },
-	{ "--pin", "/sys/fs/bpf/x", "--show", "/sys/fs/bpf/x",
-	  "--pin is not an option of 'ldlat-hist show'" },
-	{ "--pin", "/sys/fs/bpf/x", "--detach", "--", "true", "--detach cannot watch a command" },
-	{ "--pin", "/sys/fs/bpf/x", "--detach", "-i", "1", "--detach exits at once" },
-	{ "--show", "/sys/fs/bpf/x", "-G", "/", "-G is not an option of 'ldlat-hist show'" },
-	{ "--show", "/sys/fs/bpf/x", "--linear", "10",
-	  "--linear is not an option of 'ldlat-hist show'" },
-	{ "--show", "/sys/fs/bpf/x", "--delta", "--format", "openmetrics",
-	  "--delta does not apply to --format openmetrics" },
-	{ "--show", "/sys/fs/bpf/x", "--delta", "--format", "prometheus",
-	  "--delta does not apply to --format prometheus" },
-	{ "--show", "/sys/fs/bpf/x", "--allow-missing",
-	  "--allow-missing reports a missing set as the gauge ldlat_set_present 0: it needs "
-	  "--format prometheus or openmetrics" },
-	{ "--show", "/sys/fs/bpf/x", "--allow-missing", "--format", "prometheus", "-i", "1",
-	  "--allow-missing is for one --show per refresh (a timer): leave out -i" },
-	{ "--allow-missing", "--allow-missing is not an option of 'ldlat-hist sample'" },
-	{ "--show", "/tmp", "--allow-missing", "--format", "prometheus",
-	  "--show '/tmp': it is not on a BPF file system" },
-	{ "--unpin", "/sys/fs/bpf/x", "-i", "1", "-i is not an option of 'ldlat-hist unpin'" },
-	{ "unpin", "/sys/fs/bpf/x", "--format", "json",
-	  "--format is not an option of 'ldlat-hist unpin'" },
-	{ "show", "/sys/fs/bpf/x", "--detach", "--detach is not an option of 'ldlat-hist show'" },
-	{ "show", "--delta", "'ldlat-hist show' needs DIR" },
-	{ "--format", "yaml", "--format 'yaml': expected text, json, prometheus or openmetrics" },
-	{ "--output", "/nonexistent-dir/x.prom", "cannot create a file in /nonexistent-dir" },
+#define BAD_OPTION(args, message)                                                                  \
+	{                                                                                          \
+		.cmd = "$HIST " args, .rc = 2, .err = { message }, .seconds = 30                   \
+	}
+
+static const struct cli_case bad_options[] = {
+	BAD_OPTION("--detach", "--detach needs --pin DIR"),
+	BAD_OPTION("--show /sys/fs/bpf/x --by pid --by-keys 3",
+		   "--by-keys sets the rows of a split as it is made: a set shows the rows it was "
+		   "pinned with"),
+	BAD_OPTION("--delta", "--delta is not an option of 'ldlat-hist sample'"),
+	BAD_OPTION("--pin /sys/fs/bpf/x --show /sys/fs/bpf/x",
+		   "--pin is not an option of 'ldlat-hist show'"),
+	BAD_OPTION("--pin /sys/fs/bpf/x --detach -- true", "--detach cannot watch a command"),
+	BAD_OPTION("--pin /sys/fs/bpf/x --detach -i 1", "--detach exits at once"),
+	BAD_OPTION("--show /sys/fs/bpf/x -G /", "-G is not an option of 'ldlat-hist show'"),
+	BAD_OPTION("--show /sys/fs/bpf/x --linear 10",
+		   "--linear is not an option of 'ldlat-hist show'"),
+	BAD_OPTION("--show /sys/fs/bpf/x --delta --format openmetrics",
+		   "--delta does not apply to --format openmetrics"),
+	BAD_OPTION("--show /sys/fs/bpf/x --delta --format prometheus",
+		   "--delta does not apply to --format prometheus"),
+	BAD_OPTION("--show /sys/fs/bpf/x --allow-missing",
+		   "--allow-missing reports a missing set as the gauge ldlat_set_present 0: it "
+		   "needs --format prometheus or openmetrics"),
+	BAD_OPTION("--show /sys/fs/bpf/x --allow-missing --format prometheus -i 1",
+		   "--allow-missing is for one --show per refresh (a timer): leave out -i"),
+	BAD_OPTION("--allow-missing", "--allow-missing is not an option of 'ldlat-hist sample'"),
+	BAD_OPTION("--show /tmp --allow-missing --format prometheus",
+		   "--show '/tmp': it is not on a BPF file system"),
+	BAD_OPTION("--unpin /sys/fs/bpf/x -i 1", "-i is not an option of 'ldlat-hist unpin'"),
+	BAD_OPTION("unpin /sys/fs/bpf/x --format json",
+		   "--format is not an option of 'ldlat-hist unpin'"),
+	BAD_OPTION("show /sys/fs/bpf/x --detach", "--detach is not an option of 'ldlat-hist show'"),
+	BAD_OPTION("show --delta", "'ldlat-hist show' needs DIR"),
+	BAD_OPTION("--format yaml",
+		   "--format 'yaml': expected text, json, prometheus or openmetrics"),
+	BAD_OPTION("--output /nonexistent-dir/x.prom", "cannot create a file in /nonexistent-dir"),
 };
 
 START_TEST(test_bad_options)
 {
-	const char *const *c = bad_options[_i];
-	char *argv[12] = { (char *)hist() }, *out, *err;
-	int n = 1, i;
-
-	for (i = 0; c[i + 1]; i++)
-		argv[n++] = (char *)c[i];
-	argv[n] = NULL;
-	ck_assert_int_eq(run(argv, 30, &out, &err), 2);
-	ck_assert_msg(strstr(err, c[i]), "want '%s' in: %s", c[i], err);
+	cli_case__check(&bad_options[_i]);
+	/* nothing pinned or created */
 	ck_assert_int_eq(access("/sys/fs/bpf/x", F_OK), -1);
-	free(out);
-	free(err);
 }
 END_TEST
 
@@ -1318,7 +1296,7 @@ static char *split_rows(const char *dir, const char *extra)
 		   "j=$(%s --show %s --format json %s) && printf '%%s\\n' \"$j\" | python3 "
 		   "%s >&2 && printf '%%s\\n' \"$j\" | jq -r '.histograms[] | \"\\(.pid) "
 		   "\\(.count)\"' | LC_ALL=C sort",
-		   hist(), dir, extra, schema()),
+		   hist(), dir, extra, json_schema()),
 		0);
 	return out;
 }
@@ -1530,11 +1508,11 @@ START_TEST(test_latency_set)
 	snprintf(meta.range_text[0], sizeof(meta.range_text[0]), "0x1000-0x2000");
 	snprintf(meta.range_text[1], sizeof(meta.range_text[1]), "0x10000-0x20000");
 	meta.cfg = cfg;
-	ck_assert_msg(pinset__pin(&ps, &sess, &evlist, &meta, &err) == 0, "%s", err.msg);
+	ck_assert_msg(pinset__pin(&ps, &sess, NULL, &evlist, &meta, &err) == 0, "%s", err.msg);
 
 	/* JSON: the schema, and each (range, class) with its count, sum and buckets */
 	ck_assert_int_eq(sh(NULL, NULL, "%s --show %s --format json --by both | python3 %s", hist(),
-			    dir, schema()),
+			    dir, json_schema()),
 			 0);
 	ck_assert_int_eq(
 		sh(NULL, NULL,
@@ -1665,7 +1643,7 @@ START_TEST(test_older_layout_refused)
 	meta.fields = cfg.need;
 	meta.pid = (__u32)getpid();
 	meta.cfg = cfg;
-	ck_assert_msg(pinset__pin(&ps, &sess, &evlist, &meta, &err) == 0, "%s", err.msg);
+	ck_assert_msg(pinset__pin(&ps, &sess, NULL, &evlist, &meta, &err) == 0, "%s", err.msg);
 	pinset__close(&ps);
 	session__close(&sess);
 	HIST(2, &out, &errs, "--show", dir);
@@ -1687,23 +1665,14 @@ END_TEST
  * After each test case, in the suite's process: whatever a failed test left
  * pinned or created is removed (a passing test removes its own).
  */
-static void leftovers_remove(void)
+static void pin_leftovers_remove(void)
 {
-	char *argv[] = { "sh", "-c", NULL, NULL }, cmd[1024], *out = NULL, *err = NULL;
+	char pins[128], cgroups[128];
 
-	snprintf(cmd, sizeof(cmd),
-		 "for d in /sys/fs/bpf/ldlat-test-%d-*; do [ -d \"$d\" ] || continue; "
-		 "for s in \"$d\" \"$d\"/*; do [ -L \"$s\" ] && rm -f \"$s\"; "
-		 "[ -d \"$s\" ] && %s --unpin \"$s\"; rmdir \"$s\"; done; "
-		 "rmdir \"$d\"; done 2>/dev/null; for c in /sys/fs/cgroup/unified/ldlat-pin*-%d-*; "
-		 "do "
-		 "[ -d \"$c\" ] && find \"$c\" -depth -type d -exec rmdir {} +; done 2>/dev/null; "
-		 "true",
-		 (int)suite_pid, hist(), (int)suite_pid);
-	argv[2] = cmd;
-	run(argv, 60, &out, &err);
-	free(out);
-	free(err);
+	snprintf(pins, sizeof(pins), "/sys/fs/bpf/ldlat-test-%d-*", (int)suite_pid);
+	snprintf(cgroups, sizeof(cgroups), "/sys/fs/cgroup/unified/ldlat-pin*-%d-*",
+		 (int)suite_pid);
+	leftovers_remove(pins, cgroups);
 }
 
 int main(void)
@@ -1716,7 +1685,7 @@ int main(void)
 	suite_pid = getpid();
 	tc = tcase_create("sets");
 	tcase_set_timeout(tc, 180);
-	tcase_add_unchecked_fixture(tc, NULL, leftovers_remove);
+	tcase_add_unchecked_fixture(tc, NULL, pin_leftovers_remove);
 	tcase_add_test(tc, test_detach_show_unpin);
 	tcase_add_test(tc, test_two_sets);
 	tcase_add_test(tc, test_cgroup_removed);
@@ -1734,7 +1703,7 @@ int main(void)
 
 	tc = tcase_create("errors");
 	tcase_set_timeout(tc, 120);
-	tcase_add_unchecked_fixture(tc, NULL, leftovers_remove);
+	tcase_add_unchecked_fixture(tc, NULL, pin_leftovers_remove);
 	tcase_add_test(tc, test_bad_dirs);
 	tcase_add_test(tc, test_foreign_paths);
 	tcase_add_test(tc, test_bpffs_mount);

@@ -31,10 +31,11 @@
 #include "kernel/lib/err.h"
 #include "kernel/abi/evlist.h"
 #include "user/run/cli.h"
-#include "user/run/runloop.h"
+#include "user/run/run.h"
 #include "user/run/signals.h"
 #include "user/run/targets.h"
 #include "user/run/tool.h"
+#include "user/hist/histprog.h"
 #include "kernel/lib/util.h"
 
 #define BASE	   "0x200000000000"
@@ -85,24 +86,46 @@ static int slow_report(void *ctx)
 	return 0;
 }
 
-static int loop_sigfd(void)
+/*
+ * A run with no command and no target (run__wait watches what the test
+ * puts in it), waiting for -d duration and -i interval, its count.
+ */
+static void loop_run(struct run *r, struct cli *cli, double duration, double interval, long count)
 {
-	int fd = signals__fd();
+	cli__init(cli);
+	cli->duration = duration;
+	cli->interval = interval;
+	cli->count = count;
+	run__init(r, cli, "check_run");
+	r->sigfd = signals__fd();
+	ck_assert_int_ge(r->sigfd, 0);
+}
 
-	ck_assert_int_ge(fd, 0);
-	return fd;
+/* Its wait with slow_report at each interval (with reading: at each tick instead). */
+static enum run_end loop_wait(struct run *r, struct slow *s, double reading)
+{
+	struct run_wait w = { .ctx = s };
+
+	if (reading) {
+		w.on_tick = slow_report;
+		w.tick = reading;
+	} else if (s) {
+		w.on_interval = slow_report;
+	}
+	return run__wait(r, &w);
 }
 
 /* Before the fix the loop printed forever once a report outlasted -i: now -d ends it. */
 START_TEST(test_loop_slow_report_duration)
 {
 	struct slow s = { .report_s = 0.05 };
-	struct runloop rl = { .duration = 0.3, .interval = 0.01 };
-	int fd = loop_sigfd();
+	struct cli cli;
+	struct run r;
 
-	ck_assert_int_eq(runloop__run(&rl, fd, slow_report, &s), RUN_DURATION);
+	loop_run(&r, &cli, 0.3, 0.01, 0);
+	ck_assert_int_eq(loop_wait(&r, &s, 0), RUN_DURATION);
 	ck_assert_int_ge(s.calls, 1);
-	close(fd);
+	close(r.sigfd);
 }
 END_TEST
 
@@ -110,12 +133,13 @@ END_TEST
 START_TEST(test_loop_slow_report_signal)
 {
 	struct slow s = { .report_s = 0.03, .signal_at = 3 };
-	struct runloop rl = { .interval = 0.01 };
-	int fd = loop_sigfd();
+	struct cli cli;
+	struct run r;
 
-	ck_assert_int_eq(runloop__run(&rl, fd, slow_report, &s), RUN_SIGNAL);
+	loop_run(&r, &cli, 0, 0.01, 0);
+	ck_assert_int_eq(loop_wait(&r, &s, 0), RUN_SIGNAL);
 	ck_assert_int_eq(s.calls, 3);
-	close(fd);
+	close(r.sigfd);
 }
 END_TEST
 
@@ -123,20 +147,21 @@ END_TEST
 START_TEST(test_loop_slow_report_command)
 {
 	char *argv[] = { "sleep", "1000", NULL };
-	struct command cmd;
 	struct slow s = { .report_s = 0.03, .kill_at = 2 };
-	struct runloop rl = { .interval = 0.01, .cmd = &cmd };
 	struct err err = {};
-	int fd = loop_sigfd();
+	struct cli cli;
+	struct run r;
 
-	ck_assert_msg(command__start(&cmd, argv, &err) == 0, "%s", err.msg);
-	ck_assert_int_eq(command__resume(&cmd), 0);
-	s.kill_pid = cmd.pid;
-	ck_assert_int_eq(runloop__run(&rl, fd, slow_report, &s), RUN_COMMAND);
+	loop_run(&r, &cli, 0, 0.01, 0);
+	ck_assert_msg(command__start(&r.cmd, argv, &err) == 0, "%s", err.msg);
+	r.has_cmd = true;
+	ck_assert_int_eq(command__resume(&r.cmd), 0);
+	s.kill_pid = r.cmd.pid;
+	ck_assert_int_eq(loop_wait(&r, &s, 0), RUN_COMMAND);
 	ck_assert_int_eq(s.calls, 2);
-	ck_assert_int_eq(command__exit_code(&cmd), 128 + SIGKILL);
-	command__stop(&cmd);
-	close(fd);
+	ck_assert_int_eq(command__exit_code(&r.cmd), 128 + SIGKILL);
+	command__stop(&r.cmd);
+	close(r.sigfd);
 }
 END_TEST
 
@@ -144,22 +169,23 @@ END_TEST
 START_TEST(test_loop_slow_report_targets)
 {
 	struct slow s = { .report_s = 0.03, .kill_at = 2 };
-	struct runloop rl = { .interval = 0.01, .nprocs = 1 };
+	struct cli cli;
+	struct run r;
 	pid_t pid = fork();
-	int fd;
 
 	ck_assert_int_ge(pid, 0);
 	if (!pid) {
 		pause();
 		_exit(0);
 	}
-	fd = loop_sigfd();
-	rl.procs = &pid;
+	loop_run(&r, &cli, 0, 0.01, 0);
+	r.procs = &pid;
+	r.nprocs = 1;
 	s.kill_pid = pid;
-	ck_assert_int_eq(runloop__run(&rl, fd, slow_report, &s), RUN_TARGETS);
+	ck_assert_int_eq(loop_wait(&r, &s, 0), RUN_TARGETS);
 	ck_assert_int_eq(s.calls, 2);
 	waitpid(pid, NULL, 0);
-	close(fd);
+	close(r.sigfd);
 }
 END_TEST
 
@@ -171,16 +197,18 @@ END_TEST
 START_TEST(test_loop_skips_ticks)
 {
 	struct slow s = { .report_s = 0.025 };
-	struct runloop rl = { .interval = 0.01, .count = 6 };
-	int fd = loop_sigfd(), k;
+	struct cli cli;
+	struct run r;
+	int k;
 
-	ck_assert_int_eq(runloop__run(&rl, fd, slow_report, &s), RUN_COUNT);
+	loop_run(&r, &cli, 0, 0.01, 6);
+	ck_assert_int_eq(loop_wait(&r, &s, 0), RUN_COUNT);
 	ck_assert_int_eq(s.calls, 6);
 	for (k = 0; k + 1 < s.calls; k++)
-		ck_assert_msg(s.start[k + 1] - s.end[k] >= rl.interval - 1e-6,
+		ck_assert_msg(s.start[k + 1] - s.end[k] >= cli.interval - 1e-6,
 			      "report %d started %.6f s after report %d ended", k + 2,
 			      s.start[k + 1] - s.end[k], k + 1);
-	close(fd);
+	close(r.sigfd);
 }
 END_TEST
 
@@ -188,12 +216,13 @@ END_TEST
 START_TEST(test_loop_slow_reading_signal)
 {
 	struct slow s = { .report_s = 0.03, .signal_at = 3 };
-	struct runloop rl = { .tick = 0.01, .on_tick = slow_report };
-	int fd = loop_sigfd();
+	struct cli cli;
+	struct run r;
 
-	ck_assert_int_eq(runloop__run(&rl, fd, NULL, &s), RUN_SIGNAL);
+	loop_run(&r, &cli, 0, 0, 0);
+	ck_assert_int_eq(loop_wait(&r, &s, 0.01), RUN_SIGNAL);
 	ck_assert_int_eq(s.calls, 3);
-	close(fd);
+	close(r.sigfd);
 }
 END_TEST
 
@@ -203,59 +232,62 @@ END_TEST
  */
 START_TEST(test_loop_cgroup_removed)
 {
-	struct runloop rl = { .duration = 60, .has_cgroup = true };
 	struct slow s = { .report_s = 0.03, .rmdir_at = 2 };
 	char path[256];
+	struct cli cli;
+	struct run r;
 	pid_t pid;
-	int fd = loop_sigfd();
 
+	loop_run(&r, &cli, 60, 0, 0);
 	ck_assert_int_eq(cgroup_make(path, sizeof(path), "run-loop"), 0);
+	cli.target.cgroup = path; /* for the warning */
+	r.target.kind = TARGET_CGROUP;
 	/* a member comes and goes: 'populated' changes twice, the run goes on */
-	rl.cgroup_fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	ck_assert_int_ge(rl.cgroup_fd, 0);
+	r.target.cgroup_fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	ck_assert_int_ge(r.target.cgroup_fd, 0);
 	pid = fork();
 	if (!pid) {
 		sleep_s(0.1);
 		_exit(0);
 	}
 	ck_assert_int_eq(cgroup_enter(path, pid), 0);
-	rl.duration = 0.5;
-	ck_assert_int_eq(runloop__run(&rl, fd, NULL, NULL), RUN_DURATION);
+	cli.duration = 0.5;
+	ck_assert_int_eq(loop_wait(&r, NULL, 0), RUN_DURATION);
 	waitpid(pid, NULL, 0);
 	/* removed while the loop waits, with nothing due for a minute */
-	rl.duration = 60;
+	cli.duration = 60;
 	pid = fork();
 	if (!pid) {
 		sleep_s(0.2);
 		_exit(cgroup_remove(path) ? 1 : 0);
 	}
-	ck_assert_int_eq(runloop__run(&rl, fd, NULL, NULL), RUN_TARGETS);
+	ck_assert_int_eq(loop_wait(&r, NULL, 0), RUN_TARGETS);
 	waitpid(pid, NULL, 0);
-	close(rl.cgroup_fd);
+	close(r.target.cgroup_fd);
 	/* removed during a report */
 	ck_assert_int_eq(cgroup_make(path, sizeof(path), "run-loop"), 0);
-	rl.cgroup_fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	rl.interval = 0.01;
+	r.target.cgroup_fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	cli.interval = 0.01;
 	s.rmdir_path = path;
-	ck_assert_int_eq(runloop__run(&rl, fd, slow_report, &s), RUN_TARGETS);
+	ck_assert_int_eq(loop_wait(&r, &s, 0), RUN_TARGETS);
 	ck_assert_int_eq(s.calls, 2);
-	close(rl.cgroup_fd);
+	close(r.target.cgroup_fd);
 	cgroup_remove(path);
 	/* removed before the loop starts: it ends at once */
 	ck_assert_int_eq(cgroup_make(path, sizeof(path), "run-loop"), 0);
-	rl.cgroup_fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	r.target.cgroup_fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	ck_assert_int_eq(cgroup_remove(path), 0);
-	rl.interval = 0;
-	ck_assert_int_eq(runloop__run(&rl, fd, NULL, NULL), RUN_TARGETS);
-	close(rl.cgroup_fd);
+	cli.interval = 0;
+	ck_assert_int_eq(loop_wait(&r, NULL, 0), RUN_TARGETS);
+	close(r.target.cgroup_fd);
 	/* the root has no cgroup.events, and cannot be removed: the run goes on to -d */
 	ck_assert_ptr_nonnull(cgroup2__mount());
-	rl.cgroup_fd = open(cgroup2__mount(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	ck_assert_int_ge(rl.cgroup_fd, 0);
-	rl.duration = 0.3;
-	ck_assert_int_eq(runloop__run(&rl, fd, NULL, NULL), RUN_DURATION);
-	close(rl.cgroup_fd);
-	close(fd);
+	r.target.cgroup_fd = open(cgroup2__mount(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	ck_assert_int_ge(r.target.cgroup_fd, 0);
+	cli.duration = 0.3;
+	ck_assert_int_eq(loop_wait(&r, NULL, 0), RUN_DURATION);
+	close(r.target.cgroup_fd);
+	close(r.sigfd);
 }
 END_TEST
 
@@ -602,6 +634,7 @@ static void start_once(const struct start_case *c)
 {
 	enum fail_at fail = c->fail;
 	struct tool_hooks hooks = { hook_configure, hook_before_enable, &fail };
+	struct session_prog prog = { .p.ops = &hist_prog_ops };
 	struct cli cli;
 	struct tool t;
 	struct err err = {};
@@ -623,14 +656,15 @@ static void start_once(const struct start_case *c)
 	}
 	if (c->addr)
 		ck_assert_int_eq(range_set__add(&cli.ranges, c->addr, &err), 0);
-	e = tool__start(&t, &cli, "check_run", &(struct tool_opts){ .hooks = &hooks }, &err);
+	e = tool__start(&t, &cli, "check_run",
+			&(struct tool_opts){ .prog = &prog.p, .hooks = &hooks }, &err);
 	if (c->want_status) {
 		ck_assert_msg(e != 0, "%s: started", c->what);
 		ck_assert_msg(err__status(&err, e) == c->want_status, "%s: status %d (want %d): %s",
 			      c->what, err__status(&err, e), c->want_status, err.msg);
 	} else {
 		ck_assert_msg(e == 0, "%s: %s", c->what, err.msg);
-		ck_assert_int_eq(tool__wait(&t, NULL, NULL), c->want_end);
+		ck_assert_int_eq(run__wait(&t.run, NULL), c->want_end);
 		tool__stop_sampling(&t);
 	}
 	tool__teardown(&t);
@@ -851,44 +885,22 @@ START_TEST(test_reader_goes_top)
 END_TEST
 
 /* A sysfs of one software PMU whose multiplexing interval is 4 ms (LDLAT_SYSFS). */
-static char sysfs_root[256], mux_file[400];
+static struct mux_sysfs mux;
 
 static void mux_fixture(void)
 {
-	char cmd[600];
-	FILE *f;
-
-	snprintf(sysfs_root, sizeof(sysfs_root), "/tmp/ldlat-run-sysfs-%d", (int)getpid());
-	snprintf(cmd, sizeof(cmd),
-		 "mkdir -p %s/bus/event_source/devices/software && echo 1 > "
-		 "%s/bus/event_source/devices/software/type",
-		 sysfs_root, sysfs_root);
-	ck_assert_int_eq(system(cmd), 0);
-	snprintf(mux_file, sizeof(mux_file),
-		 "%s/bus/event_source/devices/software/perf_event_mux_interval_ms", sysfs_root);
-	f = fopen(mux_file, "w");
-	ck_assert_ptr_nonnull(f);
-	fputs("4\n", f);
-	fclose(f);
+	mux_sysfs_make(&mux, "run-sysfs", "software", "1\n");
 }
 
 static int mux_value(void)
 {
-	FILE *f = fopen(mux_file, "r");
+	FILE *f = fopen(mux.file, "r");
 	int v = -1;
 
 	ck_assert_ptr_nonnull(f);
 	ck_assert_int_eq(fscanf(f, "%d", &v), 1);
 	fclose(f);
 	return v;
-}
-
-static void mux_fixture_remove(void)
-{
-	char cmd[300];
-
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", sysfs_root);
-	ck_assert_int_eq(system(cmd), 0);
 }
 
 /* ldlat-stat --mux-interval puts the interval back when its reader goes. */
@@ -913,14 +925,14 @@ START_TEST(test_reader_goes_stat)
 	struct child c;
 
 	mux_fixture();
-	snprintf(env, sizeof(env), "LDLAT_SYSFS=%s", sysfs_root);
+	snprintf(env, sizeof(env), "LDLAT_SYSFS=%s", mux.root);
 	child_spawn(&c, argv);
 	ck_assert(child_wait_stderr(&c, "Ctrl-C to end", 30));
 	ck_assert_int_eq(mux_value(), 9);
 	ck_assert_int_eq(read_then_close(&c, 30), 1);
 	ck_assert_int_eq(mux_value(), 4);
 	child_free(&c);
-	mux_fixture_remove();
+	mux_sysfs_remove(&mux);
 	assert_sleeper_gone();
 	assert_nothing_left();
 }
@@ -1286,7 +1298,7 @@ START_TEST(test_sigint_while_starting)
 	signal(SIGINT, SIG_DFL);
 	pin_dirs();
 	mux_fixture();
-	snprintf(env, sizeof(env), "LDLAT_SYSFS=%s", sysfs_root);
+	snprintf(env, sizeof(env), "LDLAT_SYSFS=%s", mux.root);
 	for (i = 0; i < ARRAY_SIZE(delay_us) * 2; i++) {
 		child_spawn(&c, i % 2 ? stat : hist);
 		usleep(delay_us[i / 2]);
@@ -1302,7 +1314,7 @@ START_TEST(test_sigint_while_starting)
 		assert_nothing_left();
 	}
 	pin_dirs_gone();
-	mux_fixture_remove();
+	mux_sysfs_remove(&mux);
 }
 END_TEST
 
@@ -1395,7 +1407,7 @@ START_TEST(test_other_signals)
 	snprintf(sh, sizeof(sh), "exec sleep %s >/dev/null 2>&1", sleeper());
 	pin_dirs();
 	mux_fixture();
-	snprintf(env, sizeof(env), "LDLAT_SYSFS=%s", sysfs_root);
+	snprintf(env, sizeof(env), "LDLAT_SYSFS=%s", mux.root);
 	ck_assert_msg(child_spawn_started(&c, _i % 2 ? stat : hist, 30), "%s", c.errbuf);
 	if (_i % 2)
 		ck_assert_int_eq(mux_value(), 9);
@@ -1409,7 +1421,7 @@ START_TEST(test_other_signals)
 	child_free(&c);
 	pin_dirs_gone();
 	ck_assert_int_eq(mux_value(), 4);
-	mux_fixture_remove();
+	mux_sysfs_remove(&mux);
 	assert_sleeper_gone();
 	assert_nothing_left();
 }
@@ -1518,7 +1530,7 @@ static void kill_stat_with_mux(const char *ms)
 			 NULL };
 	struct child c;
 
-	snprintf(env, sizeof(env), "LDLAT_SYSFS=%s", sysfs_root);
+	snprintf(env, sizeof(env), "LDLAT_SYSFS=%s", mux.root);
 	ck_assert_msg(child_spawn_started(&c, argv, 30), "%s", c.errbuf);
 	ck_assert_int_eq(mux_value(), atoi(ms));
 	kill(c.pid, SIGKILL);
@@ -1555,11 +1567,11 @@ START_TEST(test_sigkill_mux_interval)
 	FILE *f;
 
 	mux_fixture();
-	snprintf(env, sizeof(env), "LDLAT_SYSFS=%s", sysfs_root);
+	snprintf(env, sizeof(env), "LDLAT_SYSFS=%s", mux.root);
 	/* recover writes only under the sysfs root the record's paths are under */
-	snprintf(sysfs_env, sizeof(sysfs_env), "LDLAT_SYSFS=%s", sysfs_root);
-	snprintf(muxlock_env, sizeof(muxlock_env), "LDLAT_MUXLOCK=%s/muxlock", sysfs_root);
-	setenv("MUXFILE", mux_file, 1);
+	snprintf(sysfs_env, sizeof(sysfs_env), "LDLAT_SYSFS=%s", mux.root);
+	snprintf(muxlock_env, sizeof(muxlock_env), "LDLAT_MUXLOCK=%s/muxlock", mux.root);
+	setenv("MUXFILE", mux.file, 1);
 
 	/* the next run: 7 during it, then 4, the value before the killed run */
 	kill_stat_with_mux("9");
@@ -1585,7 +1597,7 @@ START_TEST(test_sigkill_mux_interval)
 
 	/* changed since by someone else: left as it is, and said */
 	kill_stat_with_mux("12");
-	f = fopen(mux_file, "w");
+	f = fopen(mux.file, "w");
 	ck_assert_ptr_nonnull(f);
 	fputs("6\n", f);
 	fclose(f);
@@ -1596,11 +1608,11 @@ START_TEST(test_sigkill_mux_interval)
 	ck_assert_int_eq(mux_value(), 6);
 
 	/* a live owner's record (this process's) is not recovered */
-	snprintf(env, sizeof(env), "%s/muxlock", sysfs_root);
+	snprintf(env, sizeof(env), "%s/muxlock", mux.root);
 	f = fopen(env, "w");
 	ck_assert_ptr_nonnull(f);
 	fprintf(f, "owner %d %llu\ninterval 4 6 %s\n", (int)getpid(), start_time(getpid()),
-		mux_file);
+		mux.file);
 	fclose(f);
 	ck_assert_int_eq(run(recover, 30, &out, &err), 1);
 	ck_assert_msg(strstr(err, "is changing the multiplexing interval"), "%s", err);
@@ -1608,7 +1620,7 @@ START_TEST(test_sigkill_mux_interval)
 	free(err);
 	ck_assert_int_eq(mux_value(), 6);
 	unsetenv("MUXFILE");
-	mux_fixture_remove();
+	mux_sysfs_remove(&mux);
 	assert_nothing_left();
 }
 END_TEST

@@ -21,6 +21,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "tests/lib/clicase.h"
 #include "tests/lib/testutil.h"
 #include "kernel/policy/counters.h"
 #include "kernel/abi/counts.h"
@@ -843,28 +844,13 @@ static int read_int_file(const char *path)
 	return atoi(buf);
 }
 
-static char mux_root[256], mux_file[512];
+static struct mux_sysfs mux;
 
 /* A sysfs root with one PMU, 'cpu', whose interval is 4 ms. */
 static void mux_fixture(void)
 {
-	char dir[400];
-
-	snprintf(mux_root, sizeof(mux_root), "/tmp/ldlat-stat-mux-%d", getpid());
-	snprintf(dir, sizeof(dir), "%s/bus/event_source/devices/cpu", mux_root);
-	ck_assert_int_eq(
-		system((snprintf(mux_file, sizeof(mux_file), "mkdir -p %s", dir), mux_file)), 0);
-	snprintf(mux_file, sizeof(mux_file), "%s/perf_event_mux_interval_ms", dir);
-	write_file(mux_file, "4\n");
-	setenv("LDLAT_SYSFS", mux_root, 1);
-}
-
-static void mux_fixture_remove(void)
-{
-	char cmd[300];
-
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", mux_root);
-	ck_assert_int_eq(system(cmd), 0);
+	mux_sysfs_make(&mux, "stat-mux", "cpu", NULL);
+	setenv("LDLAT_SYSFS", mux.root, 1);
 }
 
 START_TEST(test_muxint_fixture)
@@ -877,20 +863,20 @@ START_TEST(test_muxint_fixture)
 	ck_assert_int_eq(muxint__get("cpu", &ms), 0);
 	ck_assert_int_eq(ms, 4);
 	ck_assert_int_eq(muxint__set(&saved, "cpu", 10, &err), 0);
-	ck_assert_int_eq(read_int_file(mux_file), 10);
+	ck_assert_int_eq(read_int_file(mux.file), 10);
 	/* a second setting keeps the value from before the run */
 	ck_assert_int_eq(muxint__set(&saved, "cpu", 20, &err), 0);
-	ck_assert_int_eq(read_int_file(mux_file), 20);
+	ck_assert_int_eq(read_int_file(mux.file), 20);
 	ck_assert_int_eq(saved.n, 1);
 	ck_assert_int_eq(muxint__restore(&saved), 0);
-	ck_assert_int_eq(read_int_file(mux_file), 4);
+	ck_assert_int_eq(read_int_file(mux.file), 4);
 	ck_assert_int_eq(muxint__restore(&saved), 0);
-	ck_assert_int_eq(read_int_file(mux_file), 4);
+	ck_assert_int_eq(read_int_file(mux.file), 4);
 	/* a PMU without the file: named, and nothing to put back */
 	ck_assert_int_eq(muxint__set(&saved, "nopmu", 10, &err), -ENOENT);
 	ck_assert_ptr_nonnull(strstr(err.msg, "PMU 'nopmu' has no perf_event_mux_interval_ms"));
 	ck_assert_int_eq(saved.n, 0);
-	mux_fixture_remove();
+	mux_sysfs_remove(&mux);
 }
 END_TEST
 
@@ -945,22 +931,22 @@ START_TEST(test_recover_forged_record)
 	FILE *f;
 
 	mux_fixture();
-	snprintf(lock, sizeof(lock), "%s/muxlock", mux_root);
+	snprintf(lock, sizeof(lock), "%s/muxlock", mux.root);
 	setenv("LDLAT_MUXLOCK", lock, 1);
 	/* the file a forged record aims at, holding what the record says was set */
-	snprintf(victim, sizeof(victim), "%s/victim", mux_root);
+	snprintf(victim, sizeof(victim), "%s/victim", mux.root);
 	write_file(victim, "7\n");
 	ck_assert_int_eq(
 		sh(NULL, NULL,
 		   "cd %s/bus/event_source && cp %s perf_event_mux_interval_ms && "
 		   "mkdir devices/evil && ln -s %s devices/evil/perf_event_mux_interval_ms",
-		   mux_root, victim, victim),
+		   mux.root, victim, victim),
 		0);
-	write_file(mux_file, "7\n");
+	write_file(mux.file, "7\n");
 	if (_i == ARRAY_SIZE(forged_paths) - 1)
 		snprintf(target, sizeof(target), forged_paths[_i], "/tmp/ldlat-other-sysfs");
 	else
-		snprintf(target, sizeof(target), forged_paths[_i], mux_root);
+		snprintf(target, sizeof(target), forged_paths[_i], mux.root);
 	f = fopen(lock, "w");
 	ck_assert_ptr_nonnull(f);
 	fprintf(f, "owner %d 12345\ninterval 4 7 %s\n", dead_pid(), target);
@@ -971,27 +957,27 @@ START_TEST(test_recover_forged_record)
 	free(out);
 	free(err);
 	ck_assert_str_eq(file_bytes(victim), "7\n");
-	ck_assert_str_eq(file_bytes(mux_file), "7\n");
+	ck_assert_str_eq(file_bytes(mux.file), "7\n");
 	snprintf(target, sizeof(target), "%s/bus/event_source/perf_event_mux_interval_ms",
-		 mux_root);
+		 mux.root);
 	ck_assert_str_eq(file_bytes(target), "7\n");
 	/* the record stays, for root to look at */
 	ck_assert_msg(strstr(file_bytes(lock), "interval 4 7 "), "%s", file_bytes(lock));
 
 	/* a real record, and a value longer than the one put back */
-	write_file(mux_file, "1000\n");
+	write_file(mux.file, "1000\n");
 	f = fopen(lock, "w");
 	ck_assert_ptr_nonnull(f);
-	fprintf(f, "owner %d 12345\ninterval 4 1000 %s\n", dead_pid(), mux_file);
+	fprintf(f, "owner %d 12345\ninterval 4 1000 %s\n", dead_pid(), mux.file);
 	fclose(f);
 	ck_assert_int_eq(run(recover, 30, &out, &err), 0);
 	ck_assert_msg(strstr(out, "back to 4 (PID "), "%s", out);
 	free(out);
 	free(err);
-	ck_assert_str_eq(file_bytes(mux_file), "4\n");
+	ck_assert_str_eq(file_bytes(mux.file), "4\n");
 	ck_assert_str_eq(file_bytes(lock), "");
 	unsetenv("LDLAT_MUXLOCK");
-	mux_fixture_remove();
+	mux_sysfs_remove(&mux);
 }
 END_TEST
 
@@ -1034,39 +1020,36 @@ END_TEST
 
 /* ---- the tool: bad input and --plan (no root needed) ---------------------- */
 
-static const struct {
-	const char *argv[6];
-	const char *want;
-} usage_errors[] = {
-	{ { "-e", "bogus-event" }, "unknown event 'bogus-event'" },
-	{ { "-e", "" }, "empty event list" },
-	{ { "-e", "L1-icache-stores" }, "no store operation for the L1-icache cache" },
-	{ { "--per-group", "--", "true" }, "" },
-	{ { "--per-group" }, "--per-group counts each group in turn" },
-	{ { "--per-group", "--mux-interval", "5", "--", "true" },
-	  "--mux-interval applies to --multiplex" },
-	{ { "--mux-interval", "0" }, "--mux-interval '0' is not a number of milliseconds" },
-	{ { "--multiplex", "--per-group" }, "--multiplex and --per-group both given" },
-	{ { "-C", "0", "-p", "1" }, "-C cannot be combined with -p" },
-	{ { "--per-group", "-i", "1", "--", "true" }, "-i applies to --multiplex" },
+/* Bad input, refused before anything is opened: exit 2, a sentence that starts "ldlat-stat: ". */
+#define STAT_BAD(args, message)                                                                    \
+	{                                                                                          \
+		.cmd = "$STAT " args, .rc = 2, .err = { message },                                 \
+		.err_starts = "ldlat-stat: ", .seconds = 30                                        \
+	}
+
+static const struct cli_case usage_errors[] = {
+	STAT_BAD("-e bogus-event", "unknown event 'bogus-event'"),
+	{ .argv = { "$STAT", "-e", "" },
+	  .rc = 2,
+	  .err = { "empty event list" },
+	  .err_starts = "ldlat-stat: ",
+	  .seconds = 30 },
+	STAT_BAD("-e L1-icache-stores", "no store operation for the L1-icache cache"),
+	/* a valid line, kept to show the difference with the next (exit 0: not run) */
+	{ .cmd = "$STAT --per-group -- true" },
+	STAT_BAD("--per-group", "--per-group counts each group in turn"),
+	STAT_BAD("--per-group --mux-interval 5 -- true", "--mux-interval applies to --multiplex"),
+	STAT_BAD("--mux-interval 0", "--mux-interval '0' is not a number of milliseconds"),
+	STAT_BAD("--multiplex --per-group", "--multiplex and --per-group both given"),
+	STAT_BAD("-C 0 -p 1", "-C cannot be combined with -p"),
+	STAT_BAD("--per-group -i 1 -- true", "-i applies to --multiplex"),
 };
 
 START_TEST(test_usage_errors)
 {
-	char *argv[12] = { (char *)stat_tool() }, *out, *err;
-	int n = 1, i;
-
-	if (!usage_errors[_i].want[0])
+	if (!usage_errors[_i].rc)
 		return; /* a valid line, kept to show the difference with the next */
-	for (i = 0; i < 6 && usage_errors[_i].argv[i]; i++)
-		argv[n++] = (char *)usage_errors[_i].argv[i];
-	argv[n] = NULL;
-	ck_assert_int_eq(run(argv, 30, &out, &err), 2);
-	ck_assert_msg(strstr(err, usage_errors[_i].want), "want '%s' in: %s", usage_errors[_i].want,
-		      err);
-	ck_assert_msg(!strncmp(err, "ldlat-stat: ", 12), "%s", err);
-	free(out);
-	free(err);
+	cli_case__check(&usage_errors[_i]);
 }
 END_TEST
 

@@ -29,24 +29,13 @@
 
 #include "bpf/ldlat.h"
 #include "user/run/session.h"
+#include "user/top/topprog.h"
 #include "user/symbols/unwind.h"
 #include "user/top/unwindset.h"
 #include "bpf/ldlat.skel.h"
 #include "tests/suites/unwind_oracle.h"
 #include "tests/lib/testutil.h"
 #include "kernel/lib/util.h"
-
-static char tmpdir[] = "/tmp/ldlat-unwind.XXXXXX";
-
-static const char *tmp_path(const char *name)
-{
-	static char buf[4][512];
-	static int i;
-
-	i = (i + 1) % 4;
-	snprintf(buf[i], sizeof(buf[i]), "%s/%s", tmpdir, name);
-	return buf[i];
-}
 
 static bool row_eq(const struct ldlat_unwind_row *a, const struct ldlat_unwind_row *b)
 {
@@ -193,7 +182,7 @@ END_TEST
 /* A file without call frame information: -ENODATA, its frames left to frame pointers. */
 START_TEST(test_table_no_cfi)
 {
-	const char *out = tmp_path("nocfi");
+	const char *out = tmp("nocfi");
 	struct unwind_table t;
 	struct err err = {};
 
@@ -205,7 +194,7 @@ START_TEST(test_table_no_cfi)
 	ck_assert_int_eq(unwind_table__compile(&t, out, &err), -ENODATA);
 	ck_assert_msg(strstr(err.msg, "no call frame information"), "%s", err.msg);
 	ck_assert_int_eq(unwind_table__compile(&t, "/etc/passwd", &err), -ENOEXEC);
-	ck_assert_int_eq(unwind_table__compile(&t, tmp_path("absent"), &err), -ENOENT);
+	ck_assert_int_eq(unwind_table__compile(&t, tmp("absent"), &err), -ENOENT);
 }
 END_TEST
 
@@ -377,11 +366,11 @@ static void walk_setup(void)
 				  .top = LDLAT_TOP_IP | LDLAT_TOP_STACK,
 				  .top_shift = 6,
 				  .top_entries = 64 };
-	struct session_unwind uw = { .max_stack = 64, .files = 16, .procs = 4 };
+	struct top_unwind uw = { .max_stack = 64, .files = 16, .procs = 4 };
 	struct err err = {};
 
-	ck_assert_msg(session__open_unwind(&wsess, &c, SESSION_TEST_ENTRY, &uw, &err) == 0, "%s",
-		      err.msg);
+	ck_assert_msg(top_session__open_unwind(&wsess, &c, SESSION_TEST_ENTRY, &uw, &err) == 0,
+		      "%s", err.msg);
 	unwind_set__init(&wset, bpf_map__fd(wsess.skel->maps.unwind_files), uw.files,
 			 bpf_map__fd(wsess.skel->maps.unwind_procs), uw.procs);
 	ck_assert_msg(unwind_set__add_process(&wset, getpid(), &err) == 0, "%s", err.msg);
@@ -499,10 +488,7 @@ int main(void)
 	TCase *tc = tcase_create("tables");
 	int failed;
 
-	if (!mkdtemp(tmpdir)) {
-		perror("check_unwind: mkdtemp");
-		return 1;
-	}
+	suite_dir_make("unwind");
 	tcase_set_timeout(tc, 120);
 	tcase_add_loop_test(tc, test_table_vs_readelf, 0, (int)ARRAY_SIZE(table_files));
 	tcase_add_test(tc, test_table_kinds);
@@ -518,6 +504,6 @@ int main(void)
 		suite_add_tcase(s, tc);
 	}
 	failed = run_suite(s);
-	sh(NULL, NULL, "rm -rf %s", tmpdir);
+	suite_dir_remove();
 	return failed ? 1 : 0;
 }

@@ -27,6 +27,7 @@
 #include "user/top/offtop.h"
 #include "tests/lib/datasrc_cases.h"
 #include "tests/lib/perfwrite.h"
+#include "tests/lib/clicase.h"
 #include "tests/lib/testutil.h"
 #include "tests/suites/top_input.h"
 #include "kernel/lib/util.h"
@@ -34,23 +35,6 @@
 #define BASE  0x555555554000ull /* where the written files map the test programs */
 #define BASE2 0x565555554000ull
 #define KIP   0xffffffff81234567ull /* a kernel IP */
-
-static char tmpdir[256];
-
-static const char *tmp(const char *name)
-{
-	static char buf[8][512];
-	static int next;
-	char *p = buf[next++ % 8];
-
-	snprintf(p, 512, "%s/%s", tmpdir, name);
-	return p;
-}
-
-static const char *top(void)
-{
-	return build_path("ldlat-top");
-}
 
 /* a copy another user can read, for the tests that run ldlat-top as nobody (reachable_copy) */
 static const char *topprog_copy;
@@ -685,42 +669,43 @@ END_TEST
 
 /* ---- bad input ----------------------------------------------------------------------- */
 
+/*
+ * A bad option of ldlat-top on the file $FILE: exit 2, one sentence that
+ * starts with the tool's name, nothing on stdout.
+ */
+#define TOP_FILE_BAD(cmd_, message)                                                                \
+	{                                                                                          \
+		.cmd = cmd_, .rc = 2, .err = { message },                                          \
+		.err_starts = "ldlat-top: ", .empty_out = true, .seconds = 120                     \
+	}
+#define REPORT_REFUSES(args, message) TOP_FILE_BAD("$TOP --input $FILE " args, message)
+#define WORD_REFUSES(args, message)   TOP_FILE_BAD("$TOP report $FILE " args, message)
+
 /* Options of live sampling or list-events: not options of ldlat-top report (--input FILE). */
-static const char *const top_live_only[][3] = {
-	{ "--source", "page-faults", "--source is not an option of 'ldlat-top report'" },
-	{ "-L", "50", "-L is not an option of 'ldlat-top report'" },
-	{ "-c", "10", "-c is not an option of 'ldlat-top report'" },
-	{ "-C", "0", "-C is not an option of 'ldlat-top report'" },
-	{ "-G", "/sys/fs/cgroup", "-G is not an option of 'ldlat-top report'" },
-	{ "-d", "1", "-d is not an option of 'ldlat-top report'" },
-	{ "-i", "1", "-i is not an option of 'ldlat-top report'" },
-	{ "--", "true", "a command ('true') is not an argument of 'ldlat-top report'" },
-	{ "--event", "cpu/mem-loads/P", "--event is not an option of 'ldlat-top report'" },
-	{ "--list-events", NULL, "--list-events is not an option of 'ldlat-top report'" },
-	{ "--entries", "100", "--entries is not an option of 'ldlat-top report'" },
-	{ "--loads", NULL, "unrecognized option '--loads'" },
-	{ "--format", "openmetrics", "--format openmetrics is not one of ldlat-top's" },
-	{ "--inherit", "-p1", "--inherit is not an option of 'ldlat-top report'" },
+static const struct cli_case top_live_only[] = {
+	REPORT_REFUSES("--source page-faults", "--source is not an option of 'ldlat-top report'"),
+	REPORT_REFUSES("-L 50", "-L is not an option of 'ldlat-top report'"),
+	REPORT_REFUSES("-c 10", "-c is not an option of 'ldlat-top report'"),
+	REPORT_REFUSES("-C 0", "-C is not an option of 'ldlat-top report'"),
+	REPORT_REFUSES("-G /sys/fs/cgroup", "-G is not an option of 'ldlat-top report'"),
+	REPORT_REFUSES("-d 1", "-d is not an option of 'ldlat-top report'"),
+	REPORT_REFUSES("-i 1", "-i is not an option of 'ldlat-top report'"),
+	REPORT_REFUSES("-- true", "a command ('true') is not an argument of 'ldlat-top report'"),
+	REPORT_REFUSES("--event cpu/mem-loads/P", "--event is not an option of 'ldlat-top report'"),
+	REPORT_REFUSES("--list-events", "--list-events is not an option of 'ldlat-top report'"),
+	REPORT_REFUSES("--entries 100", "--entries is not an option of 'ldlat-top report'"),
+	REPORT_REFUSES("--loads", "unrecognized option '--loads'"),
+	REPORT_REFUSES("--format openmetrics", "--format openmetrics is not one of ldlat-top's"),
+	REPORT_REFUSES("--inherit -p1", "--inherit is not an option of 'ldlat-top report'"),
 };
 
 START_TEST(test_input_live_only)
 {
 	const char *path = tmp("live-only.data");
-	char *argv[] = { (char *)top(),
-			 "--input",
-			 (char *)path,
-			 (char *)top_live_only[_i][0],
-			 (char *)top_live_only[_i][1],
-			 NULL };
-	char *out, *err;
 
 	write_latency(path, false);
-	ck_assert_int_eq(run_top(argv, &out, &err), 2);
-	ck_assert_msg(strncmp(err, "ldlat-top: ", 11) == 0, "%s", err);
-	ck_assert_msg(strstr(err, top_live_only[_i][2]), "%s", err);
-	ck_assert_str_eq(out, "");
-	free(out);
-	free(err);
+	cli_var_set("FILE", path);
+	cli_case__check(&top_live_only[_i]);
 }
 END_TEST
 
@@ -747,30 +732,19 @@ START_TEST(test_input_report_word)
 END_TEST
 
 /* Another mode's option after ldlat-top report FILE: exit 2, the option named. */
-static const char *const top_word_refused[][3] = {
-	{ "--entries", "100", "--entries is not an option of 'ldlat-top report'" },
-	{ "-i", "1", "-i is not an option of 'ldlat-top report'" },
-	{ "--list-events", NULL, "--list-events is not an option of 'ldlat-top report'" },
+static const struct cli_case top_word_refused[] = {
+	WORD_REFUSES("--entries 100", "--entries is not an option of 'ldlat-top report'"),
+	WORD_REFUSES("-i 1", "-i is not an option of 'ldlat-top report'"),
+	WORD_REFUSES("--list-events", "--list-events is not an option of 'ldlat-top report'"),
 };
 
 START_TEST(test_input_word_refused)
 {
 	const char *path = tmp("word-refused.data");
-	char *argv[] = { (char *)top(),
-			 "report",
-			 (char *)path,
-			 (char *)top_word_refused[_i][0],
-			 (char *)top_word_refused[_i][1],
-			 NULL };
-	char *out, *err;
 
 	write_latency(path, false);
-	ck_assert_int_eq(run_top(argv, &out, &err), 2);
-	ck_assert_msg(strncmp(err, "ldlat-top: ", 11) == 0, "%s", err);
-	ck_assert_msg(strstr(err, top_word_refused[_i][2]), "%s", err);
-	ck_assert_str_eq(out, "");
-	free(out);
-	free(err);
+	cli_var_set("FILE", path);
+	cli_case__check(&top_word_refused[_i]);
 }
 END_TEST
 
@@ -884,29 +858,22 @@ END_TEST
 /* No privilege needed: as nobody, every capability dropped. */
 START_TEST(test_input_unprivileged)
 {
+	/* $AS_NOBODY: setpriv as nobody, every capability dropped, when this is root */
+	static const struct cli_case nobody = {
+		.sh = "$AS_NOBODY $COPY --input $FILE",
+		.seconds = 120,
+		.counts = { { "[.] touch_a ", 7 } },
+	};
 	const char *path = tmp("nobody.data");
-	char *argv[] = { "setpriv",
-			 "--reuid=65534",
-			 "--regid=65534",
-			 "--clear-groups",
-			 "--inh-caps=-all",
-			 "--bounding-set=-all",
-			 (char *)reachable_copy(top()),
-			 "--input",
-			 (char *)path,
-			 NULL };
-	char *out, *err;
 
 	topprog_copy = reachable_copy(build_path("tests/ldlat-topprog"));
 	write_latency(path, false);
 	chmod(path, 0644);
-	chmod(tmpdir, 0755);
-	if (geteuid() != 0)
-		memmove(&argv[0], &argv[6], 4 * sizeof(argv[0]));
-	ck_assert_msg(run_top(argv, &out, &err) == 0, "%s", err);
-	ck_assert_int_eq(count_for(out, "[.] touch_a "), 7);
-	free(out);
-	free(err);
+	chmod(suite_dir(), 0755);
+	cli_var_set("AS_NOBODY", geteuid() ? "" : AS_NOBODY_NO_CAPS);
+	cli_var_set("COPY", reachable_copy(top()));
+	cli_var_set("FILE", path);
+	cli_case__check(&nobody);
 }
 END_TEST
 
@@ -1032,7 +999,7 @@ START_TEST(test_input_live_equal)
 
 	if (!need_root("check_top (perf record and live sampling)"))
 		return;
-	perf_record_fifos(&rec, tmpdir);
+	perf_record_fifos(&rec, suite_dir());
 	child_spawn(&w, wargv);
 	snprintf(pid, sizeof(pid), "%d", w.pid);
 	perf_record_start(&rec, pargv);
@@ -1177,7 +1144,7 @@ START_TEST(test_input_recorded_unprivileged)
 	snprintf(cmd, sizeof(cmd), "%s 50 25 10", reachable_copy(topprog()));
 	perf_record(path, "", cmd);
 	chmod(path, 0644);
-	chmod(tmpdir, 0755);
+	chmod(suite_dir(), 0755);
 	/*
 	 * An empty build-ID cache of its own: a cache another test's perf record
 	 * left in $HOME/.debug holds a copy of kallsyms read as root, which
@@ -1303,11 +1270,7 @@ void top_input_tcases(Suite *s, bool root)
 {
 	TCase *tc = tcase_create("input");
 
-	snprintf(tmpdir, sizeof(tmpdir), "/tmp/ldlat-top-input-%d-XXXXXX", (int)getpid());
-	if (!mkdtemp(tmpdir)) {
-		perror(tmpdir);
-		exit(1);
-	}
+	suite_dir_make("top-input");
 	tcase_set_timeout(tc, 120);
 	tcase_add_loop_test(tc, test_input_latency_columns, 0, 2);
 	tcase_add_test(tc, test_input_filters_and_sort);
@@ -1333,15 +1296,4 @@ void top_input_tcases(Suite *s, bool root)
 	tcase_add_loop_test(tc, test_input_recorded_build_ids, 0, 3);
 	tcase_add_test(tc, test_input_recorded_unprivileged);
 	suite_add_tcase(s, tc);
-}
-
-void top_input_cleanup(void)
-{
-	char cmd[600];
-
-	if (!tmpdir[0])
-		return;
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
-	if (system(cmd))
-		fprintf(stderr, "cannot remove %s\n", tmpdir);
 }

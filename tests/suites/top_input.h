@@ -8,10 +8,9 @@
 
 /*
  * Adds the cases to s: written files and bad input always, files Debian's
- * perf records here when root.  Makes the cases' directory, which
- * top_input_cleanup removes after the run.
+ * perf records here when root.  Makes the suite's directory (suite_dir_make),
+ * which suite_dir_remove removes after the run.
  */
 void top_input_tcases(Suite *s, bool root);
-void top_input_cleanup(void);
 
 #endif

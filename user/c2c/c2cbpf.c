@@ -11,6 +11,7 @@
 #include "bpf/c2c.skel.h"
 #include "kernel/abi/numa.h"
 #include "user/c2c/c2cbpf.h"
+#include "user/run/tool.h"
 #include "user/symbols/machine.h"
 
 int c2c_session__open(struct c2c_session *s, const struct ldlat_config *cfg, __u32 line_shift,
@@ -42,35 +43,8 @@ int c2c_session__open(struct c2c_session *s, const struct ldlat_config *cfg, __u
 	bpf_program__set_autoload(s->skel->progs.c2c_test, test);
 	e = c2c_bpf__load(s->skel);
 	if (e)
-		return err__set(err, e,
-				"cannot load ldlat-c2c's BPF program: %s (run as root, or with "
-				"CAP_BPF and CAP_PERFMON)",
-				strerror(-e));
-	return 0;
-}
-
-int c2c_session__attach(struct c2c_session *s, struct evlist *evlist, struct err *err)
-{
-	struct bpf_program *prog = bpf_program__autoload(s->skel->progs.c2c_sample)
-					   ? s->skel->progs.c2c_sample
-					   : s->skel->progs.c2c_sample_addr;
-	struct bpf_link *link;
-	int i, e;
-
-	s->links = calloc(evlist->nfds, sizeof(*s->links));
-	if (!s->links)
-		return err__set(err, -ENOMEM, "out of memory");
-	for (i = 0; i < evlist->nfds; i++) {
-		link = bpf_program__attach_perf_event(prog, evlist->fds[i].fd);
-		if (!link) {
-			e = -errno;
-			return err__set(err, e, "cannot attach the BPF program to %s: %s",
-					evlist->evsel[evlist->fds[i].evsel].name, strerror(-e));
-		}
-		/* the link closes the perf fd when destroyed */
-		evlist->fds[i].owned_elsewhere = true;
-		s->links[s->nlinks++] = link;
-	}
+		return session__refused(addr_only ? SESSION_PATH_ADDR_ONLY : SESSION_PATH_KERN_CTX,
+					e, err);
 	return 0;
 }
 
@@ -105,14 +79,46 @@ static void line_space(struct machine *mc, struct c2c_table *t, __u32 tgid, __u6
 	*name = m->name;
 }
 
+/*
+ * The next element of map fd after *prev (NULL: the first) whose value is
+ * still there, into key and val; *prev becomes key.  false: no more.
+ */
+static bool map__next(int fd, const void **prev, void *key, void *val)
+{
+	while (!bpf_map_get_next_key(fd, *prev, key)) {
+		*prev = key;
+		if (!bpf_map_lookup_elem(fd, key, val))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * One CPU's counts v into a line's or an entry's: its counts c, the CPUs
+ * and the nodes (bit n: node n; none for a CPU of no known node) it was seen
+ * on.  false: no memory.
+ */
+static bool cpu_counts__add(struct ldlat_c2c_counts *c, struct c2c_set *cpus, __u64 *nodes,
+			    const struct ldlat_c2c_counts *v, int cpu, int node)
+{
+	c2c_counts__add(c, v);
+	if (!c2c_set__add(cpus, cpu))
+		return false;
+	if (node >= 0)
+		*nodes |= 1ull << (node & 63);
+	return true;
+}
+
 int c2c_session__read(struct c2c_session *s, struct c2c_table *t, struct ldlat_c2c_counters *cnt)
 {
 	struct ldlat_c2c_counts *v = calloc(s->ncpus, sizeof(*v));
 	struct ldlat_c2c_counters *cv = calloc(s->ncpus, sizeof(*cv));
 	__u64 *tv = calloc(s->ncpus, sizeof(__u64));
 	struct machine mc; /* the processes' MAP_SHARED mappings, as /proc shows them now */
-	struct ldlat_c2c_line_key lk, *lprev = NULL;
-	struct ldlat_c2c_ent_key ek, *eprev = NULL;
+	/* map__next's place in the lines' and the entries' maps */
+	const void *lprev = NULL, *eprev = NULL;
+	struct ldlat_c2c_line_key lk;
+	struct ldlat_c2c_ent_key ek;
 	struct ldlat_c2c_tid_key tk, *tprev = NULL;
 	__u32 zero = 0;
 	int cpu, e = 0;
@@ -130,14 +136,11 @@ int c2c_session__read(struct c2c_session *s, struct c2c_table *t, struct ldlat_c
 		for (cpu = 0; cpu < s->ncpus; cpu++)
 			for (k = 0; k < sizeof(*cnt) / 8; k++)
 				((__u64 *)cnt)[k] += ((__u64 *)&cv[cpu])[k];
-	while (!bpf_map_get_next_key(bpf_map__fd(s->skel->maps.c2c_lines), lprev, &lk)) {
+	while (map__next(bpf_map__fd(s->skel->maps.c2c_lines), &lprev, &lk, v)) {
 		struct c2c_line *l;
 		__u64 space, addr;
 		const char *name;
 
-		lprev = &lk;
-		if (bpf_map_lookup_elem(bpf_map__fd(s->skel->maps.c2c_lines), &lk, v))
-			continue;
 		line_space(&mc, t, lk.tgid, lk.line, &space, &addr, &name);
 		l = c2c_table__line(t, space, addr);
 		if (!l || !c2c_set__add(&l->tgids, lk.tgid)) {
@@ -160,25 +163,20 @@ int c2c_session__read(struct c2c_session *s, struct c2c_table *t, struct ldlat_c
 				goto out;
 			}
 			c2c_counts__add(&n->c, &v[cpu]);
-			c2c_counts__add(&l->c, &v[cpu]);
 			c2c_counts__add(&t->total, &v[cpu]);
-			if (!c2c_set__add(&l->cpus, cpu)) {
+			if (!cpu_counts__add(&l->c, &l->cpus, &l->nodes, &v[cpu], cpu,
+					     s->cpu_node[cpu])) {
 				e = -ENOMEM;
 				goto out;
 			}
-			if (s->cpu_node[cpu] >= 0)
-				l->nodes |= 1ull << (s->cpu_node[cpu] & 63);
 		}
 	}
-	while (!bpf_map_get_next_key(bpf_map__fd(s->skel->maps.c2c_ents), eprev, &ek)) {
+	while (map__next(bpf_map__fd(s->skel->maps.c2c_ents), &eprev, &ek, v)) {
 		struct c2c_line *l;
 		struct c2c_entry *en;
 		__u64 space, addr;
 		const char *name;
 
-		eprev = &ek;
-		if (bpf_map_lookup_elem(bpf_map__fd(s->skel->maps.c2c_ents), &ek, v))
-			continue;
 		line_space(&mc, t, ek.tgid, ek.line, &space, &addr, &name);
 		/* a line the lines' table had no room for: its samples are counted as lost there */
 		l = c2c_table__find(t, space, addr);
@@ -192,13 +190,11 @@ int c2c_session__read(struct c2c_session *s, struct c2c_table *t, struct ldlat_c
 		for (cpu = 0; cpu < s->ncpus; cpu++) {
 			if (!v[cpu].records)
 				continue;
-			c2c_counts__add(&en->c, &v[cpu]);
-			if (!c2c_set__add(&en->cpus, cpu)) {
+			if (!cpu_counts__add(&en->c, &en->cpus, &en->nodes, &v[cpu], cpu,
+					     s->cpu_node[cpu])) {
 				e = -ENOMEM;
 				goto out;
 			}
-			if (s->cpu_node[cpu] >= 0)
-				en->nodes |= 1ull << (s->cpu_node[cpu] & 63);
 		}
 	}
 	while (!bpf_map_get_next_key(bpf_map__fd(s->skel->maps.c2c_tids), tprev, &tk)) {
@@ -226,13 +222,46 @@ out:
 
 void c2c_session__close(struct c2c_session *s)
 {
-	int i;
-
-	for (i = 0; i < s->nlinks; i++)
-		bpf_link__destroy(s->links[i]);
-	free(s->links);
 	if (s->skel)
 		c2c_bpf__destroy(s->skel);
 	free(s->cpu_node);
 	memset(s, 0, sizeof(*s));
 }
+
+static int c2c_prog__open(struct prog *p, struct tool *t, struct err *err)
+{
+	struct c2c_prog *cp = (struct c2c_prog *)p;
+	int e;
+
+	e = c2c_session__open(&cp->s, &t->cfg, LDLAT_C2C_LINE_SHIFT, cp->entries,
+			      t->path != SESSION_PATH_KERN_CTX, false, err);
+	if (!e)
+		p->program = bpf_program__autoload(cp->s.skel->progs.c2c_sample)
+				     ? cp->s.skel->progs.c2c_sample
+				     : cp->s.skel->progs.c2c_sample_addr;
+	return e;
+}
+
+static int c2c_prog__read(struct prog *p, void *model, bool last, struct err *err)
+{
+	struct c2c_read *r = model;
+	int e;
+
+	(void)last;
+	e = c2c_session__read(&((struct c2c_prog *)p)->s, r->t, &r->cnt);
+	if (e)
+		err__msg(err, "cannot read the kernel's tables: %s",
+			 e == -ENOMEM ? "out of memory" : strerror(-e));
+	return e;
+}
+
+static void c2c_prog__close(struct prog *p)
+{
+	c2c_session__close(&((struct c2c_prog *)p)->s);
+}
+
+const struct prog_ops c2c_prog_ops = {
+	.open = c2c_prog__open,
+	.read = c2c_prog__read,
+	.close = c2c_prog__close,
+};

@@ -7,6 +7,7 @@
 #include "kernel/abi/datasrc.h"
 #include "kernel/lib/util.h"
 #include "user/c2c/c2creport.h"
+#include "user/report/output.h"
 #include "user/report/json.h"
 #include "user/report/table.h"
 #include "kernel/lib/unctrl.h"
@@ -107,12 +108,12 @@ static void line_where(const struct c2c_line *l, char *buf, size_t len)
 		snprintf(buf, len, "PID %u", l->tgid);
 }
 
-static __u64 total_hitm(const struct c2c_view *v)
+static __u64 total_hitm(const struct c2c_report *v)
 {
 	return ldlat_c2c_hitm(&v->t->total);
 }
 
-static bool shown(const struct c2c_view *v, const struct c2c_line *l)
+static bool shown(const struct c2c_report *v, const struct c2c_line *l)
 {
 	return v->all || c2c_line__shared(l, total_hitm(v));
 }
@@ -171,7 +172,7 @@ static const struct table node_table = { node_only_cols, ARRAY_SIZE(node_only_co
 static const struct table process_table = { node_cols, ARRAY_SIZE(node_cols) };
 
 /* The rows of the view: per node (tgid 0), or per process and node, in t->numa's order. */
-static int numa_rows(const struct c2c_view *v, struct c2c_numa **out)
+static int numa_rows(const struct c2c_report *v, struct c2c_numa **out)
 {
 	const struct c2c_table *t = v->t;
 	struct c2c_numa *rows = calloc(t->nnuma ? t->nnuma : 1, sizeof(*rows));
@@ -209,7 +210,7 @@ static int numa_cmp(const void *a, const void *b)
 	return x->node - y->node;
 }
 
-static void numa_text(FILE *f, const struct c2c_view *v)
+static void numa_text(FILE *f, const struct c2c_report *v)
 {
 	const struct table *tb = v->by == C2C_BY_PROCESS ? &process_table : &node_table;
 	struct c2c_numa *rows;
@@ -258,7 +259,7 @@ static void numa_text(FILE *f, const struct c2c_view *v)
 	free(rows);
 }
 
-static void numa_json(struct json *j, const struct c2c_view *v)
+static void numa_json(struct json *j, const struct c2c_report *v)
 {
 	struct c2c_numa *rows;
 	int i, n = numa_rows(v, &rows);
@@ -330,7 +331,7 @@ static const struct table_column pareto_cols[] = {
 };
 static const struct table pareto_table = { pareto_cols, ARRAY_SIZE(pareto_cols) };
 
-static void text_notes(FILE *f, const struct c2c_view *v)
+static void text_notes(FILE *f, const struct c2c_report *v)
 {
 	const struct c2c_table *t = v->t;
 
@@ -355,7 +356,7 @@ static void text_notes(FILE *f, const struct c2c_view *v)
 			(unsigned long long)v->failed[LDLAT_C2C_TIDS]);
 }
 
-static void text_render(FILE *f, const struct c2c_view *v)
+static void text_render(FILE *f, const struct c2c_report *v)
 {
 	const struct c2c_table *t = v->t;
 	const struct ldlat_c2c_counts *c = &t->total;
@@ -495,11 +496,12 @@ static void json_counts(struct json *j, const struct ldlat_c2c_counts *c)
 
 static void json_set(struct json *j, const char *key, const struct c2c_set *s)
 {
+	const __u32 *v = c2c_set__values(s);
 	int i;
 
 	json__array_begin(j, key);
 	for (i = 0; i < s->n; i++)
-		json__u64(j, NULL, s->v[i]);
+		json__u64(j, NULL, v[i]);
 	json__array_end(j);
 }
 
@@ -514,7 +516,7 @@ static void json_nodes(struct json *j, __u64 mask)
 	json__array_end(j);
 }
 
-static void json_render(FILE *f, const struct c2c_view *v)
+static void json_render(FILE *f, const struct c2c_report *v)
 {
 	const struct c2c_table *t = v->t;
 	__u64 hitm = total_hitm(v);
@@ -607,12 +609,15 @@ static void json_render(FILE *f, const struct c2c_view *v)
 	json__end_line(&j);
 }
 
-void c2c_report__render(FILE *f, void *view)
+static void c2c_text(FILE *f, const void *report)
 {
-	const struct c2c_view *v = view;
-
-	if (v->json)
-		json_render(f, v);
-	else
-		text_render(f, v);
+	text_render(f, report);
 }
+
+static void c2c_json(FILE *f, const void *report)
+{
+	json_render(f, report);
+}
+
+const struct output_formats c2c_formats = { "ldlat-c2c", .text = c2c_text, .json = c2c_json,
+					    .lacks = OUTPUT_TOTALS, .why_not = "use text or json" };

@@ -13,6 +13,7 @@
 #include <linux/types.h>
 
 #include "user/c2c/c2ctable.h"
+#include "user/report/output.h"
 
 enum c2c_by {
 	C2C_BY_LINE,	/* the Shared Data Cache Line Table and its Pareto */
@@ -20,15 +21,14 @@ enum c2c_by {
 	C2C_BY_PROCESS, /* the same per process and node */
 };
 
-/* What the report shows beside the lines. */
-struct c2c_view {
+/* One report: the lines, and what it shows beside them. */
+struct c2c_report {
 	const struct c2c_table *t;
 	const char *target; /* "file perf.data" */
 	const char *events;
 	enum c2c_by by;
 	bool all;		    /* every line, not only the shared ones */
 	int nrows;		    /* lines in the table (0: all) */
-	bool json;		    /* else text */
 	__u64 kept;		    /* samples counted */
 	__u64 filtered;		    /* dropped by the filters */
 	__u64 lost;		    /* samples the kernel said it lost */
@@ -39,7 +39,10 @@ struct c2c_view {
 	const __u64 *full, *failed; /* per table (LDLAT_C2C_LINES...); live only */
 };
 
-/* The report on f (output__write's render). */
-void c2c_report__render(FILE *f, void *view);
+/*
+ * ldlat-c2c's formats: text and JSON, each given a struct c2c_report; not
+ * the expositions.
+ */
+extern const struct output_formats c2c_formats;
 
 #endif

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
-#include <search.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "kernel/lib/util.h"
 #include "user/c2c/c2ctable.h"
 
 void c2c_table__init(struct c2c_table *t, __u32 line_shift)
@@ -16,27 +17,23 @@ static void line_free(struct c2c_line *l)
 	int i;
 
 	for (i = 0; i < l->nent; i++) {
-		free(l->ent[i].cpus.v);
+		c2c_set__free(&l->ent[i].cpus);
 		free(l->ent[i].symbol);
 		free(l->ent[i].object);
 	}
 	free(l->ent);
-	free(l->tids.v);
-	free(l->tgids.v);
-	free(l->cpus.v);
+	free(l->eslot);
+	c2c_set__free(&l->tids);
+	c2c_set__free(&l->tgids);
+	c2c_set__free(&l->cpus);
 	free(l);
-}
-
-static void noop(void *p)
-{
-	(void)p;
 }
 
 void c2c_table__free(struct c2c_table *t)
 {
 	int i;
 
-	tdestroy(t->root, noop);
+	free(t->slot);
 	for (i = 0; i < t->nlines; i++)
 		line_free(t->lines[i]);
 	free(t->lines);
@@ -72,15 +69,8 @@ struct c2c_numa *c2c_table__numa(struct c2c_table *t, __u32 tgid, int node)
 	for (i = t->nnuma - 1; i >= 0; i--)
 		if (t->numa[i].tgid == tgid && t->numa[i].node == node)
 			return &t->numa[i];
-	if (t->nnuma == t->capnuma) {
-		int cap = t->capnuma ? t->capnuma * 2 : 16;
-
-		n = realloc(t->numa, cap * sizeof(*n));
-		if (!n)
-			return NULL;
-		t->numa = n;
-		t->capnuma = cap;
-	}
+	if (array__room(&t->numa, t->nnuma, &t->capnuma, sizeof(*n), 16))
+		return NULL;
 	n = &t->numa[t->nnuma++];
 	memset(n, 0, sizeof(*n));
 	n->tgid = tgid;
@@ -106,107 +96,178 @@ const char *c2c_table__intern(struct c2c_table *t, const char *s)
 
 bool c2c_set__add(struct c2c_set *s, __u32 v)
 {
+	__u32 *vs = s->cap ? s->v : s->in;
 	int lo = 0, hi = s->n;
 
 	while (lo < hi) {
 		int mid = (lo + hi) / 2;
 
-		if (s->v[mid] == v)
+		if (vs[mid] == v)
 			return true;
-		if (s->v[mid] < v)
+		if (vs[mid] < v)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	if (s->n == s->cap) {
-		int cap = s->cap ? s->cap * 2 : 4;
-		__u32 *n = realloc(s->v, cap * sizeof(*n));
+	if (s->n == (s->cap ? s->cap : (int)ARRAY_SIZE(s->in))) {
+		int cap = s->cap ? s->cap * 2 : 8;
+		__u32 *n = s->cap ? realloc(s->v, cap * sizeof(*n)) : malloc(cap * sizeof(*n));
 
 		if (!n)
 			return false;
-		s->v = n;
+		if (!s->cap)
+			memcpy(n, s->in, sizeof(s->in));
+		s->v = vs = n;
 		s->cap = cap;
 	}
-	memmove(s->v + lo + 1, s->v + lo, (s->n - lo) * sizeof(*s->v));
-	s->v[lo] = v;
+	memmove(vs + lo + 1, vs + lo, (s->n - lo) * sizeof(*vs));
+	vs[lo] = v;
 	s->n++;
 	return true;
 }
 
-static int line_cmp(const void *a, const void *b)
+void c2c_set__free(struct c2c_set *s)
 {
-	const struct c2c_line *x = a, *y = b;
+	if (s->cap)
+		free(s->v);
+	memset(s, 0, sizeof(*s));
+}
 
-	if (x->space != y->space)
-		return x->space < y->space ? -1 : 1;
-	if (x->addr != y->addr)
-		return x->addr < y->addr ? -1 : 1;
+/* The slot of (space, addr) in t->slot: its line's, or the empty one where it would go. */
+static __u32 *line_slot(const struct c2c_table *t, __u64 space, __u64 addr)
+{
+	/* a multiply-xorshift of both words: line addresses differ in their middle bits */
+	__u64 h = (addr ^ (space * 0x9e3779b97f4a7c15ull)) * 0xff51afd7ed558ccdull;
+	__u32 mask = t->nslots - 1, i = (__u32)(h ^ (h >> 32)) & mask;
+
+	for (;; i = (i + 1) & mask) {
+		__u32 *s = &t->slot[i];
+		const struct c2c_line *l;
+
+		if (!*s)
+			return s;
+		l = t->lines[*s - 1];
+		if (l->addr == addr && l->space == space)
+			return s;
+	}
+}
+
+/* Room for one line more: the slots at most half full.  0 or -ENOMEM. */
+static int lines_grow(struct c2c_table *t)
+{
+	__u32 *old = t->slot, n = t->nslots;
+	int i;
+
+	if ((__u64)(t->nlines + 1) * 2 <= t->nslots)
+		return 0;
+	t->nslots = n ? n * 2 : 256;
+	t->slot = calloc(t->nslots, sizeof(*t->slot));
+	if (!t->slot) {
+		t->slot = old;
+		t->nslots = n;
+		return -ENOMEM;
+	}
+	free(old);
+	for (i = 0; i < t->nlines; i++)
+		*line_slot(t, t->lines[i]->space, t->lines[i]->addr) = (__u32)i + 1;
 	return 0;
 }
 
 struct c2c_line *c2c_table__find(struct c2c_table *t, __u64 space, __u64 addr)
 {
-	struct c2c_line key = { .space = space, .addr = addr }, **found;
+	__u32 *s = t->nslots ? line_slot(t, space, addr) : NULL;
 
-	found = tfind(&key, &t->root, line_cmp);
-	return found ? *found : NULL;
+	return s && *s ? t->lines[*s - 1] : NULL;
 }
 
 struct c2c_line *c2c_table__line(struct c2c_table *t, __u64 space, __u64 addr)
 {
-	struct c2c_line key = { .space = space, .addr = addr }, *l, **found;
+	struct c2c_line *l = c2c_table__find(t, space, addr);
 
-	found = tfind(&key, &t->root, line_cmp);
-	if (found)
-		return *found;
-	if (t->nlines == t->cap) {
-		int cap = t->cap ? t->cap * 2 : 64;
-		struct c2c_line **n = realloc(t->lines, cap * sizeof(*n));
-
-		if (!n)
-			return NULL;
-		t->lines = n;
-		t->cap = cap;
-	}
+	if (l)
+		return l;
+	if (lines_grow(t) || array__room(&t->lines, t->nlines, &t->cap, sizeof(*t->lines), 64))
+		return NULL;
 	l = calloc(1, sizeof(*l));
 	if (!l)
 		return NULL;
 	l->space = space;
 	l->addr = addr;
-	found = tsearch(l, &t->root, line_cmp);
-	if (!found) {
-		free(l);
-		return NULL;
-	}
+	*line_slot(t, space, addr) = (__u32)t->nlines + 1;
 	t->lines[t->nlines++] = l;
 	return l;
+}
+
+/* The slot of (offset, tgid, ip) in l->eslot: its entry's, or the empty one where it would go. */
+static __u32 *entry_slot(const struct c2c_line *l, __u32 offset, __u32 tgid, __u64 ip)
+{
+	__u64 h =
+		(ip ^ ((__u64)tgid << 32 | offset) * 0x9e3779b97f4a7c15ull) * 0xff51afd7ed558ccdull;
+	__u32 mask = l->neslots - 1, i = (__u32)(h ^ (h >> 32)) & mask;
+
+	for (;; i = (i + 1) & mask) {
+		__u32 *s = &l->eslot[i];
+		const struct c2c_entry *e;
+
+		if (!*s)
+			return s;
+		e = &l->ent[*s - 1];
+		if (e->ip == ip && e->offset == offset && e->tgid == tgid)
+			return s;
+	}
+}
+
+/* The slots of l's entries, at most half full with one entry more.  0 or -ENOMEM. */
+static int entry_slots(struct c2c_line *l)
+{
+	__u32 n = l->neslots ? l->neslots : 32;
+	int i;
+
+	if (l->neslots && (__u64)(l->nent + 1) * 2 <= l->neslots)
+		return 0;
+	while ((__u64)(l->nent + 1) * 2 > n)
+		n *= 2;
+	free(l->eslot);
+	l->neslots = 0;
+	l->eslot = calloc(n, sizeof(*l->eslot));
+	if (!l->eslot)
+		return -ENOMEM;
+	l->neslots = n;
+	for (i = 0; i < l->nent; i++)
+		*entry_slot(l, l->ent[i].offset, l->ent[i].tgid, l->ent[i].ip) = (__u32)i + 1;
+	return 0;
 }
 
 struct c2c_entry *c2c_line__entry(struct c2c_line *l, __u32 offset, __u32 tgid, __u64 ip)
 {
 	struct c2c_entry *e;
+	__u32 *slot = NULL;
 	int i;
 
-	/* from the last: a line's samples come in runs from one place */
-	for (i = l->nent - 1; i >= 0; i--) {
-		e = &l->ent[i];
-		if (e->offset == offset && e->ip == ip && e->tgid == tgid)
-			return e;
-	}
-	if (l->nent == l->cap) {
-		int cap = l->cap ? l->cap * 2 : 4;
-
-		e = realloc(l->ent, cap * sizeof(*e));
-		if (!e)
+	if (l->nent >= C2C_ENTRY_SLOTS_FROM) {
+		/* a line of many entries: a hash, so that a sample's cost does not grow with them */
+		if (entry_slots(l))
 			return NULL;
-		l->ent = e;
-		l->cap = cap;
+		slot = entry_slot(l, offset, tgid, ip);
+		if (*slot)
+			return &l->ent[*slot - 1];
+	} else {
+		/* from the last: a line's samples come in runs from one place */
+		for (i = l->nent - 1; i >= 0; i--) {
+			e = &l->ent[i];
+			if (e->offset == offset && e->ip == ip && e->tgid == tgid)
+				return e;
+		}
 	}
+	if (array__room(&l->ent, l->nent, &l->cap, sizeof(*e), 1))
+		return NULL;
 	e = &l->ent[l->nent++];
 	memset(e, 0, sizeof(*e));
 	e->offset = offset;
 	e->tgid = tgid;
 	e->ip = ip;
+	if (slot)
+		*slot = (__u32)l->nent;
 	return e;
 }
 
@@ -274,7 +335,9 @@ static int by_hitm(const void *a, const void *b)
 		return x->c.records > y->c.records ? -1 : 1;
 	if (x->vaddr != y->vaddr)
 		return x->vaddr < y->vaddr ? -1 : 1;
-	return line_cmp(x, y);
+	if (x->space != y->space)
+		return x->space < y->space ? -1 : 1;
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
 }
 
 static int entry_cmp(const void *a, const void *b);
@@ -285,8 +348,13 @@ void c2c_table__sort(struct c2c_table *t)
 
 	if (t->nlines)
 		qsort(t->lines, t->nlines, sizeof(*t->lines), by_hitm);
-	for (i = 0; i < t->nlines; i++)
+	/* the slots name lines by index: each again at its new one */
+	if (t->nslots)
+		memset(t->slot, 0, t->nslots * sizeof(*t->slot));
+	for (i = 0; i < t->nlines; i++) {
 		c2c_line__sort(t->lines[i]);
+		*line_slot(t, t->lines[i]->space, t->lines[i]->addr) = (__u32)i + 1;
+	}
 }
 
 static int entry_cmp(const void *a, const void *b)
@@ -309,6 +377,10 @@ void c2c_line__sort(struct c2c_line *l)
 {
 	if (l->nent)
 		qsort(l->ent, l->nent, sizeof(*l->ent), entry_cmp);
+	/* the slots name entries by index: made again when next needed */
+	free(l->eslot);
+	l->eslot = NULL;
+	l->neslots = 0;
 }
 
 void c2c_counts__add(struct ldlat_c2c_counts *dst, const struct ldlat_c2c_counts *src)

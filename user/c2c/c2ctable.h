@@ -33,9 +33,17 @@ struct c2c_space {
 	__u64 ino, ino_generation;
 };
 
-/* A growing set of small numbers (thread IDs, CPUs), sorted. */
+/*
+ * A growing set of small numbers (thread IDs, CPUs), sorted.  Most lines
+ * are touched by one or two threads on one or two CPUs: up to two values
+ * are held in the set itself (cap 0), more on the heap (v, cap of them).
+ * Read them with c2c_set__values.
+ */
 struct c2c_set {
-	__u32 *v;
+	union {
+		__u32 *v;
+		__u32 in[2];
+	};
 	int n, cap;
 };
 
@@ -63,7 +71,16 @@ struct c2c_line {
 	__u64 nodes;
 	struct c2c_entry *ent;
 	int nent, cap;
+	/*
+	 * A line of many entries finds them by (offset, tgid, ip) in these
+	 * slots (open addressing, an entry's index + 1; 0: empty), made when
+	 * it reaches C2C_ENTRY_SLOTS_FROM entries
+	 */
+	__u32 *eslot;
+	__u32 neslots;
 };
+
+#define C2C_ENTRY_SLOTS_FROM 8
 
 /* The NUMA view: a process's samples taken on the CPUs of one node. */
 struct c2c_numa {
@@ -76,9 +93,11 @@ struct c2c_numa {
 
 struct c2c_table {
 	__u32 line_shift; /* log2 of the line size */
-	void *root;	  /* tsearch of struct c2c_line, by (space, addr) */
 	struct c2c_line **lines;
 	int nlines, cap;
+	/* the lines by (space, addr): open addressing, each slot a line's index + 1 (0: empty) */
+	__u32 *slot;
+	__u32 nslots; /* a power of two, at least twice nlines */
 	struct c2c_space *spaces;
 	int nspaces;
 	char **strings; /* c2c_table__intern's */
@@ -128,6 +147,14 @@ const char *c2c_table__intern(struct c2c_table *t, const char *s);
 
 /* Adds v to s; false when out of memory. */
 bool c2c_set__add(struct c2c_set *s, __u32 v);
+
+/* The values of s, s->n of them in ascending order. */
+static inline const __u32 *c2c_set__values(const struct c2c_set *s)
+{
+	return s->cap ? s->v : s->in;
+}
+
+void c2c_set__free(struct c2c_set *s);
 
 /* dst += src, every count. */
 void c2c_counts__add(struct ldlat_c2c_counts *dst, const struct ldlat_c2c_counts *src);

@@ -6,7 +6,6 @@
  * CPUs and nodes that touched each line; printed as perf c2c's Shared Data
  * Cache Line Table and its per-line Pareto breakdown.
  */
-#include <argp.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,8 +34,6 @@
 
 struct c2c_args {
 	struct cli cli;
-	struct output_opts out;
-	struct offline_opts offline;
 	enum c2c_by by;
 	bool all;
 	int nrows;
@@ -44,86 +41,41 @@ struct c2c_args {
 	__u32 entries;
 };
 
-enum {
-	OPT_ALL = 0x200,
-	OPT_DEBUGINFO,
-	OPT_ENTRIES,
-	OPT_BY,
+/* --by's keys: the views, whose rows are keyed by cache line, by node, or by process and node */
+static const struct opt_word by_keys[] = {
+	{ "line", C2C_BY_LINE },
+	{ "node", C2C_BY_NODE },
+	{ "process", C2C_BY_PROCESS },
+	{},
 };
 
-static const struct argp_option c2c_options[] = {
-	{ NULL, 0, NULL, 0, "Output:", 5 },
-	{ "by", OPT_BY, "VIEW", 0,
+static const struct opt c2c_options[] = {
+	{ "by", 0, "VIEW", 0,
 	  "line (default: the Shared Data Cache Line Table and its Pareto), node (loads by "
 	  "the node of the CPU: local and remote cache and DRAM, the remote share, mean latency) "
 	  "or process (the same per process and node)",
-	  5 },
-	{ "all", OPT_ALL, NULL, 0,
-	  "every cache line, not only those with at least 0.1% of the HITM (perf c2c's rule)", 5 },
-	{ "rows", 'n', "N", 0, "cache lines in the table and the Pareto (default 20; 0: all)", 5 },
-	{ "debuginfo-path", OPT_DEBUGINFO, "PATH", 0,
-	  "where separate debug info is looked up (default \":.debug:/usr/lib/debug\")", 5 },
+	  OPT_KEYS, OPT_TO(struct c2c_args, by), .words = by_keys },
+	{ "all", 0, NULL, 0,
+	  "every cache line, not only those with at least 0.1% of the HITM (perf c2c's rule)",
+	  OPT_FLAG, OPT_TO(struct c2c_args, all) },
+	CLI_ROWS("cache lines in the table and the Pareto (default 20; 0: all)", struct c2c_args,
+		 nrows),
+	CLI_DEBUGINFO("where separate debug info is looked up (default \":.debug:/usr/lib/debug\")",
+		      struct c2c_args, debuginfo),
 	{},
 };
-
-static error_t c2c_parse(int key, char *arg, struct argp_state *state)
-{
-	struct c2c_args *a = state->input;
-	__u64 n;
-
-	switch (key) {
-	case OPT_ALL:
-		a->all = true;
-		return 0;
-	case OPT_BY:
-		if (!strcmp(arg, "line"))
-			a->by = C2C_BY_LINE;
-		else if (!strcmp(arg, "node"))
-			a->by = C2C_BY_NODE;
-		else if (!strcmp(arg, "process"))
-			a->by = C2C_BY_PROCESS;
-		else
-			argp_error(state, "--by '%s': expected line, node or process", arg);
-		return 0;
-	case 'n':
-		if (!cli__parse_u64(arg, &n) || n > 1000000)
-			argp_error(state, "--rows '%s' is not a number of rows (0 for all)", arg);
-		a->nrows = (int)n;
-		return 0;
-	case OPT_DEBUGINFO:
-		a->debuginfo = arg;
-		return 0;
-	default:
-		return ARGP_ERR_UNKNOWN;
-	}
-}
-
-static const struct argp c2c_opts_argp = { .options = c2c_options, .parser = c2c_parse };
 
 /* a live run's: the kernel's tables */
-static const struct argp_option entries_options[] = {
-	{ "entries", OPT_ENTRIES, "N", 0,
-	  "cache lines the kernel's table holds (default 16384; 4N line entries, 2N thread "
-	  "entries); samples of further keys are counted as lost to a full table",
-	  5 },
+static const struct opt entries_options[] = {
+	CLI_ENTRIES(
+		"cache lines the kernel's table holds (default 16384; 4N line entries, 2N thread "
+		"entries); samples of further keys are counted as lost to a full table",
+		struct c2c_args, entries, C2C_MAX_ENTRIES),
 	{},
 };
 
-static error_t entries_parse(int key, char *arg, struct argp_state *state)
-{
-	struct c2c_args *a = state->input;
-	__u64 n;
-
-	if (key != OPT_ENTRIES)
-		return ARGP_ERR_UNKNOWN;
-	if (!cli__parse_u64(arg, &n) || !n || n > C2C_MAX_ENTRIES)
-		argp_error(state, "--entries '%s' is not a table size from 1 to %u", arg,
-			   C2C_MAX_ENTRIES);
-	a->entries = (__u32)n;
-	return 0;
-}
-
-static const struct argp entries_argp = { .options = entries_options, .parser = entries_parse };
+static const struct opt_group c2c_opts = { 5, "Output:", c2c_options };
+static const struct opt_group entries_opts = { 5, NULL, entries_options };
 
 static const char doc[] =
 	"Which cache lines bounce between cores (perf c2c's question): load and store samples "
@@ -144,89 +96,27 @@ static const char doc[] =
 	"--format takes text or json.  Exit status: 0, 1 when the system fails, 2 for bad "
 	"input.";
 
-static const struct argp_child sample_children[] = {
-	{ &cli_argp, 0, NULL, 0 },
-	{ &c2c_opts_argp, 0, NULL, 0 },
-	{ &entries_argp, 0, NULL, 0 },
-	{ &output_argp, 0, NULL, 0 },
-	{},
-};
+/* Each mode's options */
+static const struct opt_group *const sample_opts[] = { &cli_sample_opts, &c2c_opts, &entries_opts,
+						       &cli_output_opts, NULL };
 
-static error_t sample_parse(int key, char *arg, struct argp_state *state)
-{
-	struct c2c_args *a = state->input;
-	void *const in[] = { &a->cli, a, a, &a->out };
-	_Static_assert(ARRAY_SIZE(in) == ARRAY_SIZE(sample_children) - 1,
-		       "an input per option group");
+static const struct opt_group *const input_opts[] = { &cli_offline_opts, &c2c_opts,
+						      &cli_output_opts, NULL };
 
-	(void)arg;
-	return modes__children(key, state, in, ARRAY_SIZE(in));
-}
+static const struct opt_group *const list_events_opts[] = { &cli_list_opts, NULL };
 
-static const struct argp sample_argp = {
-	.parser = sample_parse,
-	.args_doc = "[-- COMMAND [ARGS...]]",
-	.doc = doc,
-	.children = sample_children,
-};
-
-static const struct argp_child report_children[] = {
-	{ &cli_pid_argp, 0, NULL, 0 },
-	{ &cli_filter_argp, 0, NULL, 0 },
-	{ &cli_verbose_argp, 0, NULL, 0 },
-	{ &c2c_opts_argp, 0, NULL, 0 },
-	{ &output_argp, 0, NULL, 0 },
-	{ &offline_argp, 0, NULL, 0 },
-	{},
-};
-
-static error_t report_parse(int key, char *arg, struct argp_state *state)
-{
-	struct c2c_args *a = state->input;
-	void *const in[] = { &a->cli, &a->cli, &a->cli, a, &a->out, &a->offline };
-	_Static_assert(ARRAY_SIZE(in) == ARRAY_SIZE(report_children) - 1,
-		       "an input per option group");
-
-	(void)arg;
-	return modes__children(key, state, in, ARRAY_SIZE(in));
-}
-
-static const struct argp report_argp = {
-	.parser = report_parse,
-	.doc = "The load and store samples of a perf.data file (perf c2c record, perf mem record "
-	       "-t load,store) in the same tables, named with the file's mappings; needs no "
-	       "privilege.",
-	.children = report_children,
-};
-
-/* --format openmetrics and prometheus are ldlat-hist's: 0, or the exit status. */
-static int c2c_refuse(const struct c2c_args *a)
-{
-	if (!output__exposition(a->out.format))
-		return 0;
-	fprintf(stderr, "ldlat-c2c: --format %s is not one of ldlat-c2c's: use text or json\n",
-		a->out.format == OUTPUT_PROMETHEUS ? "prometheus" : "openmetrics");
-	return EXIT_USAGE;
-}
-
-static int run_report(void *input)
+static int run_input(void *input)
 {
 	struct c2c_args *a = input;
 	struct offc2c c;
-	struct c2c_view v = {};
+	struct c2c_report v = {};
 	struct err err = {};
 	char target[600];
 	int e, status;
 
-	if (output__exposition(a->out.format)) {
-		fprintf(stderr,
-			"ldlat-c2c: --format %s is not one of ldlat-c2c's: use text or json\n",
-			a->out.format == OUTPUT_PROMETHEUS ? "prometheus" : "openmetrics");
-		return EXIT_USAGE;
-	}
-	e = output__check(&a->out, &err);
+	e = output__check(&a->cli.out, &err);
 	if (!e)
-		e = offc2c__open(&c, a->offline.input, &a->cli, a->debuginfo, &err);
+		e = offc2c__open(&c, a->cli.input, &a->cli, a->debuginfo, &err);
 	else
 		memset(&c, 0, sizeof(c));
 	if (!e)
@@ -236,14 +126,13 @@ static int run_report(void *input)
 		goto out;
 	}
 	snprintf(target, sizeof(target), "%s", c.o.target);
-	v = (struct c2c_view){
+	v = (struct c2c_report){
 		.t = &c.t,
 		.target = target,
 		.events = c.o.events,
 		.by = a->by,
 		.all = a->all,
 		.nrows = a->nrows,
-		.json = a->out.format == OUTPUT_JSON,
 		.kept = c.kept,
 		.filtered = c.filtered,
 		.lost = c.o.stats.lost,
@@ -251,38 +140,13 @@ static int run_report(void *input)
 		.unknown_id = c.o.unknown_id,
 		.other = c.o.other_events,
 	};
-	e = output__write(&a->out, c2c_report__render, &v, false, &err);
+	e = output__write(&a->cli.out, &v, false, &err);
 	status = e ? err__report(&err, e, "ldlat-c2c", stderr) : EXIT_OK;
 out:
 	offc2c__close(&c);
-	output__close(&a->out);
+	output__close(&a->cli.out);
 	return status;
 }
-
-static const struct argp_child list_events_children[] = {
-	{ &cli_source_argp, 0, NULL, 0 },
-	{ &cli_list_events_argp, 0, NULL, 0 },
-	{ &cli_verbose_argp, 0, NULL, 0 },
-	{},
-};
-
-static error_t list_events_parse(int key, char *arg, struct argp_state *state)
-{
-	struct c2c_args *a = state->input;
-	void *const in[] = { &a->cli, &a->cli, &a->cli };
-	_Static_assert(ARRAY_SIZE(in) == ARRAY_SIZE(list_events_children) - 1,
-		       "an input per option group");
-
-	(void)arg;
-	return modes__children(key, state, in, ARRAY_SIZE(in));
-}
-
-static const struct argp list_events_argp = {
-	.parser = list_events_parse,
-	.doc = "Prints the event a live run would open on this machine, why, and its "
-	       "perf_event_attr; opens nothing.",
-	.children = list_events_children,
-};
 
 static int run_list_events(void *input)
 {
@@ -294,8 +158,7 @@ static int run_list_events(void *input)
 
 struct live {
 	struct c2c_args *args;
-	struct c2c_session sess;
-	bool sess_open;
+	struct c2c_prog prog;
 	struct machine m;
 	struct symbolizer z;
 	bool z_init;
@@ -335,20 +198,13 @@ static int live_configure(struct tool *t, void *ctx, struct err *err)
 	return 0;
 }
 
-/* Events open, not enabled; a command still stopped: load and attach, learn the processes. */
+/* Events open and attached, not enabled; a command still stopped: learn the processes. */
 static int live_before_enable(struct tool *t, void *ctx, struct err *err)
 {
 	struct live *l = ctx;
 	pid_t cmd = t->run.has_cmd ? t->run.cmd.pid : 0;
 	int e;
 
-	e = c2c_session__open(&l->sess, &t->cfg, LDLAT_C2C_LINE_SHIFT, l->args->entries,
-			      t->path != SESSION_PATH_KERN_CTX, false, err);
-	l->sess_open = true;
-	if (!e)
-		e = c2c_session__attach(&l->sess, &t->evlist, err);
-	if (e)
-		return e;
 	e = procwatch__start(&l->watch, &l->m, &t->run.target, cmd ? &cmd : t->run.procs,
 			     cmd ? 1 : t->run.nprocs, err);
 	l->watching = !e;
@@ -367,50 +223,54 @@ static int live_tick(void *ctx)
 static int run_sample(void *input)
 {
 	struct c2c_args *a = input;
-	struct live l = { .args = a };
+	struct live l = { .args = a, .prog = { .p.ops = &c2c_prog_ops, .entries = a->entries } };
 	struct tool_hooks hooks = { .configure = live_configure,
 				    .before_enable = live_before_enable,
 				    .ctx = &l };
-	struct ldlat_c2c_counters cnt;
 	struct c2c_table t;
-	struct c2c_view v;
+	struct c2c_read got = { .t = &t };
+	struct c2c_report v;
 	struct tool tool;
 	enum run_end end;
 	struct err err = {};
 	char target[600], events[512];
 	int e, i, k, status;
 
-	if (c2c_refuse(a))
-		return EXIT_USAGE;
+	/* a format it lacks is told before -i, whose refusal is ldlat-c2c's own */
+	e = output__supported(&a->cli.out, &err);
+	if (e)
+		return err__report(&err, e, "ldlat-c2c", stderr);
 	if (a->cli.interval > 0) {
 		fprintf(stderr, "ldlat-c2c: -i is not one of ldlat-c2c's: it prints once, at the "
 				"end (-d sets how long it samples)\n");
 		return EXIT_USAGE;
 	}
-	e = output__check(&a->out, &err);
+	e = output__check(&a->cli.out, &err);
 	if (e)
 		return err__report(&err, e, "ldlat-c2c", stderr);
 	a->cli.source.sample_ip = true;
 	machine__init(&l.m, MACHINE_LIVE);
 	c2c_table__init(&t, LDLAT_C2C_LINE_SHIFT);
 	e = tool__start(&tool, &a->cli, "ldlat-c2c",
-			&(struct tool_opts){ .hooks = &hooks, .no_bpf = true }, &err);
+			&(struct tool_opts){ .prog = &l.prog.p, .hooks = &hooks }, &err);
 	if (e) {
 		status = err__report(&err, e, "ldlat-c2c", stderr);
 		goto out;
 	}
 	notice__print(stderr, "ldlat-c2c", "sampling %s on %s. Ctrl-C to end.",
 		      tool.evlist.evsel[0].name, tool.run.target_desc);
-	end = run__wait(&tool.run, C2C_TICK_SECONDS, live_tick, NULL, &l);
+	end = run__wait(
+		&tool.run,
+		&(struct run_wait){ .on_tick = live_tick, .tick = C2C_TICK_SECONDS, .ctx = &l });
 	tool__stop_sampling(&tool);
 	status = tool__exit_status(&tool, end);
 	if (end == RUN_ERROR)
 		goto out;
 	if (l.watching)
 		procwatch__drain(&l.watch);
-	if (c2c_session__read(&l.sess, &t, &cnt)) {
-		fprintf(stderr, "ldlat-c2c: cannot read the kernel's tables: out of memory\n");
-		status = EXIT_FAIL;
+	e = prog__read(&l.prog.p, &got, true, &err);
+	if (e) {
+		status = err__report(&err, e, "ldlat-c2c", stderr);
 		goto out;
 	}
 	if (symbolizer__init(&l.z, &l.m.pm, a->debuginfo)) {
@@ -441,47 +301,54 @@ static int run_sample(void *input)
 	for (i = 0, k = 0; i < tool.evlist.nevsel && k < (int)sizeof(events); i++)
 		k += snprintf(events + k, sizeof(events) - k, "%s%s", i ? ", " : "",
 			      tool.evlist.evsel[i].name);
-	t.no_addr = cnt.no_addr;
-	v = (struct c2c_view){
+	t.no_addr = got.cnt.no_addr;
+	v = (struct c2c_report){
 		.t = &t,
 		.target = target,
 		.events = events,
 		.by = a->by,
 		.all = a->all,
 		.nrows = a->nrows,
-		.json = a->out.format == OUTPUT_JSON,
-		.kept = cnt.kept,
-		.filtered = cnt.dropped,
-		.full = cnt.full,
-		.failed = cnt.failed,
+		.kept = got.cnt.kept,
+		.filtered = got.cnt.dropped,
+		.full = got.cnt.full,
+		.failed = got.cnt.failed,
 		.live = true,
 	};
-	if (output__write(&a->out, c2c_report__render, &v, false, &err))
+	if (output__write(&a->cli.out, &v, false, &err))
 		status = err__report(&err, -EIO, "ldlat-c2c", stderr);
 out:
 	if (l.watching)
 		procwatch__stop(&l.watch);
-	if (l.sess_open)
-		c2c_session__close(&l.sess);
 	tool__teardown(&tool);
 	if (l.z_init)
 		symbolizer__free(&l.z);
 	c2c_table__free(&t);
 	machine__free(&l.m);
-	output__close(&a->out);
+	output__close(&a->cli.out);
 	return status;
 }
 
 static const struct mode modes[] = {
-	{ "sample", NULL, NULL, true, "sample live, with the options above", &sample_argp,
-	  run_sample },
-	{ "report", "input", "FILE", false, "the load and store samples of a perf.data file",
-	  &report_argp, run_report },
-	{ "list-events", "list-events", NULL, false, "the event it would open, and why",
-	  &list_events_argp, run_list_events },
+	MODE_SAMPLE(sample_opts, doc, run_sample),
+	MODE_INPUT("the load and store samples of a perf.data file", input_opts,
+		   "The load and store samples of a perf.data file (perf c2c record, perf mem "
+		   "record -t load,store) in the same tables, named with the file's mappings; "
+		   "needs no privilege.",
+		   run_input),
+	MODE_LIST_EVENTS(list_events_opts,
+			 "Prints the event a live run would open on this machine, why, and its "
+			 "perf_event_attr; opens nothing.",
+			 run_list_events),
 };
 
-static const struct mode_table c2c_modes = { "ldlat-c2c", modes, ARRAY_SIZE(modes) };
+/* Where the arguments hold the structs of the shared option groups */
+static const struct opt_place places[] = {
+	{ &cli_home, offsetof(struct c2c_args, cli) },
+	{},
+};
+
+static const struct mode_table c2c_modes = { "ldlat-c2c", modes, ARRAY_SIZE(modes), places };
 
 int main(int argc, char **argv)
 {
@@ -489,6 +356,6 @@ int main(int argc, char **argv)
 
 	stdfds__open("ldlat-c2c"); /* before anything opens a file */
 	cli__init(&args.cli);
-	args.out.no_openmetrics = true;
+	args.cli.out.formats = &c2c_formats;
 	return modes__main(&c2c_modes, argc, argv, &args);
 }

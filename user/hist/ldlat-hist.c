@@ -2,7 +2,6 @@
 /*
  * ldlat-hist - load-latency histograms per data source, built in the kernel.
  */
-#include <argp.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +17,7 @@
 #include "user/report/render.h"
 #include "user/run/signals.h"
 #include "user/run/tool.h"
+#include "user/hist/histprog.h"
 #include "kernel/abi/cpufreq.h"
 #include "kernel/lib/util.h"
 #include "kernel/lib/notice.h"
@@ -26,10 +26,8 @@
 
 struct hist_args {
 	struct cli cli;
-	struct output_opts out;
 	struct pin_opts pin;
-	struct offline_opts offline;
-	enum report_by by;
+	enum hist_by by;
 	bool by_set;
 	__u32 split;	  /* --by pid|tid|cpu|node|cgroup: enum ldlat_by */
 	__u32 split_keys; /* --by-keys: rows for pid, tid and cgroup keys */
@@ -39,13 +37,6 @@ struct hist_args {
 
 /* --by pid, tid, cgroup: rows for that many keys unless --by-keys says otherwise */
 #define HIST_BY_KEYS 16
-
-enum {
-	OPT_BY = 0x200,
-	OPT_BY_KEYS,
-	OPT_LINEAR,
-	OPT_UNIT,
-};
 
 static const char doc[] =
 	"Histograms of memory load latency per data source (L1, L2, L3, local or remote RAM, "
@@ -72,240 +63,74 @@ static const char doc[] =
 	"Exit status: 0, the command's own when it ends the run, 1 when the system fails, "
 	"2 for bad input.";
 
-static const struct argp_option by_options[] = {
-	{ NULL, 0, NULL, 0, "Output:", 5 },
-	{ "by", OPT_BY, "KEY[,KEY]", 0,
+/* --by's keys: the histograms' grouping (column 0) and the kernel's split (column 1) */
+static const struct opt_word by_keys[] = {
+	{ "class", BY_CLASS, 0 },
+	{ "range", BY_RANGE, 0 },
+	{ "both", BY_BOTH, 0 },
+	{ "none", BY_NONE, 0 },
+	{ "pid", LDLAT_BY_PID, 1 },
+	{ "tid", LDLAT_BY_TID, 1 },
+	{ "cpu", LDLAT_BY_CPU, 1 },
+	{ "node", LDLAT_BY_NODE, 1 },
+	{ "cgroup", LDLAT_BY_CGROUP, 1 },
+	{ "region", LDLAT_BY_REGION, 1 },
+	{},
+};
+
+static const struct opt_word units[] = { { "cycles", 0 }, { "ns", 1 }, {} };
+
+static const struct opt by_options[] = {
+	{ "by", 0, "KEY[,KEY]", 0,
 	  "one histogram per class (default), range, both (each range and class), or none; "
 	  "and split by pid, tid, cpu, node, cgroup or memory region in the kernel (--by "
 	  "pid,class), kept by a pinned set (--show prints its own split), or from the keys "
 	  "a recording holds (--input)",
-	  5 },
-	{ "by-keys", OPT_BY_KEYS, "N", 0,
+	  OPT_KEYS, OPT_TO(struct hist_args, by), OPT_SETS(struct hist_args, by_set),
+	  OPT_TO2(struct hist_args, split), .words = by_keys },
+	{ "by-keys", 0, "N", 0,
 	  "--by pid, tid or cgroup: rows for N keys (default 16, at most 256); the samples of "
 	  "further keys are counted in an others row",
-	  5 },
+	  OPT_NUMBER, OPT_TO(struct hist_args, split_keys), .min = 1, .max = LDLAT_BY_MAX_KEYS,
+	  .what = "a number of keys (1 to %llu)" },
 	{},
 };
 
-/* One word of --by: a grouping or a split.  false: neither. */
-static bool hist_by_word(struct hist_args *a, const char *w, bool *grouping)
-{
-	static const char *const groupings[] = { "class", "range", "both", "none" };
-	static const enum report_by gby[] = { BY_CLASS, BY_RANGE, BY_BOTH, BY_NONE };
-	static const char *const splits[] = { "pid", "tid", "cpu", "node", "cgroup", "region" };
-	static const __u32 sby[] = { LDLAT_BY_PID,  LDLAT_BY_TID,    LDLAT_BY_CPU,
-				     LDLAT_BY_NODE, LDLAT_BY_CGROUP, LDLAT_BY_REGION };
-	size_t i;
-
-	for (i = 0; i < ARRAY_SIZE(groupings); i++)
-		if (!strcmp(w, groupings[i]) && !*grouping) {
-			a->by = gby[i];
-			a->by_set = *grouping = true;
-			return true;
-		}
-	for (i = 0; i < ARRAY_SIZE(splits); i++)
-		if (!strcmp(w, splits[i]) && !a->split) {
-			a->split = sby[i];
-			return true;
-		}
-	return false;
-}
-
 /* not --show's: the buckets of a pinned set are its own */
-static const struct argp_option linear_options[] = {
-	{ "linear", OPT_LINEAR, "STEP", 0, "linear buckets STEP cycles wide (the last one open)",
-	  5 },
-	{ "unit", OPT_UNIT, "UNIT", 0,
+static const struct opt linear_options[] = {
+	{ "linear", 0, "STEP", 0, "linear buckets STEP cycles wide (the last one open)", OPT_NUMBER,
+	  OPT_TO(struct hist_args, linear_step), .min = 1,
+	  .what = "a bucket width in cycles (1 to 2^32-1)" },
+	{ "unit", 0, "UNIT", 0,
 	  "cycles (default) or ns: latency in nanoseconds, approximate (cycles at this "
 	  "machine's nominal CPU frequency; turbo and power saving change the real clock); "
 	  "text output only",
-	  5 },
+	  OPT_WORD, OPT_TO(struct hist_args, unit_ns), .words = units },
 	{},
 };
 
-static error_t hist_parse(int key, char *arg, struct argp_state *state)
-{
-	struct hist_args *a = state->input;
-	__u64 v;
+static const struct opt_group by_opts = { 5, "Output:", by_options };
+static const struct opt_group linear_opts = { 5, NULL, linear_options };
 
-	switch (key) {
-	case OPT_BY: {
-		char words[64], *w, *save = NULL;
-		bool grouping = false;
-
-		a->by_set = false;
-		a->split = LDLAT_BY_NONE;
-		snprintf(words, sizeof(words), "%s", arg);
-		for (w = strtok_r(words, ",", &save); w; w = strtok_r(NULL, ",", &save))
-			if (!hist_by_word(a, w, &grouping))
-				argp_error(state,
-					   "--by '%s': expected class, range, both or none, and "
-					   "or instead pid, tid, cpu, node, cgroup or region (one "
-					   "of each)",
-					   arg);
-		if (!grouping && !a->split)
-			argp_error(state,
-				   "--by '%s': expected class, range, both or none, "
-				   "and or instead pid, tid, cpu, node or cgroup",
-				   arg);
-		break;
-	}
-	case OPT_BY_KEYS:
-		if (!cli__parse_u64(arg, &v) || !v || v > LDLAT_BY_MAX_KEYS)
-			argp_error(state, "--by-keys '%s' is not a number of keys (1 to %u)", arg,
-				   LDLAT_BY_MAX_KEYS);
-		a->split_keys = (__u32)v;
-		break;
-	case OPT_LINEAR:
-		if (!cli__parse_u64(arg, &v) || !v || v > 0xffffffffu)
-			argp_error(state,
-				   "--linear '%s' is not a bucket width in cycles (1 to 2^32-1)",
-				   arg);
-		a->linear_step = (__u32)v;
-		break;
-	case OPT_UNIT:
-		if (strcmp(arg, "cycles") && strcmp(arg, "ns"))
-			argp_error(state, "--unit '%s': expected cycles or ns", arg);
-		a->unit_ns = !strcmp(arg, "ns");
-		break;
-	default:
-		return ARGP_ERR_UNKNOWN;
-	}
-	return 0;
-}
-
-static const struct argp by_argp = { .options = by_options, .parser = hist_parse };
-static const struct argp linear_argp = { .options = linear_options, .parser = hist_parse };
-
-/* Each mode's options, as children; their inputs in hist_args, in the same order. */
-static const struct argp_child sample_children[] = {
-	{ &cli_argp, 0, NULL, 0 },
-	{ &cli_loads_argp, 0, NULL, 0 },
-	{ &by_argp, 0, NULL, 0 },
-	{ &linear_argp, 0, NULL, 0 },
-	{ &output_argp, 0, NULL, 0 },
-	{ &pin_sample_argp, 0, NULL, 0 },
-	{},
+/* Each mode's options */
+static const struct opt_group *const sample_opts[] = {
+	&cli_sample_opts, &cli_loads_opts,  &by_opts, &linear_opts,
+	&cli_output_opts, &pin_sample_opts, NULL
 };
 
-static error_t sample_parse(int key, char *arg, struct argp_state *state)
-{
-	struct hist_args *a = state->input;
-	void *const in[] = { &a->cli, &a->cli, a, a, &a->out, &a->pin };
-	_Static_assert(ARRAY_SIZE(in) == ARRAY_SIZE(sample_children) - 1,
-		       "an input per option group");
+static const struct opt_group *const show_opts[] = { &cli_when_opts,   &cli_verbose_opts, &by_opts,
+						     &cli_output_opts, &pin_show_opts,	  NULL };
 
-	(void)arg;
-	return modes__children(key, state, in, ARRAY_SIZE(in));
-}
+static const struct opt_group *const unpin_opts[] = { &pin_unpin_opts, &cli_verbose_opts, NULL };
 
-static const struct argp_child show_children[] = {
-	{ &cli_when_argp, 0, NULL, 0 }, { &cli_verbose_argp, 0, NULL, 0 }, { &by_argp, 0, NULL, 0 },
-	{ &output_argp, 0, NULL, 0 },	{ &pin_show_argp, 0, NULL, 0 },	   {},
-};
+static const struct opt_group *const input_opts[] = { &cli_offline_opts, &by_opts, &linear_opts,
+						      &cli_output_opts, NULL };
 
-static error_t show_parse(int key, char *arg, struct argp_state *state)
-{
-	struct hist_args *a = state->input;
-	void *const in[] = { &a->cli, &a->cli, a, &a->out, &a->pin };
-	_Static_assert(ARRAY_SIZE(in) == ARRAY_SIZE(show_children) - 1,
-		       "an input per option group");
-
-	(void)arg;
-	return modes__children(key, state, in, ARRAY_SIZE(in));
-}
-
-static const struct argp_child unpin_children[] = {
-	{ &pin_unpin_argp, 0, NULL, 0 },
-	{ &cli_verbose_argp, 0, NULL, 0 },
-	{},
-};
-
-static error_t unpin_parse(int key, char *arg, struct argp_state *state)
-{
-	struct hist_args *a = state->input;
-	void *const in[] = { &a->pin, &a->cli };
-	_Static_assert(ARRAY_SIZE(in) == ARRAY_SIZE(unpin_children) - 1,
-		       "an input per option group");
-
-	(void)arg;
-	return modes__children(key, state, in, ARRAY_SIZE(in));
-}
-
-static const struct argp_child report_children[] = {
-	{ &cli_pid_argp, 0, NULL, 0 },	   { &cli_filter_argp, 0, NULL, 0 },
-	{ &cli_verbose_argp, 0, NULL, 0 }, { &by_argp, 0, NULL, 0 },
-	{ &linear_argp, 0, NULL, 0 },	   { &output_argp, 0, NULL, 0 },
-	{ &offline_argp, 0, NULL, 0 },	   {},
-};
-
-static error_t report_parse(int key, char *arg, struct argp_state *state)
-{
-	struct hist_args *a = state->input;
-	void *const in[] = { &a->cli, &a->cli, &a->cli, a, a, &a->out, &a->offline };
-	_Static_assert(ARRAY_SIZE(in) == ARRAY_SIZE(report_children) - 1,
-		       "an input per option group");
-
-	(void)arg;
-	return modes__children(key, state, in, ARRAY_SIZE(in));
-}
-
-static const struct argp_child list_events_children[] = {
-	{ &cli_source_argp, 0, NULL, 0 },
-	{ &cli_list_events_argp, 0, NULL, 0 },
-	{ &cli_verbose_argp, 0, NULL, 0 },
-	{},
-};
-
-static error_t list_events_parse(int key, char *arg, struct argp_state *state)
-{
-	struct hist_args *a = state->input;
-	void *const in[] = { &a->cli, &a->cli, &a->cli };
-	_Static_assert(ARRAY_SIZE(in) == ARRAY_SIZE(list_events_children) - 1,
-		       "an input per option group");
-
-	(void)arg;
-	return modes__children(key, state, in, ARRAY_SIZE(in));
-}
-
-static const struct argp sample_argp = {
-	.parser = sample_parse,
-	.args_doc = "[-- COMMAND [ARGS...]]",
-	.doc = doc,
-	.children = sample_children,
-};
-
-static const struct argp show_argp = {
-	.parser = show_parse,
-	.doc = "Prints the histograms of the set pinned in DIR by ldlat-hist --pin DIR: once, "
-	       "with -i at every interval, with --delta the change since the last --delta.",
-	.children = show_children,
-};
-
-static const struct argp unpin_argp = {
-	.parser = unpin_parse,
-	.doc = "Stops the set pinned in DIR by ldlat-hist --pin DIR and removes it: its links "
-	       "first, then the rest.",
-	.children = unpin_children,
-};
-
-static const struct argp report_argp = {
-	.parser = report_parse,
-	.doc = "Analyses the samples of a perf.data file (perf mem record, perf record -d -W) "
-	       "with the same filters and reports as a live run; needs no privilege.",
-	.children = report_children,
-};
-
-static const struct argp list_events_argp = {
-	.parser = list_events_parse,
-	.doc = "Prints the load-latency event chosen for this machine, why, and its "
-	       "perf_event_attr; opens nothing.",
-	.children = list_events_children,
-};
+static const struct opt_group *const list_events_opts[] = { &cli_list_opts, NULL };
 
 /* --pin: the set is ready before the events are; on --detach, leave it sampling. */
-static int pin_run(struct tool *tool, struct pinset *ps, const struct hist_args *args,
-		   const struct timespec *started, struct err *err)
+static int pin_run(struct tool *tool, struct session_prog *prog, struct pinset *ps,
+		   const struct hist_args *args, const struct timespec *started, struct err *err)
 {
 	struct ldlat_pin_meta meta;
 	int i, e;
@@ -323,11 +148,11 @@ static int pin_run(struct tool *tool, struct pinset *ps, const struct hist_args 
 	e = pinset__mount(ps, err);
 	if (e)
 		return e;
-	pin_meta__fill(&meta, tool, started, args->pin.detach);
-	e = pinset__pin(ps, &tool->session, &tool->evlist, &meta, err);
+	pin_meta__fill(&meta, tool, &prog->s, started, args->pin.detach);
+	e = pinset__pin(ps, &prog->s, &prog->p, &tool->evlist, &meta, err);
 	if (e || !args->pin.detach)
 		return e;
-	pinset__detach(ps, &tool->session, &tool->evlist);
+	pinset__detach(ps, &prog->p, &tool->evlist);
 	notice__print(stderr, "ldlat-hist",
 		      "pinned in %s: sampling %s on %s goes on. Read it with ldlat-hist --show "
 		      "%s; stop it with ldlat-hist --unpin %s",
@@ -346,7 +171,7 @@ static int pin_run(struct tool *tool, struct pinset *ps, const struct hist_args 
 struct hist_loads {
 	struct tool *tool;
 	char what[96], how[160];
-	struct loads_report report;
+	struct loads_share share;
 	struct count loads, loads_prev; /* the counter at the last read, at the last report */
 	__u64 count, count_prev;	/* the sampling events' count, the same */
 };
@@ -368,8 +193,8 @@ static int hist_loads_read(void *src, struct snapshot *snap, struct err *err)
 	return 0;
 }
 
-/* printer_ops.emit: the report of delta, with the loads of the same span. */
-static int hist_loads_emit(struct printer *p, void *ctx, struct err *err)
+/* printer_ops.write: the report of delta, with the loads of the same span. */
+static int hist_loads_write(struct printer *p, void *ctx, struct err *err)
 {
 	struct hist_loads *h = ctx;
 	const struct perf_event_attr *a = &h->tool->evlist.evsel[0].attr;
@@ -396,8 +221,8 @@ static int hist_loads_emit(struct printer *p, void *ctx, struct err *err)
 			 "the sampling event's count: %llu samples at %llu Hz, the period varies",
 			 (unsigned long long)samples, (unsigned long long)a->sample_freq);
 	}
-	loads__report(&h->tool->loads, &loads, h->what, above, h->how, &h->report);
-	e = output__emit(p->out, &p->report, d, &p->cur, p->printed, err);
+	loads__share(&h->tool->loads, &loads, h->what, above, h->how, &h->share);
+	e = printer__write(p, err);
 	if (!e) {
 		h->loads_prev = h->loads;
 		h->count_prev = h->count;
@@ -407,8 +232,8 @@ static int hist_loads_emit(struct printer *p, void *ctx, struct err *err)
 
 /* Where each kind of run's reports come from: a live session, one with --loads, a file. */
 static const struct printer_ops sample_ops = { .read = tool__read_maps };
-static const struct printer_ops loads_ops = { .read = hist_loads_read, .emit = hist_loads_emit };
-static const struct printer_ops report_ops = { .read = offline__read };
+static const struct printer_ops loads_ops = { .read = hist_loads_read, .write = hist_loads_write };
+static const struct printer_ops input_ops = { .read = offline__read };
 
 /* The histograms' report of a run whose samples carry src's fields. */
 /*
@@ -416,7 +241,7 @@ static const struct printer_ops report_ops = { .read = offline__read };
  * Refused where it cannot mean anything: no frequency known, samples without
  * latency, or a format other than text (whose units are fixed: cycles).
  */
-static int hist_unit(const struct hist_args *args, const struct source *src, struct report *r,
+static int hist_unit(const struct hist_args *args, const struct source *src, struct hist_view *r,
 		     struct err *err)
 {
 	static char why[128];
@@ -424,7 +249,7 @@ static int hist_unit(const struct hist_args *args, const struct source *src, str
 
 	if (!args->unit_ns)
 		return 0;
-	if (args->out.format != OUTPUT_TEXT)
+	if (!output__text(&args->cli.out))
 		return err__set(err, -EINVAL,
 				"--unit ns applies to the text report; JSON and OpenMetrics keep "
 				"cycles");
@@ -441,10 +266,10 @@ static int hist_unit(const struct hist_args *args, const struct source *src, str
 	return 0;
 }
 
-static struct report hist_report(const struct hist_args *args, const struct run_info *run,
-				 const struct source *src)
+static struct hist_view hist_view_of(const struct hist_args *args, const struct run_info *run,
+				     const struct source *src)
 {
-	return (struct report){
+	return (struct hist_view){
 		.run = run,
 		.src = src,
 		.ranges = &args->cli.ranges,
@@ -497,7 +322,7 @@ static int hist_split_check(const struct hist_args *args)
 	err__set(&err, -EINVAL,
 		 "--by %s: %llu rows of %llu range(s) on %d CPUs need %llu MiB of kernel memory "
 		 "(at most %llu): give fewer --by-keys or ranges",
-		 report__by_key(args->split), (unsigned long long)rows, (unsigned long long)ranges,
+		 split__name(args->split), (unsigned long long)rows, (unsigned long long)ranges,
 		 cpus, (unsigned long long)(bytes >> 20),
 		 (unsigned long long)(HIST_SPLIT_MAX_BYTES >> 20));
 	return err__report(&err, -EINVAL, "ldlat-hist", stderr);
@@ -507,21 +332,21 @@ static int hist_split_check(const struct hist_args *args)
  * --input: the samples of a perf.data file through the same logic, printed
  * once through the same printer and formats as a live run's report.
  */
-static int run_report(void *input)
+static int run_input(void *input)
 {
 	struct hist_args *args = input;
 	struct offline o = {};
 	struct printer p = {};
-	struct report unit = {};
+	struct hist_view unit = {};
 	struct run_info run;
 	struct timespec started;
 	struct err err = {};
 	int e;
 
 	clock_gettime(CLOCK_REALTIME, &started);
-	e = output__check(&args->out, &err);
+	e = output__check(&args->cli.out, &err);
 	if (!e)
-		e = offline__open(&o, args->offline.input, &args->cli, args->linear_step, &err);
+		e = offline__open(&o, args->cli.input, &args->cli, args->linear_step, &err);
 	/* a CPU's or node's rows are the recording machine's: offline__split counts them */
 	if (!e)
 		e = offline__split(&o, args->split,
@@ -530,7 +355,7 @@ static int run_report(void *input)
 		e = hist_unit(args, &o.src, &unit, &err);
 	if (e) {
 		offline__close(&o);
-		output__close(&args->out);
+		output__close(&args->cli.out);
 		return err__report(&err, e, "ldlat-hist", stderr);
 	}
 	if (args->cli.verbose)
@@ -540,13 +365,13 @@ static int run_report(void *input)
 			      o.file.hostname ? o.file.hostname : "");
 	offline__run_info(&o, "ldlat-hist", &started, &run);
 	p.tool = "ldlat-hist";
-	p.out = &args->out;
-	p.ops = &report_ops;
+	p.out = &args->cli.out;
+	p.ops = &input_ops;
 	p.ctx = &o;
-	p.report = hist_report(args, &run, &o.src);
-	p.report.period_weighted = offline__freq(&o);
-	p.report.ns_per_cycle = unit.ns_per_cycle;
-	p.report.ns_why = unit.ns_why;
+	p.view = hist_view_of(args, &run, &o.src);
+	p.view.period_weighted = offline__freq(&o);
+	p.view.ns_per_cycle = unit.ns_per_cycle;
+	p.view.ns_why = unit.ns_why;
 	p.final = true;
 	if (printer__init_by(&p, o.cfg.nranges, o.cfg.by, o.cfg.by_keys + 1, &started)) {
 		fprintf(stderr, "ldlat-hist: out of memory\n");
@@ -558,7 +383,7 @@ static int run_report(void *input)
 		offline__report_skipped(&o, "ldlat-hist", stderr);
 	printer__free(&p);
 	offline__close(&o);
-	output__close(&args->out);
+	output__close(&args->cli.out);
 	return err__status(&err, e);
 }
 
@@ -590,14 +415,14 @@ static int run_show(void *input)
 				 "shows the rows it was pinned with (--pin DIR --by KEY "
 				 "--by-keys N)"),
 			"ldlat-hist", stderr);
-	e = pin_opts__check_show(&args->pin, &args->cli, &args->out, &err);
+	e = pin_opts__check_show(&args->pin, &args->cli, &args->cli.out, &err);
 	if (!e)
-		e = output__check(&args->out, &err);
+		e = output__check(&args->cli.out, &err);
 	if (e)
 		return err__report(&err, e, "ldlat-hist", stderr);
-	e = pincmd__show("ldlat-hist", &args->pin, &args->cli, &args->out, args->by, args->by_set,
-			 args->split);
-	output__close(&args->out);
+	e = pincmd__show("ldlat-hist", &args->pin, &args->cli, &args->cli.out, args->by,
+			 args->by_set, args->split);
+	output__close(&args->cli.out);
 	return e;
 }
 
@@ -608,9 +433,11 @@ static int run_sample(void *input)
 	struct printer p = {};
 	struct hist_loads loads = {};
 	struct pinset ps = { .dir_fd = -1 };
-	struct report unit = {};
+	struct hist_view unit = {};
 	struct run_info run;
 	struct timespec started;
+	struct session_prog prog = { .p.ops = &hist_prog_ops,
+				     .flags = args->pin.pin ? SESSION_PIN : 0 };
 	struct tool tool;
 	enum run_end end;
 	struct err err = {};
@@ -621,7 +448,7 @@ static int run_sample(void *input)
 		return status;
 	e = pin_opts__check_sample(&args->pin, &args->cli, &err);
 	if (!e)
-		e = output__check(&args->out, &err);
+		e = output__check(&args->cli.out, &err);
 	if (e)
 		return err__report(&err, e, "ldlat-hist", stderr);
 	if (args->pin.pin) {
@@ -632,14 +459,14 @@ static int run_sample(void *input)
 		else
 			e = pinset__prepare(&ps, args->pin.pin, &err);
 		if (e) {
-			output__close(&args->out);
+			output__close(&args->cli.out);
 			return err__report(&err, e, "ldlat-hist", stderr);
 		}
 	}
 
 	e = tool__start(&tool, &args->cli, "ldlat-hist",
-			&(struct tool_opts){ .linear_step = args->linear_step,
-					     .session_flags = args->pin.pin ? SESSION_PIN : 0,
+			&(struct tool_opts){ .prog = &prog.p,
+					     .linear_step = args->linear_step,
 					     .by = args->split,
 					     .by_keys = args->split ? hist_split_rows(args) : 0 },
 			&err);
@@ -647,30 +474,30 @@ static int run_sample(void *input)
 	if (!e)
 		e = hist_unit(args, &tool.src, &unit, &err);
 	if (!e && args->pin.pin)
-		e = pin_run(&tool, &ps, args, &started, &err);
+		e = pin_run(&tool, &prog, &ps, args, &started, &err);
 	if (e || args->pin.detach) {
 		status = err__report(&err, e, "ldlat-hist", stderr);
 		tool__teardown(&tool);
 		if (e)
 			pinset__remove(&ps);
 		pinset__close(&ps);
-		output__close(&args->out);
+		output__close(&args->cli.out);
 		return status;
 	}
 	tool__run_info(&tool, &started, &run);
 	p.tool = "ldlat-hist";
-	p.out = &args->out;
+	p.out = &args->cli.out;
 	p.ops = &sample_ops;
 	p.ctx = &tool;
-	p.report = hist_report(args, &run, &tool.src);
-	p.report.period_weighted = tool.evlist.evsel[0].attr.freq;
-	p.report.ns_per_cycle = unit.ns_per_cycle;
-	p.report.ns_why = unit.ns_why;
+	p.view = hist_view_of(args, &run, &tool.src);
+	p.view.period_weighted = tool.evlist.evsel[0].attr.freq;
+	p.view.ns_per_cycle = unit.ns_per_cycle;
+	p.view.ns_why = unit.ns_why;
 	if (tool.loads.active) {
 		loads.tool = &tool;
 		p.ops = &loads_ops;
 		p.ctx = &loads;
-		p.report.loads = &loads.report;
+		p.view.loads = &loads.share;
 	}
 	if (printer__init_by(&p, tool.cfg.nranges, tool.cfg.by, tool.cfg.by_keys + 1, &started)) {
 		fprintf(stderr, "ldlat-hist: out of memory\n");
@@ -682,7 +509,10 @@ static int run_sample(void *input)
 		      tool.evlist.nevsel > 1 ? " (and the other core types' events)" : "",
 		      args->pin.pin ? ", pinned in " : "", args->pin.pin ? ps.dir : "");
 
-	end = tool__wait(&tool, args->cli.interval > 0 ? printer__print : NULL, &p);
+	end = run__wait(
+		&tool.run,
+		&(struct run_wait){ .on_interval = args->cli.interval > 0 ? printer__print : NULL,
+				    .ctx = &p });
 	tool__stop_sampling(&tool);
 	status = tool__exit_status(&tool, end);
 	if (end == RUN_ERROR)
@@ -697,24 +527,36 @@ out:
 	/* a set pinned in the foreground ends with its run */
 	pinset__remove(&ps);
 	pinset__close(&ps);
-	output__close(&args->out);
+	output__close(&args->cli.out);
 	return status;
 }
 
 static const struct mode modes[] = {
-	{ "sample", NULL, NULL, true, "sample live, with the options above", &sample_argp,
-	  run_sample },
-	{ "show", "show", "DIR", false, "print the histograms of a set --pin'ned in DIR",
-	  &show_argp, run_show },
-	{ "unpin", "unpin", "DIR", false, "stop and remove the set pinned in DIR", &unpin_argp,
+	MODE_SAMPLE(sample_opts, doc, run_sample),
+	{ "show", "show", "DIR", false, "print the histograms of a set --pin'ned in DIR", show_opts,
+	  NULL,
+	  "Prints the histograms of the set pinned in DIR by ldlat-hist --pin DIR: once, with -i "
+	  "at every interval, with --delta the change since the last --delta.",
+	  run_show },
+	{ "unpin", "unpin", "DIR", false, "stop and remove the set pinned in DIR", unpin_opts, NULL,
+	  "Stops the set pinned in DIR by ldlat-hist --pin DIR and removes it: its links first, "
+	  "then the rest.",
 	  run_unpin },
-	{ "report", "input", "FILE", false, "the samples of a perf.data file", &report_argp,
-	  run_report },
-	{ "list-events", "list-events", NULL, false, "the event it would open, and why",
-	  &list_events_argp, run_list_events },
+	MODE_INPUT("the samples of a perf.data file", input_opts,
+		   "Analyses the samples of a perf.data file (perf mem record, perf record -d -W) "
+		   "with the same filters and reports as a live run; needs no privilege.",
+		   run_input),
+	MODE_LIST_EVENTS(list_events_opts, MODE_LIST_EVENTS_DOC, run_list_events),
 };
 
-static const struct mode_table hist_modes = { "ldlat-hist", modes, ARRAY_SIZE(modes) };
+/* Where the arguments hold the structs of the shared option groups */
+static const struct opt_place places[] = {
+	{ &cli_home, offsetof(struct hist_args, cli) },
+	{ &pin_home, offsetof(struct hist_args, pin) },
+	{},
+};
+
+static const struct mode_table hist_modes = { "ldlat-hist", modes, ARRAY_SIZE(modes), places };
 
 int main(int argc, char **argv)
 {
@@ -722,5 +564,6 @@ int main(int argc, char **argv)
 
 	stdfds__open("ldlat-hist"); /* before anything opens a file */
 	cli__init(&args.cli);
+	args.cli.out.formats = &hist_formats;
 	return modes__main(&hist_modes, argc, argv, &args);
 }

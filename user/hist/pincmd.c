@@ -8,153 +8,102 @@
 #include "kernel/abi/flockholder.h"
 #include "user/hist/pincmd.h"
 #include "user/report/printer.h"
-#include "user/run/runloop.h"
-#include "user/run/signals.h"
+#include "user/run/run.h"
 #include "kernel/lib/util.h"
 #include "kernel/lib/notice.h"
 
-enum {
-	OPT_PIN = 0x400,
-	OPT_DETACH,
-	OPT_SHOW,
-	OPT_UNPIN,
-	OPT_DELTA,
-	OPT_ALLOW_MISSING,
-};
-
-static const struct argp_option sample_options[] = {
-	{ NULL, 0, NULL, 0, "Pinning (watching for hours):", 7 },
-	{ "pin", OPT_PIN, "DIR", 0,
-	  "pin the program and its maps in DIR on bpffs for --show (created, mode 0700, if "
-	  "needed; /sys/fs/bpf is mounted if it is not; a symbolic link on bpffs, or a directory "
-	  "another user owns or may write, is refused); without --detach they are removed at "
-	  "the end of the run, and sampling ends with the run however it ends",
-	  7 },
-	{ "detach", OPT_DETACH, NULL, 0,
-	  "with --pin: pin the perf-event links too and exit at once, leaving the set sampling",
-	  7 },
-	{},
-};
-
-static const struct argp_option show_options[] = {
-	{ NULL, 0, NULL, 0, "The pinned set:", 7 },
-	{ "show", OPT_SHOW, "DIR", 0,
-	  "print the histograms of the set pinned in DIR (with -i: every interval)", 7 },
-	{ "delta", OPT_DELTA, NULL, 0,
-	  "the change since the last --show --delta (which records what it printed)", 7 },
-	{ "allow-missing", OPT_ALLOW_MISSING, NULL, 0,
-	  "with --format prometheus or openmetrics: when DIR is missing or empty (the set was "
-	  "removed), report ldlat_set_present 0 and exit 0, for an exporter run by a timer",
-	  7 },
-	{},
-};
-
-static const struct argp_option unpin_options[] = {
-	{ NULL, 0, NULL, 0, "The pinned set:", 7 },
-	{ "unpin", OPT_UNPIN, "DIR", 0,
-	  "stop the set pinned in DIR and remove it: links first, then the rest", 7 },
-	{},
-};
-
-static error_t pin_parse(int key, char *arg, struct argp_state *state)
-{
-	struct pin_opts *po = state->input;
-
-	switch (key) {
-	case OPT_PIN:
-		po->pin = arg;
-		break;
-	case OPT_DETACH:
-		po->detach = true;
-		break;
-	case OPT_SHOW:
-		po->show = arg;
-		break;
-	case OPT_UNPIN:
-		po->unpin = arg;
-		break;
-	case OPT_DELTA:
-		po->delta = true;
-		break;
-	case OPT_ALLOW_MISSING:
-		po->allow_missing = true;
-		break;
-	default:
-		return ARGP_ERR_UNKNOWN;
+/* --pin, --show, --unpin: a set's directory on bpffs; --detach, --delta, --allow-missing */
+#define PIN_DIR(name, member, doc)                                                                 \
+	{                                                                                          \
+		name, 0, "DIR", 0, doc, OPT_TEXT, OPT_TO(struct pin_opts, member),                 \
+			.what = "directory name"                                                   \
 	}
-	if ((key == OPT_PIN || key == OPT_SHOW || key == OPT_UNPIN) && !*arg)
-		argp_error(state, "--%s: empty directory name",
-			   key == OPT_PIN    ? "pin"
-			   : key == OPT_SHOW ? "show"
-					     : "unpin");
-	return 0;
-}
+#define PIN_FLAG(name, member, doc)                                                                \
+	{                                                                                          \
+		name, 0, NULL, 0, doc, OPT_FLAG, OPT_TO(struct pin_opts, member)                   \
+	}
 
-const struct argp pin_sample_argp = {
-	.options = sample_options,
-	.parser = pin_parse,
+static const struct opt sample_options[] = {
+	PIN_DIR("pin", pin,
+		"pin the program and its maps in DIR on bpffs for --show (created, mode 0700, "
+		"if needed; /sys/fs/bpf is mounted if it is not; a symbolic link on bpffs, or a "
+		"directory another user owns or may write, is refused); without --detach they "
+		"are removed at the end of the run, and sampling ends with the run however it "
+		"ends"),
+	PIN_FLAG("detach", detach,
+		 "with --pin: pin the perf-event links too and exit at once, leaving the set "
+		 "sampling"),
+	{},
 };
 
-const struct argp pin_show_argp = {
-	.options = show_options,
-	.parser = pin_parse,
+static const struct opt show_options[] = {
+	PIN_DIR("show", show,
+		"print the histograms of the set pinned in DIR (with -i: every interval)"),
+	PIN_FLAG("delta", delta,
+		 "the change since the last --show --delta (which records what it printed)"),
+	PIN_FLAG("allow-missing", allow_missing,
+		 "with --format prometheus or openmetrics: when DIR is missing or empty (the set "
+		 "was removed), report ldlat_set_present 0 and exit 0, for an exporter run by a "
+		 "timer"),
+	{},
 };
 
-const struct argp pin_unpin_argp = {
-	.options = unpin_options,
-	.parser = pin_parse,
+static const struct opt unpin_options[] = {
+	PIN_DIR("unpin", unpin,
+		"stop the set pinned in DIR and remove it: links first, then the rest"),
+	{},
 };
+
+const struct opt_home pin_home = { "struct pin_opts" };
+
+const struct opt_group pin_sample_opts = { 7, "Pinning (watching for hours):", sample_options,
+					   .home = &pin_home };
+const struct opt_group pin_show_opts = { 7, "The pinned set:", show_options, .home = &pin_home };
+const struct opt_group pin_unpin_opts = { 7, "The pinned set:", unpin_options, .home = &pin_home };
 
 int pin_opts__check_sample(const struct pin_opts *po, const struct cli *cli, struct err *err)
 {
-	if (po->detach && !po->pin) {
-		err__msg(err, "--detach needs --pin DIR: only a pinned set samples on");
-		return -EINVAL;
-	}
-	if (po->detach && cli->target.argv) {
-		err__msg(err,
-			 "--detach cannot watch a command: ldlat-hist would have to wait for it; "
-			 "use -p PID or -G CGROUP");
-		return -EINVAL;
-	}
-	if (po->detach && cli->loads) {
-		err__msg(err,
-			 "--loads is reported when the run ends, and a --detach'ed set has no end "
-			 "to report at: drop --loads, or run --pin in the foreground");
-		return -EINVAL;
-	}
-	if (po->detach && (cli->duration > 0 || cli->interval > 0)) {
-		err__msg(err,
-			 "--detach exits at once: %s applies to a run in the foreground, or to "
-			 "--show",
-			 cli->duration > 0 ? "-d" : "-i");
-		return -EINVAL;
-	}
+	if (po->detach && !po->pin)
+		return err__set(err, -EINVAL,
+				"--detach needs --pin DIR: only a pinned set samples on");
+	if (po->detach && cli->target.argv)
+		return err__set(
+			err, -EINVAL,
+			"--detach cannot watch a command: ldlat-hist would have to wait for it; "
+			"use -p PID or -G CGROUP");
+	if (po->detach && cli->loads)
+		return err__set(
+			err, -EINVAL,
+			"--loads is reported when the run ends, and a --detach'ed set has no end "
+			"to report at: drop --loads, or run --pin in the foreground");
+	if (po->detach && (cli->duration > 0 || cli->interval > 0))
+		return err__set(
+			err, -EINVAL,
+			"--detach exits at once: %s applies to a run in the foreground, or to "
+			"--show",
+			cli->duration > 0 ? "-d" : "-i");
 	return 0;
 }
 
 int pin_opts__check_show(const struct pin_opts *po, const struct cli *cli,
 			 const struct output_opts *oo, struct err *err)
 {
-	if (po->delta && output__exposition(oo->format)) {
-		err__msg(err,
-			 "--delta does not apply to --format %s, which reports totals since the "
-			 "start (Prometheus computes the rates)",
-			 oo->format == OUTPUT_PROMETHEUS ? "prometheus" : "openmetrics");
-		return -EINVAL;
-	}
-	if (po->allow_missing && !output__exposition(oo->format)) {
-		err__msg(err, "--allow-missing reports a missing set as the gauge "
-			      "ldlat_set_present 0: it needs --format prometheus or openmetrics");
-		return -EINVAL;
-	}
-	if (po->allow_missing && (cli->interval > 0 || cli->duration > 0)) {
-		err__msg(err,
-			 "--allow-missing is for one --show per refresh (a timer): leave out %s; "
-			 "a --show with -i holds the set, which then cannot be unpinned",
-			 cli->interval > 0 ? "-i" : "-d");
-		return -EINVAL;
-	}
+	if (po->delta && output__totals(oo))
+		return err__set(
+			err, -EINVAL,
+			"--delta does not apply to --format %s, which reports totals since the "
+			"start (Prometheus computes the rates)",
+			output__name(oo));
+	if (po->allow_missing && !output__totals(oo))
+		return err__set(err, -EINVAL,
+				"--allow-missing reports a missing set as the gauge "
+				"ldlat_set_present 0: it needs --format prometheus or openmetrics");
+	if (po->allow_missing && (cli->interval > 0 || cli->duration > 0))
+		return err__set(
+			err, -EINVAL,
+			"--allow-missing is for one --show per refresh (a timer): leave out %s; "
+			"a --show with -i holds the set, which then cannot be unpinned",
+			cli->interval > 0 ? "-i" : "-d");
 	return 0;
 }
 
@@ -172,8 +121,8 @@ static enum ldlat_pin_target pin_target(enum target_kind k)
 	}
 }
 
-void pin_meta__fill(struct ldlat_pin_meta *m, const struct tool *t, const struct timespec *started,
-		    bool detached)
+void pin_meta__fill(struct ldlat_pin_meta *m, const struct tool *t, const struct session *s,
+		    const struct timespec *started, bool detached)
 {
 	const struct range_set *set = &t->cli->ranges;
 	int i;
@@ -206,8 +155,8 @@ void pin_meta__fill(struct ldlat_pin_meta *m, const struct tool *t, const struct
 	}
 	m->cfg = t->cfg;
 	m->freq = t->evlist.evsel[0].attr.freq;
-	m->nevents = (__u32)t->session.nlinks;
-	m->unseen = t->session.counts	    ? LDLAT_PIN_UNSEEN_COUNTED
+	m->nevents = (__u32)t->prog->nlinks;
+	m->unseen = s->counts		    ? LDLAT_PIN_UNSEEN_COUNTED
 		    : t->run.target.inherit ? LDLAT_PIN_UNSEEN_INHERIT
 					    : LDLAT_PIN_UNSEEN_NO_COOKIE;
 }
@@ -291,27 +240,31 @@ static int show_record(void *src, const struct snapshot *cur)
 static const struct printer_ops show_ops = { .read = show_read };
 static const struct printer_ops show_delta_ops = { .read = show_read, .printed = show_record };
 
-struct absent {
-	const char *dir;
-	bool prometheus;
-};
-
-static void render_absent(FILE *f, void *ctx)
+/* The report of a set that is gone: ldlat_set_present{pin} 0, in the expositions alone. */
+static void absent_openmetrics(FILE *f, const void *dir)
 {
-	const struct absent *a = ctx;
-
-	render_set_absent(f, a->dir, a->prometheus);
+	render_set_absent(f, dir, false);
 }
+
+static void absent_prometheus(FILE *f, const void *dir)
+{
+	render_set_absent(f, dir, true);
+}
+
+static const struct output_formats absent_formats = { "ldlat-hist",
+						      .openmetrics = absent_openmetrics,
+						      .prometheus = absent_prometheus };
 
 /* --allow-missing, and the set is gone: the exposition says so, and the exporter goes on. */
 static int show_absent(const char *tool, const struct pinset *ps, const struct output_opts *oo,
 		       struct err *why)
 {
-	struct absent a = { ps->dir, oo->format == OUTPUT_PROMETHEUS };
+	struct output_opts absent = *oo;
 	struct err err = {};
 
+	absent.formats = &absent_formats;
 	notice__print(stderr, tool, "%s: reporting ldlat_set_present 0", why->msg);
-	if (output__write(oo, render_absent, &a, false, &err)) {
+	if (output__write(&absent, ps->dir, false, &err)) {
 		notice__print(stderr, tool, "%s", err.msg);
 		return EXIT_FAIL;
 	}
@@ -321,7 +274,7 @@ static int show_absent(const char *tool, const struct pinset *ps, const struct o
 /* --show --by KEY: the split a set has is the one it was pinned with. */
 static int show_split_check(const struct pinset *ps, const char *dir, __u32 split, struct err *err)
 {
-	const char *want = report__by_key(split), *has = report__by_key(ps->meta.cfg.by);
+	const char *want = split__name(split), *has = split__name(ps->meta.cfg.by);
 
 	if (!split || split == ps->meta.cfg.by)
 		return 0;
@@ -337,7 +290,7 @@ static int show_split_check(const struct pinset *ps, const char *dir, __u32 spli
 }
 
 int pincmd__show(const char *tool, const struct pin_opts *po, const struct cli *cli,
-		 const struct output_opts *oo, enum report_by by, bool by_set, __u32 split)
+		 const struct output_opts *oo, enum hist_by by, bool by_set, __u32 split)
 {
 	struct pinset ps;
 	struct show_src show = { .ps = &ps, .tool = tool };
@@ -348,9 +301,11 @@ int pincmd__show(const char *tool, const struct pin_opts *po, const struct cli *
 	struct err err = {};
 	char event[sizeof(ps.meta.event) + 1], target[sizeof(ps.meta.target_desc) + 1];
 	bool removed, timed = cli->interval > 0 || cli->duration > 0;
-	int e, sigfd = -1, status = EXIT_FAIL, links;
+	int e, status = EXIT_FAIL, links;
+	struct run wait; /* -i and -d: no command, no target */
 	enum run_end end;
 
+	run__init(&wait, cli, tool);
 	e = pinset__open(&ps, po->show, &err);
 	if (e && ps.absent && po->allow_missing)
 		return show_absent(tool, &ps, oo, &err);
@@ -389,19 +344,19 @@ int pincmd__show(const char *tool, const struct pin_opts *po, const struct cli *
 		.pin_links_missing =
 			(__u32)links < ps.meta.nlinks ? (int)ps.meta.nlinks - links : 0,
 	};
-	if (run.pin_links_missing && oo->format != OUTPUT_TEXT) {
+	if (run.pin_links_missing && !output__text(oo)) {
 		fprintf(stderr, "%s: warning: ", tool);
 		render_links_missing(stderr, &run);
 		fputc('\n', stderr);
 	}
-	if (run.pin_owner_dead && oo->format != OUTPUT_TEXT)
+	if (run.pin_owner_dead && !output__text(oo))
 		notice__print(
 			stderr, tool,
 			"warning: PID %d, which pinned %s in the foreground, died without "
 			"removing it: the set's sampling ended with it, and it holds the counts "
 			"until then (%s unpin %s removes it)",
 			run.pin_pid, ps.dir, tool, ps.dir);
-	if (removed && oo->format != OUTPUT_TEXT)
+	if (removed && !output__text(oo))
 		notice__print(
 			stderr, tool,
 			"warning: the cgroup %s has been removed since it was pinned: the set "
@@ -412,7 +367,7 @@ int pincmd__show(const char *tool, const struct pin_opts *po, const struct cli *
 	/* only --delta moves the baseline: exporters and other readers leave it alone */
 	p.ops = po->delta ? &show_delta_ops : &show_ops;
 	p.ctx = &show;
-	p.report = (struct report){
+	p.view = (struct hist_view){
 		.run = &run,
 		.src = &src,
 		.ranges = &ranges,
@@ -450,20 +405,13 @@ int pincmd__show(const char *tool, const struct pin_opts *po, const struct cli *
 		status = printer__print(&p) ? EXIT_FAIL : EXIT_OK;
 		goto out;
 	}
-	sigfd = signals__fd();
-	if (sigfd < 0) {
-		fprintf(stderr, "%s: cannot set up signal handling: %s\n", tool, strerror(-sigfd));
+	if (run__signals(&wait, &err)) {
+		notice__print(stderr, tool, "%s", err.msg);
 		goto out;
 	}
-	{
-		struct runloop rl = {
-			.duration = cli->duration,
-			.interval = cli->interval,
-			.count = cli->count,
-		};
-
-		end = runloop__run(&rl, sigfd, cli->interval > 0 ? printer__print : NULL, &p);
-	}
+	end = run__wait(
+		&wait, &(struct run_wait){ .on_interval = cli->interval > 0 ? printer__print : NULL,
+					   .ctx = &p });
 	if (end == RUN_ERROR)
 		goto out;
 	status = EXIT_OK;
@@ -471,8 +419,7 @@ int pincmd__show(const char *tool, const struct pin_opts *po, const struct cli *
 	if (end != RUN_COUNT && printer__print(&p))
 		status = EXIT_FAIL;
 out:
-	if (sigfd >= 0)
-		close(sigfd);
+	run__teardown(&wait);
 	printer__free(&p);
 	pinset__close(&ps);
 	return status;

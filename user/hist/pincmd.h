@@ -1,19 +1,19 @@
 /* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
 /*
  * pincmd.h - the pinning commands of a sampling tool: --pin DIR (with
- * --detach), --show DIR (with --delta), --unpin DIR; their options as argp
- * children, one per mode, their checks, and --show and --unpin as whole
+ * --detach), --show DIR (with --delta), --unpin DIR; their options as
+ * groups, one per mode, their checks, and --show and --unpin as whole
  * commands.
  */
 #ifndef LDLAT_PINCMD_H
 #define LDLAT_PINCMD_H
 
-#include <argp.h>
 #include <stdbool.h>
 #include <time.h>
 
 #include "kernel/lib/err.h"
 #include "user/run/cli.h"
+#include "user/run/opts.h"
 #include "user/report/output.h"
 #include "user/hist/pinset.h"
 #include "user/report/render.h"
@@ -29,12 +29,14 @@ struct pin_opts {
 };
 
 /*
- * The options, as argp children with a zeroed struct pin_opts as input: a
- * sampling run's (--pin, --detach), --show's (--show, --delta), --unpin's.
+ * The options, as groups (opts.h) whose fields are in a struct pin_opts,
+ * their home: a sampling run's (--pin, --detach), --show's (--show,
+ * --delta), --unpin's.
  */
-extern const struct argp pin_sample_argp;
-extern const struct argp pin_show_argp;
-extern const struct argp pin_unpin_argp;
+extern const struct opt_home pin_home;
+extern const struct opt_group pin_sample_opts;
+extern const struct opt_group pin_show_opts;
+extern const struct opt_group pin_unpin_opts;
 
 /*
  * Checks a sampling run's pinning options against the others it takes:
@@ -50,9 +52,9 @@ int pin_opts__check_sample(const struct pin_opts *po, const struct cli *cli, str
 int pin_opts__check_show(const struct pin_opts *po, const struct cli *cli,
 			 const struct output_opts *oo, struct err *err);
 
-/* What a started tool samples, as the set records it. */
-void pin_meta__fill(struct ldlat_pin_meta *m, const struct tool *t, const struct timespec *started,
-		    bool detached);
+/* What a started tool samples with its program's session s, as the set records it. */
+void pin_meta__fill(struct ldlat_pin_meta *m, const struct tool *t, const struct session *s,
+		    const struct timespec *started, bool detached);
 
 /* --unpin DIR as a whole command: the exit status. */
 int pincmd__unpin(const char *tool, const char *dir);
@@ -66,6 +68,6 @@ int pincmd__unpin(const char *tool, const char *dir);
  * exit status.
  */
 int pincmd__show(const char *tool, const struct pin_opts *po, const struct cli *cli,
-		 const struct output_opts *oo, enum report_by by, bool by_set, __u32 split);
+		 const struct output_opts *oo, enum hist_by by, bool by_set, __u32 split);
 
 #endif

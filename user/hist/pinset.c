@@ -508,8 +508,8 @@ static void link_name(const struct evfd *f, char *buf, size_t len)
 		snprintf(buf + strlen(buf), len - strlen(buf), "_%d", f->evsel);
 }
 
-int pinset__pin(struct pinset *p, struct session *s, const struct evlist *evlist,
-		struct ldlat_pin_meta *meta, struct err *err)
+int pinset__pin(struct pinset *p, struct session *s, const struct prog *prog,
+		const struct evlist *evlist, struct ldlat_pin_meta *meta, struct err *err)
 {
 	struct ldlat_bpf *skel = s->skel;
 	const struct bpf_map *maps[] = { skel->maps.meta,	 skel->maps.counters,
@@ -530,7 +530,7 @@ int pinset__pin(struct pinset *p, struct session *s, const struct evlist *evlist
 	 * kernel releases them with its last fd, which detaches the program and
 	 * closes the perf events; its program and maps stay pinned for readers.
 	 */
-	meta->nlinks = meta->detached ? s->nlinks : 0;
+	meta->nlinks = meta->detached && prog ? prog->nlinks : 0;
 	if (bpf_map_update_elem(bpf_map__fd(skel->maps.meta), &zero, meta, BPF_ANY) ||
 	    bpf_map_freeze(bpf_map__fd(skel->maps.meta))) {
 		e = -errno;
@@ -550,7 +550,7 @@ int pinset__pin(struct pinset *p, struct session *s, const struct evlist *evlist
 	e = pin_one(p, session__prog_fd(s), SET_PROG, err);
 	for (i = 0; !e && i < meta->nlinks; i++) {
 		link_name(&evlist->fds[i], name, sizeof(name));
-		e = pin_one(p, bpf_link__fd(s->links[i]), name, err);
+		e = pin_one(p, bpf_link__fd(prog->links[i]), name, err);
 	}
 	if (e)
 		goto fail;
@@ -563,21 +563,21 @@ fail:
 	return e;
 }
 
-void pinset__detach(struct pinset *p, struct session *s, struct evlist *evlist)
+void pinset__detach(struct pinset *p, struct prog *prog, struct evlist *evlist)
 {
 	int i, fd;
 
 	(void)p;
-	for (i = 0; i < s->nlinks; i++) {
-		fd = bpf_link__fd(s->links[i]);
-		bpf_link__disconnect(s->links[i]);
-		bpf_link__destroy(s->links[i]);
+	for (i = 0; i < prog->nlinks; i++) {
+		fd = bpf_link__fd(prog->links[i]);
+		bpf_link__disconnect(prog->links[i]);
+		bpf_link__destroy(prog->links[i]);
 		close(fd);
 		evlist->fds[i].owned_elsewhere = false;
 	}
-	free(s->links);
-	s->links = NULL;
-	s->nlinks = 0;
+	free(prog->links);
+	prog->links = NULL;
+	prog->nlinks = 0;
 }
 
 /* Links first (they hold the perf events and the program), then the rest, meta last. */

@@ -38,6 +38,7 @@
 #include "bpf/ldlat_pin.h"
 #include "kernel/abi/evlist.h"
 #include "kernel/lib/err.h"
+#include "user/run/prog.h"
 #include "user/run/session.h"
 #include "user/report/snapshot.h"
 
@@ -79,19 +80,21 @@ int pinset__mount(struct pinset *p, struct err *err);
 
 /*
  * Pins the session's program and maps, writes and freezes meta (nlinks is
- * filled here), and, when meta->detached, one link per perf event (a
- * foreground set's links die with its process).  On failure, removes what
- * it pinned.  Returns 0 or -errno with a sentence in err.
+ * filled here), and, when meta->detached, one link per perf event of prog
+ * (its attached program; NULL: none attached) (a foreground set's links die
+ * with its process).  On failure, removes what it pinned.  Returns 0 or
+ * -errno with a sentence in err.
  */
-int pinset__pin(struct pinset *p, struct session *s, const struct evlist *evlist,
-		struct ldlat_pin_meta *meta, struct err *err);
+int pinset__pin(struct pinset *p, struct session *s, const struct prog *prog,
+		const struct evlist *evlist, struct ldlat_pin_meta *meta, struct err *err);
 
 /*
- * After pinning, for --detach: lets go of the links without detaching them
- * (libbpf's link destroy would disable the perf events), so that sampling
- * goes on after this process exits; the evlist gets its fds back to close.
+ * After pinning, for --detach: lets go of prog's links without detaching
+ * them (libbpf's link destroy would disable the perf events), so that
+ * sampling goes on after this process exits; the evlist gets its fds back
+ * to close.
  */
-void pinset__detach(struct pinset *p, struct session *s, struct evlist *evlist);
+void pinset__detach(struct pinset *p, struct prog *prog, struct evlist *evlist);
 
 /*
  * --show: opens the set in dir and takes a shared lock (waiting for an

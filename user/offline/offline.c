@@ -14,40 +14,6 @@
 /* Linux's default RLIMIT_STACK: how far [stack] may grow below its recorded mapping. */
 #define DEFAULT_STACK_LIMIT (8ull << 20)
 
-enum {
-	OPT_INPUT = 0x500, /* after cli's, the tools', output's and pinning's keys */
-};
-
-static const struct argp_option options[] = {
-	{ NULL, 0, NULL, 0, "Offline:", 8 },
-	{ "input", OPT_INPUT, "FILE", 0,
-	  "analyse the samples of a perf.data file (perf mem record, perf record -d -W) with "
-	  "the same filters and reports, instead of sampling; needs no privilege",
-	  8 },
-	{},
-};
-
-static error_t offline__parse(int key, char *arg, struct argp_state *state)
-{
-	struct offline_opts *o = state->input;
-
-	switch (key) {
-	case OPT_INPUT:
-		if (!*arg)
-			argp_error(state, "--input: empty file name");
-		o->input = arg;
-		break;
-	default:
-		return ARGP_ERR_UNKNOWN;
-	}
-	return 0;
-}
-
-const struct argp offline_argp = {
-	.options = options,
-	.parser = offline__parse,
-};
-
 static bool event__is_page_faults(const struct perf_event_attr *a)
 {
 	return a->type == PERF_TYPE_SOFTWARE && (a->config == PERF_COUNT_SW_PAGE_FAULTS ||
@@ -307,7 +273,7 @@ static int split__needs(const struct offline *o, const char *key, __u64 bit, con
 int offline__split(struct offline *o, __u32 by, __u32 keys, struct err *err)
 {
 	struct offline_split *sp = &o->split;
-	const char *key = report__by_key(by);
+	const char *key = split__name(by);
 	const struct perf_file *f = &o->file;
 	int e = 0;
 

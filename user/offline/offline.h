@@ -10,7 +10,6 @@
 #ifndef LDLAT_OFFLINE_H
 #define LDLAT_OFFLINE_H
 
-#include <argp.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -20,17 +19,6 @@
 #include "user/run/cli.h"
 #include "user/report/render.h"
 #include "user/report/snapshot.h"
-
-/*
- * --input FILE, as an argp child whose input is a struct offline_opts.  The
- * tools' mode for it takes only the options that mean something offline
- * (-p, -a, --min-lat, --max-lat, -s, --op, -v, the report's).
- */
-struct offline_opts {
-	const char *input; /* NULL: sample live */
-};
-
-extern const struct argp offline_argp;
 
 /*
  * --by's split of a file's samples, row for row as the BPF program's

@@ -16,82 +16,172 @@
 
 #include "user/report/output.h"
 
-enum {
-	OPT_FORMAT = 0x300,
-	OPT_OUTPUT,
+/*
+ * The formats, in the order --help and the errors list them: the word
+ * --format takes, its text in --help, and whether reports in it follow
+ * each other as lines (a blank line between them in a stream, a screen
+ * each on a terminal).
+ */
+static const struct {
+	enum output_format format;
+	const char *name, *help;
+	bool lines;
+} formats[] = {
+	{ OUTPUT_TEXT, "text", "text (default)", true },
+	{ OUTPUT_JSON, "json", "json (one object per report, one per line)", false },
+	{ OUTPUT_PROMETHEUS, "prometheus",
+	  "prometheus (totals since the start in the Prometheus text format: node_exporter's "
+	  "textfile collector, promtool)",
+	  false },
+	{ OUTPUT_OPENMETRICS, "openmetrics", "openmetrics (the same in OpenMetrics 1.0)", false },
+	{ OUTPUT_FOLDED, "folded", "folded (call paths as folded stacks)", true },
+	{ OUTPUT_SVG, "svg", "svg (a flame graph of them)", true },
 };
 
-static const struct argp_option options[] = {
-	{ NULL, 0, NULL, 0, "Output format:", 6 },
-	{ "format", OPT_FORMAT, "FMT", 0,
-	  "text (default), json (one object per report, one per line), prometheus (totals since "
-	  "the start in the Prometheus text format: node_exporter's textfile collector, promtool) "
-	  "or openmetrics (the same in OpenMetrics 1.0)",
-	  6 },
-	{ "output", OPT_OUTPUT, "FILE", 0,
-	  "write each report to FILE, replacing it atomically (for the node_exporter textfile "
-	  "collector: a FILE.prom in its directory) and keeping its mode and owner (a new FILE: "
-	  "0666 less the umask); a symbolic link's file is replaced, the link kept; a FIFO, a "
-	  "terminal or a socket (/dev/stdout) is written in place; a directory is refused",
-	  6 },
-	{},
-};
-
-static error_t output_parse(int key, char *arg, struct argp_state *state)
+static int format_index(enum output_format f)
 {
-	struct output_opts *o = state->input;
+	int i;
 
-	switch (key) {
-	case OPT_FORMAT:
-		if (!strcmp(arg, "text"))
-			o->format = OUTPUT_TEXT;
-		else if (!strcmp(arg, "json"))
-			o->format = OUTPUT_JSON;
-		else if (!strcmp(arg, "openmetrics"))
-			o->format = OUTPUT_OPENMETRICS;
-		else if (!strcmp(arg, "prometheus"))
-			o->format = OUTPUT_PROMETHEUS;
-		else if (o->graphs && !strcmp(arg, "folded"))
-			o->graph = OUTPUT_GRAPH_FOLDED;
-		else if (o->graphs && !strcmp(arg, "svg"))
-			o->graph = OUTPUT_GRAPH_SVG;
-		else
-			argp_error(state, "--format '%s': expected %s", arg,
-				   o->graphs	       ? "text, json, folded or svg"
-				   : o->no_openmetrics ? "text or json"
-						       : "text, json, prometheus or openmetrics");
-		if (strcmp(arg, "folded") && strcmp(arg, "svg"))
-			o->graph = OUTPUT_GRAPH_NONE;
-		break;
-	case OPT_OUTPUT:
-		if (!*arg)
-			argp_error(state, "--output: empty file name");
-		o->path = arg;
-		break;
-	default:
-		return ARGP_ERR_UNKNOWN;
-	}
+	for (i = 0; i < (int)(sizeof(formats) / sizeof(formats[0])); i++)
+		if (formats[i].format == f)
+			return i;
 	return 0;
 }
 
-/* --help of a tool without OpenMetrics lists only what its --format takes. */
-static char *output_help_filter(int key, const char *text, void *input)
+/* The tool's renderer of format f; NULL: not one of its formats. */
+static void (*renderer(const struct output_formats *fm, enum output_format f))(FILE *, const void *)
 {
-	const struct output_opts *o = input;
-
-	if (key == OPT_FORMAT && o && o->graphs)
-		return strdup("text (default), json (one object per report, one per line), folded "
-			      "(call paths as folded stacks) or svg (a flame graph of them)");
-	if (key == OPT_FORMAT && o && o->no_openmetrics)
-		return strdup("text (default) or json (one object per report, one per line)");
-	return (char *)text;
+	if (!fm)
+		return NULL;
+	switch (f) {
+	case OUTPUT_TEXT:
+		return fm->text;
+	case OUTPUT_JSON:
+		return fm->json;
+	case OUTPUT_OPENMETRICS:
+		return fm->openmetrics;
+	case OUTPUT_PROMETHEUS:
+		return fm->prometheus;
+	case OUTPUT_FOLDED:
+		return fm->folded;
+	case OUTPUT_SVG:
+		return fm->svg;
+	}
+	return NULL;
 }
 
-const struct argp output_argp = {
-	.options = options,
-	.parser = output_parse,
-	.help_filter = output_help_filter,
-};
+static bool has(const struct output_formats *fm, enum output_format f)
+{
+	return renderer(fm, f);
+}
+
+/* A format the tool says it has not, and why. */
+static bool lacks(const struct output_formats *fm, enum output_format f)
+{
+	return fm && (fm->lacks & (1u << f)) && fm->why_not;
+}
+
+/* The tool's formats, "text, json or folded", with each one's help text or its name. */
+static char *format_list(const struct output_formats *fm, bool help)
+{
+	char *out = NULL;
+	size_t len = 0;
+	int i, n = 0, last = -1;
+	FILE *f;
+
+	for (i = 0; i < (int)(sizeof(formats) / sizeof(formats[0])); i++)
+		if (has(fm, formats[i].format))
+			last = i;
+	f = open_memstream(&out, &len);
+	if (!f)
+		return NULL;
+	for (i = 0; i <= last; i++) {
+		if (!has(fm, formats[i].format))
+			continue;
+		fprintf(f, "%s%s", n++ ? (i == last ? " or " : ", ") : "",
+			help ? formats[i].help : formats[i].name);
+	}
+	if (fclose(f)) {
+		free(out);
+		return NULL;
+	}
+	return out;
+}
+
+int output__parse_format(struct output_opts *o, const char *word, struct err *err)
+{
+	char *list;
+	int i;
+
+	for (i = 0; i < (int)(sizeof(formats) / sizeof(formats[0])); i++) {
+		enum output_format f = formats[i].format;
+
+		if (strcmp(word, formats[i].name) || !(has(o->formats, f) || lacks(o->formats, f)))
+			continue;
+		o->format = f;
+		return 0;
+	}
+	list = format_list(o->formats, false);
+	err__set(err, -EINVAL, "--format '%s': expected %s", word, list ? list : "text");
+	free(list);
+	return -EINVAL;
+}
+
+char *output__format_help(const struct output_opts *o, const char *doc)
+{
+	char *list = o ? format_list(o->formats, true) : NULL;
+
+	if (!list || !strcmp(list, doc)) {
+		free(list);
+		return (char *)doc;
+	}
+	return list;
+}
+
+int output__supported(const struct output_opts *o, struct err *err)
+{
+	const struct output_formats *fm = o->formats;
+	const char *name = output__name(o);
+	char why[512];
+
+	if (has(fm, o->format))
+		return 0;
+	if (!lacks(fm, o->format))
+		return err__set(err, -EINVAL, "--format %s is not one of this tool's", name);
+	/* the tool's sentence names the format where it says what to use instead */
+	snprintf(why, sizeof(why), fm->why_not, name);
+	return err__set(err, -EINVAL, "--format %s is not one of %s's: %s", name, fm->tool, why);
+}
+
+const char *output__name(const struct output_opts *o)
+{
+	return formats[format_index(o->format)].name;
+}
+
+bool output__text(const struct output_opts *o)
+{
+	return o->format == OUTPUT_TEXT;
+}
+
+bool output__totals(const struct output_opts *o)
+{
+	return o->format == OUTPUT_OPENMETRICS || o->format == OUTPUT_PROMETHEUS;
+}
+
+bool output__paths(const struct output_opts *o)
+{
+	return o->format == OUTPUT_FOLDED || o->format == OUTPUT_SVG;
+}
+
+bool output__screen(const struct output_opts *o)
+{
+	return formats[format_index(o->format)].lines && !o->path && isatty(STDOUT_FILENO);
+}
+
+bool output__replaces(const struct output_opts *o)
+{
+	return o->path && !o->stream;
+}
 
 /*
  * What --output names, as each report finds it.  A regular file or a new
@@ -397,8 +487,9 @@ int output__check(struct output_opts *o, struct err *err)
 	sigset_t old;
 	int fd, e;
 
-	if (!o->path || o->stream)
-		return 0;
+	e = output__supported(o, err);
+	if (e || !o->path || o->stream)
+		return e;
 	e = output__target(o->path, final, sizeof(final), &st, err);
 	if (e == TARGET_IN_PLACE)
 		return output__open_in_place(o, &st, err);
@@ -426,38 +517,16 @@ void output__close(struct output_opts *o)
 	o->stream = NULL;
 }
 
-static void output__render(FILE *f, const struct output_opts *o, const struct report *r,
-			   const struct snapshot *interval, const struct snapshot *total,
-			   bool with_run)
-{
-	switch (o->format) {
-	case OUTPUT_TEXT:
-		if (with_run && r->run && r->run->pin_dir)
-			render_text_run(f, r, interval);
-		render_text(f, r, interval);
-		break;
-	case OUTPUT_JSON:
-		render_json(f, r, interval);
-		break;
-	case OUTPUT_OPENMETRICS:
-		render_openmetrics(f, r, total);
-		break;
-	case OUTPUT_PROMETHEUS:
-		render_prometheus(f, r, total);
-		break;
-	}
-}
-
 /* A report into standard output, or into --output written in place: flushed, whole. */
-static int output__stream(const struct output_opts *o, void (*render)(FILE *f, void *ctx),
-			  void *ctx, bool separate, struct err *err)
+static int output__stream(const struct output_opts *o, const void *report, bool separate,
+			  struct err *err)
 {
 	FILE *f = o->stream ? o->stream : stdout;
 	int e;
 
-	if (separate && o->format == OUTPUT_TEXT)
+	if (separate && formats[format_index(o->format)].lines)
 		fputc('\n', f);
-	render(f, ctx);
+	renderer(o->formats, o->format)(f, report);
 	/* each report whole as soon as it is printed, into a pipe or a file too */
 	errno = 0;
 	if (!fflush(f) && !ferror(f))
@@ -481,8 +550,7 @@ static int output__keep(int fd, const struct stat *st)
 	return fchmod(fd, st->st_mode & 0777) ? -errno : 0;
 }
 
-int output__write(const struct output_opts *o, void (*render)(FILE *f, void *ctx), void *ctx,
-		  bool separate, struct err *err)
+int output__write(const struct output_opts *o, const void *report, bool separate, struct err *err)
 {
 	char final[PATH_MAX], tmp[PATH_MAX + 8];
 	struct stat st;
@@ -490,8 +558,11 @@ int output__write(const struct output_opts *o, void (*render)(FILE *f, void *ctx
 	FILE *f;
 	int fd, e;
 
+	e = output__supported(o, err);
+	if (e)
+		return e;
 	if (!o->path || o->stream)
-		return output__stream(o, render, ctx, separate, err);
+		return output__stream(o, report, separate, err);
 	e = output__target(o->path, final, sizeof(final), &st, err);
 	if (e == TARGET_IN_PLACE)
 		return err__set(err, -EINVAL,
@@ -514,7 +585,7 @@ int output__write(const struct output_opts *o, void (*render)(FILE *f, void *ctx
 		close(fd);
 		goto out;
 	}
-	render(f, ctx);
+	renderer(o->formats, o->format)(f, report);
 	errno = 0;
 	if (fflush(f) || ferror(f) || fsync(fd))
 		e = errno ? -errno : -EIO;
@@ -529,28 +600,4 @@ out:
 	if (e)
 		err__msg(err, "cannot write --output '%s': %s", o->path, strerror(-e));
 	return e;
-}
-
-struct emit {
-	const struct output_opts *o;
-	const struct report *r;
-	const struct snapshot *interval, *total;
-	bool with_run;
-};
-
-static void output__render_emit(FILE *f, void *ctx)
-{
-	const struct emit *em = ctx;
-
-	output__render(f, em->o, em->r, em->interval, em->total, em->with_run);
-}
-
-int output__emit(const struct output_opts *o, const struct report *r,
-		 const struct snapshot *interval, const struct snapshot *total, int seq,
-		 struct err *err)
-{
-	/* a run's description in every file; in a stream, as on stdout, before the first report */
-	struct emit em = { o, r, interval, total, (o->path && !o->stream) || seq == 0 };
-
-	return output__write(o, output__render_emit, &em, seq != 0, err);
 }

@@ -33,6 +33,18 @@ int printer__mark(struct printer *p, struct err *err)
 	return e;
 }
 
+int printer__write(struct printer *p, struct err *err)
+{
+	const struct hist_report r = {
+		.view = &p->view,
+		.interval = &p->delta,
+		.total = &p->cur,
+		.with_run = output__replaces(p->out) || !p->printed,
+	};
+
+	return output__write(p->out, &r, p->printed != 0, err);
+}
+
 int printer__print(void *ctx)
 {
 	struct printer *p = ctx;
@@ -47,12 +59,9 @@ int printer__print(void *ctx)
 	}
 	snapshot__delta(&p->delta, &p->cur, &p->prev);
 	/* the tail of a run that ended right after a tick has nothing to say (but its loads) */
-	if (p->printed && p->final && !p->delta.counters.seen && !p->report.loads)
+	if (p->printed && p->final && !p->delta.counters.seen && !p->view.loads)
 		return 0;
-	if (p->ops->emit)
-		e = p->ops->emit(p, p->ctx, &err);
-	else
-		e = output__emit(p->out, &p->report, &p->delta, &p->cur, p->printed, &err);
+	e = p->ops->write ? p->ops->write(p, p->ctx, &err) : printer__write(p, &err);
 	if (e) {
 		err__report(&err, e, p->tool, stderr);
 		return e;

@@ -24,18 +24,18 @@ struct printer_ops {
 	/* the maps now (or the file's samples): 0, or -errno with the sentence in err */
 	int (*read)(void *ctx, struct snapshot *snap, struct err *err);
 	/*
-	 * NULL: the histograms' report (output__emit of report); else a tool's
-	 * own, printed from p->delta and p->cur: 0, or -errno with the sentence in err
+	 * NULL: the histograms' report (printer__write); else the tool's
+	 * own, written from p->delta and p->cur: 0, or -errno with the sentence in err
 	 */
-	int (*emit)(struct printer *p, void *ctx, struct err *err);
+	int (*write)(struct printer *p, void *ctx, struct err *err);
 	/* NULL, or called after each report with what was read: 0 or -errno */
 	int (*printed)(void *ctx, const struct snapshot *cur);
 };
 
 struct printer {
-	const char *tool; /* for messages */
-	const struct output_opts *out;
-	struct report report;
+	const char *tool;	       /* for messages */
+	const struct output_opts *out; /* out->formats: hist_formats, or the tool's with .write */
+	struct hist_view view;
 	const struct printer_ops *ops;
 	void *ctx;
 	struct snapshot cur;   /* the last read: totals since the start */
@@ -58,7 +58,14 @@ int printer__init_by(struct printer *p, __u32 nranges, __u32 by, __u32 nrows,
 /* Reads now into prev: the next report covers what happens from here on.  0, or -errno and err. */
 int printer__mark(struct printer *p, struct err *err);
 
-/* Reads, prints, moves prev on.  Has the on_interval signature (ctx: the printer). */
+/*
+ * The histograms' report of p->delta and p->cur (hist_report), written to
+ * p->out: a run's description first in every file and in a stream's first
+ * report.  0, or -errno with the sentence in err.
+ */
+int printer__write(struct printer *p, struct err *err);
+
+/* Reads, writes the report, moves prev on.  Has the on_interval signature (ctx: the printer). */
 int printer__print(void *ctx);
 
 void printer__free(struct printer *p);

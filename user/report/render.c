@@ -13,7 +13,7 @@
 
 #define BAR_WIDTH 40
 
-void report__range_name(const struct report *r, int range, char *buf, size_t len)
+void hist_view__range_name(const struct hist_view *r, int range, char *buf, size_t len)
 {
 	char spans[512];
 
@@ -29,11 +29,11 @@ void report__range_name(const struct report *r, int range, char *buf, size_t len
 }
 
 /* The groups of one row of the split (row -1: none), from that row's cells. */
-static int row_groups(const struct report *r, const struct snapshot *s, int row,
+static int row_groups(const struct hist_view *r, const struct snapshot *s, int row,
 		      struct group *groups, int n, int max)
 {
 	int range, cls;
-	enum report_by by = r->by;
+	enum hist_by by = r->by;
 	int nr = (int)s->nranges;
 	const struct cell *cells = s->cells + (row < 0 ? 0 : ldlat_by_base((__u32)row, s->nranges));
 
@@ -70,7 +70,8 @@ static int row_groups(const struct report *r, const struct snapshot *s, int row,
 	return n;
 }
 
-int report__groups(const struct report *r, const struct snapshot *s, struct group *groups, int max)
+int hist_view__groups(const struct hist_view *r, const struct snapshot *s, struct group *groups,
+		      int max)
 {
 	int n = 0, row;
 
@@ -81,19 +82,19 @@ int report__groups(const struct report *r, const struct snapshot *s, struct grou
 	return n < max ? n : max;
 }
 
-int report__max_groups(const struct snapshot *s)
+int hist_view__max_groups(const struct snapshot *s)
 {
 	return (int)(snapshot__nrows(s) * s->nranges * LDLAT_NCLASS);
 }
 
-const char *report__by_key(__u32 by)
+const char *split__name(__u32 by)
 {
 	static const char *const keys[] = { NULL, "pid", "tid", "cpu", "node", "cgroup", "region" };
 
 	return by < ARRAY_SIZE(keys) ? keys[by] : NULL;
 }
 
-void report__group_row(const struct group *g, char *buf, size_t len)
+void hist_group__row(const struct group *g, char *buf, size_t len)
 {
 	if (!g->by)
 		snprintf(buf, len, "%s", "");
@@ -105,7 +106,7 @@ void report__group_row(const struct group *g, char *buf, size_t len)
 		snprintf(buf, len, "%llu", (unsigned long long)g->key);
 }
 
-void report__total(const struct snapshot *s, struct cell *all)
+void hist__total(const struct snapshot *s, struct cell *all)
 {
 	size_t i, n = snapshot__ncells(s);
 
@@ -114,14 +115,14 @@ void report__total(const struct snapshot *s, struct cell *all)
 		cell__add(all, &s->cells[i]);
 }
 
-static void group_title(const struct report *r, const struct group *g, char *buf, size_t len)
+static void group_title(const struct hist_view *r, const struct group *g, char *buf, size_t len)
 {
 	char range[600], row[32];
 	size_t k = 0;
 
-	report__group_row(g, row, sizeof(row));
+	hist_group__row(g, row, sizeof(row));
 	if (*row) {
-		k = (size_t)snprintf(buf, len, "%s %s, ", report__by_key(g->by), row);
+		k = (size_t)snprintf(buf, len, "%s %s, ", split__name(g->by), row);
 		if (k >= len)
 			return;
 		buf += k;
@@ -129,7 +130,7 @@ static void group_title(const struct report *r, const struct group *g, char *buf
 	}
 
 	if (g->range >= 0)
-		report__range_name(r, g->range, range, sizeof(range));
+		hist_view__range_name(r, g->range, range, sizeof(range));
 	if (g->range >= 0 && g->cls >= 0)
 		snprintf(buf, len, "range %s, source %s", range, class__name(g->cls));
 	else if (g->range >= 0)
@@ -182,7 +183,7 @@ static int hist_rows(const struct cell *c, __u32 linear_step, struct hist_row *r
 }
 
 /* A latency for the text report: cycles, or nanoseconds with --unit ns. */
-static void latency_text(const struct report *r, __u64 cycles, int width, bool left, char *buf,
+static void latency_text(const struct hist_view *r, __u64 cycles, int width, bool left, char *buf,
 			 size_t len)
 {
 	if (r->ns_per_cycle > 0)
@@ -192,7 +193,7 @@ static void latency_text(const struct report *r, __u64 cycles, int width, bool l
 		snprintf(buf, len, left ? "%-*llu" : "%*llu", width, (unsigned long long)cycles);
 }
 
-static void render_hist(FILE *out, const struct report *r, const struct cell *c)
+static void render_hist(FILE *out, const struct hist_view *r, const struct cell *c)
 {
 	int first = -1, last = -1, k, w = 1, stars, n;
 	__u64 max = 0, lo, hi;
@@ -262,7 +263,7 @@ static void render_hist(FILE *out, const struct report *r, const struct cell *c)
  * "1234", or ">=64000" for a percentile in the open last bucket; in
  * nanoseconds ("85.3") with --unit ns.
  */
-static const char *percentile_text(const struct report *r, const struct cell *c, double p,
+static const char *percentile_text(const struct hist_view *r, const struct cell *c, double p,
 				   char *buf, size_t len)
 {
 	bool at_least;
@@ -275,12 +276,12 @@ static const char *percentile_text(const struct report *r, const struct cell *c,
 	return buf;
 }
 
-double report__share(__u64 part, __u64 whole)
+double hist__share(__u64 part, __u64 whole)
 {
 	return whole ? (double)part / (double)whole * 100.0 : 0.0;
 }
 
-static void render_summary(FILE *out, const struct report *r, const struct cell *c,
+static void render_summary(FILE *out, const struct hist_view *r, const struct cell *c,
 			   const struct cell *all)
 {
 	char p50[32], p90[32], p99[32], bound[48];
@@ -289,10 +290,10 @@ static void render_summary(FILE *out, const struct report *r, const struct cell 
 	double k = ns ? r->ns_per_cycle : 1.0;
 
 	fprintf(out, "  %llu samples (%.1f%% of kept)", (unsigned long long)c->count,
-		report__share(c->count, all->count));
+		hist__share(c->count, all->count));
 	if (r->period_weighted)
 		fprintf(out, ", standing for %llu events (%.1f%% of the kept samples' events)",
-			(unsigned long long)c->period, report__share(c->period, all->period));
+			(unsigned long long)c->period, hist__share(c->period, all->period));
 	if (n) {
 		percentile__bound(r->linear_step, bound, sizeof(bound));
 		fprintf(out,
@@ -320,18 +321,18 @@ static void render_summary(FILE *out, const struct report *r, const struct cell 
 	fputc('\n', out);
 }
 
-const char *report__op_name(unsigned int i, __u32 *bit)
+const char *hist__op_name(unsigned int i, __u32 *bit)
 {
 	static const struct {
 		const char *name;
 		__u32 bit;
-	} ops[REPORT_NOPS] = { { "load", PERF_MEM_OP_LOAD },
-			       { "store", PERF_MEM_OP_STORE },
-			       { "pfetch", PERF_MEM_OP_PFETCH },
-			       { "exec", PERF_MEM_OP_EXEC } };
+	} ops[HIST_NOPS] = { { "load", PERF_MEM_OP_LOAD },
+			     { "store", PERF_MEM_OP_STORE },
+			     { "pfetch", PERF_MEM_OP_PFETCH },
+			     { "exec", PERF_MEM_OP_EXEC } };
 
-	*bit = i < REPORT_NOPS ? ops[i].bit : 0;
-	return i < REPORT_NOPS ? ops[i].name : NULL;
+	*bit = i < HIST_NOPS ? ops[i].bit : 0;
+	return i < HIST_NOPS ? ops[i].name : NULL;
 }
 
 /* What the op filter dropped: "not a load", "not a load or store" (the ops of op_mask). */
@@ -342,8 +343,8 @@ static void op_dropped_label(__u32 op_mask, char *buf, size_t len)
 	const char *name;
 	__u32 bit;
 
-	for (i = 0; i < REPORT_NOPS && at < len; i++) {
-		name = report__op_name(i, &bit);
+	for (i = 0; i < HIST_NOPS && at < len; i++) {
+		name = hist__op_name(i, &bit);
 		if (op_mask & bit)
 			at += (size_t)snprintf(buf + at, len - at, "%s%s", n++ ? " or " : " ",
 					       name);
@@ -388,41 +389,25 @@ void render_counters(FILE *out, const struct snapshot *s, const struct ldlat_con
 
 void render_unseen(FILE *out, const struct unseen *u)
 {
+	/* counted at the program's last sample of each event: what came after is not seen either */
+	const char *last = u->lower_bound ? " at the program's last sample of each" : "";
+
 	if (!u->known && u->why)
 		fprintf(out, "unseen: not measured: %s\n", u->why);
 	if (!u->known)
 		return;
-	if (u->lower_bound && u->freq)
+	fprintf(out, "unseen: %s%s%llu samples the events produced and the program did not see (",
+		u->lower_bound ? "at least " : "", u->freq ? "about " : "",
+		(unsigned long long)unseen__samples(u));
+	/* frequency mode: each sample stands for its own period, so events are compared */
+	if (u->freq)
 		fprintf(out,
-			"unseen: at least about %llu samples the events produced and the program "
-			"did not see (frequency mode: their %llu events at the program's last "
-			"sample of each against the %llu the samples seen stand for)\n",
-			(unsigned long long)unseen__samples(u), (unsigned long long)u->counted,
-			(unsigned long long)u->seen_period);
-	else if (u->lower_bound)
-		fprintf(out,
-			"unseen: at least %llu samples the events produced and the program did not "
-			"see (%llu by the events' counts at the program's last sample of each, "
-			"%llu "
-			"seen)\n",
-			(unsigned long long)unseen__samples(u), (unsigned long long)u->counted,
-			(unsigned long long)u->seen);
-	else if (u->freq)
-		fprintf(out,
-			"unseen: about %llu samples the events produced and the program did not "
-			"see "
-			"(frequency mode: their %llu events against the %llu the samples seen "
-			"stand "
-			"for)\n",
-			(unsigned long long)unseen__samples(u), (unsigned long long)u->counted,
-			(unsigned long long)u->seen_period);
+			"frequency mode: their %llu events%s against the %llu the samples seen "
+			"stand for)\n",
+			(unsigned long long)u->counted, last, (unsigned long long)u->seen_period);
 	else
-		fprintf(out,
-			"unseen: %llu samples the events produced and the program did not see "
-			"(%llu "
-			"by the events' counts, %llu seen)\n",
-			(unsigned long long)unseen__samples(u), (unsigned long long)u->counted,
-			(unsigned long long)u->seen);
+		fprintf(out, "%llu by the events' counts%s, %llu seen)\n",
+			(unsigned long long)u->counted, last, (unsigned long long)u->seen);
 }
 
 /* Samples per range, for samples without latency. */
@@ -432,7 +417,7 @@ static const struct table_column counts_columns[] = {
 };
 static const struct table counts_table = { counts_columns, ARRAY_SIZE(counts_columns) };
 
-static void render_counts(FILE *out, const struct report *r, const struct group *g, int n)
+static void render_counts(FILE *out, const struct hist_view *r, const struct group *g, int n)
 {
 	char key[32];
 	struct table_row row;
@@ -442,12 +427,12 @@ static void render_counts(FILE *out, const struct report *r, const struct group 
 
 	table__header(out, &counts_table);
 	for (i = 0; i < n; i++) {
-		report__range_name(r, g[i].range < 0 ? 0 : g[i].range, name, sizeof(name));
+		hist_view__range_name(r, g[i].range < 0 ? 0 : g[i].range, name, sizeof(name));
 		table__row_begin(&row, out, &counts_table);
 		table__cell(&row, "%llu", (unsigned long long)g[i].sum.count);
-		report__group_row(&g[i], key, sizeof(key));
+		hist_group__row(&g[i], key, sizeof(key));
 		if (*key)
-			table__cell(&row, "%s %s, %s", report__by_key(g[i].by), key,
+			table__cell(&row, "%s %s, %s", split__name(g[i].by), key,
 				    g[i].range < 0 ? "all ranges" : name);
 		else
 			table__cell(&row, "%s", g[i].range < 0 ? "all ranges" : name);
@@ -469,7 +454,7 @@ static void render_counts(FILE *out, const struct report *r, const struct group 
 			     "the code and the data behind the faults.\n");
 }
 
-void report__split(const struct snapshot *s, struct split_use *u)
+void split__use(const struct snapshot *s, struct split_use *u)
 {
 	__u32 row, i, n = s->nranges * LDLAT_NCLASS, last = snapshot__nrows(s) - 1;
 
@@ -494,17 +479,17 @@ static void render_split(FILE *out, const struct snapshot *s)
 
 	if (!s->by)
 		return;
-	report__split(s, &u);
+	split__use(s, &u);
 	fprintf(out,
 		"by %s: %u of %u rows hold samples; others (no row left for their %s): %llu "
 		"samples\n",
-		report__by_key(s->by), u.used, u.rows, report__by_key(s->by),
+		split__name(s->by), u.used, u.rows, split__name(s->by),
 		(unsigned long long)u.others);
 }
 
-void render_text(FILE *out, const struct report *r, const struct snapshot *s)
+void render_text(FILE *out, const struct hist_view *r, const struct snapshot *s)
 {
-	int i, n, max = report__max_groups(s);
+	int i, n, max = hist_view__max_groups(s);
 	struct group *groups = calloc((size_t)max, sizeof(*groups));
 	char title[800], when[32];
 	struct cell all = {};
@@ -519,13 +504,13 @@ void render_text(FILE *out, const struct report *r, const struct snapshot *s)
 		strftime(when, sizeof(when), "%H:%M:%S", &tm);
 		fprintf(out, "%s\n", when);
 	}
-	n = report__groups(r, s, groups, max);
+	n = hist_view__groups(r, s, groups, max);
 	if (!r->has_latency) {
 		render_counts(out, r, groups, n);
 	} else if (!n) {
 		fprintf(out, "no samples kept\n");
 	} else {
-		report__total(s, &all);
+		hist__total(s, &all);
 		for (i = 0; i < n; i++) {
 			group_title(r, &groups[i], title, sizeof(title));
 			/* a range named as -a named it: escaped, as the table's cells are */
@@ -543,7 +528,7 @@ void render_text(FILE *out, const struct report *r, const struct snapshot *s)
 		render_loads_text(out, r->loads);
 }
 
-void render_loads_text(FILE *out, const struct loads_report *l)
+void render_loads_text(FILE *out, const struct loads_share *l)
 {
 	fprintf(out, "loads (%s): %.0f", l->event, l->loads);
 	if (l->running < 1.0)
@@ -558,3 +543,37 @@ void render_loads_text(FILE *out, const struct loads_report *l)
 	else
 		fprintf(out, "%.0f, of no counted load (%s)\n", l->above, l->how);
 }
+
+static void hist_text(FILE *f, const void *report)
+{
+	const struct hist_report *r = report;
+
+	if (r->with_run && r->view->run && r->view->run->pin_dir)
+		render_text_run(f, r->view, r->interval);
+	render_text(f, r->view, r->interval);
+}
+
+static void hist_json(FILE *f, const void *report)
+{
+	const struct hist_report *r = report;
+
+	render_json(f, r->view, r->interval);
+}
+
+static void hist_openmetrics(FILE *f, const void *report)
+{
+	const struct hist_report *r = report;
+
+	render_openmetrics(f, r->view, r->total);
+}
+
+static void hist_prometheus(FILE *f, const void *report)
+{
+	const struct hist_report *r = report;
+
+	render_prometheus(f, r->view, r->total);
+}
+
+const struct output_formats hist_formats = { "ldlat-hist", .text = hist_text, .json = hist_json,
+					     .openmetrics = hist_openmetrics,
+					     .prometheus = hist_prometheus };

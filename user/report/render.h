@@ -11,9 +11,10 @@
 
 #include "kernel/policy/source.h"
 #include "user/symbols/ranges.h"
+#include "user/report/output.h"
 #include "user/report/snapshot.h"
 
-enum report_by {
+enum hist_by {
 	BY_CLASS, /* one histogram per data-source class (the default) */
 	BY_RANGE, /* one per address range */
 	BY_BOTH,  /* one per (range, class) */
@@ -48,7 +49,7 @@ struct run_info {
 	"the counter and the sampling events start and are read at slightly different "            \
 	"moments, so a share near 100% cannot be told apart; count over a longer span"
 
-struct loads_report {
+struct loads_share {
 	const char *event; /* the counting event */
 	double loads;	   /* its count, scaled when it was multiplexed */
 	double running;	   /* the share of the time it was on a counter */
@@ -57,12 +58,13 @@ struct loads_report {
 	const char *how;   /* how 'above' was found: "4000 samples x period 37" */
 };
 
-struct report {
-	const struct run_info *run;	  /* NULL: text output only */
-	const struct loads_report *loads; /* NULL: no --loads; else over this report's span */
+/* How a run's histograms are shown, report after report. */
+struct hist_view {
+	const struct run_info *run;	 /* NULL: text output only */
+	const struct loads_share *loads; /* NULL: no --loads; else over this report's span */
 	const struct source *src;
 	const struct range_set *ranges; /* nranges 0: one range, every address */
-	enum report_by by;
+	enum hist_by by;
 	__u32 linear_step;
 	bool has_latency;    /* the samples carry latency and data source */
 	bool intervals;	     /* each snapshot is one interval: print its time */
@@ -76,6 +78,19 @@ struct report {
 	 */
 	bool period_weighted;
 };
+
+/*
+ * One report of the histograms: what an interval saw (text, JSON) and the
+ * totals since the start (the expositions, whose scraper takes the rates).
+ */
+struct hist_report {
+	const struct hist_view *view;
+	const struct snapshot *interval, *total;
+	bool with_run; /* text: the run's description first (a pinned set's, render_text_run) */
+};
+
+/* The histograms' formats: text, JSON, OpenMetrics and Prometheus, each given a struct hist_report. */
+extern const struct output_formats hist_formats;
 
 /* A group of cells to print as one histogram. */
 struct group {
@@ -93,32 +108,33 @@ struct group {
  * order, each row of a --by split in turn.  Returns how many were written
  * to groups (at most max).
  */
-int report__groups(const struct report *r, const struct snapshot *s, struct group *groups, int max);
+int hist_view__groups(const struct hist_view *r, const struct snapshot *s, struct group *groups,
+		      int max);
 
-/* The most groups report__groups can give for s: allocate that many. */
-int report__max_groups(const struct snapshot *s);
+/* The most groups hist_view__groups can give for s: allocate that many. */
+int hist_view__max_groups(const struct snapshot *s);
 
 /* --by's key names: "pid", "tid", "cpu", "node", "cgroup"; NULL for none. */
-const char *report__by_key(__u32 by);
+const char *split__name(__u32 by);
 
 /* How a --by split's rows were used: rows holding samples, of all, and the others' samples. */
 struct split_use {
 	__u32 used, rows;
 	__u64 others;
 };
-void report__split(const struct snapshot *s, struct split_use *u);
+void split__use(const struct snapshot *s, struct split_use *u);
 
 /* A group's row as a label: "1234", "others"; "" without a split. */
-void report__group_row(const struct group *g, char *buf, size_t len);
+void hist_group__row(const struct group *g, char *buf, size_t len);
 
 /* "[heap] 0x55d0...-0x7f12..." or "all addresses", for range i. */
-void report__range_name(const struct report *r, int range, char *buf, size_t len);
+void hist_view__range_name(const struct hist_view *r, int range, char *buf, size_t len);
 
-void render_text(FILE *out, const struct report *r, const struct snapshot *s);
+void render_text(FILE *out, const struct hist_view *r, const struct snapshot *s);
 
-/* The memory ops of --op by index (0 to REPORT_NOPS - 1): "load", "store", "pfetch", "exec". */
-#define REPORT_NOPS 4
-const char *report__op_name(unsigned int i, __u32 *bit);
+/* The memory ops of --op by index (0 to HIST_NOPS - 1): "load", "store", "pfetch", "exec". */
+#define HIST_NOPS 4
+const char *hist__op_name(unsigned int i, __u32 *bit);
 
 /*
  * The filter counters' line ("filters: N seen, M kept; dropped: ..."), and
@@ -134,19 +150,19 @@ void render_counters(FILE *out, const struct snapshot *s, const struct ldlat_con
 void render_unseen(FILE *out, const struct unseen *u);
 
 /* Every cell of s summed: the whole the shares are of. */
-void report__total(const struct snapshot *s, struct cell *all);
+void hist__total(const struct snapshot *s, struct cell *all);
 
 /* part / whole in percent; 0 for an empty whole. */
-double report__share(__u64 part, __u64 whole);
+double hist__share(__u64 part, __u64 whole);
 
 /* The --loads line of render_text. */
-void render_loads_text(FILE *out, const struct loads_report *l);
+void render_loads_text(FILE *out, const struct loads_share *l);
 
 /*
  * What a pinned set was started with and the span of time s covers, as text
  * (the header of --show).
  */
-void render_text_run(FILE *out, const struct report *r, const struct snapshot *s);
+void render_text_run(FILE *out, const struct hist_view *r, const struct snapshot *s);
 
 /*
  * The sentence for a pinned set whose links are missing from its directory
@@ -155,7 +171,7 @@ void render_text_run(FILE *out, const struct report *r, const struct snapshot *s
 void render_links_missing(FILE *out, const struct run_info *run);
 
 /* One JSON object on one line (JSON Lines): the schema is in README.md. */
-void render_json(FILE *out, const struct report *r, const struct snapshot *s);
+void render_json(FILE *out, const struct hist_view *r, const struct snapshot *s);
 
 struct json;
 
@@ -183,8 +199,8 @@ void render_json_percentile_error(struct json *j, __u32 linear_step);
  * format: s must hold everything since the start, as Prometheus computes
  * the rates.
  */
-void render_openmetrics(FILE *out, const struct report *r, const struct snapshot *s);
-void render_prometheus(FILE *out, const struct report *r, const struct snapshot *s);
+void render_openmetrics(FILE *out, const struct hist_view *r, const struct snapshot *s);
+void render_prometheus(FILE *out, const struct hist_view *r, const struct snapshot *s);
 
 /*
  * What --show --allow-missing reports when pin_dir holds no set:
@@ -193,7 +209,8 @@ void render_prometheus(FILE *out, const struct report *r, const struct snapshot 
 void render_set_absent(FILE *out, const char *pin_dir, bool prometheus);
 
 /* "all", "0x1000-0x2000"...: a group's range as a label; class likewise ("all", "l3"). */
-void report__group_range(const struct report *r, const struct group *g, char *buf, size_t len);
-const char *report__group_class(const struct group *g);
+void hist_view__group_range(const struct hist_view *r, const struct group *g, char *buf,
+			    size_t len);
+const char *hist_group__class(const struct group *g);
 
 #endif

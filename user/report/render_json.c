@@ -32,14 +32,14 @@ static void json_hex(struct json *j, const char *key, __u64 v)
 	json__string(j, key, buf);
 }
 
-static const char *by_name(enum report_by by)
+static const char *by_name(enum hist_by by)
 {
 	static const char *const names[] = { "class", "range", "both", "none" };
 
 	return names[by];
 }
 
-static void json_filters(struct json *j, const struct report *r)
+static void json_filters(struct json *j, const struct hist_view *r)
 {
 	const struct ldlat_config *cfg = r->run ? r->run->cfg : NULL;
 	const struct range_set *set = r->ranges;
@@ -52,7 +52,7 @@ static void json_filters(struct json *j, const struct report *r)
 	json__object_begin(j, "filters");
 	json__array_begin(j, "ranges");
 	for (k = 0; k < set->nranges; k++) {
-		report__range_name(r, k, name, sizeof(name));
+		hist_view__range_name(r, k, name, sizeof(name));
 		json__object_begin(j, NULL);
 		json__i64(j, "index", k);
 		json__string(j, "name", name);
@@ -89,8 +89,8 @@ static void json_filters(struct json *j, const struct report *r)
 		goto out;
 	}
 	json__array_begin(j, "ops");
-	for (i = 0; i < REPORT_NOPS; i++) {
-		op = report__op_name(i, &bit);
+	for (i = 0; i < HIST_NOPS; i++) {
+		op = hist__op_name(i, &bit);
 		if (cfg->op_mask & bit)
 			json__string(j, NULL, op);
 	}
@@ -136,7 +136,7 @@ void render_json_unseen(struct json *j, const struct unseen *u)
 	json__object_end(j);
 }
 
-static void json_group(struct json *j, const struct report *r, const struct group *g,
+static void json_group(struct json *j, const struct hist_view *r, const struct group *g,
 		       const struct cell *all)
 {
 	char row[32];
@@ -150,16 +150,16 @@ static void json_group(struct json *j, const struct report *r, const struct grou
 	__u32 k;
 
 	json__object_begin(j, NULL);
-	report__group_row(g, row, sizeof(row));
+	hist_group__row(g, row, sizeof(row));
 	if (g->by && !g->others)
-		json__u64(j, report__by_key(g->by), g->key);
+		json__u64(j, split__name(g->by), g->key);
 	else if (g->by)
-		json__string(j, report__by_key(g->by), row); /* "others" */
+		json__string(j, split__name(g->by), row); /* "others" */
 	if (g->range < 0)
 		json__null(j, "range");
 	else
 		json__i64(j, "range", g->range);
-	report__group_range(r, g, name, sizeof(name));
+	hist_view__group_range(r, g, name, sizeof(name));
 	json__string(j, "range_name", name);
 	if (g->cls < 0) {
 		json__null(j, "class");
@@ -169,10 +169,10 @@ static void json_group(struct json *j, const struct report *r, const struct grou
 		json__string(j, "class_name", class__name(g->cls));
 	}
 	json__u64(j, "count", c->count);
-	json__fixed(j, "share", report__share(c->count, all->count) / 100.0, 6);
+	json__fixed(j, "share", hist__share(c->count, all->count) / 100.0, 6);
 	json__u64(j, "events", c->period);
 	if (r->period_weighted)
-		json__fixed(j, "event_share", report__share(c->period, all->period) / 100.0, 6);
+		json__fixed(j, "event_share", hist__share(c->period, all->period) / 100.0, 6);
 	else
 		json__null(j, "event_share");
 	if (!r->has_latency) {
@@ -254,9 +254,9 @@ void render_json_run(struct json *j, const struct run_info *run, const struct so
 	json__fixed(j, "started", run ? ts__seconds(&run->started) : 0.0, 3);
 }
 
-void render_json(FILE *out, const struct report *r, const struct snapshot *s)
+void render_json(FILE *out, const struct hist_view *r, const struct snapshot *s)
 {
-	int max = report__max_groups(s);
+	int max = hist_view__max_groups(s);
 	struct group *groups = calloc((size_t)max, sizeof(*groups));
 	const struct run_info *run = r->run;
 	struct cell all;
@@ -275,7 +275,7 @@ void render_json(FILE *out, const struct report *r, const struct snapshot *s)
 		json__null(&j, "bucket_width");
 	render_json_percentile_error(&j, r->linear_step);
 	json__string(&j, "weighting", r->period_weighted ? "period" : "samples");
-	/* without a data source, report__groups groups by range */
+	/* without a data source, hist_view__groups groups by range */
 	json__string(&j, "by",
 		     by_name(!r->has_latency && (r->by == BY_CLASS || r->by == BY_BOTH) ? BY_RANGE
 											: r->by));
@@ -284,17 +284,17 @@ void render_json(FILE *out, const struct report *r, const struct snapshot *s)
 	if (s->by) {
 		struct split_use u;
 
-		report__split(s, &u);
+		split__use(s, &u);
 		json__object_begin(&j, "split");
-		json__string(&j, "key", report__by_key(s->by));
+		json__string(&j, "key", split__name(s->by));
 		json__u64(&j, "rows", u.rows);
 		json__u64(&j, "rows_used", u.used);
 		json__u64(&j, "others", u.others);
 		json__object_end(&j);
 	}
 	json__array_begin(&j, "histograms");
-	n = groups ? report__groups(r, s, groups, max) : 0;
-	report__total(s, &all);
+	n = groups ? hist_view__groups(r, s, groups, max) : 0;
+	hist__total(s, &all);
 	for (i = 0; i < n; i++)
 		json_group(&j, r, &groups[i], &all);
 	free(groups);

@@ -16,7 +16,7 @@
 #include "kernel/lib/util.h"
 
 /* target="...",pin="...": what tells two runs' series apart in one textfile directory. */
-static void base_labels(const struct report *r, struct om_labels *l)
+static void base_labels(const struct hist_view *r, struct om_labels *l)
 {
 	om_labels__init(l);
 	om_labels__add(l, "target", r->run && r->run->target ? r->run->target : "", OM_VALUE_MAX);
@@ -37,7 +37,7 @@ static void render_set_present(FILE *out, const char *pin_dir, int present)
 	om__sample_u64(out, "ldlat_set_present", &l, present);
 }
 
-static void render_run_families(FILE *out, const struct report *r, const struct om_labels *base)
+static void render_run_families(FILE *out, const struct hist_view *r, const struct om_labels *base)
 {
 	struct om_labels l = *base;
 	double started = 0;
@@ -100,7 +100,7 @@ static void render_counter_families(FILE *out, enum om_dialect d, const struct s
 }
 
 /* Every bucket bound, always: a series keeps the same buckets from scrape to scrape. */
-static void render_histogram(FILE *out, const struct report *r, const struct group *g,
+static void render_histogram(FILE *out, const struct hist_view *r, const struct group *g,
 			     const struct om_labels *labels)
 {
 	const struct cell *c = &g->sum;
@@ -131,7 +131,7 @@ static void render_histogram(FILE *out, const struct report *r, const struct gro
 	om__sample_u64(out, "ldlat_latency_cycles_count", labels, cell__measured(c));
 }
 
-static void render_loads_families(FILE *out, const struct loads_report *lr,
+static void render_loads_families(FILE *out, const struct loads_share *lr,
 				  const struct om_labels *base)
 {
 	struct om_labels l = *base;
@@ -147,20 +147,20 @@ static void render_loads_families(FILE *out, const struct loads_report *lr,
 		om__sample_fixed(out, "ldlat_loads_sampled_ratio", &l, lr->above / lr->loads, 9);
 }
 
-static void group_labels(const struct report *r, const struct group *g,
+static void group_labels(const struct hist_view *r, const struct group *g,
 			 const struct om_labels *base, struct om_labels *labels)
 {
 	char range[600];
 
-	report__group_range(r, g, range, sizeof(range));
+	hist_view__group_range(r, g, range, sizeof(range));
 	*labels = *base;
 	if (g->by) {
 		char row[32];
 
-		report__group_row(g, row, sizeof(row));
-		om_labels__add(labels, report__by_key(g->by), row, OM_VALUE_MAX);
+		hist_group__row(g, row, sizeof(row));
+		om_labels__add(labels, split__name(g->by), row, OM_VALUE_MAX);
 	}
-	om_labels__add(labels, "class", report__group_class(g), OM_VALUE_MAX);
+	om_labels__add(labels, "class", hist_group__class(g), OM_VALUE_MAX);
 	/* built here, at most sizeof(range) bytes: never cut once escaped */
 	om_labels__add(labels, "range", range, 2 * sizeof(range));
 }
@@ -170,30 +170,35 @@ static void group_labels(const struct report *r, const struct group *g,
  * percentiles from the sub-buckets with their error bound, the samples
  * without a measured latency, and the events the samples stand for.
  */
-static void render_latency_families(FILE *out, enum om_dialect d, const struct report *r,
+static void render_latency_families(FILE *out, enum om_dialect d, const struct hist_view *r,
 				    const struct group *g, int n, const struct om_labels *base)
 {
 	static const char *const qs[3] = { "50", "90", "99" };
 	static const double pcts[3] = { 50, 90, 99 };
+	/* the least, then the greatest */
+	static const struct {
+		const char *family, *help;
+	} extremes[2] = {
+		{ "ldlat_latency_min_cycles",
+		  "Least measured latency of the kept samples, in core cycles (exact)." },
+		{ "ldlat_latency_max_cycles",
+		  "Greatest measured latency of the kept samples, in core cycles (exact)." },
+	};
 	struct om_labels labels, l;
 	char help[200], bound[48];
 	int i, k;
 
 	percentile__bound(r->linear_step, bound, sizeof(bound));
-	om__family(out, "ldlat_latency_min_cycles", "gauge",
-		   "Least measured latency of the kept samples, in core cycles (exact).");
-	for (i = 0; i < n; i++)
-		if (cell__measured(&g[i].sum)) {
+	for (k = 0; k < 2; k++) {
+		om__family(out, extremes[k].family, "gauge", extremes[k].help);
+		for (i = 0; i < n; i++) {
+			if (!cell__measured(&g[i].sum))
+				continue;
 			group_labels(r, &g[i], base, &labels);
-			om__sample_u64(out, "ldlat_latency_min_cycles", &labels, g[i].sum.min);
+			om__sample_u64(out, extremes[k].family, &labels,
+				       k ? g[i].sum.max : g[i].sum.min);
 		}
-	om__family(out, "ldlat_latency_max_cycles", "gauge",
-		   "Greatest measured latency of the kept samples, in core cycles (exact).");
-	for (i = 0; i < n; i++)
-		if (cell__measured(&g[i].sum)) {
-			group_labels(r, &g[i], base, &labels);
-			om__sample_u64(out, "ldlat_latency_max_cycles", &labels, g[i].sum.max);
-		}
+	}
 	snprintf(help, sizeof(help),
 		 "Latency percentiles of the kept samples, in core cycles, %s of the exact "
 		 "value and never outside min and max.",
@@ -228,7 +233,7 @@ static void render_latency_families(FILE *out, enum om_dialect d, const struct r
 }
 
 /* The events the kept samples stand for: their periods summed (weighting=period in -F). */
-static void render_event_families(FILE *out, enum om_dialect d, const struct report *r,
+static void render_event_families(FILE *out, enum om_dialect d, const struct hist_view *r,
 				  const struct group *g, int n, const struct om_labels *base)
 {
 	struct om_labels labels;
@@ -244,10 +249,10 @@ static void render_event_families(FILE *out, enum om_dialect d, const struct rep
 	}
 }
 
-static void render_exposition(FILE *out, enum om_dialect d, const struct report *r,
+static void render_exposition(FILE *out, enum om_dialect d, const struct hist_view *r,
 			      const struct snapshot *s)
 {
-	int max = report__max_groups(s);
+	int max = hist_view__max_groups(s);
 	struct group *groups = calloc((size_t)max, sizeof(*groups));
 	struct om_labels base, labels;
 	int i, n;
@@ -255,13 +260,13 @@ static void render_exposition(FILE *out, enum om_dialect d, const struct report 
 	base_labels(r, &base);
 	render_run_families(out, r, &base);
 	render_counter_families(out, d, s, &base);
-	n = groups ? report__groups(r, s, groups, max) : 0;
+	n = groups ? hist_view__groups(r, s, groups, max) : 0;
 	if (s->by) {
 		struct split_use u;
 		struct om_labels l = base;
 
-		report__split(s, &u);
-		om_labels__add(&l, "by", report__by_key(s->by), 16);
+		split__use(s, &u);
+		om_labels__add(&l, "by", split__name(s->by), 16);
 		om__counter(out, d, "ldlat_split_others_samples",
 			    "Kept samples whose --by key found no row left (in the others row).");
 		om__sample_u64(out, "ldlat_split_others_samples_total", &l, u.others);
@@ -292,12 +297,12 @@ static void render_exposition(FILE *out, enum om_dialect d, const struct report 
 	om__end(out, d);
 }
 
-void render_openmetrics(FILE *out, const struct report *r, const struct snapshot *s)
+void render_openmetrics(FILE *out, const struct hist_view *r, const struct snapshot *s)
 {
 	render_exposition(out, OM_OPENMETRICS, r, s);
 }
 
-void render_prometheus(FILE *out, const struct report *r, const struct snapshot *s)
+void render_prometheus(FILE *out, const struct hist_view *r, const struct snapshot *s)
 {
 	render_exposition(out, OM_PROMETHEUS, r, s);
 }

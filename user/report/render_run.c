@@ -13,15 +13,15 @@
 #include "kernel/lib/util.h"
 #include "kernel/lib/unctrl.h"
 
-void report__group_range(const struct report *r, const struct group *g, char *buf, size_t len)
+void hist_view__group_range(const struct hist_view *r, const struct group *g, char *buf, size_t len)
 {
 	if (g->range < 0)
 		snprintf(buf, len, "all");
 	else
-		report__range_name(r, g->range, buf, len);
+		hist_view__range_name(r, g->range, buf, len);
 }
 
-const char *report__group_class(const struct group *g)
+const char *hist_group__class(const struct group *g)
 {
 	return g->cls < 0 ? "all" : class__token(g->cls);
 }
@@ -48,7 +48,7 @@ static void put_duration(char *buf, size_t len, double s)
 		snprintf(buf, len, "%.1fs", s);
 }
 
-static void render_filters(FILE *out, const struct report *r)
+static void render_filters(FILE *out, const struct hist_view *r)
 {
 	const struct ldlat_config *cfg = r->run->cfg;
 	char name[600];
@@ -58,7 +58,7 @@ static void render_filters(FILE *out, const struct report *r)
 	if (!r->ranges->nranges)
 		fprintf(out, "every address");
 	for (i = 0; i < r->ranges->nranges; i++) {
-		report__range_name(r, i, name, sizeof(name));
+		hist_view__range_name(r, i, name, sizeof(name));
 		fprintf(out, "%s%s", i ? ", " : "", name);
 	}
 	fputc('\n', out);
@@ -100,7 +100,7 @@ void render_links_missing(FILE *out, const struct run_info *run)
 		dir, dir);
 }
 
-void render_text_run(FILE *out, const struct report *r, const struct snapshot *s)
+void render_text_run(FILE *out, const struct hist_view *r, const struct snapshot *s)
 {
 	const struct run_info *run = r->run;
 	char started[64], since[64], taken[64], ago[32], span[32];

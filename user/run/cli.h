@@ -2,18 +2,20 @@
 /*
  * cli.h - the options every tool shares: what to sample (--source, -L, -c,
  * -F), where (-C, -p, -G, --inherit, a command), which samples to keep (-a,
- * --min-lat, --max-lat, -s, --op) and for how long (-d, -i), as an argp child
- * parser each tool adds to its own.
+ * --min-lat, --max-lat, -s, --op), for how long (-d, -i) and where the
+ * reports go (--format, --output), declared once as option groups (opts.h)
+ * each mode of a tool names.
  */
 #ifndef LDLAT_CLI_H
 #define LDLAT_CLI_H
 
-#include <argp.h>
 #include <stdbool.h>
 #include <linux/types.h>
 
 #include "kernel/policy/source.h"
 #include "user/symbols/ranges.h"
+#include "user/report/output.h"
+#include "user/run/opts.h"
 #include "user/run/targets.h"
 
 struct cli {
@@ -33,44 +35,76 @@ struct cli {
 	double interval;	 /* seconds; 0: print once, at the end */
 	long count;		 /* intervals to print; 0: no limit */
 	int verbose;
-	const char *config; /* --config FILE: tools.conf to read */
+	const char *config;	/* --config FILE: tools.conf to read */
+	struct output_opts out; /* --format, --output */
+	const char *input;	/* --input FILE: a perf.data file's samples; NULL: sample live */
 };
 
 /* Sets the defaults; call before argp_parse. */
 void cli__init(struct cli *cli);
 
 /*
- * The shared options, as argp children: put one in the tool's argp children
- * with its input set to the struct cli (state->child_inputs[i] = cli in the
- * tool's ARGP_KEY_INIT).  Errors exit with status 2 through argp_error.
- * Each group alone, for a mode that takes only some of them:
+ * The shared options, as groups (opts.h) whose fields are in a struct cli,
+ * their home: a tool places it in its arguments (modes.h's places).
+ * Errors exit with status 2.  Each group alone, for a mode that takes only
+ * some of them:
  */
-extern const struct argp cli_source_argp;      /* --source, -L, -c, -F, -e, --config */
-extern const struct argp cli_list_events_argp; /* --list-events */
-extern const struct argp cli_filter_argp;      /* -a, --min-lat, --max-lat, -s, --op */
-extern const struct argp cli_where_argp;       /* -C, -G, --inherit */
-extern const struct argp cli_pid_argp;	       /* -p */
-extern const struct argp cli_when_argp;	       /* -d, -i */
-extern const struct argp cli_verbose_argp;     /* -v */
-extern const struct argp cli_loads_argp;       /* --loads (ldlat-hist's) */
+extern const struct opt_home cli_home;
+extern const struct opt_group cli_source_opts;	    /* --source, -L, -c, -F, -e, --config */
+extern const struct opt_group cli_list_events_opts; /* --list-events */
+extern const struct opt_group cli_filter_opts;	    /* -a, --min-lat, --max-lat, -s, --op */
+extern const struct opt_group cli_where_opts;	    /* -C, -G, --inherit */
+extern const struct opt_group cli_pid_opts;	    /* -p */
+extern const struct opt_group cli_when_opts;	    /* -d, -i */
+extern const struct opt_group cli_verbose_opts;	    /* -v */
+extern const struct opt_group cli_loads_opts;	    /* --loads (ldlat-hist's) */
 
 /* A sampling run's: source, filters, where, -p, for how long, -v. */
-extern const struct argp cli_argp;
+extern const struct opt_group cli_sample_opts;
 
 /*
  * Only where and for how long (-C, -p, -G, --inherit, a command, -d, -i,
- * -v), for tools that count rather than sample; same struct cli as input.
+ * -v), for tools that count rather than sample; same struct cli.
  */
-extern const struct argp cli_target_argp;
+extern const struct opt_group cli_target_opts;
+
+/* --input FILE (offline.h) */
+extern const struct opt_group cli_input_opts;
+
+/* A perf.data file's: --input, and -p, the filters and -v, which mean the same offline. */
+extern const struct opt_group cli_offline_opts;
+
+/* --list-events': the source, --list-events, -v. */
+extern const struct opt_group cli_list_opts;
+
+/*
+ * Options several tools take, each with a text of its own: how many keys a
+ * kernel table holds (1 to max), how many rows a table prints (0: all),
+ * where separate debug info is looked up; the field is member of type.
+ */
+#define CLI_ENTRIES(doc, type, member, most)                                                       \
+	{                                                                                          \
+		"entries", 0, "N", 0, doc, OPT_NUMBER, OPT_TO(type, member),                       \
+			.min = 1, .max = most, .what = "a table size from 1 to %llu"               \
+	}
+#define CLI_ROWS(doc, type, member)                                                                \
+	{                                                                                          \
+		"rows", 'n', "N", 0, doc, OPT_NUMBER, OPT_TO(type, member),                        \
+			.max = 1000000, .what = "a number of rows (0 for all)"                     \
+	}
+#define CLI_DEBUGINFO(doc, type, member)                                                           \
+	{                                                                                          \
+		"debuginfo-path", 0, "PATH", 0, doc, OPT_TEXT, OPT_TO(type, member)                \
+	}
+
+/* --format and --output (output.h) */
+extern const struct opt_group cli_output_opts;
 
 /*
  * Whether a non-option argument is biolatency's positional interval or
  * count (a positive number), which is never taken for a command.
  */
 bool cli__positional_number(const char *s);
-
-/* Parses a non-negative decimal or 0x number; false when it is not one. */
-bool cli__parse_u64(const char *s, __u64 *v);
 
 /* Turns on libbpf's debug output (-v). */
 void cli__libbpf_verbose(int verbose);

@@ -94,8 +94,8 @@ int loads__stop(struct loads *l)
 	return loads__read(l);
 }
 
-void loads__report(const struct loads *l, const struct count *c, const char *what, double above,
-		   const char *how, struct loads_report *out)
+void loads__share(const struct loads *l, const struct count *c, const char *what, double above,
+		  const char *how, struct loads_share *out)
 {
 	out->event = loads__event(l);
 	out->loads = count__scaled(c);

@@ -55,8 +55,8 @@ const char *loads__event(const struct loads *l);
  * the report), and what share of them the sampling event counted (above: the
  * samples times the period, or the event's own count in frequency mode).
  */
-void loads__report(const struct loads *l, const struct count *c, const char *what, double above,
-		   const char *how, struct loads_report *out);
+void loads__share(const struct loads *l, const struct count *c, const char *what, double above,
+		  const char *how, struct loads_share *out);
 
 void loads__free(struct loads *l);
 

@@ -66,26 +66,20 @@ static void mode_opts__add(struct mode_opts *o, const char *name, int key, int h
 	m->modes |= modes;
 }
 
-/* The options of argp and its children, as argp hands them to getopt. */
-static void mode_opts__walk(struct mode_opts *o, const struct argp *argp, unsigned int mode)
-{
-	const struct argp_option *opt, *real = NULL;
-	const struct argp_child *child;
-	int has_arg;
+struct walk {
+	struct mode_opts *o;
+	unsigned int mode;
+};
 
-	for (opt = argp->options; opt && (opt->key || opt->name || opt->doc || opt->group); opt++) {
-		if (!(opt->flags & OPTION_ALIAS))
-			real = opt;
-		if ((opt->flags & OPTION_DOC) || (!opt->name && !is_short(opt->key)) || !real)
-			continue;
-		has_arg = !real->arg			      ? no_argument
-			  : real->flags & OPTION_ARG_OPTIONAL ? optional_argument
-							      : required_argument;
-		mode_opts__add(o, opt->name, is_short(opt->key) ? opt->key : 0, has_arg,
-			       1u << mode);
-	}
-	for (child = argp->children; child && child->argp; child++)
-		mode_opts__walk(o, child->argp, mode);
+static void walk_opt(const struct opt_found *f, void *ctx)
+{
+	const struct walk *w = ctx;
+	const struct opt *opt = f->opt;
+	int has_arg = !opt->arg				 ? no_argument
+		      : opt->flags & OPTION_ARG_OPTIONAL ? optional_argument
+							 : required_argument;
+
+	mode_opts__add(w->o, opt->name, is_short(opt->key) ? opt->key : 0, has_arg, 1u << w->mode);
 }
 
 /* What the arguments hold, in order: options (index into the mode_opts) and a command. */
@@ -260,7 +254,6 @@ static void refuse(const struct mode_table *t, const struct mode *m, bool word,
 }
 
 static const struct mode_table *help_table;
-static const struct argp *help_argp;
 
 /* The default mode's --help: the modes, before the examples. */
 static char *modes_help_filter(int key, const char *text, void *input)
@@ -271,8 +264,7 @@ static char *modes_help_filter(int key, const char *text, void *input)
 	FILE *f;
 	int i;
 
-	if (help_argp->help_filter)
-		filtered = help_argp->help_filter(key, text, input);
+	filtered = opts__help_filter(key, text, input);
 	if (key != ARGP_KEY_HELP_POST_DOC || !t)
 		return filtered;
 	f = open_memstream(&out, &len);
@@ -314,47 +306,6 @@ static bool flag_given(const struct mode_table *t, const struct mode_opts *o, co
 	return false;
 }
 
-/*
- * argp's error stream: each message arrives in one write (an unbuffered
- * stream's printf writes once), "tool: sentence\n"; what the sentence
- * quotes of the user's input may hold a newline or another control
- * character, escaped here as err__report escapes them, so that an error
- * stays one line.  argp's "Try `tool --help' ..." hint that follows holds
- * no input of the user's, and is written as argp wrapped it.
- */
-static ssize_t escaped_write(void *cookie, const char *buf, size_t len)
-{
-	size_t body = len && buf[len - 1] == '\n' ? len - 1 : len;
-	char *s = strndup(buf, body);
-
-	(void)cookie;
-	/* argp's own hint names only the tool and wraps at its line width */
-	if (!s || (len > 5 && !strncmp(buf, "Try `", 5))) {
-		free(s);
-		return fwrite(buf, 1, len, stderr) == len ? (ssize_t)len : -1;
-	}
-	unctrl__fputs(stderr, s);
-	if (body < len)
-		fputc('\n', stderr);
-	free(s);
-	return (ssize_t)len;
-}
-
-static FILE *escaped_stderr(void)
-{
-	static FILE *f;
-
-	if (!f) {
-		f = fopencookie(NULL, "w", (cookie_io_functions_t){ .write = escaped_write });
-		if (f)
-			setvbuf(f, NULL, _IONBF, 0);
-	}
-	return f ? f : stderr;
-}
-
-/* The mode's argp that argp_parse is parsing: modes__children counts its children. */
-static const struct argp *parsing;
-
 #ifndef LDLAT_VERSION
 #define LDLAT_VERSION "unknown"
 #endif
@@ -388,20 +339,10 @@ static const struct argp conventions_argp = {
 	.parser = conventions_parse,
 };
 
-/* The mode's option groups and the conventions' after them. */
-static const struct argp_child *with_conventions(const struct argp *argp)
-{
-	static struct argp_child children[32];
-	int n = 0;
-
-	while (argp->children && argp->children[n].argp && n < 30) {
-		children[n] = argp->children[n];
-		n++;
-	}
-	children[n++] = (struct argp_child){ &conventions_argp, 0, NULL, 0 };
-	children[n] = (struct argp_child){};
-	return children;
-}
+static const struct argp_child conventions[] = {
+	{ &conventions_argp, 0, NULL, 0 },
+	{},
+};
 
 const struct mode *modes__parse(const struct mode_table *t, int argc, char **argv, void *input,
 				int *status)
@@ -409,6 +350,7 @@ const struct mode *modes__parse(const struct mode_table *t, int argc, char **arg
 	static struct mode_opts opts;
 	static struct scan s;
 	static char name[128], flag_opt[128], **av;
+	const struct argp *built;
 	struct argp argp;
 	const struct mode *m;
 	int i, e, ac = 0;
@@ -417,7 +359,7 @@ const struct mode *modes__parse(const struct mode_table *t, int argc, char **arg
 	memset(&opts, 0, sizeof(opts));
 	memset(&s, 0, sizeof(s));
 	for (i = 0; i < t->nmodes && i < MODES_MAX; i++)
-		mode_opts__walk(&opts, t->modes[i].argp, (unsigned int)i);
+		opts__each(t->modes[i].opts, walk_opt, &(struct walk){ &opts, (unsigned int)i });
 	/* argp's own and the conventions' (-h, -V): every mode takes them */
 	mode_opts__add(&opts, "help", '?', no_argument, ~0u >> (32 - MODES_MAX));
 	mode_opts__add(&opts, "usage", 0, no_argument, ~0u >> (32 - MODES_MAX));
@@ -485,20 +427,20 @@ const struct mode *modes__parse(const struct mode_table *t, int argc, char **arg
 			av[ac++] = argv[i];
 	av[ac] = NULL;
 
-	argp = *m->argp;
-	argp.children = with_conventions(m->argp);
+	built = opts__argp(m->opts, t->places, s.word && m->operand ? m->operand : m->args_doc,
+			   m->doc, conventions);
+	if (!built) {
+		*status = EXIT_FAIL;
+		return NULL;
+	}
+	argp = *built;
 	version_tool = t->tool;
 	argp_program_version_hook = print_version;
-	if (s.word && m->operand)
-		argp.args_doc = m->operand;
 	if (m == &t->modes[0]) {
 		help_table = t;
-		help_argp = m->argp;
 		argp.help_filter = modes_help_filter;
 	}
-	parsing = m->argp;
 	e = argp_parse(&argp, ac, av, ARGP_IN_ORDER, NULL, input);
-	parsing = NULL;
 	if (e)
 		return NULL;
 	/* after argp: --help needs no operand */
@@ -509,27 +451,6 @@ const struct mode *modes__parse(const struct mode_table *t, int argc, char **arg
 	}
 	*status = EXIT_OK;
 	return m;
-}
-
-error_t modes__children(int key, struct argp_state *state, void *const inputs[], size_t n)
-{
-	const struct argp_child *c = parsing ? parsing->children : NULL;
-	size_t i, nchildren = 0;
-
-	if (key != ARGP_KEY_INIT)
-		return ARGP_ERR_UNKNOWN;
-	state->err_stream = escaped_stderr();
-	while (c && c[nchildren].argp)
-		nchildren++;
-	/* one input per option group, in their order: a mode's two lists must agree */
-	if (n != nchildren) {
-		argp_failure(state, EXIT_FAIL, 0, "%zu inputs for %zu option groups (a bug)", n,
-			     nchildren);
-		return EINVAL;
-	}
-	for (i = 0; i < n; i++)
-		state->child_inputs[i] = inputs[i];
-	return 0;
 }
 
 int modes__main(const struct mode_table *t, int argc, char **argv, void *input)

@@ -4,7 +4,8 @@
  * that end it read from a signalfd (signals.h: every exit path cleans up),
  * the command after '--'
  * started stopped at its exec, the target built from -C, -p, -G or the
- * command, waiting as -d and -i say, and the exit status.
+ * command, waiting as -d and -i say (run__wait, the one way a tool waits),
+ * and the exit status.
  */
 #ifndef LDLAT_RUN_H
 #define LDLAT_RUN_H
@@ -60,13 +61,29 @@ bool run__before_exec(const struct run *r);
 /* Lets the command run (nothing to do without one). */
 int run__go(struct run *r, struct err *err);
 
+/* What a run calls while it waits; every member may be 0 or NULL. */
+struct run_wait {
+	/* at each -i interval: a report; non-zero stops the run with RUN_ERROR */
+	int (*on_interval)(void *ctx);
+	/* every tick seconds: a reading between reports, printing nothing; likewise */
+	int (*on_tick)(void *ctx);
+	double tick;
+	void *ctx;
+};
+
 /*
- * Waits as the options say; on_tick (tick seconds apart, 0: none) and
- * on_interval (-i) may be NULL.  The removal of the -G cgroup ends the run
- * like the exit of the -p processes (RUN_TARGETS), with a warning.
+ * Waits while the kernel samples, as the options say: until -d is over,
+ * Ctrl-C (SIGINT), SIGTERM or another signal that would end the process
+ * (SIGHUP, SIGQUIT, SIGUSR1, SIGALRM, ...: see signals.h), the command
+ * exits, every -p process exits, the -G cgroup is removed (with a
+ * warning), or -i's count is reached (runloop.h's enum run_end); calling
+ * w's callbacks (w may be NULL: none).  However slow a report, every round
+ * polls the signalfd and the processes and checks the duration: at most one
+ * interval report and one reading per round, and ticks that fell behind
+ * are skipped, not caught up.  A run with no command and no target (a
+ * pinned set's -i) waits for the signals and the options alone.
  */
-enum run_end run__wait(struct run *r, double tick, int (*on_tick)(void *ctx),
-		       int (*on_interval)(void *ctx), void *ctx);
+enum run_end run__wait(struct run *r, const struct run_wait *w);
 
 /* The exit status after a run that ended with end. */
 int run__exit_status(const struct run *r, enum run_end end);

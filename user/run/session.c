@@ -128,25 +128,31 @@ unsigned int session__path_flag(enum session_path p)
 	}
 }
 
+int session__clear_cell(const struct session *s, __u32 idx, struct ldlat_hist *vals)
+{
+	int cpu;
+
+	memset(vals, 0, s->ncpus * sizeof(*vals));
+	for (cpu = 0; cpu < s->ncpus; cpu++) {
+		vals[cpu].range = idx / LDLAT_NCLASS % s->nranges;
+		vals[cpu].class = idx % LDLAT_NCLASS;
+	}
+	if (bpf_map_update_elem(bpf_map__fd(s->skel->maps.hists), &idx, vals, BPF_ANY))
+		return -errno;
+	return 0;
+}
+
 /* Writes the (range, class) labels into every CPU's copy of every cell. */
 static int session__label(struct session *s)
 {
-	size_t vsz = sizeof(struct ldlat_hist);
-	struct ldlat_hist *vals;
+	struct ldlat_hist *vals = calloc(s->ncpus, sizeof(*vals));
 	__u32 idx, n = s->gens * s->nrows * s->nranges * LDLAT_NCLASS;
-	int cpu, fd = bpf_map__fd(s->skel->maps.hists), e = 0;
+	int e = 0;
 
-	vals = calloc(s->ncpus, vsz);
 	if (!vals)
 		return -ENOMEM;
-	for (idx = 0; idx < n && !e; idx++) {
-		for (cpu = 0; cpu < s->ncpus; cpu++) {
-			vals[cpu].range = idx / LDLAT_NCLASS % s->nranges;
-			vals[cpu].class = idx % LDLAT_NCLASS;
-		}
-		if (bpf_map_update_elem(fd, &idx, vals, BPF_ANY))
-			e = -errno;
-	}
+	for (idx = 0; idx < n && !e; idx++)
+		e = session__clear_cell(s, idx, vals);
 	free(vals);
 	return e;
 }
@@ -165,8 +171,7 @@ static bool session__jit_off(void)
 	return v == 0;
 }
 
-/* One sentence for a program the kernel refused: the cause, and what to do. */
-static void session__refused(const struct session *s, int e, struct err *err)
+int session__refused(enum session_path p, int e, struct err *err)
 {
 	struct session_facts f;
 
@@ -176,19 +181,19 @@ static void session__refused(const struct session *s, int e, struct err *err)
 			 "cannot load the BPF program: this kernel has no BTF "
 			 "(/sys/kernel/btf/vmlinux), which it needs to find the kernel's fields; "
 			 "run a kernel built with CONFIG_DEBUG_INFO_BTF=y");
-	else if (s->path == SESSION_PATH_KERN_CTX && session__jit_off())
+	else if (p == SESSION_PATH_KERN_CTX && session__jit_off())
 		err__msg(err, "cannot load the BPF program: the BPF JIT is off "
 			      "(net.core.bpf_jit_enable=0), and the kernel runs the kfunc this "
 			      "kernel's read path calls (bpf_cast_to_kern_ctx) only JIT-compiled; "
 			      "sysctl net.core.bpf_jit_enable=1, or set LDLAT_FORCE_ADDR_ONLY=1 to "
 			      "sample addresses only");
-	else if (e == -ESRCH && s->path == SESSION_PATH_KERN_CTX)
+	else if (e == -ESRCH && p == SESSION_PATH_KERN_CTX)
 		/* libbpf's answer for a kfunc that the kernel's BTF lacks */
 		err__msg(err, "cannot load the BPF program: this kernel's BTF has no "
 			      "bpf_cast_to_kern_ctx (Linux 6.2), which it was told to use; unset "
 			      "LDLAT_FORCE_ADDR_ONLY to let it choose, or set it to 1 to sample "
 			      "addresses only");
-	else if (s->path == SESSION_PATH_PROBE_READ && f.confidentiality)
+	else if (p == SESSION_PATH_PROBE_READ && f.confidentiality)
 		err__msg(err,
 			 "cannot load the BPF program: this kernel is locked down "
 			 "(confidentiality) and refuses bpf_probe_read_kernel, which reads "
@@ -198,7 +203,8 @@ static void session__refused(const struct session *s, int e, struct err *err)
 		err__msg(err,
 			 "cannot load the BPF program (%s read path): %s (run with -v for the "
 			 "verifier's log; LDLAT_FORCE_ADDR_ONLY=1 loads the address-only program)",
-			 session__path_name(s->path), strerror(-e));
+			 session__path_name(p), strerror(-e));
+	return err__system(err, e);
 }
 
 int session__open(struct session *s, const struct ldlat_config *cfg, unsigned int flags,
@@ -207,25 +213,17 @@ int session__open(struct session *s, const struct ldlat_config *cfg, unsigned in
 	return session__open_counted(s, cfg, flags, 0, err);
 }
 
-static int session__open_all(struct session *s, const struct ldlat_config *cfg, unsigned int flags,
-			     __u32 nevents, const struct session_unwind *uw, struct err *err);
-
 int session__open_counted(struct session *s, const struct ldlat_config *cfg, unsigned int flags,
 			  __u32 nevents, struct err *err)
 {
-	return session__open_all(s, cfg, flags, nevents, NULL, err);
+	return session__prepare(s, cfg, flags, nevents, err) ?: session__load(s, err);
 }
 
-int session__open_unwind(struct session *s, const struct ldlat_config *cfg, unsigned int flags,
-			 const struct session_unwind *uw, struct err *err)
-{
-	return session__open_all(s, cfg, flags, 0, uw, err);
-}
-
-static int session__open_all(struct session *s, const struct ldlat_config *cfg, unsigned int flags,
-			     __u32 nevents, const struct session_unwind *uw, struct err *err)
+int session__prepare(struct session *s, const struct ldlat_config *cfg, unsigned int flags,
+		     __u32 nevents, struct err *err)
 {
 	struct session_facts facts = {};
+	struct bpf_program *prog;
 	char why[512];
 	int e;
 
@@ -238,8 +236,7 @@ static int session__open_all(struct session *s, const struct ldlat_config *cfg, 
 	s->nranges = cfg->nranges ? cfg->nranges : 1;
 	s->by = cfg->by;
 	s->nrows = cfg->by ? cfg->by_keys + 1 : 1; /* the split's rows and the others */
-	s->top = cfg->top != 0;
-	s->gens = s->top ? 2 : 1;
+	s->gens = 1;
 	if (flags & SESSION_ADDR_ONLY)
 		s->path = SESSION_PATH_ADDR_ONLY;
 	else if (flags & SESSION_PROBE_READ)
@@ -257,52 +254,16 @@ static int session__open_all(struct session *s, const struct ldlat_config *cfg, 
 	}
 	s->skel->rodata->cfg = *cfg;
 	s->skel->rodata->cfg.nranges = s->nranges;
-	bpf_map__set_max_entries(s->skel->maps.hists,
-				 s->gens * s->nrows * s->nranges * LDLAT_NCLASS);
 	bpf_map__set_max_entries(s->skel->maps.by_rows,
 				 session__by_keyed(cfg->by) && cfg->by_keys ? cfg->by_keys : 1);
 	bpf_map__set_max_entries(s->skel->maps.by_owner,
 				 session__by_keyed(cfg->by) && cfg->by_keys ? cfg->by_keys : 1);
-	/* ldlat-top's tables; one unused entry each when off */
-	bpf_map__set_max_entries(s->skel->maps.top_ip, (cfg->top & LDLAT_TOP_IP) && cfg->top_entries
-							       ? cfg->top_entries
-							       : 1);
-	bpf_map__set_max_entries(s->skel->maps.top_data,
-				 (cfg->top & LDLAT_TOP_DATA) && cfg->top_entries ? cfg->top_entries
-										 : 1);
-	bpf_map__set_max_entries(s->skel->maps.top_stack,
-				 (cfg->top & LDLAT_TOP_STACK) && cfg->top_entries ? cfg->top_entries
-										  : 1);
-	bpf_map__set_max_entries(s->skel->maps.top_stacks,
-				 (cfg->top & LDLAT_TOP_STACK) && cfg->top_entries
-					 ? ldlat_top_stacks_for(cfg->top_entries)
-					 : 1);
-	bpf_map__set_max_entries(
-		s->skel->maps.top_spill,
-		cfg->top && cfg->top_entries ? ldlat_top_spill_bytes(cfg->top_entries) : 4096);
-	/*
-	 * the walk from the tables; a sample taken in the kernel finds the
-	 * task's user registers by bpf_task_pt_regs (Linux 5.15), else at the
-	 * top of its kernel stack
-	 */
-	s->skel->rodata->unwind_max = uw ? uw->max_stack : 0;
-	s->skel->rodata->unwind_task_regs =
-		uw &&
-		libbpf_probe_bpf_helper(BPF_PROG_TYPE_PERF_EVENT, BPF_FUNC_task_pt_regs, NULL) == 1;
-	bpf_map__set_max_entries(s->skel->maps.unwind_procs, uw ? uw->procs : 1);
-	bpf_map__set_max_entries(s->skel->maps.unwind_files, uw ? uw->files : 1);
-	bpf_program__set_autoload(s->skel->progs.ldlat_test_unwind,
-				  uw && (flags & SESSION_TEST_ENTRY));
-	bpf_program__set_autoload(s->skel->progs.ldlat_sample,
-				  s->path == SESSION_PATH_KERN_CTX && !s->top);
-	bpf_program__set_autoload(s->skel->progs.ldlat_sample_kern,
-				  s->path == SESSION_PATH_PROBE_READ && !s->top);
-	bpf_program__set_autoload(s->skel->progs.ldlat_sample_addr, s->addr_only && !s->top);
-	bpf_program__set_autoload(s->skel->progs.ldlat_top,
-				  s->path == SESSION_PATH_KERN_CTX && s->top);
-	bpf_program__set_autoload(s->skel->progs.ldlat_top_kern,
-				  s->path == SESSION_PATH_PROBE_READ && s->top);
-	bpf_program__set_autoload(s->skel->progs.ldlat_top_addr, s->addr_only && s->top);
+	/* no program of the object loads but the one chosen (session__use) and the entries asked for */
+	for (prog = bpf_object__next_program(s->skel->obj, NULL); prog;
+	     prog = bpf_object__next_program(s->skel->obj, prog))
+		bpf_program__set_autoload(prog, false);
+	session__use(s, s->skel->progs.ldlat_sample, s->skel->progs.ldlat_sample_kern,
+		     s->skel->progs.ldlat_sample_addr);
 	bpf_program__set_autoload(s->skel->progs.ldlat_test, !!(flags & SESSION_TEST_ENTRY));
 	/* the live read of perf_sample_data on a synthetic one: its weight is a union from 5.12 */
 	if ((flags & SESSION_TEST_ENTRY) || ((flags & SESSION_PIN) && nevents))
@@ -318,12 +279,34 @@ static int session__open_all(struct session *s, const struct ldlat_config *cfg, 
 	bpf_map__set_autocreate(s->skel->maps.shown, flags & SESSION_PIN);
 	bpf_map__set_autocreate(s->skel->maps.shown_hists, flags & SESSION_PIN);
 	bpf_map__set_max_entries(s->skel->maps.shown_hists, s->nrows * s->nranges * LDLAT_NCLASS);
+	return 0;
+}
+
+void session__use(struct session *s, struct bpf_program *kern_ctx, struct bpf_program *probe_read,
+		  struct bpf_program *addr_only)
+{
+	struct bpf_program *by_path[] = {
+		[SESSION_PATH_KERN_CTX] = kern_ctx,
+		[SESSION_PATH_PROBE_READ] = probe_read,
+		[SESSION_PATH_ADDR_ONLY] = addr_only,
+	};
+
+	if (s->prog)
+		bpf_program__set_autoload(s->prog, false);
+	s->prog = by_path[s->path];
+	bpf_program__set_autoload(s->prog, true);
+}
+
+int session__load(struct session *s, struct err *err)
+{
+	int e;
+
+	bpf_map__set_max_entries(s->skel->maps.hists,
+				 s->gens * s->nrows * s->nranges * LDLAT_NCLASS);
 	e = ldlat_bpf__load(s->skel);
 	if (e) {
-		session__refused(s, e, err);
 		session__close(s);
-		/* the verifier's EINVAL or EPERM is no fault of the user's input */
-		return err__system(err, e);
+		return session__refused(s->path, e, err);
 	}
 	e = session__label(s);
 	if (e) {
@@ -333,61 +316,30 @@ static int session__open_all(struct session *s, const struct ldlat_config *cfg, 
 	return e;
 }
 
-/* The program attached to the events: with ldlat-top's tables or not, by the read path. */
-static struct bpf_program *session__prog(const struct session *s)
+struct bpf_program *session__program(const struct session *s)
 {
-	switch (s->path) {
-	case SESSION_PATH_KERN_CTX:
-		return s->top ? s->skel->progs.ldlat_top : s->skel->progs.ldlat_sample;
-	case SESSION_PATH_PROBE_READ:
-		return s->top ? s->skel->progs.ldlat_top_kern : s->skel->progs.ldlat_sample_kern;
-	default:
-		return s->top ? s->skel->progs.ldlat_top_addr : s->skel->progs.ldlat_sample_addr;
-	}
+	return s->prog;
 }
 
-/* Link i's cookie, and its event's period where the program keeps its count. */
-static int session__count_slot(struct session *s, const struct evlist *evlist, __u32 i)
+int session__cookie(struct session *s, const struct evlist *evlist, int i, __u64 *cookie,
+		    struct err *err)
 {
 	const struct perf_event_attr *a = &evlist->evsel[evlist->fds[i].evsel].attr;
 	struct ldlat_event_count c = { .period = a->freq ? 0 : a->sample_period };
+	__u32 slot = (__u32)i;
+	int e = 0;
 
-	if (i >= bpf_map__max_entries(s->skel->maps.event_counts))
-		return -E2BIG;
-	return bpf_map_update_elem(bpf_map__fd(s->skel->maps.event_counts), &i, &c, BPF_ANY)
-		       ? -errno
-		       : 0;
-}
-
-int session__attach(struct session *s, struct evlist *evlist, struct err *err)
-{
-	struct bpf_program *prog = session__prog(s);
-	struct bpf_link *link;
-	int i, e;
-
-	s->links = calloc(evlist->nfds, sizeof(*s->links));
-	if (!s->links)
-		return -ENOMEM;
-	for (i = 0; i < evlist->nfds; i++) {
-		LIBBPF_OPTS(bpf_perf_event_opts, opts, .bpf_cookie = s->counts ? (__u64)i : 0);
-
-		/* before the attach, which enables the event */
-		if (s->counts && (e = session__count_slot(s, evlist, (__u32)i))) {
-			err__msg(err, "cannot set up the count of %s: %s",
-				 evlist->evsel[evlist->fds[i].evsel].name, strerror(-e));
-			return err__system(err, e);
-		}
-		link = bpf_program__attach_perf_event_opts(prog, evlist->fds[i].fd, &opts);
-		if (!link) {
-			e = -errno;
-			err__msg(err, "cannot attach the BPF program to %s: %s",
-				 evlist->evsel[evlist->fds[i].evsel].name, strerror(-e));
-			return err__system(err, e);
-		}
-		/* the link closes the perf fd when destroyed */
-		evlist->fds[i].owned_elsewhere = true;
-		s->links[s->nlinks++] = link;
-	}
+	*cookie = 0;
+	if (!s->counts)
+		return 0;
+	if (slot >= bpf_map__max_entries(s->skel->maps.event_counts))
+		e = -E2BIG;
+	else if (bpf_map_update_elem(bpf_map__fd(s->skel->maps.event_counts), &slot, &c, BPF_ANY))
+		e = -errno;
+	if (e)
+		return err__set(err, e, "cannot set up the count of %s: %s",
+				evlist->evsel[evlist->fds[i].evsel].name, strerror(-e));
+	*cookie = slot;
 	return 0;
 }
 
@@ -448,7 +400,7 @@ out:
 
 int session__prog_fd(const struct session *s)
 {
-	return bpf_program__fd(session__prog(s));
+	return bpf_program__fd(session__program(s));
 }
 
 bool session__by_keyed(__u32 by)
@@ -509,13 +461,23 @@ int session__test_fd(const struct session *s)
 
 void session__close(struct session *s)
 {
-	int i;
-
-	for (i = 0; i < s->nlinks; i++)
-		bpf_link__destroy(s->links[i]);
-	free(s->links);
-	s->links = NULL;
-	s->nlinks = 0;
 	ldlat_bpf__destroy(s->skel);
 	s->skel = NULL;
+}
+
+int session_prog__cookie(struct prog *p, const struct evlist *evlist, int i, __u64 *cookie,
+			 struct err *err)
+{
+	return session__cookie(&((struct session_prog *)p)->s, evlist, i, cookie, err);
+}
+
+int session_prog__read(struct prog *p, void *snap, bool last, struct err *err)
+{
+	(void)last;
+	return session__read_maps(&((struct session_prog *)p)->s, snap, err);
+}
+
+void session_prog__close(struct prog *p)
+{
+	session__close(&((struct session_prog *)p)->s);
 }

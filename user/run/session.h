@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
 /*
- * session.h - the BPF side of a run: open the skeleton, give it its
- * configuration, load it, attach it to every perf event fd, read its maps,
- * and release all of it.
+ * session.h - the ldlat program (bpf/ldlat.bpf.c): open the skeleton, give
+ * it its configuration, load it, read its maps, and release all of it.
+ * ldlat-hist's program (user/hist/histprog.h) and ldlat-top's
+ * (user/top/topprog.h, with its tables) are sessions (session_prog); so is
+ * a pinned set's.
  */
 #ifndef LDLAT_SESSION_H
 #define LDLAT_SESSION_H
@@ -14,9 +16,10 @@
 #include "kernel/abi/evlist.h"
 #include "kernel/lib/err.h"
 #include "user/report/snapshot.h"
+#include "user/run/prog.h"
 
 struct ldlat_bpf;
-struct bpf_link;
+struct bpf_program;
 
 /*
  * How the program reads a sample, the best this kernel allows (session__read_path):
@@ -30,16 +33,15 @@ enum session_path {
 
 struct session {
 	struct ldlat_bpf *skel;
-	int nlinks;
-	struct bpf_link **links;
 	int ncpus; /* possible CPUs: the width of per-CPU values */
 	__u32 nranges;
 	bool addr_only;
-	enum session_path path; /* the program attached to the events */
-	bool top;		/* ldlat-top's program: the tables of cfg.top */
-	__u32 by;		/* enum ldlat_by */
-	__u32 nrows;		/* --by's rows and the others; 1 without a split */
-	__u32 gens;  /* copies of 'hists': ldlat-top's 2, one per generation parity; else 1 */
+	enum session_path path;	  /* how the program attached to the events reads a sample */
+	struct bpf_program *prog; /* that program (session__use) */
+	__u32 by;		  /* enum ldlat_by */
+	__u32 nrows;		  /* --by's rows and the others; 1 without a split */
+	/* copies of 'hists': 1; ldlat-top's program keeps 2, one per generation parity */
+	__u32 gens;
 	bool counts; /* a pinned set's program keeps each event's count (event_counts) */
 };
 
@@ -102,29 +104,48 @@ int session__open_counted(struct session *s, const struct ldlat_config *cfg, uns
 			  __u32 nevents, struct err *err);
 
 /*
- * --call-graph dwarf: the user stack walked from unwind tables (bpf/unwind.h)
- * up to max_stack frames, with room for the tables of 'files' files and the
- * mappings of 'procs' processes (user/top/unwindset.c fills them).
+ * session__open in two steps, for a program with tables of its own
+ * (ldlat-top's): session__prepare opens the skeleton and configures it for
+ * cfg and flags, with ldlat-hist's program on the read path, not loaded;
+ * the caller may size its own maps, set s->gens and choose its program
+ * (session__use) before session__load loads it and labels the histograms.
+ * Each returns 0 or -errno with a sentence in err; session__load closes the
+ * session on failure.
  */
-struct session_unwind {
-	__u32 max_stack; /* 1 to LDLAT_UNWIND_MAX_STACK */
-	__u32 files;
-	__u32 procs;
-};
+int session__prepare(struct session *s, const struct ldlat_config *cfg, unsigned int flags,
+		     __u32 nevents, struct err *err);
+int session__load(struct session *s, struct err *err);
 
 /*
- * session__open_counted (nevents 0) for ldlat-top with --call-graph dwarf;
- * with SESSION_TEST_ENTRY also its test entry ldlat_test_unwind.
+ * The program to load and attach: of the three given, the one for the
+ * session's read path (bpf_cast_to_kern_ctx, bpf_probe_read_kernel, the
+ * address alone); the one chosen before is left unloaded.
  */
-int session__open_unwind(struct session *s, const struct ldlat_config *cfg, unsigned int flags,
-			 const struct session_unwind *uw, struct err *err);
+void session__use(struct session *s, struct bpf_program *kern_ctx, struct bpf_program *probe_read,
+		  struct bpf_program *addr_only);
 
 /*
- * Attaches the program to every fd of the evlist (the links then own the
- * fds); with s->counts, the i-th link with cookie i, its event's period
- * written at event_counts[i] first.
+ * One sentence for a program on read path p that the kernel refused to load
+ * with e: the cause, and what to do.  Returns e, marked as the system's
+ * failure (the verifier's EINVAL or EPERM is no fault of the user's input).
  */
-int session__attach(struct session *s, struct evlist *evlist, struct err *err);
+int session__refused(enum session_path p, int e, struct err *err);
+
+/*
+ * The program to attach to the events (the read path's), and the cookie of
+ * event fd i's link: with s->counts i, its event's period written at
+ * event_counts[i] first; else 0.  0 or -errno with a sentence in err.
+ */
+struct bpf_program *session__program(const struct session *s);
+int session__cookie(struct session *s, const struct evlist *evlist, int i, __u64 *cookie,
+		    struct err *err);
+
+/*
+ * Empties cell idx of 'hists' on every CPU, its (range, class) label kept
+ * (each copy of the histograms is labelled alike), with vals, room for
+ * s->ncpus values.  Returns 0 or -errno.
+ */
+int session__clear_cell(const struct session *s, __u32 idx, struct ldlat_hist *vals);
 
 /* Sums every CPU's counters and histograms into snap (initialised for s->nranges). */
 int session__read(const struct session *s, struct snapshot *snap);
@@ -157,7 +178,27 @@ int session__prog_fd(const struct session *s);
 /* fd of the test entry (SESSION_TEST_ENTRY), for bpf_prog_test_run_opts. */
 int session__test_fd(const struct session *s);
 
-/* Destroys links (closing their perf fds), then the skeleton. Safe to call twice. */
+/* Destroys the skeleton. Safe to call twice. */
 void session__close(struct session *s);
+
+/*
+ * A tool's program that is a session (prog.h): ldlat-hist's, ldlat-top's.
+ * Their implementations share the members below.
+ */
+struct session_prog {
+	struct prog p; /* first: the interface */
+	struct session s;
+	unsigned int flags; /* SESSION_* the tool asks for besides its read path */
+};
+
+/* prog_ops.cookie: session__cookie. */
+int session_prog__cookie(struct prog *p, const struct evlist *evlist, int i, __u64 *cookie,
+			 struct err *err);
+
+/* prog_ops.read into a struct snapshot: session__read_maps. */
+int session_prog__read(struct prog *p, void *snap, bool last, struct err *err);
+
+/* prog_ops.close: session__close. */
+void session_prog__close(struct prog *p);
 
 #endif

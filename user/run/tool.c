@@ -119,18 +119,15 @@ static int tool__adapt_op_filter(struct tool *t, struct cli *cli, struct err *er
 int tool__start(struct tool *t, struct cli *cli, const char *name, const struct tool_opts *o,
 		struct err *err)
 {
-	static const struct tool_opts defaults;
-	const struct tool_hooks *hooks;
+	const struct tool_hooks *hooks = o->hooks;
 	char notice[2048], why[512], *line, *save = NULL;
 	bool loads_late = false;
 	int e;
 
-	if (!o)
-		o = &defaults;
-	hooks = o->hooks;
 	memset(t, 0, sizeof(*t));
 	t->name = name;
 	t->cli = cli;
+	t->prog = o->prog;
 	run__init(&t->run, cli, name);
 	cli__libbpf_verbose(cli->verbose);
 
@@ -221,20 +218,9 @@ int tool__start(struct tool *t, struct cli *cli, const char *name, const struct 
 		if (e)
 			return e;
 	}
-	if (!o->no_bpf) {
-		/*
-		 * a pinned set's program keeps its events' counts, but not an
-		 * inherited event's, which it cannot read (nor tell a child's from)
-		 */
-		e = session__open_counted(
-			&t->session, &t->cfg, o->session_flags | session__path_flag(t->path),
-			t->run.target.inherit ? 0
-					      : (__u32)evlist__max_fds(&t->evlist, &t->run.target),
-			err);
-		if (e)
-			return e;
-		t->session_open = true;
-	}
+	e = prog__open(t->prog, t, err);
+	if (e)
+		return e;
 	if (run__before_exec(&t->run)) {
 		int i;
 
@@ -246,11 +232,9 @@ int tool__start(struct tool *t, struct cli *cli, const char *name, const struct 
 		e = err__input(err, e);
 	if (e)
 		return e;
-	if (t->session_open) {
-		e = session__attach(&t->session, &t->evlist, err);
-		if (e)
-			return e;
-	}
+	e = prog__attach(t->prog, &t->evlist, err);
+	if (e)
+		return e;
 	/*
 	 * libbpf enables an event as it attaches the program: disabled again
 	 * (the command sleeps until run__exec, so nothing was counted), the
@@ -300,11 +284,6 @@ void tool__run_info(const struct tool *t, const struct timespec *started, struct
 		.cfg = &t->cfg,
 		.started = *started,
 	};
-}
-
-enum run_end tool__wait(struct tool *t, int (*on_interval)(void *ctx), void *ctx)
-{
-	return run__wait(&t->run, 0, NULL, on_interval, ctx);
 }
 
 void tool__stop_sampling(struct tool *t)
@@ -359,7 +338,7 @@ int tool__read_maps(void *ctx, struct snapshot *snap, struct err *err)
 	if (e)
 		return err__set(err, e, "cannot read the sampling events' counts: %s",
 				strerror(-e));
-	e = session__read_maps(&t->session, snap, err);
+	e = prog__read(t->prog, snap, false, err);
 	if (e)
 		return e;
 	u.seen = snap->counters.seen;
@@ -377,9 +356,8 @@ void tool__teardown(struct tool *t)
 {
 	if (t->run.has_cmd)
 		command__stop(&t->run.cmd);
-	if (t->session_open)
-		session__close(&t->session);
-	t->session_open = false;
+	if (t->prog)
+		prog__close(t->prog);
 	evlist__free(&t->evlist);
 	loads__free(&t->loads);
 	source__free(&t->src);

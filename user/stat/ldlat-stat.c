@@ -4,7 +4,6 @@
  * from the CPU's counters, multiplexed and scaled with the error said, or
  * one run per group; events the CPU cannot count listed with the reason.
  */
-#include <argp.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,7 +40,6 @@
 
 struct stat_args {
 	struct cli cli;
-	struct output_opts out;
 	struct count_spec *specs;
 	int nspecs;
 	bool all_cache;
@@ -49,16 +47,6 @@ struct stat_args {
 	enum stat_mode mode;
 	bool mode_set;
 	int mux_ms; /* 0: leave the PMU's interval alone */
-};
-
-enum {
-	OPT_ALL_CACHE = 0x300,
-	OPT_PLAN,
-	OPT_MULTIPLEX,
-	OPT_PER_GROUP,
-	OPT_MUX_INTERVAL,
-	OPT_CONFIG,
-	OPT_RECOVER,
 };
 
 static const char doc[] =
@@ -81,181 +69,123 @@ static const char doc[] =
 	"Exit status: 0, the command's own when it ends the run, 1 when the system fails (or "
 	"no event can be counted here), 2 for bad input.";
 
-static const struct argp_option what_options[] = {
-	{ NULL, 0, NULL, 0, "What to count:", 1 },
+static int parse_events(void *base, const char *arg, struct err *err)
+{
+	struct stat_args *a = base;
+	int e = count_specs__parse(arg, &a->specs, &a->nspecs, err);
+
+	/* whatever else refused it, the list is the user's */
+	if (e == -ENOMEM)
+		return err__set(err, e, "out of memory");
+	return e ? -EINVAL : 0;
+}
+
+/* --multiplex and --per-group: one of them */
+static int parse_mode(struct stat_args *a, enum stat_mode mode, struct err *err)
+{
+	if (a->mode_set && a->mode != mode)
+		return err__set(err, -EINVAL, "--multiplex and --per-group both given: choose one");
+	a->mode = mode;
+	a->mode_set = true;
+	return 0;
+}
+
+static int parse_multiplex(void *base, const char *arg, struct err *err)
+{
+	(void)arg;
+	return parse_mode(base, STAT_MULTIPLEX, err);
+}
+
+static int parse_per_group(void *base, const char *arg, struct err *err)
+{
+	(void)arg;
+	return parse_mode(base, STAT_PER_GROUP, err);
+}
+
+/* What only the options together tell. */
+static int stat_check(void *base, struct err *err)
+{
+	const struct stat_args *a = base;
+
+	if (a->mode != STAT_PER_GROUP)
+		return 0;
+	if (a->mux_ms)
+		return err__set(
+			err, -EINVAL,
+			"--mux-interval applies to --multiplex: with --per-group nothing is "
+			"rotated");
+	if (a->cli.interval > 0)
+		return err__set(err, -EINVAL,
+				"-i applies to --multiplex: --per-group counts each group in a run "
+				"of its own");
+	if (!a->cli.target.argv && !(a->cli.duration > 0))
+		return err__set(
+			err, -EINVAL,
+			"--per-group counts each group in turn: give a command after -- or -d "
+			"SECONDS per group");
+	return 0;
+}
+
+static const struct opt what_options[] = {
 	{ "event", 'e', "LIST", 0,
 	  "events in perf's syntax, comma-separated: perf's names (cycles, L1-dcache-load-misses, "
 	  "LLC-loads, dTLB-load-misses, page-faults, ...), libpfm4's vendor names "
 	  "(MEM_INST_RETIRED:ALL_LOADS), pmu/term=value/, rHEX, and {a,b} for a group that must "
 	  "count together; repeat as needed",
-	  1 },
-	{ "all-cache", OPT_ALL_CACHE, NULL, 0,
-	  "every hardware-cache event the kernel defines (cache x op x result: 32)", 1 },
-	{ "config", OPT_CONFIG, "FILE", 0,
-	  "tools.conf to read this CPU's counters, fixed-counters and offcore-registers from", 1 },
+	  OPT_PARSE, .parse = parse_events },
+	{ "all-cache", 0, NULL, 0,
+	  "every hardware-cache event the kernel defines (cache x op x result: 32)", OPT_FLAG,
+	  OPT_TO(struct stat_args, all_cache) },
+	{ "config", 0, "FILE", 0,
+	  "tools.conf to read this CPU's counters, fixed-counters and offcore-registers from",
+	  OPT_TEXT, OPT_TO(struct stat_args, cli.config) },
 	{},
 };
 
-static const struct argp_option how_options[] = {
-	{ NULL, 0, NULL, 0, "How:", 5 },
-	{ "multiplex", OPT_MULTIPLEX, NULL, 0,
-	  "all groups in one run, rotated by the kernel, counts scaled (the default)", 5 },
-	{ "per-group", OPT_PER_GROUP, NULL, 0,
-	  "run the command once per group (or -d seconds per group), nothing scaled", 5 },
-	{ "mux-interval", OPT_MUX_INTERVAL, "MS", 0,
+static const struct opt how_options[] = {
+	{ "multiplex", 0, NULL, 0,
+	  "all groups in one run, rotated by the kernel, counts scaled (the default)", OPT_PARSE,
+	  .parse = parse_multiplex },
+	{ "per-group", 0, NULL, 0,
+	  "run the command once per group (or -d seconds per group), nothing scaled", OPT_PARSE,
+	  .parse = parse_per_group },
+	{ "mux-interval", 0, "MS", 0,
 	  "rotate groups every MS milliseconds during the run "
 	  "(perf_event_mux_interval_ms of the events' PMUs, put back afterwards; one run at a "
 	  "time: it locks " MUXLOCK_PATH ")",
-	  5 },
+	  OPT_NUMBER, OPT_TO(struct stat_args, mux_ms), .min = 1, .max = 60000,
+	  .what = "a number of milliseconds (1 to 60000)" },
 	{},
 };
 
-static const struct argp_option plan_options[] = {
-	{ NULL, 0, NULL, 0, "How:", 5 },
-	{ "plan", OPT_PLAN, NULL, 0,
-	  "print the groups, one per line, and why each split was made; count nothing", 5 },
+static const struct opt plan_options[] = {
+	{ "plan", 0, NULL, 0,
+	  "print the groups, one per line, and why each split was made; count nothing", OPT_FLAG,
+	  OPT_TO(struct stat_args, plan) },
 	{},
 };
 
-static error_t stat_parse(int key, char *arg, struct argp_state *state)
-{
-	struct stat_args *a = state->input;
-	struct err err = {};
-	__u64 v;
-	int e;
-
-	switch (key) {
-	case 'e':
-		e = count_specs__parse(arg, &a->specs, &a->nspecs, &err);
-		if (e == -ENOMEM)
-			argp_failure(state, EXIT_FAIL, 0, "out of memory");
-		if (e)
-			argp_error(state, "%s", err.msg);
-		break;
-	case OPT_ALL_CACHE:
-		a->all_cache = true;
-		break;
-	case OPT_PLAN:
-		a->plan = true;
-		break;
-	case OPT_CONFIG:
-		a->cli.config = arg;
-		break;
-	case OPT_MULTIPLEX:
-	case OPT_PER_GROUP:
-		if (a->mode_set &&
-		    a->mode != (key == OPT_MULTIPLEX ? STAT_MULTIPLEX : STAT_PER_GROUP))
-			argp_error(state, "--multiplex and --per-group both given: choose one");
-		a->mode = key == OPT_MULTIPLEX ? STAT_MULTIPLEX : STAT_PER_GROUP;
-		a->mode_set = true;
-		break;
-	case OPT_MUX_INTERVAL:
-		if (!cli__parse_u64(arg, &v) || !v || v > 60000)
-			argp_error(
-				state,
-				"--mux-interval '%s' is not a number of milliseconds (1 to 60000)",
-				arg);
-		a->mux_ms = (int)v;
-		break;
-	case ARGP_KEY_END:
-		if (a->mode == STAT_PER_GROUP) {
-			if (a->mux_ms)
-				argp_error(state, "--mux-interval applies to --multiplex: with "
-						  "--per-group nothing is rotated");
-			if (a->cli.interval > 0)
-				argp_error(state,
-					   "-i applies to --multiplex: --per-group counts each "
-					   "group in a run of its own");
-			if (!a->cli.target.argv && !(a->cli.duration > 0))
-				argp_error(state, "--per-group counts each group in turn: give a "
-						  "command after -- or -d SECONDS per group");
-		}
-		break;
-	default:
-		return ARGP_ERR_UNKNOWN;
-	}
-	return 0;
-}
-
-static const struct argp what_argp = { .options = what_options, .parser = stat_parse };
-static const struct argp how_argp = { .options = how_options, .parser = stat_parse };
-static const struct argp plan_opt_argp = { .options = plan_options, .parser = stat_parse };
-
-static const struct argp_option recover_options[] = {
-	{ "recover", OPT_RECOVER, NULL, 0,
-	  "put back the multiplexing intervals a run killed before its end left changed", 0 },
+static const struct opt recover_options[] = {
+	{ "recover", 0, NULL, 0,
+	  "put back the multiplexing intervals a run killed before its end left changed",
+	  OPT_FLAG },
 	{},
 };
 
-static error_t recover_parse(int key, char *arg, struct argp_state *state)
-{
-	(void)arg;
-	(void)state;
-	return key == OPT_RECOVER ? 0 : ARGP_ERR_UNKNOWN;
-}
+static const struct opt_group what_opts = { 1, "What to count:", what_options,
+					    .check = stat_check };
+static const struct opt_group how_opts = { 5, "How:", how_options, .check = stat_check };
+static const struct opt_group plan_opts = { 5, "How:", plan_options, .check = stat_check };
+static const struct opt_group recover_opts = { 0, NULL, recover_options };
 
-static const struct argp recover_argp = {
-	.options = recover_options,
-	.parser = recover_parse,
-	.doc = "Puts back what a run killed before its end (SIGKILL) left changed: the PMUs' "
-	       "perf_event_mux_interval_ms, as " MUXLOCK_PATH " records it, where it still reads "
-	       "what that run set.  It writes only a PMU's file under the sysfs root "
-	       "(/sys/bus/event_source/devices/PMU/perf_event_mux_interval_ms, not a symbolic "
-	       "link): a record naming anything else is refused, exit status 2.  Every ldlat-stat "
-	       "run as root does the same at its start; this does it alone, and says what it did.",
-};
+/* Each mode's options */
+static const struct opt_group *const count_opts[] = { &what_opts, &cli_target_opts, &how_opts,
+						      &cli_output_opts, NULL };
 
-/* Each mode's options, as children; their inputs in stat_args, in the same order. */
-static const struct argp_child count_children[] = {
-	{ &what_argp, 0, NULL, 0 },
-	{ &cli_target_argp, 0, NULL, 0 },
-	{ &how_argp, 0, NULL, 0 },
-	{ &output_argp, 0, NULL, 0 },
-	{},
-};
+static const struct opt_group *const planning_opts[] = { &what_opts, &cli_verbose_opts, &plan_opts,
+							 NULL };
 
-static error_t count_parse(int key, char *arg, struct argp_state *state)
-{
-	struct stat_args *a = state->input;
-	void *const in[] = { a, &a->cli, a, &a->out };
-	_Static_assert(ARRAY_SIZE(in) == ARRAY_SIZE(count_children) - 1,
-		       "an input per option group");
-
-	(void)arg;
-	return modes__children(key, state, in, ARRAY_SIZE(in));
-}
-
-static const struct argp count_argp = {
-	.parser = count_parse,
-	.args_doc = "[-- COMMAND [ARGS...]]",
-	.doc = doc,
-	.children = count_children,
-};
-
-static const struct argp_child plan_children[] = {
-	{ &what_argp, 0, NULL, 0 },
-	{ &cli_verbose_argp, 0, NULL, 0 },
-	{ &plan_opt_argp, 0, NULL, 0 },
-	{},
-};
-
-static error_t plan_parse(int key, char *arg, struct argp_state *state)
-{
-	struct stat_args *a = state->input;
-	void *const in[] = { a, &a->cli, a };
-	_Static_assert(ARRAY_SIZE(in) == ARRAY_SIZE(plan_children) - 1,
-		       "an input per option group");
-
-	(void)arg;
-	return modes__children(key, state, in, ARRAY_SIZE(in));
-}
-
-static const struct argp plan_argp = {
-	.parser = plan_parse,
-	.doc = "Prints the counter model of this machine and the groups the events are planned "
-	       "into, one per line, with why each split was made; opens nothing.",
-	.children = plan_children,
-};
+static const struct opt_group *const recovering_opts[] = { &recover_opts, NULL };
 
 struct stat_run {
 	struct stat_args *args;
@@ -283,32 +213,12 @@ static void say_started(const struct stat_run *s)
 		      s->args->mode == STAT_PER_GROUP ? ", one run per group" : "");
 }
 
-static void render_stat(FILE *f, void *ctx)
-{
-	const struct stat_report *r = ctx;
-
-	switch (r->out->format) {
-	case OUTPUT_TEXT:
-		render_stat_text(f, r);
-		break;
-	case OUTPUT_JSON:
-		render_stat_json(f, r);
-		break;
-	case OUTPUT_OPENMETRICS:
-	case OUTPUT_PROMETHEUS:
-		render_stat_openmetrics(f, r);
-		break;
-	}
-}
-
 /* One report, to stdout or --output. */
-static int emit(struct stat_run *s, struct stat_report *r)
+static int stat_write(struct stat_run *s, struct stat_report *r)
 {
 	struct err err = {};
-	int e;
+	int e = output__write(&s->args->cli.out, r, s->reports++ > 0, &err);
 
-	r->out = &s->args->out;
-	e = output__write(&s->args->out, render_stat, r, s->reports++ > 0, &err);
 	if (e)
 		notice__print(stderr, NAME, "%s", err.msg);
 	return e;
@@ -352,11 +262,11 @@ static int on_interval(void *ctx)
 	}
 	s->prev_t = r.t;
 	/* OpenMetrics wants totals since the start: Prometheus takes the rates itself */
-	if (output__exposition(s->args->out.format)) {
+	if (output__totals(&s->args->cli.out)) {
 		r.c = &s->counting;
 		r.elapsed = r.t;
 	}
-	e = emit(s, &r);
+	e = stat_write(s, &r);
 	free(view.ev);
 	return e;
 }
@@ -434,8 +344,12 @@ static int run_multiplexed(struct stat_run *s, enum run_end *end, struct err *er
 	say_started(s);
 	for (g = 0; g < s->counting.plan.ngroups; g++)
 		nfds += s->counting.groups[g].evlist.nfds;
-	*end = run__wait(&s->run, nfds > READ_TICK_SLOW_FDS ? READ_TICK_SLOW : READ_TICK, on_tick,
-			 s->args->cli.interval > 0 ? on_interval : NULL, s);
+	*end = run__wait(
+		&s->run,
+		&(struct run_wait){ .on_interval = s->args->cli.interval > 0 ? on_interval : NULL,
+				    .on_tick = on_tick,
+				    .tick = nfds > READ_TICK_SLOW_FDS ? READ_TICK_SLOW : READ_TICK,
+				    .ctx = s });
 	counting__disable(&s->counting, -1);
 	e = counting__read(&s->counting, -1);
 	if (e) {
@@ -472,7 +386,7 @@ static int run_per_group(struct stat_run *s, enum run_end *end, bool *interrupte
 			return e;
 		if (!g)
 			say_started(s);
-		*end = run__wait(&s->run, 0, NULL, NULL, s);
+		*end = run__wait(&s->run, NULL);
 		counting__disable(c, g);
 		e = counting__read(c, g);
 		c->groups[g].elapsed = clock__monotonic() - t0;
@@ -490,7 +404,7 @@ static int run_per_group(struct stat_run *s, enum run_end *end, bool *interrupte
 }
 
 /* Every event refused: one sentence per event, and exit 1. */
-static int report_nothing_countable(const struct counting *c)
+static int say_nothing_countable(const struct counting *c)
 {
 	int i;
 
@@ -529,7 +443,7 @@ static int stat_main(struct stat_run *s)
 		render_stat_plan(stdout, &s->counting);
 		return EXIT_OK;
 	}
-	e = output__check(&a->out, &err);
+	e = output__check(&a->cli.out, &err);
 	if (e)
 		return err__report(&err, e, NAME, stderr);
 
@@ -541,7 +455,7 @@ static int stat_main(struct stat_run *s)
 	if (e)
 		return err__report(&err, e, NAME, stderr);
 	if (!counting__nsupported(&s->counting))
-		return report_nothing_countable(&s->counting);
+		return say_nothing_countable(&s->counting);
 	for (i = 0; i < s->counting.nev; i++)
 		if (s->counting.ev[i].user_only)
 			notice__print(
@@ -570,7 +484,7 @@ static int stat_main(struct stat_run *s)
 	r.interrupted = interrupted;
 	if (a->cli.interval > 0 && end == RUN_COUNT)
 		return status;
-	if (emit(s, &r))
+	if (stat_write(s, &r))
 		return EXIT_FAIL;
 	return status;
 }
@@ -607,7 +521,7 @@ static int run_stat(void *input)
 	err__clear(&err);
 	run__init(&s.run, &a->cli, NAME);
 	status = stat_main(&s);
-	output__close(&a->out);
+	output__close(&a->cli.out);
 	/* the PMUs' intervals go back on every path, Ctrl-C included (a signalfd ended the wait) */
 	if (muxlock__release(&s.mux))
 		fprintf(stderr,
@@ -638,15 +552,31 @@ static int run_recover(void *input)
 }
 
 static const struct mode modes[] = {
-	{ "count", NULL, NULL, true, "count the events, with the options above", &count_argp,
-	  run_stat },
-	{ "plan", "plan", NULL, false, "print the groups the events are planned into", &plan_argp,
+	{ "count", NULL, NULL, true, "count the events, with the options above", count_opts,
+	  "[-- COMMAND [ARGS...]]", doc, run_stat },
+	{ "plan", "plan", NULL, false, "print the groups the events are planned into",
+	  planning_opts, NULL,
+	  "Prints the counter model of this machine and the groups the events are planned into, "
+	  "one per line, with why each split was made; opens nothing.",
 	  run_stat },
 	{ "recover", "recover", NULL, false, "put back what a killed run left changed",
-	  &recover_argp, run_recover },
+	  recovering_opts, NULL,
+	  "Puts back what a run killed before its end (SIGKILL) left changed: the PMUs' "
+	  "perf_event_mux_interval_ms, as " MUXLOCK_PATH " records it, where it still reads what "
+	  "that run set.  It writes only a PMU's file under the sysfs root "
+	  "(/sys/bus/event_source/devices/PMU/perf_event_mux_interval_ms, not a symbolic link): a "
+	  "record naming anything else is refused, exit status 2.  Every ldlat-stat run as root "
+	  "does the same at its start; this does it alone, and says what it did.",
+	  run_recover },
 };
 
-static const struct mode_table stat_modes = { NAME, modes, ARRAY_SIZE(modes) };
+/* Where the arguments hold the structs of the shared option groups */
+static const struct opt_place places[] = {
+	{ &cli_home, offsetof(struct stat_args, cli) },
+	{},
+};
+
+static const struct mode_table stat_modes = { NAME, modes, ARRAY_SIZE(modes), places };
 
 int main(int argc, char **argv)
 {
@@ -655,6 +585,7 @@ int main(int argc, char **argv)
 
 	stdfds__open(NAME); /* before anything opens a file */
 	cli__init(&args.cli);
+	args.cli.out.formats = &stat_formats;
 	status = modes__main(&stat_modes, argc, argv, &args);
 	free(args.specs);
 	return status;

@@ -487,7 +487,8 @@ static void event_labels(const struct om_labels *base, const struct stat_row *ro
 	om_labels__add_int(l, "group", row->group);
 }
 
-void render_stat_openmetrics(FILE *out, const struct stat_report *r)
+/* An exposition of the counts, in OpenMetrics or the Prometheus text format (dialect). */
+static void render_exposition(FILE *out, const struct stat_report *r, enum om_dialect dialect)
 {
 	const struct counting *c = r->c;
 	struct stat_row *rows = calloc(c->nev ? c->nev : 1, sizeof(*rows));
@@ -533,7 +534,30 @@ void render_stat_openmetrics(FILE *out, const struct stat_report *r)
 		om_labels__add(&l, "state", row_state(rows[i].state), OM_VALUE_MAX);
 		om__sample_u64(out, "ldlat_stat_counted", &l, rows[i].state == ROW_COUNTED);
 	}
-	om__end(out,
-		r->out && r->out->format == OUTPUT_PROMETHEUS ? OM_PROMETHEUS : OM_OPENMETRICS);
+	om__end(out, dialect);
 	free(rows);
 }
+
+static void stat_text(FILE *f, const void *report)
+{
+	render_stat_text(f, report);
+}
+
+static void stat_json(FILE *f, const void *report)
+{
+	render_stat_json(f, report);
+}
+
+static void stat_openmetrics(FILE *f, const void *report)
+{
+	render_exposition(f, report, OM_OPENMETRICS);
+}
+
+static void stat_prometheus(FILE *f, const void *report)
+{
+	render_exposition(f, report, OM_PROMETHEUS);
+}
+
+const struct output_formats stat_formats = { "ldlat-stat", .text = stat_text, .json = stat_json,
+					     .openmetrics = stat_openmetrics,
+					     .prometheus = stat_prometheus };

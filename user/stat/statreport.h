@@ -14,17 +14,16 @@
 #include <linux/types.h>
 
 #include "kernel/policy/counting.h"
+#include "user/report/output.h"
 
 enum stat_mode {
 	STAT_MULTIPLEX, /* every group in one run, rotated by the kernel, scaled */
 	STAT_PER_GROUP, /* one run per group, nothing scaled */
 };
 
-struct output_opts;
-
+/* One report of the counts: the whole run's, or one interval's of -i. */
 struct stat_report {
 	const struct counting *c;
-	const struct output_opts *out; /* the format, for the tool's writer */
 	enum stat_mode mode;
 	const char *target_desc;
 	double elapsed;	  /* seconds of the run (multiplex) or of all runs (per group) */
@@ -68,8 +67,11 @@ void render_stat_text(FILE *out, const struct stat_report *r);
 /* One JSON object on one line (the schema is in README.md, "ldlat-stat"). */
 void render_stat_json(FILE *out, const struct stat_report *r);
 
-/* An OpenMetrics exposition of the counts (also Prometheus' text format). */
-void render_stat_openmetrics(FILE *out, const struct stat_report *r);
+/*
+ * ldlat-stat's formats: text, JSON, and the expositions (OpenMetrics, the
+ * Prometheus text format), each given a struct stat_report.
+ */
+extern const struct output_formats stat_formats;
 
 /* The groups and the counter model behind them, one group per line with why. */
 void render_stat_plan(FILE *out, const struct counting *c);

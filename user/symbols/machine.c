@@ -6,6 +6,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
+#include "kernel/lib/util.h"
 #include "user/symbols/machine.h"
 
 #define KERNEL_MMAP "[kernel.kallsyms]"
@@ -34,27 +35,6 @@ void machine__free(struct machine *m)
 	tdestroy(m->timelines, timeline__free);
 	procmaps__free(&m->pm);
 	memset(m, 0, sizeof(*m));
-}
-
-/*
- * Room for one more element of size bytes at the end of *v, which holds n
- * of *cap (first: the capacity of a first allocation).  0 or -ENOMEM.
- */
-static int array__room(void *v, int n, int *cap, size_t size, int first)
-{
-	void *p;
-	int c;
-
-	if (n < *cap)
-		return 0;
-	c = *cap ? *cap * 2 : first;
-	memcpy(&p, v, sizeof(p)); /* v points to a pointer of another type: no aliasing */
-	p = realloc(p, (size_t)c * size);
-	if (!p)
-		return -ENOMEM;
-	memcpy(v, &p, sizeof(p));
-	*cap = c;
-	return 0;
 }
 
 void machine__keep_history(struct machine *m, struct procmaps *images)

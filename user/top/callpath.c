@@ -137,9 +137,15 @@ static const char *callpath__root(__u32 key, const char *comm, char *name, size_
 	return name;
 }
 
-int callpaths__add(struct callpaths *c, struct symbolizer *z, __u32 key, const char *comm,
-		   const struct callpath_stack *user, const struct callpath_stack *kernel,
-		   const struct ldlat_top_val *v)
+/*
+ * Adds v under the folded line of its process's frame, then either the
+ * frame that says why its path was lost (lost: not NULL) or its user and
+ * kernel stacks.
+ */
+static int callpaths__add_line(struct callpaths *c, struct symbolizer *z, __u32 key,
+			       const char *comm, const struct callpath_stack *user,
+			       const struct callpath_stack *kernel, const char *lost,
+			       const struct ldlat_top_val *v)
 {
 	char *buf = malloc(FOLDED_MAX), name[32];
 	size_t len = 0;
@@ -149,37 +155,41 @@ int callpaths__add(struct callpaths *c, struct symbolizer *z, __u32 key, const c
 		return -ENOMEM;
 	buf[0] = '\0';
 	folded__push(buf, &len, callpath__root(key, comm, name, sizeof(name)), "");
-	folded__stack(buf, &len, z, key, user, 0);
-	folded__stack(buf, &len, z, key, kernel, 1);
+	if (lost) {
+		folded__push(buf, &len, lost, "");
+	} else {
+		folded__stack(buf, &len, z, key, user, 0);
+		folded__stack(buf, &len, z, key, kernel, 1);
+	}
 	e = callpaths__add_folded(c, buf, v);
+	free(buf);
+	return e;
+}
+
+int callpaths__add(struct callpaths *c, struct symbolizer *z, __u32 key, const char *comm,
+		   const struct callpath_stack *user, const struct callpath_stack *kernel,
+		   const struct ldlat_top_val *v)
+{
+	int e = callpaths__add_line(c, z, key, comm, user, kernel, NULL, v);
+
 	if (!e && user->err < 0)
 		c->lost[CALLPATH_LOST_USER] += v->count;
 	if (!e && kernel->err < 0)
 		c->lost[CALLPATH_LOST_KERNEL] += v->count;
 	if (!e && (user->err < 0 || kernel->err < 0))
 		c->lost_samples += v->count;
-	free(buf);
 	return e;
 }
 
 int callpaths__add_lost(struct callpaths *c, __u32 key, const char *comm, enum callpath_loss why,
 			const struct ldlat_top_val *v)
 {
-	char *buf = malloc(FOLDED_MAX), name[32];
-	size_t len = 0;
-	int e;
+	int e = callpaths__add_line(c, NULL, key, comm, NULL, NULL, callpath_loss__frame(why), v);
 
-	if (!buf)
-		return -ENOMEM;
-	buf[0] = '\0';
-	folded__push(buf, &len, callpath__root(key, comm, name, sizeof(name)), "");
-	folded__push(buf, &len, callpath_loss__frame(why), "");
-	e = callpaths__add_folded(c, buf, v);
 	if (!e && why < CALLPATH_NLOSS) {
 		c->lost[why] += v->count;
 		c->lost_samples += v->count;
 	}
-	free(buf);
 	return e;
 }
 

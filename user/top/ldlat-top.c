@@ -4,7 +4,6 @@
  * samples by (process, instruction) and by (process, cache line or page),
  * counted in the kernel, symbolized in user space, printed like perf top.
  */
-#include <argp.h>
 #include <errno.h>
 #include <malloc.h>
 #include <stdio.h>
@@ -21,7 +20,7 @@
 #include "user/report/output.h"
 #include "user/report/printer.h"
 #include "user/symbols/procwatch.h"
-#include "user/top/session_top.h"
+#include "user/top/topprog.h"
 #include "user/symbols/symbolize.h"
 #include "user/run/tool.h"
 #include "user/top/topreport.h"
@@ -40,13 +39,11 @@
 
 struct top_args {
 	struct cli cli;
-	struct output_opts out;
-	struct offline_opts offline;
 	unsigned int by;
 	enum top_sort sort;
 	bool sort_set;
 	enum top_data_by data_by;
-	int nrows;
+	int nrows; /* 0: all */
 	__u32 shift;
 	__u32 entries;
 	const char *debuginfo;
@@ -55,19 +52,6 @@ struct top_args {
 	bool weight_set;
 	const char *heatmap; /* --heatmap FILE */
 	bool heatmap_by_class;
-};
-
-enum {
-	OPT_BY = 0x200,
-	OPT_SORT,
-	OPT_GRANULARITY,
-	OPT_ENTRIES,
-	OPT_DATA_BY,
-	OPT_DEBUGINFO,
-	OPT_CALL_GRAPH,
-	OPT_WEIGHT,
-	OPT_HEATMAP,
-	OPT_HEATMAP_BY,
 };
 
 static const char doc[] =
@@ -92,245 +76,111 @@ static const char doc[] =
 	"finds its table full is counted and reported, not lost silently.  Exit status: 0, "
 	"the command's own when it ends the run, 1 when the system fails, 2 for bad input.";
 
+/* --by's keys: the tables, whose rows are keyed by instruction or by data block */
+static const struct opt_word by_keys[] = {
+	{ "ip", TOP_BY_IP },
+	{ "code", TOP_BY_IP, .alias = true },
+	{ "data", TOP_BY_DATA },
+	{ "both", TOP_BY_BOTH },
+	{},
+};
+
+static const struct opt_word sorts[] = {
+	{ "samples", TOP_SORT_SAMPLES },
+	{ "latency", TOP_SORT_LATENCY },
+	{ "total", TOP_SORT_TOTAL },
+	{},
+};
+
+static const struct opt_word granularities[] = { { "line", 6 }, { "page", 12 }, {} };
+static const struct opt_word data_bys[] = { { "object", TOP_DATA_OBJECT },
+					    { "block", TOP_DATA_BLOCK },
+					    {} };
+static const struct opt_word weights[] = { { "samples", CALLPATH_WEIGHT_SAMPLES },
+					   { "latency", CALLPATH_WEIGHT_LATENCY },
+					   {} };
+static const struct opt_word heatmap_bys[] = { { "all", 0 }, { "class", 1 }, {} };
+
 /* --list-events takes --by too: it decides whether the samples carry the IP */
-static const struct argp_option by_options[] = {
-	{ NULL, 0, NULL, 0, "Output:", 5 },
-	{ "by", OPT_BY, "KEY", 0, "ip (code), data, or both tables (default)", 5 },
+static const struct opt by_options[] = {
+	{ "by", 0, "KEY", 0, "ip (code), data, or both tables (default)", OPT_KEYS,
+	  OPT_TO(struct top_args, by), .words = by_keys },
 	{},
 };
 
-static const struct argp_option table_options[] = {
-	{ "sort", OPT_SORT, "KEY", 0,
-	  "samples (default), latency (mean), or total (latency sum: samples x mean)", 5 },
-	{ "rows", 'n', "N", 0, "rows per table (default 20; 0: all)", 5 },
-	{ "granularity", OPT_GRANULARITY, "UNIT", 0,
-	  "data addresses by cache line (line, 64 bytes, default) or page (4 KiB)", 5 },
-	{ "data-by", OPT_DATA_BY, "KEY", 0,
-	  "a data row per variable or mapping (object, default), or per line or page (block)", 5 },
-	{ "debuginfo-path", OPT_DEBUGINFO, "PATH", 0,
-	  "where separate debug info is looked up: absolute directories by build ID "
-	  "(DIR/.build-id/xx/rest.debug) and by path, relative ones next to the file (default "
-	  "\":.debug:/usr/lib/debug\")",
-	  5 },
+static const struct opt table_options[] = {
+	{ "sort", 0, "KEY", 0,
+	  "samples (default), latency (mean), or total (latency sum: samples x mean)", OPT_WORD,
+	  OPT_TO(struct top_args, sort), OPT_SETS(struct top_args, sort_set), .words = sorts },
+	CLI_ROWS("rows per table (default 20; 0: all)", struct top_args, nrows),
+	{ "granularity", 0, "UNIT", 0,
+	  "data addresses by cache line (line, 64 bytes, default) or page (4 KiB)", OPT_WORD,
+	  OPT_TO(struct top_args, shift), .words = granularities },
+	{ "data-by", 0, "KEY", 0,
+	  "a data row per variable or mapping (object, default), or per line or page (block)",
+	  OPT_WORD, OPT_TO(struct top_args, data_by), .words = data_bys },
+	CLI_DEBUGINFO("where separate debug info is looked up: absolute directories by build ID "
+		      "(DIR/.build-id/xx/rest.debug) and by path, relative ones next to the file "
+		      "(default \":.debug:/usr/lib/debug\")",
+		      struct top_args, debuginfo),
 	{},
 };
 
-static const struct argp_option callgraph_options[] = {
-	{ NULL, 0, NULL, 0, "Call paths:", 5 },
-	{ "call-graph", OPT_CALL_GRAPH, NULL, 0,
+static const struct opt callgraph_options[] = {
+	{ "call-graph", 0, NULL, 0,
 	  "also the kept samples by call path (user and kernel stacks, taken in the kernel; "
 	  "--input: the file's callchains), printed as a caller tree; --format folded or svg "
 	  "print them alone and imply it",
-	  5 },
-	{ "weight", OPT_WEIGHT, "KEY", 0,
+	  OPT_FLAG, OPT_TO(struct top_args, call_graph) },
+	{ "weight", 0, "KEY", 0,
 	  "what folded stacks and the flame graph weigh: samples (default) or latency (their "
 	  "latency sum)",
-	  5 },
-	{ NULL, 0, NULL, 0, "Heat map:", 5 },
-	{ "heatmap", OPT_HEATMAP, "FILE", 0,
+	  OPT_WORD, OPT_TO(struct top_args, weight), OPT_SETS(struct top_args, weight_set),
+	  .words = weights },
+	{ .doc = "Heat map:" },
+	{ "heatmap", 0, "FILE", 0,
 	  "also write the kept samples' latency over time to FILE, an SVG heat map: a column "
 	  "per report (-i), a row per power of two of cycles; text reports show the last "
 	  "columns as a grid",
-	  5 },
-	{ "heatmap-by", OPT_HEATMAP_BY, "KEY", 0,
-	  "all (one map, default) or class (a map per data source)", 5 },
+	  OPT_TEXT, OPT_TO(struct top_args, heatmap), .what = "file name" },
+	{ "heatmap-by", 0, "KEY", 0, "all (one map, default) or class (a map per data source)",
+	  OPT_WORD, OPT_TO(struct top_args, heatmap_by_class), .words = heatmap_bys },
 	{},
 };
 
 /* a live run's: --input's tables grow as the file needs */
-static const struct argp_option entries_options[] = {
-	{ "entries", OPT_ENTRIES, "N", 0,
-	  "keys each kernel table holds between drains (every 0.5 s; default 4096); samples of "
-	  "further keys go through a spill ring of N KiB (1 MiB to 256 MiB); with --call-graph "
-	  "the stack map holds 2N call paths between drains (1024 to 524288, 2 KiB each: 17 MB "
-	  "by default)",
-	  5 },
+static const struct opt entries_options[] = {
+	CLI_ENTRIES("keys each kernel table holds between drains (every 0.5 s; default 4096); "
+		    "samples of further keys go through a spill ring of N KiB (1 MiB to 256 MiB); "
+		    "with --call-graph the stack map holds 2N call paths between drains (1024 to "
+		    "524288, 2 KiB each: 17 MB by default)",
+		    struct top_args, entries, TOP_MAX_ENTRIES),
 	{},
 };
 
-static error_t top_parse(int key, char *arg, struct argp_state *state)
-{
-	struct top_args *a = state->input;
-	__u64 v;
+static const struct opt_group by_opts = { 5, "Output:", by_options };
+static const struct opt_group table_opts = { 5, NULL, table_options };
+static const struct opt_group entries_opts = { 5, NULL, entries_options };
+static const struct opt_group callgraph_opts = { 5, "Call paths:", callgraph_options };
 
-	switch (key) {
-	case OPT_BY:
-		if (!strcmp(arg, "ip") || !strcmp(arg, "code"))
-			a->by = TOP_BY_IP;
-		else if (!strcmp(arg, "data"))
-			a->by = TOP_BY_DATA;
-		else if (!strcmp(arg, "both"))
-			a->by = TOP_BY_BOTH;
-		else
-			argp_error(state, "--by '%s': expected ip, data or both", arg);
-		break;
-	case OPT_SORT:
-		a->sort_set = true;
-		if (!strcmp(arg, "samples"))
-			a->sort = TOP_SORT_SAMPLES;
-		else if (!strcmp(arg, "latency"))
-			a->sort = TOP_SORT_LATENCY;
-		else if (!strcmp(arg, "total"))
-			a->sort = TOP_SORT_TOTAL;
-		else
-			argp_error(state, "--sort '%s': expected samples, latency or total", arg);
-		break;
-	case 'n':
-		if (!cli__parse_u64(arg, &v) || v > 1000000)
-			argp_error(state, "--rows '%s' is not a number of rows (0 for all)", arg);
-		a->nrows = v ? (int)v : -1;
-		break;
-	case OPT_GRANULARITY:
-		if (!strcmp(arg, "line"))
-			a->shift = 6;
-		else if (!strcmp(arg, "page"))
-			a->shift = 12;
-		else
-			argp_error(state, "--granularity '%s': expected line or page", arg);
-		break;
-	case OPT_DATA_BY:
-		if (!strcmp(arg, "object"))
-			a->data_by = TOP_DATA_OBJECT;
-		else if (!strcmp(arg, "block"))
-			a->data_by = TOP_DATA_BLOCK;
-		else
-			argp_error(state, "--data-by '%s': expected object or block", arg);
-		break;
-	case OPT_ENTRIES:
-		if (!cli__parse_u64(arg, &v) || v < 1 || v > TOP_MAX_ENTRIES)
-			argp_error(state, "--entries '%s' is not a table size from 1 to %u", arg,
-				   TOP_MAX_ENTRIES);
-		a->entries = (__u32)v;
-		break;
-	case OPT_DEBUGINFO:
-		a->debuginfo = arg;
-		break;
-	case OPT_CALL_GRAPH:
-		a->call_graph = true;
-		break;
-	case OPT_HEATMAP:
-		if (!*arg)
-			argp_error(state, "--heatmap: empty file name");
-		a->heatmap = arg;
-		break;
-	case OPT_HEATMAP_BY:
-		if (!strcmp(arg, "all"))
-			a->heatmap_by_class = false;
-		else if (!strcmp(arg, "class"))
-			a->heatmap_by_class = true;
-		else
-			argp_error(state, "--heatmap-by '%s': expected all or class", arg);
-		break;
-	case OPT_WEIGHT:
-		a->weight_set = true;
-		if (!strcmp(arg, "samples"))
-			a->weight = CALLPATH_WEIGHT_SAMPLES;
-		else if (!strcmp(arg, "latency"))
-			a->weight = CALLPATH_WEIGHT_LATENCY;
-		else
-			argp_error(state, "--weight '%s': expected samples or latency", arg);
-		break;
-	default:
-		return ARGP_ERR_UNKNOWN;
-	}
-	return 0;
-}
-
-static const struct argp by_argp = { .options = by_options, .parser = top_parse };
-static const struct argp table_argp = { .options = table_options, .parser = top_parse };
-static const struct argp entries_argp = { .options = entries_options, .parser = top_parse };
-static const struct argp callgraph_argp = { .options = callgraph_options, .parser = top_parse };
-
-/* Each mode's options, as children; their inputs in top_args, in the same order. */
-static const struct argp_child sample_children[] = {
-	{ &cli_argp, 0, NULL, 0 },
-	{ &by_argp, 0, NULL, 0 },
-	{ &table_argp, 0, NULL, 0 },
-	{ &entries_argp, 0, NULL, 0 },
-	{ &callgraph_argp, 0, NULL, 0 },
-	{ &output_argp, 0, NULL, 0 },
-	{},
+/* Each mode's options */
+static const struct opt_group *const sample_opts[] = {
+	&cli_sample_opts, &by_opts,	    &table_opts, &entries_opts,
+	&callgraph_opts,  &cli_output_opts, NULL
 };
 
-static error_t sample_parse(int key, char *arg, struct argp_state *state)
-{
-	struct top_args *a = state->input;
-	void *const in[] = { &a->cli, a, a, a, a, &a->out };
-	_Static_assert(ARRAY_SIZE(in) == ARRAY_SIZE(sample_children) - 1,
-		       "an input per option group");
+static const struct opt_group *const input_opts[] = { &cli_offline_opts, &by_opts,
+						      &table_opts,	 &callgraph_opts,
+						      &cli_output_opts,	 NULL };
 
-	(void)arg;
-	return modes__children(key, state, in, ARRAY_SIZE(in));
-}
-
-static const struct argp_child report_children[] = {
-	{ &cli_pid_argp, 0, NULL, 0 },
-	{ &cli_filter_argp, 0, NULL, 0 },
-	{ &cli_verbose_argp, 0, NULL, 0 },
-	{ &by_argp, 0, NULL, 0 },
-	{ &table_argp, 0, NULL, 0 },
-	{ &callgraph_argp, 0, NULL, 0 },
-	{ &output_argp, 0, NULL, 0 },
-	{ &offline_argp, 0, NULL, 0 },
-	{},
-};
-
-static error_t report_parse(int key, char *arg, struct argp_state *state)
-{
-	struct top_args *a = state->input;
-	void *const in[] = { &a->cli, &a->cli, &a->cli, a, a, a, &a->out, &a->offline };
-	_Static_assert(ARRAY_SIZE(in) == ARRAY_SIZE(report_children) - 1,
-		       "an input per option group");
-
-	(void)arg;
-	return modes__children(key, state, in, ARRAY_SIZE(in));
-}
-
-static const struct argp_child list_events_children[] = {
-	{ &cli_source_argp, 0, NULL, 0 },
-	{ &cli_list_events_argp, 0, NULL, 0 },
-	{ &cli_verbose_argp, 0, NULL, 0 },
-	{ &by_argp, 0, NULL, 0 },
-	{},
-};
-
-static error_t list_events_parse(int key, char *arg, struct argp_state *state)
-{
-	struct top_args *a = state->input;
-	void *const in[] = { &a->cli, &a->cli, &a->cli, a };
-	_Static_assert(ARRAY_SIZE(in) == ARRAY_SIZE(list_events_children) - 1,
-		       "an input per option group");
-
-	(void)arg;
-	return modes__children(key, state, in, ARRAY_SIZE(in));
-}
-
-static const struct argp sample_argp = {
-	.parser = sample_parse,
-	.args_doc = "[-- COMMAND [ARGS...]]",
-	.doc = doc,
-	.children = sample_children,
-};
-
-static const struct argp report_argp = {
-	.parser = report_parse,
-	.doc = "The samples of a perf.data file (perf mem record, perf record -d -W) in the "
-	       "same tables, named with the file's mappings; needs no privilege.",
-	.children = report_children,
-};
-
-static const struct argp list_events_argp = {
-	.parser = list_events_parse,
-	.doc = "Prints the load-latency event chosen for this machine, why, and its "
-	       "perf_event_attr; opens nothing.",
-	.children = list_events_children,
-};
+static const struct opt_group *const list_events_opts[] = { &cli_list_opts, &by_opts, NULL };
 
 struct top {
 	struct top_args *args;
-	struct tool *tool;   /* a live run's */
-	struct offtop *file; /* --input's */
-	struct machine m;    /* live: the processes; --input: its pm holds the images */
+	struct tool *tool;	  /* a live run's */
+	struct session_prog prog; /* and its program (top_prog_ops) */
+	struct offtop *file;	  /* --input's */
+	struct machine m;	  /* live: the processes; --input: its pm holds the images */
 	struct symbolizer z;
 	struct procwatch watch;
 	bool watching;
@@ -341,7 +191,7 @@ struct top {
 	bool sink_open;
 	unsigned int ticks;
 	struct printer printer; /* the filter counters; where and how reports go */
-	struct top_report report;
+	struct top_view view;
 	struct heatmap heat;	/* --heatmap: a column per report */
 	struct top_table stack; /* --call-graph: drained, by (process, path key) */
 	struct callpaths paths; /* and named, since the last report */
@@ -350,6 +200,21 @@ struct top {
 	/* --heatmap's file, which output__check may open (a FIFO, a terminal) */
 	struct output_opts heat_out;
 };
+
+/* What a run of either mode made, and its output files closed. */
+static void top__free(struct top *top)
+{
+	printer__free(&top->printer);
+	top_table__free(&top->ip);
+	top_table__free(&top->data);
+	top_table__free(&top->stack);
+	callpaths__free(&top->paths);
+	heatmap__free(&top->heat);
+	symbolizer__free(&top->z);
+	machine__free(&top->m);
+	output__close(&top->heat_out);
+	output__close(&top->args->cli.out);
+}
 
 /* --sort latency and total need latency, which 'lacking' (a sentence's end) says is missing. */
 static int top_check_sort(const struct top_args *a, __u32 fields, const char *lacking,
@@ -394,7 +259,7 @@ static int top_before_enable(struct tool *t, void *ctx, struct err *err)
 	pid_t cmd = t->run.has_cmd ? t->run.cmd.pid : 0;
 	int e;
 
-	e = top_sink__open(&top->sink, &t->session, (top->args->by & TOP_BY_IP) ? &top->ip : NULL,
+	e = top_sink__open(&top->sink, &top->prog.s, (top->args->by & TOP_BY_IP) ? &top->ip : NULL,
 			   (top->args->by & TOP_BY_DATA) ? &top->data : NULL);
 	if (e) {
 		err__msg(err, "cannot map the tables' spill ring: %s", strerror(-e));
@@ -432,7 +297,7 @@ static void top_mark_gone(struct proc *p, void *ctx)
  */
 static int top_take_stacks(struct top *top)
 {
-	struct session *s = &top->tool->session;
+	struct session *s = &top->prog.s;
 	struct ldlat_top_stack *st;
 	size_t i;
 	int e = 0;
@@ -455,7 +320,7 @@ static int top_take_stacks(struct top *top)
 			continue;
 		}
 		/* refused by the map, or (never, as drains go) no longer in it */
-		if (en->addr == LDLAT_TOP_STACK_FAILED || session__top_stack(s, en->addr, st)) {
+		if (en->addr == LDLAT_TOP_STACK_FAILED || top_session__stack(s, en->addr, st)) {
 			e = callpaths__add_lost(&top->paths, en->tgid, comm, CALLPATH_LOST_FAILED,
 						&en->v);
 			continue;
@@ -478,6 +343,7 @@ counters:
 /* Moves the kernel's tables and the side band into user space. */
 static int top_drain(struct top *top, bool all)
 {
+	struct err err = {};
 	int e = procwatch__drain(&top->watch);
 
 	if (e) {
@@ -500,16 +366,16 @@ static int top_drain(struct top *top, bool all)
 			strerror(-e));
 		return e;
 	}
-	e = session__top_drain(&top->tool->session, all, &top->sink);
+	e = prog__read(&top->prog.p, &top->sink, all, &err);
 	if (e)
-		fprintf(stderr, "ldlat-top: cannot read the tables: %s\n", strerror(-e));
+		notice__print(stderr, "ldlat-top", "%s", err.msg);
 	if (!e && top_take_stacks(top)) {
 		fprintf(stderr, "ldlat-top: out of memory\n");
 		e = -ENOMEM;
 	}
 	/* the drained generation's paths are named: the map has room for the next ones */
 	if (!e && !all && top->args->call_graph) {
-		e = session__top_forget_stacks(&top->tool->session, top->sink.gen - 1);
+		e = top_session__forget_stacks(&top->prog.s, top->sink.gen - 1);
 		if (e)
 			fprintf(stderr, "ldlat-top: cannot empty the stack map: %s\n",
 				strerror(-e));
@@ -564,56 +430,24 @@ static int top_tick(void *ctx)
 		fprintf(stderr, "ldlat-top: cannot read the side band: %s\n", strerror(-e));
 		return e;
 	}
-	e = session__top_poll(&top->tool->session, &top->sink);
+	e = top_sink__poll(&top->sink);
 	if (e)
 		fprintf(stderr, "ldlat-top: cannot read the spill ring: %s\n", strerror(-e));
 	return e;
 }
 
-struct top_output {
-	const struct top *top;
-	const struct top_rows *ip, *data;
-};
-
-static void top_render(FILE *f, void *ctx)
-{
-	const struct top_output *o = ctx;
-	const struct top *top = o->top;
-
-	if (top->args->out.graph == OUTPUT_GRAPH_FOLDED)
-		callpaths__render_folded(f, &top->paths, top->args->weight);
-	else if (top->args->out.graph == OUTPUT_GRAPH_SVG)
-		flamegraph__render(
-			f, &(struct flamegraph){ .paths = &top->paths,
-						 .weight = top->args->weight,
-						 .has_latency = top->report.has_latency,
-						 .run = top->report.run,
-						 .kept = top->printer.delta.counters.kept });
-	else if (top->args->out.format == OUTPUT_JSON)
-		top_render_json(f, &top->report, o->ip, o->data, &top->printer.delta);
-	else
-		top_render_text(f, &top->report, o->ip, o->data, &top->printer.delta);
-	if (top->args->heatmap && top->args->out.format == OUTPUT_TEXT && !top->args->out.graph)
-		heatmap__render_grid(f, &top->heat, top->report.width ? top->report.width : 100);
-}
-
-static void top_render_heatmap(FILE *f, void *ctx)
-{
-	const struct top *top = ctx;
-	char title[512];
-
-	snprintf(title, sizeof(title), "%s on %s",
-		 top->report.run && top->report.run->event ? top->report.run->event : "",
-		 top->report.run && top->report.run->target ? top->report.run->target : "");
-	heatmap__render_svg(f, &top->heat, title);
-}
-
-/* One report of the tables drained since the last one (printer_ops.emit). */
-static int top_emit(struct printer *p, void *ctx, struct err *err)
+/* One report of the tables drained since the last one (printer_ops.write). */
+static int top_write(struct printer *p, void *ctx, struct err *err)
 {
 	struct top *top = ctx;
 	struct top_rows ip = {}, data = {};
-	struct top_output o = { .top = top, .ip = &ip, .data = &data };
+	struct top_report r = { .view = &top->view,
+				.ip = &ip,
+				.data = &data,
+				.delta = &p->delta,
+				.paths = &top->paths,
+				.weight = top->args->weight,
+				.heat = top->args->heatmap ? &top->heat : NULL };
 	int e = 0;
 
 	if (top->args->by & TOP_BY_IP)
@@ -635,10 +469,10 @@ static int top_emit(struct printer *p, void *ctx, struct err *err)
 	top_rows__sort(&ip, top->args->sort);
 	top_rows__sort(&data, top->args->sort);
 	/* a blank line between plain reports; on a terminal each one clears the screen */
-	e = output__write(&top->args->out, top_render, &o, p->printed && !top->report.clear, err);
+	e = output__write(&top->args->cli.out, &r, p->printed && !top->view.clear, err);
 	/* the heat map's file at every report: it is whole whenever the run ends */
 	if (!e && top->args->heatmap)
-		e = output__write(&top->heat_out, top_render_heatmap, top, false, err);
+		e = output__write(&top->heat_out, &r, false, err);
 	/* every sample of an exited process has been drained and reported */
 	procmaps__prune_exited(&top->m.pm);
 out:
@@ -682,7 +516,7 @@ static int top_read(void *ctx, struct snapshot *snap, struct err *err)
 	return 0;
 }
 
-static const struct printer_ops top_ops = { .read = top_read, .emit = top_emit };
+static const struct printer_ops top_ops = { .read = top_read, .write = top_write };
 
 /* The columns of the terminal on stdout (COLUMNS where the ioctl has none); 0: not a terminal. */
 static int top_terminal_width(void)
@@ -698,22 +532,21 @@ static int top_terminal_width(void)
 }
 
 /* What the report says it is: the tables, their order, and the run's header. */
-static struct top_report top_report_of(const struct top_args *a, bool has_latency,
-				       const struct run_info *run, const struct source *src)
+static struct top_view top_view_of(const struct top_args *a, bool has_latency,
+				   const struct run_info *run, const struct source *src)
 {
-	return (struct top_report){
+	return (struct top_view){
 		.by = a->by,
 		.sort = a->sort,
 		.data_by = a->data_by,
-		.nrows = a->nrows,
+		.nrows = a->nrows ? a->nrows : -1, /* --rows 0: all */
 		.shift = a->shift,
 		.has_latency = has_latency,
 		.intervals = a->cli.interval > 0,
 		/* like top on a terminal; a pipe or file gets plain blocks */
-		.clear = a->cli.interval > 0 && a->out.format == OUTPUT_TEXT && !a->out.path &&
-			 isatty(STDOUT_FILENO),
+		.clear = a->cli.interval > 0 && output__screen(&a->cli.out),
 		/* a terminal's width; a file or pipe gets every column */
-		.width = a->out.path ? 0 : top_terminal_width(),
+		.width = a->cli.out.path ? 0 : top_terminal_width(),
 		.run = run,
 		.src = src,
 	};
@@ -726,7 +559,7 @@ static struct top_report top_report_of(const struct top_args *a, bool has_latenc
  */
 static int top_input(struct top_args *a)
 {
-	struct top top = { .args = a, .heat_out = { .path = a->heatmap } };
+	struct top top = { .args = a, .heat_out = top_heatmap_file(a->heatmap) };
 	struct offtop ot = {};
 	struct run_info run;
 	struct timespec started;
@@ -742,7 +575,7 @@ static int top_input(struct top_args *a)
 	top_table__init(&top.ip);
 	top_table__init(&top.data);
 	callpaths__init(&top.paths);
-	e = output__check(&a->out, &err);
+	e = output__check(&a->cli.out, &err);
 	if (!e)
 		e = output__check(&top.heat_out, &err);
 	if (!e && symbolizer__init(&top.z, &top.m.pm, a->debuginfo)) {
@@ -750,8 +583,8 @@ static int top_input(struct top_args *a)
 		e = -ENOMEM;
 	}
 	if (!e)
-		e = offtop__open(&ot, a->offline.input, &a->cli, tables, a->shift, &top.m.pm,
-				 &top.z, &err);
+		e = offtop__open(&ot, a->cli.input, &a->cli, tables, a->shift, &top.m.pm, &top.z,
+				 &err);
 	if (!e) {
 		snprintf(lacking, sizeof(lacking), "%s (%s) do not carry",
 			 ot.o.src.kind == SOURCE_PAGE_FAULTS ? "page-fault samples" : "the samples",
@@ -766,12 +599,12 @@ static int top_input(struct top_args *a)
 	ot.data = (a->by & TOP_BY_DATA) ? &top.data : NULL;
 	ot.paths = a->call_graph ? &top.paths : NULL;
 	offline__run_info(&ot.o, "ldlat-top", &started, &run);
-	top.report = top_report_of(a, ot.o.src.fields & LDLAT_HAS_LAT, &run, &ot.o.src);
-	top.report.paths = ot.paths;
+	top.view = top_view_of(a, ot.o.src.fields & LDLAT_HAS_LAT, &run, &ot.o.src);
+	top.view.paths = ot.paths;
 	top.file = &ot;
 	top.printer = (struct printer){
 		.tool = "ldlat-top",
-		.out = &a->out,
+		.out = &a->cli.out,
 		.ops = &top_ops,
 		.ctx = &top,
 		.final = true,
@@ -789,51 +622,32 @@ static int top_input(struct top_args *a)
 		offtop__report_notes(&ot, "ldlat-top", a->cli.verbose, stderr);
 	status = err__status(&err, e);
 out:
-	printer__free(&top.printer);
 	offtop__close(&ot);
-	top_table__free(&top.ip);
-	top_table__free(&top.data);
-	callpaths__free(&top.paths);
-	heatmap__free(&top.heat);
-	symbolizer__free(&top.z);
-	machine__free(&top.m);
-	output__close(&top.heat_out);
-	output__close(&a->out);
+	top__free(&top);
 	return status;
 }
 
 /*
- * --format openmetrics, ldlat-hist's, refused live or not; --weight without
- * a picture to weigh: 0, or the exit status.  folded and svg draw call paths.
+ * --weight without a picture to weigh, --heatmap over --output: 0, or the
+ * exit status.  folded and svg draw call paths.  (A format ldlat-top lacks
+ * is output__check's to refuse.)
  */
 static int top_refuse(struct top_args *a)
 {
-	if (a->weight_set && !a->out.graph) {
+	if (a->weight_set && !output__paths(&a->cli.out)) {
 		fprintf(stderr, "ldlat-top: --weight sets what --format folded or svg weighs; add "
 				"one of them\n");
 		return EXIT_USAGE;
 	}
-	if (a->heatmap && a->out.path && !strcmp(a->heatmap, a->out.path)) {
+	if (a->heatmap && a->cli.out.path && !strcmp(a->heatmap, a->cli.out.path)) {
 		notice__print(stderr, "ldlat-top",
 			      "--heatmap and --output both name '%s'; give the heat map a file of "
 			      "its own",
 			      a->heatmap);
 		return EXIT_USAGE;
 	}
-	if (a->out.graph)
+	if (output__paths(&a->cli.out))
 		a->call_graph = true;
-	if (output__exposition(a->out.format)) {
-		const char *f = a->out.format == OUTPUT_PROMETHEUS ? "prometheus" : "openmetrics";
-
-		fprintf(stderr,
-			"ldlat-top: --format %s is not one of ldlat-top's: its tables rank "
-			"functions "
-			"and data per report, they are not totals Prometheus can rate. Use "
-			"--format "
-			"text or json, or ldlat-hist --format %s for the histograms\n",
-			f, f);
-		return EXIT_USAGE;
-	}
 	return 0;
 }
 
@@ -845,7 +659,7 @@ static int run_list_events(void *input)
 	return list_events(stdout, &a->cli, "ldlat-top");
 }
 
-static int run_report(void *input)
+static int run_input(void *input)
 {
 	struct top_args *a = input;
 
@@ -885,7 +699,9 @@ static void top_warn_paths(const struct callpaths *l)
 static int run_sample(void *input)
 {
 	struct top_args *a = input;
-	struct top top = { .args = a, .heat_out = { .path = a->heatmap } };
+	struct top top = { .args = a,
+			   .prog.p.ops = &top_prog_ops,
+			   .heat_out = top_heatmap_file(a->heatmap) };
 	struct tool_hooks hooks = { .configure = top_configure,
 				    .before_enable = top_before_enable,
 				    .ctx = &top };
@@ -901,11 +717,11 @@ static int run_sample(void *input)
 		return status;
 	a->cli.source.sample_ip = a->by & TOP_BY_IP;
 	a->cli.source.callchain = a->call_graph;
-	e = output__check(&a->out, &err);
+	e = output__check(&a->cli.out, &err);
 	if (!e)
 		e = output__check(&top.heat_out, &err);
 	if (e) {
-		output__close(&a->out);
+		output__close(&a->cli.out);
 		return err__report(&err, e, "ldlat-top", stderr);
 	}
 
@@ -915,7 +731,8 @@ static int run_sample(void *input)
 	top_table__init(&top.stack);
 	callpaths__init(&top.paths);
 	top.tool = &tool;
-	e = tool__start(&tool, &a->cli, "ldlat-top", &(struct tool_opts){ .hooks = &hooks }, &err);
+	e = tool__start(&tool, &a->cli, "ldlat-top",
+			&(struct tool_opts){ .prog = &top.prog.p, .hooks = &hooks }, &err);
 	clock_gettime(CLOCK_REALTIME, &started);
 	if (!e && symbolizer__init(&top.z, &top.m.pm, a->debuginfo))
 		e = -ENOMEM;
@@ -928,11 +745,11 @@ static int run_sample(void *input)
 		goto out;
 	}
 	tool__run_info(&tool, &started, &run);
-	top.report = top_report_of(a, tool.src.fields & LDLAT_HAS_LAT, &run, &tool.src);
-	top.report.paths = a->call_graph ? &top.paths : NULL;
+	top.view = top_view_of(a, tool.src.fields & LDLAT_HAS_LAT, &run, &tool.src);
+	top.view.paths = a->call_graph ? &top.paths : NULL;
 	top.printer = (struct printer){
 		.tool = "ldlat-top",
-		.out = &a->out,
+		.out = &a->cli.out,
 		.ops = &top_ops,
 		.ctx = &top,
 	};
@@ -946,8 +763,11 @@ static int run_sample(void *input)
 		      tool.evlist.evsel[0].name, tool.run.target_desc);
 
 	/* the tables and the side band are emptied between reports */
-	end = run__wait(&tool.run, TOP_TICK_SECONDS, top_tick,
-			a->cli.interval > 0 ? top_interval : NULL, &top);
+	end = run__wait(&tool.run, &(struct run_wait){
+					   .on_interval = a->cli.interval > 0 ? top_interval : NULL,
+					   .on_tick = top_tick,
+					   .tick = TOP_TICK_SECONDS,
+					   .ctx = &top });
 	tool__stop_sampling(&tool);
 	status = tool__exit_status(&tool, end);
 	if (end == RUN_ERROR)
@@ -970,30 +790,27 @@ out:
 		top_sink__close(&top.sink);
 	top_rows__free(&top.early_ip);
 	top_rows__free(&top.early_data);
-	printer__free(&top.printer);
 	tool__teardown(&tool);
-	top_table__free(&top.ip);
-	top_table__free(&top.data);
-	top_table__free(&top.stack);
-	callpaths__free(&top.paths);
-	heatmap__free(&top.heat);
-	symbolizer__free(&top.z);
-	machine__free(&top.m);
-	output__close(&top.heat_out);
-	output__close(&a->out);
+	top__free(&top);
 	return status;
 }
 
 static const struct mode modes[] = {
-	{ "sample", NULL, NULL, true, "sample live, with the options above", &sample_argp,
-	  run_sample },
-	{ "report", "input", "FILE", false, "the samples of a perf.data file", &report_argp,
-	  run_report },
-	{ "list-events", "list-events", NULL, false, "the event it would open, and why",
-	  &list_events_argp, run_list_events },
+	MODE_SAMPLE(sample_opts, doc, run_sample),
+	MODE_INPUT("the samples of a perf.data file", input_opts,
+		   "The samples of a perf.data file (perf mem record, perf record -d -W) in the "
+		   "same tables, named with the file's mappings; needs no privilege.",
+		   run_input),
+	MODE_LIST_EVENTS(list_events_opts, MODE_LIST_EVENTS_DOC, run_list_events),
 };
 
-static const struct mode_table top_modes = { "ldlat-top", modes, ARRAY_SIZE(modes) };
+/* Where the arguments hold the structs of the shared option groups */
+static const struct opt_place places[] = {
+	{ &cli_home, offsetof(struct top_args, cli) },
+	{},
+};
+
+static const struct mode_table top_modes = { "ldlat-top", modes, ARRAY_SIZE(modes), places };
 
 int main(int argc, char **argv)
 {
@@ -1004,7 +821,6 @@ int main(int argc, char **argv)
 
 	stdfds__open("ldlat-top"); /* before anything opens a file */
 	cli__init(&args.cli);
-	args.out.no_openmetrics = true;
-	args.out.graphs = true;
+	args.cli.out.formats = &top_formats;
 	return modes__main(&top_modes, argc, argv, &args);
 }

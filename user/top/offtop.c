@@ -192,8 +192,7 @@ static int offtop__sideband(struct offtop *t, struct err *err)
 	t->timed = offtop__timed(f);
 	perf_file__rewind(f, &c);
 	while ((e = perf_file__next(f, &c, &r, NULL, err)) > 0) {
-		if (!(++seq & 0xffff))
-			perf_file__release(f, c.pos); /* a window of the file, not all of it */
+		++seq;
 		if (r.type == PERF_RECORD_HEADER_BUILD_ID && !perf_file__parse_build_id(&r, &b)) {
 			if (offtop__add_build_id(t, &b))
 				goto nomem;
@@ -551,11 +550,8 @@ static int offtop__run(struct offtop *t, struct snapshot *snap, struct err *err)
 	perf_file__rewind(&t->o.file, &c);
 	prog.start = prog.last = prog.tty ? progress__now() : 0;
 	while ((e = offline__next_sample(&t->o, &c, &r, &ps, err)) > 0) {
-		if (!(t->o.stats.records & 0xffff)) {
+		if (!(t->o.stats.records & 0xffff))
 			progress__update(&prog, t, &c);
-			/* what has been read is not read again: memory stays a window of the file */
-			perf_file__release(&t->o.file, c.pos);
-		}
 		at = t->timed ? ps.time : t->o.stats.records;
 		for (; j < t->sideband && t->sb_seq[j] < t->o.stats.records; j++)
 			latest = t->sb_latest[j];

@@ -4,6 +4,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "user/top/flamegraph.h"
 #include "user/top/topreport.h"
 #include "user/report/json.h"
 #include "user/report/render.h"
@@ -592,8 +593,7 @@ static double percent(__u64 n, __u64 total)
 }
 
 /* "L3 hit", or "L3 hit 62%" when other classes share the row. */
-static void row__source(const struct top_report *r, const struct top_row *row, char *buf,
-			size_t len)
+static void row__source(const struct top_view *r, const struct top_row *row, char *buf, size_t len)
 {
 	unsigned int c = top_val__dominant(&row->v);
 
@@ -608,8 +608,8 @@ static void row__source(const struct top_report *r, const struct top_row *row, c
 			 percent(row->v.cls[c], row->v.count));
 }
 
-static void row__latency(const struct top_report *r, const struct top_row *row, char *mean,
-			 char *max, size_t len)
+static void row__latency(const struct top_view *r, const struct top_row *row, char *mean, char *max,
+			 size_t len)
 {
 	if (!r->has_latency) {
 		snprintf(mean, len, "-");
@@ -761,7 +761,7 @@ static void layout__cell(const struct top_layout *l, struct table_row *tr, enum 
 }
 
 /* samples, percent, mean and max latency, source */
-static void row__cells(const struct top_layout *l, struct table_row *tr, const struct top_report *r,
+static void row__cells(const struct top_layout *l, struct table_row *tr, const struct top_view *r,
 		       const struct top_row *row, const struct top_rows *rows)
 {
 	char mean[32], max[32], src[64], n[32], pct[32];
@@ -803,7 +803,7 @@ static void rows__more(FILE *out, const struct top_layout *l, const struct top_r
 	table__row_end(&tr);
 }
 
-static void render_ip_text(FILE *out, const struct top_report *r, const struct top_rows *rows)
+static void render_ip_text(FILE *out, const struct top_view *r, const struct top_rows *rows)
 {
 	char func[600];
 	size_t i, n = r->nrows < 0 || (size_t)r->nrows > rows->n ? rows->n : (size_t)r->nrows;
@@ -835,14 +835,14 @@ static void render_ip_text(FILE *out, const struct top_report *r, const struct t
 }
 
 /* The address a data row starts at: its block's, or its object's (the hottest block's offset beside it). */
-static __u64 row__address(const struct top_report *r, const struct top_row *row)
+static __u64 row__address(const struct top_view *r, const struct top_row *row)
 {
 	if (row->kind != SYM_RESOLVED && row->kind != SYM_MAPPING)
 		return row->start + (__u64)row->offset;
 	return r->data_by == TOP_DATA_BLOCK ? row->start + (__u64)row->offset : row->start;
 }
 
-static void render_data_text(FILE *out, const struct top_report *r, const struct top_rows *rows)
+static void render_data_text(FILE *out, const struct top_view *r, const struct top_rows *rows)
 {
 	const char *unit = r->shift == 12 ? "pages" : r->shift == 6 ? "lines" : "blocks";
 	char off[32], blocks[32], addr[32];
@@ -894,7 +894,7 @@ static void render_data_text(FILE *out, const struct top_report *r, const struct
 	rows__not_attributed(out, rows);
 }
 
-void top_render_text(FILE *out, const struct top_report *r, const struct top_rows *ip,
+void top_render_text(FILE *out, const struct top_view *r, const struct top_rows *ip,
 		     const struct top_rows *data, const struct snapshot *s)
 {
 	char when[32];
@@ -925,7 +925,7 @@ void top_render_text(FILE *out, const struct top_report *r, const struct top_row
 
 /* ---- JSON ---------------------------------------------------------------- */
 
-static void row__json_common(struct json *j, const struct top_report *r, const struct top_row *row,
+static void row__json_common(struct json *j, const struct top_view *r, const struct top_row *row,
 			     const struct top_rows *rows)
 {
 	unsigned int c;
@@ -963,7 +963,7 @@ static const char *kind__name(enum sym_kind k, bool data)
 	}
 }
 
-static void rows__json(struct json *j, const char *key, const struct top_report *r,
+static void rows__json(struct json *j, const char *key, const struct top_view *r,
 		       const struct top_rows *rows, bool data)
 {
 	size_t i, n = r->nrows < 0 || (size_t)r->nrows > rows->n ? rows->n : (size_t)r->nrows;
@@ -1006,7 +1006,7 @@ static void rows__json(struct json *j, const char *key, const struct top_report 
 	json__object_end(j);
 }
 
-void top_render_json(FILE *out, const struct top_report *r, const struct top_rows *ip,
+void top_render_json(FILE *out, const struct top_view *r, const struct top_rows *ip,
 		     const struct top_rows *data, const struct snapshot *s)
 {
 	struct json j;
@@ -1025,4 +1025,70 @@ void top_render_json(FILE *out, const struct top_report *r, const struct top_row
 	render_json_counters(&j, s);
 	json__object_end(&j);
 	json__end_line(&j);
+}
+
+static void top_text(FILE *f, const void *report)
+{
+	const struct top_report *r = report;
+
+	top_render_text(f, r->view, r->ip, r->data, r->delta);
+	if (r->heat)
+		heatmap__render_grid(f, r->heat, r->view->width ? r->view->width : 100);
+}
+
+static void top_json(FILE *f, const void *report)
+{
+	const struct top_report *r = report;
+
+	top_render_json(f, r->view, r->ip, r->data, r->delta);
+}
+
+static void top_folded(FILE *f, const void *report)
+{
+	const struct top_report *r = report;
+
+	callpaths__render_folded(f, r->paths, r->weight);
+}
+
+static void top_svg(FILE *f, const void *report)
+{
+	const struct top_report *r = report;
+
+	flamegraph__render(f, &(struct flamegraph){ .paths = r->paths,
+						    .weight = r->weight,
+						    .has_latency = r->view->has_latency,
+						    .run = r->view->run,
+						    .kept = r->delta->counters.kept });
+}
+
+#define TOP_NO_TOTALS                                                                              \
+	"its tables rank functions and data per report, they are not totals Prometheus can rate. " \
+	"Use --format text or json, or ldlat-hist --format %s for the histograms"
+
+const struct output_formats top_formats = { .tool = "ldlat-top",
+					    .text = top_text,
+					    .json = top_json,
+					    .folded = top_folded,
+					    .svg = top_svg,
+					    .lacks = OUTPUT_TOTALS,
+					    .why_not = TOP_NO_TOTALS };
+
+static void top_heatmap(FILE *f, const void *report)
+{
+	const struct top_report *r = report;
+	const struct run_info *run = r->view->run;
+	char title[512];
+
+	snprintf(title, sizeof(title), "%s on %s", run && run->event ? run->event : "",
+		 run && run->target ? run->target : "");
+	heatmap__render_svg(f, r->heat, title);
+}
+
+static const struct output_formats heatmap_formats = { "ldlat-top", .svg = top_heatmap };
+
+struct output_opts top_heatmap_file(const char *path)
+{
+	return (struct output_opts){ .formats = &heatmap_formats,
+				     .format = OUTPUT_SVG,
+				     .path = path };
 }

@@ -3,7 +3,8 @@
  * topreport.h - ldlat-top's report: table entries symbolized and gathered
  * into rows (a function and its DSO; a variable or mapping and where it
  * lives), sorted, and printed in perf top's shape (samples, percent,
- * function, DSO) with latency and data source, as text or JSON.
+ * function, DSO) with latency and data source, as text or JSON; its call
+ * paths as folded stacks or a flame graph; its formats, declared once.
  */
 #ifndef LDLAT_TOPREPORT_H
 #define LDLAT_TOPREPORT_H
@@ -12,6 +13,8 @@
 #include <stdio.h>
 #include <linux/types.h>
 
+#include "user/report/heatmap.h"
+#include "user/report/output.h"
 #include "user/report/render.h"
 #include "user/report/snapshot.h"
 #include "user/symbols/symbolize.h"
@@ -112,7 +115,8 @@ int top_rows__take_exited(struct top_rows *early, struct top_table *t, struct sy
 void top_rows__sort(struct top_rows *rows, enum top_sort sort);
 void top_rows__free(struct top_rows *rows);
 
-struct top_report {
+/* How ldlat-top's tables are shown, report after report. */
+struct top_view {
 	unsigned int by; /* enum top_by */
 	enum top_sort sort;
 	enum top_data_by data_by;
@@ -127,9 +131,29 @@ struct top_report {
 	const struct callpaths *paths; /* --call-graph's (NULL: off) */
 };
 
-void top_render_text(FILE *out, const struct top_report *r, const struct top_rows *ip,
+void top_render_text(FILE *out, const struct top_view *r, const struct top_rows *ip,
 		     const struct top_rows *data, const struct snapshot *s);
-void top_render_json(FILE *out, const struct top_report *r, const struct top_rows *ip,
+void top_render_json(FILE *out, const struct top_view *r, const struct top_rows *ip,
 		     const struct top_rows *data, const struct snapshot *s);
+
+/* One report of ldlat-top: the tables' rows, what the interval counted, the call paths. */
+struct top_report {
+	const struct top_view *view;
+	const struct top_rows *ip, *data;
+	const struct snapshot *delta;
+	const struct callpaths *paths; /* folded, svg: drawn alone */
+	enum callpath_weight weight;   /* what folded stacks and the flame graph weigh */
+	const struct heatmap *heat;    /* --heatmap: text shows its last columns; NULL: none */
+};
+
+/*
+ * ldlat-top's formats: text, JSON, folded and svg (the call paths), each
+ * given a struct top_report; not the expositions: its tables rank, they
+ * are not totals.
+ */
+extern const struct output_formats top_formats;
+
+/* --heatmap FILE: the report's heat map, an SVG of its own (top_report's heat and run). */
+struct output_opts top_heatmap_file(const char *path);
 
 #endif

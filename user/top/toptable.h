@@ -2,7 +2,7 @@
 /*
  * toptable.h - ldlat-top's tables in user space: kept samples by (process,
  * address), where the address is an instruction pointer or a data block.
- * Filled from the BPF maps (session_top.c) or sample by sample by native
+ * Filled from the BPF maps (topprog.c) or sample by sample by native
  * code (a perf.data reader), with the same ldlat_top_account() the BPF
  * program runs; symbolized and printed by topreport.c.
  */

@@ -11,7 +11,8 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
-#include "user/top/session_top.h"
+#include "user/top/topprog.h"
+#include "user/run/tool.h"
 #include "bpf/ldlat.skel.h"
 
 /* The kernel's ring buffer record header (kernel/bpf/ringbuf.c). */
@@ -20,6 +21,55 @@
 #define RB_HDR	   8
 #define RB_SPINS                                                                                   \
 	100000 /* sched_yield()s waiting for a record being written: far past any program */
+
+int top_session__open(struct session *s, const struct ldlat_config *cfg, unsigned int flags,
+		      struct err *err)
+{
+	return top_session__open_unwind(s, cfg, flags, NULL, err);
+}
+
+int top_session__open_unwind(struct session *s, const struct ldlat_config *cfg, unsigned int flags,
+			     const struct top_unwind *uw, struct err *err)
+{
+	int e = session__prepare(s, cfg, flags, 0, err);
+
+	if (e)
+		return e;
+	s->gens = 2; /* a copy of 'hists' per generation parity */
+	/* the tables; one unused entry each when off */
+	bpf_map__set_max_entries(s->skel->maps.top_ip, (cfg->top & LDLAT_TOP_IP) && cfg->top_entries
+							       ? cfg->top_entries
+							       : 1);
+	bpf_map__set_max_entries(s->skel->maps.top_data,
+				 (cfg->top & LDLAT_TOP_DATA) && cfg->top_entries ? cfg->top_entries
+										 : 1);
+	bpf_map__set_max_entries(s->skel->maps.top_stack,
+				 (cfg->top & LDLAT_TOP_STACK) && cfg->top_entries ? cfg->top_entries
+										  : 1);
+	bpf_map__set_max_entries(s->skel->maps.top_stacks,
+				 (cfg->top & LDLAT_TOP_STACK) && cfg->top_entries
+					 ? ldlat_top_stacks_for(cfg->top_entries)
+					 : 1);
+	bpf_map__set_max_entries(
+		s->skel->maps.top_spill,
+		cfg->top && cfg->top_entries ? ldlat_top_spill_bytes(cfg->top_entries) : 4096);
+	/*
+	 * the walk from the tables; a sample taken in the kernel finds the
+	 * task's user registers by bpf_task_pt_regs (Linux 5.15), else at the
+	 * top of its kernel stack
+	 */
+	s->skel->rodata->unwind_max = uw ? uw->max_stack : 0;
+	s->skel->rodata->unwind_task_regs =
+		uw &&
+		libbpf_probe_bpf_helper(BPF_PROG_TYPE_PERF_EVENT, BPF_FUNC_task_pt_regs, NULL) == 1;
+	bpf_map__set_max_entries(s->skel->maps.unwind_procs, uw ? uw->procs : 1);
+	bpf_map__set_max_entries(s->skel->maps.unwind_files, uw ? uw->files : 1);
+	bpf_program__set_autoload(s->skel->progs.ldlat_test_unwind,
+				  uw && (flags & SESSION_TEST_ENTRY));
+	session__use(s, s->skel->progs.ldlat_top, s->skel->progs.ldlat_top_kern,
+		     s->skel->progs.ldlat_top_addr);
+	return session__load(s, err);
+}
 
 /*
  * Every program that read the old generation has returned.  perf runs BPF
@@ -136,9 +186,8 @@ static int top__ring_read(struct top_sink *k, bool wait)
 	return e;
 }
 
-int session__top_poll(struct session *s, struct top_sink *k)
+int top_sink__poll(struct top_sink *k)
 {
-	(void)s;
 	return top__ring_read(k, false);
 }
 
@@ -205,13 +254,7 @@ static int top__hists(struct session *s, struct top_sink *k, __u32 slot)
 		}
 		for (cpu = 0; cpu < s->ncpus; cpu++)
 			cell__add_hist(&k->drained.cells[i], &h[cpu]);
-		memset(h, 0, s->ncpus * sizeof(*h));
-		for (cpu = 0; cpu < s->ncpus; cpu++) {
-			h[cpu].range = i / LDLAT_NCLASS % s->nranges;
-			h[cpu].class = i % LDLAT_NCLASS;
-		}
-		if (bpf_map_update_elem(fd, &idx, h, BPF_ANY))
-			e = -errno;
+		e = session__clear_cell(s, idx, h);
 	}
 	free(h);
 	return e;
@@ -271,7 +314,7 @@ out:
 	return e;
 }
 
-int session__top_drain(struct session *s, bool all, struct top_sink *k)
+int top_sink__drain(struct top_sink *k, struct session *s, bool all)
 {
 	__u32 gen = s->skel->bss->top_gen;
 	int e = 0;
@@ -320,7 +363,7 @@ int top_sink__carry(struct top_sink *k)
 						    ?: top__move(k->stack, &k->next_stack);
 }
 
-int session__top_stack(struct session *s, __u64 key, struct ldlat_top_stack *st)
+int top_session__stack(struct session *s, __u64 key, struct ldlat_top_stack *st)
 {
 	__u32 k, n;
 
@@ -339,7 +382,7 @@ int session__top_stack(struct session *s, __u64 key, struct ldlat_top_stack *st)
 	return 0;
 }
 
-int session__top_forget_stacks(struct session *s, __u32 parity)
+int top_session__forget_stacks(struct session *s, __u32 parity)
 {
 	struct bpf_map *map = s->skel->maps.top_stacks;
 	int fd = bpf_map__fd(map), e = 0;
@@ -364,3 +407,25 @@ int session__top_forget_stacks(struct session *s, __u32 parity)
 	free(keys);
 	return e;
 }
+
+static int top_prog__open(struct prog *p, struct tool *t, struct err *err)
+{
+	struct session *s = &((struct session_prog *)p)->s;
+	int e = top_session__open(s, &t->cfg, session__path_flag(t->path), err);
+
+	p->program = e ? NULL : session__program(s);
+	return e;
+}
+
+static int top_prog__read(struct prog *p, void *sink, bool last, struct err *err)
+{
+	int e = top_sink__drain(sink, &((struct session_prog *)p)->s, last);
+
+	return e ? err__set(err, e, "cannot read the tables: %s", strerror(-e)) : 0;
+}
+
+const struct prog_ops top_prog_ops = {
+	.open = top_prog__open,
+	.read = top_prog__read,
+	.close = session_prog__close,
+};

@@ -1,7 +1,10 @@
 /* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
 /*
- * session_top.h - moving ldlat-top's tables out of the kernel.  The BPF
- * program keys every entry with a generation; user space moves the
+ * topprog.h - ldlat-top's BPF program: the ldlat program with ldlat-top's
+ * tables (top_session__open), as a run drives it (top_prog, an
+ * implementation of user/run/prog.h), and moving the tables out of the
+ * kernel (top_sink).  The BPF program keys every entry with a generation;
+ * user space moves the
  * generation on, waits until no program can still be writing the old one,
  * and moves the old generation's entries (summed over CPUs) into a
  * struct top_table, deleting them: the kernel's tables only need room for
@@ -9,13 +12,41 @@
  * A sample whose key finds its table full comes through the spill ring
  * (struct ldlat_top_spill) and is added to the same user-space table.
  */
-#ifndef LDLAT_SESSION_TOP_H
-#define LDLAT_SESSION_TOP_H
+#ifndef LDLAT_TOPPROG_H
+#define LDLAT_TOPPROG_H
 
 #include <stdbool.h>
 
+#include "user/run/prog.h"
 #include "user/run/session.h"
 #include "user/top/toptable.h"
+
+/*
+ * session__open for ldlat-top: the program with the tables cfg->top names,
+ * of cfg->top_entries keys each, and a copy of the histograms per
+ * generation parity.  0 or -errno with a sentence in err.
+ */
+int top_session__open(struct session *s, const struct ldlat_config *cfg, unsigned int flags,
+		      struct err *err);
+
+/*
+ * --call-graph dwarf: the user stack walked from unwind tables (bpf/unwind.h)
+ * up to max_stack frames, with room for the tables of 'files' files and the
+ * mappings of 'procs' processes (user/top/unwindset.c fills them).
+ */
+struct top_unwind {
+	__u32 max_stack; /* 1 to LDLAT_UNWIND_MAX_STACK */
+	__u32 files;
+	__u32 procs;
+};
+
+/*
+ * top_session__open with the walk from unwind tables (uw; NULL: none, the
+ * kernel's frame-pointer walk); with SESSION_TEST_ENTRY also its test entry
+ * ldlat_test_unwind.
+ */
+int top_session__open_unwind(struct session *s, const struct ldlat_config *cfg, unsigned int flags,
+			     const struct top_unwind *uw, struct err *err);
 
 /* Where the drained samples go, and the spill ring's reader. */
 struct top_sink {
@@ -52,17 +83,17 @@ void top_sink__close(struct top_sink *k);
 
 /*
  * Moves the tables' entries and the spill ring's records of the drained
- * generation into the sink's tables, with the samples not attributed, and
- * adds its counters and histograms to k->drained.
+ * generation of s into the sink's tables, with the samples not attributed,
+ * and adds its counters and histograms to k->drained.
  * With all, every generation (the events must be disabled: nothing writes
  * any more); otherwise the generation moves on first, and the next
  * generation's records already in the ring wait in the sink until
  * top_sink__carry.  Returns 0 or -errno.
  */
-int session__top_drain(struct session *s, bool all, struct top_sink *k);
+int top_sink__drain(struct top_sink *k, struct session *s, bool all);
 
 /* Reads the spill ring between drains (it holds the current generation's records). */
-int session__top_poll(struct session *s, struct top_sink *k);
+int top_sink__poll(struct top_sink *k);
 
 /* After a report of the drained generations: their successor's records into the tables. */
 int top_sink__carry(struct top_sink *k);
@@ -72,7 +103,7 @@ int top_sink__carry(struct top_sink *k);
  * ldlat_top_stack_key) into st, each stack up to its first IP of 0.
  * Returns 0, or -errno (-ENOENT: not there).
  */
-int session__top_stack(struct session *s, __u64 key, struct ldlat_top_stack *st);
+int top_session__stack(struct session *s, __u64 key, struct ldlat_top_stack *st);
 
 /*
  * Deletes the paths of the generations of parity 'parity' from the stack
@@ -80,6 +111,15 @@ int session__top_stack(struct session *s, __u64 key, struct ldlat_top_stack *st)
  * the map holds about one drain period's paths.  No program writes that
  * parity until the next drain moves the generation on.  Returns 0 or -errno.
  */
-int session__top_forget_stacks(struct session *s, __u32 parity);
+int top_session__forget_stacks(struct session *s, __u32 parity);
+
+/*
+ * ldlat-top's program as a run drives it (prog.h), in a struct
+ * session_prog: top_session__open for the tool's configuration on its read
+ * path; prog__read's model is a struct top_sink opened on the session
+ * (top_sink__open), and last drains every generation (top_sink__drain's
+ * all).
+ */
+extern const struct prog_ops top_prog_ops;
 
 #endif
