@@ -210,6 +210,7 @@ struct walk {
 static struct session wsess;
 static struct unwind_set wset;
 static volatile int wsink;
+static int wrepeat = 1; /* test runs of each walk: more to time them */
 
 /* Every stored path out of top_stacks, so that the next walk's is the only one. */
 static void stacks_clear(void)
@@ -240,13 +241,25 @@ static __attribute__((noinline)) void walk_here(struct walk *w)
 	w->nbt = backtrace(w->bt, LDLAT_STACK_DEPTH);
 	stacks_clear();
 	w->nr = 0;
-	if (bpf_prog_test_run_opts(bpf_program__fd(wsess.skel->progs.ldlat_test_unwind), &opts))
-		return;
+	for (int i = 0; i < wrepeat; i++)
+		if (bpf_prog_test_run_opts(bpf_program__fd(wsess.skel->progs.ldlat_test_unwind),
+					   &opts))
+			return;
 	if (bpf_map_get_next_key(fd, NULL, &key) || bpf_map_lookup_elem(fd, &key, &st))
 		return;
 	memcpy(w->ips, st.ips[0], sizeof(w->ips));
 	w->nr = st.nr[0];
 	w->stop = st.stop[0];
+}
+
+/* n calls deep, then the walk */
+static __attribute__((noinline)) void deep(int n, struct walk *w)
+{
+	if (n > 0)
+		deep(n - 1, w);
+	else
+		walk_here(w);
+	wsink++;
 }
 
 static __attribute__((noinline)) void chain_b(struct walk *w)
@@ -311,19 +324,30 @@ static void walk_print(const struct walk *w)
 }
 
 /*
+ * A sanitizer build (make test-asan sets LDLAT_SANITIZED): its backtrace()
+ * is AddressSanitizer's, which puts a frame of its own first.
+ */
+static bool sanitized;
+
+/*
  * frames 1 to n - 1 equal (0: a PC in the function where each started);
- * n: every frame backtrace() gave.
+ * n 0: every frame backtrace() gave.
  */
 static void walk_equal(const struct walk *w, int n)
 {
-	int i, bad = 0;
+	int i, o = 0, bad = 0;
 
+	/* backtrace()'s frame of the walk's caller, past the sanitizer's own */
+	if (sanitized)
+		while (o + 1 < w->nbt && w->nr > 1 &&
+		       (__u64)(unsigned long)w->bt[o + 1] != w->ips[1])
+			o++;
 	if (!n)
-		n = w->nbt;
-	if ((int)w->nr < n)
+		n = w->nbt - o;
+	if ((int)w->nr < n || o + n > w->nbt)
 		bad = 1;
 	for (i = 1; !bad && i < n; i++)
-		if (w->ips[i] != (__u64)(unsigned long)w->bt[i])
+		if (w->ips[i] != (__u64)(unsigned long)w->bt[o + i])
 			bad = 1;
 	if (bad)
 		walk_print(w);
@@ -357,7 +381,7 @@ static void counters_sum(struct ldlat_unwind_counters *sum)
 	free(v);
 }
 
-static void walk_setup(void)
+static void walk_setup_depth(__u32 max_stack)
 {
 	struct ldlat_config c = { .nranges = 1,
 				  .max_lat = ~0ull,
@@ -366,7 +390,7 @@ static void walk_setup(void)
 				  .top = LDLAT_TOP_IP | LDLAT_TOP_STACK,
 				  .top_shift = 6,
 				  .top_entries = 64 };
-	struct top_unwind uw = { .max_stack = 64, .files = 16, .procs = 4 };
+	struct top_unwind uw = { .max_stack = max_stack, .files = 16, .procs = 4 };
 	struct err err = {};
 
 	ck_assert_msg(top_session__open_unwind(&wsess, &c, SESSION_TEST_ENTRY, &uw, &err) == 0,
@@ -377,6 +401,11 @@ static void walk_setup(void)
 	/* this program, libc, the loader, libbpf's, libelf's... */
 	ck_assert_uint_ge(wset.loaded, 2);
 	ck_assert_uint_eq(wset.failed, 0);
+}
+
+static void walk_setup(void)
+{
+	walk_setup_depth(64);
 }
 
 static void walk_teardown(void)
@@ -394,11 +423,11 @@ START_TEST(test_walk_calls)
 	walk_setup();
 	chain_a(&w);
 	walk_equal(&w, 0);
-	ck_assert_int_eq(w.stop, LDLAT_STOP_END + 1);
 	counters_sum(&sum);
 	ck_assert_uint_eq(sum.walks, 1);
 	ck_assert_uint_eq(sum.frames, w.nr);
 	ck_assert_uint_eq(sum.frames_fp, 0);
+	ck_assert_int_eq(w.stop, LDLAT_STOP_END + 1);
 	ck_assert_uint_eq(sum.stop[LDLAT_STOP_END], 1);
 	walk_teardown();
 }
@@ -482,6 +511,82 @@ START_TEST(test_walk_fp_fallback)
 }
 END_TEST
 
+/*
+ * The cost of a sample's walk at 16 and 64 frames (--max-stack), 80 calls
+ * deep: the test entry's run time as the kernel's BPF statistics count it
+ * (the sample's accounting and its path's storing with it), printed; the
+ * walk must stop at the depth asked for.
+ */
+START_TEST(test_walk_cost)
+{
+	static const __u32 depth[] = { 16, 64 };
+	struct bpf_prog_info info = {};
+	__u32 len = sizeof(info);
+	struct walk w;
+	int stats, fd;
+
+	walk_setup_depth(depth[_i]);
+	stats = bpf_enable_stats(BPF_STATS_RUN_TIME);
+	ck_assert_int_ge(stats, 0);
+	wrepeat = 2000;
+	deep(80, &w);
+	wrepeat = 1;
+	fd = bpf_program__fd(wsess.skel->progs.ldlat_test_unwind);
+	ck_assert_int_eq(bpf_obj_get_info_by_fd(fd, &info, &len), 0);
+	close(stats);
+	ck_assert_uint_eq(w.nr, depth[_i]);
+	ck_assert_int_eq(w.stop, LDLAT_STOP_MAX + 1);
+	ck_assert_uint_ge(info.run_cnt, 2000);
+	fprintf(stderr, "check_unwind: a walk of %u frames: %.0f ns a sample (%llu runs)\n",
+		depth[_i], (double)info.run_time_ns / (double)info.run_cnt,
+		(unsigned long long)info.run_cnt);
+	walk_teardown();
+}
+END_TEST
+
+/*
+ * A process's mappings as the walker gets them: user addresses only (a
+ * [vsyscall] mapping, above 2^63, made the search of a process with some
+ * counts of mappings answer it for any address, and the walk fall back to
+ * frame pointers); and the walker's search (built natively here) finds
+ * each mapping by its first and last byte, and nothing between two, for
+ * every count of mappings.
+ */
+START_TEST(test_proc_mappings)
+{
+	struct ldlat_unwind_proc *p = calloc(1, sizeof(*p));
+	struct unwind_set u;
+	struct err err = {};
+	__u32 n, i;
+
+	ck_assert_ptr_nonnull(p);
+	unwind_set__init(&u, -1, 0, -1, 0); /* no maps: every file counted as not loaded */
+	ck_assert_int_eq(unwind_set__proc(&u, getpid(), p, &err), 0);
+	ck_assert_uint_gt(p->n, 0);
+	for (i = 0; i < p->n; i++) {
+		ck_assert_uint_lt(p->maps[i].start, 1ull << 63);
+		ck_assert_int_eq(ldlat_unwind_map_find(p, p->maps[i].start), (int)i);
+		ck_assert_int_eq(ldlat_unwind_map_find(p, p->maps[i].end - 1), (int)i);
+	}
+	unwind_set__free(&u);
+	for (n = 1; n <= LDLAT_UNWIND_MAPS; n++) {
+		memset(p, 0, sizeof(*p));
+		p->n = n;
+		for (i = 0; i < n; i++) {
+			p->maps[i].start = 0x400000ull + i * 0x10000ull;
+			p->maps[i].end = p->maps[i].start + 0x8000;
+		}
+		for (i = 0; i < n; i++) {
+			ck_assert_int_eq(ldlat_unwind_map_find(p, p->maps[i].start), (int)i);
+			ck_assert_int_eq(ldlat_unwind_map_find(p, p->maps[i].end - 1), (int)i);
+			ck_assert_int_eq(ldlat_unwind_map_find(p, p->maps[i].end), -1);
+		}
+		ck_assert_int_eq(ldlat_unwind_map_find(p, 0x3fffffull), -1);
+	}
+	free(p);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("unwind");
@@ -489,10 +594,12 @@ int main(void)
 	int failed;
 
 	suite_dir_make("unwind");
+	sanitized = getenv("LDLAT_SANITIZED") != NULL;
 	tcase_set_timeout(tc, 120);
 	tcase_add_loop_test(tc, test_table_vs_readelf, 0, (int)ARRAY_SIZE(table_files));
 	tcase_add_test(tc, test_table_kinds);
 	tcase_add_test(tc, test_table_no_cfi);
+	tcase_add_test(tc, test_proc_mappings);
 	suite_add_tcase(s, tc);
 	if (need_root("check_unwind's walks (BPF)")) {
 		tc = tcase_create("walk");
@@ -501,6 +608,7 @@ int main(void)
 		tcase_add_test(tc, test_walk_signal);
 		tcase_add_test(tc, test_walk_thread);
 		tcase_add_test(tc, test_walk_fp_fallback);
+		tcase_add_loop_test(tc, test_walk_cost, 0, 2);
 		suite_add_tcase(s, tc);
 	}
 	failed = run_suite(s);

@@ -204,7 +204,12 @@ int unwind_set__proc(struct unwind_set *u, pid_t pid, struct ldlat_unwind_proc *
 	while (getline(&line, &cap, in) > 0) {
 		struct ldlat_unwind_map *um;
 
-		if (!mapsline__parse(line, &m) || !m.exec)
+		/*
+		 * user addresses only: [vsyscall] sits above 2^63, where the
+		 * walker's searches, which compare by the sign of a difference,
+		 * would take it for the highest mapping of any address
+		 */
+		if (!mapsline__parse(line, &m) || !m.exec || m.lo >= (1ull << 63))
 			continue;
 		if (p->n == LDLAT_UNWIND_MAPS) {
 			u->maps_dropped++;
