@@ -41,7 +41,7 @@ CFLAGS	+= -std=gnu11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wno-missing-field-init
 # source tree ("kernel/abi/pmu.h"), or of build/ for what the build generates
 # ("bpf/ldlat.skel.h").
 CPPFLAGS += -iquote . -iquote $(BUILD)
-LDLIBS	:= -lbpf -ldw -lelf -lz -lm -liberty
+LDLIBS	:= -lbpf -ldw -lelf -lz -lm -liberty -lcapstone
 BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) -Wall -Werror \
 	-iquote . -iquote $(BUILD)
 # the suites' Check
@@ -84,7 +84,7 @@ BPF_PROGS := ldlat c2c
 BPF_SKELS := $(patsubst %,$(BUILD)/bpf/%.skel.h,$(BPF_PROGS))
 
 # The benchmarks' programs: build/bench/NAME from bench/NAME.c and the library.
-BENCH_TOOLS := ldlat-floor ldlat-logic
+BENCH_TOOLS := ldlat-floor ldlat-logic ldlat-types
 BENCH_BINS := $(addprefix $(BUILD)/bench/,$(BENCH_TOOLS))
 
 # The workload with known loads and addresses (tests/progs/workload.c), for the tests,
@@ -103,6 +103,8 @@ TEST_LIB_OBJS := $(OBJ)/tests/lib/testutil.o $(OBJ)/tests/lib/perfwrite.o \
 # stripped (tests/progs/README.md)
 TEST_ELFS := $(BUILD)/tests/ldlat-topprog $(BUILD)/tests/ldlat-symprog \
 	$(BUILD)/tests/libldlatsym.so $(BUILD)/tests/ldlat-symprog-stripped
+# the data-type tests' builds of tests/progs/typeprog.c (check_types; their rules below)
+TYPE_ELFS := $(addprefix $(BUILD)/tests/ldlat-typeprog-,O0 O2 stripped debuglink nodebug remote)
 # Programs the suites run, built by make tests: build/tests/ldlat-NAME from
 # tests/progs/NAME.c, and a library LD_PRELOAD'ed by check_run
 TEST_PROGS := $(patsubst %,$(BUILD)/tests/ldlat-%,churn deny bigtouch names dlchurn callprog \
@@ -123,7 +125,7 @@ UNITS := ldlat-hist@.service ldlat-textfile@.service ldlat-textfile@.timer
 .PHONY: all workload tests bench-tools
 all: $(TOOL_BINS) $(MAN8) $(MAN5) $(WORKLOAD) $(TEST_ELFS)
 workload: $(WORKLOAD)
-tests: all $(WORKLOAD) $(TEST_BINS) $(TEST_ELFS) $(TEST_PROGS) $(FUZZ_BIN) $(GEN_PERFDATA) \
+tests: all $(WORKLOAD) $(TEST_BINS) $(TEST_ELFS) $(TEST_PROGS) $(TYPE_ELFS) $(FUZZ_BIN) $(GEN_PERFDATA) \
 	$(BENCH_BINS)
 bench-tools: all $(WORKLOAD) $(BENCH_BINS)
 
@@ -220,6 +222,36 @@ $(BUILD)/tests/ldlat-unwindprog-debugframe: tests/progs/unwindprog.c \
 # LD_PRELOAD'ed by check_run: a signal raised in the tools' argument parsing
 $(BUILD)/tests/libldlatearly.so: tests/progs/early_signal.c
 $(BUILD)/tests/libldlatearly.so: private PROG_LDLIBS := -ldl
+
+# ldlat-typeprog: fields of known layouts (tests/progs/typeprog.c and its C++ part
+# typeclass.cc) at -O0 and -O2 with -g; the -O2 one stripped with its debug info by build ID
+# (as the %-stripped rule) and with a .gnu_debuglink to the file beside it; without debug
+# info; and a build of its own (another build ID) whose debug info only a debuginfod server
+# has (tests/debuginfod/; .full, unstripped, is the tests' oracle)
+TYPEPROG_SRCS := tests/progs/typeprog.c tests/progs/typeclass.cc
+typeprog = mkdir -p $(dir $(2)) && $(CXX) -Wall -Wextra -Werror -fno-stack-clash-protection \
+	-Wl,--build-id $(1) -x c tests/progs/typeprog.c -x c++ tests/progs/typeclass.cc -o $(2)
+$(BUILD)/tests/ldlat-typeprog-O0 $(BUILD)/tests/ldlat-typeprog-O2 \
+$(BUILD)/tests/ldlat-typeprog-nodebug $(BUILD)/tests/ldlat-typeprog-remote: $(TYPEPROG_SRCS)
+$(BUILD)/tests/ldlat-typeprog-O0:
+	$(call typeprog,-O0 -g,$@)
+$(BUILD)/tests/ldlat-typeprog-O2:
+	$(call typeprog,-O2 -g,$@)
+$(BUILD)/tests/ldlat-typeprog-nodebug:
+	$(call typeprog,-O2,$@)
+$(BUILD)/tests/ldlat-typeprog-stripped: $(BUILD)/tests/ldlat-typeprog-O2
+	id=$$(readelf -n $< | sed -n 's/.*Build ID: *//p'); test -n "$$id" && \
+	mkdir -p $(BUILD)/tests/debug/.build-id/$${id%$${id#??}} && \
+	objcopy --only-keep-debug $< $(BUILD)/tests/debug/.build-id/$${id%$${id#??}}/$${id#??}.debug && \
+	objcopy --strip-all $< $@
+$(BUILD)/tests/ldlat-typeprog-debuglink: $(BUILD)/tests/ldlat-typeprog-O2
+	objcopy --only-keep-debug $< $@.debug
+	objcopy --strip-all --add-gnu-debuglink=$@.debug $< $@
+$(BUILD)/tests/ldlat-typeprog-remote:
+	@mkdir -p $(BUILD)/tests/debuginfod
+	$(call typeprog,-O2 -g -DTYPEPROG_VARIANT='"remote"',$@.full)
+	objcopy --only-keep-debug $@.full $(BUILD)/tests/debuginfod/ldlat-typeprog-remote.debug
+	objcopy --strip-all $@.full $@
 
 $(WORKLOAD): tests/progs/workload.c | $(BUILD)
 	$(CC) $(PROG_CFLAGS) $< -o $@
@@ -385,11 +417,11 @@ test-mutants: tests
 .PHONY: deps demo bench
 # Debian packages: to build, to test, and to run the demo and benchmarks.
 BUILD_DEPS := make gcc clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev pkg-config check libpfm4-dev libiberty-dev \
-	linux-libc-dev libdw-dev binutils python3
+	linux-libc-dev libdw-dev libcapstone-dev binutils python3
 TEST_DEPS := jq python3 clang-format prometheus valgrind linux-perf bpftrace time libclang-rt-14-dev \
 	libpfm4-dev util-linux prometheus-node-exporter python3-prometheus-client curl systemd \
 	qemu-system-x86 busybox-static cpio kmod xz-utils \
-	mandoc lintian bash-completion dpkg-dev stress-ng chromium debootstrap
+	mandoc lintian bash-completion dpkg-dev stress-ng chromium debootstrap dwarves debuginfod g++
 deps:
 	@missing=""; for p in $(BUILD_DEPS) $(TEST_DEPS); do \
 		dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q 'install ok installed' || \

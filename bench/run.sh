@@ -3,8 +3,8 @@
 #
 # make bench: installs what the benchmarks need (perf, bpftrace, bpftool,
 # GNU time, Python), builds, measures (bench/bench.py) and writes
-# BENCHMARKS.md at the top of the tree; with bench/offline.sh present, its
-# markdown section is appended.  Needs root.  Fails only when something did
+# BENCHMARKS.md at the top of the tree; with bench/offline.sh and
+# bench/types.sh present, their markdown sections are appended.  Needs root.  Fails only when something did
 # not run, never on a figure.
 #
 # BENCH_RUNS (default 9) measured rounds; BENCH_PAGES (500000) page faults of
@@ -45,6 +45,14 @@ if [ -f bench/offline.sh ]; then
 		exit 1
 	fi
 	{ echo; cat "$tmp/offline.md"; } >>"$tmp/BENCHMARKS.md"
+fi
+if [ -f bench/types.sh ]; then
+	echo "bench: bench/types.sh" >&2
+	if ! sh bench/types.sh >"$tmp/types.md"; then
+		echo "bench: FAILED: bench/types.sh did not run to the end" >&2
+		exit 1
+	fi
+	{ echo; cat "$tmp/types.md"; } >>"$tmp/BENCHMARKS.md"
 fi
 cp "$tmp/BENCHMARKS.md" BENCHMARKS.md
 cat BENCHMARKS.md

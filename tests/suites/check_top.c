@@ -1845,7 +1845,7 @@ static const struct cli_case top_bad_inputs[] = {
 	TOP_BAD("--sort size", "--sort 'size': expected samples, latency or total"),
 	TOP_BAD("--entries 0", "--entries '0' is not a table size from 1 to"),
 	TOP_BAD("--granularity word", "--granularity 'word': expected line or page"),
-	TOP_BAD("--by stack", "--by 'stack': expected ip, data or both"),
+	TOP_BAD("--by stack", "--by 'stack': expected ip, data, both, type or srcline"),
 	TOP_BAD("--format xml", "--format 'xml': expected text, json, folded or svg"),
 	TOP_BAD("--format openmetrics", "--format openmetrics is not one of ldlat-top's"),
 	TOP_BAD("--format prometheus", "--format prometheus is not one of ldlat-top's"),

@@ -40,6 +40,7 @@ static void dso__free(void *p)
 	struct dso *d = p;
 
 	free(d->path);
+	free(d->file);
 	free(d->symfile);
 	free(d->segs);
 	free(d->funcs);
@@ -444,7 +445,8 @@ struct dso *dso_cache__get_as(struct dso_cache *c, const char *key, const char *
 	if (!d)
 		return NULL;
 	d->path = strdup(key);
-	if (!d->path || !tsearch(d, &c->tree, dso__cmp)) {
+	d->file = strcmp(key, file) ? strdup(file) : NULL;
+	if (!d->path || (strcmp(key, file) && !d->file) || !tsearch(d, &c->tree, dso__cmp)) {
 		dso__free(d);
 		return NULL;
 	}

@@ -32,6 +32,7 @@ struct dso_seg {
 
 struct dso {
 	char *path;		    /* as mapped: a path, or "[vdso]" */
+	char *file;		    /* the file read (dso_cache__get_as's); NULL: path */
 	bool elf;		    /* an ELF file whose headers could be read */
 	bool pie;		    /* ET_DYN */
 	char *symfile;		    /* where the symbols came from, when not the file itself */

@@ -42,6 +42,8 @@ int symbolizer__init(struct symbolizer *z, struct procmaps *pm, const char *debu
 {
 	memset(z, 0, sizeof(*z));
 	z->pm = pm;
+	if (debuginfo && !(z->debuginfo = strdup(debuginfo)))
+		return -ENOMEM;
 	return dso_cache__init(&z->dsos, debuginfo);
 }
 
@@ -81,6 +83,10 @@ void symbolizer__free(struct symbolizer *z)
 	z->refreshed = NULL;
 	tdestroy(z->elves, elf_for__free);
 	z->elves = NULL;
+	codeinfo__free(z->ci);
+	z->ci = NULL;
+	free(z->debuginfo);
+	z->debuginfo = NULL;
 }
 
 /* Where a file of build ID id is, or NULL: name itself, else a copy in perf's cache. */
@@ -461,4 +467,96 @@ void symbolizer__data(struct symbolizer *z, __u32 tgid, __u64 addr, __u64 len, s
 								   : addr - m->start);
 	}
 	snprintf(out->where, sizeof(out->where), "%s", p->comm);
+}
+
+enum datatype_why symbolizer__code(struct symbolizer *z, __u32 tgid, __u64 ip, char *file,
+				   size_t len, __u64 *vaddr)
+{
+	return symbolizer__code_func(z, tgid, ip, file, len, vaddr, NULL);
+}
+
+enum datatype_why symbolizer__code_func(struct symbolizer *z, __u32 tgid, __u64 ip, char *file,
+					size_t len, __u64 *vaddr, struct symbolizer_func *fn)
+{
+	const struct mapping *m = NULL, *fm;
+	struct proc *p = NULL;
+	struct sym s;
+	struct dso *d;
+	__u64 bias;
+
+	switch (symbolizer__locate(z, tgid, ip, SYM_FUNC, &s, &p, &m)) {
+	case LOCATED_DONE:
+		return s.kernel ? DATATYPE_KERNEL : DATATYPE_NO_FILE;
+	case LOCATED_KERNEL:
+		return DATATYPE_KERNEL;
+	case LOCATED_UNMAPPED:
+		return DATATYPE_NO_FILE;
+	case LOCATED_MAPPING:
+		break;
+	}
+	d = symbolizer__dso(z, p, m, &bias, &fm);
+	if (!d || !d->elf || (d->file ? d->file : d->path)[0] != '/')
+		return DATATYPE_NO_FILE;
+	snprintf(file, len, "%s", d->file ? d->file : d->path);
+	*vaddr = ip - bias;
+	if (fn) {
+		const struct dso_sym *f = dso__func(d, *vaddr);
+
+		memset(fn, 0, sizeof(*fn));
+		if (f && f->size) {
+			fn->lo = f->start;
+			fn->hi = f->start + f->size;
+		}
+	}
+	return DATATYPE_TYPED;
+}
+
+static struct codeinfo *symbolizer__ci(struct symbolizer *z)
+{
+	if (!z->ci)
+		z->ci = codeinfo__new(z->debuginfo);
+	return z->ci;
+}
+
+const struct datatype *symbolizer__datatype(struct symbolizer *z, __u32 tgid, __u64 ip)
+{
+	static const struct datatype why[DATATYPE_NWHY] = {
+		[DATATYPE_KERNEL] = { .why = DATATYPE_KERNEL },
+		[DATATYPE_NO_FILE] = { .why = DATATYPE_NO_FILE },
+	};
+	char file[4096];
+	__u64 vaddr;
+	enum datatype_why w = symbolizer__code(z, tgid, ip, file, sizeof(file), &vaddr);
+
+	if (w != DATATYPE_TYPED)
+		return &why[w];
+	if (!symbolizer__ci(z))
+		return &why[DATATYPE_NO_FILE];
+	return codeinfo__type(z->ci, file, vaddr);
+}
+
+const struct srcline *symbolizer__srcline(struct symbolizer *z, __u32 tgid, __u64 ip)
+{
+	static const struct srcline none;
+	char file[4096];
+	__u64 vaddr;
+
+	if (symbolizer__code(z, tgid, ip, file, sizeof(file), &vaddr) != DATATYPE_TYPED ||
+	    !symbolizer__ci(z))
+		return &none;
+	return codeinfo__srcline(z->ci, file, vaddr);
+}
+
+const struct datatype *symbolizer__datatype_at(struct symbolizer *z, const char *file, __u64 vaddr)
+{
+	static const struct datatype none = { .why = DATATYPE_NO_FILE };
+
+	return symbolizer__ci(z) ? codeinfo__type(z->ci, file, vaddr) : &none;
+}
+
+ssize_t symbolizer__disasm(struct symbolizer *z, const char *file, __u64 lo, __u64 hi,
+			   struct codeinfo_insn **out)
+{
+	*out = NULL;
+	return symbolizer__ci(z) ? codeinfo__disasm(z->ci, file, lo, hi, out) : -ENOMEM;
 }

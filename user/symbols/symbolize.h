@@ -15,6 +15,7 @@
 #include <stdbool.h>
 #include <linux/types.h>
 
+#include "user/symbols/codeinfo.h"
 #include "user/symbols/dso.h"
 #include "user/symbols/kallsyms.h"
 #include "user/symbols/procmaps.h"
@@ -51,6 +52,8 @@ struct symbolizer {
 	 * offline, where build IDs say which file to read.
 	 */
 	const char *note_tool;
+	struct codeinfo *ci; /* what the debug info says of code: made on first use */
+	char *debuginfo;     /* its debuginfo path (NULL: the default) */
 };
 
 /* debuginfo: libdwfl's debuginfo path (NULL: ":.debug:/usr/lib/debug"). */
@@ -98,5 +101,43 @@ const char *symbolizer__elf_for(struct symbolizer *z, const char *name, const un
  * mapping.
  */
 void symbolizer__data(struct symbolizer *z, __u32 tgid, __u64 addr, __u64 len, struct sym *out);
+
+/*
+ * The code behind instruction pointer ip of process tgid: the ELF file to
+ * read (the mapped file, the copy with the recorded build ID, the
+ * map_files link of a deleted one) into file, and the file address into
+ * *vaddr.  Returns 0, else why there is none: DATATYPE_KERNEL or
+ * DATATYPE_NO_FILE (no mapping, an anonymous one, a file not read).
+ */
+enum datatype_why symbolizer__code(struct symbolizer *z, __u32 tgid, __u64 ip, char *file,
+				   size_t len, __u64 *vaddr);
+
+/* The function an address is in, by the file's symbol table: [lo, hi) file addresses, 0 0 when none. */
+struct symbolizer_func {
+	__u64 lo, hi;
+};
+
+/* symbolizer__code, and the function around the address into *fn. */
+enum datatype_why symbolizer__code_func(struct symbolizer *z, __u32 tgid, __u64 ip, char *file,
+					size_t len, __u64 *vaddr, struct symbolizer_func *fn);
+
+/* The type of file address vaddr of file (symbolizer__code's): never NULL, valid until symbolizer__free. */
+const struct datatype *symbolizer__datatype_at(struct symbolizer *z, const char *file, __u64 vaddr);
+
+/* The instructions of [lo, hi) of file, as codeinfo__disasm (free *out). */
+ssize_t symbolizer__disasm(struct symbolizer *z, const char *file, __u64 lo, __u64 hi,
+			   struct codeinfo_insn **out);
+
+/*
+ * The data type and member the instruction at ip touches (codeinfo.h):
+ * never NULL, valid until symbolizer__free.
+ */
+const struct datatype *symbolizer__datatype(struct symbolizer *z, __u32 tgid, __u64 ip);
+
+/*
+ * The source line of the instruction at ip: n 0 when none is known; never
+ * NULL, valid until symbolizer__free.
+ */
+const struct srcline *symbolizer__srcline(struct symbolizer *z, __u32 tgid, __u64 ip);
 
 #endif

@@ -52,6 +52,7 @@ struct top_args {
 	bool weight_set;
 	const char *heatmap; /* --heatmap FILE */
 	bool heatmap_by_class;
+	const char *annotate; /* --annotate FUNC */
 };
 
 static const char doc[] =
@@ -82,6 +83,8 @@ static const struct opt_word by_keys[] = {
 	{ "code", TOP_BY_IP, .alias = true },
 	{ "data", TOP_BY_DATA },
 	{ "both", TOP_BY_BOTH },
+	{ "type", TOP_BY_TYPE },
+	{ "srcline", TOP_BY_SRCLINE },
 	{},
 };
 
@@ -103,8 +106,10 @@ static const struct opt_word heatmap_bys[] = { { "all", 0 }, { "class", 1 }, {} 
 
 /* --list-events takes --by too: it decides whether the samples carry the IP */
 static const struct opt by_options[] = {
-	{ "by", 0, "KEY", 0, "ip (code), data, or both tables (default)", OPT_KEYS,
-	  OPT_TO(struct top_args, by), .words = by_keys },
+	{ "by", 0, "KEY", 0,
+	  "ip (code), data, or both tables (default); type: the data types and members the "
+	  "code's loads touch (from its debug info); srcline: the code by source line",
+	  OPT_KEYS, OPT_TO(struct top_args, by), .words = by_keys },
 	{},
 };
 
@@ -123,6 +128,11 @@ static const struct opt table_options[] = {
 		      "(DIR/.build-id/xx/rest.debug) and by path, relative ones next to the file "
 		      "(default \":.debug:/usr/lib/debug\")",
 		      struct top_args, debuginfo),
+	{ "annotate", 0, "FUNC", 0,
+	  "instead of the tables, function FUNC's instructions (as the symbol table names it: "
+	  "C++ demangled) with their samples, latency and the data type and member each "
+	  "touches",
+	  OPT_TEXT, OPT_TO(struct top_args, annotate), .what = "function name" },
 	{},
 };
 
@@ -243,7 +253,7 @@ static int top_configure(struct tool *t, void *ctx, struct err *err)
 
 	if (e)
 		return e;
-	t->cfg.top = ((a->by & TOP_BY_IP) ? LDLAT_TOP_IP : 0) |
+	t->cfg.top = ((a->by & TOP_BY_CODE) ? LDLAT_TOP_IP : 0) |
 		     ((a->by & TOP_BY_DATA) ? LDLAT_TOP_DATA : 0);
 	if (a->call_graph)
 		t->cfg.top |= LDLAT_TOP_STACK;
@@ -259,7 +269,8 @@ static int top_before_enable(struct tool *t, void *ctx, struct err *err)
 	pid_t cmd = t->run.has_cmd ? t->run.cmd.pid : 0;
 	int e;
 
-	e = top_sink__open(&top->sink, &top->prog.s, (top->args->by & TOP_BY_IP) ? &top->ip : NULL,
+	e = top_sink__open(&top->sink, &top->prog.s,
+			   (top->args->by & TOP_BY_CODE) ? &top->ip : NULL,
 			   (top->args->by & TOP_BY_DATA) ? &top->data : NULL);
 	if (e) {
 		err__msg(err, "cannot map the tables' spill ring: %s", strerror(-e));
@@ -404,10 +415,11 @@ static int top_forget_exited(struct top *top)
 {
 	int e = 0;
 
-	if (top->args->by & TOP_BY_IP)
-		e = top_rows__take_exited(&top->early_ip, &top->ip, &top->z, false, 0);
+	if (top->args->by & TOP_BY_CODE)
+		e = top_rows__take_exited(&top->early_ip, &top->ip, &top->z,
+					  top->args->by & TOP_BY_CODE, top->args->annotate, 0);
 	if (!e && (top->args->by & TOP_BY_DATA))
-		e = top_rows__take_exited(&top->early_data, &top->data, &top->z, true,
+		e = top_rows__take_exited(&top->early_data, &top->data, &top->z, TOP_BY_DATA, NULL,
 					  top->args->shift);
 	if (e) {
 		fprintf(stderr, "ldlat-top: out of memory\n");
@@ -450,8 +462,11 @@ static int top_write(struct printer *p, void *ctx, struct err *err)
 				.heat = top->args->heatmap ? &top->heat : NULL };
 	int e = 0;
 
-	if (top->args->by & TOP_BY_IP)
-		e = top_rows__ip(&ip, &top->ip, &top->z, &top->early_ip);
+	if (top->args->by & TOP_BY_ANNOTATE)
+		e = top_rows__annotate(&ip, &top->ip, &top->z, top->args->annotate, &top->early_ip);
+	else if (top->args->by & TOP_BY_CODE)
+		e = top_rows__code(&ip, &top->ip, &top->z, top->args->by & TOP_BY_CODE,
+				   &top->early_ip);
 	if (!e && (top->args->by & TOP_BY_DATA))
 		e = top_rows__data_runs(
 			&data, &top->data, &top->z, top->args->shift, top->args->data_by,
@@ -466,7 +481,8 @@ static int top_write(struct printer *p, void *ctx, struct err *err)
 		e = -ENOMEM;
 		goto out;
 	}
-	top_rows__sort(&ip, top->args->sort);
+	if (!(top->args->by & TOP_BY_ANNOTATE)) /* an annotation is in address order */
+		top_rows__sort(&ip, top->args->sort);
 	top_rows__sort(&data, top->args->sort);
 	/* a blank line between plain reports; on a terminal each one clears the screen */
 	e = output__write(&top->args->cli.out, &r, p->printed && !top->view.clear, err);
@@ -549,6 +565,7 @@ static struct top_view top_view_of(const struct top_args *a, bool has_latency,
 		.width = a->cli.out.path ? 0 : top_terminal_width(),
 		.run = run,
 		.src = src,
+		.annotate = a->annotate,
 	};
 }
 
@@ -563,7 +580,7 @@ static int top_input(struct top_args *a)
 	struct offtop ot = {};
 	struct run_info run;
 	struct timespec started;
-	__u32 tables = ((a->by & TOP_BY_IP) ? LDLAT_TOP_IP : 0) |
+	__u32 tables = ((a->by & TOP_BY_CODE) ? LDLAT_TOP_IP : 0) |
 		       ((a->by & TOP_BY_DATA) ? LDLAT_TOP_DATA : 0) |
 		       (a->call_graph ? LDLAT_TOP_STACK : 0);
 	struct err err = {};
@@ -595,7 +612,7 @@ static int top_input(struct top_args *a)
 		status = err__report(&err, e, "ldlat-top", stderr);
 		goto out;
 	}
-	ot.ip = (a->by & TOP_BY_IP) ? &top.ip : NULL;
+	ot.ip = (a->by & TOP_BY_CODE) ? &top.ip : NULL;
 	ot.data = (a->by & TOP_BY_DATA) ? &top.data : NULL;
 	ot.paths = a->call_graph ? &top.paths : NULL;
 	offline__run_info(&ot.o, "ldlat-top", &started, &run);
@@ -648,6 +665,9 @@ static int top_refuse(struct top_args *a)
 	}
 	if (output__paths(&a->cli.out))
 		a->call_graph = true;
+	/* an annotation is of the code table alone */
+	if (a->annotate)
+		a->by = TOP_BY_ANNOTATE;
 	return 0;
 }
 
@@ -655,7 +675,7 @@ static int run_list_events(void *input)
 {
 	struct top_args *a = input;
 
-	a->cli.source.sample_ip = a->by & TOP_BY_IP;
+	a->cli.source.sample_ip = a->by & TOP_BY_CODE;
 	return list_events(stdout, &a->cli, "ldlat-top");
 }
 
@@ -715,7 +735,7 @@ static int run_sample(void *input)
 	status = top_refuse(a);
 	if (status)
 		return status;
-	a->cli.source.sample_ip = a->by & TOP_BY_IP;
+	a->cli.source.sample_ip = a->by & TOP_BY_CODE;
 	a->cli.source.callchain = a->call_graph;
 	e = output__check(&a->cli.out, &err);
 	if (!e)

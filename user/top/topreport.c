@@ -10,6 +10,7 @@
 #include "user/report/render.h"
 #include "user/report/table.h"
 #include "kernel/abi/datasrc.h"
+#include "kernel/lib/unctrl.h"
 #include "kernel/lib/util.h"
 
 static void top_row__free(struct top_row *r)
@@ -25,6 +26,8 @@ void top_rows__free(struct top_rows *rows)
 	for (i = 0; i < rows->n; i++)
 		top_row__free(&rows->r[i]);
 	free(rows->r);
+	free(rows->file);
+	free(rows->insns);
 	memset(rows, 0, sizeof(*rows));
 }
 
@@ -93,13 +96,116 @@ static void top_rows__fold(struct top_rows *rows, bool offset, bool blocks)
 
 static int row__cmp_sort(const void *a, const void *b, void *arg);
 
+/* Names a table entry into out; what a row keeps besides its name, into row. */
 typedef void (*resolve_fn)(struct symbolizer *z, __u32 tgid, __u64 addr, __u64 len,
-			   struct sym *out);
+			   const char *func, struct sym *out, struct top_row *row);
 
-static void resolve_ip(struct symbolizer *z, __u32 tgid, __u64 addr, __u64 len, struct sym *out)
+static void resolve_ip(struct symbolizer *z, __u32 tgid, __u64 addr, __u64 len, const char *func,
+		       struct sym *out, struct top_row *row)
 {
 	(void)len;
+	(void)func;
+	(void)row;
 	symbolizer__ip(z, tgid, addr, out);
+}
+
+static void resolve_data(struct symbolizer *z, __u32 tgid, __u64 addr, __u64 len, const char *func,
+			 struct sym *out, struct top_row *row)
+{
+	(void)func;
+	(void)row;
+	symbolizer__data(z, tgid, addr, len, out);
+}
+
+/* A type row: its label names it alone, whatever process or DSO touched it. */
+static void resolve_type(struct symbolizer *z, __u32 tgid, __u64 addr, __u64 len, const char *func,
+			 struct sym *out, struct top_row *row)
+{
+	const struct datatype *d = symbolizer__datatype(z, tgid, addr);
+
+	(void)len;
+	(void)func;
+	memset(out, 0, sizeof(*out));
+	datatype__label(d, out->name, sizeof(out->name));
+	out->kind = d->why == DATATYPE_TYPED ? SYM_RESOLVED : SYM_UNKNOWN;
+	out->kernel = d->why == DATATYPE_KERNEL;
+	row->dt = d;
+}
+
+/*
+ * A source-line row: the file (as the DWARF names it) and line, and the
+ * function its code belongs to, "func (inlined)" when that was inlined;
+ * without a line, "??:0" (perf's) and the function the symbols name.
+ */
+static void resolve_srcline(struct symbolizer *z, __u32 tgid, __u64 addr, __u64 len,
+			    const char *func, struct sym *out, struct top_row *row)
+{
+	const struct srcline *l = symbolizer__srcline(z, tgid, addr);
+	struct sym fn;
+
+	(void)len;
+	(void)func;
+	symbolizer__ip(z, tgid, addr, &fn);
+	memset(out, 0, sizeof(*out));
+	out->kernel = fn.kernel;
+	if (!l->n) {
+		snprintf(out->name, sizeof(out->name), "??:0");
+		snprintf(out->where, sizeof(out->where), "%s", fn.name);
+		out->kind = SYM_UNKNOWN;
+		return;
+	}
+	snprintf(out->name, sizeof(out->name), "%s:%u", l->frames[0].file, l->frames[0].line);
+	snprintf(out->where, sizeof(out->where), "%s%s",
+		 l->frames[0].func ? l->frames[0].func : fn.name, l->n > 1 ? " (inlined)" : "");
+	out->kind = SYM_RESOLVED;
+	row->sl = l;
+}
+
+/*
+ * An annotation's row: an instruction of function func, keyed by its file
+ * and file address (every process running that code folds into one row);
+ * the code of any other function folds into one row named "" (counted
+ * beside the annotation, not shown).
+ */
+static void resolve_annotate(struct symbolizer *z, __u32 tgid, __u64 addr, __u64 len,
+			     const char *func, struct sym *out, struct top_row *row)
+{
+	struct symbolizer_func fn;
+	__u64 vaddr;
+	char file[sizeof(out->where)];
+
+	(void)len;
+	symbolizer__ip(z, tgid, addr, out);
+	if (strcmp(out->name, func) ||
+	    symbolizer__code_func(z, tgid, addr, file, sizeof(file), &vaddr, &fn) ||
+	    fn.lo >= fn.hi) {
+		memset(out, 0, sizeof(*out));
+		return;
+	}
+	snprintf(out->name, sizeof(out->name), "0x%llx", (unsigned long long)vaddr);
+	snprintf(out->where, sizeof(out->where), "%s", file);
+	out->kind = SYM_RESOLVED;
+	/* the row's start (the entry's address less this) is the file address */
+	out->offset = (__s64)(addr - vaddr);
+	row->lo = fn.lo;
+	row->hi = fn.hi;
+	row->dt = symbolizer__datatype_at(z, file, vaddr);
+}
+
+static resolve_fn resolve__of(unsigned int by)
+{
+	switch (by) {
+	case TOP_BY_ANNOTATE:
+		return resolve_annotate;
+	case TOP_BY_TYPE:
+		return resolve_type;
+	case TOP_BY_SRCLINE:
+		return resolve_srcline;
+	case TOP_BY_DATA:
+		return resolve_data;
+	default:
+		return resolve_ip;
+	}
 }
 
 /* Room for more rows. */
@@ -115,7 +221,7 @@ static int rows__reserve(struct top_rows *rows, size_t more)
 
 /* One row per table entry that keep accepts (every one without keep), named, appended. */
 static int top_rows__resolve(struct top_rows *rows, const struct top_table *t, struct symbolizer *z,
-			     resolve_fn resolve, __u64 len,
+			     resolve_fn resolve, const char *func, __u64 len,
 			     bool (*keep)(const struct top_entry *e, void *ctx), void *ctx)
 {
 	struct sym s;
@@ -130,7 +236,7 @@ static int top_rows__resolve(struct top_rows *rows, const struct top_table *t, s
 		if (keep && !keep(&t->e[i], ctx))
 			continue;
 		memset(r, 0, sizeof(*r));
-		resolve(z, t->e[i].tgid, t->e[i].addr, len, &s);
+		resolve(z, t->e[i].tgid, t->e[i].addr, len, func, &s, r);
 		r->name = strdup(s.name);
 		r->where = strdup(s.where);
 		if (!r->name || !r->where) {
@@ -175,12 +281,13 @@ static int top_rows__append(struct top_rows *rows, const struct top_rows *early)
 
 /* The table's rows, the early ones, and what was not attributed. */
 static int top_rows__build(struct top_rows *rows, const struct top_table *t, struct symbolizer *z,
-			   resolve_fn resolve, __u64 len, const struct top_rows *early)
+			   resolve_fn resolve, const char *func, __u64 len,
+			   const struct top_rows *early)
 {
 	int e;
 
 	memset(rows, 0, sizeof(*rows));
-	e = top_rows__resolve(rows, t, z, resolve, len, NULL, NULL)
+	e = top_rows__resolve(rows, t, z, resolve, func, len, NULL, NULL)
 		    ?: top_rows__append(rows, early);
 	if (e) {
 		top_rows__free(rows);
@@ -196,17 +303,131 @@ static int top_rows__build(struct top_rows *rows, const struct top_table *t, str
 int top_rows__ip(struct top_rows *rows, const struct top_table *t, struct symbolizer *z,
 		 const struct top_rows *early)
 {
-	int e = top_rows__build(rows, t, z, resolve_ip, 1, early);
+	return top_rows__code(rows, t, z, TOP_BY_IP, early);
+}
+
+int top_rows__code(struct top_rows *rows, const struct top_table *t, struct symbolizer *z,
+		   unsigned int by, const struct top_rows *early)
+{
+	int e = top_rows__build(rows, t, z, resolve__of(by), NULL, 1, early);
 
 	if (!e)
 		top_rows__fold(rows, false, false);
 	return e;
 }
 
+/* The file whose rows of the function have the most samples (rows named "" are other code's). */
+static const char *annotate__file(const struct top_rows *rows)
+{
+	const char *best = NULL;
+	__u64 most = 0, n;
+	size_t i, k;
+
+	for (i = 0; i < rows->n; i++) {
+		if (!rows->r[i].name[0] || (best && !strcmp(best, rows->r[i].where)))
+			continue;
+		for (n = 0, k = 0; k < rows->n; k++)
+			if (rows->r[k].name[0] && !strcmp(rows->r[k].where, rows->r[i].where))
+				n += rows->r[k].v.count;
+		if (n > most) {
+			most = n;
+			best = rows->r[i].where;
+		}
+	}
+	return best;
+}
+
+static int row__cmp_start(const void *a, const void *b)
+{
+	const struct top_row *x = a, *y = b;
+
+	return x->start < y->start ? -1 : x->start > y->start;
+}
+
+int top_rows__annotate(struct top_rows *rows, const struct top_table *t, struct symbolizer *z,
+		       const char *func, const struct top_rows *early)
+{
+	struct top_rows in;
+	const char *file;
+	struct top_row *r;
+	ssize_t ni;
+	size_t i, k, n = 0;
+	int e = top_rows__build(&in, t, z, resolve_annotate, func, 1, early);
+
+	memset(rows, 0, sizeof(*rows));
+	if (e)
+		return e;
+	top_rows__fold(&in, false, false);
+	rows->full = in.full;
+	rows->failed = in.failed;
+	rows->spilled = in.spilled;
+	file = annotate__file(&in);
+	for (i = 0; i < in.n; i++)
+		if (!file || strcmp(in.r[i].where, file) || !in.r[i].name[0])
+			rows->outside += in.r[i].v.count;
+	if (!file)
+		goto out;
+	for (i = 0; i < in.n && strcmp(in.r[i].where, file); i++)
+		;
+	rows->lo = in.r[i].lo;
+	rows->hi = in.r[i].hi;
+	rows->file = strdup(file);
+	ni = symbolizer__disasm(z, file, rows->lo, rows->hi, &rows->insns);
+	e = !rows->file ? -ENOMEM : ni == -ENOMEM ? -ENOMEM : 0;
+	if (e)
+		goto out;
+	if (ni < 0)
+		ni = 0; /* the code cannot be read: its sampled addresses alone */
+	/* every instruction, and any sampled address that starts none */
+	rows->r = calloc((size_t)ni + in.n, sizeof(*rows->r));
+	if (!rows->r) {
+		e = -ENOMEM;
+		goto out;
+	}
+	for (k = 0; k < (size_t)ni; k++) {
+		r = &rows->r[n++];
+		r->start = rows->insns[k].addr;
+		r->insn = rows->insns[k].text;
+		r->dt = symbolizer__datatype_at(z, file, r->start);
+	}
+	for (i = 0; i < in.n; i++) {
+		struct top_row *s = &in.r[i];
+
+		if (!s->name[0] || strcmp(s->where, file))
+			continue;
+		for (k = 0; k < (size_t)ni && rows->insns[k].addr != s->start; k++)
+			;
+		r = k < (size_t)ni ? &rows->r[k] : &rows->r[n++];
+		r->start = s->start;
+		r->v = s->v;
+		r->dt = s->dt;
+		rows->total += s->v.count;
+	}
+	for (k = 0; k < n; k++) {
+		char name[64];
+
+		snprintf(name, sizeof(name), "0x%llx", (unsigned long long)rows->r[k].start);
+		rows->r[k].name = strdup(name);
+		rows->r[k].where = strdup(file);
+		rows->r[k].kind = SYM_RESOLVED;
+		rows->n++;
+		if (!rows->r[k].name || !rows->r[k].where) {
+			e = -ENOMEM;
+			goto out;
+		}
+	}
+	qsort(rows->r, rows->n, sizeof(*rows->r), row__cmp_start);
+out:
+	top_rows__free(&in);
+	if (e)
+		top_rows__free(rows);
+	return e;
+}
+
 int top_rows__data(struct top_rows *rows, const struct top_table *t, struct symbolizer *z,
 		   __u32 shift, enum top_data_by by, const struct top_rows *early)
 {
-	int e = top_rows__build(rows, t, z, symbolizer__data, 1ull << shift, early);
+	int e = top_rows__build(rows, t, z, resolve_data, NULL, 1ull << shift, early);
 
 	if (e)
 		return e;
@@ -290,7 +511,7 @@ int top_runs__spill(struct top_runs *runs, struct top_table *t, struct symbolize
 	if (!grown)
 		return -ENOMEM;
 	runs->f = grown;
-	e = top_rows__build(&rows, t, z, symbolizer__data, 1ull << shift, NULL);
+	e = top_rows__build(&rows, t, z, resolve_data, NULL, 1ull << shift, NULL);
 	if (e)
 		return e;
 	top_rows__fold(&rows, true, false);
@@ -455,7 +676,7 @@ int top_rows__data_runs(struct top_rows *rows, const struct top_table *t, struct
 
 	if (!runs || !runs->n)
 		return top_rows__data(rows, t, z, shift, by, early);
-	e = top_rows__build(&mem, t, z, symbolizer__data, 1ull << shift, early);
+	e = top_rows__build(&mem, t, z, resolve_data, NULL, 1ull << shift, early);
 	if (e)
 		return e;
 	top_rows__fold(&mem, true, false);
@@ -546,10 +767,11 @@ static bool entry__exited(const struct top_entry *e, void *ctx)
 }
 
 int top_rows__take_exited(struct top_rows *early, struct top_table *t, struct symbolizer *z,
-			  bool data, __u32 shift)
+			  unsigned int by, const char *func, __u32 shift)
 {
-	int e = top_rows__resolve(early, t, z, data ? symbolizer__data : resolve_ip,
-				  data ? 1ull << shift : 1, entry__exited, z->pm);
+	bool data = by == TOP_BY_DATA;
+	int e = top_rows__resolve(early, t, z, resolve__of(by), func, data ? 1ull << shift : 1,
+				  entry__exited, z->pm);
 
 	if (e)
 		return e;
@@ -803,35 +1025,157 @@ static void rows__more(FILE *out, const struct top_layout *l, const struct top_r
 	table__row_end(&tr);
 }
 
+/* The code key of a view: what the IP table's rows are by. */
+static unsigned int view__code(const struct top_view *r)
+{
+	if (r->by & TOP_BY_TYPE)
+		return TOP_BY_TYPE;
+	if (r->by & TOP_BY_SRCLINE)
+		return TOP_BY_SRCLINE;
+	return TOP_BY_IP;
+}
+
+/* The samples of the type rows that are typed, and of the others by reason. */
+static __u64 rows__typed(const struct top_rows *rows, __u64 why[DATATYPE_NWHY])
+{
+	size_t i;
+
+	memset(why, 0, DATATYPE_NWHY * sizeof(*why));
+	for (i = 0; i < rows->n; i++)
+		if (rows->r[i].dt)
+			why[rows->r[i].dt->why] += rows->r[i].v.count;
+	return why[DATATYPE_TYPED];
+}
+
+/* "typed: 180 of 392 samples (45.9%); untyped: 200 kernel code, 12 no debug info" */
+static void rows__typed_text(FILE *out, const struct top_rows *rows)
+{
+	__u64 why[DATATYPE_NWHY], typed = rows__typed(rows, why);
+	const char *sep = "; untyped: ";
+	int w;
+
+	fprintf(out, "typed: %llu of %llu samples (%.1f%%)", (unsigned long long)typed,
+		(unsigned long long)rows->total, percent(typed, rows->total));
+	for (w = 1; w < DATATYPE_NWHY; w++) {
+		if (!why[w])
+			continue;
+		fprintf(out, "%s%llu %s", sep, (unsigned long long)why[w], datatype__why_str(w));
+		sep = ", ";
+	}
+	fputc('\n', out);
+}
+
+/*
+ * An annotation: the function's instructions in address order, each with
+ * its samples (blank: none), latency and source class, and the type and
+ * member a memory access touches (perf annotate --data-type's question,
+ * asked of each instruction).
+ */
+static void render_annotate_text(FILE *out, const struct top_view *r, const struct top_rows *rows)
+{
+	char insn[256], label[512], func[1024], file[1024];
+	struct top_layout l;
+	struct table_row tr;
+	size_t i;
+
+	/* the name asked for and the file mapped: text from elsewhere, escaped */
+	unctrl__str(func, sizeof(func), r->annotate);
+	if (!rows->n) {
+		fprintf(out,
+			"annotate: no sample in a function named %s (%llu samples elsewhere)\n",
+			func, (unsigned long long)rows->outside);
+		rows__not_attributed(out, rows);
+		return;
+	}
+	layout__common(&l);
+	l.col[COL_NAME] = (struct table_column){
+		.header = "instruction", .width = 40, .align = TABLE_LEFT, .sep = " "
+	};
+	l.col[COL_WHERE] = (struct table_column){ .header = "type and member",
+						  .align = TABLE_LEFT,
+						  .sep = " " };
+	l.on[COL_NAME] = l.on[COL_WHERE] = true;
+	layout__fit(&l, r->width, r->has_latency);
+	unctrl__str(file, sizeof(file), dso__short_name(rows->file));
+	fprintf(out, "annotate: %s in %s [0x%llx, 0x%llx): %llu samples; %llu in other code\n",
+		func, file, (unsigned long long)rows->lo, (unsigned long long)rows->hi,
+		(unsigned long long)rows->total, (unsigned long long)rows->outside);
+	table__header(out, &l.t);
+	for (i = 0; i < rows->n; i++) {
+		const struct top_row *row = &rows->r[i];
+
+		snprintf(insn, sizeof(insn), "%llx: %s", (unsigned long long)row->start,
+			 row->insn ? row->insn : "(not an instruction's start)");
+		label[0] = '\0';
+		if (row->dt && row->dt->why != DATATYPE_NO_MEMOP)
+			datatype__label(row->dt, label, sizeof(label));
+		table__row_begin(&tr, out, &l.t);
+		if (row->v.count) {
+			row__cells(&l, &tr, r, row, rows);
+		} else {
+			for (int c = COL_SAMPLES; c <= COL_SOURCE; c++)
+				layout__cell(&l, &tr, c, 0, "");
+		}
+		layout__cell(&l, &tr, COL_NAME, 0, insn);
+		layout__cell(&l, &tr, COL_WHERE, l.where_max, label);
+		table__row_end(&tr);
+	}
+	rows__not_attributed(out, rows);
+}
+
 static void render_ip_text(FILE *out, const struct top_view *r, const struct top_rows *rows)
 {
+	unsigned int by = view__code(r);
 	char func[600];
 	size_t i, n = r->nrows < 0 || (size_t)r->nrows > rows->n ? rows->n : (size_t)r->nrows;
 	struct top_layout l;
 	struct table_row tr;
 
 	layout__common(&l);
-	l.col[COL_NAME] = (struct table_column){
-		.header = "function", .width = 40, .align = TABLE_LEFT, .sep = " "
+	l.col[COL_NAME] = (struct table_column){ .header = by == TOP_BY_TYPE ? "type and member"
+							   : by == TOP_BY_SRCLINE ? "source line"
+										  : "function",
+						 .width = 40,
+						 .align = TABLE_LEFT,
+						 .sep = " " };
+	l.col[COL_WHERE] = (struct table_column){
+		.header = by == TOP_BY_SRCLINE ? "function" : "DSO", .align = TABLE_LEFT, .sep = " "
 	};
-	l.col[COL_WHERE] =
-		(struct table_column){ .header = "DSO", .align = TABLE_LEFT, .sep = " " };
-	l.on[COL_NAME] = l.on[COL_WHERE] = true;
+	l.on[COL_NAME] = true;
+	l.on[COL_WHERE] = by != TOP_BY_TYPE;
 	layout__fit(&l, r->width, r->has_latency);
-	fprintf(out, "code: %llu samples, by function\n", (unsigned long long)rows->total);
+	if (by == TOP_BY_TYPE)
+		fprintf(out, "data types: %llu samples, by the type and member each load touches\n",
+			(unsigned long long)rows->total);
+	else
+		fprintf(out, "code: %llu samples, by %s\n", (unsigned long long)rows->total,
+			by == TOP_BY_SRCLINE ? "source line" : "function");
 	table__header(out, &l.t);
 	for (i = 0; i < n; i++) {
 		const struct top_row *row = &rows->r[i];
 
-		snprintf(func, sizeof(func), "[%c] %s", row->kernel ? 'k' : '.', row->name);
+		if (by == TOP_BY_IP)
+			snprintf(func, sizeof(func), "[%c] %s", row->kernel ? 'k' : '.', row->name);
+		else if (by == TOP_BY_SRCLINE && row->sl)
+			snprintf(func, sizeof(func), "%s:%u",
+				 srcline__base(row->sl->frames[0].file), row->sl->frames[0].line);
+		else
+			snprintf(func, sizeof(func), "%s", row->name);
 		table__row_begin(&tr, out, &l.t);
 		row__cells(&l, &tr, r, row, rows);
 		layout__cell(&l, &tr, COL_NAME, l.name_max, func);
-		layout__cell(&l, &tr, COL_WHERE, l.where_max, dso__short_name(row->where));
+		if (by == TOP_BY_SRCLINE)
+			snprintf(func, sizeof(func), "[%c] %s", row->kernel ? 'k' : '.',
+				 row->where);
+		else
+			snprintf(func, sizeof(func), "%s", dso__short_name(row->where));
+		layout__cell(&l, &tr, COL_WHERE, l.where_max, func);
 		table__row_end(&tr);
 	}
 	rows__more(out, &l, rows, n);
 	rows__not_attributed(out, rows);
+	if (by == TOP_BY_TYPE)
+		rows__typed_text(out, rows);
 }
 
 /* The address a data row starts at: its block's, or its object's (the hottest block's offset beside it). */
@@ -907,7 +1251,9 @@ void top_render_text(FILE *out, const struct top_view *r, const struct top_rows 
 		strftime(when, sizeof(when), "%H:%M:%S", &tm);
 		fprintf(out, "%s\n", when);
 	}
-	if (r->by & TOP_BY_IP)
+	if (r->by & TOP_BY_ANNOTATE)
+		render_annotate_text(out, r, ip);
+	else if (r->by & TOP_BY_CODE)
 		render_ip_text(out, r, ip);
 	if (r->by == TOP_BY_BOTH)
 		fputc('\n', out);
@@ -963,9 +1309,71 @@ static const char *kind__name(enum sym_kind k, bool data)
 	}
 }
 
+/* A type row's type, member and offset; or why it has none. */
+static void row__json_type(struct json *j, const struct top_row *row)
+{
+	const struct datatype *d = row->dt;
+	bool typed = d && d->why == DATATYPE_TYPED;
+	char label[512];
+
+	if (d)
+		datatype__label(d, label, sizeof(label));
+	json__string(j, "label", d ? label : row->name);
+	if (typed)
+		json__string(j, "type", d->type);
+	else
+		json__null(j, "type");
+	if (typed && d->member)
+		json__string(j, "member", d->member);
+	else
+		json__null(j, "member");
+	if (typed && d->offset_known)
+		json__i64(j, "offset", d->offset);
+	else
+		json__null(j, "offset");
+	if (typed)
+		json__null(j, "untyped");
+	else
+		json__string(j, "untyped", datatype__why_str(d ? d->why : DATATYPE_NO_FILE));
+}
+
+/* A source-line row's file, line and function, and the functions it was inlined into. */
+static void row__json_srcline(struct json *j, const struct top_row *row)
+{
+	const struct srcline *l = row->sl;
+	unsigned int i;
+
+	json__string(j, "srcline", row->name);
+	if (!l) {
+		json__null(j, "file");
+		json__null(j, "line");
+		json__string(j, "function", row->where);
+		return;
+	}
+	json__string(j, "file", l->frames[0].file);
+	json__u64(j, "line", l->frames[0].line);
+	json__string(j, "function", row->where);
+	json__array_begin(j, "inlined_into");
+	for (i = 1; i < l->n; i++) {
+		json__object_begin(j, NULL);
+		if (l->frames[i].func)
+			json__string(j, "function", l->frames[i].func);
+		else
+			json__null(j, "function");
+		json__string(j, "file", l->frames[i].file);
+		json__u64(j, "line", l->frames[i].line);
+		json__object_end(j);
+	}
+	json__array_end(j);
+}
+
 static void rows__json(struct json *j, const char *key, const struct top_view *r,
 		       const struct top_rows *rows, bool data)
 {
+	unsigned int by = data ? TOP_BY_DATA : view__code(r);
+	__u64 why[DATATYPE_NWHY];
+	int w;
+
 	size_t i, n = r->nrows < 0 || (size_t)r->nrows > rows->n ? rows->n : (size_t)r->nrows;
 
 	json__object_begin(j, key);
@@ -975,6 +1383,14 @@ static void rows__json(struct json *j, const char *key, const struct top_view *r
 	json__u64(j, "update_failed", rows->failed);
 	json__object_end(j);
 	json__u64(j, "spilled", rows->spilled);
+	if (by == TOP_BY_TYPE) {
+		json__u64(j, "typed_samples", rows__typed(rows, why));
+		json__object_begin(j, "untyped_samples");
+		for (w = 1; w < DATATYPE_NWHY; w++)
+			if (why[w])
+				json__u64(j, datatype__why_str(w), why[w]);
+		json__object_end(j);
+	}
 	json__u64(j, "rows_total", rows->n + rows->pruned);
 	json__array_begin(j, "rows");
 	for (i = 0; i < n; i++) {
@@ -982,6 +1398,17 @@ static void rows__json(struct json *j, const char *key, const struct top_view *r
 
 		json__object_begin(j, NULL);
 		row__json_common(j, r, row, rows);
+		if (by == TOP_BY_TYPE) {
+			row__json_type(j, row);
+			json__object_end(j);
+			continue;
+		}
+		if (by == TOP_BY_SRCLINE) {
+			row__json_srcline(j, row);
+			json__bool(j, "kernel", row->kernel);
+			json__object_end(j);
+			continue;
+		}
 		json__string(j, data ? "object" : "function", row->name);
 		json__string(j, "kind", kind__name(row->kind, data));
 		json__bool(j, "kernel", row->kernel);
@@ -1006,6 +1433,47 @@ static void rows__json(struct json *j, const char *key, const struct top_view *r
 	json__object_end(j);
 }
 
+/* An annotation: the function, its file and range, and a row per instruction. */
+static void annotate__json(struct json *j, const struct top_view *r, const struct top_rows *rows)
+{
+	char addr[32];
+	size_t i;
+
+	json__object_begin(j, "annotate");
+	json__string(j, "function", r->annotate);
+	if (rows->file)
+		json__string(j, "dso", rows->file);
+	else
+		json__null(j, "dso");
+	snprintf(addr, sizeof(addr), "0x%llx", (unsigned long long)rows->lo);
+	json__string(j, "start", addr);
+	snprintf(addr, sizeof(addr), "0x%llx", (unsigned long long)rows->hi);
+	json__string(j, "end", addr);
+	json__u64(j, "samples", rows->total);
+	json__u64(j, "outside_samples", rows->outside);
+	json__object_begin(j, "not_attributed");
+	json__u64(j, "table_full", rows->full);
+	json__u64(j, "update_failed", rows->failed);
+	json__object_end(j);
+	json__array_begin(j, "rows");
+	for (i = 0; i < rows->n; i++) {
+		const struct top_row *row = &rows->r[i];
+
+		json__object_begin(j, NULL);
+		snprintf(addr, sizeof(addr), "0x%llx", (unsigned long long)row->start);
+		json__string(j, "address", addr);
+		if (row->insn)
+			json__string(j, "instruction", row->insn);
+		else
+			json__null(j, "instruction");
+		row__json_common(j, r, row, rows);
+		row__json_type(j, row);
+		json__object_end(j);
+	}
+	json__array_end(j);
+	json__object_end(j);
+}
+
 void top_render_json(FILE *out, const struct top_view *r, const struct top_rows *ip,
 		     const struct top_rows *data, const struct snapshot *s)
 {
@@ -1016,8 +1484,14 @@ void top_render_json(FILE *out, const struct top_view *r, const struct top_rows 
 	render_json_run(&j, r->run, r->src, s);
 	json__bool(&j, "latency", r->has_latency);
 	json__u64(&j, "block_bytes", 1ull << r->shift);
-	if (r->by & TOP_BY_IP)
-		rows__json(&j, "code", r, ip, false);
+	if (r->by & TOP_BY_ANNOTATE)
+		annotate__json(&j, r, ip);
+	else if (r->by & TOP_BY_CODE)
+		rows__json(&j,
+			   view__code(r) == TOP_BY_TYPE	     ? "types"
+			   : view__code(r) == TOP_BY_SRCLINE ? "srclines"
+							     : "code",
+			   r, ip, false);
 	if (r->by & TOP_BY_DATA)
 		rows__json(&j, "data", r, data, true);
 	if (r->paths)

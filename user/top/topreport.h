@@ -25,7 +25,13 @@ enum top_by {
 	TOP_BY_IP = 1 << 0,
 	TOP_BY_DATA = 1 << 1,
 	TOP_BY_BOTH = TOP_BY_IP | TOP_BY_DATA,
+	TOP_BY_TYPE = 1 << 2,	  /* the IP table's rows by data type and member */
+	TOP_BY_SRCLINE = 1 << 3,  /* the IP table's rows by source line */
+	TOP_BY_ANNOTATE = 1 << 4, /* one function's instructions (--annotate) */
 };
+
+/* The views whose rows come from the kernel's IP table. */
+#define TOP_BY_CODE (TOP_BY_IP | TOP_BY_TYPE | TOP_BY_SRCLINE | TOP_BY_ANNOTATE)
 
 enum top_sort {
 	TOP_SORT_SAMPLES, /* most samples first */
@@ -39,8 +45,8 @@ enum top_data_by {
 };
 
 struct top_row {
-	char *name;  /* function, variable, mapping */
-	char *where; /* DSO; for a mapping, the process name */
+	char *name;  /* function, variable, mapping; type and member; source line */
+	char *where; /* DSO; for a mapping, the process name; for a source line, the function */
 	enum sym_kind kind;
 	bool kernel;
 	__s64 offset; /* data: of the block (block rows) or of the hottest block (object rows) */
@@ -48,6 +54,10 @@ struct top_row {
 	__u64 blocks; /* data: lines or pages touched */
 	__u64 hot;    /* data: samples of the hottest block */
 	struct ldlat_top_val v;
+	const struct datatype *dt; /* type rows: what the name says (the symbolizer's) */
+	const struct srcline *sl;  /* source-line rows: the line and the inlined frames */
+	__u64 lo, hi;		   /* annotation rows: the function's file addresses */
+	const char *insn;	   /* annotation rows: the instruction, as objdump writes it */
 };
 
 struct top_rows {
@@ -58,6 +68,10 @@ struct top_rows {
 	__u64 total;	    /* attributed and not: what percentages are of */
 	__u64 full, failed; /* not attributed (struct top_table) */
 	__u64 spilled;	    /* attributed through the spill ring */
+	/* an annotation (top_rows__annotate): the function's file, its range, the samples elsewhere */
+	char *file;
+	__u64 lo, hi, outside;
+	struct codeinfo_insn *insns;
 };
 
 /*
@@ -66,6 +80,26 @@ struct top_rows {
  */
 int top_rows__ip(struct top_rows *rows, const struct top_table *t, struct symbolizer *z,
 		 const struct top_rows *early);
+
+/*
+ * Rows of the IP table by data type and member (TOP_BY_TYPE: "struct
+ * conn.rx_bytes", "[untyped: no debug info]") or by source line
+ * (TOP_BY_SRCLINE: "file.c:42", with the function, "func (inlined)" where
+ * it was), with the rows named early.  Returns 0 or -ENOMEM.
+ */
+int top_rows__code(struct top_rows *rows, const struct top_table *t, struct symbolizer *z,
+		   unsigned int by, const struct top_rows *early);
+
+/*
+ * An annotation of function func: a row per instruction of it, in address
+ * order, with its samples (none: 0) and the type and member it touches;
+ * where several files have a function of that name, the one with the most
+ * samples.  rows->total is the function's samples, rows->outside the
+ * others'; rows->n is 0 when no sample is in a function of that name.
+ * Returns 0 or -ENOMEM.
+ */
+int top_rows__annotate(struct top_rows *rows, const struct top_table *t, struct symbolizer *z,
+		       const char *func, const struct top_rows *early);
 
 /* Rows of the data table, whose blocks are 1 << shift bytes. Returns 0 or -ENOMEM. */
 int top_rows__data(struct top_rows *rows, const struct top_table *t, struct symbolizer *z,
@@ -106,11 +140,14 @@ int top_rows__data_runs(struct top_rows *rows, const struct top_table *t, struct
  * drained) now, into early (a row per function, or per data block, as the
  * report folds them), and removes them from t: their mappings can then be
  * forgotten, and memory stays bounded by the live processes and the code
- * and data met, not by how many processes came and went.  data: t is the
- * data table (blocks of 1 << shift bytes).  Returns 0 or -ENOMEM.
+ * and data met, not by how many processes came and went.  by: the rows
+ * the report makes of t (TOP_BY_IP, _TYPE, _SRCLINE, _ANNOTATE of function
+ * func of the IP table;
+ * TOP_BY_DATA: t is the data table, blocks of 1 << shift bytes).  Returns
+ * 0 or -ENOMEM.
  */
 int top_rows__take_exited(struct top_rows *early, struct top_table *t, struct symbolizer *z,
-			  bool data, __u32 shift);
+			  unsigned int by, const char *func, __u32 shift);
 
 void top_rows__sort(struct top_rows *rows, enum top_sort sort);
 void top_rows__free(struct top_rows *rows);
@@ -129,8 +166,13 @@ struct top_view {
 	const struct run_info *run; /* tool, event, target, start: the JSON header */
 	const struct source *src;
 	const struct callpaths *paths; /* --call-graph's (NULL: off) */
+	const char *annotate;	       /* TOP_BY_ANNOTATE: the function */
 };
 
+/*
+ * The rows of ip are by r->by's code key: functions (TOP_BY_IP), types
+ * (TOP_BY_TYPE) or source lines (TOP_BY_SRCLINE).
+ */
 void top_render_text(FILE *out, const struct top_view *r, const struct top_rows *ip,
 		     const struct top_rows *data, const struct snapshot *s);
 void top_render_json(FILE *out, const struct top_view *r, const struct top_rows *ip,
