@@ -111,8 +111,8 @@ TEST_ELFS := $(BUILD)/tests/ldlat-topprog $(BUILD)/tests/ldlat-symprog \
 TYPE_ELFS := $(addprefix $(BUILD)/tests/ldlat-typeprog-,O0 O2 stripped debuglink nodebug remote)
 # Programs the suites run, built by make tests: build/tests/ldlat-NAME from
 # tests/progs/NAME.c, and a library LD_PRELOAD'ed by check_run
-TEST_PROGS := $(patsubst %,$(BUILD)/tests/ldlat-%,churn deny bigtouch names dlchurn callprog) \
-	$(BUILD)/tests/libldlatearly.so
+TEST_PROGS := $(patsubst %,$(BUILD)/tests/ldlat-%,churn deny bigtouch names dlchurn callprog \
+	unwindprog unwindprog-debugframe) $(BUILD)/tests/libldlatearly.so $(BUILD)/tests/libldlatunwind.so
 FUZZ_BIN := $(BUILD)/tests/fuzz-perfdata
 GEN_PERFDATA := $(BUILD)/tests/gen-perfdata
 
@@ -144,7 +144,7 @@ $(BUILD)/bpf/%.bpf.o: bpf/%.bpf.c vmlinux/vmlinux.h $(BUILD)/bpf/perf_mem_defs.h
 	$(CLANG) $(BPF_CFLAGS) -c $< -o $@
 	$(STRIP) -g $@
 # the headers each program includes
-$(BUILD)/bpf/ldlat.bpf.o: bpf/ldlat.h bpf/ldlat_read.h bpf/ldlat_pin.h
+$(BUILD)/bpf/ldlat.bpf.o: bpf/ldlat.h bpf/ldlat_read.h bpf/ldlat_pin.h bpf/unwind.h
 $(BUILD)/bpf/c2c.bpf.o: bpf/c2c.h bpf/ldlat.h bpf/ldlat_read.h
 
 $(BUILD)/bpf/%.skel.h: $(BUILD)/bpf/%.bpf.o
@@ -179,6 +179,8 @@ $(BUILD)/tests/check_%: $(OBJ)/tests/suites/check_%.o $(TEST_LIB_OBJS) $(LIB)
 $(BUILD)/tests/check_pfm: $(OBJ)/tests/lib/pfm_oracle.o
 $(BUILD)/tests/check_top: $(OBJ)/tests/suites/top_input.o
 $(BUILD)/tests/check_output: $(OBJ)/tests/suites/output_file.o
+# the unwind tables' oracle: readelf's frames
+$(BUILD)/tests/check_unwind: $(OBJ)/tests/suites/unwind_oracle.o
 
 # A test program: PROG_CFLAGS and PROG_LDLIBS, set below where one differs.
 $(BUILD)/tests/ldlat-%: tests/progs/%.c
@@ -212,6 +214,20 @@ $(BUILD)/tests/ldlat-churn: private PROG_CFLAGS := $(PROG_CFLAGS) -pthread
 # every frame
 $(BUILD)/tests/ldlat-callprog: private PROG_CFLAGS := -O0 -g -fno-omit-frame-pointer -Wall \
 	-Wextra -Werror
+# without frame pointers, as Debian builds its packages: no frame-pointer walk finds
+# the callers (--call-graph dwarf); a library called through the PLT; and the same
+# program with its rules in .debug_frame, not .eh_frame (but the C runtime's)
+UNWIND_PROG_CFLAGS := -O2 -g -fomit-frame-pointer -Wall -Wextra -Werror -Wl,--build-id
+$(BUILD)/tests/libldlatunwind.so: tests/progs/unwindlib.c
+$(BUILD)/tests/libldlatunwind.so: private PROG_CFLAGS := $(UNWIND_PROG_CFLAGS)
+$(BUILD)/tests/ldlat-unwindprog: $(BUILD)/tests/libldlatunwind.so
+$(BUILD)/tests/ldlat-unwindprog $(BUILD)/tests/ldlat-unwindprog-debugframe: \
+	private PROG_LDLIBS := -pthread -L$(BUILD)/tests -lldlatunwind -Wl,-rpath,'$$ORIGIN'
+$(BUILD)/tests/ldlat-unwindprog: private PROG_CFLAGS := $(UNWIND_PROG_CFLAGS)
+$(BUILD)/tests/ldlat-unwindprog-debugframe: tests/progs/unwindprog.c \
+		$(BUILD)/tests/libldlatunwind.so
+	$(CC) $(UNWIND_PROG_CFLAGS) -fno-asynchronous-unwind-tables -fno-unwind-tables $< \
+		$(PROG_LDLIBS) -o $@
 # LD_PRELOAD'ed by check_run: a signal raised in the tools' argument parsing
 $(BUILD)/tests/libldlatearly.so: tests/progs/early_signal.c
 $(BUILD)/tests/libldlatearly.so: private PROG_LDLIBS := -ldl

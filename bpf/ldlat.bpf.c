@@ -11,6 +11,7 @@
 #include "bpf/ldlat.h"
 #include "bpf/ldlat_read.h"
 #include "bpf/ldlat_pin.h"
+#include "bpf/unwind.h"
 
 #define PERF_SAMPLE_WEIGHT_TYPE (PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT)
 
@@ -158,6 +159,56 @@ struct {
 } top_stack_scratch SEC(".maps");
 
 /*
+ * --call-graph dwarf: the user stack is walked from unwind tables
+ * (bpf/unwind.h), up to unwind_max frames; 0: bpf_get_stack takes it
+ * (frame pointers, the kernel's walk).  unwind_task_regs: the kernel has
+ * bpf_task_pt_regs (Linux 5.15), else a sample taken in the kernel finds
+ * the task's user registers at the top of its kernel stack, THREAD_SIZE
+ * (16 KiB, without KASAN) above its base.
+ */
+const volatile __u32 unwind_max = 0;
+const volatile __u32 unwind_task_regs = 0;
+
+#define LDLAT_THREAD_SIZE 16384
+
+/* Each process's executable mappings: where the tables apply (one entry when off). */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct ldlat_unwind_proc);
+} unwind_procs SEC(".maps");
+
+/*
+ * One file's table, at the slot user space gave the file (shared by every
+ * process that maps it): an array of blocks sized to the table
+ * (BPF_F_INNER_MAP: inner maps of any length, Linux 5.10).
+ */
+struct ldlat_unwind_table {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__uint(map_flags, BPF_F_INNER_MAP);
+	/* sizes, not types: clang 14 gives an inner map's value type no BTF but its name */
+	__uint(key_size, sizeof(__u32));
+	__uint(value_size, sizeof(union ldlat_unwind_block));
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY_OF_MAPS);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__array(values, struct ldlat_unwind_table);
+} unwind_files SEC(".maps");
+
+/* The walks of two generations, at gen & 1 (struct ldlat_unwind_counters). */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 2);
+	__type(key, __u32);
+	__type(value, struct ldlat_unwind_counters);
+} unwind_counters SEC(".maps");
+
+/*
  * A kept sample whose stacks are still to take: ldlat_account runs without
  * the ctx that bpf_get_stackid needs, so it leaves the sample here and the
  * program entry takes the stacks after it.  Per CPU: a perf_event program
@@ -298,18 +349,176 @@ static __always_inline void ldlat_top_take(void *ctx, struct ldlat_top_stack *st
 {
 	long n = bpf_get_stack(ctx, st->ips[k & 1], sizeof(st->ips[0]), flags);
 
-	st->err[k & 1] = n < 0 ? (__s32)n : 0;
+	st->err[k & 1] = n < 0 ? (__s16)n : 0;
 	st->nr[k & 1] = n > 0 ? (__u32)(n / sizeof(__u64)) : 0;
+}
+
+/*
+ * The interrupted IP from the ctx's registers.  The barrier keeps it a load
+ * at a constant ctx offset: the verifier refuses a load through a ctx
+ * pointer the compiler has offset (as it does when it merges this with
+ * data->ip into one select).
+ */
+static __always_inline __u64 ldlat_regs_ip(struct bpf_perf_event_data *ctx)
+{
+	__u64 ip = PT_REGS_IP(&ctx->regs);
+
+	asm volatile("" : "+r"(ip));
+	return ip;
+}
+
+/*
+ * The current task's user registers, where its entry into the kernel
+ * saved them; false for a kernel thread (no user stack).
+ */
+static __always_inline bool ldlat_task_user_regs(struct ldlat_unwind_regs *r)
+{
+	struct task_struct *t = (struct task_struct *)bpf_get_current_task();
+	struct pt_regs regs, *at;
+	void *stack;
+
+	if (!BPF_CORE_READ(t, mm))
+		return false;
+	if (unwind_task_regs) {
+		at = (struct pt_regs *)bpf_task_pt_regs(bpf_get_current_task_btf());
+	} else {
+		stack = BPF_CORE_READ(t, stack);
+		at = (struct pt_regs *)(stack + LDLAT_THREAD_SIZE) - 1;
+	}
+	if (bpf_probe_read_kernel(&regs, sizeof(regs), at))
+		return false;
+	r->pc = regs.ip;
+	r->sp = regs.sp;
+	r->fp = regs.bp;
+	return true;
+}
+
+/*
+ * One 8-byte register of a perf event's ctx, loaded at its constant offset
+ * in one instruction: the verifier refuses a load through a ctx pointer
+ * the compiler has offset first.
+ */
+#define LDLAT_CTX_REG(ctx, field)                                                                  \
+	({                                                                                         \
+		__u64 __v;                                                                         \
+		asm volatile("%0 = *(u64 *)(%1 + %2)"                                              \
+			     : "=r"(__v)                                                           \
+			     : "r"(ctx), "i"(offsetof(struct bpf_perf_event_data, regs) +          \
+					     offsetof(struct pt_regs, field)));                    \
+		__v;                                                                               \
+	})
+
+/*
+ * A perf event's user registers: the sample's own when it interrupted user
+ * mode (CS's low bits: the privilege level), else the task's.
+ */
+static __always_inline bool ldlat_sample_user_regs(struct bpf_perf_event_data *ctx,
+						   struct ldlat_unwind_regs *r)
+{
+	if (!(LDLAT_CTX_REG(ctx, cs) & 3))
+		return ldlat_task_user_regs(r);
+	r->pc = LDLAT_CTX_REG(ctx, ip);
+	r->sp = LDLAT_CTX_REG(ctx, sp);
+	r->fp = LDLAT_CTX_REG(ctx, bp);
+	return true;
+}
+
+/* The walk between frames (struct ldlat_unwind_state). */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct ldlat_unwind_state);
+} unwind_state SEC(".maps");
+
+/*
+ * One frame of the walk in unwind_state (ldlat_unwind_frame): a global
+ * function, so the verifier checks it once, whatever calls it and however
+ * often.  Returns LDLAT_NSTOPS to go on, else why the walk ends.
+ */
+__attribute__((noinline)) int ldlat_unwind_step(void)
+{
+	struct ldlat_unwind_state *s;
+	struct ldlat_unwind_proc *p;
+	__u32 zero = 0, tgid;
+
+	s = bpf_map_lookup_elem(&unwind_state, &zero);
+	if (!s)
+		return LDLAT_STOP_READ;
+	tgid = s->tgid;
+	p = bpf_map_lookup_elem(&unwind_procs, &tgid);
+	return (int)ldlat_unwind_frame(s, p, &unwind_files);
+}
+
+/*
+ * The user stack walked from the unwind tables into the path: up to
+ * unwind_max frames, why the walk ended in stop[0]; counted in the
+ * generation's unwind counters.  What each frame leaves is read back from
+ * map memory: the verifier checks the code after the walk once, not once
+ * per frame it could end at.
+ */
+static __always_inline void ldlat_top_unwind(const struct ldlat_unwind_regs *r,
+					     struct ldlat_top_stack *st, __u32 tgid, __u32 gen)
+{
+	struct ldlat_unwind_counters *uc;
+	struct ldlat_unwind_state *s;
+	__u32 slot = gen & 1, zero = 0, i, stop;
+
+	uc = bpf_map_lookup_elem(&unwind_counters, &slot);
+	s = bpf_map_lookup_elem(&unwind_state, &zero);
+	if (!uc || !s)
+		return;
+	uc->walks++;
+	st->nr[0] = 0;
+	st->stop[0] = LDLAT_STOP_MAX + 1;
+	if (!r) {
+		st->stop[0] = LDLAT_STOP_NO_REGS + 1;
+		uc->stop[LDLAT_STOP_NO_REGS]++;
+		return;
+	}
+	if (!bpf_map_lookup_elem(&unwind_procs, &tgid))
+		uc->no_process++;
+	s->pc = r->pc;
+	s->sp = r->sp;
+	s->fp = r->fp;
+	s->back = 0;
+	s->frames_fp = 0;
+	s->tgid = tgid;
+	for (i = 0; i < LDLAT_UNWIND_MAX_STACK; i++) {
+		if (i >= unwind_max)
+			break;
+		st->ips[0][i] = s->pc;
+		st->nr[0] = i + 1;
+		stop = (__u32)ldlat_unwind_step();
+		if (stop < LDLAT_NSTOPS) {
+			st->stop[0] = (__u16)(stop + 1);
+			break;
+		}
+	}
+	/* read back from the map: one value to the verifier, whichever frame the walk ended at */
+	asm volatile("" ::: "memory");
+	uc->frames += st->nr[0];
+	uc->frames_fp += s->frames_fp;
+	stop = st->stop[0];
+	asm volatile("" : "+r"(stop));
+	stop -= 1;
+	if (stop < LDLAT_NSTOPS)
+		uc->stop[stop & 7]++;
 }
 
 /*
  * The path of the sample ldlat_top_sample left pending, into the call-path
  * table under the generation it was counted in; the path itself into
  * top_stacks unless that generation holds it already.  ctx: the program's
- * own (bpf_get_stack takes a perf_event or a raw_tp context).
+ * own (bpf_get_stack takes a perf_event or a raw_tp context); pctx the
+ * same when it is a perf event's, whose registers start the walk of the
+ * user stack (--call-graph dwarf); regs, registers given instead (the
+ * test entry); neither: the task's.
  */
-static __always_inline void ldlat_top_stacks(void *ctx)
+static __always_inline void ldlat_top_stacks(void *ctx, struct bpf_perf_event_data *pctx,
+					     const struct ldlat_unwind_regs *regs)
 {
+	struct ldlat_unwind_regs ur;
 	__u32 zero = 0, slot;
 	struct ldlat_top_pending *p;
 	struct ldlat_top_counters *tc;
@@ -329,7 +538,16 @@ static __always_inline void ldlat_top_stacks(void *ctx)
 	st = bpf_map_lookup_elem(&top_stack_scratch, &zero);
 	if (!tc || !st)
 		return;
-	ldlat_top_take(ctx, st, 0, BPF_F_USER_STACK);
+	st->stop[0] = 0;
+	st->stop[1] = 0;
+	if (unwind_max) {
+		st->err[0] = 0;
+		if (!regs && (pctx ? ldlat_sample_user_regs(pctx, &ur) : ldlat_task_user_regs(&ur)))
+			regs = &ur;
+		ldlat_top_unwind(regs, st, p->tgid, p->gen);
+	} else {
+		ldlat_top_take(ctx, st, 0, BPF_F_USER_STACK);
+	}
 	ldlat_top_take(ctx, st, 1, 0);
 	key = ldlat_top_stack_key(st, p->gen);
 	if (!bpf_map_lookup_elem(&top_stacks, &key)) {
@@ -457,20 +675,6 @@ static __always_inline int ldlat_account(const struct ldlat_sample *s, const boo
 }
 
 /*
- * The interrupted IP from the ctx's registers.  The barrier keeps it a load
- * at a constant ctx offset: the verifier refuses a load through a ctx
- * pointer the compiler has offset (as it does when it merges this with
- * data->ip into one select).
- */
-static __always_inline __u64 ldlat_regs_ip(struct bpf_perf_event_data *ctx)
-{
-	__u64 ip = PT_REGS_IP(&ctx->regs);
-
-	asm volatile("" : "+r"(ip));
-	return ip;
-}
-
-/*
  * A pinned set: the count of the event this sample came from, as the kernel
  * keeps it, at its link's cookie.  After --detach no process holds the
  * events' fds, and the count is read here or nowhere; --show sets it against
@@ -541,7 +745,7 @@ static __always_inline int ldlat_from_data(struct bpf_perf_event_data *ctx, cons
 	if (pin_counts)
 		ldlat_count_put(ctx, kctx->event->count.a.a.counter, 0);
 	if (top)
-		ldlat_top_stacks(ctx);
+		ldlat_top_stacks(ctx, ctx, NULL);
 	return 0;
 }
 
@@ -638,7 +842,7 @@ static __always_inline int ldlat_from_kern(struct bpf_perf_event_data *ctx, cons
 		ldlat_count_read(ctx);
 	}
 	if (top)
-		ldlat_top_stacks(ctx);
+		ldlat_top_stacks(ctx, ctx, NULL);
 	return 0;
 }
 
@@ -672,7 +876,7 @@ static __always_inline int ldlat_from_ctx(struct bpf_perf_event_data *ctx, const
 	ldlat_account(&s, top);
 	ldlat_count_read(ctx);
 	if (top)
-		ldlat_top_stacks(ctx);
+		ldlat_top_stacks(ctx, ctx, NULL);
 	return 0;
 }
 
@@ -708,7 +912,30 @@ int ldlat_test(struct bpf_raw_tracepoint_args *ctx)
 	};
 
 	ldlat_account(&s, true);
-	ldlat_top_stacks(ctx);
+	ldlat_top_stacks(ctx, NULL, NULL);
+	return 0;
+}
+
+/*
+ * The walk of a user stack from given registers (--call-graph dwarf), for
+ * BPF_PROG_TEST_RUN: ctx is pc, sp, fp and the TGID whose tables to use,
+ * as u64 words; the sample is kept, and its path stored as a live one's.
+ * The stack read is the caller's own memory (a test maps a recorded stack
+ * at its address).  '?': the tools never load it (SESSION_TEST_ENTRY does).
+ */
+SEC("?raw_tp")
+int ldlat_test_unwind(struct bpf_raw_tracepoint_args *ctx)
+{
+	struct ldlat_unwind_regs r = { .pc = ctx->args[0], .sp = ctx->args[1], .fp = ctx->args[2] };
+	struct ldlat_sample s = {
+		.addr = 1,
+		.tgid = (__u32)ctx->args[3],
+		.flags = LDLAT_HAS_ADDR,
+		.period = 1,
+	};
+
+	ldlat_account(&s, true);
+	ldlat_top_stacks(ctx, NULL, &r);
 	return 0;
 }
 
@@ -738,7 +965,7 @@ int ldlat_test_data(struct bpf_raw_tracepoint_args *ctx)
 
 	LDLAT_READ_DATA(&s, &d, d.sample_flags);
 	ldlat_account(&s, true);
-	ldlat_top_stacks(ctx);
+	ldlat_top_stacks(ctx, NULL, NULL);
 	return 0;
 }
 

@@ -782,8 +782,14 @@ LDLAT_INLINE void ldlat_hist_account(struct ldlat_hist *h, const struct ldlat_sa
 
 /* One call path: the value of the 'top_stacks' map. */
 struct ldlat_top_stack {
-	__s32 err[2]; /* [0] the user stack, [1] the kernel stack: bpf_get_stack's error, or 0 */
-	__u32 nr[2];  /* their frames (0: none, as a user-mode fault has no kernel stack) */
+	__s16 err[2]; /* [0] the user stack, [1] the kernel stack: bpf_get_stack's error, or 0 */
+	/*
+	 * [0]: the user stack walked from unwind tables (--call-graph dwarf):
+	 * why the walk ended (enum ldlat_unwind_stop, bpf/unwind.h) plus one;
+	 * 0: bpf_get_stack took it.  [1]: 0.
+	 */
+	__u16 stop[2];
+	__u32 nr[2]; /* their frames (0: none, as a user-mode fault has no kernel stack) */
 	__u64 ips[2][LDLAT_STACK_DEPTH]; /* innermost first */
 };
 
@@ -830,8 +836,8 @@ LDLAT_INLINE __u64 ldlat_top_stack_ips(__u64 h, const __u64 *ips, __u32 nr)
 }
 
 /*
- * The key of path st in generation gen: a hash of its frames, counts and
- * errors, bit 1 set, the generation's parity in bit 0 (what user space
+ * The key of path st in generation gen: a hash of its frames, counts,
+ * errors and how its walk ended, bit 1 set, the generation's parity in bit 0 (what user space
  * deletes by).  Two paths share a key with a chance of about n^2 / 2^63 for
  * n paths in the map: 1 in 10^11 for 10^4.
  */
@@ -839,7 +845,9 @@ LDLAT_INLINE __u64 ldlat_top_stack_key(const struct ldlat_top_stack *st, __u32 g
 {
 	__u64 h = ldlat_top_stack_mix(0, ((__u64)st->nr[0] << 32) | st->nr[1]);
 
-	h = ldlat_top_stack_mix(h, ((__u64)(__u32)st->err[0] << 32) | (__u32)st->err[1]);
+	h = ldlat_top_stack_mix(h, ((__u64)(__u16)st->err[0] << 48) |
+					   ((__u64)(__u16)st->err[1] << 32) |
+					   ((__u32)st->stop[0] << 16) | st->stop[1]);
 	h = ldlat_top_stack_ips(h, st->ips[0], st->nr[0]);
 	h = ldlat_top_stack_ips(h, st->ips[1], st->nr[1]);
 	return (h & ~3ull) | 2 | (gen & 1);

@@ -23,7 +23,8 @@ A folder may include its own files and those of any layer below it, but
 (each folder's README.md says so):
 
   kernel/lib includes nothing of the project but kernel/lib;
-  of bpf/, a folder outside it includes bpf/ldlat.h and bpf/c2c.h only; user/run,
+  of bpf/, a folder outside it includes bpf/ldlat.h, bpf/c2c.h and bpf/unwind.h
+    (the unwind tables' layout) only; user/run,
     user/hist, user/top, user/c2c, tests/ and bench/ also bpf/ldlat_pin.h and
     the generated skeletons bpf/ldlat.skel.h and bpf/c2c.skel.h;
   bpf/perf_mem_defs.h (generated) is included only in bpf/ (by ldlat.h);
@@ -78,8 +79,8 @@ RANK = {d: i for i, ds in enumerate(LAYERS) for d in ds}
 GENERATED = {'bpf/ldlat.skel.h', 'bpf/c2c.skel.h', 'bpf/perf_mem_defs.h',
              'user/report/profile.pb-c.h'}
 # what a folder outside bpf/ may include of bpf/; the others: bpf/ldlat.h
-CONTRACT = {'bpf/ldlat.h', 'bpf/c2c.h'}
-FROM_BPF = {'bpf/ldlat.h', 'bpf/c2c.h', 'bpf/ldlat_pin.h', 'bpf/ldlat.skel.h', 'bpf/c2c.skel.h'}
+CONTRACT = {'bpf/ldlat.h', 'bpf/c2c.h', 'bpf/unwind.h'}
+FROM_BPF = {'bpf/ldlat.h', 'bpf/c2c.h', 'bpf/unwind.h', 'bpf/ldlat_pin.h', 'bpf/ldlat.skel.h', 'bpf/c2c.skel.h'}
 WHOLE_CONTRACT = ('user/run', 'user/hist', 'user/top', 'user/c2c', 'tests', 'bench')
 # a header only one folder or file includes
 ONLY_IN = {

@@ -59,8 +59,8 @@ fi
 # The suites that load the program, lean (TCG is slow): the BPF logic
 # through test_run and each read path (not check_bpf's timing of the XDP
 # entry), the page-fault counts and targets (cgroups among them), pinned
-# sets, ldlat-top end to end.
-[ -n "$suites" ] || suites=check_bpf:test_run,check_e2e:command,check_e2e:targets,check_pin:sets,check_top:e2e
+# sets, ldlat-top end to end, the walk of user stacks from unwind tables.
+[ -n "$suites" ] || suites=check_bpf:test_run,check_e2e:command,check_e2e:targets,check_pin:sets,check_top:e2e,check_unwind:walk
 for s in $(echo "$suites" | tr , ' '); do
 	[ "$s" = none ] && continue
 	suite=${s%%:*}

@@ -31,7 +31,7 @@ start=$(date +%s)
 kernels='
 6.1 linux-image-6.1.0-[0-9]*-amd64-unsigned probe-read lockdown -
 6.12 linux-image-6.12.[0-9]*+deb12-amd64-unsigned kern-ctx nojit -
-5.10 linux-image-5.10.0-[0-9]*-amd64-unsigned probe-read none check_bpf:test_run,check_e2e:targets,check_top:e2e
+5.10 linux-image-5.10.0-[0-9]*-amd64-unsigned probe-read none check_bpf:test_run,check_e2e:targets,check_top:e2e,check_unwind:walk
 '
 want=${LDLAT_KERNELS:-6.1 6.12 5.10}
 

@@ -25,6 +25,12 @@
 int top_session__open(struct session *s, const struct ldlat_config *cfg, unsigned int flags,
 		      struct err *err)
 {
+	return top_session__open_unwind(s, cfg, flags, NULL, err);
+}
+
+int top_session__open_unwind(struct session *s, const struct ldlat_config *cfg, unsigned int flags,
+			     const struct top_unwind *uw, struct err *err)
+{
 	int e = session__prepare(s, cfg, flags, 0, err);
 
 	if (e)
@@ -47,6 +53,19 @@ int top_session__open(struct session *s, const struct ldlat_config *cfg, unsigne
 	bpf_map__set_max_entries(
 		s->skel->maps.top_spill,
 		cfg->top && cfg->top_entries ? ldlat_top_spill_bytes(cfg->top_entries) : 4096);
+	/*
+	 * the walk from the tables; a sample taken in the kernel finds the
+	 * task's user registers by bpf_task_pt_regs (Linux 5.15), else at the
+	 * top of its kernel stack
+	 */
+	s->skel->rodata->unwind_max = uw ? uw->max_stack : 0;
+	s->skel->rodata->unwind_task_regs =
+		uw &&
+		libbpf_probe_bpf_helper(BPF_PROG_TYPE_PERF_EVENT, BPF_FUNC_task_pt_regs, NULL) == 1;
+	bpf_map__set_max_entries(s->skel->maps.unwind_procs, uw ? uw->procs : 1);
+	bpf_map__set_max_entries(s->skel->maps.unwind_files, uw ? uw->files : 1);
+	bpf_program__set_autoload(s->skel->progs.ldlat_test_unwind,
+				  uw && (flags & SESSION_TEST_ENTRY));
 	session__use(s, s->skel->progs.ldlat_top, s->skel->progs.ldlat_top_kern,
 		     s->skel->progs.ldlat_top_addr);
 	return session__load(s, err);

@@ -29,6 +29,25 @@
 int top_session__open(struct session *s, const struct ldlat_config *cfg, unsigned int flags,
 		      struct err *err);
 
+/*
+ * --call-graph dwarf: the user stack walked from unwind tables (bpf/unwind.h)
+ * up to max_stack frames, with room for the tables of 'files' files and the
+ * mappings of 'procs' processes (user/top/unwindset.c fills them).
+ */
+struct top_unwind {
+	__u32 max_stack; /* 1 to LDLAT_UNWIND_MAX_STACK */
+	__u32 files;
+	__u32 procs;
+};
+
+/*
+ * top_session__open with the walk from unwind tables (uw; NULL: none, the
+ * kernel's frame-pointer walk); with SESSION_TEST_ENTRY also its test entry
+ * ldlat_test_unwind.
+ */
+int top_session__open_unwind(struct session *s, const struct ldlat_config *cfg, unsigned int flags,
+			     const struct top_unwind *uw, struct err *err);
+
 /* Where the drained samples go, and the spill ring's reader. */
 struct top_sink {
 	struct top_table *ip, *data;	     /* the generations drained (NULL: table off) */

@@ -1,0 +1,617 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/*
+ * check_unwind - user stacks without frame pointers (--call-graph dwarf).
+ * The unwind tables user/symbols/unwind.c compiles out of each file's call
+ * frame information, against binutils' readelf (tests/suites/unwind_oracle.c)
+ * at every address where either changes rules: the test programs built
+ * without frame pointers (tests/progs/unwindprog.c), one with .debug_frame
+ * and no .eh_frame, libc, the dynamic loader and Debian's sort.
+ *
+ * And the BPF walker (bpf/unwind.h) through BPF_PROG_TEST_RUN
+ * (ldlat_test_unwind): this process's own registers, taken at the end of
+ * a chain of calls built without frame pointers (the suites build at -O2),
+ * its tables loaded as ldlat-top loads them (user/top/unwindset.c); the
+ * walk must equal what glibc's backtrace() (libgcc's unwinder) finds from
+ * the same place: plain calls, through a signal frame, in a thread, and by
+ * frame pointers where no table covers the code.  Needs root.
+ */
+#include <check.h>
+#include <errno.h>
+#include <execinfo.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "bpf/ldlat.h"
+#include "user/run/session.h"
+#include "user/top/topprog.h"
+#include "user/symbols/unwind.h"
+#include "user/top/unwindset.h"
+#include "bpf/ldlat.skel.h"
+#include "tests/suites/unwind_oracle.h"
+#include "tests/lib/testutil.h"
+#include "kernel/lib/util.h"
+
+static bool row_eq(const struct ldlat_unwind_row *a, const struct ldlat_unwind_row *b)
+{
+	return a->kind == b->kind && a->cfa == b->cfa && a->fp == b->fp;
+}
+
+static void row_str(char *buf, size_t len, const struct ldlat_unwind_row *r)
+{
+	snprintf(buf, len, "cfa kind %u off %u, fp kind %u off %d", LDLAT_UNWIND_ROW_CFA(r), r->cfa,
+		 LDLAT_UNWIND_ROW_FP(r), r->fp);
+}
+
+static int u64_cmp(const void *a, const void *b)
+{
+	__u64 x = *(const __u64 *)a, y = *(const __u64 *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * The table of path against readelf's rules at every address where either
+ * changes (and the byte before it); returns the addresses compared.
+ */
+static size_t table_vs_readelf(const char *path, struct unwind_table *t)
+{
+	struct ldlat_unwind_row none = { .kind = LDLAT_CFA_NONE | LDLAT_FP_SAME << 4 };
+	struct unwind_oracle o;
+	struct err err = {};
+	__u64 *at;
+	size_t n = 0, i, bad = 0;
+	char msg[256], want[96], got[96];
+
+	ck_assert_msg(unwind_table__compile(t, path, &err) == 0, "%s", err.msg);
+	ck_assert_msg(unwind_oracle__read(&o, path, msg, sizeof(msg)) == 0, "%s", msg);
+	ck_assert_msg(o.nrows > 0 && t->nrows > 0, "%s: %zu rows from readelf, %u compiled", path,
+		      o.nrows, t->nrows);
+	at = calloc(2 * (o.nrows + 2 * o.nfdes + t->nrows), sizeof(*at));
+	ck_assert_ptr_nonnull(at);
+	for (i = 0; i < o.nrows; i++)
+		at[n++] = o.rows[i].addr;
+	for (i = 0; i < o.nfdes; i++) {
+		at[n++] = o.fdes[i].lo;
+		at[n++] = o.fdes[i].hi;
+	}
+	for (i = 0; i < t->nrows; i++)
+		at[n++] = t->base + t->rows[i].pc;
+	for (i = 0; i < n; i++)
+		at[n + i] = at[i] - 1; /* the last byte of the rule before */
+	n *= 2;
+	qsort(at, n, sizeof(*at), u64_cmp);
+	for (i = 0; i < n; i++) {
+		const struct ldlat_unwind_row *r;
+		struct ldlat_unwind_row w;
+
+		if (i && at[i] == at[i - 1])
+			continue;
+		r = unwind_table__find(t, at[i]);
+		if (!r)
+			r = &none;
+		w = unwind_oracle__at(&o, at[i]);
+		if (!row_eq(r, &w)) {
+			if (bad++ < 5) {
+				row_str(want, sizeof(want), &w);
+				row_str(got, sizeof(got), r);
+				fprintf(stderr, "%s: at %#llx readelf says %s, the table %s\n",
+					path, (unsigned long long)at[i], want, got);
+			}
+		}
+	}
+	ck_assert_msg(!bad, "%s: %zu of %zu addresses differ from readelf's rules", path, bad, n);
+	free(at);
+	unwind_oracle__free(&o);
+	return n;
+}
+
+static const char *const table_files[] = {
+	"tests/ldlat-unwindprog",
+	"tests/libldlatunwind.so",
+	"tests/ldlat-unwindprog-debugframe",
+	"/lib/x86_64-linux-gnu/libc.so.6",
+	"/lib64/ld-linux-x86-64.so.2",
+	"/usr/bin/sort",
+};
+
+START_TEST(test_table_vs_readelf)
+{
+	const char *f = table_files[_i];
+	const char *path = f[0] == '/' ? f : build_path(f);
+	struct unwind_table t;
+	size_t n = table_vs_readelf(path, &t);
+
+	ck_assert_msg(n > 20, "%s: %zu addresses", path, n);
+	/* glibc's own assembly has a few rules the walker leaves (readelf agrees on them) */
+	if (f[0] != '/')
+		ck_assert_msg(!t.unsupported, "%s: %u rows the walker cannot evaluate", path,
+			      t.unsupported);
+	fprintf(stderr,
+		"%s: %u rows, %zu addresses as readelf says, %u FDEs (%u .debug_frame), "
+		"%u rows unsupported\n",
+		path, t.nrows, n, t.fdes, t.fdes_debug, t.unsupported);
+	if (strstr(f, "debugframe"))
+		ck_assert_msg(t.fdes_debug > 0, "%s: no FDE from .debug_frame", path);
+	else
+		ck_assert_uint_eq(t.fdes_debug, 0);
+	/* the key tables are shared by */
+	ck_assert_msg(t.build_id_len == 20, "%s: no build ID", path);
+	unwind_table__free(&t);
+}
+END_TEST
+
+/* Which rows kinds a table has. */
+static unsigned int kinds_of(const struct unwind_table *t)
+{
+	unsigned int m = 0;
+	__u32 i;
+
+	for (i = 0; i < t->nrows; i++)
+		m |= 1u << LDLAT_UNWIND_ROW_CFA(&t->rows[i]);
+	return m;
+}
+
+/* The rules the walker needs beyond SP + n: the PLT's, libc's signal frame, RBP-based frames. */
+START_TEST(test_table_kinds)
+{
+	struct unwind_table t;
+	struct err err = {};
+	unsigned int m;
+
+	ck_assert_msg(unwind_table__compile(&t, build_path("tests/ldlat-unwindprog"), &err) == 0,
+		      "%s", err.msg);
+	m = kinds_of(&t);
+	ck_assert_msg(m & (1u << LDLAT_CFA_PLT), "no PLT row in ldlat-unwindprog");
+	ck_assert_msg(m & (1u << LDLAT_CFA_END), "no outermost frame (_start) in ldlat-unwindprog");
+	unwind_table__free(&t);
+	ck_assert_msg(unwind_table__compile(&t, "/lib/x86_64-linux-gnu/libc.so.6", &err) == 0, "%s",
+		      err.msg);
+	m = kinds_of(&t);
+	ck_assert_msg(m & (1u << LDLAT_CFA_SIGNAL), "no signal frame in libc");
+	ck_assert_msg(m & (1u << LDLAT_CFA_FP), "no RBP-based frame in libc");
+	unwind_table__free(&t);
+}
+END_TEST
+
+/* A file without call frame information: -ENODATA, its frames left to frame pointers. */
+START_TEST(test_table_no_cfi)
+{
+	const char *out = tmp("nocfi");
+	struct unwind_table t;
+	struct err err = {};
+
+	ck_assert_int_eq(sh(NULL, NULL,
+			    "objcopy --remove-section .eh_frame --remove-section .eh_frame_hdr "
+			    "--remove-section .debug_frame '%s' '%s'",
+			    build_path("tests/ldlat-unwindprog"), out),
+			 0);
+	ck_assert_int_eq(unwind_table__compile(&t, out, &err), -ENODATA);
+	ck_assert_msg(strstr(err.msg, "no call frame information"), "%s", err.msg);
+	ck_assert_int_eq(unwind_table__compile(&t, "/etc/passwd", &err), -ENOEXEC);
+	ck_assert_int_eq(unwind_table__compile(&t, tmp("absent"), &err), -ENOENT);
+}
+END_TEST
+
+/* What one walk found, and what backtrace() found from the same place. */
+struct walk {
+	__u64 ips[LDLAT_STACK_DEPTH];
+	__u32 nr;
+	__u16 stop; /* enum ldlat_unwind_stop + 1 */
+	void *bt[LDLAT_STACK_DEPTH];
+	int nbt;
+};
+
+static struct session wsess;
+static struct unwind_set wset;
+static volatile int wsink;
+static int wrepeat = 1; /* test runs of each walk: more to time them */
+
+/* Every stored path out of top_stacks, so that the next walk's is the only one. */
+static void stacks_clear(void)
+{
+	int fd = bpf_map__fd(wsess.skel->maps.top_stacks);
+	__u64 key;
+
+	while (!bpf_map_get_next_key(fd, NULL, &key))
+		bpf_map_delete_elem(fd, &key);
+}
+
+/*
+ * The walk from here: this function's PC, SP and RBP into the test entry,
+ * backtrace() beside it.  Frame 0 is a PC in this function for both; the
+ * rest are return addresses, which both give as they are.
+ */
+static __attribute__((noinline)) void walk_here(struct walk *w)
+{
+	__u64 args[4];
+	struct ldlat_top_stack st;
+	LIBBPF_OPTS(bpf_test_run_opts, opts, .ctx_in = args, .ctx_size_in = sizeof(args));
+	int fd = bpf_map__fd(wsess.skel->maps.top_stacks);
+	__u64 key;
+
+	__asm__ volatile("lea 0(%%rip), %0\n\tmov %%rsp, %1\n\tmov %%rbp, %2"
+			 : "=r"(args[0]), "=r"(args[1]), "=r"(args[2]));
+	args[3] = (__u64)getpid();
+	w->nbt = backtrace(w->bt, LDLAT_STACK_DEPTH);
+	stacks_clear();
+	w->nr = 0;
+	for (int i = 0; i < wrepeat; i++)
+		if (bpf_prog_test_run_opts(bpf_program__fd(wsess.skel->progs.ldlat_test_unwind),
+					   &opts))
+			return;
+	if (bpf_map_get_next_key(fd, NULL, &key) || bpf_map_lookup_elem(fd, &key, &st))
+		return;
+	memcpy(w->ips, st.ips[0], sizeof(w->ips));
+	w->nr = st.nr[0];
+	w->stop = st.stop[0];
+}
+
+/* n calls deep, then the walk */
+static __attribute__((noinline)) void deep(int n, struct walk *w)
+{
+	if (n > 0)
+		deep(n - 1, w);
+	else
+		walk_here(w);
+	wsink++;
+}
+
+static __attribute__((noinline)) void chain_b(struct walk *w)
+{
+	walk_here(w);
+	wsink++;
+}
+
+static __attribute__((noinline)) void chain_a(struct walk *w)
+{
+	chain_b(w);
+	wsink++;
+}
+
+/* The same chain with frame pointers, walked where no table covers it. */
+static __attribute__((noinline, optimize("no-omit-frame-pointer"))) void
+walk_here_fp(struct walk *w)
+{
+	__u64 args[4];
+	struct ldlat_top_stack st;
+	LIBBPF_OPTS(bpf_test_run_opts, opts, .ctx_in = args, .ctx_size_in = sizeof(args));
+	int fd = bpf_map__fd(wsess.skel->maps.top_stacks);
+	__u64 key;
+
+	__asm__ volatile("lea 0(%%rip), %0\n\tmov %%rsp, %1\n\tmov %%rbp, %2"
+			 : "=r"(args[0]), "=r"(args[1]), "=r"(args[2]));
+	args[3] = (__u64)getpid();
+	w->nbt = backtrace(w->bt, LDLAT_STACK_DEPTH);
+	stacks_clear();
+	w->nr = 0;
+	if (bpf_prog_test_run_opts(bpf_program__fd(wsess.skel->progs.ldlat_test_unwind), &opts))
+		return;
+	if (bpf_map_get_next_key(fd, NULL, &key) || bpf_map_lookup_elem(fd, &key, &st))
+		return;
+	memcpy(w->ips, st.ips[0], sizeof(w->ips));
+	w->nr = st.nr[0];
+	w->stop = st.stop[0];
+}
+
+static __attribute__((noinline, optimize("no-omit-frame-pointer"))) void chain_fp_b(struct walk *w)
+{
+	walk_here_fp(w);
+	wsink++;
+}
+
+static __attribute__((noinline, optimize("no-omit-frame-pointer"))) void chain_fp_a(struct walk *w)
+{
+	chain_fp_b(w);
+	wsink++;
+}
+
+static void walk_print(const struct walk *w)
+{
+	int i;
+
+	fprintf(stderr, "walk: %u frames, stop %d; backtrace: %d\n", w->nr, (int)w->stop - 1,
+		w->nbt);
+	for (i = 0; i < (int)w->nr || i < w->nbt; i++)
+		fprintf(stderr, "  %2d %#18llx %18p\n", i,
+			i < (int)w->nr ? (unsigned long long)w->ips[i] : 0ull,
+			i < w->nbt ? w->bt[i] : NULL);
+}
+
+/*
+ * A sanitizer build (make test-asan sets LDLAT_SANITIZED): its backtrace()
+ * is AddressSanitizer's, which puts a frame of its own first.
+ */
+static bool sanitized;
+
+/*
+ * frames 1 to n - 1 equal (0: a PC in the function where each started);
+ * n 0: every frame backtrace() gave.
+ */
+static void walk_equal(const struct walk *w, int n)
+{
+	int i, o = 0, bad = 0;
+
+	/* backtrace()'s frame of the walk's caller, past the sanitizer's own */
+	if (sanitized)
+		while (o + 1 < w->nbt && w->nr > 1 &&
+		       (__u64)(unsigned long)w->bt[o + 1] != w->ips[1])
+			o++;
+	if (!n)
+		n = w->nbt - o;
+	if ((int)w->nr < n || o + n > w->nbt)
+		bad = 1;
+	for (i = 1; !bad && i < n; i++)
+		if (w->ips[i] != (__u64)(unsigned long)w->bt[o + i])
+			bad = 1;
+	if (bad)
+		walk_print(w);
+	ck_assert_msg(!bad, "the walk's %u frames differ from backtrace()'s %d (first %d)", w->nr,
+		      w->nbt, n);
+}
+
+/* The walks' counters, both generations, every CPU. */
+static void counters_sum(struct ldlat_unwind_counters *sum)
+{
+	int ncpus = libbpf_num_possible_cpus(), c, k, i;
+	struct ldlat_unwind_counters *v = calloc(ncpus, sizeof(*v));
+
+	ck_assert_ptr_nonnull(v);
+	memset(sum, 0, sizeof(*sum));
+	for (k = 0; k < 2; k++) {
+		__u32 key = k;
+
+		ck_assert_int_eq(
+			bpf_map_lookup_elem(bpf_map__fd(wsess.skel->maps.unwind_counters), &key, v),
+			0);
+		for (c = 0; c < ncpus; c++) {
+			sum->walks += v[c].walks;
+			sum->frames += v[c].frames;
+			sum->frames_fp += v[c].frames_fp;
+			sum->no_process += v[c].no_process;
+			for (i = 0; i < LDLAT_NSTOPS; i++)
+				sum->stop[i] += v[c].stop[i];
+		}
+	}
+	free(v);
+}
+
+static void walk_setup_depth(__u32 max_stack)
+{
+	struct ldlat_config c = { .nranges = 1,
+				  .max_lat = ~0ull,
+				  .class_mask = LDLAT_ALL_CLASSES,
+				  .need = LDLAT_HAS_ADDR,
+				  .top = LDLAT_TOP_IP | LDLAT_TOP_STACK,
+				  .top_shift = 6,
+				  .top_entries = 64 };
+	struct top_unwind uw = { .max_stack = max_stack, .files = 16, .procs = 4 };
+	struct err err = {};
+
+	ck_assert_msg(top_session__open_unwind(&wsess, &c, SESSION_TEST_ENTRY, &uw, &err) == 0,
+		      "%s", err.msg);
+	unwind_set__init(&wset, bpf_map__fd(wsess.skel->maps.unwind_files), uw.files,
+			 bpf_map__fd(wsess.skel->maps.unwind_procs), uw.procs);
+	ck_assert_msg(unwind_set__add_process(&wset, getpid(), &err) == 0, "%s", err.msg);
+	/* this program, libc, the loader, libbpf's, libelf's... */
+	ck_assert_uint_ge(wset.loaded, 2);
+	ck_assert_uint_eq(wset.failed, 0);
+}
+
+static void walk_setup(void)
+{
+	walk_setup_depth(64);
+}
+
+static void walk_teardown(void)
+{
+	unwind_set__free(&wset);
+	session__close(&wsess);
+}
+
+/* Plain calls from main: every frame backtrace() finds, the walk ended at _start. */
+START_TEST(test_walk_calls)
+{
+	struct ldlat_unwind_counters sum;
+	struct walk w;
+
+	walk_setup();
+	chain_a(&w);
+	walk_equal(&w, 0);
+	counters_sum(&sum);
+	ck_assert_uint_eq(sum.walks, 1);
+	ck_assert_uint_eq(sum.frames, w.nr);
+	ck_assert_uint_eq(sum.frames_fp, 0);
+	ck_assert_int_eq(w.stop, LDLAT_STOP_END + 1);
+	ck_assert_uint_eq(sum.stop[LDLAT_STOP_END], 1);
+	walk_teardown();
+}
+END_TEST
+
+static struct walk sig_walk;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	chain_a(&sig_walk);
+}
+
+/* From a signal handler: through the kernel's signal frame (glibc's __restore_rt) to main. */
+START_TEST(test_walk_signal)
+{
+	walk_setup();
+	signal(SIGUSR1, on_signal);
+	raise(SIGUSR1);
+	signal(SIGUSR1, SIG_DFL);
+	walk_equal(&sig_walk, 0);
+	ck_assert_int_eq(sig_walk.stop, LDLAT_STOP_END + 1);
+	walk_teardown();
+}
+END_TEST
+
+static void *in_thread(void *arg)
+{
+	chain_a(arg);
+	return NULL;
+}
+
+/* In a thread: up to clone3, whose return address is undefined. */
+START_TEST(test_walk_thread)
+{
+	struct walk w;
+	pthread_t t;
+
+	walk_setup();
+	ck_assert_int_eq(pthread_create(&t, NULL, in_thread, &w), 0);
+	ck_assert_int_eq(pthread_join(t, NULL), 0);
+	walk_equal(&w, 0);
+	ck_assert_int_eq(w.stop, LDLAT_STOP_END + 1);
+	walk_teardown();
+}
+END_TEST
+
+/*
+ * This program's mapping told to have no table: the walk goes by frame
+ * pointers, which walk_here_fp and its two callers keep; those frames
+ * equal backtrace()'s and are counted as found by frame pointers.
+ */
+START_TEST(test_walk_fp_fallback)
+{
+	struct ldlat_unwind_proc *p = malloc(sizeof(*p));
+	__u64 here = (__u64)(unsigned long)walk_here_fp;
+	struct ldlat_unwind_counters sum;
+	struct err err = {};
+	__u32 key = (__u32)getpid(), i, hit = 0;
+	struct walk w;
+
+	ck_assert_ptr_nonnull(p);
+	walk_setup();
+	ck_assert_int_eq(unwind_set__proc(&wset, getpid(), p, &err), 0);
+	for (i = 0; i < p->n; i++)
+		if (p->maps[i].start <= here && here < p->maps[i].end) {
+			p->maps[i].kind = LDLAT_MAP_NO_TABLE;
+			hit++;
+		}
+	ck_assert_uint_eq(hit, 1);
+	ck_assert_int_eq(
+		bpf_map_update_elem(bpf_map__fd(wsess.skel->maps.unwind_procs), &key, p, BPF_ANY),
+		0);
+	chain_fp_a(&w);
+	/* walk_here_fp, chain_fp_b, chain_fp_a and the return into this test */
+	walk_equal(&w, 4);
+	counters_sum(&sum);
+	ck_assert_uint_ge(sum.frames_fp, 3);
+	free(p);
+	walk_teardown();
+}
+END_TEST
+
+/*
+ * The cost of a sample's walk at 16 and 64 frames (--max-stack), 80 calls
+ * deep: the test entry's run time as the kernel's BPF statistics count it
+ * (the sample's accounting and its path's storing with it), printed; the
+ * walk must stop at the depth asked for.
+ */
+START_TEST(test_walk_cost)
+{
+	static const __u32 depth[] = { 16, 64 };
+	struct bpf_prog_info info = {};
+	__u32 len = sizeof(info);
+	struct walk w;
+	int stats, fd;
+
+	walk_setup_depth(depth[_i]);
+	stats = bpf_enable_stats(BPF_STATS_RUN_TIME);
+	ck_assert_int_ge(stats, 0);
+	wrepeat = 2000;
+	deep(80, &w);
+	wrepeat = 1;
+	fd = bpf_program__fd(wsess.skel->progs.ldlat_test_unwind);
+	ck_assert_int_eq(bpf_obj_get_info_by_fd(fd, &info, &len), 0);
+	close(stats);
+	ck_assert_uint_eq(w.nr, depth[_i]);
+	ck_assert_int_eq(w.stop, LDLAT_STOP_MAX + 1);
+	ck_assert_uint_ge(info.run_cnt, 2000);
+	fprintf(stderr, "check_unwind: a walk of %u frames: %.0f ns a sample (%llu runs)\n",
+		depth[_i], (double)info.run_time_ns / (double)info.run_cnt,
+		(unsigned long long)info.run_cnt);
+	walk_teardown();
+}
+END_TEST
+
+/*
+ * A process's mappings as the walker gets them: user addresses only (a
+ * [vsyscall] mapping, above 2^63, made the search of a process with some
+ * counts of mappings answer it for any address, and the walk fall back to
+ * frame pointers); and the walker's search (built natively here) finds
+ * each mapping by its first and last byte, and nothing between two, for
+ * every count of mappings.
+ */
+START_TEST(test_proc_mappings)
+{
+	struct ldlat_unwind_proc *p = calloc(1, sizeof(*p));
+	struct unwind_set u;
+	struct err err = {};
+	__u32 n, i;
+
+	ck_assert_ptr_nonnull(p);
+	unwind_set__init(&u, -1, 0, -1, 0); /* no maps: every file counted as not loaded */
+	ck_assert_int_eq(unwind_set__proc(&u, getpid(), p, &err), 0);
+	ck_assert_uint_gt(p->n, 0);
+	for (i = 0; i < p->n; i++) {
+		ck_assert_uint_lt(p->maps[i].start, 1ull << 63);
+		ck_assert_int_eq(ldlat_unwind_map_find(p, p->maps[i].start), (int)i);
+		ck_assert_int_eq(ldlat_unwind_map_find(p, p->maps[i].end - 1), (int)i);
+	}
+	unwind_set__free(&u);
+	for (n = 1; n <= LDLAT_UNWIND_MAPS; n++) {
+		memset(p, 0, sizeof(*p));
+		p->n = n;
+		for (i = 0; i < n; i++) {
+			p->maps[i].start = 0x400000ull + i * 0x10000ull;
+			p->maps[i].end = p->maps[i].start + 0x8000;
+		}
+		for (i = 0; i < n; i++) {
+			ck_assert_int_eq(ldlat_unwind_map_find(p, p->maps[i].start), (int)i);
+			ck_assert_int_eq(ldlat_unwind_map_find(p, p->maps[i].end - 1), (int)i);
+			ck_assert_int_eq(ldlat_unwind_map_find(p, p->maps[i].end), -1);
+		}
+		ck_assert_int_eq(ldlat_unwind_map_find(p, 0x3fffffull), -1);
+	}
+	free(p);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("unwind");
+	TCase *tc = tcase_create("tables");
+	int failed;
+
+	suite_dir_make("unwind");
+	sanitized = getenv("LDLAT_SANITIZED") != NULL;
+	tcase_set_timeout(tc, 120);
+	tcase_add_loop_test(tc, test_table_vs_readelf, 0, (int)ARRAY_SIZE(table_files));
+	tcase_add_test(tc, test_table_kinds);
+	tcase_add_test(tc, test_table_no_cfi);
+	tcase_add_test(tc, test_proc_mappings);
+	suite_add_tcase(s, tc);
+	if (need_root("check_unwind's walks (BPF)")) {
+		tc = tcase_create("walk");
+		tcase_set_timeout(tc, 120);
+		tcase_add_test(tc, test_walk_calls);
+		tcase_add_test(tc, test_walk_signal);
+		tcase_add_test(tc, test_walk_thread);
+		tcase_add_test(tc, test_walk_fp_fallback);
+		tcase_add_loop_test(tc, test_walk_cost, 0, 2);
+		suite_add_tcase(s, tc);
+	}
+	failed = run_suite(s);
+	suite_dir_remove();
+	return failed ? 1 : 0;
+}

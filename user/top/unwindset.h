@@ -1,0 +1,79 @@
+/* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
+/*
+ * unwindset.h - ldlat-top --call-graph dwarf: the unwind tables of the
+ * files the profiled processes map, in the BPF program's maps.
+ *
+ * Each executable file a process maps is compiled once
+ * (user/symbols/unwind.c) into a table at a slot of 'unwind_files' (an
+ * array of maps: one inner array per file, sized to its table), shared by
+ * every process that maps the file: files are the same by device and
+ * inode, or by build ID.  Each process's executable mappings go to
+ * 'unwind_procs' under its PID, with the slot and base of each, or why
+ * it has none (no CFI, a failed load, the slots full, anonymous memory
+ * such as JIT code): there the walker follows frame pointers.
+ */
+#ifndef LDLAT_UNWINDSET_H
+#define LDLAT_UNWINDSET_H
+
+#include <stddef.h>
+#include <sys/types.h>
+#include <linux/types.h>
+
+#include "bpf/unwind.h"
+#include "kernel/lib/err.h"
+
+enum unwind_file_state {
+	UNWIND_FILE_LOADED,
+	UNWIND_FILE_NO_CFI, /* no .eh_frame nor .debug_frame */
+	UNWIND_FILE_FAILED, /* unreadable, not ELF, too large, or the map refused it */
+	UNWIND_FILE_FULL,   /* every slot was taken */
+};
+
+struct unwind_file {
+	__u64 dev, ino;
+	unsigned char build_id[20];
+	int build_id_len;
+	enum unwind_file_state state;
+	__u32 slot;  /* in unwind_files (LOADED) */
+	__u32 rows;  /* the table's */
+	__u64 bytes; /* what it takes in BPF */
+	/* the executable segments, for each mapping's base (unwind_table__map_base) */
+	__u64 tbase;
+	int nseg;
+	struct {
+		__u64 offset, vaddr, filesz;
+	} seg[4];
+};
+
+struct unwind_set {
+	int files_fd, procs_fd;
+	__u32 max_files, max_procs;
+	struct unwind_file *files;
+	size_t nfiles, cap;
+	/* what the tables hold and what they could not */
+	__u32 loaded, no_cfi, failed, full;
+	__u64 bytes;	    /* in BPF, all tables */
+	__u64 procs;	    /* processes given mappings */
+	__u64 procs_failed; /* whose mappings could not be read or stored */
+	__u64 maps_dropped; /* executable mappings past LDLAT_UNWIND_MAPS in a process */
+};
+
+/* files_fd, procs_fd: the session's 'unwind_files' and 'unwind_procs' maps and their sizes. */
+void unwind_set__init(struct unwind_set *u, int files_fd, __u32 max_files, int procs_fd,
+		      __u32 max_procs);
+
+/*
+ * Reads pid's executable mappings (/proc/PID/maps, each file opened
+ * through /proc/PID/map_files), loads the tables of files not loaded yet,
+ * and stores its mappings.  Returns 0, or -errno with a sentence in err
+ * (the process is gone, or its maps cannot be read); a file that cannot
+ * be loaded is counted, not an error.
+ */
+int unwind_set__add_process(struct unwind_set *u, pid_t pid, struct err *err);
+
+/* The mappings pid would get (unwind_set__add_process without the map update). */
+int unwind_set__proc(struct unwind_set *u, pid_t pid, struct ldlat_unwind_proc *p, struct err *err);
+
+void unwind_set__free(struct unwind_set *u);
+
+#endif
