@@ -554,12 +554,16 @@ START_TEST(test_perf_threads)
 {
 	char data[256], *out, *err, *script, *line, *save;
 	char cmd[1024], expr[4096];
-	long addr, tid;
+	long addr, pid, tid;
 	__u64 ln;
-	/* (line, tid) pairs from perf script, and the lines' thread counts */
+	/*
+	 * (process, line, tid) from perf script, and the lines' thread counts:
+	 * a private line is its process's own (a forked child touches its
+	 * parent's addresses: timeout's child before its exec)
+	 */
 	static struct {
 		__u64 line;
-		long tid;
+		long pid, tid;
 	} pairs[65536];
 	int npairs = 0, i, j, n;
 
@@ -573,15 +577,19 @@ START_TEST(test_perf_threads)
 		0);
 	free(out);
 	free(err);
-	ck_assert_int_eq(sh(&script, NULL, "perf script -i %s -F tid,addr 2>/dev/null", data), 0);
+	ck_assert_int_eq(sh(&script, NULL, "perf script -i %s -F pid,tid,addr 2>/dev/null", data),
+			 0);
 	for (line = strtok_r(script, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		if (sscanf(line, " %ld %lx", &tid, &addr) != 2)
+		if (sscanf(line, " %ld/%ld %lx", &pid, &tid, &addr) != 3)
 			continue;
 		ln = (__u64)addr & ~63ull;
-		for (j = 0; j < npairs && !(pairs[j].line == ln && pairs[j].tid == tid); j++)
+		for (j = 0; j < npairs &&
+			    !(pairs[j].line == ln && pairs[j].pid == pid && pairs[j].tid == tid);
+		     j++)
 			;
 		if (j == npairs && npairs < (int)ARRAY_SIZE(pairs)) {
 			pairs[npairs].line = ln;
+			pairs[npairs].pid = pid;
 			pairs[npairs++].tid = tid;
 		}
 	}
@@ -594,13 +602,15 @@ START_TEST(test_perf_threads)
 	assert_jq(out, ".line_size == 64");
 	for (i = 0; i < npairs; i++) {
 		for (j = 0, n = 0; j < npairs; j++)
-			n += pairs[j].line == pairs[i].line;
+			n += pairs[j].line == pairs[i].line && pairs[j].pid == pairs[i].pid;
 		snprintf(
 			expr, sizeof(expr),
-			"[.shared_lines[] | select(.address == %llu)] | length == 1 and "
+			"[.shared_lines[] | select(.address == %llu and .pid == %ld)] | length == "
+			"1 and "
 			"(.[0].threads | length) == %d and (.[0].threads | index(%ld)) != null and "
 			"any(.[0].pareto[]; .threads | index(%ld) != null)",
-			(unsigned long long)pairs[i].line, n, pairs[i].tid, pairs[i].tid);
+			(unsigned long long)pairs[i].line, pairs[i].pid, n, pairs[i].tid,
+			pairs[i].tid);
 		assert_jq(out, expr);
 	}
 	free(out);
@@ -612,8 +622,9 @@ START_TEST(test_perf_threads)
 		char want[128], *p;
 
 		for (j = 0, n = 0; j < npairs; j++)
-			n += pairs[j].line == pairs[i].line;
-		snprintf(want, sizeof(want), " %#llx  PID ", (unsigned long long)pairs[i].line);
+			n += pairs[j].line == pairs[i].line && pairs[j].pid == pairs[i].pid;
+		snprintf(want, sizeof(want), " %#llx  PID %ld ", (unsigned long long)pairs[i].line,
+			 pairs[i].pid);
 		p = strstr(out, want);
 		ck_assert_msg(p, "no line %s in:\n%s", want, out);
 		snprintf(want, sizeof(want), "threads %d (", n);
