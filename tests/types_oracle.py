@@ -5,6 +5,7 @@
     types_oracle.py srcline TOP.json PERF.data
     types_oracle.py annotate TOP.json PERF.data BINARY FUNC
     types_oracle.py pahole TOP.json PERF.data BINARY [--least N]
+    types_oracle.py pprof PROFILE PERF.data BINARY [--dso NAME] [--nodebug]
 
 TOP.json is ldlat-top --format json -n 0 of PERF.data's samples (its
 --input, or a live run of the same program when PERF.data is perf record's
@@ -31,6 +32,11 @@ label is its line's comment.
 pahole: a real program's rows (no comments to read): each row of a struct,
 union or class of BINARY's has its offset inside the member pahole places
 there (--least rows at least, default 2).
+pprof: PROFILE is ldlat-top --format pprof of PERF.data's samples, read by
+go tool pprof -raw: its samples summed by their labels type and member
+("struct outer" and "in.x" are the row "struct outer.in.x") are checked as
+type checks the rows (no offsets: a label has none); and every sample but
+a lost path's carries a type or an untyped label.
 Prints what it compared; exit status 0 when all agree, 1 otherwise.
 """
 import collections
@@ -229,7 +235,7 @@ def check_type(top, perf_data, binary, dso, nodebug):
         line = f'{label}: perf+objdump {expect[label]}, ldlat-top {got} {verdict}'
         if got != expect[label]:
             ok = False
-        if r:
+        if r and 'offset' in r:
             tname, _, member = label.partition('.')
             lo, hi = member_range(binary, tname.split(' ', 1)[1], member)
             inside = r['offset'] is not None and lo <= r['offset'] < hi
@@ -240,6 +246,36 @@ def check_type(top, perf_data, binary, dso, nodebug):
         print('no sample on a line with a type comment')
         ok = False
     return ok
+
+
+def pprof_types(profile):
+    """The profile's samples as type rows: {'rows': [{label, samples}], 'untyped_samples': {why: n}}.
+
+    go tool pprof -raw prints each sample's values (samples/count first) and
+    then its labels, "key:[value]" each ("member:[slots[].len]" too).
+    """
+    rows, untyped = collections.Counter(), collections.Counter()
+    unlabelled = 0
+    samples = []
+    for line in run('go', 'tool', 'pprof', '-raw', profile).split('Mappings')[0].splitlines():
+        m = re.match(r'^\s+(\d+)(?: \d+)*: [\d ]*$', line)
+        if m:
+            samples.append([int(m.group(1)), {}])
+        elif samples and ':[' in line:
+            samples[-1][1].update(re.findall(r'(\w+):\[(.*?)\](?= \w+:\[|\s*$)', line.strip()))
+    for n, labels in samples:
+        if 'type' in labels:
+            member = labels.get('member')
+            sep = ' ' if member and member[0] in '+-' else '.'
+            rows[labels['type'] + (sep + member if member else '')] += n
+        elif 'untyped' in labels:
+            untyped[labels['untyped']] += n
+        elif 'lost' not in labels:
+            unlabelled += n
+    print(f'pprof: {sum(n for n, _ in samples)} samples, {sum(rows.values())} typed, '
+          f'{sum(untyped.values())} untyped, {unlabelled} with neither label')
+    return {'types': {'rows': [{'label': k, 'samples': v} for k, v in rows.items()],
+                      'untyped_samples': dict(untyped)}}, unlabelled == 0
 
 
 def addr2line_inlined(path, vaddrs):
@@ -390,8 +426,12 @@ def check_pahole(top, binary, least):
 def main():
     args = sys.argv[1:]
     mode, top_json, perf_data = args[0], args[1], args[2]
-    with open(top_json) as f:
-        top = json.load(f)
+    labelled = True
+    if mode == 'pprof':
+        top, labelled = pprof_types(top_json)
+    else:
+        with open(top_json) as f:
+            top = json.load(f)
     if mode == 'srcline':
         return 0 if check_srcline(top, perf_data) else 1
     binary = args[3]
@@ -403,7 +443,8 @@ def main():
     dso = os.path.basename(binary)
     if '--dso' in args:
         dso = args[args.index('--dso') + 1]
-    return 0 if check_type(top, perf_data, binary, dso, '--nodebug' in args) else 1
+    ok = check_type(top, perf_data, binary, dso, '--nodebug' in args)
+    return 0 if ok and labelled else 1
 
 
 if __name__ == '__main__':

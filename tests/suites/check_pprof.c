@@ -754,6 +754,64 @@ START_TEST(test_recorded_paths)
 }
 END_TEST
 
+/*
+ * The type and member labels of a profile of ldlat-typeprog's page faults
+ * (tests/progs/typeprog.c: fields of known layouts, each first touched a
+ * known number of times), against perf record -d's file of the same run:
+ * tests/types_oracle.py sums the profile's samples by (type, member) as
+ * go tool pprof -raw reads them, and compares each field's count with the
+ * samples perf recorded on the source lines objdump -dl places them on,
+ * whose comments name the field (check_types' oracle); every sample
+ * carries a type or an untyped label.
+ */
+static void assert_types(const char *dir, const char *prof, const char *prog)
+{
+	char *out = NULL;
+
+	ck_assert_msg(
+		sh(&out, NULL, "tests/types_oracle.py pprof %s %s/p.data %s", prof, dir, prog) == 0,
+		"%s", out ? out : "");
+	free(out);
+}
+
+/* --input of perf record -d's file: each sample's recorded instruction.  _i: -O0, -O2. */
+START_TEST(test_recorded_types)
+{
+	const char *prog = build_path(_i ? "tests/ldlat-typeprog-O2" : "tests/ldlat-typeprog-O0");
+	const char *dir = suite_dir(), *prof = tmp(_i ? "types-O2.pb.gz" : "types-O0.pb.gz");
+
+	if (!need_root("perf record"))
+		return;
+	ck_assert_int_eq(sh(NULL, NULL,
+			    "cd %s && perf record -q -e page-faults -c 1 -d -o p.data -- %s "
+			    ">/dev/null && %s --input p.data --format pprof --output %s",
+			    dir, prog, top(), prof),
+			 0);
+	assert_types(dir, prof, prog);
+}
+END_TEST
+
+/*
+ * Live: ldlat-top samples perf record, which samples the program (both
+ * tools' samples of the same faults); each path's leaf is the faulting
+ * instruction.  _i: -O0, -O2.
+ */
+START_TEST(test_live_types)
+{
+	const char *prog = build_path(_i ? "tests/ldlat-typeprog-O2" : "tests/ldlat-typeprog-O0");
+	const char *dir = suite_dir(), *prof = tmp(_i ? "ltypes-O2.pb.gz" : "ltypes-O0.pb.gz");
+
+	if (!need_root("ldlat-top"))
+		return;
+	ck_assert_int_eq(sh(NULL, NULL,
+			    "cd %s && %s --source page-faults --format pprof --output %s -- perf "
+			    "record -q -e page-faults -c 1 -d -o p.data -- %s >/dev/null",
+			    dir, top(), prof, prog),
+			 0);
+	assert_types(dir, prof, prog);
+}
+END_TEST
+
 /* This process's cgroup v2 path, as /proc/self/cgroup's "0::" line gives it (malloc'd). */
 static char *own_cgroup(void)
 {
@@ -950,6 +1008,8 @@ int main(void)
 	tc = tcase_create("root");
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, test_recorded_paths);
+	tcase_add_loop_test(tc, test_recorded_types, 0, 2);
+	tcase_add_loop_test(tc, test_live_types, 0, 2);
 	tcase_add_test(tc, test_live_paths);
 	tcase_add_test(tc, test_live_losses);
 	tcase_add_test(tc, test_intervals);

@@ -519,14 +519,18 @@ static void progress__end(const struct progress *p)
  * The sample into --format pprof's profile, beside its path: its cgroup
  * (PERF_SAMPLE_CGROUP's, named by the file's CGROUP records) and the
  * variable or mapping its data address is in (s->tgid: the data's image
- * key), as the data table names it.
+ * key), as the data table names it; and its instruction, named in the
+ * image that held it then, whose data type --by type would count.
  */
-static int offtop__profile(struct offtop *t, const struct perf_sample *ps, __u32 tgid, __u32 key,
-			   const struct proc *p, const struct ldlat_sample *s,
+static int offtop__profile(struct offtop *t, const struct perf_sample *ps, __u32 tgid, __u64 at,
+			   __u32 key, const struct proc *p, const struct ldlat_sample *s,
 			   const struct callpath_stack *user, const struct callpath_stack *kernel,
 			   const struct ldlat_top_val *v)
 {
-	struct toppprof_ctx ctx = { .pid = tgid, .comm = p ? p->comm : NULL, .ip = s->ip };
+	struct toppprof_ctx ctx = { .pid = tgid,
+				    .comm = p ? p->comm : NULL,
+				    .ip = s->ip,
+				    .ip_key = offtop__key(t, tgid, at, s->ip) };
 	struct sym data;
 
 	if (ps->cgroup)
@@ -584,7 +588,7 @@ static int offtop__callpath(struct offtop *t, const struct perf_sample *ps, __u3
 	if (callpaths__add(t->paths, t->z, offtop__key(t, tgid, at, 0), p ? p->comm : NULL, &st[0],
 			   &st[1], &v))
 		return -ENOMEM;
-	return t->prof ? offtop__profile(t, ps, tgid, offtop__key(t, tgid, at, 0), p, s, &st[0],
+	return t->prof ? offtop__profile(t, ps, tgid, at, offtop__key(t, tgid, at, 0), p, s, &st[0],
 					 &st[1], &v)
 		       : 0;
 }

@@ -41,12 +41,22 @@ void toppprof__end(struct toppprof *t)
 	t->p = NULL;
 }
 
-bool toppprof__data_type(struct symbolizer *z, __u32 key, __u64 ip, char *type, size_t tlen,
-			 char *member, size_t mlen)
+void toppprof__data_type(const struct datatype *d, char *type, size_t tlen, char *member,
+			 size_t mlen, const char **untyped)
 {
-	/* data types (the load's operand through DWARF) are not known here yet */
-	(void)z, (void)key, (void)ip, (void)type, (void)tlen, (void)member, (void)mlen;
-	return false;
+	type[0] = member[0] = '\0';
+	*untyped = NULL;
+	if (d->why != DATATYPE_TYPED || !d->type) {
+		*untyped = datatype__why_str(d->why);
+		return;
+	}
+	snprintf(type, tlen, "%s", d->type);
+	/* the offset when no member is there, as datatype__label writes it ("+0x2000") */
+	if (d->member)
+		snprintf(member, mlen, "%s", d->member);
+	else if (d->aggregate && d->offset_known)
+		snprintf(member, mlen, "%s0x%llx", d->offset < 0 ? "-" : "+",
+			 (unsigned long long)(d->offset < 0 ? -d->offset : d->offset));
 }
 
 /* A location for a frame that names something without an address (a loss, the process). */
@@ -132,10 +142,12 @@ static void toppprof__class(const struct ldlat_top_val *v, char *buf, size_t len
 
 /* The sample of locs with v's values and the labels ctx and v give. */
 static int toppprof__sample(struct toppprof *t, __u32 key, const struct toppprof_ctx *ctx,
-			    const __u64 *locs, size_t n, const struct ldlat_top_val *v)
+			    const struct datatype *dt, const __u64 *locs, size_t n,
+			    const struct ldlat_top_val *v)
 {
 	struct pprof_label l[9];
 	char pid[16], cls[512], type[256], member[256];
+	const char *untyped;
 	__s64 values[2] = { (__s64)v->count, (__s64)v->lat_sum };
 	__u32 id = ctx && ctx->pid ? ctx->pid : key; /* --input: key is the image it had then */
 	size_t nl = 0;
@@ -160,9 +172,12 @@ static int toppprof__sample(struct toppprof *t, __u32 key, const struct toppprof
 		l[nl++] = (struct pprof_label){ .key = "lost", .str = ctx->lost };
 	if (ctx && ctx->object && *ctx->object)
 		l[nl++] = (struct pprof_label){ .key = "object", .str = ctx->object };
-	if (ctx && ctx->ip &&
-	    toppprof__data_type(NULL, key, ctx->ip, type, sizeof(type), member, sizeof(member))) {
-		l[nl++] = (struct pprof_label){ .key = "type", .str = type };
+	if (dt) {
+		toppprof__data_type(dt, type, sizeof(type), member, sizeof(member), &untyped);
+		if (untyped)
+			l[nl++] = (struct pprof_label){ .key = "untyped", .str = untyped };
+		if (type[0])
+			l[nl++] = (struct pprof_label){ .key = "type", .str = type };
 		if (member[0])
 			l[nl++] = (struct pprof_label){ .key = "member", .str = member };
 	}
@@ -178,10 +193,27 @@ int toppprof__add(struct toppprof *t, struct symbolizer *z, __u32 key,
 		  const struct toppprof_ctx *ctx, const struct callpath_stack *user,
 		  const struct callpath_stack *kernel, const struct ldlat_top_val *v)
 {
-	__u64 locs[TOPPPROF_MAX_FRAMES];
+	__u64 locs[TOPPPROF_MAX_FRAMES], ip = ctx ? ctx->ip : 0;
+	__u32 ip_key = ctx && ctx->ip_key ? ctx->ip_key : key;
+	const struct datatype *dt = NULL;
 	char name[32];
 	size_t n = 0;
 	int e;
+
+	/*
+	 * The instruction whose data the sample touched: the recorded one
+	 * (--input), else the path's leaf, the sampled instruction itself
+	 * (the kernel's, for a sample taken in the kernel: untyped there).
+	 */
+	if (!ip && kernel && kernel->err >= 0 && kernel->n > 0) {
+		ip = kernel->ips[0];
+		ip_key = kernel->keys ? kernel->keys[0] : key;
+	} else if (!ip && user && user->err >= 0 && user->n > 0) {
+		ip = user->ips[0];
+		ip_key = user->keys ? user->keys[0] : key;
+	}
+	if (ip)
+		dt = symbolizer__datatype(z, ip_key, ip);
 
 	e = toppprof__stack(t, z, key, kernel, true, locs, &n, TOPPPROF_MAX_FRAMES - 2);
 	if (!e)
@@ -192,7 +224,7 @@ int toppprof__add(struct toppprof *t, struct symbolizer *z, __u32 key,
 		e = locs[n++] ? 0 : -ENOMEM;
 	}
 	if (!e)
-		return toppprof__sample(t, key, ctx, locs, n, v);
+		return toppprof__sample(t, key, ctx, dt, locs, n, v);
 	if (!t->err)
 		t->err = e;
 	return e;
@@ -215,7 +247,7 @@ int toppprof__add_lost(struct toppprof *t, __u32 key, const struct toppprof_ctx 
 		return -ENOMEM;
 	}
 	lost.lost = why == CALLPATH_LOST_FULL ? "stack map full" : "stack map update failed";
-	return toppprof__sample(t, key, &lost, locs, 2, v);
+	return toppprof__sample(t, key, &lost, NULL, locs, 2, v);
 }
 
 int toppprof__comments(struct toppprof *t, const char *text)
@@ -256,7 +288,7 @@ int toppprof__add_unattributed(struct toppprof *t, __u64 n)
 	}
 	return toppprof__sample(t, 0,
 				&(struct toppprof_ctx){ .no_process = true, .lost = "table full" },
-				&loc, 1, &v);
+				NULL, &loc, 1, &v);
 }
 
 int toppprof__encode(struct toppprof *t, const struct timespec *since, const struct timespec *taken,

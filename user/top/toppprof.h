@@ -19,8 +19,10 @@
  * latency/cycles (latency/nanoseconds with a cycle length).  Labels: pid,
  * comm, class (the data-source class, when the source has one), cgroup
  * (when known), and, where a sample's data address is known (--input),
- * object (the variable or mapping, as the data table names it), and type
- * and member when data types are known (toppprof__data_type).
+ * object (the variable or mapping, as the data table names it); and the
+ * data type the sample's instruction touches (symbolizer__datatype: the
+ * recorded instruction with --input, else the path's leaf, the sampled
+ * one): type and member (toppprof__data_type), or untyped with the reason.
  */
 #ifndef LDLAT_TOPPPROF_H
 #define LDLAT_TOPPPROF_H
@@ -71,7 +73,8 @@ struct toppprof_ctx {
 	const char *object; /* the variable or mapping its data address is in */
 	const char *lost;   /* a sample whose path was lost: why ("stack map full") */
 	bool no_process;    /* not attributed to one: no pid label */
-	__u64 ip;	    /* its instruction (0: not known), for its data type */
+	__u64 ip;	    /* its instruction (0: the path's leaf), for its data type */
+	__u32 ip_key;	    /* the process key ip is named in (0: the path's) */
 };
 
 /*
@@ -97,12 +100,13 @@ int toppprof__comments(struct toppprof *t, const char *text);
 int toppprof__add_unattributed(struct toppprof *t, __u64 n);
 
 /*
- * The data type and member of the load at ip of process key, for the type
- * and member labels: the hook where data types (DWARF of the load's
- * operand) come in; until they do, it knows none and returns false.
+ * The type and member labels of the data d (symbolizer__datatype's):
+ * type "struct conn"; member "rx_bytes", else "+0x2000" when the offset is
+ * known and no member is there, else ""; for untyped data both "" and
+ * *untyped the reason ("no debug info"), else NULL.
  */
-bool toppprof__data_type(struct symbolizer *z, __u32 key, __u64 ip, char *type, size_t tlen,
-			 char *member, size_t mlen);
+void toppprof__data_type(const struct datatype *d, char *type, size_t tlen, char *member,
+			 size_t mlen, const char **untyped);
 
 /*
  * The profile of the span [since, taken) (CLOCK_REALTIME), packed and
