@@ -233,8 +233,7 @@ static bool elf__exec_section(Elf *elf, GElf_Word shndx)
 	return scn && gelf_getshdr(scn, &sh) && (sh.sh_flags & SHF_EXECINSTR);
 }
 
-/* The section called name, or NULL. */
-static Elf_Scn *elf__section(Elf *elf, const char *name, GElf_Shdr *sh)
+Elf_Scn *elf__section(Elf *elf, const char *name, GElf_Shdr *sh)
 {
 	Elf_Scn *scn = NULL;
 	size_t strndx;

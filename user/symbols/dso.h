@@ -10,6 +10,7 @@
 #ifndef LDLAT_DSO_H
 #define LDLAT_DSO_H
 
+#include <gelf.h>
 #include <stdbool.h>
 #include <linux/types.h>
 
@@ -50,6 +51,9 @@ struct dso_cache {
 	size_t n;	 /* how many it holds */
 	char *debuginfo; /* libdwfl's debuginfo path; NULL: its default */
 };
+
+/* The section of elf called name (its header in sh), or NULL. */
+Elf_Scn *elf__section(Elf *elf, const char *name, GElf_Shdr *sh);
 
 /* debuginfo: where separate debug info lives (NULL: ":.debug:/usr/lib/debug"). */
 int dso_cache__init(struct dso_cache *c, const char *debuginfo);

@@ -11,6 +11,7 @@
 #include <elfutils/libdw.h>
 #include <elfutils/libdwelf.h>
 
+#include "user/symbols/dso.h"
 #include "user/symbols/unwind.h"
 
 /* DWARF register numbers of x86-64 (the psABI's table). */
@@ -214,24 +215,6 @@ static int fdes_read(Elf *elf, Elf_Data *data, __u64 vaddr, bool eh, struct fde_
 	}
 	free(cl.c);
 	return e;
-}
-
-static Elf_Scn *section_named(Elf *elf, const char *name, GElf_Shdr *sh)
-{
-	Elf_Scn *scn = NULL;
-	size_t shstrndx;
-	const char *n;
-
-	if (elf_getshdrstrndx(elf, &shstrndx))
-		return NULL;
-	while ((scn = elf_nextscn(elf, scn))) {
-		if (!gelf_getshdr(scn, sh) || sh->sh_type == SHT_NOBITS)
-			continue;
-		n = elf_strptr(elf, shstrndx, sh->sh_name);
-		if (n && !strcmp(n, name))
-			return scn;
-	}
-	return NULL;
 }
 
 static int fde_cmp(const void *a, const void *b)
@@ -527,14 +510,16 @@ static int table_compile(struct unwind_table *t, Elf *elf, const char *name, str
 				name);
 	build_id_read(t, elf);
 	segs_read(t, elf);
-	scn = section_named(elf, ".eh_frame", &sh);
-	if (scn && (data = elf_getdata(scn, NULL)) && data->d_size) {
+	/* a separate debug file's copies are NOBITS: no rows there */
+	scn = elf__section(elf, ".eh_frame", &sh);
+	if (scn && sh.sh_type != SHT_NOBITS && (data = elf_getdata(scn, NULL)) && data->d_size) {
 		eh = dwarf_getcfi_elf(elf);
 		if (eh)
 			e = fdes_read(elf, data, sh.sh_addr, true, &fl, &t->fdes);
 	}
-	scn = section_named(elf, ".debug_frame", &sh);
-	if (!e && scn && (data = elf_getdata(scn, NULL)) && data->d_size) {
+	scn = elf__section(elf, ".debug_frame", &sh);
+	if (!e && scn && sh.sh_type != SHT_NOBITS && (data = elf_getdata(scn, NULL)) &&
+	    data->d_size) {
 		dw = dwarf_begin_elf(elf, DWARF_C_READ, NULL);
 		dbg = dw ? dwarf_getcfi(dw) : NULL;
 		if (dbg) {

@@ -140,8 +140,7 @@ static void folded__stack(char *buf, size_t *len, struct symbolizer *z, __u32 ke
 	}
 }
 
-/* The process's name as a path's root frame (NULL or empty: "[pid N]"). */
-static const char *callpath__root(__u32 key, const char *comm, char *name, size_t len)
+const char *callpath__root(__u32 key, const char *comm, char *name, size_t len)
 {
 	if (comm && *comm)
 		return comm;

@@ -170,4 +170,7 @@ struct callnode *callpaths__tree(const struct callpaths *c, const char *root, bo
 #define CALLPATH_UNATTRIBUTED "[not attributed: table full]"
 void callnode__free(struct callnode *n);
 
+/* The process's name as a path's root frame (NULL or empty: "[pid KEY]", in name). */
+const char *callpath__root(__u32 key, const char *comm, char *name, size_t len);
+
 #endif

@@ -67,15 +67,6 @@ static __u64 toppprof__named(struct toppprof *t, const char *name)
 	return f ? pprof__location(t->p, 0, 0, f) : 0;
 }
 
-/* The process's name as the path's root frame, as callpaths__add roots its paths. */
-static const char *toppprof__root(__u32 key, const char *comm, char *buf, size_t len)
-{
-	if (comm && *comm)
-		return comm;
-	snprintf(buf, len, "[pid %u]", key);
-	return buf;
-}
-
 /* Appends a stack's locations, innermost first; one it could not take as its loss frame. */
 static int toppprof__stack(struct toppprof *t, struct symbolizer *z, __u32 key,
 			   const struct callpath_stack *st, bool kernel, __u64 *locs, size_t *n,
@@ -220,7 +211,7 @@ int toppprof__add(struct toppprof *t, struct symbolizer *z, __u32 key,
 		e = toppprof__stack(t, z, key, user, false, locs, &n, TOPPPROF_MAX_FRAMES - 1);
 	if (!e) {
 		locs[n] = toppprof__named(
-			t, toppprof__root(key, ctx ? ctx->comm : NULL, name, sizeof(name)));
+			t, callpath__root(key, ctx ? ctx->comm : NULL, name, sizeof(name)));
 		e = locs[n++] ? 0 : -ENOMEM;
 	}
 	if (!e)
@@ -236,7 +227,7 @@ int toppprof__add_lost(struct toppprof *t, __u32 key, const struct toppprof_ctx 
 	char name[32];
 	__u64 locs[2] = {
 		toppprof__named(t, callpath_loss__frame(why)),
-		toppprof__named(t, toppprof__root(key, ctx ? ctx->comm : NULL, name, sizeof(name))),
+		toppprof__named(t, callpath__root(key, ctx ? ctx->comm : NULL, name, sizeof(name))),
 	};
 
 	struct toppprof_ctx lost = ctx ? *ctx : (struct toppprof_ctx){};
