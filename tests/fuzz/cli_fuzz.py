@@ -265,7 +265,12 @@ class Fuzzer:
             if m in err:
                 why.append('sanitizer report (%s)' % m)
                 break
-        if rc in (1, 2) and not hung:
+        # ldlat-stat's report goes to stderr, as perf stat's does: a run of `-- false` that
+        # printed it whole ends with the command's own status, 1, after the report's last line
+        ends = err.rstrip('\n').split('\n')[-1].strip()
+        own_status = (rc == 1 and os.path.basename(argv[0]) == 'ldlat-stat' and '--' in argv
+                      and argv[argv.index('--') + 1:] == ['false'] and ends.endswith(' seconds sys'))
+        if rc in (1, 2) and not hung and not own_status:
             # argp's hint, which it may wrap over two lines
             body = re.sub(r"Try `[^']*' or `[^']*' for\s+more\s+information\.\s*$", '', err)
             lines = [ln for ln in body.rstrip('\n').split('\n') if ln]
