@@ -66,7 +66,12 @@ void err__clear(struct err *err)
 
 int err__status(const struct err *err, int e)
 {
-	if (!e)
+	/*
+	 * -EINTR: a SIGINT or SIGTERM came before the run began (while the
+	 * command loaded its libraries, before a FIFO had a reader): the user
+	 * ended it, and a run the user ends exits 0, whenever the signal comes
+	 */
+	if (!e || e == -EINTR)
 		return 0;
 	if (err__has_fault(err, e))
 		return err->fault == ERR_FAULT_INPUT ? ERR_EXIT_INPUT : ERR_EXIT_SYSTEM;

@@ -69,7 +69,10 @@ bool err__has_fault(const struct err *err, int e);
 /* Forgets the sentence and whose fault. */
 void err__clear(struct err *err);
 
-/* The exit status of e, as returned with err: 0 when e is 0, 2 bad input, 1 the system. */
+/*
+ * The exit status of e, as returned with err: 0 when e is 0 or -EINTR (the
+ * user's signal ended the run before it began), 2 bad input, 1 the system.
+ */
 int err__status(const struct err *err, int e);
 
 /*

@@ -307,6 +307,13 @@ START_TEST(test_exit_status_of_errors)
 	ck_assert_int_eq(err__status(&err, -ESRCH), EXIT_FAIL);
 	ck_assert_int_eq(err__status(&err, -EPERM), EXIT_FAIL);
 	ck_assert_int_eq(err__status(&err, -ENOMEM), EXIT_FAIL);
+	/*
+	 * the user's SIGINT before the run began (the kill test's SIGINT while
+	 * a command loaded its libraries exited 1): a run the user ended, 0
+	 */
+	ck_assert_int_eq(err__status(&err, -EINTR), EXIT_OK);
+	ck_assert_int_eq(err__status(&err, err__set(&err, -EINTR, "interrupted")), EXIT_OK);
+	err__clear(&err);
 	/* said where detected */
 	ck_assert_int_eq(err__status(&err, err__system(&err, -EINVAL)), EXIT_FAIL);
 	ck_assert_int_eq(err__status(&err, err__input(&err, -EPERM)), EXIT_USAGE);
