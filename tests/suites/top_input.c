@@ -409,8 +409,8 @@ START_TEST(test_input_one_entry_across_images)
 	ck_assert_int_eq(symbolizer__init(&z, &images, NULL), 0);
 	top_table__init(&ip);
 	top_table__init(&data);
-	ck_assert_msg(offtop__open(&t, path, &cli, LDLAT_TOP_IP | LDLAT_TOP_DATA, 6, &images, &z,
-				   &err) == 0,
+	ck_assert_msg(offtop__open(&t, path, &cli, LDLAT_TOP_IP | LDLAT_TOP_DATA, 6, false, &images,
+				   &z, &err) == 0,
 		      "%s", err.msg);
 	t.ip = &ip;
 	t.data = &data;

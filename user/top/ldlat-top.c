@@ -759,10 +759,9 @@ static int top_input(struct top_args *a)
 		err__msg(&err, "out of memory");
 		e = -ENOMEM;
 	}
-	ot.leaf_paths = top.profiling;
 	if (!e)
-		e = offtop__open(&ot, a->cli.input, &a->cli, tables, a->shift, &top.m.pm, &top.z,
-				 &err);
+		e = offtop__open(&ot, a->cli.input, &a->cli, tables, a->shift, top.profiling,
+				 &top.m.pm, &top.z, &err);
 	if (!e) {
 		snprintf(lacking, sizeof(lacking), "%s (%s) do not carry",
 			 ot.o.src.kind == SOURCE_PAGE_FAULTS ? "page-fault samples" : "the samples",

@@ -324,9 +324,8 @@ static int offtop__check_fields(struct offtop *t, __u32 tables, struct err *err)
 }
 
 int offtop__open(struct offtop *t, const char *path, struct cli *cli, __u32 tables, __u32 shift,
-		 struct procmaps *images, struct symbolizer *z, struct err *err)
+		 bool leaf_paths, struct procmaps *images, struct symbolizer *z, struct err *err)
 {
-	bool leaf_paths = t->leaf_paths; /* the caller's choice, set before */
 	int e;
 
 	memset(t, 0, sizeof(*t));

@@ -62,7 +62,7 @@ struct offtop {
 	struct callpaths *paths;     /* the caller's, --call-graph's; NULL when not asked for */
 	struct toppprof *prof;	     /* the caller's, --format pprof's; NULL when not asked for */
 	/*
-	 * leaf_paths is the caller's, set before offtop__open (--format pprof):
+	 * leaf_paths is offtop__open's argument (--format pprof):
 	 * an event that recorded no call chain
 	 * but the IP gives each sample a path of its instruction alone, and
 	 * chainless says one did, rather than being refused.
@@ -101,11 +101,13 @@ const char *offtop__build_id_hex(void *ctx, const char *file, char *buf, size_t 
  * (LDLAT_TOP_STACK: the call chains for t->paths), sets cfg's tables
  * (LDLAT_TOP_* in tables, blocks of 1 << shift bytes, no
  * bound on their size), and reads every side-band record into the images.
+ * leaf_paths: an event without call chains gives each sample the path of its
+ * instruction alone (--format pprof) rather than being refused.
  * Returns 0 or -errno with a sentence in err (-EINVAL: a bad file, or an
  * option the file cannot serve).
  */
 int offtop__open(struct offtop *t, const char *path, struct cli *cli, __u32 tables, __u32 shift,
-		 struct procmaps *images, struct symbolizer *z, struct err *err);
+		 bool leaf_paths, struct procmaps *images, struct symbolizer *z, struct err *err);
 
 /*
  * Every sample of the file into snap (replacing what it held) and into
