@@ -12,7 +12,10 @@ string, literal or computed ("\\"key\\":", "\\"%s\\":"), a label
 escaping functions is a document built by hand.
 
 perf stat -x's lines (fields between separators) are written by
-user/report/csv.c.
+user/report/csv.c.  Elsewhere, a string literal of four or more conversions
+joined by one separator character, empty fields allowed ("%llu,,%s,%s,%.2f",
+or with ';') is such a line built by hand (three, as "rgb(%d,%d,%d)", is
+not; nor a benchmark's tab-separated lines for its scripts).
 
 pprof profiles (profile.proto) are built by user/report/pprof.c alone, the
 one file that includes the header protoc-c generates (tests/deps.py): a
@@ -82,6 +85,9 @@ def format_chosen_by_hand(line):
         return True
     declared = FORMAT_DECLARED.sub('', line)
     return bool(FORMAT_CONSTANT.search(declared))
+# four or more conversions joined by one separator character: a CSV line by hand
+CSV_ROW = re.compile(CONVERSION + r'(?P<s>[,;])(?P=s)*' + CONVERSION
+                     + r'(?:(?P=s)+' + CONVERSION + r'){2,}')
 BY_HAND = [
     (re.compile(r'\\"(?:[A-Za-z_][A-Za-z0-9_]*|' + CONVERSION + r')\\"\s*:'),
      'a JSON member written by hand'),
@@ -95,6 +101,10 @@ BY_HAND = [
 
 TABLE_ROW = re.compile(FIXED + r'.*' + FIXED + r'|' + PADDED + r'(?:%%)?  +\S')
 STRING = re.compile(r'"((?:[^"\\\n]|\\.)*)"')
+
+
+def csv_row_by_hand(line):
+    return any(CSV_ROW.search(m.group(1)) for m in STRING.finditer(line))
 
 
 def table_row_by_hand(line):
@@ -121,6 +131,8 @@ def main():
                 for pattern, what in BY_HAND:
                     if pattern.search(line):
                         errors.append(f'{f}:{n}: {what}: {line.strip()}')
+                if csv_row_by_hand(line):
+                    errors.append(f'{f}:{n}: a CSV line written by hand: {line.strip()}')
                 if table_row_by_hand(line):
                     errors.append(f'{f}:{n}: a text-table row laid out by hand: {line.strip()}')
                 if f not in CHOOSER and format_chosen_by_hand(line):
@@ -130,11 +142,12 @@ def main():
         print(e)
     if errors:
         print('check-writers: JSON goes through user/report/json.h, OpenMetrics through '
-              'user/report/openmetrics.h, pprof through user/report/pprof.h, text tables '
+              'user/report/openmetrics.h, pprof through user/report/pprof.h, CSV through '
+              'user/report/csv.h, text tables '
               'through user/report/table.h, and the choice of a format\'s renderer through '
               'user/report/output.h')
         return 1
-    print(f'check-writers: {len(files)} files, no JSON, OpenMetrics, pprof or text table '
+    print(f'check-writers: {len(files)} files, no JSON, OpenMetrics, pprof, CSV or text table '
           'written outside the writers, no format chosen outside output.c')
     return 0
 
