@@ -587,6 +587,93 @@ START_TEST(test_input_vs_perf)
 }
 END_TEST
 
+/* Writes text to path, for a failure's message to name. */
+static void save(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+
+	ck_assert_ptr_nonnull(f);
+	fputs(text, f);
+	ck_assert_int_eq(fclose(f), 0);
+}
+
+/* The lines of text that hold s. */
+static int count_lines_with(const char *text, const char *s)
+{
+	const char *line, *nl;
+	int n = 0;
+
+	for (line = text; *line; line = nl + 1) {
+		nl = strchrnul(line, '\n');
+		n += memmem(line, nl - line, s, strlen(s)) != NULL;
+		if (!*nl)
+			break;
+	}
+	return n;
+}
+
+/*
+ * The user part below main of each path, "frame;frame count" a line, sorted:
+ * of ldlat-top's folded lines (on stdin) or of perf script's callchains.
+ */
+#define BELOW_MAIN_FOLDED                                                                          \
+	"import re, sys, collections\n"                                                            \
+	"c = collections.Counter()\n"                                                              \
+	"for l in sys.stdin:\n"                                                                    \
+	"    m = re.search(r\";main;(.*;fault_pages)(;.*)? (\\d+)$\", l.strip())\n"                \
+	"    if m: c[m.group(1)] += int(m.group(3))\n"                                             \
+	"print(\"\".join(f\"{k} {v}\\n\" for k, v in sorted(c.items())), end=\"\")\n"
+#define BELOW_MAIN_PERF                                                                            \
+	"import sys, collections\n"                                                                \
+	"c = collections.Counter()\n"                                                              \
+	"for b in sys.stdin.read().split(\"\\n\\n\"):\n"                                           \
+	"    f = [x.split()[1] for x in b.split(\"\\n\")[1:] if len(x.split()) > 1]\n"             \
+	"    if \"main\" not in f or \"fault_pages\" not in f: continue\n"                         \
+	"    f = f[f.index(\"fault_pages\"):f.index(\"main\")]\n"                                  \
+	"    c[\";\".join(reversed(f))] += 1\n"                                                    \
+	"print(\"\".join(f\"{k} {v}\\n\" for k, v in sorted(c.items())), end=\"\")\n"
+
+/*
+ * --input of perf record -g's file of ldlat-callprog --fan 6: 64 paths of
+ * the same depth, one sample each, named apart (a sample's stack named once
+ * and reused for the next one of the same stack must not reuse it for
+ * another), each path below main as perf script's callchains give it.
+ */
+START_TEST(test_input_fan_vs_perf)
+{
+	const char *data = tmp("fan.data");
+	char *ours, *theirs;
+
+	ck_assert_int_eq(sh(NULL, NULL,
+			    "cd %s && perf record -q -e page-faults -c 1 -d -g -o %s %s --fan 6 "
+			    ">/dev/null 2>&1",
+			    suite_dir(), data, callprog()),
+			 0);
+	ck_assert_int_eq(
+		sh(&ours, NULL,
+		   "%s --input %s --call-graph --format folded | python3 -c '" BELOW_MAIN_FOLDED
+		   "'",
+		   top(), data),
+		0);
+	ck_assert_int_eq(
+		sh(&theirs, NULL,
+		   "perf script -i %s -F comm,ip,sym 2>/dev/null | python3 -c '" BELOW_MAIN_PERF
+		   "'",
+		   data),
+		0);
+	save(tmp("fan.ldlat"), ours);
+	save(tmp("fan.perf"), theirs);
+	ck_assert_msg(!strcmp(ours, theirs), "ldlat-top's paths (%s) are not perf script's (%s)",
+		      tmp("fan.ldlat"), tmp("fan.perf"));
+	/* the premise: 64 fan paths of one sample each, besides the program's others */
+	ck_assert_msg(count_lines_with(theirs, "fan_out;") == 64, "perf script: %s",
+		      tmp("fan.perf"));
+	free(ours);
+	free(theirs);
+	assert_nothing_left();
+}
+END_TEST
+
 /*
  * A live heat map over -i reports: its total is the sum of the reports'
  * kept samples, a column each (page faults carry no latency: at most a
@@ -773,6 +860,7 @@ int main(void)
 		tcase_add_test(tc, test_bad_weight_live);
 		tcase_add_test(tc, test_live_kernel_stack);
 		tcase_add_test(tc, test_input_vs_perf);
+		tcase_add_test(tc, test_input_fan_vs_perf);
 		tcase_add_test(tc, test_live_heatmap);
 		tcase_add_test(tc, test_live_stack_losses);
 		suite_add_tcase(s, tc);

@@ -19,6 +19,117 @@ void callpaths__init(struct callpaths *c)
 	memset(c, 0, sizeof(*c));
 }
 
+/*
+ * The memo: an open-addressing hash from a sample's stack, as words (the
+ * process key, each stack's count and error, its IPs and their keys), to
+ * the path it was named into.  It grows at half full.
+ */
+struct memo_entry {
+	__u64 hash;
+	__u64 *words; /* NULL: a free slot */
+	size_t nwords;
+	char *comm;
+	struct callpath *cp;
+};
+
+struct callpath_memo {
+	struct memo_entry *e;
+	size_t cap, n; /* cap a power of two */
+};
+
+int callpaths__memoize(struct callpaths *c)
+{
+	if (c->memo)
+		return 0;
+	c->memo = calloc(1, sizeof(*c->memo));
+	return c->memo ? 0 : -ENOMEM;
+}
+
+static void memo__empty(struct callpath_memo *m)
+{
+	size_t i;
+
+	for (i = 0; i < m->cap; i++) {
+		free(m->e[i].words);
+		free(m->e[i].comm);
+	}
+	free(m->e);
+	m->e = NULL;
+	m->cap = m->n = 0;
+}
+
+static __u64 memo__hash(const __u64 *w, size_t n, const char *comm)
+{
+	__u64 h = 0x9e3779b97f4a7c15ull ^ n;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		h ^= w[i];
+		h *= 0xff51afd7ed558ccdull;
+		h ^= h >> 32;
+	}
+	for (; comm && *comm; comm++)
+		h = (h ^ (unsigned char)*comm) * 0x100000001b3ull;
+	return h | 1; /* never 0 */
+}
+
+static struct memo_entry *memo__slot(struct callpath_memo *m, __u64 hash, const __u64 *w, size_t n,
+				     const char *comm)
+{
+	size_t i = hash & (m->cap - 1);
+
+	for (;; i = (i + 1) & (m->cap - 1)) {
+		struct memo_entry *e = &m->e[i];
+
+		if (!e->words)
+			return e;
+		if (e->hash == hash && e->nwords == n && !memcmp(e->words, w, n * sizeof(*w)) &&
+		    !strcmp(e->comm, comm ? comm : ""))
+			return e;
+	}
+}
+
+static int memo__grow(struct callpath_memo *m)
+{
+	struct callpath_memo old = *m;
+	size_t i;
+
+	m->cap = old.cap ? old.cap * 2 : 1024;
+	m->e = calloc(m->cap, sizeof(*m->e));
+	if (!m->e) {
+		*m = old;
+		return -ENOMEM;
+	}
+	for (i = 0; i < old.cap; i++)
+		if (old.e[i].words)
+			*memo__slot(m, old.e[i].hash, old.e[i].words, old.e[i].nwords,
+				    old.e[i].comm) = old.e[i];
+	free(old.e);
+	return 0;
+}
+
+/*
+ * A stack's words: its count and error, the key of its first IP, then its
+ * IPs, then (only when they differ from the first's) the key of each IP.
+ */
+static size_t memo__stack_words(__u64 *w, const struct callpath_stack *st, __u32 key)
+{
+	__u32 first = st->keys && st->n ? st->keys[0] : key;
+	bool one_key = true;
+	size_t n = 2;
+	int i;
+
+	for (i = 0; i < st->n; i++) {
+		w[n++] = st->ips[i];
+		one_key = one_key && (!st->keys || st->keys[i] == first);
+	}
+	for (i = 0; !one_key && i < st->n; i++)
+		w[n++] = st->keys[i];
+	w[0] = (__u64)(__u32)st->n | (__u64)(__u32)st->err << 32;
+	w[1] = (__u64)first | (__u64)!one_key << 32;
+	return n;
+}
+
 static int callpath__cmp(const void *a, const void *b)
 {
 	return strcmp(((const struct callpath *)a)->folded, ((const struct callpath *)b)->folded);
@@ -35,15 +146,26 @@ static void callpath__free(void *p)
 void callpaths__free(struct callpaths *c)
 {
 	tdestroy(c->index, callpath__free);
+	if (c->memo) {
+		memo__empty(c->memo);
+		free(c->memo);
+	}
 	memset(c, 0, sizeof(*c));
 }
 
 void callpaths__reset(struct callpaths *c)
 {
+	struct callpath_memo *memo = c->memo;
+
+	c->memo = NULL;
 	callpaths__free(c);
+	if (memo) {
+		memo__empty(memo);
+		c->memo = memo;
+	}
 }
 
-int callpaths__add_folded(struct callpaths *c, const char *folded, const struct ldlat_top_val *v)
+static struct callpath *callpaths__get(struct callpaths *c, const char *folded)
 {
 	struct callpath key = { .folded = (char *)folded }, *cp, **found;
 
@@ -52,16 +174,25 @@ int callpaths__add_folded(struct callpaths *c, const char *folded, const struct 
 		cp = calloc(1, sizeof(*cp));
 		if (!cp || !(cp->folded = strdup(folded))) {
 			free(cp);
-			return -ENOMEM;
+			return NULL;
 		}
 		found = tsearch(cp, &c->index, callpath__cmp);
 		if (!found) {
 			callpath__free(cp);
-			return -ENOMEM;
+			return NULL;
 		}
 		c->npaths++;
 	}
-	top_val__add(&(*found)->v, v);
+	return *found;
+}
+
+int callpaths__add_folded(struct callpaths *c, const char *folded, const struct ldlat_top_val *v)
+{
+	struct callpath *cp = callpaths__get(c, folded);
+
+	if (!cp)
+		return -ENOMEM;
+	top_val__add(&cp->v, v);
 	c->samples += v->count;
 	return 0;
 }
@@ -153,17 +284,16 @@ const char *callpath__root(__u32 key, const char *comm, char *name, size_t len)
  * frame that says why its path was lost (lost: not NULL) or its user and
  * kernel stacks.
  */
-static int callpaths__add_line(struct callpaths *c, struct symbolizer *z, __u32 key,
-			       const char *comm, const struct callpath_stack *user,
-			       const struct callpath_stack *kernel, const char *lost,
-			       const struct ldlat_top_val *v)
+static struct callpath *callpaths__name(struct callpaths *c, struct symbolizer *z, __u32 key,
+					const char *comm, const struct callpath_stack *user,
+					const struct callpath_stack *kernel, const char *lost)
 {
 	char *buf = malloc(FOLDED_MAX), name[32];
+	struct callpath *cp;
 	size_t len = 0;
-	int e;
 
 	if (!buf)
-		return -ENOMEM;
+		return NULL;
 	buf[0] = '\0';
 	folded__push(buf, &len, callpath__root(key, comm, name, sizeof(name)), "");
 	if (lost) {
@@ -172,9 +302,64 @@ static int callpaths__add_line(struct callpaths *c, struct symbolizer *z, __u32 
 		folded__stack(buf, &len, z, key, user, 0);
 		folded__stack(buf, &len, z, key, kernel, 1);
 	}
-	e = callpaths__add_folded(c, buf, v);
+	cp = callpaths__get(c, buf);
 	free(buf);
-	return e;
+	return cp;
+}
+
+/* The path of a stack the memo has seen, named and remembered when new; NULL: no memory. */
+static struct callpath *callpaths__memo_name(struct callpaths *c, struct symbolizer *z, __u32 key,
+					     const char *comm, const struct callpath_stack *user,
+					     const struct callpath_stack *kernel)
+{
+	struct callpath_memo *m = c->memo;
+	__u64 w[1 + 2 * (2 + 2 * LDLAT_STACK_DEPTH)], hash;
+	struct memo_entry *e;
+	size_t n = 0;
+
+	w[n++] = key;
+	n += memo__stack_words(w + n, user, key);
+	n += memo__stack_words(w + n, kernel, key);
+	hash = memo__hash(w, n, comm);
+	if ((m->n + 1) * 2 > m->cap && memo__grow(m))
+		return NULL;
+	e = memo__slot(m, hash, w, n, comm);
+	if (e->words)
+		return e->cp;
+	e->cp = callpaths__name(c, z, key, comm, user, kernel, NULL);
+	if (!e->cp)
+		return NULL;
+	e->words = malloc(n * sizeof(*w));
+	e->comm = strdup(comm ? comm : "");
+	if (!e->words || !e->comm) {
+		free(e->words);
+		free(e->comm);
+		e->words = NULL;
+		e->comm = NULL;
+		return NULL;
+	}
+	memcpy(e->words, w, n * sizeof(*w));
+	e->nwords = n;
+	e->hash = hash;
+	m->n++;
+	return e->cp;
+}
+
+static int callpaths__add_line(struct callpaths *c, struct symbolizer *z, __u32 key,
+			       const char *comm, const struct callpath_stack *user,
+			       const struct callpath_stack *kernel, const char *lost,
+			       const struct ldlat_top_val *v)
+{
+	bool memo =
+		!lost && c->memo && user->n <= LDLAT_STACK_DEPTH && kernel->n <= LDLAT_STACK_DEPTH;
+	struct callpath *cp = memo ? callpaths__memo_name(c, z, key, comm, user, kernel)
+				   : callpaths__name(c, z, key, comm, user, kernel, lost);
+
+	if (!cp)
+		return -ENOMEM;
+	top_val__add(&cp->v, v);
+	c->samples += v->count;
+	return 0;
 }
 
 int callpaths__add(struct callpaths *c, struct symbolizer *z, __u32 key, const char *comm,

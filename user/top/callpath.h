@@ -37,8 +37,11 @@ enum callpath_loss {
 	CALLPATH_NLOSS,
 };
 
+struct callpath_memo;
+
 struct callpaths {
-	void *index; /* tsearch of struct callpath, by folded */
+	void *index;		    /* tsearch of struct callpath, by folded */
+	struct callpath_memo *memo; /* callpaths__memoize's; NULL: every sample named */
 	__u64 npaths;
 	__u64 samples;		    /* in the paths */
 	__u64 lost[CALLPATH_NLOSS]; /* samples by what they lost */
@@ -49,6 +52,14 @@ struct callpaths {
 
 void callpaths__init(struct callpaths *c);
 void callpaths__free(struct callpaths *c);
+/*
+ * Names each distinct stack once: a later sample of the same process key,
+ * name and IPs (and IP keys) goes to the path the first one was named into,
+ * without naming its frames again.  Only where a key names one process
+ * image for the whole of the paths' life (--input's image keys): live, a
+ * TGID's mappings change under it.  Returns 0 or -ENOMEM.
+ */
+int callpaths__memoize(struct callpaths *c);
 /* Empties it (after a report). */
 void callpaths__reset(struct callpaths *c);
 

@@ -775,6 +775,12 @@ static int top_input(struct top_args *a)
 	ot.ip = (a->by & TOP_BY_CODE) ? &top.ip : NULL;
 	ot.data = (a->by & TOP_BY_DATA) ? &top.data : NULL;
 	ot.paths = a->call_graph ? &top.paths : NULL;
+	/* a file's process keys are images: each distinct stack is named once */
+	if (ot.paths && callpaths__memoize(ot.paths)) {
+		fprintf(stderr, "ldlat-top: out of memory\n");
+		status = EXIT_FAIL;
+		goto out;
+	}
 	if (top.profiling) {
 		if (ot.kernel_id_len)
 			buildid__hex(ot.kernel_id, ot.kernel_id_len, top.kernel_id,
