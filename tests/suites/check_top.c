@@ -21,6 +21,7 @@
 #include "user/symbols/machine.h"
 #include "user/symbols/ranges.h"
 #include "user/symbols/symbolize.h"
+#include "user/symbols/demangle.h"
 #include "user/top/topreport.h"
 #include "user/top/toptable.h"
 #include "tests/lib/clicase.h"
@@ -350,7 +351,8 @@ static __u64 objdump_addr(const char *path, const char *name)
 }
 
 /*
- * Names as perf gives them: C++ and Rust (legacy) demangled, a PLT stub as
+ * Names as perf gives them: C++ and Rust (legacy) demangled (C++ without its
+ * parameters by default; with them, as c++filt, or mangled on request), a PLT stub as
  * sym@plt, a label of size 0 in code (tests/progs/names.c); addresses from
  * objdump and nm, not from the code under test.
  */
@@ -376,12 +378,25 @@ START_TEST(test_dso_names)
 	zero = strtoull(out, NULL, 16);
 	free(out);
 	ck_assert(lookup && walk && zero);
-	ck_assert_str_eq(func_at(d, lookup + 1), "ldlat::Table::lookup(int)");
+	ck_assert_str_eq(func_at(d, lookup + 1), "ldlat::Table::lookup");
 	ck_assert_str_eq(func_at(d, walk), "ldlat::rust::walk");
 	ck_assert_str_eq(func_at(d, zero + 2), "zero_label");
 	ck_assert_str_eq(func_at(d, objdump_addr(path, "getpid@plt") + 6), "getpid@plt");
 	ck_assert_str_eq(func_at(d, objdump_addr(path, "printf@plt")), "printf@plt");
 	dso_cache__free(&c);
+	/* the other styles, read afresh (a DSO keeps the names it was read with) */
+	demangle__set_style(DEMANGLE_FULL);
+	ck_assert_int_eq(dso_cache__init(&c, NULL), 0);
+	d = dso_cache__get(&c, path);
+	ck_assert_str_eq(func_at(d, lookup + 1), "ldlat::Table::lookup(int)");
+	ck_assert_str_eq(func_at(d, walk), "ldlat::rust::walk");
+	dso_cache__free(&c);
+	demangle__set_style(DEMANGLE_NO);
+	ck_assert_int_eq(dso_cache__init(&c, NULL), 0);
+	d = dso_cache__get(&c, path);
+	ck_assert_str_eq(func_at(d, lookup + 1), "_ZN5ldlat5Table6lookupEi");
+	dso_cache__free(&c);
+	demangle__set_style(DEMANGLE_SHORT);
 }
 END_TEST
 
@@ -1340,6 +1355,36 @@ START_TEST(test_top_table_full)
 }
 END_TEST
 
+/*
+ * Function names as perf report gives them, on one perf.data file of a C++
+ * program (tests/progs/cxxnames.cc): its methods, overloads and a template,
+ * and libc's memmove, which has aliases at its address.  _i: --demangle
+ * short against perf report's names (store::Table::fill, and the alias
+ * perf keeps), no against perf report --no-demangle's, full against those
+ * through c++filt.  JSON, text and the folded paths' leaves, sample by
+ * sample (tests/names_vs_perf.py).
+ */
+START_TEST(test_names_vs_perf)
+{
+	static const char *const styles[] = { "short", "no", "full" };
+	char dir[] = "/tmp/ldlat-names-perf-XXXXXX", *out = NULL;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	ck_assert_int_eq(sh(NULL, NULL,
+			    "perf record -q -e page-faults -c 1 -d -g -o %s/perf.data -- %s "
+			    ">/dev/null 2>&1",
+			    dir, build_path("tests/ldlat-cxxnames")),
+			 0);
+	ck_assert_msg(sh(&out, NULL,
+			 "tests/names_vs_perf.py %s %s/perf.data %s "
+			 "ldlat-cxxnames,libc.so.6",
+			 top(), dir, styles[_i]) == 0,
+		      "%s", out ? out : "");
+	free(out);
+	ck_assert_int_eq(sh(NULL, NULL, "rm -rf %s", dir), 0);
+}
+END_TEST
+
 /* nm's address of b less a's, in one ELF file (the linker may place b first). */
 static long long nm_distance(const char *path, const char *a, const char *b)
 {
@@ -1925,6 +1970,11 @@ int main(void)
 		tc = tcase_create("vs-perf");
 		tcase_set_timeout(tc, 300);
 		tcase_add_loop_test(tc, test_top_vs_perf, 0, 3);
+		suite_add_tcase(s, tc);
+		/* names against perf report's: the kernel matrix leaves it out with vs-perf */
+		tc = tcase_create("names-perf");
+		tcase_set_timeout(tc, 120);
+		tcase_add_loop_test(tc, test_names_vs_perf, 0, 3);
 		suite_add_tcase(s, tc);
 		/*
 		 * Rows of a process that has exited named from its mappings: a case of
