@@ -6,8 +6,10 @@
  * (store::touch), a function template (store::put<long>), and libc's
  * memmove, whose code has several names at one address
  * (__memmove_*_unaligned_erms and __memcpy_*_unaligned_erms: perf keeps
- * one).  Built with frame pointers, so that the kernel walks its stack.
- * Prints nothing.
+ * one); and a fault whose call chain is broken (store::broken touches a
+ * page with its frame pointer at a zeroed frame: the kernel's walk gives a
+ * return address of 0, perf's [unknown]).  Built with frame pointers, so
+ * that the kernel walks its stack.  Prints nothing.
  */
 #include <sys/mman.h>
 #include <cstdlib>
@@ -46,6 +48,17 @@ template <typename T> NOIPA void put(T *p, long n)
 		p[i * (PAGE / (long)sizeof(T))] = (T)i;
 }
 
+/* a frame of {next frame 0, return address 0}: the walk ends at a 0 */
+static unsigned long zero_frame[2];
+
+NOIPA void broken(char *p)
+{
+	__asm__ volatile("push %%rbp\n\tmov %1, %%rbp\n\tmovb $1, (%0)\n\tpop %%rbp"
+			 :
+			 : "r"(p), "r"(zero_frame)
+			 : "memory");
+}
+
 } // namespace store
 
 static char *fresh(long pages)
@@ -74,6 +87,7 @@ int main()
 	for (i = 0; i < 4; i++)
 		store::touch(fresh(1), 2);
 	store::put<long>(reinterpret_cast<long *>(fresh(16)), 16);
+	store::broken(fresh(1));
 	std::memset(src, 3, 32 * PAGE);
 	copy(dst, src, 32 * PAGE);
 	return dst[5] == 3 ? 0 : 1;

@@ -1385,6 +1385,45 @@ START_TEST(test_names_vs_perf)
 }
 END_TEST
 
+/*
+ * A broken call chain stays visibly broken: store::broken (tests/progs/
+ * cxxnames.cc) faults with its frame pointer at a zeroed frame, so the
+ * kernel's walk ends in a return address of 0.  perf script names it
+ * [unknown] (and stackcollapse-perf.pl keeps it as the outermost frame);
+ * ldlat-top's folded path, sampled live, must hold the same frames as perf
+ * script's chain of perf record -g on the same program.
+ */
+START_TEST(test_broken_chain_vs_perf)
+{
+	char dir[] = "/tmp/ldlat-chain-perf-XXXXXX", *ours = NULL, *perfs = NULL;
+	const char *prog = build_path("tests/ldlat-cxxnames");
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	ck_assert_int_eq(sh(&ours, NULL,
+			    "%s --source page-faults --call-graph --format folded -- %s "
+			    "2>/dev/null | grep ';store::broken '",
+			    top(), prog),
+			 0);
+	/* perf script's chain of the sample in store::broken, outermost first, as folded */
+	ck_assert_int_eq(
+		sh(&perfs, NULL,
+		   "perf record -q -e page-faults -c 1 -g -o %s/perf.data -- %s "
+		   ">/dev/null 2>&1 && perf script -i %s/perf.data -F comm,ip,sym "
+		   "2>/dev/null | awk '/^[^ \t]/ { if (n) out(); comm = $1; n = 0; next } "
+		   "NF >= 2 { f[n++] = $2 } END { if (n) out() } "
+		   "function out(  i, s) { if (f[0] != \"store::broken\") { n = 0; return } "
+		   "s = comm; for (i = n - 1; i >= 0; i--) s = s \";\" f[i]; print s \" 1\"; "
+		   "n = 0 }'",
+		   dir, prog, dir),
+		0);
+	ck_assert_msg(*perfs && !strcmp(ours, perfs), "ldlat-top: %sperf script: %s", ours, perfs);
+	ck_assert_msg(strstr(ours, ";[unknown];"), "no [unknown] frame: %s", ours);
+	free(ours);
+	free(perfs);
+	ck_assert_int_eq(sh(NULL, NULL, "rm -rf %s", dir), 0);
+}
+END_TEST
+
 /* nm's address of b less a's, in one ELF file (the linker may place b first). */
 static long long nm_distance(const char *path, const char *a, const char *b)
 {
@@ -1975,6 +2014,7 @@ int main(void)
 		tc = tcase_create("names-perf");
 		tcase_set_timeout(tc, 120);
 		tcase_add_loop_test(tc, test_names_vs_perf, 0, 3);
+		tcase_add_test(tc, test_broken_chain_vs_perf);
 		suite_add_tcase(s, tc);
 		/*
 		 * Rows of a process that has exited named from its mappings: a case of
