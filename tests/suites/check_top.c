@@ -1424,6 +1424,35 @@ START_TEST(test_broken_chain_vs_perf)
 }
 END_TEST
 
+/*
+ * Data rows beside perf report --mem-mode --sort dso_daddr, on one file
+ * perf recorded of tests/progs/datarows.c (an executable linked at a fixed
+ * address; its .data, its .bss beyond its file's pages, two anonymous
+ * mappings, the heap): the samples of each data DSO are perf's but for the
+ * two differences docs/tools.md states (.bss; a user page the kernel
+ * touched), each modelled from perf script's own samples and mmap events
+ * and readelf; the executable's image row starts at its mapping, not 0;
+ * the [anon] row's address and hottest offset are its hottest line's
+ * (tests/datarows_vs_perf.py).
+ */
+START_TEST(test_data_rows_vs_perf)
+{
+	char dir[] = "/tmp/ldlat-datarows-perf-XXXXXX", *out = NULL;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	ck_assert_int_eq(sh(NULL, NULL,
+			    "perf record -q -e page-faults -c 1 -d -o %s/perf.data -- %s "
+			    ">/dev/null 2>&1",
+			    dir, build_path("tests/ldlat-datarows")),
+			 0);
+	ck_assert_msg(sh(&out, NULL, "tests/datarows_vs_perf.py %s %s/perf.data ldlat-datarows",
+			 top(), dir) == 0,
+		      "%s", out ? out : "");
+	free(out);
+	ck_assert_int_eq(sh(NULL, NULL, "rm -rf %s", dir), 0);
+}
+END_TEST
+
 /* nm's address of b less a's, in one ELF file (the linker may place b first). */
 static long long nm_distance(const char *path, const char *a, const char *b)
 {
@@ -2015,6 +2044,7 @@ int main(void)
 		tcase_set_timeout(tc, 120);
 		tcase_add_loop_test(tc, test_names_vs_perf, 0, 3);
 		tcase_add_test(tc, test_broken_chain_vs_perf);
+		tcase_add_test(tc, test_data_rows_vs_perf);
 		suite_add_tcase(s, tc);
 		/*
 		 * Rows of a process that has exited named from its mappings: a case of

@@ -582,6 +582,17 @@ bool dso__has_vaddr(const struct dso *d, __u64 vaddr)
 	return false;
 }
 
+__u64 dso__image_start(const struct dso *d)
+{
+	__u64 lo = 0;
+	int i;
+
+	for (i = 0; i < d->nsegs; i++)
+		if (!i || d->segs[i].vaddr < lo)
+			lo = d->segs[i].vaddr;
+	return PAGE_MASK_OF(lo);
+}
+
 bool dso__has_build_id(const struct dso *d, const unsigned char *id, int len)
 {
 	return d->elf && len > 0 && d->build_id_len == len && !memcmp(d->build_id, id, len);

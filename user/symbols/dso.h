@@ -103,6 +103,13 @@ __u64 dso__file_end(const char *path, __u64 start, __u64 pgoff);
 /* Whether a file address lies inside one of d's PT_LOAD segments (incl. .bss). */
 bool dso__has_vaddr(const struct dso *d, __u64 vaddr);
 
+/*
+ * The file address its image starts at: its first PT_LOAD segment's, to a
+ * page (0 in a shared object or a PIE; 0x400000 in an executable linked
+ * there).
+ */
+__u64 dso__image_start(const struct dso *d);
+
 /* Whether d is an ELF file whose build ID is id (len bytes). */
 bool dso__has_build_id(const struct dso *d, const unsigned char *id, int len);
 
