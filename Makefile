@@ -112,7 +112,8 @@ TYPE_ELFS := $(addprefix $(BUILD)/tests/ldlat-typeprog-,O0 O2 stripped debuglink
 # Programs the suites run, built by make tests: build/tests/ldlat-NAME from
 # tests/progs/NAME.c, and a library LD_PRELOAD'ed by check_run
 TEST_PROGS := $(patsubst %,$(BUILD)/tests/ldlat-%,churn deny bigtouch names dlchurn callprog \
-	unwindprog unwindprog-debugframe) $(BUILD)/tests/libldlatearly.so $(BUILD)/tests/libldlatunwind.so
+	unwindprog unwindprog-debugframe cxxnames datarows) $(BUILD)/tests/libldlatearly.so \
+	$(BUILD)/tests/libldlatunwind.so
 FUZZ_BIN := $(BUILD)/tests/fuzz-perfdata
 GEN_PERFDATA := $(BUILD)/tests/gen-perfdata
 
@@ -228,6 +229,12 @@ $(BUILD)/tests/ldlat-unwindprog-debugframe: tests/progs/unwindprog.c \
 		$(BUILD)/tests/libldlatunwind.so
 	$(CC) $(UNWIND_PROG_CFLAGS) -fno-asynchronous-unwind-tables -fno-unwind-tables $< \
 		$(PROG_LDLIBS) -o $@
+# data rows beside perf's (check_top): an executable linked at a fixed address
+$(BUILD)/tests/ldlat-datarows: private PROG_CFLAGS := $(PROG_CFLAGS) -fno-pie -no-pie
+# C++ names and libc's aliases beside perf's (check_top): C++, with frame pointers
+$(BUILD)/tests/ldlat-cxxnames: tests/progs/cxxnames.cc
+	@mkdir -p $(dir $@)
+	$(CXX) -O2 -g -fno-omit-frame-pointer -Wall -Wextra -Werror -Wl,--build-id $< -o $@
 # LD_PRELOAD'ed by check_run: a signal raised in the tools' argument parsing
 $(BUILD)/tests/libldlatearly.so: tests/progs/early_signal.c
 $(BUILD)/tests/libldlatearly.so: private PROG_LDLIBS := -ldl

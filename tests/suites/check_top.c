@@ -21,6 +21,7 @@
 #include "user/symbols/machine.h"
 #include "user/symbols/ranges.h"
 #include "user/symbols/symbolize.h"
+#include "user/symbols/demangle.h"
 #include "user/top/topreport.h"
 #include "user/top/toptable.h"
 #include "tests/lib/clicase.h"
@@ -350,7 +351,8 @@ static __u64 objdump_addr(const char *path, const char *name)
 }
 
 /*
- * Names as perf gives them: C++ and Rust (legacy) demangled, a PLT stub as
+ * Names as perf gives them: C++ and Rust (legacy) demangled (C++ without its
+ * parameters by default; with them, as c++filt, or mangled on request), a PLT stub as
  * sym@plt, a label of size 0 in code (tests/progs/names.c); addresses from
  * objdump and nm, not from the code under test.
  */
@@ -376,12 +378,25 @@ START_TEST(test_dso_names)
 	zero = strtoull(out, NULL, 16);
 	free(out);
 	ck_assert(lookup && walk && zero);
-	ck_assert_str_eq(func_at(d, lookup + 1), "ldlat::Table::lookup(int)");
+	ck_assert_str_eq(func_at(d, lookup + 1), "ldlat::Table::lookup");
 	ck_assert_str_eq(func_at(d, walk), "ldlat::rust::walk");
 	ck_assert_str_eq(func_at(d, zero + 2), "zero_label");
 	ck_assert_str_eq(func_at(d, objdump_addr(path, "getpid@plt") + 6), "getpid@plt");
 	ck_assert_str_eq(func_at(d, objdump_addr(path, "printf@plt")), "printf@plt");
 	dso_cache__free(&c);
+	/* the other styles, read afresh (a DSO keeps the names it was read with) */
+	demangle__set_style(DEMANGLE_FULL);
+	ck_assert_int_eq(dso_cache__init(&c, NULL), 0);
+	d = dso_cache__get(&c, path);
+	ck_assert_str_eq(func_at(d, lookup + 1), "ldlat::Table::lookup(int)");
+	ck_assert_str_eq(func_at(d, walk), "ldlat::rust::walk");
+	dso_cache__free(&c);
+	demangle__set_style(DEMANGLE_NO);
+	ck_assert_int_eq(dso_cache__init(&c, NULL), 0);
+	d = dso_cache__get(&c, path);
+	ck_assert_str_eq(func_at(d, lookup + 1), "_ZN5ldlat5Table6lookupEi");
+	dso_cache__free(&c);
+	demangle__set_style(DEMANGLE_SHORT);
 }
 END_TEST
 
@@ -1340,6 +1355,104 @@ START_TEST(test_top_table_full)
 }
 END_TEST
 
+/*
+ * Function names as perf report gives them, on one perf.data file of a C++
+ * program (tests/progs/cxxnames.cc): its methods, overloads and a template,
+ * and libc's memmove, which has aliases at its address.  _i: --demangle
+ * short against perf report's names (store::Table::fill, and the alias
+ * perf keeps), no against perf report --no-demangle's, full against those
+ * through c++filt.  JSON, text and the folded paths' leaves, sample by
+ * sample (tests/names_vs_perf.py).
+ */
+START_TEST(test_names_vs_perf)
+{
+	static const char *const styles[] = { "short", "no", "full" };
+	char dir[] = "/tmp/ldlat-names-perf-XXXXXX", *out = NULL;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	ck_assert_int_eq(sh(NULL, NULL,
+			    "perf record -q -e page-faults -c 1 -d -g -o %s/perf.data -- %s "
+			    ">/dev/null 2>&1",
+			    dir, build_path("tests/ldlat-cxxnames")),
+			 0);
+	ck_assert_msg(sh(&out, NULL,
+			 "tests/names_vs_perf.py %s %s/perf.data %s "
+			 "ldlat-cxxnames,libc.so.6",
+			 top(), dir, styles[_i]) == 0,
+		      "%s", out ? out : "");
+	free(out);
+	ck_assert_int_eq(sh(NULL, NULL, "rm -rf %s", dir), 0);
+}
+END_TEST
+
+/*
+ * A broken call chain stays visibly broken: store::broken (tests/progs/
+ * cxxnames.cc) faults with its frame pointer at a zeroed frame, so the
+ * kernel's walk ends in a return address of 0.  perf script names it
+ * [unknown] (and stackcollapse-perf.pl keeps it as the outermost frame);
+ * ldlat-top's folded path, sampled live, must hold the same frames as perf
+ * script's chain of perf record -g on the same program.
+ */
+START_TEST(test_broken_chain_vs_perf)
+{
+	char dir[] = "/tmp/ldlat-chain-perf-XXXXXX", *ours = NULL, *perfs = NULL;
+	const char *prog = build_path("tests/ldlat-cxxnames");
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	ck_assert_int_eq(sh(&ours, NULL,
+			    "%s --source page-faults --call-graph --format folded -- %s "
+			    "2>/dev/null | grep ';store::broken '",
+			    top(), prog),
+			 0);
+	/* perf script's chain of the sample in store::broken, outermost first, as folded */
+	ck_assert_int_eq(
+		sh(&perfs, NULL,
+		   "perf record -q -e page-faults -c 1 -g -o %s/perf.data -- %s "
+		   ">/dev/null 2>&1 && perf script -i %s/perf.data -F comm,ip,sym "
+		   "2>/dev/null | awk '/^[^ \t]/ { if (n) out(); comm = $1; n = 0; next } "
+		   "NF >= 2 { f[n++] = $2 } END { if (n) out() } "
+		   "function out(  i, s) { if (f[0] != \"store::broken\") { n = 0; return } "
+		   "s = comm; for (i = n - 1; i >= 0; i--) s = s \";\" f[i]; print s \" 1\"; "
+		   "n = 0 }'",
+		   dir, prog, dir),
+		0);
+	ck_assert_msg(*perfs && !strcmp(ours, perfs), "ldlat-top: %sperf script: %s", ours, perfs);
+	ck_assert_msg(strstr(ours, ";[unknown];"), "no [unknown] frame: %s", ours);
+	free(ours);
+	free(perfs);
+	ck_assert_int_eq(sh(NULL, NULL, "rm -rf %s", dir), 0);
+}
+END_TEST
+
+/*
+ * Data rows beside perf report --mem-mode --sort dso_daddr, on one file
+ * perf recorded of tests/progs/datarows.c (an executable linked at a fixed
+ * address; its .data, its .bss beyond its file's pages, two anonymous
+ * mappings, the heap): the samples of each data DSO are perf's but for the
+ * two differences docs/tools.md states (.bss; a user page the kernel
+ * touched), each modelled from perf script's own samples and mmap events
+ * and readelf; the executable's image row starts at its mapping, not 0;
+ * the [anon] row's address and hottest offset are its hottest line's
+ * (tests/datarows_vs_perf.py).
+ */
+START_TEST(test_data_rows_vs_perf)
+{
+	char dir[] = "/tmp/ldlat-datarows-perf-XXXXXX", *out = NULL;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	ck_assert_int_eq(sh(NULL, NULL,
+			    "perf record -q -e page-faults -c 1 -d -o %s/perf.data -- %s "
+			    ">/dev/null 2>&1",
+			    dir, build_path("tests/ldlat-datarows")),
+			 0);
+	ck_assert_msg(sh(&out, NULL, "tests/datarows_vs_perf.py %s %s/perf.data ldlat-datarows",
+			 top(), dir) == 0,
+		      "%s", out ? out : "");
+	free(out);
+	ck_assert_int_eq(sh(NULL, NULL, "rm -rf %s", dir), 0);
+}
+END_TEST
+
 /* nm's address of b less a's, in one ELF file (the linker may place b first). */
 static long long nm_distance(const char *path, const char *a, const char *b)
 {
@@ -1925,6 +2038,13 @@ int main(void)
 		tc = tcase_create("vs-perf");
 		tcase_set_timeout(tc, 300);
 		tcase_add_loop_test(tc, test_top_vs_perf, 0, 3);
+		suite_add_tcase(s, tc);
+		/* names against perf report's: the kernel matrix leaves it out with vs-perf */
+		tc = tcase_create("names-perf");
+		tcase_set_timeout(tc, 120);
+		tcase_add_loop_test(tc, test_names_vs_perf, 0, 3);
+		tcase_add_test(tc, test_broken_chain_vs_perf);
+		tcase_add_test(tc, test_data_rows_vs_perf);
 		suite_add_tcase(s, tc);
 		/*
 		 * Rows of a process that has exited named from its mappings: a case of

@@ -195,7 +195,8 @@ END_TEST
  * size), each with the samples perf recorded at it and, at a sampled store,
  * its line's label.  _i: live (ldlat-top sampling perf record) and from
  * the file, at -O2 and -O0, for a loop over an array, a C++ method and
- * the recursion's stack frame.
+ * the recursion's stack frame.  The C++ method by its full signature
+ * (--demangle full), as objdump -C and nm -C name it.
  */
 START_TEST(test_types_annotate)
 {
@@ -212,7 +213,8 @@ START_TEST(test_types_annotate)
 		if (live)
 			ck_assert_int_eq(sh(NULL, NULL,
 					    "cd %s && rm -f p.data && %s --source page-faults "
-					    "--annotate '%s' --format json -- perf record -q -e "
+					    "--annotate '%s' --demangle full --format json -- perf "
+					    "record -q -e "
 					    "page-faults -c 1 -d -o p.data -- %s > a.json",
 					    dir, top(), funcs[f], prog),
 					 0);
@@ -221,7 +223,7 @@ START_TEST(test_types_annotate)
 				sh(NULL, NULL,
 				   "cd %s && { test -e p.data || perf record -q -e page-faults "
 				   "-c 1 -d -o p.data -- %s >/dev/null; } && %s --input p.data "
-				   "--annotate '%s' --format json > a.json",
+				   "--annotate '%s' --demangle full --format json > a.json",
 				   dir, prog, top(), funcs[f]),
 				0);
 		ck_assert_msg(sh(&out, NULL,

@@ -22,6 +22,7 @@
 #include "user/run/listevents.h"
 #include "user/run/modes.h"
 #include "user/run/tool.h"
+#include "user/symbols/demangle.h"
 #include "user/symbols/procwatch.h"
 #include "user/symbols/symbolize.h"
 #include "kernel/lib/notice.h"
@@ -38,6 +39,7 @@ struct c2c_args {
 	bool all;
 	int nrows;
 	const char *debuginfo;
+	enum demangle_style demangle;
 	__u32 entries;
 };
 
@@ -62,6 +64,7 @@ static const struct opt c2c_options[] = {
 		 nrows),
 	CLI_DEBUGINFO("where separate debug info is looked up (default \":.debug:/usr/lib/debug\")",
 		      struct c2c_args, debuginfo),
+	CLI_DEMANGLE(struct c2c_args, demangle),
 	{},
 };
 
@@ -114,6 +117,7 @@ static int run_input(void *input)
 	char target[600];
 	int e, status;
 
+	demangle__set_style(a->demangle);
 	e = output__check(&a->cli.out, &err);
 	if (!e)
 		e = offc2c__open(&c, a->cli.input, &a->cli, a->debuginfo, &err);
@@ -238,6 +242,7 @@ static int run_sample(void *input)
 	char target[600], events[512];
 	int e, i, k, status;
 
+	demangle__set_style(a->demangle);
 	/* a format it lacks is told before -i, whose refusal is ldlat-c2c's own */
 	e = output__supported(&a->cli.out, &err);
 	if (e)

@@ -9,6 +9,7 @@
 
 #include "user/run/cli.h"
 #include "user/run/runloop.h"
+#include "user/symbols/demangle.h"
 #include "kernel/abi/datasrc.h"
 #include "kernel/lib/err.h"
 #include "kernel/lib/util.h"
@@ -21,6 +22,13 @@ void cli__init(struct cli *cli)
 	cli->class_mask = LDLAT_ALL_CLASSES;
 	cli->op_mask = PERF_MEM_OP_LOAD;
 }
+
+const struct opt_word cli_demangle_styles[] = {
+	{ "short", DEMANGLE_SHORT },
+	{ "full", DEMANGLE_FULL },
+	{ "no", DEMANGLE_NO },
+	{},
+};
 
 static const struct opt_word sources[] = {
 	{ "ldlat", SOURCE_LDLAT },

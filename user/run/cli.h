@@ -97,6 +97,22 @@ extern const struct opt_group cli_list_opts;
 		"debuginfo-path", 0, "PATH", 0, doc, OPT_TEXT, OPT_TO(type, member)                \
 	}
 
+/*
+ * --demangle STYLE, for the tools that name functions: short (perf
+ * report's: no parameter list), full (the signature) or no (the symbol
+ * table's name); the field is member of type, an enum demangle_style
+ * (demangle.h) the tool sets before it reads a symbol.
+ */
+extern const struct opt_word cli_demangle_styles[];
+#define CLI_DEMANGLE(type, member)                                                                 \
+	{                                                                                          \
+		"demangle", 0, "STYLE", 0,                                                         \
+			"C++ and Rust names: short (as perf report prints them, without "          \
+			"parameters: ns::Class::method; the default), full (with parameters, "     \
+			"as c++filt prints them), or no (mangled, as perf report --no-demangle)",  \
+			OPT_WORD, OPT_TO(type, member), .words = cli_demangle_styles               \
+	}
+
 /* --format and --output (output.h) */
 extern const struct opt_group cli_output_opts;
 

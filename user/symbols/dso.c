@@ -56,15 +56,44 @@ void dso_cache__free(struct dso_cache *c)
 	memset(c, 0, sizeof(*c));
 }
 
+static size_t sym__underscores(const char *name)
+{
+	size_t n = 0;
+
+	while (name[n] == '_')
+		n++;
+	return n;
+}
+
+/*
+ * By address; at one address, the symbol perf keeps first (its
+ * choose_best_symbol): one with a size, then by rank (a function before a
+ * label, then not weak before weak, then global before local), then the
+ * fewest leading underscores, then the longest name, then the first read
+ * (perf keeps the earlier one of a tie).  So of libc's aliases
+ * __memmove_avx512_unaligned_erms and __memcpy_avx512_unaligned_erms it is
+ * __memmove_..., of read and __read it is read.
+ */
 static int sym__cmp(const void *a, const void *b)
 {
 	const struct dso_sym *x = a, *y = b;
+	size_t ux, uy, lx, ly;
 
 	if (x->start != y->start)
 		return x->start < y->start ? -1 : 1;
+	if (!x->size != !y->size)
+		return x->size ? -1 : 1;
 	if (x->rank != y->rank)
 		return x->rank < y->rank ? -1 : 1;
-	return strcmp(x->name, y->name);
+	ux = sym__underscores(x->name);
+	uy = sym__underscores(y->name);
+	if (ux != uy)
+		return ux < uy ? -1 : 1;
+	lx = strlen(x->name);
+	ly = strlen(y->name);
+	if (lx != ly)
+		return lx > ly ? -1 : 1;
+	return x->order < y->order ? -1 : x->order > y->order;
 }
 
 int dso_syms__finish(struct dso_sym *s, int n, bool size_to_next)
@@ -73,6 +102,8 @@ int dso_syms__finish(struct dso_sym *s, int n, bool size_to_next)
 
 	if (n <= 0)
 		return 0;
+	for (i = 0; i < n; i++)
+		s[i].order = (unsigned int)i;
 	qsort(s, n, sizeof(*s), sym__cmp);
 	for (i = 0; i < n; i++)
 		if (!k || s[k - 1].start != s[i].start)
@@ -160,15 +191,16 @@ static int dso__read_segs(struct dso *d, Elf *elf)
 	return 0;
 }
 
+/* perf's order of bindings at one address: not weak before weak, then global before the rest. */
 static unsigned int sym__rank(const GElf_Sym *sym)
 {
 	switch (GELF_ST_BIND(sym->st_info)) {
 	case STB_GLOBAL:
-		return 0;
+		return SYM_RANK_GLOBAL;
 	case STB_WEAK:
-		return 1;
+		return SYM_RANK_WEAK;
 	default:
-		return 2;
+		return SYM_RANK_LOCAL;
 	}
 }
 
@@ -288,7 +320,7 @@ static int dso__plt_syms(struct sym_reader *r, Elf *elf)
 		    !(sn = elf_strptr(elf, dsh.sh_link, sym.st_name)) || !*sn)
 			continue;
 		snprintf(name, sizeof(name), "%s@plt", sn);
-		if (sym_reader__add(r, name, base + i * 16, 16, 3, false))
+		if (sym_reader__add(r, name, base + i * 16, 16, SYM_RANK_LABEL, false))
 			return -ENOMEM;
 	}
 	return 0;
@@ -318,8 +350,9 @@ static int dso__read_syms(struct dso *d, Dwfl_Module *mod, Elf *main_elf)
 		type = GELF_ST_TYPE(sym.st_info);
 		if (type == STT_FUNC || type == STT_GNU_IFUNC ||
 		    (type == STT_NOTYPE && elf__exec_section(elf, shndx)))
-			e = sym_reader__add(&r, name, addr, sym.st_size,
-					    sym__rank(&sym) + (type == STT_NOTYPE ? 3 : 0), false);
+			e = sym_reader__add(
+				&r, name, addr, sym.st_size,
+				sym__rank(&sym) + (type == STT_NOTYPE ? SYM_RANK_LABEL : 0), false);
 		else if (type == STT_OBJECT && sym.st_size)
 			e = sym_reader__add(&r, name, addr, sym.st_size, sym__rank(&sym), true);
 	}
@@ -547,6 +580,17 @@ bool dso__has_vaddr(const struct dso *d, __u64 vaddr)
 		    vaddr < d->segs[i].vaddr + d->segs[i].memsz)
 			return true;
 	return false;
+}
+
+__u64 dso__image_start(const struct dso *d)
+{
+	__u64 lo = 0;
+	int i;
+
+	for (i = 0; i < d->nsegs; i++)
+		if (!i || d->segs[i].vaddr < lo)
+			lo = d->segs[i].vaddr;
+	return PAGE_MASK_OF(lo);
 }
 
 bool dso__has_build_id(const struct dso *d, const unsigned char *id, int len)

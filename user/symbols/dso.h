@@ -23,8 +23,21 @@ struct dso_sym {
 	__u64 start, size;
 	const char *name;
 	const char *module; /* kallsyms: the kernel module, NULL for the kernel itself */
-	unsigned char rank; /* where two share an address, the lower rank is kept (global first) */
+	unsigned char rank; /* SYM_RANK_*: where two share an address, the lower is kept */
 	unsigned char kind; /* enum dso_sym_kind */
+	unsigned int order; /* the order read in, for dso_syms__finish */
+};
+
+/*
+ * Ranks of symbols at one address, as perf's choose_best_symbol orders
+ * their bindings (global, then local, then weak); a label (STT_NOTYPE in
+ * code, a PLT stub) after any function, as perf 6.5 and later take it.
+ */
+enum {
+	SYM_RANK_GLOBAL = 0,
+	SYM_RANK_LOCAL = 1,
+	SYM_RANK_WEAK = 2,
+	SYM_RANK_LABEL = 3,
 };
 
 struct dso_seg {
@@ -90,6 +103,13 @@ __u64 dso__file_end(const char *path, __u64 start, __u64 pgoff);
 /* Whether a file address lies inside one of d's PT_LOAD segments (incl. .bss). */
 bool dso__has_vaddr(const struct dso *d, __u64 vaddr);
 
+/*
+ * The file address its image starts at: its first PT_LOAD segment's, to a
+ * page (0 in a shared object or a PIE; 0x400000 in an executable linked
+ * there).
+ */
+__u64 dso__image_start(const struct dso *d);
+
 /* Whether d is an ELF file whose build ID is id (len bytes). */
 bool dso__has_build_id(const struct dso *d, const unsigned char *id, int len);
 
@@ -105,7 +125,10 @@ const struct dso_sym *dso__object(const struct dso *d, __u64 vaddr, __u64 len);
 /* The last component of an absolute path; anything else ("[vdso]") as it is. */
 const char *dso__short_name(const char *path);
 
-/* Symbol tables: sorts, keeps one symbol per address, sizes 0-sized ones to the next. */
+/*
+ * Symbol tables: sorts, keeps one symbol per address (the one perf keeps of
+ * aliases: see sym__cmp), sizes 0-sized ones to the next.
+ */
 int dso_syms__finish(struct dso_sym *s, int n, bool size_to_next);
 
 /* The symbol that holds addr in a table sorted by dso_syms__finish, or -1. */

@@ -12,6 +12,14 @@ bool kallsyms__is_kernel(__u64 addr)
 	return addr >> 63; /* x86-64 and arm64 put the kernel in the upper half */
 }
 
+/* Its rank among aliases from its type letter, as perf binds it (kallsyms2elf_binding). */
+static unsigned char kallsyms__rank(char type)
+{
+	if (type == 'W')
+		return SYM_RANK_WEAK;
+	return isupper((unsigned char)type) ? SYM_RANK_GLOBAL : SYM_RANK_LOCAL;
+}
+
 /* The symbol's kind from its kallsyms type letter; -1 for the ones that hold neither. */
 static int kallsyms__kind(char type)
 {
@@ -131,7 +139,7 @@ int kallsyms__load(struct kallsyms *k, const char *path)
 		/* the pool still moves: the name is its offset until the end */
 		k->syms[k->n] = (struct dso_sym){ .start = addr,
 						  .size = used,
-						  .rank = isupper((unsigned char)type) ? 0 : 1,
+						  .rank = kallsyms__rank(type),
 						  .kind = (unsigned char)kind };
 		if (module[0] && !(k->syms[k->n].module = kallsyms__module(k, module)))
 			goto nomem;

@@ -463,9 +463,14 @@ void symbolizer__data(struct symbolizer *z, __u32 tgid, __u64 addr, __u64 len, s
 		return;
 	}
 	out->kind = SYM_MAPPING;
-	if (d) { /* the file's memory image, without a variable there: the file and its address */
+	if (d) {
+		/*
+		 * The file's memory image, without a variable there: the offset
+		 * from where the image starts in the process (an executable
+		 * linked at 0x400000 starts there, not at its bias of 0)
+		 */
 		snprintf(out->name, sizeof(out->name), "%s", dso__short_name(file->name));
-		out->offset = (__s64)(addr - bias);
+		out->offset = (__s64)(addr - bias - dso__image_start(d));
 	} else {
 		snprintf(out->name, sizeof(out->name), "%s%s", m->name ? m->name : "[anon]",
 			 symbolizer__suffix(z, p, m));

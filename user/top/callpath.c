@@ -237,7 +237,11 @@ void callpath__frame(struct symbolizer *z, __u32 key, __u64 ip, bool kernel, str
 	symbolizer__ip(z, key, ip, sym);
 	if (sym->kind == SYM_RESOLVED) {
 		snprintf(name, sizeof(name), "%s", sym->name);
+	} else if (sym->kind == SYM_MAPPING && sym->where[0] == '[') {
+		/* [anon], [stack], [heap]: bracketed once, as stackcollapse-perf.pl gives //anon */
+		snprintf(name, sizeof(name), "%s", sym->where);
 	} else if (sym->kind == SYM_MAPPING && sym->where[0]) {
+		/* a file without a symbol there: [its name], as stackcollapse-perf.pl writes it */
 		const char *base = strrchr(sym->where, '/');
 
 		snprintf(name, sizeof(name), "[%s]", base ? base + 1 : sym->where);

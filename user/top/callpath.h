@@ -79,11 +79,12 @@ struct callpath_stack {
  * The address a stack's frame i is named at: the leaf's IP; a caller's
  * return address less one, the call itself (a function whose last
  * instruction is a call that does not return has its return address in the
- * next function).
+ * next function).  A return address of 0 (a broken chain's end) stays 0:
+ * [unknown], not the top of the address space.
  */
 static inline __u64 callpath_stack__ip(const struct callpath_stack *st, int i)
 {
-	return st->ips[i] - (i ? 1 : 0);
+	return st->ips[i] - (i && st->ips[i] ? 1 : 0);
 }
 
 /*

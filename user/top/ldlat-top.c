@@ -28,6 +28,7 @@
 #include "user/top/flamegraph.h"
 #include "user/top/toppprof.h"
 #include "user/symbols/buildid.h"
+#include "user/symbols/demangle.h"
 #include "user/report/heatmap.h"
 #include "user/report/render.h"
 #include "kernel/abi/cpufreq.h"
@@ -51,6 +52,7 @@ struct top_args {
 	__u32 shift;
 	__u32 entries;
 	const char *debuginfo;
+	enum demangle_style demangle;
 	bool call_graph;
 	enum callpath_weight weight;
 	bool weight_set;
@@ -136,9 +138,10 @@ static const struct opt table_options[] = {
 		      "(DIR/.build-id/xx/rest.debug) and by path, relative ones next to the file "
 		      "(default \":.debug:/usr/lib/debug\")",
 		      struct top_args, debuginfo),
+	CLI_DEMANGLE(struct top_args, demangle),
 	{ "annotate", 0, "FUNC", 0,
-	  "instead of the tables, function FUNC's instructions (as the symbol table names it: "
-	  "C++ demangled) with their samples, latency and the data type and member each "
+	  "instead of the tables, function FUNC's instructions (named as --demangle names "
+	  "it) with their samples, latency and the data type and member each "
 	  "touches",
 	  OPT_TEXT, OPT_TO(struct top_args, annotate), .what = "function name" },
 	{},
@@ -883,6 +886,7 @@ static int run_input(void *input)
 {
 	struct top_args *a = input;
 
+	demangle__set_style(a->demangle);
 	return top_refuse(a) ?: top_input(a);
 }
 
@@ -932,6 +936,7 @@ static int run_sample(void *input)
 	struct err err = {};
 	int e, status;
 
+	demangle__set_style(a->demangle);
 	status = top_refuse(a);
 	if (status)
 		return status;

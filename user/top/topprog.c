@@ -370,13 +370,17 @@ int top_session__stack(struct session *s, __u64 key, struct ldlat_top_stack *st)
 	if (bpf_map_lookup_elem(bpf_map__fd(s->skel->maps.top_stacks), &key, st))
 		return -errno;
 	/*
-	 * The kernel's counts, bounded by what the value holds; an IP of 0 ends
-	 * a stack (a frame-pointer walk that read a zeroed frame goes on with
-	 * zeros to the depth limit; perf shows them as [unknown])
+	 * The kernel's counts, bounded by what the value holds.  An IP of 0
+	 * ends a stack: a frame-pointer walk that read a zeroed frame.  In a
+	 * user stack it stays, as one frame, the outermost: perf script and
+	 * perf report show it as [unknown], the mark of a broken chain (a run
+	 * of them, which a walk may go on with to the depth limit, is one).
 	 */
 	for (k = 0; k < 2; k++) {
 		for (n = 0; n < st->nr[k] && n < LDLAT_STACK_DEPTH && st->ips[k][n]; n++)
 			;
+		if (k == 0 && n < st->nr[k] && n < LDLAT_STACK_DEPTH)
+			n++;
 		st->nr[k] = n;
 	}
 	return 0;

@@ -31,6 +31,20 @@ void top_rows__free(struct top_rows *rows)
 	memset(rows, 0, sizeof(*rows));
 }
 
+/*
+ * Which block of its object a data row is: its offset into the variable or
+ * file (the same field of a variable in two processes is one block), but
+ * for a mapping of no file ([anon], [heap], [stack]) its address: [anon]
+ * is every anonymous mapping of a process, and two of them at the same
+ * offset are two blocks.
+ */
+static __u64 row__block(const struct top_row *r)
+{
+	if (r->kind == SYM_MAPPING && r->name[0] == '[')
+		return r->start + (__u64)r->offset;
+	return (__u64)r->offset;
+}
+
 static int row__cmp_key(const struct top_row *a, const struct top_row *b, bool offset)
 {
 	int c = strcmp(a->name, b->name);
@@ -39,8 +53,8 @@ static int row__cmp_key(const struct top_row *a, const struct top_row *b, bool o
 		c = strcmp(a->where, b->where);
 	if (!c && a->kernel != b->kernel)
 		c = a->kernel ? 1 : -1;
-	if (!c && offset && a->offset != b->offset)
-		c = a->offset < b->offset ? -1 : 1;
+	if (!c && offset && row__block(a) != row__block(b))
+		c = (__s64)row__block(a) < (__s64)row__block(b) ? -1 : 1;
 	return c;
 }
 
@@ -55,8 +69,28 @@ static int row__cmp_object(const void *a, const void *b)
 }
 
 /*
+ * Folds block row b into object row dst: its counts, and where it is.  The
+ * row's address is the start of the object (variable or mapping) that holds
+ * its hottest block and its offset that block's, so that address + offset
+ * is a block that was touched even where the row folds several objects (the
+ * anonymous mappings of a process, one [anon] row as perf's anon is one
+ * DSO; a variable in several processes); of equal blocks, the lowest.
+ */
+static void top_row__fold_block(struct top_row *dst, const struct top_row *b)
+{
+	top_val__add(&dst->v, &b->v);
+	dst->blocks++;
+	if (b->hot > dst->hot ||
+	    (b->hot == dst->hot && b->start + (__u64)b->offset < dst->start + (__u64)dst->offset)) {
+		dst->hot = b->hot;
+		dst->start = b->start;
+		dst->offset = b->offset;
+	}
+}
+
+/*
  * Sorts by key and folds equal keys into one row; with blocks, a row counts
- * the rows it folds and keeps the offset of the one with most samples.
+ * the rows it folds and is where the one with most samples is.
  */
 static void top_rows__fold(struct top_rows *rows, bool offset, bool blocks)
 {
@@ -75,16 +109,13 @@ static void top_rows__fold(struct top_rows *rows, bool offset, bool blocks)
 		}
 		if (k && !row__cmp_key(&rows->r[k - 1], r, offset)) {
 			dst = &rows->r[k - 1];
-			top_val__add(&dst->v, &r->v);
-			/* the lowest: the same whatever order the rows came in */
-			if (r->start < dst->start)
-				dst->start = r->start;
 			if (blocks) {
-				dst->blocks++;
-				if (r->hot > dst->hot) {
-					dst->hot = r->hot;
-					dst->offset = r->offset;
-				}
+				top_row__fold_block(dst, r);
+			} else {
+				top_val__add(&dst->v, &r->v);
+				/* the lowest: the same whatever order the rows came in */
+				if (r->start < dst->start)
+					dst->start = r->start;
 			}
 			top_row__free(r);
 			continue;
@@ -605,14 +636,7 @@ static int merge__block(struct merge *m, struct top_row *b)
 	if (m->by == TOP_DATA_OBJECT) {
 		dst = rows->n ? &rows->r[rows->n - 1] : NULL;
 		if (dst && !row__cmp_key(dst, b, false)) {
-			top_val__add(&dst->v, &b->v);
-			if (b->start < dst->start)
-				dst->start = b->start;
-			dst->blocks++;
-			if (b->hot > dst->hot) {
-				dst->hot = b->hot;
-				dst->offset = b->offset;
-			}
+			top_row__fold_block(dst, b);
 			top_row__free(b);
 			return 0;
 		}
