@@ -68,6 +68,7 @@ static int name_entry(struct offc2c *c, struct c2c_entry *e)
 	symbolizer__ip(&c->z, e->tgid, e->ip, &s);
 	e->symbol = strdup(s.name);
 	e->object = strdup(s.where);
+	e->dt = symbolizer__datatype(&c->z, e->tgid, e->ip);
 	return e->symbol && e->object ? 0 : -ENOMEM;
 }
 
