@@ -10,6 +10,7 @@
 #include "user/report/output.h"
 #include "user/report/json.h"
 #include "user/report/table.h"
+#include "user/report/typedata.h"
 #include "kernel/lib/unctrl.h"
 #include "kernel/lib/notice.h"
 
@@ -169,23 +170,13 @@ static __u64 typed_samples(const struct c2c_table *t, __u64 *why)
 	return n;
 }
 
-/* "Data types: typed: 40 of 135 samples (29.6%); untyped: 95 no file", as ldlat-top --by type */
+/* "Data types of the entries' instructions: typed: 40 of 135 samples (29.6%); untyped: 95 no ELF file" */
 static void typed_text(FILE *f, const struct c2c_table *t)
 {
 	__u64 why[DATATYPE_NWHY], n = typed_samples(t, why);
-	const char *sep = "; untyped: ";
-	int w;
 
-	fprintf(f, "Data types of the entries' instructions: typed: %llu of %llu samples (%.1f%%)",
-		(unsigned long long)why[DATATYPE_TYPED], (unsigned long long)n,
-		pct(why[DATATYPE_TYPED], n));
-	for (w = 1; w < DATATYPE_NWHY; w++) {
-		if (!why[w])
-			continue;
-		fprintf(f, "%s%llu %s", sep, (unsigned long long)why[w], datatype__why_str(w));
-		sep = ", ";
-	}
-	fputc('\n', f);
+	fputs("Data types of the entries' instructions: ", f);
+	typedata__text(f, why, n);
 }
 
 /* Whether an answer is typed, and gives the same label as typed answer b (or b is NULL). */
@@ -607,49 +598,6 @@ static void text_render(FILE *f, const struct c2c_report *v)
 
 /* ---- JSON ---- */
 
-/* An entry's data: "data": {label, type, member, offset (into the type), untyped}, as ldlat-top's type rows. */
-static void json_type(struct json *j, const struct datatype *d)
-{
-	bool typed = d->why == DATATYPE_TYPED;
-	char label[512];
-
-	datatype__label(d, label, sizeof(label));
-	json__object_begin(j, "data");
-	json__string(j, "label", label);
-	if (typed)
-		json__string(j, "type", d->type);
-	else
-		json__null(j, "type");
-	if (typed && d->member)
-		json__string(j, "member", d->member);
-	else
-		json__null(j, "member");
-	if (typed && d->offset_known)
-		json__i64(j, "offset", d->offset);
-	else
-		json__null(j, "offset");
-	if (typed)
-		json__null(j, "untyped");
-	else
-		json__string(j, "untyped", datatype__why_str(d->why));
-	json__object_end(j);
-}
-
-/* "typed_samples" and "untyped_samples" by reason, of every line entry's samples. */
-static void json_typed(struct json *j, const struct c2c_table *t)
-{
-	__u64 why[DATATYPE_NWHY];
-	int w;
-
-	typed_samples(t, why);
-	json__u64(j, "typed_samples", why[DATATYPE_TYPED]);
-	json__object_begin(j, "untyped_samples");
-	for (w = 1; w < DATATYPE_NWHY; w++)
-		if (why[w])
-			json__u64(j, datatype__why_str(w), why[w]);
-	json__object_end(j);
-}
-
 static void json_counts(struct json *j, const struct ldlat_c2c_counts *c)
 {
 	unsigned int k;
@@ -697,7 +645,7 @@ static void json_nodes(struct json *j, __u64 mask)
 static void json_render(FILE *f, const struct c2c_report *v)
 {
 	const struct c2c_table *t = v->t;
-	__u64 hitm = total_hitm(v);
+	__u64 hitm = total_hitm(v), why[DATATYPE_NWHY];
 	struct json j;
 	int i, k, nshown = 0;
 
@@ -741,7 +689,8 @@ static void json_render(FILE *f, const struct c2c_report *v)
 		json__end_line(&j);
 		return;
 	}
-	json_typed(&j, t);
+	typed_samples(t, why);
+	typedata__why_json(&j, why);
 	json__bool(&j, "all_lines", v->all);
 	json__array_begin(&j, "shared_lines");
 	for (i = 0; i < t->nlines; i++) {
@@ -776,7 +725,10 @@ static void json_render(FILE *f, const struct c2c_report *v)
 			json__u64(&j, "pid", e->tgid);
 			json__string(&j, "symbol", e->symbol ? e->symbol : "");
 			json__string(&j, "dso", e->object ? e->object : "");
-			json_type(&j, entry_type(e));
+			/* its data: the keys of ldlat-top's type rows */
+			json__object_begin(&j, "data");
+			typedata__json(&j, entry_type(e), NULL);
+			json__object_end(&j);
 			json_counts(&j, &e->c);
 			json_set(&j, "cpus", &e->cpus);
 			if (e->tids_known)
