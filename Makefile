@@ -109,6 +109,8 @@ TEST_ELFS := $(BUILD)/tests/ldlat-topprog $(BUILD)/tests/ldlat-symprog \
 	$(BUILD)/tests/libldlatsym.so $(BUILD)/tests/ldlat-symprog-stripped
 # the data-type tests' builds of tests/progs/typeprog.c (check_types; their rules below)
 TYPE_ELFS := $(addprefix $(BUILD)/tests/ldlat-typeprog-,O0 O2 stripped debuglink nodebug remote)
+# and of tests/progs/falseshare.c (check_types' ldlat-c2c cases)
+FALSESHARE_ELFS := $(addprefix $(BUILD)/tests/ldlat-falseshare-,O0 O2)
 # Programs the suites run, built by make tests: build/tests/ldlat-NAME from
 # tests/progs/NAME.c, and a library LD_PRELOAD'ed by check_run
 TEST_PROGS := $(patsubst %,$(BUILD)/tests/ldlat-%,churn deny bigtouch names dlchurn callprog \
@@ -135,7 +137,7 @@ UNIT_DOCS := docs/fleet.md docs/pprof.md
 .PHONY: all workload tests bench-tools
 all: $(TOOL_BINS) $(MAN8) $(MAN5) $(WORKLOAD) $(TEST_ELFS) $(addprefix $(BUILD)/,$(UNIT_SCRIPTS))
 workload: $(WORKLOAD)
-tests: all $(WORKLOAD) $(TEST_BINS) $(TEST_ELFS) $(TEST_PROGS) $(TYPE_ELFS) $(FUZZ_BIN) $(GEN_PERFDATA) \
+tests: all $(WORKLOAD) $(TEST_BINS) $(TEST_ELFS) $(TEST_PROGS) $(TYPE_ELFS) $(FALSESHARE_ELFS) $(FUZZ_BIN) $(GEN_PERFDATA) \
 	$(BENCH_BINS)
 bench-tools: all $(WORKLOAD) $(BENCH_BINS)
 
@@ -268,6 +270,11 @@ $(BUILD)/tests/ldlat-typeprog-remote:
 	$(call typeprog,-O2 -g -DTYPEPROG_VARIANT='"remote"',$@.full)
 	objcopy --only-keep-debug $@.full $(BUILD)/tests/debuginfod/ldlat-typeprog-remote.debug
 	objcopy --strip-all $@.full $@
+
+# ldlat-falseshare: two threads writing two fields of one cache line, at -O0 and -O2 with -g
+$(FALSESHARE_ELFS): $(BUILD)/tests/ldlat-falseshare-%: tests/progs/falseshare.c
+	@mkdir -p $(dir $@)
+	$(CC) -Wall -Wextra -Werror -g -$* $< -pthread -o $@
 
 $(WORKLOAD): tests/progs/workload.c | $(BUILD)
 	$(CC) $(PROG_CFLAGS) $< -o $@

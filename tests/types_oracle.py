@@ -6,6 +6,7 @@
     types_oracle.py annotate TOP.json PERF.data BINARY FUNC
     types_oracle.py pahole TOP.json PERF.data BINARY [--least N]
     types_oracle.py pprof PROFILE PERF.data BINARY [--dso NAME] [--nodebug]
+    types_oracle.py c2c C2C.json PERF.data BINARY TYPE ADDRESS [--text C2C.txt] [--same]
 
 TOP.json is ldlat-top --format json -n 0 of PERF.data's samples (its
 --input, or a live run of the same program when PERF.data is perf record's
@@ -37,6 +38,18 @@ go tool pprof -raw: its samples summed by their labels type and member
 ("struct outer" and "in.x" are the row "struct outer.in.x") are checked as
 type checks the rows (no offsets: a label has none); and every sample but
 a lost path's carries a type or an untyped label.
+c2c: C2C.json is ldlat-c2c --all -n 0 --format json of PERF.data's
+samples (or of a live run of the program perf recorded); struct TYPE of
+BINARY lies at ADDRESS in the program.  Each sample perf script gives in
+that struct is on its line (the line size glibc's sysconf gives, as perf
+c2c takes it) in a Pareto entry of the same process, offset and code
+address, with perf's count; its data is struct TYPE and the member pahole
+places at the sample's address less ADDRESS, with its offset in that
+member.  --text: ldlat-c2c's text of the same samples names those members
+at those offsets in the line's "data:" line.  --same: C2C.json counted
+exactly perf's samples (--input): its untyped "kernel code" samples are
+perf's samples at kernel addresses, and the typed and untyped samples sum
+to every sample.
 Prints what it compared; exit status 0 when all agree, 1 otherwise.
 """
 import collections
@@ -423,9 +436,82 @@ def check_pahole(top, binary, least):
     return ok and checked >= least
 
 
+def c2c_samples(perf_data):
+    """[(pid, tid, data address, ip)] of perf script."""
+    out = []
+    for line in run('perf', 'script', '-i', perf_data, '-F', 'pid,tid,addr,ip').splitlines():
+        m = re.match(r'^\s*(\d+)/(\d+)\s+([0-9a-f]+)\s+([0-9a-f]+)\s*$', line)
+        if m:
+            out.append((int(m.group(1)), int(m.group(2)), int(m.group(3), 16), int(m.group(4), 16)))
+    return out
+
+
+def member_at(binary, tname, off):
+    """The innermost member of struct tname at byte off ("in.x"), by pahole; None in a hole."""
+    best = None
+    for name, _, moff, size in pahole_members(binary, tname):
+        if name != '<ancestor>' and moff <= off < moff + size and (not best or len(name) > len(best)):
+            best = name
+    return best
+
+
+def check_c2c(c2c, perf_data, binary, tname, base, text, same):
+    ls = int(run('getconf', 'LEVEL1_DCACHE_LINESIZE').strip() or 0) or 64
+    size = int(re.search(r'/\* size: (\d+)', run('pahole', '-C', tname, binary)).group(1))
+    samples = c2c_samples(perf_data)
+    want = collections.Counter()
+    for pid, _, addr, ip in samples:
+        if base <= addr < base + size:
+            want[(pid, addr & ~(ls - 1), addr & (ls - 1), ip, member_at(binary, tname, addr - base))] += 1
+    lines = {(l.get('pid'), l['address'] & ~(ls - 1)): l for l in c2c['shared_lines']}
+    ok = bool(want)
+    if not want:
+        print(f'perf recorded no sample in struct {tname} at {base:#x}')
+    for (pid, line, off, ip, member), n in sorted(want.items()):
+        l = lines.get((pid, line))
+        ents = [e for e in (l['pareto'] if l else []) if e['offset'] == off and e['ip'] == ip and
+                e['pid'] == pid]
+        d = ents[0]['data'] if len(ents) == 1 else None
+        good = d is not None and ents[0]['records'] == n and d['type'] == f'struct {tname}' and \
+            d['member'] == member
+        if good:
+            lo, hi = member_range(binary, tname, member)
+            good = d['offset'] is not None and lo <= d['offset'] < hi
+        print(f'line {line:#x} +{off:#x} ip {ip:#x}: perf {n} samples in struct {tname}.{member}; '
+              f'ldlat-c2c {[(e["records"], e["data"]["label"], e["data"]["offset"]) for e in ents]} '
+              f'{"ok" if good else "NO"}')
+        ok = ok and good
+    if text:
+        with open(text) as f:
+            txt = f.read()
+        for pid, line in sorted({(k[0], k[1]) for k in want}):
+            m = re.search(rf'^#\d+ {line:#x}  PID {pid}  .*\n  data: (.*)$', txt, re.M)
+            names = {f'struct {tname}.{k[4]} ({k[2]:#x})' for k in want if k[:2] == (pid, line)}
+            good = bool(m) and all(x in m.group(1).split(', ') for x in names)
+            print(f'text, line {line:#x}: data: {m.group(1) if m else None}; perf and pahole: '
+                  f'{sorted(names)} {"ok" if good else "NO"}')
+            ok = ok and good
+    if same:
+        kernel = sum(1 for s in samples if s[3] >= 0xffff800000000000)
+        untyped = c2c['untyped_samples']
+        entries = sum(e['records'] for l in c2c['shared_lines'] for e in l['pareto'])
+        good = untyped.get('kernel code', 0) == kernel and \
+            c2c['typed_samples'] + sum(untyped.values()) == entries == len(samples)
+        print(f'samples: perf {len(samples)}, {kernel} in the kernel; ldlat-c2c: typed '
+              f'{c2c["typed_samples"]}, untyped {untyped}, in entries {entries} {"ok" if good else "NO"}')
+        ok = ok and good
+    return ok
+
+
 def main():
     args = sys.argv[1:]
     mode, top_json, perf_data = args[0], args[1], args[2]
+    if mode == 'c2c':
+        with open(top_json) as f:
+            c2c = json.load(f)
+        text = args[args.index('--text') + 1] if '--text' in args else None
+        return 0 if check_c2c(c2c, perf_data, args[3], args[4], int(args[5], 16), text,
+                              '--same' in args) else 1
     labelled = True
     if mode == 'pprof':
         top, labelled = pprof_types(top_json)

@@ -339,6 +339,92 @@ START_TEST(test_srcline_input)
 }
 END_TEST
 
+/*
+ * ldlat-c2c's Pareto rows by data type (tests/progs/falseshare.c: two
+ * threads write struct stats.hits 7 times and .misses 5 times, both in one
+ * cache line, each write a page fault): each of perf's samples in the
+ * struct is in an entry of its line, offset and code address, named by
+ * the member pahole places at its address (types_oracle.py c2c), with the
+ * program's counts.
+ */
+static void assert_false_sharing(const char *dir, const char *prog, const char *data, bool input)
+{
+	char *out = NULL, *json, addr[32], path[128], text[128] = "";
+
+	ck_assert_int_eq(sh(&out, NULL, "sed -n 's/^stats at //p' %s/out.txt", dir), 0);
+	snprintf(addr, sizeof(addr), "%.*s", (int)strcspn(out, "\n"), out);
+	free(out);
+	/* from the file, the text of the same samples and the untyped ones by reason too */
+	if (input)
+		snprintf(text, sizeof(text), " --same --text %s/%s.txt", dir, data);
+	ck_assert_msg(sh(&out, NULL, "tests/types_oracle.py c2c %s/%s.json %s/%s %s stats %s%s",
+			 dir, data, dir, data, prog, addr, text) == 0,
+		      "%s", out ? out : "");
+	free(out);
+	snprintf(path, sizeof(path), "%s.json", data);
+	json = slurp(dir, path);
+	ck_assert_msg(jq_true(json, "[.shared_lines[].pareto[] | select(.data.label == \"struct "
+				    "stats.hits\") | .records] | add == 7"),
+		      "struct stats.hits: not falseshare.c's 7 writes");
+	ck_assert_msg(jq_true(json, "[.shared_lines[].pareto[] | select(.data.label == \"struct "
+				    "stats.misses\") | .records] | add == 5"),
+		      "struct stats.misses: not falseshare.c's 5 writes");
+	/* one line, touched by both threads */
+	ck_assert(jq_true(json, "[.shared_lines[] | select(any(.pareto[]; .data.type == \"struct "
+				"stats\"))] | length == 1 and (.[0].threads | length) == 2"));
+	free(json);
+}
+
+/* Live: ldlat-c2c samples perf record, which samples the program.  _i: -O0, -O2. */
+START_TEST(test_c2c_types_live)
+{
+	char dir[] = "/tmp/ldlat-types-XXXXXX";
+	const char *prog =
+		build_path(_i ? "tests/ldlat-falseshare-O2" : "tests/ldlat-falseshare-O0");
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	ck_assert_int_eq(
+		sh(NULL, NULL,
+		   "cd %s && %s --source page-faults --all -n 0 --format json --output "
+		   "p.data.json -- perf record -q -e page-faults -c 1 -d -o p.data -- %s > "
+		   "out.txt",
+		   dir, build_path("ldlat-c2c"), prog),
+		0);
+	assert_false_sharing(dir, prog, "p.data", false);
+	sh(NULL, NULL, "rm -rf %s", dir);
+}
+END_TEST
+
+/*
+ * --input of perf record -d's file, in JSON and text: every sample is
+ * perf's, so the untyped ones by reason are checked too.  And of a copy of
+ * it with every sample moved before the side band (perfdata_samples_first.py:
+ * as perf record writes one CPU's buffer before another's, at its end),
+ * which perf reads as it reads the file; read in file order, ldlat-c2c
+ * named every sample's code as a process not yet seen's, untyped "no ELF
+ * file".  _i: -O0, -O2.
+ */
+START_TEST(test_c2c_types_input)
+{
+	char dir[] = "/tmp/ldlat-types-XXXXXX";
+	const char *prog =
+		build_path(_i ? "tests/ldlat-falseshare-O2" : "tests/ldlat-falseshare-O0");
+	const char *c2c = build_path("ldlat-c2c");
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	ck_assert_int_eq(sh(NULL, NULL,
+			    "cd %s && perf record -q -e page-faults -c 1 -d -o p.data -- %s > "
+			    "out.txt && %s/tests/perfdata_samples_first.py p.data r.data && for f "
+			    "in p.data r.data; do %s --input $f --all -n 0 --format json > $f.json "
+			    "&& %s --input $f --all -n 0 > $f.txt || exit 1; done",
+			    dir, prog, srcdir(), c2c, c2c),
+			 0);
+	assert_false_sharing(dir, prog, "p.data", true);
+	assert_false_sharing(dir, prog, "r.data", true);
+	sh(NULL, NULL, "rm -rf %s", dir);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("types");
@@ -354,6 +440,8 @@ int main(void)
 		tcase_add_loop_test(tc, test_types_annotate, 0, 4);
 		tcase_add_test(tc, test_types_real_program);
 		tcase_add_loop_test(tc, test_srcline_input, 0, 2);
+		tcase_add_loop_test(tc, test_c2c_types_live, 0, 2);
+		tcase_add_loop_test(tc, test_c2c_types_input, 0, 2);
 		suite_add_tcase(s, tc);
 	}
 	return run_suite(s) ? 1 : 0;

@@ -223,11 +223,13 @@ static void stacks_clear(void)
 }
 
 /*
- * The walk from here: this function's PC, SP and RBP into the test entry,
- * backtrace() beside it.  Frame 0 is a PC in this function for both; the
- * rest are return addresses, which both give as they are.
+ * The walk from the calling function: its PC, SP and RBP into the test
+ * entry (run repeat times), backtrace() beside it.  Frame 0 is a PC in that
+ * function for both; the rest are return addresses, which both give as
+ * they are.  Inlined, so that the registers and backtrace() are the
+ * caller's.
  */
-static __attribute__((noinline)) void walk_here(struct walk *w)
+static inline __attribute__((always_inline)) void walk_from_caller(struct walk *w, int repeat)
 {
 	__u64 args[4];
 	struct ldlat_top_stack st;
@@ -241,7 +243,7 @@ static __attribute__((noinline)) void walk_here(struct walk *w)
 	w->nbt = backtrace(w->bt, LDLAT_STACK_DEPTH);
 	stacks_clear();
 	w->nr = 0;
-	for (int i = 0; i < wrepeat; i++)
+	for (int i = 0; i < repeat; i++)
 		if (bpf_prog_test_run_opts(bpf_program__fd(wsess.skel->progs.ldlat_test_unwind),
 					   &opts))
 			return;
@@ -250,6 +252,12 @@ static __attribute__((noinline)) void walk_here(struct walk *w)
 	memcpy(w->ips, st.ips[0], sizeof(w->ips));
 	w->nr = st.nr[0];
 	w->stop = st.stop[0];
+}
+
+/* The walk from here (wrepeat runs) */
+static __attribute__((noinline)) void walk_here(struct walk *w)
+{
+	walk_from_caller(w, wrepeat);
 }
 
 /* n calls deep, then the walk */
@@ -278,25 +286,7 @@ static __attribute__((noinline)) void chain_a(struct walk *w)
 static __attribute__((noinline, optimize("no-omit-frame-pointer"))) void
 walk_here_fp(struct walk *w)
 {
-	__u64 args[4];
-	struct ldlat_top_stack st;
-	LIBBPF_OPTS(bpf_test_run_opts, opts, .ctx_in = args, .ctx_size_in = sizeof(args));
-	int fd = bpf_map__fd(wsess.skel->maps.top_stacks);
-	__u64 key;
-
-	__asm__ volatile("lea 0(%%rip), %0\n\tmov %%rsp, %1\n\tmov %%rbp, %2"
-			 : "=r"(args[0]), "=r"(args[1]), "=r"(args[2]));
-	args[3] = (__u64)getpid();
-	w->nbt = backtrace(w->bt, LDLAT_STACK_DEPTH);
-	stacks_clear();
-	w->nr = 0;
-	if (bpf_prog_test_run_opts(bpf_program__fd(wsess.skel->progs.ldlat_test_unwind), &opts))
-		return;
-	if (bpf_map_get_next_key(fd, NULL, &key) || bpf_map_lookup_elem(fd, &key, &st))
-		return;
-	memcpy(w->ips, st.ips[0], sizeof(w->ips));
-	w->nr = st.nr[0];
-	w->stop = st.stop[0];
+	walk_from_caller(w, 1);
 }
 
 static __attribute__((noinline, optimize("no-omit-frame-pointer"))) void chain_fp_b(struct walk *w)

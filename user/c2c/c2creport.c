@@ -10,6 +10,7 @@
 #include "user/report/output.h"
 #include "user/report/json.h"
 #include "user/report/table.h"
+#include "user/report/typedata.h"
 #include "kernel/lib/unctrl.h"
 #include "kernel/lib/notice.h"
 
@@ -140,6 +141,98 @@ static __u64 total_hitm(const struct c2c_report *v)
 static bool shown(const struct c2c_report *v, const struct c2c_line *l)
 {
 	return v->all || c2c_line__shared(l, total_hitm(v));
+}
+
+/* ---- data types ---- */
+
+/* What an entry's instruction touches; an entry never typed is in no file. */
+static const struct datatype *entry_type(const struct c2c_entry *e)
+{
+	static const struct datatype none = { .why = DATATYPE_NO_FILE };
+
+	return e->dt ? e->dt : &none;
+}
+
+/* The samples of every line entry by why their data is untyped (why[0]: typed); returns their sum. */
+static __u64 typed_samples(const struct c2c_table *t, __u64 *why)
+{
+	__u64 n = 0;
+	int i, k;
+
+	memset(why, 0, DATATYPE_NWHY * sizeof(*why));
+	for (i = 0; i < t->nlines; i++)
+		for (k = 0; k < t->lines[i]->nent; k++) {
+			const struct c2c_entry *e = &t->lines[i]->ent[k];
+
+			why[entry_type(e)->why] += e->c.records;
+			n += e->c.records;
+		}
+	return n;
+}
+
+/* "Data types of the entries' instructions: typed: 40 of 135 samples (29.6%); untyped: 95 no ELF file" */
+static void typed_text(FILE *f, const struct c2c_table *t)
+{
+	__u64 why[DATATYPE_NWHY], n = typed_samples(t, why);
+
+	fputs("Data types of the entries' instructions: ", f);
+	typedata__text(f, why, n);
+}
+
+/* Whether an answer is typed, and gives the same label as typed answer b (or b is NULL). */
+static bool typed_as(const struct datatype *a, const struct datatype *b)
+{
+	if (a->why != DATATYPE_TYPED || !a->type)
+		return false;
+	if (!b || a == b)
+		return true;
+	if (strcmp(a->type, b->type) || !a->member != !b->member)
+		return false;
+	if (a->member && strcmp(a->member, b->member))
+		return false;
+	return a->offset_known == b->offset_known && (!a->offset_known || a->offset == b->offset);
+}
+
+/* Whether entry k of l is typed and no entry before it has its offset and label. */
+static bool first_member(const struct c2c_line *l, int k)
+{
+	const struct datatype *d = entry_type(&l->ent[k]);
+	int i;
+
+	if (!typed_as(d, NULL))
+		return false;
+	for (i = 0; i < k; i++)
+		if (l->ent[i].offset == l->ent[k].offset && typed_as(entry_type(&l->ent[i]), d))
+			return false;
+	return true;
+}
+
+/*
+ * The members a line's typed entries touch, by offset (false sharing reads
+ * "data: struct X.a (0x8), struct X.b (0x30)"): each (offset, label) once,
+ * the first C2C_MEMBERS_SHOWN, then "+N"; nothing when no entry is typed.
+ */
+#define C2C_MEMBERS_SHOWN 8
+static void members_text(FILE *f, const struct c2c_line *l)
+{
+	char label[512];
+	int k, n = 0;
+
+	for (k = 0; k < l->nent; k++) {
+		if (!first_member(l, k))
+			continue;
+		if (n++ >= C2C_MEMBERS_SHOWN)
+			continue;
+		datatype__label(entry_type(&l->ent[k]), label, sizeof(label));
+		fputs(n > 1 ? ", " : "  data: ", f);
+		/* a type's and its members' names come from a file's DWARF: escaped */
+		unctrl__fputs(f, label);
+		fprintf(f, " (0x%x)", l->ent[k].offset);
+	}
+	if (n > C2C_MEMBERS_SHOWN)
+		fprintf(f, ", +%d", n - C2C_MEMBERS_SHOWN);
+	if (n)
+		fputc('\n', f);
 }
 
 /* ---- the NUMA view ---- */
@@ -352,6 +445,7 @@ static const struct table_column pareto_cols[] = {
 	{ "PID", 7, TABLE_RIGHT, " " },
 	{ "Tids", 7, TABLE_LEFT, " " },
 	{ "Node", 4, TABLE_LEFT, "  " },
+	{ "Data", 22, TABLE_LEFT, "  " },
 	{ "Symbol", 0, TABLE_LEFT, "  " },
 };
 static const struct table pareto_table = { pareto_cols, ARRAY_SIZE(pareto_cols) };
@@ -387,7 +481,7 @@ static void text_render(FILE *f, const struct c2c_report *v)
 	const struct ldlat_c2c_counts *c = &t->total;
 	__u64 hitm = total_hitm(v);
 	int i, k, nshown = 0, nshared = 0;
-	char nodes[64], where[300], tids[200];
+	char nodes[64], where[300], tids[200], label[512];
 
 	for (i = 0; i < t->nlines; i++)
 		nshared += c2c_line__shared(t->lines[i], hitm);
@@ -410,6 +504,7 @@ static void text_render(FILE *f, const struct c2c_report *v)
 		numa_text(f, v);
 		return;
 	}
+	typed_text(f, t);
 	fprintf(f, "\nShared Data Cache Line Table (%s, most HITM first)\n",
 		v->all ? "every line" : "lines with at least 0.1% of the HITM");
 	table__header(f, &line_table);
@@ -464,6 +559,7 @@ static void text_render(FILE *f, const struct c2c_report *v)
 			(unsigned long long)l->c.stores, l->tids.n,
 			tids_text(&l->tids, tids, sizeof(tids)), l->cpus.n,
 			nodes_text(l->nodes, nodes, sizeof(nodes)));
+		members_text(f, l);
 		table__header(f, &pareto_table);
 		for (k = 0; k < l->nent; k++) {
 			const struct c2c_entry *e = &l->ent[k];
@@ -490,6 +586,8 @@ static void text_render(FILE *f, const struct c2c_report *v)
 			table__cell(&r, "%u", e->tgid);
 			table__cell(&r, "%s", tids_text(&e->tids, tids, sizeof(tids)));
 			table__cell(&r, "%s", nodes_text(e->nodes, nodes, sizeof(nodes)));
+			datatype__label(entry_type(e), label, sizeof(label));
+			table__cell(&r, "%s", label);
 			table__cell(&r, "%s  %s", e->symbol ? e->symbol : "?",
 				    e->object ? e->object : "?");
 			table__row_end(&r);
@@ -547,7 +645,7 @@ static void json_nodes(struct json *j, __u64 mask)
 static void json_render(FILE *f, const struct c2c_report *v)
 {
 	const struct c2c_table *t = v->t;
-	__u64 hitm = total_hitm(v);
+	__u64 hitm = total_hitm(v), why[DATATYPE_NWHY];
 	struct json j;
 	int i, k, nshown = 0;
 
@@ -591,6 +689,8 @@ static void json_render(FILE *f, const struct c2c_report *v)
 		json__end_line(&j);
 		return;
 	}
+	typed_samples(t, why);
+	typedata__why_json(&j, why);
 	json__bool(&j, "all_lines", v->all);
 	json__array_begin(&j, "shared_lines");
 	for (i = 0; i < t->nlines; i++) {
@@ -625,6 +725,10 @@ static void json_render(FILE *f, const struct c2c_report *v)
 			json__u64(&j, "pid", e->tgid);
 			json__string(&j, "symbol", e->symbol ? e->symbol : "");
 			json__string(&j, "dso", e->object ? e->object : "");
+			/* its data: the keys of ldlat-top's type rows */
+			json__object_begin(&j, "data");
+			typedata__json(&j, entry_type(e), NULL);
+			json__object_end(&j);
 			json_counts(&j, &e->c);
 			json_set(&j, "cpus", &e->cpus);
 			if (e->tids_known)

@@ -26,6 +26,7 @@
 #include <linux/types.h>
 
 #include "bpf/c2c.h"
+#include "user/symbols/datatype.h"
 
 /* A shared mapping: what names its memory whatever process maps it. */
 struct c2c_space {
@@ -62,6 +63,11 @@ struct c2c_entry {
 	bool tids_known;
 	__u64 nodes;	       /* bit n: node n (nodes above 63 are not told apart) */
 	char *symbol, *object; /* the code address named when the entry was new (heap); or NULL */
+	/*
+	 * the data type and member its instruction touches (the symbolizer's
+	 * answer, which lives as long as the symbolizer); NULL: not asked
+	 */
+	const struct datatype *dt;
 };
 
 struct c2c_line {

@@ -297,6 +297,7 @@ static int run_sample(void *input)
 			symbolizer__ip(&l.z, en->tgid, en->ip, &sym);
 			en->symbol = strdup(sym.name);
 			en->object = strdup(sym.where);
+			en->dt = symbolizer__datatype(&l.z, en->tgid, en->ip);
 		}
 	/* a process's name (the side band's, else /proc's), its cgroup v2 path (/proc's, if it runs) */
 	for (i = 0; i < t.nnuma; i++) {

@@ -68,6 +68,7 @@ static int name_entry(struct offc2c *c, struct c2c_entry *e)
 	symbolizer__ip(&c->z, e->tgid, e->ip, &s);
 	e->symbol = strdup(s.name);
 	e->object = strdup(s.where);
+	e->dt = symbolizer__datatype(&c->z, e->tgid, e->ip);
 	return e->symbol && e->object ? 0 : -ENOMEM;
 }
 
@@ -116,36 +117,147 @@ static int add_sample(struct offc2c *c, const struct perf_sample *ps)
 	return 0;
 }
 
+/* A side-band record, where it comes in time order: its time, then its place in the file. */
+struct sb_at {
+	__u64 at, seq;
+	struct sideband_rec r;
+};
+
+static int sb_at__cmp(const void *a, const void *b)
+{
+	const struct sb_at *x = a, *y = b;
+
+	if (x->at != y->at)
+		return x->at < y->at ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* Every event times its samples and its other records: the side band can be put in time order. */
+static bool offc2c__timed(const struct perf_file *f)
+{
+	int i;
+
+	for (i = 0; i < f->nevents; i++)
+		if (!(f->events[i].attr.sample_type & PERF_SAMPLE_TIME) ||
+		    !f->events[i].attr.sample_id_all)
+			return false;
+	return true;
+}
+
+/*
+ * The side-band records of the file (one that does not parse is passed
+ * over, as a record of no interest), each with its time (0 in a file
+ * without times) and place, sorted: into *out, how many in *n.  The
+ * CGROUP records are applied as they come.
+ */
+static int offc2c__sideband(struct offc2c *c, bool timed, struct sb_at **out, size_t *n,
+			    struct err *err)
+{
+	const struct perf_file *f = &c->o.file;
+	struct sb_at *recs = NULL, *tmp;
+	struct perf_sample_id sid;
+	struct sideband_rec sb;
+	struct perf_cursor cur;
+	struct perf_record r;
+	size_t cap = 0;
+	__u64 seq = 0;
+	int e;
+
+	*n = 0;
+	perf_file__rewind(f, &cur);
+	while ((e = perf_file__next(f, &cur, &r, NULL, err)) > 0) {
+		++seq;
+		if (r.type == PERF_RECORD_SAMPLE || perf_file__parse_sideband(f, &r, &sb))
+			continue;
+		/* a cgroup's ID names one path for its life: known before any sample, in any order */
+		if (sb.type == PERF_RECORD_CGROUP) {
+			e = apply_sideband(c, &sb);
+			if (e) {
+				free(recs);
+				return err__set(err, e, "out of memory");
+			}
+			continue;
+		}
+		if (*n == cap) {
+			cap = cap ? cap * 2 : 256;
+			tmp = realloc(recs, cap * sizeof(*recs));
+			if (!tmp) {
+				free(recs);
+				return err__set(err, -ENOMEM, "out of memory");
+			}
+			recs = tmp;
+		}
+		recs[*n] = (struct sb_at){ .seq = seq, .r = sb };
+		if (timed) {
+			perf_file__parse_sample_id(f, &r, &sid);
+			recs[*n].at = (sid.type & PERF_SAMPLE_TIME) ? sid.time : 0;
+		}
+		(*n)++;
+	}
+	if (e < 0) {
+		free(recs);
+		return e;
+	}
+	if (*n)
+		qsort(recs, *n, sizeof(*recs), sb_at__cmp);
+	*out = recs;
+	return 0;
+}
+
+/*
+ * perf record writes each CPU's buffer in turn: a thread's sample may come
+ * in the file before the MMAP2 record of its code, written from another
+ * CPU's buffer.  So the side band is applied in time order (perf sorts
+ * every record so), merged with the samples in file order: before a
+ * sample, every record earlier than it by time, or as early and before it
+ * in the file.  A file without times is read in file order.
+ */
 int offc2c__read(struct offc2c *c, struct err *err)
 {
 	const struct perf_file *f = &c->o.file;
+	bool timed = offc2c__timed(f);
 	struct perf_cursor cur;
 	struct perf_record r;
 	struct perf_sample ps;
-	struct sideband_rec sb;
-	int e;
+	struct sb_at *sb = NULL;
+	size_t nsb, next = 0;
+	__u64 seq = 0, at;
+	int e, rc = 0;
 
+	e = offc2c__sideband(c, timed, &sb, &nsb, err);
+	if (e)
+		return e;
 	offline__reset_counts(&c->o);
 	symbolizer__begin(&c->z);
 	perf_file__rewind(f, &cur);
-	while ((e = perf_file__next(f, &cur, &r, &c->o.stats, err)) > 0) {
-		if (r.type != PERF_RECORD_SAMPLE) {
-			/* one that does not parse is passed over, as a side-band record of no interest */
-			e = perf_file__parse_sideband(f, &r, &sb) ? 0 : apply_sideband(c, &sb);
-		} else if ((e = perf_file__parse_sample(f, &r, &ps))) {
+	while (!rc && (e = perf_file__next(f, &cur, &r, &c->o.stats, err)) > 0) {
+		++seq;
+		if (r.type != PERF_RECORD_SAMPLE)
+			continue;
+		if ((e = perf_file__parse_sample(f, &r, &ps))) {
 			if (e == -ENOENT)
 				c->o.unknown_id++;
 			else
 				c->o.malformed++;
-			e = 0;
-		} else if (!c->o.use[ps.event]) {
-			c->o.other_events++;
-		} else {
-			e = add_sample(c, &ps);
+			continue;
 		}
-		if (e)
-			return err__set(err, e, "out of memory");
+		at = timed && (ps.type & PERF_SAMPLE_TIME) ? ps.time : 0;
+		for (; !rc && next < nsb &&
+		       (sb[next].at < at || (sb[next].at == at && sb[next].seq < seq));
+		     next++)
+			rc = apply_sideband(c, &sb[next].r);
+		if (rc)
+			break;
+		if (!c->o.use[ps.event])
+			c->o.other_events++;
+		else
+			rc = add_sample(c, &ps);
 	}
+	for (; !rc && e >= 0 && next < nsb; next++)
+		rc = apply_sideband(c, &sb[next].r);
+	free(sb);
+	if (rc)
+		return err__set(err, rc, "out of memory");
 	if (e < 0)
 		return e;
 	c2c_table__sort(&c->t);

@@ -4,8 +4,9 @@
  * file (perf c2c record, perf mem record -t load,store) into the cache-line
  * table (c2ctable.h), each judged by the native build of the BPF program's
  * filters (-p, -a: offline.h) and counted by bpf/c2c.h's logic; the file's
- * side-band records into the process model (machine.h), in file order, to
- * name the code addresses, to tell shared lines from private ones by the
+ * side-band records into the process model (machine.h), in time order (a
+ * file's records are in time order per CPU only), to name the code
+ * addresses and the data types their instructions touch, to tell shared lines from private ones by the
  * MAP_SHARED file mappings it met (MMAP2's flags), and, where the samples
  * carry a cgroup ID (perf record --all-cgroups), to name each process's
  * cgroup by the CGROUP records' paths; the NUMA topology perf records

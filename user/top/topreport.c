@@ -9,6 +9,7 @@
 #include "user/report/json.h"
 #include "user/report/render.h"
 #include "user/report/table.h"
+#include "user/report/typedata.h"
 #include "kernel/abi/datasrc.h"
 #include "kernel/lib/unctrl.h"
 #include "kernel/lib/util.h"
@@ -1074,19 +1075,10 @@ static __u64 rows__typed(const struct top_rows *rows, __u64 why[DATATYPE_NWHY])
 /* "typed: 180 of 392 samples (45.9%); untyped: 200 kernel code, 12 no debug info" */
 static void rows__typed_text(FILE *out, const struct top_rows *rows)
 {
-	__u64 why[DATATYPE_NWHY], typed = rows__typed(rows, why);
-	const char *sep = "; untyped: ";
-	int w;
+	__u64 why[DATATYPE_NWHY];
 
-	fprintf(out, "typed: %llu of %llu samples (%.1f%%)", (unsigned long long)typed,
-		(unsigned long long)rows->total, percent(typed, rows->total));
-	for (w = 1; w < DATATYPE_NWHY; w++) {
-		if (!why[w])
-			continue;
-		fprintf(out, "%s%llu %s", sep, (unsigned long long)why[w], datatype__why_str(w));
-		sep = ", ";
-	}
-	fputc('\n', out);
+	rows__typed(rows, why);
+	typedata__text(out, why, rows->total);
 }
 
 /*
@@ -1336,29 +1328,9 @@ static const char *kind__name(enum sym_kind k, bool data)
 /* A type row's type, member and offset; or why it has none. */
 static void row__json_type(struct json *j, const struct top_row *row)
 {
-	const struct datatype *d = row->dt;
-	bool typed = d && d->why == DATATYPE_TYPED;
-	char label[512];
+	static const struct datatype none = { .why = DATATYPE_NO_FILE };
 
-	if (d)
-		datatype__label(d, label, sizeof(label));
-	json__string(j, "label", d ? label : row->name);
-	if (typed)
-		json__string(j, "type", d->type);
-	else
-		json__null(j, "type");
-	if (typed && d->member)
-		json__string(j, "member", d->member);
-	else
-		json__null(j, "member");
-	if (typed && d->offset_known)
-		json__i64(j, "offset", d->offset);
-	else
-		json__null(j, "offset");
-	if (typed)
-		json__null(j, "untyped");
-	else
-		json__string(j, "untyped", datatype__why_str(d ? d->why : DATATYPE_NO_FILE));
+	typedata__json(j, row->dt ? row->dt : &none, row->dt ? NULL : row->name);
 }
 
 /* A source-line row's file, line and function, and the functions it was inlined into. */
@@ -1396,7 +1368,6 @@ static void rows__json(struct json *j, const char *key, const struct top_view *r
 {
 	unsigned int by = data ? TOP_BY_DATA : view__code(r);
 	__u64 why[DATATYPE_NWHY];
-	int w;
 
 	size_t i, n = r->nrows < 0 || (size_t)r->nrows > rows->n ? rows->n : (size_t)r->nrows;
 
@@ -1408,12 +1379,8 @@ static void rows__json(struct json *j, const char *key, const struct top_view *r
 	json__object_end(j);
 	json__u64(j, "spilled", rows->spilled);
 	if (by == TOP_BY_TYPE) {
-		json__u64(j, "typed_samples", rows__typed(rows, why));
-		json__object_begin(j, "untyped_samples");
-		for (w = 1; w < DATATYPE_NWHY; w++)
-			if (why[w])
-				json__u64(j, datatype__why_str(w), why[w]);
-		json__object_end(j);
+		rows__typed(rows, why);
+		typedata__why_json(j, why);
 	}
 	json__u64(j, "rows_total", rows->n + rows->pruned);
 	json__array_begin(j, "rows");
