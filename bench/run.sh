@@ -3,9 +3,9 @@
 #
 # make bench: installs what the benchmarks need (perf, bpftrace, bpftool,
 # GNU time, Python), builds, measures (bench/bench.py) and writes
-# BENCHMARKS.md at the top of the tree; with bench/offline.sh and
-# bench/types.sh present, their markdown sections are appended.  Needs root.  Fails only when something did
-# not run, never on a figure.
+# BENCHMARKS.md at the top of the tree, then appends the markdown sections
+# of bench/offline.sh, bench/types.sh and bench/callpaths.sh.  Needs root.
+# Fails only when something did not run, never on a figure.
 #
 # BENCH_RUNS (default 9) measured rounds; BENCH_PAGES (500000) page faults of
 # the fault workload; BENCH_STATS_RUNS (7), BENCH_STARTUP_RUNS (11).
@@ -36,24 +36,15 @@ python3 bench/bench.py >"$tmp/main.md"
 	echo
 	cat "$tmp/main.md"
 } >"$tmp/BENCHMARKS.md"
-if [ -f bench/offline.sh ]; then
-	echo "bench: bench/offline.sh" >&2
-	# its own interpreter when executable (#!), else sh
-	if [ -x bench/offline.sh ]; then offline=bench/offline.sh; else offline="sh bench/offline.sh"; fi
-	if ! $offline >"$tmp/offline.md"; then
-		echo "bench: FAILED: bench/offline.sh did not run to the end" >&2
+# the sections of their own: each prints markdown to stdout, progress on stderr
+for section in offline types callpaths; do
+	echo "bench: bench/$section.sh" >&2
+	if ! bash "bench/$section.sh" >"$tmp/$section.md"; then
+		echo "bench: FAILED: bench/$section.sh did not run to the end" >&2
 		exit 1
 	fi
-	{ echo; cat "$tmp/offline.md"; } >>"$tmp/BENCHMARKS.md"
-fi
-if [ -f bench/types.sh ]; then
-	echo "bench: bench/types.sh" >&2
-	if ! sh bench/types.sh >"$tmp/types.md"; then
-		echo "bench: FAILED: bench/types.sh did not run to the end" >&2
-		exit 1
-	fi
-	{ echo; cat "$tmp/types.md"; } >>"$tmp/BENCHMARKS.md"
-fi
+	{ echo; cat "$tmp/$section.md"; } >>"$tmp/BENCHMARKS.md"
+done
 cp "$tmp/BENCHMARKS.md" BENCHMARKS.md
 cat BENCHMARKS.md
 echo "bench: wrote BENCHMARKS.md" >&2
