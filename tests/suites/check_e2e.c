@@ -303,6 +303,37 @@ START_TEST(test_command_library)
 }
 END_TEST
 
+/*
+ * Where -a LIB's counts start, beside perf: ldlat-hist -a libc.so.6 on a
+ * command counts from the program's entry point (it says so), perf record
+ * from the exec.  With a uprobe at the entry point, perf's own samples in
+ * libc's span after it are ldlat's count (medians of 5 runs each, within a
+ * page fault), and those of the whole run more: the loader's faults
+ * (tests/libentry_vs_perf.py).
+ */
+START_TEST(test_command_library_vs_perf)
+{
+	char *out = NULL, *err = NULL;
+
+	ck_assert_msg(sh(&out, &err, "tests/libentry_vs_perf.py %s /bin/true 5",
+			 build_path("ldlat-hist")) == 0,
+		      "%s%s", out ? out : "", err ? err : "");
+	free(out);
+	free(err);
+	/* the note that says so */
+	ck_assert_int_eq(sh(&out, &err, "%s --source page-faults -a libc.so.6 -- /bin/true",
+			    build_path("ldlat-hist")),
+			 0);
+	ck_assert_msg(strstr(err, "note: -a 'libc.so.6' is resolved at the entry point of "
+				  "'/bin/true'") &&
+			      strstr(err, "perf record counts them, from the exec"),
+		      "%s", err);
+	free(out);
+	free(err);
+	assert_nothing_left();
+}
+END_TEST
+
 /* ---- -p, -G, -C, system-wide ----------------------------------------------- */
 
 static void start_hist(struct child *h, char *const argv[])
@@ -868,6 +899,7 @@ int main(void)
 	tcase_add_test(tc, test_address_only_override);
 	tcase_add_loop_test(tc, test_command_heap, 0, 2);
 	tcase_add_test(tc, test_command_library);
+	tcase_add_test(tc, test_command_library_vs_perf);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("targets");

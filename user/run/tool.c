@@ -24,9 +24,9 @@ static int tool__run_to_libraries(struct tool *t, struct err *err)
 	const struct range_set *set = &t->cli->ranges;
 	const char *name = t->cli->target.argv[0];
 	struct err why = {};
-	int i, e;
+	int first, i, e;
 
-	i = range_set__first_unmapped(set, t->run.cmd.pid);
+	first = i = range_set__first_unmapped(set, t->run.cmd.pid);
 	if (i < 0)
 		return 0;
 	e = command__run_to_entry(&t->run.cmd, name, t->run.sigfd, &why);
@@ -46,6 +46,12 @@ static int tool__run_to_libraries(struct tool *t, struct err *err)
 			 set->range[i].text, name);
 		return -EINVAL;
 	}
+	/* perf record counts from the exec: say where these counts start */
+	notice__print(stderr, t->name,
+		      "note: -a '%s' is resolved at the entry point of '%s', where the loader has "
+		      "mapped it: counting starts there; the loader's own faults and loads in it "
+		      "before are not counted (perf record counts them, from the exec)",
+		      set->range[first].text, name);
 	return 0;
 }
 
