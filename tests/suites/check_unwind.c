@@ -35,6 +35,7 @@
 #include "bpf/ldlat.skel.h"
 #include "tests/suites/unwind_oracle.h"
 #include "tests/lib/testutil.h"
+#include "tests/lib/clicase.h"
 #include "kernel/lib/util.h"
 
 static bool row_eq(const struct ldlat_unwind_row *a, const struct ldlat_unwind_row *b)
@@ -920,6 +921,84 @@ START_TEST(test_live_sort_depth)
 }
 END_TEST
 
+/* Bad input: one sentence naming it, exit 2. */
+static const struct cli_case bad[] = {
+	{ .cmd = "$TOP --call-graph=xyz -- true",
+	  .rc = 2,
+	  .err = { "--call-graph 'xyz': expected fp, dwarf or auto" },
+	  .tool = "ldlat-top" },
+	{ .cmd = "$TOP --call-graph dwarf -- true",
+	  .rc = 2,
+	  .err = { "--call-graph takes its mode after '=' (--call-graph=dwarf)" },
+	  .tool = "ldlat-top" },
+	{ .cmd = "$TOP --call-graph=dwarf --max-stack 0 -- true",
+	  .rc = 2,
+	  .err = { "--max-stack '0' is not a number of frames (1 to 127)" },
+	  .tool = "ldlat-top" },
+	{ .cmd = "$TOP --call-graph=auto --max-stack 128 -- true",
+	  .rc = 2,
+	  .err = { "--max-stack '128' is not a number of frames (1 to 127)" },
+	  .tool = "ldlat-top" },
+	{ .cmd = "$TOP --call-graph --max-stack 8 -- true",
+	  .rc = 2,
+	  .err = { "--max-stack 8 bounds the walk from unwind tables" },
+	  .tool = "ldlat-top" },
+	{ .cmd = "$TOP --input /dev/null --call-graph=dwarf",
+	  .rc = 2,
+	  .err = { "--call-graph=dwarf walks live stacks" },
+	  .tool = "ldlat-top" },
+};
+
+START_TEST(test_bad_input)
+{
+	cli_case__check(&bad[_i]);
+}
+END_TEST
+
+/*
+ * A program whose file has no call frame information (objcopy removed
+ * .eh_frame, .eh_frame_hdr): its frames by frame pointers, the file
+ * counted in every format, and its library's and libc's tables used.
+ */
+START_TEST(test_live_no_cfi)
+{
+	char *out = NULL, *err = NULL;
+
+	ck_assert_int_eq(sh(NULL, NULL,
+			    "objcopy --remove-section=.eh_frame --remove-section=.eh_frame_hdr "
+			    "%s %s && cp %s %s",
+			    build_path("tests/ldlat-unwindprog"), tmp("nocfi"),
+			    build_path("tests/libldlatunwind.so"), tmp("libldlatunwind.so")),
+			 0);
+	ck_assert_int_eq(sh(&out, NULL,
+			    "%s --source page-faults --call-graph=dwarf --format json -- %s "
+			    "2>/dev/null | jq -c '.call_paths.unwind | [.tables.no_cfi, "
+			    ".tables.loaded >= 2, .frames_fp > 0, .walks > 0]'",
+			    top(), tmp("nocfi")),
+			 0);
+	ck_assert_str_eq(out, "[1,true,true,true]\n");
+	free(out);
+	out = NULL;
+	ck_assert_int_eq(sh(&out, NULL,
+			    "%s --source page-faults --call-graph=dwarf --by ip -- %s 2>/dev/null",
+			    top(), tmp("nocfi")),
+			 0);
+	ck_assert_msg(strstr(out, "not loaded: 1 files without CFI") != NULL, "%s", out);
+	free(out);
+	out = NULL;
+	/* folded stacks alone: the warning at the end */
+	ck_assert_int_eq(sh(&out, &err,
+			    "%s --source page-faults --call-graph=dwarf --format folded -- %s",
+			    top(), tmp("nocfi")),
+			 0);
+	ck_assert_msg(strstr(err, "not loaded: 1 files without CFI") != NULL, "%s", err);
+	free(out);
+	free(err);
+	unlink(tmp("nocfi"));
+	unlink(tmp("libldlatunwind.so"));
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("unwind");
@@ -933,6 +1012,7 @@ int main(void)
 	tcase_add_test(tc, test_table_kinds);
 	tcase_add_test(tc, test_table_no_cfi);
 	tcase_add_test(tc, test_proc_mappings);
+	tcase_add_loop_test(tc, test_bad_input, 0, (int)ARRAY_SIZE(bad));
 	suite_add_tcase(s, tc);
 	if (need_root("check_unwind's walks (BPF)")) {
 		tc = tcase_create("walk");
@@ -948,6 +1028,7 @@ int main(void)
 		tcase_add_test(tc, test_live_vs_perf);
 		tcase_add_test(tc, test_live_fp_collapses);
 		tcase_add_test(tc, test_live_sort_depth);
+		tcase_add_test(tc, test_live_no_cfi);
 		suite_add_tcase(s, tc);
 	}
 	failed = run_suite(s);
