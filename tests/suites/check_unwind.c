@@ -16,6 +16,8 @@
  * frame pointers where no table covers the code.  Needs root.
  */
 #include <check.h>
+#include <dlfcn.h>
+#include <sys/stat.h>
 #include <errno.h>
 #include <execinfo.h>
 #include <pthread.h>
@@ -921,6 +923,115 @@ START_TEST(test_live_sort_depth)
 }
 END_TEST
 
+/* Whether the kernel's outer map holds a table at slot (an inner map's ID there). */
+static bool slot_held(int files_fd, __u32 slot)
+{
+	__u32 id;
+
+	if (!bpf_map_lookup_elem(files_fd, &slot, &id))
+		return true;
+	ck_assert_int_eq(errno, ENOENT);
+	return false;
+}
+
+/* Whether /proc/self/maps maps the file named name. */
+static bool self_maps(const char *name)
+{
+	char *out = NULL;
+	bool found;
+
+	sh(&out, NULL, "grep -c '/%s$' /proc/%d/maps", name, (int)getpid());
+	found = out && atoi(out) > 0;
+	free(out);
+	return found;
+}
+
+/*
+ * The tables follow a process: a library dlopen()ed gets a table when its
+ * mappings are read again, and once dlclose() unmapped it (the kernel's
+ * /proc says so) the next read frees the table and its slot in the
+ * kernel's map, which the next file takes; a process forgotten frees all
+ * of its own.  With fewer slots than files, those past them are counted.
+ */
+START_TEST(test_tables_lifecycle)
+{
+	struct ldlat_config c = { .nranges = 1,
+				  .max_lat = ~0ull,
+				  .class_mask = LDLAT_ALL_CLASSES,
+				  .need = LDLAT_HAS_ADDR,
+				  .top = LDLAT_TOP_IP | LDLAT_TOP_STACK,
+				  .top_shift = 6,
+				  .top_entries = 64 };
+	struct top_unwind uw = { .max_stack = 8, .files = 64, .procs = 4 };
+	const char *lib = build_path("tests/libldlatunwind.so");
+	struct session s = {};
+	struct unwind_set u;
+	struct err err = {};
+	__u32 loaded, slot = ~0u, key = (__u32)getpid(), i;
+	struct ldlat_unwind_proc *p = malloc(sizeof(*p));
+	struct stat st;
+	void *h;
+	int files_fd;
+	size_t k;
+
+	ck_assert_ptr_nonnull(p);
+	ck_assert_int_eq(stat(lib, &st), 0);
+	ck_assert_msg(top_session__open_unwind(&s, &c, 0, &uw, &err) == 0, "%s", err.msg);
+	files_fd = bpf_map__fd(s.skel->maps.unwind_files);
+	top_session__unwind_init(&s, &u);
+	ck_assert_msg(unwind_set__add_process(&u, getpid(), &err) == 0, "%s", err.msg);
+	loaded = u.loaded;
+	ck_assert_uint_ge(loaded, 2);
+	ck_assert_uint_eq(u.freed, 0);
+
+	h = dlopen(lib, RTLD_NOW | RTLD_LOCAL);
+	ck_assert_msg(h != NULL, "%s", dlerror());
+	ck_assert(self_maps("libldlatunwind.so"));
+	ck_assert_msg(unwind_set__add_process(&u, getpid(), &err) == 0, "%s", err.msg);
+	ck_assert_uint_eq(u.loaded, loaded + 1);
+	for (k = 0; k < u.nfiles; k++)
+		if (u.files[k].ino == st.st_ino && u.files[k].state == UNWIND_FILE_LOADED)
+			slot = u.files[k].slot;
+	ck_assert_uint_lt(slot, uw.files);
+	ck_assert(slot_held(files_fd, slot));
+
+	ck_assert_int_eq(dlclose(h), 0);
+	ck_assert(!self_maps("libldlatunwind.so"));
+	ck_assert_msg(unwind_set__add_process(&u, getpid(), &err) == 0, "%s", err.msg);
+	ck_assert_uint_eq(u.loaded, loaded);
+	ck_assert_uint_eq(u.freed, 1);
+	ck_assert(!slot_held(files_fd, slot));
+
+	/* loaded again: a free slot (the one freed is the first free) */
+	h = dlopen(lib, RTLD_NOW | RTLD_LOCAL);
+	ck_assert_msg(h != NULL, "%s", dlerror());
+	ck_assert_msg(unwind_set__add_process(&u, getpid(), &err) == 0, "%s", err.msg);
+	ck_assert_uint_eq(u.loaded, loaded + 1);
+	ck_assert(slot_held(files_fd, slot));
+	ck_assert_int_eq(dlclose(h), 0);
+
+	/* forgotten: its mappings out of the kernel's map, every table freed */
+	unwind_set__forget(&u, getpid());
+	ck_assert_uint_eq(u.loaded, 0);
+	ck_assert_uint_eq(u.bytes, 0);
+	ck_assert_uint_eq(u.procs, 0);
+	ck_assert_int_ne(bpf_map_lookup_elem(bpf_map__fd(s.skel->maps.unwind_procs), &key, p), 0);
+	for (i = 0; i < uw.files; i++)
+		ck_assert_msg(!slot_held(files_fd, i), "slot %u still holds a table", i);
+	unwind_set__free(&u);
+
+	/* two slots: the process's other files counted, frame pointers there */
+	unwind_set__init(&u, files_fd, 2, bpf_map__fd(s.skel->maps.unwind_procs), uw.procs);
+	ck_assert_msg(unwind_set__add_process(&u, getpid(), &err) == 0, "%s", err.msg);
+	ck_assert_uint_eq(u.loaded, 2);
+	ck_assert_uint_eq(u.full, loaded - 2);
+	unwind_set__forget(&u, getpid());
+	unwind_set__free(&u);
+	session__close(&s);
+	free(p);
+}
+END_TEST
+
 /* Bad input: one sentence naming it, exit 2. */
 static const struct cli_case bad[] = {
 	{ .cmd = "$TOP --call-graph=xyz -- true",
@@ -1022,6 +1133,7 @@ int main(void)
 		tcase_add_test(tc, test_walk_thread);
 		tcase_add_test(tc, test_walk_fp_fallback);
 		tcase_add_loop_test(tc, test_walk_cost, 0, 2);
+		tcase_add_test(tc, test_tables_lifecycle);
 		suite_add_tcase(s, tc);
 		tc = tcase_create("live");
 		tcase_set_timeout(tc, 300);

@@ -168,6 +168,8 @@ static int file_load(struct unwind_set *u, struct unwind_file *f, pid_t pid,
 	int fd, e, slot;
 
 	memset(f, 0, sizeof(*f));
+	/* not LOADED (0) while it loads: a reused entry would find itself by its build ID */
+	f->state = UNWIND_FILE_FAILED;
 	f->dev = makedev(m->maj, m->min);
 	f->ino = m->ino;
 	/* the kernel's link to the mapped file itself: no path a user controls */
