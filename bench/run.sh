@@ -3,8 +3,8 @@
 #
 # make bench: installs what the benchmarks need (perf, bpftrace, bpftool,
 # GNU time, Python), builds, measures (bench/bench.py) and writes
-# BENCHMARKS.md at the top of the tree; with bench/offline.sh and
-# bench/types.sh present, their markdown sections are appended.  Needs root.  Fails only when something did
+# BENCHMARKS.md at the top of the tree; with bench/offline.sh,
+# bench/types.sh and bench/unwind.sh present, their markdown sections are appended.  Needs root.  Fails only when something did
 # not run, never on a figure.
 #
 # BENCH_RUNS (default 9) measured rounds; BENCH_PAGES (500000) page faults of
@@ -53,6 +53,14 @@ if [ -f bench/types.sh ]; then
 		exit 1
 	fi
 	{ echo; cat "$tmp/types.md"; } >>"$tmp/BENCHMARKS.md"
+fi
+if [ -f bench/unwind.sh ]; then
+	echo "bench: bench/unwind.sh" >&2
+	if ! sh bench/unwind.sh >"$tmp/unwind.md"; then
+		echo "bench: FAILED: bench/unwind.sh did not run to the end" >&2
+		exit 1
+	fi
+	{ echo; cat "$tmp/unwind.md"; } >>"$tmp/BENCHMARKS.md"
 fi
 cp "$tmp/BENCHMARKS.md" BENCHMARKS.md
 cat BENCHMARKS.md
