@@ -4,7 +4,7 @@
 # make bench: installs what the benchmarks need (perf, bpftrace, bpftool,
 # GNU time, Python), builds, measures (bench/bench.py) and writes
 # BENCHMARKS.md at the top of the tree, then appends the markdown sections
-# of bench/offline.sh, bench/types.sh and bench/callpaths.sh.  Needs root.
+# of bench/offline.sh, bench/types.sh, bench/unwind.sh and bench/callpaths.sh.  Needs root.
 # Fails only when something did not run, never on a figure.
 #
 # BENCH_RUNS (default 9) measured rounds; BENCH_PAGES (500000) page faults of
@@ -37,7 +37,7 @@ python3 bench/bench.py >"$tmp/main.md"
 	cat "$tmp/main.md"
 } >"$tmp/BENCHMARKS.md"
 # the sections of their own: each prints markdown to stdout, progress on stderr
-for section in offline types callpaths; do
+for section in offline types unwind callpaths; do
 	echo "bench: bench/$section.sh" >&2
 	if ! bash "bench/$section.sh" >"$tmp/$section.md"; then
 		echo "bench: FAILED: bench/$section.sh did not run to the end" >&2

@@ -16,6 +16,8 @@
  * frame pointers where no table covers the code.  Needs root.
  */
 #include <check.h>
+#include <dlfcn.h>
+#include <sys/stat.h>
 #include <errno.h>
 #include <execinfo.h>
 #include <pthread.h>
@@ -35,6 +37,7 @@
 #include "bpf/ldlat.skel.h"
 #include "tests/suites/unwind_oracle.h"
 #include "tests/lib/testutil.h"
+#include "tests/lib/clicase.h"
 #include "kernel/lib/util.h"
 
 static bool row_eq(const struct ldlat_unwind_row *a, const struct ldlat_unwind_row *b)
@@ -577,6 +580,532 @@ START_TEST(test_proc_mappings)
 }
 END_TEST
 
+/*
+ * ldlat-top --call-graph=dwarf live, against perf record --call-graph dwarf
+ * (perf's own unwinding of 8 KiB user stack copies with libdw) on the same
+ * program: folded paths, callers first, as ldlat-top --format folded
+ * prints them (perf script's frames, kernel ones marked "_[k]").
+ */
+struct fold {
+	char *path;
+	long n;
+};
+
+struct folds {
+	struct fold *f;
+	size_t n, cap;
+};
+
+static void folds_add(struct folds *t, const char *path, long n)
+{
+	size_t i;
+
+	for (i = 0; i < t->n; i++)
+		if (!strcmp(t->f[i].path, path)) {
+			t->f[i].n += n;
+			return;
+		}
+	if (t->n == t->cap) {
+		t->cap = t->cap ? 2 * t->cap : 256;
+		t->f = realloc(t->f, t->cap * sizeof(*t->f));
+		ck_assert_ptr_nonnull(t->f);
+	}
+	t->f[t->n].path = strdup(path);
+	t->f[t->n++].n = n;
+}
+
+static long folds_get(const struct folds *t, const char *path)
+{
+	size_t i;
+
+	for (i = 0; i < t->n; i++)
+		if (!strcmp(t->f[i].path, path))
+			return t->f[i].n;
+	return 0;
+}
+
+static void folds_free(struct folds *t)
+{
+	size_t i;
+
+	for (i = 0; i < t->n; i++)
+		free(t->f[i].path);
+	free(t->f);
+	memset(t, 0, sizeof(*t));
+}
+
+/* ldlat-top --format folded: "comm;caller;...;leaf N" a line. */
+static void folds_of_top(struct folds *t, char *text)
+{
+	char *line, *save = NULL, *sp;
+
+	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		sp = strrchr(line, ' ');
+		if (!sp)
+			continue;
+		*sp = 0;
+		folds_add(t, line, atol(sp + 1));
+	}
+}
+
+/*
+ * perf script -F comm,ip,sym --no-inline: a sample is its comm on a line,
+ * then a frame a line ("ADDR SYM", innermost first), then a blank line.
+ */
+static void folds_of_perf(struct folds *t, char *text)
+{
+	char path[16384], *frames[LDLAT_STACK_DEPTH * 2 + 8], *line, *save = NULL;
+	int nf = 0, i;
+	size_t len = 0;
+	bool in = false;
+
+	for (line = strtok_r(text, "\n", &save);; line = strtok_r(NULL, "\n", &save)) {
+		bool frame = line && (line[0] == ' ' || line[0] == '\t');
+
+		if (in && !frame) {
+			for (i = nf - 1; i >= 0; i--)
+				len += (size_t)snprintf(path + len, sizeof(path) - len, ";%s",
+							frames[i]);
+			folds_add(t, path, 1);
+			for (i = 0; i < nf; i++)
+				free(frames[i]);
+			in = false;
+		}
+		if (!line)
+			break;
+		if (!frame) {
+			len = (size_t)snprintf(path, sizeof(path), "%s", line);
+			while (len && path[len - 1] == ' ')
+				path[--len] = 0;
+			nf = 0;
+			in = true;
+		} else if (nf < (int)ARRAY_SIZE(frames)) {
+			char *p = line, *end;
+			unsigned long long ip;
+
+			while (*p == ' ' || *p == '\t')
+				p++;
+			ip = strtoull(p, &end, 16);
+			while (*end == ' ')
+				end++;
+			ck_assert_int_ne(asprintf(&frames[nf], "%s%s", *end ? end : "[unknown]",
+						  ip >= 0xffff800000000000ull ? "_[k]" : ""),
+					 -1);
+			nf++;
+		}
+	}
+}
+
+/* The program's own functions whose samples the oracle compares, and its roots. */
+static bool own_leaf(const char *f)
+{
+	return !strcmp(f, "touch_pages") || !strcmp(f, "unwindlib_touch");
+}
+
+static bool own_root(const char *f)
+{
+	return !strcmp(f, "main") || !strcmp(f, "path_thread");
+}
+
+/*
+ * The paths of the program's own page touches, from its own outermost
+ * function (main, or path_thread in the thread): the loader's and libc's
+ * frames outside them are named differently by the two (clone3 by perf,
+ * __GI___clone3 by ldlat-top: aliases of one address), and the sigreturn
+ * trampoline, which has no symbol, perf calls [unknown] where ldlat-top
+ * names its file: any "[...]" frame is compared as "[unnamed]".  A touch
+ * whose walk never reached a root counts under "[partial];LEAF".
+ */
+static void folds_own(const struct folds *in, struct folds *out)
+{
+	size_t i;
+
+	for (i = 0; i < in->n; i++) {
+		char *copy = strdup(in->f[i].path), *fr[LDLAT_STACK_DEPTH * 2 + 8], *save = NULL;
+		char key[16384];
+		int n = 0, k, root = -1;
+		size_t len = 0;
+
+		for (char *f = strtok_r(copy, ";", &save); f && n < (int)ARRAY_SIZE(fr);
+		     f = strtok_r(NULL, ";", &save))
+			fr[n++] = f;
+		if (n >= 2 && own_leaf(fr[n - 1])) {
+			for (k = 1; k < n && root < 0; k++)
+				if (own_root(fr[k]))
+					root = k;
+			if (root < 0)
+				len = (size_t)snprintf(key, sizeof(key), "[partial];%s", fr[n - 1]);
+			for (k = root; root >= 0 && k < n; k++)
+				len += (size_t)snprintf(key + len, sizeof(key) - len, "%s%s",
+							k > root ? ";" : "",
+							fr[k][0] == '[' ? "[unnamed]" : fr[k]);
+			folds_add(out, key, in->f[i].n);
+		}
+		free(copy);
+	}
+}
+
+static void folds_print(const char *what, const struct folds *t)
+{
+	size_t i;
+
+	fprintf(stderr, "%s:\n", what);
+	for (i = 0; i < t->n; i++)
+		fprintf(stderr, "  %s %ld\n", t->f[i].path, t->f[i].n);
+}
+
+/*
+ * The folded paths ldlat-top prints for the test program with --call-graph
+ * MODE, and those of perf record --call-graph dwarf on it; address space
+ * randomization off for both (setarch -R), so that both runs touch the
+ * same stack pages in the same functions.
+ */
+static void top_folds(const char *mode, const char *prog, struct folds *t)
+{
+	char *out = NULL;
+
+	ck_assert_int_eq(sh(&out, NULL,
+			    "setarch -R %s --source page-faults --call-graph=%s --format folded "
+			    "-- %s 2>%s",
+			    top(), mode, prog, tmp("top.err")),
+			 0);
+	folds_of_top(t, out);
+	free(out);
+}
+
+static void perf_folds(const char *prog, struct folds *t)
+{
+	char *out = NULL;
+
+	ck_assert_int_eq(
+		sh(NULL, NULL,
+		   "setarch -R perf record -q -m 8192 -o %s -e page-faults -c 1 --call-graph dwarf "
+		   "-- %s >/dev/null 2>&1",
+		   tmp("perf.data"), prog),
+		0);
+	ck_assert_int_eq(sh(&out, NULL, "perf script -i %s --no-inline -F comm,ip,sym 2>/dev/null",
+			    tmp("perf.data")),
+			 0);
+	folds_of_perf(t, out);
+	free(out);
+	/* a sample perf lost (its buffer full: 8 KiB of stack each) would be a false difference */
+	out = NULL;
+	sh(&out, NULL, "perf report -i %s --stats 2>/dev/null | grep -i 'LOST' || true",
+	   tmp("perf.data"));
+	ck_assert_msg(!out || !*out, "perf record lost samples: %s", out);
+	free(out);
+	unlink(tmp("perf.data"));
+}
+
+/* Each of the program's paths, exact, as perf's DWARF mode finds it. */
+START_TEST(test_live_vs_perf)
+{
+	struct folds top_all = {}, perf_all = {}, top_own = {}, perf_own = {};
+	const char *prog = build_path("tests/ldlat-unwindprog");
+	size_t i;
+
+	perf_folds(prog, &perf_all);
+	top_folds("dwarf", prog, &top_all);
+	folds_own(&perf_all, &perf_own);
+	folds_own(&top_all, &top_own);
+	folds_print("perf record --call-graph dwarf", &perf_own);
+	folds_print("ldlat-top --call-graph=dwarf", &top_own);
+	/* the five paths: main's four (one through a signal frame) and the thread's */
+	ck_assert_uint_ge(perf_own.n, 5);
+	for (i = 0; i < perf_own.n; i++)
+		ck_assert_msg(folds_get(&top_own, perf_own.f[i].path) == perf_own.f[i].n,
+			      "%s: perf %ld, ldlat-top %ld", perf_own.f[i].path, perf_own.f[i].n,
+			      folds_get(&top_own, perf_own.f[i].path));
+	for (i = 0; i < top_own.n; i++)
+		ck_assert_msg(folds_get(&perf_own, top_own.f[i].path) == top_own.f[i].n,
+			      "%s: ldlat-top %ld, perf %ld", top_own.f[i].path, top_own.f[i].n,
+			      folds_get(&perf_own, top_own.f[i].path));
+	folds_free(&top_all);
+	folds_free(&perf_all);
+	folds_free(&top_own);
+	folds_free(&perf_own);
+}
+END_TEST
+
+/*
+ * The frame-pointer walk on the same program (built without them): the
+ * same touches, each path cut to its leaf, no caller found.
+ */
+START_TEST(test_live_fp_collapses)
+{
+	struct folds top_all = {}, perf_all = {}, top_own = {}, perf_own = {};
+	const char *prog = build_path("tests/ldlat-unwindprog");
+	long perf_sum = 0, top_sum = 0;
+	size_t i;
+
+	perf_folds(prog, &perf_all);
+	top_folds("fp", prog, &top_all);
+	folds_own(&perf_all, &perf_own);
+	folds_own(&top_all, &top_own);
+	folds_print("ldlat-top --call-graph=fp", &top_own);
+	for (i = 0; i < perf_own.n; i++)
+		perf_sum += perf_own.f[i].n;
+	for (i = 0; i < top_own.n; i++) {
+		ck_assert_msg(!strncmp(top_own.f[i].path, "[partial];", 10),
+			      "a frame-pointer walk found a caller: %s", top_own.f[i].path);
+		top_sum += top_own.f[i].n;
+	}
+	ck_assert_int_gt(perf_sum, 0);
+	ck_assert_int_eq(top_sum, perf_sum);
+	folds_free(&top_all);
+	folds_free(&perf_all);
+	folds_free(&top_own);
+	folds_free(&perf_own);
+}
+END_TEST
+
+/* The mean count of user frames (those without "_[k]", the comm left out) per sample. */
+static double folds_user_depth(const struct folds *t, long *samples)
+{
+	double frames = 0;
+	size_t i;
+
+	*samples = 0;
+	for (i = 0; i < t->n; i++) {
+		const char *p = strchr(t->f[i].path, ';');
+		int n = 0;
+
+		while (p) {
+			const char *next = strchr(p + 1, ';');
+			size_t l = next ? (size_t)(next - p - 1) : strlen(p + 1);
+
+			if (l < 4 || strncmp(p + 1 + l - 4, "_[k]", 4))
+				n++;
+			p = next;
+		}
+		frames += (double)n * (double)t->f[i].n;
+		*samples += t->f[i].n;
+	}
+	return *samples ? frames / (double)*samples : 0;
+}
+
+/*
+ * Debian's sort, built without frame pointers, on 300,000 lines: its
+ * first touches' user stacks at least 90% as deep on average as perf's
+ * DWARF mode finds them (frame pointers: about a quarter).
+ */
+START_TEST(test_live_sort_depth)
+{
+	struct folds top_all = {}, perf_all = {};
+	char prog[1024];
+	double dt, dp;
+	long nt, np;
+
+	ck_assert_int_eq(sh(NULL, NULL,
+			    "awk 'BEGIN { srand(1); for (i = 0; i < 300000; i++) "
+			    "print int(rand() * 1e9) }' > %s",
+			    tmp("sort.in")),
+			 0);
+	snprintf(prog, sizeof(prog), "/usr/bin/sort %s -o /dev/null", tmp("sort.in"));
+	perf_folds(prog, &perf_all);
+	top_folds("dwarf", prog, &top_all);
+	dp = folds_user_depth(&perf_all, &np);
+	dt = folds_user_depth(&top_all, &nt);
+	fprintf(stderr,
+		"sort: mean user-stack depth: ldlat-top --call-graph=dwarf %.2f (%ld samples), "
+		"perf record --call-graph dwarf %.2f (%ld samples): %.1f%%\n",
+		dt, nt, dp, np, 100 * dt / dp);
+	ck_assert_int_gt(np, 1000);
+	ck_assert_int_gt(nt, 1000);
+	ck_assert_msg(dt >= 0.9 * dp, "ldlat-top %.2f frames, perf %.2f", dt, dp);
+	folds_free(&top_all);
+	folds_free(&perf_all);
+	unlink(tmp("sort.in"));
+}
+END_TEST
+
+/* Whether the kernel's outer map holds a table at slot (an inner map's ID there). */
+static bool slot_held(int files_fd, __u32 slot)
+{
+	__u32 id;
+
+	if (!bpf_map_lookup_elem(files_fd, &slot, &id))
+		return true;
+	ck_assert_int_eq(errno, ENOENT);
+	return false;
+}
+
+/* Whether /proc/self/maps maps the file named name. */
+static bool self_maps(const char *name)
+{
+	char *out = NULL;
+	bool found;
+
+	sh(&out, NULL, "grep -c '/%s$' /proc/%d/maps || true", name, (int)getpid());
+	found = out && atoi(out) > 0;
+	free(out);
+	return found;
+}
+
+/*
+ * The tables follow a process: a library dlopen()ed gets a table when its
+ * mappings are read again, and once dlclose() unmapped it (the kernel's
+ * /proc says so) the next read frees the table and its slot in the
+ * kernel's map, which the next file takes; a process forgotten frees all
+ * of its own.  With fewer slots than files, those past them are counted.
+ */
+START_TEST(test_tables_lifecycle)
+{
+	struct ldlat_config c = { .nranges = 1,
+				  .max_lat = ~0ull,
+				  .class_mask = LDLAT_ALL_CLASSES,
+				  .need = LDLAT_HAS_ADDR,
+				  .top = LDLAT_TOP_IP | LDLAT_TOP_STACK,
+				  .top_shift = 6,
+				  .top_entries = 64 };
+	struct top_unwind uw = { .max_stack = 8, .files = 64, .procs = 4 };
+	const char *lib = build_path("tests/libldlatunwind.so");
+	struct session s = {};
+	struct unwind_set u;
+	struct err err = {};
+	__u32 loaded, slot = ~0u, key = (__u32)getpid(), i;
+	struct ldlat_unwind_proc *p = malloc(sizeof(*p));
+	struct stat st;
+	void *h;
+	int files_fd;
+	size_t k;
+
+	ck_assert_ptr_nonnull(p);
+	ck_assert_int_eq(stat(lib, &st), 0);
+	ck_assert_msg(top_session__open_unwind(&s, &c, 0, &uw, &err) == 0, "%s", err.msg);
+	files_fd = bpf_map__fd(s.skel->maps.unwind_files);
+	top_session__unwind_init(&s, &u);
+	ck_assert_msg(unwind_set__add_process(&u, getpid(), &err) == 0, "%s", err.msg);
+	loaded = u.loaded;
+	ck_assert_uint_ge(loaded, 2);
+	ck_assert_uint_eq(u.freed, 0);
+
+	h = dlopen(lib, RTLD_NOW | RTLD_LOCAL);
+	ck_assert_msg(h != NULL, "%s", dlerror());
+	ck_assert(self_maps("libldlatunwind.so"));
+	ck_assert_msg(unwind_set__add_process(&u, getpid(), &err) == 0, "%s", err.msg);
+	ck_assert_uint_eq(u.loaded, loaded + 1);
+	for (k = 0; k < u.nfiles; k++)
+		if (u.files[k].ino == st.st_ino && u.files[k].state == UNWIND_FILE_LOADED)
+			slot = u.files[k].slot;
+	ck_assert_uint_lt(slot, uw.files);
+	ck_assert(slot_held(files_fd, slot));
+
+	ck_assert_int_eq(dlclose(h), 0);
+	ck_assert(!self_maps("libldlatunwind.so"));
+	ck_assert_msg(unwind_set__add_process(&u, getpid(), &err) == 0, "%s", err.msg);
+	ck_assert_uint_eq(u.loaded, loaded);
+	ck_assert_uint_eq(u.freed, 1);
+	ck_assert(!slot_held(files_fd, slot));
+
+	/* loaded again: a free slot (the one freed is the first free) */
+	h = dlopen(lib, RTLD_NOW | RTLD_LOCAL);
+	ck_assert_msg(h != NULL, "%s", dlerror());
+	ck_assert_msg(unwind_set__add_process(&u, getpid(), &err) == 0, "%s", err.msg);
+	ck_assert_uint_eq(u.loaded, loaded + 1);
+	ck_assert(slot_held(files_fd, slot));
+	ck_assert_int_eq(dlclose(h), 0);
+
+	/* forgotten: its mappings out of the kernel's map, every table freed */
+	unwind_set__forget(&u, getpid());
+	ck_assert_uint_eq(u.loaded, 0);
+	ck_assert_uint_eq(u.bytes, 0);
+	ck_assert_uint_eq(u.procs, 0);
+	ck_assert_int_ne(bpf_map_lookup_elem(bpf_map__fd(s.skel->maps.unwind_procs), &key, p), 0);
+	for (i = 0; i < uw.files; i++)
+		ck_assert_msg(!slot_held(files_fd, i), "slot %u still holds a table", i);
+	unwind_set__free(&u);
+
+	/* two slots: the process's other files counted, frame pointers there */
+	unwind_set__init(&u, files_fd, 2, bpf_map__fd(s.skel->maps.unwind_procs), uw.procs);
+	ck_assert_msg(unwind_set__add_process(&u, getpid(), &err) == 0, "%s", err.msg);
+	ck_assert_uint_eq(u.loaded, 2);
+	ck_assert_uint_eq(u.full, loaded - 2);
+	unwind_set__forget(&u, getpid());
+	unwind_set__free(&u);
+	session__close(&s);
+	free(p);
+}
+END_TEST
+
+/* Bad input: one sentence naming it, exit 2. */
+static const struct cli_case bad[] = {
+	{ .cmd = "$TOP --call-graph=xyz -- true",
+	  .rc = 2,
+	  .err = { "--call-graph 'xyz': expected fp, dwarf or auto" },
+	  .tool = "ldlat-top" },
+	{ .cmd = "$TOP --call-graph dwarf -- true",
+	  .rc = 2,
+	  .err = { "--call-graph takes its mode after '=' (--call-graph=dwarf)" },
+	  .tool = "ldlat-top" },
+	{ .cmd = "$TOP --call-graph=dwarf --max-stack 0 -- true",
+	  .rc = 2,
+	  .err = { "--max-stack '0' is not a number of frames (1 to 127)" },
+	  .tool = "ldlat-top" },
+	{ .cmd = "$TOP --call-graph=auto --max-stack 128 -- true",
+	  .rc = 2,
+	  .err = { "--max-stack '128' is not a number of frames (1 to 127)" },
+	  .tool = "ldlat-top" },
+	{ .cmd = "$TOP --call-graph --max-stack 8 -- true",
+	  .rc = 2,
+	  .err = { "--max-stack 8 bounds the walk from unwind tables" },
+	  .tool = "ldlat-top" },
+	{ .cmd = "$TOP --input /dev/null --call-graph=dwarf",
+	  .rc = 2,
+	  .err = { "--call-graph=dwarf walks live stacks" },
+	  .tool = "ldlat-top" },
+};
+
+START_TEST(test_bad_input)
+{
+	cli_case__check(&bad[_i]);
+}
+END_TEST
+
+/*
+ * A program whose file has no call frame information (objcopy removed
+ * .eh_frame, .eh_frame_hdr): its frames by frame pointers, the file
+ * counted in every format, and its library's and libc's tables used.
+ */
+START_TEST(test_live_no_cfi)
+{
+	char *out = NULL, *err = NULL;
+
+	ck_assert_int_eq(sh(NULL, NULL,
+			    "objcopy --remove-section=.eh_frame --remove-section=.eh_frame_hdr "
+			    "%s %s && cp %s %s",
+			    build_path("tests/ldlat-unwindprog"), tmp("nocfi"),
+			    build_path("tests/libldlatunwind.so"), tmp("libldlatunwind.so")),
+			 0);
+	ck_assert_int_eq(sh(&out, NULL,
+			    "%s --source page-faults --call-graph=dwarf --format json -- %s "
+			    "2>/dev/null | jq -c '.call_paths.unwind | [.tables.no_cfi, "
+			    ".tables.loaded >= 2, .frames_fp > 0, .walks > 0]'",
+			    top(), tmp("nocfi")),
+			 0);
+	ck_assert_str_eq(out, "[1,true,true,true]\n");
+	free(out);
+	out = NULL;
+	ck_assert_int_eq(sh(&out, NULL,
+			    "%s --source page-faults --call-graph=dwarf --by ip -- %s 2>/dev/null",
+			    top(), tmp("nocfi")),
+			 0);
+	ck_assert_msg(strstr(out, "not loaded: 1 files without CFI") != NULL, "%s", out);
+	free(out);
+	out = NULL;
+	/* folded stacks alone: the warning at the end */
+	ck_assert_int_eq(sh(&out, &err,
+			    "%s --source page-faults --call-graph=dwarf --format folded -- %s",
+			    top(), tmp("nocfi")),
+			 0);
+	ck_assert_msg(strstr(err, "not loaded: 1 files without CFI") != NULL, "%s", err);
+	free(out);
+	free(err);
+	unlink(tmp("nocfi"));
+	unlink(tmp("libldlatunwind.so"));
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("unwind");
@@ -590,6 +1119,7 @@ int main(void)
 	tcase_add_test(tc, test_table_kinds);
 	tcase_add_test(tc, test_table_no_cfi);
 	tcase_add_test(tc, test_proc_mappings);
+	tcase_add_loop_test(tc, test_bad_input, 0, (int)ARRAY_SIZE(bad));
 	suite_add_tcase(s, tc);
 	if (need_root("check_unwind's walks (BPF)")) {
 		tc = tcase_create("walk");
@@ -599,6 +1129,14 @@ int main(void)
 		tcase_add_test(tc, test_walk_thread);
 		tcase_add_test(tc, test_walk_fp_fallback);
 		tcase_add_loop_test(tc, test_walk_cost, 0, 2);
+		tcase_add_test(tc, test_tables_lifecycle);
+		suite_add_tcase(s, tc);
+		tc = tcase_create("live");
+		tcase_set_timeout(tc, 300);
+		tcase_add_test(tc, test_live_vs_perf);
+		tcase_add_test(tc, test_live_fp_collapses);
+		tcase_add_test(tc, test_live_sort_depth);
+		tcase_add_test(tc, test_live_no_cfi);
 		suite_add_tcase(s, tc);
 	}
 	failed = run_suite(s);

@@ -397,9 +397,64 @@ void callpaths__add_losses(struct callpaths *acc, const struct callpaths *c)
 {
 	int l;
 
+	const __u64 *from = (const __u64 *)&c->walks.c;
+	__u64 *to = (__u64 *)&acc->walks.c;
+	struct ldlat_unwind_counters sum;
+	size_t w;
+
 	for (l = 0; l < CALLPATH_NLOSS; l++)
 		acc->lost[l] += c->lost[l];
 	acc->lost_samples += c->lost_samples;
+	/* the walks summed; the tables as they were last */
+	for (w = 0; w < sizeof(sum) / sizeof(__u64); w++)
+		((__u64 *)&sum)[w] = to[w] + from[w];
+	acc->walks = c->walks;
+	acc->walks.c = sum;
+}
+
+/* Why a walk ended, as the text says it (enum ldlat_unwind_stop). */
+static const char *const walk_stop[LDLAT_NSTOPS] = {
+	"outermost frame",
+	"--max-stack",
+	"stack unreadable",
+	"no table nor frame pointer",
+	"no mapping",
+	"unsupported rule",
+	"stack pointer did not grow",
+	"no user registers",
+};
+
+void callpaths__render_walks(FILE *out, const struct callpath_walks *w)
+{
+	int k;
+
+	if (!w->on)
+		return;
+	fprintf(out,
+		"user stacks walked from unwind tables: %llu, %llu frames (%llu by frame pointers)",
+		(unsigned long long)w->c.walks, (unsigned long long)w->c.frames,
+		(unsigned long long)w->c.frames_fp);
+	for (k = 0; k < LDLAT_NSTOPS; k++)
+		if (w->c.stop[k])
+			fprintf(out, "; %llu ended: %s", (unsigned long long)w->c.stop[k],
+				walk_stop[k]);
+	if (w->c.no_process)
+		fprintf(out, "; %llu of processes without tables (frame pointers)",
+			(unsigned long long)w->c.no_process);
+	fprintf(out, "\n");
+	fprintf(out,
+		"unwind tables: %llu files now (%llu KiB in BPF) for %llu processes, %llu loaded "
+		"and "
+		"%llu freed in all; not loaded: %llu files without CFI, %llu failed, %llu past the "
+		"%llu slots (frame pointers there); %llu processes past the %llu places, %llu "
+		"unreadable; %llu mappings past %u in a process\n",
+		(unsigned long long)w->files, (unsigned long long)(w->bytes / 1024),
+		(unsigned long long)w->procs, (unsigned long long)w->loads,
+		(unsigned long long)w->freed, (unsigned long long)w->no_cfi,
+		(unsigned long long)w->failed, (unsigned long long)w->full,
+		(unsigned long long)w->max_files, (unsigned long long)w->procs_full,
+		(unsigned long long)w->max_procs, (unsigned long long)w->procs_failed,
+		(unsigned long long)w->maps_dropped, LDLAT_UNWIND_MAPS);
 }
 
 struct collect {
@@ -650,6 +705,7 @@ void callpaths__render_losses(FILE *out, const struct callpaths *c)
 {
 	int l;
 
+	callpaths__render_walks(out, &c->walks);
 	for (l = 0; l < CALLPATH_NLOSS; l++)
 		if (c->lost[l])
 			fprintf(out, "%llu samples: %s%s\n", (unsigned long long)c->lost[l],
@@ -659,6 +715,41 @@ void callpaths__render_losses(FILE *out, const struct callpaths *c)
 			"%llu samples not attributed: the call-path table was full (raise "
 			"--entries)\n",
 			(unsigned long long)callpaths__unattributed(c));
+}
+
+static void callpaths__json_walks(struct json *j, const struct callpath_walks *w)
+{
+	static const char *const stop_key[LDLAT_NSTOPS] = {
+		"end",	      "max_stack",   "read",	  "no_table",
+		"no_mapping", "unsupported", "bad_frame", "no_regs",
+	};
+	int k;
+
+	json__object_begin(j, "unwind");
+	json__u64(j, "walks", w->c.walks);
+	json__u64(j, "frames", w->c.frames);
+	json__u64(j, "frames_fp", w->c.frames_fp);
+	json__u64(j, "no_process", w->c.no_process);
+	json__object_begin(j, "stopped");
+	for (k = 0; k < LDLAT_NSTOPS; k++)
+		json__u64(j, stop_key[k], w->c.stop[k]);
+	json__object_end(j);
+	json__object_begin(j, "tables");
+	json__u64(j, "files", w->files);
+	json__u64(j, "bytes", w->bytes);
+	json__u64(j, "processes", w->procs);
+	json__u64(j, "no_cfi", w->no_cfi);
+	json__u64(j, "failed", w->failed);
+	json__u64(j, "slots_full", w->full);
+	json__u64(j, "loaded", w->loads);
+	json__u64(j, "freed", w->freed);
+	json__u64(j, "processes_full", w->procs_full);
+	json__u64(j, "processes_failed", w->procs_failed);
+	json__u64(j, "mappings_dropped", w->maps_dropped);
+	json__u64(j, "max_files", w->max_files);
+	json__u64(j, "max_processes", w->max_procs);
+	json__object_end(j);
+	json__object_end(j);
 }
 
 void callpaths__json(struct json *j, const struct callpaths *c)
@@ -683,6 +774,8 @@ void callpaths__json(struct json *j, const struct callpaths *c)
 	json__u64(j, "update_failed", c->failed);
 	json__object_end(j);
 	json__u64(j, "spilled", c->spilled);
+	if (c->walks.on)
+		callpaths__json_walks(j, &c->walks);
 	json__array_begin(j, "rows");
 	for (i = 0; i < n; i++) {
 		const char *f = p[i]->folded, *end;

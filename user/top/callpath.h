@@ -20,6 +20,7 @@
 #include <linux/types.h>
 
 #include "bpf/ldlat.h"
+#include "bpf/unwind.h"
 #include "user/report/json.h"
 #include "user/symbols/symbolize.h"
 
@@ -37,11 +38,27 @@ enum callpath_loss {
 	CALLPATH_NLOSS,
 };
 
+/*
+ * --call-graph=dwarf or auto: how the user stacks of a report's samples
+ * were walked (the walker's counters), and what the unwind tables hold now
+ * and could not (user/top/unwindset.h's counts).
+ */
+struct callpath_walks {
+	bool on;
+	struct ldlat_unwind_counters c;
+	__u64 files, bytes, procs;		      /* tables loaded, their size, processes */
+	__u64 no_cfi, failed, full;		      /* files without a table, and why */
+	__u64 loads, freed;			      /* tables loaded in all, and freed */
+	__u64 procs_failed, procs_full, maps_dropped; /* processes and mappings not given */
+	__u64 max_files, max_procs;		      /* the maps' sizes */
+};
+
 struct callpath_memo;
 
 struct callpaths {
 	void *index;		    /* tsearch of struct callpath, by folded */
 	struct callpath_memo *memo; /* callpaths__memoize's; NULL: every sample named */
+	struct callpath_walks walks;
 	__u64 npaths;
 	__u64 samples;		    /* in the paths */
 	__u64 lost[CALLPATH_NLOSS]; /* samples by what they lost */
@@ -129,6 +146,12 @@ const char *callpath_loss__frame(enum callpath_loss l);
 
 /* Adds the losses of one set of paths into another (a run's, from each report's). */
 void callpaths__add_losses(struct callpaths *acc, const struct callpaths *c);
+
+/*
+ * The walks' line and the tables' line (--call-graph=dwarf or auto), as
+ * the text report and the profile's comments print them; nothing when off.
+ */
+void callpaths__render_walks(FILE *out, const struct callpath_walks *w);
 
 /* What a path's weight is: samples, or their latency sum. */
 enum callpath_weight {

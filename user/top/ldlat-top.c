@@ -21,6 +21,8 @@
 #include "user/report/printer.h"
 #include "user/symbols/procwatch.h"
 #include "user/top/topprog.h"
+#include "user/top/unwindset.h"
+#include "user/run/entry.h"
 #include "user/symbols/symbolize.h"
 #include "user/run/tool.h"
 #include "user/top/topreport.h"
@@ -36,11 +38,19 @@
 #include "kernel/lib/notice.h"
 #include "user/run/stdfds.h"
 
-#define TOP_DEFAULT_ENTRIES 4096
-#define TOP_MAX_ENTRIES	    (1u << 20)
-#define TOP_DEFAULT_ROWS    20
-#define TOP_TICK_SECONDS    0.1 /* the side band and the spill ring read this often */
-#define TOP_DRAIN_TICKS	    5	/* the tables emptied every 5 ticks */
+#define TOP_DEFAULT_ENTRIES   4096
+#define TOP_MAX_ENTRIES	      (1u << 20)
+#define TOP_DEFAULT_ROWS      20
+#define TOP_TICK_SECONDS      0.1 /* the side band and the spill ring read this often */
+#define TOP_DRAIN_TICKS	      5	  /* the tables emptied every 5 ticks */
+#define TOP_DEFAULT_MAX_STACK 64
+/*
+ * The walk from unwind tables: tables of up to 1024 distinct files (an
+ * inner map each, sized to its table), the executable mappings of up to
+ * 1024 processes (4 KiB each, preallocated: 4.2 MB)
+ */
+#define TOP_UNWIND_FILES 1024
+#define TOP_UNWIND_PROCS 1024
 
 struct top_args {
 	struct cli cli;
@@ -54,6 +64,10 @@ struct top_args {
 	const char *debuginfo;
 	enum demangle_style demangle;
 	bool call_graph;
+	enum top_walk walk; /* --call-graph's MODE: how the user stack is walked */
+	bool walk_set;	    /* a MODE was given */
+	__u32 max_stack;    /* --max-stack: frames the walk from unwind tables takes */
+	bool max_stack_set;
 	enum callpath_weight weight;
 	bool weight_set;
 	const char *heatmap; /* --heatmap FILE */
@@ -147,12 +161,67 @@ static const struct opt table_options[] = {
 	{},
 };
 
+/* --call-graph[=MODE]: bare, the frame-pointer walk it always was */
+static int parse_call_graph(void *base, const char *arg, struct err *err)
+{
+	static const struct {
+		const char *word;
+		enum top_walk walk;
+	} modes[] = { { "fp", TOP_WALK_FP },
+		      { "dwarf", TOP_WALK_DWARF },
+		      { "auto", TOP_WALK_AUTO } };
+	struct top_args *a = base;
+	size_t i;
+
+	a->call_graph = true;
+	if (!arg) {
+		a->walk = TOP_WALK_FP;
+		return 0;
+	}
+	for (i = 0; i < ARRAY_SIZE(modes); i++)
+		if (!strcmp(arg, modes[i].word)) {
+			a->walk = modes[i].walk;
+			a->walk_set = true;
+			return 0;
+		}
+	return err__set(err, -EINVAL, "--call-graph '%s': expected fp, dwarf or auto", arg);
+}
+
+/*
+ * What one option cannot tell: a mode given as a word of its own (argp
+ * takes an optional argument only after '='), which would run as the
+ * command; --max-stack without the walk it bounds.
+ */
+static int check_call_graph(void *base, struct err *err)
+{
+	struct top_args *a = base;
+	const char *cmd = a->cli.target.argv ? a->cli.target.argv[0] : NULL;
+
+	if (a->call_graph && !a->walk_set && cmd &&
+	    (!strcmp(cmd, "fp") || !strcmp(cmd, "dwarf") || !strcmp(cmd, "auto")))
+		return err__set(err, -EINVAL,
+				"--call-graph takes its mode after '=' (--call-graph=%s); '%s' "
+				"alone would be run as the command",
+				cmd, cmd);
+	if (a->max_stack_set && a->walk != TOP_WALK_DWARF && a->walk != TOP_WALK_AUTO)
+		return err__set(err, -EINVAL,
+				"--max-stack %u bounds the walk from unwind tables: add "
+				"--call-graph=dwarf or --call-graph=auto",
+				a->max_stack);
+	return 0;
+}
+
 static const struct opt callgraph_options[] = {
-	{ "call-graph", 0, NULL, 0,
+	{ "call-graph", 0, "MODE", OPTION_ARG_OPTIONAL,
 	  "also the kept samples by call path (user and kernel stacks, taken in the kernel; "
 	  "--input: the file's callchains), printed as a caller tree; --format folded or svg "
-	  "print them alone and imply it",
-	  OPT_FLAG, OPT_TO(struct top_args, call_graph) },
+	  "print them alone and imply it.  MODE, after '=': fp (the default) walks the user "
+	  "stack by frame pointers; dwarf walks it from unwind tables compiled from each "
+	  "mapped file's call frame information (.eh_frame, .debug_frame), as perf record "
+	  "--call-graph dwarf finds it; auto: the tables where a file has them, frame "
+	  "pointers elsewhere (dwarf falls back the same way, counted, but fails where the "
+	  "kernel refuses the walker; auto then walks frame pointers, with a notice)",
+	  OPT_PARSE, .parse = parse_call_graph },
 	{ "weight", 0, "KEY", 0,
 	  "what folded stacks and the flame graph weigh: samples (default) or latency (their "
 	  "latency sum)",
@@ -192,13 +261,25 @@ static const struct opt entries_options[] = {
 static const struct opt_group by_opts = { 5, "Output:", by_options };
 static const struct opt_group table_opts = { 5, NULL, table_options };
 static const struct opt_group entries_opts = { 5, NULL, entries_options };
-static const struct opt_group callgraph_opts = { 5, "Call paths:", callgraph_options };
+/* a live run's: the walk from unwind tables */
+static const struct opt max_stack_options[] = {
+	{ "max-stack", 0, "N", 0,
+	  "--call-graph=dwarf or auto: the user stack's frames walked, at most (default 64, 1 "
+	  "to 127)",
+	  OPT_NUMBER, OPT_TO(struct top_args, max_stack), OPT_SETS(struct top_args, max_stack_set),
+	  .min = 1, .max = LDLAT_UNWIND_MAX_STACK, .what = "a number of frames (1 to %llu)" },
+	{},
+};
+
+static const struct opt_group callgraph_opts = { 5, "Call paths:", callgraph_options,
+						 .check = check_call_graph };
+static const struct opt_group max_stack_opts = { 5, NULL, max_stack_options };
 
 /* Each mode's options */
-static const struct opt_group *const sample_opts[] = {
-	&cli_sample_opts, &by_opts,	    &table_opts, &entries_opts,
-	&callgraph_opts,  &cli_output_opts, NULL
-};
+static const struct opt_group *const sample_opts[] = { &cli_sample_opts, &by_opts,
+						       &table_opts,	 &entries_opts,
+						       &callgraph_opts,	 &max_stack_opts,
+						       &cli_output_opts, NULL };
 
 static const struct opt_group *const input_opts[] = { &cli_offline_opts, &by_opts,
 						      &table_opts,	 &callgraph_opts,
@@ -208,10 +289,12 @@ static const struct opt_group *const list_events_opts[] = { &cli_list_opts, &by_
 
 struct top {
 	struct top_args *args;
-	struct tool *tool;	  /* a live run's */
-	struct session_prog prog; /* and its program (top_prog_ops) */
-	struct offtop *file;	  /* --input's */
-	struct machine m;	  /* live: the processes; --input: its pm holds the images */
+	struct tool *tool;    /* a live run's */
+	struct top_prog prog; /* and its program (top_prog_ops) */
+	struct unwind_set uw; /* --call-graph=dwarf, auto: the tables loaded */
+	bool uw_open;
+	struct offtop *file; /* --input's */
+	struct machine m;    /* live: the processes; --input: its pm holds the images */
 	struct symbolizer z;
 	struct procwatch watch;
 	bool watching;
@@ -294,6 +377,31 @@ static int top_configure(struct tool *t, void *ctx, struct err *err)
 	return 0;
 }
 
+/*
+ * --call-graph=dwarf, auto: the unwind tables' maps, and a command's
+ * tables: at its exec stop (the program and the loader: the loader's own
+ * samples walk through them), then at its entry point, where every library
+ * it links is mapped, before its first instruction of its own.  Later
+ * mappings (dlopen, exec) come with the side band (top_watch).
+ */
+static int top_unwind_start(struct top *top, struct tool *t, pid_t cmd, struct err *err)
+{
+	struct err why = {};
+	int e;
+
+	top_session__unwind_init(&top->prog.sp.s, &top->uw);
+	top->uw_open = true;
+	if (!cmd)
+		return 0;
+	unwind_set__add_process(&top->uw, cmd, &why);
+	e = command__run_to_entry(&t->run.cmd, t->cli->target.argv[0], t->run.sigfd, &why);
+	if (e == -EOPNOTSUPP) /* a program without an entry to stop at: the side band's then */
+		return 0;
+	if (e)
+		*err = why;
+	return e;
+}
+
 /* Events attached, not enabled; a command not yet running: learn the processes. */
 static int top_before_enable(struct tool *t, void *ctx, struct err *err)
 {
@@ -301,7 +409,7 @@ static int top_before_enable(struct tool *t, void *ctx, struct err *err)
 	pid_t cmd = t->run.has_cmd ? t->run.cmd.pid : 0;
 	int e;
 
-	e = top_sink__open(&top->sink, &top->prog.s,
+	e = top_sink__open(&top->sink, &top->prog.sp.s,
 			   (top->args->by & TOP_BY_CODE) ? &top->ip : NULL,
 			   (top->args->by & TOP_BY_DATA) ? &top->data : NULL);
 	if (e) {
@@ -310,11 +418,19 @@ static int top_before_enable(struct tool *t, void *ctx, struct err *err)
 	}
 	top->sink_open = true;
 	top->sink.stack = top->args->call_graph ? &top->stack : NULL;
+	if (top->prog.walking) {
+		e = top_unwind_start(top, t, cmd, err);
+		if (e)
+			return e;
+	}
 	e = procwatch__start(&top->watch, &top->m, &t->run.target, cmd ? &cmd : t->run.procs,
 			     cmd ? 1 : t->run.nprocs, err);
 	top->watching = !e;
 	if (e)
 		procwatch__stop(&top->watch);
+	/* the processes there now: -p's, the machine's or the command's at its entry */
+	if (!e && top->uw_open && unwind_set__refresh(&top->uw, &top->m.pm))
+		e = err__set(err, -ENOMEM, "out of memory");
 	return e;
 }
 
@@ -360,7 +476,7 @@ static int top_profile_begin(struct top *top, const struct source *src, const ch
  */
 static int top_take_stacks(struct top *top)
 {
-	struct session *s = &top->prog.s;
+	struct session *s = &top->prog.sp.s;
 	struct ldlat_top_stack *st;
 	size_t i;
 	int e = 0;
@@ -413,6 +529,41 @@ counters:
 	return e;
 }
 
+/*
+ * --call-graph=dwarf, auto: the tables follow the processes the side band
+ * reported (exec, mmap, exit).
+ */
+static int top_unwind_follow(struct top *top)
+{
+	if (!top->uw_open || !unwind_set__refresh(&top->uw, &top->m.pm))
+		return 0;
+	fprintf(stderr, "ldlat-top: out of memory\n");
+	return -ENOMEM;
+}
+
+/* What the tables hold now, into the report's paths. */
+static void top_unwind_state(struct top *top, struct callpath_walks *w)
+{
+	const struct unwind_set *u = &top->uw;
+
+	w->on = top->uw_open;
+	if (!w->on)
+		return;
+	w->files = u->loaded;
+	w->bytes = u->bytes;
+	w->procs = u->procs;
+	w->no_cfi = u->no_cfi;
+	w->failed = u->failed;
+	w->full = u->full;
+	w->loads = u->loads;
+	w->freed = u->freed;
+	w->procs_failed = u->procs_failed;
+	w->procs_full = u->procs_full;
+	w->maps_dropped = u->maps_dropped;
+	w->max_files = u->max_files;
+	w->max_procs = u->max_procs;
+}
+
 /* Moves the kernel's tables and the side band into user space. */
 static int top_drain(struct top *top, bool all)
 {
@@ -426,6 +577,9 @@ static int top_drain(struct top *top, bool all)
 	/* before the generation moves on: a process gone now has no sample after it */
 	if (top->m.pm.proc_root)
 		procmaps__foreach(&top->m.pm, top_mark_gone, NULL);
+	e = top_unwind_follow(top);
+	if (e)
+		return e;
 	/*
 	 * The events' counts just before the generation moves on, as near to
 	 * that moment as they can be read: a sample counted in between is in
@@ -439,16 +593,21 @@ static int top_drain(struct top *top, bool all)
 			strerror(-e));
 		return e;
 	}
-	e = prog__read(&top->prog.p, &top->sink, all, &err);
+	e = prog__read(&top->prog.sp.p, &top->sink, all, &err);
 	if (e)
 		notice__print(stderr, "ldlat-top", "%s", err.msg);
+	/* the drained generation's walks (its parity; both at the end) */
+	if (!e && top->prog.walking &&
+	    (e = top_session__unwind_counters(&top->prog.sp.s, top->sink.gen - (all ? 0 : 1), all,
+					      &top->paths.walks.c)))
+		fprintf(stderr, "ldlat-top: cannot read the walks' counters: %s\n", strerror(-e));
 	if (!e && top_take_stacks(top)) {
 		fprintf(stderr, "ldlat-top: out of memory\n");
 		e = -ENOMEM;
 	}
 	/* the drained generation's paths are named: the map has room for the next ones */
 	if (!e && !all && top->args->call_graph) {
-		e = top_session__forget_stacks(&top->prog.s, top->sink.gen - 1);
+		e = top_session__forget_stacks(&top->prog.sp.s, top->sink.gen - 1);
 		if (e)
 			fprintf(stderr, "ldlat-top: cannot empty the stack map: %s\n",
 				strerror(-e));
@@ -504,6 +663,9 @@ static int top_tick(void *ctx)
 		fprintf(stderr, "ldlat-top: cannot read the side band: %s\n", strerror(-e));
 		return e;
 	}
+	e = top_unwind_follow(top);
+	if (e)
+		return e;
 	e = top_sink__poll(&top->sink);
 	if (e)
 		fprintf(stderr, "ldlat-top: cannot read the spill ring: %s\n", strerror(-e));
@@ -552,6 +714,7 @@ static int top_write(struct printer *p, void *ctx, struct err *err)
 				.heat = top->args->heatmap ? &top->heat : NULL };
 	int e = 0;
 
+	top_unwind_state(top, &top->paths.walks);
 	if (top->args->by & TOP_BY_ANNOTATE)
 		e = top_rows__annotate(&ip, &top->ip, &top->z, top->args->annotate, &top->early_ip);
 	else if (top->args->by & TOP_BY_CODE)
@@ -887,6 +1050,13 @@ static int run_input(void *input)
 	struct top_args *a = input;
 
 	demangle__set_style(a->demangle);
+	if (a->walk != TOP_WALK_FP) {
+		fprintf(stderr,
+			"ldlat-top: --call-graph=%s walks live stacks; --input's call paths "
+			"are the file's callchains: give --call-graph alone\n",
+			a->walk == TOP_WALK_DWARF ? "dwarf" : "auto");
+		return EXIT_USAGE;
+	}
 	return top_refuse(a) ?: top_input(a);
 }
 
@@ -919,12 +1089,27 @@ static void top_warn_paths(const struct callpaths *l)
 	fprintf(stderr, "); the reports count them under a frame that says so\n");
 }
 
+/*
+ * What the walk from unwind tables could not use, once at the end of a
+ * run, for the formats that show only paths (folded, svg): the reports of
+ * the others count it too.
+ */
+static void top_warn_walks(const struct callpath_walks *w)
+{
+	if (!w->on || !(w->no_cfi || w->failed || w->full || w->procs_full || w->maps_dropped ||
+			w->c.no_process))
+		return;
+	fprintf(stderr, "ldlat-top: warning: the walk from unwind tables followed frame pointers "
+			"where it had no table: ");
+	callpaths__render_walks(stderr, w);
+}
+
 /* A live run. */
 static int run_sample(void *input)
 {
 	struct top_args *a = input;
 	struct top top = { .args = a,
-			   .prog.p.ops = &top_prog_ops,
+			   .prog.sp.p.ops = &top_prog_ops,
 			   .heat_out = top_heatmap_file(a->heatmap) };
 	struct tool_hooks hooks = { .configure = top_configure,
 				    .before_enable = top_before_enable,
@@ -942,6 +1127,10 @@ static int run_sample(void *input)
 		return status;
 	a->cli.source.sample_ip = a->by & TOP_BY_CODE;
 	a->cli.source.callchain = a->call_graph;
+	top.prog.walk = a->call_graph ? a->walk : TOP_WALK_FP;
+	top.prog.unwind = (struct top_unwind){ .max_stack = a->max_stack,
+					       .files = TOP_UNWIND_FILES,
+					       .procs = TOP_UNWIND_PROCS };
 	top.profiling = output__profile(&a->cli.out);
 	e = output__check(&a->cli.out, &err) ?: top_check_profiles(a, &err);
 	if (!e)
@@ -959,7 +1148,7 @@ static int run_sample(void *input)
 	callpaths__init(&top.paths);
 	top.tool = &tool;
 	e = tool__start(&tool, &a->cli, "ldlat-top",
-			&(struct tool_opts){ .prog = &top.prog.p, .hooks = &hooks }, &err);
+			&(struct tool_opts){ .prog = &top.prog.sp.p, .hooks = &hooks }, &err);
 	clock_gettime(CLOCK_REALTIME, &started);
 	if (!e && symbolizer__init(&top.z, &top.m.pm, a->debuginfo))
 		e = -ENOMEM;
@@ -971,6 +1160,11 @@ static int run_sample(void *input)
 		status = err__status(&err, e);
 		goto out;
 	}
+	if (top.prog.walk == TOP_WALK_AUTO && !top.prog.walking && top.prog.why[0])
+		notice__print(stderr, "ldlat-top",
+			      "--call-graph=auto: frame pointers; the kernel refused the walk from "
+			      "unwind tables: %s",
+			      top.prog.why);
 	tool__run_info(&tool, &started, &run);
 	if (top.profiling) {
 		unsigned char kid[BUILDID_MAX];
@@ -1018,6 +1212,7 @@ static int run_sample(void *input)
 	    (top_drain(&top, true) || top_carry(&top) || printer__print(&top.printer)))
 		status = EXIT_FAIL;
 	top_warn_paths(&top.lost);
+	top_warn_walks(&top.lost.walks);
 	if (procwatch__lost(&top.watch))
 		fprintf(stderr,
 			"ldlat-top: warning: the side band lost %llu mapping records (its ring was "
@@ -1031,6 +1226,8 @@ out:
 	top_rows__free(&top.early_ip);
 	top_rows__free(&top.early_data);
 	tool__teardown(&tool);
+	if (top.uw_open)
+		unwind_set__free(&top.uw);
 	top__free(&top);
 	return status;
 }
@@ -1057,7 +1254,8 @@ int main(int argc, char **argv)
 	struct top_args args = { .by = TOP_BY_BOTH,
 				 .nrows = TOP_DEFAULT_ROWS,
 				 .shift = 6,
-				 .entries = TOP_DEFAULT_ENTRIES };
+				 .entries = TOP_DEFAULT_ENTRIES,
+				 .max_stack = TOP_DEFAULT_MAX_STACK };
 
 	stdfds__open("ldlat-top"); /* before anything opens a file */
 	cli__init(&args.cli);

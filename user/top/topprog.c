@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 #include <errno.h>
 #include <sched.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -414,10 +415,58 @@ int top_session__forget_stacks(struct session *s, __u32 parity)
 
 static int top_prog__open(struct prog *p, struct tool *t, struct err *err)
 {
-	struct session *s = &((struct session_prog *)p)->s;
-	int e = top_session__open(s, &t->cfg, session__path_flag(t->path), err);
+	struct top_prog *tp = (struct top_prog *)p;
+	struct session *s = &tp->sp.s;
+	unsigned int flags = session__path_flag(t->path);
+	bool walk = tp->walk != TOP_WALK_FP && (t->cfg.top & LDLAT_TOP_STACK);
+	int e = top_session__open_unwind(s, &t->cfg, flags, walk ? &tp->unwind : NULL, err);
 
+	tp->walking = walk && !e;
+	if (e && walk && tp->walk == TOP_WALK_AUTO && e != -ENOMEM) {
+		/* auto: the kernel refused the walker; its own frame-pointer walk then */
+		snprintf(tp->why, sizeof(tp->why), "%s", err->msg);
+		session__close(s);
+		*err = (struct err){};
+		e = top_session__open(s, &t->cfg, flags, err);
+	}
 	p->program = e ? NULL : session__program(s);
+	return e;
+}
+
+void top_session__unwind_init(struct session *s, struct unwind_set *u)
+{
+	unwind_set__init(u, bpf_map__fd(s->skel->maps.unwind_files),
+			 bpf_map__max_entries(s->skel->maps.unwind_files),
+			 bpf_map__fd(s->skel->maps.unwind_procs),
+			 bpf_map__max_entries(s->skel->maps.unwind_procs));
+}
+
+int top_session__unwind_counters(struct session *s, __u32 slot, bool all,
+				 struct ldlat_unwind_counters *sum)
+{
+	int fd = bpf_map__fd(s->skel->maps.unwind_counters), cpu, e = 0;
+	struct ldlat_unwind_counters *c = calloc(s->ncpus, sizeof(*c));
+	__u32 k, w;
+
+	if (!c)
+		return -ENOMEM;
+	for (k = 0; k < 2 && !e; k++) {
+		__u32 key = (slot + k) & 1;
+
+		if (k && !all)
+			break;
+		if (bpf_map_lookup_elem(fd, &key, c)) {
+			e = -errno;
+			break;
+		}
+		for (cpu = 0; cpu < s->ncpus; cpu++)
+			for (w = 0; w < sizeof(*c) / sizeof(__u64); w++)
+				((__u64 *)sum)[w] += ((const __u64 *)&c[cpu])[w];
+		memset(c, 0, s->ncpus * sizeof(*c));
+		if (bpf_map_update_elem(fd, &key, c, BPF_ANY))
+			e = -errno;
+	}
+	free(c);
 	return e;
 }
 

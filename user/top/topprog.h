@@ -20,6 +20,7 @@
 #include "user/run/prog.h"
 #include "user/run/session.h"
 #include "user/top/toptable.h"
+#include "user/top/unwindset.h"
 
 /*
  * session__open for ldlat-top: the program with the tables cfg->top names,
@@ -113,13 +114,39 @@ int top_session__stack(struct session *s, __u64 key, struct ldlat_top_stack *st)
  */
 int top_session__forget_stacks(struct session *s, __u32 parity);
 
+/* --call-graph's MODE: how the user stack is walked */
+enum top_walk {
+	TOP_WALK_FP,	/* bpf_get_stack: the kernel's frame-pointer walk */
+	TOP_WALK_DWARF, /* the unwind tables (bpf/unwind.h), or refused */
+	TOP_WALK_AUTO,	/* the unwind tables; frame pointers where the kernel refuses them */
+};
+
+/* ldlat-top's program: the session, and how it walks user stacks. */
+struct top_prog {
+	struct session_prog sp; /* first: the interface */
+	enum top_walk walk;
+	struct top_unwind unwind; /* TOP_WALK_DWARF, _AUTO: its sizes */
+	bool walking;		  /* the walker is loaded (after open) */
+	char why[256];		  /* _AUTO without it: the kernel's refusal */
+};
+
 /*
- * ldlat-top's program as a run drives it (prog.h), in a struct
- * session_prog: top_session__open for the tool's configuration on its read
+ * ldlat-top's program as a run drives it (prog.h), in a struct top_prog:
+ * top_session__open(_unwind) for the tool's configuration on its read
  * path; prog__read's model is a struct top_sink opened on the session
  * (top_sink__open), and last drains every generation (top_sink__drain's
  * all).
  */
 extern const struct prog_ops top_prog_ops;
+
+/* u set up empty on the unwind tables' maps of s (opened with the walker). */
+void top_session__unwind_init(struct session *s, struct unwind_set *u);
+
+/*
+ * The walks of the drained generation's parity 'slot' (both with all)
+ * added into sum, and zeroed for the next.  Returns 0 or -errno.
+ */
+int top_session__unwind_counters(struct session *s, __u32 slot, bool all,
+				 struct ldlat_unwind_counters *sum);
 
 #endif

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 #include <errno.h>
 #include <fcntl.h>
+#include <search.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +13,7 @@
 
 #include "user/top/unwindset.h"
 #include "user/symbols/mapsline.h"
+#include "user/symbols/procmaps.h"
 #include "user/symbols/unwind.h"
 
 void unwind_set__init(struct unwind_set *u, int files_fd, __u32 max_files, int procs_fd,
@@ -23,11 +26,57 @@ void unwind_set__init(struct unwind_set *u, int files_fd, __u32 max_files, int p
 	u->max_procs = max_procs;
 }
 
+/* A process given mappings: which tables they use, and what its model looked like. */
+struct unwind_pid {
+	pid_t pid;
+	__u64 sig;   /* unwind_sig of its struct proc when read */
+	bool stored; /* its mappings are in the map (else the map was full) */
+	__u32 nslots;
+	__u32 slots[LDLAT_UNWIND_MAPS];
+};
+
+static int pid_cmp(const void *a, const void *b)
+{
+	pid_t x = ((const struct unwind_pid *)a)->pid, y = ((const struct unwind_pid *)b)->pid;
+
+	return x < y ? -1 : x > y;
+}
+
 void unwind_set__free(struct unwind_set *u)
 {
+	tdestroy(u->procs_tree, free);
+	u->procs_tree = NULL;
 	free(u->files);
+	free(u->slot_refs);
 	u->files = NULL;
+	u->slot_refs = NULL;
 	u->nfiles = u->cap = 0;
+}
+
+/* Whether a file's table is at slot (loaded, whether or not a process uses it yet). */
+static bool slot_taken(const struct unwind_set *u, __u32 slot)
+{
+	size_t i;
+
+	for (i = 0; i < u->nfiles; i++)
+		if (u->files[i].state == UNWIND_FILE_LOADED && u->files[i].slot == slot)
+			return true;
+	return false;
+}
+
+/* A free slot, or -1 (every one holds a table). */
+static int slot_free(struct unwind_set *u)
+{
+	__u32 i;
+
+	if (!u->slot_refs && u->max_files)
+		u->slot_refs = calloc(u->max_files, sizeof(*u->slot_refs));
+	if (!u->slot_refs)
+		return -1;
+	for (i = 0; i < u->max_files; i++)
+		if (!u->slot_refs[i] && !slot_taken(u, i))
+			return (int)i;
+	return -1;
 }
 
 /*
@@ -84,7 +133,8 @@ static struct unwind_file *file_find(struct unwind_set *u, __u64 dev, __u64 ino)
 	size_t i;
 
 	for (i = 0; i < u->nfiles; i++)
-		if (u->files[i].dev == dev && u->files[i].ino == ino)
+		if (u->files[i].state != UNWIND_FILE_FREED && u->files[i].dev == dev &&
+		    u->files[i].ino == ino)
 			return &u->files[i];
 	return NULL;
 }
@@ -103,30 +153,23 @@ static struct unwind_file *file_by_build_id(struct unwind_set *u, const struct u
 	return NULL;
 }
 
-/* The file mapped at m in pid: known, or compiled and loaded now. */
-static struct unwind_file *file_get(struct unwind_set *u, pid_t pid, const struct mapsline *m)
+/*
+ * Compiles and loads the file mapped at m in pid into entry f.  Returns 0
+ * (the outcome in f->state, counted), or -ENOMEM.
+ */
+static int file_load(struct unwind_set *u, struct unwind_file *f, pid_t pid,
+		     const struct mapsline *m)
 {
-	struct unwind_file *f, *same;
+	struct unwind_file *same;
 	struct unwind_table t;
 	struct err err = {};
 	char path[96];
 	struct stat st;
-	int fd, e;
+	int fd, e, slot;
 
-	f = file_find(u, makedev(m->maj, m->min), m->ino);
-	if (f)
-		return f;
-	if (u->nfiles == u->cap) {
-		size_t c = u->cap ? 2 * u->cap : 64;
-		void *p = realloc(u->files, c * sizeof(*u->files));
-
-		if (!p)
-			return NULL;
-		u->files = p;
-		u->cap = c;
-	}
-	f = &u->files[u->nfiles];
 	memset(f, 0, sizeof(*f));
+	/* not LOADED (0) while it loads: a reused entry would find itself by its build ID */
+	f->state = UNWIND_FILE_FAILED;
 	f->dev = makedev(m->maj, m->min);
 	f->ino = m->ino;
 	/* the kernel's link to the mapped file itself: no path a user controls */
@@ -136,10 +179,10 @@ static struct unwind_file *file_get(struct unwind_set *u, pid_t pid, const struc
 	if (fd < 0 || fstat(fd, &st) || st.st_dev != f->dev || st.st_ino != f->ino) {
 		if (fd >= 0)
 			close(fd);
-		f->state = UNWIND_FILE_FAILED;
+		/* not kept: the process may have gone meanwhile, another may open it */
+		f->state = UNWIND_FILE_FREED;
 		u->failed++;
-		u->nfiles++;
-		return f;
+		return 0;
 	}
 	e = unwind_table__compile_fd(&t, fd, path, &err);
 	close(fd);
@@ -149,8 +192,7 @@ static struct unwind_file *file_get(struct unwind_set *u, pid_t pid, const struc
 			u->no_cfi++;
 		else
 			u->failed++;
-		u->nfiles++;
-		return f;
+		return 0;
 	}
 	f->build_id_len = t.build_id_len;
 	memcpy(f->build_id, t.build_id, sizeof(f->build_id));
@@ -163,19 +205,54 @@ static struct unwind_file *file_get(struct unwind_set *u, pid_t pid, const struc
 		/* the same file under another inode (a copy): its table */
 		f->state = UNWIND_FILE_LOADED;
 		f->slot = same->slot;
-	} else if (u->loaded >= u->max_files) {
+	} else if ((slot = slot_free(u)) < 0) {
 		f->state = UNWIND_FILE_FULL;
 		u->full++;
-	} else if (table_store(u, &t, u->loaded)) {
+	} else if (table_store(u, &t, (__u32)slot)) {
 		f->state = UNWIND_FILE_FAILED;
 		u->failed++;
 	} else {
 		f->state = UNWIND_FILE_LOADED;
-		f->slot = u->loaded++;
+		f->slot = (__u32)slot;
+		u->loaded++;
+		u->loads++;
 		f->bytes = unwind_table__bpf_bytes(&t);
 		u->bytes += f->bytes;
 	}
 	unwind_table__free(&t);
+	return 0;
+}
+
+/* The file mapped at m in pid: known, or compiled and loaded now; NULL when out of memory. */
+static struct unwind_file *file_get(struct unwind_set *u, pid_t pid, const struct mapsline *m)
+{
+	struct unwind_file *f;
+	int e;
+
+	f = file_find(u, makedev(m->maj, m->min), m->ino);
+	if (f)
+		return f;
+	/* an entry whose table was freed, else a new one */
+	for (f = u->files; f && f < u->files + u->nfiles; f++)
+		if (f->state == UNWIND_FILE_FREED)
+			break;
+	if (f && f < u->files + u->nfiles) {
+		e = file_load(u, f, pid, m);
+		return e ? NULL : f;
+	}
+	if (u->nfiles == u->cap) {
+		size_t c = u->cap ? 2 * u->cap : 64;
+		void *p = realloc(u->files, c * sizeof(*u->files));
+
+		if (!p)
+			return NULL;
+		u->files = p;
+		u->cap = c;
+	}
+	f = &u->files[u->nfiles];
+	e = file_load(u, f, pid, m);
+	if (e)
+		return NULL;
 	u->nfiles++;
 	return f;
 }
@@ -235,22 +312,184 @@ int unwind_set__proc(struct unwind_set *u, pid_t pid, struct ldlat_unwind_proc *
 	return 0;
 }
 
-int unwind_set__add_process(struct unwind_set *u, pid_t pid, struct err *err)
+/* slot's table freed, and its slot, when no process holds it. */
+static void slot_unused(struct unwind_set *u, __u32 slot)
+{
+	size_t i;
+
+	if (!u->slot_refs || slot >= u->max_files || u->slot_refs[slot] || !slot_taken(u, slot))
+		return;
+	bpf_map_delete_elem(u->files_fd, &slot);
+	for (i = 0; i < u->nfiles; i++) {
+		struct unwind_file *f = &u->files[i];
+
+		if (f->state != UNWIND_FILE_LOADED || f->slot != slot)
+			continue;
+		u->bytes -= f->bytes;
+		f->state = UNWIND_FILE_FREED;
+	}
+	u->loaded--;
+	u->freed++;
+}
+
+/* One reference less on slot's table; the last frees it. */
+static void slot_put(struct unwind_set *u, __u32 slot)
+{
+	if (u->slot_refs && slot < u->max_files && u->slot_refs[slot] && !--u->slot_refs[slot])
+		slot_unused(u, slot);
+}
+
+/* The distinct slots of p's tables into w. */
+static void pid_slots(struct unwind_pid *w, const struct ldlat_unwind_proc *p)
+{
+	__u32 i, k;
+
+	w->nslots = 0;
+	for (i = 0; i < p->n && i < LDLAT_UNWIND_MAPS; i++) {
+		if (p->maps[i].kind != LDLAT_MAP_TABLE)
+			continue;
+		for (k = 0; k < w->nslots && w->slots[k] != p->maps[i].file; k++)
+			;
+		if (k == w->nslots)
+			w->slots[w->nslots++] = p->maps[i].file;
+	}
+}
+
+static struct unwind_pid *pid_find(struct unwind_set *u, pid_t pid)
+{
+	struct unwind_pid key = { .pid = pid };
+	void **n = tfind(&key, &u->procs_tree, pid_cmp);
+
+	return n ? *n : NULL;
+}
+
+/* pid's mappings into the map, its tables referenced (sig: its model's, unwind_sig). */
+static int add_process(struct unwind_set *u, pid_t pid, __u64 sig, struct err *err)
 {
 	struct ldlat_unwind_proc *p = malloc(sizeof(*p));
-	__u32 key = (__u32)pid;
+	struct unwind_pid *w, old;
+	__u32 key = (__u32)pid, i;
 	int e;
 
 	if (!p)
 		return err__set(err, -ENOMEM, "out of memory");
 	e = unwind_set__proc(u, pid, p, err);
-	if (!e && bpf_map_update_elem(u->procs_fd, &key, p, BPF_ANY))
+	if (e) {
+		u->procs_failed++;
+		goto out;
+	}
+	w = pid_find(u, pid);
+	if (!w) {
+		w = calloc(1, sizeof(*w));
+		if (!w || !tsearch(w, &u->procs_tree, pid_cmp)) {
+			free(w);
+			e = err__set(err, -ENOMEM, "out of memory");
+			goto out;
+		}
+		w->pid = pid;
+	}
+	w->sig = sig;
+	if (bpf_map_update_elem(u->procs_fd, &key, p, BPF_ANY)) {
+		/* the map keeps what it had: the tables it names stay held */
 		e = err__set(err, -errno, "process %d: cannot store its mappings: %s", (int)pid,
 			     strerror(errno));
-	if (e)
-		u->procs_failed++;
-	else
+		if (e == -E2BIG)
+			u->procs_full++;
+		else
+			u->procs_failed++;
+		/* the tables loaded for it alone go again */
+		old = *w;
+		pid_slots(&old, p);
+		for (i = 0; i < old.nslots; i++)
+			slot_unused(u, old.slots[i]);
+		goto out;
+	}
+	if (!w->stored)
 		u->procs++;
+	w->stored = true;
+	/* the new tables held before the old ones are let go: none freed to be loaded again */
+	old = *w;
+	pid_slots(w, p);
+	for (i = 0; i < w->nslots; i++)
+		u->slot_refs[w->slots[i]]++;
+	for (i = 0; i < old.nslots; i++)
+		slot_put(u, old.slots[i]);
+out:
 	free(p);
 	return e;
+}
+
+int unwind_set__add_process(struct unwind_set *u, pid_t pid, struct err *err)
+{
+	return add_process(u, pid, 0, err);
+}
+
+void unwind_set__forget(struct unwind_set *u, pid_t pid)
+{
+	struct unwind_pid *w = pid_find(u, pid);
+	__u32 key = (__u32)pid, i;
+
+	if (!w)
+		return;
+	/* out of the map first: no walk reaches a table through it once it is freed */
+	if (w->stored) {
+		bpf_map_delete_elem(u->procs_fd, &key);
+		u->procs--;
+	}
+	for (i = 0; i < w->nslots; i++)
+		slot_put(u, w->slots[i]);
+	tdelete(w, &u->procs_tree, pid_cmp);
+	free(w);
+}
+
+/*
+ * What a process's model looked like, to tell when to read its mappings
+ * again: its exec and each mapping's start and when it was learned.
+ */
+static __u64 unwind_sig(const struct proc *p)
+{
+	__u64 h = p->exec_time ^ ((__u64)p->nmaps << 48);
+	int i;
+
+	for (i = 0; i < p->nmaps; i++)
+		h = (h ^ p->maps[i].start ^ p->maps[i].time) * 0x100000001b3ull;
+	return h | 1; /* never 0: add_process's "not read from a model" */
+}
+
+struct refresh {
+	struct unwind_set *u;
+	int e;
+};
+
+static void refresh_one(struct proc *p, void *ctx)
+{
+	struct refresh *r = ctx;
+	struct unwind_set *u = r->u;
+	struct unwind_pid *w;
+	struct err err = {};
+	__u64 sig;
+	int e;
+
+	if (r->e || p->tgid <= 0)
+		return;
+	w = pid_find(u, p->tgid);
+	if (p->exited) {
+		unwind_set__forget(u, p->tgid);
+		return;
+	}
+	sig = unwind_sig(p);
+	if (w && w->sig == sig)
+		return;
+	/* a process refused for want of room is tried again only when its mappings change */
+	e = add_process(u, p->tgid, sig, &err);
+	if (e == -ENOMEM)
+		r->e = e;
+}
+
+int unwind_set__refresh(struct unwind_set *u, struct procmaps *pm)
+{
+	struct refresh r = { .u = u };
+
+	procmaps__foreach(pm, refresh_one, &r);
+	return r.e;
 }

@@ -24,6 +24,7 @@
 
 enum unwind_file_state {
 	UNWIND_FILE_LOADED,
+	UNWIND_FILE_FREED,  /* no process maps it any more: its table was freed (entry reusable) */
 	UNWIND_FILE_NO_CFI, /* no .eh_frame nor .debug_frame */
 	UNWIND_FILE_FAILED, /* unreadable, not ELF, too large, or the map refused it */
 	UNWIND_FILE_FULL,   /* every slot was taken */
@@ -50,11 +51,17 @@ struct unwind_set {
 	__u32 max_files, max_procs;
 	struct unwind_file *files;
 	size_t nfiles, cap;
+	__u32 *slot_refs; /* per slot: the processes whose mappings use its table (0: free) */
+	void *procs_tree; /* tsearch of the processes given mappings, by PID */
 	/* what the tables hold and what they could not */
-	__u32 loaded, no_cfi, failed, full;
-	__u64 bytes;	    /* in BPF, all tables */
-	__u64 procs;	    /* processes given mappings */
-	__u64 procs_failed; /* whose mappings could not be read or stored */
+	__u32 loaded;		    /* tables in the slots now */
+	__u32 no_cfi, failed, full; /* files (each once) without a table, and why */
+	__u64 loads;		    /* tables loaded in all */
+	__u64 freed;		    /* tables freed: no process mapped their file any more */
+	__u64 bytes;		    /* in BPF, the tables loaded now */
+	__u64 procs;		    /* processes with their mappings in the map now */
+	__u64 procs_failed; /* reads of a process's mappings that failed (it exited meanwhile) */
+	__u64 procs_full;   /* processes refused: the map held max_procs already */
 	__u64 maps_dropped; /* executable mappings past LDLAT_UNWIND_MAPS in a process */
 };
 
@@ -70,6 +77,23 @@ void unwind_set__init(struct unwind_set *u, int files_fd, __u32 max_files, int p
  * be loaded is counted, not an error.
  */
 int unwind_set__add_process(struct unwind_set *u, pid_t pid, struct err *err);
+
+struct procmaps;
+
+/*
+ * Follows the process model: each process whose mappings changed since the
+ * last call (an exec, an mmap; every one the first time) gets them read
+ * again (unwind_set__add_process); an exited one is forgotten
+ * (unwind_set__forget).  A process that cannot be read is counted.
+ * Returns 0 or -ENOMEM.
+ */
+int unwind_set__refresh(struct unwind_set *u, struct procmaps *pm);
+
+/*
+ * pid's mappings out of the map, and the tables no other process uses
+ * freed (their slots taken by the next files).
+ */
+void unwind_set__forget(struct unwind_set *u, pid_t pid);
 
 /* The mappings pid would get (unwind_set__add_process without the map update). */
 int unwind_set__proc(struct unwind_set *u, pid_t pid, struct ldlat_unwind_proc *p, struct err *err);

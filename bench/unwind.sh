@@ -1,0 +1,95 @@
+#!/bin/sh
+# SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+#
+# bench/unwind.sh - what ldlat-top --call-graph=dwarf costs, beside perf
+# record --call-graph dwarf on the same workload: GCC's cc1 (Debian's,
+# built without frame pointers, its stacks 15 to 40 frames deep) compiling
+# a preprocessed file of this tree at -O2, its page faults sampled with
+# period 1.  Prints a markdown section to stdout (bench/run.sh appends it
+# to BENCHMARKS.md); progress on stderr.  Needs root.
+#
+# The BPF program's time per sample is the kernel's own count
+# (kernel.bpf_stats_enabled: run_time_ns / run_cnt of ldlat_top, read while
+# the run goes on, the last reading kept); the mean user-stack depth is
+# that of the folded stacks (ldlat-top's, and perf script's folded the same
+# way); CPU seconds and file size are GNU time's and the file's.
+set -u
+cd "$(dirname "$0")/.." || exit 1
+make -s all >&2 || exit 1
+TOP=build/ldlat-top
+CC1=$(gcc -print-prog-name=cc1)
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/ldlat-unwind-bench-XXXXXX") || exit 1
+trap 'rm -rf "$tmp"' EXIT INT TERM
+gcc -E -std=gnu11 -D_GNU_SOURCE -iquote . -iquote build user/top/topreport.c -o "$tmp/w.i" || exit 1
+WORK="$CC1 -quiet -O2 $tmp/w.i -o /dev/null"
+stats=$(cat /proc/sys/kernel/bpf_stats_enabled)
+sysctl -qw kernel.bpf_stats_enabled=1 || exit 1
+
+# the mean user frames per sample of folded stacks (kernel frames end in _[k])
+depth() {
+	awk '{ n = $NF; $NF = ""; k = split($0, f, ";"); u = 0
+	       for (i = 2; i <= k; i++) if (f[i] !~ /_\[k\] *$/) u++
+	       s += n; d += n * u } END { if (s) printf "%.2f", d / s; else print "-" }' "$1"
+}
+
+# ldlat-top with the options given: "ns/sample samples cpu-seconds depth"
+top_run() {
+	/usr/bin/time -f '%U %S' -o "$tmp/time" $TOP --source page-faults "$@" --format folded \
+		--output "$tmp/top.folded" -- $WORK 2>"$tmp/top.err" &
+	pid=$!
+	last=""
+	while kill -0 "$pid" 2>/dev/null; do
+		r=$(bpftool prog show name ldlat_top 2>/dev/null |
+			sed -n 's/.*run_time_ns \([0-9]*\) run_cnt \([0-9]*\).*/\1 \2/p' | head -1)
+		[ -n "$r" ] && last=$r
+		sleep 0.02
+	done
+	wait "$pid" || { cat "$tmp/top.err" >&2; return 1; }
+	set -- $last
+	cpu=$(awk '{ printf "%.2f", $1 + $2 }' "$tmp/time")
+	echo "$(($1 / $2)) $2 $cpu $(depth "$tmp/top.folded")"
+}
+
+echo "bench/unwind.sh: $WORK" >&2
+rows=""
+for mode in "--call-graph=fp" "--call-graph=dwarf --max-stack 16" "--call-graph=dwarf --max-stack 64"; do
+	echo "bench/unwind.sh: ldlat-top $mode" >&2
+	r=$(top_run $mode) || exit 1
+	set -- $r
+	rows="$rows| \`ldlat-top $mode\` | $1 | $2 | $3 | - | $4 |
+"
+done
+
+echo "bench/unwind.sh: perf record --call-graph dwarf" >&2
+/usr/bin/time -f '%U %S' -o "$tmp/time" perf record -q -o "$tmp/perf.data" -e page-faults -c 1 \
+	--call-graph dwarf -- $WORK >/dev/null 2>&1 || exit 1
+rec=$(awk '{ printf "%.2f", $1 + $2 }' "$tmp/time")
+size=$(stat -c %s "$tmp/perf.data")
+/usr/bin/time -f '%U %S' -o "$tmp/time" sh -c "perf script -i $tmp/perf.data --no-inline \
+	-F comm,ip,sym >$tmp/perf.script 2>/dev/null" || exit 1
+scr=$(awk '{ printf "%.2f", $1 + $2 }' "$tmp/time")
+n=$(grep -c '^[^ 	]' "$tmp/perf.script")
+awk 'function flush() { if (c != "") { p = c; for (i = nf; i >= 1; i--) p = p ";" f[i]; cnt[p]++ } c = ""; nf = 0 }
+     /^$/ { flush(); next }
+     /^[^ \t]/ { flush(); c = $0; sub(/ +$/, "", c); next }
+     { ip = $1; $1 = ""; sub(/^ /, ""); name = $0 == "" ? "[unknown]" : $0
+       if (length(ip) == 16 && ip ~ /^ffff/) name = name "_[k]"; f[++nf] = name }
+     END { flush(); for (p in cnt) print p, cnt[p] }' "$tmp/perf.script" >"$tmp/perf.folded"
+sysctl -qw kernel.bpf_stats_enabled="$stats"
+
+echo "## ldlat-top --call-graph=dwarf: the cost of walking user stacks in the kernel"
+echo
+echo "Measured $(date -u '+%Y-%m-%d %H:%M UTC') by \`bench/unwind.sh\` on $(uname -sr):"
+echo "Debian's \`cc1\` (GCC $(gcc -dumpversion), built without frame pointers) compiling"
+echo "\`user/top/topreport.c\`, preprocessed, at \`-O2\`; its page faults sampled with period 1."
+echo "BPF ns/sample: the kernel's run time of the program per run (\`kernel.bpf_stats_enabled\`),"
+echo "the whole program (accounting, tables, the path's store), not the walk alone."
+echo "CPU s: the tool's own user and system time (ldlat-top's includes compiling the"
+echo "unwind tables of cc1, $(stat -c %s "$CC1") bytes, and its libraries); perf's file holds"
+echo "8 KiB of stack per sample, unwound afterwards by \`perf script\`."
+echo
+echo "| run | BPF ns/sample | samples | CPU s | file bytes | mean user frames |"
+echo "|---|---|---|---|---|---|"
+printf '%s' "$rows"
+echo "| \`perf record -e page-faults -c 1 --call-graph dwarf\` | - | $n | $rec | $size | - |"
+echo "| \`perf script\` of that file (the unwinding) | - | $n | $scr | - | $(depth "$tmp/perf.folded") |"
