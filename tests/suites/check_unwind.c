@@ -885,37 +885,55 @@ static double folds_user_depth(const struct folds *t, long *samples)
 }
 
 /*
- * Debian's sort, built without frame pointers, on 300,000 lines: its
+ * Debian's own programs, built without frame pointers: sort on 300,000
+ * lines, python3 building a list of strings, and gcc's compiler proper
+ * (cc1, run as the command itself) on a preprocessed test program: their
  * first touches' user stacks at least 90% as deep on average as perf's
- * DWARF mode finds them (frame pointers: about a quarter).
+ * DWARF mode finds them (frame pointers: about a quarter for sort).
  */
-START_TEST(test_live_sort_depth)
+static const char *const depth_progs[] = { "sort", "python3", "cc1" };
+
+START_TEST(test_live_depth)
 {
 	struct folds top_all = {}, perf_all = {};
-	char prog[1024];
+	char prog[2048], *cc1 = NULL;
 	double dt, dp;
 	long nt, np;
 
-	ck_assert_int_eq(sh(NULL, NULL,
-			    "awk 'BEGIN { srand(1); for (i = 0; i < 300000; i++) "
-			    "print int(rand() * 1e9) }' > %s",
-			    tmp("sort.in")),
-			 0);
-	snprintf(prog, sizeof(prog), "/usr/bin/sort %s -o /dev/null", tmp("sort.in"));
+	if (_i == 0) {
+		ck_assert_int_eq(sh(NULL, NULL,
+				    "awk 'BEGIN { srand(1); for (i = 0; i < 300000; i++) "
+				    "print int(rand() * 1e9) }' > %s",
+				    tmp("sort.in")),
+				 0);
+		snprintf(prog, sizeof(prog), "/usr/bin/sort %s -o /dev/null", tmp("sort.in"));
+	} else if (_i == 1) {
+		snprintf(prog, sizeof(prog),
+			 "/usr/bin/python3 -c 'x = [str(i) for i in range(300000)]'");
+	} else {
+		ck_assert_int_eq(sh(&cc1, NULL, "gcc -print-prog-name=cc1"), 0);
+		cc1[strcspn(cc1, "\n")] = '\0';
+		ck_assert_int_eq(
+			sh(NULL, NULL, "gcc -E -o %s tests/progs/callprog.c", tmp("cc1.i")), 0);
+		snprintf(prog, sizeof(prog), "%s -quiet -O2 %s -o /dev/null", cc1, tmp("cc1.i"));
+		free(cc1);
+	}
 	perf_folds(prog, &perf_all);
 	top_folds("dwarf", prog, &top_all);
 	dp = folds_user_depth(&perf_all, &np);
 	dt = folds_user_depth(&top_all, &nt);
 	fprintf(stderr,
-		"sort: mean user-stack depth: ldlat-top --call-graph=dwarf %.2f (%ld samples), "
+		"%s: mean user-stack depth: ldlat-top --call-graph=dwarf %.2f (%ld samples), "
 		"perf record --call-graph dwarf %.2f (%ld samples): %.1f%%\n",
-		dt, nt, dp, np, 100 * dt / dp);
+		depth_progs[_i], dt, nt, dp, np, 100 * dt / dp);
 	ck_assert_int_gt(np, 1000);
 	ck_assert_int_gt(nt, 1000);
-	ck_assert_msg(dt >= 0.9 * dp, "ldlat-top %.2f frames, perf %.2f", dt, dp);
+	ck_assert_msg(dt >= 0.9 * dp, "%s: ldlat-top %.2f frames, perf %.2f", depth_progs[_i], dt,
+		      dp);
 	folds_free(&top_all);
 	folds_free(&perf_all);
 	unlink(tmp("sort.in"));
+	unlink(tmp("cc1.i"));
 }
 END_TEST
 
@@ -1135,7 +1153,7 @@ int main(void)
 		tcase_set_timeout(tc, 300);
 		tcase_add_test(tc, test_live_vs_perf);
 		tcase_add_test(tc, test_live_fp_collapses);
-		tcase_add_test(tc, test_live_sort_depth);
+		tcase_add_loop_test(tc, test_live_depth, 0, (int)ARRAY_SIZE(depth_progs));
 		tcase_add_test(tc, test_live_no_cfi);
 		suite_add_tcase(s, tc);
 	}
