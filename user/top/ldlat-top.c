@@ -37,6 +37,7 @@
 
 #define TOP_DEFAULT_ENTRIES 4096
 #define TOP_MAX_ENTRIES	    (1u << 20)
+#define TOP_MAX_KEYS	    100000000u
 #define TOP_DEFAULT_ROWS    20
 #define TOP_TICK_SECONDS    0.1 /* the side band and the spill ring read this often */
 #define TOP_DRAIN_TICKS	    5	/* the tables emptied every 5 ticks */
@@ -50,6 +51,7 @@ struct top_args {
 	int nrows; /* 0: all */
 	__u32 shift;
 	__u32 entries;
+	__u32 max_keys; /* 0: no bound */
 	const char *debuginfo;
 	bool call_graph;
 	enum callpath_weight weight;
@@ -183,6 +185,12 @@ static const struct opt entries_options[] = {
 		    "with --call-graph the stack map holds 2N call paths between drains (1024 to "
 		    "524288, 2 KiB each: 17 MB by default)",
 		    struct top_args, entries, TOP_MAX_ENTRIES),
+	{ "max-keys", 0, "N", 0,
+	  "keys (process and address) each table keeps in user space until a report (default: "
+	  "no bound; each key takes about 0.5 KB); samples of further keys are counted as not "
+	  "attributed",
+	  OPT_NUMBER, OPT_TO(struct top_args, max_keys), .min = 1, .max = TOP_MAX_KEYS,
+	  .what = "a number of keys from 1 to %llu" },
 	{},
 };
 
@@ -484,6 +492,9 @@ static int top_forget_exited(struct top *top)
 		fprintf(stderr, "ldlat-top: out of memory\n");
 		return e;
 	}
+	/* their rows count against --max-keys until the report */
+	top->ip.held = top->early_ip.n;
+	top->data.held = top->early_data.n;
 	procmaps__prune_exited(&top->m.pm);
 	return 0;
 }
@@ -945,6 +956,7 @@ static int run_sample(void *input)
 	top_table__init(&top.ip);
 	top_table__init(&top.data);
 	top_table__init(&top.stack);
+	top.ip.max = top.data.max = a->max_keys;
 	callpaths__init(&top.paths);
 	top.tool = &tool;
 	e = tool__start(&tool, &a->cli, "ldlat-top",

@@ -295,8 +295,9 @@ static int top_rows__build(struct top_rows *rows, const struct top_table *t, str
 	}
 	rows->full = t->full;
 	rows->failed = t->failed;
+	rows->capped = t->capped;
 	rows->spilled = t->spilled;
-	rows->total += t->full + t->failed;
+	rows->total += t->full + t->failed + t->capped;
 	return 0;
 }
 
@@ -360,6 +361,7 @@ int top_rows__annotate(struct top_rows *rows, const struct top_table *t, struct 
 	top_rows__fold(&in, false, false);
 	rows->full = in.full;
 	rows->failed = in.failed;
+	rows->capped = in.capped;
 	rows->spilled = in.spilled;
 	file = annotate__file(&in);
 	for (i = 0; i < in.n; i++)
@@ -501,7 +503,8 @@ static int run__read(FILE *f, struct top_row *r)
 
 int top_runs__spill(struct top_runs *runs, struct top_table *t, struct symbolizer *z, __u32 shift)
 {
-	__u64 full = t->full, failed = t->failed, spilled = t->spilled, resident = t->resident;
+	__u64 full = t->full, failed = t->failed, spilled = t->spilled, resident = t->resident,
+	      capped = t->capped;
 	struct top_rows rows;
 	FILE **grown, *f;
 	size_t i;
@@ -537,6 +540,7 @@ int top_runs__spill(struct top_runs *runs, struct top_table *t, struct symbolize
 	t->failed = failed;
 	t->spilled = spilled;
 	t->resident = resident;
+	t->capped = capped;
 	return 0;
 }
 
@@ -683,8 +687,9 @@ int top_rows__data_runs(struct top_rows *rows, const struct top_table *t, struct
 	memset(rows, 0, sizeof(*rows));
 	rows->full = mem.full;
 	rows->failed = mem.failed;
+	rows->capped = mem.capped;
 	rows->spilled = mem.spilled;
-	rows->total = mem.full + mem.failed;
+	rows->total = mem.full + mem.failed + mem.capped;
 	n = runs->n;
 	heads = calloc(n, sizeof(*heads));
 	has = calloc(n, sizeof(*has));
@@ -861,6 +866,9 @@ static void rows__not_attributed(FILE *out, const struct top_rows *rows)
 			"%llu samples not attributed: the kernel could not update the table "
 			"(bucket busy in NMI)\n",
 			(unsigned long long)rows->failed);
+	if (rows->capped)
+		fprintf(out, "%llu samples not attributed: their keys were past --max-keys\n",
+			(unsigned long long)rows->capped);
 }
 
 /*
@@ -1381,6 +1389,7 @@ static void rows__json(struct json *j, const char *key, const struct top_view *r
 	json__object_begin(j, "not_attributed");
 	json__u64(j, "table_full", rows->full);
 	json__u64(j, "update_failed", rows->failed);
+	json__u64(j, "max_keys", rows->capped);
 	json__object_end(j);
 	json__u64(j, "spilled", rows->spilled);
 	if (by == TOP_BY_TYPE) {
@@ -1454,6 +1463,7 @@ static void annotate__json(struct json *j, const struct top_view *r, const struc
 	json__object_begin(j, "not_attributed");
 	json__u64(j, "table_full", rows->full);
 	json__u64(j, "update_failed", rows->failed);
+	json__u64(j, "max_keys", rows->capped);
 	json__object_end(j);
 	json__array_begin(j, "rows");
 	for (i = 0; i < rows->n; i++) {

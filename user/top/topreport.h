@@ -67,6 +67,7 @@ struct top_rows {
 	__u64 pruned_count; /* and their samples */
 	__u64 total;	    /* attributed and not: what percentages are of */
 	__u64 full, failed; /* not attributed (struct top_table) */
+	__u64 capped;	    /* not attributed: keys past --max-keys (struct top_table) */
 	__u64 spilled;	    /* attributed through the spill ring */
 	/* an annotation (top_rows__annotate): the function's file, its range, the samples elsewhere */
 	char *file;
