@@ -13,8 +13,120 @@
 #include "kernel/lib/unctrl.h"
 #include "kernel/lib/util.h"
 
+/*
+ * Strings stored once each: an open-addressing set of pointers into chunks
+ * that are freed together.  Rows are named by the hundred thousand from a
+ * few functions and mappings; a strdup each was two allocations per row,
+ * and a fifth of a large report's memory.
+ */
+#define POOL_CHUNK (64 * 1024)
+
+struct pool_chunk {
+	struct pool_chunk *next;
+	size_t used, size;
+	char s[];
+};
+
+struct top_strpool {
+	const char **set; /* nset, a power of two, at most half full */
+	size_t nset, n;
+	struct pool_chunk *chunk;
+};
+
+static size_t pool__hash(const char *s)
+{
+	size_t h = 14695981039346656037ull; /* FNV-1a */
+
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ull;
+	return h;
+}
+
+static const char **pool__slot(const struct top_strpool *p, const char *s)
+{
+	size_t i = pool__hash(s) & (p->nset - 1);
+
+	while (p->set[i] && strcmp(p->set[i], s))
+		i = (i + 1) & (p->nset - 1);
+	return &p->set[i];
+}
+
+static int pool__grow(struct top_strpool *p)
+{
+	size_t nold = p->nset, i;
+	const char **old = p->set, **set;
+
+	if ((p->n + 1) * 2 <= p->nset)
+		return 0;
+	set = calloc(nold ? nold * 2 : 64, sizeof(*set));
+	if (!set)
+		return -ENOMEM;
+	p->set = set;
+	p->nset = nold ? nold * 2 : 64;
+	for (i = 0; i < nold; i++)
+		if (old[i])
+			*pool__slot(p, old[i]) = old[i];
+	free(old);
+	return 0;
+}
+
+/* The pool's copy of s, made when it has none; NULL when out of memory. */
+static char *pool__get(struct top_strpool **pp, const char *s)
+{
+	struct top_strpool *p = *pp;
+	struct pool_chunk *c;
+	size_t len = strlen(s) + 1;
+	const char **slot;
+	char *d;
+
+	if (!p) {
+		p = calloc(1, sizeof(*p));
+		if (!p)
+			return NULL;
+		*pp = p;
+	}
+	if (pool__grow(p))
+		return NULL;
+	slot = pool__slot(p, s);
+	if (*slot)
+		return (char *)*slot;
+	c = p->chunk;
+	if (!c || c->size - c->used < len) {
+		size_t size = len > POOL_CHUNK ? len : POOL_CHUNK;
+
+		c = malloc(sizeof(*c) + size);
+		if (!c)
+			return NULL;
+		c->next = p->chunk;
+		c->used = 0;
+		c->size = size;
+		p->chunk = c;
+	}
+	d = memcpy(c->s + c->used, s, len);
+	c->used += len;
+	*slot = d;
+	p->n++;
+	return d;
+}
+
+static void pool__free(struct top_strpool *p)
+{
+	struct pool_chunk *c, *next;
+
+	if (!p)
+		return;
+	for (c = p->chunk; c; c = next) {
+		next = c->next;
+		free(c);
+	}
+	free(p->set);
+	free(p);
+}
+
 static void top_row__free(struct top_row *r)
 {
+	if (r->pooled)
+		return;
 	free(r->name);
 	free(r->where);
 }
@@ -26,17 +138,24 @@ void top_rows__free(struct top_rows *rows)
 	for (i = 0; i < rows->n; i++)
 		top_row__free(&rows->r[i]);
 	free(rows->r);
+	pool__free(rows->pool);
 	free(rows->file);
 	free(rows->insns);
 	memset(rows, 0, sizeof(*rows));
 }
 
+/* strcmp, but a string of a pool is equal to itself without a read */
+static int row__strcmp(const char *a, const char *b)
+{
+	return a == b ? 0 : strcmp(a, b);
+}
+
 static int row__cmp_key(const struct top_row *a, const struct top_row *b, bool offset)
 {
-	int c = strcmp(a->name, b->name);
+	int c = row__strcmp(a->name, b->name);
 
 	if (!c)
-		c = strcmp(a->where, b->where);
+		c = row__strcmp(a->where, b->where);
 	if (!c && a->kernel != b->kernel)
 		c = a->kernel ? 1 : -1;
 	if (!c && offset && a->offset != b->offset)
@@ -237,12 +356,11 @@ static int top_rows__resolve(struct top_rows *rows, const struct top_table *t, s
 			continue;
 		memset(r, 0, sizeof(*r));
 		resolve(z, t->e[i].tgid, t->e[i].addr, len, func, &s, r);
-		r->name = strdup(s.name);
-		r->where = strdup(s.where);
-		if (!r->name || !r->where) {
-			top_row__free(r);
+		r->name = pool__get(&rows->pool, s.name);
+		r->where = pool__get(&rows->pool, s.where);
+		r->pooled = true;
+		if (!r->name || !r->where)
 			return -ENOMEM;
-		}
 		r->kind = s.kind;
 		r->kernel = s.kernel;
 		r->offset = s.offset;
@@ -267,12 +385,11 @@ static int top_rows__append(struct top_rows *rows, const struct top_rows *early)
 		struct top_row *r = &rows->r[rows->n];
 
 		*r = early->r[i];
-		r->name = strdup(early->r[i].name);
-		r->where = strdup(early->r[i].where);
-		if (!r->name || !r->where) {
-			top_row__free(r);
+		r->name = pool__get(&rows->pool, early->r[i].name);
+		r->where = pool__get(&rows->pool, early->r[i].where);
+		r->pooled = true;
+		if (!r->name || !r->where)
 			return -ENOMEM;
-		}
 		rows->n++;
 		rows->total += r->v.count;
 	}
@@ -685,6 +802,9 @@ int top_rows__data_runs(struct top_rows *rows, const struct top_table *t, struct
 		return e;
 	top_rows__fold(&mem, true, false);
 	memset(rows, 0, sizeof(*rows));
+	/* mem's rows move into rows: their names with them */
+	rows->pool = mem.pool;
+	mem.pool = NULL;
 	rows->full = mem.full;
 	rows->failed = mem.failed;
 	rows->capped = mem.capped;
