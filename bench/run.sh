@@ -3,12 +3,13 @@
 #
 # make bench: installs what the benchmarks need (perf, bpftrace, bpftool,
 # GNU time, Python), builds, measures (bench/bench.py) and writes
-# BENCHMARKS.md at the top of the tree; with bench/offline.sh and
-# bench/types.sh present, their markdown sections are appended.  Needs root.  Fails only when something did
-# not run, never on a figure.
+# BENCHMARKS.md at the top of the tree; with bench/offline.sh, bench/top.py
+# and bench/types.sh present, their markdown sections are appended.  Needs
+# root.  Fails only when something did not run, never on a figure.
 #
 # BENCH_RUNS (default 9) measured rounds; BENCH_PAGES (500000) page faults of
-# the fault workload; BENCH_STATS_RUNS (7), BENCH_STARTUP_RUNS (11).
+# the fault workload; BENCH_STATS_RUNS (7), BENCH_STARTUP_RUNS (11); bench/top.py:
+# TOP_PAGES (300000), TOP_RUNS (5), TOP_CAP (10000).
 set -eu
 cd "$(dirname "$0")/.."
 if [ "$(id -u)" != 0 ]; then
@@ -45,6 +46,14 @@ if [ -f bench/offline.sh ]; then
 		exit 1
 	fi
 	{ echo; cat "$tmp/offline.md"; } >>"$tmp/BENCHMARKS.md"
+fi
+if [ -f bench/top.py ]; then
+	echo "bench: bench/top.py" >&2
+	if ! python3 bench/top.py >"$tmp/top.md"; then
+		echo "bench: FAILED: bench/top.py did not run to the end" >&2
+		exit 1
+	fi
+	{ echo; cat "$tmp/top.md"; } >>"$tmp/BENCHMARKS.md"
 fi
 if [ -f bench/types.sh ]; then
 	echo "bench: bench/types.sh" >&2
