@@ -996,6 +996,42 @@ static char *render(const struct top_view *r, const struct top_rows *ip,
 	return buf;
 }
 
+/*
+ * A table bounded to 3 keys: a sample of a fourth key is counted in capped,
+ * one of a key it holds is added; keys held outside it (exited processes'
+ * rows) count; a reset keeps the bound.
+ */
+START_TEST(test_top_table_max_keys)
+{
+	struct ldlat_top_val v = { .count = 7 };
+	struct top_table t;
+	__u64 a;
+
+	top_table__init(&t);
+	t.max = 3;
+	for (a = 1; a <= 5; a++)
+		ck_assert_int_eq(top_table__add_sample(&t, 1, a << 12, 0, 0), 0);
+	ck_assert_uint_eq(t.n, 3);
+	ck_assert_uint_eq(t.capped, 2);
+	ck_assert_ptr_null(top_table__find(&t, 1, 4 << 12));
+	ck_assert_int_eq(top_table__add_sample(&t, 1, 1 << 12, 0, 0), 0);
+	ck_assert_uint_eq(top_table__find(&t, 1, 1 << 12)->v.count, 2);
+	ck_assert_int_eq(top_table__merge(&t, 2, 1 << 12, &v), 0);
+	ck_assert_uint_eq(t.capped, 9);
+	ck_assert_uint_eq(top_table__samples(&t) + t.capped, 5 + 1 + 7);
+	top_table__reset(&t);
+	ck_assert_uint_eq(t.max, 3);
+	ck_assert_uint_eq(t.capped, 0);
+	t.held = 2;
+	ck_assert_int_eq(top_table__add_sample(&t, 1, 1 << 12, 0, 0), 0);
+	ck_assert_int_eq(top_table__add_sample(&t, 1, 2 << 12, 0, 0), 0);
+	ck_assert_uint_eq(t.n, 1);
+	ck_assert_uint_eq(t.capped, 1);
+	ck_assert_uint_le(t.cap, 3);
+	top_table__free(&t);
+}
+END_TEST
+
 START_TEST(test_report_native_tables)
 {
 	const __u64 base = 0x555555554000ull;
@@ -1970,6 +2006,7 @@ int main(void)
 	tcase_add_test(tc, test_symbolize_exited_and_unknown);
 	tcase_add_test(tc, test_symbolize_at_exec_layout);
 	tcase_add_test(tc, test_symbolize_file_offset);
+	tcase_add_test(tc, test_top_table_max_keys);
 	tcase_add_test(tc, test_report_native_tables);
 	tcase_add_test(tc, test_json_writer);
 	tcase_add_test(tc, test_top_help);
