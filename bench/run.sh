@@ -4,11 +4,13 @@
 # make bench: installs what the benchmarks need (perf, bpftrace, bpftool,
 # GNU time, Python), builds, measures (bench/bench.py) and writes
 # BENCHMARKS.md at the top of the tree, then appends the markdown sections
-# of bench/offline.sh, bench/types.sh, bench/unwind.sh and bench/callpaths.sh.  Needs root.
-# Fails only when something did not run, never on a figure.
+# of bench/offline.sh, bench/top.py, bench/types.sh, bench/unwind.sh and
+# bench/callpaths.sh.  Needs root.  Fails only when something did not run,
+# never on a figure.
 #
 # BENCH_RUNS (default 9) measured rounds; BENCH_PAGES (500000) page faults of
-# the fault workload; BENCH_STATS_RUNS (7), BENCH_STARTUP_RUNS (11).
+# the fault workload; BENCH_STATS_RUNS (7), BENCH_STARTUP_RUNS (11); bench/top.py:
+# TOP_PAGES (300000), TOP_RUNS (5), TOP_CAP (10000).
 set -eu
 cd "$(dirname "$0")/.."
 if [ "$(id -u)" != 0 ]; then
@@ -37,10 +39,14 @@ python3 bench/bench.py >"$tmp/main.md"
 	cat "$tmp/main.md"
 } >"$tmp/BENCHMARKS.md"
 # the sections of their own: each prints markdown to stdout, progress on stderr
-for section in offline types unwind callpaths; do
-	echo "bench: bench/$section.sh" >&2
-	if ! bash "bench/$section.sh" >"$tmp/$section.md"; then
-		echo "bench: FAILED: bench/$section.sh did not run to the end" >&2
+for section in offline.sh top.py types.sh unwind.sh callpaths.sh; do
+	echo "bench: bench/$section" >&2
+	case $section in
+	*.py) run=python3 ;;
+	*) run=bash ;;
+	esac
+	if ! $run "bench/$section" >"$tmp/$section.md"; then
+		echo "bench: FAILED: bench/$section did not run to the end" >&2
 		exit 1
 	fi
 	{ echo; cat "$tmp/$section.md"; } >>"$tmp/BENCHMARKS.md"

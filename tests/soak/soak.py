@@ -21,6 +21,7 @@ bound, 1 beyond it or when a process fails.  Every child (the loop, the
 program it runs, ldlat-top) ends with the script, however it ends.
 
 Usage (root): soak.py [--build DIR] [--seconds S] [--interval S] [--system-wide]
+                     [--top-args 'OPTIONS'] [--peak-bound-kib KIB]
 Run it on the optimised build (build/), not the sanitizer one: ASan's
 quarantine grows RSS on its own.
 """
@@ -122,7 +123,7 @@ def lost_counts(doc):
         if isinstance(o, dict):
             for k, v in o.items():
                 walk(v, path + '.' + k if path else k)
-        elif isinstance(o, (int, float)) and any(w in path for w in ('lost', 'dropped', 'full')):
+        elif isinstance(o, (int, float)) and any(w in path for w in ('lost', 'dropped', 'full', 'max_keys')):
             found[path] = o
     walk(doc, '')
     return found
@@ -141,6 +142,10 @@ def main():
     ap.add_argument('--end-bound', type=float, default=2.0,
                     help='seconds ldlat-top may take past its -d to end')
     ap.add_argument('--trace', help='write "seconds VmRSS Anonymous" (KiB) each second here')
+    ap.add_argument('--top-args', default='',
+                    help='more options for ldlat-top, split at blanks (--max-keys 20000)')
+    ap.add_argument('--peak-bound-kib', type=int,
+                    help='also fail when the RSS peaks above this (with --max-keys: its bound)')
     ap.add_argument('--system-wide', action='store_true',
                     help='ldlat-top watches the whole machine, not the churn\'s cgroup')
     args = ap.parse_args()
@@ -206,7 +211,8 @@ def soak(args, build, churn, libs, env):
     target = ['-G', soak.cgroup[1]] if soak.cgroup else []
     soak.top = subprocess.Popen([os.path.join(build, 'ldlat-top'), '--source', 'page-faults',
                                  '-i', str(args.interval), '-d', str(args.seconds), '--format',
-                                 'json', '-n', '5'] + target, env=env, stdout=subprocess.PIPE,
+                                 'json', '-n', '5'] + args.top_args.split() + target, env=env,
+                                stdout=subprocess.PIPE,
                                 stderr=subprocess.PIPE, text=True,
                                 preexec_fn=dies_with_us(signal.SIGTERM))
     top = soak.top
@@ -313,6 +319,10 @@ def soak(args, build, churn, libs, env):
         status = 1
     if growth > limit:
         print('soak: FAILED: RSS grew %d KiB, more than %d KiB' % (growth, limit),
+              file=sys.stderr)
+        status = 1
+    if args.peak_bound_kib and peak > args.peak_bound_kib:
+        print('soak: FAILED: RSS peaked at %d KiB, more than %d KiB' % (peak, args.peak_bound_kib),
               file=sys.stderr)
         status = 1
     return status

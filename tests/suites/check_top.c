@@ -1011,6 +1011,42 @@ static char *render(const struct top_view *r, const struct top_rows *ip,
 	return buf;
 }
 
+/*
+ * A table bounded to 3 keys: a sample of a fourth key is counted in capped,
+ * one of a key it holds is added; keys held outside it (exited processes'
+ * rows) count; a reset keeps the bound.
+ */
+START_TEST(test_top_table_max_keys)
+{
+	struct ldlat_top_val v = { .count = 7 };
+	struct top_table t;
+	__u64 a;
+
+	top_table__init(&t);
+	t.max = 3;
+	for (a = 1; a <= 5; a++)
+		ck_assert_int_eq(top_table__add_sample(&t, 1, a << 12, 0, 0), 0);
+	ck_assert_uint_eq(t.n, 3);
+	ck_assert_uint_eq(t.capped, 2);
+	ck_assert_ptr_null(top_table__find(&t, 1, 4 << 12));
+	ck_assert_int_eq(top_table__add_sample(&t, 1, 1 << 12, 0, 0), 0);
+	ck_assert_uint_eq(top_table__find(&t, 1, 1 << 12)->v.count, 2);
+	ck_assert_int_eq(top_table__merge(&t, 2, 1 << 12, &v), 0);
+	ck_assert_uint_eq(t.capped, 9);
+	ck_assert_uint_eq(top_table__samples(&t) + t.capped, 5 + 1 + 7);
+	top_table__reset(&t);
+	ck_assert_uint_eq(t.max, 3);
+	ck_assert_uint_eq(t.capped, 0);
+	t.held = 2;
+	ck_assert_int_eq(top_table__add_sample(&t, 1, 1 << 12, 0, 0), 0);
+	ck_assert_int_eq(top_table__add_sample(&t, 1, 2 << 12, 0, 0), 0);
+	ck_assert_uint_eq(t.n, 1);
+	ck_assert_uint_eq(t.capped, 1);
+	ck_assert_uint_le(t.cap, 3);
+	top_table__free(&t);
+}
+END_TEST
+
 START_TEST(test_report_native_tables)
 {
 	const __u64 base = 0x555555554000ull;
@@ -1450,6 +1486,82 @@ START_TEST(test_data_rows_vs_perf)
 		      "%s", out ? out : "");
 	free(out);
 	ck_assert_int_eq(sh(NULL, NULL, "rm -rf %s", dir), 0);
+}
+END_TEST
+
+/*
+ * ldlat-top's peak RSS (KiB, as /usr/bin/time reads it from the kernel: the
+ * tool's, its workload reading the zero page adds next to nothing) on
+ * --fault-pages pages at 0x200000000000, only those kept (-a), with extra
+ * options; its JSON into *out.
+ */
+static long top_peak_kib(const char *opts, long pages, char **out)
+{
+	char path[] = "/tmp/ldlat-top-rss-XXXXXX";
+	char *o = NULL;
+	long kib = 0;
+	int fd = mkstemp(path);
+
+	ck_assert_int_ge(fd, 0);
+	close(fd);
+	ck_assert_int_eq(sh(&o, NULL,
+			    "/usr/bin/time -f %%M -o %s %s --source page-faults --format json "
+			    "-a 0x200000000000+%ld %s -- %s --fault-pages %ld --read --base "
+			    "0x200000000000 2>/dev/null",
+			    path, top(), pages * 4096, opts, workload(), pages),
+			 0);
+	{
+		FILE *f = fopen(path, "r");
+
+		ck_assert_ptr_nonnull(f);
+		ck_assert_int_eq(fscanf(f, "%ld", &kib), 1);
+		fclose(f);
+	}
+	unlink(path);
+	if (out)
+		*out = o;
+	else
+		free(o);
+	ck_assert_int_gt(kib, 0);
+	return kib;
+}
+
+/*
+ * --max-keys bounds what the tables hold in user space: 100,000 pages
+ * first-touched (exactly one sample each, the workload's arithmetic), 2,000
+ * keys kept, the other 98,000 samples counted as not attributed, and the
+ * peak RSS that of a run that met 2,000 keys only, plus the spill ring
+ * (4 MiB, mapped twice: such a run never fills it) and 4 MiB.
+ */
+START_TEST(test_top_max_keys)
+{
+	const long pages = 100000, keys = 2000;
+	long capped, alone, whole;
+	char *out = NULL, opts[96];
+
+	alone = top_peak_kib("", keys, NULL);
+	snprintf(opts, sizeof(opts), "--max-keys %ld --data-by block --granularity page -n 0",
+		 keys);
+	capped = top_peak_kib(opts, pages, &out);
+	ck_assert(jq_true(out, ".counters.kept == 100000"));
+	ck_assert(jq_true(out, ".data.rows_total == 2000 and "
+			       "(.data.rows | map(.samples) | add) == 2000 and "
+			       "(.data.rows | map(select(.samples != 1)) | length) == 0"));
+	ck_assert(jq_true(out, ".data.not_attributed.max_keys == 98000 and "
+			       ".data.not_attributed.table_full == 0 and .data.samples == 100000"));
+	/* the code table met one key: nothing of it is past the bound */
+	ck_assert(jq_true(out, ".code.not_attributed.max_keys == 0 and "
+			       "(.code.rows | map(.samples) | add) == 100000"));
+	free(out);
+	/* the same run unbounded: the bound is what keeps its memory down */
+	whole = top_peak_kib("", pages, NULL);
+	ck_assert_msg(capped <= alone + 12 * 1024,
+		      "--max-keys %ld on %ld keys: peak RSS %ld KiB, %ld KiB for %ld keys alone",
+		      keys, pages, capped, alone, keys);
+	ck_assert_msg(whole > alone + 12 * 1024,
+		      "%ld keys unbounded: %ld KiB, too close to %ld keys' %ld KiB to tell", pages,
+		      whole, keys, alone);
+	assert_nothing_left();
 }
 END_TEST
 
@@ -1958,6 +2070,7 @@ static const struct cli_case top_bad_inputs[] = {
 		"--sort latency needs latency, which page-fault samples do not carry"),
 	TOP_BAD("--sort size", "--sort 'size': expected samples, latency or total"),
 	TOP_BAD("--entries 0", "--entries '0' is not a table size from 1 to"),
+	TOP_BAD("--max-keys 0", "--max-keys '0' is not a number of keys from 1 to 100000000"),
 	TOP_BAD("--granularity word", "--granularity 'word': expected line or page"),
 	TOP_BAD("--by stack", "--by 'stack': expected ip, data, both, type or srcline"),
 	TOP_BAD("--format xml", "--format 'xml': expected text, json, folded, svg or pprof"),
@@ -2006,6 +2119,7 @@ int main(void)
 	tcase_add_test(tc, test_symbolize_exited_and_unknown);
 	tcase_add_test(tc, test_symbolize_at_exec_layout);
 	tcase_add_test(tc, test_symbolize_file_offset);
+	tcase_add_test(tc, test_top_table_max_keys);
 	tcase_add_test(tc, test_report_native_tables);
 	tcase_add_test(tc, test_json_writer);
 	tcase_add_test(tc, test_top_help);
@@ -2021,6 +2135,7 @@ int main(void)
 		tcase_add_test(tc, test_top_json);
 		tcase_add_loop_test(tc, test_top_output_file, 0, 2);
 		tcase_add_test(tc, test_top_table_full);
+		tcase_add_test(tc, test_top_max_keys);
 		tcase_add_test(tc, test_top_intervals);
 		tcase_add_test(tc, test_top_intervals_add_up);
 		tcase_add_loop_test(tc, test_variable_range, 0, 2);

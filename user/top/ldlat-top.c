@@ -40,6 +40,7 @@
 
 #define TOP_DEFAULT_ENTRIES   4096
 #define TOP_MAX_ENTRIES	      (1u << 20)
+#define TOP_MAX_KEYS	      100000000u
 #define TOP_DEFAULT_ROWS      20
 #define TOP_TICK_SECONDS      0.1 /* the side band and the spill ring read this often */
 #define TOP_DRAIN_TICKS	      5	  /* the tables emptied every 5 ticks */
@@ -61,6 +62,7 @@ struct top_args {
 	int nrows; /* 0: all */
 	__u32 shift;
 	__u32 entries;
+	__u32 max_keys; /* 0: no bound */
 	const char *debuginfo;
 	enum demangle_style demangle;
 	bool call_graph;
@@ -96,7 +98,8 @@ static const char doc[] =
 	"  ldlat-top --format svg --output flame.svg -- ./app  # a flame graph of them\n"
 	"\n"
 	"Latency is in core cycles.  --format takes text or json (openmetrics is "
-	"ldlat-hist's).  Each table entry costs 128 bytes per CPU; a key that "
+	"ldlat-hist's).  Each table entry costs 128 bytes per CPU in the kernel, each "
+	"key about 0.4 KB in user space until the report (--max-keys caps it); a key that "
 	"finds its table full is counted and reported, not lost silently.  Exit status: 0, "
 	"the command's own when it ends the run, 1 when the system fails, 2 for bad input.";
 
@@ -255,6 +258,12 @@ static const struct opt entries_options[] = {
 		    "with --call-graph the stack map holds 2N call paths between drains (1024 to "
 		    "524288, 2 KiB each: 17 MB by default)",
 		    struct top_args, entries, TOP_MAX_ENTRIES),
+	{ "max-keys", 0, "N", 0,
+	  "keys (process and address) each table keeps in user space until a report (default: "
+	  "no bound; each key takes about 0.4 KB); samples of further keys are counted as not "
+	  "attributed",
+	  OPT_NUMBER, OPT_TO(struct top_args, max_keys), .min = 1, .max = TOP_MAX_KEYS,
+	  .what = "a number of keys from 1 to %llu" },
 	{},
 };
 
@@ -646,6 +655,9 @@ static int top_forget_exited(struct top *top)
 		fprintf(stderr, "ldlat-top: out of memory\n");
 		return e;
 	}
+	/* their rows count against --max-keys until the report */
+	top->ip.held = top->early_ip.n;
+	top->data.held = top->early_data.n;
 	procmaps__prune_exited(&top->m.pm);
 	return 0;
 }
@@ -1145,6 +1157,7 @@ static int run_sample(void *input)
 	top_table__init(&top.ip);
 	top_table__init(&top.data);
 	top_table__init(&top.stack);
+	top.ip.max = top.data.max = a->max_keys;
 	callpaths__init(&top.paths);
 	top.tool = &tool;
 	e = tool__start(&tool, &a->cli, "ldlat-top",

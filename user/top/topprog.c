@@ -102,6 +102,9 @@ int top_sink__open(struct top_sink *k, struct session *s, struct top_table *ip,
 	top_table__init(&k->next_ip);
 	top_table__init(&k->next_data);
 	top_table__init(&k->next_stack);
+	/* the next generation's spilled samples are bounded as the tables they go to */
+	k->next_ip.max = ip ? ip->max : 0;
+	k->next_data.max = data ? data->max : 0;
 	k->page = sysconf(_SC_PAGESIZE);
 	k->size = bpf_map__max_entries(s->skel->maps.top_spill);
 	k->gen = s->skel->bss->top_gen;
@@ -354,6 +357,8 @@ static int top__move(struct top_table *to, struct top_table *from)
 
 	for (i = 0; i < from->n && !e && to; i++)
 		e = top_table__merge(to, from->e[i].tgid, from->e[i].addr, &from->e[i].v);
+	if (to)
+		to->capped += from->capped;
 	top_table__reset(from);
 	return e;
 }

@@ -14,8 +14,120 @@
 #include "kernel/lib/unctrl.h"
 #include "kernel/lib/util.h"
 
+/*
+ * Strings stored once each: an open-addressing set of pointers into chunks
+ * that are freed together.  Rows are named by the hundred thousand from a
+ * few functions and mappings; a strdup each was two allocations per row,
+ * and a fifth of a large report's memory.
+ */
+#define POOL_CHUNK (64 * 1024)
+
+struct pool_chunk {
+	struct pool_chunk *next;
+	size_t used, size;
+	char s[];
+};
+
+struct top_strpool {
+	const char **set; /* nset, a power of two, at most half full */
+	size_t nset, n;
+	struct pool_chunk *chunk;
+};
+
+static size_t pool__hash(const char *s)
+{
+	size_t h = 14695981039346656037ull; /* FNV-1a */
+
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ull;
+	return h;
+}
+
+static const char **pool__slot(const struct top_strpool *p, const char *s)
+{
+	size_t i = pool__hash(s) & (p->nset - 1);
+
+	while (p->set[i] && strcmp(p->set[i], s))
+		i = (i + 1) & (p->nset - 1);
+	return &p->set[i];
+}
+
+static int pool__grow(struct top_strpool *p)
+{
+	size_t nold = p->nset, i;
+	const char **old = p->set, **set;
+
+	if ((p->n + 1) * 2 <= p->nset)
+		return 0;
+	set = calloc(nold ? nold * 2 : 64, sizeof(*set));
+	if (!set)
+		return -ENOMEM;
+	p->set = set;
+	p->nset = nold ? nold * 2 : 64;
+	for (i = 0; i < nold; i++)
+		if (old[i])
+			*pool__slot(p, old[i]) = old[i];
+	free(old);
+	return 0;
+}
+
+/* The pool's copy of s, made when it has none; NULL when out of memory. */
+static char *pool__get(struct top_strpool **pp, const char *s)
+{
+	struct top_strpool *p = *pp;
+	struct pool_chunk *c;
+	size_t len = strlen(s) + 1;
+	const char **slot;
+	char *d;
+
+	if (!p) {
+		p = calloc(1, sizeof(*p));
+		if (!p)
+			return NULL;
+		*pp = p;
+	}
+	if (pool__grow(p))
+		return NULL;
+	slot = pool__slot(p, s);
+	if (*slot)
+		return (char *)*slot;
+	c = p->chunk;
+	if (!c || c->size - c->used < len) {
+		size_t size = len > POOL_CHUNK ? len : POOL_CHUNK;
+
+		c = malloc(sizeof(*c) + size);
+		if (!c)
+			return NULL;
+		c->next = p->chunk;
+		c->used = 0;
+		c->size = size;
+		p->chunk = c;
+	}
+	d = memcpy(c->s + c->used, s, len);
+	c->used += len;
+	*slot = d;
+	p->n++;
+	return d;
+}
+
+static void pool__free(struct top_strpool *p)
+{
+	struct pool_chunk *c, *next;
+
+	if (!p)
+		return;
+	for (c = p->chunk; c; c = next) {
+		next = c->next;
+		free(c);
+	}
+	free(p->set);
+	free(p);
+}
+
 static void top_row__free(struct top_row *r)
 {
+	if (r->pooled)
+		return;
 	free(r->name);
 	free(r->where);
 }
@@ -27,6 +139,7 @@ void top_rows__free(struct top_rows *rows)
 	for (i = 0; i < rows->n; i++)
 		top_row__free(&rows->r[i]);
 	free(rows->r);
+	pool__free(rows->pool);
 	free(rows->file);
 	free(rows->insns);
 	memset(rows, 0, sizeof(*rows));
@@ -46,12 +159,18 @@ static __u64 row__block(const struct top_row *r)
 	return (__u64)r->offset;
 }
 
+/* strcmp, but a string of a pool is equal to itself without a read */
+static int row__strcmp(const char *a, const char *b)
+{
+	return a == b ? 0 : strcmp(a, b);
+}
+
 static int row__cmp_key(const struct top_row *a, const struct top_row *b, bool offset)
 {
-	int c = strcmp(a->name, b->name);
+	int c = row__strcmp(a->name, b->name);
 
 	if (!c)
-		c = strcmp(a->where, b->where);
+		c = row__strcmp(a->where, b->where);
 	if (!c && a->kernel != b->kernel)
 		c = a->kernel ? 1 : -1;
 	if (!c && offset && row__block(a) != row__block(b))
@@ -269,12 +388,11 @@ static int top_rows__resolve(struct top_rows *rows, const struct top_table *t, s
 			continue;
 		memset(r, 0, sizeof(*r));
 		resolve(z, t->e[i].tgid, t->e[i].addr, len, func, &s, r);
-		r->name = strdup(s.name);
-		r->where = strdup(s.where);
-		if (!r->name || !r->where) {
-			top_row__free(r);
+		r->name = pool__get(&rows->pool, s.name);
+		r->where = pool__get(&rows->pool, s.where);
+		r->pooled = true;
+		if (!r->name || !r->where)
 			return -ENOMEM;
-		}
 		r->kind = s.kind;
 		r->kernel = s.kernel;
 		r->offset = s.offset;
@@ -299,12 +417,11 @@ static int top_rows__append(struct top_rows *rows, const struct top_rows *early)
 		struct top_row *r = &rows->r[rows->n];
 
 		*r = early->r[i];
-		r->name = strdup(early->r[i].name);
-		r->where = strdup(early->r[i].where);
-		if (!r->name || !r->where) {
-			top_row__free(r);
+		r->name = pool__get(&rows->pool, early->r[i].name);
+		r->where = pool__get(&rows->pool, early->r[i].where);
+		r->pooled = true;
+		if (!r->name || !r->where)
 			return -ENOMEM;
-		}
 		rows->n++;
 		rows->total += r->v.count;
 	}
@@ -327,8 +444,9 @@ static int top_rows__build(struct top_rows *rows, const struct top_table *t, str
 	}
 	rows->full = t->full;
 	rows->failed = t->failed;
+	rows->capped = t->capped;
 	rows->spilled = t->spilled;
-	rows->total += t->full + t->failed;
+	rows->total += t->full + t->failed + t->capped;
 	return 0;
 }
 
@@ -392,6 +510,7 @@ int top_rows__annotate(struct top_rows *rows, const struct top_table *t, struct 
 	top_rows__fold(&in, false, false);
 	rows->full = in.full;
 	rows->failed = in.failed;
+	rows->capped = in.capped;
 	rows->spilled = in.spilled;
 	file = annotate__file(&in);
 	for (i = 0; i < in.n; i++)
@@ -533,7 +652,8 @@ static int run__read(FILE *f, struct top_row *r)
 
 int top_runs__spill(struct top_runs *runs, struct top_table *t, struct symbolizer *z, __u32 shift)
 {
-	__u64 full = t->full, failed = t->failed, spilled = t->spilled, resident = t->resident;
+	__u64 full = t->full, failed = t->failed, spilled = t->spilled, resident = t->resident,
+	      capped = t->capped;
 	struct top_rows rows;
 	FILE **grown, *f;
 	size_t i;
@@ -569,6 +689,7 @@ int top_runs__spill(struct top_runs *runs, struct top_table *t, struct symbolize
 	t->failed = failed;
 	t->spilled = spilled;
 	t->resident = resident;
+	t->capped = capped;
 	return 0;
 }
 
@@ -706,10 +827,14 @@ int top_rows__data_runs(struct top_rows *rows, const struct top_table *t, struct
 		return e;
 	top_rows__fold(&mem, true, false);
 	memset(rows, 0, sizeof(*rows));
+	/* mem's rows move into rows: their names with them */
+	rows->pool = mem.pool;
+	mem.pool = NULL;
 	rows->full = mem.full;
 	rows->failed = mem.failed;
+	rows->capped = mem.capped;
 	rows->spilled = mem.spilled;
-	rows->total = mem.full + mem.failed;
+	rows->total = mem.full + mem.failed + mem.capped;
 	n = runs->n;
 	heads = calloc(n, sizeof(*heads));
 	has = calloc(n, sizeof(*has));
@@ -886,6 +1011,9 @@ static void rows__not_attributed(FILE *out, const struct top_rows *rows)
 			"%llu samples not attributed: the kernel could not update the table "
 			"(bucket busy in NMI)\n",
 			(unsigned long long)rows->failed);
+	if (rows->capped)
+		fprintf(out, "%llu samples not attributed: their keys were past --max-keys\n",
+			(unsigned long long)rows->capped);
 }
 
 /*
@@ -1376,6 +1504,7 @@ static void rows__json(struct json *j, const char *key, const struct top_view *r
 	json__object_begin(j, "not_attributed");
 	json__u64(j, "table_full", rows->full);
 	json__u64(j, "update_failed", rows->failed);
+	json__u64(j, "max_keys", rows->capped);
 	json__object_end(j);
 	json__u64(j, "spilled", rows->spilled);
 	if (by == TOP_BY_TYPE) {
@@ -1445,6 +1574,7 @@ static void annotate__json(struct json *j, const struct top_view *r, const struc
 	json__object_begin(j, "not_attributed");
 	json__u64(j, "table_full", rows->full);
 	json__u64(j, "update_failed", rows->failed);
+	json__u64(j, "max_keys", rows->capped);
 	json__object_end(j);
 	json__array_begin(j, "rows");
 	for (i = 0; i < rows->n; i++) {

@@ -49,6 +49,7 @@ struct top_row {
 	char *where; /* DSO; for a mapping, the process name; for a source line, the function */
 	enum sym_kind kind;
 	bool kernel;
+	bool pooled;  /* name and where are in a struct top_rows' pool, not the row's own */
 	__s64 offset; /* data: of the block (block rows) or of the hottest block (object rows) */
 	__u64 start; /* data: the variable's or mapping's start (else the block's) in the first process */
 	__u64 blocks; /* data: lines or pages touched */
@@ -60,13 +61,21 @@ struct top_row {
 	const char *insn;	   /* annotation rows: the instruction, as objdump writes it */
 };
 
+struct top_strpool;
+
 struct top_rows {
 	struct top_row *r;
 	size_t n;
+	/*
+	 * the names of rows made from table entries, each string once: a
+	 * table of 300,000 lines of one mapping has two
+	 */
+	struct top_strpool *pool;
 	size_t pruned;	    /* rows past the ones kept (top_rows__data_runs' keep) */
 	__u64 pruned_count; /* and their samples */
 	__u64 total;	    /* attributed and not: what percentages are of */
 	__u64 full, failed; /* not attributed (struct top_table) */
+	__u64 capped;	    /* not attributed: keys past --max-keys (struct top_table) */
 	__u64 spilled;	    /* attributed through the spill ring */
 	/* an annotation (top_rows__annotate): the function's file, its range, the samples elsewhere */
 	char *file;

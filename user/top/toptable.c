@@ -21,16 +21,20 @@ void top_table__free(struct top_table *t)
 
 void top_table__reset(struct top_table *t)
 {
+	size_t max = t->max;
+
 	/*
 	 * A table a burst grew gives its memory back once what it held is under
 	 * a quarter of it: memory follows the machine's activity, not its peak.
 	 */
 	if (t->cap > TOP_TABLE_KEEP && t->n < t->cap / 4) {
 		top_table__free(t);
+		t->max = max;
 		return;
 	}
 	t->n = 0;
-	t->full = t->failed = t->spilled = t->resident = 0;
+	t->full = t->failed = t->spilled = t->resident = t->capped = 0;
+	t->held = 0;
 	if (t->slot)
 		memset(t->slot, 0xff, t->nslot * sizeof(*t->slot));
 }
@@ -84,19 +88,34 @@ static int top_table__grow(struct top_table *t)
 	return 0;
 }
 
-static struct top_entry *top_table__get(struct top_table *t, __u32 tgid, __u64 addr)
+/*
+ * The entry of (tgid, addr), created when new; NULL with *capped set when
+ * the key is new and the table holds its max, NULL alone when out of memory.
+ */
+static struct top_entry *top_table__get(struct top_table *t, __u32 tgid, __u64 addr, bool *capped)
 {
 	struct top_entry *e;
 	size_t *slot;
 
+	*capped = false;
+	if (t->nslot) {
+		slot = top_table__find_slot(t, tgid, addr);
+		if (*slot != EMPTY)
+			return &t->e[*slot];
+	}
+	if (t->max && t->n + t->held >= t->max) {
+		*capped = true;
+		return NULL;
+	}
 	if (top_table__grow(t))
 		return NULL;
 	slot = top_table__find_slot(t, tgid, addr);
-	if (*slot != EMPTY)
-		return &t->e[*slot];
 	if (t->n == t->cap) {
 		size_t cap = t->cap ? t->cap * 2 : 128;
 
+		/* a bounded table never takes room for more than its max (n < max here) */
+		if (t->max && cap > t->max)
+			cap = t->max;
 		e = realloc(t->e, cap * sizeof(*e));
 		if (!e)
 			return NULL;
@@ -125,8 +144,13 @@ void top_val__add(struct ldlat_top_val *acc, const struct ldlat_top_val *v)
 
 int top_table__merge(struct top_table *t, __u32 tgid, __u64 addr, const struct ldlat_top_val *v)
 {
-	struct top_entry *e = top_table__get(t, tgid, addr);
+	bool capped;
+	struct top_entry *e = top_table__get(t, tgid, addr, &capped);
 
+	if (capped) {
+		t->capped += v->count;
+		return 0;
+	}
 	if (!e)
 		return -ENOMEM;
 	top_val__add(&e->v, v);
@@ -135,8 +159,13 @@ int top_table__merge(struct top_table *t, __u32 tgid, __u64 addr, const struct l
 
 int top_table__add_sample(struct top_table *t, __u32 tgid, __u64 addr, __u64 lat, __u32 cls)
 {
-	struct top_entry *e = top_table__get(t, tgid, addr);
+	bool capped;
+	struct top_entry *e = top_table__get(t, tgid, addr, &capped);
 
+	if (capped) {
+		t->capped++;
+		return 0;
+	}
 	if (!e)
 		return -ENOMEM;
 	ldlat_top_account(&e->v, lat, cls);
@@ -153,6 +182,7 @@ static int top_table__add_bounded(struct top_table *t, __u32 bound, __u64 room, 
 {
 	const struct top_entry *f;
 	struct top_entry *e;
+	bool capped;
 
 	if (!bound)
 		return top_table__add_sample(t, tgid, addr, lat, cls);
@@ -165,7 +195,11 @@ static int top_table__add_bounded(struct top_table *t, __u32 bound, __u64 room, 
 		t->spilled++;
 		return top_table__add_sample(t, tgid, addr, lat, cls);
 	}
-	e = top_table__get(t, tgid, addr);
+	e = top_table__get(t, tgid, addr, &capped);
+	if (capped) {
+		t->capped++;
+		return 0;
+	}
 	if (!e)
 		return -ENOMEM;
 	if (!e->resident) {

@@ -31,6 +31,14 @@ struct top_table {
 	__u64 failed;	/* samples not attributed: the kernel's update failed otherwise */
 	__u64 spilled;	/* samples attributed through the spill ring (the table was full) */
 	__u64 resident; /* native model: keys the kernel's table holds */
+	/*
+	 * --max-keys: keys the table may hold (0: no bound), counting 'held'
+	 * keys kept outside it (the rows of exited processes); a sample of a
+	 * further key is counted in 'capped', not kept.  Kept across resets.
+	 */
+	size_t max;
+	size_t held;
+	__u64 capped; /* samples not attributed: their key was past max */
 };
 
 void top_table__init(struct top_table *t);
@@ -40,18 +48,21 @@ void top_table__free(struct top_table *t);
 #define TOP_TABLE_KEEP 4096
 
 /*
- * Empties the table; keeps its memory, unless it is larger than
- * TOP_TABLE_KEEP entries and held less than a quarter of it.
+ * Empties the table (its bound, max, stays); keeps its memory, unless it is
+ * larger than TOP_TABLE_KEEP entries and held less than a quarter of it.
  */
 void top_table__reset(struct top_table *t);
 
 /* The entry of (tgid, addr), or NULL. */
 const struct top_entry *top_table__find(const struct top_table *t, __u32 tgid, __u64 addr);
 
-/* Adds v into the entry of (tgid, addr), creating it. Returns 0 or -ENOMEM. */
+/*
+ * Adds v into the entry of (tgid, addr), creating it; a key past max is
+ * counted in 'capped' instead. Returns 0 or -ENOMEM.
+ */
 int top_table__merge(struct top_table *t, __u32 tgid, __u64 addr, const struct ldlat_top_val *v);
 
-/* Adds one sample, as the BPF program does. Returns 0 or -ENOMEM. */
+/* Adds one sample, as the BPF program does (past max: 'capped'). Returns 0 or -ENOMEM. */
 int top_table__add_sample(struct top_table *t, __u32 tgid, __u64 addr, __u64 lat, __u32 cls);
 
 /*
