@@ -1385,14 +1385,35 @@ static void render_data_text(FILE *out, const struct top_view *r, const struct t
 	rows__not_attributed(out, rows);
 }
 
-/* The closing "};" of the member k's children: after its last descendant. */
-static void typeblock__close(FILE *out, const struct top_typeblock *b, size_t k, int upto)
-{
-	int d;
+/* A type annotation's columns: perf annotate --data-type's, with ldlat's latency. */
+static const struct table_column annotype_cols[] = {
+	{ .header = "samples", .width = 10, .align = TABLE_RIGHT },
+	{ .header = "percent", .width = 8, .align = TABLE_RIGHT, .sep = " " },
+	{ .header = "mean lat", .width = 9, .align = TABLE_RIGHT, .sep = " " },
+	{ .header = "max lat", .width = 9, .align = TABLE_RIGHT, .sep = " " },
+	{ .header = "offset", .width = 10, .align = TABLE_RIGHT, .sep = " " },
+	{ .header = "size", .width = 10, .align = TABLE_RIGHT, .sep = " " },
+	{ .header = "field", .align = TABLE_LEFT, .sep = "  " },
+};
 
-	/* the members k ends the children of: those deeper than what comes next */
-	for (d = b->m[k].depth - 1; d >= upto; d--)
-		fprintf(out, "%*s%*s};\n", 63, "", 4 * d, "");
+static const struct table annotype_table = {
+	.col = annotype_cols,
+	.ncol = sizeof(annotype_cols) / sizeof(annotype_cols[0]),
+};
+
+/* The closing "};" of the parents at depths [upto, depth): after their last member. */
+static void typeblock__close(FILE *out, int depth, int upto)
+{
+	struct table_row tr;
+	int d, c;
+
+	for (d = depth - 1; d >= upto; d--) {
+		table__row_begin(&tr, out, &annotype_table);
+		for (c = 0; c < annotype_table.ncol - 1; c++)
+			table__cell(&tr, "%s", "");
+		table__cell(&tr, "%*s};", 4 * d, "");
+		table__row_end(&tr);
+	}
 }
 
 /*
@@ -1403,9 +1424,11 @@ static void typeblock__close(FILE *out, const struct top_typeblock *b, size_t k,
  */
 static void render_annotype_text(FILE *out, const struct top_view *r, const struct top_rows *rows)
 {
-	char type[1024], file[1024], tn[1024], fn[1024], mean[32], max[32];
+	char type[1024], file[1024], mean[32], max[32];
+	struct table_row tr;
 	size_t i, k;
 
+	/* the name asked for and the file mapped: text from elsewhere, escaped */
 	unctrl__str(type, sizeof(type), r->annotate);
 	if (!rows->ntypes) {
 		fprintf(out,
@@ -1434,26 +1457,27 @@ static void render_annotype_text(FILE *out, const struct top_view *r, const stru
 		fprintf(out, "%s\n",
 			"=========================================================================="
 			"==");
-		fprintf(out, "%10s %8s %9s %9s %10s %10s  %s\n", "samples", "percent", "mean lat",
-			"max lat", "offset", "size", "field");
+		table__header(out, &annotype_table);
 		for (k = 0; k < b->n; k++) {
 			const struct datatype_member *m = &b->m[k];
 			struct top_row row = { .v = b->v[k] };
 			bool parent = k + 1 < b->n && b->m[k + 1].depth > m->depth;
+			const char *name = m->name ? m->name : m->base ? "<ancestor>" : "";
 
 			row__latency(r, &row, mean, max, sizeof(mean));
-			unctrl__str(tn, sizeof(tn), m->type);
-			unctrl__str(fn, sizeof(fn),
-				    m->name   ? m->name
-				    : m->base ? "<ancestor>"
-					      : "");
-			fprintf(out, "%10llu %7.2f%% %9s %9s %10llu %10llu  %*s%s%s%s%s\n",
-				(unsigned long long)b->v[k].count,
-				percent(b->v[k].count, b->samples), mean, max,
-				(unsigned long long)m->offset, (unsigned long long)m->size,
-				4 * m->depth, "", tn, fn[0] ? " " : "", fn, parent ? " {" : ";");
+			table__row_begin(&tr, out, &annotype_table);
+			table__cell(&tr, "%llu", (unsigned long long)b->v[k].count);
+			table__cell(&tr, "%.2f%%", percent(b->v[k].count, b->samples));
+			table__cell(&tr, "%s", mean);
+			table__cell(&tr, "%s", max);
+			table__cell(&tr, "%llu", (unsigned long long)m->offset);
+			table__cell(&tr, "%llu", (unsigned long long)m->size);
+			table__cell(&tr, "%*s%s%s%s%s", 4 * m->depth, "", m->type,
+				    name[0] ? " " : "", name, parent ? " {" : ";");
+			table__row_end(&tr);
 			if (!parent)
-				typeblock__close(out, b, k, k + 1 < b->n ? b->m[k + 1].depth : 0);
+				typeblock__close(out, m->depth,
+						 k + 1 < b->n ? b->m[k + 1].depth : 0);
 		}
 	}
 	rows__not_attributed(out, rows);
