@@ -436,7 +436,7 @@ END_TEST
  * (ldlat-top sampling perf record) at -O2 and -O0; 2: a file of both
  * programs run one after the other, each type in two blocks, one per
  * file, as perf gives one per (type, DSO).  A type no sample touched:
- * exit 2, naming it.
+ * exit 2, naming it (escaped).
  */
 START_TEST(test_types_annotate_type)
 {
@@ -498,11 +498,16 @@ START_TEST(test_types_annotate_type)
 			free(out);
 		}
 	}
+	/* named as given, escaped: a name with an escape sequence reaches no terminal raw */
 	ck_assert_int_eq(sh(&out, &err,
-			    "cd %s && %s --input p.data --annotate-type 'struct nosuch'", dir,
-			    top()),
+			    "cd %s && %s --input p.data --annotate-type \"$(printf 'struct "
+			    "nosuch\\033[31m')\"",
+			    dir, top()),
 			 2);
-	ck_assert_ptr_nonnull(strstr(err, "'struct nosuch'"));
+	ck_assert_ptr_nonnull(strstr(err, "'struct nosuch\\x1b[31m'"));
+	ck_assert_ptr_nonnull(strstr(out, "'struct nosuch\\x1b[31m'"));
+	ck_assert_ptr_null(strchr(err, '\033'));
+	ck_assert_ptr_null(strchr(out, '\033'));
 	free(out);
 	free(err);
 	sh(NULL, NULL, "rm -rf %s", dir);
