@@ -7,6 +7,7 @@
     types_oracle.py pahole TOP.json PERF.data BINARY [--least N]
     types_oracle.py pprof PROFILE PERF.data BINARY [--dso NAME] [--nodebug]
     types_oracle.py c2c C2C.json PERF.data BINARY TYPE ADDRESS [--text C2C.txt] [--same]
+    types_oracle.py annotype TOP.json PERF.data BINARY TYPE [--text TOP.txt]
 
 TOP.json is ldlat-top --format json -n 0 of PERF.data's samples (its
 --input, or a live run of the same program when PERF.data is perf record's
@@ -50,6 +51,16 @@ at those offsets in the line's "data:" line.  --same: C2C.json counted
 exactly perf's samples (--input): its untyped "kernel code" samples are
 perf's samples at kernel addresses, and the typed and untyped samples sum
 to every sample.
+annotype: TOP.json is ldlat-top --annotate-type TYPE --format json: its
+block of BINARY is pahole's layout of TYPE (pahole -C of it and of each
+struct, union or class member and base class in turn: every member's
+offset from the type's start, size, name and type, in pahole's order and
+nesting), and each member's samples are those perf recorded on stores
+whose line's comment names a member of TYPE at an offset inside it (the
+labelled member's offset by pahole; for an array member, the displacement
+objdump shows in the store): a parent holds its members'.  --text: the text
+of the same run has the block's header and a line per member with the
+same samples, offset and size.
 Prints what it compared; exit status 0 when all agree, 1 otherwise.
 """
 import collections
@@ -503,6 +514,140 @@ def check_c2c(c2c, perf_data, binary, tname, base, text, same):
     return ok
 
 
+def pahole_tree(binary, tname, base=0, depth=1):
+    """pahole -C tname's members as a tree: [(name, type, offset from the outermost, size, children)]."""
+    text = run('pahole', '-C', tname, binary)
+    top, stack = [], []
+    cur = top
+    for line in text.splitlines()[1:]:
+        s = line.strip()
+        m = re.match(r'^/\* ((?:class|struct) (\S+))\s+<ancestor>; \*/\s+/\*\s+(\d+)\s+(\d+) \*/', s)
+        if m:
+            off = base + int(m.group(3))
+            cur.append((None, m.group(1), off, int(m.group(4)),
+                        pahole_tree(binary, m.group(2), off, depth + 1)))
+            continue
+        m = re.match(r'^(struct|union) \{$', s)
+        if m:
+            stack.append((cur, m.group(1)))
+            cur = []
+            continue
+        m = re.match(r'^\} (\w+);\s+/\*\s+(\d+)\s+(\d+) \*/', s)
+        if m and stack:
+            inner = cur
+            cur, kind = stack.pop()
+            off = int(m.group(2))
+            # pahole writes an inline member's offsets from its own start
+            def shift(nodes, by):
+                return [(n, t, o + by, z, shift(c, by)) for n, t, o, z, c in nodes]
+            cur.append((m.group(1), f'{kind} (anonymous)', base + off, int(m.group(3)),
+                        shift(inner, base + off - base)))
+            continue
+        m = re.match(r'^(.*?)\s+(\w+)((?:\[\d+\])*);\s+/\*\s+(\d+)\s+(\d+) \*/', s)
+        if m:
+            t, dims = m.group(1).strip(), m.group(3)
+            off = base + int(m.group(4))
+            kids = []
+            km = re.match(r'^(struct|union|class) (\S+)$', t)
+            if km and not dims and depth < 16:
+                kids = pahole_tree(binary, km.group(2), off, depth + 1)
+            cur.append((m.group(2), t + dims, off, int(m.group(5)), kids))
+    return top
+
+
+def flatten(nodes, depth=1):
+    for n, t, o, z, c in nodes:
+        yield n, t, o, z, depth
+        yield from flatten(c, depth + 1)
+
+
+def check_annotype(top, perf_data, binary, tname, text):
+    """--annotate-type TYPE's block of BINARY: pahole's layout, perf's samples per member."""
+    ann = top['annotate_type']
+    dso = os.path.basename(binary)
+    blocks = [b for b in ann['blocks'] if os.path.basename(b['dso']) == dso]
+    if len(blocks) != 1:
+        print(f'{len(blocks)} blocks of {dso} in ldlat-top\'s answer, not one')
+        return False
+    blk = blocks[0]
+    tree = pahole_tree(binary, tname.split(' ', 1)[1])
+    m = re.search(r'/\* size: (\d+)', run('pahole', '-C', tname.split(' ', 1)[1], binary))
+    # pahole says no size of a union: its largest member's
+    size = int(m.group(1)) if m else max(o + z for _, _, o, z, _ in tree)
+    want = [(None, tname, 0, size, 0)] + list(flatten(tree))
+
+    def walk(m):
+        yield m
+        for c in m['children']:
+            yield from walk(c)
+    got = list(walk(blk['members'][0]))
+    ok = len(got) == len(want)
+    print(f'{tname} in {dso}: {len(want)} members by pahole, {len(got)} by ldlat-top')
+    for (n, t, o, z, d), g in zip(want, got):
+        same = (n == g['name'] and o == g['offset'] and z == g['size'] and d == g['depth'] and
+                (n is not None or d == 0 or g['base_class'] or 'anonymous' in t) and
+                ('anonymous' in t or t == g['type']))
+        if not same:
+            print(f'  pahole {n} {t} +{o} {z} depth {d}; ldlat-top {g["name"]} {g["type"]} '
+                  f'+{g["offset"]} {g["size"]} depth {g["depth"]} DIFFERS')
+            ok = False
+    # the offsets perf's samples touched, by their lines' labels and pahole
+    insns = objdump_lines(binary)
+    offsets = []
+    for _, _, path, off, _ in perf_samples(perf_data):
+        va = file_vaddr(binary, off) if off is not None and os.path.basename(path) == dso else None
+        if va not in insns:
+            continue
+        f, l, itext = insns[va]
+        label = comment_label(f, l) if os.path.exists(f) else None
+        if not label or label.partition('.')[0] != tname:
+            continue
+        member = label.partition('.')[2]
+        lo, hi = member_range(binary, tname.split(' ', 1)[1], member)
+        at = lo
+        leaf = [x for x in flatten(pahole_tree(binary, tname.split(' ', 1)[1]))
+                if x[2] == lo and x[3] == hi - lo and x[0] == member.split('.')[-1]]
+        dm = re.search(r',\s*(0x[0-9a-f]+)\(%(r\w+)\)$', itext)
+        if leaf and '[' in leaf[0][1] and dm and dm.group(2) not in ('rsp', 'rbp', 'rip') \
+           and lo <= int(dm.group(1), 16) < hi:
+            at = int(dm.group(1), 16)
+        offsets.append(at)
+    print(f'perf: {len(offsets)} samples on lines of {tname}\'s members, at offsets '
+          f'{sorted(collections.Counter(offsets).items())}')
+    if blk['samples'] != len(offsets) or blk['unplaced_samples']:
+        print(f'the block: perf {len(offsets)}, ldlat-top {blk["samples"]} '
+              f'({blk["unplaced_samples"]} at no offset) DIFFERS')
+        ok = False
+    if not offsets:
+        ok = False
+    for (n, t, o, z, d), g in zip(want, got):
+        exp = sum(1 for a in offsets if o <= a < o + z)
+        verdict = 'ok' if exp == g['samples'] else 'DIFFERS'
+        if exp or g['samples'] or verdict != 'ok':
+            print(f'  {"  " * d}{n or t} [+{o}, {z}): perf {exp}, ldlat-top {g["samples"]} {verdict}')
+        ok = ok and exp == g['samples']
+    if text:
+        with open(text) as f:
+            lines = f.read().splitlines()
+        head = [i for i, x in enumerate(lines)
+                if x.startswith(f"Annotate type: '{tname}' in {dso} ({blk['samples']} samples")]
+        rows = []
+        if head:
+            for x in lines[head[0] + 3:]:
+                m = re.match(r'^\s*(\d+)\s+[\d.]+%\s+\S+\s+\S+\s+(\d+)\s+(\d+)  ', x)
+                if not m:
+                    if x.strip() == '};' or x.strip().startswith('};'):
+                        continue
+                    break
+                rows.append(tuple(int(v) for v in m.groups()))
+        wantrows = [(g['samples'], g['offset'], g['size']) for g in got]
+        tok = bool(head) and rows == wantrows
+        print(f'text: header {"found" if head else "MISSING"}, {len(rows)} member lines '
+              f'{"the same" if tok else "NOT the same"}')
+        ok = ok and tok
+    return ok
+
+
 def main():
     args = sys.argv[1:]
     mode, top_json, perf_data = args[0], args[1], args[2]
@@ -512,6 +657,11 @@ def main():
         text = args[args.index('--text') + 1] if '--text' in args else None
         return 0 if check_c2c(c2c, perf_data, args[3], args[4], int(args[5], 16), text,
                               '--same' in args) else 1
+    if mode == 'annotype':
+        with open(top_json) as f:
+            top = json.load(f)
+        text = args[args.index('--text') + 1] if '--text' in args else None
+        return 0 if check_annotype(top, perf_data, args[3], args[4], text) else 1
     labelled = True
     if mode == 'pprof':
         top, labelled = pprof_types(top_json)

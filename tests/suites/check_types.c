@@ -425,6 +425,95 @@ START_TEST(test_c2c_types_input)
 }
 END_TEST
 
+/*
+ * --annotate-type TYPE: the type's members as perf annotate --data-type
+ * lays them out, each with its samples.  types_oracle.py annotype checks
+ * the block of each binary against pahole (every member's offset, size,
+ * name and type, nested structs and unions, a C++ base class) and against
+ * perf's samples on the stores whose lines name a member of the type (a
+ * parent holds its members'; a union's overlapping members each hold a
+ * store to their bytes), and the text beside the JSON.  _i 0, 1: live
+ * (ldlat-top sampling perf record) at -O2 and -O0; 2: a file of both
+ * programs run one after the other, each type in two blocks, one per
+ * file, as perf gives one per (type, DSO).  A type no sample touched:
+ * exit 2, naming it (escaped).
+ */
+START_TEST(test_types_annotate_type)
+{
+	static const char *const types[] = { "struct outer", "union msg", "class Session" };
+	char dir[] = "/tmp/ldlat-types-XXXXXX", *out = NULL, *err = NULL;
+	const char *o0 = build_path("tests/ldlat-typeprog-O0");
+	const char *o2 = build_path("tests/ldlat-typeprog-O2");
+	const char *prog = _i == 1 ? o0 : o2;
+	int t;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	if (_i == 2)
+		ck_assert_int_eq(sh(NULL, NULL,
+				    "cd %s && perf record -q -e page-faults -c 1 -d -o p.data -- "
+				    "sh -c '%s && %s' >/dev/null",
+				    dir, o0, o2),
+				 0);
+	for (t = 0; t < 3; t++) {
+		if (_i < 2) {
+			ck_assert_int_eq(
+				sh(NULL, NULL,
+				   "cd %s && rm -f p.data && %s --source page-faults "
+				   "--annotate-type '%s' --format json -- perf record -q -e "
+				   "page-faults -c 1 -d -o p.data -- %s > a.json",
+				   dir, top(), types[t], prog),
+				0);
+			/* the text of the file perf recorded: the same samples */
+			ck_assert_int_eq(
+				sh(NULL, NULL,
+				   "cd %s && %s --input p.data --annotate-type '%s' > a.txt", dir,
+				   top(), types[t]),
+				0);
+		} else {
+			ck_assert_int_eq(
+				sh(NULL, NULL,
+				   "cd %s && %s --input p.data --annotate-type '%s' --format "
+				   "json > a.json && %s --input p.data --annotate-type '%s' > "
+				   "a.txt",
+				   dir, top(), types[t], top(), types[t]),
+				0);
+			out = slurp(dir, "a.json");
+			ck_assert(jq_true(out, ".annotate_type.blocks | length == 2"));
+			free(out);
+		}
+		ck_assert_msg(
+			sh(&out, NULL,
+			   "tests/types_oracle.py annotype %s/a.json %s/p.data %s '%s' --text "
+			   "%s/a.txt",
+			   dir, dir, prog, types[t], dir) == 0,
+			"%s", out ? out : "");
+		free(out);
+		if (_i == 2) {
+			ck_assert_msg(
+				sh(&out, NULL,
+				   "tests/types_oracle.py annotype %s/a.json %s/p.data %s '%s' "
+				   "--text %s/a.txt",
+				   dir, dir, o0, types[t], dir) == 0,
+				"%s", out ? out : "");
+			free(out);
+		}
+	}
+	/* named as given, escaped: a name with an escape sequence reaches no terminal raw */
+	ck_assert_int_eq(sh(&out, &err,
+			    "cd %s && %s --input p.data --annotate-type \"$(printf 'struct "
+			    "nosuch\\033[31m')\"",
+			    dir, top()),
+			 2);
+	ck_assert_ptr_nonnull(strstr(err, "'struct nosuch\\x1b[31m'"));
+	ck_assert_ptr_nonnull(strstr(out, "'struct nosuch\\x1b[31m'"));
+	ck_assert_ptr_null(strchr(err, '\033'));
+	ck_assert_ptr_null(strchr(out, '\033'));
+	free(out);
+	free(err);
+	sh(NULL, NULL, "rm -rf %s", dir);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("types");
@@ -438,6 +527,7 @@ int main(void)
 		tcase_add_test(tc, test_types_text);
 		tcase_add_test(tc, test_types_debuginfod);
 		tcase_add_loop_test(tc, test_types_annotate, 0, 4);
+		tcase_add_loop_test(tc, test_types_annotate_type, 0, 3);
 		tcase_add_test(tc, test_types_real_program);
 		tcase_add_loop_test(tc, test_srcline_input, 0, 2);
 		tcase_add_loop_test(tc, test_c2c_types_live, 0, 2);

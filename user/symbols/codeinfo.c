@@ -167,6 +167,19 @@ const struct datatype *codeinfo__type(struct codeinfo *ci, const char *file, __u
 	return &a->type;
 }
 
+ssize_t codeinfo__layout(struct codeinfo *ci, const char *file, __u64 addr, const char *type,
+			 struct datatype_member **out)
+{
+	struct ci_file *f = codeinfo__file(ci, file);
+
+	*out = NULL;
+	if (!f)
+		return -ENOMEM;
+	if (f->err)
+		return -ENOENT;
+	return datatype__layout(&f->di, addr, type, out);
+}
+
 const struct srcline *codeinfo__srcline(struct codeinfo *ci, const char *file, __u64 addr)
 {
 	struct ci_file *f = codeinfo__file(ci, file);

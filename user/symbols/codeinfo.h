@@ -40,6 +40,14 @@ const struct datatype *codeinfo__type(struct codeinfo *ci, const char *file, __u
 /* The source line of the instruction at addr of file; n 0 when none. Never NULL. */
 const struct srcline *codeinfo__srcline(struct codeinfo *ci, const char *file, __u64 addr);
 
+/*
+ * The layout of the type named type as the DWARF unit of the code at addr
+ * of file describes it (datatype__layout): how many members, -ENOENT when
+ * none there, -ENOMEM.
+ */
+ssize_t codeinfo__layout(struct codeinfo *ci, const char *file, __u64 addr, const char *type,
+			 struct datatype_member **out);
+
 struct codeinfo_insn {
 	__u64 addr;
 	unsigned int len;

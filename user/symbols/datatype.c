@@ -1154,3 +1154,185 @@ int datatype__find(struct debuginfo *di, struct insn_decoder *dec,
 	}
 	return datatype__fill(&cx, &o, &cx.insns[k], out);
 }
+
+/* ---- a type's layout (perf annotate --data-type) ---- */
+
+struct dt_layout {
+	struct datatype_member *m;
+	size_t n, cap;
+};
+
+/*
+ * The name of a member's type: as type__name, but an array with its
+ * lengths ("char[4096]", "int[2][3]"), as pahole and perf write them.
+ */
+static void member__type_name(struct dt_ctx *cx, Dwarf_Die *type, struct dt_buf *b)
+{
+	Dwarf_Die t = *type, elem, sub;
+	Dwarf_Attribute attr;
+	Dwarf_Word w;
+
+	if (!type__unqualify(&t) || dwarf_tag(&t) != DW_TAG_array_type || !die__type(&t, &elem)) {
+		type__name(cx, type, b, 0);
+		return;
+	}
+	type__name(cx, &elem, b, 0);
+	if (dwarf_child(&t, &sub))
+		return;
+	do {
+		char n[32];
+
+		if (dwarf_tag(&sub) != DW_TAG_subrange_type)
+			continue;
+		if (dwarf_attr_integrate(&sub, DW_AT_count, &attr) && !dwarf_formudata(&attr, &w))
+			snprintf(n, sizeof(n), "[%llu]", (unsigned long long)w);
+		else if (dwarf_attr_integrate(&sub, DW_AT_upper_bound, &attr) &&
+			 !dwarf_formudata(&attr, &w))
+			snprintf(n, sizeof(n), "[%llu]", (unsigned long long)w + 1);
+		else
+			snprintf(n, sizeof(n), "[]");
+		buf__add(b, "%s", n);
+	} while (!dwarf_siblingof(&sub, &sub));
+}
+
+static int layout__push(struct dt_layout *l, struct dt_ctx *cx, Dwarf_Die *type, const char *name,
+			__u64 offset, __u64 size, int depth, bool base)
+{
+	struct dt_buf tn = {};
+	struct datatype_member *m;
+
+	if (l->n == l->cap) {
+		size_t cap = l->cap ? l->cap * 2 : 32;
+
+		m = realloc(l->m, cap * sizeof(*m));
+		if (!m)
+			return -ENOMEM;
+		l->m = m;
+		l->cap = cap;
+	}
+	m = &l->m[l->n];
+	member__type_name(cx, type, &tn);
+	m->type = strdup(tn.s);
+	m->name = name ? strdup(name) : NULL;
+	m->offset = offset;
+	m->size = size;
+	m->depth = depth;
+	m->base = base;
+	l->n++;
+	return !m->type || (name && !m->name) ? -ENOMEM : 0;
+}
+
+/* The data members of aggregate agg (at base in the outermost type), and theirs, one deeper. */
+static int layout__members(struct dt_layout *l, struct dt_ctx *cx, Dwarf_Die *agg, __u64 base,
+			   int depth)
+{
+	Dwarf_Die c, t, s;
+	__s64 off;
+	__u64 size;
+	int e;
+
+	if (depth > 16 || dwarf_child(agg, &c))
+		return 0;
+	do {
+		if (!member__data(&c) || !member__offset(&c, &off) || off < 0 || !die__type(&c, &t))
+			continue;
+		if (!type__size(&t, &size))
+			size = 0; /* a flexible array member */
+		e = layout__push(
+			l, cx, &t, dwarf_tag(&c) == DW_TAG_inheritance ? NULL : dwarf_diename(&c),
+			base + (__u64)off, size, depth, dwarf_tag(&c) == DW_TAG_inheritance);
+		if (e)
+			return e;
+		s = t;
+		if (type__strip(&s) && tag__aggregate(dwarf_tag(&s))) {
+			e = layout__members(l, cx, &s, base + (__u64)off, depth + 1);
+			if (e)
+				return e;
+		}
+	} while (!dwarf_siblingof(&c, &c));
+	return 0;
+}
+
+/* The last word of a type's name: "conn" of "struct conn", "Session" of "class ns::Session". */
+static const char *name__tail(const char *type)
+{
+	const char *sp = strrchr(type, ' '), *t = sp ? sp + 1 : type, *cc;
+
+	while ((cc = strstr(t, "::")))
+		t = cc + 2;
+	return t;
+}
+
+/* Under die (a unit, a namespace, a class), the definition of the aggregate named type. */
+static bool layout__find(struct dt_ctx *cx, Dwarf_Die *die, const char *type, Dwarf_Die *out,
+			 int depth)
+{
+	const char *tail = name__tail(type), *name;
+	Dwarf_Die c, s;
+	int tag;
+
+	if (depth > 8 || dwarf_child(die, &c))
+		return false;
+	do {
+		tag = dwarf_tag(&c);
+		if (tag == DW_TAG_namespace && layout__find(cx, &c, type, out, depth + 1))
+			return true;
+		if (!tag__aggregate(tag) && tag != DW_TAG_typedef)
+			continue;
+		name = dwarf_diename(&c);
+		if (name && !strcmp(name, tail) && !dwarf_hasattr(&c, DW_AT_declaration)) {
+			struct dt_buf b = {};
+			__u64 size;
+
+			type__name(cx, &c, &b, 0);
+			s = c;
+			if (!strcmp(b.s, type) && type__strip(&s) &&
+			    tag__aggregate(dwarf_tag(&s)) &&
+			    !dwarf_hasattr(&s, DW_AT_declaration) && type__size(&s, &size)) {
+				*out = s;
+				return true;
+			}
+		}
+		/* C++: classes declared inside classes */
+		if (tag__aggregate(tag) && cx->cplus && layout__find(cx, &c, type, out, depth + 1))
+			return true;
+	} while (!dwarf_siblingof(&c, &c));
+	return false;
+}
+
+void datatype__layout_free(struct datatype_member *m, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		free(m[i].type);
+		free(m[i].name);
+	}
+	free(m);
+}
+
+ssize_t datatype__layout(struct debuginfo *di, __u64 addr, const char *type,
+			 struct datatype_member **out)
+{
+	struct dt_ctx cx = { .di = di };
+	struct dt_layout l = {};
+	Dwarf_Die agg;
+	__u64 size;
+	int e;
+
+	*out = NULL;
+	/* the unit of the code that touched it: where the compiler described the type it used */
+	if (!di->dw || !debuginfo__cu(di, addr, &cx.cu))
+		return -ENOENT;
+	cx.cplus = cu__cplus(&cx.cu);
+	if (!layout__find(&cx, &cx.cu, type, &agg, 0) || !type__size(&agg, &size))
+		return -ENOENT;
+	e = layout__push(&l, &cx, &agg, NULL, 0, size, 0, false)
+		    ?: layout__members(&l, &cx, &agg, 0, 1);
+	if (e) {
+		datatype__layout_free(l.m, l.n);
+		return e;
+	}
+	*out = l.m;
+	return (ssize_t)l.n;
+}

@@ -84,4 +84,30 @@ int datatype__find(struct debuginfo *di, struct insn_decoder *dec,
 void datatype__clear(struct datatype *d);
 void datatype__scratch_free(struct datatype_scratch *s);
 
+/*
+ * A member of a type's layout, as perf annotate --data-type lists it: the
+ * type itself first (depth 0), then each member in declaration order, the
+ * members of a struct, union or class member (and of a C++ base class)
+ * after it one deeper; an array is one member.
+ */
+struct datatype_member {
+	char *type;   /* "long int", "struct inner", "char[4096]" */
+	char *name;   /* the field; NULL: the type itself, a base class, an anonymous member */
+	__u64 offset; /* from the start of the outermost type */
+	__u64 size;   /* bytes (0: a flexible array) */
+	int depth;    /* 0: the type itself */
+	bool base;    /* a C++ base class (pahole's <ancestor>) */
+};
+
+/*
+ * The layout of the type named type (as datatype__label names it: "struct
+ * conn", "class ns::Session") from the DWARF unit of the code at file
+ * address addr of di, malloc'd into *out (free with datatype__layout_free).
+ * Returns how many members, -ENOENT when the unit has no type of that
+ * name with members, or -ENOMEM.
+ */
+ssize_t datatype__layout(struct debuginfo *di, __u64 addr, const char *type,
+			 struct datatype_member **out);
+void datatype__layout_free(struct datatype_member *m, size_t n);
+
 #endif

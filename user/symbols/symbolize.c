@@ -565,6 +565,13 @@ const struct datatype *symbolizer__datatype_at(struct symbolizer *z, const char 
 	return symbolizer__ci(z) ? codeinfo__type(z->ci, file, vaddr) : &none;
 }
 
+ssize_t symbolizer__layout(struct symbolizer *z, const char *file, __u64 vaddr, const char *type,
+			   struct datatype_member **out)
+{
+	*out = NULL;
+	return symbolizer__ci(z) ? codeinfo__layout(z->ci, file, vaddr, type, out) : -ENOMEM;
+}
+
 ssize_t symbolizer__disasm(struct symbolizer *z, const char *file, __u64 lo, __u64 hi,
 			   struct codeinfo_insn **out)
 {

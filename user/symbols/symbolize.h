@@ -135,6 +135,10 @@ enum datatype_why symbolizer__code_func(struct symbolizer *z, __u32 tgid, __u64 
 /* The type of file address vaddr of file (symbolizer__code's): never NULL, valid until symbolizer__free. */
 const struct datatype *symbolizer__datatype_at(struct symbolizer *z, const char *file, __u64 vaddr);
 
+/* The layout of type as the code at vaddr of file sees it, as codeinfo__layout (free with datatype__layout_free). */
+ssize_t symbolizer__layout(struct symbolizer *z, const char *file, __u64 vaddr, const char *type,
+			   struct datatype_member **out);
+
 /* The instructions of [lo, hi) of file, as codeinfo__disasm (free *out). */
 ssize_t symbolizer__disasm(struct symbolizer *z, const char *file, __u64 lo, __u64 hi,
 			   struct codeinfo_insn **out);

@@ -74,10 +74,11 @@ struct top_args {
 	bool weight_set;
 	const char *heatmap; /* --heatmap FILE */
 	bool heatmap_by_class;
-	bool keep_set;	      /* --keep N (into cli.out.keep) */
-	bool unit_ns;	      /* --unit ns */
-	double ns_per_cycle;  /* --unit ns: the nominal frequency's (top_refuse) */
-	const char *annotate; /* --annotate FUNC */
+	bool keep_set;		   /* --keep N (into cli.out.keep) */
+	bool unit_ns;		   /* --unit ns */
+	double ns_per_cycle;	   /* --unit ns: the nominal frequency's (top_refuse) */
+	const char *annotate;	   /* --annotate FUNC */
+	const char *annotate_type; /* --annotate-type TYPE */
 };
 
 static const char doc[] =
@@ -161,6 +162,11 @@ static const struct opt table_options[] = {
 	  "it) with their samples, latency and the data type and member each "
 	  "touches",
 	  OPT_TEXT, OPT_TO(struct top_args, annotate), .what = "function name" },
+	{ "annotate-type", 0, "TYPE", 0,
+	  "instead of the tables, data type TYPE ('struct conn', named as --by type names it) "
+	  "with its members and the samples that touched each, per file, as perf annotate "
+	  "--data-type lays it out",
+	  OPT_TEXT, OPT_TO(struct top_args, annotate_type), .what = "data type name" },
 	{},
 };
 
@@ -328,6 +334,7 @@ struct top {
 	struct toppprof prof;
 	struct toppprof_opts prof_opts;
 	char kernel_id[2 * BUILDID_MAX + 1];
+	bool type_seen; /* --annotate-type: some report had a sample of the type */
 };
 
 /* What a run of either mode made, and its output files closed. */
@@ -647,7 +654,8 @@ static int top_forget_exited(struct top *top)
 
 	if (top->args->by & TOP_BY_CODE)
 		e = top_rows__take_exited(&top->early_ip, &top->ip, &top->z,
-					  top->args->by & TOP_BY_CODE, top->args->annotate, 0);
+					  top->args->by & TOP_BY_CODE,
+					  top->args->annotate ?: top->args->annotate_type, 0);
 	if (!e && (top->args->by & TOP_BY_DATA))
 		e = top_rows__take_exited(&top->early_data, &top->data, &top->z, TOP_BY_DATA, NULL,
 					  top->args->shift);
@@ -729,6 +737,9 @@ static int top_write(struct printer *p, void *ctx, struct err *err)
 	top_unwind_state(top, &top->paths.walks);
 	if (top->args->by & TOP_BY_ANNOTATE)
 		e = top_rows__annotate(&ip, &top->ip, &top->z, top->args->annotate, &top->early_ip);
+	else if (top->args->by & TOP_BY_ANNOTYPE)
+		e = top_rows__annotate_type(&ip, &top->ip, &top->z, top->args->annotate_type,
+					    &top->early_ip);
 	else if (top->args->by & TOP_BY_CODE)
 		e = top_rows__code(&ip, &top->ip, &top->z, top->args->by & TOP_BY_CODE,
 				   &top->early_ip);
@@ -746,6 +757,8 @@ static int top_write(struct printer *p, void *ctx, struct err *err)
 		e = -ENOMEM;
 		goto out;
 	}
+	if (ip.ntypes)
+		top->type_seen = true;
 	if (!(top->args->by & TOP_BY_ANNOTATE)) /* an annotation is in address order */
 		top_rows__sort(&ip, top->args->sort);
 	top_rows__sort(&data, top->args->sort);
@@ -863,7 +876,7 @@ static struct top_view top_view_of(const struct top_args *a, bool has_latency,
 		.width = a->cli.out.path ? 0 : top_terminal_width(),
 		.run = run,
 		.src = src,
-		.annotate = a->annotate,
+		.annotate = a->annotate ?: a->annotate_type,
 	};
 }
 
@@ -995,6 +1008,13 @@ static int top_input(struct top_args *a)
 	if (!e)
 		offtop__report_notes(&ot, "ldlat-top", a->cli.verbose, stderr);
 	status = err__status(&err, e);
+	if (!status && a->annotate_type && !top.type_seen) {
+		notice__print(stderr, "ldlat-top",
+			      "--annotate-type: no sample of %s touched a type named '%s' (names "
+			      "as --by type gives them: 'struct conn')",
+			      a->cli.input, a->annotate_type);
+		status = EXIT_USAGE;
+	}
 out:
 	offtop__close(&ot);
 	top__free(&top);
@@ -1043,9 +1063,17 @@ static int top_refuse(struct top_args *a)
 	}
 	if (output__paths(&a->cli.out))
 		a->call_graph = true;
+	if (a->annotate && a->annotate_type) {
+		fprintf(stderr,
+			"ldlat-top: --annotate and --annotate-type each replace the tables; "
+			"give one\n");
+		return EXIT_USAGE;
+	}
 	/* an annotation is of the code table alone */
 	if (a->annotate)
 		a->by = TOP_BY_ANNOTATE;
+	if (a->annotate_type)
+		a->by = TOP_BY_ANNOTYPE;
 	return 0;
 }
 
@@ -1226,6 +1254,13 @@ static int run_sample(void *input)
 		status = EXIT_FAIL;
 	top_warn_paths(&top.lost);
 	top_warn_walks(&top.lost.walks);
+	if (!status && a->annotate_type && !top.type_seen) {
+		notice__print(stderr, "ldlat-top",
+			      "--annotate-type: no sample touched a type named '%s' (names as --by "
+			      "type gives them: 'struct conn')",
+			      a->annotate_type);
+		status = EXIT_USAGE;
+	}
 	if (procwatch__lost(&top.watch))
 		fprintf(stderr,
 			"ldlat-top: warning: the side band lost %llu mapping records (its ring was "

@@ -142,6 +142,12 @@ void top_rows__free(struct top_rows *rows)
 	pool__free(rows->pool);
 	free(rows->file);
 	free(rows->insns);
+	for (i = 0; i < rows->ntypes; i++) {
+		free(rows->types[i].file);
+		datatype__layout_free(rows->types[i].m, rows->types[i].n);
+		free(rows->types[i].v);
+	}
+	free(rows->types);
 	memset(rows, 0, sizeof(*rows));
 }
 
@@ -343,9 +349,37 @@ static void resolve_annotate(struct symbolizer *z, __u32 tgid, __u64 addr, __u64
 	row->dt = symbolizer__datatype_at(z, file, vaddr);
 }
 
+/*
+ * A type annotation's row: an instruction that touches data of type type,
+ * keyed by its file and file address; every other instruction folds into
+ * one row named "".
+ */
+static void resolve_annotype(struct symbolizer *z, __u32 tgid, __u64 addr, __u64 len,
+			     const char *type, struct sym *out, struct top_row *row)
+{
+	const struct datatype *d;
+	__u64 vaddr;
+	char file[sizeof(out->where)];
+
+	(void)len;
+	memset(out, 0, sizeof(*out));
+	if (symbolizer__code(z, tgid, addr, file, sizeof(file), &vaddr) != DATATYPE_TYPED)
+		return;
+	d = symbolizer__datatype_at(z, file, vaddr);
+	if (d->why != DATATYPE_TYPED || !d->type || strcmp(d->type, type))
+		return;
+	snprintf(out->name, sizeof(out->name), "0x%llx", (unsigned long long)vaddr);
+	snprintf(out->where, sizeof(out->where), "%s", file);
+	out->kind = SYM_RESOLVED;
+	out->offset = (__s64)(addr - vaddr);
+	row->dt = d;
+}
+
 static resolve_fn resolve__of(unsigned int by)
 {
 	switch (by) {
+	case TOP_BY_ANNOTYPE:
+		return resolve_annotype;
 	case TOP_BY_ANNOTATE:
 		return resolve_annotate;
 	case TOP_BY_TYPE:
@@ -569,6 +603,103 @@ int top_rows__annotate(struct top_rows *rows, const struct top_table *t, struct 
 	}
 	qsort(rows->r, rows->n, sizeof(*rows->r), row__cmp_start);
 out:
+	top_rows__free(&in);
+	if (e)
+		top_rows__free(rows);
+	return e;
+}
+
+/* The block of file, added (its layout read from the code at vaddr) when new; NULL: no memory. */
+static struct top_typeblock *typeblocks__get(struct top_rows *rows, struct symbolizer *z,
+					     const char *file, __u64 vaddr, const char *type)
+{
+	struct top_typeblock *b;
+	ssize_t n;
+	size_t i;
+
+	for (i = 0; i < rows->ntypes; i++)
+		if (!strcmp(rows->types[i].file, file))
+			return &rows->types[i];
+	b = realloc(rows->types, (rows->ntypes + 1) * sizeof(*b));
+	if (!b)
+		return NULL;
+	rows->types = b;
+	b = &rows->types[rows->ntypes];
+	memset(b, 0, sizeof(*b));
+	b->file = strdup(file);
+	if (!b->file)
+		return NULL;
+	rows->ntypes++;
+	n = symbolizer__layout(z, file, vaddr, type, &b->m);
+	if (n == -ENOMEM)
+		return NULL;
+	b->n = n > 0 ? (size_t)n : 0;
+	b->v = calloc(b->n + 1, sizeof(*b->v));
+	return b->v ? b : NULL;
+}
+
+/* A sample of the type at offset off: every member whose bytes hold it. */
+static void typeblock__add(struct top_typeblock *b, const struct datatype *d,
+			   const struct ldlat_top_val *v)
+{
+	bool placed = false;
+	size_t k;
+
+	b->samples += v->count;
+	if (b->n && d->offset_known && d->offset >= 0 && (__u64)d->offset < b->m[0].size) {
+		for (k = 0; k < b->n; k++)
+			if ((__u64)d->offset >= b->m[k].offset &&
+			    (__u64)d->offset - b->m[k].offset < b->m[k].size) {
+				top_val__add(&b->v[k], v);
+				placed = true;
+			}
+	}
+	if (!placed)
+		b->unplaced += v->count;
+}
+
+static int typeblock__cmp(const void *a, const void *b)
+{
+	const struct top_typeblock *x = a, *y = b;
+
+	if (x->samples != y->samples)
+		return x->samples > y->samples ? -1 : 1;
+	return strcmp(x->file, y->file);
+}
+
+int top_rows__annotate_type(struct top_rows *rows, const struct top_table *t, struct symbolizer *z,
+			    const char *type, const struct top_rows *early)
+{
+	struct top_rows in;
+	struct top_typeblock *b;
+	size_t i;
+	int e = top_rows__build(&in, t, z, resolve_annotype, type, 1, early);
+
+	memset(rows, 0, sizeof(*rows));
+	if (e)
+		return e;
+	top_rows__fold(&in, false, false);
+	rows->full = in.full;
+	rows->failed = in.failed;
+	rows->spilled = in.spilled;
+	rows->total = in.total;
+	for (i = 0; i < in.n; i++) {
+		const struct top_row *s = &in.r[i];
+
+		if (!s->name[0] || !s->dt) {
+			rows->outside += s->v.count;
+			continue;
+		}
+		b = typeblocks__get(rows, z, s->where, s->start, type);
+		if (!b) {
+			e = -ENOMEM;
+			break;
+		}
+		typeblock__add(b, s->dt, &s->v);
+	}
+	rows->outside += in.full + in.failed;
+	if (!e && rows->ntypes)
+		qsort(rows->types, rows->ntypes, sizeof(*rows->types), typeblock__cmp);
 	top_rows__free(&in);
 	if (e)
 		top_rows__free(rows);
@@ -1382,6 +1513,106 @@ static void render_data_text(FILE *out, const struct top_view *r, const struct t
 	rows__not_attributed(out, rows);
 }
 
+/* A type annotation's columns: perf annotate --data-type's, with ldlat's latency. */
+static const struct table_column annotype_cols[] = {
+	{ .header = "samples", .width = 10, .align = TABLE_RIGHT },
+	{ .header = "percent", .width = 8, .align = TABLE_RIGHT, .sep = " " },
+	{ .header = "mean lat", .width = 9, .align = TABLE_RIGHT, .sep = " " },
+	{ .header = "max lat", .width = 9, .align = TABLE_RIGHT, .sep = " " },
+	{ .header = "offset", .width = 10, .align = TABLE_RIGHT, .sep = " " },
+	{ .header = "size", .width = 10, .align = TABLE_RIGHT, .sep = " " },
+	{ .header = "field", .align = TABLE_LEFT, .sep = "  " },
+};
+
+static const struct table annotype_table = {
+	.col = annotype_cols,
+	.ncol = sizeof(annotype_cols) / sizeof(annotype_cols[0]),
+};
+
+/* The closing "};" of the parents at depths [upto, depth): after their last member. */
+static void typeblock__close(FILE *out, int depth, int upto)
+{
+	struct table_row tr;
+	int d, c;
+
+	for (d = depth - 1; d >= upto; d--) {
+		table__row_begin(&tr, out, &annotype_table);
+		for (c = 0; c < annotype_table.ncol - 1; c++)
+			table__cell(&tr, "%s", "");
+		table__cell(&tr, "%*s};", 4 * d, "");
+		table__row_end(&tr);
+	}
+}
+
+/*
+ * A type's annotation, in perf annotate --data-type's layout: per file a
+ * header, then the type and each member indented under its parent with
+ * its offset, size, type and name and the samples that touched it (a
+ * parent's hold its members').
+ */
+static void render_annotype_text(FILE *out, const struct top_view *r, const struct top_rows *rows)
+{
+	char type[1024], file[1024], mean[32], max[32];
+	struct table_row tr;
+	size_t i, k;
+
+	/* the name asked for and the file mapped: text from elsewhere, escaped */
+	unctrl__str(type, sizeof(type), r->annotate);
+	if (!rows->ntypes) {
+		fprintf(out,
+			"annotate-type: no sample touched a type named '%s' (%llu samples of other "
+			"types or untyped)\n",
+			type, (unsigned long long)rows->outside);
+		rows__not_attributed(out, rows);
+		return;
+	}
+	for (i = 0; i < rows->ntypes; i++) {
+		const struct top_typeblock *b = &rows->types[i];
+
+		unctrl__str(file, sizeof(file), dso__short_name(b->file));
+		if (i)
+			fputc('\n', out);
+		fprintf(out, "Annotate type: '%s' in %s (%llu samples", type, file,
+			(unsigned long long)b->samples);
+		if (b->unplaced)
+			fprintf(out, "; %llu at no known offset in it",
+				(unsigned long long)b->unplaced);
+		fprintf(out, "):\n");
+		if (!b->n) {
+			fprintf(out, "(the debug info of %s describes no members of it)\n", file);
+			continue;
+		}
+		fprintf(out, "%s\n",
+			"=========================================================================="
+			"==");
+		table__header(out, &annotype_table);
+		for (k = 0; k < b->n; k++) {
+			const struct datatype_member *m = &b->m[k];
+			struct top_row row = { .v = b->v[k] };
+			bool parent = k + 1 < b->n && b->m[k + 1].depth > m->depth;
+			const char *name = m->name ? m->name : m->base ? "<ancestor>" : "";
+
+			row__latency(r, &row, mean, max, sizeof(mean));
+			table__row_begin(&tr, out, &annotype_table);
+			table__cell(&tr, "%llu", (unsigned long long)b->v[k].count);
+			table__cell(&tr, "%.2f%%", percent(b->v[k].count, b->samples));
+			table__cell(&tr, "%s", mean);
+			table__cell(&tr, "%s", max);
+			table__cell(&tr, "%llu", (unsigned long long)m->offset);
+			table__cell(&tr, "%llu", (unsigned long long)m->size);
+			table__cell(&tr, "%*s%s%s%s%s", 4 * m->depth, "", m->type,
+				    name[0] ? " " : "", name, parent ? " {" : ";");
+			table__row_end(&tr);
+			if (!parent)
+				typeblock__close(out, m->depth,
+						 k + 1 < b->n ? b->m[k + 1].depth : 0);
+		}
+	}
+	rows__not_attributed(out, rows);
+	fprintf(out, "samples of other types or untyped: %llu\n",
+		(unsigned long long)rows->outside);
+}
+
 void top_render_text(FILE *out, const struct top_view *r, const struct top_rows *ip,
 		     const struct top_rows *data, const struct snapshot *s)
 {
@@ -1397,6 +1628,8 @@ void top_render_text(FILE *out, const struct top_view *r, const struct top_rows 
 	}
 	if (r->by & TOP_BY_ANNOTATE)
 		render_annotate_text(out, r, ip);
+	else if (r->by & TOP_BY_ANNOTYPE)
+		render_annotype_text(out, r, ip);
 	else if (r->by & TOP_BY_CODE)
 		render_ip_text(out, r, ip);
 	if (r->by == TOP_BY_BOTH)
@@ -1595,6 +1828,75 @@ static void annotate__json(struct json *j, const struct top_view *r, const struc
 	json__object_end(j);
 }
 
+/* Member k of b and its members (as "children"), as a JSON object; returns the next sibling's index. */
+static size_t typeblock__json(struct json *j, const struct top_view *r,
+			      const struct top_typeblock *b, size_t k)
+{
+	const struct datatype_member *m = &b->m[k];
+	struct top_row row = { .v = b->v[k] };
+	size_t c = k + 1;
+
+	json__object_begin(j, NULL);
+	json__u64(j, "offset", m->offset);
+	json__u64(j, "size", m->size);
+	json__string(j, "type", m->type);
+	if (m->name)
+		json__string(j, "name", m->name);
+	else
+		json__null(j, "name");
+	json__u64(j, "depth", (__u64)m->depth);
+	json__bool(j, "base_class", m->base);
+	json__u64(j, "samples", b->v[k].count);
+	json__double(j, "percent", percent(b->v[k].count, b->samples));
+	if (r->has_latency) {
+		json__double(j, "mean_latency", row__mean(&row));
+		json__u64(j, "max_latency", b->v[k].lat_max);
+	} else {
+		json__null(j, "mean_latency");
+		json__null(j, "max_latency");
+	}
+	json__array_begin(j, "children");
+	while (c < b->n && b->m[c].depth > m->depth)
+		c = typeblock__json(j, r, b, c);
+	json__array_end(j);
+	json__object_end(j);
+	return c;
+}
+
+/* A type's annotation: a block per file, its members as a tree. */
+static void annotype__json(struct json *j, const struct top_view *r, const struct top_rows *rows)
+{
+	size_t i;
+
+	json__object_begin(j, "annotate_type");
+	json__string(j, "type", r->annotate);
+	json__u64(j, "samples", rows->total);
+	json__u64(j, "outside_samples", rows->outside);
+	json__object_begin(j, "not_attributed");
+	json__u64(j, "table_full", rows->full);
+	json__u64(j, "update_failed", rows->failed);
+	json__object_end(j);
+	json__array_begin(j, "blocks");
+	for (i = 0; i < rows->ntypes; i++) {
+		const struct top_typeblock *b = &rows->types[i];
+
+		json__object_begin(j, NULL);
+		json__string(j, "dso", b->file);
+		json__u64(j, "samples", b->samples);
+		json__u64(j, "unplaced_samples", b->unplaced);
+		if (b->n) {
+			json__array_begin(j, "members");
+			typeblock__json(j, r, b, 0);
+			json__array_end(j);
+		} else {
+			json__null(j, "members");
+		}
+		json__object_end(j);
+	}
+	json__array_end(j);
+	json__object_end(j);
+}
+
 void top_render_json(FILE *out, const struct top_view *r, const struct top_rows *ip,
 		     const struct top_rows *data, const struct snapshot *s)
 {
@@ -1607,6 +1909,8 @@ void top_render_json(FILE *out, const struct top_view *r, const struct top_rows 
 	json__u64(&j, "block_bytes", 1ull << r->shift);
 	if (r->by & TOP_BY_ANNOTATE)
 		annotate__json(&j, r, ip);
+	else if (r->by & TOP_BY_ANNOTYPE)
+		annotype__json(&j, r, ip);
 	else if (r->by & TOP_BY_CODE)
 		rows__json(&j,
 			   view__code(r) == TOP_BY_TYPE	     ? "types"

@@ -28,10 +28,11 @@ enum top_by {
 	TOP_BY_TYPE = 1 << 2,	  /* the IP table's rows by data type and member */
 	TOP_BY_SRCLINE = 1 << 3,  /* the IP table's rows by source line */
 	TOP_BY_ANNOTATE = 1 << 4, /* one function's instructions (--annotate) */
+	TOP_BY_ANNOTYPE = 1 << 5, /* one data type's members (--annotate-type) */
 };
 
 /* The views whose rows come from the kernel's IP table. */
-#define TOP_BY_CODE (TOP_BY_IP | TOP_BY_TYPE | TOP_BY_SRCLINE | TOP_BY_ANNOTATE)
+#define TOP_BY_CODE (TOP_BY_IP | TOP_BY_TYPE | TOP_BY_SRCLINE | TOP_BY_ANNOTATE | TOP_BY_ANNOTYPE)
 
 enum top_sort {
 	TOP_SORT_SAMPLES, /* most samples first */
@@ -62,6 +63,20 @@ struct top_row {
 };
 
 struct top_strpool;
+/*
+ * A data type's members in one file with the samples that touched each
+ * (--annotate-type): a member's count holds its members' (every member
+ * whose bytes hold the access's offset counts it, as perf annotate
+ * --data-type counts).
+ */
+struct top_typeblock {
+	char *file;		   /* where the code that touched it is */
+	struct datatype_member *m; /* the type (m[0]) and its members, depth first */
+	size_t n;		   /* 0: the file's DWARF has no layout of the type */
+	struct ldlat_top_val *v;   /* per member */
+	__u64 samples;		   /* the type's, in this file */
+	__u64 unplaced;		   /* of them, at no known offset, or outside the type */
+};
 
 struct top_rows {
 	struct top_row *r;
@@ -81,6 +96,9 @@ struct top_rows {
 	char *file;
 	__u64 lo, hi, outside;
 	struct codeinfo_insn *insns;
+	/* a type's annotation (top_rows__annotate_type): a block per file, most samples first */
+	struct top_typeblock *types;
+	size_t ntypes;
 };
 
 /*
@@ -109,6 +127,16 @@ int top_rows__code(struct top_rows *rows, const struct top_table *t, struct symb
  */
 int top_rows__annotate(struct top_rows *rows, const struct top_table *t, struct symbolizer *z,
 		       const char *func, const struct top_rows *early);
+
+/*
+ * An annotation of data type type ("struct conn", as --by type names it):
+ * a block per file whose code touched it, its members with their samples;
+ * rows->total is every sample, rows->outside those of other types and
+ * untyped; rows->ntypes is 0 when no sample touched a type of that name.
+ * Returns 0 or -ENOMEM.
+ */
+int top_rows__annotate_type(struct top_rows *rows, const struct top_table *t, struct symbolizer *z,
+			    const char *type, const struct top_rows *early);
 
 /* Rows of the data table, whose blocks are 1 << shift bytes. Returns 0 or -ENOMEM. */
 int top_rows__data(struct top_rows *rows, const struct top_table *t, struct symbolizer *z,
@@ -175,7 +203,7 @@ struct top_view {
 	const struct run_info *run; /* tool, event, target, start: the JSON header */
 	const struct source *src;
 	const struct callpaths *paths; /* --call-graph's (NULL: off) */
-	const char *annotate;	       /* TOP_BY_ANNOTATE: the function */
+	const char *annotate; /* TOP_BY_ANNOTATE: the function; TOP_BY_ANNOTYPE: the type */
 };
 
 /*
