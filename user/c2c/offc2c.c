@@ -117,44 +117,17 @@ static int add_sample(struct offc2c *c, const struct perf_sample *ps)
 	return 0;
 }
 
-/* A side-band record, where it comes in time order: its time, then its place in the file. */
-struct sb_at {
-	__u64 at, seq;
-	struct sideband_rec r;
-};
-
-static int sb_at__cmp(const void *a, const void *b)
-{
-	const struct sb_at *x = a, *y = b;
-
-	if (x->at != y->at)
-		return x->at < y->at ? -1 : 1;
-	return x->seq < y->seq ? -1 : x->seq > y->seq;
-}
-
-/* Every event times its samples and its other records: the side band can be put in time order. */
-static bool offc2c__timed(const struct perf_file *f)
-{
-	int i;
-
-	for (i = 0; i < f->nevents; i++)
-		if (!(f->events[i].attr.sample_type & PERF_SAMPLE_TIME) ||
-		    !f->events[i].attr.sample_id_all)
-			return false;
-	return true;
-}
-
 /*
  * The side-band records of the file (one that does not parse is passed
  * over, as a record of no interest), each with its time (0 in a file
  * without times) and place, sorted: into *out, how many in *n.  The
  * CGROUP records are applied as they come.
  */
-static int offc2c__sideband(struct offc2c *c, bool timed, struct sb_at **out, size_t *n,
+static int offc2c__sideband(struct offc2c *c, bool timed, struct offline_sb **out, size_t *n,
 			    struct err *err)
 {
 	const struct perf_file *f = &c->o.file;
-	struct sb_at *recs = NULL, *tmp;
+	struct offline_sb *recs = NULL, *tmp;
 	struct perf_sample_id sid;
 	struct sideband_rec sb;
 	struct perf_cursor cur;
@@ -187,7 +160,7 @@ static int offc2c__sideband(struct offc2c *c, bool timed, struct sb_at **out, si
 			}
 			recs = tmp;
 		}
-		recs[*n] = (struct sb_at){ .seq = seq, .r = sb };
+		recs[*n] = (struct offline_sb){ .seq = seq, .r = sb };
 		if (timed) {
 			perf_file__parse_sample_id(f, &r, &sid);
 			recs[*n].at = (sid.type & PERF_SAMPLE_TIME) ? sid.time : 0;
@@ -199,7 +172,7 @@ static int offc2c__sideband(struct offc2c *c, bool timed, struct sb_at **out, si
 		return e;
 	}
 	if (*n)
-		qsort(recs, *n, sizeof(*recs), sb_at__cmp);
+		qsort(recs, *n, sizeof(*recs), offline_sb__cmp);
 	*out = recs;
 	return 0;
 }
@@ -215,11 +188,11 @@ static int offc2c__sideband(struct offc2c *c, bool timed, struct sb_at **out, si
 int offc2c__read(struct offc2c *c, struct err *err)
 {
 	const struct perf_file *f = &c->o.file;
-	bool timed = offc2c__timed(f);
+	bool timed = offline__timed(f);
 	struct perf_cursor cur;
 	struct perf_record r;
 	struct perf_sample ps;
-	struct sb_at *sb = NULL;
+	struct offline_sb *sb = NULL;
 	size_t nsb, next = 0;
 	__u64 seq = 0, at;
 	int e, rc = 0;

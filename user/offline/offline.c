@@ -535,6 +535,26 @@ void offline__report_skipped(const struct offline *o, const char *tool, FILE *ou
 			      path, (unsigned long long)o->stats.unknown_types);
 }
 
+int offline_sb__cmp(const void *a, const void *b)
+{
+	const struct offline_sb *x = a, *y = b;
+
+	if (x->at != y->at)
+		return x->at < y->at ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+bool offline__timed(const struct perf_file *f)
+{
+	int i;
+
+	for (i = 0; i < f->nevents; i++)
+		if (!(f->events[i].attr.sample_type & PERF_SAMPLE_TIME) ||
+		    !f->events[i].attr.sample_id_all)
+			return false;
+	return true;
+}
+
 void offline__close(struct offline *o)
 {
 	perf_file__close(&o->file);

@@ -14,6 +14,7 @@
 #include <stddef.h>
 
 #include "kernel/abi/perfdata.h"
+#include "kernel/abi/sideband.h"
 #include "kernel/lib/err.h"
 #include "kernel/policy/source.h"
 #include "user/run/cli.h"
@@ -148,5 +149,23 @@ void offline__run_info(const struct offline *o, const char *tool, const struct t
 void offline__report_skipped(const struct offline *o, const char *tool, FILE *out);
 
 void offline__close(struct offline *o);
+
+/*
+ * A side-band record of a file, where it comes in time order: its time
+ * (how a file without times stands in for it is the reader's choice), then
+ * its place in the file.  perf record writes each CPU's buffer in turn, so
+ * a record may come in the file after a sample it precedes.
+ */
+struct offline_sb {
+	__u64 at;
+	__u64 seq; /* its index in the file */
+	struct sideband_rec r;
+};
+
+/* qsort's comparison of two struct offline_sb: by time, then place in the file. */
+int offline_sb__cmp(const void *a, const void *b);
+
+/* Every event carries a timestamp in its samples and in its other records. */
+bool offline__timed(const struct perf_file *f);
 
 #endif

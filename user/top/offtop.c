@@ -157,39 +157,11 @@ static const char *offtop__elf_for(void *ctx, const struct sideband_rec *r, int 
 	return elf;
 }
 
-/* A side-band record, where it comes in time order. */
-struct sb_rec {
-	__u64 at;
-	__u64 seq; /* its index in the file */
-	struct sideband_rec r;
-};
-
-static int sb_rec__cmp(const void *a, const void *b)
-{
-	const struct sb_rec *x = a, *y = b;
-
-	if (x->at != y->at)
-		return x->at < y->at ? -1 : 1;
-	return x->seq < y->seq ? -1 : x->seq > y->seq;
-}
-
-/* Every event carries a timestamp in its samples and in its other records. */
-static bool offtop__timed(const struct perf_file *f)
-{
-	int i;
-
-	for (i = 0; i < f->nevents; i++)
-		if (!(f->events[i].attr.sample_type & PERF_SAMPLE_TIME) ||
-		    !f->events[i].attr.sample_id_all)
-			return false;
-	return true;
-}
-
 /* Collects the side-band records, sorts them by time, applies them; freezes every image. */
 static int offtop__sideband(struct offtop *t, struct err *err)
 {
 	const struct perf_file *f = &t->o.file;
-	struct sb_rec *recs = NULL, *tmp;
+	struct offline_sb *recs = NULL, *tmp;
 	struct perf_build_id b;
 	struct perf_sample_id sid;
 	struct sideband_rec sb;
@@ -199,7 +171,7 @@ static int offtop__sideband(struct offtop *t, struct err *err)
 	__u64 seq = 0, max_at = 0;
 	int e = 0, parsed;
 
-	t->timed = offtop__timed(f);
+	t->timed = offline__timed(f);
 	perf_file__rewind(f, &c);
 	while ((e = perf_file__next(f, &c, &r, NULL, err)) > 0) {
 		++seq;
@@ -246,7 +218,7 @@ static int offtop__sideband(struct offtop *t, struct err *err)
 		t->sb_latest[i] = max_at;
 	}
 	if (n) /* no side band: recs may be NULL, which qsort may not be given */
-		qsort(recs, n, sizeof(*recs), sb_rec__cmp);
+		qsort(recs, n, sizeof(*recs), offline_sb__cmp);
 	for (i = 0; i < n && !e; i++) {
 		if (!recs[i].r.type)
 			continue; /* did not parse: counted, not applied */
