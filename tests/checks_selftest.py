@@ -131,6 +131,12 @@ def docs_cases(expect_docs):
         return
     for what, page, text in DOCS_CASES:
         expect_docs(what, page, text)
+    # the running kernel's build ID, as a page written here would quote it
+    sys.path.insert(0, HERE)
+    import docs  # noqa: E402 (the checker's own reading of /sys/kernel/notes)
+    if docs.KERNEL_BUILD_ID:
+        expect_docs('this kernel\'s build ID', '```\n$ echo %s\n%s\n```\n' % (
+            (docs.KERNEL_BUILD_ID,) * 2), "quotes this machine's kernel build ID")
 
 
 def run(checker, root):

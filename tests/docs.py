@@ -24,6 +24,7 @@ must print what the page shows.  With --update, the pages get what the commands 
 import glob
 import os
 import re
+import struct
 import subprocess
 import sys
 
@@ -97,9 +98,37 @@ CHECKOUT_PATH = re.compile(r'(?<![\w.])(?:/work/|/tmp/tmp\.|%s/)|'
                            % re.escape(ROOT))
 
 
+def kernel_build_id():
+    """The running kernel's GNU build ID (hex), from its notes; None where unreadable."""
+    try:
+        notes = open('/sys/kernel/notes', 'rb').read()
+    except OSError:
+        return None
+    off = 0
+    while off + 12 <= len(notes):
+        namesz, descsz, kind = struct.unpack_from('<III', notes, off)
+        off += 12
+        name = notes[off:off + namesz]
+        off += (namesz + 3) & ~3
+        desc = notes[off:off + descsz]
+        off += (descsz + 3) & ~3
+        if kind == 3 and name.rstrip(b'\0') == b'GNU' and desc:
+            return desc.hex()
+    return None
+
+
+KERNEL_BUILD_ID = kernel_build_id()
+
+
 def checkout_paths(path, lines):
-    return ['%s:%d: quotes a development checkout\'s path, not one a user sees: %s' % (
+    failures = ['%s:%d: quotes a development checkout\'s path, not one a user sees: %s' % (
         path, i + 1, line.strip()) for i, line in enumerate(lines) if CHECKOUT_PATH.search(line)]
+    # the build ID of the kernel the page was written on: no reader's kernel has it
+    if KERNEL_BUILD_ID:
+        failures += ['%s:%d: quotes this machine\'s kernel build ID (%s), not one a user sees: %s' % (
+            path, i + 1, KERNEL_BUILD_ID[:12], line.strip()) for i, line in enumerate(lines)
+            if KERNEL_BUILD_ID[:16] in line.lower()]
+    return failures
 
 
 def check_file(path, update):
