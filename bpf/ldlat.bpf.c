@@ -240,6 +240,14 @@ struct {
 	__type(value, struct ldlat_top_counters);
 } top_counters SEC(".maps");
 
+/* The tables this CPU found full, by generation (struct ldlat_top_full). */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct ldlat_top_full);
+} top_full SEC(".maps");
+
 /*
  * Samples whose key found its table full (struct ldlat_top_spill).  User
  * space sizes it from cfg.top_entries (ldlat_top_spill_bytes()); one page
@@ -285,12 +293,21 @@ static __always_inline void ldlat_top_add(void *map, __u32 table, const struct l
 {
 	struct ldlat_top_key k = { .tgid = s->tgid, .gen = gen, .addr = addr };
 	struct ldlat_top_val *v, nv = {};
+	struct ldlat_top_full *full;
+	__u32 zero = 0;
 	long e;
 
 	v = bpf_map_lookup_elem(map, &k);
 	if (v) {
 		ldlat_top_account(v, s->lat, cls);
 		return;
+	}
+	if (table >= LDLAT_TOP_TABLES)
+		return;
+	full = bpf_map_lookup_elem(&top_full, &zero);
+	if (full && full->gen[table] == gen + 1) {
+		e = -E2BIG; /* found full this generation: the insert would fail */
+		goto spill;
 	}
 	ldlat_top_account(&nv, s->lat, cls);
 	/*
@@ -307,8 +324,9 @@ static __always_inline void ldlat_top_add(void *map, __u32 table, const struct l
 			return;
 		}
 	}
-	if (table >= LDLAT_TOP_TABLES)
-		return;
+	if (e == -E2BIG && full)
+		full->gen[table] = gen + 1;
+spill:
 	if (e == -E2BIG && ldlat_top_spill(table, s, gen, addr, cls))
 		tc->spilled[table]++;
 	else if (e == -E2BIG)

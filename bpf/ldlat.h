@@ -884,6 +884,21 @@ struct ldlat_top_counters {
 };
 
 /*
+ * Which tables this CPU found full, per table: the generation then plus one
+ * (0: none).  A new key of a table found full in the running generation
+ * goes to the spill ring without the insert that would fail: an insert into
+ * a full preallocated hash map takes its bucket lock and walks every CPU's
+ * free list before it fails.  It is a hint, not a count: the sample is
+ * accounted the same either way.  The drain clears it once it has emptied
+ * the tables of the generation before (whose entries may be what filled
+ * them), so the running generation tries its inserts again.
+ */
+struct ldlat_top_full {
+	__u32 gen[LDLAT_TOP_TABLES];
+	__u32 pad;
+};
+
+/*
  * A sample whose key finds its table full goes to the spill ring (a BPF ring
  * buffer shared by all CPUs) as one record, and user space adds it to the
  * same table: a full table costs a record, not the sample.
@@ -919,6 +934,7 @@ static inline __u32 ldlat_top_spill_bytes(__u32 entries)
 _Static_assert(sizeof(struct ldlat_top_val) % 8 == 0 && sizeof(struct ldlat_top_key) == 16,
 	       "per-CPU values are 8-byte multiples; the key has no hole");
 _Static_assert(sizeof(struct ldlat_top_spill) == 24, "a spill record has no hole");
+_Static_assert(sizeof(struct ldlat_top_full) == 16, "per-CPU values are 8-byte multiples");
 #endif
 
 /* Adds one kept sample to a table entry (the BPF program and native tables alike). */

@@ -1082,6 +1082,75 @@ START_TEST(test_top_spill_full)
 }
 END_TEST
 
+/* Whether the kernel's IP table holds (42, ip) of generation gen. */
+static bool top_ip_holds(struct session *sess, __u32 gen, __u64 ip)
+{
+	struct ldlat_top_key k = { .tgid = 42, .gen = gen, .addr = ip };
+	struct ldlat_top_val v[libbpf_num_possible_cpus()];
+
+	return !bpf_map_lookup_elem(bpf_map__fd(sess->skel->maps.top_ip), &k, v);
+}
+
+/*
+ * A table found full is not tried again in that generation: with 4 entries
+ * taken, a fifth key spills; with an entry deleted (room again), a sixth
+ * key spills too, without the insert; once the marks are cleared (as a
+ * drain does after emptying the generation before), a seventh takes the
+ * room.  Each sample is counted: 3 in the table's entries left, 2 spilled,
+ * none lost; and the next generation inserts again.
+ */
+START_TEST(test_top_full_hint)
+{
+	struct ldlat_config c = { .nranges = 1,
+				  .max_lat = ~0ull,
+				  .class_mask = LDLAT_ALL_CLASSES,
+				  .top = LDLAT_TOP_IP,
+				  .top_entries = 4 };
+	struct ldlat_sample s = { .tgid = 42, .lat = 100 };
+	struct ldlat_top_key del = { .tgid = 42, .gen = 0, .addr = 0x401000 };
+	struct top_table ip;
+	struct top_sink sink;
+	struct session sess;
+	struct err err = {};
+	int i;
+	LIBBPF_OPTS(bpf_test_run_opts, opts, .ctx_in = &s, .ctx_size_in = sizeof(s));
+
+	ck_assert_msg(top_session__open(&sess, &c, SESSION_TEST_ENTRY, &err) == 0, "%s", err.msg);
+	ck_assert_uint_eq(sess.skel->bss->top_gen, 0);
+	top_table__init(&ip);
+	ck_assert_int_eq(top_sink__open(&sink, &sess, &ip, NULL), 0);
+	for (i = 0; i < 5; i++) {
+		s.ip = 0x401000 + i;
+		ck_assert_int_eq(bpf_prog_test_run_opts(session__test_fd(&sess), &opts), 0);
+	}
+	ck_assert(top_ip_holds(&sess, 0, 0x401003));
+	ck_assert(!top_ip_holds(&sess, 0, 0x401004));
+	ck_assert_int_eq(bpf_map_delete_elem(bpf_map__fd(sess.skel->maps.top_ip), &del), 0);
+	s.ip = 0x401005;
+	ck_assert_int_eq(bpf_prog_test_run_opts(session__test_fd(&sess), &opts), 0);
+	ck_assert_msg(!top_ip_holds(&sess, 0, 0x401005),
+		      "a table found full in this generation was tried again");
+	ck_assert_int_eq(top_session__clear_full(&sess), 0);
+	s.ip = 0x401006;
+	ck_assert_int_eq(bpf_prog_test_run_opts(session__test_fd(&sess), &opts), 0);
+	ck_assert_msg(top_ip_holds(&sess, 0, 0x401006), "the cleared mark still held the table full");
+	ck_assert_int_eq(top_sink__drain(&sink, &sess, false), 0);
+	ck_assert_uint_eq(sink.drained.counters.kept, 7);
+	ck_assert_uint_eq(ip.spilled, 2);
+	ck_assert_uint_eq(ip.full + ip.failed, 0);
+	ck_assert_uint_eq(top_table__samples(&ip), 6); /* the deleted entry's sample went with it */
+	ck_assert_ptr_nonnull(top_table__find(&ip, 42, 0x401004));
+	ck_assert_ptr_nonnull(top_table__find(&ip, 42, 0x401005));
+	/* the next generation finds room: its first new key goes to the table */
+	s.ip = 0x401007;
+	ck_assert_int_eq(bpf_prog_test_run_opts(session__test_fd(&sess), &opts), 0);
+	ck_assert(top_ip_holds(&sess, 1, 0x401007));
+	top_sink__close(&sink);
+	top_table__free(&ip);
+	session__close(&sess);
+}
+END_TEST
+
 /* The maps a loaded program uses. */
 static int prog_maps(int prog_fd, __u32 *ids, __u32 max)
 {
@@ -1580,6 +1649,7 @@ int main(void)
 	tcase_add_test(tc, test_address_only_program_loads);
 	tcase_add_loop_test(tc, test_top_tables, 0, 2);
 	tcase_add_test(tc, test_top_spill_full);
+	tcase_add_test(tc, test_top_full_hint);
 	tcase_add_test(tc, test_top_stacks);
 	tcase_add_loop_test(tc, test_top_off_costs_nothing, 0, 2);
 	tcase_add_loop_test(tc, test_split_off_costs_nothing, 0, 2);

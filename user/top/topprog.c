@@ -318,6 +318,25 @@ out:
 	return e;
 }
 
+/*
+ * Clears the tables' full marks on every CPU (struct ldlat_top_full): the
+ * drain emptied the generation before, so a table found full since may
+ * have room.  A mark a program sets meanwhile may be lost: it is a hint.
+ */
+int top_session__clear_full(struct session *s)
+{
+	struct ldlat_top_full *z = calloc(s->ncpus, sizeof(*z));
+	__u32 zero = 0;
+	int e = 0;
+
+	if (!z)
+		return -ENOMEM;
+	if (bpf_map_update_elem(bpf_map__fd(s->skel->maps.top_full), &zero, z, BPF_ANY))
+		e = -errno;
+	free(z);
+	return e;
+}
+
 int top_sink__drain(struct top_sink *k, struct session *s, bool all)
 {
 	__u32 gen = s->skel->bss->top_gen;
@@ -340,6 +359,8 @@ int top_sink__drain(struct top_sink *k, struct session *s, bool all)
 		e = top__drain_map(s, s->skel->maps.top_data, all, gen, k->data);
 	if (!e && k->stack)
 		e = top__drain_map(s, s->skel->maps.top_stack, all, gen, k->stack);
+	if (!e && !all)
+		e = top_session__clear_full(s);
 	if (!e)
 		e = top__counters(s, k, gen & 1);
 	if (!e && all)
