@@ -251,6 +251,169 @@ static void top_rows__fold(struct top_rows *rows, bool offset, bool blocks)
 	rows->n = k;
 }
 
+/* A row's key (row__cmp_key) as a hash; pooled names: a string is its pointer. */
+static size_t row__hash(const struct top_row *r, bool offset)
+{
+	__u64 h = (__u64)(uintptr_t)r->name * 0x9e3779b97f4a7c15ull;
+
+	h = (h ^ (h >> 29) ^ (__u64)(uintptr_t)r->where) * 0xbf58476d1ce4e5b9ull;
+	h = (h ^ (h >> 31) ^ (r->kernel ? 1 : 0) ^ (offset ? row__block(r) : 0)) *
+	    0x94d049bb133111ebull;
+	return (size_t)(h ^ (h >> 32));
+}
+
+static bool row__same(const struct top_row *a, const struct top_row *b, bool offset)
+{
+	return a->name == b->name && a->where == b->where && a->kernel == b->kernel &&
+	       (!offset || row__block(a) == row__block(b));
+}
+
+/*
+ * top_rows__fold's rows, in an order of its own, for rows whose names are
+ * all of the pool (equal strings, one pointer): equal keys are found by a
+ * hash of the key, not by sorting the rows, and each group folds into the
+ * row that would have come first in the sort: its first, or with lowest
+ * (rows in block order, as the fold by block leaves them sorted) its lowest
+ * block; so that every row is the same as top_rows__fold's.  For callers
+ * that order the rows afterwards, or fold them again.  -ENOMEM: rows
+ * untouched.
+ */
+struct fold_slot {
+	size_t hash;
+	size_t row; /* (size_t)-1: empty */
+};
+
+/* The slot of r's key: its group's, or the empty one to take. */
+static struct fold_slot *fold__slot(struct fold_slot *slot, size_t nslot, const struct top_row *r,
+				    size_t hash, const struct top_row *groups, const size_t *rep,
+				    bool offset)
+{
+	size_t h = hash & (nslot - 1);
+
+	while (slot[h].row != (size_t)-1 &&
+	       (slot[h].hash != hash || !row__same(&groups[rep ? rep[slot[h].row] : slot[h].row],
+						   r, offset)))
+		h = (h + 1) & (nslot - 1);
+	return &slot[h];
+}
+
+static void fold__into(struct top_row *dst, struct top_row *r, bool blocks)
+{
+	if (blocks) {
+		top_row__fold_block(dst, r);
+	} else {
+		top_val__add(&dst->v, &r->v);
+		/* the lowest: the same whatever order the rows came in */
+		if (r->start < dst->start)
+			dst->start = r->start;
+	}
+	top_row__free(r);
+}
+
+static int top_rows__fold_hashed(struct top_rows *rows, bool offset, bool blocks, bool lowest)
+{
+	size_t nslot = 64, i, k = 0, *group = NULL, *rep = NULL;
+	struct fold_slot *slot, *sl;
+	struct top_row *out = NULL;
+
+	while (nslot < rows->n * 2)
+		nslot *= 2;
+	slot = malloc(nslot * sizeof(*slot));
+	if (lowest) {
+		group = malloc((rows->n + 1) * sizeof(*group));
+		rep = malloc((rows->n + 1) * sizeof(*rep));
+		out = malloc((rows->n + 1) * sizeof(*out));
+	}
+	if (!slot || (lowest && (!group || !rep || !out))) {
+		free(slot);
+		free(group);
+		free(rep);
+		free(out);
+		return -ENOMEM;
+	}
+	memset(slot, 0xff, nslot * sizeof(*slot));
+	if (!lowest) {
+		/* a group's row is its first: the rows fold in place, as top_rows__fold's */
+		for (i = 0; i < rows->n; i++) {
+			struct top_row *r = &rows->r[i];
+			size_t hash = row__hash(r, offset);
+
+			if (blocks) {
+				r->blocks = 1;
+				r->hot = r->v.count;
+			}
+			sl = fold__slot(slot, nslot, r, hash, rows->r, NULL, offset);
+			if (sl->row != (size_t)-1) {
+				fold__into(&rows->r[sl->row], r, blocks);
+				continue;
+			}
+			sl->hash = hash;
+			sl->row = k;
+			if (k != i)
+				rows->r[k] = *r;
+			k++;
+		}
+		free(slot);
+		rows->n = k;
+		return 0;
+	}
+	/* each row's group; a group's row is its lowest block, then its first */
+	for (i = 0; i < rows->n; i++) {
+		const struct top_row *r = &rows->r[i];
+		size_t hash = row__hash(r, offset);
+
+		sl = fold__slot(slot, nslot, r, hash, rows->r, rep, offset);
+		if (sl->row == (size_t)-1) {
+			sl->hash = hash;
+			sl->row = k;
+			rep[k++] = i;
+		} else if ((__s64)row__block(r) < (__s64)row__block(&rows->r[rep[sl->row]])) {
+			rep[sl->row] = i;
+		}
+		group[i] = sl->row;
+	}
+	for (i = 0; i < k; i++) {
+		out[i] = rows->r[rep[i]];
+		if (blocks) {
+			out[i].blocks = 1;
+			out[i].hot = out[i].v.count;
+		}
+	}
+	for (i = 0; i < rows->n; i++) {
+		struct top_row *r = &rows->r[i];
+
+		if (rep[group[i]] == i)
+			continue;
+		if (blocks) {
+			r->blocks = 1;
+			r->hot = r->v.count;
+		}
+		fold__into(&out[group[i]], r, blocks);
+	}
+	free(slot);
+	free(group);
+	free(rep);
+	free(rows->r);
+	rows->r = out;
+	rows->n = k;
+	return 0;
+}
+
+/* top_rows__fold_hashed where every name is the pool's, else top_rows__fold. */
+static int top_rows__fold_unordered(struct top_rows *rows, bool offset, bool blocks, bool lowest)
+{
+	size_t i;
+
+	for (i = 0; i < rows->n; i++)
+		if (!rows->r[i].pooled)
+			break;
+	if (i < rows->n) {
+		top_rows__fold(rows, offset, blocks);
+		return 0;
+	}
+	return top_rows__fold_hashed(rows, offset, blocks, lowest);
+}
+
 static int row__cmp_sort(const void *a, const void *b, void *arg);
 
 /* Names a table entry into out; what a row keeps besides its name, into row. */
@@ -713,14 +876,19 @@ int top_rows__data(struct top_rows *rows, const struct top_table *t, struct symb
 
 	if (e)
 		return e;
-	/* the same block of two processes of one program is one block */
-	top_rows__fold(rows, true, false);
-	if (by == TOP_DATA_OBJECT)
-		top_rows__fold(rows, false, true);
+	/*
+	 * the same block of two processes of one program is one block; the
+	 * caller sorts the rows
+	 */
+	e = top_rows__fold_unordered(rows, true, false, false);
+	if (!e && by == TOP_DATA_OBJECT)
+		e = top_rows__fold_unordered(rows, false, true, true);
 	else
 		for (size_t i = 0; i < rows->n; i++)
 			rows->r[i].blocks = 1;
-	return 0;
+	if (e)
+		top_rows__free(rows);
+	return e;
 }
 
 /* ---- a data table in runs ------------------------------------------------ */
@@ -1056,8 +1224,14 @@ int top_rows__take_exited(struct top_rows *early, struct top_table *t, struct sy
 
 	if (e)
 		return e;
-	/* a block (data) or a function (code) per row: bounded by what the programs hold */
-	top_rows__fold(early, data, false);
+	/*
+	 * a block (data) or a function (code) per row: bounded by what the
+	 * programs hold; folded again with the table's rows at each report,
+	 * so in no order
+	 */
+	e = top_rows__fold_unordered(early, data, false, false);
+	if (e)
+		return e;
 	top_table__remove_if(t, entry__exited, z->pm);
 	return 0;
 }

@@ -138,7 +138,10 @@ int top_rows__annotate(struct top_rows *rows, const struct top_table *t, struct 
 int top_rows__annotate_type(struct top_rows *rows, const struct top_table *t, struct symbolizer *z,
 			    const char *type, const struct top_rows *early);
 
-/* Rows of the data table, whose blocks are 1 << shift bytes. Returns 0 or -ENOMEM. */
+/*
+ * Rows of the data table, whose blocks are 1 << shift bytes, in no order
+ * (top_rows__sort orders them). Returns 0 or -ENOMEM.
+ */
 int top_rows__data(struct top_rows *rows, const struct top_table *t, struct symbolizer *z,
 		   __u32 shift, enum top_data_by by, const struct top_rows *early);
 
