@@ -1033,10 +1033,13 @@ START_TEST(test_top_stacks)
 END_TEST
 
 /*
- * A table of one entry and the smallest ring (1 MiB: 32767 records of 32
- * bytes, as the kernel keeps its producer under a ring's size ahead): of
- * 40000 samples of 40000 IPs, 1 takes the entry, 32767 spill, 7232 are
- * counted as not attributed; and a drain empties the ring for the next.
+ * A table of one entry and the smallest ring (1 MiB: 1351 batches of 32
+ * records, 776 bytes each with the ring's header, as the kernel keeps its
+ * producer under a ring's size ahead): of 50000 samples of 50000 IPs, 1
+ * takes the entry, 49999 go to the CPU's batch: 1562 batches fill, of which
+ * the ring takes 1351 (43232 spilled) and 211 are counted as not
+ * attributed (6752); the drain takes the 15 records of the batch that did
+ * not fill (spilled too), and empties the ring and the batch for the next.
  */
 START_TEST(test_top_spill_full)
 {
@@ -1059,22 +1062,26 @@ START_TEST(test_top_spill_full)
 	for (round = 0; round < 2; round++) {
 		top_table__init(&ip);
 		ck_assert_int_eq(top_sink__open(&sink, &sess, &ip, NULL), 0);
-		for (i = 0; i < 40000; i++) {
+		for (i = 0; i < 50000; i++) {
 			s.ip = 0x401000 + i;
 			ck_assert_int_eq(bpf_prog_test_run_opts(session__test_fd(&sess), &opts), 0);
 		}
 		ck_assert_int_eq(top_sink__drain(&sink, &sess, false), 0);
-		ck_assert_uint_eq(ip.spilled, 32767);
-		ck_assert_uint_eq(ip.full, 7232);
+		ck_assert_uint_eq(ip.spilled, 43232 + 15);
+		ck_assert_uint_eq(ip.full, 6752);
 		ck_assert_uint_eq(ip.failed, 0);
-		ck_assert_uint_eq(ip.n, 32768);
-		ck_assert_uint_eq(top_table__samples(&ip), 32768);
-		ck_assert_uint_eq(sink.drained.counters.kept, 40000);
-		/* the last one spilled keeps its latency whole (40 bits) */
-		e = top_table__find(&ip, 42, 0x401000 + 32767);
+		ck_assert_uint_eq(ip.n, 1 + 43232 + 15);
+		ck_assert_uint_eq(top_table__samples(&ip), 1 + 43232 + 15);
+		ck_assert_uint_eq(sink.drained.counters.kept, 50000);
+		/* the last one the ring took keeps its latency whole (40 bits) */
+		e = top_table__find(&ip, 42, 0x401000 + 43232);
 		ck_assert_ptr_nonnull(e);
 		ck_assert_uint_eq(e->v.lat_sum, 1ull << 40);
-		ck_assert_ptr_null(top_table__find(&ip, 42, 0x401000 + 32768));
+		ck_assert_ptr_null(top_table__find(&ip, 42, 0x401000 + 43233));
+		ck_assert_ptr_null(top_table__find(&ip, 42, 0x401000 + 49984));
+		/* the batch the drain took */
+		ck_assert_ptr_nonnull(top_table__find(&ip, 42, 0x401000 + 49985));
+		ck_assert_ptr_nonnull(top_table__find(&ip, 42, 0x401000 + 49999));
 		top_sink__close(&sink);
 		top_table__free(&ip);
 	}

@@ -212,12 +212,17 @@ static int top_table__add_bounded(struct top_table *t, __u32 bound, __u64 room, 
 
 /*
  * Spill records the ring has room for before the next drain: the kernel
- * keeps its producer less than the ring's size ahead of its consumer.
+ * keeps its producer less than the ring's size ahead of its consumer, and
+ * the records go in batches of LDLAT_TOP_BATCH (one CPU's, as here).  The
+ * records of a batch that has not filled by the drain come with the drain
+ * whatever the ring holds: the model counts them full past the ring's room.
  */
 static __u64 top_tables__room(const struct top_table *ip, const struct top_table *data,
 			      __u32 entries)
 {
-	__u64 cap = ldlat_top_spill_bytes(entries) / LDLAT_TOP_SPILL_RECORD - 1, used = 0;
+	__u64 cap = (__u64)(ldlat_top_spill_bytes(entries) - 1) / LDLAT_TOP_BATCH_RECORD *
+		    LDLAT_TOP_BATCH,
+	      used = 0;
 
 	used += ip ? ip->spilled : 0;
 	used += data ? data->spilled : 0;

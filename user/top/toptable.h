@@ -73,7 +73,8 @@ int top_table__add_sample(struct top_table *t, __u32 tgid, __u64 addr, __u64 lat
  * a table that already holds cfg->top_entries keys is counted in its 'full',
  * goes through the spill ring as the kernel's program sends it (counted in
  * 'spilled', and added), and when the ring (ldlat_top_spill_bytes(), shared
- * by both tables, emptied only by a drain) is full it is counted in 'full'
+ * by both tables, emptied only by a drain, filled LDLAT_TOP_BATCH records at
+ * a time) is full it is counted in 'full'
  * (top_entries 0: no bound, the tables grow).
  * Returns 0 or -ENOMEM.
  */
