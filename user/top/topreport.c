@@ -268,35 +268,6 @@ static bool row__same(const struct top_row *a, const struct top_row *b, bool off
 	       (!offset || row__block(a) == row__block(b));
 }
 
-/*
- * top_rows__fold's rows, in an order of its own, for rows whose names are
- * all of the pool (equal strings, one pointer): equal keys are found by a
- * hash of the key, not by sorting the rows, and each group folds into the
- * row that would have come first in the sort: its first, or with lowest
- * (rows in block order, as the fold by block leaves them sorted) its lowest
- * block; so that every row is the same as top_rows__fold's.  For callers
- * that order the rows afterwards, or fold them again.  -ENOMEM: rows
- * untouched.
- */
-struct fold_slot {
-	size_t hash;
-	size_t row; /* (size_t)-1: empty */
-};
-
-/* The slot of r's key: its group's, or the empty one to take. */
-static struct fold_slot *fold__slot(struct fold_slot *slot, size_t nslot, const struct top_row *r,
-				    size_t hash, const struct top_row *groups, const size_t *rep,
-				    bool offset)
-{
-	size_t h = hash & (nslot - 1);
-
-	while (slot[h].row != (size_t)-1 &&
-	       (slot[h].hash != hash || !row__same(&groups[rep ? rep[slot[h].row] : slot[h].row],
-						   r, offset)))
-		h = (h + 1) & (nslot - 1);
-	return &slot[h];
-}
-
 static void fold__into(struct top_row *dst, struct top_row *r, bool blocks)
 {
 	if (blocks) {
@@ -310,97 +281,89 @@ static void fold__into(struct top_row *dst, struct top_row *r, bool blocks)
 	top_row__free(r);
 }
 
-static int top_rows__fold_hashed(struct top_rows *rows, bool offset, bool blocks, bool lowest)
-{
-	size_t nslot = 64, i, k = 0, *group = NULL, *rep = NULL;
-	struct fold_slot *slot, *sl;
-	struct top_row *out = NULL;
+/*
+ * top_rows__fold's rows, in an order of their own, for rows whose names are
+ * all of the pool (equal strings, one pointer): equal keys are found by a
+ * hash of the key, not by sorting the rows, and each group folds into the
+ * row a stable sort would have put first: the first, where the rows from
+ * index later on come before those under it (rows appended to the rows
+ * kept earlier), or with lowest (rows the fold by block left in block
+ * order) the lowest block; so that every row is the same as
+ * top_rows__fold's.  In place; for callers that order the rows afterwards
+ * or fold them again.  -ENOMEM: rows untouched.
+ */
+struct fold_slot {
+	__u32 hash;
+	__u32 group; /* (__u32)-1: empty */
+};
 
-	while (nslot < rows->n * 2)
+static int top_rows__fold_hashed(struct top_rows *rows, bool offset, bool blocks, bool lowest,
+				 size_t later)
+{
+	size_t nslot = 64, i, k = 0, n = rows->n, *rep;
+	struct fold_slot *slot;
+	__u32 *group, g;
+
+	if (n >= (__u32)-1)
+		return -ENOMEM;
+	while (nslot < n * 2)
 		nslot *= 2;
 	slot = malloc(nslot * sizeof(*slot));
-	if (lowest) {
-		group = malloc((rows->n + 1) * sizeof(*group));
-		rep = malloc((rows->n + 1) * sizeof(*rep));
-		out = malloc((rows->n + 1) * sizeof(*out));
-	}
-	if (!slot || (lowest && (!group || !rep || !out))) {
+	group = malloc((n + 1) * sizeof(*group));
+	rep = malloc((n + 1) * sizeof(*rep));
+	if (!slot || !group || !rep) {
 		free(slot);
 		free(group);
 		free(rep);
-		free(out);
 		return -ENOMEM;
 	}
 	memset(slot, 0xff, nslot * sizeof(*slot));
-	if (!lowest) {
-		/* a group's row is its first: the rows fold in place, as top_rows__fold's */
-		for (i = 0; i < rows->n; i++) {
-			struct top_row *r = &rows->r[i];
-			size_t hash = row__hash(r, offset);
-
-			if (blocks) {
-				r->blocks = 1;
-				r->hot = r->v.count;
-			}
-			sl = fold__slot(slot, nslot, r, hash, rows->r, NULL, offset);
-			if (sl->row != (size_t)-1) {
-				fold__into(&rows->r[sl->row], r, blocks);
-				continue;
-			}
-			sl->hash = hash;
-			sl->row = k;
-			if (k != i)
-				rows->r[k] = *r;
-			k++;
-		}
-		free(slot);
-		rows->n = k;
-		return 0;
-	}
-	/* each row's group; a group's row is its lowest block, then its first */
-	for (i = 0; i < rows->n; i++) {
-		const struct top_row *r = &rows->r[i];
-		size_t hash = row__hash(r, offset);
-
-		sl = fold__slot(slot, nslot, r, hash, rows->r, rep, offset);
-		if (sl->row == (size_t)-1) {
-			sl->hash = hash;
-			sl->row = k;
-			rep[k++] = i;
-		} else if ((__s64)row__block(r) < (__s64)row__block(&rows->r[rep[sl->row]])) {
-			rep[sl->row] = i;
-		}
-		group[i] = sl->row;
-	}
-	for (i = 0; i < k; i++) {
-		out[i] = rows->r[rep[i]];
-		if (blocks) {
-			out[i].blocks = 1;
-			out[i].hot = out[i].v.count;
-		}
-	}
-	for (i = 0; i < rows->n; i++) {
+	/* each row's group, and the row it folds into */
+	for (i = 0; i < n; i++) {
 		struct top_row *r = &rows->r[i];
+		__u32 hash = (__u32)row__hash(r, offset);
+		size_t h = hash & (nslot - 1), j;
 
-		if (rep[group[i]] == i)
-			continue;
 		if (blocks) {
 			r->blocks = 1;
 			r->hot = r->v.count;
 		}
-		fold__into(&out[group[i]], r, blocks);
+		while (slot[h].group != (__u32)-1 &&
+		       (slot[h].hash != hash || !row__same(&rows->r[rep[slot[h].group]], r, offset)))
+			h = (h + 1) & (nslot - 1);
+		if (slot[h].group == (__u32)-1) {
+			slot[h].hash = hash;
+			slot[h].group = (__u32)k;
+			rep[k++] = i;
+			group[i] = slot[h].group;
+			continue;
+		}
+		g = slot[h].group;
+		group[i] = g;
+		j = rep[g];
+		if (lowest && row__block(r) != row__block(&rows->r[j])) {
+			if ((__s64)row__block(r) < (__s64)row__block(&rows->r[j]))
+				rep[g] = i;
+		} else if (i >= later && j < later) {
+			rep[g] = i; /* the first of the rows that come first */
+		}
 	}
 	free(slot);
+	for (i = 0; i < n; i++)
+		if (rep[group[i]] != i)
+			fold__into(&rows->r[rep[group[i]]], &rows->r[i], blocks);
+	for (i = 0, k = 0; i < n; i++)
+		if (rep[group[i]] == i)
+			rows->r[k++] = rows->r[i];
 	free(group);
 	free(rep);
-	free(rows->r);
-	rows->r = out;
 	rows->n = k;
 	return 0;
 }
 
 /* top_rows__fold_hashed where every name is the pool's, else top_rows__fold. */
-static int top_rows__fold_unordered(struct top_rows *rows, bool offset, bool blocks, bool lowest)
+static int top_rows__fold_unordered(struct top_rows *rows, bool offset, bool blocks, bool lowest,
+				    size_t later)
 {
 	size_t i;
 
@@ -411,7 +374,7 @@ static int top_rows__fold_unordered(struct top_rows *rows, bool offset, bool blo
 		top_rows__fold(rows, offset, blocks);
 		return 0;
 	}
-	return top_rows__fold_hashed(rows, offset, blocks, lowest);
+	return top_rows__fold_hashed(rows, offset, blocks, lowest, later);
 }
 
 static int row__cmp_sort(const void *a, const void *b, void *arg);
@@ -869,10 +832,41 @@ int top_rows__annotate_type(struct top_rows *rows, const struct top_table *t, st
 	return e;
 }
 
-int top_rows__data(struct top_rows *rows, const struct top_table *t, struct symbolizer *z,
-		   __u32 shift, enum top_data_by by, const struct top_rows *early)
+/*
+ * top_rows__build's rows, the early ones taken rather than copied (early
+ * is left empty): they are the most of a report whose processes exited,
+ * and no one reads them after it.  *later: where the table's rows begin.
+ */
+static int top_rows__build_taking(struct top_rows *rows, const struct top_table *t,
+				  struct symbolizer *z, __u64 len, struct top_rows *early,
+				  size_t *later)
 {
-	int e = top_rows__build(rows, t, z, resolve_data, NULL, 1ull << shift, early);
+	int e;
+
+	*later = 0;
+	if (!early || !early->n)
+		return top_rows__build(rows, t, z, resolve_data, NULL, len, early);
+	*rows = *early;
+	memset(early, 0, sizeof(*early));
+	*later = rows->n;
+	e = top_rows__resolve(rows, t, z, resolve_data, NULL, len, NULL, NULL);
+	if (e) {
+		top_rows__free(rows);
+		return e;
+	}
+	rows->full = t->full;
+	rows->failed = t->failed;
+	rows->capped = t->capped;
+	rows->spilled = t->spilled;
+	rows->total += t->full + t->failed + t->capped;
+	return 0;
+}
+
+int top_rows__data(struct top_rows *rows, const struct top_table *t, struct symbolizer *z,
+		   __u32 shift, enum top_data_by by, struct top_rows *early)
+{
+	size_t later;
+	int e = top_rows__build_taking(rows, t, z, 1ull << shift, early, &later);
 
 	if (e)
 		return e;
@@ -880,9 +874,9 @@ int top_rows__data(struct top_rows *rows, const struct top_table *t, struct symb
 	 * the same block of two processes of one program is one block; the
 	 * caller sorts the rows
 	 */
-	e = top_rows__fold_unordered(rows, true, false, false);
+	e = top_rows__fold_unordered(rows, true, false, false, later);
 	if (!e && by == TOP_DATA_OBJECT)
-		e = top_rows__fold_unordered(rows, false, true, true);
+		e = top_rows__fold_unordered(rows, false, true, true, 0);
 	else
 		for (size_t i = 0; i < rows->n; i++)
 			rows->r[i].blocks = 1;
@@ -1109,7 +1103,7 @@ static void heap__down(size_t *h, size_t n, const struct top_row *heads)
 }
 
 int top_rows__data_runs(struct top_rows *rows, const struct top_table *t, struct symbolizer *z,
-			__u32 shift, enum top_data_by by, const struct top_rows *early,
+			__u32 shift, enum top_data_by by, struct top_rows *early,
 			const struct top_runs *runs, size_t keep, enum top_sort sort)
 {
 	struct merge m = { .rows = rows, .by = by, .keep = keep, .sort = sort };
@@ -1229,7 +1223,7 @@ int top_rows__take_exited(struct top_rows *early, struct top_table *t, struct sy
 	 * programs hold; folded again with the table's rows at each report,
 	 * so in no order
 	 */
-	e = top_rows__fold_unordered(early, data, false, false);
+	e = top_rows__fold_unordered(early, data, false, false, 0);
 	if (e)
 		return e;
 	top_table__remove_if(t, entry__exited, z->pm);
