@@ -1140,7 +1140,8 @@ START_TEST(test_top_full_hint)
 	ck_assert_int_eq(top_session__clear_full(&sess), 0);
 	s.ip = 0x401006;
 	ck_assert_int_eq(bpf_prog_test_run_opts(session__test_fd(&sess), &opts), 0);
-	ck_assert_msg(top_ip_holds(&sess, 0, 0x401006), "the cleared mark still held the table full");
+	ck_assert_msg(top_ip_holds(&sess, 0, 0x401006),
+		      "the cleared mark still held the table full");
 	ck_assert_int_eq(top_sink__drain(&sink, &sess, false), 0);
 	ck_assert_uint_eq(sink.drained.counters.kept, 7);
 	ck_assert_uint_eq(ip.spilled, 2);

@@ -138,18 +138,23 @@ void top_sink__close(struct top_sink *k)
 	snapshot__free(&k->drained);
 }
 
+/* The table a spill record goes to, in its generation; NULL when that table is off. */
+static struct top_table *top__spill_table(struct top_sink *k, const struct ldlat_top_spill *r)
+{
+	bool next = (__s16)(__u16)(r->gen - (__u16)k->gen) > 0;
+
+	if (r->table == 0)
+		return next ? &k->next_ip : k->ip;
+	if (r->table == 1)
+		return next ? &k->next_data : k->data;
+	return next ? &k->next_stack : k->stack;
+}
+
 /* One spill record into the tables of its generation. */
 static int top__spilled(struct top_sink *k, const struct ldlat_top_spill *r)
 {
-	bool next = (__s16)(__u16)(r->gen - (__u16)k->gen) > 0;
-	struct top_table *t;
+	struct top_table *t = top__spill_table(k, r);
 
-	if (r->table == 0)
-		t = next ? &k->next_ip : k->ip;
-	else if (r->table == 1)
-		t = next ? &k->next_data : k->data;
-	else
-		t = next ? &k->next_stack : k->stack;
 	if (!t)
 		return 0; /* that table is off: the program sends none */
 	k->spilled++;
@@ -183,9 +188,16 @@ static int top__ring_read(struct top_sink *k, bool wait)
 			continue;
 		}
 		if (!(len & RB_DISCARD)) {
-			const struct ldlat_top_spill *r = (const void *)((const char *)hdr + RB_HDR);
+			const struct ldlat_top_spill *r =
+				(const void *)((const char *)hdr + RB_HDR);
 			size_t i, n = (len & ~RB_DISCARD) / sizeof(*r); /* a batch */
 
+			for (i = 0; i < n; i++) {
+				const struct top_table *t = top__spill_table(k, &r[i]);
+
+				if (t)
+					top_table__prefetch(t, r[i].tgid, r[i].addr);
+			}
 			for (i = 0; i < n && !e; i++)
 				e = top__spilled(k, &r[i]);
 		}
@@ -343,7 +355,9 @@ static int top__batches(struct session *s, struct top_sink *k, __u32 slot)
 	for (cpu = 0; cpu < s->ncpus && !e; cpu++) {
 		for (i = 0; i < b[cpu].n && i < LDLAT_TOP_BATCH && !e; i++) {
 			const struct ldlat_top_spill *r = &b[cpu].r[i];
-			struct top_table *t = r->table == 0 ? k->ip : r->table == 1 ? k->data : k->stack;
+			struct top_table *t = r->table == 0   ? k->ip
+					      : r->table == 1 ? k->data
+							      : k->stack;
 
 			if (t && r->table < LDLAT_TOP_TABLES)
 				t->spilled++;

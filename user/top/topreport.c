@@ -329,7 +329,8 @@ static int top_rows__fold_hashed(struct top_rows *rows, bool offset, bool blocks
 			r->hot = r->v.count;
 		}
 		while (slot[h].group != (__u32)-1 &&
-		       (slot[h].hash != hash || !row__same(&rows->r[rep[slot[h].group]], r, offset)))
+		       (slot[h].hash != hash ||
+			!row__same(&rows->r[rep[slot[h].group]], r, offset)))
 			h = (h + 1) & (nslot - 1);
 		if (slot[h].group == (__u32)-1) {
 			slot[h].hash = hash;
@@ -535,6 +536,7 @@ static int top_rows__resolve(struct top_rows *rows, const struct top_table *t, s
 			     resolve_fn resolve, const char *func, __u64 len,
 			     bool (*keep)(const struct top_entry *e, void *ctx), void *ctx)
 {
+	char *name = NULL, *where = NULL;
 	struct sym s;
 	size_t i;
 
@@ -548,8 +550,13 @@ static int top_rows__resolve(struct top_rows *rows, const struct top_table *t, s
 			continue;
 		memset(r, 0, sizeof(*r));
 		resolve(z, t->e[i].tgid, t->e[i].addr, len, func, &s, r);
-		r->name = pool__get(&rows->pool, s.name);
-		r->where = pool__get(&rows->pool, s.where);
+		/* the lines of one mapping or variable follow each other: one look-up per run */
+		if (!name || strcmp(name, s.name))
+			name = pool__get(&rows->pool, s.name);
+		if (!where || strcmp(where, s.where))
+			where = pool__get(&rows->pool, s.where);
+		r->name = name;
+		r->where = where;
 		r->pooled = true;
 		if (!r->name || !r->where)
 			return -ENOMEM;
@@ -1218,16 +1225,13 @@ int top_rows__take_exited(struct top_rows *early, struct top_table *t, struct sy
 
 	if (e)
 		return e;
+	top_table__remove_if(t, entry__exited, z->pm);
 	/*
 	 * a block (data) or a function (code) per row: bounded by what the
 	 * programs hold; folded again with the table's rows at each report,
 	 * so in no order
 	 */
-	e = top_rows__fold_unordered(early, data, false, false, 0);
-	if (e)
-		return e;
-	top_table__remove_if(t, entry__exited, z->pm);
-	return 0;
+	return top_rows__fold_unordered(early, data, false, false, 0);
 }
 
 static double row__mean(const struct top_row *r)

@@ -53,6 +53,12 @@ void top_table__free(struct top_table *t);
  */
 void top_table__reset(struct top_table *t);
 
+/*
+ * Starts loading the index slot of (tgid, addr): a caller with a batch of
+ * keys asks for all of them first, so their cache misses overlap.
+ */
+void top_table__prefetch(const struct top_table *t, __u32 tgid, __u64 addr);
+
 /* The entry of (tgid, addr), or NULL. */
 const struct top_entry *top_table__find(const struct top_table *t, __u32 tgid, __u64 addr);
 
@@ -81,7 +87,11 @@ int top_table__add_sample(struct top_table *t, __u32 tgid, __u64 addr, __u64 lat
 int top_tables__add(struct top_table *ip, struct top_table *data, const struct ldlat_config *cfg,
 		    const struct ldlat_sample *s, __u32 cls);
 
-/* Removes the entries drop says to (their counts go with them). */
+/*
+ * Removes the entries drop says to (their counts go with them); a table
+ * larger than TOP_TABLE_KEEP entries left under a quarter full gives its
+ * room back.
+ */
 void top_table__remove_if(struct top_table *t, bool (*drop)(const struct top_entry *e, void *ctx),
 			  void *ctx);
 
