@@ -1166,6 +1166,7 @@ static int prog_maps(int prog_fd, __u32 *ids, __u32 max)
 	__u32 len = sizeof(info);
 
 	ck_assert_int_eq(bpf_obj_get_info_by_fd(prog_fd, &info, &len), 0);
+	ck_assert_uint_le(info.nr_map_ids, max); /* else the ids past max are not read */
 	return (int)info.nr_map_ids;
 }
 
@@ -1244,17 +1245,19 @@ START_TEST(test_top_off_costs_nothing)
 				  .top_entries = 4096 };
 	struct session sess;
 	struct err err = {};
-	__u32 ids[16];
+	__u32 ids[32];
 	int n, fd;
 
 	ck_assert_msg(session__open(&sess, &c, _i ? SESSION_ADDR_ONLY : 0, &err) == 0, "%s",
 		      err.msg);
 	fd = session__prog_fd(&sess);
-	n = prog_maps(fd, ids, 16);
+	n = prog_maps(fd, ids, 32);
 	ck_assert(uses_map(ids, n, sess.skel->maps.counters));
 	ck_assert(!uses_map(ids, n, sess.skel->maps.top_ip));
 	ck_assert(!uses_map(ids, n, sess.skel->maps.top_data));
 	ck_assert(!uses_map(ids, n, sess.skel->maps.top_counters));
+	ck_assert(!uses_map(ids, n, sess.skel->maps.top_full));
+	ck_assert(!uses_map(ids, n, sess.skel->maps.top_batch));
 	ck_assert(!uses_map(ids, n, sess.skel->maps.bss)); /* the generation */
 	ck_assert_uint_eq(bpf_map__max_entries(sess.skel->maps.top_ip), 1);
 	ck_assert_uint_eq(bpf_map__max_entries(sess.skel->maps.top_data), 1);
@@ -1264,9 +1267,11 @@ START_TEST(test_top_off_costs_nothing)
 	ck_assert_msg(top_session__open(&sess, &c, _i ? SESSION_ADDR_ONLY : 0, &err) == 0, "%s",
 		      err.msg);
 	fd = session__prog_fd(&sess);
-	n = prog_maps(fd, ids, 16);
+	n = prog_maps(fd, ids, 32);
 	ck_assert(uses_map(ids, n, sess.skel->maps.top_ip));
 	ck_assert(uses_map(ids, n, sess.skel->maps.top_data));
+	ck_assert(uses_map(ids, n, sess.skel->maps.top_full));
+	ck_assert(uses_map(ids, n, sess.skel->maps.top_batch));
 	ck_assert_int_lt(bpf_program__fd(sess.skel->progs.ldlat_sample), 0);
 	session__close(&sess);
 }
