@@ -9,7 +9,7 @@ user and system time of it and the workload together (its children's
 rusage), its ratio that over the workload alone of the same round, and the
 row gives the median of the rounds' ratios; perf record + perf report adds
 the report's CPU.  Peak RSS is the tool's own (VmHWM of its process, polled
-every 5 ms; perf report's beside perf record's).  BPF ns per sample: the
+every 1 ms: a peak a report holds for tens of ms is caught; perf report's beside perf record's).  BPF ns per sample: the
 program's run_time_ns / run_cnt (kernel.bpf_stats_enabled, bpftool), read
 while the tool still runs.  Prints the section as markdown.  Root.
 """
@@ -54,7 +54,7 @@ def run(argv):
     hwm = 0
     while p.poll() is None:
         hwm = max(hwm, vmhwm(p.pid))
-        time.sleep(0.005)
+        time.sleep(0.001)
     err = p.stderr.read().decode(errors='replace')
     if p.returncode:
         sys.exit('bench/top.py: %s exited %d: %s' % (' '.join(argv), p.returncode, err[-500:]))

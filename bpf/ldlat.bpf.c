@@ -240,6 +240,14 @@ struct {
 	__type(value, struct ldlat_top_counters);
 } top_counters SEC(".maps");
 
+/* The tables this CPU found full, by generation (struct ldlat_top_full). */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct ldlat_top_full);
+} top_full SEC(".maps");
+
 /*
  * Samples whose key found its table full (struct ldlat_top_spill).  User
  * space sizes it from cfg.top_entries (ldlat_top_spill_bytes()); one page
@@ -249,6 +257,14 @@ struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
 	__uint(max_entries, 4096);
 } top_spill SEC(".maps");
+
+/* The spill records each CPU gathers, per generation parity (struct ldlat_top_batch). */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 2);
+	__type(key, __u32);
+	__type(value, struct ldlat_top_batch);
+} top_batch SEC(".maps");
 
 /*
  * The generation new entries are keyed with.  User space moves it on, waits
@@ -260,21 +276,46 @@ volatile __u32 top_gen;
 #define E2BIG  7
 #define EEXIST 17
 
-/* A sample whose key found the table full, to the spill ring; false when the ring is full. */
+/*
+ * A sample whose key found the table full, into this CPU's batch of its
+ * generation; a batch that fills goes to the spill ring, its records
+ * counted per table in spilled, or in full when the ring has no room.
+ * False when there is no batch (no room counted either).
+ */
 static __always_inline bool ldlat_top_spill(__u32 table, const struct ldlat_sample *s, __u32 gen,
-					    __u64 addr, __u32 cls)
+					    __u64 addr, __u32 cls, struct ldlat_top_counters *tc)
 {
-	struct ldlat_top_spill *r = bpf_ringbuf_reserve(&top_spill, sizeof(*r), 0);
+	__u32 slot = gen & 1, n, t;
+	struct ldlat_top_batch *b = bpf_map_lookup_elem(&top_batch, &slot);
+	struct ldlat_top_spill *r;
 
-	if (!r)
+	if (!b || table >= LDLAT_TOP_TABLES)
 		return false;
+	n = b->n;
+	if (n >= LDLAT_TOP_BATCH)
+		return false; /* never: a batch is sent as it fills */
+	r = &b->r[n & (LDLAT_TOP_BATCH - 1)];
 	r->tgid = s->tgid;
 	r->gen = (__u16)gen;
 	r->table = (__u8)table;
 	r->cls = (__u8)cls;
 	r->addr = addr;
 	r->lat = s->lat;
-	bpf_ringbuf_submit(r, BPF_RB_NO_WAKEUP); /* user space polls */
+	b->tables[table]++;
+	b->n = ++n;
+	if (n < LDLAT_TOP_BATCH)
+		return true;
+	/* user space polls: no wakeup */
+	if (!bpf_ringbuf_output(&top_spill, b->r, sizeof(b->r), BPF_RB_NO_WAKEUP)) {
+		for (t = 0; t < LDLAT_TOP_TABLES; t++)
+			tc->spilled[t] += b->tables[t];
+	} else {
+		for (t = 0; t < LDLAT_TOP_TABLES; t++)
+			tc->full[t] += b->tables[t];
+	}
+	for (t = 0; t < LDLAT_TOP_TABLES; t++)
+		b->tables[t] = 0;
+	b->n = 0;
 	return true;
 }
 
@@ -285,12 +326,21 @@ static __always_inline void ldlat_top_add(void *map, __u32 table, const struct l
 {
 	struct ldlat_top_key k = { .tgid = s->tgid, .gen = gen, .addr = addr };
 	struct ldlat_top_val *v, nv = {};
+	struct ldlat_top_full *full;
+	__u32 zero = 0;
 	long e;
 
 	v = bpf_map_lookup_elem(map, &k);
 	if (v) {
 		ldlat_top_account(v, s->lat, cls);
 		return;
+	}
+	if (table >= LDLAT_TOP_TABLES)
+		return;
+	full = bpf_map_lookup_elem(&top_full, &zero);
+	if (full && full->gen[table] == gen + 1) {
+		e = -E2BIG; /* found full this generation: the insert would fail */
+		goto spill;
 	}
 	ldlat_top_account(&nv, s->lat, cls);
 	/*
@@ -307,13 +357,13 @@ static __always_inline void ldlat_top_add(void *map, __u32 table, const struct l
 			return;
 		}
 	}
-	if (table >= LDLAT_TOP_TABLES)
-		return;
-	if (e == -E2BIG && ldlat_top_spill(table, s, gen, addr, cls))
-		tc->spilled[table]++;
-	else if (e == -E2BIG)
+	if (e == -E2BIG && full)
+		full->gen[table] = gen + 1;
+spill:
+	/* a batched sample is counted when its batch goes (or by the drain that takes it) */
+	if (e == -E2BIG && !ldlat_top_spill(table, s, gen, addr, cls, tc))
 		tc->full[table]++;
-	else
+	else if (e != -E2BIG)
 		tc->failed[table]++;
 }
 

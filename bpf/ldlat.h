@@ -884,9 +884,27 @@ struct ldlat_top_counters {
 };
 
 /*
+ * Which tables this CPU found full, per table: the generation then plus one
+ * (0: none).  A new key of a table found full in the running generation
+ * goes to the spill ring without the insert that would fail: an insert into
+ * a full preallocated hash map takes its bucket lock and walks every CPU's
+ * free list before it fails.  It is a hint, not a count: the sample is
+ * accounted the same either way.  The drain clears it once it has emptied
+ * the tables of the generation before (whose entries may be what filled
+ * them), so the running generation tries its inserts again.
+ */
+struct ldlat_top_full {
+	__u32 gen[LDLAT_TOP_TABLES];
+	__u32 pad;
+};
+
+/*
  * A sample whose key finds its table full goes to the spill ring (a BPF ring
  * buffer shared by all CPUs) as one record, and user space adds it to the
- * same table: a full table costs a record, not the sample.
+ * same table: a full table costs a record, not the sample.  The records
+ * gather per CPU in a batch of the generation (struct ldlat_top_batch) and
+ * go to the ring LDLAT_TOP_BATCH at a time, as one ring record: one
+ * reservation of the ring's lock per batch, not per sample.
  */
 struct ldlat_top_spill {
 	__u32 tgid;
@@ -898,9 +916,25 @@ struct ldlat_top_spill {
 };
 
 #define LDLAT_TOP_SPILL_PER_ENTRY 1024	     /* bytes of spill ring per table entry (--entries) */
-#define LDLAT_TOP_SPILL_MIN	  (1u << 20) /* a burst of 32767 records, whatever --entries */
+#define LDLAT_TOP_SPILL_MIN	  (1u << 20) /* 1351 batches: 43232 records, whatever --entries */
 #define LDLAT_TOP_SPILL_MAX	  (256u << 20)
-#define LDLAT_TOP_SPILL_RECORD	  32 /* a record and the ring's 8-byte header */
+#define LDLAT_TOP_BATCH		  32 /* records a CPU gathers before it sends them */
+
+/*
+ * One CPU's records of one generation not sent yet: the 'top_batch' per-CPU
+ * array has two, at gen & 1.  Full, its records go to the ring as one
+ * record of LDLAT_TOP_BATCH; a drain takes what a quiescent generation's
+ * batches still hold and empties them for generation gen + 2.  A batch the
+ * ring has no room for is counted, per table, in full.
+ */
+struct ldlat_top_batch {
+	__u32 n;			/* records held */
+	__u32 tables[LDLAT_TOP_TABLES]; /* of them, per table */
+	struct ldlat_top_spill r[LDLAT_TOP_BATCH];
+};
+
+/* A full batch in the ring: its records and the ring's 8-byte header. */
+#define LDLAT_TOP_BATCH_RECORD (LDLAT_TOP_BATCH * 24 + 8)
 
 #ifndef __bpf__
 /* The spill ring's bytes for tables of 'entries' keys: a power of two, 1 MiB to 256 MiB. */
@@ -919,6 +953,10 @@ static inline __u32 ldlat_top_spill_bytes(__u32 entries)
 _Static_assert(sizeof(struct ldlat_top_val) % 8 == 0 && sizeof(struct ldlat_top_key) == 16,
 	       "per-CPU values are 8-byte multiples; the key has no hole");
 _Static_assert(sizeof(struct ldlat_top_spill) == 24, "a spill record has no hole");
+_Static_assert(sizeof(struct ldlat_top_batch) % 8 == 0 &&
+		       sizeof(((struct ldlat_top_batch *)0)->r) + 8 == LDLAT_TOP_BATCH_RECORD,
+	       "a batch is whole records; its ring record is 8-byte aligned");
+_Static_assert(sizeof(struct ldlat_top_full) == 16, "per-CPU values are 8-byte multiples");
 #endif
 
 /* Adds one kept sample to a table entry (the BPF program and native tables alike). */

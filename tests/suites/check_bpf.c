@@ -1033,10 +1033,13 @@ START_TEST(test_top_stacks)
 END_TEST
 
 /*
- * A table of one entry and the smallest ring (1 MiB: 32767 records of 32
- * bytes, as the kernel keeps its producer under a ring's size ahead): of
- * 40000 samples of 40000 IPs, 1 takes the entry, 32767 spill, 7232 are
- * counted as not attributed; and a drain empties the ring for the next.
+ * A table of one entry and the smallest ring (1 MiB: 1351 batches of 32
+ * records, 776 bytes each with the ring's header, as the kernel keeps its
+ * producer under a ring's size ahead): of 50000 samples of 50000 IPs, 1
+ * takes the entry, 49999 go to the CPU's batch: 1562 batches fill, of which
+ * the ring takes 1351 (43232 spilled) and 211 are counted as not
+ * attributed (6752); the drain takes the 15 records of the batch that did
+ * not fill (spilled too), and empties the ring and the batch for the next.
  */
 START_TEST(test_top_spill_full)
 {
@@ -1059,25 +1062,99 @@ START_TEST(test_top_spill_full)
 	for (round = 0; round < 2; round++) {
 		top_table__init(&ip);
 		ck_assert_int_eq(top_sink__open(&sink, &sess, &ip, NULL), 0);
-		for (i = 0; i < 40000; i++) {
+		for (i = 0; i < 50000; i++) {
 			s.ip = 0x401000 + i;
 			ck_assert_int_eq(bpf_prog_test_run_opts(session__test_fd(&sess), &opts), 0);
 		}
 		ck_assert_int_eq(top_sink__drain(&sink, &sess, false), 0);
-		ck_assert_uint_eq(ip.spilled, 32767);
-		ck_assert_uint_eq(ip.full, 7232);
+		ck_assert_uint_eq(ip.spilled, 43232 + 15);
+		ck_assert_uint_eq(ip.full, 6752);
 		ck_assert_uint_eq(ip.failed, 0);
-		ck_assert_uint_eq(ip.n, 32768);
-		ck_assert_uint_eq(top_table__samples(&ip), 32768);
-		ck_assert_uint_eq(sink.drained.counters.kept, 40000);
-		/* the last one spilled keeps its latency whole (40 bits) */
-		e = top_table__find(&ip, 42, 0x401000 + 32767);
+		ck_assert_uint_eq(ip.n, 1 + 43232 + 15);
+		ck_assert_uint_eq(top_table__samples(&ip), 1 + 43232 + 15);
+		ck_assert_uint_eq(sink.drained.counters.kept, 50000);
+		/* the last one the ring took keeps its latency whole (40 bits) */
+		e = top_table__find(&ip, 42, 0x401000 + 43232);
 		ck_assert_ptr_nonnull(e);
 		ck_assert_uint_eq(e->v.lat_sum, 1ull << 40);
-		ck_assert_ptr_null(top_table__find(&ip, 42, 0x401000 + 32768));
+		ck_assert_ptr_null(top_table__find(&ip, 42, 0x401000 + 43233));
+		ck_assert_ptr_null(top_table__find(&ip, 42, 0x401000 + 49984));
+		/* the batch the drain took */
+		ck_assert_ptr_nonnull(top_table__find(&ip, 42, 0x401000 + 49985));
+		ck_assert_ptr_nonnull(top_table__find(&ip, 42, 0x401000 + 49999));
 		top_sink__close(&sink);
 		top_table__free(&ip);
 	}
+	session__close(&sess);
+}
+END_TEST
+
+/* Whether the kernel's IP table holds (42, ip) of generation gen. */
+static bool top_ip_holds(struct session *sess, __u32 gen, __u64 ip)
+{
+	struct ldlat_top_key k = { .tgid = 42, .gen = gen, .addr = ip };
+	struct ldlat_top_val v[libbpf_num_possible_cpus()];
+
+	return !bpf_map_lookup_elem(bpf_map__fd(sess->skel->maps.top_ip), &k, v);
+}
+
+/*
+ * A table found full is not tried again in that generation: with 4 entries
+ * taken, a fifth key spills; with an entry deleted (room again), a sixth
+ * key spills too, without the insert; once the marks are cleared (as a
+ * drain does after emptying the generation before), a seventh takes the
+ * room.  Each sample is counted: 3 in the table's entries left, 2 spilled,
+ * none lost; and the next generation inserts again.
+ */
+START_TEST(test_top_full_hint)
+{
+	struct ldlat_config c = { .nranges = 1,
+				  .max_lat = ~0ull,
+				  .class_mask = LDLAT_ALL_CLASSES,
+				  .top = LDLAT_TOP_IP,
+				  .top_entries = 4 };
+	struct ldlat_sample s = { .tgid = 42, .lat = 100 };
+	struct ldlat_top_key del = { .tgid = 42, .gen = 0, .addr = 0x401000 };
+	struct top_table ip;
+	struct top_sink sink;
+	struct session sess;
+	struct err err = {};
+	int i;
+	LIBBPF_OPTS(bpf_test_run_opts, opts, .ctx_in = &s, .ctx_size_in = sizeof(s));
+
+	ck_assert_msg(top_session__open(&sess, &c, SESSION_TEST_ENTRY, &err) == 0, "%s", err.msg);
+	ck_assert_uint_eq(sess.skel->bss->top_gen, 0);
+	top_table__init(&ip);
+	ck_assert_int_eq(top_sink__open(&sink, &sess, &ip, NULL), 0);
+	for (i = 0; i < 5; i++) {
+		s.ip = 0x401000 + i;
+		ck_assert_int_eq(bpf_prog_test_run_opts(session__test_fd(&sess), &opts), 0);
+	}
+	ck_assert(top_ip_holds(&sess, 0, 0x401003));
+	ck_assert(!top_ip_holds(&sess, 0, 0x401004));
+	ck_assert_int_eq(bpf_map_delete_elem(bpf_map__fd(sess.skel->maps.top_ip), &del), 0);
+	s.ip = 0x401005;
+	ck_assert_int_eq(bpf_prog_test_run_opts(session__test_fd(&sess), &opts), 0);
+	ck_assert_msg(!top_ip_holds(&sess, 0, 0x401005),
+		      "a table found full in this generation was tried again");
+	ck_assert_int_eq(top_session__clear_full(&sess), 0);
+	s.ip = 0x401006;
+	ck_assert_int_eq(bpf_prog_test_run_opts(session__test_fd(&sess), &opts), 0);
+	ck_assert_msg(top_ip_holds(&sess, 0, 0x401006),
+		      "the cleared mark still held the table full");
+	ck_assert_int_eq(top_sink__drain(&sink, &sess, false), 0);
+	ck_assert_uint_eq(sink.drained.counters.kept, 7);
+	ck_assert_uint_eq(ip.spilled, 2);
+	ck_assert_uint_eq(ip.full + ip.failed, 0);
+	ck_assert_uint_eq(top_table__samples(&ip), 6); /* the deleted entry's sample went with it */
+	ck_assert_ptr_nonnull(top_table__find(&ip, 42, 0x401004));
+	ck_assert_ptr_nonnull(top_table__find(&ip, 42, 0x401005));
+	/* the next generation finds room: its first new key goes to the table */
+	s.ip = 0x401007;
+	ck_assert_int_eq(bpf_prog_test_run_opts(session__test_fd(&sess), &opts), 0);
+	ck_assert(top_ip_holds(&sess, 1, 0x401007));
+	top_sink__close(&sink);
+	top_table__free(&ip);
 	session__close(&sess);
 }
 END_TEST
@@ -1089,6 +1166,7 @@ static int prog_maps(int prog_fd, __u32 *ids, __u32 max)
 	__u32 len = sizeof(info);
 
 	ck_assert_int_eq(bpf_obj_get_info_by_fd(prog_fd, &info, &len), 0);
+	ck_assert_uint_le(info.nr_map_ids, max); /* else the ids past max are not read */
 	return (int)info.nr_map_ids;
 }
 
@@ -1167,17 +1245,19 @@ START_TEST(test_top_off_costs_nothing)
 				  .top_entries = 4096 };
 	struct session sess;
 	struct err err = {};
-	__u32 ids[16];
+	__u32 ids[32];
 	int n, fd;
 
 	ck_assert_msg(session__open(&sess, &c, _i ? SESSION_ADDR_ONLY : 0, &err) == 0, "%s",
 		      err.msg);
 	fd = session__prog_fd(&sess);
-	n = prog_maps(fd, ids, 16);
+	n = prog_maps(fd, ids, 32);
 	ck_assert(uses_map(ids, n, sess.skel->maps.counters));
 	ck_assert(!uses_map(ids, n, sess.skel->maps.top_ip));
 	ck_assert(!uses_map(ids, n, sess.skel->maps.top_data));
 	ck_assert(!uses_map(ids, n, sess.skel->maps.top_counters));
+	ck_assert(!uses_map(ids, n, sess.skel->maps.top_full));
+	ck_assert(!uses_map(ids, n, sess.skel->maps.top_batch));
 	ck_assert(!uses_map(ids, n, sess.skel->maps.bss)); /* the generation */
 	ck_assert_uint_eq(bpf_map__max_entries(sess.skel->maps.top_ip), 1);
 	ck_assert_uint_eq(bpf_map__max_entries(sess.skel->maps.top_data), 1);
@@ -1187,9 +1267,11 @@ START_TEST(test_top_off_costs_nothing)
 	ck_assert_msg(top_session__open(&sess, &c, _i ? SESSION_ADDR_ONLY : 0, &err) == 0, "%s",
 		      err.msg);
 	fd = session__prog_fd(&sess);
-	n = prog_maps(fd, ids, 16);
+	n = prog_maps(fd, ids, 32);
 	ck_assert(uses_map(ids, n, sess.skel->maps.top_ip));
 	ck_assert(uses_map(ids, n, sess.skel->maps.top_data));
+	ck_assert(uses_map(ids, n, sess.skel->maps.top_full));
+	ck_assert(uses_map(ids, n, sess.skel->maps.top_batch));
 	ck_assert_int_lt(bpf_program__fd(sess.skel->progs.ldlat_sample), 0);
 	session__close(&sess);
 }
@@ -1580,6 +1662,7 @@ int main(void)
 	tcase_add_test(tc, test_address_only_program_loads);
 	tcase_add_loop_test(tc, test_top_tables, 0, 2);
 	tcase_add_test(tc, test_top_spill_full);
+	tcase_add_test(tc, test_top_full_hint);
 	tcase_add_test(tc, test_top_stacks);
 	tcase_add_loop_test(tc, test_top_off_costs_nothing, 0, 2);
 	tcase_add_loop_test(tc, test_split_off_costs_nothing, 0, 2);

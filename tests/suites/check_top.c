@@ -1156,6 +1156,98 @@ START_TEST(test_report_native_tables)
 }
 END_TEST
 
+/* The data table of test_early_rows: two processes of one program, 4322 exited. */
+static void early_table(struct top_table *data, __u64 arr)
+{
+	top_table__init(data);
+	ck_assert_int_eq(top_table__add_sample(data, 4321, arr, 10, LDLAT_CLASS_L1), 0);
+	ck_assert_int_eq(top_table__add_sample(data, 4321, arr + 64, 30, LDLAT_CLASS_L1), 0);
+	ck_assert_int_eq(top_table__add_sample(data, 4321, arr + 64, 30, LDLAT_CLASS_L1), 0);
+	ck_assert_int_eq(top_table__add_sample(data, 4322, arr + 64, 30, LDLAT_CLASS_L1), 0);
+	ck_assert_int_eq(top_table__add_sample(data, 4322, arr + 4096, 20, LDLAT_CLASS_L2), 0);
+	ck_assert_int_eq(top_table__add_sample(data, 4322, 0x1000, 20, LDLAT_CLASS_L2), 0);
+}
+
+/*
+ * The rows of an exited process, named early, are the rows the report
+ * would have made of its entries: its line of array_a that the live
+ * process touched too is one line (3 samples, the hottest), array_a
+ * holds 5 samples in 3 lines, the address in no mapping is [unknown]; by
+ * line, 4 rows; the report takes the early rows (they are left empty) and
+ * prints what it prints with every process live.
+ */
+START_TEST(test_early_rows)
+{
+	const __u64 base = 0x555555554000ull;
+	struct source src = { .kind = SOURCE_LDLAT };
+	struct run_info run = { .tool = "ldlat-top", .event = "cpu/mem-loads,ldlat=30/P" };
+	struct top_view rep = { .by = TOP_BY_DATA,
+				.nrows = -1,
+				.shift = 6,
+				.has_latency = true,
+				.run = &run,
+				.src = &src };
+	struct top_rows early = {}, datar, all;
+	struct snapshot snap = {};
+	struct top_table data;
+	struct procmaps pm;
+	struct symbolizer z;
+	struct dso *d;
+	char *text[2][2];
+	__u64 arr;
+	int by, exited;
+
+	procmaps__init(&pm);
+	ck_assert_int_eq(symbolizer__init(&z, &pm, NULL), 0);
+	z.kallsyms_path = fixture_path("kallsyms");
+	d = map_like_exec(&z, 4321, base, "tests/ldlat-topprog");
+	map_like_exec(&z, 4322, base, "tests/ldlat-topprog");
+	snprintf(procmaps__get(&pm, 4321)->comm, 16, "ldlat-topprog");
+	snprintf(procmaps__get(&pm, 4322)->comm, 16, "ldlat-topprog");
+	arr = base + sym_start(d->objs, d->nobjs, "array_a");
+	for (by = 0; by < 2; by++) {
+		enum top_data_by db = by ? TOP_DATA_BLOCK : TOP_DATA_OBJECT;
+
+		for (exited = 0; exited < 2; exited++) {
+			early_table(&data, arr);
+			procmaps__get(&pm, 4322)->exited = exited;
+			ck_assert_int_eq(
+				top_rows__take_exited(&early, &data, &z, TOP_BY_DATA, NULL, 6), 0);
+			ck_assert_uint_eq(early.n, exited ? 3 : 0);
+			ck_assert_uint_eq(data.n, exited ? 2 : 5);
+			ck_assert_int_eq(top_rows__data(&datar, &data, &z, 6, db, &early), 0);
+			ck_assert_uint_eq(early.n, 0);
+			top_rows__sort(&datar, TOP_SORT_SAMPLES);
+			ck_assert_uint_eq(datar.total, 6);
+			if (!by) {
+				ck_assert_uint_eq(datar.n, 2);
+				ck_assert_str_eq(datar.r[0].name, "array_a");
+				ck_assert_uint_eq(datar.r[0].v.count, 5);
+				ck_assert_uint_eq(datar.r[0].blocks, 3);
+				ck_assert_int_eq(datar.r[0].offset, 0x40);
+				ck_assert_uint_eq(datar.r[0].hot, 3);
+				ck_assert_str_eq(datar.r[1].name, "[unknown]");
+			} else {
+				ck_assert_uint_eq(datar.n, 4);
+				ck_assert_uint_eq(datar.r[0].v.count, 3);
+				ck_assert_int_eq(datar.r[0].offset, 0x40);
+			}
+			rep.data_by = db;
+			all = (struct top_rows){ 0 };
+			text[by][exited] = render(&rep, &all, &datar, &snap, by);
+			top_rows__free(&datar);
+			top_rows__free(&early);
+			top_table__free(&data);
+		}
+		ck_assert_str_eq(text[by][1], text[by][0]);
+		free(text[by][0]);
+		free(text[by][1]);
+	}
+	symbolizer__free(&z);
+	procmaps__free(&pm);
+}
+END_TEST
+
 START_TEST(test_json_writer)
 {
 	char *buf = NULL;
@@ -2121,6 +2213,7 @@ int main(void)
 	tcase_add_test(tc, test_symbolize_file_offset);
 	tcase_add_test(tc, test_top_table_max_keys);
 	tcase_add_test(tc, test_report_native_tables);
+	tcase_add_test(tc, test_early_rows);
 	tcase_add_test(tc, test_json_writer);
 	tcase_add_test(tc, test_top_help);
 	suite_add_tcase(s, tc);

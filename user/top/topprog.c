@@ -138,18 +138,23 @@ void top_sink__close(struct top_sink *k)
 	snapshot__free(&k->drained);
 }
 
+/* The table a spill record goes to, in its generation; NULL when that table is off. */
+static struct top_table *top__spill_table(struct top_sink *k, const struct ldlat_top_spill *r)
+{
+	bool next = (__s16)(__u16)(r->gen - (__u16)k->gen) > 0;
+
+	if (r->table == 0)
+		return next ? &k->next_ip : k->ip;
+	if (r->table == 1)
+		return next ? &k->next_data : k->data;
+	return next ? &k->next_stack : k->stack;
+}
+
 /* One spill record into the tables of its generation. */
 static int top__spilled(struct top_sink *k, const struct ldlat_top_spill *r)
 {
-	bool next = (__s16)(__u16)(r->gen - (__u16)k->gen) > 0;
-	struct top_table *t;
+	struct top_table *t = top__spill_table(k, r);
 
-	if (r->table == 0)
-		t = next ? &k->next_ip : k->ip;
-	else if (r->table == 1)
-		t = next ? &k->next_data : k->data;
-	else
-		t = next ? &k->next_stack : k->stack;
 	if (!t)
 		return 0; /* that table is off: the program sends none */
 	k->spilled++;
@@ -182,8 +187,20 @@ static int top__ring_read(struct top_sink *k, bool wait)
 			sched_yield();
 			continue;
 		}
-		if (!(len & RB_DISCARD) && (len & ~RB_DISCARD) >= sizeof(struct ldlat_top_spill))
-			e = top__spilled(k, (const void *)((const char *)hdr + RB_HDR));
+		if (!(len & RB_DISCARD)) {
+			const struct ldlat_top_spill *r =
+				(const void *)((const char *)hdr + RB_HDR);
+			size_t i, n = (len & ~RB_DISCARD) / sizeof(*r); /* a batch */
+
+			for (i = 0; i < n; i++) {
+				const struct top_table *t = top__spill_table(k, &r[i]);
+
+				if (t)
+					top_table__prefetch(t, r[i].tgid, r[i].addr);
+			}
+			for (i = 0; i < n && !e; i++)
+				e = top__spilled(k, &r[i]);
+		}
 		cons += ((len & ~RB_DISCARD) + RB_HDR + 7) & ~7ull;
 		__atomic_store_n((__u64 *)k->cons, cons, __ATOMIC_RELEASE);
 	}
@@ -318,6 +335,62 @@ out:
 	return e;
 }
 
+/*
+ * The records the CPUs' batches of a quiescent generation (slot: its
+ * parity) still hold, into the tables as the ring's, counted spilled; the
+ * batches emptied for generation gen + 2.
+ */
+static int top__batches(struct session *s, struct top_sink *k, __u32 slot)
+{
+	int fd = bpf_map__fd(s->skel->maps.top_batch), cpu, e = 0;
+	struct ldlat_top_batch *b = calloc(s->ncpus, sizeof(*b));
+	__u32 i;
+
+	if (!b)
+		return -ENOMEM;
+	if (bpf_map_lookup_elem(fd, &slot, b)) {
+		e = -errno;
+		goto out;
+	}
+	for (cpu = 0; cpu < s->ncpus && !e; cpu++) {
+		for (i = 0; i < b[cpu].n && i < LDLAT_TOP_BATCH && !e; i++) {
+			const struct ldlat_top_spill *r = &b[cpu].r[i];
+			struct top_table *t = r->table == 0   ? k->ip
+					      : r->table == 1 ? k->data
+							      : k->stack;
+
+			if (t && r->table < LDLAT_TOP_TABLES)
+				t->spilled++;
+			e = top__spilled(k, r);
+		}
+	}
+	memset(b, 0, s->ncpus * sizeof(*b));
+	if (!e && bpf_map_update_elem(fd, &slot, b, BPF_ANY))
+		e = -errno;
+out:
+	free(b);
+	return e;
+}
+
+/*
+ * Clears the tables' full marks on every CPU (struct ldlat_top_full): the
+ * drain emptied the generation before, so a table found full since may
+ * have room.  A mark a program sets meanwhile may be lost: it is a hint.
+ */
+int top_session__clear_full(struct session *s)
+{
+	struct ldlat_top_full *z = calloc(s->ncpus, sizeof(*z));
+	__u32 zero = 0;
+	int e = 0;
+
+	if (!z)
+		return -ENOMEM;
+	if (bpf_map_update_elem(bpf_map__fd(s->skel->maps.top_full), &zero, z, BPF_ANY))
+		e = -errno;
+	free(z);
+	return e;
+}
+
 int top_sink__drain(struct top_sink *k, struct session *s, bool all)
 {
 	__u32 gen = s->skel->bss->top_gen;
@@ -340,6 +413,12 @@ int top_sink__drain(struct top_sink *k, struct session *s, bool all)
 		e = top__drain_map(s, s->skel->maps.top_data, all, gen, k->data);
 	if (!e && k->stack)
 		e = top__drain_map(s, s->skel->maps.top_stack, all, gen, k->stack);
+	if (!e)
+		e = top__batches(s, k, gen & 1);
+	if (!e && all)
+		e = top__batches(s, k, (gen + 1) & 1);
+	if (!e && !all)
+		e = top_session__clear_full(s);
 	if (!e)
 		e = top__counters(s, k, gen & 1);
 	if (!e && all)

@@ -93,6 +93,13 @@ void top_sink__close(struct top_sink *k);
  */
 int top_sink__drain(struct top_sink *k, struct session *s, bool all);
 
+/*
+ * Clears the program's marks of tables found full (struct ldlat_top_full)
+ * on every CPU; top_sink__drain does once it has emptied a generation.
+ * Returns 0 or -errno.
+ */
+int top_session__clear_full(struct session *s);
+
 /* Reads the spill ring between drains (it holds the current generation's records). */
 int top_sink__poll(struct top_sink *k);
 

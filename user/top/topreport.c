@@ -251,6 +251,133 @@ static void top_rows__fold(struct top_rows *rows, bool offset, bool blocks)
 	rows->n = k;
 }
 
+/* A row's key (row__cmp_key) as a hash; pooled names: a string is its pointer. */
+static size_t row__hash(const struct top_row *r, bool offset)
+{
+	__u64 h = (__u64)(uintptr_t)r->name * 0x9e3779b97f4a7c15ull;
+
+	h = (h ^ (h >> 29) ^ (__u64)(uintptr_t)r->where) * 0xbf58476d1ce4e5b9ull;
+	h = (h ^ (h >> 31) ^ (r->kernel ? 1 : 0) ^ (offset ? row__block(r) : 0)) *
+	    0x94d049bb133111ebull;
+	return (size_t)(h ^ (h >> 32));
+}
+
+static bool row__same(const struct top_row *a, const struct top_row *b, bool offset)
+{
+	return a->name == b->name && a->where == b->where && a->kernel == b->kernel &&
+	       (!offset || row__block(a) == row__block(b));
+}
+
+static void fold__into(struct top_row *dst, struct top_row *r, bool blocks)
+{
+	if (blocks) {
+		top_row__fold_block(dst, r);
+	} else {
+		top_val__add(&dst->v, &r->v);
+		/* the lowest: the same whatever order the rows came in */
+		if (r->start < dst->start)
+			dst->start = r->start;
+	}
+	top_row__free(r);
+}
+
+/*
+ * top_rows__fold's rows, in an order of their own, for rows whose names are
+ * all of the pool (equal strings, one pointer): equal keys are found by a
+ * hash of the key, not by sorting the rows, and each group folds into the
+ * row a stable sort would have put first: the first, where the rows from
+ * index later on come before those under it (rows appended to the rows
+ * kept earlier), or with lowest (rows the fold by block left in block
+ * order) the lowest block; so that every row is the same as
+ * top_rows__fold's.  In place; for callers that order the rows afterwards
+ * or fold them again.  -ENOMEM: rows untouched.
+ */
+struct fold_slot {
+	__u32 hash;
+	__u32 group; /* (__u32)-1: empty */
+};
+
+static int top_rows__fold_hashed(struct top_rows *rows, bool offset, bool blocks, bool lowest,
+				 size_t later)
+{
+	size_t nslot = 64, i, k = 0, n = rows->n, *rep;
+	struct fold_slot *slot;
+	__u32 *group, g;
+
+	if (n >= (__u32)-1)
+		return -ENOMEM;
+	while (nslot < n * 2)
+		nslot *= 2;
+	slot = malloc(nslot * sizeof(*slot));
+	group = malloc((n + 1) * sizeof(*group));
+	rep = malloc((n + 1) * sizeof(*rep));
+	if (!slot || !group || !rep) {
+		free(slot);
+		free(group);
+		free(rep);
+		return -ENOMEM;
+	}
+	memset(slot, 0xff, nslot * sizeof(*slot));
+	/* each row's group, and the row it folds into */
+	for (i = 0; i < n; i++) {
+		struct top_row *r = &rows->r[i];
+		__u32 hash = (__u32)row__hash(r, offset);
+		size_t h = hash & (nslot - 1), j;
+
+		if (blocks) {
+			r->blocks = 1;
+			r->hot = r->v.count;
+		}
+		while (slot[h].group != (__u32)-1 &&
+		       (slot[h].hash != hash ||
+			!row__same(&rows->r[rep[slot[h].group]], r, offset)))
+			h = (h + 1) & (nslot - 1);
+		if (slot[h].group == (__u32)-1) {
+			slot[h].hash = hash;
+			slot[h].group = (__u32)k;
+			rep[k++] = i;
+			group[i] = slot[h].group;
+			continue;
+		}
+		g = slot[h].group;
+		group[i] = g;
+		j = rep[g];
+		if (lowest && row__block(r) != row__block(&rows->r[j])) {
+			if ((__s64)row__block(r) < (__s64)row__block(&rows->r[j]))
+				rep[g] = i;
+		} else if (i >= later && j < later) {
+			rep[g] = i; /* the first of the rows that come first */
+		}
+	}
+	free(slot);
+	for (i = 0; i < n; i++)
+		if (rep[group[i]] != i)
+			fold__into(&rows->r[rep[group[i]]], &rows->r[i], blocks);
+	for (i = 0, k = 0; i < n; i++)
+		if (rep[group[i]] == i)
+			rows->r[k++] = rows->r[i];
+	free(group);
+	free(rep);
+	rows->n = k;
+	return 0;
+}
+
+/* top_rows__fold_hashed where every name is the pool's, else top_rows__fold. */
+static int top_rows__fold_unordered(struct top_rows *rows, bool offset, bool blocks, bool lowest,
+				    size_t later)
+{
+	size_t i;
+
+	for (i = 0; i < rows->n; i++)
+		if (!rows->r[i].pooled)
+			break;
+	if (i < rows->n) {
+		top_rows__fold(rows, offset, blocks);
+		return 0;
+	}
+	return top_rows__fold_hashed(rows, offset, blocks, lowest, later);
+}
+
 static int row__cmp_sort(const void *a, const void *b, void *arg);
 
 /* Names a table entry into out; what a row keeps besides its name, into row. */
@@ -409,6 +536,7 @@ static int top_rows__resolve(struct top_rows *rows, const struct top_table *t, s
 			     resolve_fn resolve, const char *func, __u64 len,
 			     bool (*keep)(const struct top_entry *e, void *ctx), void *ctx)
 {
+	char *name = NULL, *where = NULL;
 	struct sym s;
 	size_t i;
 
@@ -422,8 +550,13 @@ static int top_rows__resolve(struct top_rows *rows, const struct top_table *t, s
 			continue;
 		memset(r, 0, sizeof(*r));
 		resolve(z, t->e[i].tgid, t->e[i].addr, len, func, &s, r);
-		r->name = pool__get(&rows->pool, s.name);
-		r->where = pool__get(&rows->pool, s.where);
+		/* the lines of one mapping or variable follow each other: one look-up per run */
+		if (!name || strcmp(name, s.name))
+			name = pool__get(&rows->pool, s.name);
+		if (!where || strcmp(where, s.where))
+			where = pool__get(&rows->pool, s.where);
+		r->name = name;
+		r->where = where;
 		r->pooled = true;
 		if (!r->name || !r->where)
 			return -ENOMEM;
@@ -706,21 +839,57 @@ int top_rows__annotate_type(struct top_rows *rows, const struct top_table *t, st
 	return e;
 }
 
-int top_rows__data(struct top_rows *rows, const struct top_table *t, struct symbolizer *z,
-		   __u32 shift, enum top_data_by by, const struct top_rows *early)
+/*
+ * top_rows__build's rows, the early ones taken rather than copied (early
+ * is left empty): they are the most of a report whose processes exited,
+ * and no one reads them after it.  *later: where the table's rows begin.
+ */
+static int top_rows__build_taking(struct top_rows *rows, const struct top_table *t,
+				  struct symbolizer *z, __u64 len, struct top_rows *early,
+				  size_t *later)
 {
-	int e = top_rows__build(rows, t, z, resolve_data, NULL, 1ull << shift, early);
+	int e;
+
+	*later = 0;
+	if (!early || !early->n)
+		return top_rows__build(rows, t, z, resolve_data, NULL, len, early);
+	*rows = *early;
+	memset(early, 0, sizeof(*early));
+	*later = rows->n;
+	e = top_rows__resolve(rows, t, z, resolve_data, NULL, len, NULL, NULL);
+	if (e) {
+		top_rows__free(rows);
+		return e;
+	}
+	rows->full = t->full;
+	rows->failed = t->failed;
+	rows->capped = t->capped;
+	rows->spilled = t->spilled;
+	rows->total += t->full + t->failed + t->capped;
+	return 0;
+}
+
+int top_rows__data(struct top_rows *rows, const struct top_table *t, struct symbolizer *z,
+		   __u32 shift, enum top_data_by by, struct top_rows *early)
+{
+	size_t later;
+	int e = top_rows__build_taking(rows, t, z, 1ull << shift, early, &later);
 
 	if (e)
 		return e;
-	/* the same block of two processes of one program is one block */
-	top_rows__fold(rows, true, false);
-	if (by == TOP_DATA_OBJECT)
-		top_rows__fold(rows, false, true);
+	/*
+	 * the same block of two processes of one program is one block; the
+	 * caller sorts the rows
+	 */
+	e = top_rows__fold_unordered(rows, true, false, false, later);
+	if (!e && by == TOP_DATA_OBJECT)
+		e = top_rows__fold_unordered(rows, false, true, true, 0);
 	else
 		for (size_t i = 0; i < rows->n; i++)
 			rows->r[i].blocks = 1;
-	return 0;
+	if (e)
+		top_rows__free(rows);
+	return e;
 }
 
 /* ---- a data table in runs ------------------------------------------------ */
@@ -941,7 +1110,7 @@ static void heap__down(size_t *h, size_t n, const struct top_row *heads)
 }
 
 int top_rows__data_runs(struct top_rows *rows, const struct top_table *t, struct symbolizer *z,
-			__u32 shift, enum top_data_by by, const struct top_rows *early,
+			__u32 shift, enum top_data_by by, struct top_rows *early,
 			const struct top_runs *runs, size_t keep, enum top_sort sort)
 {
 	struct merge m = { .rows = rows, .by = by, .keep = keep, .sort = sort };
@@ -1056,10 +1225,13 @@ int top_rows__take_exited(struct top_rows *early, struct top_table *t, struct sy
 
 	if (e)
 		return e;
-	/* a block (data) or a function (code) per row: bounded by what the programs hold */
-	top_rows__fold(early, data, false);
 	top_table__remove_if(t, entry__exited, z->pm);
-	return 0;
+	/*
+	 * a block (data) or a function (code) per row: bounded by what the
+	 * programs hold; folded again with the table's rows at each report,
+	 * so in no order
+	 */
+	return top_rows__fold_unordered(early, data, false, false, 0);
 }
 
 static double row__mean(const struct top_row *r)

@@ -138,9 +138,13 @@ int top_rows__annotate(struct top_rows *rows, const struct top_table *t, struct 
 int top_rows__annotate_type(struct top_rows *rows, const struct top_table *t, struct symbolizer *z,
 			    const char *type, const struct top_rows *early);
 
-/* Rows of the data table, whose blocks are 1 << shift bytes. Returns 0 or -ENOMEM. */
+/*
+ * Rows of the data table, whose blocks are 1 << shift bytes, with early's
+ * (rows of exited processes, top_rows__take_exited: taken, early is left
+ * empty), in no order (top_rows__sort orders them). Returns 0 or -ENOMEM.
+ */
 int top_rows__data(struct top_rows *rows, const struct top_table *t, struct symbolizer *z,
-		   __u32 shift, enum top_data_by by, const struct top_rows *early);
+		   __u32 shift, enum top_data_by by, struct top_rows *early);
 
 /*
  * A data table too large to hold (--input of a file whose samples touch
@@ -163,13 +167,13 @@ int top_runs__spill(struct top_runs *runs, struct top_table *t, struct symbolize
 void top_runs__free(struct top_runs *runs);
 
 /*
- * top_rows__data over the runs and t together.  With keep > 0 and block
- * rows, only the keep first rows in sort's order are kept whole; the others
- * are counted in pruned and pruned_count (memory: keep rows, one row per
- * run, and t).  Returns 0 or -errno.
+ * top_rows__data over the runs and t together (early may be taken, as
+ * there).  With keep > 0 and block rows, only the keep first rows in sort's
+ * order are kept whole; the others are counted in pruned and pruned_count
+ * (memory: keep rows, one row per run, and t).  Returns 0 or -errno.
  */
 int top_rows__data_runs(struct top_rows *rows, const struct top_table *t, struct symbolizer *z,
-			__u32 shift, enum top_data_by by, const struct top_rows *early,
+			__u32 shift, enum top_data_by by, struct top_rows *early,
 			const struct top_runs *runs, size_t keep, enum top_sort sort);
 
 /*

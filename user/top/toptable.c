@@ -58,6 +58,12 @@ static size_t *top_table__find_slot(const struct top_table *t, __u32 tgid, __u64
 	}
 }
 
+void top_table__prefetch(const struct top_table *t, __u32 tgid, __u64 addr)
+{
+	if (t->nslot)
+		__builtin_prefetch(&t->slot[top_hash(tgid, addr) & (t->nslot - 1)]);
+}
+
 const struct top_entry *top_table__find(const struct top_table *t, __u32 tgid, __u64 addr)
 {
 	size_t *slot;
@@ -95,7 +101,7 @@ static int top_table__grow(struct top_table *t)
 static struct top_entry *top_table__get(struct top_table *t, __u32 tgid, __u64 addr, bool *capped)
 {
 	struct top_entry *e;
-	size_t *slot;
+	size_t *slot = NULL;
 
 	*capped = false;
 	if (t->nslot) {
@@ -107,9 +113,11 @@ static struct top_entry *top_table__get(struct top_table *t, __u32 tgid, __u64 a
 		*capped = true;
 		return NULL;
 	}
-	if (top_table__grow(t))
-		return NULL;
-	slot = top_table__find_slot(t, tgid, addr);
+	if (!t->nslot || (t->n + 1) * 2 > t->nslot) {
+		if (top_table__grow(t))
+			return NULL;
+		slot = top_table__find_slot(t, tgid, addr);
+	}
 	if (t->n == t->cap) {
 		size_t cap = t->cap ? t->cap * 2 : 128;
 
@@ -212,12 +220,17 @@ static int top_table__add_bounded(struct top_table *t, __u32 bound, __u64 room, 
 
 /*
  * Spill records the ring has room for before the next drain: the kernel
- * keeps its producer less than the ring's size ahead of its consumer.
+ * keeps its producer less than the ring's size ahead of its consumer, and
+ * the records go in batches of LDLAT_TOP_BATCH (one CPU's, as here).  The
+ * records of a batch that has not filled by the drain come with the drain
+ * whatever the ring holds: the model counts them full past the ring's room.
  */
 static __u64 top_tables__room(const struct top_table *ip, const struct top_table *data,
 			      __u32 entries)
 {
-	__u64 cap = ldlat_top_spill_bytes(entries) / LDLAT_TOP_SPILL_RECORD - 1, used = 0;
+	__u64 cap = (__u64)(ldlat_top_spill_bytes(entries) - 1) / LDLAT_TOP_BATCH_RECORD *
+		    LDLAT_TOP_BATCH,
+	      used = 0;
 
 	used += ip ? ip->spilled : 0;
 	used += data ? data->spilled : 0;
@@ -250,6 +263,27 @@ void top_table__remove_if(struct top_table *t, bool (*drop)(const struct top_ent
 	if (k == t->n)
 		return;
 	t->n = k;
+	/*
+	 * what exited processes held is named and gone: give back the room
+	 * of a table that held far more (the report that follows needs it)
+	 */
+	if (t->cap > TOP_TABLE_KEEP && k < t->cap / 4) {
+		size_t cap = k * 2 > TOP_TABLE_KEEP ? k * 2 : TOP_TABLE_KEEP, nslot = 256, *slot;
+		struct top_entry *e = realloc(t->e, cap * sizeof(*e));
+
+		while (nslot < (k + 1) * 2)
+			nslot *= 2;
+		slot = malloc(nslot * sizeof(*slot));
+		if (e) {
+			t->e = e;
+			t->cap = cap;
+		}
+		if (slot) {
+			free(t->slot);
+			t->slot = slot;
+			t->nslot = nslot;
+		}
+	}
 	memset(t->slot, 0xff, t->nslot * sizeof(*t->slot));
 	for (i = 0; i < t->n; i++)
 		*top_table__find_slot(t, t->e[i].tgid, t->e[i].addr) = i;

@@ -53,6 +53,12 @@ void top_table__free(struct top_table *t);
  */
 void top_table__reset(struct top_table *t);
 
+/*
+ * Starts loading the index slot of (tgid, addr): a caller with a batch of
+ * keys asks for all of them first, so their cache misses overlap.
+ */
+void top_table__prefetch(const struct top_table *t, __u32 tgid, __u64 addr);
+
 /* The entry of (tgid, addr), or NULL. */
 const struct top_entry *top_table__find(const struct top_table *t, __u32 tgid, __u64 addr);
 
@@ -73,14 +79,19 @@ int top_table__add_sample(struct top_table *t, __u32 tgid, __u64 addr, __u64 lat
  * a table that already holds cfg->top_entries keys is counted in its 'full',
  * goes through the spill ring as the kernel's program sends it (counted in
  * 'spilled', and added), and when the ring (ldlat_top_spill_bytes(), shared
- * by both tables, emptied only by a drain) is full it is counted in 'full'
+ * by both tables, emptied only by a drain, filled LDLAT_TOP_BATCH records at
+ * a time) is full it is counted in 'full'
  * (top_entries 0: no bound, the tables grow).
  * Returns 0 or -ENOMEM.
  */
 int top_tables__add(struct top_table *ip, struct top_table *data, const struct ldlat_config *cfg,
 		    const struct ldlat_sample *s, __u32 cls);
 
-/* Removes the entries drop says to (their counts go with them). */
+/*
+ * Removes the entries drop says to (their counts go with them); a table
+ * larger than TOP_TABLE_KEEP entries left under a quarter full gives its
+ * room back.
+ */
 void top_table__remove_if(struct top_table *t, bool (*drop)(const struct top_entry *e, void *ctx),
 			  void *ctx);
 
