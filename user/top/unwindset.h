@@ -46,12 +46,23 @@ struct unwind_file {
 	} seg[4];
 };
 
+struct unwind_cache;
+
 struct unwind_set {
 	int files_fd, procs_fd;
+	struct unwind_cache *cache; /* tables compiled before (NULL: each compiled) */
 	__u32 max_files, max_procs;
 	struct unwind_file *files;
 	size_t nfiles, cap;
 	__u32 *slot_refs; /* per slot: the processes whose mappings use its table (0: free) */
+	/*
+	 * Tables made but not yet in 'unwind_files': a process's all go in
+	 * one batch, since each update of a map of maps waits for the
+	 * running BPF programs (an RCU grace period, ~10 ms)
+	 */
+	__u32 npending;
+	__u32 pending_slot[LDLAT_UNWIND_MAPS];
+	int pending_fd[LDLAT_UNWIND_MAPS];
 	void *procs_tree; /* tsearch of the processes given mappings, by PID */
 	/* what the tables hold and what they could not */
 	__u32 loaded;		    /* tables in the slots now */
