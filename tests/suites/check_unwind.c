@@ -19,6 +19,7 @@
 #include <dlfcn.h>
 #include <fcntl.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <errno.h>
 #include <execinfo.h>
 #include <pthread.h>
@@ -1121,6 +1122,30 @@ static bool self_maps(const char *name)
  * kernel's map, which the next file takes; a process forgotten frees all
  * of its own.  With fewer slots than files, those past them are counted.
  */
+/* Whether pid's /proc maps show a file whose name ends in tail. */
+static bool proc_maps_has(pid_t pid, const char *tail)
+{
+	char *out = NULL;
+	bool found;
+
+	sh(&out, NULL, "grep -c '%s$' /proc/%d/maps || true", tail, (int)pid);
+	found = out && atoi(out) > 0;
+	free(out);
+	return found;
+}
+
+/* Whether pid's /proc maps show inode ino. */
+static bool proc_maps_ino(pid_t pid, __u64 ino)
+{
+	char *out = NULL;
+	bool found;
+
+	sh(&out, NULL, "awk '$5 == %llu' /proc/%d/maps | wc -l", (unsigned long long)ino, (int)pid);
+	found = out && atoi(out) > 0;
+	free(out);
+	return found;
+}
+
 START_TEST(test_tables_lifecycle)
 {
 	struct ldlat_config c = { .nranges = 1,
@@ -1137,7 +1162,10 @@ START_TEST(test_tables_lifecycle)
 	struct err err = {};
 	__u32 loaded, slot = ~0u, key = (__u32)getpid(), i;
 	struct ldlat_unwind_proc *p = malloc(sizeof(*p));
+	__u64 refused[4] = {};
+	int nrefused = 0;
 	struct stat st;
+	pid_t child;
 	void *h;
 	int files_fd;
 	size_t k;
@@ -1194,6 +1222,37 @@ START_TEST(test_tables_lifecycle)
 	ck_assert_uint_eq(u.loaded, 2);
 	ck_assert_uint_eq(u.full, loaded - 2);
 	unwind_set__forget(&u, getpid());
+	ck_assert(!slot_held(files_fd, 0) && !slot_held(files_fd, 1));
+	/*
+	 * the slots free again: a file refused then (the C library, or the
+	 * loader) is loaded when a process mapping it is read, here a child
+	 * running sleep (its own file new, the C library's and the loader's
+	 * entries refused above)
+	 */
+	child = fork();
+	ck_assert_int_ge(child, 0);
+	if (!child) {
+		execl("/bin/sleep", "sleep", "60", (char *)NULL);
+		_exit(127);
+	}
+	while (!proc_maps_has(child, "/libc.so.6"))
+		usleep(1000);
+	for (k = 0; k < u.nfiles; k++)
+		if (u.files[k].state == UNWIND_FILE_FULL && proc_maps_ino(child, u.files[k].ino))
+			refused[nrefused < 4 ? nrefused++ : 3] = u.files[k].ino;
+	ck_assert_int_gt(nrefused, 0);
+	ck_assert_msg(unwind_set__add_process(&u, child, &err) == 0, "%s", err.msg);
+	kill(child, SIGKILL);
+	waitpid(child, NULL, 0);
+	ck_assert_uint_eq(u.loaded, 2);
+	ck_assert(slot_held(files_fd, 0) && slot_held(files_fd, 1));
+	for (k = 0, i = 0; k < u.nfiles; k++)
+		if (u.files[k].state == UNWIND_FILE_LOADED &&
+		    (u.files[k].ino == refused[0] || u.files[k].ino == refused[1] ||
+		     u.files[k].ino == refused[2] || u.files[k].ino == refused[3]))
+			i++;
+	ck_assert_msg(i >= 1, "no file refused for want of a slot was loaded once one was free");
+	unwind_set__forget(&u, child);
 	unwind_set__free(&u);
 	session__close(&s);
 	free(p);

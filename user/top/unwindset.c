@@ -286,6 +286,12 @@ static struct unwind_file *file_get(struct unwind_set *u, pid_t pid, const struc
 	int e;
 
 	f = file_find(u, makedev(m->maj, m->min), m->ino);
+	/* refused for want of a slot: loaded now that one is free */
+	if (f && f->state == UNWIND_FILE_FULL && slot_free(u) >= 0) {
+		u->full--;
+		e = file_load(u, f, pid, m);
+		return e ? NULL : f;
+	}
 	if (f)
 		return f;
 	/* an entry whose table was freed, else a new one */
@@ -400,6 +406,9 @@ static void slot_unused(struct unwind_set *u, __u32 slot)
 	}
 	u->loaded--;
 	u->freed++;
+	/* the files refused for want of it: their processes read again */
+	if (u->full)
+		u->retry = true;
 }
 
 /* One reference less on slot's table; the last frees it. */
@@ -555,6 +564,7 @@ static __u64 unwind_sig(const struct proc *p)
 
 struct refresh {
 	struct unwind_set *u;
+	bool retry; /* a slot was freed while files waited for one: every process read again */
 	int e;
 };
 
@@ -575,7 +585,7 @@ static void refresh_one(struct proc *p, void *ctx)
 		return;
 	}
 	sig = unwind_sig(p);
-	if (w && w->sig == sig)
+	if (w && w->sig == sig && !r->retry)
 		return;
 	/* a process refused for want of room is tried again only when its mappings change */
 	e = add_process(u, p->tgid, sig, &err);
@@ -585,7 +595,9 @@ static void refresh_one(struct proc *p, void *ctx)
 
 int unwind_set__refresh(struct unwind_set *u, struct procmaps *pm)
 {
-	struct refresh r = { .u = u };
+	struct refresh r = { .u = u, .retry = u->retry };
+
+	u->retry = false;
 
 	procmaps__foreach(pm, refresh_one, &r);
 	return r.e;
