@@ -1017,7 +1017,7 @@ static const char *const depth_progs[] = { "sort", "python3", "cc1", "gcc -c" };
  * are theirs within a tick (10 ms), their own tens of milliseconds later
  * (cc1's from the cache a first run filled).  Page faults come early in a
  * process (cc1 takes two fifths of its own in its first 50 ms, as all of
- * its own in 20 ms), so those before are walked by frame pointers: 63-72%
+ * its own in 20 ms), so those before are walked by frame pointers: 63-80%
  * of perf's depth here, where a table loaded at the next 0.1 s tick after
  * its compile gave 16%.
  */
