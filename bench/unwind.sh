@@ -34,7 +34,8 @@ depth() {
 
 # ldlat-top with the options given: "ns/sample samples cpu-seconds depth"
 top_run() {
-	/usr/bin/time -f '%U %S' -o "$tmp/time" $TOP --source page-faults "$@" --format folded \
+	# no table cache: each run compiles its tables, as a first run does
+	LDLAT_UNWIND_CACHE= /usr/bin/time -f '%U %S' -o "$tmp/time" $TOP --source page-faults "$@" --format folded \
 		--output "$tmp/top.folded" -- $WORK 2>"$tmp/top.err" &
 	pid=$!
 	last=""
@@ -85,7 +86,8 @@ echo "\`user/top/topreport.c\`, preprocessed, at \`-O2\`; its page faults sample
 echo "BPF ns/sample: the kernel's run time of the program per run (\`kernel.bpf_stats_enabled\`),"
 echo "the whole program (accounting, tables, the path's store), not the walk alone."
 echo "CPU s: the tool's own user and system time (ldlat-top's includes compiling the"
-echo "unwind tables of cc1, $(stat -c %s "$CC1") bytes, and its libraries); perf's file holds"
+echo "unwind tables of cc1, $(stat -c %s "$CC1") bytes, and its libraries, with no table cache:"
+echo "\`LDLAT_UNWIND_CACHE=\`; a cached table is read instead of compiled); perf's file holds"
 echo "8 KiB of stack per sample, unwound afterwards by \`perf script\`."
 echo
 echo "| run | BPF ns/sample | samples | CPU s | file bytes | mean user frames |"

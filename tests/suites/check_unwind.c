@@ -17,7 +17,9 @@
  */
 #include <check.h>
 #include <dlfcn.h>
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <errno.h>
 #include <execinfo.h>
 #include <pthread.h>
@@ -33,6 +35,7 @@
 #include "user/run/session.h"
 #include "user/top/topprog.h"
 #include "user/symbols/unwind.h"
+#include "user/symbols/unwindcache.h"
 #include "user/top/unwindset.h"
 #include "bpf/ldlat.skel.h"
 #include "tests/suites/unwind_oracle.h"
@@ -179,6 +182,122 @@ START_TEST(test_table_kinds)
 	ck_assert_msg(m & (1u << LDLAT_CFA_SIGNAL), "no signal frame in libc");
 	ck_assert_msg(m & (1u << LDLAT_CFA_FP), "no RBP-based frame in libc");
 	unwind_table__free(&t);
+}
+END_TEST
+
+/* cc1's table through the cache c: 0, and t as unwind_cache__table_fd gives it. */
+static int cache_table(struct unwind_cache *c, const char *cc1, struct unwind_table *t)
+{
+	struct err err = {};
+	int fd = open(cc1, O_RDONLY | O_CLOEXEC), e;
+
+	ck_assert_int_ge(fd, 0);
+	e = unwind_cache__table_fd(c, t, fd, cc1, &err);
+	close(fd);
+	ck_assert_msg(e == 0, "%s", err.msg);
+	return e;
+}
+
+/*
+ * The cache of compiled tables: kept only in a directory of this user's
+ * alone, reached by no link; an entry named by the build ID readelf reads
+ * in the file, giving back the rows the compiler gave; an entry altered (a
+ * row out of order), a link, or one open to others is refused, compiled
+ * again and replaced by a regular file.
+ */
+START_TEST(test_table_cache)
+{
+	struct unwind_table fresh, t;
+	struct unwind_cache c;
+	struct err err = {};
+	char *cc1 = NULL, *id = NULL, entry[600];
+	struct ldlat_unwind_row zero = {};
+	struct stat st;
+	int fd;
+
+	ck_assert_int_eq(sh(&cc1, NULL, "gcc -print-prog-name=cc1"), 0);
+	cc1[strcspn(cc1, "\n")] = '\0';
+	ck_assert_int_eq(sh(&id, NULL,
+			    "readelf -n %s | sed -n 's/.*Build ID: *\\([0-9a-f]*\\).*/\\1/p'", cc1),
+			 0);
+	id[strcspn(id, "\n")] = '\0';
+	ck_assert_uint_eq(strlen(id), 40);
+	snprintf(entry, sizeof(entry), "%s/%s", tmp("cache-t"), id);
+
+	/* a directory others may read, and a link to one: not used */
+	ck_assert_int_eq(mkdir(tmp("cache-open"), 0755), 0);
+	ck_assert_int_eq(chmod(tmp("cache-open"), 0755), 0);
+	ck_assert_int_eq(unwind_cache__open(&c, tmp("cache-open"), &err), -EPERM);
+	ck_assert_int_eq(c.dirfd, -1);
+	ck_assert_int_eq(unwind_cache__open(&c, tmp("cache-t"), &err), 0);
+	unwind_cache__close(&c);
+	ck_assert_int_eq(stat(tmp("cache-t"), &st), 0);
+	ck_assert_uint_eq(st.st_mode & 0777, 0700);
+	ck_assert_int_eq(symlink(tmp("cache-t"), tmp("cache-link")), 0);
+	ck_assert_int_lt(unwind_cache__open(&c, tmp("cache-link"), &err), 0);
+	ck_assert_int_eq(c.dirfd, -1);
+
+	ck_assert_int_eq(unwind_table__compile(&fresh, cc1, &err), 0);
+	ck_assert_uint_ge(fresh.nrows, UNWIND_CACHE_MIN_ROWS);
+	ck_assert_int_eq(unwind_cache__open(&c, tmp("cache-t"), &err), 0);
+	/* compiled and kept under the build ID */
+	cache_table(&c, cc1, &t);
+	ck_assert_uint_eq(c.stored, 1);
+	ck_assert_uint_eq(c.hits, 0);
+	unwind_table__free(&t);
+	ck_assert_int_eq(lstat(entry, &st), 0);
+	ck_assert(S_ISREG(st.st_mode));
+	ck_assert_uint_eq(st.st_mode & 0777, 0600);
+	ck_assert_int_gt(st.st_size, (off_t)(fresh.nrows * sizeof(*fresh.rows)));
+	/* found again: the compiler's rows */
+	cache_table(&c, cc1, &t);
+	ck_assert_uint_eq(c.hits, 1);
+	ck_assert_uint_eq(t.nrows, fresh.nrows);
+	ck_assert_uint_eq(t.base, fresh.base);
+	ck_assert_int_eq(t.nseg, fresh.nseg);
+	ck_assert(!memcmp(t.rows, fresh.rows, fresh.nrows * sizeof(*fresh.rows)));
+	unwind_table__free(&t);
+
+	/* the last row's address zeroed: out of order, refused, compiled and kept again */
+	fd = open(entry, O_WRONLY);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(pwrite(fd, &zero, sizeof(zero), st.st_size - (off_t)sizeof(zero)),
+			 (ssize_t)sizeof(zero));
+	close(fd);
+	cache_table(&c, cc1, &t);
+	ck_assert_uint_eq(c.refused, 1);
+	ck_assert_uint_eq(c.hits, 1);
+	ck_assert_uint_eq(c.stored, 2);
+	ck_assert(!memcmp(t.rows, fresh.rows, fresh.nrows * sizeof(*fresh.rows)));
+	unwind_table__free(&t);
+	cache_table(&c, cc1, &t);
+	ck_assert_uint_eq(c.hits, 2);
+	unwind_table__free(&t);
+
+	/* a link in its place, to a valid copy: refused, replaced by a regular file */
+	ck_assert_int_eq(sh(NULL, NULL, "cp -p %s %s && ln -sf %s %s", entry, tmp("entry-copy"),
+			    tmp("entry-copy"), entry),
+			 0);
+	cache_table(&c, cc1, &t);
+	ck_assert_uint_eq(c.refused, 2);
+	ck_assert_uint_eq(c.hits, 2);
+	unwind_table__free(&t);
+	ck_assert_int_eq(lstat(entry, &st), 0);
+	ck_assert(S_ISREG(st.st_mode));
+
+	/* an entry others may write: refused */
+	ck_assert_int_eq(chmod(entry, 0666), 0);
+	cache_table(&c, cc1, &t);
+	ck_assert_uint_eq(c.refused, 3);
+	ck_assert_uint_eq(c.hits, 2);
+	unwind_table__free(&t);
+
+	unwind_cache__close(&c);
+	unwind_table__free(&fresh);
+	sh(NULL, NULL, "rm -rf %s %s %s %s", tmp("cache-t"), tmp("cache-open"), tmp("cache-link"),
+	   tmp("entry-copy"));
+	free(cc1);
+	free(id);
 }
 END_TEST
 
@@ -891,7 +1010,18 @@ static double folds_user_depth(const struct folds *t, long *samples)
  * first touches' user stacks at least 90% as deep on average as perf's
  * DWARF mode finds them (frame pointers: about a quarter for sort).
  */
-static const char *const depth_progs[] = { "sort", "python3", "cc1" };
+static const char *const depth_progs[] = { "sort", "python3", "cc1", "gcc -c" };
+/*
+ * At least this part of perf's depth.  gcc's driver execs cc1 and as
+ * during the run: the tables already in (the loader's, the C library's)
+ * are theirs within a tick (10 ms), their own tens of milliseconds later
+ * (cc1's from the cache a first run filled).  Page faults come early in a
+ * process (cc1 takes two fifths of its own in its first 50 ms, as all of
+ * its own in 20 ms), so those before are walked by frame pointers: 63-80%
+ * of perf's depth here, where a table loaded at the next 0.1 s tick after
+ * its compile gave 16%.
+ */
+static const double depth_min[] = { 0.9, 0.9, 0.9, 0.5 };
 
 START_TEST(test_live_depth)
 {
@@ -910,13 +1040,35 @@ START_TEST(test_live_depth)
 	} else if (_i == 1) {
 		snprintf(prog, sizeof(prog),
 			 "/usr/bin/python3 -c 'x = [str(i) for i in range(300000)]'");
-	} else {
+	} else if (_i == 2) {
 		ck_assert_int_eq(sh(&cc1, NULL, "gcc -print-prog-name=cc1"), 0);
 		cc1[strcspn(cc1, "\n")] = '\0';
 		ck_assert_int_eq(
 			sh(NULL, NULL, "gcc -E -o %s tests/progs/callprog.c", tmp("cc1.i")), 0);
 		snprintf(prog, sizeof(prog), "%s -quiet -O2 %s -o /dev/null", cc1, tmp("cc1.i"));
 		free(cc1);
+	} else {
+		/*
+		 * gcc's driver: cc1 and as are exec'd during the run, their
+		 * tables loaded from the side band's records (a tree file
+		 * preprocessed, as bench/unwind.sh compiles: cc1 runs long
+		 * enough, most of a second, to count)
+		 */
+		ck_assert_int_eq(sh(NULL, NULL,
+				    "gcc -E -std=gnu11 -D_GNU_SOURCE -iquote . "
+				    "user/top/topreport.c -o %s",
+				    tmp("gcc.i")),
+				 0);
+		snprintf(prog, sizeof(prog), "/usr/bin/gcc -O2 -c %s -o %s", tmp("gcc.i"),
+			 tmp("gcc.o"));
+		/* a first run compiles cc1's table and caches it, as a user's first run does */
+		setenv("LDLAT_UNWIND_CACHE", tmp("cache-gcc"), 1);
+		top_folds("dwarf", prog, &top_all);
+		dt = folds_user_depth(&top_all, &nt);
+		fprintf(stderr, "%s: the first run (cc1's table compiled): %.2f (%ld samples)\n",
+			depth_progs[_i], dt, nt);
+		folds_free(&top_all);
+		memset(&top_all, 0, sizeof(top_all));
 	}
 	perf_folds(prog, &perf_all);
 	top_folds("dwarf", prog, &top_all);
@@ -928,12 +1080,19 @@ START_TEST(test_live_depth)
 		depth_progs[_i], dt, nt, dp, np, 100 * dt / dp);
 	ck_assert_int_gt(np, 1000);
 	ck_assert_int_gt(nt, 1000);
-	ck_assert_msg(dt >= 0.9 * dp, "%s: ldlat-top %.2f frames, perf %.2f", depth_progs[_i], dt,
-		      dp);
+	/*
+	 * a sanitized ldlat-top reads, checks and stores cc1's cached rows
+	 * several times slower: 43% of perf's depth there
+	 */
+	ck_assert_msg(dt >= (sanitized && _i == 3 ? 0.3 : depth_min[_i]) * dp,
+		      "%s: ldlat-top %.2f frames, perf %.2f", depth_progs[_i], dt, dp);
 	folds_free(&top_all);
 	folds_free(&perf_all);
 	unlink(tmp("sort.in"));
 	unlink(tmp("cc1.i"));
+	unlink(tmp("gcc.i"));
+	unlink(tmp("gcc.o"));
+	sh(NULL, NULL, "rm -rf %s", tmp("cache-gcc"));
 }
 END_TEST
 
@@ -967,6 +1126,30 @@ static bool self_maps(const char *name)
  * kernel's map, which the next file takes; a process forgotten frees all
  * of its own.  With fewer slots than files, those past them are counted.
  */
+/* Whether pid's /proc maps show a file whose name ends in tail. */
+static bool proc_maps_has(pid_t pid, const char *tail)
+{
+	char *out = NULL;
+	bool found;
+
+	sh(&out, NULL, "grep -c '%s$' /proc/%d/maps || true", tail, (int)pid);
+	found = out && atoi(out) > 0;
+	free(out);
+	return found;
+}
+
+/* Whether pid's /proc maps show inode ino. */
+static bool proc_maps_ino(pid_t pid, __u64 ino)
+{
+	char *out = NULL;
+	bool found;
+
+	sh(&out, NULL, "awk '$5 == %llu' /proc/%d/maps | wc -l", (unsigned long long)ino, (int)pid);
+	found = out && atoi(out) > 0;
+	free(out);
+	return found;
+}
+
 START_TEST(test_tables_lifecycle)
 {
 	struct ldlat_config c = { .nranges = 1,
@@ -983,7 +1166,10 @@ START_TEST(test_tables_lifecycle)
 	struct err err = {};
 	__u32 loaded, slot = ~0u, key = (__u32)getpid(), i;
 	struct ldlat_unwind_proc *p = malloc(sizeof(*p));
+	__u64 refused[4] = {};
+	int nrefused = 0;
 	struct stat st;
+	pid_t child;
 	void *h;
 	int files_fd;
 	size_t k;
@@ -1040,6 +1226,37 @@ START_TEST(test_tables_lifecycle)
 	ck_assert_uint_eq(u.loaded, 2);
 	ck_assert_uint_eq(u.full, loaded - 2);
 	unwind_set__forget(&u, getpid());
+	ck_assert(!slot_held(files_fd, 0) && !slot_held(files_fd, 1));
+	/*
+	 * the slots free again: a file refused then (the C library, or the
+	 * loader) is loaded when a process mapping it is read, here a child
+	 * running sleep (its own file new, the C library's and the loader's
+	 * entries refused above)
+	 */
+	child = fork();
+	ck_assert_int_ge(child, 0);
+	if (!child) {
+		execl("/bin/sleep", "sleep", "60", (char *)NULL);
+		_exit(127);
+	}
+	while (!proc_maps_has(child, "/libc.so.6"))
+		usleep(1000);
+	for (k = 0; k < u.nfiles; k++)
+		if (u.files[k].state == UNWIND_FILE_FULL && proc_maps_ino(child, u.files[k].ino))
+			refused[nrefused < 4 ? nrefused++ : 3] = u.files[k].ino;
+	ck_assert_int_gt(nrefused, 0);
+	ck_assert_msg(unwind_set__add_process(&u, child, &err) == 0, "%s", err.msg);
+	kill(child, SIGKILL);
+	waitpid(child, NULL, 0);
+	ck_assert_uint_eq(u.loaded, 2);
+	ck_assert(slot_held(files_fd, 0) && slot_held(files_fd, 1));
+	for (k = 0, i = 0; k < u.nfiles; k++)
+		if (u.files[k].state == UNWIND_FILE_LOADED &&
+		    (u.files[k].ino == refused[0] || u.files[k].ino == refused[1] ||
+		     u.files[k].ino == refused[2] || u.files[k].ino == refused[3]))
+			i++;
+	ck_assert_msg(i >= 1, "no file refused for want of a slot was loaded once one was free");
+	unwind_set__forget(&u, child);
 	unwind_set__free(&u);
 	session__close(&s);
 	free(p);
@@ -1131,11 +1348,14 @@ int main(void)
 	int failed;
 
 	suite_dir_make("unwind");
+	/* the tables ldlat-top caches: the suite's own, not the machine's */
+	setenv("LDLAT_UNWIND_CACHE", tmp("cache"), 1);
 	sanitized = getenv("LDLAT_SANITIZED") != NULL;
 	tcase_set_timeout(tc, 120);
 	tcase_add_loop_test(tc, test_table_vs_readelf, 0, (int)ARRAY_SIZE(table_files));
 	tcase_add_test(tc, test_table_kinds);
 	tcase_add_test(tc, test_table_no_cfi);
+	tcase_add_test(tc, test_table_cache);
 	tcase_add_test(tc, test_proc_mappings);
 	tcase_add_loop_test(tc, test_bad_input, 0, (int)ARRAY_SIZE(bad));
 	suite_add_tcase(s, tc);

@@ -566,29 +566,60 @@ static int table_compile(struct unwind_table *t, Elf *elf, const char *name, str
 	return e;
 }
 
-int unwind_table__compile_fd(struct unwind_table *t, int fd, const char *name, struct err *err)
+/* fd's ELF (libelf's), or NULL with a sentence in err (*e the -errno). */
+static Elf *elf_of(int fd, const char *name, int *e, struct err *err)
 {
 	struct stat st;
 	Elf *elf;
-	int e;
 
-	memset(t, 0, sizeof(*t));
-	if (fstat(fd, &st))
-		return err__set(err, -errno, "%s: %s", name, strerror(errno));
-	if (!S_ISREG(st.st_mode))
-		return err__set(err, -ENOEXEC, "%s: not a regular file", name);
+	if (fstat(fd, &st)) {
+		*e = err__set(err, -errno, "%s: %s", name, strerror(errno));
+		return NULL;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		*e = err__set(err, -ENOEXEC, "%s: not a regular file", name);
+		return NULL;
+	}
 	elf_version(EV_CURRENT);
 	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
 	if (!elf || elf_kind(elf) != ELF_K_ELF) {
 		if (elf)
 			elf_end(elf);
-		return err__set(err, -ENOEXEC, "%s: not an ELF file", name);
+		*e = err__set(err, -ENOEXEC, "%s: not an ELF file", name);
+		return NULL;
 	}
+	return elf;
+}
+
+int unwind_table__compile_fd(struct unwind_table *t, int fd, const char *name, struct err *err)
+{
+	Elf *elf;
+	int e;
+
+	memset(t, 0, sizeof(*t));
+	elf = elf_of(fd, name, &e, err);
+	if (!elf)
+		return e;
 	e = table_compile(t, elf, name, err);
 	elf_end(elf);
 	if (e)
 		unwind_table__free(t);
 	return e;
+}
+
+int unwind_table__identify_fd(struct unwind_table *t, int fd, const char *name, struct err *err)
+{
+	Elf *elf;
+	int e;
+
+	memset(t, 0, sizeof(*t));
+	elf = elf_of(fd, name, &e, err);
+	if (!elf)
+		return e;
+	build_id_read(t, elf);
+	segs_read(t, elf);
+	elf_end(elf);
+	return 0;
 }
 
 int unwind_table__compile(struct unwind_table *t, const char *path, struct err *err)

@@ -59,6 +59,13 @@ int unwind_table__compile(struct unwind_table *t, const char *path, struct err *
 /* The same from an open file descriptor (read from its start; not closed). */
 int unwind_table__compile_fd(struct unwind_table *t, int fd, const char *name, struct err *err);
 
+/*
+ * Only what names the file's table: its build ID and executable segments
+ * (no rows), to find the table compiled already (unwindcache.h).  Returns
+ * 0 or -errno (-ENOEXEC: not ELF) with a sentence in err.
+ */
+int unwind_table__identify_fd(struct unwind_table *t, int fd, const char *name, struct err *err);
+
 void unwind_table__free(struct unwind_table *t);
 
 /* The row whose rules hold at file address addr, or NULL (before the first, or past 4 GiB). */

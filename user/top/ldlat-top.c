@@ -22,6 +22,7 @@
 #include "user/symbols/procwatch.h"
 #include "user/top/topprog.h"
 #include "user/top/unwindset.h"
+#include "user/symbols/unwindcache.h"
 #include "user/run/entry.h"
 #include "user/symbols/symbolize.h"
 #include "user/run/tool.h"
@@ -45,6 +46,14 @@
 #define TOP_TICK_SECONDS      0.1 /* the side band and the spill ring read this often */
 #define TOP_DRAIN_TICKS	      5	  /* the tables emptied every 5 ticks */
 #define TOP_DEFAULT_MAX_STACK 64
+/*
+ * With unwind tables, the side band is read ten times as often: a program
+ * exec'd during the run (a compiler under make or gcc's driver) walks by
+ * frame pointers until its tables are in, and a tick is much of that wait
+ * once they are cached (unwindcache.h).  The tables are still emptied
+ * every TOP_DRAIN_TICKS * TOP_TICK_SECONDS.
+ */
+#define TOP_WALK_TICK_DIV 10
 /*
  * The walk from unwind tables: tables of up to 1024 distinct files (an
  * inner map each, sized to its table), the executable mappings of up to
@@ -307,6 +316,8 @@ struct top {
 	struct tool *tool;    /* a live run's */
 	struct top_prog prog; /* and its program (top_prog_ops) */
 	struct unwind_set uw; /* --call-graph=dwarf, auto: the tables loaded */
+	/* and those compiled before (unwindcache.h) */
+	struct unwind_cache uw_cache;
 	bool uw_open;
 	struct offtop *file; /* --input's */
 	struct machine m;    /* live: the processes; --input: its pm holds the images */
@@ -407,6 +418,10 @@ static int top_unwind_start(struct top *top, struct tool *t, pid_t cmd, struct e
 
 	top_session__unwind_init(&top->prog.sp.s, &top->uw);
 	top->uw_open = true;
+	/* without the cache each table is compiled: a notice, not a failure */
+	if (unwind_cache__open(&top->uw_cache, NULL, &why))
+		notice__print(stderr, "ldlat-top", "warning: %s", why.msg);
+	top->uw.cache = &top->uw_cache;
 	if (!cmd)
 		return 0;
 	unwind_set__add_process(&top->uw, cmd, &why);
@@ -676,7 +691,7 @@ static int top_tick(void *ctx)
 	struct top *top = ctx;
 	int e;
 
-	if (++top->ticks % TOP_DRAIN_TICKS == 0)
+	if (++top->ticks % (TOP_DRAIN_TICKS * (top->uw_open ? TOP_WALK_TICK_DIV : 1)) == 0)
 		return top_drain(top, false) ?: top_carry(top) ?: top_forget_exited(top);
 	e = procwatch__drain(&top->watch);
 	if (e) {
@@ -1238,11 +1253,12 @@ static int run_sample(void *input)
 		      tool.evlist.evsel[0].name, tool.run.target_desc);
 
 	/* the tables and the side band are emptied between reports */
-	end = run__wait(&tool.run, &(struct run_wait){
-					   .on_interval = a->cli.interval > 0 ? top_interval : NULL,
-					   .on_tick = top_tick,
-					   .tick = TOP_TICK_SECONDS,
-					   .ctx = &top });
+	end = run__wait(&tool.run,
+			&(struct run_wait){
+				.on_interval = a->cli.interval > 0 ? top_interval : NULL,
+				.on_tick = top_tick,
+				.tick = TOP_TICK_SECONDS / (top.uw_open ? TOP_WALK_TICK_DIV : 1),
+				.ctx = &top });
 	tool__stop_sampling(&tool);
 	status = tool__exit_status(&tool, end);
 	if (end == RUN_ERROR)
@@ -1274,8 +1290,10 @@ out:
 	top_rows__free(&top.early_ip);
 	top_rows__free(&top.early_data);
 	tool__teardown(&tool);
-	if (top.uw_open)
+	if (top.uw_open) {
 		unwind_set__free(&top.uw);
+		unwind_cache__close(&top.uw_cache);
+	}
 	top__free(&top);
 	return status;
 }

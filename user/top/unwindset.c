@@ -15,6 +15,7 @@
 #include "user/symbols/mapsline.h"
 #include "user/symbols/procmaps.h"
 #include "user/symbols/unwind.h"
+#include "user/symbols/unwindcache.h"
 
 void unwind_set__init(struct unwind_set *u, int files_fd, __u32 max_files, int procs_fd,
 		      __u32 max_procs)
@@ -121,11 +122,65 @@ static int table_store(struct unwind_set *u, const struct unwind_table *t, __u32
 		if (bpf_map_update_elem(fd, &key, b, BPF_ANY))
 			e = -errno;
 	}
-	if (!e && bpf_map_update_elem(u->files_fd, &slot, &fd, BPF_ANY))
-		e = -errno;
-	close(fd); /* the outer map holds it now */
 	free(b);
-	return e;
+	/* into the outer map with the process's others (pending_flush) */
+	if (e || u->npending == LDLAT_UNWIND_MAPS) {
+		close(fd);
+		return e ?: -ENOSPC;
+	}
+	u->pending_slot[u->npending] = slot;
+	u->pending_fd[u->npending++] = fd;
+	return 0;
+}
+
+/* A table the outer map refused: its file counted failed, its slot free again. */
+static void pending_failed(struct unwind_set *u, __u32 slot)
+{
+	size_t i;
+
+	for (i = 0; i < u->nfiles; i++) {
+		struct unwind_file *f = &u->files[i];
+
+		if (f->state != UNWIND_FILE_LOADED || f->slot != slot)
+			continue;
+		if (f->bytes) { /* the one loaded; the others its copies by build ID */
+			u->bytes -= f->bytes;
+			u->loaded--;
+			u->loads--;
+			u->failed++;
+		}
+		f->state = UNWIND_FILE_FAILED;
+	}
+}
+
+/*
+ * The tables made for a process into 'unwind_files', all in one update
+ * where the kernel batches a map of maps, else one by one; p's mappings
+ * of a table refused lose it (frame pointers there).
+ */
+static void pending_flush(struct unwind_set *u, struct ldlat_unwind_proc *p)
+{
+	LIBBPF_OPTS(bpf_map_batch_opts, opts);
+	__u32 n = u->npending, i, k;
+
+	if (!n)
+		return;
+	if (bpf_map_update_batch(u->files_fd, u->pending_slot, u->pending_fd, &n, &opts))
+		n = 0;
+	for (i = n; i < u->npending; i++) {
+		if (!bpf_map_update_elem(u->files_fd, &u->pending_slot[i], &u->pending_fd[i],
+					 BPF_ANY))
+			continue;
+		pending_failed(u, u->pending_slot[i]);
+		for (k = 0; p && k < p->n; k++)
+			if (p->maps[k].kind == LDLAT_MAP_TABLE &&
+			    p->maps[k].file == u->pending_slot[i])
+				p->maps[k].kind = LDLAT_MAP_NO_TABLE;
+	}
+	/* the outer map holds them now */
+	for (i = 0; i < u->npending; i++)
+		close(u->pending_fd[i]);
+	u->npending = 0;
 }
 
 static struct unwind_file *file_find(struct unwind_set *u, __u64 dev, __u64 ino)
@@ -184,7 +239,8 @@ static int file_load(struct unwind_set *u, struct unwind_file *f, pid_t pid,
 		u->failed++;
 		return 0;
 	}
-	e = unwind_table__compile_fd(&t, fd, path, &err);
+	e = u->cache ? unwind_cache__table_fd(u->cache, &t, fd, path, &err)
+		     : unwind_table__compile_fd(&t, fd, path, &err);
 	close(fd);
 	if (e) {
 		f->state = e == -ENODATA ? UNWIND_FILE_NO_CFI : UNWIND_FILE_FAILED;
@@ -230,6 +286,12 @@ static struct unwind_file *file_get(struct unwind_set *u, pid_t pid, const struc
 	int e;
 
 	f = file_find(u, makedev(m->maj, m->min), m->ino);
+	/* refused for want of a slot: loaded now that one is free */
+	if (f && f->state == UNWIND_FILE_FULL && slot_free(u) >= 0) {
+		u->full--;
+		e = file_load(u, f, pid, m);
+		return e ? NULL : f;
+	}
 	if (f)
 		return f;
 	/* an entry whose table was freed, else a new one */
@@ -265,7 +327,13 @@ static bool file_base(const struct unwind_file *f, __u64 start, __u64 pgoff, __u
 	return unwind_table__map_base(&t, start, pgoff, base);
 }
 
-int unwind_set__proc(struct unwind_set *u, pid_t pid, struct ldlat_unwind_proc *p, struct err *err)
+/*
+ * pid's executable mappings into p: with load, each file's table compiled
+ * and loaded when not yet; without, only the tables in already, *unknown
+ * the mappings of files that would be loaded.
+ */
+static int proc_read(struct unwind_set *u, pid_t pid, struct ldlat_unwind_proc *p, bool load,
+		     __u32 *unknown, struct err *err)
 {
 	char path[64], *line = NULL;
 	struct unwind_file *f;
@@ -301,7 +369,9 @@ int unwind_set__proc(struct unwind_set *u, pid_t pid, struct ldlat_unwind_proc *
 			um->kind = m.name[0] == '[' ? LDLAT_MAP_NO_TABLE : LDLAT_MAP_JIT;
 			continue;
 		}
-		f = file_get(u, pid, &m);
+		f = load ? file_get(u, pid, &m) : file_find(u, makedev(m.maj, m.min), m.ino);
+		if (!f && !load)
+			(*unknown)++;
 		if (f && f->state == UNWIND_FILE_LOADED && file_base(f, m.lo, m.pgoff, &um->base)) {
 			um->kind = LDLAT_MAP_TABLE;
 			um->file = f->slot;
@@ -309,7 +379,13 @@ int unwind_set__proc(struct unwind_set *u, pid_t pid, struct ldlat_unwind_proc *
 	}
 	free(line);
 	fclose(in);
+	pending_flush(u, p);
 	return 0;
+}
+
+int unwind_set__proc(struct unwind_set *u, pid_t pid, struct ldlat_unwind_proc *p, struct err *err)
+{
+	return proc_read(u, pid, p, true, NULL, err);
 }
 
 /* slot's table freed, and its slot, when no process holds it. */
@@ -330,6 +406,9 @@ static void slot_unused(struct unwind_set *u, __u32 slot)
 	}
 	u->loaded--;
 	u->freed++;
+	/* the files refused for want of it: their processes read again */
+	if (u->full)
+		u->retry = true;
 }
 
 /* One reference less on slot's table; the last frees it. */
@@ -363,36 +442,24 @@ static struct unwind_pid *pid_find(struct unwind_set *u, pid_t pid)
 	return n ? *n : NULL;
 }
 
-/* pid's mappings into the map, its tables referenced (sig: its model's, unwind_sig). */
-static int add_process(struct unwind_set *u, pid_t pid, __u64 sig, struct err *err)
+/*
+ * p, pid's mappings, into the map and its tables referenced in w; quiet: a
+ * first store (add_process), its failure neither said nor counted.
+ */
+static int proc_store(struct unwind_set *u, struct unwind_pid *w, const struct ldlat_unwind_proc *p,
+		      bool quiet, struct err *err)
 {
-	struct ldlat_unwind_proc *p = malloc(sizeof(*p));
-	struct unwind_pid *w, old;
-	__u32 key = (__u32)pid, i;
+	__u32 key = (__u32)w->pid, i;
+	struct unwind_pid old;
 	int e;
 
-	if (!p)
-		return err__set(err, -ENOMEM, "out of memory");
-	e = unwind_set__proc(u, pid, p, err);
-	if (e) {
-		u->procs_failed++;
-		goto out;
-	}
-	w = pid_find(u, pid);
-	if (!w) {
-		w = calloc(1, sizeof(*w));
-		if (!w || !tsearch(w, &u->procs_tree, pid_cmp)) {
-			free(w);
-			e = err__set(err, -ENOMEM, "out of memory");
-			goto out;
-		}
-		w->pid = pid;
-	}
-	w->sig = sig;
 	if (bpf_map_update_elem(u->procs_fd, &key, p, BPF_ANY)) {
+		e = -errno;
+		if (quiet)
+			return e;
 		/* the map keeps what it had: the tables it names stay held */
-		e = err__set(err, -errno, "process %d: cannot store its mappings: %s", (int)pid,
-			     strerror(errno));
+		err__set(err, e, "process %d: cannot store its mappings: %s", (int)w->pid,
+			 strerror(-e));
 		if (e == -E2BIG)
 			u->procs_full++;
 		else
@@ -402,7 +469,7 @@ static int add_process(struct unwind_set *u, pid_t pid, __u64 sig, struct err *e
 		pid_slots(&old, p);
 		for (i = 0; i < old.nslots; i++)
 			slot_unused(u, old.slots[i]);
-		goto out;
+		return e;
 	}
 	if (!w->stored)
 		u->procs++;
@@ -414,6 +481,45 @@ static int add_process(struct unwind_set *u, pid_t pid, __u64 sig, struct err *e
 		u->slot_refs[w->slots[i]]++;
 	for (i = 0; i < old.nslots; i++)
 		slot_put(u, old.slots[i]);
+	return 0;
+}
+
+/* pid's mappings into the map, its tables referenced (sig: its model's, unwind_sig). */
+static int add_process(struct unwind_set *u, pid_t pid, __u64 sig, struct err *err)
+{
+	struct ldlat_unwind_proc *p = malloc(sizeof(*p));
+	struct err quiet = {};
+	struct unwind_pid *w;
+	__u32 unknown = 0;
+	int e;
+
+	if (!p)
+		return err__set(err, -ENOMEM, "out of memory");
+	w = pid_find(u, pid);
+	if (!w) {
+		w = calloc(1, sizeof(*w));
+		if (!w || !tsearch(w, &u->procs_tree, pid_cmp)) {
+			free(w);
+			free(p);
+			return err__set(err, -ENOMEM, "out of memory");
+		}
+		w->pid = pid;
+	}
+	/*
+	 * A process with tables to compile or load (a program just exec'd)
+	 * gets those already in first: its first page faults are the
+	 * loader's, whose table its parent's brought, and loading its own
+	 * takes tens of milliseconds, from the cache, to seconds
+	 */
+	if (!proc_read(u, pid, p, false, &unknown, &quiet) && unknown && u->slot_refs)
+		proc_store(u, w, p, true, &quiet);
+	e = proc_read(u, pid, p, true, NULL, err);
+	if (e) {
+		u->procs_failed++;
+		goto out;
+	}
+	w->sig = sig;
+	e = proc_store(u, w, p, false, err);
 out:
 	free(p);
 	return e;
@@ -458,6 +564,7 @@ static __u64 unwind_sig(const struct proc *p)
 
 struct refresh {
 	struct unwind_set *u;
+	bool retry; /* a slot was freed while files waited for one: every process read again */
 	int e;
 };
 
@@ -478,7 +585,7 @@ static void refresh_one(struct proc *p, void *ctx)
 		return;
 	}
 	sig = unwind_sig(p);
-	if (w && w->sig == sig)
+	if (w && w->sig == sig && !r->retry)
 		return;
 	/* a process refused for want of room is tried again only when its mappings change */
 	e = add_process(u, p->tgid, sig, &err);
@@ -488,7 +595,9 @@ static void refresh_one(struct proc *p, void *ctx)
 
 int unwind_set__refresh(struct unwind_set *u, struct procmaps *pm)
 {
-	struct refresh r = { .u = u };
+	struct refresh r = { .u = u, .retry = u->retry };
+
+	u->retry = false;
 
 	procmaps__foreach(pm, refresh_one, &r);
 	return r.e;

@@ -10,7 +10,9 @@
  * inode, or by build ID.  Each process's executable mappings go to
  * 'unwind_procs' under its PID, with the slot and base of each, or why
  * it has none (no CFI, a failed load, the slots full, anonymous memory
- * such as JIT code): there the walker follows frame pointers.
+ * such as JIT code): there the walker follows frame pointers.  A file
+ * refused for want of a slot is loaded when a process mapping it is read
+ * again after a slot was freed (every process is, at the next refresh).
  */
 #ifndef LDLAT_UNWINDSET_H
 #define LDLAT_UNWINDSET_H
@@ -46,20 +48,32 @@ struct unwind_file {
 	} seg[4];
 };
 
+struct unwind_cache;
+
 struct unwind_set {
 	int files_fd, procs_fd;
+	struct unwind_cache *cache; /* tables compiled before (NULL: each compiled) */
 	__u32 max_files, max_procs;
 	struct unwind_file *files;
 	size_t nfiles, cap;
 	__u32 *slot_refs; /* per slot: the processes whose mappings use its table (0: free) */
+	/*
+	 * Tables made but not yet in 'unwind_files': a process's all go in
+	 * one batch, since each update of a map of maps waits for the
+	 * running BPF programs (an RCU grace period, ~10 ms)
+	 */
+	__u32 npending;
+	__u32 pending_slot[LDLAT_UNWIND_MAPS];
+	int pending_fd[LDLAT_UNWIND_MAPS];
 	void *procs_tree; /* tsearch of the processes given mappings, by PID */
 	/* what the tables hold and what they could not */
 	__u32 loaded;		    /* tables in the slots now */
 	__u32 no_cfi, failed, full; /* files (each once) without a table, and why */
-	__u64 loads;		    /* tables loaded in all */
-	__u64 freed;		    /* tables freed: no process mapped their file any more */
-	__u64 bytes;		    /* in BPF, the tables loaded now */
-	__u64 procs;		    /* processes with their mappings in the map now */
+	bool retry;  /* a slot freed while files were full: unwind_set__refresh reads all again */
+	__u64 loads; /* tables loaded in all */
+	__u64 freed; /* tables freed: no process mapped their file any more */
+	__u64 bytes; /* in BPF, the tables loaded now */
+	__u64 procs; /* processes with their mappings in the map now */
 	__u64 procs_failed; /* reads of a process's mappings that failed (it exited meanwhile) */
 	__u64 procs_full;   /* processes refused: the map held max_procs already */
 	__u64 maps_dropped; /* executable mappings past LDLAT_UNWIND_MAPS in a process */
