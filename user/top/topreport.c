@@ -595,6 +595,16 @@ static int top_rows__append(struct top_rows *rows, const struct top_rows *early)
 	return 0;
 }
 
+/* The table's samples not in its rows (full, failed, past --max-keys) and its spill count. */
+static void top_rows__count_losses(struct top_rows *rows, const struct top_table *t)
+{
+	rows->full = t->full;
+	rows->failed = t->failed;
+	rows->capped = t->capped;
+	rows->spilled = t->spilled;
+	rows->total += t->full + t->failed + t->capped;
+}
+
 /* The table's rows, the early ones, and what was not attributed. */
 static int top_rows__build(struct top_rows *rows, const struct top_table *t, struct symbolizer *z,
 			   resolve_fn resolve, const char *func, __u64 len,
@@ -609,11 +619,7 @@ static int top_rows__build(struct top_rows *rows, const struct top_table *t, str
 		top_rows__free(rows);
 		return e;
 	}
-	rows->full = t->full;
-	rows->failed = t->failed;
-	rows->capped = t->capped;
-	rows->spilled = t->spilled;
-	rows->total += t->full + t->failed + t->capped;
+	top_rows__count_losses(rows, t);
 	return 0;
 }
 
@@ -861,11 +867,7 @@ static int top_rows__build_taking(struct top_rows *rows, const struct top_table 
 		top_rows__free(rows);
 		return e;
 	}
-	rows->full = t->full;
-	rows->failed = t->failed;
-	rows->capped = t->capped;
-	rows->spilled = t->spilled;
-	rows->total += t->full + t->failed + t->capped;
+	top_rows__count_losses(rows, t);
 	return 0;
 }
 
