@@ -203,7 +203,8 @@ static int cache_table(struct unwind_cache *c, const char *cc1, struct unwind_ta
  * alone, reached by no link; an entry named by the build ID readelf reads
  * in the file, giving back the rows the compiler gave; an entry altered (a
  * row out of order), a link, or one open to others is refused, compiled
- * again and replaced by a regular file.
+ * again and replaced by a regular file; a file another user may write or
+ * owns is compiled and never kept.
  */
 START_TEST(test_table_cache)
 {
@@ -293,9 +294,40 @@ START_TEST(test_table_cache)
 	unwind_table__free(&t);
 
 	unwind_cache__close(&c);
+
+	/*
+	 * a copy of the compiler others may write, then one another user owns:
+	 * its own rows, compiled, never kept under the build ID it carries
+	 */
+	snprintf(entry, sizeof(entry), "%s/%s", tmp("cache-u"), id);
+	ck_assert_int_eq(
+		sh(NULL, NULL, "cp %s %s && chmod 0757 %s", cc1, tmp("cc1-copy"), tmp("cc1-copy")),
+		0);
+	ck_assert_int_eq(unwind_cache__open(&c, tmp("cache-u"), &err), 0);
+	cache_table(&c, tmp("cc1-copy"), &t);
+	ck_assert_uint_eq(t.nrows, fresh.nrows);
+	unwind_table__free(&t);
+	ck_assert_uint_eq(c.stored, 0);
+	ck_assert_int_eq(lstat(entry, &st), -1);
+	ck_assert_int_eq(chmod(tmp("cc1-copy"), 0755), 0);
+	if (need_root("the cache's test of a file another user owns")) {
+		ck_assert_int_eq(chown(tmp("cc1-copy"), 65534, 65534), 0); /* nobody's */
+		cache_table(&c, tmp("cc1-copy"), &t);
+		unwind_table__free(&t);
+		ck_assert_uint_eq(c.stored, 0);
+		ck_assert_int_eq(lstat(entry, &st), -1);
+		ck_assert_int_eq(chown(tmp("cc1-copy"), 0, 0), 0);
+	}
+	/* the same file, this user's and closed to others: kept */
+	cache_table(&c, tmp("cc1-copy"), &t);
+	unwind_table__free(&t);
+	ck_assert_uint_eq(c.stored, 1);
+	ck_assert_int_eq(lstat(entry, &st), 0);
+	unwind_cache__close(&c);
+
 	unwind_table__free(&fresh);
-	sh(NULL, NULL, "rm -rf %s %s %s %s", tmp("cache-t"), tmp("cache-open"), tmp("cache-link"),
-	   tmp("entry-copy"));
+	sh(NULL, NULL, "rm -rf %s %s %s %s %s %s", tmp("cache-t"), tmp("cache-open"),
+	   tmp("cache-link"), tmp("entry-copy"), tmp("cache-u"), tmp("cc1-copy"));
 	free(cc1);
 	free(id);
 }

@@ -288,7 +288,13 @@ int unwind_cache__table_fd(struct unwind_cache *c, struct unwind_table *t, int f
 	if (e == -EBADMSG)
 		c->refused++;
 	e = unwind_table__compile_fd(t, fd, name, err);
-	if (!e && t->nrows >= UNWIND_CACHE_MIN_ROWS)
+	/*
+	 * kept only for a file no other user can change: a build ID is a
+	 * note any file can carry, and another user's file kept under a
+	 * system file's ID would give that file's processes its rows
+	 */
+	if (!e && t->nrows >= UNWIND_CACHE_MIN_ROWS && (!st.st_uid || st.st_uid == geteuid()) &&
+	    !(st.st_mode & (S_IWGRP | S_IWOTH)))
 		entry_put(c, t, (__u64)st.st_size);
 	return e;
 }

@@ -16,7 +16,8 @@
  * and executable segments as the file and whose rows are in order and of
  * kinds the walker knows; anything else is compiled again and replaced.
  * Only tables of UNWIND_CACHE_MIN_ROWS rows or more are kept (a smaller
- * one compiles in milliseconds), and the directory is kept under
+ * one compiles in milliseconds), only of files root or the running user
+ * owns and no one else may write (a build ID is any file's word), and the directory is kept under
  * UNWIND_CACHE_MAX_BYTES, the least recently used entries removed first.
  */
 #ifndef LDLAT_UNWINDCACHE_H
