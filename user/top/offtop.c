@@ -344,17 +344,20 @@ static int offtop__same_kernel(const struct offtop *t, char *buf, size_t len)
 {
 	const struct perf_file *f = &t->o.file;
 	unsigned char here[BUILDID_MAX];
-	char a[2 * BUILDID_MAX + 1], b[2 * BUILDID_MAX + 1];
+	char a[2 * BUILDID_MAX + 1];
 	struct utsname u;
 	int n = buildid__kernel(here, sizeof(here));
 
 	if (t->kernel_id_len && n > 0) {
 		if (n == t->kernel_id_len && !memcmp(here, t->kernel_id, n))
 			return 1;
+		/*
+		 * the file's ID only: a report read on another machine would
+		 * name this machine's kernel
+		 */
 		buildid__hex(t->kernel_id, t->kernel_id_len, a, sizeof(a));
-		buildid__hex(here, n, b, sizeof(b));
 		snprintf(buf, len,
-			 "it was recorded on another kernel (build ID %s; this one's is %s)", a, b);
+			 "it was recorded on another kernel (build ID %s, not this one's)", a);
 		return 0;
 	}
 	if (uname(&u) || !f->osrelease || !f->hostname) {
