@@ -58,9 +58,12 @@ START_TEST(test_procmaps_names_pruned)
 			procmaps__add(&pm, 100 + i, 0x3000, 0x4000, 0, "/usr/lib/libkept.so", 2),
 			0);
 		procmaps__exit(&pm, 100 + i);
-		if (i % 50 == 49)
+		if (i % 50 == 49) {
+			procmaps__seal_exited(&pm);
 			procmaps__prune_exited(&pm);
+		}
 	}
+	procmaps__seal_exited(&pm);
 	procmaps__prune_exited(&pm);
 	ck_assert_msg(pm.nstrings < 600, "%zu names kept for 1 live process", pm.nstrings);
 	ck_assert_ptr_eq(procmaps__find(&pm, 1)->maps[0].name, kept);
@@ -68,6 +71,54 @@ START_TEST(test_procmaps_names_pruned)
 	ck_assert_ptr_eq(procmaps__intern(&pm, "/usr/lib/libkept.so"), kept);
 	ck_assert_ptr_null(procmaps__find(&pm, 100));
 	procmaps__free(&pm);
+}
+END_TEST
+
+/*
+ * A process found gone by a read of /proc after the generation switched
+ * (a report naming a frame it had not learned) may have samples in the
+ * generation being written: pruned then, those samples lost its name and
+ * mappings ("[pid N]", "[unknown]" frames).  It is pruned only once sealed
+ * (at the next switch); a PID a new process takes is not sealed.
+ */
+START_TEST(test_procmaps_late_exit_kept)
+{
+	char root[] = "/tmp/ldlat-procroot-XXXXXX";
+	struct procmaps pm;
+	struct proc *p;
+
+	ck_assert_ptr_nonnull(mkdtemp(root));
+	procmaps__init(&pm);
+	pm.proc_root = root; /* no process under it: every read finds it gone */
+	ck_assert_int_eq(procmaps__add(&pm, 9, 0x1000, 0x2000, 0, "/bin/nine", 1), 0);
+	procmaps__exec(&pm, 9, "nine", 1);
+	ck_assert_int_eq(procmaps__read(&pm, 9), -ESRCH);
+	ck_assert(procmaps__find(&pm, 9)->exited);
+	procmaps__prune_exited(&pm);
+	p = procmaps__find(&pm, 9);
+	ck_assert_msg(p, "a process found gone after the switch was pruned");
+	ck_assert_str_eq(p->comm, "nine");
+	ck_assert_str_eq(proc__find(p, 0x1800)->name, "/bin/nine");
+	/* the next switch seals it: reported, it goes */
+	procmaps__seal_exited(&pm);
+	procmaps__prune_exited(&pm);
+	ck_assert_ptr_null(procmaps__find(&pm, 9));
+	/* sealed, then its PID reused by a fork and an exec: the new process is not */
+	ck_assert_int_eq(procmaps__add(&pm, 10, 0x1000, 0x2000, 0, "/bin/ten", 2), 0);
+	procmaps__exit(&pm, 10);
+	procmaps__exit(&pm, 11);
+	ck_assert_int_eq(procmaps__add(&pm, 11, 0x1000, 0x2000, 0, "/bin/eleven", 2), 0);
+	procmaps__exit(&pm, 11);
+	procmaps__seal_exited(&pm);
+	ck_assert_int_eq(procmaps__fork(&pm, 10, 1, 3), 0);
+	procmaps__exec(&pm, 11, "eleven2", 3);
+	procmaps__exit(&pm, 10);
+	procmaps__exit(&pm, 11);
+	procmaps__prune_exited(&pm);
+	ck_assert_ptr_nonnull(procmaps__find(&pm, 10));
+	ck_assert_ptr_nonnull(procmaps__find(&pm, 11));
+	procmaps__free(&pm);
+	ck_assert_int_eq(rmdir(root), 0);
 }
 END_TEST
 
@@ -112,6 +163,7 @@ START_TEST(test_procmaps_newest_wins)
 	ck_assert_str_eq(proc__find(procmaps__find(&pm, 8), 0x20010)->name, "[heap]");
 	ck_assert_str_eq(procmaps__find(&pm, 8)->comm, "b");
 	procmaps__exit(&pm, 7);
+	procmaps__seal_exited(&pm);
 	procmaps__prune_exited(&pm);
 	ck_assert_ptr_null(procmaps__find(&pm, 7));
 	ck_assert_ptr_nonnull(procmaps__find(&pm, 8));
@@ -2195,6 +2247,7 @@ int main(void)
 	tcase_add_test(tc, test_procmaps_pid_reused);
 	tcase_add_test(tc, test_procwatch_threads);
 	tcase_add_test(tc, test_procmaps_names_pruned);
+	tcase_add_test(tc, test_procmaps_late_exit_kept);
 	tcase_add_test(tc, test_procmaps_model);
 	tcase_add_test(tc, test_procmaps_read_fixture);
 	tcase_add_test(tc, test_dso_names);

@@ -248,6 +248,7 @@ void procmaps__exec(struct procmaps *pm, pid_t tgid, const char *comm, __u64 t)
 		proc__forget_before(p, t);
 	p->exec_time = t;
 	p->exited = false;
+	p->sealed = false;
 	if (comm)
 		snprintf(p->comm, sizeof(p->comm), "%s", comm);
 }
@@ -272,6 +273,7 @@ int procmaps__fork(struct procmaps *pm, pid_t child, pid_t parent, __u64 t)
 	/* a new process: whatever its PID held before is another's */
 	proc__forget_before(c, t);
 	c->exited = false;
+	c->sealed = false;
 	if (!pp || !pp->nmaps)
 		return 0;
 	if (!c->comm[0])
@@ -336,6 +338,7 @@ struct proc *procmaps__copy(struct procmaps *pm, pid_t dst, struct procmaps *pm_
 	p->nmaps = p->cap = sp->nmaps;
 	p->known = sp->known;
 	p->exited = sp->exited;
+	p->sealed = sp->sealed;
 	p->exec_time = sp->exec_time;
 	memcpy(p->comm, sp->comm, sizeof(p->comm));
 	return p;
@@ -345,8 +348,20 @@ static void collect_exited(struct proc *p, void *ctx)
 {
 	struct proc ***list = ctx;
 
-	if (p->exited)
+	if (p->exited && p->sealed)
 		*(*list)++ = p;
+}
+
+static void seal_exited(struct proc *p, void *ctx)
+{
+	(void)ctx;
+	if (p->exited)
+		p->sealed = true;
+}
+
+void procmaps__seal_exited(struct procmaps *pm)
+{
+	procmaps__foreach(pm, seal_exited, NULL);
 }
 
 static void count_procs(struct proc *p, void *ctx)

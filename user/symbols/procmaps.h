@@ -36,8 +36,14 @@ struct mapping {
 struct proc {
 	pid_t tgid;
 	char comm[16];
-	bool known;	    /* some mappings were learned */
-	bool exited;	    /* an EXIT record, or /proc no longer has it */
+	bool known;  /* some mappings were learned */
+	bool exited; /* an EXIT record, or /proc no longer has it */
+	/*
+	 * known to have exited before the programs last moved on to a new
+	 * generation: every sample it has is in the ones drained
+	 * (procmaps__seal_exited); only then is it pruned
+	 */
+	bool sealed;
 	const char *cgroup; /* its cgroup v2 path when read (pm->want_cgroup), interned; NULL */
 	__u64 exec_time;
 	int nmaps, cap;
@@ -113,7 +119,15 @@ void procmaps__forget(struct procmaps *pm, pid_t tgid);
 struct proc *procmaps__copy(struct procmaps *pm, pid_t dst, struct procmaps *pm_src, pid_t src);
 
 /*
- * Forgets the processes that have exited (once their samples are reported),
+ * Seals the processes known to have exited: called just before the
+ * programs move on to a new generation, whose samples none of them can
+ * have.  One found gone later (a read of /proc in a report) may still have
+ * samples in the generation being written: it is kept until the next.
+ */
+void procmaps__seal_exited(struct procmaps *pm);
+
+/*
+ * Forgets the processes that have exited and are sealed (once their samples are reported),
  * and, once the interned names have doubled since the last time, the names
  * no mapping holds any more: memory follows the live processes, not how
  * many files came and went (a build's temporary files, a shell's churn).

@@ -605,9 +605,15 @@ static int top_drain(struct top *top, bool all)
 		fprintf(stderr, "ldlat-top: cannot read the side band: %s\n", strerror(-e));
 		return e;
 	}
-	/* before the generation moves on: a process gone now has no sample after it */
+	/*
+	 * before the generation moves on: a process gone now has no sample
+	 * after it, so it is sealed (pruned once reported); one found gone
+	 * after the switch (by a report's read of /proc) may have samples in
+	 * the next generation, and waits for the next drain
+	 */
 	if (top->m.pm.proc_root)
 		procmaps__foreach(&top->m.pm, top_mark_gone, NULL);
+	procmaps__seal_exited(&top->m.pm);
 	e = top_unwind_follow(top);
 	if (e)
 		return e;
@@ -806,7 +812,12 @@ static int top_write(struct printer *p, void *ctx, struct err *err)
 	/* the heat map's file at every report: it is whole whenever the run ends */
 	if (!e && top->args->heatmap)
 		e = output__write(&top->heat_out, &r, false, err);
-	/* every sample of an exited process has been drained and reported */
+	/*
+	 * every sample of a sealed process has been drained and reported; a
+	 * file's processes: every sample up to the report's end has been read
+	 */
+	if (top->file)
+		procmaps__seal_exited(&top->m.pm);
 	procmaps__prune_exited(&top->m.pm);
 out:
 	top_rows__free(&ip);
