@@ -39,6 +39,14 @@ struct top_unwind {
 	__u32 max_stack; /* 1 to LDLAT_UNWIND_MAX_STACK */
 	__u32 files;
 	__u32 procs;
+	/*
+	 * samples walked before their tables were in, sent with a stack copy
+	 * to the 'unwind_defer' ring (struct ldlat_unwind_defer): at most
+	 * defer_max a CPU in a generation (0: none), in a ring of defer_ring
+	 * bytes (a power of two pages)
+	 */
+	__u32 defer_max;
+	__u32 defer_ring;
 };
 
 /*

@@ -370,8 +370,11 @@ static int proc_read(struct unwind_set *u, pid_t pid, struct ldlat_unwind_proc *
 			continue;
 		}
 		f = load ? file_get(u, pid, &m) : file_find(u, makedev(m.maj, m.min), m.ino);
-		if (!f && !load)
+		if (!f && !load) {
+			/* its table comes next: a sample there is deferred (ldlat_unwind_defer) */
+			um->kind = LDLAT_MAP_PENDING;
 			(*unknown)++;
+		}
 		if (f && f->state == UNWIND_FILE_LOADED && file_base(f, m.lo, m.pgoff, &um->base)) {
 			um->kind = LDLAT_MAP_TABLE;
 			um->file = f->slot;
