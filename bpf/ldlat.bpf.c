@@ -485,6 +485,14 @@ static __always_inline bool ldlat_sample_user_regs(struct bpf_perf_event_data *c
 	return true;
 }
 
+/* The inode of the running program (0: none, a kernel thread). */
+static __always_inline __u64 ldlat_current_exe_ino(void)
+{
+	struct task_struct *t = (struct task_struct *)bpf_get_current_task();
+
+	return BPF_CORE_READ(t, mm, exe_file, f_inode, i_ino);
+}
+
 /* The walk between frames (struct ldlat_unwind_state). */
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
@@ -542,6 +550,11 @@ static __always_inline bool ldlat_top_unwind(const struct ldlat_unwind_regs *r,
 		return false;
 	}
 	pr = bpf_map_lookup_elem(&unwind_procs, &tgid);
+	/* the mappings of the program before an exec: none known yet for this one */
+	if (pr && pr->exe_ino && pr->exe_ino != ldlat_current_exe_ino()) {
+		pr = NULL;
+		tgid = 0; /* no entry: the walk's frame pointers */
+	}
 	if (!pr) {
 		uc->no_process++;
 		defer = true;
@@ -576,6 +589,11 @@ static __always_inline bool ldlat_top_unwind(const struct ldlat_unwind_regs *r,
 	stop -= 1;
 	if (stop < LDLAT_NSTOPS)
 		uc->stop[stop & 7]++;
+	/* or its walk ended in code whose table is on its way */
+	if (!defer && pr && unwind_defer_max && stop == LDLAT_STOP_NO_TABLE) {
+		m = ldlat_unwind_map_find(pr, s->pc);
+		defer = m >= 0 && pr->maps[m & (LDLAT_UNWIND_MAPS - 1)].kind == LDLAT_MAP_PENDING;
+	}
 	return defer && unwind_defer_max;
 }
 
@@ -613,6 +631,7 @@ static __always_inline void ldlat_unwind_defer_send(const struct ldlat_unwind_re
 	d->pc = r->pc;
 	d->sp = r->sp;
 	d->fp = r->fp;
+	d->exe_ino = ldlat_current_exe_ino();
 	/* the largest copy that can be read: a stack may end less than 8 KiB above SP */
 	d->len = 0;
 	LDLAT_UNWIND_UNROLL

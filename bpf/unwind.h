@@ -122,6 +122,12 @@ struct ldlat_unwind_map {
 struct ldlat_unwind_proc {
 	__u32 n; /* mappings in maps[] */
 	__u32 pad;
+	/*
+	 * the inode of the program whose mappings these are (0: not
+	 * checked): after an exec, until user space reads the new ones, the
+	 * walker takes the process for one it has no tables of
+	 */
+	__u64 exe_ino;
 	struct ldlat_unwind_map maps[LDLAT_UNWIND_MAPS];
 };
 
@@ -171,8 +177,9 @@ struct ldlat_unwind_counters {
  * what user space needs to walk it again by the same rules once they are
  * in (user/top/unwinddefer.c), and to move its count from the path the
  * frame pointers gave: the sample's process, generation, class, latency
- * and that path's key in top_stack, the registers, and a copy of the user
- * stack from SP.  8 KiB, as perf's --call-graph dwarf default: what cc1 and
+ * and that path's key in top_stack, the registers, the program it ran
+ * (the tables it needs are of its mappings, not those of the program
+ * before an exec), and a copy of the user stack from SP.  8 KiB, as perf's --call-graph dwarf default: what cc1 and
  * as need (docs/callpaths.md); less where the stack ends nearer (the
  * largest of 8, 4, 2, 1 KiB or 512 bytes that can be read).
  */
@@ -187,6 +194,7 @@ struct ldlat_unwind_defer {
 	__u64 key; /* the frame-pointer walk's path in top_stack */
 	__u64 lat;
 	__u64 pc, sp, fp;
+	__u64 exe_ino; /* the running program's (struct ldlat_unwind_proc's) */
 	__u8 stack[LDLAT_UNWIND_COPY_BYTES];
 };
 

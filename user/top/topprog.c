@@ -528,6 +528,14 @@ void top_session__unwind_init(struct session *s, struct unwind_set *u)
 			 bpf_map__max_entries(s->skel->maps.unwind_procs));
 }
 
+int top_session__unwind_defer_open(struct session *s, struct unwind_defer_queue *d, __u32 max_stack)
+{
+	return unwind_defer__open(d, bpf_map__fd(s->skel->maps.unwind_defer),
+				  bpf_map__fd(s->skel->maps.unwind_files),
+				  bpf_map__max_entries(s->skel->maps.unwind_files),
+				  bpf_map__fd(s->skel->maps.unwind_procs), max_stack);
+}
+
 int top_session__unwind_counters(struct session *s, __u32 slot, bool all,
 				 struct ldlat_unwind_counters *sum)
 {

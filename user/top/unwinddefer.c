@@ -4,6 +4,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <bpf/bpf.h>
+#include <bpf/libbpf.h>
 
 #include "user/top/unwinddefer.h"
 
@@ -129,4 +130,142 @@ void unwind_native__free(struct unwind_native *n)
 	free(n->ids);
 	n->tables = NULL;
 	n->ids = NULL;
+}
+
+static int defer_got(void *ctx, void *data, size_t size)
+{
+	struct unwind_defer_queue *d = ctx;
+	struct unwind_deferred *e;
+	const struct ldlat_unwind_defer *r = data;
+
+	if (size < sizeof(*r))
+		return 0;
+	if (d->n == d->cap) {
+		size_t c = d->cap ? 2 * d->cap : 256;
+		void *q = realloc(d->q, c * sizeof(*d->q));
+
+		if (!q) {
+			d->nomem++;
+			return 0;
+		}
+		d->q = q;
+		d->cap = c;
+	}
+	e = &d->q[d->n];
+	memset(e, 0, sizeof(*e));
+	/* the copy's bytes read, no more */
+	e->rec = malloc(offsetof(struct ldlat_unwind_defer, stack) +
+			(r->len <= sizeof(r->stack) ? r->len : 0));
+	if (!e->rec) {
+		d->nomem++;
+		return 0;
+	}
+	memcpy(e->rec, r,
+	       offsetof(struct ldlat_unwind_defer, stack) +
+		       (r->len <= sizeof(r->stack) ? r->len : 0));
+	if (r->len > sizeof(r->stack))
+		e->rec->len = 0;
+	e->tgid = r->tgid;
+	e->gen = r->gen;
+	e->cls = r->cls;
+	e->key = r->key;
+	e->lat = r->lat;
+	d->n++;
+	return 0;
+}
+
+int unwind_defer__open(struct unwind_defer_queue *d, int ring_fd, int files_fd, __u32 max_files,
+		       int procs_fd, __u32 max_stack)
+{
+	memset(d, 0, sizeof(*d));
+	unwind_native__init(&d->native, files_fd, max_files);
+	d->procs_fd = procs_fd;
+	d->max_stack = max_stack;
+	d->rb = ring_buffer__new(ring_fd, defer_got, d, NULL);
+	return d->rb ? 0 : -errno;
+}
+
+/* Whether every table p names is in (no mapping still pending). */
+static bool proc_ready(const struct ldlat_unwind_proc *p)
+{
+	__u32 i;
+
+	for (i = 0; i < p->n && i < LDLAT_UNWIND_MAPS; i++)
+		if (p->maps[i].kind == LDLAT_MAP_PENDING)
+			return false;
+	return true;
+}
+
+bool unwind_defer__walk(struct unwind_defer_queue *d, struct unwind_deferred *e)
+{
+	struct ldlat_unwind_proc *p;
+	__u64 ips[LDLAT_UNWIND_MAX_STACK], ffp;
+	__u32 key = e->tgid;
+	bool ok = false;
+
+	if (e->ips)
+		return true;
+	if (!e->rec)
+		return false;
+	p = malloc(sizeof(*p));
+	if (!p)
+		return false;
+	/* the mappings of the program the sample ran, all with their tables */
+	if (bpf_map_lookup_elem(d->procs_fd, &key, p) || !proc_ready(p) ||
+	    (p->exe_ino && e->rec->exe_ino && p->exe_ino != e->rec->exe_ino) ||
+	    unwind_native__tables(&d->native, p))
+		goto out;
+	unwind_native__walk(&d->native, p, e->rec, d->max_stack, ips, &e->nr, &ffp);
+	e->ips = malloc((e->nr ?: 1) * sizeof(*e->ips));
+	if (!e->ips)
+		goto out;
+	memcpy(e->ips, ips, e->nr * sizeof(*e->ips));
+	free(e->rec);
+	e->rec = NULL;
+	ok = true;
+out:
+	free(p);
+	return ok;
+}
+
+int unwind_defer__poll(struct unwind_defer_queue *d)
+{
+	size_t i;
+	int e = ring_buffer__consume(d->rb);
+
+	if (e < 0)
+		return e;
+	for (i = 0; i < d->n; i++)
+		unwind_defer__walk(d, &d->q[i]);
+	return 0;
+}
+
+void unwind_defer__remove_if(struct unwind_defer_queue *d,
+			     bool (*done)(struct unwind_deferred *e, void *ctx), void *ctx)
+{
+	size_t i, k = 0;
+
+	for (i = 0; i < d->n; i++) {
+		if (done(&d->q[i], ctx)) {
+			free(d->q[i].ips);
+			free(d->q[i].rec);
+			continue;
+		}
+		d->q[k++] = d->q[i];
+	}
+	d->n = k;
+}
+
+void unwind_defer__close(struct unwind_defer_queue *d)
+{
+	size_t i;
+
+	for (i = 0; i < d->n; i++) {
+		free(d->q[i].ips);
+		free(d->q[i].rec);
+	}
+	free(d->q);
+	ring_buffer__free(d->rb);
+	unwind_native__free(&d->native);
+	memset(d, 0, sizeof(*d));
 }

@@ -11,6 +11,8 @@
 #ifndef LDLAT_UNWINDDEFER_H
 #define LDLAT_UNWINDDEFER_H
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <linux/types.h>
 
 #include "bpf/unwind.h"
@@ -44,5 +46,48 @@ __u32 unwind_native__walk(struct unwind_native *n, const struct ldlat_unwind_pro
 			  __u64 *frames_fp);
 
 void unwind_native__free(struct unwind_native *n);
+
+/*
+ * The deferred samples of a live run: read from the ring at each tick,
+ * each walked as soon as its process's tables are all in (an entry in
+ * 'unwind_procs' with no mapping pending), its stack copy freed then; a
+ * drain moves each walked sample's count from the path its frame pointers
+ * gave (ldlat-top.c).
+ */
+struct unwind_deferred {
+	__u32 tgid, gen, cls;
+	__u32 nr;			/* the walk's frames (walked) */
+	__u64 key, lat;			/* its frame-pointer path in top_stack */
+	__u64 *ips;			/* the walk (NULL: not walked yet) */
+	struct ldlat_unwind_defer *rec; /* the copy, until walked */
+};
+
+struct ring_buffer;
+
+struct unwind_defer_queue {
+	struct unwind_native native;
+	struct ring_buffer *rb;
+	int procs_fd;
+	__u32 max_stack;
+	struct unwind_deferred *q;
+	size_t n, cap;
+	__u64 nomem; /* records read without memory to keep them (their frame-pointer path stays) */
+};
+
+/* ring_fd: the 'unwind_defer' ring; the others as unwind_set's.  Returns 0 or -errno. */
+int unwind_defer__open(struct unwind_defer_queue *d, int ring_fd, int files_fd, __u32 max_files,
+		       int procs_fd, __u32 max_stack);
+
+/* The ring read into the queue, and the samples whose tables are in walked. Returns 0 or -errno. */
+int unwind_defer__poll(struct unwind_defer_queue *d);
+
+/* Walks e now if its tables are in; true when it is walked. */
+bool unwind_defer__walk(struct unwind_defer_queue *d, struct unwind_deferred *e);
+
+/* Drops the queue's entries for which done says so (their memory freed). */
+void unwind_defer__remove_if(struct unwind_defer_queue *d,
+			     bool (*done)(struct unwind_deferred *e, void *ctx), void *ctx);
+
+void unwind_defer__close(struct unwind_defer_queue *d);
 
 #endif
