@@ -1335,6 +1335,38 @@ static long folds_agree(const struct folds *top_f, const struct folds *perf_f, c
 }
 
 /*
+ * The deferred samples of a gcc -c run, in each format: the folded
+ * stacks' warning (the run test_live_depth just made), JSON, the text
+ * report; some walked again in user space, none counted twice.
+ */
+static void gcc_deferred_shown(const char *prog)
+{
+	char *out = NULL;
+
+	ck_assert_int_eq(sh(&out, NULL, "cat %s", tmp("top.err")), 0);
+	ck_assert_msg(strstr(out, "deferred before their tables were in (") != NULL, "%s", out);
+	free(out);
+	out = NULL;
+	ck_assert_int_eq(
+		sh(&out, NULL,
+		   "setarch -R %s --source page-faults --call-graph=dwarf --format json -- "
+		   "%s 2>/dev/null | jq -c '.call_paths.unwind.deferred | [.sent > 0, "
+		   ".walked > 0, .walked + .frame_pointers <= .sent]'",
+		   top(), prog),
+		0);
+	ck_assert_str_eq(out, "[true,true,true]\n");
+	free(out);
+	out = NULL;
+	ck_assert_int_eq(sh(&out, NULL,
+			    "setarch -R %s --source page-faults --call-graph=dwarf --by ip -- %s "
+			    "2>/dev/null",
+			    top(), prog),
+			 0);
+	ck_assert_msg(strstr(out, "deferred before their tables were in (") != NULL, "%s", out);
+	free(out);
+}
+
+/*
  * Debian's own programs, built without frame pointers: sort on 300,000
  * lines, python3 building a list of strings, and gcc's compiler proper
  * (cc1, run as the command itself) on a preprocessed test program: their
@@ -1424,6 +1456,7 @@ START_TEST(test_live_depth)
 		ck_assert_int_gt(all, 1000);
 		ck_assert_msg((double)same >= (sanitized ? 0.5 : GCC_CC1_SAME_PATHS) * (double)all,
 			      "cc1: %ld of %ld samples on perf's path", same, all);
+		gcc_deferred_shown(prog);
 	}
 	/*
 	 * a sanitized ldlat-top reads, checks and stores cc1's cached rows
