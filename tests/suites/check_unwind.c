@@ -1385,7 +1385,8 @@ static const char *const depth_progs[] = { "sort", "python3", "cc1", "gcc -c" };
  * here; 63-80% when they kept their frame pointers' walk, 16% with a
  * table loaded at the next 0.1 s tick after its compile).  And cc1's
  * samples take perf's user path (the same count of each distinct path):
- * 90.5-91.3% of them measured.
+ * 90.5-91.3% of them measured (96.0% in the sanitized build, which
+ * wants 80% of each: its first run is slower).
  */
 static const double depth_min[] = { 0.9, 0.9, 0.9, 0.9 };
 #define GCC_CC1_SAME_PATHS 0.85
@@ -1454,15 +1455,16 @@ START_TEST(test_live_depth)
 			"%s: cc1's samples on the same user path as perf's: %ld of %ld (%.1f%%)\n",
 			depth_progs[_i], same, all, all ? 100.0 * (double)same / (double)all : 0);
 		ck_assert_int_gt(all, 1000);
-		ck_assert_msg((double)same >= (sanitized ? 0.5 : GCC_CC1_SAME_PATHS) * (double)all,
+		ck_assert_msg((double)same >= (sanitized ? 0.8 : GCC_CC1_SAME_PATHS) * (double)all,
 			      "cc1: %ld of %ld samples on perf's path", same, all);
 		gcc_deferred_shown(prog);
 	}
 	/*
 	 * a sanitized ldlat-top reads, checks and stores cc1's cached rows
-	 * several times slower: 43% of perf's depth there
+	 * several times slower, and holds more samples deferred: 95.1% of
+	 * perf's depth measured there (43-53% before deferring)
 	 */
-	ck_assert_msg(dt >= (sanitized && _i == 3 ? 0.3 : depth_min[_i]) * dp,
+	ck_assert_msg(dt >= (sanitized && _i == 3 ? 0.8 : depth_min[_i]) * dp,
 		      "%s: ldlat-top %.2f frames, perf %.2f", depth_progs[_i], dt, dp);
 	folds_free(&top_all);
 	folds_free(&perf_all);
