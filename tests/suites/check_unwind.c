@@ -1367,6 +1367,39 @@ static void gcc_deferred_shown(const char *prog)
 }
 
 /*
+ * -i with deferred samples: each is moved to its walked path in the drain
+ * of its own generation, so each interval's paths still add up to its kept
+ * samples, and its seen ones to the kept and the dropped.
+ */
+START_TEST(test_live_intervals_deferred)
+{
+	char *out = NULL;
+
+	ck_assert_int_eq(sh(NULL, NULL,
+			    "gcc -E -std=gnu11 -D_GNU_SOURCE -iquote . user/top/topreport.c -o %s",
+			    tmp("gcc.i")),
+			 0);
+	setenv("LDLAT_UNWIND_CACHE", tmp("cache-gcc"), 1);
+	ck_assert_int_eq(sh(&out, NULL,
+			    "%s --source page-faults --call-graph=dwarf -i 0.2 -n 0 --format json "
+			    "-- /usr/bin/gcc -O2 -c %s -o %s 2>/dev/null",
+			    top(), tmp("gcc.i"), tmp("gcc.o")),
+			 0);
+	ck_assert_msg(jq_true(out,
+			      "[., inputs] | length >= 2 and all(.[]; "
+			      ".call_paths.samples + .call_paths.not_attributed.table_full + "
+			      ".call_paths.not_attributed.update_failed == .counters.kept and "
+			      ".counters.seen == .counters.kept + (.counters.dropped | add)) and "
+			      "(map(.call_paths.unwind.deferred.walked) | add) > 0"),
+		      "%.2000s", out);
+	free(out);
+	unlink(tmp("gcc.i"));
+	unlink(tmp("gcc.o"));
+	sh(NULL, NULL, "rm -rf %s", tmp("cache-gcc"));
+}
+END_TEST
+
+/*
  * Debian's own programs, built without frame pointers: sort on 300,000
  * lines, python3 building a list of strings, and gcc's compiler proper
  * (cc1, run as the command itself) on a preprocessed test program: their
@@ -1757,6 +1790,7 @@ int main(void)
 		tcase_add_test(tc, test_live_fp_collapses);
 		tcase_add_loop_test(tc, test_live_depth, 0, (int)ARRAY_SIZE(depth_progs));
 		tcase_add_test(tc, test_live_no_cfi);
+		tcase_add_test(tc, test_live_intervals_deferred);
 		suite_add_tcase(s, tc);
 	}
 	failed = run_suite(s);

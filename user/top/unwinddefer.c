@@ -196,47 +196,77 @@ static bool proc_ready(const struct ldlat_unwind_proc *p)
 	return true;
 }
 
+/*
+ * tgid's mappings into p when all its tables are in (none pending), and
+ * those tables read; false when not (yet).
+ */
+static bool proc_get(struct unwind_defer_queue *d, __u32 tgid, struct ldlat_unwind_proc *p)
+{
+	return !bpf_map_lookup_elem(d->procs_fd, &tgid, p) && proc_ready(p) &&
+	       !unwind_native__tables(&d->native, p);
+}
+
+/* e walked with p, its process's mappings, if they are of the program it ran. */
+static bool walk_with(struct unwind_defer_queue *d, struct unwind_deferred *e,
+		      const struct ldlat_unwind_proc *p)
+{
+	__u64 ips[LDLAT_UNWIND_MAX_STACK], ffp;
+
+	if (p->exe_ino && e->rec->exe_ino && p->exe_ino != e->rec->exe_ino)
+		return false;
+	unwind_native__walk(&d->native, p, e->rec, d->max_stack, ips, &e->nr, &ffp);
+	e->ips = malloc((e->nr ?: 1) * sizeof(*e->ips));
+	if (!e->ips)
+		return false;
+	memcpy(e->ips, ips, e->nr * sizeof(*e->ips));
+	free(e->rec);
+	e->rec = NULL;
+	return true;
+}
+
 bool unwind_defer__walk(struct unwind_defer_queue *d, struct unwind_deferred *e)
 {
 	struct ldlat_unwind_proc *p;
-	__u64 ips[LDLAT_UNWIND_MAX_STACK], ffp;
-	__u32 key = e->tgid;
-	bool ok = false;
+	bool ok;
 
 	if (e->ips)
 		return true;
 	if (!e->rec)
 		return false;
 	p = malloc(sizeof(*p));
-	if (!p)
-		return false;
-	/* the mappings of the program the sample ran, all with their tables */
-	if (bpf_map_lookup_elem(d->procs_fd, &key, p) || !proc_ready(p) ||
-	    (p->exe_ino && e->rec->exe_ino && p->exe_ino != e->rec->exe_ino) ||
-	    unwind_native__tables(&d->native, p))
-		goto out;
-	unwind_native__walk(&d->native, p, e->rec, d->max_stack, ips, &e->nr, &ffp);
-	e->ips = malloc((e->nr ?: 1) * sizeof(*e->ips));
-	if (!e->ips)
-		goto out;
-	memcpy(e->ips, ips, e->nr * sizeof(*e->ips));
-	free(e->rec);
-	e->rec = NULL;
-	ok = true;
-out:
+	ok = p && proc_get(d, e->tgid, p) && walk_with(d, e, p);
 	free(p);
 	return ok;
 }
 
 int unwind_defer__poll(struct unwind_defer_queue *d)
 {
+	struct ldlat_unwind_proc *p;
+	__u32 tgid = 0;
+	bool ready = false, have = false;
 	size_t i;
 	int e = ring_buffer__consume(d->rb);
 
 	if (e < 0)
 		return e;
-	for (i = 0; i < d->n; i++)
-		unwind_defer__walk(d, &d->q[i]);
+	p = malloc(sizeof(*p));
+	if (!p)
+		return -ENOMEM;
+	/* a process's records come together: its mappings read once for them */
+	for (i = 0; i < d->n; i++) {
+		struct unwind_deferred *q = &d->q[i];
+
+		if (q->ips || !q->rec)
+			continue;
+		if (!have || q->tgid != tgid) {
+			have = true;
+			tgid = q->tgid;
+			ready = proc_get(d, tgid, p);
+		}
+		if (ready)
+			walk_with(d, q, p);
+	}
+	free(p);
 	return 0;
 }
 
