@@ -1414,11 +1414,11 @@ static const char *const depth_progs[] = { "sort", "python3", "cc1", "gcc -c" };
  * (cc1's from the cache a first run filled).  Page faults come early in a
  * process (cc1 takes two fifths of its own in its first 50 ms, as all of
  * its own in 20 ms): those before are deferred with a copy of their stack
- * and walked again once the tables are in (96.5-96.9% of perf's depth
+ * and walked again once the tables are in (96.5-97.0% of perf's depth
  * here; 63-80% when they kept their frame pointers' walk, 16% with a
  * table loaded at the next 0.1 s tick after its compile).  And cc1's
  * samples take perf's user path (the same count of each distinct path):
- * 90.5-91.3% of them measured (96.0% in the sanitized build, which
+ * 88.7-91.3% of them measured (96.0% in the sanitized build, which
  * wants 80% of each: its first run is slower).
  */
 static const double depth_min[] = { 0.9, 0.9, 0.9, 0.9 };
