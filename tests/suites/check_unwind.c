@@ -1385,8 +1385,12 @@ START_TEST(test_live_intervals_deferred)
 			    "-- /usr/bin/gcc -O2 -c %s -o %s 2>/dev/null",
 			    top(), tmp("gcc.i"), tmp("gcc.o")),
 			 0);
+	/* a sanitized ldlat-top compiles the tables so slowly that gcc ends within one interval */
+	ck_assert_msg(
+		jq_true(out, sanitized ? "[., inputs] | length >= 1" : "[., inputs] | length >= 2"),
+		"%.2000s", out);
 	ck_assert_msg(jq_true(out,
-			      "[., inputs] | length >= 2 and all(.[]; "
+			      "[., inputs] | all(.[]; "
 			      ".call_paths.samples + .call_paths.not_attributed.table_full + "
 			      ".call_paths.not_attributed.update_failed == .counters.kept and "
 			      ".counters.seen == .counters.kept + (.counters.dropped | add)) and "
@@ -1414,12 +1418,13 @@ static const char *const depth_progs[] = { "sort", "python3", "cc1", "gcc -c" };
  * (cc1's from the cache a first run filled).  Page faults come early in a
  * process (cc1 takes two fifths of its own in its first 50 ms, as all of
  * its own in 20 ms): those before are deferred with a copy of their stack
- * and walked again once the tables are in (96.5-97.0% of perf's depth
+ * and walked again once the tables are in (96.5-97.1% of perf's depth
  * here; 63-80% when they kept their frame pointers' walk, 16% with a
  * table loaded at the next 0.1 s tick after its compile).  And cc1's
  * samples take perf's user path (the same count of each distinct path):
- * 88.7-91.3% of them measured (96.0% in the sanitized build, which
- * wants 80% of each: its first run is slower).
+ * 88.7-91.3% of them measured (the sanitized build: 95.1-99.0% of the
+ * depth, 96.0-96.1% of the samples; it wants 80% of each, as its first
+ * run is slower).
  */
 static const double depth_min[] = { 0.9, 0.9, 0.9, 0.9 };
 #define GCC_CC1_SAME_PATHS 0.85
@@ -1494,7 +1499,7 @@ START_TEST(test_live_depth)
 	}
 	/*
 	 * a sanitized ldlat-top reads, checks and stores cc1's cached rows
-	 * several times slower, and holds more samples deferred: 95.1% of
+	 * several times slower, and holds more samples deferred: 95.1-99.0% of
 	 * perf's depth measured there (43-53% before deferring)
 	 */
 	ck_assert_msg(dt >= (sanitized && _i == 3 ? 0.8 : depth_min[_i]) * dp,
