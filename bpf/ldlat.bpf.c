@@ -200,6 +200,18 @@ struct {
 	__array(values, struct ldlat_unwind_table);
 } unwind_files SEC(".maps");
 
+/*
+ * Samples walked before their tables were in (struct ldlat_unwind_defer),
+ * at most unwind_defer_max a CPU in a generation (0: none); user space
+ * sizes the ring, one page when off.
+ */
+const volatile __u32 unwind_defer_max = 0;
+
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, 4096);
+} unwind_defer SEC(".maps");
+
 /* The walks of two generations, at gen & 1 (struct ldlat_unwind_counters). */
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
@@ -473,6 +485,14 @@ static __always_inline bool ldlat_sample_user_regs(struct bpf_perf_event_data *c
 	return true;
 }
 
+/* The inode of the running program (0: none, a kernel thread). */
+static __always_inline __u64 ldlat_current_exe_ino(void)
+{
+	struct task_struct *t = (struct task_struct *)bpf_get_current_task();
+
+	return BPF_CORE_READ(t, mm, exe_file, f_inode, i_ino);
+}
+
 /* The walk between frames (struct ldlat_unwind_state). */
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
@@ -507,27 +527,42 @@ __attribute__((noinline)) int ldlat_unwind_step(void)
  * map memory: the verifier checks the code after the walk once, not once
  * per frame it could end at.
  */
-static __always_inline void ldlat_top_unwind(const struct ldlat_unwind_regs *r,
+static __always_inline bool ldlat_top_unwind(const struct ldlat_unwind_regs *r,
 					     struct ldlat_top_stack *st, __u32 tgid, __u32 gen)
 {
 	struct ldlat_unwind_counters *uc;
 	struct ldlat_unwind_state *s;
+	struct ldlat_unwind_proc *pr;
 	__u32 slot = gen & 1, zero = 0, i, stop;
+	bool defer = false;
+	int m;
 
 	uc = bpf_map_lookup_elem(&unwind_counters, &slot);
 	s = bpf_map_lookup_elem(&unwind_state, &zero);
 	if (!uc || !s)
-		return;
+		return false;
 	uc->walks++;
 	st->nr[0] = 0;
 	st->stop[0] = LDLAT_STOP_MAX + 1;
 	if (!r) {
 		st->stop[0] = LDLAT_STOP_NO_REGS + 1;
 		uc->stop[LDLAT_STOP_NO_REGS]++;
-		return;
+		return false;
 	}
-	if (!bpf_map_lookup_elem(&unwind_procs, &tgid))
+	pr = bpf_map_lookup_elem(&unwind_procs, &tgid);
+	/* the mappings of the program before an exec: none known yet for this one */
+	if (pr && pr->exe_ino && pr->exe_ino != ldlat_current_exe_ino()) {
+		pr = NULL;
+		tgid = 0; /* no entry: the walk's frame pointers */
+	}
+	if (!pr) {
 		uc->no_process++;
+		defer = true;
+	} else if (unwind_defer_max) {
+		/* the sample's own code not walkable yet: its table is on its way */
+		m = ldlat_unwind_map_find(pr, r->pc);
+		defer = m >= 0 && pr->maps[m & (LDLAT_UNWIND_MAPS - 1)].kind == LDLAT_MAP_PENDING;
+	}
 	s->pc = r->pc;
 	s->sp = r->sp;
 	s->fp = r->fp;
@@ -554,6 +589,62 @@ static __always_inline void ldlat_top_unwind(const struct ldlat_unwind_regs *r,
 	stop -= 1;
 	if (stop < LDLAT_NSTOPS)
 		uc->stop[stop & 7]++;
+	/* or its walk ended in code whose table is on its way */
+	if (!defer && pr && unwind_defer_max && stop == LDLAT_STOP_NO_TABLE) {
+		m = ldlat_unwind_map_find(pr, s->pc);
+		defer = m >= 0 && pr->maps[m & (LDLAT_UNWIND_MAPS - 1)].kind == LDLAT_MAP_PENDING;
+	}
+	return defer && unwind_defer_max;
+}
+
+/*
+ * A sample walked before its tables were in: its registers and a copy of
+ * its user stack to the 'unwind_defer' ring, for user space to walk by the
+ * same rules once they are (struct ldlat_unwind_defer); its path's count
+ * stays the frame pointers' until then.  Counted: sent, refused by the
+ * ring, or past this CPU's budget for the generation.
+ */
+static __always_inline void ldlat_unwind_defer_send(const struct ldlat_unwind_regs *r,
+						    const struct ldlat_top_pending *p, __u64 key)
+{
+	struct ldlat_unwind_counters *uc;
+	struct ldlat_unwind_defer *d;
+	__u32 slot = p->gen & 1, len = LDLAT_UNWIND_COPY_BYTES, i;
+
+	uc = bpf_map_lookup_elem(&unwind_counters, &slot);
+	if (!uc)
+		return;
+	if (uc->deferred >= unwind_defer_max) {
+		uc->defer_budget++;
+		return;
+	}
+	d = bpf_ringbuf_reserve(&unwind_defer, sizeof(*d), 0);
+	if (!d) {
+		uc->defer_full++;
+		return;
+	}
+	d->tgid = p->tgid;
+	d->gen = p->gen;
+	d->cls = p->cls;
+	d->key = key;
+	d->lat = p->lat;
+	d->pc = r->pc;
+	d->sp = r->sp;
+	d->fp = r->fp;
+	d->exe_ino = ldlat_current_exe_ino();
+	/* the largest copy that can be read: a stack may end less than 8 KiB above SP */
+	d->len = 0;
+	LDLAT_UNWIND_UNROLL
+	for (i = 0; i < LDLAT_UNWIND_COPY_TRIES; i++) {
+		if (!bpf_probe_read_user(d->stack, len, (const void *)r->sp)) {
+			d->len = len;
+			break;
+		}
+		len >>= 1;
+	}
+	uc->deferred++;
+	/* user space reads the ring at its tick */
+	bpf_ringbuf_submit(d, BPF_RB_NO_WAKEUP);
 }
 
 /*
@@ -574,6 +665,7 @@ static __always_inline void ldlat_top_stacks(void *ctx, struct bpf_perf_event_da
 	struct ldlat_top_counters *tc;
 	struct ldlat_top_stack *st;
 	struct ldlat_sample s = {};
+	bool defer = false;
 	__u64 key;
 	long e;
 
@@ -594,7 +686,7 @@ static __always_inline void ldlat_top_stacks(void *ctx, struct bpf_perf_event_da
 		st->err[0] = 0;
 		if (!regs && (pctx ? ldlat_sample_user_regs(pctx, &ur) : ldlat_task_user_regs(&ur)))
 			regs = &ur;
-		ldlat_top_unwind(regs, st, p->tgid, p->gen);
+		defer = ldlat_top_unwind(regs, st, p->tgid, p->gen);
 	} else {
 		ldlat_top_take(ctx, st, 0, BPF_F_USER_STACK);
 	}
@@ -611,6 +703,8 @@ static __always_inline void ldlat_top_stacks(void *ctx, struct bpf_perf_event_da
 	s.tgid = p->tgid;
 	s.lat = p->lat;
 	ldlat_top_add(&top_stack, 2, &s, p->gen, key, p->cls, tc);
+	if (defer && regs)
+		ldlat_unwind_defer_send(regs, p, key);
 }
 
 /*

@@ -108,6 +108,8 @@ enum ldlat_unwind_map_kind {
 	LDLAT_MAP_TABLE, /* a file whose table is loaded at slot 'file' */
 	LDLAT_MAP_NO_TABLE, /* a file without one (no CFI, or it could not be loaded): frame pointers */
 	LDLAT_MAP_JIT,	    /* anonymous executable memory (JIT code): frame pointers */
+	/* a file whose table is being compiled or loaded: frame pointers, the sample deferred */
+	LDLAT_MAP_PENDING,
 };
 
 struct ldlat_unwind_map {
@@ -120,6 +122,12 @@ struct ldlat_unwind_map {
 struct ldlat_unwind_proc {
 	__u32 n; /* mappings in maps[] */
 	__u32 pad;
+	/*
+	 * the inode of the program whose mappings these are (0: not
+	 * checked): after an exec, until user space reads the new ones, the
+	 * walker takes the process for one it has no tables of
+	 */
+	__u64 exe_ino;
 	struct ldlat_unwind_map maps[LDLAT_UNWIND_MAPS];
 };
 
@@ -152,6 +160,42 @@ struct ldlat_unwind_counters {
 	__u64 frames_fp;  /* of them, found by a frame pointer */
 	__u64 no_process; /* walks of a process with no tables */
 	__u64 stop[LDLAT_NSTOPS];
+	/*
+	 * Walks without their tables yet (no process entry, or the first PC
+	 * in a mapping whose table is pending) whose registers and stack
+	 * copy went to the 'unwind_defer' ring; those the ring refused (full)
+	 * and those past the generation's budget keep their frame-pointer
+	 * walk alone.
+	 */
+	__u64 deferred;
+	__u64 defer_full;
+	__u64 defer_budget;
+};
+
+/*
+ * A sample walked without its tables yet (struct ldlat_unwind_counters' deferred):
+ * what user space needs to walk it again by the same rules once they are
+ * in (user/top/unwinddefer.c), and to move its count from the path the
+ * frame pointers gave: the sample's process, generation, class, latency
+ * and that path's key in top_stack, the registers, the program it ran
+ * (the tables it needs are of its mappings, not those of the program
+ * before an exec), and a copy of the user stack from SP.  8 KiB, as perf's --call-graph dwarf default: what cc1 and
+ * as need (docs/callpaths.md); less where the stack ends nearer (the
+ * largest of 8, 4, 2, 1 KiB or 512 bytes that can be read).
+ */
+#define LDLAT_UNWIND_COPY_BYTES 8192
+#define LDLAT_UNWIND_COPY_TRIES 5 /* 8 KiB down to 512 bytes */
+
+struct ldlat_unwind_defer {
+	__u32 tgid;
+	__u32 gen;
+	__u32 cls;
+	__u32 len; /* bytes of stack[] read, from sp (0: none could be) */
+	__u64 key; /* the frame-pointer walk's path in top_stack */
+	__u64 lat;
+	__u64 pc, sp, fp;
+	__u64 exe_ino; /* the running program's (struct ldlat_unwind_proc's) */
+	__u8 stack[LDLAT_UNWIND_COPY_BYTES];
 };
 
 #define LDLAT_UNWIND_MAX_STACK 127 /* --max-stack: the path's frames (LDLAT_STACK_DEPTH) */
@@ -237,7 +281,6 @@ LDLAT_INLINE int ldlat_unwind_map_find(const struct ldlat_unwind_proc *p, __u64 
 	return pc < p->maps[base].end ? (int)base : -1;
 }
 
-#ifdef __bpf__
 /* The user registers a walk starts from. */
 struct ldlat_unwind_regs {
 	__u64 pc, sp, fp;
@@ -263,6 +306,68 @@ struct ldlat_unwind_state {
 	__u32 tgid;	 /* whose mappings */
 	__u32 pad;
 };
+
+/*
+ * The walker's two ways to memory, so that one rule set serves the BPF
+ * program and user space (user/top/unwinddefer.c walks a sample's stack
+ * copy with it): in BPF a table is an inner map of 'unwind_files' and the
+ * stack the task's own; natively a table is its blocks read back from
+ * that map and the stack a copy of it (struct ldlat_unwind_native).
+ */
+#ifdef __bpf__
+#define LDLAT_UNWIND_TABLE(files, key) bpf_map_lookup_elem(files, key)
+#define LDLAT_UNWIND_BLOCK(table, key) bpf_map_lookup_elem(table, key)
+
+/* One word of the user stack; false when it cannot be read. */
+static __always_inline bool ldlat_unwind_read(void *files, __u64 *v, __u64 addr)
+{
+	(void)files;
+	return !bpf_probe_read_user(v, sizeof(*v), (const void *)addr);
+}
+#else
+struct ldlat_unwind_native_table {
+	__u32 nblocks; /* blocks[0] the index, then the rows */
+	const union ldlat_unwind_block *blocks;
+};
+
+struct ldlat_unwind_native {
+	const struct ldlat_unwind_native_table *tables; /* by slot of 'unwind_files' */
+	__u32 ntables;
+	__u32 len;	  /* bytes of the copy */
+	__u64 at;	  /* the address of the copy's first byte */
+	const void *copy; /* the user stack from 'at' */
+};
+
+LDLAT_INLINE void *ldlat_unwind_native_table(void *files, const __u32 *slot)
+{
+	const struct ldlat_unwind_native *n = files;
+
+	if (*slot >= n->ntables || !n->tables[*slot].nblocks)
+		return NULL;
+	return (void *)&n->tables[*slot];
+}
+
+LDLAT_INLINE const union ldlat_unwind_block *ldlat_unwind_native_block(void *table, const __u32 *k)
+{
+	const struct ldlat_unwind_native_table *t = table;
+
+	return *k < t->nblocks ? &t->blocks[*k] : NULL;
+}
+
+#define LDLAT_UNWIND_TABLE(files, key) ldlat_unwind_native_table(files, key)
+#define LDLAT_UNWIND_BLOCK(table, key) ldlat_unwind_native_block(table, key)
+
+/* One word of the copy; false outside it (as a read past the stack in BPF). */
+LDLAT_INLINE bool ldlat_unwind_read(void *files, __u64 *v, __u64 addr)
+{
+	const struct ldlat_unwind_native *n = files;
+
+	if (addr < n->at || n->len < sizeof(*v) || addr - n->at > n->len - sizeof(*v))
+		return false;
+	__builtin_memcpy(v, (const char *)n->copy + (addr - n->at), sizeof(*v));
+	return true;
+}
+#endif
 
 /*
  * The row of the file that maps pc (a table's address: pc - 1 for a
@@ -294,11 +399,11 @@ static __always_inline __u32 ldlat_unwind_rule(const struct ldlat_unwind_proc *p
 		return LDLAT_STOP_NO_TABLE;
 	x = (__u32)(pc - m->base);
 	key = m->file;
-	table = bpf_map_lookup_elem(files, &key);
+	table = LDLAT_UNWIND_TABLE(files, &key);
 	if (!table)
 		return LDLAT_STOP_NO_TABLE;
 	key = 0;
-	ix = bpf_map_lookup_elem(table, &key);
+	ix = LDLAT_UNWIND_BLOCK(table, &key);
 	if (!ix)
 		return LDLAT_STOP_NO_TABLE;
 	k = ldlat_unwind_chunk_find(&ix->index, x);
@@ -311,7 +416,7 @@ static __always_inline __u32 ldlat_unwind_rule(const struct ldlat_unwind_proc *p
 	if (nrows > LDLAT_UNWIND_CHUNK_ROWS)
 		nrows = LDLAT_UNWIND_CHUNK_ROWS;
 	key = (__u32)k + 1;
-	blk = bpf_map_lookup_elem(table, &key);
+	blk = LDLAT_UNWIND_BLOCK(table, &key);
 	if (!blk)
 		return LDLAT_STOP_NO_TABLE;
 	i = ldlat_unwind_row_find(blk->rows, nrows, x);
@@ -322,12 +427,6 @@ static __always_inline __u32 ldlat_unwind_rule(const struct ldlat_unwind_proc *p
 	i = (int)*tmp;
 	*row = blk->rows[i & (LDLAT_UNWIND_CHUNK_ROWS - 1)];
 	return LDLAT_STOP_NO_TABLE;
-}
-
-/* One word of the user stack; false when it cannot be read. */
-static __always_inline bool ldlat_unwind_read(__u64 *v, __u64 addr)
-{
-	return !bpf_probe_read_user(v, sizeof(*v), (const void *)addr);
 }
 
 /*
@@ -354,16 +453,16 @@ static __always_inline __u32 ldlat_unwind_frame(struct ldlat_unwind_state *s,
 		if (!fp || fp < sp || (fp & 7))
 			return why;
 		cfa = fp + 16;
-		if (!ldlat_unwind_read(&ra, fp + 8) || !ldlat_unwind_read(&fp, fp))
+		if (!ldlat_unwind_read(files, &ra, fp + 8) || !ldlat_unwind_read(files, &fp, fp))
 			return LDLAT_STOP_READ;
 		s->frames_fp++;
 	} else if (kind == LDLAT_CFA_SIGNAL) {
 		/* the interrupted state: SP, PC, RBP from the ucontext; its PC is exact */
-		if (!ldlat_unwind_read(&cfa, sp + row.cfa) ||
-		    !ldlat_unwind_read(&ra, sp + row.cfa + 8))
+		if (!ldlat_unwind_read(files, &cfa, sp + row.cfa) ||
+		    !ldlat_unwind_read(files, &ra, sp + row.cfa + 8))
 			return LDLAT_STOP_READ;
 		v = 0;
-		if (fpk == LDLAT_FP_AT && !ldlat_unwind_read(&v, sp + 8 * (__s64)row.fp))
+		if (fpk == LDLAT_FP_AT && !ldlat_unwind_read(files, &v, sp + 8 * (__s64)row.fp))
 			return LDLAT_STOP_READ;
 		if (!ra)
 			return LDLAT_STOP_END;
@@ -383,10 +482,10 @@ static __always_inline __u32 ldlat_unwind_frame(struct ldlat_unwind_state *s,
 		else
 			return LDLAT_STOP_UNSUPPORTED;
 		/* x86-64: the call pushed the return address just below the CFA */
-		if (!ldlat_unwind_read(&ra, cfa - 8))
+		if (!ldlat_unwind_read(files, &ra, cfa - 8))
 			return LDLAT_STOP_READ;
 		if (fpk == LDLAT_FP_AT) {
-			if (!ldlat_unwind_read(&fp, cfa + 8 * (__s64)row.fp))
+			if (!ldlat_unwind_read(files, &fp, cfa + 8 * (__s64)row.fp))
 				return LDLAT_STOP_READ;
 		} else if (fpk == LDLAT_FP_UNDEF) {
 			fp = 0;
@@ -402,7 +501,6 @@ static __always_inline __u32 ldlat_unwind_frame(struct ldlat_unwind_state *s,
 	s->back = 1;
 	return LDLAT_NSTOPS;
 }
-#endif /* __bpf__ */
 
 #ifndef __bpf__
 _Static_assert(sizeof(struct ldlat_unwind_row) == 8, "a row is 8 bytes");

@@ -18,6 +18,7 @@
 #include <check.h>
 #include <dlfcn.h>
 #include <fcntl.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <errno.h>
@@ -37,6 +38,7 @@
 #include "user/symbols/unwind.h"
 #include "user/symbols/unwindcache.h"
 #include "user/top/unwindset.h"
+#include "user/top/unwinddefer.h"
 #include "bpf/ldlat.skel.h"
 #include "tests/suites/unwind_oracle.h"
 #include "tests/lib/testutil.h"
@@ -359,12 +361,42 @@ struct walk {
 	__u16 stop; /* enum ldlat_unwind_stop + 1 */
 	void *bt[LDLAT_STACK_DEPTH];
 	int nbt;
+	/* wdefer_tgid: the same registers deferred under it (ldlat_unwind_defer_send) */
+	struct ldlat_unwind_defer *rec;
 };
 
 static struct session wsess;
 static struct unwind_set wset;
 static volatile int wsink;
-static int wrepeat = 1; /* test runs of each walk: more to time them */
+static int wrepeat = 1;	  /* test runs of each walk: more to time them */
+static __u32 wdefer_tgid; /* a process with no tables: the walk's registers deferred under it */
+static struct ring_buffer *wring;
+static struct ldlat_unwind_defer *wrec; /* the last record the ring gave */
+static int wrecs;			/* and how many it gave */
+
+static int defer_got(void *ctx, void *data, size_t size)
+{
+	(void)ctx;
+	ck_assert_uint_eq(size, sizeof(*wrec));
+	if (!wrec)
+		wrec = malloc(sizeof(*wrec));
+	ck_assert_ptr_nonnull(wrec);
+	memcpy(wrec, data, sizeof(*wrec));
+	wrecs++;
+	return 0;
+}
+
+/* The records in the 'unwind_defer' ring: how many, the last in wrec. */
+static int defer_drain(void)
+{
+	if (!wring)
+		wring = ring_buffer__new(bpf_map__fd(wsess.skel->maps.unwind_defer), defer_got,
+					 NULL, NULL);
+	ck_assert_ptr_nonnull(wring);
+	wrecs = 0;
+	ck_assert_int_ge(ring_buffer__consume(wring), 0);
+	return wrecs;
+}
 
 /* Every stored path out of top_stacks, so that the next walk's is the only one. */
 static void stacks_clear(void)
@@ -401,6 +433,22 @@ static inline __attribute__((always_inline)) void walk_from_caller(struct walk *
 		if (bpf_prog_test_run_opts(bpf_program__fd(wsess.skel->progs.ldlat_test_unwind),
 					   &opts))
 			return;
+	if (wdefer_tgid) {
+		/* the stack above SP as it was: this frame and its callers' */
+		args[3] = wdefer_tgid;
+		w->rec = NULL;
+		if (bpf_prog_test_run_opts(bpf_program__fd(wsess.skel->progs.ldlat_test_unwind),
+					   &opts) ||
+		    defer_drain() != 1)
+			return;
+		w->rec = wrec;
+		wrec = NULL;
+		stacks_clear();
+		args[3] = (__u64)getpid();
+		if (bpf_prog_test_run_opts(bpf_program__fd(wsess.skel->progs.ldlat_test_unwind),
+					   &opts))
+			return;
+	}
 	if (bpf_map_get_next_key(fd, NULL, &key) || bpf_map_lookup_elem(fd, &key, &st))
 		return;
 	memcpy(w->ips, st.ips[0], sizeof(w->ips));
@@ -518,6 +566,9 @@ static void counters_sum(struct ldlat_unwind_counters *sum)
 			sum->frames += v[c].frames;
 			sum->frames_fp += v[c].frames_fp;
 			sum->no_process += v[c].no_process;
+			sum->deferred += v[c].deferred;
+			sum->defer_full += v[c].defer_full;
+			sum->defer_budget += v[c].defer_budget;
 			for (i = 0; i < LDLAT_NSTOPS; i++)
 				sum->stop[i] += v[c].stop[i];
 		}
@@ -525,7 +576,7 @@ static void counters_sum(struct ldlat_unwind_counters *sum)
 	free(v);
 }
 
-static void walk_setup_depth(__u32 max_stack)
+static void walk_setup_defer(__u32 max_stack, __u32 defer_max, __u32 defer_ring, bool self)
 {
 	struct ldlat_config c = { .nranges = 1,
 				  .max_lat = ~0ull,
@@ -534,17 +585,28 @@ static void walk_setup_depth(__u32 max_stack)
 				  .top = LDLAT_TOP_IP | LDLAT_TOP_STACK,
 				  .top_shift = 6,
 				  .top_entries = 64 };
-	struct top_unwind uw = { .max_stack = max_stack, .files = 16, .procs = 4 };
+	struct top_unwind uw = { .max_stack = max_stack,
+				 .files = 16,
+				 .procs = 4,
+				 .defer_max = defer_max,
+				 .defer_ring = defer_ring };
 	struct err err = {};
 
 	ck_assert_msg(top_session__open_unwind(&wsess, &c, SESSION_TEST_ENTRY, &uw, &err) == 0,
 		      "%s", err.msg);
 	unwind_set__init(&wset, bpf_map__fd(wsess.skel->maps.unwind_files), uw.files,
 			 bpf_map__fd(wsess.skel->maps.unwind_procs), uw.procs);
+	if (!self)
+		return;
 	ck_assert_msg(unwind_set__add_process(&wset, getpid(), &err) == 0, "%s", err.msg);
 	/* this program, libc, the loader, libbpf's, libelf's... */
 	ck_assert_uint_ge(wset.loaded, 2);
 	ck_assert_uint_eq(wset.failed, 0);
+}
+
+static void walk_setup_depth(__u32 max_stack)
+{
+	walk_setup_defer(max_stack, 0, 0, true);
 }
 
 static void walk_setup(void)
@@ -554,6 +616,11 @@ static void walk_setup(void)
 
 static void walk_teardown(void)
 {
+	ring_buffer__free(wring);
+	wring = NULL;
+	free(wrec);
+	wrec = NULL;
+	wdefer_tgid = 0;
 	unwind_set__free(&wset);
 	session__close(&wsess);
 }
@@ -651,6 +718,191 @@ START_TEST(test_walk_fp_fallback)
 	counters_sum(&sum);
 	ck_assert_uint_ge(sum.frames_fp, 3);
 	free(p);
+	walk_teardown();
+}
+END_TEST
+
+/*
+ * The sample deferred for a process with no tables (no entry in
+ * 'unwind_procs'): the ring's record holds the registers given and the
+ * stack from SP as this test built it, 8 KiB of it, or the largest part
+ * down to 512 bytes that can be read where it ends sooner; a record the
+ * ring has no room for, and one past the generation's budget, are counted
+ * and not sent.  A published process's sample is deferred only when its
+ * PC is in a mapping whose table is pending, or its mappings are those of
+ * another program (the one before an exec: the record names the running
+ * one's inode).
+ */
+START_TEST(test_defer_record)
+{
+	__u64 args[4], pg = (__u64)sysconf(_SC_PAGESIZE), i;
+	LIBBPF_OPTS(bpf_test_run_opts, opts, .ctx_in = args, .ctx_size_in = sizeof(args));
+	struct ldlat_unwind_proc *p = calloc(1, sizeof(*p));
+	struct ldlat_unwind_counters sum;
+	__u32 key = 4242;
+	struct stat exe;
+	int fd;
+	unsigned char *stack;
+
+	ck_assert_ptr_nonnull(p);
+	/* a ring with room for one record; at most two a generation */
+	walk_setup_defer(64, 2, 4 * pg, false);
+	fd = bpf_program__fd(wsess.skel->progs.ldlat_test_unwind);
+	/* 8 KiB of stack, then a page no one may read (unmapped, a later mmap could fill it) */
+	stack = mmap(NULL, LDLAT_UNWIND_COPY_BYTES + pg, PROT_READ | PROT_WRITE,
+		     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ck_assert_ptr_ne(stack, MAP_FAILED);
+	ck_assert_int_eq(mprotect(stack + LDLAT_UNWIND_COPY_BYTES, pg, PROT_NONE), 0);
+	for (i = 0; i < LDLAT_UNWIND_COPY_BYTES; i++)
+		stack[i] = (unsigned char)(i * 7 + (i >> 8));
+	args[0] = 0x401234;
+	args[1] = (__u64)(unsigned long)stack;
+	args[2] = 0;
+	args[3] = 4242;
+	ck_assert_int_eq(bpf_prog_test_run_opts(fd, &opts), 0);
+	ck_assert_int_eq(bpf_prog_test_run_opts(fd, &opts), 0);
+	counters_sum(&sum);
+	ck_assert_uint_eq(sum.walks, 2);
+	ck_assert_uint_eq(sum.no_process, 2);
+	ck_assert_uint_eq(sum.deferred, 1);
+	ck_assert_uint_eq(sum.defer_full, 1);
+	ck_assert_int_eq(defer_drain(), 1);
+	ck_assert_uint_eq(wrec->tgid, 4242);
+	ck_assert_uint_eq(wrec->pc, args[0]);
+	ck_assert_uint_eq(wrec->sp, args[1]);
+	ck_assert_uint_eq(wrec->fp, 0);
+	ck_assert_uint_eq(wrec->len, LDLAT_UNWIND_COPY_BYTES);
+	ck_assert_int_eq(memcmp(wrec->stack, stack, LDLAT_UNWIND_COPY_BYTES), 0);
+	/* 3000 bytes before the end: 2 KiB of them */
+	args[1] = (__u64)(unsigned long)(stack + LDLAT_UNWIND_COPY_BYTES - 3000);
+	args[2] = 0x7ffe0000;
+	ck_assert_int_eq(bpf_prog_test_run_opts(fd, &opts), 0);
+	ck_assert_int_eq(defer_drain(), 1);
+	ck_assert_uint_eq(wrec->len, 2048);
+	ck_assert_uint_eq(wrec->fp, args[2]);
+	ck_assert_int_eq(memcmp(wrec->stack, stack + LDLAT_UNWIND_COPY_BYTES - 3000, 2048), 0);
+	/* the budget spent: counted, not sent */
+	ck_assert_int_eq(bpf_prog_test_run_opts(fd, &opts), 0);
+	ck_assert_int_eq(defer_drain(), 0);
+	counters_sum(&sum);
+	ck_assert_uint_eq(sum.deferred, 2);
+	ck_assert_uint_eq(sum.defer_budget, 1);
+	/* a published process: deferred only with its PC in a pending mapping */
+	memset(&sum, 0, sizeof(sum));
+	for (i = 0; i < 2; i++) {
+		__u32 k = (__u32)i;
+		int ncpus = libbpf_num_possible_cpus();
+		void *zero = calloc(ncpus, sizeof(sum));
+
+		ck_assert_ptr_nonnull(zero);
+		ck_assert_int_eq(bpf_map_update_elem(bpf_map__fd(wsess.skel->maps.unwind_counters),
+						     &k, zero, BPF_ANY),
+				 0);
+		free(zero);
+	}
+	p->n = 1;
+	p->maps[0].start = 0x400000;
+	p->maps[0].end = 0x500000;
+	p->maps[0].kind = LDLAT_MAP_NO_TABLE;
+	ck_assert_int_eq(
+		bpf_map_update_elem(bpf_map__fd(wsess.skel->maps.unwind_procs), &key, p, BPF_ANY),
+		0);
+	ck_assert_int_eq(bpf_prog_test_run_opts(fd, &opts), 0);
+	ck_assert_int_eq(defer_drain(), 0);
+	p->maps[0].kind = LDLAT_MAP_PENDING;
+	ck_assert_int_eq(
+		bpf_map_update_elem(bpf_map__fd(wsess.skel->maps.unwind_procs), &key, p, BPF_ANY),
+		0);
+	ck_assert_int_eq(bpf_prog_test_run_opts(fd, &opts), 0);
+	ck_assert_int_eq(defer_drain(), 1);
+	ck_assert_uint_eq(wrec->pc, args[0]);
+	counters_sum(&sum);
+	ck_assert_uint_eq(sum.walks, 2);
+	ck_assert_uint_eq(sum.no_process, 0);
+	ck_assert_uint_eq(sum.deferred, 1);
+	/* mappings of another program (before an exec): none, and deferred */
+	ck_assert_int_eq(stat("/proc/self/exe", &exe), 0);
+	p->maps[0].kind = LDLAT_MAP_NO_TABLE;
+	p->exe_ino = exe.st_ino + 1;
+	ck_assert_int_eq(
+		bpf_map_update_elem(bpf_map__fd(wsess.skel->maps.unwind_procs), &key, p, BPF_ANY),
+		0);
+	ck_assert_int_eq(bpf_prog_test_run_opts(fd, &opts), 0);
+	ck_assert_int_eq(defer_drain(), 1);
+	ck_assert_uint_eq(wrec->exe_ino, exe.st_ino);
+	p->exe_ino = exe.st_ino;
+	ck_assert_int_eq(
+		bpf_map_update_elem(bpf_map__fd(wsess.skel->maps.unwind_procs), &key, p, BPF_ANY),
+		0);
+	ck_assert_int_eq(bpf_prog_test_run_opts(fd, &opts), 0);
+	ck_assert_int_eq(defer_drain(), 0);
+	counters_sum(&sum);
+	ck_assert_uint_eq(sum.no_process, 1);
+	munmap(stack, LDLAT_UNWIND_COPY_BYTES + pg);
+	free(p);
+	walk_teardown();
+}
+END_TEST
+
+/*
+ * A deferred walk's record, walked in user space (user/top/unwinddefer.c:
+ * bpf/unwind.h's rules built natively, the tables read back from the
+ * kernel's maps), against the kernel's walk of the same registers with the
+ * process's tables in: the same frames, as far as the 8 KiB copy reaches
+ * (a walk that goes past it ends 'stack unreadable'), else the same end.
+ */
+static void walk_native_equal(const struct walk *w)
+{
+	struct ldlat_unwind_proc *p = malloc(sizeof(*p));
+	__u64 ips[LDLAT_UNWIND_MAX_STACK], ffp;
+	struct unwind_native n;
+	__u32 nr, stop, key = (__u32)getpid(), i;
+
+	ck_assert_ptr_nonnull(p);
+	ck_assert_msg(w->rec != NULL, "no deferred record");
+	ck_assert_uint_gt(w->rec->len, 0);
+	ck_assert_int_eq(bpf_map_lookup_elem(bpf_map__fd(wsess.skel->maps.unwind_procs), &key, p),
+			 0);
+	unwind_native__init(&n, bpf_map__fd(wsess.skel->maps.unwind_files), 16);
+	ck_assert_int_eq(unwind_native__tables(&n, p), 0);
+	stop = unwind_native__walk(&n, p, w->rec, 64, ips, &nr, &ffp);
+	fprintf(stderr,
+		"check_unwind: deferred walk (%u bytes copied): %u frames, ended %u; the kernel's "
+		"%u, ended %u\n",
+		w->rec->len, nr, stop, w->nr, (unsigned)w->stop - 1);
+	ck_assert_uint_ge(nr, 3);
+	ck_assert_uint_le(nr, w->nr);
+	for (i = 0; i < nr; i++)
+		ck_assert_msg(ips[i] == w->ips[i], "frame %u: %llx, the kernel's %llx", i,
+			      (unsigned long long)ips[i], (unsigned long long)w->ips[i]);
+	if (nr < w->nr)
+		ck_assert_uint_eq(stop, LDLAT_STOP_READ);
+	else
+		ck_assert_uint_eq(stop + 1, w->stop);
+	unwind_native__free(&n);
+	free(w->rec);
+	free(p);
+}
+
+START_TEST(test_walk_deferred)
+{
+	struct walk w;
+	pthread_t t;
+
+	walk_setup_defer(64, 16, 1 << 16, true);
+	wdefer_tgid = 4242;
+	chain_a(&w);
+	walk_equal(&w, 0);
+	walk_native_equal(&w);
+	signal(SIGUSR1, on_signal);
+	raise(SIGUSR1);
+	signal(SIGUSR1, SIG_DFL);
+	walk_equal(&sig_walk, 0);
+	walk_native_equal(&sig_walk);
+	ck_assert_int_eq(pthread_create(&t, NULL, in_thread, &w), 0);
+	ck_assert_int_eq(pthread_join(t, NULL), 0);
+	walk_equal(&w, 0);
+	walk_native_equal(&w);
 	walk_teardown();
 }
 END_TEST
@@ -1036,6 +1288,122 @@ static double folds_user_depth(const struct folds *t, long *samples)
 }
 
 /*
+ * The samples of process comm whose user path is the same under both, by
+ * count per distinct path (the smaller of the two counts of each): the
+ * path's user frames only, a "[...]" frame (no symbol: perf's [unknown],
+ * ldlat-top's [file]) compared as "[unnamed]".  *all: comm's samples
+ * under perf.
+ */
+static long folds_agree(const struct folds *top_f, const struct folds *perf_f, const char *comm,
+			long *all)
+{
+	struct folds u[2] = {};
+	const struct folds *in[2] = { top_f, perf_f };
+	long same = 0, n;
+	size_t i;
+	int w;
+
+	for (w = 0; w < 2; w++)
+		for (i = 0; i < in[w]->n; i++) {
+			char *copy = strdup(in[w]->f[i].path), *save = NULL, key[16384], *f;
+			size_t len = 0, l;
+
+			ck_assert_ptr_nonnull(copy);
+			f = strtok_r(copy, ";", &save);
+			if (f && !strcmp(f, comm)) {
+				while ((f = strtok_r(NULL, ";", &save))) {
+					l = strlen(f);
+					if (l >= 4 && !strcmp(f + l - 4, "_[k]"))
+						continue;
+					len += (size_t)snprintf(key + len, sizeof(key) - len, ";%s",
+								f[0] == '[' ? "[unnamed]" : f);
+				}
+				key[len] = 0;
+				folds_add(&u[w], key, in[w]->f[i].n);
+			}
+			free(copy);
+		}
+	*all = 0;
+	for (i = 0; i < u[1].n; i++) {
+		n = folds_get(&u[0], u[1].f[i].path);
+		same += n < u[1].f[i].n ? n : u[1].f[i].n;
+		*all += u[1].f[i].n;
+	}
+	folds_free(&u[0]);
+	folds_free(&u[1]);
+	return same;
+}
+
+/*
+ * The deferred samples of a gcc -c run, in each format: the folded
+ * stacks' warning (the run test_live_depth just made), JSON, the text
+ * report; some walked again in user space, none counted twice.
+ */
+static void gcc_deferred_shown(const char *prog)
+{
+	char *out = NULL;
+
+	ck_assert_int_eq(sh(&out, NULL, "cat %s", tmp("top.err")), 0);
+	ck_assert_msg(strstr(out, "deferred before their tables were in (") != NULL, "%s", out);
+	free(out);
+	out = NULL;
+	ck_assert_int_eq(
+		sh(&out, NULL,
+		   "setarch -R %s --source page-faults --call-graph=dwarf --format json -- "
+		   "%s 2>/dev/null | jq -c '.call_paths.unwind.deferred | [.sent > 0, "
+		   ".walked > 0, .walked + .frame_pointers <= .sent]'",
+		   top(), prog),
+		0);
+	ck_assert_str_eq(out, "[true,true,true]\n");
+	free(out);
+	out = NULL;
+	ck_assert_int_eq(sh(&out, NULL,
+			    "setarch -R %s --source page-faults --call-graph=dwarf --by ip -- %s "
+			    "2>/dev/null",
+			    top(), prog),
+			 0);
+	ck_assert_msg(strstr(out, "deferred before their tables were in (") != NULL, "%s", out);
+	free(out);
+}
+
+/*
+ * -i with deferred samples: each is moved to its walked path in the drain
+ * of its own generation, so each interval's paths still add up to its kept
+ * samples, and its seen ones to the kept and the dropped.
+ */
+START_TEST(test_live_intervals_deferred)
+{
+	char *out = NULL;
+
+	ck_assert_int_eq(sh(NULL, NULL,
+			    "gcc -E -std=gnu11 -D_GNU_SOURCE -iquote . user/top/topreport.c -o %s",
+			    tmp("gcc.i")),
+			 0);
+	setenv("LDLAT_UNWIND_CACHE", tmp("cache-gcc"), 1);
+	ck_assert_int_eq(sh(&out, NULL,
+			    "%s --source page-faults --call-graph=dwarf -i 0.2 -n 0 --format json "
+			    "-- /usr/bin/gcc -O2 -c %s -o %s 2>/dev/null",
+			    top(), tmp("gcc.i"), tmp("gcc.o")),
+			 0);
+	/* a sanitized ldlat-top compiles the tables so slowly that gcc ends within one interval */
+	ck_assert_msg(
+		jq_true(out, sanitized ? "[., inputs] | length >= 1" : "[., inputs] | length >= 2"),
+		"%.2000s", out);
+	ck_assert_msg(jq_true(out,
+			      "[., inputs] | all(.[]; "
+			      ".call_paths.samples + .call_paths.not_attributed.table_full + "
+			      ".call_paths.not_attributed.update_failed == .counters.kept and "
+			      ".counters.seen == .counters.kept + (.counters.dropped | add)) and "
+			      "(map(.call_paths.unwind.deferred.walked) | add) > 0"),
+		      "%.2000s", out);
+	free(out);
+	unlink(tmp("gcc.i"));
+	unlink(tmp("gcc.o"));
+	sh(NULL, NULL, "rm -rf %s", tmp("cache-gcc"));
+}
+END_TEST
+
+/*
  * Debian's own programs, built without frame pointers: sort on 300,000
  * lines, python3 building a list of strings, and gcc's compiler proper
  * (cc1, run as the command itself) on a preprocessed test program: their
@@ -1049,11 +1417,17 @@ static const char *const depth_progs[] = { "sort", "python3", "cc1", "gcc -c" };
  * are theirs within a tick (10 ms), their own tens of milliseconds later
  * (cc1's from the cache a first run filled).  Page faults come early in a
  * process (cc1 takes two fifths of its own in its first 50 ms, as all of
- * its own in 20 ms), so those before are walked by frame pointers: 63-80%
- * of perf's depth here, where a table loaded at the next 0.1 s tick after
- * its compile gave 16%.
+ * its own in 20 ms): those before are deferred with a copy of their stack
+ * and walked again once the tables are in (96.5-97.1% of perf's depth
+ * here; 63-80% when they kept their frame pointers' walk, 16% with a
+ * table loaded at the next 0.1 s tick after its compile).  And cc1's
+ * samples take perf's user path (the same count of each distinct path):
+ * 88.7-91.3% of them measured (the sanitized build: 95.1-99.0% of the
+ * depth, 96.0-96.1% of the samples; it wants 80% of each, as its first
+ * run is slower).
  */
-static const double depth_min[] = { 0.9, 0.9, 0.9, 0.5 };
+static const double depth_min[] = { 0.9, 0.9, 0.9, 0.9 };
+#define GCC_CC1_SAME_PATHS 0.85
 
 START_TEST(test_live_depth)
 {
@@ -1112,11 +1486,23 @@ START_TEST(test_live_depth)
 		depth_progs[_i], dt, nt, dp, np, 100 * dt / dp);
 	ck_assert_int_gt(np, 1000);
 	ck_assert_int_gt(nt, 1000);
+	if (_i == 3) {
+		long all, same = folds_agree(&top_all, &perf_all, "cc1", &all);
+
+		fprintf(stderr,
+			"%s: cc1's samples on the same user path as perf's: %ld of %ld (%.1f%%)\n",
+			depth_progs[_i], same, all, all ? 100.0 * (double)same / (double)all : 0);
+		ck_assert_int_gt(all, 1000);
+		ck_assert_msg((double)same >= (sanitized ? 0.8 : GCC_CC1_SAME_PATHS) * (double)all,
+			      "cc1: %ld of %ld samples on perf's path", same, all);
+		gcc_deferred_shown(prog);
+	}
 	/*
 	 * a sanitized ldlat-top reads, checks and stores cc1's cached rows
-	 * several times slower: 43% of perf's depth there
+	 * several times slower, and holds more samples deferred: 95.1-99.0% of
+	 * perf's depth measured there (43-53% before deferring)
 	 */
-	ck_assert_msg(dt >= (sanitized && _i == 3 ? 0.3 : depth_min[_i]) * dp,
+	ck_assert_msg(dt >= (sanitized && _i == 3 ? 0.8 : depth_min[_i]) * dp,
 		      "%s: ldlat-top %.2f frames, perf %.2f", depth_progs[_i], dt, dp);
 	folds_free(&top_all);
 	folds_free(&perf_all);
@@ -1398,6 +1784,8 @@ int main(void)
 		tcase_add_test(tc, test_walk_signal);
 		tcase_add_test(tc, test_walk_thread);
 		tcase_add_test(tc, test_walk_fp_fallback);
+		tcase_add_test(tc, test_defer_record);
+		tcase_add_test(tc, test_walk_deferred);
 		tcase_add_loop_test(tc, test_walk_cost, 0, 2);
 		tcase_add_test(tc, test_tables_lifecycle);
 		suite_add_tcase(s, tc);
@@ -1407,6 +1795,7 @@ int main(void)
 		tcase_add_test(tc, test_live_fp_collapses);
 		tcase_add_loop_test(tc, test_live_depth, 0, (int)ARRAY_SIZE(depth_progs));
 		tcase_add_test(tc, test_live_no_cfi);
+		tcase_add_test(tc, test_live_intervals_deferred);
 		suite_add_tcase(s, tc);
 	}
 	failed = run_suite(s);

@@ -400,6 +400,7 @@ void callpaths__add_losses(struct callpaths *acc, const struct callpaths *c)
 	const __u64 *from = (const __u64 *)&c->walks.c;
 	__u64 *to = (__u64 *)&acc->walks.c;
 	struct ldlat_unwind_counters sum;
+	__u64 sum_walked, sum_fp;
 	size_t w;
 
 	for (l = 0; l < CALLPATH_NLOSS; l++)
@@ -408,8 +409,12 @@ void callpaths__add_losses(struct callpaths *acc, const struct callpaths *c)
 	/* the walks summed; the tables as they were last */
 	for (w = 0; w < sizeof(sum) / sizeof(__u64); w++)
 		((__u64 *)&sum)[w] = to[w] + from[w];
+	sum_walked = acc->walks.defer_walked + c->walks.defer_walked;
+	sum_fp = acc->walks.defer_fp + c->walks.defer_fp;
 	acc->walks = c->walks;
 	acc->walks.c = sum;
+	acc->walks.defer_walked = sum_walked;
+	acc->walks.defer_fp = sum_fp;
 }
 
 /* Why a walk ended, as the text says it (enum ldlat_unwind_stop). */
@@ -441,6 +446,14 @@ void callpaths__render_walks(FILE *out, const struct callpath_walks *w)
 	if (w->c.no_process)
 		fprintf(out, "; %llu of processes without tables (frame pointers)",
 			(unsigned long long)w->c.no_process);
+	if (w->c.deferred || w->c.defer_full || w->c.defer_budget)
+		fprintf(out,
+			"; %llu deferred before their tables were in (%llu walked again in user "
+			"space, %llu left to frame pointers), %llu not: the ring full, %llu past "
+			"the budget",
+			(unsigned long long)w->c.deferred, (unsigned long long)w->defer_walked,
+			(unsigned long long)w->defer_fp, (unsigned long long)w->c.defer_full,
+			(unsigned long long)w->c.defer_budget);
 	fprintf(out, "\n");
 	fprintf(out,
 		"unwind tables: %llu files now (%llu KiB in BPF) for %llu processes, %llu loaded "
@@ -730,6 +743,13 @@ static void callpaths__json_walks(struct json *j, const struct callpath_walks *w
 	json__u64(j, "frames", w->c.frames);
 	json__u64(j, "frames_fp", w->c.frames_fp);
 	json__u64(j, "no_process", w->c.no_process);
+	json__object_begin(j, "deferred");
+	json__u64(j, "sent", w->c.deferred);
+	json__u64(j, "walked", w->defer_walked);
+	json__u64(j, "frame_pointers", w->defer_fp);
+	json__u64(j, "ring_full", w->c.defer_full);
+	json__u64(j, "budget", w->c.defer_budget);
+	json__object_end(j);
 	json__object_begin(j, "stopped");
 	for (k = 0; k < LDLAT_NSTOPS; k++)
 		json__u64(j, stop_key[k], w->c.stop[k]);

@@ -51,6 +51,8 @@ struct callpath_walks {
 	__u64 loads, freed;			      /* tables loaded in all, and freed */
 	__u64 procs_failed, procs_full, maps_dropped; /* processes and mappings not given */
 	__u64 max_files, max_procs;		      /* the maps' sizes */
+	/* of c.deferred: walked again in user space, or left to their frame pointers */
+	__u64 defer_walked, defer_fp;
 };
 
 struct callpath_memo;

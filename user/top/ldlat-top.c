@@ -61,6 +61,15 @@
  */
 #define TOP_UNWIND_FILES 1024
 #define TOP_UNWIND_PROCS 1024
+/*
+ * A sample walked before its process's tables were in is sent with 8 KiB
+ * of its stack to a ring of 32 MiB (~4,000 records: cc1 takes 2,464 page
+ * faults in its first 50 ms, and the ring is not read while a table
+ * compiles), at most 4096 a CPU in a generation (0.5 s); walked in user
+ * space once the tables are in (unwinddefer.h).
+ */
+#define TOP_UNWIND_DEFER_MAX  4096
+#define TOP_UNWIND_DEFER_RING (32u << 20)
 
 struct top_args {
 	struct cli cli;
@@ -319,6 +328,9 @@ struct top {
 	/* and those compiled before (unwindcache.h) */
 	struct unwind_cache uw_cache;
 	bool uw_open;
+	/* the samples walked before their tables were in, until walked again */
+	struct unwind_defer_queue uw_defer;
+	bool uw_defer_open;
 	struct offtop *file; /* --input's */
 	struct machine m;    /* live: the processes; --input: its pm holds the images */
 	struct symbolizer z;
@@ -422,6 +434,11 @@ static int top_unwind_start(struct top *top, struct tool *t, pid_t cmd, struct e
 	if (unwind_cache__open(&top->uw_cache, NULL, &why))
 		notice__print(stderr, "ldlat-top", "warning: %s", why.msg);
 	top->uw.cache = &top->uw_cache;
+	e = top_session__unwind_defer_open(&top->prog.sp.s, &top->uw_defer,
+					   top->prog.unwind.max_stack);
+	if (e)
+		return err__set(err, e, "cannot map the deferred walks' ring: %s", strerror(-e));
+	top->uw_defer_open = true;
 	if (!cmd)
 		return 0;
 	unwind_set__add_process(&top->uw, cmd, &why);
@@ -501,6 +518,63 @@ static int top_profile_begin(struct top *top, const struct source *src, const ch
 	return toppprof__begin(&top->prof, &top->prof_opts);
 }
 
+struct defer_apply {
+	struct top *top;
+	struct ldlat_top_stack *st;
+	__u32 drained; /* the last generation drained */
+	int e;
+};
+
+/*
+ * A deferred sample whose path's entry is in this drain: its count moved
+ * from the path its frame pointers gave to the one its walk in user space
+ * gives, under the same process and with the same kernel frames; one not
+ * walked (its tables never came in, its process is gone) keeps the frame
+ * pointers', counted.  Those of a later generation wait.
+ */
+static bool defer_apply_one(struct unwind_deferred *d, void *ctx)
+{
+	struct defer_apply *a = ctx;
+	struct top *top = a->top;
+	struct top_entry *en = (struct top_entry *)top_table__find(&top->stack, d->tgid, d->key);
+	struct ldlat_top_val v = {};
+	struct callpath_stack u = { .ips = d->ips }, k = { .ips = a->st->ips[1] };
+	struct proc *p;
+	const char *comm;
+
+	if (a->e)
+		return false;
+	if (!en || !en->v.count) {
+		if ((__s32)(d->gen - a->drained) > 0)
+			return false;
+		top->paths.walks.defer_fp++;
+		return true;
+	}
+	if (!unwind_defer__walk(&top->uw_defer, d) ||
+	    top_session__stack(&top->prog.sp.s, d->key, a->st)) {
+		top->paths.walks.defer_fp++;
+		return true;
+	}
+	ldlat_top_account(&v, d->lat, d->cls);
+	en->v.count--;
+	en->v.lat_sum -= d->lat;
+	if (d->cls < LDLAT_NCLASS && en->v.cls[d->cls])
+		en->v.cls[d->cls]--;
+	u.n = (int)d->nr;
+	k.n = (int)a->st->nr[1];
+	k.err = a->st->err[1];
+	p = procmaps__find(&top->m.pm, (pid_t)d->tgid);
+	comm = p ? p->comm : NULL;
+	a->e = callpaths__add(&top->paths, &top->z, d->tgid, comm, &u, &k, &v);
+	if (!a->e && top->profiling) {
+		struct toppprof_ctx ctx = { .comm = comm, .cgroup = p ? p->cgroup : NULL };
+
+		a->e = toppprof__add(&top->prof, &top->z, d->tgid, &ctx, &u, &k, &v);
+	}
+	top->paths.walks.defer_walked++;
+	return true;
+}
+
 /*
  * The call-path table's entries into named paths, while the processes'
  * mappings are known (an exited process's are forgotten after a drain).
@@ -518,6 +592,12 @@ static int top_take_stacks(struct top *top)
 	if (!st)
 		return -ENOMEM;
 	symbolizer__begin(&top->z);
+	if (top->uw_defer_open) {
+		struct defer_apply a = { .top = top, .st = st, .drained = top->sink.gen - 1 };
+
+		unwind_defer__remove_if(&top->uw_defer, defer_apply_one, &a);
+		e = a.e;
+	}
 	for (i = 0; i < top->stack.n && !e; i++) {
 		const struct top_entry *en = &top->stack.e[i];
 		struct callpath_stack u = { .ips = st->ips[0] }, k = { .ips = st->ips[1] };
@@ -525,6 +605,10 @@ static int top_take_stacks(struct top *top)
 		const char *comm = p ? p->comm : NULL;
 
 		struct toppprof_ctx ctx = { .comm = comm, .cgroup = p ? p->cgroup : NULL };
+
+		/* every sample of it walked again (defer_apply_one) */
+		if (!en->v.count)
+			continue;
 
 		if (en->addr == LDLAT_TOP_STACK_FULL) {
 			e = callpaths__add_lost(&top->paths, en->tgid, comm, CALLPATH_LOST_FULL,
@@ -566,10 +650,21 @@ counters:
  */
 static int top_unwind_follow(struct top *top)
 {
-	if (!top->uw_open || !unwind_set__refresh(&top->uw, &top->m.pm))
+	int e;
+
+	if (!top->uw_open)
 		return 0;
-	fprintf(stderr, "ldlat-top: out of memory\n");
-	return -ENOMEM;
+	if (unwind_set__refresh(&top->uw, &top->m.pm)) {
+		fprintf(stderr, "ldlat-top: out of memory\n");
+		return -ENOMEM;
+	}
+	/* the deferred samples whose tables came in: walked while their process holds them */
+	if (top->uw_defer_open && (e = unwind_defer__poll(&top->uw_defer))) {
+		fprintf(stderr, "ldlat-top: cannot read the deferred walks' ring: %s\n",
+			strerror(-e));
+		return e;
+	}
+	return 0;
 }
 
 /* What the tables hold now, into the report's paths. */
@@ -633,6 +728,10 @@ static int top_drain(struct top *top, bool all)
 	e = prog__read(&top->prog.sp.p, &top->sink, all, &err);
 	if (e)
 		notice__print(stderr, "ldlat-top", "%s", err.msg);
+	/* the drained generation's deferred samples are all in the ring now */
+	if (!e && top->uw_defer_open && (e = unwind_defer__poll(&top->uw_defer)))
+		fprintf(stderr, "ldlat-top: cannot read the deferred walks' ring: %s\n",
+			strerror(-e));
 	/* the drained generation's walks (its parity; both at the end) */
 	if (!e && top->prog.walking &&
 	    (e = top_session__unwind_counters(&top->prog.sp.s, top->sink.gen - (all ? 0 : 1), all,
@@ -1163,7 +1262,7 @@ static void top_warn_paths(const struct callpaths *l)
 static void top_warn_walks(const struct callpath_walks *w)
 {
 	if (!w->on || !(w->no_cfi || w->failed || w->full || w->procs_full || w->maps_dropped ||
-			w->c.no_process))
+			w->c.no_process || w->c.defer_full || w->c.defer_budget || w->defer_fp))
 		return;
 	fprintf(stderr, "ldlat-top: warning: the walk from unwind tables followed frame pointers "
 			"where it had no table: ");
@@ -1196,7 +1295,9 @@ static int run_sample(void *input)
 	top.prog.walk = a->call_graph ? a->walk : TOP_WALK_FP;
 	top.prog.unwind = (struct top_unwind){ .max_stack = a->max_stack,
 					       .files = TOP_UNWIND_FILES,
-					       .procs = TOP_UNWIND_PROCS };
+					       .procs = TOP_UNWIND_PROCS,
+					       .defer_max = TOP_UNWIND_DEFER_MAX,
+					       .defer_ring = TOP_UNWIND_DEFER_RING };
 	top.profiling = output__profile(&a->cli.out);
 	e = output__check(&a->cli.out, &err) ?: top_check_profiles(a, &err);
 	if (!e)
@@ -1301,6 +1402,8 @@ out:
 	top_rows__free(&top.early_ip);
 	top_rows__free(&top.early_data);
 	tool__teardown(&tool);
+	if (top.uw_defer_open)
+		unwind_defer__close(&top.uw_defer);
 	if (top.uw_open) {
 		unwind_set__free(&top.uw);
 		unwind_cache__close(&top.uw_cache);

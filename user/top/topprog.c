@@ -63,6 +63,9 @@ int top_session__open_unwind(struct session *s, const struct ldlat_config *cfg, 
 	s->skel->rodata->unwind_task_regs =
 		uw &&
 		libbpf_probe_bpf_helper(BPF_PROG_TYPE_PERF_EVENT, BPF_FUNC_task_pt_regs, NULL) == 1;
+	s->skel->rodata->unwind_defer_max = uw && uw->defer_ring ? uw->defer_max : 0;
+	bpf_map__set_max_entries(s->skel->maps.unwind_defer,
+				 uw && uw->defer_max && uw->defer_ring ? uw->defer_ring : 4096);
 	bpf_map__set_max_entries(s->skel->maps.unwind_procs, uw ? uw->procs : 1);
 	bpf_map__set_max_entries(s->skel->maps.unwind_files, uw ? uw->files : 1);
 	bpf_program__set_autoload(s->skel->progs.ldlat_test_unwind,
@@ -523,6 +526,14 @@ void top_session__unwind_init(struct session *s, struct unwind_set *u)
 			 bpf_map__max_entries(s->skel->maps.unwind_files),
 			 bpf_map__fd(s->skel->maps.unwind_procs),
 			 bpf_map__max_entries(s->skel->maps.unwind_procs));
+}
+
+int top_session__unwind_defer_open(struct session *s, struct unwind_defer_queue *d, __u32 max_stack)
+{
+	return unwind_defer__open(d, bpf_map__fd(s->skel->maps.unwind_defer),
+				  bpf_map__fd(s->skel->maps.unwind_files),
+				  bpf_map__max_entries(s->skel->maps.unwind_files),
+				  bpf_map__fd(s->skel->maps.unwind_procs), max_stack);
 }
 
 int top_session__unwind_counters(struct session *s, __u32 slot, bool all,

@@ -21,6 +21,7 @@
 #include "user/run/session.h"
 #include "user/top/toptable.h"
 #include "user/top/unwindset.h"
+#include "user/top/unwinddefer.h"
 
 /*
  * session__open for ldlat-top: the program with the tables cfg->top names,
@@ -39,6 +40,14 @@ struct top_unwind {
 	__u32 max_stack; /* 1 to LDLAT_UNWIND_MAX_STACK */
 	__u32 files;
 	__u32 procs;
+	/*
+	 * samples walked before their tables were in, sent with a stack copy
+	 * to the 'unwind_defer' ring (struct ldlat_unwind_defer): at most
+	 * defer_max a CPU in a generation (0: none), in a ring of defer_ring
+	 * bytes (a power of two pages)
+	 */
+	__u32 defer_max;
+	__u32 defer_ring;
 };
 
 /*
@@ -148,6 +157,10 @@ extern const struct prog_ops top_prog_ops;
 
 /* u set up empty on the unwind tables' maps of s (opened with the walker). */
 void top_session__unwind_init(struct session *s, struct unwind_set *u);
+
+/* d reading s's 'unwind_defer' ring (opened with the walker). Returns 0 or -errno. */
+int top_session__unwind_defer_open(struct session *s, struct unwind_defer_queue *d,
+				   __u32 max_stack);
 
 /*
  * The walks of the drained generation's parity 'slot' (both with all)

@@ -338,10 +338,15 @@ static int proc_read(struct unwind_set *u, pid_t pid, struct ldlat_unwind_proc *
 	char path[64], *line = NULL;
 	struct unwind_file *f;
 	struct mapsline m;
+	struct stat st;
 	size_t cap = 0;
 	FILE *in;
 
 	memset(p, 0, sizeof(*p));
+	/* the program the mappings are of: the walker knows them for it alone */
+	snprintf(path, sizeof(path), "/proc/%d/exe", (int)pid);
+	if (!stat(path, &st))
+		p->exe_ino = st.st_ino;
 	snprintf(path, sizeof(path), "/proc/%d/maps", (int)pid);
 	in = fopen(path, "re");
 	if (!in)
@@ -370,8 +375,11 @@ static int proc_read(struct unwind_set *u, pid_t pid, struct ldlat_unwind_proc *
 			continue;
 		}
 		f = load ? file_get(u, pid, &m) : file_find(u, makedev(m.maj, m.min), m.ino);
-		if (!f && !load)
+		if (!f && !load) {
+			/* its table comes next: a sample there is deferred (ldlat_unwind_defer) */
+			um->kind = LDLAT_MAP_PENDING;
 			(*unknown)++;
+		}
 		if (f && f->state == UNWIND_FILE_LOADED && file_base(f, m.lo, m.pgoff, &um->base)) {
 			um->kind = LDLAT_MAP_TABLE;
 			um->file = f->slot;

@@ -1,0 +1,301 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "user/top/unwinddefer.h"
+
+void unwind_native__init(struct unwind_native *n, int files_fd, __u32 max_files)
+{
+	memset(n, 0, sizeof(*n));
+	n->files_fd = files_fd;
+	n->nslots = max_files;
+}
+
+static void slot_clear(struct unwind_native *n, __u32 slot)
+{
+	free((void *)n->tables[slot].blocks);
+	n->tables[slot].blocks = NULL;
+	n->tables[slot].nblocks = 0;
+	n->ids[slot] = 0;
+}
+
+/* slot's table, read block by block from its inner map (id). */
+static int slot_read(struct unwind_native *n, __u32 slot, __u32 id)
+{
+	struct bpf_map_info info = {};
+	__u32 len = sizeof(info), k;
+	union ldlat_unwind_block *b;
+	int fd, e = 0;
+
+	fd = bpf_map_get_fd_by_id(id);
+	if (fd < 0)
+		return errno == ENOENT ? 0 : -errno; /* freed meanwhile */
+	if (bpf_obj_get_info_by_fd(fd, &info, &len)) {
+		e = -errno;
+		goto out;
+	}
+	if (info.value_size != sizeof(*b) || !info.max_entries ||
+	    info.max_entries > LDLAT_UNWIND_CHUNKS + 1) {
+		e = -EINVAL;
+		goto out;
+	}
+	b = malloc((size_t)info.max_entries * sizeof(*b));
+	if (!b) {
+		e = -ENOMEM;
+		goto out;
+	}
+	for (k = 0; k < info.max_entries; k++)
+		if (bpf_map_lookup_elem(fd, &k, &b[k])) {
+			e = -errno;
+			free(b);
+			goto out;
+		}
+	n->tables[slot].blocks = b;
+	n->tables[slot].nblocks = info.max_entries;
+	n->ids[slot] = id;
+out:
+	close(fd);
+	return e;
+}
+
+int unwind_native__tables(struct unwind_native *n, const struct ldlat_unwind_proc *p)
+{
+	__u32 i, slot, id;
+	int e;
+
+	if (!n->tables && n->nslots) {
+		n->tables = calloc(n->nslots, sizeof(*n->tables));
+		n->ids = calloc(n->nslots, sizeof(*n->ids));
+		if (!n->tables || !n->ids)
+			return -ENOMEM;
+	}
+	for (i = 0; p && i < p->n && i < LDLAT_UNWIND_MAPS; i++) {
+		if (p->maps[i].kind != LDLAT_MAP_TABLE || (slot = p->maps[i].file) >= n->nslots)
+			continue;
+		/* the outer map gives user space the inner map's ID */
+		if (bpf_map_lookup_elem(n->files_fd, &slot, &id)) {
+			if (errno != ENOENT)
+				return -errno;
+			slot_clear(n, slot);
+			continue;
+		}
+		if (n->ids[slot] == id)
+			continue;
+		slot_clear(n, slot);
+		e = slot_read(n, slot, id);
+		if (e)
+			return e;
+	}
+	return 0;
+}
+
+__u32 unwind_native__walk(struct unwind_native *n, const struct ldlat_unwind_proc *p,
+			  const struct ldlat_unwind_defer *d, __u32 max, __u64 *ips, __u32 *nr,
+			  __u64 *frames_fp)
+{
+	struct ldlat_unwind_native env = {
+		.tables = n->tables,
+		.ntables = n->tables ? n->nslots : 0,
+		.len = d->len <= sizeof(d->stack) ? d->len : 0,
+		.at = d->sp,
+		.copy = d->stack,
+	};
+	struct ldlat_unwind_state s = { .pc = d->pc, .sp = d->sp, .fp = d->fp, .tgid = d->tgid };
+	__u32 i, stop = LDLAT_STOP_MAX;
+
+	*nr = 0;
+	for (i = 0; i < max && i < LDLAT_UNWIND_MAX_STACK; i++) {
+		ips[i] = s.pc;
+		*nr = i + 1;
+		stop = ldlat_unwind_frame(&s, p, &env);
+		if (stop < LDLAT_NSTOPS)
+			break;
+		stop = LDLAT_STOP_MAX;
+	}
+	*frames_fp = s.frames_fp;
+	return stop;
+}
+
+void unwind_native__free(struct unwind_native *n)
+{
+	__u32 i;
+
+	for (i = 0; n->tables && i < n->nslots; i++)
+		free((void *)n->tables[i].blocks);
+	free(n->tables);
+	free(n->ids);
+	n->tables = NULL;
+	n->ids = NULL;
+}
+
+static int defer_got(void *ctx, void *data, size_t size)
+{
+	struct unwind_defer_queue *d = ctx;
+	struct unwind_deferred *e;
+	const struct ldlat_unwind_defer *r = data;
+
+	if (size < sizeof(*r))
+		return 0;
+	if (d->n == d->cap) {
+		size_t c = d->cap ? 2 * d->cap : 256;
+		void *q = realloc(d->q, c * sizeof(*d->q));
+
+		if (!q) {
+			d->nomem++;
+			return 0;
+		}
+		d->q = q;
+		d->cap = c;
+	}
+	e = &d->q[d->n];
+	memset(e, 0, sizeof(*e));
+	/* the copy's bytes read, no more */
+	e->rec = malloc(offsetof(struct ldlat_unwind_defer, stack) +
+			(r->len <= sizeof(r->stack) ? r->len : 0));
+	if (!e->rec) {
+		d->nomem++;
+		return 0;
+	}
+	memcpy(e->rec, r,
+	       offsetof(struct ldlat_unwind_defer, stack) +
+		       (r->len <= sizeof(r->stack) ? r->len : 0));
+	if (r->len > sizeof(r->stack))
+		e->rec->len = 0;
+	e->tgid = r->tgid;
+	e->gen = r->gen;
+	e->cls = r->cls;
+	e->key = r->key;
+	e->lat = r->lat;
+	d->n++;
+	return 0;
+}
+
+int unwind_defer__open(struct unwind_defer_queue *d, int ring_fd, int files_fd, __u32 max_files,
+		       int procs_fd, __u32 max_stack)
+{
+	memset(d, 0, sizeof(*d));
+	unwind_native__init(&d->native, files_fd, max_files);
+	d->procs_fd = procs_fd;
+	d->max_stack = max_stack;
+	d->rb = ring_buffer__new(ring_fd, defer_got, d, NULL);
+	return d->rb ? 0 : -errno;
+}
+
+/* Whether every table p names is in (no mapping still pending). */
+static bool proc_ready(const struct ldlat_unwind_proc *p)
+{
+	__u32 i;
+
+	for (i = 0; i < p->n && i < LDLAT_UNWIND_MAPS; i++)
+		if (p->maps[i].kind == LDLAT_MAP_PENDING)
+			return false;
+	return true;
+}
+
+/*
+ * tgid's mappings into p when all its tables are in (none pending), and
+ * those tables read; false when not (yet).
+ */
+static bool proc_get(struct unwind_defer_queue *d, __u32 tgid, struct ldlat_unwind_proc *p)
+{
+	return !bpf_map_lookup_elem(d->procs_fd, &tgid, p) && proc_ready(p) &&
+	       !unwind_native__tables(&d->native, p);
+}
+
+/* e walked with p, its process's mappings, if they are of the program it ran. */
+static bool walk_with(struct unwind_defer_queue *d, struct unwind_deferred *e,
+		      const struct ldlat_unwind_proc *p)
+{
+	__u64 ips[LDLAT_UNWIND_MAX_STACK], ffp;
+
+	if (p->exe_ino && e->rec->exe_ino && p->exe_ino != e->rec->exe_ino)
+		return false;
+	unwind_native__walk(&d->native, p, e->rec, d->max_stack, ips, &e->nr, &ffp);
+	e->ips = malloc((e->nr ?: 1) * sizeof(*e->ips));
+	if (!e->ips)
+		return false;
+	memcpy(e->ips, ips, e->nr * sizeof(*e->ips));
+	free(e->rec);
+	e->rec = NULL;
+	return true;
+}
+
+bool unwind_defer__walk(struct unwind_defer_queue *d, struct unwind_deferred *e)
+{
+	struct ldlat_unwind_proc *p;
+	bool ok;
+
+	if (e->ips)
+		return true;
+	if (!e->rec)
+		return false;
+	p = malloc(sizeof(*p));
+	ok = p && proc_get(d, e->tgid, p) && walk_with(d, e, p);
+	free(p);
+	return ok;
+}
+
+int unwind_defer__poll(struct unwind_defer_queue *d)
+{
+	struct ldlat_unwind_proc *p;
+	__u32 tgid = 0;
+	bool ready = false, have = false;
+	size_t i;
+	int e = ring_buffer__consume(d->rb);
+
+	if (e < 0)
+		return e;
+	p = malloc(sizeof(*p));
+	if (!p)
+		return -ENOMEM;
+	/* a process's records come together: its mappings read once for them */
+	for (i = 0; i < d->n; i++) {
+		struct unwind_deferred *q = &d->q[i];
+
+		if (q->ips || !q->rec)
+			continue;
+		if (!have || q->tgid != tgid) {
+			have = true;
+			tgid = q->tgid;
+			ready = proc_get(d, tgid, p);
+		}
+		if (ready)
+			walk_with(d, q, p);
+	}
+	free(p);
+	return 0;
+}
+
+void unwind_defer__remove_if(struct unwind_defer_queue *d,
+			     bool (*done)(struct unwind_deferred *e, void *ctx), void *ctx)
+{
+	size_t i, k = 0;
+
+	for (i = 0; i < d->n; i++) {
+		if (done(&d->q[i], ctx)) {
+			free(d->q[i].ips);
+			free(d->q[i].rec);
+			continue;
+		}
+		d->q[k++] = d->q[i];
+	}
+	d->n = k;
+}
+
+void unwind_defer__close(struct unwind_defer_queue *d)
+{
+	size_t i;
+
+	for (i = 0; i < d->n; i++) {
+		free(d->q[i].ips);
+		free(d->q[i].rec);
+	}
+	free(d->q);
+	ring_buffer__free(d->rb);
+	unwind_native__free(&d->native);
+	memset(d, 0, sizeof(*d));
+}
