@@ -331,6 +331,7 @@ struct top {
 	/* the samples walked before their tables were in, until walked again */
 	struct unwind_defer_queue uw_defer;
 	bool uw_defer_open;
+	bool drain_all; /* the drain under way is the run's last: every generation */
 	struct offtop *file; /* --input's */
 	struct machine m;    /* live: the processes; --input: its pm holds the images */
 	struct symbolizer z;
@@ -575,6 +576,16 @@ static bool defer_apply_one(struct unwind_deferred *d, void *ctx)
 	return true;
 }
 
+/* The run's last drain: a deferred sample none took keeps its frame pointers' path, counted. */
+static bool defer_left(struct unwind_deferred *d, void *ctx)
+{
+	struct top *top = ctx;
+
+	(void)d;
+	top->paths.walks.defer_fp++;
+	return true;
+}
+
 /*
  * The call-path table's entries into named paths, while the processes'
  * mappings are known (an exited process's are forgotten after a drain).
@@ -593,7 +604,10 @@ static int top_take_stacks(struct top *top)
 		return -ENOMEM;
 	symbolizer__begin(&top->z);
 	if (top->uw_defer_open) {
-		struct defer_apply a = { .top = top, .st = st, .drained = top->sink.gen - 1 };
+		/* the last drain takes every generation, the current one too */
+		struct defer_apply a = { .top = top,
+					 .st = st,
+					 .drained = top->sink.gen - (top->drain_all ? 0 : 1) };
 
 		unwind_defer__remove_if(&top->uw_defer, defer_apply_one, &a);
 		e = a.e;
@@ -637,6 +651,12 @@ static int top_take_stacks(struct top *top)
 	}
 	free(st);
 counters:
+	/* none is left past the run's last drain: sent = walked + frame pointers */
+	if (top->uw_defer_open && top->drain_all) {
+		unwind_defer__remove_if(&top->uw_defer, defer_left, top);
+		top->paths.walks.defer_fp += top->uw_defer.nomem;
+		top->uw_defer.nomem = 0;
+	}
 	top->paths.full += top->stack.full;
 	top->paths.failed += top->stack.failed;
 	top->paths.spilled += top->stack.spilled;
@@ -694,7 +714,10 @@ static void top_unwind_state(struct top *top, struct callpath_walks *w)
 static int top_drain(struct top *top, bool all)
 {
 	struct err err = {};
-	int e = procwatch__drain(&top->watch);
+	int e;
+
+	top->drain_all = all;
+	e = procwatch__drain(&top->watch);
 
 	if (e) {
 		fprintf(stderr, "ldlat-top: cannot read the side band: %s\n", strerror(-e));
