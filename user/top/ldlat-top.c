@@ -331,7 +331,7 @@ struct top {
 	/* the samples walked before their tables were in, until walked again */
 	struct unwind_defer_queue uw_defer;
 	bool uw_defer_open;
-	bool drain_all; /* the drain under way is the run's last: every generation */
+	bool drain_all;	     /* the drain under way is the run's last: every generation */
 	struct offtop *file; /* --input's */
 	struct machine m;    /* live: the processes; --input: its pm holds the images */
 	struct symbolizer z;
