@@ -844,6 +844,62 @@ START_TEST(test_defer_record)
 }
 END_TEST
 
+static bool defer_all(struct unwind_deferred *e, void *ctx)
+{
+	(void)e;
+	(void)ctx;
+	return true;
+}
+
+/*
+ * ldlat-top's queue of deferred records holds at most its bound of copies
+ * (the ring's size): three records the kernel sent, of 8 KiB each, into a
+ * queue with room for two: two kept, one counted (its sample keeps its
+ * frame pointers' path), and the bytes given back when they go.
+ */
+START_TEST(test_defer_queue_bound)
+{
+	__u64 args[4], pg = (__u64)sysconf(_SC_PAGESIZE);
+	LIBBPF_OPTS(bpf_test_run_opts, opts, .ctx_in = args, .ctx_size_in = sizeof(args));
+	size_t one = offsetof(struct ldlat_unwind_defer, stack) + LDLAT_UNWIND_COPY_BYTES;
+	struct unwind_defer_queue q;
+	struct ldlat_unwind_counters sum;
+	unsigned char *stack;
+	int fd, i;
+
+	walk_setup_defer(64, 16, 16 * pg, false);
+	fd = bpf_program__fd(wsess.skel->progs.ldlat_test_unwind);
+	stack = mmap(NULL, LDLAT_UNWIND_COPY_BYTES, PROT_READ | PROT_WRITE,
+		     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ck_assert_ptr_ne(stack, MAP_FAILED);
+	memset(stack, 0x5a, LDLAT_UNWIND_COPY_BYTES);
+	args[0] = 0x401234;
+	args[1] = (__u64)(unsigned long)stack;
+	args[2] = 0;
+	args[3] = 4242;
+	for (i = 0; i < 3; i++)
+		ck_assert_int_eq(bpf_prog_test_run_opts(fd, &opts), 0);
+	counters_sum(&sum);
+	ck_assert_uint_eq(sum.deferred, 3);
+	ck_assert_uint_eq(sum.defer_full, 0);
+	ck_assert_int_eq(unwind_defer__open(&q, bpf_map__fd(wsess.skel->maps.unwind_defer),
+					    bpf_map__fd(wsess.skel->maps.unwind_files), 16,
+					    bpf_map__fd(wsess.skel->maps.unwind_procs), 64,
+					    2 * one),
+			 0);
+	ck_assert_int_eq(unwind_defer__poll(&q), 0);
+	ck_assert_uint_eq(q.n, 2);
+	ck_assert_uint_eq(q.nomem, 1);
+	ck_assert_uint_eq(q.held, 2 * one);
+	unwind_defer__remove_if(&q, defer_all, NULL);
+	ck_assert_uint_eq(q.n, 0);
+	ck_assert_uint_eq(q.held, 0);
+	unwind_defer__close(&q);
+	munmap(stack, LDLAT_UNWIND_COPY_BYTES);
+	walk_teardown();
+}
+END_TEST
+
 /*
  * A deferred walk's record, walked in user space (user/top/unwinddefer.c:
  * bpf/unwind.h's rules built natively, the tables read back from the
@@ -1786,6 +1842,7 @@ int main(void)
 		tcase_add_test(tc, test_walk_thread);
 		tcase_add_test(tc, test_walk_fp_fallback);
 		tcase_add_test(tc, test_defer_record);
+		tcase_add_test(tc, test_defer_queue_bound);
 		tcase_add_test(tc, test_walk_deferred);
 		tcase_add_loop_test(tc, test_walk_cost, 0, 2);
 		tcase_add_test(tc, test_tables_lifecycle);

@@ -651,12 +651,14 @@ static int top_take_stacks(struct top *top)
 	}
 	free(st);
 counters:
-	/* none is left past the run's last drain: sent = walked + frame pointers */
-	if (top->uw_defer_open && top->drain_all) {
-		unwind_defer__remove_if(&top->uw_defer, defer_left, top);
+	/* one read without room to keep it keeps its frame pointers' path */
+	if (top->uw_defer_open) {
 		top->paths.walks.defer_fp += top->uw_defer.nomem;
 		top->uw_defer.nomem = 0;
 	}
+	/* none is left past the run's last drain: sent = walked + frame pointers */
+	if (top->uw_defer_open && top->drain_all)
+		unwind_defer__remove_if(&top->uw_defer, defer_left, top);
 	top->paths.full += top->stack.full;
 	top->paths.failed += top->stack.failed;
 	top->paths.spilled += top->stack.spilled;

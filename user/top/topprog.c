@@ -533,7 +533,9 @@ int top_session__unwind_defer_open(struct session *s, struct unwind_defer_queue 
 	return unwind_defer__open(d, bpf_map__fd(s->skel->maps.unwind_defer),
 				  bpf_map__fd(s->skel->maps.unwind_files),
 				  bpf_map__max_entries(s->skel->maps.unwind_files),
-				  bpf_map__fd(s->skel->maps.unwind_procs), max_stack);
+				  bpf_map__fd(s->skel->maps.unwind_procs), max_stack,
+				  /* as much as the ring holds, kept at once */
+				  bpf_map__max_entries(s->skel->maps.unwind_defer));
 }
 
 int top_session__unwind_counters(struct session *s, __u32 slot, bool all,

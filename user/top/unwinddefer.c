@@ -132,6 +132,22 @@ void unwind_native__free(struct unwind_native *n)
 	n->ids = NULL;
 }
 
+/* The bytes a kept record takes: its header and the copy's bytes read. */
+static size_t rec_size(const struct ldlat_unwind_defer *r)
+{
+	return offsetof(struct ldlat_unwind_defer, stack) +
+	       (r->len <= sizeof(r->stack) ? r->len : 0);
+}
+
+/* A kept copy freed (walked, or its sample done with). */
+static void rec_free(struct unwind_defer_queue *d, struct ldlat_unwind_defer *r)
+{
+	if (!r)
+		return;
+	d->held -= rec_size(r);
+	free(r);
+}
+
 static int defer_got(void *ctx, void *data, size_t size)
 {
 	struct unwind_defer_queue *d = ctx;
@@ -151,20 +167,23 @@ static int defer_got(void *ctx, void *data, size_t size)
 		d->q = q;
 		d->cap = c;
 	}
+	/* the copies kept at once are bounded as the ring is: one over that keeps its frame pointers' path */
+	if (d->held + rec_size(r) > d->max_held) {
+		d->nomem++;
+		return 0;
+	}
 	e = &d->q[d->n];
 	memset(e, 0, sizeof(*e));
 	/* the copy's bytes read, no more */
-	e->rec = malloc(offsetof(struct ldlat_unwind_defer, stack) +
-			(r->len <= sizeof(r->stack) ? r->len : 0));
+	e->rec = malloc(rec_size(r));
 	if (!e->rec) {
 		d->nomem++;
 		return 0;
 	}
-	memcpy(e->rec, r,
-	       offsetof(struct ldlat_unwind_defer, stack) +
-		       (r->len <= sizeof(r->stack) ? r->len : 0));
+	memcpy(e->rec, r, rec_size(r));
 	if (r->len > sizeof(r->stack))
 		e->rec->len = 0;
+	d->held += rec_size(e->rec);
 	e->tgid = r->tgid;
 	e->gen = r->gen;
 	e->cls = r->cls;
@@ -175,9 +194,10 @@ static int defer_got(void *ctx, void *data, size_t size)
 }
 
 int unwind_defer__open(struct unwind_defer_queue *d, int ring_fd, int files_fd, __u32 max_files,
-		       int procs_fd, __u32 max_stack)
+		       int procs_fd, __u32 max_stack, size_t max_held)
 {
 	memset(d, 0, sizeof(*d));
+	d->max_held = max_held;
 	unwind_native__init(&d->native, files_fd, max_files);
 	d->procs_fd = procs_fd;
 	d->max_stack = max_stack;
@@ -219,7 +239,7 @@ static bool walk_with(struct unwind_defer_queue *d, struct unwind_deferred *e,
 	if (!e->ips)
 		return false;
 	memcpy(e->ips, ips, e->nr * sizeof(*e->ips));
-	free(e->rec);
+	rec_free(d, e->rec);
 	e->rec = NULL;
 	return true;
 }
@@ -278,7 +298,7 @@ void unwind_defer__remove_if(struct unwind_defer_queue *d,
 	for (i = 0; i < d->n; i++) {
 		if (done(&d->q[i], ctx)) {
 			free(d->q[i].ips);
-			free(d->q[i].rec);
+			rec_free(d, d->q[i].rec);
 			continue;
 		}
 		d->q[k++] = d->q[i];

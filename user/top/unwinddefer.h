@@ -71,12 +71,18 @@ struct unwind_defer_queue {
 	__u32 max_stack;
 	struct unwind_deferred *q;
 	size_t n, cap;
-	__u64 nomem; /* records read without memory to keep them (their frame-pointer path stays) */
+	size_t held, max_held; /* the bytes of the copies kept, and their bound */
+	/* records read without memory or room to keep them (their frame-pointer path stays) */
+	__u64 nomem;
 };
 
-/* ring_fd: the 'unwind_defer' ring; the others as unwind_set's.  Returns 0 or -errno. */
+/*
+ * ring_fd: the 'unwind_defer' ring; the others as unwind_set's; max_held:
+ * the bytes of copies kept at once, at most (a record past it is counted in
+ * nomem).  Returns 0 or -errno.
+ */
 int unwind_defer__open(struct unwind_defer_queue *d, int ring_fd, int files_fd, __u32 max_files,
-		       int procs_fd, __u32 max_stack);
+		       int procs_fd, __u32 max_stack, size_t max_held);
 
 /* The ring read into the queue, and the samples whose tables are in walked. Returns 0 or -errno. */
 int unwind_defer__poll(struct unwind_defer_queue *d);
