@@ -480,7 +480,7 @@ START_TEST(test_top_table_shrinks)
 	ck_assert_int_eq(top_table__merge(&t, 3, 64, &v), 0);
 	ck_assert_int_eq(top_table__merge(&t, 3, 64, &v), 0);
 	ck_assert_uint_eq(t.n, 1);
-	ck_assert_uint_eq(t.e[0].v.count, 2);
+	ck_assert_uint_eq(t.e[0].count, 2);
 	top_table__free(&t);
 }
 END_TEST
@@ -1011,6 +1011,113 @@ static char *render(const struct top_view *r, const struct top_rows *ip,
 	return buf;
 }
 
+/* Every key of t holds what want (nkeys values, key k at address k << 6) says. */
+static void table_is(const struct top_table *t, const struct ldlat_top_val *want, size_t nkeys)
+{
+	struct ldlat_top_val got;
+	size_t k, n = 0;
+
+	for (k = 0; k < nkeys; k++) {
+		const struct top_entry *e = top_table__find(t, 7, (__u64)k << 6);
+
+		if (!want[k].count) {
+			ck_assert_ptr_null(e);
+			continue;
+		}
+		ck_assert_ptr_nonnull(e);
+		top_table__val(t, e, &got);
+		ck_assert_msg(!memcmp(&got, &want[k], sizeof(got)),
+			      "key %zu: count %llu/%llu, lat_sum %llu/%llu, unknown %u/%u", k,
+			      (unsigned long long)got.count, (unsigned long long)want[k].count,
+			      (unsigned long long)got.lat_sum, (unsigned long long)want[k].lat_sum,
+			      got.cls[LDLAT_CLASS_UNKNOWN], want[k].cls[LDLAT_CLASS_UNKNOWN]);
+		n++;
+	}
+	ck_assert_uint_eq(t->n, n);
+}
+
+static bool key_odd(const struct top_entry *e, void *ctx)
+{
+	(void)ctx;
+	return (e->addr >> 6) & 1;
+}
+
+/*
+ * A table keeps a count alone per key while every sample has no latency and
+ * one class (page faults: unknown), and the whole value from the first that
+ * does not: each key's value is what the BPF program's ldlat_top_account
+ * adds up for it, sample by sample, before and after the table widens (a
+ * sample of another class, one with latency, a merged value of two classes),
+ * through a removal that moves entries and a reset.
+ */
+START_TEST(test_top_table_slim)
+{
+	enum { NKEYS = 3000 };
+	static struct ldlat_top_val want[NKEYS], other;
+	struct top_table t;
+	size_t k, round;
+
+	for (round = 0; round < 4; round++) {
+		top_table__init(&t);
+		memset(want, 0, sizeof(want));
+		for (k = 0; k < 2 * NKEYS; k++) {
+			size_t key = (k * 7919) % NKEYS;
+
+			ck_assert_int_eq(top_table__add_sample(&t, 7, (__u64)key << 6, 0,
+							       LDLAT_CLASS_UNKNOWN),
+					 0);
+			ldlat_top_account(&want[key], 0, LDLAT_CLASS_UNKNOWN);
+		}
+		/* 24 bytes a key while every sample is a count alone */
+		ck_assert_ptr_null(t.wide);
+		ck_assert_uint_eq(sizeof(t.e[0]), 24);
+		table_is(&t, want, NKEYS);
+		if (round == 0) { /* a sample of another class */
+			ck_assert_int_eq(top_table__add_sample(&t, 7, 5 << 6, 0, LDLAT_CLASS_L1),
+					 0);
+			ldlat_top_account(&want[5], 0, LDLAT_CLASS_L1);
+		} else if (round == 1) { /* one with latency, of a new key */
+			ck_assert_int_eq(
+				top_table__add_sample(&t, 7, 9 << 6, 300, LDLAT_CLASS_UNKNOWN), 0);
+			ldlat_top_account(&want[9], 300, LDLAT_CLASS_UNKNOWN);
+		} else if (round == 2) { /* a merged value of two classes */
+			memset(&other, 0, sizeof(other));
+			ldlat_top_account(&other, 0, LDLAT_CLASS_UNKNOWN);
+			ldlat_top_account(&other, 0, LDLAT_CLASS_L2);
+			ck_assert_int_eq(top_table__merge(&t, 7, 11 << 6, &other), 0);
+			top_val__add(&want[11], &other);
+		} else { /* a sample of no class counted */
+			ck_assert_int_eq(top_table__add_sample(&t, 7, 13 << 6, 0, LDLAT_NCLASS), 0);
+			ldlat_top_account(&want[13], 0, LDLAT_NCLASS);
+		}
+		ck_assert_ptr_nonnull(t.wide);
+		table_is(&t, want, NKEYS);
+		for (k = 0; k < NKEYS; k += 3) {
+			ck_assert_int_eq(
+				top_table__add_sample(&t, 7, (__u64)k << 6, k, LDLAT_CLASS_L3), 0);
+			ldlat_top_account(&want[k], k, LDLAT_CLASS_L3);
+		}
+		table_is(&t, want, NKEYS);
+		/* the odd keys leave: the entries (and their wide parts) move down */
+		top_table__remove_if(&t, key_odd, NULL);
+		for (k = 1; k < NKEYS; k += 2)
+			memset(&want[k], 0, sizeof(want[k]));
+		table_is(&t, want, NKEYS);
+		top_table__free(&t);
+	}
+	/* a slim table of unknown samples, reset, takes samples of another class slim */
+	top_table__init(&t);
+	ck_assert_int_eq(top_table__add_sample(&t, 7, 1 << 6, 0, LDLAT_CLASS_UNKNOWN), 0);
+	top_table__reset(&t);
+	memset(want, 0, sizeof(want));
+	ck_assert_int_eq(top_table__add_sample(&t, 7, 1 << 6, 0, LDLAT_CLASS_L1), 0);
+	ldlat_top_account(&want[1], 0, LDLAT_CLASS_L1);
+	ck_assert_ptr_null(t.wide);
+	table_is(&t, want, 2);
+	top_table__free(&t);
+}
+END_TEST
+
 /*
  * A table bounded to 3 keys: a sample of a fourth key is counted in capped,
  * one of a key it holds is added; keys held outside it (exited processes'
@@ -1030,7 +1137,7 @@ START_TEST(test_top_table_max_keys)
 	ck_assert_uint_eq(t.capped, 2);
 	ck_assert_ptr_null(top_table__find(&t, 1, 4 << 12));
 	ck_assert_int_eq(top_table__add_sample(&t, 1, 1 << 12, 0, 0), 0);
-	ck_assert_uint_eq(top_table__find(&t, 1, 1 << 12)->v.count, 2);
+	ck_assert_uint_eq(top_table__find(&t, 1, 1 << 12)->count, 2);
 	ck_assert_int_eq(top_table__merge(&t, 2, 1 << 12, &v), 0);
 	ck_assert_uint_eq(t.capped, 9);
 	ck_assert_uint_eq(top_table__samples(&t) + t.capped, 5 + 1 + 7);
@@ -2212,6 +2319,7 @@ int main(void)
 	tcase_add_test(tc, test_symbolize_at_exec_layout);
 	tcase_add_test(tc, test_symbolize_file_offset);
 	tcase_add_test(tc, test_top_table_max_keys);
+	tcase_add_test(tc, test_top_table_slim);
 	tcase_add_test(tc, test_report_native_tables);
 	tcase_add_test(tc, test_early_rows);
 	tcase_add_test(tc, test_json_writer);

@@ -525,31 +525,34 @@ static int top_take_stacks(struct top *top)
 		const char *comm = p ? p->comm : NULL;
 
 		struct toppprof_ctx ctx = { .comm = comm, .cgroup = p ? p->cgroup : NULL };
+		struct ldlat_top_val v;
+
+		top_table__val(&top->stack, en, &v);
 
 		if (en->addr == LDLAT_TOP_STACK_FULL) {
 			e = callpaths__add_lost(&top->paths, en->tgid, comm, CALLPATH_LOST_FULL,
-						&en->v);
+						&v);
 			if (!e && top->profiling)
 				e = toppprof__add_lost(&top->prof, en->tgid, &ctx,
-						       CALLPATH_LOST_FULL, &en->v);
+						       CALLPATH_LOST_FULL, &v);
 			continue;
 		}
 		/* refused by the map, or (never, as drains go) no longer in it */
 		if (en->addr == LDLAT_TOP_STACK_FAILED || top_session__stack(s, en->addr, st)) {
 			e = callpaths__add_lost(&top->paths, en->tgid, comm, CALLPATH_LOST_FAILED,
-						&en->v);
+						&v);
 			if (!e && top->profiling)
 				e = toppprof__add_lost(&top->prof, en->tgid, &ctx,
-						       CALLPATH_LOST_FAILED, &en->v);
+						       CALLPATH_LOST_FAILED, &v);
 			continue;
 		}
 		u.n = (int)st->nr[0];
 		u.err = st->err[0];
 		k.n = (int)st->nr[1];
 		k.err = st->err[1];
-		e = callpaths__add(&top->paths, &top->z, en->tgid, comm, &u, &k, &en->v);
+		e = callpaths__add(&top->paths, &top->z, en->tgid, comm, &u, &k, &v);
 		if (!e && top->profiling)
-			e = toppprof__add(&top->prof, &top->z, en->tgid, &ctx, &u, &k, &en->v);
+			e = toppprof__add(&top->prof, &top->z, en->tgid, &ctx, &u, &k, &v);
 	}
 	free(st);
 counters:

@@ -564,7 +564,7 @@ static int top_rows__resolve(struct top_rows *rows, const struct top_table *t, s
 		r->kernel = s.kernel;
 		r->offset = s.offset;
 		r->start = t->e[i].addr - (__u64)s.offset;
-		r->v = t->e[i].v;
+		top_table__val(t, &t->e[i], &r->v);
 		rows->n++;
 		rows->total += r->v.count;
 	}
