@@ -5,7 +5,7 @@
 
 #include "user/top/toptable.h"
 
-#define EMPTY ((size_t)-1)
+#define EMPTY ((__u32)-1)
 
 void top_table__init(struct top_table *t)
 {
@@ -50,16 +50,33 @@ static size_t top_hash(__u32 tgid, __u64 addr)
 	return (size_t)(h ^ (h >> 29));
 }
 
-static size_t *top_table__find_slot(const struct top_table *t, __u32 tgid, __u64 addr)
+static __u32 slot__tag(size_t h)
 {
-	size_t i = top_hash(tgid, addr) & (t->nslot - 1);
+	return (__u32)((__u64)h >> 32);
+}
+
+/* The slot of (tgid, addr): its entry's, or the empty one where it goes. */
+static struct top_slot *top_table__find_slot(const struct top_table *t, __u32 tgid, __u64 addr)
+{
+	size_t h = top_hash(tgid, addr), i = h & (t->nslot - 1);
+	__u32 tag = slot__tag(h);
 
 	for (;; i = (i + 1) & (t->nslot - 1)) {
-		size_t k = t->slot[i];
+		struct top_slot *s = &t->slot[i];
 
-		if (k == EMPTY || (t->e[k].tgid == tgid && t->e[k].addr == addr))
-			return &t->slot[i];
+		if (s->i == EMPTY ||
+		    (s->tag == tag && t->e[s->i].tgid == tgid && t->e[s->i].addr == addr))
+			return s;
 	}
+}
+
+/* Indexes entry i (its key is in no slot). */
+static void top_table__place(struct top_table *t, size_t i)
+{
+	struct top_slot *s = top_table__find_slot(t, t->e[i].tgid, t->e[i].addr);
+
+	s->i = (__u32)i;
+	s->tag = slot__tag(top_hash(t->e[i].tgid, t->e[i].addr));
 }
 
 void top_table__prefetch(const struct top_table *t, __u32 tgid, __u64 addr)
@@ -70,18 +87,19 @@ void top_table__prefetch(const struct top_table *t, __u32 tgid, __u64 addr)
 
 const struct top_entry *top_table__find(const struct top_table *t, __u32 tgid, __u64 addr)
 {
-	size_t *slot;
+	const struct top_slot *slot;
 
 	if (!t->nslot)
 		return NULL;
 	slot = top_table__find_slot(t, tgid, addr);
-	return *slot == EMPTY ? NULL : &t->e[*slot];
+	return slot->i == EMPTY ? NULL : &t->e[slot->i];
 }
 
 /* Keeps the index at most half full. */
 static int top_table__grow(struct top_table *t)
 {
-	size_t nslot = t->nslot ? t->nslot * 2 : 256, i, *old = t->slot;
+	size_t nslot = t->nslot ? t->nslot * 2 : 256, i;
+	struct top_slot *old = t->slot;
 
 	if ((t->n + 1) * 2 <= t->nslot)
 		return 0;
@@ -93,7 +111,7 @@ static int top_table__grow(struct top_table *t)
 	memset(t->slot, 0xff, nslot * sizeof(*t->slot));
 	t->nslot = nslot;
 	for (i = 0; i < t->n; i++)
-		*top_table__find_slot(t, t->e[i].tgid, t->e[i].addr) = i;
+		top_table__place(t, i);
 	free(old);
 	return 0;
 }
@@ -105,18 +123,20 @@ static int top_table__grow(struct top_table *t)
 static struct top_entry *top_table__get(struct top_table *t, __u32 tgid, __u64 addr, bool *capped)
 {
 	struct top_entry *e;
-	size_t *slot = NULL;
+	struct top_slot *slot = NULL;
 
 	*capped = false;
 	if (t->nslot) {
 		slot = top_table__find_slot(t, tgid, addr);
-		if (*slot != EMPTY)
-			return &t->e[*slot];
+		if (slot->i != EMPTY)
+			return &t->e[slot->i];
 	}
 	if (t->max && t->n + t->held >= t->max) {
 		*capped = true;
 		return NULL;
 	}
+	if (t->n >= EMPTY - 1)
+		return NULL; /* the index holds 32-bit indices */
 	if (!t->nslot || (t->n + 1) * 2 > t->nslot) {
 		if (top_table__grow(t))
 			return NULL;
@@ -148,7 +168,8 @@ static struct top_entry *top_table__get(struct top_table *t, __u32 tgid, __u64 a
 	memset(e, 0, sizeof(*e));
 	e->tgid = tgid;
 	e->addr = addr;
-	*slot = t->n++;
+	slot->i = (__u32)t->n++;
+	slot->tag = slot__tag(top_hash(tgid, addr));
 	return e;
 }
 
@@ -386,7 +407,8 @@ void top_table__remove_if(struct top_table *t, bool (*drop)(const struct top_ent
 	 * of a table that held far more (the report that follows needs it)
 	 */
 	if (t->cap > TOP_TABLE_KEEP && k < t->cap / 4) {
-		size_t cap = k * 2 > TOP_TABLE_KEEP ? k * 2 : TOP_TABLE_KEEP, nslot = 256, *slot;
+		size_t cap = k * 2 > TOP_TABLE_KEEP ? k * 2 : TOP_TABLE_KEEP, nslot = 256;
+		struct top_slot *slot;
 		struct top_entry *e = realloc(t->e, cap * sizeof(*e));
 
 		while (nslot < (k + 1) * 2)
@@ -411,7 +433,7 @@ void top_table__remove_if(struct top_table *t, bool (*drop)(const struct top_ent
 	}
 	memset(t->slot, 0xff, t->nslot * sizeof(*t->slot));
 	for (i = 0; i < t->n; i++)
-		*top_table__find_slot(t, t->e[i].tgid, t->e[i].addr) = i;
+		top_table__place(t, i);
 }
 
 __u64 top_table__samples(const struct top_table *t)

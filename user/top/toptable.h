@@ -39,6 +39,15 @@ struct top_wide {
 /* top_table's 'uniform': no value added yet. */
 #define TOP_UNIFORM_NONE (LDLAT_NCLASS + 1)
 
+/*
+ * An index slot: the entry's index and the top of its key's hash, so that
+ * a probe reads the entry only when the tags agree (a new key reads none).
+ */
+struct top_slot {
+	__u32 i; /* (__u32)-1: empty */
+	__u32 tag;
+};
+
 struct top_table {
 	struct top_entry *e;
 	size_t n, cap;
@@ -50,7 +59,7 @@ struct top_table {
 	 */
 	struct top_wide *wide;
 	__u32 uniform;
-	size_t *slot; /* open-addressing index into e; nslot is a power of two */
+	struct top_slot *slot; /* open-addressing index into e; nslot is a power of two */
 	size_t nslot;
 	__u64 full;	/* samples not attributed: the kernel's table and spill ring were full */
 	__u64 failed;	/* samples not attributed: the kernel's update failed otherwise */
