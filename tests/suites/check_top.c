@@ -1355,6 +1355,144 @@ START_TEST(test_early_rows)
 }
 END_TEST
 
+/*
+ * A slim data table of 4 processes: two of one program (its variable
+ * array_a, mapped at two addresses, and the same anonymous addresses: one
+ * block each), one of another name at those addresses, one whose pages are
+ * in no mapping; 20,000
+ * samples of lines and pages drawn at random, process 4322 exited or not.
+ */
+static void slim_table(struct top_table *data, const __u64 *arr, unsigned int seed)
+{
+	static const pid_t who[] = { 4321, 4322, 4323, 4324 };
+	int i;
+
+	top_table__init(data);
+	for (i = 0; i < 20000; i++) {
+		int w = rand_r(&seed) % 4;
+		pid_t p = who[w];
+		unsigned int r = rand_r(&seed);
+		__u64 a;
+
+		switch (r % 3) {
+		case 0:
+			a = arr[w] + (r >> 4) % 4096;
+			break;
+		case 1:
+			a = 0x7f0000000000ull + (r >> 4) % (1u << 20);
+			break;
+		default:
+			a = 0x7f0000100000ull + ((r >> 4) % 64) * 4096;
+			break;
+		}
+		ck_assert_int_eq(top_table__add_sample(data, (__u32)p, ldlat_top_block(a, 6), 0,
+						       LDLAT_CLASS_UNKNOWN),
+				 0);
+	}
+}
+
+/*
+ * Object rows of a table of counts alone are made from slim blocks, a row
+ * per object: the same rows, field by field and in the same order, as the
+ * row-per-entry path (top_rows__data_each) makes, with and without the
+ * early rows of an exited process, and the same text and JSON.
+ */
+START_TEST(test_data_rows_slim)
+{
+	const __u64 base = 0x555555554000ull;
+	struct source src = { .kind = SOURCE_PAGE_FAULTS };
+	struct run_info run = { .tool = "ldlat-top", .event = "page-faults" };
+	struct top_view rep = {
+		.by = TOP_BY_DATA, .nrows = -1, .shift = 6, .run = &run, .src = &src
+	};
+	struct top_rows early[2], rows[2], none = { 0 };
+	struct snapshot snap = {};
+	struct top_table data[2];
+	struct procmaps pm;
+	struct symbolizer z;
+	struct dso *d;
+	char *text[2];
+	__u64 arr[4];
+	int exited, k, json;
+	size_t i;
+
+	procmaps__init(&pm);
+	ck_assert_int_eq(symbolizer__init(&z, &pm, NULL), 0);
+	z.kallsyms_path = fixture_path("kallsyms");
+	d = map_like_exec(&z, 4321, base, "tests/ldlat-topprog");
+	map_like_exec(&z, 4322, base + 0x10000000, "tests/ldlat-topprog");
+	map_like_exec(&z, 4323, base, "tests/ldlat-topprog");
+	for (k = 0; k < 3; k++) {
+		ck_assert_int_eq(procmaps__add(&pm, 4321 + k, 0x7f0000000000ull, 0x7f0000100000ull,
+					       0, NULL, 1),
+				 0);
+		ck_assert_int_eq(procmaps__add(&pm, 4321 + k, 0x7f0000100000ull, 0x7f0000140000ull,
+					       0, "[heap]", 1),
+				 0);
+		snprintf(procmaps__get(&pm, 4321 + k)->comm, 16,
+			 k == 2 ? "other" : "ldlat-topprog");
+	}
+	procmaps__get(&pm, 4324);
+	for (k = 0; k < 4; k++)
+		arr[k] = base + sym_start(d->objs, d->nobjs, "array_a") + (k == 1 ? 0x10000000 : 0);
+	for (exited = 0; exited < 2; exited++) {
+		for (k = 0; k < 2; k++) {
+			memset(&early[k], 0, sizeof(early[k]));
+			slim_table(&data[k], arr, 42);
+			ck_assert_ptr_null(data[k].wide);
+			procmaps__get(&pm, 4322)->exited = exited;
+			ck_assert_int_eq(top_rows__take_exited(&early[k], &data[k], &z, TOP_BY_DATA,
+							       NULL, 6),
+					 0);
+			ck_assert_uint_eq(early[k].n > 0, exited);
+		}
+		ck_assert_int_eq(
+			top_rows__data(&rows[0], &data[0], &z, 6, TOP_DATA_OBJECT, &early[0]), 0);
+		ck_assert_int_eq(
+			top_rows__data_each(&rows[1], &data[1], &z, 6, TOP_DATA_OBJECT, &early[1]),
+			0);
+		ck_assert_uint_eq(early[0].n, 0);
+		ck_assert_uint_ge(rows[1].n, 6);
+		ck_assert_uint_eq(rows[0].n, rows[1].n);
+		ck_assert_uint_eq(rows[0].total, rows[1].total);
+		ck_assert_uint_eq(rows[0].total, 20000);
+		for (i = 0; i < rows[1].n; i++) {
+			const struct top_row *g = &rows[0].r[i], *w = &rows[1].r[i];
+
+			ck_assert_str_eq(g->name, w->name);
+			ck_assert_str_eq(g->where, w->where);
+			ck_assert_msg(g->kind == w->kind && g->kernel == w->kernel &&
+					      g->offset == w->offset && g->start == w->start &&
+					      g->blocks == w->blocks && g->hot == w->hot,
+				      "row %zu (%s in %s): offset %lld/%lld, start 0x%llx/0x%llx, "
+				      "blocks %llu/%llu, hot %llu/%llu",
+				      i, w->name, w->where, (long long)g->offset,
+				      (long long)w->offset, (unsigned long long)g->start,
+				      (unsigned long long)w->start, (unsigned long long)g->blocks,
+				      (unsigned long long)w->blocks, (unsigned long long)g->hot,
+				      (unsigned long long)w->hot);
+			ck_assert_mem_eq(&g->v, &w->v, sizeof(g->v));
+		}
+		for (json = 0; json < 2; json++) {
+			for (k = 0; k < 2; k++) {
+				top_rows__sort(&rows[k], TOP_SORT_SAMPLES);
+				text[k] = render(&rep, &none, &rows[k], &snap, json);
+			}
+			ck_assert_str_eq(text[0], text[1]);
+			free(text[0]);
+			free(text[1]);
+		}
+		for (k = 0; k < 2; k++) {
+			top_rows__free(&rows[k]);
+			top_rows__free(&early[k]);
+			top_table__free(&data[k]);
+		}
+	}
+	symbolizer__free(&z);
+	procmaps__free(&pm);
+}
+END_TEST
+
 START_TEST(test_json_writer)
 {
 	char *buf = NULL;
@@ -2320,6 +2458,7 @@ int main(void)
 	tcase_add_test(tc, test_symbolize_file_offset);
 	tcase_add_test(tc, test_top_table_max_keys);
 	tcase_add_test(tc, test_top_table_slim);
+	tcase_add_test(tc, test_data_rows_slim);
 	tcase_add_test(tc, test_report_native_tables);
 	tcase_add_test(tc, test_early_rows);
 	tcase_add_test(tc, test_json_writer);

@@ -871,8 +871,251 @@ static int top_rows__build_taking(struct top_rows *rows, const struct top_table 
 	return 0;
 }
 
+/*
+ * A block of the data table as the object rows need it, 48 bytes where a
+ * row is 232: for a table whose values are counts alone (top_table's
+ * 'uniform'), whose 300,000 first-touched pages would otherwise be as
+ * many rows at once.
+ */
+struct slim_block {
+	const char *name, *where; /* the rows' pool's */
+	__s64 offset;
+	__u64 start;
+	__u64 count;
+	enum sym_kind kind;
+	bool kernel;
+};
+
+/* row__block, row__same and row__hash of a slim block. */
+static __u64 slim__block(const struct slim_block *b)
+{
+	if (b->kind == SYM_MAPPING && b->name[0] == '[')
+		return b->start + (__u64)b->offset;
+	return (__u64)b->offset;
+}
+
+static size_t slim__hash(const struct slim_block *b, bool offset)
+{
+	struct top_row r = { .name = (char *)b->name,
+			     .where = (char *)b->where,
+			     .kind = b->kind,
+			     .kernel = b->kernel,
+			     .offset = b->offset,
+			     .start = b->start };
+
+	return row__hash(&r, offset);
+}
+
+static bool slim__same(const struct slim_block *a, const struct slim_block *b, bool offset)
+{
+	return a->name == b->name && a->where == b->where && a->kernel == b->kernel &&
+	       (!offset || slim__block(a) == slim__block(b));
+}
+
+/*
+ * Each block's group (equal keys, by block with offset, else by object) and
+ * the block each group folds into, as top_rows__fold_hashed chooses it (the
+ * same rules, on the same order).  Returns the groups, or -ENOMEM.
+ */
+static ssize_t slim__group(const struct slim_block *b, size_t n, bool offset, bool lowest,
+			   size_t later, __u32 *group, size_t *rep)
+{
+	size_t nslot = 64, i, k = 0;
+	struct fold_slot *slot;
+
+	while (nslot < n * 2)
+		nslot *= 2;
+	slot = malloc(nslot * sizeof(*slot));
+	if (!slot)
+		return -ENOMEM;
+	memset(slot, 0xff, nslot * sizeof(*slot));
+	for (i = 0; i < n; i++) {
+		__u32 hash = (__u32)slim__hash(&b[i], offset), g;
+		size_t h = hash & (nslot - 1), j;
+
+		while (slot[h].group != (__u32)-1 &&
+		       (slot[h].hash != hash || !slim__same(&b[rep[slot[h].group]], &b[i], offset)))
+			h = (h + 1) & (nslot - 1);
+		if (slot[h].group == (__u32)-1) {
+			slot[h].hash = hash;
+			slot[h].group = (__u32)k;
+			rep[k++] = i;
+			group[i] = slot[h].group;
+			continue;
+		}
+		g = slot[h].group;
+		group[i] = g;
+		j = rep[g];
+		if (lowest && slim__block(&b[i]) != slim__block(&b[j])) {
+			if ((__s64)slim__block(&b[i]) < (__s64)slim__block(&b[j]))
+				rep[g] = i;
+		} else if (i >= later && j < later) {
+			rep[g] = i;
+		}
+	}
+	free(slot);
+	return (ssize_t)k;
+}
+
+/*
+ * top_rows__data's object rows (TOP_DATA_OBJECT) through slim blocks, when
+ * every value is a count of one class, u (top_val__uniform's: the table's
+ * and the early rows'): the same rows in the same order, each row made
+ * once per object.  1: done; 0: not such a table (nothing done); -ENOMEM.
+ */
+static int top_rows__data_slim(struct top_rows *rows, const struct top_table *t,
+			       struct symbolizer *z, __u32 shift, struct top_rows *early)
+{
+	__u32 u = t->uniform, *group = NULL;
+	struct slim_block *b = NULL;
+	size_t n = t->n, i, k, later = 0, *rep = NULL, *row_of = NULL;
+	const char *name = NULL, *where = NULL;
+	ssize_t ng;
+	int e = -ENOMEM;
+
+	if (t->wide)
+		return 0;
+	for (i = 0; early && i < early->n; i++) {
+		__u32 v = top_val__uniform(&early->r[i].v);
+
+		if (!early->r[i].pooled || v == TOP_UNIFORM_WIDE)
+			return 0;
+		if (v == TOP_UNIFORM_NONE)
+			continue;
+		if (u != TOP_UNIFORM_NONE && v != u)
+			return 0;
+		u = v;
+	}
+	/* the early rows taken, as top_rows__build_taking takes them */
+	memset(rows, 0, sizeof(*rows));
+	if (early && early->n) {
+		*rows = *early;
+		memset(early, 0, sizeof(*early));
+		later = rows->n;
+	}
+	n += later;
+	if (n >= (__u32)-1)
+		goto out;
+	b = malloc((n + 1) * sizeof(*b));
+	group = malloc((n + 1) * sizeof(*group));
+	rep = malloc((n + 1) * sizeof(*rep));
+	if (!b || !group || !rep)
+		goto out;
+	for (i = 0; i < later; i++) {
+		const struct top_row *r = &rows->r[i];
+
+		b[i] = (struct slim_block){ .name = r->name,
+					    .where = r->where,
+					    .offset = r->offset,
+					    .start = r->start,
+					    .count = r->v.count,
+					    .kind = r->kind,
+					    .kernel = r->kernel };
+	}
+	/* the early rows are blocks now (their names stay in the pool) */
+	free(rows->r);
+	rows->r = NULL;
+	rows->n = 0;
+	/* top_rows__resolve's naming, into blocks */
+	symbolizer__begin(z);
+	for (k = 0; k < t->n; k++, i++) {
+		struct top_row scratch;
+		struct sym s;
+
+		resolve_data(z, t->e[k].tgid, t->e[k].addr, 1ull << shift, NULL, &s, &scratch);
+		if (!name || strcmp(name, s.name))
+			name = pool__get(&rows->pool, s.name);
+		if (!where || strcmp(where, s.where))
+			where = pool__get(&rows->pool, s.where);
+		if (!name || !where)
+			goto out;
+		b[i] = (struct slim_block){ .name = name,
+					    .where = where,
+					    .offset = s.offset,
+					    .start = t->e[k].addr - (__u64)s.offset,
+					    .count = t->e[k].count,
+					    .kind = s.kind,
+					    .kernel = s.kernel };
+		rows->total += t->e[k].count;
+	}
+	top_rows__count_losses(rows, t);
+	/* by block: a group's count into the block it folds into, the lowest start */
+	ng = slim__group(b, n, true, false, later, group, rep);
+	if (ng < 0)
+		goto out;
+	for (i = 0; i < n; i++) {
+		struct slim_block *dst = &b[rep[group[i]]];
+
+		if (dst == &b[i])
+			continue;
+		dst->count += b[i].count;
+		if (b[i].start < dst->start)
+			dst->start = b[i].start;
+	}
+	for (i = 0, k = 0; i < n; i++)
+		if (rep[group[i]] == i)
+			b[k++] = b[i];
+	n = k;
+	/* by object: a row per object, its blocks folded in as top_row__fold_block folds them */
+	ng = slim__group(b, n, false, true, 0, group, rep);
+	if (ng < 0)
+		goto out;
+	row_of = malloc(((size_t)ng + 1) * sizeof(*row_of));
+	rows->r = calloc((size_t)ng + 1, sizeof(*rows->r));
+	if (!row_of || !rows->r)
+		goto out;
+	for (i = 0; i < n; i++) {
+		struct top_row *r = &rows->r[rows->n];
+
+		if (rep[group[i]] != i)
+			continue;
+		r->name = (char *)b[i].name;
+		r->where = (char *)b[i].where;
+		r->kind = b[i].kind;
+		r->kernel = b[i].kernel;
+		r->pooled = true;
+		r->offset = b[i].offset;
+		r->start = b[i].start;
+		r->blocks = 1;
+		r->hot = r->v.count = b[i].count;
+		row_of[group[i]] = rows->n++;
+	}
+	for (i = 0; i < n; i++) {
+		struct top_row blk = { .offset = b[i].offset,
+				       .start = b[i].start,
+				       .hot = b[i].count };
+
+		if (rep[group[i]] == i)
+			continue;
+		blk.v.count = b[i].count;
+		top_row__fold_block(&rows->r[row_of[group[i]]], &blk);
+	}
+	/* every sample of an object is of class u */
+	for (i = 0; i < rows->n && u < LDLAT_NCLASS; i++)
+		rows->r[i].v.cls[u] = (__u32)rows->r[i].v.count;
+	e = 1;
+out:
+	free(b);
+	free(group);
+	free(rep);
+	free(row_of);
+	if (e < 0)
+		top_rows__free(rows);
+	return e;
+}
+
 int top_rows__data(struct top_rows *rows, const struct top_table *t, struct symbolizer *z,
 		   __u32 shift, enum top_data_by by, struct top_rows *early)
+{
+	int e = by == TOP_DATA_OBJECT ? top_rows__data_slim(rows, t, z, shift, early) : 0;
+
+	if (e)
+		return e < 0 ? e : 0;
+	return top_rows__data_each(rows, t, z, shift, by, early);
+}
+
+int top_rows__data_each(struct top_rows *rows, const struct top_table *t, struct symbolizer *z,
+			__u32 shift, enum top_data_by by, struct top_rows *early)
 {
 	size_t later;
 	int e = top_rows__build_taking(rows, t, z, 1ull << shift, early, &later);

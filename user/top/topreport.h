@@ -147,6 +147,14 @@ int top_rows__data(struct top_rows *rows, const struct top_table *t, struct symb
 		   __u32 shift, enum top_data_by by, struct top_rows *early);
 
 /*
+ * top_rows__data as a row per entry, named and folded: what it does for
+ * any table but object rows of a table of counts alone, which it makes
+ * from 48-byte blocks, a row per object (the same rows, in the same order).
+ */
+int top_rows__data_each(struct top_rows *rows, const struct top_table *t, struct symbolizer *z,
+			__u32 shift, enum top_data_by by, struct top_rows *early);
+
+/*
  * A data table too large to hold (--input of a file whose samples touch
  * millions of lines) in runs: each run is a window of the table named and
  * folded into block rows, written sorted by (name, DSO, offset) to an

@@ -173,14 +173,7 @@ static struct top_entry *top_table__get(struct top_table *t, __u32 tgid, __u64 a
 	return e;
 }
 
-/*
- * The class every sample of v is of, where v is a count alone (no latency):
- * LDLAT_NCLASS when of none counted, TOP_UNIFORM_NONE when v is empty; else
- * TOP_UNIFORM_WIDE (v needs the wide part).
- */
-#define TOP_UNIFORM_WIDE (LDLAT_NCLASS + 2)
-
-static __u32 val__uniform(const struct ldlat_top_val *v)
+__u32 top_val__uniform(const struct ldlat_top_val *v)
 {
 	__u32 c, u = LDLAT_NCLASS;
 
@@ -287,7 +280,7 @@ int top_table__merge(struct top_table *t, __u32 tgid, __u64 addr, const struct l
 	}
 	if (!e)
 		return -ENOMEM;
-	err = top_table__fit(t, val__uniform(v));
+	err = top_table__fit(t, top_val__uniform(v));
 	if (err)
 		return err;
 	e->count += v->count;

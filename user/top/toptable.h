@@ -38,6 +38,8 @@ struct top_wide {
 
 /* top_table's 'uniform': no value added yet. */
 #define TOP_UNIFORM_NONE (LDLAT_NCLASS + 1)
+/* top_val__uniform: a value with latency, or of several classes */
+#define TOP_UNIFORM_WIDE (LDLAT_NCLASS + 2)
 
 /*
  * An index slot: the entry's index and the top of its key's hash, so that
@@ -137,6 +139,13 @@ __u64 top_table__samples(const struct top_table *t);
 
 /* Adds one entry value into another (counts, sums, max, classes). */
 void top_val__add(struct ldlat_top_val *acc, const struct ldlat_top_val *v);
+
+/*
+ * The class every sample of v is of, where v is a count alone (no latency):
+ * LDLAT_NCLASS when of none counted, TOP_UNIFORM_NONE when v is empty; else
+ * TOP_UNIFORM_WIDE (v needs a table's wide part).
+ */
+__u32 top_val__uniform(const struct ldlat_top_val *v);
 
 /* The class with the most samples (LDLAT_CLASS_UNKNOWN when none). */
 unsigned int top_val__dominant(const struct ldlat_top_val *v);
