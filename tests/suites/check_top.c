@@ -1393,9 +1393,12 @@ static void slim_table(struct top_table *data, const __u64 *arr, unsigned int se
 
 /*
  * Object rows of a table of counts alone are made from slim blocks, a row
- * per object: the same rows, field by field and in the same order, as the
- * row-per-entry path (top_rows__data_each) makes, with and without the
- * early rows of an exited process, and the same text and JSON.
+ * per object, and an exited process's early rows are blocks: the same rows,
+ * field by field and in the same order, as the row-per-entry ways
+ * (top_rows__take_exited_each, top_rows__data_each) make, with and without
+ * an exited process (or two, whose blocks fold together), and the same
+ * text and JSON; so are block rows, and
+ * object rows of a table that took a sample with latency after.
  */
 START_TEST(test_data_rows_slim)
 {
@@ -1413,10 +1416,11 @@ START_TEST(test_data_rows_slim)
 	struct dso *d;
 	char *text[2];
 	__u64 arr[4];
-	int exited, k, json;
+	int exited, k, json, mode;
 	size_t i;
 
 	procmaps__init(&pm);
+	pm.proc_root = NULL; /* these processes are the test's: none is read from /proc */
 	ck_assert_int_eq(symbolizer__init(&z, &pm, NULL), 0);
 	z.kallsyms_path = fixture_path("kallsyms");
 	d = map_like_exec(&z, 4321, base, "tests/ldlat-topprog");
@@ -1435,59 +1439,80 @@ START_TEST(test_data_rows_slim)
 	procmaps__get(&pm, 4324);
 	for (k = 0; k < 4; k++)
 		arr[k] = base + sym_start(d->objs, d->nobjs, "array_a") + (k == 1 ? 0x10000000 : 0);
-	for (exited = 0; exited < 2; exited++) {
-		for (k = 0; k < 2; k++) {
-			memset(&early[k], 0, sizeof(early[k]));
-			slim_table(&data[k], arr, 42);
-			ck_assert_ptr_null(data[k].wide);
-			procmaps__get(&pm, 4322)->exited = exited;
-			ck_assert_int_eq(top_rows__take_exited(&early[k], &data[k], &z, TOP_BY_DATA,
-							       NULL, 6),
-					 0);
-			ck_assert_uint_eq(early[k].n > 0, exited);
-		}
-		ck_assert_int_eq(
-			top_rows__data(&rows[0], &data[0], &z, 6, TOP_DATA_OBJECT, &early[0]), 0);
-		ck_assert_int_eq(
-			top_rows__data_each(&rows[1], &data[1], &z, 6, TOP_DATA_OBJECT, &early[1]),
-			0);
-		ck_assert_uint_eq(early[0].n, 0);
-		ck_assert_uint_ge(rows[1].n, 6);
-		ck_assert_uint_eq(rows[0].n, rows[1].n);
-		ck_assert_uint_eq(rows[0].total, rows[1].total);
-		ck_assert_uint_eq(rows[0].total, 20000);
-		for (i = 0; i < rows[1].n; i++) {
-			const struct top_row *g = &rows[0].r[i], *w = &rows[1].r[i];
+	/* mode 0: object rows; 1: block rows; 2: object rows of a table widened after */
+	for (mode = 0; mode < 3; mode++)
+		for (exited = 0; exited < 3; exited++) {
+			enum top_data_by db = mode == 1 ? TOP_DATA_BLOCK : TOP_DATA_OBJECT;
 
-			ck_assert_str_eq(g->name, w->name);
-			ck_assert_str_eq(g->where, w->where);
-			ck_assert_msg(g->kind == w->kind && g->kernel == w->kernel &&
-					      g->offset == w->offset && g->start == w->start &&
-					      g->blocks == w->blocks && g->hot == w->hot,
-				      "row %zu (%s in %s): offset %lld/%lld, start 0x%llx/0x%llx, "
-				      "blocks %llu/%llu, hot %llu/%llu",
-				      i, w->name, w->where, (long long)g->offset,
-				      (long long)w->offset, (unsigned long long)g->start,
-				      (unsigned long long)w->start, (unsigned long long)g->blocks,
-				      (unsigned long long)w->blocks, (unsigned long long)g->hot,
-				      (unsigned long long)w->hot);
-			ck_assert_mem_eq(&g->v, &w->v, sizeof(g->v));
-		}
-		for (json = 0; json < 2; json++) {
 			for (k = 0; k < 2; k++) {
-				top_rows__sort(&rows[k], TOP_SORT_SAMPLES);
-				text[k] = render(&rep, &none, &rows[k], &snap, json);
+				memset(&early[k], 0, sizeof(early[k]));
+				slim_table(&data[k], arr, 42);
+				ck_assert_ptr_null(data[k].wide);
+				procmaps__get(&pm, 4322)->exited = exited > 0;
+				procmaps__get(&pm, 4321)->exited = exited > 1;
+				/* a report finds 4324 gone (no mapping): live again here */
+				procmaps__get(&pm, 4324)->exited = false;
+				/* the reference: rows named and folded one per entry */
+				ck_assert_int_eq(
+					(k ? top_rows__take_exited_each : top_rows__take_exited)(
+						&early[k], &data[k], &z, TOP_BY_DATA, NULL, 6),
+					0);
+				ck_assert_uint_eq(top_rows__held(&early[k]) > 0, exited > 0);
+				ck_assert_uint_eq(data[k].n, data[0].n);
 			}
-			ck_assert_str_eq(text[0], text[1]);
-			free(text[0]);
-			free(text[1]);
+			ck_assert_uint_eq(early[0].n, 0); /* blocks, not rows */
+			ck_assert_uint_eq(top_rows__held(&early[0]), early[1].n);
+			for (k = 0; k < 2 && mode == 2; k++) {
+				ck_assert_int_eq(top_table__add_sample(&data[k], 4321, arr[0], 7,
+								       LDLAT_CLASS_L1),
+						 0);
+				ck_assert_ptr_nonnull(data[k].wide);
+			}
+			ck_assert_int_eq(top_rows__data(&rows[0], &data[0], &z, 6, db, &early[0]),
+					 0);
+			ck_assert_int_eq(
+				top_rows__data_each(&rows[1], &data[1], &z, 6, db, &early[1]), 0);
+			ck_assert_uint_eq(early[0].n, 0);
+			ck_assert_uint_ge(rows[1].n, 6);
+			ck_assert_uint_eq(rows[0].n, rows[1].n);
+			ck_assert_uint_eq(rows[0].total, rows[1].total);
+			ck_assert_uint_eq(rows[0].total, mode == 2 ? 20001 : 20000);
+			for (i = 0; i < rows[1].n; i++) {
+				const struct top_row *g = &rows[0].r[i], *w = &rows[1].r[i];
+
+				ck_assert_str_eq(g->name, w->name);
+				ck_assert_str_eq(g->where, w->where);
+				ck_assert_msg(
+					g->kind == w->kind && g->kernel == w->kernel &&
+						g->offset == w->offset && g->start == w->start &&
+						g->blocks == w->blocks && g->hot == w->hot,
+					"row %zu (%s in %s): offset %lld/%lld, start "
+					"0x%llx/0x%llx, "
+					"blocks %llu/%llu, hot %llu/%llu",
+					i, w->name, w->where, (long long)g->offset,
+					(long long)w->offset, (unsigned long long)g->start,
+					(unsigned long long)w->start, (unsigned long long)g->blocks,
+					(unsigned long long)w->blocks, (unsigned long long)g->hot,
+					(unsigned long long)w->hot);
+				ck_assert_mem_eq(&g->v, &w->v, sizeof(g->v));
+			}
+			for (json = 0; json < 2; json++) {
+				rep.data_by = db;
+				rep.has_latency = mode == 2;
+				for (k = 0; k < 2; k++) {
+					top_rows__sort(&rows[k], TOP_SORT_SAMPLES);
+					text[k] = render(&rep, &none, &rows[k], &snap, json);
+				}
+				ck_assert_str_eq(text[0], text[1]);
+				free(text[0]);
+				free(text[1]);
+			}
+			for (k = 0; k < 2; k++) {
+				top_rows__free(&rows[k]);
+				top_rows__free(&early[k]);
+				top_table__free(&data[k]);
+			}
 		}
-		for (k = 0; k < 2; k++) {
-			top_rows__free(&rows[k]);
-			top_rows__free(&early[k]);
-			top_table__free(&data[k]);
-		}
-	}
 	symbolizer__free(&z);
 	procmaps__free(&pm);
 }

@@ -682,8 +682,8 @@ static int top_forget_exited(struct top *top)
 		return e;
 	}
 	/* their rows count against --max-keys until the report */
-	top->ip.held = top->early_ip.n;
-	top->data.held = top->early_data.n;
+	top->ip.held = top_rows__held(&top->early_ip);
+	top->data.held = top_rows__held(&top->early_data);
 	procmaps__prune_exited(&top->m.pm);
 	return 0;
 }

@@ -148,6 +148,7 @@ void top_rows__free(struct top_rows *rows)
 		free(rows->types[i].v);
 	}
 	free(rows->types);
+	free(rows->blk);
 	memset(rows, 0, sizeof(*rows));
 }
 
@@ -877,7 +878,7 @@ static int top_rows__build_taking(struct top_rows *rows, const struct top_table 
  * 'uniform'), whose 300,000 first-touched pages would otherwise be as
  * many rows at once.
  */
-struct slim_block {
+struct top_slim_block {
 	const char *name, *where; /* the rows' pool's */
 	__s64 offset;
 	__u64 start;
@@ -887,14 +888,14 @@ struct slim_block {
 };
 
 /* row__block, row__same and row__hash of a slim block. */
-static __u64 slim__block(const struct slim_block *b)
+static __u64 slim__block(const struct top_slim_block *b)
 {
 	if (b->kind == SYM_MAPPING && b->name[0] == '[')
 		return b->start + (__u64)b->offset;
 	return (__u64)b->offset;
 }
 
-static size_t slim__hash(const struct slim_block *b, bool offset)
+static size_t slim__hash(const struct top_slim_block *b, bool offset)
 {
 	struct top_row r = { .name = (char *)b->name,
 			     .where = (char *)b->where,
@@ -906,7 +907,7 @@ static size_t slim__hash(const struct slim_block *b, bool offset)
 	return row__hash(&r, offset);
 }
 
-static bool slim__same(const struct slim_block *a, const struct slim_block *b, bool offset)
+static bool slim__same(const struct top_slim_block *a, const struct top_slim_block *b, bool offset)
 {
 	return a->name == b->name && a->where == b->where && a->kernel == b->kernel &&
 	       (!offset || slim__block(a) == slim__block(b));
@@ -917,7 +918,7 @@ static bool slim__same(const struct slim_block *a, const struct slim_block *b, b
  * the block each group folds into, as top_rows__fold_hashed chooses it (the
  * same rules, on the same order).  Returns the groups, or -ENOMEM.
  */
-static ssize_t slim__group(const struct slim_block *b, size_t n, bool offset, bool lowest,
+static ssize_t slim__group(const struct top_slim_block *b, size_t n, bool offset, bool lowest,
 			   size_t later, __u32 *group, size_t *rep)
 {
 	size_t nslot = 64, i, k = 0;
@@ -958,93 +959,23 @@ static ssize_t slim__group(const struct slim_block *b, size_t n, bool offset, bo
 }
 
 /*
- * top_rows__data's object rows (TOP_DATA_OBJECT) through slim blocks, when
- * every value is a count of one class, u (top_val__uniform's: the table's
- * and the early rows'): the same rows in the same order, each row made
- * once per object.  1: done; 0: not such a table (nothing done); -ENOMEM.
+ * top_rows__fold_hashed by block (offset, not blocks, not lowest) of n
+ * blocks, in place: a group's count into the block it folds into, the
+ * lowest start.  Returns the blocks left, or -ENOMEM.
  */
-static int top_rows__data_slim(struct top_rows *rows, const struct top_table *t,
-			       struct symbolizer *z, __u32 shift, struct top_rows *early)
+static ssize_t slim__fold_blocks(struct top_slim_block *b, size_t n, size_t later)
 {
-	__u32 u = t->uniform, *group = NULL;
-	struct slim_block *b = NULL;
-	size_t n = t->n, i, k, later = 0, *rep = NULL, *row_of = NULL;
-	const char *name = NULL, *where = NULL;
-	ssize_t ng;
-	int e = -ENOMEM;
+	__u32 *group = malloc((n + 1) * sizeof(*group));
+	size_t *rep = malloc((n + 1) * sizeof(*rep)), i, k;
+	ssize_t ng = -ENOMEM;
 
-	if (t->wide)
-		return 0;
-	for (i = 0; early && i < early->n; i++) {
-		__u32 v = top_val__uniform(&early->r[i].v);
-
-		if (!early->r[i].pooled || v == TOP_UNIFORM_WIDE)
-			return 0;
-		if (v == TOP_UNIFORM_NONE)
-			continue;
-		if (u != TOP_UNIFORM_NONE && v != u)
-			return 0;
-		u = v;
-	}
-	/* the early rows taken, as top_rows__build_taking takes them */
-	memset(rows, 0, sizeof(*rows));
-	if (early && early->n) {
-		*rows = *early;
-		memset(early, 0, sizeof(*early));
-		later = rows->n;
-	}
-	n += later;
-	if (n >= (__u32)-1)
+	if (n >= (__u32)-1 || !group || !rep)
 		goto out;
-	b = malloc((n + 1) * sizeof(*b));
-	group = malloc((n + 1) * sizeof(*group));
-	rep = malloc((n + 1) * sizeof(*rep));
-	if (!b || !group || !rep)
-		goto out;
-	for (i = 0; i < later; i++) {
-		const struct top_row *r = &rows->r[i];
-
-		b[i] = (struct slim_block){ .name = r->name,
-					    .where = r->where,
-					    .offset = r->offset,
-					    .start = r->start,
-					    .count = r->v.count,
-					    .kind = r->kind,
-					    .kernel = r->kernel };
-	}
-	/* the early rows are blocks now (their names stay in the pool) */
-	free(rows->r);
-	rows->r = NULL;
-	rows->n = 0;
-	/* top_rows__resolve's naming, into blocks */
-	symbolizer__begin(z);
-	for (k = 0; k < t->n; k++, i++) {
-		struct top_row scratch;
-		struct sym s;
-
-		resolve_data(z, t->e[k].tgid, t->e[k].addr, 1ull << shift, NULL, &s, &scratch);
-		if (!name || strcmp(name, s.name))
-			name = pool__get(&rows->pool, s.name);
-		if (!where || strcmp(where, s.where))
-			where = pool__get(&rows->pool, s.where);
-		if (!name || !where)
-			goto out;
-		b[i] = (struct slim_block){ .name = name,
-					    .where = where,
-					    .offset = s.offset,
-					    .start = t->e[k].addr - (__u64)s.offset,
-					    .count = t->e[k].count,
-					    .kind = s.kind,
-					    .kernel = s.kernel };
-		rows->total += t->e[k].count;
-	}
-	top_rows__count_losses(rows, t);
-	/* by block: a group's count into the block it folds into, the lowest start */
 	ng = slim__group(b, n, true, false, later, group, rep);
 	if (ng < 0)
 		goto out;
 	for (i = 0; i < n; i++) {
-		struct slim_block *dst = &b[rep[group[i]]];
+		struct top_slim_block *dst = &b[rep[group[i]]];
 
 		if (dst == &b[i])
 			continue;
@@ -1055,8 +986,170 @@ static int top_rows__data_slim(struct top_rows *rows, const struct top_table *t,
 	for (i = 0, k = 0; i < n; i++)
 		if (rep[group[i]] == i)
 			b[k++] = b[i];
-	n = k;
+	ng = (ssize_t)k;
+out:
+	free(group);
+	free(rep);
+	return ng;
+}
+
+/*
+ * top_rows__resolve's naming of the entries keep accepts (every one without
+ * keep), into blocks from b[at], their names into rows' pool, their counts
+ * into rows->total.  Returns the blocks, or -ENOMEM.
+ */
+static ssize_t slim__resolve(struct top_rows *rows, const struct top_table *t, struct symbolizer *z,
+			     __u32 shift, struct top_slim_block *b,
+			     bool (*keep)(const struct top_entry *e, void *ctx), void *ctx)
+{
+	const char *name = NULL, *where = NULL;
+	size_t k, n = 0;
+
+	symbolizer__begin(z);
+	for (k = 0; k < t->n; k++) {
+		struct top_row scratch;
+		struct sym s;
+
+		if (keep && !keep(&t->e[k], ctx))
+			continue;
+		resolve_data(z, t->e[k].tgid, t->e[k].addr, 1ull << shift, NULL, &s, &scratch);
+		if (!name || strcmp(name, s.name))
+			name = pool__get(&rows->pool, s.name);
+		if (!where || strcmp(where, s.where))
+			where = pool__get(&rows->pool, s.where);
+		if (!name || !where)
+			return -ENOMEM;
+		b[n++] = (struct top_slim_block){ .name = name,
+						  .where = where,
+						  .offset = s.offset,
+						  .start = t->e[k].addr - (__u64)s.offset,
+						  .count = t->e[k].count,
+						  .kind = s.kind,
+						  .kernel = s.kernel };
+		rows->total += t->e[k].count;
+	}
+	return (ssize_t)n;
+}
+
+/* The class of both of two uniform classes (top_val__uniform's), or TOP_UNIFORM_WIDE. */
+static __u32 uniform__join(__u32 a, __u32 b)
+{
+	if (a == TOP_UNIFORM_NONE)
+		return b;
+	if (b == TOP_UNIFORM_NONE || a == b)
+		return a;
+	return TOP_UNIFORM_WIDE;
+}
+
+/*
+ * Early blocks back into rows (each the row top_rows__resolve would have
+ * made of it, its samples of class blk_uniform), for the ways that fold
+ * rows.  Returns 0 or -ENOMEM.
+ */
+static int top_rows__expand(struct top_rows *rows)
+{
+	size_t i;
+
+	if (!rows || !rows->nblk)
+		return 0;
+	if (rows__reserve(rows, rows->nblk))
+		return -ENOMEM;
+	for (i = 0; i < rows->nblk; i++) {
+		const struct top_slim_block *b = &rows->blk[i];
+		struct top_row *r = &rows->r[rows->n++];
+
+		memset(r, 0, sizeof(*r));
+		r->name = (char *)b->name;
+		r->where = (char *)b->where;
+		r->kind = b->kind;
+		r->kernel = b->kernel;
+		r->pooled = true;
+		r->offset = b->offset;
+		r->start = b->start;
+		r->v.count = b->count;
+		if (rows->blk_uniform < LDLAT_NCLASS)
+			r->v.cls[rows->blk_uniform] = (__u32)b->count;
+	}
+	free(rows->blk);
+	rows->blk = NULL;
+	rows->nblk = 0;
+	return 0;
+}
+
+size_t top_rows__held(const struct top_rows *rows)
+{
+	return rows->n + rows->nblk;
+}
+
+/*
+ * top_rows__data's object rows (TOP_DATA_OBJECT) through slim blocks, when
+ * every value is a count of one class, u (top_val__uniform's: the table's
+ * and the early rows' or blocks'): the same rows in the same order, each
+ * row made once per object.  1: done; 0: not such a table (nothing done);
+ * -ENOMEM.
+ */
+static int top_rows__data_slim(struct top_rows *rows, const struct top_table *t,
+			       struct symbolizer *z, __u32 shift, struct top_rows *early)
+{
+	__u32 u = t->uniform, *group = NULL;
+	struct top_slim_block *b = NULL;
+	size_t n = t->n, i, later = 0, *rep = NULL, *row_of = NULL;
+	ssize_t ng;
+	int e = -ENOMEM;
+
+	if (t->wide)
+		return 0;
+	if (early && early->nblk)
+		u = uniform__join(u, early->blk_uniform);
+	for (i = 0; early && i < early->n; i++) {
+		if (!early->r[i].pooled)
+			return 0;
+		u = uniform__join(u, top_val__uniform(&early->r[i].v));
+	}
+	if (u == TOP_UNIFORM_WIDE)
+		return 0;
+	/* the early rows (or blocks: never both) taken, as top_rows__build_taking takes them */
+	memset(rows, 0, sizeof(*rows));
+	if (early && (early->n || early->nblk)) {
+		*rows = *early;
+		memset(early, 0, sizeof(*early));
+		later = rows->n + rows->nblk;
+	}
+	n += later;
+	if (n >= (__u32)-1)
+		goto out;
+	b = rows->blk ? realloc(rows->blk, (n + 1) * sizeof(*b)) : malloc((n + 1) * sizeof(*b));
+	if (!b)
+		goto out;
+	rows->blk = NULL;
+	rows->nblk = 0;
+	for (i = 0; i < rows->n; i++) {
+		const struct top_row *r = &rows->r[i];
+
+		b[i] = (struct top_slim_block){ .name = r->name,
+						.where = r->where,
+						.offset = r->offset,
+						.start = r->start,
+						.count = r->v.count,
+						.kind = r->kind,
+						.kernel = r->kernel };
+	}
+	/* the early rows are blocks now (their names stay in the pool) */
+	free(rows->r);
+	rows->r = NULL;
+	rows->n = 0;
+	if (slim__resolve(rows, t, z, shift, b + later, NULL, NULL) < 0)
+		goto out;
+	top_rows__count_losses(rows, t);
+	ng = slim__fold_blocks(b, n, later);
+	if (ng < 0)
+		goto out;
+	n = (size_t)ng;
 	/* by object: a row per object, its blocks folded in as top_row__fold_block folds them */
+	group = malloc((n + 1) * sizeof(*group));
+	rep = malloc((n + 1) * sizeof(*rep));
+	if (!group || !rep)
+		goto out;
 	ng = slim__group(b, n, false, true, 0, group, rep);
 	if (ng < 0)
 		goto out;
@@ -1118,7 +1211,8 @@ int top_rows__data_each(struct top_rows *rows, const struct top_table *t, struct
 			__u32 shift, enum top_data_by by, struct top_rows *early)
 {
 	size_t later;
-	int e = top_rows__build_taking(rows, t, z, 1ull << shift, early, &later);
+	int e = top_rows__expand(early)
+			?: top_rows__build_taking(rows, t, z, 1ull << shift, early, &later);
 
 	if (e)
 		return e;
@@ -1367,7 +1461,8 @@ int top_rows__data_runs(struct top_rows *rows, const struct top_table *t, struct
 
 	if (!runs || !runs->n)
 		return top_rows__data(rows, t, z, shift, by, early);
-	e = top_rows__build(&mem, t, z, resolve_data, NULL, 1ull << shift, early);
+	e = top_rows__expand(early)
+		    ?: top_rows__build(&mem, t, z, resolve_data, NULL, 1ull << shift, early);
 	if (e)
 		return e;
 	top_rows__fold(&mem, true, false);
@@ -1461,12 +1556,56 @@ static bool entry__exited(const struct top_entry *e, void *ctx)
 	return p && p->exited;
 }
 
+/*
+ * top_rows__take_exited of a data table of counts alone, into early's
+ * blocks: 1: done; 0: not such a table or early rows (nothing done);
+ * -ENOMEM.
+ */
+static int top_rows__take_exited_slim(struct top_rows *early, struct top_table *t,
+				      struct symbolizer *z, __u32 shift)
+{
+	__u32 u = uniform__join(early->nblk ? early->blk_uniform : TOP_UNIFORM_NONE, t->uniform);
+	struct top_slim_block *b;
+	ssize_t n;
+
+	if (t->wide || early->n || u == TOP_UNIFORM_WIDE)
+		return 0;
+	b = realloc(early->blk, (early->nblk + t->n + 1) * sizeof(*b));
+	if (!b)
+		return -ENOMEM;
+	early->blk = b;
+	n = slim__resolve(early, t, z, shift, b + early->nblk, entry__exited, z->pm);
+	if (n < 0)
+		return (int)n;
+	early->nblk += (size_t)n;
+	early->blk_uniform = u;
+	top_table__remove_if(t, entry__exited, z->pm);
+	/* blocks in no order, folded again with the table's at each report */
+	n = slim__fold_blocks(early->blk, early->nblk, 0);
+	if (n < 0)
+		return (int)n;
+	early->nblk = (size_t)n;
+	return 1;
+}
+
 int top_rows__take_exited(struct top_rows *early, struct top_table *t, struct symbolizer *z,
 			  unsigned int by, const char *func, __u32 shift)
 {
 	bool data = by == TOP_BY_DATA;
-	int e = top_rows__resolve(early, t, z, resolve__of(by), func, data ? 1ull << shift : 1,
-				  entry__exited, z->pm);
+	int e = data ? top_rows__take_exited_slim(early, t, z, shift) : 0;
+
+	if (e)
+		return e < 0 ? e : 0;
+	return top_rows__take_exited_each(early, t, z, by, func, shift);
+}
+
+int top_rows__take_exited_each(struct top_rows *early, struct top_table *t, struct symbolizer *z,
+			       unsigned int by, const char *func, __u32 shift)
+{
+	bool data = by == TOP_BY_DATA;
+	int e = top_rows__expand(early)
+			?: top_rows__resolve(early, t, z, resolve__of(by), func,
+					     data ? 1ull << shift : 1, entry__exited, z->pm);
 
 	if (e)
 		return e;
