@@ -109,8 +109,9 @@ static const char doc[] =
 	"\n"
 	"Latency is in core cycles.  --format takes text or json (openmetrics is "
 	"ldlat-hist's).  Each table entry costs 128 bytes per CPU in the kernel, each "
-	"key about 0.4 KB in user space until the report (--max-keys caps it); a key that "
-	"finds its table full is counted and reported, not lost silently.  Exit status: 0, "
+	"key about 0.4 KB in user space until the report (0.15 KB for page faults; "
+	"--max-keys caps it); a key that finds its table full is counted and reported, not lost "
+	"silently.  Exit status: 0, "
 	"the command's own when it ends the run, 1 when the system fails, 2 for bad input.";
 
 /* --by's keys: the tables, whose rows are keyed by instruction or by data block */
@@ -275,8 +276,8 @@ static const struct opt entries_options[] = {
 		    struct top_args, entries, TOP_MAX_ENTRIES),
 	{ "max-keys", 0, "N", 0,
 	  "keys (process and address) each table keeps in user space until a report (default: "
-	  "no bound; each key takes about 0.4 KB); samples of further keys are counted as not "
-	  "attributed",
+	  "no bound; each key takes about 0.4 KB, 0.15 KB for page faults); samples of further "
+	  "keys are counted as not attributed",
 	  OPT_NUMBER, OPT_TO(struct top_args, max_keys), .min = 1, .max = TOP_MAX_KEYS,
 	  .what = "a number of keys from 1 to %llu" },
 	{},
