@@ -1003,16 +1003,28 @@ static ssize_t slim__resolve(struct top_rows *rows, const struct top_table *t, s
 			     bool (*keep)(const struct top_entry *e, void *ctx), void *ctx)
 {
 	const char *name = NULL, *where = NULL;
+	struct sym_span span = { 0 };
 	size_t k, n = 0;
+	struct sym s;
 
 	symbolizer__begin(z);
 	for (k = 0; k < t->n; k++) {
-		struct top_row scratch;
-		struct sym s;
+		__u64 addr = t->e[k].addr;
 
 		if (keep && !keep(&t->e[k], ctx))
 			continue;
-		resolve_data(z, t->e[k].tgid, t->e[k].addr, 1ull << shift, NULL, &s, &scratch);
+		/* a block of the mapping the last one named (no symbols in it): named once */
+		if (t->e[k].tgid == span.tgid && addr >= span.lo && addr < span.hi) {
+			b[n++] = (struct top_slim_block){ .name = name,
+							  .where = where,
+							  .offset = (__s64)(addr - span.base),
+							  .start = span.base,
+							  .count = t->e[k].count,
+							  .kind = SYM_MAPPING };
+			rows->total += t->e[k].count;
+			continue;
+		}
+		symbolizer__data_span(z, t->e[k].tgid, addr, 1ull << shift, &s, &span);
 		if (!name || strcmp(name, s.name))
 			name = pool__get(&rows->pool, s.name);
 		if (!where || strcmp(where, s.where))
