@@ -1072,6 +1072,16 @@ START_TEST(test_top_table_slim)
 		ck_assert_ptr_null(t.wide);
 		ck_assert_uint_eq(sizeof(t.e[0]), 24);
 		table_is(&t, want, NKEYS);
+		/* a sample taken back out of each fifth key, a count alone still */
+		for (k = 0; k < NKEYS; k += 5) {
+			top_table__unaccount(
+				&t, (struct top_entry *)top_table__find(&t, 7, (__u64)k << 6), 0,
+				LDLAT_CLASS_UNKNOWN);
+			want[k].count--;
+			want[k].cls[LDLAT_CLASS_UNKNOWN]--;
+		}
+		ck_assert_ptr_null(t.wide);
+		table_is(&t, want, NKEYS);
 		if (round == 0) { /* a sample of another class */
 			ck_assert_int_eq(top_table__add_sample(&t, 7, 5 << 6, 0, LDLAT_CLASS_L1),
 					 0);
@@ -1096,6 +1106,16 @@ START_TEST(test_top_table_slim)
 			ck_assert_int_eq(
 				top_table__add_sample(&t, 7, (__u64)k << 6, k, LDLAT_CLASS_L3), 0);
 			ldlat_top_account(&want[k], k, LDLAT_CLASS_L3);
+		}
+		table_is(&t, want, NKEYS);
+		/* an L3 sample of latency k taken back out of each fifteenth key (the maximum stays) */
+		for (k = 0; k < NKEYS; k += 15) {
+			top_table__unaccount(
+				&t, (struct top_entry *)top_table__find(&t, 7, (__u64)k << 6), k,
+				LDLAT_CLASS_L3);
+			want[k].count--;
+			want[k].lat_sum -= k;
+			want[k].cls[LDLAT_CLASS_L3]--;
 		}
 		table_is(&t, want, NKEYS);
 		/* the odd keys leave: the entries (and their wide parts) move down */

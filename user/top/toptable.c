@@ -218,6 +218,21 @@ static int top_table__fit(struct top_table *t, __u32 u)
 	return top_table__widen(t);
 }
 
+void top_table__unaccount(struct top_table *t, struct top_entry *e, __u64 lat, __u32 cls)
+{
+	struct top_wide *w;
+
+	if (!e->count)
+		return;
+	e->count--; /* slim: a count alone (no latency, every sample of one class) */
+	if (!t->wide)
+		return;
+	w = &t->wide[e - t->e];
+	w->lat_sum -= lat;
+	if (cls < LDLAT_NCLASS && w->cls[cls])
+		w->cls[cls]--;
+}
+
 void top_table__val(const struct top_table *t, const struct top_entry *e, struct ldlat_top_val *v)
 {
 	memset(v, 0, sizeof(*v));

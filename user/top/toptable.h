@@ -131,6 +131,13 @@ int top_tables__add(struct top_table *ip, struct top_table *data, const struct l
 void top_table__remove_if(struct top_table *t, bool (*drop)(const struct top_entry *e, void *ctx),
 			  void *ctx);
 
+/*
+ * Takes one sample of latency lat and class cls back out of entry e of t,
+ * one that was added to it (its count, latency sum and class count; the
+ * maximum stays): a sample whose count moves elsewhere.
+ */
+void top_table__unaccount(struct top_table *t, struct top_entry *e, __u64 lat, __u32 cls);
+
 /* The whole value of entry e of t (counts, sums, max, classes). */
 void top_table__val(const struct top_table *t, const struct top_entry *e, struct ldlat_top_val *v);
 
