@@ -532,7 +532,7 @@ START_TEST(test_top_table_shrinks)
 	ck_assert_int_eq(top_table__merge(&t, 3, 64, &v), 0);
 	ck_assert_int_eq(top_table__merge(&t, 3, 64, &v), 0);
 	ck_assert_uint_eq(t.n, 1);
-	ck_assert_uint_eq(t.e[0].v.count, 2);
+	ck_assert_uint_eq(t.e[0].count, 2);
 	top_table__free(&t);
 }
 END_TEST
@@ -1063,6 +1063,133 @@ static char *render(const struct top_view *r, const struct top_rows *ip,
 	return buf;
 }
 
+/* Every key of t holds what want (nkeys values, key k at address k << 6) says. */
+static void table_is(const struct top_table *t, const struct ldlat_top_val *want, size_t nkeys)
+{
+	struct ldlat_top_val got;
+	size_t k, n = 0;
+
+	for (k = 0; k < nkeys; k++) {
+		const struct top_entry *e = top_table__find(t, 7, (__u64)k << 6);
+
+		if (!want[k].count) {
+			ck_assert_ptr_null(e);
+			continue;
+		}
+		ck_assert_ptr_nonnull(e);
+		top_table__val(t, e, &got);
+		ck_assert_msg(!memcmp(&got, &want[k], sizeof(got)),
+			      "key %zu: count %llu/%llu, lat_sum %llu/%llu, unknown %u/%u", k,
+			      (unsigned long long)got.count, (unsigned long long)want[k].count,
+			      (unsigned long long)got.lat_sum, (unsigned long long)want[k].lat_sum,
+			      got.cls[LDLAT_CLASS_UNKNOWN], want[k].cls[LDLAT_CLASS_UNKNOWN]);
+		n++;
+	}
+	ck_assert_uint_eq(t->n, n);
+}
+
+static bool key_odd(const struct top_entry *e, void *ctx)
+{
+	(void)ctx;
+	return (e->addr >> 6) & 1;
+}
+
+/*
+ * A table keeps a count alone per key while every sample has no latency and
+ * one class (page faults: unknown), and the whole value from the first that
+ * does not: each key's value is what the BPF program's ldlat_top_account
+ * adds up for it, sample by sample, before and after the table widens (a
+ * sample of another class, one with latency, a merged value of two classes),
+ * through a removal that moves entries and a reset.
+ */
+START_TEST(test_top_table_slim)
+{
+	enum { NKEYS = 3000 };
+	static struct ldlat_top_val want[NKEYS], other;
+	struct top_table t;
+	size_t k, round;
+
+	for (round = 0; round < 4; round++) {
+		top_table__init(&t);
+		memset(want, 0, sizeof(want));
+		for (k = 0; k < 2 * NKEYS; k++) {
+			size_t key = (k * 7919) % NKEYS;
+
+			ck_assert_int_eq(top_table__add_sample(&t, 7, (__u64)key << 6, 0,
+							       LDLAT_CLASS_UNKNOWN),
+					 0);
+			ldlat_top_account(&want[key], 0, LDLAT_CLASS_UNKNOWN);
+		}
+		/* 24 bytes a key while every sample is a count alone */
+		ck_assert_ptr_null(t.wide);
+		ck_assert_uint_eq(sizeof(t.e[0]), 24);
+		table_is(&t, want, NKEYS);
+		/* a sample taken back out of each fifth key, a count alone still */
+		for (k = 0; k < NKEYS; k += 5) {
+			top_table__unaccount(
+				&t, (struct top_entry *)top_table__find(&t, 7, (__u64)k << 6), 0,
+				LDLAT_CLASS_UNKNOWN);
+			want[k].count--;
+			want[k].cls[LDLAT_CLASS_UNKNOWN]--;
+		}
+		ck_assert_ptr_null(t.wide);
+		table_is(&t, want, NKEYS);
+		if (round == 0) { /* a sample of another class */
+			ck_assert_int_eq(top_table__add_sample(&t, 7, 5 << 6, 0, LDLAT_CLASS_L1),
+					 0);
+			ldlat_top_account(&want[5], 0, LDLAT_CLASS_L1);
+		} else if (round == 1) { /* one with latency, of a new key */
+			ck_assert_int_eq(
+				top_table__add_sample(&t, 7, 9 << 6, 300, LDLAT_CLASS_UNKNOWN), 0);
+			ldlat_top_account(&want[9], 300, LDLAT_CLASS_UNKNOWN);
+		} else if (round == 2) { /* a merged value of two classes */
+			memset(&other, 0, sizeof(other));
+			ldlat_top_account(&other, 0, LDLAT_CLASS_UNKNOWN);
+			ldlat_top_account(&other, 0, LDLAT_CLASS_L2);
+			ck_assert_int_eq(top_table__merge(&t, 7, 11 << 6, &other), 0);
+			top_val__add(&want[11], &other);
+		} else { /* a sample of no class counted */
+			ck_assert_int_eq(top_table__add_sample(&t, 7, 13 << 6, 0, LDLAT_NCLASS), 0);
+			ldlat_top_account(&want[13], 0, LDLAT_NCLASS);
+		}
+		ck_assert_ptr_nonnull(t.wide);
+		table_is(&t, want, NKEYS);
+		for (k = 0; k < NKEYS; k += 3) {
+			ck_assert_int_eq(
+				top_table__add_sample(&t, 7, (__u64)k << 6, k, LDLAT_CLASS_L3), 0);
+			ldlat_top_account(&want[k], k, LDLAT_CLASS_L3);
+		}
+		table_is(&t, want, NKEYS);
+		/* an L3 sample of latency k taken back out of each fifteenth key (the maximum stays) */
+		for (k = 0; k < NKEYS; k += 15) {
+			top_table__unaccount(
+				&t, (struct top_entry *)top_table__find(&t, 7, (__u64)k << 6), k,
+				LDLAT_CLASS_L3);
+			want[k].count--;
+			want[k].lat_sum -= k;
+			want[k].cls[LDLAT_CLASS_L3]--;
+		}
+		table_is(&t, want, NKEYS);
+		/* the odd keys leave: the entries (and their wide parts) move down */
+		top_table__remove_if(&t, key_odd, NULL);
+		for (k = 1; k < NKEYS; k += 2)
+			memset(&want[k], 0, sizeof(want[k]));
+		table_is(&t, want, NKEYS);
+		top_table__free(&t);
+	}
+	/* a slim table of unknown samples, reset, takes samples of another class slim */
+	top_table__init(&t);
+	ck_assert_int_eq(top_table__add_sample(&t, 7, 1 << 6, 0, LDLAT_CLASS_UNKNOWN), 0);
+	top_table__reset(&t);
+	memset(want, 0, sizeof(want));
+	ck_assert_int_eq(top_table__add_sample(&t, 7, 1 << 6, 0, LDLAT_CLASS_L1), 0);
+	ldlat_top_account(&want[1], 0, LDLAT_CLASS_L1);
+	ck_assert_ptr_null(t.wide);
+	table_is(&t, want, 2);
+	top_table__free(&t);
+}
+END_TEST
+
 /*
  * A table bounded to 3 keys: a sample of a fourth key is counted in capped,
  * one of a key it holds is added; keys held outside it (exited processes'
@@ -1082,7 +1209,7 @@ START_TEST(test_top_table_max_keys)
 	ck_assert_uint_eq(t.capped, 2);
 	ck_assert_ptr_null(top_table__find(&t, 1, 4 << 12));
 	ck_assert_int_eq(top_table__add_sample(&t, 1, 1 << 12, 0, 0), 0);
-	ck_assert_uint_eq(top_table__find(&t, 1, 1 << 12)->v.count, 2);
+	ck_assert_uint_eq(top_table__find(&t, 1, 1 << 12)->count, 2);
 	ck_assert_int_eq(top_table__merge(&t, 2, 1 << 12, &v), 0);
 	ck_assert_uint_eq(t.capped, 9);
 	ck_assert_uint_eq(top_table__samples(&t) + t.capped, 5 + 1 + 7);
@@ -1295,6 +1422,169 @@ START_TEST(test_early_rows)
 		free(text[by][0]);
 		free(text[by][1]);
 	}
+	symbolizer__free(&z);
+	procmaps__free(&pm);
+}
+END_TEST
+
+/*
+ * A slim data table of 4 processes: two of one program (its variable
+ * array_a, mapped at two addresses, and the same anonymous addresses: one
+ * block each), one of another name at those addresses, one whose pages are
+ * in no mapping; 20,000
+ * samples of lines and pages drawn at random, process 4322 exited or not.
+ */
+static void slim_table(struct top_table *data, const __u64 *arr, unsigned int seed)
+{
+	static const pid_t who[] = { 4321, 4322, 4323, 4324 };
+	int i;
+
+	top_table__init(data);
+	for (i = 0; i < 20000; i++) {
+		int w = rand_r(&seed) % 4;
+		pid_t p = who[w];
+		unsigned int r = rand_r(&seed);
+		__u64 a;
+
+		switch (r % 3) {
+		case 0:
+			a = arr[w] + (r >> 4) % 4096;
+			break;
+		case 1:
+			a = 0x7f0000000000ull + (r >> 4) % (1u << 20);
+			break;
+		default:
+			a = 0x7f0000100000ull + ((r >> 4) % 64) * 4096;
+			break;
+		}
+		ck_assert_int_eq(top_table__add_sample(data, (__u32)p, ldlat_top_block(a, 6), 0,
+						       LDLAT_CLASS_UNKNOWN),
+				 0);
+	}
+}
+
+/*
+ * Object rows of a table of counts alone are made from slim blocks, a row
+ * per object, and an exited process's early rows are blocks: the same rows,
+ * field by field and in the same order, as the row-per-entry ways
+ * (top_rows__take_exited_each, top_rows__data_each) make, with and without
+ * an exited process (or two, whose blocks fold together), and the same
+ * text and JSON; so are block rows, and
+ * object rows of a table that took a sample with latency after.
+ */
+START_TEST(test_data_rows_slim)
+{
+	const __u64 base = 0x555555554000ull;
+	struct source src = { .kind = SOURCE_PAGE_FAULTS };
+	struct run_info run = { .tool = "ldlat-top", .event = "page-faults" };
+	struct top_view rep = {
+		.by = TOP_BY_DATA, .nrows = -1, .shift = 6, .run = &run, .src = &src
+	};
+	struct top_rows early[2], rows[2], none = { 0 };
+	struct snapshot snap = {};
+	struct top_table data[2];
+	struct procmaps pm;
+	struct symbolizer z;
+	struct dso *d;
+	char *text[2];
+	__u64 arr[4];
+	int exited, k, json, mode;
+	size_t i;
+
+	procmaps__init(&pm);
+	pm.proc_root = NULL; /* these processes are the test's: none is read from /proc */
+	ck_assert_int_eq(symbolizer__init(&z, &pm, NULL), 0);
+	z.kallsyms_path = fixture_path("kallsyms");
+	d = map_like_exec(&z, 4321, base, "tests/ldlat-topprog");
+	map_like_exec(&z, 4322, base + 0x10000000, "tests/ldlat-topprog");
+	map_like_exec(&z, 4323, base, "tests/ldlat-topprog");
+	for (k = 0; k < 3; k++) {
+		ck_assert_int_eq(procmaps__add(&pm, 4321 + k, 0x7f0000000000ull, 0x7f0000100000ull,
+					       0, NULL, 1),
+				 0);
+		ck_assert_int_eq(procmaps__add(&pm, 4321 + k, 0x7f0000100000ull, 0x7f0000140000ull,
+					       0, "[heap]", 1),
+				 0);
+		snprintf(procmaps__get(&pm, 4321 + k)->comm, 16,
+			 k == 2 ? "other" : "ldlat-topprog");
+	}
+	procmaps__get(&pm, 4324);
+	for (k = 0; k < 4; k++)
+		arr[k] = base + sym_start(d->objs, d->nobjs, "array_a") + (k == 1 ? 0x10000000 : 0);
+	/* mode 0: object rows; 1: block rows; 2: object rows of a table widened after */
+	for (mode = 0; mode < 3; mode++)
+		for (exited = 0; exited < 3; exited++) {
+			enum top_data_by db = mode == 1 ? TOP_DATA_BLOCK : TOP_DATA_OBJECT;
+
+			for (k = 0; k < 2; k++) {
+				memset(&early[k], 0, sizeof(early[k]));
+				slim_table(&data[k], arr, 42);
+				ck_assert_ptr_null(data[k].wide);
+				procmaps__get(&pm, 4322)->exited = exited > 0;
+				procmaps__get(&pm, 4321)->exited = exited > 1;
+				/* a report finds 4324 gone (no mapping): live again here */
+				procmaps__get(&pm, 4324)->exited = false;
+				/* the reference: rows named and folded one per entry */
+				ck_assert_int_eq(
+					(k ? top_rows__take_exited_each : top_rows__take_exited)(
+						&early[k], &data[k], &z, TOP_BY_DATA, NULL, 6),
+					0);
+				ck_assert_uint_eq(top_rows__held(&early[k]) > 0, exited > 0);
+				ck_assert_uint_eq(data[k].n, data[0].n);
+			}
+			ck_assert_uint_eq(early[0].n, 0); /* blocks, not rows */
+			ck_assert_uint_eq(top_rows__held(&early[0]), early[1].n);
+			for (k = 0; k < 2 && mode == 2; k++) {
+				ck_assert_int_eq(top_table__add_sample(&data[k], 4321, arr[0], 7,
+								       LDLAT_CLASS_L1),
+						 0);
+				ck_assert_ptr_nonnull(data[k].wide);
+			}
+			ck_assert_int_eq(top_rows__data(&rows[0], &data[0], &z, 6, db, &early[0]),
+					 0);
+			ck_assert_int_eq(
+				top_rows__data_each(&rows[1], &data[1], &z, 6, db, &early[1]), 0);
+			ck_assert_uint_eq(early[0].n, 0);
+			ck_assert_uint_ge(rows[1].n, 6);
+			ck_assert_uint_eq(rows[0].n, rows[1].n);
+			ck_assert_uint_eq(rows[0].total, rows[1].total);
+			ck_assert_uint_eq(rows[0].total, mode == 2 ? 20001 : 20000);
+			for (i = 0; i < rows[1].n; i++) {
+				const struct top_row *g = &rows[0].r[i], *w = &rows[1].r[i];
+
+				ck_assert_str_eq(g->name, w->name);
+				ck_assert_str_eq(g->where, w->where);
+				ck_assert_msg(
+					g->kind == w->kind && g->kernel == w->kernel &&
+						g->offset == w->offset && g->start == w->start &&
+						g->blocks == w->blocks && g->hot == w->hot,
+					"row %zu (%s in %s): offset %lld/%lld, start "
+					"0x%llx/0x%llx, "
+					"blocks %llu/%llu, hot %llu/%llu",
+					i, w->name, w->where, (long long)g->offset,
+					(long long)w->offset, (unsigned long long)g->start,
+					(unsigned long long)w->start, (unsigned long long)g->blocks,
+					(unsigned long long)w->blocks, (unsigned long long)g->hot,
+					(unsigned long long)w->hot);
+				ck_assert_mem_eq(&g->v, &w->v, sizeof(g->v));
+			}
+			for (json = 0; json < 2; json++) {
+				rep.data_by = db;
+				rep.has_latency = mode == 2;
+				for (k = 0; k < 2; k++) {
+					top_rows__sort(&rows[k], TOP_SORT_SAMPLES);
+					text[k] = render(&rep, &none, &rows[k], &snap, json);
+				}
+				ck_assert_str_eq(text[0], text[1]);
+				free(text[0]);
+				free(text[1]);
+			}
+			for (k = 0; k < 2; k++) {
+				top_rows__free(&rows[k]);
+				top_rows__free(&early[k]);
+				top_table__free(&data[k]);
+			}
+		}
 	symbolizer__free(&z);
 	procmaps__free(&pm);
 }
@@ -1680,12 +1970,12 @@ static long top_peak_kib(const char *opts, long pages, char **out)
 START_TEST(test_top_max_keys)
 {
 	const long pages = 100000, keys = 2000;
+	const char *rows = "--data-by block --granularity page -n 0";
 	long capped, alone, whole;
 	char *out = NULL, opts[96];
 
 	alone = top_peak_kib("", keys, NULL);
-	snprintf(opts, sizeof(opts), "--max-keys %ld --data-by block --granularity page -n 0",
-		 keys);
+	snprintf(opts, sizeof(opts), "--max-keys %ld %s", keys, rows);
 	capped = top_peak_kib(opts, pages, &out);
 	ck_assert(jq_true(out, ".counters.kept == 100000"));
 	ck_assert(jq_true(out, ".data.rows_total == 2000 and "
@@ -1697,8 +1987,12 @@ START_TEST(test_top_max_keys)
 	ck_assert(jq_true(out, ".code.not_attributed.max_keys == 0 and "
 			       "(.code.rows | map(.samples) | add) == 100000"));
 	free(out);
-	/* the same run unbounded: the bound is what keeps its memory down */
-	whole = top_peak_kib("", pages, NULL);
+	/*
+	 * the same run unbounded: the bound is what keeps its memory down (its
+	 * options: a row per page; object rows of page faults are made from
+	 * 48-byte blocks, too few bytes a key to tell 100,000 from 2,000 apart)
+	 */
+	whole = top_peak_kib(rows, pages, NULL);
 	ck_assert_msg(capped <= alone + 12 * 1024,
 		      "--max-keys %ld on %ld keys: peak RSS %ld KiB, %ld KiB for %ld keys alone",
 		      keys, pages, capped, alone, keys);
@@ -2265,6 +2559,8 @@ int main(void)
 	tcase_add_test(tc, test_symbolize_at_exec_layout);
 	tcase_add_test(tc, test_symbolize_file_offset);
 	tcase_add_test(tc, test_top_table_max_keys);
+	tcase_add_test(tc, test_top_table_slim);
+	tcase_add_test(tc, test_data_rows_slim);
 	tcase_add_test(tc, test_report_native_tables);
 	tcase_add_test(tc, test_early_rows);
 	tcase_add_test(tc, test_json_writer);

@@ -386,6 +386,7 @@ START_TEST(test_input_one_entry_across_images)
 	struct procmaps images;
 	struct symbolizer z;
 	struct top_table ip, data;
+	struct ldlat_top_val v;
 	struct snapshot snap;
 	struct offtop t;
 	struct pw_event ev;
@@ -420,8 +421,9 @@ START_TEST(test_input_one_entry_across_images)
 	/* two images, one entry in each table, of the image where the mapping appeared */
 	ck_assert_int_eq(procmaps__find(&images, MACHINE_IMAGE_BASE + 2) != NULL, 1);
 	ck_assert_uint_eq(data.n, 1);
-	ck_assert_uint_eq(data.e[0].v.count, 2);
-	ck_assert_uint_eq(data.e[0].v.lat_sum, 30);
+	top_table__val(&data, &data.e[0], &v);
+	ck_assert_uint_eq(v.count, 2);
+	ck_assert_uint_eq(v.lat_sum, 30);
 	ck_assert_uint_eq(ip.n, 1);
 	/* images: before the exec, until the mapping at 200, after it: the second */
 	ck_assert_uint_eq(data.e[0].tgid, MACHINE_IMAGE_BASE + 1);

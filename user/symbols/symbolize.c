@@ -434,12 +434,21 @@ void symbolizer__ip(struct symbolizer *z, __u32 tgid, __u64 ip, struct sym *out)
 
 void symbolizer__data(struct symbolizer *z, __u32 tgid, __u64 addr, __u64 len, struct sym *out)
 {
+	struct sym_span span;
+
+	symbolizer__data_span(z, tgid, addr, len, out, &span);
+}
+
+void symbolizer__data_span(struct symbolizer *z, __u32 tgid, __u64 addr, __u64 len, struct sym *out,
+			   struct sym_span *span)
+{
 	const struct mapping *m = NULL, *file;
 	const struct dso_sym *s;
 	struct proc *p = NULL;
 	struct dso *d;
 	__u64 bias;
 
+	span->hi = 0;
 	switch (symbolizer__locate(z, tgid, addr, SYM_OBJECT, out, &p, &m)) {
 	case LOCATED_DONE:
 		return;
@@ -476,6 +485,11 @@ void symbolizer__data(struct symbolizer *z, __u32 tgid, __u64 addr, __u64 len, s
 			 symbolizer__suffix(z, p, m));
 		out->offset = (__s64)(m->name && m->name[0] == '/' ? addr - m->start + m->pgoff
 								   : addr - m->start);
+		/* no file's symbols: the same name for the whole mapping */
+		*span = (struct sym_span){ .tgid = tgid,
+					   .lo = m->start,
+					   .hi = m->end,
+					   .base = addr - (__u64)out->offset };
 	}
 	snprintf(out->where, sizeof(out->where), "%s", p->comm);
 }

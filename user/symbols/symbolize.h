@@ -114,6 +114,25 @@ const char *symbolizer__elf_for(struct symbolizer *z, const char *name, const un
 void symbolizer__data(struct symbolizer *z, __u32 tgid, __u64 addr, __u64 len, struct sym *out);
 
 /*
+ * Where an answer of symbolizer__data holds for a range: every address in
+ * [lo, hi) of process tgid has its kind, name and where, at offset
+ * addr - base (hi 0: none; until the process model changes).
+ */
+struct sym_span {
+	__u32 tgid;
+	__u64 lo, hi;
+	__u64 base;
+};
+
+/*
+ * symbolizer__data, and its span: the mapping of a block that no file's
+ * symbols name (an anonymous mapping, the heap, the stack), so that a
+ * caller names the blocks of a mapping once, not once per block.
+ */
+void symbolizer__data_span(struct symbolizer *z, __u32 tgid, __u64 addr, __u64 len, struct sym *out,
+			   struct sym_span *span);
+
+/*
  * The code behind instruction pointer ip of process tgid: the ELF file to
  * read (the mapped file, the copy with the recorded build ID, the
  * map_files link of a deleted one) into file, and the file address into

@@ -118,8 +118,9 @@ static const char doc[] =
 	"\n"
 	"Latency is in core cycles.  --format takes text or json (openmetrics is "
 	"ldlat-hist's).  Each table entry costs 128 bytes per CPU in the kernel, each "
-	"key about 0.4 KB in user space until the report (--max-keys caps it); a key that "
-	"finds its table full is counted and reported, not lost silently.  Exit status: 0, "
+	"key about 0.4 KB in user space until the report (0.15 KB for page faults; "
+	"--max-keys caps it); a key that finds its table full is counted and reported, not lost "
+	"silently.  Exit status: 0, "
 	"the command's own when it ends the run, 1 when the system fails, 2 for bad input.";
 
 /* --by's keys: the tables, whose rows are keyed by instruction or by data block */
@@ -284,8 +285,8 @@ static const struct opt entries_options[] = {
 		    struct top_args, entries, TOP_MAX_ENTRIES),
 	{ "max-keys", 0, "N", 0,
 	  "keys (process and address) each table keeps in user space until a report (default: "
-	  "no bound; each key takes about 0.4 KB); samples of further keys are counted as not "
-	  "attributed",
+	  "no bound; each key takes about 0.4 KB, 0.15 KB for page faults); samples of further "
+	  "keys are counted as not attributed",
 	  OPT_NUMBER, OPT_TO(struct top_args, max_keys), .min = 1, .max = TOP_MAX_KEYS,
 	  .what = "a number of keys from 1 to %llu" },
 	{},
@@ -545,7 +546,7 @@ static bool defer_apply_one(struct unwind_deferred *d, void *ctx)
 
 	if (a->e)
 		return false;
-	if (!en || !en->v.count) {
+	if (!en || !en->count) {
 		if ((__s32)(d->gen - a->drained) > 0)
 			return false;
 		top->paths.walks.defer_fp++;
@@ -557,10 +558,7 @@ static bool defer_apply_one(struct unwind_deferred *d, void *ctx)
 		return true;
 	}
 	ldlat_top_account(&v, d->lat, d->cls);
-	en->v.count--;
-	en->v.lat_sum -= d->lat;
-	if (d->cls < LDLAT_NCLASS && en->v.cls[d->cls])
-		en->v.cls[d->cls]--;
+	top_table__unaccount(&top->stack, en, d->lat, d->cls);
 	u.n = (int)d->nr;
 	k.n = (int)a->st->nr[1];
 	k.err = a->st->err[1];
@@ -619,35 +617,38 @@ static int top_take_stacks(struct top *top)
 		const char *comm = p ? p->comm : NULL;
 
 		struct toppprof_ctx ctx = { .comm = comm, .cgroup = p ? p->cgroup : NULL };
+		struct ldlat_top_val v;
+
+		top_table__val(&top->stack, en, &v);
 
 		/* every sample of it walked again (defer_apply_one) */
-		if (!en->v.count)
+		if (!en->count)
 			continue;
 
 		if (en->addr == LDLAT_TOP_STACK_FULL) {
 			e = callpaths__add_lost(&top->paths, en->tgid, comm, CALLPATH_LOST_FULL,
-						&en->v);
+						&v);
 			if (!e && top->profiling)
 				e = toppprof__add_lost(&top->prof, en->tgid, &ctx,
-						       CALLPATH_LOST_FULL, &en->v);
+						       CALLPATH_LOST_FULL, &v);
 			continue;
 		}
 		/* refused by the map, or (never, as drains go) no longer in it */
 		if (en->addr == LDLAT_TOP_STACK_FAILED || top_session__stack(s, en->addr, st)) {
 			e = callpaths__add_lost(&top->paths, en->tgid, comm, CALLPATH_LOST_FAILED,
-						&en->v);
+						&v);
 			if (!e && top->profiling)
 				e = toppprof__add_lost(&top->prof, en->tgid, &ctx,
-						       CALLPATH_LOST_FAILED, &en->v);
+						       CALLPATH_LOST_FAILED, &v);
 			continue;
 		}
 		u.n = (int)st->nr[0];
 		u.err = st->err[0];
 		k.n = (int)st->nr[1];
 		k.err = st->err[1];
-		e = callpaths__add(&top->paths, &top->z, en->tgid, comm, &u, &k, &en->v);
+		e = callpaths__add(&top->paths, &top->z, en->tgid, comm, &u, &k, &v);
 		if (!e && top->profiling)
-			e = toppprof__add(&top->prof, &top->z, en->tgid, &ctx, &u, &k, &en->v);
+			e = toppprof__add(&top->prof, &top->z, en->tgid, &ctx, &u, &k, &v);
 	}
 	free(st);
 counters:
@@ -809,8 +810,8 @@ static int top_forget_exited(struct top *top)
 		return e;
 	}
 	/* their rows count against --max-keys until the report */
-	top->ip.held = top->early_ip.n;
-	top->data.held = top->early_data.n;
+	top->ip.held = top_rows__held(&top->early_ip);
+	top->data.held = top_rows__held(&top->early_data);
 	procmaps__prune_exited(&top->m.pm);
 	return 0;
 }

@@ -434,11 +434,14 @@ int top_sink__drain(struct top_sink *k, struct session *s, bool all)
 /* Adds every entry of one table into another, and empties it. */
 static int top__move(struct top_table *to, struct top_table *from)
 {
+	struct ldlat_top_val v;
 	size_t i;
 	int e = 0;
 
-	for (i = 0; i < from->n && !e && to; i++)
-		e = top_table__merge(to, from->e[i].tgid, from->e[i].addr, &from->e[i].v);
+	for (i = 0; i < from->n && !e && to; i++) {
+		top_table__val(from, &from->e[i], &v);
+		e = top_table__merge(to, from->e[i].tgid, from->e[i].addr, &v);
+	}
 	if (to)
 		to->capped += from->capped;
 	top_table__reset(from);

@@ -148,6 +148,7 @@ void top_rows__free(struct top_rows *rows)
 		free(rows->types[i].v);
 	}
 	free(rows->types);
+	free(rows->blk);
 	memset(rows, 0, sizeof(*rows));
 }
 
@@ -564,7 +565,7 @@ static int top_rows__resolve(struct top_rows *rows, const struct top_table *t, s
 		r->kernel = s.kernel;
 		r->offset = s.offset;
 		r->start = t->e[i].addr - (__u64)s.offset;
-		r->v = t->e[i].v;
+		top_table__val(t, &t->e[i], &r->v);
 		rows->n++;
 		rows->total += r->v.count;
 	}
@@ -871,11 +872,359 @@ static int top_rows__build_taking(struct top_rows *rows, const struct top_table 
 	return 0;
 }
 
+/*
+ * A block of the data table as the object rows need it, 48 bytes where a
+ * row is 232: for a table whose values are counts alone (top_table's
+ * 'uniform'), whose 300,000 first-touched pages would otherwise be as
+ * many rows at once.
+ */
+struct top_slim_block {
+	const char *name, *where; /* the rows' pool's */
+	__s64 offset;
+	__u64 start;
+	__u64 count;
+	enum sym_kind kind;
+	bool kernel;
+};
+
+/* row__block, row__same and row__hash of a slim block. */
+static __u64 slim__block(const struct top_slim_block *b)
+{
+	if (b->kind == SYM_MAPPING && b->name[0] == '[')
+		return b->start + (__u64)b->offset;
+	return (__u64)b->offset;
+}
+
+static size_t slim__hash(const struct top_slim_block *b, bool offset)
+{
+	struct top_row r = { .name = (char *)b->name,
+			     .where = (char *)b->where,
+			     .kind = b->kind,
+			     .kernel = b->kernel,
+			     .offset = b->offset,
+			     .start = b->start };
+
+	return row__hash(&r, offset);
+}
+
+static bool slim__same(const struct top_slim_block *a, const struct top_slim_block *b, bool offset)
+{
+	return a->name == b->name && a->where == b->where && a->kernel == b->kernel &&
+	       (!offset || slim__block(a) == slim__block(b));
+}
+
+/*
+ * Each block's group (equal keys, by block with offset, else by object) and
+ * the block each group folds into, as top_rows__fold_hashed chooses it (the
+ * same rules, on the same order).  Returns the groups, or -ENOMEM.
+ */
+static ssize_t slim__group(const struct top_slim_block *b, size_t n, bool offset, bool lowest,
+			   size_t later, __u32 *group, size_t *rep)
+{
+	size_t nslot = 64, i, k = 0;
+	struct fold_slot *slot;
+
+	while (nslot < n * 2)
+		nslot *= 2;
+	slot = malloc(nslot * sizeof(*slot));
+	if (!slot)
+		return -ENOMEM;
+	memset(slot, 0xff, nslot * sizeof(*slot));
+	for (i = 0; i < n; i++) {
+		__u32 hash = (__u32)slim__hash(&b[i], offset), g;
+		size_t h = hash & (nslot - 1), j;
+
+		while (slot[h].group != (__u32)-1 &&
+		       (slot[h].hash != hash || !slim__same(&b[rep[slot[h].group]], &b[i], offset)))
+			h = (h + 1) & (nslot - 1);
+		if (slot[h].group == (__u32)-1) {
+			slot[h].hash = hash;
+			slot[h].group = (__u32)k;
+			rep[k++] = i;
+			group[i] = slot[h].group;
+			continue;
+		}
+		g = slot[h].group;
+		group[i] = g;
+		j = rep[g];
+		if (lowest && slim__block(&b[i]) != slim__block(&b[j])) {
+			if ((__s64)slim__block(&b[i]) < (__s64)slim__block(&b[j]))
+				rep[g] = i;
+		} else if (i >= later && j < later) {
+			rep[g] = i;
+		}
+	}
+	free(slot);
+	return (ssize_t)k;
+}
+
+/*
+ * top_rows__fold_hashed by block (offset, not blocks, not lowest) of n
+ * blocks, in place: a group's count into the block it folds into, the
+ * lowest start.  Returns the blocks left, or -ENOMEM.
+ */
+static ssize_t slim__fold_blocks(struct top_slim_block *b, size_t n, size_t later)
+{
+	__u32 *group = malloc((n + 1) * sizeof(*group));
+	size_t *rep = malloc((n + 1) * sizeof(*rep)), i, k;
+	ssize_t ng = -ENOMEM;
+
+	if (n >= (__u32)-1 || !group || !rep)
+		goto out;
+	ng = slim__group(b, n, true, false, later, group, rep);
+	if (ng < 0)
+		goto out;
+	for (i = 0; i < n; i++) {
+		struct top_slim_block *dst = &b[rep[group[i]]];
+
+		if (dst == &b[i])
+			continue;
+		dst->count += b[i].count;
+		if (b[i].start < dst->start)
+			dst->start = b[i].start;
+	}
+	for (i = 0, k = 0; i < n; i++)
+		if (rep[group[i]] == i)
+			b[k++] = b[i];
+	ng = (ssize_t)k;
+out:
+	free(group);
+	free(rep);
+	return ng;
+}
+
+/*
+ * top_rows__resolve's naming of the entries keep accepts (every one without
+ * keep), into blocks from b[at], their names into rows' pool, their counts
+ * into rows->total.  Returns the blocks, or -ENOMEM.
+ */
+static ssize_t slim__resolve(struct top_rows *rows, const struct top_table *t, struct symbolizer *z,
+			     __u32 shift, struct top_slim_block *b,
+			     bool (*keep)(const struct top_entry *e, void *ctx), void *ctx)
+{
+	const char *name = NULL, *where = NULL;
+	struct sym_span span = { 0 };
+	size_t k, n = 0;
+	struct sym s;
+
+	symbolizer__begin(z);
+	for (k = 0; k < t->n; k++) {
+		__u64 addr = t->e[k].addr;
+
+		if (keep && !keep(&t->e[k], ctx))
+			continue;
+		/* a block of the mapping the last one named (no symbols in it): named once */
+		if (t->e[k].tgid == span.tgid && addr >= span.lo && addr < span.hi) {
+			b[n++] = (struct top_slim_block){ .name = name,
+							  .where = where,
+							  .offset = (__s64)(addr - span.base),
+							  .start = span.base,
+							  .count = t->e[k].count,
+							  .kind = SYM_MAPPING };
+			rows->total += t->e[k].count;
+			continue;
+		}
+		symbolizer__data_span(z, t->e[k].tgid, addr, 1ull << shift, &s, &span);
+		if (!name || strcmp(name, s.name))
+			name = pool__get(&rows->pool, s.name);
+		if (!where || strcmp(where, s.where))
+			where = pool__get(&rows->pool, s.where);
+		if (!name || !where)
+			return -ENOMEM;
+		b[n++] = (struct top_slim_block){ .name = name,
+						  .where = where,
+						  .offset = s.offset,
+						  .start = t->e[k].addr - (__u64)s.offset,
+						  .count = t->e[k].count,
+						  .kind = s.kind,
+						  .kernel = s.kernel };
+		rows->total += t->e[k].count;
+	}
+	return (ssize_t)n;
+}
+
+/* The class of both of two uniform classes (top_val__uniform's), or TOP_UNIFORM_WIDE. */
+static __u32 uniform__join(__u32 a, __u32 b)
+{
+	if (a == TOP_UNIFORM_NONE)
+		return b;
+	if (b == TOP_UNIFORM_NONE || a == b)
+		return a;
+	return TOP_UNIFORM_WIDE;
+}
+
+/*
+ * Early blocks back into rows (each the row top_rows__resolve would have
+ * made of it, its samples of class blk_uniform), for the ways that fold
+ * rows.  Returns 0 or -ENOMEM.
+ */
+static int top_rows__expand(struct top_rows *rows)
+{
+	size_t i;
+
+	if (!rows || !rows->nblk)
+		return 0;
+	if (rows__reserve(rows, rows->nblk))
+		return -ENOMEM;
+	for (i = 0; i < rows->nblk; i++) {
+		const struct top_slim_block *b = &rows->blk[i];
+		struct top_row *r = &rows->r[rows->n++];
+
+		memset(r, 0, sizeof(*r));
+		r->name = (char *)b->name;
+		r->where = (char *)b->where;
+		r->kind = b->kind;
+		r->kernel = b->kernel;
+		r->pooled = true;
+		r->offset = b->offset;
+		r->start = b->start;
+		r->v.count = b->count;
+		if (rows->blk_uniform < LDLAT_NCLASS)
+			r->v.cls[rows->blk_uniform] = (__u32)b->count;
+	}
+	free(rows->blk);
+	rows->blk = NULL;
+	rows->nblk = 0;
+	return 0;
+}
+
+size_t top_rows__held(const struct top_rows *rows)
+{
+	return rows->n + rows->nblk;
+}
+
+/*
+ * top_rows__data's object rows (TOP_DATA_OBJECT) through slim blocks, when
+ * every value is a count of one class, u (top_val__uniform's: the table's
+ * and the early rows' or blocks'): the same rows in the same order, each
+ * row made once per object.  1: done; 0: not such a table (nothing done);
+ * -ENOMEM.
+ */
+static int top_rows__data_slim(struct top_rows *rows, const struct top_table *t,
+			       struct symbolizer *z, __u32 shift, struct top_rows *early)
+{
+	__u32 u = t->uniform, *group = NULL;
+	struct top_slim_block *b = NULL;
+	size_t n = t->n, i, later = 0, *rep = NULL, *row_of = NULL;
+	ssize_t ng;
+	int e = -ENOMEM;
+
+	if (t->wide)
+		return 0;
+	if (early && early->nblk)
+		u = uniform__join(u, early->blk_uniform);
+	for (i = 0; early && i < early->n; i++) {
+		if (!early->r[i].pooled)
+			return 0;
+		u = uniform__join(u, top_val__uniform(&early->r[i].v));
+	}
+	if (u == TOP_UNIFORM_WIDE)
+		return 0;
+	/* the early rows (or blocks: never both) taken, as top_rows__build_taking takes them */
+	memset(rows, 0, sizeof(*rows));
+	if (early && (early->n || early->nblk)) {
+		*rows = *early;
+		memset(early, 0, sizeof(*early));
+		later = rows->n + rows->nblk;
+	}
+	n += later;
+	if (n >= (__u32)-1)
+		goto out;
+	b = rows->blk ? realloc(rows->blk, (n + 1) * sizeof(*b)) : malloc((n + 1) * sizeof(*b));
+	if (!b)
+		goto out;
+	rows->blk = NULL;
+	rows->nblk = 0;
+	for (i = 0; i < rows->n; i++) {
+		const struct top_row *r = &rows->r[i];
+
+		b[i] = (struct top_slim_block){ .name = r->name,
+						.where = r->where,
+						.offset = r->offset,
+						.start = r->start,
+						.count = r->v.count,
+						.kind = r->kind,
+						.kernel = r->kernel };
+	}
+	/* the early rows are blocks now (their names stay in the pool) */
+	free(rows->r);
+	rows->r = NULL;
+	rows->n = 0;
+	if (slim__resolve(rows, t, z, shift, b + later, NULL, NULL) < 0)
+		goto out;
+	top_rows__count_losses(rows, t);
+	ng = slim__fold_blocks(b, n, later);
+	if (ng < 0)
+		goto out;
+	n = (size_t)ng;
+	/* by object: a row per object, its blocks folded in as top_row__fold_block folds them */
+	group = malloc((n + 1) * sizeof(*group));
+	rep = malloc((n + 1) * sizeof(*rep));
+	if (!group || !rep)
+		goto out;
+	ng = slim__group(b, n, false, true, 0, group, rep);
+	if (ng < 0)
+		goto out;
+	row_of = malloc(((size_t)ng + 1) * sizeof(*row_of));
+	rows->r = calloc((size_t)ng + 1, sizeof(*rows->r));
+	if (!row_of || !rows->r)
+		goto out;
+	for (i = 0; i < n; i++) {
+		struct top_row *r = &rows->r[rows->n];
+
+		if (rep[group[i]] != i)
+			continue;
+		r->name = (char *)b[i].name;
+		r->where = (char *)b[i].where;
+		r->kind = b[i].kind;
+		r->kernel = b[i].kernel;
+		r->pooled = true;
+		r->offset = b[i].offset;
+		r->start = b[i].start;
+		r->blocks = 1;
+		r->hot = r->v.count = b[i].count;
+		row_of[group[i]] = rows->n++;
+	}
+	for (i = 0; i < n; i++) {
+		struct top_row blk = { .offset = b[i].offset,
+				       .start = b[i].start,
+				       .hot = b[i].count };
+
+		if (rep[group[i]] == i)
+			continue;
+		blk.v.count = b[i].count;
+		top_row__fold_block(&rows->r[row_of[group[i]]], &blk);
+	}
+	/* every sample of an object is of class u */
+	for (i = 0; i < rows->n && u < LDLAT_NCLASS; i++)
+		rows->r[i].v.cls[u] = (__u32)rows->r[i].v.count;
+	e = 1;
+out:
+	free(b);
+	free(group);
+	free(rep);
+	free(row_of);
+	if (e < 0)
+		top_rows__free(rows);
+	return e;
+}
+
 int top_rows__data(struct top_rows *rows, const struct top_table *t, struct symbolizer *z,
 		   __u32 shift, enum top_data_by by, struct top_rows *early)
 {
+	int e = by == TOP_DATA_OBJECT ? top_rows__data_slim(rows, t, z, shift, early) : 0;
+
+	if (e)
+		return e < 0 ? e : 0;
+	return top_rows__data_each(rows, t, z, shift, by, early);
+}
+
+int top_rows__data_each(struct top_rows *rows, const struct top_table *t, struct symbolizer *z,
+			__u32 shift, enum top_data_by by, struct top_rows *early)
+{
 	size_t later;
-	int e = top_rows__build_taking(rows, t, z, 1ull << shift, early, &later);
+	int e = top_rows__expand(early)
+			?: top_rows__build_taking(rows, t, z, 1ull << shift, early, &later);
 
 	if (e)
 		return e;
@@ -1124,7 +1473,8 @@ int top_rows__data_runs(struct top_rows *rows, const struct top_table *t, struct
 
 	if (!runs || !runs->n)
 		return top_rows__data(rows, t, z, shift, by, early);
-	e = top_rows__build(&mem, t, z, resolve_data, NULL, 1ull << shift, early);
+	e = top_rows__expand(early)
+		    ?: top_rows__build(&mem, t, z, resolve_data, NULL, 1ull << shift, early);
 	if (e)
 		return e;
 	top_rows__fold(&mem, true, false);
@@ -1218,12 +1568,56 @@ static bool entry__exited(const struct top_entry *e, void *ctx)
 	return p && p->exited;
 }
 
+/*
+ * top_rows__take_exited of a data table of counts alone, into early's
+ * blocks: 1: done; 0: not such a table or early rows (nothing done);
+ * -ENOMEM.
+ */
+static int top_rows__take_exited_slim(struct top_rows *early, struct top_table *t,
+				      struct symbolizer *z, __u32 shift)
+{
+	__u32 u = uniform__join(early->nblk ? early->blk_uniform : TOP_UNIFORM_NONE, t->uniform);
+	struct top_slim_block *b;
+	ssize_t n;
+
+	if (t->wide || early->n || u == TOP_UNIFORM_WIDE)
+		return 0;
+	b = realloc(early->blk, (early->nblk + t->n + 1) * sizeof(*b));
+	if (!b)
+		return -ENOMEM;
+	early->blk = b;
+	n = slim__resolve(early, t, z, shift, b + early->nblk, entry__exited, z->pm);
+	if (n < 0)
+		return (int)n;
+	early->nblk += (size_t)n;
+	early->blk_uniform = u;
+	top_table__remove_if(t, entry__exited, z->pm);
+	/* blocks in no order, folded again with the table's at each report */
+	n = slim__fold_blocks(early->blk, early->nblk, 0);
+	if (n < 0)
+		return (int)n;
+	early->nblk = (size_t)n;
+	return 1;
+}
+
 int top_rows__take_exited(struct top_rows *early, struct top_table *t, struct symbolizer *z,
 			  unsigned int by, const char *func, __u32 shift)
 {
 	bool data = by == TOP_BY_DATA;
-	int e = top_rows__resolve(early, t, z, resolve__of(by), func, data ? 1ull << shift : 1,
-				  entry__exited, z->pm);
+	int e = data ? top_rows__take_exited_slim(early, t, z, shift) : 0;
+
+	if (e)
+		return e < 0 ? e : 0;
+	return top_rows__take_exited_each(early, t, z, by, func, shift);
+}
+
+int top_rows__take_exited_each(struct top_rows *early, struct top_table *t, struct symbolizer *z,
+			       unsigned int by, const char *func, __u32 shift)
+{
+	bool data = by == TOP_BY_DATA;
+	int e = top_rows__expand(early)
+			?: top_rows__resolve(early, t, z, resolve__of(by), func,
+					     data ? 1ull << shift : 1, entry__exited, z->pm);
 
 	if (e)
 		return e;

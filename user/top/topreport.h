@@ -63,6 +63,7 @@ struct top_row {
 };
 
 struct top_strpool;
+struct top_slim_block;
 /*
  * A data type's members in one file with the samples that touched each
  * (--annotate-type): a member's count holds its members' (every member
@@ -86,6 +87,14 @@ struct top_rows {
 	 * table of 300,000 lines of one mapping has two
 	 */
 	struct top_strpool *pool;
+	/*
+	 * the early rows of a data table of counts alone (top_rows__take_exited):
+	 * blocks of 48 bytes, every sample of class blk_uniform, instead of rows
+	 * (n is 0 then); top_rows__held counts them
+	 */
+	struct top_slim_block *blk;
+	size_t nblk;
+	__u32 blk_uniform;
 	size_t pruned;	    /* rows past the ones kept (top_rows__data_runs' keep) */
 	__u64 pruned_count; /* and their samples */
 	__u64 total;	    /* attributed and not: what percentages are of */
@@ -147,6 +156,14 @@ int top_rows__data(struct top_rows *rows, const struct top_table *t, struct symb
 		   __u32 shift, enum top_data_by by, struct top_rows *early);
 
 /*
+ * top_rows__data as a row per entry, named and folded: what it does for
+ * any table but object rows of a table of counts alone, which it makes
+ * from 48-byte blocks, a row per object (the same rows, in the same order).
+ */
+int top_rows__data_each(struct top_rows *rows, const struct top_table *t, struct symbolizer *z,
+			__u32 shift, enum top_data_by by, struct top_rows *early);
+
+/*
  * A data table too large to hold (--input of a file whose samples touch
  * millions of lines) in runs: each run is a window of the table named and
  * folded into block rows, written sorted by (name, DSO, offset) to an
@@ -189,6 +206,16 @@ int top_rows__data_runs(struct top_rows *rows, const struct top_table *t, struct
  */
 int top_rows__take_exited(struct top_rows *early, struct top_table *t, struct symbolizer *z,
 			  unsigned int by, const char *func, __u32 shift);
+
+/*
+ * top_rows__take_exited as rows, whatever the table: what it does but for a
+ * data table of counts alone, whose entries it names into early's blocks.
+ */
+int top_rows__take_exited_each(struct top_rows *early, struct top_table *t, struct symbolizer *z,
+			       unsigned int by, const char *func, __u32 shift);
+
+/* The rows, or the blocks, rows holds (for --max-keys: what early rows hold). */
+size_t top_rows__held(const struct top_rows *rows);
 
 void top_rows__sort(struct top_rows *rows, enum top_sort sort);
 void top_rows__free(struct top_rows *rows);

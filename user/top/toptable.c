@@ -5,18 +5,20 @@
 
 #include "user/top/toptable.h"
 
-#define EMPTY ((size_t)-1)
+#define EMPTY ((__u32)-1)
 
 void top_table__init(struct top_table *t)
 {
 	memset(t, 0, sizeof(*t));
+	t->uniform = TOP_UNIFORM_NONE;
 }
 
 void top_table__free(struct top_table *t)
 {
 	free(t->e);
 	free(t->slot);
-	memset(t, 0, sizeof(*t));
+	free(t->wide);
+	top_table__init(t);
 }
 
 void top_table__reset(struct top_table *t)
@@ -33,6 +35,8 @@ void top_table__reset(struct top_table *t)
 		return;
 	}
 	t->n = 0;
+	if (!t->wide)
+		t->uniform = TOP_UNIFORM_NONE; /* empty: the next values may be of any class */
 	t->full = t->failed = t->spilled = t->resident = t->capped = 0;
 	t->held = 0;
 	if (t->slot)
@@ -46,16 +50,33 @@ static size_t top_hash(__u32 tgid, __u64 addr)
 	return (size_t)(h ^ (h >> 29));
 }
 
-static size_t *top_table__find_slot(const struct top_table *t, __u32 tgid, __u64 addr)
+static __u32 slot__tag(size_t h)
 {
-	size_t i = top_hash(tgid, addr) & (t->nslot - 1);
+	return (__u32)((__u64)h >> 32);
+}
+
+/* The slot of (tgid, addr): its entry's, or the empty one where it goes. */
+static struct top_slot *top_table__find_slot(const struct top_table *t, __u32 tgid, __u64 addr)
+{
+	size_t h = top_hash(tgid, addr), i = h & (t->nslot - 1);
+	__u32 tag = slot__tag(h);
 
 	for (;; i = (i + 1) & (t->nslot - 1)) {
-		size_t k = t->slot[i];
+		struct top_slot *s = &t->slot[i];
 
-		if (k == EMPTY || (t->e[k].tgid == tgid && t->e[k].addr == addr))
-			return &t->slot[i];
+		if (s->i == EMPTY ||
+		    (s->tag == tag && t->e[s->i].tgid == tgid && t->e[s->i].addr == addr))
+			return s;
 	}
+}
+
+/* Indexes entry i (its key is in no slot). */
+static void top_table__place(struct top_table *t, size_t i)
+{
+	struct top_slot *s = top_table__find_slot(t, t->e[i].tgid, t->e[i].addr);
+
+	s->i = (__u32)i;
+	s->tag = slot__tag(top_hash(t->e[i].tgid, t->e[i].addr));
 }
 
 void top_table__prefetch(const struct top_table *t, __u32 tgid, __u64 addr)
@@ -66,18 +87,19 @@ void top_table__prefetch(const struct top_table *t, __u32 tgid, __u64 addr)
 
 const struct top_entry *top_table__find(const struct top_table *t, __u32 tgid, __u64 addr)
 {
-	size_t *slot;
+	const struct top_slot *slot;
 
 	if (!t->nslot)
 		return NULL;
 	slot = top_table__find_slot(t, tgid, addr);
-	return *slot == EMPTY ? NULL : &t->e[*slot];
+	return slot->i == EMPTY ? NULL : &t->e[slot->i];
 }
 
 /* Keeps the index at most half full. */
 static int top_table__grow(struct top_table *t)
 {
-	size_t nslot = t->nslot ? t->nslot * 2 : 256, i, *old = t->slot;
+	size_t nslot = t->nslot ? t->nslot * 2 : 256, i;
+	struct top_slot *old = t->slot;
 
 	if ((t->n + 1) * 2 <= t->nslot)
 		return 0;
@@ -89,7 +111,7 @@ static int top_table__grow(struct top_table *t)
 	memset(t->slot, 0xff, nslot * sizeof(*t->slot));
 	t->nslot = nslot;
 	for (i = 0; i < t->n; i++)
-		*top_table__find_slot(t, t->e[i].tgid, t->e[i].addr) = i;
+		top_table__place(t, i);
 	free(old);
 	return 0;
 }
@@ -101,18 +123,20 @@ static int top_table__grow(struct top_table *t)
 static struct top_entry *top_table__get(struct top_table *t, __u32 tgid, __u64 addr, bool *capped)
 {
 	struct top_entry *e;
-	size_t *slot = NULL;
+	struct top_slot *slot = NULL;
 
 	*capped = false;
 	if (t->nslot) {
 		slot = top_table__find_slot(t, tgid, addr);
-		if (*slot != EMPTY)
-			return &t->e[*slot];
+		if (slot->i != EMPTY)
+			return &t->e[slot->i];
 	}
 	if (t->max && t->n + t->held >= t->max) {
 		*capped = true;
 		return NULL;
 	}
+	if (t->n >= EMPTY - 1)
+		return NULL; /* the index holds 32-bit indices */
 	if (!t->nslot || (t->n + 1) * 2 > t->nslot) {
 		if (top_table__grow(t))
 			return NULL;
@@ -124,18 +148,126 @@ static struct top_entry *top_table__get(struct top_table *t, __u32 tgid, __u64 a
 		/* a bounded table never takes room for more than its max (n < max here) */
 		if (t->max && cap > t->max)
 			cap = t->max;
+		/* the wide part first: left larger than cap, it is only room to spare */
+		if (t->wide) {
+			struct top_wide *w = realloc(t->wide, cap * sizeof(*w));
+
+			if (!w)
+				return NULL;
+			t->wide = w;
+		}
 		e = realloc(t->e, cap * sizeof(*e));
 		if (!e)
 			return NULL;
 		t->e = e;
 		t->cap = cap;
 	}
+	if (t->wide)
+		memset(&t->wide[t->n], 0, sizeof(*t->wide));
 	e = &t->e[t->n];
 	memset(e, 0, sizeof(*e));
 	e->tgid = tgid;
 	e->addr = addr;
-	*slot = t->n++;
+	slot->i = (__u32)t->n++;
+	slot->tag = slot__tag(top_hash(tgid, addr));
 	return e;
+}
+
+__u32 top_val__uniform(const struct ldlat_top_val *v)
+{
+	__u32 c, u = LDLAT_NCLASS;
+
+	if (v->lat_sum || v->lat_max)
+		return TOP_UNIFORM_WIDE;
+	for (c = 0; c < LDLAT_NCLASS; c++) {
+		if (!v->cls[c])
+			continue;
+		if (u != LDLAT_NCLASS || v->cls[c] != (__u32)v->count)
+			return TOP_UNIFORM_WIDE;
+		u = c;
+	}
+	return !v->count && u == LDLAT_NCLASS ? TOP_UNIFORM_NONE : u;
+}
+
+/*
+ * Makes the wide part (the table holds an entry, so cap > 0): each entry's
+ * value as its count said it, every sample of class 'uniform'.
+ */
+static int top_table__widen(struct top_table *t)
+{
+	size_t i;
+
+	t->wide = calloc(t->cap, sizeof(*t->wide));
+	if (!t->wide)
+		return -ENOMEM;
+	if (t->uniform < LDLAT_NCLASS)
+		for (i = 0; i < t->n; i++)
+			t->wide[i].cls[t->uniform] = (__u32)t->e[i].count;
+	return 0;
+}
+
+/* Makes room for a value of class u (val__uniform's): the wide part where u is not the table's. */
+static int top_table__fit(struct top_table *t, __u32 u)
+{
+	if (t->wide || u == TOP_UNIFORM_NONE || u == t->uniform)
+		return 0;
+	if (t->uniform == TOP_UNIFORM_NONE && u != TOP_UNIFORM_WIDE) {
+		t->uniform = u;
+		return 0;
+	}
+	return top_table__widen(t);
+}
+
+void top_table__unaccount(struct top_table *t, struct top_entry *e, __u64 lat, __u32 cls)
+{
+	struct top_wide *w;
+
+	if (!e->count)
+		return;
+	e->count--; /* slim: a count alone (no latency, every sample of one class) */
+	if (!t->wide)
+		return;
+	w = &t->wide[e - t->e];
+	w->lat_sum -= lat;
+	if (cls < LDLAT_NCLASS && w->cls[cls])
+		w->cls[cls]--;
+}
+
+void top_table__val(const struct top_table *t, const struct top_entry *e, struct ldlat_top_val *v)
+{
+	memset(v, 0, sizeof(*v));
+	v->count = e->count;
+	if (t->wide) {
+		const struct top_wide *w = &t->wide[e - t->e];
+
+		v->lat_sum = w->lat_sum;
+		v->lat_max = w->lat_max;
+		memcpy(v->cls, w->cls, sizeof(v->cls));
+	} else if (t->uniform < LDLAT_NCLASS) {
+		v->cls[t->uniform] = (__u32)e->count;
+	}
+}
+
+/* One sample into entry e, as ldlat_top_account adds it. */
+static int top_table__account(struct top_table *t, struct top_entry *e, __u64 lat, __u32 cls)
+{
+	struct top_wide *w;
+	int err = top_table__fit(t, lat			 ? TOP_UNIFORM_WIDE
+				    : cls < LDLAT_NCLASS ? cls
+							 : LDLAT_NCLASS);
+
+	if (err)
+		return err;
+	e->count++;
+	if (!t->wide)
+		return 0;
+	w = &t->wide[e - t->e];
+	w->lat_sum += lat;
+	if (lat > w->lat_max)
+		w->lat_max = lat;
+	if (cls < LDLAT_NCLASS)
+		w->cls[cls]++;
+	return 0;
 }
 
 void top_val__add(struct ldlat_top_val *acc, const struct ldlat_top_val *v)
@@ -154,6 +286,8 @@ int top_table__merge(struct top_table *t, __u32 tgid, __u64 addr, const struct l
 {
 	bool capped;
 	struct top_entry *e = top_table__get(t, tgid, addr, &capped);
+	struct top_wide *w;
+	int c, err;
 
 	if (capped) {
 		t->capped += v->count;
@@ -161,7 +295,18 @@ int top_table__merge(struct top_table *t, __u32 tgid, __u64 addr, const struct l
 	}
 	if (!e)
 		return -ENOMEM;
-	top_val__add(&e->v, v);
+	err = top_table__fit(t, top_val__uniform(v));
+	if (err)
+		return err;
+	e->count += v->count;
+	if (!t->wide)
+		return 0;
+	w = &t->wide[e - t->e];
+	w->lat_sum += v->lat_sum;
+	if (v->lat_max > w->lat_max)
+		w->lat_max = v->lat_max;
+	for (c = 0; c < LDLAT_NCLASS; c++)
+		w->cls[c] += v->cls[c];
 	return 0;
 }
 
@@ -176,8 +321,7 @@ int top_table__add_sample(struct top_table *t, __u32 tgid, __u64 addr, __u64 lat
 	}
 	if (!e)
 		return -ENOMEM;
-	ldlat_top_account(&e->v, lat, cls);
-	return 0;
+	return top_table__account(t, e, lat, cls);
 }
 
 /*
@@ -214,8 +358,7 @@ static int top_table__add_bounded(struct top_table *t, __u32 bound, __u64 room, 
 		e->resident = 1;
 		t->resident++;
 	}
-	ldlat_top_account(&e->v, lat, cls);
-	return 0;
+	return top_table__account(t, e, lat, cls);
 }
 
 /*
@@ -257,9 +400,13 @@ void top_table__remove_if(struct top_table *t, bool (*drop)(const struct top_ent
 {
 	size_t i, k = 0;
 
-	for (i = 0; i < t->n; i++)
-		if (!drop(&t->e[i], ctx))
-			t->e[k++] = t->e[i];
+	for (i = 0; i < t->n; i++) {
+		if (drop(&t->e[i], ctx))
+			continue;
+		if (t->wide)
+			t->wide[k] = t->wide[i];
+		t->e[k++] = t->e[i];
+	}
 	if (k == t->n)
 		return;
 	t->n = k;
@@ -268,7 +415,8 @@ void top_table__remove_if(struct top_table *t, bool (*drop)(const struct top_ent
 	 * of a table that held far more (the report that follows needs it)
 	 */
 	if (t->cap > TOP_TABLE_KEEP && k < t->cap / 4) {
-		size_t cap = k * 2 > TOP_TABLE_KEEP ? k * 2 : TOP_TABLE_KEEP, nslot = 256, *slot;
+		size_t cap = k * 2 > TOP_TABLE_KEEP ? k * 2 : TOP_TABLE_KEEP, nslot = 256;
+		struct top_slot *slot;
 		struct top_entry *e = realloc(t->e, cap * sizeof(*e));
 
 		while (nslot < (k + 1) * 2)
@@ -278,6 +426,13 @@ void top_table__remove_if(struct top_table *t, bool (*drop)(const struct top_ent
 			t->e = e;
 			t->cap = cap;
 		}
+		/* the wide part after: left larger than cap, it is only room to spare */
+		if (e && t->wide) {
+			struct top_wide *w = realloc(t->wide, cap * sizeof(*w));
+
+			if (w)
+				t->wide = w;
+		}
 		if (slot) {
 			free(t->slot);
 			t->slot = slot;
@@ -286,7 +441,7 @@ void top_table__remove_if(struct top_table *t, bool (*drop)(const struct top_ent
 	}
 	memset(t->slot, 0xff, t->nslot * sizeof(*t->slot));
 	for (i = 0; i < t->n; i++)
-		*top_table__find_slot(t, t->e[i].tgid, t->e[i].addr) = i;
+		top_table__place(t, i);
 }
 
 __u64 top_table__samples(const struct top_table *t)
@@ -295,7 +450,7 @@ __u64 top_table__samples(const struct top_table *t)
 	size_t i;
 
 	for (i = 0; i < t->n; i++)
-		n += t->e[i].v.count;
+		n += t->e[i].count;
 	return n;
 }
 

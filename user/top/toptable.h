@@ -15,17 +15,53 @@
 
 #include "bpf/ldlat.h"
 
+/*
+ * A key and its sample count: what a source without latency or data source
+ * (page faults, most events) fills, 24 bytes a key.  The rest of its
+ * struct ldlat_top_val lives in the table's 'wide' part, made the first
+ * time a value needs it (top_table__val gives the whole value either way).
+ */
 struct top_entry {
 	__u32 tgid;
 	__u32 resident; /* native model: the key holds an entry of the kernel's table */
 	__u64 addr;
-	struct ldlat_top_val v;
+	__u64 count;
+};
+
+/* An entry's value but its count, in the table's wide part (same index). */
+struct top_wide {
+	__u64 lat_sum;
+	__u64 lat_max;
+	__u32 cls[LDLAT_NCLASS];
+	__u32 pad;
+};
+
+/* top_table's 'uniform': no value added yet. */
+#define TOP_UNIFORM_NONE (LDLAT_NCLASS + 1)
+/* top_val__uniform: a value with latency, or of several classes */
+#define TOP_UNIFORM_WIDE (LDLAT_NCLASS + 2)
+
+/*
+ * An index slot: the entry's index and the top of its key's hash, so that
+ * a probe reads the entry only when the tags agree (a new key reads none).
+ */
+struct top_slot {
+	__u32 i; /* (__u32)-1: empty */
+	__u32 tag;
 };
 
 struct top_table {
 	struct top_entry *e;
 	size_t n, cap;
-	size_t *slot; /* open-addressing index into e; nslot is a power of two */
+	/*
+	 * NULL while every value added had no latency and its samples all of
+	 * one class, 'uniform' (LDLAT_NCLASS: of none counted): an entry's
+	 * value is then its count alone.  Made (cap of them) by the first
+	 * value that is not so, and kept until the table's memory goes.
+	 */
+	struct top_wide *wide;
+	__u32 uniform;
+	struct top_slot *slot; /* open-addressing index into e; nslot is a power of two */
 	size_t nslot;
 	__u64 full;	/* samples not attributed: the kernel's table and spill ring were full */
 	__u64 failed;	/* samples not attributed: the kernel's update failed otherwise */
@@ -95,11 +131,28 @@ int top_tables__add(struct top_table *ip, struct top_table *data, const struct l
 void top_table__remove_if(struct top_table *t, bool (*drop)(const struct top_entry *e, void *ctx),
 			  void *ctx);
 
+/*
+ * Takes one sample of latency lat and class cls back out of entry e of t,
+ * one that was added to it (its count, latency sum and class count; the
+ * maximum stays): a sample whose count moves elsewhere.
+ */
+void top_table__unaccount(struct top_table *t, struct top_entry *e, __u64 lat, __u32 cls);
+
+/* The whole value of entry e of t (counts, sums, max, classes). */
+void top_table__val(const struct top_table *t, const struct top_entry *e, struct ldlat_top_val *v);
+
 /* Sum of the entries' counts: the samples attributed. */
 __u64 top_table__samples(const struct top_table *t);
 
 /* Adds one entry value into another (counts, sums, max, classes). */
 void top_val__add(struct ldlat_top_val *acc, const struct ldlat_top_val *v);
+
+/*
+ * The class every sample of v is of, where v is a count alone (no latency):
+ * LDLAT_NCLASS when of none counted, TOP_UNIFORM_NONE when v is empty; else
+ * TOP_UNIFORM_WIDE (v needs a table's wide part).
+ */
+__u32 top_val__uniform(const struct ldlat_top_val *v);
 
 /* The class with the most samples (LDLAT_CLASS_UNKNOWN when none). */
 unsigned int top_val__dominant(const struct ldlat_top_val *v);
