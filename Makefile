@@ -114,7 +114,8 @@ FALSESHARE_ELFS := $(addprefix $(BUILD)/tests/ldlat-falseshare-,O0 O2)
 # Programs the suites run, built by make tests: build/tests/ldlat-NAME from
 # tests/progs/NAME.c, and a library LD_PRELOAD'ed by check_run
 TEST_PROGS := $(patsubst %,$(BUILD)/tests/ldlat-%,churn deny bigtouch names dlchurn callprog \
-	unwindprog unwindprog-debugframe cxxnames datarows) $(BUILD)/tests/libldlatearly.so \
+	unwindprog unwindprog-debugframe cxxnames datarows stackprobe) \
+	$(BUILD)/tests/libldlatearly.so \
 	$(BUILD)/tests/libldlatunwind.so
 FUZZ_BIN := $(BUILD)/tests/fuzz-perfdata
 GEN_PERFDATA := $(BUILD)/tests/gen-perfdata
@@ -231,6 +232,9 @@ $(BUILD)/tests/ldlat-unwindprog-debugframe: tests/progs/unwindprog.c \
 		$(BUILD)/tests/libldlatunwind.so
 	$(CC) $(UNWIND_PROG_CFLAGS) -fno-asynchronous-unwind-tables -fno-unwind-tables $< \
 		$(PROG_LDLIBS) -o $@
+# a frame probed a page at a time, each probe's fault at SP: a sample with no stack to copy
+$(BUILD)/tests/ldlat-stackprobe: private PROG_CFLAGS := -O1 -g -fno-omit-frame-pointer \
+	-fstack-clash-protection -Wall -Wextra -Werror
 # data rows beside perf's (check_top): an executable linked at a fixed address
 $(BUILD)/tests/ldlat-datarows: private PROG_CFLAGS := $(PROG_CFLAGS) -fno-pie -no-pie
 # C++ names and libc's aliases beside perf's (check_top): C++, with frame pointers

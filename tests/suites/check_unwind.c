@@ -1256,6 +1256,61 @@ static void perf_folds(const char *prog, struct folds *t)
 	unlink(tmp("perf.data"));
 }
 
+/*
+ * A sample with no stack to copy: ldlat-stackprobe's big() probes its 256
+ * KiB frame a page at a time, each probe's fault at SP on a page not there
+ * yet, while its frame pointer leads to main.  Run three times by a shell
+ * (so exec'd during the run, its samples deferred) and alive a second
+ * after (so its tables come in and the deferred samples are walked again):
+ * a walk of the empty copy ends at once, and the frame pointers' path
+ * stays.  Oracle: perf's frame-pointer walk of the same command.
+ */
+START_TEST(test_live_deferred_no_copy)
+{
+	const char *prog = build_path("tests/ldlat-stackprobe");
+	char *out = NULL, *err = NULL;
+	long perf_n = -1, top_n = -1, short_n = -1, walked = -1;
+
+	ck_assert_int_eq(
+		sh(&out, NULL,
+		   "perf record -q -o %s -e page-faults -c 1 --call-graph fp -- sh -c '%s; %s; %s' "
+		   ">/dev/null 2>&1 && perf script -i %s -F comm,ip,sym 2>/dev/null | awk '"
+		   "/^ldlat-stack/ { c = 1; b = 0; next } /^$/ { c = 0; b = 0; next } "
+		   "c && / big$/ { b = 1 } c && b && / main$/ { n++; b = 0 } END { print n + 0 }'",
+		   tmp("sp.data"), prog, prog, prog, tmp("sp.data")),
+		0);
+	ck_assert_int_eq(sscanf(out, "%ld", &perf_n), 1);
+	free(out);
+	out = NULL;
+	unlink(tmp("sp.data"));
+	ck_assert_int_eq(sh(&out, NULL,
+			    "%s --source page-faults --call-graph=dwarf --format folded -- sh -c "
+			    "'%s; %s; %s' 2>%s | awk '/^ldlat-stackprob;/ && / [0-9]+$/ { "
+			    "if ($0 ~ /;main;big [0-9]+$/) t += $NF; "
+			    "else if ($0 ~ /^ldlat-stackprob;big [0-9]+$/) s += $NF } "
+			    "END { print t + 0, s + 0 }'",
+			    top(), prog, prog, prog, tmp("sp.err")),
+			 0);
+	ck_assert_int_eq(sscanf(out, "%ld %ld", &top_n, &short_n), 2);
+	free(out);
+	ck_assert_int_eq(sh(&err, NULL, "cat %s", tmp("sp.err")), 0);
+	ck_assert_msg(sscanf(strstr(err, "deferred before") ? strstr(err, "deferred before") : "",
+			     "deferred before their tables were in (%ld walked", &walked) == 1,
+		      "%s", err);
+	fprintf(stderr,
+		"check_unwind: stack probes: ldlat-top main;big %ld, big alone %ld (%ld walked "
+		"again); perf's frame pointers main;big %ld\n",
+		top_n, short_n, walked, perf_n);
+	/* the deferred walks were taken: else this run tests nothing */
+	ck_assert_msg(walked > 0, "%s", err);
+	ck_assert_msg(perf_n >= 150, "perf: %ld", perf_n);
+	ck_assert_msg(short_n == 0, "%ld samples of big lost main: %s", short_n, err);
+	ck_assert_msg(top_n >= perf_n - 3 && top_n <= perf_n + 3, "ldlat-top %ld, perf %ld", top_n,
+		      perf_n);
+	free(err);
+}
+END_TEST
+
 /* Each of the program's paths, exact, as perf's DWARF mode finds it. */
 START_TEST(test_live_vs_perf)
 {
@@ -1854,6 +1909,7 @@ int main(void)
 		tcase_add_loop_test(tc, test_live_depth, 0, (int)ARRAY_SIZE(depth_progs));
 		tcase_add_test(tc, test_live_no_cfi);
 		tcase_add_test(tc, test_live_intervals_deferred);
+		tcase_add_test(tc, test_live_deferred_no_copy);
 		suite_add_tcase(s, tc);
 	}
 	failed = run_suite(s);

@@ -557,6 +557,15 @@ static bool defer_apply_one(struct unwind_deferred *d, void *ctx)
 		top->paths.walks.defer_fp++;
 		return true;
 	}
+	/*
+	 * the copy ran out before the frame pointers did (a stack probe's
+	 * fault at SP leaves nothing to copy; a frame past 8 KiB): the path
+	 * the kernel walked reaches further, and stays
+	 */
+	if (d->stop == LDLAT_STOP_READ && d->nr < a->st->nr[0]) {
+		top->paths.walks.defer_fp++;
+		return true;
+	}
 	ldlat_top_account(&v, d->lat, d->cls);
 	top_table__unaccount(&top->stack, en, d->lat, d->cls);
 	u.n = (int)d->nr;

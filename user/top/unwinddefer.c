@@ -234,7 +234,7 @@ static bool walk_with(struct unwind_defer_queue *d, struct unwind_deferred *e,
 
 	if (p->exe_ino && e->rec->exe_ino && p->exe_ino != e->rec->exe_ino)
 		return false;
-	unwind_native__walk(&d->native, p, e->rec, d->max_stack, ips, &e->nr, &ffp);
+	e->stop = unwind_native__walk(&d->native, p, e->rec, d->max_stack, ips, &e->nr, &ffp);
 	e->ips = malloc((e->nr ?: 1) * sizeof(*e->ips));
 	if (!e->ips)
 		return false;

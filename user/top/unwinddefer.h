@@ -57,6 +57,7 @@ void unwind_native__free(struct unwind_native *n);
 struct unwind_deferred {
 	__u32 tgid, gen, cls;
 	__u32 nr;			/* the walk's frames (walked) */
+	__u32 stop;			/* why it ended (enum ldlat_unwind_stop; walked) */
 	__u64 key, lat;			/* its frame-pointer path in top_stack */
 	__u64 *ips;			/* the walk (NULL: not walked yet) */
 	struct ldlat_unwind_defer *rec; /* the copy, until walked */
