@@ -131,6 +131,28 @@ START_TEST(test_folded_names)
 END_TEST
 
 /* The tree: callers first, a chain in one column, branches most samples first, losses said. */
+/*
+ * The walks' line: an interval whose deferred samples were all sent in an
+ * earlier one (sent 0) still says what became of them.
+ */
+START_TEST(test_walks_deferred_line)
+{
+	struct callpath_walks w = { .on = true, .defer_walked = 2, .defer_fp = 3 };
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	ck_assert_ptr_nonnull(f);
+	w.c.walks = 5;
+	callpaths__render_walks(f, &w);
+	ck_assert_int_eq(fclose(f), 0);
+	ck_assert_msg(strstr(text, "; 0 deferred before their tables were in (2 walked again in "
+				   "user space, 3 left to frame pointers)"),
+		      "%s", text);
+	free(text);
+}
+END_TEST
+
 START_TEST(test_tree)
 {
 	struct callpaths c;
@@ -844,6 +866,7 @@ int main(void)
 	tcase_add_test(tc, test_folded);
 	tcase_add_test(tc, test_folded_names);
 	tcase_add_test(tc, test_tree);
+	tcase_add_test(tc, test_walks_deferred_line);
 	tcase_add_loop_test(tc, test_flamegraph_xml, 0, 2);
 	tcase_add_test(tc, test_flamegraph_escapes);
 	tcase_add_loop_test(tc, test_heatmap, 0, 2);

@@ -855,7 +855,8 @@ static bool defer_all(struct unwind_deferred *e, void *ctx)
  * ldlat-top's queue of deferred records holds at most its bound of copies
  * (the ring's size): three records the kernel sent, of 8 KiB each, into a
  * queue with room for two: two kept, one counted (its sample keeps its
- * frame pointers' path), and the bytes given back when they go.
+ * frame pointers' path), and the bytes given back when they go.  A poll
+ * reads each process's entry once, however its records interleave.
  */
 START_TEST(test_defer_queue_bound)
 {
@@ -891,9 +892,24 @@ START_TEST(test_defer_queue_bound)
 	ck_assert_uint_eq(q.n, 2);
 	ck_assert_uint_eq(q.nomem, 1);
 	ck_assert_uint_eq(q.held, 2 * one);
+	/* one process's entry read once a poll */
+	ck_assert_uint_eq(q.proc_reads, 1);
 	unwind_defer__remove_if(&q, defer_all, NULL);
 	ck_assert_uint_eq(q.n, 0);
 	ck_assert_uint_eq(q.held, 0);
+	/*
+	 * two processes' records interleaved, as two CPUs' are in the ring:
+	 * each process's entry read once in a poll, not at every change
+	 */
+	for (i = 0; i < 4; i++) {
+		args[3] = 4242 + (i & 1);
+		ck_assert_int_eq(bpf_prog_test_run_opts(fd, &opts), 0);
+	}
+	q.max_held = 8 * one;
+	q.proc_reads = 0;
+	ck_assert_int_eq(unwind_defer__poll(&q), 0);
+	ck_assert_uint_eq(q.n, 4);
+	ck_assert_uint_eq(q.proc_reads, 2);
 	unwind_defer__close(&q);
 	munmap(stack, LDLAT_UNWIND_COPY_BYTES);
 	walk_teardown();

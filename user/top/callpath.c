@@ -446,7 +446,7 @@ void callpaths__render_walks(FILE *out, const struct callpath_walks *w)
 	if (w->c.no_process)
 		fprintf(out, "; %llu of processes without tables (frame pointers)",
 			(unsigned long long)w->c.no_process);
-	if (w->c.deferred || w->c.defer_full || w->c.defer_budget)
+	if (w->c.deferred || w->c.defer_full || w->c.defer_budget || w->defer_walked || w->defer_fp)
 		fprintf(out,
 			"; %llu deferred before their tables were in (%llu walked again in user "
 			"space, %llu left to frame pointers), %llu not: the ring full, %llu past "

@@ -546,6 +546,17 @@ static bool defer_apply_one(struct unwind_deferred *d, void *ctx)
 
 	if (a->e)
 		return false;
+	/*
+	 * a path the table could not store (its key names the loss, in no
+	 * generation: another generation's entry would match) keeps it, in
+	 * its own generation's drain
+	 */
+	if (d->key == LDLAT_TOP_STACK_FULL || d->key == LDLAT_TOP_STACK_FAILED) {
+		if ((__s32)(d->gen - a->drained) > 0)
+			return false;
+		top->paths.walks.defer_fp++;
+		return true;
+	}
 	if (!en || !en->count) {
 		if ((__s32)(d->gen - a->drained) > 0)
 			return false;

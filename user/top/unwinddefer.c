@@ -259,33 +259,56 @@ bool unwind_defer__walk(struct unwind_defer_queue *d, struct unwind_deferred *e)
 	return ok;
 }
 
+/* Queue positions by process, then by position: each process's records in one run. */
+static int pos_cmp(const void *a, const void *b, void *arg)
+{
+	const struct unwind_deferred *q = arg;
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+
+	if (q[x].tgid != q[y].tgid)
+		return q[x].tgid < q[y].tgid ? -1 : 1;
+	return x < y ? -1 : x > y;
+}
+
 int unwind_defer__poll(struct unwind_defer_queue *d)
 {
 	struct ldlat_unwind_proc *p;
+	size_t i, n = 0, *pos;
 	__u32 tgid = 0;
 	bool ready = false, have = false;
-	size_t i;
 	int e = ring_buffer__consume(d->rb);
 
 	if (e < 0)
 		return e;
 	p = malloc(sizeof(*p));
-	if (!p)
+	pos = malloc((d->n ? d->n : 1) * sizeof(*pos));
+	if (!p || !pos) {
+		free(p);
+		free(pos);
 		return -ENOMEM;
-	/* a process's records come together: its mappings read once for them */
-	for (i = 0; i < d->n; i++) {
-		struct unwind_deferred *q = &d->q[i];
+	}
+	for (i = 0; i < d->n; i++)
+		if (!d->q[i].ips && d->q[i].rec)
+			pos[n++] = i;
+	/*
+	 * the CPUs' records interleave in the ring: sorted by process, each
+	 * process's mappings and tables are read once a poll, not once for
+	 * every change of process in the queue
+	 */
+	qsort_r(pos, n, sizeof(*pos), pos_cmp, d->q);
+	for (i = 0; i < n; i++) {
+		struct unwind_deferred *q = &d->q[pos[i]];
 
-		if (q->ips || !q->rec)
-			continue;
 		if (!have || q->tgid != tgid) {
 			have = true;
 			tgid = q->tgid;
 			ready = proc_get(d, tgid, p);
+			d->proc_reads++;
 		}
 		if (ready)
 			walk_with(d, q, p);
 	}
+	free(pos);
 	free(p);
 	return 0;
 }

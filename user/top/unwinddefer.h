@@ -73,6 +73,7 @@ struct unwind_defer_queue {
 	struct unwind_deferred *q;
 	size_t n, cap;
 	size_t held, max_held; /* the bytes of the copies kept, and their bound */
+	__u64 proc_reads;      /* processes' entries read by the polls */
 	/* records read without memory or room to keep them (their frame-pointer path stays) */
 	__u64 nomem;
 };
