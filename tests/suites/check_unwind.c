@@ -856,7 +856,9 @@ static bool defer_all(struct unwind_deferred *e, void *ctx)
  * (the ring's size): three records the kernel sent, of 8 KiB each, into a
  * queue with room for two: two kept, one counted (its sample keeps its
  * frame pointers' path), and the bytes given back when they go.  A poll
- * reads each process's entry once, however its records interleave.
+ * reads each process's entry once, however its records interleave.  A
+ * walk's frames count in the bound too; the tables read back for the walks
+ * are forgotten once no record waits.
  */
 START_TEST(test_defer_queue_bound)
 {
@@ -868,7 +870,7 @@ START_TEST(test_defer_queue_bound)
 	unsigned char *stack;
 	int fd, i;
 
-	walk_setup_defer(64, 16, 16 * pg, false);
+	walk_setup_defer(64, 16, 16 * pg, true);
 	fd = bpf_program__fd(wsess.skel->progs.ldlat_test_unwind);
 	stack = mmap(NULL, LDLAT_UNWIND_COPY_BYTES, PROT_READ | PROT_WRITE,
 		     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -910,6 +912,33 @@ START_TEST(test_defer_queue_bound)
 	ck_assert_int_eq(unwind_defer__poll(&q), 0);
 	ck_assert_uint_eq(q.n, 4);
 	ck_assert_uint_eq(q.proc_reads, 2);
+	/*
+	 * 4242 given this process's mappings: its two records walked (one
+	 * frame: the PC is in none), their copies given back for their frames;
+	 * this process's tables read back, and forgotten once none waits
+	 */
+	{
+		struct ldlat_unwind_proc *self = malloc(sizeof(*self));
+		__u32 me = (__u32)getpid(), other = 4242, slots = 0;
+
+		ck_assert_ptr_nonnull(self);
+		ck_assert_int_eq(
+			bpf_map_lookup_elem(bpf_map__fd(wsess.skel->maps.unwind_procs), &me, self),
+			0);
+		ck_assert_int_eq(bpf_map_update_elem(bpf_map__fd(wsess.skel->maps.unwind_procs),
+						     &other, self, BPF_ANY),
+				 0);
+		free(self);
+		ck_assert_int_eq(unwind_defer__poll(&q), 0);
+		ck_assert_uint_eq(q.held, 2 * one + 2 * sizeof(__u64));
+		for (i = 0; i < (int)q.native.nslots; i++)
+			slots += q.native.tables[i].blocks != NULL;
+		ck_assert_uint_gt(slots, 0);
+		unwind_defer__remove_if(&q, defer_all, NULL);
+		ck_assert_uint_eq(q.held, 0);
+		for (i = 0; i < (int)q.native.nslots; i++)
+			ck_assert_ptr_null(q.native.tables[i].blocks);
+	}
 	unwind_defer__close(&q);
 	munmap(stack, LDLAT_UNWIND_COPY_BYTES);
 	walk_teardown();

@@ -120,6 +120,14 @@ __u32 unwind_native__walk(struct unwind_native *n, const struct ldlat_unwind_pro
 	return stop;
 }
 
+void unwind_native__release(struct unwind_native *n)
+{
+	__u32 i;
+
+	for (i = 0; n->tables && i < n->nslots; i++)
+		slot_clear(n, i);
+}
+
 void unwind_native__free(struct unwind_native *n)
 {
 	__u32 i;
@@ -239,6 +247,7 @@ static bool walk_with(struct unwind_defer_queue *d, struct unwind_deferred *e,
 	if (!e->ips)
 		return false;
 	memcpy(e->ips, ips, e->nr * sizeof(*e->ips));
+	d->held += e->nr * sizeof(*e->ips);
 	rec_free(d, e->rec);
 	e->rec = NULL;
 	return true;
@@ -320,6 +329,8 @@ void unwind_defer__remove_if(struct unwind_defer_queue *d,
 
 	for (i = 0; i < d->n; i++) {
 		if (done(&d->q[i], ctx)) {
+			if (d->q[i].ips)
+				d->held -= d->q[i].nr * sizeof(*d->q[i].ips);
 			free(d->q[i].ips);
 			rec_free(d, d->q[i].rec);
 			continue;
@@ -327,6 +338,9 @@ void unwind_defer__remove_if(struct unwind_defer_queue *d,
 		d->q[k++] = d->q[i];
 	}
 	d->n = k;
+	/* none waits: the tables read back for them go too, read again when needed */
+	if (!k)
+		unwind_native__release(&d->native);
 }
 
 void unwind_defer__close(struct unwind_defer_queue *d)

@@ -45,6 +45,9 @@ __u32 unwind_native__walk(struct unwind_native *n, const struct ldlat_unwind_pro
 			  const struct ldlat_unwind_defer *d, __u32 max, __u64 *ips, __u32 *nr,
 			  __u64 *frames_fp);
 
+/* The tables read so far forgotten (read again when a walk needs them). */
+void unwind_native__release(struct unwind_native *n);
+
 void unwind_native__free(struct unwind_native *n);
 
 /*
@@ -72,7 +75,7 @@ struct unwind_defer_queue {
 	__u32 max_stack;
 	struct unwind_deferred *q;
 	size_t n, cap;
-	size_t held, max_held; /* the bytes of the copies kept, and their bound */
+	size_t held, max_held; /* the bytes of the copies and walks kept, and their bound */
 	__u64 proc_reads;      /* processes' entries read by the polls */
 	/* records read without memory or room to keep them (their frame-pointer path stays) */
 	__u64 nomem;
