@@ -298,40 +298,40 @@ struct fold_slot {
 	__u32 group; /* (__u32)-1: empty */
 };
 
-/* What fold__group asks of the n items it groups (rows, or slim blocks). */
-struct fold_items {
-	const void *items;
-	size_t (*hash)(const void *items, size_t i, bool offset);
-	bool (*same)(const void *items, size_t i, size_t j, bool offset);
-	__u64 (*block)(const void *items, size_t i);
-};
-
-/*
- * Each of n items' group (equal keys: by block with offset, else by
- * object) into group[], and the item each group folds into into rep[]:
- * the first of the group, or the first at index later on where one is
- * (those come first), or with lowest the lowest block.  Returns the
- * groups, or -ENOMEM.
- */
-static ssize_t fold__group(const struct fold_items *it, size_t n, bool offset, bool lowest,
-			   size_t later, __u32 *group, size_t *rep)
+static int top_rows__fold_hashed(struct top_rows *rows, bool offset, bool blocks, bool lowest,
+				 size_t later)
 {
-	size_t nslot = 64, i, k = 0;
+	size_t nslot = 64, i, k = 0, n = rows->n, *rep;
 	struct fold_slot *slot;
+	__u32 *group, g;
 
+	if (n >= (__u32)-1)
+		return -ENOMEM;
 	while (nslot < n * 2)
 		nslot *= 2;
 	slot = malloc(nslot * sizeof(*slot));
-	if (!slot)
+	group = malloc((n + 1) * sizeof(*group));
+	rep = malloc((n + 1) * sizeof(*rep));
+	if (!slot || !group || !rep) {
+		free(slot);
+		free(group);
+		free(rep);
 		return -ENOMEM;
+	}
 	memset(slot, 0xff, nslot * sizeof(*slot));
+	/* each row's group, and the row it folds into */
 	for (i = 0; i < n; i++) {
-		__u32 hash = (__u32)it->hash(it->items, i, offset), g;
+		struct top_row *r = &rows->r[i];
+		__u32 hash = (__u32)row__hash(r, offset);
 		size_t h = hash & (nslot - 1), j;
 
+		if (blocks) {
+			r->blocks = 1;
+			r->hot = r->v.count;
+		}
 		while (slot[h].group != (__u32)-1 &&
 		       (slot[h].hash != hash ||
-			!it->same(it->items, rep[slot[h].group], i, offset)))
+			!row__same(&rows->r[rep[slot[h].group]], r, offset)))
 			h = (h + 1) & (nslot - 1);
 		if (slot[h].group == (__u32)-1) {
 			slot[h].hash = hash;
@@ -343,63 +343,14 @@ static ssize_t fold__group(const struct fold_items *it, size_t n, bool offset, b
 		g = slot[h].group;
 		group[i] = g;
 		j = rep[g];
-		if (lowest && it->block(it->items, i) != it->block(it->items, j)) {
-			if ((__s64)it->block(it->items, i) < (__s64)it->block(it->items, j))
+		if (lowest && row__block(r) != row__block(&rows->r[j])) {
+			if ((__s64)row__block(r) < (__s64)row__block(&rows->r[j]))
 				rep[g] = i;
 		} else if (i >= later && j < later) {
-			rep[g] = i; /* the first of the items that come first */
+			rep[g] = i; /* the first of the rows that come first */
 		}
 	}
 	free(slot);
-	return (ssize_t)k;
-}
-
-static size_t rows__hash_at(const void *items, size_t i, bool offset)
-{
-	return row__hash(&((const struct top_row *)items)[i], offset);
-}
-
-static bool rows__same_at(const void *items, size_t i, size_t j, bool offset)
-{
-	const struct top_row *r = items;
-
-	return row__same(&r[i], &r[j], offset);
-}
-
-static __u64 rows__block_at(const void *items, size_t i)
-{
-	return row__block(&((const struct top_row *)items)[i]);
-}
-
-static int top_rows__fold_hashed(struct top_rows *rows, bool offset, bool blocks, bool lowest,
-				 size_t later)
-{
-	struct fold_items it = { rows->r, rows__hash_at, rows__same_at, rows__block_at };
-	size_t i, k, n = rows->n, *rep;
-	__u32 *group;
-	ssize_t ng;
-
-	if (n >= (__u32)-1)
-		return -ENOMEM;
-	group = malloc((n + 1) * sizeof(*group));
-	rep = malloc((n + 1) * sizeof(*rep));
-	if (!group || !rep) {
-		free(group);
-		free(rep);
-		return -ENOMEM;
-	}
-	if (blocks)
-		for (i = 0; i < n; i++) {
-			rows->r[i].blocks = 1;
-			rows->r[i].hot = rows->r[i].v.count;
-		}
-	/* each row's group, and the row it folds into */
-	ng = fold__group(&it, n, offset, lowest, later, group, rep);
-	if (ng < 0) {
-		free(group);
-		free(rep);
-		return (int)ng;
-	}
 	for (i = 0; i < n; i++)
 		if (rep[group[i]] != i)
 			fold__into(&rows->r[rep[group[i]]], &rows->r[i], blocks);
@@ -967,29 +918,44 @@ static bool slim__same(const struct top_slim_block *a, const struct top_slim_blo
  * the block each group folds into, as top_rows__fold_hashed chooses it (the
  * same rules, on the same order).  Returns the groups, or -ENOMEM.
  */
-static size_t slim__hash_at(const void *items, size_t i, bool offset)
-{
-	return slim__hash(&((const struct top_slim_block *)items)[i], offset);
-}
-
-static bool slim__same_at(const void *items, size_t i, size_t j, bool offset)
-{
-	const struct top_slim_block *b = items;
-
-	return slim__same(&b[i], &b[j], offset);
-}
-
-static __u64 slim__block_at(const void *items, size_t i)
-{
-	return slim__block(&((const struct top_slim_block *)items)[i]);
-}
-
 static ssize_t slim__group(const struct top_slim_block *b, size_t n, bool offset, bool lowest,
 			   size_t later, __u32 *group, size_t *rep)
 {
-	struct fold_items it = { b, slim__hash_at, slim__same_at, slim__block_at };
+	size_t nslot = 64, i, k = 0;
+	struct fold_slot *slot;
 
-	return fold__group(&it, n, offset, lowest, later, group, rep);
+	while (nslot < n * 2)
+		nslot *= 2;
+	slot = malloc(nslot * sizeof(*slot));
+	if (!slot)
+		return -ENOMEM;
+	memset(slot, 0xff, nslot * sizeof(*slot));
+	for (i = 0; i < n; i++) {
+		__u32 hash = (__u32)slim__hash(&b[i], offset), g;
+		size_t h = hash & (nslot - 1), j;
+
+		while (slot[h].group != (__u32)-1 &&
+		       (slot[h].hash != hash || !slim__same(&b[rep[slot[h].group]], &b[i], offset)))
+			h = (h + 1) & (nslot - 1);
+		if (slot[h].group == (__u32)-1) {
+			slot[h].hash = hash;
+			slot[h].group = (__u32)k;
+			rep[k++] = i;
+			group[i] = slot[h].group;
+			continue;
+		}
+		g = slot[h].group;
+		group[i] = g;
+		j = rep[g];
+		if (lowest && slim__block(&b[i]) != slim__block(&b[j])) {
+			if ((__s64)slim__block(&b[i]) < (__s64)slim__block(&b[j]))
+				rep[g] = i;
+		} else if (i >= later && j < later) {
+			rep[g] = i;
+		}
+	}
+	free(slot);
+	return (ssize_t)k;
 }
 
 /*
