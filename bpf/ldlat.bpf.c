@@ -207,6 +207,17 @@ struct {
  */
 const volatile __u32 unwind_defer_max = 0;
 
+/*
+ * Set by user space while 'unwind_procs' refuses a process (full: it was
+ * refused an entry since one was last freed), cleared when an entry is
+ * freed.  A process with no entry then gets none, and a sample of it
+ * deferred would wait for tables that never come: it is not deferred
+ * (counted in no_process), and the ring and the budget stay for samples
+ * that can be walked.  A process whose entry is its program's before an
+ * exec is still deferred: its entry is replaced in place, without room.
+ */
+volatile __u32 unwind_procs_refused;
+
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
 	__uint(max_entries, 4096);
@@ -534,7 +545,7 @@ static __always_inline bool ldlat_top_unwind(const struct ldlat_unwind_regs *r,
 	struct ldlat_unwind_state *s;
 	struct ldlat_unwind_proc *pr;
 	__u32 slot = gen & 1, zero = 0, i, stop;
-	bool defer = false;
+	bool defer = false, exec = false;
 	int m;
 
 	uc = bpf_map_lookup_elem(&unwind_counters, &slot);
@@ -554,10 +565,12 @@ static __always_inline bool ldlat_top_unwind(const struct ldlat_unwind_regs *r,
 	if (pr && pr->exe_ino && pr->exe_ino != ldlat_current_exe_ino()) {
 		pr = NULL;
 		tgid = 0; /* no entry: the walk's frame pointers */
+		exec = true;
 	}
 	if (!pr) {
 		uc->no_process++;
-		defer = true;
+		/* none while the map refuses processes: this one's may never come */
+		defer = exec || !unwind_procs_refused;
 	} else if (unwind_defer_max) {
 		/* the sample's own code not walkable yet: its table is on its way */
 		m = ldlat_unwind_map_find(pr, r->pc);

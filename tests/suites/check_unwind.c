@@ -596,6 +596,7 @@ static void walk_setup_defer(__u32 max_stack, __u32 defer_max, __u32 defer_ring,
 		      "%s", err.msg);
 	unwind_set__init(&wset, bpf_map__fd(wsess.skel->maps.unwind_files), uw.files,
 			 bpf_map__fd(wsess.skel->maps.unwind_procs), uw.procs);
+	wset.refused = &wsess.skel->bss->unwind_procs_refused;
 	if (!self)
 		return;
 	ck_assert_msg(unwind_set__add_process(&wset, getpid(), &err) == 0, "%s", err.msg);
@@ -839,6 +840,74 @@ START_TEST(test_defer_record)
 	counters_sum(&sum);
 	ck_assert_uint_eq(sum.no_process, 1);
 	munmap(stack, LDLAT_UNWIND_COPY_BYTES + pg);
+	free(p);
+	walk_teardown();
+}
+END_TEST
+
+/*
+ * A process the map of processes refused has no entry and gets none: its
+ * samples are not deferred (counted in no_process) while the map refuses,
+ * and are again once an entry is freed.  The map (4 entries) filled: this
+ * process, and three more by hand; the parent is refused (E2BIG).
+ */
+START_TEST(test_defer_refused)
+{
+	__u64 args[4];
+	LIBBPF_OPTS(bpf_test_run_opts, opts, .ctx_in = args, .ctx_size_in = sizeof(args));
+	struct ldlat_unwind_proc *p = calloc(1, sizeof(*p));
+	struct ldlat_unwind_counters sum;
+	unsigned char *stack = calloc(1, LDLAT_UNWIND_COPY_BYTES);
+	struct err err = {};
+	struct stat exe;
+	__u32 key;
+	int fd;
+
+	ck_assert_ptr_nonnull(p);
+	ck_assert_ptr_nonnull(stack);
+	walk_setup_defer(64, 16, 16 * (__u32)sysconf(_SC_PAGESIZE), true);
+	fd = bpf_program__fd(wsess.skel->progs.ldlat_test_unwind);
+	ck_assert_uint_eq(wsess.skel->bss->unwind_procs_refused, 0);
+	for (key = 4243; key < 4246; key++)
+		ck_assert_int_eq(bpf_map_update_elem(bpf_map__fd(wsess.skel->maps.unwind_procs),
+						     &key, p, BPF_NOEXIST),
+				 0);
+	ck_assert_int_eq(unwind_set__add_process(&wset, getppid(), &err), -E2BIG);
+	ck_assert_uint_eq(wset.procs_full, 1);
+	ck_assert_uint_eq(wsess.skel->bss->unwind_procs_refused, 1);
+	/* a process with no entry: counted, not sent */
+	args[0] = 0x401234;
+	args[1] = (__u64)(unsigned long)stack;
+	args[2] = 0;
+	args[3] = 4242;
+	ck_assert_int_eq(bpf_prog_test_run_opts(fd, &opts), 0);
+	ck_assert_int_eq(defer_drain(), 0);
+	counters_sum(&sum);
+	ck_assert_uint_eq(sum.no_process, 1);
+	ck_assert_uint_eq(sum.deferred, 0);
+	ck_assert_uint_eq(sum.defer_full + sum.defer_budget, 0);
+	/* one whose entry is its program's before an exec: replaced in place, deferred */
+	ck_assert_int_eq(stat("/proc/self/exe", &exe), 0);
+	p->exe_ino = exe.st_ino + 1;
+	key = 4243;
+	ck_assert_int_eq(
+		bpf_map_update_elem(bpf_map__fd(wsess.skel->maps.unwind_procs), &key, p, BPF_ANY),
+		0);
+	args[3] = key;
+	ck_assert_int_eq(bpf_prog_test_run_opts(fd, &opts), 0);
+	ck_assert_int_eq(defer_drain(), 1);
+	ck_assert_uint_eq(wrec->tgid, key);
+	args[3] = 4242;
+	/* an entry freed: room again, and the same sample is deferred */
+	unwind_set__forget(&wset, getpid());
+	ck_assert_uint_eq(wsess.skel->bss->unwind_procs_refused, 0);
+	ck_assert_int_eq(bpf_prog_test_run_opts(fd, &opts), 0);
+	ck_assert_int_eq(defer_drain(), 1);
+	ck_assert_uint_eq(wrec->tgid, 4242);
+	counters_sum(&sum);
+	ck_assert_uint_eq(sum.no_process, 3);
+	ck_assert_uint_eq(sum.deferred, 2);
+	free(stack);
 	free(p);
 	walk_teardown();
 }
@@ -1842,6 +1911,7 @@ int main(void)
 		tcase_add_test(tc, test_walk_thread);
 		tcase_add_test(tc, test_walk_fp_fallback);
 		tcase_add_test(tc, test_defer_record);
+		tcase_add_test(tc, test_defer_refused);
 		tcase_add_test(tc, test_defer_queue_bound);
 		tcase_add_test(tc, test_walk_deferred);
 		tcase_add_loop_test(tc, test_walk_cost, 0, 2);
