@@ -207,6 +207,17 @@ struct {
  */
 const volatile __u32 unwind_defer_max = 0;
 
+/*
+ * Set by user space while 'unwind_procs' refuses a process (full: it was
+ * refused an entry since one was last freed), cleared when an entry is
+ * freed.  A process with no entry then gets none, and a sample of it
+ * deferred would wait for tables that never come: it is not deferred
+ * (counted in no_process), and the ring and the budget stay for samples
+ * that can be walked.  A process whose entry is its program's before an
+ * exec is still deferred: its entry is replaced in place, without room.
+ */
+volatile __u32 unwind_procs_refused;
+
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
 	__uint(max_entries, 4096);
@@ -292,20 +303,22 @@ volatile __u32 top_gen;
  * A sample whose key found the table full, into this CPU's batch of its
  * generation; a batch that fills goes to the spill ring, its records
  * counted per table in spilled, or in full when the ring has no room.
- * False when there is no batch (no room counted either).
+ * 1: the sample is held or sent; 0: its batch, this sample with it, found
+ * no room in the ring (counted); -1: there is no batch (not counted).
  */
-static __always_inline bool ldlat_top_spill(__u32 table, const struct ldlat_sample *s, __u32 gen,
-					    __u64 addr, __u32 cls, struct ldlat_top_counters *tc)
+static __always_inline int ldlat_top_spill(__u32 table, const struct ldlat_sample *s, __u32 gen,
+					   __u64 addr, __u32 cls, struct ldlat_top_counters *tc)
 {
 	__u32 slot = gen & 1, n, t;
 	struct ldlat_top_batch *b = bpf_map_lookup_elem(&top_batch, &slot);
 	struct ldlat_top_spill *r;
+	int kept;
 
 	if (!b || table >= LDLAT_TOP_TABLES)
-		return false;
+		return -1;
 	n = b->n;
 	if (n >= LDLAT_TOP_BATCH)
-		return false; /* never: a batch is sent as it fills */
+		return -1; /* never: a batch is sent as it fills */
 	r = &b->r[n & (LDLAT_TOP_BATCH - 1)];
 	r->tgid = s->tgid;
 	r->gen = (__u16)gen;
@@ -316,9 +329,10 @@ static __always_inline bool ldlat_top_spill(__u32 table, const struct ldlat_samp
 	b->tables[table]++;
 	b->n = ++n;
 	if (n < LDLAT_TOP_BATCH)
-		return true;
+		return 1;
 	/* user space polls: no wakeup */
-	if (!bpf_ringbuf_output(&top_spill, b->r, sizeof(b->r), BPF_RB_NO_WAKEUP)) {
+	kept = !bpf_ringbuf_output(&top_spill, b->r, sizeof(b->r), BPF_RB_NO_WAKEUP);
+	if (kept) {
 		for (t = 0; t < LDLAT_TOP_TABLES; t++)
 			tc->spilled[t] += b->tables[t];
 	} else {
@@ -328,11 +342,15 @@ static __always_inline bool ldlat_top_spill(__u32 table, const struct ldlat_samp
 	for (t = 0; t < LDLAT_TOP_TABLES; t++)
 		b->tables[t] = 0;
 	b->n = 0;
-	return true;
+	return kept;
 }
 
-/* One kept sample into one table: update in place, insert a new key, or spill. */
-static __always_inline void ldlat_top_add(void *map, __u32 table, const struct ldlat_sample *s,
+/*
+ * One kept sample into one table: update in place, insert a new key, or
+ * spill.  True when it is counted under its key (in the table, or held or
+ * sent in its spill record); false when it is counted in full or failed.
+ */
+static __always_inline bool ldlat_top_add(void *map, __u32 table, const struct ldlat_sample *s,
 					  __u32 gen, __u64 addr, __u32 cls,
 					  struct ldlat_top_counters *tc)
 {
@@ -341,14 +359,15 @@ static __always_inline void ldlat_top_add(void *map, __u32 table, const struct l
 	struct ldlat_top_full *full;
 	__u32 zero = 0;
 	long e;
+	int kept;
 
 	v = bpf_map_lookup_elem(map, &k);
 	if (v) {
 		ldlat_top_account(v, s->lat, cls);
-		return;
+		return true;
 	}
 	if (table >= LDLAT_TOP_TABLES)
-		return;
+		return false;
 	full = bpf_map_lookup_elem(&top_full, &zero);
 	if (full && full->gen[table] == gen + 1) {
 		e = -E2BIG; /* found full this generation: the insert would fail */
@@ -361,22 +380,26 @@ static __always_inline void ldlat_top_add(void *map, __u32 table, const struct l
 	 */
 	e = (int)bpf_map_update_elem(map, &k, &nv, BPF_NOEXIST);
 	if (!e)
-		return;
+		return true;
 	if (e == -EEXIST) { /* another CPU inserted it first */
 		v = bpf_map_lookup_elem(map, &k);
 		if (v) {
 			ldlat_top_account(v, s->lat, cls);
-			return;
+			return true;
 		}
 	}
 	if (e == -E2BIG && full)
 		full->gen[table] = gen + 1;
 spill:
-	/* a batched sample is counted when its batch goes (or by the drain that takes it) */
-	if (e == -E2BIG && !ldlat_top_spill(table, s, gen, addr, cls, tc))
-		tc->full[table]++;
-	else if (e != -E2BIG)
+	if (e != -E2BIG) {
 		tc->failed[table]++;
+		return false;
+	}
+	/* a batched sample is counted when its batch goes (or by the drain that takes it) */
+	kept = ldlat_top_spill(table, s, gen, addr, cls, tc);
+	if (kept < 0)
+		tc->full[table]++;
+	return kept > 0;
 }
 
 /*
@@ -534,7 +557,7 @@ static __always_inline bool ldlat_top_unwind(const struct ldlat_unwind_regs *r,
 	struct ldlat_unwind_state *s;
 	struct ldlat_unwind_proc *pr;
 	__u32 slot = gen & 1, zero = 0, i, stop;
-	bool defer = false;
+	bool defer = false, exec = false;
 	int m;
 
 	uc = bpf_map_lookup_elem(&unwind_counters, &slot);
@@ -554,10 +577,12 @@ static __always_inline bool ldlat_top_unwind(const struct ldlat_unwind_regs *r,
 	if (pr && pr->exe_ino && pr->exe_ino != ldlat_current_exe_ino()) {
 		pr = NULL;
 		tgid = 0; /* no entry: the walk's frame pointers */
+		exec = true;
 	}
 	if (!pr) {
 		uc->no_process++;
-		defer = true;
+		/* none while the map refuses processes: this one's may never come */
+		defer = exec || !unwind_procs_refused;
 	} else if (unwind_defer_max) {
 		/* the sample's own code not walkable yet: its table is on its way */
 		m = ldlat_unwind_map_find(pr, r->pc);
@@ -665,7 +690,7 @@ static __always_inline void ldlat_top_stacks(void *ctx, struct bpf_perf_event_da
 	struct ldlat_top_counters *tc;
 	struct ldlat_top_stack *st;
 	struct ldlat_sample s = {};
-	bool defer = false;
+	bool defer = false, kept;
 	__u64 key;
 	long e;
 
@@ -702,8 +727,12 @@ static __always_inline void ldlat_top_stacks(void *ctx, struct bpf_perf_event_da
 	}
 	s.tgid = p->tgid;
 	s.lat = p->lat;
-	ldlat_top_add(&top_stack, 2, &s, p->gen, key, p->cls, tc);
-	if (defer && regs)
+	kept = ldlat_top_add(&top_stack, 2, &s, p->gen, key, p->cls, tc);
+	/*
+	 * a record only for a sample counted under its key: the drain moves
+	 * that count, and would take another sample's of the same path
+	 */
+	if (defer && regs && kept)
 		ldlat_unwind_defer_send(regs, p, key);
 }
 

@@ -576,7 +576,9 @@ static void counters_sum(struct ldlat_unwind_counters *sum)
 	free(v);
 }
 
-static void walk_setup_defer(__u32 max_stack, __u32 defer_max, __u32 defer_ring, bool self)
+/* ldlat-top's tables of top_entries keys, walking: the test entry loaded */
+static void walk_setup_entries(__u32 max_stack, __u32 defer_max, __u32 defer_ring, bool self,
+			       __u32 top_entries)
 {
 	struct ldlat_config c = { .nranges = 1,
 				  .max_lat = ~0ull,
@@ -584,7 +586,7 @@ static void walk_setup_defer(__u32 max_stack, __u32 defer_max, __u32 defer_ring,
 				  .need = LDLAT_HAS_ADDR,
 				  .top = LDLAT_TOP_IP | LDLAT_TOP_STACK,
 				  .top_shift = 6,
-				  .top_entries = 64 };
+				  .top_entries = top_entries };
 	struct top_unwind uw = { .max_stack = max_stack,
 				 .files = 16,
 				 .procs = 4,
@@ -596,12 +598,18 @@ static void walk_setup_defer(__u32 max_stack, __u32 defer_max, __u32 defer_ring,
 		      "%s", err.msg);
 	unwind_set__init(&wset, bpf_map__fd(wsess.skel->maps.unwind_files), uw.files,
 			 bpf_map__fd(wsess.skel->maps.unwind_procs), uw.procs);
+	wset.refused = &wsess.skel->bss->unwind_procs_refused;
 	if (!self)
 		return;
 	ck_assert_msg(unwind_set__add_process(&wset, getpid(), &err) == 0, "%s", err.msg);
 	/* this program, libc, the loader, libbpf's, libelf's... */
 	ck_assert_uint_ge(wset.loaded, 2);
 	ck_assert_uint_eq(wset.failed, 0);
+}
+
+static void walk_setup_defer(__u32 max_stack, __u32 defer_max, __u32 defer_ring, bool self)
+{
+	walk_setup_entries(max_stack, defer_max, defer_ring, self, 64);
 }
 
 static void walk_setup_depth(__u32 max_stack)
@@ -840,6 +848,139 @@ START_TEST(test_defer_record)
 	ck_assert_uint_eq(sum.no_process, 1);
 	munmap(stack, LDLAT_UNWIND_COPY_BYTES + pg);
 	free(p);
+	walk_teardown();
+}
+END_TEST
+
+/*
+ * A process the map of processes refused has no entry and gets none: its
+ * samples are not deferred (counted in no_process) while the map refuses,
+ * and are again once an entry is freed.  The map (4 entries) filled: this
+ * process, and three more by hand; the parent is refused (E2BIG).
+ */
+START_TEST(test_defer_refused)
+{
+	__u64 args[4];
+	LIBBPF_OPTS(bpf_test_run_opts, opts, .ctx_in = args, .ctx_size_in = sizeof(args));
+	struct ldlat_unwind_proc *p = calloc(1, sizeof(*p));
+	struct ldlat_unwind_counters sum;
+	unsigned char *stack = calloc(1, LDLAT_UNWIND_COPY_BYTES);
+	struct err err = {};
+	struct stat exe;
+	__u32 key;
+	int fd;
+
+	ck_assert_ptr_nonnull(p);
+	ck_assert_ptr_nonnull(stack);
+	walk_setup_defer(64, 16, 16 * (__u32)sysconf(_SC_PAGESIZE), true);
+	fd = bpf_program__fd(wsess.skel->progs.ldlat_test_unwind);
+	ck_assert_uint_eq(wsess.skel->bss->unwind_procs_refused, 0);
+	for (key = 4243; key < 4246; key++)
+		ck_assert_int_eq(bpf_map_update_elem(bpf_map__fd(wsess.skel->maps.unwind_procs),
+						     &key, p, BPF_NOEXIST),
+				 0);
+	ck_assert_int_eq(unwind_set__add_process(&wset, getppid(), &err), -E2BIG);
+	ck_assert_uint_eq(wset.procs_full, 1);
+	ck_assert_uint_eq(wsess.skel->bss->unwind_procs_refused, 1);
+	/* a process with no entry: counted, not sent */
+	args[0] = 0x401234;
+	args[1] = (__u64)(unsigned long)stack;
+	args[2] = 0;
+	args[3] = 4242;
+	ck_assert_int_eq(bpf_prog_test_run_opts(fd, &opts), 0);
+	ck_assert_int_eq(defer_drain(), 0);
+	counters_sum(&sum);
+	ck_assert_uint_eq(sum.no_process, 1);
+	ck_assert_uint_eq(sum.deferred, 0);
+	ck_assert_uint_eq(sum.defer_full + sum.defer_budget, 0);
+	/* one whose entry is its program's before an exec: replaced in place, deferred */
+	ck_assert_int_eq(stat("/proc/self/exe", &exe), 0);
+	p->exe_ino = exe.st_ino + 1;
+	key = 4243;
+	ck_assert_int_eq(
+		bpf_map_update_elem(bpf_map__fd(wsess.skel->maps.unwind_procs), &key, p, BPF_ANY),
+		0);
+	args[3] = key;
+	ck_assert_int_eq(bpf_prog_test_run_opts(fd, &opts), 0);
+	ck_assert_int_eq(defer_drain(), 1);
+	ck_assert_uint_eq(wrec->tgid, key);
+	args[3] = 4242;
+	/* an entry freed: room again, and the same sample is deferred */
+	unwind_set__forget(&wset, getpid());
+	ck_assert_uint_eq(wsess.skel->bss->unwind_procs_refused, 0);
+	ck_assert_int_eq(bpf_prog_test_run_opts(fd, &opts), 0);
+	ck_assert_int_eq(defer_drain(), 1);
+	ck_assert_uint_eq(wrec->tgid, 4242);
+	counters_sum(&sum);
+	ck_assert_uint_eq(sum.no_process, 3);
+	ck_assert_uint_eq(sum.deferred, 2);
+	free(stack);
+	free(p);
+	walk_teardown();
+}
+END_TEST
+
+/* The call-path table's samples counted full (not attributed), generation 0, CPU 0. */
+static __u64 stack_full(void)
+{
+	struct ldlat_top_counters v[libbpf_num_possible_cpus()];
+	__u32 slot = 0;
+
+	ck_assert_int_eq(bpf_map_lookup_elem(bpf_map__fd(wsess.skel->maps.top_counters), &slot, v),
+			 0);
+	return v[0].full[2];
+}
+
+/*
+ * A deferred record only for a sample counted under its path's key: the
+ * drain moves that count to the walked path.  A call-path table of one
+ * entry (the first path's) and the smallest spill ring (1 MiB): a second
+ * path spills with its key, and is sent; once the ring is full, the
+ * sample whose batch it refuses is counted in full, and is not sent (else
+ * the drain would take a count from another sample of its path).  The
+ * ring is filled with the map of processes marked refusing: those
+ * samples are not deferred.  Every run on CPU 0: the batches are a CPU's.
+ */
+START_TEST(test_defer_kept_only)
+{
+	__u64 args[4], full;
+	LIBBPF_OPTS(bpf_test_run_opts, opts, .ctx_in = args, .ctx_size_in = sizeof(args),
+		    .flags = BPF_F_TEST_RUN_ON_CPU, .cpu = 0);
+	unsigned char *stack = calloc(1, LDLAT_UNWIND_COPY_BYTES);
+	int fd, i;
+
+	ck_assert_ptr_nonnull(stack);
+	walk_setup_entries(64, 64, 16 * (__u32)sysconf(_SC_PAGESIZE), false, 1);
+	ck_assert_uint_eq(bpf_map__max_entries(wsess.skel->maps.top_spill), 1 << 20);
+	fd = bpf_program__fd(wsess.skel->progs.ldlat_test_unwind);
+	args[1] = (__u64)(unsigned long)stack;
+	args[2] = 0;
+	args[3] = 4242;
+	/* the first path takes the table's entry; the second spills, sent */
+	args[0] = 0x401234;
+	ck_assert_int_eq(bpf_prog_test_run_opts(fd, &opts), 0);
+	ck_assert_int_eq(defer_drain(), 1);
+	args[0] = 0x405678;
+	ck_assert_int_eq(bpf_prog_test_run_opts(fd, &opts), 0);
+	ck_assert_int_eq(defer_drain(), 1);
+	ck_assert_uint_eq(wrec->pc, args[0]);
+	ck_assert_uint_eq(stack_full(), 0);
+	/* the ring filled, till it refuses a batch (1351 batches of 32 fit) */
+	wsess.skel->bss->unwind_procs_refused = 1;
+	for (i = 0; i < 50000 && !stack_full(); i++)
+		ck_assert_int_eq(bpf_prog_test_run_opts(fd, &opts), 0);
+	full = stack_full();
+	ck_assert_uint_eq(full, 32);
+	ck_assert_int_eq(defer_drain(), 0);
+	/* a batch but its last, then the last deferred: refused with its batch, not sent */
+	for (i = 0; i < 31; i++)
+		ck_assert_int_eq(bpf_prog_test_run_opts(fd, &opts), 0);
+	ck_assert_uint_eq(stack_full(), full);
+	wsess.skel->bss->unwind_procs_refused = 0;
+	ck_assert_int_eq(bpf_prog_test_run_opts(fd, &opts), 0);
+	ck_assert_uint_eq(stack_full(), full + 32);
+	ck_assert_int_eq(defer_drain(), 0);
+	free(stack);
 	walk_teardown();
 }
 END_TEST
@@ -1942,6 +2083,8 @@ int main(void)
 		tcase_add_test(tc, test_walk_thread);
 		tcase_add_test(tc, test_walk_fp_fallback);
 		tcase_add_test(tc, test_defer_record);
+		tcase_add_test(tc, test_defer_refused);
+		tcase_add_test(tc, test_defer_kept_only);
 		tcase_add_test(tc, test_defer_queue_bound);
 		tcase_add_test(tc, test_walk_deferred);
 		tcase_add_loop_test(tc, test_walk_cost, 0, 2);

@@ -529,6 +529,7 @@ void top_session__unwind_init(struct session *s, struct unwind_set *u)
 			 bpf_map__max_entries(s->skel->maps.unwind_files),
 			 bpf_map__fd(s->skel->maps.unwind_procs),
 			 bpf_map__max_entries(s->skel->maps.unwind_procs));
+	u->refused = &s->skel->bss->unwind_procs_refused;
 }
 
 int top_session__unwind_defer_open(struct session *s, struct unwind_defer_queue *d, __u32 max_stack)

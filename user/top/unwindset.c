@@ -472,6 +472,9 @@ static int proc_store(struct unwind_set *u, struct unwind_pid *w, const struct l
 			u->procs_full++;
 		else
 			u->procs_failed++;
+		/* the next process would be refused too: its samples are not deferred */
+		if (u->refused)
+			__atomic_store_n(u->refused, 1, __ATOMIC_RELAXED);
 		/* the tables loaded for it alone go again */
 		old = *w;
 		pid_slots(&old, p);
@@ -549,6 +552,9 @@ void unwind_set__forget(struct unwind_set *u, pid_t pid)
 	if (w->stored) {
 		bpf_map_delete_elem(u->procs_fd, &key);
 		u->procs--;
+		/* room for the next process: its samples are deferred again */
+		if (u->refused)
+			__atomic_store_n(u->refused, 0, __ATOMIC_RELAXED);
 	}
 	for (i = 0; i < w->nslots; i++)
 		slot_put(u, w->slots[i]);

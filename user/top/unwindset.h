@@ -66,6 +66,12 @@ struct unwind_set {
 	__u32 pending_slot[LDLAT_UNWIND_MAPS];
 	int pending_fd[LDLAT_UNWIND_MAPS];
 	void *procs_tree; /* tsearch of the processes given mappings, by PID */
+	/*
+	 * The BPF program's unwind_procs_refused (NULL: none): set when the
+	 * map refuses a process, cleared when an entry is freed; while set, a
+	 * sample of a process with no entry is not deferred
+	 */
+	volatile __u32 *refused;
 	/* what the tables hold and what they could not */
 	__u32 loaded;		    /* tables in the slots now */
 	__u32 no_cfi, failed, full; /* files (each once) without a table, and why */
