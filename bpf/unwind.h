@@ -143,7 +143,7 @@ enum ldlat_unwind_stop {
 	LDLAT_STOP_NO_MAPPING,	/* the address was in no executable mapping the tables know */
 	LDLAT_STOP_UNSUPPORTED, /* a rule the walker does not evaluate */
 	LDLAT_STOP_BAD_FRAME,	/* the stack pointer did not move up (a corrupt stack) */
-	LDLAT_STOP_NO_REGS,	/* no user registers (a kernel thread) */
+	LDLAT_STOP_NO_REGS,	/* no user registers (a kernel thread, or in an exec) */
 	LDLAT_NSTOPS,
 };
 
@@ -179,12 +179,13 @@ struct ldlat_unwind_counters {
  * frame pointers gave: the sample's process, generation, class, latency
  * and that path's key in top_stack, the registers, the program it ran
  * (the tables it needs are of its mappings, not those of the program
- * before an exec), and a copy of the user stack from SP.  8 KiB, as perf's --call-graph dwarf default: what cc1 and
- * as need (docs/callpaths.md); less where the stack ends nearer (the
- * largest of 8, 4, 2, 1 KiB or 512 bytes that can be read).
+ * before an exec), and a copy of the user stack from SP.  8 KiB, as
+ * perf's --call-graph dwarf default: what cc1 and as need
+ * (docs/callpaths.md); less where the stack ends nearer (up to the last 8
+ * bytes that can be read, as perf's copy).
  */
 #define LDLAT_UNWIND_COPY_BYTES 8192
-#define LDLAT_UNWIND_COPY_TRIES 5 /* 8 KiB down to 512 bytes */
+#define LDLAT_UNWIND_COPY_TRIES 11 /* reads of 8 KiB down to 8 bytes */
 
 struct ldlat_unwind_defer {
 	__u32 tgid;
