@@ -733,8 +733,8 @@ END_TEST
 /*
  * The sample deferred for a process with no tables (no entry in
  * 'unwind_procs'): the ring's record holds the registers given and the
- * stack from SP as this test built it, 8 KiB of it, or the largest part
- * down to 512 bytes that can be read where it ends sooner; a record the
+ * stack from SP as this test built it, 8 KiB of it, or all that can be
+ * read where it ends sooner; a record the
  * ring has no room for, and one past the generation's budget, are counted
  * and not sent.  A published process's sample is deferred only when its
  * PC is in a mapping whose table is pending, or its mappings are those of
@@ -847,6 +847,64 @@ START_TEST(test_defer_record)
 	counters_sum(&sum);
 	ck_assert_uint_eq(sum.no_process, 1);
 	munmap(stack, LDLAT_UNWIND_COPY_BYTES + pg);
+	free(p);
+	walk_teardown();
+}
+END_TEST
+
+/*
+ * A walk that reaches a mapping whose table is on its way (a program just
+ * exec'd: its own table comes after those of the libraries its parent
+ * mapped too) ends there and the sample is deferred; it does not follow
+ * the frame pointer on (code without frame pointers leaves RBP any value:
+ * the frames past it were garbage, and the walk ended outside the pending
+ * mapping, not deferred).  Built by hand: the PC in a mapping without a
+ * table, whose frame pointer leads to a return into the pending mapping,
+ * whose own would lead one frame further.
+ */
+START_TEST(test_defer_pending_caller)
+{
+	__u64 args[4], *stack = calloc(64, sizeof(__u64));
+	LIBBPF_OPTS(bpf_test_run_opts, opts, .ctx_in = args, .ctx_size_in = sizeof(args));
+	struct ldlat_unwind_proc *p = calloc(1, sizeof(*p));
+	struct ldlat_unwind_counters sum;
+	__u32 key = 4242;
+	int fd;
+
+	ck_assert_ptr_nonnull(p);
+	ck_assert_ptr_nonnull(stack);
+	walk_setup_defer(64, 16, 16 * (__u32)sysconf(_SC_PAGESIZE), false);
+	fd = bpf_program__fd(wsess.skel->progs.ldlat_test_unwind);
+	p->n = 2;
+	p->maps[0].start = 0x400000;
+	p->maps[0].end = 0x500000;
+	p->maps[0].kind = LDLAT_MAP_NO_TABLE;
+	p->maps[1].start = 0x600000;
+	p->maps[1].end = 0x700000;
+	p->maps[1].kind = LDLAT_MAP_PENDING;
+	ck_assert_int_eq(
+		bpf_map_update_elem(bpf_map__fd(wsess.skel->maps.unwind_procs), &key, p, BPF_ANY),
+		0);
+	/* RBP at stack[8]: the caller's RBP and a return into the pending mapping */
+	stack[8] = (__u64)(unsigned long)&stack[16];
+	stack[9] = 0x601000;
+	/* the pending frame's RBP: one more frame, in the mapping without a table */
+	stack[16] = (__u64)(unsigned long)&stack[24];
+	stack[17] = 0x402000;
+	args[0] = 0x401234;
+	args[1] = (__u64)(unsigned long)stack;
+	args[2] = (__u64)(unsigned long)&stack[8];
+	args[3] = key;
+	ck_assert_int_eq(bpf_prog_test_run_opts(fd, &opts), 0);
+	counters_sum(&sum);
+	ck_assert_uint_eq(sum.walks, 1);
+	ck_assert_uint_eq(sum.frames, 2);
+	ck_assert_uint_eq(sum.frames_fp, 1);
+	ck_assert_uint_eq(sum.stop[LDLAT_STOP_NO_TABLE], 1);
+	ck_assert_uint_eq(sum.deferred, 1);
+	ck_assert_int_eq(defer_drain(), 1);
+	ck_assert_uint_eq(wrec->pc, args[0]);
+	free(stack);
 	free(p);
 	walk_teardown();
 }
@@ -2152,6 +2210,7 @@ int main(void)
 		tcase_add_test(tc, test_walk_thread);
 		tcase_add_test(tc, test_walk_fp_fallback);
 		tcase_add_test(tc, test_defer_record);
+		tcase_add_test(tc, test_defer_pending_caller);
 		tcase_add_test(tc, test_defer_refused);
 		tcase_add_test(tc, test_defer_kept_only);
 		tcase_add_test(tc, test_defer_queue_bound);
