@@ -454,7 +454,11 @@ static __always_inline __u64 ldlat_regs_ip(struct bpf_perf_event_data *ctx)
 
 /*
  * The current task's user registers, where its entry into the kernel
- * saved them; false for a kernel thread (no user stack).
+ * saved them; false for a kernel thread (no user stack), and in an exec
+ * (the program's own faults as it is loaded): those are the registers of
+ * the program being replaced, whose stack is gone, and its PC would be
+ * named in the new program's mappings.  perf's DWARF mode finds no user
+ * frame there either.
  */
 static __always_inline bool ldlat_task_user_regs(struct ldlat_unwind_regs *r)
 {
@@ -462,7 +466,7 @@ static __always_inline bool ldlat_task_user_regs(struct ldlat_unwind_regs *r)
 	struct pt_regs regs, *at;
 	void *stack;
 
-	if (!BPF_CORE_READ(t, mm))
+	if (!BPF_CORE_READ(t, mm) || BPF_CORE_READ_BITFIELD_PROBED(t, in_execve))
 		return false;
 	if (unwind_task_regs) {
 		at = (struct pt_regs *)bpf_task_pt_regs(bpf_get_current_task_btf());
@@ -634,7 +638,7 @@ static __always_inline void ldlat_unwind_defer_send(const struct ldlat_unwind_re
 {
 	struct ldlat_unwind_counters *uc;
 	struct ldlat_unwind_defer *d;
-	__u32 slot = p->gen & 1, len = LDLAT_UNWIND_COPY_BYTES, i;
+	__u32 slot = p->gen & 1, len = LDLAT_UNWIND_COPY_BYTES, off = 0, i;
 
 	uc = bpf_map_lookup_elem(&unwind_counters, &slot);
 	if (!uc)
@@ -657,16 +661,21 @@ static __always_inline void ldlat_unwind_defer_send(const struct ldlat_unwind_re
 	d->sp = r->sp;
 	d->fp = r->fp;
 	d->exe_ino = ldlat_current_exe_ino();
-	/* the largest copy that can be read: a stack may end less than 8 KiB above SP */
-	d->len = 0;
+	/*
+	 * All that can be read, as perf's copy: a stack may end less than 8
+	 * KiB above SP (a new process's: its arguments and environment), and
+	 * its outermost frames are the last bytes.  Halves of what is left,
+	 * each taken when it reads: the copy ends within 8 bytes of the first
+	 * byte that cannot be read.
+	 */
 	LDLAT_UNWIND_UNROLL
 	for (i = 0; i < LDLAT_UNWIND_COPY_TRIES; i++) {
-		if (!bpf_probe_read_user(d->stack, len, (const void *)r->sp)) {
-			d->len = len;
-			break;
-		}
+		if (off <= LDLAT_UNWIND_COPY_BYTES - len &&
+		    !bpf_probe_read_user(d->stack + off, len, (const void *)(r->sp + off)))
+			off += len;
 		len >>= 1;
 	}
+	d->len = off;
 	uc->deferred++;
 	/* user space reads the ring at its tick */
 	bpf_ringbuf_submit(d, BPF_RB_NO_WAKEUP);

@@ -136,14 +136,14 @@ struct ldlat_unwind_proc {
  * Only END is a whole stack; the others leave its outer frames out.
  */
 enum ldlat_unwind_stop {
-	LDLAT_STOP_END,		/* the outermost frame (its return address undefined, or 0) */
-	LDLAT_STOP_MAX,		/* --max-stack frames were taken */
-	LDLAT_STOP_READ,	/* reading the user stack failed (not present, or past its end) */
-	LDLAT_STOP_NO_TABLE,	/* no table covered the address, and no frame pointer went on */
+	LDLAT_STOP_END,	 /* the outermost frame (its return address undefined, or 0) */
+	LDLAT_STOP_MAX,	 /* --max-stack frames were taken */
+	LDLAT_STOP_READ, /* reading the user stack failed (not present, or past its end) */
+	LDLAT_STOP_NO_TABLE, /* no table covered the address (or it is on its way), and no frame pointer went on */
 	LDLAT_STOP_NO_MAPPING,	/* the address was in no executable mapping the tables know */
 	LDLAT_STOP_UNSUPPORTED, /* a rule the walker does not evaluate */
 	LDLAT_STOP_BAD_FRAME,	/* the stack pointer did not move up (a corrupt stack) */
-	LDLAT_STOP_NO_REGS,	/* no user registers (a kernel thread) */
+	LDLAT_STOP_NO_REGS,	/* no user registers (a kernel thread, or in an exec) */
 	LDLAT_NSTOPS,
 };
 
@@ -179,12 +179,13 @@ struct ldlat_unwind_counters {
  * frame pointers gave: the sample's process, generation, class, latency
  * and that path's key in top_stack, the registers, the program it ran
  * (the tables it needs are of its mappings, not those of the program
- * before an exec), and a copy of the user stack from SP.  8 KiB, as perf's --call-graph dwarf default: what cc1 and
- * as need (docs/callpaths.md); less where the stack ends nearer (the
- * largest of 8, 4, 2, 1 KiB or 512 bytes that can be read).
+ * before an exec), and a copy of the user stack from SP.  8 KiB, as
+ * perf's --call-graph dwarf default: what cc1 and as need
+ * (docs/callpaths.md); less where the stack ends nearer (up to the last 8
+ * bytes that can be read, as perf's copy).
  */
 #define LDLAT_UNWIND_COPY_BYTES 8192
-#define LDLAT_UNWIND_COPY_TRIES 5 /* 8 KiB down to 512 bytes */
+#define LDLAT_UNWIND_COPY_TRIES 11 /* reads of 8 KiB down to 8 bytes */
 
 struct ldlat_unwind_defer {
 	__u32 tgid;
@@ -369,13 +370,18 @@ LDLAT_INLINE bool ldlat_unwind_read(void *files, __u64 *v, __u64 addr)
 }
 #endif
 
+/* ldlat_unwind_rule's why for an address whose table is on its way: not a stop of its own */
+#define LDLAT_UNWIND_WHY_PENDING (LDLAT_NSTOPS + 1)
+
 /*
  * The row of the file that maps pc (a table's address: pc - 1 for a
  * return address, whose call may be a function's last instruction), into
  * *row; LDLAT_CFA_NONE when no table covers it, with why: NO_MAPPING (no
- * executable mapping of the process holds it) or NO_TABLE.  files: the
- * array of maps of the tables.
+ * executable mapping of the process holds it), LDLAT_UNWIND_WHY_PENDING
+ * (its mapping's table is on its way) or NO_TABLE.  files: the array of
+ * maps of the tables.
  */
+
 static __always_inline __u32 ldlat_unwind_rule(const struct ldlat_unwind_proc *p, void *files,
 					       __u64 pc, struct ldlat_unwind_row *row, __u64 *tmp)
 {
@@ -395,6 +401,8 @@ static __always_inline __u32 ldlat_unwind_rule(const struct ldlat_unwind_proc *p
 	asm volatile("" ::: "memory");
 	i = (int)*tmp;
 	m = &p->maps[i & (LDLAT_UNWIND_MAPS - 1)];
+	if (m->kind == LDLAT_MAP_PENDING)
+		return LDLAT_UNWIND_WHY_PENDING;
 	if (m->kind != LDLAT_MAP_TABLE || pc - m->base >= (1ull << 32))
 		return LDLAT_STOP_NO_TABLE;
 	x = (__u32)(pc - m->base);
@@ -449,6 +457,13 @@ static __always_inline __u32 ldlat_unwind_frame(struct ldlat_unwind_state *s,
 	if (kind == LDLAT_CFA_END)
 		return LDLAT_STOP_END;
 	if (kind == LDLAT_CFA_NONE) {
+		/*
+		 * a table on its way: the walk ends here, where the sample is
+		 * deferred from (code without frame pointers leaves RBP any
+		 * value, and a walk through it would end elsewhere, not deferred)
+		 */
+		if (why == LDLAT_UNWIND_WHY_PENDING)
+			return LDLAT_STOP_NO_TABLE;
 		/* the frame pointer: the caller's RBP at RBP, its return address above */
 		if (!fp || fp < sp || (fp & 7))
 			return why;
