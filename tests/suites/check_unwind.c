@@ -1403,7 +1403,8 @@ static void folds_of_perf(struct folds *t, char *text)
 /* The program's own functions whose samples the oracle compares, and its roots. */
 static bool own_leaf(const char *f)
 {
-	return !strcmp(f, "touch_pages") || !strcmp(f, "unwindlib_touch");
+	return !strcmp(f, "touch_pages") || !strcmp(f, "unwindlib_touch") ||
+	       !strcmp(f, "touch_pages_leaf");
 }
 
 static bool own_root(const char *f)
