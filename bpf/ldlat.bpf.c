@@ -479,6 +479,8 @@ static __always_inline bool ldlat_task_user_regs(struct ldlat_unwind_regs *r)
 	r->pc = regs.ip;
 	r->sp = regs.sp;
 	r->fp = regs.bp;
+	r->bx = regs.bx;
+	r->bx_known = 1;
 	return true;
 }
 
@@ -509,6 +511,8 @@ static __always_inline bool ldlat_sample_user_regs(struct bpf_perf_event_data *c
 	r->pc = LDLAT_CTX_REG(ctx, ip);
 	r->sp = LDLAT_CTX_REG(ctx, sp);
 	r->fp = LDLAT_CTX_REG(ctx, bp);
+	r->bx = LDLAT_CTX_REG(ctx, bx);
+	r->bx_known = 1;
 	return true;
 }
 
@@ -595,6 +599,8 @@ static __always_inline bool ldlat_top_unwind(const struct ldlat_unwind_regs *r,
 	s->pc = r->pc;
 	s->sp = r->sp;
 	s->fp = r->fp;
+	s->bx = r->bx;
+	s->bx_known = r->bx_known;
 	s->back = 0;
 	s->frames_fp = 0;
 	s->tgid = tgid;
@@ -660,6 +666,8 @@ static __always_inline void ldlat_unwind_defer_send(const struct ldlat_unwind_re
 	d->pc = r->pc;
 	d->sp = r->sp;
 	d->fp = r->fp;
+	d->bx = r->bx;
+	d->bx_known = r->bx_known;
 	d->exe_ino = ldlat_current_exe_ino();
 	/*
 	 * All that can be read, as perf's copy: a stack may end less than 8

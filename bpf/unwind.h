@@ -45,15 +45,32 @@ enum ldlat_unwind_cfa {
 	LDLAT_CFA_SIGNAL,      /* a signal frame: SP, PC, FP saved in the ucontext (below) */
 	LDLAT_CFA_END,	       /* the outermost frame: the return address is undefined */
 	LDLAT_CFA_UNSUPPORTED, /* an expression or register the walker does not evaluate */
+	LDLAT_CFA_RBX, /* CFA = RBX + row.cfa (the dynamic linker's lazy-binding trampoline) */
 	LDLAT_CFA_KINDS,
 };
 
-/* Where the caller's frame pointer (RBP) is: the high nibble of row.kind. */
+/* Where the caller's frame pointer (RBP) is: bits 4 and 5 of row.kind. */
 enum ldlat_unwind_fp {
 	LDLAT_FP_SAME,	/* not changed by this frame */
 	LDLAT_FP_AT,	/* saved at CFA + 8 * row.fp */
 	LDLAT_FP_UNDEF, /* cannot be recovered (undefined, or a rule the walker does not evaluate) */
 	LDLAT_FP_KINDS,
+};
+
+/*
+ * Where the caller's RBX is: bits 6 and 7 of row.kind.  The walker needs
+ * it only to reach a frame whose CFA is RBX-based (glibc's
+ * _dl_runtime_resolve keeps the stack pointer it was called with there
+ * while it realigns the stack): a row has one offset byte, so RBX's save
+ * slot is kept where RBP's is not saved, or where it is the slot just
+ * below RBP's (the order GCC's prologues push them); elsewhere it is lost.
+ */
+enum ldlat_unwind_rbx {
+	LDLAT_RBX_SAME,	    /* not changed by this frame */
+	LDLAT_RBX_AT,	    /* saved at CFA + 8 * row.fp (RBP not saved) */
+	LDLAT_RBX_BELOW_FP, /* saved at CFA + 8 * (row.fp - 1), below RBP's slot */
+	LDLAT_RBX_UNDEF,    /* cannot be recovered here */
+	LDLAT_RBX_KINDS,
 };
 
 /*
@@ -64,18 +81,19 @@ enum ldlat_unwind_fp {
 struct ldlat_unwind_row {
 	__u32 pc;  /* from the table's base */
 	__u16 cfa; /* the CFA's offset, PLT threshold, or signal frame's SP offset */
-	__u8 kind; /* enum ldlat_unwind_cfa | enum ldlat_unwind_fp << 4 */
-	__s8 fp;   /* the frame pointer's offset, in 8 bytes */
+	__u8 kind; /* enum ldlat_unwind_cfa | enum ldlat_unwind_fp << 4 | enum ldlat_unwind_rbx << 6 */
+	__s8 fp; /* the frame pointer's offset, in 8 bytes */
 };
 
 #define LDLAT_UNWIND_ROW_CFA(r) ((r)->kind & 15)
-#define LDLAT_UNWIND_ROW_FP(r)	((r)->kind >> 4)
+#define LDLAT_UNWIND_ROW_FP(r)	(((r)->kind >> 4) & 3)
+#define LDLAT_UNWIND_ROW_RBX(r) ((r)->kind >> 6)
 
 /*
  * Blocks of LDLAT_UNWIND_CHUNK_ROWS rows (8 KiB: a map value the verifier
  * bounds, searched in 10 steps); the index's first addresses of up to
  * LDLAT_UNWIND_CHUNKS of them (10 steps), so a file has at most 2^20 rows
- * (Debian 12's libc.so.6 compiles to 28,274: 29 blocks, 240 KiB).
+ * (Debian 12's libc.so.6 compiles to 28,379: 29 blocks, 240 KiB).
  */
 #define LDLAT_UNWIND_CHUNK_BITS	 10
 #define LDLAT_UNWIND_CHUNK_ROWS	 (1u << LDLAT_UNWIND_CHUNK_BITS)
@@ -195,6 +213,7 @@ struct ldlat_unwind_defer {
 	__u64 key; /* the frame-pointer walk's path in top_stack */
 	__u64 lat;
 	__u64 pc, sp, fp;
+	__u64 bx, bx_known;
 	__u64 exe_ino; /* the running program's (struct ldlat_unwind_proc's) */
 	__u8 stack[LDLAT_UNWIND_COPY_BYTES];
 };
@@ -285,6 +304,7 @@ LDLAT_INLINE int ldlat_unwind_map_find(const struct ldlat_unwind_proc *p, __u64 
 /* The user registers a walk starts from. */
 struct ldlat_unwind_regs {
 	__u64 pc, sp, fp;
+	__u64 bx, bx_known; /* RBX, when the registers had it (not the test entry's) */
 };
 
 /*
@@ -296,6 +316,8 @@ struct ldlat_unwind_regs {
  */
 struct ldlat_unwind_state {
 	__u64 pc, sp, fp; /* fp 0: the frame pointer is lost */
+	__u64 bx;	  /* RBX, when bx_known */
+	__u64 bx_known;
 	/*
 	 * 1 when pc is a return address (its rule is that of pc - 1, as the
 	 * call may be a function's last instruction), 0 for the first frame
@@ -447,13 +469,14 @@ static __always_inline __u32 ldlat_unwind_rule(const struct ldlat_unwind_proc *p
 static __always_inline __u32 ldlat_unwind_frame(struct ldlat_unwind_state *s,
 						const struct ldlat_unwind_proc *p, void *files)
 {
-	__u64 pc = s->pc, sp = s->sp, fp = s->fp, cfa, ra, v;
+	__u64 pc = s->pc, sp = s->sp, fp = s->fp, bx = s->bx, bx_known = s->bx_known, cfa, ra, v;
 	struct ldlat_unwind_row row;
-	__u32 why, kind, fpk;
+	__u32 why, kind, fpk, bxk;
 
 	why = ldlat_unwind_rule(p, files, pc - (s->back & 1), &row, &s->tmp);
 	kind = LDLAT_UNWIND_ROW_CFA(&row);
 	fpk = LDLAT_UNWIND_ROW_FP(&row);
+	bxk = LDLAT_UNWIND_ROW_RBX(&row);
 	if (kind == LDLAT_CFA_END)
 		return LDLAT_STOP_END;
 	if (kind == LDLAT_CFA_NONE) {
@@ -471,6 +494,8 @@ static __always_inline __u32 ldlat_unwind_frame(struct ldlat_unwind_state *s,
 		if (!ldlat_unwind_read(files, &ra, fp + 8) || !ldlat_unwind_read(files, &fp, fp))
 			return LDLAT_STOP_READ;
 		s->frames_fp++;
+		/* where a frame without rules saved RBX is not known */
+		bx_known = 0;
 	} else if (kind == LDLAT_CFA_SIGNAL) {
 		/* the interrupted state: SP, PC, RBP from the ucontext; its PC is exact */
 		if (!ldlat_unwind_read(files, &cfa, sp + row.cfa) ||
@@ -485,6 +510,7 @@ static __always_inline __u32 ldlat_unwind_frame(struct ldlat_unwind_state *s,
 		s->pc = ra;
 		s->sp = cfa;
 		s->fp = v;
+		s->bx_known = 0;
 		s->back = 0;
 		return LDLAT_NSTOPS;
 	} else {
@@ -494,6 +520,8 @@ static __always_inline __u32 ldlat_unwind_frame(struct ldlat_unwind_state *s,
 			cfa = fp + row.cfa;
 		else if (kind == LDLAT_CFA_PLT)
 			cfa = sp + 8 + ((pc & 15) >= row.cfa ? 8 : 0);
+		else if (kind == LDLAT_CFA_RBX && bx_known)
+			cfa = bx + row.cfa;
 		else
 			return LDLAT_STOP_UNSUPPORTED;
 		/* x86-64: the call pushed the return address just below the CFA */
@@ -505,6 +533,12 @@ static __always_inline __u32 ldlat_unwind_frame(struct ldlat_unwind_state *s,
 		} else if (fpk == LDLAT_FP_UNDEF) {
 			fp = 0;
 		}
+		if (bxk == LDLAT_RBX_AT || bxk == LDLAT_RBX_BELOW_FP) {
+			v = cfa + 8 * ((__s64)row.fp - (bxk == LDLAT_RBX_BELOW_FP));
+			bx_known = ldlat_unwind_read(files, &bx, v);
+		} else if (bxk == LDLAT_RBX_UNDEF) {
+			bx_known = 0;
+		}
 	}
 	if (cfa <= sp)
 		return LDLAT_STOP_BAD_FRAME;
@@ -513,6 +547,8 @@ static __always_inline __u32 ldlat_unwind_frame(struct ldlat_unwind_state *s,
 	s->pc = ra;
 	s->sp = cfa;
 	s->fp = fp;
+	s->bx = bx;
+	s->bx_known = bx_known;
 	s->back = 1;
 	return LDLAT_NSTOPS;
 }
@@ -526,7 +562,8 @@ _Static_assert((1u << LDLAT_UNWIND_INDEX_STEPS) >= LDLAT_UNWIND_CHUNKS &&
 		       LDLAT_UNWIND_CHUNKS <= 2048,
 	       "the index's steps and mask");
 _Static_assert((1u << LDLAT_UNWIND_MAP_STEPS) == LDLAT_UNWIND_MAPS, "the mappings' steps");
-_Static_assert(LDLAT_CFA_KINDS <= 16 && LDLAT_FP_KINDS <= 16, "kinds share a byte");
+_Static_assert(LDLAT_CFA_KINDS <= 16 && LDLAT_FP_KINDS <= 4 && LDLAT_RBX_KINDS <= 4,
+	       "kinds share a byte");
 #endif
 
 #endif /* LDLAT_UNWIND_H */

@@ -181,6 +181,32 @@ static bool at_sp(const char *e, long *off)
 }
 
 /*
+ * RBX's rule, readelf's "rbx" column ("u" or none: no rule, the same
+ * value; "c-N": saved there), as unwind.h keeps it: where RBP is not
+ * saved, or in the slot below RBP's; anything else lost.
+ */
+static void rule_rbx(const char *cols, const char *row, struct ldlat_unwind_row *r)
+{
+	unsigned int k = LDLAT_RBX_UNDEF;
+	char rbx[64];
+	const char *v = column(cols, row, "rbx", rbx);
+	long off;
+
+	if (!v || !strcmp(v, "u") || !strcmp(v, "s")) {
+		k = LDLAT_RBX_SAME;
+	} else if (reg_off(v, "c", &off) && off % 8 == 0) {
+		off /= 8;
+		if (LDLAT_UNWIND_ROW_FP(r) != LDLAT_FP_AT && off >= -128 && off <= 127) {
+			k = LDLAT_RBX_AT;
+			r->fp = (__s8)off;
+		} else if (LDLAT_UNWIND_ROW_FP(r) == LDLAT_FP_AT && off == r->fp - 1) {
+			k = LDLAT_RBX_BELOW_FP;
+		}
+	}
+	r->kind = (__u8)(r->kind | k << 6);
+}
+
+/*
  * The walker's row for readelf's: the row's values under cols, the FDE's
  * expressions (x), its CIE says 'S'.
  */
@@ -243,6 +269,11 @@ static struct ldlat_unwind_row rule(const char *cols, const char *row, const str
 	else if (!strcmp(cfa, "exp") && x && snprintf(plt, sizeof(plt), PLT_EXPR, 10) &&
 		 !strcmp(x->cfa, plt))
 		set(&r, LDLAT_CFA_PLT, 10, fp, (int)fp_off);
+	else if (reg_off(cfa, "rbx", &off) && off >= 0 && off <= 0xffff)
+		set(&r, LDLAT_CFA_RBX, off, fp, (int)fp_off);
+	else
+		return r;
+	rule_rbx(cols, row, &r);
 	return r;
 }
 

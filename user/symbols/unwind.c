@@ -15,6 +15,7 @@
 #include "user/symbols/unwind.h"
 
 /* DWARF register numbers of x86-64 (the psABI's table). */
+#define DW_REG_RBX 3
 #define DW_REG_RBP 6
 #define DW_REG_RSP 7
 #define DW_REG_RIP 16
@@ -370,8 +371,52 @@ static void row_of(Dwarf_Frame *f, bool signal, struct ldlat_unwind_row *r, stru
 		row_set(r, LDLAT_CFA_PLT, thr, fp, (int)fp_off);
 		return;
 	}
+	/* glibc's _dl_runtime_resolve: the stack pointer it was called with, kept in RBX */
+	if (ncfa == 1 && op_breg(&cfa[0], DW_REG_RBX, &off) && off >= 0 && off <= 0xffff) {
+		row_set(r, LDLAT_CFA_RBX, (__u64)off, fp, (int)fp_off);
+		return;
+	}
 unsupported:
 	t->unsupported++;
+}
+
+/*
+ * RBX's rule into r (enum ldlat_unwind_rbx): its save slot where the row's
+ * offset byte is free (RBP not saved) or where it is the slot below RBP's;
+ * counted in t where it could not be kept.
+ */
+static void row_rbx(Dwarf_Frame *f, struct ldlat_unwind_row *r, struct unwind_table *t)
+{
+	unsigned int k = LDLAT_RBX_UNDEF, cfa = LDLAT_UNWIND_ROW_CFA(r);
+	Dwarf_Op mem[3], *ops = NULL;
+	__s64 off;
+	size_t n = 0;
+
+	if (cfa == LDLAT_CFA_NONE || cfa == LDLAT_CFA_END || cfa == LDLAT_CFA_SIGNAL ||
+	    cfa == LDLAT_CFA_UNSUPPORTED)
+		return;
+	/*
+	 * no rule: the same value, as the psABI has it for a callee-saved
+	 * register (libdw's x86-64 defaults give register 0, RAX, that rule
+	 * instead of RBX, 3, so it reports RBX undefined where the CFI says
+	 * nothing of it)
+	 */
+	if (dwarf_frame_register(f, DW_REG_RBX, mem, &ops, &n)) {
+		k = LDLAT_RBX_UNDEF;
+	} else if (n == 0) {
+		k = LDLAT_RBX_SAME;
+	} else if (n && op_at_cfa(ops, n, &off) && off % 8 == 0) {
+		off /= 8;
+		if (LDLAT_UNWIND_ROW_FP(r) != LDLAT_FP_AT && off >= -128 && off <= 127) {
+			k = LDLAT_RBX_AT;
+			r->fp = (__s8)off;
+		} else if (LDLAT_UNWIND_ROW_FP(r) == LDLAT_FP_AT && off == r->fp - 1) {
+			k = LDLAT_RBX_BELOW_FP;
+		}
+	}
+	if (k == LDLAT_RBX_UNDEF && n)
+		t->rbx_lost++;
+	r->kind = (__u8)(r->kind | k << 6);
 }
 
 static bool row_same(const struct ldlat_unwind_row *a, const struct ldlat_unwind_row *b)
@@ -422,6 +467,7 @@ static int rows_of_fde(struct row_list *l, Dwarf_CFI *cfi, __u64 lo, __u64 hi,
 			return rows_add(l, a, &r);
 		}
 		row_of(f, signal, &r, t);
+		row_rbx(f, &r, t);
 		free(f);
 		t->ranges++;
 		e = rows_add(l, a, &r);

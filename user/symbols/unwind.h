@@ -44,6 +44,7 @@ struct unwind_table {
 	__u32 ranges;	   /* address ranges libdw gave rules for */
 	__u32 unsupported; /* rows whose rules the walker does not evaluate */
 	__u32 fp_lost;	   /* rows where the frame pointer's rule was not evaluated */
+	__u32 rbx_lost;	   /* rows where RBX's save slot did not fit the row (unwind.h) */
 };
 
 /*

@@ -11,7 +11,7 @@
 #include "user/symbols/unwindcache.h"
 
 #define ENTRY_MAGIC   "LDLATUW"
-#define ENTRY_VERSION 1
+#define ENTRY_VERSION 2 /* 2: rows carry RBX's rule (an entry of 1 is compiled again) */
 
 /* An entry: this header, then nrows struct ldlat_unwind_row. */
 struct entry_head {

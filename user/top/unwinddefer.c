@@ -104,7 +104,12 @@ __u32 unwind_native__walk(struct unwind_native *n, const struct ldlat_unwind_pro
 		.at = d->sp,
 		.copy = d->stack,
 	};
-	struct ldlat_unwind_state s = { .pc = d->pc, .sp = d->sp, .fp = d->fp, .tgid = d->tgid };
+	struct ldlat_unwind_state s = { .pc = d->pc,
+					.sp = d->sp,
+					.fp = d->fp,
+					.bx = d->bx,
+					.bx_known = d->bx_known,
+					.tgid = d->tgid };
 	__u32 i, stop = LDLAT_STOP_MAX;
 
 	*nr = 0;
