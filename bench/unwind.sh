@@ -58,7 +58,9 @@ top_run() {
 
 # perf record --call-graph dwarf of $1 and perf script's unwinding: "samples rec-cpu bytes script-cpu depth"
 perf_run() {
-	/usr/bin/time -f '%U %S' -o "$tmp/time" perf record -q -o "$tmp/perf.data" -e page-faults -c 1 \
+	# 32 MiB of buffer, as check_unwind gives it: with the default, perf loses records on
+	# gcc -c (491 samples in a run), its paths then cut short
+	/usr/bin/time -f '%U %S' -o "$tmp/time" perf record -q -m 8192 -o "$tmp/perf.data" -e page-faults -c 1 \
 		--call-graph dwarf -- $1 >/dev/null 2>&1 || return 1
 	rec=$(awk '{ printf "%.2f", $1 + $2 }' "$tmp/time")
 	size=$(stat -c %s "$tmp/perf.data")
