@@ -7,6 +7,8 @@
 
 #include "user/symbols/kallsyms.h"
 
+#define KALLSYMS_BUF (64 * 1024) /* bytes of /proc/kallsyms a read takes */
+
 bool kallsyms__is_kernel(__u64 addr)
 {
 	return addr >> 63; /* x86-64 and arm64 put the kernel in the upper half */
@@ -141,12 +143,19 @@ int kallsyms__load(struct kallsyms *k, const char *path)
 	bool any_nonzero = false;
 	int kind, n;
 	FILE *f = fopen(path ? path : "/proc/kallsyms", "re");
+	char *buf;
 
 	memset(k, 0, sizeof(*k));
 	if (!f)
 		return -errno;
-	/* /proc's files say a block of 1 KiB: a read each of ~120,000 lines' 5 MB otherwise */
-	setvbuf(f, NULL, _IOFBF, 64 * 1024);
+	/*
+	 * /proc's files say a block of 1 KiB: a read each of ~120,000 lines' 5 MB
+	 * otherwise.  glibc sizes a buffer it allocates itself by the block, so
+	 * it is given one.
+	 */
+	buf = malloc(KALLSYMS_BUF);
+	if (buf)
+		setvbuf(f, buf, _IOFBF, KALLSYMS_BUF);
 	while (fgets(line, sizeof(line), f)) {
 		if (!kallsyms__parse_line(line, &addr, &type, name, module) ||
 		    (kind = kallsyms__kind(type)) < 0)
@@ -179,6 +188,7 @@ int kallsyms__load(struct kallsyms *k, const char *path)
 		k->n++;
 	}
 	fclose(f);
+	free(buf);
 	for (n = 0; n < k->n; n++) {
 		k->syms[n].name = k->pool + k->syms[n].size;
 		k->syms[n].size = 0;
@@ -189,6 +199,7 @@ int kallsyms__load(struct kallsyms *k, const char *path)
 	return 0;
 nomem:
 	fclose(f);
+	free(buf);
 	kallsyms__free(k);
 	return -ENOMEM;
 }
