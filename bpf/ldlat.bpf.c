@@ -271,14 +271,6 @@ struct {
 	__type(value, struct ldlat_top_full);
 } top_full SEC(".maps");
 
-/* The front slots of the IP and data tables, per generation parity (struct ldlat_top_front). */
-struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, 2 * LDLAT_TOP_FRONT);
-	__type(key, __u32);
-	__type(value, struct ldlat_top_front);
-} top_front SEC(".maps");
-
 /*
  * Samples whose key found its table full (struct ldlat_top_spill).  User
  * space sizes it from cfg.top_entries (ldlat_top_spill_bytes()); one page
@@ -363,27 +355,14 @@ static __always_inline bool ldlat_top_add(void *map, __u32 table, const struct l
 					  struct ldlat_top_counters *tc)
 {
 	struct ldlat_top_key k = { .tgid = s->tgid, .gen = gen, .addr = addr };
-	__u32 zero = 0, fi = (gen & 1) * LDLAT_TOP_FRONT + table;
-	struct ldlat_top_front *f = NULL;
 	struct ldlat_top_val *v, nv = {};
 	struct ldlat_top_full *full;
+	__u32 zero = 0;
 	long e;
 	int kept;
 
-	if (table < LDLAT_TOP_FRONT) {
-		f = bpf_map_lookup_elem(&top_front, &fi);
-		if (f && f->v.count && f->k.addr == addr && f->k.tgid == k.tgid) {
-			ldlat_top_account(&f->v, s->lat, cls);
-			return true;
-		}
-	}
 	v = bpf_map_lookup_elem(map, &k);
 	if (v) {
-		/* a key in the table takes a free slot: its next samples here skip the look-up */
-		if (f && !f->v.count) {
-			f->k = k;
-			v = &f->v;
-		}
 		ldlat_top_account(v, s->lat, cls);
 		return true;
 	}

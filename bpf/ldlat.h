@@ -899,23 +899,6 @@ struct ldlat_top_full {
 };
 
 /*
- * A front slot per CPU, table (the IP and the data table) and generation
- * parity: the 'top_front' per-CPU array, at (gen & 1) * LDLAT_TOP_FRONT +
- * table.  The first key a CPU finds in its table in a generation takes the
- * slot, and its samples on that CPU are counted there from then on, with
- * no hash look-up (a run of samples of one function or page); every other
- * key is counted in the table as before.  Its key is in the table: a drain
- * adds the slots of its generation to the entries it took, and zeroes them
- * for generation gen + 2, as it does top_counters.
- */
-#define LDLAT_TOP_FRONT 2
-
-struct ldlat_top_front {
-	struct ldlat_top_key k;
-	struct ldlat_top_val v; /* what the slot counted of k; count 0: free */
-};
-
-/*
  * A sample whose key finds its table full goes to the spill ring (a BPF ring
  * buffer shared by all CPUs) as one record, and user space adds it to the
  * same table: a full table costs a record, not the sample.  The records

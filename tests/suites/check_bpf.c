@@ -830,9 +830,8 @@ static void top_batch(struct session *sess, const struct ldlat_config *c, int n,
 }
 
 /*
- * Both tables against the native model, over three drain generations (each
- * drain moves exactly its generation's samples, its front slots with them;
- * the third reuses the first's parity), with filters on, lines of
+ * Both tables against the native model, over two drain generations (each
+ * drain moves exactly its generation's samples), with filters on, lines of
  * 64 bytes; then with pages and an IP table too small (_i = 1): the samples
  * of keys that found it full come through the spill ring, and every kept
  * sample is accounted.  The drained counters and histograms (ldlat-top's
@@ -865,7 +864,7 @@ START_TEST(test_top_tables)
 	ck_assert_uint_eq(bpf_map__max_entries(sess.skel->maps.hists), 2 * LDLAT_NCLASS);
 	ck_assert_int_eq(snapshot__init(&want, 1), 0);
 	ck_assert_int_eq(snapshot__init(&run, 1), 0);
-	for (gen = 0; gen < 3; gen++) {
+	for (gen = 0; gen < 2; gen++) {
 		top_table__init(&got_ip);
 		top_table__init(&got_data);
 		top_table__init(&want_ip);
@@ -1267,7 +1266,6 @@ START_TEST(test_top_off_costs_nothing)
 	ck_assert(!uses_map(ids, n, sess.skel->maps.top_data));
 	ck_assert(!uses_map(ids, n, sess.skel->maps.top_counters));
 	ck_assert(!uses_map(ids, n, sess.skel->maps.top_full));
-	ck_assert(!uses_map(ids, n, sess.skel->maps.top_front));
 	ck_assert(!uses_map(ids, n, sess.skel->maps.top_batch));
 	ck_assert(!uses_map(ids, n, sess.skel->maps.bss)); /* the generation */
 	ck_assert_uint_eq(bpf_map__max_entries(sess.skel->maps.top_ip), 1);
@@ -1282,7 +1280,6 @@ START_TEST(test_top_off_costs_nothing)
 	ck_assert(uses_map(ids, n, sess.skel->maps.top_ip));
 	ck_assert(uses_map(ids, n, sess.skel->maps.top_data));
 	ck_assert(uses_map(ids, n, sess.skel->maps.top_full));
-	ck_assert(uses_map(ids, n, sess.skel->maps.top_front));
 	ck_assert(uses_map(ids, n, sess.skel->maps.top_batch));
 	ck_assert_int_lt(bpf_program__fd(sess.skel->progs.ldlat_sample), 0);
 	session__close(&sess);

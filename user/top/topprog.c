@@ -259,40 +259,6 @@ out:
 }
 
 /*
- * Adds the front slots of a generation (slot gen & 1) to the entries of
- * their keys in the IP and data tables (a table off has none taken), and
- * zeroes them for generation gen + 2.
- */
-static int top__front(struct session *s, struct top_sink *k, __u32 slot)
-{
-	int fd = bpf_map__fd(s->skel->maps.top_front), cpu, e = 0;
-	struct ldlat_top_front *f = calloc(s->ncpus, sizeof(*f));
-	struct top_table *t;
-	__u32 table, idx;
-
-	if (!f)
-		return -ENOMEM;
-	for (table = 0; table < LDLAT_TOP_FRONT && !e; table++) {
-		t = table ? k->data : k->ip;
-		idx = slot * LDLAT_TOP_FRONT + table;
-		if (!t)
-			continue;
-		if (bpf_map_lookup_elem(fd, &idx, f)) {
-			e = -errno;
-			break;
-		}
-		for (cpu = 0; cpu < s->ncpus && !e; cpu++)
-			if (f[cpu].v.count)
-				e = top_table__merge(t, f[cpu].k.tgid, f[cpu].k.addr, &f[cpu].v);
-		memset(f, 0, s->ncpus * sizeof(*f));
-		if (!e && bpf_map_update_elem(fd, &idx, f, BPF_ANY))
-			e = -errno;
-	}
-	free(f);
-	return e;
-}
-
-/*
  * Adds the histograms of a generation (its half of 'hists', slot gen & 1) to
  * the sink's, and zeroes them for generation gen + 2, labels kept.
  */
@@ -450,10 +416,6 @@ int top_sink__drain(struct top_sink *k, struct session *s, bool all)
 		e = top__drain_map(s, s->skel->maps.top_data, all, gen, k->data);
 	if (!e && k->stack)
 		e = top__drain_map(s, s->skel->maps.top_stack, all, gen, k->stack);
-	if (!e)
-		e = top__front(s, k, gen & 1);
-	if (!e && all)
-		e = top__front(s, k, (gen + 1) & 1);
 	if (!e)
 		e = top__batches(s, k, gen & 1);
 	if (!e && all)
