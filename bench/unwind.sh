@@ -12,7 +12,10 @@
 # (kernel.bpf_stats_enabled: run_time_ns / run_cnt of ldlat_top, read while
 # the run goes on, the last reading kept); the mean user-stack depth is
 # that of the folded stacks (ldlat-top's, and perf script's folded the same
-# way); CPU seconds and file size are GNU time's and the file's.
+# way); CPU seconds and file size are GNU time's and the file's.  Both tools
+# run their command without address-space randomization (setarch -R), as
+# check_unwind does: perf script's unwinding of cc1 found 18.9 frames on
+# some layouts and 8.1 on others (stopping in libc), run to run.
 set -u
 cd "$(dirname "$0")/.." || exit 1
 make -s all >&2 || exit 1
@@ -37,7 +40,7 @@ depth() {
 # ldlat-top with the options given: "ns/sample samples cpu-seconds depth"
 top_run() {
 	# no table cache: each run compiles its tables, as a first run does
-	LDLAT_UNWIND_CACHE= /usr/bin/time -f '%U %S' -o "$tmp/time" $TOP --source page-faults "$@" --format folded \
+	LDLAT_UNWIND_CACHE= /usr/bin/time -f '%U %S' -o "$tmp/time" setarch -R $TOP --source page-faults "$@" --format folded \
 		--output "$tmp/top.folded" -- $RUN 2>"$tmp/top.err" &
 	pid=$!
 	last=""
@@ -60,7 +63,7 @@ top_run() {
 perf_run() {
 	# 32 MiB of buffer, as check_unwind gives it: with the default, perf loses records on
 	# gcc -c (491 samples in a run), its paths then cut short
-	/usr/bin/time -f '%U %S' -o "$tmp/time" perf record -q -m 8192 -o "$tmp/perf.data" -e page-faults -c 1 \
+	/usr/bin/time -f '%U %S' -o "$tmp/time" setarch -R perf record -q -m 8192 -o "$tmp/perf.data" -e page-faults -c 1 \
 		--call-graph dwarf -- $1 >/dev/null 2>&1 || return 1
 	rec=$(awk '{ printf "%.2f", $1 + $2 }' "$tmp/time")
 	size=$(stat -c %s "$tmp/perf.data")
