@@ -51,6 +51,12 @@ int top_session__open_unwind(struct session *s, const struct ldlat_config *cfg, 
 				 (cfg->top & LDLAT_TOP_STACK) && cfg->top_entries
 					 ? ldlat_top_stacks_for(cfg->top_entries)
 					 : 1);
+	/* the hint of the keys each table took: a word an entry */
+	s->skel->rodata->top_seen_bits = ldlat_top_seen_bits(cfg->top ? cfg->top_entries : 1);
+	bpf_map__set_max_entries(s->skel->maps.top_seen,
+				 cfg->top && cfg->top_entries
+					 ? LDLAT_TOP_TABLES << s->skel->rodata->top_seen_bits
+					 : 1);
 	bpf_map__set_max_entries(
 		s->skel->maps.top_spill,
 		cfg->top && cfg->top_entries ? ldlat_top_spill_bytes(cfg->top_entries) : 4096);
