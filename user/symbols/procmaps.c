@@ -301,8 +301,15 @@ void procmaps__exit(struct procmaps *pm, pid_t tgid)
 {
 	struct proc *p = procmaps__find(pm, tgid);
 
-	if (p)
+	if (p && !p->exited) {
 		p->exited = true;
+		p->exited_epoch = pm->epoch;
+	}
+}
+
+void procmaps__next_epoch(struct procmaps *pm)
+{
+	pm->epoch++;
 }
 
 void procmaps__forget(struct procmaps *pm, pid_t tgid)
@@ -354,14 +361,15 @@ static void collect_exited(struct proc *p, void *ctx)
 
 static void seal_exited(struct proc *p, void *ctx)
 {
-	(void)ctx;
-	if (p->exited)
+	const struct procmaps *pm = ctx;
+
+	if (p->exited && p->exited_epoch < pm->epoch)
 		p->sealed = true;
 }
 
 void procmaps__seal_exited(struct procmaps *pm)
 {
-	procmaps__foreach(pm, seal_exited, NULL);
+	procmaps__foreach(pm, seal_exited, pm);
 }
 
 static void count_procs(struct proc *p, void *ctx)
