@@ -297,14 +297,20 @@ int procmaps__fork(struct procmaps *pm, pid_t child, pid_t parent, __u64 t)
 	return e;
 }
 
+void procmaps__gone(struct procmaps *pm, struct proc *p)
+{
+	if (!p->exited) {
+		p->exited = true;
+		p->exited_epoch = pm->epoch;
+	}
+}
+
 void procmaps__exit(struct procmaps *pm, pid_t tgid)
 {
 	struct proc *p = procmaps__find(pm, tgid);
 
-	if (p && !p->exited) {
-		p->exited = true;
-		p->exited_epoch = pm->epoch;
-	}
+	if (p)
+		procmaps__gone(pm, p);
 }
 
 void procmaps__next_epoch(struct procmaps *pm)

@@ -116,6 +116,9 @@ int procmaps__fork(struct procmaps *pm, pid_t child, pid_t parent, __u64 t);
 
 void procmaps__exit(struct procmaps *pm, pid_t tgid);
 
+/* p has exited as of this epoch (its EXIT applied, or /proc no longer has it). */
+void procmaps__gone(struct procmaps *pm, struct proc *p);
+
 /* Forgets a process and its mappings (a PID that starts over). */
 void procmaps__forget(struct procmaps *pm, pid_t tgid);
 

@@ -496,7 +496,7 @@ static void top_mark_gone(struct proc *p, void *ctx)
 		return;
 	snprintf(path, sizeof(path), "/proc/%d", (int)p->tgid);
 	if (access(path, F_OK) && errno == ENOENT)
-		procmaps__exit(ctx, p->tgid);
+		procmaps__gone(ctx, p);
 }
 
 /*
