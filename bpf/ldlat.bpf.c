@@ -296,6 +296,39 @@ struct {
  */
 volatile __u32 top_gen;
 
+/*
+ * Which keys each table took this generation, as a hint: a table found
+ * full is looked up only for a key the hint may hold; any other sample goes
+ * straight to the spill batch.  Under many keys (the table full, most
+ * samples a new key) this spares each one a lookup that misses, a few cache
+ * misses in a table of thousands of entries.  A word per entry (rounded up
+ * to a power of two, 1 << top_seen_bits a table), each the generation it
+ * holds (high half) and a 32-bit Bloom block (low half): two bits per key.
+ * A word of another generation holds nothing, so nothing clears it.  Its
+ * updates are not atomic: one lost to another CPU's makes that key's
+ * samples spill until the drain (counted the same, through the ring).
+ * Sized by user space (LDLAT_TOP_TABLES << top_seen_bits words).
+ */
+const volatile __u32 top_seen_bits = 1;
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u64);
+} top_seen SEC(".maps");
+
+/* The hint's word of key k in a table; its two bits in *bits. */
+static __always_inline __u64 *ldlat_top_seen(__u32 table, const struct ldlat_top_key *k,
+					     __u64 *bits)
+{
+	__u64 h = ldlat_top_seen_hash(k->tgid, k->addr);
+	__u32 i = (table << top_seen_bits) | (__u32)(h >> (64 - top_seen_bits));
+
+	*bits = 1ull << (h & 31) | 1ull << ((h >> 5) & 31);
+	return bpf_map_lookup_elem(&top_seen, &i);
+}
+
 #define E2BIG  7
 #define EEXIST 17
 
@@ -352,25 +385,34 @@ static __always_inline int ldlat_top_spill(__u32 table, const struct ldlat_sampl
  */
 static __always_inline bool ldlat_top_add(void *map, __u32 table, const struct ldlat_sample *s,
 					  __u32 gen, __u64 addr, __u32 cls,
-					  struct ldlat_top_counters *tc)
+					  struct ldlat_top_counters *tc,
+					  struct ldlat_top_full *full)
 {
 	struct ldlat_top_key k = { .tgid = s->tgid, .gen = gen, .addr = addr };
 	struct ldlat_top_val *v, nv = {};
-	struct ldlat_top_full *full;
-	__u32 zero = 0;
+	__u64 *seen, bits = 0;
+	bool found_full;
 	long e;
 	int kept;
 
+	if (table >= LDLAT_TOP_TABLES)
+		return false;
+	/* found full this generation: a key the table did not take spills */
+	found_full = full && full->gen[table] == gen + 1;
+	if (found_full) {
+		seen = ldlat_top_seen(table, &k, &bits);
+		if (seen && !ldlat_top_seen_holds(*seen, gen, bits)) {
+			e = -E2BIG;
+			goto spill;
+		}
+	}
 	v = bpf_map_lookup_elem(map, &k);
 	if (v) {
 		ldlat_top_account(v, s->lat, cls);
 		return true;
 	}
-	if (table >= LDLAT_TOP_TABLES)
-		return false;
-	full = bpf_map_lookup_elem(&top_full, &zero);
-	if (full && full->gen[table] == gen + 1) {
-		e = -E2BIG; /* found full this generation: the insert would fail */
+	if (found_full) {
+		e = -E2BIG; /* the insert would fail */
 		goto spill;
 	}
 	ldlat_top_account(&nv, s->lat, cls);
@@ -379,8 +421,12 @@ static __always_inline bool ldlat_top_add(void *map, __u32 table, const struct l
 	 * directly, and that op returns int (the upper half of r0 is not its sign)
 	 */
 	e = (int)bpf_map_update_elem(map, &k, &nv, BPF_NOEXIST);
-	if (!e)
+	if (!e) {
+		seen = ldlat_top_seen(table, &k, &bits);
+		if (seen)
+			*seen = ldlat_top_seen_add(*seen, gen, bits);
 		return true;
+	}
 	if (e == -EEXIST) { /* another CPU inserted it first */
 		v = bpf_map_lookup_elem(map, &k);
 		if (v) {
@@ -409,13 +455,15 @@ spill:
 static __always_inline void ldlat_top_sample(const struct ldlat_sample *s, __u32 cls, __u32 gen,
 					     struct ldlat_top_counters *tc)
 {
+	__u32 zero = 0;
+	struct ldlat_top_full *full = bpf_map_lookup_elem(&top_full, &zero);
+
 	if (cfg.top & LDLAT_TOP_IP)
-		ldlat_top_add(&top_ip, 0, s, gen, s->ip, cls, tc);
+		ldlat_top_add(&top_ip, 0, s, gen, s->ip, cls, tc, full);
 	if (cfg.top & LDLAT_TOP_DATA)
 		ldlat_top_add(&top_data, 1, s, gen, ldlat_top_block(s->addr, cfg.top_shift), cls,
-			      tc);
+			      tc, full);
 	if (cfg.top & LDLAT_TOP_STACK) {
-		__u32 zero = 0;
 		struct ldlat_top_pending *p = bpf_map_lookup_elem(&top_pending, &zero);
 
 		if (p) {
@@ -744,7 +792,8 @@ static __always_inline void ldlat_top_stacks(void *ctx, struct bpf_perf_event_da
 	}
 	s.tgid = p->tgid;
 	s.lat = p->lat;
-	kept = ldlat_top_add(&top_stack, 2, &s, p->gen, key, p->cls, tc);
+	kept = ldlat_top_add(&top_stack, 2, &s, p->gen, key, p->cls, tc,
+			     bpf_map_lookup_elem(&top_full, &zero));
 	/*
 	 * a record only for a sample counted under its key: the drain moves
 	 * that count, and would take another sample's of the same path

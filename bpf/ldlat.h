@@ -970,6 +970,45 @@ LDLAT_INLINE void ldlat_top_account(struct ldlat_top_val *v, __u64 lat, __u32 cl
 		v->cls[cls]++;
 }
 
+/*
+ * The hash of a key in ldlat-top's hint of the keys a table holds
+ * (top_seen): its high bits pick the word, its low ten the two bits.
+ */
+LDLAT_INLINE __u64 ldlat_top_seen_hash(__u32 tgid, __u64 addr)
+{
+	__u64 h = addr ^ ((__u64)tgid << 40) ^ tgid;
+
+	h ^= h >> 33;
+	h *= 0xff51afd7ed558ccdull;
+	h ^= h >> 33;
+	h *= 0xc4ceb9fe1a85ec53ull;
+	return h ^ (h >> 33);
+}
+
+/* Whether a hint word of generation gen may hold the key of the two bits. */
+LDLAT_INLINE bool ldlat_top_seen_holds(__u64 word, __u32 gen, __u64 bits)
+{
+	return (__u32)(word >> 32) == gen && (word & bits) == bits;
+}
+
+/* A hint word with the key of the two bits added, in generation gen. */
+LDLAT_INLINE __u64 ldlat_top_seen_add(__u64 word, __u32 gen, __u64 bits)
+{
+	if ((__u32)(word >> 32) != gen)
+		word = (__u64)gen << 32;
+	return word | bits;
+}
+
+/* log2 of a table's hint words: one per entry, a power of two, from 2 to 2^20. */
+static inline __u32 ldlat_top_seen_bits(__u32 entries)
+{
+	__u32 b = 1;
+
+	while (b < 20 && (1u << b) < entries)
+		b++;
+	return b;
+}
+
 /* The block a data address belongs to: the address rounded down to 1 << shift. */
 LDLAT_INLINE __u64 ldlat_top_block(__u64 addr, __u32 shift)
 {

@@ -1168,6 +1168,77 @@ START_TEST(test_top_full_hint)
 }
 END_TEST
 
+/*
+ * A table found full is looked up only for a key its hint of the
+ * generation's keys may hold: the keys the program put in it.  With 4
+ * entries taken and a fifth key spilled, each of the 4 is still counted in
+ * the table (none spilled); a key put in the table from outside the program
+ * (in the room of one deleted) is not in the hint, so its sample spills
+ * without the lookup that would have found it.  Every sample is counted.
+ */
+START_TEST(test_top_seen_hint)
+{
+	struct ldlat_config c = { .nranges = 1,
+				  .max_lat = ~0ull,
+				  .class_mask = LDLAT_ALL_CLASSES,
+				  .top = LDLAT_TOP_IP,
+				  .top_entries = 4 };
+	struct ldlat_sample s = { .tgid = 42, .lat = 100 };
+	struct ldlat_top_key del = { .tgid = 42, .gen = 0, .addr = 0x401000 };
+	struct ldlat_top_key put = { .tgid = 42, .gen = 0, .addr = 0x402000 };
+	struct ldlat_top_val zero[libbpf_num_possible_cpus()];
+	struct top_table ip;
+	struct top_sink sink;
+	struct session sess;
+	struct err err = {};
+	const struct top_entry *e;
+	struct ldlat_top_val v;
+	int i, round;
+	LIBBPF_OPTS(bpf_test_run_opts, opts, .ctx_in = &s, .ctx_size_in = sizeof(s),
+		    .flags = BPF_F_TEST_RUN_ON_CPU, .cpu = 0);
+
+	memset(zero, 0, sizeof(zero));
+	ck_assert_msg(top_session__open(&sess, &c, SESSION_TEST_ENTRY, &err) == 0, "%s", err.msg);
+	top_table__init(&ip);
+	ck_assert_int_eq(top_sink__open(&sink, &sess, &ip, NULL), 0);
+	for (i = 0; i < 5; i++) {
+		s.ip = 0x401000 + i;
+		ck_assert_int_eq(bpf_prog_test_run_opts(session__test_fd(&sess), &opts), 0);
+	}
+	ck_assert(!top_ip_holds(&sess, 0, 0x401004));
+	/* found full: the keys it holds, three times each */
+	for (round = 0; round < 3; round++)
+		for (i = 0; i < 4; i++) {
+			s.ip = 0x401000 + i;
+			ck_assert_int_eq(bpf_prog_test_run_opts(session__test_fd(&sess), &opts), 0);
+		}
+	ck_assert_int_eq(bpf_map_delete_elem(bpf_map__fd(sess.skel->maps.top_ip), &del), 0);
+	ck_assert_int_eq(
+		bpf_map_update_elem(bpf_map__fd(sess.skel->maps.top_ip), &put, zero, BPF_NOEXIST),
+		0);
+	s.ip = 0x402000;
+	ck_assert_int_eq(bpf_prog_test_run_opts(session__test_fd(&sess), &opts), 0);
+	ck_assert_int_eq(top_sink__drain(&sink, &sess, false), 0);
+	ck_assert_uint_eq(sink.drained.counters.kept, 5 + 12 + 1);
+	/* the fifth key and the one put from outside; none of the 4 the program put */
+	ck_assert_uint_eq(ip.spilled, 2);
+	ck_assert_uint_eq(ip.full + ip.failed, 0);
+	for (i = 1; i < 4; i++) {
+		e = top_table__find(&ip, 42, 0x401000 + i);
+		ck_assert_ptr_nonnull(e);
+		top_table__val(&ip, e, &v);
+		ck_assert_uint_eq(v.count, 4);
+	}
+	e = top_table__find(&ip, 42, 0x402000);
+	ck_assert_ptr_nonnull(e);
+	top_table__val(&ip, e, &v);
+	ck_assert_uint_eq(v.count, 1);
+	top_sink__close(&sink);
+	top_table__free(&ip);
+	session__close(&sess);
+}
+END_TEST
+
 /* The maps a loaded program uses. */
 static int prog_maps(int prog_fd, __u32 *ids, __u32 max)
 {
@@ -1672,6 +1743,7 @@ int main(void)
 	tcase_add_loop_test(tc, test_top_tables, 0, 2);
 	tcase_add_test(tc, test_top_spill_full);
 	tcase_add_test(tc, test_top_full_hint);
+	tcase_add_test(tc, test_top_seen_hint);
 	tcase_add_test(tc, test_top_stacks);
 	tcase_add_loop_test(tc, test_top_off_costs_nothing, 0, 2);
 	tcase_add_loop_test(tc, test_split_off_costs_nothing, 0, 2);

@@ -19,6 +19,7 @@
 #include "user/report/json.h"
 #include "user/symbols/procmaps.h"
 #include "user/symbols/machine.h"
+#include "user/symbols/procwatch.h"
 #include "user/symbols/ranges.h"
 #include "user/symbols/symbolize.h"
 #include "user/symbols/demangle.h"
@@ -59,10 +60,12 @@ START_TEST(test_procmaps_names_pruned)
 			0);
 		procmaps__exit(&pm, 100 + i);
 		if (i % 50 == 49) {
+			procmaps__next_epoch(&pm);
 			procmaps__seal_exited(&pm);
 			procmaps__prune_exited(&pm);
 		}
 	}
+	procmaps__next_epoch(&pm);
 	procmaps__seal_exited(&pm);
 	procmaps__prune_exited(&pm);
 	ck_assert_msg(pm.nstrings < 600, "%zu names kept for 1 live process", pm.nstrings);
@@ -100,6 +103,7 @@ START_TEST(test_procmaps_late_exit_kept)
 	ck_assert_str_eq(p->comm, "nine");
 	ck_assert_str_eq(proc__find(p, 0x1800)->name, "/bin/nine");
 	/* the next switch seals it: reported, it goes */
+	procmaps__next_epoch(&pm);
 	procmaps__seal_exited(&pm);
 	procmaps__prune_exited(&pm);
 	ck_assert_ptr_null(procmaps__find(&pm, 9));
@@ -109,6 +113,7 @@ START_TEST(test_procmaps_late_exit_kept)
 	procmaps__exit(&pm, 11);
 	ck_assert_int_eq(procmaps__add(&pm, 11, 0x1000, 0x2000, 0, "/bin/eleven", 2), 0);
 	procmaps__exit(&pm, 11);
+	procmaps__next_epoch(&pm);
 	procmaps__seal_exited(&pm);
 	ck_assert_int_eq(procmaps__fork(&pm, 10, 1, 3), 0);
 	procmaps__exec(&pm, 11, "eleven2", 3);
@@ -163,6 +168,7 @@ START_TEST(test_procmaps_newest_wins)
 	ck_assert_str_eq(proc__find(procmaps__find(&pm, 8), 0x20010)->name, "[heap]");
 	ck_assert_str_eq(procmaps__find(&pm, 8)->comm, "b");
 	procmaps__exit(&pm, 7);
+	procmaps__next_epoch(&pm);
 	procmaps__seal_exited(&pm);
 	procmaps__prune_exited(&pm);
 	ck_assert_ptr_null(procmaps__find(&pm, 7));
@@ -249,6 +255,55 @@ START_TEST(test_procmaps_pid_reused)
 	p = procmaps__find(pm, 200);
 	ck_assert_str_eq(proc__find(p, 0x1800)->name, "/bin/b2");
 	ck_assert_str_eq(proc__find(p, 0x2800)->name, "/bin/b");
+	machine__free(&w);
+}
+END_TEST
+
+/*
+ * A process found exited in one read of the side band (its EXIT applied, or
+ * /proc found it gone when the read had exec's maps read again) may still
+ * have records of its own to come in the next read: a FORK it wrote into
+ * another CPU's ring, or after that read and before it died.  Sealed and
+ * pruned at once, its child, applied in the next read, had none of its
+ * mappings: a shell's subshell that execs nothing, all its samples
+ * "[exited]".  It is sealed only once a read of the side band has begun
+ * after it was found exited: the child then has its mappings, and the
+ * parent goes at the switch after.
+ */
+START_TEST(test_procmaps_exit_settles)
+{
+	struct machine w;
+	struct procmaps *pm = &w.pm;
+	const struct proc *p;
+
+	machine__init(&w, MACHINE_LIVE);
+	pm->proc_root = NULL;
+	/* a read of the side band: the parent, 400, maps /bin/sh; 401 too, then exits */
+	procmaps__next_epoch(pm);
+	sb_rec(&w, PERF_RECORD_MMAP2, 400, 1, 5, 0x1000, 0x2000, "/bin/sh", false);
+	sb_rec(&w, PERF_RECORD_COMM, 400, 1, 6, 0, 0, "sh", false);
+	sb_rec(&w, PERF_RECORD_FORK, 401, 400, 7, 0, 0, NULL, false);
+	sb_rec(&w, PERF_RECORD_EXIT, 401, 400, 8, 0, 0, NULL, false);
+	/* 400's EXIT (t 20) is in this read, its FORK of 402 (t 10) in the next */
+	sb_rec(&w, PERF_RECORD_EXIT, 400, 1, 20, 0, 0, NULL, false);
+	/* the switch: what exited in an earlier read is sealed, the rest waits */
+	procmaps__seal_exited(pm);
+	procmaps__prune_exited(pm);
+	ck_assert_msg(procmaps__find(pm, 400),
+		      "a process was pruned in the read that found it exited");
+	procmaps__next_epoch(pm);
+	sb_rec(&w, PERF_RECORD_FORK, 402, 400, 10, 0, 0, NULL, false);
+	p = procmaps__find(pm, 402);
+	ck_assert_ptr_nonnull(p);
+	ck_assert(p->known);
+	ck_assert_str_eq(proc__find(p, 0x1800)->name, "/bin/sh");
+	ck_assert_str_eq(p->comm, "sh");
+	/* the next switch seals both exited processes */
+	procmaps__seal_exited(pm);
+	procmaps__prune_exited(pm);
+	ck_assert_ptr_null(procmaps__find(pm, 400));
+	ck_assert_ptr_null(procmaps__find(pm, 401));
+	ck_assert_ptr_nonnull(procmaps__find(pm, 402));
 	machine__free(&w);
 }
 END_TEST
@@ -2227,6 +2282,52 @@ START_TEST(test_variable_range)
 END_TEST
 
 /*
+ * The side band's reads are the epochs a process's exit settles in, on a
+ * real side band: a child that has exited (reaped, its EXIT written) is
+ * found exited by the read after, and sealed only by a switch after the
+ * read after that, when every record it wrote before it died is in.
+ */
+START_TEST(test_procwatch_exit_settles)
+{
+	struct target t = { .kind = TARGET_SYSTEM, .cgroup_fd = -1 };
+	struct err err = {};
+	struct procwatch w;
+	struct machine m;
+	struct proc *p;
+	pid_t child;
+	int i;
+
+	ck_assert_msg(cpumap__online(&t.cpus, &err) == 0, "%s", err.msg);
+	machine__init(&m, MACHINE_LIVE);
+	ck_assert_msg(procwatch__start(&w, &m, &t, NULL, 0, &err) == 0, "%s", err.msg);
+	child = fork();
+	ck_assert_int_ge(child, 0);
+	if (!child)
+		_exit(0);
+	ck_assert_int_eq(waitpid(child, NULL, 0), child);
+	/* its EXIT is in a ring now; a busy machine may take a few reads to see it */
+	for (i = 0; i < 100 && !((p = procmaps__find(&m.pm, child)) && p->exited); i++) {
+		ck_assert_int_eq(procwatch__drain(&w), 0);
+		if (!(p = procmaps__find(&m.pm, child)) || !p->exited)
+			usleep(10000);
+	}
+	ck_assert_msg(p && p->exited, "the child's EXIT was not read");
+	/* the switch of the read that found it: kept */
+	procmaps__seal_exited(&m.pm);
+	procmaps__prune_exited(&m.pm);
+	ck_assert_ptr_nonnull(procmaps__find(&m.pm, child));
+	/* one more read, then the switch: sealed and gone */
+	ck_assert_int_eq(procwatch__drain(&w), 0);
+	procmaps__seal_exited(&m.pm);
+	procmaps__prune_exited(&m.pm);
+	ck_assert_ptr_null(procmaps__find(&m.pm, child));
+	procwatch__stop(&w);
+	machine__free(&m);
+	cpumap__free(&t.cpus);
+}
+END_TEST
+
+/*
  * A shell that starts python ten times (python3 as PATH finds it, often a
  * shim that execs the interpreter): the side band loses no mapping record
  * and no row is left to a process whose mappings were never learned; the
@@ -2542,6 +2643,7 @@ int main(void)
 	tcase_add_test(tc, test_procwatch_threads);
 	tcase_add_test(tc, test_procmaps_names_pruned);
 	tcase_add_test(tc, test_procmaps_late_exit_kept);
+	tcase_add_test(tc, test_procmaps_exit_settles);
 	tcase_add_test(tc, test_procmaps_model);
 	tcase_add_test(tc, test_procmaps_read_fixture);
 	tcase_add_test(tc, test_dso_names);
@@ -2582,6 +2684,7 @@ int main(void)
 		tcase_add_test(tc, test_top_intervals_add_up);
 		tcase_add_loop_test(tc, test_variable_range, 0, 2);
 		tcase_add_test(tc, test_top_shim);
+		tcase_add_test(tc, test_procwatch_exit_settles);
 		tcase_add_loop_test(tc, test_top_by, 0, 2);
 		tcase_add_test(tc, test_top_debuginfo_path);
 		tcase_add_test(tc, test_top_terminal_clears);

@@ -297,12 +297,25 @@ int procmaps__fork(struct procmaps *pm, pid_t child, pid_t parent, __u64 t)
 	return e;
 }
 
+void procmaps__gone(struct procmaps *pm, struct proc *p)
+{
+	if (!p->exited) {
+		p->exited = true;
+		p->exited_epoch = pm->epoch;
+	}
+}
+
 void procmaps__exit(struct procmaps *pm, pid_t tgid)
 {
 	struct proc *p = procmaps__find(pm, tgid);
 
 	if (p)
-		p->exited = true;
+		procmaps__gone(pm, p);
+}
+
+void procmaps__next_epoch(struct procmaps *pm)
+{
+	pm->epoch++;
 }
 
 void procmaps__forget(struct procmaps *pm, pid_t tgid)
@@ -354,14 +367,15 @@ static void collect_exited(struct proc *p, void *ctx)
 
 static void seal_exited(struct proc *p, void *ctx)
 {
-	(void)ctx;
-	if (p->exited)
+	const struct procmaps *pm = ctx;
+
+	if (p->exited && p->exited_epoch < pm->epoch)
 		p->sealed = true;
 }
 
 void procmaps__seal_exited(struct procmaps *pm)
 {
-	procmaps__foreach(pm, seal_exited, NULL);
+	procmaps__foreach(pm, seal_exited, pm);
 }
 
 static void count_procs(struct proc *p, void *ctx)

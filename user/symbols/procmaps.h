@@ -44,6 +44,7 @@ struct proc {
 	 * (procmaps__seal_exited); only then is it pruned
 	 */
 	bool sealed;
+	__u64 exited_epoch; /* pm->epoch when it was found exited */
 	const char *cgroup; /* its cgroup v2 path when read (pm->want_cgroup), interned; NULL */
 	__u64 exec_time;
 	int nmaps, cap;
@@ -56,6 +57,13 @@ struct procmaps {
 	size_t nstrings;       /* how many it holds */
 	size_t swept;	       /* how many the last sweep kept (procmaps__prune_exited) */
 	const char *proc_root; /* "/proc" (tests point it at fixtures); NULL: none to read */
+	/*
+	 * How many times the side band has been read (procmaps__next_epoch):
+	 * a process found exited in one read may still have records of its
+	 * own (a FORK of a child) in another CPU's ring, or written after
+	 * that read and before /proc said it was gone; the next read has them.
+	 */
+	__u64 epoch;
 	/* called with each line procmaps__read learns (the process model's); NULL: none */
 	void (*read_line)(void *ctx, pid_t tgid, const struct mapsline *l);
 	void *read_ctx;
@@ -108,6 +116,9 @@ int procmaps__fork(struct procmaps *pm, pid_t child, pid_t parent, __u64 t);
 
 void procmaps__exit(struct procmaps *pm, pid_t tgid);
 
+/* p has exited as of this epoch (its EXIT applied, or /proc no longer has it). */
+void procmaps__gone(struct procmaps *pm, struct proc *p);
+
 /* Forgets a process and its mappings (a PID that starts over). */
 void procmaps__forget(struct procmaps *pm, pid_t tgid);
 
@@ -119,12 +130,18 @@ void procmaps__forget(struct procmaps *pm, pid_t tgid);
 struct proc *procmaps__copy(struct procmaps *pm, pid_t dst, struct procmaps *pm_src, pid_t src);
 
 /*
- * Seals the processes known to have exited: called just before the
- * programs move on to a new generation, whose samples none of them can
- * have.  One found gone later (a read of /proc in a report) may still have
- * samples in the generation being written: it is kept until the next.
+ * Seals the processes known to have exited since before the last read of
+ * the side band (an earlier epoch): called just before the programs move
+ * on to a new generation, whose samples none of them can have, and every
+ * record of theirs has been applied (a child forked just before a parent's
+ * exit finds the parent's mappings).  One found gone later (a read of /proc
+ * in a report, or in this epoch) may still have samples in the generation
+ * being written or records in the side band: it is kept until the next.
  */
 void procmaps__seal_exited(struct procmaps *pm);
+
+/* A read of the side band begins: what was found exited before it is settled. */
+void procmaps__next_epoch(struct procmaps *pm);
 
 /*
  * Forgets the processes that have exited and are sealed (once their samples are reported),

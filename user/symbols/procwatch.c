@@ -31,7 +31,10 @@ int procwatch__start(struct procwatch *w, struct machine *m, const struct target
 
 int procwatch__drain(struct procwatch *w)
 {
-	int e = sideband__drain(&w->sb, procwatch__apply, w->m);
+	int e;
+
+	procmaps__next_epoch(&w->m->pm);
+	e = sideband__drain(&w->sb, procwatch__apply, w->m);
 
 	machine__refresh(w->m);
 	return e < 0 ? e : 0;

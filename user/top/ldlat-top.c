@@ -492,12 +492,11 @@ static void top_mark_gone(struct proc *p, void *ctx)
 {
 	char path[64];
 
-	(void)ctx;
 	if (p->exited || p->tgid <= 0)
 		return;
 	snprintf(path, sizeof(path), "/proc/%d", (int)p->tgid);
 	if (access(path, F_OK) && errno == ENOENT)
-		p->exited = true;
+		procmaps__gone(ctx, p);
 }
 
 /*
@@ -753,7 +752,7 @@ static int top_drain(struct top *top, bool all)
 	 * the next generation, and waits for the next drain
 	 */
 	if (top->m.pm.proc_root)
-		procmaps__foreach(&top->m.pm, top_mark_gone, NULL);
+		procmaps__foreach(&top->m.pm, top_mark_gone, &top->m.pm);
 	procmaps__seal_exited(&top->m.pm);
 	e = top_unwind_follow(top);
 	if (e)
@@ -961,8 +960,10 @@ static int top_write(struct printer *p, void *ctx, struct err *err)
 	 * every sample of a sealed process has been drained and reported; a
 	 * file's processes: every sample up to the report's end has been read
 	 */
-	if (top->file)
+	if (top->file) {
+		procmaps__next_epoch(&top->m.pm);
 		procmaps__seal_exited(&top->m.pm);
+	}
 	procmaps__prune_exited(&top->m.pm);
 out:
 	top_rows__free(&ip);

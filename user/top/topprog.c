@@ -51,6 +51,12 @@ int top_session__open_unwind(struct session *s, const struct ldlat_config *cfg, 
 				 (cfg->top & LDLAT_TOP_STACK) && cfg->top_entries
 					 ? ldlat_top_stacks_for(cfg->top_entries)
 					 : 1);
+	/* the hint of the keys each table took: a word an entry */
+	s->skel->rodata->top_seen_bits = ldlat_top_seen_bits(cfg->top ? cfg->top_entries : 1);
+	bpf_map__set_max_entries(s->skel->maps.top_seen,
+				 cfg->top && cfg->top_entries
+					 ? LDLAT_TOP_TABLES << s->skel->rodata->top_seen_bits
+					 : 1);
 	bpf_map__set_max_entries(
 		s->skel->maps.top_spill,
 		cfg->top && cfg->top_entries ? ldlat_top_spill_bytes(cfg->top_entries) : 4096);
@@ -215,44 +221,99 @@ int top_sink__poll(struct top_sink *k)
 	return top__ring_read(k, false);
 }
 
-/* Moves the entries of generation gen (every entry with all) from one map into t. */
+/* Entries a drain reads from a table with each look-up (per-CPU values: 136 bytes a CPU each). */
+#define DRAIN_BATCH 256
+
+/*
+ * Deletes the n keys (those drained) from the map fd, a batch at a time;
+ * a key already gone is not ours.  0 or -errno.
+ */
+static int top__delete_keys(int fd, const struct ldlat_top_key *keys, size_t n)
+{
+	LIBBPF_OPTS(bpf_map_batch_opts, opts);
+	size_t i = 0;
+	__u32 count;
+
+	while (i < n) {
+		count = (__u32)(n - i);
+		if (!bpf_map_delete_batch(fd, &keys[i], &count, &opts))
+			return 0;
+		if (errno != ENOENT)
+			return -errno;
+		i += count + 1; /* the deleted, then the key that had gone */
+	}
+	return 0;
+}
+
+/*
+ * Moves the entries of generation gen (every entry with all) from one map
+ * into t: the map's keys and values read a batch at a time (a system call
+ * per DRAIN_BATCH entries where a look-up each, then a delete each, made
+ * three per entry: most of a drain's time with a full table), then the
+ * entries taken deleted in batches too.  Entries of the next generation
+ * that programs add meanwhile are left.
+ */
 static int top__drain_map(struct session *s, struct bpf_map *map, bool all, __u32 gen,
 			  struct top_table *t)
 {
-	__u32 max = bpf_map__max_entries(map);
-	int fd = bpf_map__fd(map), cpu, e = 0;
-	struct ldlat_top_key *keys, *prev = NULL;
-	struct ldlat_top_val *vals, sum;
-	size_t nkeys = 0, i;
+	LIBBPF_OPTS(bpf_map_batch_opts, opts);
+	__u32 max = bpf_map__max_entries(map), chunk = DRAIN_BATCH, count, batch = 0, next = 0;
+	int fd = bpf_map__fd(map), cpu, e = 0, d;
+	struct ldlat_top_key *keys = NULL, *taken;
+	struct ldlat_top_val *vals = NULL, sum;
+	size_t ntaken = 0, i;
+	bool first = true, last = false;
 
-	keys = calloc(max + 1, sizeof(*keys));
-	vals = calloc(s->ncpus, sizeof(*vals));
-	if (!keys || !vals) {
-		e = -ENOMEM;
-		goto out;
-	}
-	/* collect the keys first: deleting while walking restarts the walk */
-	while (nkeys <= max && !bpf_map_get_next_key(fd, prev, &keys[nkeys])) {
-		prev = &keys[nkeys];
-		nkeys++;
-	}
-	for (i = 0; i < nkeys; i++) {
-		if (!all && keys[i].gen != gen)
-			continue;
-		if (bpf_map_lookup_elem(fd, &keys[i], vals))
-			continue; /* deleted since: not ours */
-		memset(&sum, 0, sizeof(sum));
-		for (cpu = 0; cpu < s->ncpus; cpu++)
-			top_val__add(&sum, &vals[cpu]);
-		e = top_table__merge(t, keys[i].tgid, keys[i].addr, &sum);
-		if (e)
-			goto out;
-		if (bpf_map_delete_elem(fd, &keys[i]) && errno != ENOENT) {
-			e = -errno;
-			goto out;
+	taken = calloc(max + 1, sizeof(*taken));
+	if (!taken)
+		return -ENOMEM;
+	while (!last && !e) {
+		if (!keys) {
+			keys = calloc(chunk, sizeof(*keys));
+			vals = calloc((size_t)chunk * s->ncpus, sizeof(*vals));
+			if (!keys || !vals) {
+				e = -ENOMEM;
+				break;
+			}
+		}
+		count = chunk;
+		if (bpf_map_lookup_batch(fd, first ? NULL : &batch, &next, keys, vals, &count,
+					 &opts)) {
+			if (errno == ENOSPC && !count && chunk <= max) {
+				/* a hash bucket holds more than a batch: a larger one */
+				free(keys);
+				free(vals);
+				keys = NULL;
+				vals = NULL;
+				chunk *= 2;
+				continue;
+			}
+			if (errno != ENOENT) {
+				e = -errno;
+				break;
+			}
+			last = true; /* the map's end: count holds the last entries read */
+		}
+		first = false;
+		batch = next;
+		for (i = 0; i < count && !e; i++) {
+			if (!all && keys[i].gen != gen)
+				continue;
+			if (ntaken > max)
+				break; /* never: the map holds at most max */
+			memset(&sum, 0, sizeof(sum));
+			for (cpu = 0; cpu < s->ncpus; cpu++)
+				top_val__add(&sum, &vals[i * s->ncpus + cpu]);
+			e = top_table__merge(t, keys[i].tgid, keys[i].addr, &sum);
+			if (!e)
+				taken[ntaken++] = keys[i];
 		}
 	}
-out:
+	/* what was merged leaves the map, even when a later entry failed */
+	d = top__delete_keys(fd, taken, ntaken);
+	if (!e)
+		e = d;
+	free(taken);
 	free(keys);
 	free(vals);
 	return e;
