@@ -20,10 +20,12 @@
 #include <unistd.h>
 #include <linux/perf_event.h>
 #include <bpf/bpf.h>
+#include <bpf/btf.h>
 #include <bpf/libbpf.h>
 
 #include "bpf/ldlat.h"
 #include "user/run/session.h"
+#include "user/run/kbtf.h"
 #include "user/top/topprog.h"
 #include "user/report/snapshot.h"
 #include "user/report/render.h"
@@ -1359,6 +1361,85 @@ END_TEST
 
 /* ---- read paths ------------------------------------------------------------ */
 
+/*
+ * The kernel's BTF walked in place (what session__probe reads) finds what
+ * libbpf's parse of it finds: the same first type of a name and kind,
+ * byte for byte, for types across the whole file, and so the same facts.
+ */
+static void kernel_btf_same(const struct btf *btf, const struct kbtf *k, __u32 id)
+{
+	const struct btf_type *t = btf__type_by_id(btf, id), *want, *got;
+	const char *name = btf__name_by_offset(btf, t->name_off);
+	__s32 exp = btf__find_by_name_kind(btf, name, btf_kind(t)), at = -1;
+
+	want = btf__type_by_id(btf, exp);
+	got = kbtf__find(k, name, btf_kind(t), &at);
+	ck_assert_msg(got && at == exp, "type %u: libbpf finds %d, the walk %d", id, exp, at);
+	ck_assert_str_eq(kbtf__name(k, got->name_off), name);
+	ck_assert_uint_eq(got->info, want->info);
+	ck_assert_uint_eq(got->size, want->size);
+}
+
+START_TEST(test_kernel_btf_as_libbpf)
+{
+	static const struct {
+		const char *name;
+		int kind;
+	} asked[] = {
+		{ "bpf_cast_to_kern_ctx", BTF_KIND_FUNC },
+		{ "bpf_perf_event_data_kern", BTF_KIND_STRUCT },
+		{ "perf_sample_weight", BTF_KIND_UNION },
+		{ "bpf_func_id", BTF_KIND_ENUM },
+		{ "perf_sample_data", BTF_KIND_STRUCT },
+		{ "no_such_type_in_any_kernel", BTF_KIND_STRUCT },
+	};
+	struct btf *btf = btf__load_vmlinux_btf();
+	const struct btf_type *t;
+	struct session_facts f, lib = {};
+	struct kbtf k;
+	__u32 n, id, step, i;
+	__s32 got, exp;
+
+	ck_assert_ptr_nonnull(btf);
+	ck_assert_int_eq(kbtf__open(&k, NULL), 0);
+	n = btf__type_cnt(btf);
+	step = n / 400 + 1;
+	for (id = 1; id < n; id += step)
+		kernel_btf_same(btf, &k, id);
+	kernel_btf_same(btf, &k, n - 1);
+	for (i = 0; i < ARRAY_SIZE(asked); i++) {
+		exp = btf__find_by_name_kind(btf, asked[i].name, asked[i].kind);
+		got = -1;
+		t = kbtf__find(&k, asked[i].name, asked[i].kind, &got);
+		ck_assert_msg(exp > 0 ? t && got == exp : !t, "%s: libbpf finds %d, the walk %d",
+			      asked[i].name, exp, t ? got : 0);
+	}
+	/* the facts, as libbpf's types give them */
+	session__probe(&f);
+	lib.confidentiality = f.confidentiality;
+	lib.btf = true;
+	lib.cast_kfunc = btf__find_by_name_kind(btf, asked[0].name, asked[0].kind) > 0;
+	lib.kern_ctx = btf__find_by_name_kind(btf, asked[1].name, asked[1].kind) > 0;
+	lib.weight_union = btf__find_by_name_kind(btf, asked[2].name, asked[2].kind) > 0;
+	exp = btf__find_by_name_kind(btf, asked[3].name, asked[3].kind);
+	t = exp > 0 ? btf__type_by_id(btf, exp) : NULL;
+	for (i = 0; t && i < btf_vlen(t); i++) {
+		const char *e = btf__name_by_offset(btf, btf_enum(t)[i].name_off);
+
+		lib.probe_read |= !strcmp(e, "BPF_FUNC_probe_read_kernel");
+		lib.attach_cookie |= !strcmp(e, "BPF_FUNC_get_attach_cookie");
+	}
+	exp = btf__find_by_name_kind(btf, asked[4].name, asked[4].kind);
+	t = exp > 0 ? btf__type_by_id(btf, exp) : NULL;
+	for (i = 0; t && i < btf_vlen(t); i++)
+		lib.sample_flags |= !strcmp(btf__name_by_offset(btf, btf_members(t)[i].name_off),
+					    "sample_flags");
+	ck_assert_mem_eq(&f, &lib, sizeof(f));
+	kbtf__close(&k);
+	btf__free(btf);
+}
+END_TEST
+
 /* Whether this kernel may load path p (the probe-read path needs no lockdown). */
 static bool path_loads_here(enum session_path p)
 {
@@ -1747,6 +1828,7 @@ int main(void)
 	tcase_add_test(tc, test_top_stacks);
 	tcase_add_loop_test(tc, test_top_off_costs_nothing, 0, 2);
 	tcase_add_loop_test(tc, test_split_off_costs_nothing, 0, 2);
+	tcase_add_test(tc, test_kernel_btf_as_libbpf);
 	tcase_add_loop_test(tc, test_read_paths_load, 0, 6);
 	tcase_add_loop_test(tc, test_counts_off_costs_nothing, 0, 3);
 	tcase_add_loop_test(tc, test_read_path_fields, 0, 2);

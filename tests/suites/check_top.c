@@ -758,6 +758,164 @@ START_TEST(test_kallsyms)
 }
 END_TEST
 
+/* A lookup in a file opened (read as far as needed) against the same lookup in the whole file. */
+static void kallsyms_same(struct kallsyms *whole, struct kallsyms *lazy, __u64 a, const char *path,
+			  const char *how)
+{
+	int kind;
+
+	for (kind = SYM_FUNC; kind <= SYM_OBJECT; kind++) {
+		const struct dso_sym *w = kallsyms__find(whole, a, kind),
+				     *l = kallsyms__find(lazy, a, kind);
+
+		ck_assert_msg(!w == !l, "%s, %s: 0x%llx kind %d: %s whole, %s read in part", path,
+			      how, (unsigned long long)a, kind, w ? w->name : "none",
+			      l ? l->name : "none");
+		if (!w)
+			continue;
+		ck_assert_msg(!strcmp(w->name, l->name) && w->start == l->start &&
+				      w->size == l->size && w->kind == l->kind &&
+				      !w->module == !l->module &&
+				      (!w->module || !strcmp(w->module, l->module)),
+			      "%s, %s: 0x%llx: %s+%llu [%s] whole, %s+%llu [%s] read in part", path,
+			      how, (unsigned long long)a, w->name, (unsigned long long)w->size,
+			      w->module ? w->module : "", l->name, (unsigned long long)l->size,
+			      l->module ? l->module : "");
+	}
+}
+
+static int u64__cmp(const void *a, const void *b)
+{
+	__u64 x = *(const __u64 *)a, y = *(const __u64 *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * Every symbol's start, the addresses beside it, and others no symbol
+ * starts at, from `from` up, asked of a file opened to be read in part (in
+ * rising order, falling, shuffled, and one opened for each: the first
+ * lookup reads), answered as the whole file answers them: name, start,
+ * size, kind, module.
+ */
+static void kallsyms_lazy_file(const char *path, int fresh_every, __u64 from)
+{
+	static const __u64 fixed[] = { 0,
+				       1,
+				       0x1000,
+				       0x1800,
+				       0xffff888000001000ull,
+				       1ull << 63,
+				       0xfffffe0000006010ull,
+				       0xffffffff80000000ull,
+				       0xffffffff80ff0010ull,
+				       0xffffffff81000000ull,
+				       0xffffffffc0000000ull,
+				       0xffffffffc0001090ull,
+				       0xffffffffc0001100ull,
+				       0xffffffffffffffffull };
+	struct kallsyms whole, lazy;
+	__u64 *addr, t;
+	size_t n = 0, i, j;
+	unsigned int seed = 12345;
+
+	ck_assert_int_eq(kallsyms__load(&whole, path), 0);
+	addr = malloc((3 * (size_t)whole.n + ARRAY_SIZE(fixed)) * sizeof(*addr));
+	ck_assert_ptr_nonnull(addr);
+	for (i = 0; i < ARRAY_SIZE(fixed); i++)
+		addr[n++] = fixed[i];
+	for (i = 0; i < (size_t)whole.n; i++) {
+		addr[n++] = whole.syms[i].start - 1;
+		addr[n++] = whole.syms[i].start;
+		addr[n++] = whole.syms[i].start + 1;
+	}
+	for (i = j = 0; i < n; i++)
+		if (addr[i] >= from)
+			addr[j++] = addr[i];
+	n = j;
+	qsort(addr, n, sizeof(*addr), u64__cmp);
+
+	ck_assert_int_eq(kallsyms__open(&lazy, path), 0);
+	for (i = 0; i < n; i++)
+		kallsyms_same(&whole, &lazy, addr[i], path, "rising");
+	kallsyms__free(&lazy);
+	ck_assert_int_eq(kallsyms__open(&lazy, path), 0);
+	for (i = n; i-- > 0;)
+		kallsyms_same(&whole, &lazy, addr[i], path, "falling");
+	kallsyms__free(&lazy);
+	for (i = n; i > 1; i--) {
+		seed = seed * 1103515245u + 12345u;
+		j = (seed >> 8) % i;
+		t = addr[i - 1];
+		addr[i - 1] = addr[j];
+		addr[j] = t;
+	}
+	ck_assert_int_eq(kallsyms__open(&lazy, path), 0);
+	for (i = 0; i < n; i++)
+		kallsyms_same(&whole, &lazy, addr[i], path, "shuffled");
+	kallsyms__free(&lazy);
+	for (i = 0; i < n; i += (size_t)fresh_every) {
+		ck_assert_int_eq(kallsyms__open(&lazy, path), 0);
+		kallsyms_same(&whole, &lazy, addr[i], path, "first asked");
+		kallsyms__free(&lazy);
+	}
+	free(addr);
+	kallsyms__free(&whole);
+}
+
+START_TEST(test_kallsyms_read_in_part)
+{
+	static const struct {
+		const char *name;
+		__u64 from;
+	} fixtures[] = {
+		{ "kallsyms", 0 },
+		{ "kallsyms.hidden", 0 },
+		{ "kallsyms.modules", 0 },
+		/*
+		 * not the kernel's order: its a_func after b_func is read, and
+		 * the whole file then, by an address at or above b_func (below
+		 * it, no file read in part can know a_func comes)
+		 */
+		{ "kallsyms.unsorted", 0xffffffff81300000ull },
+	};
+	char copy[] = "/tmp/ldlat-kallsyms-XXXXXX", buf[65536];
+	struct kallsyms whole, lazy;
+	FILE *in, *out;
+	size_t i, len;
+	int fd;
+
+	for (i = 0; i < ARRAY_SIZE(fixtures); i++) {
+		char *path = strdup(fixture_path(fixtures[i].name));
+
+		kallsyms_lazy_file(path, 1, fixtures[i].from);
+		free(path);
+	}
+	/* this machine's: a copy (BPF programs come and go in /proc's), then /proc's itself */
+	fd = mkstemp(copy);
+	ck_assert_int_ge(fd, 0);
+	out = fdopen(fd, "w");
+	in = fopen("/proc/kallsyms", "re");
+	ck_assert_ptr_nonnull(out);
+	ck_assert_ptr_nonnull(in);
+	while ((len = fread(buf, 1, sizeof(buf), in)) > 0)
+		ck_assert_uint_eq(fwrite(buf, 1, len, out), len);
+	fclose(in);
+	ck_assert_int_eq(fclose(out), 0);
+	kallsyms_lazy_file(copy, 4001, 0);
+	/* the kernel's own symbols do not move: named from /proc as from the copy */
+	ck_assert_int_eq(kallsyms__load(&whole, copy), 0);
+	ck_assert_int_eq(kallsyms__open(&lazy, NULL), 0);
+	for (i = 0; i + 1 < (size_t)whole.n; i += 7)
+		if (!whole.syms[i].module && !whole.syms[i + 1].module)
+			kallsyms_same(&whole, &lazy, whole.syms[i].start + whole.syms[i].size / 2,
+				      "/proc/kallsyms", "rising");
+	kallsyms__free(&lazy);
+	kallsyms__free(&whole);
+	unlink(copy);
+}
+END_TEST
+
 /* ---- ELF symbolization: a live PIE with a shared library, then exited ----- */
 
 struct symprog {
@@ -2654,6 +2812,7 @@ int main(void)
 	tcase_add_test(tc, test_top_terminal_width);
 	tcase_add_loop_test(tc, test_input_bounded, 0, ARRAY_SIZE(bounded));
 	tcase_add_test(tc, test_kallsyms);
+	tcase_add_test(tc, test_kallsyms_read_in_part);
 	tcase_add_loop_test(tc, test_symbolize_live_then_exited, 0, 2);
 	tcase_add_test(tc, test_symbolize_stripped_without_debuginfo);
 	tcase_add_test(tc, test_symbolize_deleted);

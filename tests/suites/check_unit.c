@@ -9,6 +9,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#include <bpf/btf.h>
+#include <bpf/libbpf.h>
 
 #include "bpf/ldlat.h"
 #include "kernel/abi/cpumap.h"
@@ -17,6 +20,7 @@
 #include "kernel/policy/source.h"
 #include "user/symbols/ranges.h"
 #include "user/run/session.h"
+#include "user/run/kbtf.h"
 #include "user/report/snapshot.h"
 #include "tests/lib/testutil.h"
 
@@ -24,6 +28,106 @@
 
 #include "tests/lib/datasrc_cases.h"
 #include "kernel/lib/util.h"
+
+#define KBTF_INFO(kind, kflag, vlen) ((__u32)(kind) << 24 | (__u32)(kflag) << 31 | (vlen))
+
+/* A small BTF: int, struct s { int m; }, enum e { A, B }; bent by `bend` (0: as it is). */
+static size_t kbtf_sample(char *buf, int bend)
+{
+	static const char strs[] = "\0int\0s\0m\0e\0A\0B";
+	__u32 types[] = {
+		1, KBTF_INFO(BTF_KIND_INT, 0, 0),    4, 32,	      /* int */
+		5, KBTF_INFO(BTF_KIND_STRUCT, 0, 1), 4, 7,  1, 0,     /* struct s */
+		9, KBTF_INFO(BTF_KIND_ENUM, 0, 2),   4, 11, 0, 13, 1, /* enum e */
+	};
+	struct btf_header h = {
+		.magic = BTF_MAGIC,
+		.version = BTF_VERSION,
+		.hdr_len = sizeof(h),
+		.type_len = sizeof(types),
+		.str_off = sizeof(types),
+		.str_len = sizeof(strs),
+	};
+
+	if (bend == 1) { /* a kind past libbpf 1.1's, last, with nothing after it */
+		types[11] = KBTF_INFO(NR_BTF_KINDS, 0, 0);
+		h.type_len -= 4 * sizeof(__u32);
+	}
+	if (bend == 2) /* the enum's values run past the type section */
+		types[11] = KBTF_INFO(BTF_KIND_ENUM, 0, 3);
+	if (bend == 3) /* the other byte order */
+		h.magic = 0x9feb;
+	memcpy(buf, &h, sizeof(h));
+	memcpy(buf + sizeof(h), types, sizeof(types));
+	memcpy(buf + sizeof(h) + sizeof(types), strs, sizeof(strs));
+	/* 4: the strings cut short of their end */
+	return sizeof(h) + sizeof(types) + sizeof(strs) - (bend == 4 ? 2 : 0);
+}
+
+/*
+ * The kernel's BTF walked in place: types found as libbpf finds them; a
+ * file it cannot walk declined (session__probe asks libbpf then), as
+ * libbpf declines those it cannot parse.
+ */
+START_TEST(test_kbtf_walk)
+{
+	static const struct {
+		const char *name;
+		int kind;
+	} asked[] = { { "int", BTF_KIND_INT },	  { "s", BTF_KIND_STRUCT }, { "e", BTF_KIND_ENUM },
+		      { "s", BTF_KIND_UNION },	  { "m", BTF_KIND_STRUCT }, { "", BTF_KIND_INT },
+		      { "none", BTF_KIND_STRUCT } };
+	char buf[256], path[] = "/tmp/ldlat-kbtf-XXXXXX";
+	const struct btf_type *t;
+	struct kbtf k;
+	libbpf_print_fn_t old;
+	struct btf *lib;
+	size_t len;
+	int bend, fd;
+	unsigned int i;
+	__s32 id;
+
+	fd = mkstemp(path);
+	ck_assert_int_ge(fd, 0);
+	close(fd);
+	old = libbpf_set_print(NULL); /* its words on the bent samples are expected */
+	for (bend = 0; bend <= 4; bend++) {
+		FILE *f = fopen(path, "w");
+
+		len = kbtf_sample(buf, bend);
+		ck_assert_ptr_nonnull(f);
+		ck_assert_uint_eq(fwrite(buf, 1, len, f), len);
+		ck_assert_int_eq(fclose(f), 0);
+		lib = btf__new(buf, (__u32)len);
+		if (bend) {
+			ck_assert_msg(kbtf__open(&k, path) == -EINVAL, "sample %d walked", bend);
+			/* the other byte order is libbpf's to read */
+			ck_assert_msg(bend == 3 || !lib, "sample %d: libbpf parses it", bend);
+			btf__free(lib);
+			continue;
+		}
+		ck_assert_ptr_nonnull(lib);
+		ck_assert_int_eq(kbtf__open(&k, path), 0);
+		for (i = 0; i < ARRAY_SIZE(asked); i++) {
+			__s32 want = btf__find_by_name_kind(lib, asked[i].name, asked[i].kind);
+
+			id = -1;
+			t = kbtf__find(&k, asked[i].name, asked[i].kind, &id);
+			ck_assert_msg(want > 0 ? t && id == want : !t, "%s: libbpf %d, the walk %d",
+				      asked[i].name, want, t ? id : 0);
+		}
+		t = kbtf__find(&k, "s", BTF_KIND_STRUCT, NULL);
+		ck_assert_str_eq(kbtf__name(&k, btf_members(t)[0].name_off), "m");
+		t = kbtf__find(&k, "e", BTF_KIND_ENUM, NULL);
+		ck_assert_str_eq(kbtf__name(&k, btf_enum(t)[1].name_off), "B");
+		ck_assert_str_eq(kbtf__name(&k, 1000), "");
+		kbtf__close(&k);
+		btf__free(lib);
+	}
+	libbpf_set_print(old);
+	unlink(path);
+}
+END_TEST
 
 /* Every value each platform's kernel emits lands in its class, whatever the per-sample bits. */
 /* Whether the program can read latency and data source, by release and override. */
@@ -1270,6 +1374,7 @@ static Suite *unit_suite(void)
 	tc = tcase_create("kernel");
 	tcase_add_test(tc, test_cpumap);
 	tcase_add_test(tc, test_pmu_format);
+	tcase_add_test(tc, test_kbtf_walk);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("options");

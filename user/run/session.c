@@ -8,18 +8,39 @@
 #include <bpf/libbpf.h>
 
 #include "user/run/session.h"
+#include "user/run/kbtf.h"
 #include "kernel/lib/err.h"
 #include "bpf/ldlat.skel.h"
 #include "bpf/ldlat_pin.h"
+
+/* The kernel's BTF as session__probe reads it: walked in place (kbtf), else libbpf's parse. */
+struct probe_btf {
+	struct kbtf k;
+	struct btf *btf;
+};
+
+static const struct btf_type *probe_btf__find(const struct probe_btf *p, const char *name, int kind)
+{
+	__s32 id;
+
+	if (!p->btf)
+		return kbtf__find(&p->k, name, kind, NULL);
+	id = btf__find_by_name_kind(p->btf, name, kind);
+	return id > 0 ? btf__type_by_id(p->btf, id) : NULL;
+}
+
+static const char *probe_btf__name(const struct probe_btf *p, __u32 off)
+{
+	return p->btf ? btf__name_by_offset(p->btf, off) : kbtf__name(&p->k, off);
+}
 
 void session__probe(struct session_facts *f)
 {
 	const struct btf_type *t;
 	const struct btf_enum *m;
-	struct btf *btf;
+	struct probe_btf p = {};
 	char buf[128] = "";
 	FILE *fp;
-	__s32 id;
 	int i;
 
 	memset(f, 0, sizeof(*f));
@@ -29,27 +50,26 @@ void session__probe(struct session_facts *f)
 			fgets(buf, sizeof(buf), fp) && strstr(buf, "[confidentiality]");
 		fclose(fp);
 	}
-	btf = btf__load_vmlinux_btf();
-	if (!btf)
+	/* libbpf looks further (a vmlinux file under /boot or /lib/modules) */
+	if (kbtf__open(&p.k, NULL) && !(p.btf = btf__load_vmlinux_btf()))
 		return;
 	f->btf = true;
-	f->cast_kfunc = btf__find_by_name_kind(btf, "bpf_cast_to_kern_ctx", BTF_KIND_FUNC) > 0;
-	f->kern_ctx = btf__find_by_name_kind(btf, "bpf_perf_event_data_kern", BTF_KIND_STRUCT) > 0;
-	f->weight_union = btf__find_by_name_kind(btf, "perf_sample_weight", BTF_KIND_UNION) > 0;
-	id = btf__find_by_name_kind(btf, "bpf_func_id", BTF_KIND_ENUM);
-	t = id > 0 ? btf__type_by_id(btf, id) : NULL;
+	f->cast_kfunc = probe_btf__find(&p, "bpf_cast_to_kern_ctx", BTF_KIND_FUNC);
+	f->kern_ctx = probe_btf__find(&p, "bpf_perf_event_data_kern", BTF_KIND_STRUCT);
+	f->weight_union = probe_btf__find(&p, "perf_sample_weight", BTF_KIND_UNION);
+	t = probe_btf__find(&p, "bpf_func_id", BTF_KIND_ENUM);
 	for (i = 0, m = t ? btf_enum(t) : NULL; t && i < btf_vlen(t); i++, m++) {
-		if (!strcmp(btf__name_by_offset(btf, m->name_off), "BPF_FUNC_probe_read_kernel"))
+		if (!strcmp(probe_btf__name(&p, m->name_off), "BPF_FUNC_probe_read_kernel"))
 			f->probe_read = true;
-		if (!strcmp(btf__name_by_offset(btf, m->name_off), "BPF_FUNC_get_attach_cookie"))
+		if (!strcmp(probe_btf__name(&p, m->name_off), "BPF_FUNC_get_attach_cookie"))
 			f->attach_cookie = true;
 	}
-	id = btf__find_by_name_kind(btf, "perf_sample_data", BTF_KIND_STRUCT);
-	t = id > 0 ? btf__type_by_id(btf, id) : NULL;
+	t = probe_btf__find(&p, "perf_sample_data", BTF_KIND_STRUCT);
 	for (i = 0; t && i < btf_vlen(t); i++)
-		if (!strcmp(btf__name_by_offset(btf, btf_members(t)[i].name_off), "sample_flags"))
+		if (!strcmp(probe_btf__name(&p, btf_members(t)[i].name_off), "sample_flags"))
 			f->sample_flags = true;
-	btf__free(btf);
+	btf__free(p.btf);
+	kbtf__close(&p.k);
 }
 
 enum session_path session__path_for(const struct session_facts *f, const char *force, char *why,

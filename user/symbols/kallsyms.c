@@ -133,75 +133,156 @@ static bool kallsyms__parse_line(const char *line, unsigned long long *addr, cha
 	return true;
 }
 
-int kallsyms__load(struct kallsyms *k, const char *path)
+int kallsyms__open(struct kallsyms *k, const char *path)
 {
-	char line[1024], type, name[512], module[256];
-	unsigned long long addr;
-	size_t cap = 0, pool_cap = 0, used = 0, len;
-	struct dso_sym *tmp;
-	char *ptmp;
-	bool any_nonzero = false;
-	int kind, n;
-	FILE *f = fopen(path ? path : "/proc/kallsyms", "re");
-	char *buf;
-
 	memset(k, 0, sizeof(*k));
-	if (!f)
+	k->f = fopen(path ? path : "/proc/kallsyms", "re");
+	if (!k->f)
 		return -errno;
+	k->in_order = true;
 	/*
 	 * /proc's files say a block of 1 KiB: a read each of ~120,000 lines' 5 MB
 	 * otherwise.  glibc sizes a buffer it allocates itself by the block, so
 	 * it is given one.
 	 */
-	buf = malloc(KALLSYMS_BUF);
-	if (buf)
-		setvbuf(f, buf, _IOFBF, KALLSYMS_BUF);
-	while (fgets(line, sizeof(line), f)) {
-		if (!kallsyms__parse_line(line, &addr, &type, name, module) ||
-		    (kind = kallsyms__kind(type)) < 0)
-			continue;
-		any_nonzero |= addr != 0;
-		len = strlen(name) + 1;
-		if (used + len > pool_cap) {
-			pool_cap = pool_cap ? pool_cap * 2 : 1 << 20;
-			ptmp = realloc(k->pool, pool_cap);
-			if (!ptmp)
-				goto nomem;
-			k->pool = ptmp;
-		}
-		if ((size_t)k->n == cap) {
-			cap = cap ? cap * 2 : 1 << 14;
-			tmp = realloc(k->syms, cap * sizeof(*tmp));
-			if (!tmp)
-				goto nomem;
-			k->syms = tmp;
-		}
-		memcpy(k->pool + used, name, len);
-		/* the pool still moves: the name is its offset until the end */
-		k->syms[k->n] = (struct dso_sym){ .start = addr,
-						  .size = used,
-						  .rank = kallsyms__rank(type),
-						  .kind = (unsigned char)kind };
-		if (module[0] && !(k->syms[k->n].module = kallsyms__module(k, module)))
+	k->buf = malloc(KALLSYMS_BUF);
+	if (k->buf)
+		setvbuf(k->f, k->buf, _IOFBF, KALLSYMS_BUF);
+	return 0;
+}
+
+/* The next line into k: 1, or 0 at the end of the file (or out of memory: k->nomem). */
+static int kallsyms__read_line(struct kallsyms *k)
+{
+	char line[1024], type, name[512], module[256];
+	unsigned long long addr;
+	struct dso_sym *tmp;
+	size_t len;
+	char *ptmp;
+	int kind;
+
+	if (k->nomem || !fgets(line, sizeof(line), k->f))
+		return 0;
+	if (!kallsyms__parse_line(line, &addr, &type, name, module))
+		return 1;
+	/*
+	 * The kernel's own symbols come first, sorted (kernel/kallsyms.c
+	 * prints its table in order, then modules', ftrace's, BPF's and
+	 * kprobes' with a [module], in no order): past them, or past a line
+	 * out of order (not the kernel's), only the whole file tells.
+	 */
+	if (module[0])
+		k->in_order = false;
+	if ((kind = kallsyms__kind(type)) < 0)
+		return 1;
+	if (k->n && addr < k->syms[k->n - 1].start)
+		k->in_order = false;
+	k->any_nonzero |= addr != 0;
+	len = strlen(name) + 1;
+	if (k->used + len > k->pool_cap) {
+		k->pool_cap = k->pool_cap ? k->pool_cap * 2 : 1 << 20;
+		ptmp = realloc(k->pool, k->pool_cap);
+		if (!ptmp)
 			goto nomem;
-		used += len;
-		k->n++;
+		k->pool = ptmp;
 	}
-	fclose(f);
-	free(buf);
+	if ((size_t)k->n == k->cap) {
+		k->cap = k->cap ? k->cap * 2 : 1 << 14;
+		tmp = realloc(k->syms, k->cap * sizeof(*tmp));
+		if (!tmp)
+			goto nomem;
+		k->syms = tmp;
+	}
+	memcpy(k->pool + k->used, name, len);
+	/* the pool still moves: the name is its offset until the end */
+	k->syms[k->n] = (struct dso_sym){ .start = addr,
+					  .size = k->used,
+					  .rank = kallsyms__rank(type),
+					  .kind = (unsigned char)kind };
+	if (module[0] && !(k->syms[k->n].module = kallsyms__module(k, module)))
+		goto nomem;
+	k->used += len;
+	k->n++;
+	return 1;
+nomem:
+	k->nomem = true;
+	return 0;
+}
+
+/* Reads the rest of the file: the table sorted, one symbol an address.  0 or -ENOMEM. */
+static int kallsyms__read_rest(struct kallsyms *k)
+{
+	int n;
+
+	while (kallsyms__read_line(k))
+		;
+	fclose(k->f);
+	k->f = NULL;
+	free(k->buf);
+	k->buf = NULL;
+	if (k->nomem) {
+		kallsyms__free(k);
+		return -ENOMEM;
+	}
 	for (n = 0; n < k->n; n++) {
 		k->syms[n].name = k->pool + k->syms[n].size;
 		k->syms[n].size = 0;
 	}
 	k->n = dso_syms__finish(k->syms, k->n, true);
-	k->hidden = k->n > 0 && !any_nonzero;
+	k->hidden = k->n > 0 && !k->any_nonzero;
 	k->loaded = true;
 	return 0;
-nomem:
-	fclose(f);
-	free(buf);
-	kallsyms__free(k);
-	return -ENOMEM;
+}
+
+int kallsyms__load(struct kallsyms *k, const char *path)
+{
+	int e = kallsyms__open(k, path);
+
+	return e ? e : kallsyms__read_rest(k);
+}
+
+/*
+ * From the part read, in order: the symbol the whole table keeps at the
+ * last start at or below addr, in k->found, sized to the next start.
+ * False when that part cannot tell: nothing above addr read yet, or
+ * nothing in the kernel's half at or below it.  Modules, BPF programs and
+ * trampolines live outside the kernel's image (below it on arm64, above on
+ * x86-64), never between two of its symbols, so those cannot be missed.
+ */
+static bool kallsyms__from_part(struct kallsyms *k, __u64 addr)
+{
+	struct dso_sym *group;
+	int lo = 0, hi, mid, first, i;
+
+	while (k->in_order && (!k->n || k->syms[k->n - 1].start <= addr) && kallsyms__read_line(k))
+		;
+	if (!k->in_order || !k->n || k->syms[k->n - 1].start <= addr)
+		return false;
+	for (hi = k->n; lo < hi;) { /* how many start at or below addr */
+		mid = (lo + hi) / 2;
+		if (k->syms[mid].start <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo || !kallsyms__is_kernel(k->syms[lo - 1].start))
+		return false;
+	for (first = lo - 1; first > 0 && k->syms[first - 1].start == k->syms[lo - 1].start;)
+		first--;
+	/* the aliases in the order read, as the whole file's sort ranks them */
+	group = malloc((size_t)(lo - first) * sizeof(*group));
+	if (!group)
+		return false;
+	for (i = first; i < lo; i++) {
+		group[i - first] = k->syms[i];
+		group[i - first].name = k->pool + k->syms[i].size;
+		group[i - first].size = 0;
+	}
+	dso_syms__finish(group, lo - first, false);
+	k->found = group[0];
+	k->found.size = k->syms[lo].start - k->found.start;
+	free(group);
+	return true;
 }
 
 int kallsyms__lookup(const char *path, const char *name, __u64 *addr)
@@ -227,6 +308,9 @@ void kallsyms__free(struct kallsyms *k)
 {
 	int i;
 
+	if (k->f)
+		fclose(k->f);
+	free(k->buf);
 	for (i = 0; i < k->nmodules; i++)
 		free(k->modules[i]);
 	free(k->modules);
@@ -235,10 +319,14 @@ void kallsyms__free(struct kallsyms *k)
 	memset(k, 0, sizeof(*k));
 }
 
-const struct dso_sym *kallsyms__find(const struct kallsyms *k, __u64 addr, enum dso_sym_kind kind)
+const struct dso_sym *kallsyms__find(struct kallsyms *k, __u64 addr, enum dso_sym_kind kind)
 {
 	int i;
 
+	if (k->f && kallsyms__from_part(k, addr))
+		return k->found.kind == kind ? &k->found : NULL;
+	if (k->f && kallsyms__read_rest(k))
+		return NULL;
 	if (k->hidden)
 		return NULL;
 	i = dso_syms__find(k->syms, k->n, addr);

@@ -188,7 +188,7 @@ static bool symbolizer__kernel(struct symbolizer *z, __u64 addr, enum dso_sym_ki
 		return false;
 	if (!z->ksyms_tried) {
 		z->ksyms_tried = true;
-		kallsyms__load(&z->ksyms, z->kallsyms_path);
+		kallsyms__open(&z->ksyms, z->kallsyms_path);
 	}
 	s = kallsyms__find(&z->ksyms, addr, kind);
 	if (!s)
