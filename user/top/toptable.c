@@ -55,11 +55,20 @@ static __u32 slot__tag(size_t h)
 	return (__u32)((__u64)h >> 32);
 }
 
+/*
+ * The home slot of a key: the high bits of its tag (nslot is a power of
+ * two, at most 2^32), so that the index is built again from the tags alone.
+ */
+static size_t slot__home(__u32 tag, size_t nslot)
+{
+	return nslot > 1 ? (size_t)tag >> (32 - __builtin_ctzl(nslot)) : 0;
+}
+
 /* The slot of (tgid, addr): its entry's, or the empty one where it goes. */
 static struct top_slot *top_table__find_slot(const struct top_table *t, __u32 tgid, __u64 addr)
 {
-	size_t h = top_hash(tgid, addr), i = h & (t->nslot - 1);
-	__u32 tag = slot__tag(h);
+	__u32 tag = slot__tag(top_hash(tgid, addr));
+	size_t i = slot__home(tag, t->nslot);
 
 	for (;; i = (i + 1) & (t->nslot - 1)) {
 		struct top_slot *s = &t->slot[i];
@@ -82,7 +91,7 @@ static void top_table__place(struct top_table *t, size_t i)
 void top_table__prefetch(const struct top_table *t, __u32 tgid, __u64 addr)
 {
 	if (t->nslot)
-		__builtin_prefetch(&t->slot[top_hash(tgid, addr) & (t->nslot - 1)]);
+		__builtin_prefetch(&t->slot[slot__home(slot__tag(top_hash(tgid, addr)), t->nslot)]);
 }
 
 const struct top_entry *top_table__find(const struct top_table *t, __u32 tgid, __u64 addr)
@@ -109,9 +118,22 @@ static int top_table__grow(struct top_table *t)
 		return -ENOMEM;
 	}
 	memset(t->slot, 0xff, nslot * sizeof(*t->slot));
+	/*
+	 * from the old index, in its order: a key's new home is twice its old
+	 * one or one more, so the new index is written nearly in order and no
+	 * entry is read (placing the entries one by one wrote it at random, a
+	 * cache miss each once the index outgrows the caches)
+	 */
+	for (i = 0; old && i < t->nslot; i++) {
+		size_t j = slot__home(old[i].tag, nslot);
+
+		if (old[i].i == EMPTY)
+			continue;
+		while (t->slot[j].i != EMPTY)
+			j = (j + 1) & (nslot - 1);
+		t->slot[j] = old[i];
+	}
 	t->nslot = nslot;
-	for (i = 0; i < t->n; i++)
-		top_table__place(t, i);
 	free(old);
 	return 0;
 }
