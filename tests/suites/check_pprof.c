@@ -482,6 +482,8 @@ START_TEST(test_recording_classes)
 				  "mh:mg:pinned count\nPeriod: 10009\n"),
 		      "%s", hdr);
 	ck_assert_msg(strstr(hdr, "types: samples/count[dflt] latency/cycles\n"), "%s", hdr);
+	/* a file's profile claims no moment: the moment it was read is not the recording's */
+	ck_assert_msg(!strstr(hdr, "Time: "), "%s", hdr);
 	/* the duration: the span of the samples' times, as perf script prints them (about 7.3 s) */
 	free(perf);
 	ck_assert_int_eq(sh(&perf, NULL,

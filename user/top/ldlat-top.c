@@ -931,20 +931,25 @@ static int top_write(struct printer *p, void *ctx, struct err *err)
 	if (top->profiling) {
 		void *buf = NULL;
 
-		struct timespec taken = p->delta.taken;
+		struct timespec since = p->delta.since, taken = p->delta.taken;
 
-		/* a file's profile lasts as long as its samples' times span (when it has them) */
-		if (top->file && top->file->last_time > top->file->first_time) {
-			__u64 ns = ts__ns(&p->delta.since) + top->file->last_time -
-				   top->file->first_time;
+		/*
+		 * a file's profile lasts as long as its samples' times span, and
+		 * claims no moment: the file records none here, and the moment it
+		 * was read is not when it was recorded
+		 */
+		if (top->file) {
+			__u64 ns = top->file->last_time > top->file->first_time
+					   ? top->file->last_time - top->file->first_time
+					   : 0;
 
+			since = (struct timespec){ 0 };
 			taken = (struct timespec){ .tv_sec = (time_t)(ns / 1000000000),
 						   .tv_nsec = (long)(ns % 1000000000) };
 		}
 		e = toppprof__add_unattributed(&top->prof, callpaths__unattributed(&top->paths)) ?:
 			    top_profile_comments(top, &p->delta) ?:
-			    toppprof__encode(&top->prof, &p->delta.since, &taken, &buf,
-					     &r.profile_len);
+			    toppprof__encode(&top->prof, &since, &taken, &buf, &r.profile_len);
 		r.profile = buf;
 		if (e) {
 			err__msg(err, "out of memory");
