@@ -7,7 +7,12 @@
  *                     faults, in [base, base + N * page size)
  *   --read            with --fault-pages: read one byte of each page instead:
  *                     each fault maps the shared zero page, the cheapest
- *                     fault there is (no page allocated or cleared)
+ *                     fault there is (no page allocated or cleared), where
+ *                     the kernel has one for it (some do not)
+ *   --release         with --fault-pages: give each 1,024 pages back
+ *                     (MADV_DONTNEED) once touched, so that the workload's
+ *                     RSS stays under 4 MiB either way; still exactly N
+ *                     faults (no page is touched again)
  *   --chase           pointer-chase four buffers sized for L1, L2, L3 and
  *                     DRAM (half of each cache level from sysfs; DRAM 4x L3,
  *                     at least 64 MiB, at most 512 MiB),
@@ -34,9 +39,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#define LINE	   64
-#define GIB	   (1ull << 30)
-#define MAX_BUFFER (512ull << 20)
+#define LINE	      64
+#define GIB	      (1ull << 30)
+#define MAX_BUFFER    (512ull << 20)
+#define RELEASE_PAGES 1024 /* --release: pages given back at a time */
 
 struct buffer {
 	const char *name;
@@ -173,11 +179,12 @@ static double chase(struct buffer *b, double seconds)
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: ldlat-workload [--heap-pages N] [--fault-pages N [--read]] "
-			"[--chase] [--seconds S]\n"
-			"                      [--base ADDR]\n"
-			"                      [--sizes L1,L2,L3,DRAM] [--print-ranges] [--wait] "
-			"[--lock]\n");
+	fprintf(stderr,
+		"usage: ldlat-workload [--heap-pages N] [--fault-pages N [--read] [--release]] "
+		"[--chase] [--seconds S]\n"
+		"                      [--base ADDR]\n"
+		"                      [--sizes L1,L2,L3,DRAM] [--print-ranges] [--wait] "
+		"[--lock]\n");
 	exit(2);
 }
 
@@ -192,6 +199,7 @@ int main(int argc, char **argv)
 		{ "print-ranges", no_argument, NULL, 'r' },
 		{ "wait", no_argument, NULL, 'w' },
 		{ "read", no_argument, NULL, 'R' },
+		{ "release", no_argument, NULL, 'D' },
 		{ "lock", no_argument, NULL, 'l' },
 		{ "heap-pages", required_argument, NULL, 'h' },
 		{},
@@ -201,7 +209,7 @@ int main(int argc, char **argv)
 	};
 	unsigned long long base = 0, pages = 0, heap_pages = 0;
 	double seconds = 1;
-	int c, i, do_chase = 0, print = 0, wait_stdin = 0, read_only = 0, lock = 0;
+	int c, i, do_chase = 0, print = 0, wait_stdin = 0, read_only = 0, lock = 0, release = 0;
 	char *sizes = NULL, *end, byte;
 
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
@@ -235,6 +243,9 @@ int main(int argc, char **argv)
 			break;
 		case 'R':
 			read_only = 1;
+			break;
+		case 'D':
+			release = 1;
 			break;
 		case 'l':
 			lock = 1;
@@ -288,6 +299,9 @@ int main(int argc, char **argv)
 				sum += mem[i * pg];
 			else
 				mem[i * pg] = 1;
+			if (release && (i + 1) % RELEASE_PAGES == 0)
+				madvise(mem + (i + 1 - RELEASE_PAGES) * pg, RELEASE_PAGES * pg,
+					MADV_DONTNEED);
 		}
 		if (print)
 			printf("faults 0x%lx-0x%lx %llu pages\n", (unsigned long)mem,
