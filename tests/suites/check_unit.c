@@ -27,6 +27,7 @@
 /* ---- data-source classes ------------------------------------------------ */
 
 #include "tests/lib/datasrc_cases.h"
+#include "kernel/lib/bigmem.h"
 #include "kernel/lib/util.h"
 
 #define KBTF_INFO(kind, kflag, vlen) ((__u32)(kind) << 24 | (__u32)(kflag) << 31 | (vlen))
@@ -69,6 +70,86 @@ static size_t kbtf_sample(char *buf, int bend)
  * file it cannot walk declined (session__probe asks libbpf then), as
  * libbpf declines those it cannot parse.
  */
+/*
+ * The mapping of /proc/self/smaps that holds addr: its bounds and whether
+ * its VmFlags carry "hg" (MADV_HUGEPAGE).  False when none holds it.
+ */
+static bool smaps_mapping(uintptr_t addr, uintptr_t *lo, uintptr_t *hi, bool *hg)
+{
+	FILE *f = fopen("/proc/self/smaps", "re");
+	char line[512];
+	bool in = false, found = false;
+
+	ck_assert_ptr_nonnull(f);
+	while (fgets(line, sizeof(line), f)) {
+		unsigned long a, b;
+
+		if (sscanf(line, "%lx-%lx ", &a, &b) == 2 &&
+		    strchr(line, '-') < strchr(line, ' ')) {
+			in = addr >= a && addr < b;
+			if (in) {
+				*lo = a;
+				*hi = b;
+			}
+			continue;
+		}
+		if (in && !strncmp(line, "VmFlags:", 8)) {
+			*hg = strstr(line, " hg") != NULL;
+			found = true;
+			break;
+		}
+	}
+	fclose(f);
+	return found;
+}
+
+/*
+ * bigmem__advise against the kernel's own account (/proc/self/smaps): a
+ * block of BIGMEM_MIN or more is one mapping advised MADV_HUGEPAGE, still
+ * one after realloc grows it and the advice is given again (mremap, which
+ * glibc's realloc moves it with, takes a single mapping); a smaller block
+ * is left alone.  Where the kernel has no transparent huge pages the
+ * advice is declined.
+ */
+START_TEST(test_bigmem_advise)
+{
+	bool thp = access("/sys/kernel/mm/transparent_hugepage/enabled", F_OK) == 0, hg = false;
+	size_t small = BIGMEM_MIN / 4, big = BIGMEM_MIN * 2;
+	uintptr_t lo = 0, hi = 0;
+	char *p = malloc(small), *q;
+
+	ck_assert_ptr_nonnull(p);
+	ck_assert(!bigmem__advise(p));
+	ck_assert(!bigmem__advise(NULL));
+	free(p);
+	p = malloc(big);
+	ck_assert_ptr_nonnull(p);
+	ck_assert_int_eq(bigmem__advise(p), thp);
+	if (!thp) {
+		free(p);
+		return;
+	}
+	memset(p, 1, big);
+	ck_assert(smaps_mapping((uintptr_t)p, &lo, &hi, &hg));
+	ck_assert_msg(hg, "the block at %p is not advised MADV_HUGEPAGE", (void *)p);
+	ck_assert_msg(lo <= (uintptr_t)p && hi >= (uintptr_t)p + big,
+		      "the block [%p, +%zu) is split: its mapping is %#lx-%#lx", (void *)p, big,
+		      (unsigned long)lo, (unsigned long)hi);
+	q = realloc(p, big * 2);
+	ck_assert_ptr_nonnull(q);
+	ck_assert(bigmem__advise(q));
+	memset(q + big, 2, big);
+	ck_assert(smaps_mapping((uintptr_t)q + big * 2 - 1, &lo, &hi, &hg));
+	ck_assert(hg);
+	ck_assert_msg(lo <= (uintptr_t)q && hi >= (uintptr_t)q + big * 2,
+		      "the grown block [%p, +%zu) is split: its mapping is %#lx-%#lx", (void *)q,
+		      big * 2, (unsigned long)lo, (unsigned long)hi);
+	ck_assert_int_eq(q[0], 1);
+	ck_assert_int_eq(q[big - 1], 1);
+	free(q);
+}
+END_TEST
+
 START_TEST(test_kbtf_walk)
 {
 	static const struct {
@@ -1375,6 +1456,7 @@ static Suite *unit_suite(void)
 	tcase_add_test(tc, test_cpumap);
 	tcase_add_test(tc, test_pmu_format);
 	tcase_add_test(tc, test_kbtf_walk);
+	tcase_add_test(tc, test_bigmem_advise);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("options");

@@ -4,6 +4,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "kernel/lib/bigmem.h"
 #include "user/top/flamegraph.h"
 #include "user/top/topreport.h"
 #include "user/report/json.h"
@@ -318,6 +319,9 @@ static int top_rows__fold_hashed(struct top_rows *rows, bool offset, bool blocks
 		free(rep);
 		return -ENOMEM;
 	}
+	bigmem__advise(slot);
+	bigmem__advise(group);
+	bigmem__advise(rep);
 	memset(slot, 0xff, nslot * sizeof(*slot));
 	/* each row's group, and the row it folds into */
 	for (i = 0; i < n; i++) {
@@ -529,6 +533,7 @@ static int rows__reserve(struct top_rows *rows, size_t more)
 	if (!r)
 		return -ENOMEM;
 	rows->r = r;
+	bigmem__advise(r);
 	return 0;
 }
 
@@ -983,6 +988,9 @@ static ssize_t slim__group(const struct top_slim_block *b, size_t n, bool offset
 	at = calloc(npart + 1, sizeof(*at));
 	if (!hash || !ghash || !order || !at)
 		goto out;
+	bigmem__advise(hash);
+	bigmem__advise(ghash);
+	bigmem__advise(order);
 	for (i = 0; i < n; i++) {
 		hash[i] = (__u32)slim__hash(&b[i], offset);
 		at[slim__part(hash[i], bits) + 1]++;
@@ -1056,6 +1064,8 @@ static ssize_t slim__fold_blocks(struct top_slim_block *b, size_t n, size_t late
 
 	if (n >= (__u32)-1 || !group || !rep)
 		goto out;
+	bigmem__advise(group);
+	bigmem__advise(rep);
 	ng = slim__group(b, n, true, false, later, group, rep);
 	if (ng < 0)
 		goto out;
@@ -1218,6 +1228,7 @@ static int top_rows__data_slim(struct top_rows *rows, const struct top_table *t,
 	b = rows->blk ? realloc(rows->blk, (n + 1) * sizeof(*b)) : malloc((n + 1) * sizeof(*b));
 	if (!b)
 		goto out;
+	bigmem__advise(b);
 	rows->blk = NULL;
 	rows->nblk = 0;
 	for (i = 0; i < rows->n; i++) {
@@ -1247,6 +1258,8 @@ static int top_rows__data_slim(struct top_rows *rows, const struct top_table *t,
 	rep = malloc((n + 1) * sizeof(*rep));
 	if (!group || !rep)
 		goto out;
+	bigmem__advise(group);
+	bigmem__advise(rep);
 	ng = slim__group(b, n, false, true, 0, group, rep);
 	if (ng < 0)
 		goto out;
@@ -1254,6 +1267,8 @@ static int top_rows__data_slim(struct top_rows *rows, const struct top_table *t,
 	rows->r = calloc((size_t)ng + 1, sizeof(*rows->r));
 	if (!row_of || !rows->r)
 		goto out;
+	bigmem__advise(row_of);
+	bigmem__advise(rows->r);
 	for (i = 0; i < n; i++) {
 		struct top_row *r = &rows->r[rows->n];
 
@@ -1671,6 +1686,7 @@ static int top_rows__take_exited_slim(struct top_rows *early, struct top_table *
 	if (!b)
 		return -ENOMEM;
 	early->blk = b;
+	bigmem__advise(b);
 	n = slim__resolve(early, t, z, shift, b + early->nblk, entry__exited, z->pm);
 	if (n < 0)
 		return (int)n;

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kernel/lib/bigmem.h"
 #include "user/top/toptable.h"
 
 #define EMPTY ((__u32)-1)
@@ -117,6 +118,7 @@ static int top_table__grow(struct top_table *t)
 		t->slot = old;
 		return -ENOMEM;
 	}
+	bigmem__advise(t->slot);
 	memset(t->slot, 0xff, nslot * sizeof(*t->slot));
 	/*
 	 * from the old index, in its order: a key's new home is twice its old
@@ -177,12 +179,14 @@ static struct top_entry *top_table__get(struct top_table *t, __u32 tgid, __u64 a
 			if (!w)
 				return NULL;
 			t->wide = w;
+			bigmem__advise(w);
 		}
 		e = realloc(t->e, cap * sizeof(*e));
 		if (!e)
 			return NULL;
 		t->e = e;
 		t->cap = cap;
+		bigmem__advise(e);
 	}
 	if (t->wide)
 		memset(&t->wide[t->n], 0, sizeof(*t->wide));
@@ -222,6 +226,7 @@ static int top_table__widen(struct top_table *t)
 	t->wide = calloc(t->cap, sizeof(*t->wide));
 	if (!t->wide)
 		return -ENOMEM;
+	bigmem__advise(t->wide);
 	if (t->uniform < LDLAT_NCLASS)
 		for (i = 0; i < t->n; i++)
 			t->wide[i].cls[t->uniform] = (__u32)t->e[i].count;
