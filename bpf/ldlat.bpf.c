@@ -643,6 +643,15 @@ static __always_inline bool ldlat_top_unwind(const struct ldlat_unwind_regs *r,
 		/* the sample's own code not walkable yet: its table is on its way */
 		m = ldlat_unwind_map_find(pr, r->pc);
 		defer = m >= 0 && pr->maps[m & (LDLAT_UNWIND_MAPS - 1)].kind == LDLAT_MAP_PENDING;
+		/*
+		 * deferred already: the path meanwhile is the frame pointers',
+		 * as for a process without tables (the rows of its first frame
+		 * are not there to take; ending at it would leave a one-frame
+		 * path that a copy which ran out cannot better: a stack probe's
+		 * fault at SP copies nothing)
+		 */
+		if (defer)
+			tgid = 0;
 	}
 	s->pc = r->pc;
 	s->sp = r->sp;

@@ -570,9 +570,12 @@ static bool defer_apply_one(struct unwind_deferred *d, void *ctx)
 	/*
 	 * the copy ran out before the frame pointers did (a stack probe's
 	 * fault at SP leaves nothing to copy; a frame past 8 KiB): the path
-	 * the kernel walked reaches further, and stays
+	 * the kernel walked reaches further, and stays, where it is the same
+	 * as far as the copy went (frame pointers through code built without
+	 * them lead anywhere)
 	 */
-	if (d->stop == LDLAT_STOP_READ && d->nr < a->st->nr[0]) {
+	if (d->stop == LDLAT_STOP_READ && d->nr < a->st->nr[0] &&
+	    !memcmp(d->ips, a->st->ips[0], d->nr * sizeof(*d->ips))) {
 		top->paths.walks.defer_fp++;
 		return true;
 	}
