@@ -640,9 +640,14 @@ static __always_inline bool ldlat_top_unwind(const struct ldlat_unwind_regs *r,
 		/* none while the map refuses processes: this one's may never come */
 		defer = exec || !unwind_procs_refused;
 	} else if (unwind_defer_max) {
-		/* the sample's own code not walkable yet: its table is on its way */
+		/*
+		 * the sample's own code not walkable yet: its table is on its
+		 * way, or its mapping is newer than the process's entry (a
+		 * library the loader mapped since the side band was read)
+		 */
 		m = ldlat_unwind_map_find(pr, r->pc);
-		defer = m >= 0 && pr->maps[m & (LDLAT_UNWIND_MAPS - 1)].kind == LDLAT_MAP_PENDING;
+		defer = (m < 0 && pr->n < LDLAT_UNWIND_MAPS) ||
+			(m >= 0 && pr->maps[m & (LDLAT_UNWIND_MAPS - 1)].kind == LDLAT_MAP_PENDING);
 		/*
 		 * deferred already: the path meanwhile is the frame pointers',
 		 * as for a process without tables (the rows of its first frame
@@ -681,10 +686,18 @@ static __always_inline bool ldlat_top_unwind(const struct ldlat_unwind_regs *r,
 	stop -= 1;
 	if (stop < LDLAT_NSTOPS)
 		uc->stop[stop & 7]++;
-	/* or its walk ended in code whose table is on its way */
-	if (!defer && pr && unwind_defer_max && stop == LDLAT_STOP_NO_TABLE) {
+	/*
+	 * or its walk ended in code whose table is on its way, or at a
+	 * return address the tables' rules gave in no mapping the entry
+	 * knows (ldlat_unwind_frame: one newer than it)
+	 */
+	if (!defer && pr && unwind_defer_max) {
 		m = ldlat_unwind_map_find(pr, s->pc);
-		defer = m >= 0 && pr->maps[m & (LDLAT_UNWIND_MAPS - 1)].kind == LDLAT_MAP_PENDING;
+		if (stop == LDLAT_STOP_NO_TABLE)
+			defer = m >= 0 &&
+				pr->maps[m & (LDLAT_UNWIND_MAPS - 1)].kind == LDLAT_MAP_PENDING;
+		else if (stop == LDLAT_STOP_NO_MAPPING)
+			defer = !s->frames_fp && pr->n < LDLAT_UNWIND_MAPS;
 	}
 	return defer && unwind_defer_max;
 }

@@ -487,6 +487,13 @@ static __always_inline __u32 ldlat_unwind_frame(struct ldlat_unwind_state *s,
 		 */
 		if (why == LDLAT_UNWIND_WHY_PENDING)
 			return LDLAT_STOP_NO_TABLE;
+		/*
+		 * so does a return address the rules gave (no frame pointer
+		 * taken yet) in no mapping of a process whose entry has room:
+		 * a mapping newer than the entry (a library mapped since)
+		 */
+		if (why == LDLAT_STOP_NO_MAPPING && p && !s->frames_fp && p->n < LDLAT_UNWIND_MAPS)
+			return why;
 		/* the frame pointer: the caller's RBP at RBP, its return address above */
 		if (!fp || fp < sp || (fp & 7))
 			return why;

@@ -1145,6 +1145,256 @@ START_TEST(test_defer_queue_bound)
 }
 END_TEST
 
+/* The sample of stale_a's walk under stale_tgid's entry, its path, and that with this process's */
+static __u32 stale_tgid;
+static struct ldlat_top_stack stale_st, stale_full;
+
+static void stale_path(struct ldlat_top_stack *st)
+{
+	int fd = bpf_map__fd(wsess.skel->maps.top_stacks);
+	__u64 key;
+
+	ck_assert_int_eq(bpf_map_get_next_key(fd, NULL, &key), 0);
+	ck_assert_int_eq(bpf_map_lookup_elem(fd, &key, st), 0);
+	stacks_clear();
+}
+
+static __attribute__((noinline, optimize("no-omit-frame-pointer"))) void stale_here(void)
+{
+	__u64 args[4];
+	LIBBPF_OPTS(bpf_test_run_opts, opts, .ctx_in = args, .ctx_size_in = sizeof(args));
+	int fd = bpf_program__fd(wsess.skel->progs.ldlat_test_unwind);
+
+	__asm__ volatile("lea 0(%%rip), %0\n\tmov %%rsp, %1\n\tmov %%rbp, %2"
+			 : "=r"(args[0]), "=r"(args[1]), "=r"(args[2]));
+	stacks_clear();
+	args[3] = stale_tgid;
+	ck_assert_int_eq(bpf_prog_test_run_opts(fd, &opts), 0);
+	stale_path(&stale_st);
+	args[3] = (__u64)getpid();
+	ck_assert_int_eq(bpf_prog_test_run_opts(fd, &opts), 0);
+	stale_path(&stale_full);
+	wsink++;
+}
+
+static __attribute__((noinline, optimize("no-omit-frame-pointer"))) void stale_a(void)
+{
+	stale_here();
+	wsink++;
+}
+
+/* A PC past a prologue that saves RBP: its rule takes the caller's frame from RBP */
+static __attribute__((noinline)) void wsink_add(void)
+{
+	wsink++;
+}
+
+static __attribute__((noinline, optimize("no-omit-frame-pointer"))) __u64 fp_body_pc(void)
+{
+	__u64 pc;
+
+	wsink_add(); /* a call: the function has a frame */
+	__asm__ volatile("lea 0(%%rip), %0" : "=r"(pc));
+	wsink_add();
+	return pc;
+}
+
+/* p without its mapping that holds addr (p->n - 1 of them then) */
+static void entry_without(struct ldlat_unwind_proc *p, __u64 addr)
+{
+	int i = ldlat_unwind_map_find(p, addr);
+
+	ck_assert_int_ge(i, 0);
+	memmove(&p->maps[i], &p->maps[i + 1], (p->n - (__u32)i - 1) * sizeof(p->maps[0]));
+	p->n--;
+}
+
+static int reread_calls, reread_ret;
+static const struct ldlat_unwind_proc
+	*reread_with; /* what a read from /proc stores (NULL: as it was) */
+
+static int reread_entry(void *ctx, __u32 tgid)
+{
+	(void)ctx;
+	reread_calls++;
+	if (reread_with)
+		ck_assert_int_eq(bpf_map_update_elem(bpf_map__fd(wsess.skel->maps.unwind_procs),
+						     &tgid, reread_with, BPF_ANY),
+				 0);
+	return reread_ret;
+}
+
+static bool defer_walked(struct unwind_deferred *e, void *ctx)
+{
+	(void)ctx;
+	return e->ips != NULL;
+}
+
+/*
+ * A process's entry older than its sample: the library the sample ran in,
+ * or one of its callers returns to, mapped after the side band was last
+ * read (a program's first page faults are its loader's mapping its
+ * libraries; cc1's first run walked 2,352 of 7,222 samples to one frame
+ * so).  Such a sample is deferred: at its PC in no mapping of the entry
+ * (the path meanwhile its frame pointers'), or at a return address the
+ * tables' rules gave in none (the walk ends there, not on by a frame
+ * pointer).  Its walk in user space finds the entry as old, has it read
+ * from /proc again (once: a poll's other records of the process walk with
+ * that), and walks with what that read stored; one whose mapping is in no
+ * read either keeps the walk it gets, and one whose process is gone waits.
+ */
+START_TEST(test_defer_stale_entry)
+{
+	struct ldlat_unwind_proc *self = malloc(sizeof(*self)), *old = malloc(sizeof(*self));
+	__u32 me = (__u32)getpid(), a = 4242, b = 4243, i, n;
+	struct ldlat_unwind_counters sum;
+	struct unwind_defer_queue q;
+	struct ldlat_top_stack full[2], *f; /* a's and b's, each with every mapping known */
+	__u64 lib = 0;
+	size_t k;
+	int fd;
+
+	ck_assert_ptr_nonnull(self);
+	ck_assert_ptr_nonnull(old);
+	walk_setup_defer(64, 16, 1 << 20, true);
+	fd = bpf_map__fd(wsess.skel->maps.unwind_procs);
+	ck_assert_int_eq(bpf_map_lookup_elem(fd, &me, self), 0);
+	/* the walk with every mapping known: this program's frames, then a library's */
+	stale_tgid = me;
+	stale_a();
+	ck_assert_uint_ge(stale_full.nr[0], 4);
+	for (i = 1; i < stale_full.nr[0] && !lib; i++)
+		if (ldlat_unwind_map_find(self, stale_full.ips[0][i]) !=
+		    ldlat_unwind_map_find(self, stale_full.ips[0][0]))
+			lib = stale_full.ips[0][i];
+	ck_assert_msg(lib, "no frame outside this program's mapping");
+	counters_sum(&sum);
+	ck_assert_uint_eq(sum.deferred, 0);
+	/* a: the entry without this program's code, where the sample's PC is */
+	*old = *self;
+	entry_without(old, stale_full.ips[0][0]);
+	ck_assert_int_eq(bpf_map_update_elem(fd, &a, old, BPF_ANY), 0);
+	stale_tgid = a;
+	stale_a();
+	full[0] = stale_full;
+	counters_sum(&sum);
+	ck_assert_uint_eq(sum.deferred, 1);
+	/* its path meanwhile the frame pointers' (stale_here's and stale_a's), not one frame */
+	ck_assert_uint_ge(stale_st.nr[0], 3);
+	for (i = 0; i < 3; i++)
+		ck_assert_uint_eq(stale_st.ips[0][i], full[0].ips[0][i]);
+	/* b: without the library the frames return to: the walk ends at its first return there */
+	*old = *self;
+	entry_without(old, lib);
+	ck_assert_int_eq(bpf_map_update_elem(fd, &b, old, BPF_ANY), 0);
+	stale_tgid = b;
+	stale_a();
+	full[1] = stale_full;
+	ck_assert_int_eq(stale_st.stop[0], LDLAT_STOP_NO_MAPPING + 1);
+	ck_assert_uint_eq(stale_st.ips[0][stale_st.nr[0] - 1], lib);
+	counters_sum(&sum);
+	ck_assert_uint_eq(sum.deferred, 2);
+	/* walked in user space: each entry read again once, and the walks are the whole entry's */
+	ck_assert_int_eq(unwind_defer__open(&q, bpf_map__fd(wsess.skel->maps.unwind_defer),
+					    bpf_map__fd(wsess.skel->maps.unwind_files), 16, fd, 64,
+					    1 << 20),
+			 0);
+	q.reread = reread_entry;
+	reread_with = self;
+	ck_assert_int_eq(unwind_defer__poll(&q), 0);
+	ck_assert_uint_eq(q.n, 2);
+	ck_assert_int_eq(reread_calls, 2);
+	ck_assert_uint_eq(q.rereads, 2);
+	for (k = 0; k < q.n; k++) {
+		ck_assert_ptr_nonnull(q.q[k].ips);
+		f = &full[q.q[k].tgid == b];
+		fprintf(stderr,
+			"check_unwind: an entry older than its sample (%u): %u frames after it was "
+			"read again, ended %u; the kernel's with every mapping known %u, ended "
+			"%u\n",
+			q.q[k].tgid, q.q[k].nr, q.q[k].stop, f->nr[0], f->stop[0] - 1);
+		/* as far as the 8 KiB copy went */
+		n = q.q[k].nr < f->nr[0] ? q.q[k].nr : f->nr[0];
+		ck_assert_uint_ge(n, 4);
+		for (i = 0; i < n; i++)
+			ck_assert_msg(q.q[k].ips[i] == f->ips[0][i],
+				      "frame %u: %llx, the kernel's %llx", i,
+				      (unsigned long long)q.q[k].ips[i],
+				      (unsigned long long)f->ips[0][i]);
+		if (q.q[k].nr < f->nr[0])
+			ck_assert_uint_eq(q.q[k].stop, LDLAT_STOP_READ);
+		else
+			ck_assert_uint_eq(q.q[k].stop + 1, f->stop[0]);
+	}
+	unwind_defer__remove_if(&q, defer_all, NULL);
+	/* a read that finds the mapping in none either: the walk is taken as it is */
+	*old = *self;
+	entry_without(old, stale_full.ips[0][0]);
+	ck_assert_int_eq(bpf_map_update_elem(fd, &a, old, BPF_ANY), 0);
+	stale_tgid = a;
+	stale_a();
+	stale_a();
+	reread_with = NULL;
+	reread_calls = 0;
+	ck_assert_int_eq(unwind_defer__poll(&q), 0);
+	ck_assert_uint_eq(q.n, 2);
+	ck_assert_int_eq(reread_calls, 1);
+	for (k = 0; k < q.n; k++) {
+		ck_assert_ptr_nonnull(q.q[k].ips);
+		ck_assert_uint_eq(q.q[k].nr, 1);
+		ck_assert_uint_eq(q.q[k].stop, LDLAT_STOP_NO_MAPPING);
+	}
+	unwind_defer__remove_if(&q, defer_all, NULL);
+	/* its process gone (the read fails): not walked, kept for the drain to leave to its frame pointers */
+	stale_a();
+	reread_ret = -ESRCH;
+	reread_calls = 0;
+	ck_assert_int_eq(unwind_defer__poll(&q), 0);
+	ck_assert_uint_eq(q.n, 1);
+	ck_assert_int_eq(reread_calls, 1);
+	ck_assert_ptr_null(q.q[0].ips);
+	ck_assert_ptr_nonnull(q.q[0].rec);
+	unwind_defer__remove_if(&q, defer_walked, NULL);
+	ck_assert_uint_eq(q.n, 1);
+	reread_ret = 0;
+	unwind_defer__close(&q);
+	/*
+	 * by hand: a frame whose rule reads its caller's RBP and return
+	 * address, that return address in no mapping, where a frame pointer
+	 * would lead on: the walk ends there, deferred
+	 */
+	{
+		__u64 args[4], *stack = calloc(64, sizeof(__u64));
+		LIBBPF_OPTS(bpf_test_run_opts, opts, .ctx_in = args, .ctx_size_in = sizeof(args));
+
+		ck_assert_ptr_nonnull(stack);
+		stack[8] = (__u64)(unsigned long)&stack[16];
+		stack[9] = 0x10000;
+		stack[16] = (__u64)(unsigned long)&stack[24];
+		stack[17] = stale_full.ips[0][1];
+		args[0] = fp_body_pc();
+		args[1] = (__u64)(unsigned long)stack;
+		args[2] = (__u64)(unsigned long)&stack[8];
+		args[3] = me;
+		stacks_clear();
+		ck_assert_int_eq(
+			bpf_prog_test_run_opts(bpf_program__fd(wsess.skel->progs.ldlat_test_unwind),
+					       &opts),
+			0);
+		stale_path(&stale_st);
+		ck_assert_uint_eq(stale_st.nr[0], 2);
+		ck_assert_uint_eq(stale_st.ips[0][1], 0x10000);
+		ck_assert_int_eq(stale_st.stop[0], LDLAT_STOP_NO_MAPPING + 1);
+		counters_sum(&sum);
+		ck_assert_uint_eq(sum.deferred, 6);
+		free(stack);
+	}
+	free(self);
+	free(old);
+	walk_teardown();
+}
+END_TEST
+
 /*
  * A deferred walk's record, walked in user space (user/top/unwinddefer.c:
  * bpf/unwind.h's rules built natively, the tables read back from the
@@ -2305,6 +2555,7 @@ int main(void)
 		tcase_add_test(tc, test_defer_kept_only);
 		tcase_add_test(tc, test_defer_queue_bound);
 		tcase_add_test(tc, test_walk_deferred);
+		tcase_add_test(tc, test_defer_stale_entry);
 		tcase_add_loop_test(tc, test_walk_cost, 0, 2);
 		tcase_add_test(tc, test_tables_lifecycle);
 		suite_add_tcase(s, tc);

@@ -418,6 +418,15 @@ static int top_configure(struct tool *t, void *ctx, struct err *err)
 	return 0;
 }
 
+/* A deferred sample's walk found its process's entry older than it: read again now. */
+static int top_unwind_reread(void *ctx, __u32 tgid)
+{
+	struct top *top = ctx;
+	struct err err = {};
+
+	return unwind_set__reread(&top->uw, (pid_t)tgid, &err);
+}
+
 /*
  * --call-graph=dwarf, auto: the unwind tables' maps, and a command's
  * tables: at its exec stop (the program and the loader: the loader's own
@@ -441,6 +450,8 @@ static int top_unwind_start(struct top *top, struct tool *t, pid_t cmd, struct e
 	if (e)
 		return err__set(err, e, "cannot map the deferred walks' ring: %s", strerror(-e));
 	top->uw_defer_open = true;
+	top->uw_defer.reread = top_unwind_reread;
+	top->uw_defer.reread_ctx = top;
 	if (!cmd)
 		return 0;
 	unwind_set__add_process(&top->uw, cmd, &why);
@@ -539,7 +550,7 @@ static bool defer_apply_one(struct unwind_deferred *d, void *ctx)
 	struct top *top = a->top;
 	struct top_entry *en = (struct top_entry *)top_table__find(&top->stack, d->tgid, d->key);
 	struct ldlat_top_val v = {};
-	struct callpath_stack u = { .ips = d->ips }, k = { .ips = a->st->ips[1] };
+	struct callpath_stack u = {}, k = { .ips = a->st->ips[1] };
 	struct proc *p;
 	const char *comm;
 
@@ -581,6 +592,8 @@ static bool defer_apply_one(struct unwind_deferred *d, void *ctx)
 	}
 	ldlat_top_account(&v, d->lat, d->cls);
 	top_table__unaccount(&top->stack, en, d->lat, d->cls);
+	/* the walk's, which may have been made just now */
+	u.ips = d->ips;
 	u.n = (int)d->nr;
 	k.n = (int)a->st->nr[1];
 	k.err = a->st->err[1];

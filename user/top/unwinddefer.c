@@ -239,36 +239,79 @@ static bool proc_get(struct unwind_defer_queue *d, __u32 tgid, struct ldlat_unwi
 	       !unwind_native__tables(&d->native, p);
 }
 
-/* e walked with p, its process's mappings, if they are of the program it ran. */
-static bool walk_with(struct unwind_defer_queue *d, struct unwind_deferred *e,
-		      const struct ldlat_unwind_proc *p)
+/*
+ * Whether the walk of r with p found p older than the sample: its PC, code
+ * that ran so was mapped, in no mapping of p, or a walk by the tables'
+ * rules alone (no frame pointer taken: those lead anywhere) ending at a
+ * return address in none (a library mapped since the side band was read).
+ */
+static bool walk_stale(const struct ldlat_unwind_proc *p, const struct ldlat_unwind_defer *r,
+		       __u32 stop, __u64 frames_fp)
+{
+	/* a full entry leaves mappings out: one more read finds no room for them either */
+	if (p->n >= LDLAT_UNWIND_MAPS)
+		return false;
+	return ldlat_unwind_map_find(p, r->pc) < 0 || (stop == LDLAT_STOP_NO_MAPPING && !frames_fp);
+}
+
+enum walk_result { WALK_DONE, WALK_NOT, WALK_STALE };
+
+/*
+ * e walked with p, its process's mappings, if they are of the program it
+ * ran (else WALK_NOT); WALK_STALE, e not walked, when p is older than the
+ * sample and fresh says to read it again first.
+ */
+static enum walk_result walk_with(struct unwind_defer_queue *d, struct unwind_deferred *e,
+				  const struct ldlat_unwind_proc *p, bool fresh)
 {
 	__u64 ips[LDLAT_UNWIND_MAX_STACK], ffp;
 
 	if (p->exe_ino && e->rec->exe_ino && p->exe_ino != e->rec->exe_ino)
-		return false;
+		return WALK_NOT;
 	e->stop = unwind_native__walk(&d->native, p, e->rec, d->max_stack, ips, &e->nr, &ffp);
+	if (fresh && d->reread && walk_stale(p, e->rec, e->stop, ffp))
+		return WALK_STALE;
 	e->ips = malloc((e->nr ?: 1) * sizeof(*e->ips));
 	if (!e->ips)
-		return false;
+		return WALK_NOT;
 	memcpy(e->ips, ips, e->nr * sizeof(*e->ips));
 	d->held += e->nr * sizeof(*e->ips);
 	rec_free(d, e->rec);
 	e->rec = NULL;
-	return true;
+	return WALK_DONE;
+}
+
+/*
+ * e walked with its process's entry, in p; *reread: whether that entry was
+ * read from /proc again in this pass (then taken as it is).  An entry older
+ * than the sample is read again once (d->reread), into p, and e walked with
+ * it when its tables are in; *ready false when they are not.
+ */
+static bool walk_fresh(struct unwind_defer_queue *d, struct unwind_deferred *e,
+		       struct ldlat_unwind_proc *p, bool *reread, bool *ready)
+{
+	enum walk_result w = walk_with(d, e, p, !*reread);
+
+	if (w != WALK_STALE)
+		return w == WALK_DONE;
+	*reread = true;
+	d->rereads++;
+	*ready = !d->reread(d->reread_ctx, e->tgid) && proc_get(d, e->tgid, p);
+	return *ready && walk_with(d, e, p, false) == WALK_DONE;
 }
 
 bool unwind_defer__walk(struct unwind_defer_queue *d, struct unwind_deferred *e)
 {
 	struct ldlat_unwind_proc *p;
-	bool ok;
+	bool ok, ready, reread = false;
 
 	if (e->ips)
 		return true;
 	if (!e->rec)
 		return false;
 	p = malloc(sizeof(*p));
-	ok = p && proc_get(d, e->tgid, p) && walk_with(d, e, p);
+	ready = p && proc_get(d, e->tgid, p);
+	ok = ready && walk_fresh(d, e, p, &reread, &ready);
 	free(p);
 	return ok;
 }
@@ -289,7 +332,7 @@ int unwind_defer__poll(struct unwind_defer_queue *d)
 	struct ldlat_unwind_proc *p;
 	size_t i, n = 0, *pos;
 	__u32 tgid = 0;
-	bool ready = false, have = false;
+	bool ready = false, have = false, reread = false;
 	int e = ring_buffer__consume(d->rb);
 
 	if (e < 0)
@@ -317,10 +360,12 @@ int unwind_defer__poll(struct unwind_defer_queue *d)
 			have = true;
 			tgid = q->tgid;
 			ready = proc_get(d, tgid, p);
+			reread = false;
 			d->proc_reads++;
 		}
+		/* an entry read again for one record is newer than the others polled after it */
 		if (ready)
-			walk_with(d, q, p);
+			walk_fresh(d, q, p, &reread, &ready);
 	}
 	free(pos);
 	free(p);

@@ -77,6 +77,13 @@ struct unwind_defer_queue {
 	size_t n, cap;
 	size_t held, max_held; /* the bytes of the copies and walks kept, and their bound */
 	__u64 proc_reads;      /* processes' entries read by the polls */
+	/*
+	 * a process's entry read from /proc again, now (0, or -errno): a walk
+	 * found it older than its sample (a library mapped since); counted
+	 */
+	int (*reread)(void *ctx, __u32 tgid);
+	void *reread_ctx;
+	__u64 rereads;
 	/* records read without memory or room to keep them (their frame-pointer path stays) */
 	__u64 nomem;
 };

@@ -541,6 +541,14 @@ int unwind_set__add_process(struct unwind_set *u, pid_t pid, struct err *err)
 	return add_process(u, pid, 0, err);
 }
 
+int unwind_set__reread(struct unwind_set *u, pid_t pid, struct err *err)
+{
+	struct unwind_pid *w = pid_find(u, pid);
+
+	/* the model's signature kept: a change the side band brings later reads it again */
+	return add_process(u, pid, w ? w->sig : 0, err);
+}
+
 void unwind_set__forget(struct unwind_set *u, pid_t pid)
 {
 	struct unwind_pid *w = pid_find(u, pid);

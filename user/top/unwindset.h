@@ -98,6 +98,13 @@ void unwind_set__init(struct unwind_set *u, int files_fd, __u32 max_files, int p
  */
 int unwind_set__add_process(struct unwind_set *u, pid_t pid, struct err *err);
 
+/*
+ * pid's mappings read again now, as unwind_set__add_process, outside the
+ * side band's order: a deferred walk found its entry older than its
+ * sample (a library mapped since the side band was last read).
+ */
+int unwind_set__reread(struct unwind_set *u, pid_t pid, struct err *err);
+
 struct procmaps;
 
 /*
