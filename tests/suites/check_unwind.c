@@ -1249,6 +1249,7 @@ START_TEST(test_defer_stale_entry)
 	__u32 me = (__u32)getpid(), a = 4242, b = 4243, i, n;
 	struct ldlat_unwind_counters sum;
 	struct unwind_defer_queue q;
+	struct err err = {};
 	struct ldlat_top_stack full[2], *f; /* a's and b's, each with every mapping known */
 	__u64 lib = 0;
 	size_t k;
@@ -1358,6 +1359,20 @@ START_TEST(test_defer_stale_entry)
 	ck_assert_uint_eq(q.n, 1);
 	reread_ret = 0;
 	unwind_defer__close(&q);
+	/*
+	 * ldlat-top's read again (unwind_set__reread): this process's entry
+	 * made old is whole again from /proc; one the set does not follow
+	 * stays unread, and is no failure
+	 */
+	*old = *self;
+	entry_without(old, lib);
+	ck_assert_int_eq(bpf_map_update_elem(fd, &me, old, BPF_ANY), 0);
+	ck_assert_int_eq(unwind_set__reread(&wset, (pid_t)me, &err), 0);
+	ck_assert_int_eq(bpf_map_lookup_elem(fd, &me, old), 0);
+	ck_assert_uint_eq(old->n, self->n);
+	ck_assert_int_ge(ldlat_unwind_map_find(old, lib), 0);
+	ck_assert_int_eq(unwind_set__reread(&wset, 4244, &err), -ESRCH);
+	ck_assert_uint_eq(wset.procs_failed, 0);
 	/*
 	 * by hand: a frame whose rule reads its caller's RBP and return
 	 * address, that return address in no mapping, where a frame pointer

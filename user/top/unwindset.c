@@ -495,8 +495,11 @@ static int proc_store(struct unwind_set *u, struct unwind_pid *w, const struct l
 	return 0;
 }
 
-/* pid's mappings into the map, its tables referenced (sig: its model's, unwind_sig). */
-static int add_process(struct unwind_set *u, pid_t pid, __u64 sig, struct err *err)
+/*
+ * pid's mappings into the map, its tables referenced (sig: its model's,
+ * unwind_sig); gone_ok: a process gone meanwhile is no failure to count.
+ */
+static int add_process(struct unwind_set *u, pid_t pid, __u64 sig, bool gone_ok, struct err *err)
 {
 	struct ldlat_unwind_proc *p = malloc(sizeof(*p));
 	struct err quiet = {};
@@ -526,7 +529,8 @@ static int add_process(struct unwind_set *u, pid_t pid, __u64 sig, struct err *e
 		proc_store(u, w, p, true, &quiet);
 	e = proc_read(u, pid, p, true, NULL, err);
 	if (e) {
-		u->procs_failed++;
+		if (!gone_ok || e != -ENOENT)
+			u->procs_failed++;
 		goto out;
 	}
 	w->sig = sig;
@@ -538,15 +542,18 @@ out:
 
 int unwind_set__add_process(struct unwind_set *u, pid_t pid, struct err *err)
 {
-	return add_process(u, pid, 0, err);
+	return add_process(u, pid, 0, false, err);
 }
 
 int unwind_set__reread(struct unwind_set *u, pid_t pid, struct err *err)
 {
 	struct unwind_pid *w = pid_find(u, pid);
 
+	/* a process the set does not follow (gone, forgotten) stays so */
+	if (!w)
+		return -ESRCH;
 	/* the model's signature kept: a change the side band brings later reads it again */
-	return add_process(u, pid, w ? w->sig : 0, err);
+	return add_process(u, pid, w->sig, true, err);
 }
 
 void unwind_set__forget(struct unwind_set *u, pid_t pid)
@@ -610,7 +617,7 @@ static void refresh_one(struct proc *p, void *ctx)
 	if (w && w->sig == sig && !r->retry)
 		return;
 	/* a process refused for want of room is tried again only when its mappings change */
-	e = add_process(u, p->tgid, sig, &err);
+	e = add_process(u, p->tgid, sig, false, &err);
 	if (e == -ENOMEM)
 		r->e = e;
 }
