@@ -691,13 +691,11 @@ static __always_inline bool ldlat_top_unwind(const struct ldlat_unwind_regs *r,
 	 * return address the tables' rules gave in no mapping the entry
 	 * knows (ldlat_unwind_frame: one newer than it)
 	 */
-	if (!defer && pr && unwind_defer_max) {
+	if (!defer && pr && unwind_defer_max && stop == LDLAT_STOP_NO_TABLE) {
 		m = ldlat_unwind_map_find(pr, s->pc);
-		if (stop == LDLAT_STOP_NO_TABLE)
-			defer = m >= 0 &&
-				pr->maps[m & (LDLAT_UNWIND_MAPS - 1)].kind == LDLAT_MAP_PENDING;
-		else if (stop == LDLAT_STOP_NO_MAPPING)
-			defer = !s->frames_fp && pr->n < LDLAT_UNWIND_MAPS;
+		defer = m >= 0 && pr->maps[m & (LDLAT_UNWIND_MAPS - 1)].kind == LDLAT_MAP_PENDING;
+	} else if (!defer && pr && unwind_defer_max && stop == LDLAT_STOP_NO_MAPPING) {
+		defer = !s->frames_fp && pr->n < LDLAT_UNWIND_MAPS;
 	}
 	return defer && unwind_defer_max;
 }
