@@ -125,13 +125,17 @@ struct {
 /*
  * ldlat-top's tables.  max_entries is cfg.top_entries when the table is on,
  * else 1: ldlat-hist's program has no code that touches them (cfg.top is
- * read-only data, so the verifier drops it).
+ * read-only data, so the verifier drops it).  The value is struct
+ * ldlat_top_val, or its count alone (8 bytes) where ldlat_top_slim(): user
+ * space sets value_size, so the maps carry no BTF value type (the kernel
+ * would refuse a size the type does not have).  Each key holds a value per
+ * possible CPU, zeroed for every CPU at its insert: 136 bytes each, 8 slim.
  */
 struct ldlat_top_map {
 	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
 	__uint(max_entries, 1);
-	__type(key, struct ldlat_top_key);
-	__type(value, struct ldlat_top_val);
+	__uint(key_size, sizeof(struct ldlat_top_key));
+	__uint(value_size, sizeof(struct ldlat_top_val));
 };
 
 struct ldlat_top_map top_ip SEC(".maps");
@@ -378,6 +382,15 @@ static __always_inline int ldlat_top_spill(__u32 table, const struct ldlat_sampl
 	return kept;
 }
 
+/* A kept sample into a table's value: its count alone where the value is slim. */
+static __always_inline void ldlat_top_count(struct ldlat_top_val *v, __u64 lat, __u32 cls)
+{
+	if (ldlat_top_slim(&cfg))
+		v->count++;
+	else
+		ldlat_top_account(v, lat, cls);
+}
+
 /*
  * One kept sample into one table: update in place, insert a new key, or
  * spill.  True when it is counted under its key (in the table, or held or
@@ -389,7 +402,7 @@ static __always_inline bool ldlat_top_add(void *map, __u32 table, const struct l
 					  struct ldlat_top_full *full)
 {
 	struct ldlat_top_key k = { .tgid = s->tgid, .gen = gen, .addr = addr };
-	struct ldlat_top_val *v, nv = {};
+	struct ldlat_top_val *v, nv;
 	__u64 *seen, bits = 0;
 	bool found_full;
 	long e;
@@ -408,14 +421,20 @@ static __always_inline bool ldlat_top_add(void *map, __u32 table, const struct l
 	}
 	v = bpf_map_lookup_elem(map, &k);
 	if (v) {
-		ldlat_top_account(v, s->lat, cls);
+		ldlat_top_count(v, s->lat, cls);
 		return true;
 	}
 	if (found_full) {
 		e = -E2BIG; /* the insert would fail */
 		goto spill;
 	}
-	ldlat_top_account(&nv, s->lat, cls);
+	/* zeroed here, not at every sample: a slim value is its first 8 bytes */
+	if (ldlat_top_slim(&cfg)) {
+		nv.count = 1;
+	} else {
+		__builtin_memset(&nv, 0, sizeof(nv));
+		ldlat_top_account(&nv, s->lat, cls);
+	}
 	/*
 	 * the int of map_update_elem: 6.1's verifier calls the map's op
 	 * directly, and that op returns int (the upper half of r0 is not its sign)
@@ -430,7 +449,7 @@ static __always_inline bool ldlat_top_add(void *map, __u32 table, const struct l
 	if (e == -EEXIST) { /* another CPU inserted it first */
 		v = bpf_map_lookup_elem(map, &k);
 		if (v) {
-			ldlat_top_account(v, s->lat, cls);
+			ldlat_top_count(v, s->lat, cls);
 			return true;
 		}
 	}

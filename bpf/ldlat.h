@@ -959,6 +959,19 @@ _Static_assert(sizeof(struct ldlat_top_batch) % 8 == 0 &&
 _Static_assert(sizeof(struct ldlat_top_full) == 16, "per-CPU values are 8-byte multiples");
 #endif
 
+/*
+ * Whether ldlat-top's kernel tables keep a sample count alone per key (a
+ * value of 8 bytes a CPU, not struct ldlat_top_val's 136): a source without
+ * latency or data source (page faults).  The programs read neither field
+ * then (LDLAT_READ_DATA), so every sample they keep has latency 0 and class
+ * unknown, which is what the drain gives the count (the test entry's
+ * samples are the caller's to make so).
+ */
+LDLAT_INLINE bool ldlat_top_slim(const volatile struct ldlat_config *c)
+{
+	return !(c->need & (LDLAT_HAS_LAT | LDLAT_HAS_DSRC));
+}
+
 /* Adds one kept sample to a table entry (the BPF program and native tables alike). */
 LDLAT_INLINE void ldlat_top_account(struct ldlat_top_val *v, __u64 lat, __u32 cls)
 {

@@ -51,6 +51,11 @@ int top_session__open_unwind(struct session *s, const struct ldlat_config *cfg, 
 				 (cfg->top & LDLAT_TOP_STACK) && cfg->top_entries
 					 ? ldlat_top_stacks_for(cfg->top_entries)
 					 : 1);
+	/* a count alone per key for a source without latency or data source */
+	s->top_val_size = ldlat_top_slim(cfg) ? sizeof(__u64) : sizeof(struct ldlat_top_val);
+	bpf_map__set_value_size(s->skel->maps.top_ip, s->top_val_size);
+	bpf_map__set_value_size(s->skel->maps.top_data, s->top_val_size);
+	bpf_map__set_value_size(s->skel->maps.top_stack, s->top_val_size);
 	/* the hint of the keys each table took: a word an entry */
 	s->skel->rodata->top_seen_bits = ldlat_top_seen_bits(cfg->top ? cfg->top_entries : 1);
 	bpf_map__set_max_entries(s->skel->maps.top_seen,
@@ -253,14 +258,41 @@ static int top__delete_keys(int fd, const struct ldlat_top_key *keys, size_t n)
  * entries taken deleted in batches too.  Entries of the next generation
  * that programs add meanwhile are left.
  */
+/*
+ * The sum over the CPUs of one key's values as the map holds them (vsize
+ * bytes each): struct ldlat_top_val, or a sample count alone (ldlat_top_slim:
+ * its samples have latency 0 and class unknown).
+ */
+static void top__val_sum(struct ldlat_top_val *sum, const char *vals, size_t vsize, int ncpus)
+{
+	struct ldlat_top_val v;
+	__u64 n;
+	int cpu;
+
+	memset(sum, 0, sizeof(*sum));
+	for (cpu = 0; cpu < ncpus; cpu++) {
+		if (vsize == sizeof(v)) {
+			memcpy(&v, vals + (size_t)cpu * vsize, sizeof(v));
+		} else {
+			memcpy(&n, vals + (size_t)cpu * vsize, sizeof(n));
+			memset(&v, 0, sizeof(v));
+			v.count = n;
+			v.cls[LDLAT_CLASS_UNKNOWN] = (__u32)n;
+		}
+		top_val__add(sum, &v);
+	}
+}
+
 static int top__drain_map(struct session *s, struct bpf_map *map, bool all, __u32 gen,
 			  struct top_table *t)
 {
 	LIBBPF_OPTS(bpf_map_batch_opts, opts);
 	__u32 max = bpf_map__max_entries(map), chunk = DRAIN_BATCH, count, batch = 0, next = 0;
-	int fd = bpf_map__fd(map), cpu, e = 0, d;
+	int fd = bpf_map__fd(map), e = 0, d;
 	struct ldlat_top_key *keys = NULL, *taken;
-	struct ldlat_top_val *vals = NULL, sum;
+	struct ldlat_top_val sum;
+	size_t vsize = s->top_val_size ? s->top_val_size : sizeof(sum);
+	char *vals = NULL;
 	size_t ntaken = 0, i;
 	bool first = true, last = false;
 
@@ -270,7 +302,7 @@ static int top__drain_map(struct session *s, struct bpf_map *map, bool all, __u3
 	while (!last && !e) {
 		if (!keys) {
 			keys = calloc(chunk, sizeof(*keys));
-			vals = calloc((size_t)chunk * s->ncpus, sizeof(*vals));
+			vals = calloc((size_t)chunk * s->ncpus, vsize);
 			if (!keys || !vals) {
 				e = -ENOMEM;
 				break;
@@ -301,9 +333,7 @@ static int top__drain_map(struct session *s, struct bpf_map *map, bool all, __u3
 				continue;
 			if (ntaken > max)
 				break; /* never: the map holds at most max */
-			memset(&sum, 0, sizeof(sum));
-			for (cpu = 0; cpu < s->ncpus; cpu++)
-				top_val__add(&sum, &vals[i * s->ncpus + cpu]);
+			top__val_sum(&sum, vals + i * s->ncpus * vsize, vsize, s->ncpus);
 			e = top_table__merge(t, keys[i].tgid, keys[i].addr, &sum);
 			if (!e)
 				taken[ntaken++] = keys[i];
