@@ -11,7 +11,11 @@ row gives the median of the rounds' ratios; perf record + perf report adds
 the report's CPU.  Peak RSS is the tool's own (VmHWM of its process, polled
 every 1 ms: a peak a report holds for tens of ms is caught; perf report's beside perf record's).  BPF ns per sample: the
 program's run_time_ns / run_cnt (kernel.bpf_stats_enabled, bpftool), read
-while the tool still runs.  Prints the section as markdown.  Root.
+while the tool still runs; BPF_ROUNDS rounds (7), each ldlat-hist, ldlat-top
+and an empty program (bpftrace `{}`: what bpf_stats' own timing adds to a
+run) in turn, the ratio the median of the rounds' own ratios net of the
+empty program (this VM's speed moves by a third from one round to the
+next, and all three with it).  Prints the section as markdown.  Root.
 """
 import json
 import os
@@ -26,6 +30,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BUILD = os.environ.get('LDLAT_BUILD', os.path.join(ROOT, 'build'))
 PAGES = int(os.environ.get('TOP_PAGES', '300000'))
 RUNS = int(os.environ.get('TOP_RUNS', '5'))
+BPF_ROUNDS = int(os.environ.get('BPF_ROUNDS', '7'))
 CAP = int(os.environ.get('TOP_CAP', '10000'))
 WORKLOAD = [os.path.join(BUILD, 'ldlat-workload'), '--fault-pages', str(PAGES)]
 TOP = os.path.join(BUILD, 'ldlat-top')
@@ -92,6 +97,39 @@ def bpf_ns(tmp, argv, prog):
     return p['run_time_ns'] / p['run_cnt'], p['run_cnt']
 
 
+def progs():
+    out = subprocess.run(['bpftool', '-j', 'prog', 'show'], check=True, capture_output=True)
+    return {p['id']: p for p in json.loads(out.stdout)}
+
+
+def empty_ns():
+    """An empty perf_event program's ns per run over the workload (bpftrace, every CPU)."""
+    b = subprocess.Popen(['bpftrace', '-B', 'line', '-e',
+                          'software:page-faults:1 { } BEGIN { printf("ready\\n"); }'],
+                         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    try:
+        for line in b.stdout:  # after its "Attaching N probes..."
+            if line.strip() == 'ready':
+                break
+        else:
+            sys.exit('bench/top.py: bpftrace did not start')
+        before = progs()
+        run(WORKLOAD)
+        after = progs()
+    finally:
+        b.terminate()
+        b.wait()
+    runs = [(a['run_time_ns'] - before[i].get('run_time_ns', 0),
+             a['run_cnt'] - before[i].get('run_cnt', 0))
+            for i, a in after.items()
+            if a.get('type') == 'perf_event' and i in before and
+            a.get('run_cnt', 0) - before[i].get('run_cnt', 0) >= PAGES]
+    if len(runs) != 1:
+        sys.exit('bench/top.py: %d perf_event programs ran on every page fault, want '
+                 'bpftrace\'s alone' % len(runs))
+    return runs[0][0] / runs[0][1]
+
+
 def main():
     with tempfile.TemporaryDirectory(prefix='ldlat-bench-top-') as tmp:
         rows = tools(tmp)
@@ -115,10 +153,14 @@ def main():
         try:
             with open('/proc/sys/kernel/bpf_stats_enabled', 'w') as f:
                 f.write('1')
-            top_ns = [bpf_ns(tmp, [TOP, '--source', 'page-faults', '--'], 'ldlat_top')
-                      for _ in range(3)]
-            hist_ns = [bpf_ns(tmp, [HIST, '--source', 'page-faults', '--'], 'ldlat_sample')
-                       for _ in range(3)]
+            top_ns, hist_ns, none_ns = [], [], []
+            for i in range(BPF_ROUNDS):
+                log('BPF round %d of %d' % (i + 1, BPF_ROUNDS))
+                hist_ns.append(bpf_ns(tmp, [HIST, '--source', 'page-faults', '--'],
+                                      'ldlat_sample')[0])
+                top_ns.append(bpf_ns(tmp, [TOP, '--source', 'page-faults', '--'],
+                                     'ldlat_top')[0])
+                none_ns.append(empty_ns())
         finally:
             with open('/proc/sys/kernel/bpf_stats_enabled', 'w') as f:
                 f.write(was)
@@ -138,10 +180,16 @@ def main():
         print('| %s | %.2fx | %s |' % (name, statistics.median(ratios[name]),
                                         ' + '.join('%.1f MB' % (k / 1024) for k in peaks)))
     print()
-    t = statistics.median(ns for ns, _ in top_ns)
-    h = statistics.median(ns for ns, _ in hist_ns)
-    print('BPF cost per sample (bpf_stats: run_time_ns / run_cnt, median of 3 runs): ldlat-top\'s '
-          'program %.0f ns, ldlat-hist\'s %.0f ns (%.1fx).' % (t, h, t / h))
+    t, h, z = (statistics.median(v) for v in (top_ns, hist_ns, none_ns))
+    raw = statistics.median(a / b for a, b in zip(top_ns, hist_ns))
+    net = statistics.median((a - c) / (b - c) for a, b, c in zip(top_ns, hist_ns, none_ns))
+    print('BPF cost per sample (bpf_stats: run_time_ns / run_cnt; %d rounds, each ldlat-hist, '
+          'ldlat-top and an empty program in turn; medians): ldlat-top\'s program %.0f ns '
+          '(%s), ldlat-hist\'s %.0f ns (%s), the empty program %.0f ns (bpf_stats\' own '
+          'timing).  ldlat-top over ldlat-hist, the median of the rounds\' ratios: %.2fx; '
+          'net of the empty program, %.2fx (%.0f against %.0f ns).'
+          % (BPF_ROUNDS, t, '-'.join('%.0f' % f(top_ns) for f in (min, max)), h,
+             '-'.join('%.0f' % f(hist_ns) for f in (min, max)), z, raw, net, t - z, h - z))
     return 0
 
 
