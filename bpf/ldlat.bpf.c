@@ -303,7 +303,9 @@ volatile __u32 top_gen;
 /*
  * Which keys each table took this generation, as a hint: a table found
  * full is looked up only for a key the hint may hold; any other sample goes
- * straight to the spill batch.  Under many keys (the table full, most
+ * straight to the spill batch.  The data table's is read before it is full
+ * too: a key it does not hold is new, and goes to the door
+ * (ldlat_top_door) without the lookup.  Under many keys (the table full, most
  * samples a new key) this spares each one a lookup that misses, a few cache
  * misses in a table of thousands of entries.  A word per entry (rounded up
  * to a power of two, 1 << top_seen_bits a table), each the generation it
@@ -311,7 +313,9 @@ volatile __u32 top_gen;
  * A word of another generation holds nothing, so nothing clears it.  Its
  * updates are not atomic: one lost to another CPU's makes that key's
  * samples spill until the drain (counted the same, through the ring).
- * Sized by user space (LDLAT_TOP_TABLES << top_seen_bits words).
+ * Sized by user space (LDLAT_TOP_TABLES << (top_seen_bits + 1) words: a
+ * region a table, of pairs: the hint's word, then the data table's door's
+ * slot (ldlat_top_door) of the same keys, in the same cache line).
  */
 const volatile __u32 top_seen_bits = 1;
 
@@ -322,14 +326,21 @@ struct {
 	__type(value, __u64);
 } top_seen SEC(".maps");
 
+/*
+ * The pair of words of a key of hash h in a table's region: +0 the hint's
+ * word (its two bits in *bits), +1 the door's slot.
+ */
+static __always_inline __u32 ldlat_top_seen_pair(__u32 table, __u64 h, __u64 *bits)
+{
+	return ((table << top_seen_bits) | ldlat_top_seen_word(h, top_seen_bits, bits)) << 1;
+}
+
 /* The hint's word of key k in a table; its two bits in *bits. */
 static __always_inline __u64 *ldlat_top_seen(__u32 table, const struct ldlat_top_key *k,
 					     __u64 *bits)
 {
-	__u64 h = ldlat_top_seen_hash(k->tgid, k->addr);
-	__u32 i = (table << top_seen_bits) | (__u32)(h >> (64 - top_seen_bits));
+	__u32 i = ldlat_top_seen_pair(table, ldlat_top_seen_hash(k->tgid, k->addr), bits);
 
-	*bits = 1ull << (h & 31) | 1ull << ((h >> 5) & 31);
 	return bpf_map_lookup_elem(&top_seen, &i);
 }
 
@@ -392,6 +403,30 @@ static __always_inline void ldlat_top_count(struct ldlat_top_val *v, __u64 lat, 
 }
 
 /*
+ * The data table's door: whether key k's sample is the first of two in a
+ * row the door has met (the key then written in its slot), the sample to
+ * spill rather than take the key into the table.  A data key is often met
+ * once (a line or a page touched in passing, every page of a first touch),
+ * and the insert of a key, zeroing a value for every CPU, costs several
+ * times a record in the ring; a key met again before another key of its
+ * slot is taken.  A slot is the word after the key's hint word (the same
+ * cache line, read already): the key's hash tagged with the generation (a
+ * word of an older one holds nothing).  A word lost to another CPU's write
+ * spills one sample more.
+ */
+static __always_inline bool ldlat_top_door(const struct ldlat_top_key *k, __u32 gen)
+{
+	__u64 h = ldlat_top_seen_hash(k->tgid, k->addr), tag = ldlat_top_door_tag(h, gen), *w;
+	__u32 i = ldlat_top_seen_pair(LDLAT_TOP_DOOR_TABLE, h, &h) + 1;
+
+	w = bpf_map_lookup_elem(&top_seen, &i);
+	if (!w || *w == tag)
+		return false;
+	*w = tag;
+	return true;
+}
+
+/*
  * One kept sample into one table: update in place, insert a new key, or
  * spill.  True when it is counted under its key (in the table, or held or
  * sent in its spill record); false when it is counted in full or failed.
@@ -412,10 +447,13 @@ static __always_inline bool ldlat_top_add(void *map, __u32 table, const struct l
 		return false;
 	/* found full this generation: a key the table did not take spills */
 	found_full = full && full->gen[table] == gen + 1;
-	if (found_full) {
+	if (found_full || table == LDLAT_TOP_DOOR_TABLE) {
 		seen = ldlat_top_seen(table, &k, &bits);
 		if (seen && !ldlat_top_seen_holds(*seen, gen, bits)) {
 			e = -E2BIG;
+			/* the data table takes a key on its second sample of the generation */
+			if (!found_full && !ldlat_top_door(&k, gen))
+				goto insert;
 			goto spill;
 		}
 	}
@@ -428,6 +466,12 @@ static __always_inline bool ldlat_top_add(void *map, __u32 table, const struct l
 		e = -E2BIG; /* the insert would fail */
 		goto spill;
 	}
+	/* a data key in the hint that the table does not hold: met once, or a false positive */
+	if (table == LDLAT_TOP_DOOR_TABLE && ldlat_top_door(&k, gen)) {
+		e = -E2BIG;
+		goto spill;
+	}
+insert:
 	/* zeroed here, not at every sample: a slim value is its first 8 bytes */
 	if (ldlat_top_slim(&cfg)) {
 		nv.count = 1;

@@ -755,10 +755,11 @@ LDLAT_INLINE void ldlat_hist_account(struct ldlat_hist *h, const struct ldlat_sa
  * preallocated, one entry per key; a sample whose key is new when the table
  * is full is counted in struct ldlat_top_counters, never dropped silently.
  */
-#define LDLAT_TOP_IP	 (1u << 0)
-#define LDLAT_TOP_DATA	 (1u << 1)
-#define LDLAT_TOP_STACK	 (1u << 2)
-#define LDLAT_TOP_TABLES 3 /* index 0: the IP table, 1: the data table, 2: the call paths */
+#define LDLAT_TOP_IP	     (1u << 0)
+#define LDLAT_TOP_DATA	     (1u << 1)
+#define LDLAT_TOP_STACK	     (1u << 2)
+#define LDLAT_TOP_TABLES     3 /* index 0: the IP table, 1: the data table, 2: the call paths */
+#define LDLAT_TOP_DOOR_TABLE 1 /* the table with a door (ldlat_top_door) */
 
 /*
  * Call paths (--call-graph): the kept samples by (process, call path), a
@@ -1002,6 +1003,23 @@ LDLAT_INLINE __u64 ldlat_top_seen_hash(__u32 tgid, __u64 addr)
 LDLAT_INLINE bool ldlat_top_seen_holds(__u64 word, __u32 gen, __u64 bits)
 {
 	return (__u32)(word >> 32) == gen && (word & bits) == bits;
+}
+
+/*
+ * A key's word in one region of a hint of 1 << seen_bits words (its high
+ * bits) and the two bits in it it sets (its low ten); h: its
+ * ldlat_top_seen_hash.
+ */
+LDLAT_INLINE __u32 ldlat_top_seen_word(__u64 h, __u32 seen_bits, __u64 *bits)
+{
+	*bits = 1ull << (h & 31) | 1ull << ((h >> 5) & 31);
+	return seen_bits ? (__u32)(h >> (64 - seen_bits)) : 0;
+}
+
+/* The word of a key of hash h in the data table's door in generation gen (never 0). */
+LDLAT_INLINE __u64 ldlat_top_door_tag(__u64 h, __u32 gen)
+{
+	return (h ^ ((__u64)gen * 0x9e3779b97f4a7c15ull)) | 1;
 }
 
 /* A hint word with the key of the two bits added, in generation gen. */

@@ -60,7 +60,7 @@ int top_session__open_unwind(struct session *s, const struct ldlat_config *cfg, 
 	s->skel->rodata->top_seen_bits = ldlat_top_seen_bits(cfg->top ? cfg->top_entries : 1);
 	bpf_map__set_max_entries(s->skel->maps.top_seen,
 				 cfg->top && cfg->top_entries
-					 ? LDLAT_TOP_TABLES << s->skel->rodata->top_seen_bits
+					 ? LDLAT_TOP_TABLES << (s->skel->rodata->top_seen_bits + 1)
 					 : 1);
 	bpf_map__set_max_entries(
 		s->skel->maps.top_spill,

@@ -19,6 +19,7 @@ void top_table__free(struct top_table *t)
 	free(t->e);
 	free(t->slot);
 	free(t->wide);
+	free(t->door);
 	top_table__init(t);
 }
 
@@ -42,6 +43,8 @@ void top_table__reset(struct top_table *t)
 	t->held = 0;
 	if (t->slot)
 		memset(t->slot, 0xff, t->nslot * sizeof(*t->slot));
+	if (t->door) /* a generation's keys met once */
+		memset(t->door, 0, sizeof(*t->door) << t->door_bits);
 }
 
 static size_t top_hash(__u32 tgid, __u64 addr)
@@ -356,17 +359,49 @@ int top_table__add_sample(struct top_table *t, __u32 tgid, __u64 addr, __u64 lat
  * left for it, else a spill record while the ring (room records, shared)
  * has room, else 'full'.
  */
-static int top_table__add_bounded(struct top_table *t, __u32 bound, __u64 room, __u32 tgid,
-				  __u64 addr, __u64 lat, __u32 cls)
+/*
+ * The door of the kernel's data table (ldlat_top_door), as the program
+ * keeps it: whether this is the first sample of key (tgid, addr) of two in
+ * a row its slot has met (the key then written in it), by the same hash and
+ * slots, 1 << ldlat_top_seen_bits(entries) of them, of a generation (0:
+ * the table's words are the generation's own).  -ENOMEM: no memory.
+ */
+static int top_table__door(struct top_table *t, __u32 entries, __u32 tgid, __u64 addr)
+{
+	__u64 h = ldlat_top_seen_hash(tgid, addr), tag = ldlat_top_door_tag(h, 0), bits;
+	__u32 i;
+
+	if (!t->door) {
+		t->door_bits = ldlat_top_seen_bits(entries);
+		t->door = calloc((size_t)1 << t->door_bits, sizeof(*t->door));
+		if (!t->door)
+			return -ENOMEM;
+	}
+	i = ldlat_top_seen_word(h, t->door_bits, &bits);
+	if (t->door[i] == tag)
+		return 0;
+	t->door[i] = tag;
+	return 1;
+}
+
+static int top_table__add_bounded(struct top_table *t, __u32 bound, bool door, __u64 room,
+				  __u32 tgid, __u64 addr, __u64 lat, __u32 cls)
 {
 	const struct top_entry *f;
 	struct top_entry *e;
 	bool capped;
+	int first = 0;
 
 	if (!bound)
 		return top_table__add_sample(t, tgid, addr, lat, cls);
 	f = top_table__find(t, tgid, addr);
-	if (!(f && f->resident) && t->resident >= bound) {
+	/* a key new to the data table is taken on its second sample */
+	if (door && !(f && f->resident) && t->resident < bound) {
+		first = top_table__door(t, bound, tgid, addr);
+		if (first < 0)
+			return first;
+	}
+	if (!(f && f->resident) && (t->resident >= bound || first)) {
 		if (!room) {
 			t->full++;
 			return 0;
@@ -414,11 +449,12 @@ int top_tables__add(struct top_table *ip, struct top_table *data, const struct l
 	int e = 0;
 
 	if (ip && (cfg->top & LDLAT_TOP_IP))
-		e = top_table__add_bounded(ip, n, n ? top_tables__room(ip, data, n) : 0, s->tgid,
-					   s->ip, s->lat, cls);
+		e = top_table__add_bounded(ip, n, false, n ? top_tables__room(ip, data, n) : 0,
+					   s->tgid, s->ip, s->lat, cls);
 	if (!e && data && (cfg->top & LDLAT_TOP_DATA))
-		e = top_table__add_bounded(data, n, n ? top_tables__room(ip, data, n) : 0, s->tgid,
-					   ldlat_top_block(s->addr, cfg->top_shift), s->lat, cls);
+		e = top_table__add_bounded(data, n, true, n ? top_tables__room(ip, data, n) : 0,
+					   s->tgid, ldlat_top_block(s->addr, cfg->top_shift),
+					   s->lat, cls);
 	return e;
 }
 

@@ -63,10 +63,12 @@ struct top_table {
 	__u32 uniform;
 	struct top_slot *slot; /* open-addressing index into e; nslot is a power of two */
 	size_t nslot;
-	__u64 full;	/* samples not attributed: the kernel's table and spill ring were full */
-	__u64 failed;	/* samples not attributed: the kernel's update failed otherwise */
-	__u64 spilled;	/* samples attributed through the spill ring (the table was full) */
-	__u64 resident; /* native model: keys the kernel's table holds */
+	__u64 full;	 /* samples not attributed: the kernel's table and spill ring were full */
+	__u64 failed;	 /* samples not attributed: the kernel's update failed otherwise */
+	__u64 spilled;	 /* samples attributed through the spill ring (the table was full) */
+	__u64 resident;	 /* native model: keys the kernel's table holds */
+	__u64 *door;	 /* native model: the data table's door (ldlat_top_door), its words */
+	__u32 door_bits; /* log2 of them */
 	/*
 	 * --max-keys: keys the table may hold (0: no bound), counting 'held'
 	 * keys kept outside it (the rows of exited processes); a sample of a
