@@ -34,7 +34,7 @@ enum session_path {
 struct session {
 	struct ldlat_bpf *skel;
 	int ncpus;	     /* possible CPUs: the width of per-CPU values */
-	size_t top_val_size; /* ldlat-top: bytes of a table value a CPU (0: struct ldlat_top_val) */
+	size_t top_val_size; /* ldlat-top: bytes of a table value a CPU (top_session__open) */
 	__u32 nranges;
 	bool addr_only;
 	enum session_path path;	  /* how the program attached to the events reads a sample */

@@ -251,14 +251,6 @@ static int top__delete_keys(int fd, const struct ldlat_top_key *keys, size_t n)
 }
 
 /*
- * Moves the entries of generation gen (every entry with all) from one map
- * into t: the map's keys and values read a batch at a time (a system call
- * per DRAIN_BATCH entries where a look-up each, then a delete each, made
- * three per entry: most of a drain's time with a full table), then the
- * entries taken deleted in batches too.  Entries of the next generation
- * that programs add meanwhile are left.
- */
-/*
  * The sum over the CPUs of one key's values as the map holds them (vsize
  * bytes each): struct ldlat_top_val, or a sample count alone (ldlat_top_slim:
  * its samples have latency 0 and class unknown).
@@ -283,6 +275,14 @@ static void top__val_sum(struct ldlat_top_val *sum, const char *vals, size_t vsi
 	}
 }
 
+/*
+ * Moves the entries of generation gen (every entry with all) from one map
+ * into t: the map's keys and values read a batch at a time (a system call
+ * per DRAIN_BATCH entries where a look-up each, then a delete each, made
+ * three per entry: most of a drain's time with a full table), then the
+ * entries taken deleted in batches too.  Entries of the next generation
+ * that programs add meanwhile are left.
+ */
 static int top__drain_map(struct session *s, struct bpf_map *map, bool all, __u32 gen,
 			  struct top_table *t)
 {
@@ -291,7 +291,7 @@ static int top__drain_map(struct session *s, struct bpf_map *map, bool all, __u3
 	int fd = bpf_map__fd(map), e = 0, d;
 	struct ldlat_top_key *keys = NULL, *taken;
 	struct ldlat_top_val sum;
-	size_t vsize = s->top_val_size ? s->top_val_size : sizeof(sum);
+	size_t vsize = s->top_val_size;
 	char *vals = NULL;
 	size_t ntaken = 0, i;
 	bool first = true, last = false;
