@@ -143,6 +143,24 @@ struct ldlat_top_map top_data SEC(".maps");
 struct ldlat_top_map top_stack SEC(".maps"); /* by (process, call path: ldlat_top_stack_key) */
 
 /*
+ * The IP table's front (struct ldlat_top_front), per CPU: for table t
+ * (below LDLAT_TOP_FRONTS) and generation parity p, the 1 << top_front_bits
+ * slots from index (t * 2 + p) << top_front_bits.  A hot key is counted in
+ * its slot, a line this CPU owns, not through the table's hash look-up
+ * (the key's bucket, its element, its value: 45-60 ns a sample on a page
+ * fault, whose page clearing evicts them).  0 bits: no front (one unused
+ * entry).  The value's size is user space's to set, as the tables'.
+ */
+const volatile __u32 top_front_bits = 0;
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__uint(key_size, sizeof(__u32));
+	__uint(value_size, sizeof(struct ldlat_top_front));
+} top_front SEC(".maps");
+
+/*
  * The call paths of top_stack's keys (struct ldlat_top_stack, by
  * ldlat_top_stack_key); sized by user space (one entry when off),
  * preallocated: an insert in NMI context allocates nothing.
@@ -437,24 +455,45 @@ static __always_inline bool ldlat_top_add(void *map, __u32 table, const struct l
 					  struct ldlat_top_full *full)
 {
 	struct ldlat_top_key k = { .tgid = s->tgid, .gen = gen, .addr = addr };
+	struct ldlat_top_front *f = NULL;
 	struct ldlat_top_val *v, nv;
 	__u64 *seen, bits = 0;
 	bool found_full;
+	__u32 fi;
 	long e;
 	int kept;
 
 	if (table >= LDLAT_TOP_TABLES)
 		return false;
-	/* found full this generation: a key the table did not take spills */
+	if (table == LDLAT_TOP_DATA_TABLE && (cfg.top & LDLAT_TOP_DATA_RING)) {
+		e = -E2BIG; /* a data key of a source whose keys do not come back */
+		goto spill;
+	}
+	/* the key's slot in this CPU's front: its own, counted there; free, taken below */
+	if (top_front_bits && table < LDLAT_TOP_FRONTS) {
+		fi = (table * 2 + (gen & 1)) << top_front_bits |
+		     ldlat_top_front_slot(s->tgid, addr, top_front_bits);
+		f = bpf_map_lookup_elem(&top_front, &fi);
+		if (f && f->gen1 == gen + 1) {
+			if (f->tgid == s->tgid && f->addr == addr) {
+				ldlat_top_count(&f->v, s->lat, cls);
+				return true;
+			}
+			f = NULL; /* another key's */
+		}
+	}
+	/* found full this generation: a key the table did not take spills (or takes its slot) */
 	found_full = full && full->gen[table] == gen + 1;
 	if (found_full || table == LDLAT_TOP_DOOR_TABLE) {
 		seen = ldlat_top_seen(table, &k, &bits);
 		if (seen && !ldlat_top_seen_holds(*seen, gen, bits)) {
 			e = -E2BIG;
+			if (found_full)
+				goto full;
 			/* the data table takes a key on its second sample of the generation */
-			if (!found_full && !ldlat_top_door(&k, gen))
-				goto insert;
-			goto spill;
+			if (ldlat_top_door(&k, gen))
+				goto spill;
+			goto insert;
 		}
 	}
 	v = bpf_map_lookup_elem(map, &k);
@@ -464,14 +503,32 @@ static __always_inline bool ldlat_top_add(void *map, __u32 table, const struct l
 	}
 	if (found_full) {
 		e = -E2BIG; /* the insert would fail */
-		goto spill;
+		goto full;
 	}
 	/* a data key in the hint that the table does not hold: met once, or a false positive */
 	if (table == LDLAT_TOP_DOOR_TABLE && ldlat_top_door(&k, gen)) {
 		e = -E2BIG;
 		goto spill;
 	}
+	goto insert;
+full:
+	/* the table found full: a new key takes its slot in the front if free, else spills */
+	if (!f)
+		goto spill;
 insert:
+	/* a new key takes its free slot in the front rather than an entry */
+	if (f) {
+		f->tgid = s->tgid;
+		f->addr = addr;
+		f->gen1 = gen + 1;
+		if (ldlat_top_slim(&cfg)) {
+			f->v.count = 1;
+		} else {
+			__builtin_memset(&f->v, 0, sizeof(f->v));
+			ldlat_top_account(&f->v, s->lat, cls);
+		}
+		return true;
+	}
 	/* zeroed here, not at every sample: a slim value is its first 8 bytes */
 	if (ldlat_top_slim(&cfg)) {
 		nv.count = 1;

@@ -755,11 +755,27 @@ LDLAT_INLINE void ldlat_hist_account(struct ldlat_hist *h, const struct ldlat_sa
  * preallocated, one entry per key; a sample whose key is new when the table
  * is full is counted in struct ldlat_top_counters, never dropped silently.
  */
-#define LDLAT_TOP_IP	     (1u << 0)
-#define LDLAT_TOP_DATA	     (1u << 1)
-#define LDLAT_TOP_STACK	     (1u << 2)
+#define LDLAT_TOP_IP	(1u << 0)
+#define LDLAT_TOP_DATA	(1u << 1)
+#define LDLAT_TOP_STACK (1u << 2)
+/*
+ * With LDLAT_TOP_DATA: every kept sample's data key goes through the spill
+ * ring, none into the kernel's data table (one entry then).  For a source
+ * whose data keys do not come back within a drain (page faults: a page
+ * faults once while it is mapped): the door would spill each sample
+ * anyway, after a look at the key's hint word, a cache miss a sample.
+ */
+#define LDLAT_TOP_DATA_RING  (1u << 3)
 #define LDLAT_TOP_TABLES     3 /* index 0: the IP table, 1: the data table, 2: the call paths */
+#define LDLAT_TOP_DATA_TABLE 1 /* the data table's index */
 #define LDLAT_TOP_DOOR_TABLE 1 /* the table with a door (ldlat_top_door) */
+/*
+ * Tables with a front (top_front): the IP table.  The data table has none:
+ * on a first touch of many pages each sample's slot is another line, a
+ * cache miss (25 ns a sample more, measured), and its keys are many.
+ */
+#define LDLAT_TOP_FRONTS     1
+#define LDLAT_TOP_FRONT_BITS 6 /* log2 of a front's slots at most, per CPU and parity */
 
 /*
  * Call paths (--call-graph): the kept samples by (process, call path), a
@@ -869,6 +885,22 @@ struct ldlat_top_val {
 };
 
 /*
+ * A slot of a table's front (the 'top_front' per-CPU array): a key the
+ * slot took in a generation, and its samples there.  A CPU counts a key in
+ * its slot without the table's hash look-up; a key not in the table takes
+ * its slot when the slot is free this generation, in place of an insert
+ * into the table.  The drain adds the slots of its generation to the
+ * table's entries.  v is the count alone where ldlat_top_slim (a slot of
+ * 24 bytes, user space sets the size).
+ */
+struct ldlat_top_front {
+	__u32 tgid;
+	__u32 gen1; /* the generation that took the slot, plus one; any other: the slot is free */
+	__u64 addr;
+	struct ldlat_top_val v;
+};
+
+/*
  * Counters of one drain generation: the 'top_counters' per-CPU array has two,
  * at index gen & 1, so that a drain reads exactly its generation's (the other
  * is being written) and then zeroes it for generation gen + 2.  ldlat-top's
@@ -958,6 +990,8 @@ _Static_assert(sizeof(struct ldlat_top_batch) % 8 == 0 &&
 		       sizeof(((struct ldlat_top_batch *)0)->r) + 8 == LDLAT_TOP_BATCH_RECORD,
 	       "a batch is whole records; its ring record is 8-byte aligned");
 _Static_assert(sizeof(struct ldlat_top_full) == 16, "per-CPU values are 8-byte multiples");
+_Static_assert(sizeof(struct ldlat_top_front) == 16 + sizeof(struct ldlat_top_val),
+	       "a front slot is its key, then a table's value");
 #endif
 
 /*
@@ -999,6 +1033,18 @@ LDLAT_INLINE __u64 ldlat_top_seen_hash(__u32 tgid, __u64 addr)
 	return h ^ (h >> 33);
 }
 
+/*
+ * A key's slot in its table's front of 1 << bits slots: the high bits of a
+ * multiplicative hash (the instructions of a loop, or the lines of an
+ * object, spread over the slots).
+ */
+LDLAT_INLINE __u32 ldlat_top_front_slot(__u32 tgid, __u64 addr, __u32 bits)
+{
+	__u64 h = (addr ^ ((__u64)tgid << 32 | tgid)) * 0x9e3779b97f4a7c15ull;
+
+	return bits && bits < 32 ? (__u32)(h >> (64 - bits)) : 0;
+}
+
 /* Whether a hint word of generation gen may hold the key of the two bits. */
 LDLAT_INLINE bool ldlat_top_seen_holds(__u64 word, __u32 gen, __u64 bits)
 {
@@ -1036,6 +1082,21 @@ static inline __u32 ldlat_top_seen_bits(__u32 entries)
 	__u32 b = 1;
 
 	while (b < 20 && (1u << b) < entries)
+		b++;
+	return b;
+}
+
+/*
+ * log2 of the front's slots (per CPU and generation parity) for tables of
+ * 'entries' keys: one slot per 64 entries, at most 1 << LDLAT_TOP_FRONT_BITS;
+ * 0 (no front) under 128 entries.  A front holds keys besides the table's,
+ * so a small table (--entries) keeps a small one.
+ */
+static inline __u32 ldlat_top_front_bits(__u32 entries)
+{
+	__u32 b = 0;
+
+	while (b < LDLAT_TOP_FRONT_BITS && (128u << b) <= entries)
 		b++;
 	return b;
 }

@@ -794,6 +794,16 @@ static void model_top(const struct ldlat_config *c, const struct ldlat_sample *s
 	ck_assert_int_eq(top_tables__add(ip, data, c, s, cls), 0);
 }
 
+/* Slots of the model's front a key took. */
+static size_t front_taken(const struct top_table *t)
+{
+	size_t i, n = 0;
+
+	for (i = 0; t->front && i < (size_t)1 << t->front_bits; i++)
+		n += t->front[i].taken;
+	return n;
+}
+
 static void tables_equal(const struct top_table *got, const struct top_table *want)
 {
 	struct ldlat_top_val gv, wv;
@@ -820,7 +830,9 @@ static void top_batch(struct session *sess, const struct ldlat_config *c, int n,
 {
 	struct ldlat_sample s;
 	int i;
-	LIBBPF_OPTS(bpf_test_run_opts, opts, .ctx_in = &s, .ctx_size_in = sizeof(s));
+	/* the fronts and batches are each CPU's, the model's of one: every run on one CPU */
+	LIBBPF_OPTS(bpf_test_run_opts, opts, .ctx_in = &s, .ctx_size_in = sizeof(s),
+		    .flags = BPF_F_TEST_RUN_ON_CPU, .cpu = 0);
 
 	for (i = 0; i < n; i++) {
 		gen_top_sample(&s);
@@ -836,31 +848,36 @@ static void top_batch(struct session *sess, const struct ldlat_config *c, int n,
 /*
  * Both tables against the native model, over two drain generations (each
  * drain moves exactly its generation's samples), with filters on, lines of
- * 64 bytes; then with pages and an IP table too small (_i = 1): the samples
- * of keys that found it full come through the spill ring, and every kept
- * sample is accounted.  The drained counters and histograms (ldlat-top's
+ * 64 bytes; then with pages and an IP table too small (_i = 1: 128 entries,
+ * a front of 2 slots): the samples of keys that found it full come through
+ * the spill ring, or take a free front slot, and every kept sample is
+ * accounted.  The drained counters and histograms (ldlat-top's
  * program keeps them per generation, not in 'counters') equal the model's
  * after each drain, and the generation's half of 'hists' is zeroed for the
  * one after next.  _i = 2: the same for a source of addresses alone (page
  * faults: no latency, no data source, an address range the filter), whose
- * tables keep a count alone per key (8 bytes a CPU, ldlat_top_slim); the
- * drain gives the same values the model's full ones hold.  The model keeps
- * the data table's door as the program does: which samples spill is the
- * same, sample for sample.
+ * tables keep a count alone per key (8 bytes a CPU, ldlat_top_slim), and
+ * whose data keys all go through the ring (LDLAT_TOP_DATA_RING); the drain
+ * gives the same values the model's full ones hold.  The model keeps the
+ * data table's door and the IP table's front as the program does (on one
+ * CPU): which samples spill is the same, sample for sample, and the drain
+ * adds the front's slots to the table.
  */
 START_TEST(test_top_tables)
 {
 	bool slim = _i == 2;
-	struct ldlat_config c = { .nranges = 1,
-				  .max_lat = 1ull << 40,
-				  .min_lat = slim ? 0 : 3,
-				  .class_mask = LDLAT_ALL_CLASSES & ~(1u << LDLAT_CLASS_L2),
-				  .op_mask = slim ? 0 : PERF_MEM_OP_LOAD,
-				  .need = slim ? LDLAT_HAS_ADDR
-					       : LDLAT_HAS_ADDR | LDLAT_HAS_LAT | LDLAT_HAS_DSRC,
-				  .top = LDLAT_TOP_IP | LDLAT_TOP_DATA,
-				  .top_shift = _i ? 12 : 6,
-				  .top_entries = _i ? 64 : 4096 };
+	struct ldlat_config c = {
+		.nranges = 1,
+		.max_lat = 1ull << 40,
+		.min_lat = slim ? 0 : 3,
+		.class_mask = LDLAT_ALL_CLASSES & ~(1u << LDLAT_CLASS_L2),
+		.op_mask = slim ? 0 : PERF_MEM_OP_LOAD,
+		.need = slim ? LDLAT_HAS_ADDR : LDLAT_HAS_ADDR | LDLAT_HAS_LAT | LDLAT_HAS_DSRC,
+		/* page faults' data keys go through the ring, as ldlat-top sets */
+		.top = LDLAT_TOP_IP | LDLAT_TOP_DATA | (slim ? LDLAT_TOP_DATA_RING : 0),
+		.top_shift = _i ? 12 : 6,
+		.top_entries = _i ? 128 : 4096
+	};
 	struct top_table got_ip, got_data, want_ip, want_data;
 	struct top_sink sink;
 	struct snapshot want, run;
@@ -876,12 +893,17 @@ START_TEST(test_top_tables)
 	}
 	ck_assert_msg(top_session__open(&sess, &c, SESSION_TEST_ENTRY, &err) == 0, "%s", err.msg);
 	ck_assert_uint_eq(bpf_map__max_entries(sess.skel->maps.top_ip), c.top_entries);
+	ck_assert_uint_eq(bpf_map__max_entries(sess.skel->maps.top_data), slim ? 1 : c.top_entries);
 	ck_assert_uint_eq(bpf_map__value_size(sess.skel->maps.top_ip),
 			  slim ? sizeof(__u64) : sizeof(struct ldlat_top_val));
 	ck_assert_uint_eq(bpf_map__value_size(sess.skel->maps.top_data),
 			  bpf_map__value_size(sess.skel->maps.top_ip));
 	ck_assert_uint_eq(bpf_map__max_entries(sess.skel->maps.top_spill), _i ? 1 << 20 : 4 << 20);
 	ck_assert_uint_eq(bpf_map__max_entries(sess.skel->maps.hists), 2 * LDLAT_NCLASS);
+	/* a front slot per 64 entries, at most 64 */
+	ck_assert_uint_eq(sess.skel->rodata->top_front_bits, _i ? 1 : LDLAT_TOP_FRONT_BITS);
+	ck_assert_uint_eq(bpf_map__max_entries(sess.skel->maps.top_front),
+			  LDLAT_TOP_FRONTS * 2 << sess.skel->rodata->top_front_bits);
 	ck_assert_int_eq(snapshot__init(&want, 1), 0);
 	ck_assert_int_eq(snapshot__init(&run, 1), 0);
 	for (gen = 0; gen < 2; gen++) {
@@ -889,20 +911,25 @@ START_TEST(test_top_tables)
 		top_table__init(&got_data);
 		top_table__init(&want_ip);
 		top_table__init(&want_data);
+		/* the model keeps the IP table's front as the program does */
+		want_ip.front_bits = sess.skel->rodata->top_front_bits;
 		snapshot__clear(&want);
 		ck_assert_int_eq(top_sink__open(&sink, &sess, &got_ip, &got_data), 0);
 		top_batch(&sess, &c, NSAMPLES / 2, &want_ip, &want_data, &want);
+		/* some keys went to the front, not the table */
+		ck_assert_uint_gt(front_taken(&want_ip), 0);
 		ck_assert_int_eq(top_sink__drain(&sink, &sess, false), 0);
 		tables_equal(&got_ip, &want_ip);
 		tables_equal(&got_data, &want_data);
 		ck_assert_uint_eq(got_ip.spilled, want_ip.spilled);
 		ck_assert_uint_eq(got_data.spilled, want_data.spilled);
 		ck_assert_uint_eq(sess.skel->bss->top_gen, gen + 1);
-		/* the IP table (192 keys) overflows 64 entries, the ring takes the rest */
+		/* the IP table (192 keys) overflows 128 entries, the ring takes the rest */
 		ck_assert(!_i || (want_ip.spilled > 0 && !want_ip.full));
 		ck_assert(_i || !want_ip.spilled);
-		/* the first sample of a data key goes through the ring (ldlat_top_door) */
+		/* the first sample of a data key goes through the ring (ldlat_top_door); all, slim */
 		ck_assert_uint_gt(want_data.spilled, 0);
+		ck_assert(!slim || want_data.spilled == top_table__samples(&want_data));
 		/* the generation's counters and histograms, as the model counts them */
 		snapshots_equal(&sink.drained, &want, 1);
 		ck_assert_uint_eq(sink.drained.counters.seen, NSAMPLES / 2);
@@ -1060,13 +1087,14 @@ START_TEST(test_top_stacks)
 END_TEST
 
 /*
- * A table of one entry and the smallest ring (1 MiB: 1351 batches of 32
- * records, 776 bytes each with the ring's header, as the kernel keeps its
- * producer under a ring's size ahead): of 50000 samples of 50000 IPs, 1
- * takes the entry, 49999 go to the CPU's batch: 1562 batches fill, of which
- * the ring takes 1351 (43232 spilled) and 211 are counted as not
- * attributed (6752); the drain takes the 15 records of the batch that did
- * not fill (spilled too), and empties the ring and the batch for the next.
+ * A table of one entry (and no front) and the smallest ring (1 MiB: 1351
+ * batches of 32 records, 776 bytes each with the ring's header, as the
+ * kernel keeps its producer under a ring's size ahead): of 50000 samples of
+ * 50000 IPs, 1 takes the entry, 49999 go to the CPU's batch: 1562 batches
+ * fill, of which the ring takes 1351 (43232 spilled) and 211 are counted as
+ * not attributed (6752); the drain takes the 15 records of the batch that
+ * did not fill (spilled too), and empties the ring and the batch for the
+ * next.
  */
 START_TEST(test_top_spill_full)
 {
@@ -1088,7 +1116,9 @@ START_TEST(test_top_spill_full)
 	LIBBPF_OPTS(bpf_test_run_opts, opts, .ctx_in = &s, .ctx_size_in = sizeof(s),
 		    .flags = BPF_F_TEST_RUN_ON_CPU, .cpu = 0);
 
-	ck_assert_msg(top_session__open(&sess, &c, SESSION_TEST_ENTRY, &err) == 0, "%s", err.msg);
+	ck_assert_msg(
+		top_session__open(&sess, &c, SESSION_TEST_ENTRY | SESSION_TOP_NO_FRONT, &err) == 0,
+		"%s", err.msg);
 	ck_assert_uint_eq(bpf_map__max_entries(sess.skel->maps.top_spill), 1 << 20);
 	for (round = 0; round < 2; round++) {
 		top_table__init(&ip);
@@ -1131,12 +1161,13 @@ static bool top_ip_holds(struct session *sess, __u32 gen, __u64 ip)
 }
 
 /*
- * A table found full is not tried again in that generation: with 4 entries
- * taken, a fifth key spills; with an entry deleted (room again), a sixth
- * key spills too, without the insert; once the marks are cleared (as a
- * drain does after emptying the generation before), a seventh takes the
- * room.  Each sample is counted: 3 in the table's entries left, 2 spilled,
- * none lost; and the next generation inserts again.
+ * A table (without its front) found full is not tried again in that
+ * generation: with 4 entries taken, a fifth key spills; with an entry
+ * deleted (room again), a sixth key spills too, without the insert; once
+ * the marks are cleared (as a drain does after emptying the generation
+ * before), a seventh takes the room.  Each sample is counted: 3 in the
+ * table's entries left, 2 spilled, none lost; and the next generation
+ * inserts again.
  */
 START_TEST(test_top_full_hint)
 {
@@ -1156,7 +1187,9 @@ START_TEST(test_top_full_hint)
 	LIBBPF_OPTS(bpf_test_run_opts, opts, .ctx_in = &s, .ctx_size_in = sizeof(s),
 		    .flags = BPF_F_TEST_RUN_ON_CPU, .cpu = 0);
 
-	ck_assert_msg(top_session__open(&sess, &c, SESSION_TEST_ENTRY, &err) == 0, "%s", err.msg);
+	ck_assert_msg(
+		top_session__open(&sess, &c, SESSION_TEST_ENTRY | SESSION_TOP_NO_FRONT, &err) == 0,
+		"%s", err.msg);
 	ck_assert_uint_eq(sess.skel->bss->top_gen, 0);
 	top_table__init(&ip);
 	ck_assert_int_eq(top_sink__open(&sink, &sess, &ip, NULL), 0);
@@ -1194,12 +1227,13 @@ START_TEST(test_top_full_hint)
 END_TEST
 
 /*
- * A table found full is looked up only for a key its hint of the
- * generation's keys may hold: the keys the program put in it.  With 4
- * entries taken and a fifth key spilled, each of the 4 is still counted in
- * the table (none spilled); a key put in the table from outside the program
- * (in the room of one deleted) is not in the hint, so its sample spills
- * without the lookup that would have found it.  Every sample is counted.
+ * A table (without its front) found full is looked up only for a key its
+ * hint of the generation's keys may hold: the keys the program put in
+ * it.  With 4 entries taken and a fifth key spilled, each of the 4 is still
+ * counted in the table (none spilled); a key put in the table from outside
+ * the program (in the room of one deleted) is not in the hint, so its
+ * sample spills without the lookup that would have found it.  Every sample
+ * is counted.
  */
 START_TEST(test_top_seen_hint)
 {
@@ -1223,7 +1257,9 @@ START_TEST(test_top_seen_hint)
 		    .flags = BPF_F_TEST_RUN_ON_CPU, .cpu = 0);
 
 	memset(zero, 0, sizeof(zero));
-	ck_assert_msg(top_session__open(&sess, &c, SESSION_TEST_ENTRY, &err) == 0, "%s", err.msg);
+	ck_assert_msg(
+		top_session__open(&sess, &c, SESSION_TEST_ENTRY | SESSION_TOP_NO_FRONT, &err) == 0,
+		"%s", err.msg);
 	top_table__init(&ip);
 	ck_assert_int_eq(top_sink__open(&sink, &sess, &ip, NULL), 0);
 	for (i = 0; i < 5; i++) {
@@ -1255,6 +1291,114 @@ START_TEST(test_top_seen_hint)
 		ck_assert_uint_eq(v.count, 4);
 	}
 	e = top_table__find(&ip, 42, 0x402000);
+	ck_assert_ptr_nonnull(e);
+	top_table__val(&ip, e, &v);
+	ck_assert_uint_eq(v.count, 1);
+	top_sink__close(&sink);
+	top_table__free(&ip);
+	session__close(&sess);
+}
+END_TEST
+
+/* A code key (42, ip) of front slot 'slot' of 2, the n-th such from 0x401000 on. */
+static __u64 front_ip(__u32 slot, int n)
+{
+	__u64 ip;
+
+	for (ip = 0x401000;; ip++)
+		if (ldlat_top_front_slot(42, ip, 1) == slot && n-- == 0)
+			return ip;
+}
+
+/*
+ * The IP table's front, by hand: 128 entries, so a front of 2 slots a CPU.
+ * Key A takes its free slot and is counted there, not in the table; 128
+ * keys of A's slot fill the table; one more spills (the table found full);
+ * then a key of the other slot takes that slot, the table full or not, and
+ * is counted there again.  The drain adds the slots to the table: every
+ * sample under its key, one spilled.  The next generation's A takes its
+ * slot of the other parity, and the generation after that takes the first
+ * one's slot again, which holds its old key and count.  Each CPU has its
+ * own: on another CPU, A takes that CPU's slot, and the drain sums the two.
+ */
+START_TEST(test_top_front)
+{
+	struct ldlat_config c = { .nranges = 1,
+				  .max_lat = ~0ull,
+				  .class_mask = LDLAT_ALL_CLASSES,
+				  .need = LDLAT_HAS_LAT,
+				  .top = LDLAT_TOP_IP,
+				  .top_entries = 128 };
+	struct ldlat_sample s = { .tgid = 42, .lat = 100, .flags = LDLAT_HAS_LAT };
+	__u64 a = front_ip(0, 0), d = front_ip(0, 129), cc = front_ip(1, 0);
+	const struct top_entry *e;
+	struct ldlat_top_val v;
+	struct top_table ip;
+	struct top_sink sink;
+	struct session sess;
+	struct err err = {};
+	int i, other = libbpf_num_possible_cpus() > 1 && sysconf(_SC_NPROCESSORS_ONLN) > 1;
+	LIBBPF_OPTS(bpf_test_run_opts, opts, .ctx_in = &s, .ctx_size_in = sizeof(s),
+		    .flags = BPF_F_TEST_RUN_ON_CPU, .cpu = 0);
+
+	ck_assert_msg(top_session__open(&sess, &c, SESSION_TEST_ENTRY, &err) == 0, "%s", err.msg);
+	ck_assert_uint_eq(sess.skel->rodata->top_front_bits, 1);
+	top_table__init(&ip);
+	ck_assert_int_eq(top_sink__open(&sink, &sess, &ip, NULL), 0);
+	s.ip = a;
+	for (i = 0; i < 3; i++)
+		ck_assert_int_eq(bpf_prog_test_run_opts(session__test_fd(&sess), &opts), 0);
+	ck_assert_msg(!top_ip_holds(&sess, 0, a), "a key with a free slot went to the table");
+	for (i = 1; i <= 128; i++) {
+		s.ip = front_ip(0, i);
+		ck_assert_int_eq(bpf_prog_test_run_opts(session__test_fd(&sess), &opts), 0);
+		ck_assert(top_ip_holds(&sess, 0, s.ip));
+	}
+	s.ip = d; /* its slot is A's, the table is full: spilled */
+	ck_assert_int_eq(bpf_prog_test_run_opts(session__test_fd(&sess), &opts), 0);
+	s.ip = cc; /* the table found full, its slot free: taken */
+	for (i = 0; i < 2; i++)
+		ck_assert_int_eq(bpf_prog_test_run_opts(session__test_fd(&sess), &opts), 0);
+	ck_assert(!top_ip_holds(&sess, 0, cc));
+	if (other) { /* the other CPU's own slot */
+		opts.cpu = 1;
+		s.ip = a;
+		ck_assert_int_eq(bpf_prog_test_run_opts(session__test_fd(&sess), &opts), 0);
+		ck_assert(!top_ip_holds(&sess, 0, a));
+		opts.cpu = 0;
+	}
+	ck_assert_int_eq(top_sink__drain(&sink, &sess, false), 0);
+	ck_assert_uint_eq(sink.drained.counters.kept, 3 + 128 + 1 + 2 + other);
+	ck_assert_uint_eq(top_table__samples(&ip), 3 + 128 + 1 + 2 + other);
+	ck_assert_uint_eq(ip.spilled, 1);
+	ck_assert_uint_eq(ip.full + ip.failed, 0);
+	ck_assert_uint_eq(ip.n, 1 + 128 + 1 + 1);
+	e = top_table__find(&ip, 42, a);
+	ck_assert_ptr_nonnull(e);
+	top_table__val(&ip, e, &v);
+	ck_assert_uint_eq(v.count, 3 + other);
+	ck_assert_uint_eq(v.lat_sum, 100 * (3 + other));
+	ck_assert_uint_eq(v.cls[LDLAT_CLASS_UNKNOWN], 3 + other);
+	e = top_table__find(&ip, 42, cc);
+	ck_assert_ptr_nonnull(e);
+	top_table__val(&ip, e, &v);
+	ck_assert_uint_eq(v.count, 2);
+	ck_assert_ptr_nonnull(top_table__find(&ip, 42, d));
+	/* the next generation: A takes the slot of the other parity, its own again */
+	top_table__reset(&ip);
+	s.ip = a;
+	ck_assert_int_eq(bpf_prog_test_run_opts(session__test_fd(&sess), &opts), 0);
+	ck_assert(!top_ip_holds(&sess, 1, a));
+	ck_assert_int_eq(top_sink__drain(&sink, &sess, false), 0);
+	ck_assert_uint_eq(ip.n, 1);
+	ck_assert_uint_eq(top_table__samples(&ip), 1);
+	ck_assert_uint_eq(ip.spilled, 0);
+	/* and the one after: generation 0's slots, not freed by a write, are free */
+	top_table__reset(&ip);
+	ck_assert_int_eq(bpf_prog_test_run_opts(session__test_fd(&sess), &opts), 0);
+	ck_assert_int_eq(top_sink__drain(&sink, &sess, false), 0);
+	ck_assert_uint_eq(ip.n, 1);
+	e = top_table__find(&ip, 42, a);
 	ck_assert_ptr_nonnull(e);
 	top_table__val(&ip, e, &v);
 	ck_assert_uint_eq(v.count, 1);
@@ -1848,6 +1992,7 @@ int main(void)
 	tcase_add_test(tc, test_top_spill_full);
 	tcase_add_test(tc, test_top_full_hint);
 	tcase_add_test(tc, test_top_seen_hint);
+	tcase_add_test(tc, test_top_front);
 	tcase_add_test(tc, test_top_stacks);
 	tcase_add_loop_test(tc, test_top_off_costs_nothing, 0, 2);
 	tcase_add_loop_test(tc, test_split_off_costs_nothing, 0, 2);

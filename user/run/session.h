@@ -47,12 +47,13 @@ struct session {
 };
 
 enum {
-	SESSION_ADDR_ONLY = 1 << 0,   /* load the address-only program */
-	SESSION_TEST_ENTRY = 1 << 1,  /* also load the test_run entry */
-	SESSION_PIN = 1 << 2,	      /* also create a pinned set's own maps (ldlat_pin.h) */
-	SESSION_BENCH_ENTRY = 1 << 3, /* also load the benchmark entry (test_run with repeat) */
-	SESSION_PROBE_READ = 1 << 4,  /* load the program that copies the kernel's ctx */
-	SESSION_KERN_CTX = 1 << 5,    /* load the program that casts it (bpf_cast_to_kern_ctx) */
+	SESSION_ADDR_ONLY = 1 << 0,    /* load the address-only program */
+	SESSION_TEST_ENTRY = 1 << 1,   /* also load the test_run entry */
+	SESSION_PIN = 1 << 2,	       /* also create a pinned set's own maps (ldlat_pin.h) */
+	SESSION_BENCH_ENTRY = 1 << 3,  /* also load the benchmark entry (test_run with repeat) */
+	SESSION_PROBE_READ = 1 << 4,   /* load the program that copies the kernel's ctx */
+	SESSION_KERN_CTX = 1 << 5,     /* load the program that casts it (bpf_cast_to_kern_ctx) */
+	SESSION_TOP_NO_FRONT = 1 << 6, /* ldlat-top's tables without their fronts (top_front) */
 	/* none of the three: the path session__read_path() picks for this kernel */
 };
 

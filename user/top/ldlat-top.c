@@ -413,6 +413,9 @@ static int top_configure(struct tool *t, void *ctx, struct err *err)
 		     ((a->by & TOP_BY_DATA) ? LDLAT_TOP_DATA : 0);
 	if (a->call_graph)
 		t->cfg.top |= LDLAT_TOP_STACK;
+	/* a page faults once while mapped: its data keys go through the ring */
+	if ((a->by & TOP_BY_DATA) && t->src.kind == SOURCE_PAGE_FAULTS)
+		t->cfg.top |= LDLAT_TOP_DATA_RING;
 	t->cfg.top_shift = a->shift;
 	t->cfg.top_entries = a->entries;
 	return 0;

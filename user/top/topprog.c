@@ -42,8 +42,10 @@ int top_session__open_unwind(struct session *s, const struct ldlat_config *cfg, 
 							       ? cfg->top_entries
 							       : 1);
 	bpf_map__set_max_entries(s->skel->maps.top_data,
-				 (cfg->top & LDLAT_TOP_DATA) && cfg->top_entries ? cfg->top_entries
-										 : 1);
+				 (cfg->top & LDLAT_TOP_DATA) && !(cfg->top & LDLAT_TOP_DATA_RING) &&
+						 cfg->top_entries
+					 ? cfg->top_entries
+					 : 1);
 	bpf_map__set_max_entries(s->skel->maps.top_stack,
 				 (cfg->top & LDLAT_TOP_STACK) && cfg->top_entries ? cfg->top_entries
 										  : 1);
@@ -56,6 +58,17 @@ int top_session__open_unwind(struct session *s, const struct ldlat_config *cfg, 
 	bpf_map__set_value_size(s->skel->maps.top_ip, s->top_val_size);
 	bpf_map__set_value_size(s->skel->maps.top_data, s->top_val_size);
 	bpf_map__set_value_size(s->skel->maps.top_stack, s->top_val_size);
+	/* the IP table's front: a key and its value a slot */
+	s->skel->rodata->top_front_bits =
+		(cfg->top & LDLAT_TOP_IP) && !(flags & SESSION_TOP_NO_FRONT)
+			? ldlat_top_front_bits(cfg->top_entries)
+			: 0;
+	bpf_map__set_max_entries(s->skel->maps.top_front,
+				 s->skel->rodata->top_front_bits
+					 ? LDLAT_TOP_FRONTS * 2u << s->skel->rodata->top_front_bits
+					 : 1);
+	bpf_map__set_value_size(s->skel->maps.top_front,
+				(__u32)(offsetof(struct ldlat_top_front, v) + s->top_val_size));
 	/* the hint of the keys each table took: a word an entry */
 	s->skel->rodata->top_seen_bits = ldlat_top_seen_bits(cfg->top ? cfg->top_entries : 1);
 	bpf_map__set_max_entries(s->skel->maps.top_seen,
@@ -350,6 +363,55 @@ static int top__drain_map(struct session *s, struct bpf_map *map, bool all, __u3
 }
 
 /*
+ * Adds the front slots (struct ldlat_top_front) that generation gen took,
+ * on every CPU, to their table's entries.  Nothing frees them: a slot is
+ * free to any generation but the one that took it (generation gen + 2, the
+ * next to use these slots, finds them so).  With all (the last read), the
+ * next generation's slots too, and both parities' zeroed.
+ */
+static int top__drain_front(struct session *s, struct top_sink *k, __u32 gen, bool all)
+{
+	__u32 bits = s->skel->rodata->top_front_bits, t, g, i, idx;
+	size_t fsize = offsetof(struct ldlat_top_front, v) + s->top_val_size;
+	int fd = bpf_map__fd(s->skel->maps.top_front), cpu, e = 0;
+	struct ldlat_top_val sum;
+	char *vals;
+
+	if (!bits)
+		return 0;
+	vals = calloc(s->ncpus, fsize);
+	if (!vals)
+		return -ENOMEM;
+	for (t = 0; t < LDLAT_TOP_FRONTS && !e; t++) {
+		struct top_table *to = t ? k->data : k->ip;
+
+		for (g = gen; g <= gen + all && to && !e; g++) {
+			for (i = 0; i < 1u << bits && !e; i++) {
+				idx = (t * 2 + (g & 1)) << bits | i;
+				if (bpf_map_lookup_elem(fd, &idx, vals)) {
+					e = -errno;
+					break;
+				}
+				for (cpu = 0; cpu < s->ncpus && !e; cpu++) {
+					const struct ldlat_top_front *f =
+						(const void *)(vals + (size_t)cpu * fsize);
+
+					if (f->gen1 != g + 1)
+						continue;
+					top__val_sum(&sum, (const char *)&f->v, s->top_val_size, 1);
+					e = top_table__merge(to, f->tgid, f->addr, &sum);
+				}
+				memset(vals, 0, s->ncpus * fsize);
+				if (!e && all && bpf_map_update_elem(fd, &idx, vals, BPF_ANY))
+					e = -errno;
+			}
+		}
+	}
+	free(vals);
+	return e;
+}
+
+/*
  * Adds the histograms of a generation (its half of 'hists', slot gen & 1) to
  * the sink's, and zeroes them for generation gen + 2, labels kept.
  */
@@ -507,6 +569,8 @@ int top_sink__drain(struct top_sink *k, struct session *s, bool all)
 		e = top__drain_map(s, s->skel->maps.top_data, all, gen, k->data);
 	if (!e && k->stack)
 		e = top__drain_map(s, s->skel->maps.top_stack, all, gen, k->stack);
+	if (!e)
+		e = top__drain_front(s, k, gen, all);
 	if (!e)
 		e = top__batches(s, k, gen & 1);
 	if (!e && all)

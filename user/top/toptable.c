@@ -20,12 +20,14 @@ void top_table__free(struct top_table *t)
 	free(t->slot);
 	free(t->wide);
 	free(t->door);
+	free(t->front);
 	top_table__init(t);
 }
 
 void top_table__reset(struct top_table *t)
 {
 	size_t max = t->max;
+	__u32 front_bits = t->front_bits;
 
 	/*
 	 * A table a burst grew gives its memory back once what it held is under
@@ -34,17 +36,21 @@ void top_table__reset(struct top_table *t)
 	if (t->cap > TOP_TABLE_KEEP && t->n < t->cap / 4) {
 		top_table__free(t);
 		t->max = max;
+		t->front_bits = front_bits;
 		return;
 	}
 	t->n = 0;
 	if (!t->wide)
 		t->uniform = TOP_UNIFORM_NONE; /* empty: the next values may be of any class */
 	t->full = t->failed = t->spilled = t->resident = t->capped = 0;
+	t->found_full = false;
 	t->held = 0;
 	if (t->slot)
 		memset(t->slot, 0xff, t->nslot * sizeof(*t->slot));
 	if (t->door) /* a generation's keys met once */
 		memset(t->door, 0, sizeof(*t->door) << t->door_bits);
+	if (t->front) /* a generation's slots */
+		memset(t->front, 0, sizeof(*t->front) << t->front_bits);
 }
 
 static size_t top_hash(__u32 tgid, __u64 addr)
@@ -355,11 +361,6 @@ int top_table__add_sample(struct top_table *t, __u32 tgid, __u64 addr, __u64 lat
 }
 
 /*
- * One table as the kernel's: the entry while the key is resident or room is
- * left for it, else a spill record while the ring (room records, shared)
- * has room, else 'full'.
- */
-/*
  * The door of the kernel's data table (ldlat_top_door), as the program
  * keeps it: whether this is the first sample of key (tgid, addr) of two in
  * a row its slot has met (the key then written in it), by the same hash and
@@ -384,30 +385,77 @@ static int top_table__door(struct top_table *t, __u32 entries, __u32 tgid, __u64
 	return 1;
 }
 
-static int top_table__add_bounded(struct top_table *t, __u32 bound, bool door, __u64 room,
-				  __u32 tgid, __u64 addr, __u64 lat, __u32 cls)
+/*
+ * The slot of key (tgid, addr) in the table's front when the key holds it
+ * (*mine) or it is free; NULL when another key holds it, or there is no
+ * front.  -ENOMEM in *err: no memory.
+ */
+static struct top_front_slot *top_table__front(struct top_table *t, __u32 tgid, __u64 addr,
+					       bool *mine, int *err)
 {
+	struct top_front_slot *fs;
+
+	*mine = false;
+	if (!t->front_bits)
+		return NULL;
+	if (!t->front) {
+		t->front = calloc((size_t)1 << t->front_bits, sizeof(*t->front));
+		if (!t->front) {
+			*err = -ENOMEM;
+			return NULL;
+		}
+	}
+	fs = &t->front[ldlat_top_front_slot(tgid, addr, t->front_bits)];
+	if (!fs->taken)
+		return fs;
+	*mine = fs->tgid == tgid && fs->addr == addr;
+	return *mine ? fs : NULL;
+}
+
+/*
+ * One table as the kernel's, on one CPU: the key's front slot while the
+ * key holds it, the entry while the key is resident, a free front slot or
+ * an entry for a new key while room is left (the data table's on its
+ * second sample, its door), else a spill record while the ring (room
+ * records, shared) has room, else 'full'.  With ring (the data table's
+ * LDLAT_TOP_DATA_RING), a spill record for every sample.
+ */
+static int top_table__add_bounded(struct top_table *t, __u32 bound, bool door, bool ring,
+				  __u64 room, __u32 tgid, __u64 addr, __u64 lat, __u32 cls)
+{
+	struct top_front_slot *fs;
 	const struct top_entry *f;
 	struct top_entry *e;
-	bool capped;
-	int first = 0;
+	bool capped, mine;
+	int first, err = 0;
 
 	if (!bound)
 		return top_table__add_sample(t, tgid, addr, lat, cls);
+	if (ring)
+		goto spill;
+	fs = top_table__front(t, tgid, addr, &mine, &err);
+	if (err)
+		return err;
 	f = top_table__find(t, tgid, addr);
-	/* a key new to the data table is taken on its second sample */
-	if (door && !(f && f->resident) && t->resident < bound) {
+	if (mine || (f && f->resident))
+		return top_table__add_sample(t, tgid, addr, lat, cls);
+	/* a new key: a data key is taken on its second sample, while the table has room */
+	if (door && !t->found_full) {
 		first = top_table__door(t, bound, tgid, addr);
 		if (first < 0)
 			return first;
+		if (first)
+			goto spill;
 	}
-	if (!(f && f->resident) && (t->resident >= bound || first)) {
-		if (!room) {
-			t->full++;
-			return 0;
-		}
-		t->spilled++;
+	if (fs) { /* its free slot in the front takes it, not the table */
+		fs->tgid = tgid;
+		fs->addr = addr;
+		fs->taken = 1;
 		return top_table__add_sample(t, tgid, addr, lat, cls);
+	}
+	if (t->found_full || t->resident >= bound) {
+		t->found_full = true;
+		goto spill;
 	}
 	e = top_table__get(t, tgid, addr, &capped);
 	if (capped) {
@@ -416,11 +464,16 @@ static int top_table__add_bounded(struct top_table *t, __u32 bound, bool door, _
 	}
 	if (!e)
 		return -ENOMEM;
-	if (!e->resident) {
-		e->resident = 1;
-		t->resident++;
-	}
+	e->resident = 1;
+	t->resident++;
 	return top_table__account(t, e, lat, cls);
+spill:
+	if (!room) {
+		t->full++;
+		return 0;
+	}
+	t->spilled++;
+	return top_table__add_sample(t, tgid, addr, lat, cls);
 }
 
 /*
@@ -449,12 +502,13 @@ int top_tables__add(struct top_table *ip, struct top_table *data, const struct l
 	int e = 0;
 
 	if (ip && (cfg->top & LDLAT_TOP_IP))
-		e = top_table__add_bounded(ip, n, false, n ? top_tables__room(ip, data, n) : 0,
-					   s->tgid, s->ip, s->lat, cls);
-	if (!e && data && (cfg->top & LDLAT_TOP_DATA))
-		e = top_table__add_bounded(data, n, true, n ? top_tables__room(ip, data, n) : 0,
-					   s->tgid, ldlat_top_block(s->addr, cfg->top_shift),
+		e = top_table__add_bounded(ip, n, false, false,
+					   n ? top_tables__room(ip, data, n) : 0, s->tgid, s->ip,
 					   s->lat, cls);
+	if (!e && data && (cfg->top & LDLAT_TOP_DATA))
+		e = top_table__add_bounded(data, n, true, cfg->top & LDLAT_TOP_DATA_RING,
+					   n ? top_tables__room(ip, data, n) : 0, s->tgid,
+					   ldlat_top_block(s->addr, cfg->top_shift), s->lat, cls);
 	return e;
 }
 

@@ -50,6 +50,13 @@ struct top_slot {
 	__u32 tag;
 };
 
+/* A slot of the native model's front: the key that took it, if taken. */
+struct top_front_slot {
+	__u32 tgid;
+	__u32 taken;
+	__u64 addr;
+};
+
 struct top_table {
 	struct top_entry *e;
 	size_t n, cap;
@@ -69,6 +76,14 @@ struct top_table {
 	__u64 resident;	 /* native model: keys the kernel's table holds */
 	__u64 *door;	 /* native model: the data table's door (ldlat_top_door), its words */
 	__u32 door_bits; /* log2 of them */
+	/*
+	 * native model: the table's front (struct ldlat_top_front) on one CPU,
+	 * 1 << front_bits slots (0: none; kept across resets), each the key
+	 * that took it this generation
+	 */
+	struct top_front_slot *front;
+	__u32 front_bits;
+	bool found_full; /* native model: an insert found the kernel's table full this generation */
 	/*
 	 * --max-keys: keys the table may hold (0: no bound), counting 'held'
 	 * keys kept outside it (the rows of exited processes); a sample of a
