@@ -139,8 +139,13 @@ int top_sink__open(struct top_sink *k, struct session *s, struct top_table *ip,
 	if (p == MAP_FAILED)
 		goto fail;
 	k->cons = p;
-	/* the producer page, then the data twice over: a record never wraps */
-	k->prodlen = (size_t)k->page + 2 * k->size;
+	/*
+	 * the producer page, then the data once (the kernel maps it twice over
+	 * so that a record never wraps, but every page of a mapping is resident
+	 * from the start: the second copy would double the ring's RSS); a
+	 * record that wraps is copied whole (top__ring_read)
+	 */
+	k->prodlen = (size_t)k->page + k->size;
 	p = mmap(NULL, k->prodlen, PROT_READ, MAP_SHARED, fd, k->page);
 	if (p == MAP_FAILED)
 		goto fail;
@@ -195,6 +200,7 @@ static int top__spilled(struct top_sink *k, const struct ldlat_top_spill *r)
  */
 static int top__ring_read(struct top_sink *k, bool wait)
 {
+	struct ldlat_top_spill wrapped[LDLAT_TOP_BATCH];
 	__u64 cons, prod;
 	const char *data;
 	int e = 0, spins = 0;
@@ -215,10 +221,18 @@ static int top__ring_read(struct top_sink *k, bool wait)
 			continue;
 		}
 		if (!(len & RB_DISCARD)) {
-			const struct ldlat_top_spill *r =
-				(const void *)((const char *)hdr + RB_HDR);
-			size_t i, n = (len & ~RB_DISCARD) / sizeof(*r); /* a batch */
+			size_t at = (cons + RB_HDR) & (k->size - 1), i, n, first;
+			const struct ldlat_top_spill *r = (const void *)(data + at);
 
+			n = len / sizeof(*r); /* a batch */
+			if (n > LDLAT_TOP_BATCH)
+				n = LDLAT_TOP_BATCH; /* never: the program sends a batch at most */
+			if (at + n * sizeof(*r) > k->size) { /* it wraps: whole in 'wrapped' */
+				first = k->size - at;
+				memcpy(wrapped, data + at, first);
+				memcpy((char *)wrapped + first, data, n * sizeof(*r) - first);
+				r = wrapped;
+			}
 			for (i = 0; i < n; i++) {
 				const struct top_table *t = top__spill_table(k, &r[i]);
 
