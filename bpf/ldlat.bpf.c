@@ -581,8 +581,8 @@ static __always_inline void ldlat_top_sample(const struct ldlat_sample *s, __u32
 	if (cfg.top & LDLAT_TOP_IP)
 		ldlat_top_add(&top_ip, 0, s, gen, s->ip, cls, tc, full);
 	if (cfg.top & LDLAT_TOP_DATA)
-		ldlat_top_add(&top_data, 1, s, gen, ldlat_top_block(s->addr, cfg.top_shift), cls,
-			      tc, full);
+		ldlat_top_add(&top_data, LDLAT_TOP_DATA_TABLE, s, gen,
+			      ldlat_top_block(s->addr, cfg.top_shift), cls, tc, full);
 	if (cfg.top & LDLAT_TOP_STACK) {
 		struct ldlat_top_pending *p = bpf_map_lookup_elem(&top_pending, &zero);
 

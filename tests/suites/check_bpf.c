@@ -1086,6 +1086,17 @@ START_TEST(test_top_stacks)
 }
 END_TEST
 
+/* The value of key (42, ip) in table t, which must hold it. */
+static struct ldlat_top_val ip_val(const struct top_table *t, __u64 ip)
+{
+	const struct top_entry *e = top_table__find(t, 42, ip);
+	struct ldlat_top_val v;
+
+	ck_assert_msg(e, "IP 0x%llx not in the table", (unsigned long long)ip);
+	top_table__val(t, e, &v);
+	return v;
+}
+
 /*
  * A table of one entry (and no front) and the smallest ring (1 MiB: 1351
  * batches of 32 records, 776 bytes each with the ring's header, as the
@@ -1109,7 +1120,6 @@ START_TEST(test_top_spill_full)
 	struct top_sink sink;
 	struct session sess;
 	struct err err = {};
-	const struct top_entry *e;
 	struct ldlat_top_val v;
 	int i, round;
 	/* the batches and the full marks are each CPU's: every run on one CPU, wherever this task moves */
@@ -1139,10 +1149,7 @@ START_TEST(test_top_spill_full)
 		 * bits); in the second round the first batch wraps the ring's end
 		 */
 		for (i = 1; i <= 43232; i++) {
-			e = top_table__find(&ip, 42, 0x401000 + i);
-			ck_assert_msg(e, "IP 0x%x of the ring's record %d not found", 0x401000 + i,
-				      i);
-			top_table__val(&ip, e, &v);
+			v = ip_val(&ip, 0x401000 + i);
 			ck_assert_uint_eq(v.count, 1);
 			ck_assert_uint_eq(v.lat_sum, 1ull << 40);
 		}
@@ -1257,8 +1264,6 @@ START_TEST(test_top_seen_hint)
 	struct top_sink sink;
 	struct session sess;
 	struct err err = {};
-	const struct top_entry *e;
-	struct ldlat_top_val v;
 	int i, round;
 	LIBBPF_OPTS(bpf_test_run_opts, opts, .ctx_in = &s, .ctx_size_in = sizeof(s),
 		    .flags = BPF_F_TEST_RUN_ON_CPU, .cpu = 0);
@@ -1292,15 +1297,9 @@ START_TEST(test_top_seen_hint)
 	ck_assert_uint_eq(ip.spilled, 2);
 	ck_assert_uint_eq(ip.full + ip.failed, 0);
 	for (i = 1; i < 4; i++) {
-		e = top_table__find(&ip, 42, 0x401000 + i);
-		ck_assert_ptr_nonnull(e);
-		top_table__val(&ip, e, &v);
-		ck_assert_uint_eq(v.count, 4);
+		ck_assert_uint_eq(ip_val(&ip, 0x401000 + i).count, 4);
 	}
-	e = top_table__find(&ip, 42, 0x402000);
-	ck_assert_ptr_nonnull(e);
-	top_table__val(&ip, e, &v);
-	ck_assert_uint_eq(v.count, 1);
+	ck_assert_uint_eq(ip_val(&ip, 0x402000).count, 1);
 	top_sink__close(&sink);
 	top_table__free(&ip);
 	session__close(&sess);
@@ -1338,7 +1337,6 @@ START_TEST(test_top_front)
 				  .top_entries = 128 };
 	struct ldlat_sample s = { .tgid = 42, .lat = 100, .flags = LDLAT_HAS_LAT };
 	__u64 a = front_ip(0, 0), d = front_ip(0, 129), cc = front_ip(1, 0);
-	const struct top_entry *e;
 	struct ldlat_top_val v;
 	struct top_table ip;
 	struct top_sink sink;
@@ -1380,17 +1378,12 @@ START_TEST(test_top_front)
 	ck_assert_uint_eq(ip.spilled, 1);
 	ck_assert_uint_eq(ip.full + ip.failed, 0);
 	ck_assert_uint_eq(ip.n, 1 + 128 + 1 + 1);
-	e = top_table__find(&ip, 42, a);
-	ck_assert_ptr_nonnull(e);
-	top_table__val(&ip, e, &v);
+	v = ip_val(&ip, a);
 	ck_assert_uint_eq(v.count, 3 + other);
 	ck_assert_uint_eq(v.lat_sum, 100 * (3 + other));
 	ck_assert_uint_eq(v.cls[LDLAT_CLASS_UNKNOWN], 3 + other);
-	e = top_table__find(&ip, 42, cc);
-	ck_assert_ptr_nonnull(e);
-	top_table__val(&ip, e, &v);
-	ck_assert_uint_eq(v.count, 2);
-	ck_assert_ptr_nonnull(top_table__find(&ip, 42, d));
+	ck_assert_uint_eq(ip_val(&ip, cc).count, 2);
+	ck_assert_uint_eq(ip_val(&ip, d).count, 1);
 	/* the next generation: A takes the slot of the other parity, its own again */
 	top_table__reset(&ip);
 	s.ip = a;
@@ -1405,10 +1398,7 @@ START_TEST(test_top_front)
 	ck_assert_int_eq(bpf_prog_test_run_opts(session__test_fd(&sess), &opts), 0);
 	ck_assert_int_eq(top_sink__drain(&sink, &sess, false), 0);
 	ck_assert_uint_eq(ip.n, 1);
-	e = top_table__find(&ip, 42, a);
-	ck_assert_ptr_nonnull(e);
-	top_table__val(&ip, e, &v);
-	ck_assert_uint_eq(v.count, 1);
+	ck_assert_uint_eq(ip_val(&ip, a).count, 1);
 	top_sink__close(&sink);
 	top_table__free(&ip);
 	session__close(&sess);
